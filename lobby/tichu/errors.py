@@ -9,6 +9,9 @@ from typing import Any
 
 ENGINE_MESSAGES: dict[str, str] = {
     "bad-card": "Not a card: {token!r}. Cards are written like R10 GB SD BK RA Ma Hu Ph Dr.",
+    # cards.py
+    "duplicate-card": "{card} is named twice.",
+    "bad-rank": "Not a rank: {token!r}. Ranks are 2..10, B (or J), D (or Q), K, A.",
 }
 
 

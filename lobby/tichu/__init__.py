@@ -1,0 +1,6 @@
+"""The rules engine's facade (docs/engine.md): pure rules, no Twisted, no I/O, no clock."""
+from lobby.tichu.errors import ENGINE_MESSAGES, Rejected
+from lobby.tichu.cards import (
+    DECK, DOG, DRAGON, MAHJONG, PHOENIX, Card, format_cards, parse_cards, parse_rank, rank_name,
+    sort_cards,
+)
