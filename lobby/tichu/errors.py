@@ -9,6 +9,38 @@ from typing import Any
 
 ENGINE_MESSAGES: dict[str, str] = {
     "bad-card": "Not a card: {token!r}. Cards are written like R10 GB SD BK RA Ma Hu Ph Dr.",
+    # round.py / match.py
+    "bad-seat": "There is no seat {seat!r}.",
+    "bad-action": "Not an action: {action}.",
+    "wrong-phase": "That is not possible now (phase: {phase}).",
+    "round-over": "The round is over.",
+    "match-over": "The game is over.",
+    "no-grand-tichu": "Grand Tichu is not played at this table.",
+    "grand-already-decided": "You have already decided on the Grand Tichu.",
+    "grand-undecided": "First decide on the Grand Tichu (yes or no).",
+    "already-called": "You have already called {call}.",
+    "tichu-too-late": "Too late for Tichu: you have already played a card.",
+    "exchange-over": "The exchange is over.",
+    "already-exchanged": "You have already given your three cards.",
+    "exchange-three-cards": "Give exactly three cards: to the next player, your partner and "
+                            "the previous player (you named {count}).",
+    "not-your-card": "You do not hold {card}.",
+    "exchange-incomplete": "Not everybody has given his cards yet.",
+    "waiting-for-wish": "Waiting for the Mah Jong player to name a wish.",
+    "waiting-for-dragon": "Waiting for seat {seat} to give the Dragon trick away.",
+    "you-are-out": "You have no cards left in this round.",
+    "not-your-turn": "It is not your turn (seat {turn} plays); out of turn only a bomb may be "
+                     "played on the table.",
+    "bomb-on-empty-table": "A bomb out of turn needs a play on the table.",
+    "bomb-on-dog": "Nothing can be played on the Dog.",
+    "must-lead": "You lead: play something (you cannot pass).",
+    "must-fulfil-wish": "The wish for {rank} binds you: play a {rank}.",
+    "bad-wish": "Not a rank to wish for: {rank!r}. Wish 2..10, B, D, K, A or none.",
+    "wish-without-mahjong": "Only a play with the Mah Jong may name a wish.",
+    "no-wish-pending": "There is no wish for you to name.",
+    "no-dragon-pending": "There is no Dragon trick to give away.",
+    "not-your-dragon": "The Dragon trick is seat {seat}'s to give away.",
+    "dragon-to-opponent": "The Dragon trick must go to an opponent, not to seat {seat}.",
     # cards.py
     "duplicate-card": "{card} is named twice.",
     "bad-rank": "Not a rank: {token!r}. Ranks are 2..10, B (or J), D (or Q), K, A.",
