@@ -4,3 +4,4 @@ from lobby.tichu.cards import (
     DECK, DOG, DRAGON, MAHJONG, PHOENIX, Card, format_cards, parse_cards, parse_rank, rank_name,
     sort_cards,
 )
+from lobby.tichu.combos import Combo, beats, classify, describe
