@@ -1,0 +1,224 @@
+"""Persistence: SQLite (stdlib sqlite3) in WAL mode, every query off the reactor thread.
+
+All database work runs through a *runner*: a callable that executes a blocking function elsewhere
+and returns a Deferred of its result. In the server that is ``ThreadRunner`` -- one dedicated
+worker thread, so queries are serialised and the sqlite3 connection is only ever used by that
+thread. Unit tests may pass ``inline_runner`` (runs at once, for ``:memory:`` databases and
+``StringTransport`` tests).
+
+The schema is versioned: ``schema_version`` holds one row, ``MIGRATIONS`` is an ordered list, and
+``open()`` applies every migration newer than the file's version, each in its own transaction. An
+older database is upgraded in place, never recreated. Later issues append migrations (game records,
+statistics); never edit one that has shipped.
+"""
+from __future__ import annotations
+
+import sqlite3
+from dataclasses import dataclass
+from typing import Any, Callable, Sequence
+
+from twisted.internet.defer import Deferred, fail, succeed
+from twisted.internet.threads import deferToThreadPool
+from twisted.python.threadpool import ThreadPool
+
+from lobby.accounts import name_key
+
+__all__ = ["Account", "Migration", "MIGRATIONS", "Store", "StoreError", "ThreadRunner",
+           "inline_runner"]
+
+
+class StoreError(Exception):
+    """The database cannot be used; the message names the file and says why."""
+
+
+@dataclass(frozen=True, slots=True)
+class Account:
+    name: str
+    password_hash: str
+    registered_at: float
+    last_seen: float | None
+
+
+@dataclass(frozen=True, slots=True)
+class Migration:
+    version: int
+    description: str
+    statements: Sequence[str]
+
+
+MIGRATIONS: list[Migration] = [
+    Migration(1, "accounts", [
+        """CREATE TABLE accounts (
+               name_key      TEXT PRIMARY KEY,
+               name          TEXT NOT NULL,
+               password_hash TEXT NOT NULL,
+               registered_at REAL NOT NULL,
+               last_seen     REAL
+           )""",
+    ]),
+]
+
+
+class ThreadRunner:
+    """Runs blocking functions on one dedicated worker thread; results come back as Deferreds."""
+
+    def __init__(self, reactor: Any, name: str = "tichu-store") -> None:
+        self._reactor = reactor
+        self._pool = ThreadPool(minthreads=1, maxthreads=1, name=name)
+        self._started = False
+
+    def __call__(self, f: Callable[..., Any], *args: Any, **kwargs: Any) -> "Deferred[Any]":
+        if not self._started:
+            self._pool.start()
+            self._started = True
+        return deferToThreadPool(self._reactor, self._pool, f, *args, **kwargs)
+
+    def stop(self) -> None:
+        if self._started:
+            self._started = False
+            self._pool.stop()
+
+
+def inline_runner(f: Callable[..., Any], *args: Any, **kwargs: Any) -> "Deferred[Any]":
+    """Run ``f`` at once in the calling thread (tests only: in-memory databases, StringTransport)."""
+    try:
+        return succeed(f(*args, **kwargs))
+    except BaseException:
+        return fail()
+
+
+class Store:
+    """The lobby's database. Every public method returns a Deferred and runs on the runner."""
+
+    def __init__(self, path: str, run: Callable[..., "Deferred[Any]"] = inline_runner,
+                 migrations: Sequence[Migration] = MIGRATIONS) -> None:
+        self.path = path
+        self._run = run
+        self._migrations = sorted(migrations, key=lambda m: m.version)
+        self._conn: sqlite3.Connection | None = None
+
+    @classmethod
+    def threaded(cls, path: str, reactor: Any,
+                 migrations: Sequence[Migration] = MIGRATIONS) -> "Store":
+        """A store with its own worker thread (stopped by ``close()``)."""
+        return cls(path, ThreadRunner(reactor), migrations)
+
+    # ---- life cycle -------------------------------------------------------------------------
+    def open(self) -> "Deferred[int]":
+        """Connect, switch to WAL, apply pending migrations. Fires with the schema version;
+        fails with StoreError (naming the file) if the file is corrupt, unwritable or too new."""
+        return self._run(self._open)
+
+    def close(self) -> "Deferred[None]":
+        d = self._run(self._close)
+
+        def stop_thread(result: Any) -> Any:
+            stop = getattr(self._run, "stop", None)
+            if stop is not None:
+                stop()
+            return result
+
+        return d.addBoth(stop_thread)
+
+    def _open(self) -> int:
+        try:
+            conn = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
+        except (sqlite3.Error, OSError) as e:
+            raise StoreError(f"cannot open database file {self.path!r}: {e}") from None
+        try:
+            conn.execute("PRAGMA busy_timeout = 5000")
+            mode = conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]
+            if self.path != ":memory:" and str(mode).lower() != "wal":
+                raise StoreError(f"database file {self.path!r} could not be switched to WAL mode")
+            conn.execute("PRAGMA synchronous = NORMAL")
+            version = self._migrate(conn)
+        except sqlite3.Error as e:
+            conn.close()
+            raise StoreError(f"database file {self.path!r} is not usable: {e}") from None
+        except StoreError:
+            conn.close()
+            raise
+        self._conn = conn
+        return version
+
+    def _migrate(self, conn: sqlite3.Connection) -> int:
+        conn.execute("BEGIN IMMEDIATE")  # also proves the file is writable
+        try:
+            conn.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
+            row = conn.execute("SELECT version FROM schema_version").fetchone()
+            if row is None:
+                conn.execute("INSERT INTO schema_version (version) VALUES (0)")
+                current = 0
+            else:
+                current = int(row[0])
+            conn.execute("COMMIT")
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+        known = self._migrations[-1].version if self._migrations else 0
+        if current > known:
+            raise StoreError(f"database file {self.path!r} has schema version {current}, newer "
+                             f"than this server knows ({known}); use a newer server")
+        for migration in self._migrations:
+            if migration.version <= current:
+                continue
+            conn.execute("BEGIN IMMEDIATE")
+            try:
+                for statement in migration.statements:
+                    conn.execute(statement)
+                conn.execute("UPDATE schema_version SET version = ?", (migration.version,))
+                conn.execute("COMMIT")
+            except BaseException:
+                conn.execute("ROLLBACK")
+                raise
+            current = migration.version
+        return current
+
+    def _close(self) -> None:
+        if self._conn is not None:
+            conn, self._conn = self._conn, None
+            conn.close()
+
+    def _db(self) -> sqlite3.Connection:
+        if self._conn is None:
+            raise StoreError(f"database {self.path!r} is not open")
+        return self._conn
+
+    # ---- queries ------------------------------------------------------------------------------
+    def schema_version(self) -> "Deferred[int]":
+        return self._run(lambda: int(self._db().execute(
+            "SELECT version FROM schema_version").fetchone()[0]))
+
+    def get_account(self, name: str) -> "Deferred[Account | None]":
+        return self._run(self._get_account, name)
+
+    def _get_account(self, name: str) -> Account | None:
+        row = self._db().execute(
+            "SELECT name, password_hash, registered_at, last_seen FROM accounts WHERE name_key = ?",
+            (name_key(name),)).fetchone()
+        return None if row is None else Account(*row)
+
+    def create_account(self, name: str, password_hash: str, now: float) -> "Deferred[bool]":
+        """Fires True, or False if the name (case-insensitively) is taken."""
+        return self._run(self._create_account, name, password_hash, now)
+
+    def _create_account(self, name: str, password_hash: str, now: float) -> bool:
+        try:
+            self._db().execute(
+                "INSERT INTO accounts (name_key, name, password_hash, registered_at, last_seen) "
+                "VALUES (?, ?, ?, ?, ?)", (name_key(name), name, password_hash, now, now))
+        except sqlite3.IntegrityError:
+            return False
+        return True
+
+    def set_password(self, name: str, password_hash: str) -> "Deferred[bool]":
+        return self._run(self._update, "UPDATE accounts SET password_hash = ? WHERE name_key = ?",
+                         (password_hash, name_key(name)))
+
+    def touch(self, name: str, now: float) -> "Deferred[bool]":
+        """Record that a registered user was seen at ``now`` (log-in, log-out)."""
+        return self._run(self._update, "UPDATE accounts SET last_seen = ? WHERE name_key = ?",
+                         (now, name_key(name)))
+
+    def _update(self, sql: str, params: tuple[Any, ...]) -> bool:
+        return self._db().execute(sql, params).rowcount > 0

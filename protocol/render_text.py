@@ -1,0 +1,95 @@
+"""Events -> lines of text for people (BSW style), through the message catalog.
+
+Error lines have one format everywhere: ``! [CODE] message`` where CODE is the stable error code
+(a key of lobby.messages.ERRORS). Every other event renders as one or more plain lines. Events
+whose data are lists (who, wwho, finger, help) have a formatter here; all others are their catalog
+template filled with the event's data.
+"""
+from __future__ import annotations
+
+from datetime import datetime, timezone
+from typing import Any, Callable
+
+from lobby.events import Event
+from lobby.messages import text
+
+__all__ = ["ERROR_PREFIX", "render", "error_line", "format_time"]
+
+ERROR_PREFIX = "! "
+
+
+def error_line(code: str, lang: str = "en", /, **params: Any) -> str:
+    """The one format of error lines: ``! [code] message``."""
+    return f"{ERROR_PREFIX}[{code}] {text(code, lang, **params)}"
+
+
+def format_time(ts: float | None, lang: str = "en") -> str:
+    """A timestamp (seconds since the epoch) as ``YYYY-MM-DD HH:MM UTC``."""
+    if ts is None:
+        return text("never", lang)
+    return datetime.fromtimestamp(ts, timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+
+
+def _who(event: Event, lang: str) -> list[str]:
+    names = event.data["names"]
+    return [text("who", lang, room=event.data["room"], count=len(names), names=", ".join(names))]
+
+
+def _wwho(event: Event, lang: str) -> list[str]:
+    users = event.data["users"]
+    lines = [text("wwho", lang, count=len(users))]
+    for u in users:
+        guest = "" if u["registered"] else text("wwho-guest", lang)
+        lines.append(text("wwho-line", lang, name=u["name"], room=u["room"], guest=guest))
+    return lines
+
+
+def _finger(event: Event, lang: str) -> list[str]:
+    d = event.data
+    lines = [text("finger", lang, name=d["name"])]
+    if d["registered"]:
+        lines.append(text("finger-registered", lang, registered_at=format_time(d["registered_at"]),
+                          last_seen=format_time(d["last_seen"])))
+    else:
+        lines.append(text("finger-guest", lang))
+    if d["online"]:
+        lines.append(text("finger-online", lang, room=d["room"]))
+    else:
+        lines.append(text("finger-offline", lang))
+    return lines
+
+
+def _help(event: Event, lang: str) -> list[str]:
+    lines = [text("help", lang)]
+    for c in event.data["commands"]:
+        lines.append(text("help-line", lang, usage=c["usage"], summary=c["summary"]))
+    lines.append(text("help-footer", lang))
+    return lines
+
+
+def _help_command(event: Event, lang: str) -> list[str]:
+    d = event.data
+    lines = [text("help-command", lang, usage=d["usage"])]
+    if d["aliases"]:
+        lines.append(text("help-aliases", lang, aliases=", ".join("/" + a for a in d["aliases"])))
+    lines.extend("  " + line for line in d["help"].splitlines())
+    return lines
+
+
+FORMATTERS: dict[str, Callable[[Event, str], list[str]]] = {
+    "who": _who,
+    "wwho": _wwho,
+    "finger": _finger,
+    "help": _help,
+    "help-command": _help_command,
+}
+
+
+def render(event: Event, lang: str = "en") -> list[str]:
+    """The lines (without line ends) that show ``event`` to a person."""
+    if event.is_error:
+        return [error_line(event.type, lang, **event.data)]
+    formatter = FORMATTERS.get(event.type)
+    if formatter is not None:
+        return formatter(event, lang)
+    return text(event.type, lang, **event.data).splitlines() or [""]
