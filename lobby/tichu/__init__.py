@@ -5,3 +5,7 @@ from lobby.tichu.cards import (
     sort_cards,
 )
 from lobby.tichu.combos import Combo, beats, classify, describe
+from lobby.tichu.moves import (
+    bombs_out_of_turn, can_pass, check_bomb_out_of_turn, check_play, fulfils_wish, legal_plays,
+    trick_top, wish_binds,
+)

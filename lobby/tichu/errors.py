@@ -44,6 +44,21 @@ ENGINE_MESSAGES: dict[str, str] = {
     # cards.py
     "duplicate-card": "{card} is named twice.",
     "bad-rank": "Not a rank: {token!r}. Ranks are 2..10, B (or J), D (or Q), K, A.",
+    # moves.py: why a play is refused
+    "no-cards": "Name the cards to play.",
+    "cards-not-in-hand": "You do not hold {cards}.",
+    "not-a-combination": "{cards} is not a combination.",
+    "bad-phoenix-reading": "The Phoenix cannot stand for {rank} in {cards}.",
+    "dog-on-table": "Nothing can be played on the Dog, not even a bomb.",
+    "dog-not-lead": "The Dog can only be led, not played on a trick.",
+    "phoenix-on-dragon": "The Phoenix cannot be played on the Dragon.",
+    "bomb-on-table": "{play} does not beat {top}: only a higher bomb does.",
+    "wrong-kind": "{play} cannot be played on {top}.",
+    "wrong-length": "{play} cannot be played on {top}: a play must have as many cards as the one it beats.",
+    "too-low": "{play} does not beat {top}.",
+    "wish-not-followed": "You must play a {rank}: the open wish (or a bomb).",
+    "not-a-bomb": "{cards} is not a bomb; only a bomb can be played out of turn.",
+    "bomb-on-empty-table": "A bomb can be thrown in only while a play lies on the table; lead it in your turn.",
 }
 
 
