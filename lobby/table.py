@@ -1,0 +1,991 @@
+"""TableActor: one Tichu table. Seats, options, spectators, a mailbox, and the Match it drives.
+
+Everything that happens at a table goes through one entry point, `TableActor.submit()` (commands
+of people) or the world's notifications (`add_member`, `remove_member`, `member_gone`,
+`member_back`), which enter the same mailbox. The mailbox is worked off strictly one item at a
+time in arrival order: an item submitted while another is being handled (for example from inside
+the `deliver` callback) waits until the current one is finished.
+
+The table talks back only through `deliver(recipients, event)`: a list of user names and one
+`lobby.events.Event` (its `type` is a catalog key of lobby/messages.py). Refusals go to the
+submitter alone as `error` events with a stable code. After every change each seated player gets
+their own `table-view` (the engine's view for their player) and every spectator the public one;
+hidden information (a hand, gifts received) only ever travels in an event addressed to its owner.
+
+Seats are numbered 1..4 for people and 0..3 inside the engine; seats 1+3 and 2+4 are partners, and
+play goes from seat 1 to 2 to 3 to 4 ("right" is the next player in turn order, "left" the
+previous one; Tichu is played counter-clockwise).
+
+Time comes only from the injected clock (`IReactorTime`: the reactor, or `task.Clock` in tests);
+the only use is the bomb window.
+"""
+from __future__ import annotations
+
+import math
+import random
+from collections import deque
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterable, Mapping
+
+from twisted.internet.interfaces import IDelayedCall, IReactorTime
+from twisted.logger import Logger
+
+from lobby.events import Event, error_event
+from lobby.messages import LobbyError
+from lobby.tichu.actions import (
+    UNSET, Action, CallTichu, Exchange, GiveDragon, GrandTichu, Pass, Play, Wish,
+)
+from lobby.tichu.errors import Rejected
+from lobby.tichu.match import Match, MatchOptions, initial_seating
+from lobby.tichu.cards import Card, PHOENIX, parse_cards, parse_rank, rank_name, sort_cards, format_cards
+from lobby.tichu.combos import classify
+
+__all__ = ["TableActor", "TableOptions", "Deliver", "TABLE_COMMANDS", "COMMAND_ALIASES",
+           "WAITING", "PLAYING", "FINISHED"]
+
+log = Logger(namespace="lobby.table")
+
+WAITING = "waiting"
+PLAYING = "playing"
+FINISHED = "finished"
+
+Deliver = Callable[[list[str], Event], None]
+
+#: BSW aliases the table understands itself (the command table may resolve them first).
+COMMAND_ALIASES: dict[str, str] = {
+    "kartentausch": "schupf", "passe": "pass", "bomben": "bomb", "optionen": "option",
+}
+
+
+@dataclass
+class TableOptions:
+    """The options of one table (RULES.md 29-32 and 17-18); `/option help` lists them."""
+
+    max_rounds: int | None = None      # round X
+    tichujoin: bool = False
+    turnier: bool = False
+    target: int = 1000
+    drawseat: bool = False
+    host: bool = False                 # only the host may start (and change options)
+    dragon_fixed: bool = False
+    bombwindow: float = 0.0            # seconds
+    seed: int | None = None
+
+    def listing(self) -> list[tuple[str, str]]:
+        """(option name, current value as text) in the order `/option help` shows them."""
+        def flag(b: bool) -> str:
+            return "on" if b else "off"
+        bw = self.bombwindow
+        return [
+            ("round", "off" if self.max_rounds is None else str(self.max_rounds)),
+            ("tichujoin", flag(self.tichujoin)),
+            ("turnier", flag(self.turnier)),
+            ("target", str(self.target)),
+            ("drawseat", flag(self.drawseat)),
+            ("host", flag(self.host)),
+            ("dragon fixed", flag(self.dragon_fixed)),
+            ("bombwindow", f"{bw:g}"),
+            ("seed", "off" if self.seed is None else str(self.seed)),
+        ]
+
+    def as_dict(self) -> dict[str, Any]:
+        return {name: value for name, value in self.listing()}
+
+    def match_options(self) -> MatchOptions:
+        return MatchOptions(target=self.target, max_rounds=self.max_rounds, turnier=self.turnier,
+                            dragon_fixed=self.dragon_fixed)
+
+
+FLAG_OPTIONS = {"tichujoin": "tichujoin", "turnier": "turnier", "drawseat": "drawseat",
+                "host": "host", "dragon fixed": "dragon_fixed"}
+ON_WORDS = {"on", "1", "yes", "ja", "true", "an"}
+OFF_WORDS = {"off", "0", "no", "nein", "false", "aus", "none"}
+MAX_BOMBWINDOW = 60.0
+
+
+@dataclass
+class _RemoveVote:
+    target: str
+    proposer: str
+    voters: set[str]                    # the other seated players (everyone but the target)
+    yes: set[str] = field(default_factory=set)
+    no: set[str] = field(default_factory=set)
+
+    @property
+    def needed(self) -> int:
+        return len(self.voters) // 2 + 1
+
+
+class TableActor:
+    """One table: seats, options, members, a mailbox, and its Match.
+
+    `number` is the table's (room's) number, `clock` the injected IReactorTime, `deliver` the
+    callback `deliver(recipients, event)` by which every event leaves the table. `host` is the
+    name of the person who opened the table.
+    """
+
+    def __init__(self, number: int, clock: IReactorTime, deliver: Deliver, *,
+                 host: str | None = None) -> None:
+        self.number = number
+        self.clock = clock
+        self._deliver = deliver
+        self.host = host
+        self.options = TableOptions()
+        self.state = WAITING
+        self.seats: list[str | None] = [None] * 4   # before the start: chosen seats, index 0..3
+        self.join_order: list[str] = []
+        self.members: set[str] = set()               # everyone in the table's room
+        self.gone: set[str] = set()                  # seated players who vanished
+        self.match: Match | None = None
+        self.players: list[str] = []                 # match player index -> name (fixed at start)
+        self.seed: int | None = None                 # the seed of the running/last game
+        self.result: dict[str, Any] | None = None    # after the game (or "abandoned")
+        self._vote: _RemoveVote | None = None
+        self._mailbox: deque[tuple[str, str | None, str, Any]] = deque()
+        self._busy = False
+        self._window_until: float | None = None
+        self._window_call: IDelayedCall | None = None
+        self._rng = random.Random()
+        self.games_started = 0
+        if host:
+            self.members.add(host)
+
+    # ---- entry points ------------------------------------------------------------------------
+    def submit(self, user: str, command: str, args: Mapping[str, Any] | str | None = None) -> None:
+        """Queue a table command of `user` (see TABLE_COMMANDS for names and their args)."""
+        self._enqueue(("command", user, command, args))
+
+    def add_member(self, name: str) -> None:
+        """The world: `name` entered the table's room (watches; may then /join)."""
+        self._enqueue(("internal", name, "enter", None))
+
+    def remove_member(self, name: str) -> None:
+        """The world: `name` left the table's room (before the start this frees their seat)."""
+        self._enqueue(("internal", name, "exit", None))
+
+    def member_gone(self, name: str) -> None:
+        """The world: `name` disconnected (a seated player during a game: may be /removed)."""
+        self._enqueue(("internal", name, "gone", None))
+
+    def member_back(self, name: str) -> None:
+        """The world: `name` is back (reconnected); a running vote on them ends."""
+        self._enqueue(("internal", name, "back", None))
+
+    # ---- state for the world (read-only) ------------------------------------------------------
+    @property
+    def seated(self) -> list[str | None]:
+        """Names by seat (index 0..3 = seat 1..4), following the Match's seating while it runs."""
+        if self.match is None or not self.players:
+            return list(self.seats)
+        out: list[str | None] = [None] * 4
+        for player, name in enumerate(self.players):
+            out[self.match.seat_of(player)] = name
+        return out
+
+    @property
+    def spectators(self) -> list[str]:
+        seated = {n for n in self.seated if n}
+        return sorted(self.members - seated)
+
+    @property
+    def is_empty(self) -> bool:
+        """Nobody in the room and nobody seated: the world may clean the table up."""
+        return not self.members and not any(self.seated)
+
+    def summary(self) -> dict[str, Any]:
+        """What /listroom shows about this table."""
+        return {"table": self.number, "game": "tichu", "state": self.state,
+                "seats": self.seated, "options": self.options.as_dict(),
+                "spectators": len(self.spectators), "host": self.host}
+
+    # ---- the mailbox -------------------------------------------------------------------------
+    def _enqueue(self, item: tuple[str, str | None, str, Any]) -> None:
+        self._mailbox.append(item)
+        if self._busy:
+            return
+        self._busy = True
+        try:
+            while self._mailbox:
+                self._handle(*self._mailbox.popleft())
+        finally:
+            self._busy = False
+
+    def _handle(self, kind: str, user: str | None, command: str, args: Any) -> None:
+        try:
+            if kind == "internal":
+                self._internal(user, command)
+                return
+            assert user is not None
+            command = COMMAND_ALIASES.get(command, command)
+            handler = _HANDLERS.get(command)
+            if handler is None:
+                raise LobbyError("unknown-command", name=command)
+            handler(self, user, _Args(args))
+        except LobbyError as exc:
+            if user is not None:
+                self._send([user], error_event(exc.code, **exc.params))
+        except Rejected as exc:
+            if user is not None:
+                self._send([user], error_event(exc.code, **self._name_seats(exc.params)))
+        except Exception:
+            log.failure("table {table}: command {command!r} of {user!r} failed",
+                        table=self.number, command=command, user=user)
+            if user is not None and kind == "command":
+                self._send([user], error_event("internal-error"))
+
+    # ---- delivery ----------------------------------------------------------------------------
+    def _send(self, recipients: Iterable[str], event: Event) -> None:
+        names = [n for n in recipients if n]
+        if not names:
+            return
+        try:
+            self._deliver(names, event)
+        except Exception:
+            log.failure("table {table}: delivering {type!r} failed", table=self.number,
+                        type=event.type)
+
+    def _audience(self) -> list[str]:
+        """Everyone who follows the table: members of the room and the seated players."""
+        names = set(self.members) | {n for n in self.seated if n}
+        return sorted(names - self.gone)
+
+    def _tell_all(self, type_: str, **data: Any) -> None:
+        self._send(self._audience(), Event(type_, dict(data, table=self.number)))
+
+    def _send_views(self) -> None:
+        """Each seated player gets their own view, everyone else the public one."""
+        seated = self.seated
+        public = self._view(None)
+        audience = self._audience()
+        for name in audience:
+            if name in seated:
+                self._send([name], Event("table-view", self._view(name)))
+        spectators = [n for n in audience if n not in seated]
+        self._send(spectators, Event("table-view", public))
+
+    def _view(self, name: str | None) -> dict[str, Any]:
+        seated = self.seated
+        seat = seated.index(name) if name is not None and name in seated else None
+        data: dict[str, Any] = {
+            "table": self.number, "state": self.state, "seats": seated, "you": name,
+            "seat": seat, "host": self.host, "options": self.options.as_dict(),
+            "gone": sorted(self.gone & {n for n in seated if n}),
+        }
+        if self.match is not None:
+            player = self.players.index(name) if seat is not None else None
+            data["game"] = self.match.view(player)
+            data["scores"] = list(self.match.scores)
+            data["round_no"] = self.match.round_no
+            if self._window_until is not None:
+                data["bombwindow_left"] = max(0.0, self._window_until - self.clock.seconds())
+        if self.result is not None:
+            data["result"] = self.result
+        return data
+
+    def _name_seats(self, params: dict[str, Any]) -> dict[str, Any]:
+        """The engine names seats 0..3 in its reasons (`turn`, `seat`): people read seats 1..4
+        with the name (`2 (bob)`); the engine's number stays in `turn_seat` / `seat_seat`."""
+        out = dict(params)
+        seated = self.seated
+        for key in ("turn", "seat"):
+            v = params.get(key)
+            if type(v) is int and 0 <= v < 4:
+                out[key] = f"{v + 1} ({seated[v]})" if seated[v] else str(v + 1)
+                out[key + "_seat"] = v
+        return out
+
+    # ---- helpers -----------------------------------------------------------------------------
+    def _seat_of(self, name: str) -> int | None:
+        seated = self.seated
+        return seated.index(name) if name in seated else None
+
+    def _player_of(self, name: str) -> int:
+        if self.state != PLAYING or self.match is None:
+            raise LobbyError("no-game")
+        if name not in self.players:
+            raise LobbyError("not-a-player", name=name)
+        return self.players.index(name)
+
+    def _require_waiting(self) -> None:
+        if self.state == PLAYING:
+            raise LobbyError("game-running")
+        if self.state == FINISHED:
+            raise LobbyError("game-finished")
+
+    def _may_manage(self, user: str) -> None:
+        """Options and start: the host, or (without option host) any seated player."""
+        if self.options.host:
+            if user != self.host:
+                raise LobbyError("host-only", host=self.host or "-")
+        elif user != self.host and user not in self.seats:
+            raise LobbyError("not-seated")
+
+    def _unseat(self, name: str) -> None:
+        if name in self.seats:
+            self.seats[self.seats.index(name)] = None
+        if name in self.join_order:
+            self.join_order.remove(name)
+
+    # ---- the world's notifications -----------------------------------------------------------
+    def _internal(self, name: str | None, what: str) -> None:
+        if what == "window-closed":
+            self._window_closed()
+            return
+        assert name is not None
+        if what == "enter":
+            self.members.add(name)
+            back = name in self.gone
+            if back:
+                self._back(name)
+            else:
+                self._send_views_to([name])
+        elif what == "exit":
+            self.members.discard(name)
+            if self.state == PLAYING and name in self.players:
+                self._vanished(name)
+            elif name in self.seats and self.state != PLAYING:
+                seat = self.seats.index(name)
+                self._unseat(name)
+                self._tell_all("table-left", name=name, seat=seat + 1)
+                self._send_views()
+        elif what == "gone":
+            if self.state == PLAYING and name in self.players:
+                self._vanished(name)
+            else:
+                self.members.discard(name)
+                if name in self.seats:
+                    seat = self.seats.index(name)
+                    self._unseat(name)
+                    self._tell_all("table-left", name=name, seat=seat + 1)
+                    self._send_views()
+        elif what == "back":
+            if name in self.gone:
+                self._back(name)
+
+    def _send_views_to(self, names: list[str]) -> None:
+        seated = self.seated
+        for name in names:
+            self._send([name], Event("table-view", self._view(name if name in seated else None)))
+
+    def _vanished(self, name: str) -> None:
+        if name in self.gone:
+            return
+        self.gone.add(name)
+        self._tell_all("table-vanished", name=name)
+
+    def _back(self, name: str) -> None:
+        self.gone.discard(name)
+        self.members.add(name)
+        if self._vote is not None and self._vote.target == name:
+            self._vote = None
+            self._tell_all("table-vote-ended", name=name)
+        self._tell_all("table-back", name=name)
+        self._send_views_to([name])
+
+    # ---- table commands ----------------------------------------------------------------------
+    def cmd_join(self, user: str, args: "_Args") -> None:
+        self._require_waiting()
+        if user in self.seats:
+            raise LobbyError("already-seated", seat=self.seats.index(user) + 1)
+        wanted = args.get("seat")
+        if wanted is not None and wanted != "":
+            try:
+                seat = int(wanted) - 1
+            except (TypeError, ValueError):
+                raise LobbyError("no-such-seat", seat=wanted) from None
+            if not 0 <= seat < 4:
+                raise LobbyError("no-such-seat", seat=wanted)
+            if self.seats[seat] is not None:
+                raise LobbyError("seat-taken", seat=seat + 1, name=self.seats[seat])
+        else:
+            if None not in self.seats:
+                raise LobbyError("table-full")
+            seat = self.seats.index(None)
+        self.members.add(user)
+        self.seats[seat] = user
+        self.join_order.append(user)
+        self._tell_all("table-joined", name=user, seat=seat + 1)
+        self._send_views()
+
+    def cmd_leave(self, user: str, args: "_Args") -> None:
+        if self.state == PLAYING and user in self.players:
+            raise LobbyError("game-running")
+        if user not in self.seats:
+            raise LobbyError("not-seated")
+        seat = self.seats.index(user)
+        self._unseat(user)
+        self._tell_all("table-left", name=user, seat=seat + 1)
+        self._send_views()
+
+    def cmd_start(self, user: str, args: "_Args") -> None:
+        self._require_waiting()
+        if self.options.host and user != self.host:
+            raise LobbyError("host-only", host=self.host or "-")
+        if user not in self.seats and user != self.host:
+            raise LobbyError("not-seated")
+        count = sum(1 for s in self.seats if s)
+        if count < 4:
+            raise LobbyError("need-four", count=count)
+        opts = self.options
+        seed = opts.seed if opts.seed is not None else self._rng.randrange(2 ** 31)
+        order = [n for n in self.join_order if n in self.seats]
+        if opts.tichujoin or opts.drawseat:
+            rng = random.Random(seed ^ 0x5EA7) if opts.drawseat else None
+            seats = initial_seating(order, tichujoin=opts.tichujoin, drawseat=opts.drawseat,
+                                    rng=rng)
+            players: list[str] = [""] * 4
+            for name, seat in zip(order, seats):
+                players[seat] = name
+        else:
+            players = [n for n in self.seats if n]
+        match = Match(opts.match_options(), seed=seed)
+        self.match = match
+        self.players = players
+        self.seats = list(players)
+        self.seed = seed
+        self.result = None
+        self.state = PLAYING
+        self.games_started += 1
+        self._clear_window()
+        self._tell_all("table-started", seats=list(players), seed=seed,
+                       options=opts.as_dict())
+        for ev in match.opening_events():
+            self._game_event(ev)
+        self._send_views()
+
+    def cmd_spielinfo(self, user: str, args: "_Args") -> None:
+        data: dict[str, Any] = {"table": self.number, "state": self.state, "host": self.host,
+                                "seats": self.seated, "options": self.options.as_dict(),
+                                "spectators": self.spectators, "gone": sorted(self.gone)}
+        if self.match is not None:
+            data["scores"] = list(self.match.scores)
+            data["round_no"] = self.match.round_no
+            data["seed"] = self.seed
+        if self.result is not None:
+            data["result"] = self.result
+        self._send([user], Event("table-info", data))
+
+    def cmd_reset(self, user: str, args: "_Args") -> None:
+        if self.state != FINISHED:
+            raise LobbyError("not-finished")
+        if user != self.host and user not in self.seated:
+            raise LobbyError("not-seated")
+        keep = [n if n and n not in self.gone and n in self.members else None
+                for n in self.seated]
+        self.seats = keep
+        self.join_order = [n for n in (self.players or self.join_order) if n in keep]
+        self.match = None
+        self.players = []
+        self.result = None
+        self.gone.clear()
+        self._vote = None
+        self._clear_window()
+        self.state = WAITING
+        self._tell_all("table-reset", name=user)
+        self._send_views()
+
+    def cmd_option(self, user: str, args: "_Args") -> None:
+        name = str(args.get("name") or "").strip().lower()
+        value = args.get("value")
+        value = None if value is None else str(value).strip()
+        if not name or name in ("help", "?", "list"):
+            self._send([user], Event("table-options", table=self.number,
+                                     options=self.options.listing(), state=self.state))
+            return
+        # "dragon fixed" is one option with a two-word name
+        if name == "dragon" or name == "dragonfixed":
+            words = (value or "").split()
+            if words[:1] == ["fixed"]:
+                words = words[1:]
+            name, value = "dragon fixed", (" ".join(words) or None)
+        self._require_waiting()
+        self._may_manage(user)
+        opts = self.options
+        if name in FLAG_OPTIONS:
+            attr = FLAG_OPTIONS[name]
+            if value is None or value == "":
+                new: Any = not getattr(opts, attr)
+            elif value.lower() in ON_WORDS:
+                new = True
+            elif value.lower() in OFF_WORDS:
+                new = False
+            else:
+                raise LobbyError("bad-option-value", name=name, value=value, expected="on or off")
+            setattr(opts, attr, new)
+        elif name == "round":
+            if value and value.lower() in OFF_WORDS:
+                opts.max_rounds = None
+            else:
+                opts.max_rounds = _int_option(name, value, 1, 1000, "a number of rounds")
+        elif name == "target":
+            opts.target = _int_option(name, value, 50, 100000, "a score such as 500 or 1000")
+        elif name == "bombwindow":
+            try:
+                seconds = float(value or "")
+            except ValueError:
+                raise LobbyError("bad-option-value", name=name, value=value or "",
+                                 expected="seconds, 0 to 60") from None
+            if not 0 <= seconds <= MAX_BOMBWINDOW or math.isnan(seconds):
+                raise LobbyError("bad-option-value", name=name, value=value or "",
+                                 expected="seconds, 0 to 60")
+            opts.bombwindow = seconds
+        elif name == "seed":
+            if value and value.lower() in OFF_WORDS:
+                opts.seed = None
+            else:
+                opts.seed = _int_option(name, value, 0, 2 ** 63 - 1, "a whole number")
+        else:
+            raise LobbyError("unknown-option", name=name)
+        shown = dict(opts.listing())[name]
+        self._tell_all("table-option-set", name=user, option=name, value=shown)
+        self._send_views()
+
+    # ---- removing a vanished player ----------------------------------------------------------
+    def cmd_remove(self, user: str, args: "_Args") -> None:
+        target = str(args.get("name") or "").strip()
+        if self.state != PLAYING:
+            raise LobbyError("no-game")
+        if user not in self.players or user in self.gone:
+            raise LobbyError("not-seated")
+        target = self._match_player_name(target)
+        if target == user or target not in self.gone:
+            raise LobbyError("not-vanished", name=target)
+        if self._vote is not None:
+            raise LobbyError("vote-running", name=self._vote.target)
+        voters = {n for n in self.players if n != target}
+        vote = _RemoveVote(target=target, proposer=user, voters=voters, yes={user})
+        self._vote = vote
+        self._tell_all("table-remove-proposed", name=user, target=target,
+                       needed=vote.needed, yes=1)
+        self._count_votes()
+
+    def cmd_accept(self, user: str, args: "_Args") -> None:
+        self._vote_on(user, True)
+
+    def cmd_refuse(self, user: str, args: "_Args") -> None:
+        self._vote_on(user, False)
+
+    def _match_player_name(self, text: str) -> str:
+        if not text:
+            raise LobbyError("bad-arguments", usage="/remove NAME")
+        for n in self.players:
+            if n.lower() == text.lower():
+                return n
+        raise LobbyError("not-a-player", name=text)
+
+    def _vote_on(self, user: str, yes: bool) -> None:
+        vote = self._vote
+        if vote is None:
+            raise LobbyError("no-vote")
+        if user not in vote.voters or user in self.gone:
+            raise LobbyError("not-a-voter")
+        (vote.yes if yes else vote.no).add(user)
+        (vote.no if yes else vote.yes).discard(user)
+        self._tell_all("table-vote", name=user, target=vote.target, yes=yes)
+        self._count_votes()
+
+    def _count_votes(self) -> None:
+        vote = self._vote
+        if vote is None:
+            return
+        if len(vote.yes) >= vote.needed:
+            self._vote = None
+            self._abandon(vote.target)
+        elif len(vote.no) > len(vote.voters) - vote.needed:
+            self._vote = None
+            self._tell_all("table-remove-refused", target=vote.target)
+
+    def _abandon(self, removed: str) -> None:
+        """Until bots can take a seat, removing a player ends the game: recorded as abandoned."""
+        assert self.match is not None
+        self._clear_window()
+        self.state = FINISHED
+        self.result = {"abandoned": True, "removed": removed,
+                       "scores": list(self.match.scores), "round_no": self.match.round_no}
+        self._tell_all("table-abandoned", target=removed, scores=list(self.match.scores),
+                       seats=self.seated)
+        self._send_views()
+
+    # ---- the game ----------------------------------------------------------------------------
+    def cmd_grand(self, user: str, args: "_Args") -> None:
+        self._act(user, GrandTichu(True))
+
+    def cmd_nogrand(self, user: str, args: "_Args") -> None:
+        self._act(user, GrandTichu(False))
+
+    def cmd_tichu(self, user: str, args: "_Args") -> None:
+        self._act(user, CallTichu())
+
+    def cmd_pass(self, user: str, args: "_Args") -> None:
+        self._act(user, Pass())
+
+    def cmd_schupf(self, user: str, args: "_Args") -> None:
+        player = self._player_of(user)
+        text = args.text("cards")
+        if not text:
+            raise LobbyError("bad-arguments", usage="/schupf NEXT PARTNER PREVIOUS")
+        hand = self._hand(player)
+        cards, phoenix_as, wish = parse_play(text, hand, allow_wish=False)
+        if len(cards) != 3:
+            raise LobbyError("bad-arguments", usage="/schupf NEXT PARTNER PREVIOUS")
+        self._act(user, Exchange(tuple(cards)))
+
+    def cmd_play(self, user: str, args: "_Args") -> None:
+        player = self._player_of(user)
+        text = args.text("cards")
+        if not text:
+            raise LobbyError("bad-arguments", usage="/play CARDS [wish RANK]")
+        cards, phoenix_as, wish = parse_play(text, self._hand(player), allow_wish=True)
+        self._act(user, Play(tuple(cards), phoenix_as, wish))
+
+    def cmd_bomb(self, user: str, args: "_Args") -> None:
+        player = self._player_of(user)
+        text = args.text("cards")
+        if not text:
+            raise LobbyError("bad-arguments", usage="/bomb CARDS")
+        cards, phoenix_as, wish = parse_play(text, self._hand(player), allow_wish=False)
+        combo = classify(cards)
+        if combo is None or not combo.is_bomb:
+            raise LobbyError("not-a-bomb", cards=format_cards(sort_cards(cards)))
+        self._act(user, Play(tuple(cards)))
+
+    def cmd_wish(self, user: str, args: "_Args") -> None:
+        text = args.text("rank").strip()
+        if not text:
+            raise LobbyError("bad-arguments", usage="/wish RANK or /wish none")
+        self._act(user, Wish(_parse_wish(text)))
+
+    def cmd_dragon(self, user: str, args: "_Args") -> None:
+        player = self._player_of(user)
+        assert self.match is not None
+        text = args.text("to").strip().lower()
+        me = self.match.seat_of(player)
+        if text in ("right", "rechts", "r", "next"):
+            seat = (me + 1) % 4
+        elif text in ("left", "links", "l", "previous", "prev"):
+            seat = (me + 3) % 4
+        elif text.isdigit() and 1 <= int(text) <= 4:
+            seat = int(text) - 1
+        else:
+            seated = self.seated
+            names = [n.lower() if n else None for n in seated]
+            if text and text in names:
+                seat = names.index(text)
+            else:
+                raise LobbyError("bad-dragon-target")
+        self._act(user, GiveDragon(seat))
+
+    def _hand(self, player: int) -> list[Card]:
+        assert self.match is not None
+        view = self.match.view(player)
+        return list(_cards_of(view.get("hand", ())))
+
+    def _act(self, user: str, action: Action) -> None:
+        """Apply one game action for `user`, then tell everyone what happened."""
+        player = self._player_of(user)
+        match = self.match
+        assert match is not None
+        self._check_window(player, action)
+        events = match.apply(player, action)          # raises Rejected; nothing changed then
+        if isinstance(action, Play) or isinstance(action, GiveDragon):
+            self._clear_window()
+        for ev in events:
+            self._game_event(ev)
+        if match.finished:
+            self._finish()
+        self._send_views()
+
+    def _check_window(self, player: int, action: Action) -> None:
+        """The bomb window: the trick winner's next lead (or Dragon gift) waits until it ends."""
+        if self._window_until is None or self.match is None:
+            return
+        if not isinstance(action, (Play, GiveDragon)):
+            return
+        rnd = self.match.round
+        if isinstance(action, Play) and rnd.turn != self.match.seat_of(player):
+            return                                  # a bomb out of turn is always welcome
+        left = self._window_until - self.clock.seconds()
+        if left > 0:
+            raise LobbyError("bomb-window", seconds=math.ceil(left))
+
+    def _open_window(self) -> None:
+        seconds = self.options.bombwindow
+        self._clear_window()
+        if seconds <= 0:
+            return
+        self._window_until = self.clock.seconds() + seconds
+        self._window_call = self.clock.callLater(
+            seconds, self._enqueue, ("internal", None, "window-closed", None))
+
+    def _clear_window(self) -> None:
+        call = self._window_call
+        self._window_call = None
+        self._window_until = None
+        if call is not None and call.active():
+            call.cancel()
+
+    def _window_closed(self) -> None:
+        self._window_call = None
+        if self._window_until is None or self.match is None or self.state != PLAYING:
+            return
+        self._window_until = None
+        turn = self.match.round.turn
+        name = self.seated[turn] if turn is not None else None
+        self._tell_all("table-window-closed", name=name)
+        self._send_views()
+
+    def _finish(self) -> None:
+        assert self.match is not None
+        self._clear_window()
+        self.state = FINISHED
+        self._vote = None
+        result = dict(self.match.result or {})
+        result["players"] = list(self.players)
+        result["seed"] = self.seed
+        self.result = _jsonable(result)
+
+    def _game_event(self, ev: Any) -> None:
+        """One engine event -> a table event `game-KIND` (a catalog key). Events addressed to a
+        seat (a hand, gifts received) go to the player in that seat only; the others to all."""
+        kind = ev.kind
+        data = {str(k): _jsonable(v) for k, v in ev.data.items()}
+        data["table"] = self.number
+        data["names"] = self.seated
+        if kind == "trick-won":
+            if ev.data.get("dragon") or ev.data.get("lead") is not None:
+                self._open_window()
+        elif kind in ("round-score", "match-over"):
+            data["players"] = list(self.players)      # victory points are per player
+        event = Event("game-" + kind, data)
+        if ev.to is None:
+            self._send(self._audience(), event)
+        else:                                       # hidden: Match addresses it to a player
+            owner = self.players[ev.to]
+            if owner not in self.gone:
+                self._send([owner], event)
+
+
+def _int_option(name: str, value: str | None, low: int, high: int, expected: str) -> int:
+    try:
+        n = int(value or "")
+    except ValueError:
+        raise LobbyError("bad-option-value", name=name, value=value or "", expected=expected) from None
+    if not low <= n <= high:
+        raise LobbyError("bad-option-value", name=name, value=value or "", expected=expected)
+    return n
+
+
+def _parse_wish(text: str) -> str | None:
+    t = text.strip()
+    if t.lower() in ("none", "no", "nothing", "keiner", "kein", "-", "0"):
+        return None
+    try:
+        return rank_name(parse_rank(t))
+    except (Rejected, ValueError, KeyError):
+        raise LobbyError("bad-rank", token=t) from None
+
+
+def _cards_of(value: Any) -> list[Card]:
+    if isinstance(value, str):
+        return list(parse_cards(value)) if value.strip() else []
+    return [Card(c) if not isinstance(c, str) else parse_cards(c)[0] for c in value]
+
+
+def _jsonable(value: Any) -> Any:
+    """Engine data -> JSON-safe values; a sequence of cards becomes BSW text (`R5 G5`)."""
+    if isinstance(value, (list, tuple)) and value and all(isinstance(v, Card) for v in value):
+        return format_cards(value)
+    if isinstance(value, dict):
+        return {str(k): _jsonable(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple, set, frozenset)):
+        return [_jsonable(v) for v in value]
+    if isinstance(value, Card):
+        return str(value)
+    return value
+
+
+class _Args:
+    """The arguments of a table command: a mapping of simple values, or the raw text after the
+    command name (then every command reads it as its main argument)."""
+
+    def __init__(self, args: Mapping[str, Any] | str | None) -> None:
+        if args is None:
+            self._map: dict[str, Any] = {}
+            self._text = ""
+        elif isinstance(args, str):
+            self._map = {}
+            self._text = args.strip()
+        else:
+            self._map = dict(args)
+            self._text = ""
+
+    def get(self, key: str) -> Any:
+        if key in self._map:
+            return self._map[key]
+        if not self._text:
+            return None
+        if key == "name" and "value" not in self._map:
+            return self._text.split(None, 1)[0]
+        if key == "value":
+            parts = self._text.split(None, 1)
+            return parts[1] if len(parts) > 1 else None
+        return self._text
+
+    def text(self, key: str) -> str:
+        v = self.get(key)
+        if v is None:
+            return ""
+        if isinstance(v, (list, tuple)):
+            return " ".join(str(x) for x in v)
+        return str(v)
+
+
+# ---- parsing /play arguments ------------------------------------------------------------------
+def parse_play(text: str, hand: Iterable[Card], *, allow_wish: bool = True
+               ) -> tuple[list[Card], int | None, Any]:
+    """Read `/play` arguments: cards in BSW notation, `Ph=7` (the Phoenix's reading),
+    `wish RANK` / `wish none` (with the Mah Jong), and rank-only shorthand (`7 7`).
+
+    Rank-only tokens take cards of that rank from `hand`, preferring cards that are in no bomb
+    of the hand; if a bomb would be broken and there is a choice, `ambiguous-cards`.
+    Returns (cards, phoenix_as, wish) with wish UNSET when none was named.
+    """
+    tokens = text.replace(",", " ").split()
+    explicit: list[Card] = []
+    ranks: list[int] = []
+    phoenix_as: int | None = None
+    wish: Any = UNSET
+    i = 0
+    while i < len(tokens):
+        tok = tokens[i]
+        low = tok.lower()
+        if low in ("wish", "wunsch", "w") and allow_wish:
+            if i + 1 >= len(tokens):
+                raise LobbyError("bad-arguments", usage="/play CARDS wish RANK")
+            wish = _parse_wish(tokens[i + 1])
+            i += 2
+            continue
+        if "=" in tok:
+            head, _, reading = tok.partition("=")
+            card = _one_card(head)
+            if card != PHOENIX:
+                raise Rejected("bad-card", token=tok)
+            try:
+                phoenix_as = int(parse_rank(reading))
+            except (Rejected, ValueError, KeyError):
+                raise LobbyError("bad-rank", token=reading) from None
+            explicit.append(card)
+            i += 1
+            continue
+        card = _maybe_card(tok)
+        if card is not None:
+            if card in explicit:
+                raise Rejected("duplicate-card", card=str(card))
+            explicit.append(card)
+        else:
+            rank = _maybe_rank(tok)
+            if rank is None:
+                parse_cards(tok)                     # raises Rejected("bad-card", token=...)
+                raise Rejected("bad-card", token=tok)
+            ranks.append(rank)
+        i += 1
+    if ranks:
+        explicit = explicit + _pick_ranks(ranks, list(hand), explicit)
+    return explicit, phoenix_as, wish
+
+
+def _one_card(tok: str) -> Card:
+    cards = parse_cards(tok)
+    if len(cards) != 1:
+        raise Rejected("bad-card", token=tok)
+    return cards[0]
+
+
+def _maybe_card(tok: str) -> Card | None:
+    try:
+        cards = parse_cards(tok)
+    except Rejected:
+        return None
+    return cards[0] if len(cards) == 1 else None
+
+
+def _maybe_rank(tok: str) -> int | None:
+    try:
+        rank = int(parse_rank(tok))
+    except (Rejected, ValueError, KeyError):
+        return None
+    return rank if 2 <= rank <= 14 else None
+
+
+def _straight_bomb_cards(hand: list[Card]) -> set[Card]:
+    """Cards of `hand` that belong to a straight bomb in it (five or more in a row, one suit)."""
+    normal = [c for c in hand if not c.is_special]
+    out: set[Card] = set()
+    for suit in range(4):
+        ranks = sorted(c.rank for c in normal if c.suit == suit)
+        run: list[int] = []
+        for r in ranks + [99]:
+            if run and r == run[-1] + 1:
+                run.append(r)
+                continue
+            if len(run) >= 5:
+                out.update(c for c in normal if c.suit == suit and c.rank in run)
+            run = [r]
+    return out
+
+
+def _pick_ranks(ranks: list[int], hand: list[Card], explicit: list[Card]) -> list[Card]:
+    """Cards for rank-only tokens (`7 7`): take cards that are in no straight bomb of the hand;
+    where every choice breaks one and there is still a choice, `ambiguous-cards`. (Breaking a
+    four of a kind of the named rank is what the player asked for.)"""
+    bomb_cards = _straight_bomb_cards(hand)
+    chosen: list[Card] = []
+    wanted: dict[int, int] = {}
+    for r in ranks:
+        wanted[r] = wanted.get(r, 0) + 1
+    for rank, count in wanted.items():
+        pool = sorted((c for c in hand if not c.is_special and c.rank == rank
+                       and c not in explicit), key=lambda c: c.suit)
+        if len(pool) < count:
+            raise LobbyError("missing-rank", rank=rank_name(rank), count=count)
+        safe = [c for c in pool if c not in bomb_cards]
+        risky = [c for c in pool if c in bomb_cards]
+        if len(safe) >= count:
+            chosen.extend(safe[:count])
+            continue
+        need = count - len(safe)
+        if need < len(risky):
+            example = " ".join(str(c) for c in pool[:count])
+            raise LobbyError("ambiguous-cards", rank=rank_name(rank), example=example)
+        chosen.extend(safe + risky)
+    return chosen
+
+
+_HANDLERS: dict[str, Callable[[TableActor, str, _Args], None]] = {
+    "join": TableActor.cmd_join,
+    "leave": TableActor.cmd_leave,
+    "start": TableActor.cmd_start,
+    "spielinfo": TableActor.cmd_spielinfo,
+    "reset": TableActor.cmd_reset,
+    "option": TableActor.cmd_option,
+    "remove": TableActor.cmd_remove,
+    "accept": TableActor.cmd_accept,
+    "refuse": TableActor.cmd_refuse,
+    "grand": TableActor.cmd_grand,
+    "nogrand": TableActor.cmd_nogrand,
+    "tichu": TableActor.cmd_tichu,
+    "schupf": TableActor.cmd_schupf,
+    "play": TableActor.cmd_play,
+    "pass": TableActor.cmd_pass,
+    "bomb": TableActor.cmd_bomb,
+    "wish": TableActor.cmd_wish,
+    "dragon": TableActor.cmd_dragon,
+}
+
+#: table command -> the key its args mapping uses (str args are the whole rest of the line)
+TABLE_COMMANDS: dict[str, tuple[str, ...]] = {
+    "join": ("seat",), "leave": (), "start": (), "spielinfo": (), "reset": (),
+    "option": ("name", "value"), "remove": ("name",), "accept": (), "refuse": (),
+    "grand": (), "nogrand": (), "tichu": (), "schupf": ("cards",), "play": ("cards",),
+    "pass": (), "bomb": ("cards",), "wish": ("rank",), "dragon": ("to",),
+}

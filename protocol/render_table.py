@@ -1,0 +1,447 @@
+"""Table events -> compact readable text for a person (BSW style), through the message catalog.
+
+`render_table(event, lang="en", color=False)` turns one event of `lobby.table.TableActor` (types
+`table-*` and `game-*`) into a few lines, or returns None for an event it does not know (the
+caller then falls back to protocol/render_text.py). A `table-view` is what a person sees after
+every change: the seats with cards left, Tichu calls and who is out, the score, the current trick
+and who played it, the open wish, their own hand (sorted, BSW notation, optionally in ANSI colour
+per suit) and, when it is their move, the exact command(s) that answer.
+
+Seats are numbered 1..4 for people; play goes 1 -> 2 -> 3 -> 4, so "right" (the next player in
+turn order) of seat 1 is seat 2 and "left" is seat 4.
+"""
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from lobby.events import Event
+from lobby.messages import text
+from lobby.tichu.cards import parse_cards, sort_cards
+
+__all__ = ["render_table", "TABLE_FORMATTERS", "color_cards", "OPTION_HELP"]
+
+RESET = "\x1b[0m"
+# Schwert (black: shown bold, readable on dark and light terminals), Pagode blue, Jade green,
+# Stern red; the four specials yellow.
+SUIT_COLORS = {"S": "\x1b[1m", "B": "\x1b[34m", "G": "\x1b[32m", "R": "\x1b[31m"}
+SPECIAL_COLOR = "\x1b[33m"
+
+#: what each option means, for `/option help` (RULES.md 17-18, 29-32)
+OPTION_HELP: dict[str, str] = {
+    "round": "at most X rounds (off: play to the target)",
+    "tichujoin": "the first two to /join play together",
+    "turnier": "9 rounds, rotating partners, victory points",
+    "target": "the score that ends the game",
+    "drawseat": "seats are drawn at random at the start",
+    "host": "only the host starts and sets options",
+    "dragon fixed": "Dragon trick to the next opponent",
+    "bombwindow": "seconds to bomb before a won trick goes on",
+    "seed": "same seed, same cards (off: random)",
+}
+
+
+def color_card(token: str) -> str:
+    """One card in BSW notation wrapped in its suit's ANSI colour."""
+    if token[:1] in SUIT_COLORS and token[:2] not in ("Ph",):
+        return SUIT_COLORS[token[0]] + token + RESET
+    return SPECIAL_COLOR + token + RESET
+
+
+def color_cards(cards: str, color: bool) -> str:
+    """BSW card text (space-separated), coloured per suit when `color` is on."""
+    if not color or not cards:
+        return cards
+    return " ".join(color_card(t) for t in cards.split())
+
+
+def _sorted_text(cards: str) -> str:
+    if not cards:
+        return ""
+    return " ".join(str(c) for c in sort_cards(parse_cards(cards)))
+
+
+def _name(names: list[Any], seat: Any) -> str:
+    if isinstance(seat, int) and 0 <= seat < len(names) and names[seat]:
+        return str(names[seat])
+    return "-" if seat is None else f"seat {int(seat) + 1}" if isinstance(seat, int) else str(seat)
+
+
+def _teams(names: list[Any]) -> tuple[str, str]:
+    """Team names by seat team: seats 1+3 (team 0) and 2+4 (team 1)."""
+    return (f"{_name(names, 0)}+{_name(names, 2)}", f"{_name(names, 1)}+{_name(names, 3)}")
+
+
+def _score(names: list[Any], score: list[int]) -> str:
+    a, b = _teams(names)
+    return f"{a} {score[0]} : {score[1]} {b}"
+
+
+def _place(n: int) -> str:
+    return {1: "1st", 2: "2nd", 3: "3rd"}.get(n, f"{n}th")
+
+
+# ---- the view ---------------------------------------------------------------------------------
+def _render_view(event: Event, lang: str, color: bool) -> list[str]:
+    d = event.data
+    names: list[Any] = d.get("seats") or [None] * 4
+    state = d.get("state")
+    game = d.get("game")
+    if game is None or state == "waiting":
+        seating = " | ".join(f"{i + 1} {n or '-'}" for i, n in enumerate(names))
+        lines = [text("table-view", lang, table=d.get("table"), state=state),
+                 text("view-seats", lang, seating=seating)]
+        if state == "waiting":
+            lines.append(text("view-waiting", lang))
+        return lines
+    me = d.get("seat")
+    gone = set(d.get("gone") or ())
+    phase = game.get("phase")
+    turn = game.get("turn")
+    calls = game.get("calls") or [None] * 4
+    left = game.get("cards_left") or [0] * 4
+    out = list(game.get("out") or ())
+    players = []
+    for s in range(4):
+        mark = ">" if turn == s and phase in ("play", "wish", "dragon") else " "
+        part = f"{mark}{s + 1} {_name(names, s)}"
+        if s in out:
+            part += f" out {_place(out.index(s) + 1)}"
+        else:
+            part += f" {left[s]}"
+        if calls[s] == "tichu":
+            part += " T!"
+        elif calls[s] == "grand":
+            part += " GT!"
+        if names[s] in gone:
+            part += " (gone)"
+        players.append(part)
+    lines = [text("view-players", lang, players=" |".join(players)).strip()]
+    scores = d.get("scores") or game.get("scores") or [0, 0]
+    lines.append(text("view-score", lang, round_no=d.get("round_no", game.get("round_no")),
+                      score=_score(names, scores)))
+    trick = game.get("trick") or []
+    if trick:
+        plays = ", ".join(f"{_name(names, p['seat'])} {color_cards(p['cards'], color)}"
+                          for p in trick[-3:])
+        if len(trick) > 3:
+            plays = "... " + plays
+        if game.get("trick_won"):
+            lines.append(text("view-trick-won", lang, plays=plays,
+                              name=_name(names, game.get("holder"))))
+        else:
+            lines.append(text("view-trick", lang, plays=plays))
+    elif phase == "play":
+        lines.append(text("view-trick-empty", lang))
+    wish = game.get("wish")
+    if wish is not None:
+        lines[-1] += "  |  " + text("view-wish", lang, rank=wish)
+    if me is not None and game.get("hand"):
+        lines.append(text("view-hand", lang, cards=color_cards(_sorted_text(game["hand"]), color)))
+    if state == "finished":
+        lines.append(_outcome_line(d, names, lang))
+        return lines
+    lines.extend(_prompt(d, game, names, me, lang))
+    return lines
+
+
+def _outcome_line(d: dict[str, Any], names: list[Any], lang: str) -> str:
+    result = d.get("result") or {}
+    if result.get("abandoned"):
+        return text("view-abandoned", lang, name=result.get("removed"))
+    return text("view-finished", lang, outcome=_outcome(result, names, lang))
+
+
+def _outcome(result: dict[str, Any], names: list[Any], lang: str) -> str:
+    scores = result.get("scores") or [0, 0]
+    if "victory_points" in result:
+        vp = result["victory_points"]
+        tp = result.get("tichu_points") or [0] * 4
+        players = result.get("players") or names
+        winners = " and ".join(str(players[p]) for p in result.get("winners", []))
+        points = ", ".join(f"{players[p]} {vp[p]} VP/{tp[p]}" for p in range(4))
+        return text("game-turnier-winner", lang, names=winners, points=points)
+    if result.get("winner") is None:
+        return text("game-shared", lang, score=_score(names, scores))
+    w = result["winner"]
+    return text("game-winner", lang, names=_teams(names)[w], score=f"{scores[w]} : {scores[1 - w]}")
+
+
+def _prompt(d: dict[str, Any], game: dict[str, Any], names: list[Any], me: int | None,
+            lang: str) -> list[str]:
+    """Whose move it is, and for the person whose move it is the exact command(s)."""
+    phase = game.get("phase")
+    turn = game.get("turn")
+    lines: list[str] = []
+    if phase == "grand":
+        waiting = [s for s, done in enumerate(game.get("grand_decided") or []) if not done]
+        if me is not None and me in waiting:
+            lines.append(text("view-grand", lang))
+        elif waiting:
+            lines.append(text("view-grand-wait", lang,
+                              names=", ".join(_name(names, s) for s in waiting)))
+    elif phase == "exchange":
+        waiting = [s for s, done in enumerate(game.get("exchanged") or []) if not done]
+        if me is not None and me in waiting:
+            lines.append(text("view-exchange", lang, next=_name(names, (me + 1) % 4),
+                              partner=_name(names, (me + 2) % 4),
+                              previous=_name(names, (me + 3) % 4)))
+        elif waiting:
+            lines.append(text("view-exchange-wait", lang,
+                              names=", ".join(_name(names, s) for s in waiting)))
+    elif phase == "wish":
+        wisher = game.get("wish_pending")
+        if me is not None and me == wisher:
+            lines.append(text("view-wish-prompt", lang))
+        else:
+            lines.append(text("view-wish-wait", lang, name=_name(names, wisher)))
+    elif phase == "dragon":
+        holder = game.get("holder")
+        if me is not None and me == holder:
+            lines.append(text("view-dragon", lang, left=_name(names, (me + 3) % 4),
+                              right=_name(names, (me + 1) % 4)))
+        else:
+            lines.append(text("view-dragon-wait", lang, name=_name(names, holder)))
+    elif phase == "play":
+        window = d.get("bombwindow_left")
+        if window:
+            lines.append(text("view-bomb-window", lang, name=_name(names, turn),
+                              seconds=max(1, round(window))))
+        if me is not None and me == turn:
+            leading = not game.get("trick") or game.get("trick_won")
+            wish = game.get("wish")
+            # the wish binds when some legal play holds a real card of the wished rank (RULES 20)
+            bound = wish is not None and any(
+                any(t[1:] == wish for t in p.split()) for p in game.get("legal") or [])
+            if leading:
+                key = "view-your-lead-wish" if bound else "view-your-lead"
+            else:
+                key = "view-your-turn-wish" if bound else "view-your-turn"
+            lines.append(text(key, lang, rank=wish))
+        elif turn is not None:
+            lines.append(text("view-turn", lang, name=_name(names, turn)))
+    if me is not None and phase in ("play", "dragon") and game.get("bombs"):
+        lines.append(text("view-bombs", lang, cards=" or ".join(game["bombs"][:3])))
+    return lines
+
+
+# ---- table notices ----------------------------------------------------------------------------
+def _seating(names: list[Any]) -> str:
+    return ", ".join(f"{i + 1} {n or '-'}" for i, n in enumerate(names))
+
+
+def _started(event: Event, lang: str, color: bool) -> list[str]:
+    d = event.data
+    names = d.get("seats") or []
+    a, b = _teams(names)
+    return [text("table-started", lang, table=d.get("table"),
+                 seating=f"{_seating(names)} ({a} against {b})")]
+
+
+def _options(event: Event, lang: str, color: bool) -> list[str]:
+    d = event.data
+    lines = [text("table-options", lang, table=d.get("table"))]
+    for option, value in d.get("options", []):
+        lines.append(text("table-option-line", lang, option=option, value=value,
+                          about=OPTION_HELP.get(option, "")).rstrip())
+    return lines
+
+
+def _info(event: Event, lang: str, color: bool) -> list[str]:
+    d = event.data
+    names = d.get("seats") or [None] * 4
+    lines = [text("table-info", lang, table=d.get("table"), state=d.get("state"),
+                  host=d.get("host") or "-"),
+             text("table-info-seats", lang, seating=_seating(names))]
+    if d.get("scores") is not None:
+        lines.append(text("table-info-score", lang, round_no=d.get("round_no"),
+                          score=_score(names, d["scores"])))
+    opts = d.get("options") or {}
+    lines.append(text("table-info-options", lang,
+                      options=", ".join(f"{k} {v}" for k, v in opts.items())))
+    if d.get("spectators"):
+        lines.append(text("table-info-watching", lang, names=", ".join(d["spectators"])))
+    if d.get("state") == "finished" and d.get("result"):
+        lines.append(_outcome_line(d, names, lang))
+    return lines
+
+
+def _vote(event: Event, lang: str, color: bool) -> list[str]:
+    d = event.data
+    return [text("table-vote", lang, name=d.get("name"), target=d.get("target"),
+                 vote="yes" if d.get("yes") else "no")]
+
+
+def _abandoned(event: Event, lang: str, color: bool) -> list[str]:
+    d = event.data
+    return [text("table-abandoned", lang, target=d.get("target"),
+                 score=_score(d.get("seats") or [None] * 4, d.get("scores") or [0, 0]))]
+
+
+# ---- game events ------------------------------------------------------------------------------
+def _g(key: str) -> Callable[[Event, str, bool], list[str]]:
+    """A game event whose template needs only the name of its `seat`."""
+    def fmt(event: Event, lang: str, color: bool) -> list[str]:
+        d = event.data
+        return [text(key, lang, name=_name(d.get("names") or [], d.get("seat")), **{
+            k: v for k, v in d.items() if k not in ("name", "names", "seat")})]
+    return fmt
+
+
+def _deal(event: Event, lang: str, color: bool) -> list[str]:
+    cards = _sorted_text(event.data.get("cards", ""))
+    key = "game-deal" if len(cards.split()) == 8 else "game-deal-all"
+    return [text(key, lang, cards=color_cards(cards, color))]
+
+
+def _deal_rest(event: Event, lang: str, color: bool) -> list[str]:
+    cards = _sorted_text(event.data.get("cards", ""))
+    return [text("game-deal-rest", lang, cards=color_cards(cards, color))]
+
+
+def _grand(event: Event, lang: str, color: bool) -> list[str]:
+    d = event.data
+    key = "game-grand" if d.get("call") else "game-grand-no"
+    return [text(key, lang, name=_name(d.get("names") or [], d.get("seat")))]
+
+
+def _received(event: Event, lang: str, color: bool) -> list[str]:
+    d = event.data
+    names = d.get("names") or []
+    gifts = ", ".join(f"{color_cards(str(card), color)} from {_name(names, int(giver))}"
+                      for giver, card in (d.get("cards") or {}).items())
+    return [text("game-exchange-received", lang, gifts=gifts)]
+
+
+def _play_phase(event: Event, lang: str, color: bool) -> list[str]:
+    d = event.data
+    return [text("game-play-phase", lang, name=_name(d.get("names") or [], d.get("turn")))]
+
+
+def _play(event: Event, lang: str, color: bool) -> list[str]:
+    d = event.data
+    key = "game-play-bomb" if d.get("combo") == "bomb" else "game-play"
+    return [text(key, lang, name=_name(d.get("names") or [], d.get("seat")),
+                 cards=color_cards(d.get("cards", ""), color))]
+
+
+def _wish(event: Event, lang: str, color: bool) -> list[str]:
+    d = event.data
+    key = "game-wish" if d.get("rank") else "game-wish-none"
+    return [text(key, lang, name=_name(d.get("names") or [], d.get("seat")), rank=d.get("rank"))]
+
+
+def _trick_won(event: Event, lang: str, color: bool) -> list[str]:
+    d = event.data
+    key = "game-trick-won-dragon" if d.get("dragon") else "game-trick-won"
+    return [text(key, lang, name=_name(d.get("names") or [], d.get("seat")))]
+
+
+def _dragon_given(event: Event, lang: str, color: bool) -> list[str]:
+    d = event.data
+    names = d.get("names") or []
+    return [text("game-dragon-given", lang, name=_name(names, d.get("seat")),
+                 to_name=_name(names, d.get("to")))]
+
+
+def _trick_taken(event: Event, lang: str, color: bool) -> list[str]:
+    d = event.data
+    names = d.get("names") or []
+    if "lead" in d and "winner" not in d:                      # the Dog
+        return [text("game-dog", lang, name=_name(names, d.get("lead")))]
+    return []                                  # "wins the trick" / the Dragon gift said it
+
+
+def _out(event: Event, lang: str, color: bool) -> list[str]:
+    d = event.data
+    return [text("game-out", lang, name=_name(d.get("names") or [], d.get("seat")),
+                 place=_place(int(d.get("place", 0))))]
+
+
+def _round_over(event: Event, lang: str, color: bool) -> list[str]:
+    d = event.data
+    names = d.get("names") or []
+    order = ", ".join(_name(names, s) for s in d.get("order") or [])
+    a, b = _teams(names)
+
+    def pair(v: list[int]) -> str:
+        return f"{a} {v[0]} : {v[1]} {b}"
+    params = dict(order=order, card_points=pair(d.get("card_points") or [0, 0]),
+                  tichu=pair(d.get("tichu") or [0, 0]), score=pair(d.get("score") or [0, 0]))
+    if d.get("double_victory") is not None:
+        return [text("game-round-over-double", lang, team=_teams(names)[d["double_victory"]],
+                     **params)]
+    return [text("game-round-over", lang, **params)]
+
+
+def _round_score(event: Event, lang: str, color: bool) -> list[str]:
+    d = event.data
+    names = d.get("names") or []
+    lines = [text("game-round-score", lang, round=d.get("round"),
+                  score=_score(names, d.get("scores") or [0, 0]))]
+    vp = d.get("victory_points")
+    if vp:
+        players = d.get("players") or names
+        lines.append(text("game-victory-points", lang,
+                          points=", ".join(f"{players[p]} {vp[p]}" for p in range(4))))
+    return lines
+
+
+def _match_over(event: Event, lang: str, color: bool) -> list[str]:
+    d = event.data
+    names = d.get("names") or []
+    return [text("game-match-over", lang, rounds=d.get("rounds"),
+                 outcome=_outcome(d, names, lang))]
+
+
+def _plain(key: str) -> Callable[[Event, str, bool], list[str]]:
+    def fmt(event: Event, lang: str, color: bool) -> list[str]:
+        return [text(key, lang, **event.data)]
+    return fmt
+
+
+def _nothing(event: Event, lang: str, color: bool) -> list[str]:
+    return []
+
+
+TABLE_FORMATTERS: dict[str, Callable[[Event, str, bool], list[str]]] = {
+    "table-view": _render_view,
+    "table-started": _started,
+    "table-options": _options,
+    "table-info": _info,
+    "table-vote": _vote,
+    "table-abandoned": _abandoned,
+    "game-round-start": _plain("game-round-start"),
+    "game-deal": _deal,
+    "game-deal-rest": _deal_rest,
+    "game-grand": _grand,
+    "game-tichu": _g("game-tichu"),
+    "game-exchange-phase": _plain("game-exchange-phase"),
+    "game-exchange-given": _g("game-exchange-given"),
+    "game-exchange-received": _received,
+    "game-play-phase": _play_phase,
+    "game-play": _play,
+    "game-wish": _wish,
+    "game-wish-fulfilled": _g("game-wish-fulfilled"),
+    "game-pass": _g("game-pass"),
+    "game-trick-won": _trick_won,
+    "game-dragon-given": _dragon_given,
+    "game-trick-taken": _trick_taken,
+    "game-out": _out,
+    "game-round-over": _round_over,
+    "game-round-score": _round_score,
+    "game-match-over": _match_over,
+}
+for _key in ("table-joined", "table-left", "table-option-set", "table-reset", "table-vanished",
+             "table-back", "table-remove-proposed", "table-remove-refused", "table-vote-ended",
+             "table-window-closed"):
+    TABLE_FORMATTERS[_key] = _plain(_key)
+
+
+def render_table(event: Event, lang: str = "en", color: bool = False) -> list[str] | None:
+    """The lines for one table event, or None if `event` is no table event."""
+    fmt = TABLE_FORMATTERS.get(event.type)
+    if fmt is None:
+        if event.type.startswith("game-"):
+            return [text(event.type, lang, **event.data)]
+        return None
+    return fmt(event, lang, color)
