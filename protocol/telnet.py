@@ -1,0 +1,572 @@
+"""The telnet layer: line framing, telnet option negotiation, charset and output buffering.
+
+`TelnetLineProtocol` turns the bytes of one connection into clean text lines and text into bytes.
+It serves raw TCP clients (netcat, scripted bots: LF line ends, no telnet), telnet clients (CR LF,
+CR NUL or bare CR, option negotiation) and MUD clients (tintin++, Mudlet: GA after prompts, GMCP)
+alike. docs/protocol.md, section "Telnet", documents the behaviour seen from the wire.
+
+Input
+  Telnet commands (IAC ...), negotiation (IAC WILL/WONT/DO/DONT opt) and subnegotiation
+  (IAC SB ... IAC SE) are consumed and never reach `lineReceived`, wherever the TCP chunks split
+  them; IAC IAC is one literal 0xFF data byte. A line ends at LF, CR LF, CR NUL or a bare CR. The
+  bytes of a line are decoded when the line is complete: UTF-8, or Latin-1 when they are not valid
+  UTF-8. Then BS (0x08) and DEL (0x7f) erase the character before them (a telnet client in
+  character mode sends them for the backspace key), and every other control character (C0, DEL,
+  C1) is dropped. IAC EC erases one character like BS; IAC EL erases the line typed so far.
+
+Line length
+  A line of more than MAX_LINE_BYTES bytes (counted before decoding, without its line end) is not
+  buffered: its bytes are only counted until its line end, then `lineTooLong(length)` is called
+  once with the full count. The connection stays open and the next line is read normally.
+
+Negotiation (RFC 1143 "Q method": per option a state NO/YES/WANTNO/WANTYES and a one-deep queue)
+  We offer GMCP (IAC WILL GMCP) at connect. We agree to SGA when asked (DO SGA -> WILL SGA), accept
+  the client's own SGA (WILL SGA -> DO SGA), turn ECHO on and off for password entry, and refuse
+  every other option (DO x -> WONT x, WILL x -> DONT x). An answer is never answered, so there are
+  no negotiation loops; as a second safety net a connection gets at most MAX_NEGOTIATION_REPLIES
+  replies to the client's negotiation, after which such requests are ignored.
+  A client that never sent a telnet command is treated as not negotiating: `setPasswordMode` then
+  sends its WILL ECHO / WONT ECHO on every change, since no answer will come.
+
+Output
+  Text is sent as UTF-8; a bare LF inside it becomes CR LF, `sendLine` appends CR LF, and every 0xFF
+  byte is doubled (IAC IAC). `sendPrompt` sends IAC GA after the prompt unless SGA (suppress
+  go-ahead) is on for our side, i.e. the client asked DO SGA and we answered WILL SGA.
+
+Slow readers
+  The protocol registers itself as a streaming producer on its transport. While the transport has
+  paused it (its write buffer is full) the bytes written are counted; past MAX_OUTPUT_BYTES the
+  connection is closed (`outputOverflow()` first, one log line). `resumeProducing` resets the count.
+"""
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from twisted.internet.interfaces import IPushProducer
+from twisted.internet.protocol import Protocol, connectionDone
+from twisted.logger import Logger
+from twisted.python.failure import Failure
+from zope.interface import implementer
+
+__all__ = [
+    "TelnetLineProtocol",
+    "decode_line",
+    "clean_line",
+    "encode_text",
+    "IAC", "DONT", "DO", "WONT", "WILL", "SB", "SE", "GA", "NOP", "EC", "EL",
+    "ECHO", "SGA", "GMCP",
+]
+
+_log = Logger()
+
+# ---- telnet bytes (RFC 854) -----------------------------------------------------------------
+IAC = 255
+DONT = 254
+DO = 253
+WONT = 252
+WILL = 251
+SB = 250
+GA = 249
+EL = 248
+EC = 247
+NOP = 241
+SE = 240
+
+# options
+ECHO = 1      # RFC 857
+SGA = 3       # RFC 858, suppress go-ahead
+GMCP = 201    # Generic MUD Communication Protocol
+
+_CR = 13
+_LF = 10
+_NUL = 0
+_BS = 8
+
+# RFC 1143 option states; a state value may carry the OPPOSITE queue bit.
+_NO = 0
+_YES = 1
+_WANTNO = 2
+_WANTYES = 3
+_OPPOSITE = 4
+_STATE = 3
+
+# parser states
+_DATA = 0
+_COMMAND = 1       # after IAC
+_OPTION = 2        # after IAC WILL/WONT/DO/DONT
+_SB_OPTION = 3     # after IAC SB
+_SB_DATA = 4       # inside a subnegotiation
+_SB_COMMAND = 5    # after IAC inside a subnegotiation
+
+_DATA_SPECIAL = re.compile(rb"[\xff\r\n]")
+_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f]")
+
+
+def decode_line(raw: bytes) -> str:
+    """Decode the bytes of one complete line: UTF-8, or Latin-1 if they are not valid UTF-8."""
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return raw.decode("latin-1")
+
+
+def clean_line(text: str) -> str:
+    """Apply BS/DEL as "erase the previous character" and drop all other control characters.
+
+    Control characters are C0 (U+0000..U+001F), DEL (U+007F) and C1 (U+0080..U+009F).
+    """
+    if _CONTROL.search(text) is None:
+        return text
+    kept: list[str] = []
+    for char in text:
+        if char == "\x08" or char == "\x7f":
+            if kept:
+                kept.pop()
+        elif _CONTROL.match(char) is None:
+            kept.append(char)
+    return "".join(kept)
+
+
+def encode_text(text: str) -> bytes:
+    """Text -> bytes for the wire: bare LF -> CR LF, UTF-8, every 0xFF doubled.
+
+    Characters that cannot be encoded (lone surrogates) become '?'.
+    """
+    if "\n" in text:
+        text = text.replace("\r\n", "\n").replace("\n", "\r\n")
+    data = text.encode("utf-8", "replace")
+    if b"\xff" in data:  # never from UTF-8 itself; kept so the rule holds whatever the encoder
+        data = data.replace(b"\xff", b"\xff\xff")
+    return data
+
+
+@implementer(IPushProducer)
+class TelnetLineProtocol(Protocol):
+    """One connection speaking the line protocol over raw TCP or telnet.
+
+    Subclasses override the hooks `lineReceived`, `lineTooLong`, `outputOverflow`,
+    `gmcpReceived` and `telnetOptionsChanged`, and call `super().connectionMade()` /
+    `super().connectionLost(reason)` first in their own versions of those methods.
+    """
+
+    MAX_LINE_BYTES: int = 1024
+    MAX_OUTPUT_BYTES: int = 512 * 1024
+    MAX_SUBNEGOTIATION_BYTES: int = 8192
+    MAX_NEGOTIATION_REPLIES: int = 256
+
+    # Immutable per-connection state lives in these class defaults until first changed, so an
+    # idle connection carries only what it has used. Mutable state is made in connectionMade.
+    gmcp_enabled: bool = False
+    password_mode: bool = False
+    _closed: bool = False
+    _closing: bool = False
+    _paused: bool = False
+    _paused_bytes: int = 0
+    _state: int = _DATA
+    _saw_cr: bool = False
+    _discarding: bool = False
+    _discard_count: int = 0
+    _command: int = 0
+    _sb_option: int = 0
+    _sb_buffer: bytearray | None = None
+    _sb_overflow: bool = False
+    _telnet_seen: bool = False
+    _replies: int = 0
+    _line: bytearray
+    _us: dict[int, int]
+    _him: dict[int, int]
+
+    # ---- hooks for subclasses ---------------------------------------------------------------
+    def lineReceived(self, line: str) -> None:
+        """One complete, decoded, cleaned line without its line end."""
+
+    def lineTooLong(self, length: int) -> None:
+        """A line of `length` bytes (more than MAX_LINE_BYTES) was discarded."""
+
+    def outputOverflow(self) -> None:
+        """The unsent output passed MAX_OUTPUT_BYTES; the connection is closed right after."""
+
+    def gmcpReceived(self, package: str, data: object) -> None:
+        """A GMCP message from the client (`data` is None when it carried no JSON)."""
+
+    def telnetOptionsChanged(self) -> None:
+        """A negotiation changed the state of some option (see `optionEnabled`)."""
+
+    # ---- connection -------------------------------------------------------------------------
+    def connectionMade(self) -> None:
+        self._line = bytearray()
+        self._us = {}
+        self._him = {}
+        self.transport.registerProducer(self, True)
+        # Offer GMCP; a client answering DO GMCP enables it, DONT GMCP or silence leaves it off.
+        self._us[GMCP] = _WANTYES
+        self._send_negotiation(WILL, GMCP)
+
+    def connectionLost(self, reason: Failure = connectionDone) -> None:
+        self._closed = True
+        self._paused = False
+        self._line = bytearray()
+        self._sb_buffer = None
+
+    # ---- IPushProducer ----------------------------------------------------------------------
+    def pauseProducing(self) -> None:
+        """The transport's write buffer is full: count what is written from now on."""
+        self._paused = True
+        self._paused_bytes = 0
+
+    def resumeProducing(self) -> None:
+        """The transport's write buffer drained."""
+        self._paused = False
+        self._paused_bytes = 0
+
+    def stopProducing(self) -> None:
+        """The transport will send nothing more."""
+        self._closed = True
+
+    # ---- output -----------------------------------------------------------------------------
+    def sendLine(self, text: str) -> None:
+        """Send `text` and CR LF (UTF-8, bare LF inside -> CR LF, 0xFF doubled)."""
+        self._write(encode_text(text) + b"\r\n")
+
+    def sendText(self, text: str) -> None:
+        """Send `text` as it is (UTF-8, bare LF inside -> CR LF, 0xFF doubled)."""
+        self._write(encode_text(text))
+
+    def sendBytes(self, data: bytes) -> None:
+        """Send application bytes as data: every 0xFF is doubled, nothing else changes."""
+        self._write(data.replace(b"\xff", b"\xff\xff"))
+
+    def sendPrompt(self, text: str) -> None:
+        """Send a prompt without line end, then IAC GA unless SGA is on for our side."""
+        data = encode_text(text)
+        if self._us_state(SGA) != _YES:
+            data += bytes((IAC, GA))
+        self._write(data)
+
+    def setPasswordMode(self, hidden: bool) -> None:
+        """hidden: IAC WILL ECHO (the client stops echoing what is typed); back: IAC WONT ECHO."""
+        self.password_mode = hidden
+        if not self._telnet_seen and self.transport is not None:
+            # The client has never sent a telnet command: it will not answer, so state the
+            # wish on every change instead of waiting for answers (RFC 1143 would queue).
+            state = self._us_state(ECHO)
+            if hidden and state not in (_YES, _WANTYES):
+                self._set_us(ECHO, _WANTYES)
+                self._send_negotiation(WILL, ECHO)
+            elif not hidden and state in (_YES, _WANTYES):
+                self._set_us(ECHO, _WANTNO)
+                self._send_negotiation(WONT, ECHO)
+            return
+        if hidden:
+            self._enable_us(ECHO)
+        else:
+            self._disable_us(ECHO)
+
+    def sendGMCP(self, package: str, data: object = None) -> None:
+        """IAC SB GMCP "<package> <json>" IAC SE when GMCP is on; nothing otherwise.
+
+        With `data` None only the package name is sent.
+        """
+        if not self.gmcp_enabled:
+            return
+        payload = package if data is None else (
+            package + " " + json.dumps(data, ensure_ascii=False, separators=(",", ":")))
+        body = payload.encode("utf-8", "replace").replace(b"\xff", b"\xff\xff")
+        self._write(bytes((IAC, SB, GMCP)) + body + bytes((IAC, SE)))
+
+    def optionEnabled(self, option: int, *, local: bool = True) -> bool:
+        """Whether `option` is on for our side (local) or the client's side (local=False)."""
+        table = self._us if local else self._him
+        return (table.get(option, _NO) & _STATE) == _YES
+
+    def _write(self, data: bytes) -> None:
+        if self._closed or self._closing or self.transport is None:
+            return
+        if self._paused:
+            self._paused_bytes += len(data)
+            if self._paused_bytes > self.MAX_OUTPUT_BYTES:
+                self._overflow()
+                return
+        self.transport.write(data)
+
+    def _overflow(self) -> None:
+        self._closing = True
+        self.outputOverflow()
+        _log.warn(
+            "Closing connection to {peer}: {unsent} bytes of output queued while the client "
+            "was not reading (limit {limit})",
+            peer=str(self.transport.getPeer()), unsent=self._paused_bytes,
+            limit=self.MAX_OUTPUT_BYTES)
+        abort = getattr(self.transport, "abortConnection", None)
+        if abort is not None:
+            abort()
+        else:
+            self.transport.loseConnection()
+
+    # ---- input ------------------------------------------------------------------------------
+    def dataReceived(self, data: bytes) -> None:
+        index = 0
+        end = len(data)
+        transport = self.transport
+        while index < end:
+            if self._closed or self._closing or getattr(transport, "disconnecting", False):
+                return
+            state = self._state
+            if state == _DATA:
+                if self._saw_cr:
+                    byte = data[index]
+                    if byte == _LF or byte == _NUL:  # CR LF and CR NUL end one line
+                        self._saw_cr = False
+                        index += 1
+                        continue
+                    if byte != IAC:  # a command between CR and LF does not split them
+                        self._saw_cr = False
+                match = _DATA_SPECIAL.search(data, index)
+                stop = end if match is None else match.start()
+                if stop > index:
+                    self._append(data[index:stop])
+                if match is None:
+                    return
+                byte = data[stop]
+                index = stop + 1
+                if byte == IAC:
+                    self._state = _COMMAND
+                else:
+                    self._saw_cr = byte == _CR
+                    self._end_line()
+            elif state == _COMMAND:
+                byte = data[index]
+                index += 1
+                if byte == IAC:
+                    self._state = _DATA
+                    self._saw_cr = False
+                    self._append(b"\xff")
+                elif WILL <= byte <= DONT:
+                    self._command = byte
+                    self._state = _OPTION
+                elif byte == SB:
+                    self._state = _SB_OPTION
+                else:
+                    self._state = _DATA
+                    self._command_received(byte)
+            elif state == _OPTION:
+                option = data[index]
+                index += 1
+                self._state = _DATA
+                self._negotiation_received(self._command, option)
+            elif state == _SB_OPTION:
+                option = data[index]
+                index += 1
+                self._telnet_seen = True
+                self._sb_option = option
+                self._sb_overflow = False
+                self._sb_buffer = bytearray() if option == GMCP and self.gmcp_enabled else None
+                self._state = _SB_DATA
+            elif state == _SB_DATA:
+                stop = data.find(b"\xff", index)
+                if stop < 0:
+                    stop = end
+                if stop > index:
+                    self._sb_append(data[index:stop])
+                if stop == end:
+                    return
+                index = stop + 1
+                self._state = _SB_COMMAND
+            else:  # _SB_COMMAND
+                byte = data[index]
+                if byte == IAC:
+                    index += 1
+                    self._sb_append(b"\xff")
+                    self._state = _SB_DATA
+                elif byte == SE:
+                    index += 1
+                    self._state = _DATA
+                    self._subnegotiation_done()
+                else:
+                    # IAC and anything but SE/IAC inside a subnegotiation: the client forgot
+                    # IAC SE. Drop the subnegotiation and read the byte as a telnet command.
+                    self._sb_buffer = None
+                    self._state = _COMMAND
+
+    def _append(self, chunk: bytes) -> None:
+        if self._discarding:
+            self._discard_count += len(chunk)
+            return
+        line = self._line
+        if len(line) + len(chunk) > self.MAX_LINE_BYTES:
+            self._discarding = True
+            self._discard_count = len(line) + len(chunk)
+            self._line = bytearray()
+            return
+        line += chunk
+
+    def _end_line(self) -> None:
+        if self._discarding:
+            length = self._discard_count
+            self._discarding = False
+            self._discard_count = 0
+            self.lineTooLong(length)
+            return
+        raw = bytes(self._line)
+        self._line = bytearray()
+        self.lineReceived(clean_line(decode_line(raw)))
+
+    def _command_received(self, command: int) -> None:
+        self._telnet_seen = True
+        if command == EC:
+            self._append(b"\x08")
+        elif command == EL:
+            if not self._discarding:
+                self._line = bytearray()
+        # NOP, GA, AYT, IP, AO, BRK, DM, SE without SB: nothing to do.
+
+    def _sb_append(self, chunk: bytes) -> None:
+        buffer = self._sb_buffer
+        if buffer is None:
+            return
+        if len(buffer) + len(chunk) > self.MAX_SUBNEGOTIATION_BYTES:
+            self._sb_buffer = None
+            self._sb_overflow = True
+            return
+        buffer += chunk
+
+    def _subnegotiation_done(self) -> None:
+        buffer = self._sb_buffer
+        self._sb_buffer = None
+        if self._sb_overflow:
+            _log.info("Discarded an oversized subnegotiation for option {option} from {peer}",
+                      option=self._sb_option, peer=str(self.transport.getPeer()))
+            return
+        if buffer is None or self._sb_option != GMCP or not self.gmcp_enabled:
+            return
+        try:
+            text = bytes(buffer).decode("utf-8")
+        except UnicodeDecodeError:
+            return
+        package, _, payload = text.strip().partition(" ")
+        if not package:
+            return
+        data: Any = None
+        payload = payload.strip()
+        if payload:
+            try:
+                data = json.loads(payload)
+            except ValueError:
+                _log.debug("Ignored GMCP {package} with invalid JSON", package=package)
+                return
+        self.gmcpReceived(package, data)
+
+    # ---- negotiation (RFC 1143) -------------------------------------------------------------
+    def _agree_us(self, option: int) -> bool:
+        """Whether we agree to enable `option` on our side when the client asks (DO)."""
+        if option == ECHO:
+            return self.password_mode
+        return option == SGA or option == GMCP
+
+    def _agree_him(self, option: int) -> bool:
+        """Whether we agree that the client enables `option` on its side (WILL)."""
+        return option == SGA
+
+    def _us_state(self, option: int) -> int:
+        return self._us.get(option, _NO) & _STATE
+
+    def _set_us(self, option: int, value: int) -> None:
+        if value == _NO:
+            self._us.pop(option, None)
+        else:
+            self._us[option] = value
+        if option == GMCP:
+            self.gmcp_enabled = value & _STATE == _YES
+
+    def _set_him(self, option: int, value: int) -> None:
+        if value == _NO:
+            self._him.pop(option, None)
+        else:
+            self._him[option] = value
+
+    def _send_negotiation(self, command: int, option: int) -> None:
+        self._write(bytes((IAC, command, option)))
+
+    def _reply(self, command: int, option: int) -> None:
+        """Send a negotiation caused by one the client sent, within the reply budget."""
+        if self._replies >= self.MAX_NEGOTIATION_REPLIES:
+            return
+        self._replies += 1
+        if self._replies == self.MAX_NEGOTIATION_REPLIES:
+            _log.info("Negotiation reply budget used up for {peer}; further requests ignored",
+                      peer=str(self.transport.getPeer()))
+        self._send_negotiation(command, option)
+
+    def _negotiation_received(self, command: int, option: int) -> None:
+        self._telnet_seen = True
+        if command == DO or command == DONT:
+            before = self._us.get(option, _NO)
+            self._receive(command == DO, option, before, self._set_us, self._agree_us,
+                          WILL, WONT)
+            changed = self._us.get(option, _NO) != before
+        else:
+            before = self._him.get(option, _NO)
+            self._receive(command == WILL, option, before, self._set_him, self._agree_him,
+                          DO, DONT)
+            changed = self._him.get(option, _NO) != before
+        if changed:
+            self.telnetOptionsChanged()
+
+    def _receive(self, positive: bool, option: int, value: int, store: Any, agree: Any,
+                 yes: int, no: int) -> None:
+        """RFC 1143 receive rules for one side; `yes`/`no` are the commands we send about it."""
+        state = value & _STATE
+        opposite = value & _OPPOSITE
+        if positive:  # WILL (his side) or DO (our side)
+            if state == _NO:
+                if agree(option):
+                    store(option, _YES)
+                    self._reply(yes, option)
+                else:
+                    self._reply(no, option)
+            elif state == _WANTNO:  # an error by the peer: DONT answered by DO
+                store(option, _YES if opposite else _NO)
+            elif state == _WANTYES:
+                if opposite:
+                    store(option, _WANTNO)
+                    self._reply(no, option)
+                else:
+                    store(option, _YES)
+            # _YES: already on, ignore
+        else:  # WONT (his side) or DONT (our side)
+            if state == _YES:
+                store(option, _NO)
+                self._reply(no, option)
+            elif state == _WANTNO:
+                if opposite:
+                    store(option, _WANTYES)
+                    self._reply(yes, option)
+                else:
+                    store(option, _NO)
+            elif state == _WANTYES:
+                store(option, _NO)
+            # _NO: already off, ignore
+
+    def _enable_us(self, option: int) -> None:
+        value = self._us.get(option, _NO)
+        state = value & _STATE
+        if state == _NO:
+            self._set_us(option, _WANTYES)
+            self._send_negotiation(WILL, option)
+        elif state == _WANTNO:
+            self._set_us(option, _WANTNO | _OPPOSITE)
+        elif state == _WANTYES and value & _OPPOSITE:
+            self._set_us(option, _WANTYES)
+
+    def _disable_us(self, option: int) -> None:
+        value = self._us.get(option, _NO)
+        state = value & _STATE
+        if state == _YES:
+            self._set_us(option, _WANTNO)
+            self._send_negotiation(WONT, option)
+        elif state == _WANTYES:
+            self._set_us(option, _WANTYES | _OPPOSITE)
+        elif state == _WANTNO and value & _OPPOSITE:
+            self._set_us(option, _WANTNO)
