@@ -9,3 +9,8 @@ from lobby.tichu.moves import (
     bombs_out_of_turn, can_pass, check_bomb_out_of_turn, check_play, fulfils_wish, legal_plays,
     trick_top, wish_binds,
 )
+from lobby.tichu.actions import (
+    UNSET, Action, CallTichu, Exchange, GiveDragon, GrandTichu, Pass, Play, Wish, action_from_json,
+)
+from lobby.tichu.round import PHASES, Event, Round
+from lobby.tichu.match import Match, MatchOptions, initial_seating

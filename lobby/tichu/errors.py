@@ -24,15 +24,12 @@ ENGINE_MESSAGES: dict[str, str] = {
     "already-exchanged": "You have already given your three cards.",
     "exchange-three-cards": "Give exactly three cards: to the next player, your partner and "
                             "the previous player (you named {count}).",
-    "not-your-card": "You do not hold {card}.",
     "exchange-incomplete": "Not everybody has given his cards yet.",
     "waiting-for-wish": "Waiting for the Mah Jong player to name a wish.",
     "waiting-for-dragon": "Waiting for seat {seat} to give the Dragon trick away.",
     "you-are-out": "You have no cards left in this round.",
     "not-your-turn": "It is not your turn (seat {turn} plays); out of turn only a bomb may be "
                      "played on the table.",
-    "bomb-on-empty-table": "A bomb out of turn needs a play on the table.",
-    "bomb-on-dog": "Nothing can be played on the Dog.",
     "must-lead": "You lead: play something (you cannot pass).",
     "must-fulfil-wish": "The wish for {rank} binds you: play a {rank}.",
     "bad-wish": "Not a rank to wish for: {rank!r}. Wish 2..10, B, D, K, A or none.",

@@ -1,0 +1,656 @@
+"""One round of Tichu (one deal, from the first 8 cards to the score) as a state machine.
+
+Actions in (`Round.apply(seat, action)`), events out. Any seat may send any action at any time:
+the round either applies it and returns the events it caused, or raises `Rejected` with a stable
+code and changes nothing. RULES.md 1-4, 10-11, 14-18, 22-28 are implemented here; which plays are
+legal (combinations, beating, the wish obligation) is decided by `moves.py`.
+
+Hot path: hands, tricks taken and the table are card bit masks (`1 << card`) in plain lists;
+plays are the interned `Combo`s of combos.py; events are slotted objects whose data are small
+dicts; nothing is deep-copied.
+"""
+from __future__ import annotations
+
+from typing import Any, Iterable, Sequence
+
+from .actions import (UNSET, Action, CallTichu, Exchange, GiveDragon, GrandTichu, Pass, Play,
+                      Wish)
+from .cards import (DECK, RANK_MASK, Card, cards_mask, format_cards, mask_cards, parse_rank,
+                    rank_name, sort_cards)
+from .errors import Rejected
+from . import moves as _moves
+
+__all__ = ["Round", "Event", "PHASES"]
+
+MAHJONG, DOG, PHOENIX, DRAGON = 52, 53, 54, 55
+MAHJONG_BIT, DOG_BIT, PHOENIX_BIT, DRAGON_BIT = 1 << 52, 1 << 53, 1 << 54, 1 << 55
+PHASES = ("grand", "exchange", "play", "wish", "dragon", "finished")
+
+# card points (RULES.md 25): 5 -> 5, 10 and K -> 10, Dragon 25, Phoenix -25
+_FIVES = RANK_MASK[5]
+_TENS = RANK_MASK[10] | RANK_MASK[13]
+
+
+def mask_points(mask: int) -> int:
+    """Card points of the cards in a bit mask."""
+    pts = 5 * (mask & _FIVES).bit_count() + 10 * (mask & _TENS).bit_count()
+    if mask & DRAGON_BIT:
+        pts += 25
+    if mask & PHOENIX_BIT:
+        pts -= 25
+    return pts
+
+
+class Event:
+    """Something that happened. `to` is the seat (0..3) allowed to see it, or None for everyone.
+
+    `kind` is one of: deal (to: the first 8 cards, or all 14 without Grand Tichu), grand, deal-rest
+    (to: the last 6 cards), tichu, exchange-given, exchange-received (to: the cards received and
+    from whom), play-phase, play, wish, wish-fulfilled, pass, trick-won, dragon-given, trick-taken,
+    out, round-over. `data` is a small dict; cards in it are tuples of `Card` (format them with
+    `format_cards`; `to_json()` does it).
+    """
+
+    __slots__ = ("kind", "to", "data")
+
+    def __init__(self, kind: str, to: int | None, data: dict[str, Any]) -> None:
+        self.kind = kind
+        self.to = to
+        self.data = data
+
+    def to_json(self) -> dict[str, Any]:
+        d: dict[str, Any] = {"kind": self.kind, "to": self.to}
+        for k, v in self.data.items():
+            d[k] = _jsonable(v)
+        return d
+
+    def __repr__(self) -> str:
+        return f"Event({self.kind!r}, to={self.to!r}, {self.data!r})"
+
+
+def _jsonable(v: Any) -> Any:
+    if isinstance(v, Card):
+        return str(v)
+    if isinstance(v, tuple) and v and isinstance(v[0], Card):
+        return format_cards(v)
+    if isinstance(v, (list, tuple)):
+        return [_jsonable(x) for x in v]
+    if isinstance(v, dict):
+        return {str(k): _jsonable(x) for k, x in v.items()}
+    return v
+
+
+def _play_text(combo: Any) -> str:
+    """A play in BSW notation, the Phoenix with its reading in multi-card plays (`R5 G5 Ph=5`)."""
+    cards = sort_cards(combo.cards)
+    text = format_cards(cards)
+    pa = getattr(combo, "phoenix_as", None)
+    if pa is not None and len(cards) > 1 and PHOENIX in cards:
+        text = text.replace("Ph", "Ph=" + rank_name(int(pa)))
+    return text
+
+
+def _is_dragon_single(combo: Any) -> bool:
+    return combo.mask == DRAGON_BIT
+
+
+
+class Round:
+    """One deal. `hands`: four sequences of 14 Cards in deal order (the first 8 are the Grand
+    Tichu cards). With `grand_allowed=False` (turnier) all 14 are dealt at once and the round
+    starts with the exchange. `dragon_fixed` gives a Dragon trick to the next opponent in turn order
+    without asking."""
+
+    def __init__(self, hands: Sequence[Iterable[int]], *, grand_allowed: bool = True,
+                 dragon_fixed: bool = False) -> None:
+        deal = [tuple(Card(c) for c in h) for h in hands]
+        if len(deal) != 4 or any(len(h) != 14 for h in deal):
+            raise ValueError("a round needs four hands of 14 cards")
+        if cards_mask(c for h in deal for c in h) != (1 << 56) - 1:
+            raise ValueError("the four hands must hold the 56 cards exactly once")
+        self.deal = deal
+        self.grand_allowed = grand_allowed
+        self.dragon_fixed = dragon_fixed
+        self.grand: list[bool | None] = [None] * 4     # Grand Tichu decisions
+        self.calls: list[str | None] = [None] * 4      # "tichu" / "grand" / None
+        self.played_first = [False] * 4                # has played a card (no Tichu any more)
+        self.given: list[tuple | None] = [None] * 4    # exchange: cards given (next, partner, prev)
+        self.received: list[dict[int, Card]] = [{}, {}, {}, {}]  # exchange: from seat -> card
+        self.trick: list[tuple[int, Any]] = []          # (seat, Combo), oldest first
+        self._combos: list[Any] = []                    # the same Combos (for moves.py)
+        self._table = 0                                 # mask of the cards on the table
+        self.holder: int | None = None                  # seat of the top play
+        self.passes = 0                                 # passes since the top play
+        self.trick_won = False                          # all passed: waits to be collected
+        self.turn: int | None = None
+        self.wish: int | None = None                    # open wish (rank 2..14)
+        self.wisher: int | None = None                  # seat that must still name the wish
+        self._after_wish: int | None = None             # turn after the wish is named
+        self.out: list[int] = []                        # finishing order so far
+        self.won = [0, 0, 0, 0]                         # masks of the cards each seat took
+        self.won_points = [0, 0, 0, 0]
+        self.result: dict[str, Any] | None = None
+        self.double_victory: int | None = None          # team (0 or 1) of a double victory
+        self._ending = False                            # over; only a Dragon gift is missing
+        if grand_allowed:
+            self.phase = "grand"
+            self.hands = [cards_mask(h[:8]) for h in deal]
+        else:
+            self.phase = "exchange"
+            self.hands = [cards_mask(h) for h in deal]
+
+    # ---- small helpers ---------------------------------------------------------------------
+    def opening_events(self) -> list[Event]:
+        """The events of the deal (each seat's cards, addressed to that seat)."""
+        n = 8 if self.grand_allowed else 14
+        evs = [Event("deal", s, {"seat": s, "cards": tuple(sort_cards(self.deal[s][:n]))})
+               for s in range(4)]
+        if not self.grand_allowed:
+            evs.append(Event("exchange-phase", None, {}))
+        return evs
+
+    def _next_active(self, seat: int) -> int:
+        hands = self.hands
+        s = (seat + 1) & 3
+        if hands[s]:
+            return s
+        s = (seat + 2) & 3
+        if hands[s]:
+            return s
+        s = (seat + 3) & 3
+        if hands[s]:
+            return s
+        return seat
+
+    def _wish_text(self) -> str | None:
+        return None if self.wish is None else rank_name(self.wish)
+
+    def hand(self, seat: int) -> tuple[Card, ...]:
+        """The cards `seat` holds now, sorted."""
+        return mask_cards(self.hands[seat])
+
+    # ---- the entry point -------------------------------------------------------------------
+    def apply(self, seat: int, action: Action) -> list[Event]:
+        """Apply `action` by `seat` and return the events it caused, or raise Rejected (and change
+        nothing)."""
+        if seat.__class__ is not int or not 0 <= seat <= 3:
+            raise Rejected("bad-seat", seat=seat)
+        t = action.__class__
+        if t is Play:
+            return self._play(seat, action)
+        if t is Pass:
+            return self._pass(seat)
+        if t is CallTichu:
+            return self._call_tichu(seat)
+        if t is GrandTichu:
+            return self._grand(seat, action.call)
+        if t is Exchange:
+            return self._exchange(seat, action.cards)
+        if t is Wish:
+            return self._wish(seat, action.rank)
+        if t is GiveDragon:
+            return self._give_dragon(seat, action.seat)
+        raise Rejected("bad-action", action=repr(action))
+
+    # ---- announcements and the exchange ------------------------------------------------------
+    def _grand(self, seat: int, call: bool) -> list[Event]:
+        if not self.grand_allowed:
+            raise Rejected("no-grand-tichu")
+        if self.grand[seat] is not None:
+            raise Rejected("grand-already-decided")
+        if self.phase != "grand":
+            raise Rejected("wrong-phase", phase=self.phase)
+        call = bool(call)
+        self.grand[seat] = call
+        evs = [Event("grand", None, {"seat": seat, "call": call})]
+        if call:
+            self.calls[seat] = "grand"
+        if None not in self.grand:
+            for s in range(4):
+                rest = self.deal[s][8:]
+                self.hands[s] |= cards_mask(rest)
+                evs.append(Event("deal-rest", s, {"seat": s, "cards": tuple(sort_cards(rest))}))
+            self.phase = "exchange"
+            evs.append(Event("exchange-phase", None, {}))
+        return evs
+
+    def _call_tichu(self, seat: int) -> list[Event]:
+        if self.phase == "finished" or self._ending:
+            raise Rejected("round-over")
+        c = self.calls[seat]
+        if c is not None:
+            raise Rejected("already-called", call="Grand Tichu" if c == "grand" else "Tichu")
+        if self.played_first[seat]:
+            raise Rejected("tichu-too-late")
+        if self.phase == "grand" and self.grand[seat] is None:
+            raise Rejected("grand-undecided")
+        self.calls[seat] = "tichu"
+        return [Event("tichu", None, {"seat": seat})]
+
+    def _exchange(self, seat: int, cards: tuple) -> list[Event]:
+        if self.phase != "exchange":
+            if self.phase == "grand":
+                raise Rejected("wrong-phase", phase=self.phase)
+            raise Rejected("exchange-over")
+        if self.given[seat] is not None:
+            raise Rejected("already-exchanged")
+        if len(cards) != 3:
+            raise Rejected("exchange-three-cards", count=len(cards))
+        try:
+            cs = tuple(Card(c) for c in cards)
+        except (TypeError, ValueError):
+            raise Rejected("bad-card", token=str(cards)) from None
+        if len(set(cs)) != 3:
+            raise Rejected("duplicate-card", card=str(cs[0] if cs[0] in cs[1:] else cs[1]))
+        mask = cards_mask(cs)
+        hand = self.hands[seat]
+        if mask & ~hand:
+            raise Rejected("cards-not-in-hand", cards=format_cards(mask_cards(mask & ~hand)))
+        self.given[seat] = cs
+        self.hands[seat] = hand & ~mask
+        evs = [Event("exchange-given", None, {"seat": seat})]
+        if None not in self.given:
+            for s in range(4):
+                for k, c in enumerate(self.given[s]):   # next, partner, previous
+                    self.received[(s + k + 1) & 3][s] = c
+            for s in range(4):
+                rec = self.received[s]
+                self.hands[s] |= cards_mask(rec.values())
+                evs.append(Event("exchange-received", s,
+                                 {"seat": s, "cards": {f: rec[f] for f in sorted(rec)}}))
+            self.phase = "play"
+            for s in range(4):
+                if self.hands[s] & MAHJONG_BIT:
+                    self.turn = s
+            evs.append(Event("play-phase", None, {"turn": self.turn}))
+        return evs
+
+    # ---- playing ----------------------------------------------------------------------------
+    def _not_playing(self) -> Rejected:
+        ph = self.phase
+        if ph == "exchange":
+            return Rejected("exchange-incomplete")
+        if ph == "wish":
+            return Rejected("waiting-for-wish")
+        if ph == "finished":
+            return Rejected("round-over")
+        if ph == "dragon":
+            return Rejected("waiting-for-dragon", seat=self.holder)
+        return Rejected("wrong-phase", phase=ph)
+
+    def _play(self, seat: int, action: Play) -> list[Event]:
+        ph = self.phase
+        if ph != "play" and (ph != "dragon" or self._ending):
+            raise self._not_playing()
+        hand = self.hands[seat]
+        if not hand:
+            raise Rejected("you-are-out")
+        cards = action.cards
+        wish = action.wish
+        if wish is not UNSET and wish is not None:
+            self._parse_wish(wish)
+            if MAHJONG not in cards:
+                raise Rejected("wish-without-mahjong")
+        combos = self._combos
+        if seat == self.turn and ph == "play":
+            if combos and not self.trick_won:
+                combo = _moves.check_play(hand, combos, self.wish, cards, action.phoenix_as)
+                return self._put(seat, combo, wish)
+            # a lead; a bomb of a lead-taker who did not win the trick goes onto the won trick
+            if combos and seat != self.holder:
+                combo = self._try_bomb(hand, cards)
+                if combo is not None:
+                    return self._put(seat, combo, wish)
+            combo = _moves.check_play(hand, (), self.wish, cards, action.phoenix_as)
+            evs = self._collect() if combos else []
+            if combo.kind == "dog":
+                evs += self._play_dog(seat, combo)
+                return evs
+            evs += self._put(seat, combo, wish)
+            return evs
+        # out of turn (or during a Dragon gift): only a bomb onto a play on the table
+        try:
+            combo = _moves.check_bomb_out_of_turn(hand, combos, cards)
+        except Rejected as exc:
+            if exc.code in ("not-a-bomb", "not-a-combination"):
+                if ph == "dragon":
+                    raise Rejected("waiting-for-dragon", seat=self.holder) from None
+                raise Rejected("not-your-turn", turn=self.turn) from None
+            raise
+        if ph == "dragon":
+            self.phase = "play"
+        return self._put(seat, combo, UNSET)
+
+    def _try_bomb(self, hand: int, cards: tuple) -> Any:
+        try:
+            return _moves.check_bomb_out_of_turn(hand, self._combos, cards)
+        except Rejected:
+            return None
+
+    def _put(self, seat: int, combo: Any, wish: Any) -> list[Event]:
+        """Put `combo` of `seat` on the trick (the checks were made)."""
+        m = combo.mask
+        hand = self.hands[seat] & ~m
+        self.hands[seat] = hand
+        self.played_first[seat] = True
+        self.trick.append((seat, combo))
+        self._combos.append(combo)
+        self._table |= m
+        self.holder = seat
+        self.passes = 0
+        self.trick_won = False
+        evs = [Event("play", None, {"seat": seat, "cards": combo.cards, "combo": combo.kind})]
+        w = self.wish
+        if w is not None and m & RANK_MASK[w]:
+            self.wish = None
+            evs.append(Event("wish-fulfilled", None, {"seat": seat, "rank": rank_name(w)}))
+        if not hand:
+            self.out.append(seat)
+            evs.append(Event("out", None, {"seat": seat, "place": len(self.out)}))
+            if self._round_over():
+                evs += self._end_round()
+                return evs
+        nxt = self._next_active(seat)
+        if m & MAHJONG_BIT:
+            if wish is UNSET:
+                self.phase = "wish"
+                self.wisher = seat
+                self.turn = seat
+                self._after_wish = nxt
+                return evs
+            evs.append(self._set_wish(seat, wish))
+        self.turn = nxt
+        return evs
+
+    def _set_wish(self, seat: int, wish: Any) -> Event:
+        self.wish = None if wish is None else self._parse_wish(wish)
+        return Event("wish", None, {"seat": seat, "rank": self._wish_text()})
+
+    @staticmethod
+    def _parse_wish(wish: Any) -> int:
+        try:
+            return parse_rank(wish)
+        except (Rejected, TypeError, ValueError):
+            raise Rejected("bad-wish", rank=wish) from None
+
+    def _play_dog(self, seat: int, combo: Any) -> list[Event]:
+        hand = self.hands[seat] & ~DOG_BIT
+        self.hands[seat] = hand
+        self.played_first[seat] = True
+        evs = [Event("play", None, {"seat": seat, "cards": combo.cards, "combo": "dog"})]
+        self.won[seat] |= DOG_BIT   # the Dog trick is taken at once (0 points)
+        if not hand:
+            self.out.append(seat)
+            evs.append(Event("out", None, {"seat": seat, "place": len(self.out)}))
+            if self._round_over():
+                evs += self._end_round()
+                return evs
+        partner = (seat + 2) & 3
+        self.turn = partner if self.hands[partner] else self._next_active(partner)
+        evs.append(Event("trick-taken", None, {"seat": seat, "points": 0, "winner": seat,
+                                               "lead": self.turn}))
+        return evs
+
+    def _pass(self, seat: int) -> list[Event]:
+        if self.phase != "play":
+            raise self._not_playing()
+        if seat != self.turn:
+            if not self.hands[seat]:
+                raise Rejected("you-are-out")
+            raise Rejected("not-your-turn", turn=self.turn)
+        if not self._combos or self.trick_won:
+            raise Rejected("must-lead")
+        hands = self.hands
+        if self.wish is not None and not _moves.can_pass(hands[seat], self._combos, self.wish):
+            raise Rejected("must-fulfil-wish", rank=self._wish_text())
+        self.passes = passes = self.passes + 1
+        holder = self.holder
+        needed = (hands[0] != 0) + (hands[1] != 0) + (hands[2] != 0) + (hands[3] != 0)
+        if hands[holder]:
+            needed -= 1
+        if passes >= needed:
+            self.trick_won = True
+            if self._combos[-1].mask == DRAGON_BIT and not self.dragon_fixed:
+                self.phase = "dragon"
+                self.turn = holder
+                return [Event("pass", None, {"seat": seat}),
+                        Event("trick-won", None, {"seat": holder, "dragon": True, "lead": holder})]
+            lead = holder if hands[holder] else self._next_active(holder)
+            self.turn = lead
+            return [Event("pass", None, {"seat": seat}),
+                    Event("trick-won", None, {"seat": holder, "dragon": False, "lead": lead})]
+        self.turn = self._next_active(seat)
+        return [Event("pass", None, {"seat": seat})]
+
+    def _collect(self, to: int | None = None) -> list[Event]:
+        """The trick on the table goes to `to` (default: its holder; a Dragon trick under
+        `dragon_fixed` to the next opponent in turn order)."""
+        holder = self.holder
+        if to is None:
+            to = holder
+            if self.dragon_fixed and self._combos[-1].mask == DRAGON_BIT:
+                to = (holder + 1) & 3
+        table = self._table
+        pts = mask_points(table)
+        self.won[to] |= table
+        self.won_points[to] += pts
+        self.trick = []
+        self._combos = []
+        self._table = 0
+        self.holder = None
+        self.passes = 0
+        self.trick_won = False
+        return [Event("trick-taken", None, {"seat": to, "points": pts, "winner": holder})]
+
+    def _wish(self, seat: int, rank: Any) -> list[Event]:
+        if self.phase != "wish" or seat != self.wisher:
+            raise Rejected("no-wish-pending")
+        ev = self._set_wish(seat, rank)
+        self.phase = "play"
+        self.wisher = None
+        self.turn = self._after_wish
+        self._after_wish = None
+        return [ev]
+
+    def _give_dragon(self, seat: int, to: int) -> list[Event]:
+        if self.phase != "dragon":
+            raise Rejected("no-dragon-pending")
+        if seat != self.holder:
+            raise Rejected("not-your-dragon", seat=self.holder)
+        if to.__class__ is not int or not 0 <= to <= 3 or (to - seat) % 2 == 0:
+            raise Rejected("dragon-to-opponent", seat=to)
+        evs = [Event("dragon-given", None, {"seat": seat, "to": to})]
+        evs += self._collect(to)
+        if self._ending:
+            evs += self._finish()
+            return evs
+        self.phase = "play"
+        self.turn = seat if self.hands[seat] else self._next_active(seat)
+        return evs
+
+    # ---- the end of the round ----------------------------------------------------------------
+    def _round_over(self) -> bool:
+        out = self.out
+        if len(out) == 2 and not (out[0] - out[1]) & 1:
+            self.double_victory = out[0] & 1
+            return True
+        return len(out) >= 3
+
+    def _end_round(self) -> list[Event]:
+        """The round is over (RULES.md 23): the trick on the table is still taken (a Dragon still
+        given away, except after a double victory, where cards do not count)."""
+        self.turn = None
+        evs: list[Event] = []
+        if self._combos:
+            if (self._combos[-1].mask == DRAGON_BIT and not self.dragon_fixed
+                    and self.double_victory is None):
+                self.phase = "dragon"
+                self.turn = self.holder
+                self.trick_won = True
+                self._ending = True
+                return [Event("trick-won", None, {"seat": self.holder, "dragon": True,
+                                                  "lead": None})]
+            evs = self._collect()
+        return evs + self._finish()
+
+    def _finish(self) -> list[Event]:
+        self.phase = "finished"
+        self.turn = None
+        self._ending = False
+        order = list(self.out)
+        rest = [s for s in range(4) if self.hands[s]]
+        if self.double_victory is not None:
+            card_points = [0, 0]
+            card_points[self.double_victory] = 200
+        else:
+            last = rest[0]
+            per_seat = list(self.won_points)
+            # the last player's tricks go to the first finisher, his hand to the opponents
+            per_seat[order[0]] += per_seat[last]
+            per_seat[last] = 0
+            card_points = [per_seat[0] + per_seat[2], per_seat[1] + per_seat[3]]
+            card_points[(last + 1) & 1] += mask_points(self.hands[last])
+        tichu = [0, 0]
+        first = order[0]
+        for s in range(4):
+            c = self.calls[s]
+            if c is not None:
+                v = 200 if c == "grand" else 100
+                tichu[s & 1] += v if s == first else -v
+        self.result = {
+            "order": order + rest,
+            "double_victory": self.double_victory,
+            "card_points": card_points,
+            "tichu": tichu,
+            "calls": list(self.calls),
+            "score": [card_points[0] + tichu[0], card_points[1] + tichu[1]],
+        }
+        return [Event("round-over", None, dict(self.result))]
+
+    # ---- what a seat may do and see ----------------------------------------------------------
+    def legal_plays(self, seat: int) -> list[Any]:
+        """The Combos `seat` may play now in turn (leads included); [] when it is not its turn."""
+        if self.phase != "play" or seat != self.turn:
+            return []
+        combos = self._combos
+        if combos and not self.trick_won:
+            return _moves.legal_plays(self.hands[seat], combos, self.wish)
+        plays = _moves.legal_plays(self.hands[seat], (), self.wish)
+        if combos and seat != self.holder:
+            bombs = _moves.bombs_out_of_turn(self.hands[seat], combos)
+            if bombs:
+                seen = {p.mask for p in plays}
+                plays += [b for b in bombs if b.mask not in seen]
+        return plays
+
+    def can_pass(self, seat: int) -> bool:
+        """May `seat` pass now?"""
+        if self.phase != "play" or seat != self.turn or not self._combos or self.trick_won:
+            return False
+        if self.wish is None:
+            return True
+        return _moves.can_pass(self.hands[seat], self._combos, self.wish)
+
+    def bombs(self, seat: int) -> list[Any]:
+        """The bombs `seat` could throw in now out of turn (RULES.md 14, 18)."""
+        ph = self.phase
+        if ((ph != "play" and ph != "dragon") or not self._combos or not self.hands[seat]
+                or self._ending or (seat == self.turn and ph == "play")):
+            return []
+        return _moves.bombs_out_of_turn(self.hands[seat], self._combos)
+
+    def legal_actions(self, seat: int) -> list[Action]:
+        """Everything `seat` may do now: Tichu calls and bombs out of turn included. In the
+        exchange it lists every ordered choice of three cards (up to 2184 actions); a Mah Jong
+        play is listed with its wish left open (a `Wish` action follows)."""
+        ph = self.phase
+        acts: list[Action] = []
+        if ph == "finished":
+            return acts
+        if self._ending:
+            return [GiveDragon((seat + 1) & 3), GiveDragon((seat + 3) & 3)] \
+                if seat == self.holder else acts
+        if (self.calls[seat] is None and not self.played_first[seat]
+                and not (ph == "grand" and self.grand[seat] is None)):
+            acts.append(CallTichu())
+        if ph == "grand":
+            if self.grand[seat] is None:
+                acts += [GrandTichu(True), GrandTichu(False)]
+        elif ph == "exchange":
+            if self.given[seat] is None:
+                hand = mask_cards(self.hands[seat])
+                for a in hand:
+                    for b in hand:
+                        if b != a:
+                            for c in hand:
+                                if c != a and c != b:
+                                    acts.append(Exchange((a, b, c)))
+        elif ph == "wish":
+            if seat == self.wisher:
+                acts.append(Wish(None))
+                acts += [Wish(rank_name(r)) for r in range(2, 15)]
+        elif ph == "dragon":
+            if seat == self.holder:
+                acts += [GiveDragon((seat + 1) & 3), GiveDragon((seat + 3) & 3)]
+            acts += [Play(b.cards) for b in self.bombs(seat)]
+        elif ph == "play":
+            if seat == self.turn:
+                acts += [Play(p.cards, p.phoenix_as) for p in self.legal_plays(seat)]
+                if self.can_pass(seat):
+                    acts.append(Pass())
+            else:
+                acts += [Play(b.cards) for b in self.bombs(seat)]
+        return acts
+
+    def cards_left(self) -> list[int]:
+        """How many cards each seat holds."""
+        return [h.bit_count() for h in self.hands]
+
+    def view(self, seat: int | None = None) -> dict[str, Any]:
+        """Everything `seat` (or a spectator, None) may see, JSON-safe."""
+        v: dict[str, Any] = {
+            "phase": self.phase,
+            "seat": seat,
+            "turn": self.turn,
+            "trick": [{"seat": s, "cards": _play_text(c), "combo": c.kind} for s, c in self.trick],
+            "trick_won": self.trick_won,
+            "holder": self.holder,
+            "wish": self._wish_text(),
+            "wish_pending": self.wisher,
+            "calls": list(self.calls),
+            "grand_decided": [g is not None for g in self.grand],
+            "exchanged": [g is not None for g in self.given],
+            "cards_left": self.cards_left(),
+            "out": list(self.out),
+            "points": list(self.won_points),
+            "result": None if self.result is None else dict(self.result),
+        }
+        if seat is not None:
+            v["hand"] = format_cards(mask_cards(self.hands[seat]))
+            if self.given[seat] is not None:
+                v["given"] = format_cards(self.given[seat])
+            if self.phase != "exchange" and self.received[seat]:
+                v["received"] = {str(f): str(c) for f, c in sorted(self.received[seat].items())}
+            if self.phase == "play" and seat == self.turn:
+                v["legal"] = [_play_text(p) for p in self.legal_plays(seat)]
+                v["can_pass"] = self.can_pass(seat)
+            else:
+                v["legal"] = []
+                v["can_pass"] = False
+            v["bombs"] = [_play_text(b) for b in self.bombs(seat)]
+        return v
+
+    # ---- accounting --------------------------------------------------------------------------
+    def all_cards(self) -> list[Card]:
+        """Every card where it is now (hands, tricks taken, the table, gifts in transit, cards
+        not dealt yet): always the 56 cards exactly once (RULES.md 28)."""
+        cards: list[Card] = []
+        for s in range(4):
+            cards.extend(mask_cards(self.hands[s]))
+            cards.extend(mask_cards(self.won[s]))
+            if self.given[s] is not None and self.phase == "exchange":
+                cards.extend(self.given[s])
+            if self.phase == "grand":
+                cards.extend(self.deal[s][8:])
+        cards.extend(mask_cards(self._table))
+        return cards
