@@ -212,9 +212,14 @@ class TelnetLineProtocol(Protocol):
 
     # ---- IPushProducer ----------------------------------------------------------------------
     def pauseProducing(self) -> None:
-        """The transport's write buffer is full: count what is written from now on."""
-        self._paused = True
-        self._paused_bytes = 0
+        """The transport's write buffer is full: count what is written from now on.
+
+        Twisted calls this again on every write while its buffer stays full; only the first call
+        after a resume starts the count.
+        """
+        if not self._paused:
+            self._paused = True
+            self._paused_bytes = 0
 
     def resumeProducing(self) -> None:
         """The transport's write buffer drained."""

@@ -501,6 +501,24 @@ def test_output_cap_closes_a_paused_connection() -> None:
     assert len(transport.value()) == size
 
 
+def test_repeated_pause_calls_do_not_reset_the_count() -> None:
+    # Twisted's transports call pauseProducing on every write while their buffer is full.
+    class Transport(StringTransport):
+        def write(self, data: bytes) -> None:
+            super().write(data)
+            if len(self.value()) > 64 * 1024:
+                self.producer.pauseProducing()
+
+    proto = Recorder()
+    transport = Transport()
+    proto.makeConnection(transport)
+    for _ in range(2 * TelnetLineProtocol.MAX_OUTPUT_BYTES // 1000):
+        proto.sendLine("z" * 998)
+    assert proto.events == [("overflow",)]
+    assert transport.disconnected
+    assert len(transport.value()) < 64 * 1024 + TelnetLineProtocol.MAX_OUTPUT_BYTES + 2000
+
+
 def test_resume_resets_the_output_count() -> None:
     proto, transport = connect()
     chunk = "y" * (TelnetLineProtocol.MAX_OUTPUT_BYTES // 2)
