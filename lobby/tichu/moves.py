@@ -14,7 +14,7 @@ from lobby.tichu.cards import (
     mask_cards, parse_cards, parse_rank, rank_name,
 )
 from lobby.tichu.combos import (
-    BOMB, DOG, FULLHOUSE, PAIR, SINGLE, STAIRS, STRAIGHT, TRIPLE, Combo, _intern, beats,
+    BOMB, DOG, FULLHOUSE, PAIR, SINGLE, STAIRS, STRAIGHT, TRIPLE, Combo, _INTERNED, _intern, beats,
     classify, describe, describe_kind, phoenix_single, readings,
 )
 from lobby.tichu.errors import Rejected
@@ -31,9 +31,32 @@ _POP = tuple(bin(n).count("1") for n in range(16))
 _SUBS = tuple(tuple(tuple(s for s in range(16) if s & ~nib == 0 and _POP[s] == k)
                     for nib in range(16)) for k in range(5))
 _SHIFT = tuple((r - 2) * 4 if r >= 2 else 0 for r in range(15))
-# _BITS[r][nib]: the single-card masks of rank r for nibble nib (r = 1: the Mah Jong)
-_BITS = tuple(tuple(tuple(1 << (_SHIFT[r] + i) for i in range(4) if nib >> i & 1) for nib in range(16))
-              if r >= 2 else tuple(() for _ in range(16)) for r in range(15))
+_PA = 56                 # a Phoenix reading travels with a card mask as (mask | rank << _PA)
+_CARD_BITS = (1 << _PA) - 1
+
+
+def _rank_table(k: int, with_phoenix: bool) -> tuple[tuple[tuple[int, ...], ...], ...]:
+    """[r][nib]: masks of k cards of rank r out of nib (+ the Phoenix standing for r)."""
+    rows = []
+    for r in range(15):
+        row = []
+        for nib in range(16):
+            if r < 2:
+                row.append(())
+            elif with_phoenix:
+                row.append(tuple((s << _SHIFT[r]) | PHOENIX_BIT | (r << _PA) for s in _SUBS[k][nib]))
+            else:
+                row.append(tuple(s << _SHIFT[r] for s in _SUBS[k][nib]))
+        rows.append(tuple(row))
+    return tuple(rows)
+
+
+_ONE = _rank_table(1, False)         # single cards of rank r
+_TWO = _rank_table(2, False)         # pairs of rank r
+_THREE = _rank_table(3, False)
+_ONE_PH = _rank_table(1, True)       # one card + Phoenix as r
+_TWO_PH = _rank_table(2, True)
+_PH_AS = tuple((PHOENIX_BIT | (r << _PA),) if r >= 2 else () for r in range(15))
 _SINGLE_OF_BIT: dict[int, Combo] = {}
 
 
@@ -51,118 +74,111 @@ def _nibbles(hand: int) -> list[int]:
             hand >> 40 & 15, hand >> 44 & 15, hand >> 48 & 15]
 
 
+def _emit(out: list, kind: str, rank: int, values: Iterable[int]) -> None:
+    """Append the interned combos for these values (card mask | Phoenix reading << _PA)."""
+    get = _INTERNED.get
+    for v in values:
+        pa = v >> _PA
+        m = v & _CARD_BITS
+        combo = get((m << 5) | pa)
+        if combo is None:
+            combo = _intern(kind, rank, m, pa or None)
+        out.append(combo)
+
+
 # ---- generators (each appends interned combos to out) -------------------------------------------
 def _gen_same_rank(out: list, nib: list[int], ph: int, size: int, kind: str, above: int) -> None:
-    subs, subs_ph = _SUBS[size], _SUBS[size - 1]
+    real = _TWO if size == 2 else _THREE
+    joker = _ONE_PH if size == 2 else _TWO_PH
     for r in range(above + 1, 15):
         n = nib[r]
-        if not n:
-            continue
-        sh = _SHIFT[r]
-        for s in subs[n]:
-            out.append(_intern(kind, r, s << sh, None))
-        if ph:
-            for s in subs_ph[n]:
-                out.append(_intern(kind, r, (s << sh) | PHOENIX_BIT, r))
+        if n:
+            _emit(out, kind, r, real[r][n])
+            if ph:
+                _emit(out, kind, r, joker[r][n])
 
 
 def _gen_fullhouses(out: list, nib: list[int], ph: int, above: int) -> None:
-    pairs: list[tuple[int, int, int]] = []       # (rank, mask, uses phoenix)
+    pairs: list[tuple[int, tuple[int, ...]]] = []       # (rank, pair values)
     for r in range(2, 15):
         n = nib[r]
-        if not n:
-            continue
-        sh = _SHIFT[r]
-        for s in _SUBS[2][n]:
-            pairs.append((r, s << sh, 0))
-        if ph:
-            for s in _SUBS[1][n]:
-                pairs.append((r, (s << sh) | PHOENIX_BIT, 1))
-    if not pairs:
+        if n and (_POP[n] >= 2 or ph):
+            pairs.append((r, _TWO[r][n] + _ONE_PH[r][n] if ph else _TWO[r][n]))
+    if len(pairs) < 2:
         return
     for t in range(above + 1, 15):
         n = nib[t]
-        if not n or (_POP[n] < 3 and not (ph and _POP[n] == 2)):
+        if _POP[n] < 2 or (_POP[n] == 2 and not ph):
             continue
-        sh = _SHIFT[t]
-        triples = [(s << sh, 0) for s in _SUBS[3][n]]
-        if ph:
-            triples += [((s << sh) | PHOENIX_BIT, 1) for s in _SUBS[2][n]]
-        for tm, tph in triples:
-            for pr, pm, pph in pairs:
-                if pr == t or (tph and pph):
-                    continue
-                out.append(_intern(FULLHOUSE, t, tm | pm, t if tph else (pr if pph else None)))
+        triples = _THREE[t][n] + _TWO_PH[t][n] if ph else _THREE[t][n]
+        values = []
+        for tv in triples:
+            tph = tv & PHOENIX_BIT
+            for pr, pvs in pairs:
+                if pr != t:
+                    for pv in pvs:
+                        if not (tph and pv & PHOENIX_BIT):
+                            values.append(tv | pv)
+        _emit(out, FULLHOUSE, t, values)
 
 
-def _products(options: list[tuple[int, ...]]) -> list[int]:
-    masks = [0]
-    for opts in options:
-        if len(opts) == 1:
-            o = opts[0]
-            masks = [m | o for m in masks]
-        else:
-            masks = [m | o for m in masks for o in opts]
-    return masks
-
-
-def _window_options(nib: list[int], ma: int, lo: int, hi: int, pairs: bool) -> list[tuple[int, ...]]:
-    if pairs:
-        return [tuple(s << _SHIFT[r] for s in _SUBS[2][nib[r]]) for r in range(lo, hi + 1)]
-    return [((MAHJONG_BIT,) if ma else ()) if r == 1 else _BITS[r][nib[r]] for r in range(lo, hi + 1)]
+def _ones(x: int) -> int:
+    """The number of trailing one bits of x."""
+    return (x ^ (x + 1)).bit_length() - 1
 
 
 def _gen_runs(out: list, nib: list[int], ph: int, ma: int, pairs: bool,
-              length: int | None, above: int) -> None:
-    """Straights (pairs=False; length in cards) or stairs (pairs=True; length in pairs)."""
-    kind = STAIRS if pairs else STRAIGHT
-    minimum = 2 if pairs else 5
-    first = 2 if pairs else 1
-    need = 2 if pairs else 1
-    have = [False] * 15
-    for r in range(first, 15):
-        have[r] = (_POP[nib[r]] >= need) if r >= 2 else bool(ma)
-    # a rank the Phoenix can complete: a pair needs one real card there; a straight none
-    for lo in range(first, 15):
-        missing = 0
-        miss_at = 0
-        for hi in range(lo, 15):
-            if not have[hi]:
-                if ph and hi >= 2 and (not pairs or nib[hi]):
-                    missing += 1
-                    miss_at = hi
-                else:
-                    break
-                if missing > 1:
-                    break
-            size = hi - lo + 1
-            if size < minimum or hi <= above or (length is not None and size != length):
-                continue
-            if length is not None and lo + length - 1 != hi:
-                continue
-            options = _window_options(nib, ma, lo, hi, pairs)
-            if missing:
-                j = miss_at - lo
-                options[j] = tuple((s << _SHIFT[miss_at]) | PHOENIX_BIT for s in _SUBS[1][nib[miss_at]]) \
-                    if pairs else (PHOENIX_BIT,)
-                for m in _products(options):
-                    out.append(_intern(kind, hi, m, miss_at))
-                continue
-            flush_possible = not pairs and lo >= 2
-            for m in _products(options):
-                if flush_possible and _is_flush(m):
-                    continue          # a straight of one suit is a bomb (generated with the bombs)
-                out.append(_intern(kind, hi, m, None))
-            if ph:
-                for j, r in enumerate(range(lo, hi + 1)):
-                    if r < 2:
-                        continue      # the Phoenix is never the 1
-                    saved = options[j]
-                    options[j] = tuple((s << _SHIFT[r]) | PHOENIX_BIT for s in _SUBS[1][nib[r]]) \
-                        if pairs else (PHOENIX_BIT,)
-                    for m in _products(options):
-                        out.append(_intern(kind, hi, m, r))
-                    options[j] = saved
+              length: int | None, above: int, flushes: bool) -> None:
+    """Straights (pairs=False, length in cards) or stairs (pairs=True, length in pairs).
+
+    For each lowest rank the window grows one rank at a time, keeping the plays of the window
+    without the Phoenix (`base`) and with it (`joker`, its rank in the high bits)."""
+    if pairs:
+        kind, minimum, first = STAIRS, 2, 2
+        opts = [_TWO[r][nib[r]] for r in range(15)]
+        ph_opts = [_ONE_PH[r][nib[r]] for r in range(15)] if ph else None
+        # ranks with a pair; ranks the Phoenix can complete (one real card there)
+        full = sum(1 << r for r in range(2, 15) if _POP[nib[r]] >= 2)
+        fillable = sum(1 << r for r in range(2, 15) if nib[r])
+    else:
+        kind, minimum, first = STRAIGHT, 5, 1
+        opts = [_ONE[r][nib[r]] for r in range(15)]
+        opts[1] = (MAHJONG_BIT,) if ma else ()
+        ph_opts = _PH_AS if ph else None
+        full = sum(1 << r for r in range(2, 15) if nib[r]) | (2 if ma else 0)
+        fillable = 0x7FFC                                  # the Phoenix stands for 2..14
+    need = minimum if length is None else length
+    lo_min = first if length is None else max(first, above - length + 2)
+    for lo in range(lo_min, 16 - need):
+        # how far a window from lo can reach: present ranks, at most one hole for the Phoenix
+        reach = _ones(full >> lo)
+        if ph:
+            hole = lo + reach
+            if hole <= 14 and fillable >> hole & 1:
+                reach += 1 + _ones(full >> (hole + 1))
+        if reach < need:
+            continue
+        last = lo + (reach if length is None else length) - 1
+        base = [0]
+        joker: list[int] = []
+        for hi in range(lo, last + 1):
+            o = opts[hi]
+            if joker:
+                joker = [v | x for v in joker for x in o] if o else []
+            if ph_opts is not None and base:
+                po = ph_opts[hi]
+                if po:
+                    joker += [m | x for m in base for x in po]
+            if base:
+                base = [m | x for m in base for x in o] if o else []
+            if hi - lo + 1 >= need and hi > above:
+                if base:
+                    if flushes and lo >= 2:
+                        _emit(out, kind, hi, [m for m in base if not _is_flush(m)])
+                    else:
+                        _emit(out, kind, hi, base)
+                if joker:
+                    _emit(out, kind, hi, joker)
 
 
 _SUIT_MASK = tuple(sum(1 << (r * 4 + s) for r in range(13)) for s in range(4))
@@ -179,20 +195,26 @@ def _gen_bombs(out: list, hand: int, nib: list[int], above: Combo | None) -> Non
         if nib[r] == 15 and r > order:
             out.append(_intern(BOMB, r, 15 << _SHIFT[r], None))
     for s in range(4):
+        suited = hand & _SUIT_MASK[s]
+        if _POP_SMALL(suited) < 5:
+            continue
         run = 0
         for r in range(2, 15):
-            if hand >> (_SHIFT[r] + s) & 1:
+            if suited >> (_SHIFT[r] + s) & 1:
                 run += 1
                 if run >= 5:
-                    for length in range(5, run + 1):
-                        if length * 100 + r > order:
-                            lo = r - length + 1
+                    for size in range(5, run + 1):
+                        if size * 100 + r > order:
                             m = 0
-                            for q in range(lo, r + 1):
+                            for q in range(r - size + 1, r + 1):
                                 m |= 1 << (_SHIFT[q] + s)
                             out.append(_intern(BOMB, r, m, None))
             else:
                 run = 0
+
+
+def _POP_SMALL(m: int) -> int:
+    return bin(m).count("1")
 
 
 def _generate(hand: int, top: Combo | None) -> list[Combo]:
@@ -200,6 +222,15 @@ def _generate(hand: int, top: Combo | None) -> list[Combo]:
     ph = hand & PHOENIX_BIT
     ma = hand & MAHJONG_BIT
     out: list[Combo] = []
+    if top is not None:
+        kind = top.kind
+        if kind == DOG:
+            return out
+        if kind == BOMB:
+            _gen_bombs(out, hand, nib, top)
+            return out
+    _gen_bombs(out, hand, nib, None)
+    flushes = any(b.length >= 5 for b in out)
     if top is None:                                   # leading: everything
         bits = hand
         while bits:
@@ -209,22 +240,16 @@ def _generate(hand: int, top: Combo | None) -> list[Combo]:
         _gen_same_rank(out, nib, ph, 2, PAIR, 1)
         _gen_same_rank(out, nib, ph, 3, TRIPLE, 1)
         _gen_fullhouses(out, nib, ph, 1)
-        _gen_runs(out, nib, ph, ma, False, None, 0)
-        _gen_runs(out, nib, ph, ma, True, None, 0)
-        _gen_bombs(out, hand, nib, None)
-        return out
-    kind = top.kind
-    if kind == DOG:
-        return out
-    if kind == BOMB:
-        _gen_bombs(out, hand, nib, top)
+        _gen_runs(out, nib, ph, ma, False, None, 0, flushes)
+        _gen_runs(out, nib, ph, ma, True, None, 0, False)
         return out
     rank = top.rank
     if kind == SINGLE:
-        floor = int(rank)
-        for r in range(floor + 1, 15):
-            for b in _BITS[r][nib[r]]:
-                out.append(_single(b))
+        for r in range(int(rank) + 1, 15):
+            n = nib[r]
+            if n:
+                for b in _ONE[r][n]:
+                    out.append(_single(b))
         if top.mask != DRAGON_BIT:
             if ph:
                 out.append(phoenix_single(int(rank * 2) + 1))
@@ -237,10 +262,9 @@ def _generate(hand: int, top: Combo | None) -> list[Combo]:
     elif kind == FULLHOUSE:
         _gen_fullhouses(out, nib, ph, rank)
     elif kind == STRAIGHT:
-        _gen_runs(out, nib, ph, ma, False, top.length, rank)
+        _gen_runs(out, nib, ph, ma, False, top.length, rank, flushes)
     elif kind == STAIRS:
-        _gen_runs(out, nib, ph, ma, True, top.length // 2, rank)
-    _gen_bombs(out, hand, nib, None)
+        _gen_runs(out, nib, ph, ma, True, top.length // 2, rank, False)
     return out
 
 
