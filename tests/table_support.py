@@ -1,0 +1,214 @@
+"""Helpers for the table tests: a recording deliver callback that checks information hiding, and
+scripted players that drive a TableActor through submit() with engine-legal actions."""
+from __future__ import annotations
+
+import random
+import re
+from typing import Any
+
+from twisted.internet.task import Clock
+
+from lobby.events import Event
+from lobby.table import TableActor
+from lobby.tichu.actions import (
+    UNSET, CallTichu, Exchange, GiveDragon, GrandTichu, Pass, Play, Wish,
+)
+from lobby.tichu.cards import (
+    MAHJONG, PHOENIX, Card, format_cards, parse_card, parse_cards, rank_name,
+)
+from protocol.render_table import render_table
+
+NAMES = ["ann", "bob", "cat", "dan"]
+CARD_TOKEN = re.compile(r"^(?:[SBGR](?:[2-9]|10|B|D|K|A)|Ma|Hu|Ph|Dr)$")
+ANSI = re.compile(r"\x1b\[[0-9;]*m")
+
+
+def card_tokens(value: Any) -> set[Card]:
+    """Every card named anywhere in `value` (strings inside dicts and lists, BSW notation)."""
+    out: set[Card] = set()
+    if isinstance(value, str):
+        for tok in re.split(r"[\s,:;()=|.!]+", ANSI.sub(" ", value)):
+            if CARD_TOKEN.match(tok):
+                out.add(parse_card(tok))
+    elif isinstance(value, dict):
+        for v in value.values():
+            out |= card_tokens(v)
+    elif isinstance(value, (list, tuple)):
+        for v in value:
+            out |= card_tokens(v)
+    return out
+
+
+class Recorder:
+    """The table's deliver callback: records (recipients, event) and, while a game runs, checks
+    that no recipient is ever sent a card that is hidden from them at that moment: a card in
+    another player's hand, or a gift in transit that they did not give. Rendered text (with and
+    without colour) is checked as well as the event data."""
+
+    def __init__(self) -> None:
+        self.table: TableActor | None = None
+        self.log: list[tuple[list[str], Event]] = []
+        self.leaks: list[tuple[str, str, set[Card]]] = []
+        self.checked = 0
+        self._round: Any = None
+        self.on_deliver: Any = None
+
+    def deliver(self, recipients: list[str], event: Event) -> None:
+        self.log.append((list(recipients), event))
+        self._check(recipients, event)
+        if self.on_deliver is not None:
+            self.on_deliver(recipients, event)
+
+    def before_submit(self) -> None:
+        t = self.table
+        self._round = t.match.round if t is not None and t.match is not None else None
+
+    def _check(self, recipients: list[str], event: Event) -> None:
+        t = self.table
+        if t is None or t.match is None:
+            return
+        if event.is_error:          # a refusal echoes only what its one recipient typed
+            assert len(recipients) == 1
+            return
+        if event.type == "game-round-start" or self._round is None:
+            self._round = t.match.round
+        rnd = self._round
+        shown = card_tokens(event.data)
+        for color in (False, True):
+            for line in render_table(event, color=color) or []:
+                shown |= card_tokens(line)
+        if not shown:
+            return
+        seated = t.seated
+        for name in recipients:
+            me = seated.index(name) if name in seated else None
+            hidden: set[Card] = set()
+            views = [rnd.view(s) for s in range(4)]
+            for s in range(4):
+                if s == me:
+                    continue
+                hidden |= set(parse_cards(views[s]["hand"]))
+                if rnd.phase == "exchange" and views[s].get("given"):
+                    hidden |= set(parse_cards(views[s]["given"]))
+                if rnd.phase == "grand":
+                    hidden |= set(rnd.deal[s][8:])
+            if me is not None:
+                if views[me].get("given"):
+                    hidden -= set(parse_cards(views[me]["given"]))
+                if rnd.phase == "grand":
+                    hidden |= set(rnd.deal[me][8:])       # not even one's own last 6 cards yet
+            self.checked += 1
+            leak = shown & hidden
+            if leak:
+                self.leaks.append((name, event.type, leak))
+
+    # ---- queries -------------------------------------------------------------------------
+    def to(self, name: str) -> list[Event]:
+        return [e for r, e in self.log if name in r]
+
+    def errors(self, name: str | None = None) -> list[Event]:
+        return [e for r, e in self.log if e.is_error and (name is None or name in r)]
+
+    def types(self, name: str | None = None) -> list[str]:
+        return [e.type for r, e in self.log if name is None or name in r]
+
+    def clear(self) -> None:
+        self.log.clear()
+
+
+def new_table(*, host: str = "ann", options: dict[str, str] | None = None, join: bool = True,
+              spectator: str | None = None, number: int = 5
+              ) -> tuple[TableActor, Recorder, Clock]:
+    rec = Recorder()
+    clock = Clock()
+    table = TableActor(number, clock, rec.deliver, host=host)
+    rec.table = table
+    if spectator:
+        table.add_member(spectator)
+    for name, value in (options or {}).items():
+        table.submit(host, "option", {"name": name, "value": value})
+    if join:
+        for n in NAMES:
+            table.submit(n, "join")
+    assert not rec.errors(), rec.errors()
+    return table, rec, clock
+
+
+def command_for(action: Any, seat: int, rng: random.Random, *, in_turn: bool
+                ) -> tuple[str, Any]:
+    """A table command (name, args) that expresses an engine action, in the varied forms people
+    type: text or mapping args, Phoenix readings, wishes inline or afterwards, dragon left/right
+    or a seat number."""
+    if isinstance(action, GrandTichu):
+        return ("grand" if action.call else "nogrand", None)
+    if isinstance(action, CallTichu):
+        return ("tichu", None)
+    if isinstance(action, Pass):
+        return (rng.choice(["pass", "passe"]), None)
+    if isinstance(action, Exchange):
+        return (rng.choice(["schupf", "kartentausch"]), format_cards(action.cards))
+    if isinstance(action, Wish):
+        return ("wish", action.rank or "none")
+    if isinstance(action, GiveDragon):
+        if action.seat == (seat + 1) % 4:
+            return ("dragon", rng.choice(["right", str(action.seat + 1)]))
+        return ("dragon", rng.choice(["left", str(action.seat + 1)]))
+    assert isinstance(action, Play)
+    cards = list(action.cards)
+    text = format_cards(cards)
+    if action.phoenix_as is not None and len(cards) > 1 and PHOENIX in cards:
+        text = text.replace("Ph", "Ph=" + rank_name(action.phoenix_as))
+    if MAHJONG in cards and rng.random() < 0.5:
+        text += " wish " + rng.choice(["none", "2", "7", "10", "B", "A", "K"])
+    if not in_turn:
+        return (rng.choice(["bomb", "bomben", "play"]), {"cards": text})
+    return ("play", text if rng.random() < 0.5 else {"cards": text})
+
+
+def step(table: TableActor, rec: Recorder, rng: random.Random, *, tichu: float = 0.05,
+         grand: float = 0.05) -> tuple[str, str, Any]:
+    """One engine-legal action of some player, submitted as a command. Returns what was sent."""
+    match = table.match
+    assert match is not None
+    choices: list[tuple[str, Any]] = []
+    for player, name in enumerate(table.players):
+        for a in match.legal_actions(player):
+            if isinstance(a, CallTichu) and rng.random() > tichu:
+                continue
+            if isinstance(a, GrandTichu) and a.call and rng.random() > grand:
+                continue
+            if isinstance(a, Exchange):
+                continue
+            choices.append((name, a))
+        rnd = match.round
+        seat = match.seat_of(player)
+        if rnd.phase == "exchange" and "given" not in rnd.view(seat):
+            hand = sorted(parse_cards(rnd.view(seat)["hand"]))
+            choices.append((name, Exchange(tuple(rng.sample(hand, 3)))))
+    # plays over passes now and then, so that games end in reasonable time
+    plays = [c for c in choices if isinstance(c[1], Play)]
+    if plays and rng.random() < 0.3:
+        choices = plays
+    name, action = rng.choice(choices)
+    player = table.players.index(name)
+    seat = match.seat_of(player)
+    in_turn = match.round.turn == seat
+    command, args = command_for(action, seat, rng, in_turn=in_turn)
+    rec.before_submit()
+    table.submit(name, command, args)
+    return name, command, args
+
+
+def play_to_end(table: TableActor, rec: Recorder, rng: random.Random, *, limit: int = 20000,
+                stop: Any = None) -> int:
+    """Drive the game until it is finished (or `stop()` says so); every command must succeed."""
+    steps = 0
+    while table.state == "playing" and steps < limit:
+        if stop is not None and stop():
+            break
+        before = len(rec.log)
+        sent = step(table, rec, rng)
+        errors = [e for _, e in rec.log[before:] if e.is_error]
+        assert not errors, (sent, errors)
+        steps += 1
+    return steps

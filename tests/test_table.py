@@ -1,0 +1,564 @@
+"""TableActor: complete games through submit(), options, information hiding, bad input, the
+mailbox, the bomb window and the removal vote. Time comes from task.Clock only."""
+from __future__ import annotations
+
+import random
+
+import pytest
+from twisted.logger import globalLogPublisher
+
+from lobby.events import Event
+from lobby.messages import ERRORS
+from lobby.table import TableActor, parse_play
+from lobby.tichu.actions import UNSET, Play
+from lobby.tichu.cards import parse_cards
+from lobby.messages import LobbyError
+from lobby.tichu.errors import Rejected
+
+from table_support import NAMES, Recorder, new_table, play_to_end, step
+
+
+def codes(rec: Recorder, name: str) -> list[str]:
+    return [e.type for e in rec.errors(name)]
+
+
+# ---- complete games ---------------------------------------------------------------------------
+def test_complete_game_with_fixed_seed_and_a_spectator() -> None:
+    table, rec, clock = new_table(options={"target": "300", "seed": "11"}, spectator="eve")
+    table.submit("bob", "start")
+    assert table.state == "playing"
+    steps = play_to_end(table, rec, random.Random(3))
+    assert table.state == "finished", steps
+    result = table.result
+    assert result is not None and not result.get("abandoned")
+    assert max(result["scores"]) >= 300
+    assert result["players"] == NAMES and result["seed"] == 11
+    # everybody, the spectator included, was told the end with the winner and the final score
+    for name in NAMES + ["eve"]:
+        over = [e for e in rec.to(name) if e.type == "game-match-over"]
+        assert len(over) == 1 and over[0].data["scores"] == result["scores"]
+    # information hiding held over the whole game, and it was really checked
+    assert rec.leaks == []
+    assert rec.checked > 1000
+    # views: each seated player saw their own hand, the spectator never any hand
+    assert all("hand" not in e.data["game"] for e in rec.to("eve")
+               if e.type == "table-view" and "game" in e.data)
+    ann_views = [e for e in rec.to("ann") if e.type == "table-view" and "game" in e.data]
+    assert any(e.data["game"].get("hand") for e in ann_views)
+
+
+def test_same_seed_same_cards() -> None:
+    deals = []
+    for _ in range(2):
+        table, rec, _ = new_table(options={"seed": "99"})
+        table.submit("ann", "start")
+        deals.append([e.data["cards"] for _, e in rec.log if e.type == "game-deal"])
+    assert deals[0] == deals[1] and len(deals[0]) == 4
+    table, rec, _ = new_table(options={"seed": "100"})
+    table.submit("ann", "start")
+    assert [e.data["cards"] for _, e in rec.log if e.type == "game-deal"] != deals[0]
+
+
+def test_hidden_cards_go_to_their_owner_only() -> None:
+    table, rec, _ = new_table(options={"seed": "5"}, spectator="eve")
+    table.submit("ann", "start")
+    for r, e in rec.log:
+        if e.type in ("game-deal", "game-deal-rest", "game-exchange-received"):
+            assert len(r) == 1 and r[0] in NAMES
+    deals = {r[0]: e.data["cards"] for r, e in rec.log if e.type == "game-deal"}
+    assert sorted(deals) == sorted(NAMES)
+    assert all(len(c.split()) == 8 for c in deals.values())
+    assert not any(e.type == "game-deal" for e in rec.to("eve"))
+
+
+def test_round_option_ends_after_two_rounds() -> None:
+    table, rec, _ = new_table(options={"round": "2", "target": "10000", "seed": "21"})
+    table.submit("cat", "start")
+    play_to_end(table, rec, random.Random(8))
+    assert table.state == "finished"
+    assert table.result is not None and table.result["rounds"] == 2
+    assert sum(1 for e in rec.to("ann") if e.type == "game-round-score") == 2
+    assert rec.leaks == []
+
+
+def test_turnier_victory_points_after_a_round() -> None:
+    table, rec, _ = new_table(options={"turnier": "on", "seed": "4"})
+    table.submit("ann", "start")
+    # no Grand Tichu in turnier: all 14 cards at once, straight to the exchange
+    table.submit("ann", "grand")
+    assert codes(rec, "ann") == ["no-grand-tichu"]
+    deals = [e for e in rec.to("bob") if e.type == "game-deal"]
+    assert len(deals[0].data["cards"].split()) == 14
+    rng = random.Random(2)
+    play_to_end(table, rec, rng, stop=lambda: any(e.type == "game-round-score" for _, e in rec.log))
+    score = [e for e in rec.to("dan") if e.type == "game-round-score"][0].data
+    vp = score["victory_points"]
+    assert score["players"] == NAMES
+    # per round: 2 each for the winners, 1 each on a tie, 3 (or 2) for a double victory
+    assert vp[0] == vp[2] and vp[1] == vp[3]
+    assert sorted([vp[0], vp[1]]) in ([0, 2], [1, 1], [0, 3])
+    assert table.match is not None and table.match.round_no == 2 and table.state == "playing"
+    assert rec.leaks == []
+
+
+def test_tichujoin_seats_the_first_two_joiners_together() -> None:
+    table, rec, _ = new_table(options={"tichujoin": "on"})
+    assert table.seated == NAMES            # before the start: in the seats they took
+    table.submit("dan", "start")
+    # ann and bob joined first: bob moves opposite ann
+    assert table.seated == ["ann", "cat", "bob", "dan"]
+    started = [e for _, e in rec.log if e.type == "table-started"][0]
+    assert started.data["seats"] == ["ann", "cat", "bob", "dan"]
+
+
+def test_drawseat_is_reproducible_with_a_seed() -> None:
+    seatings = []
+    for _ in range(2):
+        table, rec, _ = new_table(options={"drawseat": "on", "seed": "31"})
+        table.submit("ann", "start")
+        seatings.append(table.seated)
+    assert seatings[0] == seatings[1] and sorted(seatings[0]) == sorted(NAMES)
+
+
+def test_host_option() -> None:
+    table, rec, _ = new_table(options={"host": "on"})
+    table.submit("bob", "start")
+    table.submit("bob", "option", {"name": "target", "value": "500"})
+    assert codes(rec, "bob") == ["host-only", "host-only"]
+    assert table.state == "waiting" and table.options.target == 1000
+    table.submit("ann", "start")
+    assert table.state == "playing"
+
+
+def test_option_help_and_values() -> None:
+    table, rec, _ = new_table(join=False)
+    table.submit("ann", "option", "help")
+    listing = [e for e in rec.to("ann") if e.type == "table-options"][0].data["options"]
+    assert [name for name, _ in listing] == ["round", "tichujoin", "turnier", "target", "drawseat",
+                                             "host", "dragon fixed", "bombwindow", "seed"]
+    table.submit("ann", "option", "dragon fixed")
+    table.submit("ann", "option", {"name": "tichujoin"})
+    table.submit("ann", "option", "round 3")
+    table.submit("ann", "option", "bombwindow 2.5")
+    table.submit("ann", "option", "tichujoin")        # a toggle: back off
+    assert table.options.dragon_fixed and not table.options.tichujoin
+    assert table.options.max_rounds == 3 and table.options.bombwindow == 2.5
+    table.submit("ann", "option", "round off")
+    assert table.options.max_rounds is None
+    for bad in ("target x", "bombwindow 99", "round many", "seed -3", "tichujoin maybe"):
+        table.submit("ann", "option", bad)
+    table.submit("ann", "option", "colour on")
+    assert codes(rec, "ann") == ["bad-option-value"] * 5 + ["unknown-option"]
+    assert not rec.errors("bob")
+    table.submit("zed", "option", "target 500")       # a spectator may not change options
+    assert codes(rec, "zed") == ["not-seated"]
+
+
+# ---- bad input --------------------------------------------------------------------------------
+def test_start_needs_four_players() -> None:
+    table, rec, _ = new_table(join=False)
+    for n in NAMES[:3]:
+        table.submit(n, "join")
+    table.submit("ann", "start")
+    assert codes(rec, "ann") == ["need-four"] and table.state == "waiting"
+    table.submit("dan", "join", {"seat": "4"})
+    table.submit("ann", "start")
+    assert table.state == "playing"
+
+
+def test_join_and_leave_rules() -> None:
+    table, rec, _ = new_table(join=False)
+    table.submit("ann", "join", {"seat": 3})
+    table.submit("bob", "join", "3")
+    table.submit("bob", "join", "7")
+    table.submit("bob", "join", "x")
+    table.submit("ann", "join")
+    assert codes(rec, "bob") == ["seat-taken", "no-such-seat", "no-such-seat"]
+    assert codes(rec, "ann") == ["already-seated"]
+    table.submit("bob", "leave")
+    assert codes(rec, "bob")[-1] == "not-seated"
+    table.submit("ann", "leave")
+    assert table.seated == [None] * 4
+    for n in NAMES:
+        table.submit(n, "join")
+    table.submit("eve", "join")
+    assert codes(rec, "eve") == ["table-full"]
+
+
+def test_every_bad_input_gets_its_code_and_the_game_goes_on() -> None:
+    table, rec, _ = new_table(options={"seed": "17", "target": "200"}, spectator="eve")
+    table.submit("ann", "start")
+    rec.clear()
+
+    def refused(name: str, command: str, args: object, code: str) -> None:
+        before = (table.match.round.view(None), [table.match.view(p) for p in range(4)])
+        n = len(rec.log)
+        table.submit(name, command, args)
+        new = rec.log[n:]
+        assert [(r, e.type) for r, e in new] == [([name], code)], new
+        assert code in ERRORS                         # a documented catalog key
+        after = (table.match.round.view(None), [table.match.view(p) for p in range(4)])
+        assert after == before                        # nothing changed
+
+    # the Grand Tichu phase
+    refused("ann", "play", "Ma", "wrong-phase")
+    refused("ann", "schupf", "S2 S3 S4", "wrong-phase")
+    refused("ann", "pass", None, "wrong-phase")
+    refused("ann", "tichu", None, "grand-undecided")
+    refused("ann", "join", None, "game-running")
+    refused("ann", "leave", None, "game-running")
+    refused("ann", "option", "target 500", "game-running")
+    refused("ann", "reset", None, "not-finished")
+    refused("ann", "accept", None, "no-vote")
+    refused("ann", "remove", "bob", "not-vanished")
+    refused("ann", "wish", "7", "no-wish-pending")
+    refused("ann", "dragon", "left", "no-dragon-pending")
+    refused("ann", "dragon", "up", "bad-dragon-target")
+    refused("eve", "play", "S2", "not-a-player")
+    refused("eve", "grand", None, "not-a-player")
+    refused("ann", "frobnicate", None, "unknown-command")
+    for n in NAMES:
+        table.submit(n, "nogrand")
+    refused("ann", "nogrand", None, "grand-already-decided")
+    # the exchange
+    hand = table.match.view(0)["hand"].split()
+    others = [c for c in table.match.view(1)["hand"].split()]
+    refused("ann", "schupf", " ".join(hand[:2]), "bad-arguments")
+    refused("ann", "schupf", f"{hand[0]} {hand[1]} {others[0]}", "cards-not-in-hand")
+    refused("ann", "schupf", f"{hand[0]} {hand[1]} X9", "bad-card")
+    refused("ann", "schupf", f"{hand[0]} {hand[0]} {hand[1]}", "duplicate-card")
+    refused("ann", "play", hand[0], "exchange-incomplete")
+    rng = random.Random(1)
+    n = len(rec.errors())
+    while table.match.round.phase == "exchange":
+        step(table, rec, rng)
+    assert len(rec.errors()) == n
+    # the play
+    rnd = table.match.round
+    turn = rnd.turn
+    leader = table.seated[turn]
+    other = table.seated[(turn + 1) % 4]
+    lead_hand = table.match.view(table.players.index(leader))["hand"].split()
+    other_hand = table.match.view(table.players.index(other))["hand"].split()
+    single = next(c for c in other_hand if c not in ("Hu",))
+    refused(other, "play", single, "not-your-turn")
+    refused(leader, "pass", None, "must-lead")
+    refused(leader, "play", other_hand[0], "cards-not-in-hand")
+    refused(leader, "play", "R11", "bad-card")
+    refused(leader, "play", "", "bad-arguments")
+    refused(leader, "play", "Ph=Z", "bad-rank")
+    refused(leader, "bomb", lead_hand[0], "not-a-bomb")
+    refused(leader, "wish", "none", "no-wish-pending")
+    not_ma = next(c for c in lead_hand if c != "Ma")
+    refused(leader, "play", not_ma + " wish 7", "wish-without-mahjong")
+    refused(leader, "grand", None, "grand-already-decided")
+    # and the game goes on to its end
+    play_to_end(table, rec, rng)
+    assert table.state == "finished"
+    assert rec.leaks == []
+
+
+def test_rejected_play_that_does_not_beat() -> None:
+    table, rec, _ = new_table(options={"seed": "3"})
+    table.submit("ann", "start")
+    rng = random.Random(4)
+    # play until a single lies on the table and it is someone's turn to answer it
+    for _ in range(500):
+        rnd = table.match.round
+        if (rnd.phase == "play" and rnd.trick and not rnd.trick_won
+                and rnd.trick[-1][1].kind == "single" and rnd.trick[-1][1].rank >= 3):
+            seat = rnd.turn
+            top = rnd.trick[-1][1].rank
+            low = [c for c in rnd.hand(seat) if not c.is_special and c.rank < top]
+            if low:
+                name = table.seated[seat]
+                table.submit(name, "play", str(low[0]))
+                assert codes(rec, name)[-1] == "too-low"
+                return
+        step(table, rec, rng)
+    pytest.fail("no position found")
+
+
+# ---- the mailbox ------------------------------------------------------------------------------
+def test_commands_submitted_during_handling_wait_their_turn() -> None:
+    table, rec, _ = new_table(join=False)
+    order: list[str] = []
+
+    def react(recipients: list[str], event: Event) -> None:
+        order.append(event.type + ":" + str(event.data.get("name")))
+        if event.type == "table-joined" and event.data["name"] == "ann":
+            table.submit("bob", "join")           # from inside a delivery
+            order.append("submitted")
+    rec.on_deliver = react
+    table.submit("ann", "join")
+    # ann's join is delivered completely (notice and views) before bob's join is handled
+    i = order.index("submitted")
+    j = order.index("table-joined:bob")
+    assert all(not o.startswith("table-joined:bob") for o in order[:i]) and j > i
+    assert any(o.startswith("table-view") for o in order[i:j])
+    assert table.seated[:2] == ["ann", "bob"]
+
+
+def test_an_exception_in_a_handler_is_logged_and_the_table_goes_on() -> None:
+    table, rec, _ = new_table(options={"seed": "8", "target": "200"})
+    table.submit("ann", "start")
+    seen: list[dict] = []
+    globalLogPublisher.addObserver(seen.append)
+    real_apply = table.match.apply
+
+    def broken(player: int, action: object) -> list:
+        raise RuntimeError("boom")
+    table.match.apply = broken                # type: ignore[method-assign]
+    try:
+        table.submit("bob", "nogrand")
+    finally:
+        table.match.apply = real_apply        # type: ignore[method-assign]
+        globalLogPublisher.removeObserver(seen.append)
+    assert codes(rec, "bob") == ["internal-error"]
+    failures = [e for e in seen if e.get("log_failure") is not None]
+    assert failures and failures[0]["table"] == 5
+    # a failing delivery is logged too, and does not stop the table either
+    calls = {"n": 0}
+
+    def flaky(recipients: list[str], event: Event) -> None:
+        calls["n"] += 1
+        if calls["n"] == 1:
+            raise OSError("connection gone")
+    rec.on_deliver = flaky
+    globalLogPublisher.addObserver(seen.append)
+    try:
+        table.submit("bob", "nogrand")
+    finally:
+        globalLogPublisher.removeObserver(seen.append)
+    rec.on_deliver = None
+    assert table.match.round.grand[1] is False
+    play_to_end(table, rec, random.Random(6))
+    assert table.state == "finished"
+
+
+# ---- bomb window ------------------------------------------------------------------------------
+def test_bomb_window_holds_the_next_lead() -> None:
+    table, rec, clock = new_table(options={"seed": "12", "bombwindow": "5"})
+    table.submit("ann", "start")
+    rng = random.Random(5)
+    for _ in range(3000):
+        rnd = table.match.round
+        if rnd.phase == "play" and rnd.trick_won and table._window_until is not None:
+            break
+        step(table, rec, rng)
+        assert not rec.errors()
+    else:
+        pytest.fail("no trick won")
+    leader = table.seated[rnd.turn]
+    hand = table.match.view(table.players.index(leader))["hand"].split()
+    lead = next(c for c in hand if c != "Hu") if hand != ["Hu"] else "Hu"
+    table.submit(leader, "play", lead)
+    err = rec.errors(leader)[-1]
+    assert err.type == "bomb-window" and err.data["seconds"] == 5
+    clock.advance(2)
+    table.submit(leader, "play", lead)
+    assert rec.errors(leader)[-1].data["seconds"] == 3
+    assert len(rec.errors(leader)) == 2
+    views = [e for e in rec.to(leader) if e.type == "table-view"]
+    assert views[-1].data["bombwindow_left"] == 5
+    clock.advance(3)
+    assert any(e.type == "table-window-closed" and e.data["name"] == leader for _, e in rec.log)
+    n = len(rec.errors(leader))
+    table.submit(leader, "play", lead)
+    assert len(rec.errors(leader)) == n
+    assert any(e.type == "game-play" and e.data["cards"] == lead for _, e in rec.log[-20:])
+    assert not clock.getDelayedCalls()
+
+
+def test_without_bomb_window_the_lead_is_immediate() -> None:
+    table, rec, clock = new_table(options={"seed": "12", "target": "300"})
+    table.submit("ann", "start")
+    play_to_end(table, rec, random.Random(5))
+    assert not any(e.type == "bomb-window" for e in rec.errors())
+    assert not clock.getDelayedCalls()
+
+
+# ---- members, vanishing, the removal vote, reset ----------------------------------------------
+def test_a_vanished_player_is_removed_by_majority_and_the_game_is_abandoned() -> None:
+    table, rec, _ = new_table(options={"seed": "2"}, spectator="eve")
+    table.submit("ann", "start")
+    table.member_gone("dan")
+    assert any(e.type == "table-vanished" and e.data["name"] == "dan" for e in rec.to("eve"))
+    table.submit("ann", "remove", "DAN")
+    assert any(e.type == "table-remove-proposed" for e in rec.to("bob"))
+    table.submit("ann", "accept")                         # voting twice counts once
+    assert table.state == "playing"
+    table.submit("dan", "accept")
+    assert codes(rec, "dan") == ["not-a-voter"]
+    table.submit("bob", "accept")
+    assert table.state == "finished"
+    assert table.result is not None and table.result["abandoned"] and table.result["removed"] == "dan"
+    for name in ("ann", "bob", "cat", "eve"):
+        assert any(e.type == "table-abandoned" for e in rec.to(name))
+    table.submit("ann", "play", "S2")
+    assert codes(rec, "ann")[-1] == "no-game"
+    # the table can be reset: dan, who is gone, loses his seat
+    table.submit("cat", "reset")
+    assert table.state == "waiting" and table.seated == ["ann", "bob", "cat", None]
+    table.submit("eve", "join")
+    table.submit("eve", "start")
+    assert table.state == "playing"
+
+
+def test_removal_refused_or_ended_by_return() -> None:
+    table, rec, _ = new_table(options={"seed": "2"})
+    table.submit("ann", "start")
+    table.member_gone("bob")
+    table.submit("cat", "remove", {"name": "bob"})
+    table.submit("ann", "remove", "bob")
+    assert codes(rec, "ann") == ["vote-running"]
+    table.submit("ann", "refuse")
+    table.submit("dan", "refuse")
+    assert table.state == "playing"
+    assert any(e.type == "table-remove-refused" for _, e in rec.log)
+    table.submit("cat", "remove", "bob")
+    table.member_back("bob")
+    assert any(e.type == "table-vote-ended" for _, e in rec.log)
+    table.submit("ann", "accept")
+    assert codes(rec, "ann")[-1] == "no-vote"
+    assert table.state == "playing"
+    # bob got his view back
+    assert rec.to("bob")[-1].type == "table-view"
+
+
+def test_leaving_the_room_before_the_start_frees_the_seat() -> None:
+    table, rec, _ = new_table()
+    table.remove_member("cat")
+    assert table.seated == ["ann", "bob", None, "dan"]
+    table.member_gone("dan")
+    assert table.seated == ["ann", "bob", None, None]
+    table.add_member("zoe")
+    assert "zoe" in table.spectators
+    assert rec.to("zoe")[-1].type == "table-view"
+    table.remove_member("zoe")
+    table.remove_member("ann")
+    table.remove_member("bob")
+    assert table.is_empty
+
+
+def test_reset_after_a_finished_game_keeps_the_players() -> None:
+    table, rec, _ = new_table(options={"round": "1", "seed": "6"})
+    table.submit("ann", "start")
+    table.submit("ann", "reset")
+    assert codes(rec, "ann") == ["not-finished"]
+    play_to_end(table, rec, random.Random(1))
+    assert table.state == "finished"
+    table.submit("eve", "reset")
+    assert codes(rec, "eve") == ["not-seated"]
+    table.submit("bob", "reset")
+    assert table.state == "waiting" and table.seated == NAMES and table.match is None
+    table.submit("bob", "start")
+    assert table.state == "playing" and table.games_started == 2
+
+
+def test_spielinfo() -> None:
+    table, rec, _ = new_table(options={"seed": "1"}, spectator="eve")
+    table.submit("eve", "spielinfo")
+    info = [e for e in rec.to("eve") if e.type == "table-info"][-1].data
+    assert info["state"] == "waiting" and info["seats"] == NAMES and info["spectators"] == ["eve"]
+    assert info["options"]["seed"] == "1" and info["host"] == "ann"
+    table.submit("ann", "start")
+    table.submit("eve", "spielinfo")
+    info = [e for e in rec.to("eve") if e.type == "table-info"][-1].data
+    assert info["state"] == "playing" and info["scores"] == [0, 0] and info["round_no"] == 1
+
+
+def test_summary_for_listroom() -> None:
+    table, rec, _ = new_table(spectator="eve")
+    s = table.summary()
+    assert s == {"table": 5, "game": "tichu", "state": "waiting", "seats": NAMES,
+                 "options": table.options.as_dict(), "spectators": 1, "host": "ann"}
+
+
+# ---- /play arguments --------------------------------------------------------------------------
+def hand(text: str) -> list:
+    return list(parse_cards(text))
+
+
+def test_parse_play_cards_phoenix_and_wish() -> None:
+    h = hand("Ma S5 B5 Ph R9")
+    assert parse_play("S5 ph=5 B5", h) == (hand("S5 Ph B5"), 5, UNSET)
+    assert parse_play("Ma wish 8", h) == (hand("Ma"), None, "8")
+    assert parse_play("Ma wish none", h) == (hand("Ma"), None, None)
+    assert parse_play("Ma wish J", h)[2] == "B"
+    with pytest.raises(Rejected) as bad:
+        parse_play("S5 Q5", h)
+    assert bad.value.code == "bad-card"
+    with pytest.raises(Rejected) as dup:
+        parse_play("S5 S5", h)
+    assert dup.value.code == "duplicate-card"
+    with pytest.raises(LobbyError) as wish:
+        parse_play("Ma wish 1", h)
+    assert wish.value.code == "bad-rank"
+
+
+def test_rank_only_shorthand_keeps_bombs() -> None:
+    # G3..G7 is a straight bomb; S7 and B7 are free
+    h = hand("G3 G4 G5 G6 G7 S7 B7 R2")
+    assert sorted(parse_play("7 7", h)[0]) == sorted(hand("S7 B7"))
+    assert parse_play("7", h)[0] == hand("S7")
+    # three 7s: the third one must come from the bomb, and there is only one
+    assert sorted(parse_play("7 7 7", h)[0]) == sorted(hand("S7 B7 G7"))
+    # mixing named cards and ranks
+    assert sorted(parse_play("G7 7", h)[0]) == sorted(hand("G7 S7"))
+    # only bomb cards, and a choice between two bombs: ambiguous
+    h2 = hand("G3 G4 G5 G6 G7 R3 R4 R5 R6 R7")
+    with pytest.raises(LobbyError) as amb:
+        parse_play("7", h2)
+    assert amb.value.code == "ambiguous-cards"
+    with pytest.raises(LobbyError) as missing:
+        parse_play("K", h2)
+    assert missing.value.code == "missing-rank"
+    # a four of a kind of the named rank is the player's own choice to break
+    h3 = hand("S9 B9 G9 R9 R2")
+    assert len(parse_play("9 9", h3)[0]) == 2
+
+
+def test_rank_shorthand_at_the_table() -> None:
+    table, rec, _ = new_table(options={"seed": "23"})
+    table.submit("ann", "start")
+    rng = random.Random(9)
+    while table.match.round.phase != "play":
+        step(table, rec, rng)
+    rnd = table.match.round
+    seat = rnd.turn
+    name = table.seated[seat]
+    normal = sorted(c for c in rnd.hand(seat) if not c.is_special)
+    card = normal[0]
+    same = [c for c in rnd.hand(seat) if not c.is_special and c.rank == card.rank]
+    table.submit(name, "play", " ".join([str(card.rank) if card.rank <= 10 else "JQKA"[card.rank - 11]]
+                                         * len(same)))
+    plays = [e for _, e in rec.log if e.type == "game-play"]
+    if not rec.errors(name):
+        assert sorted(parse_cards(plays[-1].data["cards"])) == sorted(same)
+    else:                                     # the wish or the Mah Jong rule may forbid it
+        assert codes(rec, name)[-1] in ERRORS
+
+
+def test_dragon_directions() -> None:
+    """"right" is the next player in turn order, "left" the previous one."""
+    found = False
+    for seed in range(40):
+        table, rec, _ = new_table(options={"seed": str(seed), "round": "1"})
+        table.submit("ann", "start")
+        rng = random.Random(seed)
+        while table.state == "playing":
+            rnd = table.match.round
+            if rnd.phase == "dragon":
+                holder = rnd.holder
+                name = table.seated[holder]
+                word = rng.choice(["left", "right"])
+                table.submit(name, "dragon", word)
+                given = [e for _, e in rec.log if e.type == "game-dragon-given"][-1].data
+                assert given["to"] == (holder + (1 if word == "right" else 3)) % 4
+                found = True
+                break
+            step(table, rec, rng)
+        if found:
+            break
+    assert found
