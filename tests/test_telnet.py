@@ -5,9 +5,12 @@ import json
 from typing import Any
 
 import pytest
+import pytest_twisted
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from twisted.internet.address import IPv4Address
+from twisted.internet.defer import Deferred
+from twisted.internet.protocol import ClientFactory
 from twisted.internet.testing import StringTransport
 from twisted.logger import capturedLogs
 
@@ -559,3 +562,75 @@ def test_telnet_like_streams_in_arbitrary_chunks(parts: list[bytes], data: st.Da
     events, output = run(stream, cuts)
     assert events[-1] == ("line", "ok")
     assert (events, output) == run(stream)
+
+
+class _SingleUse(ClientFactory):
+    def __init__(self, proto: Any) -> None:
+        self.proto = proto
+
+    def buildProtocol(self, addr: Any) -> Any:
+        return self.proto
+
+
+# ---- over a real loopback socket ---------------------------------------------------------------
+@pytest.mark.reactor_timeout(15)
+@pytest_twisted.ensureDeferred
+async def test_real_socket_lines_negotiation_and_output_cap() -> None:
+    from twisted.internet import reactor
+    from twisted.internet.endpoints import TCP4ClientEndpoint, TCP4ServerEndpoint
+    from twisted.internet.protocol import Factory, Protocol
+
+    servers: list[Recorder] = []
+    server_lost: Deferred[None] = Deferred()
+
+    class Flooder(Recorder):
+        def connectionMade(self) -> None:
+            super().connectionMade()
+            servers.append(self)
+
+        def connectionLost(self, reason: Any = None) -> None:
+            super().connectionLost(reason)
+            server_lost.callback(None)
+
+        def lineReceived(self, line: str) -> None:
+            super().lineReceived(line)
+            if line == "flood":
+                for _ in range(4 * self.MAX_OUTPUT_BYTES // 1000):
+                    self.sendLine("f" * 998)
+            else:
+                self.sendLine("echo: " + line)
+
+    class Client(Protocol):
+        def __init__(self) -> None:
+            self.received = b""
+            self.lost: Deferred[None] = Deferred()
+            self.got_echo: Deferred[None] = Deferred()
+
+        def dataReceived(self, data: bytes) -> None:
+            self.received += data
+            if b"echo: h\xc3\xa9llo\r\n" in self.received and not self.got_echo.called:
+                self.got_echo.callback(None)
+
+        def connectionLost(self, reason: object = None) -> None:
+            self.lost.callback(None)
+
+    port = await TCP4ServerEndpoint(reactor, 0, interface="127.0.0.1").listen(
+        Factory.forProtocol(Flooder))
+    try:
+        client = Client()
+        await TCP4ClientEndpoint(reactor, "127.0.0.1", port.getHost().port).connect(
+            _SingleUse(client))
+        client.transport.write(cmd(IAC, DO, SGA) + b"h\xc3")
+        client.transport.write(b"\xa9llo\r\n")
+        await client.got_echo
+        assert client.received.startswith(OFFER_GMCP + cmd(IAC, WILL, SGA))
+        client.transport.pauseProducing()  # stop reading: the server's buffer fills up
+        client.transport.write(b"flood\n")
+        await server_lost
+        client.transport.resumeProducing()  # read again: now the client sees the abort
+        await client.lost
+        assert len(client.received) < 2 * TelnetLineProtocol.MAX_OUTPUT_BYTES  # 4x was written
+        assert servers[0].events[-1] == ("overflow",)
+        assert servers[0].lines() == ["h\u00e9llo", "flood"]
+    finally:
+        await port.stopListening()
