@@ -104,7 +104,7 @@ INFO: dict[str, str] = {
     # tables (lobby/table.py events, rendered by protocol/render_table.py)
     "table-joined": "{name} sits down in seat {seat}.",
     "table-left": "{name} leaves seat {seat}.",
-    "table-started": "Table {table}: the game starts. {seating}.",
+    "table-started": "Table {table}: the game starts, {team0} against {team1}.",
     "table-option-set": "{name} sets {option} to {value}.",
     "table-options": "Options of table {table} (/option NAME [VALUE] before the start):",
     "table-option-line": "  {option:<13} {value:<6} {about}",
@@ -125,8 +125,7 @@ INFO: dict[str, str] = {
     "table-window-closed": "{name} may go on now.",
     "table-view": "Table {table}: {state}.",
     "view-seats": "Seats: {seating}",
-    "view-waiting": "/join [SEAT] takes a seat; /start when four are seated. /option help lists "
-                    "the options.",
+    "view-waiting": "/join [SEAT] sits down; /start when four sit; /option help lists options.",
     "view-players": "{players}",
     "view-score": "Round {round_no} | {score}",
     "view-trick": "Trick: {plays}",
@@ -144,8 +143,7 @@ INFO: dict[str, str] = {
     "view-bomb-window": "{name} may go on in {seconds} s: time to bomb.",
     "view-grand": "Grand Tichu? /grand or /nogrand",
     "view-grand-wait": "Waiting for Grand Tichu decisions: {names}",
-    "view-exchange": "Exchange: /schupf NEXT PARTNER PREVIOUS (next {next}, partner {partner}, "
-                     "previous {previous})",
+    "view-exchange": "Exchange: /schupf NEXT PARTNER PREVIOUS ({next}, {partner}, {previous})",
     "view-exchange-wait": "Waiting for the exchange: {names}",
     "view-wish-prompt": "Your wish: /wish RANK or /wish none",
     "view-wish-wait": "Waiting for {name}'s wish.",
@@ -177,16 +175,19 @@ INFO: dict[str, str] = {
     "game-trick-taken": "{name} takes the trick ({points} points).",
     "game-dog": "The Dog gives the lead to {name}.",
     "game-out": "{name} is out ({place}).",
-    "game-round-over": "Round over. Order: {order}. Card points {card_points}; Tichu {tichu}; "
-                       "round {score}.",
-    "game-round-over-double": "Round over: double victory for {team}! Order: {order}. "
-                              "Tichu {tichu}; round {score}.",
+    "game-round-over": "Round over. Order: {order}.",
+    "game-round-over-double": "Round over: double victory for {team}! Order: {order}.",
+    "game-round-cards": "  Card points: {score}",
+    "game-round-call-won": "  {name}'s {call} succeeded: +{points}",
+    "game-round-call-lost": "  {name}'s {call} failed: -{points}",
+    "game-round-total": "  This round:  {score}",
     "game-round-score": "Score after round {round}: {score}",
     "game-victory-points": "Victory points: {points}",
     "game-match-over": "Game over after {rounds} rounds: {outcome}",
     "game-winner": "{names} win {score}.",
     "game-shared": "Shared victory at {score}.",
-    "game-turnier-winner": "{names} win with {points}.",
+    "game-turnier-winner": "{names} win.",
+    "game-turnier-points": "Victory points/Tichu points: {points}",
 }
 
 CATALOGS: dict[str, dict[str, str]] = {"en": {**INFO, **ERRORS}}

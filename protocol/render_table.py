@@ -40,6 +40,13 @@ OPTION_HELP: dict[str, str] = {
 }
 
 
+OPTION_DEFAULTS: dict[str, str] = {
+    "round": "off", "tichujoin": "off", "turnier": "off", "target": "1000", "drawseat": "off",
+    "host": "off", "dragon fixed": "off", "bombwindow": "0", "seed": "off",
+}
+TRICK_WIDTH = 64          # the plays shown of the current trick, newest first, fit this width
+
+
 def color_card(token: str) -> str:
     """One card in BSW notation wrapped in its suit's ANSI colour."""
     if token[:1] in SUIT_COLORS and token[:2] not in ("Ph",):
@@ -121,9 +128,17 @@ def _render_view(event: Event, lang: str, color: bool) -> list[str]:
                       score=_score(names, scores)))
     trick = game.get("trick") or []
     if trick:
+        shown: list[dict[str, Any]] = []
+        width = 0
+        for p in reversed(trick):
+            w = len(_name(names, p["seat"])) + len(p["cards"]) + 3
+            if shown and width + w > TRICK_WIDTH:
+                break
+            shown.insert(0, p)
+            width += w
         plays = ", ".join(f"{_name(names, p['seat'])} {color_cards(p['cards'], color)}"
-                          for p in trick[-3:])
-        if len(trick) > 3:
+                          for p in shown)
+        if len(shown) < len(trick):
             plays = "... " + plays
         if game.get("trick_won"):
             lines.append(text("view-trick-won", lang, plays=plays,
@@ -158,8 +173,7 @@ def _outcome(result: dict[str, Any], names: list[Any], lang: str) -> str:
         tp = result.get("tichu_points") or [0] * 4
         players = result.get("players") or names
         winners = " and ".join(str(players[p]) for p in result.get("winners", []))
-        points = ", ".join(f"{players[p]} {vp[p]} VP/{tp[p]}" for p in range(4))
-        return text("game-turnier-winner", lang, names=winners, points=points)
+        return text("game-turnier-winner", lang, names=winners)
     if result.get("winner") is None:
         return text("game-shared", lang, score=_score(names, scores))
     w = result["winner"]
@@ -220,7 +234,7 @@ def _prompt(d: dict[str, Any], game: dict[str, Any], names: list[Any], me: int |
         elif turn is not None:
             lines.append(text("view-turn", lang, name=_name(names, turn)))
     if me is not None and phase in ("play", "dragon") and game.get("bombs"):
-        lines.append(text("view-bombs", lang, cards=" or ".join(game["bombs"][:3])))
+        lines.append(text("view-bombs", lang, cards=" or ".join(game["bombs"][:2])))
     return lines
 
 
@@ -231,10 +245,8 @@ def _seating(names: list[Any]) -> str:
 
 def _started(event: Event, lang: str, color: bool) -> list[str]:
     d = event.data
-    names = d.get("seats") or []
-    a, b = _teams(names)
-    return [text("table-started", lang, table=d.get("table"),
-                 seating=f"{_seating(names)} ({a} against {b})")]
+    a, b = _teams(d.get("seats") or [])
+    return [text("table-started", lang, table=d.get("table"), team0=a, team1=b)]
 
 
 def _options(event: Event, lang: str, color: bool) -> list[str]:
@@ -256,8 +268,8 @@ def _info(event: Event, lang: str, color: bool) -> list[str]:
         lines.append(text("table-info-score", lang, round_no=d.get("round_no"),
                           score=_score(names, d["scores"])))
     opts = d.get("options") or {}
-    lines.append(text("table-info-options", lang,
-                      options=", ".join(f"{k} {v}" for k, v in opts.items())))
+    changed = [f"{k} {v}" for k, v in opts.items() if OPTION_DEFAULTS.get(k) != v]
+    lines.append(text("table-info-options", lang, options=", ".join(changed) or "defaults"))
     if d.get("spectators"):
         lines.append(text("table-info-watching", lang, names=", ".join(d["spectators"])))
     if d.get("state") == "finished" and d.get("result"):
@@ -361,16 +373,22 @@ def _round_over(event: Event, lang: str, color: bool) -> list[str]:
     d = event.data
     names = d.get("names") or []
     order = ", ".join(_name(names, s) for s in d.get("order") or [])
-    a, b = _teams(names)
-
-    def pair(v: list[int]) -> str:
-        return f"{a} {v[0]} : {v[1]} {b}"
-    params = dict(order=order, card_points=pair(d.get("card_points") or [0, 0]),
-                  tichu=pair(d.get("tichu") or [0, 0]), score=pair(d.get("score") or [0, 0]))
-    if d.get("double_victory") is not None:
-        return [text("game-round-over-double", lang, team=_teams(names)[d["double_victory"]],
-                     **params)]
-    return [text("game-round-over", lang, **params)]
+    dv = d.get("double_victory")
+    if dv is not None:
+        lines = [text("game-round-over-double", lang, team=_teams(names)[dv], order=order)]
+    else:
+        lines = [text("game-round-over", lang, order=order),
+                 text("game-round-cards", lang, score=_score(names, d.get("card_points") or [0, 0]))]
+    first = (d.get("order") or [None])[0]
+    for seat, call in enumerate(d.get("calls") or []):
+        if call is None:
+            continue
+        points = 200 if call == "grand" else 100
+        key = "game-round-call-won" if seat == first else "game-round-call-lost"
+        lines.append(text(key, lang, name=_name(names, seat), points=points,
+                          call="Grand Tichu" if call == "grand" else "Tichu"))
+    lines.append(text("game-round-total", lang, score=_score(names, d.get("score") or [0, 0])))
+    return lines
 
 
 def _round_score(event: Event, lang: str, color: bool) -> list[str]:
@@ -389,8 +407,19 @@ def _round_score(event: Event, lang: str, color: bool) -> list[str]:
 def _match_over(event: Event, lang: str, color: bool) -> list[str]:
     d = event.data
     names = d.get("names") or []
-    return [text("game-match-over", lang, rounds=d.get("rounds"),
-                 outcome=_outcome(d, names, lang))]
+    lines = [text("game-match-over", lang, rounds=d.get("rounds"),
+                  outcome=_outcome(d, names, lang))]
+    if "victory_points" in d:
+        lines.append(_turnier_points(d, names, lang))
+    return lines
+
+
+def _turnier_points(d: dict[str, Any], names: list[Any], lang: str) -> str:
+    players = d.get("players") or names
+    vp = d["victory_points"]
+    tp = d.get("tichu_points") or [0] * 4
+    return text("game-turnier-points", lang,
+                points=", ".join(f"{players[p]} {vp[p]}/{tp[p]}" for p in range(4)))
 
 
 def _plain(key: str) -> Callable[[Event, str, bool], list[str]]:
