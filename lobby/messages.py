@@ -149,7 +149,7 @@ INFO: dict[str, str] = {
     "view-wish-wait": "Waiting for {name}'s wish.",
     "view-dragon": "Give the Dragon trick: /dragon left ({left}) or /dragon right ({right})",
     "view-dragon-wait": "Waiting for {name} to give the Dragon trick away.",
-    "view-tichu-hint": "/tichu calls Tichu.",
+    "view-tichu-hint": "(/tichu calls Tichu)",
     "view-finished": "Game over. {outcome}",
     "view-abandoned": "The game was abandoned ({name} removed).",
     "game-round-start": "Round {round} begins.",

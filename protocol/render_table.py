@@ -233,9 +233,29 @@ def _prompt(d: dict[str, Any], game: dict[str, Any], names: list[Any], me: int |
             lines.append(text(key, lang, rank=wish))
         elif turn is not None:
             lines.append(text("view-turn", lang, name=_name(names, turn)))
+    own_move = (phase == "exchange" and me is not None
+                and not (game.get("exchanged") or [True] * 4)[me]) or (
+                    phase == "play" and me is not None and me == turn)
+    if own_move and lines and _may_call_tichu(game, me):
+        hint = text("view-tichu-hint", lang)
+        if len(lines[-1]) + len(hint) < 80:
+            lines[-1] += "  " + hint
     if me is not None and phase in ("play", "dragon") and game.get("bombs"):
         lines.append(text("view-bombs", lang, cards=" or ".join(game["bombs"][:2])))
     return lines
+
+
+def _may_call_tichu(game: dict[str, Any], me: int) -> bool:
+    """Small Tichu is open until one's first card (RULES.md 3): no call yet, and all 14 cards
+    still in hand (or, in the Grand Tichu phase, the Grand Tichu declined)."""
+    if (game.get("calls") or [None] * 4)[me] is not None:
+        return False
+    phase = game.get("phase")
+    if phase == "grand":
+        return bool((game.get("grand_decided") or [False] * 4)[me])
+    if phase == "exchange":
+        return True
+    return phase in ("play", "wish", "dragon") and (game.get("cards_left") or [0] * 4)[me] == 14
 
 
 # ---- table notices ----------------------------------------------------------------------------
