@@ -25,8 +25,10 @@ Negotiation (RFC 1143 "Q method": per option a state NO/YES/WANTNO/WANTYES and a
   every other option (DO x -> WONT x, WILL x -> DONT x). An answer is never answered, so there are
   no negotiation loops; as a second safety net a connection gets at most MAX_NEGOTIATION_REPLIES
   replies to the client's negotiation, after which such requests are ignored.
-  A client that never sent a telnet command is treated as not negotiating: `setPasswordMode` then
-  sends its WILL ECHO / WONT ECHO on every change, since no answer will come.
+  ECHO is the exception to the Q method, because clients differ too much there (netcat never
+  answers, tintin++ answers WILL ECHO but not WONT ECHO): `setPasswordMode` sends WILL ECHO /
+  WONT ECHO on every change of the wish, the client's DO/DONT ECHO only update what we know of its
+  state, and the only reply ever sent about ECHO is WONT ECHO to a DO ECHO outside password entry.
 
 Output
   Text is sent as UTF-8; a bare LF inside it becomes CR LF, `sendLine` appends CR LF, and every 0xFF
@@ -172,7 +174,6 @@ class TelnetLineProtocol(Protocol):
     _sb_option: int = 0
     _sb_buffer: bytearray | None = None
     _sb_overflow: bool = False
-    _telnet_seen: bool = False
     _replies: int = 0
     _line: bytearray
     _us: dict[int, int]
@@ -253,21 +254,13 @@ class TelnetLineProtocol(Protocol):
     def setPasswordMode(self, hidden: bool) -> None:
         """hidden: IAC WILL ECHO (the client stops echoing what is typed); back: IAC WONT ECHO."""
         self.password_mode = hidden
-        if not self._telnet_seen and self.transport is not None:
-            # The client has never sent a telnet command: it will not answer, so state the
-            # wish on every change instead of waiting for answers (RFC 1143 would queue).
-            state = self._us_state(ECHO)
-            if hidden and state not in (_YES, _WANTYES):
-                self._set_us(ECHO, _WANTYES)
-                self._send_negotiation(WILL, ECHO)
-            elif not hidden and state in (_YES, _WANTYES):
-                self._set_us(ECHO, _WANTNO)
-                self._send_negotiation(WONT, ECHO)
-            return
-        if hidden:
-            self._enable_us(ECHO)
-        else:
-            self._disable_us(ECHO)
+        state = self._us_state(ECHO)
+        if hidden and state != _YES and state != _WANTYES:
+            self._set_us(ECHO, _WANTYES)
+            self._send_negotiation(WILL, ECHO)
+        elif not hidden and (state == _YES or state == _WANTYES):
+            self._set_us(ECHO, _WANTNO)
+            self._send_negotiation(WONT, ECHO)
 
     def sendGMCP(self, package: str, data: object = None) -> None:
         """IAC SB GMCP "<package> <json>" IAC SE when GMCP is on; nothing otherwise.
@@ -364,7 +357,6 @@ class TelnetLineProtocol(Protocol):
             elif state == _SB_OPTION:
                 option = data[index]
                 index += 1
-                self._telnet_seen = True
                 self._sb_option = option
                 self._sb_overflow = False
                 self._sb_buffer = bytearray() if option == GMCP and self.gmcp_enabled else None
@@ -419,7 +411,6 @@ class TelnetLineProtocol(Protocol):
         self.lineReceived(clean_line(decode_line(raw)))
 
     def _command_received(self, command: int) -> None:
-        self._telnet_seen = True
         if command == EC:
             self._append(b"\x08")
         elif command == EL:
@@ -505,7 +496,12 @@ class TelnetLineProtocol(Protocol):
         self._send_negotiation(command, option)
 
     def _negotiation_received(self, command: int, option: int) -> None:
-        self._telnet_seen = True
+        if option == ECHO and (command == DO or command == DONT):
+            before = self._us_state(ECHO)
+            self._receive_echo(command == DO, before)
+            if self._us_state(ECHO) != before:
+                self.telnetOptionsChanged()
+            return
         if command == DO or command == DONT:
             before = self._us.get(option, _NO)
             self._receive(command == DO, option, before, self._set_us, self._agree_us,
@@ -554,24 +550,18 @@ class TelnetLineProtocol(Protocol):
                 store(option, _NO)
             # _NO: already off, ignore
 
-    def _enable_us(self, option: int) -> None:
-        value = self._us.get(option, _NO)
-        state = value & _STATE
-        if state == _NO:
-            self._set_us(option, _WANTYES)
-            self._send_negotiation(WILL, option)
-        elif state == _WANTNO:
-            self._set_us(option, _WANTNO | _OPPOSITE)
-        elif state == _WANTYES and value & _OPPOSITE:
-            self._set_us(option, _WANTYES)
+    def _receive_echo(self, positive: bool, state: int) -> None:
+        """DO/DONT ECHO: learn the client's state; reply only to refuse an unwanted DO.
 
-    def _disable_us(self, option: int) -> None:
-        value = self._us.get(option, _NO)
-        state = value & _STATE
-        if state == _YES:
-            self._set_us(option, _WANTNO)
-            self._send_negotiation(WONT, option)
-        elif state == _WANTYES:
-            self._set_us(option, _WANTYES | _OPPOSITE)
-        elif state == _WANTNO and value & _OPPOSITE:
-            self._set_us(option, _WANTNO)
+        Every WILL/WONT ECHO we send is caused by a change of `password_mode`, never by a
+        message of the client, except the refusal below, which leaves the state at NO; so no
+        exchange about ECHO can loop, whatever the client answers or leaves unanswered.
+        """
+        if positive:
+            if self.password_mode:
+                self._set_us(ECHO, _YES)  # our WILL ECHO for this wish is sent already
+            elif state == _NO:
+                self._reply(WONT, ECHO)  # a request to echo: the server never echoes input
+            # WANTNO: the late answer to a WILL sent before our WONT; wait for its DONT
+        elif state != _NO:
+            self._set_us(ECHO, _NO)

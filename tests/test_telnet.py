@@ -313,8 +313,9 @@ def test_gmcp_refused_stays_off() -> None:
 class Peer:
     """A telnet client answering per RFC 1143 for the options the server enables on its side."""
 
-    def __init__(self, accept: set[int]) -> None:
+    def __init__(self, accept: set[int], answers_wont: bool = True) -> None:
         self.accept = accept
+        self.answers_wont = answers_wont  # tintin++ does not answer WONT ECHO
         self.remote: dict[int, bool] = {}   # what the peer believes is on at the server
         self.pending = b""
 
@@ -343,7 +344,8 @@ class Peer:
                         out += cmd(IAC, DONT, option)
                 elif command == WONT and on:
                     self.remote[option] = False
-                    out += cmd(IAC, DONT, option)
+                    if self.answers_wont:
+                        out += cmd(IAC, DONT, option)
                 index += 3
             elif command in (DO, DONT):
                 index += 3
@@ -355,11 +357,11 @@ class Peer:
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(st.sampled_from(["hide", "show", "to-peer", "to-server"]), max_size=40),
-       st.booleans())
-def test_password_mode_negotiation_never_loops_and_converges(steps: list[str],
-                                                             accept_echo: bool) -> None:
+       st.booleans(), st.booleans())
+def test_password_mode_negotiation_never_loops_and_converges(
+        steps: list[str], accept_echo: bool, answers_wont: bool) -> None:
     proto, transport = connect()
-    peer = Peer({GMCP, ECHO} if accept_echo else {GMCP})
+    peer = Peer({GMCP, ECHO} if accept_echo else {GMCP}, answers_wont)
     to_server = peer.receive(OFFER_GMCP)
     proto.dataReceived(to_server)  # the client has negotiated: strict RFC 1143 from now on
     to_server = b""
@@ -386,9 +388,12 @@ def test_password_mode_negotiation_never_loops_and_converges(steps: list[str],
         proto.dataReceived(to_server)
         to_server = b""
     assert sent <= 3 * (len(steps) + 2)
-    echo_on = proto.optionEnabled(ECHO)
-    assert echo_on == peer.remote.get(ECHO, False)
-    assert echo_on == (proto.password_mode and accept_echo)
+    # the client hides the input exactly while a password is asked (if it agrees at all),
+    # and the server never believes echo is off at the client when it is not
+    assert peer.remote.get(ECHO, False) == (proto.password_mode and accept_echo)
+    assert proto.optionEnabled(ECHO) <= peer.remote.get(ECHO, False)
+    if answers_wont:
+        assert proto.optionEnabled(ECHO) == peer.remote.get(ECHO, False)
 
 
 def test_password_mode_for_a_client_that_never_negotiates() -> None:
@@ -405,6 +410,34 @@ def test_password_mode_for_a_client_that_never_negotiates() -> None:
     proto.setPasswordMode(True)
     assert transport.value() == cmd(IAC, WILL, ECHO)
     assert proto.lines() == ["secret"]
+
+
+def test_password_mode_with_a_client_that_does_not_answer_wont_echo() -> None:
+    proto, transport = connect()
+    proto.dataReceived(cmd(IAC, DONT, GMCP))
+    for _ in range(3):  # e.g. tintin++: DO ECHO for WILL ECHO, no answer to WONT ECHO
+        proto.setPasswordMode(True)
+        assert transport.value() == cmd(IAC, WILL, ECHO)
+        transport.clear()
+        proto.dataReceived(cmd(IAC, DO, ECHO))
+        proto.setPasswordMode(False)
+        assert transport.value() == cmd(IAC, WONT, ECHO)
+        transport.clear()
+
+
+def test_late_do_echo_after_the_password_is_not_refused_twice() -> None:
+    proto, transport = connect()
+    proto.dataReceived(cmd(IAC, DONT, GMCP))
+    proto.setPasswordMode(True)
+    proto.setPasswordMode(False)  # before the client answered
+    transport.clear()
+    proto.dataReceived(cmd(IAC, DO, ECHO))  # answers our WILL; our WONT is on its way
+    assert transport.value() == b""
+    proto.dataReceived(cmd(IAC, DONT, ECHO))  # answers our WONT
+    assert transport.value() == b""
+    assert not proto.optionEnabled(ECHO)
+    proto.dataReceived(cmd(IAC, DO, ECHO))  # now a request: refused
+    assert transport.value() == cmd(IAC, WONT, ECHO)
 
 
 def test_password_mode_with_a_telnet_client() -> None:
