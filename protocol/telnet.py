@@ -32,8 +32,10 @@ Negotiation (RFC 1143 "Q method": per option a state NO/YES/WANTNO/WANTYES and a
 
 Output
   Text is sent as UTF-8; a bare LF inside it becomes CR LF, `sendLine` appends CR LF, and every 0xFF
-  byte is doubled (IAC IAC). `sendPrompt` sends IAC GA after the prompt unless SGA (suppress
-  go-ahead) is on for our side, i.e. the client asked DO SGA and we answered WILL SGA.
+  byte is doubled (IAC IAC). `sendPrompt` sends IAC GA after the prompt to a client that negotiates
+  telnet options at all (it asked for telnet behaviour) unless SGA (suppress go-ahead) is on for our
+  side, i.e. the client asked DO SGA and we answered WILL SGA. A client that never negotiated (netcat,
+  a script) never receives GA.
 
 Slow readers
   The protocol registers itself as a streaming producer on its transport. While the transport has
@@ -162,6 +164,9 @@ class TelnetLineProtocol(Protocol):
     # idle connection carries only what it has used. Mutable state is made in connectionMade.
     gmcp_enabled: bool = False
     password_mode: bool = False
+    # True once the client sent any option negotiation: only such clients get IAC GA after
+    # prompts (raw netcat and scripts never see those two bytes).
+    speaks_telnet: bool = False
     _closed: bool = False
     _closing: bool = False
     _paused: bool = False
@@ -245,9 +250,10 @@ class TelnetLineProtocol(Protocol):
         self._write(data.replace(b"\xff", b"\xff\xff"))
 
     def sendPrompt(self, text: str) -> None:
-        """Send a prompt without line end, then IAC GA unless SGA is on for our side."""
+        """Send a prompt without line end, then IAC GA for a telnet client that has not agreed
+        to suppress go-ahead (SGA); a client that never negotiated gets no GA bytes."""
         data = encode_text(text)
-        if self._us_state(SGA) != _YES:
+        if self.speaks_telnet and self._us_state(SGA) != _YES:
             data += bytes((IAC, GA))
         self._write(data)
 
@@ -344,6 +350,7 @@ class TelnetLineProtocol(Protocol):
                 elif WILL <= byte <= DONT:
                     self._command = byte
                     self._state = _OPTION
+                    self.speaks_telnet = True
                 elif byte == SB:
                     self._state = _SB_OPTION
                 else:

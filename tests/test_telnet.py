@@ -251,8 +251,17 @@ def test_encoded_text_has_no_lone_iac_and_no_bare_lf(text: str) -> None:
     assert data.count(b"\n") == data.count(b"\r\n")
 
 
+def test_a_client_that_never_negotiates_gets_no_ga() -> None:
+    proto, transport = connect()
+    proto.dataReceived(b"hello\r\n")
+    proto.sendPrompt("Name: ")
+    assert transport.value() == b"Name: "
+
+
 def test_prompt_is_followed_by_ga_until_sga_is_agreed() -> None:
     proto, transport = connect()
+    proto.dataReceived(cmd(IAC, WONT, NAWS))  # a telnet client: it negotiates
+    transport.clear()
     proto.sendPrompt("Name: ")
     assert transport.value() == b"Name: " + cmd(IAC, GA)
     transport.clear()
@@ -400,7 +409,7 @@ def test_password_mode_for_a_client_that_never_negotiates() -> None:
     proto, transport = connect()
     proto.sendPrompt("Password: ")
     proto.setPasswordMode(True)
-    assert transport.value() == b"Password: " + cmd(IAC, GA) + cmd(IAC, WILL, ECHO)
+    assert transport.value() == b"Password: " + cmd(IAC, WILL, ECHO)
     transport.clear()
     proto.dataReceived(b"secret\n")
     proto.setPasswordMode(False)
