@@ -147,6 +147,9 @@ class TableActor:
         self._window_call: IDelayedCall | None = None
         self._rng = random.Random()
         self.games_started = 0
+        #: explicit deals for the next game (tests, duplicate play): a list of deals, each four
+        #: sequences of 14 cards in deal order; the seed still decides the rounds after them
+        self.deals: list[Any] | None = None
         if host:
             self.members.add(host)
 
@@ -438,7 +441,7 @@ class TableActor:
                 players[seat] = name
         else:
             players = [n for n in self.seats if n]
-        match = Match(opts.match_options(), seed=seed)
+        match = Match(opts.match_options(), seed=seed, deals=self.deals)
         self.match = match
         self.players = players
         self.seats = list(players)
@@ -686,11 +689,14 @@ class TableActor:
         match = self.match
         assert match is not None
         self._check_window(player, action)
+        names = self.seated                            # the seating of the round acted in
         events = match.apply(player, action)          # raises Rejected; nothing changed then
         if isinstance(action, Play) or isinstance(action, GiveDragon):
             self._clear_window()
         for ev in events:
-            self._game_event(ev)
+            if ev.kind == "round-start":               # turnier: new partners from here on
+                names = self.seated
+            self._game_event(ev, names)
         if match.finished:
             self._finish()
         self._send_views()
@@ -744,13 +750,13 @@ class TableActor:
         result["seed"] = self.seed
         self.result = _jsonable(result)
 
-    def _game_event(self, ev: Any) -> None:
+    def _game_event(self, ev: Any, names: list[str | None] | None = None) -> None:
         """One engine event -> a table event `game-KIND` (a catalog key). Events addressed to a
         seat (a hand, gifts received) go to the player in that seat only; the others to all."""
         kind = ev.kind
         data = {str(k): _jsonable(v) for k, v in ev.data.items()}
         data["table"] = self.number
-        data["names"] = self.seated
+        data["names"] = list(names) if names is not None else self.seated
         if kind == "trick-won":
             if ev.data.get("dragon") or ev.data.get("lead") is not None:
                 self._open_window()

@@ -33,6 +33,16 @@ def game(seed: int = 13, options: dict[str, str] | None = None, *, spectator: st
     return table, rec
 
 
+_FINISHED: dict[int, tuple[TableActor, Recorder]] = {}
+
+
+def finished_game(seed: int = 13) -> tuple[TableActor, Recorder]:
+    """One complete game per seed, shared by the tests that only read its events."""
+    if seed not in _FINISHED:
+        _FINISHED[seed] = game(seed)
+    return _FINISHED[seed]
+
+
 def lines_for(rec: Recorder, name: str, color: bool = False) -> list[list[str]]:
     out = []
     for e in rec.to(name):
@@ -43,7 +53,7 @@ def lines_for(rec: Recorder, name: str, color: bool = False) -> list[list[str]]:
 
 
 def test_every_event_of_a_game_renders_within_80_columns() -> None:
-    table, rec = game()
+    table, rec = finished_game()
     assert table.state == "finished"
     seen_types = set()
     for name in PLAYERS + ["eve"]:
@@ -67,7 +77,7 @@ def test_errors_are_left_to_the_common_renderer() -> None:
 
 
 def test_prompts_name_the_exact_commands() -> None:
-    table, rec = game(seed=13)
+    table, rec = finished_game()
     alice = ["\n".join(ls) for ls in lines_for(rec, "alice")]
     assert any("Grand Tichu? /grand or /nogrand" in t for t in alice)
     # the exchange names the receivers in the order of the command: next, partner, previous
@@ -75,6 +85,7 @@ def test_prompts_name_the_exact_commands() -> None:
     assert any("Your turn: /play CARDS or /pass" in t or "Your turn: /play CARDS with a" in t
                for t in alice)
     assert any("Your lead: /play CARDS" in t for t in alice)
+    assert any(t.endswith("(/tichu calls Tichu)") for t in alice)
     everyone = ["\n".join(ls) for n in PLAYERS for ls in lines_for(rec, n)]
     assert any(t.startswith("Round over. Order:") or "double victory" in t for t in everyone)
     assert any("This round:" in t for t in everyone)

@@ -371,7 +371,7 @@ def test_bomb_window_holds_the_next_lead() -> None:
 
 
 def test_without_bomb_window_the_lead_is_immediate() -> None:
-    table, rec, clock = new_table(options={"seed": "12", "target": "300"})
+    table, rec, clock = new_table(options={"seed": "12", "round": "2"})
     table.submit("ann", "start")
     play_to_end(table, rec, random.Random(5))
     assert not any(e.type == "bomb-window" for e in rec.errors())
@@ -562,3 +562,84 @@ def test_dragon_directions() -> None:
         if found:
             break
     assert found
+
+
+def test_turnier_rotates_seats_and_hidden_cards_follow_their_player() -> None:
+    table, rec, _ = new_table(options={"turnier": "on", "seed": "9"}, spectator="eve")
+    table.submit("ann", "start")
+    first = table.seated
+    rng = random.Random(4)
+    play_to_end(table, rec, rng, stop=lambda: table.match.round_no == 4)
+    assert table.state == "playing" and table.match.round_no == 4
+    assert table.seated != first and sorted(table.seated) == sorted(NAMES)
+    # partners after round 3: ann with bob (RULES.md 32)
+    seats = table.seated
+    assert (seats.index("ann") - seats.index("bob")) % 2 == 0
+    # the last play of round 3 is told with round 3's seating, round 4's events with the new one
+    r3 = [e for _, e in rec.log if e.type == "game-round-over"][-1]
+    assert r3.data["names"] == first
+    r4 = [e for _, e in rec.log if e.type == "game-round-start"][-1]
+    assert r4.data["names"] == table.seated
+    # each player's new 14 cards went to that player, nobody else
+    for name in NAMES:
+        deal = [e for e in rec.to(name) if e.type == "game-deal"][-1]
+        hand = table.match.view(table.players.index(name))["hand"]
+        assert sorted(parse_cards(deal.data["cards"])) == sorted(parse_cards(hand))
+    assert rec.leaks == []
+
+
+def window_deal() -> list[list]:
+    """ann: Mah Jong and Dragon; bob: the four 9s (a bomb); the rest shuffled."""
+    from lobby.tichu.cards import DECK
+    ann = list(parse_cards("Ma Dr S2 B2"))
+    bob = list(parse_cards("S9 B9 G9 R9 S3 B3"))
+    rest = [c for c in DECK if c not in ann + bob]
+    random.Random(0).shuffle(rest)
+    ann += rest[:10]
+    bob += rest[10:18]
+    return [ann, bob, rest[18:32], rest[32:46]]
+
+
+def start_window_game(bombwindow: str = "3") -> tuple[TableActor, Recorder, object]:
+    table, rec, clock = new_table(options={"bombwindow": bombwindow, "seed": "1"})
+    table.deals = [window_deal()]
+    table.submit("ann", "start")
+    for n in NAMES:
+        table.submit(n, "nogrand")
+    keep = {"ann": {"Ma", "Dr"}, "bob": {"S9", "B9", "G9", "R9"}}
+    for i, n in enumerate(NAMES):
+        hand = table.match.view(i)["hand"].split()
+        give = [c for c in hand if c not in keep.get(n, set())][:3]
+        table.submit(n, "schupf", " ".join(give))
+    assert not rec.errors() and table.match.round.turn == 0
+    return table, rec, clock
+
+
+def test_a_bomb_during_the_bomb_window_ends_it() -> None:
+    table, rec, clock = start_window_game()
+    table.submit("ann", "play", "Ma wish none")
+    for n in ("bob", "cat", "dan"):
+        table.submit(n, "pass")
+    assert table._window_until is not None and table.match.round.trick_won
+    table.submit("ann", "play", "S2")
+    assert codes(rec, "ann") == ["bomb-window"]
+    table.submit("bob", "bomben", "9 9 9 9")           # rank shorthand, BSW alias
+    assert not rec.errors("bob")
+    assert table._window_until is None and not clock.getDelayedCalls()
+    assert [e for _, e in rec.log if e.type == "game-play"][-1].data["combo"] == "bomb"
+    assert not table.match.round.trick_won and table.match.round.turn == 2
+
+
+def test_the_dragon_gift_waits_for_the_bomb_window() -> None:
+    table, rec, clock = start_window_game("4")
+    table.submit("ann", "play", "Dr")
+    for n in ("bob", "cat", "dan"):
+        table.submit(n, "pass")
+    assert table.match.round.phase == "dragon"
+    table.submit("ann", "dragon", "right")
+    assert codes(rec, "ann") == ["bomb-window"]
+    clock.advance(4)
+    table.submit("ann", "dragon", "right")
+    assert codes(rec, "ann") == ["bomb-window"]
+    given = [e for _, e in rec.log if e.type == "game-dragon-given"][-1]
+    assert given.data["to"] == 1 and given.data["names"][1] == "bob"
