@@ -11,6 +11,8 @@ dicts; nothing is deep-copied.
 """
 from __future__ import annotations
 
+from functools import reduce
+from operator import or_
 from typing import Any, Iterable, Sequence
 
 from .actions import (UNSET, Action, CallTichu, Exchange, GiveDragon, GrandTichu, Pass, Play,
@@ -29,6 +31,14 @@ PHASES = ("grand", "exchange", "play", "wish", "dragon", "finished")
 # card points (RULES.md 25): 5 -> 5, 10 and K -> 10, Dragon 25, Phoenix -25
 _FIVES = RANK_MASK[5]
 _TENS = RANK_MASK[10] | RANK_MASK[13]
+
+
+_BIT = tuple(1 << i for i in range(56))
+_FULL = (1 << 56) - 1
+
+
+def _mask(cards: Iterable[int]) -> int:
+    return reduce(or_, map(_BIT.__getitem__, cards), 0)
 
 
 def mask_points(mask: int) -> int:
@@ -103,12 +113,19 @@ class Round:
 
     def __init__(self, hands: Sequence[Iterable[int]], *, grand_allowed: bool = True,
                  dragon_fixed: bool = False) -> None:
-        deal = [tuple(Card(c) for c in h) for h in hands]
+        try:
+            deal = [tuple(map(DECK.__getitem__, h)) for h in hands]
+        except (IndexError, TypeError):
+            raise ValueError("a hand holds something that is no card") from None
         if len(deal) != 4 or any(len(h) != 14 for h in deal):
             raise ValueError("a round needs four hands of 14 cards")
-        if cards_mask(c for h in deal for c in h) != (1 << 56) - 1:
+        first = [_mask(h[:8]) for h in deal]
+        rest = [_mask(h[8:]) for h in deal]
+        if (reduce(or_, first) | reduce(or_, rest) != _FULL
+                or sum(m.bit_count() for m in first + rest) != 56):
             raise ValueError("the four hands must hold the 56 cards exactly once")
         self.deal = deal
+        self._rest = rest
         self.grand_allowed = grand_allowed
         self.dragon_fixed = dragon_fixed
         self.grand: list[bool | None] = [None] * 4     # Grand Tichu decisions
@@ -118,6 +135,7 @@ class Round:
         self.received: list[dict[int, Card]] = [{}, {}, {}, {}]  # exchange: from seat -> card
         self.trick: list[tuple[int, Any]] = []          # (seat, Combo), oldest first
         self._combos: list[Any] = []                    # the same Combos (for moves.py)
+        self._legal: tuple = ()                         # (seat, hand, trick size, plays) cache
         self._table = 0                                 # mask of the cards on the table
         self.holder: int | None = None                  # seat of the top play
         self.passes = 0                                 # passes since the top play
@@ -134,10 +152,10 @@ class Round:
         self._ending = False                            # over; only a Dragon gift is missing
         if grand_allowed:
             self.phase = "grand"
-            self.hands = [cards_mask(h[:8]) for h in deal]
+            self.hands = first
         else:
             self.phase = "exchange"
-            self.hands = [cards_mask(h) for h in deal]
+            self.hands = [first[s] | rest[s] for s in range(4)]
 
     # ---- small helpers ---------------------------------------------------------------------
     def opening_events(self) -> list[Event]:
@@ -207,9 +225,9 @@ class Round:
             self.calls[seat] = "grand"
         if None not in self.grand:
             for s in range(4):
-                rest = self.deal[s][8:]
-                self.hands[s] |= cards_mask(rest)
-                evs.append(Event("deal-rest", s, {"seat": s, "cards": tuple(sort_cards(rest))}))
+                rest = self._rest[s]
+                self.hands[s] |= rest
+                evs.append(Event("deal-rest", s, {"seat": s, "cards": mask_cards(rest)}))
             self.phase = "exchange"
             evs.append(Event("exchange-phase", None, {}))
         return evs
@@ -237,12 +255,12 @@ class Round:
         if len(cards) != 3:
             raise Rejected("exchange-three-cards", count=len(cards))
         try:
-            cs = tuple(Card(c) for c in cards)
+            cs = tuple(c if c.__class__ is Card else Card(c) for c in cards)
         except (TypeError, ValueError):
             raise Rejected("bad-card", token=str(cards)) from None
-        if len(set(cs)) != 3:
+        mask = _mask(cs)
+        if mask.bit_count() != 3:
             raise Rejected("duplicate-card", card=str(cs[0] if cs[0] in cs[1:] else cs[1]))
-        mask = cards_mask(cs)
         hand = self.hands[seat]
         if mask & ~hand:
             raise Rejected("cards-not-in-hand", cards=format_cards(mask_cards(mask & ~hand)))
@@ -255,7 +273,7 @@ class Round:
                     self.received[(s + k + 1) & 3][s] = c
             for s in range(4):
                 rec = self.received[s]
-                self.hands[s] |= cards_mask(rec.values())
+                self.hands[s] |= _mask(rec.values())
                 evs.append(Event("exchange-received", s,
                                  {"seat": s, "cards": {f: rec[f] for f in sorted(rec)}}))
             self.phase = "play"
@@ -293,15 +311,27 @@ class Round:
                 raise Rejected("wish-without-mahjong")
         combos = self._combos
         if seat == self.turn and ph == "play":
+            combo = None
+            legal = self._legal
+            if (legal and legal[0] == seat and legal[1] == hand and legal[3] == self.trick_won
+                    and legal[2] is (combos[-1] if combos else None) and legal[4] == self.wish):
+                # the very cards object of a play that legal_plays handed out for this state
+                pa = action.phoenix_as
+                for c in legal[5]:
+                    if c.cards is cards and (pa is None or pa == c.phoenix_as):
+                        combo = c
+                        break
             if combos and not self.trick_won:
-                combo = _moves.check_play(hand, combos, self.wish, cards, action.phoenix_as)
+                if combo is None:
+                    combo = _moves.check_play(hand, combos, self.wish, cards, action.phoenix_as)
                 return self._put(seat, combo, wish)
             # a lead; a bomb of a lead-taker who did not win the trick goes onto the won trick
-            if combos and seat != self.holder:
-                combo = self._try_bomb(hand, cards)
-                if combo is not None:
-                    return self._put(seat, combo, wish)
-            combo = _moves.check_play(hand, (), self.wish, cards, action.phoenix_as)
+            if combos and seat != self.holder and (combo is None or combo.is_bomb):
+                bomb = self._try_bomb(hand, cards)
+                if bomb is not None:
+                    return self._put(seat, bomb, wish)
+            if combo is None:
+                combo = _moves.check_play(hand, (), self.wish, cards, action.phoenix_as)
             evs = self._collect() if combos else []
             if combo.kind == "dog":
                 evs += self._play_dog(seat, combo)
@@ -533,14 +563,18 @@ class Round:
         if self.phase != "play" or seat != self.turn:
             return []
         combos = self._combos
+        hand = self.hands[seat]
         if combos and not self.trick_won:
-            return _moves.legal_plays(self.hands[seat], combos, self.wish)
-        plays = _moves.legal_plays(self.hands[seat], (), self.wish)
+            plays = _moves.legal_plays(hand, combos, self.wish)
+            self._legal = (seat, hand, combos[-1], False, self.wish, plays)
+            return plays
+        plays = _moves.legal_plays(hand, (), self.wish)
         if combos and seat != self.holder:
             bombs = _moves.bombs_out_of_turn(self.hands[seat], combos)
             if bombs:
                 seen = {p.mask for p in plays}
                 plays += [b for b in bombs if b.mask not in seen]
+        self._legal = (seat, hand, combos[-1] if combos else None, self.trick_won, self.wish, plays)
         return plays
 
     def can_pass(self, seat: int) -> bool:
