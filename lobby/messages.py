@@ -123,6 +123,7 @@ INFO: dict[str, str] = {
     "table-vote-ended": "The vote on removing {name} ends.",
     "table-abandoned": "{target} was removed; the game is abandoned at {score}.",
     "table-window-closed": "{name} may go on now.",
+    "table-new-host": "{name} is the host of this table now.",
     "table-view": "Table {table}: {state}.",
     "view-seats": "Seats: {seating}",
     "view-waiting": "/join [SEAT] sits down; /start when four sit; /option help lists options.",

@@ -174,6 +174,11 @@ class TableActor:
         """The world: `name` is back (reconnected); a running vote on them ends."""
         self._enqueue(("internal", name, "back", None))
 
+    def close(self) -> None:
+        """The world removes the table: a running game is abandoned, the bomb-window timer
+        cancelled. Nobody is told (the room is gone or empty)."""
+        self._enqueue(("internal", None, "close", None))
+
     # ---- state for the world (read-only) ------------------------------------------------------
     @property
     def seated(self) -> list[str | None]:
@@ -334,6 +339,13 @@ class TableActor:
         if what == "window-closed":
             self._window_closed()
             return
+        if what == "close":
+            self._clear_window()
+            if self.state == PLAYING and self.match is not None:
+                self.state = FINISHED
+                self.result = {"abandoned": True, "removed": None,
+                               "scores": list(self.match.scores), "round_no": self.match.round_no}
+            return
         assert name is not None
         if what == "enter":
             self.members.add(name)
@@ -351,6 +363,7 @@ class TableActor:
                 self._unseat(name)
                 self._tell_all("table-left", name=name, seat=seat + 1)
                 self._send_views()
+            self._host_left(name)
         elif what == "gone":
             if self.state == PLAYING and name in self.players:
                 self._vanished(name)
@@ -361,9 +374,21 @@ class TableActor:
                     self._unseat(name)
                     self._tell_all("table-left", name=name, seat=seat + 1)
                     self._send_views()
+                self._host_left(name)
         elif what == "back":
             if name in self.gone:
                 self._back(name)
+
+    def _host_left(self, name: str) -> None:
+        """Before the start, the host who leaves the room hands the table on: to the first
+        seated player still here, else to the first spectator."""
+        if name != self.host or self.state == PLAYING:
+            return
+        seated = [n for n in self.seats if n and n in self.members and n not in self.gone]
+        rest = sorted(self.members - self.gone)
+        self.host = seated[0] if seated else rest[0] if rest else None
+        if self.host is not None:
+            self._tell_all("table-new-host", name=self.host)
 
     def _send_views_to(self, names: list[str]) -> None:
         seated = self.seated
@@ -812,15 +837,18 @@ def _jsonable(value: Any) -> Any:
 
 class _Args:
     """The arguments of a table command: a mapping of simple values, or the raw text after the
-    command name (then every command reads it as its main argument)."""
+    command name (or its tokens as a list): then every command reads it as its main argument."""
 
-    def __init__(self, args: Mapping[str, Any] | str | None) -> None:
+    def __init__(self, args: Mapping[str, Any] | str | list | tuple | None) -> None:
         if args is None:
             self._map: dict[str, Any] = {}
             self._text = ""
         elif isinstance(args, str):
             self._map = {}
             self._text = args.strip()
+        elif isinstance(args, (list, tuple)):
+            self._map = {}
+            self._text = " ".join(str(a) for a in args).strip()
         else:
             self._map = dict(args)
             self._text = ""

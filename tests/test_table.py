@@ -643,3 +643,16 @@ def test_the_dragon_gift_waits_for_the_bomb_window() -> None:
     assert codes(rec, "ann") == ["bomb-window"]
     given = [e for _, e in rec.log if e.type == "game-dragon-given"][-1]
     assert given.data["to"] == 1 and given.data["names"][1] == "bob"
+
+
+def test_the_host_hands_on_and_close_abandons() -> None:
+    table, rec, clock = new_table(options={"host": "on", "bombwindow": "2"})
+    table.remove_member("ann")                        # the host leaves before the start
+    assert table.host == "bob"
+    assert any(e.type == "table-new-host" and e.data["name"] == "bob" for e in rec.to("cat"))
+    table.submit("eve", "join", ["1"])                # args as a token list
+    table.submit("bob", "start")
+    assert table.state == "playing" and table.seated[0] == "eve"
+    table.close()
+    assert table.state == "finished" and table.result["abandoned"]
+    assert not clock.getDelayedCalls()
