@@ -129,8 +129,8 @@ def mask_cards(mask: int) -> tuple[Card, ...]:
         low = mask & -mask
         out.append(_CARDS[low.bit_length() - 1])
         mask ^= low
-    if len(out) > 1 and (out[-1] >= 52):
-        out.sort(key=SORT_KEY.__getitem__)
+    if len(out) > 1 and out[-1] >= 52 and (out[-1] <= 53 or out[-2] >= 52):
+        out.sort(key=SORT_KEY.__getitem__)   # Mah Jong or Dog with other cards: they go first
     return tuple(out)
 
 

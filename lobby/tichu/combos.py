@@ -29,33 +29,29 @@ class Combo:
     combos); `bomb_order` orders bombs (RULES.md 13). Iterating yields the cards.
     """
 
-    __slots__ = ("kind", "rank", "length", "cards", "phoenix_as", "is_bomb", "mask", "key",
+    __slots__ = ("kind", "rank", "length", "_cards", "phoenix_as", "is_bomb", "mask", "key",
                  "bomb_order", "__weakref__")
 
     kind: str
     rank: int | float
     length: int
-    cards: tuple[Card, ...]
     phoenix_as: int | None
     is_bomb: bool
     mask: int
     key: int
     bomb_order: int
 
-    def __init__(self, kind: str, rank: int | float, mask: int, phoenix_as: int | None = None) -> None:
-        cards = mask_cards(mask)
-        object.__setattr__(self, "kind", kind)
-        object.__setattr__(self, "rank", rank)
-        object.__setattr__(self, "length", len(cards))
-        object.__setattr__(self, "cards", cards)
-        object.__setattr__(self, "phoenix_as", phoenix_as)
-        object.__setattr__(self, "is_bomb", kind == BOMB)
-        object.__setattr__(self, "mask", mask)
-        object.__setattr__(self, "key", _key(mask, phoenix_as, rank))
-        # straight bombs beat every four of a kind; longer beats shorter; then by rank
-        order = (len(cards) * 100 + rank) if (kind == BOMB and len(cards) >= 5) else \
-            rank if kind == BOMB else 0
-        object.__setattr__(self, "bomb_order", order)
+    def __new__(cls, kind: str, rank: int | float, mask: int, phoenix_as: int | None = None) -> "Combo":
+        return _make(kind, rank, mask, phoenix_as, _key(mask, phoenix_as, rank))
+
+    @property
+    def cards(self) -> tuple[Card, ...]:
+        """The cards, in sort order (computed when first asked for)."""
+        cards = self._cards
+        if cards is None:
+            cards = mask_cards(self.mask)
+            object.__setattr__(self, "_cards", cards)
+        return cards
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("Combo is immutable")
@@ -90,6 +86,29 @@ class Combo:
         return f"<Combo {self.kind} {rank_name(self.rank)}: {format_cards(self.cards)}{pa}>"
 
 
+class _Building(Combo):
+    """A Combo under construction (see Combo.__new__)."""
+    __slots__ = ()
+    __setattr__ = object.__setattr__
+
+
+def _make(kind: str, rank: int | float, mask: int, phoenix_as: int | None, key: int) -> Combo:
+    # built as a _Building (whose attributes can be set cheaply), then turned into a Combo
+    self = object.__new__(_Building)
+    self._cards = None
+    self.kind = kind
+    self.rank = rank
+    self.length = n = mask.bit_count()
+    self.phoenix_as = phoenix_as
+    self.is_bomb = bomb = kind == BOMB
+    self.mask = mask
+    self.key = key
+    # straight bombs beat every four of a kind; longer beats shorter; then by rank
+    self.bomb_order = (n * 100 + rank if n >= 5 else rank) if bomb else 0
+    self.__class__ = Combo
+    return self  # type: ignore[return-value]
+
+
 def _key(mask: int, phoenix_as: int | None, rank: int | float) -> int:
     if mask == PHOENIX_BIT:          # a Phoenix single: its half rank is part of its identity
         return (mask << 5) | (16 + int(rank * 2 - 3) // 2)
@@ -103,12 +122,12 @@ _CACHE_LIMIT = 200_000
 
 
 def _intern(kind: str, rank: int | float, mask: int, phoenix_as: int | None) -> Combo:
-    key = _key(mask, phoenix_as, rank)
+    key = (mask << 5) | (phoenix_as or 0) if mask != PHOENIX_BIT else _key(mask, None, rank)
     combo = _INTERNED.get(key)
     if combo is None:
         if len(_INTERNED) > _CACHE_LIMIT:
             _INTERNED.clear()
-        combo = _INTERNED[key] = Combo(kind, rank, mask, phoenix_as)
+        combo = _INTERNED[key] = _make(kind, rank, mask, phoenix_as, key)
     return combo
 
 
@@ -280,7 +299,7 @@ def beats(combo: Combo, top: Combo | None) -> bool:
     if tkind == BOMB or kind != tkind:
         return False
     if combo.mask == PHOENIX_BIT:          # half a rank above any single but the Dragon
-        return top.mask != DRAGON_BIT
+        return top.mask != DRAGON_BIT and top.mask != PHOENIX_BIT
     return combo.length == top.length and combo.rank > top.rank
 
 

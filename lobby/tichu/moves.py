@@ -217,7 +217,8 @@ def _POP_SMALL(m: int) -> int:
     return bin(m).count("1")
 
 
-def _generate(hand: int, top: Combo | None) -> list[Combo]:
+def _generate_direct(hand: int, top: Combo | None) -> list[Combo]:
+    """Generate the plays straight from the hand (no index): the reference the index must match."""
     nib = _nibbles(hand)
     ph = hand & PHOENIX_BIT
     ma = hand & MAHJONG_BIT
@@ -268,6 +269,99 @@ def _generate(hand: int, top: Combo | None) -> list[Combo]:
     return out
 
 
+# ---- the hand index: every lead of a hand by kind, reused for its sub-hands -------------------------
+# A play is a set of cards with a reading, and whether it is a combination depends on those cards
+# only; so the plays of a hand that lost some cards are the plays of the full hand that avoid them.
+# A round asks about hands that only shrink: the index of a seat's hand is built once (lazily, kind
+# by kind) and then filtered.
+_LEAD_ORDER = (SINGLE, PAIR, TRIPLE, FULLHOUSE, STRAIGHT, STAIRS, BOMB)
+
+
+class _Index:
+    __slots__ = ("hand", "nib", "kinds")
+
+    def __init__(self, hand: int) -> None:
+        self.hand = hand
+        self.nib = _nibbles(hand)
+        self.kinds: dict[str, list[Combo]] = {}
+
+    def plays(self, kind: str) -> list[Combo]:
+        """Every lead of this kind from the full hand (singles: Dog and led Phoenix included)."""
+        found = self.kinds.get(kind)
+        if found is not None:
+            return found
+        hand, nib = self.hand, self.nib
+        ph = hand & PHOENIX_BIT
+        out: list[Combo] = []
+        if kind == SINGLE:
+            bits = hand
+            while bits:
+                low = bits & -bits
+                out.append(_single(low))
+                bits ^= low
+        elif kind == PAIR or kind == TRIPLE:
+            _gen_same_rank(out, nib, ph, 2 if kind == PAIR else 3, kind, 1)
+        elif kind == FULLHOUSE:
+            _gen_fullhouses(out, nib, ph, 1)
+        elif kind == STRAIGHT:
+            flushes = any(b.length >= 5 for b in self.plays(BOMB))
+            _gen_runs(out, nib, ph, hand & MAHJONG_BIT, False, None, 0, flushes)
+        elif kind == STAIRS:
+            _gen_runs(out, nib, ph, 0, True, None, 0, False)
+        elif kind == BOMB:
+            _gen_bombs(out, hand, nib, None)
+        self.kinds[kind] = out
+        return out
+
+
+_INDEXES: list[_Index] = []          # the most recent indexes, newest last
+_INDEX_LIMIT = 16
+
+
+def _index_for(hand: int) -> tuple[_Index, int]:
+    """An index of a hand containing `hand`, and the cards it has beyond `hand`."""
+    for i in range(len(_INDEXES) - 1, -1, -1):
+        idx = _INDEXES[i]
+        if not hand & ~idx.hand:
+            return idx, idx.hand & ~hand
+    idx = _Index(hand)
+    if len(_INDEXES) >= _INDEX_LIMIT:
+        del _INDEXES[0]
+    _INDEXES.append(idx)
+    return idx, 0
+
+
+def _generate(hand: int, top: Combo | None) -> list[Combo]:
+    idx, gone = _index_for(hand)
+    if top is None:
+        out: list[Combo] = []
+        for kind in _LEAD_ORDER:
+            plays = idx.plays(kind)
+            out += [c for c in plays if not c.mask & gone] if gone else plays
+        return out
+    kind = top.kind
+    if kind == DOG:
+        return []
+    bombs = idx.plays(BOMB)
+    if kind == BOMB:
+        order = top.bomb_order
+        return [c for c in bombs if c.bomb_order > order and not c.mask & gone]
+    rank = top.rank
+    plays = idx.plays(kind)
+    if kind == SINGLE:
+        out = [c for c in plays if c.rank > rank and c.mask != PHOENIX_BIT and not c.mask & gone]
+        if hand & PHOENIX_BIT and top.mask != DRAGON_BIT:
+            out.append(phoenix_single(int(rank * 2) + 1))
+    elif kind == STRAIGHT or kind == STAIRS:
+        length = top.length
+        out = [c for c in plays if c.rank > rank and c.length == length and not c.mask & gone]
+    else:
+        out = [c for c in plays if c.rank > rank and not c.mask & gone]
+    if bombs:
+        out += [c for c in bombs if not c.mask & gone] if gone else bombs
+    return out
+
+
 # ---- the wish and the cache ---------------------------------------------------------------------
 _WISH_CACHE: dict[object, int] = {}
 
@@ -287,12 +381,8 @@ _ANSWERS: dict[tuple[int, int, int], tuple[tuple[Combo, ...], bool, bool]] = {}
 _ANSWERS_LIMIT = 50_000
 
 
-def _answer(hand: int, top: Combo | None, w: int) -> tuple[tuple[Combo, ...], bool, bool]:
+def _compute_answer(hand: int, top: Combo | None, w: int) -> tuple[tuple[Combo, ...], bool, bool]:
     """(legal plays, may pass, wish binds) for this hand mask, top play and wish rank."""
-    key = (hand, top.key if top is not None else -1, w)
-    found = _ANSWERS.get(key)
-    if found is not None:
-        return found
     plays = _generate(hand, top)
     binds = False
     if w and hand & RANK_MASK[w]:
@@ -303,10 +393,18 @@ def _answer(hand: int, top: Combo | None, w: int) -> tuple[tuple[Combo, ...], bo
                 break
         if binds:
             plays = [p for p in plays if p.mask & rm or p.is_bomb]
-    found = (tuple(plays), top is not None and not binds, binds)
-    if len(_ANSWERS) >= _ANSWERS_LIMIT:
-        _ANSWERS.clear()
-    _ANSWERS[key] = found
+    return (tuple(plays), top is not None and not binds, binds)
+
+
+def _answer(hand: int, top: Combo | None, w: int) -> tuple[tuple[Combo, ...], bool, bool]:
+    """`_compute_answer`, cached by (hand, top play, wish)."""
+    key = (hand, top.key if top is not None else -1, w)
+    found = _ANSWERS.get(key)
+    if found is None:
+        found = _compute_answer(hand, top, w)
+        if len(_ANSWERS) >= _ANSWERS_LIMIT:
+            _ANSWERS.clear()
+        _ANSWERS[key] = found
     return found
 
 
