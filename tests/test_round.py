@@ -285,3 +285,16 @@ def test_all_56_cards_always_accounted_for_and_points():
         assert sorted(cards) == list(DECK)
     assert mask_points((1 << 56) - 1) == 100
     assert sum(r.won_points) + mask_points(r.hands[2]) == 100
+
+
+def test_a_play_handed_out_for_an_older_state_is_checked_again():
+    r = make_round(fill("Ma", "S2 SA", "G9", ""))
+    script(r, "0 play Ma wish none")
+    low = [p for p in r.legal_plays(1) if p.cards == parse_cards("S2")][0]
+    script(r, "1 pass", "2 play G9", "3 pass", "0 pass")
+    assert r.turn == 1 and r.hand(1) and not r.trick_won
+    rejected(r, 1, Play(low.cards), "too-low")
+    # and one handed out for this very state is accepted as it is
+    high = [p for p in r.legal_plays(1) if p.cards == parse_cards("SA")][0]
+    r.apply(1, Play(high.cards))
+    assert r.holder == 1 and r.trick[-1][1] is high
