@@ -18,6 +18,24 @@ previous one; Tichu is played counter-clockwise).
 
 Time comes only from the injected clock (`IReactorTime`: the reactor, or `task.Clock` in tests);
 the only use is the bomb window.
+
+Commands (`submit(user, name, args)`; `args` is a mapping with the keys below, or the raw text
+after the command name, or its tokens as a list; BSW aliases kartentausch/passe/bomben work too):
+
+    join [seat]        spielinfo         option [name [value]]   remove name    accept  refuse
+    leave              start             reset                   grand  nogrand  tichu  pass
+    schupf cards       play cards        bomb cards              wish rank      dragon to
+
+`cards` is BSW text: `R10 GB Ph=7 wish 8`, or rank-only shorthand (`7 7`). `dragon to` is
+`left`, `right`, a seat number 1..4 or a player's name.
+
+Events (types are catalog keys; errors are `error_event(code, ...)` to the submitter alone):
+`table-view` (per person: state, seats, options, and the engine's view for that person as
+`game`), `table-joined/left/started/option-set/options/info/reset/vanished/back/new-host/
+remove-proposed/vote/remove-refused/vote-ended/abandoned/window-closed`, and `game-KIND` for each
+engine event KIND (deal, deal-rest, grand, tichu, exchange-given, exchange-received, play,
+wish, pass, trick-won, dragon-given, trick-taken, out, round-over, round-score, match-over...),
+whose data carry the engine's fields plus `table` and `names` (names by seat, 0..3).
 """
 from __future__ import annotations
 
