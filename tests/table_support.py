@@ -11,7 +11,7 @@ from twisted.internet.task import Clock
 from lobby.events import Event
 from lobby.table import TableActor
 from lobby.tichu.actions import (
-    UNSET, CallTichu, Exchange, GiveDragon, GrandTichu, Pass, Play, Wish,
+    CallTichu, Exchange, GiveDragon, GrandTichu, Pass, Play, Wish,
 )
 from lobby.tichu.cards import (
     MAHJONG, PHOENIX, Card, format_cards, parse_card, parse_cards, rank_name,

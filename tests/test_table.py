@@ -10,7 +10,7 @@ from twisted.logger import globalLogPublisher
 from lobby.events import Event
 from lobby.messages import ERRORS
 from lobby.table import TableActor, parse_play
-from lobby.tichu.actions import UNSET, Play
+from lobby.tichu.actions import UNSET
 from lobby.tichu.cards import parse_cards
 from lobby.messages import LobbyError
 from lobby.tichu.errors import Rejected
