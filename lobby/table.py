@@ -418,6 +418,7 @@ class TableActor:
             return
         self.gone.add(name)
         self._tell_all("table-vanished", name=name)
+        self._send_views()
 
     def _back(self, name: str) -> None:
         self.gone.discard(name)
@@ -426,7 +427,7 @@ class TableActor:
             self._vote = None
             self._tell_all("table-vote-ended", name=name)
         self._tell_all("table-back", name=name)
-        self._send_views_to([name])
+        self._send_views()
 
     # ---- table commands ----------------------------------------------------------------------
     def cmd_join(self, user: str, args: "_Args") -> None:

@@ -217,3 +217,24 @@ def test_round_over_with_tichu_results_and_turnier_end() -> None:
                                        "scores": [500, 500], "rounds": 3, "names": names})
     assert render_table(shared) == [
         "Game over after 3 rounds: Shared victory at alice+carol 500 : 500 bobby+dave."]
+
+
+def test_vanished_player_vote_and_abandoned_game() -> None:
+    table, rec = game(seed=3, finish=False)
+    table.member_gone("dave")
+    view = [e for e in rec.to("alice") if e.type == "table-view"][-1]
+    assert "4 dave 8 (gone)" in render_table(view)[0]
+    vanished = [e for e in rec.to("alice") if e.type == "table-vanished"][-1]
+    assert render_table(vanished) == ["dave has vanished. The other players may /remove dave."]
+    table.submit("alice", "remove", "dave")
+    proposed = [e for e in rec.to("bobby") if e.type == "table-remove-proposed"][-1]
+    assert render_table(proposed) == [
+        "alice proposes to remove dave: /accept or /refuse (2 votes needed)."]
+    table.submit("carol", "accept")
+    vote = [e for e in rec.to("bobby") if e.type == "table-vote"][-1]
+    assert render_table(vote) == ["carol votes yes on removing dave."]
+    abandoned = [e for e in rec.to("eve") if e.type == "table-abandoned"][-1]
+    assert render_table(abandoned) == [
+        "dave was removed; the game is abandoned at alice+carol 0 : 0 bobby+dave."]
+    view = [e for e in rec.to("eve") if e.type == "table-view"][-1]
+    assert render_table(view)[-1] == "The game was abandoned (dave removed)."
