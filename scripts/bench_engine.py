@@ -4,8 +4,9 @@
 Each round: a seeded deal, random Grand Tichu decisions (5 %), a random exchange, then every player
 in turn picks uniformly among its legal plays (passing included where allowed); a Mah Jong play
 names a random wish, a Dragon trick goes to a random opponent. One core, one process, bounded in
-time. Prints rounds per second and the cost of one legal-move generation (moves.legal_plays on
-the positions met in the rounds, measured separately with the answer cache cleared).
+time. Prints rounds per second, then (measured separately, after the timed rounds) the cost of one
+legal-move generation: per Round.legal_plays call as the rounds ask it, and per moves.legal_plays
+call on positions met in the rounds with every cache of moves.py emptied.
 
     python scripts/bench_engine.py --seconds 10
 """
@@ -48,7 +49,7 @@ def play_round(rng: random.Random, positions: list | None = None) -> int:
             s = r.turn
             plays = legal(s)
             k = len(plays)
-            if positions is not None and len(positions) < 20000:
+            if positions is not None:
                 positions.append((r.hands[s], list(r._combos) if not r.trick_won else [],
                                   r.wish))
             if r._combos and not r.trick_won and (r.wish is None or r.can_pass(s)):
@@ -73,38 +74,74 @@ def play_round(rng: random.Random, positions: list | None = None) -> int:
         n += 1
 
 
+def legal_cost(rng: random.Random, rounds: int) -> tuple[float, int]:
+    """Microseconds per Round.legal_plays call as the rounds ask it (the engine's caches on)."""
+    spent = [0.0, 0]
+    inner = Round.legal_plays
+    clock = time.perf_counter
+
+    def timed(self: Round, seat: int) -> list:
+        t0 = clock()
+        plays = inner(self, seat)
+        spent[0] += clock() - t0
+        spent[1] += 1
+        return plays
+
+    Round.legal_plays = timed  # type: ignore[method-assign]
+    try:
+        for _ in range(rounds):
+            play_round(rng)
+    finally:
+        Round.legal_plays = inner  # type: ignore[method-assign]
+    return spent[0] / max(1, spent[1]) * 1e6, spent[1]
+
+
+def uncached_cost(positions: list) -> float:
+    """Microseconds per moves.legal_plays call with every cache of moves.py emptied first."""
+    caches = [getattr(moves, name) for name in dir(moves)
+              if name.isupper() and name.startswith("_") and isinstance(getattr(moves, name), dict)]
+
+    def clear() -> None:
+        for c in caches:
+            c.clear()
+
+    t0 = time.perf_counter()
+    for hand, trick, wish in positions:
+        clear()
+        moves.legal_plays(hand, trick, wish)
+    t1 = time.perf_counter()
+    for hand, trick, wish in positions:
+        clear()
+    t2 = time.perf_counter()
+    return ((t1 - t0) - (t2 - t1)) / max(1, len(positions)) * 1e6
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--seconds", type=float, default=10.0, help="how long to play rounds")
     ap.add_argument("--seed", type=int, default=1)
     args = ap.parse_args(argv)
     rng = random.Random(args.seed)
-    positions: list = []
-    play_round(rng, positions)           # warm-up
+    for _ in range(20):                  # warm-up
+        play_round(rng)
     rounds = actions = 0
     start = time.perf_counter()
     deadline = start + args.seconds
     while time.perf_counter() < deadline:
         for _ in range(20):
-            actions += play_round(rng, positions if len(positions) < 20000 else None)
+            actions += play_round(rng)
             rounds += 1
     elapsed = time.perf_counter() - start
-    # legal-move generation alone, on the positions met, without the answer cache
-    positions = positions[:20000]
-    moves._ANSWERS.clear()
-    t0 = time.perf_counter()
-    for hand, trick, wish in positions:
-        moves._ANSWERS.clear()
-        moves.legal_plays(hand, trick, wish)
-    t1 = time.perf_counter()
-    for hand, trick, wish in positions:
-        moves._ANSWERS.clear()
-    t2 = time.perf_counter()
-    per_gen = ((t1 - t0) - (t2 - t1)) / max(1, len(positions)) * 1e6
+    per_call, calls = legal_cost(random.Random(args.seed + 1), 300)
+    positions: list = []
+    while len(positions) < 5000:
+        play_round(rng, positions)
     print(f"rounds: {rounds} in {elapsed:.2f} s = {rounds / elapsed:,.0f} rounds/s "
           f"({actions / rounds:.1f} actions per round, "
           f"{elapsed / actions * 1e6:.2f} us per action incl. choosing)")
-    print(f"legal-move generation: {per_gen:.2f} us per call (uncached, {len(positions)} positions)")
+    print(f"legal-move generation: {per_call:.2f} us per Round.legal_plays call as rounds ask it "
+          f"({calls / 300:.0f} calls per round), {uncached_cost(positions[:5000]):.2f} us "
+          f"uncached (every cache of moves.py emptied before each call)")
     return 0
 
 

@@ -36,6 +36,7 @@ class _Unset:
 
 
 UNSET: Any = _Unset()
+_set = object.__setattr__
 
 
 def _cards_text(cards: Iterable[int]) -> str:
@@ -78,22 +79,21 @@ class CallTichu(Action):
         return {"a": "tichu"}
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class Exchange(Action):
     """The three cards given away: to the next player in turn order, to the partner, to the
     previous player (BSW's order)."""
 
     cards: tuple
 
-    def __post_init__(self) -> None:
-        if type(self.cards) is not tuple:
-            object.__setattr__(self, "cards", tuple(self.cards))
+    def __init__(self, cards: Iterable[int]) -> None:
+        _set(self, "cards", cards if cards.__class__ is tuple else tuple(cards))
 
     def to_json(self) -> dict[str, Any]:
         return {"a": "exchange", "cards": _cards_text(self.cards)}
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class Play(Action):
     """Cards played: in turn, as a lead, or a bomb out of turn.
 
@@ -103,12 +103,15 @@ class Play(Action):
     """
 
     cards: tuple
-    phoenix_as: int | None = None
-    wish: Any = UNSET
+    phoenix_as: int | None
+    wish: Any
 
-    def __post_init__(self) -> None:
-        if type(self.cards) is not tuple:
-            object.__setattr__(self, "cards", tuple(self.cards))
+    def __init__(self, cards: Iterable[int], phoenix_as: int | None = None,
+                 wish: Any = UNSET) -> None:
+        # a plain __init__: a Play is built once per move on the engine's hot path
+        _set(self, "cards", cards if cards.__class__ is tuple else tuple(cards))
+        _set(self, "phoenix_as", phoenix_as)
+        _set(self, "wish", wish)
 
     def to_json(self) -> dict[str, Any]:
         d: dict[str, Any] = {"a": "play", "cards": _cards_text(self.cards)}
