@@ -298,3 +298,19 @@ def test_a_play_handed_out_for_an_older_state_is_checked_again():
     high = [p for p in r.legal_plays(1) if p.cards == parse_cards("SA")][0]
     r.apply(1, Play(high.cards))
     assert r.holder == 1 and r.trick[-1][1] is high
+
+
+def test_garbage_is_rejected_as_bad_cards():
+    r = make_round(fill("Ma R3", "", "", ""))
+    rejected(r, 0, Play(("R3",)), "bad-card")
+    rejected(r, 0, Play((99,)), "bad-card")
+    rejected(r, 1, Play((-1,)), "bad-card")
+    rejected(r, 0, Play(()), "no-cards")
+    rejected(r, 0, GiveDragon(True), "no-dragon-pending")
+    deal, given = deal_for(fill("", "", "", ""))
+    r = Round(deal, grand_allowed=False)
+    rejected(r, 0, Exchange(("x", "y", "z")), "bad-card")
+    with pytest.raises(ValueError):
+        Round(deal[:3])
+    with pytest.raises(ValueError):
+        Round([deal[0], deal[0], deal[2], deal[3]])

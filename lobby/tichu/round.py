@@ -100,6 +100,13 @@ def _play_text(combo: Any) -> str:
     return text
 
 
+def _check_cards(cards: Any) -> None:
+    """Cards of a Play must be cards (indexes 0..55); anything else is a bad card."""
+    for c in cards:
+        if c.__class__ is not Card and not (isinstance(c, int) and 0 <= c < 56):
+            raise Rejected("bad-card", token=str(c))
+
+
 def _is_dragon_single(combo: Any) -> bool:
     return combo.mask == DRAGON_BIT
 
@@ -323,9 +330,12 @@ class Round:
                         break
             if combos and not self.trick_won:
                 if combo is None:
+                    _check_cards(cards)
                     combo = _moves.check_play(hand, combos, self.wish, cards, action.phoenix_as)
                 return self._put(seat, combo, wish)
             # a lead; a bomb of a lead-taker who did not win the trick goes onto the won trick
+            if combo is None:
+                _check_cards(cards)
             if combos and seat != self.holder and (combo is None or combo.is_bomb):
                 bomb = self._try_bomb(hand, cards)
                 if bomb is not None:
@@ -339,6 +349,7 @@ class Round:
             evs += self._put(seat, combo, wish)
             return evs
         # out of turn (or during a Dragon gift): only a bomb onto a play on the table
+        _check_cards(cards)
         try:
             combo = _moves.check_bomb_out_of_turn(hand, combos, cards)
         except Rejected as exc:
