@@ -57,14 +57,20 @@ _THREE = _rank_table(3, False)
 _ONE_PH = _rank_table(1, True)       # one card + Phoenix as r
 _TWO_PH = _rank_table(2, True)
 _PH_AS = tuple((PHOENIX_BIT | (r << _PA),) if r >= 2 else () for r in range(15))
-_SINGLE_OF_BIT: dict[int, Combo] = {}
 
 
-def _single(bit: int) -> Combo:
-    combo = _SINGLE_OF_BIT.get(bit)
-    if combo is None:
-        combo = _SINGLE_OF_BIT[bit] = readings(bit)[0]
-    return combo
+def _combo_table(kind: str, values: tuple) -> tuple[tuple[tuple[Combo, ...], ...], ...]:
+    """[r][nib]: the interned combos of `values[r][nib]` (card masks | Phoenix reading << _PA)."""
+    return tuple(tuple(tuple(_intern(kind, r, v & _CARD_BITS, (v >> _PA) or None) for v in cell)
+                       for cell in row) for r, row in enumerate(values))
+
+
+# prebuilt plays of one rank: [r][nib] -> combos (the same objects every time)
+_SINGLES = _combo_table(SINGLE, _ONE)
+_PAIRS, _PAIRS_PH = _combo_table(PAIR, _TWO), _combo_table(PAIR, _ONE_PH)
+_TRIPLES, _TRIPLES_PH = _combo_table(TRIPLE, _THREE), _combo_table(TRIPLE, _TWO_PH)
+_SPECIAL_SINGLES = tuple((bit, readings(bit)[0]) for bit in (DOG_BIT, MAHJONG_BIT, PHOENIX_BIT, DRAGON_BIT))
+_DRAGON_SINGLE = readings(DRAGON_BIT)[0]
 
 
 def _nibbles(hand: int) -> list[int]:
@@ -87,15 +93,25 @@ def _emit(out: list, kind: str, rank: int, values: Iterable[int]) -> None:
 
 
 # ---- generators (each appends interned combos to out) -------------------------------------------
-def _gen_same_rank(out: list, nib: list[int], ph: int, size: int, kind: str, above: int) -> None:
-    real = _TWO if size == 2 else _THREE
-    joker = _ONE_PH if size == 2 else _TWO_PH
+def _gen_same_rank(out: list, nib: list[int], ph: int, size: int, above: int) -> None:
+    real, joker = (_PAIRS, _PAIRS_PH) if size == 2 else (_TRIPLES, _TRIPLES_PH)
     for r in range(above + 1, 15):
         n = nib[r]
         if n:
-            _emit(out, kind, r, real[r][n])
+            out += real[r][n]
             if ph:
-                _emit(out, kind, r, joker[r][n])
+                out += joker[r][n]
+
+
+def _gen_singles(out: list, hand: int, nib: list[int]) -> None:
+    for r in range(2, 15):
+        n = nib[r]
+        if n:
+            out += _SINGLES[r][n]
+    if hand & 0xF << 52:
+        for bit, combo in _SPECIAL_SINGLES:
+            if hand & bit:
+                out.append(combo)
 
 
 def _gen_fullhouses(out: list, nib: list[int], ph: int, above: int) -> None:
@@ -133,52 +149,86 @@ def _gen_runs(out: list, nib: list[int], ph: int, ma: int, pairs: bool,
 
     For each lowest rank the window grows one rank at a time, keeping the plays of the window
     without the Phoenix (`base`) and with it (`joker`, its rank in the high bits)."""
+    opts: list[tuple[int, ...]] = [()] * 15
+    full = 0          # ranks that can stand in the run by themselves
+    fillable = 0      # ranks the Phoenix can stand for
     if pairs:
-        kind, minimum, first = STAIRS, 2, 2
-        opts = [_TWO[r][nib[r]] for r in range(15)]
-        ph_opts = [_ONE_PH[r][nib[r]] for r in range(15)] if ph else None
-        # ranks with a pair; ranks the Phoenix can complete (one real card there)
-        full = sum(1 << r for r in range(2, 15) if _POP[nib[r]] >= 2)
-        fillable = sum(1 << r for r in range(2, 15) if nib[r])
+        kind, need, first = STAIRS, 2, 2
+        ph_opts = [()] * 15
+        for r in range(2, 15):
+            n = nib[r]
+            if n:
+                if _POP[n] >= 2:
+                    opts[r] = _TWO[r][n]
+                    full |= 1 << r
+                if ph:
+                    ph_opts[r] = _ONE_PH[r][n]
+                    fillable |= 1 << r
     else:
-        kind, minimum, first = STRAIGHT, 5, 1
-        opts = [_ONE[r][nib[r]] for r in range(15)]
-        opts[1] = (MAHJONG_BIT,) if ma else ()
-        ph_opts = _PH_AS if ph else None
-        full = sum(1 << r for r in range(2, 15) if nib[r]) | (2 if ma else 0)
-        fillable = 0x7FFC                                  # the Phoenix stands for 2..14
-    need = minimum if length is None else length
-    lo_min = first if length is None else max(first, above - length + 2)
-    for lo in range(lo_min, 16 - need):
-        # how far a window from lo can reach: present ranks, at most one hole for the Phoenix
-        reach = _ones(full >> lo)
+        kind, need, first = STRAIGHT, 5, 1
+        ph_opts = _PH_AS
+        for r in range(2, 15):
+            n = nib[r]
+            if n:
+                opts[r] = _ONE[r][n]
+                full |= 1 << r
+        if ma:
+            opts[1] = (MAHJONG_BIT,)
+            full |= 2
         if ph:
+            fillable = 0x7FFC                              # the Phoenix stands for 2..14
+    if length is not None:
+        need = length
+        first = max(first, above - length + 2)            # the top must end above `above`
+    starts = (full | fillable) >> first << first
+    if not starts & (starts >> 1):
+        return                                             # no two neighbouring ranks: no run
+    get = _INTERNED.get
+    while starts:
+        low = starts & -starts
+        starts ^= low
+        lo = low.bit_length() - 1
+        if lo > 15 - need:
+            break
+        # how far a window from lo can reach: present ranks, at most one hole for the Phoenix
+        x = full >> lo
+        reach = (x ^ (x + 1)).bit_length() - 1
+        if fillable:
             hole = lo + reach
-            if hole <= 14 and fillable >> hole & 1:
-                reach += 1 + _ones(full >> (hole + 1))
+            if fillable >> hole & 1:
+                x = full >> (hole + 1)
+                reach += (x ^ (x + 1)).bit_length()
         if reach < need:
             continue
         last = lo + (reach if length is None else length) - 1
         base = [0]
         joker: list[int] = []
+        check_flush = flushes and lo >= 2
         for hi in range(lo, last + 1):
             o = opts[hi]
             if joker:
                 joker = [v | x for v in joker for x in o] if o else []
-            if ph_opts is not None and base:
+            if fillable and base:
                 po = ph_opts[hi]
                 if po:
                     joker += [m | x for m in base for x in po]
             if base:
                 base = [m | x for m in base for x in o] if o else []
             if hi - lo + 1 >= need and hi > above:
-                if base:
-                    if flushes and lo >= 2:
-                        _emit(out, kind, hi, [m for m in base if not _is_flush(m)])
-                    else:
-                        _emit(out, kind, hi, base)
-                if joker:
-                    _emit(out, kind, hi, joker)
+                for m in base:
+                    if check_flush and _is_flush(m):
+                        continue   # a straight of one suit is a bomb (generated with the bombs)
+                    combo = get(m << 5)
+                    if combo is None:
+                        combo = _intern(kind, hi, m, None)
+                    out.append(combo)
+                for v in joker:
+                    m = v & _CARD_BITS
+                    pa = v >> _PA
+                    combo = get((m << 5) | pa)
+                    if combo is None:
+                        combo = _intern(kind, hi, m, pa)
+                    out.append(combo)
 
 
 _SUIT_MASK = tuple(sum(1 << (r * 4 + s) for r in range(13)) for s in range(4))
@@ -233,13 +283,9 @@ def _generate_direct(hand: int, top: Combo | None) -> list[Combo]:
     _gen_bombs(out, hand, nib, None)
     flushes = any(b.length >= 5 for b in out)
     if top is None:                                   # leading: everything
-        bits = hand
-        while bits:
-            low = bits & -bits
-            out.append(_single(low))
-            bits ^= low
-        _gen_same_rank(out, nib, ph, 2, PAIR, 1)
-        _gen_same_rank(out, nib, ph, 3, TRIPLE, 1)
+        _gen_singles(out, hand, nib)
+        _gen_same_rank(out, nib, ph, 2, 1)
+        _gen_same_rank(out, nib, ph, 3, 1)
         _gen_fullhouses(out, nib, ph, 1)
         _gen_runs(out, nib, ph, ma, False, None, 0, flushes)
         _gen_runs(out, nib, ph, ma, True, None, 0, False)
@@ -249,17 +295,16 @@ def _generate_direct(hand: int, top: Combo | None) -> list[Combo]:
         for r in range(int(rank) + 1, 15):
             n = nib[r]
             if n:
-                for b in _ONE[r][n]:
-                    out.append(_single(b))
+                out += _SINGLES[r][n]
         if top.mask != DRAGON_BIT:
             if ph:
                 out.append(phoenix_single(int(rank * 2) + 1))
             if hand & DRAGON_BIT:
-                out.append(_single(DRAGON_BIT))
+                out.append(_DRAGON_SINGLE)
     elif kind == PAIR:
-        _gen_same_rank(out, nib, ph, 2, PAIR, rank)
+        _gen_same_rank(out, nib, ph, 2, rank)
     elif kind == TRIPLE:
-        _gen_same_rank(out, nib, ph, 3, TRIPLE, rank)
+        _gen_same_rank(out, nib, ph, 3, rank)
     elif kind == FULLHOUSE:
         _gen_fullhouses(out, nib, ph, rank)
     elif kind == STRAIGHT:
@@ -294,13 +339,9 @@ class _Index:
         ph = hand & PHOENIX_BIT
         out: list[Combo] = []
         if kind == SINGLE:
-            bits = hand
-            while bits:
-                low = bits & -bits
-                out.append(_single(low))
-                bits ^= low
+            _gen_singles(out, hand, nib)
         elif kind == PAIR or kind == TRIPLE:
-            _gen_same_rank(out, nib, ph, 2 if kind == PAIR else 3, kind, 1)
+            _gen_same_rank(out, nib, ph, 2 if kind == PAIR else 3, 1)
         elif kind == FULLHOUSE:
             _gen_fullhouses(out, nib, ph, 1)
         elif kind == STRAIGHT:
