@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 """Benchmark of the rules engine: complete rounds between uniformly random legal players.
 
-Each round: a seeded deal, random Grand Tichu decisions (5 %), a random exchange, then every player
-in turn picks uniformly among its legal plays (passing included where allowed); a Mah Jong play
-names a random wish, a Dragon trick goes to a random opponent. One core, one process, bounded in
+Each round: a seeded deal, random Grand Tichu decisions (5 %), a random exchange, a Tichu call by
+each other player with 5 % chance, then every player in turn picks uniformly among its legal plays
+(passing included where allowed); a Mah Jong play names a random wish, a Dragon trick goes to a
+random opponent. One core, one process, bounded in
 time. Prints rounds per second, then (measured separately, after the timed rounds) the cost of one
 legal-move generation: per Round.legal_plays call as the rounds ask it, and per moves.legal_plays
 call on positions met in the rounds with every cache of moves.py emptied.
@@ -21,7 +22,8 @@ import time
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
 from lobby.tichu import moves  # noqa: E402
-from lobby.tichu.actions import Exchange, GiveDragon, GrandTichu, Pass, Play, Wish  # noqa: E402
+from lobby.tichu.actions import (CallTichu, Exchange, GiveDragon, GrandTichu, Pass, Play,  # noqa: E402
+                                 Wish)
 from lobby.tichu.cards import DECK, mask_cards  # noqa: E402
 from lobby.tichu.round import Round  # noqa: E402
 
@@ -41,6 +43,10 @@ def play_round(rng: random.Random, positions: list | None = None) -> int:
     for s in range(4):
         apply(s, Exchange(rng.sample(mask_cards(r.hands[s]), 3)))
     n = 8
+    for s in range(4):
+        if r.calls[s] is None and rng.random() < 0.05:
+            apply(s, CallTichu())
+            n += 1
     legal = r.legal_plays
     randrange = rng.randrange
     while True:
