@@ -14,7 +14,7 @@ from lobby.tichu.cards import (
     mask_cards, parse_cards, parse_rank, rank_name,
 )
 from lobby.tichu.combos import (
-    BOMB, DOG, FULLHOUSE, PAIR, SINGLE, STAIRS, STRAIGHT, TRIPLE, Combo, _INTERNED, _intern, beats,
+    BOMB, DOG, FULLHOUSE, PAIR, SINGLE, STAIRS, STRAIGHT, TRIPLE, Combo, _INTERNED, _intern, _make, beats,
     classify, describe, describe_kind, phoenix_single, readings,
 )
 from lobby.tichu.errors import Rejected
@@ -135,7 +135,10 @@ def _gen_fullhouses(out: list, nib: list[int], ph: int, above: int) -> None:
                     for pv in pvs:
                         if not (tph and pv & PHOENIX_BIT):
                             values.append(tv | pv)
-        _emit(out, FULLHOUSE, t, values)
+        for v in values:
+            m = v & _CARD_BITS
+            pa = v >> _PA
+            out.append(_make(FULLHOUSE, t, m, pa or None, (m << 5) | pa))
 
 
 def _ones(x: int) -> int:
@@ -183,7 +186,6 @@ def _gen_runs(out: list, nib: list[int], ph: int, ma: int, pairs: bool,
     starts = (full | fillable) >> first << first
     if not starts & (starts >> 1):
         return                                             # no two neighbouring ranks: no run
-    get = _INTERNED.get
     while starts:
         low = starts & -starts
         starts ^= low
@@ -215,20 +217,16 @@ def _gen_runs(out: list, nib: list[int], ph: int, ma: int, pairs: bool,
             if base:
                 base = [m | x for m in base for x in o] if o else []
             if hi - lo + 1 >= need and hi > above:
+                # new combos, not interned: a run rarely comes back in another hand, and the
+                # index keeps these for the hand's later questions
                 for m in base:
                     if check_flush and _is_flush(m):
                         continue   # a straight of one suit is a bomb (generated with the bombs)
-                    combo = get(m << 5)
-                    if combo is None:
-                        combo = _intern(kind, hi, m, None)
-                    out.append(combo)
+                    out.append(_make(kind, hi, m, None, m << 5))
                 for v in joker:
                     m = v & _CARD_BITS
                     pa = v >> _PA
-                    combo = get((m << 5) | pa)
-                    if combo is None:
-                        combo = _intern(kind, hi, m, pa)
-                    out.append(combo)
+                    out.append(_make(kind, hi, m, pa, (m << 5) | pa))
 
 
 _SUIT_MASK = tuple(sum(1 << (r * 4 + s) for r in range(13)) for s in range(4))
