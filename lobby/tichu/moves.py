@@ -357,36 +357,51 @@ _INDEXES: list[_Index] = []          # the most recent indexes, newest last
 _INDEX_LIMIT = 16
 
 
+_INDEX_OF: dict[int, _Index] = {}    # recent hands -> an index containing them
+
+
 def _index_for(hand: int) -> tuple[_Index, int]:
     """An index of a hand containing `hand`, and the cards it has beyond `hand`."""
-    for i in range(len(_INDEXES) - 1, -1, -1):
-        idx = _INDEXES[i]
-        if not hand & ~idx.hand:
-            return idx, idx.hand & ~hand
-    idx = _Index(hand)
-    if len(_INDEXES) >= _INDEX_LIMIT:
-        del _INDEXES[0]
-    _INDEXES.append(idx)
-    return idx, 0
+    idx = _INDEX_OF.get(hand)
+    if idx is None:
+        for i in range(len(_INDEXES) - 1, -1, -1):
+            idx = _INDEXES[i]
+            if not hand & ~idx.hand:
+                break
+        else:
+            idx = _Index(hand)
+            if len(_INDEXES) >= _INDEX_LIMIT:
+                del _INDEXES[0]
+                _INDEX_OF.clear()
+            _INDEXES.append(idx)
+        _INDEX_OF[hand] = idx
+    return idx, idx.hand & ~hand
 
 
 def _generate(hand: int, top: Combo | None) -> list[Combo]:
     idx, gone = _index_for(hand)
+    kinds = idx.kinds
     if top is None:
-        out: list[Combo] = []
-        for kind in _LEAD_ORDER:
-            plays = idx.plays(kind)
-            out += [c for c in plays if not c.mask & gone] if gone else plays
-        return out
+        leads = kinds.get(None)       # type: ignore[call-overload]
+        if leads is None:
+            leads = []
+            for kind in _LEAD_ORDER:
+                leads += idx.plays(kind)
+            kinds[None] = leads       # type: ignore[index]
+        return [c for c in leads if not c.mask & gone] if gone else leads
     kind = top.kind
     if kind == DOG:
         return []
-    bombs = idx.plays(BOMB)
+    bombs = kinds.get(BOMB)
+    if bombs is None:
+        bombs = idx.plays(BOMB)
     if kind == BOMB:
         order = top.bomb_order
         return [c for c in bombs if c.bomb_order > order and not c.mask & gone]
     rank = top.rank
-    plays = idx.plays(kind)
+    plays = kinds.get(kind)
+    if plays is None:
+        plays = idx.plays(kind)
     if kind == SINGLE:
         out = [c for c in plays if c.rank > rank and c.mask != PHOENIX_BIT and not c.mask & gone]
         if hand & PHOENIX_BIT and top.mask != DRAGON_BIT:
