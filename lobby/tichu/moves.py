@@ -431,12 +431,14 @@ def _wish_rank(wish: Wish) -> int:
     return w
 
 
-_ANSWERS: dict[tuple[int, int, int], tuple[tuple[Combo, ...], bool, bool]] = {}
+_ANSWERS: dict[tuple[int, int, int], tuple[list[Combo], bool, bool]] = {}
 _ANSWERS_LIMIT = 50_000
 
 
-def _compute_answer(hand: int, top: Combo | None, w: int) -> tuple[tuple[Combo, ...], bool, bool]:
-    """(legal plays, may pass, wish binds) for this hand mask, top play and wish rank."""
+def _compute_answer(hand: int, top: Combo | None, w: int) -> tuple[list[Combo], bool, bool]:
+    """(legal plays, may pass, wish binds) for this hand mask, top play and wish rank.
+
+    The list may be shared with the caches: never hand it out without copying."""
     plays = _generate(hand, top)
     binds = False
     if w and hand & RANK_MASK[w]:
@@ -447,10 +449,10 @@ def _compute_answer(hand: int, top: Combo | None, w: int) -> tuple[tuple[Combo, 
                 break
         if binds:
             plays = [p for p in plays if p.mask & rm or p.is_bomb]
-    return (tuple(plays), top is not None and not binds, binds)
+    return (plays, top is not None and not binds, binds)
 
 
-def _answer(hand: int, top: Combo | None, w: int) -> tuple[tuple[Combo, ...], bool, bool]:
+def _answer(hand: int, top: Combo | None, w: int) -> tuple[list[Combo], bool, bool]:
     """`_compute_answer`, cached by (hand, top play, wish)."""
     key = (hand, top.key if top is not None else -1, w)
     found = _ANSWERS.get(key)
@@ -496,7 +498,7 @@ def trick_top(trick: Sequence[Play]) -> Combo | None:
 # ---- the public questions -----------------------------------------------------------------------
 def legal_plays(hand: Iterable[Card], trick: Sequence[Play], wish: Wish) -> list[Combo]:
     """Every play the player in turn may make (bombs included, the wish obligation applied)."""
-    return list(_answer(_hand_mask(hand), trick_top(trick), _wish_rank(wish))[0])
+    return _answer(_hand_mask(hand), trick_top(trick), _wish_rank(wish))[0].copy()
 
 
 def can_pass(hand: Iterable[Card], trick: Sequence[Play], wish: Wish) -> bool:
