@@ -281,3 +281,22 @@ def test_bombs_out_of_turn_are_checked_bombs(situation: tuple) -> None:
         assert set(bombs) == in_turn
     else:
         assert bombs == []
+
+
+@settings(max_examples=150, deadline=None)
+@given(situations(), st.data())
+def test_index_of_a_larger_hand_gives_the_same_plays(situation: tuple, data: st.DataObject) -> None:
+    """The per-hand index, built for the full hand and filtered for a smaller one (a hand after
+    some plays), gives exactly what direct generation from the smaller hand gives."""
+    from lobby.tichu import moves
+
+    hand, trick, wish = situation
+    full = cards_mask(hand)
+    moves._generate(full, None)                        # index the full hand
+    kept = data.draw(st.lists(st.sampled_from(hand), min_size=1, max_size=len(hand), unique=True))
+    smaller = cards_mask(kept)
+    top = trick_top(trick)
+    assert {p.key for p in moves._generate(smaller, top)} == \
+        {p.key for p in moves._generate_direct(smaller, top)}
+    assert {p.key for p in moves._generate(smaller, None)} == \
+        {p.key for p in moves._generate_direct(smaller, None)}

@@ -14,7 +14,7 @@ from lobby.tichu.cards import (
     mask_cards, parse_cards, parse_rank, rank_name,
 )
 from lobby.tichu.combos import (
-    BOMB, DOG, FULLHOUSE, PAIR, SINGLE, STAIRS, STRAIGHT, TRIPLE, Combo, _INTERNED, _intern, _make, beats,
+    BOMB, DOG, FULLHOUSE, PAIR, SINGLE, STAIRS, STRAIGHT, TRIPLE, Combo, _intern, _make, beats,
     classify, describe, describe_kind, phoenix_single, readings,
 )
 from lobby.tichu.errors import Rejected
@@ -80,18 +80,6 @@ def _nibbles(hand: int) -> list[int]:
             hand >> 40 & 15, hand >> 44 & 15, hand >> 48 & 15]
 
 
-def _emit(out: list, kind: str, rank: int, values: Iterable[int]) -> None:
-    """Append the interned combos for these values (card mask | Phoenix reading << _PA)."""
-    get = _INTERNED.get
-    for v in values:
-        pa = v >> _PA
-        m = v & _CARD_BITS
-        combo = get((m << 5) | pa)
-        if combo is None:
-            combo = _intern(kind, rank, m, pa or None)
-        out.append(combo)
-
-
 # ---- generators (each appends interned combos to out) -------------------------------------------
 def _gen_same_rank(out: list, nib: list[int], ph: int, size: int, above: int) -> None:
     real, joker = (_PAIRS, _PAIRS_PH) if size == 2 else (_TRIPLES, _TRIPLES_PH)
@@ -139,11 +127,6 @@ def _gen_fullhouses(out: list, nib: list[int], ph: int, above: int) -> None:
             m = v & _CARD_BITS
             pa = v >> _PA
             out.append(_make(FULLHOUSE, t, m, pa or None, (m << 5) | pa))
-
-
-def _ones(x: int) -> int:
-    """The number of trailing one bits of x."""
-    return (x ^ (x + 1)).bit_length() - 1
 
 
 def _gen_runs(out: list, nib: list[int], ph: int, ma: int, pairs: bool,
@@ -244,7 +227,7 @@ def _gen_bombs(out: list, hand: int, nib: list[int], above: Combo | None) -> Non
             out.append(_intern(BOMB, r, 15 << _SHIFT[r], None))
     for s in range(4):
         suited = hand & _SUIT_MASK[s]
-        if _POP_SMALL(suited) < 5:
+        if suited.bit_count() < 5:
             continue
         run = 0
         for r in range(2, 15):
@@ -261,12 +244,8 @@ def _gen_bombs(out: list, hand: int, nib: list[int], above: Combo | None) -> Non
                 run = 0
 
 
-def _POP_SMALL(m: int) -> int:
-    return bin(m).count("1")
-
-
 def _generate_direct(hand: int, top: Combo | None) -> list[Combo]:
-    """Generate the plays straight from the hand (no index): the reference the index must match."""
+    """The plays generated straight from the hand (no index, no cache): what the index must give."""
     nib = _nibbles(hand)
     ph = hand & PHOENIX_BIT
     ma = hand & MAHJONG_BIT
@@ -373,6 +352,8 @@ def _index_for(hand: int) -> tuple[_Index, int]:
             if len(_INDEXES) >= _INDEX_LIMIT:
                 del _INDEXES[0]
                 _INDEX_OF.clear()
+        if len(_INDEX_OF) >= 20_000:
+            _INDEX_OF.clear()
             _INDEXES.append(idx)
         _INDEX_OF[hand] = idx
     return idx, idx.hand & ~hand
