@@ -71,12 +71,18 @@ class ThreadRunner:
         if not self._started:
             self._pool.start()
             self._started = True
+            # never keep the process alive: stop the worker when the reactor shuts down
+            self._trigger = self._reactor.addSystemEventTrigger("during", "shutdown", self.stop)
         return deferToThreadPool(self._reactor, self._pool, f, *args, **kwargs)
 
     def stop(self) -> None:
         if self._started:
             self._started = False
             self._pool.stop()
+            try:
+                self._reactor.removeSystemEventTrigger(self._trigger)
+            except (ValueError, KeyError, TypeError):
+                pass
 
 
 def inline_runner(f: Callable[..., Any], *args: Any, **kwargs: Any) -> "Deferred[Any]":

@@ -1,0 +1,178 @@
+"""The server: factory, start/stop, command-line options, entry point.
+
+``main()`` installs Twisted's asyncio reactor before anything imports the reactor, logs with
+twisted.logger to stdout (one line per event), opens the database (migrations applied), listens
+on every ``--port`` endpoint and stops cleanly on SIGINT/SIGTERM: listeners closed, users told,
+connections closed, database closed.
+
+Tests build a ``LobbyServer`` with an injected reactor (or task.Clock for the world's time), a
+temporary or in-memory store, and endpoints like ``tcp:0:interface=127.0.0.1``.
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any, Sequence
+
+from twisted.internet.defer import Deferred, DeferredList, gatherResults, inlineCallbacks, succeed
+from twisted.internet.protocol import Factory
+from twisted.internet.threads import deferToThreadPool
+from twisted.logger import Logger
+
+from lobby.accounts import DEFAULT_PARAMS, Accounts, Runner, ScryptParams
+from lobby.events import Event
+from lobby.store import Store, StoreError
+from lobby.world import World
+
+__all__ = ["DEFAULT_DB", "DEFAULT_PORT", "LobbyFactory", "LobbyServer", "main", "parse_args"]
+
+DEFAULT_PORT = "tcp:4000:interface=127.0.0.1"
+DEFAULT_DB = "tichu.sqlite3"
+
+log = Logger(namespace="protocol.server")
+
+
+def thread_runner(reactor: Any) -> Runner:
+    """Run blocking functions (password hashing) in the reactor's thread pool."""
+    def run(f: Any, *args: Any, **kwargs: Any) -> "Deferred[Any]":
+        return deferToThreadPool(reactor, reactor.getThreadPool(), f, *args, **kwargs)
+    return run
+
+
+class LobbyFactory(Factory):
+    """Builds a Session per connection; holds what all sessions share."""
+
+    def __init__(self, world: World, store: Store, accounts: Accounts, motd: str = "") -> None:
+        from protocol.session import Session  # the session imports the telnet layer
+        self.protocol = Session
+        self.world = world
+        self.store = store
+        self.accounts = accounts
+        self.motd = motd
+        self.sessions: set[Any] = set()
+
+
+class LobbyServer:
+    """One lobby: world + store + listeners. ``start()`` and ``stop()`` return Deferreds."""
+
+    def __init__(self, reactor: Any, store: Store, endpoints: Sequence[str] = (DEFAULT_PORT,),
+                 motd: str = "", clock: Any = None, accounts: Accounts | None = None,
+                 scrypt: ScryptParams = DEFAULT_PARAMS) -> None:
+        self.reactor = reactor
+        self.store = store
+        self.endpoints = list(endpoints)
+        self.world = World(clock if clock is not None else reactor)
+        self.accounts = accounts if accounts is not None else Accounts(thread_runner(reactor), scrypt)
+        self.factory = LobbyFactory(self.world, store, self.accounts, motd)
+        self.ports: list[Any] = []
+        self._stopping: Deferred[None] | None = None
+
+    @inlineCallbacks
+    def start(self) -> Any:
+        """Open the database, then listen on every endpoint (StoreError / CannotListenError)."""
+        from twisted.internet.endpoints import serverFromString
+        version = yield self.store.open()
+        log.info("database {path} open, schema version {version}", path=self.store.path,
+                 version=version)
+        try:
+            for description in self.endpoints:
+                port = yield serverFromString(self.reactor, description).listen(self.factory)
+                self.ports.append(port)
+                log.info("listening on {endpoint} ({address})", endpoint=description,
+                         address=_address(port))
+        except BaseException:
+            yield self._close_ports()
+            yield self.store.close()
+            raise
+        return self
+
+    def port_numbers(self) -> list[int]:
+        return [p.getHost().port for p in self.ports]
+
+    def stop(self) -> "Deferred[None]":
+        """Close the listeners, tell everybody and close their connections, close the database."""
+        if self._stopping is None:
+            self._stopping = Deferred.fromCoroutine(self._stop())
+        return self._stopping
+
+    async def _stop(self) -> None:
+        log.info("stopping")
+        await self._close_ports()
+        sessions = list(self.factory.sessions)
+        closed = [s.when_closed() for s in sessions]
+        for session in sessions:
+            session.disconnect(Event("shutdown"))
+        if closed:
+            await DeferredList(closed).addTimeout(5, self.reactor)
+        await self.store.close()
+        log.info("stopped; database {path} closed", path=self.store.path)
+
+    def _close_ports(self) -> "Deferred[Any]":
+        ports, self.ports = self.ports, []
+        if not ports:
+            return succeed(None)
+        return gatherResults([p.stopListening() for p in ports])
+
+
+def _address(port: Any) -> str:
+    host = port.getHost()
+    return f"{getattr(host, 'host', host)}:{getattr(host, 'port', '')}"
+
+
+def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(
+        prog="tichu-lobby",
+        description="The Tichu lobby server (BrettspielWelt style) on a classic line protocol.")
+    parser.add_argument("--port", action="append", metavar="ENDPOINT",
+                        help=f"a Twisted server endpoint string (default {DEFAULT_PORT}); "
+                             "give several --port options for several listeners")
+    parser.add_argument("--db", default=DEFAULT_DB, metavar="PATH",
+                        help=f"the SQLite database file (default {DEFAULT_DB} in the working "
+                             "directory; created if missing)")
+    parser.add_argument("--motd", metavar="FILE",
+                        help="a text file shown to everybody who connects, before the login prompt")
+    opts = parser.parse_args(argv)
+    opts.port = opts.port or [DEFAULT_PORT]
+    return opts
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """The entry point of ``tichu-lobby``, ``python -m protocol`` and ``scripts/serve``."""
+    opts = parse_args(argv)
+    motd = ""
+    if opts.motd:
+        try:
+            motd = Path(opts.motd).read_text(encoding="utf-8", errors="replace").rstrip("\n")
+        except OSError as e:
+            sys.stderr.write(f"tichu-lobby: cannot read the message of the day {opts.motd!r}: "
+                             f"{e.strerror or e}\n")
+            return 2
+
+    if "twisted.internet.reactor" not in sys.modules:
+        from twisted.internet import asyncioreactor
+        asyncioreactor.install()
+    from twisted.internet import reactor
+    from twisted.logger import globalLogBeginner, textFileLogObserver
+
+    globalLogBeginner.beginLoggingTo([textFileLogObserver(sys.stdout)], redirectStandardIO=False)
+    server = LobbyServer(reactor, Store.threaded(opts.db, reactor), opts.port, motd)
+    outcome = {"code": 0}
+
+    def failed(failure: Any) -> None:
+        outcome["code"] = 1
+        if failure.check(StoreError):
+            message = str(failure.value)
+        else:
+            message = f"cannot start: {failure.getErrorMessage()}"
+        log.critical("{message}", message=message)
+        sys.stderr.write(f"tichu-lobby: {message}\n")
+        reactor.stop()
+
+    def begin() -> None:
+        server.start().addErrback(failed)
+
+    reactor.callWhenRunning(begin)
+    reactor.addSystemEventTrigger("before", "shutdown", server.stop)
+    reactor.run()
+    return outcome["code"]

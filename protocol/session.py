@@ -1,0 +1,271 @@
+"""One connection: the login state machine, then commands and speech, and event delivery.
+
+States: ``login`` (a ``login:`` prompt) -> ``password`` (for a registered name, echo off) ->
+``active`` (commands and speech) -> ``closed``. Lines that arrive while a command is still working
+(a database query, a password hash in a thread) wait in a short queue and run in order.
+
+The telnet byte layer (negotiation, line framing, UTF-8/Latin-1 decoding, line and output limits)
+is ``protocol.telnet.TelnetLineProtocol``; this class only sees clean lines.
+"""
+from __future__ import annotations
+
+from collections import deque
+from typing import TYPE_CHECKING, Any
+
+from twisted.internet.defer import Deferred, ensureDeferred
+from twisted.logger import Logger
+from twisted.python.failure import Failure
+
+from lobby.accounts import check_name, name_key
+from lobby.events import Event, error_event
+from lobby.messages import LobbyError, text
+from lobby.store import Account
+from protocol.commands import COMMANDS, CommandTable, parse_line
+from protocol.render_text import render
+from protocol.telnet import TelnetLineProtocol
+
+if TYPE_CHECKING:
+    from lobby.accounts import Accounts
+    from lobby.store import Store
+    from lobby.world import User, World
+    from protocol.server import LobbyFactory
+
+__all__ = ["Session", "MAX_LOGIN_FAILURES", "MAX_QUEUED_LINES"]
+
+MAX_LOGIN_FAILURES = 3
+MAX_QUEUED_LINES = 16
+
+log = Logger(namespace="protocol.session")
+
+
+class Session(TelnetLineProtocol):
+    """The wire side of one user: implements lobby.events.Listener (deliver, disconnect)."""
+
+    factory: "LobbyFactory"
+    commands: CommandTable = COMMANDS
+
+    # Per-connection state starts as these class defaults (an idle connection stores little).
+    state: str = "login"
+    user: "User | None" = None
+    _account: Account | None = None  # the account whose password is being asked
+    _failures: int = 0
+    _busy: bool = False
+    _queue: "deque[str] | None" = None  # created only when a line has to wait
+    _waiters: "list[Deferred[None]] | None" = None
+    _lost: bool = False
+
+    def when_closed(self) -> "Deferred[None]":
+        """A Deferred that fires when the connection is closed."""
+        d: Deferred[None] = Deferred()
+        if self._lost:
+            d.callback(None)
+        else:
+            self._waiters = (self._waiters or []) + [d]
+        return d
+
+    # ---- what handlers use ------------------------------------------------------------------
+    @property
+    def world(self) -> "World":
+        return self.factory.world
+
+    @property
+    def store(self) -> "Store":
+        return self.factory.store
+
+    @property
+    def accounts(self) -> "Accounts":
+        return self.factory.accounts
+
+    def send(self, event: Event) -> None:
+        self.deliver(event)
+
+    def quit(self, event: Event) -> None:
+        """Say ``event`` and close the connection (``/quit``)."""
+        self.disconnect(event)
+
+    # ---- Listener -----------------------------------------------------------------------------
+    def deliver(self, event: Event) -> None:
+        if self.state == "closed" or self.transport is None:
+            return
+        for line in render(event):
+            self.sendLine(line)
+
+    def disconnect(self, event: Event) -> None:
+        if self.state == "closed":
+            return
+        self.deliver(event)
+        self._close()
+
+    def _close(self) -> None:
+        self.state = "closed"
+        self._queue = None
+        if self.transport is not None:
+            self.transport.loseConnection()
+
+    # ---- connection -------------------------------------------------------------------------
+    def connectionMade(self) -> None:
+        super().connectionMade()
+        self.factory.sessions.add(self)
+        log.info("connection from {peer}", peer=self._peer())
+        self.deliver(Event("greeting"))
+        if self.factory.motd:
+            self.deliver(Event("motd", text=self.factory.motd))
+        self._prompt()
+
+    def connectionLost(self, reason: Failure | None = None) -> None:
+        self._lost = True
+        self.state = "closed"
+        self._queue = None
+        self.factory.sessions.discard(self)
+        user, self.user = self.user, None
+        if user is not None and self.world.logout(user, self):
+            log.info("{user} logged out", user=user.name)
+            if user.registered:
+                self.store.touch(user.name, self.world.clock.seconds()).addErrback(
+                    lambda f: log.failure("recording last seen of {user}", f, user=user.name))
+        super().connectionLost(reason)
+        waiters, self._waiters = self._waiters, None
+        for d in waiters or ():
+            d.callback(None)
+
+    def _peer(self) -> str:
+        try:
+            peer = self.transport.getPeer()
+            return f"{getattr(peer, 'host', peer)}:{getattr(peer, 'port', '')}"
+        except Exception:
+            return "?"
+
+    # ---- hooks of the telnet layer --------------------------------------------------------------
+    def lineTooLong(self, length: int) -> None:
+        self.deliver(error_event("line-too-long", length=length, limit=self.MAX_LINE_BYTES))
+        self._prompt()
+
+    def outputOverflow(self) -> None:
+        # the telnet layer logs it and aborts the connection right after this hook
+        self.state = "closed"
+        self._queue = None
+
+    def lineReceived(self, line: str) -> None:
+        if self.state == "closed":
+            return
+        if self._busy:
+            if self._queue is None:
+                self._queue = deque()
+            if len(self._queue) >= MAX_QUEUED_LINES:
+                self.deliver(error_event("busy"))
+            else:
+                self._queue.append(line)
+            return
+        self._run(line)
+
+    # ---- running one line ----------------------------------------------------------------------
+    def _run(self, line: str) -> None:
+        try:
+            result = self._handle(line)
+        except LobbyError as e:
+            self._refused(e)
+            return
+        except Exception:
+            log.failure("handling a line in state {state}", state=self.state)
+            self._refused(LobbyError("internal-error"))
+            return
+        if result is None:
+            return
+        self._busy = True
+        d: Deferred[Any] = ensureDeferred(result)
+        d.addErrback(self._failed)
+        d.addBoth(self._finished)
+
+    def _failed(self, failure: Failure) -> None:
+        if failure.check(LobbyError):
+            self._refused(failure.value)
+        else:
+            log.failure("handling a line in state {state}", failure, state=self.state)
+            self._refused(LobbyError("internal-error"))
+
+    def _finished(self, _: Any) -> None:
+        self._busy = False
+        while self._queue and not self._busy and self.state != "closed":
+            self._run(self._queue.popleft())
+
+    def _refused(self, error: LobbyError) -> None:
+        self.deliver(error_event(error.code, **error.params))
+        self._prompt()
+
+    def _prompt(self) -> None:
+        if self.state == "login":
+            self.sendPrompt(text("login-prompt"))
+        elif self.state == "password":
+            self.sendPrompt(text("password-prompt"))
+
+    def _handle(self, line: str) -> Any:
+        if self.state == "active":
+            return self._command(line)
+        if self.state == "login":
+            return self._login(line)
+        if self.state == "password":
+            return self._password(line)
+        return None
+
+    # ---- login -----------------------------------------------------------------------------------
+    def _login(self, line: str) -> Any:
+        name = line.strip()
+        if not name or name.lower() == "guest":
+            self._enter(self.world.free_guest_name(), registered=False)
+            return None
+        check_name(name)
+        return self._lookup(name)
+
+    async def _lookup(self, name: str) -> None:
+        account = await self.store.get_account(name)
+        if self.state != "login":
+            return
+        if account is None:
+            self._enter(name, registered=False)
+            return
+        self._account = account
+        self.state = "password"
+        self.setPasswordMode(True)
+        self._prompt()
+
+    async def _password(self, line: str) -> None:
+        account, self._account = self._account, None
+        self.setPasswordMode(False)
+        self.sendLine("")  # the client did not echo the Return of the hidden line
+        assert account is not None
+        ok = await self.accounts.verify(line.strip(), account.password_hash)
+        if self.state != "password":
+            return
+        self.state = "login"
+        if not ok:
+            self._failures += 1
+            log.info("wrong password for {user} from {peer} ({failures} of {limit})",
+                     user=account.name, peer=self._peer(), failures=self._failures,
+                     limit=MAX_LOGIN_FAILURES)
+            if self._failures >= MAX_LOGIN_FAILURES:
+                self.disconnect(error_event("too-many-failures"))
+                return
+            raise LobbyError("wrong-password")
+        self._enter(account.name, registered=True)
+
+    def _enter(self, name: str, registered: bool) -> None:
+        user = self.world.login(name, self, registered)  # LobbyError name-in-use
+        self.user = user
+        self.state = "active"
+        self._failures = 0
+        log.info("{user} logged in from {peer} ({kind})", user=user.name, peer=self._peer(),
+                 kind="registered" if registered else "guest")
+        self.deliver(Event("logged-in" if registered else "logged-in-guest", name=user.name))
+        if registered:
+            self.store.touch(user.name, self.world.clock.seconds()).addErrback(
+                lambda f: log.failure("recording last seen of {user}", f, user=name_key(name)))
+
+    # ---- commands and speech ----------------------------------------------------------------------
+    def _command(self, line: str) -> Any:
+        parsed = parse_line(line, self.commands)
+        if parsed is None or self.user is None:
+            return None
+        if parsed.command is None:
+            self.world.say(self.user, parsed.text)
+            return None
+        return parsed.command.handler(self, parsed.args)

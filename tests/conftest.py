@@ -1,0 +1,277 @@
+"""Shared fixtures and helpers.
+
+- A per-test timeout INSIDE the reactor: every test run by pytest-twisted (async def tests marked
+  with ``pytest_twisted.ensureDeferred``, ``inlineCallbacks`` tests, tests returning Deferreds)
+  gets ``addTimeout(..., reactor)``, so a hanging test fails alone. Default 30 s; change it with
+  ``@pytest.mark.reactor_timeout(SECONDS)``.
+- ``lobby``: a LobbyFactory with an in-memory store, inline "threads", a task.Clock and cheap
+  scrypt parameters, for StringTransport tests; ``lobby.connect()`` gives a ``FakeClient``.
+- ``server``: a real LobbyServer on 127.0.0.1 port 0 with a temporary database file;
+  ``line_client(port)`` connects to it over real loopback and reads lines with a timeout.
+"""
+from __future__ import annotations
+
+import functools
+import random
+from pathlib import Path
+from typing import Any, AsyncIterator
+
+import pytest
+import pytest_twisted
+from twisted.internet import task
+from twisted.internet.defer import Deferred, maybeDeferred
+from twisted.internet.protocol import Protocol
+from twisted.internet.testing import StringTransport
+
+from lobby.accounts import Accounts, ScryptParams
+from lobby.store import Store, inline_runner
+from lobby.world import World
+
+# cheap parameters for unit tests only (the server's default is n=2**14)
+FAST_SCRYPT = ScryptParams(n=2**8, r=8, p=1)
+DEFAULT_TEST_TIMEOUT = 30.0
+IAC = 0xFF
+
+
+def pytest_configure(config: Any) -> None:
+    config.addinivalue_line("markers", "reactor_timeout(seconds): per-test timeout in the reactor")
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_pyfunc_call(pyfuncitem: Any) -> None:
+    """Wrap the test so its Deferred gets a timeout in the reactor; pytest-twisted then runs it."""
+    original = pyfuncitem.obj
+    if getattr(original, "hypothesis", None) is not None or getattr(original, "_timeout_wrapped", False):
+        return None
+    marker = pyfuncitem.get_closest_marker("reactor_timeout")
+    seconds = float(marker.args[0]) if marker else DEFAULT_TEST_TIMEOUT
+    mark = getattr(original, "_pytest_twisted_mark", None)
+
+    @functools.wraps(original)
+    def with_timeout(**kwargs: Any) -> Any:
+        from twisted.internet import reactor
+        if mark == "async_test":
+            d = Deferred.fromCoroutine(original(**kwargs))
+        else:
+            d = maybeDeferred(original, **kwargs)
+        return d.addTimeout(seconds, reactor)
+
+    with_timeout._pytest_twisted_mark = None  # type: ignore[attr-defined]
+    with_timeout._timeout_wrapped = True  # type: ignore[attr-defined]
+    pyfuncitem.obj = with_timeout
+    return None
+
+
+def within(d: Any, seconds: float = 5.0) -> Deferred:
+    """``d`` (a Deferred or coroutine) with a timeout in the reactor."""
+    from twisted.internet import reactor
+    if not isinstance(d, Deferred):
+        d = Deferred.fromCoroutine(d)
+    return d.addTimeout(seconds, reactor)
+
+
+def strip_telnet(data: bytes) -> bytes:
+    """Remove telnet commands from server output (IAC IAC stays one 0xFF byte)."""
+    out = bytearray()
+    i = 0
+    while i < len(data):
+        b = data[i]
+        if b != IAC:
+            out.append(b)
+            i += 1
+            continue
+        if i + 1 >= len(data):
+            break
+        cmd = data[i + 1]
+        if cmd == IAC:
+            out.append(IAC)
+            i += 2
+        elif cmd in (251, 252, 253, 254):  # WILL WONT DO DONT option
+            i += 3
+        elif cmd == 250:  # SB ... IAC SE
+            end = data.find(bytes((IAC, 240)), i + 2)
+            i = len(data) if end < 0 else end + 2
+        else:
+            i += 2
+    return bytes(out)
+
+
+# ---- StringTransport sessions -------------------------------------------------------------------
+class FakeClient:
+    """A Session on a StringTransport: feed bytes in, read text out."""
+
+    def __init__(self, factory: Any) -> None:
+        self.factory = factory
+        self.transport = StringTransport()
+        self.session = factory.buildProtocol(None)
+        self.session.makeConnection(self.transport)
+        self.closed = False
+
+    def send(self, data: bytes | str) -> None:
+        if isinstance(data, str):
+            data = (data + "\r\n").encode("utf-8")
+        self.session.dataReceived(data)
+        self._check_closed()
+
+    def _check_closed(self) -> None:
+        if self.transport.disconnecting and not self.closed:
+            self.closed = True
+            self.session.connectionLost(None)
+
+    def raw(self) -> bytes:
+        """All bytes written since the last read, and forget them."""
+        self._check_closed()
+        data = self.transport.value()
+        self.transport.clear()
+        return data
+
+    def text(self) -> str:
+        return strip_telnet(self.raw()).decode("utf-8", "replace")
+
+    def lines(self) -> list[str]:
+        return [line for line in self.text().split("\r\n") if line]
+
+    def login(self, name: str = "guest", password: str | None = None) -> str:
+        self.send(name)
+        if password is not None:
+            self.send(password)
+        return self.text()
+
+
+class FakeLobby:
+    def __init__(self, clock: task.Clock, motd: str = "") -> None:
+        from protocol.server import LobbyFactory
+        self.clock = clock
+        self.store = Store(":memory:", inline_runner)
+        self.store.open()
+        self.world = World(clock, rng=random.Random(7))
+        self.accounts = Accounts(inline_runner, FAST_SCRYPT)
+        self.factory = LobbyFactory(self.world, self.store, self.accounts, motd)
+
+    def connect(self) -> FakeClient:
+        return FakeClient(self.factory)
+
+    def register(self, name: str, password: str) -> None:
+        """Create an account directly (as a previous /register would have)."""
+        from lobby.accounts import hash_password
+        self.store.create_account(name, hash_password(password, FAST_SCRYPT), self.clock.seconds())
+
+
+@pytest.fixture
+def clock() -> task.Clock:
+    c = task.Clock()
+    c.advance(1_800_000_000)  # some fixed date (2027-01-15), so timestamps look real
+    return c
+
+
+@pytest.fixture
+def lobby(clock: task.Clock) -> FakeLobby:
+    return FakeLobby(clock)
+
+
+# ---- real sockets -------------------------------------------------------------------------------
+class LineClient(Protocol):
+    """A raw TCP client that reads CRLF lines (and prompts) with timeouts."""
+
+    def __init__(self) -> None:
+        self.buffer = ""
+        self._waiter: tuple[Any, Deferred] | None = None
+        self.lost: Deferred = Deferred()
+
+    def dataReceived(self, data: bytes) -> None:
+        self.buffer += strip_telnet(data).decode("utf-8", "replace")
+        self._check()
+
+    def connectionLost(self, reason: Any = None) -> None:
+        if self._waiter is not None:
+            _, d = self._waiter
+            self._waiter = None
+            d.errback(ConnectionError(f"connection closed; unread: {self.buffer!r}"))
+        if not self.lost.called:
+            self.lost.callback(None)
+
+    def _check(self) -> None:
+        if self._waiter is None:
+            return
+        text, d = self._waiter
+        at = self.buffer.find(text)
+        if at >= 0:
+            self._waiter = None
+            got, self.buffer = self.buffer[:at + len(text)], self.buffer[at + len(text):]
+            d.callback(got)
+
+    def expect(self, text: str, timeout: float = 5.0) -> Deferred:
+        """Fires with everything received up to and including ``text`` (which must arrive)."""
+        from twisted.internet import reactor
+        d: Deferred = Deferred()
+        self._waiter = (text, d)
+        self._check()
+        return d.addTimeout(timeout, reactor)
+
+    async def read_line(self, timeout: float = 5.0) -> str:
+        return (await self.expect("\r\n", timeout))[:-2]
+
+    def send(self, line: str) -> None:
+        self.transport.write((line + "\r\n").encode("utf-8"))
+
+    async def login(self, name: str = "guest", password: str | None = None) -> str:
+        await self.expect("login: ")
+        self.send(name)
+        if password is not None:
+            await self.expect("password: ")
+            self.send(password)
+        return await self.expect("Type /help for the commands.")
+
+    def close(self) -> Deferred:
+        self.transport.loseConnection()
+        return self.lost
+
+
+async def line_client(port: int, host: str = "127.0.0.1") -> LineClient:
+    from twisted.internet import reactor
+    from twisted.internet.endpoints import TCP4ClientEndpoint, connectProtocol
+    client = LineClient()
+    await within(connectProtocol(TCP4ClientEndpoint(reactor, host, port), client))
+    return client
+
+
+class RunningServer:
+    def __init__(self, db: Path) -> None:
+        self.db = db
+        self.server: Any = None
+        self.clients: list[LineClient] = []
+
+    async def start(self) -> None:
+        from twisted.internet import reactor
+        from protocol.server import LobbyServer
+        self.server = LobbyServer(reactor, Store.threaded(str(self.db), reactor),
+                                  ["tcp:0:interface=127.0.0.1"], motd="Test server.")
+        await within(self.server.start(), 10)
+
+    async def stop(self) -> None:
+        for c in self.clients:
+            if c.transport is not None and c.transport.connected:
+                c.transport.loseConnection()
+        await within(self.server.stop(), 10)
+
+    async def restart(self) -> None:
+        await self.stop()
+        self.clients = []
+        await self.start()
+
+    @property
+    def port(self) -> int:
+        return self.server.port_numbers()[0]
+
+    async def client(self) -> LineClient:
+        c = await line_client(self.port)
+        self.clients.append(c)
+        return c
+
+
+@pytest_twisted.async_yield_fixture
+async def server(tmp_path: Path) -> AsyncIterator[RunningServer]:
+    running = RunningServer(tmp_path / "lobby.sqlite3")
+    await running.start()
+    yield running
+    await running.stop()

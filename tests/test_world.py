@@ -1,0 +1,121 @@
+"""The world: log-in rules, rooms, speech and whisper routing (no sockets)."""
+from __future__ import annotations
+
+import random
+
+import pytest
+from twisted.internet import task
+
+from lobby.events import Event
+from lobby.messages import LobbyError
+from lobby.world import LOBBY, Room, World
+
+
+class Inbox:
+    def __init__(self) -> None:
+        self.events: list[Event] = []
+        self.closed_with: Event | None = None
+
+    def deliver(self, event: Event) -> None:
+        self.events.append(event)
+
+    def disconnect(self, event: Event) -> None:
+        self.closed_with = event
+
+    def types(self) -> list[str]:
+        return [e.type for e in self.events]
+
+
+@pytest.fixture
+def world() -> World:
+    return World(task.Clock(), rng=random.Random(3))
+
+
+def test_users_start_in_the_lobby_and_arrivals_are_announced(world: World) -> None:
+    a, b = Inbox(), Inbox()
+    alice = world.login("Alice", a, registered=False)
+    assert alice.room is world.rooms[LOBBY] and world.lobby.number == 0
+    world.login("Bob", b, registered=True)
+    assert a.events == [Event("enters", name="Bob", room="Lobby")]
+    assert b.events == []
+    assert world.who(alice) == Event("who", room="Lobby", number=0, names=["Alice", "Bob"])
+
+
+def test_names_are_unique_case_insensitively_and_a_guest_name_online_is_refused(world: World) -> None:
+    world.login("Alice", Inbox(), registered=False)
+    with pytest.raises(LobbyError) as e:
+        world.login("ALICE", Inbox(), registered=False)
+    assert e.value.code == "name-in-use" and e.value.params == {"name": "Alice"}
+    assert world.online("alice") is not None and len(world.users) == 1
+
+
+def test_a_registered_login_replaces_the_old_connection(world: World) -> None:
+    old, new, other = Inbox(), Inbox(), Inbox()
+    user = world.login("Carol", old, registered=True)
+    world.login("Dave", other, registered=False)
+    same = world.login("carol", new, registered=True)
+    assert same is user and user.listener is new
+    assert old.closed_with == Event("replaced", name="Carol")
+    # the old connection going away later does not log the user out
+    assert world.logout(user, old) is False
+    assert world.online("Carol") is user
+    assert "leaves" not in other.types()
+    assert world.logout(user, new) is True
+    assert world.online("Carol") is None
+    assert other.events[-1] == Event("leaves", name="Carol", room="Lobby")
+
+
+def test_speech_reaches_the_room_only_and_tell_reaches_one(world: World) -> None:
+    a, b, c = Inbox(), Inbox(), Inbox()
+    alice = world.login("Alice", a, False)
+    bob = world.login("Bob", b, False)
+    carol = world.login("Carol", c, False)
+    table_room = Room(7, "Table 7", table=object())
+    world.rooms[7] = table_room
+    world.enter(carol, table_room)
+    for inbox in (a, b, c):
+        inbox.events.clear()
+    world.say(alice, "hello")
+    said = Event("says", name="Alice", text="hello", room="Lobby")
+    assert a.events == [said] and b.events == [said] and c.events == []
+    world.tell(bob, "carol", "psst")
+    assert c.events == [Event("tells", name="Bob", text="psst")]
+    assert b.events[-1] == Event("told", name="Carol", text="psst")
+    assert said in a.events and len(a.events) == 1
+    with pytest.raises(LobbyError) as e:
+        world.tell(alice, "nobody", "x")
+    assert e.value.code == "not-online"
+
+
+def test_wwho_lists_everybody_with_their_room(world: World) -> None:
+    alice = world.login("alice", Inbox(), True)
+    world.login("Bob", Inbox(), False)
+    world.rooms[3] = Room(3, "Table 3")
+    world.enter(alice, world.rooms[3])
+    assert world.wwho().data["users"] == [
+        {"name": "alice", "room": "Table 3", "registered": True},
+        {"name": "Bob", "room": "Lobby", "registered": False}]
+
+
+def test_free_guest_names_are_free(world: World) -> None:
+    names = set()
+    for _ in range(50):
+        name = world.free_guest_name()
+        assert name.startswith("Guest") and name[5:].isdigit()
+        assert world.online(name) is None
+        world.login(name, Inbox(), False)
+        names.add(name.lower())
+    assert len(names) == 50
+
+
+def test_a_failing_listener_does_not_stop_delivery(world: World) -> None:
+    class Broken(Inbox):
+        def deliver(self, event: Event) -> None:
+            raise RuntimeError("boom")
+
+    good = Inbox()
+    speaker = world.login("Alice", Inbox(), False)
+    world.login("Bob", Broken(), False)
+    world.login("Carol", good, False)
+    world.say(speaker, "still here")
+    assert good.events[-1].type == "says"
