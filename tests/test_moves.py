@@ -300,3 +300,17 @@ def test_index_of_a_larger_hand_gives_the_same_plays(situation: tuple, data: st.
         {p.key for p in moves._generate_direct(smaller, top)}
     assert {p.key for p in moves._generate(smaller, None)} == \
         {p.key for p in moves._generate_direct(smaller, None)}
+
+
+def test_a_shrinking_hand_reuses_its_index() -> None:
+    """The hand of a seat only loses cards: its plays are indexed once, then filtered."""
+    from lobby.tichu import moves
+
+    hand = cards_mask(P("Ma R2 G3 S4 B5 R6 G6 S9 B9 RB GB SD BK Ph"))
+    moves._generate(hand, None)
+    index = moves._index_for(hand)[0]
+    for gone in ("Ma", "R2 G3 S4 B5 R6", "G6 S9 B9"):
+        hand &= ~cards_mask(P(gone))
+        assert sets(legal_plays(hand, [], None)) == sets(moves._generate_direct(hand, None))
+        assert legal_plays(hand, [P("R3")], None)
+        assert moves._index_for(hand)[0] is index

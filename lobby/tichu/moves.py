@@ -352,9 +352,9 @@ def _index_for(hand: int) -> tuple[_Index, int]:
             if len(_INDEXES) >= _INDEX_LIMIT:
                 del _INDEXES[0]
                 _INDEX_OF.clear()
+            _INDEXES.append(idx)
         if len(_INDEX_OF) >= 20_000:
             _INDEX_OF.clear()
-            _INDEXES.append(idx)
         _INDEX_OF[hand] = idx
     return idx, idx.hand & ~hand
 
