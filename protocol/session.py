@@ -200,7 +200,7 @@ class Session(TelnetLineProtocol):
 
     def _handle(self, line: str) -> Any:
         if self.state == "active":
-            return self._command(line)
+            return self._active_line(line)
         if self.state == "login":
             return self._login(line)
         if self.state == "password":
@@ -261,7 +261,7 @@ class Session(TelnetLineProtocol):
                 lambda f: log.failure("recording last seen of {user}", f, user=name_key(name)))
 
     # ---- commands and speech ----------------------------------------------------------------------
-    def _command(self, line: str) -> Any:
+    def _active_line(self, line: str) -> Any:
         parsed = parse_line(line, self.commands)
         if parsed is None or self.user is None:
             return None

@@ -1,0 +1,121 @@
+"""The command table: parsing, prefixes, argument specs, help, and the generated docs."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from lobby.events import Event
+from lobby.messages import ERRORS, INFO, LobbyError
+from protocol import commands
+from protocol.commands import (COMMANDS, CommandTable, commands_markdown, errors_markdown,
+                               generated_sections, parse_line, parse_spec)
+from protocol.render_text import render
+
+DOC = Path(__file__).resolve().parent.parent / "docs" / "protocol.md"
+
+
+def code_of(line: str) -> str:
+    with pytest.raises(LobbyError) as e:
+        parse_line(line)
+    return e.value.code
+
+
+def test_leading_slash_is_optional_and_prefixes_work() -> None:
+    for line in ("/who", "who", "  WHO  ", "/Who"):
+        assert parse_line(line).command.name == "who"
+    assert parse_line("/fi bob").command.name == "finger"
+    assert parse_line("/fi bob").args == {"name": "bob"}
+    assert parse_line("/whisper bob hi").command.name == "tell"
+
+
+def test_ambiguous_prefix_lists_the_candidates() -> None:
+    with pytest.raises(LobbyError) as e:
+        parse_line("/w")
+    assert e.value.code == "ambiguous-command"
+    assert e.value.params["candidates"] == "/tell, /who, /wwho"
+    assert render(Event(e.value.code, e.value.params)) == [
+        "! [ambiguous-command] Ambiguous command /w: could be /tell, /who, /wwho."]
+
+
+def test_unknown_command_hints_at_help_but_plain_text_is_speech() -> None:
+    assert code_of("/frobnicate now") == "unknown-command"
+    assert render(Event("unknown-command", name="frobnicate")) == [
+        "! [unknown-command] Unknown command /frobnicate. Type /help for a list of commands."]
+    speech = parse_line("frobnicate now, please")
+    assert speech.command is None and speech.text == "frobnicate now, please"
+    assert parse_line("w is ambiguous, so speech").command is None
+    assert parse_line("   ") is None
+
+
+def test_whisper_shortcut_and_rest_arguments() -> None:
+    p = parse_line(";Bob  hello there  ")
+    assert p.command.name == "tell" and p.args == {"name": "Bob", "text": "hello there"}
+    p = parse_line("/tell Bob  hello   there")
+    assert p.args == {"name": "Bob", "text": "hello   there"}
+    assert code_of(";Bob") == "bad-arguments"
+    assert code_of("/tell Bob") == "bad-arguments"
+    assert code_of("/who extra") == "bad-arguments"
+    assert code_of("/password onlyone") == "bad-arguments"
+    with pytest.raises(LobbyError) as e:
+        parse_line("/finger")
+    assert e.value.params == {"usage": "/finger NAME"}
+    assert parse_line("/help").args == {} and parse_line("/help tell").args == {"command": "tell"}
+
+
+def test_argument_specs() -> None:
+    assert [str(a) for a in parse_spec("NAME [TEXT...]")] == ["NAME", "[TEXT...]"]
+    with pytest.raises(ValueError):
+        parse_spec("TEXT... NAME")
+    with pytest.raises(ValueError):
+        parse_spec("[A] B")
+
+
+def test_adding_a_command_is_one_entry_and_a_handler() -> None:
+    table = CommandTable()
+
+    @table.command("join", "SEAT", "Take a seat.", aliases=("sit",))
+    def join(ctx, args):  # pragma: no cover - not run
+        pass
+
+    assert table.resolve("si").name == "join" and table.resolve("j").handler is join
+    with pytest.raises(ValueError):
+        table.command("sit", "", "clash")(join)
+    assert "| `/join SEAT` | Take a seat. |" in commands_markdown(table)
+
+
+def test_help_covers_every_command_and_every_rendered_key_exists() -> None:
+    for cmd in COMMANDS:
+        assert cmd.summary and cmd.usage.startswith("/" + cmd.name)
+    event_types = {"greeting", "motd", "login-prompt", "password-prompt", "logged-in",
+                   "logged-in-guest", "replaced", "bye", "shutdown", "registered",
+                   "password-changed", "enters", "leaves", "says", "tells", "told", "who",
+                   "wwho", "finger", "help", "help-command"}
+    assert event_types <= set(INFO)
+    assert not set(INFO) & set(ERRORS)
+
+
+def test_docs_protocol_md_generated_sections_are_current() -> None:
+    """Fails when docs/protocol.md is stale: run  python -m protocol.commands --write-docs"""
+    sections = generated_sections(DOC.read_text(encoding="utf-8"))
+    assert sections.get("commands") == commands_markdown(), \
+        "docs/protocol.md is stale: python -m protocol.commands --write-docs"
+    assert sections.get("errors") == errors_markdown(), \
+        "docs/protocol.md is stale: python -m protocol.commands --write-docs"
+
+
+def test_every_error_code_is_documented() -> None:
+    doc = DOC.read_text(encoding="utf-8")
+    missing = [code for code in ERRORS if f"`{code}`" not in doc]
+    assert missing == []
+
+
+def test_the_docs_generator_rewrites_only_its_sections(tmp_path: Path) -> None:
+    doc = tmp_path / "p.md"
+    doc.write_text("# Protocol\n\nhand written\n\n## Telnet\n\nalso hand written\n")
+    assert commands.main(["--write-docs", str(doc)]) == 0
+    text = doc.read_text()
+    assert "hand written" in text and "also hand written" in text
+    assert generated_sections(text) == {"commands": commands_markdown(),
+                                        "errors": errors_markdown()}
+    assert commands.update_docs(doc) is False

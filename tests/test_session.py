@@ -1,0 +1,252 @@
+"""Sessions through StringTransport (no sockets, task.Clock, inline store): login, accounts,
+commands, and the telnet byte cases as seen through a logged-in session."""
+from __future__ import annotations
+
+from conftest import FakeClient, FakeLobby, strip_telnet
+
+IAC, WILL, WONT, DO, DONT, SB, SE, GA = 255, 251, 252, 253, 254, 250, 240, 249
+ECHO, SGA, NAWS = 1, 3, 31
+
+
+def test_greeting_motd_and_login_prompt(clock) -> None:
+    c = FakeLobby(clock, motd="Tournament tonight!\nSecond line").connect()
+    out = c.text()
+    assert out.startswith("Welcome to the Tichu lobby.")
+    assert "Tournament tonight!\r\nSecond line\r\n" in out
+    assert out.endswith("login: ")
+
+
+def test_guest_and_empty_line_give_free_guest_names(lobby: FakeLobby) -> None:
+    a, b = lobby.connect(), lobby.connect()
+    a.raw(), b.raw()
+    assert "Hello Guest" in a.login("guest")
+    assert "Hello Guest" in b.login("")
+    names = [u.name for u in lobby.world.users.values()]
+    assert len(names) == 2 and all(n.startswith("Guest") and len(n) == 9 for n in names)
+
+
+def test_unregistered_name_is_a_guest_and_the_same_name_twice_is_refused(lobby: FakeLobby) -> None:
+    a, b = lobby.connect(), lobby.connect()
+    a.raw(), b.raw()
+    assert "Hello Bob! You are a guest" in a.login("Bob")
+    out = b.login("BOB")
+    assert "! [name-in-use] Bob is online already; choose another name.\r\nlogin: " in out
+    assert "Hello Carl" in b.login("Carl")
+
+
+def test_bad_and_reserved_names_return_to_login(lobby: FakeLobby) -> None:
+    c = lobby.connect()
+    c.raw()
+    assert "! [bad-name]" in c.login("no spaces allowed") and c.session.state == "login"
+    assert "! [reserved-name]" in c.login("admin")
+    assert "! [reserved-name]" in c.login("Guest1234")
+    assert c.login("x" * 17).count("login: ") == 1
+
+
+def test_registered_login_hides_the_password_and_three_failures_close(lobby: FakeLobby) -> None:
+    lobby.register("Alice", "sesame")
+    c = lobby.connect()
+    c.raw()
+    c.send("alice")
+    raw = c.raw()
+    assert bytes((IAC, WILL, ECHO)) in raw and raw.endswith(b"password: ")
+    c.send("wrong1")
+    raw = c.raw()
+    assert bytes((IAC, WONT, ECHO)) in raw
+    assert b"! [wrong-password] Wrong password.\r\nlogin: " in strip_telnet(raw)
+    assert "! [wrong-password]" in c.login("alice", "wrong2")
+    out = c.login("alice", "wrong3")
+    assert "! [too-many-failures]" in out and c.closed
+    assert lobby.world.online("alice") is None
+
+
+def test_right_password_logs_in_with_the_registered_spelling(lobby: FakeLobby) -> None:
+    lobby.register("Alice", "sesame")
+    c = lobby.connect()
+    c.raw()
+    assert "Welcome back, Alice!" in c.login("ALICE", "sesame")
+    assert lobby.world.online("alice").registered
+
+
+def test_second_login_replaces_a_registered_user(lobby: FakeLobby) -> None:
+    lobby.register("Alice", "sesame")
+    old, new = lobby.connect(), lobby.connect()
+    old.login("alice", "sesame")
+    new.login("alice", "sesame")
+    assert "You logged in as Alice from another connection" in old.text() and old.closed
+    new.raw()
+    new.send("/who")
+    assert new.lines() == ["In the Lobby (1): Alice"]
+
+
+def test_register_then_password_change(lobby: FakeLobby, clock) -> None:
+    c = lobby.connect()
+    c.login("Dora")
+    c.raw()
+    c.send("/register abc")
+    assert c.lines() == ["! [bad-password] A password has 4 to 128 characters and no spaces."]
+    c.send("/register first1")
+    assert c.lines() == ["Dora is registered now. Next time log in with this name and your password."]
+    c.send("/register again1")
+    assert c.lines()[0].startswith("! [already-registered]")
+    c.send("/password nope second2")
+    assert c.lines() == ["! [wrong-password] Wrong password."]
+    c.send("/password first1 second2")
+    assert c.lines() == ["Your password has been changed."]
+    c.send("quit")
+    assert c.closed
+    again = lobby.connect()
+    assert "! [wrong-password]" in again.login("dora", "first1")
+    assert "Welcome back, Dora!" in again.login("dora", "second2")
+
+
+def test_guests_cannot_register_guest_names_or_change_passwords(lobby: FakeLobby) -> None:
+    c = lobby.connect()
+    c.login("guest")
+    c.raw()
+    c.send("register secret1")
+    assert c.lines()[0].startswith("! [reserved-name]")
+    c.send("password a1234 b1234")
+    assert c.lines()[0].startswith("! [not-registered]")
+
+
+def test_who_wwho_tell_speech_and_finger(lobby: FakeLobby, clock) -> None:
+    lobby.register("Alice", "sesame")
+    a, b, c = lobby.connect(), lobby.connect(), lobby.connect()
+    a.login("alice", "sesame")
+    clock.advance(60)
+    b.login("Bob")
+    c.login("Cleo")
+    for x in (a, b, c):
+        x.raw()
+    a.send("/who")
+    assert a.lines() == ["In the Lobby (3): Alice, Bob, Cleo"]
+    b.send("wwho")
+    assert b.lines() == ["3 online:", "  Alice            Lobby", "  Bob              Lobby (guest)",
+                         "  Cleo             Lobby (guest)"]
+    a.send("good game everyone")
+    assert b.lines() == c.lines() == a.lines() == ["<Alice> good game everyone"]
+    a.send(";bob psst")
+    assert b.lines() == ["Alice tells you: psst"]
+    assert a.lines() == ["You tell Bob: psst"]
+    assert c.lines() == []
+    a.send("/tell nobody hi")
+    assert a.lines() == ["! [not-online] nobody is not online."]
+    c.send("/finger alice")
+    assert c.lines() == ["Alice:", "  registered since 2027-01-15 08:00 UTC, last seen 2027-01-15 08:00 UTC",
+                         "  online now, in the Lobby"]
+    c.send("/finger bob")
+    assert c.lines() == ["Bob:", "  a guest (not registered)", "  online now, in the Lobby"]
+    c.send("/finger zed")
+    assert c.lines() == ["! [no-such-user] Nobody called zed is online or registered."]
+    a.send("quit")
+    assert a.closed and b.lines() == ["Alice leaves the Lobby."]
+    clock.advance(3600)
+    c.send("fin alice")
+    assert c.lines() == ["Alice leaves the Lobby.", "Alice:",
+                         "  registered since 2027-01-15 08:00 UTC, last seen 2027-01-15 08:01 UTC",
+                             "  not online"]
+
+
+def test_help_and_help_command(lobby: FakeLobby) -> None:
+    c = lobby.connect()
+    c.login()
+    c.raw()
+    c.send("help")
+    lines = c.lines()
+    assert lines[0].startswith("Commands") and lines[-1] == "/help COMMAND tells more about one command."
+    assert any(line.split()[0] == "/finger" for line in lines[1:-1])
+    c.send("/help tel")
+    lines = c.lines()
+    assert lines[0] == "/tell NAME TEXT..." and lines[1] == "  also: /whisper"
+    c.send("/help nosuch")
+    assert c.lines()[0].startswith("! [unknown-command]")
+    c.send("/w")
+    assert c.lines() == ["! [ambiguous-command] Ambiguous command /w: could be /tell, /who, /wwho."]
+
+
+# ---- the telnet byte cases, through a logged-in session ------------------------------------------
+def logged_in(lobby: FakeLobby, name: str = "Ann") -> FakeClient:
+    c = lobby.connect()
+    c.login(name)
+    c.raw()
+    return c
+
+
+def test_negotiation_bytes_mixed_into_a_line_never_reach_the_parser(lobby: FakeLobby) -> None:
+    c = logged_in(lobby)
+    c.send(b"/w" + bytes((IAC, DO, SGA)) + b"h" + bytes((IAC, SB, NAWS, 0, 80, 0, 24, IAC, SE))
+           + b"o" + bytes((IAC, WILL, NAWS)) + b"\r\n")
+    raw = c.raw()
+    assert bytes((IAC, WILL, SGA)) in raw and bytes((IAC, DONT, NAWS)) in raw
+    assert strip_telnet(raw) == b"In the Lobby (1): Ann\r\n"
+
+
+def test_utf8_character_split_across_chunks_and_invalid_utf8(lobby: FakeLobby) -> None:
+    a, b = logged_in(lobby, "Ann"), logged_in(lobby, "Ben")
+    a.raw()
+    word = "Grüße ♠".encode("utf-8")
+    cut = word.index(b"\xc3") + 1  # inside the two-byte ü
+    b.send(word[:cut])
+    b.send(word[cut:] + b"\r\n")
+    assert a.lines() == ["<Ben> Grüße ♠"]
+    b.send(b"caf\xe9 cr\xe8me\n")  # Latin-1, not UTF-8
+    assert a.lines() == ["<Ben> café crème"]
+
+
+def test_overlong_line_is_refused_and_the_connection_stays(lobby: FakeLobby) -> None:
+    c = logged_in(lobby)
+    limit = c.session.MAX_LINE_BYTES
+    c.send(b"x" * (limit + 10) + b"\r\n")
+    assert c.lines() == [f"! [line-too-long] Line too long ({limit + 10} bytes, limit {limit}); "
+                         "it was discarded."]
+    assert not c.closed
+    c.send("who")
+    assert c.lines() == ["In the Lobby (1): Ann"]
+
+
+def test_crlf_and_lf_and_control_characters(lobby: FakeLobby) -> None:
+    c = logged_in(lobby)
+    c.send(b"who\n")
+    assert c.lines() == ["In the Lobby (1): Ann"]
+    c.send(b"w\x07ho\r\n")
+    assert c.lines() == ["In the Lobby (1): Ann"]
+    c.send(b"hi\x1b[31m there\r\n")
+    assert c.lines() == ["<Ann> hi[31m there"]
+
+
+def test_iac_in_output_is_doubled(lobby: FakeLobby) -> None:
+    a, b = logged_in(lobby, "Ann"), logged_in(lobby, "Ben")
+    a.raw()
+    b.send("ÿ")  # U+00FF is C3 BF in UTF-8; a raw 0xFF byte in a line is Latin-1 ÿ
+    assert a.raw() == b"<Ben> \xc3\xbf\r\n"
+    b.send(b"\xff\xff\xfe\r\n")  # IAC IAC is a literal 0xFF data byte: invalid UTF-8 -> Latin-1
+    assert a.raw() == "<Ben> ÿþ\r\n".encode("utf-8")
+
+
+def test_lines_typed_while_a_command_works_wait_their_turn(lobby: FakeLobby) -> None:
+    from twisted.internet.defer import Deferred
+    pending: list[Deferred] = []
+
+    def slow(f, *args):
+        d: Deferred = Deferred()
+        pending.append(d)
+        d.addCallback(lambda _: f(*args))
+        return d
+
+    lobby.accounts._run = slow
+    c = logged_in(lobby)
+    c.send("/register first1")
+    c.send("/who")
+    assert c.lines() == []
+    pending.pop().callback(None)
+    assert c.lines() == ["Ann is registered now. Next time log in with this name and your password.",
+                         "In the Lobby (1): Ann"]
+
+
+def test_disconnect_logs_out(lobby: FakeLobby) -> None:
+    a, b = logged_in(lobby, "Ann"), logged_in(lobby, "Ben")
+    a.raw()
+    b.session.connectionLost(None)
+    assert lobby.world.online("Ben") is None
+    assert a.lines() == ["Ben leaves the Lobby."]
