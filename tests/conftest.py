@@ -220,7 +220,7 @@ class LineClient(Protocol):
         if password is not None:
             await self.expect("password: ")
             self.send(password)
-        return await self.expect("Type /help for the commands.")
+        return await self.expect("Type /help for the commands.\r\n")
 
     def close(self) -> Deferred:
         self.transport.loseConnection()
