@@ -43,6 +43,8 @@ def thread_runner(reactor: Any) -> Runner:
 class LobbyFactory(Factory):
     """Builds a Session per connection; holds what all sessions share."""
 
+    noisy = False  # the server logs its own "listening on" lines
+
     def __init__(self, world: World, store: Store, accounts: Accounts, motd: str = "") -> None:
         from protocol.session import Session  # the session imports the telnet layer
         self.protocol = Session
