@@ -1,0 +1,132 @@
+"""The bot strategy interface: decide from what a seat may see, answer with a table command.
+
+A strategy sees exactly what a person in that seat sees: the engine's view dict of the seat
+(`Match.view(player)` / `Round.view(seat)`: phase, seat, hand, trick, turn, wish, calls, cards_left,
+out, legal, can_pass, bombs, given, received, scores, ...). It answers with the command to send in
+the table's command language, as text (`play R5 G5`, `play Ma wish 8`, `pass`, `grand`, `nogrand`,
+`tichu`, `schupf C1 C2 C3`, `wish 8`, `dragon left`, `bomb S5 S6 S7 S8`), or None when it has
+nothing to do now. It never touches engine internals, so the same strategy object drives an
+in-process bot at a TableActor (lobby/bots/player.py), the engine-level arena
+(scripts/bot_arena.py) and, later, a TCP bot in machine mode (which receives the same view).
+
+A strategy object may keep memory between calls (one object per seat and game); it must cope
+with being asked several times in the same state (answering the same) and with not being asked
+at every change.
+"""
+from __future__ import annotations
+
+from typing import Any, Mapping, Protocol, runtime_checkable
+
+from lobby.tichu.actions import (
+    Action, CallTichu, Exchange, GiveDragon, GrandTichu, Pass, Play, Wish, UNSET,
+)
+from lobby.tichu.cards import PHOENIX, Card, parse_cards, parse_rank, rank_name
+from lobby.tichu.combos import Combo, classify
+
+__all__ = ["Strategy", "View", "my_turn_to", "play_cards", "play_combo", "command_action",
+           "STRATEGY_NAMES", "make_strategy"]
+
+View = Mapping[str, Any]
+
+#: the strategies a bot may use (`addbot [SEAT] [random|heuristic]`)
+STRATEGY_NAMES: tuple[str, ...] = ("heuristic", "random")
+
+
+@runtime_checkable
+class Strategy(Protocol):
+    """Decides one command at a time from a seat's view."""
+
+    name: str
+
+    def decide(self, view: View) -> str | None:
+        """The command to send now (table command language), or None for nothing to do."""
+        ...
+
+
+def make_strategy(name: str, seed: int | None = None) -> Strategy:
+    """A new strategy object by name (`heuristic` or `random`); ValueError for other names."""
+    if name == "random":
+        from lobby.bots.random_bot import RandomStrategy
+        return RandomStrategy(seed)
+    if name == "heuristic":
+        from lobby.bots.heuristic import HeuristicStrategy
+        return HeuristicStrategy(seed)
+    raise ValueError(f"unknown strategy {name!r}")
+
+
+def my_turn_to(view: View) -> str | None:
+    """What the view's seat is asked to do now: `grand`, `exchange`, `play` (in turn), `wish`,
+    `dragon`, or None (it may still call Tichu or bomb out of turn)."""
+    seat = view.get("seat")
+    if seat is None:
+        return None
+    phase = view.get("phase")
+    if phase == "grand":
+        decided = view.get("grand_decided") or []
+        return "grand" if seat < len(decided) and not decided[seat] else None
+    if phase == "exchange":
+        return "exchange" if not view.get("given") else None
+    if phase == "wish":
+        return "wish" if view.get("wish_pending") == seat else None
+    if phase == "dragon":
+        return "dragon" if view.get("holder") == seat else None
+    if phase == "play":
+        return "play" if view.get("turn") == seat else None
+    return None
+
+
+def play_cards(text: str) -> tuple[tuple[Card, ...], int | None]:
+    """A play as the view writes it (`R5 G5 Ph=5`) -> (cards, Phoenix reading or None)."""
+    cards: list[Card] = []
+    phoenix_as: int | None = None
+    for tok in text.split():
+        if "=" in tok:
+            head, _, reading = tok.partition("=")
+            cards.extend(parse_cards(head))
+            phoenix_as = int(parse_rank(reading))
+        else:
+            cards.extend(parse_cards(tok))
+    return tuple(cards), phoenix_as
+
+
+def play_combo(text: str, on: Combo | None = None) -> Combo | None:
+    """The Combo a play text of the view stands for (with its Phoenix reading)."""
+    cards, phoenix_as = play_cards(text)
+    return classify(cards, phoenix_as=phoenix_as, on=on)
+
+
+def command_action(command: str, seat: int) -> Action:
+    """The engine action a bot command stands for, as the table reads it (for the arena, which
+    plays without a table). Understands the commands strategies send: full card notation."""
+    word, _, rest = command.strip().partition(" ")
+    rest = rest.strip()
+    if word == "grand":
+        return GrandTichu(True)
+    if word == "nogrand":
+        return GrandTichu(False)
+    if word == "tichu":
+        return CallTichu()
+    if word == "pass":
+        return Pass()
+    if word == "schupf":
+        return Exchange(tuple(parse_cards(rest)))
+    if word == "wish":
+        return Wish(None if rest.lower() == "none" else rank_name(parse_rank(rest)))
+    if word == "dragon":
+        if rest == "right":
+            return GiveDragon((seat + 1) % 4)
+        if rest == "left":
+            return GiveDragon((seat + 3) % 4)
+        return GiveDragon(int(rest) - 1)
+    if word in ("play", "bomb"):
+        wish: Any = UNSET
+        text = rest
+        if " wish " in f" {rest} ":
+            text, _, w = rest.partition("wish")
+            w = w.strip()
+            wish = None if w.lower() == "none" else rank_name(parse_rank(w))
+        cards, phoenix_as = play_cards(text)
+        if PHOENIX not in cards or len(cards) == 1:
+            phoenix_as = None
+        return Play(cards, phoenix_as, wish)
+    raise ValueError(f"not a bot command: {command!r}")

@@ -1,0 +1,182 @@
+#!/usr/bin/env python3
+"""Engine-level self-play between bot strategies (no sockets, no table): measure bot strength.
+
+Each deal (a match seed) is played twice with the teams swapped (seats mirrored): strategy A at
+players 0+2 against B at 1+3, then B at 0+2 against A at 1+3, so the cards cannot favour a side.
+Every decision goes through `Strategy.decide(view)` with the engine's view of that seat, and every
+command it sends is turned into an engine action as the table reads it and applied; a rejected
+command stops the run (a bot must only send legal commands).
+
+Prints games per second, A's win rate with a 95 % confidence interval (Wilson), Tichu and Grand
+Tichu call and success rates per strategy, and the double-victory rate.
+
+    .venv/bin/python scripts/bot_arena.py --games 200 --a heuristic --b random
+"""
+from __future__ import annotations
+
+import argparse
+import math
+import os
+import sys
+import time
+from typing import Any
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+
+from lobby.bots.strategy import Strategy, command_action, make_strategy  # noqa: E402
+from lobby.tichu import Match, MatchOptions, Rejected  # noqa: E402
+
+__all__ = ["play_game", "run", "wilson"]
+
+
+class Stats:
+    def __init__(self) -> None:
+        self.games = 0
+        self.wins = 0.0               # for strategy A (a shared victory counts one half)
+        self.rounds = 0
+        self.double = {"A": 0, "B": 0}
+        self.calls = {side: {"tichu": [0, 0], "grand": [0, 0]} for side in "AB"}   # [called, won]
+        self.points = {"A": 0, "B": 0}
+        self.actions = 0
+
+
+def play_game(strategies: list[Strategy], sides: list[str], seed: int, stats: Stats,
+              target: int = 1000, max_actions: int = 200_000) -> int | None:
+    """One complete match; `strategies[player]`, `sides[player]` is "A" or "B". Returns the
+    winning team (0 = players 0+2) or None for a shared victory."""
+    match = Match(MatchOptions(target=target), seed=seed)
+    actions = 0
+    while not match.finished:
+        rnd = match.round
+        phase = rnd.phase
+        players = range(4)
+        ask: list[int] = []
+        if phase == "grand":
+            ask = [p for p in players if rnd.grand[match.seat_of(p)] is None]
+        elif phase == "exchange":
+            ask = [p for p in players if rnd.given[match.seat_of(p)] is None]
+        elif phase == "wish":
+            ask = [match.player_at(rnd.wisher)]
+        elif phase in ("play", "dragon"):
+            # bombs out of turn get their chance before the seat in turn acts
+            ask = [p for p in players if rnd.bombs(match.seat_of(p))]
+            lead = rnd.holder if phase == "dragon" else rnd.turn
+            if lead is not None:
+                ask.append(match.player_at(lead))
+        acted = False
+        for p in ask:
+            view = match.view(p)
+            command = strategies[p].decide(view)
+            if command is None:
+                continue
+            seat = match.seat_of(p)
+            try:
+                events = match.apply(p, command_action(command, seat))
+            except Rejected as exc:
+                raise SystemExit(f"seed {seed}: {strategies[p].name} at seat {seat} sent "
+                                 f"{command!r}: rejected ({exc.code})") from None
+            for ev in events:
+                if ev.kind == "round-over":
+                    _count_round(ev.data, match, sides, stats)
+            acted = True
+            actions += 1
+            break
+        if not acted:
+            raise SystemExit(f"seed {seed}: nobody acts in phase {phase} (turn {rnd.turn})")
+        if actions > max_actions:
+            raise SystemExit(f"seed {seed}: no end after {actions} actions")
+    stats.actions += actions
+    result = match.result or {}
+    return result.get("winner")
+
+
+def _count_round(result: dict[str, Any], match: Match, sides: list[str], stats: Stats) -> None:
+    stats.rounds += 1
+    order = result.get("order") or []
+    first = order[0] if order else None
+    for seat, call in enumerate(result.get("calls") or []):
+        if call is None:
+            continue
+        side = sides[match.player_at(seat)]
+        rec = stats.calls[side]["grand" if call == "grand" else "tichu"]
+        rec[0] += 1
+        rec[1] += 1 if seat == first else 0
+    dv = result.get("double_victory")
+    if dv is not None:
+        stats.double[sides[match.player_at(dv)]] += 1
+    for team, pts in enumerate(result.get("score") or []):
+        stats.points[sides[match.player_at(team)]] += pts
+
+
+def wilson(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The 95 % Wilson score interval of a rate."""
+    if n == 0:
+        return (0.0, 1.0)
+    p = successes / n
+    d = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / d
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def run(a: str, b: str, games: int, seed: int = 1, target: int = 1000,
+        progress: bool = False) -> Stats:
+    """`games` complete matches (rounded up to an even number: each deal mirrored)."""
+    stats = Stats()
+    deals = (games + 1) // 2
+    for d in range(deals):
+        for mirror in (0, 1):
+            sides = ["A", "B", "A", "B"] if mirror == 0 else ["B", "A", "B", "A"]
+            strategies = [make_strategy(a if s == "A" else b, seed=seed * 1000 + d * 10 + i)
+                          for i, s in enumerate(sides)]
+            winner = play_game(strategies, sides, seed * 100_003 + d, stats, target=target)
+            stats.games += 1
+            if winner is None:
+                stats.wins += 0.5
+            elif sides[winner] == "A":
+                stats.wins += 1
+        if progress:
+            print(f"\r{stats.games}/{deals * 2} games", end="", file=sys.stderr, flush=True)
+    if progress:
+        print(file=sys.stderr)
+    return stats
+
+
+def _rate(won: int, called: int) -> str:
+    if not called:
+        return "no calls"
+    lo, hi = wilson(won, called)
+    return f"{won}/{called} = {won / called:.1%} (95% CI {lo:.1%}-{hi:.1%})"
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--games", type=int, default=200, help="games (each deal played twice)")
+    ap.add_argument("--a", default="heuristic", help="strategy A (heuristic or random)")
+    ap.add_argument("--b", default="random", help="strategy B (heuristic or random)")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--target", type=int, default=1000, help="points to win a game")
+    ap.add_argument("--progress", action="store_true")
+    args = ap.parse_args(argv)
+    start = time.perf_counter()
+    stats = run(args.a, args.b, args.games, seed=args.seed, target=args.target,
+                progress=args.progress)
+    elapsed = time.perf_counter() - start
+    n = stats.games
+    lo, hi = wilson(stats.wins, n)
+    print(f"{n} games ({n // 2} deals, seats mirrored), {stats.rounds} rounds, "
+          f"{elapsed:.1f} s: {n / elapsed:.2f} games/s, {stats.rounds / elapsed:.1f} rounds/s")
+    print(f"A = {args.a} wins {stats.wins:g}/{n} = {stats.wins / n:.1%} "
+          f"(95% CI {lo:.1%}-{hi:.1%}) against B = {args.b}")
+    for side, name in (("A", args.a), ("B", args.b)):
+        c = stats.calls[side]
+        print(f"{side} ({name}): Tichu {_rate(c['tichu'][1], c['tichu'][0])}; "
+              f"Grand Tichu {_rate(c['grand'][1], c['grand'][0])}; "
+              f"double victories {stats.double[side]}/{stats.rounds} rounds "
+              f"= {stats.double[side] / max(1, stats.rounds):.1%}; "
+              f"points {stats.points[side]}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
