@@ -12,6 +12,7 @@
 from __future__ import annotations
 
 import functools
+import inspect
 import random
 from pathlib import Path
 from typing import Any, AsyncIterator
@@ -19,7 +20,7 @@ from typing import Any, AsyncIterator
 import pytest
 import pytest_twisted
 from twisted.internet import task
-from twisted.internet.defer import Deferred, maybeDeferred
+from twisted.internet.defer import Deferred, fail, succeed
 from twisted.internet.protocol import Protocol
 from twisted.internet.testing import StringTransport
 
@@ -45,15 +46,20 @@ def pytest_pyfunc_call(pyfuncitem: Any) -> None:
         return None
     marker = pyfuncitem.get_closest_marker("reactor_timeout")
     seconds = float(marker.args[0]) if marker else DEFAULT_TEST_TIMEOUT
-    mark = getattr(original, "_pytest_twisted_mark", None)
 
     @functools.wraps(original)
     def with_timeout(**kwargs: Any) -> Any:
         from twisted.internet import reactor
-        if mark == "async_test":
-            d = Deferred.fromCoroutine(original(**kwargs))
+        try:
+            result = original(**kwargs)
+        except BaseException:
+            return fail()
+        if inspect.iscoroutine(result):  # ensureDeferred-marked or plain async def tests
+            d = Deferred.fromCoroutine(result)
+        elif isinstance(result, Deferred):  # inlineCallbacks tests
+            d = result
         else:
-            d = maybeDeferred(original, **kwargs)
+            return succeed(result)
         return d.addTimeout(seconds, reactor)
 
     with_timeout._pytest_twisted_mark = None  # type: ignore[attr-defined]
