@@ -66,8 +66,11 @@ class ThreadRunner:
         self._reactor = reactor
         self._pool = ThreadPool(minthreads=1, maxthreads=1, name=name)
         self._started = False
+        self._stopped = False
 
     def __call__(self, f: Callable[..., Any], *args: Any, **kwargs: Any) -> "Deferred[Any]":
+        if self._stopped:
+            return fail(StoreError("the database worker thread has been stopped"))
         if not self._started:
             self._pool.start()
             self._started = True
@@ -76,6 +79,7 @@ class ThreadRunner:
         return deferToThreadPool(self._reactor, self._pool, f, *args, **kwargs)
 
     def stop(self) -> None:
+        self._stopped = True
         if self._started:
             self._started = False
             self._pool.stop()
@@ -102,6 +106,7 @@ class Store:
         self._run = run
         self._migrations = sorted(migrations, key=lambda m: m.version)
         self._conn: sqlite3.Connection | None = None
+        self._closed: Deferred[None] | None = None
 
     @classmethod
     def threaded(cls, path: str, reactor: Any,
@@ -116,7 +121,10 @@ class Store:
         return self._run(self._open)
 
     def close(self) -> "Deferred[None]":
-        d = self._run(self._close)
+        """Close the connection and stop the worker thread. Closing twice is harmless."""
+        if self._closed is not None:
+            return succeed(None)
+        d = self._closed = self._run(self._close)
 
         def stop_thread(result: Any) -> Any:
             stop = getattr(self._run, "stop", None)

@@ -140,3 +140,26 @@ def test_the_server_starts_logs_and_stops_on_sigterm(tmp_path: Path) -> None:
     assert proc.returncode == 0, err
     assert "database" in out and "closed" in out
     assert (tmp_path / "s.sqlite3").exists()
+
+
+def test_a_port_in_use_is_a_clear_start_up_error(tmp_path: Path) -> None:
+    import socket
+    taken = socket.socket()
+    taken.bind(("127.0.0.1", 0))
+    taken.listen()
+    try:
+        port = taken.getsockname()[1]
+        done = run_server("--db", str(tmp_path / "p.sqlite3"),
+                          "--port", f"tcp:{port}:interface=127.0.0.1")
+    finally:
+        taken.close()
+    assert done.returncode == 1
+    assert "cannot start" in done.stderr and "Traceback" not in done.stderr + done.stdout
+
+
+def test_the_console_script_is_installed() -> None:
+    script = Path(sys.executable).parent / "tichu-lobby"
+    if not script.exists():
+        pytest.skip("not run from the project's virtual environment")
+    done = subprocess.run([str(script), "--help"], capture_output=True, text=True, timeout=20)
+    assert done.returncode == 0 and "--motd" in done.stdout

@@ -250,3 +250,43 @@ def test_disconnect_logs_out(lobby: FakeLobby) -> None:
     b.session.connectionLost(None)
     assert lobby.world.online("Ben") is None
     assert a.lines() == ["Ben leaves the Lobby."]
+
+
+def test_passwords_never_reach_the_log(lobby: FakeLobby) -> None:
+    from twisted.logger import formatEvent, globalLogPublisher
+    seen: list[str] = []
+
+    def observer(event: dict) -> None:
+        seen.append(formatEvent(event) + repr(event))
+
+    globalLogPublisher.addObserver(observer)
+    try:
+        c = lobby.connect()
+        c.login("Paula")
+        c.send("/register Hunter22")
+        c.send("/password Hunter22 Swordfish9")
+        c.send("quit")
+        d = lobby.connect()
+        d.login("paula", "Wrong-Guess7")
+        d.login("paula", "Swordfish9")
+    finally:
+        globalLogPublisher.removeObserver(observer)
+    assert any("Paula" in s for s in seen)  # the log did see the log-ins
+    for secret in ("Hunter22", "Swordfish9", "Wrong-Guess7"):
+        assert not any(secret in s for s in seen)
+
+
+def test_a_slow_reader_is_closed_and_logged_out(lobby: FakeLobby) -> None:
+    slow, talker = logged_in(lobby, "Slow"), logged_in(lobby, "Talker")
+    slow.session.pauseProducing()  # the transport's buffer is full: the client does not read
+    line = "x" * 500
+    for _ in range(2 * slow.session.MAX_OUTPUT_BYTES // len(line)):
+        talker.send(line)
+        if slow.transport.disconnecting or slow.session.state == "closed":
+            break
+    assert slow.session.state == "closed"
+    slow.session.connectionLost(None)
+    assert lobby.world.online("Slow") is None
+    talker.raw()
+    talker.send("/who")
+    assert talker.lines() == ["In the Lobby (1): Talker"]
