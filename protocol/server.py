@@ -15,7 +15,8 @@ import sys
 from pathlib import Path
 from typing import Any, Sequence
 
-from twisted.internet.defer import Deferred, DeferredList, gatherResults, inlineCallbacks, succeed
+from twisted.internet.defer import (Deferred, DeferredList, TimeoutError, gatherResults,
+                                    inlineCallbacks, succeed)
 from twisted.internet.protocol import Factory
 from twisted.internet.threads import deferToThreadPool
 from twisted.logger import Logger
@@ -106,7 +107,10 @@ class LobbyServer:
         for session in sessions:
             session.disconnect(Event("shutdown"))
         if closed:
-            await DeferredList(closed).addTimeout(5, self.reactor)
+            try:
+                await DeferredList(closed).addTimeout(5, self.reactor)
+            except TimeoutError:
+                log.warn("{count} connections did not close in time", count=len(closed))
         await self.store.close()
         log.info("stopped; database {path} closed", path=self.store.path)
 
