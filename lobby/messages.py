@@ -59,6 +59,9 @@ ERRORS: dict[str, str] = {
     "missing-rank": "You do not hold {count} card(s) of rank {rank}.",
     "bad-dragon-target": "Give the Dragon trick with /dragon left or /dragon right (or a seat "
                          "number or a name).",
+    # bots at tables (lobby/table.py, lobby/bots)
+    "unknown-strategy": "There is no bot strategy {name}; choose {choices}.",
+    "not-a-bot": "Seat {seat} holds no bot.",
 }
 # the engine's reasons (illegal plays, wrong phase, ...) are part of the same catalog
 ERRORS.update(ENGINE_MESSAGES)
@@ -124,6 +127,9 @@ INFO: dict[str, str] = {
     "table-abandoned": "{target} was removed; the game is abandoned at {score}.",
     "table-window-closed": "{name} may go on now.",
     "table-new-host": "{name} is the host of this table now.",
+    "table-bot-added": "{by} seats {name} ({strategy} bot) in seat {seat}.",
+    "table-bot-removed": "{by} takes {name} off seat {seat}.",
+    "table-bot-takes-over": "{target} was removed; {name} plays on in seat {seat}.",
     "table-view": "Table {table}: {state}.",
     "view-seats": "Seats: {seating}",
     "view-waiting": "/join [SEAT] sits down; /start when four sit; /option help lists options.",

@@ -25,6 +25,12 @@ after the command name, or its tokens as a list; BSW aliases kartentausch/passe/
     join [seat]        spielinfo         option [name [value]]   remove name    accept  refuse
     leave              start             reset                   grand  nogrand  tichu  pass
     schupf cards       play cards        bomb cards              wish rank      dragon to
+    addbot [seat] [random|heuristic]     removebot seat
+
+Bots (lobby/bots) sit in seats under names users cannot take (`Bot1~heuristic`), receive the
+events addressed to them directly (never through `deliver`) and answer through submit() after
+`bot_delay` seconds of the clock. A player removed by the vote is replaced by a heuristic bot
+that plays on with the player's hand.
 
 `cards` is BSW text: `R10 GB Ph=7 wish 8`, or rank-only shorthand (`7 7`). `dragon to` is
 `left`, `right`, a seat number 1..4 or a player's name.
@@ -48,6 +54,7 @@ from typing import Any, Callable, Iterable, Mapping
 from twisted.internet.interfaces import IDelayedCall, IReactorTime
 from twisted.logger import Logger
 
+from lobby.bots.player import BotPlayer, STRATEGY_NAMES, bot_name
 from lobby.events import Event, error_event
 from lobby.messages import LobbyError
 from lobby.tichu.actions import (
@@ -59,11 +66,15 @@ from lobby.tichu.cards import Card, PHOENIX, parse_cards, parse_rank, rank_name,
 from lobby.tichu.combos import classify
 
 __all__ = ["TableActor", "TableOptions", "Deliver", "TABLE_COMMANDS", "COMMAND_ALIASES",
-           "WAITING", "PLAYING", "FINISHED"]
+           "WAITING", "PLAYING", "FINISHED", "BOT_USAGE", "BOT_HELP"]
 
 log = Logger(namespace="lobby.table")
 
 WAITING = "waiting"
+#: seconds a bot waits before each decision (tables in tests set `table.bot_delay = 0`)
+BOT_DELAY = 0.5
+#: the strategy of a bot that takes over a removed player's seat (and of /addbot by default)
+BOT_TAKEOVER_STRATEGY = "heuristic"
 PLAYING = "playing"
 FINISHED = "finished"
 
@@ -168,6 +179,9 @@ class TableActor:
         #: explicit deals for the next game (tests, duplicate play): a list of deals, each four
         #: sequences of 14 cards in deal order; the seed still decides the rounds after them
         self.deals: list[Any] | None = None
+        #: in-process bots by name (seated, or playing in place of a removed player)
+        self.bots: dict[str, BotPlayer] = {}
+        self.bot_delay: float = BOT_DELAY
         if host:
             self.members.add(host)
 
@@ -222,7 +236,11 @@ class TableActor:
         """What /listroom shows about this table."""
         return {"table": self.number, "game": "tichu", "state": self.state,
                 "seats": self.seated, "options": self.options.as_dict(),
-                "spectators": len(self.spectators), "host": self.host}
+                "spectators": len(self.spectators), "host": self.host, "bots": self._bot_list()}
+
+    def _bot_list(self) -> dict[str, str]:
+        """Bots at the table: name -> strategy."""
+        return {name: bot.strategy_name for name, bot in sorted(self.bots.items())}
 
     # ---- the mailbox -------------------------------------------------------------------------
     def _enqueue(self, item: tuple[str, str | None, str, Any]) -> None:
@@ -262,6 +280,10 @@ class TableActor:
     # ---- delivery ----------------------------------------------------------------------------
     def _send(self, recipients: Iterable[str], event: Event) -> None:
         names = [n for n in recipients if n]
+        if self.bots:
+            for n in [n for n in names if n in self.bots]:
+                names.remove(n)
+                self.bots[n].receive(event)
         if not names:
             return
         try:
@@ -295,7 +317,7 @@ class TableActor:
         data: dict[str, Any] = {
             "table": self.number, "state": self.state, "seats": seated, "you": name,
             "seat": seat, "host": self.host, "options": self.options.as_dict(),
-            "gone": sorted(self.gone & {n for n in seated if n}),
+            "gone": sorted(self.gone & {n for n in seated if n}), "bots": self._bot_list(),
         }
         if self.match is not None:
             player = self.players.index(name) if seat is not None else None
@@ -359,6 +381,8 @@ class TableActor:
             return
         if what == "close":
             self._clear_window()
+            for bot in self.bots.values():
+                bot.stop()
             if self.state == PLAYING and self.match is not None:
                 self.state = FINISHED
                 self.result = {"abandoned": True, "removed": None,
@@ -503,7 +527,8 @@ class TableActor:
     def cmd_spielinfo(self, user: str, args: "_Args") -> None:
         data: dict[str, Any] = {"table": self.number, "state": self.state, "host": self.host,
                                 "seats": self.seated, "options": self.options.as_dict(),
-                                "spectators": self.spectators, "gone": sorted(self.gone)}
+                                "spectators": self.spectators, "gone": sorted(self.gone),
+                                "bots": self._bot_list()}
         if self.match is not None:
             data["scores"] = list(self.match.scores)
             data["round_no"] = self.match.round_no
@@ -517,8 +542,8 @@ class TableActor:
             raise LobbyError("not-finished")
         if user != self.host and user not in self.seated:
             raise LobbyError("not-seated")
-        keep = [n if n and n not in self.gone and n in self.members else None
-                for n in self.seated]
+        keep = [n if n and (n in self.bots or n not in self.gone and n in self.members)
+                else None for n in self.seated]
         self.seats = keep
         self.join_order = [n for n in (self.players or self.join_order) if n in keep]
         self.match = None
@@ -637,20 +662,88 @@ class TableActor:
             return
         if len(vote.yes) >= vote.needed:
             self._vote = None
-            self._abandon(vote.target)
+            self._bot_takes_over(vote.target)
         elif len(vote.no) > len(vote.voters) - vote.needed:
             self._vote = None
             self._tell_all("table-remove-refused", target=vote.target)
 
-    def _abandon(self, removed: str) -> None:
-        """Until bots can take a seat, removing a player ends the game: recorded as abandoned."""
+    def _bot_takes_over(self, removed: str) -> None:
+        """The removed player's seat goes to a heuristic bot, which plays on with their hand."""
         assert self.match is not None
-        self._clear_window()
-        self.state = FINISHED
-        self.result = {"abandoned": True, "removed": removed,
-                       "scores": list(self.match.scores), "round_no": self.match.round_no}
-        self._tell_all("table-abandoned", target=removed, scores=list(self.match.scores),
-                       seats=self.seated)
+        player = self.players.index(removed)
+        name = self._new_bot(BOT_TAKEOVER_STRATEGY)
+        self.players[player] = name
+        self.seats = [name if n == removed else n for n in self.seats]
+        self.join_order = [name if n == removed else n for n in self.join_order]
+        self.gone.discard(removed)
+        seat = self.match.seat_of(player)
+        self._tell_all("table-bot-takes-over", target=removed, name=name, seat=seat + 1)
+        self._send_views()
+
+    # ---- bots --------------------------------------------------------------------------------
+    def _new_bot(self, strategy: str) -> str:
+        taken = {n for n in self.seats if n} | set(self.players) | self.members | set(self.bots)
+        name = bot_name(strategy, taken)
+        self.bots[name] = BotPlayer(self, name, strategy, self.clock, delay=self.bot_delay,
+                                    seed=self._rng.randrange(2 ** 31))
+        return name
+
+    def cmd_addbot(self, user: str, args: "_Args") -> None:
+        """`addbot [SEAT] [random|heuristic]`: before the start, the host or a seated player."""
+        self._require_waiting()
+        self._may_manage(user)
+        words: list[str] = []
+        for key in ("seat", "strategy"):
+            text = args.text(key)
+            if text and text not in words:
+                words.append(text)
+        seat: int | None = None
+        strategy = BOT_TAKEOVER_STRATEGY
+        for word in " ".join(words).split():
+            if word.isdigit():
+                seat = int(word) - 1
+                if not 0 <= seat < 4:
+                    raise LobbyError("no-such-seat", seat=word)
+            elif word.lower() in STRATEGY_NAMES:
+                strategy = word.lower()
+            else:
+                raise LobbyError("unknown-strategy", name=word,
+                                 choices=" or ".join(STRATEGY_NAMES))
+        if seat is None:
+            if None not in self.seats:
+                raise LobbyError("table-full")
+            seat = self.seats.index(None)
+        elif self.seats[seat] is not None:
+            raise LobbyError("seat-taken", seat=seat + 1, name=self.seats[seat])
+        name = self._new_bot(strategy)
+        self.seats[seat] = name
+        self.join_order.append(name)
+        self._tell_all("table-bot-added", name=name, seat=seat + 1, strategy=strategy,
+                       by=user)
+        self._send_views()
+
+    def cmd_removebot(self, user: str, args: "_Args") -> None:
+        """`removebot SEAT` (or the bot's name): before the start."""
+        self._require_waiting()
+        self._may_manage(user)
+        text = args.text("seat").strip()
+        if not text:
+            raise LobbyError("bad-arguments", usage=BOT_USAGE["removebot"])
+        if text.isdigit():
+            seat = int(text) - 1
+            if not 0 <= seat < 4:
+                raise LobbyError("no-such-seat", seat=text)
+        else:
+            names = [n.lower() if n else None for n in self.seats]
+            if text.lower() not in names:
+                raise LobbyError("not-a-bot", seat=text)
+            seat = names.index(text.lower())
+        name = self.seats[seat]
+        if name is None or name not in self.bots:
+            raise LobbyError("not-a-bot", seat=seat + 1)
+        self._unseat(name)
+        self.bots.pop(name).stop()
+        self._tell_all("table-bot-removed", name=name, seat=seat + 1, by=user)
         self._send_views()
 
     # ---- the game ----------------------------------------------------------------------------
@@ -791,6 +884,7 @@ class TableActor:
         self._vote = None
         result = dict(self.match.result or {})
         result["players"] = list(self.players)
+        result["bots"] = self._bot_list()
         result["seed"] = self.seed
         self.result = _jsonable(result)
 
@@ -1033,6 +1127,8 @@ _HANDLERS: dict[str, Callable[[TableActor, str, _Args], None]] = {
     "bomb": TableActor.cmd_bomb,
     "wish": TableActor.cmd_wish,
     "dragon": TableActor.cmd_dragon,
+    "addbot": TableActor.cmd_addbot,
+    "removebot": TableActor.cmd_removebot,
 }
 
 #: table command -> the key its args mapping uses (str args are the whole rest of the line)
@@ -1041,4 +1137,16 @@ TABLE_COMMANDS: dict[str, tuple[str, ...]] = {
     "option": ("name", "value"), "remove": ("name",), "accept": (), "refuse": (),
     "grand": (), "nogrand": (), "tichu": (), "schupf": ("cards",), "play": ("cards",),
     "pass": (), "bomb": ("cards",), "wish": ("rank",), "dragon": ("to",),
+    "addbot": ("seat", "strategy"), "removebot": ("seat",),
+}
+
+#: usage and one-line help of the bot commands (for the command table and /help)
+BOT_USAGE: dict[str, str] = {
+    "addbot": "/addbot [SEAT] [random|heuristic]",
+    "removebot": "/removebot SEAT",
+}
+BOT_HELP: dict[str, str] = {
+    "addbot": "Seat a bot (heuristic unless named) in SEAT or the first free seat, before the "
+              "start; the host or any seated player.",
+    "removebot": "Take the bot in SEAT off the table again, before the start.",
 }

@@ -219,7 +219,7 @@ def test_round_over_with_tichu_results_and_turnier_end() -> None:
         "Game over after 3 rounds: Shared victory at alice+carol 500 : 500 bobby+dave."]
 
 
-def test_vanished_player_vote_and_abandoned_game() -> None:
+def test_vanished_player_vote_and_bot_takeover() -> None:
     table, rec = game(seed=3, finish=False)
     table.member_gone("dave")
     view = [e for e in rec.to("alice") if e.type == "table-view"][-1]
@@ -233,8 +233,6 @@ def test_vanished_player_vote_and_abandoned_game() -> None:
     table.submit("carol", "accept")
     vote = [e for e in rec.to("bobby") if e.type == "table-vote"][-1]
     assert render_table(vote) == ["carol votes yes on removing dave."]
-    abandoned = [e for e in rec.to("eve") if e.type == "table-abandoned"][-1]
-    assert render_table(abandoned) == [
-        "dave was removed; the game is abandoned at alice+carol 0 : 0 bobby+dave."]
-    view = [e for e in rec.to("eve") if e.type == "table-view"][-1]
-    assert render_table(view)[-1] == "The game was abandoned (dave removed)."
+    takeover = [e for e in rec.to("eve") if e.type == "table-bot-takes-over"][-1]
+    assert render_table(takeover) == [
+        f"dave was removed; {takeover.data['name']} plays on in seat 4."]

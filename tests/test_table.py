@@ -379,7 +379,7 @@ def test_without_bomb_window_the_lead_is_immediate() -> None:
 
 
 # ---- members, vanishing, the removal vote, reset ----------------------------------------------
-def test_a_vanished_player_is_removed_by_majority_and_the_game_is_abandoned() -> None:
+def test_a_vanished_player_is_removed_by_majority_and_a_bot_takes_the_seat() -> None:
     table, rec, _ = new_table(options={"seed": "2"}, spectator="eve")
     table.submit("ann", "start")
     table.member_gone("dan")
@@ -391,18 +391,15 @@ def test_a_vanished_player_is_removed_by_majority_and_the_game_is_abandoned() ->
     table.submit("dan", "accept")
     assert codes(rec, "dan") == ["not-a-voter"]
     table.submit("bob", "accept")
-    assert table.state == "finished"
-    assert table.result is not None and table.result["abandoned"] and table.result["removed"] == "dan"
+    assert table.state == "playing" and table.result is None
+    bot = table.seated[3]
+    assert bot is not None and bot != "dan" and bot in table.bots and not table.gone
     for name in ("ann", "bob", "cat", "eve"):
-        assert any(e.type == "table-abandoned" for e in rec.to(name))
-    table.submit("ann", "play", "S2")
-    assert codes(rec, "ann")[-1] == "no-game"
-    # the table can be reset: dan, who is gone, loses his seat
-    table.submit("cat", "reset")
-    assert table.state == "waiting" and table.seated == ["ann", "bob", "cat", None]
-    table.submit("eve", "join")
-    table.submit("eve", "start")
-    assert table.state == "playing"
+        assert any(e.type == "table-bot-takes-over" and e.data["target"] == "dan"
+                   and e.data["name"] == bot for e in rec.to(name))
+    table.submit("dan", "pass")
+    assert codes(rec, "dan")[-1] == "not-a-player"
+    # the game goes on without dan (tests/test_bots.py plays such games to the end)
 
 
 def test_removal_refused_or_ended_by_return() -> None:
@@ -472,7 +469,7 @@ def test_summary_for_listroom() -> None:
     table, rec, _ = new_table(spectator="eve")
     s = table.summary()
     assert s == {"table": 5, "game": "tichu", "state": "waiting", "seats": NAMES,
-                 "options": table.options.as_dict(), "spectators": 1, "host": "ann"}
+                 "options": table.options.as_dict(), "spectators": 1, "host": "ann", "bots": {}}
 
 
 # ---- /play arguments --------------------------------------------------------------------------

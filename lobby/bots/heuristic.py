@@ -32,7 +32,7 @@ class HeuristicStrategy:
     name = "heuristic"
 
     def __init__(self, seed: int | None = None, *, tichu_margin: int = 0,
-                 grand_score: float = 3.6) -> None:
+                 grand_score: float = 3.0) -> None:
         self.rng = random.Random(seed)
         self.tichu_margin = tichu_margin
         self.grand_score = grand_score
@@ -180,11 +180,16 @@ class HeuristicStrategy:
         trick = view.get("trick") or []
         leading = not trick or view.get("trick_won")
         plan = analyse(hand)
+        calls = view.get("calls") or [None] * 4
+        left = view.get("cards_left") or [0] * 4
+        partner = (seat + 2) % 4
+        # a partner who called Tichu and is still in should go out first: we do not
+        supporting = calls[partner] is not None and left[partner] > 0
         options = []
         for text in legal:
             cards, _ = play_cards(text)
             rest = [c for c in hand if c not in cards]
-            after = analyse(rest).cost if rest else -10.0
+            after = analyse(rest).cost if rest else (5.0 if supporting else -10.0)
             combo = play_combo(text)
             options.append((text, cards, after, combo))
         if leading:

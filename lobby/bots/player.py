@@ -1,0 +1,107 @@
+"""An in-process bot seated at a TableActor: it plays through the same submit() API as people.
+
+The table hands the bot every event addressed to it (`receive`). On its own `table-view` the bot
+schedules one decision through the injected clock (`clock.callLater(delay, ...)`), never
+re-entrantly: by the time the call fires the table has finished handling the command that caused
+the view, and the bot decides from the latest view it received. Its answer (a command in the
+table's language, from its Strategy) goes back through `table.submit(name, verb, rest)`.
+"""
+from __future__ import annotations
+
+from typing import Any, Protocol
+
+from twisted.internet.interfaces import IDelayedCall, IReactorTime
+from twisted.logger import Logger
+
+from lobby.bots.strategy import STRATEGY_NAMES, Strategy, make_strategy, my_turn_to
+from lobby.events import Event
+
+__all__ = ["BotPlayer", "BOT_MARK", "is_bot_name", "bot_name", "STRATEGY_NAMES"]
+
+log = Logger(namespace="lobby.bots")
+
+#: bot names contain this character, which user names cannot (letters, digits, _ and - only)
+BOT_MARK = "~"
+
+
+def is_bot_name(name: str | None) -> bool:
+    return bool(name) and BOT_MARK in str(name)
+
+
+def bot_name(strategy: str, taken: set[str]) -> str:
+    """`Bot1~heuristic`, `Bot2~random`, ...: the first number whose name is not in `taken`."""
+    n = 1
+    while f"Bot{n}{BOT_MARK}{strategy}" in taken:
+        n += 1
+    return f"Bot{n}{BOT_MARK}{strategy}"
+
+
+class _Table(Protocol):
+    def submit(self, user: str, command: str, args: Any = None) -> None: ...
+
+
+class BotPlayer:
+    """One bot at one table. `delay` is the pause (seconds) before each decision."""
+
+    def __init__(self, table: _Table, name: str, strategy: Strategy | str, clock: IReactorTime,
+                 *, delay: float = 0.0, seed: int | None = None) -> None:
+        self.table = table
+        self.name = name
+        self.strategy: Strategy = (make_strategy(strategy, seed) if isinstance(strategy, str)
+                                   else strategy)
+        self.clock = clock
+        self.delay = delay
+        self.sent: list[str] = []            # every command sent (tests, logs)
+        self.errors: list[Event] = []        # every refusal received (should stay empty)
+        self._data: dict[str, Any] | None = None
+        self._call: IDelayedCall | None = None
+
+    @property
+    def strategy_name(self) -> str:
+        return self.strategy.name
+
+    def receive(self, event: Event) -> None:
+        """An event the table addressed to this bot."""
+        if event.is_error:
+            self.errors.append(event)
+            log.warn("bot {bot}: refused {code}: {data}", bot=self.name, code=event.type,
+                     data=event.data)
+            return
+        if event.type == "table-view" and event.data.get("you") == self.name:
+            self._data = event.data
+            self._schedule()
+
+    def stop(self) -> None:
+        """The bot leaves: a pending decision is cancelled."""
+        call, self._call = self._call, None
+        if call is not None and call.active():
+            call.cancel()
+        self._data = None
+
+    def _schedule(self) -> None:
+        if self._call is not None and self._call.active():
+            return
+        self._call = self.clock.callLater(self.delay, self._act)
+
+    def _act(self) -> None:
+        self._call = None
+        data = self._data
+        if data is None or data.get("state") != "playing":
+            return
+        game = data.get("game")
+        if not game or game.get("seat") is None:
+            return
+        try:
+            command = self.strategy.decide(game)
+        except Exception:
+            log.failure("bot {bot}: strategy {strategy} failed", bot=self.name,
+                        strategy=self.strategy.name)
+            return
+        if not command:
+            return
+        verb, _, rest = command.partition(" ")
+        if data.get("bombwindow_left") and verb != "bomb" and my_turn_to(game) in ("play",
+                                                                                  "dragon"):
+            return                          # the window's end sends a new view
+        self.sent.append(command)
+        self.table.submit(self.name, verb, rest)
