@@ -624,7 +624,7 @@ class TableActor:
             raise LobbyError("not-vanished", name=target)
         if self._vote is not None:
             raise LobbyError("vote-running", name=self._vote.target)
-        voters = {n for n in self.players if n != target}
+        voters = {n for n in self.players if n != target and n not in self.bots}  # bots abstain
         vote = _RemoveVote(target=target, proposer=user, voters=voters, yes={user})
         self._vote = vote
         self._tell_all("table-remove-proposed", name=user, target=target,
