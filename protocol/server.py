@@ -26,7 +26,8 @@ from lobby.events import Event
 from lobby.store import Store, StoreError
 from lobby.world import World
 
-__all__ = ["DEFAULT_DB", "DEFAULT_PORT", "LobbyFactory", "LobbyServer", "main", "parse_args"]
+__all__ = ["DEFAULT_DB", "DEFAULT_PORT", "LobbyFactory", "LobbyServer", "main", "parse_args",
+           "raise_fd_limit", "install_reactor"]
 
 DEFAULT_PORT = "tcp:4000:interface=127.0.0.1"
 DEFAULT_DB = "tichu.sqlite3"
@@ -126,6 +127,56 @@ def _address(port: Any) -> str:
     return f"{getattr(host, 'host', host)}:{getattr(host, 'port', '')}"
 
 
+def raise_fd_limit() -> tuple[int, int] | None:
+    """Raise the soft limit of open files (RLIMIT_NOFILE) to the hard limit and log it.
+
+    Every connection is one file descriptor; the soft limit is often 1024 while the hard limit is
+    much higher. Returns ``(soft, hard)`` as in force afterwards, or None where the platform has no
+    such limit. docs/operations.md says how to raise the hard limit itself.
+    """
+    try:
+        import resource
+    except ImportError:  # not a POSIX system
+        return None
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if hard != resource.RLIM_INFINITY and soft == hard:
+        log.info("open files limit {soft} (soft = hard)", soft=soft)
+        return soft, hard
+    wanted = hard
+    if hard == resource.RLIM_INFINITY:  # some systems refuse an infinite soft limit
+        wanted = max(soft, 1_048_576) if soft != resource.RLIM_INFINITY else soft
+    try:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
+    except (ValueError, OSError) as e:
+        log.warn("could not raise the open files limit from {soft} to {hard}: {error}",
+                 soft=soft, hard=hard, error=str(e))
+        return soft, hard
+    log.info("open files limit raised from {old} to {soft} (the hard limit)", old=soft,
+             soft=wanted)
+    return wanted, hard
+
+
+def install_reactor(use_uvloop: bool = False) -> str:
+    """Install Twisted's asyncio reactor (on uvloop's event loop if asked and installed).
+
+    Returns a description of the event loop for the log. Does nothing when a reactor is installed
+    already (tests).
+    """
+    if "twisted.internet.reactor" in sys.modules:
+        return "reactor installed already"
+    from twisted.internet import asyncioreactor
+    if use_uvloop:
+        try:
+            import uvloop
+        except ImportError:
+            asyncioreactor.install()
+            return "asyncio (uvloop asked for but not installed)"
+        asyncioreactor.install(uvloop.new_event_loop())
+        return f"asyncio on uvloop {getattr(uvloop, '__version__', '')}".rstrip()
+    asyncioreactor.install()
+    return "asyncio"
+
+
 def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(
         prog="tichu-lobby",
@@ -138,6 +189,9 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
                              "directory; created if missing)")
     parser.add_argument("--motd", metavar="FILE",
                         help="a text file shown to everybody who connects, before the login prompt")
+    parser.add_argument("--uvloop", action="store_true",
+                        help="run the asyncio reactor on uvloop's event loop when uvloop is "
+                             "installed (pip install uvloop); the standard loop otherwise")
     opts = parser.parse_args(argv)
     opts.port = opts.port or [DEFAULT_PORT]
     return opts
@@ -155,13 +209,13 @@ def main(argv: Sequence[str] | None = None) -> int:
                              f"{e.strerror or e}\n")
             return 2
 
-    if "twisted.internet.reactor" not in sys.modules:
-        from twisted.internet import asyncioreactor
-        asyncioreactor.install()
+    loop = install_reactor(opts.uvloop)
     from twisted.internet import reactor
     from twisted.logger import globalLogBeginner, textFileLogObserver
 
     globalLogBeginner.beginLoggingTo([textFileLogObserver(sys.stdout)], redirectStandardIO=False)
+    log.info("event loop: {loop}", loop=loop)
+    raise_fd_limit()
     server = LobbyServer(reactor, Store.threaded(opts.db, reactor), opts.port, motd)
     outcome = {"code": 0}
 
