@@ -2,8 +2,16 @@
 
 It knows no sockets: each online user has a ``Listener`` (the wire layer's session) and the world
 answers with ``Event`` objects delivered to listeners. Room 0 is the lobby (BSW's village), where
-everybody starts. Rooms are ready for tables: a later issue creates one ``Room`` per table with
-``Room.table`` set and registers the table in ``World.tables``.
+everybody starts.
+
+Tables: ``open_table`` (``/newroom tichu``) creates a ``TableActor`` and a ``Room`` with the same
+number, with the opener as host, and moves the opener there. Entering a table room means watching
+the table (``TableActor.add_member``); leaving it tells the table (``remove_member``), and a user who
+disconnects while in it is ``member_gone`` for the table. Table numbers are reused: a new table gets
+the smallest number >= 1 that no open table has. A table keeps its number while anybody is in its
+room; it is closed (``TableActor.close()``) and its number freed when its room is empty and no game
+runs, or when its room is empty and none of its human players is online any more (a player who only
+went to the lobby can come back with ``/room N`` and plays on).
 """
 from __future__ import annotations
 
@@ -16,9 +24,11 @@ from lobby.accounts import name_key
 from lobby.events import Event, Listener
 from lobby.messages import LobbyError
 
-__all__ = ["LOBBY", "Room", "User", "World"]
+__all__ = ["LOBBY", "GAMES", "Room", "User", "World"]
 
 LOBBY = 0
+#: the games a table can be opened for (``/newroom GAME``)
+GAMES = ("tichu",)
 
 log = Logger(namespace="lobby.world")
 
@@ -65,8 +75,10 @@ class World:
         self.clock = clock
         self.users: dict[str, User] = {}
         self.rooms: dict[int, Room] = {LOBBY: Room(LOBBY, "Lobby")}
-        self.tables: dict[int, Any] = {}  # table number -> table; filled by the tables issue
+        self.tables: dict[int, Any] = {}  # table number -> TableActor (the room has the same number)
         self._rng = rng if rng is not None else random.Random()
+        #: called with every new TableActor before anybody enters it (tests: bot_delay, deals)
+        self.on_new_table: Any = None
 
     @property
     def lobby(self) -> Room:
@@ -105,32 +117,134 @@ class World:
         user = User(name, registered, listener, self.clock.seconds())
         self.users[user.key] = user
         self.enter(user, self.lobby)
+        self._returning(user)
         return user
+
+    def _returning(self, user: User) -> None:
+        """A player of a running game logs in again (in the lobby): tell them where it is. (Taking
+        them back to the table automatically, ``TableActor.member_back``, is the reconnect
+        issue's job; ``/room N`` takes them back now.)"""
+        for number, table in sorted(self.tables.items()):
+            if table.state == "playing" and user.name in table.players:
+                self._safe(user.listener.deliver, Event("game-waiting-for-you", table=number))
 
     def logout(self, user: User, listener: Listener) -> bool:
         """Take ``user`` offline if ``listener`` is still theirs (a replaced connection is not)."""
         if self.users.get(user.key) is not user or user.listener is not listener:
             return False
         del self.users[user.key]
-        self.leave(user)
+        self.leave(user, gone=True)
+        for table in list(self.tables.values()):       # their other tables may be orphaned now
+            if user.name in table.players:
+                self._maybe_close(table.number)
         return True
 
     def enter(self, user: User, room: Room) -> None:
-        """Move ``user`` into ``room`` (leaving their current one); both rooms are told."""
+        """Move ``user`` into ``room`` (leaving their current one); both rooms are told. Entering
+        a table room means watching the table."""
         if user.room is room:
             return
         self.leave(user)
         self.deliver(room.members.values(), Event("enters", name=user.name, room=room.name))
         room.members[user.key] = user
         user.room = room
+        if room.table is not None:
+            self._tell_table(room.table, "add_member", user.name)
 
-    def leave(self, user: User) -> None:
+    def leave(self, user: User, gone: bool = False) -> None:
+        """Take ``user`` out of their room; ``gone``: because they disconnected."""
         room = user.room
         if room is None:
             return
         room.members.pop(user.key, None)
         user.room = None
         self.deliver(room.members.values(), Event("leaves", name=user.name, room=room.name))
+        if room.table is not None:
+            self._tell_table(room.table, "member_gone" if gone else "remove_member", user.name)
+            self._maybe_close(room.number)
+
+    # ---- rooms and tables -------------------------------------------------------------------------
+    def room(self, number: int) -> Room:
+        """Room ``number``; LobbyError('no-such-room') if there is none."""
+        room = self.rooms.get(number)
+        if room is None:
+            raise LobbyError("no-such-room", number=number)
+        return room
+
+    def table_of(self, user: User) -> Any:
+        """The TableActor of the room ``user`` is in; LobbyError('not-at-table') in the lobby."""
+        room = user.room
+        if room is None or room.table is None:
+            raise LobbyError("not-at-table")
+        return room.table
+
+    def free_table_number(self) -> int:
+        """The smallest number >= 1 that no open table has."""
+        n = 1
+        while n in self.rooms:
+            n += 1
+        return n
+
+    def open_table(self, user: User, game: str = "tichu") -> Any:
+        """``/newroom GAME``: a new table with ``user`` as its host; ``user`` moves there."""
+        from lobby.table import TableActor  # the table module pulls in the rules engine and bots
+        if game.lower() not in GAMES:
+            raise LobbyError("unknown-game", name=game)
+        number = self.free_table_number()
+        table = TableActor(number, self.clock, self._table_deliver, host=user.name)
+        if self.on_new_table is not None:
+            self.on_new_table(table)
+        room = Room(number, f"Table {number} room", table)
+        self.rooms[number] = room
+        self.tables[number] = table
+        log.info("{user} opens table {table}", user=user.name, table=number)
+        self.enter(user, room)
+        self._safe(user.listener.deliver, Event("newroom", table=number))
+        return table
+
+    def _table_deliver(self, names: list[str], event: Event) -> None:
+        """The deliver callback of every table: events go to whoever of ``names`` is online."""
+        for name in names:
+            user = self.users.get(name_key(name))
+            if user is not None:
+                self._safe(user.listener.deliver, event)
+
+    def _tell_table(self, table: Any, method: str, name: str) -> None:
+        try:
+            getattr(table, method)(name)
+        except Exception:
+            log.failure("table {table}: {method} of {user} failed", table=getattr(table, "number", "?"),
+                        method=method, user=name)
+
+    def _maybe_close(self, number: int) -> None:
+        """Close table ``number`` if its room is empty and nobody can come back to its game."""
+        room = self.rooms.get(number)
+        table = self.tables.get(number)
+        if room is None or table is None or room.members:
+            return
+        if table.state == "playing":
+            humans = [n for n in table.players if n not in getattr(table, "bots", {})]
+            if any(self.online(n) is not None for n in humans):
+                return
+        del self.rooms[number]
+        del self.tables[number]
+        log.info("table {table} closed ({state})", table=number, state=table.state)
+        try:
+            table.close()
+        except Exception:
+            log.failure("closing table {table} failed", table=number)
+
+    def listroom(self) -> Event:
+        """``/listroom``: every open table with game, state, seats, options and spectators."""
+        return Event("listroom", tables=[self.tables[n].summary() for n in sorted(self.tables)])
+
+    def whereis(self, name: str) -> Event:
+        """``/whereis NAME``; LobbyError('not-online')."""
+        target = self.online(name)
+        if target is None or target.room is None:
+            raise LobbyError("not-online", name=name)
+        return Event("whereis", name=target.name, room=target.room.name,
+                     number=target.room.number)
 
     # ---- talking ----------------------------------------------------------------------------------
     def say(self, user: User, text: str) -> None:

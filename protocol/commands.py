@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+import textwrap
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Awaitable, Callable, Iterator, Protocol
@@ -44,6 +45,9 @@ class CommandContext(Protocol):
     world: World
     store: Store
     accounts: Accounts
+
+    #: per-connection settings (/set), e.g. {"color": "on"}
+    settings: dict[str, str]
 
     def send(self, event: Event) -> None: ...
 
@@ -313,6 +317,206 @@ Closes your connection. Your account (if registered) stays.
 """, aliases=("exit",))
 def _quit(ctx: CommandContext, args: dict[str, str]) -> None:
     ctx.quit(Event("bye", name=_me(ctx).name))
+
+
+# ---- rooms and tables ----------------------------------------------------------------------------
+@COMMANDS.command("newroom", "[GAME]", "Open a new table (GAME: tichu) and go there.", help="""
+Opens a new table room for GAME (only tichu for now, the default) with you as its host, and
+moves you there. The table gets the smallest free number; /listroom shows it. Then /join sits
+down, /option sets the options, /start begins when four sit.
+""")
+def _newroom(ctx: CommandContext, args: dict[str, str]) -> None:
+    ctx.world.open_table(_me(ctx), args.get("game") or "tichu")
+
+
+@COMMANDS.command("room", "NUMBER", "Go to room NUMBER (0 is the lobby; a table: watch it).", help="""
+Moves you to room NUMBER: 0 is the lobby, every other room belongs to the table with that
+number. Entering a table room means watching the table (you see only public information); /join
+takes a seat there. A player who left a running game comes back to it this way.
+""")
+def _room(ctx: CommandContext, args: dict[str, str]) -> None:
+    raw = args["number"].lstrip("#")
+    if not raw.isdigit():
+        raise LobbyError("no-such-room", number=args["number"])
+    me = _me(ctx)
+    ctx.world.enter(me, ctx.world.room(int(raw)))
+    if int(raw) == 0:
+        ctx.send(ctx.world.who(me))
+
+
+@COMMANDS.command("manager", "", "Return to the lobby (room 0).", help="""
+Takes you back to the lobby (room 0, BSW's village). Before a game starts this frees your seat;
+leaving a running game makes you vanish for the other players (/room N takes you back).
+""", aliases=("lobby",))
+def _manager(ctx: CommandContext, args: dict[str, str]) -> None:
+    me = _me(ctx)
+    ctx.world.enter(me, ctx.world.lobby)
+    ctx.send(ctx.world.who(me))
+
+
+@COMMANDS.command("listroom", "", "List the open tables.", help="""
+Lists every open table: its number, game, state (waiting, playing, finished), the players by
+seat, the options that differ from the defaults, and how many watch.
+""")
+def _listroom(ctx: CommandContext, args: dict[str, str]) -> None:
+    ctx.send(ctx.world.listroom())
+
+
+@COMMANDS.command("whereis", "NAME", "Which room NAME is in.", help="""
+Tells which room (the lobby or a table's room, with its number) NAME is in.
+""")
+def _whereis(ctx: CommandContext, args: dict[str, str]) -> None:
+    ctx.send(ctx.world.whereis(args["name"]))
+
+
+#: per-connection settings: name -> accepted values (the session keeps them; never saved)
+SETTINGS: dict[str, tuple[str, ...]] = {"color": ("on", "off")}
+
+
+@COMMANDS.command("set", "NAME VALUE", "Change a setting of this connection (color on|off).", help="""
+Settings of this connection only (they are not saved): /set color on shows the cards of hands
+and tricks in ANSI colours per suit (Schwert bold, Pagode blue, Jade green, Stern red, the
+specials yellow); /set color off turns it off again.
+""")
+def _set(ctx: CommandContext, args: dict[str, str]) -> None:
+    name, value = args["name"].lower(), args["value"].lower()
+    if name in ("colour", "farbe"):
+        name = "color"
+    if name not in SETTINGS:
+        raise LobbyError("unknown-setting", name=args["name"])
+    if value not in SETTINGS[name]:
+        raise LobbyError("bad-setting-value", name=name, value=args["value"],
+                         expected=" or ".join(SETTINGS[name]))
+    ctx.settings[name] = value
+    ctx.send(Event("setting", name=name, value=value))
+
+
+# ---- the table commands, generated from lobby.table.TABLE_COMMANDS ----------------------------
+#: command -> (argument spec, summary, help) of the table commands; a command of the table that is
+#: missing here still gets an entry (from the table's own usage and help, or its argument keys)
+TABLE_HELP: dict[str, tuple[str, str, str]] = {
+    "join": ("[SEAT]", "Take a seat at this table (first free, or seat 1..4).", """
+Sits you down in seat SEAT (1 to 4) or, without SEAT, the first free seat, before the start.
+Seats 1 and 3 play together against seats 2 and 4; play goes 1, 2, 3, 4. With the option
+tichujoin the first two to join are partners; with drawseat the seats are drawn at the start.
+"""),
+    "leave": ("", "Give up your seat before the start.", """
+Frees your seat again; you stay in the room and watch. Not possible while the game runs.
+"""),
+    "start": ("", "Start the game when four players sit.", """
+Starts the game once all four seats are taken. Any seated player may start, or only the host
+with the option host. The seating, the options and the seed are fixed from here on.
+"""),
+    "spielinfo": ("", "The table's options, seats, scores and state.", """
+Shows the state of the table (waiting, playing, finished), its host, the players by seat, the
+score and round, the options that differ from the defaults, who watches, and after the end the
+outcome.
+"""),
+    "reset": ("", "Clear a finished table for a new game.", """
+After a game has ended, clears the table for the next game: the players who are still here keep
+their seats, the options stay. Then /start again.
+"""),
+    "option": ("[NAME] [VALUE...]", "Set a table option before the start; /option help lists them.", """
+/option help lists the options with their current values. Before the start the host (or, without
+the option host, any seated player) sets them: round X (at most X rounds, off), tichujoin (the
+first two to join are partners), turnier (9 rounds with rotating partners, victory points),
+target N (the score that ends the game, default 1000), drawseat (random seats), host (only the
+host starts and sets options), dragon fixed (the Dragon trick goes to the next opponent),
+bombwindow SECONDS (time to bomb a won trick before it goes on), seed N (same seed, same cards;
+off for random deals). A flag without VALUE toggles; on/off set it.
+"""),
+    "remove": ("NAME", "Propose to remove a player who vanished during the game.", """
+When a player has vanished (disconnected or left the room) during a game, another player may
+propose to remove them; the other seated players vote with /accept or /refuse, and a majority
+decides. A removed player's seat is taken over by a bot that plays on with their cards.
+"""),
+    "accept": ("", "Vote yes on the running /remove.", """
+Votes for removing the vanished player named by the running /remove proposal.
+"""),
+    "refuse": ("", "Vote no on the running /remove.", """
+Votes against removing the vanished player named by the running /remove proposal.
+"""),
+    "grand": ("", "Call Grand Tichu (after your first 8 cards).", """
+After the first 8 cards, before the last 6 are dealt, every player answers /grand (call Grand
+Tichu: 200 points if you go out first, minus 200 otherwise) or /nogrand.
+"""),
+    "nogrand": ("", "Call no Grand Tichu (after your first 8 cards).", """
+Declines Grand Tichu. When all four have answered, the last 6 cards are dealt.
+"""),
+    "tichu": ("", "Call Tichu (before your first card).", """
+Calls Tichu: 100 points if you go out first, minus 100 otherwise. Possible any time before you
+play your first card (also during the exchange), once per round.
+"""),
+    "schupf": ("NEXT PARTNER PREVIOUS", "Exchange: one card each to next player, partner, previous player.", """
+Gives three cards at the start of each round, in this order: to the next player in turn order
+(the opponent after you), to your partner, to the previous player (the opponent before you), as
+in BSW's logs. Example: /schupf R2 SA Hu. Rank-only shorthand works (/schupf 2 A 3).
+"""),
+    "play": ("CARDS...", "Play cards (BSW notation), e.g. /play R10 G10 or /play 7 7.", """
+Plays CARDS in BSW notation: suit S (Schwert), B (Pagode), G (Jade), R (Stern) and rank 2-10, B
+(Bube, jack), D (Dame), K (Koenig), A (As), or Ma (Mah Jong), Hu (Dog), Ph (Phoenix), Dr (Dragon).
+Ph=7 names the rank the Phoenix stands for where it is not clear. With the Mah Jong add a wish:
+/play Ma wish 8 (or /wish RANK right after). Rank-only shorthand (/play 7 7) is accepted where it
+is unambiguous; it picks cards that do not break a bomb. A bomb may be played out of turn with
+/play too.
+"""),
+    "pass": ("", "Pass (do not play on the current trick).", """
+Passes on the current trick. Not possible when you lead, nor when the open wish binds you.
+"""),
+    "bomb": ("CARDS...", "Bomb, also out of turn: /bomb S5 B5 G5 R5.", """
+Plays a bomb (four of a kind, or a straight of five or more cards in one suit) at any time while
+a trick is on the table, also when it is not your turn.
+"""),
+    "wish": ("RANK", "Wish a rank after playing the Mah Jong (/wish none: no wish).", """
+Right after you played the Mah Jong without a wish: /wish RANK (2 to A) or /wish none. The
+next player who holds a card of that rank and can play it must do so until it is played.
+"""),
+    "dragon": ("TO", "Give away a trick won with the Dragon: /dragon left|right.", """
+Who wins a trick with the Dragon gives it to an opponent: /dragon right (the next player in turn
+order) or /dragon left (the previous one); a seat number or a name works too. With the option
+dragon fixed it goes to the next opponent automatically.
+"""),
+}
+
+
+def _table_command(name: str, spec: tuple[Arg, ...], keys: tuple[str, ...]) -> Handler:
+    """The handler of table command ``name``: routed to the table of the user's room."""
+    as_mapping = tuple(a.key for a in spec) == keys
+
+    def handler(ctx: CommandContext, args: dict[str, str]) -> None:
+        me = _me(ctx)
+        table = ctx.world.table_of(me)
+        if as_mapping:
+            payload: Any = {k: args[k] for k in keys if k in args}
+        else:
+            payload = " ".join(args[a.key] for a in spec if a.key in args)
+        table.submit(me.name, name, payload)
+    return handler
+
+
+def _add_table_commands(table: CommandTable) -> None:
+    from lobby import table as tables
+    aliases: dict[str, list[str]] = {}
+    for alias, target in tables.COMMAND_ALIASES.items():
+        aliases.setdefault(target, []).append(alias)
+    usages: dict[str, str] = getattr(tables, "BOT_USAGE", {})
+    helps: dict[str, str] = getattr(tables, "BOT_HELP", {})
+    for name, keys in tables.TABLE_COMMANDS.items():
+        if name in TABLE_HELP:
+            spec_text, summary, long_help = TABLE_HELP[name]
+        else:
+            usage = usages.get(name, "")
+            spec_text = usage.split(None, 1)[1] if " " in usage else \
+                " ".join(f"[{k.upper()}]" for k in keys)
+            summary = helps.get(name, f"The table command /{name}.").split(". ")[0].rstrip(".") + "."
+            long_help = helps.get(name, summary)
+        spec = parse_spec(spec_text)
+        table.add(Command(name, spec, summary, _table_command(name, spec, keys),
+                          textwrap.fill(" ".join(long_help.split()), 92),
+                          tuple(aliases.get(name, ()))))
+
+
+_add_table_commands(COMMANDS)
 
 
 # ---- the generated reference ------------------------------------------------------------------

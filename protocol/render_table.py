@@ -18,7 +18,7 @@ from lobby.events import Event
 from lobby.messages import text
 from lobby.tichu.cards import parse_cards, sort_cards
 
-__all__ = ["render_table", "TABLE_FORMATTERS", "color_cards", "OPTION_HELP"]
+__all__ = ["render_table", "TableFeed", "TABLE_FORMATTERS", "color_cards", "OPTION_HELP"]
 
 RESET = "\x1b[0m"
 # Schwert (black: shown bold, readable on dark and light terminals), Pagode blue, Jade green,
@@ -88,7 +88,7 @@ def _place(n: int) -> str:
 
 
 # ---- the view ---------------------------------------------------------------------------------
-def _render_view(event: Event, lang: str, color: bool) -> list[str]:
+def _render_view(event: Event, lang: str, color: bool, show_score: bool = True) -> list[str]:
     d = event.data
     names: list[Any] = d.get("seats") or [None] * 4
     state = d.get("state")
@@ -124,8 +124,9 @@ def _render_view(event: Event, lang: str, color: bool) -> list[str]:
         players.append(part)
     lines = [text("view-players", lang, players=" |".join(players)).strip()]
     scores = d.get("scores") or game.get("scores") or [0, 0]
-    lines.append(text("view-score", lang, round_no=d.get("round_no", game.get("round_no")),
-                      score=_score(names, scores)))
+    if show_score or state == "finished":
+        lines.append(text("view-score", lang, round_no=d.get("round_no", game.get("round_no")),
+                          score=_score(names, scores)))
     trick = game.get("trick") or []
     if trick:
         shown: list[dict[str, Any]] = []
@@ -489,9 +490,84 @@ for _key in ("table-joined", "table-left", "table-option-set", "table-reset", "t
 
 def render_table(event: Event, lang: str = "en", color: bool = False) -> list[str] | None:
     """The lines for one table event, or None if `event` is no table event."""
+    if event.is_error:                 # `game-running` is an error code, not a game event
+        return None
     fmt = TABLE_FORMATTERS.get(event.type)
     if fmt is None:
         if event.type.startswith("game-"):
             return [text(event.type, lang, **event.data)]
         return None
     return fmt(event, lang, color)
+
+
+# ---- one connection's stream of table events ----------------------------------------------------
+#: events whose line a spectator gets merged with the turn that follows (one line per move)
+_MOVES = ("game-play", "game-pass", "game-wish")
+
+
+class TableFeed:
+    """The table events of one connection, rendered with less noise than event by event:
+
+    - the score line of a view (`Round N | A+C 120 : 80 B+D`) only when it changed since the
+      last view this connection saw (new round, new score, another table);
+    - a spectator gets a play, a pass or a wish and the turn that follows as ONE line
+      (`bob passes; cat's turn.`, `bob plays R7 R7 (5 left); cat's turn.`) instead of the
+      event line and a whole view; when a trick ends, a round ends or anything else happens,
+      the whole (compact) view follows as usual.
+
+    Players always get their whole view (cards left, trick, hand, prompt) after every change.
+    """
+
+    def __init__(self) -> None:
+        self._moves: list[tuple[Event, list[str]]] = []
+        self._score: tuple[Any, ...] | None = None
+
+    def render(self, event: Event, lang: str = "en", color: bool = False) -> list[str] | None:
+        """The lines for `event` now (possibly none: a move waits for the view after it), or
+        None for an event that is not a table event (after any pending lines were flushed:
+        `flush()`)."""
+        if event.type in _MOVES:
+            lines = render_table(event, lang, color) or []
+            self._moves.append((event, lines))
+            return []
+        if event.type == "table-view":
+            return self._view(event, lang, color)
+        lines = render_table(event, lang, color)
+        if lines is None:
+            return None
+        return self.flush() + lines
+
+    def flush(self) -> list[str]:
+        """The lines of moves still waiting for their view."""
+        out = [line for _, lines in self._moves for line in lines]
+        self._moves = []
+        return out
+
+    def _view(self, event: Event, lang: str, color: bool) -> list[str]:
+        d = event.data
+        game = d.get("game")
+        key = (d.get("table"), d.get("state"), d.get("round_no"), tuple(d.get("scores") or ()),
+               tuple(d.get("seats") or ()))
+        show_score = key != self._score
+        self._score = key
+        if (game is not None and d.get("seat") is None and d.get("state") == "playing"
+                and self._moves and game.get("phase") == "play" and not game.get("trick_won")
+                and not d.get("bombwindow_left") and game.get("turn") is not None):
+            return [self._one_line(self._moves, d, game, lang)] if not show_score else \
+                self.flush() + _render_view(event, lang, color, show_score)
+        return self.flush() + _render_view(event, lang, color, show_score)
+
+    def _one_line(self, moves: list[tuple[Event, list[str]]], d: dict[str, Any],
+                  game: dict[str, Any], lang: str) -> str:
+        names = d.get("seats") or [None] * 4
+        left = game.get("cards_left") or [0] * 4
+        parts = []
+        for ev, lines in moves:
+            line = " ".join(lines).rstrip(".")
+            if ev.type == "game-play" and isinstance(ev.data.get("seat"), int):
+                seat = ev.data["seat"]
+                line += " " + text("view-cards-left", lang, count=left[seat])
+            parts.append(line)
+        self._moves = []
+        turn = text("view-turn", lang, name=_name(names, game.get("turn")))
+        return "; ".join(parts + [turn])

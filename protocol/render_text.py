@@ -76,7 +76,27 @@ def _help_command(event: Event, lang: str) -> list[str]:
     return lines
 
 
+def _listroom(event: Event, lang: str) -> list[str]:
+    tables = event.data["tables"]
+    if not tables:
+        return [text("listroom-empty", lang)]
+    lines = [text("listroom", lang, count=len(tables))]
+    defaults = {"round": "off", "tichujoin": "off", "turnier": "off", "target": "1000",
+                "drawseat": "off", "host": "off", "dragon fixed": "off", "bombwindow": "0",
+                "seed": "off"}
+    for t in tables:
+        seating = " | ".join(f"{i + 1} {n or '-'}" for i, n in enumerate(t.get("seats") or []))
+        lines.append(text("listroom-line", lang, table=t["table"], game=t.get("game", "tichu"),
+                          state=t["state"], seating=seating))
+        opts = t.get("options") or {}
+        changed = ", ".join(f"{k} {v}" for k, v in opts.items() if defaults.get(k) != v)
+        lines.append(text("listroom-details", lang, options=changed or "default options",
+                          spectators=t.get("spectators", 0)))
+    return lines
+
+
 FORMATTERS: dict[str, Callable[[Event, str], list[str]]] = {
+    "listroom": _listroom,
     "who": _who,
     "wwho": _wwho,
     "finger": _finger,

@@ -21,6 +21,7 @@ from lobby.events import Event, error_event
 from lobby.messages import LobbyError, text
 from lobby.store import Account
 from protocol.commands import COMMANDS, CommandTable, parse_line
+from protocol.render_table import TableFeed
 from protocol.render_text import render
 from protocol.telnet import TelnetLineProtocol
 
@@ -53,6 +54,8 @@ class Session(TelnetLineProtocol):
     _queue: "deque[str] | None" = None  # created only when a line has to wait
     _waiters: "list[Deferred[None]] | None" = None
     _lost: bool = False
+    _settings: "dict[str, str] | None" = None  # /set (per connection, never saved)
+    _feed: TableFeed | None = None  # created with the first table event
 
     def when_closed(self) -> "Deferred[None]":
         """A Deferred that fires when the connection is closed."""
@@ -76,6 +79,17 @@ class Session(TelnetLineProtocol):
     def accounts(self) -> "Accounts":
         return self.factory.accounts
 
+    @property
+    def settings(self) -> dict[str, str]:
+        """This connection's settings (``/set color on``); never saved to the account."""
+        if self._settings is None:
+            self._settings = {}
+        return self._settings
+
+    @property
+    def color(self) -> bool:
+        return self._settings is not None and self._settings.get("color") == "on"
+
     def send(self, event: Event) -> None:
         self.deliver(event)
 
@@ -87,7 +101,16 @@ class Session(TelnetLineProtocol):
     def deliver(self, event: Event) -> None:
         if self.state == "closed" or self.transport is None:
             return
-        for line in render(event):
+        lines: list[str] | None = None
+        if self._feed is not None or event.type.startswith(("table-", "game-")):
+            if self._feed is None:
+                self._feed = TableFeed()
+            lines = self._feed.render(event, "en", self.color)
+            if lines is None:
+                lines = self._feed.flush() + render(event)
+        else:
+            lines = render(event)
+        for line in lines:
             self.sendLine(line)
 
     def disconnect(self, event: Event) -> None:

@@ -33,9 +33,9 @@ def test_ambiguous_prefix_lists_the_candidates() -> None:
     with pytest.raises(LobbyError) as e:
         parse_line("/w")
     assert e.value.code == "ambiguous-command"
-    assert e.value.params["candidates"] == "/tell, /who, /wwho"
+    assert e.value.params["candidates"] == "/tell, /whereis, /who, /wish, /wwho"
     assert render(Event(e.value.code, e.value.params)) == [
-        "! [ambiguous-command] Ambiguous command /w: could be /tell, /who, /wwho."]
+        "! [ambiguous-command] Ambiguous command /w: could be /tell, /whereis, /who, /wish, /wwho."]
 
 
 def test_unknown_command_hints_at_help_but_plain_text_is_speech() -> None:

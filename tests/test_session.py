@@ -162,7 +162,7 @@ def test_help_and_help_command(lobby: FakeLobby) -> None:
     c.send("/help nosuch")
     assert c.lines()[0].startswith("! [unknown-command]")
     c.send("/w")
-    assert c.lines() == ["! [ambiguous-command] Ambiguous command /w: could be /tell, /who, /wwho."]
+    assert c.lines() == ["! [ambiguous-command] Ambiguous command /w: could be /tell, /whereis, /who, /wish, /wwho."]
 
 
 # ---- the telnet byte cases, through a logged-in session ------------------------------------------
