@@ -59,6 +59,12 @@ ERRORS: dict[str, str] = {
     "missing-rank": "You do not hold {count} card(s) of rank {rank}.",
     "bad-dragon-target": "Give the Dragon trick with /dragon left or /dragon right (or a seat "
                          "number or a name).",
+    # rooms and table routing (lobby/world.py, protocol/commands.py)
+    "not-at-table": "You are not at a table; /room N enters one, /newroom tichu opens one.",
+    "no-such-room": "There is no room {number}; /listroom lists the tables.",
+    "unknown-game": "There is no game {name} here; /newroom tichu opens a Tichu table.",
+    "unknown-setting": "There is no setting {name}; /set color on|off is one.",
+    "bad-setting-value": "Setting {name} takes {expected}, not {value!r}.",
     # bots at tables (lobby/table.py, lobby/bots)
     "unknown-strategy": "There is no bot strategy {name}; choose {choices}.",
     "not-a-bot": "Seat {seat} holds no bot.",
@@ -97,6 +103,17 @@ INFO: dict[str, str] = {
     "finger-online": "  online now, in the {room}",
     "finger-offline": "  not online",
     "never": "never",
+    # rooms and tables in the world (lobby/world.py, protocol/commands.py)
+    "newroom": "You open table {table} (Tichu) and are its host: /join sits down, "
+               "/option help lists the options, /manager returns to the lobby.",
+    "listroom": "Tables ({count}):",
+    "listroom-empty": "No tables are open; /newroom tichu opens one.",
+    "listroom-line": "  {table:>3} {game} {state:<8} {seating}",
+    "listroom-details": "      {options}; {spectators} watching",
+    "whereis": "{name} is in the {room} (room {number}).",
+    "game-waiting-for-you": "Your game at table {table} goes on without you: /room {table} "
+                            "takes you back.",
+    "setting": "{name} is {value} now.",
     # help (protocol/commands.py)
     "help": "Commands (the / is optional, unique prefixes work; plain text is speech to your room, "
             ";NAME text whispers):",
@@ -142,6 +159,7 @@ INFO: dict[str, str] = {
     "view-hand": "Your hand: {cards}",
     "view-received": "Received: {gifts}",
     "view-turn": "{name}'s turn.",
+    "view-cards-left": "({count} left)",
     "view-your-turn": "Your turn: /play CARDS or /pass",
     "view-your-lead": "Your lead: /play CARDS",
     "view-your-turn-wish": "Your turn: /play CARDS with a {rank} (the wish), or a bomb",
