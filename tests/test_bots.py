@@ -307,3 +307,9 @@ def test_random_strategy_uses_only_legal_plays() -> None:
             "can_pass": True, "calls": [None] * 4, "cards_left": [3, 3, 3, 3]}
     seen = {r.decide(view) for _ in range(200)}
     assert seen == {"play B7", "play RA", "pass"}
+
+
+def test_bot_names_are_numbered_across_strategies() -> None:
+    from lobby.bots.player import bot_name
+    assert bot_name("random", {"Bot1~heuristic", "ann"}) == "Bot2~random"
+    assert bot_name("heuristic", {"Bot2~random"}) == "Bot1~heuristic"

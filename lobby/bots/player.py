@@ -29,9 +29,9 @@ def is_bot_name(name: str | None) -> bool:
 
 
 def bot_name(strategy: str, taken: set[str]) -> str:
-    """`Bot1~heuristic`, `Bot2~random`, ...: the first number whose name is not in `taken`."""
+    """`Bot1~heuristic`, `Bot2~random`, ...: the first number no name in `taken` uses."""
     n = 1
-    while f"Bot{n}{BOT_MARK}{strategy}" in taken:
+    while any(t.startswith(f"Bot{n}{BOT_MARK}") for t in taken):
         n += 1
     return f"Bot{n}{BOT_MARK}{strategy}"
 
