@@ -313,3 +313,21 @@ def test_bot_names_are_numbered_across_strategies() -> None:
     from lobby.bots.player import bot_name
     assert bot_name("random", {"Bot1~heuristic", "ann"}) == "Bot2~random"
     assert bot_name("heuristic", {"Bot2~random"}) == "Bot1~heuristic"
+
+
+def test_bots_play_a_turnier_game_and_stay_seated_after_reset() -> None:
+    table, rec, clock = bot_table(join=False, options={"seed": "4", "turnier": "on"})
+    for strategy in ("heuristic", "random", "random", "heuristic"):
+        table.submit("ann", "addbot", strategy)
+    table.submit("ann", "start")
+    for _ in range(40000):
+        if table.state != "playing":
+            break
+        clock.advance(0)
+    assert table.state == "finished" and table.match is not None
+    assert table.match.round_no == 9 and not bot_errors(table) and not rec.errors()
+    bots = set(table.bots)
+    table.submit("ann", "reset")
+    assert table.state == "waiting" and set(table.seated) == bots
+    table.submit("ann", "start")
+    assert table.state == "playing"
