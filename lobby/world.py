@@ -198,8 +198,8 @@ class World:
         self.rooms[number] = room
         self.tables[number] = table
         log.info("{user} opens table {table}", user=user.name, table=number)
-        self.enter(user, room)
         self._safe(user.listener.deliver, Event("newroom", table=number))
+        self.enter(user, room)
         return table
 
     def _table_deliver(self, names: list[str], event: Event) -> None:

@@ -510,6 +510,10 @@ class TableFeed:
 
     - the score line of a view (`Round N | A+C 120 : 80 B+D`) only when it changed since the
       last view this connection saw (new round, new score, another table);
+    - a waiting table's view in full once, then only its seats line when the seats change;
+    - during the Grand Tichu decisions and the exchange, after the first view of the phase,
+      only the line saying who is still awaited (or your prompt), and your hand when it changed;
+    - no view right after the end of the game was told (it would repeat the outcome);
     - a spectator gets a play, a pass or a wish and the turn that follows as ONE line
       (`bob passes; cat's turn.`, `bob plays R7 R7 (5 left); cat's turn.`) instead of the
       event line and a whole view; when a trick ends, a round ends or anything else happens,
@@ -521,6 +525,10 @@ class TableFeed:
     def __init__(self) -> None:
         self._moves: list[tuple[Event, list[str]]] = []
         self._score: tuple[Any, ...] | None = None
+        self._waiting: tuple[Any, ...] | None = None
+        self._phase: tuple[Any, ...] | None = None
+        self._hand: str | None = None
+        self._match_over: Any = None
 
     def render(self, event: Event, lang: str = "en", color: bool = False) -> list[str] | None:
         """The lines for `event` now (possibly none: a move waits for the view after it), or
@@ -535,6 +543,8 @@ class TableFeed:
         lines = render_table(event, lang, color)
         if lines is None:
             return None
+        if event.type == "game-match-over":
+            self._match_over = event.data.get("table")
         return self.flush() + lines
 
     def flush(self) -> list[str]:
@@ -546,6 +556,33 @@ class TableFeed:
     def _view(self, event: Event, lang: str, color: bool) -> list[str]:
         d = event.data
         game = d.get("game")
+        if d.get("state") == "waiting":
+            # a waiting table: the whole view once, then only the seats when they change
+            seen = (d.get("table"), tuple(d.get("seats") or ()))
+            last, self._waiting = self._waiting, seen
+            lines = _render_view(event, lang, color)
+            if last is None or last[0] != seen[0]:
+                return self.flush() + lines
+            return self.flush() + ([lines[1]] if last != seen else [])
+        self._waiting = None
+        if d.get("state") == "finished" and self._match_over == d.get("table"):
+            self._match_over = None            # the end was just told: no view repeating it
+            return self.flush()
+        phase = (d.get("table"), d.get("round_no"), game.get("phase") if game else None)
+        if (game is not None and game.get("phase") in ("grand", "exchange")
+                and self._phase == phase):
+            # during the Grand Tichu decisions and the exchange, after the first view: who is
+            # still awaited (your prompt), and your hand when it changed
+            lines = _render_view(event, lang, color, False)
+            hand = (text("view-hand", lang, cards=color_cards(_sorted_text(game["hand"]), color))
+                    if d.get("seat") is not None and game.get("hand") else None)
+            out = [hand] if hand is not None and hand != self._hand else []
+            self._hand = hand
+            return self.flush() + out + [l for l in lines[-1:] if l != hand]
+        self._phase = phase
+        self._hand = (text("view-hand", lang, cards=color_cards(_sorted_text(game["hand"]), color))
+                      if game is not None and d.get("seat") is not None and game.get("hand")
+                      else None)
         key = (d.get("table"), d.get("state"), d.get("round_no"), tuple(d.get("scores") or ()),
                tuple(d.get("seats") or ()))
         show_score = key != self._score
