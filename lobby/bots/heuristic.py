@@ -19,7 +19,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from lobby.bots.plan import Plan, analyse
+from lobby.bots.plan import Plan, analyse, plan_cost
 from lobby.bots.strategy import View, my_turn_to, play_cards, play_combo
 from lobby.tichu.cards import DOG, DRAGON, MAHJONG, PHOENIX, Card, parse_cards, rank_name
 
@@ -120,7 +120,7 @@ class HeuristicStrategy:
         # the partner: a good card, or (when we call) the card we miss least
         pool = [c for c in free if c in rest and c not in opponents]
         if calling:
-            partner = min(pool, key=lambda c: (analyse([x for x in rest if x != c]).cost
+            partner = min(pool, key=lambda c: (plan_cost([x for x in rest if x != c])
                                                + 0.01 * _value(c), _value(c)))
         else:
             good = [c for c in pool if c not in (DRAGON, PHOENIX)] or pool
@@ -132,7 +132,7 @@ class HeuristicStrategy:
         while len(opponents) < 2:
             pool = [c for c in free if c in rest and c not in (MAHJONG, DRAGON, PHOENIX)
                     and c.rank <= 12] or [c for c in rest if c not in (DRAGON, PHOENIX)] or rest
-            c = min(pool, key=lambda c: (analyse([x for x in rest if x != c]).cost
+            c = min(pool, key=lambda c: (plan_cost([x for x in rest if x != c])
                                          + 0.04 * _value(c)))
             opponents.append(c)
             rest.remove(c)
@@ -189,7 +189,7 @@ class HeuristicStrategy:
         for text in legal:
             cards, _ = play_cards(text)
             rest = [c for c in hand if c not in cards]
-            after = analyse(rest).cost if rest else (5.0 if supporting else -10.0)
+            after = plan_cost(rest) if rest else (5.0 if supporting else -10.0)
             combo = play_combo(text)
             options.append((text, cards, after, combo))
         if leading:
@@ -292,7 +292,7 @@ class HeuristicStrategy:
         left = view.get("cards_left") or [0] * 4
         calls = view.get("calls") or [None] * 4
         hand = _hand(view)
-        best = min(bombs, key=lambda t: analyse([c for c in hand if c not in play_cards(t)[0]]).cost)
+        best = min(bombs, key=lambda t: plan_cost([c for c in hand if c not in play_cards(t)[0]]))
         rest = [c for c in hand if c not in play_cards(best)[0]]
         urgent = 0 < left[holder] <= 2 or (calls[holder] is not None and 0 < left[holder] <= 4)
         if urgent or len(analyse(rest).groups) <= 1 or not rest:

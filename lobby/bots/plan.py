@@ -13,7 +13,7 @@ from typing import Iterable
 
 from lobby.tichu.cards import DOG, DRAGON, MAHJONG, PHOENIX, Card
 
-__all__ = ["Group", "Plan", "analyse", "group_strength"]
+__all__ = ["Group", "Plan", "analyse", "plan_cost", "group_strength"]
 
 @dataclass(frozen=True)
 class Group:
@@ -75,6 +75,19 @@ def _group(kind: str, rank: float, cards: Iterable[Card]) -> Group:
 _CACHE: dict[int, Plan] = {}
 
 
+def plan_cost(cards: Iterable[Card]) -> float:
+    """`analyse(cards).cost` without building the plan's groups: cached by the shape of the hand
+    (how many cards of each rank remain besides specials and bombs), so hands share answers."""
+    cs = tuple(cards)
+    mask = 0
+    for c in cs:
+        mask |= 1 << c
+    plan = _CACHE.get(mask)
+    if plan is not None:
+        return plan.cost
+    return _cost(cs)
+
+
 def analyse(cards: Iterable[Card]) -> Plan:
     """The cheapest split of `cards` into combinations (see the module doc)."""
     cs = tuple(cards)
@@ -89,7 +102,8 @@ def analyse(cards: Iterable[Card]) -> Plan:
     return plan
 
 
-def _analyse(cards: tuple[Card, ...]) -> Plan:
+def _split(cards: tuple[Card, ...]) -> tuple[list[Group], dict[int, list[Card]], bool]:
+    """Specials and bombs as fixed groups; the other cards by rank; whether the Phoenix is there."""
     fixed: list[Group] = []
     by_rank: dict[int, list[Card]] = {}
     phoenix = False
@@ -123,10 +137,31 @@ def _analyse(cards: tuple[Card, ...]) -> Plan:
             fixed.append(_group("bomb", r, cs))
             cs.clear()
     by_rank = {r: cs for r, cs in by_rank.items() if cs}
-    memo: dict[tuple, tuple[float, tuple[Group, ...]]] = {}
-    cost, groups = _search(by_rank, phoenix, 0, memo)
+    return fixed, by_rank, phoenix
+
+
+def _analyse(cards: tuple[Card, ...]) -> Plan:
+    fixed, by_rank, phoenix = _split(cards)
+    cost, groups = _search(by_rank, phoenix, 0, {})
     all_groups = tuple(fixed) + groups
     return Plan(all_groups, sum(g.cost for g in fixed) + cost)
+
+
+_SEARCH_COST: dict[tuple, float] = {}
+
+
+def _cost(cards: tuple[Card, ...]) -> float:
+    """The plan's cost alone: the search's answer depends only on how many cards of each rank
+    are left after the fixed groups (and the Phoenix), so it is shared by all hands."""
+    fixed, by_rank, phoenix = _split(cards)
+    key = _key(by_rank, phoenix)
+    cost = _SEARCH_COST.get(key)
+    if cost is None:
+        if len(_SEARCH_COST) > 500_000:
+            _SEARCH_COST.clear()
+        cost = _SEARCH_COST[key] = _search(by_rank, phoenix, 0, {})[0]
+    return sum(g.cost for g in fixed) + cost
+
 
 
 def _key(by_rank: dict[int, list[Card]], phoenix: bool) -> tuple:
