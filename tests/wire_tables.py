@@ -19,6 +19,7 @@ from twisted.internet import reactor
 from twisted.internet.endpoints import TCP4ClientEndpoint, connectProtocol
 
 from conftest import LineClient, RunningServer, strip_telnet, within
+from lobby.messages import ERRORS
 from lobby.tichu.actions import CallTichu, Exchange, GrandTichu, Play
 from lobby.tichu.cards import Card, parse_cards
 from table_support import card_tokens, command_for
@@ -36,7 +37,7 @@ class WireClient(LineClient):
         self.game = game
         self.raw = bytearray()
         self.lines: list[str] = []
-        self.last_sent = ""
+        self.typed: list[str] = []      # the last lines this client sent
         self._partial = ""
         self.leaks: list[tuple[str, set[Card]]] = []
         self.checked_lines = 0
@@ -52,7 +53,7 @@ class WireClient(LineClient):
         super().dataReceived(data)
 
     def send(self, line: str) -> None:
-        self.last_sent = line
+        self.typed = (self.typed + [line])[-4:]
         super().send(line)
 
     def _check_hidden(self, line: str) -> None:
@@ -64,8 +65,9 @@ class WireClient(LineClient):
         if not hidden:
             return
         shown = card_tokens(line)
-        if ERROR_LINE.match(line):      # a refusal may echo what this client itself typed
-            shown -= card_tokens(self.last_sent)
+        error = ERROR_LINE.match(line)
+        if error:       # a refusal may echo what this client typed, and its template's examples
+            shown -= card_tokens(self.typed) | card_tokens(ERRORS.get(error.group(1), ""))
         leak = shown & hidden
         if leak:
             self.leaks.append((line, leak))
