@@ -676,6 +676,7 @@ class TableActor:
         self.seats = [name if n == removed else n for n in self.seats]
         self.join_order = [name if n == removed else n for n in self.join_order]
         self.gone.discard(removed)
+        self.members.discard(removed)        # back later, they enter the room as a spectator
         seat = self.match.seat_of(player)
         self._tell_all("table-bot-takes-over", target=removed, name=name, seat=seat + 1)
         self._send_views()

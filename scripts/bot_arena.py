@@ -159,13 +159,16 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--progress", action="store_true")
     args = ap.parse_args(argv)
     start = time.perf_counter()
+    cpu = time.process_time()
     stats = run(args.a, args.b, args.games, seed=args.seed, target=args.target,
                 progress=args.progress)
     elapsed = time.perf_counter() - start
+    cpu = time.process_time() - cpu
     n = stats.games
     lo, hi = wilson(stats.wins, n)
     print(f"{n} games ({n // 2} deals, seats mirrored), {stats.rounds} rounds, "
-          f"{elapsed:.1f} s: {n / elapsed:.2f} games/s, {stats.rounds / elapsed:.1f} rounds/s")
+          f"{elapsed:.1f} s: {n / elapsed:.2f} games/s, {stats.rounds / elapsed:.1f} rounds/s "
+          f"({cpu:.1f} s of CPU: {n / cpu:.2f} games per CPU second)")
     print(f"A = {args.a} wins {stats.wins:g}/{n} = {stats.wins / n:.1%} "
           f"(95% CI {lo:.1%}-{hi:.1%}) against B = {args.b}")
     for side, name in (("A", args.a), ("B", args.b)):

@@ -331,3 +331,23 @@ def test_bots_play_a_turnier_game_and_stay_seated_after_reset() -> None:
     assert table.state == "waiting" and set(table.seated) == bots
     table.submit("ann", "start")
     assert table.state == "playing"
+
+
+def test_a_replaced_player_who_comes_back_watches() -> None:
+    table, rec, clock = bot_table(options={"seed": "2"})
+    table.submit("ann", "start")
+    table.member_gone("dan")
+    table.submit("ann", "remove", "dan")
+    table.submit("cat", "accept")
+    assert table.state == "playing" and "dan" not in table.seated
+    assert "dan" not in table._audience()                 # offline: nothing is sent to dan
+    rec.clear()
+    table.member_back("dan")
+    table.add_member("dan")
+    views = [e for e in rec.to("dan") if e.type == "table-view"]
+    assert views and views[-1].data["seat"] is None and "hand" not in views[-1].data["game"]
+    table.submit("dan", "pass")
+    assert codes(rec, "dan") == ["not-a-player"]
+    clock.advance(0)
+    assert table.bots[table.seated[3]].sent == ["nogrand"] or table.bots[table.seated[3]].sent == ["grand"]
+    assert not rec.leaks

@@ -89,10 +89,8 @@ class HeuristicStrategy:
             return False
         if calls[(seat + 2) % 4] is not None:
             return False
-        if todo != "play" and not view.get("bombs"):
-            # call when asked to act anyway; a hand that never gets a turn before the first
-            # card still calls at its first turn
-            return False
+        if todo != "play":
+            return False                  # decided at the first turn, with the received cards
         plan = analyse(parse_cards(view.get("hand") or ""))
         return self._strong(plan)
 

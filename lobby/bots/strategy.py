@@ -9,9 +9,8 @@ nothing to do now. It never touches engine internals, so the same strategy objec
 in-process bot at a TableActor (lobby/bots/player.py), the engine-level arena
 (scripts/bot_arena.py) and, later, a TCP bot in machine mode (which receives the same view).
 
-A strategy object may keep memory between calls (one object per seat and game); it must cope
-with being asked several times in the same state (answering the same) and with not being asked
-at every change.
+A strategy object may keep memory between calls (one object per seat and game); it may be asked
+several times in the same state, and is not necessarily asked at every change.
 """
 from __future__ import annotations
 
