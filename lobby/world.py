@@ -190,6 +190,7 @@ class World:
         from lobby.table import TableActor  # the table module pulls in the rules engine and bots
         if game.lower() not in GAMES:
             raise LobbyError("unknown-game", name=game)
+        self.leave(user)                       # the room they leave may close and free its number
         number = self.free_table_number()
         table = TableActor(number, self.clock, self._table_deliver, host=user.name)
         if self.on_new_table is not None:

@@ -1,0 +1,150 @@
+"""Rooms and tables in the world, through sessions on StringTransport (no sockets): /newroom,
+/room, /manager (/lobby), /listroom, /whereis, speech in a table room, leaving and disconnecting,
+clean-up and number reuse, /set color, /help of table commands."""
+from __future__ import annotations
+
+from conftest import FakeClient, FakeLobby
+from lobby.table import TABLE_COMMANDS, COMMAND_ALIASES
+from protocol.commands import COMMANDS
+
+
+def online(lobby: FakeLobby, *names: str) -> list[FakeClient]:
+    clients = []
+    for name in names:
+        c = lobby.connect()
+        c.login(name)
+        clients.append(c)
+    for c in clients:
+        c.raw()
+    return clients
+
+
+def test_newroom_listroom_whereis_and_back_to_the_lobby(lobby: FakeLobby) -> None:
+    ann, bob = online(lobby, "Ann", "Bob")
+    ann.send("/listroom")
+    assert ann.lines() == ["No tables are open; /newroom tichu opens one."]
+    ann.send("/newroom tichu")
+    lines = ann.lines()
+    assert lines[0].startswith("You open table 1 (Tichu) and are its host")
+    assert lines[1:] == ["Table 1: waiting.", "Seats: 1 - | 2 - | 3 - | 4 -",
+                         "/join [SEAT] sits down; /start when four sit; /option help lists "
+                         "options."]
+    assert bob.lines() == ["Ann leaves the Lobby."]
+    ann.send("/join 3")
+    assert ann.lines() == ["Ann sits down in seat 3.", "Seats: 1 - | 2 - | 3 Ann | 4 -"]
+    ann.send("/option target 500")
+    ann.lines()
+    bob.send("/listroom")
+    assert bob.lines() == ["Tables (1):",
+                           "    1 tichu waiting  1 - | 2 - | 3 Ann | 4 -",
+                           "      target 500; 0 watching"]
+    bob.send("/whereis ann")
+    assert bob.lines() == ["Ann is in the Table 1 room (room 1)."]
+    bob.send("/room 1")
+    assert bob.lines()[0] == "Table 1: waiting."
+    assert ann.lines() == ["Bob enters the Table 1 room."]
+    bob.send("hello table")               # speech goes to the table's room only
+    assert ann.lines() == ["<Bob> hello table"] and bob.lines() == ["<Bob> hello table"]
+    bob.send("/listroom")
+    assert bob.lines()[-1] == "      target 500; 1 watching"
+    ann.send("/lobby")                    # alias of /manager; leaving frees the seat
+    assert ann.lines() == ["In the Lobby (1): Ann"]
+    assert bob.lines() == ["Ann leaves the Table 1 room.", "Ann leaves seat 3.",
+                           "Seats: 1 - | 2 - | 3 - | 4 -", "Bob is the host of this table now."]
+    table = lobby.world.tables[1]
+    assert table.seats == [None] * 4 and table.host == "Bob"
+    bob.send("/manager")
+    bob.lines()
+    assert lobby.world.tables == {} and 1 not in lobby.world.rooms   # empty: cleaned up
+    assert table.state == "waiting"
+    ann.send("/room 1")
+    assert ann.lines()[-1] == "! [no-such-room] There is no room 1; /listroom lists the tables."
+
+
+def test_table_numbers_smallest_free_and_kept_while_anyone_is_in(lobby: FakeLobby) -> None:
+    a, b, c = online(lobby, "Ann", "Bob", "Cat")
+    a.send("/newroom")
+    b.send("/newroom tichu")
+    assert sorted(lobby.world.tables) == [1, 2]
+    c.send("/room 1")
+    a.send("/room 0")                     # table 1 keeps its number: Cat is still there
+    c.send("/newroom tichu")              # Cat leaves table 1 (now empty: closed), opens 1 again
+    assert sorted(lobby.world.tables) == [1, 2]
+    assert lobby.world.tables[1].host == "Cat" and lobby.world.tables[2].host == "Bob"
+    a.send("/newroom")
+    assert sorted(lobby.world.tables) == [1, 2, 3]
+    for x in (a, b, c):
+        x.send("/quit")
+    assert lobby.world.tables == {} and sorted(lobby.world.rooms) == [0]
+
+
+def test_table_commands_need_a_table_and_help_explains_them(lobby: FakeLobby) -> None:
+    (ann,) = online(lobby, "Ann")
+    ann.send("/join")
+    assert ann.lines() == ["! [not-at-table] You are not at a table; /room N enters one, "
+                           "/newroom tichu opens one."]
+    ann.send("/help join")
+    lines = ann.lines()
+    assert lines[0] == "/join [SEAT]" and "first free seat" in " ".join(lines)
+    ann.send("/help kartentausch")
+    lines = ann.lines()
+    assert lines[0] == "/schupf NEXT PARTNER PREVIOUS" and lines[1] == "  also: /kartentausch"
+    # every table command of lobby.table is in the command table, with its BSW aliases
+    for name in TABLE_COMMANDS:
+        cmd = COMMANDS.lookup_exact(name)
+        assert cmd is not None and cmd.help and cmd.summary, name
+    for alias, target in COMMAND_ALIASES.items():
+        assert COMMANDS.lookup_exact(alias).name == target
+    assert COMMANDS.lookup_exact("peek") is None
+
+
+def test_set_color_colours_the_hand(lobby: FakeLobby) -> None:
+    players = online(lobby, "Ann", "Bob", "Cat", "Dan")
+    ann = players[0]
+    ann.send("/set color on")
+    assert ann.lines() == ["color is on now."]
+    ann.send("/newroom")
+    for p in players[1:]:
+        p.send("/room 1")
+    for p in players:
+        p.send("/join")
+    ann.send("/option seed 5")
+    ann.send("/start")
+    ann_text = ann.text()
+    bob_text = players[1].text()
+    assert "Your first 8 cards: \x1b[" in ann_text
+    assert "Your first 8 cards: " in bob_text and "\x1b[" not in bob_text
+    ann.send("/set color off")
+    ann.send("/spielinfo")
+    assert "\x1b[" not in ann.text()
+
+
+def test_a_player_who_leaves_or_disconnects_vanishes_and_can_come_back(lobby: FakeLobby) -> None:
+    players = online(lobby, "Ann", "Bob", "Cat", "Dan")
+    ann, bob = players[0], players[1]
+    ann.send("/newroom")
+    for p in players[1:]:
+        p.send("/room 1")
+    for p in players:
+        p.send("/join")
+    bob.send("/start")
+    table = lobby.world.tables[1]
+    assert table.state == "playing"
+    for p in players:
+        p.raw()
+    bob.send("/manager")                  # leaving the room during the game: vanished
+    assert "Bob has vanished. The other players may /remove Bob." in ann.lines()
+    bob.send("/room 1")
+    assert "Bob is back." in ann.lines()
+    bob.send("/quit")                     # disconnecting: vanished too
+    assert "Bob has vanished. The other players may /remove Bob." in ann.lines()
+    assert table.gone == {"Bob"}
+    again = lobby.connect()
+    assert "Your game at table 1 goes on without you: /room 1 takes you back." in again.login("Bob")
+    again.send("/room 1")
+    assert "Bob is back." in ann.lines() and table.gone == set()
+    # everybody leaves the running game and goes offline: the table is closed (abandoned)
+    for p in [ann, again] + players[2:]:
+        p.send("/quit")
+    assert lobby.world.tables == {} and table.state == "finished"
+    assert table.result and table.result.get("abandoned")
