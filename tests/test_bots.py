@@ -351,3 +351,28 @@ def test_a_replaced_player_who_comes_back_watches() -> None:
     clock.advance(0)
     assert table.bots[table.seated[3]].sent == ["nogrand"] or table.bots[table.seated[3]].sent == ["grand"]
     assert not rec.leaks
+
+
+class _Stubborn:
+    """A broken strategy: always passes, also when it must lead."""
+
+    name = "stubborn"
+
+    def decide(self, view: Any) -> str | None:
+        return "pass" if my_turn_to(view) == "play" else HeuristicStrategy().decide(view)
+
+
+def test_a_refused_bot_command_falls_back_to_a_random_legal_one() -> None:
+    table, rec, clock = bot_table(join=False, options={"seed": "6", "target": "100"})
+    for _ in range(4):
+        table.submit("ann", "addbot")
+    for bot in table.bots.values():
+        bot.strategy = _Stubborn()
+    table.submit("ann", "start")
+    for _ in range(20000):
+        if table.state != "playing":
+            break
+        clock.advance(0)
+    assert table.state == "finished"
+    refusals = [e.type for bot in table.bots.values() for e in bot.errors]
+    assert refusals and set(refusals) <= {"must-lead", "must-fulfil-wish"}

@@ -55,6 +55,10 @@ class BotPlayer:
         self.errors: list[Event] = []        # every refusal received (should stay empty)
         self._data: dict[str, Any] | None = None
         self._call: IDelayedCall | None = None
+        # after a refusal (a bug in a strategy) the next decision is a random legal one, so the
+        # game never waits for a bot forever
+        self._fallback: Strategy = make_strategy("random", seed)
+        self._refused = False
 
     @property
     def strategy_name(self) -> str:
@@ -66,6 +70,9 @@ class BotPlayer:
             self.errors.append(event)
             log.warn("bot {bot}: refused {code}: {data}", bot=self.name, code=event.type,
                      data=event.data)
+            if not self._refused:
+                self._refused = True
+                self._schedule()
             return
         if event.type == "table-view" and event.data.get("you") == self.name:
             self._data = event.data
@@ -91,11 +98,13 @@ class BotPlayer:
         game = data.get("game")
         if not game or game.get("seat") is None:
             return
+        strategy = self._fallback if self._refused else self.strategy
+        self._refused = False
         try:
-            command = self.strategy.decide(game)
+            command = strategy.decide(game)
         except Exception:
             log.failure("bot {bot}: strategy {strategy} failed", bot=self.name,
-                        strategy=self.strategy.name)
+                        strategy=strategy.name)
             return
         if not command:
             return
