@@ -508,7 +508,8 @@ def _add_table_commands(table: CommandTable) -> None:
             usage = usages.get(name, "")
             spec_text = usage.split(None, 1)[1] if " " in usage else \
                 " ".join(f"[{k.upper()}]" for k in keys)
-            summary = helps.get(name, f"The table command /{name}.").split(". ")[0].rstrip(".") + "."
+            summary = helps.get(name, f"The table command /{name}.").split(". ")[0]
+            summary = summary.split(";")[0].rstrip(".") + "."
             long_help = helps.get(name, summary)
         spec = parse_spec(spec_text)
         table.add(Command(name, spec, summary, _table_command(name, spec, keys),
