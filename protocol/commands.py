@@ -332,14 +332,19 @@ def _newroom(ctx: CommandContext, args: dict[str, str]) -> None:
 @COMMANDS.command("room", "NUMBER", "Go to room NUMBER (0 is the lobby; a table: watch it).", help="""
 Moves you to room NUMBER: 0 is the lobby, every other room belongs to the table with that
 number. Entering a table room means watching the table (you see only public information); /join
-takes a seat there. A player who left a running game comes back to it this way.
+takes a seat there. A player who left a running game comes back to it this way. /room N for
+the room you are in shows the table's /spielinfo.
 """)
 def _room(ctx: CommandContext, args: dict[str, str]) -> None:
     raw = args["number"].lstrip("#")
     if not raw.isdigit():
         raise LobbyError("no-such-room", number=args["number"])
     me = _me(ctx)
-    ctx.world.enter(me, ctx.world.room(int(raw)))
+    room = ctx.world.room(int(raw))
+    if me.room is room and room.table is not None:
+        room.table.submit(me.name, "spielinfo")  # already there: show the table again
+        return
+    ctx.world.enter(me, room)
     if int(raw) == 0:
         ctx.send(ctx.world.who(me))
 

@@ -43,6 +43,9 @@ def test_newroom_listroom_whereis_and_back_to_the_lobby(lobby: FakeLobby) -> Non
     bob.send("/room 1")
     assert bob.lines()[0] == "Table 1: waiting."
     assert ann.lines() == ["Bob enters the Table 1 room."]
+    bob.send("/room 1")                   # there already: the table is shown again, nobody told
+    assert bob.lines()[:2] == ["Table 1: waiting, host Ann.", "  Seats: 1 -, 2 -, 3 Ann, 4 -"]
+    assert ann.lines() == []
     bob.send("hello table")               # speech goes to the table's room only
     assert ann.lines() == ["<Bob> hello table"] and bob.lines() == ["<Bob> hello table"]
     bob.send("/listroom")
@@ -148,3 +151,29 @@ def test_a_player_who_leaves_or_disconnects_vanishes_and_can_come_back(lobby: Fa
         p.send("/quit")
     assert lobby.world.tables == {} and table.state == "finished"
     assert table.result and table.result.get("abandoned")
+
+
+def test_a_failure_inside_one_table_leaves_the_others_running(lobby: FakeLobby) -> None:
+    ann, bob = online(lobby, "Ann", "Bob")
+    ann.send("/newroom")
+    bob.send("/newroom")
+    broken = lobby.world.tables[1]
+
+    def explode(user: str, args: object) -> None:
+        raise RuntimeError("boom")
+    import lobby.table as tables
+    original = tables._HANDLERS["spielinfo"]
+    tables._HANDLERS["spielinfo"] = lambda table, user, args: (
+        explode(user, args) if table is broken else original(table, user, args))
+    try:
+        ann.raw()
+        bob.raw()
+        ann.send("/spielinfo")
+        assert ann.lines() == ["! [internal-error] Internal error while handling your command; "
+                               "it was logged and nothing changed."]
+        bob.send("/spielinfo")
+        assert bob.lines()[0] == "Table 2: waiting, host Bob."
+        ann.send("/join")                       # the broken table itself still works too
+        assert ann.lines()[0] == "Ann sits down in seat 1."
+    finally:
+        tables._HANDLERS["spielinfo"] = original
