@@ -68,6 +68,9 @@ ERRORS: dict[str, str] = {
     # bots at tables (lobby/table.py, lobby/bots)
     "unknown-strategy": "There is no bot strategy {name}; choose {choices}.",
     "not-a-bot": "Seat {seat} holds no bot.",
+    # game records (lobby/records.py)
+    "no-such-game": "There is no game #{game}; /history lists recent games.",
+    "no-such-round": "Game #{game} has no round {round}; it had {rounds} rounds.",
 }
 # the engine's reasons (illegal plays, wrong phase, ...) are part of the same catalog
 ERRORS.update(ENGINE_MESSAGES)
@@ -213,6 +216,29 @@ INFO: dict[str, str] = {
     "game-shared": "Shared victory at {score}.",
     "game-turnier-winner": "{names} win.",
     "game-turnier-points": "Victory points/Tichu points: {points}",
+    # game records, statistics, ratings (lobby/records.py)
+    "history-header": "Recent games of {name}:",
+    "history-line": "  #{game} {date} table {table}: {team0} {score0}:{score1} {team1}, "
+                    "{rounds} rounds, {outcome}{unrated}",
+    "history-none": "{name} has no finished games.",
+    "history-won": "won",
+    "history-lost": "lost",
+    "history-shared": "shared",
+    "history-unrated": " (unrated)",
+    "replay-header": "Game #{game}, table {table}, {date}: {team0} against {team1}, {rounds} rounds.",
+    "replay-round": "Round {round}: seats {seating}",
+    "replay-hand": "  {name}: {cards}",
+    "replay-exchange": "  {name} gives {gifts}.",
+    "replay-round-score": "Round {round}: {score0}:{score1}, total {total0}:{total1}",
+    "ranking-header": "Rangliste (Team Elo, rated games only):",
+    "ranking-line": "  {place:>3}. {name:<16} {rating:>5}  ({games} games)",
+    "ranking-none": "Nobody has played a rated game yet.",
+    "finger-stats": "  games {games} (won {wins}), rated {rated_games} (won {rated_wins}), "
+                    "rounds {rounds}",
+    "finger-calls": "  Tichu {tichu_made}/{tichu_calls}, Grand Tichu {grand_made}/{grand_calls}, "
+                    "double victories {double_victories}, first out {first_out}",
+    "finger-rating": "  rating {rating} after {rated_games} rated games (best {peak})",
+    "finger-no-games": "  no finished games yet",
 }
 
 CATALOGS: dict[str, dict[str, str]] = {"en": {**INFO, **ERRORS}}

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import sqlite3
 from dataclasses import dataclass
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Sequence, TypeVar
 
 from twisted.internet.defer import Deferred, fail, succeed
 from twisted.internet.threads import deferToThreadPool
@@ -23,8 +23,13 @@ from twisted.python.threadpool import ThreadPool
 
 from lobby.accounts import name_key
 
-__all__ = ["Account", "Migration", "MIGRATIONS", "Store", "StoreError", "ThreadRunner",
+__all__ = ["Account", "Migration", "MIGRATIONS", "ROLES", "Store", "StoreError", "ThreadRunner",
            "inline_runner"]
+
+T = TypeVar("T")
+
+#: the values of ``accounts.role`` besides NULL (an ordinary player)
+ROLES = ("moderator", "admin")
 
 
 class StoreError(Exception):
@@ -37,6 +42,7 @@ class Account:
     password_hash: str
     registered_at: float
     last_seen: float | None
+    role: str | None = None          # None, "moderator" or "admin"
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,6 +61,82 @@ MIGRATIONS: list[Migration] = [
                registered_at REAL NOT NULL,
                last_seen     REAL
            )""",
+    ]),
+    # issue 6 "Nothing lost" (lobby/records.py, lobby/rating.py, lobby/journal.py) and the
+    # account role that the hardening issue uses; docs/operations.md describes every table
+    Migration(2, "game records, statistics, ratings, action journal, account roles", [
+        "ALTER TABLE accounts ADD COLUMN role TEXT "
+        "CHECK (role IS NULL OR role IN ('moderator', 'admin'))",
+        # one row per finished game; JSON columns hold what Match.replay needs and the results
+        """CREATE TABLE games (
+               id            INTEGER PRIMARY KEY AUTOINCREMENT,
+               table_no      INTEGER,
+               started_at    REAL,
+               ended_at      REAL NOT NULL,
+               options       TEXT NOT NULL,     -- JSON: the table options
+               seed          INTEGER,
+               record        TEXT NOT NULL,     -- JSON: Match.record() (options, seed, deals, actions)
+               rounds        INTEGER NOT NULL,
+               round_results TEXT NOT NULL,     -- JSON: per round order, calls, points, score
+               score0        INTEGER NOT NULL,  -- final totals, team 0 = seats 1+3 (0+2 inside)
+               score1        INTEGER NOT NULL,
+               result        TEXT NOT NULL,     -- JSON: Match.result
+               rated         INTEGER NOT NULL,  -- 1 rated, 0 unrated (see unrated)
+               unrated       TEXT,              -- why not: nosave / bots / guests
+               bswlog        TEXT               -- the game as a BSW .tch log (option log)
+           )""",
+        # the four players of a game (player = the engine's player index = seat at the start)
+        """CREATE TABLE game_players (
+               game_id       INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+               player        INTEGER NOT NULL,
+               name          TEXT NOT NULL,
+               name_key      TEXT NOT NULL,
+               kind          TEXT NOT NULL CHECK (kind IN ('registered', 'guest', 'bot')),
+               won           INTEGER NOT NULL,  -- 1 won, 0 lost, and shared victories count 1
+               rating_before REAL,
+               rating_after  REAL,
+               PRIMARY KEY (game_id, player)
+           )""",
+        "CREATE INDEX game_players_by_name ON game_players (name_key, game_id)",
+        # statistics of registered players (docs/rating.md: what counts)
+        """CREATE TABLE player_stats (
+               name_key         TEXT PRIMARY KEY,
+               games            INTEGER NOT NULL DEFAULT 0,
+               wins             INTEGER NOT NULL DEFAULT 0,
+               rated_games      INTEGER NOT NULL DEFAULT 0,
+               rated_wins       INTEGER NOT NULL DEFAULT 0,
+               rounds           INTEGER NOT NULL DEFAULT 0,
+               tichu_calls      INTEGER NOT NULL DEFAULT 0,
+               tichu_made       INTEGER NOT NULL DEFAULT 0,
+               grand_calls      INTEGER NOT NULL DEFAULT 0,
+               grand_made       INTEGER NOT NULL DEFAULT 0,
+               double_victories INTEGER NOT NULL DEFAULT 0,
+               first_out        INTEGER NOT NULL DEFAULT 0,
+               last_game        INTEGER
+           )""",
+        """CREATE TABLE player_ratings (
+               name_key    TEXT PRIMARY KEY,
+               rating      REAL NOT NULL,
+               games       INTEGER NOT NULL,   -- rated games played
+               peak        REAL NOT NULL,
+               updated_at  REAL NOT NULL
+           )""",
+        "CREATE INDEX player_ratings_by_rating ON player_ratings (rating DESC)",
+        # the live action journal of running tables (lobby/journal.py)
+        """CREATE TABLE journal_tables (
+               table_no    INTEGER PRIMARY KEY,
+               started_at  REAL,
+               options     TEXT NOT NULL,       -- JSON: the table options
+               seats       TEXT NOT NULL,       -- JSON: per player {name, kind}
+               head        TEXT NOT NULL,       -- JSON: Match.record() without actions
+               extra       TEXT                 -- JSON: whatever the table wants back
+           )""",
+        """CREATE TABLE journal_actions (
+               table_no    INTEGER NOT NULL,
+               seq         INTEGER NOT NULL,    -- 1, 2, 3, ... per game
+               payload     TEXT NOT NULL,       -- JSON: {"p": player, "a": action.to_json()}
+               PRIMARY KEY (table_no, seq)
+           ) WITHOUT ROWID""",
     ]),
 ]
 
@@ -198,6 +280,28 @@ class Store:
             raise StoreError(f"database {self.path!r} is not open")
         return self._conn
 
+    # ---- generic access for the modules that own their SQL (records, journal) ----------------
+    def run_query(self, fn: Callable[..., T], *args: Any) -> "Deferred[T]":
+        """Run ``fn(connection, *args)`` on the store's worker thread (reads; a single
+        statement commits on its own). Fires with its result."""
+        return self._run(lambda: fn(self._db(), *args))
+
+    def run_transaction(self, fn: Callable[..., T], *args: Any) -> "Deferred[T]":
+        """Run ``fn(connection, *args)`` inside one ``BEGIN IMMEDIATE ... COMMIT`` on the worker
+        thread: all of it is committed, or (on any exception) none of it."""
+        return self._run(self._transaction, fn, args)
+
+    def _transaction(self, fn: Callable[..., T], args: tuple[Any, ...]) -> T:
+        conn = self._db()
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            out = fn(conn, *args)
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+        conn.execute("COMMIT")
+        return out
+
     # ---- queries ------------------------------------------------------------------------------
     def schema_version(self) -> "Deferred[int]":
         return self._run(lambda: int(self._db().execute(
@@ -208,7 +312,8 @@ class Store:
 
     def _get_account(self, name: str) -> Account | None:
         row = self._db().execute(
-            "SELECT name, password_hash, registered_at, last_seen FROM accounts WHERE name_key = ?",
+            "SELECT name, password_hash, registered_at, last_seen, role FROM accounts "
+            "WHERE name_key = ?",
             (name_key(name),)).fetchone()
         return None if row is None else Account(*row)
 
@@ -233,6 +338,14 @@ class Store:
         """Record that a registered user was seen at ``now`` (log-in, log-out)."""
         return self._run(self._update, "UPDATE accounts SET last_seen = ? WHERE name_key = ?",
                          (now, name_key(name)))
+
+    def set_role(self, name: str, role: str | None) -> "Deferred[bool]":
+        """Make a registered user a moderator or admin (``role`` in ROLES) or an ordinary
+        player (None). Fires False if there is no such account."""
+        if role is not None and role not in ROLES:
+            return fail(ValueError(f"no role {role!r}; roles are {', '.join(ROLES)}"))
+        return self._run(self._update, "UPDATE accounts SET role = ? WHERE name_key = ?",
+                         (role, name_key(name)))
 
     def _update(self, sql: str, params: tuple[Any, ...]) -> bool:
         return self._db().execute(sql, params).rowcount > 0

@@ -1,0 +1,308 @@
+"""The action journal: every accepted game action is committed to SQLite before its events leave.
+
+A running table tells the journal what it must not lose:
+
+    journal.start_table(no, options=..., players=..., head=match.record())   # at /start
+    journal.record_action(no, seq, player, action)     # after each accepted match.apply
+    journal.send(no, deliver_events)                   # the events of that action: held back
+    journal.finish_table(no, finished_game(...))       # the game is over: stored, journal closed
+    journal.end_table(no)                              # abandoned / reset: journal closed
+
+Nothing is written at once. The first call in a reactor turn schedules one flush
+(``clock.callLater(0, ...)``); the flush hands everything buffered in that turn to the store's
+worker thread as ONE transaction (WAL: one commit, however many tables and actions). The outbox
+(``send``) holds a table's outgoing events until every write that table buffered before them is
+committed, then releases them in the order they were queued: a table's events never overtake its
+journal, and a table with nothing pending sends at once. Tables do not wait for one another.
+
+If a commit fails (disk full, I/O error) the failure is logged with the table numbers, the held
+events are released anyway (the game goes on; only its crash safety is lost) and ``failures``
+counts it. SQLite in WAL mode with ``synchronous = NORMAL`` (lobby/store.py) keeps every commit
+across a killed process (SIGKILL); ``Journal(..., fsync=True)`` switches the connection to
+``synchronous = FULL`` so commits also survive a power cut (one fsync per reactor turn).
+
+At start-up ``load_open_tables()`` gives, per table that was playing, what ``Match.replay``
+needs (``OpenTable.record``), its players and options: the consistent prefix of its actions
+(sequence numbers 1, 2, 3 ... without a gap).
+"""
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections import deque
+from dataclasses import dataclass
+from typing import Any, Callable, Sequence
+
+from twisted.internet.defer import Deferred, succeed
+from twisted.internet.interfaces import IDelayedCall, IReactorTime
+from twisted.logger import Logger
+from twisted.python.failure import Failure
+
+from lobby.records import FinishedGame, GameRecord, Participant, insert_game
+from lobby.tichu.actions import Action
+from lobby.tichu.match import Match
+
+__all__ = ["Journal", "OpenTable", "load_open_tables"]
+
+log = Logger(namespace="lobby.journal")
+
+
+@dataclass(frozen=True)
+class OpenTable:
+    """A table that was playing when the process stopped, as the journal holds it."""
+
+    table_no: int
+    options: dict[str, Any]              # the table options (TableOptions.as_dict())
+    players: tuple[Participant, ...]     # by player index
+    record: dict[str, Any]               # Match.record() form: options, seed, deals, actions
+    extra: Any                           # what the table stored with set_extra / start_table
+    started_at: float | None
+
+    @property
+    def last_seq(self) -> int:
+        return len(self.record["actions"])
+
+    def match(self) -> Match:
+        """The match in the state of its last recorded action."""
+        return Match.replay(self.record)
+
+
+# ---- SQL (the store's worker thread) -----------------------------------------------------------
+def _write_batch(conn: sqlite3.Connection, ops: Sequence[tuple[Any, ...]]) -> list[Any]:
+    results: list[Any] = []
+    for op in ops:
+        kind = op[0]
+        out: Any = None
+        if kind == "action":
+            _, table_no, seq, payload = op
+            conn.execute("INSERT OR REPLACE INTO journal_actions (table_no, seq, payload) "
+                         "VALUES (?, ?, ?)", (table_no, seq, payload))
+        elif kind == "start":
+            _, table_no, started_at, options, players, head, extra = op
+            conn.execute("DELETE FROM journal_actions WHERE table_no = ?", (table_no,))
+            conn.execute("INSERT OR REPLACE INTO journal_tables (table_no, started_at, options, "
+                         "seats, head, extra) VALUES (?, ?, ?, ?, ?, ?)",
+                         (table_no, started_at, options, players, head, extra))
+        elif kind == "seats":
+            conn.execute("UPDATE journal_tables SET seats = ? WHERE table_no = ?", (op[2], op[1]))
+        elif kind == "extra":
+            conn.execute("UPDATE journal_tables SET extra = ? WHERE table_no = ?", (op[2], op[1]))
+        elif kind == "finish":
+            _, table_no, game = op
+            if game is not None:
+                out = insert_game(conn, game)
+            conn.execute("DELETE FROM journal_actions WHERE table_no = ?", (table_no,))
+            conn.execute("DELETE FROM journal_tables WHERE table_no = ?", (table_no,))
+        elif kind == "pragma":
+            pass                                   # handled before the transaction
+        else:  # pragma: no cover - only this module builds ops
+            raise ValueError(f"unknown journal operation {kind!r}")
+        results.append(out)
+    return results
+
+
+def load_open_tables(conn: sqlite3.Connection) -> list[OpenTable]:
+    """Every table in the journal with the consistent prefix of its actions."""
+    tables = []
+    for table_no, started_at, options, seats, head, extra in conn.execute(
+            "SELECT table_no, started_at, options, seats, head, extra FROM journal_tables "
+            "ORDER BY table_no").fetchall():
+        actions = []
+        for seq, payload in conn.execute(
+                "SELECT seq, payload FROM journal_actions WHERE table_no = ? ORDER BY seq",
+                (table_no,)):
+            if seq != len(actions) + 1:
+                log.warn("journal of table {table} has a gap before action {seq}; restoring the "
+                         "first {count}", table=table_no, seq=seq, count=len(actions))
+                break
+            data = json.loads(payload)
+            actions.append([int(data["p"]), data["a"]])
+        record = dict(json.loads(head))
+        record["actions"] = actions
+        tables.append(OpenTable(
+            int(table_no), json.loads(options),
+            tuple(Participant.from_json(p) for p in json.loads(seats)), record,
+            None if extra is None else json.loads(extra), started_at))
+    return tables
+
+
+# ---- the journal -------------------------------------------------------------------------------
+class Journal:
+    """Buffered, per-turn-grouped journal writes and the outbox that holds events behind them.
+
+    ``store`` is a lobby.store.Store (its worker thread runs the transactions), ``clock`` the
+    reactor (``task.Clock`` in tests)."""
+
+    def __init__(self, store: Any, clock: IReactorTime, *, fsync: bool = False) -> None:
+        self.store = store
+        self.clock = clock
+        self.fsync = fsync
+        self._buffer: list[tuple[Any, ...]] = []
+        self._waiting: list[tuple[int, Deferred[Any]]] = []   # (index in buffer, result)
+        self._call: IDelayedCall | None = None
+        self._batch = 1                 # the batch being filled
+        self._committed = 0             # every batch up to this one is finished
+        self._last_batch: dict[int, int] = {}
+        self._outbox: dict[int, deque[tuple[int, Callable[..., Any], tuple[Any, ...]]]] = {}
+        self._flushed: dict[int, list[Deferred[None]]] = {}
+        self._fsync_set = False
+        #: figures for tests and the operations page
+        self.transactions = 0
+        self.writes = 0
+        self.failures = 0
+
+    # ---- what tables call ----------------------------------------------------------------------
+    def start_table(self, table_no: int, *, options: dict[str, Any],
+                    players: Sequence[Participant | tuple[str, str] | str],
+                    head: dict[str, Any], extra: Any = None,
+                    started_at: float | None = None) -> None:
+        """A game starts at ``table_no``: ``head`` is ``match.record()`` of the new match (its
+        actions, if any, are ignored), ``players`` by player index. Replaces whatever the
+        journal held for that table number."""
+        people = [_participant(p) for p in players]
+        head = {k: v for k, v in head.items() if k != "actions"}
+        self._add(table_no, ("start", table_no, started_at, json.dumps(options),
+                             json.dumps([p.to_json() for p in people]), json.dumps(head),
+                             None if extra is None else json.dumps(extra)))
+
+    def record(self, table_no: int, seq: int, payload: dict[str, Any]) -> None:
+        """Journal entry ``seq`` (1, 2, 3, ...) of the table's game: ``{"p": player, "a":
+        action.to_json()}``."""
+        self._add(table_no, ("action", table_no, int(seq), json.dumps(payload)))
+
+    def record_action(self, table_no: int, seq: int, player: int, action: Action) -> None:
+        """``record`` for an accepted ``match.apply(player, action)``; ``seq`` is
+        ``len(match.actions)`` after it."""
+        self.record(table_no, seq, {"p": int(player), "a": action.to_json()})
+
+    def set_players(self, table_no: int,
+                    players: Sequence[Participant | tuple[str, str] | str]) -> None:
+        """Who plays now (a bot took over a seat, a player came back)."""
+        people = [_participant(p) for p in players]
+        self._add(table_no, ("seats", table_no, json.dumps([p.to_json() for p in people])))
+
+    def set_extra(self, table_no: int, extra: Any) -> None:
+        """Table state that is not in the match (JSON-safe), returned by load_open_tables."""
+        self._add(table_no, ("extra", table_no, json.dumps(extra)))
+
+    def finish_table(self, table_no: int, game: FinishedGame | None) -> "Deferred[GameRecord | None]":
+        """The game at ``table_no`` is over: store ``game`` (records, statistics, ratings) and
+        close the table's journal in the same transaction, after the table's earlier writes.
+        ``game`` None (abandoned, reset) only closes the journal. Fires with the GameRecord."""
+        d: Deferred[Any] = Deferred()
+        self._add(table_no, ("finish", table_no, game))
+        self._waiting.append((len(self._buffer) - 1, d))
+        return d
+
+    def end_table(self, table_no: int) -> "Deferred[GameRecord | None]":
+        """Close the table's journal without storing a game."""
+        return self.finish_table(table_no, None)
+
+    def send(self, table_no: int, fn: Callable[..., Any], *args: Any) -> None:
+        """Call ``fn(*args)`` once every write ``table_no`` buffered so far is committed (at once
+        if there is none), after the table's earlier ``send`` calls."""
+        needed = self._last_batch.get(table_no, 0)
+        queue = self._outbox.get(table_no)
+        if needed <= self._committed and not queue:
+            fn(*args)
+            return
+        if queue is None:
+            queue = self._outbox[table_no] = deque()
+        queue.append((needed, fn, args))
+
+    def pending(self, table_no: int) -> int:
+        """How many ``send`` calls of the table are held back."""
+        return len(self._outbox.get(table_no, ()))
+
+    def flush(self) -> "Deferred[None]":
+        """Commit what is buffered now (shutdown, tests); fires when every batch so far is
+        committed (or failed)."""
+        if self._call is not None and self._call.active():
+            self._call.cancel()
+        self._call = None
+        if self._buffer:
+            self._flush()
+        last = self._batch - 1
+        if last <= self._committed:
+            return succeed(None)
+        d: Deferred[None] = Deferred()
+        self._flushed.setdefault(last, []).append(d)
+        return d
+
+    def load_open_tables(self) -> "Deferred[list[OpenTable]]":
+        """The tables that were playing (start-up restore)."""
+        return self.store.run_query(load_open_tables)
+
+    # ---- inside ----------------------------------------------------------------------------
+    def _add(self, table_no: int, op: tuple[Any, ...]) -> None:
+        self._buffer.append(op)
+        self._last_batch[table_no] = self._batch
+        if self._call is None:
+            self._call = self.clock.callLater(0, self._turn_over)
+
+    def _turn_over(self) -> None:
+        self._call = None
+        if self._buffer:
+            self._flush()
+
+    def _flush(self) -> None:
+        ops, self._buffer = self._buffer, []
+        waiting, self._waiting = self._waiting, []
+        batch = self._batch
+        self._batch += 1
+        if self.fsync and not self._fsync_set:
+            self._fsync_set = True
+            self.store.run_query(_full_sync)
+        d = self.store.run_transaction(_write_batch, ops)
+        d.addCallbacks(self._committed_batch, self._failed_batch,
+                       callbackArgs=(batch, ops, waiting), errbackArgs=(batch, ops, waiting))
+
+    def _committed_batch(self, results: list[Any], batch: int, ops: list[tuple[Any, ...]],
+                         waiting: list[tuple[int, Deferred[Any]]]) -> None:
+        self.transactions += 1
+        self.writes += len(ops)
+        self._done(batch)
+        for index, d in waiting:
+            d.callback(results[index])
+
+    def _failed_batch(self, failure: Failure, batch: int, ops: list[tuple[Any, ...]],
+                      waiting: list[tuple[int, Deferred[Any]]]) -> None:
+        self.failures += 1
+        tables = sorted({op[1] for op in ops})
+        log.failure("journal: a batch of {count} writes for tables {tables} was NOT committed; "
+                    "those tables cannot be restored after a crash", failure,
+                    count=len(ops), tables=tables)
+        self._done(batch)
+        for _, d in waiting:
+            d.errback(failure)
+
+    def _done(self, batch: int) -> None:
+        self._committed = max(self._committed, batch)
+        for table_no in list(self._outbox):
+            queue = self._outbox.get(table_no)
+            while queue and queue[0][0] <= self._committed:
+                _, fn, args = queue.popleft()
+                try:
+                    fn(*args)
+                except Exception:
+                    log.failure("journal: releasing events of table {table} failed",
+                                table=table_no)
+            if queue is not None and not queue and self._outbox.get(table_no) is queue:
+                del self._outbox[table_no]
+        for b in [b for b in self._flushed if b <= self._committed]:
+            for d in self._flushed.pop(b):
+                d.callback(None)
+        for table_no in [t for t, b in self._last_batch.items() if b <= self._committed]:
+            del self._last_batch[table_no]
+
+
+def _full_sync(conn: sqlite3.Connection) -> None:
+    conn.execute("PRAGMA synchronous = FULL")
+
+
+def _participant(p: Participant | tuple[str, str] | str) -> Participant:
+    if isinstance(p, Participant):
+        return p
+    if isinstance(p, str):
+        return Participant(p)
+    return Participant(p[0], p[1])

@@ -1,0 +1,547 @@
+"""Game records: every finished game stored, statistics and ratings updated from it, and the
+queries behind ``/history``, ``/replay``, ``/rangliste`` and the statistics of ``/finger``.
+
+Two steps, so the reactor thread does no real work:
+
+1. When a game ends, the table calls ``finished_game(match, players, ...)``: a cheap snapshot
+   (``FinishedGame``: ``match.record()``, the result, who played) taken on the reactor thread.
+2. ``GameArchive(store).save(game)`` -- or ``Journal.finish_table(table_no, game)``, which also
+   closes the table's journal in the same transaction -- runs ``insert_game`` on the store's
+   worker thread: it replays the record once (round results, the BSW log), then inserts the game,
+   its players, the statistics of registered players and, for a rated game, the new ratings, all
+   in one transaction.
+
+What counts (docs/rating.md):
+
+- A game is *rated* when it was not started with ``/startnosave`` and all four players are
+  registered humans. Games with a bot or a guest are unrated; so is every ``/startnosave`` game.
+- Ratings (lobby/rating.py, Team Elo) change only in rated games.
+- Statistics (games, wins, rounds, Tichu and Grand Tichu calls and successes, double victories,
+  first out) count every saved game of a registered player, rated or not, so a player who mostly
+  plays with bots still sees their figures; ``rated_games`` / ``rated_wins`` count the rated ones
+  apart (BSW's own statistics counted rated games only: those two columns are that figure).
+  ``/startnosave`` games are stored (``/replay`` shows them) but count nowhere.
+- A win: the player's team won (``Match.result["winners"]``); in ``turnier`` every player with
+  the best standing wins (a shared first place is a win for each); a drawn partnership game
+  (equal totals after the last round) is a win for nobody.
+"""
+from __future__ import annotations
+
+import json
+import sqlite3
+import time
+from dataclasses import dataclass, field
+from typing import Any, Sequence
+
+from lobby.accounts import name_key
+from lobby.bswlog import bsw_log
+from lobby.messages import text
+from lobby.rating import INITIAL, rate_game
+from lobby.tichu.actions import Exchange, action_from_json
+from lobby.tichu.cards import format_cards, parse_cards, sort_cards
+from lobby.tichu.match import Match, MatchOptions
+
+__all__ = ["KINDS", "Participant", "FinishedGame", "GameRecord", "GameSummary", "PlayerStats",
+           "RankingRow", "GameArchive", "finished_game", "analyse", "insert_game",
+           "history_lines", "replay_lines", "ranking_lines", "stats_lines"]
+
+KINDS = ("registered", "guest", "bot")
+
+
+@dataclass(frozen=True, slots=True)
+class Participant:
+    """One of the four players: their name and whether they are a registered human, a guest or
+    a bot."""
+
+    name: str
+    kind: str = "registered"
+
+    def __post_init__(self) -> None:
+        if self.kind not in KINDS:
+            raise ValueError(f"a player is one of {KINDS}, not {self.kind!r}")
+
+    def to_json(self) -> dict[str, str]:
+        return {"name": self.name, "kind": self.kind}
+
+    @classmethod
+    def from_json(cls, d: dict[str, Any]) -> "Participant":
+        return cls(str(d["name"]), str(d.get("kind", "registered")))
+
+
+@dataclass(frozen=True)
+class FinishedGame:
+    """The snapshot of a finished game the table hands over (JSON-safe fields only)."""
+
+    record: dict[str, Any]                # Match.record()
+    players: tuple[Participant, ...]      # by player index (= seat at the start)
+    result: dict[str, Any]                # Match.result
+    options: dict[str, Any]               # the table options (TableOptions.as_dict())
+    table_no: int | None = None
+    started_at: float | None = None
+    ended_at: float = 0.0
+    nosave: bool = False                  # /startnosave
+    log: bool = True                      # /option log: also keep the BSW .tch text
+
+    @property
+    def unrated_reason(self) -> str | None:
+        """Why the game is not rated (``nosave``, ``bots``, ``guests``), or None if rated."""
+        if self.nosave:
+            return "nosave"
+        kinds = {p.kind for p in self.players}
+        if "bot" in kinds:
+            return "bots"
+        if "guest" in kinds:
+            return "guests"
+        return None
+
+    @property
+    def rated(self) -> bool:
+        return self.unrated_reason is None
+
+
+def finished_game(match: Match, players: Sequence[Participant | tuple[str, str] | str], *,
+                  options: dict[str, Any] | None = None, table_no: int | None = None,
+                  started_at: float | None = None, ended_at: float | None = None,
+                  nosave: bool = False, log: bool = True) -> FinishedGame:
+    """Snapshot a finished Match for ``GameArchive.save`` / ``Journal.finish_table``.
+
+    ``players[p]`` is player p: a Participant, a ``(name, kind)`` pair, or a bare name (a
+    registered player). Cheap: call it on the reactor thread when the match ends."""
+    if not match.finished or match.result is None:
+        raise ValueError("only a finished match can be recorded")
+    if len(players) != 4:
+        raise ValueError("a Tichu game has four players")
+    people = tuple(p if isinstance(p, Participant) else
+                   Participant(p) if isinstance(p, str) else Participant(p[0], p[1])
+                   for p in players)
+    return FinishedGame(match.record(), people, json.loads(json.dumps(match.result)),
+                        dict(options or {}), table_no, started_at,
+                        time.time() if ended_at is None else ended_at, nosave, log)
+
+
+@dataclass
+class GameRecord:
+    """A stored game: the snapshot plus what a replay of it gives (round results, BSW log)."""
+
+    game: FinishedGame
+    round_results: list[dict[str, Any]]
+    bswlog: str | None
+    game_id: int | None = None
+    ratings: list[tuple[float, float] | None] = field(default_factory=lambda: [None] * 4)
+
+    @property
+    def players(self) -> tuple[Participant, ...]:
+        return self.game.players
+
+
+def analyse(game: FinishedGame) -> GameRecord:
+    """Replay ``game.record`` once: the per-round results and (option log) the BSW log.
+
+    Each round result: ``round``, ``seats`` (seat of each player), ``order`` (seats, finishing
+    order), ``double_victory`` (team or None), ``calls`` (per seat), ``card_points``, ``tichu``,
+    ``score`` (the round's own score by team) and ``credited`` (what the match added: differs in
+    turnier), ``totals`` (after the round)."""
+    record = game.record
+    deals = record.get("deals")
+    if deals is not None:
+        deals = [[parse_cards(h) if isinstance(h, str) else h for h in d] for d in deals]
+    match = Match(MatchOptions.from_json(record.get("options", {})), record.get("seed"), deals)
+    results: list[dict[str, Any]] = []
+    for player, data in record.get("actions", []):
+        rnd = match.round
+        seats = [match.seat_of(p) for p in range(4)]
+        match.apply(int(player), action_from_json(data))
+        if (match.round is not rnd or match.finished) and rnd.result is not None:
+            res = rnd.result
+            results.append({
+                "round": len(results) + 1, "seats": seats, "order": list(res["order"]),
+                "double_victory": res["double_victory"], "calls": list(res["calls"]),
+                "card_points": list(res["card_points"]), "tichu": list(res["tichu"]),
+                "score": list(res["score"]), "credited": list(match.round_scores[len(results)]),
+                "totals": [sum(s[t] for s in match.round_scores[:len(results) + 1])
+                           for t in (0, 1)],
+            })
+    if not match.finished:
+        raise ValueError("the record does not replay to a finished game")
+    names = [p.name for p in game.players]
+    return GameRecord(game, results, bsw_log(record, names) if game.log else None)
+
+
+def _won(game: FinishedGame, player: int) -> bool:
+    res = game.result
+    if res.get("winner") is None and not game.record.get("options", {}).get("turnier"):
+        return False
+    return player in res.get("winners", [])
+
+
+# ---- SQL (runs on the store's worker thread) ------------------------------------------------
+def insert_game(conn: sqlite3.Connection, game: FinishedGame) -> GameRecord:
+    """Store ``game`` with its players, statistics and ratings. Call inside a transaction
+    (``Store.run_transaction``); fires with the GameRecord (``game_id`` set)."""
+    rec = analyse(game)
+    rated = game.rated
+    reason = game.unrated_reason
+    res = game.result
+    scores = res.get("scores", [0, 0])
+    cur = conn.execute(
+        "INSERT INTO games (table_no, started_at, ended_at, options, seed, record, rounds, "
+        "round_results, score0, score1, result, rated, unrated, bswlog) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        (game.table_no, game.started_at, game.ended_at, json.dumps(game.options),
+         game.record.get("seed"), json.dumps(game.record), len(rec.round_results),
+         json.dumps(rec.round_results), int(scores[0]), int(scores[1]), json.dumps(res),
+         int(rated), reason, rec.bswlog))
+    game_id = int(cur.lastrowid)
+    rec.game_id = game_id
+    keys = [name_key(p.name) for p in game.players]
+    if rated:
+        rows = [conn.execute("SELECT rating, games, peak FROM player_ratings WHERE name_key = ?",
+                             (k,)).fetchone() for k in keys]
+        before = [r[0] if r else INITIAL for r in rows]
+        played = [r[1] if r else 0 for r in rows]
+        turnier = bool(game.record.get("options", {}).get("turnier"))
+        updates = rate_game(before, played, res, turnier=turnier)
+        for k, r, u in zip(keys, rows, updates):
+            peak = max(u.after, r[2]) if r else u.after
+            conn.execute(
+                "INSERT INTO player_ratings (name_key, rating, games, peak, updated_at) "
+                "VALUES (?, ?, ?, ?, ?) ON CONFLICT (name_key) DO UPDATE SET rating = "
+                "excluded.rating, games = excluded.games, peak = excluded.peak, "
+                "updated_at = excluded.updated_at", (k, u.after, u.games, peak, game.ended_at))
+        rec.ratings = [(u.before, u.after) for u in updates]
+    for p, person in enumerate(game.players):
+        won = _won(game, p)
+        rb = rec.ratings[p]
+        conn.execute(
+            "INSERT INTO game_players (game_id, player, name, name_key, kind, won, "
+            "rating_before, rating_after) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            (game_id, p, person.name, keys[p], person.kind, int(won),
+             rb[0] if rb else None, rb[1] if rb else None))
+        if person.kind != "registered" or game.nosave:
+            continue
+        st = _round_stats(rec.round_results, p)
+        conn.execute(
+            "INSERT INTO player_stats (name_key, games, wins, rated_games, rated_wins, rounds, "
+            "tichu_calls, tichu_made, grand_calls, grand_made, double_victories, first_out, "
+            "last_game) VALUES (?, 1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+            "ON CONFLICT (name_key) DO UPDATE SET games = games + 1, wins = wins + excluded.wins, "
+            "rated_games = rated_games + excluded.rated_games, "
+            "rated_wins = rated_wins + excluded.rated_wins, rounds = rounds + excluded.rounds, "
+            "tichu_calls = tichu_calls + excluded.tichu_calls, "
+            "tichu_made = tichu_made + excluded.tichu_made, "
+            "grand_calls = grand_calls + excluded.grand_calls, "
+            "grand_made = grand_made + excluded.grand_made, "
+            "double_victories = double_victories + excluded.double_victories, "
+            "first_out = first_out + excluded.first_out, last_game = excluded.last_game",
+            (keys[p], int(won), int(rated), int(rated and won), st["rounds"], st["tichu_calls"],
+             st["tichu_made"], st["grand_calls"], st["grand_made"], st["double_victories"],
+             st["first_out"], game_id))
+    return rec
+
+
+def _round_stats(round_results: list[dict[str, Any]], player: int) -> dict[str, int]:
+    st = dict.fromkeys(("rounds", "tichu_calls", "tichu_made", "grand_calls", "grand_made",
+                        "double_victories", "first_out"), 0)
+    for r in round_results:
+        seat = r["seats"][player]
+        st["rounds"] += 1
+        first = r["order"][0] == seat
+        call = r["calls"][seat]
+        if call == "tichu":
+            st["tichu_calls"] += 1
+            st["tichu_made"] += first
+        elif call == "grand":
+            st["grand_calls"] += 1
+            st["grand_made"] += first
+        st["double_victories"] += r["double_victory"] == (seat & 1)
+        st["first_out"] += first
+    return st
+
+
+# ---- queries ---------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class GameSummary:
+    """One line of ``/history``: a game seen from one player."""
+
+    game_id: int
+    ended_at: float
+    table_no: int | None
+    names: tuple[str, ...]       # by player
+    scores: tuple[int, int]      # final totals, team 0 (players 0+2) first
+    rounds: int
+    rated: bool
+    player: int                  # which of the four the asked-for player was
+    won: bool
+    shared: bool
+
+
+@dataclass(frozen=True)
+class PlayerStats:
+    """The statistics ``/finger`` shows, with the rating (None before a rated game)."""
+
+    name_key: str
+    games: int
+    wins: int
+    rated_games: int
+    rated_wins: int
+    rounds: int
+    tichu_calls: int
+    tichu_made: int
+    grand_calls: int
+    grand_made: int
+    double_victories: int
+    first_out: int
+    rating: float | None
+    peak: float | None
+
+
+@dataclass(frozen=True)
+class RankingRow:
+    place: int
+    name: str
+    rating: float
+    games: int
+
+
+def _recent_games(conn: sqlite3.Connection, name: str, limit: int) -> list[GameSummary]:
+    rows = conn.execute(
+        "SELECT g.id, g.ended_at, g.table_no, g.score0, g.score1, g.rounds, g.rated, gp.player, "
+        "gp.won, g.result FROM game_players gp JOIN games g ON g.id = gp.game_id "
+        "WHERE gp.name_key = ? ORDER BY g.id DESC LIMIT ?", (name_key(name), limit)).fetchall()
+    out = []
+    for gid, ended, table_no, s0, s1, rounds, rated, player, won, result in rows:
+        names = tuple(n for (n,) in conn.execute(
+            "SELECT name FROM game_players WHERE game_id = ? ORDER BY player", (gid,)))
+        shared = bool(json.loads(result).get("shared"))
+        out.append(GameSummary(gid, ended, table_no, names, (s0, s1), rounds, bool(rated),
+                               player, bool(won), shared))
+    return out
+
+
+def _load_game(conn: sqlite3.Connection, game_id: int) -> GameRecord | None:
+    row = conn.execute(
+        "SELECT table_no, started_at, ended_at, options, record, round_results, result, "
+        "unrated, bswlog FROM games WHERE id = ?", (game_id,)).fetchone()
+    if row is None:
+        return None
+    table_no, started, ended, options, record, rounds, result, unrated, log = row
+    players = []
+    ratings: list[tuple[float, float] | None] = []
+    for name, kind, rb, ra in conn.execute(
+            "SELECT name, kind, rating_before, rating_after FROM game_players WHERE game_id = ? "
+            "ORDER BY player", (game_id,)):
+        players.append(Participant(name, kind))
+        ratings.append(None if rb is None else (rb, ra))
+    game = FinishedGame(json.loads(record), tuple(players), json.loads(result),
+                        json.loads(options), table_no, started, ended, unrated == "nosave",
+                        log is not None)
+    return GameRecord(game, json.loads(rounds), log, game_id, ratings)
+
+
+def _player_stats(conn: sqlite3.Connection, name: str) -> PlayerStats | None:
+    key = name_key(name)
+    row = conn.execute(
+        "SELECT games, wins, rated_games, rated_wins, rounds, tichu_calls, tichu_made, "
+        "grand_calls, grand_made, double_victories, first_out FROM player_stats "
+        "WHERE name_key = ?", (key,)).fetchone()
+    rating = conn.execute("SELECT rating, peak FROM player_ratings WHERE name_key = ?",
+                          (key,)).fetchone()
+    if row is None and rating is None:
+        return None
+    row = row or (0,) * 11
+    return PlayerStats(key, *row, *(rating or (None, None)))
+
+
+def _top_players(conn: sqlite3.Connection, limit: int) -> list[RankingRow]:
+    rows = conn.execute(
+        "SELECT COALESCE(a.name, (SELECT gp.name FROM game_players gp WHERE gp.name_key = "
+        "r.name_key ORDER BY gp.game_id DESC LIMIT 1), r.name_key), r.rating, r.games "
+        "FROM player_ratings r "
+        "LEFT JOIN accounts a ON a.name_key = r.name_key "
+        "ORDER BY r.rating DESC, r.games DESC, r.name_key LIMIT ?", (limit,)).fetchall()
+    return [RankingRow(i + 1, n, rating, games) for i, (n, rating, games) in enumerate(rows)]
+
+
+class GameArchive:
+    """Finished games in the store: saving, and the queries of the commands. Every method
+    returns a Deferred and runs on the store's worker thread."""
+
+    def __init__(self, store: Any) -> None:
+        self.store = store
+
+    def save(self, game: FinishedGame) -> "Any":
+        """Store a finished game (one transaction); fires with its GameRecord (``game_id``)."""
+        return self.store.run_transaction(insert_game, game)
+
+    def recent_games(self, name: str, limit: int = 10) -> "Any":
+        """``/history NAME``: the player's last ``limit`` games, newest first."""
+        return self.store.run_query(_recent_games, name, limit)
+
+    def load(self, game_id: int) -> "Any":
+        """``/replay GAME``: the stored game (a GameRecord) or None."""
+        return self.store.run_query(_load_game, int(game_id))
+
+    def player_stats(self, name: str) -> "Any":
+        """``/finger NAME``: PlayerStats, or None for a player without saved games."""
+        return self.store.run_query(_player_stats, name)
+
+    def top_players(self, limit: int = 10) -> "Any":
+        """``/rangliste``: the best ``limit`` ratings (RankingRow list)."""
+        return self.store.run_query(_top_players, limit)
+
+
+# ---- rendering through the message catalog ---------------------------------------------------
+def _date(ts: float | None) -> str:
+    if ts is None:
+        return "-"
+    return time.strftime("%Y-%m-%d %H:%M", time.gmtime(ts))
+
+
+def _team(names: Sequence[str], team: int) -> str:
+    return f"{names[team]} & {names[team + 2]}"
+
+
+def history_lines(name: str, games: Sequence[GameSummary], lang: str = "en") -> list[str]:
+    """The lines of ``/history NAME``."""
+    if not games:
+        return [text("history-none", lang, name=name)]
+    lines = [text("history-header", lang, name=name)]
+    for g in games:
+        outcome = ("history-shared" if g.shared and not g.won else
+                   "history-won" if g.won else "history-lost")
+        lines.append(text(
+            "history-line", lang, game=g.game_id, date=_date(g.ended_at),
+            table="-" if g.table_no is None else g.table_no, team0=_team(g.names, 0),
+            team1=_team(g.names, 1), score0=g.scores[0], score1=g.scores[1], rounds=g.rounds,
+            outcome=text(outcome, lang), unrated="" if g.rated else text("history-unrated", lang)))
+    return lines
+
+
+def ranking_lines(rows: Sequence[RankingRow], lang: str = "en") -> list[str]:
+    """The lines of ``/rangliste``."""
+    if not rows:
+        return [text("ranking-none", lang)]
+    return [text("ranking-header", lang)] + [
+        text("ranking-line", lang, place=r.place, name=r.name, rating=round(r.rating),
+             games=r.games) for r in rows]
+
+
+def stats_lines(stats: PlayerStats | None, lang: str = "en") -> list[str]:
+    """The statistics lines ``/finger`` adds below its own."""
+    if stats is None or (stats.games == 0 and stats.rating is None):
+        return [text("finger-no-games", lang)]
+    lines = [text("finger-stats", lang, games=stats.games, wins=stats.wins,
+                  rated_games=stats.rated_games, rated_wins=stats.rated_wins,
+                  rounds=stats.rounds),
+             text("finger-calls", lang, tichu_calls=stats.tichu_calls,
+                  tichu_made=stats.tichu_made, grand_calls=stats.grand_calls,
+                  grand_made=stats.grand_made, double_victories=stats.double_victories,
+                  first_out=stats.first_out)]
+    if stats.rating is not None:
+        lines.append(text("finger-rating", lang, rating=round(stats.rating),
+                          rated_games=stats.rated_games, peak=round(stats.peak or stats.rating)))
+    return lines
+
+
+def replay_lines(rec: GameRecord, round_no: int | None = None, lang: str = "en") -> list[str]:
+    """``/replay GAME [ROUND]``: the game (or one round) as readable lines, from a replay of its
+    record. Raises ``LobbyError("no-such-round")`` for a round the game did not have."""
+    from lobby.messages import LobbyError
+    game = rec.game
+    names = [p.name for p in game.players]
+    total = len(rec.round_results)
+    if round_no is not None and not 1 <= round_no <= total:
+        raise LobbyError("no-such-round", game=rec.game_id, round=round_no, rounds=total)
+    lines = [text("replay-header", lang, game=rec.game_id if rec.game_id is not None else "-",
+                  table="-" if game.table_no is None else game.table_no,
+                  date=_date(game.ended_at), team0=_team(names, 0), team1=_team(names, 1),
+                  rounds=total)]
+    record = game.record
+    deals = record.get("deals")
+    if deals is not None:
+        deals = [[parse_cards(h) if isinstance(h, str) else h for h in d] for d in deals]
+    match = Match(MatchOptions.from_json(record.get("options", {})), record.get("seed"), deals)
+    out: list[str] = []
+
+    def by_seat(seat: int) -> str:
+        return names[match.player_at(seat)]
+
+    def start_round() -> None:
+        rnd = match.round
+        seating = ", ".join(f"{s + 1} {by_seat(s)}" for s in range(4))
+        out.append(text("replay-round", lang, round=match.round_no, seating=seating))
+        for s in range(4):
+            out.append(text("replay-hand", lang, name=by_seat(s),
+                            cards=format_cards(sort_cards(rnd.deal[s]))))
+
+    def keep() -> bool:
+        return round_no is None or match.round_no == round_no
+
+    if keep():
+        start_round()
+    for player, data in record.get("actions", []):
+        action = action_from_json(data)
+        current = match.round_no
+        if isinstance(action, Exchange) and (round_no is None or current == round_no):
+            seat = match.seat_of(int(player))
+            gifts = ", ".join(f"{c} to {by_seat((seat + i + 1) & 3)}"
+                              for i, c in enumerate(action.cards))
+            out.append(text("replay-exchange", lang, name=by_seat(seat), gifts=gifts))
+        for ev in match.apply(int(player), action):
+            if round_no is not None and current != round_no and ev.kind != "round-start":
+                continue
+            line = _event_line(ev, by_seat, names, lang)
+            if ev.kind == "round-start":
+                if keep():
+                    start_round()
+                continue
+            if line is not None and (round_no is None or current == round_no):
+                out.append(line)
+    return lines + out
+
+
+def _event_line(ev: Any, by_seat: Any, names: Sequence[str], lang: str) -> str | None:
+    d = ev.data
+    k = ev.kind
+    if ev.to is not None:
+        return None                                   # hands: shown once per round instead
+    if k == "grand":
+        return text("game-grand", lang, name=by_seat(d["seat"])) if d["call"] else None
+    if k == "tichu":
+        return text("game-tichu", lang, name=by_seat(d["seat"]))
+    if k == "play":
+        key = "game-play-bomb" if d.get("combo") == "bomb" else "game-play"
+        return "  " + text(key, lang, name=by_seat(d["seat"]), cards=format_cards(d["cards"]))
+    if k == "pass":
+        return "  " + text("game-pass", lang, name=by_seat(d["seat"]))
+    if k == "wish":
+        if d.get("rank") is None:
+            return "  " + text("game-wish-none", lang, name=by_seat(d["seat"]))
+        return "  " + text("game-wish", lang, name=by_seat(d["seat"]), rank=d["rank"])
+    if k == "dragon-given":
+        return "  " + text("game-dragon-given", lang, name=by_seat(d["seat"]),
+                           to_name=by_seat(d["to"]))
+    if k == "trick-taken":
+        return "  " + text("game-trick-taken", lang, name=by_seat(d["seat"]),
+                           points=d["points"])
+    if k == "out":
+        return "  " + text("game-out", lang, name=by_seat(d["seat"]), place=d["place"])
+    if k == "round-over":
+        order = ", ".join(by_seat(s) for s in d["order"])
+        if d.get("double_victory") is not None:
+            team = d["double_victory"]
+            return text("game-round-over-double", lang, order=order,
+                        team=f"{by_seat(team)} & {by_seat(team + 2)}")
+        return text("game-round-over", lang, order=order)
+    if k == "round-score":
+        return text("replay-round-score", lang, round=d["round"], score0=d["score"][0],
+                    score1=d["score"][1], total0=d["scores"][0], total1=d["scores"][1])
+    if k == "match-over":
+        if d.get("winner") is None and not d.get("victory_points"):
+            outcome = text("game-shared", lang, score=f"{d['scores'][0]}:{d['scores'][1]}")
+        else:
+            won = ", ".join(names[p] for p in d.get("winners", []))
+            outcome = text("game-winner", lang, names=won,
+                           score=f"{d['scores'][0]}:{d['scores'][1]}")
+        return text("game-match-over", lang, rounds=d["rounds"], outcome=outcome)
+    return None
