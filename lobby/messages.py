@@ -65,6 +65,8 @@ ERRORS: dict[str, str] = {
     "unknown-game": "There is no game {name} here; /newroom tichu opens a Tichu table.",
     "unknown-setting": "There is no setting {name}; /set color on|off is one.",
     "bad-setting-value": "Setting {name} takes {expected}, not {value!r}.",
+    # machine mode (protocol/machine.py)
+    "bad-id": "A command id is #ID with 1 to 32 letters, digits, - or _, not #{id}.",
     # bots at tables (lobby/table.py, lobby/bots)
     "unknown-strategy": "There is no bot strategy {name}; choose {choices}.",
     "not-a-bot": "Seat {seat} holds no bot.",
@@ -117,6 +119,7 @@ INFO: dict[str, str] = {
     "game-waiting-for-you": "Your game at table {table} goes on without you: /room {table} "
                             "takes you back.",
     "setting": "{name} is {value} now.",
+    "iset": "Interface setting {name} is {value} now.",
     # help (protocol/commands.py)
     "help": "Commands (the / is optional, unique prefixes work; plain text is speech to your room, "
             ";NAME text whispers):",
