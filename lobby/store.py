@@ -138,6 +138,29 @@ MIGRATIONS: list[Migration] = [
                PRIMARY KEY (table_no, seq)
            ) WITHOUT ROWID""",
     ]),
+    # the hardening issue (lobby/moderation.py): personal mute lists, bans, public silence
+    Migration(3, "mute lists, bans, silenced users", [
+        """CREATE TABLE mutes (
+               owner_key   TEXT NOT NULL,       -- who ignores (a registered user's name key)
+               muted_key   TEXT NOT NULL,
+               muted_name  TEXT NOT NULL,
+               PRIMARY KEY (owner_key, muted_key)
+           ) WITHOUT ROWID""",
+        """CREATE TABLE bans (
+               name_key    TEXT PRIMARY KEY,
+               name        TEXT NOT NULL,
+               until       REAL,                -- NULL: until /unban
+               reason      TEXT NOT NULL,
+               banned_by   TEXT NOT NULL,
+               banned_at   REAL NOT NULL
+           )""",
+        """CREATE TABLE silenced (
+               name_key    TEXT PRIMARY KEY,
+               name        TEXT NOT NULL,
+               silenced_by TEXT NOT NULL,
+               silenced_at REAL NOT NULL
+           )""",
+    ]),
 ]
 
 

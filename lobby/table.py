@@ -232,6 +232,32 @@ class TableActor:
         """Nobody in the room and nobody seated: the world may clean the table up."""
         return not self.members and not any(self.seated)
 
+    def waiting_for(self) -> set[str]:
+        """The names of the players the running game waits on now (empty when no game runs):
+        those still to decide on Grand Tichu or to give their exchange cards, the player in turn,
+        the Mah Jong player naming a wish, the winner of a Dragon trick giving it away. The idle
+        timeout (protocol/guard.py) never disconnects a seated player the table does not wait on."""
+        if self.state != PLAYING or self.match is None or self.match.finished:
+            return set()
+        rnd = self.match.round
+        phase = rnd.phase
+        waited: set[str] = set()
+        for player, name in enumerate(self.players):
+            seat = self.match.seat_of(player)
+            if phase == "grand":
+                waits = rnd.grand[seat] is None
+            elif phase == "exchange":
+                waits = rnd.given[seat] is None
+            elif phase == "wish":
+                waits = rnd.wisher == seat
+            elif phase == "dragon":
+                waits = rnd.holder == seat
+            else:
+                waits = phase == "play" and rnd.turn == seat
+            if waits:
+                waited.add(name)
+        return waited
+
     def summary(self) -> dict[str, Any]:
         """What /listroom shows about this table."""
         return {"table": self.number, "game": "tichu", "state": self.state,
