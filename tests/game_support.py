@@ -39,7 +39,9 @@ def random_game(seed: int, *, rounds: int = 3, turnier: bool = False,
         rng.shuffle(acts)
         for action in acts:
             if isinstance(action, Play) and PHOENIX in action.cards:
-                action = Play(action.cards, None, action.wish)
+                # a fresh tuple: Round.apply matches the very cards object of a listed play
+                # and would take that play's reading even with phoenix_as None
+                action = Play(tuple(list(action.cards)), None, action.wish)
             try:
                 match.apply(player, action)
                 break

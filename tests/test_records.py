@@ -1,0 +1,207 @@
+"""Game records (lobby/records.py): storing a finished game, statistics, ratings, and the
+queries and text of /history, /replay, /rangliste and /finger."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+import pytest_twisted
+from twisted.python.threadable import isInIOThread
+
+from lobby.messages import LobbyError
+from lobby.records import (GameArchive, Participant, analyse, finished_game, history_lines,
+                           ranking_lines, replay_lines, stats_lines)
+from lobby.store import Store, inline_runner
+from lobby.tichu.match import Match
+from conftest import within
+from game_support import random_game
+
+NAMES = ["Alice", "Bob", "Carol", "Dave"]
+
+
+def result(d):  # an inline store's Deferreds have fired already
+    out = []
+    d.addBoth(out.append)
+    assert out, "the Deferred has not fired"
+    if hasattr(out[0], "raiseException"):
+        out[0].raiseException()
+    return out[0]
+
+
+@pytest.fixture
+def archive(tmp_path: Path):
+    store = Store(str(tmp_path / "records.sqlite3"), inline_runner)
+    result(store.open())
+    yield GameArchive(store)
+    result(store.close())
+
+
+def expected_stats(match: Match, player: int) -> dict[str, int]:
+    """Count the player's calls and successes from the engine's own events."""
+    counts = dict.fromkeys(("rounds", "tichu_calls", "tichu_made", "grand_calls", "grand_made",
+                            "double_victories"), 0)
+    m = Match(match.options, seed=match.seed)
+    for p, action in match.actions:
+        seat = m.seat_of(player)
+        for ev in m.apply(p, action):
+            if ev.kind == "round-over":
+                res = ev.data
+                counts["rounds"] += 1
+                call = res["calls"][seat]
+                if call:
+                    counts[call + "_calls"] += 1
+                    counts[call + "_made"] += res["order"][0] == seat
+                counts["double_victories"] += res["double_victory"] == seat % 2
+    return counts
+
+
+def test_a_finished_game_is_stored_with_everything_needed_to_replay_it(archive) -> None:
+    match = random_game(31, rounds=3, tichu_rate=0.2)
+    game = finished_game(match, NAMES, options={"round": "3"}, table_no=4, started_at=10.0,
+                         ended_at=20.0)
+    rec = result(archive.save(game))
+    assert rec.game_id == 1 and rec.game.rated
+    stored = result(archive.load(rec.game_id))
+    assert stored.game.record == json.loads(json.dumps(match.record()))
+    assert [p.name for p in stored.players] == NAMES
+    assert (stored.game.table_no, stored.game.started_at, stored.game.ended_at) == (4, 10.0, 20.0)
+    assert stored.game.options == {"round": "3"}
+    assert stored.game.result == json.loads(json.dumps(match.result))
+    assert [r["credited"] for r in stored.round_results] == match.round_scores
+    assert stored.round_results[-1]["totals"] == match.scores
+    assert Match.replay(stored.game.record).result == match.result
+    assert stored.bswlog is not None and stored.bswlog.count("Ergebnis: ") == 3
+    assert result(archive.load(99)) is None
+
+
+def test_statistics_follow_the_round_results(archive) -> None:
+    total = {n: dict.fromkeys(("games", "wins", "rounds", "tichu_calls", "tichu_made",
+                               "grand_calls", "grand_made", "double_victories"), 0)
+             for n in NAMES}
+    for seed in (40, 41, 42):
+        match = random_game(seed, rounds=3, tichu_rate=0.3, grand_rate=0.3)
+        result(archive.save(finished_game(match, NAMES, ended_at=float(seed))))
+        for p, name in enumerate(NAMES):
+            for key, value in expected_stats(match, p).items():
+                total[name][key] += value
+            total[name]["games"] += 1
+            total[name]["wins"] += p in match.result["winners"] and not match.result["shared"]
+    calls = 0
+    for name in NAMES:
+        stats = result(archive.player_stats(name.upper()))
+        got = {k: getattr(stats, k) for k in total[name]}
+        assert got == total[name]
+        assert stats.rated_games == 3 and stats.rated_wins == stats.wins
+        calls += stats.tichu_calls + stats.grand_calls
+    assert calls > 0, "the seeds should include some calls"
+    assert result(archive.player_stats("nobody")) is None
+
+
+def test_bots_guests_and_nosave_games_are_unrated(archive) -> None:
+    match = random_game(50, rounds=1)
+    with_bot = finished_game(match, ["Alice", "Bob", ("Bot1~heuristic", "bot"), "Dave"])
+    with_guest = finished_game(match, ["Alice", ("Guest7", "guest"), "Carol", "Dave"])
+    nosave = finished_game(match, NAMES, nosave=True)
+    assert [g.unrated_reason for g in (with_bot, with_guest, nosave)] == ["bots", "guests",
+                                                                          "nosave"]
+    for g in (with_bot, with_guest, nosave):
+        rec = result(archive.save(g))
+        assert rec.ratings == [None] * 4
+    assert result(archive.top_players()) == []
+    # registered humans of bot/guest games still get statistics; nosave games count nowhere
+    alice = result(archive.player_stats("alice"))
+    assert (alice.games, alice.rated_games, alice.rating) == (2, 0, None)
+    assert alice.rounds == 2 * match.round_no
+    assert result(archive.player_stats("Bot1~heuristic")) is None
+    assert result(archive.player_stats("Guest7")) is None
+    # every game is in the history, marked unrated
+    hist = result(archive.recent_games("Alice"))
+    assert [g.game_id for g in hist] == [3, 2, 1] and not any(g.rated for g in hist)
+    assert all("(unrated)" in line for line in history_lines("Alice", hist)[1:])
+
+
+def test_ratings_change_after_rated_games_and_rank_the_players(archive) -> None:
+    for seed in (60, 61, 62, 63):
+        result(archive.save(finished_game(random_game(seed, rounds=2), NAMES)))
+    rows = result(archive.top_players(3))
+    assert len(rows) == 3 and [r.place for r in rows] == [1, 2, 3]
+    assert rows[0].rating >= rows[1].rating >= rows[2].rating
+    assert {r.games for r in rows} == {4}
+    everyone = result(archive.top_players(10))
+    assert sum(r.rating for r in everyone) == pytest.approx(4 * 1500.0)   # equal K: zero-sum
+    lines = ranking_lines(everyone)
+    assert lines[0].startswith("Rangliste") and rows[0].name in lines[1]
+    stats = result(archive.player_stats(rows[0].name))
+    assert round(stats.rating) == round(rows[0].rating)
+    assert any("rating" in line for line in stats_lines(stats))
+    assert ranking_lines([]) == ["Nobody has played a rated game yet."]
+
+
+def test_history_lists_a_players_recent_games_newest_first(archive) -> None:
+    for seed in range(70, 74):
+        result(archive.save(finished_game(random_game(seed, rounds=1), NAMES,
+                                          table_no=seed, ended_at=1_700_000_000.0 + seed)))
+    other = ["Erin", "Bob", "Frank", "Gina"]
+    result(archive.save(finished_game(random_game(80, rounds=1), other, table_no=9)))
+    hist = result(archive.recent_games("alice", limit=3))
+    assert [g.table_no for g in hist] == [73, 72, 71]
+    assert all(g.names == tuple(NAMES) and g.player == 0 for g in hist)
+    assert len(result(archive.recent_games("BOB"))) == 5
+    assert result(archive.recent_games("Erin"))[0].player == 0
+    lines = history_lines("Alice", hist)
+    assert lines[0] == "Recent games of Alice:" and len(lines) == 4
+    assert "#4" in lines[1] and "Alice & Carol" in lines[1] and "Bob & Dave" in lines[1]
+    assert history_lines("Zed", []) == ["Zed has no finished games."]
+
+
+def test_replay_prints_the_game_round_by_round(archive) -> None:
+    match = random_game(90, rounds=2, tichu_rate=0.3)
+    rec = result(archive.save(finished_game(match, NAMES, table_no=2)))
+    stored = result(archive.load(rec.game_id))
+    lines = replay_lines(stored)
+    assert lines[0].startswith(f"Game #{rec.game_id}, table 2")
+    assert sum(1 for line in lines if line.startswith("Round ") and "seats" in line) == 2
+    plays = sum(1 for _, a in match.actions if type(a).__name__ == "Play")
+    assert sum(1 for line in lines if " plays " in line or " BOMBS " in line) == plays
+    assert lines[-1].startswith("Game over after 2 rounds")
+    one = replay_lines(stored, 2)
+    assert one[0] == lines[0] and one[1].startswith("Round 2: seats")
+    assert not any(line.startswith("Round 1") for line in one)
+    assert set(one[1:]) <= set(lines)
+    with pytest.raises(LobbyError) as err:
+        replay_lines(stored, 3)
+    assert err.value.code == "no-such-round"
+
+
+def test_analyse_refuses_an_unfinished_record() -> None:
+    match = random_game(3, until_actions=30)
+    game = finished_game(random_game(3, rounds=1), NAMES)
+    broken = type(game)(match.record(), game.players, game.result, {})
+    with pytest.raises(ValueError):
+        analyse(broken)
+    with pytest.raises(ValueError):
+        finished_game(match, NAMES)
+    with pytest.raises(ValueError):
+        Participant("x", "alien")
+
+
+@pytest_twisted.ensureDeferred
+async def test_saving_runs_on_the_worker_thread(tmp_path: Path) -> None:
+    from twisted.internet import reactor
+    store = Store.threaded(str(tmp_path / "t.sqlite3"), reactor)
+    seen = []
+
+    def spy(conn, game):
+        seen.append(isInIOThread())
+        from lobby.records import insert_game
+        return insert_game(conn, game)
+
+    try:
+        await within(store.open())
+        game = finished_game(random_game(5, rounds=1), NAMES)
+        rec = await within(store.run_transaction(spy, game))
+        assert seen == [False] and rec.game_id == 1
+        assert (await within(GameArchive(store).load(1))).game.record == game.record
+    finally:
+        await within(store.close())
