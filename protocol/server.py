@@ -11,7 +11,9 @@ temporary or in-memory store, and endpoints like ``tcp:0:interface=127.0.0.1``.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
+import threading
 from pathlib import Path
 from typing import Any, Sequence
 
@@ -27,19 +29,71 @@ from lobby.store import Store, StoreError
 from lobby.world import World
 
 __all__ = ["DEFAULT_DB", "DEFAULT_PORT", "LobbyFactory", "LobbyServer", "main", "parse_args",
-           "raise_fd_limit", "install_reactor"]
+           "raise_fd_limit", "install_reactor", "HashPool", "thread_runner"]
 
 DEFAULT_PORT = "tcp:4000:interface=127.0.0.1"
 DEFAULT_DB = "tichu.sqlite3"
+HASH_THREAD_NICE = 19  # the password-hashing threads' nice value (the lowest priority)
 
 log = Logger(namespace="protocol.server")
 
 
 def thread_runner(reactor: Any) -> Runner:
-    """Run blocking functions (password hashing) in the reactor's thread pool."""
+    """Run blocking functions in the reactor's thread pool."""
     def run(f: Any, *args: Any, **kwargs: Any) -> "Deferred[Any]":
         return deferToThreadPool(reactor, reactor.getThreadPool(), f, *args, **kwargs)
     return run
+
+
+def _lower_thread_priority() -> None:
+    """Make the calling thread yield the CPU to the reactor thread (Linux: per-thread nice 19)."""
+    try:
+        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), HASH_THREAD_NICE)
+    except (AttributeError, OSError):  # not Linux, or not allowed: run at normal priority
+        pass
+
+
+class HashPool:
+    """Threads for password hashing (scrypt): as many as the process has CPUs, at low priority.
+
+    A password check takes tens of milliseconds of CPU (hashlib releases the GIL meanwhile). In
+    the reactor's general pool ten checks would run at once at the reactor's own priority, and on
+    a machine with few CPUs the reactor thread would wait for a time slice behind them: every
+    other user's command slows down during a login storm. Here at most one check per CPU runs at
+    a time (the others wait in the pool's queue, which orders them) and the hashing threads have
+    the lowest priority, so the reactor thread gets the CPU as soon as it has work.
+    """
+
+    def __init__(self, reactor: Any, size: int | None = None) -> None:
+        from twisted.python.threadpool import ThreadPool
+        if size is None:
+            try:
+                size = len(os.sched_getaffinity(0))
+            except AttributeError:
+                size = os.cpu_count() or 1
+        self.reactor = reactor
+        self.size = max(1, size)
+        self.pool = ThreadPool(minthreads=0, maxthreads=self.size, name="tichu-hash")
+        self._reniced: set[int] = set()
+
+    def start(self) -> None:
+        if not self.pool.started:
+            self.pool.start()
+
+    def stop(self) -> None:
+        if self.pool.started:
+            self.pool.stop()
+
+    def _call(self, f: Any, *args: Any, **kwargs: Any) -> Any:
+        ident = threading.get_ident()
+        if ident not in self._reniced:
+            self._reniced.add(ident)
+            _lower_thread_priority()
+        return f(*args, **kwargs)
+
+    def __call__(self, f: Any, *args: Any, **kwargs: Any) -> "Deferred[Any]":
+        self.start()
+        return deferToThreadPool(self.reactor, self.pool, self._call, f, *args, **kwargs)
 
 
 class LobbyFactory(Factory):
@@ -67,7 +121,11 @@ class LobbyServer:
         self.store = store
         self.endpoints = list(endpoints)
         self.world = World(clock if clock is not None else reactor)
-        self.accounts = accounts if accounts is not None else Accounts(thread_runner(reactor), scrypt)
+        self.hash_pool: HashPool | None = None
+        if accounts is None:
+            self.hash_pool = HashPool(reactor)
+            accounts = Accounts(self.hash_pool, scrypt)
+        self.accounts = accounts
         self.factory = LobbyFactory(self.world, store, self.accounts, motd)
         self.ports: list[Any] = []
         self._stopping: Deferred[None] | None = None
@@ -88,6 +146,8 @@ class LobbyServer:
         except BaseException:
             yield self._close_ports()
             yield self.store.close()
+            if self.hash_pool is not None:
+                self.hash_pool.stop()
             raise
         return self
 
@@ -113,6 +173,8 @@ class LobbyServer:
             except TimeoutError:
                 log.warn("{count} connections did not close in time", count=len(closed))
         await self.store.close()
+        if self.hash_pool is not None:
+            self.hash_pool.stop()
         log.info("stopped; database {path} closed", path=self.store.path)
 
     def _close_ports(self) -> "Deferred[Any]":

@@ -55,6 +55,7 @@ DOCS = ROOT / "docs" / "performance.md"
 BEGIN = "<!-- bench_server:begin -->"
 END = "<!-- bench_server:end -->"
 STORM_PASSWORD = "bench-secret"
+LOBBY_SCENARIOS = ("lobby_echo", "idle_prompt", "idle_login", "chat", "logins", "flood")
 
 
 # ---- processes ----------------------------------------------------------------------------------
@@ -173,26 +174,31 @@ class Bench:
             raise SystemExit(f"bench_server: loadgen {scenario} failed:\n{done.stderr[-3000:]}")
         result = json.loads(done.stdout.strip().splitlines()[-1])
         result["server_cpu_seconds_total"] = _cpu(server.pid)
+        result["server_nofile"] = _nofile(server.pid)
         return result
 
     # ---- one run --------------------------------------------------------------------------------
     def run(self, loop: str) -> dict[str, Any]:
         o = self.opts
         r: dict[str, Any] = {"loop": loop}
+        only = set(o.only.split(","))
         echo = self.echo(loop)
         try:
             r["echo"] = self.load(echo, "echo", "--conns", str(o.echo_conns),
                                   "--seconds", str(o.seconds))
-            r["echo_idle"] = self.load(echo, "idle", "--echo", "--conns", str(o.idle),
-                                       "--procs", str(o.procs), "--who", str(o.who),
-                                       "--settle", str(o.settle), "--server-pid", str(echo.pid))
+            if only & {"idle_prompt", "idle_login"}:
+                r["echo_idle"] = self.load(echo, "idle", "--echo", "--conns", str(o.idle),
+                                           "--procs", str(o.procs), "--who", str(o.who),
+                                           "--settle", str(o.settle),
+                                           "--server-pid", str(echo.pid))
         finally:
             echo.stop()
-        echo = self.echo(loop, broadcast=True)
-        try:
-            r["echo_fanout"] = self.load(echo, "chat", "--echo", *self._chat_args())
-        finally:
-            echo.stop()
+        if "chat" in only:
+            echo = self.echo(loop, broadcast=True)
+            try:
+                r["echo_fanout"] = self.load(echo, "chat", "--echo", *self._chat_args())
+            finally:
+                echo.stop()
 
         shared = self.lobby(loop) if o.reuse_server else None
 
@@ -206,20 +212,26 @@ class Bench:
                     server.stop()
 
         try:
-            r["lobby_echo"] = lobby_run("echo", "--lobby", "--conns", str(o.echo_conns),
+            if "lobby_echo" in only:
+                r["lobby_echo"] = lobby_run("echo", "--lobby", "--conns", str(o.echo_conns),
                                         "--seconds", str(o.seconds))
-            r["idle_prompt"] = lobby_run("idle", "--no-login", "--conns", str(o.idle),
+            if "idle_prompt" in only:
+                r["idle_prompt"] = lobby_run("idle", "--no-login", "--conns", str(o.idle),
                                          "--procs", str(o.procs), "--who", str(o.who),
                                          "--settle", str(o.settle), server_pid=True)
-            r["idle_login"] = lobby_run("idle", "--conns", str(o.idle_login), "--procs",
+            if "idle_login" in only:
+                r["idle_login"] = lobby_run("idle", "--conns", str(o.idle_login), "--procs",
                                         str(o.procs), "--who", str(o.who), "--settle", str(o.settle),
                                         server_pid=True)
-            r["chat"] = lobby_run("chat", *self._chat_args())
-            r["logins"] = lobby_run("logins", "--accounts-file", str(self.accounts_file),
+            if "chat" in only:
+                r["chat"] = lobby_run("chat", *self._chat_args())
+            if "logins" in only:
+                r["logins"] = lobby_run("logins", "--accounts-file", str(self.accounts_file),
                                     "--storm", str(o.storm), "--seconds", str(o.seconds),
                                     "--quiet", str(max(0.5, o.seconds / 2)),
                                     "--probes", str(o.probes))
-            r["flood"] = lobby_run("flood", "--users", str(o.probes), "--seconds", str(o.seconds),
+            if "flood" in only:
+                r["flood"] = lobby_run("flood", "--users", str(o.probes), "--seconds", str(o.seconds),
                                    "--kind", o.flood_kind)
         finally:
             if shared is not None:
@@ -242,62 +254,110 @@ def _cpu(pid: int) -> float:
         return 0.0
 
 
+def _nofile(pid: int) -> str:
+    """The soft/hard open-files limit of a process, from /proc/PID/limits."""
+    try:
+        with open(f"/proc/{pid}/limits") as f:
+            for line in f:
+                if line.startswith("Max open files"):
+                    soft, hard = line.split()[3:5]
+                    return f"{soft}/{hard}"
+    except OSError:
+        pass
+    return "?"
+
+
 # ---- report -------------------------------------------------------------------------------------
 def _ratio(a: float, b: float) -> str:
     return f"{a / b:.2f}" if b else "-"
 
 
 def figures(r: dict[str, Any]) -> list[tuple[str, float, str, float | None, str]]:
-    """(figure, value, unit, ratio to the baseline, what the ratio compares) for one run."""
-    e, ei, ef = r["echo"], r["echo_idle"], r["echo_fanout"]
-    le, ip, il = r["lobby_echo"], r["idle_prompt"], r["idle_login"]
-    ch, lg, fl = r["chat"], r["logins"], r["flood"]
+    """(figure, value, unit, ratio to the baseline, what the ratio compares) for one run; rows
+    of scenarios that did not run are left out."""
     mib = 1024 * 1024
 
     def div(a: float, b: float) -> float | None:
         return round(a / b, 2) if b else None
 
+    def rss(d: dict[str, Any]) -> float:
+        return d.get("rss_per_conn", 0)
+
+    e = r["echo"]
     rows: list[tuple[str, float, str, float | None, str]] = [
         ("echo baseline: round trips/s", e["round_trips_per_s"], "/s", 1.0, ""),
-        ("echo baseline: round trip p50 / p99", e["latency"]["p50_ms"], f"ms / {e['latency']['p99_ms']} ms", 1.0, ""),
-        ("lobby round trips/s (whisper to oneself)", le["round_trips_per_s"], "/s",
-         div(le["round_trips_per_s"], e["round_trips_per_s"]), "echo round trips/s"),
-        ("lobby round trip p99", le["latency"]["p99_ms"], "ms",
-         div(le["latency"]["p99_ms"], e["latency"]["p99_ms"]), "echo p99"),
-        (f"idle at the login prompt: connections held", ip["held"], f"of {ip['conns']}", None, ""),
-        ("idle at the login prompt: RSS per connection", ip.get("rss_per_conn", 0), "bytes",
-         div(ip.get("rss_per_conn", 0), ei.get("rss_per_conn", 0)), "echo RSS per connection"),
-        ("idle at the login prompt: RSS total", round(ip.get("rss_after", 0) / mib, 1), "MiB",
-         div(ip.get("rss_after", 0), ei.get("rss_after", 0)), "echo RSS total"),
-        (f"idle logged in: connections held", il["held"], f"of {il['conns']}", None, ""),
-        ("idle logged in: logins/s while the crowd grows", il["holds_per_s"], "/s",
-         div(il["holds_per_s"], ip["holds_per_s"]), "connects/s at the prompt"),
-        ("idle logged in: RSS per connection", il.get("rss_per_conn", 0), "bytes",
-         div(il.get("rss_per_conn", 0), ei.get("rss_per_conn", 0)), "echo RSS per connection"),
-        ("idle logged in: RSS total", round(il.get("rss_after", 0) / mib, 1), "MiB", None, ""),
-        ("idle logged in: /who p99", il["who"]["p99_ms"], "ms",
-         div(il["who"]["p99_ms"], ei["who"]["p99_ms"]), "echo one-line p99 with the idle crowd"),
-        ("chat fan-out: messages/s sent", ch["rate_sent"], f"/s to {ch['logged_in']} users", None, ""),
-        ("chat fan-out: delivery p50", ch["latency"]["p50_ms"], "ms",
-         div(ch["latency"]["p50_ms"], ef["latency"]["p50_ms"]), "broadcasting echo server p50"),
-        ("chat fan-out: delivery p99", ch["latency"]["p99_ms"], "ms",
-         div(ch["latency"]["p99_ms"], ef["latency"]["p99_ms"]), "broadcasting echo server p99"),
-        ("chat fan-out: received / expected at the sampled listeners",
-         ch["received_at_sampled"], f"of {ch['expected_at_sampled']}", None, ""),
-        ("logins/s with password checks", lg["logins_per_s"], "/s",
-         div(lg["logins_per_s"], e["round_trips_per_s"]), "echo round trips/s"),
-        ("login latency p99 during the storm", lg["login_latency"]["p99_ms"], "ms", None, ""),
-        ("others' command p99 before the storm", lg["probe_quiet"]["p99_ms"], "ms",
-         div(lg["probe_quiet"]["p99_ms"], e["latency"]["p99_ms"]), "echo p99"),
-        ("others' command p99 during the storm", lg["probe_storm"]["p99_ms"], "ms",
-         div(lg["probe_storm"]["p99_ms"], e["latency"]["p99_ms"]), "echo p99"),
-        ("flood: lines/s the flooder got in", fl["flood_lines_per_s"], "/s",
-         div(fl["flood_lines_per_s"], e["round_trips_per_s"]), "echo round trips/s"),
-        ("flood: others' p99 quiet", fl["probe_quiet"]["p99_ms"], "ms",
-         div(fl["probe_quiet"]["p99_ms"], e["latency"]["p99_ms"]), "echo p99"),
-        ("flood: others' p99 during the flood", fl["probe_flood"]["p99_ms"], "ms",
-         div(fl["probe_flood"]["p99_ms"], fl["probe_quiet"]["p99_ms"]), "the same without flood"),
+        ("echo baseline: round trip p50", e["latency"]["p50_ms"], "ms", 1.0, ""),
+        ("echo baseline: round trip p99", e["latency"]["p99_ms"], "ms", 1.0, "")]
+    makers: list[Callable[[], list[tuple[str, float, str, float | None, str]]]] = [
+        lambda: [
+            ("lobby round trips/s (whisper to oneself)", r["lobby_echo"]["round_trips_per_s"],
+             "/s", div(r["lobby_echo"]["round_trips_per_s"], e["round_trips_per_s"]),
+             "echo round trips/s"),
+            ("lobby round trip p99", r["lobby_echo"]["latency"]["p99_ms"], "ms",
+             div(r["lobby_echo"]["latency"]["p99_ms"], e["latency"]["p99_ms"]), "echo p99")],
+        lambda: [
+            ("idle at the login prompt: connections held", r["idle_prompt"]["held"],
+             f"of {r['idle_prompt']['conns']}", None, ""),
+            ("idle at the login prompt: connections/s", r["idle_prompt"]["holds_per_s"], "/s",
+             div(r["idle_prompt"]["holds_per_s"], r["echo_idle"]["holds_per_s"]),
+             "echo connections/s"),
+            ("idle at the login prompt: RSS per connection", rss(r["idle_prompt"]), "bytes",
+             div(rss(r["idle_prompt"]), rss(r["echo_idle"])), "echo RSS per connection"),
+            ("idle at the login prompt: RSS total", round(r["idle_prompt"]["rss_after"] / mib, 1),
+             "MiB", div(r["idle_prompt"]["rss_after"], r["echo_idle"]["rss_after"]),
+             "echo RSS total"),
+            ("idle at the login prompt: /who p99", r["idle_prompt"]["who"]["p99_ms"], "ms",
+             div(r["idle_prompt"]["who"]["p99_ms"], r["echo_idle"]["who"]["p99_ms"]),
+             "echo one-line p99 beside its idle crowd")],
+        lambda: [
+            ("idle logged in: connections held", r["idle_login"]["held"],
+             f"of {r['idle_login']['conns']}", None, ""),
+            ("idle logged in: logins/s while the crowd grows", r["idle_login"]["holds_per_s"],
+             "/s", div(r["idle_login"]["holds_per_s"], r["echo_idle"]["holds_per_s"]),
+             "echo connections/s"),
+            ("idle logged in: RSS per connection", rss(r["idle_login"]), "bytes",
+             div(rss(r["idle_login"]), rss(r["echo_idle"])), "echo RSS per connection"),
+            ("idle logged in: RSS total", round(r["idle_login"]["rss_after"] / mib, 1), "MiB",
+             None, ""),
+            ("idle logged in: /who p99", r["idle_login"]["who"]["p99_ms"], "ms",
+             div(r["idle_login"]["who"]["p99_ms"], r["echo_idle"]["who"]["p99_ms"]),
+             "echo one-line p99 beside its idle crowd")],
+        lambda: [
+            ("chat fan-out: messages/s sent", r["chat"]["rate_sent"],
+             f"/s to {r['chat']['logged_in']} users", None, ""),
+            ("chat fan-out: delivery p50", r["chat"]["latency"]["p50_ms"], "ms",
+             div(r["chat"]["latency"]["p50_ms"], r["echo_fanout"]["latency"]["p50_ms"]),
+             "broadcasting echo server p50"),
+            ("chat fan-out: delivery p99", r["chat"]["latency"]["p99_ms"], "ms",
+             div(r["chat"]["latency"]["p99_ms"], r["echo_fanout"]["latency"]["p99_ms"]),
+             "broadcasting echo server p99"),
+            ("chat fan-out: share delivered to sampled listeners in time",
+             round(r["chat"]["received_at_sampled"] / max(1, r["chat"]["expected_at_sampled"]), 3),
+             "", div(r["chat"]["received_at_sampled"], r["echo_fanout"]["received_at_sampled"]),
+             "the same at the echo server")],
+        lambda: [
+            ("logins/s with password checks", r["logins"]["logins_per_s"], "/s",
+             div(r["logins"]["logins_per_s"], e["round_trips_per_s"]), "echo round trips/s"),
+            ("login latency p99 during the storm", r["logins"]["login_latency"]["p99_ms"], "ms",
+             None, ""),
+            ("others' command p99 before the storm", r["logins"]["probe_quiet"]["p99_ms"], "ms",
+             div(r["logins"]["probe_quiet"]["p99_ms"], e["latency"]["p99_ms"]), "echo p99"),
+            ("others' command p99 during the storm", r["logins"]["probe_storm"]["p99_ms"], "ms",
+             div(r["logins"]["probe_storm"]["p99_ms"], e["latency"]["p99_ms"]), "echo p99")],
+        lambda: [
+            ("flood: lines/s the flooder got in", r["flood"]["flood_lines_per_s"], "/s",
+             div(r["flood"]["flood_lines_per_s"], e["round_trips_per_s"]), "echo round trips/s"),
+            ("flood: others' p99 quiet", r["flood"]["probe_quiet"]["p99_ms"], "ms",
+             div(r["flood"]["probe_quiet"]["p99_ms"], e["latency"]["p99_ms"]), "echo p99"),
+            ("flood: others' p99 during the flood", r["flood"]["probe_flood"]["p99_ms"], "ms",
+             div(r["flood"]["probe_flood"]["p99_ms"], r["flood"]["probe_quiet"]["p99_ms"]),
+             "the same without flood")],
     ]
+    for make in makers:
+        try:
+            rows.extend(make())
+        except KeyError:
+            pass
     return rows
 
 
@@ -311,7 +371,7 @@ def table(runs: list[dict[str, Any]], loop: str) -> str:
         values = [rows[i][1] for rows in per_run]
         ratios = [rows[i][3] for rows in per_run if rows[i][3] is not None]
         med = statistics.median(values)
-        ratio = f"{statistics.median(ratios):.2f}" if ratios else ""
+        ratio = f"{statistics.median(ratios):.3g}" if ratios else ""
         each = ", ".join(f"{v:g}" for v in values)
         lines.append(f"| {row[0]} | {med:g} | {row[2]} | {ratio} | {row[4]} | {each} |")
     return "\n".join(lines)
@@ -327,7 +387,9 @@ def report(runs: list[dict[str, Any]], opts: argparse.Namespace, command: str) -
             f"Python {sys.version.split()[0]}; sizes: idle {opts.idle} at the prompt and "
             f"{opts.idle_login} logged in, chat {opts.listeners}+{opts.talkers} at "
             f"{opts.rate:g}/s, storm {opts.storm} clients, {opts.seconds:g} s per phase; "
-            f"server {'pinned to one CPU, load generator to another' if opts.pin else 'not pinned'}.")
+            f"server {'pinned to one CPU, load generator to another' if opts.pin else 'not pinned'}; "
+            f"open files soft/hard of the lobby server: {runs[0]['echo'].get('server_nofile')} "
+            f"(raising the hard limit to {opts.nofile} was tried as root with setrlimit).")
     return head + "\n\n" + "\n\n".join(table(runs, loop) for loop in loops) + "\n"
 
 
@@ -350,7 +412,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--repeat", type=int, default=1, help="runs per event loop")
     p.add_argument("--quick", action="store_true",
                    help="tiny sizes and one server for all scenarios (the smoke test)")
-    p.add_argument("--idle", type=int, default=20000, help="idle connections at the prompt")
+    p.add_argument("--idle", type=int, default=19900,
+                   help="idle connections at the prompt (20,000 minus the server's other files "
+                        "when the hard limit cannot be raised above 20,000)")
     p.add_argument("--idle-login", type=int, default=3000, help="idle connections logged in")
     p.add_argument("--procs", type=int, default=2, help="load processes holding idle connections")
     p.add_argument("--who", type=int, default=20, help="/who round trips")
@@ -372,6 +436,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--no-pin", dest="pin", action="store_false",
                    help="do not pin the server and the load generator to separate CPUs")
     p.add_argument("--reuse-server", action="store_true", help="one lobby server for all")
+    p.add_argument("--only", default=",".join(LOBBY_SCENARIOS),
+                   help="lobby scenarios to run, comma-separated (the echo baseline parts they "
+                        "are compared with run too): " + ",".join(LOBBY_SCENARIOS))
     p.add_argument("--json", metavar="FILE", help="write every figure of every run")
     p.add_argument("--write-docs", action="store_true",
                    help="update the generated part of the Server section of docs/performance.md")
