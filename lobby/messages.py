@@ -73,6 +73,34 @@ ERRORS: dict[str, str] = {
     # game records (lobby/records.py)
     "no-such-game": "There is no game #{game}; /history lists recent games.",
     "no-such-round": "Game #{game} has no round {round}; it had {rounds} rounds.",
+    # defences of the public port (protocol/guard.py)
+    "server-full": "The server is full; please try again later.",
+    "too-many-connections": "Too many connections from your address (at most {limit}); this one "
+                            "is closed.",
+    "too-many-guests": "Too many guests are online (at most {limit}); log in with a registered "
+                       "name, or try again later.",
+    "too-many-attempts": "Too many log-in attempts from your address; try again in {seconds} s.",
+    "login-timeout": "You did not log in within {seconds} s; closing the connection.",
+    "idle-warning": "You have typed nothing for a long time; you will be disconnected in "
+                    "{seconds} s unless you type something.",
+    "idle-timeout": "Disconnected after {minutes} minutes without input.",
+    "flooding": "You are sending lines too fast (more than {rate} a second); lines are dropped "
+                "until you slow down.",
+    "flood-disconnect": "Too many lines too fast; closing the connection.",
+    # moderation and mute lists (lobby/moderation.py)
+    "not-allowed": "Only a user with the role {role} may use /{command}.",
+    "not-yourself": "You cannot use /{command} on yourself.",
+    "unknown-role": "There is no role {role}; choose {choices}.",
+    "not-registered-user": "{name} is not a registered name.",
+    "unknown-list": "There is no list {name}; the list is mute (/showlist mute).",
+    "already-muted": "{name} is on your mute list already.",
+    "not-muted": "{name} is not on your mute list.",
+    "mute-list-full": "Your mute list is full ({limit} names); /sub mute NAME makes room.",
+    "silenced": "A moderator silenced you in public rooms; /tell still works.",
+    "not-silenced": "{name} is not silenced.",
+    "banned": "{name} is banned until {until}: {reason}",
+    "not-banned": "{name} is not banned.",
+    "shutting-down": "The server is shutting down; no new games start.",
 }
 # the engine's reasons (illegal plays, wrong phase, ...) are part of the same catalog
 ERRORS.update(ENGINE_MESSAGES)
@@ -242,6 +270,25 @@ INFO: dict[str, str] = {
                     "double victories {double_victories}, first out {first_out}",
     "finger-rating": "  rating {rating} after {rated_games} rated games (best {peak})",
     "finger-no-games": "  no finished games yet",
+    # mute lists and moderation (lobby/moderation.py)
+    "muted": "{name} is on your mute list now: you will not see their speech and tells.",
+    "unmuted": "{name} is off your mute list.",
+    "mute-list": "Your mute list ({count}): {names}",
+    "mute-list-empty": "Your mute list is empty; /add mute NAME adds a name.",
+    "role-set": "{name} has the role {role} now.",
+    "role-changed": "{by} gave you the role {role}.",
+    "kick-done": "{name} was kicked.",
+    "kicked": "You were kicked by {by}: {reason}",
+    "ban-done": "{name} is banned until {until}.",
+    "banned-now": "You were banned by {by} until {until}: {reason}",
+    "unban-done": "The ban on {name} is lifted.",
+    "silenced-set": "{name} may not speak in public rooms now.",
+    "unsilenced": "{name} may speak in public rooms again.",
+    "you-silenced": "{by} silenced you in public rooms; /tell still works.",
+    "you-unsilenced": "{by} lets you speak in public rooms again.",
+    "announcement": "*** {by} announces: {text}",
+    "shutdown-warning": "*** The server shuts down in {seconds} s ({reason}; {by}). No new games "
+                        "start.",
 }
 
 CATALOGS: dict[str, dict[str, str]] = {"en": {**INFO, **ERRORS}}

@@ -79,6 +79,10 @@ class World:
         self._rng = rng if rng is not None else random.Random()
         #: called with every new TableActor before anybody enters it (tests: bot_delay, deals)
         self.on_new_table: Any = None
+        #: lobby.moderation.Moderation (mute lists, silence, bans) when the server has one
+        self.moderation: Any = None
+        #: True once a shutdown was announced: no new tables, no new games
+        self.closing = False
 
     @property
     def lobby(self) -> Room:
@@ -134,6 +138,8 @@ class World:
             return False
         del self.users[user.key]
         self.leave(user, gone=True)
+        if self.moderation is not None:
+            self.moderation.forget_guest(user)
         for table in list(self.tables.values()):       # their other tables may be orphaned now
             if user.name in table.players:
                 self._maybe_close(table.number)
@@ -190,6 +196,8 @@ class World:
         from lobby.table import TableActor  # the table module pulls in the rules engine and bots
         if game.lower() not in GAMES:
             raise LobbyError("unknown-game", name=game)
+        if self.closing:
+            raise LobbyError("shutting-down")
         self.leave(user)                       # the room they leave may close and free its number
         number = self.free_table_number()
         table = TableActor(number, self.clock, self._table_deliver, host=user.name)
@@ -253,15 +261,22 @@ class World:
         room = user.room
         if room is None:
             return
-        self.deliver(room.members.values(),
-                     Event("says", name=user.name, text=text, room=room.name))
+        listeners: Iterable[User] = room.members.values()
+        moderation = self.moderation
+        if moderation is not None:
+            if moderation.is_silenced(user):
+                raise LobbyError("silenced")
+            listeners = [u for u in listeners if not moderation.ignores(u.key, user.key)]
+        self.deliver(listeners, Event("says", name=user.name, text=text, room=room.name))
 
     def tell(self, user: User, to: str, text: str) -> None:
         """A private message; LobbyError('not-online') if nobody called ``to`` is online."""
         target = self.online(to)
         if target is None:
             raise LobbyError("not-online", name=to)
-        self._safe(target.listener.deliver, Event("tells", name=user.name, text=text))
+        # a tell to somebody who ignores you looks sent to you (it fails quietly)
+        if self.moderation is None or not self.moderation.ignores(target.key, user.key):
+            self._safe(target.listener.deliver, Event("tells", name=user.name, text=text))
         if target is not user:
             self._safe(user.listener.deliver, Event("told", name=target.name, text=text))
 

@@ -1,0 +1,364 @@
+"""Moderation: roles, personal mute lists, bans, public silence, announcements, shutdown.
+
+Everything lives in the database (``accounts.role``; the tables ``mutes``, ``bans``, ``silenced``
+of migration 3) and is mirrored in memory, so the chat path (``ignores``, ``is_silenced``) and the
+log-in path (``check_login``) never wait for a query. ``load()`` reads the mirror at start-up;
+every change writes the database first and the mirror after it succeeded.
+
+Roles: ``admin`` and ``moderator`` (``accounts.role``); guests never have one. The first admin is
+named on the command line (``--admin NAME``): that registered name is an admin from its first
+log-in on (the role is written when its account exists). Moderators may /kick, /ban, /unban,
+/bmute and /announce, but never against a moderator or an admin; admins may everything, also
+/shutdown and /role. Every moderation act is logged: who did what to whom, and why.
+
+Mute lists (``/add mute NAME`` as on BSW): speech and tells of a muted name are not shown to the
+one who muted it; a tell to somebody who ignores you looks sent to you. Lists of registered users
+are stored, those of guests last as long as the guest is online.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any, Callable
+
+from twisted.internet.defer import Deferred
+from twisted.logger import Logger
+
+from lobby.accounts import name_key
+from lobby.events import Event
+from lobby.messages import LobbyError
+
+__all__ = ["Moderation", "Ban", "ROLE_NAMES", "parse_duration", "MAX_MUTES"]
+
+log = Logger(namespace="lobby.moderation")
+
+#: the roles /role grants ("none" takes a role away)
+ROLE_NAMES = ("admin", "moderator", "none")
+_RANK = {None: 0, "moderator": 1, "admin": 2}
+#: names on one mute list at most
+MAX_MUTES = 200
+
+_DURATION = re.compile(r"^(\d{1,6})([smhdw]?)$")
+_UNIT = {"": 60, "s": 1, "m": 60, "h": 3600, "d": 86400, "w": 604800}
+
+
+def parse_duration(word: str) -> float | None:
+    """``30m``, ``2h``, ``7d``, ``1w``, ``90s``, a bare number of minutes -> seconds; None when
+    ``word`` is no duration (``perm`` and ``forever`` mean no end: also None, see ``is_forever``)."""
+    m = _DURATION.match(word.lower())
+    if m is None:
+        return None
+    return float(int(m.group(1)) * _UNIT[m.group(2)])
+
+
+def _is_forever(word: str) -> bool:
+    return word.lower() in ("perm", "permanent", "forever")
+
+
+@dataclass(frozen=True, slots=True)
+class Ban:
+    name: str
+    until: float | None
+    reason: str
+    by: str
+    at: float
+
+
+class Moderation:
+    """The moderation state of one server. ``world.moderation`` points here."""
+
+    def __init__(self, store: Any, world: Any, admin: str | None = None) -> None:
+        self.store = store
+        self.world = world
+        self.clock = world.clock
+        self.first_admin = name_key(admin) if admin else None
+        self.mutes: dict[str, dict[str, str]] = {}   # owner key -> {muted key: muted name}
+        self.bans: dict[str, Ban] = {}
+        self.silenced: dict[str, str] = {}            # key -> name
+        #: set by the server: shutdown(seconds, reason, by) -> None
+        self.shutdown_handler: Callable[[float, str, str], Any] | None = None
+        world.moderation = self
+
+    # ---- start-up -----------------------------------------------------------------------------
+    async def load(self) -> None:
+        """Read bans, silenced names and the mute lists; make the ``--admin`` name an admin."""
+        rows = await self.store.run_query(_load_all)
+        mutes, bans, silenced = rows
+        for owner, key, name in mutes:
+            self.mutes.setdefault(owner, {})[key] = name
+        for key, name, until, reason, by, at in bans:
+            self.bans[key] = Ban(name, until, reason, by, at)
+        self.silenced = {key: name for key, name in silenced}
+        if self.first_admin is not None:
+            if await self.store.set_role(self.first_admin, "admin"):
+                log.info("{name} is an admin (--admin)", name=self.first_admin)
+            else:
+                log.info("--admin {name}: no such account yet; the name becomes an admin when "
+                         "it is registered", name=self.first_admin)
+        log.info("moderation: {bans} bans, {silenced} silenced, {lists} mute lists",
+                 bans=len(self.bans), silenced=len(self.silenced), lists=len(self.mutes))
+
+    # ---- roles --------------------------------------------------------------------------------
+    async def role_of(self, user: Any) -> str | None:
+        """The role of an online user (None for guests and ordinary players)."""
+        if not user.registered:
+            return None
+        if self.first_admin is not None and user.key == self.first_admin:
+            return "admin"
+        account = await self.store.get_account(user.name)
+        return None if account is None else account.role
+
+    async def require(self, user: Any, role: str, command: str) -> str:
+        """The user's role if it is ``role`` or higher; LobbyError('not-allowed') otherwise."""
+        have = await self.role_of(user)
+        if _RANK[have] < _RANK[role]:
+            log.info("{user} tried /{command} without the role {role}", user=user.name,
+                     command=command, role=role)
+            raise LobbyError("not-allowed", command=command, role=role)
+        return have  # type: ignore[return-value]
+
+    async def _may_act_on(self, actor: Any, actor_role: str, target: str, command: str) -> None:
+        """A moderator never acts against a moderator or an admin; nobody against themselves."""
+        if name_key(target) == actor.key:
+            raise LobbyError("not-yourself", command=command)
+        if actor_role == "admin":
+            return
+        account = await self.store.get_account(target)
+        target_role = account.role if account is not None else None
+        if self.first_admin is not None and name_key(target) == self.first_admin:
+            target_role = "admin"
+        if _RANK[target_role] >= _RANK[actor_role]:
+            raise LobbyError("not-allowed", command=command, role="admin")
+
+    async def set_role(self, actor: Any, name: str, role: str) -> None:
+        """``/role NAME admin|moderator|none`` (admins only)."""
+        await self.require(actor, "admin", "role")
+        role = role.lower()
+        if role not in ROLE_NAMES:
+            raise LobbyError("unknown-role", role=role, choices=", ".join(ROLE_NAMES))
+        if name_key(name) == actor.key:
+            raise LobbyError("not-yourself", command="role")
+        if not await self.store.set_role(name, None if role == "none" else role):
+            raise LobbyError("not-registered-user", name=name)
+        log.info("moderation: {actor} sets the role of {target} to {role}", actor=actor.name,
+                 target=name, role=role)
+        self._reply(actor, Event("role-set", name=name, role=role))
+        target = self.world.online(name)
+        if target is not None and target is not actor:
+            self._reply(target, Event("role-changed", role=role, by=actor.name))
+
+    # ---- mute lists ---------------------------------------------------------------------------
+    def ignores(self, owner_key: str, speaker_key: str) -> bool:
+        muted = self.mutes.get(owner_key)
+        return muted is not None and speaker_key in muted
+
+    def mute_list(self, user: Any) -> list[str]:
+        return sorted(self.mutes.get(user.key, {}).values(), key=str.lower)
+
+    async def mute(self, user: Any, name: str) -> None:
+        """``/add mute NAME``."""
+        from lobby.accounts import check_name
+        check_name(name)
+        key = name_key(name)
+        if key == user.key:
+            raise LobbyError("not-yourself", command="add mute")
+        muted = self.mutes.get(user.key, {})
+        if key in muted:
+            raise LobbyError("already-muted", name=muted[key])
+        if len(muted) >= MAX_MUTES:
+            raise LobbyError("mute-list-full", limit=MAX_MUTES)
+        online = self.world.online(name)
+        shown = online.name if online is not None else name
+        if user.registered:
+            await self.store.run_query(_insert_mute, user.key, key, shown)
+        self.mutes.setdefault(user.key, {})[key] = shown
+        self._reply(user, Event("muted", name=shown))
+
+    async def unmute(self, user: Any, name: str) -> None:
+        """``/sub mute NAME``."""
+        key = name_key(name)
+        muted = self.mutes.get(user.key, {})
+        if key not in muted:
+            raise LobbyError("not-muted", name=name)
+        if user.registered:
+            await self.store.run_query(_delete_mute, user.key, key)
+        shown = muted.pop(key)
+        if not muted:
+            self.mutes.pop(user.key, None)
+        self._reply(user, Event("unmuted", name=shown))
+
+    def forget_guest(self, user: Any) -> None:
+        """A guest went offline: their mute list goes with them."""
+        if not user.registered:
+            self.mutes.pop(user.key, None)
+
+    # ---- public silence -------------------------------------------------------------------------
+    def is_silenced(self, user: Any) -> bool:
+        return user.key in self.silenced
+
+    async def bmute(self, actor: Any, name: str, off: bool) -> None:
+        """``/bmute NAME [off]``: NAME may not speak in rooms (tells still work)."""
+        role = await self.require(actor, "moderator", "bmute")
+        await self._may_act_on(actor, role, name, "bmute")
+        key = name_key(name)
+        online = self.world.online(name)
+        shown = online.name if online is not None else self.silenced.get(key, name)
+        if off:
+            if key not in self.silenced:
+                raise LobbyError("not-silenced", name=name)
+            await self.store.run_query(_delete_silenced, key)
+            del self.silenced[key]
+            log.info("moderation: {actor} lets {target} speak again", actor=actor.name,
+                     target=shown)
+            self._reply(actor, Event("unsilenced", name=shown))
+            if online is not None:
+                self._reply(online, Event("you-unsilenced", by=actor.name))
+            return
+        await self.store.run_query(_insert_silenced, key, shown, actor.name,
+                                   self.clock.seconds())
+        self.silenced[key] = shown
+        log.info("moderation: {actor} silences {target} in public rooms", actor=actor.name,
+                 target=shown)
+        self._reply(actor, Event("silenced-set", name=shown))
+        if online is not None:
+            self._reply(online, Event("you-silenced", by=actor.name))
+
+    # ---- kick and ban ---------------------------------------------------------------------------
+    async def kick(self, actor: Any, name: str, reason: str) -> None:
+        """``/kick NAME [reason]``: disconnect NAME (who may come back at once)."""
+        role = await self.require(actor, "moderator", "kick")
+        target = self.world.online(name)
+        if target is None:
+            raise LobbyError("not-online", name=name)
+        await self._may_act_on(actor, role, target.name, "kick")
+        log.info("moderation: {actor} kicks {target}: {reason}", actor=actor.name,
+                 target=target.name, reason=reason or "-")
+        self._reply(actor, Event("kick-done", name=target.name))
+        self._disconnect(target, Event("kicked", by=actor.name, reason=reason or "-"))
+
+    async def ban(self, actor: Any, name: str, rest: str) -> None:
+        """``/ban NAME [duration] [reason]``: NAME may not log in (until the duration ends or
+        /unban); NAME is disconnected if online."""
+        role = await self.require(actor, "moderator", "ban")
+        from lobby.accounts import check_name
+        check_name(name)
+        await self._may_act_on(actor, role, name, "ban")
+        word, _, reason = rest.strip().partition(" ")
+        seconds = parse_duration(word) if word else None
+        if seconds is None and not _is_forever(word):
+            reason = rest.strip()
+        reason = reason.strip() or "-"
+        now = self.clock.seconds()
+        until = now + seconds if seconds is not None else None
+        online = self.world.online(name)
+        shown = online.name if online is not None else name
+        await self.store.run_query(_insert_ban, name_key(name), shown, until, reason, actor.name,
+                                   now)
+        self.bans[name_key(name)] = Ban(shown, until, reason, actor.name, now)
+        log.info("moderation: {actor} bans {target} until {until}: {reason}", actor=actor.name,
+                 target=shown, until=_until_text(until), reason=reason)
+        self._reply(actor, Event("ban-done", name=shown, until=_until_text(until)))
+        if online is not None:
+            self._disconnect(online, Event("banned-now", by=actor.name, reason=reason,
+                                           until=_until_text(until)))
+
+    async def unban(self, actor: Any, name: str) -> None:
+        """``/unban NAME``."""
+        await self.require(actor, "moderator", "unban")
+        key = name_key(name)
+        ban = self.bans.get(key)
+        if ban is None:
+            raise LobbyError("not-banned", name=name)
+        await self.store.run_query(_delete_ban, key)
+        del self.bans[key]
+        log.info("moderation: {actor} lifts the ban on {target}", actor=actor.name,
+                 target=ban.name)
+        self._reply(actor, Event("unban-done", name=ban.name))
+
+    def check_login(self, name: str) -> None:
+        """LobbyError('banned') while ``name`` is banned (an expired ban is forgotten)."""
+        key = name_key(name)
+        ban = self.bans.get(key)
+        if ban is None:
+            return
+        if ban.until is not None and ban.until <= self.clock.seconds():
+            del self.bans[key]
+            self.store.run_query(_delete_ban, key).addErrback(
+                lambda f: log.failure("forgetting the expired ban of {name}", f, name=ban.name))
+            return
+        raise LobbyError("banned", name=ban.name, until=_until_text(ban.until), reason=ban.reason)
+
+    # ---- everybody -----------------------------------------------------------------------------
+    async def announce(self, actor: Any, text: str) -> None:
+        """``/announce TEXT``: one line to everybody online."""
+        await self.require(actor, "moderator", "announce")
+        log.info("moderation: {actor} announces: {text}", actor=actor.name, text=text)
+        self.world.broadcast(Event("announcement", by=actor.name, text=text))
+
+    async def shutdown(self, actor: Any, seconds: float, reason: str) -> None:
+        """``/shutdown [SECONDS] [reason]`` (admins): warn everybody, no new games, then stop."""
+        await self.require(actor, "admin", "shutdown")
+        if self.shutdown_handler is None:
+            raise LobbyError("not-allowed", command="shutdown", role="the server operator")
+        log.info("moderation: {actor} shuts the server down in {seconds} s: {reason}",
+                 actor=actor.name, seconds=seconds, reason=reason or "-")
+        self.shutdown_handler(seconds, reason or "-", actor.name)
+
+    # ---- helpers ------------------------------------------------------------------------------
+    @staticmethod
+    def _reply(user: Any, event: Event) -> None:
+        try:
+            user.listener.deliver(event)
+        except Exception:
+            log.failure("delivering {event_type} failed", event_type=event.type)
+
+    @staticmethod
+    def _disconnect(user: Any, event: Event) -> None:
+        try:
+            user.listener.disconnect(event)
+        except Exception:
+            log.failure("disconnecting {user} failed", user=user.name)
+
+
+def _until_text(until: float | None) -> str:
+    if until is None:
+        return "further notice"
+    from datetime import datetime, timezone
+    return datetime.fromtimestamp(until, timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+
+
+# ---- SQL (run on the store's worker thread) -----------------------------------------------------
+def _load_all(conn: Any) -> tuple[list[Any], list[Any], list[Any]]:
+    mutes = conn.execute("SELECT owner_key, muted_key, muted_name FROM mutes").fetchall()
+    bans = conn.execute(
+        "SELECT name_key, name, until, reason, banned_by, banned_at FROM bans").fetchall()
+    silenced = conn.execute("SELECT name_key, name FROM silenced").fetchall()
+    return mutes, bans, silenced
+
+
+def _insert_mute(conn: Any, owner: str, key: str, name: str) -> None:
+    conn.execute("INSERT OR REPLACE INTO mutes (owner_key, muted_key, muted_name) VALUES (?, ?, ?)",
+                 (owner, key, name))
+
+
+def _delete_mute(conn: Any, owner: str, key: str) -> None:
+    conn.execute("DELETE FROM mutes WHERE owner_key = ? AND muted_key = ?", (owner, key))
+
+
+def _insert_ban(conn: Any, key: str, name: str, until: float | None, reason: str, by: str,
+                at: float) -> None:
+    conn.execute("INSERT OR REPLACE INTO bans (name_key, name, until, reason, banned_by, banned_at)"
+                 " VALUES (?, ?, ?, ?, ?, ?)", (key, name, until, reason, by, at))
+
+
+def _delete_ban(conn: Any, key: str) -> None:
+    conn.execute("DELETE FROM bans WHERE name_key = ?", (key,))
+
+
+def _insert_silenced(conn: Any, key: str, name: str, by: str, at: float) -> None:
+    conn.execute("INSERT OR REPLACE INTO silenced (name_key, name, silenced_by, silenced_at) "
+                 "VALUES (?, ?, ?, ?)", (key, name, by, at))
+
+
+def _delete_silenced(conn: Any, key: str) -> None:
+    conn.execute("DELETE FROM silenced WHERE name_key = ?", (key,))
