@@ -1,0 +1,268 @@
+"""The action journal (lobby/journal.py): one transaction per reactor turn, events held until
+the writes before them are committed, restore data for Match.replay, and no torn records after
+a SIGKILL."""
+from __future__ import annotations
+
+import json
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import pytest
+import pytest_twisted
+from twisted.internet import task
+from twisted.python.threadable import isInIOThread
+
+from lobby.journal import Journal
+from lobby.records import GameArchive, Participant, finished_game
+from lobby.store import Store, inline_runner
+from lobby.tichu.match import Match
+from conftest import within
+from game_support import random_game
+
+ROOT = Path(__file__).resolve().parent.parent
+PLAYERS = ["Alice", "Bob", ("Bot1~heuristic", "bot"), "Dave"]
+NAMES = ["Alice", "Bob", "Bot1~heuristic", "Dave"]
+
+
+def result(d):
+    out = []
+    d.addBoth(out.append)
+    assert out, "the Deferred has not fired"
+    if hasattr(out[0], "raiseException"):
+        out[0].raiseException()
+    return out[0]
+
+
+@pytest.fixture
+def inline(tmp_path: Path):
+    store = Store(str(tmp_path / "journal.sqlite3"), inline_runner)
+    result(store.open())
+    commits: list[str] = []
+    store._conn.set_trace_callback(
+        lambda sql: commits.append(sql) if sql.strip().upper() == "COMMIT" else None)
+    clock = task.Clock()
+    yield store, clock, Journal(store, clock), commits
+    result(store.close())
+
+
+def rows(path: str, sql: str) -> list[tuple]:
+    conn = sqlite3.connect(path)
+    try:
+        return conn.execute(sql).fetchall()
+    finally:
+        conn.close()
+
+
+def journal_game(journal: Journal, table_no: int, match: Match, actions: list) -> None:
+    journal.start_table(table_no, options={"round": "2"}, players=PLAYERS, head=match.record(),
+                        extra={"host": "Alice"}, started_at=5.0)
+    for seq, (player, action) in enumerate(actions, 1):
+        journal.record_action(table_no, seq, player, action)
+
+
+def test_the_writes_of_one_turn_are_one_transaction(inline) -> None:
+    store, clock, journal, commits = inline
+    match = random_game(1, rounds=1)
+    for t in (1, 2, 3):
+        journal_game(journal, t, Match(match.options, seed=match.seed), match.actions[:60])
+    assert rows(store.path, "SELECT count(*) FROM journal_actions") == [(0,)]   # nothing yet
+    assert commits == []
+    clock.advance(0)
+    assert len(commits) == 1 and journal.transactions == 1
+    assert journal.writes == 3 * 61
+    assert rows(store.path, "SELECT count(*) FROM journal_actions") == [(180,)]
+    # the next turn is the next transaction
+    journal.record_action(1, 61, *match.actions[60])
+    journal.record_action(2, 61, *match.actions[60])
+    clock.advance(0)
+    assert len(commits) == 2 and journal.transactions == 2
+    clock.advance(0)                       # an idle turn writes nothing
+    assert len(commits) == 2
+
+
+def test_events_wait_for_the_commit_and_keep_their_order(inline) -> None:
+    store, clock, journal, commits = inline
+    sent: list[tuple] = []
+
+    def deliver(table: int, what: str) -> None:
+        # whatever a table sends, the journal entries before it are on disk
+        count = rows(store.path, f"SELECT count(*) FROM journal_actions WHERE table_no = {table}")
+        sent.append((table, what, count[0][0]))
+
+    journal.send(7, deliver, 7, "nothing pending: at once")
+    assert sent == [(7, "nothing pending: at once", 0)]
+    match = random_game(2, until_actions=3)
+    journal.start_table(1, options={}, players=PLAYERS, head=match.record())
+    journal.record_action(1, 1, *match.actions[0])
+    journal.send(1, deliver, 1, "first")
+    journal.send(7, deliver, 7, "other table, still nothing pending")
+    journal.record_action(1, 2, *match.actions[1])
+    journal.send(1, deliver, 1, "second")
+    assert journal.pending(1) == 2 and sent[-1][1] == "other table, still nothing pending"
+    clock.advance(0)
+    assert [s[1:] for s in sent if s[0] == 1] == [("first", 2), ("second", 2)]
+    assert journal.pending(1) == 0
+    # nothing pending any more: the next send goes at once
+    journal.send(1, deliver, 1, "third")
+    assert sent[-1] == (1, "third", 2)
+
+
+@pytest_twisted.ensureDeferred
+async def test_with_the_worker_thread_events_leave_only_after_the_commit(tmp_path: Path) -> None:
+    from twisted.internet import reactor
+    store = Store.threaded(str(tmp_path / "threaded.sqlite3"), reactor)
+    await within(store.open())
+    threads: list[bool] = []
+    original = store._transaction
+
+    def spy(fn, args):
+        threads.append(isInIOThread())
+        return original(fn, args)
+
+    store._transaction = spy  # type: ignore[method-assign]
+    journal = Journal(store, reactor)
+    sent: list[int] = []
+    try:
+        match = random_game(3, until_actions=50)
+        journal.start_table(1, options={}, players=PLAYERS, head=match.record())
+        for seq, (player, action) in enumerate(match.actions, 1):
+            journal.record_action(1, seq, player, action)
+            journal.send(1, sent.append, seq)
+        assert sent == []                       # held back: not committed yet
+        await within(journal.flush())
+        assert sent == list(range(1, 51))
+        assert threads == [False] and journal.transactions == 1
+        tables = await within(journal.load_open_tables())
+        assert tables[0].last_seq == 50
+    finally:
+        await within(store.close())
+
+
+def test_open_tables_come_back_as_they_were(inline) -> None:
+    store, clock, journal, _ = inline
+    match = random_game(4, rounds=2, until_actions=150)
+    journal_game(journal, 3, Match(match.options, seed=match.seed), match.actions[:100])
+    clock.advance(0)
+    for seq in range(101, 151):                 # later turns
+        journal.record_action(3, seq, *match.actions[seq - 1])
+        if seq % 7 == 0:
+            clock.advance(0)
+    journal.set_players(3, ["Alice", "Bob", ("Bot2~random", "bot"), "Dave"])
+    journal.set_extra(3, {"host": "Bob", "bombwindow": 2})
+    other = random_game(5, until_actions=10)
+    journal_game(journal, 9, Match(other.options, seed=other.seed), other.actions)
+    clock.advance(0)
+    tables = result(journal.load_open_tables())
+    assert [t.table_no for t in tables] == [3, 9]
+    t = tables[0]
+    assert t.last_seq == 150 and t.started_at == 5.0 and t.options == {"round": "2"}
+    assert t.players[2] == Participant("Bot2~random", "bot")
+    assert t.extra == {"host": "Bob", "bombwindow": 2}
+    restored = t.match()
+    assert restored.record() == match.record()
+    for p in (None, 0, 1, 2, 3):
+        assert restored.view(p) == match.view(p)
+    assert tables[1].match().record() == other.record()
+
+
+def test_finishing_stores_the_game_and_closes_the_journal(inline) -> None:
+    store, clock, journal, commits = inline
+    match = random_game(6, rounds=1)
+    journal_game(journal, 2, Match(match.options, seed=match.seed), match.actions)
+    game = finished_game(match, PLAYERS, table_no=2, ended_at=9.0)
+    done = journal.finish_table(2, game)
+    other = random_game(7, until_actions=5)
+    journal_game(journal, 5, Match(other.options, seed=other.seed), other.actions)
+    abandoned = journal.end_table(5)
+    clock.advance(0)
+    assert len(commits) == 1                     # actions, the game and both closings together
+    rec = result(done)
+    assert rec.game_id == 1 and rec.game.unrated_reason == "bots"
+    assert result(abandoned) is None
+    assert result(journal.load_open_tables()) == []
+    assert rows(store.path, "SELECT count(*) FROM journal_actions") == [(0,)]
+    stored = result(GameArchive(store).load(1))
+    assert Match.replay(stored.game.record).result == match.result
+
+
+def test_a_failed_commit_is_logged_and_releases_the_events(tmp_path: Path) -> None:
+    store = Store(str(tmp_path / "fail.sqlite3"), inline_runner)
+    result(store.open())
+    clock = task.Clock()
+    journal = Journal(store, clock)
+    journal.start_table(1, options={}, players=PLAYERS, head=Match(seed=1).record())
+    sent: list[str] = []
+    journal.send(1, sent.append, "after the failed batch")
+    result(store.close())                        # every later write fails
+    clock.advance(0)
+    assert journal.failures == 1 and sent == ["after the failed batch"]
+    assert journal.transactions == 0
+
+
+KILLED_WRITER = textwrap.dedent("""
+    import sys
+    from twisted.internet import task
+    from lobby.journal import Journal
+    from lobby.store import Store, inline_runner
+    from lobby.tichu.match import Match
+
+    store = Store(sys.argv[1], inline_runner)
+    store.open()
+    clock = task.Clock()
+    journal = Journal(store, clock)
+    head = Match(seed=1).record()
+    for t in (1, 2, 3):
+        journal.start_table(t, options={}, players=["A", "B", "C", "D"], head=head)
+    clock.advance(0)
+    seq = 0
+    while True:
+        seq += 1
+        for t in (1, 2, 3):   # one entry per table per turn, payloads of varying size
+            journal.record(t, seq, {"p": seq % 4, "a": {"a": "pass"},
+                                    "check": [t, seq], "pad": "x" * (seq * 37 % 3000)})
+        clock.advance(0)
+        sys.stdout.write(f"{seq}\\n")
+        sys.stdout.flush()
+""")
+
+
+@pytest.mark.parametrize("kill_after", [50, 400])
+def test_sigkill_leaves_a_consistent_prefix(tmp_path: Path, kill_after: int) -> None:
+    path = str(tmp_path / "killed.sqlite3")
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    proc = subprocess.Popen([sys.executable, "-c", KILLED_WRITER, path], stdout=subprocess.PIPE,
+                            env=env, cwd=str(ROOT))
+    committed = 0
+    deadline = time.monotonic() + 60
+    try:
+        assert proc.stdout is not None
+        while committed < kill_after and time.monotonic() < deadline:
+            line = proc.stdout.readline()
+            if not line:
+                break
+            committed = int(line)
+    finally:
+        proc.send_signal(signal.SIGKILL)
+        proc.wait(10)
+    assert committed >= kill_after, "the writer did not get far enough"
+    store = Store(path, inline_runner)
+    result(store.open())                          # opens (and recovers the WAL) cleanly
+    tables = result(Journal(store, task.Clock()).load_open_tables())
+    counts = [t.last_seq for t in tables]
+    # every commit the writer reported is there, and the tables of a turn went in together
+    assert [t.table_no for t in tables] == [1, 2, 3]
+    assert len(set(counts)) == 1 and counts[0] >= committed
+    for t, payload in result(store.run_query(lambda c: c.execute(
+            "SELECT table_no, payload FROM journal_actions ORDER BY table_no, seq").fetchall())):
+        data = json.loads(payload)
+        assert data["check"][0] == t and len(data["pad"]) == data["check"][1] * 37 % 3000
+    assert [[a[0] for a in t.record["actions"]] for t in tables] == \
+        [[s % 4 for s in range(1, counts[0] + 1)]] * 3
+    assert rows(path, "PRAGMA integrity_check") == [("ok",)]
+    result(store.close())
