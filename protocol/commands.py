@@ -396,6 +396,22 @@ def _set(ctx: CommandContext, args: dict[str, str]) -> None:
     ctx.send(Event("setting", name=name, value=value))
 
 
+@COMMANDS.command("iset", "NAME VALUE", "Interface setting of this connection: /iset json 1|0.", help="""
+/iset json 1 switches this connection to machine mode: from then on every line the server sends
+is one JSON object with a type field, and a command line may start with #ID (1 to 32 letters,
+digits, - or _) that its reply repeats as "id". /iset json 0 switches back to text. A first line
+%json before the login does the same from the start. Never saved to the account; docs/protocol.md
+("Machine mode") describes every object.
+""")
+def _iset(ctx: CommandContext, args: dict[str, str]) -> None:
+    name, value = args["name"].lower(), args["value"].lower()
+    if name != "json":
+        raise LobbyError("unknown-setting", name=args["name"])
+    if value not in ("1", "0", "on", "off"):
+        raise LobbyError("bad-setting-value", name=name, value=args["value"], expected="1 or 0")
+    ctx.set_json_mode(value in ("1", "on"))  # type: ignore[attr-defined]
+
+
 # ---- the table commands, generated from lobby.table.TABLE_COMMANDS ----------------------------
 #: command -> (argument spec, summary, help) of the table commands; a command of the table that is
 #: missing here still gets an entry (from the table's own usage and help, or its argument keys)

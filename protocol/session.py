@@ -21,6 +21,7 @@ from lobby.events import Event, error_event
 from lobby.messages import LobbyError, text
 from lobby.store import Account
 from protocol.commands import COMMANDS, CommandTable, parse_line
+from protocol.machine import MachineMode
 from protocol.render_table import TableFeed
 from protocol.render_text import render
 from protocol.telnet import TelnetLineProtocol
@@ -39,7 +40,7 @@ MAX_QUEUED_LINES = 16
 log = Logger(namespace="protocol.session")
 
 
-class Session(TelnetLineProtocol):
+class Session(MachineMode, TelnetLineProtocol):
     """The wire side of one user: implements lobby.events.Listener (deliver, disconnect)."""
 
     factory: "LobbyFactory"
@@ -100,6 +101,8 @@ class Session(TelnetLineProtocol):
     # ---- Listener -----------------------------------------------------------------------------
     def deliver(self, event: Event) -> None:
         if self.state == "closed" or self.transport is None:
+            return
+        if self._machine_deliver(event):  # machine mode: one JSON object (and GMCP copies)
             return
         lines: list[str] | None = None
         if self._feed is not None or event.type.startswith(("table-", "game-")):
@@ -183,16 +186,23 @@ class Session(TelnetLineProtocol):
 
     # ---- running one line ----------------------------------------------------------------------
     def _run(self, line: str) -> None:
+        command_line = self._command_begins(line)  # machine mode: the #ID; %json before login
+        if command_line is None:
+            return
+        line = command_line
         try:
             result = self._handle(line)
         except LobbyError as e:
             self._refused(e)
+            self._command_ends()
             return
         except Exception:
             log.failure("handling a line in state {state}", state=self.state)
             self._refused(LobbyError("internal-error"))
+            self._command_ends()
             return
         if result is None:
+            self._command_ends()
             return
         self._busy = True
         d: Deferred[Any] = ensureDeferred(result)
@@ -207,6 +217,7 @@ class Session(TelnetLineProtocol):
             self._refused(LobbyError("internal-error"))
 
     def _finished(self, _: Any) -> None:
+        self._command_ends()
         self._busy = False
         while self._queue and not self._busy and self.state != "closed":
             self._run(self._queue.popleft())

@@ -1,0 +1,221 @@
+"""Machine mode, command ids and GMCP for one connection (a mixin of protocol.session.Session).
+
+Machine mode (`/iset json 1`, or a first line `%json` before the login) is a property of the
+connection, never saved. In it every line the server writes is exactly one JSON object with a
+`type` (protocol/render_json.py): events, errors, prompts (as `prompt` objects with a line end,
+never a bare prompt, never IAC GA) and the replies below.
+
+Command ids: in machine mode a line may start with `#ID ` (1 to 32 letters, digits, `-`, `_`).
+Every non-blank line gets exactly one reply object, which carries `"id": ID` when the line had
+one: the answer itself (an event of render_json.REPLY_TYPES addressed to this connection while
+the command runs: `who`, `help`, `table-info`...), or the `error` that refused it, or else
+`{"type": "ok", "command": NAME}` when the command is done (its effects, such as `game-play` and
+`state`, arrive as events). A malformed `#ID` is refused with the error `bad-id`.
+
+GMCP (telnet option 201, when the client agreed): the same objects are also sent as GMCP
+messages: `Tichu.State` (each `state`), `Tichu.Event` (each table and game event) and `Room.Info`
+(`{"num", "name", "table"}`) whenever the user enters a room. Incoming `Core.Hello` and
+`Core.Supports.Set/Add/Remove` are remembered; every other GMCP message is ignored silently.
+"""
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any
+
+from lobby.events import Event, error_event
+from lobby.messages import text
+from protocol.render_json import REPLY_TYPES, dumps, is_table_event, render_json
+from protocol.telnet import TelnetLineProtocol
+
+if TYPE_CHECKING:
+    from lobby.world import User
+
+__all__ = ["MachineMode", "ID_PATTERN", "JSON_SWITCH", "split_id"]
+
+#: a command id: `#ID ` at the start of a line
+ID_PATTERN = re.compile(r"[A-Za-z0-9_-]{1,32}")
+#: the pre-login line that switches a new connection to machine mode
+JSON_SWITCH = "%json"
+
+_NO_ID = object()
+
+
+def split_id(line: str) -> tuple[str | None, str]:
+    """`#ID rest` -> (ID, rest); a line without `#` -> (None, line). ValueError for a bad id."""
+    stripped = line.lstrip()
+    if not stripped.startswith("#"):
+        return None, line
+    word, _, rest = stripped[1:].partition(" ")
+    if ID_PATTERN.fullmatch(word) is None:
+        raise ValueError(word)
+    return word, rest
+
+
+class MachineMode(TelnetLineProtocol):
+    """Machine mode, ids and GMCP; `Session` calls the hooks `_machine_deliver`,
+    `_command_begins` and `_command_ends` around its own work."""
+
+    json_mode: bool = False
+    gmcp_client: dict[str, Any] | None = None       # Core.Hello
+    gmcp_supports: dict[str, int] | None = None     # Core.Supports.*
+    _reply_id: Any = _NO_ID           # the running command's id (None: a line without id)
+    _replied: bool = True             # the running command has had its reply
+    _command_name: str = ""
+    _room_seen: Any = None            # (number, name) of the last room announced
+
+    user: "User | None"
+    state: str
+
+    # ---- switching -----------------------------------------------------------------------------
+    def set_json_mode(self, on: bool) -> None:
+        """`/iset json 1|0`: switch this connection; the answer comes in the new mode."""
+        if on and not self.json_mode:
+            self.json_mode = True
+        elif not on and self.json_mode:
+            self.deliver(Event("iset", name="json", value="0"))   # the last JSON line
+            self.json_mode = False
+            return
+        self.deliver(Event("iset", name="json", value="1" if on else "0"))
+
+    # ---- output --------------------------------------------------------------------------------
+    def send_json(self, obj: dict[str, Any]) -> None:
+        """Write one JSON object as one line (machine mode)."""
+        TelnetLineProtocol.sendLine(self, dumps(obj))
+
+    def sendLine(self, line: str) -> None:
+        """In machine mode a stray text line is wrapped as `{"type": "text"}` (empty lines are
+        dropped), so every line stays one JSON object."""
+        if self.json_mode:
+            if line.strip():
+                self._emit({"type": "text", "text": line})
+            return
+        TelnetLineProtocol.sendLine(self, line)
+
+    def sendPrompt(self, prompt: str) -> None:
+        if self.json_mode:
+            kind = "password" if self.state == "password" else "login"
+            self._emit({"type": "prompt", "prompt": kind, "text": prompt.strip()})
+            return
+        TelnetLineProtocol.sendPrompt(self, prompt)
+
+    def setPasswordMode(self, hidden: bool) -> None:
+        if self.json_mode:       # nothing but JSON lines: no ECHO negotiation for programs
+            self.password_mode = hidden
+            return
+        TelnetLineProtocol.setPasswordMode(self, hidden)
+
+    def _emit(self, obj: dict[str, Any]) -> None:
+        """Send `obj`; the first reply-like object of a running command carries its id."""
+        if not self._replied and (obj["type"] in ("error", "prompt") or obj["type"] in REPLY_TYPES):
+            self._replied = True
+            if self._reply_id is not None and self._reply_id is not _NO_ID:
+                obj["id"] = self._reply_id
+        self.send_json(obj)
+
+    def _machine_deliver(self, event: Event) -> bool:
+        """GMCP copies of table events; in machine mode the JSON object (True: handled)."""
+        obj: dict[str, Any] | None = None
+        if self.gmcp_enabled and event.type.startswith(("table-", "game-")):
+            obj = render_json(event)
+            self.sendGMCP("Tichu.State" if obj["type"] == "state" else "Tichu.Event", obj)
+            if not is_table_event(event.type) and obj["type"] != "state":
+                obj = None
+        if not self.json_mode:
+            return False
+        self._emit(dict(obj) if obj is not None else render_json(event))
+        return True
+
+    # ---- one command ---------------------------------------------------------------------------
+    def _command_begins(self, line: str) -> str | None:
+        """Before a line runs: the id and `%json`. None when the line is used up here."""
+        if self.state == "login" and not self.json_mode and line.strip() == JSON_SWITCH:
+            self._switch_before_login()
+            return None
+        if not self.json_mode:
+            return line
+        if not line.strip():
+            return line          # a blank line gets no reply
+        try:
+            reply_id, rest = split_id(line)
+        except ValueError as e:
+            self._reply_id, self._replied = None, False
+            self.deliver(error_event("bad-id", id=str(e)))
+            self._reply_id, self._replied = _NO_ID, True
+            return None
+        self._reply_id = reply_id
+        self._replied = False
+        self._command_name = self._name_of(rest)
+        return rest
+
+    def _name_of(self, line: str) -> str:
+        """The command a line names, for its `ok` (`login`, `say`, `tell` for `;NAME text`)."""
+        if self.state != "active":
+            return self.state
+        stripped = line.strip()
+        if stripped.startswith(";"):
+            return "tell"
+        word = stripped.lstrip("/").split(" ", 1)[0]
+        try:
+            return self.commands.resolve(word).name if word else "say"  # type: ignore[attr-defined]
+        except Exception:
+            return "say"
+
+    def _command_ends(self) -> None:
+        """After a line ran: `ok` if nothing answered it; `Room.Info` if the room changed."""
+        if not self._replied and self.state != "closed":
+            self._replied = True
+            obj: dict[str, Any] = {"type": "ok", "command": self._command_name}
+            if self._reply_id is not None and self._reply_id is not _NO_ID:
+                obj["id"] = self._reply_id
+            self.send_json(obj)
+        self._reply_id = _NO_ID
+        self._replied = True
+        self._announce_room()
+
+    def _switch_before_login(self) -> None:
+        TelnetLineProtocol.sendLine(self, "")    # ends the text prompt already on the line
+        self.json_mode = True
+        self._reply_id, self._replied = None, False
+        self.deliver(Event("iset", name="json", value="1"))
+        self._reply_id, self._replied = _NO_ID, True
+        self.deliver(Event("greeting"))
+        motd = getattr(getattr(self, "factory", None), "motd", "")
+        if motd:
+            self.deliver(Event("motd", text=motd))
+        self.sendPrompt(text("login-prompt"))
+
+    def _announce_room(self) -> None:
+        user = self.user
+        room = getattr(user, "room", None) if user is not None else None
+        if room is None:
+            return
+        key = (room.number, room.name)
+        if key == self._room_seen:
+            return
+        self._room_seen = key
+        info = {"num": room.number, "name": room.name,
+                "table": room.number if getattr(room, "table", None) is not None else None}
+        self.sendGMCP("Room.Info", info)
+        if self.json_mode:
+            self.send_json({"type": "room", "number": room.number, "name": room.name,
+                            "table": info["table"]})
+
+    # ---- GMCP from the client ------------------------------------------------------------------
+    def gmcpReceived(self, package: str, data: object) -> None:
+        name = package.lower()
+        if name == "core.hello" and isinstance(data, dict):
+            self.gmcp_client = {str(k): v for k, v in list(data.items())[:8]}
+        elif name.startswith("core.supports.") and isinstance(data, list):
+            supports = dict(self.gmcp_supports or {})
+            if name == "core.supports.set":
+                supports = {}
+            for item in data[:64]:
+                if not isinstance(item, str):
+                    continue
+                pkg, _, version = item.partition(" ")
+                if name == "core.supports.remove":
+                    supports.pop(pkg, None)
+                else:
+                    supports[pkg] = int(version) if version.strip().isdigit() else 1
+            self.gmcp_supports = supports
+        # anything else: ignored silently

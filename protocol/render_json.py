@@ -1,0 +1,122 @@
+"""Events -> one JSON object each (machine mode, and the payload of GMCP messages).
+
+`render_json(event)` turns one `lobby.events.Event` into one JSON-safe dict with a `type` field,
+from the event's data only (never from its text rendering), so the text and the JSON rendering of
+the same event cannot disagree. The kinds of objects (docs/protocol.md, "Machine mode", and
+docs/protocol.schema.json describe each field):
+
+- `error`: a refused command: `code` (the same stable code as text mode's `! [code]`), `message`
+  (the English text) and `params` (the template's values);
+- `state`: a `table-view`: what one person may see of a table now (seat names, options, scores,
+  and for a running game the engine's view of that seat: phase, hand, trick, turn, wish, calls,
+  cards left, out, `legal`, `can_pass`, `bombs`...). Spectators get the public state;
+- `prompt`: the server waits for a login name or a password (`prompt`: `login` | `password`);
+- `ok`: a command whose effects arrive as events was accepted (made by the session, see
+  protocol/machine.py);
+- every other event: `{"type": EVENT_TYPE, ...its data}` (`says`, `who`, `table-joined`,
+  `game-play`, `game-round-over`, ...). A data key named `type` or `id` is renamed `type_` / `id_`.
+
+Seats in `state` objects and `game-*` events are the engine's indexes 0..3 (seat 1 of `/join` is
+index 0); the text rendering adds 1 for people.
+"""
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from lobby.events import Event
+from lobby.messages import text
+
+__all__ = ["render_json", "state_object", "dumps", "REPLY_TYPES", "GAME_FIELDS", "is_table_event",
+           "jsonable"]
+
+#: event types that answer the command of the person who receives them (in machine mode they
+#: carry the command's id); every other command is answered by an `ok` object
+REPLY_TYPES: frozenset[str] = frozenset({
+    "who", "wwho", "finger", "help", "help-command", "listroom", "whereis", "setting", "iset",
+    "registered", "password-changed", "bye", "told", "table-info", "table-options",
+    "logged-in", "logged-in-guest", "prompt", "history", "replay", "ranking",
+})
+
+#: fields of the engine's view copied into a `state` object as they are
+GAME_FIELDS: tuple[str, ...] = (
+    "phase", "seat", "player", "hand", "given", "received", "trick", "trick_won", "holder", "turn",
+    "wish", "wish_pending", "calls", "grand_decided", "exchanged", "cards_left", "out", "points",
+    "legal", "can_pass", "bombs", "round_no", "scores", "round_scores", "match_finished",
+    "match_result", "victory_points", "tichu_points",
+)
+
+#: events whose catalog text is all they say (no data a program could use instead)
+_WITH_TEXT = frozenset({"greeting", "shutdown", "replaced"})
+
+
+def jsonable(value: Any) -> Any:
+    """A JSON-safe copy of `value` (tuples become lists, keys strings, unknown objects text)."""
+    if value is None or isinstance(value, (bool, int, float, str)):
+        return value
+    if isinstance(value, dict):
+        return {str(k): jsonable(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple, set, frozenset)):
+        return [jsonable(v) for v in value]
+    return str(value)
+
+
+def state_object(data: dict[str, Any]) -> dict[str, Any]:
+    """The `state` object of a `table-view` event's data (lobby.table.TableActor._view)."""
+    state: dict[str, Any] = {
+        "type": "state",
+        "table": data.get("table"),
+        "status": data.get("state"),
+        "you": data.get("you"),
+        "seat": data.get("seat"),
+        "host": data.get("host"),
+        "names": jsonable(data.get("seats") or [None] * 4),
+        "options": jsonable(data.get("options") or {}),
+        "bots": jsonable(data.get("bots") or {}),
+        "gone": jsonable(data.get("gone") or []),
+    }
+    game = data.get("game")
+    if game is not None:
+        for key in GAME_FIELDS:
+            if key in game:
+                state[key] = jsonable(game[key])
+        state["round_result"] = jsonable(game.get("result"))
+        state["player_seats"] = jsonable(game.get("seats"))
+        if "scores" in data:
+            state["scores"] = jsonable(data["scores"])
+        if "round_no" in data:
+            state["round_no"] = data["round_no"]
+    if "bombwindow_left" in data:
+        state["bombwindow_left"] = round(float(data["bombwindow_left"]), 3)
+    if data.get("result") is not None:
+        state["result"] = jsonable(data["result"])
+    return state
+
+
+def render_json(event: Event, lang: str = "en") -> dict[str, Any]:
+    """The one JSON object that shows `event` to a program."""
+    if event.is_error:
+        return {"type": "error", "code": event.type,
+                "message": text(event.type, lang, **event.data),
+                "params": jsonable(event.data)}
+    if event.type == "table-view":
+        return state_object(event.data)
+    obj: dict[str, Any] = {"type": event.type}
+    for key, value in event.data.items():
+        key = str(key)
+        if key in ("type", "id"):
+            key += "_"
+        obj[key] = jsonable(value)
+    if event.type in _WITH_TEXT:
+        obj["text"] = text(event.type, lang, **event.data)
+    return obj
+
+
+def is_table_event(event_type: str) -> bool:
+    """Events of a table (sent as GMCP `Tichu.Event`; `table-view` is `Tichu.State`)."""
+    return event_type.startswith(("table-", "game-")) and event_type != "table-view"
+
+
+def dumps(obj: dict[str, Any]) -> str:
+    """One object as one line of JSON (no line breaks inside, UTF-8 text kept)."""
+    return json.dumps(obj, ensure_ascii=False, separators=(",", ":"), default=str)
