@@ -14,6 +14,7 @@ call on positions met in the rounds with every cache of moves.py emptied.
 from __future__ import annotations
 
 import argparse
+import gc
 import os
 import random
 import sys
@@ -126,18 +127,29 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--seconds", type=float, default=10.0, help="how long to play rounds")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--gc-freeze", action="store_true",
+                    help="gc.freeze() after the warm-up and a gen0 threshold of 100000")
+    ap.add_argument("--rounds-only", action="store_true",
+                    help="skip the per-call legal-move figures")
     args = ap.parse_args(argv)
     rng = random.Random(args.seed)
     for _ in range(20):                  # warm-up
         play_round(rng)
+    if args.gc_freeze:
+        gc.freeze()                      # what is alive now is never scanned again
+        gc.set_threshold(100_000, 50, 100)
+    collections = sum(s["collections"] for s in gc.get_stats())
     rounds = actions = 0
     start = time.perf_counter()
+    cpu_start = time.process_time()
     deadline = start + args.seconds
     while time.perf_counter() < deadline:
         for _ in range(20):
             actions += play_round(rng)
             rounds += 1
     elapsed = time.perf_counter() - start
+    cpu = time.process_time() - cpu_start
+    collections = sum(s["collections"] for s in gc.get_stats()) - collections
     per_call, calls = legal_cost(random.Random(args.seed + 1), 300)
     positions: list = []
     while len(positions) < 5000:
@@ -145,6 +157,11 @@ def main(argv: list[str] | None = None) -> int:
     print(f"rounds: {rounds} in {elapsed:.2f} s = {rounds / elapsed:,.0f} rounds/s "
           f"({actions / rounds:.1f} actions per round, "
           f"{elapsed / actions * 1e6:.2f} us per action incl. choosing)")
+    print(f"cpu: {cpu:.2f} s of CPU = {rounds / cpu:,.0f} rounds per CPU second "
+          f"(the figure to compare on a shared machine); {collections} garbage collections"
+          f"{' (gc frozen, gen0 threshold 100000)' if args.gc_freeze else ''}")
+    if args.rounds_only:
+        return 0
     print(f"legal-move generation: {per_call:.2f} us per Round.legal_plays call as rounds ask it "
           f"({calls / 300:.0f} calls per round), {uncached_cost(positions[:5000]):.2f} us "
           f"uncached (every cache of moves.py emptied before each call)")

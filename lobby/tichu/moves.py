@@ -397,6 +397,123 @@ def _generate(hand: int, top: Combo | None) -> list[Combo]:
     return out
 
 
+# ---- the round's hot path: following a play without the index ----------------------------------
+# Most questions of a round are "what beats this top play?". Singles, pairs and triples above a
+# rank come from tables over three ranks at a time (12 bits of the hand), filled on first use;
+# bombs only when a cheap bit test says the hand may hold one.
+_NORMAL = (1 << 52) - 1
+_ABOVE = tuple(_NORMAL & ~((1 << ((r - 1) * 4)) - 1) if r >= 1 else _NORMAL for r in range(16))
+_NIB0 = sum(1 << (4 * i) for i in range(13))       # the lowest bit of every rank's nibble
+_PH_SINGLES = tuple(phoenix_single(k) if k % 2 else None for k in range(31))
+
+
+class _Chunks:
+    """Plays of one rank (a per-rank table [r][nib]) for three ranks at a time: rows[k][12 bits]."""
+
+    __slots__ = ("per_rank", "rows")
+
+    def __init__(self, per_rank: tuple) -> None:
+        self.per_rank = per_rank
+        self.rows: list[list] = [[None] * 4096 for _ in range(5)]
+
+    def fill(self, k: int, bits: int) -> tuple:
+        out: tuple = ()
+        for j in range(3):
+            r = 2 + 3 * k + j
+            if r <= 14:
+                out += self.per_rank[r][bits >> (4 * j) & 15]
+        self.rows[k][bits] = out
+        return out
+
+
+_C_SINGLES, _C_PAIRS, _C_PAIRS_PH = _Chunks(_SINGLES), _Chunks(_PAIRS), _Chunks(_PAIRS_PH)
+_C_TRIPLES, _C_TRIPLES_PH = _Chunks(_TRIPLES), _Chunks(_TRIPLES_PH)
+
+
+def _add_above(out: list, chunks: _Chunks, m: int) -> None:
+    """Append the plays of `chunks` made of the normal cards in mask `m`."""
+    rows = chunks.rows
+    k = 0
+    while m:
+        bits = m & 0xFFF
+        if bits:
+            t = rows[k][bits]
+            if t is None:
+                t = chunks.fill(k, bits)
+            out += t
+        m >>= 12
+        k += 1
+
+
+_BOMBS_OF: dict[int, list[Combo]] = {}
+
+
+def _hand_bombs(hand: int) -> list[Combo]:
+    """Every bomb of the hand (shared list: do not change it)."""
+    y = hand & _NORMAL
+    if not (y & y >> 1 & y >> 2 & y >> 3 & _NIB0 or y & y >> 4 & y >> 8 & y >> 12 & y >> 16):
+        return _NO_PLAYS
+    found = _BOMBS_OF.get(hand)
+    if found is None:
+        found = []
+        _gen_bombs(found, hand, _nibbles(hand), None)
+        if len(_BOMBS_OF) >= 20_000:
+            _BOMBS_OF.clear()
+        _BOMBS_OF[hand] = found
+    return found
+
+
+_NO_PLAYS: list[Combo] = []
+
+
+def follow_plays(hand: int, top: Combo, w: int) -> tuple[list[Combo], bool]:
+    """(legal plays, may pass) for the player in turn on `top` (a Combo on the table), with wish
+    rank `w` (0: none). The list is new: the caller's to keep. Same plays as `legal_plays`."""
+    kind = top.kind
+    if kind is SINGLE:
+        out: list[Combo] = []
+        rank = top.rank
+        r = int(rank)
+        m = hand & _ABOVE[r]
+        if m:
+            _add_above(out, _C_SINGLES, m)
+        if r < 15:
+            if hand & PHOENIX_BIT:
+                out.append(_PH_SINGLES[int(rank * 2) + 1])
+            if hand & DRAGON_BIT:
+                out.append(_DRAGON_SINGLE)
+    elif kind is PAIR or kind is TRIPLE:
+        out = []
+        m = hand & _ABOVE[top.rank]
+        if m:
+            if kind is PAIR:
+                _add_above(out, _C_PAIRS, m)
+                if hand & PHOENIX_BIT:
+                    _add_above(out, _C_PAIRS_PH, m)
+            else:
+                _add_above(out, _C_TRIPLES, m)
+                if hand & PHOENIX_BIT:
+                    _add_above(out, _C_TRIPLES_PH, m)
+    else:
+        plays, may_pass, _ = _compute_answer(hand, top, w)
+        return plays.copy(), may_pass
+    bombs = _hand_bombs(hand)
+    if bombs:
+        out += bombs
+    if w:
+        rm = RANK_MASK[w]
+        if hand & rm:
+            for p in out:
+                if p.mask & rm:
+                    return [p for p in out if p.mask & rm or p.is_bomb], False
+    return out, True
+
+
+def lead_plays(hand: int, w: int) -> list[Combo]:
+    """The legal leads of this hand mask with wish rank `w` (0: none): a new list."""
+    return _compute_answer(hand, None, w)[0].copy()
+
+
 # ---- the wish and the cache ---------------------------------------------------------------------
 _WISH_CACHE: dict[object, int] = {}
 

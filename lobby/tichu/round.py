@@ -325,7 +325,7 @@ class Round:
                 # the very cards object of a play that legal_plays handed out for this state
                 pa = action.phoenix_as
                 for c in legal[5]:
-                    if c.cards is cards and (pa is None or pa == c.phoenix_as):
+                    if c._cards is cards and (pa is None or pa == c.phoenix_as):
                         combo = c
                         break
             if combos and not self.trick_won:
@@ -442,7 +442,7 @@ class Round:
         if not self._combos or self.trick_won:
             raise Rejected("must-lead")
         hands = self.hands
-        if self.wish is not None and not _moves.can_pass(hands[seat], self._combos, self.wish):
+        if self.wish is not None and not self._may_pass(seat):
             raise Rejected("must-fulfil-wish", rank=self._wish_text())
         self.passes = passes = self.passes + 1
         holder = self.holder
@@ -575,18 +575,31 @@ class Round:
             return []
         combos = self._combos
         hand = self.hands[seat]
+        wish = self.wish
         if combos and not self.trick_won:
-            plays = _moves.legal_plays(hand, combos, self.wish)
-            self._legal = (seat, hand, combos[-1], False, self.wish, plays)
+            top = combos[-1]
+            plays, may_pass = _moves.follow_plays(hand, top, wish or 0)
+            self._legal = (seat, hand, top, False, wish, plays, may_pass)
             return plays
-        plays = _moves.legal_plays(hand, (), self.wish)
+        plays = _moves.lead_plays(hand, wish or 0)
         if combos and seat != self.holder:
             bombs = _moves.bombs_out_of_turn(self.hands[seat], combos)
             if bombs:
                 seen = {p.mask for p in plays}
                 plays += [b for b in bombs if b.mask not in seen]
-        self._legal = (seat, hand, combos[-1] if combos else None, self.trick_won, self.wish, plays)
+        self._legal = (seat, hand, combos[-1] if combos else None, self.trick_won, wish, plays,
+                       False)
         return plays
+
+    def _may_pass(self, seat: int) -> bool:
+        """Whether the wish lets `seat` (in turn, following) pass: from the legal-plays cache
+        when it is for this very state."""
+        legal = self._legal
+        hand = self.hands[seat]
+        if (legal and legal[0] == seat and legal[1] == hand and legal[2] is self._combos[-1]
+                and legal[3] is False and legal[4] == self.wish):
+            return legal[6]
+        return _moves.can_pass(hand, self._combos, self.wish)
 
     def can_pass(self, seat: int) -> bool:
         """May `seat` pass now?"""
@@ -594,7 +607,7 @@ class Round:
             return False
         if self.wish is None:
             return True
-        return _moves.can_pass(self.hands[seat], self._combos, self.wish)
+        return self._may_pass(seat)
 
     def bombs(self, seat: int) -> list[Any]:
         """The bombs `seat` could throw in now out of turn (RULES.md 14, 18)."""
