@@ -31,7 +31,7 @@ import json
 import sqlite3
 import time
 from dataclasses import dataclass, field
-from typing import Any, Sequence
+from typing import TYPE_CHECKING, Any, Sequence
 
 from lobby.accounts import name_key
 from lobby.bswlog import bsw_log
@@ -44,6 +44,9 @@ from lobby.tichu.match import Match, MatchOptions
 __all__ = ["KINDS", "Participant", "FinishedGame", "GameRecord", "GameSummary", "PlayerStats",
            "RankingRow", "GameArchive", "finished_game", "analyse", "insert_game",
            "history_lines", "replay_lines", "ranking_lines", "stats_lines"]
+
+if TYPE_CHECKING:
+    from twisted.internet.defer import Deferred
 
 KINDS = ("registered", "guest", "bot")
 
@@ -369,25 +372,56 @@ class GameArchive:
     def __init__(self, store: Any) -> None:
         self.store = store
 
-    def save(self, game: FinishedGame) -> "Any":
+    def save(self, game: FinishedGame) -> "Deferred[GameRecord]":
         """Store a finished game (one transaction); fires with its GameRecord (``game_id``)."""
         return self.store.run_transaction(insert_game, game)
 
-    def recent_games(self, name: str, limit: int = 10) -> "Any":
+    def recent_games(self, name: str, limit: int = 10) -> "Deferred[list[GameSummary]]":
         """``/history NAME``: the player's last ``limit`` games, newest first."""
         return self.store.run_query(_recent_games, name, limit)
 
-    def load(self, game_id: int) -> "Any":
+    def load(self, game_id: int) -> "Deferred[GameRecord | None]":
         """``/replay GAME``: the stored game (a GameRecord) or None."""
         return self.store.run_query(_load_game, int(game_id))
 
-    def player_stats(self, name: str) -> "Any":
+    def player_stats(self, name: str) -> "Deferred[PlayerStats | None]":
         """``/finger NAME``: PlayerStats, or None for a player without saved games."""
         return self.store.run_query(_player_stats, name)
 
-    def top_players(self, limit: int = 10) -> "Any":
+    def top_players(self, limit: int = 10) -> "Deferred[list[RankingRow]]":
         """``/rangliste``: the best ``limit`` ratings (RankingRow list)."""
         return self.store.run_query(_top_players, limit)
+
+    # the commands' text, rendered on the worker thread (a replay re-plays the whole game)
+    def history_text(self, name: str, limit: int = 10, lang: str = "en") -> "Deferred[list[str]]":
+        """The lines of ``/history NAME``."""
+        return self.store.run_query(
+            lambda conn: history_lines(name, _recent_games(conn, name, limit), lang))
+
+    def replay_text(self, game_id: int, round_no: int | None = None,
+                    lang: str = "en") -> "Deferred[list[str]]":
+        """The lines of ``/replay GAME [ROUND]``; fails with ``LobbyError`` ``no-such-game`` or
+        ``no-such-round``."""
+        def render(conn: sqlite3.Connection) -> list[str]:
+            from lobby.messages import LobbyError
+            rec = _load_game(conn, int(game_id))
+            if rec is None:
+                raise LobbyError("no-such-game", game=game_id)
+            return replay_lines(rec, round_no, lang)
+        return self.store.run_query(render)
+
+    def ranking_text(self, limit: int = 10, lang: str = "en") -> "Deferred[list[str]]":
+        """The lines of ``/rangliste``."""
+        return self.store.run_query(lambda conn: ranking_lines(_top_players(conn, limit), lang))
+
+    def stats_text(self, name: str, lang: str = "en") -> "Deferred[list[str]]":
+        """The statistics lines ``/finger NAME`` adds (registered players)."""
+        return self.store.run_query(lambda conn: stats_lines(_player_stats(conn, name), lang))
+
+    def bswlog(self, game_id: int) -> "Deferred[str | None]":
+        """The stored BSW ``.tch`` text of a game (None: no such game, or option log off)."""
+        return self.store.run_query(lambda conn: (conn.execute(
+            "SELECT bswlog FROM games WHERE id = ?", (int(game_id),)).fetchone() or (None,))[0])
 
 
 # ---- rendering through the message catalog ---------------------------------------------------
@@ -463,8 +497,10 @@ def replay_lines(rec: GameRecord, round_no: int | None = None, lang: str = "en")
     match = Match(MatchOptions.from_json(record.get("options", {})), record.get("seed"), deals)
     out: list[str] = []
 
+    seating = [names[match.player_at(s)] for s in range(4)]    # by seat, this round
+
     def by_seat(seat: int) -> str:
-        return names[match.player_at(seat)]
+        return seating[seat]
 
     def start_round() -> None:
         rnd = match.round
@@ -488,13 +524,14 @@ def replay_lines(rec: GameRecord, round_no: int | None = None, lang: str = "en")
                               for i, c in enumerate(action.cards))
             out.append(text("replay-exchange", lang, name=by_seat(seat), gifts=gifts))
         for ev in match.apply(int(player), action):
-            if round_no is not None and current != round_no and ev.kind != "round-start":
-                continue
-            line = _event_line(ev, by_seat, names, lang)
-            if ev.kind == "round-start":
+            if ev.kind == "round-start":              # turnier: new seats from here on
+                seating[:] = [names[match.player_at(s)] for s in range(4)]
                 if keep():
                     start_round()
                 continue
+            if round_no is not None and current != round_no:
+                continue
+            line = _event_line(ev, by_seat, names, lang)
             if line is not None and (round_no is None or current == round_no):
                 out.append(line)
     return lines + out

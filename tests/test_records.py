@@ -205,3 +205,45 @@ async def test_saving_runs_on_the_worker_thread(tmp_path: Path) -> None:
         assert (await within(GameArchive(store).load(1))).game.record == game.record
     finally:
         await within(store.close())
+
+
+def test_replay_of_a_turnier_game_follows_the_changing_seats(archive) -> None:
+    match = random_game(8, turnier=True)
+    assert match.finished and match.round_no == 9
+    rec = result(archive.save(finished_game(match, NAMES)))
+    stored = result(archive.load(rec.game_id))
+    fourth = replay_lines(stored, 4)
+    # rounds 4-6: partners 1+2 / 3+4 by join order -> seats Alice, Carol, Bob, Dave
+    assert fourth[1] == "Round 4: seats 1 Alice, 2 Carol, 3 Bob, 4 Dave"
+    third = replay_lines(stored, 3)
+    assert third[1] == "Round 3: seats 1 Alice, 2 Bob, 3 Carol, 4 Dave"
+    # the end of round 3 still names round 3's seats: whoever went out is a round-3 name
+    m = Match(match.options, seed=match.seed)
+    for p, a in match.actions:
+        before = m.round_no
+        for ev in m.apply(p, a):
+            if ev.kind == "round-over" and before == 3:
+                order = ", ".join(NAMES[s] for s in ev.data["order"])   # round 3: seat = player
+    assert any(line.endswith(f"Order: {order}.") for line in third)
+    # a rated turnier game moves the ratings by the pairwise duels (zero-sum)
+    assert sum(b - a for a, b in rec.ratings) == pytest.approx(0.0, abs=1e-9)
+    stats = [result(archive.player_stats(n)) for n in NAMES]
+    assert [s.wins for s in stats] == [int(p in match.result["winners"]) for p in range(4)]
+
+
+def test_the_command_texts_come_ready_from_the_archive(archive) -> None:
+    match = random_game(9, rounds=1)
+    rec = result(archive.save(finished_game(match, NAMES, table_no=1)))
+    stored = result(archive.load(rec.game_id))
+    assert result(archive.replay_text(rec.game_id)) == replay_lines(stored)
+    assert result(archive.replay_text(rec.game_id, 1)) == replay_lines(stored, 1)
+    for bad, code in (((42,), "no-such-game"), ((rec.game_id, 2), "no-such-round")):
+        with pytest.raises(LobbyError) as err:
+            result(archive.replay_text(*bad))
+        assert err.value.code == code
+    assert result(archive.history_text("alice"))[0] == "Recent games of alice:"
+    assert result(archive.ranking_text())[0].startswith("Rangliste")
+    assert result(archive.stats_text("Dave"))[0].startswith("  games 1")
+    assert result(archive.stats_text("Zed")) == ["  no finished games yet"]
+    assert result(archive.bswlog(rec.game_id)) == stored.bswlog
+    assert result(archive.bswlog(42)) is None
