@@ -511,6 +511,8 @@ def _table_command(name: str, spec: tuple[Arg, ...], keys: tuple[str, ...]) -> H
             payload: Any = {k: args[k] for k in keys if k in args}
         else:
             payload = " ".join(args[a.key] for a in spec if a.key in args)
+        if name == "start" and getattr(ctx.world, "closing", False):
+            raise LobbyError("shutting-down")
         table.submit(me.name, name, payload)
     return handler
 
@@ -539,6 +541,11 @@ def _add_table_commands(table: CommandTable) -> None:
 
 
 _add_table_commands(COMMANDS)
+
+# mute lists and moderation (/add /sub /showlist /kick /ban /unban /bmute /announce /shutdown /role)
+from protocol.moderation_commands import register as _register_moderation  # noqa: E402
+
+_register_moderation(COMMANDS)
 
 
 # ---- the generated reference ------------------------------------------------------------------

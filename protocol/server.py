@@ -17,6 +17,7 @@ import threading
 from pathlib import Path
 from typing import Any, Sequence
 
+from twisted.internet.defer import maybeDeferred
 from twisted.internet.defer import (Deferred, DeferredList, TimeoutError, gatherResults,
                                     inlineCallbacks, succeed)
 from twisted.internet.protocol import Factory
@@ -101,7 +102,10 @@ class LobbyFactory(Factory):
 
     noisy = False  # the server logs its own "listening on" lines
 
-    def __init__(self, world: World, store: Store, accounts: Accounts, motd: str = "") -> None:
+    def __init__(self, world: World, store: Store, accounts: Accounts, motd: str = "",
+                 guard: Any = None) -> None:
+        from lobby.moderation import Moderation
+        from protocol.guard import Guard, Limits
         from protocol.session import Session  # the session imports the telnet layer
         self.protocol = Session
         self.world = world
@@ -109,6 +113,10 @@ class LobbyFactory(Factory):
         self.accounts = accounts
         self.motd = motd
         self.sessions: set[Any] = set()
+        #: protocol.guard.Guard: connection limits, flood control, timers (all off by default)
+        self.guard = guard if guard is not None else Guard(Limits(), world.clock, world)
+        if getattr(world, "moderation", None) is None:  # mute lists work in every lobby
+            Moderation(store, world)
 
 
 class LobbyServer:
@@ -116,7 +124,10 @@ class LobbyServer:
 
     def __init__(self, reactor: Any, store: Store, endpoints: Sequence[str] = (DEFAULT_PORT,),
                  motd: str = "", clock: Any = None, accounts: Accounts | None = None,
-                 scrypt: ScryptParams = DEFAULT_PARAMS) -> None:
+                 scrypt: ScryptParams = DEFAULT_PARAMS, limits: Any = None,
+                 admin: str | None = None) -> None:
+        from lobby.moderation import Moderation
+        from protocol.guard import Guard, Limits
         self.reactor = reactor
         self.store = store
         self.endpoints = list(endpoints)
@@ -126,9 +137,20 @@ class LobbyServer:
             self.hash_pool = HashPool(reactor)
             accounts = Accounts(self.hash_pool, scrypt)
         self.accounts = accounts
-        self.factory = LobbyFactory(self.world, store, self.accounts, motd)
+        #: the defences (protocol.guard.Limits; everything off unless given, see parse_args)
+        self.limits = limits if limits is not None else Limits()
+        self.moderation = Moderation(store, self.world, admin)
+        self.moderation.shutdown_handler = self.shutdown
+        self.factory = LobbyFactory(self.world, store, self.accounts, motd,
+                                    Guard(self.limits, self.world.clock, self.world))
         self.ports: list[Any] = []
         self._stopping: Deferred[None] | None = None
+        #: run (and waited for) before a /shutdown stops the server: the persistence issue
+        #: records every running table here. Each is a callable returning None or a Deferred.
+        self.before_shutdown: list[Any] = []
+        #: called after a /shutdown has stopped the server (main(): stops the reactor)
+        self.exit: Any = None
+        self._shutdown_call: Any = None
 
     @inlineCallbacks
     def start(self) -> Any:
@@ -137,6 +159,12 @@ class LobbyServer:
         version = yield self.store.open()
         log.info("database {path} open, schema version {version}", path=self.store.path,
                  version=version)
+        try:
+            yield Deferred.fromCoroutine(self.moderation.load())
+        except BaseException:
+            yield self.store.close()
+            raise
+        log.info("limits: {limits}", limits=self.limits.describe())
         try:
             for description in self.endpoints:
                 port = yield serverFromString(self.reactor, description).listen(self.factory)
@@ -150,6 +178,31 @@ class LobbyServer:
                 self.hash_pool.stop()
             raise
         return self
+
+    def shutdown(self, seconds: float, reason: str = "-", by: str = "the operator") -> None:
+        """``/shutdown``: warn everybody, refuse new tables and games, and after ``seconds`` run
+        the ``before_shutdown`` hooks, ``stop()`` and ``exit``. A second call restarts the count."""
+        self.world.closing = True
+        self.world.broadcast(Event("shutdown-warning", seconds=int(seconds), reason=reason, by=by))
+        if self._shutdown_call is not None and self._shutdown_call.active():
+            self._shutdown_call.cancel()
+        self._shutdown_call = self.world.clock.callLater(seconds, self._shutdown_now)
+
+    def _shutdown_now(self) -> "Deferred[None]":
+        self._shutdown_call = None
+        return Deferred.fromCoroutine(self._run_shutdown())
+
+    async def _run_shutdown(self) -> None:
+        if self._stopping is not None:  # stopped meanwhile (SIGTERM)
+            return
+        for hook in list(self.before_shutdown):
+            try:
+                await maybeDeferred(hook)
+            except Exception:
+                log.failure("a before-shutdown hook failed")
+        await self.stop()
+        if self.exit is not None:
+            self.exit()
 
     def port_numbers(self) -> list[int]:
         return [p.getHost().port for p in self.ports]
@@ -254,9 +307,62 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--uvloop", action="store_true",
                         help="run the asyncio reactor on uvloop's event loop when uvloop is "
                              "installed (pip install uvloop); the standard loop otherwise")
+    add_limit_options(parser)
+    parser.add_argument("--admin", metavar="NAME",
+                        help="the first admin: this registered name gets the role admin (it can "
+                             "then give roles with /role NAME admin|moderator|none)")
     opts = parser.parse_args(argv)
     opts.port = opts.port or [DEFAULT_PORT]
     return opts
+
+
+def add_limit_options(parser: argparse.ArgumentParser) -> None:
+    """The options of the defences (protocol.guard.Limits); 0 turns a limit off."""
+    from protocol.guard import PUBLIC_LIMITS as d
+    group = parser.add_argument_group("limits (0 turns a limit off; docs/operations.md, Limits)")
+    add = group.add_argument
+    add("--max-connections", type=int, default=None, metavar="N",
+        help="connections in total (default: the open-files limit minus 100)")
+    add("--max-per-ip", type=int, default=d.max_per_ip, metavar="N",
+        help=f"connections from one IP address (default {d.max_per_ip}; loopback addresses are "
+             "exempt unless --limit-loopback)")
+    add("--limit-loopback", action="store_true",
+        help="apply the per-address limits to 127.0.0.0/8 and ::1 as well")
+    add("--max-guests", type=int, default=d.max_guests, metavar="N",
+        help=f"guests online in total (default {d.max_guests})")
+    add("--login-attempts-per-minute", type=int, default=d.login_attempts_per_minute,
+        metavar="N", help=f"password attempts per IP address per minute "
+                          f"(default {d.login_attempts_per_minute})")
+    add("--login-failure-delay", type=float, default=d.login_failure_delay, metavar="SECONDS",
+        help=f"pause before a wrong password is answered (default {d.login_failure_delay:g})")
+    add("--login-timeout", type=float, default=d.login_timeout, metavar="SECONDS",
+        help=f"time to finish logging in (default {d.login_timeout:g})")
+    add("--idle-timeout", type=float, default=d.idle_timeout, metavar="SECONDS",
+        help=f"disconnect after this long without input (default {d.idle_timeout:g}); never a "
+             "player at a running table that waits on somebody else")
+    add("--idle-warning", type=float, default=d.idle_warning, metavar="SECONDS",
+        help=f"warn this long before the idle disconnect (default {d.idle_warning:g})")
+    add("--flood-rate", type=float, default=d.flood_rate, metavar="LINES",
+        help=f"lines per second per connection, on average (default {d.flood_rate:g})")
+    add("--flood-burst", type=int, default=d.flood_burst, metavar="LINES",
+        help=f"lines at once before flood control drops lines (default {d.flood_burst})")
+    add("--flood-kick", type=int, default=d.flood_kick, metavar="LINES",
+        help=f"dropped lines after which a flooding connection is closed (default {d.flood_kick})")
+
+
+def limits_from(opts: argparse.Namespace, nofile: tuple[int, int] | None = None) -> Any:
+    """protocol.guard.Limits from the parsed options; ``nofile`` = (soft, hard) open files."""
+    from protocol.guard import Limits
+    max_connections = opts.max_connections
+    if max_connections is None:
+        max_connections = max(100, nofile[0] - 100) if nofile and nofile[0] > 0 else 0
+    return Limits(
+        max_connections=max_connections, max_per_ip=opts.max_per_ip,
+        max_guests=opts.max_guests, login_attempts_per_minute=opts.login_attempts_per_minute,
+        login_failure_delay=opts.login_failure_delay, login_timeout=opts.login_timeout,
+        idle_timeout=opts.idle_timeout, idle_warning=opts.idle_warning,
+        flood_rate=opts.flood_rate, flood_burst=opts.flood_burst, flood_kick=opts.flood_kick,
+        limit_loopback=opts.limit_loopback)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -277,8 +383,10 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     globalLogBeginner.beginLoggingTo([textFileLogObserver(sys.stdout)], redirectStandardIO=False)
     log.info("event loop: {loop}", loop=loop)
-    raise_fd_limit()
-    server = LobbyServer(reactor, Store.threaded(opts.db, reactor), opts.port, motd)
+    nofile = raise_fd_limit()
+    server = LobbyServer(reactor, Store.threaded(opts.db, reactor), opts.port, motd,
+                         limits=limits_from(opts, nofile), admin=opts.admin)
+    server.exit = reactor.stop  # after /shutdown
     outcome = {"code": 0}
 
     def failed(failure: Any) -> None:

@@ -57,6 +57,7 @@ class Session(MachineMode, TelnetLineProtocol):
     _lost: bool = False
     _settings: "dict[str, str] | None" = None  # /set (per connection, never saved)
     _feed: TableFeed | None = None  # created with the first table event
+    _guard: Any = None  # protocol.guard.ConnectionGuard: flood control, timers (set at connect)
 
     def when_closed(self) -> "Deferred[None]":
         """A Deferred that fires when the connection is closed."""
@@ -133,6 +134,11 @@ class Session(MachineMode, TelnetLineProtocol):
         super().connectionMade()
         self.factory.sessions.add(self)
         log.info("connection from {peer}", peer=self._peer())
+        guard = getattr(self.factory, "guard", None)
+        if guard is not None:
+            self._guard = guard.connection_made(self)
+            if self._guard is None:  # refused (too many connections): told and closing
+                return
         self.deliver(Event("greeting"))
         if self.factory.motd:
             self.deliver(Event("motd", text=self.factory.motd))
@@ -143,6 +149,8 @@ class Session(MachineMode, TelnetLineProtocol):
         self.state = "closed"
         self._queue = None
         self.factory.sessions.discard(self)
+        if self._guard is not None:
+            self._guard.connection_lost()
         user, self.user = self.user, None
         if user is not None and self.world.logout(user, self):
             log.info("{user} logged out", user=user.name)
@@ -153,6 +161,15 @@ class Session(MachineMode, TelnetLineProtocol):
         waiters, self._waiters = self._waiters, None
         for d in waiters or ():
             d.callback(None)
+
+    def dataReceived(self, data: bytes) -> None:
+        if self._guard is not None and self._guard.prefix is not None:
+            # the first bytes: another protocol (HTTP, TLS, SSH) is answered once and closed
+            filtered = self._guard.filter_bytes(data)
+            if not filtered:
+                return
+            data = filtered
+        super().dataReceived(data)
 
     def _peer(self) -> str:
         try:
@@ -174,6 +191,8 @@ class Session(MachineMode, TelnetLineProtocol):
     def lineReceived(self, line: str) -> None:
         if self.state == "closed":
             return
+        if self._guard is not None and not self._guard.line_received():
+            return  # flood control dropped the line (the first one got a warning)
         if self._busy:
             if self._queue is None:
                 self._queue = deque()
@@ -267,6 +286,13 @@ class Session(MachineMode, TelnetLineProtocol):
         self.setPasswordMode(False)
         self.sendLine("")  # the client did not echo the Return of the hidden line
         assert account is not None
+        guard = getattr(self.factory, "guard", None)
+        if guard is not None:
+            try:
+                guard.password_attempt(self)  # LobbyError too-many-attempts
+            except LobbyError:
+                self.state = "login"
+                raise
         ok = await self.accounts.verify(line.strip(), account.password_hash)
         if self.state != "password":
             return
@@ -279,10 +305,15 @@ class Session(MachineMode, TelnetLineProtocol):
             if self._failures >= MAX_LOGIN_FAILURES:
                 self.disconnect(error_event("too-many-failures"))
                 return
+            if guard is not None:
+                await guard.failure_delay()  # a pause after each wrong password
             raise LobbyError("wrong-password")
         self._enter(account.name, registered=True)
 
     def _enter(self, name: str, registered: bool) -> None:
+        guard = getattr(self.factory, "guard", None)
+        if guard is not None:
+            guard.may_enter(self, name, registered)  # LobbyError banned / too-many-guests
         user = self.world.login(name, self, registered)  # LobbyError name-in-use
         self.user = user
         self.state = "active"

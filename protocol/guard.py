@@ -1,0 +1,387 @@
+"""Defences of the public port: connection limits, flood control, log-in limits, timers.
+
+One ``Guard`` per server holds the shared counts (connections in total and per IP address, log-in
+attempts per IP address); every connection gets a ``ConnectionGuard`` from
+``Guard.connection_made(session)`` that does the per-connection work:
+
+- other protocols: the first bytes go through ``protocol.sniff``; an HTTP request, a TLS
+  ClientHello or an SSH banner gets one short answer and the connection is closed (logged once);
+- flood control: a token bucket on lines (``flood_rate`` lines per second, ``flood_burst`` at
+  once). A line without a token is dropped; the first dropped line gets one ``flooding`` warning,
+  the next ones are dropped silently, and after ``flood_kick`` dropped lines (counted until the
+  bucket is full again, i.e. until the client calmed down) the connection is closed and logged;
+- the log-in timer: who has not logged in after ``login_timeout`` seconds is disconnected;
+- the idle timer: ``idle_warning`` seconds before ``idle_timeout`` a warning, then the disconnect.
+  A player seated at a running table is never disconnected for idleness while that table waits
+  on somebody else (``TableActor.waiting_for()``); the check is repeated later instead.
+
+``Guard.password_attempt(session)`` counts password attempts per IP address per minute and
+refuses more than ``login_attempts_per_minute``; ``Guard.failure_delay()`` is the pause after a
+wrong password. ``Guard.may_enter(session, name, registered)`` refuses guests beyond
+``max_guests`` and banned names (lobby.moderation).
+
+Per-address limits (connections, log-in attempts) do not apply to loopback addresses unless
+``limit_loopback`` is set: local bots, benchmarks and a TLS terminator in front of the server all
+connect from there. Time comes only from the injected clock. A value of 0 turns a limit off;
+``Limits()`` is everything off (tests, embedding), ``Limits.public()`` the documented defaults of
+the command line (docs/operations.md, "Limits").
+"""
+from __future__ import annotations
+
+import ipaddress
+from collections import deque
+from dataclasses import dataclass, fields, replace
+from typing import TYPE_CHECKING, Any
+
+from twisted.internet.defer import Deferred, succeed
+from twisted.internet.task import deferLater
+from twisted.logger import Logger
+
+from lobby.events import error_event
+from lobby.messages import LobbyError
+from protocol import sniff
+
+if TYPE_CHECKING:
+    from protocol.session import Session
+
+__all__ = ["Limits", "PUBLIC_LIMITS", "TokenBucket", "Guard", "ConnectionGuard", "peer_host",
+           "is_loopback"]
+
+log = Logger(namespace="protocol.guard")
+
+
+@dataclass(frozen=True, slots=True)
+class Limits:
+    """Every defence's setting; 0 turns it off. See ``PUBLIC_LIMITS`` for the defaults."""
+
+    max_connections: int = 0            # connections in total
+    max_per_ip: int = 0                 # connections from one IP address
+    max_guests: int = 0                 # guests online in total
+    login_attempts_per_minute: int = 0  # password attempts per IP address per minute
+    login_failure_delay: float = 0.0    # seconds before "wrong password" is answered
+    login_timeout: float = 0.0          # seconds to finish logging in
+    idle_timeout: float = 0.0           # seconds without a line before the disconnect
+    idle_warning: float = 0.0           # seconds before the idle disconnect: the warning
+    flood_rate: float = 0.0             # lines per second (token bucket refill)
+    flood_burst: int = 0                # lines at once (bucket size)
+    flood_kick: int = 0                 # dropped lines that close the connection
+    limit_loopback: bool = False        # apply the per-IP limits to 127.0.0.0/8 and ::1 too
+
+    @classmethod
+    def public(cls, **overrides: Any) -> "Limits":
+        """The command line's defaults for a public server, with ``overrides``."""
+        return replace(PUBLIC_LIMITS, **overrides)
+
+    def describe(self) -> str:
+        """One line for the start-up log."""
+        return ", ".join(f"{f.name}={getattr(self, f.name)}" for f in fields(self))
+
+
+PUBLIC_LIMITS = Limits(
+    max_connections=0,            # the command line derives it from the open-files limit
+    max_per_ip=8,
+    max_guests=5000,
+    login_attempts_per_minute=10,
+    login_failure_delay=3.0,
+    login_timeout=120.0,
+    idle_timeout=3600.0,
+    idle_warning=300.0,
+    flood_rate=20.0,
+    flood_burst=60,
+    flood_kick=500,
+)
+
+
+class TokenBucket:
+    """``burst`` tokens at most, ``rate`` new tokens per second; ``take`` spends one."""
+
+    __slots__ = ("rate", "burst", "tokens", "stamp")
+
+    def __init__(self, rate: float, burst: int, now: float) -> None:
+        self.rate = rate
+        self.burst = float(max(1, burst))
+        self.tokens = self.burst
+        self.stamp = now
+
+    def _refill(self, now: float) -> None:
+        if now > self.stamp:
+            self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
+        self.stamp = now
+
+    def take(self, now: float) -> bool:
+        """Spend one token if there is one."""
+        self._refill(now)
+        if self.tokens >= 1.0:
+            self.tokens -= 1.0
+            return True
+        return False
+
+    def full(self, now: float) -> bool:
+        self._refill(now)
+        return self.tokens >= self.burst
+
+
+def peer_host(session: Any) -> str:
+    """The IP address of a session's peer ("?" when the transport has none, e.g. in tests)."""
+    try:
+        peer = session.transport.getPeer()
+    except Exception:
+        return "?"
+    return str(getattr(peer, "host", "?"))
+
+
+def is_loopback(host: str) -> bool:
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+class Guard:
+    """The shared counts of one server and the factory of per-connection guards."""
+
+    def __init__(self, limits: Limits, clock: Any, world: Any = None) -> None:
+        self.limits = limits
+        self.clock = clock
+        self.world = world
+        self.total = 0
+        self.per_ip: dict[str, int] = {}
+        self._attempts: dict[str, deque[float]] = {}
+        #: counters for the operator and the tests
+        self.stats: dict[str, int] = {"refused": 0, "foreign": 0, "flood_kicks": 0,
+                                      "idle_kicks": 0, "login_timeouts": 0, "dropped_lines": 0}
+
+    def _limited(self, host: str) -> bool:
+        return self.limits.limit_loopback or not is_loopback(host)
+
+    # ---- connections ------------------------------------------------------------------------
+    def connection_made(self, session: "Session") -> "ConnectionGuard | None":
+        """Admit a new connection (a ConnectionGuard) or refuse it: one error line, closed, None."""
+        host = peer_host(session)
+        limits = self.limits
+        code: str | None = None
+        if limits.max_connections and self.total >= limits.max_connections:
+            code = "server-full"
+        elif (limits.max_per_ip and self._limited(host)
+              and self.per_ip.get(host, 0) >= limits.max_per_ip):
+            code = "too-many-connections"
+        if code is not None:
+            self.stats["refused"] += 1
+            log.info("refused a connection from {host}: {code} ({total} open, {here} from there)",
+                     host=host, code=code, total=self.total, here=self.per_ip.get(host, 0))
+            session.sendLine(_error_text(code, limit=limits.max_per_ip))
+            session.state = "closed"
+            session.transport.loseConnection()
+            return None
+        self.total += 1
+        self.per_ip[host] = self.per_ip.get(host, 0) + 1
+        return ConnectionGuard(self, session, host)
+
+    def _released(self, host: str) -> None:
+        self.total -= 1
+        left = self.per_ip.get(host, 0) - 1
+        if left > 0:
+            self.per_ip[host] = left
+        else:
+            self.per_ip.pop(host, None)
+
+    # ---- logging in -------------------------------------------------------------------------
+    def password_attempt(self, session: "Session") -> None:
+        """Count one password attempt from the session's address; LobbyError('too-many-attempts')
+        beyond ``login_attempts_per_minute`` in the last 60 seconds."""
+        limit = self.limits.login_attempts_per_minute
+        host = peer_host(session)
+        if not limit or not self._limited(host):
+            return
+        now = self.clock.seconds()
+        recent = self._attempts.setdefault(host, deque())
+        while recent and recent[0] <= now - 60.0:
+            recent.popleft()
+        if len(recent) >= limit:
+            wait = max(1, int(recent[0] + 60.0 - now + 0.999))
+            log.info("too many log-in attempts from {host} ({count} in a minute)", host=host,
+                     count=len(recent))
+            raise LobbyError("too-many-attempts", seconds=wait)
+        recent.append(now)
+        if len(self._attempts) > 10000:  # forget addresses that went quiet
+            for key in [k for k, q in self._attempts.items() if not q or q[-1] <= now - 60.0]:
+                del self._attempts[key]
+
+    def failure_delay(self) -> "Deferred[None]":
+        """Fires after ``login_failure_delay`` seconds of the clock (at once when it is 0)."""
+        if self.limits.login_failure_delay <= 0:
+            return succeed(None)
+        return deferLater(self.clock, self.limits.login_failure_delay, lambda: None)
+
+    def may_enter(self, session: "Session", name: str, registered: bool) -> None:
+        """LobbyError when ``name`` may not come in now: banned, or one guest too many."""
+        world = self.world if self.world is not None else session.world
+        moderation = getattr(world, "moderation", None)
+        if moderation is not None:
+            moderation.check_login(name)
+        limit = self.limits.max_guests
+        if not registered and limit:
+            guests = sum(1 for u in world.users.values() if not u.registered)
+            if guests >= limit:
+                log.info("guest limit {limit} reached; refused {name}", limit=limit, name=name)
+                raise LobbyError("too-many-guests", limit=limit)
+
+
+def _error_text(code: str, **params: Any) -> str:
+    from protocol.render_text import error_line
+    return error_line(code, **params)
+
+
+class ConnectionGuard:
+    """The defences of one connection (made by ``Guard.connection_made``)."""
+
+    __slots__ = ("guard", "session", "host", "bucket", "warned", "dropped", "prefix",
+                 "_login_call", "_idle_call", "_last_line", "_idle_warned", "_done")
+
+    def __init__(self, guard: Guard, session: "Session", host: str) -> None:
+        self.guard = guard
+        self.session = session
+        self.host = host
+        limits = guard.limits
+        now = guard.clock.seconds()
+        self.bucket = TokenBucket(limits.flood_rate, limits.flood_burst, now) \
+            if limits.flood_rate > 0 else None
+        self.warned = False
+        self.dropped = 0
+        self.prefix: bytes | None = b""   # None once the first bytes were judged
+        self._last_line = now
+        self._idle_warned: float | None = None   # when the idle warning was sent
+        self._done = False
+        self._login_call = guard.clock.callLater(limits.login_timeout, self._login_expired) \
+            if limits.login_timeout > 0 else None
+        self._idle_call = None
+        if limits.idle_timeout > 0:
+            self._schedule_idle(now + max(0.0, limits.idle_timeout - limits.idle_warning))
+
+    # ---- bytes ----------------------------------------------------------------------------
+    def filter_bytes(self, data: bytes) -> bytes | None:
+        """The bytes the telnet layer may see (held back while the first bytes might be another
+        protocol); None when the connection speaks another protocol (answered and closing)."""
+        if self.prefix is None:
+            return data
+        prefix = self.prefix + data
+        verdict = sniff.classify(prefix[:sniff.MAX_PREFIX])
+        if verdict == sniff.MAYBE and len(prefix) < sniff.MAX_PREFIX:
+            self.prefix = prefix
+            return b""
+        self.prefix = None
+        if verdict is None or verdict == sniff.MAYBE:
+            return prefix
+        self.guard.stats["foreign"] += 1
+        log.info("{host} speaks {protocol}, not telnet: answered and closed", host=self.host,
+                 protocol=verdict)
+        session = self.session
+        session.state = "closed"
+        transport = session.transport
+        transport.write(sniff.answer(verdict))
+        transport.loseConnection()
+        return None
+
+    # ---- lines ------------------------------------------------------------------------------
+    def line_received(self) -> bool:
+        """A line arrived: False when flood control drops it (the warning is sent here)."""
+        clock = self.guard.clock
+        now = clock.seconds()
+        bucket = self.bucket
+        if bucket is not None:
+            if self.warned and bucket.full(now):
+                self.warned = False
+                self.dropped = 0
+            if not bucket.take(now):
+                self._flood(now)
+                return False
+        self._last_line = now
+        self._idle_warned = None
+        return True
+
+    def _flood(self, now: float) -> None:
+        self.guard.stats["dropped_lines"] += 1
+        self.dropped += 1
+        limits = self.guard.limits
+        if not self.warned:
+            self.warned = True
+            self.session.deliver(error_event("flooding", rate=f"{limits.flood_rate:g}"))
+            return
+        if limits.flood_kick and self.dropped >= limits.flood_kick:
+            self.guard.stats["flood_kicks"] += 1
+            log.warn("flood: closing the connection of {who} from {host} after {dropped} "
+                     "dropped lines", who=self._who(), host=self.host, dropped=self.dropped)
+            self.session.disconnect(error_event("flood-disconnect"))
+
+    def _who(self) -> str:
+        user = self.session.user
+        return user.name if user is not None else "(not logged in)"
+
+    # ---- timers ------------------------------------------------------------------------------
+    def _login_expired(self) -> None:
+        self._login_call = None
+        session = self.session
+        if session.state in ("login", "password"):
+            self.guard.stats["login_timeouts"] += 1
+            log.info("{host} did not log in within {seconds} s; closed", host=self.host,
+                     seconds=self.guard.limits.login_timeout)
+            session.disconnect(error_event("login-timeout",
+                                           seconds=f"{self.guard.limits.login_timeout:g}"))
+
+    def _idle_check(self) -> None:
+        """The idle timer: the warning, then (``idle_warning`` seconds later) the disconnect."""
+        self._idle_call = None
+        if self._done:
+            return
+        limits = self.guard.limits
+        clock = self.guard.clock
+        now = clock.seconds()
+        warn_at = self._last_line + limits.idle_timeout - limits.idle_warning
+        session = self.session
+        user = session.user
+        if session.state != "active" or user is None or now < warn_at - 1e-9:
+            self._schedule_idle(max(warn_at, now + 60.0))
+            return
+        if self.table_waits_on_others(user):
+            # seated at a running game that waits on somebody else: never now; look again later
+            self._idle_warned = None
+            self._schedule_idle(now + max(1.0, min(60.0, limits.idle_warning or 60.0)))
+            return
+        if limits.idle_warning > 0:
+            if self._idle_warned is None:
+                self._idle_warned = now
+                session.deliver(error_event("idle-warning",
+                                            seconds=f"{limits.idle_warning:.0f}"))
+                self._schedule_idle(now + limits.idle_warning)
+                return
+            if now < self._idle_warned + limits.idle_warning - 1e-9:
+                self._schedule_idle(self._idle_warned + limits.idle_warning)
+                return
+        self.guard.stats["idle_kicks"] += 1
+        log.info("{user} idle for {seconds} s; disconnected", user=user.name,
+                 seconds=int(now - self._last_line))
+        session.disconnect(error_event("idle-timeout", minutes=f"{limits.idle_timeout / 60:g}"))
+
+    def _schedule_idle(self, when: float) -> None:
+        clock = self.guard.clock
+        self._idle_call = clock.callLater(max(0.0, when - clock.seconds()), self._idle_check)
+
+    def table_waits_on_others(self, user: Any) -> bool:
+        """Whether ``user`` sits at a running table that now waits on somebody else."""
+        world = self.session.world
+        for table in list(getattr(world, "tables", {}).values()):
+            if table.state == "playing" and user.name in table.players:
+                waiting = table.waiting_for()
+                if user.name not in waiting:
+                    return True
+        return False
+
+    def connection_lost(self) -> None:
+        if self._done:
+            return
+        self._done = True
+        for call in (self._login_call, self._idle_call):
+            if call is not None and call.active():
+                call.cancel()
+        self._login_call = self._idle_call = None
+        self.guard._released(self.host)
