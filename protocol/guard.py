@@ -339,8 +339,11 @@ class ConnectionGuard:
         warn_at = self._last_line + limits.idle_timeout - limits.idle_warning
         session = self.session
         user = session.user
-        if session.state != "active" or user is None or now < warn_at - 1e-9:
-            self._schedule_idle(max(warn_at, now + 60.0))
+        if session.state != "active" or user is None:
+            self._schedule_idle(max(warn_at, now + 60.0))  # the log-in timer closes it anyway
+            return
+        if now < warn_at:
+            self._schedule_idle(warn_at)
             return
         if self.table_waits_on_others(user):
             # seated at a running game that waits on somebody else: never now; look again later
@@ -354,7 +357,7 @@ class ConnectionGuard:
                                             seconds=f"{limits.idle_warning:.0f}"))
                 self._schedule_idle(now + limits.idle_warning)
                 return
-            if now < self._idle_warned + limits.idle_warning - 1e-9:
+            if now < self._idle_warned + limits.idle_warning:
                 self._schedule_idle(self._idle_warned + limits.idle_warning)
                 return
         self.guard.stats["idle_kicks"] += 1
