@@ -142,7 +142,8 @@ class Round:
         self.received: list[dict[int, Card]] = [{}, {}, {}, {}]  # exchange: from seat -> card
         self.trick: list[tuple[int, Any]] = []          # (seat, Combo), oldest first
         self._combos: list[Any] = []                    # the same Combos (for moves.py)
-        self._legal: tuple = ()                         # (seat, hand, trick size, plays) cache
+        self._legal: tuple = ()                         # (seat, hand, top, won, wish, plays, may pass)
+        self._leads: list[tuple | None] = [None] * 4     # per seat: (hand, its leads, no wish)
         self._table = 0                                 # mask of the cards on the table
         self.holder: int | None = None                  # seat of the top play
         self.passes = 0                                 # passes since the top play
@@ -322,10 +323,12 @@ class Round:
             legal = self._legal
             if (legal and legal[0] == seat and legal[1] == hand and legal[3] == self.trick_won
                     and legal[2] is (combos[-1] if combos else None) and legal[4] == self.wish):
-                # the very cards object of a play that legal_plays handed out for this state
+                # the very cards object of a play that legal_plays handed out for this state,
+                # with the same Phoenix reading (no reading named = no Phoenix reading: a Phoenix
+                # play without one takes check_play's default, so a replay reads it the same way)
                 pa = action.phoenix_as
                 for c in legal[5]:
-                    if c._cards is cards and (pa is None or pa == c.phoenix_as):
+                    if c._cards is cards and pa == c.phoenix_as:
                         combo = c
                         break
             if combos and not self.trick_won:
@@ -581,7 +584,19 @@ class Round:
             plays, may_pass = _moves.follow_plays(hand, top, wish or 0)
             self._legal = (seat, hand, top, False, wish, plays, may_pass)
             return plays
-        plays = _moves.lead_plays(hand, wish or 0)
+        # leads: filtered from this seat's previous leads (its hand only shrinks)
+        last = self._leads[seat]
+        if last is not None and not hand & ~last[0]:
+            gone = last[0] & ~hand
+            leads = [c for c in last[1] if not c.mask & gone] if gone else last[1]
+        else:
+            leads = _moves.lead_plays(hand, 0)
+        self._leads[seat] = (hand, leads)
+        if wish is not None and hand & RANK_MASK[wish]:
+            rm = RANK_MASK[wish]     # a single of the wished rank is there: the wish binds
+            plays = [c for c in leads if c.mask & rm or c.is_bomb]
+        else:
+            plays = leads.copy()
         if combos and seat != self.holder:
             bombs = _moves.bombs_out_of_turn(self.hands[seat], combos)
             if bombs:
