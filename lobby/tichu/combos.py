@@ -22,15 +22,22 @@ KINDS = (SINGLE, PAIR, TRIPLE, FULLHOUSE, STRAIGHT, STAIRS, BOMB, DOG)
 _POPCOUNT4 = tuple(bin(n).count("1") for n in range(16))
 
 
-class Combo:
+class _Slots:
+    """The storage of a Combo: plain slots, so a Combo is built with cheap attribute stores and
+    then becomes a `Combo` (whose `__setattr__` refuses every change)."""
+
+    __slots__ = ("kind", "rank", "length", "_cards", "phoenix_as", "is_bomb", "mask", "key",
+                 "bomb_order", "__weakref__")
+
+
+class Combo(_Slots):
     """One play: `kind`, comparison `rank`, `length`, `cards`, `phoenix_as`, `is_bomb`.
 
     `mask` is the card bit mask; `key` identifies the play with its reading (equal keys, equal
     combos); `bomb_order` orders bombs (RULES.md 13). Iterating yields the cards.
     """
 
-    __slots__ = ("kind", "rank", "length", "_cards", "phoenix_as", "is_bomb", "mask", "key",
-                 "bomb_order", "__weakref__")
+    __slots__ = ()
 
     kind: str
     rank: int | float
@@ -86,15 +93,12 @@ class Combo:
         return f"<Combo {self.kind} {rank_name(self.rank)}: {format_cards(self.cards)}{pa}>"
 
 
-class _Building(Combo):
-    """A Combo under construction (see Combo.__new__)."""
-    __slots__ = ()
-    __setattr__ = object.__setattr__
+_new = object.__new__
 
 
 def _make(kind: str, rank: int | float, mask: int, phoenix_as: int | None, key: int) -> Combo:
-    # built as a _Building (whose attributes can be set cheaply), then turned into a Combo
-    self = object.__new__(_Building)
+    # built as plain slots (whose attributes can be set cheaply), then turned into a Combo
+    self = _new(_Slots)
     self._cards = None
     self.kind = kind
     self.rank = rank

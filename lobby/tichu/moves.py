@@ -202,14 +202,14 @@ def _gen_runs(out: list, nib: list[int], ph: int, ma: int, pairs: bool,
             if hi - lo + 1 >= need and hi > above:
                 # new combos, not interned: a run rarely comes back in another hand, and the
                 # index keeps these for the hand's later questions
-                for m in base:
-                    if check_flush and _is_flush(m):
-                        continue   # a straight of one suit is a bomb (generated with the bombs)
-                    out.append(_make(kind, hi, m, None, m << 5))
-                for v in joker:
-                    m = v & _CARD_BITS
-                    pa = v >> _PA
-                    out.append(_make(kind, hi, m, pa, (m << 5) | pa))
+                if check_flush:
+                    # a straight of one suit is a bomb (generated with the bombs)
+                    out += [_make(kind, hi, m, None, m << 5) for m in base if not _is_flush(m)]
+                else:
+                    out += [_make(kind, hi, m, None, m << 5) for m in base]
+                if joker:
+                    out += [_make(kind, hi, v & _CARD_BITS, v >> _PA,
+                                  ((v & _CARD_BITS) << 5) | (v >> _PA)) for v in joker]
 
 
 _SUIT_MASK = tuple(sum(1 << (r * 4 + s) for r in range(13)) for s in range(4))
