@@ -1,0 +1,74 @@
+"""TLS: a ``--port ssl:...`` endpoint with a self-signed certificate made in the test; a client
+verifies it and logs in over TLS (docs/operations.md, "TLS")."""
+from __future__ import annotations
+
+import datetime
+from pathlib import Path
+
+import pytest_twisted
+from cryptography import x509
+from cryptography.hazmat.primitives import hashes, serialization
+from cryptography.hazmat.primitives.asymmetric import ec
+from cryptography.x509.oid import NameOID
+
+from conftest import LineClient, within
+from lobby.store import Store
+
+
+def make_self_signed(directory: Path, host: str = "localhost") -> tuple[Path, Path]:
+    """A private key and a self-signed certificate for ``host`` (PEM files), like the openssl
+    command in docs/operations.md."""
+    key = ec.generate_private_key(ec.SECP256R1())
+    name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, host)])
+    now = datetime.datetime.now(datetime.timezone.utc)
+    cert = (x509.CertificateBuilder()
+            .subject_name(name).issuer_name(name).public_key(key.public_key())
+            .serial_number(x509.random_serial_number())
+            .not_valid_before(now - datetime.timedelta(days=1))
+            .not_valid_after(now + datetime.timedelta(days=30))
+            .add_extension(x509.SubjectAlternativeName([x509.DNSName(host)]), critical=False)
+            .add_extension(x509.BasicConstraints(ca=True, path_length=None), critical=True)
+            .sign(key, hashes.SHA256()))
+    key_path, cert_path = directory / "server.key", directory / "server.crt"
+    key_path.write_bytes(key.private_bytes(serialization.Encoding.PEM,
+                                           serialization.PrivateFormat.TraditionalOpenSSL,
+                                           serialization.NoEncryption()))
+    cert_path.write_bytes(cert.public_bytes(serialization.Encoding.PEM))
+    return key_path, cert_path
+
+
+@pytest_twisted.ensureDeferred
+async def test_login_over_tls_with_a_self_signed_certificate(tmp_path: Path) -> None:
+    from twisted.internet import reactor
+    from twisted.internet.endpoints import SSL4ClientEndpoint, connectProtocol
+    from twisted.internet.ssl import Certificate, optionsForClientTLS
+    from protocol.server import LobbyServer
+
+    key, cert = make_self_signed(tmp_path)
+    endpoint = f"ssl:0:interface=127.0.0.1:privateKey={key}:certKey={cert}"
+    server = LobbyServer(reactor, Store.threaded(str(tmp_path / "db.sqlite3"), reactor),
+                         [endpoint, "tcp:0:interface=127.0.0.1"])
+    await within(server.start(), 10)
+    try:
+        tls_port = server.port_numbers()[0]
+        trust = Certificate.loadPEM(cert.read_bytes())
+        client = LineClient()
+        await within(connectProtocol(
+            SSL4ClientEndpoint(reactor, "127.0.0.1", tls_port,
+                               optionsForClientTLS("localhost", trustRoot=trust)), client))
+        assert "Hello Secure!" in await client.login("Secure")
+        client.send("/register sesame1")
+        assert "Secure is registered now" in await client.read_line()
+        client.send("/quit")
+        assert await client.read_line() == "Goodbye, Secure."
+        await within(client.close())  # TLS: our close_notify answers the server's
+        # the same account over TLS again, with the password
+        again = LineClient()
+        await within(connectProtocol(
+            SSL4ClientEndpoint(reactor, "127.0.0.1", tls_port,
+                               optionsForClientTLS("localhost", trustRoot=trust)), again))
+        assert "Welcome back, Secure!" in await again.login("secure", "sesame1")
+        again.transport.loseConnection()
+        await within(again.lost)
+    finally:
+        await within(server.stop(), 10)
