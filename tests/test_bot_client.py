@@ -1,0 +1,108 @@
+"""scripts/bot.py and scripts/selfplay.py against the real server over loopback (port 0): four
+bots in machine mode play complete games; every line they receive is one JSON object that
+validates against docs/protocol.schema.json, and every reply carries the id of its command."""
+from __future__ import annotations
+
+import asyncio
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+import pytest_twisted
+from jsonschema import Draft202012Validator
+from twisted.internet.defer import Deferred
+
+from conftest import RunningServer
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "scripts"))
+
+import bot  # noqa: E402
+import selfplay  # noqa: E402
+
+SCHEMA = json.loads((ROOT / "docs" / "protocol.schema.json").read_text(encoding="utf-8"))
+VALIDATOR = Draft202012Validator(SCHEMA)
+
+
+def as_deferred(coro: Any) -> Deferred:
+    return Deferred.fromFuture(asyncio.ensure_future(coro))
+
+
+class Recorder:
+    """Every line one bot receives, checked as it arrives."""
+
+    def __init__(self) -> None:
+        self.lines: list[str] = []
+        self.types: dict[str, int] = {}
+        self.problems: list[str] = []
+
+    def __call__(self, line: str) -> None:
+        self.lines.append(line)
+        try:
+            obj = json.loads(line)
+        except ValueError:
+            self.problems.append(f"not JSON: {line!r}")
+            return
+        if not isinstance(obj, dict):
+            self.problems.append(f"not an object: {line!r}")
+            return
+        self.types[obj.get("type")] = self.types.get(obj.get("type"), 0) + 1
+        for error in VALIDATOR.iter_errors(obj):
+            self.problems.append(f"{error.message} at {list(error.absolute_path)} in {line[:300]}")
+
+
+@pytest.mark.reactor_timeout(90)
+@pytest_twisted.ensureDeferred
+async def test_four_tcp_bots_play_a_complete_game(server: RunningServer) -> None:
+    loop = asyncio.get_running_loop()
+    ready: asyncio.Future[int] = loop.create_future()
+    recorders = [Recorder() for _ in range(4)]
+    strategies = ["heuristic", "random", "heuristic", "random"]
+    runs = [bot.run_bot(port=server.port, name=f"Tcp{seat + 1}", open_table=seat == 0,
+                        table_ready=ready, seat=seat + 1, strategy=strategies[seat],
+                        seed=seat, options=[("seed", "11"), ("target", "200")], timeout=80,
+                        on_line=recorders[seat])
+            for seat in range(4)]
+    results = await as_deferred(asyncio.gather(*runs))
+    for seat, (result, rec) in enumerate(zip(results, recorders)):
+        assert result.finished and result.seat == seat
+        assert rec.problems == []
+        # every command had exactly one reply with its id (BotClient raises on a stray id)
+        assert result.ids_checked == result.commands > 10
+        assert result.refusals == 0
+        assert rec.types["state"] > 20 and rec.types["ok"] > 5
+        assert rec.types["game-match-over"] == 1 and rec.types["game-round-over"] >= 1
+        assert result.match is not None and max(result.match["scores"]) >= 200
+    # all four saw the same end
+    assert len({json.dumps(r.match["scores"]) for r in results}) == 1
+    table_numbers = {r.table for r in results}
+    assert len(table_numbers) == 1
+
+
+@pytest.mark.reactor_timeout(120)
+@pytest_twisted.ensureDeferred
+async def test_selfplay_mirrored_pair_over_tcp(server: RunningServer) -> None:
+    tally, seconds = await as_deferred(selfplay.run_selfplay(
+        server.port, 2, "heuristic", "random", seed=3, target=200, parallel=2, timeout=100,
+        show_progress=False))
+    assert tally.failures == []
+    assert tally.games == 2 and tally.rounds >= 2
+    assert tally.a.wins + tally.b.wins + tally.shared == 2
+    text = selfplay.report(tally, seconds, "heuristic", "random")
+    assert "games per second" in text and "A wins: " in text and "Tichu calls succeed" in text
+
+
+def test_wilson_interval() -> None:
+    low, high = selfplay.wilson(200, 200)
+    assert 0.98 < low < 0.99 and high == 1.0
+    low, high = selfplay.wilson(50, 100)
+    assert low == pytest.approx(0.4038, abs=1e-3) and high == pytest.approx(0.5962, abs=1e-3)
+    assert selfplay.wilson(0, 0) == (0.0, 1.0)
+
+
+def test_bot_arguments() -> None:
+    with pytest.raises(SystemExit):
+        bot.main(["--name", "X"])                  # neither --table nor --open
+    assert bot._option("seed=5") == ("seed", "5")

@@ -1,0 +1,262 @@
+"""Machine mode on a StringTransport: %json before the login and /iset json, one JSON object per
+line, exactly one reply per command with its #ID, stable error codes, never saved; and the text
+and JSON renderings of the same table events agree."""
+from __future__ import annotations
+
+import json
+import random
+import re
+from typing import Any
+
+from jsonschema import Draft202012Validator
+
+from conftest import FakeClient, FakeLobby
+from lobby.events import Event
+from lobby.table import TableActor
+from protocol.machine import split_id
+from protocol.render_json import render_json, state_object
+from protocol.render_table import render_table
+
+import pytest
+from pathlib import Path
+
+SCHEMA = json.loads((Path(__file__).resolve().parent.parent / "docs" / "protocol.schema.json")
+                    .read_text(encoding="utf-8"))
+VALIDATOR = Draft202012Validator(SCHEMA)
+
+
+def objects(client: FakeClient, after_switch: bool = False) -> list[dict[str, Any]]:
+    """Every line written since the last read: each must be one valid JSON object. Right
+    after `%json` the text prompt `login: ` already sent is ended by one CR LF first."""
+    raw = client.raw()
+    if after_switch:
+        assert raw.startswith(b"\r\n")
+        raw = raw[2:]
+    assert b"\xff" not in raw, raw            # no telnet bytes at all (no GA, no negotiation)
+    text = raw.decode("utf-8")
+    assert text == "" or text.endswith("\r\n"), text   # no prompt without a line end
+    out = []
+    for line in text.split("\r\n")[:-1]:
+        obj = json.loads(line)
+        assert isinstance(obj, dict) and isinstance(obj["type"], str)
+        VALIDATOR.validate(obj)
+        out.append(obj)
+    return out
+
+
+def json_client(lobby: FakeLobby, name: str = "Anna") -> FakeClient:
+    c = lobby.connect()
+    c.raw()                                  # the text greeting before the switch
+    c.send("%json")
+    got = objects(c, after_switch=True)
+    assert [o["type"] for o in got] == ["iset", "greeting", "prompt"]
+    assert got[2]["prompt"] == "login"
+    c.send(f"#login {name}")
+    got = objects(c)
+    assert got[0] == {"type": "logged-in-guest", "name": name, "id": "login"}
+    assert got[-1]["type"] == "room" and got[-1]["number"] == 0
+    return c
+
+
+def replies(objs: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return [o for o in objs if "id" in o]
+
+
+def test_split_id() -> None:
+    assert split_id("#a-1_B who") == ("a-1_B", "who")
+    assert split_id("who") == (None, "who")
+    for bad in ("#", "#a.b who", "#" + "x" * 33 + " who", "#ä who"):
+        with pytest.raises(ValueError):
+            split_id(bad)
+
+
+def test_json_before_login_and_one_reply_per_command(lobby: FakeLobby) -> None:
+    c = json_client(lobby)
+    cases = {
+        "#w /who": "who", "#h help": "help", "#h2 /help who": "help-command",
+        "#l /listroom": "listroom", "#x /whereis Anna": "whereis",
+        "#s hello everybody": "ok", "#c /set color on": "setting",
+        "#u /nosuchcommand": "error", "#t ;Nobody hi": "error", "#f /finger Anna": "finger",
+    }
+    for line, kind in cases.items():
+        c.send(line)
+        got = objects(c)
+        answer = replies(got)
+        assert len(answer) == 1, (line, got)
+        assert answer[0]["id"] == line[1:].split(" ")[0]
+        assert answer[0]["type"] == kind, (line, got)
+    c.send("#u /nosuchcommand")
+    error = replies(objects(c))[0]
+    assert error["code"] == "unknown-command" and error["params"] == {"name": "nosuchcommand"}
+    c.send("#s2 hello")
+    got = objects(c)
+    assert got[0] == {"type": "says", "name": "Anna", "text": "hello", "room": "Lobby"}
+    assert got[1] == {"type": "ok", "command": "say", "id": "s2"}
+    # a line without id still gets exactly one reply, without an id field
+    c.send("/who")
+    got = objects(c)
+    assert [o["type"] for o in got] == ["who"] and "id" not in got[0]
+    c.send("")                              # a blank line: nothing
+    assert objects(c) == []
+    c.send("#bad.id /who")
+    got = objects(c)
+    assert len(got) == 1 and got[0]["code"] == "bad-id" and "id" not in got[0]
+
+
+def test_table_commands_answered_with_ok_and_state(lobby: FakeLobby) -> None:
+    c = json_client(lobby)
+    c.send("#n /newroom tichu")
+    got = objects(c)
+    assert [o["type"] for o in got] == ["newroom", "state", "ok", "room"]
+    assert got[2] == {"type": "ok", "command": "newroom", "id": "n"}
+    assert got[3] == {"type": "room", "number": 1, "name": "Table 1 room", "table": 1}
+    c.send("#j /join 3")
+    got = objects(c)
+    assert [o["type"] for o in got] == ["table-joined", "state", "ok"]
+    assert got[1]["seat"] == 2 and got[1]["names"] == [None, None, "Anna", None]
+    c.send("#p /play S2")
+    got = objects(c)
+    assert got == [{"type": "error", "code": "no-game", "id": "p", "params": {},
+                    "message": got[0]["message"]}]
+
+
+def test_iset_switches_both_ways_and_is_not_saved(lobby: FakeLobby) -> None:
+    lobby.register("Bert", "secret99")
+    c = lobby.connect()
+    c.login("Bert", "secret99")
+    c.send("/iset json 1")
+    got = objects(c)
+    assert got == [{"type": "iset", "name": "json", "value": "1"}]
+    c.send("#1 /iset json 0")
+    assert objects(c) == [{"type": "iset", "name": "json", "value": "0", "id": "1"}]
+    c.send("/who")
+    assert c.text().startswith("In the Lobby")
+    c.send("/iset json maybe")
+    assert "[bad-setting-value]" in c.text()
+    c.send("/iset colour 1")
+    assert "[unknown-setting]" in c.text()
+    c.send("/iset json on")
+    objects(c)
+    c.send("#q /quit")
+    assert objects(c) == [{"type": "bye", "name": "Bert", "id": "q"}]
+    again = lobby.connect()
+    again.login("Bert", "secret99")
+    again.send("/who")
+    assert again.text().startswith("In the Lobby")      # text again: never saved
+
+
+def test_password_prompt_is_an_object_without_echo_negotiation(lobby: FakeLobby) -> None:
+    lobby.register("Cleo", "secret99")
+    c = lobby.connect()
+    c.raw()
+    c.send("%json")
+    objects(c, after_switch=True)
+    c.send("#a Cleo")
+    assert objects(c) == [{"type": "prompt", "prompt": "password", "text": "password:",
+                           "id": "a"}]
+    c.send("#b wrong-one")
+    got = objects(c)
+    assert got[0]["type"] == "error" and got[0]["code"] == "wrong-password" and got[0]["id"] == "b"
+    assert got[1]["type"] == "prompt" and "id" not in got[1]
+    c.send("#c Cleo")
+    objects(c)
+    c.send("#d secret99")
+    got = objects(c)
+    assert got[0] == {"type": "logged-in", "name": "Cleo", "id": "d"}
+
+
+def test_a_game_with_bots_seen_in_json(lobby: FakeLobby) -> None:
+    """A spectator in machine mode follows a complete bot game: every line valid."""
+    c = json_client(lobby)
+    c.send("#n /newroom")
+    objects(c)
+    lobby.world.tables[1].bot_delay = 0
+    for seat in range(4):
+        c.send(f"#b{seat} /addbot {seat + 1} {'random' if seat % 2 else 'heuristic'}")
+    c.send("#o /option target 200")
+    c.send("#s /start")
+    seen: list[dict[str, Any]] = objects(c)
+    table = lobby.world.tables[1]
+    for _ in range(20000):
+        if table.state != "playing":
+            break
+        lobby.clock.advance(0.01)
+        seen += objects(c)
+    seen += objects(c)
+    assert table.state == "finished"
+    states = [o for o in seen if o["type"] == "state"]
+    assert states[-1]["status"] == "finished" and states[-1]["seat"] is None
+    assert all("hand" not in s and "legal" not in s for s in states)   # the public state
+    kinds = {o["type"] for o in seen}
+    assert {"game-play", "game-pass", "game-trick-taken", "game-round-over",
+            "game-match-over"} <= kinds
+    assert [o["id"] for o in seen if "id" in o] == ["b0", "b1", "b2", "b3", "o", "s"]
+
+
+# ---- the text and the JSON rendering of the same events agree ------------------------------------
+def _table_with_views() -> list[Event]:
+    from twisted.internet import task
+    events: list[Event] = []
+    table = TableActor(1, task.Clock(), lambda names, ev: events.append(ev)
+                       if "Anna" in names else None, host="Anna")
+    table.options.seed = 5
+    for name in ("Anna", "Bert", "Cleo", "Dirk"):
+        table.submit(name, "join")
+    table.submit("Anna", "start")
+    rng = random.Random(5)
+    from lobby.bots.strategy import make_strategy
+    bots = {n: make_strategy("random", i) for i, n in enumerate(table.players)}
+    for _ in range(400):
+        if table.state != "playing":
+            break
+        for player, name in enumerate(table.players):
+            command = bots[name].decide(table.match.view(player))
+            if command:
+                verb, _, rest = command.partition(" ")
+                table.submit(name, verb, rest)
+        rng.random()
+    return events
+
+
+def test_text_and_json_say_the_same() -> None:
+    events = _table_with_views()
+    views = [e for e in events if e.type == "table-view" and e.data.get("game")]
+    assert len(views) > 20
+    compared = 0
+    for ev in views:
+        state = render_json(ev)
+        assert state == state_object(ev.data)
+        VALIDATOR.validate(state)
+        lines = render_table(ev) or []
+        hand = [l for l in lines if l.startswith("Your hand: ")]
+        if "hand" in state and state["hand"] and state.get("phase") != "finished":
+            assert hand, lines
+            assert set(hand[0][len("Your hand: "):].split()) == set(state["hand"].split())
+        players = lines[0]
+        for seat, name in enumerate(state["names"]):
+            part = re.search(rf"([> ]){seat + 1} {name} (out \w+|\d+)", " " + players)
+            assert part, (players, state)
+            if seat in state["out"]:
+                assert part.group(2).startswith("out")
+            else:
+                assert int(part.group(2)) == state["cards_left"][seat]
+            marked = part.group(1) == ">"
+            assert marked == (state["turn"] == seat and state["phase"] in ("play", "wish", "dragon"))
+        score = [l for l in lines if l.startswith("Round ")]
+        if score:
+            nums = re.search(r"Round (\d+) \| \S+ (-?\d+) : (-?\d+) ", score[0])
+            assert nums and int(nums.group(1)) == state["round_no"]
+            assert [int(nums.group(2)), int(nums.group(3))] == state["scores"]
+        if state.get("legal") and state["phase"] == "play":
+            assert any("/play" in l for l in lines)
+        compared += 1
+    assert compared == len(views)
+
+
+def test_error_objects_carry_the_text_modes_code() -> None:
+    from protocol.render_text import render
+    from lobby.events import error_event
+    ev = error_event("seat-taken", seat=2, name="Bert")
+    obj = render_json(ev)
+    assert render(ev) == [f"! [seat-taken] {obj['message']}"]
+    assert obj["code"] == "seat-taken" and obj["params"] == {"seat": 2, "name": "Bert"}
