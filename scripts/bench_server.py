@@ -55,6 +55,12 @@ DOCS = ROOT / "docs" / "performance.md"
 BEGIN = "<!-- bench_server:begin -->"
 END = "<!-- bench_server:end -->"
 STORM_PASSWORD = "bench-secret"
+# The lobby servers run with the limits that would cap the benchmark's own load turned off: the
+# total of connections and of guests, and flood control (which allows 20 lines/s per connection:
+# the round-trip clients send far more). The flood scenario runs twice: with the command line's
+# default flood control, and with none.
+CAPACITY_LIMITS = ("--max-connections", "0", "--max-guests", "0", "--flood-rate", "0")
+FLOOD_LIMITS = ("--max-connections", "0", "--max-guests", "0")
 LOBBY_SCENARIOS = ("lobby_echo", "idle_prompt", "idle_login", "chat", "logins", "flood")
 
 
@@ -140,7 +146,7 @@ class Bench:
         store.close()
         self.accounts_file.write_text("".join(f"{n} {STORM_PASSWORD}\n" for n in names))
 
-    def lobby(self, loop: str) -> Server:
+    def lobby(self, loop: str, limits: Sequence[str] = ()) -> Server:
         self.count += 1
         db = self.workdir / f"lobby{self.count}.sqlite3"
         db.write_bytes(self.template_db.read_bytes())
@@ -148,6 +154,7 @@ class Bench:
                 "--port", "tcp:0:interface=127.0.0.1:backlog=4096"]
         if loop == "uvloop":
             argv.append("--uvloop")
+        argv.extend(limits)
         return Server(argv, self.workdir / f"lobby{self.count}.log", self.server_cpu,
                       self.opts.nofile, self.workdir)
 
@@ -200,15 +207,18 @@ class Bench:
             finally:
                 echo.stop()
 
-        shared = self.lobby(loop) if o.reuse_server else None
+        shared = self.lobby(loop, CAPACITY_LIMITS) if o.reuse_server else None
 
-        def lobby_run(scenario: str, *args: str, server_pid: bool = False) -> dict[str, Any]:
-            server = shared or self.lobby(loop)
+        def lobby_run(scenario: str, *args: str, server_pid: bool = False,
+                      limits: Sequence[str] = CAPACITY_LIMITS) -> dict[str, Any]:
+            own = shared is None or limits != CAPACITY_LIMITS
+            server = self.lobby(loop, limits) if own else shared
+            assert server is not None
             try:
                 extra = ("--server-pid", str(server.pid)) if server_pid else ()
                 return self.load(server, scenario, *args, *extra)
             finally:
-                if shared is None:
+                if own:
                     server.stop()
 
         try:
@@ -231,8 +241,10 @@ class Bench:
                                     "--quiet", str(max(0.5, o.seconds / 2)),
                                     "--probes", str(o.probes))
             if "flood" in only:
-                r["flood"] = lobby_run("flood", "--users", str(o.probes), "--seconds", str(o.seconds),
-                                   "--kind", o.flood_kind)
+                flood = ("flood", "--users", str(o.probes), "--seconds", str(o.seconds),
+                         "--kind", o.flood_kind)
+                r["flood"] = lobby_run(*flood, limits=FLOOD_LIMITS)
+                r["flood_off"] = lobby_run(*flood)
         finally:
             if shared is not None:
                 shared.stop()
@@ -288,7 +300,7 @@ def figures(r: dict[str, Any]) -> list[tuple[str, float, str, float | None, str]
         ("echo baseline: round trips/s", e["round_trips_per_s"], "/s", 1.0, ""),
         ("echo baseline: round trip p50", e["latency"]["p50_ms"], "ms", 1.0, ""),
         ("echo baseline: round trip p99", e["latency"]["p99_ms"], "ms", 1.0, "")]
-    makers: list[Callable[[], list[tuple[str, float, str, float | None, str]]]] = [
+    makers: list[Callable[[], list[tuple[str, float, str, float | None, str]]]] = [  # noqa
         lambda: [
             ("lobby round trips/s (whisper to oneself)", r["lobby_echo"]["round_trips_per_s"],
              "/s", div(r["lobby_echo"]["round_trips_per_s"], e["round_trips_per_s"]),
@@ -345,13 +357,23 @@ def figures(r: dict[str, Any]) -> list[tuple[str, float, str, float | None, str]
             ("others' command p99 during the storm", r["logins"]["probe_storm"]["p99_ms"], "ms",
              div(r["logins"]["probe_storm"]["p99_ms"], e["latency"]["p99_ms"]), "echo p99")],
         lambda: [
-            ("flood: lines/s the flooder got in", r["flood"]["flood_lines_per_s"], "/s",
-             div(r["flood"]["flood_lines_per_s"], e["round_trips_per_s"]), "echo round trips/s"),
-            ("flood: others' p99 quiet", r["flood"]["probe_quiet"]["p99_ms"], "ms",
-             div(r["flood"]["probe_quiet"]["p99_ms"], e["latency"]["p99_ms"]), "echo p99"),
-            ("flood: others' p99 during the flood", r["flood"]["probe_flood"]["p99_ms"], "ms",
-             div(r["flood"]["probe_flood"]["p99_ms"], r["flood"]["probe_quiet"]["p99_ms"]),
-             "the same without flood")],
+            (f"flood{label}: lines/s the flooder sent", r[key]["flood_lines_per_s"], "/s",
+             div(r[key]["flood_lines_per_s"], e["round_trips_per_s"]), "echo round trips/s")
+            for key, label in (("flood", " (flood control on)"), ("flood_off", " (flood control off)"))
+        ] + [
+            (f"flood{label}: flooder disconnected after", (r[key]["flooders_disconnected_after_s"]
+                                                          or [0])[0], "s (0: never)", None, "")
+            for key, label in (("flood", " (flood control on)"), ("flood_off", " (flood control off)"))
+        ] + [
+            (f"flood{label}: others' p99 quiet", r[key]["probe_quiet"]["p99_ms"], "ms",
+             div(r[key]["probe_quiet"]["p99_ms"], e["latency"]["p99_ms"]), "echo p99")
+            for key, label in (("flood", " (flood control on)"), ("flood_off", " (flood control off)"))
+        ] + [
+            (f"flood{label}: others' p99 during the flood", r[key]["probe_flood"]["p99_ms"], "ms",
+             div(r[key]["probe_flood"]["p99_ms"], r[key]["probe_quiet"]["p99_ms"]),
+             "the same without flood")
+            for key, label in (("flood", " (flood control on)"), ("flood_off", " (flood control off)"))
+        ],
     ]
     for make in makers:
         try:

@@ -872,9 +872,15 @@ async def scenario_flood(target: Target, opts: argparse.Namespace) -> dict[str, 
             except (OSError, asyncio.TimeoutError):
                 break
             sent["lines"] += 256
+        if c.closed:
+            closed_after.append(round(time.monotonic() - start, 2))
 
+    closed_after: list[float] = []
     start = time.monotonic()
     await asyncio.gather(*(flood(c) for c in flooders))
+    flood_seconds = time.monotonic() - start
+    # the others are measured for the whole phase, also after a flooder was disconnected
+    await asyncio.sleep(max(0.0, end - time.monotonic()))
     elapsed = time.monotonic() - start
     flooded = probes.reset()
     probes.stop()
@@ -885,8 +891,9 @@ async def scenario_flood(target: Target, opts: argparse.Namespace) -> dict[str, 
     q99, f99 = quiet.percentile(99), flooded.percentile(99)
     return {"scenario": "flood", "users": opts.users, "probe_rate": opts.probe_rate,
             "flooders": opts.flooders, "kind": opts.kind, "flood_lines": sent["lines"],
-            "flood_lines_per_s": round(sent["lines"] / elapsed) if elapsed else 0,
+            "flood_lines_per_s": round(sent["lines"] / flood_seconds) if flood_seconds else 0,
             "flooder_bytes_received": counts["in"], "flooders_disconnected": disconnected,
+            "flooders_disconnected_after_s": closed_after, "seconds": round(elapsed, 2),
             "probe_quiet": quiet.summary(), "probe_flood": flooded.summary(),
             "p99_ratio": round(f99 / q99, 2) if q99 else None}
 
