@@ -1,0 +1,321 @@
+"""Mute lists, roles and moderation over real sockets; what nobody may do to somebody else (over the
+wire: StringTransport sessions speak the same bytes); passwords never in the log."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any, AsyncIterator
+
+import pytest
+import pytest_twisted
+from twisted.internet import task
+from twisted.logger import formatEvent, globalLogPublisher
+
+from conftest import FakeLobby, LineClient, RunningServer, within
+from lobby.moderation import parse_duration
+from lobby.store import Store
+from table_support import card_tokens
+
+
+class ModeratedServer(RunningServer):
+    """A real server whose first admin (--admin) is Boss."""
+
+    async def start(self) -> None:
+        from twisted.internet import reactor
+        from protocol.server import LobbyServer
+        self.server = LobbyServer(reactor, Store.threaded(str(self.db), reactor),
+                                  ["tcp:0:interface=127.0.0.1"], admin="Boss")
+        await within(self.server.start(), 10)
+
+
+@pytest_twisted.async_yield_fixture
+async def msrv(tmp_path: Path) -> AsyncIterator[ModeratedServer]:
+    running = ModeratedServer(tmp_path / "lobby.sqlite3")
+    await running.start()
+    yield running
+    await running.stop()
+
+
+@pytest.fixture
+def logged() -> Any:
+    events: list[dict[str, Any]] = []
+    globalLogPublisher.addObserver(events.append)
+    yield events
+    globalLogPublisher.removeObserver(events.append)
+
+
+def texts(events: list[dict[str, Any]]) -> list[str]:
+    return [formatEvent(e) for e in events]
+
+
+async def registered(srv: RunningServer, name: str, password: str = "sesame1") -> LineClient:
+    c = await srv.client()
+    await c.login(name)
+    c.send(f"/register {password}")
+    assert "is registered now" in await c.read_line()
+    return c
+
+
+async def reply(c: LineClient, line: str) -> str:
+    c.send(line)
+    return await c.read_line()
+
+
+def test_durations() -> None:
+    assert parse_duration("90s") == 90 and parse_duration("30m") == 1800
+    assert parse_duration("2h") == 7200 and parse_duration("7d") == 7 * 86400
+    assert parse_duration("1w") == 604800 and parse_duration("15") == 900
+    assert parse_duration("spam") is None and parse_duration("perm") is None
+
+
+# ---- mute lists --------------------------------------------------------------------------------
+@pytest_twisted.ensureDeferred
+async def test_mute_list_hides_speech_and_tells_and_is_stored(msrv: ModeratedServer) -> None:
+    ann = await registered(msrv, "Ann")
+    bob = await msrv.client()
+    await bob.login("Bob")
+    assert await ann.read_line() == "Bob enters the Lobby."
+    assert await reply(ann, "/showlist mute") == \
+        "Your mute list is empty; /add mute NAME adds a name."
+    assert await reply(ann, "/add mute bob") == \
+        "Bob is on your mute list now: you will not see their speech and tells."
+    assert await reply(ann, "/add mute Bob") == "! [already-muted] Bob is on your mute list already."
+    assert await reply(ann, "/add list Bob") == \
+        "! [unknown-list] There is no list list; the list is mute (/showlist mute)."
+    # Bob speaks and whispers: Bob sees both as usual, Ann sees neither
+    assert await reply(bob, "hello Ann") == "<Bob> hello Ann"
+    assert await reply(bob, ";Ann are you there?") == "You tell Ann: are you there?"
+    assert await reply(ann, "/showlist mute") == "Your mute list (1): Bob"   # the next line Ann gets
+    assert await reply(ann, ";Bob I do not hear you") == "You tell Bob: I do not hear you"
+    assert await bob.read_line() == "Ann tells you: I do not hear you"      # one way only
+    # the list survives a restart of the server (registered names' lists are stored)
+    await msrv.restart()
+    ann = await msrv.client()
+    await ann.login("Ann", "sesame1")
+    assert await reply(ann, "/showlist mute") == "Your mute list (1): Bob"
+    assert await reply(ann, "/sub mute bob") == "Bob is off your mute list."
+    assert await reply(ann, "/sub mute bob") == "! [not-muted] bob is not on your mute list."
+    bob = await msrv.client()
+    await bob.login("Bob")
+    assert await ann.read_line() == "Bob enters the Lobby."
+    bob.send("hi again")
+    assert await ann.read_line() == "<Bob> hi again"
+
+
+# ---- roles and moderation ------------------------------------------------------------------------
+MODERATION_LINES = [
+    "/kick Bob", "/ban Bob 1h spam", "/unban Bob", "/bmute Bob", "/announce hi all",
+    "/shutdown 10 now", "/role Bob admin",
+]
+
+
+@pytest_twisted.ensureDeferred
+async def test_everything_is_refused_without_the_role(msrv: ModeratedServer, logged: Any) -> None:
+    await registered(msrv, "Bob")
+    eve = await registered(msrv, "Eve")
+    for line in MODERATION_LINES:
+        answer = await reply(eve, line)
+        command = line.split()[0][1:]
+        role = "admin" if command in ("shutdown", "role") else "moderator"
+        assert answer == f"! [not-allowed] Only a user with the role {role} may use /{command}.", line
+    guest = await msrv.client()
+    await guest.login("guest")
+    assert (await reply(guest, "/kick Eve")).startswith("! [not-allowed]")
+    assert any("Eve tried /kick without the role moderator" in t for t in texts(logged))
+
+
+@pytest_twisted.ensureDeferred
+async def test_admin_and_moderator_commands_are_logged(msrv: ModeratedServer, logged: Any) -> None:
+    boss = await registered(msrv, "Boss")           # --admin Boss
+    mod = await registered(msrv, "Mod")
+    bob = await registered(msrv, "Bob")
+    for c, name in ((boss, "Mod"), (boss, "Bob"), (mod, "Bob")):
+        assert await c.read_line() == f"{name} enters the Lobby."
+    assert await reply(boss, "/role Mod moderator") == "Mod has the role moderator now."
+    assert await mod.read_line() == "Boss gave you the role moderator."
+    assert await reply(mod, "/role Bob admin") == \
+        "! [not-allowed] Only a user with the role admin may use /role."
+    assert await reply(mod, "/kick Boss") == \
+        "! [not-allowed] Only a user with the role admin may use /kick."   # not against an admin
+    # /bmute: Bob may not speak in rooms, tells still work
+    assert await reply(mod, "/bmute Bob") == "Bob may not speak in public rooms now."
+    assert await bob.read_line() == "Mod silenced you in public rooms; /tell still works."
+    assert await reply(bob, "can you hear me") == \
+        "! [silenced] A moderator silenced you in public rooms; /tell still works."
+    assert await reply(bob, ";Mod sorry") == "You tell Mod: sorry"
+    assert await mod.read_line() == "Bob tells you: sorry"
+    assert await reply(mod, "/bmute Bob off") == "Bob may speak in public rooms again."
+    assert await bob.read_line() == "Mod lets you speak in public rooms again."
+    # /announce reaches everybody
+    mod.send("/announce tournament at eight")
+    for c in (boss, mod, bob):
+        assert await c.read_line() == "*** Mod announces: tournament at eight"
+    # /kick: Bob is disconnected with the reason, and may come back
+    assert await reply(mod, "/kick Bob calm down") == "Bob was kicked."
+    assert await bob.read_line() == "You were kicked by Mod: calm down"
+    await within(bob.lost)
+    assert await mod.read_line() == "Bob leaves the Lobby."
+    bob = await msrv.client()
+    assert "Welcome back, Bob!" in await bob.login("Bob", "sesame1")
+    assert await mod.read_line() == "Bob enters the Lobby."
+    # /ban: disconnected, and kept out until /unban
+    assert (await reply(mod, "/ban Bob 2h flooding the lobby")).startswith("Bob is banned until ")
+    assert (await bob.read_line()).startswith("You were banned by Mod until ")
+    await within(bob.lost)
+    assert await mod.read_line() == "Bob leaves the Lobby."
+    bob = await msrv.client()
+    await bob.expect("login: ")
+    bob.send("Bob")
+    await bob.expect("password: ")
+    bob.send("sesame1")
+    refused = await bob.expect("login: ")
+    assert "! [banned] Bob is banned until " in refused and ": flooding the lobby" in refused
+    assert await reply(mod, "/unban Bob") == "The ban on Bob is lifted."
+    assert await reply(mod, "/unban Bob") == "! [not-banned] Bob is not banned."
+    bob.send("Bob")
+    await bob.expect("password: ")
+    bob.send("sesame1")
+    assert "Welcome back, Bob!" in await bob.expect("Type /help for the commands.\r\n")
+    boss.send("/role Mod none")
+    assert (await boss.expect("Mod has the role none now.\r\n")).count("Bob leaves") == 2
+    log = "\n".join(texts(logged))
+    for expected in ("moderation: Boss sets the role of Mod to moderator",
+                     "moderation: Mod silences Bob in public rooms",
+                     "moderation: Mod lets Bob speak again",
+                     "moderation: Mod announces: tournament at eight",
+                     "moderation: Mod kicks Bob: calm down",
+                     "moderation: Mod bans Bob until ",
+                     "moderation: Mod lifts the ban on Bob",
+                     "moderation: Boss sets the role of Mod to none"):
+        assert expected in log, expected
+    assert "sesame1" not in log
+
+
+@pytest_twisted.ensureDeferred
+async def test_a_ban_is_stored(msrv: ModeratedServer) -> None:
+    boss = await registered(msrv, "Boss")
+    assert await reply(boss, "/ban Spammer perm advertising") == \
+        "Spammer is banned until further notice."
+    await msrv.restart()
+    c = await msrv.client()
+    await c.expect("login: ")
+    c.send("Spammer")
+    assert "! [banned] Spammer is banned until further notice: advertising" in \
+        await c.expect("login: ")
+
+
+@pytest_twisted.ensureDeferred
+async def test_shutdown_warns_stops_new_games_and_stops(msrv: ModeratedServer,
+                                                        logged: Any) -> None:
+    boss = await registered(msrv, "Boss")
+    ann = await msrv.client()
+    await ann.login("Ann")
+    assert await boss.read_line() == "Ann enters the Lobby."
+    hooks: list[str] = []
+    msrv.server.before_shutdown.append(lambda: hooks.append("tables recorded"))
+    boss.send("/shutdown 1 update")
+    for c in (boss, ann):
+        assert await c.read_line() == \
+            "*** The server shuts down in 1 s (update; Boss). No new games start."
+    assert await reply(ann, "/newroom") == \
+        "! [shutting-down] The server is shutting down; no new games start."
+    await within(ann.lost, 10)
+    await within(boss.lost, 10)
+    assert hooks == ["tables recorded"]
+    assert "The server is shutting down. Goodbye." in ann.buffer
+    assert any("moderation: Boss shuts the server down in 1.0 s: update" in t
+               for t in texts(logged))
+
+
+# ---- nobody acts for somebody else (the same bytes as a socket, through StringTransport) -------
+def test_nobody_acts_in_a_seat_not_theirs_or_at_a_table_not_theirs(clock: task.Clock) -> None:
+    lobby = FakeLobby(clock)
+    lobby.world.on_new_table = lambda table: setattr(table, "bot_delay", 0)
+    players = {}
+    for name in ("Ann", "Bob", "Cat", "Dan", "Eve"):
+        players[name] = c = lobby.connect()
+        c.login(name)
+    ann, eve = players["Ann"], players["Eve"]
+    ann.send("/newroom")
+    ann.send("/option seed 5")
+    for name in ("Bob", "Cat", "Dan", "Eve"):
+        players[name].send("/room 1")
+    for name in ("Ann", "Bob", "Cat", "Dan"):
+        players[name].send("/join")
+    for c in players.values():
+        c.raw()
+    # Eve watches: she may neither configure nor start this table, nor take a taken seat
+    eve.send("/option target 500")
+    assert "! [not-seated]" in eve.text()
+    eve.send("/start")
+    assert "! [not-seated]" in eve.text()
+    eve.send("/join 2")
+    assert "! [seat-taken]" in eve.text() or "! [table-full]" in eve.text()
+    ann.send("/start")
+    ann.raw()
+    eve.raw()
+    # in the game: Eve cannot act for any seat, nor vote anybody out
+    for line in ("/nogrand", "/grand", "/tichu", "/schupf S2 S3 S4", "/play S2", "/pass",
+                 "/bomb S5 B5 G5 R5", "/wish 7", "/dragon left", "/remove Bob", "/leave"):
+        eve.send(line)
+        out = eve.text()
+        assert out.startswith("! ["), (line, out)
+        assert "[not-a-player]" in out or "[not-seated]" in out or "[not-vanished]" in out, \
+            (line, out)
+    # a seated player has no way to name another seat: the commands act for the sender only
+    bob = players["Bob"]
+    bob.send("/nogrand")
+    bob_out = bob.text()
+    table = lobby.world.tables[1]
+    rnd = table.match.round
+    assert rnd.grand[table.match.seat_of(table.players.index("Bob"))] is False
+    assert [rnd.grand[table.match.seat_of(table.players.index(n))] for n in ("Ann", "Cat", "Dan")] \
+        == [None, None, None]
+    # nobody sees another seat's cards: Eve (a spectator) saw none, Bob only his own
+    hidden_from_bob: set[Any] = set()
+    for n in ("Ann", "Cat", "Dan"):
+        seat = table.match.seat_of(table.players.index(n))
+        from lobby.tichu.cards import parse_cards
+        hidden_from_bob |= set(parse_cards(rnd.view(seat)["hand"]))
+    assert not (card_tokens(bob_out) & hidden_from_bob)
+    eve.send("/spielinfo")
+    assert not card_tokens(eve.text())
+
+
+def test_nobody_changes_another_account(clock: task.Clock) -> None:
+    lobby = FakeLobby(clock)
+    lobby.register("Alice", "sesame1")
+    mallory = lobby.connect()
+    mallory.login("Mallory")
+    mallory.raw()
+    mallory.send("/password sesame1 stolen1")       # Mallory is a guest: no account to change
+    assert "! [not-registered]" in mallory.text()
+    mallory.send("/role Alice none")
+    assert "! [not-allowed]" in mallory.text()
+    mallory.send("/register hijack1")               # registers Mallory's own name only
+    assert "Mallory is registered now" in mallory.text()
+    mallory.send("/password hijack1 another1")      # changes Mallory's own password only
+    assert mallory.text().startswith("Your password")
+    intruder = lobby.connect()
+    intruder.send("Alice")
+    intruder.send("stolen1")
+    assert "! [wrong-password]" in intruder.text()
+    alice = lobby.connect()
+    assert "Welcome back, Alice!" in alice.login("Alice", "sesame1")
+
+
+def test_passwords_never_appear_in_the_log(clock: task.Clock, logged: Any) -> None:
+    lobby = FakeLobby(clock)
+    c = lobby.connect()
+    c.login("Secretive")
+    c.send("/register pw-Register1")
+    c.send("/password pw-Register1 pw-Changed2")
+    c.send("/password wrong-Old3 pw-New4")
+    c.send("/quit")
+    again = lobby.connect()
+    again.login("Secretive", "pw-Wrong5")
+    again.login("Secretive", "pw-Changed2")
+    everything = "\n".join(texts(logged)) + json.dumps([str(e) for e in logged])
+    for secret in ("pw-Register1", "pw-Changed2", "wrong-Old3", "pw-New4", "pw-Wrong5"):
+        assert secret not in everything, secret
+    assert "Secretive logged in" in everything
