@@ -161,7 +161,9 @@ class MachineMode(TelnetLineProtocol):
             return "say"
 
     def _command_ends(self) -> None:
-        """After a line ran: `ok` if nothing answered it; `Room.Info` if the room changed."""
+        """After a line ran: `Room.Info` (and `room`) if the room changed; `ok` if nothing
+        answered the line."""
+        self._announce_room()
         if not self._replied and self.state != "closed":
             self._replied = True
             obj: dict[str, Any] = {"type": "ok", "command": self._command_name}
@@ -170,7 +172,6 @@ class MachineMode(TelnetLineProtocol):
             self.send_json(obj)
         self._reply_id = _NO_ID
         self._replied = True
-        self._announce_room()
 
     def _switch_before_login(self) -> None:
         TelnetLineProtocol.sendLine(self, "")    # ends the text prompt already on the line

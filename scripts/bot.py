@@ -132,6 +132,8 @@ class BotClient:
             if line.startswith("{"):
                 obj = json.loads(line)
                 if obj.get("type") == "iset":
+                    if self.on_line is not None:
+                        self.on_line(line)
                     break
             self.prelude.append(line)
         while (await self.read_object())["type"] != "prompt":

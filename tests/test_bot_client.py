@@ -106,3 +106,49 @@ def test_bot_arguments() -> None:
     with pytest.raises(SystemExit):
         bot.main(["--name", "X"])                  # neither --table nor --open
     assert bot._option("seed=5") == ("seed", "5")
+
+
+@pytest.mark.reactor_timeout(90)
+@pytest_twisted.ensureDeferred
+async def test_a_person_in_text_mode_plays_with_three_in_process_bots(
+        server: RunningServer) -> None:
+    """One human-mode client (text lines only) and three /addbot bots play a game to the end.
+    The person's moves come from the random strategy on what the person may see."""
+    from lobby.bots.strategy import make_strategy
+    from twisted.internet import reactor
+    from twisted.internet.task import deferLater
+
+    c = await server.client()
+    await c.login("Hanna")
+    c.send("/newroom tichu")
+    await c.expect("You open table ")
+    world = server.server.world
+    table = world.online("Hanna").room.table
+    table.bot_delay = 0
+    for line, answer in (("/join 1", "sits down in seat 1"), ("/addbot", "seat 2"),
+                         ("/addbot 3 random", "seat 3"), ("/addbot", "seat 4"),
+                         ("/option target 200", "sets target to 200"),
+                         ("/start", "the game starts")):
+        c.send(line)
+        await c.expect(answer)
+    assert c.buffer.count("{") == 0
+    strategy = make_strategy("random", 7)
+    text: list[str] = []
+    for _ in range(3000):
+        if table.state != "playing":
+            break
+        c.send("/whereis Hanna")                   # settle: everything before it was handled
+        text.append(await c.expect("Hanna is in the "))
+        command = strategy.decide(table.match.view(table.players.index("Hanna")))
+        if command:
+            c.send("/" + command)
+        else:
+            await deferLater(reactor, 0.005, lambda: None)
+    c.send("/spielinfo")
+    text.append(await c.expect("finished"))
+    everything = "".join(text)
+    assert table.state == "finished" and table.result and table.result.get("winner") in (0, 1)
+    assert "Game over after " in everything
+    assert "Your turn: /play" in everything or "Your lead: /play" in everything
+    assert "! [" not in everything                  # no command of the person was refused
+    assert all(not b.errors for b in table.bots.values())

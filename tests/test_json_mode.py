@@ -54,7 +54,7 @@ def json_client(lobby: FakeLobby, name: str = "Anna") -> FakeClient:
     c.send(f"#login {name}")
     got = objects(c)
     assert got[0] == {"type": "logged-in-guest", "name": name, "id": "login"}
-    assert got[-1]["type"] == "room" and got[-1]["number"] == 0
+    assert got[1] == {"type": "room", "number": 0, "name": "Lobby", "table": None}
     return c
 
 
@@ -107,9 +107,9 @@ def test_table_commands_answered_with_ok_and_state(lobby: FakeLobby) -> None:
     c = json_client(lobby)
     c.send("#n /newroom tichu")
     got = objects(c)
-    assert [o["type"] for o in got] == ["newroom", "state", "ok", "room"]
-    assert got[2] == {"type": "ok", "command": "newroom", "id": "n"}
-    assert got[3] == {"type": "room", "number": 1, "name": "Table 1 room", "table": 1}
+    assert [o["type"] for o in got] == ["newroom", "state", "room", "ok"]
+    assert got[3] == {"type": "ok", "command": "newroom", "id": "n"}
+    assert got[2] == {"type": "room", "number": 1, "name": "Table 1 room", "table": 1}
     c.send("#j /join 3")
     got = objects(c)
     assert [o["type"] for o in got] == ["table-joined", "state", "ok"]
