@@ -50,6 +50,7 @@ def play_round(rng: random.Random, positions: list | None = None) -> int:
             n += 1
     legal = r.legal_plays
     randrange = rng.randrange
+    bits = rng.getrandbits
     while True:
         ph = r.phase
         if ph == "play":
@@ -59,10 +60,12 @@ def play_round(rng: random.Random, positions: list | None = None) -> int:
             if positions is not None:
                 positions.append((r.hands[s], list(r._combos) if not r.trick_won else [],
                                   r.wish))
-            if r._combos and not r.trick_won and (r.wish is None or r.can_pass(s)):
-                i = randrange(k + 1)
-            else:
-                i = randrange(k)
+            m = k + 1 if r._combos and not r.trick_won and (r.wish is None or r.can_pass(s)) else k
+            # exactly uniform in range(m), drawn as random.randrange does (without its call layers)
+            width = m.bit_length()
+            i = bits(width)
+            while i >= m:
+                i = bits(width)
             if i == k:
                 apply(s, PASS)
             else:
@@ -101,6 +104,54 @@ def legal_cost(rng: random.Random, rounds: int) -> tuple[float, int]:
     finally:
         Round.legal_plays = inner  # type: ignore[method-assign]
     return spent[0] / max(1, spent[1]) * 1e6, spent[1]
+
+
+def phase_costs(rng: random.Random, rounds: int) -> dict[str, float]:
+    """Microseconds per round spent in Round.apply, in Round.legal_plays and elsewhere (the random
+    players and the bench's loop), timed in place; the timer's own cost per call is subtracted."""
+    clock = time.perf_counter
+    spent = {"apply": 0.0, "legal_plays": 0.0}
+    calls = {"apply": 0, "legal_plays": 0}
+    inner_apply, inner_legal = Round.apply, Round.legal_plays
+
+    def timed_apply(self: Round, seat: int, action: object) -> list:
+        t0 = clock()
+        evs = inner_apply(self, seat, action)  # type: ignore[arg-type]
+        spent["apply"] += clock() - t0
+        calls["apply"] += 1
+        return evs
+
+    def timed_legal(self: Round, seat: int) -> list:
+        t0 = clock()
+        plays = inner_legal(self, seat)
+        spent["legal_plays"] += clock() - t0
+        calls["legal_plays"] += 1
+        return plays
+
+    def empty() -> None:
+        return None
+
+    def timed_empty() -> None:
+        t0 = clock()
+        empty()
+        spent["timer"] += clock() - t0
+
+    spent["timer"] = 0.0
+    for _ in range(20000):
+        timed_empty()
+    timer = spent.pop("timer") / 20000           # what a timed call costs beyond the call itself
+    Round.apply, Round.legal_plays = timed_apply, timed_legal  # type: ignore[method-assign]
+    try:
+        t0 = clock()
+        for _ in range(rounds):
+            play_round(rng)
+        total = clock() - t0
+    finally:
+        Round.apply, Round.legal_plays = inner_apply, inner_legal  # type: ignore[method-assign]
+    out = {k: (v - calls[k] * timer) / rounds * 1e6 for k, v in spent.items()}
+    out["rest"] = (total - sum(spent.values())) / rounds * 1e6   # incl. the wrappers' cost
+    out["apply_calls"] = calls["apply"] / rounds
+    return out
 
 
 def uncached_cost(positions: list) -> float:
@@ -162,6 +213,12 @@ def main(argv: list[str] | None = None) -> int:
           f"{' (gc frozen, gen0 threshold 100000)' if args.gc_freeze else ''}")
     if args.rounds_only:
         return 0
+    ph = phase_costs(random.Random(args.seed + 2), 300)
+    print(f"per round: {ph['apply']:.0f} us in Round.apply ({ph['apply_calls']:.0f} calls, "
+          f"{ph['apply'] / ph['apply_calls']:.2f} us each), {ph['legal_plays']:.0f} us in "
+          f"Round.legal_plays, {ph['rest']:.0f} us in the random players and the loop "
+          f"(timed in place); apply() alone caps the engine at "
+          f"{1e6 / ph['apply']:,.0f} rounds/s")
     print(f"legal-move generation: {per_call:.2f} us per Round.legal_plays call as rounds ask it "
           f"({calls / 300:.0f} calls per round), {uncached_cost(positions[:5000]):.2f} us "
           f"uncached (every cache of moves.py emptied before each call)")

@@ -494,6 +494,18 @@ def follow_plays(hand: int, top: Combo, w: int) -> tuple[list[Combo], bool]:
                 _add_above(out, _C_TRIPLES, m)
                 if hand & PHOENIX_BIT:
                     _add_above(out, _C_TRIPLES_PH, m)
+    elif kind is STRAIGHT or kind is STAIRS or kind is FULLHOUSE:
+        # only the plays of the top's kind (and length) above its rank, straight from the hand
+        out = []
+        nib = _nibbles(hand)
+        if kind is STRAIGHT:
+            y = hand & _NORMAL
+            _gen_runs(out, nib, hand & PHOENIX_BIT, hand & MAHJONG_BIT, False, top.length,
+                      top.rank, bool(y & y >> 4 & y >> 8 & y >> 12 & y >> 16))
+        elif kind is STAIRS:
+            _gen_runs(out, nib, hand & PHOENIX_BIT, 0, True, top.length // 2, top.rank, False)
+        else:
+            _gen_fullhouses(out, nib, hand & PHOENIX_BIT, top.rank)
     else:
         plays, may_pass, _ = _compute_answer(hand, top, w)
         return plays.copy(), may_pass
