@@ -12,7 +12,9 @@ of lobby/bots (`random` or `heuristic`) until the game ends; then it quits. Ever
 an id (`#c17 play R5 G5`); the bot sends one command at a time and pairs each reply (the answer,
 an `error` or `ok`) with it by that id. The strategy decides from the latest `state` object,
 which carries the same fields as the engine's view of the seat. Everything is bounded by
-`--timeout` seconds.
+`--timeout` seconds. It sends at most `--rate` commands per second (default 6) so that a public
+server's flood control (the server's `--flood-rate` and `--flood-burst`) never drops its lines;
+a line dropped anyway (the error `flooding`, which has no id) is sent again after a pause.
 
 Exit status: 0 when the game ended, 1 on a timeout or a closed connection, 2 on bad arguments.
 """
@@ -64,8 +66,13 @@ class BotClient:
     """One connection in machine mode. `on_line` (optional) sees every line received."""
 
     def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, name: str, *,
-                 on_line: Callable[[str], None] | None = None) -> None:
+                 on_line: Callable[[str], None] | None = None, rate: float = 0.0,
+                 burst: int = 20) -> None:
         self.reader = reader
+        self.rate = rate                                # lines per second at most (0: no pacing)
+        self.burst = burst
+        self._tokens = float(burst)
+        self._refilled = 0.0
         self.writer = writer
         self.name = name
         self.on_line = on_line
@@ -100,14 +107,35 @@ class BotClient:
     def write(self, line: str) -> None:
         self.writer.write((line + "\r\n").encode("utf-8"))
 
+    async def _pace(self) -> None:
+        """Stay under the server's flood control: at most `rate` lines per second on average
+        and `burst` at once (a token bucket, like the server's)."""
+        if self.rate <= 0:
+            return
+        loop = asyncio.get_running_loop()
+        now = loop.time()
+        self._tokens = min(float(self.burst), self._tokens + (now - self._refilled) * self.rate)
+        self._refilled = now
+        if self._tokens < 1:
+            await asyncio.sleep((1 - self._tokens) / self.rate)
+            self._tokens = 1.0
+            self._refilled = loop.time()
+        self._tokens -= 1
+
     async def command(self, line: str) -> dict[str, Any]:
-        """Send `#ID line`; read until the reply with that id arrives; return it."""
+        """Send `#ID line`; read until the reply with that id arrives; return it. A line that
+        flood control dropped (an `error` `flooding` without id) is sent again after a pause."""
         self.next_id += 1
         cid = f"c{self.next_id}"
+        await self._pace()
         self.write(f"#{cid} {line}")
         self.result.commands += 1
         while True:
             obj = await self.read_object()
+            if obj["type"] == "error" and obj.get("code") == "flooding" and "id" not in obj:
+                await asyncio.sleep(2.0)
+                self.write(f"#{cid} {line}")
+                continue
             if "id" in obj:
                 if obj["id"] != cid:
                     raise BotError(f"reply for {obj['id']!r} while waiting for {cid!r}: {obj}")
@@ -238,7 +266,8 @@ async def run_bot(*, host: str = "127.0.0.1", port: int, name: str, password: st
                   strategy: str = "heuristic", seed: int | None = None, start: bool | None = None,
                   options: list[tuple[str, str]] | None = None, timeout: float = 600.0,
                   table_ready: "asyncio.Future[int] | None" = None,
-                  on_line: Callable[[str], None] | None = None) -> BotResult:
+                  on_line: Callable[[str], None] | None = None,
+                  rate: float = 0.0) -> BotResult:
     """Connect, log in, open or enter a table, sit down, play the game to its end, quit.
 
     With `open_table` the bot opens a new table (and passes its number to `table_ready` when
@@ -246,7 +275,7 @@ async def run_bot(*, host: str = "127.0.0.1", port: int, name: str, password: st
     opener) sends /start once four sit."""
     async def go() -> BotResult:
         reader, writer = await asyncio.open_connection(host, port)
-        client = BotClient(reader, writer, name, on_line=on_line)
+        client = BotClient(reader, writer, name, on_line=on_line, rate=rate)
         try:
             await client.switch_and_login(password)
             if open_table:
@@ -291,6 +320,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--start", action=argparse.BooleanOptionalAction, default=None,
                         help="send /start when four sit (default: when the bot opened the table)")
     parser.add_argument("--timeout", type=float, default=1800.0, help="seconds for everything")
+    parser.add_argument("--rate", type=float, default=6.0,
+                        help="commands per second at most, on average: keep it below the "
+                             "server's --flood-rate (0: no pacing)")
     parser.add_argument("--verbose", action="store_true", help="print every line received")
     opts = parser.parse_args(argv)
     on_line = (lambda line: print(line, flush=True)) if opts.verbose else None
@@ -299,7 +331,7 @@ def main(argv: list[str] | None = None) -> int:
             host=opts.host, port=opts.port, name=opts.name, password=opts.password,
             table=opts.table, open_table=opts.open, seat=opts.seat, strategy=opts.strategy,
             seed=opts.seed, start=opts.start, options=opts.option, timeout=opts.timeout,
-            on_line=on_line))
+            on_line=on_line, rate=opts.rate))
     except asyncio.TimeoutError:
         print(f"{opts.name}: timed out after {opts.timeout:g} s", file=sys.stderr)
         return 1

@@ -5,7 +5,9 @@
     python scripts/selfplay.py --games 20 --port 4000          # against a running server
 
 Without `--port` it starts the server itself (`python -m protocol` as a subprocess, on a free
-loopback port, with a temporary database) and stops it at the end. Every game is played by four
+loopback port, with a temporary database, flood control and the guest and idle limits off: the
+bots send as fast as the server answers) and stops it at the end. Against a running server
+(`--port`) give `--rate` (commands per second per bot) below its flood limit. Every game is played by four
 `scripts/bot.py` clients (machine mode, ids on every command): one opens a table with the options
 `seed` and `target`, the others enter it, the opener starts. Games come in mirrored pairs: the same
 seed (the same cards per seat) is played twice, strategy A in seats 1+3 and then in seats 2+4, so
@@ -125,7 +127,8 @@ async def wait_for_server(port: int, seconds: float = 20.0) -> None:
 
 async def play_game(port: int, game_no: int, seed: int, a: str, b: str, a_team: int,
                     target: int, timeout: float, host: str = "127.0.0.1",
-                    extra_options: list[tuple[str, str]] | None = None) -> tuple[BotResult, int]:
+                    extra_options: list[tuple[str, str]] | None = None,
+                    rate: float = 0.0) -> tuple[BotResult, int]:
     """One game: strategy `a` in the seats of team `a_team`, `b` in the others. Returns the
     opener's result and `a_team`."""
     ready: asyncio.Future[int] = asyncio.get_running_loop().create_future()
@@ -137,7 +140,7 @@ async def play_game(port: int, game_no: int, seed: int, a: str, b: str, a_team: 
         tasks.append(asyncio.ensure_future(run_bot(
             host=host, port=port, name=name, open_table=seat == 0, table_ready=ready,
             seat=seat + 1, strategy=strategies[seat], seed=seed * 4 + seat,
-            options=options if seat == 0 else None, timeout=timeout)))
+            options=options if seat == 0 else None, timeout=timeout, rate=rate)))
     try:
         results = await asyncio.gather(*tasks)
     except BaseException:
@@ -159,7 +162,8 @@ def progress(done: int, total: int, started: float, failures: int) -> None:
 
 async def run_selfplay(port: int, games: int, a: str, b: str, *, seed: int = 1,
                        target: int = 1000, parallel: int = 2, timeout: float = 600.0,
-                       host: str = "127.0.0.1", show_progress: bool = True) -> tuple[Tally, float]:
+                       host: str = "127.0.0.1", show_progress: bool = True,
+                       rate: float = 0.0) -> tuple[Tally, float]:
     """`games` games (rounded up to pairs), `parallel` at once. Returns the tally and the wall
     time in seconds."""
     pairs = (games + 1) // 2
@@ -177,7 +181,7 @@ async def run_selfplay(port: int, games: int, a: str, b: str, *, seed: int = 1,
             game_no, game_seed, a_team = queue.get_nowait()
             try:
                 result, team = await play_game(port, game_no, game_seed, a, b, a_team, target,
-                                               timeout, host)
+                                               timeout, host, rate=rate)
                 tally.add(result, team)
             except Exception as e:   # one failed game is reported, the others go on
                 tally.failures.append(f"game {game_no} (seed {game_seed}): "
@@ -230,13 +234,14 @@ async def _main(opts: argparse.Namespace) -> int:
             log = open(os.path.join(tmp.name, "server.log"), "wb")
             server = subprocess.Popen(
                 [sys.executable, "-m", "protocol", "--port", f"tcp:{port}:interface=127.0.0.1",
-                 "--db", os.path.join(tmp.name, "lobby.sqlite3")],
+                 "--db", os.path.join(tmp.name, "lobby.sqlite3"), "--flood-rate", "0",
+                 "--idle-timeout", "0", "--max-guests", "0"],
                 cwd=str(ROOT), stdout=log, stderr=subprocess.STDOUT)
             await wait_for_server(port)
         tally, seconds = await run_selfplay(
             port, opts.games, opts.a, opts.b, seed=opts.seed, target=opts.target,
             parallel=opts.parallel, timeout=opts.timeout, host=opts.host,
-            show_progress=not opts.quiet)
+            show_progress=not opts.quiet, rate=opts.rate if opts.port is not None else 0.0)
     finally:
         if server is not None:
             server.terminate()
@@ -272,6 +277,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--parallel", type=int, default=2, help="games at once")
     parser.add_argument("--timeout", type=float, default=600.0, help="seconds per game")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
+    parser.add_argument("--rate", type=float, default=6.0,
+                        help="commands per second per bot against a running server (--port)")
     parser.add_argument("--require-win", type=float, metavar="P")
     parser.add_argument("--require-tichu", type=float, metavar="P")
     opts = parser.parse_args(argv)
