@@ -65,6 +65,9 @@ class BotResult:
 class BotClient:
     """One connection in machine mode. `on_line` (optional) sees every line received."""
 
+    #: seconds to wait before sending a line again that flood control dropped
+    flood_pause: float = 2.0
+
     def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, name: str, *,
                  on_line: Callable[[str], None] | None = None, rate: float = 0.0,
                  burst: int = 20) -> None:
@@ -133,7 +136,7 @@ class BotClient:
         while True:
             obj = await self.read_object()
             if obj["type"] == "error" and obj.get("code") == "flooding" and "id" not in obj:
-                await asyncio.sleep(2.0)
+                await asyncio.sleep(self.flood_pause)
                 self.write(f"#{cid} {line}")
                 continue
             if "id" in obj:

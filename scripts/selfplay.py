@@ -7,8 +7,8 @@
 Without `--port` it starts the server itself (`python -m protocol` as a subprocess, on a free
 loopback port, with a temporary database, flood control and the guest and idle limits off: the
 bots send as fast as the server answers) and stops it at the end. Against a running server
-(`--port`) give `--rate` (commands per second per bot) below its flood limit. Every game is played by four
-`scripts/bot.py` clients (machine mode, ids on every command): one opens a table with the options
+(`--port`) give `--rate` (commands per second per bot) below its flood limit. Every game is
+played by four `scripts/bot.py` clients (machine mode, ids on every command): one opens a table with the options
 `seed` and `target`, the others enter it, the opener starts. Games come in mirrored pairs: the same
 seed (the same cards per seat) is played twice, strategy A in seats 1+3 and then in seats 2+4, so
 the cards favour neither side. `--parallel` games run at once.

@@ -152,3 +152,35 @@ async def test_a_person_in_text_mode_plays_with_three_in_process_bots(
     assert "Your turn: /play" in everything or "Your lead: /play" in everything
     assert "! [" not in everything                  # no command of the person was refused
     assert all(not b.errors for b in table.bots.values())
+
+
+@pytest.mark.reactor_timeout(30)
+@pytest_twisted.ensureDeferred
+async def test_a_line_dropped_by_flood_control_is_sent_again(tmp_path: Path) -> None:
+    """Against a server with strict flood control an unpaced bot gets `flooding` (no id) for a
+    dropped line, sends it again, and still gets exactly one reply per command, in order."""
+    from twisted.internet import reactor
+    from lobby.store import Store
+    from protocol.guard import Limits
+    from protocol.server import LobbyServer
+
+    server = LobbyServer(reactor, Store.threaded(str(tmp_path / "db.sqlite3"), reactor),
+                         ["tcp:0:interface=127.0.0.1"],
+                         limits=Limits(flood_rate=20.0, flood_burst=4))
+    await server.start()
+    try:
+        async def go() -> tuple[list[dict[str, Any]], list[str]]:
+            reader, writer = await asyncio.open_connection("127.0.0.1", server.port_numbers()[0])
+            seen: list[str] = []
+            client = bot.BotClient(reader, writer, "Flo", on_line=seen.append)
+            client.flood_pause = 0.3
+            await client.switch_and_login(None)
+            answers = [await client.command("/whereis Flo") for _ in range(12)]
+            await client.quit()
+            return answers, seen
+        answers, seen = await as_deferred(go())
+    finally:
+        await server.stop()
+    assert [a["type"] for a in answers] == ["whereis"] * 12
+    assert [a["id"] for a in answers] == [f"c{i}" for i in range(2, 14)]
+    assert any('"code":"flooding"' in line for line in seen)

@@ -77,7 +77,7 @@ def test_gmcp_client_gets_room_info_state_and_events(lobby: FakeLobby) -> None:
     events = [d for p, d in rest if p == "Tichu.Event"]
     assert len(states) > 20 and states[-1]["status"] == "finished"
     assert {"game-play", "game-round-over", "game-match-over"} <= {e["type"] for e in events}
-    for _, data in rest:
+    for _, data in rest[:40] + rest[-40:]:          # (every line: tests/test_bot_client.py)
         VALIDATOR.validate(data)
 
 

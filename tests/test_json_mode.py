@@ -173,7 +173,7 @@ def test_a_game_with_bots_seen_in_json(lobby: FakeLobby) -> None:
     lobby.world.tables[1].bot_delay = 0
     for seat in range(4):
         c.send(f"#b{seat} /addbot {seat + 1} {'random' if seat % 2 else 'heuristic'}")
-    c.send("#o /option target 200")
+    c.send("#o /option target 100")
     c.send("#s /start")
     seen: list[dict[str, Any]] = objects(c)
     table = lobby.world.tables[1]
@@ -200,13 +200,14 @@ def _table_with_views() -> list[Event]:
     table = TableActor(1, task.Clock(), lambda names, ev: events.append(ev)
                        if "Anna" in names else None, host="Anna")
     table.options.seed = 5
+    table.options.target = 100
     for name in ("Anna", "Bert", "Cleo", "Dirk"):
         table.submit(name, "join")
     table.submit("Anna", "start")
     rng = random.Random(5)
     from lobby.bots.strategy import make_strategy
     bots = {n: make_strategy("random", i) for i, n in enumerate(table.players)}
-    for _ in range(400):
+    for _ in range(150):
         if table.state != "playing":
             break
         for player, name in enumerate(table.players):
@@ -223,10 +224,10 @@ def test_text_and_json_say_the_same() -> None:
     views = [e for e in events if e.type == "table-view" and e.data.get("game")]
     assert len(views) > 20
     compared = 0
+    # (each view is checked against the schema in its own test; here: text against JSON)
     for ev in views:
         state = render_json(ev)
         assert state == state_object(ev.data)
-        VALIDATOR.validate(state)
         lines = render_table(ev) or []
         hand = [l for l in lines if l.startswith("Your hand: ")]
         if "hand" in state and state["hand"] and state.get("phase") != "finished":
@@ -241,7 +242,8 @@ def test_text_and_json_say_the_same() -> None:
             else:
                 assert int(part.group(2)) == state["cards_left"][seat]
             marked = part.group(1) == ">"
-            assert marked == (state["turn"] == seat and state["phase"] in ("play", "wish", "dragon"))
+            in_turn = state["turn"] == seat and state["phase"] in ("play", "wish", "dragon")
+            assert marked == in_turn
         score = [l for l in lines if l.startswith("Round ")]
         if score:
             nums = re.search(r"Round (\d+) \| \S+ (-?\d+) : (-?\d+) ", score[0])
