@@ -115,7 +115,8 @@ class MachineMode(TelnetLineProtocol):
     def _machine_deliver(self, event: Event) -> bool:
         """GMCP copies of table events; in machine mode the JSON object (True: handled)."""
         obj: dict[str, Any] | None = None
-        if self.gmcp_enabled and event.type.startswith(("table-", "game-")):
+        if (self.gmcp_enabled and event.type.startswith(("table-", "game-"))
+                and not event.is_error):      # (error codes such as game-running stay lines)
             obj = render_json(event)
             self.sendGMCP("Tichu.State" if obj["type"] == "state" else "Tichu.Event", obj)
             if not is_table_event(event.type) and obj["type"] != "state":

@@ -79,6 +79,9 @@ def test_gmcp_client_gets_room_info_state_and_events(lobby: FakeLobby) -> None:
     assert {"game-play", "game-round-over", "game-match-over"} <= {e["type"] for e in events}
     for _, data in rest[:40] + rest[-40:]:          # (every line: tests/test_bot_client.py)
         VALIDATOR.validate(data)
+    c.send("/join")                                  # an error whose code starts with game-
+    raw = c.raw()
+    assert b"[game-finished]" in raw and messages(raw) == []
 
 
 def test_unknown_gmcp_is_ignored_silently(lobby: FakeLobby) -> None:
