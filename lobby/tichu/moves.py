@@ -507,7 +507,7 @@ def follow_plays(hand: int, top: Combo, w: int) -> tuple[list[Combo], bool]:
         else:
             _gen_fullhouses(out, nib, hand & PHOENIX_BIT, top.rank)
     else:
-        plays, may_pass, _ = _compute_answer(hand, top, w)
+        plays, may_pass, _ = _generic_answer(hand, top, w)
         return plays.copy(), may_pass
     bombs = _hand_bombs(hand)
     if bombs:
@@ -545,10 +545,21 @@ _ANSWERS: dict[tuple[int, int, int], tuple[list[Combo], bool, bool]] = {}
 _ANSWERS_LIMIT = 50_000
 
 
+_FOLLOWED_DIRECTLY = frozenset(map(id, (SINGLE, PAIR, TRIPLE, FULLHOUSE, STRAIGHT, STAIRS)))
+
+
 def _compute_answer(hand: int, top: Combo | None, w: int) -> tuple[list[Combo], bool, bool]:
     """(legal plays, may pass, wish binds) for this hand mask, top play and wish rank.
 
     The list may be shared with the caches: never hand it out without copying."""
+    if top is not None and id(top.kind) in _FOLLOWED_DIRECTLY:
+        plays, may_pass = follow_plays(hand, top, w)
+        return (plays, may_pass, not may_pass)
+    return _generic_answer(hand, top, w)
+
+
+def _generic_answer(hand: int, top: Combo | None, w: int) -> tuple[list[Combo], bool, bool]:
+    """`_compute_answer` through the hand index (leads, bombs, the Dog)."""
     plays = _generate(hand, top)
     binds = False
     if w and hand & RANK_MASK[w]:
