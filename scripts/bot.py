@@ -58,6 +58,7 @@ class BotResult:
     names: list[str | None] = field(default_factory=list)        # seat names at the end
     commands: int = 0
     refusals: int = 0
+    refused: list[tuple[str, str]] = field(default_factory=list)  # (command, error code)
     lines: int = 0
     ids_checked: int = 0
 
@@ -240,6 +241,7 @@ class BotClient:
             reply = await self.command(command)
             if reply["type"] == "error":
                 self.result.refusals += 1
+                self.result.refused.append((command, reply["code"]))
                 refused_in_a_row += 1
                 if refused_in_a_row > MAX_REFUSALS:
                     raise BotError(f"refused {refused_in_a_row} times in a row: {reply}")
