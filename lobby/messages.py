@@ -52,6 +52,8 @@ ERRORS: dict[str, str] = {
     "not-vanished": "{name} has not vanished; only a player who disappeared during the game can "
                     "be removed.",
     "vote-running": "A vote on removing {name} is running already: /accept or /refuse.",
+    "remove-too-early": "{name} may still come back: /remove is possible in {seconds} s (the "
+                        "table's grace time, /option grace).",
     "no-vote": "There is no vote to answer.",
     "not-a-voter": "Only the other players at the table vote on this.",
     "bomb-window": "Wait {seconds} s before you go on: the others may still bomb the trick.",
@@ -168,7 +170,8 @@ INFO: dict[str, str] = {
     "table-info-options": "  Options: {options}",
     "table-info-watching": "  Watching: {names}",
     "table-reset": "{name} clears the table for a new game: /join, then /start.",
-    "table-vanished": "{name} has vanished. The other players may /remove {name}.",
+    "table-vanished": "{name} has vanished; the game waits for them. After {grace} s the other "
+                      "players may /remove {name}.",
     "table-back": "{name} is back.",
     "table-remove-proposed": "{name} proposes to remove {target}: /accept or /refuse "
                              "({needed} votes needed).",
@@ -264,6 +267,12 @@ INFO: dict[str, str] = {
     "ranking-header": "Rangliste (Team Elo, rated games only):",
     "ranking-line": "  {place:>3}. {name:<16} {rating:>5}  ({games} games)",
     "ranking-none": "Nobody has played a rated game yet.",
+    # the replies of /history, /replay, /rangliste: lines rendered by lobby/records.py
+    "history": "{text}",
+    "replay": "{text}",
+    "ranking": "{text}",
+    # reconnecting and restoring (lobby/world.py, lobby/persistence.py)
+    "game-rejoined": "You are back in your seat at table {table}; the game goes on.",
     "finger-stats": "  games {games} (won {wins}), rated {rated_games} (won {rated_wins}), "
                     "rounds {rounds}",
     "finger-calls": "  Tichu {tichu_made}/{tichu_calls}, Grand Tichu {grand_made}/{grand_calls}, "

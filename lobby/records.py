@@ -13,8 +13,9 @@ Two steps, so the reactor thread does no real work:
 
 What counts (docs/rating.md):
 
-- A game is *rated* when it was not started with ``/startnosave`` and all four players are
-  registered humans. Games with a bot or a guest are unrated; so is every ``/startnosave`` game.
+- A game is *rated* when it was not started with ``/startnosave``, its deals were not fixed
+  with ``/option seed`` (anyone who knows the seed can compute every hand) and all four players
+  are registered humans. Games with a bot or a guest are unrated; so is every ``/startnosave`` game.
 - Ratings (lobby/rating.py, Team Elo) change only in rated games.
 - Statistics (games, wins, rounds, Tichu and Grand Tichu calls and successes, double victories,
   first out) count every saved game of a registered player, rated or not, so a player who mostly
@@ -84,12 +85,15 @@ class FinishedGame:
     ended_at: float = 0.0
     nosave: bool = False                  # /startnosave
     log: bool = True                      # /option log: also keep the BSW .tch text
+    seeded: bool = False                  # /option seed: anyone could compute the deals
 
     @property
     def unrated_reason(self) -> str | None:
-        """Why the game is not rated (``nosave``, ``bots``, ``guests``), or None if rated."""
+        """Why the game is not rated (``nosave``, ``seed``, ``bots``, ``guests``), or None."""
         if self.nosave:
             return "nosave"
+        if self.seeded:
+            return "seed"
         kinds = {p.kind for p in self.players}
         if "bot" in kinds:
             return "bots"
@@ -105,7 +109,7 @@ class FinishedGame:
 def finished_game(match: Match, players: Sequence[Participant | tuple[str, str] | str], *,
                   options: dict[str, Any] | None = None, table_no: int | None = None,
                   started_at: float | None = None, ended_at: float | None = None,
-                  nosave: bool = False, log: bool = True) -> FinishedGame:
+                  nosave: bool = False, log: bool = True, seeded: bool = False) -> FinishedGame:
     """Snapshot a finished Match for ``GameArchive.save`` / ``Journal.finish_table``.
 
     ``players[p]`` is player p: a Participant, a ``(name, kind)`` pair, or a bare name (a
@@ -119,7 +123,7 @@ def finished_game(match: Match, players: Sequence[Participant | tuple[str, str] 
                    for p in players)
     return FinishedGame(match.record(), people, json.loads(json.dumps(match.result)),
                         dict(options or {}), table_no, started_at,
-                        time.time() if ended_at is None else ended_at, nosave, log)
+                        time.time() if ended_at is None else ended_at, nosave, log, seeded)
 
 
 @dataclass
@@ -337,7 +341,7 @@ def _load_game(conn: sqlite3.Connection, game_id: int) -> GameRecord | None:
         ratings.append(None if rb is None else (rb, ra))
     game = FinishedGame(json.loads(record), tuple(players), json.loads(result),
                         json.loads(options), table_no, started, ended, unrated == "nosave",
-                        log is not None)
+                        log is not None, unrated == "seed")
     return GameRecord(game, json.loads(rounds), log, game_id, ratings)
 
 

@@ -99,6 +99,8 @@ class TableOptions:
     dragon_fixed: bool = False
     bombwindow: float = 0.0            # seconds
     seed: int | None = None
+    log: bool = True                   # also keep the finished game as a BSW .tch log
+    grace: float = 120.0               # seconds before a vanished player may be /removed
 
     def listing(self) -> list[tuple[str, str]]:
         """(option name, current value as text) in the order `/option help` shows them."""
@@ -115,6 +117,8 @@ class TableOptions:
             ("dragon fixed", flag(self.dragon_fixed)),
             ("bombwindow", f"{bw:g}"),
             ("seed", "off" if self.seed is None else str(self.seed)),
+            ("log", flag(self.log)),
+            ("grace", f"{self.grace:g}"),
         ]
 
     def as_dict(self) -> dict[str, Any]:
@@ -126,10 +130,11 @@ class TableOptions:
 
 
 FLAG_OPTIONS = {"tichujoin": "tichujoin", "turnier": "turnier", "drawseat": "drawseat",
-                "host": "host", "dragon fixed": "dragon_fixed"}
+                "host": "host", "dragon fixed": "dragon_fixed", "log": "log"}
 ON_WORDS = {"on", "1", "yes", "ja", "true", "an"}
 OFF_WORDS = {"off", "0", "no", "nein", "false", "aus", "none"}
 MAX_BOMBWINDOW = 60.0
+MAX_GRACE = 86400.0
 
 
 @dataclass
@@ -165,6 +170,10 @@ class TableActor:
         self.join_order: list[str] = []
         self.members: set[str] = set()               # everyone in the table's room
         self.gone: set[str] = set()                  # seated players who vanished
+        self.gone_since: dict[str, float] = {}       # ... since when (clock seconds)
+        #: lobby.persistence.Persistence (journal, game records) when the server keeps them
+        self.recorder: Any = None
+        self.nosave: bool = False                    # the running game was /startnosave
         self.match: Match | None = None
         self.players: list[str] = []                 # match player index -> name (fixed at start)
         self.seed: int | None = None                 # the seed of the running/last game
@@ -413,6 +422,8 @@ class TableActor:
                 self.state = FINISHED
                 self.result = {"abandoned": True, "removed": None,
                                "scores": list(self.match.scores), "round_no": self.match.round_no}
+                if self.recorder is not None:
+                    self.recorder.abandoned(self)
             return
         assert name is not None
         if what == "enter":
@@ -446,6 +457,8 @@ class TableActor:
         elif what == "back":
             if name in self.gone:
                 self._back(name)
+            elif name in self.members or name in self.seated:
+                self._send_views_to([name])          # a new connection: the full state again
 
     def _host_left(self, name: str) -> None:
         """Before the start, the host who leaves the room hands the table on: to the first
@@ -467,11 +480,13 @@ class TableActor:
         if name in self.gone:
             return
         self.gone.add(name)
-        self._tell_all("table-vanished", name=name)
+        self.gone_since[name] = self.clock.seconds()
+        self._tell_all("table-vanished", name=name, grace=f"{self.options.grace:g}")
         self._send_views()
 
     def _back(self, name: str) -> None:
         self.gone.discard(name)
+        self.gone_since.pop(name, None)
         self.members.add(name)
         if self._vote is not None and self._vote.target == name:
             self._vote = None
@@ -514,7 +529,11 @@ class TableActor:
         self._tell_all("table-left", name=user, seat=seat + 1)
         self._send_views()
 
-    def cmd_start(self, user: str, args: "_Args") -> None:
+    def cmd_startnosave(self, user: str, args: "_Args") -> None:
+        """`startnosave`: start a game that is unrated and counts in nobody's statistics."""
+        self.cmd_start(user, args, nosave=True)
+
+    def cmd_start(self, user: str, args: "_Args", nosave: bool = False) -> None:
         self._require_waiting()
         if self.options.host and user != self.host:
             raise LobbyError("host-only", host=self.host or "-")
@@ -542,8 +561,11 @@ class TableActor:
         self.seed = seed
         self.result = None
         self.state = PLAYING
+        self.nosave = nosave
         self.games_started += 1
         self._clear_window()
+        if self.recorder is not None:              # the journal holds the events behind it
+            self.recorder.started(self)
         self._tell_all("table-started", seats=list(players), seed=seed,
                        options=opts.as_dict())
         for ev in match.opening_events():
@@ -576,6 +598,7 @@ class TableActor:
         self.players = []
         self.result = None
         self.gone.clear()
+        self.gone_since.clear()
         self._vote = None
         self._clear_window()
         self.state = WAITING
@@ -627,6 +650,16 @@ class TableActor:
                 raise LobbyError("bad-option-value", name=name, value=value or "",
                                  expected="seconds, 0 to 60")
             opts.bombwindow = seconds
+        elif name == "grace":
+            try:
+                seconds = float(value or "")
+            except ValueError:
+                raise LobbyError("bad-option-value", name=name, value=value or "",
+                                 expected="seconds, 0 to 86400") from None
+            if not 0 <= seconds <= MAX_GRACE or math.isnan(seconds):
+                raise LobbyError("bad-option-value", name=name, value=value or "",
+                                 expected="seconds, 0 to 86400")
+            opts.grace = seconds
         elif name == "seed":
             if value and value.lower() in OFF_WORDS:
                 opts.seed = None
@@ -650,6 +683,9 @@ class TableActor:
             raise LobbyError("not-vanished", name=target)
         if self._vote is not None:
             raise LobbyError("vote-running", name=self._vote.target)
+        left = self.gone_since.get(target, 0.0) + self.options.grace - self.clock.seconds()
+        if left > 0:
+            raise LobbyError("remove-too-early", name=target, seconds=math.ceil(left))
         voters = {n for n in self.players if n != target and n not in self.bots}  # bots abstain
         vote = _RemoveVote(target=target, proposer=user, voters=voters, yes={user})
         self._vote = vote
@@ -702,7 +738,10 @@ class TableActor:
         self.seats = [name if n == removed else n for n in self.seats]
         self.join_order = [name if n == removed else n for n in self.join_order]
         self.gone.discard(removed)
+        self.gone_since.pop(removed, None)
         self.members.discard(removed)        # back later, they enter the room as a spectator
+        if self.recorder is not None:
+            self.recorder.seats_changed(self)
         seat = self.match.seat_of(player)
         self._tell_all("table-bot-takes-over", target=removed, name=name, seat=seat + 1)
         self._send_views()
@@ -855,6 +894,8 @@ class TableActor:
         self._check_window(player, action)
         names = self.seated                            # the seating of the round acted in
         events = match.apply(player, action)          # raises Rejected; nothing changed then
+        if self.recorder is not None:                  # journaled before its events leave
+            self.recorder.action(self, player, action)
         if isinstance(action, Play) or isinstance(action, GiveDragon):
             self._clear_window()
         for ev in events:
@@ -914,6 +955,8 @@ class TableActor:
         result["bots"] = self._bot_list()
         result["seed"] = self.seed
         self.result = _jsonable(result)
+        if self.recorder is not None:
+            self.recorder.finished(self)
 
     def _game_event(self, ev: Any, names: list[str | None] | None = None) -> None:
         """One engine event -> a table event `game-KIND` (a catalog key). Events addressed to a
@@ -1139,6 +1182,7 @@ _HANDLERS: dict[str, Callable[[TableActor, str, _Args], None]] = {
     "join": TableActor.cmd_join,
     "leave": TableActor.cmd_leave,
     "start": TableActor.cmd_start,
+    "startnosave": TableActor.cmd_startnosave,
     "spielinfo": TableActor.cmd_spielinfo,
     "reset": TableActor.cmd_reset,
     "option": TableActor.cmd_option,
@@ -1160,7 +1204,7 @@ _HANDLERS: dict[str, Callable[[TableActor, str, _Args], None]] = {
 
 #: table command -> the key its args mapping uses (str args are the whole rest of the line)
 TABLE_COMMANDS: dict[str, tuple[str, ...]] = {
-    "join": ("seat",), "leave": (), "start": (), "spielinfo": (), "reset": (),
+    "join": ("seat",), "leave": (), "start": (), "startnosave": (), "spielinfo": (), "reset": (),
     "option": ("name", "value"), "remove": ("name",), "accept": (), "refuse": (),
     "grand": (), "nogrand": (), "tichu": (), "schupf": ("cards",), "play": ("cards",),
     "pass": (), "bomb": ("cards",), "wish": ("rank",), "dragon": ("to",),

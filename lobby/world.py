@@ -10,8 +10,13 @@ the table (``TableActor.add_member``); leaving it tells the table (``remove_memb
 disconnects while in it is ``member_gone`` for the table. Table numbers are reused: a new table gets
 the smallest number >= 1 that no open table has. A table keeps its number while anybody is in its
 room; it is closed (``TableActor.close()``) and its number freed when its room is empty and no game
-runs, or when its room is empty and none of its human players is online any more (a player who only
-went to the lobby can come back with ``/room N`` and plays on).
+runs. A running game whose room is empty and none of whose human players is online is kept for
+``abandon_after`` seconds (its players may log in again and play on), then closed.
+
+Reconnecting: a player of a running game who logs in again (``returning``, called by the session
+after the log-in) is put back into the table's room and so into their seat, with the full state.
+A guest's seat is held for their name: another guest may not log in with it, except the same
+guest from the same address within the table's grace time (``/option grace``).
 """
 from __future__ import annotations
 
@@ -27,6 +32,8 @@ from lobby.messages import LobbyError
 __all__ = ["LOBBY", "GAMES", "Room", "User", "World"]
 
 LOBBY = 0
+#: seconds a running table with no human player online is kept before it is abandoned
+ABANDON_AFTER = 3600.0
 #: the games a table can be opened for (``/newroom GAME``)
 GAMES = ("tichu",)
 
@@ -83,6 +90,14 @@ class World:
         self.moderation: Any = None
         #: True once a shutdown was announced: no new tables, no new games
         self.closing = False
+        #: lobby.persistence.Persistence: attached to every new table (journal, game records)
+        self.recorder: Any = None
+        #: seconds a running table nobody of its human players is online for is kept (0: closed
+        #: at once)
+        self.abandon_after: float = ABANDON_AFTER
+        self._abandon_calls: dict[int, Any] = {}
+        #: guests who left a running game: name key -> (address, when)
+        self._away_guests: dict[str, tuple[str | None, float]] = {}
 
     @property
     def lobby(self) -> Room:
@@ -118,25 +133,68 @@ class World:
             log.info("{user} logged in again; the old connection is replaced", user=existing.name)
             self._safe(old.disconnect, Event("replaced", name=existing.name))
             return existing
+        if not registered and self.guest_seat(name, getattr(listener, "address", None)) is False:
+            raise LobbyError("name-in-use", name=name)
         user = User(name, registered, listener, self.clock.seconds())
         self.users[user.key] = user
+        self._away_guests.pop(user.key, None)
         self.enter(user, self.lobby)
-        self._returning(user)
         return user
 
-    def _returning(self, user: User) -> None:
-        """A player of a running game logs in again (in the lobby): tell them where it is. (Taking
-        them back to the table automatically, ``TableActor.member_back``, is the reconnect
-        issue's job; ``/room N`` takes them back now.)"""
+    def returning(self, user: User) -> None:
+        """After a log-in (the session calls it once ``logged-in`` is shown): a player of a
+        running game goes back into the table's room and so into their seat, and gets the full
+        state with their own hand; a replacing connection at a table gets the table again."""
         for number, table in sorted(self.tables.items()):
-            if table.state == "playing" and user.name in table.players:
-                self._safe(user.listener.deliver, Event("game-waiting-for-you", table=number))
+            room = self.rooms.get(number)
+            if table.state != "playing" or user.name not in table.players or room is None:
+                continue
+            self._safe(user.listener.deliver, Event("game-rejoined", table=number))
+            if user.room is room:
+                self._tell_table(table, "member_back", user.name)
+            else:
+                self.enter(user, room)
+            return
+        if user.room is not None and user.room.table is not None:
+            self._tell_table(user.room.table, "member_back", user.name)
+
+    _returning = returning
+
+    def guest_seat(self, name: str, address: str | None) -> bool | None:
+        """Whether a guest called ``name`` from ``address`` gets a held seat back: None when no
+        running game holds a seat for that name, True for the same guest (same address, within
+        the table's grace time; after a restart the address is not known, only the time),
+        False otherwise (the name is held for the player who is away)."""
+        key = name_key(name)
+        for table in self.tables.values():
+            if table.state != "playing" or key not in {name_key(n) for n in table.players}:
+                continue
+            if key in {name_key(n) for n in getattr(table, "bots", {})}:
+                continue
+            since_gone = getattr(table, "gone_since", {})
+            held = [n for n in table.players if name_key(n) == key]
+            since = since_gone.get(held[0]) if held else None
+            grace = getattr(getattr(table, "options", None), "grace", 0.0)
+            away = self._away_guests.get(key)
+            if away is not None:
+                same = away[0] == address
+                since = away[1] if since is None else since
+            else:
+                same = True
+            if since is None:
+                return False
+            return same and self.clock.seconds() - since <= grace
+        return None
 
     def logout(self, user: User, listener: Listener) -> bool:
         """Take ``user`` offline if ``listener`` is still theirs (a replaced connection is not)."""
         if self.users.get(user.key) is not user or user.listener is not listener:
             return False
         del self.users[user.key]
+        if not user.registered and any(
+                t.state == "playing" and user.name in t.players for t in self.tables.values()):
+            self._away_guests[user.key] = (getattr(listener, "address", None),
+                                           self.clock.seconds())
         self.leave(user, gone=True)
         if self.moderation is not None:
             self.moderation.forget_guest(user)
@@ -203,6 +261,8 @@ class World:
         table = TableActor(number, self.clock, self._table_deliver, host=user.name)
         if self.on_new_table is not None:
             self.on_new_table(table)
+        if self.recorder is not None:
+            self.recorder.attach(table)
         room = Room(number, f"Table {number} room", table)
         self.rooms[number] = room
         self.tables[number] = table
@@ -235,6 +295,39 @@ class World:
             humans = [n for n in table.players if n not in getattr(table, "bots", {})]
             if any(self.online(n) is not None for n in humans):
                 return
+            if self.abandon_after > 0:                 # kept a while: they may come back
+                if number not in self._abandon_calls:
+                    self._abandon_calls[number] = self.clock.callLater(
+                        self.abandon_after, self._abandon, number, table)
+                return
+        self._close_table(number)
+
+    def _abandon(self, number: int, table: Any) -> None:
+        self._abandon_calls.pop(number, None)
+        if self.tables.get(number) is not table:
+            return
+        room = self.rooms.get(number)
+        humans = [n for n in table.players if n not in getattr(table, "bots", {})]
+        if room is None or room.members or any(self.online(n) is not None for n in humans):
+            return
+        log.info("table {table}: none of its players came back in {seconds} s", table=number,
+                 seconds=self.abandon_after)
+        self._close_table(number)
+
+    def add_restored_table(self, table: Any) -> Room:
+        """A table rebuilt from the journal at start-up (lobby/restore.py), under its number."""
+        number = table.number
+        room = Room(number, f"Table {number} room", table)
+        self.rooms[number] = room
+        self.tables[number] = table
+        self._maybe_close(number)                      # nobody online yet: the abandon timer
+        return room
+
+    def _close_table(self, number: int) -> None:
+        table = self.tables[number]
+        call = self._abandon_calls.pop(number, None)
+        if call is not None and call.active():
+            call.cancel()
         del self.rooms[number]
         del self.tables[number]
         log.info("table {table} closed ({state})", table=number, state=table.state)

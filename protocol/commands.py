@@ -177,6 +177,10 @@ class CommandTable:
 
 COMMANDS = CommandTable()
 
+#: without a slash, a command word that is only a prefix needs this many letters (short words
+#: such as "hi" or "ja" are speech); with a slash any unique prefix works
+MIN_BARE_PREFIX = 3
+
 
 # ---- parsing ----------------------------------------------------------------------------------
 @dataclass(frozen=True, slots=True)
@@ -211,6 +215,8 @@ def parse_line(line: str, table: CommandTable = COMMANDS) -> Parsed | None:
         if slash:
             raise
         return Parsed(None, {}, stripped)
+    if not slash and len(word) < MIN_BARE_PREFIX and table.lookup_exact(word) is None:
+        return Parsed(None, {}, stripped)  # "hi again" is speech, not /history again
     return Parsed(cmd, cmd.bind(rest))
 
 
@@ -257,9 +263,10 @@ def _tell(ctx: CommandContext, args: dict[str, str]) -> None:
     ctx.world.tell(_me(ctx), args["name"], args["text"])
 
 
-@COMMANDS.command("finger", "NAME", "Account facts about NAME.", help="""
+@COMMANDS.command("finger", "NAME", "Account facts, statistics and rating of NAME.", help="""
 Shows whether NAME is registered and since when, when NAME was last seen, and whether NAME is
-online now (and in which room).
+online now (and in which room); for a registered player also the statistics (games, wins,
+rounds, Tichu and Grand Tichu calls and successes, double victories) and the Team Elo rating.
 """)
 async def _finger(ctx: CommandContext, args: dict[str, str]) -> None:
     name = args["name"]
@@ -268,11 +275,15 @@ async def _finger(ctx: CommandContext, args: dict[str, str]) -> None:
     if account is None and online is None:
         raise LobbyError("no-such-user", name=name)
     shown = account.name if account is not None else online.name  # type: ignore[union-attr]
+    statistics: list[str] = []
+    if account is not None:
+        from lobby.records import GameArchive
+        statistics = await GameArchive(ctx.store).stats_text(account.name)
     ctx.send(Event(
         "finger", name=shown, registered=account is not None,
         registered_at=account.registered_at if account else None,
         last_seen=account.last_seen if account else None,
-        online=online is not None,
+        online=online is not None, statistics=statistics,
         room=online.room.name if online is not None and online.room is not None else None))
 
 
@@ -428,6 +439,11 @@ Frees your seat again; you stay in the room and watch. Not possible while the ga
 Starts the game once all four seats are taken. Any seated player may start, or only the host
 with the option host. The seating, the options and the seed are fixed from here on.
 """),
+    "startnosave": ("", "Start an unrated game that counts in no statistics.", """
+Starts the game like /start, but it is unrated and counts in nobody's statistics (it is still
+stored: /history and /replay show it). Games with bots or guests, and games with a fixed seed
+(/option seed), are unrated anyway.
+"""),
     "spielinfo": ("", "The table's options, seats, scores and state.", """
 Shows the state of the table (waiting, playing, finished), its host, the players by seat, the
 score and round, the options that differ from the defaults, who watches, and after the end the
@@ -444,7 +460,9 @@ first two to join are partners), turnier (9 rounds with rotating partners, victo
 target N (the score that ends the game, default 1000), drawseat (random seats), host (only the
 host starts and sets options), dragon fixed (the Dragon trick goes to the next opponent),
 bombwindow SECONDS (time to bomb a won trick before it goes on), seed N (same seed, same cards;
-off for random deals). A flag without VALUE toggles; on/off set it.
+off for random deals; a seeded game is unrated), log (keep the finished game also as a BSW .tch
+log, on), grace SECONDS (how long a player who vanished may come back before the others may
+/remove them, default 120). A flag without VALUE toggles; on/off set it.
 """),
     "remove": ("NAME", "Propose to remove a player who vanished during the game.", """
 When a player has vanished (disconnected or left the room) during a game, another player may
@@ -511,9 +529,13 @@ def _table_command(name: str, spec: tuple[Arg, ...], keys: tuple[str, ...]) -> H
             payload: Any = {k: args[k] for k in keys if k in args}
         else:
             payload = " ".join(args[a.key] for a in spec if a.key in args)
-        if name == "start" and getattr(ctx.world, "closing", False):
+        if name in ("start", "startnosave") and getattr(ctx.world, "closing", False):
             raise LobbyError("shutting-down")
         table.submit(me.name, name, payload)
+        # the table's events wait for their journal commit: the command is done (its reply, the
+        # next line) once they are out, so nobody sees an answer before what it caused
+        recorder = getattr(ctx.world, "recorder", None)
+        return recorder.when_sent(table.number) if recorder is not None else None
     return handler
 
 
@@ -546,6 +568,11 @@ _add_table_commands(COMMANDS)
 from protocol.moderation_commands import register as _register_moderation  # noqa: E402
 
 _register_moderation(COMMANDS)
+
+# game records: /history /replay /rangliste
+from protocol.record_commands import register as _register_records  # noqa: E402
+
+_register_records(COMMANDS)
 
 
 # ---- the generated reference ------------------------------------------------------------------

@@ -42,7 +42,8 @@ OPTION_HELP: dict[str, str] = {
 
 OPTION_DEFAULTS: dict[str, str] = {
     "round": "off", "tichujoin": "off", "turnier": "off", "target": "1000", "drawseat": "off",
-    "host": "off", "dragon fixed": "off", "bombwindow": "0", "seed": "off",
+    "host": "off", "dragon fixed": "off", "bombwindow": "0", "seed": "off", "log": "on",
+    "grace": "120",
 }
 TRICK_WIDTH = 64          # the plays shown of the current trick, newest first, fit this width
 

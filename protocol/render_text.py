@@ -56,6 +56,7 @@ def _finger(event: Event, lang: str) -> list[str]:
         lines.append(text("finger-online", lang, room=d["room"]))
     else:
         lines.append(text("finger-offline", lang))
+    lines.extend(d.get("statistics") or ())  # lobby/records.py stats_lines
     return lines
 
 
@@ -83,7 +84,7 @@ def _listroom(event: Event, lang: str) -> list[str]:
     lines = [text("listroom", lang, count=len(tables))]
     defaults = {"round": "off", "tichujoin": "off", "turnier": "off", "target": "1000",
                 "drawseat": "off", "host": "off", "dragon fixed": "off", "bombwindow": "0",
-                "seed": "off"}
+                "seed": "off", "log": "on", "grace": "120"}
     for t in tables:
         seating = " | ".join(f"{i + 1} {n or '-'}" for i, n in enumerate(t.get("seats") or []))
         lines.append(text("listroom-line", lang, table=t["table"], game=t.get("game", "tichu"),

@@ -150,6 +150,12 @@ class LobbyServer:
         self.before_shutdown: list[Any] = []
         #: called after a /shutdown has stopped the server (main(): stops the reactor)
         self.exit: Any = None
+        #: lobby.persistence.Persistence: the action journal (flushed once per reactor turn, so
+        #: it runs on the reactor, not the world's clock) and the game records
+        from lobby.persistence import Persistence
+        self.persistence = Persistence(store, self.world, reactor)
+        self.world.recorder = self.persistence
+        self.before_shutdown.append(self.persistence.shutdown)
         self._shutdown_call: Any = None
 
     @inlineCallbacks
@@ -161,9 +167,13 @@ class LobbyServer:
                  version=version)
         try:
             yield Deferred.fromCoroutine(self.moderation.load())
+            restored = yield Deferred.fromCoroutine(self.persistence.restore())
         except BaseException:
             yield self.store.close()
             raise
+        if restored:
+            log.info("{count} running tables restored from the journal: {tables}",
+                     count=len(restored), tables=[t.number for t in restored])
         log.info("limits: {limits}", limits=self.limits.describe())
         try:
             for description in self.endpoints:
@@ -215,6 +225,7 @@ class LobbyServer:
 
     async def _stop(self) -> None:
         log.info("stopping")
+        self.persistence.frozen = True  # tables closed from now on stay in the journal
         await self._close_ports()
         sessions = list(self.factory.sessions)
         closed = [s.when_closed() for s in sessions]
@@ -225,6 +236,10 @@ class LobbyServer:
                 await DeferredList(closed).addTimeout(5, self.reactor)
             except TimeoutError:
                 log.warn("{count} connections did not close in time", count=len(closed))
+        try:
+            await self.persistence.shutdown()  # every running table stays in the journal
+        except Exception:
+            log.failure("recording the running tables failed")
         await self.store.close()
         if self.hash_pool is not None:
             self.hash_pool.stop()

@@ -92,6 +92,12 @@ class Session(MachineMode, TelnetLineProtocol):
     def color(self) -> bool:
         return self._settings is not None and self._settings.get("color") == "on"
 
+    @property
+    def address(self) -> str:
+        """The peer's IP address (a returning guest is recognised by it)."""
+        from protocol.guard import peer_host
+        return peer_host(self)
+
     def send(self, event: Event) -> None:
         self.deliver(event)
 
@@ -266,7 +272,14 @@ class Session(MachineMode, TelnetLineProtocol):
         if not name or name.lower() == "guest":
             self._enter(self.world.free_guest_name(), registered=False)
             return None
-        check_name(name)
+        try:
+            check_name(name)
+        except LobbyError as e:
+            # a guest (Guest1234) coming back to the seat a running game holds for them
+            if e.code != "reserved-name" or not self.world.guest_seat(name, self.address):
+                raise
+            self._enter(name, registered=False)
+            return None
         return self._lookup(name)
 
     async def _lookup(self, name: str) -> None:
@@ -324,6 +337,7 @@ class Session(MachineMode, TelnetLineProtocol):
         if registered:
             self.store.touch(user.name, self.world.clock.seconds()).addErrback(
                 lambda f: log.failure("recording last seen of {user}", f, user=name_key(name)))
+        self.world.returning(user)  # a player of a running game: back into the seat
 
     # ---- commands and speech ----------------------------------------------------------------------
     def _active_line(self, line: str) -> Any:

@@ -194,6 +194,7 @@ def test_a_removed_player_is_replaced_by_a_bot_and_the_game_ends_normally() -> N
           and sum(match.round.cards_left()) < 50)
     hand = match.round.hand(match.seat_of(table.players.index("dan")))
     table.member_gone("dan")
+    clock.advance(table.options.grace)                    # the grace time is over
     table.submit("ann", "remove", "dan")
     table.submit("bob", "accept")
     humans.remove("dan")
@@ -334,7 +335,7 @@ def test_bots_play_a_turnier_game_and_stay_seated_after_reset() -> None:
 
 
 def test_a_replaced_player_who_comes_back_watches() -> None:
-    table, rec, clock = bot_table(options={"seed": "2"})
+    table, rec, clock = bot_table(options={"seed": "2", "grace": "0"})
     table.submit("ann", "start")
     table.member_gone("dan")
     table.submit("ann", "remove", "dan")

@@ -171,7 +171,8 @@ def test_waiting_table_view_options_and_info() -> None:
     lines = render_table(rec.to("alice")[-1])
     assert lines[0].startswith("Options of table 3")
     assert [l.split()[0] for l in lines[1:]] == ["round", "tichujoin", "turnier", "target",
-                                                 "drawseat", "host", "dragon", "bombwindow", "seed"]
+                                                 "drawseat", "host", "dragon", "bombwindow", "seed",
+                                                 "log", "grace"]
     assert "500" in lines[4]
     table.submit("alice", "spielinfo")
     info = render_table(rec.to("alice")[-1])
@@ -220,12 +221,13 @@ def test_round_over_with_tichu_results_and_turnier_end() -> None:
 
 
 def test_vanished_player_vote_and_bot_takeover() -> None:
-    table, rec = game(seed=3, finish=False)
+    table, rec = game(seed=3, finish=False, options={"grace": "0"})
     table.member_gone("dave")
     view = [e for e in rec.to("alice") if e.type == "table-view"][-1]
     assert "4 dave 8 (gone)" in render_table(view)[0]
     vanished = [e for e in rec.to("alice") if e.type == "table-vanished"][-1]
-    assert render_table(vanished) == ["dave has vanished. The other players may /remove dave."]
+    assert render_table(vanished) == [
+        "dave has vanished; the game waits for them. After 0 s the other players may /remove dave."]
     table.submit("alice", "remove", "dave")
     proposed = [e for e in rec.to("bobby") if e.type == "table-remove-proposed"][-1]
     assert render_table(proposed) == [

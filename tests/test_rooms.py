@@ -135,20 +135,23 @@ def test_a_player_who_leaves_or_disconnects_vanishes_and_can_come_back(lobby: Fa
     assert table.state == "playing"
     for p in players:
         p.raw()
+    vanished = ("Bob has vanished; the game waits for them. After 120 s the other players may "
+                "/remove Bob.")
     bob.send("/manager")                  # leaving the room during the game: vanished
-    assert "Bob has vanished. The other players may /remove Bob." in ann.lines()
+    assert vanished in ann.lines()
     bob.send("/room 1")
     assert "Bob is back." in ann.lines()
     bob.send("/quit")                     # disconnecting: vanished too
-    assert "Bob has vanished. The other players may /remove Bob." in ann.lines()
+    assert vanished in ann.lines()
     assert table.gone == {"Bob"}
-    again = lobby.connect()
-    assert "Your game at table 1 goes on without you: /room 1 takes you back." in again.login("Bob")
-    again.send("/room 1")
+    again = lobby.connect()                # logging in again: back in the seat at once
+    assert "You are back in your seat at table 1; the game goes on." in again.login("Bob")
     assert "Bob is back." in ann.lines() and table.gone == set()
-    # everybody leaves the running game and goes offline: the table is closed (abandoned)
+    # everybody goes offline: the table waits for its players a while, then it is abandoned
     for p in [ann, again] + players[2:]:
         p.send("/quit")
+    assert 1 in lobby.world.tables and table.state == "playing"
+    lobby.clock.advance(lobby.world.abandon_after)
     assert lobby.world.tables == {} and table.state == "finished"
     assert table.result and table.result.get("abandoned")
 

@@ -134,7 +134,7 @@ def test_who_wwho_tell_speech_and_finger(lobby: FakeLobby, clock) -> None:
     assert a.lines() == ["! [not-online] nobody is not online."]
     c.send("/finger alice")
     assert c.lines() == ["Alice:", "  registered since 2027-01-15 08:00 UTC, last seen 2027-01-15 08:00 UTC",
-                         "  online now, in the Lobby"]
+                         "  online now, in the Lobby", "  no finished games yet"]
     c.send("/finger bob")
     assert c.lines() == ["Bob:", "  a guest (not registered)", "  online now, in the Lobby"]
     c.send("/finger zed")
@@ -145,7 +145,7 @@ def test_who_wwho_tell_speech_and_finger(lobby: FakeLobby, clock) -> None:
     c.send("fin alice")
     assert c.lines() == ["Alice leaves the Lobby.", "Alice:",
                          "  registered since 2027-01-15 08:00 UTC, last seen 2027-01-15 08:01 UTC",
-                             "  not online"]
+                             "  not online", "  no finished games yet"]
 
 
 def test_help_and_help_command(lobby: FakeLobby) -> None:

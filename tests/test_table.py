@@ -135,7 +135,8 @@ def test_option_help_and_values() -> None:
     table.submit("ann", "option", "help")
     listing = [e for e in rec.to("ann") if e.type == "table-options"][0].data["options"]
     assert [name for name, _ in listing] == ["round", "tichujoin", "turnier", "target", "drawseat",
-                                             "host", "dragon fixed", "bombwindow", "seed"]
+                                             "host", "dragon fixed", "bombwindow", "seed", "log",
+                                             "grace"]
     table.submit("ann", "option", "dragon fixed")
     table.submit("ann", "option", {"name": "tichujoin"})
     table.submit("ann", "option", "round 3")
@@ -380,10 +381,13 @@ def test_without_bomb_window_the_lead_is_immediate() -> None:
 
 # ---- members, vanishing, the removal vote, reset ----------------------------------------------
 def test_a_vanished_player_is_removed_by_majority_and_a_bot_takes_the_seat() -> None:
-    table, rec, _ = new_table(options={"seed": "2"}, spectator="eve")
+    table, rec, clock = new_table(options={"seed": "2"}, spectator="eve")
     table.submit("ann", "start")
     table.member_gone("dan")
     assert any(e.type == "table-vanished" and e.data["name"] == "dan" for e in rec.to("eve"))
+    table.submit("ann", "remove", "DAN")                  # within the grace time: too early
+    assert codes(rec, "ann") == ["remove-too-early"]
+    clock.advance(table.options.grace)
     table.submit("ann", "remove", "DAN")
     assert any(e.type == "table-remove-proposed" for e in rec.to("bob"))
     table.submit("ann", "accept")                         # voting twice counts once
@@ -403,7 +407,7 @@ def test_a_vanished_player_is_removed_by_majority_and_a_bot_takes_the_seat() -> 
 
 
 def test_removal_refused_or_ended_by_return() -> None:
-    table, rec, _ = new_table(options={"seed": "2"})
+    table, rec, _ = new_table(options={"seed": "2", "grace": "0"})
     table.submit("ann", "start")
     table.member_gone("bob")
     table.submit("cat", "remove", {"name": "bob"})

@@ -1,0 +1,222 @@
+"""The glue between tables, the action journal (lobby/journal.py) and the game records
+(lobby/records.py): nothing a player did is lost.
+
+``Persistence(store, world, clock)`` is made once per server. ``attach(table)`` (the world calls
+it for every new table, ``World.recorder``) does two things:
+
+- every event the table sends goes through ``Journal.send``: it leaves only after every journal
+  write the table made before it is committed (one SQLite transaction per reactor turn);
+- the table calls back (``TableActor.recorder``): ``started`` at ``/start`` (the journal gets the
+  options, the players and ``match.record()``), ``action`` after each accepted action (journal
+  entry ``len(match.actions)``), ``seats_changed`` when a bot takes over a seat, ``finished``
+  when the game is over (the game, its statistics and ratings are stored and the journal closed
+  in one transaction) and ``abandoned`` when a running table is closed.
+
+At start-up ``restore()`` rebuilds every table that was playing when the process stopped (killed
+or shut down): same number, options and seats, bots re-created, the match replayed to its last
+recorded action (lobby/restore.py); its human players are away until they log in again.
+
+Who is who: a seated name is a ``bot`` when the table has a bot of that name, ``registered``
+when it was logged in with an account at the start, else a ``guest`` (docs/rating.md: only games
+of four registered humans, not ``/startnosave``, not ``/option seed``, are rated).
+"""
+from __future__ import annotations
+
+from dataclasses import asdict
+from typing import Any
+
+from twisted.internet.defer import Deferred, succeed
+from twisted.internet.interfaces import IReactorTime
+from twisted.logger import Logger
+
+from lobby.journal import Journal, OpenTable
+from lobby.records import GameArchive, Participant, finished_game
+from lobby.tichu.actions import Action
+
+__all__ = ["Persistence"]
+
+log = Logger(namespace="lobby.persistence")
+
+
+class Persistence:
+    """The server's journal and game archive, and the hooks tables call."""
+
+    def __init__(self, store: Any, world: Any, clock: IReactorTime | None = None, *,
+                 fsync: bool = False) -> None:
+        self.store = store
+        self.world = world
+        self.clock = clock if clock is not None else world.clock
+        self.journal = Journal(store, self.clock, fsync=fsync)
+        self.archive = GameArchive(store)
+        #: True after shutdown(): tables closed from now on keep their journal (restored later)
+        self.frozen = False
+        self._kinds: dict[int, dict[str, str]] = {}       # table -> name -> kind
+        self._started_at: dict[int, float] = {}
+        #: stored games (GameRecord) as their transactions commit (tests, logs)
+        self.saved: list[Any] = []
+
+    # ---- wiring --------------------------------------------------------------------------------
+    def attach(self, table: Any) -> None:
+        """Route the table's events through the journal's outbox and let it call back here."""
+        if getattr(table, "recorder", None) is self:
+            return
+        table.recorder = self
+        deliver = table._deliver
+        journal = self.journal
+        number = table.number
+
+        def gated(names: list[str], event: Any) -> None:
+            journal.send(number, deliver, names, event)
+        table._deliver = gated
+
+    # ---- what tables call ----------------------------------------------------------------------
+    def started(self, table: Any) -> None:
+        """``/start``: the journal of a new game (replaces whatever it held for the number)."""
+        assert table.match is not None
+        number = table.number
+        kinds = {name: self._kind(table, name) for name in table.players}
+        self._kinds[number] = kinds
+        started_at = self.clock.seconds()
+        self._started_at[number] = started_at
+        self.journal.start_table(
+            number, options=table.options.as_dict(), players=self._players(table),
+            head=table.match.record(), extra=self._extra(table), started_at=started_at)
+
+    def action(self, table: Any, player: int, action: Action) -> None:
+        """An accepted ``match.apply(player, action)``."""
+        self.journal.record_action(table.number, len(table.match.actions), player, action)
+
+    def seats_changed(self, table: Any) -> None:
+        """A bot took over a seat (or a player came back into one)."""
+        kinds = self._kinds.setdefault(table.number, {})
+        for name in table.players:
+            kinds.setdefault(name, self._kind(table, name))
+            if name in table.bots:
+                kinds[name] = "bot"
+        self.journal.set_players(table.number, self._players(table))
+        self.journal.set_extra(table.number, self._extra(table))
+
+    def finished(self, table: Any) -> "Deferred[Any]":
+        """The game is over: store it (records, statistics, ratings), close the journal."""
+        number = table.number
+        try:
+            game = finished_game(
+                table.match, self._players(table), options=table.options.as_dict(),
+                table_no=number, started_at=self._started_at.get(number),
+                ended_at=self.clock.seconds(), nosave=table.nosave, log=table.options.log,
+                seeded=table.options.seed is not None)
+        except Exception:
+            log.failure("table {table}: the finished game could not be recorded", table=number)
+            return self.journal.end_table(number)
+        self._forget(number)
+        d = self.journal.finish_table(number, game)
+        d.addCallbacks(self._saved, self._not_saved, errbackArgs=(number,))
+        return d
+
+    def abandoned(self, table: Any) -> None:
+        """A running table is closed without a result: its journal goes (unless shutting down)."""
+        if self.frozen:
+            return
+        self._forget(table.number)
+        self.journal.end_table(table.number).addErrback(
+            lambda f: log.failure("table {table}: closing its journal failed", f,
+                                  table=table.number))
+
+    def when_sent(self, table_no: int) -> "Deferred[None] | None":
+        """None if the table holds no events back; else a Deferred that fires once the events
+        it holds now have been sent (a command's reply comes after what the command caused)."""
+        if not self.journal.pending(table_no):
+            return None
+        d: Deferred[None] = Deferred()
+        self.journal.send(table_no, d.callback, None)
+        return d
+
+    # ---- start-up and shutdown -----------------------------------------------------------------
+    async def restore(self) -> list[Any]:
+        """Rebuild every table the journal holds (start-up, before the ports open). Returns the
+        restored TableActors. A table that cannot be rebuilt is logged and its journal kept."""
+        from lobby.restore import restore_table
+        open_tables: list[OpenTable] = await self.journal.load_open_tables()
+        tables = []
+        for ot in open_tables:
+            if ot.table_no in self.world.tables:
+                log.warn("journal of table {table}: the number is taken; not restored",
+                         table=ot.table_no)
+                continue
+            try:
+                table = restore_table(self.world, ot, self)
+            except Exception:
+                log.failure("journal of table {table}: restoring it failed; its journal is kept",
+                            table=ot.table_no)
+                continue
+            tables.append(table)
+            log.info("table {table} restored at action {seq} (players {players})",
+                     table=ot.table_no, seq=ot.last_seq, players=[p.name for p in ot.players])
+        return tables
+
+    def adopt(self, table: Any, ot: OpenTable) -> None:
+        """A restored table: attached without a new journal (it goes on at ``last_seq + 1``)."""
+        self.attach(table)
+        self._kinds[table.number] = {p.name: p.kind for p in ot.players}
+        if ot.started_at is not None:
+            self._started_at[table.number] = ot.started_at
+
+    def flush(self) -> "Deferred[None]":
+        """Commit everything buffered now."""
+        return self.journal.flush()
+
+    def shutdown(self) -> "Deferred[None]":
+        """``/shutdown`` or SIGTERM: every running table stays in the journal (the next start
+        restores it); what is buffered is committed."""
+        self.frozen = True
+        for number in sorted(self.world.tables):
+            table = self.world.tables[number]
+            if table.state == "playing" and table.match is not None:
+                self.journal.set_extra(number, self._extra(table))
+        try:
+            return self.journal.flush()
+        except Exception:
+            log.failure("journal: the last flush failed")
+            return succeed(None)
+
+    # ---- inside ----------------------------------------------------------------------------
+    def _kind(self, table: Any, name: str) -> str:
+        if name in table.bots:
+            return "bot"
+        known = self._kinds.get(table.number, {}).get(name)
+        if known is not None:
+            return known
+        user = self.world.online(name)
+        return "registered" if user is not None and user.registered else "guest"
+
+    def _players(self, table: Any) -> list[Participant]:
+        kinds = self._kinds.get(table.number, {})
+        return [Participant(n, "bot" if n in table.bots else kinds.get(n) or self._kind(table, n))
+                for n in table.players]
+
+    @staticmethod
+    def _extra(table: Any) -> dict[str, Any]:
+        """What the table needs besides the match to go on after a restart."""
+        return {
+            "options": asdict(table.options),
+            "host": table.host,
+            "nosave": bool(table.nosave),
+            "bots": {name: bot.strategy_name for name, bot in table.bots.items()
+                     if name in table.players},
+        }
+
+    def _forget(self, number: int) -> None:
+        self._kinds.pop(number, None)
+        self._started_at.pop(number, None)
+
+    def _saved(self, record: Any) -> Any:
+        if record is not None:
+            self.saved.append(record)
+            log.info("game #{game} of table {table} stored ({rated})", game=record.game_id,
+                     table=record.game.table_no,
+                     rated="rated" if record.game.rated else record.game.unrated_reason)
+        return record
+
+    def _not_saved(self, failure: Any, number: int) -> None:
+        log.failure("table {table}: the finished game was NOT stored", failure, table=number)
+        return None
