@@ -87,7 +87,7 @@ PUBLIC_LIMITS = Limits(
     idle_timeout=3600.0,
     idle_warning=300.0,
     flood_rate=20.0,
-    flood_burst=60,
+    flood_burst=20,
     flood_kick=500,
 )
 

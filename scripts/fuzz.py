@@ -265,6 +265,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--long", action="store_true", help=f"{LONG_LINES:,} lines, one hour at most")
     p.add_argument("--connections", type=int, default=20, help="concurrent connections")
     p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--keep-log", metavar="FILE", help="copy the self-started server's log here")
     p.add_argument("--flood", action="store_true",
                    help="self-started server: keep flood control on (lines get dropped)")
     opts = p.parse_args(argv)
@@ -295,6 +296,8 @@ def main(argv: list[str] | None = None) -> int:
         with open(log_path, "rb") as f:
             f.seek(log_offset)
             log_text = f.read().decode("utf-8", "replace")
+    if opts.keep_log:
+        Path(opts.keep_log).write_text(log_text, encoding="utf-8")
     bad = [line for line in log_text.splitlines() if BAD_LOG.search(line)]
     answered = answer.startswith("FuzzCheck is in")
     ok = answered and not bad and exit_code in (None, 0)
