@@ -286,3 +286,19 @@ def test_table_waiting_for_names_the_players_the_game_waits_on() -> None:
         step(table, rec, rng)
     rnd = table.match.round
     assert table.waiting_for() == {table.players[table.match.player_at(rnd.turn)]}
+
+
+def test_command_line_options_give_the_documented_defaults() -> None:
+    from protocol.guard import PUBLIC_LIMITS
+    from protocol.server import limits_from, parse_args
+    opts = parse_args([])
+    limits = limits_from(opts, (65536, 65536))
+    assert limits == Limits.public(max_connections=65436)
+    assert limits.max_per_ip == PUBLIC_LIMITS.max_per_ip == 8
+    assert limits.flood_rate == 20 and limits.flood_burst == 20 and limits.idle_timeout == 3600
+    custom = limits_from(parse_args(["--max-connections", "50", "--max-per-ip", "0",
+                                     "--flood-rate", "0", "--idle-timeout", "60",
+                                     "--limit-loopback", "--admin", "Boss"]))
+    assert (custom.max_connections, custom.max_per_ip, custom.flood_rate, custom.idle_timeout,
+            custom.limit_loopback) == (50, 0, 0, 60, True)
+    assert parse_args(["--admin", "Boss"]).admin == "Boss"
