@@ -114,11 +114,17 @@ def phase_costs(rng: random.Random, rounds: int) -> dict[str, float]:
     calls = {"apply": 0, "legal_plays": 0}
     inner_apply, inner_legal = Round.apply, Round.legal_plays
 
+    by_kind: dict[str, list] = {}
+
     def timed_apply(self: Round, seat: int, action: object) -> list:
         t0 = clock()
         evs = inner_apply(self, seat, action)  # type: ignore[arg-type]
-        spent["apply"] += clock() - t0
+        dt = clock() - t0
+        spent["apply"] += dt
         calls["apply"] += 1
+        k = by_kind.setdefault(action.__class__.__name__, [0.0, 0])
+        k[0] += dt
+        k[1] += 1
         return evs
 
     def timed_legal(self: Round, seat: int) -> list:
@@ -151,6 +157,9 @@ def phase_costs(rng: random.Random, rounds: int) -> dict[str, float]:
     out = {k: (v - calls[k] * timer) / rounds * 1e6 for k, v in spent.items()}
     out["rest"] = (total - sum(spent.values())) / rounds * 1e6   # incl. the wrappers' cost
     out["apply_calls"] = calls["apply"] / rounds
+    for name, (t, n) in by_kind.items():
+        out["apply " + name] = (t / n - timer) * 1e6          # us per call of that action
+        out["per round " + name] = n / rounds
     return out
 
 
@@ -219,6 +228,9 @@ def main(argv: list[str] | None = None) -> int:
           f"Round.legal_plays, {ph['rest']:.0f} us in the random players and the loop "
           f"(timed in place); apply() alone caps the engine at "
           f"{1e6 / ph['apply']:,.0f} rounds/s")
+    print("apply() per action: " + ", ".join(
+        f"{name[6:]} {ph[name]:.2f} us x {ph['per round ' + name[6:]]:.1f}"
+        for name in sorted(ph) if name.startswith("apply ")))
     print(f"legal-move generation: {per_call:.2f} us per Round.legal_plays call as rounds ask it "
           f"({calls / 300:.0f} calls per round), {uncached_cost(positions[:5000]):.2f} us "
           f"uncached (every cache of moves.py emptied before each call)")
