@@ -125,7 +125,7 @@ def register(table: "CommandTable") -> None:
         assert ctx.user is not None
         word = args.get("seconds", "")
         reason = args.get("reason", "")
-        if word and word.isdigit():
+        if word and word.isascii() and word.isdigit():
             seconds = int(word)
         else:
             seconds = DEFAULT_SHUTDOWN_SECONDS

@@ -49,7 +49,8 @@ ARGS = ["", "0", "1", "4", "5", "-1", "99999999999999999999", "mute", "Bob", "Gu
         "Ph=7", "Ma wish 8", "R10 G10", "left", "right", "on", "off", "json 1", "json 0",
         "seed 5", "target -3", "round 0", "tichujoin", "help", "none", "A", "%s", "{}", "{0}",
         "{name}", "\\x00", "'; DROP TABLE accounts;--", "ä€𝄞", "\u202e", "\u200b", "🂡",
-        "a" * 300, "#1", "#", "##", "/", ";", "1.5e308", "nan", "None", "null", "[]"]
+        "a" * 300, "#1", "#", "##", "/", ";", "1.5e308", "nan", "None", "null", "[]",
+        "²", "٣", "１２", "⁴", "0x10", "+3", " 7"]
 
 
 class Generator:

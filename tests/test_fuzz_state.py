@@ -34,7 +34,8 @@ CARDS = ["S2", "B5", "G10", "RA", "Ma", "Hu", "Ph", "Dr", "SK", "GB", "Ph=7", "R
 
 card_text = st.lists(st.sampled_from(CARDS), max_size=5).map(" ".join)
 name_arg = st.sampled_from(NAMES + ["Nobody", "bot", "Bot1~heuristic", ""])
-number = st.sampled_from(["0", "1", "2", "3", "4", "5", "-1", "99", "x", "#1", ""])
+number = st.sampled_from(["0", "1", "2", "3", "4", "5", "-1", "99", "x", "#1", "", "²", "٣",
+                          "99999999999999999999"])
 junk_text = st.text(alphabet=st.characters(blacklist_categories=("Cs",)), max_size=30)
 
 LINES = st.one_of(
@@ -45,7 +46,8 @@ LINES = st.one_of(
                      "/option target 300", "/option round 1", "/option bombwindow 0",
                      "/option dragon fixed", "/set color on", "/xyzzy", "/", ";", "/pl",
                      "/kick Bob", "/shutdown 5", "/role Ann admin", "/announce hi",
-                     "/addbot", "/addbot 2 random", "/removebot 3", "/finger Ann"]),
+                     "/addbot", "/addbot 2 random", "/removebot 3", "/finger Ann",
+                     "/addbot ²", "/removebot ²", "/shutdown ²"]),
     st.builds("/room {}".format, number),
     st.builds("/join {}".format, number),
     st.builds("/play {}".format, card_text),
@@ -224,3 +226,29 @@ LobbyMachine.TestCase.settings = settings(
     max_examples=15, stateful_step_count=50, deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
 test_lobby_state_machine = LobbyMachine.TestCase
+
+
+def test_digits_that_int_refuses_are_refused_cleanly() -> None:
+    """Found by the fuzzers: '²'.isdigit() is True but int('²') raises; each of these answered
+    internal-error with a traceback before."""
+    failures: list[Any] = []
+
+    def observe(event: dict[str, Any]) -> None:
+        if event.get("log_failure") is not None:
+            failures.append(event)
+
+    globalLogPublisher.addObserver(observe)
+    try:
+        clock = task.Clock()
+        lobby = FakeLobby(clock)
+        ann = lobby.connect()
+        ann.login("Ann")
+        ann.send("/newroom")
+        ann.raw()
+        for line in ("/room ²", "/addbot ²", "/removebot ²", "/shutdown ²"):
+            ann.send(line)
+            out = ann.text()
+            assert out.startswith("! [") and "[internal-error]" not in out, (line, out)
+    finally:
+        globalLogPublisher.removeObserver(observe)
+    assert failures == []
