@@ -766,7 +766,7 @@ class TableActor:
         seat: int | None = None
         strategy = BOT_TAKEOVER_STRATEGY
         for word in " ".join(words).split():
-            if word.isdigit():
+            if word.isascii() and word.isdigit():   # int() refuses other digits such as ²
                 seat = int(word) - 1
                 if not 0 <= seat < 4:
                     raise LobbyError("no-such-seat", seat=word)
@@ -795,7 +795,7 @@ class TableActor:
         text = args.text("seat").strip()
         if not text:
             raise LobbyError("bad-arguments", usage=BOT_USAGE["removebot"])
-        if text.isdigit():
+        if text.isascii() and text.isdigit():
             seat = int(text) - 1
             if not 0 <= seat < 4:
                 raise LobbyError("no-such-seat", seat=text)

@@ -348,7 +348,7 @@ the room you are in shows the table's /spielinfo.
 """)
 def _room(ctx: CommandContext, args: dict[str, str]) -> None:
     raw = args["number"].lstrip("#")
-    if not raw.isdigit():
+    if not (raw.isascii() and raw.isdigit()):  # int() refuses other digits such as ²
         raise LobbyError("no-such-room", number=args["number"])
     me = _me(ctx)
     room = ctx.world.room(int(raw))
