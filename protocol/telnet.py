@@ -459,7 +459,12 @@ class TelnetLineProtocol(Protocol):
             except ValueError:
                 _log.debug("Ignored GMCP {package} with invalid JSON", package=package)
                 return
-        self.gmcpReceived(package, data)
+        try:
+            self.gmcpReceived(package, data)
+        except Exception:
+            # a failing hook is logged; the byte parser and the connection go on
+            _log.failure("handling GMCP {package} from {peer}", package=package,
+                         peer=str(self.transport.getPeer()))
 
     # ---- negotiation (RFC 1143) -------------------------------------------------------------
     def _agree_us(self, option: int) -> bool:

@@ -94,8 +94,17 @@ class Generator:
                 body = bytes(rng.getrandbits(8) for _ in range(rng.randint(0, 40)))
                 parts.append(bytes((IAC, SB, rng.choice((201, 24, 31, rng.randrange(256)))))
                              + body + (bytes((IAC, SE)) if rng.random() < 0.8 else b""))
-            elif choice < 0.8:
+            elif choice < 0.7:
                 parts.append(bytes((IAC, rng.choice((GA, NOP, 247, 248, 244, IAC)))))
+            elif choice < 0.8:                      # GMCP: agree to it, then a message
+                package = rng.choice(["Core.Hello", "Core.Supports.Set", "Core.Supports.Add",
+                                      "Core.Supports.Remove", "Char.Login", "core.supports.set",
+                                      "Tichu.Play", ""])
+                body = rng.choice(['{"client": "fuzz", "version": "1"}', '["Char 1", "Room ²"]',
+                                   '["Tichu ٣", 7, null]', '["Room 99999999999999999999"]',
+                                   '{"a": [[[[]]]]}', "[", "null", '"x"', "1e999", ""])
+                parts.append(bytes((IAC, DO, 201, IAC, SB, 201))
+                             + f"{package} {body}".encode("utf-8") + bytes((IAC, SE)))
             else:
                 parts.append(b"who")
         return b"".join(parts) + bytes((IAC, SE)) + self.end()
