@@ -319,3 +319,44 @@ def test_passwords_never_appear_in_the_log(clock: task.Clock, logged: Any) -> No
     for secret in ("pw-Register1", "pw-Changed2", "wrong-Old3", "pw-New4", "pw-Wrong5"):
         assert secret not in everything, secret
     assert "Secretive logged in" in everything
+
+
+def test_shutdown_command_makes_the_server_process_exit_cleanly(tmp_path: Path) -> None:
+    """``tichu-lobby --admin Boss``: Boss registers, /shutdown 1 -> the process exits with 0."""
+    import os
+    import re
+    import socket
+    import subprocess
+    import sys
+    env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parent.parent))
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "protocol", "--db", str(tmp_path / "s.sqlite3"), "--admin", "Boss",
+         "--port", "tcp:0:interface=127.0.0.1"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=tmp_path)
+    try:
+        port = None
+        for line in proc.stdout:  # one log line per event
+            m = re.search(r"listening on \S+ \(127\.0\.0\.1:(\d+)\)", line)
+            if m:
+                port = int(m.group(1))
+                break
+        assert port is not None
+        with socket.create_connection(("127.0.0.1", port), timeout=10) as s:
+            s.sendall(b"Boss\r\n/register sesame1\r\n/shutdown 1 maintenance\r\n")
+            received = b""
+            while b"Goodbye." not in received:
+                data = s.recv(4096)
+                if not data:
+                    break
+                received += data
+        out, err = proc.communicate(timeout=20)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    text = received.decode("utf-8", "replace")
+    assert "The server shuts down in 1 s (maintenance; Boss)" in text
+    assert "The server is shutting down. Goodbye." in text
+    assert proc.returncode == 0, err
+    assert "moderation: Boss shuts the server down in 1.0 s: maintenance" in out
+    assert "sesame1" not in out
