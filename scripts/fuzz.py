@@ -248,6 +248,28 @@ def start_server(workdir: Path, flood: bool) -> tuple[subprocess.Popen[bytes], i
     raise SystemExit(f"fuzz: the server did not start:\n{log.read_text(errors='replace')[-2000:]}")
 
 
+def trouble_signatures(log_text: str) -> dict[str, int]:
+    """Each traceback of the log as "file:line in function: exception" (its innermost frame of
+    this project), with how often it occurred."""
+    found: dict[str, int] = {}
+    lines = log_text.splitlines()
+    for i, line in enumerate(lines):
+        if not BAD_LOG.search(line) or line.startswith("\t"):
+            continue
+        frame, error = "", line.strip()[:120]
+        for follow in lines[i + 1:i + 80]:
+            if not follow.startswith("\t"):
+                break
+            m = re.match(r'\s*File "(.+)", line (\d+), in (\S+)', follow)
+            if m and "site-packages" not in m.group(1):
+                frame = f"{Path(m.group(1)).name}:{m.group(2)} in {m.group(3)}"
+            elif follow.strip() and not follow.startswith("\t "):
+                error = follow.strip()
+        key = f"{frame}: {error}" if frame else error
+        found[key] = found.get(key, 0) + 1
+    return found
+
+
 async def run(opts: argparse.Namespace, port: int) -> tuple[Stats, float, str]:
     rng = random.Random(opts.seed)
     stats = Stats()
@@ -309,6 +331,7 @@ def main(argv: list[str] | None = None) -> int:
     if opts.keep_log:
         Path(opts.keep_log).write_text(log_text, encoding="utf-8")
     bad = [line for line in log_text.splitlines() if BAD_LOG.search(line)]
+    problems = trouble_signatures(log_text)
     answered = answer.startswith("FuzzCheck is in")
     ok = answered and not bad and exit_code in (None, 0)
     summary = {
@@ -317,7 +340,8 @@ def main(argv: list[str] | None = None) -> int:
         "seconds": round(elapsed, 1),
         "lines_per_s": round(stats.lines / elapsed) if elapsed else 0,
         "normal_client_answer": answer, "log_lines_checked": len(log_text.splitlines()),
-        "bad_log_lines": bad[:10], "server_exit_code": exit_code, "ok": ok,
+        "bad_log_lines": bad[:10], "problems": problems, "server_exit_code": exit_code,
+        "ok": ok,
     }
     tmp.cleanup()
     sys.stdout.write(json.dumps(summary) + "\n")
