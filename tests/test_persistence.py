@@ -8,10 +8,11 @@ import random
 from typing import Any
 
 import pytest
+import pytest_twisted
 from twisted.internet.address import IPv4Address
 from twisted.internet.defer import Deferred
 
-from conftest import FakeClient, FakeLobby
+from conftest import FakeClient, FakeLobby, RunningServer, within
 from lobby.persistence import Persistence
 from lobby.records import GameArchive
 from lobby.world import World
@@ -371,3 +372,37 @@ def test_a_table_nobody_comes_back_to_is_abandoned_and_its_journal_closed(clock:
     lobby.turn()
     assert lobby.world.tables == {}
     assert rows(lobby, "SELECT COUNT(*) FROM journal_tables") == [(0,)]
+
+
+# ---- /shutdown records every table; the next start restores it -----------------------------------
+@pytest_twisted.ensureDeferred
+async def test_shutdown_records_the_running_tables_and_the_next_start_restores_them(
+        server: RunningServer) -> None:
+    clients = {}
+    for name in PLAYERS:
+        c = await server.client()
+        await c.login(name)
+        clients[name] = c
+    await within(clients["Ann"].expect("Dan enters the Lobby.\r\n"))
+    for name, line in [("Ann", "/newroom"), ("Bob", "/room 1"), ("Cat", "/room 1"),
+                       ("Dan", "/room 1"), ("Ann", "/join"), ("Bob", "/join"), ("Cat", "/join"),
+                       ("Dan", "/join"), ("Ann", "/option seed 31"), ("Ann", "/start"),
+                       ("Ann", "/nogrand"), ("Bob", "/grand")]:
+        clients[name].send(line)
+        clients[name].send(f"/whereis {name}")
+        await within(clients[name].expect(f"{name} is in the "))
+    world = server.server.world
+    record = world.tables[1].match.record()
+    assert len(record["actions"]) == 2
+    stopped = Deferred()
+    server.server.exit = lambda: stopped.callback(None)
+    server.server.shutdown(0, "update", "Ann")          # what /shutdown 0 update does
+    await within(stopped, 10)
+    server.clients = []
+    await server.start()
+    table = server.server.world.tables[1]
+    assert table.match.record() == record and table.gone == set(PLAYERS)
+    bob = await server.client()
+    text = await bob.login("Bob")
+    text += await within(bob.expect("Your hand: "))
+    assert "You are back in your seat at table 1; the game goes on." in text
