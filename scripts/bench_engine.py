@@ -10,6 +10,7 @@ legal-move generation: per Round.legal_plays call as the rounds ask it, and per 
 call on positions met in the rounds with every cache of moves.py emptied.
 
     python scripts/bench_engine.py --seconds 10
+    python scripts/bench_engine.py --replay      # the engine alone, without the random players
 """
 from __future__ import annotations
 
@@ -163,6 +164,82 @@ def phase_costs(rng: random.Random, rounds: int) -> dict[str, float]:
     return out
 
 
+def record_rounds(rng: random.Random, count: int) -> list:
+    """Random rounds as (hands, steps) to replay: a step is (seat, action) or, for a play in turn,
+    (seat, ("play", key, wish)) so that the replay hands over the Combo of its own legal list."""
+    recorded = []
+    for _ in range(count):
+        deck = list(DECK)
+        rng.shuffle(deck)
+        hands = [deck[0:14], deck[14:28], deck[28:42], deck[42:56]]
+        r = Round(hands)
+        steps: list = []
+
+        def act(seat: int, action: object, step: object = None) -> None:
+            r.apply(seat, action)  # type: ignore[arg-type]
+            steps.append((seat, action if step is None else step))
+
+        for s in range(4):
+            act(s, GrandTichu(rng.random() < 0.05))
+        for s in range(4):
+            act(s, Exchange(rng.sample(mask_cards(r.hands[s]), 3)))
+        while r.phase != "finished":
+            ph = r.phase
+            if ph == "play":
+                s = r.turn
+                plays = r.legal_plays(s)
+                k = len(plays)
+                m = k + 1 if r._combos and not r.trick_won and (r.wish is None or r.can_pass(s)) else k
+                i = rng.randrange(m)
+                if i == k:
+                    act(s, PASS, ("pass",))
+                else:
+                    p = plays[i]
+                    wish = WISHES[rng.randrange(14)] if p.mask & MAHJONG_BIT else None
+                    play = (Play(p.cards, p.phoenix_as, wish) if p.mask & MAHJONG_BIT
+                            else Play(p.cards, p.phoenix_as))
+                    act(s, play, ("play", p.key, wish))
+            elif ph == "dragon":
+                act(r.holder, GiveDragon((r.holder + 1 + 2 * rng.randrange(2)) & 3))
+            elif ph == "wish":
+                act(r.wisher, Wish(WISHES[rng.randrange(14)]))
+        recorded.append((hands, steps))
+    return recorded
+
+
+def replay_cost(recorded: list, repeat: int) -> float:
+    """Microseconds per round for the engine alone: the recorded rounds replayed through
+    Round.legal_plays (asked before every decision in turn, as a player would) and Round.apply,
+    the caches of moves.py emptied before each pass; the best of `repeat` passes (CPU time)."""
+    caches = [getattr(moves, name) for name in ("_ANSWERS", "_INDEXES", "_INDEX_OF", "_BOMBS_OF")
+              if hasattr(moves, name)]
+    best = float("inf")
+    for _ in range(repeat):
+        for c in caches:
+            c.clear()
+        t0 = time.process_time()
+        for hands, steps in recorded:
+            r = Round(hands)
+            apply, legal = r.apply, r.legal_plays
+            for seat, step in steps:
+                if step.__class__ is not tuple:
+                    apply(seat, step)
+                elif step[0] == "pass":
+                    legal(seat)
+                    apply(seat, PASS)
+                else:
+                    key, wish = step[1], step[2]
+                    for p in legal(seat):
+                        if p.key == key:
+                            break
+                    if p.mask & MAHJONG_BIT:
+                        apply(seat, Play(p.cards, p.phoenix_as, wish))
+                    else:
+                        apply(seat, Play(p.cards, p.phoenix_as))
+        best = min(best, time.process_time() - t0)
+    return best / len(recorded) * 1e6
+
+
 def uncached_cost(positions: list) -> float:
     """Microseconds per moves.legal_plays call with every cache of moves.py emptied first."""
     caches = [getattr(moves, name) for name in dir(moves)
@@ -191,8 +268,18 @@ def main(argv: list[str] | None = None) -> int:
                     help="gc.freeze() after the warm-up and a gen0 threshold of 100000")
     ap.add_argument("--rounds-only", action="store_true",
                     help="skip the per-call legal-move figures")
+    ap.add_argument("--replay", action="store_true",
+                    help="only the engine alone: 300 recorded random rounds replayed through "
+                         "legal_plays and apply, best of 7 passes (steady on a shared machine)")
     args = ap.parse_args(argv)
     rng = random.Random(args.seed)
+    if args.replay:
+        recorded = record_rounds(rng, 300)
+        per_round = replay_cost(recorded, 7)
+        print(f"replay: {per_round:.0f} us of CPU per round in Round.legal_plays + Round.apply "
+              f"(300 recorded rounds, best of 7) = {1e6 / per_round:,.0f} rounds per CPU second "
+              f"for the engine alone")
+        return 0
     for _ in range(20):                  # warm-up
         play_round(rng)
     if args.gc_freeze:
