@@ -3,7 +3,9 @@
 Hands are bit masks internally (`1 << card`); per rank the four cards are one nibble. Plays are
 generated directly from the nibbles (never by trying subsets) and handed out as interned `Combo`s;
 the answer for (hand, top play, wish) is cached, since a round asks the same question several times
-(legal actions, the view, then checking the chosen play).
+(legal actions, the view, then checking the chosen play). Leads come from a per-hand index of every
+lead by kind; follows (most questions of a round) are generated directly for the top's kind above
+its rank (`follow_plays`, what `Round` asks, with `lead_plays`).
 """
 from __future__ import annotations
 
@@ -20,7 +22,7 @@ from lobby.tichu.combos import (
 from lobby.tichu.errors import Rejected
 
 __all__ = ["legal_plays", "can_pass", "bombs_out_of_turn", "check_play", "check_bomb_out_of_turn",
-           "trick_top", "wish_binds", "fulfils_wish"]
+           "trick_top", "wish_binds", "fulfils_wish", "follow_plays", "lead_plays"]
 
 Play = Union[Combo, Iterable[Card]]
 Wish = Union[str, int, None]
