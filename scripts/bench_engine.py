@@ -20,6 +20,7 @@ import os
 import random
 import sys
 import time
+import timeit
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
@@ -240,6 +241,45 @@ def replay_cost(recorded: list, repeat: int) -> float:
     return best / len(recorded) * 1e6
 
 
+def floor_costs(rng: random.Random) -> dict[str, float]:
+    """The cheapest engine calls measured alone (timeit, best of 7): apply() of a pass on a trick
+    and legal_plays following a single (the state reset around them timed and subtracted), and an
+    empty Python call for scale. Microseconds."""
+    while True:
+        deck = list(DECK)
+        rng.shuffle(deck)
+        r = Round([deck[0:14], deck[14:28], deck[28:42], deck[42:56]], grand_allowed=False)
+        for s in range(4):
+            r.apply(s, Exchange(mask_cards(r.hands[s])[:3]))
+        s = r.turn
+        lows = [p for p in r.legal_plays(s) if p.kind == "single" and 3 <= p.rank <= 8]
+        if not lows:
+            continue
+        r.apply(s, Play(lows[0].cards))
+        if len(r.legal_plays(r.turn)) >= 6:
+            break
+    seat = r.turn
+
+    def empty(a: object, b: object) -> None:
+        return None
+
+    env = {"r": r, "seat": seat, "PASS": PASS, "empty": empty}
+    n = 100_000
+
+    def best(stmt: str) -> float:
+        return min(timeit.repeat(stmt, globals=env, number=n, repeat=7)) / n * 1e6
+
+    reset = best("r.passes = 0; r.turn = seat")
+    reset_legal = best("r.passes = 0; r.turn = seat; r._legal = ()")
+    return {
+        "pass": best("r.passes = 0; r.turn = seat; r.apply(seat, PASS)") - reset,
+        "follow": best("r.passes = 0; r.turn = seat; r._legal = (); r.legal_plays(seat)")
+        - reset_legal,
+        "plays": float(len(r.legal_plays(seat))),
+        "call": best("empty(seat, PASS)"),
+    }
+
+
 def uncached_cost(positions: list) -> float:
     """Microseconds per moves.legal_plays call with every cache of moves.py emptied first."""
     caches = [getattr(moves, name) for name in dir(moves)
@@ -318,6 +358,10 @@ def main(argv: list[str] | None = None) -> int:
     print("apply() per action: " + ", ".join(
         f"{name[6:]} {ph[name]:.2f} us x {ph['per round ' + name[6:]]:.1f}"
         for name in sorted(ph) if name.startswith("apply ")))
+    fl = floor_costs(random.Random(args.seed + 3))
+    print(f"floor, measured alone: apply(seat, Pass()) {fl['pass']:.2f} us, Round.legal_plays "
+          f"following a single ({fl['plays']:.0f} plays) {fl['follow']:.2f} us, an empty Python "
+          f"call {fl['call']:.3f} us")
     print(f"legal-move generation: {per_call:.2f} us per Round.legal_plays call as rounds ask it "
           f"({calls / 300:.0f} calls per round), {uncached_cost(positions[:5000]):.2f} us "
           f"uncached (every cache of moves.py emptied before each call)")
