@@ -330,6 +330,8 @@ class World:
             call.cancel()
         del self.rooms[number]
         del self.tables[number]
+        for name in getattr(table, "players", ()):     # their seats are gone with the table
+            self._away_guests.pop(name_key(name), None)
         log.info("table {table} closed ({state})", table=number, state=table.state)
         try:
             table.close()
