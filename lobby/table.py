@@ -16,14 +16,19 @@ Seats are numbered 1..4 for people and 0..3 inside the engine; seats 1+3 and 2+4
 play goes from seat 1 to 2 to 3 to 4 ("right" is the next player in turn order, "left" the
 previous one; Tichu is played counter-clockwise).
 
-Time comes only from the injected clock (`IReactorTime`: the reactor, or `task.Clock` in tests);
-the only use is the bomb window.
+Time comes only from the injected clock (`IReactorTime`: the reactor, or `task.Clock` in tests):
+the bomb window, and the grace time (`/option grace`) before a vanished player may be removed.
+
+Persistence (`recorder`, set by lobby/persistence.py): the table tells it when a game starts,
+after every accepted action (before that action's events are handed to `deliver`), when a bot
+takes over a seat, when the game ends and when a running table is closed.
 
 Commands (`submit(user, name, args)`; `args` is a mapping with the keys below, or the raw text
 after the command name, or its tokens as a list; BSW aliases kartentausch/passe/bomben work too):
 
     join [seat]        spielinfo         option [name [value]]   remove name    accept  refuse
     leave              start             reset                   grand  nogrand  tichu  pass
+    startnosave (an unrated game that counts in no statistics)
     schupf cards       play cards        bomb cards              wish rank      dragon to
     addbot [seat] [random|heuristic]     removebot seat
 
