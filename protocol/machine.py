@@ -23,6 +23,7 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from lobby.events import Event, error_event
+from lobby.numbers import ascii_int
 from lobby.messages import text
 from protocol.render_json import REPLY_TYPES, dumps, is_table_event, render_json
 from protocol.telnet import TelnetLineProtocol
@@ -218,6 +219,6 @@ class MachineMode(TelnetLineProtocol):
                 if name == "core.supports.remove":
                     supports.pop(pkg, None)
                 else:
-                    supports[pkg] = int(version) if version.strip().isdigit() else 1
+                    supports[pkg] = ascii_int(version, 1_000_000) or 1
             self.gmcp_supports = supports
         # anything else: ignored silently

@@ -13,6 +13,7 @@ import textwrap
 from typing import TYPE_CHECKING, Any
 
 from lobby.events import Event
+from lobby.numbers import ascii_int
 from lobby.messages import LobbyError
 from lobby.records import GameArchive
 
@@ -36,10 +37,10 @@ def _lines_event(kind: str, lines: list[str], **data: Any) -> Event:
 
 
 def _number(word: str, usage: str) -> int:
-    raw = word.lstrip("#")
-    if not raw.isdigit():
+    number = ascii_int(word.lstrip("#"))
+    if number is None:
         raise LobbyError("bad-arguments", usage=usage)
-    return int(raw)
+    return number
 
 
 def register(table: "CommandTable") -> None:

@@ -245,10 +245,33 @@ def test_digits_that_int_refuses_are_refused_cleanly() -> None:
         ann.login("Ann")
         ann.send("/newroom")
         ann.raw()
-        for line in ("/room ²", "/addbot ²", "/removebot ²", "/shutdown ²"):
+        for line in ("/room ²", "/addbot ²", "/removebot ²", "/shutdown ²", "/replay ⁴",
+                     "/replay 99999999999999999999", "/replay 1 ²"):
             ann.send(line)
             out = ann.text()
             assert out.startswith("! [") and "[internal-error]" not in out, (line, out)
+    finally:
+        globalLogPublisher.removeObserver(observe)
+    assert failures == []
+
+
+def test_gmcp_supports_with_digits_that_int_refuses() -> None:
+    """Found by scripts/fuzz.py: Core.Supports.Set ["Room ²"] raised in gmcpReceived."""
+    failures: list[Any] = []
+
+    def observe(event: dict[str, Any]) -> None:
+        if event.get("log_failure") is not None:
+            failures.append(event)
+
+    globalLogPublisher.addObserver(observe)
+    try:
+        lobby = FakeLobby(task.Clock())
+        ann = lobby.connect()
+        ann.login("Ann")
+        ann.session.gmcpReceived("Core.Supports.Set", ["Room ²", "Char 99999999999999999999999", "Tichu 1"])
+        assert ann.session.gmcp_supports == {"Room": 1, "Char": 1, "Tichu": 1}
+        ann.send("/who")
+        assert "Ann" in ann.text()
     finally:
         globalLogPublisher.removeObserver(observe)
     assert failures == []
