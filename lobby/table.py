@@ -646,25 +646,9 @@ class TableActor:
         elif name == "target":
             opts.target = _int_option(name, value, 50, 100000, "a score such as 500 or 1000")
         elif name == "bombwindow":
-            try:
-                seconds = float(value or "")
-            except ValueError:
-                raise LobbyError("bad-option-value", name=name, value=value or "",
-                                 expected="seconds, 0 to 60") from None
-            if not 0 <= seconds <= MAX_BOMBWINDOW or math.isnan(seconds):
-                raise LobbyError("bad-option-value", name=name, value=value or "",
-                                 expected="seconds, 0 to 60")
-            opts.bombwindow = seconds
+            opts.bombwindow = _seconds_option(name, value, MAX_BOMBWINDOW)
         elif name == "grace":
-            try:
-                seconds = float(value or "")
-            except ValueError:
-                raise LobbyError("bad-option-value", name=name, value=value or "",
-                                 expected="seconds, 0 to 86400") from None
-            if not 0 <= seconds <= MAX_GRACE or math.isnan(seconds):
-                raise LobbyError("bad-option-value", name=name, value=value or "",
-                                 expected="seconds, 0 to 86400")
-            opts.grace = seconds
+            opts.grace = _seconds_option(name, value, MAX_GRACE)
         elif name == "seed":
             if value and value.lower() in OFF_WORDS:
                 opts.seed = None
@@ -992,6 +976,18 @@ def _int_option(name: str, value: str | None, low: int, high: int, expected: str
     if not low <= n <= high:
         raise LobbyError("bad-option-value", name=name, value=value or "", expected=expected)
     return n
+
+
+def _seconds_option(name: str, value: str | None, maximum: float) -> float:
+    """A number of seconds from 0 to `maximum` (fractions allowed), else bad-option-value."""
+    expected = f"seconds, 0 to {maximum:g}"
+    try:
+        seconds = float(value or "")
+    except ValueError:
+        raise LobbyError("bad-option-value", name=name, value=value or "", expected=expected) from None
+    if not 0 <= seconds <= maximum:    # also refuses nan and inf
+        raise LobbyError("bad-option-value", name=name, value=value or "", expected=expected)
+    return seconds
 
 
 def _parse_wish(text: str) -> str | None:
