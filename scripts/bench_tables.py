@@ -1,0 +1,515 @@
+#!/usr/bin/env python3
+"""The "Tables" benchmark: N tables of four machine-mode bots playing random legal moves.
+
+    .venv/bin/python scripts/bench_tables.py --tables 10,100,250,500,1000 --seconds 10
+    .venv/bin/python scripts/bench_tables.py --tables 2 --seconds 2 --no-echo     # the smoke test
+
+For each N it starts the lobby server (``python -m protocol``) as a separate process with a
+temporary database and the limits that would cap a benchmark turned off (connections, guests,
+flood control, login and idle time-outs), then one or more load processes (``--procs``; default:
+one per 500 tables, at most 2) that each open their share of the tables: four connections per
+table, each switched to machine mode with ``%json``, logged in as a guest; the first opens a
+table (``/newroom``), all four ``/join``, and once every process is ready the openers ``/start``.
+From then on each bot answers every ``state`` object in which it is asked to act (``grand``,
+exchange, play, wish, Dragon) with a random legal decision (``lobby.bots`` "random" strategy:
+``legal`` plus the pass where ``can_pass``), one command at a time, as fast as the server answers;
+a finished match is ``/reset`` and started again.
+
+Measured, after ``--warmup`` seconds, for ``--seconds``: actions per second (commands the server
+accepted: the ``ok`` with the command's id) and the latency of each accepted action from sending
+it to receiving its ``state`` update on the same connection (the first ``state`` after the send;
+machine mode sends the effects before the ``ok``), as p50/p99/p99.9 (scripts/loadgen.Histogram).
+
+In the same run the echo baseline (scripts/bench_echo_server.py with ``loadgen.py echo``,
+``--echo-conns`` closed loops) gives the machine's round-trip limit; each N is reported as a
+ratio to it. With two CPUs the server is pinned to the first and the load to the second.
+Everything is loopback, bounded (``--time-limit`` per load process) and stops by itself. Prints
+one JSON object per N and a Markdown table; ``--json FILE`` writes all figures.
+"""
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import multiprocessing
+import os
+import random
+import re
+import resource
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+from typing import Any, Callable, Sequence
+
+SCRIPTS = Path(__file__).resolve().parent
+ROOT = SCRIPTS.parent
+for p in (str(ROOT), str(SCRIPTS)):
+    if p not in sys.path:
+        sys.path.insert(0, p)
+
+from loadgen import Conn, ConnectionClosed, Histogram, Target, cpu_seconds  # noqa: E402
+from lobby.bots.random_bot import RandomStrategy  # noqa: E402
+
+__all__ = ["TableBot", "run_load", "bench_one", "main"]
+
+now_ns = time.monotonic_ns
+SERVER_LIMITS = ("--max-connections", "0", "--max-per-ip", "0", "--max-guests", "0",
+                 "--flood-rate", "0", "--login-timeout", "0", "--idle-timeout", "0",
+                 "--login-attempts-per-minute", "0")
+_ID_RE = re.compile(rb'"id":"([A-Za-z0-9_-]+)"')
+_STATE = b'{"type":"state"'
+GAME_VERBS = frozenset(("play", "pass", "grand", "nogrand", "schupf", "wish", "dragon", "bomb",
+                        "tichu"))
+
+
+class BotFailed(Exception):
+    """A bot could not set up (refused command, closed connection)."""
+
+
+class TableBot:
+    """One machine-mode connection at a table; reads with loadgen's Conn in measure mode."""
+
+    def __init__(self, conn: Conn, name: str, stats: "Stats", rng: random.Random) -> None:
+        self.conn = conn
+        self.name = name
+        self.stats = stats
+        self.strategy = RandomStrategy(rng.randrange(2 ** 31), grand=0.02, tichu=0.02, bomb=0.1)
+        self.opener = False
+        self.partial = b""
+        self.next_id = 0
+        self.waiters: dict[str, asyncio.Future[dict[str, Any]]] = {}
+        self.prompt: asyncio.Future[dict[str, Any]] | None = None
+        self.events: list[dict[str, Any]] = []
+        self.state: dict[str, Any] | None = None
+        self.state_no = 0
+        self.decided = 0
+        self.inflight: str | None = None       # the id of the game command in flight
+        self.inflight_verb = ""
+        self.sent_at = 0
+        self.state_at = 0                       # when the first state after the send arrived
+        self.refused_in_a_row = 0
+        self.playing = False
+        conn.measure(self.on_data)
+
+    # ---- the wire ------------------------------------------------------------------------------
+    def on_data(self, conn: Conn, data: bytes) -> None:
+        if self.partial:
+            data = self.partial + data
+        lines = data.split(b"\r\n")
+        self.partial = lines.pop()
+        for line in lines:
+            if line.startswith(_STATE):
+                if self.inflight is not None and not self.state_at:
+                    self.state_at = now_ns()
+                self.state = json.loads(line)
+                self.state_no += 1
+                continue
+            m = _ID_RE.search(line)
+            if m is not None:
+                self.reply(m.group(1).decode(), json.loads(line))
+            elif self.prompt is not None and b'"type":"prompt"' in line:
+                fut, self.prompt = self.prompt, None
+                fut.set_result(json.loads(line))
+            elif not self.playing and line.startswith(b"{"):
+                self.events.append(json.loads(line))
+        if self.playing and self.inflight is None:
+            self.act()
+
+    def send(self, line: str) -> str:
+        self.next_id += 1
+        cid = f"a{self.next_id}"
+        self.conn.send(f"#{cid} {line}\r\n".encode())
+        return cid
+
+    async def command(self, line: str, timeout: float = 60.0) -> dict[str, Any]:
+        cid = self.send(line)
+        fut = asyncio.get_running_loop().create_future()
+        self.waiters[cid] = fut
+        return await asyncio.wait_for(fut, timeout)
+
+    async def must(self, line: str) -> dict[str, Any]:
+        reply = await self.command(line)
+        if reply["type"] == "error":
+            raise BotFailed(f"{self.name}: {line!r} refused: {reply.get('code')}")
+        return reply
+
+    def reply(self, cid: str, obj: dict[str, Any]) -> None:
+        fut = self.waiters.pop(cid, None)
+        if fut is not None:
+            if not fut.done():
+                fut.set_result(obj)
+            return
+        if cid != self.inflight:
+            return
+        self.inflight = None
+        st = self.stats
+        if obj["type"] == "error":
+            st.refused += 1
+            self.refused_in_a_row += 1
+            if self.refused_in_a_row <= 20:
+                self.decided = 0            # decide the same state again (random: another pick)
+        else:
+            self.refused_in_a_row = 0
+            if self.inflight_verb in GAME_VERBS and st.measuring:
+                st.actions += 1
+                if self.state_at:
+                    st.hist.record_ns(self.state_at - self.sent_at)
+                else:
+                    st.no_state += 1
+            elif self.inflight_verb == "start":
+                st.games += 1
+        self.state_at = 0
+
+    # ---- login and table -----------------------------------------------------------------------
+    async def login(self) -> None:
+        self.prompt = asyncio.get_running_loop().create_future()
+        self.conn.send(b"%json\r\n")
+        await asyncio.wait_for(self.prompt, 60)
+        reply = await self.command(self.name)
+        if reply["type"] not in ("logged-in", "logged-in-guest"):
+            raise BotFailed(f"{self.name}: login refused: {reply}")
+
+    async def open_table(self) -> int:
+        self.opener = True
+        await self.must("/newroom tichu")
+        for obj in reversed(self.events):
+            if obj["type"] == "newroom":
+                return int(obj["table"])
+        raise BotFailed("no table number after /newroom")
+
+    # ---- playing ---------------------------------------------------------------------------------
+    def act(self) -> None:
+        state = self.state
+        if state is None:
+            return
+        status = state.get("status")
+        if status != "playing":
+            if not self.opener or self.decided == self.state_no:
+                return
+            self.decided = self.state_no
+            if status == "finished":
+                self._send_game("/reset", "reset")
+            elif status == "waiting" and all(state.get("names") or [None]):
+                self._send_game("/start", "start")
+            return
+        if self.decided == self.state_no:
+            return
+        self.decided = self.state_no
+        command = self.strategy.decide(state)
+        if command:
+            self._send_game(command, command.split(" ", 1)[0])
+
+    def _send_game(self, line: str, verb: str) -> None:
+        self.inflight_verb = verb
+        self.state_at = 0
+        self.sent_at = now_ns()
+        self.inflight = self.send(line)
+
+
+class Stats:
+    def __init__(self) -> None:
+        self.hist = Histogram()
+        self.actions = 0
+        self.refused = 0
+        self.no_state = 0
+        self.games = 0
+        self.measuring = False
+
+
+async def _set_up_table(target: Target, prefix: str, k: int, stats: Stats,
+                        rng: random.Random) -> list[TableBot]:
+    loop = asyncio.get_running_loop()
+    bots: list[TableBot] = []
+    try:
+        for s in range(4):
+            conn = Conn(loop)
+            await asyncio.wait_for(conn.connect(target.host, target.port,
+                                                target.source(4 * k + s)), 30)
+            bot = TableBot(conn, f"{prefix}{k}s{s}", stats, rng)
+            bots.append(bot)
+            await bot.login()
+        number = await bots[0].open_table()
+        await bots[0].must("/join 1")
+        for s, bot in enumerate(bots[1:], start=2):
+            await bot.must(f"/room {number}")
+            await bot.must(f"/join {s}")
+    except BaseException:
+        for b in bots:
+            b.conn.close()
+        raise
+    return bots
+
+
+async def run_load(port: int, tables: int, prefix: str, warmup: float, seconds: float,
+                   ready: Callable[[], None] = lambda: None, seed: int = 1) -> dict[str, Any]:
+    """Open ``tables`` tables of four bots, call ``ready()`` (a barrier between processes), play
+    for ``warmup`` + ``seconds``; the figures of the measured part."""
+    target = Target("127.0.0.1", port, 8)
+    stats = Stats()
+    rng = random.Random(seed)
+    sem = asyncio.Semaphore(32)
+    setup_start = time.monotonic()
+
+    async def one(k: int) -> list[TableBot]:
+        async with sem:
+            return await _set_up_table(target, prefix, k, stats, rng)
+
+    groups = await asyncio.gather(*(one(k) for k in range(tables)))
+    setup_s = time.monotonic() - setup_start
+    bots = [b for g in groups for b in g]
+    ready()
+    for b in bots:
+        b.playing = True
+        b.events.clear()
+    for g in groups:                     # the openers start; everyone else acts on states
+        g[0]._send_game("/start", "start")
+    await asyncio.sleep(warmup)
+    stats.measuring = True
+    start = time.monotonic()
+    await asyncio.sleep(seconds)
+    stats.measuring = False
+    elapsed = time.monotonic() - start
+    closed = sum(1 for b in bots if b.conn.closed)
+    for b in bots:
+        b.playing = False
+        b.conn.close()
+    return {"tables": tables, "conns": len(bots), "setup_s": round(setup_s, 2),
+            "seconds": elapsed, "actions": stats.actions, "refused": stats.refused,
+            "no_state": stats.no_state, "games_started": stats.games, "closed": closed,
+            "hist": stats.hist.to_dict()}
+
+
+def _load_worker(port: int, tables: int, prefix: str, warmup: float, seconds: float,
+                 barrier: Any, out: Any, uvloop_: bool, time_limit: float, cpu: int | None,
+                 seed: int) -> None:
+    if cpu is not None:
+        os.sched_setaffinity(0, {cpu})
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft < hard:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+
+    def ready() -> None:
+        barrier.wait(timeout=time_limit)
+
+    async def go() -> dict[str, Any]:
+        return await asyncio.wait_for(run_load(port, tables, prefix, warmup, seconds, ready, seed),
+                                      time_limit)
+    try:
+        if uvloop_:
+            import uvloop
+            result = uvloop.run(go())
+        else:
+            result = asyncio.run(go())
+    except (Exception, asyncio.TimeoutError) as e:     # reported, the parent fails the run
+        barrier.abort()
+        result = {"error": f"{type(e).__name__}: {e}"}
+    out.put(result)
+
+
+# ---- processes ----------------------------------------------------------------------------------
+def _preexec(cpu: int | None, nofile: int) -> Callable[[], None]:
+    def setup() -> None:
+        soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+        try:                      # only root may raise the hard limit
+            resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, nofile), max(hard, nofile)))
+        except (ValueError, OSError):
+            pass
+        if cpu is not None:
+            os.sched_setaffinity(0, {cpu})
+    return setup
+
+
+class Process:
+    """A server process on a port chosen by the kernel (its log says ``listening on ...:PORT``)."""
+
+    def __init__(self, argv: list[str], log: Path, cpu: int | None, nofile: int,
+                 cwd: Path) -> None:
+        self.log = log
+        self.out = open(log, "w")
+        env = dict(os.environ, PYTHONPATH=str(ROOT))
+        self.proc = subprocess.Popen(argv, stdout=self.out, stderr=subprocess.STDOUT, env=env,
+                                     cwd=cwd, preexec_fn=_preexec(cpu, nofile))
+        deadline = time.monotonic() + 30
+        self.port = 0
+        while time.monotonic() < deadline and not self.port:
+            if self.proc.poll() is not None:
+                raise SystemExit(f"bench_tables: {argv[1]} exited: {log.read_text()[-2000:]}")
+            for line in log.read_text().splitlines():
+                if "listening on" in line:
+                    self.port = int(line.rstrip(")").rsplit(":", 1)[1])
+                    break
+            time.sleep(0.05)
+        if not self.port:
+            self.stop()
+            raise SystemExit("bench_tables: the server did not start listening in time")
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+            try:
+                self.proc.wait(30)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(5)
+        self.out.close()
+
+
+def _cpus() -> tuple[int | None, int | None]:
+    cpus = sorted(os.sched_getaffinity(0))
+    return (cpus[0], cpus[1]) if len(cpus) >= 2 else (None, None)
+
+
+def bench_one(tables: int, opts: argparse.Namespace, workdir: Path) -> dict[str, Any]:
+    """Start a server, run the load processes for ``tables`` tables, stop the server."""
+    server_cpu, load_cpu = _cpus() if opts.pin else (None, None)
+    argv = [sys.executable, "-m", "protocol", "--db", str(workdir / f"t{tables}.sqlite3"),
+            "--port", "tcp:0:interface=127.0.0.1:backlog=4096", *SERVER_LIMITS]
+    if opts.uvloop:
+        argv.append("--uvloop")
+    server = Process(argv, workdir / f"t{tables}.log", server_cpu, opts.nofile, workdir)
+    procs = opts.procs or max(1, min(2, (tables + 499) // 500))
+    procs = min(procs, tables)
+    shares = [tables // procs + (1 if i < tables % procs else 0) for i in range(procs)]
+    ctx = multiprocessing.get_context("fork")
+    barrier = ctx.Barrier(procs + 1)
+    out = ctx.Queue()
+    workers = [ctx.Process(target=_load_worker, args=(
+        server.port, share, f"B{i}t", opts.warmup, opts.seconds, barrier, out, opts.uvloop,
+        opts.time_limit, load_cpu, opts.seed + i)) for i, share in enumerate(shares)]
+    try:
+        for w in workers:
+            w.start()
+        try:
+            barrier.wait(timeout=opts.time_limit)
+        except threading.BrokenBarrierError:
+            failed = out.get(timeout=30)
+            raise SystemExit(f"bench_tables: a load process failed: {failed.get('error')}")
+        cpu0 = cpu_seconds(server.proc.pid)
+        results = [out.get(timeout=opts.time_limit + 30) for _ in workers]
+        cpu1 = cpu_seconds(server.proc.pid)
+        for w in workers:
+            w.join(30)
+    finally:
+        for w in workers:
+            if w.is_alive():
+                w.kill()
+        server.stop()
+    errors = [r["error"] for r in results if "error" in r]
+    if errors:
+        raise SystemExit(f"bench_tables: a load process failed: {errors[0]}")
+    hist = Histogram()
+    for r in results:
+        hist.merge(Histogram.from_dict(r["hist"]))
+    seconds = max(r["seconds"] for r in results)
+    actions = sum(r["actions"] for r in results)
+    return {"tables": tables, "conns": sum(r["conns"] for r in results), "procs": procs,
+            "loop": "uvloop" if opts.uvloop else "asyncio",
+            "setup_s": max(r["setup_s"] for r in results), "seconds": round(seconds, 2),
+            "actions": actions, "actions_per_s": round(actions / seconds, 1),
+            "refused": sum(r["refused"] for r in results),
+            "no_state": sum(r["no_state"] for r in results),
+            "games_started": sum(r["games_started"] for r in results),
+            "closed": sum(r["closed"] for r in results),
+            "server_cpu_s": round(cpu1 - cpu0, 2), "latency": hist.summary()}
+
+
+def bench_echo(opts: argparse.Namespace, workdir: Path) -> dict[str, Any]:
+    """The echo baseline: closed-loop round trips against bench_echo_server.py."""
+    server_cpu, load_cpu = _cpus() if opts.pin else (None, None)
+    argv = [sys.executable, str(SCRIPTS / "bench_echo_server.py"),
+            "--port", "tcp:0:interface=127.0.0.1:backlog=4096",
+            "--seconds", str(opts.time_limit * 2)]
+    if opts.uvloop:
+        argv.append("--uvloop")
+    server = Process(argv, workdir / "echo.log", server_cpu, opts.nofile, workdir)
+    try:
+        load = [sys.executable, str(SCRIPTS / "loadgen.py"), "echo", "--port", str(server.port),
+                "--conns", str(opts.echo_conns), "--seconds", str(opts.seconds),
+                "--time-limit", str(opts.time_limit)]
+        if opts.uvloop:
+            load.append("--uvloop")
+        done = subprocess.run(load, capture_output=True, text=True, timeout=opts.time_limit + 60,
+                              env=dict(os.environ, PYTHONPATH=str(ROOT)),
+                              preexec_fn=_preexec(load_cpu, opts.nofile))
+    finally:
+        server.stop()
+    if done.returncode != 0:
+        raise SystemExit(f"bench_tables: the echo load failed:\n{done.stderr[-3000:]}")
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def markdown(rows: list[dict[str, Any]], echo: dict[str, Any] | None) -> str:
+    base = echo["round_trips_per_s"] if echo else 0.0
+    lines = ["| tables (conns) | actions/s | p50 ms | p99 ms | p99.9 ms | ratio to echo | "
+             "server CPU s/s | refused |", "|---|---|---|---|---|---|---|---|"]
+    for r in rows:
+        lat = r["latency"]
+        ratio = f"{r['actions_per_s'] / base:.2f}" if base else "-"
+        lines.append(f"| {r['tables']} ({r['conns']}) | {r['actions_per_s']:,.0f} | "
+                     f"{lat['p50_ms']:.1f} | {lat['p99_ms']:.1f} | {lat['p999_ms']:.1f} | "
+                     f"{ratio} | {r['server_cpu_s'] / r['seconds']:.2f} | {r['refused']} |")
+    if echo:
+        lat = echo["latency"]
+        lines.append(f"| echo baseline ({echo['conns']} conns) | "
+                     f"{echo['round_trips_per_s']:,.0f} round trips/s | {lat['p50_ms']:.1f} | "
+                     f"{lat['p99_ms']:.1f} | {lat['p999_ms']:.1f} | 1.00 | | |")
+    return "\n".join(lines)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--tables", default="10,100,250,500,1000",
+                        help="comma-separated numbers of tables, one run each")
+    parser.add_argument("--seconds", type=float, default=10.0, help="measured seconds per run")
+    parser.add_argument("--warmup", type=float, default=2.0, help="seconds played before measuring")
+    parser.add_argument("--procs", type=int, default=0,
+                        help="load processes (default: one per 500 tables, at most 2)")
+    parser.add_argument("--uvloop", action="store_true",
+                        help="server, echo server and load generator on uvloop")
+    parser.add_argument("--no-echo", dest="echo", action="store_false",
+                        help="skip the echo baseline")
+    parser.add_argument("--echo-conns", type=int, default=200,
+                        help="closed loops of the echo baseline")
+    parser.add_argument("--no-pin", dest="pin", action="store_false",
+                        help="do not pin the server and the load to different CPUs")
+    parser.add_argument("--nofile", type=int, default=65536,
+                        help="open-files hard limit for the children (raised as root)")
+    parser.add_argument("--time-limit", type=float, default=300.0,
+                        help="hard limit in seconds for each load process")
+    parser.add_argument("--seed", type=int, default=1, help="the bots' random seed")
+    parser.add_argument("--json", type=Path, help="write every figure to this file")
+    opts = parser.parse_args(argv)
+    sizes = [int(x) for x in opts.tables.split(",") if x.strip()]
+    if not sizes or min(sizes) < 1:
+        parser.error("--tables takes positive numbers")
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    try:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, opts.nofile), max(hard, opts.nofile)))
+    except (ValueError, OSError):
+        pass
+    rows: list[dict[str, Any]] = []
+    echo: dict[str, Any] | None = None
+    with tempfile.TemporaryDirectory(prefix="bench_tables-") as tmp:
+        workdir = Path(tmp)
+        if opts.echo:
+            echo = bench_echo(opts, workdir)
+            echo.pop("hist", None)
+            print(json.dumps({"echo": echo}), flush=True)
+        for n in sizes:
+            row = bench_one(n, opts, workdir)
+            if echo:
+                row["ratio_to_echo"] = round(row["actions_per_s"] / echo["round_trips_per_s"], 3)
+            rows.append(row)
+            print(json.dumps(row), flush=True)
+    print(markdown(rows, echo), flush=True)
+    if opts.json:
+        opts.json.write_text(json.dumps({"echo": echo, "tables": rows}, indent=1) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
