@@ -37,6 +37,8 @@ OPTION_HELP: dict[str, str] = {
     "dragon fixed": "Dragon trick to the next opponent",
     "bombwindow": "seconds to bomb before a won trick goes on",
     "seed": "same seed, same cards (off: random)",
+    "log": "store the game as a BSW log too",
+    "grace": "seconds before a vanished player may be /removed",
 }
 
 
