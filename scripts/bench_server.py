@@ -462,6 +462,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="lobby scenarios to run, comma-separated (the echo baseline parts they "
                         "are compared with run too): " + ",".join(LOBBY_SCENARIOS))
     p.add_argument("--json", metavar="FILE", help="write every figure of every run")
+    p.add_argument("--from-json", metavar="FILE",
+                   help="run nothing: make the report from the figures --json wrote")
     p.add_argument("--write-docs", action="store_true",
                    help="update the generated part of the Server section of docs/performance.md")
     return p
@@ -475,9 +477,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         opts.storm, opts.probes, opts.who, opts.seconds, opts.settle = 2, 3, 3, 0.5, 0.1
         opts.procs, opts.time_limit, opts.reuse_server = 1, min(opts.time_limit, 60.0), True
     runs: list[dict[str, Any]] = []
+    if opts.from_json:
+        runs = json.loads(Path(opts.from_json).read_text())
+        opts.repeat = 0
     with tempfile.TemporaryDirectory(prefix="bench-server-") as tmp:
         bench = Bench(opts, Path(tmp))
-        bench.make_accounts()
+        if opts.repeat:
+            bench.make_accounts()
         for i in range(opts.repeat):
             for loop in opts.loops.split(","):
                 started = time.monotonic()
