@@ -57,6 +57,10 @@ class User:
         return f"User({self.name!r}, registered={self.registered})"
 
 
+#: see World.announce_limit
+ANNOUNCE_LIMIT = 50
+
+
 class Room:
     """A place people talk in: the lobby (number 0), later one per table (``table`` set)."""
 
@@ -96,6 +100,10 @@ class World:
         #: at once)
         self.abandon_after: float = ABANDON_AFTER
         self._abandon_calls: dict[int, Any] = {}
+        #: arrivals and departures are announced only in rooms with fewer members than this: in
+        #: a crowded lobby they would be noise, and every log-in would cost a line per member
+        #: (N log-ins into a room of N cost N**2/2 lines); /who still lists everyone
+        self.announce_limit: int = ANNOUNCE_LIMIT
         #: guests who left a running game: name key -> (address, when)
         self._away_guests: dict[str, tuple[str | None, float]] = {}
 
@@ -209,7 +217,8 @@ class World:
         if user.room is room:
             return
         self.leave(user)
-        self.deliver(room.members.values(), Event("enters", name=user.name, room=room.name))
+        if len(room.members) < self.announce_limit:
+            self.deliver(room.members.values(), Event("enters", name=user.name, room=room.name))
         room.members[user.key] = user
         user.room = room
         if room.table is not None:
@@ -222,7 +231,8 @@ class World:
             return
         room.members.pop(user.key, None)
         user.room = None
-        self.deliver(room.members.values(), Event("leaves", name=user.name, room=room.name))
+        if len(room.members) < self.announce_limit:
+            self.deliver(room.members.values(), Event("leaves", name=user.name, room=room.name))
         if room.table is not None:
             self._tell_table(room.table, "member_gone" if gone else "remove_member", user.name)
             self._maybe_close(room.number)

@@ -206,6 +206,14 @@ class TelnetLineProtocol(Protocol):
         self._us = {}
         self._him = {}
         self.transport.registerProducer(self, True)
+        # An interactive line protocol: send each reply at once instead of waiting for the peer's
+        # ACK of the previous segment (Nagle), which adds tens of ms to every fan-out.
+        set_no_delay = getattr(self.transport, "setTcpNoDelay", None)
+        if set_no_delay is not None:
+            try:
+                set_no_delay(True)
+            except OSError:
+                pass
         # Offer GMCP; a client answering DO GMCP enables it, DONT GMCP or silence leaves it off.
         self._us[GMCP] = _WANTYES
         self._send_negotiation(WILL, GMCP)

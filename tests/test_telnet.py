@@ -676,3 +676,16 @@ async def test_real_socket_lines_negotiation_and_output_cap() -> None:
         assert servers[0].lines() == ["h\u00e9llo", "flood"]
     finally:
         await port.stopListening()
+
+
+def test_replies_are_not_held_back_by_nagle() -> None:
+    class NoDelayTransport(StringTransport):
+        no_delay = False
+
+        def setTcpNoDelay(self, enabled: bool) -> None:
+            self.no_delay = enabled
+
+    proto = Recorder()
+    transport = NoDelayTransport()
+    proto.makeConnection(transport)
+    assert transport.no_delay is True

@@ -41,6 +41,22 @@ def test_users_start_in_the_lobby_and_arrivals_are_announced(world: World) -> No
     assert world.who(alice) == Event("who", room="Lobby", number=0, names=["Alice", "Bob"])
 
 
+def test_arrivals_are_not_announced_in_a_crowded_room(world: World) -> None:
+    """N log-ins into one room would cost N**2/2 lines; past the limit nobody is told."""
+    world.announce_limit = 3
+    inboxes = [Inbox() for _ in range(5)]
+    for n, inbox in enumerate(inboxes):
+        world.login(f"User{n}", inbox, registered=False)
+    # User1 saw User2 arrive (2 members before), nobody saw User3 or User4 (3 and 4 before)
+    assert [e.data["name"] for e in inboxes[0].events] == ["User1", "User2"]
+    assert [e.data["name"] for e in inboxes[1].events] == ["User2"]
+    assert inboxes[3].events == [] and inboxes[4].events == []
+    user4 = world.online("User4")
+    world.logout(user4, inboxes[4])
+    assert inboxes[0].events[-1].data["name"] == "User2"     # no "leaves" in a room of 4 either
+    assert len(world.who(world.online("User0")).data["names"]) == 4
+
+
 def test_names_are_unique_case_insensitively_and_a_guest_name_online_is_refused(world: World) -> None:
     world.login("Alice", Inbox(), registered=False)
     with pytest.raises(LobbyError) as e:
