@@ -194,15 +194,25 @@ class Persistence:
         return [Participant(n, "bot" if n in table.bots else kinds.get(n) or self._kind(table, n))
                 for n in table.players]
 
-    @staticmethod
-    def _extra(table: Any) -> dict[str, Any]:
-        """What the table needs besides the match to go on after a restart."""
+    def _extra(self, table: Any) -> dict[str, Any]:
+        """What the table needs besides the match to go on after a restart; `guests`: the
+        address each guest player had, so that after a restart too only the same guest (same
+        address) gets the seat back."""
+        kinds = self._kinds.get(table.number, {})
+        guests = dict(getattr(table, "guest_addresses", None) or {})
+        for name in table.players:
+            if kinds.get(name) == "guest" and name not in table.bots:
+                user = self.world.online(name)
+                address = getattr(getattr(user, "listener", None), "address", None)
+                if address is not None:
+                    guests[name] = address
         return {
             "options": asdict(table.options),
             "host": table.host,
             "nosave": bool(table.nosave),
             "bots": {name: bot.strategy_name for name, bot in table.bots.items()
                      if name in table.players},
+            "guests": guests,
         }
 
     def _forget(self, number: int) -> None:

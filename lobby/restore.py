@@ -62,6 +62,11 @@ def restore_table(world: Any, ot: OpenTable, persistence: Any) -> TableActor:
         else:
             table.gone.add(p.name)
             table.gone_since[p.name] = now
+    # a guest's seat goes back only to the same address (World.guest_seat), after a restart too
+    guests = extra.get("guests") or {}
+    table.guest_addresses = {n: a for n, a in guests.items() if n in names and isinstance(a, str)}
+    for name, address in table.guest_addresses.items():
+        world.note_away_guest(name, address, now)
     persistence.adopt(table, ot)
     world.add_restored_table(table)
     table._send_views()                          # the bots get their view (and act if due)

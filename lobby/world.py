@@ -168,10 +168,14 @@ class World:
 
     _returning = returning
 
+    def note_away_guest(self, name: str, address: str | None, since: float) -> None:
+        """A guest player who is away from a running game (a restored table: since the start)."""
+        self._away_guests[name_key(name)] = (address, since)
+
     def guest_seat(self, name: str, address: str | None) -> bool | None:
         """Whether a guest called ``name`` from ``address`` gets a held seat back: None when no
         running game holds a seat for that name, True for the same guest (same address, within
-        the table's grace time; after a restart the address is not known, only the time),
+        the table's grace time; after a restart the address comes from the journal),
         False otherwise (the name is held for the player who is away)."""
         key = name_key(name)
         for table in self.tables.values():

@@ -260,6 +260,22 @@ def test_a_bot_seat_is_restored_and_the_bot_plays_on(clock: Any) -> None:
     assert after.persistence.saved[0].game.unrated_reason == "bots"
 
 
+def test_after_a_restart_a_guest_seat_goes_back_only_to_the_same_address(clock: Any) -> None:
+    before = Lobby(clock)
+    seat_players(before, registered=False, options={"seed": "23", "grace": "60"})
+    play(before, random.Random(23), until=lambda t: t.match.round.phase == "play")
+    after = Lobby(clock, before.store)          # killed and started again on the same database
+    result_of(Deferred.fromCoroutine(after.persistence.restore()))
+    table = after.world.tables[1]
+    assert table.gone == set(PLAYERS)
+    impostor = after.connect()
+    impostor.transport.peerAddr = IPv4Address("TCP", "10.9.8.7", 4000)
+    assert "[name-in-use]" in impostor.login("Bob")
+    bob = after.connect()                       # the address the guest played from
+    assert "You are back in your seat at table 1; the game goes on." in bob.login("Bob")
+    assert "Bob" not in table.gone
+
+
 # ---- reconnecting --------------------------------------------------------------------------------
 def test_a_dropped_connection_rejoins_its_seat_with_its_hand(clock: Any) -> None:
     lobby = Lobby(clock)
