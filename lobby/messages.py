@@ -129,6 +129,7 @@ INFO: dict[str, str] = {
     "tells": "{name} tells you: {text}",
     "told": "You tell {name}: {text}",
     "who": "In the {room} ({count}): {names}",
+    "who-bot": "{name} (bot)",
     "wwho": "{count} online:",
     "wwho-line": "  {name:<16} {room}{guest}",
     "wwho-guest": " (guest)",

@@ -392,7 +392,9 @@ class World:
     # ---- lists ------------------------------------------------------------------------------------
     def who(self, user: User) -> Event:
         room = user.room or self.lobby
-        return Event("who", room=room.name, number=room.number, names=room.names())
+        table = room.table
+        bots = sorted(getattr(table, "bots", {})) if table is not None else []
+        return Event("who", room=room.name, number=room.number, names=room.names(), bots=bots)
 
     def wwho(self) -> Event:
         users = sorted(self.users.values(), key=lambda u: u.key)

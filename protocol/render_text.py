@@ -31,7 +31,8 @@ def format_time(ts: float | None, lang: str = "en") -> str:
 
 
 def _who(event: Event, lang: str) -> list[str]:
-    names = event.data["names"]
+    names = list(event.data["names"])
+    names += [text("who-bot", lang, name=bot) for bot in event.data.get("bots", ())]
     return [text("who", lang, room=event.data["room"], count=len(names), names=", ".join(names))]
 
 

@@ -377,3 +377,13 @@ def test_a_refused_bot_command_falls_back_to_a_random_legal_one() -> None:
     assert table.state == "finished"
     refusals = [e.type for bot in table.bots.values() for e in bot.errors]
     assert refusals and set(refusals) <= {"must-lead", "must-fulfil-wish"}
+
+
+def test_bots_are_marked_in_who(lobby) -> None:  # noqa: ANN001 - the FakeLobby fixture of conftest
+    ann = lobby.connect()
+    ann.login("Ann")
+    ann.send("/newroom")
+    ann.send("/addbot 2 random")
+    ann.text()
+    ann.send("/who")
+    assert "Bot1~random (bot)" in ann.text()
