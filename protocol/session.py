@@ -24,7 +24,7 @@ from protocol.commands import COMMANDS, CommandTable, parse_line
 from protocol.machine import MachineMode
 from protocol.render_table import TableFeed
 from protocol.render_text import render
-from protocol.telnet import TelnetLineProtocol
+from protocol.telnet import TelnetLineProtocol, encode_text
 
 if TYPE_CHECKING:
     from lobby.accounts import Accounts
@@ -39,6 +39,9 @@ MAX_QUEUED_LINES = 16
 
 log = Logger(namespace="protocol.session")
 
+
+#: the last lobby event rendered for text mode and its bytes (see Session.deliver)
+_shared_text: list[Any] = [None, b""]
 
 class Session(MachineMode, TelnetLineProtocol):
     """The wire side of one user: implements lobby.events.Listener (deliver, disconnect)."""
@@ -119,7 +122,15 @@ class Session(MachineMode, TelnetLineProtocol):
             if lines is None:
                 lines = self._feed.flush() + render(event)
         else:
-            lines = render(event)
+            # lobby events (speech, arrivals ...) read the same for every text-mode listener:
+            # rendered and encoded once per event, not once per member of a crowded room
+            if _shared_text[0] is event:
+                data = _shared_text[1]
+            else:
+                data = b"".join(encode_text(line) + b"\r\n" for line in render(event))
+                _shared_text[0], _shared_text[1] = event, data
+            self._write(data)      # what TelnetLineProtocol.sendLine writes for each line
+            return
         for line in lines:
             self.sendLine(line)
 
