@@ -341,23 +341,38 @@ class TableActor:
         self._send(self._audience(), Event(type_, dict(data, table=self.number)))
 
     def _send_views(self) -> None:
-        """Each seated player gets their own view, everyone else the public one."""
+        """Each seated player gets their own view, everyone else the public one (built only
+        when somebody watches). The table context (seats, options, gone, bots) is computed once
+        per change and shared by the views: nobody mutates a delivered event's data."""
         seated = self.seated
-        public = self._view(None)
+        context = self._context(seated)
         audience = self._audience()
+        spectators = []
         for name in audience:
             if name in seated:
-                self._send([name], Event("table-view", self._view(name)))
-        spectators = [n for n in audience if n not in seated]
-        self._send(spectators, Event("table-view", public))
+                self._send([name], Event("table-view", self._view(name, seated, context)))
+            else:
+                spectators.append(name)
+        if spectators:
+            self._send(spectators, Event("table-view", self._view(None, seated, context)))
 
-    def _view(self, name: str | None) -> dict[str, Any]:
-        seated = self.seated
+    def _context(self, seated: list[str | None]) -> dict[str, Any]:
+        """The part of every view that does not depend on who looks."""
+        return {"options": self.options.as_dict(),
+                "gone": sorted(self.gone & {n for n in seated if n}) if self.gone else [],
+                "bots": self._bot_list() if self.bots else {}}
+
+    def _view(self, name: str | None, seated: list[str | None] | None = None,
+              context: dict[str, Any] | None = None) -> dict[str, Any]:
+        if seated is None:
+            seated = self.seated
+        if context is None:
+            context = self._context(seated)
         seat = seated.index(name) if name is not None and name in seated else None
         data: dict[str, Any] = {
             "table": self.number, "state": self.state, "seats": seated, "you": name,
-            "seat": seat, "host": self.host, "options": self.options.as_dict(),
-            "gone": sorted(self.gone & {n for n in seated if n}), "bots": self._bot_list(),
+            "seat": seat, "host": self.host, "options": context["options"],
+            "gone": context["gone"], "bots": context["bots"],
         }
         if self.match is not None:
             player = self.players.index(name) if seat is not None else None

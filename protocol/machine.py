@@ -26,7 +26,7 @@ from lobby.events import Event, error_event
 from lobby.numbers import ascii_int
 from lobby.messages import text
 from protocol.render_json import REPLY_TYPES, dumps, is_table_event, render_json
-from protocol.telnet import TelnetLineProtocol
+from protocol.telnet import TelnetLineProtocol, encode_text
 
 if TYPE_CHECKING:
     from lobby.world import User
@@ -39,6 +39,11 @@ ID_PATTERN = re.compile(r"[A-Za-z0-9_-]{1,32}")
 JSON_SWITCH = "%json"
 
 _NO_ID = object()
+
+#: the last event rendered as a JSON line that carries no id, and that line: the world hands
+#: one Event object to every listener of a table in a row, so it is rendered and encoded once
+#: per audience instead of once per connection (events are never changed once delivered)
+_shared: list[Any] = [None, b""]
 
 
 def split_id(line: str) -> tuple[str | None, str]:
@@ -124,6 +129,14 @@ class MachineMode(TelnetLineProtocol):
                 obj = None
         if not self.json_mode:
             return False
+        if not event.is_error and event.type not in REPLY_TYPES:   # never gets an id
+            if _shared[0] is event:
+                data = _shared[1]
+            else:
+                data = encode_text(dumps(obj if obj is not None else render_json(event))) + b"\r\n"
+                _shared[0], _shared[1] = event, data
+            self._write(data)          # what TelnetLineProtocol.sendLine writes for the line
+            return True
         self._emit(dict(obj) if obj is not None else render_json(event))
         return True
 

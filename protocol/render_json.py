@@ -50,8 +50,22 @@ GAME_FIELDS: tuple[str, ...] = (
 _WITH_TEXT = frozenset({"greeting", "shutdown", "replaced"})
 
 
+_PLAIN = frozenset((str, int, float, bool, type(None)))
+
+
 def jsonable(value: Any) -> Any:
     """A JSON-safe copy of `value` (tuples become lists, keys strings, unknown objects text)."""
+    t = type(value)
+    if t in _PLAIN:                      # the common cases first, by exact type (hot path)
+        return value
+    if t is list or t is tuple:
+        for v in value:
+            if type(v) not in _PLAIN:
+                return [jsonable(v) for v in value]
+        return list(value)              # a list of plain values (names, cards, scores)
+    if t is dict:
+        return {k if type(k) is str else str(k): v if type(v) in _PLAIN else jsonable(v)
+                for k, v in value.items()}
     if value is None or isinstance(value, (bool, int, float, str)):
         return value
     if isinstance(value, dict):
@@ -62,7 +76,12 @@ def jsonable(value: Any) -> Any:
 
 
 def state_object(data: dict[str, Any]) -> dict[str, Any]:
-    """The `state` object of a `table-view` event's data (lobby.table.TableActor._view)."""
+    """The `state` object of a `table-view` event's data (lobby.table.TableActor._view).
+
+    The view is JSON-safe by contract (`Round.view`, `Match.view` and the table's own fields are
+    plain lists, dicts, text and numbers), so its values are taken as they are, not copied: this
+    runs once per seat and change, the hottest path of a busy server. Nobody changes a
+    delivered event's data."""
     state: dict[str, Any] = {
         "type": "state",
         "table": data.get("table"),
@@ -70,20 +89,20 @@ def state_object(data: dict[str, Any]) -> dict[str, Any]:
         "you": data.get("you"),
         "seat": data.get("seat"),
         "host": data.get("host"),
-        "names": jsonable(data.get("seats") or [None] * 4),
-        "options": jsonable(data.get("options") or {}),
-        "bots": jsonable(data.get("bots") or {}),
-        "gone": jsonable(data.get("gone") or []),
+        "names": data.get("seats") or [None] * 4,
+        "options": data.get("options") or {},
+        "bots": data.get("bots") or {},
+        "gone": data.get("gone") or [],
     }
     game = data.get("game")
     if game is not None:
         for key in GAME_FIELDS:
             if key in game:
-                state[key] = jsonable(game[key])
-        state["round_result"] = jsonable(game.get("result"))
-        state["player_seats"] = jsonable(game.get("seats"))
+                state[key] = game[key]
+        state["round_result"] = game.get("result")
+        state["player_seats"] = game.get("seats")
         if "scores" in data:
-            state["scores"] = jsonable(data["scores"])
+            state["scores"] = data["scores"]
         if "round_no" in data:
             state["round_no"] = data["round_no"]
     if "bombwindow_left" in data:
@@ -117,6 +136,10 @@ def is_table_event(event_type: str) -> bool:
     return event_type.startswith(("table-", "game-")) and event_type != "table-view"
 
 
+#: one encoder for every line (json.dumps would build one per call)
+_ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), default=str)
+
+
 def dumps(obj: dict[str, Any]) -> str:
     """One object as one line of JSON (no line breaks inside, UTF-8 text kept)."""
-    return json.dumps(obj, ensure_ascii=False, separators=(",", ":"), default=str)
+    return _ENCODER.encode(obj)
