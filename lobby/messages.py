@@ -171,7 +171,7 @@ INFO: dict[str, str] = {
     "table-info-options": "  Options: {options}",
     "table-info-watching": "  Watching: {names}",
     "table-reset": "{name} clears the table for a new game: /join, then /start.",
-    "table-vanished": "{name} has vanished; the game waits for them. After {grace} s the other "
+    "table-vanished": "{name} has vanished; the game waits for them. After {grace:g} s the other "
                       "players may /remove {name}.",
     "table-back": "{name} is back.",
     "table-remove-proposed": "{name} proposes to remove {target}: /accept or /refuse "
@@ -283,7 +283,7 @@ INFO: dict[str, str] = {
     # mute lists and moderation (lobby/moderation.py)
     "muted": "{name} is on your mute list now: you will not see their speech and tells.",
     "unmuted": "{name} is off your mute list.",
-    "mute-list": "Your mute list ({count}): {names}",
+    "mute-list": "Your mute list ({count}): {names}",  # names joined by render_text
     "mute-list-empty": "Your mute list is empty; /add mute NAME adds a name.",
     "role-set": "{name} has the role {role} now.",
     "role-changed": "{by} gave you the role {role}.",

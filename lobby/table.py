@@ -501,7 +501,7 @@ class TableActor:
             return
         self.gone.add(name)
         self.gone_since[name] = self.clock.seconds()
-        self._tell_all("table-vanished", name=name, grace=f"{self.options.grace:g}")
+        self._tell_all("table-vanished", name=name, grace=self.options.grace)
         self._send_views()
 
     def _back(self, name: str) -> None:

@@ -67,7 +67,7 @@ def register(table: "CommandTable") -> None:
         assert ctx.user is not None
         names = _moderation(ctx).mute_list(ctx.user)
         if names:
-            ctx.send(Event("mute-list", count=len(names), names=", ".join(names)))
+            ctx.send(Event("mute-list", count=len(names), names=list(names)))
         else:
             ctx.send(Event("mute-list-empty"))
 

@@ -30,6 +30,11 @@ def format_time(ts: float | None, lang: str = "en") -> str:
     return datetime.fromtimestamp(ts, timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
 
 
+def _mute_list(event: Event, lang: str) -> list[str]:
+    names = event.data["names"]
+    return [text("mute-list", lang, count=len(names), names=", ".join(names))]
+
+
 def _who(event: Event, lang: str) -> list[str]:
     names = list(event.data["names"])
     names += [text("who-bot", lang, name=bot) for bot in event.data.get("bots", ())]
@@ -100,6 +105,7 @@ def _listroom(event: Event, lang: str) -> list[str]:
 FORMATTERS: dict[str, Callable[[Event, str], list[str]]] = {
     "listroom": _listroom,
     "who": _who,
+    "mute-list": _mute_list,
     "wwho": _wwho,
     "finger": _finger,
     "help": _help,
