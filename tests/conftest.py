@@ -6,6 +6,8 @@
   ``@pytest.mark.reactor_timeout(SECONDS)``.
 - ``lobby``: a LobbyFactory with an in-memory store, inline "threads", a task.Clock and cheap
   scrypt parameters, for StringTransport tests; ``lobby.connect()`` gives a ``FakeClient``.
+- ``fired(d)``: the result of a Deferred that has fired already (an inline store's), raising
+  its failure; ``sqlite_store``: an opened inline Store on a temporary SQLite file, closed after.
 - ``server``: a real LobbyServer on 127.0.0.1 port 0 with a temporary database file;
   ``line_client(port)`` connects to it over real loopback and reads lines with a timeout.
 """
@@ -15,7 +17,7 @@ import functools
 import inspect
 import random
 from pathlib import Path
-from typing import Any, AsyncIterator
+from typing import Any, AsyncIterator, Iterator
 
 import pytest
 import pytest_twisted
@@ -74,6 +76,25 @@ def within(d: Any, seconds: float = 5.0) -> Deferred:
     if not isinstance(d, Deferred):
         d = Deferred.fromCoroutine(d)
     return d.addTimeout(seconds, reactor)
+
+
+def fired(d: Any) -> Any:
+    """The result of a Deferred that has fired already (an inline store's); a failure raises."""
+    out: list[Any] = []
+    d.addBoth(out.append)
+    assert out, "the Deferred has not fired"
+    if hasattr(out[0], "raiseException"):
+        out[0].raiseException()
+    return out[0]
+
+
+@pytest.fixture
+def sqlite_store(tmp_path: Path) -> Iterator[Store]:
+    """An opened Store on a temporary SQLite file with inline "threads"; closed after the test."""
+    store = Store(str(tmp_path / "store.sqlite3"), inline_runner)
+    fired(store.open())
+    yield store
+    fired(store.close())
 
 
 def strip_telnet(data: bytes) -> bytes:

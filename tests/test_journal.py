@@ -22,7 +22,7 @@ from lobby.journal import Journal
 from lobby.records import GameArchive, Participant, finished_game
 from lobby.store import Store, inline_runner
 from lobby.tichu.match import Match
-from conftest import within
+from conftest import fired, within
 from game_support import random_game
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -30,25 +30,14 @@ PLAYERS = ["Alice", "Bob", ("Bot1~heuristic", "bot"), "Dave"]
 NAMES = ["Alice", "Bob", "Bot1~heuristic", "Dave"]
 
 
-def result(d):
-    out = []
-    d.addBoth(out.append)
-    assert out, "the Deferred has not fired"
-    if hasattr(out[0], "raiseException"):
-        out[0].raiseException()
-    return out[0]
-
-
 @pytest.fixture
-def inline(tmp_path: Path):
-    store = Store(str(tmp_path / "journal.sqlite3"), inline_runner)
-    result(store.open())
+def inline(sqlite_store: Store):
+    store = sqlite_store
     commits: list[str] = []
     store._conn.set_trace_callback(
         lambda sql: commits.append(sql) if sql.strip().upper() == "COMMIT" else None)
     clock = task.Clock()
-    yield store, clock, Journal(store, clock), commits
-    result(store.close())
+    return store, clock, Journal(store, clock), commits
 
 
 def rows(path: str, sql: str) -> list[tuple]:
@@ -158,7 +147,7 @@ def test_open_tables_come_back_as_they_were(inline) -> None:
     other = random_game(5, until_actions=10)
     journal_game(journal, 9, Match(other.options, seed=other.seed), other.actions)
     clock.advance(0)
-    tables = result(journal.load_open_tables())
+    tables = fired(journal.load_open_tables())
     assert [t.table_no for t in tables] == [3, 9]
     t = tables[0]
     assert t.last_seq == 150 and t.started_at == 5.0 and t.options == {"round": "2"}
@@ -182,24 +171,24 @@ def test_finishing_stores_the_game_and_closes_the_journal(inline) -> None:
     abandoned = journal.end_table(5)
     clock.advance(0)
     assert len(commits) == 1                     # actions, the game and both closings together
-    rec = result(done)
+    rec = fired(done)
     assert rec.game_id == 1 and rec.game.unrated_reason == "bots"
-    assert result(abandoned) is None
-    assert result(journal.load_open_tables()) == []
+    assert fired(abandoned) is None
+    assert fired(journal.load_open_tables()) == []
     assert rows(store.path, "SELECT count(*) FROM journal_actions") == [(0,)]
-    stored = result(GameArchive(store).load(1))
+    stored = fired(GameArchive(store).load(1))
     assert Match.replay(stored.game.record).result == match.result
 
 
 def test_a_failed_commit_is_logged_and_releases_the_events(tmp_path: Path) -> None:
     store = Store(str(tmp_path / "fail.sqlite3"), inline_runner)
-    result(store.open())
+    fired(store.open())
     clock = task.Clock()
     journal = Journal(store, clock)
     journal.start_table(1, options={}, players=PLAYERS, head=Match(seed=1).record())
     sent: list[str] = []
     journal.send(1, sent.append, "after the failed batch")
-    result(store.close())                        # every later write fails
+    fired(store.close())                        # every later write fails
     clock.advance(0)
     assert journal.failures == 1 and sent == ["after the failed batch"]
     assert journal.transactions == 0
@@ -252,17 +241,17 @@ def test_sigkill_leaves_a_consistent_prefix(tmp_path: Path, kill_after: int) -> 
         proc.wait(10)
     assert committed >= kill_after, "the writer did not get far enough"
     store = Store(path, inline_runner)
-    result(store.open())                          # opens (and recovers the WAL) cleanly
-    tables = result(Journal(store, task.Clock()).load_open_tables())
+    fired(store.open())                          # opens (and recovers the WAL) cleanly
+    tables = fired(Journal(store, task.Clock()).load_open_tables())
     counts = [t.last_seq for t in tables]
     # every commit the writer reported is there, and the tables of a turn went in together
     assert [t.table_no for t in tables] == [1, 2, 3]
     assert len(set(counts)) == 1 and counts[0] >= committed
-    for t, payload in result(store.run_query(lambda c: c.execute(
+    for t, payload in fired(store.run_query(lambda c: c.execute(
             "SELECT table_no, payload FROM journal_actions ORDER BY table_no, seq").fetchall())):
         data = json.loads(payload)
         assert data["check"][0] == t and len(data["pad"]) == data["check"][1] * 37 % 3000
     assert [[a[0] for a in t.record["actions"]] for t in tables] == \
         [[s % 4 for s in range(1, counts[0] + 1)]] * 3
     assert rows(path, "PRAGMA integrity_check") == [("ok",)]
-    result(store.close())
+    fired(store.close())

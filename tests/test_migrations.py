@@ -9,6 +9,7 @@ import pytest
 
 from lobby.records import GameArchive, finished_game
 from lobby.store import MIGRATIONS, ROLES, Store, StoreError, inline_runner
+from conftest import fired
 from game_support import random_game
 
 # the schema of version 1 exactly as the first release created it (never changes)
@@ -19,15 +20,6 @@ V1_ACCOUNTS = """CREATE TABLE accounts (
                registered_at REAL NOT NULL,
                last_seen     REAL
            )"""
-
-
-def result(d):
-    out = []
-    d.addBoth(out.append)
-    assert out, "the Deferred has not fired"
-    if hasattr(out[0], "raiseException"):
-        out[0].raiseException()
-    return out[0]
 
 
 def build_v1(path: Path) -> None:
@@ -58,29 +50,29 @@ def test_a_version_1_database_is_upgraded_in_place(tmp_path: Path) -> None:
     build_v1(path)
     inode = path.stat().st_ino
     store = Store(str(path), inline_runner)
-    assert result(store.open()) == MIGRATIONS[-1].version
+    assert fired(store.open()) == MIGRATIONS[-1].version
     # the same file, the accounts as they were, and the new column empty
     assert path.stat().st_ino == inode
-    alice = result(store.get_account("ALICE"))
+    alice = fired(store.get_account("ALICE"))
     assert (alice.name, alice.password_hash, alice.registered_at, alice.last_seen, alice.role) == (
         "Alice", "scrypt$16384$8$1$c2FsdA==$aGFzaA==", 100.0, 150.0, None)
-    assert result(store.get_account("bob")).last_seen is None
+    assert fired(store.get_account("bob")).last_seen is None
     # the new tables work on the upgraded file
-    assert result(store.set_role("bob", "admin")) is True
-    assert result(store.get_account("bob")).role == "admin"
-    assert result(store.set_role("nobody", "moderator")) is False
+    assert fired(store.set_role("bob", "admin")) is True
+    assert fired(store.get_account("bob")).role == "admin"
+    assert fired(store.set_role("nobody", "moderator")) is False
     with pytest.raises(ValueError):
-        result(store.set_role("bob", "emperor"))
-    rec = result(GameArchive(store).save(finished_game(
+        fired(store.set_role("bob", "emperor"))
+    rec = fired(GameArchive(store).save(finished_game(
         random_game(1, rounds=1), ["Alice", "Bob", "Carol", "Dave"])))
     assert rec.game_id == 1
-    result(store.close())
+    fired(store.close())
     # reopening finds nothing left to do, and the data is still there
     again = Store(str(path), inline_runner)
-    assert result(again.open()) == MIGRATIONS[-1].version
-    assert result(again.get_account("bob")).role == "admin"
-    assert result(GameArchive(again).load(1)).players[0].name == "Alice"
-    result(again.close())
+    assert fired(again.open()) == MIGRATIONS[-1].version
+    assert fired(again.get_account("bob")).role == "admin"
+    assert fired(GameArchive(again).load(1)).players[0].name == "Alice"
+    fired(again.close())
     conn = sqlite3.connect(path)
     tables = {n for (n,) in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
     assert {"accounts", "games", "game_players", "player_stats", "player_ratings",
@@ -100,7 +92,7 @@ def test_a_database_newer_than_the_code_is_refused_naming_the_file(tmp_path: Pat
     conn.commit()
     conn.close()
     with pytest.raises(StoreError, match=r"from-the-future\.sqlite3.*newer"):
-        result(Store(str(path), inline_runner).open())
+        fired(Store(str(path), inline_runner).open())
     # and it was left alone
     conn = sqlite3.connect(path)
     assert conn.execute("SELECT version FROM schema_version").fetchone()[0] == \

@@ -12,29 +12,17 @@ from twisted.python.threadable import isInIOThread
 from lobby.messages import LobbyError
 from lobby.records import (GameArchive, Participant, analyse, finished_game, history_lines,
                            ranking_lines, replay_lines, stats_lines)
-from lobby.store import Store, inline_runner
+from lobby.store import Store
 from lobby.tichu.match import Match
-from conftest import within
+from conftest import fired, within
 from game_support import random_game
 
 NAMES = ["Alice", "Bob", "Carol", "Dave"]
 
 
-def result(d):  # an inline store's Deferreds have fired already
-    out = []
-    d.addBoth(out.append)
-    assert out, "the Deferred has not fired"
-    if hasattr(out[0], "raiseException"):
-        out[0].raiseException()
-    return out[0]
-
-
 @pytest.fixture
-def archive(tmp_path: Path):
-    store = Store(str(tmp_path / "records.sqlite3"), inline_runner)
-    result(store.open())
-    yield GameArchive(store)
-    result(store.close())
+def archive(sqlite_store: Store) -> GameArchive:
+    return GameArchive(sqlite_store)
 
 
 def expected_stats(match: Match, player: int) -> dict[str, int]:
@@ -60,9 +48,9 @@ def test_a_finished_game_is_stored_with_everything_needed_to_replay_it(archive) 
     match = random_game(31, rounds=3, tichu_rate=0.2)
     game = finished_game(match, NAMES, options={"round": "3"}, table_no=4, started_at=10.0,
                          ended_at=20.0)
-    rec = result(archive.save(game))
+    rec = fired(archive.save(game))
     assert rec.game_id == 1 and rec.game.rated
-    stored = result(archive.load(rec.game_id))
+    stored = fired(archive.load(rec.game_id))
     assert stored.game.record == json.loads(json.dumps(match.record()))
     assert [p.name for p in stored.players] == NAMES
     assert (stored.game.table_no, stored.game.started_at, stored.game.ended_at) == (4, 10.0, 20.0)
@@ -72,7 +60,7 @@ def test_a_finished_game_is_stored_with_everything_needed_to_replay_it(archive) 
     assert stored.round_results[-1]["totals"] == match.scores
     assert Match.replay(stored.game.record).result == match.result
     assert stored.bswlog is not None and stored.bswlog.count("Ergebnis: ") == 3
-    assert result(archive.load(99)) is None
+    assert fired(archive.load(99)) is None
 
 
 def test_statistics_follow_the_round_results(archive) -> None:
@@ -81,7 +69,7 @@ def test_statistics_follow_the_round_results(archive) -> None:
              for n in NAMES}
     for seed in (40, 41, 42):
         match = random_game(seed, rounds=3, tichu_rate=0.3, grand_rate=0.3)
-        result(archive.save(finished_game(match, NAMES, ended_at=float(seed))))
+        fired(archive.save(finished_game(match, NAMES, ended_at=float(seed))))
         for p, name in enumerate(NAMES):
             for key, value in expected_stats(match, p).items():
                 total[name][key] += value
@@ -89,13 +77,13 @@ def test_statistics_follow_the_round_results(archive) -> None:
             total[name]["wins"] += p in match.result["winners"] and not match.result["shared"]
     calls = 0
     for name in NAMES:
-        stats = result(archive.player_stats(name.upper()))
+        stats = fired(archive.player_stats(name.upper()))
         got = {k: getattr(stats, k) for k in total[name]}
         assert got == total[name]
         assert stats.rated_games == 3 and stats.rated_wins == stats.wins
         calls += stats.tichu_calls + stats.grand_calls
     assert calls > 0, "the seeds should include some calls"
-    assert result(archive.player_stats("nobody")) is None
+    assert fired(archive.player_stats("nobody")) is None
 
 
 def test_bots_guests_and_nosave_games_are_unrated(archive) -> None:
@@ -106,33 +94,33 @@ def test_bots_guests_and_nosave_games_are_unrated(archive) -> None:
     assert [g.unrated_reason for g in (with_bot, with_guest, nosave)] == ["bots", "guests",
                                                                           "nosave"]
     for g in (with_bot, with_guest, nosave):
-        rec = result(archive.save(g))
+        rec = fired(archive.save(g))
         assert rec.ratings == [None] * 4
-    assert result(archive.top_players()) == []
+    assert fired(archive.top_players()) == []
     # registered humans of bot/guest games still get statistics; nosave games count nowhere
-    alice = result(archive.player_stats("alice"))
+    alice = fired(archive.player_stats("alice"))
     assert (alice.games, alice.rated_games, alice.rating) == (2, 0, None)
     assert alice.rounds == 2 * match.round_no
-    assert result(archive.player_stats("Bot1~heuristic")) is None
-    assert result(archive.player_stats("Guest7")) is None
+    assert fired(archive.player_stats("Bot1~heuristic")) is None
+    assert fired(archive.player_stats("Guest7")) is None
     # every game is in the history, marked unrated
-    hist = result(archive.recent_games("Alice"))
+    hist = fired(archive.recent_games("Alice"))
     assert [g.game_id for g in hist] == [3, 2, 1] and not any(g.rated for g in hist)
     assert all("(unrated)" in line for line in history_lines("Alice", hist)[1:])
 
 
 def test_ratings_change_after_rated_games_and_rank_the_players(archive) -> None:
     for seed in (60, 61, 62, 63):
-        result(archive.save(finished_game(random_game(seed, rounds=2), NAMES)))
-    rows = result(archive.top_players(3))
+        fired(archive.save(finished_game(random_game(seed, rounds=2), NAMES)))
+    rows = fired(archive.top_players(3))
     assert len(rows) == 3 and [r.place for r in rows] == [1, 2, 3]
     assert rows[0].rating >= rows[1].rating >= rows[2].rating
     assert {r.games for r in rows} == {4}
-    everyone = result(archive.top_players(10))
+    everyone = fired(archive.top_players(10))
     assert sum(r.rating for r in everyone) == pytest.approx(4 * 1500.0)   # equal K: zero-sum
     lines = ranking_lines(everyone)
     assert lines[0].startswith("Rangliste") and rows[0].name in lines[1]
-    stats = result(archive.player_stats(rows[0].name))
+    stats = fired(archive.player_stats(rows[0].name))
     assert round(stats.rating) == round(rows[0].rating)
     assert any("rating" in line for line in stats_lines(stats))
     assert ranking_lines([]) == ["Nobody has played a rated game yet."]
@@ -140,15 +128,15 @@ def test_ratings_change_after_rated_games_and_rank_the_players(archive) -> None:
 
 def test_history_lists_a_players_recent_games_newest_first(archive) -> None:
     for seed in range(70, 74):
-        result(archive.save(finished_game(random_game(seed, rounds=1), NAMES,
+        fired(archive.save(finished_game(random_game(seed, rounds=1), NAMES,
                                           table_no=seed, ended_at=1_700_000_000.0 + seed)))
     other = ["Erin", "Bob", "Frank", "Gina"]
-    result(archive.save(finished_game(random_game(80, rounds=1), other, table_no=9)))
-    hist = result(archive.recent_games("alice", limit=3))
+    fired(archive.save(finished_game(random_game(80, rounds=1), other, table_no=9)))
+    hist = fired(archive.recent_games("alice", limit=3))
     assert [g.table_no for g in hist] == [73, 72, 71]
     assert all(g.names == tuple(NAMES) and g.player == 0 for g in hist)
-    assert len(result(archive.recent_games("BOB"))) == 5
-    assert result(archive.recent_games("Erin"))[0].player == 0
+    assert len(fired(archive.recent_games("BOB"))) == 5
+    assert fired(archive.recent_games("Erin"))[0].player == 0
     lines = history_lines("Alice", hist)
     assert lines[0] == "Recent games of Alice:" and len(lines) == 4
     assert "#4" in lines[1] and "Alice & Carol" in lines[1] and "Bob & Dave" in lines[1]
@@ -157,8 +145,8 @@ def test_history_lists_a_players_recent_games_newest_first(archive) -> None:
 
 def test_replay_prints_the_game_round_by_round(archive) -> None:
     match = random_game(90, rounds=2, tichu_rate=0.3)
-    rec = result(archive.save(finished_game(match, NAMES, table_no=2)))
-    stored = result(archive.load(rec.game_id))
+    rec = fired(archive.save(finished_game(match, NAMES, table_no=2)))
+    stored = fired(archive.load(rec.game_id))
     lines = replay_lines(stored)
     assert lines[0].startswith(f"Game #{rec.game_id}, table 2")
     assert sum(1 for line in lines if line.startswith("Round ") and "seats" in line) == 2
@@ -210,8 +198,8 @@ async def test_saving_runs_on_the_worker_thread(tmp_path: Path) -> None:
 def test_replay_of_a_turnier_game_follows_the_changing_seats(archive) -> None:
     match = random_game(8, turnier=True)
     assert match.finished and match.round_no == 9
-    rec = result(archive.save(finished_game(match, NAMES)))
-    stored = result(archive.load(rec.game_id))
+    rec = fired(archive.save(finished_game(match, NAMES)))
+    stored = fired(archive.load(rec.game_id))
     fourth = replay_lines(stored, 4)
     # rounds 4-6: partners 1+2 / 3+4 by join order -> seats Alice, Carol, Bob, Dave
     assert fourth[1] == "Round 4: seats 1 Alice, 2 Carol, 3 Bob, 4 Dave"
@@ -227,23 +215,23 @@ def test_replay_of_a_turnier_game_follows_the_changing_seats(archive) -> None:
     assert any(line.endswith(f"Order: {order}.") for line in third)
     # a rated turnier game moves the ratings by the pairwise duels (zero-sum)
     assert sum(b - a for a, b in rec.ratings) == pytest.approx(0.0, abs=1e-9)
-    stats = [result(archive.player_stats(n)) for n in NAMES]
+    stats = [fired(archive.player_stats(n)) for n in NAMES]
     assert [s.wins for s in stats] == [int(p in match.result["winners"]) for p in range(4)]
 
 
 def test_the_command_texts_come_ready_from_the_archive(archive) -> None:
     match = random_game(9, rounds=1)
-    rec = result(archive.save(finished_game(match, NAMES, table_no=1)))
-    stored = result(archive.load(rec.game_id))
-    assert result(archive.replay_text(rec.game_id)) == replay_lines(stored)
-    assert result(archive.replay_text(rec.game_id, 1)) == replay_lines(stored, 1)
+    rec = fired(archive.save(finished_game(match, NAMES, table_no=1)))
+    stored = fired(archive.load(rec.game_id))
+    assert fired(archive.replay_text(rec.game_id)) == replay_lines(stored)
+    assert fired(archive.replay_text(rec.game_id, 1)) == replay_lines(stored, 1)
     for bad, code in (((42,), "no-such-game"), ((rec.game_id, 2), "no-such-round")):
         with pytest.raises(LobbyError) as err:
-            result(archive.replay_text(*bad))
+            fired(archive.replay_text(*bad))
         assert err.value.code == code
-    assert result(archive.history_text("alice"))[0] == "Recent games of alice:"
-    assert result(archive.ranking_text())[0].startswith("Rangliste")
-    assert result(archive.stats_text("Dave"))[0].startswith("  games 1")
-    assert result(archive.stats_text("Zed")) == ["  no finished games yet"]
-    assert result(archive.bswlog(rec.game_id)) == stored.bswlog
-    assert result(archive.bswlog(42)) is None
+    assert fired(archive.history_text("alice"))[0] == "Recent games of alice:"
+    assert fired(archive.ranking_text())[0].startswith("Rangliste")
+    assert fired(archive.stats_text("Dave"))[0].startswith("  games 1")
+    assert fired(archive.stats_text("Zed")) == ["  no finished games yet"]
+    assert fired(archive.bswlog(rec.game_id)) == stored.bswlog
+    assert fired(archive.bswlog(42)) is None

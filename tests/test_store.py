@@ -12,45 +12,36 @@ from lobby.accounts import (ScryptParams, check_name, check_password, hash_passw
                             valid_name, verify_password)
 from lobby.messages import LobbyError
 from lobby.store import MIGRATIONS, Migration, Store, StoreError, inline_runner
-from conftest import FAST_SCRYPT, within
-
-
-def result(d):  # an inline store's Deferreds have fired already
-    out = []
-    d.addBoth(out.append)
-    assert out, "the Deferred has not fired"
-    if hasattr(out[0], "raiseException"):
-        out[0].raiseException()
-    return out[0]
+from conftest import FAST_SCRYPT, fired, within
 
 
 def test_accounts_round_trip(tmp_path: Path) -> None:
     store = Store(str(tmp_path / "a.sqlite3"), inline_runner)
-    assert result(store.open()) == MIGRATIONS[-1].version
-    assert result(store.get_account("alice")) is None
-    assert result(store.create_account("Alice", "h1", 100.0)) is True
-    assert result(store.create_account("ALICE", "h2", 101.0)) is False
-    account = result(store.get_account("aLiCe"))
+    assert fired(store.open()) == MIGRATIONS[-1].version
+    assert fired(store.get_account("alice")) is None
+    assert fired(store.create_account("Alice", "h1", 100.0)) is True
+    assert fired(store.create_account("ALICE", "h2", 101.0)) is False
+    account = fired(store.get_account("aLiCe"))
     assert (account.name, account.password_hash, account.registered_at, account.last_seen) == (
         "Alice", "h1", 100.0, 100.0)
-    assert result(store.set_password("alice", "h3")) is True
-    assert result(store.touch("alice", 200.0)) is True
-    assert result(store.touch("nobody", 200.0)) is False
-    account = result(store.get_account("alice"))
+    assert fired(store.set_password("alice", "h3")) is True
+    assert fired(store.touch("alice", 200.0)) is True
+    assert fired(store.touch("nobody", 200.0)) is False
+    account = fired(store.get_account("alice"))
     assert (account.password_hash, account.last_seen) == ("h3", 200.0)
-    result(store.close())
+    fired(store.close())
     # it survives reopening
     again = Store(str(tmp_path / "a.sqlite3"), inline_runner)
-    result(again.open())
-    assert result(again.get_account("alice")).password_hash == "h3"
-    result(again.close())
+    fired(again.open())
+    assert fired(again.get_account("alice")).password_hash == "h3"
+    fired(again.close())
 
 
 def test_wal_mode_and_schema_version(tmp_path: Path) -> None:
     path = tmp_path / "w.sqlite3"
     store = Store(str(path), inline_runner)
-    result(store.open())
-    result(store.close())
+    fired(store.open())
+    fired(store.close())
     conn = sqlite3.connect(path)
     assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
     assert conn.execute("SELECT version FROM schema_version").fetchone()[0] == MIGRATIONS[-1].version
@@ -60,30 +51,30 @@ def test_wal_mode_and_schema_version(tmp_path: Path) -> None:
 def test_an_older_database_is_upgraded_not_recreated(tmp_path: Path) -> None:
     path = str(tmp_path / "old.sqlite3")
     old = Store(path, inline_runner, MIGRATIONS)
-    result(old.open())
-    result(old.create_account("Bob", "hash", 5.0))
-    result(old.close())
+    fired(old.open())
+    fired(old.create_account("Bob", "hash", 5.0))
+    fired(old.close())
     later = MIGRATIONS + [Migration(MIGRATIONS[-1].version + 1, "ratings", [
         "CREATE TABLE ratings (name_key TEXT PRIMARY KEY, rating INTEGER NOT NULL)",
         "INSERT INTO ratings SELECT name_key, 1500 FROM accounts",
     ])]
     new = Store(path, inline_runner, later)
-    assert result(new.open()) == later[-1].version
-    assert result(new.get_account("bob")).password_hash == "hash"
-    assert result(new._run(lambda: new._db().execute("SELECT * FROM ratings").fetchall())) == [
+    assert fired(new.open()) == later[-1].version
+    assert fired(new.get_account("bob")).password_hash == "hash"
+    assert fired(new._run(lambda: new._db().execute("SELECT * FROM ratings").fetchall())) == [
         ("bob", 1500)]
-    result(new.close())
+    fired(new.close())
     # and the older server refuses the newer file clearly
     with pytest.raises(StoreError, match="old.sqlite3.*newer"):
-        result(Store(path, inline_runner, MIGRATIONS).open())
+        fired(Store(path, inline_runner, MIGRATIONS).open())
 
 
 def test_a_failing_migration_leaves_the_old_version(tmp_path: Path) -> None:
     path = str(tmp_path / "m.sqlite3")
-    result(Store(path, inline_runner).open())
+    fired(Store(path, inline_runner).open())
     broken = MIGRATIONS + [Migration(99, "broken", ["CREATE TABLE x (a)", "NOT SQL AT ALL"])]
     with pytest.raises(StoreError, match="m.sqlite3"):
-        result(Store(path, inline_runner, broken).open())
+        fired(Store(path, inline_runner, broken).open())
     conn = sqlite3.connect(path)
     assert conn.execute("SELECT version FROM schema_version").fetchone()[0] == MIGRATIONS[-1].version
     assert conn.execute("SELECT name FROM sqlite_master WHERE name = 'x'").fetchone() is None
@@ -94,13 +85,13 @@ def test_corrupt_and_unusable_files_give_a_clear_error_naming_the_file(tmp_path:
     corrupt = tmp_path / "corrupt.sqlite3"
     corrupt.write_bytes(b"this is not a database at all" * 200)
     with pytest.raises(StoreError, match="corrupt.sqlite3"):
-        result(Store(str(corrupt), inline_runner).open())
+        fired(Store(str(corrupt), inline_runner).open())
     missing_dir = tmp_path / "no" / "such" / "dir.sqlite3"
     with pytest.raises(StoreError, match="dir.sqlite3"):
-        result(Store(str(missing_dir), inline_runner).open())
+        fired(Store(str(missing_dir), inline_runner).open())
     with pytest.raises(StoreError, match="is_a_dir"):
         (tmp_path / "is_a_dir").mkdir()
-        result(Store(str(tmp_path / "is_a_dir"), inline_runner).open())
+        fired(Store(str(tmp_path / "is_a_dir"), inline_runner).open())
 
 
 @pytest_twisted.ensureDeferred
