@@ -349,6 +349,7 @@ class Session(MachineMode, TelnetLineProtocol):
             self.store.touch(user.name, self.world.clock.seconds()).addErrback(
                 lambda f: log.failure("recording last seen of {user}", f, user=name_key(name)))
         self.world.returning(user)  # a player of a running game: back into the seat
+        self._announce_room()       # machine mode / GMCP: the room now, not with the next line
 
     # ---- commands and speech ----------------------------------------------------------------------
     def _active_line(self, line: str) -> Any:
