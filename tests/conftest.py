@@ -8,11 +8,14 @@
   scrypt parameters, for StringTransport tests; ``lobby.connect()`` gives a ``FakeClient``.
 - ``fired(d)``: the result of a Deferred that has fired already (an inline store's), raising
   its failure; ``sqlite_store``: an opened inline Store on a temporary SQLite file, closed after.
+- ``logged_events()``: a context manager giving the list of every event logged inside it;
+  ``logged``: the same as a fixture, for the whole test.
 - ``server``: a real LobbyServer on 127.0.0.1 port 0 with a temporary database file;
   ``line_client(port)`` connects to it over real loopback and reads lines with a timeout.
 """
 from __future__ import annotations
 
+import contextlib
 import functools
 import inspect
 import random
@@ -25,6 +28,7 @@ from twisted.internet import task
 from twisted.internet.defer import Deferred, fail, succeed
 from twisted.internet.protocol import Protocol
 from twisted.internet.testing import StringTransport
+from twisted.logger import globalLogPublisher
 
 from lobby.accounts import Accounts, ScryptParams
 from lobby.store import Store, inline_runner
@@ -95,6 +99,24 @@ def sqlite_store(tmp_path: Path) -> Iterator[Store]:
     fired(store.open())
     yield store
     fired(store.close())
+
+
+@contextlib.contextmanager
+def logged_events() -> Iterator[list[dict[str, Any]]]:
+    """Every event logged (twisted.logger's global publisher) while the block runs."""
+    events: list[dict[str, Any]] = []
+    globalLogPublisher.addObserver(events.append)
+    try:
+        yield events
+    finally:
+        globalLogPublisher.removeObserver(events.append)
+
+
+@pytest.fixture
+def logged() -> Iterator[list[dict[str, Any]]]:
+    """Every event logged during the test."""
+    with logged_events() as events:
+        yield events
 
 
 def strip_telnet(data: bytes) -> bytes:
@@ -263,6 +285,9 @@ async def line_client(port: int, host: str = "127.0.0.1") -> LineClient:
 
 
 class RunningServer:
+    # keyword arguments of LobbyServer; a subclass may name others (e.g. admin)
+    server_options: dict[str, Any] = {"motd": "Test server."}
+
     def __init__(self, db: Path) -> None:
         self.db = db
         self.server: Any = None
@@ -272,7 +297,7 @@ class RunningServer:
         from twisted.internet import reactor
         from protocol.server import LobbyServer
         self.server = LobbyServer(reactor, Store.threaded(str(self.db), reactor),
-                                  ["tcp:0:interface=127.0.0.1"], motd="Test server.")
+                                  ["tcp:0:interface=127.0.0.1"], **self.server_options)
         await within(self.server.start(), 10)
 
     async def stop(self) -> None:

@@ -22,7 +22,7 @@ from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, 
 from twisted.internet import task
 from twisted.logger import globalLogPublisher
 
-from conftest import FakeLobby, strip_telnet
+from conftest import FakeLobby, logged_events, strip_telnet
 from lobby.tichu.actions import Exchange
 from lobby.tichu.cards import format_cards, parse_cards
 from lobby.tichu.match import Match
@@ -231,14 +231,7 @@ test_lobby_state_machine = LobbyMachine.TestCase
 def test_digits_that_int_refuses_are_refused_cleanly() -> None:
     """Found by the fuzzers: '²'.isdigit() is True but int('²') raises; each of these answered
     internal-error with a traceback before."""
-    failures: list[Any] = []
-
-    def observe(event: dict[str, Any]) -> None:
-        if event.get("log_failure") is not None:
-            failures.append(event)
-
-    globalLogPublisher.addObserver(observe)
-    try:
+    with logged_events() as events:
         clock = task.Clock()
         lobby = FakeLobby(clock)
         ann = lobby.connect()
@@ -250,21 +243,12 @@ def test_digits_that_int_refuses_are_refused_cleanly() -> None:
             ann.send(line)
             out = ann.text()
             assert out.startswith("! [") and "[internal-error]" not in out, (line, out)
-    finally:
-        globalLogPublisher.removeObserver(observe)
-    assert failures == []
+    assert [e for e in events if e.get("log_failure") is not None] == []
 
 
 def test_gmcp_supports_with_digits_that_int_refuses() -> None:
     """Found by scripts/fuzz.py: Core.Supports.Set ["Room ²"] raised in gmcpReceived."""
-    failures: list[Any] = []
-
-    def observe(event: dict[str, Any]) -> None:
-        if event.get("log_failure") is not None:
-            failures.append(event)
-
-    globalLogPublisher.addObserver(observe)
-    try:
+    with logged_events() as events:
         lobby = FakeLobby(task.Clock())
         ann = lobby.connect()
         ann.login("Ann")
@@ -272,6 +256,4 @@ def test_gmcp_supports_with_digits_that_int_refuses() -> None:
         assert ann.session.gmcp_supports == {"Room": 1, "Char": 1, "Tichu": 1}
         ann.send("/who")
         assert "Ann" in ann.text()
-    finally:
-        globalLogPublisher.removeObserver(observe)
-    assert failures == []
+    assert [e for e in events if e.get("log_failure") is not None] == []

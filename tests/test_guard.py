@@ -6,9 +6,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-import pytest
 from twisted.internet import task
-from twisted.logger import globalLogPublisher
 
 from conftest import FAST_SCRYPT, FakeClient, FakeLobby
 from lobby.events import Event
@@ -36,14 +34,6 @@ class GuardedLobby(FakeLobby):
                 self.session.makeConnection(self.transport)
                 self.closed = False
         return From(self.factory)
-
-
-@pytest.fixture
-def logged() -> Any:
-    events: list[dict[str, Any]] = []
-    globalLogPublisher.addObserver(events.append)
-    yield events
-    globalLogPublisher.removeObserver(events.append)
 
 
 def _messages(events: list[dict[str, Any]]) -> list[str]:

@@ -9,23 +9,17 @@ from typing import Any, AsyncIterator
 import pytest
 import pytest_twisted
 from twisted.internet import task
-from twisted.logger import formatEvent, globalLogPublisher
+from twisted.logger import formatEvent
 
 from conftest import FakeLobby, LineClient, RunningServer, within
 from lobby.moderation import parse_duration
-from lobby.store import Store
 from table_support import card_tokens
 
 
 class ModeratedServer(RunningServer):
     """A real server whose first admin (--admin) is Boss."""
 
-    async def start(self) -> None:
-        from twisted.internet import reactor
-        from protocol.server import LobbyServer
-        self.server = LobbyServer(reactor, Store.threaded(str(self.db), reactor),
-                                  ["tcp:0:interface=127.0.0.1"], admin="Boss")
-        await within(self.server.start(), 10)
+    server_options = {"admin": "Boss"}
 
 
 @pytest_twisted.async_yield_fixture
@@ -34,14 +28,6 @@ async def msrv(tmp_path: Path) -> AsyncIterator[ModeratedServer]:
     await running.start()
     yield running
     await running.stop()
-
-
-@pytest.fixture
-def logged() -> Any:
-    events: list[dict[str, Any]] = []
-    globalLogPublisher.addObserver(events.append)
-    yield events
-    globalLogPublisher.removeObserver(events.append)
 
 
 def texts(events: list[dict[str, Any]]) -> list[str]:

@@ -2,7 +2,7 @@
 commands, and the telnet byte cases as seen through a logged-in session."""
 from __future__ import annotations
 
-from conftest import FakeClient, FakeLobby, strip_telnet
+from conftest import FakeClient, FakeLobby, logged_events, strip_telnet
 
 IAC, WILL, WONT, DO, DONT, SB, SE, GA = 255, 251, 252, 253, 254, 250, 240, 249
 ECHO, SGA, NAWS = 1, 3, 31
@@ -253,14 +253,8 @@ def test_disconnect_logs_out(lobby: FakeLobby) -> None:
 
 
 def test_passwords_never_reach_the_log(lobby: FakeLobby) -> None:
-    from twisted.logger import formatEvent, globalLogPublisher
-    seen: list[str] = []
-
-    def observer(event: dict) -> None:
-        seen.append(formatEvent(event) + repr(event))
-
-    globalLogPublisher.addObserver(observer)
-    try:
+    from twisted.logger import formatEvent
+    with logged_events() as events:
         c = lobby.connect()
         c.login("Paula")
         c.send("/register Hunter22")
@@ -269,8 +263,7 @@ def test_passwords_never_reach_the_log(lobby: FakeLobby) -> None:
         d = lobby.connect()
         d.login("paula", "Wrong-Guess7")
         d.login("paula", "Swordfish9")
-    finally:
-        globalLogPublisher.removeObserver(observer)
+    seen = [formatEvent(event) + repr(event) for event in events]
     assert any("Paula" in s for s in seen)  # the log did see the log-ins
     for secret in ("Hunter22", "Swordfish9", "Wrong-Guess7"):
         assert not any(secret in s for s in seen)
