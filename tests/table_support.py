@@ -16,6 +16,7 @@ from lobby.tichu.actions import (
 from lobby.tichu.cards import (
     MAHJONG, PHOENIX, Card, format_cards, parse_card, parse_cards, rank_name,
 )
+from lobby.tichu.match import Match
 from protocol.render_table import render_table
 
 NAMES = ["ann", "bob", "cat", "dan"]
@@ -37,6 +38,28 @@ def card_tokens(value: Any) -> set[Card]:
         for v in value:
             out |= card_tokens(v)
     return out
+
+
+def hidden_cards(rnd: Any, me: int | None) -> set[Card]:
+    """The cards of round `rnd` hidden now from seat `me` (None: a spectator): every other
+    hand, a gift in transit that `me` did not give, and in the grand phase the last 6 cards of
+    every hand (one's own too)."""
+    hidden: set[Card] = set()
+    views = [rnd.view(s) for s in range(4)]
+    for s in range(4):
+        if s == me:
+            continue
+        hidden |= set(parse_cards(views[s]["hand"]))
+        if rnd.phase == "exchange" and views[s].get("given"):
+            hidden |= set(parse_cards(views[s]["given"]))
+        if rnd.phase == "grand":
+            hidden |= set(rnd.deal[s][8:])
+    if me is not None:
+        if views[me].get("given"):
+            hidden -= set(parse_cards(views[me]["given"]))
+        if rnd.phase == "grand":
+            hidden |= set(rnd.deal[me][8:])       # not even one's own last 6 cards yet
+    return hidden
 
 
 class Recorder:
@@ -82,23 +105,8 @@ class Recorder:
         seated = t.seated
         for name in recipients:
             me = seated.index(name) if name in seated else None
-            hidden: set[Card] = set()
-            views = [rnd.view(s) for s in range(4)]
-            for s in range(4):
-                if s == me:
-                    continue
-                hidden |= set(parse_cards(views[s]["hand"]))
-                if rnd.phase == "exchange" and views[s].get("given"):
-                    hidden |= set(parse_cards(views[s]["given"]))
-                if rnd.phase == "grand":
-                    hidden |= set(rnd.deal[s][8:])
-            if me is not None:
-                if views[me].get("given"):
-                    hidden -= set(parse_cards(views[me]["given"]))
-                if rnd.phase == "grand":
-                    hidden |= set(rnd.deal[me][8:])       # not even one's own last 6 cards yet
             self.checked += 1
-            leak = shown & hidden
+            leak = shown & hidden_cards(rnd, me)
             if leak:
                 self.leaks.append((name, event.type, leak))
 
@@ -165,13 +173,12 @@ def command_for(action: Any, seat: int, rng: random.Random, *, in_turn: bool
     return ("play", text if rng.random() < 0.5 else {"cards": text})
 
 
-def step(table: TableActor, rec: Recorder, rng: random.Random, *, tichu: float = 0.05,
-         grand: float = 0.05) -> tuple[str, str, Any]:
-    """One engine-legal action of some player, submitted as a command. Returns what was sent."""
-    match = table.match
-    assert match is not None
+def legal_command(match: Match, players: list[str], rng: random.Random, *, tichu: float = 0.05,
+                  grand: float = 0.05) -> tuple[str, str, Any]:
+    """Some player's engine-legal action as (name, command, args) for command_for's commands:
+    Tichu and Grand Tichu called with the given chances, gifts chosen at random."""
     choices: list[tuple[str, Any]] = []
-    for player, name in enumerate(table.players):
+    for player, name in enumerate(players):
         for a in match.legal_actions(player):
             if isinstance(a, CallTichu) and rng.random() > tichu:
                 continue
@@ -190,10 +197,16 @@ def step(table: TableActor, rec: Recorder, rng: random.Random, *, tichu: float =
     if plays and rng.random() < 0.3:
         choices = plays
     name, action = rng.choice(choices)
-    player = table.players.index(name)
-    seat = match.seat_of(player)
-    in_turn = match.round.turn == seat
-    command, args = command_for(action, seat, rng, in_turn=in_turn)
+    seat = match.seat_of(players.index(name))
+    command, args = command_for(action, seat, rng, in_turn=match.round.turn == seat)
+    return name, command, args
+
+
+def step(table: TableActor, rec: Recorder, rng: random.Random, *, tichu: float = 0.05,
+         grand: float = 0.05) -> tuple[str, str, Any]:
+    """One engine-legal action of some player, submitted as a command. Returns what was sent."""
+    assert table.match is not None
+    name, command, args = legal_command(table.match, table.players, rng, tichu=tichu, grand=grand)
     rec.before_submit()
     table.submit(name, command, args)
     return name, command, args

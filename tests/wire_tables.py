@@ -20,9 +20,8 @@ from twisted.internet.endpoints import TCP4ClientEndpoint, connectProtocol
 
 from conftest import LineClient, RunningServer, strip_telnet, within
 from lobby.messages import ERRORS
-from lobby.tichu.actions import CallTichu, Exchange, GrandTichu, Play
-from lobby.tichu.cards import Card, parse_cards
-from table_support import card_tokens, command_for
+from lobby.tichu.cards import Card
+from table_support import card_tokens, hidden_cards, legal_command
 
 ERROR_LINE = re.compile(r"^! \[([a-z0-9-]+)\] ")
 ROUND_BEGINS = re.compile(r"^Round (\d+) begins\.$")
@@ -169,23 +168,7 @@ class WireGame:
         if current not in self.rounds:
             self.rounds[current] = (table.match.round, table.seated)
         rnd, seated = self.rounds.get(round_no or current, self.rounds[current])
-        me = seated.index(name) if name in seated else None
-        views = [rnd.view(s) for s in range(4)]
-        hidden: set[Card] = set()
-        for s in range(4):
-            if s == me:
-                continue
-            hidden |= set(parse_cards(views[s]["hand"]))
-            if rnd.phase == "exchange" and views[s].get("given"):
-                hidden |= set(parse_cards(views[s]["given"]))
-            if rnd.phase == "grand":
-                hidden |= set(rnd.deal[s][8:])
-        if me is not None:
-            if views[me].get("given"):
-                hidden -= set(parse_cards(views[me]["given"]))
-            if rnd.phase == "grand":
-                hidden |= set(rnd.deal[me][8:])     # not even one's own last 6 cards yet
-        return hidden
+        return hidden_cards(rnd, seated.index(name) if name in seated else None)
 
     def leaks(self) -> list[tuple[str, str, set[Card]]]:
         return [(name, line, leak) for name, c in self.clients.items() for line, leak in c.leaks]
@@ -194,29 +177,8 @@ class WireGame:
     def choose(self, rng: random.Random, *, tichu: float = 0.05, grand: float = 0.05
                ) -> tuple[str, str]:
         """Some player's engine-legal move, as the text line that player types."""
-        table = self.table
-        match = table.match
-        choices: list[tuple[str, Any]] = []
-        for player, name in enumerate(table.players):
-            for a in match.legal_actions(player):
-                if isinstance(a, CallTichu) and rng.random() > tichu:
-                    continue
-                if isinstance(a, GrandTichu) and a.call and rng.random() > grand:
-                    continue
-                if isinstance(a, Exchange):
-                    continue
-                choices.append((name, a))
-            rnd = match.round
-            seat = match.seat_of(player)
-            if rnd.phase == "exchange" and "given" not in rnd.view(seat):
-                hand = sorted(parse_cards(rnd.view(seat)["hand"]))
-                choices.append((name, Exchange(tuple(rng.sample(hand, 3)))))
-        plays = [c for c in choices if isinstance(c[1], Play)]
-        if plays and rng.random() < 0.3:
-            choices = plays
-        name, action = rng.choice(choices)
-        seat = match.seat_of(table.players.index(name))
-        command, args = command_for(action, seat, rng, in_turn=match.round.turn == seat)
+        name, command, args = legal_command(self.table.match, self.table.players, rng,
+                                            tichu=tichu, grand=grand)
         if isinstance(args, dict):
             args = args["cards"]
         return name, f"/{command}" + (f" {args}" if args else "")
