@@ -144,6 +144,20 @@ class Target:
         return f"127.0.0.{2 + n % self.sources}"
 
 
+RECV_SIZE = 262144
+
+
+def recv_some(sock: socket.socket) -> bytes | None:
+    """One non-blocking recv: the bytes, b"" when the peer closed or the socket failed, None
+    when nothing is waiting."""
+    try:
+        return sock.recv(RECV_SIZE)
+    except (BlockingIOError, InterruptedError):
+        return None
+    except OSError:
+        return b""
+
+
 class ConnectionClosed(Exception):
     """The server closed the connection (or refused what we asked: LoginRefused)."""
 
@@ -189,12 +203,9 @@ class Conn:
         if sock is None:
             return
         while True:
-            try:
-                data = sock.recv(262144)
-            except (BlockingIOError, InterruptedError):
+            data = recv_some(sock)
+            if data is None:
                 return
-            except OSError:
-                data = b""
             if not data:
                 self._lost()
                 return
@@ -204,7 +215,7 @@ class Conn:
             else:
                 self.buffer += data
                 self._check()
-            if len(data) < 262144:
+            if len(data) < RECV_SIZE:
                 return
 
     def _lost(self) -> None:
@@ -324,18 +335,15 @@ class Drainer:
             if c.closed or sock is None:
                 continue
             while True:
-                try:
-                    data = sock.recv(262144)
-                except (BlockingIOError, InterruptedError):
+                data = recv_some(sock)
+                if data is None:
                     break
-                except OSError:
-                    data = b""
                 if not data:
                     c.closed = True
                     self.lost += 1
                     break
                 got += len(data)
-                if len(data) < 262144:
+                if len(data) < RECV_SIZE:
                     break
         self.bytes += got
         return got
