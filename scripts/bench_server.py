@@ -63,6 +63,10 @@ CAPACITY_LIMITS = ("--max-connections", "0", "--max-guests", "0", "--flood-rate"
 FLOOD_LIMITS = ("--max-connections", "0", "--max-guests", "0")
 LOBBY_SCENARIOS = ("lobby_echo", "idle_prompt", "idle_login", "chat", "logins", "flood")
 
+if str(SCRIPTS) not in sys.path:
+    sys.path.insert(0, str(SCRIPTS))
+from loadgen import cpu_seconds  # noqa: E402  (the one reader of a process's CPU time)
+
 
 # ---- processes ----------------------------------------------------------------------------------
 def _preexec(cpu: int | None, nofile: int) -> Callable[[], None]:
@@ -180,7 +184,7 @@ class Bench:
         if done.returncode != 0:
             raise SystemExit(f"bench_server: loadgen {scenario} failed:\n{done.stderr[-3000:]}")
         result = json.loads(done.stdout.strip().splitlines()[-1])
-        result["server_cpu_seconds_total"] = _cpu(server.pid)
+        result["server_cpu_seconds_total"] = cpu_seconds(server.pid)
         result["server_nofile"] = _nofile(server.pid)
         return result
 
@@ -255,15 +259,6 @@ class Bench:
         return ["--listeners", str(o.listeners), "--talkers", str(o.talkers), "--rate",
                 str(o.rate), "--seconds", str(o.seconds), "--sampled", str(o.sampled),
                 "--grace", str(min(5.0, o.seconds))]
-
-
-def _cpu(pid: int) -> float:
-    try:
-        with open(f"/proc/{pid}/stat") as f:
-            fields = f.read().rsplit(")", 1)[1].split()
-        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-    except (OSError, IndexError, ValueError):
-        return 0.0
 
 
 def _nofile(pid: int) -> str:
