@@ -76,6 +76,11 @@ def _name(names: list[Any], seat: Any) -> str:
     return "-" if seat is None else f"seat {int(seat) + 1}" if isinstance(seat, int) else str(seat)
 
 
+def _seat_name(d: dict[str, Any]) -> str:
+    """The name of the seat an event is about (its ``seat``), from the event's ``names``."""
+    return _name(d.get("names") or [], d.get("seat"))
+
+
 def _teams(names: list[Any]) -> tuple[str, str]:
     """Team names by seat team: seats 1+3 (team 0) and 2+4 (team 1)."""
     return (f"{_name(names, 0)}+{_name(names, 2)}", f"{_name(names, 1)}+{_name(names, 3)}")
@@ -318,7 +323,7 @@ def _g(key: str) -> Callable[[Event, str, bool], list[str]]:
     """A game event whose template needs only the name of its `seat`."""
     def fmt(event: Event, lang: str, color: bool) -> list[str]:
         d = event.data
-        return [text(key, lang, name=_name(d.get("names") or [], d.get("seat")), **{
+        return [text(key, lang, name=_seat_name(d), **{
             k: v for k, v in d.items() if k not in ("name", "names", "seat")})]
     return fmt
 
@@ -337,7 +342,7 @@ def _deal_rest(event: Event, lang: str, color: bool) -> list[str]:
 def _grand(event: Event, lang: str, color: bool) -> list[str]:
     d = event.data
     key = "game-grand" if d.get("call") else "game-grand-no"
-    return [text(key, lang, name=_name(d.get("names") or [], d.get("seat")))]
+    return [text(key, lang, name=_seat_name(d))]
 
 
 def _received(event: Event, lang: str, color: bool) -> list[str]:
@@ -356,20 +361,19 @@ def _play_phase(event: Event, lang: str, color: bool) -> list[str]:
 def _play(event: Event, lang: str, color: bool) -> list[str]:
     d = event.data
     key = "game-play-bomb" if d.get("combo") == "bomb" else "game-play"
-    return [text(key, lang, name=_name(d.get("names") or [], d.get("seat")),
-                 cards=color_cards(d.get("cards", ""), color))]
+    return [text(key, lang, name=_seat_name(d), cards=color_cards(d.get("cards", ""), color))]
 
 
 def _wish(event: Event, lang: str, color: bool) -> list[str]:
     d = event.data
     key = "game-wish" if d.get("rank") else "game-wish-none"
-    return [text(key, lang, name=_name(d.get("names") or [], d.get("seat")), rank=d.get("rank"))]
+    return [text(key, lang, name=_seat_name(d), rank=d.get("rank"))]
 
 
 def _trick_won(event: Event, lang: str, color: bool) -> list[str]:
     d = event.data
     key = "game-trick-won-dragon" if d.get("dragon") else "game-trick-won"
-    return [text(key, lang, name=_name(d.get("names") or [], d.get("seat")))]
+    return [text(key, lang, name=_seat_name(d))]
 
 
 def _dragon_given(event: Event, lang: str, color: bool) -> list[str]:
@@ -389,7 +393,7 @@ def _trick_taken(event: Event, lang: str, color: bool) -> list[str]:
 
 def _out(event: Event, lang: str, color: bool) -> list[str]:
     d = event.data
-    return [text("game-out", lang, name=_name(d.get("names") or [], d.get("seat")),
+    return [text("game-out", lang, name=_seat_name(d),
                  place=_place(int(d.get("place", 0))))]
 
 
