@@ -10,6 +10,7 @@
   its failure; ``sqlite_store``: an opened inline Store on a temporary SQLite file, closed after.
 - ``logged_events()``: a context manager giving the list of every event logged inside it;
   ``logged``: the same as a fixture, for the whole test.
+- ``load_script(name)``: scripts/NAME.py loaded as the module NAME, for tests of the scripts.
 - ``server``: a real LobbyServer on 127.0.0.1 port 0 with a temporary database file;
   ``line_client(port)`` connects to it over real loopback and reads lines with a timeout.
 """
@@ -17,8 +18,10 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import importlib.util
 import inspect
 import random
+import sys
 from pathlib import Path
 from typing import Any, AsyncIterator, Iterator
 
@@ -117,6 +120,18 @@ def logged() -> Iterator[list[dict[str, Any]]]:
     """Every event logged during the test."""
     with logged_events() as events:
         yield events
+
+
+def load_script(name: str) -> Any:
+    """scripts/NAME.py loaded as a module named NAME (put in sys.modules first, as dataclasses
+    need, unless a module of that name is there already)."""
+    path = Path(__file__).resolve().parent.parent / "scripts" / f"{name}.py"
+    spec = importlib.util.spec_from_file_location(name, path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules.setdefault(name, module)
+    spec.loader.exec_module(module)
+    return module
 
 
 def strip_telnet(data: bytes) -> bytes:

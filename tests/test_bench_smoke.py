@@ -4,7 +4,6 @@ No wall-clock time is asserted: only that every scenario ran, held and delivered
 """
 from __future__ import annotations
 
-import importlib.util
 import json
 import os
 import subprocess
@@ -14,17 +13,14 @@ from typing import Any
 
 import pytest
 
+from conftest import load_script
+
 ROOT = Path(__file__).resolve().parent.parent
 SCRIPTS = ROOT / "scripts"
 
 
 def _loadgen() -> Any:
-    spec = importlib.util.spec_from_file_location("loadgen", SCRIPTS / "loadgen.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules.setdefault("loadgen", module)
-    spec.loader.exec_module(module)
-    return module
+    return load_script("loadgen")
 
 
 def test_histogram_percentiles_merge_and_round_trip() -> None:

@@ -2,20 +2,11 @@
 scripts/bot_arena.py's job, reported in docs/performance.md)."""
 from __future__ import annotations
 
-import importlib.util
-import pathlib
-import sys
-
-ROOT = pathlib.Path(__file__).resolve().parent.parent
+from conftest import load_script
 
 
 def load_arena():
-    spec = importlib.util.spec_from_file_location("bot_arena", ROOT / "scripts" / "bot_arena.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules.setdefault("bot_arena", module)
-    spec.loader.exec_module(module)
-    return module
+    return load_script("bot_arena")
 
 
 def test_heuristic_team_clearly_beats_random_team() -> None:

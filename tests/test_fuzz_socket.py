@@ -3,22 +3,19 @@ sequences, overlong lines, invalid UTF-8, other protocols and broken commands ov
 connections; the server must still answer a normal client, log no traceback and stop cleanly."""
 from __future__ import annotations
 
-import importlib.util
 import json
 import subprocess
 import sys
 from pathlib import Path
+
+from conftest import load_script
 
 ROOT = Path(__file__).resolve().parent.parent
 SCRIPT = ROOT / "scripts" / "fuzz.py"
 
 
 def _module():
-    spec = importlib.util.spec_from_file_location("fuzz_script", SCRIPT)
-    module = importlib.util.module_from_spec(spec)
-    assert spec.loader is not None
-    spec.loader.exec_module(module)
-    return module
+    return load_script("fuzz")
 
 
 def test_the_log_check_recognises_trouble() -> None:
