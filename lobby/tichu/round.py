@@ -388,12 +388,8 @@ class Round:
         if w is not None and m & RANK_MASK[w]:
             self.wish = None
             evs.append(Event("wish-fulfilled", None, {"seat": seat, "rank": rank_name(w)}))
-        if not hand:
-            self.out.append(seat)
-            evs.append(Event("out", None, {"seat": seat, "place": len(self.out)}))
-            if self._round_over():
-                evs += self._end_round()
-                return evs
+        if not hand and self._goes_out(seat, evs):
+            return evs
         nxt = self._next_active(seat)
         if m & MAHJONG_BIT:
             if wish is UNSET:
@@ -405,6 +401,16 @@ class Round:
             evs.append(self._set_wish(seat, wish))
         self.turn = nxt
         return evs
+
+    def _goes_out(self, seat: int, evs: list[Event]) -> bool:
+        """`seat` has played its last card: it takes the next place (an "out" event). True when
+        that ends the round, with the round's closing events added to `evs`."""
+        self.out.append(seat)
+        evs.append(Event("out", None, {"seat": seat, "place": len(self.out)}))
+        if self._round_over():
+            evs += self._end_round()
+            return True
+        return False
 
     def _set_wish(self, seat: int, wish: Any) -> Event:
         self.wish = None if wish is None else self._parse_wish(wish)
@@ -423,12 +429,8 @@ class Round:
         self.played_first[seat] = True
         evs = [Event("play", None, {"seat": seat, "cards": combo.cards, "combo": "dog"})]
         self.won[seat] |= DOG_BIT   # the Dog trick is taken at once (0 points)
-        if not hand:
-            self.out.append(seat)
-            evs.append(Event("out", None, {"seat": seat, "place": len(self.out)}))
-            if self._round_over():
-                evs += self._end_round()
-                return evs
+        if not hand and self._goes_out(seat, evs):
+            return evs
         partner = (seat + 2) & 3
         self.turn = partner if self.hands[partner] else self._next_active(partner)
         evs.append(Event("trick-taken", None, {"seat": seat, "points": 0, "winner": seat,
