@@ -19,6 +19,15 @@ def online(lobby: FakeLobby, *names: str) -> list[FakeClient]:
     return clients
 
 
+def sit_at_a_new_table(players: list[FakeClient]) -> None:
+    """The first player opens a table (room 1), the others come into its room, all join."""
+    players[0].send("/newroom")
+    for p in players[1:]:
+        p.send("/room 1")
+    for p in players:
+        p.send("/join")
+
+
 def test_newroom_listroom_whereis_and_back_to_the_lobby(lobby: FakeLobby) -> None:
     ann, bob = online(lobby, "Ann", "Bob")
     ann.send("/listroom")
@@ -106,11 +115,7 @@ def test_set_color_colours_the_hand(lobby: FakeLobby) -> None:
     ann = players[0]
     ann.send("/set color on")
     assert ann.lines() == ["color is on now."]
-    ann.send("/newroom")
-    for p in players[1:]:
-        p.send("/room 1")
-    for p in players:
-        p.send("/join")
+    sit_at_a_new_table(players)
     ann.send("/option seed 5")
     ann.send("/start")
     ann_text = ann.text()
@@ -125,11 +130,7 @@ def test_set_color_colours_the_hand(lobby: FakeLobby) -> None:
 def test_a_player_who_leaves_or_disconnects_vanishes_and_can_come_back(lobby: FakeLobby) -> None:
     players = online(lobby, "Ann", "Bob", "Cat", "Dan")
     ann, bob = players[0], players[1]
-    ann.send("/newroom")
-    for p in players[1:]:
-        p.send("/room 1")
-    for p in players:
-        p.send("/join")
+    sit_at_a_new_table(players)
     bob.send("/start")
     table = lobby.world.tables[1]
     assert table.state == "playing"
