@@ -12,7 +12,7 @@ import pytest_twisted
 from twisted.internet.address import IPv4Address
 from twisted.internet.defer import Deferred
 
-from conftest import FakeClient, FakeLobby, RunningServer, within
+from conftest import FakeClient, FakeLobby, RunningServer, fired, within
 from lobby.persistence import Persistence
 from lobby.records import GameArchive
 from lobby.world import World
@@ -22,18 +22,8 @@ from test_bswlog import expected_rounds, parse_tch
 PLAYERS = ["Ann", "Bob", "Cat", "Dan"]
 
 
-def result_of(d: Any) -> Any:
-    """The result of a Deferred that has fired (inline store)."""
-    out: list[Any] = []
-    d.addBoth(out.append)
-    assert out, "the Deferred has not fired"
-    if hasattr(out[0], "raiseException"):
-        out[0].raiseException()
-    return out[0]
-
-
 def rows(lobby: FakeLobby, sql: str, *args: Any) -> list[tuple[Any, ...]]:
-    return result_of(lobby.store.run_query(lambda c: c.execute(sql, args).fetchall()))
+    return fired(lobby.store.run_query(lambda c: c.execute(sql, args).fetchall()))
 
 
 class Lobby(FakeLobby):
@@ -163,7 +153,7 @@ def test_a_finished_game_is_stored_and_shown_by_history_replay_rangliste_and_fin
     assert any(line.startswith("  games 1 (won ") for line in finger)
     assert any(line.startswith("  rating ") for line in finger)
     # the stored BSW log reads back to the same deals, calls, exchanges, plays and scores
-    text = result_of(GameArchive(lobby.store).bswlog(1))
+    text = fired(GameArchive(lobby.store).bswlog(1))
     parsed, expected = parse_tch(text), expected_rounds(table.match)
     assert len(parsed) == len(expected) == rounds
     for got, want in zip(parsed, expected):
@@ -204,7 +194,7 @@ def test_after_a_crash_the_table_is_restored_and_its_players_log_back_in(clock: 
     record = old.match.record()
     # the process dies here: nothing is shut down; a new world starts on the same database
     after = Lobby(clock, before.store)
-    restored = result_of(Deferred.fromCoroutine(after.persistence.restore()))
+    restored = fired(Deferred.fromCoroutine(after.persistence.restore()))
     assert [t.number for t in restored] == [1]
     table = after.world.tables[1]
     assert table.state == "playing" and table.match.record() == record
@@ -248,7 +238,7 @@ def test_a_bot_seat_is_restored_and_the_bot_plays_on(clock: Any) -> None:
     play(before, random.Random(4), until=lambda t: len(t.match.actions) >= 12)
     record = before.world.tables[1].match.record()
     after = Lobby(clock, before.store)
-    result_of(Deferred.fromCoroutine(after.persistence.restore()))
+    fired(Deferred.fromCoroutine(after.persistence.restore()))
     table = after.world.tables[1]
     assert table.match.record() == record and list(table.bots) == ["Bot1~random"]
     assert table.bots["Bot1~random"].strategy_name == "random"
@@ -265,7 +255,7 @@ def test_after_a_restart_a_guest_seat_goes_back_only_to_the_same_address(clock: 
     seat_players(before, registered=False, options={"seed": "23", "grace": "60"})
     play(before, random.Random(23), until=lambda t: t.match.round.phase == "play")
     after = Lobby(clock, before.store)          # killed and started again on the same database
-    result_of(Deferred.fromCoroutine(after.persistence.restore()))
+    fired(Deferred.fromCoroutine(after.persistence.restore()))
     table = after.world.tables[1]
     assert table.gone == set(PLAYERS)
     impostor = after.connect()
