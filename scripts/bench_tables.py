@@ -51,7 +51,7 @@ for p in (str(ROOT), str(SCRIPTS)):
     if p not in sys.path:
         sys.path.insert(0, p)
 
-from loadgen import Conn, ConnectionClosed, Histogram, Target, cpu_seconds  # noqa: E402
+from loadgen import Conn, Histogram, Target, cpu_seconds  # noqa: E402
 from lobby.bots.random_bot import RandomStrategy  # noqa: E402
 
 __all__ = ["TableBot", "run_load", "bench_one", "main"]
