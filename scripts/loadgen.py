@@ -158,6 +158,16 @@ def recv_some(sock: socket.socket) -> bytes | None:
         return b""
 
 
+def whole_lines(c: "Conn", data: bytes) -> tuple[bytes, int]:
+    """``data`` after what ``c`` held back, and the end of its last whole line; the part after
+    that end (an unfinished line) is held back in ``c.buffer`` for the next read."""
+    if c.buffer:
+        data = bytes(c.buffer) + data
+    end = data.rfind(b"\n") + 1
+    c.buffer = bytearray(data[end:]) if end < len(data) else bytearray()
+    return data, end
+
+
 class ConnectionClosed(Exception):
     """The server closed the connection (or refused what we asked: LoginRefused)."""
 
@@ -529,10 +539,7 @@ async def scenario_echo(target: Target, opts: argparse.Namespace) -> dict[str, A
 
     def on_data(c: Conn, data: bytes) -> None:
         t = now_ns()
-        if c.buffer:
-            data = bytes(c.buffer) + data
-        end = data.rfind(b"\n") + 1
-        c.buffer = bytearray(data[end:]) if end < len(data) else bytearray()
+        data, end = whole_lines(c, data)
         found = pattern.findall(data, 0, end)
         for m in found:
             hist.record_ns(t - int(m))
@@ -719,10 +726,7 @@ async def scenario_chat(target: Target, opts: argparse.Namespace) -> dict[str, A
 
     def on_data(c: Conn, data: bytes) -> None:
         t = now_ns()
-        if c.buffer:
-            data = bytes(c.buffer) + data
-        end = data.rfind(b"\n") + 1
-        c.buffer = bytearray(data[end:]) if end < len(data) else bytearray()
+        data, end = whole_lines(c, data)
         if not measuring["on"]:
             return
         for m in _CHAT_RE.findall(data, 0, end):
