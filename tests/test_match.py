@@ -117,3 +117,13 @@ def test_seed_decides_every_deal():
     a, b, c = Match(seed=5), Match(seed=5), Match(seed=6)
     assert a.round.deal == b.round.deal != c.round.deal
     assert Match().seed is not None
+
+
+def test_options_to_json_names_every_field() -> None:
+    from dataclasses import asdict, fields
+
+    from lobby.tichu.match import MatchOptions
+    options = MatchOptions(target=500, max_rounds=3, turnier=True, dragon_fixed=True)
+    assert options.to_json() == asdict(options)
+    assert set(options.to_json()) == {f.name for f in fields(MatchOptions)}
+    assert MatchOptions.from_json(options.to_json()) == options
