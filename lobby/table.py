@@ -874,7 +874,7 @@ class TableActor:
             seat = (me + 1) % 4
         elif text in ("left", "links", "l", "previous", "prev"):
             seat = (me + 3) % 4
-        elif text.isdigit() and 1 <= int(text) <= 4:
+        elif text.isascii() and text.isdigit() and 1 <= int(text) <= 4:   # int() refuses ²
             seat = int(text) - 1
         else:
             seated = self.seated

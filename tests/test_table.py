@@ -215,6 +215,7 @@ def test_every_bad_input_gets_its_code_and_the_game_goes_on() -> None:
     refused("ann", "wish", "7", "no-wish-pending")
     refused("ann", "dragon", "left", "no-dragon-pending")
     refused("ann", "dragon", "up", "bad-dragon-target")
+    refused("ann", "dragon", "\u00b2", "bad-dragon-target")     # a digit int() refuses
     refused("eve", "play", "S2", "not-a-player")
     refused("eve", "grand", None, "not-a-player")
     refused("ann", "frobnicate", None, "unknown-command")
