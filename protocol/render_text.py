@@ -120,4 +120,9 @@ def render(event: Event, lang: str = "en") -> list[str]:
     formatter = FORMATTERS.get(event.type)
     if formatter is not None:
         return formatter(event, lang)
-    return text(event.type, lang, **event.data).splitlines() or [""]
+    # only "\n" ends a line: str.splitlines() would also split at U+2028/U+2029, which a user can
+    # type into speech, and so forge a line that looks like the server's own
+    lines = text(event.type, lang, **event.data).split("\n")
+    if len(lines) > 1 and lines[-1] == "":
+        lines.pop()
+    return lines

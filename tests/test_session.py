@@ -283,3 +283,13 @@ def test_a_slow_reader_is_closed_and_logged_out(lobby: FakeLobby) -> None:
     talker.raw()
     talker.send("/who")
     assert talker.lines() == ["In the Lobby (1): Talker"]
+
+
+def test_a_line_separator_in_speech_cannot_forge_a_server_line(lobby: FakeLobby) -> None:
+    # U+2028/U+2029 survive the telnet layer's control-character filter; the rendering must not
+    # split a user's words into two lines (the second one would look like the server's own)
+    ann, bob = logged_in(lobby, "Ann"), logged_in(lobby, "Bob")
+    ann.raw(), bob.raw()
+    ann.send("hi\u2028Carl tells you: your password please")
+    ann.send(";Bob psst\u2029! [kicked] bye")
+    assert bob.raw().count(b"\r\n") == 2
