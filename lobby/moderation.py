@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from datetime import datetime, timezone
 from typing import Any, Callable
 
 from twisted.internet.defer import Deferred
@@ -250,6 +251,8 @@ class Moderation:
         reason = reason.strip() or "-"
         now = self.clock.seconds()
         until = now + seconds if seconds is not None else None
+        if until is not None and until >= _LAST_DATE:    # 999999w ends after the year 9999
+            until = None
         online = self.world.online(name)
         shown = online.name if online is not None else name
         await self.store.run_query(_insert_ban, name_key(name), shown, until, reason, actor.name,
@@ -320,10 +323,13 @@ class Moderation:
             log.failure("disconnecting {user} failed", user=user.name)
 
 
+#: the end of the calendar datetime can show: a ban ending later is a ban until further notice
+_LAST_DATE = datetime(9999, 12, 31, tzinfo=timezone.utc).timestamp()
+
+
 def _until_text(until: float | None) -> str:
-    if until is None:
+    if until is None or until >= _LAST_DATE:
         return "further notice"
-    from datetime import datetime, timezone
     return datetime.fromtimestamp(until, timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
 
 

@@ -191,6 +191,22 @@ async def test_a_ban_is_stored(msrv: ModeratedServer) -> None:
 
 
 @pytest_twisted.ensureDeferred
+async def test_a_ban_past_the_last_calendar_date_is_a_ban_until_further_notice(
+        msrv: ModeratedServer, logged: Any) -> None:
+    """999999w (19,000 years) ends after the year 9999: the ban holds, is answered, and the
+    banned name is refused at log-in with its code (it was an internal error both times)."""
+    boss = await registered(msrv, "Boss")
+    assert await reply(boss, "/ban Spammer 999999w advertising") == \
+        "Spammer is banned until further notice."
+    c = await msrv.client()
+    await c.expect("login: ")
+    c.send("Spammer")
+    assert "! [banned] Spammer is banned until further notice: advertising" in \
+        await c.expect("login: ")
+    assert not [e for e in logged if e.get("log_failure") is not None]
+
+
+@pytest_twisted.ensureDeferred
 async def test_shutdown_warns_stops_new_games_and_stops(msrv: ModeratedServer,
                                                         logged: Any) -> None:
     boss = await registered(msrv, "Boss")
