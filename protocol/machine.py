@@ -162,6 +162,23 @@ class MachineMode(TelnetLineProtocol):
         self._command_name = self._name_of(rest)
         return rest
 
+    def _answer_aside(self, line: str, event: Event) -> None:
+        """Refuse `line`, which will not run (``busy``), with `event`: in machine mode the error
+        carries the line's own id, never the id of the command still running."""
+        if not self.json_mode:
+            self.deliver(event)
+            return
+        try:
+            reply_id, _ = split_id(line)
+        except ValueError:
+            reply_id = None
+        saved = self._reply_id, self._replied
+        self._reply_id, self._replied = reply_id, False
+        try:
+            self.deliver(event)
+        finally:
+            self._reply_id, self._replied = saved
+
     def _name_of(self, line: str) -> str:
         """The command a line names, for its `ok` (`login`, `say`, `tell` for `;NAME text`)."""
         if self.state != "active":

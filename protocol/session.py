@@ -214,7 +214,7 @@ class Session(MachineMode, TelnetLineProtocol):
             if self._queue is None:
                 self._queue = deque()
             if len(self._queue) >= MAX_QUEUED_LINES:
-                self.deliver(error_event("busy"))
+                self._answer_aside(line, error_event("busy"))
             else:
                 self._queue.append(line)
             return

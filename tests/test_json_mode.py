@@ -262,3 +262,28 @@ def test_error_objects_carry_the_text_modes_code() -> None:
     obj = render_json(ev)
     assert render(ev) == [f"! [seat-taken] {obj['message']}"]
     assert obj["code"] == "seat-taken" and obj["params"] == {"seat": 2, "name": "Bert"}
+
+
+def test_a_line_refused_as_busy_does_not_take_the_running_commands_id(lobby: FakeLobby) -> None:
+    from twisted.internet.defer import Deferred
+    from protocol.session import MAX_QUEUED_LINES
+    pending: list[Deferred] = []
+
+    def slow(f, *args):
+        d: Deferred = Deferred()
+        pending.append(d)
+        d.addCallback(lambda _: f(*args))
+        return d
+
+    c = json_client(lobby)
+    lobby.accounts._run = slow
+    c.send("#reg /register first1")
+    for i in range(MAX_QUEUED_LINES):
+        c.send(f"#q{i} /who")
+    c.send("#over /who")
+    busy = objects(c)
+    assert [(o["type"], o.get("code"), o.get("id")) for o in busy] == [("error", "busy", "over")]
+    pending.pop().callback(None)
+    got = objects(c)
+    assert [(o["type"], o["id"]) for o in replies(got)] == \
+        [("registered", "reg")] + [("who", f"q{i}") for i in range(MAX_QUEUED_LINES)]
