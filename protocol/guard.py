@@ -305,7 +305,9 @@ class ConnectionGuard:
         limits = self.guard.limits
         if not self.warned:
             self.warned = True
-            self.session.deliver(error_event("flooding", rate=f"{limits.flood_rate:g}"))
+            # (in machine mode without an id: never the id of a command still running)
+            self.session._answer_aside("", error_event("flooding",
+                                                       rate=f"{limits.flood_rate:g}"))
             return
         if limits.flood_kick and self.dropped >= limits.flood_kick:
             self.guard.stats["flood_kicks"] += 1

@@ -292,3 +292,31 @@ def test_command_line_options_give_the_documented_defaults() -> None:
     assert (custom.max_connections, custom.max_per_ip, custom.flood_rate, custom.idle_timeout,
             custom.limit_loopback) == (50, 0, 0, 60, True)
     assert parse_args(["--admin", "Boss"]).admin == "Boss"
+
+
+def test_the_flooding_warning_in_machine_mode_never_takes_a_running_commands_id(
+        clock: task.Clock) -> None:
+    import json
+    from twisted.internet.defer import Deferred
+    lobby = GuardedLobby(clock, flood_rate=1.0, flood_burst=3, flood_kick=0)
+    pending: list[Deferred] = []
+
+    def slow(f, *args):
+        d: Deferred = Deferred()
+        pending.append(d)
+        d.addCallback(lambda _: f(*args))
+        return d
+
+    c = lobby.connect()
+    c.send("%json")
+    c.send("#login Flo")          # two tokens of three
+    c.raw()
+    lobby.accounts._run = slow
+    c.send("#reg /register first1")   # the last token; it waits for the password hash
+    c.send("#w /who")                  # dropped: the flooding warning
+    flooding = [json.loads(line) for line in c.raw().decode().split("\r\n")[:-1]]
+    assert [(o["type"], o.get("code"), o.get("id")) for o in flooding] == \
+        [("error", "flooding", None)]
+    pending.pop().callback(None)
+    got = [json.loads(line) for line in c.raw().decode().split("\r\n")[:-1]]
+    assert [(o["type"], o.get("id")) for o in got] == [("registered", "reg")]
