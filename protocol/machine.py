@@ -163,8 +163,9 @@ class MachineMode(TelnetLineProtocol):
         return rest
 
     def _answer_aside(self, line: str, event: Event) -> None:
-        """Refuse `line`, which will not run (``busy``), with `event`: in machine mode the error
-        carries the line's own id, never the id of the command still running."""
+        """Refuse `line`, which will not run (busy, too long, flooding), with `event`: in machine
+        mode the error carries the line's own id (if any), never the id of the command still
+        running."""
         if not self.json_mode:
             self.deliver(event)
             return

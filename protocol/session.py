@@ -197,7 +197,9 @@ class Session(MachineMode, TelnetLineProtocol):
 
     # ---- hooks of the telnet layer --------------------------------------------------------------
     def lineTooLong(self, length: int) -> None:
-        self.deliver(error_event("line-too-long", length=length, limit=self.MAX_LINE_BYTES))
+        # (its id, if any, went with the line: never the id of a command still running)
+        self._answer_aside("", error_event("line-too-long", length=length,
+                                           limit=self.MAX_LINE_BYTES))
         self._prompt()
 
     def outputOverflow(self) -> None:

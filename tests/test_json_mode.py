@@ -287,3 +287,24 @@ def test_a_line_refused_as_busy_does_not_take_the_running_commands_id(lobby: Fak
     got = objects(c)
     assert [(o["type"], o["id"]) for o in replies(got)] == \
         [("registered", "reg")] + [("who", f"q{i}") for i in range(MAX_QUEUED_LINES)]
+
+
+def test_a_line_too_long_does_not_take_the_running_commands_id(lobby: FakeLobby) -> None:
+    from twisted.internet.defer import Deferred
+    pending: list[Deferred] = []
+
+    def slow(f, *args):
+        d: Deferred = Deferred()
+        pending.append(d)
+        d.addCallback(lambda _: f(*args))
+        return d
+
+    c = json_client(lobby)
+    lobby.accounts._run = slow
+    c.send("#reg /register first1")
+    c.send("#long /say " + "x" * 2000)
+    refused = objects(c)
+    assert [(o["type"], o.get("code"), o.get("id")) for o in refused] == \
+        [("error", "line-too-long", None)]
+    pending.pop().callback(None)
+    assert [(o["type"], o["id"]) for o in replies(objects(c))] == [("registered", "reg")]
