@@ -586,7 +586,8 @@ class TableActor:
         self._clear_window()
         if self.recorder is not None:              # the journal holds the events behind it
             self.recorder.started(self)
-        self._tell_all("table-started", seats=list(players), seed=seed,
+        # the seed deals every hand: one the table drew itself is told after the game (result)
+        self._tell_all("table-started", seats=list(players), seed=opts.seed,
                        options=opts.as_dict())
         for ev in match.opening_events():
             self._game_event(ev)
@@ -600,7 +601,8 @@ class TableActor:
         if self.match is not None:
             data["scores"] = list(self.match.scores)
             data["round_no"] = self.match.round_no
-            data["seed"] = self.seed
+            secret = self.state == PLAYING and self.options.seed is None   # it deals every hand
+            data["seed"] = None if secret else self.seed
         if self.result is not None:
             data["result"] = self.result
         self._send([user], Event("table-info", data))

@@ -658,3 +658,19 @@ def test_the_host_hands_on_and_close_abandons() -> None:
     table.close()
     assert table.state == "finished" and table.result["abandoned"]
     assert not clock.getDelayedCalls()
+
+
+def test_a_random_seed_stays_secret_while_the_game_runs() -> None:
+    """Match(seed) deals every hand of every round: a seed the table drew itself is shown to
+    nobody (table-started, /spielinfo) until the game is over; an /option seed is public anyway."""
+    table, rec, _ = new_table(spectator="eve")
+    table.submit("ann", "start")
+    table.submit("eve", "spielinfo")
+    table.submit("bob", "spielinfo")
+    assert table.state == "playing" and table.seed is not None
+    seeds = [e.data.get("seed") for _, e in rec.log if "seed" in e.data]
+    assert seeds and all(s is None for s in seeds), seeds
+    table, rec, _ = new_table(options={"seed": "11"}, spectator="eve")
+    table.submit("ann", "start")
+    table.submit("eve", "spielinfo")
+    assert [e.data["seed"] for _, e in rec.log if "seed" in e.data] == [11, 11]
