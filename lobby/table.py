@@ -625,6 +625,8 @@ class TableActor:
         self._clear_window()
         self.state = WAITING
         self._tell_all("table-reset", name=user)
+        if self.host is not None and self.host not in self.members:
+            self._host_left(self.host)           # gone during the game: nobody else could start
         self._send_views()
 
     def cmd_option(self, user: str, args: "_Args") -> None:

@@ -674,3 +674,22 @@ def test_a_random_seed_stays_secret_while_the_game_runs() -> None:
     table.submit("ann", "start")
     table.submit("eve", "spielinfo")
     assert [e.data["seed"] for _, e in rec.log if "seed" in e.data] == [11, 11]
+
+
+def test_a_host_who_left_during_the_game_hands_the_table_on_at_reset() -> None:
+    """With option host only the host may start: a host who vanished from the game (and was
+    replaced by a bot) must not leave the reset table to nobody who may start it again."""
+    table, rec, clock = new_table(options={"host": "on", "round": "1", "seed": "4", "grace": "0"})
+    table.submit("ann", "start")
+    table.member_gone("ann")
+    table.submit("bob", "remove", "ann")
+    table.submit("cat", "accept")
+    assert "ann" not in table.players
+    play_to_end(table, rec, random.Random(5))
+    assert table.state == "finished"
+    table.submit("bob", "reset")
+    assert table.state == "waiting" and table.host == "bob"
+    assert any(e.type == "table-new-host" and e.data["name"] == "bob" for e in rec.to("cat"))
+    rec.clear()
+    table.submit("bob", "start")
+    assert table.state == "playing", rec.errors()
