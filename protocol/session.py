@@ -32,10 +32,13 @@ if TYPE_CHECKING:
     from lobby.world import User, World
     from protocol.server import LobbyFactory
 
-__all__ = ["Session", "MAX_LOGIN_FAILURES", "MAX_QUEUED_LINES"]
+__all__ = ["Session", "MAX_LOGIN_FAILURES", "MAX_QUEUED_LINES", "CLOSE_GRACE"]
 
 MAX_LOGIN_FAILURES = 3
 MAX_QUEUED_LINES = 16
+#: seconds a closing connection may take to send what is still buffered before it is aborted (a
+#: peer that stopped reading would otherwise keep it, and the user online, forever)
+CLOSE_GRACE = 30.0
 
 log = Logger(namespace="protocol.session")
 
@@ -61,6 +64,7 @@ class Session(MachineMode, TelnetLineProtocol):
     _settings: "dict[str, str] | None" = None  # /set (per connection, never saved)
     _feed: TableFeed | None = None  # created with the first table event
     _guard: Any = None  # protocol.guard.ConnectionGuard: flood control, timers (set at connect)
+    _abort_call: Any = None  # the abort of a closing connection that does not drain
 
     def when_closed(self) -> "Deferred[None]":
         """A Deferred that fires when the connection is closed."""
@@ -145,6 +149,18 @@ class Session(MachineMode, TelnetLineProtocol):
         self._queue = None
         if self.transport is not None:
             self.transport.loseConnection()
+            if not self._lost and self._abort_call is None:
+                self._abort_call = self.world.clock.callLater(CLOSE_GRACE, self._abort)
+
+    def _abort(self) -> None:
+        self._abort_call = None
+        if self._lost or self.transport is None:
+            return
+        log.info("connection from {peer} did not drain in {seconds} s after closing; aborted",
+                 peer=self._peer(), seconds=CLOSE_GRACE)
+        abort = getattr(self.transport, "abortConnection", None)
+        if abort is not None:
+            abort()
 
     # ---- connection -------------------------------------------------------------------------
     def connectionMade(self) -> None:
@@ -164,6 +180,10 @@ class Session(MachineMode, TelnetLineProtocol):
     def connectionLost(self, reason: Failure | None = None) -> None:
         self._lost = True
         self.state = "closed"
+        if self._abort_call is not None:
+            if self._abort_call.active():
+                self._abort_call.cancel()
+            self._abort_call = None
         self._queue = None
         self.factory.sessions.discard(self)
         if self._guard is not None:

@@ -293,3 +293,27 @@ def test_a_line_separator_in_speech_cannot_forge_a_server_line(lobby: FakeLobby)
     ann.send("hi\u2028Carl tells you: your password please")
     ann.send(";Bob psst\u2029! [kicked] bye")
     assert bob.raw().count(b"\r\n") == 2
+
+
+def test_a_closed_connection_that_never_drains_is_aborted(lobby: FakeLobby, clock) -> None:
+    # loseConnection waits until the output is written: a peer that stopped reading (a full TCP
+    # window) would keep the socket, the guard's counts and the name online forever
+    from protocol.session import CLOSE_GRACE
+    c = logged_in(lobby, "Ann")
+    c.session.dataReceived(b"/quit\r\n")       # not through FakeClient: nothing drains
+    assert c.transport.disconnecting and not c.transport.disconnected
+    clock.advance(CLOSE_GRACE - 1)
+    assert not c.transport.disconnected
+    clock.advance(1)
+    assert c.transport.disconnected            # abortConnection
+    c.session.connectionLost(None)
+    assert lobby.world.online("Ann") is None
+
+
+def test_a_connection_lost_in_time_is_not_aborted(lobby: FakeLobby, clock) -> None:
+    from protocol.session import CLOSE_GRACE
+    c = logged_in(lobby, "Ann")
+    c.send("/quit")
+    assert c.closed
+    assert not clock.getDelayedCalls() or all(
+        call.getTime() < clock.seconds() + CLOSE_GRACE - 1 for call in clock.getDelayedCalls())
