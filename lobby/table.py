@@ -612,7 +612,8 @@ class TableActor:
             raise LobbyError("not-finished")
         if user != self.host and user not in self.seated:
             raise LobbyError("not-seated")
-        keep = [n if n and (n in self.bots or n not in self.gone and n in self.members)
+        keep = [n if n and n in self.seats    # not who did /leave after the game
+                and (n in self.bots or n not in self.gone and n in self.members)
                 else None for n in self.seated]
         self.seats = keep
         self.join_order = [n for n in (self.players or self.join_order) if n in keep]

@@ -693,3 +693,18 @@ def test_a_host_who_left_during_the_game_hands_the_table_on_at_reset() -> None:
     rec.clear()
     table.submit("bob", "start")
     assert table.state == "playing", rec.errors()
+
+
+def test_leave_after_the_game_frees_the_seat_for_the_next_one() -> None:
+    """/leave after the game says table-left; the reset table must not seat them again."""
+    table, rec, _ = new_table(options={"round": "1", "seed": "4"})
+    table.submit("ann", "start")
+    play_to_end(table, rec, random.Random(5))
+    assert table.state == "finished"
+    table.submit("dan", "leave")
+    assert any(e.type == "table-left" and e.data["name"] == "dan" for e in rec.to("ann"))
+    table.submit("ann", "reset")
+    assert table.state == "waiting" and "dan" not in table.seated
+    assert table.seated.count(None) == 1 and "dan" in table.spectators
+    table.submit("dan", "join")
+    assert not rec.errors("dan") and "dan" in table.seated
