@@ -346,7 +346,7 @@ number. Entering a table room means watching the table (you see only public info
 takes a seat there. A player who left a running game comes back to it this way. /room N for
 the room you are in shows the table's /spielinfo.
 """)
-def _room(ctx: CommandContext, args: dict[str, str]) -> None:
+def _room(ctx: CommandContext, args: dict[str, str]) -> Any:
     raw = args["number"].lstrip("#")
     if not (raw.isascii() and raw.isdigit()):  # int() refuses other digits such as ²
         raise LobbyError("no-such-room", number=args["number"])
@@ -354,10 +354,19 @@ def _room(ctx: CommandContext, args: dict[str, str]) -> None:
     room = ctx.world.room(int(raw))
     if me.room is room and room.table is not None:
         room.table.submit(me.name, "spielinfo")  # already there: show the table again
-        return
+        return _table_sent(ctx, room.table.number)
     ctx.world.enter(me, room)
     if int(raw) == 0:
         ctx.send(ctx.world.who(me))
+        return None
+    return _table_sent(ctx, room.table.number) if room.table is not None else None
+
+
+def _table_sent(ctx: CommandContext, number: int) -> Any:
+    """The events table ``number`` holds back for their journal commit have been sent: a
+    Deferred (or None at once). A command that made the table speak is done only then."""
+    recorder = getattr(ctx.world, "recorder", None)
+    return recorder.when_sent(number) if recorder is not None else None
 
 
 @COMMANDS.command("manager", "", "Return to the lobby (room 0).", help="""
@@ -534,8 +543,7 @@ def _table_command(name: str, spec: tuple[Arg, ...], keys: tuple[str, ...]) -> H
         table.submit(me.name, name, payload)
         # the table's events wait for their journal commit: the command is done (its reply, the
         # next line) once they are out, so nobody sees an answer before what it caused
-        recorder = getattr(ctx.world, "recorder", None)
-        return recorder.when_sent(table.number) if recorder is not None else None
+        return _table_sent(ctx, table.number)
     return handler
 
 

@@ -308,3 +308,20 @@ def test_a_line_too_long_does_not_take_the_running_commands_id(lobby: FakeLobby)
         [("error", "line-too-long", None)]
     pending.pop().callback(None)
     assert [(o["type"], o["id"]) for o in replies(objects(c))] == [("registered", "reg")]
+
+
+def test_room_of_the_table_you_are_at_answers_after_the_held_back_events(clock: Any) -> None:
+    # the table's events wait for their journal commit; /room N (the table's /spielinfo again)
+    # is answered by its table-info, not by an ok sent before it
+    from test_persistence import Lobby, seat_players
+    lobby = Lobby(clock)
+    clients = seat_players(lobby, options={"seed": "7"})
+    ann = clients["Ann"]
+    lobby.say(ann, "/iset json 1")
+    objects(ann)
+    clients["Bob"].send("/nogrand")            # held until the journal commits
+    ann.send("#r /room 1")
+    lobby.turn()
+    got = objects(ann)
+    assert [(o["type"], o["id"]) for o in replies(got)] == [("table-info", "r")]
+    assert not [o for o in got if o["type"] == "ok"]
