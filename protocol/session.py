@@ -339,7 +339,12 @@ class Session(MachineMode, TelnetLineProtocol):
             except LobbyError:
                 self.state = "login"
                 raise
-        ok = await self.accounts.verify(line.strip(), account.password_hash)
+        try:
+            ok = await self.accounts.verify(line.strip(), account.password_hash)
+        except Exception:
+            if self.state == "password":   # back to the login prompt, not a password prompt
+                self.state = "login"       # without an account behind it
+            raise
         if self.state != "password":
             return
         self.state = "login"

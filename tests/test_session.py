@@ -317,3 +317,19 @@ def test_a_connection_lost_in_time_is_not_aborted(lobby: FakeLobby, clock) -> No
     assert c.closed
     assert not clock.getDelayedCalls() or all(
         call.getTime() < clock.seconds() + CLOSE_GRACE - 1 for call in clock.getDelayedCalls())
+
+
+def test_a_failing_password_check_returns_to_the_login_prompt(lobby: FakeLobby, logged) -> None:
+    # the check fails (the worker thread, a damaged hash): internal-error, and the session must
+    # not stay in the password state without an account (every later line an internal error)
+    from twisted.internet.defer import fail
+    lobby.register("Alice", "sesame")
+    run = lobby.accounts._run
+    lobby.accounts._run = lambda f, *args: fail(RuntimeError("worker gone"))
+    c = lobby.connect()
+    c.raw()
+    c.send("alice")
+    c.send("sesame")
+    assert "! [internal-error]" in c.text() and c.session.state == "login"
+    lobby.accounts._run = run
+    assert "Welcome back, Alice!" in c.login("alice", "sesame")
