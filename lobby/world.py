@@ -141,8 +141,13 @@ class World:
             log.info("{user} logged in again; the old connection is replaced", user=existing.name)
             self._safe(old.disconnect, Event("replaced", name=existing.name))
             return existing
-        if not registered and self.guest_seat(name, getattr(listener, "address", None)) is False:
-            raise LobbyError("name-in-use", name=name)
+        if not registered:
+            held = self.guest_seat(name, getattr(listener, "address", None))
+            if held is False:
+                raise LobbyError("name-in-use", name=name)
+            if held:                                   # the seat's spelling (bob for Bob)
+                name = next((n for t in self.tables.values() if t.state == "playing"
+                             for n in t.players if name_key(n) == name_key(name)), name)
         user = User(name, registered, listener, self.clock.seconds())
         self.users[user.key] = user
         self._away_guests.pop(user.key, None)

@@ -157,6 +157,20 @@ def test_a_player_who_leaves_or_disconnects_vanishes_and_can_come_back(lobby: Fa
     assert table.result and table.result.get("abandoned")
 
 
+def test_a_guest_back_under_another_spelling_of_the_name_gets_the_seat(lobby: FakeLobby) -> None:
+    """Names are one name whatever the case: guest Bob, back as "bob" from the same address in
+    the grace time, was let in but left out of the seat the game held for Bob (not-a-player)."""
+    players = online(lobby, "Ann", "Bob", "Cat", "Dan")
+    sit_at_a_new_table(players)
+    players[1].send("/start")
+    table = lobby.world.tables[1]
+    players[1].send("/quit")
+    assert table.gone == {"Bob"}
+    again = lobby.connect()
+    assert "You are back in your seat at table 1; the game goes on." in again.login("bob")
+    assert table.gone == set() and lobby.world.online("bob").name == "Bob"
+
+
 def test_a_failure_inside_one_table_leaves_the_others_running(lobby: FakeLobby) -> None:
     ann, bob = online(lobby, "Ann", "Bob")
     ann.send("/newroom")
