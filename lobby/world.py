@@ -231,6 +231,9 @@ class World:
         room.members[user.key] = user
         user.room = room
         if room.table is not None:
+            call = self._abandon_calls.pop(room.number, None)   # kept: the time starts anew
+            if call is not None and call.active():
+                call.cancel()
             self._tell_table(room.table, "add_member", user.name)
 
     def leave(self, user: User, gone: bool = False) -> None:

@@ -171,6 +171,27 @@ def test_a_guest_back_under_another_spelling_of_the_name_gets_the_seat(lobby: Fa
     assert table.gone == set() and lobby.world.online("bob").name == "Bob"
 
 
+def test_the_abandon_time_starts_again_when_a_player_was_back(lobby: FakeLobby) -> None:
+    """A table nobody of its players is online for is kept abandon_after seconds from the last
+    departure: the timer of an earlier departure must not close it seconds after the next."""
+    players = online(lobby, "Ann", "Bob", "Cat", "Dan")
+    sit_at_a_new_table(players)
+    players[1].send("/option grace 86400")  # guests: the seat is held for them that long
+    players[1].send("/start")
+    table = lobby.world.tables[1]
+    for p in players:
+        p.send("/quit")
+    wait = lobby.world.abandon_after
+    lobby.clock.advance(wait - 10)
+    again = lobby.connect()
+    assert "You are back in your seat at table 1" in again.login("Bob")
+    again.send("/quit")
+    lobby.clock.advance(20)                # the first timer's time: Bob left only 20 s ago
+    assert lobby.world.tables.get(1) is table and table.state == "playing"
+    lobby.clock.advance(wait)
+    assert lobby.world.tables == {} and table.result and table.result.get("abandoned")
+
+
 def test_a_failure_inside_one_table_leaves_the_others_running(lobby: FakeLobby) -> None:
     ann, bob = online(lobby, "Ann", "Bob")
     ann.send("/newroom")
