@@ -620,6 +620,7 @@ class TableActor:
         self.match = None
         self.players = []
         self.result = None
+        self.members -= self.gone                # disconnected (still kept while the game ran)
         self.gone.clear()
         self.gone_since.clear()
         self._vote = None

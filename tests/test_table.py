@@ -708,3 +708,31 @@ def test_leave_after_the_game_frees_the_seat_for_the_next_one() -> None:
     assert table.seated.count(None) == 1 and "dan" in table.spectators
     table.submit("dan", "join")
     assert not rec.errors("dan") and "dan" in table.seated
+
+
+def test_a_player_who_vanished_is_no_spectator_after_the_reset() -> None:
+    """dan goes out first and disconnects; the game ends without him. After /reset he must not
+    be a member of the table (listed as watching, sent every table event wherever he is)."""
+    table, rec, _ = new_table(options={"round": "1", "seed": "2"})
+    table.submit("ann", "start")
+    match = table.match
+    assert match is not None
+    rng = random.Random(2)
+
+    def dan_out() -> bool:
+        rnd = match.round
+        return rnd.phase == "play" and rnd.hands[match.seat_of(3)] == 0
+
+    play_to_end(table, rec, rng, stop=dan_out)
+    assert table.state == "playing"
+    table.member_gone("dan")
+    play_to_end(table, rec, rng)
+    assert table.state == "finished"
+    table.submit("ann", "reset")
+    assert table.state == "waiting" and "dan" not in table.seated
+    assert "dan" not in table.spectators and "dan" not in table.members
+    rec.clear()
+    table.submit("ann", "option", "target 500")
+    assert rec.to("dan") == []
+    table.add_member("dan")                   # back later: he enters the room as anybody does
+    assert "dan" in table.spectators
