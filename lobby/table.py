@@ -563,7 +563,8 @@ class TableActor:
         if count < 4:
             raise LobbyError("need-four", count=count)
         opts = self.options
-        seed = opts.seed if opts.seed is not None else self._rng.randrange(2 ** 31)
+        # the whole deal follows from the seed: drawn from 2**63 so nobody can search for it
+        seed = opts.seed if opts.seed is not None else self._rng.randrange(2 ** 63)
         order = [n for n in self.join_order if n in self.seats]
         if opts.tichujoin or opts.drawseat:
             rng = random.Random(seed ^ 0x5EA7) if opts.drawseat else None

@@ -736,3 +736,21 @@ def test_a_player_who_vanished_is_no_spectator_after_the_reset() -> None:
     assert rec.to("dan") == []
     table.add_member("dan")                   # back later: he enters the room as anybody does
     assert "dan" in table.spectators
+
+
+def test_a_drawn_seed_comes_from_a_range_nobody_can_search() -> None:
+    """The seed fixes every deal: 2**31 seeds could be tried against one's own first 8 cards."""
+    import random as _random
+
+    from twisted.internet import task as _task
+
+    from lobby.table import TableActor
+
+    table = TableActor(1, _task.Clock(), lambda recipients, event: None)
+    table._rng = _random.Random(12345)
+    for name in ("a1", "b2", "c3", "d4"):
+        table.submit(name, "join")
+    table.submit("a1", "start")
+    assert table.state == "playing"
+    expected = _random.Random(12345).randrange(2 ** 63)
+    assert table.seed == expected and table.seed >= 2 ** 31
