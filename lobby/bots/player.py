@@ -8,6 +8,8 @@ table's language, from its Strategy) goes back through `table.submit(name, verb,
 """
 from __future__ import annotations
 
+from collections import deque
+
 from typing import Any, Protocol
 
 from twisted.internet.interfaces import IDelayedCall, IReactorTime
@@ -36,6 +38,9 @@ def bot_name(strategy: str, taken: set[str]) -> str:
     return f"Bot{n}{BOT_MARK}{strategy}"
 
 
+#: how many recent commands and refusals a bot keeps
+RECENT = 200
+
 class _Table(Protocol):
     def submit(self, user: str, command: str, args: Any = None) -> None: ...
 
@@ -51,8 +56,9 @@ class BotPlayer:
                                    else strategy)
         self.clock = clock
         self.delay = delay
-        self.sent: list[str] = []            # every command sent (tests, logs)
-        self.errors: list[Event] = []        # every refusal received (should stay empty)
+        # the last commands sent and refusals received (tests, logs); bounded: a table lives long
+        self.sent: deque[str] = deque(maxlen=RECENT)
+        self.errors: deque[Event] = deque(maxlen=RECENT)
         self._data: dict[str, Any] | None = None
         self._call: IDelayedCall | None = None
         # after a refusal (a bug in a strategy) the next decision is a random legal one, so the
