@@ -36,7 +36,6 @@ import os
 import random
 import re
 import resource
-import signal
 import subprocess
 import sys
 import tempfile
@@ -311,7 +310,12 @@ def _load_worker(port: int, tables: int, prefix: str, warmup: float, seconds: fl
 
 
 # ---- processes ----------------------------------------------------------------------------------
+# A server process on a port chosen by the kernel: the same helper as bench_server.py's.
+from bench_server import Server as Process  # noqa: E402
+
+
 def _preexec(cpu: int | None, nofile: int) -> Callable[[], None]:
+    """For the load processes: as many open files as asked (soft and hard), pinned to `cpu`."""
     def setup() -> None:
         soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
         try:                      # only root may raise the hard limit
@@ -321,41 +325,6 @@ def _preexec(cpu: int | None, nofile: int) -> Callable[[], None]:
         if cpu is not None:
             os.sched_setaffinity(0, {cpu})
     return setup
-
-
-class Process:
-    """A server process on a port chosen by the kernel (its log says ``listening on ...:PORT``)."""
-
-    def __init__(self, argv: list[str], log: Path, cpu: int | None, nofile: int,
-                 cwd: Path) -> None:
-        self.log = log
-        self.out = open(log, "w")
-        env = dict(os.environ, PYTHONPATH=str(ROOT))
-        self.proc = subprocess.Popen(argv, stdout=self.out, stderr=subprocess.STDOUT, env=env,
-                                     cwd=cwd, preexec_fn=_preexec(cpu, nofile))
-        deadline = time.monotonic() + 30
-        self.port = 0
-        while time.monotonic() < deadline and not self.port:
-            if self.proc.poll() is not None:
-                raise SystemExit(f"bench_tables: {argv[1]} exited: {log.read_text()[-2000:]}")
-            for line in log.read_text().splitlines():
-                if "listening on" in line:
-                    self.port = int(line.rstrip(")").rsplit(":", 1)[1])
-                    break
-            time.sleep(0.05)
-        if not self.port:
-            self.stop()
-            raise SystemExit("bench_tables: the server did not start listening in time")
-
-    def stop(self) -> None:
-        if self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGTERM)
-            try:
-                self.proc.wait(30)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait(5)
-        self.out.close()
 
 
 def _cpus() -> tuple[int | None, int | None]:
