@@ -23,7 +23,7 @@ import inspect
 import random
 import sys
 from pathlib import Path
-from typing import Any, AsyncIterator, Iterator
+from typing import Any, AsyncIterator, Callable, Iterator
 
 import pytest
 import pytest_twisted
@@ -342,3 +342,15 @@ async def server(tmp_path: Path) -> AsyncIterator[RunningServer]:
     await running.start()
     yield running
     await running.stop()
+
+
+def held_runner(pending: list[Deferred]) -> Callable[..., Deferred]:
+    """A stand-in for Accounts' thread runner that holds every password check back: each call
+    appends a Deferred to ``pending``; firing it runs the check. Tests see what a connection does
+    while a command is still working."""
+    def run(f: Callable[..., Any], *args: Any) -> Deferred:
+        d: Deferred = Deferred()
+        pending.append(d)
+        d.addCallback(lambda _: f(*args))
+        return d
+    return run

@@ -8,7 +8,7 @@ from typing import Any
 
 from twisted.internet import task
 
-from conftest import FAST_SCRYPT, FakeClient, FakeLobby
+from conftest import FAST_SCRYPT, FakeClient, FakeLobby, held_runner
 from lobby.events import Event
 from protocol.guard import Guard, Limits, TokenBucket, is_loopback
 from table_support import new_table
@@ -300,12 +300,7 @@ def test_the_flooding_warning_in_machine_mode_never_takes_a_running_commands_id(
     from twisted.internet.defer import Deferred
     lobby = GuardedLobby(clock, flood_rate=1.0, flood_burst=3, flood_kick=0)
     pending: list[Deferred] = []
-
-    def slow(f, *args):
-        d: Deferred = Deferred()
-        pending.append(d)
-        d.addCallback(lambda _: f(*args))
-        return d
+    slow = held_runner(pending)
 
     c = lobby.connect()
     c.send("%json")

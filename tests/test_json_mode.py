@@ -10,7 +10,7 @@ from typing import Any
 
 from jsonschema import Draft202012Validator
 
-from conftest import FakeClient, FakeLobby
+from conftest import FakeClient, FakeLobby, held_runner
 from lobby.events import Event
 from lobby.table import TableActor
 from protocol.machine import split_id
@@ -268,12 +268,7 @@ def test_a_line_refused_as_busy_does_not_take_the_running_commands_id(lobby: Fak
     from twisted.internet.defer import Deferred
     from protocol.session import MAX_QUEUED_LINES
     pending: list[Deferred] = []
-
-    def slow(f, *args):
-        d: Deferred = Deferred()
-        pending.append(d)
-        d.addCallback(lambda _: f(*args))
-        return d
+    slow = held_runner(pending)
 
     c = json_client(lobby)
     lobby.accounts._run = slow
@@ -292,12 +287,7 @@ def test_a_line_refused_as_busy_does_not_take_the_running_commands_id(lobby: Fak
 def test_a_line_too_long_does_not_take_the_running_commands_id(lobby: FakeLobby) -> None:
     from twisted.internet.defer import Deferred
     pending: list[Deferred] = []
-
-    def slow(f, *args):
-        d: Deferred = Deferred()
-        pending.append(d)
-        d.addCallback(lambda _: f(*args))
-        return d
+    slow = held_runner(pending)
 
     c = json_client(lobby)
     lobby.accounts._run = slow

@@ -2,7 +2,7 @@
 commands, and the telnet byte cases as seen through a logged-in session."""
 from __future__ import annotations
 
-from conftest import FakeClient, FakeLobby, logged_events, strip_telnet
+from conftest import FakeClient, FakeLobby, logged_events, strip_telnet, held_runner
 
 IAC, WILL, WONT, DO, DONT, SB, SE, GA = 255, 251, 252, 253, 254, 250, 240, 249
 ECHO, SGA, NAWS = 1, 3, 31
@@ -227,12 +227,7 @@ def test_iac_in_output_is_doubled(lobby: FakeLobby) -> None:
 def test_lines_typed_while_a_command_works_wait_their_turn(lobby: FakeLobby) -> None:
     from twisted.internet.defer import Deferred
     pending: list[Deferred] = []
-
-    def slow(f, *args):
-        d: Deferred = Deferred()
-        pending.append(d)
-        d.addCallback(lambda _: f(*args))
-        return d
+    slow = held_runner(pending)
 
     lobby.accounts._run = slow
     c = logged_in(lobby)
