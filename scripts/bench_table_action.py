@@ -1,0 +1,201 @@
+#!/usr/bin/env python3
+"""In-process benchmark: the server's CPU per accepted game action at tables of four machine-mode
+(JSON) players.
+
+The whole server path runs, minus the sockets: a LobbyServer (world, persistence with the real
+Journal on an in-memory SQLite store run inline, the session layer) on a `task.Clock`; each player
+is a `Session` on a fake transport that only counts bytes (and keeps the last `state` line so the
+player can decide). Players are the `random` bot strategy of lobby/bots deciding from the `state`
+objects they received (a uniform pick among `legal` plus the pass; 2 % Tichu / Grand Tichu, 10 %
+bombs); each decision is sent as one command line with an id (`#a play R5 G5`), then the clock
+turns (the journal commits, the held events leave). A finished match is `/reset` and started
+again (not measured).
+
+Measured: only the server's side (the line received -> command table -> table actor -> engine ->
+journal -> views -> rendering -> transport.write), as CPU time (time.process_time, never
+wall-clock: the machine may be shared). The clients' decisions and JSON parsing are outside the
+measured spans. Prints µs of CPU per accepted action for each pass and the best, and the bytes
+written to the four players per action. Deterministic: the same seeds give the same games (so
+runs before and after a change play exactly the same actions while the output is unchanged).
+
+    .venv/bin/python scripts/bench_table_action.py                  # 5 passes of 3,000 actions
+    .venv/bin/python scripts/bench_table_action.py --passes 3 --actions 1000 --tables 4
+"""
+from __future__ import annotations
+
+import argparse
+import gc
+import json
+import os
+import random
+import sys
+import time
+from typing import Any
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+
+from twisted.internet import task  # noqa: E402
+from twisted.internet.testing import StringTransport  # noqa: E402
+
+from lobby.accounts import Accounts, ScryptParams  # noqa: E402
+from lobby.bots.random_bot import RandomStrategy  # noqa: E402
+from lobby.store import Store, inline_runner  # noqa: E402
+
+NAMES = ("Ann", "Bob", "Cat", "Dan")
+
+
+class CountingTransport(StringTransport):
+    """A transport that keeps nothing but a byte count and the last `state` line."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.written = 0
+        self.state_line: bytes | None = None
+        self.other = bytearray()          # non-state lines, only while `keep` (the setup)
+        self.keep = True
+
+    def write(self, data: bytes) -> None:
+        self.written += len(data)
+        if data.startswith(b'{"type":"state"'):
+            self.state_line = data
+        elif self.keep:
+            self.other += data
+
+    def writeSequence(self, seq: Any) -> None:
+        for data in seq:
+            self.write(data)
+
+
+class Player:
+    def __init__(self, factory: Any, name: str, seed: int) -> None:
+        self.name = name
+        self.transport = CountingTransport()
+        self.session = factory.buildProtocol(None)
+        self.session.makeConnection(self.transport)
+        self.strategy = RandomStrategy(seed)
+        self._parsed: tuple[bytes | None, Any] = (None, None)
+
+    def send(self, line: str) -> None:
+        self.session.dataReceived((line + "\r\n").encode("utf-8"))
+
+    def view(self) -> Any:
+        line = self.transport.state_line
+        if self._parsed[0] is not line:
+            self._parsed = (line, None if line is None else json.loads(line))
+        return self._parsed[1]
+
+
+class Bench:
+    def __init__(self, tables: int, seed: int) -> None:
+        from protocol.server import LobbyServer
+        self.clock = task.Clock()
+        self.clock.advance(1_800_000_000)
+        store = Store(":memory:", inline_runner)
+        self.server = LobbyServer(self.clock, store, [], clock=self.clock,
+                                  accounts=Accounts(inline_runner, ScryptParams(n=2**8, r=8, p=1)))
+        started: list[Any] = []
+        self.server.start().addBoth(started.append)
+        assert started and not hasattr(started[0], "raiseException"), started
+        self.world = self.server.world
+        self.rng = random.Random(seed)
+        self.world.on_new_table = lambda table: table._rng.seed(self.rng.getrandbits(63))
+        factory = self.server.factory
+        self.tables: list[tuple[Any, list[Player]]] = []
+        for t in range(tables):
+            players = []
+            for i, base in enumerate(NAMES):
+                p = Player(factory, f"{base}{t}", self.rng.getrandbits(32))
+                p.send("%json")
+                p.send(p.name)
+                players.append(p)
+            host = players[0]
+            host.send("#s /newroom tichu")
+            self.turn()
+            number = self.world.online(host.name).room.number
+            table = self.world.tables[number]
+            for p in players[1:]:
+                p.send(f"#s /room {number}")
+            for p in players:
+                p.send("#s /join")
+            self.turn()
+            host.send("#s /start")
+            self.turn()
+            assert table.state == "playing", host.transport.other[-2000:]
+            for p in players:
+                p.transport.keep = False
+            self.tables.append((table, players))
+
+    def turn(self) -> None:
+        for _ in range(3):
+            self.clock.advance(0)
+
+    def decide(self, players: list[Player]) -> tuple[Player, str] | None:
+        choices = []
+        for p in players:
+            view = p.view()
+            if view is None:
+                continue
+            command = p.strategy.decide(view)
+            if command is not None:
+                choices.append((p, command))
+        return self.rng.choice(choices) if choices else None
+
+    def run(self, actions: int) -> tuple[float, int, int]:
+        """Play until `actions` actions were accepted (over all tables, in turn); returns (CPU
+        seconds of the server's side, accepted actions, bytes written)."""
+        clock_cpu = time.process_time
+        turn = self.turn
+        cpu = 0.0
+        accepted = 0
+        written = 0
+        while accepted < actions:
+            for table, players in self.tables:
+                if table.state != "playing":
+                    host = players[0]
+                    host.send("#r /reset")
+                    host.send("#r /start")
+                    turn()
+                    continue
+                choice = self.decide(players)
+                if choice is None:
+                    raise RuntimeError("nobody has anything to do")
+                player, command = choice
+                line = ("#a " + command + "\r\n").encode("utf-8")
+                before_actions = len(table.match.actions)
+                before_bytes = sum(p.transport.written for p in players)
+                t0 = clock_cpu()
+                player.session.dataReceived(line)
+                turn()
+                cpu += clock_cpu() - t0
+                done = len(table.match.actions) - before_actions
+                if done > 0:
+                    accepted += done
+                    written += sum(p.transport.written for p in players) - before_bytes
+        return cpu, accepted, written
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--tables", type=int, default=1, help="tables (default 1)")
+    parser.add_argument("--actions", type=int, default=3000, help="accepted actions per pass")
+    parser.add_argument("--passes", type=int, default=5, help="passes (the best counts)")
+    parser.add_argument("--seed", type=int, default=1, help="seed of deals and players")
+    parser.add_argument("--warmup", type=int, default=300, help="actions before the passes")
+    opts = parser.parse_args(argv)
+    bench = Bench(opts.tables, opts.seed)
+    bench.run(opts.warmup)
+    results = []
+    for i in range(opts.passes):
+        gc.collect()
+        cpu, n, written = bench.run(opts.actions)
+        us = cpu / n * 1e6
+        results.append(us)
+        print(f"pass {i + 1}: {n} actions, {us:7.1f} µs CPU per action, "
+              f"{written / n:7.0f} bytes per action", flush=True)
+    print(f"best: {min(results):.1f} µs CPU per accepted action "
+          f"(tables {opts.tables}, {opts.actions} actions x {opts.passes} passes, seed {opts.seed})")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
