@@ -1,0 +1,211 @@
+"""Every byte the clients of a table receive during a fully seeded game, pinned by its sha256.
+
+Optimisations of the table's hot path (views, rendering, JSON encoding, delivery) must not change
+a single byte of what any client receives. Two whole games on a LobbyServer (persistence and the
+journal included) on a task.Clock, with Sessions on StringTransports: one with four machine-mode
+players and a machine-mode spectator, one mixing text-mode players (one with colour), machine-mode
+players and spectators of both kinds, with a bomb window. The deals come from the table option
+`seed`, the actions from a seeded RNG over the engine's legal actions, typed as text commands.
+
+The expected digests were computed from the code before the optimisations. If a change of the
+output is intended, run this file with TABLE_OUTPUT_DUMP=DIR to write each client's transcript
+to DIR, compare it with the old one, and update EXPECTED.
+"""
+from __future__ import annotations
+
+import hashlib
+import os
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+from twisted.internet import task
+
+from conftest import FAST_SCRYPT, FakeClient
+from lobby.accounts import Accounts
+from lobby.store import Store, inline_runner
+from lobby.tichu.actions import CallTichu, Exchange, GiveDragon, GrandTichu, Pass, Play, Wish
+from lobby.tichu.cards import MAHJONG, PHOENIX, format_cards, mask_cards, rank_name
+
+
+def command_line(action: Any, seat: int, in_turn: bool, rng: random.Random) -> str:
+    if isinstance(action, GrandTichu):
+        return "/grand" if action.call else "/nogrand"
+    if isinstance(action, CallTichu):
+        return "/tichu"
+    if isinstance(action, Pass):
+        return "/pass"
+    if isinstance(action, Exchange):
+        return "/schupf " + format_cards(action.cards)
+    if isinstance(action, Wish):
+        return f"/wish {action.rank or 'none'}"
+    if isinstance(action, GiveDragon):
+        return "/dragon " + ("right" if action.seat == (seat + 1) % 4 else "left")
+    assert isinstance(action, Play)
+    cards = list(action.cards)
+    text = format_cards(cards)
+    if action.phoenix_as is not None and len(cards) > 1 and PHOENIX in cards:
+        text = text.replace("Ph", "Ph=" + rank_name(action.phoenix_as))
+    if MAHJONG in cards and rng.random() < 0.5:
+        text += " wish " + rng.choice(["none", "2", "7", "10", "B", "A"])
+    return ("/play " if in_turn else "/bomb ") + text
+
+
+class Game:
+    """A LobbyServer without ports on a task.Clock; clients on StringTransports."""
+
+    def __init__(self) -> None:
+        from protocol.server import LobbyServer
+        self.clock = task.Clock()
+        self.clock.advance(1_800_000_000)
+        self.server = LobbyServer(self.clock, Store(":memory:", inline_runner), [],
+                                  motd="Output test server.", clock=self.clock,
+                                  accounts=Accounts(inline_runner, FAST_SCRYPT))
+        started: list[Any] = []
+        self.server.start().addBoth(started.append)
+        assert started and not hasattr(started[0], "raiseException"), started
+        self.world = self.server.world
+        self.world.on_new_table = lambda table: setattr(table, "bot_delay", 0.0)
+        self.clients: dict[str, FakeClient] = {}
+        self.received: dict[str, bytearray] = {}
+
+    def turn(self, seconds: float = 0.0) -> None:
+        for _ in range(4):
+            self.clock.advance(0)
+        if seconds:
+            self.clock.advance(seconds)
+            for _ in range(4):
+                self.clock.advance(0)
+        self.collect()
+
+    def collect(self) -> None:
+        for name, c in self.clients.items():
+            self.received[name] += c.raw()
+
+    def connect(self, name: str, json_mode: bool) -> None:
+        c = FakeClient(self.server.factory)
+        self.clients[name] = c
+        self.received[name] = bytearray()
+        if json_mode:
+            c.send("%json")
+        c.send(name)
+        self.turn()
+
+    def send(self, name: str, line: str) -> None:
+        if self.received[name] and self.clients[name].session.json_mode:
+            line = "#c " + line
+        self.clients[name].send(line)
+        self.turn()
+
+    def play(self, table: Any, rng: random.Random, limit: int = 5000, until: int = 0) -> int:
+        steps = 0
+        while table.state == "playing":
+            if until and len(table.match.actions) >= until:
+                break
+            steps += 1
+            assert steps < limit, "the game did not end"
+            match = table.match
+            rnd = match.round
+            choices = []
+            for player, name in enumerate(table.players):
+                seat = match.seat_of(player)
+                for action in match.legal_actions(player):
+                    if isinstance(action, CallTichu) and rng.random() > 0.1:
+                        continue
+                    if isinstance(action, GrandTichu) and action.call and rng.random() > 0.1:
+                        continue
+                    if isinstance(action, Exchange):
+                        continue
+                    choices.append((name, seat, action))
+                if rnd.phase == "exchange" and rnd.given[seat] is None:
+                    hand = list(mask_cards(rnd.hands[seat]))
+                    choices.append((name, seat, Exchange(tuple(rng.sample(hand, 3)))))
+            plays = [c for c in choices if isinstance(c[2], Play)]
+            if plays and rng.random() < 0.4:
+                choices = plays
+            name, seat, action = rng.choice(choices)
+            line = command_line(action, seat, rnd.turn == seat, rng)
+            before = len(match.actions)
+            self.send(name, line)
+            if len(match.actions) == before and table.state == "playing":
+                # refused: only the bomb window may refuse an engine-legal action
+                assert table._window_until is not None, (name, line)
+                self.turn(table.options.bombwindow + 0.1)
+        return steps
+
+
+def run_game(players: list[tuple[str, bool]], spectators: list[tuple[str, bool]],
+             options: list[str], colour: list[str], seed: int) -> dict[str, bytes]:
+    g = Game()
+    rng = random.Random(seed)
+    for name, json_mode in players + spectators:
+        g.connect(name, json_mode)
+    for name in colour:
+        g.send(name, "/set color on")
+    host = players[0][0]
+    g.send(host, "/newroom tichu")
+    number = g.world.online(host).room.number
+    table = g.world.tables[number]
+    for line in options:
+        g.send(host, line)
+    for name, _ in players[1:] + spectators[:1]:
+        g.send(name, f"/room {number}")
+    for name, _ in players:
+        g.send(name, "/join")
+    g.send(host, "/start")
+    assert table.state == "playing"
+    g.play(table, rng, until=40)
+    for name, _ in spectators[1:]:          # late spectators get the whole state
+        g.send(name, f"/room {number}")
+    g.play(table, rng)
+    g.send(host, "/spielinfo")
+    g.send(host, "/reset")
+    return {name: bytes(data) for name, data in g.received.items()}
+
+
+GAMES = {
+    "machine": dict(players=[("Ann", True), ("Bob", True), ("Cat", True), ("Dan", True)],
+                    spectators=[("Eve", True)], colour=[],
+                    options=["/option seed 4242", "/option target 800"], seed=1),
+    "mixed": dict(players=[("Ann", False), ("Bob", True), ("Cat", False), ("Dan", True)],
+                  spectators=[("Eve", False), ("Fay", True), ("Gus", False)], colour=["Cat", "Gus"],
+                  options=["/option seed 777", "/option target 500", "/option bombwindow 1",
+                           "/option tichujoin on"], seed=2),
+}
+
+EXPECTED: dict[str, dict[str, str]] = {
+    "machine": {
+        "Ann": "6247f02955501188350ce5c8df91aa4f9b10320282423ed13ecce7644f7ca975",
+        "Bob": "19371182f2abbb47f983e716ea6268decbbddb446a994e38cefb8faa4b09e264",
+        "Cat": "e161856f4deaee01eb5258dc5ce897d905f3297ec5e5b4b81a07af0a05e61b7b",
+        "Dan": "f983ecc8703e8880b8db8ef1b3151e6cc198ef67c12d9657ebe37a3d158f19fa",
+        "Eve": "dd25627a5f8c26a1839b8d92733590fd8cd4a758e870843fba9187e724ef53ab",
+    },
+    "mixed": {
+        "Ann": "03ee65effa7bf30759ca00c7b475198435be9f4acaeff8c8569633192c18476c",
+        "Bob": "c320bd38e531fd24df685c0ab3a15cf3335ad32aa1499e8fda67fd2268504c03",
+        "Cat": "9fd5656d800152d4238f324fae2cc29383160548482a10bcb9d7c219b6015275",
+        "Dan": "a11a3544f8b30d6db2f37a1faa2c03dcb7d5a1a83b242dbd4b400d9ad61a74d9",
+        "Eve": "1a4a74a0344f0ae3802dacfa2bf077d2766b6837a18739753f1c0cf62613bb68",
+        "Fay": "6c3a65a116e0e8ab70c3614543c361fa52ad3a616522ad6c336b573ffc8fc054",
+        "Gus": "9d89671d3c37aa9f501a905f9149d8ae38c1fc9e8b8f74cf3a1356b2fccf3b12",
+    },
+}
+
+
+def digests(received: dict[str, bytes]) -> dict[str, str]:
+    return {name: hashlib.sha256(data).hexdigest() for name, data in received.items()}
+
+
+@pytest.mark.reactor_timeout(120)
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_what_every_client_receives_is_unchanged(game: str) -> None:
+    received = run_game(**GAMES[game])
+    dump = os.environ.get("TABLE_OUTPUT_DUMP")
+    if dump:
+        for name, data in received.items():
+            Path(dump, f"{game}-{name}.out").write_bytes(data)
+    for name, data in received.items():
+        assert len(data) > 10_000, (name, len(data))
+    assert digests(received) == EXPECTED[game]
