@@ -347,14 +347,13 @@ class TableActor:
         seated = self.seated
         context = self._context(seated)
         audience = self._audience()
-        spectators = []
-        for name in audience:
-            if name in seated:
-                self._send([name], Event("table-view", self._view(name, seated, context)))
-            else:
-                spectators.append(name)
+        players = [name for name in audience if name in seated]
+        spectators = [name for name in audience if name not in seated]
+        views = self._views(players + [None] if spectators else players, seated, context)
+        for name, view in zip(players, views):
+            self._send([name], Event("table-view", view))
         if spectators:
-            self._send(spectators, Event("table-view", self._view(None, seated, context)))
+            self._send(spectators, Event("table-view", views[-1]))
 
     def _context(self, seated: list[str | None]) -> dict[str, Any]:
         """The part of every view that does not depend on who looks."""
@@ -384,6 +383,37 @@ class TableActor:
         if self.result is not None:
             data["result"] = self.result
         return data
+
+    def _views(self, names: list[str | None], seated: list[str | None],
+               context: dict[str, Any]) -> list[dict[str, Any]]:
+        """`[_view(name, seated, context) for name in names]` (each name seated, or None for
+        the public view), the game's part every view shares built once per change."""
+        match = self.match
+        if match is None:
+            return [self._view(name, seated, context) for name in names]
+        seats = [seated.index(name) if name is not None else None for name in names]
+        games = match.views([self.players.index(name) if name is not None else None
+                             for name in names])
+        scores = list(match.scores)
+        round_no = match.round_no
+        window = None
+        if self._window_until is not None:
+            window = max(0.0, self._window_until - self.clock.seconds())
+        result = self.result
+        out = []
+        for name, seat, game in zip(names, seats, games):
+            data: dict[str, Any] = {
+                "table": self.number, "state": self.state, "seats": seated, "you": name,
+                "seat": seat, "host": self.host, "options": context["options"],
+                "gone": context["gone"], "bots": context["bots"],
+                "game": game, "scores": scores, "round_no": round_no,
+            }
+            if window is not None:
+                data["bombwindow_left"] = window
+            if result is not None:
+                data["result"] = result
+            out.append(data)
+        return out
 
     def _name_seats(self, params: dict[str, Any]) -> dict[str, Any]:
         """The engine names seats 0..3 in its reasons (`turn`, `seat`): people read seats 1..4
@@ -893,9 +923,9 @@ class TableActor:
         self._act(user, GiveDragon(seat))
 
     def _hand(self, player: int) -> list[Card]:
-        assert self.match is not None
-        view = self.match.view(player)
-        return list(_cards_of(view.get("hand", ())))
+        match = self.match
+        assert match is not None
+        return list(match.round.hand(match.seat_of(player)))   # what the view's hand reads
 
     def _act(self, user: str, action: Action) -> None:
         """Apply one game action for `user`, then tell everyone what happened."""

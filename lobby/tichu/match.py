@@ -238,18 +238,35 @@ class Match:
 
     def view(self, player: int | None = None) -> dict[str, Any]:
         v = self.round.view(None if player is None else self.seat_of(player))
+        v.update(self._match_view())
         v["player"] = player
-        v["round_no"] = self.round_no
-        v["seats"] = self._seats()
-        v["scores"] = list(self.scores)
-        v["round_scores"] = [list(s) for s in self.round_scores]
-        v["options"] = self.options.to_json()
-        v["match_finished"] = self.finished
-        v["match_result"] = None if self.result is None else dict(self.result)
-        if self.options.turnier:
-            v["victory_points"] = list(self.victory_points)
-            v["tichu_points"] = list(self.tichu_points)
         return v
+
+    def views(self, players: Sequence[int | None]) -> list[dict[str, Any]]:
+        """`[view(player) for player in players]`, the part every player sees built once (the
+        views share its values: nobody changes a view)."""
+        views = self.round.views([None if p is None else self.seat_of(p) for p in players])
+        common = self._match_view()
+        for v, player in zip(views, players):
+            v.update(common)
+            v["player"] = player
+        return views
+
+    def _match_view(self) -> dict[str, Any]:
+        m: dict[str, Any] = {
+            "player": None,
+            "round_no": self.round_no,
+            "seats": self._seats(),
+            "scores": list(self.scores),
+            "round_scores": [list(s) for s in self.round_scores],
+            "options": self.options.to_json(),
+            "match_finished": self.finished,
+            "match_result": None if self.result is None else dict(self.result),
+        }
+        if self.options.turnier:
+            m["victory_points"] = list(self.victory_points)
+            m["tichu_points"] = list(self.tichu_points)
+        return m
 
     # ---- records -----------------------------------------------------------------------------
     def record(self) -> dict[str, Any]:

@@ -92,11 +92,39 @@ def _jsonable(v: Any) -> Any:
 
 def _play_text(combo: Any) -> str:
     """A play in BSW notation, the Phoenix with its reading in multi-card plays (`R5 G5 Ph=5`)."""
+    key = getattr(combo, "key", None)
+    if key is not None:                 # a Combo: its key identifies cards and reading
+        text = _PLAY_TEXT.get(key)
+        if text is not None:
+            return text
     cards = sort_cards(combo.cards)
     text = format_cards(cards)
     pa = getattr(combo, "phoenix_as", None)
     if pa is not None and len(cards) > 1 and PHOENIX in cards:
         text = text.replace("Ph", "Ph=" + rank_name(int(pa)))
+    if key is not None:
+        if len(_PLAY_TEXT) >= _TEXT_CACHE_SIZE:
+            _PLAY_TEXT.clear()
+        _PLAY_TEXT[key] = text
+    return text
+
+
+#: memo of the views' texts: a play's by its Combo key, a hand's by its card mask. The text is a
+#: function of the key alone (no seat, no game), so a seat can only ever get the text of its own
+#: cards. Bounded: emptied when full (the texts are rebuilt as they are asked for again).
+_TEXT_CACHE_SIZE = 8192
+_PLAY_TEXT: dict[int, str] = {}
+_HAND_TEXT: dict[int, str] = {}
+
+
+def _hand_text(mask: int) -> str:
+    """The cards of a mask in BSW notation, sorted (a hand in a view)."""
+    text = _HAND_TEXT.get(mask)
+    if text is None:
+        text = format_cards(mask_cards(mask))
+        if len(_HAND_TEXT) >= _TEXT_CACHE_SIZE:
+            _HAND_TEXT.clear()
+        _HAND_TEXT[mask] = text
     return text
 
 
@@ -683,9 +711,30 @@ class Round:
 
     def view(self, seat: int | None = None) -> dict[str, Any]:
         """Everything `seat` (or a spectator, None) may see, JSON-safe."""
-        v: dict[str, Any] = {
+        v = self._public_view()
+        if seat is not None:
+            v["seat"] = seat
+            self._add_seat_view(v, seat)
+        return v
+
+    def views(self, seats: Sequence[int | None]) -> list[dict[str, Any]]:
+        """`[view(seat) for seat in seats]`, the part every seat sees built once: the views
+        share its values (lists and dicts that nobody changes), each has its own top dict."""
+        public = self._public_view()
+        out = []
+        for seat in seats:
+            v = public.copy()
+            if seat is not None:
+                v["seat"] = seat
+                self._add_seat_view(v, seat)
+            out.append(v)
+        return out
+
+    def _public_view(self) -> dict[str, Any]:
+        """The part of a view that is the same for every seat (`seat` None)."""
+        return {
             "phase": self.phase,
-            "seat": seat,
+            "seat": None,
             "turn": self.turn,
             "trick": [{"seat": s, "cards": _play_text(c), "combo": c.kind} for s, c in self.trick],
             "trick_won": self.trick_won,
@@ -700,20 +749,21 @@ class Round:
             "points": list(self.won_points),
             "result": None if self.result is None else dict(self.result),
         }
-        if seat is not None:
-            v["hand"] = format_cards(mask_cards(self.hands[seat]))
-            if self.given[seat] is not None:
-                v["given"] = format_cards(self.given[seat])
-            if self.phase != "exchange" and self.received[seat]:
-                v["received"] = {str(f): str(c) for f, c in sorted(self.received[seat].items())}
-            if self.phase == "play" and seat == self.turn:
-                v["legal"] = [_play_text(p) for p in self.legal_plays(seat)]
-                v["can_pass"] = self.can_pass(seat)
-            else:
-                v["legal"] = []
-                v["can_pass"] = False
-            v["bombs"] = [_play_text(b) for b in self.bombs(seat)]
-        return v
+
+    def _add_seat_view(self, v: dict[str, Any], seat: int) -> None:
+        """The part of a view only `seat` sees: its hand, gifts, legal plays, bombs."""
+        v["hand"] = _hand_text(self.hands[seat])
+        if self.given[seat] is not None:
+            v["given"] = format_cards(self.given[seat])
+        if self.phase != "exchange" and self.received[seat]:
+            v["received"] = {str(f): str(c) for f, c in sorted(self.received[seat].items())}
+        if self.phase == "play" and seat == self.turn:
+            v["legal"] = [_play_text(p) for p in self.legal_plays(seat)]
+            v["can_pass"] = self.can_pass(seat)
+        else:
+            v["legal"] = []
+            v["can_pass"] = False
+        v["bombs"] = [_play_text(b) for b in self.bombs(seat)]
 
     # ---- accounting --------------------------------------------------------------------------
     def all_cards(self) -> list[Card]:
