@@ -322,6 +322,9 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--uvloop", action="store_true",
                         help="run the asyncio reactor on uvloop's event loop when uvloop is "
                              "installed (pip install uvloop); the standard loop otherwise")
+    parser.add_argument("--twisted-writes", action="store_true",
+                        help="leave every write to Twisted's buffered write path instead of "
+                             "sending at once when nothing is waiting (for comparison)")
     add_limit_options(parser)
     parser.add_argument("--admin", metavar="NAME",
                         help="the first admin: this registered name gets the role admin (it can "
@@ -393,6 +396,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 2
 
     loop = install_reactor(opts.uvloop)
+    if opts.twisted_writes:
+        from protocol.telnet import TelnetLineProtocol
+        TelnetLineProtocol.DIRECT_WRITES = False
     from twisted.internet import reactor
     from twisted.logger import globalLogBeginner, textFileLogObserver
 

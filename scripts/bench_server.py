@@ -159,6 +159,7 @@ class Bench:
         if loop == "uvloop":
             argv.append("--uvloop")
         argv.extend(limits)
+        argv.extend(self.opts.server_arg)
         return Server(argv, self.workdir / f"lobby{self.count}.log", self.server_cpu,
                       self.opts.nofile, self.workdir)
 
@@ -452,6 +453,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="hard open-files limit for the processes started (as root)")
     p.add_argument("--no-pin", dest="pin", action="store_false",
                    help="do not pin the server and the load generator to separate CPUs")
+    p.add_argument("--server-arg", action="append", default=[], metavar="ARG",
+                   help="one more option for the lobby server, e.g. --server-arg=--twisted-writes")
     p.add_argument("--reuse-server", action="store_true", help="one lobby server for all")
     p.add_argument("--only", default=",".join(LOBBY_SCENARIOS),
                    help="lobby scenarios to run, comma-separated (the echo baseline parts they "

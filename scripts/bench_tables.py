@@ -339,6 +339,7 @@ def bench_one(tables: int, opts: argparse.Namespace, workdir: Path) -> dict[str,
             "--port", "tcp:0:interface=127.0.0.1:backlog=4096", *SERVER_LIMITS]
     if opts.uvloop:
         argv.append("--uvloop")
+    argv.extend(opts.server_arg)
     server = Process(argv, workdir / f"t{tables}.log", server_cpu, opts.nofile, workdir)
     procs = opts.procs or max(1, min(2, (tables + 499) // 500))
     procs = min(procs, tables)
@@ -390,8 +391,9 @@ def bench_one(tables: int, opts: argparse.Namespace, workdir: Path) -> dict[str,
             "latency": hist.summary()}
 
 
-def bench_echo(opts: argparse.Namespace, workdir: Path) -> dict[str, Any]:
-    """The echo baseline: closed-loop round trips against bench_echo_server.py."""
+def bench_echo(opts: argparse.Namespace, workdir: Path, conns: int | None = None) -> dict[str, Any]:
+    """The echo baseline: closed-loop round trips against bench_echo_server.py (``conns`` closed
+    loops, default ``--echo-conns``)."""
     server_cpu, load_cpu = _cpus() if opts.pin else (None, None)
     argv = [sys.executable, str(SCRIPTS / "bench_echo_server.py"),
             "--port", "tcp:0:interface=127.0.0.1:backlog=4096",
@@ -401,7 +403,7 @@ def bench_echo(opts: argparse.Namespace, workdir: Path) -> dict[str, Any]:
     server = Process(argv, workdir / "echo.log", server_cpu, opts.nofile, workdir)
     try:
         load = [sys.executable, str(SCRIPTS / "loadgen.py"), "echo", "--port", str(server.port),
-                "--conns", str(opts.echo_conns), "--seconds", str(opts.seconds),
+                "--conns", str(conns or opts.echo_conns), "--seconds", str(opts.seconds),
                 "--time-limit", str(opts.time_limit)]
         if opts.uvloop:
             load.append("--uvloop")
@@ -415,7 +417,8 @@ def bench_echo(opts: argparse.Namespace, workdir: Path) -> dict[str, Any]:
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
-def markdown(rows: list[dict[str, Any]], echo: dict[str, Any] | None) -> str:
+def markdown(rows: list[dict[str, Any]], echo: dict[str, Any] | None,
+             echo_at: dict[int, dict[str, Any]] | None = None) -> str:
     base = echo["round_trips_per_s"] if echo else 0.0
     lines = ["| tables (conns) | actions/s | p50 ms | p99 ms | p99.9 ms | ratio to echo | "
              "server CPU s/s | server CPU µs/action | refused |",
@@ -432,6 +435,12 @@ def markdown(rows: list[dict[str, Any]], echo: dict[str, Any] | None) -> str:
         lines.append(f"| echo baseline ({echo['conns']} conns) | "
                      f"{echo['round_trips_per_s']:,.0f} round trips/s | {lat['p50_ms']:.1f} | "
                      f"{lat['p99_ms']:.1f} | {lat['p999_ms']:.1f} | 1.00 | | | |")
+    for n, e in sorted((echo_at or {}).items()):
+        lat = e["latency"]
+        ratio = f"{e['round_trips_per_s'] / base:.2f}" if base else "-"
+        lines.append(f"| echo with {n} closed loops (one in flight per table) | "
+                     f"{e['round_trips_per_s']:,.0f} round trips/s | {lat['p50_ms']:.1f} | "
+                     f"{lat['p99_ms']:.1f} | {lat['p999_ms']:.1f} | {ratio} | | | |")
     return "\n".join(lines)
 
 
@@ -449,6 +458,13 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="skip the echo baseline")
     parser.add_argument("--echo-conns", type=int, default=200,
                         help="closed loops of the echo baseline")
+    parser.add_argument("--echo-at-tables", action="store_true",
+                        help="also run the echo baseline with as many closed loops as each "
+                             "--tables size (the same number of requests in flight): the "
+                             "latency this machine gives at that concurrency with no work at all")
+    parser.add_argument("--server-arg", action="append", default=[], metavar="ARG",
+                        help="one more option for the lobby server, e.g. "
+                             "--server-arg=--twisted-writes")
     parser.add_argument("--no-pin", dest="pin", action="store_false",
                         help="do not pin the server and the load to different CPUs")
     parser.add_argument("--nofile", type=int, default=65536,
@@ -468,6 +484,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         pass
     rows: list[dict[str, Any]] = []
     echo: dict[str, Any] | None = None
+    echo_at: dict[int, dict[str, Any]] = {}
     with tempfile.TemporaryDirectory(prefix="bench_tables-") as tmp:
         workdir = Path(tmp)
         if opts.echo:
@@ -475,14 +492,20 @@ def main(argv: Sequence[str] | None = None) -> int:
             echo.pop("hist", None)
             print(json.dumps({"echo": echo}), flush=True)
         for n in sizes:
+            if opts.echo_at_tables:
+                e = bench_echo(opts, workdir, conns=n)
+                e.pop("hist", None)
+                echo_at[n] = e
+                print(json.dumps({"echo_at_tables": n, "echo": e}), flush=True)
             row = bench_one(n, opts, workdir)
             if echo:
                 row["ratio_to_echo"] = round(row["actions_per_s"] / echo["round_trips_per_s"], 3)
             rows.append(row)
             print(json.dumps(row), flush=True)
-    print(markdown(rows, echo), flush=True)
+    print(markdown(rows, echo, echo_at), flush=True)
     if opts.json:
-        opts.json.write_text(json.dumps({"echo": echo, "tables": rows}, indent=1) + "\n")
+        opts.json.write_text(json.dumps({"echo": echo, "tables": rows,
+                                         "echo_at_tables": echo_at}, indent=1) + "\n")
     return 0
 
 

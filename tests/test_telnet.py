@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import socket
 from typing import Any
 
 import pytest
@@ -627,6 +628,9 @@ async def test_real_socket_lines_negotiation_and_output_cap() -> None:
 
     class Flooder(Recorder):
         def connectionMade(self) -> None:
+            # Small kernel buffers: a write goes straight to the socket while Twisted's buffer
+            # is empty, so the kernel's (several MB on loopback) would hold the whole flood.
+            self.transport.getHandle().setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 16384)
             super().connectionMade()
             servers.append(self)
 
@@ -689,3 +693,65 @@ def test_replies_are_not_held_back_by_nagle() -> None:
     transport = NoDelayTransport()
     proto.makeConnection(transport)
     assert transport.no_delay is True
+
+
+@pytest.mark.reactor_timeout(15)
+@pytest.mark.parametrize("direct", [True, False])
+@pytest_twisted.ensureDeferred
+async def test_real_socket_direct_writes_keep_the_order(direct: bool) -> None:
+    """A write to an idle TCP connection waits for the end of the turn without registering the
+    socket for writing, then the turn's output goes out in one send; writes through Twisted in
+    between and a write bigger than the kernel takes keep their order. DIRECT_WRITES False
+    leaves everything to Twisted (the socket is registered for writing at once)."""
+    from twisted.internet import reactor
+    from twisted.internet.endpoints import TCP4ClientEndpoint, TCP4ServerEndpoint
+    from twisted.internet.protocol import Factory, Protocol
+
+    seen: dict[str, Any] = {}
+    done: Deferred[None] = Deferred()
+
+    class Server(Recorder):
+        DIRECT_WRITES = direct
+
+        def lineReceived(self, line: str) -> None:
+            super().lineReceived(line)
+            t = self.transport
+            self.sendLine("one")
+            seen["registered"] = t in t.reactor.getWriters()
+            t.write(b"two\r\n")                  # Twisted's buffer: sent on a later loop turn
+            self.sendLine("three")                # must queue behind "two"
+            seen["after_queued"] = t._tempDataLen
+            self.sendLine("f" * 200_000)          # more than the kernel may take at once
+
+    class Client(Protocol):
+        received = b""
+
+        def dataReceived(self, data: bytes) -> None:
+            self.received += data
+            if self.received.endswith(b"f\r\n") and not done.called:
+                done.callback(None)
+
+    port = await TCP4ServerEndpoint(reactor, 0, interface="127.0.0.1").listen(
+        Factory.forProtocol(Server))
+    try:
+        client = Client()
+        await TCP4ClientEndpoint(reactor, "127.0.0.1", port.getHost().port).connect(
+            _SingleUse(client))
+        client.transport.write(b"go\r\n")
+        await done
+        assert client.received == OFFER_GMCP + b"one\r\ntwo\r\nthree\r\n" + b"f" * 200_000 + b"\r\n"
+        assert seen["registered"] is not direct
+        assert seen["after_queued"] == len(b"one\r\ntwo\r\nthree\r\n")
+        client.transport.loseConnection()
+    finally:
+        await port.stopListening()
+
+
+def test_direct_writes_only_on_plain_tcp() -> None:
+    """A transport that is not Twisted's TCP connection (TLS, tests) always gets transport.write."""
+    proto = Recorder()
+    transport = StringTransport()
+    proto.makeConnection(transport)
+    assert proto._direct is False
+    proto.sendLine("x")
+    assert transport.value().endswith(b"x\r\n")
