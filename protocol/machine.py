@@ -20,12 +20,13 @@ messages: `Tichu.State` (each `state`), `Tichu.Event` (each table and game event
 from __future__ import annotations
 
 import re
+from json.encoder import encode_basestring as _encode_str
 from typing import TYPE_CHECKING, Any
 
 from lobby.events import Event, error_event
 from lobby.numbers import ascii_int
 from lobby.messages import text
-from protocol.render_json import REPLY_TYPES, dumps, is_table_event, render_json
+from protocol.render_json import REPLY_TYPES, dumps, is_table_event, render_json, state_line
 from protocol.telnet import TelnetLineProtocol, encode_text
 
 if TYPE_CHECKING:
@@ -133,7 +134,13 @@ class MachineMode(TelnetLineProtocol):
             if _shared[0] is event:
                 data = _shared[1]
             else:
-                data = encode_text(dumps(obj if obj is not None else render_json(event))) + b"\r\n"
+                if obj is not None:
+                    line = dumps(obj)
+                elif event.type == "table-view":      # a seat's state: from shared fragments
+                    line = state_line(event.data)
+                else:
+                    line = dumps(render_json(event))
+                data = encode_text(line) + b"\r\n"
                 _shared[0], _shared[1] = event, data
             self._write(data)          # what TelnetLineProtocol.sendLine writes for the line
             return True
@@ -199,10 +206,18 @@ class MachineMode(TelnetLineProtocol):
         self._announce_room()
         if not self._replied and self.state != "closed":
             self._replied = True
-            obj: dict[str, Any] = {"type": "ok", "command": self._command_name}
-            if self._reply_id is not None and self._reply_id is not _NO_ID:
-                obj["id"] = self._reply_id
-            self.send_json(obj)
+            name, reply_id = self._command_name, self._reply_id
+            if type(name) is str and (type(reply_id) is str or reply_id is None
+                                      or reply_id is _NO_ID):
+                # what dumps({"type": "ok", "command": name[, "id": id]}) writes, without it
+                line = '{"type":"ok","command":' + _encode_str(name) + (
+                    ',"id":' + _encode_str(reply_id) + "}" if type(reply_id) is str else "}")
+                TelnetLineProtocol.sendLine(self, line)
+            else:
+                obj: dict[str, Any] = {"type": "ok", "command": name}
+                if reply_id is not None and reply_id is not _NO_ID:
+                    obj["id"] = reply_id
+                self.send_json(obj)
         self._reply_id = _NO_ID
         self._replied = True
 
