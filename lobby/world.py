@@ -383,7 +383,9 @@ class World:
         if moderation is not None:
             if moderation.is_silenced(user):
                 raise LobbyError("silenced")
-            listeners = [u for u in listeners if not moderation.ignores(u.key, user.key)]
+            ignorers = moderation.ignorers(user.key)
+            if ignorers:
+                listeners = [u for u in listeners if u.key not in ignorers]
         self.deliver(listeners, Event("says", name=user.name, text=text, room=room.name))
 
     def tell(self, user: User, to: str, text: str) -> None:
@@ -413,7 +415,10 @@ class World:
     # ---- delivery ---------------------------------------------------------------------------------
     def deliver(self, users: Iterable[User], event: Event) -> None:
         for u in list(users):
-            self._safe(u.listener.deliver, event)
+            try:                 # one listener's failure never stops the others' delivery
+                u.listener.deliver(event)
+            except Exception:
+                log.failure("delivering {event_type} failed", event_type=event.type)
 
     def broadcast(self, event: Event) -> None:
         self.deliver(self.users.values(), event)

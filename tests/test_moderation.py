@@ -362,3 +362,34 @@ def test_shutdown_command_makes_the_server_process_exit_cleanly(tmp_path: Path) 
     assert proc.returncode == 0, err
     assert "moderation: Boss shuts the server down in 1.0 s: maintenance" in out
     assert "sesame1" not in out
+
+
+def test_the_reverse_mute_index_follows_the_mute_lists() -> None:
+    """World.say filters a crowded room by Moderation.ignorers(speaker): one look-up per line."""
+    from types import SimpleNamespace
+
+    from lobby.moderation import Moderation
+
+    got: list[Any] = []
+    world = SimpleNamespace(clock=None, moderation=None, online=lambda name: None)
+    mod = Moderation(store=None, world=world)
+
+    def guest(key: str) -> Any:
+        return SimpleNamespace(key=key, name=key.title(), registered=False,
+                               listener=SimpleNamespace(deliver=got.append))
+
+    ann, cid = guest("ann"), guest("cid")
+    def run(coro: Any) -> None:                # a guest's list never waits for the store
+        with pytest.raises(StopIteration):
+            coro.send(None)
+    run(mod.mute(ann, "Bob"))
+    run(mod.mute(cid, "bob"))
+    run(mod.mute(cid, "Dan"))
+    assert mod.ignorers("bob") == {"ann", "cid"} and mod.ignorers("dan") == {"cid"}
+    assert mod.ignorers("eve") == set()
+    run(mod.unmute(ann, "bob"))
+    assert mod.ignorers("bob") == {"cid"}
+    mod.forget_guest(cid)                      # a guest's list goes with the guest
+    assert mod.ignorers("bob") == set() and mod.ignorers("dan") == set()
+    assert mod.muted_by == {} and mod.mutes == {}
+    assert [e.type for e in got] == ["muted", "muted", "muted", "unmuted"]
