@@ -163,6 +163,8 @@ _GAME_TRICK = ("trick", "trick_won", "holder", "turn", "wish", "wish_pending", "
 _GAME_SHARED = _itemgetter("phase", *_GAME_TRICK, "round_no", "scores", "round_scores",
                            "match_finished", "match_result", "result", "seats")
 _GAME_TRICK_GET = _itemgetter(*_GAME_TRICK)
+_DATA_SHARED = _itemgetter("table", "state", "host", "seats", "options", "bots", "gone", "scores",
+                           "round_no")
 _GAME_SEAT = _itemgetter("seat", "player", "hand", "legal", "can_pass", "bombs")
 #: the last shared values and their fragments (one entry: the four views of a change in a row)
 _state_memo: list[Any] = [(), ("", "", "", "")]
@@ -211,12 +213,15 @@ def state_line(data: dict[str, Any]) -> str:
     given = game.get("given", _MISSING)
     received = game.get("received", _MISSING)
     turnier = "victory_points" in game
-    key = (data.get("table"), data.get("state"), data.get("host"), data.get("seats"),
-           data.get("options"), data.get("bots"), data.get("gone"),
-           data.get("scores", _MISSING), data.get("round_no", _MISSING),
-           data.get("bombwindow_left", _MISSING), data.get("result"),
-           game.get("victory_points", _MISSING), game.get("tichu_points", _MISSING),
-           turnier) + shared
+    try:
+        top = _DATA_SHARED(data)
+    except KeyError:
+        top = (data.get("table"), data.get("state"), data.get("host"), data.get("seats"),
+               data.get("options"), data.get("bots"), data.get("gone"),
+               data.get("scores", _MISSING), data.get("round_no", _MISSING))
+    key = top + shared + (data.get("bombwindow_left", _MISSING), data.get("result"),
+                          game.get("victory_points", _MISSING),
+                          game.get("tichu_points", _MISSING))
     memo_key, parts = _state_memo
     if len(memo_key) != len(key) or not all(map(_is, key, memo_key)):
         parts = _state_parts(data, game, turnier)
@@ -248,15 +253,38 @@ def _received(value: Any) -> str:
     return text
 
 
+#: stands for the seat's own values in the one encoding of the shared part (see _state_parts)
+_HOLE = "\x00"
+_HOLE_JSON = _encode_str(_HOLE)
+
+
 def _state_parts(data: dict[str, Any], game: dict[str, Any], turnier: bool
                  ) -> tuple[str, str, str, str]:
     """The four fragments of a seat's `state` line around the seat's own values (the same keys,
-    values and order as state_object)."""
-    head = _fragment({"type": "state", "table": data.get("table"), "status": data.get("state")})
-    middle = _fragment({"host": data.get("host"), "names": data.get("seats") or [None] * 4,
-                        "options": data.get("options") or {}, "bots": data.get("bots") or {},
-                        "gone": data.get("gone") or [], "phase": game["phase"]})
-    trick = _fragment(dict(zip(_GAME_TRICK, _GAME_TRICK_GET(game))))
+    values and order as state_object): the shared part is encoded once, with a hole where
+    `you`, `player` and `legal` go, and cut at the holes (should a shared value contain the
+    hole's text, each fragment is encoded on its own)."""
+    head = {"type": "state", "table": data.get("table"), "status": data.get("state")}
+    middle = {"host": data.get("host"), "names": data.get("seats") or [None] * 4,
+              "options": data.get("options") or {}, "bots": data.get("bots") or {},
+              "gone": data.get("gone") or [], "phase": game["phase"]}
+    trick = dict(zip(_GAME_TRICK, _GAME_TRICK_GET(game)))
+    tail = _state_tail(data, game, turnier)
+    whole = dict(head, you=_HOLE)
+    whole.update(middle)
+    whole["player"] = _HOLE
+    whole.update(trick)
+    whole["legal"] = _HOLE
+    whole.update(tail)
+    if len(whole) == len(head) + len(middle) + len(trick) + len(tail) + 3:
+        cut = _ENCODER.encode(whole).split(_HOLE_JSON)
+        if len(cut) == 4:
+            return cut[0], cut[1], cut[2], cut[3]
+    return ("{" + _fragment(head) + ',"you":', "," + _fragment(middle) + ',"player":',
+            "," + _fragment(trick) + ',"legal":', "," + _fragment(tail) + "}")
+
+
+def _state_tail(data: dict[str, Any], game: dict[str, Any], turnier: bool) -> dict[str, Any]:
     tail: dict[str, Any] = {
         "round_no": data["round_no"] if "round_no" in data else game["round_no"],
         "scores": data["scores"] if "scores" in data else game["scores"],
@@ -275,5 +303,4 @@ def _state_parts(data: dict[str, Any], game: dict[str, Any], turnier: bool
         tail["bombwindow_left"] = round(float(data["bombwindow_left"]), 3)
     if data.get("result") is not None:
         tail["result"] = jsonable(data["result"])
-    return ("{" + head + ',"you":', "," + middle + ',"player":', "," + trick + ',"legal":',
-            "," + _fragment(tail) + "}")
+    return tail

@@ -115,6 +115,7 @@ def _play_text(combo: Any) -> str:
 _TEXT_CACHE_SIZE = 8192
 _PLAY_TEXT: dict[int, str] = {}
 _HAND_TEXT: dict[int, str] = {}
+_GIVEN_TEXT: dict[Any, str] = {}        # the three cards given, in their order
 
 
 def _hand_text(mask: int) -> str:
@@ -753,8 +754,15 @@ class Round:
     def _add_seat_view(self, v: dict[str, Any], seat: int) -> None:
         """The part of a view only `seat` sees: its hand, gifts, legal plays, bombs."""
         v["hand"] = _hand_text(self.hands[seat])
-        if self.given[seat] is not None:
-            v["given"] = format_cards(self.given[seat])
+        given = self.given[seat]
+        if given is not None:
+            text = _GIVEN_TEXT.get(given)
+            if text is None:
+                text = format_cards(given)
+                if len(_GIVEN_TEXT) >= _TEXT_CACHE_SIZE:
+                    _GIVEN_TEXT.clear()
+                _GIVEN_TEXT[given] = text
+            v["given"] = text
         if self.phase != "exchange" and self.received[seat]:
             v["received"] = {str(f): str(c) for f, c in sorted(self.received[seat].items())}
         if self.phase == "play" and seat == self.turn:
