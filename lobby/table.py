@@ -196,6 +196,9 @@ class TableActor:
         #: in-process bots by name (seated, or playing in place of a removed player)
         self.bots: dict[str, BotPlayer] = {}
         self.bot_delay: float = BOT_DELAY
+        #: (seated, context) of the last views sent: while they do not change the next views
+        #: take the same objects (the renderers recognise what they have encoded already)
+        self._last_context: tuple[list[str | None], dict[str, Any]] | None = None
         if host:
             self.members.add(host)
 
@@ -346,6 +349,11 @@ class TableActor:
         per change and shared by the views: nobody mutates a delivered event's data."""
         seated = self.seated
         context = self._context(seated)
+        last = self._last_context
+        if last is not None:        # unchanged parts: the very objects of the last views
+            seated, context = _reuse(last[0], seated), {k: _reuse(last[1][k], v)
+                                                          for k, v in context.items()}
+        self._last_context = (seated, context)
         audience = self._audience()
         players = [name for name in audience if name in seated]
         spectators = [name for name in audience if name not in seated]
@@ -1018,6 +1026,25 @@ class TableActor:
             owner = self.players[ev.to]
             if owner not in self.gone:
                 self._send([owner], event)
+
+
+def _reuse(old: Any, new: Any) -> Any:
+    """`old` if it is a list (or dict) of texts and None with the same items in the same order
+    (of the same types) as `new`, else `new`."""
+    if old is new or type(old) is not type(new) or len(old) != len(new):
+        return new
+    if type(new) is dict:
+        old_items, new_items = list(old.items()), list(new.items())
+        if old_items != new_items or not all(_plain(k) and _plain(v) for k, v in new_items):
+            return new
+        return old
+    if type(new) is list and old == new and all(map(_plain, new)):
+        return old
+    return new
+
+
+def _plain(value: Any) -> bool:
+    return value is None or type(value) is str
 
 
 def _int_option(name: str, value: str | None, low: int, high: int, expected: str) -> int:

@@ -160,14 +160,17 @@ _MISSING = object()
 #: the game's values every seat shares, in the order they appear in a `state` object
 _GAME_TRICK = ("trick", "trick_won", "holder", "turn", "wish", "wish_pending", "calls",
                "grand_decided", "exchanged", "cards_left", "out", "points")
-_GAME_SHARED = _itemgetter("phase", *_GAME_TRICK, "round_no", "scores", "round_scores",
-                           "match_finished", "match_result", "result", "seats")
 _GAME_TRICK_GET = _itemgetter(*_GAME_TRICK)
-_DATA_SHARED = _itemgetter("table", "state", "host", "seats", "options", "bots", "gone", "scores",
-                           "round_no")
+_GAME_TAIL = _itemgetter("round_no", "scores", "round_scores", "match_finished", "match_result",
+                         "result", "seats")
+_DATA_TOP = _itemgetter("table", "state", "host", "seats", "options", "bots", "gone")
+_DATA_TAIL = _itemgetter("scores", "round_no")
 _GAME_SEAT = _itemgetter("seat", "player", "hand", "legal", "can_pass", "bombs")
-#: the last shared values and their fragments (one entry: the four views of a change in a row)
-_state_memo: list[Any] = [(), ("", "", "", "")]
+#: the last shared values and their fragments: the table's part (the same for many changes:
+#: the table keeps its names, options, bots objects while they do not change) and the game's
+#: part (the same for the views of one change)
+_top_memo: list[Any] = [(), ("", "")]
+_game_memo: list[Any] = [(), ("", "")]
 #: `received` ({from: card}) -> its JSON (bounded; a function of the value only)
 _RECEIVED: dict[tuple[tuple[str, str], ...], str] = {}
 
@@ -206,34 +209,33 @@ def state_line(data: dict[str, Any]) -> str:
     if game is None or "hand" not in game:
         return dumps(state_object(data))       # no game, or the public view (sent once anyway)
     try:
-        shared = _GAME_SHARED(game)
         seat, player, hand, legal, can_pass, bombs = _GAME_SEAT(game)
+        top = _DATA_TOP(data) + (game["phase"],)
+        shared = _GAME_TRICK_GET(game) + _GAME_TAIL(game)
     except KeyError:
         return dumps(state_object(data))
-    given = game.get("given", _MISSING)
-    received = game.get("received", _MISSING)
-    turnier = "victory_points" in game
     try:
-        top = _DATA_SHARED(data)
+        shared += _DATA_TAIL(data)
     except KeyError:
-        top = (data.get("table"), data.get("state"), data.get("host"), data.get("seats"),
-               data.get("options"), data.get("bots"), data.get("gone"),
-               data.get("scores", _MISSING), data.get("round_no", _MISSING))
-    key = top + shared + (data.get("bombwindow_left", _MISSING), data.get("result"),
-                          game.get("victory_points", _MISSING),
-                          game.get("tichu_points", _MISSING))
-    memo_key, parts = _state_memo
-    if len(memo_key) != len(key) or not all(map(_is, key, memo_key)):
-        parts = _state_parts(data, game, turnier)
-        _state_memo[0], _state_memo[1] = key, parts
-    out = [parts[0], _scalar_or_strings(data.get("you")), ',"seat":', _scalar_or_strings(seat),
-           parts[1], _scalar_or_strings(player), ',"hand":', _scalar_or_strings(hand)]
-    if given is not _MISSING:
-        out += (',"given":', _scalar_or_strings(given))
-    if received is not _MISSING:
-        out += (',"received":', _received(received))
-    out += (parts[2], _scalar_or_strings(legal), ',"can_pass":', _scalar_or_strings(can_pass),
-            ',"bombs":', _scalar_or_strings(bombs), parts[3])
+        shared += (data.get("scores", _MISSING), data.get("round_no", _MISSING))
+    shared += (data.get("bombwindow_left", _MISSING), data.get("result"),
+               game.get("victory_points", _MISSING), game.get("tichu_points", _MISSING))
+    memo_key, head = _top_memo
+    if len(memo_key) != len(top) or not all(map(_is, top, memo_key)):
+        head = _state_head(data, game)
+        _top_memo[0], _top_memo[1] = top, head
+    memo_key, rest = _game_memo
+    if len(memo_key) != len(shared) or not all(map(_is, shared, memo_key)):
+        rest = _state_rest(data, game)
+        _game_memo[0], _game_memo[1] = shared, rest
+    out = [head[0], _scalar_or_strings(data.get("you")), ',"seat":', _scalar_or_strings(seat),
+           head[1], _scalar_or_strings(player), ',"hand":', _scalar_or_strings(hand)]
+    if "given" in game:
+        out += (',"given":', _scalar_or_strings(game["given"]))
+    if "received" in game:
+        out += (',"received":', _received(game["received"]))
+    out += (rest[0], _scalar_or_strings(legal), ',"can_pass":', _scalar_or_strings(can_pass),
+            ',"bombs":', _scalar_or_strings(bombs), rest[1])
     return "".join(out)
 
 
@@ -253,35 +255,42 @@ def _received(value: Any) -> str:
     return text
 
 
-#: stands for the seat's own values in the one encoding of the shared part (see _state_parts)
+#: stands for the seat's own values in the encoding of a shared part (see _cut)
 _HOLE = "\x00"
 _HOLE_JSON = _encode_str(_HOLE)
 
 
-def _state_parts(data: dict[str, Any], game: dict[str, Any], turnier: bool
-                 ) -> tuple[str, str, str, str]:
-    """The four fragments of a seat's `state` line around the seat's own values (the same keys,
-    values and order as state_object): the shared part is encoded once, with a hole where
-    `you`, `player` and `legal` go, and cut at the holes (should a shared value contain the
-    hole's text, each fragment is encoded on its own)."""
+def _cut(first: dict[str, Any], hole: str, second: dict[str, Any]) -> tuple[str, str]:
+    """`first` and `second` encoded as one object with `hole` between them, cut at the hole:
+    ('{"a":1,...,"HOLE":', ',"b":2,...}'). Should a value contain the hole's text, the two are
+    encoded on their own."""
+    whole = dict(first)
+    whole[hole] = _HOLE
+    whole.update(second)
+    if len(whole) == len(first) + len(second) + 1:
+        cut = _ENCODER.encode(whole).split(_HOLE_JSON)
+        if len(cut) == 2:
+            return cut[0], cut[1]
+    inner = _fragment(first)
+    return ("{" + inner + "," if inner else "{") + _encode_str(hole) + ":", \
+        ("," + _fragment(second) if second else "") + "}"
+
+
+def _state_head(data: dict[str, Any], game: dict[str, Any]) -> tuple[str, str]:
+    """The fragments before and after a seat's `you` and `seat`, up to `"player":`."""
     head = {"type": "state", "table": data.get("table"), "status": data.get("state")}
     middle = {"host": data.get("host"), "names": data.get("seats") or [None] * 4,
               "options": data.get("options") or {}, "bots": data.get("bots") or {},
               "gone": data.get("gone") or [], "phase": game["phase"]}
+    before, after = _cut(head, "you", middle)
+    return before, after[:-1] + ',"player":'
+
+
+def _state_rest(data: dict[str, Any], game: dict[str, Any]) -> tuple[str, str]:
+    """The fragments around a seat's `legal`: from `,"trick":` and from after `legal`."""
     trick = dict(zip(_GAME_TRICK, _GAME_TRICK_GET(game)))
-    tail = _state_tail(data, game, turnier)
-    whole = dict(head, you=_HOLE)
-    whole.update(middle)
-    whole["player"] = _HOLE
-    whole.update(trick)
-    whole["legal"] = _HOLE
-    whole.update(tail)
-    if len(whole) == len(head) + len(middle) + len(trick) + len(tail) + 3:
-        cut = _ENCODER.encode(whole).split(_HOLE_JSON)
-        if len(cut) == 4:
-            return cut[0], cut[1], cut[2], cut[3]
-    return ("{" + _fragment(head) + ',"you":', "," + _fragment(middle) + ',"player":',
-            "," + _fragment(trick) + ',"legal":', "," + _fragment(tail) + "}")
+    before, after = _cut(trick, "legal", _state_tail(data, game, "victory_points" in game))
+    return "," + before[1:], after
 
 
 def _state_tail(data: dict[str, Any], game: dict[str, Any], turnier: bool) -> dict[str, Any]:
