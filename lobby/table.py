@@ -199,6 +199,7 @@ class TableActor:
         #: (seated, context) of the last views sent: while they do not change the next views
         #: take the same objects (the renderers recognise what they have encoded already)
         self._last_context: tuple[list[str | None], dict[str, Any]] | None = None
+        self._audience_now: list[str] | None = None
         if host:
             self.members.add(host)
 
@@ -336,7 +337,10 @@ class TableActor:
                         type=event.type)
 
     def _audience(self) -> list[str]:
-        """Everyone who follows the table: members of the room and the seated players."""
+        """Everyone who follows the table: members of the room and the seated players (while
+        an action's events go out, the list computed for its first event)."""
+        if self._audience_now is not None:
+            return list(self._audience_now)
         names = set(self.members) | {n for n in self.seated if n}
         return sorted(names - self.gone)
 
@@ -947,13 +951,20 @@ class TableActor:
             self.recorder.action(self, player, action)
         if isinstance(action, Play) or isinstance(action, GiveDragon):
             self._clear_window()
-        for ev in events:
-            if ev.kind == "round-start":               # turnier: new partners from here on
-                names = self.seated
-            self._game_event(ev, names)
-        if match.finished:
-            self._finish()
-        self._send_views()
+        # the audience does not change while the events of one action go out (members, seats
+        # and who is gone change only by other commands): computed once for all of them
+        self._audience_now = None
+        self._audience_now = self._audience()
+        try:
+            for ev in events:
+                if ev.kind == "round-start":               # turnier: new partners from here on
+                    names = self.seated
+                self._game_event(ev, names)
+            if match.finished:
+                self._finish()
+            self._send_views()
+        finally:
+            self._audience_now = None
 
     def _check_window(self, player: int, action: Action) -> None:
         """The bomb window: the trick winner's next lead (or Dragon gift) waits until it ends."""

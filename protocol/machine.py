@@ -140,7 +140,8 @@ class MachineMode(TelnetLineProtocol):
                     line = state_line(event.data)
                 else:
                     line = dumps(render_json(event))
-                data = encode_text(line) + b"\r\n"
+                # = encode_text(line): a JSON line has no raw line break, UTF-8 no 0xFF byte
+                data = line.encode("utf-8", "replace") + b"\r\n"
                 _shared[0], _shared[1] = event, data
             self._write(data)          # what TelnetLineProtocol.sendLine writes for the line
             return True

@@ -118,6 +118,21 @@ _HAND_TEXT: dict[int, str] = {}
 _GIVEN_TEXT: dict[Any, str] = {}        # the three cards given, in their order
 
 
+_RECEIVED_TEXT: dict[Any, dict[str, str]] = {}
+
+
+def _received_text(received: dict[int, Any]) -> dict[str, str]:
+    """{from seat: card} as the view shows it (a new dict each time: the memo's stays intact)."""
+    key = tuple(received.items())
+    text = _RECEIVED_TEXT.get(key)
+    if text is None:
+        text = {str(f): str(c) for f, c in sorted(received.items())}
+        if len(_RECEIVED_TEXT) >= _TEXT_CACHE_SIZE:
+            _RECEIVED_TEXT.clear()
+        _RECEIVED_TEXT[key] = text
+    return dict(text)
+
+
 def _hand_text(mask: int) -> str:
     """The cards of a mask in BSW notation, sorted (a hand in a view)."""
     text = _HAND_TEXT.get(mask)
@@ -764,7 +779,7 @@ class Round:
                 _GIVEN_TEXT[given] = text
             v["given"] = text
         if self.phase != "exchange" and self.received[seat]:
-            v["received"] = {str(f): str(c) for f, c in sorted(self.received[seat].items())}
+            v["received"] = _received_text(self.received[seat])
         if self.phase == "play" and seat == self.turn:
             v["legal"] = [_play_text(p) for p in self.legal_plays(seat)]
             v["can_pass"] = self.can_pass(seat)
