@@ -269,9 +269,11 @@ async def run_load(port: int, tables: int, prefix: str, warmup: float, seconds: 
     await asyncio.sleep(warmup)
     stats.measuring = True
     start = time.monotonic()
+    cpu_start = time.process_time()
     await asyncio.sleep(seconds)
     stats.measuring = False
     elapsed = time.monotonic() - start
+    load_cpu = time.process_time() - cpu_start
     closed = sum(1 for b in bots if b.conn.closed)
     for b in bots:
         b.playing = False
@@ -279,7 +281,7 @@ async def run_load(port: int, tables: int, prefix: str, warmup: float, seconds: 
     return {"tables": tables, "conns": len(bots), "setup_s": round(setup_s, 2),
             "seconds": elapsed, "actions": stats.actions, "refused": stats.refused,
             "no_state": stats.no_state, "games_started": stats.games, "closed": closed,
-            "hist": stats.hist.to_dict()}
+            "load_cpu_s": round(load_cpu, 2), "hist": stats.hist.to_dict()}
 
 
 def _load_worker(port: int, tables: int, prefix: str, warmup: float, seconds: float,
@@ -387,6 +389,7 @@ def bench_one(tables: int, opts: argparse.Namespace, workdir: Path) -> dict[str,
             "games_started": sum(r["games_started"] for r in results),
             "closed": sum(r["closed"] for r in results),
             "server_cpu_s": round(cpu1 - cpu0, 2),
+            "load_cpu_per_s": [round(r["load_cpu_s"] / r["seconds"], 2) for r in results],
             "server_cpu_us_per_action": round((cpu1 - cpu0) / max(1, actions) * 1e6, 1),
             "latency": hist.summary()}
 
@@ -421,26 +424,27 @@ def markdown(rows: list[dict[str, Any]], echo: dict[str, Any] | None,
              echo_at: dict[int, dict[str, Any]] | None = None) -> str:
     base = echo["round_trips_per_s"] if echo else 0.0
     lines = ["| tables (conns) | actions/s | p50 ms | p99 ms | p99.9 ms | ratio to echo | "
-             "server CPU s/s | server CPU µs/action | refused |",
-             "|---|---|---|---|---|---|---|---|---|"]
+             "server CPU s/s | server CPU µs/action | load CPU s/s | refused |",
+             "|---|---|---|---|---|---|---|---|---|---|"]
     for r in rows:
         lat = r["latency"]
         ratio = f"{r['actions_per_s'] / base:.2f}" if base else "-"
         lines.append(f"| {r['tables']} ({r['conns']}) | {r['actions_per_s']:,.0f} | "
                      f"{lat['p50_ms']:.1f} | {lat['p99_ms']:.1f} | {lat['p999_ms']:.1f} | "
                      f"{ratio} | {r['server_cpu_s'] / r['seconds']:.2f} | "
-                     f"{r['server_cpu_us_per_action']:,.0f} | {r['refused']} |")
+                     f"{r['server_cpu_us_per_action']:,.0f} | "
+                     f"{'+'.join(str(x) for x in r.get('load_cpu_per_s', []))} | {r['refused']} |")
     if echo:
         lat = echo["latency"]
         lines.append(f"| echo baseline ({echo['conns']} conns) | "
                      f"{echo['round_trips_per_s']:,.0f} round trips/s | {lat['p50_ms']:.1f} | "
-                     f"{lat['p99_ms']:.1f} | {lat['p999_ms']:.1f} | 1.00 | | | |")
+                     f"{lat['p99_ms']:.1f} | {lat['p999_ms']:.1f} | 1.00 | | | | |")
     for n, e in sorted((echo_at or {}).items()):
         lat = e["latency"]
         ratio = f"{e['round_trips_per_s'] / base:.2f}" if base else "-"
         lines.append(f"| echo with {n} closed loops (one in flight per table) | "
                      f"{e['round_trips_per_s']:,.0f} round trips/s | {lat['p50_ms']:.1f} | "
-                     f"{lat['p99_ms']:.1f} | {lat['p999_ms']:.1f} | {ratio} | | | |")
+                     f"{lat['p99_ms']:.1f} | {lat['p999_ms']:.1f} | {ratio} | | | | |")
     return "\n".join(lines)
 
 
