@@ -129,6 +129,20 @@ class TableOptions:
     def as_dict(self) -> dict[str, Any]:
         return {name: value for name, value in self.listing()}
 
+    def __setattr__(self, name: str, value: Any) -> None:
+        object.__setattr__(self, name, value)
+        if name != "_shown":
+            object.__setattr__(self, "_shown", None)      # an option changed
+
+    def shown(self) -> dict[str, Any]:
+        """`as_dict()`, the same object while no option changes (for the views: nobody changes
+        a view's values)."""
+        shown = self.__dict__.get("_shown")
+        if shown is None:
+            shown = self.as_dict()
+            object.__setattr__(self, "_shown", shown)
+        return shown
+
     def match_options(self) -> MatchOptions:
         return MatchOptions(target=self.target, max_rounds=self.max_rounds, turnier=self.turnier,
                             dragon_fixed=self.dragon_fixed)
@@ -355,8 +369,9 @@ class TableActor:
         context = self._context(seated)
         last = self._last_context
         if last is not None:        # unchanged parts: the very objects of the last views
-            seated, context = _reuse(last[0], seated), {k: _reuse(last[1][k], v)
-                                                          for k, v in context.items()}
+            seated = _reuse(last[0], seated)
+            context["gone"] = _reuse(last[1]["gone"], context["gone"])
+            context["bots"] = _reuse(last[1]["bots"], context["bots"])
         self._last_context = (seated, context)
         audience = self._audience()
         players = [name for name in audience if name in seated]
@@ -369,7 +384,7 @@ class TableActor:
 
     def _context(self, seated: list[str | None]) -> dict[str, Any]:
         """The part of every view that does not depend on who looks."""
-        return {"options": self.options.as_dict(),
+        return {"options": self.options.shown(),
                 "gone": sorted(self.gone & {n for n in seated if n}) if self.gone else [],
                 "bots": self._bot_list() if self.bots else {}}
 
@@ -406,7 +421,7 @@ class TableActor:
         seats = [seated.index(name) if name is not None else None for name in names]
         games = match.views([self.players.index(name) if name is not None else None
                              for name in names])
-        scores = list(match.scores)
+        scores = games[0]["scores"] if games else list(match.scores)   # the same values
         round_no = match.round_no
         window = None
         if self._window_until is not None:

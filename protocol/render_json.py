@@ -167,10 +167,12 @@ _DATA_TOP = _itemgetter("table", "state", "host", "seats", "options", "bots", "g
 _DATA_TAIL = _itemgetter("scores", "round_no")
 _GAME_SEAT = _itemgetter("seat", "player", "hand", "legal", "can_pass", "bombs")
 #: the last shared values and their fragments: the table's part (the same for many changes:
-#: the table keeps its names, options, bots objects while they do not change) and the game's
-#: part (the same for the views of one change)
+#: the table keeps its names, options, bots objects while they do not change), the trick's
+#: (the same for the views of one change) and the tail's (scores...: the match keeps those
+#: objects while they do not change)
 _top_memo: list[Any] = [(), ("", "")]
-_game_memo: list[Any] = [(), ("", "")]
+_trick_memo: list[Any] = [(), ""]
+_tail_memo: list[Any] = [(), ""]
 #: `received` ({from: card}) -> its JSON (bounded; a function of the value only)
 _RECEIVED: dict[tuple[tuple[str, str], ...], str] = {}
 
@@ -211,31 +213,42 @@ def state_line(data: dict[str, Any]) -> str:
     try:
         seat, player, hand, legal, can_pass, bombs = _GAME_SEAT(game)
         top = _DATA_TOP(data) + (game["phase"],)
-        shared = _GAME_TRICK_GET(game) + _GAME_TAIL(game)
+        trick = _GAME_TRICK_GET(game)
+        tail = _GAME_TAIL(game)
     except KeyError:
         return dumps(state_object(data))
     try:
-        shared += _DATA_TAIL(data)
+        tail += _DATA_TAIL(data)
     except KeyError:
-        shared += (data.get("scores", _MISSING), data.get("round_no", _MISSING))
-    shared += (data.get("bombwindow_left", _MISSING), data.get("result"),
-               game.get("victory_points", _MISSING), game.get("tichu_points", _MISSING))
-    memo_key, head = _top_memo
-    if len(memo_key) != len(top) or not all(map(_is, top, memo_key)):
-        head = _state_head(data, game)
-        _top_memo[0], _top_memo[1] = top, head
-    memo_key, rest = _game_memo
-    if len(memo_key) != len(shared) or not all(map(_is, shared, memo_key)):
-        rest = _state_rest(data, game)
-        _game_memo[0], _game_memo[1] = shared, rest
-    out = [head[0], _scalar_or_strings(data.get("you")), ',"seat":', _scalar_or_strings(seat),
-           head[1], _scalar_or_strings(player), ',"hand":', _scalar_or_strings(hand)]
+        tail += (data.get("scores", _MISSING), data.get("round_no", _MISSING))
+    tail += (data.get("bombwindow_left", _MISSING), data.get("result"),
+             game.get("victory_points", _MISSING), game.get("tichu_points", _MISSING))
+    memo = _top_memo
+    if len(memo[0]) != len(top) or not all(map(_is, top, memo[0])):
+        memo[0], memo[1] = top, _state_head(data, game)
+    head = memo[1]
+    memo = _trick_memo
+    if not all(map(_is, trick, memo[0])) or not memo[0]:
+        memo[0], memo[1] = trick, "," + _fragment(dict(zip(_GAME_TRICK, trick))) + ',"legal":'
+    middle = memo[1]
+    memo = _tail_memo
+    if len(memo[0]) != len(tail) or not all(map(_is, tail, memo[0])):
+        memo[0], memo[1] = tail, "," + _fragment(
+            _state_tail(data, game, "victory_points" in game)) + "}"
+    end = memo[1]
+    you = data.get("you")
+    out = [head[0], _encode_str(you) if type(you) is str else _scalar_or_strings(you),
+           ',"seat":', _scalar_or_strings(seat), head[1], _scalar_or_strings(player),
+           ',"hand":', _encode_str(hand) if type(hand) is str else _scalar_or_strings(hand)]
     if "given" in game:
         out += (',"given":', _scalar_or_strings(game["given"]))
     if "received" in game:
         out += (',"received":', _received(game["received"]))
-    out += (rest[0], _scalar_or_strings(legal), ',"can_pass":', _scalar_or_strings(can_pass),
-            ',"bombs":', _scalar_or_strings(bombs), rest[1])
+    out += (middle, _scalar_or_strings(legal),
+            ',"can_pass":true,"bombs":' if can_pass is True else
+            ',"can_pass":false,"bombs":' if can_pass is False else
+            ',"can_pass":' + _scalar_or_strings(can_pass) + ',"bombs":',
+            "[]" if type(bombs) is list and not bombs else _scalar_or_strings(bombs), end)
     return "".join(out)
 
 
@@ -284,13 +297,6 @@ def _state_head(data: dict[str, Any], game: dict[str, Any]) -> tuple[str, str]:
               "gone": data.get("gone") or [], "phase": game["phase"]}
     before, after = _cut(head, "you", middle)
     return before, after[:-1] + ',"player":'
-
-
-def _state_rest(data: dict[str, Any], game: dict[str, Any]) -> tuple[str, str]:
-    """The fragments around a seat's `legal`: from `,"trick":` and from after `legal`."""
-    trick = dict(zip(_GAME_TRICK, _GAME_TRICK_GET(game)))
-    before, after = _cut(trick, "legal", _state_tail(data, game, "victory_points" in game))
-    return "," + before[1:], after
 
 
 def _state_tail(data: dict[str, Any], game: dict[str, Any], turnier: bool) -> dict[str, Any]:

@@ -246,7 +246,18 @@ class Match:
         """`[view(player) for player in players]`, the part every player sees built once (the
         views share its values: nobody changes a view)."""
         views = self.round.views([None if p is None else self.seat_of(p) for p in players])
-        common = self._match_view()
+        # the match's part changes only at the end of a round: while it does not, the views
+        # share the objects of the last ones (the renderers recognise what they encoded)
+        key: tuple[Any, ...] = (self.round_no, self.finished, self.result is None,
+                                len(self.round_scores), self.scores[0], self.scores[1])
+        if self.options.turnier:
+            key += tuple(self.victory_points) + tuple(self.tichu_points)
+        last = getattr(self, "_last_match_view", None)
+        if last is not None and last[0] == key:
+            common = last[1]
+        else:
+            common = self._match_view()
+            self._last_match_view = (key, common)
         for v, player in zip(views, players):
             v.update(common)
             v["player"] = player
