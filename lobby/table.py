@@ -1111,8 +1111,13 @@ def _cards_of(value: Any) -> list[Card]:
     return [Card(c) if not isinstance(c, str) else parse_cards(c)[0] for c in value]
 
 
+_PLAIN_TYPES = frozenset((str, int, bool, float))
+
+
 def _jsonable(value: Any) -> Any:
     """Engine data -> JSON-safe values; a sequence of cards becomes BSW text (`R5 G5`)."""
+    if value is None or type(value) in _PLAIN_TYPES:      # the common case first (not a Card)
+        return value
     if isinstance(value, (list, tuple)) and value and all(isinstance(v, Card) for v in value):
         return format_cards(value)
     if isinstance(value, dict):

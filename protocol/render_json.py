@@ -161,11 +161,18 @@ _MISSING = object()
 _GAME_TRICK = ("trick", "trick_won", "holder", "turn", "wish", "wish_pending", "calls",
                "grand_decided", "exchanged", "cards_left", "out", "points")
 _GAME_TRICK_GET = _itemgetter(*_GAME_TRICK)
-_GAME_TAIL = _itemgetter("round_no", "scores", "round_scores", "match_finished", "match_result",
-                         "result", "seats")
-_DATA_TOP = _itemgetter("table", "state", "host", "seats", "options", "bots", "gone")
-_DATA_TAIL = _itemgetter("scores", "round_no")
+#: every shared value of a seat's view, in three parts: the table's, the trick's, the tail's
+_TOP = ("table", "state", "host", "seats", "options", "bots", "gone", "phase")
+_TAIL_GAME = ("round_no", "scores", "round_scores", "match_finished", "match_result", "result",
+              "seats")
+_DATA_ALL = _itemgetter(*_TOP[:-1])
+_GAME_ALL = _itemgetter("phase", *_GAME_TRICK, *_TAIL_GAME)
+_DATA_TAIL_ALL = _itemgetter("scores", "round_no")
+_N_TOP = len(_TOP)
+_N_TRICK = len(_GAME_TRICK)
 _GAME_SEAT = _itemgetter("seat", "player", "hand", "legal", "can_pass", "bombs")
+#: every shared value of the last line and its three fragments (the seats of one change)
+_last_state: list[Any] = [(), None]
 #: the last shared values and their fragments: the table's part (the same for many changes:
 #: the table keeps its names, options, bots objects while they do not change), the trick's
 #: (the same for the views of one change) and the tail's (scores...: the match keeps those
@@ -212,30 +219,17 @@ def state_line(data: dict[str, Any]) -> str:
         return dumps(state_object(data))       # no game, or the public view (sent once anyway)
     try:
         seat, player, hand, legal, can_pass, bombs = _GAME_SEAT(game)
-        top = _DATA_TOP(data) + (game["phase"],)
-        trick = _GAME_TRICK_GET(game)
-        tail = _GAME_TAIL(game)
+        key = _DATA_ALL(data) + _GAME_ALL(game) + _DATA_TAIL_ALL(data)
     except KeyError:
         return dumps(state_object(data))
-    try:
-        tail += _DATA_TAIL(data)
-    except KeyError:
-        tail += (data.get("scores", _MISSING), data.get("round_no", _MISSING))
-    tail += (data.get("bombwindow_left", _MISSING), data.get("result"),
-             game.get("victory_points", _MISSING), game.get("tichu_points", _MISSING))
-    memo = _top_memo
-    if len(memo[0]) != len(top) or not all(map(_is, top, memo[0])):
-        memo[0], memo[1] = top, _state_head(data, game)
-    head = memo[1]
-    memo = _trick_memo
-    if not all(map(_is, trick, memo[0])) or not memo[0]:
-        memo[0], memo[1] = trick, "," + _fragment(dict(zip(_GAME_TRICK, trick))) + ',"legal":'
-    middle = memo[1]
-    memo = _tail_memo
-    if len(memo[0]) != len(tail) or not all(map(_is, tail, memo[0])):
-        memo[0], memo[1] = tail, "," + _fragment(
-            _state_tail(data, game, "victory_points" in game)) + "}"
-    end = memo[1]
+    key += (data.get("bombwindow_left", _MISSING), data.get("result"),
+            game.get("victory_points", _MISSING), game.get("tichu_points", _MISSING))
+    last = _last_state
+    if len(last[0]) == len(key) and all(map(_is, key, last[0])):
+        head, middle, end = last[1]         # the other seats of the same change
+    else:
+        head, middle, end = _state_fragments(data, game, key)
+        _last_state[0], _last_state[1] = key, (head, middle, end)
     you = data.get("you")
     out = [head[0], _encode_str(you) if type(you) is str else _scalar_or_strings(you),
            ',"seat":', _scalar_or_strings(seat), head[1], _scalar_or_strings(player),
@@ -250,6 +244,28 @@ def state_line(data: dict[str, Any]) -> str:
             ',"can_pass":' + _scalar_or_strings(can_pass) + ',"bombs":',
             "[]" if type(bombs) is list and not bombs else _scalar_or_strings(bombs), end)
     return "".join(out)
+
+
+def _state_fragments(data: dict[str, Any], game: dict[str, Any], key: tuple[Any, ...]
+                     ) -> tuple[tuple[str, str], str, str]:
+    """The fragments of `key`'s views: each of the three parts from its own memo while its
+    values are the same objects (the table's part for many changes, the tail for a round)."""
+    top = key[:_N_TOP]
+    memo = _top_memo
+    if len(memo[0]) != len(top) or not all(map(_is, top, memo[0])):
+        memo[0], memo[1] = top, _state_head(data, game)
+    head = memo[1]
+    trick = key[_N_TOP:_N_TOP + _N_TRICK]
+    memo = _trick_memo
+    if len(memo[0]) != len(trick) or not all(map(_is, trick, memo[0])):
+        memo[0], memo[1] = trick, "," + _fragment(dict(zip(_GAME_TRICK, trick))) + ',"legal":'
+    middle = memo[1]
+    tail = key[_N_TOP + _N_TRICK:]
+    memo = _tail_memo
+    if len(memo[0]) != len(tail) or not all(map(_is, tail, memo[0])):
+        memo[0], memo[1] = tail, "," + _fragment(
+            _state_tail(data, game, "victory_points" in game)) + "}"
+    return head, middle, memo[1]
 
 
 def _received(value: Any) -> str:

@@ -781,12 +781,14 @@ class Round:
         if self.phase != "exchange" and self.received[seat]:
             v["received"] = _received_text(self.received[seat])
         if self.phase == "play" and seat == self.turn:
-            v["legal"] = [_play_text(p) for p in self.legal_plays(seat)]
+            get = _PLAY_TEXT.get
+            v["legal"] = [get(p.key) or _play_text(p) for p in self.legal_plays(seat)]
             v["can_pass"] = self.can_pass(seat)
         else:
             v["legal"] = []
             v["can_pass"] = False
-        v["bombs"] = [_play_text(b) for b in self.bombs(seat)]
+        bombs = self.bombs(seat)
+        v["bombs"] = [_play_text(b) for b in bombs] if bombs else []
 
     # ---- accounting --------------------------------------------------------------------------
     def all_cards(self) -> list[Card]:
