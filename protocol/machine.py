@@ -121,6 +121,9 @@ class MachineMode(TelnetLineProtocol):
 
     def _machine_deliver(self, event: Event) -> bool:
         """GMCP copies of table events; in machine mode the JSON object (True: handled)."""
+        if _shared[0] is event and self.json_mode and not self.gmcp_enabled:
+            self._write(_shared[1])     # the line of the event for the listener before this one
+            return True
         obj: dict[str, Any] | None = None
         if (self.gmcp_enabled and event.type.startswith(("table-", "game-"))
                 and not event.is_error):      # (error codes such as game-running stay lines)

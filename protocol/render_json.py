@@ -182,6 +182,9 @@ _trick_memo: list[Any] = [(), ""]
 _tail_memo: list[Any] = [(), ""]
 #: `received` ({from: card}) -> its JSON (bounded; a function of the value only)
 _RECEIVED: dict[tuple[tuple[str, str], ...], str] = {}
+#: id of a `received` dict -> (the dict, its JSON): the round shows a seat the same dict all
+#: round (kept alive here, so the id is not re-used while the entry lives; bounded)
+_last_received: dict[int, tuple[Any, str]] = {}
 
 
 def _fragment(obj: dict[str, Any]) -> str:
@@ -232,7 +235,8 @@ def state_line(data: dict[str, Any]) -> str:
         _last_state[0], _last_state[1] = key, (head, middle, end)
     you = data.get("you")
     out = [head[0], _encode_str(you) if type(you) is str else _scalar_or_strings(you),
-           ',"seat":', _scalar_or_strings(seat), head[1], _scalar_or_strings(player),
+           ',"seat":', _int_repr(seat) if type(seat) is int else _scalar_or_strings(seat),
+           head[1], _int_repr(player) if type(player) is int else _scalar_or_strings(player),
            ',"hand":', _encode_str(hand) if type(hand) is str else _scalar_or_strings(hand)]
     if "given" in game:
         out += (',"given":', _scalar_or_strings(game["given"]))
@@ -268,9 +272,15 @@ def _state_fragments(data: dict[str, Any], game: dict[str, Any], key: tuple[Any,
     return head, middle, memo[1]
 
 
+_int_repr = int.__repr__
+
+
 def _received(value: Any) -> str:
     if type(value) is not dict:
         return _ENCODER.encode(value)
+    last = _last_received.get(id(value))
+    if last is not None and last[0] is value:     # the seat's own dict of the last view
+        return last[1]
     try:
         key = tuple(value.items())
         text = _RECEIVED.get(key)
@@ -281,6 +291,9 @@ def _received(value: Any) -> str:
         if len(_RECEIVED) >= 4096:
             _RECEIVED.clear()
         _RECEIVED[key] = text
+    if len(_last_received) >= 4096:
+        _last_received.clear()
+    _last_received[id(value)] = (value, text)
     return text
 
 

@@ -122,7 +122,8 @@ _RECEIVED_TEXT: dict[Any, dict[str, str]] = {}
 
 
 def _received_text(received: dict[int, Any]) -> dict[str, str]:
-    """{from seat: card} as the view shows it (a new dict each time: the memo's stays intact)."""
+    """{from seat: card} as the view shows it (a new dict each time: the memo's stays intact;
+    the round keeps it for the seat's views)."""
     key = tuple(received.items())
     text = _RECEIVED_TEXT.get(key)
     if text is None:
@@ -779,7 +780,16 @@ class Round:
                 _GIVEN_TEXT[given] = text
             v["given"] = text
         if self.phase != "exchange" and self.received[seat]:
-            v["received"] = _received_text(self.received[seat])
+            # after the exchange a seat's received cards stay as they are all round: the same
+            # dict for all its views (checked by its size)
+            shown = self.__dict__.get("_received_shown")
+            if shown is None:
+                shown = self._received_shown = [None, None, None, None]
+            received = self.received[seat]
+            entry = shown[seat]
+            if entry is None or entry[0] is not received or entry[1] != len(received):
+                entry = shown[seat] = (received, len(received), _received_text(received))
+            v["received"] = entry[2]
         if self.phase == "play" and seat == self.turn:
             get = _PLAY_TEXT.get
             v["legal"] = [get(p.key) or _play_text(p) for p in self.legal_plays(seat)]
