@@ -427,18 +427,22 @@ class TableActor:
         if self._window_until is not None:
             window = max(0.0, self._window_until - self.clock.seconds())
         result = self.result
+        base: dict[str, Any] = {
+            "table": self.number, "state": self.state, "seats": seated, "you": None,
+            "seat": None, "host": self.host, "options": context["options"],
+            "gone": context["gone"], "bots": context["bots"],
+            "game": None, "scores": scores, "round_no": round_no,
+        }
+        if window is not None:
+            base["bombwindow_left"] = window
+        if result is not None:
+            base["result"] = result
         out = []
         for name, seat, game in zip(names, seats, games):
-            data: dict[str, Any] = {
-                "table": self.number, "state": self.state, "seats": seated, "you": name,
-                "seat": seat, "host": self.host, "options": context["options"],
-                "gone": context["gone"], "bots": context["bots"],
-                "game": game, "scores": scores, "round_no": round_no,
-            }
-            if window is not None:
-                data["bombwindow_left"] = window
-            if result is not None:
-                data["result"] = result
+            data = base.copy()          # the same keys in the same order as _view's
+            data["you"] = name
+            data["seat"] = seat
+            data["game"] = game
             out.append(data)
         return out
 

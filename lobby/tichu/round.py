@@ -12,7 +12,7 @@ dicts; nothing is deep-copied.
 from __future__ import annotations
 
 from functools import reduce
-from operator import or_
+from operator import is_ as _is, or_
 from typing import Any, Iterable, Sequence
 
 from .actions import (UNSET, Action, CallTichu, Exchange, GiveDragon, GrandTichu, Pass, Play,
@@ -797,8 +797,24 @@ class Round:
         else:
             v["legal"] = []
             v["can_pass"] = False
+        v["bombs"] = self._bombs_text(seat)
+
+    def _bombs_text(self, seat: int) -> list[str]:
+        """The texts of `bombs(seat)`, kept per seat while everything `bombs` reads is the same
+        (phase, the seat's hand, the end of the round, the turn, the plays of the trick): the
+        other seats' views of most changes need the move generator no more."""
+        combos = self._combos
+        key = (self.phase, self.hands[seat], self._ending, self.turn, len(combos))
+        shown = self.__dict__.get("_bombs_shown")
+        if shown is None:
+            shown = self._bombs_shown = [None, None, None, None]
+        entry = shown[seat]
+        if entry is not None and entry[0] == key and all(map(_is, entry[1], combos)):
+            return entry[2]
         bombs = self.bombs(seat)
-        v["bombs"] = [_play_text(b) for b in bombs] if bombs else []
+        text = [_play_text(b) for b in bombs] if bombs else []
+        shown[seat] = (key, tuple(combos), text)
+        return text
 
     # ---- accounting --------------------------------------------------------------------------
     def all_cards(self) -> list[Card]:
