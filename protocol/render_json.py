@@ -140,9 +140,27 @@ def is_table_event(event_type: str) -> bool:
 _ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), default=str)
 
 
+try:
+    from json.encoder import c_make_encoder as _c_make_encoder
+except ImportError:                      # pragma: no cover (CPython has the C encoder)
+    _c_make_encoder = None
+
+if _c_make_encoder is not None:
+    # what _ENCODER.encode does for a non-text value, without building the C encoder again for
+    # every line: the C encoder itself, made once (no circular-reference check: these objects
+    # are trees; the text is the same)
+    _C_ENCODE = _c_make_encoder(None, str, json.encoder.encode_basestring, None, ":", ",",
+                                False, False, True)
+
+    def _encode(obj: Any) -> str:
+        return "".join(_C_ENCODE(obj, 0))
+else:                                    # pragma: no cover
+    _encode = _ENCODER.encode
+
+
 def dumps(obj: dict[str, Any]) -> str:
     """One object as one line of JSON (no line breaks inside, UTF-8 text kept)."""
-    return _ENCODER.encode(obj)
+    return _encode(obj)
 
 
 # ---- the `state` line of a seat, from pre-encoded parts ---------------------------------------------
@@ -189,7 +207,7 @@ _last_received: dict[int, tuple[Any, str]] = {}
 
 def _fragment(obj: dict[str, Any]) -> str:
     """`"key":value,...` of a dict (its JSON without the braces)."""
-    return _ENCODER.encode(obj)[1:-1]
+    return _encode(obj)[1:-1]
 
 
 def _scalar_or_strings(value: Any) -> str:
@@ -203,7 +221,7 @@ def _scalar_or_strings(value: Any) -> str:
         try:
             return "[" + ",".join(map(_encode_str, value)) + "]"
         except TypeError:
-            return _ENCODER.encode(value)
+            return _encode(value)
     if value is None:
         return "null"
     if value is True:
@@ -212,7 +230,7 @@ def _scalar_or_strings(value: Any) -> str:
         return "false"
     if t is int:
         return int.__repr__(value)
-    return _ENCODER.encode(value)
+    return _encode(value)
 
 
 def state_line(data: dict[str, Any]) -> str:
@@ -277,7 +295,7 @@ _int_repr = int.__repr__
 
 def _received(value: Any) -> str:
     if type(value) is not dict:
-        return _ENCODER.encode(value)
+        return _encode(value)
     last = _last_received.get(id(value))
     if last is not None and last[0] is value:     # the seat's own dict of the last view
         return last[1]
@@ -285,9 +303,9 @@ def _received(value: Any) -> str:
         key = tuple(value.items())
         text = _RECEIVED.get(key)
     except TypeError:                 # an unhashable value
-        return _ENCODER.encode(value)
+        return _encode(value)
     if text is None:
-        text = _ENCODER.encode(value)
+        text = _encode(value)
         if len(_RECEIVED) >= 4096:
             _RECEIVED.clear()
         _RECEIVED[key] = text
@@ -310,7 +328,7 @@ def _cut(first: dict[str, Any], hole: str, second: dict[str, Any]) -> tuple[str,
     whole[hole] = _HOLE
     whole.update(second)
     if len(whole) == len(first) + len(second) + 1:
-        cut = _ENCODER.encode(whole).split(_HOLE_JSON)
+        cut = _encode(whole).split(_HOLE_JSON)
         if len(cut) == 2:
             return cut[0], cut[1]
     inner = _fragment(first)

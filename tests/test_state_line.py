@@ -61,3 +61,12 @@ def test_unusual_values_fall_back_to_the_encoder() -> None:
     assert state_line(data) == dumps(state_object(data))
     del game["hand"]
     assert state_line(data) == dumps(state_object(data))
+
+
+def test_dumps_writes_what_the_json_encoder_writes() -> None:
+    import json
+    reference = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), default=str)
+    for obj in ({"type": "says", "text": "Grüße \u2028 \ud800 \n \"q\" \\ \x00", "n": 1.5,
+                 "f": float("nan"), "i": -3, "b": True, "none": None, "l": [1, (2, 3), {}],
+                 "o": object, 7: "int key"}, "text", 1e16, [], {"nested": {"a": [{"b": []}]}}):
+        assert dumps(obj) == reference.encode(obj)

@@ -801,10 +801,10 @@ class Round:
 
     def _bombs_text(self, seat: int) -> list[str]:
         """The texts of `bombs(seat)`, kept per seat while everything `bombs` reads is the same
-        (phase, the seat's hand, the end of the round, the turn, the plays of the trick): the
-        other seats' views of most changes need the move generator no more."""
+        (phase, the seat's hand, the end of the round, whether it is the seat's turn, the plays
+        of the trick): after a pass the other seats' views need the move generator no more."""
         combos = self._combos
-        key = (self.phase, self.hands[seat], self._ending, self.turn, len(combos))
+        key = (self.phase, self.hands[seat], self._ending, seat == self.turn, len(combos))
         shown = self.__dict__.get("_bombs_shown")
         if shown is None:
             shown = self._bombs_shown = [None, None, None, None]
