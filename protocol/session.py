@@ -114,6 +114,12 @@ class Session(MachineMode, TelnetLineProtocol):
 
     # ---- Listener -----------------------------------------------------------------------------
     def deliver(self, event: Event) -> None:
+        if _shared_text[0] is event and not self.json_mode and self._feed is None \
+                and self.state != "closed":
+            # the lobby event the previous text-mode listener got (a crowded room's speech):
+            # the same bytes, with nothing else to decide (see below)
+            self._write(_shared_text[1])
+            return
         if self.state == "closed" or self.transport is None:
             return
         if self._machine_deliver(event):  # machine mode: one JSON object (and GMCP copies)

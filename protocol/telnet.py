@@ -161,6 +161,9 @@ def encode_text(text: str) -> bytes:
 
 # Connections whose output of this reactor turn waits in Twisted's buffer (see `_write`).
 _corked: list["TelnetLineProtocol"] = []
+# A turn's output kept back per connection at most (Twisted's FileDescriptor.bufferSize, past
+# which it pauses the producer); more goes through transport.write.
+_CORK_LIMIT = 2 ** 16
 
 
 def _send_corked() -> None:
@@ -342,6 +345,15 @@ class TelnetLineProtocol(Protocol):
         return (table.get(option, _NO) & _STATE) == _YES
 
     def _write(self, data: bytes) -> None:
+        if self._corked and not (self._paused or self._closed or self._closing):
+            # more for this turn's send (the common case of a fan-out: checked first)
+            t = self.transport
+            if t._tempDataLen + len(data) <= _CORK_LIMIT:
+                t._tempDataBuffer.append(data)
+                t._tempDataLen += len(data)
+                return
+            t.write(data)                          # past the limit: Twisted (and its pause)
+            return
         if self._closed or self._closing or self.transport is None:
             return
         if self._paused:
@@ -351,13 +363,8 @@ class TelnetLineProtocol(Protocol):
                 return
         elif self._direct:
             t = self.transport
-            if self._corked:                       # more for this turn's send
-                if t._tempDataLen + len(data) <= t.bufferSize:
-                    t._tempDataBuffer.append(data)
-                    t._tempDataLen += len(data)
-                    return
-            elif not t._tempDataLen and t.offset == len(t.dataBuffer) and t.connected \
-                    and not t.disconnecting and not t._writeDisconnected:
+            if not self._corked and not t._tempDataLen and t.offset == len(t.dataBuffer) \
+                    and t.connected and not t.disconnecting and not t._writeDisconnected:
                 # Twisted's buffer is empty: keep the bytes there without registering the
                 # socket for writing; `_send_corked` sends everything written to it this turn
                 # in one system call at the end of the turn.
