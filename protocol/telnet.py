@@ -167,11 +167,12 @@ _CORK_LIMIT = 2 ** 16
 
 
 def _send_corked() -> None:
-    """End of a turn: send each corked connection's output, as the reactor would on writable.
+    """End of a turn: send each corked connection's output in one system call.
 
-    `_readOrWrite` is what the asyncio reactor itself calls when a socket is writable: it runs
-    `doWrite` (send what the kernel takes; the rest stays buffered and the socket is registered
-    for writing as usual) and closes the connection properly on an error or a finished close.
+    What the kernel does not take (or an error) is left to Twisted exactly as if the reactor had
+    found the socket writable: `_readOrWrite`, the asyncio reactor's own handler, runs `doWrite`
+    (the rest stays buffered, the socket is registered for writing) and closes the connection
+    properly on an error or a finished close.
     """
     pending = _corked[:]
     del _corked[:]
@@ -180,6 +181,22 @@ def _send_corked() -> None:
         t = proto.transport
         if t is None or not t.connected or not t._tempDataLen:
             continue
+        if t.offset == len(t.dataBuffer) and not t.disconnecting:
+            buf = t._tempDataBuffer
+            data = buf[0] if len(buf) == 1 else b"".join(buf)
+            try:
+                sent = t.socket.send(data)
+            except (BlockingIOError, InterruptedError):
+                sent = 0
+            except OSError:
+                sent = -1                          # Twisted's doWrite meets it and closes
+            if sent == len(data):
+                t._tempDataBuffer = []
+                t._tempDataLen = 0
+                continue
+            if sent > 0:
+                t._tempDataBuffer = [data[sent:]]
+                t._tempDataLen = len(data) - sent
         send = getattr(t.reactor, "_readOrWrite", None)
         if send is None:
             t.startWriting()
