@@ -24,7 +24,7 @@ from protocol.commands import COMMANDS, CommandTable, parse_line
 from protocol.machine import MachineMode
 from protocol.render_table import TableFeed
 from protocol.render_text import render
-from protocol.telnet import TelnetLineProtocol, encode_text
+from protocol.telnet import CORK_LIMIT, TelnetLineProtocol, encode_text
 
 if TYPE_CHECKING:
     from lobby.accounts import Accounts
@@ -118,7 +118,14 @@ class Session(MachineMode, TelnetLineProtocol):
                 and self.state != "closed":
             # the lobby event the previous text-mode listener got (a crowded room's speech):
             # the same bytes, with nothing else to decide (see below)
-            self._write(_shared_text[1])
+            data = _shared_text[1]
+            if self._corked:       # TelnetLineProtocol._write's first case, without the call
+                t = self.transport
+                if t._tempDataLen + len(data) <= CORK_LIMIT:
+                    t._tempDataBuffer.append(data)
+                    t._tempDataLen += len(data)
+                    return
+            self._write(data)
             return
         if self.state == "closed" or self.transport is None:
             return

@@ -163,7 +163,7 @@ def encode_text(text: str) -> bytes:
 _corked: list["TelnetLineProtocol"] = []
 # A turn's output kept back per connection at most (Twisted's FileDescriptor.bufferSize, past
 # which it pauses the producer); more goes through transport.write.
-_CORK_LIMIT = 2 ** 16
+CORK_LIMIT = 2 ** 16
 
 
 def _send_corked() -> None:
@@ -191,7 +191,7 @@ def _send_corked() -> None:
             except OSError:
                 sent = -1                          # Twisted's doWrite meets it and closes
             if sent == len(data):
-                t._tempDataBuffer = []
+                buf.clear()                        # (no new list per connection and turn)
                 t._tempDataLen = 0
                 continue
             if sent > 0:
@@ -288,6 +288,7 @@ class TelnetLineProtocol(Protocol):
 
     def connectionLost(self, reason: Failure = connectionDone) -> None:
         self._closed = True
+        self._corked = False
         self._paused = False
         self._line = bytearray()
         self._sb_buffer = None
@@ -299,6 +300,7 @@ class TelnetLineProtocol(Protocol):
         Twisted calls this again on every write while its buffer stays full; only the first call
         after a resume starts the count.
         """
+        self._corked = False               # what follows goes through the paused branch
         if not self._paused:
             self._paused = True
             self._paused_bytes = 0
@@ -311,6 +313,7 @@ class TelnetLineProtocol(Protocol):
     def stopProducing(self) -> None:
         """The transport will send nothing more."""
         self._closed = True
+        self._corked = False
 
     # ---- output -----------------------------------------------------------------------------
     def sendLine(self, text: str) -> None:
@@ -362,10 +365,11 @@ class TelnetLineProtocol(Protocol):
         return (table.get(option, _NO) & _STATE) == _YES
 
     def _write(self, data: bytes) -> None:
-        if self._corked and not (self._paused or self._closed or self._closing):
-            # more for this turn's send (the common case of a fan-out: checked first)
+        if self._corked:
+            # more for this turn's send (the common case of a fan-out: checked first; pausing,
+            # closing and a lost connection clear the flag)
             t = self.transport
-            if t._tempDataLen + len(data) <= _CORK_LIMIT:
+            if t._tempDataLen + len(data) <= CORK_LIMIT:
                 t._tempDataBuffer.append(data)
                 t._tempDataLen += len(data)
                 return
@@ -396,6 +400,7 @@ class TelnetLineProtocol(Protocol):
 
     def _overflow(self) -> None:
         self._closing = True
+        self._corked = False
         self.outputOverflow()
         _log.warn(
             "Closing connection to {peer}: {unsent} bytes of output queued while the client "
