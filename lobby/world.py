@@ -21,7 +21,7 @@ guest from the same address within the table's grace time (``/option grace``).
 from __future__ import annotations
 
 import random
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable
 
 from twisted.logger import Logger
 
@@ -106,6 +106,10 @@ class World:
         self.announce_limit: int = ANNOUNCE_LIMIT
         #: guests who left a running game: name key -> (address, when)
         self._away_guests: dict[str, tuple[str | None, float]] = {}
+        #: set by the wire layer: ``bulk_deliver(listeners, event)`` shows one event to many
+        #: listeners at once (a crowded room's speech) and handles each listener's failure
+        #: itself; None: one ``listener.deliver(event)`` after the other
+        self.bulk_deliver: Callable[[list[Any], Event], None] | None = None
 
     @property
     def lobby(self) -> Room:
@@ -414,9 +418,14 @@ class World:
 
     # ---- delivery ---------------------------------------------------------------------------------
     def deliver(self, users: Iterable[User], event: Event) -> None:
-        for u in list(users):
+        listeners = [u.listener for u in users]
+        bulk = self.bulk_deliver
+        if bulk is not None and len(listeners) > 1:
+            bulk(listeners, event)
+            return
+        for listener in listeners:
             try:                 # one listener's failure never stops the others' delivery
-                u.listener.deliver(event)
+                listener.deliver(event)
             except Exception:
                 log.failure("delivering {event_type} failed", event_type=event.type)
 

@@ -132,6 +132,8 @@ class LobbyServer:
         self.store = store
         self.endpoints = list(endpoints)
         self.world = World(clock if clock is not None else reactor)
+        from protocol.session import Session
+        self.world.bulk_deliver = Session.deliver_many     # a crowded room's speech at once
         self.hash_pool: HashPool | None = None
         if accounts is None:
             self.hash_pool = HashPool(reactor)

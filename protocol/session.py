@@ -24,7 +24,7 @@ from protocol.commands import COMMANDS, CommandTable, parse_line
 from protocol.machine import MachineMode
 from protocol.render_table import TableFeed
 from protocol.render_text import render
-from protocol.telnet import CORK_LIMIT, TelnetLineProtocol, encode_text
+from protocol.telnet import CORK_LIMIT, TelnetLineProtocol, encode_text, write_shared
 
 if TYPE_CHECKING:
     from lobby.accounts import Accounts
@@ -113,6 +113,29 @@ class Session(MachineMode, TelnetLineProtocol):
         self.disconnect(event)
 
     # ---- Listener -----------------------------------------------------------------------------
+    @classmethod
+    def deliver_many(cls, listeners: list[Any], event: Event) -> None:
+        """World.bulk_deliver: `deliver(event)` to each of `listeners`. The text-mode sessions
+        that get the shared bytes of a lobby event (a crowded room's speech: see `deliver`) get
+        them in one `write_shared` loop; anything else (machine mode, a table feed, bots)
+        through its own `deliver`. One listener's failure is logged, the others still get it.
+        """
+        plain: list[Any] = []
+        for s in listeners:
+            try:
+                if type(s) is cls and _shared_text[0] is event and not s.json_mode \
+                        and s._feed is None and s.state != "closed":
+                    plain.append(s)
+                else:
+                    s.deliver(event)        # the first text-mode one renders the shared bytes
+            except Exception:
+                log.failure("delivering {event_type} failed", event_type=event.type)
+        if plain:
+            try:
+                write_shared(plain, _shared_text[1])
+            except Exception:
+                log.failure("delivering {event_type} failed", event_type=event.type)
+
     def deliver(self, event: Event) -> None:
         if _shared_text[0] is event and not self.json_mode and self._feed is None \
                 and self.state != "closed":

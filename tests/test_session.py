@@ -328,3 +328,33 @@ def test_a_failing_password_check_returns_to_the_login_prompt(lobby: FakeLobby, 
     assert "! [internal-error]" in c.text() and c.session.state == "login"
     lobby.accounts._run = run
     assert "Welcome back, Alice!" in c.login("alice", "sesame")
+
+
+def test_bulk_delivery_isolates_a_failing_listener() -> None:
+    """World.bulk_deliver (Session.deliver_many): a listener that is no Session goes through its
+    own deliver; one that fails is logged and the others still get the event."""
+    from twisted.logger import capturedLogs
+
+    from lobby.events import Event
+    from protocol.session import Session
+
+    got: list[tuple[str, Event]] = []
+
+    class Good:
+        def __init__(self, name: str) -> None:
+            self.name = name
+
+        def deliver(self, event: Event) -> None:
+            got.append((self.name, event))
+
+    class Bad:
+        def deliver(self, event: Event) -> None:
+            raise RuntimeError("broken listener")
+
+    event = Event("says", name="Ann", text="hi", room="Lobby")
+    with capturedLogs() as logged:
+        Session.deliver_many([Good("a"), Bad(), Good("b")], event)
+    assert got == [("a", event), ("b", event)]
+    failures = [e for e in logged if "log_failure" in e]
+    assert [(e["event_type"], str(e["log_failure"].value)) for e in failures] == \
+        [("says", "broken listener")]
