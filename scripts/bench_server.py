@@ -453,6 +453,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="hard open-files limit for the processes started (as root)")
     p.add_argument("--no-pin", dest="pin", action="store_false",
                    help="do not pin the server and the load generator to separate CPUs")
+    p.add_argument("--command", metavar="TEXT",
+                   help="the command shown in the report (with --from-json: the one that measured)")
     p.add_argument("--server-arg", action="append", default=[], metavar="ARG",
                    help="one more option for the lobby server, e.g. --server-arg=--twisted-writes")
     p.add_argument("--reuse-server", action="store_true", help="one lobby server for all")
@@ -490,7 +492,17 @@ def main(argv: Sequence[str] | None = None) -> int:
                 r["seconds"] = round(time.monotonic() - started, 1)
                 runs.append(r)
                 sys.stderr.write(f"bench_server: run {i + 1} on {loop} done in {r['seconds']} s\n")
-    command = "python scripts/bench_server.py " + " ".join(argv if argv is not None else sys.argv[1:])
+    words = list(argv if argv is not None else sys.argv[1:])
+    shown: list[str] = []
+    skip = False
+    for w in words:          # the measuring options, not where the figures were written
+        if skip:
+            skip = False
+        elif w in ("--json", "--from-json"):
+            skip = True
+        elif not (w == "--write-docs" or w.startswith(("--json=", "--from-json=", "--command"))):
+            shown.append(w)
+    command = opts.command or "python scripts/bench_server.py " + " ".join(shown)
     text = report(runs, opts, command.strip())
     sys.stdout.write(text)
     if opts.json:
