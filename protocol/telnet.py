@@ -262,8 +262,8 @@ class TelnetLineProtocol(Protocol):
     _closing: bool = False
     _paused: bool = False
     _paused_bytes: int = 0
-    # Plain TCP connections send a write at once when nothing is waiting in Twisted's buffer
-    # (see `_write`); False (the server's --twisted-writes) leaves every write to Twisted.
+    # Plain TCP connections gather a turn's writes and send them at the end of the turn (see
+    # "Writes" above); False (the server's --twisted-writes) leaves every write to Twisted.
     DIRECT_WRITES: bool = True
     _direct: bool = False
     _corked: bool = False
