@@ -174,38 +174,43 @@ def _send_corked() -> None:
     What the kernel does not take (or an error) is left to Twisted exactly as if the reactor had
     found the socket writable: `_readOrWrite`, the asyncio reactor's own handler, runs `doWrite`
     (the rest stays buffered, the socket is registered for writing) and closes the connection
-    properly on an error or a finished close.
+    properly on an error or a finished close. An exception of one connection (a protocol's
+    `connectionLost` run by a close in here) is logged, as the reactor logs it, and the other
+    connections are still sent.
     """
     pending = _corked[:]
     del _corked[:]
     for proto in pending:
         proto._corked = False
-        t = proto.transport
-        if t is None or not t.connected or not t._tempDataLen:
-            continue
-        if t.offset == len(t.dataBuffer) and not t.disconnecting:
-            buf = t._tempDataBuffer
-            data = buf[0] if len(buf) == 1 else b"".join(buf)
-            try:
-                sent = t.socket.send(data)
-            except (BlockingIOError, InterruptedError):
-                sent = 0
-            except OSError:
-                sent = -1                          # Twisted's doWrite meets it and closes
-            if sent == len(data):
-                buf.clear()                        # (no new list per connection and turn)
-                t._tempDataLen = 0
+        try:  # (free in 3.11) one connection's exception never stops the others' sends
+            t = proto.transport
+            if t is None or not t.connected or not t._tempDataLen:
                 continue
-            if sent > 0:
-                t._tempDataBuffer = [data[sent:]]
-                t._tempDataLen = len(data) - sent
-        send = getattr(t.reactor, "_readOrWrite", None)
-        if send is None:
-            t.startWriting()
-        else:
-            send(t, False)
-            if t.connected and (t._tempDataLen or t.offset < len(t.dataBuffer)):
-                t.startWriting()                   # the kernel took part: Twisted goes on
+            if t.offset == len(t.dataBuffer) and not t.disconnecting:
+                buf = t._tempDataBuffer
+                data = buf[0] if len(buf) == 1 else b"".join(buf)
+                try:
+                    sent = t.socket.send(data)
+                except (BlockingIOError, InterruptedError):
+                    sent = 0
+                except OSError:
+                    sent = -1                          # Twisted's doWrite meets it and closes
+                if sent == len(data):
+                    buf.clear()                        # (no new list per connection and turn)
+                    t._tempDataLen = 0
+                    continue
+                if sent > 0:
+                    t._tempDataBuffer = [data[sent:]]
+                    t._tempDataLen = len(data) - sent
+            send = getattr(t.reactor, "_readOrWrite", None)
+            if send is None:
+                t.startWriting()
+            else:
+                send(t, False)
+                if t.connected and (t._tempDataLen or t.offset < len(t.dataBuffer)):
+                    t.startWriting()                   # the kernel took part: Twisted goes on
+        except Exception:
+            _log.failure("sending to {peer} failed", peer=repr(proto))
 
 
 def write_shared(protos: list["TelnetLineProtocol"], data: bytes) -> None:
