@@ -174,7 +174,8 @@ def _send_corked() -> None:
     What the kernel does not take (or an error) is left to Twisted exactly as if the reactor had
     found the socket writable: `_readOrWrite`, the asyncio reactor's own handler, runs `doWrite`
     (the rest stays buffered, the socket is registered for writing) and closes the connection
-    properly on an error or a finished close. An exception of one connection (a protocol's
+    properly on an error or a finished close. An aborted connection sends nothing (its buffer
+    is dropped, as `abortConnection` promises). An exception of one connection (a protocol's
     `connectionLost` run by a close in here) is logged, as the reactor logs it, and the other
     connections are still sent.
     """
@@ -184,7 +185,7 @@ def _send_corked() -> None:
         proto._corked = False
         try:  # (free in 3.11) one connection's exception never stops the others' sends
             t = proto.transport
-            if t is None or not t.connected or not t._tempDataLen:
+            if t is None or not t.connected or not t._tempDataLen or t._aborting:
                 continue
             if t.offset == len(t.dataBuffer) and not t.disconnecting:
                 buf = t._tempDataBuffer

@@ -1,5 +1,6 @@
 """The gathered writes of protocol.telnet (one send per connection and reactor turn) over real
-loopback sockets: a failing connection never holds back the others' output."""
+loopback sockets: a failing connection never holds back the others' output, and an aborted
+connection sends nothing of what it still had buffered (as with Twisted's own write path)."""
 from __future__ import annotations
 
 import socket
@@ -102,3 +103,20 @@ async def test_a_connection_failing_in_the_end_of_turn_send_does_not_stop_the_ot
         healthy.transport.loseConnection()
         await port.stopListening()
 
+
+@pytest.mark.reactor_timeout(15)
+@pytest_twisted.ensureDeferred
+async def test_abort_drops_what_the_turn_had_gathered() -> None:
+    """abortConnection drops the buffered output (Twisted's contract, and what happened before
+    writes were gathered): a line written in the same turn is not sent."""
+    from twisted.internet import reactor
+
+    port, (server,), (client,) = await _pairs(TelnetLineProtocol, 1)
+    try:
+        server.sendLine("never seen")
+        assert server._corked
+        server.transport.abortConnection()
+        await client.lost.addTimeout(3, reactor)
+        assert client.received == OFFER_GMCP
+    finally:
+        await port.stopListening()
