@@ -24,7 +24,7 @@ from protocol.commands import COMMANDS, CommandTable, parse_line
 from protocol.machine import MachineMode
 from protocol.render_table import TableFeed
 from protocol.render_text import render
-from protocol.telnet import CORK_LIMIT, TelnetLineProtocol, encode_text, write_shared
+from protocol.telnet import TelnetLineProtocol, encode_text, write_shared
 
 if TYPE_CHECKING:
     from lobby.accounts import Accounts
@@ -121,10 +121,13 @@ class Session(MachineMode, TelnetLineProtocol):
         through its own `deliver`. One listener's failure is logged, the others still get it.
         """
         plain: list[Any] = []
+        shared = b""
         for s in listeners:
             try:
                 if type(s) is cls and _shared_text[0] is event and not s.json_mode \
                         and s._feed is None and s.state != "closed":
+                    if not plain:
+                        shared = _shared_text[1]     # this event's bytes, whatever comes later
                     plain.append(s)
                 else:
                     s.deliver(event)        # the first text-mode one renders the shared bytes
@@ -132,7 +135,7 @@ class Session(MachineMode, TelnetLineProtocol):
                 log.failure("delivering {event_type} failed", event_type=event.type)
         if plain:
             try:
-                write_shared(plain, _shared_text[1])
+                write_shared(plain, shared)
             except Exception:
                 log.failure("delivering {event_type} failed", event_type=event.type)
 
@@ -141,14 +144,7 @@ class Session(MachineMode, TelnetLineProtocol):
                 and self.state != "closed":
             # the lobby event the previous text-mode listener got (a crowded room's speech):
             # the same bytes, with nothing else to decide (see below)
-            data = _shared_text[1]
-            if self._corked:       # TelnetLineProtocol._write's first case, without the call
-                t = self.transport
-                if t._tempDataLen + len(data) <= CORK_LIMIT:
-                    t._tempDataBuffer.append(data)
-                    t._tempDataLen += len(data)
-                    return
-            self._write(data)
+            self._write(_shared_text[1])
             return
         if self.state == "closed" or self.transport is None:
             return
