@@ -194,7 +194,10 @@ class Moderation:
             raise LobbyError("not-muted", name=name)
         if user.registered:
             await self.store.run_query(_delete_mute, user.key, key)
-        shown = muted.pop(key)
+        muted = self.mutes.get(user.key, {})       # again: another connection of the same
+        shown = muted.pop(key, None)               # user may have taken it off meanwhile
+        if shown is None:
+            raise LobbyError("not-muted", name=name)
         self._drop_reverse(user.key, key)
         if not muted:
             self.mutes.pop(user.key, None)

@@ -393,3 +393,41 @@ def test_the_reverse_mute_index_follows_the_mute_lists() -> None:
     assert mod.ignorers("bob") == set() and mod.ignorers("dan") == set()
     assert mod.muted_by == {} and mod.mutes == {}
     assert [e.type for e in got] == ["muted", "muted", "muted", "unmuted"]
+
+
+def test_two_unmutes_of_the_same_name_at_once() -> None:
+    """Two connections of one registered user (a replaced log-in) take the same name off the list
+    while the store deletes it: the second is answered not-muted, not with an internal error."""
+    from types import SimpleNamespace
+
+    from twisted.internet.defer import Deferred
+
+    from lobby.messages import LobbyError
+    from lobby.moderation import Moderation
+
+    pending: list[Deferred[None]] = []
+
+    def run_query(*args: Any) -> Deferred[None]:
+        d: Deferred[None] = Deferred()
+        pending.append(d)
+        return d
+
+    got: list[Any] = []
+    world = SimpleNamespace(clock=None, moderation=None, online=lambda name: None)
+    mod = Moderation(store=SimpleNamespace(run_query=run_query), world=world)
+    mod.mutes = {"ann": {"bob": "Bob"}}
+    mod.muted_by = {"bob": {"ann"}}
+    ann = SimpleNamespace(key="ann", name="Ann", registered=True,
+                          listener=SimpleNamespace(deliver=got.append))
+    first, second = mod.unmute(ann, "bob"), mod.unmute(ann, "Bob")
+    first.send(None)                     # both wait for the store
+    second.send(None)
+    assert len(pending) == 2
+    pending[0].callback(None)
+    with pytest.raises(StopIteration):
+        first.send(None)
+    pending[1].callback(None)
+    with pytest.raises(LobbyError) as refused:
+        second.send(None)
+    assert refused.value.code == "not-muted"
+    assert [e.type for e in got] == ["unmuted"] and mod.mutes == {} and mod.muted_by == {}
