@@ -13,6 +13,11 @@
 - ``load_script(name)``: scripts/NAME.py loaded as the module NAME, for tests of the scripts.
 - ``server``: a real LobbyServer on 127.0.0.1 port 0 with a temporary database file;
   ``line_client(port)`` connects to it over real loopback and reads lines with a timeout.
+- Hypothesis profiles: ``ci`` (chosen when the environment variable CI is set: the same examples
+  on every run, no deadline, a fixed number of examples where a test does not set its own) and
+  ``default``; HYPOTHESIS_PROFILE=name picks one by name. See `hypothesis_profile`.
+- Markers: ``slow`` (soak, fuzz and benchmark-smoke tests; ``scripts/test -m "not slow"`` is the
+  inner loop) and ``reactor_timeout``.
 """
 from __future__ import annotations
 
@@ -20,6 +25,7 @@ import contextlib
 import functools
 import importlib.util
 import inspect
+import os
 import random
 import sys
 from pathlib import Path
@@ -27,6 +33,7 @@ from typing import Any, AsyncIterator, Callable, Iterator
 
 import pytest
 import pytest_twisted
+from hypothesis import settings
 from twisted.internet import task
 from twisted.internet.defer import Deferred, fail, succeed
 from twisted.internet.protocol import Protocol
@@ -43,8 +50,29 @@ DEFAULT_TEST_TIMEOUT = 30.0
 IAC = 0xFF
 
 
+#: examples per property in CI where a test does not set max_examples itself
+CI_MAX_EXAMPLES = 100
+settings.register_profile("ci", derandomize=True, deadline=None, max_examples=CI_MAX_EXAMPLES,
+                          database=None, print_blob=True)
+
+
+def hypothesis_profile(environ: Any) -> str:
+    """The Hypothesis profile for an environment: HYPOTHESIS_PROFILE if set, else "ci" when CI
+    is set to anything but "" / "0" / "false" (CI services set CI=true), else "default"."""
+    name = environ.get("HYPOTHESIS_PROFILE")
+    if name:
+        return str(name)
+    ci = environ.get("CI", "")
+    return "ci" if ci and ci.lower() not in ("0", "false", "no") else "default"
+
+
+settings.load_profile(hypothesis_profile(os.environ))
+
+
 def pytest_configure(config: Any) -> None:
     config.addinivalue_line("markers", "reactor_timeout(seconds): per-test timeout in the reactor")
+    config.addinivalue_line(
+        "markers", "slow: a soak, fuzz or benchmark-smoke test (deselect with -m 'not slow')")
 
 
 @pytest.hookimpl(tryfirst=True)
