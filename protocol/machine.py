@@ -27,7 +27,7 @@ from lobby.events import Event, error_event
 from lobby.numbers import ascii_int
 from lobby.messages import text
 from protocol.render_json import REPLY_TYPES, dumps, is_table_event, render_json, state_line
-from protocol.telnet import TelnetLineProtocol, encode_text
+from protocol.telnet import TelnetLineProtocol, clean_line, encode_text
 
 if TYPE_CHECKING:
     from lobby.world import User
@@ -152,6 +152,19 @@ class MachineMode(TelnetLineProtocol):
         return True
 
     # ---- one command ---------------------------------------------------------------------------
+    def cleanLine(self, text: str) -> str:
+        """In machine mode the `#ID` word of a line is split off before BS and DEL erase and
+        other control characters are dropped, and only the rest is cleaned: a control character
+        never changes which id a reply carries (`#c1 \\x7f0` is the command `0` with the id `c1`;
+        a control character inside the id word makes it a `bad-id`)."""
+        if not self.json_mode:
+            return clean_line(text)
+        stripped = text.lstrip(" ")
+        if not stripped.startswith("#"):
+            return clean_line(text)
+        word, space, rest = stripped.partition(" ")
+        return word + space + clean_line(rest)
+
     def _command_begins(self, line: str) -> str | None:
         """Before a line runs: the id and `%json`. None when the line is used up here."""
         if self.state == "login" and not self.json_mode and line.strip() == JSON_SWITCH:

@@ -556,7 +556,12 @@ class TelnetLineProtocol(Protocol):
             return
         raw = bytes(self._line)
         self._line = bytearray()
-        self.lineReceived(clean_line(decode_line(raw)))
+        self.lineReceived(self.cleanLine(decode_line(raw)))
+
+    def cleanLine(self, text: str) -> str:
+        """A decoded line -> the line `lineReceived` gets (`clean_line`; machine mode keeps the
+        command id out of the erasing, see protocol.machine)."""
+        return clean_line(text)
 
     def _command_received(self, command: int) -> None:
         if command == EC:

@@ -315,3 +315,28 @@ def test_room_of_the_table_you_are_at_answers_after_the_held_back_events(clock: 
     got = objects(ann)
     assert [(o["type"], o["id"]) for o in replies(got)] == [("table-info", "r")]
     assert not [o for o in got if o["type"] == "ok"]
+
+
+def test_regression_control_characters_never_change_the_reply_id(lobby: FakeLobby) -> None:
+    """Found by tests/test_fuzz_state.py at random: `#c1 \\x7f0` was answered with the id `c10`
+    (the DEL erased the space after the id). The id word is read before BS and DEL erase."""
+    c = json_client(lobby)
+    c.send("#c1 \x7f0")
+    got = objects(c)
+    assert [o.get("id") for o in replies(got)] == ["c1"]
+    assert got[0] == {"type": "says", "name": "Anna", "text": "0", "room": "Lobby"}
+    for line, expected in (("#c2 \x08\x08/who", "c2"), ("#c3 \x7f\x7f\x7f\x7f\x7fwho", "c3"),
+                           ("#c4 /who\x7f\x7f\x7fwho", "c4"), ("#c5 x\x1b\x00\x7f", "c5")):
+        c.send(line)
+        assert [o.get("id") for o in replies(objects(c))] == [expected], line
+    # a control character inside the id word: a bad id (no id on the error), never another id
+    for line in ("#c6\x7f7 /who", "#c\x088 /who", "#c9\x00 /who"):
+        c.send(line)
+        got = objects(c)
+        assert [(o["type"], o.get("code"), o.get("id")) for o in got] == \
+            [("error", "bad-id", None)], line
+    # text mode still erases with BS/DEL as a telnet client in character mode means it
+    c.send("#t /iset json 0")
+    c.raw()
+    c.send("/whp\x7fo")
+    assert c.lines()[0].startswith("In the Lobby (")
