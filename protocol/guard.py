@@ -5,8 +5,10 @@ attempts per IP address); every connection gets a ``ConnectionGuard`` from
 ``Guard.connection_made(session)`` that does the per-connection work:
 
 - other protocols: the first bytes go through ``protocol.sniff``; an HTTP request, a TLS
-  ClientHello or an SSH banner gets one short answer and the connection is closed (logged once);
-- flood control: a token bucket on lines (``flood_rate`` lines per second, ``flood_burst`` at
+  ClientHello or an SSH banner gets one short answer and the connection is closed (logged once).
+  The session holds its greeting back for ``greeting_delay`` seconds or until those first bytes
+  came, so that answer is the first thing such a client receives;
+- flood control: a token bucket on lines (and on telnet subnegotiations: GMCP and any other) (``flood_rate`` lines per second, ``flood_burst`` at
   once). A line without a token is dropped; the first dropped line gets one ``flooding`` warning,
   the next ones are dropped silently, and after ``flood_kick`` dropped lines (counted until the
   bucket is full again, i.e. until the client calmed down) the connection is closed and logged;
@@ -23,8 +25,9 @@ wrong password. ``Guard.may_enter(session, name, registered)`` refuses guests be
 Per-address limits (connections, log-in attempts) do not apply to loopback addresses unless
 ``limit_loopback`` is set: local bots, benchmarks and a TLS terminator in front of the server all
 connect from there. Time comes only from the injected clock. A value of 0 turns a limit off;
-``Limits()`` is everything off (tests, embedding), ``Limits.public()`` the documented defaults of
-the command line (docs/operations.md, "Limits").
+``Limits()`` is everything off (tests, embedding; the greeting goes out at once, only the two bounds
+of the telnet side channel keep their sizes), ``Limits.public()`` the documented defaults of the
+command line (docs/operations.md, "Limits").
 """
 from __future__ import annotations
 
@@ -66,6 +69,10 @@ class Limits:
     flood_burst: int = 0                # lines at once (bucket size)
     flood_kick: int = 0                 # dropped lines that close the connection
     limit_loopback: bool = False        # apply the per-IP limits to 127.0.0.0/8 and ::1 too
+    # the first bytes and the telnet side channel (the last two are bounds even in Limits())
+    greeting_delay: float = 0.0         # seconds the greeting waits for the client's first bytes
+    max_subnegotiation: int = 8192      # bytes of one telnet subnegotiation (GMCP message)
+    max_gmcp_supports: int = 64         # packages kept of a client's Core.Supports.*
 
     @classmethod
     def public(cls, **overrides: Any) -> "Limits":
@@ -89,6 +96,7 @@ PUBLIC_LIMITS = Limits(
     flood_rate=20.0,
     flood_burst=20,
     flood_kick=500,
+    greeting_delay=0.2,
 )
 
 
@@ -297,6 +305,22 @@ class ConnectionGuard:
                 return False
         self._last_line = now
         self._idle_warned = None
+        return True
+
+    def subnegotiation_received(self) -> bool:
+        """A telnet subnegotiation (GMCP or any other) arrived: it spends a token of the same
+        bucket as a line (False: dropped, counted toward ``flood_kick``), but is no activity for
+        the idle timer."""
+        bucket = self.bucket
+        if bucket is None:
+            return True
+        now = self.guard.clock.seconds()
+        if self.warned and bucket.full(now):
+            self.warned = False
+            self.dropped = 0
+        if not bucket.take(now):
+            self._flood(now)
+            return False
         return True
 
     def _flood(self, now: float) -> None:

@@ -36,6 +36,8 @@ __all__ = ["MachineMode", "ID_PATTERN", "JSON_SWITCH", "split_id"]
 
 #: a command id: `#ID ` at the start of a line
 ID_PATTERN = re.compile(r"[A-Za-z0-9_-]{1,32}")
+#: a GMCP package name in Core.Supports (`Char.Items`, `Room`): kept only if it looks like one
+_GMCP_PACKAGE = re.compile(r"[A-Za-z][A-Za-z0-9_.-]{0,63}")
 #: the pre-login line that switches a new connection to machine mode
 JSON_SWITCH = "%json"
 
@@ -65,6 +67,8 @@ class MachineMode(TelnetLineProtocol):
     json_mode: bool = False
     gmcp_client: dict[str, Any] | None = None       # Core.Hello
     gmcp_supports: dict[str, int] | None = None     # Core.Supports.*
+    #: packages kept of Core.Supports.* at most (0: no limit; the server's --max-gmcp-supports)
+    MAX_GMCP_SUPPORTS: int = 64
     _reply_id: Any = _NO_ID           # the running command's id (None: a line without id)
     _replied: bool = True             # the running command has had its reply
     _command_name: str = ""
@@ -270,18 +274,25 @@ class MachineMode(TelnetLineProtocol):
     def gmcpReceived(self, package: str, data: object) -> None:
         name = package.lower()
         if name == "core.hello" and isinstance(data, dict):
-            self.gmcp_client = {str(k): v for k, v in list(data.items())[:8]}
+            # a few short fields (client, version) are kept; nothing else of it is used
+            self.gmcp_client = {str(k)[:32]: (v[:100] if isinstance(v, str) else v)
+                                for k, v in list(data.items())[:8]
+                                if isinstance(v, (str, int, float, bool)) or v is None}
         elif name.startswith("core.supports.") and isinstance(data, list):
+            # a bounded set: at most MAX_GMCP_SUPPORTS packages, names as GMCP writes them
+            limit = self.MAX_GMCP_SUPPORTS
             supports = dict(self.gmcp_supports or {})
             if name == "core.supports.set":
                 supports = {}
-            for item in data[:64]:
+            for item in data[:limit or len(data)]:
                 if not isinstance(item, str):
                     continue
                 pkg, _, version = item.partition(" ")
+                if _GMCP_PACKAGE.fullmatch(pkg) is None:
+                    continue
                 if name == "core.supports.remove":
                     supports.pop(pkg, None)
-                else:
+                elif pkg in supports or not limit or len(supports) < limit:
                     supports[pkg] = ascii_int(version, 1_000_000) or 1
             self.gmcp_supports = supports
         # anything else: ignored silently

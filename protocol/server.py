@@ -368,6 +368,15 @@ def add_limit_options(parser: argparse.ArgumentParser) -> None:
         help=f"lines at once before flood control drops lines (default {d.flood_burst})")
     add("--flood-kick", type=int, default=d.flood_kick, metavar="LINES",
         help=f"dropped lines after which a flooding connection is closed (default {d.flood_kick})")
+    add("--greeting-delay", type=float, default=d.greeting_delay, metavar="SECONDS",
+        help=f"how long the greeting waits for the client's first bytes, so that an HTTP or TLS "
+             f"client gets its own protocol's answer first (default {d.greeting_delay:g}; 0: "
+             "greet at once)")
+    add("--max-subnegotiation", type=int, default=d.max_subnegotiation, metavar="BYTES",
+        help=f"bytes of one telnet subnegotiation (a GMCP message); longer ones are dropped "
+             f"(default {d.max_subnegotiation})")
+    add("--max-gmcp-supports", type=int, default=d.max_gmcp_supports, metavar="N",
+        help=f"GMCP packages kept of a client's Core.Supports.* (default {d.max_gmcp_supports})")
 
 
 def limits_from(opts: argparse.Namespace, nofile: tuple[int, int] | None = None) -> Any:
@@ -382,7 +391,9 @@ def limits_from(opts: argparse.Namespace, nofile: tuple[int, int] | None = None)
         login_failure_delay=opts.login_failure_delay, login_timeout=opts.login_timeout,
         idle_timeout=opts.idle_timeout, idle_warning=opts.idle_warning,
         flood_rate=opts.flood_rate, flood_burst=opts.flood_burst, flood_kick=opts.flood_kick,
-        limit_loopback=opts.limit_loopback)
+        limit_loopback=opts.limit_loopback,
+        greeting_delay=opts.greeting_delay, max_subnegotiation=opts.max_subnegotiation,
+        max_gmcp_supports=opts.max_gmcp_supports)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -65,6 +65,8 @@ class Session(MachineMode, TelnetLineProtocol):
     _feed: TableFeed | None = None  # created with the first table event
     _guard: Any = None  # protocol.guard.ConnectionGuard: flood control, timers (set at connect)
     _abort_call: Any = None  # the abort of a closing connection that does not drain
+    _greet_call: Any = None  # the greeting's timer while it waits for the first bytes
+    _greeted: bool = False
 
     def when_closed(self) -> "Deferred[None]":
         """A Deferred that fires when the connection is closed."""
@@ -196,14 +198,42 @@ class Session(MachineMode, TelnetLineProtocol):
 
     # ---- connection -------------------------------------------------------------------------
     def connectionMade(self) -> None:
+        guard = getattr(self.factory, "guard", None)
+        limits = guard.limits if guard is not None else None
+        delay = limits.greeting_delay if limits is not None else 0.0
+        if delay > 0:
+            self._hold_offer = True      # not even IAC WILL GMCP before the first bytes
         super().connectionMade()
+        if limits is not None:
+            if limits.max_subnegotiation != self.MAX_SUBNEGOTIATION_BYTES:
+                self.MAX_SUBNEGOTIATION_BYTES = limits.max_subnegotiation
+            if limits.max_gmcp_supports != self.MAX_GMCP_SUPPORTS:
+                self.MAX_GMCP_SUPPORTS = limits.max_gmcp_supports
         self.factory.sessions.add(self)
         log.info("connection from {peer}", peer=self._peer())
-        guard = getattr(self.factory, "guard", None)
         if guard is not None:
             self._guard = guard.connection_made(self)
             if self._guard is None:  # refused (too many connections): told and closing
                 return
+        if delay > 0:
+            # The greeting waits for the client's first bytes (at most `delay` seconds): an
+            # HTTP request or a TLS ClientHello then gets its own protocol's answer as the very
+            # first bytes (protocol.sniff), while a telnet user who sends nothing is greeted
+            # when the time is up. Time from the injected clock.
+            self._greet_call = guard.clock.callLater(delay, self._greet)
+            return
+        self._greet()
+
+    def _greet(self) -> None:
+        """The first output of a connection: the GMCP offer, greeting, message of the day and
+        the login prompt (once)."""
+        call, self._greet_call = self._greet_call, None
+        if call is not None and call.active():
+            call.cancel()
+        if self._greeted or self.state == "closed":
+            return
+        self._greeted = True
+        self.offerOptions()
         self.deliver(Event("greeting"))
         if self.factory.motd:
             self.deliver(Event("motd", text=self.factory.motd))
@@ -212,6 +242,10 @@ class Session(MachineMode, TelnetLineProtocol):
     def connectionLost(self, reason: Failure | None = None) -> None:
         self._lost = True
         self.state = "closed"
+        if self._greet_call is not None:
+            if self._greet_call.active():
+                self._greet_call.cancel()
+            self._greet_call = None
         if self._abort_call is not None:
             if self._abort_call.active():
                 self._abort_call.cancel()
@@ -236,8 +270,10 @@ class Session(MachineMode, TelnetLineProtocol):
             # the first bytes: another protocol (HTTP, TLS, SSH) is answered once and closed
             filtered = self._guard.filter_bytes(data)
             if not filtered:
-                return
+                return           # answered and closing, or held back until more bytes came
             data = filtered
+        if not self._greeted and self.state != "closed":
+            self._greet()        # the client spoke first (and not HTTP, TLS or SSH)
         super().dataReceived(data)
 
     def _peer(self) -> str:
@@ -253,6 +289,12 @@ class Session(MachineMode, TelnetLineProtocol):
         self._answer_aside("", error_event("line-too-long", length=length,
                                            limit=self.MAX_LINE_BYTES))
         self._prompt()
+
+    def subnegotiationReceived(self, option: int) -> bool:
+        # GMCP and every other subnegotiation count toward flood control like lines
+        if self.state == "closed":
+            return False
+        return self._guard is None or self._guard.subnegotiation_received()
 
     def outputOverflow(self) -> None:
         # the telnet layer logs it and aborts the connection right after this hook

@@ -35,7 +35,7 @@ _HTTP_BODY = b"This is a Tichu lobby speaking telnet, not a web server: telnet H
 
 #: protocol -> the one answer it gets before the connection is closed
 ANSWERS: dict[str, bytes] = {
-    "http": (b"HTTP/1.0 400 Bad Request\r\nContent-Type: text/plain; charset=utf-8\r\n"
+    "http": (b"HTTP/1.1 400 Bad Request\r\nContent-Type: text/plain; charset=utf-8\r\n"
              b"Content-Length: " + str(len(_HTTP_BODY)).encode("ascii") + b"\r\n"
              b"Connection: close\r\n\r\n" + _HTTP_BODY),
     # a TLS alert record: level fatal (2), description handshake_failure (40)

@@ -266,6 +266,10 @@ class TelnetLineProtocol(Protocol):
     speaks_telnet: bool = False
     _closed: bool = False
     _closing: bool = False
+    # True: connectionMade does not offer GMCP; `offerOptions()` does it later (the session
+    # waits for the client's first bytes before it sends anything)
+    _hold_offer: bool = False
+    _offered: bool = False
     _paused: bool = False
     _paused_bytes: int = 0
     # Plain TCP connections gather a turn's writes and send them at the end of the turn (see
@@ -281,6 +285,8 @@ class TelnetLineProtocol(Protocol):
     _sb_option: int = 0
     _sb_buffer: bytearray | None = None
     _sb_overflow: bool = False
+    _sb_size: int = 0         # bytes of the subnegotiation being read
+    _sb_bad: int = 0          # invalid or oversized subnegotiations of this connection
     _replies: int = 0
     _line: bytearray
     _us: dict[int, int]
@@ -302,6 +308,11 @@ class TelnetLineProtocol(Protocol):
     def telnetOptionsChanged(self) -> None:
         """A negotiation changed the state of some option (see `optionEnabled`)."""
 
+    def subnegotiationReceived(self, option: int) -> bool:
+        """A subnegotiation (`IAC SB option ... IAC SE`, any option, valid or not) is complete:
+        False drops it unread (the session's flood control counts it like a line)."""
+        return True
+
     # ---- connection -------------------------------------------------------------------------
     def connectionMade(self) -> None:
         self._line = bytearray()
@@ -319,11 +330,24 @@ class TelnetLineProtocol(Protocol):
                 set_no_delay(True)
             except OSError:
                 pass
-        # Offer GMCP; a client answering DO GMCP enables it, DONT GMCP or silence leaves it off.
+        if not self._hold_offer:
+            self.offerOptions()
+
+    def offerOptions(self) -> None:
+        """Offer GMCP (once); a client answering DO GMCP enables it, DONT GMCP or silence leaves
+        it off. A client that asked DO GMCP before the offer has it on already."""
+        if self._offered or self._closed:
+            return
+        self._offered = True
+        if self._us.get(GMCP, _NO) & _STATE != _NO:
+            return
         self._us[GMCP] = _WANTYES
         self._send_negotiation(WILL, GMCP)
 
     def connectionLost(self, reason: Failure = connectionDone) -> None:
+        if self._sb_bad > 1:   # the first one was logged when it came
+            _log.info("{peer} sent {count} invalid or oversized subnegotiations in all",
+                      peer=self._peer_text(), count=self._sb_bad)
         self._closed = True
         self._corked = False
         self._paused = False
@@ -507,6 +531,7 @@ class TelnetLineProtocol(Protocol):
                 index += 1
                 self._sb_option = option
                 self._sb_overflow = False
+                self._sb_size = 0
                 self._sb_buffer = bytearray() if option == GMCP and self.gmcp_enabled else None
                 self._state = _SB_DATA
             elif state == _SB_DATA:
@@ -534,6 +559,8 @@ class TelnetLineProtocol(Protocol):
                     # IAC SE. Drop the subnegotiation and read the byte as a telnet command.
                     self._sb_buffer = None
                     self._state = _COMMAND
+                    if self.subnegotiationReceived(self._sb_option):
+                        self._sb_rejected("it has no IAC SE")
 
     def _append(self, chunk: bytes) -> None:
         if self._discarding:
@@ -572,45 +599,73 @@ class TelnetLineProtocol(Protocol):
         # NOP, GA, AYT, IP, AO, BRK, DM, SE without SB: nothing to do.
 
     def _sb_append(self, chunk: bytes) -> None:
-        buffer = self._sb_buffer
-        if buffer is None:
+        # Every option's subnegotiation is measured (only GMCP's bytes are kept): past
+        # MAX_SUBNEGOTIATION_BYTES (0: no limit) the rest is only counted up to its IAC SE.
+        self._sb_size += len(chunk)
+        if self._sb_overflow:
             return
-        if len(buffer) + len(chunk) > self.MAX_SUBNEGOTIATION_BYTES:
+        limit = self.MAX_SUBNEGOTIATION_BYTES
+        if limit and self._sb_size > limit:
             self._sb_buffer = None
             self._sb_overflow = True
             return
-        buffer += chunk
+        buffer = self._sb_buffer
+        if buffer is not None:
+            buffer += chunk
+
+    def _sb_rejected(self, reason: str) -> None:
+        """An invalid or oversized subnegotiation was dropped: the first one of a connection is
+        logged, the others are only counted (one more line at the close gives the count), so a
+        burst of thousands costs two log lines."""
+        self._sb_bad += 1
+        if self._sb_bad == 1:
+            _log.info("Ignored a subnegotiation for option {option} from {peer}: {reason}; "
+                      "further invalid ones of this connection are only counted",
+                      option=self._sb_option, peer=self._peer_text(), reason=reason)
+
+    def _peer_text(self) -> str:
+        """The peer as HOST:PORT for the log (behind a PROXY header: the real client's)."""
+        try:
+            peer = self.transport.getPeer()
+        except Exception:
+            return "?"
+        host = getattr(peer, "host", None)
+        return str(peer) if host is None else f"{host}:{getattr(peer, 'port', '')}"
 
     def _subnegotiation_done(self) -> None:
         buffer = self._sb_buffer
         self._sb_buffer = None
+        if not self.subnegotiationReceived(self._sb_option):
+            return                     # flood control dropped it
         if self._sb_overflow:
-            _log.info("Discarded an oversized subnegotiation for option {option} from {peer}",
-                      option=self._sb_option, peer=str(self.transport.getPeer()))
+            self._sb_rejected(f"{self._sb_size} bytes, more than the limit of "
+                              f"{self.MAX_SUBNEGOTIATION_BYTES}")
             return
         if buffer is None or self._sb_option != GMCP or not self.gmcp_enabled:
-            return
+            return                     # an option that is not on: ignored
         try:
             text = bytes(buffer).decode("utf-8")
         except UnicodeDecodeError:
+            self._sb_rejected("GMCP that is not UTF-8")
             return
         package, _, payload = text.strip().partition(" ")
         if not package:
+            self._sb_rejected("GMCP without a package name")
             return
         data: Any = None
         payload = payload.strip()
         if payload:
             try:
                 data = json.loads(payload)
-            except ValueError:
-                _log.debug("Ignored GMCP {package} with invalid JSON", package=package)
+            except (ValueError, RecursionError):    # ([[[[... nested too deep: RecursionError)
+                self._sb_rejected("GMCP with invalid JSON")
                 return
         try:
             self.gmcpReceived(package, data)
         except Exception:
             # a failing hook is logged; the byte parser and the connection go on
             _log.failure("handling GMCP {package} from {peer}", package=package,
-                         peer=str(self.transport.getPeer()))
+                         peer=self._peer_text())
 
     # ---- negotiation (RFC 1143) -------------------------------------------------------------
     def _agree_us(self, option: int) -> bool:

@@ -7,9 +7,10 @@ import json
 from pathlib import Path
 from typing import Any
 
+import pytest_twisted
 from jsonschema import Draft202012Validator
 
-from conftest import FakeClient, FakeLobby
+from conftest import FakeClient, FakeLobby, within
 
 IAC, SB, SE, DO, WILL, GMCP = 255, 250, 240, 253, 251, 201
 SCHEMA = json.loads((Path(__file__).resolve().parent.parent / "docs" / "protocol.schema.json")
@@ -115,3 +116,131 @@ def test_refused_gmcp_sends_nothing(lobby: FakeLobby) -> None:
     c.send("Anna")
     c.send("/newroom")
     assert bytes((IAC, SB)) not in c.raw()
+
+
+# ---- the side channel under abuse ---------------------------------------------------------------
+def _side_channel_lines(events: list[dict[str, Any]]) -> list[str]:
+    """What the server logged about subnegotiations and floods (one entry = one log line)."""
+    from twisted.logger import formatEvent
+    return [formatEvent(e) for e in events
+            if str(e.get("log_namespace", "")).startswith(("protocol", "lobby"))
+            and "connection from" not in formatEvent(e)]
+
+
+def _bad_gmcp(count: int) -> bytes:
+    """`count` invalid GMCP messages of every kind: bad JSON, not UTF-8, no package, too deep."""
+    kinds = [gmcp("Core.Hello") .replace(b"Core.Hello", b"Core.Hello {nope"),
+             bytes((IAC, SB, GMCP)) + b"Core.Hello \xc3\x28" + bytes((IAC, SE)),
+             bytes((IAC, SB, GMCP)) + b"   " + bytes((IAC, SE)),
+             bytes((IAC, SB, GMCP)) + b"Core.Hello " + b"[" * 5000 + bytes((IAC, SE))]
+    return b"".join(kinds[i % len(kinds)] for i in range(count))
+
+
+def test_3000_bad_gmcp_messages_are_logged_once(lobby: FakeLobby, logged: Any) -> None:
+    c = lobby.connect()
+    c.send(bytes((IAC, DO, GMCP)))
+    c.send("Anna")
+    c.raw()
+    del logged[:]
+    c.send(_bad_gmcp(3000))                         # one burst, flood control off (Limits())
+    c.send("/who")
+    assert c.lines() == ["In the Lobby (1): Anna"]  # the connection goes on
+    during = _side_channel_lines(logged)
+    assert len(during) == 1 and "Ignored a subnegotiation for option 201" in during[0]
+    assert not [e for e in logged if e.get("log_failure") is not None]   # ([[[[...: no traceback
+    c.send("/quit")
+    after = _side_channel_lines(logged)
+    assert any("sent 3000 invalid or oversized subnegotiations in all" in t for t in after)
+    assert len(after) <= 3                          # + the summary and the log-out
+
+
+def test_oversized_subnegotiations_of_any_option_are_dropped_and_logged_once(
+        lobby: FakeLobby, logged: Any) -> None:
+    c = lobby.connect()
+    c.send("Anna")
+    c.raw()
+    del logged[:]
+    naws = bytes((IAC, SB, 31)) + b"\x00" * 9000 + bytes((IAC, SE))   # not even GMCP
+    c.send(naws * 10 + b"/who\r\n")
+    assert c.lines() == ["In the Lobby (1): Anna"]
+    lines = _side_channel_lines(logged)
+    assert len(lines) == 1 and "9000 bytes, more than the limit of 8192" in lines[0]
+
+
+def test_subnegotiations_count_toward_flood_control(clock: Any, logged: Any) -> None:
+    from protocol.guard import Guard, Limits
+    lobby = FakeLobby(clock)
+    guard = Guard(Limits(flood_rate=20, flood_burst=20, flood_kick=500), clock, lobby.world)
+    lobby.factory.guard = guard
+    c = lobby.connect()
+    c.send(bytes((IAC, DO, GMCP)))
+    c.send("Anna")                                  # one token
+    c.raw()
+    del logged[:]
+    for i in range(19):                             # the rest of the burst, as GMCP
+        c.send(gmcp("Core.Supports.Add", [f"P{i} 1"]))
+    assert len(c.session.gmcp_supports) == 19
+    c.send(gmcp("Core.Supports.Add", ["Late 1"]))   # no token left: dropped, warned once
+    assert "Late" not in c.session.gmcp_supports
+    lines = c.lines()
+    assert len(lines) == 1 and lines[0].startswith("! [flooding] ")
+    c.send(_bad_gmcp(3000))                         # the burst: dropped, then the kick
+    assert c.closed and guard.stats["flood_kicks"] == 1
+    assert "[flood-disconnect]" in c.text()
+    assert len(_side_channel_lines(logged)) <= 3    # the flood kick (and the log-out)
+
+
+def test_core_supports_and_core_hello_are_bounded(lobby: FakeLobby) -> None:
+    c = lobby.connect()
+    c.send(bytes((IAC, DO, GMCP)))
+    c.send(gmcp("Core.Supports.Set", ["Room 1"]))
+    for start in range(0, 1000, 50):
+        c.send(gmcp("Core.Supports.Add", [f"Pkg{i} 1" for i in range(start, start + 50)]))
+    supports = c.session.gmcp_supports
+    assert len(supports) == 64 and supports["Room"] == 1 and "Pkg999" not in supports
+    c.send(gmcp("Core.Supports.Remove", ["Room"]))
+    c.send(gmcp("Core.Supports.Add", ["Tichu 1", "x" * 500 + " 1", "bad name 1", "9lives 1"]))
+    assert "Tichu" in c.session.gmcp_supports and "Room" not in c.session.gmcp_supports
+    assert len(c.session.gmcp_supports) == 64
+    assert all(len(k) <= 64 and " " not in k for k in c.session.gmcp_supports)
+    c.send(gmcp("Core.Hello", {"client": "M" * 3000, "version": "1", "junk": [1] * 500,
+                               **{f"k{i}": i for i in range(100)}}))
+    hello = c.session.gmcp_client
+    assert hello["client"] == "M" * 100 and hello["version"] == "1" and "junk" not in hello
+    assert len(hello) <= 8
+    c.send("Anna")
+    assert "Hello Anna!" in c.text()
+
+
+@pytest_twisted.ensureDeferred
+async def test_a_burst_of_3000_bad_gmcp_messages_over_a_socket(tmp_path: Path,
+                                                               logged: Any) -> None:
+    """The public flood limits on a real server: one connection sends 3,000 invalid GMCP
+    messages at once; it is warned, then closed, the others go on; a few log lines in all."""
+    from conftest import RunningServer
+    from protocol.guard import Limits
+
+    class Guarded(RunningServer):
+        server_options = {"limits": Limits.public(max_connections=100)}
+
+    srv = Guarded(tmp_path / "lobby.sqlite3")
+    await srv.start()
+    try:
+        other = await srv.client()
+        await other.login("Other")
+        bad = await srv.client()
+        await bad.login("Flooder")
+        await other.expect("Flooder enters the Lobby.\r\n")
+        before = len(_side_channel_lines(logged))
+        bad.transport.write(bytes((IAC, DO, GMCP)) + _bad_gmcp(3000))
+        await within(bad.lost, 30)
+        told = bad.buffer
+        assert "! [flooding]" in told and "! [flood-disconnect]" in told
+        await other.expect("Flooder leaves the Lobby.\r\n", timeout=30)
+        other.send("/who")
+        assert await other.read_line(timeout=30) == "In the Lobby (1): Other"
+        lines = _side_channel_lines(logged)[before:]
+        assert 1 <= len(lines) <= 5, lines
+        assert not [e for e in logged if e.get("log_failure") is not None]
+    finally:
+        await srv.stop()
