@@ -19,8 +19,17 @@ Line length
   buffered: its bytes are only counted until its line end, then `lineTooLong(length)` is called
   once with the full count. The connection stays open and the next line is read normally.
 
+Subnegotiations
+  Every option's subnegotiation is measured: past MAX_SUBNEGOTIATION_BYTES (0: no limit) it is
+  only counted to its IAC SE and dropped. Only GMCP's bytes are kept (when GMCP is on). Each
+  complete one is first offered to `subnegotiationReceived(option)` (the session's flood
+  control; False drops it). An invalid one (oversized, no IAC SE, GMCP not UTF-8, without a
+  package name or with invalid JSON) is logged for the first time on a connection and only
+  counted after that; the count is logged once when the connection closes.
+
 Negotiation (RFC 1143 "Q method": per option a state NO/YES/WANTNO/WANTYES and a one-deep queue)
-  We offer GMCP (IAC WILL GMCP) at connect. We agree to SGA when asked (DO SGA -> WILL SGA), accept
+  We offer GMCP (IAC WILL GMCP) at connect, or when `offerOptions()` is called if the subclass
+  holds the offer back (`_hold_offer`: the session waits for the client's first bytes). We agree to SGA when asked (DO SGA -> WILL SGA), accept
   the client's own SGA (WILL SGA -> DO SGA), turn ECHO on and off for password entry, and refuse
   every other option (DO x -> WONT x, WILL x -> DONT x). An answer is never answered, so there are
   no negotiation loops; as a second safety net a connection gets at most MAX_NEGOTIATION_REPLIES
