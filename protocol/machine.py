@@ -14,8 +14,9 @@ the command runs: `who`, `help`, `table-info`...), or the `error` that refused i
 
 GMCP (telnet option 201, when the client agreed): the same objects are also sent as GMCP
 messages: `Tichu.State` (each `state`), `Tichu.Event` (each table and game event) and `Room.Info`
-(`{"num", "name", "table"}`) whenever the user enters a room. Incoming `Core.Hello` and
-`Core.Supports.Set/Add/Remove` are remembered; every other GMCP message is ignored silently.
+(`{"num", "name", "table"}`) whenever the user enters a room. Incoming `Core.Hello` (eight short fields)
+and `Core.Supports.Set/Add/Remove` (a bounded set: MAX_GMCP_SUPPORTS packages, the server's
+--max-gmcp-supports) are remembered; every other GMCP message is ignored silently.
 """
 from __future__ import annotations
 
