@@ -1,0 +1,105 @@
+"""Every byte a text-mode client receives from /history, /replay, /rangliste and /finger, pinned
+by its sha256, over stored games of every kind (rated, turnier with changing seats, with a bot
+and a guest, /startnosave).
+
+The renderers of the records (protocol/render_records.py) may be restructured, but a person's
+screen must not change by a byte unless the change is meant. If it is, run this file with
+RECORD_OUTPUT_DUMP=DIR to write each reply to DIR, compare it with the old one, and update
+EXPECTED.
+"""
+from __future__ import annotations
+
+import hashlib
+import os
+from pathlib import Path
+
+import pytest
+from twisted.internet import task
+
+from conftest import FakeLobby, fired
+from game_support import random_game
+from lobby.records import GameArchive, Participant, finished_game
+
+#: (command, sha256 of the bytes the client receives)
+EXPECTED: dict[str, str] = {
+    "/history": "52e66e3308938f7b8c3456e316de566863fdfbe49843f15a27c5a26f4369eabd",
+    "/history Bob": "d9dc9cf8672b6b43aacc1582f3dc55f64def2c5b9f0d8e9db2d5ef29f5b8e3ae",
+    "/history Zed": "541d65f9f10ca7d91264ed31651fb5c4d6b5d9bc1da655b84f6008eb4dd15250",
+    "/history Erin": "7d2c05f3f65eb4d5783ffdfbb374d86fc0c2421327ef9fc4a17c4a312f8f7397",
+    "/rangliste": "90962678efee9fc0783332ea9c49ee61ef863472baaab1484b411e16f0bd9a9b",
+    "/finger Alice": "a343fc04b2483e2f96cf9fcfe6e53e5bbad8fcf4e4e874dba059b324e59ca975",
+    "/finger Dave": "5df06335ced3cd937543e9aa8895c6b5e1c1628eefe2e039c17f8b8dc56a4325",
+    "/finger Erin": "c2a2f79d1d19029568dfcbd892b452d91e689b90bc905c2acee09c5d8d3696cb",
+    "/finger GUEST": "59fe627514337986401e32d793c87a3dc535ee22c43f0f63e56aea18b41b6047",
+    "/replay 1": "f15f8356c8d21e2a766c78d3983ab46fe543fbd9c9f59fcb892c23bbb03bd582",
+    "/replay 1 2": "f25869bdae57a3ac467109effb08ae961198236da32d99d89ae2471c7f06edf1",
+    "/replay 2 4": "a6fb62fb254ffc42ddd7053e1f718945cec5bee61a7cbae88ff34e9256625b8a",
+    "/replay 3": "732688d501cc4312f3b8624bcf40ad91eb16657865edf8aaea98f8b4bcfdeaed",
+    "/replay 4 1": "60ee0b0f8e7538d163fd4786c903233dd132d31f19dd5a995f149a8c16bdf008",
+}
+
+REGISTERED = ["Alice", "Bob", "Carol", "Dave", "Erin"]
+DAY = 86400.0
+
+
+def stored_games(lobby: FakeLobby) -> None:
+    archive = GameArchive(lobby.store)
+    t0 = 1_800_000_000.0
+    games = [
+        finished_game(random_game(31, rounds=3, tichu_rate=0.2), ["Alice", "Bob", "Carol", "Dave"],
+                      options={"round": "3"}, table_no=4, started_at=t0, ended_at=t0 + 3000),
+        finished_game(random_game(8, turnier=True), ["Carol", "Alice", "Dave", "Bob"],
+                      options={"turnier": "on"}, table_no=1, started_at=t0 + DAY,
+                      ended_at=t0 + DAY + 5400),
+        finished_game(random_game(12, rounds=2, tichu_rate=0.3, grand_rate=0.3),
+                      [Participant("Alice"), Participant("Guest4711", "guest"),
+                       Participant("Bot1~random", "bot"), Participant("Bob")],
+                      table_no=2, started_at=t0 + 2 * DAY, ended_at=t0 + 2 * DAY + 900),
+        finished_game(random_game(5, rounds=1), ["Dave", "Carol", "Bob", "Alice"], table_no=3,
+                      started_at=t0 + 3 * DAY, ended_at=t0 + 3 * DAY + 600, nosave=True),
+    ]
+    for game in games:
+        fired(archive.save(game))
+
+
+COMMANDS = [
+    "/history", "/history Bob", "/history Zed", "/history Erin", "/rangliste", "/finger Alice",
+    "/finger Dave", "/finger Erin", "/finger GUEST",
+    "/replay 1", "/replay 1 2", "/replay 2 4", "/replay 3", "/replay 4 1",
+]
+
+
+def transcripts() -> dict[str, bytes]:
+    clock = task.Clock()
+    clock.advance(1_800_400_000)
+    lobby = FakeLobby(clock)
+    for name in REGISTERED:
+        lobby.register(name, "pw" + name.lower() + "1")
+    stored_games(lobby)
+    guest = lobby.connect()
+    guest.login("guest")
+    (guest_name,) = [u.name for u in lobby.world.users.values()]
+    alice = lobby.connect()
+    alice.login("Alice", "pwalice1")
+    alice.raw()
+    out = {}
+    for command in COMMANDS:
+        alice.send(command.replace("GUEST", guest_name))
+        clock.advance(0)
+        out[command] = alice.raw()
+    return out
+
+
+def test_the_records_commands_write_the_same_bytes_as_before() -> None:
+    got = transcripts()
+    dump = os.environ.get("RECORD_OUTPUT_DUMP")
+    if dump:
+        Path(dump).mkdir(parents=True, exist_ok=True)
+        for command, data in got.items():
+            Path(dump, command.strip("/").replace(" ", "_") + ".txt").write_bytes(data)
+    digests = {command: hashlib.sha256(data).hexdigest() for command, data in got.items()}
+    for command, data in got.items():
+        assert data and b"! [" not in data, (command, data[:200])
+    if not EXPECTED:
+        pytest.fail("EXPECTED is empty; the digests now: " + repr(digests))
+    assert digests == EXPECTED
