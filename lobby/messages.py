@@ -251,7 +251,7 @@ INFO: dict[str, str] = {
     "game-shared": "Shared victory at {score}.",
     "game-turnier-winner": "{names} win.",
     "game-turnier-points": "Victory points/Tichu points: {points}",
-    # game records, statistics, ratings (lobby/records.py)
+    # game records, statistics, ratings (lobby/records.py data, protocol/render_records.py)
     "history-header": "Recent games of {name}:",
     "history-line": "  #{game} {date} table {table}: {team0} {score0}:{score1} {team1}, "
                     "{rounds} rounds, {outcome}{unrated}",
@@ -262,16 +262,12 @@ INFO: dict[str, str] = {
     "history-unrated": " (unrated)",
     "replay-header": "Game #{game}, table {table}, {date}: {team0} against {team1}, {rounds} rounds.",
     "replay-round": "Round {round}: seats {seating}",
-    "replay-hand": "  {name}: {cards}",
-    "replay-exchange": "  {name} gives {gifts}.",
-    "replay-round-score": "Round {round}: {score0}:{score1}, total {total0}:{total1}",
+    "replay-hand": "{name}: {cards}",
+    "replay-exchange": "{name} gives {gifts}.",
+    "replay-gift": "{card} to {name}",
     "ranking-header": "Rangliste (Team Elo, rated games only):",
     "ranking-line": "  {place:>3}. {name:<16} {rating:>5}  ({games} games)",
     "ranking-none": "Nobody has played a rated game yet.",
-    # the replies of /history, /replay, /rangliste: lines rendered by lobby/records.py
-    "history": "{text}",
-    "replay": "{text}",
-    "ranking": "{text}",
     # reconnecting and restoring (lobby/world.py, lobby/persistence.py)
     "game-rejoined": "You are back in your seat at table {table}; the game goes on.",
     "finger-stats": "  games {games} (won {wins}), rated {rated_games} (won {rated_wins}), "

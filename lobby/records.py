@@ -1,6 +1,12 @@
 """Game records: every finished game stored, statistics and ratings updated from it, and the
 queries behind ``/history``, ``/replay``, ``/rangliste`` and the statistics of ``/finger``.
 
+This module stores and returns data, and renders nothing: a ``GameSummary`` (one game of
+``/history``), a ``RankingRow`` (``/rangliste``), ``PlayerStats`` (``/finger``) and a
+``GameReplay`` (``/replay``: the stored game replayed into the table events a spectator got).
+Each has ``to_json()``, the JSON-safe data of the machine-mode objects (docs/protocol.md); the
+text for people is made from the same data by protocol/render_records.py.
+
 Two steps, so the reactor thread does no real work:
 
 1. When a game ends, the table calls ``finished_game(match, players, ...)``: a cheap snapshot
@@ -36,15 +42,15 @@ from typing import TYPE_CHECKING, Any, Sequence
 
 from lobby.accounts import name_key
 from lobby.bswlog import bsw_log
-from lobby.messages import text
+from lobby.messages import LobbyError
 from lobby.rating import INITIAL, rate_game
 from lobby.tichu.actions import Exchange, action_from_json
 from lobby.tichu.cards import format_cards, parse_cards, sort_cards
 from lobby.tichu.match import Match, MatchOptions
 
 __all__ = ["KINDS", "Participant", "FinishedGame", "GameRecord", "GameSummary", "PlayerStats",
-           "RankingRow", "GameArchive", "finished_game", "analyse", "insert_game",
-           "history_lines", "replay_lines", "ranking_lines", "stats_lines"]
+           "RankingRow", "ReplayRound", "GameReplay", "GameArchive", "finished_game", "analyse",
+           "insert_game", "replay_game"]
 
 if TYPE_CHECKING:
     from twisted.internet.defer import Deferred
@@ -281,6 +287,12 @@ class GameSummary:
     won: bool
     shared: bool
 
+    def to_json(self) -> dict[str, Any]:
+        return {"game": self.game_id, "ended_at": self.ended_at, "table": self.table_no,
+                "players": list(self.names), "scores": list(self.scores), "rounds": self.rounds,
+                "rated": self.rated, "player": self.player, "won": self.won,
+                "shared": self.shared}
+
 
 @dataclass(frozen=True)
 class PlayerStats:
@@ -301,13 +313,122 @@ class PlayerStats:
     rating: float | None
     peak: float | None
 
+    @classmethod
+    def empty(cls, name: str) -> "PlayerStats":
+        """The figures of a registered player without a saved game."""
+        return cls(name_key(name), *(0,) * 11, None, None)
+
+    def to_json(self) -> dict[str, Any]:
+        return {k: getattr(self, k) for k in self.__dataclass_fields__ if k != "name_key"}
+
 
 @dataclass(frozen=True)
 class RankingRow:
+    """One line of ``/rangliste``."""
+
     place: int
     name: str
     rating: float
     games: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {"place": self.place, "name": self.name, "rating": self.rating,
+                "games": self.games}
+
+
+@dataclass(frozen=True)
+class ReplayRound:
+    """One round of a replay: who sat where, the hands as dealt, and the round's public table
+    events in order -- the very objects a spectator got (``{"type": "game-play", "seat": 0,
+    "cards": "R7", ..., "table": 4, "names": [...]}``), except that an ``game-exchange-given``
+    also says what was given (``given``: the three cards to the next player, the partner, the
+    previous player), which the game's end makes public."""
+
+    round: int
+    seats: tuple[str, ...]                 # names by seat
+    hands: tuple[str, ...]                 # by seat: the 14 cards dealt (sorted, BSW notation)
+    events: tuple[dict[str, Any], ...]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"round": self.round, "seats": list(self.seats), "hands": list(self.hands),
+                "events": [dict(e) for e in self.events]}
+
+
+@dataclass(frozen=True)
+class GameReplay:
+    """``/replay GAME [ROUND]``: a stored game replayed from its record (all its rounds, or the
+    one asked for)."""
+
+    game_id: int | None
+    table_no: int | None
+    started_at: float | None
+    ended_at: float
+    players: tuple[Participant, ...]
+    unrated: str | None                    # FinishedGame.unrated_reason
+    total_rounds: int
+    round_no: int | None                   # the round asked for, None for the whole game
+    rounds: tuple[ReplayRound, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"game": self.game_id, "round": self.round_no, "table": self.table_no,
+                "started_at": self.started_at, "ended_at": self.ended_at,
+                "players": [p.to_json() for p in self.players], "rated": self.unrated is None,
+                "unrated": self.unrated, "total_rounds": self.total_rounds,
+                "rounds": [r.to_json() for r in self.rounds]}
+
+
+def _table_event(ev: Any, table_no: int | None, seating: Sequence[str],
+                 players: Sequence[str]) -> dict[str, Any]:
+    """An engine event as the table sends it (lobby/table.py ``_game_event``)."""
+    data = {k: v for k, v in ev.to_json().items() if k in ev.data}   # not its kind and audience
+    data["table"] = table_no
+    data["names"] = list(seating)
+    if ev.kind in ("round-score", "match-over"):
+        data["players"] = list(players)          # victory points are per player
+    return {"type": "game-" + ev.kind, **data}
+
+
+def replay_game(rec: GameRecord, round_no: int | None = None) -> GameReplay:
+    """Replay a stored game into its rounds (all, or round ``round_no``). Raises
+    ``LobbyError("no-such-round")`` for a round the game did not have."""
+    game = rec.game
+    names = [p.name for p in game.players]
+    total = len(rec.round_results)
+    if round_no is not None and not 1 <= round_no <= total:
+        raise LobbyError("no-such-round", game=rec.game_id, round=round_no, rounds=total)
+    record = game.record
+    deals = record.get("deals")
+    if deals is not None:
+        deals = [[parse_cards(h) if isinstance(h, str) else h for h in d] for d in deals]
+    match = Match(MatchOptions.from_json(record.get("options", {})), record.get("seed"), deals)
+    built: list[tuple[int, list[str], tuple[str, ...], list[dict[str, Any]]]] = []
+
+    def begin() -> None:
+        seating = [names[match.player_at(s)] for s in range(4)]
+        hands = tuple(format_cards(sort_cards(match.round.deal[s])) for s in range(4))
+        built.append((match.round_no, seating, hands, []))
+
+    def add(evs: list[Any], action: Any = None) -> None:
+        for ev in evs:
+            if ev.to is not None:
+                continue                          # hands, gifts received: the hands say it
+            if ev.kind == "round-start":          # turnier: new seats from here on
+                begin()
+                continue
+            _, seating, _, events = built[-1]
+            obj = _table_event(ev, game.table_no, seating, names)
+            if ev.kind == "exchange-given" and isinstance(action, Exchange):
+                obj["given"] = format_cards(action.cards)
+            events.append(obj)
+
+    add(match.opening_events())                  # round 1's start, as the table sends it
+    for player, data in record.get("actions", []):
+        action = action_from_json(data)
+        add(match.apply(int(player), action), action)
+    rounds = tuple(ReplayRound(n, tuple(seating), hands, tuple(events))
+                   for n, seating, hands, events in built if round_no in (None, n))
+    return GameReplay(rec.game_id, game.table_no, game.started_at, game.ended_at, game.players,
+                      game.unrated_reason, total, round_no, rounds)
 
 
 def _recent_games(conn: sqlite3.Connection, name: str, limit: int) -> list[GameSummary]:
@@ -396,193 +517,17 @@ class GameArchive:
         """``/rangliste``: the best ``limit`` ratings (RankingRow list)."""
         return self.store.run_query(_top_players, limit)
 
-    # the commands' text, rendered on the worker thread (a replay re-plays the whole game)
-    def history_text(self, name: str, limit: int = 10, lang: str = "en") -> "Deferred[list[str]]":
-        """The lines of ``/history NAME``."""
-        return self.store.run_query(
-            lambda conn: history_lines(name, _recent_games(conn, name, limit), lang))
-
-    def replay_text(self, game_id: int, round_no: int | None = None,
-                    lang: str = "en") -> "Deferred[list[str]]":
-        """The lines of ``/replay GAME [ROUND]``; fails with ``LobbyError`` ``no-such-game`` or
-        ``no-such-round``."""
-        def render(conn: sqlite3.Connection) -> list[str]:
-            from lobby.messages import LobbyError
+    def replay(self, game_id: int, round_no: int | None = None) -> "Deferred[GameReplay]":
+        """``/replay GAME [ROUND]``: the game replayed (a whole replay of its record, on the
+        worker thread); fails with ``LobbyError`` ``no-such-game`` or ``no-such-round``."""
+        def replay(conn: sqlite3.Connection) -> GameReplay:
             rec = _load_game(conn, int(game_id))
             if rec is None:
                 raise LobbyError("no-such-game", game=game_id)
-            return replay_lines(rec, round_no, lang)
-        return self.store.run_query(render)
-
-    def ranking_text(self, limit: int = 10, lang: str = "en") -> "Deferred[list[str]]":
-        """The lines of ``/rangliste``."""
-        return self.store.run_query(lambda conn: ranking_lines(_top_players(conn, limit), lang))
-
-    def stats_text(self, name: str, lang: str = "en") -> "Deferred[list[str]]":
-        """The statistics lines ``/finger NAME`` adds (registered players)."""
-        return self.store.run_query(lambda conn: stats_lines(_player_stats(conn, name), lang))
+            return replay_game(rec, round_no)
+        return self.store.run_query(replay)
 
     def bswlog(self, game_id: int) -> "Deferred[str | None]":
         """The stored BSW ``.tch`` text of a game (None: no such game, or option log off)."""
         return self.store.run_query(lambda conn: (conn.execute(
             "SELECT bswlog FROM games WHERE id = ?", (int(game_id),)).fetchone() or (None,))[0])
-
-
-# ---- rendering through the message catalog ---------------------------------------------------
-def _date(ts: float | None) -> str:
-    if ts is None:
-        return "-"
-    return time.strftime("%Y-%m-%d %H:%M", time.gmtime(ts))
-
-
-def _team(names: Sequence[str], team: int) -> str:
-    return f"{names[team]} & {names[team + 2]}"
-
-
-def history_lines(name: str, games: Sequence[GameSummary], lang: str = "en") -> list[str]:
-    """The lines of ``/history NAME``."""
-    if not games:
-        return [text("history-none", lang, name=name)]
-    lines = [text("history-header", lang, name=name)]
-    for g in games:
-        outcome = ("history-shared" if g.shared and not g.won else
-                   "history-won" if g.won else "history-lost")
-        lines.append(text(
-            "history-line", lang, game=g.game_id, date=_date(g.ended_at),
-            table="-" if g.table_no is None else g.table_no, team0=_team(g.names, 0),
-            team1=_team(g.names, 1), score0=g.scores[0], score1=g.scores[1], rounds=g.rounds,
-            outcome=text(outcome, lang), unrated="" if g.rated else text("history-unrated", lang)))
-    return lines
-
-
-def ranking_lines(rows: Sequence[RankingRow], lang: str = "en") -> list[str]:
-    """The lines of ``/rangliste``."""
-    if not rows:
-        return [text("ranking-none", lang)]
-    return [text("ranking-header", lang)] + [
-        text("ranking-line", lang, place=r.place, name=r.name, rating=round(r.rating),
-             games=r.games) for r in rows]
-
-
-def stats_lines(stats: PlayerStats | None, lang: str = "en") -> list[str]:
-    """The statistics lines ``/finger`` adds below its own."""
-    if stats is None or (stats.games == 0 and stats.rating is None):
-        return [text("finger-no-games", lang)]
-    lines = [text("finger-stats", lang, games=stats.games, wins=stats.wins,
-                  rated_games=stats.rated_games, rated_wins=stats.rated_wins,
-                  rounds=stats.rounds),
-             text("finger-calls", lang, tichu_calls=stats.tichu_calls,
-                  tichu_made=stats.tichu_made, grand_calls=stats.grand_calls,
-                  grand_made=stats.grand_made, double_victories=stats.double_victories,
-                  first_out=stats.first_out)]
-    if stats.rating is not None:
-        lines.append(text("finger-rating", lang, rating=round(stats.rating),
-                          rated_games=stats.rated_games, peak=round(stats.peak or stats.rating)))
-    return lines
-
-
-def replay_lines(rec: GameRecord, round_no: int | None = None, lang: str = "en") -> list[str]:
-    """``/replay GAME [ROUND]``: the game (or one round) as readable lines, from a replay of its
-    record. Raises ``LobbyError("no-such-round")`` for a round the game did not have."""
-    from lobby.messages import LobbyError
-    game = rec.game
-    names = [p.name for p in game.players]
-    total = len(rec.round_results)
-    if round_no is not None and not 1 <= round_no <= total:
-        raise LobbyError("no-such-round", game=rec.game_id, round=round_no, rounds=total)
-    lines = [text("replay-header", lang, game=rec.game_id if rec.game_id is not None else "-",
-                  table="-" if game.table_no is None else game.table_no,
-                  date=_date(game.ended_at), team0=_team(names, 0), team1=_team(names, 1),
-                  rounds=total)]
-    record = game.record
-    deals = record.get("deals")
-    if deals is not None:
-        deals = [[parse_cards(h) if isinstance(h, str) else h for h in d] for d in deals]
-    match = Match(MatchOptions.from_json(record.get("options", {})), record.get("seed"), deals)
-    out: list[str] = []
-
-    seating = [names[match.player_at(s)] for s in range(4)]    # by seat, this round
-
-    def by_seat(seat: int) -> str:
-        return seating[seat]
-
-    def start_round() -> None:
-        rnd = match.round
-        seating = ", ".join(f"{s + 1} {by_seat(s)}" for s in range(4))
-        out.append(text("replay-round", lang, round=match.round_no, seating=seating))
-        for s in range(4):
-            out.append(text("replay-hand", lang, name=by_seat(s),
-                            cards=format_cards(sort_cards(rnd.deal[s]))))
-
-    def keep() -> bool:
-        return round_no is None or match.round_no == round_no
-
-    if keep():
-        start_round()
-    for player, data in record.get("actions", []):
-        action = action_from_json(data)
-        current = match.round_no
-        if isinstance(action, Exchange) and (round_no is None or current == round_no):
-            seat = match.seat_of(int(player))
-            gifts = ", ".join(f"{c} to {by_seat((seat + i + 1) & 3)}"
-                              for i, c in enumerate(action.cards))
-            out.append(text("replay-exchange", lang, name=by_seat(seat), gifts=gifts))
-        for ev in match.apply(int(player), action):
-            if ev.kind == "round-start":              # turnier: new seats from here on
-                seating[:] = [names[match.player_at(s)] for s in range(4)]
-                if keep():
-                    start_round()
-                continue
-            if round_no is not None and current != round_no:
-                continue
-            line = _event_line(ev, by_seat, names, lang)
-            if line is not None and (round_no is None or current == round_no):
-                out.append(line)
-    return lines + out
-
-
-def _event_line(ev: Any, by_seat: Any, names: Sequence[str], lang: str) -> str | None:
-    d = ev.data
-    k = ev.kind
-    if ev.to is not None:
-        return None                                   # hands: shown once per round instead
-    if k == "grand":
-        return text("game-grand", lang, name=by_seat(d["seat"])) if d["call"] else None
-    if k == "tichu":
-        return text("game-tichu", lang, name=by_seat(d["seat"]))
-    if k == "play":
-        key = "game-play-bomb" if d.get("combo") == "bomb" else "game-play"
-        return "  " + text(key, lang, name=by_seat(d["seat"]), cards=format_cards(d["cards"]))
-    if k == "pass":
-        return "  " + text("game-pass", lang, name=by_seat(d["seat"]))
-    if k == "wish":
-        if d.get("rank") is None:
-            return "  " + text("game-wish-none", lang, name=by_seat(d["seat"]))
-        return "  " + text("game-wish", lang, name=by_seat(d["seat"]), rank=d["rank"])
-    if k == "dragon-given":
-        return "  " + text("game-dragon-given", lang, name=by_seat(d["seat"]),
-                           to_name=by_seat(d["to"]))
-    if k == "trick-taken":
-        return "  " + text("game-trick-taken", lang, name=by_seat(d["seat"]),
-                           points=d["points"])
-    if k == "out":
-        return "  " + text("game-out", lang, name=by_seat(d["seat"]), place=d["place"])
-    if k == "round-over":
-        order = ", ".join(by_seat(s) for s in d["order"])
-        if d.get("double_victory") is not None:
-            team = d["double_victory"]
-            return text("game-round-over-double", lang, order=order,
-                        team=f"{by_seat(team)} & {by_seat(team + 2)}")
-        return text("game-round-over", lang, order=order)
-    if k == "round-score":
-        return text("replay-round-score", lang, round=d["round"], score0=d["score"][0],
-                    score1=d["score"][1], total0=d["scores"][0], total1=d["scores"][1])
-    if k == "match-over":
-        if d.get("winner") is None and not d.get("victory_points"):
-            outcome = text("game-shared", lang, score=f"{d['scores'][0]}:{d['scores'][1]}")
-        else:
-            won = ", ".join(names[p] for p in d.get("winners", []))
-            outcome = text("game-winner", lang, names=won,
-                           score=f"{d['scores'][0]}:{d['scores'][1]}")
-        return text("game-match-over", lang, rounds=d["rounds"], outcome=outcome)
-    return None

@@ -275,10 +275,10 @@ async def _finger(ctx: CommandContext, args: dict[str, str]) -> None:
     if account is None and online is None:
         raise LobbyError("no-such-user", name=name)
     shown = account.name if account is not None else online.name  # type: ignore[union-attr]
-    statistics: list[str] = []
+    statistics = None
     if account is not None:
-        from lobby.records import GameArchive
-        statistics = await GameArchive(ctx.store).stats_text(account.name)
+        from protocol.record_commands import finger_statistics
+        statistics = await finger_statistics(ctx, account.name)
     ctx.send(Event(
         "finger", name=shown, registered=account is not None,
         registered_at=account.registered_at if account else None,

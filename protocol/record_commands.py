@@ -1,11 +1,12 @@
 """The commands of the game records, registered into THE command table: ``/history [NAME]``,
 ``/replay GAME [ROUND]`` and ``/rangliste``.
 
-``protocol/commands.py`` calls ``register(COMMANDS)`` at its end. The work (SQL and the rendering
-through the message catalog, a replay re-plays the whole game) runs on the store's worker thread
-(``lobby.records.GameArchive``); the reply is one event (``history``, ``replay``, ``ranking``)
-with the lines in ``lines`` and, for text mode, joined in ``text``. The statistics of
-``/finger`` come from the same archive (protocol/commands.py).
+``protocol/commands.py`` calls ``register(COMMANDS)`` at its end. The work (SQL; a replay
+re-plays the whole game) runs on the store's worker thread (``lobby.records.GameArchive``); the
+reply is one event (``history``, ``replay``, ``ranking``) carrying the records as data
+(``to_json()`` of lobby/records.py's objects): machine mode sends it as it is, text mode renders
+it (protocol/render_records.py). The statistics of ``/finger`` come from the same archive
+(``finger_statistics``, used by protocol/commands.py).
 """
 from __future__ import annotations
 
@@ -15,12 +16,12 @@ from typing import TYPE_CHECKING, Any
 from lobby.events import Event
 from lobby.numbers import ascii_int
 from lobby.messages import LobbyError
-from lobby.records import GameArchive
+from lobby.records import GameArchive, PlayerStats
 
 if TYPE_CHECKING:
     from protocol.commands import CommandContext, CommandTable
 
-__all__ = ["register", "HISTORY_LIMIT", "RANKING_LIMIT"]
+__all__ = ["register", "finger_statistics", "HISTORY_LIMIT", "RANKING_LIMIT"]
 
 HISTORY_LIMIT = 10
 RANKING_LIMIT = 20
@@ -32,8 +33,11 @@ def _archive(ctx: "CommandContext") -> GameArchive:
     return archive if archive is not None else GameArchive(ctx.store)
 
 
-def _lines_event(kind: str, lines: list[str], **data: Any) -> Event:
-    return Event(kind, dict(data, lines=list(lines), text="\n".join(lines)))
+async def finger_statistics(ctx: "CommandContext", name: str) -> dict[str, Any]:
+    """The ``statistics`` of ``/finger`` for the registered player ``name``
+    (``PlayerStats.to_json()``: zeros and no rating before the first saved game)."""
+    stats = await _archive(ctx).player_stats(name)
+    return (stats if stats is not None else PlayerStats.empty(name)).to_json()
 
 
 def _number(word: str, usage: str) -> int:
@@ -57,8 +61,8 @@ def register(table: "CommandTable") -> None:
     async def _history(ctx: "CommandContext", args: dict[str, str]) -> None:
         assert ctx.user is not None
         name = args.get("name") or ctx.user.name
-        lines = await _archive(ctx).history_text(name, HISTORY_LIMIT)
-        ctx.send(_lines_event("history", lines, name=name))
+        games = await _archive(ctx).recent_games(name, HISTORY_LIMIT)
+        ctx.send(Event("history", name=name, games=[g.to_json() for g in games]))
 
     @command("replay", "GAME [ROUND]", "Show a stored game round by round.", """
     Prints stored game GAME (the number /history shows) round by round: the seats, every hand as
@@ -69,8 +73,8 @@ def register(table: "CommandTable") -> None:
         usage = "/replay GAME [ROUND]"
         game = _number(args["game"], usage)
         round_no = _number(args["round"], usage) if args.get("round") else None
-        lines = await _archive(ctx).replay_text(game, round_no)
-        ctx.send(_lines_event("replay", lines, game=game, round=round_no))
+        replay = await _archive(ctx).replay(game, round_no)
+        ctx.send(Event("replay", replay.to_json()))
 
     @command("rangliste", "", "The best players by rating (rated games only).", """
     The ranking list: the players with the highest Team Elo rating (docs/rating.md), with their
@@ -78,5 +82,5 @@ def register(table: "CommandTable") -> None:
     and without a fixed seed, are rated.
     """, aliases=("ranking",))
     async def _rangliste(ctx: "CommandContext", args: dict[str, str]) -> None:
-        lines = await _archive(ctx).ranking_text(RANKING_LIMIT)
-        ctx.send(_lines_event("ranking", lines))
+        rows = await _archive(ctx).top_players(RANKING_LIMIT)
+        ctx.send(Event("ranking", players=[r.to_json() for r in rows]))

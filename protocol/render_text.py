@@ -12,6 +12,7 @@ from typing import Any, Callable
 
 from lobby.events import Event
 from lobby.messages import text
+from protocol.render_records import RECORD_FORMATTERS, stats_lines
 
 __all__ = ["ERROR_PREFIX", "render", "error_line", "format_time"]
 
@@ -62,7 +63,8 @@ def _finger(event: Event, lang: str) -> list[str]:
         lines.append(text("finger-online", lang, room=d["room"]))
     else:
         lines.append(text("finger-offline", lang))
-    lines.extend(d.get("statistics") or ())  # lobby/records.py stats_lines
+    if d["registered"]:
+        lines.extend(stats_lines(d.get("statistics"), lang))
     return lines
 
 
@@ -110,6 +112,7 @@ FORMATTERS: dict[str, Callable[[Event, str], list[str]]] = {
     "finger": _finger,
     "help": _help,
     "help-command": _help_command,
+    **RECORD_FORMATTERS,
 }
 
 

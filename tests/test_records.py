@@ -1,5 +1,6 @@
 """Game records (lobby/records.py): storing a finished game, statistics, ratings, and the
-queries and text of /history, /replay, /rangliste and /finger."""
+queries behind /history, /replay, /rangliste and /finger, as data; their text for people
+(protocol/render_records.py) from that data."""
 from __future__ import annotations
 
 import json
@@ -10,14 +11,20 @@ import pytest_twisted
 from twisted.python.threadable import isInIOThread
 
 from lobby.messages import LobbyError
-from lobby.records import (GameArchive, Participant, analyse, finished_game, history_lines,
-                           ranking_lines, replay_lines, stats_lines)
+from lobby.records import (GameArchive, GameRecord, Participant, analyse, finished_game,
+                           replay_game)
+from protocol.render_records import history_lines, ranking_lines, replay_lines, stats_lines
 from lobby.store import Store
 from lobby.tichu.match import Match
 from conftest import fired, within
 from game_support import random_game
 
 NAMES = ["Alice", "Bob", "Carol", "Dave"]
+
+
+def replay_text(rec: GameRecord, round_no: int | None = None) -> list[str]:
+    """The lines of /replay: the record replayed (lobby), then rendered (protocol)."""
+    return replay_lines(replay_game(rec, round_no).to_json())
 
 
 @pytest.fixture
@@ -106,7 +113,7 @@ def test_bots_guests_and_nosave_games_are_unrated(archive) -> None:
     # every game is in the history, marked unrated
     hist = fired(archive.recent_games("Alice"))
     assert [g.game_id for g in hist] == [3, 2, 1] and not any(g.rated for g in hist)
-    assert all("(unrated)" in line for line in history_lines("Alice", hist)[1:])
+    assert all("(unrated)" in line for line in history_lines("Alice", [g.to_json() for g in hist])[1:])
 
 
 def test_ratings_change_after_rated_games_and_rank_the_players(archive) -> None:
@@ -118,11 +125,11 @@ def test_ratings_change_after_rated_games_and_rank_the_players(archive) -> None:
     assert {r.games for r in rows} == {4}
     everyone = fired(archive.top_players(10))
     assert sum(r.rating for r in everyone) == pytest.approx(4 * 1500.0)   # equal K: zero-sum
-    lines = ranking_lines(everyone)
+    lines = ranking_lines([r.to_json() for r in everyone])
     assert lines[0].startswith("Rangliste") and rows[0].name in lines[1]
     stats = fired(archive.player_stats(rows[0].name))
     assert round(stats.rating) == round(rows[0].rating)
-    assert any("rating" in line for line in stats_lines(stats))
+    assert any("rating" in line for line in stats_lines(stats.to_json()))
     assert ranking_lines([]) == ["Nobody has played a rated game yet."]
 
 
@@ -137,7 +144,7 @@ def test_history_lists_a_players_recent_games_newest_first(archive) -> None:
     assert all(g.names == tuple(NAMES) and g.player == 0 for g in hist)
     assert len(fired(archive.recent_games("BOB"))) == 5
     assert fired(archive.recent_games("Erin"))[0].player == 0
-    lines = history_lines("Alice", hist)
+    lines = history_lines("Alice", [g.to_json() for g in hist])
     assert lines[0] == "Recent games of Alice:" and len(lines) == 4
     assert "#4" in lines[1] and "Alice & Carol" in lines[1] and "Bob & Dave" in lines[1]
     assert history_lines("Zed", []) == ["Zed has no finished games."]
@@ -147,18 +154,18 @@ def test_replay_prints_the_game_round_by_round(archive) -> None:
     match = random_game(90, rounds=2, tichu_rate=0.3)
     rec = fired(archive.save(finished_game(match, NAMES, table_no=2)))
     stored = fired(archive.load(rec.game_id))
-    lines = replay_lines(stored)
+    lines = replay_text(stored)
     assert lines[0].startswith(f"Game #{rec.game_id}, table 2")
     assert sum(1 for line in lines if line.startswith("Round ") and "seats" in line) == 2
     plays = sum(1 for _, a in match.actions if type(a).__name__ == "Play")
     assert sum(1 for line in lines if " plays " in line or " BOMBS " in line) == plays
     assert lines[-1].startswith("Game over after 2 rounds")
-    one = replay_lines(stored, 2)
+    one = replay_text(stored, 2)
     assert one[0] == lines[0] and one[1].startswith("Round 2: seats")
     assert not any(line.startswith("Round 1") for line in one)
     assert set(one[1:]) <= set(lines)
     with pytest.raises(LobbyError) as err:
-        replay_lines(stored, 3)
+        replay_game(stored, 3)
     assert err.value.code == "no-such-round"
 
 
@@ -200,10 +207,10 @@ def test_replay_of_a_turnier_game_follows_the_changing_seats(archive) -> None:
     assert match.finished and match.round_no == 9
     rec = fired(archive.save(finished_game(match, NAMES)))
     stored = fired(archive.load(rec.game_id))
-    fourth = replay_lines(stored, 4)
+    fourth = replay_text(stored, 4)
     # rounds 4-6: partners 1+2 / 3+4 by join order -> seats Alice, Carol, Bob, Dave
     assert fourth[1] == "Round 4: seats 1 Alice, 2 Carol, 3 Bob, 4 Dave"
-    third = replay_lines(stored, 3)
+    third = replay_text(stored, 3)
     assert third[1] == "Round 3: seats 1 Alice, 2 Bob, 3 Carol, 4 Dave"
     # the end of round 3 still names round 3's seats: whoever went out is a round-3 name
     m = Match(match.options, seed=match.seed)
@@ -219,19 +226,80 @@ def test_replay_of_a_turnier_game_follows_the_changing_seats(archive) -> None:
     assert [s.wins for s in stats] == [int(p in match.result["winners"]) for p in range(4)]
 
 
-def test_the_command_texts_come_ready_from_the_archive(archive) -> None:
+def test_the_archive_answers_with_data(archive) -> None:
     match = random_game(9, rounds=1)
-    rec = fired(archive.save(finished_game(match, NAMES, table_no=1)))
+    rec = fired(archive.save(finished_game(match, NAMES, table_no=1, ended_at=1_800_000_000.0)))
     stored = fired(archive.load(rec.game_id))
-    assert fired(archive.replay_text(rec.game_id)) == replay_lines(stored)
-    assert fired(archive.replay_text(rec.game_id, 1)) == replay_lines(stored, 1)
+    whole = fired(archive.replay(rec.game_id))
+    assert whole.to_json() == replay_game(stored).to_json()
+    assert json.loads(json.dumps(whole.to_json())) == whole.to_json()      # JSON-safe
+    assert [r.round for r in whole.rounds] == [1] and whole.total_rounds == 1
+    assert fired(archive.replay(rec.game_id, 1)).to_json() == dict(whole.to_json(), round=1)
     for bad, code in (((42,), "no-such-game"), ((rec.game_id, 2), "no-such-round")):
         with pytest.raises(LobbyError) as err:
-            fired(archive.replay_text(*bad))
+            fired(archive.replay(*bad))
         assert err.value.code == code
-    assert fired(archive.history_text("alice"))[0] == "Recent games of alice:"
-    assert fired(archive.ranking_text())[0].startswith("Rangliste")
-    assert fired(archive.stats_text("Dave"))[0].startswith("  games 1")
-    assert fired(archive.stats_text("Zed")) == ["  no finished games yet"]
+    (game,) = fired(archive.recent_games("alice"))
+    assert game.to_json() == {
+        "game": rec.game_id, "ended_at": 1_800_000_000.0, "table": 1, "players": NAMES,
+        "scores": match.scores, "rounds": 1, "rated": True, "player": 0,
+        "won": match.result["winner"] == 0, "shared": bool(match.result.get("shared"))}
+    (row, *_) = fired(archive.top_players())
+    assert set(row.to_json()) == {"place", "name", "rating", "games"} and row.place == 1
+    dave = fired(archive.player_stats("Dave")).to_json()
+    assert dave["games"] == 1 and "name_key" not in dave
+    assert stats_lines(dave)[0].startswith("  games 1")
+    assert stats_lines(None) == ["  no finished games yet"]
     assert fired(archive.bswlog(rec.game_id)) == stored.bswlog
     assert fired(archive.bswlog(42)) is None
+
+
+@pytest.mark.parametrize("options", [{"round": "2"}, {"turnier": "on"}])
+def test_a_replay_is_the_table_events_a_spectator_got(options: dict[str, str]) -> None:
+    """The events of a replay are the very game events a spectator of the live table got (in
+    order, with the same data), grouped by round, with the exchange's cards added; the hands
+    are the cards dealt."""
+    from table_support import new_table, play_to_end
+    import random as _random
+    table, rec, _ = new_table(spectator="zed", options=options)
+    table.submit("ann", "start")
+    play_to_end(table, rec, _random.Random(3))
+    assert table.state == "finished"
+    live = [e for e in rec.to("zed") if e.type.startswith("game-") and not e.is_error]
+    replay = replay_game(analyse(finished_game(table.match, table.players,
+                                               table_no=table.number)))
+    events = [e for r in replay.rounds for e in r.events]
+    gifts = [e.pop("given") for e in events if e["type"] == "game-exchange-given"]
+    assert events == [{"type": e.type, **e.data} for e in live if e.type != "game-round-start"]
+    assert len(gifts) == 4 * len(replay.rounds) and all(len(g.split()) == 3 for g in gifts)
+    starts = [e.data for e in live if e.type == "game-round-start"]
+    assert [r.round for r in replay.rounds] == [d["round"] for d in starts] == list(
+        range(1, table.match.round_no + 1))
+    again = Match(table.match.options, table.match.seed)
+    actions = iter(table.match.actions)
+    for r in replay.rounds:
+        assert again.round_no == r.round
+        assert list(r.seats) == [table.players[again.player_at(s)] for s in range(4)]
+        assert [set(h.split()) for h in r.hands] == [
+            {str(c) for c in again.round.deal[s]} for s in range(4)]
+        while again.round_no == r.round and not again.finished:
+            again.apply(*next(actions))
+
+
+def test_replay_lines_are_indented_alike(archive) -> None:
+    """The header, each round's heading and the end of the game at the margin; every line of
+    a round two spaces in; only an event's own further lines (the round summary) deeper."""
+    match = random_game(90, rounds=2, tichu_rate=0.3)
+    rec = fired(archive.save(finished_game(match, NAMES, table_no=2)))
+    lines = replay_text(fired(archive.load(rec.game_id)))
+    end = next(i for i, line in enumerate(lines) if line.startswith("Game over"))
+    margin = [i for i, line in enumerate(lines) if not line.startswith(" ")]
+    heads = [i for i, line in enumerate(lines) if line.startswith("Round ") and "seats" in line]
+    assert margin == [0] + heads + list(range(end, len(lines)))
+    inside = [line for i, line in enumerate(lines) if i not in margin]
+    assert all(line.startswith("  ") for line in inside)
+    deeper = [line for line in inside if line.startswith("   ")]
+    assert deeper and all(line.startswith("    ") and line[4] != " " for line in deeper)
+    assert all(any(w in line for w in ("Card points", "Tichu", "This round")) for line in deeper)
+    calls = [line for line in inside if "calls TICHU" in line or "Round over" in line]
+    assert calls and all(line.startswith("  ") and line[2] != " " for line in calls)

@@ -43,6 +43,19 @@ STATE: dict[str, Any] = {
 }
 
 
+HAND = "Ma S2 B3 G4 R5 S6 B7 G8 R9 S10 BB GD RK SA"
+REPLAY: dict[str, Any] = {
+    "type": "replay", "game": 1, "round": None, "table": 1, "started_at": 1.0e9,
+    "ended_at": 1.0e9 + 60, "players": [{"name": n, "kind": "registered"} for n in "abcd"],
+    "rated": True, "unrated": None, "total_rounds": 1, "rounds": [{
+        "round": 1, "seats": ["a", "b", "c", "d"], "hands": [HAND] * 4, "events": [
+            {"type": "game-exchange-given", "table": 1, "names": ["a", "b", "c", "d"],
+             "seat": 0, "given": "S2 B3 G4"},
+            {"type": "game-play", "table": 1, "names": ["a", "b", "c", "d"], "seat": 1,
+             "cards": "S2 B2", "combo": "pair"}]}],
+}
+
+
 def test_the_schema_is_a_valid_json_schema() -> None:
     Draft202012Validator.check_schema(SCHEMA)
 
@@ -90,6 +103,19 @@ def test_a_state_with_a_hand_has_legal_plays() -> None:
     ({"type": "says", "name": "Anna", "text": "hi", "room": "Lobby"}, True),
     ({"type": "Says"}, False),
     ({"no": "type"}, False),
+    ({"type": "history", "name": "Anna", "games": []}, True),
+    ({"type": "history", "name": "Anna", "lines": ["Anna has no finished games."]}, False),
+    ({"type": "ranking", "players": [{"place": 1, "name": "A", "rating": 1516.2, "games": 2}]},
+     True),
+    ({"type": "ranking", "players": [{"place": 0, "name": "A", "rating": 1516.2, "games": 2}]},
+     False),
+    (REPLAY, True),
+    (dict(REPLAY, rounds=[dict(REPLAY["rounds"][0], events=[{"type": "game-deal", "table": 1,
+                      "names": ["a", "b", "c", "d"], "cards": "S2"}])]), False),   # hidden
+    (dict(REPLAY, rounds=[dict(REPLAY["rounds"][0], events=[{"type": "game-play", "table": 1,
+                      "names": ["a", "b", "c", "d"], "seat": 7, "cards": "S2",
+                      "combo": "single"}])]), False),
+    (dict(REPLAY, lines=["Game #1"]), False),
 ])
 def test_other_objects(obj: dict[str, Any], ok: bool) -> None:
     assert VALIDATOR.is_valid(obj) is ok
@@ -118,14 +144,13 @@ _LITERAL_EVENT = re.compile(r'\bEvent\(\s*"([a-z][a-z0-9-]*)"(?!\s*\+)'
                             r'(?:\s+if\s+[^"\n]*?\s+else\s+"([a-z][a-z0-9-]*)")?')
 _ANY_EVENT = re.compile(r'\bEvent\(\s*([^\s,)]+)')
 _TELL_ALL = re.compile(r'\b_tell_all\(\s*"([a-z][a-z0-9-]*)"')       # lobby/table.py
-_LINES_EVENT = re.compile(r'\b_lines_event\(\s*"([a-z][a-z0-9-]*)"')  # protocol/record_commands.py
 _JSON_TYPE = re.compile(r'"type":\s*"([a-z][a-z0-9-]*)"')             # objects the wire layer makes
 #: the places that build an Event whose type is not a literal, and what covers each
 _DYNAMIC_EVENTS = {
     ("lobby/events.py", "code"): "error_event: an error code, sent as `error`",
     ("lobby/table.py", "type_"): "_tell_all(TYPE, ...): scanned by _TELL_ALL",
     ("lobby/table.py", '"game-"'): "'game-' + an engine event kind: scanned in lobby/tichu",
-    ("protocol/record_commands.py", "kind"): "_lines_event(TYPE, ...): scanned by _LINES_EVENT",
+    ("protocol/render_records.py", 'event["type"]'): "a replay's game event, rendered as text",
     ("lobby/events.py", "{self.type!r}"): "__repr__",
     ("lobby/tichu/round.py", "{self.kind!r}"): "__repr__",
 }
@@ -150,7 +175,7 @@ def emitted_types() -> dict[str, set[str]]:
             first = m.group(1)
             if not first.startswith('"') or re.match(r'"[a-z-]*"\s*\+', src[m.start(1):]):
                 dynamic.add((rel, first))
-        scans = [_TELL_ALL, _LINES_EVENT] + ([_JSON_TYPE] if rel.startswith("protocol/") else [])
+        scans = [_TELL_ALL] + ([_JSON_TYPE] if rel.startswith("protocol/") else [])
         for rx in scans:
             for m in rx.finditer(src):
                 found.setdefault(m.group(1), set()).add(rel)
@@ -394,11 +419,19 @@ def test_a_whole_server_session_in_machine_mode_validates(clock: task.Clock) -> 
     s.play(rng)
     assert table.state == "finished" and table.match is not None
     # ---- the records of that game
-    assert len(s.reply(ann, "/history")["lines"]) == 2
+    (game,) = s.reply(ann, "/history")["games"]
+    assert game["game"] == 1 and game["players"] == table.players
     replay = s.reply(ann, "/replay 1 1")
-    assert replay["game"] == 1 and replay["round"] == 1 and len(replay["lines"]) > 10
-    assert len(s.reply(ann, "/rangliste")["lines"]) == 5
-    assert s.reply(ann, "/finger Ann")["statistics"]
+    assert replay["game"] == 1 and replay["round"] == 1 and replay["rounds"][0]["round"] == 1
+    assert {e["type"] for e in replay["rounds"][0]["events"]} >= {"game-play", "game-pass"}
+    whole = s.reply(ann, "/replay 1")
+    assert [r["round"] for r in whole["rounds"]] == list(range(1, whole["total_rounds"] + 1))
+    assert whole["rounds"][-1]["events"][-1]["type"] == "game-match-over"
+    assert not any("lines" in o or "text" in o for o in (game, replay, whole))
+    assert len(s.reply(ann, "/rangliste")["players"]) == 4
+    assert s.reply(ann, "/finger Ann")["statistics"]["games"] == 1
+    s.connect("Eve")
+    assert s.reply(ann, "/finger Eve")["statistics"] is None          # a guest
     # ---- a second game with a bomb window; a vanished player replaced by a bot
     s.reply(bob, "/reset")
     s.reply(bob, "/option bombwindow 1")
