@@ -1,79 +1,133 @@
 """A game as a BrettspielWelt (BSW) Tichu log: the ``.tch`` text of BSW's public log archive.
 
 BSW's archive serves one plain-text file per game; public tools that analyse those logs read the
-layout below, which this module writes so that they can read our games too. One block per round,
-no header, no blank lines, lines end with ``\\n``::
+layout below, which this module writes so that they read our games as BSW games. The layout is
+the archive's own (taken from its published files and from the tools that read them), line for
+line. One block per round, no header, no blank lines, UTF-8, every line ends with ``\\n`` (the
+last too); ``\\u2423`` marks the single space that ends some lines::
 
     ---------------Gr.Tichukarten------------------
-    (0)Alice Dr BD R9 G8 B6 G5 G4 Hu          the first 8 cards of each seat, seat 0..3
+    (0)Alice Dr BD R9 G8 B6 G5 G4 Hu\u2423          the first 8 cards of each seat, seat 0..3
     (1)Bob ...
     (2)Carol ...
     (3)Dave ...
     ---------------Startkarten------------------
-    (0)Alice <all 14 cards>                   before the exchange
+    (0)Alice <all 14 cards>\u2423                   before the exchange
     ...
     Grosses Tichu: (2)Carol                   one line per Grand Tichu call (declines: no line)
     Tichu: (1)Bob                             Tichu calls made before the play began
     Schupfen:
-    (0)Alice gibt: Bob: Hu - Carol: BD - Dave: R9 -
+    (0)Alice gibt: Bob: Hu - Carol: BD - Dave: R9 -\u2423
     ...                                       four lines, seat 0..3; the recipients in the order
                                               next seat, partner, previous seat
-    BOMBE: (0)Alice (3)Dave                   the seats holding a bomb after the exchange (only
+    BOMBE: (0)Alice (3)Dave\u2423                   the seats holding a bomb after the exchange (only
                                               when somebody does)
     ---------------Rundenverlauf------------------
-    (0)Alice: Ma                              a play (a lead, a follow or a bomb out of turn)
-    Wunsch:7                                  the wish of a Mah Jong play (none: no line)
+    (0)Alice: Ma\u2423                              a play (a lead, a follow or a bomb out of turn)
+    Wunsch:7                                  the wish of that Mah Jong play (none: no line)
     (1)Bob passt.                             a pass
     Tichu: (1)Bob                             a Tichu call during the play
-    Drache an: (3)Dave                        the Dragon trick is given to that seat
+    (0)Alice passt.                           the trick's winner collects it (see below)
+    Drache an: (3)Dave                        the Dragon's trick goes to that seat
     Ergebnis: 120 - -20                       the round's score: seats 0+2, then seats 1+3
 
 ``(N)`` is the seat (0..3; seats 0+2 and 1+3 are partners, play goes 0, 1, 2, 3) and the name
-follows without a space; names cannot hold spaces or colons here. Cards are BSW notation
-(``lobby/tichu/cards.py``): suits ``S B G R``, ranks ``2..10 B D K A``, ``Ma Hu Ph Dr``. Lines are
-in the order the actions happened.
+follows without a space. Cards are BSW notation (``lobby/tichu/cards.py``): suits ``S B G R``,
+ranks ``2..10 B D K A``, ``Ma Hu Ph Dr``. Lines are in the order the actions happened.
 
-What this writer assumes where the archive's layout says nothing (docs/operations.md repeats it):
+How the archive shows a trick, which its readers rely on to find where tricks end:
 
-- Cards in the hand lines and in a play are listed high to low (Dragon, Phoenix, Ace ... 2,
-  Mah Jong, Dog), as in BSW's own logs; a Phoenix's reading is not written (the archive has no
-  notation for it): a reader takes the highest reading that beats the trick (our engine's
-  default), and where a player chose another reading the log still shows the right cards.
-- Wish ranks are ``2..10 B D K A``; a Mah Jong play without a wish has no ``Wunsch`` line.
-- ``turnier``: seats change after rounds 3 and 6, so the names on the ``(N)`` lines change too;
-  there is no Grand Tichu in turnier, and the ``Gr.Tichukarten`` section still lists the first
+- When everybody else has passed, the trick's winner takes it with a ``passt`` line of his own
+  (the archive logs the collection as his pass), then leads. We write that line when the trick
+  is actually taken: when its winner leads again, so a bomb thrown onto the lying trick comes
+  before it, as in BSW.
+- A winner who is already out writes nothing: the next player in turn simply leads.
+- The Dog's trick stays lying: no collection line; the partner (or the next player after him who
+  still holds cards) leads.
+- The Dragon's trick: the winner's collection line (when he still holds cards), then
+  ``Drache an: (N)name``; also when the table option ``dragon fixed`` chose the opponent.
+- A bomb out of turn is a play line like any other.
+- The round ends with the play that ends it: no collection line after it, only the Dragon's gift
+  if the last trick is the Dragon's (not after a double victory), then ``Ergebnis``.
+
+What this writer decides where BSW's files show nothing (docs/operations.md repeats it):
+
+- Cards are listed high to low: in hand lines Dragon, Phoenix, Ace ... 2, Mah Jong, Dog; in a
+  play by the rank each card stands for, the Phoenix in front of the cards of the rank it takes
+  (``Ph RD`` is a pair of queens, ``Ph S6 B6 G2 S2`` a full house of sixes) and, in a straight, in
+  the place of the rank it fills (``S9 S8 G7 S6 S5 Ph R3 B2``), so the log keeps the reading the
+  player chose. Cards of one rank follow the suit order R G B S.
+- A name's spaces are written as no-break spaces (U+00A0), as BSW does, and a colon as ``_``
+  (our names hold neither).
+- Wish ranks are ``2..10 B D K A``; the ``Wunsch`` line follows the Mah Jong play even when the
+  wish was named with a separate ``/wish``.
+- ``turnier``: seats change after rounds 3 and 6, so each round's block names who sat where in
+  that round; there is no Grand Tichu in turnier, and ``Gr.Tichukarten`` still lists the first
   8 cards dealt. ``Ergebnis`` is the round's own score (a turnier double victory counts 200
   there, as in any log, though the match credits 100).
 - A round that did not finish (an abandoned game) ends without an ``Ergebnis`` line, as BSW's
   truncated logs do.
+
+:func:`bsw_log` writes a finished game's record; :func:`tch_lines` splits a stored text into its
+lines (``/tchlog`` sends them; a web view would serve the text itself).
 """
 from __future__ import annotations
 
 from typing import Any, Sequence
 
-from lobby.tichu.actions import (
-    UNSET, CallTichu, Exchange, GiveDragon, GrandTichu, Pass, Play, Wish, action_from_json,
-)
-from lobby.tichu.cards import SORT_KEY, format_cards, parse_cards
+from lobby.tichu.actions import Exchange, Play, action_from_json
+from lobby.tichu.cards import DECK, DOG, DRAGON, MAHJONG, PHOENIX, RANK_OF, SORT_KEY, parse_cards
+from lobby.tichu.combos import classify
 from lobby.tichu.match import Match, MatchOptions
 from lobby.tichu.moves import legal_plays
 
-__all__ = ["bsw_log", "bsw_cards", "SECTION_GRAND", "SECTION_START", "SECTION_PLAY"]
+__all__ = ["bsw_log", "bsw_cards", "bsw_play", "bsw_name", "tch_lines",
+           "SECTION_GRAND", "SECTION_START", "SECTION_PLAY"]
 
 SECTION_GRAND = "---------------Gr.Tichukarten------------------"
 SECTION_START = "---------------Startkarten------------------"
 SECTION_PLAY = "---------------Rundenverlauf------------------"
 
+_NAME_FIX = str.maketrans({" ": "\u00a0", "\t": "\u00a0", ":": "_"})
+_CARD_NAME = tuple(card.name for card in DECK)
+
 
 def bsw_cards(cards: Sequence[int]) -> str:
     """Cards in BSW notation, high to low (Dr Ph A ... 2 Ma Hu)."""
-    return format_cards(sorted(cards, key=SORT_KEY.__getitem__, reverse=True))
+    return " ".join(_CARD_NAME[c] for c in sorted(cards, key=SORT_KEY.__getitem__, reverse=True))
 
 
-def _wish_text(rank: Any) -> str | None:
-    if rank is None or rank is UNSET:
-        return None
-    return str(rank).upper()
+def bsw_play(cards: Sequence[int], phoenix_as: int | None = None) -> str:
+    """A play's cards as the archive lists them: high to low by the rank each card stands for,
+    the Phoenix (standing for ``phoenix_as``) in front of the cards of its rank."""
+    cards = list(cards)
+    if len(cards) == 1 or PHOENIX not in cards or phoenix_as is None:
+        return bsw_cards(cards)
+
+    def key(c: int) -> tuple[int, int]:
+        if c == PHOENIX:
+            return (int(phoenix_as), 200)       # type: ignore[arg-type]
+        if c == MAHJONG:
+            return (1, 0)
+        if c == DOG:
+            return (0, 0)
+        if c == DRAGON:
+            return (15, 0)
+        return (RANK_OF[c], SORT_KEY[c])
+    return " ".join(_CARD_NAME[c] for c in sorted(cards, key=key, reverse=True))
+
+
+def bsw_name(name: str) -> str:
+    """A player's name as the log writes it (spaces as no-break spaces, no colons)."""
+    return str(name).translate(_NAME_FIX)
+
+
+def tch_lines(text: str) -> list[str]:
+    """The lines of a stored ``.tch`` text (without their line ends)."""
+    lines = text.split("\n")
+    if lines[-1] == "":
+        lines.pop()
+    return lines
 
 
 class _RoundLog:
@@ -81,13 +135,14 @@ class _RoundLog:
 
     def __init__(self, match: Match, names: Sequence[str]) -> None:
         rnd = match.round
-        self.names = [names[match.player_at(s)] for s in range(4)]   # by seat
+        self.names = [bsw_name(names[match.player_at(s)]) for s in range(4)]   # by seat
         self.deal = rnd.deal
         self.grand: list[int] = []
         self.early_tichu: list[int] = []
         self.exchange: list[tuple | None] = [None] * 4
         self.bombs: list[int] = []
         self.play: list[str] = []
+        self.mahjong_line: int | None = None     # index in self.play of the Mah Jong play
         self.score: list[int] | None = None
 
     def who(self, seat: int) -> str:
@@ -95,9 +150,9 @@ class _RoundLog:
 
     def lines(self) -> list[str]:
         out = [SECTION_GRAND]
-        out += [f"{self.who(s)} {bsw_cards(self.deal[s][:8])}" for s in range(4)]
+        out += [f"{self.who(s)} {bsw_cards(self.deal[s][:8])} " for s in range(4)]
         out.append(SECTION_START)
-        out += [f"{self.who(s)} {bsw_cards(self.deal[s])}" for s in range(4)]
+        out += [f"{self.who(s)} {bsw_cards(self.deal[s])} " for s in range(4)]
         out += [f"Grosses Tichu: {self.who(s)}" for s in self.grand]
         out += [f"Tichu: {self.who(s)}" for s in self.early_tichu]
         out.append("Schupfen:")
@@ -106,9 +161,9 @@ class _RoundLog:
             if given is None:
                 continue
             parts = "".join(f"{self.names[(s + i + 1) & 3]}: {given[i]} - " for i in range(3))
-            out.append(f"{self.who(s)} gibt: {parts.rstrip()}")
+            out.append(f"{self.who(s)} gibt: {parts}")
         if self.bombs:
-            out.append("BOMBE: " + " ".join(self.who(s) for s in self.bombs))
+            out.append("BOMBE: " + "".join(self.who(s) + " " for s in self.bombs))
         if all(g is not None for g in self.exchange):
             out.append(SECTION_PLAY)
             out += self.play
@@ -133,35 +188,58 @@ def bsw_log(record: dict[str, Any], names: Sequence[str]) -> str:
         log = rounds[-1]
         seat = match.seat_of(int(player))
         phase = rnd.phase
-        match.apply(int(player), action)
-        if isinstance(action, GrandTichu):
-            if action.call:
-                log.grand.append(seat)
-        elif isinstance(action, CallTichu):
-            if phase in ("grand", "exchange"):
-                log.early_tichu.append(seat)
-            else:
-                log.play.append(f"Tichu: {log.who(seat)}")
-        elif isinstance(action, Exchange):
-            log.exchange[seat] = tuple(str(c) for c in action.cards)
-            if rnd.phase != "exchange":          # the last of the four: play begins
+        left = rnd.cards_left()                  # before the action: who still holds cards
+        top = rnd.trick[-1][1] if rnd.trick and not rnd.trick_won else None
+        events = match.apply(int(player), action)
+        ends = any(e.kind == "round-over" for e in events)
+        for ev in events:
+            kind, d = ev.kind, ev.data
+            if kind == "round-over":
+                if log.score is None:
+                    log.score = list(d["score"])
+                break                            # what follows belongs to the next round
+            if kind == "grand":
+                if d["call"]:
+                    log.grand.append(d["seat"])
+            elif kind == "tichu":
+                if phase in ("grand", "exchange"):
+                    log.early_tichu.append(d["seat"])
+                else:
+                    log.play.append(f"Tichu: {log.who(d['seat'])}")
+            elif kind == "exchange-given" and isinstance(action, Exchange):
+                log.exchange[d["seat"]] = tuple(_CARD_NAME[c] for c in action.cards)
+            elif kind == "play-phase":
                 log.bombs = [s for s in range(4)
                              if any(c.is_bomb for c in legal_plays(rnd.hands[s], [], None))]
-        elif isinstance(action, Play):
-            log.play.append(f"{log.who(seat)}: {bsw_cards(action.cards)}")
-            wish = _wish_text(action.wish)
-            if wish is not None:
-                log.play.append(f"Wunsch:{wish}")
-        elif isinstance(action, Wish):
-            wish = _wish_text(action.rank)
-            if wish is not None:
-                log.play.append(f"Wunsch:{wish}")
-        elif isinstance(action, Pass):
-            log.play.append(f"{log.who(seat)} passt.")
-        elif isinstance(action, GiveDragon):
-            log.play.append(f"Drache an: {log.who(action.seat)}")
-        if rnd.result is not None and log.score is None:
-            log.score = list(rnd.result["score"])
+            elif kind == "trick-taken":
+                if "lead" in d:                  # the Dog's trick: it stays lying
+                    continue
+                winner, to = d["winner"], d["seat"]
+                if not ends and left[winner]:
+                    log.play.append(f"{log.who(winner)} passt.")
+                if to != winner:
+                    log.play.append(f"Drache an: {log.who(to)}")
+            elif kind == "play" and isinstance(action, Play):
+                log.play.append(f"{log.who(d['seat'])}: {_play_text(rnd, seat, action, top)} ")
+                if MAHJONG in action.cards:
+                    log.mahjong_line = len(log.play) - 1
+            elif kind == "pass":
+                log.play.append(f"{log.who(d['seat'])} passt.")
+            elif kind == "wish" and d["rank"] is not None and log.mahjong_line is not None:
+                log.play.insert(log.mahjong_line + 1, f"Wunsch:{d['rank']}")
         if match.round is not rnd:
             rounds.append(_RoundLog(match, names))
     return "".join(line + "\n" for r in rounds for line in r.lines())
+
+
+def _play_text(rnd: Any, seat: int, action: Play, top: Any) -> str:
+    """The cards of an accepted play, with the Phoenix where its reading puts it."""
+    cards = action.cards
+    if PHOENIX not in cards or len(cards) == 1:
+        return bsw_cards(cards)
+    combo = None
+    if rnd.trick and rnd.trick[-1][0] == seat and PHOENIX in rnd.trick[-1][1]:
+        combo = rnd.trick[-1][1]            # the engine's own reading of the play
+    if combo is None:                       # the play ended the round: the same reading again
+        combo = classify(cards, action.phoenix_as, top)
+    return bsw_play(cards, None if combo is None else combo.phoenix_as)

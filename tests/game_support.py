@@ -14,7 +14,7 @@ def random_game(seed: int, *, rounds: int = 3, turnier: bool = False,
                 until_actions: int | None = None) -> Match:
     """A match played with random legal actions (the acting player drawn at random among those
     who may act). Tichu calls are made with the given rates; a Phoenix play leaves its reading
-    to the engine (BSW logs carry none), so the game replays from its BSW log exactly.
+    to the engine (its default reading), as a player who names none.
     Non-turnier games end after ``rounds`` rounds. ``until_actions`` stops early (unfinished)."""
     rng = random.Random(seed)
     options = MatchOptions(turnier=True) if turnier else MatchOptions(max_rounds=rounds)
