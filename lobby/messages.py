@@ -81,7 +81,13 @@ ERRORS: dict[str, str] = {
                             "is closed.",
     "too-many-guests": "Too many guests are online (at most {limit}); log in with a registered "
                        "name, or try again later.",
-    "too-many-attempts": "Too many log-in attempts from your address; try again in {seconds} s.",
+    "too-many-attempts": "Too many password attempts from your address; try again in {seconds} s.",
+    "too-many-attempts-here": "Too many password attempts on this connection; try again in "
+                              "{seconds} s.",
+    "account-wait": "Too many wrong passwords for {name}; the next attempt is possible in "
+                    "{seconds} s.",
+    "too-many-registrations": "Too many new accounts from your address (at most {limit} an "
+                              "hour); try again in {minutes} minutes.",
     "login-timeout": "You did not log in within {seconds} s; closing the connection.",
     "idle-warning": "You have typed nothing for a long time; you will be disconnected in "
                     "{seconds} s unless you type something.",

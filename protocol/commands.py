@@ -53,6 +53,16 @@ class CommandContext(Protocol):
 
     def quit(self, event: Event) -> None: ...
 
+    def password_attempt(self, account: str | None, kind: str) -> Any:
+        """protocol.guard's count of password work (before any hash); LobbyError when
+        refused."""
+
+    def registration_attempt(self) -> Any:
+        """protocol.guard's count of new accounts per address; LobbyError when refused."""
+
+    def failure_delay(self) -> Any:
+        """A Deferred that fires after the pause that follows a wrong password."""
+
 
 Handler = Callable[[CommandContext, dict[str, str]], "Awaitable[None] | None"]
 
@@ -299,9 +309,21 @@ async def _register(ctx: CommandContext, args: dict[str, str]) -> None:
     if is_reserved(me.name):
         raise LobbyError("reserved-name", name=me.name)
     check_password(args["password"])
-    password_hash = await ctx.accounts.hash(args["password"])
-    if not await ctx.store.create_account(me.name, password_hash, ctx.world.clock.seconds()):
+    registration = ctx.registration_attempt()       # too-many-registrations
+    attempt = ctx.password_attempt(me.name, "register")  # rate limits, before the hash
+    try:
+        password_hash = await ctx.accounts.hash(args["password"])
+        created = await ctx.store.create_account(me.name, password_hash,
+                                                 ctx.world.clock.seconds())
+    except BaseException:
+        registration.cancel()
+        attempt.failed()
+        raise
+    if not created:
+        registration.cancel()
+        attempt.failed()
         raise LobbyError("name-taken", name=me.name)
+    attempt.succeeded()
     me.registered = True
     ctx.send(Event("registered", name=me.name))
 
@@ -314,11 +336,16 @@ async def _password(ctx: CommandContext, args: dict[str, str]) -> None:
     if not me.registered:
         raise LobbyError("not-registered")
     check_password(args["new"])
+    attempt = ctx.password_attempt(me.name, "password")  # rate limits, before any hash
     account = await ctx.store.get_account(me.name)
     if account is None:
+        attempt.failed()
         raise LobbyError("not-registered")
     if not await ctx.accounts.verify(args["old"], account.password_hash):
+        attempt.failed()
+        await ctx.failure_delay()
         raise LobbyError("wrong-password")
+    attempt.succeeded()
     await ctx.store.set_password(me.name, await ctx.accounts.hash(args["new"]))
     ctx.send(Event("password-changed"))
 

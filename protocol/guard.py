@@ -17,16 +17,36 @@ attempts per IP address); every connection gets a ``ConnectionGuard`` from
   A player seated at a running table is never disconnected for idleness while that table waits
   on somebody else (``TableActor.waiting_for()``); the check is repeated later instead.
 
-``Guard.password_attempt(session)`` counts password attempts per IP address per minute and
-refuses more than ``login_attempts_per_minute``; ``Guard.failure_delay()`` is the pause after a
-wrong password. ``Guard.may_enter(session, name, registered)`` refuses guests beyond
+Password work (a log-in password, ``/register``, ``/password``: each one hash run at least) goes
+through ``Guard.password_attempt(session, account, kind)`` BEFORE any hash runs; it refuses at
+once, without hashing, with a rate-limit code, or gives an ``Attempt`` that the caller ends with
+``succeeded()`` or ``failed()``. An attempt counts while it runs, so a burst of simultaneous
+attempts is limited like a sequence of failed ones:
+
+- per address group (an IPv4 address, an IPv6 /64: ``address_group``), at most
+  ``login_attempts_per_minute`` in the last 60 s (``too-many-attempts``). A log-in that succeeds
+  is taken off the count again, and the account is then known at that address: its later
+  log-ins from there pass the address's limit (the account's own limit still applies), so a NAT
+  of many users is not locked out by one of them guessing; ``/register`` and ``/password``
+  always count;
+- per connection, at most ``password_attempts_per_connection`` in the last 60 s
+  (``too-many-attempts-here``), counted the same way;
+- per account, across all addresses: after ``account_failures_before_delay`` failures in a row
+  every further attempt waits a growing delay (``ACCOUNT_DELAY_BASE`` seconds, doubled with each
+  failure, at most ``account_delay_max``; ``account-wait``). A success resets it; failures are
+  forgotten ``ACCOUNT_FAILURES_FORGOTTEN`` seconds after the last one.
+
+``Guard.registration_attempt(session)`` allows ``registrations_per_hour`` new accounts per address
+group in the last hour (``too-many-registrations``). ``Guard.failure_delay()`` is the pause after
+a wrong password. ``Guard.may_enter(session, name, registered)`` refuses guests beyond
 ``max_guests`` and banned names (lobby.moderation).
 
-Per-address limits (connections, log-in attempts) do not apply to loopback addresses unless
-``limit_loopback`` is set: local bots, benchmarks and a TLS terminator in front of the server all
-connect from there. Time comes only from the injected clock. A value of 0 turns a limit off;
-``Limits()`` is everything off (tests, embedding; the greeting goes out at once, only the two bounds
-of the telnet side channel keep their sizes), ``Limits.public()`` the documented defaults of the
+Per-address limits (connections, password attempts, registrations) do not apply to loopback
+addresses unless ``limit_loopback`` is set: local bots, benchmarks and a TLS terminator in front
+of the server all connect from there. The per-connection and per-account limits always apply.
+Time comes only from the injected clock. A value of 0 turns a limit off; ``Limits()`` is
+everything off (tests, embedding; the greeting goes out at once, only the two bounds of the
+telnet side channel keep their sizes), ``Limits.public()`` the documented defaults of the
 command line (docs/operations.md, "Limits").
 """
 from __future__ import annotations
@@ -48,7 +68,8 @@ if TYPE_CHECKING:
     from protocol.session import Session
 
 __all__ = ["Limits", "PUBLIC_LIMITS", "TokenBucket", "Guard", "ConnectionGuard", "peer_host",
-           "is_loopback"]
+           "is_loopback", "address_group", "Attempt", "Registration", "ACCOUNT_DELAY_BASE",
+           "ACCOUNT_FAILURES_FORGOTTEN"]
 
 log = Logger(namespace="protocol.guard")
 
@@ -60,7 +81,11 @@ class Limits:
     max_connections: int = 0            # connections in total
     max_per_ip: int = 0                 # connections from one IP address
     max_guests: int = 0                 # guests online in total
-    login_attempts_per_minute: int = 0  # password attempts per IP address per minute
+    login_attempts_per_minute: int = 0  # password attempts per address group per minute
+    password_attempts_per_connection: int = 0  # password attempts per connection per minute
+    account_failures_before_delay: int = 0  # wrong passwords for one account before the delay
+    account_delay_max: float = 0.0      # the longest delay between attempts for one account
+    registrations_per_hour: int = 0     # new accounts per address group per hour
     login_failure_delay: float = 0.0    # seconds before "wrong password" is answered
     login_timeout: float = 0.0          # seconds to finish logging in
     idle_timeout: float = 0.0           # seconds without a line before the disconnect
@@ -89,6 +114,10 @@ PUBLIC_LIMITS = Limits(
     max_per_ip=8,
     max_guests=5000,
     login_attempts_per_minute=10,
+    password_attempts_per_connection=3,
+    account_failures_before_delay=3,
+    account_delay_max=900.0,
+    registrations_per_hour=5,
     login_failure_delay=3.0,
     login_timeout=120.0,
     idle_timeout=3600.0,
@@ -138,6 +167,28 @@ def peer_host(session: Any) -> str:
     return str(getattr(peer, "host", "?"))
 
 
+#: the first delay (seconds) for an account after ``account_failures_before_delay`` failures;
+#: it doubles with each further failure, up to ``Limits.account_delay_max``
+ACCOUNT_DELAY_BASE = 5.0
+#: an account's failures are forgotten this long (seconds) after its last failure
+ACCOUNT_FAILURES_FORGOTTEN = 3600.0
+
+
+def address_group(host: str) -> str:
+    """The unit of the per-address limits: an IPv4 address itself, an IPv6 address's /64
+    network (one household or customer usually has a whole /64), an IPv4-mapped IPv6 address
+    as its IPv4 address. Anything else (no address: "?") as it is."""
+    try:
+        address = ipaddress.ip_address(host.split("%", 1)[0])
+    except ValueError:
+        return host
+    if isinstance(address, ipaddress.IPv6Address):
+        if address.ipv4_mapped is not None:
+            return str(address.ipv4_mapped)
+        return str(ipaddress.IPv6Network((address, 64), strict=False))
+    return str(address)
+
+
 def is_loopback(host: str) -> bool:
     try:
         return ipaddress.ip_address(host).is_loopback
@@ -154,7 +205,11 @@ class Guard:
         self.world = world
         self.total = 0
         self.per_ip: dict[str, int] = {}
-        self._attempts: dict[str, deque[float]] = {}
+        self._attempts: dict[str, deque[float]] = {}         # address group -> attempt times
+        self._account_failures: dict[str, tuple[int, float]] = {}   # key -> (count, last)
+        self._registrations: dict[str, deque[float]] = {}    # address group -> times
+        #: address group -> keys of the accounts that logged in from there (see password_attempt)
+        self._known: dict[str, set[str]] = {}
         #: counters for the operator and the tests
         self.stats: dict[str, int] = {"refused": 0, "foreign": 0, "flood_kicks": 0,
                                       "idle_kicks": 0, "login_timeouts": 0, "dropped_lines": 0}
@@ -194,26 +249,118 @@ class Guard:
             self.per_ip.pop(host, None)
 
     # ---- logging in -------------------------------------------------------------------------
-    def password_attempt(self, session: "Session") -> None:
-        """Count one password attempt from the session's address; LobbyError('too-many-attempts')
-        beyond ``login_attempts_per_minute`` in the last 60 seconds."""
-        limit = self.limits.login_attempts_per_minute
+    def password_attempt(self, session: "Session", account: str | None,
+                         kind: str = "login") -> "Attempt":
+        """Admit one password attempt (``kind``: ``login``, ``register``, ``password``) for
+        ``account`` (a name) before its hash runs: an ``Attempt`` to end with ``succeeded()`` or
+        ``failed()``, or LobbyError ``too-many-attempts`` (address), ``too-many-attempts-here``
+        (connection) or ``account-wait`` (account) -- refused without any hash work."""
+        limits = self.limits
+        now = self.clock.seconds()
+        host = peer_host(session)
+        group = address_group(host)
+        key = account.lower() if account else None
+        # the account first: its delay holds whatever the address or connection
+        if key is not None and limits.account_failures_before_delay:
+            wait = self._account_wait(key, now)
+            if wait > 0:
+                log.info("password attempt for {account} from {host} refused: {count} failures, "
+                         "next attempt in {seconds} s", account=account, host=host,
+                         count=self._account_failures[key][0], seconds=_ceil(wait))
+                raise LobbyError("account-wait", name=account, seconds=_ceil(wait))
+        conn_window: deque[float] | None = None
+        connection = session._guard if isinstance(session._guard, ConnectionGuard) else None
+        if limits.password_attempts_per_connection and connection is not None:
+            if connection.attempts is None:
+                connection.attempts = deque()
+            conn_window = connection.attempts
+            wait = _window_wait(conn_window, limits.password_attempts_per_connection, 60.0, now)
+            if wait > 0:
+                log.info("too many password attempts on one connection from {host}", host=host)
+                raise LobbyError("too-many-attempts-here", seconds=_ceil(wait))
+        addr_window: deque[float] | None = None
+        known = key is not None and kind == "login" and key in self._known.get(group, ())
+        if limits.login_attempts_per_minute and self._limited(host) and not known:
+            addr_window = self._attempts.setdefault(group, deque())
+            wait = _window_wait(addr_window, limits.login_attempts_per_minute, 60.0, now)
+            if wait > 0:
+                log.info("too many log-in attempts from {host} ({count} in a minute)", host=host,
+                         count=len(addr_window))
+                raise LobbyError("too-many-attempts", seconds=_ceil(wait))
+            if len(self._attempts) > 10000:  # forget addresses that went quiet
+                for k in [k for k, q in self._attempts.items() if not q or q[-1] <= now - 60.0]:
+                    del self._attempts[k]
+        if addr_window is not None:
+            addr_window.append(now)
+        if conn_window is not None:
+            conn_window.append(now)
+        if key is not None and limits.account_failures_before_delay:
+            # running attempts count as failures until they succeed (a simultaneous burst)
+            count, _ = self._account_failures.get(key, (0, now))
+            self._account_failures[key] = (count + 1, now)
+            if len(self._account_failures) > 100000:
+                self._forget_accounts(now)
+        return Attempt(self, kind, key, now, addr_window, conn_window, group)
+
+    def _account_wait(self, key: str, now: float) -> float:
+        entry = self._account_failures.get(key)
+        if entry is None:
+            return 0.0
+        count, last = entry
+        if now - last >= ACCOUNT_FAILURES_FORGOTTEN:
+            del self._account_failures[key]
+            return 0.0
+        excess = count - self.limits.account_failures_before_delay
+        if excess < 0:
+            return 0.0
+        delay = ACCOUNT_DELAY_BASE * (2.0 ** min(excess, 30))
+        if self.limits.account_delay_max > 0:
+            delay = min(delay, self.limits.account_delay_max)
+        return last + delay - now
+
+    def _forget_accounts(self, now: float) -> None:
+        for k in [k for k, (_, last) in self._account_failures.items()
+                  if now - last >= ACCOUNT_FAILURES_FORGOTTEN]:
+            del self._account_failures[k]
+
+    def _account_failed(self, key: str, now: float) -> None:
+        count, _ = self._account_failures.get(key, (1, now))
+        self._account_failures[key] = (count, now)   # counted at the start; the delay from now
+
+    def _account_succeeded(self, key: str) -> None:
+        self._account_failures.pop(key, None)
+
+    def _logged_in(self, group: str, key: str) -> None:
+        """``key`` logged in from ``group``: known there from now on (memory only, bounded)."""
+        known = self._known.get(group)
+        if known is None:
+            if len(self._known) >= 100000:
+                self._known.pop(next(iter(self._known)))   # the oldest address group
+            known = self._known[group] = set()
+        if len(known) < 10000:
+            known.add(key)
+
+    def registration_attempt(self, session: "Session") -> "Registration":
+        """Admit one new account from the session's address group: a ``Registration`` (call
+        ``cancel()`` if no account was made), or LobbyError ``too-many-registrations``."""
+        limit = self.limits.registrations_per_hour
         host = peer_host(session)
         if not limit or not self._limited(host):
-            return
+            return Registration(None, 0.0)
         now = self.clock.seconds()
-        recent = self._attempts.setdefault(host, deque())
-        while recent and recent[0] <= now - 60.0:
-            recent.popleft()
-        if len(recent) >= limit:
-            wait = max(1, int(recent[0] + 60.0 - now + 0.999))
-            log.info("too many log-in attempts from {host} ({count} in a minute)", host=host,
-                     count=len(recent))
-            raise LobbyError("too-many-attempts", seconds=wait)
-        recent.append(now)
-        if len(self._attempts) > 10000:  # forget addresses that went quiet
-            for key in [k for k, q in self._attempts.items() if not q or q[-1] <= now - 60.0]:
-                del self._attempts[key]
+        window = self._registrations.setdefault(address_group(host), deque())
+        wait = _window_wait(window, limit, 3600.0, now)
+        if wait > 0:
+            log.info("too many new accounts from {host} ({count} in an hour)", host=host,
+                     count=len(window))
+            raise LobbyError("too-many-registrations", limit=limit,
+                             minutes=max(1, _ceil(wait / 60.0)))
+        window.append(now)
+        if len(self._registrations) > 10000:
+            for k in [k for k, q in self._registrations.items()
+                      if not q or q[-1] <= now - 3600.0]:
+                del self._registrations[k]
+        return Registration(window, now)
 
     def failure_delay(self) -> "Deferred[None]":
         """Fires after ``login_failure_delay`` seconds of the clock (at once when it is 0)."""
@@ -235,6 +382,82 @@ class Guard:
                 raise LobbyError("too-many-guests", limit=limit)
 
 
+def _ceil(seconds: float) -> int:
+    return max(1, int(seconds + 0.999))
+
+
+def _window_wait(window: deque[float], limit: int, span: float, now: float) -> float:
+    """Drop the times older than ``span``; the seconds until one more fits (0: it fits now)."""
+    while window and window[0] <= now - span:
+        window.popleft()
+    if len(window) < limit:
+        return 0.0
+    return window[0] + span - now
+
+
+class Attempt:
+    """One admitted password attempt (``Guard.password_attempt``); end it once."""
+
+    __slots__ = ("guard", "kind", "key", "stamp", "addr_window", "conn_window", "group", "ended")
+
+    def __init__(self, guard: Guard | None, kind: str, key: str | None, stamp: float,
+                 addr_window: deque[float] | None, conn_window: deque[float] | None,
+                 group: str = "?") -> None:
+        self.guard = guard
+        self.group = group
+        self.kind = kind
+        self.key = key
+        self.stamp = stamp
+        self.addr_window = addr_window
+        self.conn_window = conn_window
+        self.ended = False
+
+    def succeeded(self) -> None:
+        """The password was right: a log-in is taken off the address's and the connection's
+        counts (successful log-ins never count); the account's failures are forgotten."""
+        if self.ended or self.guard is None:
+            return
+        self.ended = True
+        if self.kind == "login":
+            for window in (self.addr_window, self.conn_window):
+                if window is not None:
+                    try:
+                        window.remove(self.stamp)
+                    except ValueError:   # dropped from the window meanwhile
+                        pass
+            if self.key is not None:
+                self.guard._logged_in(self.group, self.key)
+        if self.key is not None and self.guard.limits.account_failures_before_delay:
+            self.guard._account_succeeded(self.key)
+
+    def failed(self) -> None:
+        """The password was wrong: it stays counted; the account's delay runs from now."""
+        if self.ended or self.guard is None:
+            return
+        self.ended = True
+        if self.key is not None and self.guard.limits.account_failures_before_delay:
+            self.guard._account_failed(self.key, self.guard.clock.seconds())
+
+
+class Registration:
+    """One admitted new account (``Guard.registration_attempt``)."""
+
+    __slots__ = ("window", "stamp")
+
+    def __init__(self, window: deque[float] | None, stamp: float) -> None:
+        self.window = window
+        self.stamp = stamp
+
+    def cancel(self) -> None:
+        """No account was made after all (name taken, bad password): it does not count."""
+        window, self.window = self.window, None
+        if window is not None:
+            try:
+                window.remove(self.stamp)
+            except ValueError:
+                pass
+
+
 def _error_text(code: str, **params: Any) -> str:
     from protocol.render_text import error_line
     return error_line(code, **params)
@@ -244,7 +467,7 @@ class ConnectionGuard:
     """The defences of one connection (made by ``Guard.connection_made``)."""
 
     __slots__ = ("guard", "session", "host", "bucket", "warned", "dropped", "prefix",
-                 "_login_call", "_idle_call", "_last_line", "_idle_warned", "_done")
+                 "_login_call", "_idle_call", "_last_line", "_idle_warned", "_done", "attempts")
 
     def __init__(self, guard: Guard, session: "Session", host: str) -> None:
         self.guard = guard
@@ -260,6 +483,7 @@ class ConnectionGuard:
         self._last_line = now
         self._idle_warned: float | None = None   # when the idle warning was sent
         self._done = False
+        self.attempts: deque[float] | None = None   # password attempt times (Guard)
         self._login_call = guard.clock.callLater(limits.login_timeout, self._login_expired) \
             if limits.login_timeout > 0 else None
         self._idle_call = None

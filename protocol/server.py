@@ -24,7 +24,7 @@ from twisted.internet.protocol import Factory
 from twisted.internet.threads import deferToThreadPool
 from twisted.logger import Logger
 
-from lobby.accounts import DEFAULT_PARAMS, Accounts, Runner, ScryptParams
+from lobby.accounts import DEFAULT_PARAMS, Accounts, Argon2Params, Runner
 from lobby.events import Event
 from lobby.store import Store, StoreError
 from lobby.world import World
@@ -55,7 +55,7 @@ def _lower_thread_priority() -> None:
 
 
 class HashPool:
-    """Threads for password hashing (scrypt): as many as the process has CPUs, at low priority.
+    """Threads for password hashing (argon2id): as many as the process has CPUs, at low priority.
 
     A password check takes tens of milliseconds of CPU (hashlib releases the GIL meanwhile). In
     the reactor's general pool ten checks would run at once at the reactor's own priority, and on
@@ -124,7 +124,7 @@ class LobbyServer:
 
     def __init__(self, reactor: Any, store: Store, endpoints: Sequence[str] = (DEFAULT_PORT,),
                  motd: str = "", clock: Any = None, accounts: Accounts | None = None,
-                 scrypt: ScryptParams = DEFAULT_PARAMS, limits: Any = None,
+                 password_params: Argon2Params = DEFAULT_PARAMS, limits: Any = None,
                  admin: str | None = None) -> None:
         from lobby.moderation import Moderation
         from protocol.guard import Guard, Limits
@@ -137,7 +137,7 @@ class LobbyServer:
         self.hash_pool: HashPool | None = None
         if accounts is None:
             self.hash_pool = HashPool(reactor)
-            accounts = Accounts(self.hash_pool, scrypt)
+            accounts = Accounts(self.hash_pool, password_params)
         self.accounts = accounts
         #: the defences (protocol.guard.Limits; everything off unless given, see parse_args)
         self.limits = limits if limits is not None else Limits()
@@ -351,8 +351,22 @@ def add_limit_options(parser: argparse.ArgumentParser) -> None:
     add("--max-guests", type=int, default=d.max_guests, metavar="N",
         help=f"guests online in total (default {d.max_guests})")
     add("--login-attempts-per-minute", type=int, default=d.login_attempts_per_minute,
-        metavar="N", help=f"password attempts per IP address per minute "
+        metavar="N", help=f"password attempts (failed log-ins, /register, /password; a log-in "
+                          f"that succeeds does not count) per IP address or IPv6 /64 per minute "
                           f"(default {d.login_attempts_per_minute})")
+    add("--password-attempts-per-connection", type=int,
+        default=d.password_attempts_per_connection, metavar="N",
+        help=f"password attempts per connection per minute, counted the same way (default "
+             f"{d.password_attempts_per_connection})")
+    add("--account-failures-before-delay", type=int, default=d.account_failures_before_delay,
+        metavar="N", help=f"wrong passwords for one account (from any address) before each "
+                          f"further attempt waits a growing delay (default "
+                          f"{d.account_failures_before_delay})")
+    add("--account-delay-max", type=float, default=d.account_delay_max, metavar="SECONDS",
+        help=f"the longest such delay (default {d.account_delay_max:g})")
+    add("--registrations-per-hour", type=int, default=d.registrations_per_hour, metavar="N",
+        help=f"new accounts (/register) per IP address or IPv6 /64 per hour (default "
+             f"{d.registrations_per_hour})")
     add("--login-failure-delay", type=float, default=d.login_failure_delay, metavar="SECONDS",
         help=f"pause before a wrong password is answered (default {d.login_failure_delay:g})")
     add("--login-timeout", type=float, default=d.login_timeout, metavar="SECONDS",
@@ -388,6 +402,10 @@ def limits_from(opts: argparse.Namespace, nofile: tuple[int, int] | None = None)
     return Limits(
         max_connections=max_connections, max_per_ip=opts.max_per_ip,
         max_guests=opts.max_guests, login_attempts_per_minute=opts.login_attempts_per_minute,
+        password_attempts_per_connection=opts.password_attempts_per_connection,
+        account_failures_before_delay=opts.account_failures_before_delay,
+        account_delay_max=opts.account_delay_max,
+        registrations_per_hour=opts.registrations_per_hour,
         login_failure_delay=opts.login_failure_delay, login_timeout=opts.login_timeout,
         idle_timeout=opts.idle_timeout, idle_warning=opts.idle_warning,
         flood_rate=opts.flood_rate, flood_burst=opts.flood_burst, flood_kick=opts.flood_kick,

@@ -407,22 +407,27 @@ class Session(MachineMode, TelnetLineProtocol):
         self.sendLine("")  # the client did not echo the Return of the hidden line
         assert account is not None
         guard = getattr(self.factory, "guard", None)
-        if guard is not None:
-            try:
-                guard.password_attempt(self)  # LobbyError too-many-attempts
-            except LobbyError:
-                self.state = "login"
-                raise
         try:
-            ok = await self.accounts.verify(line.strip(), account.password_hash)
+            # LobbyError too-many-attempts / too-many-attempts-here / account-wait: no hash run
+            attempt = self.password_attempt(account.name, "login")
+        except LobbyError:
+            self.state = "login"
+            raise
+        try:
+            verdict = await self.accounts.check(line.strip(), account.password_hash)
         except Exception:
+            attempt.failed()
             if self.state == "password":   # back to the login prompt, not a password prompt
                 self.state = "login"       # without an account behind it
             raise
+        if not verdict.ok:
+            attempt.failed()
+        else:
+            attempt.succeeded()
         if self.state != "password":
             return
         self.state = "login"
-        if not ok:
+        if not verdict.ok:
             self._failures += 1
             log.info("wrong password for {user} from {peer} ({failures} of {limit})",
                      user=account.name, peer=self._peer(), failures=self._failures,
@@ -434,6 +439,47 @@ class Session(MachineMode, TelnetLineProtocol):
                 await guard.failure_delay()  # a pause after each wrong password
             raise LobbyError("wrong-password")
         self._enter(account.name, registered=True)
+        if verdict.needs_rehash:
+            self._upgrade_hash(account.name, line.strip())
+
+    def _upgrade_hash(self, name: str, password: str) -> None:
+        """After a successful log-in with a hash of an older scheme or older costs: store a
+        hash with the current parameters (in the background; a failure is only logged)."""
+        async def upgrade() -> None:
+            new_hash = await self.accounts.hash(password)
+            await self.store.set_password(name, new_hash)
+            log.info("the password hash of {user} was upgraded", user=name)
+
+        Deferred.fromCoroutine(upgrade()).addErrback(
+            lambda f: log.failure("upgrading the password hash of {user}", f, user=name))
+
+    # ---- password work (log-in, /register, /password): protocol.guard counts it -----------------
+    def password_attempt(self, account: str | None, kind: str) -> Any:
+        """A protocol.guard.Attempt for one password check or hash of ``kind`` (login,
+        register, password) for ``account``; LobbyError (a rate-limit code) when the guard's
+        limits refuse it -- before any hash runs."""
+        guard = getattr(self.factory, "guard", None)
+        if guard is None:
+            from protocol.guard import Attempt
+            return Attempt(None, kind, None, 0.0, None, None)
+        return guard.password_attempt(self, account, kind)
+
+    def failure_delay(self) -> "Deferred[None]":
+        """The pause after a wrong password (protocol.guard's login_failure_delay)."""
+        guard = getattr(self.factory, "guard", None)
+        if guard is None:
+            from twisted.internet.defer import succeed
+            return succeed(None)
+        return guard.failure_delay()
+
+    def registration_attempt(self) -> Any:
+        """A protocol.guard.Registration (``cancel()`` it when no account was made), or
+        LobbyError too-many-registrations."""
+        guard = getattr(self.factory, "guard", None)
+        if guard is None:
+            from protocol.guard import Registration
+            return Registration(None, 0.0)
+        return guard.registration_attempt(self)
 
     def _enter(self, name: str, registered: bool) -> None:
         guard = getattr(self.factory, "guard", None)

@@ -37,7 +37,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 from twisted.internet import task  # noqa: E402
 from twisted.internet.testing import StringTransport  # noqa: E402
 
-from lobby.accounts import Accounts, ScryptParams  # noqa: E402
+from lobby.accounts import Accounts, Argon2Params  # noqa: E402
 from lobby.bots.random_bot import RandomStrategy  # noqa: E402
 from lobby.store import Store, inline_runner  # noqa: E402
 
@@ -92,7 +92,7 @@ class Bench:
         self.clock.advance(1_800_000_000)
         store = Store(":memory:", inline_runner)
         self.server = LobbyServer(self.clock, store, [], clock=self.clock,
-                                  accounts=Accounts(inline_runner, ScryptParams(n=2**8, r=8, p=1)))
+                                  accounts=Accounts(inline_runner, Argon2Params(time_cost=1, memory_cost=8, parallelism=1)))
         started: list[Any] = []
         self.server.start().addBoth(started.append)
         assert started and not hasattr(started[0], "raiseException"), started

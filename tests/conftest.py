@@ -5,7 +5,7 @@
   gets ``addTimeout(..., reactor)``, so a hanging test fails alone. Default 30 s; change it with
   ``@pytest.mark.reactor_timeout(SECONDS)``.
 - ``lobby``: a LobbyFactory with an in-memory store, inline "threads", a task.Clock and cheap
-  scrypt parameters, for StringTransport tests; ``lobby.connect()`` gives a ``FakeClient``.
+  argon2 parameters (FAST_HASH), for StringTransport tests; ``lobby.connect()`` gives a ``FakeClient``.
 - ``fired(d)``: the result of a Deferred that has fired already (an inline store's), raising
   its failure; ``sqlite_store``: an opened inline Store on a temporary SQLite file, closed after.
 - ``logged_events()``: a context manager giving the list of every event logged inside it;
@@ -40,12 +40,13 @@ from twisted.internet.protocol import Protocol
 from twisted.internet.testing import StringTransport
 from twisted.logger import globalLogPublisher
 
-from lobby.accounts import Accounts, ScryptParams
+from lobby.accounts import Accounts, Argon2Params
 from lobby.store import Store, inline_runner
 from lobby.world import World
 
-# cheap parameters for unit tests only (the server's default is n=2**14)
-FAST_SCRYPT = ScryptParams(n=2**8, r=8, p=1)
+# cheap argon2id parameters for unit tests only (the server's default: 19 MiB, 2 passes)
+FAST_HASH = Argon2Params(time_cost=1, memory_cost=8, parallelism=1)
+FAST_SCRYPT = FAST_HASH  # the name of the first version's cheap parameters, still imported
 DEFAULT_TEST_TIMEOUT = 30.0
 IAC = 0xFF
 

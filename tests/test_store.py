@@ -8,7 +8,8 @@ import pytest
 import pytest_twisted
 from twisted.python.threadable import isInIOThread
 
-from lobby.accounts import (ScryptParams, check_name, check_password, hash_password, is_reserved,
+from lobby.accounts import (ScryptParams, check_name, check_password, hash_password,
+                            hash_password_scrypt, is_reserved,
                             valid_name, verify_password)
 from lobby.messages import LobbyError
 from lobby.store import MIGRATIONS, Migration, Store, StoreError, inline_runner
@@ -110,12 +111,16 @@ async def test_the_threaded_store_runs_queries_off_the_reactor_thread(tmp_path: 
 def test_password_hashes_are_salted_self_describing_and_verified() -> None:
     a = hash_password("correct horse", FAST_SCRYPT)
     b = hash_password("correct horse", FAST_SCRYPT)
-    assert a != b and a.startswith("scrypt$256$8$1$") and "correct" not in a
+    assert a != b and a.startswith("$argon2id$v=19$m=8,t=1,p=1$") and "correct" not in a
     assert verify_password("correct horse", a) and verify_password("correct horse", b)
     assert not verify_password("correct hors", a)
     assert not verify_password("x", "garbage") and not verify_password("x", "md5$1$2$3$4$5")
-    strong = hash_password("pw12", ScryptParams())
-    assert strong.startswith("scrypt$16384$8$1$") and verify_password("pw12", strong)
+    assert not verify_password("x", "$argon2id$v=19$m=8,t=1,p=1$broken")
+    strong = hash_password("pw12")
+    assert strong.startswith("$argon2id$v=19$m=19456,t=2,p=1$") and verify_password("pw12", strong)
+    old = hash_password_scrypt("pw12", ScryptParams(n=2**8))   # the first version's scheme
+    assert old.startswith("scrypt$256$8$1$") and verify_password("pw12", old)
+    assert not verify_password("pw13", old)
 
 
 def test_names_and_passwords() -> None:

@@ -1,0 +1,249 @@
+"""Password work and its limits (issue 12, "Log-in, accounts and roles", "Password work",
+"Registrations"): argon2id hashes and the upgrade of old ones, password attempts counted per
+connection, per address group (IPv6 /64) and per account, successful log-ins that never count,
+the growing delay of an account, new accounts per address per hour. StringTransport sessions
+and task.Clock: nothing waits for real."""
+from __future__ import annotations
+
+from typing import Any
+
+from twisted.internet import task
+from twisted.internet.address import IPv4Address, IPv6Address
+from twisted.internet.testing import StringTransport
+
+from conftest import FAST_HASH, FakeClient, FakeLobby, fired
+from lobby.accounts import (Accounts, Argon2Params, ScryptParams, check_password_hash,
+                            hash_password, hash_password_scrypt)
+from lobby.store import inline_runner
+from protocol.guard import ACCOUNT_DELAY_BASE, Guard, Limits, address_group
+
+
+class Lobby(FakeLobby):
+    """A FakeLobby with a Guard of the given limits; clients from any address."""
+
+    def __init__(self, clock: task.Clock, **limits: Any) -> None:
+        super().__init__(clock)
+        self.guard = Guard(Limits(**limits), clock, self.world)
+        self.factory.guard = self.guard
+
+    def connect_from(self, host: str) -> FakeClient:
+        address = (IPv6Address("TCP", host, 4321) if ":" in host
+                   else IPv4Address("TCP", host, 4321))
+
+        class From(FakeClient):
+            def __init__(self, factory: Any) -> None:
+                self.factory = factory
+                self.transport = StringTransport(peerAddress=address)
+                self.session = factory.buildProtocol(None)
+                self.session.makeConnection(self.transport)
+                self.closed = False
+        return From(self.factory)
+
+    def stored_hash(self, name: str) -> str:
+        account = fired(self.store.get_account(name))
+        assert account is not None
+        return account.password_hash
+
+
+def _login(lobby: Lobby, host: str, name: str, password: str) -> str:
+    c = lobby.connect_from(host)
+    c.raw()
+    c.send(name)
+    c.send(password)
+    return c.text()
+
+
+# ---- hashes ------------------------------------------------------------------------------------
+def test_argon2id_hashes_and_their_rehash_verdict() -> None:
+    h = hash_password("sesame12", FAST_HASH)
+    assert h.startswith("$argon2id$v=19$m=8,t=1,p=1$")
+    assert check_password_hash("sesame12", h, FAST_HASH).ok
+    assert not check_password_hash("sesame13", h, FAST_HASH).ok
+    assert not check_password_hash("sesame12", h, FAST_HASH).needs_rehash
+    stronger = Argon2Params(time_cost=2, memory_cost=16, parallelism=1)
+    verdict = check_password_hash("sesame12", h, stronger)    # other costs: upgrade
+    assert verdict.ok and verdict.needs_rehash
+    old = hash_password_scrypt("sesame12", ScryptParams(n=2**8))
+    assert check_password_hash("sesame12", old, FAST_HASH).needs_rehash
+    assert not check_password_hash("wrong123", old, FAST_HASH).needs_rehash
+
+
+def test_an_old_scrypt_hash_is_upgraded_at_the_next_successful_log_in(clock: task.Clock) -> None:
+    lobby = Lobby(clock)
+    fired(lobby.store.create_account("Olde", hash_password_scrypt("sesame12", ScryptParams(n=2**8)),
+                                     clock.seconds()))
+    assert lobby.stored_hash("Olde").startswith("scrypt$")
+    assert "Welcome back, Olde!" in _login(lobby, "10.0.0.1", "Olde", "sesame12")
+    upgraded = lobby.stored_hash("Olde")
+    assert upgraded.startswith("$argon2id$v=19$m=8,t=1,p=1$")
+    lobby.world.logout(lobby.world.online("Olde"), lobby.world.online("Olde").listener)
+    assert "Welcome back, Olde!" in _login(lobby, "10.0.0.2", "Olde", "sesame12")
+    assert lobby.stored_hash("Olde") == upgraded            # current: not hashed again
+
+
+def test_a_wrong_password_never_upgrades_an_old_hash(clock: task.Clock) -> None:
+    lobby = Lobby(clock)
+    old = hash_password_scrypt("sesame12", ScryptParams(n=2**8))
+    fired(lobby.store.create_account("Olde", old, clock.seconds()))
+    assert "wrong-password" in _login(lobby, "10.0.0.1", "Olde", "sesame13")
+    assert lobby.stored_hash("Olde") == old
+
+
+# ---- password attempts --------------------------------------------------------------------------
+def test_a_burst_of_30_password_commands_costs_a_few_hash_runs(clock: task.Clock) -> None:
+    lobby = Lobby(clock, password_attempts_per_connection=3, login_failure_delay=3.0)
+    lobby.register("Pat", "sesame12")
+    c = lobby.connect_from("10.0.0.7")
+    c.send("Pat")
+    c.send("sesame12")
+    assert "Welcome back, Pat!" in c.text()
+    before = lobby.accounts.hash_calls
+    c.send(b"/password sesame12 newpass12\r\n" * 30)     # one TCP write
+    for _ in range(10):
+        clock.advance(3)
+    out = c.text()
+    runs = lobby.accounts.hash_calls - before
+    assert runs <= 4, runs     # the change (check + hash), two wrong checks, then refusals
+    assert "Your password has been changed." in out
+    assert out.count("! [wrong-password]") == 2
+    assert "! [too-many-attempts-here] Too many password attempts on this connection" in out
+    assert "Traceback" not in out and not c.closed
+    clock.advance(60)           # a minute later the connection may try again
+    c.send("/password newpass12 newpass34")
+    assert "Your password has been changed." in c.text()
+
+
+def test_register_counts_as_a_password_attempt_of_the_address(clock: task.Clock) -> None:
+    lobby = Lobby(clock, login_attempts_per_minute=2)
+    guests = [lobby.connect_from("10.0.0.9") for _ in range(3)]
+    for i, g in enumerate(guests):
+        g.login(f"Newbie{i}")
+        g.raw()
+    guests[0].send("/register sesame12")
+    guests[1].send("/register sesame12")
+    assert "is registered now" in guests[0].text() + guests[1].text()
+    before = lobby.accounts.hash_calls
+    guests[2].send("/register sesame12")
+    assert "! [too-many-attempts]" in guests[2].text()
+    assert lobby.accounts.hash_calls == before               # refused before any hash
+    assert fired(lobby.store.get_account("Newbie2")) is None
+
+
+def test_successful_log_ins_never_count_against_the_address(clock: task.Clock) -> None:
+    lobby = Lobby(clock, login_attempts_per_minute=2)
+    for i in range(6):
+        lobby.register(f"Member{i}", "sesame12")
+    for i in range(6):                               # one NAT: six log-ins in a minute
+        assert "Welcome back" in _login(lobby, "192.0.2.1", f"Member{i}", "sesame12")
+    assert not lobby.guard._attempts.get("192.0.2.1")   # nothing left on the count
+    lobby.register("Newcomer", "sesame12")
+    assert "wrong-password" in _login(lobby, "192.0.2.1", "Newcomer", "guess001")
+    assert "wrong-password" in _login(lobby, "192.0.2.1", "Newcomer", "guess002")
+    assert "! [too-many-attempts]" in _login(lobby, "192.0.2.1", "Newcomer", "sesame12")
+
+
+def test_one_guesser_behind_a_nat_does_not_lock_out_the_others(clock: task.Clock) -> None:
+    lobby = Lobby(clock, login_attempts_per_minute=2)
+    lobby.register("Anne", "sesame12")
+    lobby.register("Victim", "sesame12")
+    assert "Welcome back, Anne!" in _login(lobby, "192.0.2.1", "Anne", "sesame12")
+    lobby.world.logout(lobby.world.online("Anne"), lobby.world.online("Anne").listener)
+    assert "wrong-password" in _login(lobby, "192.0.2.1", "Victim", "guess001")
+    clock.advance(5)
+    assert "wrong-password" in _login(lobby, "192.0.2.1", "Victim", "guess002")
+    clock.advance(5)
+    assert "! [too-many-attempts]" in _login(lobby, "192.0.2.1", "Victim", "guess003")
+    # the guesser is limited, Anne (who logged in from there before) is not
+    assert "Welcome back, Anne!" in _login(lobby, "192.0.2.1", "Anne", "sesame12")
+
+
+def test_failures_of_one_account_from_many_addresses_get_a_growing_delay(
+        clock: task.Clock) -> None:
+    lobby = Lobby(clock, account_failures_before_delay=3, account_delay_max=900.0)
+    lobby.register("Target", "sesame12")
+    for i in range(3):                               # three guesses, three addresses
+        assert "! [wrong-password]" in _login(lobby, f"198.51.100.{i}", "Target", f"guess00{i}")
+    calls = lobby.accounts.hash_calls
+    out = _login(lobby, "198.51.100.50", "Target", "sesame12")   # even the right password
+    assert f"! [account-wait] Too many wrong passwords for Target; the next attempt is " \
+           f"possible in {ACCOUNT_DELAY_BASE:.0f} s." in out
+    assert lobby.accounts.hash_calls == calls                    # no hash ran
+    clock.advance(ACCOUNT_DELAY_BASE)
+    assert "! [wrong-password]" in _login(lobby, "198.51.100.51", "Target", "guess004")
+    out = _login(lobby, "198.51.100.52", "Target", "guess005")
+    assert f"possible in {2 * ACCOUNT_DELAY_BASE:.0f} s." in out  # doubled
+    clock.advance(2 * ACCOUNT_DELAY_BASE)
+    assert "Welcome back, Target!" in _login(lobby, "198.51.100.53", "Target", "sesame12")
+    assert "target" not in lobby.guard._account_failures         # a success resets it
+
+
+def test_the_account_delay_is_capped(clock: task.Clock) -> None:
+    lobby = Lobby(clock, account_failures_before_delay=1, account_delay_max=12.0)
+    lobby.register("Target", "sesame12")
+    for i in range(6):
+        out = _login(lobby, f"203.0.113.{i}", "Target", "guess999")
+        assert "! [wrong-password]" in out, out
+        clock.advance(12.0)
+
+
+def test_ipv6_addresses_are_grouped_by_64() -> None:
+    assert address_group("2001:db8:1:2::5") == "2001:db8:1:2::/64"
+    assert address_group("2001:db8:1:2:ffff::1") == "2001:db8:1:2::/64"
+    assert address_group("2001:db8:1:3::5") == "2001:db8:1:3::/64"
+    assert address_group("::ffff:192.0.2.7") == "192.0.2.7"
+    assert address_group("192.0.2.7") == "192.0.2.7" and address_group("?") == "?"
+
+
+def test_failed_attempts_from_one_ipv6_64_are_limited_together(clock: task.Clock) -> None:
+    lobby = Lobby(clock, login_attempts_per_minute=2)
+    lobby.register("Six", "sesame12")
+    assert "wrong-password" in _login(lobby, "2001:db8:1:2::1", "Six", "guess001")
+    assert "wrong-password" in _login(lobby, "2001:db8:1:2::2", "Six", "guess002")
+    assert "! [too-many-attempts]" in _login(lobby, "2001:db8:1:2:abcd::9", "Six", "guess003")
+    assert "Welcome back, Six!" in _login(lobby, "2001:db8:1:3::1", "Six", "sesame12")
+
+
+# ---- registrations ------------------------------------------------------------------------------
+def test_new_accounts_per_address_per_hour(clock: task.Clock) -> None:
+    lobby = Lobby(clock, registrations_per_hour=2)
+    lobby.register("Taken", "sesame12")
+
+    def register(host: str, name: str) -> str:
+        c = lobby.connect_from(host)
+        c.login(name)
+        c.raw()
+        c.send("/register sesame12")
+        out = c.text()
+        c.send("/quit")
+        return out
+
+    assert "is registered now" in register("10.2.2.2", "First")
+    assert "is registered now" in register("10.2.2.2", "Second")
+    out = register("10.2.2.2", "Third")
+    assert "! [too-many-registrations] Too many new accounts from your address (at most 2 an " \
+           "hour); try again in 60 minutes." in out
+    assert fired(lobby.store.get_account("Third")) is None
+    assert "is registered now" in register("10.3.3.3", "Other")   # another address
+    clock.advance(3600)
+    assert "is registered now" in register("10.2.2.2", "Third")
+
+
+def test_a_registration_that_fails_does_not_count(clock: task.Clock) -> None:
+    lobby = Lobby(clock, registrations_per_hour=1)
+    c = lobby.connect_from("10.4.4.4")
+    c.login("Late")
+    lobby.register("Late", "other123")           # registered meanwhile by somebody else
+    c.raw()
+    c.send("/register sesame12")
+    assert "! [name-taken]" in c.text()
+    d = lobby.connect_from("10.4.4.4")
+    d.login("Early")
+    d.raw()
+    d.send("/register sesame12")
+    assert "Early is registered now" in d.text()
+
+
+def test_hash_calls_are_counted() -> None:
+    accounts = Accounts(inline_runner, FAST_HASH)
+    h = fired(accounts.hash("sesame12"))
+    assert fired(accounts.verify("sesame12", h)) and accounts.hash_calls == 2
