@@ -57,8 +57,6 @@ ERRORS: dict[str, str] = {
     "no-vote": "There is no vote to answer.",
     "not-a-voter": "Only the other players at the table vote on this.",
     "bomb-window": "Wait {seconds} s before you go on: the others may still bomb the trick.",
-    "ambiguous-cards": "Which {rank}s? Every choice breaks a bomb; name the cards, e.g. {example}.",
-    "missing-rank": "You do not hold {count} card(s) of rank {rank}.",
     "bad-dragon-target": "Give the Dragon trick with /dragon left or /dragon right (or a seat "
                          "number or a name).",
     # rooms and table routing (lobby/world.py, protocol/commands.py)
@@ -303,7 +301,312 @@ INFO: dict[str, str] = {
                         "start.",
 }
 
-CATALOGS: dict[str, dict[str, str]] = {"en": {**INFO, **ERRORS}}
+# ---- help texts: every command's summary and explanation (/help, docs/protocol.md) -------------
+#: ``cmd-NAME`` is the one-line summary of /NAME, ``cmd-NAME-help`` its explanation (/help NAME);
+#: ``option-NAME`` what a table option means (/option help)
+HELP_TEXTS: dict[str, str] = {
+    "cmd-accept": "Vote yes on the running /remove.",
+    "cmd-accept-help": (
+        "Votes for removing the vanished player named by the running /remove proposal."),
+    "cmd-add": "Add NAME to a list of yours: /add mute NAME.",
+    "cmd-add-help": (
+        "/add mute NAME puts NAME on your mute (ignore) list, as on BSW: you no longer see "
+        "what NAME\n"
+        "says in rooms nor NAME's tells, and a tell of NAME to you looks sent to NAME. The "
+        "list of a\n"
+        "registered name is stored; a guest's list lasts while the guest is online."),
+    "cmd-addbot": (
+        "Seat a bot (heuristic unless named) in SEAT or the first free seat, before the start."),
+    "cmd-addbot-help": (
+        "Seat a bot (heuristic unless named) in SEAT or the first free seat, before the start; "
+        "the\n"
+        "host or any seated player."),
+    "cmd-announce": "Moderators: say TEXT to everybody online.",
+    "cmd-announce-help": (
+        "Moderators and admins: one line to everybody online, wherever they are. Logged."),
+    "cmd-ban": "Moderators: keep NAME out.",
+    "cmd-ban-help": (
+        "Moderators and admins: NAME can no longer log in, for DURATION (90s, 30m, 2h, 7d, 1w, "
+        "a bare\n"
+        "number means minutes) or, without one (or with perm), until /unban NAME; NAME is "
+        "disconnected\n"
+        "if online. The ban is stored. A moderator cannot ban a moderator or an admin. Logged."),
+    "cmd-bmute": "Moderators: silence NAME in public rooms (off: undo).",
+    "cmd-bmute-help": (
+        "Moderators and admins: NAME may no longer speak in rooms (the lobby and the table "
+        "rooms);\n"
+        "tells still work. /bmute NAME off lifts it. Stored; logged."),
+    "cmd-bomb": "Bomb, also out of turn: /bomb S5 B5 G5 R5.",
+    "cmd-bomb-help": (
+        "Plays a bomb (four of a kind, or a straight of five or more cards in one suit) at any "
+        "time\n"
+        "while a trick is on the table, also when it is not your turn."),
+    "cmd-dragon": "Give away a trick won with the Dragon: /dragon left|right.",
+    "cmd-dragon-help": (
+        "Who wins a trick with the Dragon gives it to an opponent: /dragon right (the next "
+        "player in\n"
+        "turn order) or /dragon left (the previous one); a seat number or a name works too. "
+        "With the\n"
+        "option dragon fixed it goes to the next opponent automatically."),
+    "cmd-finger": "Account facts, statistics and rating of NAME.",
+    "cmd-finger-help": (
+        "Shows whether NAME is registered and since when, when NAME was last seen, and whether "
+        "NAME is\n"
+        "online now (and in which room); for a registered player also the statistics (games, "
+        "wins,\n"
+        "rounds, Tichu and Grand Tichu calls and successes, double victories) and the Team Elo "
+        "rating."),
+    "cmd-grand": "Call Grand Tichu (after your first 8 cards).",
+    "cmd-grand-help": (
+        "After the first 8 cards, before the last 6 are dealt, every player answers /grand "
+        "(call\n"
+        "Grand Tichu: 200 points if you go out first, minus 200 otherwise) or /nogrand."),
+    "cmd-help": "List the commands, or explain one.",
+    "cmd-help-help": (
+        "Without an argument, lists every command with a one-line summary. /help COMMAND shows "
+        "the\n"
+        "command's usage, aliases and a longer explanation; unique prefixes work here too."),
+    "cmd-history": "Your (or NAME's) recent games.",
+    "cmd-history-help": (
+        "Lists the last ten finished games of NAME (without NAME: your own), newest first: the "
+        "game\n"
+        "number (for /replay), date, table, the two teams with the final score, the number of "
+        "rounds,\n"
+        "won or lost, and whether the game was unrated."),
+    "cmd-iset": "Interface setting of this connection: /iset json 1|0.",
+    "cmd-iset-help": (
+        "/iset json 1 switches this connection to machine mode: from then on every line the "
+        "server sends\n"
+        "is one JSON object with a type field, and a command line may start with #ID (1 to 32 "
+        "letters,\n"
+        "digits, - or _) that its reply repeats as \"id\". /iset json 0 switches back to text. A "
+        "first line\n"
+        "%json before the login does the same from the start. Never saved to the account; "
+        "docs/protocol.md\n"
+        "(\"Machine mode\") describes every object."),
+    "cmd-join": "Take a seat at this table (first free, or seat 1..4).",
+    "cmd-join-help": (
+        "Sits you down in seat SEAT (1 to 4) or, without SEAT, the first free seat, before the "
+        "start.\n"
+        "Seats 1 and 3 play together against seats 2 and 4; play goes 1, 2, 3, 4. With the "
+        "option\n"
+        "tichujoin the first two to join are partners; with drawseat the seats are drawn at "
+        "the\n"
+        "start."),
+    "cmd-kick": "Moderators: disconnect NAME.",
+    "cmd-kick-help": (
+        "Moderators and admins: closes NAME's connection with REASON (NAME may log in again; "
+        "/ban\n"
+        "keeps NAME out). A moderator cannot kick a moderator or an admin. Logged."),
+    "cmd-leave": "Give up your seat before the start.",
+    "cmd-leave-help": (
+        "Frees your seat again; you stay in the room and watch. Not possible while the game "
+        "runs."),
+    "cmd-listroom": "List the open tables.",
+    "cmd-listroom-help": (
+        "Lists every open table: its number, game, state (waiting, playing, finished), the "
+        "players by\n"
+        "seat, the options that differ from the defaults, and how many watch."),
+    "cmd-manager": "Return to the lobby (room 0).",
+    "cmd-manager-help": (
+        "Takes you back to the lobby (room 0, BSW's village). Before a game starts this frees "
+        "your seat;\n"
+        "leaving a running game makes you vanish for the other players (/room N takes you "
+        "back)."),
+    "cmd-newroom": "Open a new table (GAME: tichu) and go there.",
+    "cmd-newroom-help": (
+        "Opens a new table room for GAME (only tichu for now, the default) with you as its "
+        "host, and\n"
+        "moves you there. The table gets the smallest free number; /listroom shows it. Then "
+        "/join sits\n"
+        "down, /option sets the options, /start begins when four sit."),
+    "cmd-nogrand": "Call no Grand Tichu (after your first 8 cards).",
+    "cmd-nogrand-help": (
+        "Declines Grand Tichu. When all four have answered, the last 6 cards are dealt."),
+    "cmd-option": "Set a table option before the start; /option help lists them.",
+    "cmd-option-help": (
+        "/option help lists the options with their current values. Before the start the host "
+        "(or,\n"
+        "without the option host, any seated player) sets them: round X (at most X rounds, "
+        "off),\n"
+        "tichujoin (the first two to join are partners), turnier (9 rounds with rotating "
+        "partners,\n"
+        "victory points), target N (the score that ends the game, default {target}), drawseat "
+        "(random\n"
+        "seats), host (only the host starts and sets options), dragon fixed (the Dragon trick "
+        "goes to\n"
+        "the next opponent), bombwindow SECONDS (time to bomb a won trick before it goes on), "
+        "seed N\n"
+        "(same seed, same cards; off for random deals; a seeded game is unrated), log (keep "
+        "the\n"
+        "finished game also as a BSW .tch log, on), grace SECONDS (how long a player who "
+        "vanished may\n"
+        "come back before the others may /remove them, default {grace}). A flag without VALUE "
+        "toggles;\n"
+        "on/off set it."),
+    "cmd-pass": "Pass (do not play on the current trick).",
+    "cmd-pass-help": (
+        "Passes on the current trick. Not possible when you lead, nor when the open wish binds "
+        "you."),
+    "cmd-password": "Change your password.",
+    "cmd-password-help": "Changes the password of your registered name from OLD to NEW.",
+    "cmd-play": "Play cards (BSW notation), e.g. /play R10 G10 or /play 7 7.",
+    "cmd-play-help": (
+        "Plays CARDS in BSW notation: suit S (Schwert), B (Pagode), G (Jade), R (Stern) and "
+        "rank\n"
+        "2-10, B (Bube, jack), D (Dame), K (Koenig), A (As), or Ma (Mah Jong), Hu (Dog), Ph\n"
+        "(Phoenix), Dr (Dragon). Ph=7 names the rank the Phoenix stands for where it is not "
+        "clear.\n"
+        "With the Mah Jong add a wish: /play Ma wish 8 (or /wish RANK right after). Rank-only\n"
+        "shorthand (/play 7 7) is accepted where it is unambiguous; it picks cards that do not "
+        "break\n"
+        "a bomb. A bomb may be played out of turn with /play too."),
+    "cmd-quit": "Leave the server.",
+    "cmd-quit-help": "Closes your connection. Your account (if registered) stays.",
+    "cmd-rangliste": "The best players by rating (rated games only).",
+    "cmd-rangliste-help": (
+        "The ranking list: the players with the highest Team Elo rating (docs/rating.md), with "
+        "their\n"
+        "number of rated games. Only games of four registered players, not started with "
+        "/startnosave\n"
+        "and without a fixed seed, are rated."),
+    "cmd-refuse": "Vote no on the running /remove.",
+    "cmd-refuse-help": (
+        "Votes against removing the vanished player named by the running /remove proposal."),
+    "cmd-register": "Register the name you are using.",
+    "cmd-register-help": (
+        "Registers your current name with PASSWORD (4 to 128 characters, no spaces). From then "
+        "on\n"
+        "logging in with this name asks for the password, and nobody else can use it. Guest "
+        "names\n"
+        "(Guest1234) cannot be registered: log in with a name of your own first."),
+    "cmd-remove": "Propose to remove a player who vanished during the game.",
+    "cmd-remove-help": (
+        "When a player has vanished (disconnected or left the room) during a game, another "
+        "player may\n"
+        "propose to remove them; the other seated players vote with /accept or /refuse, and a\n"
+        "majority decides. A removed player's seat is taken over by a bot that plays on with "
+        "their\n"
+        "cards."),
+    "cmd-removebot": "Take the bot in SEAT off the table again, before the start.",
+    "cmd-removebot-help": "Take the bot in SEAT off the table again, before the start.",
+    "cmd-replay": "Show a stored game round by round.",
+    "cmd-replay-help": (
+        "Prints stored game GAME (the number /history shows) round by round: the seats, every "
+        "hand as\n"
+        "dealt, the calls, the exchange, every play, pass and Dragon gift, and each round's "
+        "score.\n"
+        "With ROUND only that round."),
+    "cmd-reset": "Clear a finished table for a new game.",
+    "cmd-reset-help": (
+        "After a game has ended, clears the table for the next game: the players who are still "
+        "here\n"
+        "keep their seats, the options stay. Then /start again."),
+    "cmd-role": "Admins: give NAME a role: admin, moderator or none.",
+    "cmd-role-help": (
+        "Admins: makes the registered NAME an admin or a moderator, or (none) an ordinary "
+        "player\n"
+        "again. Stored; logged. The first admin comes from the server's --admin option."),
+    "cmd-room": "Go to room NUMBER (0 is the lobby; a table: watch it).",
+    "cmd-room-help": (
+        "Moves you to room NUMBER: 0 is the lobby, every other room belongs to the table with "
+        "that\n"
+        "number. Entering a table room means watching the table (you see only public "
+        "information); /join\n"
+        "takes a seat there. A player who left a running game comes back to it this way. /room "
+        "N for\n"
+        "the room you are in shows the table's /spielinfo."),
+    "cmd-schupf": "Exchange: one card each to next player, partner, previous player.",
+    "cmd-schupf-help": (
+        "Gives three cards at the start of each round, in this order: to the next player in "
+        "turn\n"
+        "order (the opponent after you), to your partner, to the previous player (the opponent "
+        "before\n"
+        "you), as in BSW's logs. Example: /schupf R2 SA Hu. Rank-only shorthand works (/schupf "
+        "2 A\n"
+        "3)."),
+    "cmd-set": "Change a setting of this connection (color on|off).",
+    "cmd-set-help": (
+        "Settings of this connection only (they are not saved): /set color on shows the cards "
+        "of hands\n"
+        "and tricks in ANSI colours per suit (Schwert bold, Pagode blue, Jade green, Stern "
+        "red, the\n"
+        "specials yellow); /set color off turns it off again."),
+    "cmd-showlist": "Show a list of yours: /showlist mute.",
+    "cmd-showlist-help": "/showlist mute shows the names on your mute list.",
+    "cmd-shutdown": "Admins: stop the server after a warning.",
+    "cmd-shutdown-help": (
+        "Admins: warns everybody that the server stops in SECONDS (default\n"
+        "{default}), refuses new tables and new games from then on, and after SECONDS\n"
+        "stops cleanly (every connection told and closed, the database closed). Logged."),
+    "cmd-spielinfo": "The table's options, seats, scores and state.",
+    "cmd-spielinfo-help": (
+        "Shows the state of the table (waiting, playing, finished), its host, the players by "
+        "seat,\n"
+        "the score and round, the options that differ from the defaults, who watches, and "
+        "after the\n"
+        "end the outcome."),
+    "cmd-start": "Start the game when four players sit.",
+    "cmd-start-help": (
+        "Starts the game once all four seats are taken. Any seated player may start, or only "
+        "the host\n"
+        "with the option host. The seating, the options and the seed are fixed from here on."),
+    "cmd-startnosave": "Start an unrated game that counts in no statistics.",
+    "cmd-startnosave-help": (
+        "Starts the game like /start, but it is unrated and counts in nobody's statistics (it "
+        "is\n"
+        "still stored: /history and /replay show it). Games with bots or guests, and games "
+        "with a\n"
+        "fixed seed (/option seed), are unrated anyway."),
+    "cmd-sub": "Take NAME off a list of yours: /sub mute NAME.",
+    "cmd-sub-help": "/sub mute NAME takes NAME off your mute list again.",
+    "cmd-tell": "Whisper TEXT to NAME (also: ;NAME TEXT).",
+    "cmd-tell-help": (
+        "Sends a private message to one person who is online, wherever they are. Only NAME "
+        "sees it; you\n"
+        "see a confirmation. ;NAME TEXT is the short form."),
+    "cmd-tichu": "Call Tichu (before your first card).",
+    "cmd-tichu-help": (
+        "Calls Tichu: 100 points if you go out first, minus 100 otherwise. Possible any time "
+        "before\n"
+        "you play your first card (also during the exchange), once per round."),
+    "cmd-unban": "Moderators: lift the ban on NAME.",
+    "cmd-unban-help": "Moderators and admins: NAME may log in again. Logged.",
+    "cmd-whereis": "Which room NAME is in.",
+    "cmd-whereis-help": (
+        "Tells which room (the lobby or a table's room, with its number) NAME is in."),
+    "cmd-who": "Who is in your room.",
+    "cmd-who-help": "Lists the people in the room you are in (at first the lobby, room 0).",
+    "cmd-wish": "Wish a rank after playing the Mah Jong (/wish none: no wish).",
+    "cmd-wish-help": (
+        "Right after you played the Mah Jong without a wish: /wish RANK (2 to A) or /wish "
+        "none. The\n"
+        "next player who holds a card of that rank and can play it must do so until it is "
+        "played."),
+    "cmd-wwho": "Everybody online, and where they are.",
+    "cmd-wwho-help": (
+        "Lists everybody who is online, with the room each one is in; guests are marked."),
+    # table options (lobby/table_options.py)
+    "option-round": "at most X rounds (off: play to the target)",
+    "option-tichujoin": "the first two to /join play together",
+    "option-turnier": "9 rounds, rotating partners, victory points",
+    "option-target": "the score that ends the game",
+    "option-drawseat": "seats are drawn at random at the start",
+    "option-host": "only the host starts and sets options",
+    "option-dragon-fixed": "Dragon trick to the next opponent",
+    "option-bombwindow": "seconds to bomb before a won trick goes on",
+    "option-seed": "same seed, same cards (off: random)",
+    "option-log": "store the game as a BSW log too",
+    "option-grace": "seconds before a vanished player may be /removed",
+    # what an option takes (the error bad-option-value)
+    "option-expects-flag": "on or off",
+    "option-expects-seconds": "seconds, 0 to {high}",
+    "option-expects-max_rounds": "a number of rounds",
+    "option-expects-target": "a score such as 500 or 1000",
+    "option-expects-seed": "a whole number",
+}
+
+CATALOGS: dict[str, dict[str, str]] = {"en": {**INFO, **ERRORS, **HELP_TEXTS}}
 
 
 def text(key: str, lang: str = "en", /, **params: Any) -> str:

@@ -11,21 +11,14 @@ it was plays on by itself.
 """
 from __future__ import annotations
 
-from dataclasses import fields
 from typing import Any
 
 from lobby.bots.player import BotPlayer, is_bot_name
 from lobby.journal import OpenTable
-from lobby.table import BOT_TAKEOVER_STRATEGY, PLAYING, TableActor, TableOptions
+from lobby.table import BOT_TAKEOVER_STRATEGY, PLAYING, TableActor
+from lobby.table_options import options_from_saved
 
-__all__ = ["restore_table", "options_from_extra"]
-
-
-def options_from_extra(saved: dict[str, Any] | None) -> TableOptions:
-    """TableOptions from the ``asdict`` form kept in the journal (unknown keys are ignored, so
-    a journal written by an older version still restores)."""
-    known = {f.name for f in fields(TableOptions)}
-    return TableOptions(**{k: v for k, v in (saved or {}).items() if k in known})
+__all__ = ["restore_table"]
 
 
 def restore_table(world: Any, ot: OpenTable, persistence: Any) -> TableActor:
@@ -37,7 +30,7 @@ def restore_table(world: Any, ot: OpenTable, persistence: Any) -> TableActor:
     table = TableActor(ot.table_no, world.clock, world._table_deliver)
     if world.on_new_table is not None:          # tests: bot_delay
         world.on_new_table(table)
-    table.options = options_from_extra(extra.get("options"))
+    table.options = options_from_saved(extra.get("options"))
     table.host = extra.get("host")
     table.nosave = bool(extra.get("nosave"))
     names = [p.name for p in ot.players]

@@ -23,22 +23,21 @@ Persistence (`recorder`, set by lobby/persistence.py): the table tells it when a
 after every accepted action (before that action's events are handed to `deliver`), when a bot
 takes over a seat, when the game ends and when a running table is closed.
 
-Commands (`submit(user, name, args)`; `args` is a mapping with the keys below, or the raw text
-after the command name, or its tokens as a list; BSW aliases kartentausch/passe/bomben work too):
-
-    join [seat]        spielinfo         option [name [value]]   remove name    accept  refuse
-    leave              start             reset                   grand  nogrand  tichu  pass
-    startnosave (an unrated game that counts in no statistics)
-    schupf cards       play cards        bomb cards              wish rank      dragon to
-    addbot [seat] [random|heuristic]     removebot seat
+Commands (`submit(user, name, args)`) are declared once, each at its handler below
+(`@TABLE_COMMANDS.command(name, spec, aliases=...)`, lobby/table_commands.py): `args` is the
+parsed mapping of the spec's keys (what the wire layer gives), or the raw text after the command
+name (or its words), which the same spec parses; BSW aliases kartentausch/passe/bomben work too.
+The options of `/option` are declared in lobby/table_options.py; what each person sees is built
+by lobby/table_views.py.
 
 Bots (lobby/bots) sit in seats under names users cannot take (`Bot1~heuristic`), receive the
 events addressed to them directly (never through `deliver`) and answer through submit() after
 `bot_delay` seconds of the clock. A player removed by the vote is replaced by a heuristic bot
 that plays on with the player's hand.
 
-`cards` is BSW text: `R10 GB Ph=7 wish 8`, or rank-only shorthand (`7 7`). `dragon to` is
-`left`, `right`, a seat number 1..4 or a player's name.
+`cards` is BSW text: `R10 GB Ph=7 wish 8`, or rank-only shorthand (`7 7`), read by
+`lobby.tichu.cards.parse_play`. `dragon to` is `left`, `right`, a seat number 1..4 or a player's
+name.
 
 Events (types are catalog keys; errors are `error_event(code, ...)` to the submitter alone):
 `table-view` (per person: state, seats, options, and the engine's view for that person as
@@ -54,7 +53,7 @@ import math
 import random
 from collections import deque
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable, Mapping
+from typing import Any, Callable, Iterable
 
 from twisted.internet.interfaces import IDelayedCall, IReactorTime
 from twisted.logger import Logger
@@ -63,15 +62,18 @@ from lobby.bots.player import BotPlayer, STRATEGY_NAMES, bot_name
 from lobby.events import Event, error_event
 from lobby.messages import LobbyError
 from lobby.tichu.actions import (
-    UNSET, Action, CallTichu, Exchange, GiveDragon, GrandTichu, Pass, Play, Wish,
+    Action, CallTichu, Exchange, GiveDragon, GrandTichu, Pass, Play, Wish,
 )
+from lobby.table_commands import TABLE_COMMANDS, TableArgs
+from lobby.table_options import TableOptions, find as find_option
+from lobby.table_views import TableViews
 from lobby.tichu.errors import Rejected
-from lobby.tichu.match import Match, MatchOptions, initial_seating
-from lobby.tichu.cards import Card, PHOENIX, parse_cards, parse_rank, rank_name, sort_cards, format_cards
+from lobby.tichu.match import Match, initial_seating
+from lobby.tichu.cards import Card, format_cards, parse_play, parse_wish, sort_cards
 from lobby.tichu.combos import classify
 
-__all__ = ["TableActor", "TableOptions", "Deliver", "TABLE_COMMANDS", "COMMAND_ALIASES",
-           "WAITING", "PLAYING", "FINISHED", "BOT_USAGE", "BOT_HELP"]
+__all__ = ["TableActor", "TableOptions", "Deliver", "TABLE_COMMANDS", "WAITING", "PLAYING",
+           "FINISHED"]
 
 log = Logger(namespace="lobby.table")
 
@@ -84,77 +86,6 @@ PLAYING = "playing"
 FINISHED = "finished"
 
 Deliver = Callable[[list[str], Event], None]
-
-#: BSW aliases the table understands itself (the command table may resolve them first).
-COMMAND_ALIASES: dict[str, str] = {
-    "kartentausch": "schupf", "passe": "pass", "bomben": "bomb", "optionen": "option",
-}
-
-
-@dataclass
-class TableOptions:
-    """The options of one table (RULES.md 29-32 and 17-18); `/option help` lists them."""
-
-    max_rounds: int | None = None      # round X
-    tichujoin: bool = False
-    turnier: bool = False
-    target: int = 1000
-    drawseat: bool = False
-    host: bool = False                 # only the host may start (and change options)
-    dragon_fixed: bool = False
-    bombwindow: float = 0.0            # seconds
-    seed: int | None = None
-    log: bool = True                   # also keep the finished game as a BSW .tch log
-    grace: float = 120.0               # seconds before a vanished player may be /removed
-
-    def listing(self) -> list[tuple[str, str]]:
-        """(option name, current value as text) in the order `/option help` shows them."""
-        def flag(b: bool) -> str:
-            return "on" if b else "off"
-        bw = self.bombwindow
-        return [
-            ("round", "off" if self.max_rounds is None else str(self.max_rounds)),
-            ("tichujoin", flag(self.tichujoin)),
-            ("turnier", flag(self.turnier)),
-            ("target", str(self.target)),
-            ("drawseat", flag(self.drawseat)),
-            ("host", flag(self.host)),
-            ("dragon fixed", flag(self.dragon_fixed)),
-            ("bombwindow", f"{bw:g}"),
-            ("seed", "off" if self.seed is None else str(self.seed)),
-            ("log", flag(self.log)),
-            ("grace", f"{self.grace:g}"),
-        ]
-
-    def as_dict(self) -> dict[str, Any]:
-        return {name: value for name, value in self.listing()}
-
-    def __setattr__(self, name: str, value: Any) -> None:
-        object.__setattr__(self, name, value)
-        if name != "_shown":
-            object.__setattr__(self, "_shown", None)      # an option changed
-
-    def shown(self) -> dict[str, Any]:
-        """`as_dict()`, the same object while no option changes (for the views: nobody changes
-        a view's values)."""
-        shown = self.__dict__.get("_shown")
-        if shown is None:
-            shown = self.as_dict()
-            object.__setattr__(self, "_shown", shown)
-        return shown
-
-    def match_options(self) -> MatchOptions:
-        return MatchOptions(target=self.target, max_rounds=self.max_rounds, turnier=self.turnier,
-                            dragon_fixed=self.dragon_fixed)
-
-
-FLAG_OPTIONS = {"tichujoin": "tichujoin", "turnier": "turnier", "drawseat": "drawseat",
-                "host": "host", "dragon fixed": "dragon_fixed", "log": "log"}
-ON_WORDS = {"on", "1", "yes", "ja", "true", "an"}
-OFF_WORDS = {"off", "0", "no", "nein", "false", "aus", "none"}
-MAX_BOMBWINDOW = 60.0
-MAX_GRACE = 86400.0
-
 
 @dataclass
 class _RemoveVote:
@@ -210,15 +141,13 @@ class TableActor:
         #: in-process bots by name (seated, or playing in place of a removed player)
         self.bots: dict[str, BotPlayer] = {}
         self.bot_delay: float = BOT_DELAY
-        #: (seated, context) of the last views sent: while they do not change the next views
-        #: take the same objects (the renderers recognise what they have encoded already)
-        self._last_context: tuple[list[str | None], dict[str, Any]] | None = None
+        self._views = TableViews(self)
         self._audience_now: list[str] | None = None
         if host:
             self.members.add(host)
 
     # ---- entry points ------------------------------------------------------------------------
-    def submit(self, user: str, command: str, args: Mapping[str, Any] | str | None = None) -> None:
+    def submit(self, user: str, command: str, args: TableArgs = None) -> None:
         """Queue a table command of `user` (see TABLE_COMMANDS for names and their args)."""
         self._enqueue(("command", user, command, args))
 
@@ -294,11 +223,17 @@ class TableActor:
         """What /listroom shows about this table."""
         return {"table": self.number, "game": "tichu", "state": self.state,
                 "seats": self.seated, "options": self.options.as_dict(),
-                "spectators": len(self.spectators), "host": self.host, "bots": self._bot_list()}
+                "spectators": len(self.spectators), "host": self.host, "bots": self.bot_list()}
 
-    def _bot_list(self) -> dict[str, str]:
+    def bot_list(self) -> dict[str, str]:
         """Bots at the table: name -> strategy."""
         return {name: bot.strategy_name for name, bot in sorted(self.bots.items())}
+
+    def bombwindow_left(self) -> float | None:
+        """Seconds until the bomb window after a won trick closes; None when none is open."""
+        if self._window_until is None:
+            return None
+        return max(0.0, self._window_until - self.clock.seconds())
 
     # ---- the mailbox -------------------------------------------------------------------------
     def _enqueue(self, item: tuple[str, str | None, str, Any]) -> None:
@@ -318,11 +253,10 @@ class TableActor:
                 self._internal(user, command)
                 return
             assert user is not None
-            command = COMMAND_ALIASES.get(command, command)
-            handler = _HANDLERS.get(command)
-            if handler is None:
+            cmd = TABLE_COMMANDS.lookup(command)
+            if cmd is None:
                 raise LobbyError("unknown-command", name=command)
-            handler(self, user, _Args(args))
+            cmd.handler(self, user, cmd.parse(args))
         except LobbyError as exc:
             if user is not None:
                 self._send([user], error_event(exc.code, **exc.params))
@@ -363,88 +297,16 @@ class TableActor:
 
     def _send_views(self) -> None:
         """Each seated player gets their own view, everyone else the public one (built only
-        when somebody watches). The table context (seats, options, gone, bots) is computed once
-        per change and shared by the views: nobody mutates a delivered event's data."""
-        seated = self.seated
-        context = self._context(seated)
-        last = self._last_context
-        if last is not None:        # unchanged parts: the very objects of the last views
-            seated = _reuse(last[0], seated)
-            context["gone"] = _reuse(last[1]["gone"], context["gone"])
-            context["bots"] = _reuse(last[1]["bots"], context["bots"])
-        self._last_context = (seated, context)
+        when somebody watches); lobby/table_views.py builds them."""
+        seated, context = self._views.changed()
         audience = self._audience()
         players = [name for name in audience if name in seated]
         spectators = [name for name in audience if name not in seated]
-        views = self._views(players + [None] if spectators else players, seated, context)
+        views = self._views.views(players + [None] if spectators else players, seated, context)
         for name, view in zip(players, views):
             self._send([name], Event("table-view", view))
         if spectators:
             self._send(spectators, Event("table-view", views[-1]))
-
-    def _context(self, seated: list[str | None]) -> dict[str, Any]:
-        """The part of every view that does not depend on who looks."""
-        return {"options": self.options.shown(),
-                "gone": sorted(self.gone & {n for n in seated if n}) if self.gone else [],
-                "bots": self._bot_list() if self.bots else {}}
-
-    def _view(self, name: str | None, seated: list[str | None] | None = None,
-              context: dict[str, Any] | None = None) -> dict[str, Any]:
-        if seated is None:
-            seated = self.seated
-        if context is None:
-            context = self._context(seated)
-        seat = seated.index(name) if name is not None and name in seated else None
-        data: dict[str, Any] = {
-            "table": self.number, "state": self.state, "seats": seated, "you": name,
-            "seat": seat, "host": self.host, "options": context["options"],
-            "gone": context["gone"], "bots": context["bots"],
-        }
-        if self.match is not None:
-            player = self.players.index(name) if seat is not None else None
-            data["game"] = self.match.view(player)
-            data["scores"] = list(self.match.scores)
-            data["round_no"] = self.match.round_no
-            if self._window_until is not None:
-                data["bombwindow_left"] = max(0.0, self._window_until - self.clock.seconds())
-        if self.result is not None:
-            data["result"] = self.result
-        return data
-
-    def _views(self, names: list[str | None], seated: list[str | None],
-               context: dict[str, Any]) -> list[dict[str, Any]]:
-        """`[_view(name, seated, context) for name in names]` (each name seated, or None for
-        the public view), the game's part every view shares built once per change."""
-        match = self.match
-        if match is None:
-            return [self._view(name, seated, context) for name in names]
-        seats = [seated.index(name) if name is not None else None for name in names]
-        games = match.views([self.players.index(name) if name is not None else None
-                             for name in names])
-        scores = games[0]["scores"] if games else list(match.scores)   # the same values
-        round_no = match.round_no
-        window = None
-        if self._window_until is not None:
-            window = max(0.0, self._window_until - self.clock.seconds())
-        result = self.result
-        base: dict[str, Any] = {
-            "table": self.number, "state": self.state, "seats": seated, "you": None,
-            "seat": None, "host": self.host, "options": context["options"],
-            "gone": context["gone"], "bots": context["bots"],
-            "game": None, "scores": scores, "round_no": round_no,
-        }
-        if window is not None:
-            base["bombwindow_left"] = window
-        if result is not None:
-            base["result"] = result
-        out = []
-        for name, seat, game in zip(names, seats, games):
-            data = base.copy()          # the same keys in the same order as _view's
-            data["you"] = name
-            data["seat"] = seat
-            data["game"] = game
-            out.append(data)
-        return out
 
     def _name_seats(self, params: dict[str, Any]) -> dict[str, Any]:
         """The engine names seats 0..3 in its reasons (`turn`, `seat`): people read seats 1..4
@@ -555,7 +417,8 @@ class TableActor:
     def _send_views_to(self, names: list[str]) -> None:
         seated = self.seated
         for name in names:
-            self._send([name], Event("table-view", self._view(name if name in seated else None)))
+            self._send([name], Event("table-view",
+                                     self._views.view(name if name in seated else None)))
 
     def _vanished(self, name: str) -> None:
         if name in self.gone:
@@ -576,12 +439,13 @@ class TableActor:
         self._send_views()
 
     # ---- table commands ----------------------------------------------------------------------
-    def cmd_join(self, user: str, args: "_Args") -> None:
+    @TABLE_COMMANDS.command("join", "[SEAT]")
+    def cmd_join(self, user: str, args: dict[str, str]) -> None:
         self._require_waiting()
         if user in self.seats:
             raise LobbyError("already-seated", seat=self.seats.index(user) + 1)
         wanted = args.get("seat")
-        if wanted is not None and wanted != "":
+        if wanted:
             try:
                 seat = int(wanted) - 1
             except (TypeError, ValueError):
@@ -600,7 +464,8 @@ class TableActor:
         self._tell_all("table-joined", name=user, seat=seat + 1)
         self._send_views()
 
-    def cmd_leave(self, user: str, args: "_Args") -> None:
+    @TABLE_COMMANDS.command("leave")
+    def cmd_leave(self, user: str, args: dict[str, str]) -> None:
         if self.state == PLAYING and user in self.players:
             raise LobbyError("game-running")
         if user not in self.seats:
@@ -610,11 +475,13 @@ class TableActor:
         self._tell_all("table-left", name=user, seat=seat + 1)
         self._send_views()
 
-    def cmd_startnosave(self, user: str, args: "_Args") -> None:
+    @TABLE_COMMANDS.command("startnosave")
+    def cmd_startnosave(self, user: str, args: dict[str, str]) -> None:
         """`startnosave`: start a game that is unrated and counts in nobody's statistics."""
         self.cmd_start(user, args, nosave=True)
 
-    def cmd_start(self, user: str, args: "_Args", nosave: bool = False) -> None:
+    @TABLE_COMMANDS.command("start")
+    def cmd_start(self, user: str, args: dict[str, str], nosave: bool = False) -> None:
         self._require_waiting()
         if self.options.host and user != self.host:
             raise LobbyError("host-only", host=self.host or "-")
@@ -655,11 +522,12 @@ class TableActor:
             self._game_event(ev)
         self._send_views()
 
-    def cmd_spielinfo(self, user: str, args: "_Args") -> None:
+    @TABLE_COMMANDS.command("spielinfo")
+    def cmd_spielinfo(self, user: str, args: dict[str, str]) -> None:
         data: dict[str, Any] = {"table": self.number, "state": self.state, "host": self.host,
                                 "seats": self.seated, "options": self.options.as_dict(),
                                 "spectators": self.spectators, "gone": sorted(self.gone),
-                                "bots": self._bot_list()}
+                                "bots": self.bot_list()}
         if self.match is not None:
             data["scores"] = list(self.match.scores)
             data["round_no"] = self.match.round_no
@@ -669,7 +537,8 @@ class TableActor:
             data["result"] = self.result
         self._send([user], Event("table-info", data))
 
-    def cmd_reset(self, user: str, args: "_Args") -> None:
+    @TABLE_COMMANDS.command("reset")
+    def cmd_reset(self, user: str, args: dict[str, str]) -> None:
         if self.state != FINISHED:
             raise LobbyError("not-finished")
         if user != self.host and user not in self.seated:
@@ -693,59 +562,26 @@ class TableActor:
             self._host_left(self.host)           # gone during the game: nobody else could start
         self._send_views()
 
-    def cmd_option(self, user: str, args: "_Args") -> None:
-        name = str(args.get("name") or "").strip().lower()
-        value = args.get("value")
-        value = None if value is None else str(value).strip()
+    @TABLE_COMMANDS.command("option", "[NAME] [VALUE...]", aliases=("optionen",))
+    def cmd_option(self, user: str, args: dict[str, str]) -> None:
+        name = args.get("name", "").strip().lower()
         if not name or name in ("help", "?", "list"):
             self._send([user], Event("table-options", table=self.number,
                                      options=self.options.listing(), state=self.state))
             return
-        # "dragon fixed" is one option with a two-word name
-        if name == "dragon" or name == "dragonfixed":
-            words = (value or "").split()
-            if words[:1] == ["fixed"]:
-                words = words[1:]
-            name, value = "dragon fixed", (" ".join(words) or None)
+        option, value = find_option(name, args.get("value"))
         self._require_waiting()
         self._may_manage(user)
-        opts = self.options
-        if name in FLAG_OPTIONS:
-            attr = FLAG_OPTIONS[name]
-            if value is None or value == "":
-                new: Any = not getattr(opts, attr)
-            elif value.lower() in ON_WORDS:
-                new = True
-            elif value.lower() in OFF_WORDS:
-                new = False
-            else:
-                raise LobbyError("bad-option-value", name=name, value=value, expected="on or off")
-            setattr(opts, attr, new)
-        elif name == "round":
-            if value and value.lower() in OFF_WORDS:
-                opts.max_rounds = None
-            else:
-                opts.max_rounds = _int_option(name, value, 1, 1000, "a number of rounds")
-        elif name == "target":
-            opts.target = _int_option(name, value, 50, 100000, "a score such as 500 or 1000")
-        elif name == "bombwindow":
-            opts.bombwindow = _seconds_option(name, value, MAX_BOMBWINDOW)
-        elif name == "grace":
-            opts.grace = _seconds_option(name, value, MAX_GRACE)
-        elif name == "seed":
-            if value and value.lower() in OFF_WORDS:
-                opts.seed = None
-            else:
-                opts.seed = _int_option(name, value, 0, 2 ** 63 - 1, "a whole number")
-        else:
-            raise LobbyError("unknown-option", name=name)
-        shown = dict(opts.listing())[name]
-        self._tell_all("table-option-set", name=user, option=name, value=shown)
+        setattr(self.options, option.attr,
+                option.parse(value, getattr(self.options, option.attr)))
+        shown = option.show(getattr(self.options, option.attr))
+        self._tell_all("table-option-set", name=user, option=option.name, value=shown)
         self._send_views()
 
     # ---- removing a vanished player ----------------------------------------------------------
-    def cmd_remove(self, user: str, args: "_Args") -> None:
-        target = str(args.get("name") or "").strip()
+    @TABLE_COMMANDS.command("remove", "NAME")
+    def cmd_remove(self, user: str, args: dict[str, str]) -> None:
+        target = args.get("name", "").strip()
         if self.state != PLAYING:
             raise LobbyError("no-game")
         if user not in self.players or user in self.gone:
@@ -765,10 +601,12 @@ class TableActor:
                        needed=vote.needed, yes=1)
         self._count_votes()
 
-    def cmd_accept(self, user: str, args: "_Args") -> None:
+    @TABLE_COMMANDS.command("accept")
+    def cmd_accept(self, user: str, args: dict[str, str]) -> None:
         self._vote_on(user, True)
 
-    def cmd_refuse(self, user: str, args: "_Args") -> None:
+    @TABLE_COMMANDS.command("refuse")
+    def cmd_refuse(self, user: str, args: dict[str, str]) -> None:
         self._vote_on(user, False)
 
     def _match_player_name(self, text: str) -> str:
@@ -826,18 +664,15 @@ class TableActor:
                                     seed=self._rng.randrange(2 ** 31))
         return name
 
-    def cmd_addbot(self, user: str, args: "_Args") -> None:
+    @TABLE_COMMANDS.command("addbot", "[SEAT] [random|heuristic:strategy]")
+    def cmd_addbot(self, user: str, args: dict[str, str]) -> None:
         """`addbot [SEAT] [random|heuristic]`: before the start, the host or a seated player."""
         self._require_waiting()
         self._may_manage(user)
-        words: list[str] = []
-        for key in ("seat", "strategy"):
-            text = args.text(key)
-            if text and text not in words:
-                words.append(text)
         seat: int | None = None
         strategy = BOT_TAKEOVER_STRATEGY
-        for word in " ".join(words).split():
+        # the seat and the strategy in either order: /addbot random, /addbot 3 random
+        for word in (w for w in (args.get("seat"), args.get("strategy")) if w):
             if word.isascii() and word.isdigit():   # int() refuses other digits such as ²
                 seat = int(word) - 1
                 if not 0 <= seat < 4:
@@ -860,13 +695,12 @@ class TableActor:
                        by=user)
         self._send_views()
 
-    def cmd_removebot(self, user: str, args: "_Args") -> None:
+    @TABLE_COMMANDS.command("removebot", "SEAT")
+    def cmd_removebot(self, user: str, args: dict[str, str]) -> None:
         """`removebot SEAT` (or the bot's name): before the start."""
         self._require_waiting()
         self._may_manage(user)
-        text = args.text("seat").strip()
-        if not text:
-            raise LobbyError("bad-arguments", usage=BOT_USAGE["removebot"])
+        text = args["seat"].strip()
         if text.isascii() and text.isdigit():
             seat = int(text) - 1
             if not 0 <= seat < 4:
@@ -885,58 +719,55 @@ class TableActor:
         self._send_views()
 
     # ---- the game ----------------------------------------------------------------------------
-    def cmd_grand(self, user: str, args: "_Args") -> None:
+    @TABLE_COMMANDS.command("grand")
+    def cmd_grand(self, user: str, args: dict[str, str]) -> None:
         self._act(user, GrandTichu(True))
 
-    def cmd_nogrand(self, user: str, args: "_Args") -> None:
+    @TABLE_COMMANDS.command("nogrand")
+    def cmd_nogrand(self, user: str, args: dict[str, str]) -> None:
         self._act(user, GrandTichu(False))
 
-    def cmd_tichu(self, user: str, args: "_Args") -> None:
+    @TABLE_COMMANDS.command("tichu")
+    def cmd_tichu(self, user: str, args: dict[str, str]) -> None:
         self._act(user, CallTichu())
 
-    def cmd_pass(self, user: str, args: "_Args") -> None:
+    @TABLE_COMMANDS.command("pass", aliases=("passe",))
+    def cmd_pass(self, user: str, args: dict[str, str]) -> None:
         self._act(user, Pass())
 
-    def cmd_schupf(self, user: str, args: "_Args") -> None:
+    @TABLE_COMMANDS.command("schupf", "NEXT PARTNER PREVIOUS", aliases=("kartentausch",))
+    def cmd_schupf(self, user: str, args: dict[str, str]) -> None:
         player = self._player_of(user)
-        text = args.text("cards")
-        if not text:
-            raise LobbyError("bad-arguments", usage="/schupf NEXT PARTNER PREVIOUS")
-        hand = self._hand(player)
-        cards, phoenix_as, wish = parse_play(text, hand, allow_wish=False)
+        words = [args["next"], args["partner"], args["previous"]]
+        cards, phoenix_as, wish = parse_play(words, self._hand(player), allow_wish=False)
         if len(cards) != 3:
-            raise LobbyError("bad-arguments", usage="/schupf NEXT PARTNER PREVIOUS")
+            raise LobbyError("bad-arguments", usage=TABLE_COMMANDS.commands["schupf"].usage)
         self._act(user, Exchange(tuple(cards)))
 
-    def cmd_play(self, user: str, args: "_Args") -> None:
+    @TABLE_COMMANDS.command("play", "CARDS...")
+    def cmd_play(self, user: str, args: dict[str, str]) -> None:
         player = self._player_of(user)
-        text = args.text("cards")
-        if not text:
-            raise LobbyError("bad-arguments", usage="/play CARDS [wish RANK]")
-        cards, phoenix_as, wish = parse_play(text, self._hand(player), allow_wish=True)
+        cards, phoenix_as, wish = parse_play(args["cards"], self._hand(player), allow_wish=True)
         self._act(user, Play(tuple(cards), phoenix_as, wish))
 
-    def cmd_bomb(self, user: str, args: "_Args") -> None:
+    @TABLE_COMMANDS.command("bomb", "CARDS...", aliases=("bomben",))
+    def cmd_bomb(self, user: str, args: dict[str, str]) -> None:
         player = self._player_of(user)
-        text = args.text("cards")
-        if not text:
-            raise LobbyError("bad-arguments", usage="/bomb CARDS")
-        cards, phoenix_as, wish = parse_play(text, self._hand(player), allow_wish=False)
+        cards, phoenix_as, wish = parse_play(args["cards"], self._hand(player), allow_wish=False)
         combo = classify(cards)
         if combo is None or not combo.is_bomb:
             raise LobbyError("not-a-bomb", cards=format_cards(sort_cards(cards)))
         self._act(user, Play(tuple(cards)))
 
-    def cmd_wish(self, user: str, args: "_Args") -> None:
-        text = args.text("rank").strip()
-        if not text:
-            raise LobbyError("bad-arguments", usage="/wish RANK or /wish none")
-        self._act(user, Wish(_parse_wish(text)))
+    @TABLE_COMMANDS.command("wish", "RANK")
+    def cmd_wish(self, user: str, args: dict[str, str]) -> None:
+        self._act(user, Wish(parse_wish(args["rank"])))
 
-    def cmd_dragon(self, user: str, args: "_Args") -> None:
+    @TABLE_COMMANDS.command("dragon", "TO")
+    def cmd_dragon(self, user: str, args: dict[str, str]) -> None:
         player = self._player_of(user)
         assert self.match is not None
-        text = args.text("to").strip().lower()
+        text = args["to"].strip().lower()
         me = self.match.seat_of(player)
         if text in ("right", "rechts", "r", "next"):
             seat = (me + 1) % 4
@@ -1031,7 +862,7 @@ class TableActor:
         self._vote = None
         result = dict(self.match.result or {})
         result["players"] = list(self.players)
-        result["bots"] = self._bot_list()
+        result["bots"] = self.bot_list()
         result["seed"] = self.seed
         self.result = _jsonable(result)
         if self.recorder is not None:
@@ -1058,63 +889,6 @@ class TableActor:
                 self._send([owner], event)
 
 
-def _reuse(old: Any, new: Any) -> Any:
-    """`old` if it is a list (or dict) of texts and None with the same items in the same order
-    (of the same types) as `new`, else `new`."""
-    if old is new or type(old) is not type(new) or len(old) != len(new):
-        return new
-    if type(new) is dict:
-        old_items, new_items = list(old.items()), list(new.items())
-        if old_items != new_items or not all(_plain(k) and _plain(v) for k, v in new_items):
-            return new
-        return old
-    if type(new) is list and old == new and all(map(_plain, new)):
-        return old
-    return new
-
-
-def _plain(value: Any) -> bool:
-    return value is None or type(value) is str
-
-
-def _int_option(name: str, value: str | None, low: int, high: int, expected: str) -> int:
-    try:
-        n = int(value or "")
-    except ValueError:
-        raise LobbyError("bad-option-value", name=name, value=value or "", expected=expected) from None
-    if not low <= n <= high:
-        raise LobbyError("bad-option-value", name=name, value=value or "", expected=expected)
-    return n
-
-
-def _seconds_option(name: str, value: str | None, maximum: float) -> float:
-    """A number of seconds from 0 to `maximum` (fractions allowed), else bad-option-value."""
-    expected = f"seconds, 0 to {maximum:g}"
-    try:
-        seconds = float(value or "")
-    except ValueError:
-        raise LobbyError("bad-option-value", name=name, value=value or "", expected=expected) from None
-    if not 0 <= seconds <= maximum:    # also refuses nan and inf
-        raise LobbyError("bad-option-value", name=name, value=value or "", expected=expected)
-    return seconds
-
-
-def _parse_wish(text: str) -> str | None:
-    t = text.strip()
-    if t.lower() in ("none", "no", "nothing", "keiner", "kein", "-", "0"):
-        return None
-    try:
-        return rank_name(parse_rank(t))
-    except (Rejected, ValueError, KeyError):
-        raise LobbyError("bad-rank", token=t) from None
-
-
-def _cards_of(value: Any) -> list[Card]:
-    if isinstance(value, str):
-        return list(parse_cards(value)) if value.strip() else []
-    return [Card(c) if not isinstance(c, str) else parse_cards(c)[0] for c in value]
-
-
 _PLAIN_TYPES = frozenset((str, int, bool, float))
 
 
@@ -1131,208 +905,3 @@ def _jsonable(value: Any) -> Any:
     if isinstance(value, Card):
         return str(value)
     return value
-
-
-class _Args:
-    """The arguments of a table command: a mapping of simple values, or the raw text after the
-    command name (or its tokens as a list): then every command reads it as its main argument."""
-
-    def __init__(self, args: Mapping[str, Any] | str | list | tuple | None) -> None:
-        if args is None:
-            self._map: dict[str, Any] = {}
-            self._text = ""
-        elif isinstance(args, str):
-            self._map = {}
-            self._text = args.strip()
-        elif isinstance(args, (list, tuple)):
-            self._map = {}
-            self._text = " ".join(str(a) for a in args).strip()
-        else:
-            self._map = dict(args)
-            self._text = ""
-
-    def get(self, key: str) -> Any:
-        if key in self._map:
-            return self._map[key]
-        if not self._text:
-            return None
-        if key == "name" and "value" not in self._map:
-            return self._text.split(None, 1)[0]
-        if key == "value":
-            parts = self._text.split(None, 1)
-            return parts[1] if len(parts) > 1 else None
-        return self._text
-
-    def text(self, key: str) -> str:
-        v = self.get(key)
-        if v is None:
-            return ""
-        if isinstance(v, (list, tuple)):
-            return " ".join(str(x) for x in v)
-        return str(v)
-
-
-# ---- parsing /play arguments ------------------------------------------------------------------
-def parse_play(text: str, hand: Iterable[Card], *, allow_wish: bool = True
-               ) -> tuple[list[Card], int | None, Any]:
-    """Read `/play` arguments: cards in BSW notation, `Ph=7` (the Phoenix's reading),
-    `wish RANK` / `wish none` (with the Mah Jong), and rank-only shorthand (`7 7`).
-
-    Rank-only tokens take cards of that rank from `hand`, preferring cards that are in no bomb
-    of the hand; if a bomb would be broken and there is a choice, `ambiguous-cards`.
-    Returns (cards, phoenix_as, wish) with wish UNSET when none was named.
-    """
-    tokens = text.replace(",", " ").split()
-    explicit: list[Card] = []
-    ranks: list[int] = []
-    phoenix_as: int | None = None
-    wish: Any = UNSET
-    i = 0
-    while i < len(tokens):
-        tok = tokens[i]
-        low = tok.lower()
-        if low in ("wish", "wunsch", "w") and allow_wish:
-            if i + 1 >= len(tokens):
-                raise LobbyError("bad-arguments", usage="/play CARDS wish RANK")
-            wish = _parse_wish(tokens[i + 1])
-            i += 2
-            continue
-        if "=" in tok:
-            head, _, reading = tok.partition("=")
-            card = _one_card(head)
-            if card != PHOENIX:
-                raise Rejected("bad-card", token=tok)
-            try:
-                phoenix_as = int(parse_rank(reading))
-            except (Rejected, ValueError, KeyError):
-                raise LobbyError("bad-rank", token=reading) from None
-            explicit.append(card)
-            i += 1
-            continue
-        card = _maybe_card(tok)
-        if card is not None:
-            if card in explicit:
-                raise Rejected("duplicate-card", card=str(card))
-            explicit.append(card)
-        else:
-            rank = _maybe_rank(tok)
-            if rank is None:
-                parse_cards(tok)                     # raises Rejected("bad-card", token=...)
-                raise Rejected("bad-card", token=tok)
-            ranks.append(rank)
-        i += 1
-    if ranks:
-        explicit = explicit + _pick_ranks(ranks, list(hand), explicit)
-    return explicit, phoenix_as, wish
-
-
-def _one_card(tok: str) -> Card:
-    cards = parse_cards(tok)
-    if len(cards) != 1:
-        raise Rejected("bad-card", token=tok)
-    return cards[0]
-
-
-def _maybe_card(tok: str) -> Card | None:
-    try:
-        cards = parse_cards(tok)
-    except Rejected:
-        return None
-    return cards[0] if len(cards) == 1 else None
-
-
-def _maybe_rank(tok: str) -> int | None:
-    try:
-        rank = int(parse_rank(tok))
-    except (Rejected, ValueError, KeyError):
-        return None
-    return rank if 2 <= rank <= 14 else None
-
-
-def _straight_bomb_cards(hand: list[Card]) -> set[Card]:
-    """Cards of `hand` that belong to a straight bomb in it (five or more in a row, one suit)."""
-    normal = [c for c in hand if not c.is_special]
-    out: set[Card] = set()
-    for suit in range(4):
-        ranks = sorted(c.rank for c in normal if c.suit == suit)
-        run: list[int] = []
-        for r in ranks + [99]:
-            if run and r == run[-1] + 1:
-                run.append(r)
-                continue
-            if len(run) >= 5:
-                out.update(c for c in normal if c.suit == suit and c.rank in run)
-            run = [r]
-    return out
-
-
-def _pick_ranks(ranks: list[int], hand: list[Card], explicit: list[Card]) -> list[Card]:
-    """Cards for rank-only tokens (`7 7`): take cards that are in no straight bomb of the hand;
-    where every choice breaks one and there is still a choice, `ambiguous-cards`. (Breaking a
-    four of a kind of the named rank is what the player asked for.)"""
-    bomb_cards = _straight_bomb_cards(hand)
-    chosen: list[Card] = []
-    wanted: dict[int, int] = {}
-    for r in ranks:
-        wanted[r] = wanted.get(r, 0) + 1
-    for rank, count in wanted.items():
-        pool = sorted((c for c in hand if not c.is_special and c.rank == rank
-                       and c not in explicit), key=lambda c: c.suit)
-        if len(pool) < count:
-            raise LobbyError("missing-rank", rank=rank_name(rank), count=count)
-        safe = [c for c in pool if c not in bomb_cards]
-        risky = [c for c in pool if c in bomb_cards]
-        if len(safe) >= count:
-            chosen.extend(safe[:count])
-            continue
-        need = count - len(safe)
-        if need < len(risky):
-            example = " ".join(str(c) for c in pool[:count])
-            raise LobbyError("ambiguous-cards", rank=rank_name(rank), example=example)
-        chosen.extend(safe + risky)
-    return chosen
-
-
-_HANDLERS: dict[str, Callable[[TableActor, str, _Args], None]] = {
-    "join": TableActor.cmd_join,
-    "leave": TableActor.cmd_leave,
-    "start": TableActor.cmd_start,
-    "startnosave": TableActor.cmd_startnosave,
-    "spielinfo": TableActor.cmd_spielinfo,
-    "reset": TableActor.cmd_reset,
-    "option": TableActor.cmd_option,
-    "remove": TableActor.cmd_remove,
-    "accept": TableActor.cmd_accept,
-    "refuse": TableActor.cmd_refuse,
-    "grand": TableActor.cmd_grand,
-    "nogrand": TableActor.cmd_nogrand,
-    "tichu": TableActor.cmd_tichu,
-    "schupf": TableActor.cmd_schupf,
-    "play": TableActor.cmd_play,
-    "pass": TableActor.cmd_pass,
-    "bomb": TableActor.cmd_bomb,
-    "wish": TableActor.cmd_wish,
-    "dragon": TableActor.cmd_dragon,
-    "addbot": TableActor.cmd_addbot,
-    "removebot": TableActor.cmd_removebot,
-}
-
-#: table command -> the key its args mapping uses (str args are the whole rest of the line)
-TABLE_COMMANDS: dict[str, tuple[str, ...]] = {
-    "join": ("seat",), "leave": (), "start": (), "startnosave": (), "spielinfo": (), "reset": (),
-    "option": ("name", "value"), "remove": ("name",), "accept": (), "refuse": (),
-    "grand": (), "nogrand": (), "tichu": (), "schupf": ("cards",), "play": ("cards",),
-    "pass": (), "bomb": ("cards",), "wish": ("rank",), "dragon": ("to",),
-    "addbot": ("seat", "strategy"), "removebot": ("seat",),
-}
-
-#: usage and one-line help of the bot commands (for the command table and /help)
-BOT_USAGE: dict[str, str] = {
-    "addbot": "/addbot [SEAT] [random|heuristic]",
-    "removebot": "/removebot SEAT",
-}
-BOT_HELP: dict[str, str] = {
-    "addbot": "Seat a bot (heuristic unless named) in SEAT or the first free seat, before the "
-              "start; the host or any seated player.",
-    "removebot": "Take the bot in SEAT off the table again, before the start.",
-}

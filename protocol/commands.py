@@ -1,41 +1,46 @@
 """THE command table: one entry per command drives parsing, /help, /help COMMAND and the command
 reference in docs/protocol.md.
 
-Adding a command is one decorated handler::
+Adding a command is one decorated handler and its two texts in the message catalog
+(lobby/messages.py ``HELP_TEXTS``: ``cmd-NAME``, the one-line summary, and ``cmd-NAME-help``)::
 
-    @COMMANDS.command("finger", "NAME", "Account facts about NAME.", help="...")
+    @COMMANDS.command("finger", "NAME")
     async def finger(ctx: CommandContext, args: dict[str, str]) -> None: ...
 
-Argument specs are words separated by spaces: ``NAME`` is one word, ``TEXT...`` takes the rest of
-the line, ``[X]`` is optional. A handler gets the session (``CommandContext``) and a dict of
-argument name (lower case) -> string; it answers with ``ctx.send(event)`` and refuses with
-``raise LobbyError(code, ...)``. It may be ``async`` (password work, database queries).
+Argument specs (lobby/command_spec.py) are words separated by spaces: ``NAME`` is one word,
+``TEXT...`` takes the rest of the line, ``[X]`` is optional. A handler gets the session
+(``CommandContext``) and a dict of argument name (lower case) -> string; it answers with
+``ctx.send(event)`` and refuses with ``raise LobbyError(code, ...)``. It may be ``async``
+(password work, database queries). The table commands are declared in lobby (at their handlers,
+lobby/table_commands.py) and added here from that declaration, routed to the user's table.
 
 Parsing (BSW conventions): a leading ``/`` is optional; ``;NAME text`` whispers; a command word
 may be any unique prefix of a command name or alias. With a ``/``, an unknown word is the error
 ``unknown-command`` and an ambiguous prefix ``ambiguous-command``; without one, such a line is
 speech to your room.
 
-``python -m protocol.commands --markdown`` prints the reference; ``--write-docs [FILE]``
-regenerates the generated sections of docs/protocol.md (a test fails when they are stale).
+``python -m protocol.commands --markdown`` prints the reference (``--options`` the table options,
+``--errors`` the error codes); ``--write-docs [FILE]`` regenerates the generated sections of
+docs/protocol.md (a test fails when they are stale).
 """
 from __future__ import annotations
 
 import argparse
 import sys
-import textwrap
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Awaitable, Callable, Iterator, Protocol
+from typing import Any, Awaitable, Callable, Iterator, Mapping, Protocol
 
+from lobby import table_options
 from lobby.accounts import Accounts, check_password, is_reserved
+from lobby.command_spec import Arg, bind, parse_spec, usage
 from lobby.events import Event
-from lobby.messages import ERRORS, LobbyError
+from lobby.messages import ERRORS, LobbyError, text
 from lobby.store import Store
 from lobby.world import User, World
 
 __all__ = ["Arg", "Command", "CommandContext", "CommandTable", "COMMANDS", "Parsed", "parse_line",
-           "commands_markdown", "errors_markdown", "update_docs"]
+           "parse_spec", "commands_markdown", "errors_markdown", "options_markdown", "update_docs"]
 
 
 class CommandContext(Protocol):
@@ -68,70 +73,47 @@ Handler = Callable[[CommandContext, dict[str, str]], "Awaitable[None] | None"]
 
 
 @dataclass(frozen=True, slots=True)
-class Arg:
-    name: str  # the placeholder as shown: NAME, TEXT
-    rest: bool = False  # takes the rest of the line
-    optional: bool = False
-
-    @property
-    def key(self) -> str:
-        return self.name.lower()
-
-    def __str__(self) -> str:
-        s = self.name + ("..." if self.rest else "")
-        return f"[{s}]" if self.optional else s
-
-
-def parse_spec(spec: str) -> tuple[Arg, ...]:
-    """``"NAME TEXT..."`` -> Args. Only the last argument may take the rest of the line."""
-    args: list[Arg] = []
-    words = spec.split()
-    for i, word in enumerate(words):
-        optional = word.startswith("[") and word.endswith("]")
-        word = word.strip("[]")
-        rest = word.endswith("...")
-        word = word.rstrip(".")
-        if rest and i != len(words) - 1:
-            raise ValueError(f"only the last argument may take the rest of the line: {spec!r}")
-        if args and args[-1].optional and not optional:
-            raise ValueError(f"a required argument follows an optional one: {spec!r}")
-        args.append(Arg(word, rest, optional))
-    return tuple(args)
-
-
-@dataclass(frozen=True, slots=True)
 class Command:
     name: str
     args: tuple[Arg, ...]
-    summary: str
     handler: Handler
-    help: str = ""
     aliases: tuple[str, ...] = ()
     needs_login: bool = True
     secret: bool = False  # its arguments (passwords) must never be logged
+    #: values the help text's template names (the options' defaults for /option)
+    help_params: Mapping[str, Any] = field(default_factory=dict)
 
     @property
     def usage(self) -> str:
-        return " ".join(["/" + self.name, *(str(a) for a in self.args)])
+        return usage(self.name, self.args)
+
+    @property
+    def summary_key(self) -> str:
+        """The catalog key of the one-line summary (/help)."""
+        return f"cmd-{self.name}"
+
+    @property
+    def help_key(self) -> str:
+        """The catalog key of the explanation (/help NAME)."""
+        return f"cmd-{self.name}-help"
+
+    def summary_text(self, lang: str = "en") -> str:
+        return text(self.summary_key, lang)
+
+    def help_text(self, lang: str = "en") -> str:
+        return text(self.help_key, lang, **self.help_params)
+
+    @property
+    def summary(self) -> str:
+        return self.summary_text()
+
+    @property
+    def help(self) -> str:
+        return self.help_text()
 
     def bind(self, rest: str) -> dict[str, str]:
         """Split the text after the command word into arguments (LobbyError 'bad-arguments')."""
-        values: dict[str, str] = {}
-        remaining = rest.strip()
-        for arg in self.args:
-            if not remaining:
-                if arg.optional:
-                    continue
-                raise LobbyError("bad-arguments", usage=self.usage)
-            if arg.rest:
-                values[arg.key], remaining = remaining, ""
-            else:
-                word, _, remaining = remaining.partition(" ")
-                values[arg.key] = word
-                remaining = remaining.strip()
-        if remaining:
-            raise LobbyError("bad-arguments", usage=self.usage)
-        return values
+        return bind(self.args, rest, self.usage)
 
 
 @dataclass
@@ -145,13 +127,15 @@ class CommandTable:
         self.commands[cmd.name] = cmd
         return cmd
 
-    def command(self, name: str, args: str, summary: str, *, help: str = "",
-                aliases: tuple[str, ...] = (), needs_login: bool = True,
-                secret: bool = False) -> Callable[[Handler], Handler]:
-        """Decorator: register the decorated function as the handler of a new command."""
+    def command(self, name: str, args: str = "", *, aliases: tuple[str, ...] = (),
+                needs_login: bool = True, secret: bool = False,
+                help_params: Mapping[str, Any] | None = None) -> Callable[[Handler], Handler]:
+        """Decorator: register the decorated function as the handler of a new command (its
+        summary and help are the catalog's ``cmd-NAME`` and ``cmd-NAME-help``; ``help_params``
+        fill the fields the help's template names)."""
         def register(handler: Handler) -> Handler:
-            self.add(Command(name, parse_spec(args), summary, handler, help.strip(),
-                             tuple(aliases), needs_login, secret))
+            self.add(Command(name, parse_spec(args), handler, tuple(aliases), needs_login,
+                             secret, dict(help_params or {})))
             return handler
         return register
 
@@ -236,10 +220,7 @@ def _me(ctx: CommandContext) -> User:
     return ctx.user
 
 
-@COMMANDS.command("help", "[COMMAND]", "List the commands, or explain one.", help="""
-Without an argument, lists every command with a one-line summary. /help COMMAND shows the
-command's usage, aliases and a longer explanation; unique prefixes work here too.
-""")
+@COMMANDS.command("help", "[COMMAND]")
 def _help(ctx: CommandContext, args: dict[str, str]) -> None:
     name = args.get("command")
     if name:
@@ -251,33 +232,22 @@ def _help(ctx: CommandContext, args: dict[str, str]) -> None:
                                      for c in COMMANDS]))
 
 
-@COMMANDS.command("who", "", "Who is in your room.", help="""
-Lists the people in the room you are in (at first the lobby, room 0).
-""")
+@COMMANDS.command("who")
 def _who(ctx: CommandContext, args: dict[str, str]) -> None:
     ctx.send(ctx.world.who(_me(ctx)))
 
 
-@COMMANDS.command("wwho", "", "Everybody online, and where they are.", help="""
-Lists everybody who is online, with the room each one is in; guests are marked.
-""")
+@COMMANDS.command("wwho")
 def _wwho(ctx: CommandContext, args: dict[str, str]) -> None:
     ctx.send(ctx.world.wwho())
 
 
-@COMMANDS.command("tell", "NAME TEXT...", "Whisper TEXT to NAME (also: ;NAME TEXT).", help="""
-Sends a private message to one person who is online, wherever they are. Only NAME sees it; you
-see a confirmation. ;NAME TEXT is the short form.
-""", aliases=("whisper",))
+@COMMANDS.command("tell", "NAME TEXT...", aliases=("whisper",))
 def _tell(ctx: CommandContext, args: dict[str, str]) -> None:
     ctx.world.tell(_me(ctx), args["name"], args["text"])
 
 
-@COMMANDS.command("finger", "NAME", "Account facts, statistics and rating of NAME.", help="""
-Shows whether NAME is registered and since when, when NAME was last seen, and whether NAME is
-online now (and in which room); for a registered player also the statistics (games, wins,
-rounds, Tichu and Grand Tichu calls and successes, double victories) and the Team Elo rating.
-""")
+@COMMANDS.command("finger", "NAME")
 async def _finger(ctx: CommandContext, args: dict[str, str]) -> None:
     name = args["name"]
     account = await ctx.store.get_account(name)
@@ -297,11 +267,7 @@ async def _finger(ctx: CommandContext, args: dict[str, str]) -> None:
         room=online.room.name if online is not None and online.room is not None else None))
 
 
-@COMMANDS.command("register", "PASSWORD", "Register the name you are using.", help="""
-Registers your current name with PASSWORD (4 to 128 characters, no spaces). From then on
-logging in with this name asks for the password, and nobody else can use it. Guest names
-(Guest1234) cannot be registered: log in with a name of your own first.
-""", secret=True)
+@COMMANDS.command("register", "PASSWORD", secret=True)
 async def _register(ctx: CommandContext, args: dict[str, str]) -> None:
     me = _me(ctx)
     if me.registered:
@@ -328,9 +294,7 @@ async def _register(ctx: CommandContext, args: dict[str, str]) -> None:
     ctx.send(Event("registered", name=me.name))
 
 
-@COMMANDS.command("password", "OLD NEW", "Change your password.", help="""
-Changes the password of your registered name from OLD to NEW.
-""", secret=True)
+@COMMANDS.command("password", "OLD NEW", secret=True)
 async def _password(ctx: CommandContext, args: dict[str, str]) -> None:
     me = _me(ctx)
     if not me.registered:
@@ -350,29 +314,18 @@ async def _password(ctx: CommandContext, args: dict[str, str]) -> None:
     ctx.send(Event("password-changed"))
 
 
-@COMMANDS.command("quit", "", "Leave the server.", help="""
-Closes your connection. Your account (if registered) stays.
-""", aliases=("exit",))
+@COMMANDS.command("quit", "", aliases=("exit",))
 def _quit(ctx: CommandContext, args: dict[str, str]) -> None:
     ctx.quit(Event("bye", name=_me(ctx).name))
 
 
 # ---- rooms and tables ----------------------------------------------------------------------------
-@COMMANDS.command("newroom", "[GAME]", "Open a new table (GAME: tichu) and go there.", help="""
-Opens a new table room for GAME (only tichu for now, the default) with you as its host, and
-moves you there. The table gets the smallest free number; /listroom shows it. Then /join sits
-down, /option sets the options, /start begins when four sit.
-""")
+@COMMANDS.command("newroom", "[GAME]")
 def _newroom(ctx: CommandContext, args: dict[str, str]) -> None:
     ctx.world.open_table(_me(ctx), args.get("game") or "tichu")
 
 
-@COMMANDS.command("room", "NUMBER", "Go to room NUMBER (0 is the lobby; a table: watch it).", help="""
-Moves you to room NUMBER: 0 is the lobby, every other room belongs to the table with that
-number. Entering a table room means watching the table (you see only public information); /join
-takes a seat there. A player who left a running game comes back to it this way. /room N for
-the room you are in shows the table's /spielinfo.
-""")
+@COMMANDS.command("room", "NUMBER")
 def _room(ctx: CommandContext, args: dict[str, str]) -> Any:
     raw = args["number"].lstrip("#")
     if not (raw.isascii() and raw.isdigit()):  # int() refuses other digits such as ²
@@ -392,31 +345,23 @@ def _room(ctx: CommandContext, args: dict[str, str]) -> Any:
 def _table_sent(ctx: CommandContext, number: int) -> Any:
     """The events table ``number`` holds back for their journal commit have been sent: a
     Deferred (or None at once). A command that made the table speak is done only then."""
-    recorder = getattr(ctx.world, "recorder", None)
+    recorder = ctx.world.recorder
     return recorder.when_sent(number) if recorder is not None else None
 
 
-@COMMANDS.command("manager", "", "Return to the lobby (room 0).", help="""
-Takes you back to the lobby (room 0, BSW's village). Before a game starts this frees your seat;
-leaving a running game makes you vanish for the other players (/room N takes you back).
-""", aliases=("lobby",))
+@COMMANDS.command("manager", "", aliases=("lobby",))
 def _manager(ctx: CommandContext, args: dict[str, str]) -> None:
     me = _me(ctx)
     ctx.world.enter(me, ctx.world.lobby)
     ctx.send(ctx.world.who(me))
 
 
-@COMMANDS.command("listroom", "", "List the open tables.", help="""
-Lists every open table: its number, game, state (waiting, playing, finished), the players by
-seat, the options that differ from the defaults, and how many watch.
-""")
+@COMMANDS.command("listroom")
 def _listroom(ctx: CommandContext, args: dict[str, str]) -> None:
     ctx.send(ctx.world.listroom())
 
 
-@COMMANDS.command("whereis", "NAME", "Which room NAME is in.", help="""
-Tells which room (the lobby or a table's room, with its number) NAME is in.
-""")
+@COMMANDS.command("whereis", "NAME")
 def _whereis(ctx: CommandContext, args: dict[str, str]) -> None:
     ctx.send(ctx.world.whereis(args["name"]))
 
@@ -425,11 +370,7 @@ def _whereis(ctx: CommandContext, args: dict[str, str]) -> None:
 SETTINGS: dict[str, tuple[str, ...]] = {"color": ("on", "off")}
 
 
-@COMMANDS.command("set", "NAME VALUE", "Change a setting of this connection (color on|off).", help="""
-Settings of this connection only (they are not saved): /set color on shows the cards of hands
-and tricks in ANSI colours per suit (Schwert bold, Pagode blue, Jade green, Stern red, the
-specials yellow); /set color off turns it off again.
-""")
+@COMMANDS.command("set", "NAME VALUE")
 def _set(ctx: CommandContext, args: dict[str, str]) -> None:
     name, value = args["name"].lower(), args["value"].lower()
     if name in ("colour", "farbe"):
@@ -443,13 +384,7 @@ def _set(ctx: CommandContext, args: dict[str, str]) -> None:
     ctx.send(Event("setting", name=name, value=value))
 
 
-@COMMANDS.command("iset", "NAME VALUE", "Interface setting of this connection: /iset json 1|0.", help="""
-/iset json 1 switches this connection to machine mode: from then on every line the server sends
-is one JSON object with a type field, and a command line may start with #ID (1 to 32 letters,
-digits, - or _) that its reply repeats as "id". /iset json 0 switches back to text. A first line
-%json before the login does the same from the start. Never saved to the account; docs/protocol.md
-("Machine mode") describes every object.
-""")
+@COMMANDS.command("iset", "NAME VALUE")
 def _iset(ctx: CommandContext, args: dict[str, str]) -> None:
     name, value = args["name"].lower(), args["value"].lower()
     if name != "json":
@@ -459,115 +394,16 @@ def _iset(ctx: CommandContext, args: dict[str, str]) -> None:
     ctx.set_json_mode(value in ("1", "on"))  # type: ignore[attr-defined]
 
 
-# ---- the table commands, generated from lobby.table.TABLE_COMMANDS ----------------------------
-#: command -> (argument spec, summary, help) of the table commands; a command of the table that is
-#: missing here still gets an entry (from the table's own usage and help, or its argument keys)
-TABLE_HELP: dict[str, tuple[str, str, str]] = {
-    "join": ("[SEAT]", "Take a seat at this table (first free, or seat 1..4).", """
-Sits you down in seat SEAT (1 to 4) or, without SEAT, the first free seat, before the start.
-Seats 1 and 3 play together against seats 2 and 4; play goes 1, 2, 3, 4. With the option
-tichujoin the first two to join are partners; with drawseat the seats are drawn at the start.
-"""),
-    "leave": ("", "Give up your seat before the start.", """
-Frees your seat again; you stay in the room and watch. Not possible while the game runs.
-"""),
-    "start": ("", "Start the game when four players sit.", """
-Starts the game once all four seats are taken. Any seated player may start, or only the host
-with the option host. The seating, the options and the seed are fixed from here on.
-"""),
-    "startnosave": ("", "Start an unrated game that counts in no statistics.", """
-Starts the game like /start, but it is unrated and counts in nobody's statistics (it is still
-stored: /history and /replay show it). Games with bots or guests, and games with a fixed seed
-(/option seed), are unrated anyway.
-"""),
-    "spielinfo": ("", "The table's options, seats, scores and state.", """
-Shows the state of the table (waiting, playing, finished), its host, the players by seat, the
-score and round, the options that differ from the defaults, who watches, and after the end the
-outcome.
-"""),
-    "reset": ("", "Clear a finished table for a new game.", """
-After a game has ended, clears the table for the next game: the players who are still here keep
-their seats, the options stay. Then /start again.
-"""),
-    "option": ("[NAME] [VALUE...]", "Set a table option before the start; /option help lists them.", """
-/option help lists the options with their current values. Before the start the host (or, without
-the option host, any seated player) sets them: round X (at most X rounds, off), tichujoin (the
-first two to join are partners), turnier (9 rounds with rotating partners, victory points),
-target N (the score that ends the game, default 1000), drawseat (random seats), host (only the
-host starts and sets options), dragon fixed (the Dragon trick goes to the next opponent),
-bombwindow SECONDS (time to bomb a won trick before it goes on), seed N (same seed, same cards;
-off for random deals; a seeded game is unrated), log (keep the finished game also as a BSW .tch
-log, on), grace SECONDS (how long a player who vanished may come back before the others may
-/remove them, default 120). A flag without VALUE toggles; on/off set it.
-"""),
-    "remove": ("NAME", "Propose to remove a player who vanished during the game.", """
-When a player has vanished (disconnected or left the room) during a game, another player may
-propose to remove them; the other seated players vote with /accept or /refuse, and a majority
-decides. A removed player's seat is taken over by a bot that plays on with their cards.
-"""),
-    "accept": ("", "Vote yes on the running /remove.", """
-Votes for removing the vanished player named by the running /remove proposal.
-"""),
-    "refuse": ("", "Vote no on the running /remove.", """
-Votes against removing the vanished player named by the running /remove proposal.
-"""),
-    "grand": ("", "Call Grand Tichu (after your first 8 cards).", """
-After the first 8 cards, before the last 6 are dealt, every player answers /grand (call Grand
-Tichu: 200 points if you go out first, minus 200 otherwise) or /nogrand.
-"""),
-    "nogrand": ("", "Call no Grand Tichu (after your first 8 cards).", """
-Declines Grand Tichu. When all four have answered, the last 6 cards are dealt.
-"""),
-    "tichu": ("", "Call Tichu (before your first card).", """
-Calls Tichu: 100 points if you go out first, minus 100 otherwise. Possible any time before you
-play your first card (also during the exchange), once per round.
-"""),
-    "schupf": ("NEXT PARTNER PREVIOUS", "Exchange: one card each to next player, partner, previous player.", """
-Gives three cards at the start of each round, in this order: to the next player in turn order
-(the opponent after you), to your partner, to the previous player (the opponent before you), as
-in BSW's logs. Example: /schupf R2 SA Hu. Rank-only shorthand works (/schupf 2 A 3).
-"""),
-    "play": ("CARDS...", "Play cards (BSW notation), e.g. /play R10 G10 or /play 7 7.", """
-Plays CARDS in BSW notation: suit S (Schwert), B (Pagode), G (Jade), R (Stern) and rank 2-10, B
-(Bube, jack), D (Dame), K (Koenig), A (As), or Ma (Mah Jong), Hu (Dog), Ph (Phoenix), Dr (Dragon).
-Ph=7 names the rank the Phoenix stands for where it is not clear. With the Mah Jong add a wish:
-/play Ma wish 8 (or /wish RANK right after). Rank-only shorthand (/play 7 7) is accepted where it
-is unambiguous; it picks cards that do not break a bomb. A bomb may be played out of turn with
-/play too.
-"""),
-    "pass": ("", "Pass (do not play on the current trick).", """
-Passes on the current trick. Not possible when you lead, nor when the open wish binds you.
-"""),
-    "bomb": ("CARDS...", "Bomb, also out of turn: /bomb S5 B5 G5 R5.", """
-Plays a bomb (four of a kind, or a straight of five or more cards in one suit) at any time while
-a trick is on the table, also when it is not your turn.
-"""),
-    "wish": ("RANK", "Wish a rank after playing the Mah Jong (/wish none: no wish).", """
-Right after you played the Mah Jong without a wish: /wish RANK (2 to A) or /wish none. The
-next player who holds a card of that rank and can play it must do so until it is played.
-"""),
-    "dragon": ("TO", "Give away a trick won with the Dragon: /dragon left|right.", """
-Who wins a trick with the Dragon gives it to an opponent: /dragon right (the next player in turn
-order) or /dragon left (the previous one); a seat number or a name works too. With the option
-dragon fixed it goes to the next opponent automatically.
-"""),
-}
-
-
-def _table_command(name: str, spec: tuple[Arg, ...], keys: tuple[str, ...]) -> Handler:
-    """The handler of table command ``name``: routed to the table of the user's room."""
-    as_mapping = tuple(a.key for a in spec) == keys
-
-    def handler(ctx: CommandContext, args: dict[str, str]) -> None:
+# ---- the table commands, from their declaration in lobby (lobby/table_commands.py) -------------
+def _table_command(name: str) -> Handler:
+    """The handler of table command ``name``: the parsed arguments go to the table of the
+    user's room."""
+    def handler(ctx: CommandContext, args: dict[str, str]) -> Any:
         me = _me(ctx)
         table = ctx.world.table_of(me)
-        if as_mapping:
-            payload: Any = {k: args[k] for k in keys if k in args}
-        else:
-            payload = " ".join(args[a.key] for a in spec if a.key in args)
-        if name in ("start", "startnosave") and getattr(ctx.world, "closing", False):
+        if name in ("start", "startnosave") and ctx.world.closing:
             raise LobbyError("shutting-down")
-        table.submit(me.name, name, payload)
+        table.submit(me.name, name, args)
         # the table's events wait for their journal commit: the command is done (its reply, the
         # next line) once they are out, so nobody sees an answer before what it caused
         return _table_sent(ctx, table.number)
@@ -575,26 +411,11 @@ def _table_command(name: str, spec: tuple[Arg, ...], keys: tuple[str, ...]) -> H
 
 
 def _add_table_commands(table: CommandTable) -> None:
-    from lobby import table as tables
-    aliases: dict[str, list[str]] = {}
-    for alias, target in tables.COMMAND_ALIASES.items():
-        aliases.setdefault(target, []).append(alias)
-    usages: dict[str, str] = getattr(tables, "BOT_USAGE", {})
-    helps: dict[str, str] = getattr(tables, "BOT_HELP", {})
-    for name, keys in tables.TABLE_COMMANDS.items():
-        if name in TABLE_HELP:
-            spec_text, summary, long_help = TABLE_HELP[name]
-        else:
-            usage = usages.get(name, "")
-            spec_text = usage.split(None, 1)[1] if " " in usage else \
-                " ".join(f"[{k.upper()}]" for k in keys)
-            summary = helps.get(name, f"The table command /{name}.").split(". ")[0]
-            summary = summary.split(";")[0].rstrip(".") + "."
-            long_help = helps.get(name, summary)
-        spec = parse_spec(spec_text)
-        table.add(Command(name, spec, summary, _table_command(name, spec, keys),
-                          textwrap.fill(" ".join(long_help.split()), 92),
-                          tuple(aliases.get(name, ()))))
+    from lobby.table import TABLE_COMMANDS   # the table module declares them at its handlers
+    for tc in TABLE_COMMANDS:
+        params = table_options.help_params() if tc.name == "option" else {}
+        table.add(Command(tc.name, tc.args, _table_command(tc.name), tc.aliases,
+                          help_params=params))
 
 
 _add_table_commands(COMMANDS)
@@ -632,7 +453,13 @@ def errors_markdown() -> str:
     return "\n".join(out) + "\n"
 
 
-SECTIONS: dict[str, Callable[[], str]] = {"commands": commands_markdown, "errors": errors_markdown}
+def options_markdown() -> str:
+    """The table options (Markdown), generated from their declaration (lobby/table_options.py)."""
+    return table_options.options_markdown()
+
+
+SECTIONS: dict[str, Callable[[], str]] = {"options": options_markdown,
+                                          "commands": commands_markdown, "errors": errors_markdown}
 DOCS = Path(__file__).resolve().parent.parent / "docs" / "protocol.md"
 
 
@@ -679,6 +506,7 @@ def main(argv: list[str] | None = None) -> int:
     group = parser.add_mutually_exclusive_group(required=True)
     group.add_argument("--markdown", action="store_true", help="print the command reference")
     group.add_argument("--errors", action="store_true", help="print the error code list")
+    group.add_argument("--options", action="store_true", help="print the table options")
     group.add_argument("--write-docs", nargs="?", const=str(DOCS), metavar="FILE",
                        help="regenerate the generated sections of docs/protocol.md")
     opts = parser.parse_args(argv)
@@ -686,6 +514,8 @@ def main(argv: list[str] | None = None) -> int:
         sys.stdout.write(commands_markdown())
     elif opts.errors:
         sys.stdout.write(errors_markdown())
+    elif opts.options:
+        sys.stdout.write(options_markdown())
     else:
         changed = update_docs(Path(opts.write_docs))
         sys.stdout.write(f"{opts.write_docs}: {'updated' if changed else 'up to date'}\n")

@@ -7,7 +7,6 @@ stable codes (``not-allowed`` for anybody without the role).
 """
 from __future__ import annotations
 
-import textwrap
 from typing import TYPE_CHECKING, Any
 
 from lobby.events import Event
@@ -38,30 +37,21 @@ def _list_name(word: str) -> str:
 
 def register(table: "CommandTable") -> None:
     """Add the mute-list and moderation commands to ``table``."""
-    def command(name: str, spec: str, summary: str, help: str) -> Any:
-        return table.command(name, spec, summary, help=textwrap.dedent(help))
+    command = table.command  # summary and help: the catalog's cmd-NAME, cmd-NAME-help
 
-    @command("add", "LIST NAME", "Add NAME to a list of yours: /add mute NAME.", """
-    /add mute NAME puts NAME on your mute (ignore) list, as on BSW: you no longer see what NAME
-    says in rooms nor NAME's tells, and a tell of NAME to you looks sent to NAME. The list of a
-    registered name is stored; a guest's list lasts while the guest is online.
-    """)
+    @command("add", "LIST NAME")
     async def _add(ctx: "CommandContext", args: dict[str, str]) -> None:
         _list_name(args["list"])
         assert ctx.user is not None
         await _moderation(ctx).mute(ctx.user, args["name"])
 
-    @command("sub", "LIST NAME", "Take NAME off a list of yours: /sub mute NAME.", """
-    /sub mute NAME takes NAME off your mute list again.
-    """)
+    @command("sub", "LIST NAME")
     async def _sub(ctx: "CommandContext", args: dict[str, str]) -> None:
         _list_name(args["list"])
         assert ctx.user is not None
         await _moderation(ctx).unmute(ctx.user, args["name"])
 
-    @command("showlist", "LIST", "Show a list of yours: /showlist mute.", """
-    /showlist mute shows the names on your mute list.
-    """)
+    @command("showlist", "LIST")
     def _showlist(ctx: "CommandContext", args: dict[str, str]) -> None:
         _list_name(args["list"])
         assert ctx.user is not None
@@ -71,36 +61,23 @@ def register(table: "CommandTable") -> None:
         else:
             ctx.send(Event("mute-list-empty"))
 
-    @command("kick", "NAME [REASON...]", "Moderators: disconnect NAME.", """
-    Moderators and admins: closes NAME's connection with REASON (NAME may log in again; /ban
-    keeps NAME out). A moderator cannot kick a moderator or an admin. Logged.
-    """)
+    @command("kick", "NAME [REASON...]")
     async def _kick(ctx: "CommandContext", args: dict[str, str]) -> None:
         assert ctx.user is not None
         await _moderation(ctx).kick(ctx.user, args["name"], args.get("reason", ""))
 
-    @command("ban", "NAME [DURATION] [REASON...]", "Moderators: keep NAME out.", """
-    Moderators and admins: NAME can no longer log in, for DURATION (90s, 30m, 2h, 7d, 1w, a bare
-    number means minutes) or, without one (or with perm), until /unban NAME; NAME is disconnected
-    if online. The ban is stored. A moderator cannot ban a moderator or an admin. Logged.
-    """)
+    @command("ban", "NAME [DURATION] [REASON...]")
     async def _ban(ctx: "CommandContext", args: dict[str, str]) -> None:
         assert ctx.user is not None
         rest = " ".join(v for v in (args.get("duration"), args.get("reason")) if v)
         await _moderation(ctx).ban(ctx.user, args["name"], rest)
 
-    @command("unban", "NAME", "Moderators: lift the ban on NAME.", """
-    Moderators and admins: NAME may log in again. Logged.
-    """)
+    @command("unban", "NAME")
     async def _unban(ctx: "CommandContext", args: dict[str, str]) -> None:
         assert ctx.user is not None
         await _moderation(ctx).unban(ctx.user, args["name"])
 
-    @command("bmute", "NAME [OFF]", "Moderators: silence NAME in public rooms (off: undo).",
-                   """
-    Moderators and admins: NAME may no longer speak in rooms (the lobby and the table rooms);
-    tells still work. /bmute NAME off lifts it. Stored; logged.
-    """)
+    @command("bmute", "NAME [OFF]")
     async def _bmute(ctx: "CommandContext", args: dict[str, str]) -> None:
         assert ctx.user is not None
         off = args.get("off")
@@ -108,19 +85,13 @@ def register(table: "CommandTable") -> None:
             raise LobbyError("bad-arguments", usage="/bmute NAME [off]")
         await _moderation(ctx).bmute(ctx.user, args["name"], off is not None)
 
-    @command("announce", "TEXT...", "Moderators: say TEXT to everybody online.", """
-    Moderators and admins: one line to everybody online, wherever they are. Logged.
-    """)
+    @command("announce", "TEXT...")
     async def _announce(ctx: "CommandContext", args: dict[str, str]) -> None:
         assert ctx.user is not None
         await _moderation(ctx).announce(ctx.user, args["text"])
 
-    @command("shutdown", "[SECONDS] [REASON...]", "Admins: stop the server after a warning.",
-                   f"""
-    Admins: warns everybody that the server stops in SECONDS (default
-    {DEFAULT_SHUTDOWN_SECONDS}), refuses new tables and new games from then on, and after SECONDS
-    stops cleanly (every connection told and closed, the database closed). Logged.
-    """)
+    @command("shutdown", "[SECONDS] [REASON...]",
+             help_params={"default": DEFAULT_SHUTDOWN_SECONDS})
     async def _shutdown(ctx: "CommandContext", args: dict[str, str]) -> None:
         assert ctx.user is not None
         word = args.get("seconds", "")
@@ -134,11 +105,7 @@ def register(table: "CommandTable") -> None:
             raise LobbyError("bad-arguments", usage="/shutdown [SECONDS] [REASON...]")
         await _moderation(ctx).shutdown(ctx.user, float(seconds), reason)
 
-    @command("role", "NAME ROLE", "Admins: give NAME a role: admin, moderator or none.",
-                   """
-    Admins: makes the registered NAME an admin or a moderator, or (none) an ordinary player
-    again. Stored; logged. The first admin comes from the server's --admin option.
-    """)
+    @command("role", "NAME ROLE")
     async def _role(ctx: "CommandContext", args: dict[str, str]) -> None:
         assert ctx.user is not None
         await _moderation(ctx).set_role(ctx.user, args["name"], args["role"])

@@ -10,7 +10,6 @@ it (protocol/render_records.py). The statistics of ``/finger`` come from the sam
 """
 from __future__ import annotations
 
-import textwrap
 from typing import TYPE_CHECKING, Any
 
 from lobby.events import Event
@@ -49,26 +48,16 @@ def _number(word: str, usage: str) -> int:
 
 def register(table: "CommandTable") -> None:
     """Add /history, /replay and /rangliste to ``table``."""
-    def command(name: str, spec: str, summary: str, help: str, aliases: tuple[str, ...] = ()
-                ) -> Any:
-        return table.command(name, spec, summary, help=textwrap.dedent(help), aliases=aliases)
+    command = table.command  # summary and help: the catalog's cmd-NAME, cmd-NAME-help
 
-    @command("history", "[NAME]", "Your (or NAME's) recent games.", """
-    Lists the last ten finished games of NAME (without NAME: your own), newest first: the game
-    number (for /replay), date, table, the two teams with the final score, the number of rounds,
-    won or lost, and whether the game was unrated.
-    """)
+    @command("history", "[NAME]")
     async def _history(ctx: "CommandContext", args: dict[str, str]) -> None:
         assert ctx.user is not None
         name = args.get("name") or ctx.user.name
         games = await _archive(ctx).recent_games(name, HISTORY_LIMIT)
         ctx.send(Event("history", name=name, games=[g.to_json() for g in games]))
 
-    @command("replay", "GAME [ROUND]", "Show a stored game round by round.", """
-    Prints stored game GAME (the number /history shows) round by round: the seats, every hand as
-    dealt, the calls, the exchange, every play, pass and Dragon gift, and each round's score.
-    With ROUND only that round.
-    """)
+    @command("replay", "GAME [ROUND]")
     async def _replay(ctx: "CommandContext", args: dict[str, str]) -> None:
         usage = "/replay GAME [ROUND]"
         game = _number(args["game"], usage)
@@ -76,11 +65,7 @@ def register(table: "CommandTable") -> None:
         replay = await _archive(ctx).replay(game, round_no)
         ctx.send(Event("replay", replay.to_json()))
 
-    @command("rangliste", "", "The best players by rating (rated games only).", """
-    The ranking list: the players with the highest Team Elo rating (docs/rating.md), with their
-    number of rated games. Only games of four registered players, not started with /startnosave
-    and without a fixed seed, are rated.
-    """, aliases=("ranking",))
+    @command("rangliste", aliases=("ranking",))
     async def _rangliste(ctx: "CommandContext", args: dict[str, str]) -> None:
         rows = await _archive(ctx).top_players(RANKING_LIMIT)
         ctx.send(Event("ranking", players=[r.to_json() for r in rows]))

@@ -14,11 +14,12 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
+from lobby import table_options
 from lobby.events import Event
 from lobby.messages import text
 from lobby.tichu.cards import parse_cards, sort_cards
 
-__all__ = ["render_table", "TableFeed", "TABLE_FORMATTERS", "color_cards", "OPTION_HELP"]
+__all__ = ["render_table", "TableFeed", "TABLE_FORMATTERS", "color_cards"]
 
 RESET = "\x1b[0m"
 # Schwert (black: shown bold, readable on dark and light terminals), Pagode blue, Jade green,
@@ -26,27 +27,6 @@ RESET = "\x1b[0m"
 SUIT_COLORS = {"S": "\x1b[1m", "B": "\x1b[34m", "G": "\x1b[32m", "R": "\x1b[31m"}
 SPECIAL_COLOR = "\x1b[33m"
 
-#: what each option means, for `/option help` (RULES.md 17-18, 29-32)
-OPTION_HELP: dict[str, str] = {
-    "round": "at most X rounds (off: play to the target)",
-    "tichujoin": "the first two to /join play together",
-    "turnier": "9 rounds, rotating partners, victory points",
-    "target": "the score that ends the game",
-    "drawseat": "seats are drawn at random at the start",
-    "host": "only the host starts and sets options",
-    "dragon fixed": "Dragon trick to the next opponent",
-    "bombwindow": "seconds to bomb before a won trick goes on",
-    "seed": "same seed, same cards (off: random)",
-    "log": "store the game as a BSW log too",
-    "grace": "seconds before a vanished player may be /removed",
-}
-
-
-OPTION_DEFAULTS: dict[str, str] = {
-    "round": "off", "tichujoin": "off", "turnier": "off", "target": "1000", "drawseat": "off",
-    "host": "off", "dragon fixed": "off", "bombwindow": "0", "seed": "off", "log": "on",
-    "grace": "120",
-}
 TRICK_WIDTH = 64          # the plays shown of the current trick, newest first, fit this width
 
 
@@ -283,7 +263,7 @@ def _options(event: Event, lang: str, color: bool) -> list[str]:
     lines = [text("table-options", lang, table=d.get("table"))]
     for option, value in d.get("options", []):
         lines.append(text("table-option-line", lang, option=option, value=value,
-                          about=OPTION_HELP.get(option, "")).rstrip())
+                          about=table_options.about(option, lang)).rstrip())
     return lines
 
 
@@ -297,7 +277,7 @@ def _info(event: Event, lang: str, color: bool) -> list[str]:
         lines.append(text("table-info-score", lang, round_no=d.get("round_no"),
                           score=_score(names, d["scores"])))
     opts = d.get("options") or {}
-    changed = [f"{k} {v}" for k, v in opts.items() if OPTION_DEFAULTS.get(k) != v]
+    changed = [f"{k} {v}" for k, v in table_options.changed(opts)]
     lines.append(text("table-info-options", lang, options=", ".join(changed) or "defaults"))
     if d.get("spectators"):
         lines.append(text("table-info-watching", lang, names=", ".join(d["spectators"])))

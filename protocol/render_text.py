@@ -10,6 +10,7 @@ from __future__ import annotations
 from datetime import datetime, timezone
 from typing import Any, Callable
 
+from lobby import table_options
 from lobby.events import Event
 from lobby.messages import text
 from protocol.render_records import RECORD_FORMATTERS, stats_lines
@@ -90,15 +91,12 @@ def _listroom(event: Event, lang: str) -> list[str]:
     if not tables:
         return [text("listroom-empty", lang)]
     lines = [text("listroom", lang, count=len(tables))]
-    defaults = {"round": "off", "tichujoin": "off", "turnier": "off", "target": "1000",
-                "drawseat": "off", "host": "off", "dragon fixed": "off", "bombwindow": "0",
-                "seed": "off", "log": "on", "grace": "120"}
     for t in tables:
         seating = " | ".join(f"{i + 1} {n or '-'}" for i, n in enumerate(t.get("seats") or []))
         lines.append(text("listroom-line", lang, table=t["table"], game=t.get("game", "tichu"),
                           state=t["state"], seating=seating))
         opts = t.get("options") or {}
-        changed = ", ".join(f"{k} {v}" for k, v in opts.items() if defaults.get(k) != v)
+        changed = ", ".join(f"{k} {v}" for k, v in table_options.changed(opts))
         lines.append(text("listroom-details", lang, options=changed or "default options",
                           spectators=t.get("spectators", 0)))
     return lines

@@ -12,7 +12,7 @@ from lobby.bots.plan import analyse
 from lobby.bots.player import BOT_MARK, is_bot_name
 from lobby.bots.random_bot import RandomStrategy
 from lobby.bots.strategy import STRATEGY_NAMES, command_action, make_strategy, my_turn_to
-from lobby.table import BOT_HELP, BOT_USAGE, TABLE_COMMANDS, TableActor
+from lobby.table import TABLE_COMMANDS, TableActor
 from lobby.tichu import Match, MatchOptions
 from lobby.tichu.actions import CallTichu, Exchange, GiveDragon, Pass, Play, Wish
 from lobby.tichu.cards import parse_cards
@@ -83,9 +83,11 @@ def bot_table(**kw: Any) -> tuple[TableActor, Recorder, Any]:
 
 # ---- /addbot and /removebot -------------------------------------------------------------------
 def test_the_bot_commands_are_table_commands() -> None:
-    assert TABLE_COMMANDS["addbot"] == ("seat", "strategy")
-    assert TABLE_COMMANDS["removebot"] == ("seat",)
-    assert set(BOT_USAGE) == set(BOT_HELP) == {"addbot", "removebot"}
+    addbot, removebot = TABLE_COMMANDS.lookup("addbot"), TABLE_COMMANDS.lookup("removebot")
+    assert addbot is not None and removebot is not None
+    assert [a.key for a in addbot.args] == ["seat", "strategy"]
+    assert addbot.usage == "/addbot [SEAT] [random|heuristic]"
+    assert [a.key for a in removebot.args] == ["seat"]
     assert STRATEGY_NAMES == ("heuristic", "random")
 
 

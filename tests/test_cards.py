@@ -107,3 +107,28 @@ def test_mask_round_trip(cards: list[Card]) -> None:
     assert set(mask_cards(cards_mask(cards))) == set(cards)
     assert list(mask_cards(cards_mask(cards))) == sort_cards(cards)
     assert parse_cards(format_cards(cards)) == tuple(cards)
+
+
+def test_the_card_text_of_a_play_is_read_and_written_here() -> None:
+    from lobby.tichu.actions import UNSET
+    from lobby.tichu.cards import format_play, parse_play
+    cards = list(parse_cards("R5 G5 Ph"))
+    assert format_play(cards, 5) == "R5 G5 Ph=5"
+    assert format_play(parse_cards("Ph"), 5) == "Ph"            # a single Phoenix: no reading
+    assert format_play(parse_cards("Ma"), None, "8") == "Ma wish 8"
+    assert format_play(parse_cards("Ma"), None, None) == "Ma wish none"
+    for text in ("R5 G5 Ph=5", "Ma wish 8", "Ma wish none", "S2 S3 S4 S5 S6"):
+        played, reading, wish = parse_play(text)
+        assert format_play(played, reading, wish) == text
+    assert parse_play("R5 G5 Ph=5", allow_wish=False) == (cards, 5, UNSET)
+    with pytest.raises(Rejected) as e:
+        parse_play("7 7")                                        # shorthand needs a hand
+    assert e.value.code == "bad-card"
+
+
+def test_card_points_are_defined_once() -> None:
+    from lobby.tichu.cards import DECK, POINTS, card_points, cards_mask, mask_points
+    assert [c.points for c in DECK] == list(POINTS)
+    assert card_points(DECK) == mask_points(cards_mask(DECK)) == 100
+    for card in DECK:
+        assert mask_points(1 << card) == card.points

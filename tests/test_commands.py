@@ -6,10 +6,11 @@ from pathlib import Path
 import pytest
 
 from lobby.events import Event
-from lobby.messages import ERRORS, INFO, LobbyError
+from lobby.messages import ERRORS, HELP_TEXTS, INFO, LobbyError, text
+from lobby.table_options import OPTIONS, defaults
 from protocol import commands
 from protocol.commands import (COMMANDS, CommandTable, commands_markdown, errors_markdown,
-                               generated_sections, parse_line, parse_spec)
+                               generated_sections, options_markdown, parse_line, parse_spec)
 from protocol.render_text import render
 
 DOC = Path(__file__).resolve().parent.parent / "docs" / "protocol.md"
@@ -74,14 +75,31 @@ def test_argument_specs() -> None:
 def test_adding_a_command_is_one_entry_and_a_handler() -> None:
     table = CommandTable()
 
-    @table.command("join", "SEAT", "Take a seat.", aliases=("sit",))
+    @table.command("join", "SEAT", aliases=("sit",))
     def join(ctx, args):  # pragma: no cover - not run
         pass
 
     assert table.resolve("si").name == "join" and table.resolve("j").handler is join
     with pytest.raises(ValueError):
-        table.command("sit", "", "clash")(join)
-    assert "| `/join SEAT` | Take a seat. |" in commands_markdown(table)
+        table.command("sit")(join)
+    # the summary is the catalog's cmd-join
+    assert f"| `/join SEAT` | {HELP_TEXTS['cmd-join']} |" in commands_markdown(table)
+
+
+def test_every_help_text_comes_from_the_catalog() -> None:
+    """Summaries and explanations of every command (lobby, moderation, records and table
+    commands) and of every table option are catalog entries; none is written in code."""
+    for cmd in COMMANDS:
+        assert cmd.summary == HELP_TEXTS[cmd.summary_key], cmd.name
+        assert cmd.help == text(cmd.help_key, **cmd.help_params), cmd.name
+        assert "{" not in cmd.help, cmd.name           # every field of the template is filled
+    for option in OPTIONS:
+        assert option.help_key in HELP_TEXTS, option.name
+    used = {c.summary_key for c in COMMANDS} | {c.help_key for c in COMMANDS} | \
+        {o.help_key for o in OPTIONS} | {o.expects_key for o in OPTIONS}
+    assert set(HELP_TEXTS) == used                     # no stale help text either
+    # /help option names the defaults of the options' declaration
+    assert f"default {defaults()['target']}" in " ".join(COMMANDS.resolve("option").help.split())
 
 
 def test_help_covers_every_command_and_every_rendered_key_exists() -> None:
@@ -102,6 +120,8 @@ def test_docs_protocol_md_generated_sections_are_current() -> None:
         "docs/protocol.md is stale: python -m protocol.commands --write-docs"
     assert sections.get("errors") == errors_markdown(), \
         "docs/protocol.md is stale: python -m protocol.commands --write-docs"
+    assert sections.get("options") == options_markdown(), \
+        "docs/protocol.md is stale: python -m protocol.commands --write-docs"
 
 
 def test_every_error_code_is_documented() -> None:
@@ -117,5 +137,6 @@ def test_the_docs_generator_rewrites_only_its_sections(tmp_path: Path) -> None:
     text = doc.read_text()
     assert "hand written" in text and "also hand written" in text
     assert generated_sections(text) == {"commands": commands_markdown(),
-                                        "errors": errors_markdown()}
+                                        "errors": errors_markdown(),
+                                        "options": options_markdown()}
     assert commands.update_docs(doc) is False

@@ -4,7 +4,7 @@ clean-up and number reuse, /set color, /help of table commands."""
 from __future__ import annotations
 
 from conftest import FakeClient, FakeLobby
-from lobby.table import TABLE_COMMANDS, COMMAND_ALIASES
+from lobby.table import TABLE_COMMANDS
 from protocol.commands import COMMANDS
 
 
@@ -102,11 +102,12 @@ def test_table_commands_need_a_table_and_help_explains_them(lobby: FakeLobby) ->
     lines = ann.lines()
     assert lines[0] == "/schupf NEXT PARTNER PREVIOUS" and lines[1] == "  also: /kartentausch"
     # every table command of lobby.table is in the command table, with its BSW aliases
-    for name in TABLE_COMMANDS:
-        cmd = COMMANDS.lookup_exact(name)
-        assert cmd is not None and cmd.help and cmd.summary, name
-    for alias, target in COMMAND_ALIASES.items():
-        assert COMMANDS.lookup_exact(alias).name == target
+    for tc in TABLE_COMMANDS:
+        cmd = COMMANDS.lookup_exact(tc.name)
+        assert cmd is not None and cmd.help and cmd.summary, tc.name
+        assert cmd.args == tc.args and cmd.aliases == tc.aliases, tc.name
+        for alias in tc.aliases:
+            assert COMMANDS.lookup_exact(alias).name == tc.name
     assert COMMANDS.lookup_exact("peek") is None
 
 
@@ -198,12 +199,9 @@ def test_a_failure_inside_one_table_leaves_the_others_running(lobby: FakeLobby) 
     bob.send("/newroom")
     broken = lobby.world.tables[1]
 
-    def explode(user: str, args: object) -> None:
+    def explode() -> dict[str, str]:
         raise RuntimeError("boom")
-    import lobby.table as tables
-    original = tables._HANDLERS["spielinfo"]
-    tables._HANDLERS["spielinfo"] = lambda table, user, args: (
-        explode(user, args) if table is broken else original(table, user, args))
+    broken.bot_list = explode               # /spielinfo of table 1 (only) fails inside
     try:
         ann.raw()
         bob.raw()
@@ -215,4 +213,4 @@ def test_a_failure_inside_one_table_leaves_the_others_running(lobby: FakeLobby) 
         ann.send("/join")                       # the broken table itself still works too
         assert ann.lines()[0] == "Ann sits down in seat 1."
     finally:
-        tables._HANDLERS["spielinfo"] = original
+        del broken.bot_list

@@ -9,9 +9,9 @@ from twisted.logger import globalLogPublisher
 
 from lobby.events import Event
 from lobby.messages import ERRORS
-from lobby.table import TableActor, parse_play
+from lobby.table import TableActor
 from lobby.tichu.actions import UNSET
-from lobby.tichu.cards import parse_cards
+from lobby.tichu.cards import parse_cards, parse_play
 from lobby.messages import LobbyError
 from lobby.tichu.errors import Rejected
 
@@ -153,6 +153,43 @@ def test_option_help_and_values() -> None:
     assert not rec.errors("bob")
     table.submit("zed", "option", "target 500")       # a spectator may not change options
     assert codes(rec, "zed") == ["not-seated"]
+
+
+def test_number_options_take_ascii_digits_only() -> None:
+    """int() and float() read other digits too (５００, ², ٣): an option takes 0-9 only."""
+    table, rec, _ = new_table(join=False)
+    for bad in ("target ５００", "round ３", "seed ²", "grace ١٢٠", "bombwindow ５",
+                "target +500", "target 1_000", "grace 1e3", "grace nan", "grace inf",
+                "bombwindow -0"):
+        table.submit("ann", "option", bad)
+    assert codes(rec, "ann") == ["bad-option-value"] * 11
+    err = rec.errors("ann")[0]
+    assert err.data == {"name": "target", "value": "５００",
+                        "expected": "a score such as 500 or 1000"}
+    assert table.options.target == 1000 and table.options.max_rounds is None
+    assert table.options.seed is None and table.options.grace == 120.0
+    table.submit("ann", "option", "target 500")
+    table.submit("ann", "option", "grace 2.5")
+    assert table.options.target == 500 and table.options.grace == 2.5
+    assert not rec.errors("ann")[11:]
+
+
+def test_table_commands_parse_text_by_their_declared_spec() -> None:
+    """The text given to a table is bound by the same spec the command table shows: too many or
+    too few words are bad-arguments with the declared usage."""
+    table, rec, _ = new_table(options={"seed": "5"})
+    table.submit("ann", "start")
+    table.submit("ann", "grand", "now")                # /grand takes nothing
+    table.submit("ann", "join", "1 2")
+    assert [e.data["usage"] for e in rec.errors("ann")] == ["/grand", "/join [SEAT]"]
+    for name in NAMES:
+        table.submit(name, "nogrand")
+    table.submit("ann", "kartentausch", "S2 SA")       # an alias, two cards of three
+    assert rec.errors("ann")[-1].data == {"usage": "/schupf NEXT PARTNER PREVIOUS"}
+    table.submit("ann", "schupf", {"next": "S2"})      # parsed arguments: all three needed
+    assert rec.errors("ann")[-1].data == {"usage": "/schupf NEXT PARTNER PREVIOUS"}
+    table.submit("ann", "frobnicate")
+    assert rec.errors("ann")[-1].type == "unknown-command"
 
 
 # ---- bad input --------------------------------------------------------------------------------
@@ -494,7 +531,7 @@ def test_parse_play_cards_phoenix_and_wish() -> None:
     with pytest.raises(Rejected) as dup:
         parse_play("S5 S5", h)
     assert dup.value.code == "duplicate-card"
-    with pytest.raises(LobbyError) as wish:
+    with pytest.raises(Rejected) as wish:
         parse_play("Ma wish 1", h)
     assert wish.value.code == "bad-rank"
 
@@ -510,10 +547,10 @@ def test_rank_only_shorthand_keeps_bombs() -> None:
     assert sorted(parse_play("G7 7", h)[0]) == sorted(hand("G7 S7"))
     # only bomb cards, and a choice between two bombs: ambiguous
     h2 = hand("G3 G4 G5 G6 G7 R3 R4 R5 R6 R7")
-    with pytest.raises(LobbyError) as amb:
+    with pytest.raises(Rejected) as amb:
         parse_play("7", h2)
     assert amb.value.code == "ambiguous-cards"
-    with pytest.raises(LobbyError) as missing:
+    with pytest.raises(Rejected) as missing:
         parse_play("K", h2)
     assert missing.value.code == "missing-rank"
     # a four of a kind of the named rank is the player's own choice to break

@@ -17,9 +17,9 @@ from __future__ import annotations
 from typing import Any, Mapping, Protocol, runtime_checkable
 
 from lobby.tichu.actions import (
-    Action, CallTichu, Exchange, GiveDragon, GrandTichu, Pass, Play, Wish, UNSET,
+    Action, CallTichu, Exchange, GiveDragon, GrandTichu, Pass, Play, Wish,
 )
-from lobby.tichu.cards import PHOENIX, Card, parse_cards, parse_rank, rank_name
+from lobby.tichu.cards import PHOENIX, Card, parse_cards, parse_play, parse_wish
 from lobby.tichu.combos import Combo, classify
 
 __all__ = ["Strategy", "View", "my_turn_to", "play_cards", "play_combo", "command_action",
@@ -76,15 +76,7 @@ def my_turn_to(view: View) -> str | None:
 
 def play_cards(text: str) -> tuple[tuple[Card, ...], int | None]:
     """A play as the view writes it (`R5 G5 Ph=5`) -> (cards, Phoenix reading or None)."""
-    cards: list[Card] = []
-    phoenix_as: int | None = None
-    for tok in text.split():
-        if "=" in tok:
-            head, _, reading = tok.partition("=")
-            cards.extend(parse_cards(head))
-            phoenix_as = int(parse_rank(reading))
-        else:
-            cards.extend(parse_cards(tok))
+    cards, phoenix_as, _ = parse_play(text, allow_wish=False)
     return tuple(cards), phoenix_as
 
 
@@ -110,7 +102,7 @@ def command_action(command: str, seat: int) -> Action:
     if word == "schupf":
         return Exchange(tuple(parse_cards(rest)))
     if word == "wish":
-        return Wish(None if rest.lower() == "none" else rank_name(parse_rank(rest)))
+        return Wish(parse_wish(rest))
     if word == "dragon":
         if rest == "right":
             return GiveDragon((seat + 1) % 4)
@@ -118,14 +110,8 @@ def command_action(command: str, seat: int) -> Action:
             return GiveDragon((seat + 3) % 4)
         return GiveDragon(int(rest) - 1)
     if word in ("play", "bomb"):
-        wish: Any = UNSET
-        text = rest
-        if " wish " in f" {rest} ":
-            text, _, w = rest.partition("wish")
-            w = w.strip()
-            wish = None if w.lower() == "none" else rank_name(parse_rank(w))
-        cards, phoenix_as = play_cards(text)
+        cards, phoenix_as, wish = parse_play(rest)
         if PHOENIX not in cards or len(cards) == 1:
             phoenix_as = None
-        return Play(cards, phoenix_as, wish)
+        return Play(tuple(cards), phoenix_as, wish)
     raise ValueError(f"not a bot command: {command!r}")

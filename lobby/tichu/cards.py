@@ -1,5 +1,10 @@
 """The 56 Tichu cards and BSW log notation (the only module that knows the notation).
 
+Cards (`R10 GB SD BK RA Ma Hu Ph Dr`), ranks (`2..10 B D K A`, also `J Q T`), and the card text
+of a play: `Ph=7` (the Phoenix's reading), `Ma wish 8` / `wish none`, and the rank-only shorthand
+`7 7` that takes cards of the hand (`parse_play`, `format_play`). The table (lobby/table.py), the
+bots (lobby/bots/strategy.py) and the renderers use these and write no notation of their own.
+
 A card is a `Card`, an `int` subclass with exactly 56 interned instances (index 0..55), so it is
 cheap to hash, compare and use in bit masks (`1 << card`). Normal card index =
 `(rank - 2) * 4 + suit`, suit 0..3 = S B G R; specials: Mah Jong 52, Dog 53, Phoenix 54, Dragon 55.
@@ -9,14 +14,16 @@ The tables at the bottom (RANK_OF, RANK_MASK, ...) are for the engine's hot path
 from __future__ import annotations
 
 import re
-from typing import Iterable
+from typing import Any, Iterable
 
+from lobby.tichu.actions import UNSET
 from lobby.tichu.errors import Rejected
 
 __all__ = [
     "Card", "DECK", "MAHJONG", "DOG", "PHOENIX", "DRAGON", "SUITS", "RANKS",
     "parse_cards", "parse_card", "format_cards", "sort_cards", "rank_name", "parse_rank",
-    "cards_mask", "mask_cards", "card_points",
+    "cards_mask", "mask_cards", "card_points", "mask_points", "parse_play", "format_play",
+    "parse_wish", "WISH_WORDS",
 ]
 
 SUITS = "SBGR"                      # Schwert (black), Pagode (blue), Jade (green), Stern (red)
@@ -109,9 +116,26 @@ SORT_KEY: tuple[int, ...] = tuple(
     (i + 8) if i < 52 else {_DOG: 0, _MAHJONG: 4, _PHOENIX: 100, _DRAGON: 104}[i] for i in range(56))
 
 
+# card points (RULES.md 25) by bit mask, from the cards' own points: fives 5, tens and kings 10,
+# the Dragon 25, the Phoenix -25
+_FIVES = sum(1 << c for c in range(52) if POINTS[c] == 5)
+_TENS = sum(1 << c for c in range(52) if POINTS[c] == 10)
+_DRAGON_POINTS, _PHOENIX_POINTS = POINTS[_DRAGON], POINTS[_PHOENIX]
+
+
 def card_points(cards: Iterable[int]) -> int:
     """Card points of these cards (RULES.md 25)."""
     return sum(POINTS[c] for c in cards)
+
+
+def mask_points(mask: int) -> int:
+    """Card points of the cards in a bit mask (the same as `card_points`, for hot paths)."""
+    pts = 5 * (mask & _FIVES).bit_count() + 10 * (mask & _TENS).bit_count()
+    if mask & DRAGON_BIT:
+        pts += _DRAGON_POINTS
+    if mask & PHOENIX_BIT:
+        pts += _PHOENIX_POINTS
+    return pts
 
 
 def cards_mask(cards: Iterable[int]) -> int:
@@ -212,3 +236,156 @@ def parse_cards(text: str) -> tuple[Card, ...]:
         seen |= bit
         out.append(card)
     return tuple(out)
+
+
+# ---- the card text of a play --------------------------------------------------------------------
+#: the word before a wish (`Ma wish 8`), and the words for no wish (`Ma wish none`)
+WISH_WORDS = ("wish", "wunsch", "w")
+NO_WISH_WORDS = ("none", "no", "nothing", "keiner", "kein", "-", "0")
+
+
+def parse_wish(text: str) -> str | None:
+    """A wish as typed (`8`, `J`, `none`) -> the rank's BSW name or None; Rejected("bad-rank")."""
+    t = text.strip()
+    if t.lower() in NO_WISH_WORDS:
+        return None
+    try:
+        return rank_name(parse_rank(t))
+    except (Rejected, ValueError, KeyError):
+        raise Rejected("bad-rank", token=t) from None
+
+
+def format_play(cards: Iterable[int], phoenix_as: int | None = None, wish: Any = UNSET) -> str:
+    """A play in BSW notation in the order given, the Phoenix with its reading where it is part
+    of a longer play (`R5 G5 Ph=5`), and a wish when one is named (`Ma wish 8`, `Ma wish none`)."""
+    cards = list(cards)
+    text = format_cards(cards)
+    if phoenix_as is not None and len(cards) > 1 and _PHOENIX in cards:
+        text = text.replace("Ph", "Ph=" + rank_name(int(phoenix_as)))
+    if wish is not UNSET:
+        text += " wish " + (wish if wish is not None else "none")
+    return text
+
+
+def parse_play(text: str | Iterable[str], hand: Iterable[Card] | None = None, *,
+               allow_wish: bool = True) -> tuple[list[Card], int | None, Any]:
+    """Read the card text of a play: cards in BSW notation, `Ph=7` (the Phoenix's reading),
+    `wish RANK` / `wish none` (with the Mah Jong, when `allow_wish`), and rank-only shorthand
+    (`7 7`) when a `hand` is given. `text` is the text or its words.
+
+    Rank-only tokens take cards of that rank from `hand`, preferring cards that are in no bomb
+    of the hand; if a bomb would be broken and there is a choice, Rejected("ambiguous-cards").
+    Returns (cards, phoenix_as, wish) with wish UNSET when none was named. Rejected with
+    `bad-card`, `duplicate-card`, `bad-rank`, `missing-rank`, `ambiguous-cards`, or
+    `bad-arguments` (`wish` without a rank).
+    """
+    words = text.split() if isinstance(text, str) else list(text)
+    tokens = " ".join(words).replace(",", " ").split()
+    explicit: list[Card] = []
+    ranks: list[int] = []
+    phoenix_as: int | None = None
+    wish: Any = UNSET
+    i = 0
+    while i < len(tokens):
+        tok = tokens[i]
+        if allow_wish and tok.lower() in WISH_WORDS:
+            if i + 1 >= len(tokens):
+                raise Rejected("bad-arguments", usage="/play CARDS wish RANK")
+            wish = parse_wish(tokens[i + 1])
+            i += 2
+            continue
+        if "=" in tok:
+            head, _, reading = tok.partition("=")
+            card = _one_card(head)
+            if card != _PHOENIX:
+                raise Rejected("bad-card", token=tok)
+            try:
+                phoenix_as = int(parse_rank(reading))
+            except (Rejected, ValueError, KeyError):
+                raise Rejected("bad-rank", token=reading) from None
+            explicit.append(card)
+            i += 1
+            continue
+        card = _maybe_card(tok)
+        if card is not None:
+            if card in explicit:
+                raise Rejected("duplicate-card", card=str(card))
+            explicit.append(card)
+        else:
+            rank = _maybe_rank(tok) if hand is not None else None
+            if rank is None:
+                parse_cards(tok)                     # raises Rejected("bad-card", token=...)
+                raise Rejected("bad-card", token=tok)
+            ranks.append(rank)
+        i += 1
+    if ranks:
+        assert hand is not None
+        explicit = explicit + _pick_ranks(ranks, list(hand), explicit)
+    return explicit, phoenix_as, wish
+
+
+def _one_card(tok: str) -> Card:
+    cards = parse_cards(tok)
+    if len(cards) != 1:
+        raise Rejected("bad-card", token=tok)
+    return cards[0]
+
+
+def _maybe_card(tok: str) -> Card | None:
+    try:
+        cards = parse_cards(tok)
+    except Rejected:
+        return None
+    return cards[0] if len(cards) == 1 else None
+
+
+def _maybe_rank(tok: str) -> int | None:
+    try:
+        rank = int(parse_rank(tok))
+    except (Rejected, ValueError, KeyError):
+        return None
+    return rank if 2 <= rank <= 14 else None
+
+
+def _straight_bomb_cards(hand: list[Card]) -> set[Card]:
+    """Cards of `hand` that belong to a straight bomb in it (five or more in a row, one suit)."""
+    normal = [c for c in hand if not c.is_special]
+    out: set[Card] = set()
+    for suit in range(4):
+        ranks = sorted(c.rank for c in normal if c.suit == suit)
+        run: list[int] = []
+        for r in ranks + [99]:
+            if run and r == run[-1] + 1:
+                run.append(r)
+                continue
+            if len(run) >= 5:
+                out.update(c for c in normal if c.suit == suit and c.rank in run)
+            run = [r]
+    return out
+
+
+def _pick_ranks(ranks: list[int], hand: list[Card], explicit: list[Card]) -> list[Card]:
+    """Cards for rank-only tokens (`7 7`): take cards that are in no straight bomb of the hand;
+    where every choice breaks one and there is still a choice, `ambiguous-cards`. (Breaking a
+    four of a kind of the named rank is what the player asked for.)"""
+    bomb_cards = _straight_bomb_cards(hand)
+    chosen: list[Card] = []
+    wanted: dict[int, int] = {}
+    for r in ranks:
+        wanted[r] = wanted.get(r, 0) + 1
+    for rank, count in wanted.items():
+        pool = sorted((c for c in hand if not c.is_special and c.rank == rank
+                       and c not in explicit), key=lambda c: c.suit)
+        if len(pool) < count:
+            raise Rejected("missing-rank", rank=rank_name(rank), count=count)
+        safe = [c for c in pool if c not in bomb_cards]
+        risky = [c for c in pool if c in bomb_cards]
+        if len(safe) >= count:
+            chosen.extend(safe[:count])
+            continue
+        need = count - len(safe)
+        if need < len(risky):
+            example = " ".join(str(c) for c in pool[:count])
+            raise Rejected("ambiguous-cards", rank=rank_name(rank), example=example)
+        chosen.extend(safe + risky)
+    return chosen

@@ -41,6 +41,9 @@ ENGINE_MESSAGES: dict[str, str] = {
     # cards.py
     "duplicate-card": "{card} is named twice.",
     "bad-rank": "Not a rank: {token!r}. Ranks are 2..10, B (or J), D (or Q), K, A.",
+    # cards.py: the rank-only shorthand of a play (`/play 7 7`)
+    "ambiguous-cards": "Which {rank}s? Every choice breaks a bomb; name the cards, e.g. {example}.",
+    "missing-rank": "You do not hold {count} card(s) of rank {rank}.",
     # moves.py: why a play is refused
     "no-cards": "Name the cards to play.",
     "cards-not-in-hand": "You do not hold {cards}.",

@@ -17,20 +17,14 @@ from typing import Any, Iterable, Sequence
 
 from .actions import (UNSET, Action, CallTichu, Exchange, GiveDragon, GrandTichu, Pass, Play,
                       Wish)
-from .cards import (DECK, RANK_MASK, Card, cards_mask, format_cards, mask_cards, parse_rank,
-                    rank_name, sort_cards)
+from .cards import (DECK, DOG_BIT, DRAGON_BIT, MAHJONG, MAHJONG_BIT, RANK_MASK, Card, format_cards,
+                    format_play, mask_cards, mask_points, parse_rank, rank_name, sort_cards)
 from .errors import Rejected
 from . import moves as _moves
 
 __all__ = ["Round", "Event", "PHASES"]
 
-MAHJONG, DOG, PHOENIX, DRAGON = 52, 53, 54, 55
-MAHJONG_BIT, DOG_BIT, PHOENIX_BIT, DRAGON_BIT = 1 << 52, 1 << 53, 1 << 54, 1 << 55
 PHASES = ("grand", "exchange", "play", "wish", "dragon", "finished")
-
-# card points (RULES.md 25): 5 -> 5, 10 and K -> 10, Dragon 25, Phoenix -25
-_FIVES = RANK_MASK[5]
-_TENS = RANK_MASK[10] | RANK_MASK[13]
 
 
 _BIT = tuple(1 << i for i in range(56))
@@ -39,16 +33,6 @@ _FULL = (1 << 56) - 1
 
 def _mask(cards: Iterable[int]) -> int:
     return reduce(or_, map(_BIT.__getitem__, cards), 0)
-
-
-def mask_points(mask: int) -> int:
-    """Card points of the cards in a bit mask."""
-    pts = 5 * (mask & _FIVES).bit_count() + 10 * (mask & _TENS).bit_count()
-    if mask & DRAGON_BIT:
-        pts += 25
-    if mask & PHOENIX_BIT:
-        pts -= 25
-    return pts
 
 
 class Event:
@@ -97,11 +81,7 @@ def _play_text(combo: Any) -> str:
         text = _PLAY_TEXT.get(key)
         if text is not None:
             return text
-    cards = sort_cards(combo.cards)
-    text = format_cards(cards)
-    pa = getattr(combo, "phoenix_as", None)
-    if pa is not None and len(cards) > 1 and PHOENIX in cards:
-        text = text.replace("Ph", "Ph=" + rank_name(int(pa)))
+    text = format_play(sort_cards(combo.cards), getattr(combo, "phoenix_as", None))
     if key is not None:
         if len(_PLAY_TEXT) >= _TEXT_CACHE_SIZE:
             _PLAY_TEXT.clear()
