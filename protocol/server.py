@@ -326,7 +326,8 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
                              "installed (pip install uvloop); the standard loop otherwise")
     parser.add_argument("--twisted-writes", action="store_true",
                         help="leave every write to Twisted's buffered write path instead of "
-                             "sending at once when nothing is waiting (for comparison)")
+                             "gathering a connection's writes of one turn into one send "
+                             "(for comparison)")
     add_limit_options(parser)
     parser.add_argument("--admin", metavar="NAME",
                         help="the first admin: this registered name gets the role admin (it can "
@@ -435,6 +436,9 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     globalLogBeginner.beginLoggingTo([textFileLogObserver(sys.stdout)], redirectStandardIO=False)
     log.info("event loop: {loop}", loop=loop)
+    if not opts.twisted_writes:
+        from protocol.gathered_write import available
+        available(reactor)      # the start-up probe: one warning if Twisted's internals moved
     nofile = raise_fd_limit()
     server = LobbyServer(reactor, Store.threaded(opts.db, reactor), opts.port, motd,
                          limits=limits_from(opts, nofile), admin=opts.admin)

@@ -21,10 +21,11 @@ from lobby.events import Event, error_event
 from lobby.messages import LobbyError, text
 from lobby.store import Account
 from protocol.commands import COMMANDS, CommandTable, parse_line
+from protocol.gathered_write import write_shared
 from protocol.machine import MachineMode
 from protocol.render_table import TableFeed
 from protocol.render_text import render
-from protocol.telnet import TelnetLineProtocol, encode_text, write_shared
+from protocol.telnet import TelnetLineProtocol, encode_text
 
 if TYPE_CHECKING:
     from lobby.accounts import Accounts

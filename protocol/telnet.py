@@ -52,18 +52,11 @@ Slow readers
   connection is closed (`outputOverflow()` first, one log line). `resumeProducing` resets the count.
 
 Writes
-  On a plain TCP connection whose output buffer is empty, a write is kept in Twisted's buffer
-  without registering the socket for writing, and so are the connection's further writes of the
-  same reactor turn; at the end of the turn (`callLater(0)`) each such connection's output goes
-  out in one `send`, exactly as the reactor does when a socket is writable (what the kernel does
-  not take stays buffered and Twisted goes on as usual; `loseConnection` sends the buffer first,
-  as always). This saves Twisted's register-for-writing / send / unregister cycle (two
-  `epoll_ctl` calls) per connection and turn and gives a connection one segment per turn however
-  many lines it got: a fan-out to 2,000 listeners costs 2,000 sends per turn, not per line.
-  `write_shared(protos, data)` does the same for the same bytes to many connections in one
-  loop (a crowded room's speech: `Session.deliver_many`, the world's bulk delivery).
-  `DIRECT_WRITES = False` (the server's `--twisted-writes`) leaves every write to Twisted; TLS
-  and other wrapped transports always do.
+  Every write goes through `_write` (after the slow-reader check). On a plain TCP connection a
+  turn's writes are gathered and leave in one `send` at the end of the turn: protocol/
+  gathered_write.py, the one module that uses Twisted's private transport names (probed at
+  start-up; Twisted's own write path when one is missing). `DIRECT_WRITES = False` (the server's
+  `--twisted-writes`) leaves every write to Twisted; TLS and other wrapped transports always do.
 """
 from __future__ import annotations
 
@@ -71,12 +64,13 @@ import json
 import re
 from typing import Any
 
-from twisted.internet import tcp as _tcp
 from twisted.internet.interfaces import IPushProducer
 from twisted.internet.protocol import Protocol, connectionDone
 from twisted.logger import Logger
 from twisted.python.failure import Failure
 from zope.interface import implementer
+
+from protocol import gathered_write
 
 __all__ = [
     "TelnetLineProtocol",
@@ -170,88 +164,6 @@ def encode_text(text: str) -> bytes:
     return data
 
 
-# Connections whose output of this reactor turn waits in Twisted's buffer (see `_write`).
-_corked: list["TelnetLineProtocol"] = []
-# A turn's output kept back per connection at most (Twisted's FileDescriptor.bufferSize, past
-# which it pauses the producer); more goes through transport.write.
-CORK_LIMIT = 2 ** 16
-
-
-def _send_corked() -> None:
-    """End of a turn: send each corked connection's output in one system call.
-
-    What the kernel does not take (or an error) is left to Twisted exactly as if the reactor had
-    found the socket writable: `_readOrWrite`, the asyncio reactor's own handler, runs `doWrite`
-    (the rest stays buffered, the socket is registered for writing) and closes the connection
-    properly on an error or a finished close. An aborted connection sends nothing (its buffer
-    is dropped, as `abortConnection` promises). An exception of one connection (a protocol's
-    `connectionLost` run by a close in here) is logged, as the reactor logs it, and the other
-    connections are still sent.
-    """
-    pending = _corked[:]
-    del _corked[:]
-    for proto in pending:
-        proto._corked = False
-        try:  # (free in 3.11) one connection's exception never stops the others' sends
-            t = proto.transport
-            if t is None or not t.connected or not t._tempDataLen or t._aborting:
-                continue
-            if t.offset == len(t.dataBuffer) and not t.disconnecting:
-                buf = t._tempDataBuffer
-                data = buf[0] if len(buf) == 1 else b"".join(buf)
-                try:
-                    sent = t.socket.send(data)
-                except (BlockingIOError, InterruptedError):
-                    sent = 0
-                except OSError:
-                    sent = -1                          # Twisted's doWrite meets it and closes
-                if sent == len(data):
-                    buf.clear()                        # (no new list per connection and turn)
-                    t._tempDataLen = 0
-                    continue
-                if sent > 0:
-                    t._tempDataBuffer = [data[sent:]]
-                    t._tempDataLen = len(data) - sent
-            send = getattr(t.reactor, "_readOrWrite", None)
-            if send is None:
-                t.startWriting()
-            else:
-                send(t, False)
-                if t.connected and (t._tempDataLen or t.offset < len(t.dataBuffer)):
-                    t.startWriting()                   # the kernel took part: Twisted goes on
-        except Exception:
-            _log.failure("sending to {peer} failed", peer=repr(proto))
-
-
-def write_shared(protos: list["TelnetLineProtocol"], data: bytes) -> None:
-    """`proto._write(data)` for each of `protos` (the same bytes to many: a room's speech), with
-    the two gathering cases of `_write` done in this loop instead of a call per connection."""
-    size = len(data)
-    schedule = not _corked
-    for p in protos:
-        try:
-            if p._corked:
-                t = p.transport
-                if t._tempDataLen + size <= CORK_LIMIT:
-                    t._tempDataBuffer.append(data)
-                    t._tempDataLen += size
-                    continue
-            elif p._direct and not (p._paused or p._closed or p._closing):
-                t = p.transport
-                if t is not None and not t._tempDataLen and t.offset == len(t.dataBuffer) \
-                        and t.connected and not t.disconnecting and not t._writeDisconnected:
-                    t._tempDataBuffer.append(data)
-                    t._tempDataLen = size
-                    p._corked = True
-                    _corked.append(p)
-                    continue
-            p._write(data)
-        except Exception:                          # one connection never stops the others
-            _log.failure("writing to {peer} failed", peer=repr(p))
-    if schedule and _corked:
-        _corked[0].transport.reactor.callLater(0, _send_corked)
-
-
 @implementer(IPushProducer)
 class TelnetLineProtocol(Protocol):
     """One connection speaking the line protocol over raw TCP or telnet.
@@ -281,8 +193,9 @@ class TelnetLineProtocol(Protocol):
     _offered: bool = False
     _paused: bool = False
     _paused_bytes: int = 0
-    # Plain TCP connections gather a turn's writes and send them at the end of the turn (see
-    # "Writes" above); False (the server's --twisted-writes) leaves every write to Twisted.
+    # Plain TCP connections gather a turn's writes and send them at the end of the turn
+    # (protocol/gathered_write.py); False (the server's --twisted-writes) leaves every write to
+    # Twisted. _corked: gathering this turn's output; _direct: may gather at all.
     DIRECT_WRITES: bool = True
     _direct: bool = False
     _corked: bool = False
@@ -328,8 +241,7 @@ class TelnetLineProtocol(Protocol):
         self._us = {}
         self._him = {}
         self.transport.registerProducer(self, True)
-        if self.DIRECT_WRITES and isinstance(self.transport, _tcp.Connection) \
-                and hasattr(self.transport, "_tempDataLen"):
+        if self.DIRECT_WRITES and gathered_write.usable(self.transport):
             self._direct = True
         # An interactive line protocol: send each reply at once instead of waiting for the peer's
         # ACK of the previous segment (Nagle), which adds tens of ms to every fan-out.
@@ -436,14 +348,8 @@ class TelnetLineProtocol(Protocol):
 
     def _write(self, data: bytes) -> None:
         if self._corked:
-            # more for this turn's send (the common case of a fan-out: checked first; pausing,
-            # closing and a lost connection clear the flag)
-            t = self.transport
-            if t._tempDataLen + len(data) <= CORK_LIMIT:
-                t._tempDataBuffer.append(data)
-                t._tempDataLen += len(data)
-                return
-            t.write(data)                          # past the limit: Twisted (and its pause)
+            # more for this turn's send (the common case of a fan-out: checked first)
+            gathered_write.gather(self, data)
             return
         if self._closed or self._closing or self.transport is None:
             return
@@ -452,20 +358,8 @@ class TelnetLineProtocol(Protocol):
             if self._paused_bytes > self.MAX_OUTPUT_BYTES:
                 self._overflow()
                 return
-        elif self._direct:
-            t = self.transport
-            if not self._corked and not t._tempDataLen and t.offset == len(t.dataBuffer) \
-                    and t.connected and not t.disconnecting and not t._writeDisconnected:
-                # Twisted's buffer is empty: keep the bytes there without registering the
-                # socket for writing; `_send_corked` sends everything written to it this turn
-                # in one system call at the end of the turn.
-                t._tempDataBuffer.append(data)
-                t._tempDataLen += len(data)
-                self._corked = True
-                _corked.append(self)
-                if len(_corked) == 1:
-                    t.reactor.callLater(0, _send_corked)
-                return
+        elif self._direct and gathered_write.start(self, data):
+            return
         self.transport.write(data)
 
     def _overflow(self) -> None:

@@ -16,6 +16,8 @@
 - Hypothesis profiles: ``ci`` (chosen when the environment variable CI is set: the same examples
   on every run, no deadline, a fixed number of examples where a test does not set its own) and
   ``default``; HYPOTHESIS_PROFILE=name picks one by name. See `hypothesis_profile`.
+- ``write_path``: runs a test twice, on the gathered writes (protocol/gathered_write.py) and on
+  Twisted's own write path (forced with ``TelnetLineProtocol.DIRECT_WRITES = False``).
 - Markers: ``slow`` (soak, fuzz and benchmark-smoke tests; ``scripts/test -m "not slow"`` is the
   inner loop) and ``reactor_timeout``.
 """
@@ -142,6 +144,20 @@ def logged_events() -> Iterator[list[dict[str, Any]]]:
         yield events
     finally:
         globalLogPublisher.removeObserver(events.append)
+
+
+@pytest.fixture(params=["gathered", "twisted"])
+def write_path(request: Any, monkeypatch: pytest.MonkeyPatch) -> str:
+    """Both write paths of protocol.telnet for a test over real sockets: "gathered" (the probe
+    must pass on this Twisted) and "twisted" (Twisted's own path, forced)."""
+    from protocol import gathered_write
+    from protocol.telnet import TelnetLineProtocol
+    if request.param == "twisted":
+        monkeypatch.setattr(TelnetLineProtocol, "DIRECT_WRITES", False)
+    else:
+        from twisted.internet import reactor
+        assert gathered_write.available(reactor), gathered_write.probe(reactor)
+    return str(request.param)
 
 
 @pytest.fixture

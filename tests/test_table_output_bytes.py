@@ -7,6 +7,10 @@ players and a machine-mode spectator, one mixing text-mode players (one with col
 players and spectators of both kinds, with a bomb window. The deals come from the table option
 `seed`, the actions from a seeded RNG over the engine's legal actions, typed as text commands.
 
+The same games run a second time with every client on a real loopback TCP connection, once with
+the gathered writes (protocol/gathered_write.py) and once with Twisted's own write path forced
+(`DIRECT_WRITES = False`): the bytes the client sockets receive must be the same.
+
 The expected digests were computed from the code before the optimisations. If a change of the
 output is intended, run this file with TABLE_OUTPUT_DUMP=DIR to write each client's transcript
 to DIR, compare it with the old one, and update EXPECTED.
@@ -20,7 +24,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import pytest_twisted
 from twisted.internet import task
+from twisted.internet.protocol import Protocol
 
 from conftest import FAST_SCRYPT, FakeClient
 from lobby.accounts import Accounts
@@ -67,10 +73,10 @@ class Game:
         assert started and not hasattr(started[0], "raiseException"), started
         self.world = self.server.world
         self.world.on_new_table = lambda table: setattr(table, "bot_delay", 0.0)
-        self.clients: dict[str, FakeClient] = {}
+        self.clients: dict[str, Any] = {}   # FakeClient, or _Client over TCP
         self.received: dict[str, bytearray] = {}
 
-    def turn(self, seconds: float = 0.0) -> None:
+    async def turn(self, seconds: float = 0.0) -> None:
         for _ in range(4):
             self.clock.advance(0)
         if seconds:
@@ -83,22 +89,22 @@ class Game:
         for name, c in self.clients.items():
             self.received[name] += c.raw()
 
-    def connect(self, name: str, json_mode: bool) -> None:
+    async def connect(self, name: str, json_mode: bool) -> None:
         c = FakeClient(self.server.factory)
         self.clients[name] = c
         self.received[name] = bytearray()
         if json_mode:
             c.send("%json")
         c.send(name)
-        self.turn()
+        await self.turn()
 
-    def send(self, name: str, line: str) -> None:
+    async def send(self, name: str, line: str) -> None:
         if self.received[name] and self.clients[name].session.json_mode:
             line = "#c " + line
         self.clients[name].send(line)
-        self.turn()
+        await self.turn()
 
-    def play(self, table: Any, rng: random.Random, limit: int = 5000, until: int = 0) -> int:
+    async def play(self, table: Any, rng: random.Random, limit: int = 5000, until: int = 0) -> int:
         steps = 0
         while table.state == "playing":
             if until and len(table.match.actions) >= until:
@@ -127,40 +133,129 @@ class Game:
             name, seat, action = rng.choice(choices)
             line = command_line(action, seat, rnd.turn == seat, rng)
             before = len(match.actions)
-            self.send(name, line)
+            await self.send(name, line)
             if len(match.actions) == before and table.state == "playing":
                 # refused: only the bomb window may refuse an engine-legal action
                 assert table._window_until is not None, (name, line)
-                self.turn(table.options.bombwindow + 0.1)
+                await self.turn(table.options.bombwindow + 0.1)
         return steps
 
 
-def run_game(players: list[tuple[str, bool]], spectators: list[tuple[str, bool]],
-             options: list[str], colour: list[str], seed: int) -> dict[str, bytes]:
-    g = Game()
+#: written last to each session (through its write path) to know that the client has it all
+END = b"\x00end of the test\x00"
+
+
+class _Reader(Protocol):
+    """The client end of a loopback connection: keeps every byte received."""
+
+    def __init__(self) -> None:
+        self.data = bytearray()
+        self.done: Any = None      # a Deferred fired when the data end with END
+
+    def dataReceived(self, data: bytes) -> None:
+        self.data += data
+        if self.done is not None and not self.done.called and self.data.endswith(END):
+            self.done.callback(None)
+
+
+class _Client:
+    """A player's session on a real TCP connection: input fed to the session directly (as
+    FakeClient does), output as received by the client socket."""
+
+    def __init__(self, session: Any, reader: _Reader) -> None:
+        self.session = session
+        self.reader = reader
+
+    def send(self, line: str) -> None:
+        self.session.dataReceived((line + "\r\n").encode("utf-8"))
+
+
+class TcpGame(Game):
+    """`Game` with every client on a real loopback TCP connection to the server's factory; the
+    sessions write through the real transport, the reactor turns after every step (the end of
+    the turn's send), and at the end the server closes each connection, which sends whatever is
+    still buffered first."""
+
+    async def listen(self) -> None:
+        from twisted.internet import reactor
+        from twisted.internet.endpoints import TCP4ServerEndpoint
+        self.reactor = reactor
+        self.port = await TCP4ServerEndpoint(reactor, 0, interface="127.0.0.1").listen(
+            self.server.factory)
+
+    async def turn(self, seconds: float = 0.0) -> None:
+        from twisted.internet.task import deferLater
+        await super().turn(seconds)
+        for _ in range(2):
+            await deferLater(self.reactor, 0, lambda: None)
+
+    def collect(self) -> None:
+        pass
+
+    async def connect(self, name: str, json_mode: bool) -> None:
+        from twisted.internet.endpoints import TCP4ClientEndpoint, connectProtocol
+        from twisted.internet.task import deferLater
+        known = set(self.server.factory.sessions)
+        reader = _Reader()
+        await connectProtocol(
+            TCP4ClientEndpoint(self.reactor, "127.0.0.1", self.port.getHost().port), reader)
+        while set(self.server.factory.sessions) == known:   # the server's side accepted it
+            await deferLater(self.reactor, 0, lambda: None)
+        (session,) = set(self.server.factory.sessions) - known
+        self.clients[name] = _Client(session, reader)
+        self.received[name] = reader.data
+        if json_mode:
+            self.clients[name].send("%json")
+        self.clients[name].send(name)
+        await self.turn()
+
+    async def close(self) -> None:
+        """Wait until every client has all its bytes (END, written last, came), take END off,
+        then close the connections and the port (what that causes is not part of the test)."""
+        from twisted.internet.defer import Deferred, gatherResults
+        waits = []
+        for client in self.clients.values():
+            client.reader.done = Deferred()
+            waits.append(client.reader.done)
+            client.session._write(END)
+            client.reader.dataReceived(b"")      # END may be there already
+        await gatherResults(waits).addTimeout(30, self.reactor)
+        for name, client in self.clients.items():
+            self.received[name] = bytearray(client.reader.data[:-len(END)])
+        for client in self.clients.values():
+            client.session.transport.abortConnection()
+        await self.port.stopListening()
+
+
+async def run_game(players: list[tuple[str, bool]], spectators: list[tuple[str, bool]],
+                   options: list[str], colour: list[str], seed: int,
+                   g: Game | None = None) -> dict[str, bytes]:
+    g = g if g is not None else Game()
     rng = random.Random(seed)
     for name, json_mode in players + spectators:
-        g.connect(name, json_mode)
+        await g.connect(name, json_mode)
     for name in colour:
-        g.send(name, "/set color on")
+        await g.send(name, "/set color on")
     host = players[0][0]
-    g.send(host, "/newroom tichu")
+    await g.send(host, "/newroom tichu")
     number = g.world.online(host).room.number
     table = g.world.tables[number]
     for line in options:
-        g.send(host, line)
+        await g.send(host, line)
     for name, _ in players[1:] + spectators[:1]:
-        g.send(name, f"/room {number}")
+        await g.send(name, f"/room {number}")
     for name, _ in players:
-        g.send(name, "/join")
-    g.send(host, "/start")
+        await g.send(name, "/join")
+    await g.send(host, "/start")
     assert table.state == "playing"
-    g.play(table, rng, until=40)
+    await g.play(table, rng, until=40)
     for name, _ in spectators[1:]:          # late spectators get the whole state
-        g.send(name, f"/room {number}")
-    g.play(table, rng)
-    g.send(host, "/spielinfo")
-    g.send(host, "/reset")
+        await g.send(name, f"/room {number}")
+    await g.play(table, rng)
+    await g.send(host, "/spielinfo")
+    await g.send(host, "/reset")
+    if isinstance(g, TcpGame):
+        await g.close()
     return {name: bytes(data) for name, data in g.received.items()}
 
 
@@ -200,12 +295,29 @@ def digests(received: dict[str, bytes]) -> dict[str, str]:
 
 @pytest.mark.reactor_timeout(120)
 @pytest.mark.parametrize("game", sorted(GAMES))
-def test_what_every_client_receives_is_unchanged(game: str) -> None:
-    received = run_game(**GAMES[game])
+@pytest_twisted.ensureDeferred
+async def test_what_every_client_receives_is_unchanged(game: str) -> None:
+    received = await run_game(**GAMES[game])
     dump = os.environ.get("TABLE_OUTPUT_DUMP")
     if dump:
         for name, data in received.items():
             Path(dump, f"{game}-{name}.out").write_bytes(data)
     for name, data in received.items():
         assert len(data) > 10_000, (name, len(data))
+    assert digests(received) == EXPECTED[game]
+
+
+@pytest.mark.reactor_timeout(120)
+@pytest.mark.parametrize("game", sorted(GAMES))
+@pytest_twisted.ensureDeferred
+async def test_what_every_client_socket_receives_is_unchanged(game: str, write_path: str) -> None:
+    """The same bytes reach the client sockets on the gathered and on Twisted's write path."""
+    g = TcpGame()
+    await g.listen()
+    received = await run_game(**GAMES[game], g=g)
+    assert {c.session._direct for c in g.clients.values()} == {write_path == "gathered"}
+    dump = os.environ.get("TABLE_OUTPUT_DUMP")
+    if dump:
+        for name, data in received.items():
+            Path(dump, f"{game}-{name}.{write_path}.out").write_bytes(data)
     assert digests(received) == EXPECTED[game]

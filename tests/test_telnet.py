@@ -618,7 +618,7 @@ class _SingleUse(ClientFactory):
 # ---- over a real loopback socket ---------------------------------------------------------------
 @pytest.mark.reactor_timeout(15)
 @pytest_twisted.ensureDeferred
-async def test_real_socket_lines_negotiation_and_output_cap() -> None:
+async def test_real_socket_lines_negotiation_and_output_cap(write_path: str) -> None:
     from twisted.internet import reactor
     from twisted.internet.endpoints import TCP4ClientEndpoint, TCP4ServerEndpoint
     from twisted.internet.protocol import Factory, Protocol
