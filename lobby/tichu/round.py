@@ -12,15 +12,16 @@ dicts; nothing is deep-copied.
 from __future__ import annotations
 
 from functools import reduce
-from operator import is_ as _is, or_
+from operator import or_
 from typing import Any, Iterable, Sequence
 
 from .actions import (UNSET, Action, CallTichu, Exchange, GiveDragon, GrandTichu, Pass, Play,
                       Wish)
 from .cards import (DECK, DOG_BIT, DRAGON_BIT, MAHJONG, MAHJONG_BIT, RANK_MASK, Card, format_cards,
-                    format_play, mask_cards, mask_points, parse_rank, rank_name, sort_cards)
+                    mask_cards, mask_points, parse_rank, rank_name, sort_cards)
 from .errors import Rejected
 from . import moves as _moves
+from .view_text import hand_text, play_text, play_texts, received_text
 
 __all__ = ["Round", "Event", "PHASES"]
 
@@ -74,57 +75,6 @@ def _jsonable(v: Any) -> Any:
     return v
 
 
-def _play_text(combo: Any) -> str:
-    """A play in BSW notation, the Phoenix with its reading in multi-card plays (`R5 G5 Ph=5`)."""
-    key = getattr(combo, "key", None)
-    if key is not None:                 # a Combo: its key identifies cards and reading
-        text = _PLAY_TEXT.get(key)
-        if text is not None:
-            return text
-    text = format_play(sort_cards(combo.cards), getattr(combo, "phoenix_as", None))
-    if key is not None:
-        if len(_PLAY_TEXT) >= _TEXT_CACHE_SIZE:
-            _PLAY_TEXT.clear()
-        _PLAY_TEXT[key] = text
-    return text
-
-
-#: memo of the views' texts: a play's by its Combo key, a hand's by its card mask. The text is a
-#: function of the key alone (no seat, no game), so a seat can only ever get the text of its own
-#: cards. Bounded: emptied when full (the texts are rebuilt as they are asked for again).
-_TEXT_CACHE_SIZE = 8192
-_PLAY_TEXT: dict[int, str] = {}
-_HAND_TEXT: dict[int, str] = {}
-_GIVEN_TEXT: dict[Any, str] = {}        # the three cards given, in their order
-
-
-_RECEIVED_TEXT: dict[Any, dict[str, str]] = {}
-
-
-def _received_text(received: dict[int, Any]) -> dict[str, str]:
-    """{from seat: card} as the view shows it (a new dict each time: the memo's stays intact;
-    the round keeps it for the seat's views)."""
-    key = tuple(received.items())
-    text = _RECEIVED_TEXT.get(key)
-    if text is None:
-        text = {str(f): str(c) for f, c in sorted(received.items())}
-        if len(_RECEIVED_TEXT) >= _TEXT_CACHE_SIZE:
-            _RECEIVED_TEXT.clear()
-        _RECEIVED_TEXT[key] = text
-    return dict(text)
-
-
-def _hand_text(mask: int) -> str:
-    """The cards of a mask in BSW notation, sorted (a hand in a view)."""
-    text = _HAND_TEXT.get(mask)
-    if text is None:
-        text = format_cards(mask_cards(mask))
-        if len(_HAND_TEXT) >= _TEXT_CACHE_SIZE:
-            _HAND_TEXT.clear()
-        _HAND_TEXT[mask] = text
-    return text
-
-
 def _check_cards(cards: Any) -> None:
     """Cards of a Play must be cards (indexes 0..55); anything else is a bad card."""
     for c in cards:
@@ -165,6 +115,7 @@ class Round:
         self.played_first = [False] * 4                # has played a card (no Tichu any more)
         self.given: list[tuple | None] = [None] * 4    # exchange: cards given (next, partner, prev)
         self.received: list[dict[int, Card]] = [{}, {}, {}, {}]  # exchange: from seat -> card
+        self._received_shown: list[dict[str, str]] = [{}, {}, {}, {}]  # the same, as views show it
         self.trick: list[tuple[int, Any]] = []          # (seat, Combo), oldest first
         self._combos: list[Any] = []                    # the same Combos (for moves.py)
         self._legal: tuple = ()                         # (seat, hand, top, won, wish, plays, may pass)
@@ -309,6 +260,7 @@ class Round:
                 self.hands[s] |= _mask(rec.values())
                 evs.append(Event("exchange-received", s,
                                  {"seat": s, "cards": {f: rec[f] for f in sorted(rec)}}))
+                self._received_shown[s] = received_text(rec)
             self.phase = "play"
             for s in range(4):
                 if self.hands[s] & MAHJONG_BIT:
@@ -733,7 +685,7 @@ class Round:
             "phase": self.phase,
             "seat": None,
             "turn": self.turn,
-            "trick": [{"seat": s, "cards": _play_text(c), "combo": c.kind} for s, c in self.trick],
+            "trick": [{"seat": s, "cards": play_text(c), "combo": c.kind} for s, c in self.trick],
             "trick_won": self.trick_won,
             "holder": self.holder,
             "wish": self._wish_text(),
@@ -749,52 +701,21 @@ class Round:
 
     def _add_seat_view(self, v: dict[str, Any], seat: int) -> None:
         """The part of a view only `seat` sees: its hand, gifts, legal plays, bombs."""
-        v["hand"] = _hand_text(self.hands[seat])
+        v["hand"] = hand_text(self.hands[seat])
         given = self.given[seat]
         if given is not None:
-            text = _GIVEN_TEXT.get(given)
-            if text is None:
-                text = format_cards(given)
-                if len(_GIVEN_TEXT) >= _TEXT_CACHE_SIZE:
-                    _GIVEN_TEXT.clear()
-                _GIVEN_TEXT[given] = text
-            v["given"] = text
+            v["given"] = format_cards(given)
         if self.phase != "exchange" and self.received[seat]:
-            # after the exchange a seat's received cards stay as they are all round: the same
-            # dict for all its views (checked by its size)
-            shown = self.__dict__.get("_received_shown")
-            if shown is None:
-                shown = self._received_shown = [None, None, None, None]
-            received = self.received[seat]
-            entry = shown[seat]
-            if entry is None or entry[0] is not received or entry[1] != len(received):
-                entry = shown[seat] = (received, len(received), _received_text(received))
-            v["received"] = entry[2]
+            # final after the exchange: the same dict in all the seat's views of the round
+            v["received"] = self._received_shown[seat]
         if self.phase == "play" and seat == self.turn:
-            get = _PLAY_TEXT.get
-            v["legal"] = [get(p.key) or _play_text(p) for p in self.legal_plays(seat)]
+            v["legal"] = play_texts(self.legal_plays(seat))
             v["can_pass"] = self.can_pass(seat)
         else:
             v["legal"] = []
             v["can_pass"] = False
-        v["bombs"] = self._bombs_text(seat)
-
-    def _bombs_text(self, seat: int) -> list[str]:
-        """The texts of `bombs(seat)`, kept per seat while everything `bombs` reads is the same
-        (phase, the seat's hand, the end of the round, whether it is the seat's turn, the plays
-        of the trick): after a pass the other seats' views need the move generator no more."""
-        combos = self._combos
-        key = (self.phase, self.hands[seat], self._ending, seat == self.turn, len(combos))
-        shown = self.__dict__.get("_bombs_shown")
-        if shown is None:
-            shown = self._bombs_shown = [None, None, None, None]
-        entry = shown[seat]
-        if entry is not None and entry[0] == key and all(map(_is, entry[1], combos)):
-            return entry[2]
         bombs = self.bombs(seat)
-        text = [_play_text(b) for b in bombs] if bombs else []
-        shown[seat] = (key, tuple(combos), text)
-        return text
+        v["bombs"] = play_texts(bombs) if bombs else []
 
     # ---- accounting --------------------------------------------------------------------------
     def all_cards(self) -> list[Card]:

@@ -1,0 +1,61 @@
+"""The texts a round's views show (BSW notation), memoised: plays and hands.
+
+Every change of a round is shown to four seats and the spectators, and most of what they see is
+the same text as before (the plays of the trick, a hand that did not change, the legal plays of
+the seat in turn). These memos keep a play's text by its `Combo.key` and a hand's by its card
+mask. A text is a function of its key alone (no seat, no game), so a seat can only ever get the
+text of its own cards from them. Bounded: a memo is emptied when it holds TEXT_CACHE_SIZE texts
+(they are rebuilt as they are asked for again).
+
+What is not memoised, because measuring showed no gain (docs/performance.md, "Tables"): the
+bombs a seat could throw in (`Round.bombs`, asked for every view), the three cards a seat gave.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from .cards import format_cards, format_play, mask_cards, sort_cards
+
+__all__ = ["TEXT_CACHE_SIZE", "hand_text", "play_text", "play_texts", "received_text"]
+
+TEXT_CACHE_SIZE = 8192
+_PLAY_TEXT: dict[Any, str] = {}
+_HAND_TEXT: dict[int, str] = {}
+
+
+def play_text(combo: Any) -> str:
+    """A play in BSW notation, the Phoenix with its reading in multi-card plays (`R5 G5 Ph=5`).
+    `combo` is a Combo (memoised by its key) or anything with `cards` and `phoenix_as`."""
+    key = getattr(combo, "key", None)
+    if key is not None:
+        text = _PLAY_TEXT.get(key)
+        if text is not None:
+            return text
+    text = format_play(sort_cards(combo.cards), getattr(combo, "phoenix_as", None))
+    if key is not None:
+        if len(_PLAY_TEXT) >= TEXT_CACHE_SIZE:
+            _PLAY_TEXT.clear()
+        _PLAY_TEXT[key] = text
+    return text
+
+
+def play_texts(combos: list[Any]) -> list[str]:
+    """`[play_text(c) for c in combos]` for Combos, the memo asked first (legal plays, bombs)."""
+    get = _PLAY_TEXT.get
+    return [get(c.key) or play_text(c) for c in combos]
+
+
+def hand_text(mask: int) -> str:
+    """The cards of a mask in BSW notation, sorted (a hand in a view)."""
+    text = _HAND_TEXT.get(mask)
+    if text is None:
+        text = format_cards(mask_cards(mask))
+        if len(_HAND_TEXT) >= TEXT_CACHE_SIZE:
+            _HAND_TEXT.clear()
+        _HAND_TEXT[mask] = text
+    return text
+
+
+def received_text(received: dict[int, Any]) -> dict[str, str]:
+    """{from seat: card} as a view shows it: {"0": "R5", ...}, by seat."""
+    return {str(f): str(c) for f, c in sorted(received.items())}
