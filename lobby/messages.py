@@ -43,6 +43,12 @@ ERRORS: dict[str, str] = {
     "no-such-seat": "There is no seat {seat}; the seats are 1 to 4.",
     "seat-taken": "Seat {seat} is taken by {name}.",
     "table-full": "All four seats are taken; you can watch.",
+    "too-many-tables": "You host or sit at {limit} open table(s) already (table {tables}); "
+                       "leave one, or let its game end, first.",
+    "seat-limit": "You sit at table {tables} already, and a user sits at {limit} table(s) at a "
+                  "time; leave it, or let its game end, first.",
+    "address-tables": "The users of your address host or sit at {limit} open tables already, "
+                      "the most one address may; leave one first.",
     "need-four": "Four players are needed to start; {count} seated.",
     "host-only": "Only the host, {host}, may do that (option host).",
     "not-finished": "The game is not over; /reset only clears a finished table.",
@@ -62,6 +68,7 @@ ERRORS: dict[str, str] = {
     # rooms and table routing (lobby/world.py, protocol/commands.py)
     "not-at-table": "You are not at a table; /room N enters one, /newroom tichu opens one.",
     "no-such-room": "There is no room {number}; /listroom lists the tables.",
+    "no-such-page": "There is no page {page}; /listroom has {pages} page(s).",
     "unknown-game": "There is no game {name} here; /newroom tichu opens a Tichu table.",
     "unknown-setting": "There is no setting {name}; /set color on|off is one.",
     "bad-setting-value": "Setting {name} takes {expected}, not {value!r}.",
@@ -148,6 +155,9 @@ INFO: dict[str, str] = {
                "/option help lists the options, /manager returns to the lobby.",
     "listroom": "Tables ({count}):",
     "listroom-empty": "No tables are open; /newroom tichu opens one.",
+    "listroom-page": "Tables {first}-{last} of {count} ({waiting} waiting, {playing} playing), "
+                     "page {page} of {pages}:",
+    "listroom-more": "/listroom {next} shows the next {per_page}.",
     "listroom-line": "  {table:>3} {game} {state:<8} {seating}",
     "listroom-details": "      {options}; {spectators} watching",
     "whereis": "{name} is in the {room} (room {number}).",
@@ -404,9 +414,13 @@ HELP_TEXTS: dict[str, str] = {
         "runs."),
     "cmd-listroom": "List the open tables.",
     "cmd-listroom-help": (
-        "Lists every open table: its number, game, state (waiting, playing, finished), the "
+        "Lists the open tables: their number, game, state (waiting, playing, finished), the "
         "players by\n"
-        "seat, the options that differ from the defaults, and how many watch."),
+        "seat, the options that differ from the defaults, and how many watch. Twenty tables at "
+        "a time:\n"
+        "with more, the first line says how many there are and how many wait and play, and "
+        "/listroom 2\n"
+        "shows the next twenty."),
     "cmd-manager": "Return to the lobby (room 0).",
     "cmd-manager-help": (
         "Takes you back to the lobby (room 0, BSW's village). Before a game starts this frees "

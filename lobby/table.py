@@ -58,9 +58,11 @@ from typing import Any, Callable, Iterable
 from twisted.internet.interfaces import IDelayedCall, IReactorTime
 from twisted.logger import Logger
 
+from lobby.accounts import name_key
 from lobby.bots.player import BotPlayer, STRATEGY_NAMES, bot_name
 from lobby.events import Event, error_event
 from lobby.messages import LobbyError
+from lobby.seats import HeldSeat, SeatPolicy, key_matches
 from lobby.tichu.actions import (
     Action, CallTichu, Exchange, GiveDragon, GrandTichu, Pass, Play, Wish,
 )
@@ -109,8 +111,13 @@ class TableActor:
     """
 
     def __init__(self, number: int, clock: IReactorTime, deliver: Deliver, *,
-                 host: str | None = None) -> None:
+                 host: str | None = None, seat_policy: SeatPolicy | None = None) -> None:
         self.number = number
+        #: asked before anybody sits down (the world's limits; whether they are a guest)
+        self._seat_policy = seat_policy
+        #: the guests in seats: name -> the salted hash of their reconnect key (None: not known,
+        #: e.g. a journal of an older version); registered players prove themselves otherwise
+        self.seat_keys: dict[str, str | None] = {}
         self.clock = clock
         self._deliver = deliver
         self.host = host
@@ -218,6 +225,26 @@ class TableActor:
             if waits:
                 waited.add(name)
         return waited
+
+    def holds_seat_for(self, name: str, key: str | None = None) -> HeldSeat | None:
+        """The seat-holding policy: whether the running game holds a seat for ``name`` (in any
+        case) and for whom. None: no game runs, or ``name`` plays no seat here (a bot took it
+        over). ``reserved``: the name is kept for the player, who is here or vanished less than
+        the grace time (``/option grace``) ago; after that the name is free, and the seat still
+        waits for its player. ``proved``: ``key`` is the guest's reconnect key (a registered
+        player proves themselves with the password)."""
+        if self.state != PLAYING:
+            return None
+        key_of = name_key(name)
+        held = next((n for n in self.players if name_key(n) == key_of), None)
+        if held is None or held in self.bots:
+            return None
+        since = self.gone_since.get(held)
+        reserved = (held not in self.gone or since is None
+                    or self.clock.seconds() - since <= self.options.grace)
+        guest = held in self.seat_keys
+        proved = guest and key is not None and key_matches(key, self.seat_keys[held])
+        return HeldSeat(self.number, held, guest, reserved, proved)
 
     def summary(self) -> dict[str, Any]:
         """What /listroom shows about this table."""
@@ -347,6 +374,7 @@ class TableActor:
             raise LobbyError("not-seated")
 
     def _unseat(self, name: str) -> None:
+        self.seat_keys.pop(name, None)
         if name in self.seats:
             self.seats[self.seats.index(name)] = None
         if name in self.join_order:
@@ -458,6 +486,8 @@ class TableActor:
             if None not in self.seats:
                 raise LobbyError("table-full")
             seat = self.seats.index(None)
+        if self._seat_policy is not None:
+            self._seat_policy.may_sit(self, user)
         self.members.add(user)
         self.seats[seat] = user
         self.join_order.append(user)
@@ -547,6 +577,7 @@ class TableActor:
                 and (n in self.bots or n not in self.gone and n in self.members)
                 else None for n in self.seated]
         self.seats = keep
+        self.seat_keys = {n: k for n, k in self.seat_keys.items() if n in keep}
         self.join_order = [n for n in (self.players or self.join_order) if n in keep]
         self.match = None
         self.players = []
@@ -649,6 +680,7 @@ class TableActor:
         self.join_order = [name if n == removed else n for n in self.join_order]
         self.gone.discard(removed)
         self.gone_since.pop(removed, None)
+        self.seat_keys.pop(removed, None)    # the seat is given away
         self.members.discard(removed)        # back later, they enter the room as a spectator
         if self.recorder is not None:
             self.recorder.seats_changed(self)

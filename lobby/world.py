@@ -11,7 +11,13 @@ disconnects while in it is ``member_gone`` for the table. Table numbers are reus
 the smallest number >= 1 that no open table has. A table keeps its number while anybody is in its
 room; it is closed (``TableActor.close()``) and its number freed when its room is empty and no game
 runs. A running game whose room is empty and none of whose human players is online is kept for
-``abandon_after`` seconds (its players may log in again and play on), then closed.
+``abandon_after`` seconds, and at least the table's grace time (its players may log in again and
+play on), then closed.
+
+Limits (``TableLimits``, set by the server from its command line): a user hosts or sits at no
+more than ``tables_per_user`` open tables and sits at no more than ``seats_per_user`` of them;
+the users of one IP address host or sit at no more than ``tables_per_address``. ``/newroom`` is
+checked here (``open_table``), ``/join`` by the table asking ``may_sit`` (its seat policy).
 
 Reconnecting: a player of a running game who logs in again (``returning``, called by the session
 after the log-in) is put back into the table's room and so into their seat, with the full state.
@@ -20,7 +26,9 @@ guest from the same address within the table's grace time (``/option grace``).
 """
 from __future__ import annotations
 
+import ipaddress
 import random
+from dataclasses import dataclass
 from typing import Any, Callable, Iterable
 
 from twisted.logger import Logger
@@ -29,15 +37,43 @@ from lobby.accounts import name_key
 from lobby.events import Event, Listener
 from lobby.messages import LobbyError
 
-__all__ = ["LOBBY", "GAMES", "Room", "User", "World"]
+__all__ = ["LOBBY", "GAMES", "LISTROOM_PAGE", "Room", "TableLimits", "User", "World"]
 
 LOBBY = 0
-#: seconds a running table with no human player online is kept before it is abandoned
-ABANDON_AFTER = 3600.0
 #: the games a table can be opened for (``/newroom GAME``)
 GAMES = ("tichu",)
 
+#: tables per /listroom page (a screenful); /listroom 2 shows the next ones
+LISTROOM_PAGE = 20
+
 log = Logger(namespace="lobby.world")
+
+
+@dataclass(frozen=True, slots=True)
+class TableLimits:
+    """How many open tables (waiting or running) one user and one address may take part in; 0
+    turns a limit off. A user *takes part* in a table they host or sit at (a seat at a waiting
+    table, or a place in a running game, away or not, until a bot takes it over). The server's
+    defaults are protocol.guard.PUBLIC_LIMITS (docs/operations.md, "Limits")."""
+
+    tables_per_user: int = 0        # tables a user hosts or sits at (/newroom is refused beyond)
+    seats_per_user: int = 0         # tables a user sits at (/join is refused beyond)
+    tables_per_address: int = 0     # tables the users of one IP address host or sit at
+    limit_loopback: bool = False    # count 127.0.0.0/8 and ::1 per address too
+    #: seconds a running table none of whose human players is online is kept (at least its
+    #: grace time; 0 and grace 0: closed at once)
+    abandon_after: float = 3600.0
+
+    def limits_address(self, address: str | None) -> bool:
+        """Whether the per-address limit applies to ``address``."""
+        if not self.tables_per_address or not address:
+            return False
+        if self.limit_loopback:
+            return True
+        try:
+            return not ipaddress.ip_address(address).is_loopback
+        except ValueError:
+            return True
 
 
 class User:
@@ -82,8 +118,11 @@ class Room:
 class World:
     """All users and rooms of one server. ``clock`` is an IReactorTime (task.Clock in tests)."""
 
-    def __init__(self, clock: Any, rng: random.Random | None = None) -> None:
+    def __init__(self, clock: Any, rng: random.Random | None = None,
+                 table_limits: TableLimits | None = None) -> None:
         self.clock = clock
+        #: how many tables a user and an address may take part in (everything off by default)
+        self.table_limits = table_limits if table_limits is not None else TableLimits()
         self.users: dict[str, User] = {}
         self.rooms: dict[int, Room] = {LOBBY: Room(LOBBY, "Lobby")}
         self.tables: dict[int, Any] = {}  # table number -> TableActor (the room has the same number)
@@ -96,10 +135,10 @@ class World:
         self.closing = False
         #: lobby.persistence.Persistence: attached to every new table (journal, game records)
         self.recorder: Any = None
-        #: seconds a running table nobody of its human players is online for is kept (0: closed
-        #: at once)
-        self.abandon_after: float = ABANDON_AFTER
         self._abandon_calls: dict[int, Any] = {}
+        #: table number -> name key -> the IP address each of its hosts and seated players had
+        #: when they opened it or sat down (the per-address limit counts them while offline too)
+        self._origins: dict[int, dict[str, str | None]] = {}
         #: arrivals and departures are announced only in rooms with fewer members than this: in
         #: a crowded lobby they would be noise, and every log-in would cost a line per member
         #: (N log-ins into a room of N cost N**2/2 lines); /who still lists everyone
@@ -110,6 +149,12 @@ class World:
         #: listeners at once (a crowded room's speech) and handles each listener's failure
         #: itself; None: one ``listener.deliver(event)`` after the other
         self.bulk_deliver: Callable[[list[Any], Event], None] | None = None
+
+    @property
+    def abandon_after(self) -> float:
+        """Seconds a running table none of whose human players is online is kept (at least its
+        grace time)."""
+        return self.table_limits.abandon_after
 
     @property
     def lobby(self) -> Room:
@@ -282,9 +327,12 @@ class World:
             raise LobbyError("unknown-game", name=game)
         if self.closing:
             raise LobbyError("shutting-down")
+        self._may_open(user)                   # LobbyError too-many-tables / address-tables
         self.leave(user)                       # the room they leave may close and free its number
         number = self.free_table_number()
-        table = TableActor(number, self.clock, self._table_deliver, host=user.name)
+        table = TableActor(number, self.clock, self._table_deliver, host=user.name,
+                           seat_policy=self)
+        self._origins[number] = {user.key: _address(user)}
         if self.on_new_table is not None:
             self.on_new_table(table)
         if self.recorder is not None:
@@ -296,6 +344,76 @@ class World:
         self._safe(user.listener.deliver, Event("newroom", table=number))
         self.enter(user, room)
         return table
+
+    # ---- how many tables one user and one address take part in ------------------------------------
+    def _takes_part(self, table: Any, key: str, *, seated_only: bool = False) -> bool:
+        """Whether the name ``key`` hosts or sits at ``table`` and the table is open (waiting or
+        running; a finished game holds nobody)."""
+        if table.state == "finished":
+            return False
+        if not seated_only and table.host is not None and name_key(table.host) == key:
+            return True
+        return any(n is not None and name_key(n) == key for n in table.seats)
+
+    def _tables_of(self, key: str, skip: Any = None, *, seated_only: bool = False) -> list[int]:
+        return sorted(n for n, t in self.tables.items()
+                      if t is not skip and self._takes_part(t, key, seated_only=seated_only))
+
+    def _tables_of_address(self, address: str, skip: Any = None) -> list[int]:
+        """The open tables somebody from ``address`` hosts or sits at (their address when they
+        opened the table or sat down)."""
+        out = []
+        for number, origins in self._origins.items():
+            table = self.tables.get(number)
+            if table is None or table is skip:
+                continue
+            if any(a == address and self._takes_part(table, key) for key, a in origins.items()):
+                out.append(number)
+        return out
+
+    def _may_open(self, user: User) -> None:
+        """``/newroom`` within the limits (TableLimits): the user's tables and their address's.
+        The waiting table of the room they are in does not count: opening a new one leaves it
+        (its seat is freed, the host handed on)."""
+        limits = self.table_limits
+        here = user.room.table if user.room is not None else None
+        skip = here if here is not None and here.state != "playing" else None
+        if limits.tables_per_user:
+            mine = self._tables_of(user.key, skip)
+            if len(mine) >= limits.tables_per_user:
+                raise LobbyError("too-many-tables", limit=limits.tables_per_user,
+                                 tables=", ".join(map(str, mine)))
+        address = _address(user)
+        if limits.limits_address(address):
+            theirs = self._tables_of_address(address, skip)
+            if len(theirs) >= limits.tables_per_address:
+                raise LobbyError("address-tables", limit=limits.tables_per_address)
+
+    def may_sit(self, table: Any, name: str) -> bool:
+        """The seat policy of every table (``TableActor(seat_policy=...)``): ``name`` sits down
+        at ``table`` (``/join``) within the limits (TableLimits) or LobbyError seat-limit /
+        too-many-tables / address-tables. Returns whether ``name`` is a guest."""
+        user = self.online(name)
+        if user is None:
+            return False
+        limits = self.table_limits
+        if limits.seats_per_user:
+            seats = self._tables_of(user.key, table, seated_only=True)
+            if len(seats) >= limits.seats_per_user:
+                raise LobbyError("seat-limit", limit=limits.seats_per_user,
+                                 tables=", ".join(map(str, seats)))
+        if limits.tables_per_user and not self._takes_part(table, user.key):
+            mine = self._tables_of(user.key, table)
+            if len(mine) >= limits.tables_per_user:
+                raise LobbyError("too-many-tables", limit=limits.tables_per_user,
+                                 tables=", ".join(map(str, mine)))
+        address = _address(user)
+        if limits.limits_address(address) and table.number not in self._tables_of_address(
+                address):
+            if len(self._tables_of_address(address, table)) >= limits.tables_per_address:
+                raise LobbyError("address-tables", limit=limits.tables_per_address)
+        self._origins.setdefault(table.number, {})[user.key] = address
+        return not user.registered
 
     def _table_deliver(self, names: list[str], event: Event) -> None:
         """The deliver callback of every table: events go to whoever of ``names`` is online."""
@@ -321,10 +439,12 @@ class World:
             humans = [n for n in table.players if n not in getattr(table, "bots", {})]
             if any(self.online(n) is not None for n in humans):
                 return
-            if self.abandon_after > 0:                 # kept a while: they may come back
+            # kept a while: they may come back, at least for their seats' grace time
+            wait = max(self.abandon_after, table.options.grace)
+            if wait > 0:
                 if number not in self._abandon_calls:
                     self._abandon_calls[number] = self.clock.callLater(
-                        self.abandon_after, self._abandon, number, table)
+                        wait, self._abandon, number, table)
                 return
         self._close_table(number)
 
@@ -337,7 +457,7 @@ class World:
         if room is None or room.members or any(self.online(n) is not None for n in humans):
             return
         log.info("table {table}: none of its players came back in {seconds} s", table=number,
-                 seconds=self.abandon_after)
+                 seconds=max(self.abandon_after, table.options.grace))
         self._close_table(number)
 
     def add_restored_table(self, table: Any) -> Room:
@@ -356,6 +476,7 @@ class World:
             call.cancel()
         del self.rooms[number]
         del self.tables[number]
+        self._origins.pop(number, None)
         for name in getattr(table, "players", ()):     # their seats are gone with the table
             self._away_guests.pop(name_key(name), None)
         log.info("table {table} closed ({state})", table=number, state=table.state)
@@ -364,9 +485,20 @@ class World:
         except Exception:
             log.failure("closing table {table} failed", table=number)
 
-    def listroom(self) -> Event:
-        """``/listroom``: every open table with game, state, seats, options and spectators."""
-        return Event("listroom", tables=[self.tables[n].summary() for n in sorted(self.tables)])
+    def listroom(self, page: int = 1) -> Event:
+        """``/listroom [PAGE]``: the open tables by number, LISTROOM_PAGE at a time, each with
+        game, state, seats, options and spectators; with how many there are in all and how
+        many wait and play (LobbyError('no-such-page') beyond the last page)."""
+        numbers = sorted(self.tables)
+        pages = max(1, -(-len(numbers) // LISTROOM_PAGE))
+        if not 1 <= page <= pages:
+            raise LobbyError("no-such-page", page=page, pages=pages)
+        states = [t.state for t in self.tables.values()]
+        shown = numbers[(page - 1) * LISTROOM_PAGE:page * LISTROOM_PAGE]
+        return Event("listroom", tables=[self.tables[n].summary() for n in shown],
+                     total=len(numbers), page=page, pages=pages,
+                     waiting=states.count("waiting"), playing=states.count("playing"),
+                     per_page=LISTROOM_PAGE)
 
     def whereis(self, name: str) -> Event:
         """``/whereis NAME``; LobbyError('not-online')."""
@@ -438,3 +570,9 @@ class World:
             method(event)
         except Exception:
             log.failure("delivering {event_type} failed", event_type=event.type)
+
+
+def _address(user: User) -> str | None:
+    """The IP address ``user`` is connected from (None for a listener without one)."""
+    address = getattr(user.listener, "address", None)
+    return address if isinstance(address, str) else None

@@ -356,9 +356,12 @@ def _manager(ctx: CommandContext, args: dict[str, str]) -> None:
     ctx.send(ctx.world.who(me))
 
 
-@COMMANDS.command("listroom")
+@COMMANDS.command("listroom", "[PAGE]")
 def _listroom(ctx: CommandContext, args: dict[str, str]) -> None:
-    ctx.send(ctx.world.listroom())
+    raw = args.get("page") or "1"
+    if not (raw.isascii() and raw.isdigit()):  # int() would take other digits such as ５
+        raise LobbyError("no-such-page", page=raw, pages=ctx.world.listroom().data["pages"])
+    ctx.send(ctx.world.listroom(int(raw)))
 
 
 @COMMANDS.command("whereis", "NAME")

@@ -62,6 +62,7 @@ from twisted.logger import Logger
 
 from lobby.events import error_event
 from lobby.messages import LobbyError
+from lobby.world import TableLimits
 from protocol import sniff
 
 if TYPE_CHECKING:
@@ -98,11 +99,23 @@ class Limits:
     greeting_delay: float = 0.0         # seconds the greeting waits for the client's first bytes
     max_subnegotiation: int = 8192      # bytes of one telnet subnegotiation (GMCP message)
     max_gmcp_supports: int = 64         # packages kept of a client's Core.Supports.*
+    max_tables_per_user: int = 0        # open tables one user hosts or sits at
+    max_seats_per_user: int = 0         # open tables one user sits at
+    max_tables_per_ip: int = 0          # open tables the users of one IP address host or sit at
+    abandon_after: float = 3600.0       # seconds a table none of whose players is online is kept
 
     @classmethod
     def public(cls, **overrides: Any) -> "Limits":
         """The command line's defaults for a public server, with ``overrides``."""
         return replace(PUBLIC_LIMITS, **overrides)
+
+    def table_limits(self) -> "TableLimits":
+        """The world's share: how many tables a user and an address may take part in."""
+        return TableLimits(tables_per_user=self.max_tables_per_user,
+                           seats_per_user=self.max_seats_per_user,
+                           tables_per_address=self.max_tables_per_ip,
+                           limit_loopback=self.limit_loopback,
+                           abandon_after=self.abandon_after)
 
     def describe(self) -> str:
         """One line for the start-up log."""
@@ -126,6 +139,9 @@ PUBLIC_LIMITS = Limits(
     flood_burst=20,
     flood_kick=500,
     greeting_delay=0.2,
+    max_tables_per_user=2,        # as on BSW: a seat at one table and one more table hosted
+    max_seats_per_user=1,
+    max_tables_per_ip=4,
 )
 
 

@@ -90,7 +90,15 @@ def _listroom(event: Event, lang: str) -> list[str]:
     tables = event.data["tables"]
     if not tables:
         return [text("listroom-empty", lang)]
-    lines = [text("listroom", lang, count=len(tables))]
+    data = event.data
+    pages = data.get("pages", 1)
+    if pages > 1:       # a crowded server: how many in all, this page, and how to go on
+        first = (data["page"] - 1) * data["per_page"] + 1
+        lines = [text("listroom-page", lang, first=first, last=first + len(tables) - 1,
+                      count=data["total"], waiting=data["waiting"], playing=data["playing"],
+                      page=data["page"], pages=pages)]
+    else:
+        lines = [text("listroom", lang, count=len(tables))]
     for t in tables:
         seating = " | ".join(f"{i + 1} {n or '-'}" for i, n in enumerate(t.get("seats") or []))
         lines.append(text("listroom-line", lang, table=t["table"], game=t.get("game", "tichu"),
@@ -99,6 +107,9 @@ def _listroom(event: Event, lang: str) -> list[str]:
         changed = ", ".join(f"{k} {v}" for k, v in table_options.changed(opts))
         lines.append(text("listroom-details", lang, options=changed or "default options",
                           spectators=t.get("spectators", 0)))
+    if data.get("page", 1) < pages:
+        lines.append(text("listroom-more", lang, next=data["page"] + 1,
+                          per_page=data["per_page"]))
     return lines
 
 

@@ -131,7 +131,10 @@ class LobbyServer:
         self.reactor = reactor
         self.store = store
         self.endpoints = list(endpoints)
-        self.world = World(clock if clock is not None else reactor)
+        #: the defences (protocol.guard.Limits; everything off unless given, see parse_args)
+        self.limits = limits if limits is not None else Limits()
+        self.world = World(clock if clock is not None else reactor,
+                           table_limits=self.limits.table_limits())
         from protocol.session import Session
         self.world.bulk_deliver = Session.deliver_many     # a crowded room's speech at once
         self.hash_pool: HashPool | None = None
@@ -139,8 +142,6 @@ class LobbyServer:
             self.hash_pool = HashPool(reactor)
             accounts = Accounts(self.hash_pool, password_params)
         self.accounts = accounts
-        #: the defences (protocol.guard.Limits; everything off unless given, see parse_args)
-        self.limits = limits if limits is not None else Limits()
         self.moderation = Moderation(store, self.world, admin)
         self.moderation.shutdown_handler = self.shutdown
         self.factory = LobbyFactory(self.world, store, self.accounts, motd,
@@ -392,6 +393,16 @@ def add_limit_options(parser: argparse.ArgumentParser) -> None:
              f"(default {d.max_subnegotiation})")
     add("--max-gmcp-supports", type=int, default=d.max_gmcp_supports, metavar="N",
         help=f"GMCP packages kept of a client's Core.Supports.* (default {d.max_gmcp_supports})")
+    add("--max-tables-per-user", type=int, default=d.max_tables_per_user, metavar="N",
+        help=f"open tables one user hosts or sits at (default {d.max_tables_per_user})")
+    add("--max-seats-per-user", type=int, default=d.max_seats_per_user, metavar="N",
+        help=f"open tables one user sits at (default {d.max_seats_per_user})")
+    add("--max-tables-per-ip", type=int, default=d.max_tables_per_ip, metavar="N",
+        help=f"open tables the users of one IP address host or sit at (default "
+             f"{d.max_tables_per_ip}; loopback addresses are exempt unless --limit-loopback)")
+    add("--abandon-after", type=float, default=d.abandon_after, metavar="SECONDS",
+        help=f"how long a running table none of whose players is online is kept, at least its "
+             f"grace time (default {d.abandon_after:g})")
 
 
 def limits_from(opts: argparse.Namespace, nofile: tuple[int, int] | None = None) -> Any:
@@ -412,7 +423,10 @@ def limits_from(opts: argparse.Namespace, nofile: tuple[int, int] | None = None)
         flood_rate=opts.flood_rate, flood_burst=opts.flood_burst, flood_kick=opts.flood_kick,
         limit_loopback=opts.limit_loopback,
         greeting_delay=opts.greeting_delay, max_subnegotiation=opts.max_subnegotiation,
-        max_gmcp_supports=opts.max_gmcp_supports)
+        max_gmcp_supports=opts.max_gmcp_supports,
+        max_tables_per_user=opts.max_tables_per_user,
+        max_seats_per_user=opts.max_seats_per_user, max_tables_per_ip=opts.max_tables_per_ip,
+        abandon_after=opts.abandon_after)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -177,7 +177,7 @@ def test_the_abandon_time_starts_again_when_a_player_was_back(lobby: FakeLobby) 
     departure: the timer of an earlier departure must not close it seconds after the next."""
     players = online(lobby, "Ann", "Bob", "Cat", "Dan")
     sit_at_a_new_table(players)
-    players[1].send("/option grace 86400")  # guests: the seat is held for them that long
+    players[1].send("/option grace 3600")  # guests: the seat is held for them that long
     players[1].send("/start")
     table = lobby.world.tables[1]
     for p in players:

@@ -1,0 +1,229 @@
+"""Abuse limits of tables (issue "Safe to run in public"): how many open tables one user hosts or
+sits at, how many one IP address takes part in, the clean-up of tables nobody comes back to,
+and /listroom on a crowded server. The attacker's cases run over real loopback sockets."""
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any, AsyncIterator
+
+import pytest
+import pytest_twisted
+
+from conftest import FakeLobby, RunningServer
+from lobby.world import LISTROOM_PAGE, TableLimits, World
+from protocol.guard import PUBLIC_LIMITS, Limits
+
+ERROR = re.compile(r"! \[([a-z0-9-]+)\]")
+#: the command line's defaults, the per-address limit also on loopback (the tests' address)
+LIMITS = Limits(max_tables_per_user=PUBLIC_LIMITS.max_tables_per_user,
+                max_seats_per_user=PUBLIC_LIMITS.max_seats_per_user,
+                max_tables_per_ip=PUBLIC_LIMITS.max_tables_per_ip, limit_loopback=True)
+
+
+class LimitedServer(RunningServer):
+    server_options = {"motd": "Test server.", "limits": LIMITS}
+
+
+@pytest_twisted.async_yield_fixture
+async def limited(tmp_path: Path) -> AsyncIterator[LimitedServer]:
+    running = LimitedServer(tmp_path / "lobby.sqlite3")
+    await running.start()
+    yield running
+    await running.stop()
+
+
+def test_the_command_line_defaults() -> None:
+    """One seat and one more hosted table per user (as on BSW), four tables per address."""
+    from protocol.server import limits_from, parse_args
+    limits = limits_from(parse_args([]), (4096, 4096))
+    assert (limits.max_tables_per_user, limits.max_seats_per_user, limits.max_tables_per_ip,
+            limits.abandon_after) == (2, 1, 4, 3600)
+    custom = limits_from(parse_args(["--max-tables-per-ip", "9", "--max-tables-per-user", "3",
+                                     "--max-seats-per-user", "2", "--abandon-after", "60"]))
+    assert custom.table_limits() == TableLimits(tables_per_user=3, seats_per_user=2,
+                                                tables_per_address=9, abandon_after=60.0)
+
+
+async def _answered(client: Any, name: str) -> str:
+    """Everything ``client`` received until the answer to a probe sent now."""
+    client.send(f"/whereis {name}")
+    return await client.expect(f"{name} is in the ", 30.0)
+
+
+@pytest.mark.reactor_timeout(120)
+@pytest_twisted.ensureDeferred
+async def test_one_guest_trying_to_open_a_thousand_tables_gets_two(limited: LimitedServer
+                                                                     ) -> None:
+    """The attack of the issue: a guest opens a table, sits down with three bots and starts,
+    opens a second one for four bots and starts it, then sends /newroom a thousand times in one
+    burst. They keep their one seat and two tables; every further seat is `seat-limit`, every
+    further table `too-many-tables`, and nothing else breaks."""
+    world = limited.server.world
+    guest = await limited.client()
+    await guest.login("Mallory")
+    for line, answer in [("/newroom", "You open table 1"), ("/join", "sits down in seat 1"),
+                         ("/addbot", "seat 2"), ("/addbot", "seat 3"), ("/addbot", "seat 4"),
+                         ("/start", "the game starts"), ("/newroom", "You open table 2"),
+                         ("/join", "! [seat-limit] You sit at table 1 already"),
+                         ("/addbot 1", "seat 1"), ("/addbot 2", "seat 2"),
+                         ("/addbot 3", "seat 3"), ("/addbot 4", "seat 4"),
+                         ("/start", "the game starts")]:
+        guest.buffer = ""
+        guest.send(line)
+        await guest.expect(answer, 10.0)
+    guest.send("\r\n".join(["/newroom"] * 1000))
+    received = await _answered(guest, "Mallory")
+    assert sorted(world.tables) == [1, 2]
+    assert [t.state for t in world.tables.values()] == ["playing", "playing"]
+    codes = ERROR.findall(received)
+    assert codes == ["too-many-tables"] * 1000
+    assert "! [too-many-tables] You host or sit at 2 open table(s) already (table 1, 2); " \
+           "leave one, or let its game end, first." in received
+
+
+@pytest.mark.reactor_timeout(120)
+@pytest_twisted.ensureDeferred
+async def test_guests_of_one_address_take_part_in_four_tables(limited: LimitedServer) -> None:
+    """--max-tables-per-ip: five guests of one address (a NAT, or one person with five names)
+    open five tables: the fifth is refused, and a table an offline guest still plays at
+    (waiting for them) still counts."""
+    world = limited.server.world
+    guests = []
+    for n in range(5):
+        c = await limited.client()
+        await c.login(f"Nat{n}")
+        guests.append(c)
+    for n, c in enumerate(guests[:4]):
+        c.buffer = ""
+        c.send("/newroom")
+        await c.expect(f"You open table ")
+    guests[4].buffer = ""
+    guests[4].send("/newroom")
+    refused = await guests[4].expect("! [address-tables] ")
+    assert "address-tables" in refused
+    await guests[4].expect("leave one first.\r\n")
+    assert len(world.tables) == 4
+    # a guest who plays at table 1 and disconnects: the table waits for them and still counts
+    host = guests[0]
+    host.send("/join\r\n/addbot\r\n/addbot\r\n/addbot\r\n/start")
+    await host.expect("the game starts")
+    await host.close()
+    again = await limited.client()
+    await again.login("Nat5")
+    again.send("/newroom")
+    await again.expect("! [address-tables] ")
+    # a waiting table whose room empties closes at once and frees the address's place
+    guests[1].send("/manager")
+    await guests[1].expect("In the Lobby")
+    assert len(world.tables) == 3
+    again.buffer = ""
+    again.send("/newroom")
+    await again.expect("You open table ")
+    # /join at a table opened from elsewhere counts for the joiner's address too
+    guests[4].send(f"/room {world.online('Nat5').room.number}")
+    await guests[4].expect("Table ")
+    guests[4].buffer = ""
+    guests[4].send("/join")
+    await guests[4].expect("Nat4 sits down in seat ")     # the same table: no new place
+    await _answered(guests[4], "Nat4")
+
+
+def _online(lobby: FakeLobby, *names: str) -> list[Any]:
+    clients = []
+    for name in names:
+        c = lobby.connect()
+        c.login(name)
+        c.raw()
+        clients.append(c)
+    return clients
+
+
+def test_seat_and_table_limits_through_sessions(clock: Any) -> None:
+    """A user sits at one table at a time and hosts or sits at two; the room they leave to open
+    a table does not count (its seat is freed)."""
+    lobby = FakeLobby(clock)
+    lobby.world = World(clock, table_limits=LIMITS.table_limits())
+    lobby.factory.world = lobby.world
+    ann, bob = _online(lobby, "Ann", "Bob")
+    ann.send("/newroom")
+    ann.send("/join")
+    ann.send("/newroom")                     # leaves table 1 (closed: empty), opens it again
+    assert sorted(lobby.world.tables) == [1]
+    ann.send("/join")
+    for _ in range(3):
+        ann.send("/addbot")
+    ann.send("/start")
+    ann.raw()
+    ann.send("/newroom")                     # a player of table 1's game hosts table 2
+    assert sorted(lobby.world.tables) == [1, 2]
+    ann.raw()
+    ann.send("/join")
+    assert ann.lines() == ["! [seat-limit] You sit at table 1 already, and a user sits at 1 "
+                           "table(s) at a time; leave it, or let its game end, first."]
+    bob.send("/room 2")
+    bob.send("/join")                        # others sit down at Ann's second table
+    assert "Bob sits down in seat 1." in bob.lines()
+    for _ in range(3):
+        ann.send("/addbot")
+    ann.send("/start")                       # the host starts it without sitting down
+    ann.raw()
+    ann.send("/newroom")
+    assert ann.lines() == ["! [too-many-tables] You host or sit at 2 open table(s) already "
+                           "(table 1, 2); leave one, or let its game end, first."]
+
+
+def test_a_table_nobody_comes_back_to_waits_for_the_grace_time_and_the_abandon_time(
+        lobby: FakeLobby) -> None:
+    """All humans gone: the table is kept until both its grace time and the abandon time have
+    run out (here the grace time is the longer one)."""
+    players = _online(lobby, "Ann", "Bob", "Cat", "Dan")
+    players[0].send("/newroom")
+    for p in players[1:]:
+        p.send("/room 1")
+    for p in players:
+        p.send("/join")
+    players[0].send(f"/option grace {int(lobby.world.abandon_after) + 600}")
+    players[0].send("/start")
+    table = lobby.world.tables[1]
+    for p in players:
+        p.send("/quit")
+    lobby.clock.advance(lobby.world.abandon_after + 1)
+    assert lobby.world.tables.get(1) is table and table.state == "playing"
+    lobby.clock.advance(600)
+    assert lobby.world.tables == {} and table.result and table.result.get("abandoned")
+
+
+def test_listroom_shows_twenty_tables_a_page_with_a_summary(lobby: FakeLobby) -> None:
+    names = [f"Host{n:02}" for n in range(45)]
+    clients = _online(lobby, *names)
+    for c in clients:
+        c.send("/newroom")
+    clients[0].send("/join")
+    for _ in range(3):
+        clients[0].send("/addbot")
+    clients[0].send("/start")
+    watcher = _online(lobby, "Watcher")[0]
+    watcher.send("/listroom")
+    lines = watcher.lines()
+    assert lines[0] == "Tables 1-20 of 45 (44 waiting, 1 playing), page 1 of 3:"
+    assert lines[-1] == "/listroom 2 shows the next 20."
+    assert len(lines) == 2 + 2 * LISTROOM_PAGE
+    watcher.send("/listroom 3")
+    lines = watcher.lines()
+    assert lines[0] == "Tables 41-45 of 45 (44 waiting, 1 playing), page 3 of 3:"
+    assert len(lines) == 1 + 2 * 5 and lines[-1].endswith("watching")
+    watcher.send("/listroom 4")
+    assert watcher.lines() == ["! [no-such-page] There is no page 4; /listroom has 3 page(s)."]
+    watcher.send("/listroom ５")
+    assert watcher.lines() == ["! [no-such-page] There is no page ５; /listroom has 3 page(s)."]
+    # machine mode gets the page as data, with the counts of all pages
+    watcher.send("/iset json 1")
+    watcher.raw()
+    watcher.send("#p /listroom 2")
+    (obj,) = [json.loads(line) for line in watcher.lines()]
+    assert obj["type"] == "listroom" and obj["id"] == "p"
+    assert [t["table"] for t in obj["tables"]] == list(range(21, 41))
+    assert (obj["total"], obj["page"], obj["pages"], obj["per_page"], obj["waiting"],
+            obj["playing"]) == (45, 2, 3, 20, 44, 1)
