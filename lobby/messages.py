@@ -80,6 +80,7 @@ ERRORS: dict[str, str] = {
     # game records (lobby/records.py)
     "no-such-game": "There is no game #{game}; /history lists recent games.",
     "no-such-round": "Game #{game} has no round {round}; it had {rounds} rounds.",
+    "no-tch-log": "Game #{game} has no BSW log: it was played with /option log off.",
     # defences of the public port (protocol/guard.py)
     "server-full": "The server is full; please try again later.",
     "too-many-connections": "Too many connections from your address (at most {limit}); this one "
@@ -279,6 +280,7 @@ INFO: dict[str, str] = {
     "replay-hand": "{name}: {cards}",
     "replay-exchange": "{name} gives {gifts}.",
     "replay-gift": "{card} to {name}",
+    "tchlog-header": "Game #{game} as a BSW log (.tch), {count} lines:",
     "ranking-header": "Rangliste (Team Elo, rated games only):",
     "ranking-line": "  {place:>3}. {name:<16} {rating:>5}  ({games} games)",
     "ranking-none": "Nobody has played a rated game yet.",
@@ -574,6 +576,13 @@ HELP_TEXTS: dict[str, str] = {
         "fixed seed (/option seed), are unrated anyway."),
     "cmd-sub": "Take NAME off a list of yours: /sub mute NAME.",
     "cmd-sub-help": "/sub mute NAME takes NAME off your mute list again.",
+    "cmd-tchlog": "A stored game as a BSW log file (.tch).",
+    "cmd-tchlog-help": (
+        "Prints stored game GAME (the number /history shows) as the .tch file of "
+        "BrettspielWelt's log\n"
+        "archive, line by line, for the tools that analyse BSW logs (docs/operations.md, \"BSW "
+        "logs\").\n"
+        "Games played with /option log off have none."),
     "cmd-tell": "Whisper TEXT to NAME (also: ;NAME TEXT).",
     "cmd-tell-help": (
         "Sends a private message to one person who is online, wherever they are. Only NAME "

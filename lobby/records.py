@@ -527,6 +527,20 @@ class GameArchive:
             return replay_game(rec, round_no)
         return self.store.run_query(replay)
 
+    def tch_log(self, game_id: int) -> "Deferred[str]":
+        """The BSW ``.tch`` text of a stored game, for ``/tchlog GAME`` (and for a web view of
+        the same file). Every stored game may be seen by everyone, as with /history and
+        /replay; fails with ``LobbyError`` ``no-such-game``, or ``no-tch-log`` for a game
+        played with the option log off."""
+        def load(conn: sqlite3.Connection) -> str:
+            row = conn.execute("SELECT bswlog FROM games WHERE id = ?", (int(game_id),)).fetchone()
+            if row is None:
+                raise LobbyError("no-such-game", game=game_id)
+            if row[0] is None:
+                raise LobbyError("no-tch-log", game=game_id)
+            return str(row[0])
+        return self.store.run_query(load)
+
     def bswlog(self, game_id: int) -> "Deferred[str | None]":
         """The stored BSW ``.tch`` text of a game (None: no such game, or option log off)."""
         return self.store.run_query(lambda conn: (conn.execute(

@@ -1,9 +1,9 @@
 """The commands of the game records, registered into THE command table: ``/history [NAME]``,
-``/replay GAME [ROUND]`` and ``/rangliste``.
+``/replay GAME [ROUND]``, ``/tchlog GAME`` and ``/rangliste``.
 
 ``protocol/commands.py`` calls ``register(COMMANDS)`` at its end. The work (SQL; a replay
 re-plays the whole game) runs on the store's worker thread (``lobby.records.GameArchive``); the
-reply is one event (``history``, ``replay``, ``ranking``) carrying the records as data
+reply is one event (``history``, ``replay``, ``tchlog``, ``ranking``) carrying the records as data
 (``to_json()`` of lobby/records.py's objects): machine mode sends it as it is, text mode renders
 it (protocol/render_records.py). The statistics of ``/finger`` come from the same archive
 (``finger_statistics``, used by protocol/commands.py).
@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from lobby.bswlog import tch_lines
 from lobby.events import Event
 from lobby.numbers import ascii_int
 from lobby.messages import LobbyError
@@ -47,7 +48,7 @@ def _number(word: str, usage: str) -> int:
 
 
 def register(table: "CommandTable") -> None:
-    """Add /history, /replay and /rangliste to ``table``."""
+    """Add /history, /replay, /tchlog and /rangliste to ``table``."""
     command = table.command  # summary and help: the catalog's cmd-NAME, cmd-NAME-help
 
     @command("history", "[NAME]")
@@ -64,6 +65,12 @@ def register(table: "CommandTable") -> None:
         round_no = _number(args["round"], usage) if args.get("round") else None
         replay = await _archive(ctx).replay(game, round_no)
         ctx.send(Event("replay", replay.to_json()))
+
+    @command("tchlog", "GAME")
+    async def _tchlog(ctx: "CommandContext", args: dict[str, str]) -> None:
+        game = _number(args["game"], "/tchlog GAME")
+        text = await _archive(ctx).tch_log(game)
+        ctx.send(Event("tchlog", game=game, lines=tch_lines(text)))
 
     @command("rangliste", aliases=("ranking",))
     async def _rangliste(ctx: "CommandContext", args: dict[str, str]) -> None:

@@ -35,7 +35,7 @@ __all__ = ["render_json", "state_object", "dumps", "REPLY_TYPES", "GAME_FIELDS",
 REPLY_TYPES: frozenset[str] = frozenset({
     "who", "wwho", "finger", "help", "help-command", "listroom", "whereis", "setting", "iset",
     "registered", "password-changed", "bye", "told", "table-info", "table-options",
-    "logged-in", "logged-in-guest", "prompt", "history", "replay", "ranking",
+    "logged-in", "logged-in-guest", "prompt", "history", "replay", "tchlog", "ranking",
 })
 
 #: fields of the engine's view copied into a `state` object as they are

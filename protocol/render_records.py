@@ -142,6 +142,11 @@ def _replay(event: Event, lang: str) -> list[str]:
     return replay_lines(event.data, lang)
 
 
+def _tchlog(event: Event, lang: str) -> list[str]:
+    lines = event.data["lines"]
+    return [text("tchlog-header", lang, game=event.data["game"], count=len(lines)), *lines]
+
+
 def _ranking(event: Event, lang: str) -> list[str]:
     return ranking_lines(event.data["players"], lang)
 
@@ -150,5 +155,6 @@ def _ranking(event: Event, lang: str) -> list[str]:
 RECORD_FORMATTERS: dict[str, Callable[[Event, str], list[str]]] = {
     "history": _history,
     "replay": _replay,
+    "tchlog": _tchlog,
     "ranking": _ranking,
 }

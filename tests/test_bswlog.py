@@ -13,22 +13,30 @@ engine's score. And the log, read back, replays through our engine to the same g
 """
 from __future__ import annotations
 
+import json
 import random
 import re
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import pytest
+import pytest_twisted
+from jsonschema import Draft202012Validator
 
 from lobby.bswlog import bsw_log, bsw_name, bsw_play, tch_lines
 from lobby.tichu.actions import (UNSET, CallTichu, Exchange, GiveDragon, GrandTichu, Pass, Play,
                                  Wish)
 from lobby.tichu.cards import parse_cards
+from lobby.records import GameArchive, finished_game
 from lobby.tichu.match import Match, MatchOptions
+from conftest import within
 from game_support import random_game
 from roundkit import deal_for
 
 NAMES = ["Alice", "Bob-2", "Carol_x", "Bot1~random"]
+SCHEMA_VALIDATOR = Draft202012Validator(json.loads(
+    (Path(__file__).resolve().parent.parent / "docs" / "protocol.schema.json").read_text("utf-8")))
 
 # ---- the archive's card notation ---------------------------------------------------------------
 RANKS = {"2": 2, "3": 3, "4": 4, "5": 5, "6": 6, "7": 7, "8": 8, "9": 9, "10": 10,
@@ -663,3 +671,45 @@ def test_an_unfinished_game_ends_without_an_ergebnis_line() -> None:
 def test_names_with_spaces_and_colons() -> None:
     assert bsw_name("Lucky Luke") == "Lucky\u00a0Luke" and bsw_name("a:b") == "a_b"
     assert tch_lines("a\nb\n") == ["a", "b"] and tch_lines("") == []
+
+
+# ---- /tchlog GAME over a real socket ------------------------------------------------------------
+@pytest_twisted.ensureDeferred
+async def test_tchlog_prints_the_stored_log_in_text_and_machine_mode(server: Any) -> None:
+    """Any logged-in user fetches a stored game's .tch: in text mode a header and the file's
+    lines as they are (the trailing spaces of card lines kept), in machine mode a `tchlog`
+    object; an unknown game, a game without a log and a bad number get their error codes."""
+    archive = GameArchive(server.server.store)
+    match = any_game(5)
+    await within(archive.save(finished_game(match, NAMES, table_no=1)))
+    await within(archive.save(finished_game(any_game(6, rounds=1), NAMES, log=False)))
+    want = tch_lines(bsw_log(match.record(), NAMES))
+    assert read_tch("\n".join(want) + "\n") and want[1].endswith(" ")
+
+    c = await server.client()
+    await c.login("Reader")                         # a guest: every stored game is visible
+    c.send("/tchlog 1")
+    assert await c.read_line() == f"Game #1 as a BSW log (.tch), {len(want)} lines:"
+    got = [await c.read_line() for _ in want]
+    assert got == want
+    c.send("/tchlog 3")
+    assert await c.read_line() == \
+        "! [no-such-game] There is no game #3; /history lists recent games."
+    c.send("/tchlog 2")
+    assert await c.read_line() == \
+        "! [no-tch-log] Game #2 has no BSW log: it was played with /option log off."
+    c.send("/tchlog x")
+    assert await c.read_line() == "! [bad-arguments] Usage: /tchlog GAME"
+    c.send("/help tchlog")
+    help_text = await c.expect("have none.\r\n")
+    assert "/tchlog GAME" in help_text and ".tch file of BrettspielWelt" in help_text
+
+    c.send("/iset json 1")
+    await c.read_line()
+    c.send("#t1 /tchlog #1")
+    reply = json.loads(await c.read_line())
+    assert reply == {"type": "tchlog", "id": "t1", "game": 1, "lines": want}
+    SCHEMA_VALIDATOR.validate(reply)
+    c.send("#t2 /tchlog 2")
+    error = json.loads(await c.read_line())
+    assert (error["type"], error["code"], error["id"]) == ("error", "no-tch-log", "t2")

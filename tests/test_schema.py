@@ -428,6 +428,8 @@ def test_a_whole_server_session_in_machine_mode_validates(clock: task.Clock) -> 
     assert [r["round"] for r in whole["rounds"]] == list(range(1, whole["total_rounds"] + 1))
     assert whole["rounds"][-1]["events"][-1]["type"] == "game-match-over"
     assert not any("lines" in o or "text" in o for o in (game, replay, whole))
+    tch = s.reply(ann, "/tchlog 1")
+    assert tch["game"] == 1 and tch["lines"][0] == "---------------Gr.Tichukarten------------------"
     assert len(s.reply(ann, "/rangliste")["players"]) == 4
     assert s.reply(ann, "/finger Ann")["statistics"]["games"] == 1
     s.connect("Eve")
