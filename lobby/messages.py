@@ -126,6 +126,8 @@ INFO: dict[str, str] = {
     "motd": "{text}",
     "login-prompt": "login: ",
     "password-prompt": "password: ",
+    "guest-confirm": "\"{name}\" is not a registered name. Press Enter to play as the guest "
+                     "{name}, or type another name: ",
     "logged-in-guest": "Hello {name}! You are a guest; /register PASSWORD keeps this name for you. "
                        "Type /help for the commands.",
     "logged-in": "Welcome back, {name}! Type /help for the commands.",

@@ -587,7 +587,7 @@ class ConnectionGuard:
     def _login_expired(self) -> None:
         self._login_call = None
         session = self.session
-        if session.state in ("login", "password"):
+        if session.state in ("login", "password", "confirm"):
             self.guard.stats["login_timeouts"] += 1
             log.info("{host} did not log in within {seconds} s; closed", host=self.host,
                      seconds=self.guard.limits.login_timeout)

@@ -1,7 +1,8 @@
 """One connection: the login state machine, then commands and speech, and event delivery.
 
-States: ``login`` (a ``login:`` prompt) -> ``password`` (for a registered name, echo off) ->
-``active`` (commands and speech) -> ``closed``. Lines that arrive while a command is still working
+States: ``login`` (a ``login:`` prompt) -> ``password`` (for a registered name, echo off) or, in
+text mode, ``confirm`` (an unregistered name: an empty line enters as that guest, any other line
+is another name) -> ``active`` (commands and speech) -> ``closed``. Lines that arrive while a command is still working
 (a database query, a password hash in a thread) wait in a short queue and run in order.
 
 The telnet byte layer (negotiation, line framing, UTF-8/Latin-1 decoding, line and output limits)
@@ -57,6 +58,7 @@ class Session(MachineMode, TelnetLineProtocol):
     state: str = "login"
     user: "User | None" = None
     _account: Account | None = None  # the account whose password is being asked
+    _guest_name: str | None = None  # state "confirm": the unregistered name to confirm
     _failures: int = 0
     _busy: bool = False
     _queue: "deque[str] | None" = None  # created only when a line has to wait
@@ -364,6 +366,8 @@ class Session(MachineMode, TelnetLineProtocol):
             self.sendPrompt(text("login-prompt"))
         elif self.state == "password":
             self.sendPrompt(text("password-prompt"))
+        elif self.state == "confirm":
+            self.sendPrompt(text("guest-confirm", name=self._guest_name))
 
     def _handle(self, line: str) -> Any:
         if self.state == "active":
@@ -372,6 +376,8 @@ class Session(MachineMode, TelnetLineProtocol):
             return self._login(line)
         if self.state == "password":
             return self._password(line)
+        if self.state == "confirm":
+            return self._confirm(line)
         return None
 
     # ---- login -----------------------------------------------------------------------------------
@@ -395,12 +401,34 @@ class Session(MachineMode, TelnetLineProtocol):
         if self.state != "login":
             return
         if account is None:
-            self._enter(name, registered=False)
+            if self.json_mode:      # a program: the guest name logs in at once
+                self._enter(name, registered=False)
+                return
+            # type-ahead safety (as on FICS): a mistyped registered name must not take the
+            # password typed after it as the first line in the lobby (speech to everybody).
+            # Only an empty line enters as the guest; any other line is another name.
+            guard = getattr(self.factory, "guard", None)
+            if guard is not None:
+                guard.may_enter(self, name, False)   # banned, too many guests: say so now
+            self._guest_name = name
+            self.state = "confirm"
+            self._prompt()
             return
         self._account = account
         self.state = "password"
         self.setPasswordMode(True)
         self._prompt()
+
+    def _confirm(self, line: str) -> Any:
+        """The answer to ``"NAME" is not a registered name. Press Enter ...``: an empty line
+        enters as the guest NAME; anything else is a new name (looked up and, if unregistered,
+        confirmed again). The line is never spoken, shown to anyone else or logged."""
+        name, self._guest_name = self._guest_name, None
+        self.state = "login"
+        if line.strip() or name is None:
+            return self._login(line) if line.strip() else None
+        self._enter(name, registered=False)
+        return None
 
     async def _password(self, line: str) -> None:
         account, self._account = self._account, None

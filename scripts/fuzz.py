@@ -221,6 +221,8 @@ async def normal_client(host: str, port: int) -> str:
             return head
         await until(b"login: ")
         w.write(b"FuzzCheck\r\n")
+        await until(b"or type another name: ")   # an unregistered name: Enter confirms it
+        w.write(b"\r\n")
         await until(b"Type /help for the commands.\r\n")
         w.write(b"/whereis FuzzCheck\r\n")
         return (await until(b"\r\n")).decode("utf-8", "replace").strip()

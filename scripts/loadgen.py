@@ -56,6 +56,8 @@ __all__ = ["Histogram", "Conn", "Drainer", "ProbeSet", "Target", "login", "conne
            "read_rss", "SCENARIOS", "run_scenario", "main", "LOGIN_DONE"]
 
 LOGIN_DONE = b"Type /help for the commands.\r\n"
+#: the end of the question after an unregistered name in text mode (an empty line confirms)
+GUEST_CONFIRM = b"or type another name: "
 now_ns = time.monotonic_ns
 
 
@@ -394,7 +396,10 @@ async def login(conn: Conn, name: str, password: str | None = None,
         if not got.endswith(b"password: "):
             raise LoginRefused(got.decode("utf-8", "replace"))
         conn.send(password.encode() + b"\r\n")
-    got = await conn.expect_any((LOGIN_DONE, b"login: "), timeout)
+    got = await conn.expect_any((LOGIN_DONE, b"login: ", GUEST_CONFIRM), timeout)
+    if got.endswith(GUEST_CONFIRM):         # an unregistered name: Enter plays as that guest
+        conn.send(b"\r\n")
+        got += await conn.expect_any((LOGIN_DONE, b"login: "), timeout)
     if not got.endswith(LOGIN_DONE):
         raise LoginRefused(got.decode("utf-8", "replace"))
     return got

@@ -50,6 +50,8 @@ from lobby.world import World
 FAST_HASH = Argon2Params(time_cost=1, memory_cost=8, parallelism=1)
 FAST_SCRYPT = FAST_HASH  # the name of the first version's cheap parameters, still imported
 DEFAULT_TEST_TIMEOUT = 30.0
+#: the end of the question after an unregistered name in text mode (an empty line confirms it)
+GUEST_CONFIRM = "or type another name: "
 IAC = 0xFF
 
 
@@ -241,10 +243,15 @@ class FakeClient:
         return [line for line in self.text().split("\r\n") if line]
 
     def login(self, name: str = "guest", password: str | None = None) -> str:
+        """Log in; an unregistered name is confirmed with an empty line (text mode asks)."""
         self.send(name)
         if password is not None:
             self.send(password)
-        return self.text()
+        out = self.text()
+        if password is None and out.endswith(GUEST_CONFIRM):
+            self.send("")
+            out += self.text()
+        return out
 
 
 class FakeLobby:
@@ -302,9 +309,11 @@ class LineClient(Protocol):
     def _check(self) -> None:
         if self._waiter is None:
             return
-        text, d = self._waiter
-        at = self.buffer.find(text)
-        if at >= 0:
+        wanted, d = self._waiter
+        found = [(at, t) for t in ((wanted,) if isinstance(wanted, str) else wanted)
+                 if (at := self.buffer.find(t)) >= 0]
+        if found:
+            at, text = min(found)
             self._waiter = None
             got, self.buffer = self.buffer[:at + len(text)], self.buffer[at + len(text):]
             d.callback(got)
@@ -324,12 +333,26 @@ class LineClient(Protocol):
         self.transport.write((line + "\r\n").encode("utf-8"))
 
     async def login(self, name: str = "guest", password: str | None = None) -> str:
+        """Log in; an unregistered name is confirmed with an empty line (text mode asks)."""
         await self.expect("login: ")
         self.send(name)
         if password is not None:
             await self.expect("password: ")
             self.send(password)
+        elif name.strip() and name.strip().lower() != "guest":
+            got = await self.expect_any((GUEST_CONFIRM, "Type /help for the commands.\r\n"))
+            if not got.endswith(GUEST_CONFIRM):
+                return got
+            self.send("")
         return await self.expect("Type /help for the commands.\r\n")
+
+    def expect_any(self, texts: tuple[str, ...], timeout: float = 5.0) -> Deferred:
+        """Fires with everything up to and including the first of ``texts`` that arrives."""
+        from twisted.internet import reactor
+        d: Deferred = Deferred()
+        self._waiter = (texts, d)
+        self._check()
+        return d.addTimeout(timeout, reactor)
 
     def close(self) -> Deferred:
         self.transport.loseConnection()

@@ -7,11 +7,13 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest_twisted
 from twisted.internet import task
 from twisted.internet.address import IPv4Address, IPv6Address
 from twisted.internet.testing import StringTransport
+from twisted.logger import formatEvent
 
-from conftest import FAST_HASH, FakeClient, FakeLobby, fired
+from conftest import FAST_HASH, FakeClient, FakeLobby, RunningServer, fired
 from lobby.accounts import (Accounts, Argon2Params, ScryptParams, check_password_hash,
                             hash_password, hash_password_scrypt)
 from lobby.store import inline_runner
@@ -247,3 +249,77 @@ def test_hash_calls_are_counted() -> None:
     accounts = Accounts(inline_runner, FAST_HASH)
     h = fired(accounts.hash("sesame12"))
     assert fired(accounts.verify("sesame12", h)) and accounts.hash_calls == 2
+
+
+# ---- type-ahead safety (FICS): an unregistered name is confirmed in text mode -------------------
+CONFIRM = ('"Regie" is not a registered name. Press Enter to play as the guest Regie, or type '
+           'another name: ')
+
+
+def test_an_unregistered_name_is_confirmed_and_only_an_empty_line_enters(
+        clock: task.Clock) -> None:
+    lobby = Lobby(clock)
+    lobby.register("Reggie", "sesame12")
+    c = lobby.connect()
+    c.raw()
+    c.send("Regie")
+    assert c.text() == CONFIRM and c.session.state == "confirm"
+    assert lobby.world.online("Regie") is None
+    c.send("Reggie")                       # another name: the registered one, its password
+    assert c.text().endswith("password: ")
+    c.send("sesame12")
+    assert "Welcome back, Reggie!" in c.text()
+    d = lobby.connect()
+    d.raw()
+    d.send("Regie")
+    assert d.text() == CONFIRM
+    d.send("")
+    assert "Hello Regie! You are a guest" in d.text()
+
+
+def test_machine_mode_logs_a_guest_name_in_at_once(clock: task.Clock) -> None:
+    lobby = Lobby(clock)
+    c = lobby.connect()
+    c.send("%json")
+    c.raw()
+    c.send("Regie")
+    assert '"type":"logged-in-guest"' in c.text().replace(" ", "")
+    assert lobby.world.online("Regie") is not None
+
+
+def test_a_line_typed_at_the_confirmation_is_never_spoken(clock: task.Clock) -> None:
+    lobby = Lobby(clock)
+    lobby.register("Reggie", "sesame12")
+    watcher = lobby.connect()
+    watcher.login("Watcher")
+    watcher.raw()
+    c = lobby.connect()
+    c.send(b"Regie\r\nsesame12\r\n")        # the name mistyped, the password typed ahead
+    out = c.text()
+    assert CONFIRM in out and c.session.state == "confirm" and c.session.user is None
+    assert "sesame12" not in watcher.text()
+
+
+@pytest_twisted.ensureDeferred
+async def test_a_password_typed_ahead_after_a_mistyped_name_reaches_nobody_over_tcp(
+        server: RunningServer, logged: list[dict[str, Any]]) -> None:
+    secret = "hunter2secret"
+    watcher = await server.client()
+    await watcher.login("Watcher")
+    c = await server.client()
+    await c.expect("login: ")
+    c.transport.write(f"Regie\r\n{secret}\r\n".encode())    # one TCP write
+    got = await c.expect(CONFIRM)
+    assert got.endswith(CONFIRM)
+    got = await c.expect("or type another name: ")         # the typed-ahead line: a name again
+    assert secret in got                                    # (shown to its typist alone)
+    c.send("Careful")                                       # the right name, confirmed
+    await c.expect("or type another name: ")
+    c.send("")
+    assert "Hello Careful!" in await c.expect("Type /help for the commands.\r\n")
+    assert await watcher.read_line() == "Careful enters the Lobby."
+    watcher.send("/who")
+    assert await watcher.read_line() == "In the Lobby (2): Careful, Watcher"
+    assert secret not in watcher.buffer and watcher.buffer == ""
+    assert not [e for e in logged if secret in formatEvent(e)]
+    assert "Regie" not in [u.name for u in server.server.world.users.values()]

@@ -118,6 +118,8 @@ def log_in(port: int, name: str, *, register: bool) -> tuple[Client, str]:
     c.expect("login: ")
     c.send(name)
     if register:
+        c.expect("or type another name: ")   # not registered yet: Enter plays as the guest
+        c.send("")
         c.expect("Type /help for the commands.\r\n")
         c.send(f"/register pw-{name}")
         c.expect("is registered now")

@@ -21,6 +21,10 @@ async def test_two_clients_chat_and_tell_and_a_wrong_password_is_refused(server:
     greeting = await alice.expect("login: ")
     assert "Welcome to the Tichu lobby." in greeting and "Test server." in greeting
     alice.send("Alice")
+    assert await alice.expect("or type another name: ") == \
+        '"Alice" is not a registered name. Press Enter to play as the guest Alice, or type ' \
+        'another name: '
+    alice.send("")
     assert "Hello Alice! You are a guest" in await alice.expect("Type /help for the commands.\r\n")
     alice.send("/register sesame1")
     assert await alice.read_line() == ("Alice is registered now. Next time log in with this name "
@@ -59,6 +63,8 @@ async def test_two_clients_chat_and_tell_and_a_wrong_password_is_refused(server:
     assert await alice.read_line() == f"You tell {guest_name}: back at you"
     # nothing else arrived at either client: the next reply is the next line
     intruder.send("Bystander")
+    await intruder.expect("or type another name: ")
+    intruder.send("")
     await intruder.expect("Type /help for the commands.\r\n")
     assert await alice.read_line() == "Bystander enters the Lobby."
     intruder.send("/who")

@@ -66,6 +66,7 @@ def test_gmcp_client_gets_room_info_state_and_events(lobby: FakeLobby) -> None:
     assert c.session.gmcp_client == {"client": "Mudlet", "version": "4.17"}
     assert c.session.gmcp_supports == {"Tichu": 1, "Room": 1}
     c.send("Anna")
+    c.send("")                      # "Anna" is not a registered name: Enter confirms
     raw = c.raw()
     assert ("Room.Info", {"num": 0, "name": "Lobby", "table": None}) in messages(raw)
     assert b"Anna" in raw and b"{" not in raw.split(bytes((IAC, SB)))[0]   # text stays text
@@ -90,6 +91,7 @@ def test_unknown_gmcp_is_ignored_silently(lobby: FakeLobby) -> None:
     c.raw()
     c.send(bytes((IAC, DO, GMCP)))
     c.send("Anna")
+    c.send("")                      # "Anna" is not a registered name: Enter confirms
     c.raw()
     c.send(gmcp("Char.Vitals", {"hp": 3}) + gmcp("Nonsense") + gmcp("Core.Ping")
            + bytes((IAC, SB, GMCP)) + b"Broken {not json" + bytes((IAC, SE)))
@@ -102,6 +104,7 @@ def test_a_client_that_never_negotiates_gets_no_subnegotiation(lobby: FakeLobby)
     c = lobby.connect()
     raw = c.raw()
     c.send("Anna")
+    c.send("")                      # "Anna" is not a registered name: Enter confirms
     raw += c.raw() + play_bot_game(lobby, c)
     assert bytes((IAC, SB)) not in raw
     assert bytes((IAC, 249)) not in raw                     # nor GA
@@ -114,6 +117,7 @@ def test_refused_gmcp_sends_nothing(lobby: FakeLobby) -> None:
     c.raw()
     c.send(bytes((IAC, 254, GMCP)))                          # DONT GMCP
     c.send("Anna")
+    c.send("")                      # "Anna" is not a registered name: Enter confirms
     c.send("/newroom")
     assert bytes((IAC, SB)) not in c.raw()
 
@@ -140,6 +144,7 @@ def test_3000_bad_gmcp_messages_are_logged_once(lobby: FakeLobby, logged: Any) -
     c = lobby.connect()
     c.send(bytes((IAC, DO, GMCP)))
     c.send("Anna")
+    c.send("")                      # "Anna" is not a registered name: Enter confirms
     c.raw()
     del logged[:]
     c.send(_bad_gmcp(3000))                         # one burst, flood control off (Limits())
@@ -158,6 +163,7 @@ def test_oversized_subnegotiations_of_any_option_are_dropped_and_logged_once(
         lobby: FakeLobby, logged: Any) -> None:
     c = lobby.connect()
     c.send("Anna")
+    c.send("")                      # "Anna" is not a registered name: Enter confirms
     c.raw()
     del logged[:]
     naws = bytes((IAC, SB, 31)) + b"\x00" * 9000 + bytes((IAC, SE))   # not even GMCP
@@ -209,6 +215,7 @@ def test_core_supports_and_core_hello_are_bounded(lobby: FakeLobby) -> None:
     assert hello["client"] == "M" * 100 and hello["version"] == "1" and "junk" not in hello
     assert len(hello) <= 8
     c.send("Anna")
+    c.send("")                      # "Anna" is not a registered name: Enter confirms
     assert "Hello Anna!" in c.text()
 
 

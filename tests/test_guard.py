@@ -62,7 +62,8 @@ def test_flood_one_warning_then_silent_drops_then_disconnect(clock: task.Clock,
                                                              logged: Any) -> None:
     lobby = GuardedLobby(clock, flood_rate=1.0, flood_burst=3, flood_kick=5)
     c = lobby.connect()
-    c.login("Flo")         # the login line spends one token
+    c.login("Flo")         # the login lines (the name, the confirming Enter) spend two tokens
+    clock.advance(1.0)     # one of them back: one spent, as with a single login line
     c.raw()
     c.send("/who")
     c.send("/who")
@@ -103,7 +104,8 @@ def test_a_flooder_does_not_stop_the_others(clock: task.Clock) -> None:
     calm = lobby.connect()
     calm.login("Calm")
     flooder = lobby.connect()
-    flooder.login("Flood")
+    flooder.login("Flood")           # the name and the confirming Enter: two tokens
+    clock.advance(0.2)               # one back: one spent, as with a single login line
     calm.raw()
     flooder.send(b"chatter chatter\r\n" * 500)
     heard = [line for line in calm.lines() if "<Flood>" in line]

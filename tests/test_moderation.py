@@ -344,7 +344,7 @@ def test_shutdown_command_makes_the_server_process_exit_cleanly(tmp_path: Path) 
                 break
         assert port is not None
         with socket.create_connection(("127.0.0.1", port), timeout=10) as s:
-            s.sendall(b"Boss\r\n/register sesame1\r\n/shutdown 1 maintenance\r\n")
+            s.sendall(b"Boss\r\n\r\n/register sesame1\r\n/shutdown 1 maintenance\r\n")
             received = b""
             while b"Goodbye." not in received:
                 data = s.recv(4096)

@@ -69,6 +69,8 @@ def test_telnet_and_typing_pass_through(clock: task.Clock) -> None:
     c.send(bytes((IAC, DO, SGA)))
     c.send(b"G")                         # a person typing in character mode
     c.send(b"ETAWAY\r\n")
+    assert '"GETAWAY" is not a registered name.' in c.text()
+    c.send(b"\r\n")                     # Enter: the guest GETAWAY
     assert "Hello GETAWAY!" in c.text()
     assert not c.closed
 
@@ -136,7 +138,7 @@ def test_the_greeting_waits_for_the_first_bytes_or_the_delay(clock: task.Clock) 
     eager = lobby.connect()
     eager.send("Eager")
     text = eager.text()
-    assert text.index("login: ") < text.index("Hello Eager!")
+    assert text.index("login: ") < text.index('"Eager" is not a registered name.')
     clock.advance(1)
     assert eager.raw() == b""
     # a telnet client's negotiation counts as its first bytes
@@ -255,4 +257,6 @@ async def test_a_telnet_user_who_sends_nothing_is_greeted(wserver: WaitingServer
     greeting = await c.expect("login: ", timeout=30)
     assert greeting.startswith("Welcome to the Tichu lobby.")
     c.send("Quiet")
+    await c.expect("or type another name: ")
+    c.send("")
     assert "Hello Quiet!" in await c.expect("Type /help for the commands.\r\n")

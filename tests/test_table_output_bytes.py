@@ -13,7 +13,9 @@ the gathered writes (protocol/gathered_write.py) and once with Twisted's own wri
 
 The expected digests were computed from the code before the optimisations. If a change of the
 output is intended, run this file with TABLE_OUTPUT_DUMP=DIR to write each client's transcript
-to DIR, compare it with the old one, and update EXPECTED.
+to DIR, compare it with the old one, and update EXPECTED. (Changed once on purpose since: the
+text-mode players' log-in shows the guest confirmation of an unregistered name, issue 12; every
+byte after it was compared unchanged.)
 """
 from __future__ import annotations
 
@@ -96,6 +98,8 @@ class Game:
         if json_mode:
             c.send("%json")
         c.send(name)
+        if not json_mode:
+            c.send("")              # an unregistered name: Enter plays as that guest
         await self.turn()
 
     async def send(self, name: str, line: str) -> None:
@@ -207,6 +211,8 @@ class TcpGame(Game):
         if json_mode:
             self.clients[name].send("%json")
         self.clients[name].send(name)
+        if not json_mode:
+            self.clients[name].send("")     # an unregistered name: Enter plays as that guest
         await self.turn()
 
     async def close(self) -> None:
@@ -278,13 +284,13 @@ EXPECTED: dict[str, dict[str, str]] = {
         "Eve": "dd25627a5f8c26a1839b8d92733590fd8cd4a758e870843fba9187e724ef53ab",
     },
     "mixed": {
-        "Ann": "03ee65effa7bf30759ca00c7b475198435be9f4acaeff8c8569633192c18476c",
+        "Ann": "ed484c66c05f783a2afd3024db267a1a81420690f123d50d041808226af4ad81",
         "Bob": "c320bd38e531fd24df685c0ab3a15cf3335ad32aa1499e8fda67fd2268504c03",
-        "Cat": "9fd5656d800152d4238f324fae2cc29383160548482a10bcb9d7c219b6015275",
+        "Cat": "30576dc934996ff7c9fd5360ad9dbcc709b6448ea85259ba3c33831253f95afa",
         "Dan": "a11a3544f8b30d6db2f37a1faa2c03dcb7d5a1a83b242dbd4b400d9ad61a74d9",
-        "Eve": "1a4a74a0344f0ae3802dacfa2bf077d2766b6837a18739753f1c0cf62613bb68",
+        "Eve": "c570bf75141525319aa625360a75ebcd2a409d3397e932553efad6ecb35c5a7c",
         "Fay": "6c3a65a116e0e8ab70c3614543c361fa52ad3a616522ad6c336b573ffc8fc054",
-        "Gus": "9d89671d3c37aa9f501a905f9149d8ae38c1fc9e8b8f74cf3a1356b2fccf3b12",
+        "Gus": "355bb9fbcf7cb68af7df4a105ffa8d4cec1b2c47664f9119f2e17f03ed55e963",
     },
 }
 
