@@ -27,6 +27,8 @@ RESET = "\x1b[0m"
 SUIT_COLORS = {"S": "\x1b[1m", "B": "\x1b[34m", "G": "\x1b[32m", "R": "\x1b[31m"}
 SPECIAL_COLOR = "\x1b[33m"
 
+#: the states of a table (lobby/table.py), each a catalog word ``table-state-STATE``
+TABLE_STATES = ("waiting", "playing", "finished")
 TRICK_WIDTH = 64          # the plays shown of the current trick, newest first, fit this width
 
 
@@ -50,29 +52,46 @@ def _sorted_text(cards: str) -> str:
     return " ".join(str(c) for c in sort_cards(parse_cards(cards)))
 
 
-def _name(names: list[Any], seat: Any) -> str:
+def _name(names: list[Any], seat: Any, lang: str = "en") -> str:
     if isinstance(seat, int) and 0 <= seat < len(names) and names[seat]:
         return str(names[seat])
-    return "-" if seat is None else f"seat {int(seat) + 1}" if isinstance(seat, int) else str(seat)
+    if seat is None:
+        return "-"
+    return text("seat-unnamed", lang, seat=seat + 1) if isinstance(seat, int) else str(seat)
 
 
-def _seat_name(d: dict[str, Any]) -> str:
+def _seat_name(d: dict[str, Any], lang: str = "en") -> str:
     """The name of the seat an event is about (its ``seat``), from the event's ``names``."""
-    return _name(d.get("names") or [], d.get("seat"))
+    return _name(d.get("names") or [], d.get("seat"), lang)
 
 
-def _teams(names: list[Any]) -> tuple[str, str]:
+def _teams(names: list[Any], lang: str = "en") -> tuple[str, str]:
     """Team names by seat team: seats 1+3 (team 0) and 2+4 (team 1)."""
-    return (f"{_name(names, 0)}+{_name(names, 2)}", f"{_name(names, 1)}+{_name(names, 3)}")
+    return (f"{_name(names, 0, lang)}+{_name(names, 2, lang)}",
+            f"{_name(names, 1, lang)}+{_name(names, 3, lang)}")
 
 
-def _score(names: list[Any], score: list[int]) -> str:
-    a, b = _teams(names)
+def _score(names: list[Any], score: list[int], lang: str = "en") -> str:
+    a, b = _teams(names, lang)
     return f"{a} {score[0]} : {score[1]} {b}"
 
 
-def _place(n: int) -> str:
-    return {1: "1st", 2: "2nd", 3: "3rd"}.get(n, f"{n}th")
+def _place(n: int, lang: str = "en") -> str:
+    """1st, 2nd, 3rd, 4th: a finishing place as a word of the catalog."""
+    return text(f"place-{n}" if 1 <= n <= 4 else "place-n", lang, place=n)
+
+
+def state_word(state: Any, lang: str = "en") -> str:
+    """A table's state (``waiting``, ``playing``, ``finished``) as a word for people."""
+    return text("table-state-" + str(state), lang) if state in TABLE_STATES else str(state)
+
+
+def _joined(items: list[str], key: str, lang: str) -> str:
+    """``A and B and C`` (``key`` is the catalog's ``names-and`` or ``names-or``)."""
+    out = items[0] if items else ""
+    for item in items[1:]:
+        out = text(key, lang, names=out, name=item)
+    return out
 
 
 # ---- the view ---------------------------------------------------------------------------------
@@ -83,7 +102,7 @@ def _render_view(event: Event, lang: str, color: bool, show_score: bool = True) 
     game = d.get("game")
     if game is None or state == "waiting":
         seating = " | ".join(f"{i + 1} {n or '-'}" for i, n in enumerate(names))
-        lines = [text("table-view", lang, table=d.get("table"), state=state),
+        lines = [text("table-view", lang, table=d.get("table"), state=state_word(state, lang)),
                  text("view-seats", lang, seating=seating)]
         if state == "waiting":
             lines.append(text("view-waiting", lang))
@@ -98,47 +117,46 @@ def _render_view(event: Event, lang: str, color: bool, show_score: bool = True) 
     players = []
     for s in range(4):
         mark = ">" if turn == s and phase in ("play", "wish", "dragon") else " "
-        part = f"{mark}{s + 1} {_name(names, s)}"
+        part = f"{mark}{s + 1} {_name(names, s, lang)}"
         if s in out:
-            part += f" out {_place(out.index(s) + 1)}"
+            part += " " + text("view-player-out", lang, place=_place(out.index(s) + 1, lang))
         else:
             part += f" {left[s]}"
-        if calls[s] == "tichu":
-            part += " T!"
-        elif calls[s] == "grand":
-            part += " GT!"
+        if calls[s] is not None:
+            part += " " + text("view-call-" + calls[s], lang)
         if names[s] in gone:
-            part += " (gone)"
+            part += " " + text("view-gone", lang)
         players.append(part)
     lines = [text("view-players", lang, players=" |".join(players)).strip()]
     scores = d.get("scores") or game.get("scores") or [0, 0]
     if show_score or state == "finished":
         lines.append(text("view-score", lang, round_no=d.get("round_no", game.get("round_no")),
-                          score=_score(names, scores)))
+                          score=_score(names, scores, lang)))
     trick = game.get("trick") or []
     if trick:
         shown: list[dict[str, Any]] = []
         width = 0
         for p in reversed(trick):
-            w = len(_name(names, p["seat"])) + len(p["cards"]) + 3
+            w = len(_name(names, p["seat"], lang)) + len(p["cards"]) + 3
             if shown and width + w > TRICK_WIDTH:
                 break
             shown.insert(0, p)
             width += w
-        plays = ", ".join(f"{_name(names, p['seat'])} {color_cards(p['cards'], color)}"
+        plays = ", ".join(f"{_name(names, p['seat'], lang)} {color_cards(p['cards'], color)}"
                           for p in shown)
         if len(shown) < len(trick):
-            plays = "... " + plays
+            plays = text("view-trick-more", lang, plays=plays)
         if game.get("trick_won"):
             lines.append(text("view-trick-won", lang, plays=plays,
-                              name=_name(names, game.get("holder"))))
+                              name=_name(names, game.get("holder"), lang)))
         else:
             lines.append(text("view-trick", lang, plays=plays))
     elif phase == "play":
         lines.append(text("view-trick-empty", lang))
     wish = game.get("wish")
     if wish is not None:
-        lines[-1] += "  |  " + text("view-wish", lang, rank=wish)
+        lines[-1] = text("view-with-wish", lang, line=lines[-1],
+                         wish=text("view-wish", lang, rank=wish))
     if me is not None and game.get("hand"):
         lines.append(text("view-hand", lang, cards=color_cards(_sorted_text(game["hand"]), color)))
     if state == "finished":
@@ -161,12 +179,13 @@ def _outcome(result: dict[str, Any], names: list[Any], lang: str) -> str:
         vp = result["victory_points"]
         tp = result.get("tichu_points") or [0] * 4
         players = result.get("players") or names
-        winners = " and ".join(str(players[p]) for p in result.get("winners", []))
+        winners = _joined([str(players[p]) for p in result.get("winners", [])], "names-and", lang)
         return text("game-turnier-winner", lang, names=winners)
     if result.get("winner") is None:
-        return text("game-shared", lang, score=_score(names, scores))
+        return text("game-shared", lang, score=_score(names, scores, lang))
     w = result["winner"]
-    return text("game-winner", lang, names=_teams(names)[w], score=f"{scores[w]} : {scores[1 - w]}")
+    return text("game-winner", lang, names=_teams(names, lang)[w],
+                score=f"{scores[w]} : {scores[1 - w]}")
 
 
 def _prompt(d: dict[str, Any], game: dict[str, Any], names: list[Any], me: int | None,
@@ -181,33 +200,33 @@ def _prompt(d: dict[str, Any], game: dict[str, Any], names: list[Any], me: int |
             lines.append(text("view-grand", lang))
         elif waiting:
             lines.append(text("view-grand-wait", lang,
-                              names=", ".join(_name(names, s) for s in waiting)))
+                              names=", ".join(_name(names, s, lang) for s in waiting)))
     elif phase == "exchange":
         waiting = [s for s, done in enumerate(game.get("exchanged") or []) if not done]
         if me is not None and me in waiting:
-            lines.append(text("view-exchange", lang, next=_name(names, (me + 1) % 4),
-                              partner=_name(names, (me + 2) % 4),
-                              previous=_name(names, (me + 3) % 4)))
+            lines.append(text("view-exchange", lang, next=_name(names, (me + 1) % 4, lang),
+                              partner=_name(names, (me + 2) % 4, lang),
+                              previous=_name(names, (me + 3) % 4, lang)))
         elif waiting:
             lines.append(text("view-exchange-wait", lang,
-                              names=", ".join(_name(names, s) for s in waiting)))
+                              names=", ".join(_name(names, s, lang) for s in waiting)))
     elif phase == "wish":
         wisher = game.get("wish_pending")
         if me is not None and me == wisher:
             lines.append(text("view-wish-prompt", lang))
         else:
-            lines.append(text("view-wish-wait", lang, name=_name(names, wisher)))
+            lines.append(text("view-wish-wait", lang, name=_name(names, wisher, lang)))
     elif phase == "dragon":
         holder = game.get("holder")
         if me is not None and me == holder:
-            lines.append(text("view-dragon", lang, left=_name(names, (me + 3) % 4),
-                              right=_name(names, (me + 1) % 4)))
+            lines.append(text("view-dragon", lang, left=_name(names, (me + 3) % 4, lang),
+                              right=_name(names, (me + 1) % 4, lang)))
         else:
-            lines.append(text("view-dragon-wait", lang, name=_name(names, holder)))
+            lines.append(text("view-dragon-wait", lang, name=_name(names, holder, lang)))
     elif phase == "play":
         window = d.get("bombwindow_left")
         if window:
-            lines.append(text("view-bomb-window", lang, name=_name(names, turn),
+            lines.append(text("view-bomb-window", lang, name=_name(names, turn, lang),
                               seconds=max(1, round(window))))
         if me is not None and me == turn:
             leading = not game.get("trick") or game.get("trick_won")
@@ -221,7 +240,7 @@ def _prompt(d: dict[str, Any], game: dict[str, Any], names: list[Any], me: int |
                 key = "view-your-turn-wish" if bound else "view-your-turn"
             lines.append(text(key, lang, rank=wish))
         elif turn is not None:
-            lines.append(text("view-turn", lang, name=_name(names, turn)))
+            lines.append(text("view-turn", lang, name=_name(names, turn, lang)))
     own_move = (phase == "exchange" and me is not None
                 and not (game.get("exchanged") or [True] * 4)[me]) or (
                     phase == "play" and me is not None and me == turn)
@@ -230,7 +249,7 @@ def _prompt(d: dict[str, Any], game: dict[str, Any], names: list[Any], me: int |
         if len(lines[-1]) + len(hint) < 80:
             lines[-1] += "  " + hint
     if me is not None and phase in ("play", "dragon") and game.get("bombs"):
-        lines.append(text("view-bombs", lang, cards=" or ".join(game["bombs"][:2])))
+        lines.append(text("view-bombs", lang, cards=_joined(game["bombs"][:2], "names-or", lang)))
     return lines
 
 
@@ -254,7 +273,7 @@ def _seating(names: list[Any]) -> str:
 
 def _started(event: Event, lang: str, color: bool) -> list[str]:
     d = event.data
-    a, b = _teams(d.get("seats") or [])
+    a, b = _teams(d.get("seats") or [], lang)
     return [text("table-started", lang, table=d.get("table"), team0=a, team1=b)]
 
 
@@ -289,13 +308,13 @@ def _info(event: Event, lang: str, color: bool) -> list[str]:
 def _vote(event: Event, lang: str, color: bool) -> list[str]:
     d = event.data
     return [text("table-vote", lang, name=d.get("name"), target=d.get("target"),
-                 vote="yes" if d.get("yes") else "no")]
+                 vote=text("vote-yes" if d.get("yes") else "vote-no", lang))]
 
 
 def _abandoned(event: Event, lang: str, color: bool) -> list[str]:
     d = event.data
     return [text("table-abandoned", lang, target=d.get("target"),
-                 score=_score(d.get("seats") or [None] * 4, d.get("scores") or [0, 0]))]
+                 score=_score(d.get("seats") or [None] * 4, d.get("scores") or [0, 0], lang))]
 
 
 # ---- game events ------------------------------------------------------------------------------
@@ -303,7 +322,7 @@ def _g(key: str) -> Callable[[Event, str, bool], list[str]]:
     """A game event whose template needs only the name of its `seat`."""
     def fmt(event: Event, lang: str, color: bool) -> list[str]:
         d = event.data
-        return [text(key, lang, name=_seat_name(d), **{
+        return [text(key, lang, name=_seat_name(d, lang), **{
             k: v for k, v in d.items() if k not in ("name", "names", "seat")})]
     return fmt
 
@@ -322,80 +341,81 @@ def _deal_rest(event: Event, lang: str, color: bool) -> list[str]:
 def _grand(event: Event, lang: str, color: bool) -> list[str]:
     d = event.data
     key = "game-grand" if d.get("call") else "game-grand-no"
-    return [text(key, lang, name=_seat_name(d))]
+    return [text(key, lang, name=_seat_name(d, lang))]
 
 
 def _received(event: Event, lang: str, color: bool) -> list[str]:
     d = event.data
     names = d.get("names") or []
-    gifts = ", ".join(f"{color_cards(str(card), color)} from {_name(names, int(giver))}"
+    gifts = ", ".join(text("game-gift-from", lang, card=color_cards(str(card), color),
+                           name=_name(names, int(giver), lang))
                       for giver, card in (d.get("cards") or {}).items())
     return [text("game-exchange-received", lang, gifts=gifts)]
 
 
 def _play_phase(event: Event, lang: str, color: bool) -> list[str]:
     d = event.data
-    return [text("game-play-phase", lang, name=_name(d.get("names") or [], d.get("turn")))]
+    return [text("game-play-phase", lang, name=_name(d.get("names") or [], d.get("turn"), lang))]
 
 
 def _play(event: Event, lang: str, color: bool) -> list[str]:
     d = event.data
     key = "game-play-bomb" if d.get("combo") == "bomb" else "game-play"
-    return [text(key, lang, name=_seat_name(d), cards=color_cards(d.get("cards", ""), color))]
+    return [text(key, lang, name=_seat_name(d, lang), cards=color_cards(d.get("cards", ""), color))]
 
 
 def _wish(event: Event, lang: str, color: bool) -> list[str]:
     d = event.data
     key = "game-wish" if d.get("rank") else "game-wish-none"
-    return [text(key, lang, name=_seat_name(d), rank=d.get("rank"))]
+    return [text(key, lang, name=_seat_name(d, lang), rank=d.get("rank"))]
 
 
 def _trick_won(event: Event, lang: str, color: bool) -> list[str]:
     d = event.data
     key = "game-trick-won-dragon" if d.get("dragon") else "game-trick-won"
-    return [text(key, lang, name=_seat_name(d))]
+    return [text(key, lang, name=_seat_name(d, lang))]
 
 
 def _dragon_given(event: Event, lang: str, color: bool) -> list[str]:
     d = event.data
     names = d.get("names") or []
-    return [text("game-dragon-given", lang, name=_name(names, d.get("seat")),
-                 to_name=_name(names, d.get("to")))]
+    return [text("game-dragon-given", lang, name=_name(names, d.get("seat"), lang),
+                 to_name=_name(names, d.get("to"), lang))]
 
 
 def _trick_taken(event: Event, lang: str, color: bool) -> list[str]:
     d = event.data
     names = d.get("names") or []
     if "lead" in d and "winner" not in d:                      # the Dog
-        return [text("game-dog", lang, name=_name(names, d.get("lead")))]
+        return [text("game-dog", lang, name=_name(names, d.get("lead"), lang))]
     return []                                  # "wins the trick" / the Dragon gift said it
 
 
 def _out(event: Event, lang: str, color: bool) -> list[str]:
     d = event.data
-    return [text("game-out", lang, name=_seat_name(d),
-                 place=_place(int(d.get("place", 0))))]
+    return [text("game-out", lang, name=_seat_name(d, lang),
+                 place=_place(int(d.get("place", 0)), lang))]
 
 
 def _round_over(event: Event, lang: str, color: bool) -> list[str]:
     d = event.data
     names = d.get("names") or []
-    order = ", ".join(_name(names, s) for s in d.get("order") or [])
+    order = ", ".join(_name(names, s, lang) for s in d.get("order") or [])
     dv = d.get("double_victory")
     if dv is not None:
-        lines = [text("game-round-over-double", lang, team=_teams(names)[dv], order=order)]
+        lines = [text("game-round-over-double", lang, team=_teams(names, lang)[dv], order=order)]
     else:
         lines = [text("game-round-over", lang, order=order),
-                 text("game-round-cards", lang, score=_score(names, d.get("card_points") or [0, 0]))]
+                 text("game-round-cards", lang, score=_score(names, d.get("card_points") or [0, 0], lang))]
     first = (d.get("order") or [None])[0]
     for seat, call in enumerate(d.get("calls") or []):
         if call is None:
             continue
         points = 200 if call == "grand" else 100
         key = "game-round-call-won" if seat == first else "game-round-call-lost"
-        lines.append(text(key, lang, name=_name(names, seat), points=points,
-                          call="Grand Tichu" if call == "grand" else "Tichu"))
-    lines.append(text("game-round-total", lang, score=_score(names, d.get("score") or [0, 0])))
+        lines.append(text(key, lang, name=_name(names, seat, lang), points=points,
+                          call=text("call-" + call, lang)))
+    lines.append(text("game-round-total", lang, score=_score(names, d.get("score") or [0, 0], lang)))
     return lines
 
 
@@ -403,7 +423,7 @@ def _round_score(event: Event, lang: str, color: bool) -> list[str]:
     d = event.data
     names = d.get("names") or []
     lines = [text("game-round-score", lang, round=d.get("round"),
-                  score=_score(names, d.get("scores") or [0, 0]))]
+                  score=_score(names, d.get("scores") or [0, 0], lang))]
     vp = d.get("victory_points")
     if vp:
         players = d.get("players") or names
@@ -593,5 +613,5 @@ class TableFeed:
                 line += " " + text("view-cards-left", lang, count=left[seat])
             parts.append(line)
         self._moves = []
-        turn = text("view-turn", lang, name=_name(names, game.get("turn")))
+        turn = text("view-turn", lang, name=_name(names, game.get("turn"), lang))
         return "; ".join(parts + [turn])
