@@ -44,10 +44,11 @@ JSON_SWITCH = "%json"
 
 _NO_ID = object()
 
-#: the last event rendered as a JSON line that carries no id, and that line: the world hands
+#: the last event rendered as a JSON line that carries no id, the render context it was
+#: rendered for (a `text` field is in the connection's language) and that line: the world hands
 #: one Event object to every listener of a table in a row, so it is rendered and encoded once
 #: per audience instead of once per connection (events are never changed once delivered)
-_shared: list[Any] = [None, b""]
+_shared: list[Any] = [None, None, b""]
 
 
 def split_id(line: str) -> tuple[str | None, str]:
@@ -126,34 +127,35 @@ class MachineMode(TelnetLineProtocol):
 
     def _machine_deliver(self, event: Event) -> bool:
         """GMCP copies of table events; in machine mode the JSON object (True: handled)."""
-        if _shared[0] is event and self.json_mode and not self.gmcp_enabled:
-            self._write(_shared[1])     # the line of the event for the listener before this one
+        ctx = self.render_context
+        if _shared[0] is event and _shared[1] is ctx and self.json_mode and not self.gmcp_enabled:
+            self._write(_shared[2])     # the line of the event for the listener before this one
             return True
         obj: dict[str, Any] | None = None
         if (self.gmcp_enabled and event.type.startswith(("table-", "game-"))
                 and not event.is_error):      # (error codes such as game-running stay lines)
-            obj = render_json(event)
+            obj = render_json(event, ctx.lang)
             self.sendGMCP("Tichu.State" if obj["type"] == "state" else "Tichu.Event", obj)
             if not is_table_event(event.type) and obj["type"] != "state":
                 obj = None
         if not self.json_mode:
             return False
         if not event.is_error and event.type not in REPLY_TYPES:   # never gets an id
-            if _shared[0] is event:
-                data = _shared[1]
+            if _shared[0] is event and _shared[1] is ctx:
+                data = _shared[2]
             else:
                 if obj is not None:
                     line = dumps(obj)
                 elif event.type == "table-view":      # a seat's state: from shared fragments
                     line = state_line(event.data)
                 else:
-                    line = dumps(render_json(event))
+                    line = dumps(render_json(event, ctx.lang))
                 # = encode_text(line): a JSON line has no raw line break, UTF-8 no 0xFF byte
                 data = line.encode("utf-8", "replace") + b"\r\n"
-                _shared[0], _shared[1] = event, data
+                _shared[0], _shared[1], _shared[2] = event, ctx, data
             self._write(data)          # what TelnetLineProtocol.sendLine writes for the line
             return True
-        self._emit(dict(obj) if obj is not None else render_json(event))
+        self._emit(dict(obj) if obj is not None else render_json(event, ctx.lang))
         return True
 
     # ---- one command ---------------------------------------------------------------------------

@@ -361,7 +361,8 @@ def _play_phase(event: Event, lang: str, color: bool) -> list[str]:
 def _play(event: Event, lang: str, color: bool) -> list[str]:
     d = event.data
     key = "game-play-bomb" if d.get("combo") == "bomb" else "game-play"
-    return [text(key, lang, name=_seat_name(d, lang), cards=color_cards(d.get("cards", ""), color))]
+    return [text(key, lang, name=_seat_name(d, lang),
+                 cards=color_cards(d.get("cards", ""), color))]
 
 
 def _wish(event: Event, lang: str, color: bool) -> list[str]:
@@ -406,7 +407,8 @@ def _round_over(event: Event, lang: str, color: bool) -> list[str]:
         lines = [text("game-round-over-double", lang, team=_teams(names, lang)[dv], order=order)]
     else:
         lines = [text("game-round-over", lang, order=order),
-                 text("game-round-cards", lang, score=_score(names, d.get("card_points") or [0, 0], lang))]
+                 text("game-round-cards", lang,
+                      score=_score(names, d.get("card_points") or [0, 0], lang))]
     first = (d.get("order") or [None])[0]
     for seat, call in enumerate(d.get("calls") or []):
         if call is None:
@@ -415,7 +417,8 @@ def _round_over(event: Event, lang: str, color: bool) -> list[str]:
         key = "game-round-call-won" if seat == first else "game-round-call-lost"
         lines.append(text(key, lang, name=_name(names, seat, lang), points=points,
                           call=text("call-" + call, lang)))
-    lines.append(text("game-round-total", lang, score=_score(names, d.get("score") or [0, 0], lang)))
+    lines.append(text("game-round-total", lang,
+                      score=_score(names, d.get("score") or [0, 0], lang)))
     return lines
 
 

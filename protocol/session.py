@@ -24,6 +24,7 @@ from lobby.store import Account
 from protocol.commands import COMMANDS, CommandTable, parse_line
 from protocol.gathered_write import write_shared
 from protocol.machine import MachineMode
+from protocol.render_context import DEFAULT_CONTEXT, RenderContext
 from protocol.render_table import TableFeed
 from protocol.render_text import render
 from protocol.telnet import TelnetLineProtocol, encode_text
@@ -45,8 +46,9 @@ CLOSE_GRACE = 30.0
 log = Logger(namespace="protocol.session")
 
 
-#: the last lobby event rendered for text mode and its bytes (see Session.deliver)
-_shared_text: list[Any] = [None, b""]
+#: the last lobby event rendered for text mode, the render context it was rendered for, and its
+#: bytes (see Session.deliver): the cache is keyed by everything the text depends on
+_shared_text: list[Any] = [None, None, b""]
 
 class Session(MachineMode, TelnetLineProtocol):
     """The wire side of one user: implements lobby.events.Listener (deliver, disconnect)."""
@@ -105,6 +107,15 @@ class Session(MachineMode, TelnetLineProtocol):
         return self._settings is not None and self._settings.get("color") == "on"
 
     @property
+    def render_context(self) -> RenderContext:
+        """What the text this connection gets depends on (its settings: ``color``, ``lang``);
+        the key of every cache of rendered bytes, with the event."""
+        settings = self._settings
+        if not settings:
+            return DEFAULT_CONTEXT
+        return RenderContext.of(settings.get("lang", "en"), settings.get("color") == "on")
+
+    @property
     def address(self) -> str:
         """The peer's IP address (a returning guest is recognised by it)."""
         from protocol.guard import peer_host
@@ -127,15 +138,21 @@ class Session(MachineMode, TelnetLineProtocol):
         """
         plain: list[Any] = []
         shared = b""
+        shared_ctx: Any = None
         for s in listeners:
             try:
                 if type(s) is cls and _shared_text[0] is event and not s.json_mode \
                         and s._feed is None and s.state != "closed":
-                    if not plain:
-                        shared = _shared_text[1]     # this event's bytes, whatever comes later
-                    plain.append(s)
-                else:
-                    s.deliver(event)        # the first text-mode one renders the shared bytes
+                    ctx = s.render_context
+                    if not plain and _shared_text[1] is ctx:
+                        # this event's bytes in this context, whatever comes later
+                        shared, shared_ctx = _shared_text[2], ctx
+                        plain.append(s)
+                        continue
+                    if ctx is shared_ctx:
+                        plain.append(s)
+                        continue
+                s.deliver(event)            # the first text-mode one renders the shared bytes
             except Exception:
                 log.failure("delivering {event_type} failed", event_type=event.type)
         if plain:
@@ -146,30 +163,32 @@ class Session(MachineMode, TelnetLineProtocol):
 
     def deliver(self, event: Event) -> None:
         if _shared_text[0] is event and not self.json_mode and self._feed is None \
-                and self.state != "closed":
+                and self.state != "closed" and _shared_text[1] is self.render_context:
             # the lobby event the previous text-mode listener got (a crowded room's speech):
             # the same bytes, with nothing else to decide (see below)
-            self._write(_shared_text[1])
+            self._write(_shared_text[2])
             return
         if self.state == "closed" or self.transport is None:
             return
         if self._machine_deliver(event):  # machine mode: one JSON object (and GMCP copies)
             return
         lines: list[str] | None = None
+        ctx = self.render_context
         if self._feed is not None or event.type.startswith(("table-", "game-")):
             if self._feed is None:
                 self._feed = TableFeed()
-            lines = self._feed.render(event, "en", self.color)
+            lines = self._feed.render(event, ctx.lang, ctx.color)
             if lines is None:
-                lines = self._feed.flush() + render(event)
+                lines = self._feed.flush() + render(event, ctx.lang)
         else:
-            # lobby events (speech, arrivals ...) read the same for every text-mode listener:
-            # rendered and encoded once per event, not once per member of a crowded room
-            if _shared_text[0] is event:
-                data = _shared_text[1]
+            # lobby events (speech, arrivals ...) read the same for every text-mode listener
+            # with the same render context: rendered and encoded once per event and context,
+            # not once per member of a crowded room
+            if _shared_text[0] is event and _shared_text[1] is ctx:
+                data = _shared_text[2]
             else:
-                data = b"".join(encode_text(line) + b"\r\n" for line in render(event))
-                _shared_text[0], _shared_text[1] = event, data
+                data = b"".join(encode_text(line) + b"\r\n" for line in render(event, ctx.lang))
+                _shared_text[0], _shared_text[1], _shared_text[2] = event, ctx, data
             self._write(data)      # what TelnetLineProtocol.sendLine writes for each line
             return
         for line in lines:

@@ -113,7 +113,8 @@ def test_bots_guests_and_nosave_games_are_unrated(archive) -> None:
     # every game is in the history, marked unrated
     hist = fired(archive.recent_games("Alice"))
     assert [g.game_id for g in hist] == [3, 2, 1] and not any(g.rated for g in hist)
-    assert all("(unrated)" in line for line in history_lines("Alice", [g.to_json() for g in hist])[1:])
+    lines = history_lines("Alice", [g.to_json() for g in hist])
+    assert all("(unrated)" in line for line in lines[1:])
 
 
 def test_ratings_change_after_rated_games_and_rank_the_players(archive) -> None:
