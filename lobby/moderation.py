@@ -6,8 +6,11 @@ log-in path (``check_login``) never wait for a query. ``load()`` reads the mirro
 every change writes the database first and the mirror after it succeeded.
 
 Roles: ``admin`` and ``moderator`` (``accounts.role``); guests never have one. The first admin is
-named on the command line (``--admin NAME``): that registered name is an admin from its first
-log-in on (the role is written when its account exists). Moderators may /kick, /ban, /unban,
+named on the command line (``--admin NAME``): the account must exist when the server starts (the
+operator creates it offline: ``tichu-lobby admin create NAME``, protocol/admin_cli.py); its role
+is written then, and ``load()`` refuses to start (StartupError) when there is no such account, so
+nobody can become admin by registering the name later. Roles are only ever read from the
+database. Moderators may /kick, /ban, /unban,
 /bmute and /announce, but never against a moderator or an admin; admins may everything, also
 /shutdown and /role. Every moderation act is logged: who did what to whom, and why.
 
@@ -28,6 +31,7 @@ from twisted.logger import Logger
 from lobby.accounts import name_key
 from lobby.events import Event
 from lobby.messages import LobbyError
+from lobby.store import StartupError
 
 __all__ = ["Moderation", "Ban", "ROLE_NAMES", "parse_duration", "MAX_MUTES"]
 
@@ -76,6 +80,7 @@ class Moderation:
         self.world = world
         self.clock = world.clock
         self.first_admin = name_key(admin) if admin else None
+        self.first_admin_name = admin or ""
         self.mutes: dict[str, dict[str, str]] = {}   # owner key -> {muted key: muted name}
         self.muted_by: dict[str, set[str]] = {}      # muted key -> owner keys (the reverse)
         self.bans: dict[str, Ban] = {}
@@ -96,11 +101,15 @@ class Moderation:
             self.bans[key] = Ban(name, until, reason, by, at)
         self.silenced = {key: name for key, name in silenced}
         if self.first_admin is not None:
-            if await self.store.set_role(self.first_admin, "admin"):
-                log.info("{name} is an admin (--admin)", name=self.first_admin)
-            else:
-                log.info("--admin {name}: no such account yet; the name becomes an admin when "
-                         "it is registered", name=self.first_admin)
+            account = await self.store.get_account(self.first_admin)
+            if account is None:
+                raise StartupError(
+                    f"--admin {self.first_admin_name}: there is no account "
+                    f"{self.first_admin_name} in the database {self.store.path!r}; create it "
+                    f"first: tichu-lobby admin create {self.first_admin_name}")
+            if account.role != "admin":
+                await self.store.set_role(account.name, "admin")
+            log.info("{name} is an admin (--admin)", name=account.name)
         log.info("moderation: {bans} bans, {silenced} silenced, {lists} mute lists",
                  bans=len(self.bans), silenced=len(self.silenced), lists=len(self.mutes))
 
@@ -109,8 +118,6 @@ class Moderation:
         """The role of an online user (None for guests and ordinary players)."""
         if not user.registered:
             return None
-        if self.first_admin is not None and user.key == self.first_admin:
-            return "admin"
         account = await self.store.get_account(user.name)
         return None if account is None else account.role
 
@@ -131,8 +138,6 @@ class Moderation:
             return
         account = await self.store.get_account(target)
         target_role = account.role if account is not None else None
-        if self.first_admin is not None and name_key(target) == self.first_admin:
-            target_role = "admin"
         if _RANK[target_role] >= _RANK[actor_role]:
             raise LobbyError("not-allowed", command=command, role="admin")
 

@@ -23,8 +23,8 @@ from twisted.python.threadpool import ThreadPool
 
 from lobby.accounts import name_key
 
-__all__ = ["Account", "Migration", "MIGRATIONS", "ROLES", "Store", "StoreError", "ThreadRunner",
-           "inline_runner"]
+__all__ = ["Account", "Migration", "MIGRATIONS", "ROLES", "StartupError", "Store", "StoreError",
+           "ThreadRunner", "inline_runner"]
 
 T = TypeVar("T")
 
@@ -32,7 +32,12 @@ T = TypeVar("T")
 ROLES = ("moderator", "admin")
 
 
-class StoreError(Exception):
+class StartupError(Exception):
+    """The server must not start: the message is the one line the operator reads (main() writes
+    it to standard error and exits with status 1)."""
+
+
+class StoreError(StartupError):
     """The database cannot be used; the message names the file and says why."""
 
 
@@ -240,6 +245,8 @@ class Store:
         return d.addBoth(stop_thread)
 
     def _open(self) -> int:
+        if self._conn is not None:       # open already (an in-memory store opened by a test)
+            return int(self._conn.execute("SELECT version FROM schema_version").fetchone()[0])
         try:
             conn = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
         except (sqlite3.Error, OSError) as e:

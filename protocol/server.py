@@ -26,7 +26,7 @@ from twisted.logger import Logger
 
 from lobby.accounts import DEFAULT_PARAMS, Accounts, Argon2Params, Runner
 from lobby.events import Event
-from lobby.store import Store, StoreError
+from lobby.store import StartupError, Store
 from lobby.world import World
 
 __all__ = ["DEFAULT_DB", "DEFAULT_PORT", "LobbyFactory", "LobbyServer", "main", "parse_args",
@@ -313,7 +313,9 @@ def install_reactor(use_uvloop: bool = False) -> str:
 def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(
         prog="tichu-lobby",
-        description="The Tichu lobby server (BrettspielWelt style) on a classic line protocol.")
+        description="The Tichu lobby server (BrettspielWelt style) on a classic line protocol.",
+        epilog="Offline administration (accounts, roles, bans, backups): tichu-lobby admin "
+               "--help.")
     parser.add_argument("--port", action="append", metavar="ENDPOINT",
                         help=f"a Twisted server endpoint string (default {DEFAULT_PORT}); "
                              "give several --port options for several listeners")
@@ -331,8 +333,10 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
                              "(for comparison)")
     add_limit_options(parser)
     parser.add_argument("--admin", metavar="NAME",
-                        help="the first admin: this registered name gets the role admin (it can "
-                             "then give roles with /role NAME admin|moderator|none)")
+                        help="the first admin: this account gets the role admin (it can then "
+                             "give roles with /role NAME admin|moderator|none); it must exist, "
+                             "or the server does not start: create it offline with "
+                             "'tichu-lobby admin create NAME'")
     opts = parser.parse_args(argv)
     opts.port = opts.port or [DEFAULT_PORT]
     return opts
@@ -430,8 +434,13 @@ def limits_from(opts: argparse.Namespace, nofile: tuple[int, int] | None = None)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """The entry point of ``tichu-lobby``, ``python -m protocol`` and ``scripts/serve``."""
-    opts = parse_args(argv)
+    """The entry point of ``tichu-lobby``, ``python -m protocol`` and ``scripts/serve``;
+    ``tichu-lobby admin ...`` is the offline administration (protocol/admin_cli.py)."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    if args[:1] == ["admin"]:
+        from protocol.admin_cli import main as admin_main
+        return admin_main(args[1:])
+    opts = parse_args(args)
     motd = ""
     if opts.motd:
         try:
@@ -461,7 +470,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     def failed(failure: Any) -> None:
         outcome["code"] = 1
-        if failure.check(StoreError):
+        if failure.check(StartupError):
             message = str(failure.value)
         else:
             message = f"cannot start: {failure.getErrorMessage()}"

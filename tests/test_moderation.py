@@ -17,9 +17,32 @@ from table_support import card_tokens
 
 
 class ModeratedServer(RunningServer):
-    """A real server whose first admin (--admin) is Boss."""
+    """A real server whose first admin (--admin) is Boss, created offline before the first start
+    (``tichu-lobby admin create Boss``) with the password sesame1."""
 
     server_options = {"admin": "Boss"}
+
+    async def start(self) -> None:
+        if not self.db.exists():
+            create_account_offline(self.db, "Boss", "sesame1")
+        await super().start()
+
+
+def create_account_offline(db: Path, name: str, password: str, role: str = "admin") -> None:
+    import io
+    from conftest import FAST_HASH
+    from protocol.admin_cli import main as admin_main
+    err = io.StringIO()
+    assert admin_main(["--db", str(db), "create", name, "--role", role, "--password-file", "-"],
+                      stdin=io.StringIO(password + "\n"), stdout=io.StringIO(), stderr=err,
+                      params=FAST_HASH) == 0, err.getvalue()
+
+
+async def boss_of(srv: RunningServer) -> LineClient:
+    """Boss (the --admin, created offline) logged in."""
+    c = await srv.client()
+    await c.login("Boss", "sesame1")
+    return c
 
 
 @pytest_twisted.async_yield_fixture
@@ -112,7 +135,7 @@ async def test_everything_is_refused_without_the_role(msrv: ModeratedServer, log
 
 @pytest_twisted.ensureDeferred
 async def test_admin_and_moderator_commands_are_logged(msrv: ModeratedServer, logged: Any) -> None:
-    boss = await registered(msrv, "Boss")           # --admin Boss
+    boss = await boss_of(msrv)           # --admin Boss
     mod = await registered(msrv, "Mod")
     bob = await registered(msrv, "Bob")
     for c, name in ((boss, "Mod"), (boss, "Bob"), (mod, "Bob")):
@@ -179,7 +202,7 @@ async def test_admin_and_moderator_commands_are_logged(msrv: ModeratedServer, lo
 
 @pytest_twisted.ensureDeferred
 async def test_a_ban_is_stored(msrv: ModeratedServer) -> None:
-    boss = await registered(msrv, "Boss")
+    boss = await boss_of(msrv)
     assert await reply(boss, "/ban Spammer perm advertising") == \
         "Spammer is banned until further notice."
     await msrv.restart()
@@ -195,7 +218,7 @@ async def test_a_ban_past_the_last_calendar_date_is_a_ban_until_further_notice(
         msrv: ModeratedServer, logged: Any) -> None:
     """999999w (19,000 years) ends after the year 9999: the ban holds, is answered, and the
     banned name is refused at log-in with its code (it was an internal error both times)."""
-    boss = await registered(msrv, "Boss")
+    boss = await boss_of(msrv)
     assert await reply(boss, "/ban Spammer 999999w advertising") == \
         "Spammer is banned until further notice."
     c = await msrv.client()
@@ -209,7 +232,7 @@ async def test_a_ban_past_the_last_calendar_date_is_a_ban_until_further_notice(
 @pytest_twisted.ensureDeferred
 async def test_shutdown_warns_stops_new_games_and_stops(msrv: ModeratedServer,
                                                         logged: Any) -> None:
-    boss = await registered(msrv, "Boss")
+    boss = await boss_of(msrv)
     ann = await msrv.client()
     await ann.login("Ann")
     assert await boss.read_line() == "Ann enters the Lobby."
@@ -324,13 +347,20 @@ def test_passwords_never_appear_in_the_log(clock: task.Clock, logged: Any) -> No
 
 
 def test_shutdown_command_makes_the_server_process_exit_cleanly(tmp_path: Path) -> None:
-    """``tichu-lobby --admin Boss``: Boss registers, /shutdown 1 -> the process exits with 0."""
+    """``tichu-lobby admin create Boss`` offline, then ``tichu-lobby --admin Boss``: Boss logs in,
+    /shutdown 1 -> the process exits with 0."""
     import os
     import re
     import socket
     import subprocess
     import sys
     env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parent.parent))
+    (tmp_path / "pw").write_text("sesame1\n")
+    made = subprocess.run([sys.executable, "-m", "protocol", "admin", "--db",
+                           str(tmp_path / "s.sqlite3"), "create", "Boss", "--password-file",
+                           str(tmp_path / "pw")], capture_output=True, text=True, env=env,
+                          cwd=tmp_path, timeout=60)
+    assert made.returncode == 0 and "created the account Boss (admin)" in made.stdout, made
     proc = subprocess.Popen(
         [sys.executable, "-m", "protocol", "--db", str(tmp_path / "s.sqlite3"), "--admin", "Boss",
          "--port", "tcp:0:interface=127.0.0.1"],
@@ -344,7 +374,7 @@ def test_shutdown_command_makes_the_server_process_exit_cleanly(tmp_path: Path) 
                 break
         assert port is not None
         with socket.create_connection(("127.0.0.1", port), timeout=10) as s:
-            s.sendall(b"Boss\r\n\r\n/register sesame1\r\n/shutdown 1 maintenance\r\n")
+            s.sendall(b"Boss\r\nsesame1\r\n/shutdown 1 maintenance\r\n")
             received = b""
             while b"Goodbye." not in received:
                 data = s.recv(4096)
