@@ -1,11 +1,13 @@
 """The glue between tables, the action journal (lobby/journal.py) and the game records
 (lobby/records.py): nothing a player did is lost.
 
-``Persistence(store, world, clock)`` is made once per server. ``attach(table)`` (the world calls
-it for every new table, ``World.recorder``) does two things:
+``Persistence(store, world, clock)`` is made once per server; it is the *recorder*
+(lobby/recording.py: ``World.recorder``, ``TableActor.recorder``). The world builds every table
+with it, in two ways:
 
-- every event the table sends goes through ``Journal.send``: it leaves only after every journal
-  write the table made before it is committed (one SQLite transaction per reactor turn);
+- the table's deliver callback is ``gate(number, deliver)``: every event the table sends goes
+  through ``Journal.send`` and leaves only after every journal write the table made before it is
+  committed (one SQLite transaction per reactor turn);
 - the table calls back (``TableActor.recorder``): ``started`` at ``/start`` (the journal gets the
   options, the players and ``match.record()``), ``action`` after each accepted action (journal
   entry ``len(match.actions)``), ``seats_changed`` when a bot takes over a seat, ``finished``
@@ -22,14 +24,20 @@ of four registered humans, not ``/startnosave``, not ``/option seed``, are rated
 """
 from __future__ import annotations
 
-from dataclasses import asdict
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from twisted.internet.defer import Deferred, succeed
 from twisted.internet.interfaces import IReactorTime
 from twisted.logger import Logger
 
+from lobby.events import Event
 from lobby.journal import Journal, OpenTable
+from lobby.recording import Deliver
+
+if TYPE_CHECKING:
+    from lobby.store import Store
+    from lobby.table import TableActor
+    from lobby.world import World
 from lobby.records import GameArchive, Participant, finished_game
 from lobby.tichu.actions import Action
 
@@ -41,7 +49,7 @@ log = Logger(namespace="lobby.persistence")
 class Persistence:
     """The server's journal and game archive, and the hooks tables call."""
 
-    def __init__(self, store: Any, world: Any, clock: IReactorTime | None = None, *,
+    def __init__(self, store: "Store", world: "World", clock: IReactorTime | None = None, *,
                  fsync: bool = False) -> None:
         self.store = store
         self.world = world
@@ -56,21 +64,16 @@ class Persistence:
         self.saved: list[Any] = []
 
     # ---- wiring --------------------------------------------------------------------------------
-    def attach(self, table: Any) -> None:
-        """Route the table's events through the journal's outbox and let it call back here."""
-        if getattr(table, "recorder", None) is self:
-            return
-        table.recorder = self
-        deliver = table._deliver
+    def gate(self, table_no: int, deliver: Deliver) -> Deliver:
+        """``deliver`` behind the journal's outbox, for the table ``table_no`` is built with."""
         journal = self.journal
-        number = table.number
 
-        def gated(names: list[str], event: Any) -> None:
-            journal.send(number, deliver, names, event)
-        table._deliver = gated
+        def gated(names: list[str], event: Event) -> None:
+            journal.send(table_no, deliver, names, event)
+        return gated
 
     # ---- what tables call ----------------------------------------------------------------------
-    def started(self, table: Any) -> None:
+    def started(self, table: "TableActor") -> None:
         """``/start``: the journal of a new game (replaces whatever it held for the number)."""
         assert table.match is not None
         number = table.number
@@ -82,11 +85,11 @@ class Persistence:
             number, options=table.options.as_dict(), players=self._players(table),
             head=table.match.record(), extra=self._extra(table), started_at=started_at)
 
-    def action(self, table: Any, player: int, action: Action) -> None:
+    def action(self, table: "TableActor", player: int, action: Action) -> None:
         """An accepted ``match.apply(player, action)``."""
         self.journal.record_action(table.number, len(table.match.actions), player, action)
 
-    def seats_changed(self, table: Any) -> None:
+    def seats_changed(self, table: "TableActor") -> None:
         """A bot took over a seat (or a player came back into one)."""
         kinds = self._kinds.setdefault(table.number, {})
         for name in table.players:
@@ -96,7 +99,7 @@ class Persistence:
         self.journal.set_players(table.number, self._players(table))
         self.journal.set_extra(table.number, self._extra(table))
 
-    def finished(self, table: Any) -> "Deferred[Any]":
+    def finished(self, table: "TableActor") -> "Deferred[Any]":
         """The game is over: store it (records, statistics, ratings), close the journal."""
         number = table.number
         try:
@@ -113,7 +116,7 @@ class Persistence:
         d.addCallbacks(self._saved, self._not_saved, errbackArgs=(number,))
         return d
 
-    def abandoned(self, table: Any) -> None:
+    def abandoned(self, table: "TableActor") -> None:
         """A running table is closed without a result: its journal goes (unless shutting down)."""
         if self.frozen:
             return
@@ -132,7 +135,7 @@ class Persistence:
         return d
 
     # ---- start-up and shutdown -----------------------------------------------------------------
-    async def restore(self) -> list[Any]:
+    async def restore(self) -> list["TableActor"]:
         """Rebuild every table the journal holds (start-up, before the ports open). Returns the
         restored TableActors. A table that cannot be rebuilt is logged and its journal kept."""
         from lobby.restore import restore_table
@@ -154,9 +157,9 @@ class Persistence:
                      table=ot.table_no, seq=ot.last_seq, players=[p.name for p in ot.players])
         return tables
 
-    def adopt(self, table: Any, ot: OpenTable) -> None:
-        """A restored table: attached without a new journal (it goes on at ``last_seq + 1``)."""
-        self.attach(table)
+    def adopt(self, table: "TableActor", ot: OpenTable) -> None:
+        """A restored table (built with this recorder and its gate): no new journal, it goes on
+        at ``last_seq + 1``."""
         self._kinds[table.number] = {p.name: p.kind for p in ot.players}
         if ot.started_at is not None:
             self._started_at[table.number] = ot.started_at
@@ -180,7 +183,7 @@ class Persistence:
             return succeed(None)
 
     # ---- inside ----------------------------------------------------------------------------
-    def _kind(self, table: Any, name: str) -> str:
+    def _kind(self, table: "TableActor", name: str) -> str:
         if name in table.bots:
             return "bot"
         known = self._kinds.get(table.number, {}).get(name)
@@ -189,31 +192,25 @@ class Persistence:
         user = self.world.online(name)
         return "registered" if user is not None and user.registered else "guest"
 
-    def _players(self, table: Any) -> list[Participant]:
+    def _players(self, table: "TableActor") -> list[Participant]:
         kinds = self._kinds.get(table.number, {})
         return [Participant(n, "bot" if n in table.bots else kinds.get(n) or self._kind(table, n))
                 for n in table.players]
 
-    def _extra(self, table: Any) -> dict[str, Any]:
+    def _extra(self, table: "TableActor") -> dict[str, Any]:
         """What the table needs besides the match to go on after a restart; `guests`: the
         address each guest player had, so that after a restart too only the same guest (same
         address) gets the seat back."""
         kinds = self._kinds.get(table.number, {})
-        guests = dict(getattr(table, "guest_addresses", None) or {})
+        snapshot = table.snapshot()
+        guests = snapshot["guests"]
         for name in table.players:
             if kinds.get(name) == "guest" and name not in table.bots:
                 user = self.world.online(name)
                 address = getattr(getattr(user, "listener", None), "address", None)
                 if address is not None:
                     guests[name] = address
-        return {
-            "options": asdict(table.options),
-            "host": table.host,
-            "nosave": bool(table.nosave),
-            "bots": {name: bot.strategy_name for name, bot in table.bots.items()
-                     if name in table.players},
-            "guests": guests,
-        }
+        return snapshot
 
     def _forget(self, number: int) -> None:
         self._kinds.pop(number, None)

@@ -11,56 +11,38 @@ it was plays on by itself.
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
-from lobby.bots.player import BotPlayer, is_bot_name
+from lobby.bots.player import is_bot_name
 from lobby.journal import OpenTable
-from lobby.table import BOT_TAKEOVER_STRATEGY, PLAYING, TableActor
-from lobby.table_options import options_from_saved
+from lobby.table import BOT_TAKEOVER_STRATEGY, TableActor
+
+if TYPE_CHECKING:
+    from lobby.persistence import Persistence
+    from lobby.world import World
 
 __all__ = ["restore_table"]
 
 
-def restore_table(world: Any, ot: OpenTable, persistence: Any) -> TableActor:
+def restore_table(world: "World", ot: OpenTable, recorder: "Persistence") -> TableActor:
     """Build table ``ot.table_no`` in ``world`` as the journal left it; returns the table."""
-    extra = ot.extra if isinstance(ot.extra, dict) else {}
+    snapshot = ot.extra if isinstance(ot.extra, dict) else {}
     match = ot.match()
     if match.finished:
         raise ValueError("the journal holds a finished game")
-    table = TableActor(ot.table_no, world.clock, world._table_deliver)
+    names = [p.name for p in ot.players]
+    strategies = snapshot.get("bots") or {}
+    bots = {p.name: strategies.get(p.name) or p.name.split("~", 1)[-1] or BOT_TAKEOVER_STRATEGY
+            for p in ot.players if p.kind == "bot" or is_bot_name(p.name)}
+    table = TableActor.restored(ot.table_no, world.clock, world.table_deliver(ot.table_no),
+                                snapshot, match, names, bots, recorder=recorder)
     if world.on_new_table is not None:          # tests: bot_delay
         world.on_new_table(table)
-    table.options = options_from_saved(extra.get("options"))
-    table.host = extra.get("host")
-    table.nosave = bool(extra.get("nosave"))
-    names = [p.name for p in ot.players]
-    table.match = match
-    table.players = list(names)
-    table.join_order = list(names)
-    table.seats = list(names)                    # as /start leaves them: by player
-    table.seed = match.seed
-    table.state = PLAYING
-    table.games_started = 1
-    strategies = extra.get("bots") or {}
-    now = world.clock.seconds()
-    for p in ot.players:
-        if p.kind == "bot" or is_bot_name(p.name):
-            strategy = strategies.get(p.name) or p.name.split("~", 1)[-1] or BOT_TAKEOVER_STRATEGY
-            try:
-                bot = BotPlayer(table, p.name, strategy, world.clock, delay=table.bot_delay)
-            except (KeyError, ValueError):
-                bot = BotPlayer(table, p.name, BOT_TAKEOVER_STRATEGY, world.clock,
-                                delay=table.bot_delay)
-            table.bots[p.name] = bot
-        else:
-            table.gone.add(p.name)
-            table.gone_since[p.name] = now
     # a guest's seat goes back only to the same address (World.guest_seat), after a restart too
-    guests = extra.get("guests") or {}
-    table.guest_addresses = {n: a for n, a in guests.items() if n in names and isinstance(a, str)}
+    now = world.clock.seconds()
     for name, address in table.guest_addresses.items():
         world.note_away_guest(name, address, now)
-    persistence.adopt(table, ot)
+    recorder.adopt(table, ot)
     world.add_restored_table(table)
-    table._send_views()                          # the bots get their view (and act if due)
+    table.resume()                               # the bots get their view (and act if due)
     return table

@@ -19,9 +19,13 @@ previous one; Tichu is played counter-clockwise).
 Time comes only from the injected clock (`IReactorTime`: the reactor, or `task.Clock` in tests):
 the bomb window, and the grace time (`/option grace`) before a vanished player may be removed.
 
-Persistence (`recorder`, set by lobby/persistence.py): the table tells it when a game starts,
-after every accepted action (before that action's events are handed to `deliver`), when a bot
-takes over a seat, when the game ends and when a running table is closed.
+The recorder (lobby/recording.py `TableRecorder`, the server's lobby/persistence.py, given to
+the constructor): the table tells it when a game starts, after every accepted action (before
+that action's events are handed to `deliver`), when a bot takes over a seat, when the game ends
+and when a running table is closed. The table is built with its `deliver` already behind the
+recorder's journal gate (`Recorder.gate`, composed by the world). `snapshot()` is what the table
+needs besides its match to be rebuilt; `TableActor.restored(...)` rebuilds it after a restart
+(lobby/restore.py) and `resume()` lets it go on.
 
 Commands (`submit(user, name, args)`) are declared once, each at its handler below
 (`@TABLE_COMMANDS.command(name, spec, aliases=...)`, lobby/table_commands.py): `args` is the
@@ -53,7 +57,7 @@ import math
 import random
 from collections import deque
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable
+from typing import Any, Iterable, Mapping
 
 from twisted.internet.interfaces import IDelayedCall, IReactorTime
 from twisted.logger import Logger
@@ -62,12 +66,13 @@ from lobby.accounts import name_key
 from lobby.bots.player import BotPlayer, STRATEGY_NAMES, bot_name
 from lobby.events import Event, error_event
 from lobby.messages import LobbyError
+from lobby.recording import Deliver, TableRecorder
 from lobby.seats import HeldSeat, SeatPolicy, key_matches
 from lobby.tichu.actions import (
     Action, CallTichu, Exchange, GiveDragon, GrandTichu, Pass, Play, Wish,
 )
 from lobby.table_commands import TABLE_COMMANDS, TableArgs
-from lobby.table_options import TableOptions, find as find_option
+from lobby.table_options import TableOptions, find as find_option, options_from_saved
 from lobby.table_views import TableViews
 from lobby.tichu.errors import Rejected
 from lobby.tichu.match import Match, initial_seating
@@ -87,8 +92,6 @@ BOT_TAKEOVER_STRATEGY = "heuristic"
 PLAYING = "playing"
 FINISHED = "finished"
 
-Deliver = Callable[[list[str], Event], None]
-
 @dataclass
 class _RemoveVote:
     target: str
@@ -107,11 +110,12 @@ class TableActor:
 
     `number` is the table's (room's) number, `clock` the injected IReactorTime, `deliver` the
     callback `deliver(recipients, event)` by which every event leaves the table. `host` is the
-    name of the person who opened the table.
+    name of the person who opened the table; `recorder` the server's persistence (or None).
     """
 
     def __init__(self, number: int, clock: IReactorTime, deliver: Deliver, *,
-                 host: str | None = None, seat_policy: SeatPolicy | None = None) -> None:
+                 host: str | None = None, seat_policy: SeatPolicy | None = None,
+                 recorder: TableRecorder | None = None) -> None:
         self.number = number
         #: asked before anybody sits down (the world's limits; whether they are a guest)
         self._seat_policy = seat_policy
@@ -128,8 +132,11 @@ class TableActor:
         self.members: set[str] = set()               # everyone in the table's room
         self.gone: set[str] = set()                  # seated players who vanished
         self.gone_since: dict[str, float] = {}       # ... since when (clock seconds)
-        #: lobby.persistence.Persistence (journal, game records) when the server keeps them
-        self.recorder: Any = None
+        #: the journal and game records (lobby/persistence.py) when the server keeps them
+        self.recorder = recorder
+        #: guests of a restored game: name -> the address they played from (the world gives
+        #: their seat back only to the same address)
+        self.guest_addresses: dict[str, str] = {}
         self.nosave: bool = False                    # the running game was /startnosave
         self.match: Match | None = None
         self.players: list[str] = []                 # match player index -> name (fixed at start)
@@ -149,6 +156,8 @@ class TableActor:
         self.bots: dict[str, BotPlayer] = {}
         self.bot_delay: float = BOT_DELAY
         self._views = TableViews(self)
+        #: a restored table's bots (name -> strategy) until resume() seats them again
+        self._restored_bots: dict[str, str] = {}
         self._audience_now: list[str] | None = None
         if host:
             self.members.add(host)
@@ -178,6 +187,56 @@ class TableActor:
         """The world removes the table: a running game is abandoned, the bomb-window timer
         cancelled. Nobody is told (the room is gone or empty)."""
         self._enqueue(("internal", None, "close", None))
+
+    # ---- snapshot and restore ----------------------------------------------------------------
+    def snapshot(self) -> dict[str, Any]:
+        """What the table needs besides its match and players to be rebuilt after a restart
+        (`restored`): options (their saved form), host, whether the game is /startnosave, the
+        bots of the game (name -> strategy) and the guests' addresses. JSON-safe."""
+        return {
+            "options": self.options.saved(),
+            "host": self.host,
+            "nosave": bool(self.nosave),
+            "bots": {name: bot.strategy_name for name, bot in self.bots.items()
+                     if name in self.players},
+            "guests": dict(self.guest_addresses),
+        }
+
+    @classmethod
+    def restored(cls, number: int, clock: IReactorTime, deliver: Deliver,
+                 snapshot: Mapping[str, Any], match: Match, players: list[str],
+                 bots: Mapping[str, str], *, recorder: TableRecorder | None = None
+                 ) -> "TableActor":
+        """A running table rebuilt from its `snapshot()` and its match as the journal left it:
+        `players` by player index, `bots` the bot players' strategies. Every human player is
+        away (`gone`) from now on; `resume()` seats the bots again and lets the game go on."""
+        table = cls(number, clock, deliver, host=snapshot.get("host"), recorder=recorder)
+        table.options = options_from_saved(snapshot.get("options"))
+        table.nosave = bool(snapshot.get("nosave"))
+        table.match = match
+        table.players = list(players)
+        table.join_order = list(players)
+        table.seats = list(players)                  # as /start leaves them: by player
+        table.seed = match.seed
+        table.state = PLAYING
+        table.games_started = 1
+        now = clock.seconds()
+        for name in players:
+            if name in bots:
+                table._restored_bots[name] = bots[name]
+            else:
+                table.gone.add(name)
+                table.gone_since[name] = now
+        guests = snapshot.get("guests") or {}
+        table.guest_addresses = {n: a for n, a in guests.items()
+                                 if n in players and isinstance(a, str)}
+        return table
+
+    def resume(self) -> None:
+        """A restored table goes on: its bots are seated again (under their old names and
+        strategies; an unknown strategy becomes the takeover strategy) and everybody, bots
+        included, gets the current view, so a bot whose turn it is plays on by itself."""
+        self._enqueue(("internal", None, "resume", None))
 
     # ---- state for the world (read-only) ------------------------------------------------------
     @property
@@ -384,6 +443,17 @@ class TableActor:
     def _internal(self, name: str | None, what: str) -> None:
         if what == "window-closed":
             self._window_closed()
+            return
+        if what == "resume":
+            for bot_name_, strategy in self._restored_bots.items():
+                try:
+                    bot = BotPlayer(self, bot_name_, strategy, self.clock, delay=self.bot_delay)
+                except (KeyError, ValueError):
+                    bot = BotPlayer(self, bot_name_, BOT_TAKEOVER_STRATEGY, self.clock,
+                                    delay=self.bot_delay)
+                self.bots[bot_name_] = bot
+            self._restored_bots = {}
+            self._send_views()
             return
         if what == "close":
             self._clear_window()

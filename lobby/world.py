@@ -29,13 +29,17 @@ from __future__ import annotations
 import ipaddress
 import random
 from dataclasses import dataclass
-from typing import Any, Callable, Iterable
+from typing import TYPE_CHECKING, Any, Callable, Iterable
 
 from twisted.logger import Logger
 
 from lobby.accounts import name_key
 from lobby.events import Event, Listener
 from lobby.messages import LobbyError
+from lobby.recording import Deliver, Recorder
+
+if TYPE_CHECKING:
+    from lobby.table import TableActor
 
 __all__ = ["LOBBY", "GAMES", "LISTROOM_PAGE", "Room", "TableLimits", "User", "World"]
 
@@ -128,13 +132,14 @@ class World:
         self.tables: dict[int, Any] = {}  # table number -> TableActor (the room has the same number)
         self._rng = rng if rng is not None else random.Random()
         #: called with every new TableActor before anybody enters it (tests: bot_delay, deals)
-        self.on_new_table: Any = None
+        self.on_new_table: Callable[["TableActor"], None] | None = None
         #: lobby.moderation.Moderation (mute lists, silence, bans) when the server has one
         self.moderation: Any = None
         #: True once a shutdown was announced: no new tables, no new games
         self.closing = False
-        #: lobby.persistence.Persistence: attached to every new table (journal, game records)
-        self.recorder: Any = None
+        #: the journal and game records (lobby/persistence.py): every new table is built with it
+        #: and with its delivery behind the recorder's journal gate
+        self.recorder: Recorder | None = None
         self._abandon_calls: dict[int, Any] = {}
         #: table number -> name key -> the IP address each of its hosts and seated players had
         #: when they opened it or sat down (the per-address limit counts them while offline too)
@@ -330,13 +335,11 @@ class World:
         self._may_open(user)                   # LobbyError too-many-tables / address-tables
         self.leave(user)                       # the room they leave may close and free its number
         number = self.free_table_number()
-        table = TableActor(number, self.clock, self._table_deliver, host=user.name,
-                           seat_policy=self)
+        table = TableActor(number, self.clock, self.table_deliver(number), host=user.name,
+                           seat_policy=self, recorder=self.recorder)
         self._origins[number] = {user.key: _address(user)}
         if self.on_new_table is not None:
             self.on_new_table(table)
-        if self.recorder is not None:
-            self.recorder.attach(table)
         room = Room(number, f"Table {number} room", table)
         self.rooms[number] = room
         self.tables[number] = table
@@ -414,6 +417,13 @@ class World:
                 raise LobbyError("address-tables", limit=limits.tables_per_address)
         self._origins.setdefault(table.number, {})[user.key] = address
         return not user.registered
+
+    def table_deliver(self, number: int) -> Deliver:
+        """The deliver callback table ``number`` is built with: to whoever of the names is
+        online, behind the recorder's journal gate when the server keeps a journal."""
+        if self.recorder is None:
+            return self._table_deliver
+        return self.recorder.gate(number, self._table_deliver)
 
     def _table_deliver(self, names: list[str], event: Event) -> None:
         """The deliver callback of every table: events go to whoever of ``names`` is online."""

@@ -28,9 +28,8 @@ RANKING_LIMIT = 20
 
 
 def _archive(ctx: "CommandContext") -> GameArchive:
-    persistence = getattr(ctx.world, "recorder", None)
-    archive = getattr(persistence, "archive", None)
-    return archive if archive is not None else GameArchive(ctx.store)
+    recorder = ctx.world.recorder
+    return recorder.archive if recorder is not None else GameArchive(ctx.store)
 
 
 async def finger_statistics(ctx: "CommandContext", name: str) -> dict[str, Any]:
