@@ -15,9 +15,10 @@ worker thread as ONE transaction (WAL: one commit, however many tables and actio
 committed, then releases them in the order they were queued: a table's events never overtake its
 journal, and a table with nothing pending sends at once. Tables do not wait for one another.
 
-If a commit fails (disk full, I/O error) the failure is logged with the table numbers, the held
-events are released anyway (the game goes on; only its crash safety is lost) and ``failures``
-counts it. SQLite in WAL mode with ``synchronous = NORMAL`` (lobby/store.py) keeps every commit
+If a commit fails (disk full, I/O error) the failure is logged as an error with the table
+numbers, the held events are released anyway (the game goes on; only its crash safety is lost),
+``failures`` counts it, and ``on_failure(table_numbers)`` is called: the server's Persistence
+tells the players of those tables that their game cannot be saved. SQLite in WAL mode with ``synchronous = NORMAL`` (lobby/store.py) keeps every commit
 across a killed process (SIGKILL); ``Journal(..., fsync=True)`` switches the connection to
 ``synchronous = FULL`` so commits also survive a power cut (one fsync per reactor turn).
 
@@ -35,7 +36,7 @@ from typing import Any, Callable, Sequence
 
 from twisted.internet.defer import Deferred, succeed
 from twisted.internet.interfaces import IDelayedCall, IReactorTime
-from twisted.logger import Logger
+from twisted.logger import Logger, LogLevel
 from twisted.python.failure import Failure
 
 from lobby.records import FinishedGame, GameRecord, Participant, insert_game
@@ -133,8 +134,11 @@ class Journal:
     ``store`` is a lobby.store.Store (its worker thread runs the transactions), ``clock`` the
     reactor (``task.Clock`` in tests)."""
 
-    def __init__(self, store: Any, clock: IReactorTime, *, fsync: bool = False) -> None:
+    def __init__(self, store: Any, clock: IReactorTime, *, fsync: bool = False,
+                 on_failure: Callable[[list[int]], Any] | None = None) -> None:
         self.store = store
+        #: called with the table numbers of a batch that was not committed
+        self.on_failure = on_failure
         self.clock = clock
         self.fsync = fsync
         self._buffer: list[tuple[Any, ...]] = []
@@ -271,8 +275,14 @@ class Journal:
         tables = sorted({op[1] for op in ops})
         log.failure("journal: a batch of {count} writes for tables {tables} was NOT committed; "
                     "those tables cannot be restored after a crash", failure,
-                    count=len(ops), tables=tables)
+                    level=LogLevel.error, count=len(ops), tables=tables)
         self._done(batch)
+        if self.on_failure is not None:
+            try:
+                self.on_failure(tables)
+            except Exception:
+                log.failure("journal: telling the players of tables {tables} failed",
+                            tables=tables)
         for _, d in waiting:
             d.errback(failure)
 

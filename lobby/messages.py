@@ -115,6 +115,10 @@ ERRORS: dict[str, str] = {
     "banned": "{name} is banned until {until}: {reason}",
     "not-banned": "{name} is not banned.",
     "shutting-down": "The server is shutting down; no new games start.",
+    # the database fails while the server runs (lobby/persistence.py)
+    "game-not-saved": "The server cannot save the game at table {table} (a database write "
+                      "failed; the operator finds it in the log). You can play on, but this "
+                      "game may be lost if the server stops.",
 }
 # the engine's reasons (illegal plays, wrong phase, ...) are part of the same catalog
 ERRORS.update(ENGINE_MESSAGES)

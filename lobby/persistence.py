@@ -28,9 +28,9 @@ from typing import TYPE_CHECKING, Any
 
 from twisted.internet.defer import Deferred, succeed
 from twisted.internet.interfaces import IReactorTime
-from twisted.logger import Logger
+from twisted.logger import Logger, LogLevel
 
-from lobby.events import Event
+from lobby.events import Event, error_event
 from lobby.journal import Journal, OpenTable
 from lobby.recording import Deliver
 
@@ -54,7 +54,9 @@ class Persistence:
         self.store = store
         self.world = world
         self.clock = clock if clock is not None else world.clock
-        self.journal = Journal(store, self.clock, fsync=fsync)
+        self.journal = Journal(store, self.clock, fsync=fsync, on_failure=self._not_journaled)
+        #: tables whose players were told this game cannot be saved (once per game)
+        self._told_unsaved: set[int] = set()
         self.archive = GameArchive(store)
         #: True after shutdown(): tables closed from now on keep their journal (restored later)
         self.frozen = False
@@ -77,6 +79,7 @@ class Persistence:
         """``/start``: the journal of a new game (replaces whatever it held for the number)."""
         assert table.match is not None
         number = table.number
+        self._told_unsaved.discard(number)
         kinds = {name: self._kind(table, name) for name in table.players}
         self._kinds[number] = kinds
         started_at = self.clock.seconds()
@@ -112,8 +115,9 @@ class Persistence:
             log.failure("table {table}: the finished game could not be recorded", table=number)
             return self.journal.end_table(number)
         self._forget(number)
+        humans = [n for n in table.players if n not in table.bots]
         d = self.journal.finish_table(number, game)
-        d.addCallbacks(self._saved, self._not_saved, errbackArgs=(number,))
+        d.addCallbacks(self._saved, self._not_saved, errbackArgs=(number, humans))
         return d
 
     def abandoned(self, table: "TableActor") -> None:
@@ -224,6 +228,34 @@ class Persistence:
                      rated="rated" if record.game.rated else record.game.unrated_reason)
         return record
 
-    def _not_saved(self, failure: Any, number: int) -> None:
-        log.failure("table {table}: the finished game was NOT stored", failure, table=number)
+    def _not_saved(self, failure: Any, number: int, humans: list[str] | None = None) -> None:
+        log.failure("table {table}: the finished game was NOT stored", failure,
+                    level=LogLevel.error, table=number)
+        self._tell_unsaved(number, humans)
         return None
+
+    def _not_journaled(self, tables: list[int]) -> None:
+        """Journal.on_failure: a batch of these tables' writes was not committed."""
+        for number in tables:
+            self._tell_unsaved(number, None)
+
+    def _tell_unsaved(self, number: int, humans: list[str] | None) -> None:
+        """Tell the human players of table ``number`` (once per game) that their game cannot be
+        saved: a database write failed (the error is in the log)."""
+        if number in self._told_unsaved:
+            return
+        if humans is None:
+            table = self.world.tables.get(number)
+            if table is None:
+                return
+            humans = [n for n in table.players if n not in table.bots]
+        self._told_unsaved.add(number)
+        for name in humans:
+            user = self.world.online(name)
+            if user is None:
+                continue
+            try:
+                user.listener.deliver(error_event("game-not-saved", table=number))
+            except Exception:
+                log.failure("telling {user} that table {table} cannot be saved", user=name,
+                            table=number)

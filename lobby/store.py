@@ -169,6 +169,20 @@ MIGRATIONS: list[Migration] = [
 ]
 
 
+def _unusable(path: str, e: sqlite3.Error) -> str:
+    """One line naming the file and the cause of an SQLite error at start-up."""
+    message = str(e)
+    if "readonly" in message:
+        return (f"database file {path!r} cannot be written ({message}): a read-only file or "
+                "folder?")
+    if "disk is full" in message or "disk I/O error" in message:
+        return f"database file {path!r} cannot be written ({message}): a full disk?"
+    if "unable to open" in message:
+        return (f"database file {path!r} cannot be opened ({message}): SQLite creates "
+                f"{path}-wal and {path}-shm next to it, so its folder must be writable")
+    return f"database file {path!r} is not usable: {message}"
+
+
 class ThreadRunner:
     """Runs blocking functions on one dedicated worker thread; results come back as Deferreds."""
 
@@ -248,7 +262,9 @@ class Store:
         if self._conn is not None:       # open already (an in-memory store opened by a test)
             return int(self._conn.execute("SELECT version FROM schema_version").fetchone()[0])
         try:
-            conn = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
+            # (a "file:" URI is passed as one: mode=ro and the like are refused by the probe)
+            conn = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None,
+                                   uri=self.path.startswith("file:"))
         except (sqlite3.Error, OSError) as e:
             raise StoreError(f"cannot open database file {self.path!r}: {e}") from None
         try:
@@ -258,9 +274,10 @@ class Store:
                 raise StoreError(f"database file {self.path!r} could not be switched to WAL mode")
             conn.execute("PRAGMA synchronous = NORMAL")
             version = self._migrate(conn)
+            self._check(conn)
         except sqlite3.Error as e:
             conn.close()
-            raise StoreError(f"database file {self.path!r} is not usable: {e}") from None
+            raise StoreError(_unusable(self.path, e)) from None
         except StoreError:
             conn.close()
             raise
@@ -299,6 +316,32 @@ class Store:
                 raise
             current = migration.version
         return current
+
+    def _check(self, conn: sqlite3.Connection) -> None:
+        """Before the server listens: the file is intact (``PRAGMA quick_check``) and can be
+        written (a real write, committed: a read-only file or folder, an immutable file, a full
+        disk fail here, not at the first game)."""
+        rows = [str(r[0]) for r in conn.execute("PRAGMA quick_check(3)").fetchall()]
+        if rows != ["ok"]:
+            detail = "; ".join(" ".join(r.split()) for r in rows)[:300]   # one line
+            raise StoreError(f"database file {self.path!r} fails PRAGMA quick_check (damaged; "
+                             f"restore a backup): {detail}")
+        if self.path == ":memory:":
+            return
+        try:
+            conn.execute("BEGIN IMMEDIATE")
+            try:
+                # a write of the one row there is, committed: pages go to the WAL file
+                conn.execute("UPDATE schema_version SET version = version")
+                conn.execute("COMMIT")
+            except BaseException:
+                conn.execute("ROLLBACK")
+                raise
+        except sqlite3.Error as e:
+            message = _unusable(self.path, e)
+            if "cannot be written" not in message:
+                message = f"database file {self.path!r} cannot be written: {e}"
+            raise StoreError(message) from None
 
     def _close(self) -> None:
         if self._conn is not None:
