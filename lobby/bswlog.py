@@ -4,7 +4,7 @@ BSW's archive serves one plain-text file per game; public tools that analyse tho
 layout below, which this module writes so that they read our games as BSW games. The layout is
 the archive's own (taken from its published files and from the tools that read them), line for
 line. One block per round, no header, no blank lines, UTF-8, every line ends with ``\\n`` (the
-last too); ``\\u2423`` marks the single space that ends some lines::
+last too); ``\u2423`` marks the single space that ends some lines::
 
     ---------------Gr.Tichukarten------------------
     (0)Alice Dr BD R9 G8 B6 G5 G4 Hu\u2423          the first 8 cards of each seat, seat 0..3
@@ -192,6 +192,7 @@ def bsw_log(record: dict[str, Any], names: Sequence[str]) -> str:
         top = rnd.trick[-1][1] if rnd.trick and not rnd.trick_won else None
         events = match.apply(int(player), action)
         ends = any(e.kind == "round-over" for e in events)
+        played = False                           # the action's play is written
         for ev in events:
             kind, d = ev.kind, ev.data
             if kind == "round-over":
@@ -215,12 +216,14 @@ def bsw_log(record: dict[str, Any], names: Sequence[str]) -> str:
                 if "lead" in d:                  # the Dog's trick: it stays lying
                     continue
                 winner, to = d["winner"], d["seat"]
-                if not ends and left[winner]:
+                if left[winner] and not (ends and (played or not isinstance(action, Play))):
+                    # taken by its winner (not the last trick, which the round's end takes)
                     log.play.append(f"{log.who(winner)} passt.")
                 if to != winner:
                     log.play.append(f"Drache an: {log.who(to)}")
             elif kind == "play" and isinstance(action, Play):
                 log.play.append(f"{log.who(d['seat'])}: {_play_text(rnd, seat, action, top)} ")
+                played = True
                 if MAHJONG in action.cards:
                     log.mahjong_line = len(log.play) - 1
             elif kind == "pass":

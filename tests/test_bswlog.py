@@ -274,6 +274,8 @@ def play_round(r: TchRound) -> Played:
             if seat != turn:
                 assert owner is not None and is_bomb(cards), f"{entry}: not in turn ({turn})"
                 p.bombs_out_of_turn += 1
+            assert seat != owner or top == ["Hu"] or is_bomb(cards), \
+                f"{entry}: the winner plays again without taking his trick"
             played[seat] = True
             for c in cards:
                 hands[seat].remove(c)
