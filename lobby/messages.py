@@ -24,6 +24,9 @@ ERRORS: dict[str, str] = {
     "bad-name": "{name} is not a valid name: use 3 to 16 letters, digits, _ and -.",
     "reserved-name": "The name {name} is reserved; choose another name (or type guest).",
     "name-in-use": "{name} is online already; choose another name.",
+    "seat-held": "Table {table} holds the seat of the guest {name} for them: give its key, or "
+                 "choose another name.",
+    "wrong-seat-key": "Wrong key.",
     "wrong-password": "Wrong password.",
     "too-many-failures": "Too many failed log-ins; closing the connection.",
     "bad-password": "A password has {min} to {max} characters and no spaces.",
@@ -69,6 +72,8 @@ ERRORS: dict[str, str] = {
     "not-at-table": "You are not at a table; /room N enters one, /newroom tichu opens one.",
     "no-such-room": "There is no room {number}; /listroom lists the tables.",
     "no-such-page": "There is no page {page}; /listroom has {pages} page(s).",
+    "seat-held-here": "Table {table} holds a seat for the guest {name} who sat down there "
+                      "before you; log in with another name to watch it.",
     "unknown-game": "There is no game {name} here; /newroom tichu opens a Tichu table.",
     "unknown-setting": "There is no setting {name}; /set color on|off is one.",
     "bad-setting-value": "Setting {name} takes {expected}, not {value!r}.",
@@ -132,6 +137,12 @@ INFO: dict[str, str] = {
     "password-prompt": "password: ",
     "guest-confirm": "\"{name}\" is not a registered name. Press Enter to play as the guest "
                      "{name}, or type another name: ",
+    "seat-key-prompt": "key: ",
+    "seat-key-asked": "Table {table} holds the seat of the guest {name}: type the key you were "
+                      "given when you sat down (an empty line: back to login).",
+    "seat-key-asked-late": "Table {table} holds the seat of the guest {name}: type the key you "
+                           "were given when you sat down to get it back (an empty line: log in "
+                           "as {name} without it).",
     "logged-in-guest": "Hello {name}! You are a guest; /register PASSWORD keeps this name for you. "
                        "Type /help for the commands.",
     "logged-in": "Welcome back, {name}! Type /help for the commands.",
@@ -181,6 +192,7 @@ INFO: dict[str, str] = {
     "help-aliases": "  also: {aliases}",
     # tables (lobby/table.py events, rendered by protocol/render_table.py)
     "table-joined": "{name} sits down in seat {seat}.",
+    "table-seat-key": "If you lose your connection, log in as {name} and give the key {key}.",
     "table-left": "{name} leaves seat {seat}.",
     "table-started": "Table {table}: the game starts, {team0} against {team1}.",
     "table-option-set": "{name} sets {option} to {value}.",

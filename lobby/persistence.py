@@ -202,16 +202,15 @@ class Persistence:
                 for n in table.players]
 
     def _extra(self, table: "TableActor") -> dict[str, Any]:
-        """What the table needs besides the match to go on after a restart; `guests`: the
-        address each guest player had, so that after a restart too only the same guest (same
-        address) gets the seat back."""
+        """What the table needs besides the match to go on after a restart (its `snapshot()`,
+        with the reconnect keys' hashes); `guests`: the address each guest player had when they
+        sat down (the per-address table limit counts it after a restart too)."""
         kinds = self._kinds.get(table.number, {})
         snapshot = table.snapshot()
         guests = snapshot["guests"]
         for name in table.players:
             if kinds.get(name) == "guest" and name not in table.bots:
-                user = self.world.online(name)
-                address = getattr(getattr(user, "listener", None), "address", None)
+                address = self.world.address_of(table.number, name)
                 if address is not None:
                     guests[name] = address
         return snapshot

@@ -34,15 +34,15 @@ def restore_table(world: "World", ot: OpenTable, recorder: "Persistence") -> Tab
     strategies = snapshot.get("bots") or {}
     bots = {p.name: strategies.get(p.name) or p.name.split("~", 1)[-1] or BOT_TAKEOVER_STRATEGY
             for p in ot.players if p.kind == "bot" or is_bot_name(p.name)}
+    # a guest's seat goes back only with its reconnect key (the snapshot keeps its hash), after a
+    # restart too
+    guests = [p.name for p in ot.players if p.kind == "guest" and p.name not in bots]
     table = TableActor.restored(ot.table_no, world.clock, world.table_deliver(ot.table_no),
-                                snapshot, match, names, bots, recorder=recorder)
+                                snapshot, match, names, bots, recorder=recorder,
+                                seat_policy=world, guests=guests)
     if world.on_new_table is not None:          # tests: bot_delay
         world.on_new_table(table)
-    # a guest's seat goes back only to the same address (World.guest_seat), after a restart too
-    now = world.clock.seconds()
-    for name, address in table.guest_addresses.items():
-        world.note_away_guest(name, address, now)
     recorder.adopt(table, ot)
-    world.add_restored_table(table)
+    world.add_restored_table(table, table.guest_addresses)
     table.resume()                               # the bots get their view (and act if due)
     return table

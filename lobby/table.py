@@ -67,7 +67,7 @@ from lobby.bots.player import BotPlayer, STRATEGY_NAMES, bot_name
 from lobby.events import Event, error_event
 from lobby.messages import LobbyError
 from lobby.recording import Deliver, TableRecorder
-from lobby.seats import HeldSeat, SeatPolicy, key_matches
+from lobby.seats import HeldSeat, SeatPolicy, hash_key, key_matches, new_key
 from lobby.tichu.actions import (
     Action, CallTichu, Exchange, GiveDragon, GrandTichu, Pass, Play, Wish,
 )
@@ -192,7 +192,8 @@ class TableActor:
     def snapshot(self) -> dict[str, Any]:
         """What the table needs besides its match and players to be rebuilt after a restart
         (`restored`): options (their saved form), host, whether the game is /startnosave, the
-        bots of the game (name -> strategy) and the guests' addresses. JSON-safe."""
+        bots of the game (name -> strategy), the guests' addresses and the salted hashes of
+        their reconnect keys (never a key). JSON-safe."""
         return {
             "options": self.options.saved(),
             "host": self.host,
@@ -200,17 +201,20 @@ class TableActor:
             "bots": {name: bot.strategy_name for name, bot in self.bots.items()
                      if name in self.players},
             "guests": dict(self.guest_addresses),
+            "guest_keys": {n: h for n, h in self.seat_keys.items() if h and n in self.players},
         }
 
     @classmethod
     def restored(cls, number: int, clock: IReactorTime, deliver: Deliver,
                  snapshot: Mapping[str, Any], match: Match, players: list[str],
-                 bots: Mapping[str, str], *, recorder: TableRecorder | None = None
+                 bots: Mapping[str, str], *, recorder: TableRecorder | None = None,
+                 seat_policy: SeatPolicy | None = None, guests: Iterable[str] = ()
                  ) -> "TableActor":
         """A running table rebuilt from its `snapshot()` and its match as the journal left it:
         `players` by player index, `bots` the bot players' strategies. Every human player is
         away (`gone`) from now on; `resume()` seats the bots again and lets the game go on."""
-        table = cls(number, clock, deliver, host=snapshot.get("host"), recorder=recorder)
+        table = cls(number, clock, deliver, host=snapshot.get("host"), recorder=recorder,
+                    seat_policy=seat_policy)
         table.options = options_from_saved(snapshot.get("options"))
         table.nosave = bool(snapshot.get("nosave"))
         table.match = match
@@ -227,9 +231,14 @@ class TableActor:
             else:
                 table.gone.add(name)
                 table.gone_since[name] = now
-        guests = snapshot.get("guests") or {}
-        table.guest_addresses = {n: a for n, a in guests.items()
+        addresses = snapshot.get("guests") or {}
+        table.guest_addresses = {n: a for n, a in addresses.items()
                                  if n in players and isinstance(a, str)}
+        # `guests`: the guest players; each gets the seat back only with the reconnect key
+        # whose hash the snapshot kept (a journal of an older version: with no key at all)
+        keys = snapshot.get("guest_keys") or {}
+        table.seat_keys = {n: keys[n] if isinstance(keys.get(n), str) else None
+                           for n in guests if n in players and n not in bots}
         return table
 
     def resume(self) -> None:
@@ -556,12 +565,15 @@ class TableActor:
             if None not in self.seats:
                 raise LobbyError("table-full")
             seat = self.seats.index(None)
-        if self._seat_policy is not None:
-            self._seat_policy.may_sit(self, user)
+        guest = self._seat_policy.may_sit(self, user) if self._seat_policy else False
         self.members.add(user)
         self.seats[seat] = user
         self.join_order.append(user)
         self._tell_all("table-joined", name=user, seat=seat + 1)
+        if guest:           # told to the guest alone; the table keeps only the key's hash
+            key = new_key()
+            self.seat_keys[user] = hash_key(key)
+            self._send([user], Event("table-seat-key", name=user, key=key, table=self.number))
         self._send_views()
 
     @TABLE_COMMANDS.command("leave")

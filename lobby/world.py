@@ -21,8 +21,12 @@ checked here (``open_table``), ``/join`` by the table asking ``may_sit`` (its se
 
 Reconnecting: a player of a running game who logs in again (``returning``, called by the session
 after the log-in) is put back into the table's room and so into their seat, with the full state.
-A guest's seat is held for their name: another guest may not log in with it, except the same
-guest from the same address within the table's grace time (``/option grace``).
+Who may come back is the table's policy (``TableActor.holds_seat_for``): a registered player
+proves themselves with the password, a guest with the reconnect key told to them alone when they
+sat down. While the table's grace time (``/option grace``) runs nobody else may use a guest's
+name (``seat-held``); after it the name is free again, and whoever takes it without the key
+gets neither the seat nor that table's room (``User.barred``), while the guest with the key
+still gets the seat back unless it was given away (a bot took it over).
 """
 from __future__ import annotations
 
@@ -83,7 +87,7 @@ class TableLimits:
 class User:
     """Somebody online. A replacing log-in keeps the User (and so any seat) and swaps the listener."""
 
-    __slots__ = ("name", "key", "registered", "listener", "room", "since")
+    __slots__ = ("name", "key", "registered", "listener", "room", "since", "barred")
 
     def __init__(self, name: str, registered: bool, listener: Listener, since: float) -> None:
         self.name = name
@@ -92,6 +96,9 @@ class User:
         self.listener = listener
         self.room: Room | None = None
         self.since = since
+        #: the tables whose running game holds a seat for another guest of this name (this one
+        #: came without the seat's key): they may not enter them
+        self.barred: frozenset[Any] = frozenset()
 
     def __repr__(self) -> str:
         return f"User({self.name!r}, registered={self.registered})"
@@ -148,8 +155,6 @@ class World:
         #: a crowded lobby they would be noise, and every log-in would cost a line per member
         #: (N log-ins into a room of N cost N**2/2 lines); /who still lists everyone
         self.announce_limit: int = ANNOUNCE_LIMIT
-        #: guests who left a running game: name key -> (address, when)
-        self._away_guests: dict[str, tuple[str | None, float]] = {}
         #: set by the wire layer: ``bulk_deliver(listeners, event)`` shows one event to many
         #: listeners at once (a crowded room's speech) and handles each listener's failure
         #: itself; None: one ``listener.deliver(event)`` after the other
@@ -181,10 +186,15 @@ class World:
         return f"Guest{n}"
 
     # ---- arriving and leaving ---------------------------------------------------------------------
-    def login(self, name: str, listener: Listener, registered: bool) -> User:
+    def login(self, name: str, listener: Listener, registered: bool,
+              key: str | None = None) -> User:
         """Bring ``name`` online in the lobby. A registered name that is online already is taken
         over by the new listener (the old one is told and disconnected); a guest name that is
-        online is refused with LobbyError('name-in-use')."""
+        online is refused with LobbyError('name-in-use'). A guest name a running game holds a
+        seat for (``guest_seats``): ``key``, the seat's reconnect key, gives the seat back;
+        without it the name is refused while the seat is reserved for its guest
+        (LobbyError('seat-held')), and after that the new guest has the name but not the seat
+        (they may not enter that table's room, ``seat-held-here``)."""
         existing = self.users.get(name_key(name))
         if existing is not None:
             if not registered:
@@ -195,16 +205,18 @@ class World:
             log.info("{user} logged in again; the old connection is replaced", user=existing.name)
             self._safe(old.disconnect, Event("replaced", name=existing.name))
             return existing
+        barred: frozenset[Any] = frozenset()
         if not registered:
-            held = self.guest_seat(name, getattr(listener, "address", None))
-            if held is False:
-                raise LobbyError("name-in-use", name=name)
-            if held:                                   # the seat's spelling (bob for Bob)
-                name = next((n for t in self.tables.values() if t.state == "playing"
-                             for n in t.players if name_key(n) == name_key(name)), name)
+            held = self.guest_seats(name, key)
+            others = [h for h in held if not h.proved]
+            reserved = [h for h in others if h.reserved]
+            if reserved:
+                raise LobbyError("seat-held", name=reserved[0].name, table=reserved[0].table)
+            name = next((h.name for h in held if h.proved), name)   # the seat's spelling
+            barred = frozenset(self.tables[h.table] for h in others)
         user = User(name, registered, listener, self.clock.seconds())
+        user.barred = barred
         self.users[user.key] = user
-        self._away_guests.pop(user.key, None)
         self.enter(user, self.lobby)
         return user
 
@@ -214,7 +226,8 @@ class World:
         state with their own hand; a replacing connection at a table gets the table again."""
         for number, table in sorted(self.tables.items()):
             room = self.rooms.get(number)
-            if table.state != "playing" or user.name not in table.players or room is None:
+            if table.state != "playing" or user.name not in table.players or room is None \
+                    or table in user.barred:
                 continue
             self._safe(user.listener.deliver, Event("game-rejoined", table=number))
             if user.room is room:
@@ -227,45 +240,22 @@ class World:
 
     _returning = returning
 
-    def note_away_guest(self, name: str, address: str | None, since: float) -> None:
-        """A guest player who is away from a running game (a restored table: since the start)."""
-        self._away_guests[name_key(name)] = (address, since)
-
-    def guest_seat(self, name: str, address: str | None) -> bool | None:
-        """Whether a guest called ``name`` from ``address`` gets a held seat back: None when no
-        running game holds a seat for that name, True for the same guest (same address, within
-        the table's grace time; after a restart the address comes from the journal),
-        False otherwise (the name is held for the player who is away)."""
-        key = name_key(name)
+    def guest_seats(self, name: str, key: str | None = None) -> list[Any]:
+        """The seats running games hold for a guest called ``name`` (lobby.seats.HeldSeat, from
+        each table's ``holds_seat_for``), ``proved`` where ``key`` is that seat's key."""
+        out = []
         for table in self.tables.values():
-            if table.state != "playing" or key not in {name_key(n) for n in table.players}:
-                continue
-            if key in {name_key(n) for n in getattr(table, "bots", {})}:
-                continue
-            since_gone = getattr(table, "gone_since", {})
-            held = [n for n in table.players if name_key(n) == key]
-            since = since_gone.get(held[0]) if held else None
-            grace = getattr(getattr(table, "options", None), "grace", 0.0)
-            away = self._away_guests.get(key)
-            if away is not None:
-                same = away[0] == address
-                since = away[1] if since is None else since
-            else:
-                same = True
-            if since is None:
-                return False
-            return same and self.clock.seconds() - since <= grace
-        return None
+            if table.state == "playing":
+                held = table.holds_seat_for(name, key)
+                if held is not None and held.guest:
+                    out.append(held)
+        return out
 
     def logout(self, user: User, listener: Listener) -> bool:
         """Take ``user`` offline if ``listener`` is still theirs (a replaced connection is not)."""
         if self.users.get(user.key) is not user or user.listener is not listener:
             return False
         del self.users[user.key]
-        if not user.registered and any(
-                t.state == "playing" and user.name in t.players for t in self.tables.values()):
-            self._away_guests[user.key] = (getattr(listener, "address", None),
-                                           self.clock.seconds())
         self.leave(user, gone=True)
         if self.moderation is not None:
             self.moderation.forget_guest(user)
@@ -279,6 +269,8 @@ class World:
         a table room means watching the table."""
         if user.room is room:
             return
+        if room.table in user.barred and room.table.holds_seat_for(user.name) is not None:
+            raise LobbyError("seat-held-here", table=room.number, name=user.name)
         self.leave(user)
         if len(room.members) < self.announce_limit:
             self.deliver(room.members.values(), Event("enters", name=user.name, room=room.name))
@@ -358,9 +350,15 @@ class World:
             return True
         return any(n is not None and name_key(n) == key for n in table.seats)
 
-    def _tables_of(self, key: str, skip: Any = None, *, seated_only: bool = False) -> list[int]:
+    def _tables_of(self, user: User, skip: Any = None, *, seated_only: bool = False
+                   ) -> list[int]:
         return sorted(n for n, t in self.tables.items()
-                      if t is not skip and self._takes_part(t, key, seated_only=seated_only))
+                      if t is not skip and t not in user.barred
+                      and self._takes_part(t, user.key, seated_only=seated_only))
+
+    def address_of(self, number: int, name: str) -> str | None:
+        """The IP address ``name`` had when they opened table ``number`` or sat down there."""
+        return self._origins.get(number, {}).get(name_key(name))
 
     def _tables_of_address(self, address: str, skip: Any = None) -> list[int]:
         """The open tables somebody from ``address`` hosts or sits at (their address when they
@@ -382,7 +380,7 @@ class World:
         here = user.room.table if user.room is not None else None
         skip = here if here is not None and here.state != "playing" else None
         if limits.tables_per_user:
-            mine = self._tables_of(user.key, skip)
+            mine = self._tables_of(user, skip)
             if len(mine) >= limits.tables_per_user:
                 raise LobbyError("too-many-tables", limit=limits.tables_per_user,
                                  tables=", ".join(map(str, mine)))
@@ -401,12 +399,12 @@ class World:
             return False
         limits = self.table_limits
         if limits.seats_per_user:
-            seats = self._tables_of(user.key, table, seated_only=True)
+            seats = self._tables_of(user, table, seated_only=True)
             if len(seats) >= limits.seats_per_user:
                 raise LobbyError("seat-limit", limit=limits.seats_per_user,
                                  tables=", ".join(map(str, seats)))
         if limits.tables_per_user and not self._takes_part(table, user.key):
-            mine = self._tables_of(user.key, table)
+            mine = self._tables_of(user, table)
             if len(mine) >= limits.tables_per_user:
                 raise LobbyError("too-many-tables", limit=limits.tables_per_user,
                                  tables=", ".join(map(str, mine)))
@@ -446,8 +444,7 @@ class World:
         if room is None or table is None or room.members:
             return
         if table.state == "playing":
-            humans = [n for n in table.players if n not in getattr(table, "bots", {})]
-            if any(self.online(n) is not None for n in humans):
+            if self._players_online(table):
                 return
             # kept a while: they may come back, at least for their seats' grace time
             wait = max(self.abandon_after, table.options.grace)
@@ -463,16 +460,27 @@ class World:
         if self.tables.get(number) is not table:
             return
         room = self.rooms.get(number)
-        humans = [n for n in table.players if n not in getattr(table, "bots", {})]
-        if room is None or room.members or any(self.online(n) is not None for n in humans):
+        if room is None or room.members or self._players_online(table):
             return
         log.info("table {table}: none of its players came back in {seconds} s", table=number,
                  seconds=max(self.abandon_after, table.options.grace))
         self._close_table(number)
 
-    def add_restored_table(self, table: Any) -> Room:
-        """A table rebuilt from the journal at start-up (lobby/restore.py), under its number."""
+    def _players_online(self, table: Any) -> bool:
+        """Whether any human player of ``table``'s game is online (not a namesake of a guest
+        the table holds the seat for)."""
+        for name in table.players:
+            user = self.online(name) if name not in table.bots else None
+            if user is not None and table not in user.barred:
+                return True
+        return False
+
+    def add_restored_table(self, table: Any, addresses: dict[str, str] | None = None) -> Room:
+        """A table rebuilt from the journal at start-up (lobby/restore.py), under its number;
+        ``addresses``: the IP address of each of its players where the journal has one (the
+        per-address limit counts them)."""
         number = table.number
+        self._origins[number] = {name_key(n): a for n, a in (addresses or {}).items()}
         room = Room(number, f"Table {number} room", table)
         self.rooms[number] = room
         self.tables[number] = table
@@ -487,8 +495,6 @@ class World:
         del self.rooms[number]
         del self.tables[number]
         self._origins.pop(number, None)
-        for name in getattr(table, "players", ()):     # their seats are gone with the table
-            self._away_guests.pop(name_key(name), None)
         log.info("table {table} closed ({state})", table=number, state=table.state)
         try:
             table.close()

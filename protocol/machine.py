@@ -106,7 +106,7 @@ class MachineMode(TelnetLineProtocol):
 
     def sendPrompt(self, prompt: str) -> None:
         if self.json_mode:
-            kind = "password" if self.state == "password" else "login"
+            kind = self.state if self.state in ("password", "seat-key") else "login"
             self._emit({"type": "prompt", "prompt": kind, "text": prompt.strip()})
             return
         TelnetLineProtocol.sendPrompt(self, prompt)

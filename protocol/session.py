@@ -61,6 +61,7 @@ class Session(MachineMode, TelnetLineProtocol):
     user: "User | None" = None
     _account: Account | None = None  # the account whose password is being asked
     _guest_name: str | None = None  # state "confirm": the unregistered name to confirm
+    _seat_name: str | None = None  # the guest name whose seat's reconnect key is being asked
     _failures: int = 0
     _busy: bool = False
     _queue: "deque[str] | None" = None  # created only when a line has to wait
@@ -387,6 +388,8 @@ class Session(MachineMode, TelnetLineProtocol):
             self.sendPrompt(text("password-prompt"))
         elif self.state == "confirm":
             self.sendPrompt(text("guest-confirm", name=self._guest_name))
+        elif self.state == "seat-key":
+            self.sendPrompt(text("seat-key-prompt"))
 
     def _handle(self, line: str) -> Any:
         if self.state == "active":
@@ -397,6 +400,8 @@ class Session(MachineMode, TelnetLineProtocol):
             return self._password(line)
         if self.state == "confirm":
             return self._confirm(line)
+        if self.state == "seat-key":
+            return self._seat_key(line)
         return None
 
     # ---- login -----------------------------------------------------------------------------------
@@ -409,9 +414,8 @@ class Session(MachineMode, TelnetLineProtocol):
             check_name(name)
         except LobbyError as e:
             # a guest (Guest1234) coming back to the seat a running game holds for them
-            if e.code != "reserved-name" or not self.world.guest_seat(name, self.address):
+            if e.code != "reserved-name" or not self._ask_seat_key(name):
                 raise
-            self._enter(name, registered=False)
             return None
         return self._lookup(name)
 
@@ -420,6 +424,8 @@ class Session(MachineMode, TelnetLineProtocol):
         if self.state != "login":
             return
         if account is None:
+            if self._ask_seat_key(name):    # a running game holds a guest seat for it
+                return
             if self.json_mode:      # a program: the guest name logs in at once
                 self._enter(name, registered=False)
                 return
@@ -490,6 +496,58 @@ class Session(MachineMode, TelnetLineProtocol):
         if verdict.needs_rehash:
             self._upgrade_hash(account.name, line.strip())
 
+    # ---- a guest's seat: the reconnect key (lobby/seats.py) ---------------------------------------
+    def _ask_seat_key(self, name: str) -> bool:
+        """A running game holds a seat for the guest ``name``: ask for its reconnect key the way
+        a password is asked (echo off); False when no seat is held for the name."""
+        held = self.world.guest_seats(name)
+        if not held or self.world.online(name) is not None:   # online: name-in-use
+            return False
+        first = held[0]
+        self._seat_name = name
+        self.state = "seat-key"
+        self.deliver(Event("seat-key-asked" if any(h.reserved for h in held)
+                           else "seat-key-asked-late", name=first.name, table=first.table))
+        self.setPasswordMode(True)
+        self._prompt()
+        return True
+
+    async def _seat_key(self, line: str) -> None:
+        """The reconnect key for the guest seat of ``_seat_name``: the right key logs in with
+        the seat; a wrong one is a failed log-in attempt like a wrong password; an empty line
+        goes back to ``login:`` while the seat is reserved, and after the grace time logs in
+        under the name without the seat."""
+        name, self._seat_name = self._seat_name, None
+        self.setPasswordMode(False)
+        self.sendLine("")  # the client did not echo the Return of the hidden line
+        self.state = "login"
+        assert name is not None
+        key = line.strip()
+        if not key:
+            held = self.world.guest_seats(name)
+            reserved = [h for h in held if h.reserved]
+            if reserved:
+                raise LobbyError("seat-held", name=reserved[0].name, table=reserved[0].table)
+            check_name(name)          # a drawn guest name (Guest1234) only comes back with a key
+            self._enter(name, registered=False)
+            return
+        # LobbyError too-many-attempts / too-many-attempts-here / account-wait: counted as a
+        # password attempt for the name (per connection, per address, per name)
+        attempt = self.password_attempt(name, "login")
+        if any(h.proved for h in self.world.guest_seats(name, key)):
+            attempt.succeeded()
+            self._enter(name, registered=False, key=key)
+            return
+        attempt.failed()
+        self._failures += 1
+        log.info("wrong seat key for {user} from {peer} ({failures} of {limit})", user=name,
+                 peer=self._peer(), failures=self._failures, limit=MAX_LOGIN_FAILURES)
+        if self._failures >= MAX_LOGIN_FAILURES:
+            self.disconnect(error_event("too-many-failures"))
+            return
+        await self.failure_delay()   # a pause after each wrong key, as after a wrong password
+        raise LobbyError("wrong-seat-key")
+
     def _upgrade_hash(self, name: str, password: str) -> None:
         """After a successful log-in with a hash of an older scheme or older costs: store a
         hash with the current parameters (in the background; a failure is only logged)."""
@@ -529,11 +587,12 @@ class Session(MachineMode, TelnetLineProtocol):
             return Registration(None, 0.0)
         return guard.registration_attempt(self)
 
-    def _enter(self, name: str, registered: bool) -> None:
+    def _enter(self, name: str, registered: bool, key: str | None = None) -> None:
         guard = getattr(self.factory, "guard", None)
         if guard is not None:
             guard.may_enter(self, name, registered)  # LobbyError banned / too-many-guests
-        user = self.world.login(name, self, registered)  # LobbyError name-in-use
+        # LobbyError name-in-use / seat-held; ``key``: a guest's reconnect key
+        user = self.world.login(name, self, registered, key=key)
         self.user = user
         self.state = "active"
         self._failures = 0

@@ -225,3 +225,12 @@ def play_to_end(table: TableActor, rec: Recorder, rng: random.Random, *, limit: 
         assert not errors, (sent, errors)
         steps += 1
     return steps
+
+
+#: the line that tells a guest the reconnect key of their seat (lobby/seats.py)
+SEAT_KEY = re.compile(r"log in as (\S+) and give the key ([a-z0-9]+)\.")
+
+
+def seat_keys(text: str) -> dict[str, str]:
+    """The reconnect keys told in ``text``: name -> key (the last one of each name)."""
+    return {name: key for name, key in SEAT_KEY.findall(text)}

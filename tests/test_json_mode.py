@@ -112,8 +112,9 @@ def test_table_commands_answered_with_ok_and_state(lobby: FakeLobby) -> None:
     assert got[2] == {"type": "room", "number": 1, "name": "Table 1 room", "table": 1}
     c.send("#j /join 3")
     got = objects(c)
-    assert [o["type"] for o in got] == ["table-joined", "state", "ok"]
-    assert got[1]["seat"] == 2 and got[1]["names"] == [None, None, "Anna", None]
+    assert [o["type"] for o in got] == ["table-joined", "table-seat-key", "state", "ok"]
+    assert got[1]["name"] == "Anna" and len(got[1]["key"]) == 4 and got[1]["table"] == 1
+    assert got[2]["seat"] == 2 and got[2]["names"] == [None, None, "Anna", None]
     c.send("#p /play S2")
     got = objects(c)
     assert got == [{"type": "error", "code": "no-game", "id": "p", "params": {},

@@ -16,7 +16,7 @@ from conftest import FakeClient, FakeLobby, RunningServer, fired, within
 from lobby.persistence import Persistence
 from lobby.records import GameArchive
 from lobby.world import World
-from table_support import Recorder, step
+from table_support import Recorder, seat_keys, step
 from test_bswlog import check_log, read_tch
 
 PLAYERS = ["Ann", "Bob", "Cat", "Dan"]
@@ -39,6 +39,8 @@ class Lobby(FakeLobby):
         self.persistence = Persistence(self.store, self.world, clock)
         self.world.recorder = self.persistence
         self.world.on_new_table = lambda t: setattr(t, "bot_delay", 0.0)
+        #: the reconnect keys the guests of seat_players were told, by name
+        self.keys: dict[str, str] = {}
 
     def turn(self) -> None:
         """One reactor turn: the journal commits, held events leave, bots act."""
@@ -66,7 +68,7 @@ def seat_players(lobby: Lobby, names: list[str] = PLAYERS, *, registered: bool =
     for name in names[1:]:
         lobby.say(clients[name], "/room 1")
     for name in names:
-        lobby.say(clients[name], "/join")
+        lobby.keys.update(seat_keys("\n".join(lobby.say(clients[name], "/join"))))
     for key, value in (options or {}).items():
         lobby.say(first, f"/option {key} {value}")
     lobby.say(first, start)
@@ -244,7 +246,7 @@ def test_a_bot_seat_is_restored_and_the_bot_plays_on(clock: Any) -> None:
     assert after.persistence.saved[0].game.unrated_reason == "bots"
 
 
-def test_after_a_restart_a_guest_seat_goes_back_only_to_the_same_address(clock: Any) -> None:
+def test_after_a_restart_a_guest_seat_goes_back_only_with_its_key(clock: Any) -> None:
     before = Lobby(clock)
     seat_players(before, registered=False, options={"seed": "23", "grace": "60"})
     play(before, random.Random(23), until=lambda t: t.match.round.phase == "play")
@@ -252,12 +254,18 @@ def test_after_a_restart_a_guest_seat_goes_back_only_to_the_same_address(clock: 
     fired(Deferred.fromCoroutine(after.persistence.restore()))
     table = after.world.tables[1]
     assert table.gone == set(PLAYERS)
-    impostor = after.connect()
-    impostor.transport.peerAddr = IPv4Address("TCP", "10.9.8.7", 4000)
-    assert "[name-in-use]" in impostor.login("Bob")
-    bob = after.connect()                       # the address the guest played from
-    assert "You are back in your seat at table 1; the game goes on." in bob.login("Bob")
+    impostor = after.connect()                  # the same address, without the key
+    assert "[seat-held]" in impostor.login("Bob", "")
+    assert "[wrong-seat-key]" in impostor.login("Bob", "zzzz")
+    assert "Bob" in table.gone
+    bob = after.connect()                       # another address, with the key
+    bob.transport.peerAddr = IPv4Address("TCP", "10.9.8.7", 4000)
+    assert "You are back in your seat at table 1; the game goes on." in bob.login(
+        "Bob", before.keys["Bob"])
     assert "Bob" not in table.gone
+    # the database holds the keys' salted hashes, never a key
+    dump = "\n".join(fired(before.store.run_query(lambda c: list(c.iterdump()))))
+    assert "sha256$" in dump and not any(key in dump for key in before.keys.values())
 
 
 # ---- reconnecting --------------------------------------------------------------------------------
@@ -276,24 +284,26 @@ def test_a_dropped_connection_rejoins_its_seat_with_its_hand(clock: Any) -> None
     assert any("Bob (gone)" in line or "Bob" in line for line in ann)
     # nobody plays for Bob: when it is Bob's turn the table waits
     assert not table.bots
-    # another guest may not take the name from another address ...
+    # nobody without the key gets the name within the grace time, from any address ...
     impostor = lobby.connect()
     impostor.transport.peerAddr = IPv4Address("TCP", "10.9.8.7", 4000)
-    assert "[name-in-use]" in impostor.login("Bob")
-    # ... Bob from the same address may, within the grace time
+    assert "[seat-held]" in impostor.login("Bob", "")
+    # ... Bob with the key may
     again = lobby.connect()
-    text = again.login("Bob")
+    text = again.login("Bob", lobby.keys["Bob"])
     lobby.turn()
     lines = text.splitlines() + again.lines()
     assert "You are back in your seat at table 1; the game goes on." in lines
     hand = table.match.view(table.players.index("Bob"))["hand"]
     assert f"Your hand: {hand}" in [line.strip() for line in lines]
     assert table.gone == set() and "Bob is back." in clients["Ann"].lines()
-    # after the grace time a guest's seat is no longer given back to the name
+    # after the grace time the name is free: a guest without the key gets it, not the seat
     again.send("/quit")
     clock.advance(121)
     late = lobby.connect()
-    assert "[name-in-use]" in late.login("Bob")
+    text = late.login("Bob", "")
+    assert "Hello Bob!" in text and "back in your seat" not in text
+    assert table.gone == {"Bob"}
 
 
 def test_a_guest_with_a_drawn_name_comes_back_by_that_name(clock: Any) -> None:
@@ -307,14 +317,15 @@ def test_a_guest_with_a_drawn_name_comes_back_by_that_name(clock: Any) -> None:
     lobby.say(clients["Ann"], "/newroom")
     for c in (clients["Bob"], clients["Cat"], guest):
         lobby.say(c, "/room 1")
+    keys: dict[str, str] = {}
     for c in list(clients.values()) + [guest]:
-        lobby.say(c, "/join")
+        keys.update(seat_keys("\n".join(lobby.say(c, "/join"))))
     lobby.say(clients["Ann"], "/start")
     guest.send("/quit")
     lobby.turn()
     assert lobby.world.tables[1].gone == {guest_name}
     back = lobby.connect()
-    text = back.login(guest_name)               # reserved (Guest1234) but held for them
+    text = back.login(guest_name, keys[guest_name])  # reserved (Guest1234) but held for them
     assert "You are back in your seat at table 1" in text
     stranger = lobby.connect()
     assert "[reserved-name]" in stranger.login("Guest0001")
@@ -384,13 +395,14 @@ async def test_shutdown_records_the_running_tables_and_the_next_start_restores_t
         await c.login(name)
         clients[name] = c
     await within(clients["Ann"].expect("Dan enters the Lobby.\r\n"))
+    keys: dict[str, str] = {}
     for name, line in [("Ann", "/newroom"), ("Bob", "/room 1"), ("Cat", "/room 1"),
                        ("Dan", "/room 1"), ("Ann", "/join"), ("Bob", "/join"), ("Cat", "/join"),
                        ("Dan", "/join"), ("Ann", "/option seed 31"), ("Ann", "/start"),
                        ("Ann", "/nogrand"), ("Bob", "/grand")]:
         clients[name].send(line)
         clients[name].send(f"/whereis {name}")
-        await within(clients[name].expect(f"{name} is in the "))
+        keys.update(seat_keys(await within(clients[name].expect(f"{name} is in the "))))
     world = server.server.world
     record = world.tables[1].match.record()
     assert len(record["actions"]) == 2
@@ -403,6 +415,10 @@ async def test_shutdown_records_the_running_tables_and_the_next_start_restores_t
     table = server.server.world.tables[1]
     assert table.match.record() == record and table.gone == set(PLAYERS)
     bob = await server.client()
-    text = await bob.login("Bob")
+    await bob.expect("login: ")
+    bob.send("Bob")
+    await bob.expect("key: ")                   # the journal kept the hash of Bob's key
+    bob.send(keys["Bob"])
+    text = await bob.expect("Type /help for the commands.\r\n")
     text += await within(bob.expect("Your hand: "))
     assert "You are back in your seat at table 1; the game goes on." in text

@@ -3,7 +3,8 @@
 clean-up and number reuse, /set color, /help of table commands."""
 from __future__ import annotations
 
-from conftest import FakeClient, FakeLobby
+from conftest import FakeClient, FakeLobby, strip_telnet
+from table_support import seat_keys
 from lobby.table import TABLE_COMMANDS
 from protocol.commands import COMMANDS
 
@@ -19,13 +20,17 @@ def online(lobby: FakeLobby, *names: str) -> list[FakeClient]:
     return clients
 
 
-def sit_at_a_new_table(players: list[FakeClient]) -> None:
-    """The first player opens a table (room 1), the others come into its room, all join."""
+def sit_at_a_new_table(players: list[FakeClient]) -> dict[str, str]:
+    """The first player opens a table (room 1), the others come into its room, all join.
+    Returns the reconnect key each (guest) was told, by name; their output is left unread."""
     players[0].send("/newroom")
     for p in players[1:]:
         p.send("/room 1")
+    keys: dict[str, str] = {}
     for p in players:
         p.send("/join")
+        keys.update(seat_keys(strip_telnet(p.transport.value()).decode("utf-8")))
+    return keys
 
 
 def test_newroom_listroom_whereis_and_back_to_the_lobby(lobby: FakeLobby) -> None:
@@ -40,7 +45,12 @@ def test_newroom_listroom_whereis_and_back_to_the_lobby(lobby: FakeLobby) -> Non
                          "options."]
     assert bob.lines() == ["Ann leaves the Lobby."]
     ann.send("/join 3")
-    assert ann.lines() == ["Ann sits down in seat 3.", "Seats: 1 - | 2 - | 3 Ann | 4 -"]
+    lines = ann.lines()
+    key = seat_keys(lines[1])["Ann"]          # a guest is told the reconnect key of the seat
+    assert lines == ["Ann sits down in seat 3.",
+                     f"If you lose your connection, log in as Ann and give the key {key}.",
+                     "Seats: 1 - | 2 - | 3 Ann | 4 -"]
+    assert bob.lines() == []                  # nobody else
     ann.send("/option target 500")
     ann.lines()
     bob.send("/listroom")
@@ -131,7 +141,7 @@ def test_set_color_colours_the_hand(lobby: FakeLobby) -> None:
 def test_a_player_who_leaves_or_disconnects_vanishes_and_can_come_back(lobby: FakeLobby) -> None:
     players = online(lobby, "Ann", "Bob", "Cat", "Dan")
     ann, bob = players[0], players[1]
-    sit_at_a_new_table(players)
+    keys = sit_at_a_new_table(players)
     bob.send("/start")
     table = lobby.world.tables[1]
     assert table.state == "playing"
@@ -146,8 +156,9 @@ def test_a_player_who_leaves_or_disconnects_vanishes_and_can_come_back(lobby: Fa
     bob.send("/quit")                     # disconnecting: vanished too
     assert vanished in ann.lines()
     assert table.gone == {"Bob"}
-    again = lobby.connect()                # logging in again: back in the seat at once
-    assert "You are back in your seat at table 1; the game goes on." in again.login("Bob")
+    again = lobby.connect()                # logging in again with the key: back in the seat
+    assert "You are back in your seat at table 1; the game goes on." in again.login(
+        "Bob", keys["Bob"])
     assert "Bob is back." in ann.lines() and table.gone == set()
     # everybody goes offline: the table waits for its players a while, then it is abandoned
     for p in [ann, again] + players[2:]:
@@ -159,16 +170,18 @@ def test_a_player_who_leaves_or_disconnects_vanishes_and_can_come_back(lobby: Fa
 
 
 def test_a_guest_back_under_another_spelling_of_the_name_gets_the_seat(lobby: FakeLobby) -> None:
-    """Names are one name whatever the case: guest Bob, back as "bob" from the same address in
-    the grace time, was let in but left out of the seat the game held for Bob (not-a-player)."""
+    """Names are one name whatever the case: guest Bob, back as "bob" with the seat's key in
+    the grace time, was once let in but left out of the seat the game held for Bob
+    (not-a-player)."""
     players = online(lobby, "Ann", "Bob", "Cat", "Dan")
-    sit_at_a_new_table(players)
+    keys = sit_at_a_new_table(players)
     players[1].send("/start")
     table = lobby.world.tables[1]
     players[1].send("/quit")
     assert table.gone == {"Bob"}
     again = lobby.connect()
-    assert "You are back in your seat at table 1; the game goes on." in again.login("bob")
+    assert "You are back in your seat at table 1; the game goes on." in again.login(
+        "bob", keys["Bob"].upper())          # the key in any case too
     assert table.gone == set() and lobby.world.online("bob").name == "Bob"
 
 
@@ -176,8 +189,7 @@ def test_the_abandon_time_starts_again_when_a_player_was_back(lobby: FakeLobby) 
     """A table nobody of its players is online for is kept abandon_after seconds from the last
     departure: the timer of an earlier departure must not close it seconds after the next."""
     players = online(lobby, "Ann", "Bob", "Cat", "Dan")
-    sit_at_a_new_table(players)
-    players[1].send("/option grace 3600")  # guests: the seat is held for them that long
+    keys = sit_at_a_new_table(players)
     players[1].send("/start")
     table = lobby.world.tables[1]
     for p in players:
@@ -185,7 +197,7 @@ def test_the_abandon_time_starts_again_when_a_player_was_back(lobby: FakeLobby) 
     wait = lobby.world.abandon_after
     lobby.clock.advance(wait - 10)
     again = lobby.connect()
-    assert "You are back in your seat at table 1" in again.login("Bob")
+    assert "You are back in your seat at table 1" in again.login("Bob", keys["Bob"])
     again.send("/quit")
     lobby.clock.advance(20)                # the first timer's time: Bob left only 20 s ago
     assert lobby.world.tables.get(1) is table and table.state == "playing"

@@ -447,6 +447,23 @@ def test_a_whole_server_session_in_machine_mode_validates(clock: task.Clock) -> 
     s.reply(bob, "/accept")
     s.reply("Dan", "/accept")
     assert any(n in table.bots for n in table.players)
+    # ---- a guest's seat: the reconnect key, asked when the guest logs in again
+    s.reply("Eve", "/newroom")
+    s.reply("Eve", "/option grace 5")
+    (key,) = [o["key"] for o in s.cmd("Eve", "/join") if o["type"] == "table-seat-key"]
+    for _ in range(3):
+        s.reply("Eve", "/addbot")
+    s.reply("Eve", "/start")
+    s.drop("Eve")
+    got = s.connect("Eve")
+    assert [o["type"] for o in got][-2:] == ["seat-key-asked", "prompt"]
+    assert got[-1]["prompt"] == "seat-key"
+    assert s.reply("Eve", "")["code"] == "seat-held"
+    s.turn(6)                                      # the grace time is over
+    assert s.cmd("Eve", "Eve", "login")[-2]["type"] == "seat-key-asked-late"
+    got = s.cmd("Eve", key, "key")
+    assert [o["type"] for o in got][:1] == ["logged-in-guest"]
+    assert "game-rejoined" in [o["type"] for o in got]
     assert s.reply("Mod", "/quit")["type"] == "bye"
     s.clients.pop("Mod")
     # ---- the admin stops the server

@@ -20,6 +20,7 @@ byte after it was compared unchanged.)
 from __future__ import annotations
 
 import hashlib
+import itertools
 import os
 import random
 from pathlib import Path
@@ -277,22 +278,30 @@ GAMES = {
 
 EXPECTED: dict[str, dict[str, str]] = {
     "machine": {
-        "Ann": "6247f02955501188350ce5c8df91aa4f9b10320282423ed13ecce7644f7ca975",
-        "Bob": "19371182f2abbb47f983e716ea6268decbbddb446a994e38cefb8faa4b09e264",
-        "Cat": "e161856f4deaee01eb5258dc5ce897d905f3297ec5e5b4b81a07af0a05e61b7b",
-        "Dan": "f983ecc8703e8880b8db8ef1b3151e6cc198ef67c12d9657ebe37a3d158f19fa",
+        "Ann": "54b3743b800233c08be3c65cb74d48e1dec7c8f09c8be2f874adea56fc8dcc3e",
+        "Bob": "b254fcf7b1f9c38042a834ee24532f3682f3debcf0049f9b793e9f93142b0e0a",
+        "Cat": "e2f0288e0f457ec280177eeb2bfe94cf1bd603f60179bdd6c158a6f7b6a5397d",
+        "Dan": "7a716a36d81152236425e6efaba49f155022c5f03facb5f1767db2e56acbc2f7",
         "Eve": "dd25627a5f8c26a1839b8d92733590fd8cd4a758e870843fba9187e724ef53ab",
     },
     "mixed": {
-        "Ann": "ed484c66c05f783a2afd3024db267a1a81420690f123d50d041808226af4ad81",
-        "Bob": "c320bd38e531fd24df685c0ab3a15cf3335ad32aa1499e8fda67fd2268504c03",
-        "Cat": "30576dc934996ff7c9fd5360ad9dbcc709b6448ea85259ba3c33831253f95afa",
-        "Dan": "a11a3544f8b30d6db2f37a1faa2c03dcb7d5a1a83b242dbd4b400d9ad61a74d9",
+        "Ann": "b899d475d2376670bb5e59898350e10f5b7940f1683cec06e98b2eb0d5954878",
+        "Bob": "717d66f754538335153a914659370e5187af40d33d697308224302354c1b8830",
+        "Cat": "f90e51110da617d23c5e607cf2b3ea56939430cf968ef0853142d4c554c1e554",
+        "Dan": "caadf91037b9edfd06214d3d955026c911f5406af51ad91a4da69877e7971ca3",
         "Eve": "c570bf75141525319aa625360a75ebcd2a409d3397e932553efad6ecb35c5a7c",
         "Fay": "6c3a65a116e0e8ab70c3614543c361fa52ad3a616522ad6c336b573ffc8fc054",
         "Gus": "355bb9fbcf7cb68af7df4a105ffa8d4cec1b2c47664f9119f2e17f03ed55e963",
     },
 }
+
+
+@pytest.fixture(autouse=True)
+def fixed_seat_keys(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The reconnect key a guest is told at /join comes from the system's random source
+    (lobby.seats.new_key); fixed here (k000, k001, ...) so that every transcript is the same."""
+    keys = (f"k{n:03d}" for n in itertools.count())
+    monkeypatch.setattr("lobby.table.new_key", lambda: next(keys))
 
 
 def digests(received: dict[str, bytes]) -> dict[str, str]:

@@ -1,0 +1,150 @@
+"""A guest's seat goes back to that guest alone (issue "Safe to run in public", "Seats at
+tables"), over real loopback sockets: every guest who sits down is told a reconnect key, and
+nobody else; a stranger who logs in under the name from the same address (a NAT: everybody here
+is 127.0.0.1) gets neither the seat nor the hand nor anything hidden, within the grace time or
+after it; the guest with the key gets the seat back, after the grace time too, unless it was
+given away. Every line each client receives is checked for hidden cards as it arrives
+(tests/wire_tables.py)."""
+from __future__ import annotations
+
+import random
+
+import pytest
+import pytest_twisted
+from twisted.internet import reactor
+from twisted.internet.endpoints import TCP4ClientEndpoint, connectProtocol
+from twisted.logger import formatEvent
+
+from conftest import RunningServer, logged_events, within
+from table_support import seat_keys
+from wire_tables import WireClient, WireGame
+
+PLAYERS = ["Ann", "Bob", "Cat", "Dan"]
+
+
+async def _client(game: WireGame, name: str) -> WireClient:
+    """A connection whose lines are checked against what is hidden from ``name``."""
+    client = WireClient(name, game)
+    await within(connectProtocol(TCP4ClientEndpoint(reactor, "127.0.0.1", game.server.port),
+                                 client))
+    game.server.clients.append(client)
+    return client
+
+
+async def _give_key(client: WireClient, name: str, key: str) -> str:
+    """Log in as ``name`` and answer the key prompt with ``key``: what arrived up to the
+    next prompt or the end of the log-in."""
+    await client.expect("login: ")
+    client.send(name)
+    await client.expect("key: ")
+    client.send(key)
+    return await client.expect_any(("Type /help for the commands.\r\n", "login: "))
+
+
+async def _gone(game: WireGame, name: str) -> None:
+    """``name``'s connection is closed and the others were told."""
+    client = game.clients.pop(name)
+    await client.close()
+    await game.clients["Ann"].expect(f"{name} has vanished", 10.0)
+
+
+async def _started(server: RunningServer, options: dict[str, str]) -> tuple[WireGame,
+                                                                           dict[str, str]]:
+    game = WireGame(server, PLAYERS)
+    await game.setup(options)
+    keys = {}
+    for name, client in game.clients.items():
+        told = seat_keys("\n".join(client.lines))
+        assert list(told) == [name]                 # each guest is told their own key alone
+        keys.update(told)
+    assert len(set(keys.values())) == 4
+    await game.play(random.Random(3), until=lambda: game.table.match.round.phase == "play")
+    return game, keys
+
+
+def _saw_nothing_hidden(client: WireClient, key: str) -> None:
+    text = "\n".join(client.lines)
+    assert client.leaks == [] and client.checked_lines > 3
+    assert key not in text and "Your hand" not in text and "back in your seat" not in text
+
+
+@pytest.mark.reactor_timeout(120)
+@pytest_twisted.ensureDeferred
+async def test_a_stranger_behind_the_same_nat_gets_no_seat_and_the_guest_with_the_key_does(
+        server: RunningServer) -> None:
+    with logged_events() as events:
+        game, keys = await _started(server, {"seed": "5"})
+        await _gone(game, "Bob")
+        stranger = await _client(game, "a stranger")      # the same address as Bob's
+        await stranger.expect("login: ")
+        stranger.send("Bob")
+        await stranger.expect("key: ")
+        stranger.send("")
+        await stranger.expect("! [seat-held] Table 1 holds the seat of the guest Bob for them")
+        wrong = "zzzz" if keys["Bob"] != "zzzz" else "yyyy"
+        got = await _give_key(stranger, "bob", wrong)
+        assert "! [wrong-seat-key] Wrong key." in got
+        stranger.send("Strange")                       # then as somebody else: watches only
+        await stranger.expect("Press Enter to play as the guest Strange")
+        stranger.send("")
+        await stranger.expect("Type /help for the commands.")
+        stranger.send("/room 1")
+        stranger.send("/whereis Strange")
+        await stranger.expect("Strange is in the Table 1 room")
+        assert game.world.tables[1].gone == {"Bob"}
+        # Bob, with the key, is back in the seat with the hand
+        bob = await _client(game, "Bob")
+        got = await _give_key(bob, "Bob", keys["Bob"])
+        assert "Hello Bob!" in got
+        got = await bob.expect("Your hand: ")
+        assert "You are back in your seat at table 1; the game goes on." in got
+        game.clients["Bob"] = bob
+        await game.play(random.Random(4), limit=20)
+    _saw_nothing_hidden(stranger, keys["Bob"])
+    assert game.leaks() == []
+    logged = "\n".join(formatEvent(e) or "" for e in events)
+    assert "wrong seat key for bob" in logged
+    assert not any(key in logged for key in keys.values())   # keys are never logged
+
+
+@pytest.mark.reactor_timeout(120)
+@pytest_twisted.ensureDeferred
+async def test_after_the_grace_time_the_name_is_free_but_the_seat_waits_for_the_key(
+        server: RunningServer) -> None:
+    game, keys = await _started(server, {"seed": "6", "grace": "0"})
+    await _gone(game, "Bob")
+    stranger = await _client(game, "a stranger")
+    got = await _give_key(stranger, "Bob", "")     # no false name-in-use: nobody is online
+    assert "Hello Bob!" in got and "back in your seat" not in got
+    stranger.send("/room 1")
+    await stranger.expect("! [seat-held-here] Table 1 holds a seat for the guest Bob who sat "
+                          "down there before you")
+    stranger.send("/listroom")
+    await stranger.expect("1 tichu playing ")
+    assert game.world.tables[1].gone == {"Bob"}
+    await stranger.close()
+    # the guest with the key: the seat was not given away
+    bob = await _client(game, "Bob")
+    await bob.expect("login: ")
+    bob.send("Bob")
+    await bob.expect("to get it back (an empty line: log in as Bob without it).")
+    await bob.expect("key: ")
+    bob.send(keys["Bob"])
+    got = await bob.expect("Your hand: ")
+    assert "You are back in your seat at table 1; the game goes on." in got
+    game.clients["Bob"] = bob
+    await game.settle()
+    # given away: Bob goes, the others vote a bot in; back, Bob watches
+    await _gone(game, "Bob")
+    await game.say("Ann", "/remove Bob", "proposes to remove Bob")
+    for name in ("Cat", "Dan"):
+        game.clients[name].send("/accept")
+    await game.clients["Ann"].expect("Bob was removed; ", 10.0)
+    watcher = await _client(game, "Bob")        # "Bob" has no seat now: every hand is hidden
+    await watcher.login("Bob")                  # no key asked: nothing is held for the name
+    watcher.send("/room 1")
+    watcher.send("/whereis Bob")
+    await watcher.expect("Bob is in the Table 1 room")
+    _saw_nothing_hidden(stranger, keys["Bob"])
+    _saw_nothing_hidden(watcher, keys["Bob"])
+    assert game.leaks() == []
