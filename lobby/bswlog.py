@@ -213,7 +213,8 @@ def bsw_log(record: dict[str, Any], names: Sequence[str]) -> str:
                 log.bombs = [s for s in range(4)
                              if any(c.is_bomb for c in legal_plays(rnd.hands[s], [], None))]
             elif kind == "trick-taken":
-                if "lead" in d:                  # the Dog's trick: it stays lying
+                if played and isinstance(action, Play) and DOG in action.cards:
+                    # the Dog's own trick: it stays lying
                     continue
                 winner, to = d["winner"], d["seat"]
                 if left[winner] and not (ends and (played or not isinstance(action, Play))):

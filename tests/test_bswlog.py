@@ -370,7 +370,7 @@ def engine_rounds(match: Match, names: list[str] = NAMES) -> list[dict[str, Any]
                 r["actions"].append(("wish", d["rank"]))
             elif ev.kind == "pass":
                 r["actions"].append(("pass", d["seat"]))
-            elif ev.kind == "trick-taken" and "lead" not in d and d["seat"] != d["winner"]:
+            elif ev.kind == "trick-taken" and d["seat"] != d["winner"]:
                 r["actions"].append(("dragon", d["seat"]))
         if m.round is not rnd:
             begin()
