@@ -13,6 +13,7 @@ engine's score. And the log, read back, replays through our engine to the same g
 """
 from __future__ import annotations
 
+import functools
 import json
 import random
 import re
@@ -465,6 +466,7 @@ def replay_from_log(m: Match, rounds: list[TchRound], names: list[str] = NAMES) 
 
 
 # ---- random games --------------------------------------------------------------------------------
+@functools.lru_cache(maxsize=32)      # the games are only read: several tests share them
 def any_game(seed: int, *, rounds: int = 3, turnier: bool = False, dragon_fixed: bool = False,
              tichu_rate: float = 0.08, grand_rate: float = 0.1) -> Match:
     """A seeded match of random legal actions (the acting player drawn among those who may act,
