@@ -205,15 +205,16 @@ class World:
             log.info("{user} logged in again; the old connection is replaced", user=existing.name)
             self._safe(old.disconnect, Event("replaced", name=existing.name))
             return existing
-        barred: frozenset[Any] = frozenset()
+        held = self.guest_seats(name, key)
+        others = [h for h in held if not h.proved]
         if not registered:
-            held = self.guest_seats(name, key)
-            others = [h for h in held if not h.proved]
             reserved = [h for h in others if h.reserved]
             if reserved:
                 raise LobbyError("seat-held", name=reserved[0].name, table=reserved[0].table)
             name = next((h.name for h in held if h.proved), name)   # the seat's spelling
-            barred = frozenset(self.tables[h.table] for h in others)
+        # a guest's seat is not for an account registered under the name later either: only
+        # the key proves the guest
+        barred = frozenset(self.tables[h.table] for h in others)
         user = User(name, registered, listener, self.clock.seconds())
         user.barred = barred
         self.users[user.key] = user

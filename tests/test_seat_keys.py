@@ -15,7 +15,7 @@ from twisted.internet import reactor
 from twisted.internet.endpoints import TCP4ClientEndpoint, connectProtocol
 from twisted.logger import formatEvent
 
-from conftest import RunningServer, logged_events, within
+from conftest import FakeLobby, RunningServer, logged_events, within
 from table_support import seat_keys
 from wire_tables import WireClient, WireGame
 
@@ -148,3 +148,51 @@ async def test_after_the_grace_time_the_name_is_free_but_the_seat_waits_for_the_
     _saw_nothing_hidden(stranger, keys["Bob"])
     _saw_nothing_hidden(watcher, keys["Bob"])
     assert game.leaks() == []
+
+
+def _guests_at_a_running_table(lobby: FakeLobby, grace: int = 120) -> dict[str, str]:
+    clients = {}
+    for name in PLAYERS:
+        c = lobby.connect()
+        c.login(name, "")                      # an unregistered name, confirmed
+        clients[name] = c
+    clients["Ann"].send("/newroom")
+    for name in PLAYERS[1:]:
+        clients[name].send("/room 1")
+    keys: dict[str, str] = {}
+    for name, c in clients.items():
+        c.send("/join")
+        keys.update(seat_keys(c.text()))
+    clients["Ann"].send(f"/option grace {grace}")
+    clients["Ann"].send("/start")
+    clients["Bob"].send("/quit")
+    assert lobby.world.tables[1].gone == {"Bob"}
+    return keys
+
+
+def test_three_wrong_keys_close_the_connection_like_three_wrong_passwords(
+        lobby: FakeLobby) -> None:
+    keys = _guests_at_a_running_table(lobby)
+    guesser = lobby.connect()
+    guesser.login("Bob", "aaaa" if keys["Bob"] != "aaaa" else "bbbb")
+    assert "[wrong-seat-key] Wrong key." in guesser.login("Bob", "cccc")
+    assert not guesser.closed
+    assert "[too-many-failures]" in guesser.login("Bob", "dddd")
+    assert guesser.closed and lobby.world.tables[1].gone == {"Bob"}
+
+
+def test_an_account_registered_under_the_name_later_does_not_get_the_guest_seat(
+        lobby: FakeLobby) -> None:
+    keys = _guests_at_a_running_table(lobby, grace=0)
+    lobby.clock.advance(1)
+    namesake = lobby.connect()
+    assert "Hello Bob!" in namesake.login("Bob", "")     # after the grace time: no key
+    namesake.send("/register sesame1")
+    assert "Bob is registered now." in namesake.text()
+    namesake.send("/quit")
+    again = lobby.connect()
+    text = again.login("Bob", "sesame1")
+    assert "Welcome back, Bob!" in text and "back in your seat" not in text
+    again.send("/room 1")
+    assert again.lines()[0].startswith("! [seat-held-here] ")
+    assert lobby.world.tables[1].gone == {"Bob"} and keys["Bob"] not in text
