@@ -118,6 +118,8 @@ ERRORS: dict[str, str] = {
     "silenced": "A moderator silenced you in public rooms; /tell still works.",
     "not-silenced": "{name} is not silenced.",
     "banned": "{name} is banned until {until}: {reason}",
+    "address-banned": "Guests from your address are banned until {until}: {reason}. Log in "
+                      "with a registered name.",
     "not-banned": "{name} is not banned.",
     "shutting-down": "The server is shutting down; no new games start.",
     # the database fails while the server runs (lobby/persistence.py)
@@ -343,6 +345,10 @@ INFO: dict[str, str] = {
     "ban-done": "{name} is banned until {until}.",
     "banned-now": "You were banned by {by} until {until}: {reason}",
     "unban-done": "The ban on {name} is lifted.",
+    "ban-list": "Bans ({count}):",
+    "ban-list-line": "  {name} until {until}, by {by}: {reason}",
+    "ban-list-address": "    and guests from {address}",
+    "ban-list-empty": "Nobody is banned.",
     "silenced-set": "{name} may not speak in public rooms now.",
     "unsilenced": "{name} may speak in public rooms again.",
     "you-silenced": "{by} silenced you in public rooms; /tell still works.",
@@ -381,7 +387,14 @@ HELP_TEXTS: dict[str, str] = {
         "a bare\n"
         "number means minutes) or, without one (or with perm), until /unban NAME; NAME is "
         "disconnected\n"
-        "if online. The ban is stored. A moderator cannot ban a moderator or an admin. Logged."),
+        "if online. A guest online now also brings its address into the ban: no guest logs in\n"
+        "from there for that time (registered names still do); /banlist shows it. The ban is\n"
+        "stored. A moderator cannot ban a moderator or an admin. Logged."),
+    "cmd-banlist": "Moderators: list the bans.",
+    "cmd-banlist-help": (
+        "Moderators and admins: every ban in force with its end, reason and who gave it; the ban\n"
+        "of a guest shows the address it came from (banned with the name: no guest logs in from\n"
+        "there)."),
     "cmd-bmute": "Moderators: silence NAME in public rooms (off: undo).",
     "cmd-bmute-help": (
         "Moderators and admins: NAME may no longer speak in rooms (the lobby and the table "

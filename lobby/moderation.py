@@ -14,6 +14,13 @@ database. Moderators may /kick, /ban, /unban,
 /bmute and /announce, but never against a moderator or an admin; admins may everything, also
 /shutdown and /role. Every moderation act is logged: who did what to whom, and why.
 
+Bans: ``/ban NAME`` keeps the name out (registered or not). A guest online at the time of the
+ban also brings the address it came from into the ban (``Ban.address``: the address group, an
+IPv4 address or an IPv6 /64; not a loopback address, where a local TLS terminator's users all
+come from): for the ban's time no guest logs in from there (``address-banned``), while
+registered names from that address still do. ``/banlist`` shows the bans with their addresses
+to moderators; ``/unban NAME`` lifts both.
+
 Mute lists (``/add mute NAME`` as on BSW): speech and tells of a muted name are not shown to the
 one who muted it; a tell to somebody who ignores you looks sent to you. Lists of registered users
 are stored, those of guests last as long as the guest is online.
@@ -29,6 +36,7 @@ from twisted.internet.defer import Deferred
 from twisted.logger import Logger
 
 from lobby.accounts import name_key
+from lobby.addresses import address_group, is_loopback
 from lobby.events import Event
 from lobby.messages import LobbyError
 from lobby.store import StartupError
@@ -67,6 +75,7 @@ class Ban:
     reason: str
     by: str
     at: float
+    address: str | None = None    # a banned guest's address group (guests from there too)
 
 
 _NOBODY: frozenset[str] = frozenset()
@@ -84,6 +93,7 @@ class Moderation:
         self.mutes: dict[str, dict[str, str]] = {}   # owner key -> {muted key: muted name}
         self.muted_by: dict[str, set[str]] = {}      # muted key -> owner keys (the reverse)
         self.bans: dict[str, Ban] = {}
+        self.address_bans: dict[str, str] = {}      # address group -> the ban's name key
         self.silenced: dict[str, str] = {}            # key -> name
         #: set by the server: shutdown(seconds, reason, by) -> None
         self.shutdown_handler: Callable[[float, str, str], Any] | None = None
@@ -97,8 +107,10 @@ class Moderation:
         for owner, key, name in mutes:
             self.mutes.setdefault(owner, {})[key] = name
             self.muted_by.setdefault(key, set()).add(owner)
-        for key, name, until, reason, by, at in bans:
-            self.bans[key] = Ban(name, until, reason, by, at)
+        for key, name, until, reason, by, at, address in bans:
+            self.bans[key] = Ban(name, until, reason, by, at, address)
+            if address:
+                self.address_bans[address] = key
         self.silenced = {key: name for key, name in silenced}
         if self.first_admin is not None:
             account = await self.store.get_account(self.first_admin)
@@ -283,11 +295,23 @@ class Moderation:
             until = None
         online = self.world.online(name)
         shown = online.name if online is not None else name
-        await self.store.run_query(_insert_ban, name_key(name), shown, until, reason, actor.name,
-                                   now)
-        self.bans[name_key(name)] = Ban(shown, until, reason, actor.name, now)
-        log.info("moderation: {actor} bans {target} until {until}: {reason}", actor=actor.name,
-                 target=shown, until=_until_text(until), reason=reason)
+        address = None
+        if online is not None and not online.registered:     # a guest: its address too
+            host = getattr(getattr(online, "listener", None), "address", None)
+            if isinstance(host, str) and host != "?" and not is_loopback(host):
+                address = address_group(host)
+        key = name_key(name)
+        await self.store.run_query(_insert_ban, key, shown, until, reason, actor.name, now,
+                                   address)
+        old = self.bans.get(key)
+        if old is not None and old.address and self.address_bans.get(old.address) == key:
+            del self.address_bans[old.address]
+        self.bans[key] = Ban(shown, until, reason, actor.name, now, address)
+        if address is not None:
+            self.address_bans[address] = key
+        log.info("moderation: {actor} bans {target} until {until}: {reason}{where}",
+                 actor=actor.name, target=shown, until=_until_text(until), reason=reason,
+                 where=f" (and guests from {address})" if address else "")
         self._reply(actor, Event("ban-done", name=shown, until=_until_text(until)))
         if online is not None:
             self._disconnect(online, Event("banned-now", by=actor.name, reason=reason,
@@ -301,23 +325,66 @@ class Moderation:
         if ban is None:
             raise LobbyError("not-banned", name=name)
         await self.store.run_query(_delete_ban, key)
-        del self.bans[key]
+        self._forget_ban(key)
         log.info("moderation: {actor} lifts the ban on {target}", actor=actor.name,
                  target=ban.name)
         self._reply(actor, Event("unban-done", name=ban.name))
 
-    def check_login(self, name: str) -> None:
-        """LobbyError('banned') while ``name`` is banned (an expired ban is forgotten)."""
+    def ban_list(self) -> list[Ban]:
+        """The bans in force, oldest first (expired ones are forgotten here)."""
+        now = self.clock.seconds()
+        for key in [k for k, b in self.bans.items() if b.until is not None and b.until <= now]:
+            self._expire(key)
+        return sorted(self.bans.values(), key=lambda b: (b.at, b.name.lower()))
+
+    async def list_bans(self, actor: Any) -> None:
+        """``/banlist`` (moderators): every ban in force, with a banned guest's address."""
+        await self.require(actor, "moderator", "banlist")
+        bans = self.ban_list()
+        if not bans:
+            self._reply(actor, Event("ban-list-empty"))
+            return
+        self._reply(actor, Event("ban-list", count=len(bans), bans=[
+            {"name": b.name, "until": _until_text(b.until), "reason": b.reason, "by": b.by,
+             "address": b.address} for b in bans]))
+
+    def check_login(self, name: str, address: str | None = None,
+                    registered: bool = True) -> None:
+        """LobbyError('banned') while ``name`` is banned; for a guest (``registered`` False)
+        also LobbyError('address-banned') while a ban holds ``address``'s group. An expired
+        ban is forgotten."""
         key = name_key(name)
         ban = self.bans.get(key)
+        if ban is not None:
+            if ban.until is not None and ban.until <= self.clock.seconds():
+                self._expire(key)
+            else:
+                raise LobbyError("banned", name=ban.name, until=_until_text(ban.until),
+                                 reason=ban.reason)
+        if registered or not address or not self.address_bans:
+            return
+        group = address_group(address)
+        key = self.address_bans.get(group)
+        ban = self.bans.get(key) if key is not None else None
         if ban is None:
+            self.address_bans.pop(group, None)
             return
         if ban.until is not None and ban.until <= self.clock.seconds():
-            del self.bans[key]
+            self._expire(key)  # type: ignore[arg-type]
+            return
+        raise LobbyError("address-banned", until=_until_text(ban.until), reason=ban.reason)
+
+    def _forget_ban(self, key: str) -> None:
+        ban = self.bans.pop(key, None)
+        if ban is not None and ban.address and self.address_bans.get(ban.address) == key:
+            del self.address_bans[ban.address]
+
+    def _expire(self, key: str) -> None:
+        ban = self.bans.get(key)
+        self._forget_ban(key)
+        if ban is not None:
             self.store.run_query(_delete_ban, key).addErrback(
                 lambda f: log.failure("forgetting the expired ban of {name}", f, name=ban.name))
-            return
-        raise LobbyError("banned", name=ban.name, until=_until_text(ban.until), reason=ban.reason)
 
     # ---- everybody -----------------------------------------------------------------------------
     async def announce(self, actor: Any, text: str) -> None:
@@ -365,7 +432,7 @@ def _until_text(until: float | None) -> str:
 def _load_all(conn: Any) -> tuple[list[Any], list[Any], list[Any]]:
     mutes = conn.execute("SELECT owner_key, muted_key, muted_name FROM mutes").fetchall()
     bans = conn.execute(
-        "SELECT name_key, name, until, reason, banned_by, banned_at FROM bans").fetchall()
+        "SELECT name_key, name, until, reason, banned_by, banned_at, address FROM bans").fetchall()
     silenced = conn.execute("SELECT name_key, name FROM silenced").fetchall()
     return mutes, bans, silenced
 
@@ -380,9 +447,10 @@ def _delete_mute(conn: Any, owner: str, key: str) -> None:
 
 
 def _insert_ban(conn: Any, key: str, name: str, until: float | None, reason: str, by: str,
-                at: float) -> None:
-    conn.execute("INSERT OR REPLACE INTO bans (name_key, name, until, reason, banned_by, banned_at)"
-                 " VALUES (?, ?, ?, ?, ?, ?)", (key, name, until, reason, by, at))
+                at: float, address: str | None = None) -> None:
+    conn.execute("INSERT OR REPLACE INTO bans (name_key, name, until, reason, banned_by, "
+                 "banned_at, address) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                 (key, name, until, reason, by, at, address))
 
 
 def _delete_ban(conn: Any, key: str) -> None:

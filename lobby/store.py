@@ -166,6 +166,11 @@ MIGRATIONS: list[Migration] = [
                silenced_at REAL NOT NULL
            )""",
     ]),
+    # issue 12: a /ban of a guest also bans the address it came from (lobby/moderation.py)
+    Migration(4, "the address of a banned guest", [
+        # the address group (an IPv4 address, an IPv6 /64) banned with the name, or NULL
+        "ALTER TABLE bans ADD COLUMN address TEXT",
+    ]),
 ]
 
 

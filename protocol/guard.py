@@ -60,6 +60,7 @@ from twisted.internet.defer import Deferred, succeed
 from twisted.internet.task import deferLater
 from twisted.logger import Logger
 
+from lobby.addresses import address_group
 from lobby.events import error_event
 from lobby.messages import LobbyError
 from lobby.world import TableLimits
@@ -188,21 +189,6 @@ def peer_host(session: Any) -> str:
 ACCOUNT_DELAY_BASE = 5.0
 #: an account's failures are forgotten this long (seconds) after its last failure
 ACCOUNT_FAILURES_FORGOTTEN = 3600.0
-
-
-def address_group(host: str) -> str:
-    """The unit of the per-address limits: an IPv4 address itself, an IPv6 address's /64
-    network (one household or customer usually has a whole /64), an IPv4-mapped IPv6 address
-    as its IPv4 address. Anything else (no address: "?") as it is."""
-    try:
-        address = ipaddress.ip_address(host.split("%", 1)[0])
-    except ValueError:
-        return host
-    if isinstance(address, ipaddress.IPv6Address):
-        if address.ipv4_mapped is not None:
-            return str(address.ipv4_mapped)
-        return str(ipaddress.IPv6Network((address, 64), strict=False))
-    return str(address)
 
 
 def is_loopback(host: str) -> bool:
@@ -388,8 +374,8 @@ class Guard:
         """LobbyError when ``name`` may not come in now: banned, or one guest too many."""
         world = self.world if self.world is not None else session.world
         moderation = getattr(world, "moderation", None)
-        if moderation is not None:
-            moderation.check_login(name)
+        if moderation is not None:   # banned names; guests also by their address
+            moderation.check_login(name, peer_host(session), registered)
         limit = self.limits.max_guests
         if not registered and limit:
             guests = sum(1 for u in world.users.values() if not u.registered)

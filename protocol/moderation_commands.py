@@ -77,6 +77,11 @@ def register(table: "CommandTable") -> None:
         assert ctx.user is not None
         await _moderation(ctx).unban(ctx.user, args["name"])
 
+    @command("banlist", "")
+    async def _banlist(ctx: "CommandContext", args: dict[str, str]) -> None:
+        assert ctx.user is not None
+        await _moderation(ctx).list_bans(ctx.user)
+
     @command("bmute", "NAME [OFF]")
     async def _bmute(ctx: "CommandContext", args: dict[str, str]) -> None:
         assert ctx.user is not None

@@ -37,6 +37,16 @@ def _mute_list(event: Event, lang: str) -> list[str]:
     return [text("mute-list", lang, count=len(names), names=", ".join(names))]
 
 
+def _ban_list(event: Event, lang: str) -> list[str]:
+    lines = [text("ban-list", lang, count=event.data["count"])]
+    for b in event.data["bans"]:
+        lines.append(text("ban-list-line", lang, name=b["name"], until=b["until"], by=b["by"],
+                          reason=b["reason"]))
+        if b.get("address"):
+            lines.append(text("ban-list-address", lang, address=b["address"]))
+    return lines
+
+
 def _who(event: Event, lang: str) -> list[str]:
     names = list(event.data["names"])
     names += [text("who-bot", lang, name=bot) for bot in event.data.get("bots", ())]
@@ -117,6 +127,7 @@ FORMATTERS: dict[str, Callable[[Event, str], list[str]]] = {
     "listroom": _listroom,
     "who": _who,
     "mute-list": _mute_list,
+    "ban-list": _ban_list,
     "wwho": _wwho,
     "finger": _finger,
     "help": _help,

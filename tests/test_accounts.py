@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest_twisted
 from twisted.internet import task
+from twisted.internet.defer import Deferred
 from twisted.internet.address import IPv4Address, IPv6Address
 from twisted.internet.testing import StringTransport
 from twisted.logger import formatEvent
@@ -323,3 +324,99 @@ async def test_a_password_typed_ahead_after_a_mistyped_name_reaches_nobody_over_
     assert secret not in watcher.buffer and watcher.buffer == ""
     assert not [e for e in logged if secret in formatEvent(e)]
     assert "Regie" not in [u.name for u in server.server.world.users.values()]
+
+
+# ---- bans: a guest's address is banned with the name ------------------------------------------
+def _moderated(clock: task.Clock) -> Lobby:
+    lobby = Lobby(clock)
+    lobby.register("Mod", "modpass1")
+    fired(lobby.store.set_role("Mod", "moderator"))
+    return lobby
+
+
+def _mod(lobby: Lobby) -> FakeClient:
+    m = lobby.connect_from("10.9.9.9")
+    assert "Welcome back, Mod!" in m.login("Mod", "modpass1")
+    m.raw()
+    return m
+
+
+def test_banning_a_guest_also_bans_its_address_for_the_ban_time(clock: task.Clock,
+                                                                logged: Any) -> None:
+    lobby = _moderated(clock)
+    lobby.register("Regular", "sesame12")
+    mod = _mod(lobby)
+    spammer = lobby.connect_from("10.5.5.5")
+    spammer.login("Spammy")
+    mod.raw()
+    mod.send("/ban Spammy 2h spam")
+    assert mod.text().startswith("Spammy is banned until ")
+    assert "You were banned by Mod" in spammer.text() and spammer.closed
+    again = lobby.connect_from("10.5.5.5")             # the same address, another guest name
+    again.raw()
+    again.send("Sneaky")
+    out = again.text()
+    assert "! [address-banned] Guests from your address are banned until " in out
+    assert out.endswith("login: ") and lobby.world.online("Sneaky") is None
+    # a registered name from that address still logs in; other addresses are not concerned
+    assert "Welcome back, Regular!" in _login(lobby, "10.5.5.5", "Regular", "sesame12")
+    assert "Hello Visitor!" in lobby.connect_from("10.5.5.6").login("Visitor")
+    mod.raw()
+    mod.send("/banlist")
+    lines = mod.lines()
+    assert lines[0] == "Bans (1):"
+    assert lines[1].startswith("  Spammy until ") and lines[1].endswith(", by Mod: spam")
+    assert lines[2] == "    and guests from 10.5.5.5"
+    assert any("moderation: Mod bans Spammy until" in formatEvent(e) and
+               "(and guests from 10.5.5.5)" in formatEvent(e) for e in logged)
+    clock.advance(2 * 3600)                             # the ban's time is over
+    assert "Hello Sneaky!" in lobby.connect_from("10.5.5.5").login("Sneaky")
+    mod.raw()
+    mod.send("/banlist")
+    assert mod.lines() == ["Nobody is banned."]
+
+
+def test_unban_lifts_the_address_too_and_the_address_ban_is_stored(clock: task.Clock) -> None:
+    from lobby.moderation import Moderation
+    lobby = _moderated(clock)
+    mod = _mod(lobby)
+    lobby.connect_from("2001:db8:7:7::1").login("Spammy")
+    mod.send("/ban Spammy perm spam")
+    mod.raw()
+    rows = fired(lobby.store.run_query(
+        lambda c: c.execute("SELECT name, address FROM bans").fetchall()))
+    assert rows == [("Spammy", "2001:db8:7:7::/64")]
+    # a new start reads the ban with its address: another host of the /64 is refused
+    restarted = Moderation(lobby.store, lobby.world)
+    fired(Deferred.fromCoroutine(restarted.load()))
+    assert restarted.address_bans == {"2001:db8:7:7::/64": "spammy"}
+    c = lobby.connect_from("2001:db8:7:7:abcd::2")
+    c.raw()
+    c.send("Other")
+    assert "! [address-banned]" in c.text()
+    mod.send("/unban Spammy")
+    assert mod.text().startswith("The ban on Spammy is lifted.")
+    assert "Hello Other!" in lobby.connect_from("2001:db8:7:7:abcd::2").login("Other")
+
+
+def test_banning_a_registered_name_keeps_working_by_name(clock: task.Clock) -> None:
+    lobby = _moderated(clock)
+    lobby.register("Rowdy", "sesame12")
+    mod = _mod(lobby)
+    rowdy = lobby.connect_from("10.7.7.7")
+    rowdy.login("Rowdy", "sesame12")
+    mod.send("/ban Rowdy 1h rude")
+    assert "You were banned by Mod" in rowdy.text() and rowdy.closed
+    assert "! [banned] Rowdy is banned until " in _login(lobby, "10.8.8.8", "Rowdy", "sesame12")
+    assert "Hello Visitor!" in lobby.connect_from("10.7.7.7").login("Visitor")   # no address ban
+    assert fired(lobby.store.run_query(
+        lambda c: c.execute("SELECT address FROM bans").fetchall())) == [(None,)]
+
+
+def test_only_moderators_see_the_ban_list(clock: task.Clock) -> None:
+    lobby = _moderated(clock)
+    c = lobby.connect_from("10.1.2.3")
+    c.login("Nosy")
+    c.raw()
+    c.send("/banlist")
+    assert c.lines() == ["! [not-allowed] Only a user with the role moderator may use /banlist."]

@@ -382,8 +382,10 @@ def test_a_whole_server_session_in_machine_mode_validates(clock: task.Clock) -> 
         assert s.reply("Mod", line)["type"] == "ok", line
     s.clients.pop("Eve")
     s.connect("Eve")
+    assert "ban-list-empty" in [o["type"] for o in s.cmd("Mod", "/banlist")]
     s.reply("Mod", "/ban Eve 1h spam")
     s.clients.pop("Eve")
+    assert "ban-list" in [o["type"] for o in s.cmd("Mod", "/banlist")]
     s.reply("Mod", "/unban Eve")
     s.reply("Boss", "/role Mod none")
     first = s.clients["Mod"]
