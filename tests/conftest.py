@@ -378,6 +378,7 @@ class RunningServer:
 
     async def start(self) -> None:
         from twisted.internet import reactor
+
         from protocol.server import LobbyServer
         self.server = LobbyServer(reactor, Store.threaded(str(self.db), reactor),
                                   ["tcp:0:interface=127.0.0.1"], **self.server_options)

@@ -51,6 +51,7 @@ def test_the_load_generator_refuses_addresses_off_loopback() -> None:
     assert lg.Target("127.0.0.1", 4000, sources=4).source(5) == "127.0.0.3"
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc, pins CPUs")
 def test_every_scenario_runs_at_a_tiny_size(tmp_path: Path) -> None:
     out = tmp_path / "bench.json"

@@ -11,9 +11,12 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
+@pytest.mark.slow
 def test_two_tables_play_and_are_measured(tmp_path: Path) -> None:
     out = tmp_path / "tables.json"
     done = subprocess.run(

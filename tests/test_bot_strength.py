@@ -2,6 +2,8 @@
 scripts/bot_arena.py's job, reported in docs/performance.md)."""
 from __future__ import annotations
 
+import pytest
+
 from conftest import load_script
 
 
@@ -9,6 +11,7 @@ def load_arena():
     return load_script("bot_arena")
 
 
+@pytest.mark.slow
 def test_heuristic_team_clearly_beats_random_team() -> None:
     arena = load_arena()
     stats = arena.run("heuristic", "random", 24, seed=7, target=500)

@@ -524,6 +524,7 @@ def test_games_of_the_shared_random_player(seed: int) -> None:
     check_log(random_game(seed, rounds=3))
 
 
+@pytest.mark.slow
 def test_every_kind_of_line_and_trick_end_occurs() -> None:
     """Across the seeded games every line and every way a trick ends appears: a collection
     pass, a trick taken from a winner who is out, the Dog, a Dragon gift after a collection

@@ -2,6 +2,7 @@
 next valid command."""
 from __future__ import annotations
 
+import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from twisted.internet import task
@@ -35,6 +36,7 @@ def quits(data: bytes) -> bool:
     return False
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.one_of(chunks, interesting), st.booleans())
 @example([b"SSH-"], False)

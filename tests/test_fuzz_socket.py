@@ -8,6 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from conftest import load_script
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -28,6 +30,7 @@ def test_the_log_check_recognises_trouble() -> None:
     assert not bad.search("2026-11-30T06:15:21+0000 [protocol.session#info] Guest1234 logged in")
 
 
+@pytest.mark.slow
 def test_a_short_fuzz_run_breaks_nothing() -> None:
     done = subprocess.run([sys.executable, str(SCRIPT), "--lines", "15000", "--seconds", "15",
                            "--connections", "12", "--seed", "7"],

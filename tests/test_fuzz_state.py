@@ -16,6 +16,7 @@ import json
 import random
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule
@@ -225,7 +226,7 @@ class LobbyMachine(RuleBasedStateMachine):
 LobbyMachine.TestCase.settings = settings(
     max_examples=15, stateful_step_count=50, deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
-test_lobby_state_machine = LobbyMachine.TestCase
+test_lobby_state_machine = pytest.mark.slow(LobbyMachine.TestCase)
 
 
 def test_digits_that_int_refuses_are_refused_cleanly() -> None:

@@ -251,6 +251,7 @@ def test_every_legal_play_is_accepted_by_check_play(situation: tuple) -> None:
         assert check_play(hand, trick, wish, play.cards, play.phoenix_as) == play
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(situations(), st.data())
 def test_accepted_subsets_are_legal_plays(situation: tuple, data: st.DataObject) -> None:

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from lobby.tichu import Match, MatchOptions
 from lobby.tichu.actions import Play
 from lobby.tichu.cards import PHOENIX
@@ -35,6 +37,7 @@ def _play_with_legal_objects(seed: int, rounds: int = 3) -> Match:
     return match
 
 
+@pytest.mark.slow
 def test_phoenix_plays_without_reading_replay_identically() -> None:
     for seed in range(40):
         live = _play_with_legal_objects(seed)

@@ -353,6 +353,7 @@ NOT_REACHED = {
 }
 
 
+@pytest.mark.slow
 @pytest.mark.reactor_timeout(60)
 def test_a_whole_server_session_in_machine_mode_validates(clock: task.Clock) -> None:
     s = SchemaSession(clock)

@@ -81,6 +81,7 @@ def check_round_end(r: Round) -> None:
         assert x % 5 == 0
 
 
+@pytest.mark.slow
 def test_thousands_of_random_rounds():
     """Cheap invariants on many rounds: the 56 cards, a legal action for someone, scores."""
     rng = random.Random(20260)
@@ -154,6 +155,7 @@ def random_candidates(r: Round, rng: random.Random) -> list[tuple[int, object]]:
     return out
 
 
+@pytest.mark.slow
 def test_legality_oracle_on_random_rounds():
     """No random legal action is rejected; no random illegal one is accepted (nothing changes)."""
     rng = random.Random(77)

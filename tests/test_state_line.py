@@ -7,6 +7,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
+import pytest
+
 from protocol.render_json import dumps, state_line, state_object
 from table_support import new_table, step
 
@@ -20,6 +22,7 @@ def _check_all(rec: Any, start: int = 0) -> int:
     return n
 
 
+@pytest.mark.slow
 def test_state_line_equals_the_state_object_encoded() -> None:
     checked = 0
     for options, seed in (({"seed": "5", "target": "300"}, 1),

@@ -322,6 +322,7 @@ async def test_what_every_client_receives_is_unchanged(game: str) -> None:
     assert digests(received) == EXPECTED[game]
 
 
+@pytest.mark.slow
 @pytest.mark.reactor_timeout(120)
 @pytest.mark.parametrize("game", sorted(GAMES))
 @pytest_twisted.ensureDeferred

@@ -6,7 +6,10 @@ Actions are what game records store: `action.to_json()` gives a small JSON-safe 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Iterable
+from typing import TYPE_CHECKING, Any, Iterable
+
+if TYPE_CHECKING:
+    from .cards import Card
 
 __all__ = [
     "UNSET", "Action", "GrandTichu", "CallTichu", "Exchange", "Play", "Pass", "Wish", "GiveDragon",
@@ -44,7 +47,7 @@ def _cards_text(cards: Iterable[int]) -> str:
     return format_cards(cards)
 
 
-def _cards_from_text(text: Any) -> tuple:
+def _cards_from_text(text: Any) -> tuple[Card, ...]:
     from .cards import parse_cards
     if isinstance(text, str):
         return tuple(parse_cards(text))
@@ -84,7 +87,7 @@ class Exchange(Action):
     """The three cards given away: to the next player in turn order, to the partner, to the
     previous player (BSW's order)."""
 
-    cards: tuple
+    cards: tuple[Card, ...]
 
     def __init__(self, cards: Iterable[int]) -> None:
         _set(self, "cards", cards if cards.__class__ is tuple else tuple(cards))
@@ -102,7 +105,7 @@ class Play(Action):
     to name it right after with a `Wish` action.
     """
 
-    cards: tuple
+    cards: tuple[Card, ...]
     phoenix_as: int | None
     wish: Any
 

@@ -71,13 +71,13 @@ class Card(int):
     def __repr__(self) -> str:
         return self.name
 
-    def __reduce__(self) -> tuple:
+    def __reduce__(self) -> tuple[type[Card], tuple[int]]:
         return (Card, (int(self),))
 
     def __copy__(self) -> "Card":
         return self
 
-    def __deepcopy__(self, memo: dict) -> "Card":
+    def __deepcopy__(self, memo: dict[int, Any]) -> "Card":
         return self
 
 
@@ -306,11 +306,11 @@ def parse_play(text: str | Iterable[str], hand: Iterable[Card] | None = None, *,
             explicit.append(card)
             i += 1
             continue
-        card = _maybe_card(tok)
-        if card is not None:
-            if card in explicit:
-                raise Rejected("duplicate-card", card=str(card))
-            explicit.append(card)
+        named = _maybe_card(tok)
+        if named is not None:
+            if named in explicit:
+                raise Rejected("duplicate-card", card=str(named))
+            explicit.append(named)
         else:
             rank = _maybe_rank(tok) if hand is not None else None
             if rank is None:
@@ -374,8 +374,8 @@ def _pick_ranks(ranks: list[int], hand: list[Card], explicit: list[Card]) -> lis
     for r in ranks:
         wanted[r] = wanted.get(r, 0) + 1
     for rank, count in wanted.items():
-        pool = sorted((c for c in hand if not c.is_special and c.rank == rank
-                       and c not in explicit), key=lambda c: c.suit)
+        pool = sorted(c for c in hand if not c.is_special and c.rank == rank   # by suit
+                      and c not in explicit)
         if len(pool) < count:
             raise Rejected("missing-rank", rank=rank_name(rank), count=count)
         safe = [c for c in pool if c not in bomb_cards]

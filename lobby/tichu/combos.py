@@ -8,7 +8,14 @@ from __future__ import annotations
 from typing import Iterable, Iterator
 
 from lobby.tichu.cards import (
-    DOG_BIT, DRAGON_BIT, MAHJONG_BIT, PHOENIX_BIT, Card, cards_mask, format_cards, mask_cards,
+    DOG_BIT,
+    DRAGON_BIT,
+    MAHJONG_BIT,
+    PHOENIX_BIT,
+    Card,
+    cards_mask,
+    format_cards,
+    mask_cards,
     rank_name,
 )
 
@@ -29,6 +36,16 @@ class _Slots:
     __slots__ = ("kind", "rank", "length", "_cards", "phoenix_as", "is_bomb", "mask", "key",
                  "bomb_order", "__weakref__")
 
+    kind: str
+    rank: int | float
+    length: int
+    _cards: tuple[Card, ...] | None
+    phoenix_as: int | None
+    is_bomb: bool
+    mask: int
+    key: int
+    bomb_order: int | float
+
 
 class Combo(_Slots):
     """One play: `kind`, comparison `rank`, `length`, `cards`, `phoenix_as`, `is_bomb`.
@@ -38,15 +55,6 @@ class Combo(_Slots):
     """
 
     __slots__ = ()
-
-    kind: str
-    rank: int | float
-    length: int
-    phoenix_as: int | None
-    is_bomb: bool
-    mask: int
-    key: int
-    bomb_order: int
 
     def __new__(cls, kind: str, rank: int | float, mask: int, phoenix_as: int | None = None) -> "Combo":
         return _make(kind, rank, mask, phoenix_as, _key(mask, phoenix_as, rank))
@@ -82,7 +90,7 @@ class Combo(_Slots):
             return self.key == other.key
         return NotImplemented
 
-    def __reduce__(self) -> tuple:
+    def __reduce__(self) -> tuple[type[Combo], tuple[str, int | float, int, int | None]]:
         return (Combo, (self.kind, self.rank, self.mask, self.phoenix_as))
 
     def __str__(self) -> str:

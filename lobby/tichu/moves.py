@@ -12,12 +12,37 @@ from __future__ import annotations
 from typing import Iterable, Sequence, Union
 
 from lobby.tichu.cards import (
-    DOG_BIT, DRAGON_BIT, MAHJONG_BIT, PHOENIX_BIT, RANK_MASK, Card, cards_mask, format_cards,
-    mask_cards, parse_cards, parse_rank, rank_name,
+    DOG_BIT,
+    DRAGON_BIT,
+    MAHJONG_BIT,
+    PHOENIX_BIT,
+    RANK_MASK,
+    Card,
+    cards_mask,
+    format_cards,
+    mask_cards,
+    parse_cards,
+    parse_rank,
+    rank_name,
 )
 from lobby.tichu.combos import (
-    BOMB, DOG, FULLHOUSE, PAIR, SINGLE, STAIRS, STRAIGHT, TRIPLE, Combo, _intern, _make, beats,
-    classify, describe, describe_kind, phoenix_single, readings,
+    BOMB,
+    DOG,
+    FULLHOUSE,
+    PAIR,
+    SINGLE,
+    STAIRS,
+    STRAIGHT,
+    TRIPLE,
+    Combo,
+    _intern,
+    _make,
+    beats,
+    classify,
+    describe,
+    describe_kind,
+    phoenix_single,
+    readings,
 )
 from lobby.tichu.errors import Rejected
 
@@ -26,6 +51,8 @@ __all__ = ["legal_plays", "can_pass", "bombs_out_of_turn", "check_play", "check_
 
 Play = Union[Combo, Iterable[Card]]
 Wish = Union[str, int, None]
+#: a hand: its cards, or their bit mask (what Round keeps)
+Hand = Union[Iterable[Card], int]
 
 # ---- tables -------------------------------------------------------------------------------------
 _POP = tuple(bin(n).count("1") for n in range(16))
@@ -39,9 +66,9 @@ _CARD_BITS = (1 << _PA) - 1
 
 def _rank_table(k: int, with_phoenix: bool) -> tuple[tuple[tuple[int, ...], ...], ...]:
     """[r][nib]: masks of k cards of rank r out of nib (+ the Phoenix standing for r)."""
-    rows = []
+    rows: list[tuple[tuple[int, ...], ...]] = []
     for r in range(15):
-        row = []
+        row: list[tuple[int, ...]] = []
         for nib in range(16):
             if r < 2:
                 row.append(())
@@ -61,7 +88,8 @@ _TWO_PH = _rank_table(2, True)
 _PH_AS = tuple((PHOENIX_BIT | (r << _PA),) if r >= 2 else () for r in range(15))
 
 
-def _combo_table(kind: str, values: tuple) -> tuple[tuple[tuple[Combo, ...], ...], ...]:
+def _combo_table(kind: str, values: tuple[tuple[tuple[int, ...], ...], ...]
+                 ) -> tuple[tuple[tuple[Combo, ...], ...], ...]:
     """[r][nib]: the interned combos of `values[r][nib]` (card masks | Phoenix reading << _PA)."""
     return tuple(tuple(tuple(_intern(kind, r, v & _CARD_BITS, (v >> _PA) or None) for v in cell)
                        for cell in row) for r, row in enumerate(values))
@@ -83,7 +111,7 @@ def _nibbles(hand: int) -> list[int]:
 
 
 # ---- generators (each appends interned combos to out) -------------------------------------------
-def _gen_same_rank(out: list, nib: list[int], ph: int, size: int, above: int) -> None:
+def _gen_same_rank(out: list[Combo], nib: list[int], ph: int, size: int, above: int) -> None:
     real, joker = (_PAIRS, _PAIRS_PH) if size == 2 else (_TRIPLES, _TRIPLES_PH)
     for r in range(above + 1, 15):
         n = nib[r]
@@ -93,7 +121,7 @@ def _gen_same_rank(out: list, nib: list[int], ph: int, size: int, above: int) ->
                 out += joker[r][n]
 
 
-def _gen_singles(out: list, hand: int, nib: list[int]) -> None:
+def _gen_singles(out: list[Combo], hand: int, nib: list[int]) -> None:
     for r in range(2, 15):
         n = nib[r]
         if n:
@@ -104,7 +132,7 @@ def _gen_singles(out: list, hand: int, nib: list[int]) -> None:
                 out.append(combo)
 
 
-def _gen_fullhouses(out: list, nib: list[int], ph: int, above: int) -> None:
+def _gen_fullhouses(out: list[Combo], nib: list[int], ph: int, above: int) -> None:
     pairs: list[tuple[int, tuple[int, ...]]] = []       # (rank, pair values)
     for r in range(2, 15):
         n = nib[r]
@@ -131,7 +159,7 @@ def _gen_fullhouses(out: list, nib: list[int], ph: int, above: int) -> None:
             out.append(_make(FULLHOUSE, t, m, pa or None, (m << 5) | pa))
 
 
-def _gen_runs(out: list, nib: list[int], ph: int, ma: int, pairs: bool,
+def _gen_runs(out: list[Combo], nib: list[int], ph: int, ma: int, pairs: bool,
               length: int | None, above: int, flushes: bool) -> None:
     """Straights (pairs=False, length in cards) or stairs (pairs=True, length in pairs).
 
@@ -142,7 +170,8 @@ def _gen_runs(out: list, nib: list[int], ph: int, ma: int, pairs: bool,
     fillable = 0      # ranks the Phoenix can stand for
     if pairs:
         kind, need, first = STAIRS, 2, 2
-        ph_opts = [()] * 15
+        ph_list: list[tuple[int, ...]] = [()] * 15
+        ph_opts: Sequence[tuple[int, ...]] = ph_list
         for r in range(2, 15):
             n = nib[r]
             if n:
@@ -150,7 +179,7 @@ def _gen_runs(out: list, nib: list[int], ph: int, ma: int, pairs: bool,
                     opts[r] = _TWO[r][n]
                     full |= 1 << r
                 if ph:
-                    ph_opts[r] = _ONE_PH[r][n]
+                    ph_list[r] = _ONE_PH[r][n]
                     fillable |= 1 << r
     else:
         kind, need, first = STRAIGHT, 5, 1
@@ -222,7 +251,7 @@ def _is_flush(m: int) -> bool:
             or m & _SUIT_MASK[3] == m)
 
 
-def _gen_bombs(out: list, hand: int, nib: list[int], above: Combo | None) -> None:
+def _gen_bombs(out: list[Combo], hand: int, nib: list[int], above: Combo | None) -> None:
     order = above.bomb_order if above is not None else -1
     for r in range(2, 15):
         if nib[r] == 15 and r > order:
@@ -281,15 +310,15 @@ def _generate_direct(hand: int, top: Combo | None) -> list[Combo]:
             if hand & DRAGON_BIT:
                 out.append(_DRAGON_SINGLE)
     elif kind == PAIR:
-        _gen_same_rank(out, nib, ph, 2, rank)
+        _gen_same_rank(out, nib, ph, 2, rank)  # type: ignore[arg-type]
     elif kind == TRIPLE:
-        _gen_same_rank(out, nib, ph, 3, rank)
+        _gen_same_rank(out, nib, ph, 3, rank)  # type: ignore[arg-type]
     elif kind == FULLHOUSE:
-        _gen_fullhouses(out, nib, ph, rank)
+        _gen_fullhouses(out, nib, ph, rank)  # type: ignore[arg-type]
     elif kind == STRAIGHT:
-        _gen_runs(out, nib, ph, ma, False, top.length, rank, flushes)
+        _gen_runs(out, nib, ph, ma, False, top.length, rank, flushes)  # type: ignore[arg-type]
     elif kind == STAIRS:
-        _gen_runs(out, nib, ph, ma, True, top.length // 2, rank, False)
+        _gen_runs(out, nib, ph, ma, True, top.length // 2, rank, False)  # type: ignore[arg-type]
     return out
 
 
@@ -414,12 +443,12 @@ class _Chunks:
 
     __slots__ = ("per_rank", "rows")
 
-    def __init__(self, per_rank: tuple) -> None:
+    def __init__(self, per_rank: tuple[tuple[tuple[Combo, ...], ...], ...]) -> None:
         self.per_rank = per_rank
-        self.rows: list[list] = [[None] * 4096 for _ in range(5)]
+        self.rows: list[list[tuple[Combo, ...] | None]] = [[None] * 4096 for _ in range(5)]
 
-    def fill(self, k: int, bits: int) -> tuple:
-        out: tuple = ()
+    def fill(self, k: int, bits: int) -> tuple[Combo, ...]:
+        out: tuple[Combo, ...] = ()
         for j in range(3):
             r = 2 + 3 * k + j
             if r <= 14:
@@ -432,7 +461,7 @@ _C_SINGLES, _C_PAIRS, _C_PAIRS_PH = _Chunks(_SINGLES), _Chunks(_PAIRS), _Chunks(
 _C_TRIPLES, _C_TRIPLES_PH = _Chunks(_TRIPLES), _Chunks(_TRIPLES_PH)
 
 
-def _add_above(out: list, chunks: _Chunks, m: int) -> None:
+def _add_above(out: list[Combo], chunks: _Chunks, m: int) -> None:
     """Append the plays of `chunks` made of the normal cards in mask `m`."""
     rows = chunks.rows
     k = 0
@@ -481,12 +510,12 @@ def follow_plays(hand: int, top: Combo, w: int) -> tuple[list[Combo], bool]:
             _add_above(out, _C_SINGLES, m)
         if r < 15:
             if hand & PHOENIX_BIT:
-                out.append(_PH_SINGLES[int(rank * 2) + 1])
+                out.append(_PH_SINGLES[int(rank * 2) + 1])  # type: ignore[arg-type]  # odd: a Combo
             if hand & DRAGON_BIT:
                 out.append(_DRAGON_SINGLE)
     elif kind is PAIR or kind is TRIPLE:
         out = []
-        m = hand & _ABOVE[top.rank]
+        m = hand & _ABOVE[top.rank]  # type: ignore[index]  # a pair's or triple's rank: an int
         if m:
             if kind is PAIR:
                 _add_above(out, _C_PAIRS, m)
@@ -503,11 +532,13 @@ def follow_plays(hand: int, top: Combo, w: int) -> tuple[list[Combo], bool]:
         if kind is STRAIGHT:
             y = hand & _NORMAL
             _gen_runs(out, nib, hand & PHOENIX_BIT, hand & MAHJONG_BIT, False, top.length,
-                      top.rank, bool(y & y >> 4 & y >> 8 & y >> 12 & y >> 16))
+                      top.rank,  # type: ignore[arg-type]  # only a single's rank is a float
+                      bool(y & y >> 4 & y >> 8 & y >> 12 & y >> 16))
         elif kind is STAIRS:
-            _gen_runs(out, nib, hand & PHOENIX_BIT, 0, True, top.length // 2, top.rank, False)
+            _gen_runs(out, nib, hand & PHOENIX_BIT, 0, True, top.length // 2,
+                      top.rank, False)  # type: ignore[arg-type]
         else:
-            _gen_fullhouses(out, nib, hand & PHOENIX_BIT, top.rank)
+            _gen_fullhouses(out, nib, hand & PHOENIX_BIT, top.rank)  # type: ignore[arg-type]
     else:
         plays, may_pass, _ = _generic_answer(hand, top, w)
         return plays.copy(), may_pass
@@ -587,9 +618,9 @@ def _answer(hand: int, top: Combo | None, w: int) -> tuple[list[Combo], bool, bo
     return found
 
 
-def _hand_mask(hand: Iterable[int] | int) -> int:
+def _hand_mask(hand: Hand) -> int:
     if type(hand) is int:
-        return hand  # type: ignore[return-value]
+        return hand
     m = 0
     for c in hand:  # type: ignore[union-attr]
         m |= 1 << c
@@ -619,19 +650,19 @@ def trick_top(trick: Sequence[Play]) -> Combo | None:
 
 
 # ---- the public questions -----------------------------------------------------------------------
-def legal_plays(hand: Iterable[Card], trick: Sequence[Play], wish: Wish) -> list[Combo]:
+def legal_plays(hand: Hand, trick: Sequence[Play], wish: Wish) -> list[Combo]:
     """Every play the player in turn may make (bombs included, the wish obligation applied)."""
     return _answer(_hand_mask(hand), trick_top(trick), _wish_rank(wish))[0].copy()
 
 
-def can_pass(hand: Iterable[Card], trick: Sequence[Play], wish: Wish) -> bool:
+def can_pass(hand: Hand, trick: Sequence[Play], wish: Wish) -> bool:
     """False when leading or when the wish obligation binds (RULES.md 20)."""
     if not trick:
         return False
     return _answer(_hand_mask(hand), trick_top(trick), _wish_rank(wish))[1]
 
 
-def wish_binds(hand: Iterable[Card], trick: Sequence[Play], wish: Wish) -> bool:
+def wish_binds(hand: Hand, trick: Sequence[Play], wish: Wish) -> bool:
     """Whether the player in turn must play the wished rank (or a bomb) now."""
     w = _wish_rank(wish)
     if not w:
@@ -639,7 +670,7 @@ def wish_binds(hand: Iterable[Card], trick: Sequence[Play], wish: Wish) -> bool:
     return _answer(_hand_mask(hand), trick_top(trick), w)[2]
 
 
-def bombs_out_of_turn(hand: Iterable[Card], trick: Sequence[Play]) -> list[Combo]:
+def bombs_out_of_turn(hand: Hand, trick: Sequence[Play]) -> list[Combo]:
     """The bombs this hand could throw in now: none on an empty table or on the Dog."""
     top = trick_top(trick)
     if top is None or top.kind == DOG:
@@ -695,7 +726,7 @@ def _why_not(combo: Combo, top: Combo) -> Rejected:
     return Rejected("too-low", play=describe(combo), top=describe(top))
 
 
-def check_play(hand: Iterable[Card], trick: Sequence[Play], wish: Wish,
+def check_play(hand: Hand, trick: Sequence[Play], wish: Wish,
                cards: Iterable[Card] | str, phoenix_as: int | str | None = None) -> Combo:
     """The combo these cards make as a play in turn (lead or follow), or Rejected with the reason.
 
@@ -716,7 +747,7 @@ def check_play(hand: Iterable[Card], trick: Sequence[Play], wish: Wish,
     return combo
 
 
-def check_bomb_out_of_turn(hand: Iterable[Card], trick: Sequence[Play],
+def check_bomb_out_of_turn(hand: Hand, trick: Sequence[Play],
                            cards: Iterable[Card] | str) -> Combo:
     """The bomb these cards make, thrown in out of turn now, or Rejected with the reason.
 

@@ -15,12 +15,24 @@ from functools import reduce
 from operator import or_
 from typing import Any, Iterable, Sequence
 
-from .actions import (UNSET, Action, CallTichu, Exchange, GiveDragon, GrandTichu, Pass, Play,
-                      Wish)
-from .cards import (DECK, DOG_BIT, DRAGON_BIT, MAHJONG, MAHJONG_BIT, RANK_MASK, Card, format_cards,
-                    mask_cards, mask_points, parse_rank, rank_name, sort_cards)
-from .errors import Rejected
 from . import moves as _moves
+from .actions import UNSET, Action, CallTichu, Exchange, GiveDragon, GrandTichu, Pass, Play, Wish
+from .cards import (
+    DECK,
+    DOG_BIT,
+    DRAGON_BIT,
+    MAHJONG,
+    MAHJONG_BIT,
+    RANK_MASK,
+    Card,
+    format_cards,
+    mask_cards,
+    mask_points,
+    parse_rank,
+    rank_name,
+    sort_cards,
+)
+from .errors import Rejected
 from .view_text import hand_text, play_text, play_texts, received_text
 
 __all__ = ["Round", "Event", "PHASES"]
@@ -83,7 +95,7 @@ def _check_cards(cards: Any) -> None:
 
 
 def _is_dragon_single(combo: Any) -> bool:
-    return combo.mask == DRAGON_BIT
+    return bool(combo.mask == DRAGON_BIT)
 
 
 
@@ -113,13 +125,15 @@ class Round:
         self.grand: list[bool | None] = [None] * 4     # Grand Tichu decisions
         self.calls: list[str | None] = [None] * 4      # "tichu" / "grand" / None
         self.played_first = [False] * 4                # has played a card (no Tichu any more)
-        self.given: list[tuple | None] = [None] * 4    # exchange: cards given (next, partner, prev)
+        # exchange: the cards given (to the next, the partner, the previous)
+        self.given: list[tuple[Card, ...] | None] = [None] * 4
         self.received: list[dict[int, Card]] = [{}, {}, {}, {}]  # exchange: from seat -> card
         self._received_shown: list[dict[str, str]] = [{}, {}, {}, {}]  # the same, as views show it
         self.trick: list[tuple[int, Any]] = []          # (seat, Combo), oldest first
         self._combos: list[Any] = []                    # the same Combos (for moves.py)
-        self._legal: tuple = ()                         # (seat, hand, top, won, wish, plays, may pass)
-        self._leads: list[tuple | None] = [None] * 4     # per seat: (hand, its leads, no wish)
+        # (seat, hand, top, won, wish, plays, may pass)
+        self._legal: tuple[int, int, Any, bool, int | None, list[Any], bool] | tuple[()] = ()
+        self._leads: list[tuple[int, list[Any]] | None] = [None] * 4  # per seat: (hand, its leads)
         self._table = 0                                 # mask of the cards on the table
         self.holder: int | None = None                  # seat of the top play
         self.passes = 0                                 # passes since the top play
@@ -177,20 +191,19 @@ class Round:
         nothing)."""
         if seat.__class__ is not int or not 0 <= seat <= 3:
             raise Rejected("bad-seat", seat=seat)
-        t = action.__class__
-        if t is Play:
+        if type(action) is Play:
             return self._play(seat, action)
-        if t is Pass:
+        if type(action) is Pass:
             return self._pass(seat)
-        if t is CallTichu:
+        if type(action) is CallTichu:
             return self._call_tichu(seat)
-        if t is GrandTichu:
+        if type(action) is GrandTichu:
             return self._grand(seat, action.call)
-        if t is Exchange:
+        if type(action) is Exchange:
             return self._exchange(seat, action.cards)
-        if t is Wish:
+        if type(action) is Wish:
             return self._wish(seat, action.rank)
-        if t is GiveDragon:
+        if type(action) is GiveDragon:
             return self._give_dragon(seat, action.seat)
         raise Rejected("bad-action", action=repr(action))
 
@@ -229,7 +242,7 @@ class Round:
         self.calls[seat] = "tichu"
         return [Event("tichu", None, {"seat": seat})]
 
-    def _exchange(self, seat: int, cards: tuple) -> list[Event]:
+    def _exchange(self, seat: int, cards: tuple[Card, ...]) -> list[Event]:
         if self.phase != "exchange":
             if self.phase == "grand":
                 raise Rejected("wrong-phase", phase=self.phase)
@@ -253,7 +266,7 @@ class Round:
         evs = [Event("exchange-given", None, {"seat": seat})]
         if None not in self.given:
             for s in range(4):
-                for k, c in enumerate(self.given[s]):   # next, partner, previous
+                for k, c in enumerate(self.given[s] or ()):   # next, partner, previous
                     self.received[(s + k + 1) & 3][s] = c
             for s in range(4):
                 rec = self.received[s]
@@ -342,7 +355,7 @@ class Round:
             self.phase = "play"
         return self._put(seat, combo, UNSET)
 
-    def _try_bomb(self, hand: int, cards: tuple) -> Any:
+    def _try_bomb(self, hand: int, cards: tuple[Card, ...]) -> Any:
         try:
             return _moves.check_bomb_out_of_turn(hand, self._combos, cards)
         except Rejected:
@@ -428,6 +441,7 @@ class Round:
             raise Rejected("must-fulfil-wish", rank=self._wish_text())
         self.passes = passes = self.passes + 1
         holder = self.holder
+        assert holder is not None                       # a play is on the table
         needed = (hands[0] != 0) + (hands[1] != 0) + (hands[2] != 0) + (hands[3] != 0)
         if hands[holder]:
             needed -= 1
@@ -449,6 +463,7 @@ class Round:
         """The trick on the table goes to `to` (default: its holder; a Dragon trick under
         `dragon_fixed` to the next opponent in turn order)."""
         holder = self.holder
+        assert holder is not None                       # a trick is on the table
         if to is None:
             to = holder
             if self.dragon_fixed and self._combos[-1].mask == DRAGON_BIT:
@@ -725,8 +740,9 @@ class Round:
         for s in range(4):
             cards.extend(mask_cards(self.hands[s]))
             cards.extend(mask_cards(self.won[s]))
-            if self.given[s] is not None and self.phase == "exchange":
-                cards.extend(self.given[s])
+            given = self.given[s]
+            if given is not None and self.phase == "exchange":
+                cards.extend(given)
             if self.phase == "grand":
                 cards.extend(self.deal[s][8:])
         cards.extend(mask_cards(self._table))
