@@ -16,7 +16,7 @@ What it does, for each event loop asked for (``--loops``) and each repetition (`
    connection and in total, and ``/who`` round trips.
 4. Chat fan-out: ``--listeners`` users and ``--talkers`` talkers in the lobby, ``--rate``
    messages per second; delivery latency at the listeners.
-5. Login storm: ``--storm`` clients logging in with passwords (scrypt, in threads) over and over,
+5. Login storm: ``--storm`` clients logging in with passwords (argon2id, in threads) over and over,
    and the latency of other users' commands before and during the storm.
 6. Flood: one client sending lines as fast as the server reads them, next to normal users.
 
