@@ -18,9 +18,10 @@ journal, and a table with nothing pending sends at once. Tables do not wait for 
 If a commit fails (disk full, I/O error) the failure is logged as an error with the table
 numbers, the held events are released anyway (the game goes on; only its crash safety is lost),
 ``failures`` counts it, and ``on_failure(table_numbers)`` is called: the server's Persistence
-tells the players of those tables that their game cannot be saved. SQLite in WAL mode with ``synchronous = NORMAL`` (lobby/store.py) keeps every commit
-across a killed process (SIGKILL); ``Journal(..., fsync=True)`` switches the connection to
-``synchronous = FULL`` so commits also survive a power cut (one fsync per reactor turn).
+tells the players of those tables that their game cannot be saved. SQLite in WAL mode with
+``synchronous = NORMAL`` (lobby/store.py) keeps every commit across a killed process (SIGKILL);
+``Journal(..., fsync=True)`` switches the connection to ``synchronous = FULL`` so commits also
+survive a power cut (one fsync per reactor turn).
 
 At start-up ``load_open_tables()`` gives, per table that was playing, what ``Match.replay``
 needs (``OpenTable.record``), its players and options: the consistent prefix of its actions

@@ -32,7 +32,6 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Any, Callable
 
-from twisted.internet.defer import Deferred
 from twisted.logger import Logger
 
 from lobby.accounts import name_key

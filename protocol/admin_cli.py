@@ -32,8 +32,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Callable, Sequence, TextIO
 
-from lobby.accounts import (DEFAULT_PARAMS, Argon2Params, check_name, check_password,
-                            hash_password, name_key)
+from lobby.accounts import DEFAULT_PARAMS, Argon2Params, check_name, check_password, hash_password, name_key
 from lobby.messages import LobbyError
 from lobby.store import ROLES, Store, StoreError, inline_runner
 
@@ -227,8 +226,9 @@ class _Env:
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog=PROG, allow_abbrev=False, description="Offline administration of the lobby's database (safe while the "
-                               "server runs).")
+        prog=PROG, allow_abbrev=False,
+        description="Offline administration of the lobby's database (safe while the server "
+                    "runs).")
     parser.add_argument("--db", default=DEFAULT_DB, metavar="PATH",
                         help=f"the SQLite database file (default {DEFAULT_DB})")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")

@@ -17,9 +17,15 @@ import threading
 from pathlib import Path
 from typing import Any, Sequence
 
-from twisted.internet.defer import maybeDeferred
-from twisted.internet.defer import (Deferred, DeferredList, TimeoutError, gatherResults,
-                                    inlineCallbacks, succeed)
+from twisted.internet.defer import (
+    Deferred,
+    DeferredList,
+    TimeoutError,
+    gatherResults,
+    inlineCallbacks,
+    maybeDeferred,
+    succeed,
+)
 from twisted.internet.protocol import Factory
 from twisted.internet.threads import deferToThreadPool
 from twisted.logger import Logger

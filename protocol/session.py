@@ -2,8 +2,9 @@
 
 States: ``login`` (a ``login:`` prompt) -> ``password`` (for a registered name, echo off) or, in
 text mode, ``confirm`` (an unregistered name: an empty line enters as that guest, any other line
-is another name) -> ``active`` (commands and speech) -> ``closed``. Lines that arrive while a command is still working
-(a database query, a password hash in a thread) wait in a short queue and run in order.
+is another name) -> ``active`` (commands and speech) -> ``closed``. Lines that arrive while a
+command is still working (a database query, a password hash in a thread) wait in a short queue
+and run in order.
 
 The telnet byte layer (negotiation, line framing, UTF-8/Latin-1 decoding, line and output limits)
 is ``protocol.telnet.TelnetLineProtocol``; this class only sees clean lines.

@@ -9,14 +9,20 @@ from typing import Any
 
 import pytest_twisted
 from twisted.internet import task
-from twisted.internet.defer import Deferred
 from twisted.internet.address import IPv4Address, IPv6Address
+from twisted.internet.defer import Deferred
 from twisted.internet.testing import StringTransport
 from twisted.logger import formatEvent
 
 from conftest import FAST_HASH, FakeClient, FakeLobby, RunningServer, fired
-from lobby.accounts import (Accounts, Argon2Params, ScryptParams, check_password_hash,
-                            hash_password, hash_password_scrypt)
+from lobby.accounts import (
+    Accounts,
+    Argon2Params,
+    ScryptParams,
+    check_password_hash,
+    hash_password,
+    hash_password_scrypt,
+)
 from lobby.store import inline_runner
 from protocol.guard import ACCOUNT_DELAY_BASE, Guard, Limits, address_group
 

@@ -11,8 +11,6 @@ import sys
 from pathlib import Path
 from typing import Any
 
-import pytest
-
 from conftest import FAST_HASH, fired
 from lobby.accounts import verify_password
 from lobby.store import Store, inline_runner
