@@ -176,12 +176,22 @@ class TokenBucket:
 
 
 def peer_host(session: Any) -> str:
-    """The IP address of a session's peer ("?" when the transport has none, e.g. in tests)."""
+    """The IP address of a session's peer ("?" when the transport has none, e.g. in tests):
+    behind a ``haproxy:`` listener the client's from the PROXY header (protocol/proxy.py), in
+    the canonical form (IPv6 compressed, an IPv4-mapped IPv6 address as IPv4), so one client is
+    one key for every limit and ban whatever wrote its address."""
     try:
         peer = session.transport.getPeer()
     except Exception:
         return "?"
-    return str(getattr(peer, "host", "?"))
+    host = str(getattr(peer, "host", "?"))
+    try:
+        ip = ipaddress.ip_address(host)
+    except ValueError:
+        return host
+    if ip.version == 6 and ip.ipv4_mapped is not None:
+        ip = ip.ipv4_mapped
+    return str(ip)
 
 
 #: the first delay (seconds) for an account after ``account_failures_before_delay`` failures;

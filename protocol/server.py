@@ -170,7 +170,7 @@ class LobbyServer:
     @inlineCallbacks
     def start(self) -> Any:
         """Open the database, then listen on every endpoint (StoreError / CannotListenError)."""
-        from twisted.internet.endpoints import serverFromString
+        from protocol.proxy import listen
         version = yield self.store.open()
         log.info("database {path} open, schema version {version}", path=self.store.path,
                  version=version)
@@ -186,7 +186,9 @@ class LobbyServer:
         log.info("limits: {limits}", limits=self.limits.describe())
         try:
             for description in self.endpoints:
-                port = yield serverFromString(self.reactor, description).listen(self.factory)
+                # (haproxy:ENDPOINT: each connection's PROXY header first, protocol/proxy.py)
+                port = yield listen(self.reactor, description, self.factory, self.world.clock,
+                                    self.limits.login_timeout)
                 self.ports.append(port)
                 log.info("listening on {endpoint} ({address})", endpoint=description,
                          address=_address(port))
