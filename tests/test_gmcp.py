@@ -143,8 +143,7 @@ def _bad_gmcp(count: int) -> bytes:
 def test_3000_bad_gmcp_messages_are_logged_once(lobby: FakeLobby, logged: Any) -> None:
     c = lobby.connect()
     c.send(bytes((IAC, DO, GMCP)))
-    c.send("Anna")
-    c.send("")                      # "Anna" is not a registered name: Enter confirms
+    c.login("Anna")
     c.raw()
     del logged[:]
     c.send(_bad_gmcp(3000))                         # one burst, flood control off (Limits())
@@ -162,8 +161,7 @@ def test_3000_bad_gmcp_messages_are_logged_once(lobby: FakeLobby, logged: Any) -
 def test_oversized_subnegotiations_of_any_option_are_dropped_and_logged_once(
         lobby: FakeLobby, logged: Any) -> None:
     c = lobby.connect()
-    c.send("Anna")
-    c.send("")                      # "Anna" is not a registered name: Enter confirms
+    c.login("Anna")
     c.raw()
     del logged[:]
     naws = bytes((IAC, SB, 31)) + b"\x00" * 9000 + bytes((IAC, SE))   # not even GMCP
@@ -179,13 +177,12 @@ def test_subnegotiations_count_toward_flood_control(clock: Any, logged: Any) -> 
     guard = Guard(Limits(flood_rate=20, flood_burst=20, flood_kick=500), clock, lobby.world)
     lobby.factory.guard = guard
     c = lobby.connect()
-    c.send(bytes((IAC, DO, GMCP)))
-    c.send("Anna")                                  # one token
+    c.send(bytes((IAC, DO, GMCP)))                  # (negotiation is no subnegotiation)
     c.raw()
     del logged[:]
-    for i in range(19):                             # the rest of the burst, as GMCP
+    for i in range(20):                             # the whole burst, as GMCP (at login:)
         c.send(gmcp("Core.Supports.Add", [f"P{i} 1"]))
-    assert len(c.session.gmcp_supports) == 19
+    assert len(c.session.gmcp_supports) == 20
     c.send(gmcp("Core.Supports.Add", ["Late 1"]))   # no token left: dropped, warned once
     assert "Late" not in c.session.gmcp_supports
     lines = c.lines()
@@ -214,9 +211,7 @@ def test_core_supports_and_core_hello_are_bounded(lobby: FakeLobby) -> None:
     hello = c.session.gmcp_client
     assert hello["client"] == "M" * 100 and hello["version"] == "1" and "junk" not in hello
     assert len(hello) <= 8
-    c.send("Anna")
-    c.send("")                      # "Anna" is not a registered name: Enter confirms
-    assert "Hello Anna!" in c.text()
+    assert "Hello Anna!" in c.login("Anna")
 
 
 @pytest_twisted.ensureDeferred
