@@ -154,7 +154,7 @@ async def test_a_person_in_text_mode_plays_with_three_in_process_bots(
     assert all(not b.errors for b in table.bots.values())
 
 
-@pytest.mark.reactor_timeout(30)
+@pytest.mark.reactor_timeout(60)
 @pytest_twisted.ensureDeferred
 async def test_a_line_dropped_by_flood_control_is_sent_again(tmp_path: Path) -> None:
     """Against a server with strict flood control an unpaced bot gets `flooding` (no id) for a

@@ -57,12 +57,12 @@ class Server:
 
     def kill(self) -> None:
         self.proc.send_signal(signal.SIGKILL)
-        self.proc.wait(timeout=20)
+        self.proc.wait(timeout=60)
         assert self.proc.returncode == -signal.SIGKILL
 
     def terminate(self) -> str:
         self.proc.send_signal(signal.SIGTERM)
-        out, _ = self.proc.communicate(timeout=30)
+        out, _ = self.proc.communicate(timeout=60)
         assert self.proc.returncode == 0, out
         return "".join(self.log) + out
 
@@ -78,10 +78,10 @@ class Client:
     """A blocking line client (telnet negotiation stripped)."""
 
     def __init__(self, port: int) -> None:
-        self.sock = socket.create_connection(("127.0.0.1", port), timeout=10)
+        self.sock = socket.create_connection(("127.0.0.1", port), timeout=60)
         self.buffer = ""
 
-    def expect(self, text: str, timeout: float = 10.0) -> str:
+    def expect(self, text: str, timeout: float = 30.0) -> str:
         deadline = time.monotonic() + timeout
         while text not in self.buffer:
             left = deadline - time.monotonic()

@@ -138,7 +138,7 @@ def test_the_server_starts_logs_and_stops_on_sigterm(tmp_path: Path) -> None:
                 break
         assert len(listening) == 2
         proc.send_signal(signal.SIGTERM)
-        out, err = proc.communicate(timeout=20)
+        out, err = proc.communicate(timeout=60)
     finally:
         if proc.poll() is None:
             proc.kill()
@@ -167,5 +167,5 @@ def test_the_console_script_is_installed() -> None:
     script = Path(sys.executable).parent / "tichu-lobby"
     if not script.exists():
         pytest.skip("not run from the project's virtual environment")
-    done = subprocess.run([str(script), "--help"], capture_output=True, text=True, timeout=20)
+    done = subprocess.run([str(script), "--help"], capture_output=True, text=True, timeout=60)
     assert done.returncode == 0 and "--motd" in done.stdout

@@ -13,7 +13,7 @@ import pytest_twisted
 from twisted.internet.defer import Deferred
 from twisted.internet.protocol import ClientFactory, Factory, Protocol
 
-from conftest import logged_events
+from conftest import WAIT, logged_events
 from protocol import gathered_write
 from protocol.telnet import GMCP, IAC, WILL, TelnetLineProtocol
 
@@ -74,12 +74,11 @@ async def _pairs(protocol: type, count: int) -> tuple[Any, list[Any], list[_Clie
         client = _Client()
         await TCP4ClientEndpoint(reactor, "127.0.0.1", port.getHost().port).connect(
             _SingleUse(client))
-        await client.wait_for(OFFER_GMCP).addTimeout(5, reactor)
+        await client.wait_for(OFFER_GMCP).addTimeout(WAIT, reactor)
         clients.append(client)
     return port, servers, clients
 
 
-@pytest.mark.reactor_timeout(15)
 @pytest_twisted.ensureDeferred
 async def test_a_connection_failing_in_the_end_of_turn_send_does_not_stop_the_others(
         write_path: str) -> None:
@@ -101,16 +100,15 @@ async def test_a_connection_failing_in_the_end_of_turn_send_does_not_stop_the_ot
         healthy.sendLine("hello")
         gathering = write_path == "gathered"
         assert broken._corked is gathering and healthy._corked is gathering
-        await client.wait_for(b"hello\r\n").addTimeout(3, reactor)
+        await client.wait_for(b"hello\r\n").addTimeout(WAIT, reactor)
         assert healthy._corked is False
         healthy.sendLine("again")          # and the connection is not left gathering for ever
-        await client.wait_for(b"again\r\n").addTimeout(3, reactor)
+        await client.wait_for(b"again\r\n").addTimeout(WAIT, reactor)
     finally:
         healthy.transport.loseConnection()
         await port.stopListening()
 
 
-@pytest.mark.reactor_timeout(15)
 @pytest_twisted.ensureDeferred
 async def test_abort_drops_what_the_turn_had_gathered(write_path: str) -> None:
     """abortConnection drops the buffered output (Twisted's contract, and what happened before
@@ -122,7 +120,7 @@ async def test_abort_drops_what_the_turn_had_gathered(write_path: str) -> None:
         server.sendLine("never seen")
         assert server._corked is (write_path == "gathered")
         server.transport.abortConnection()
-        await client.lost.addTimeout(3, reactor)
+        await client.lost.addTimeout(WAIT, reactor)
         assert client.received == OFFER_GMCP
     finally:
         await port.stopListening()
@@ -159,7 +157,6 @@ def test_a_name_of_another_kind_is_reported(monkeypatch: pytest.MonkeyPatch) -> 
     assert gathered_write.probe(reactor) == ["_tempDataLen"]
 
 
-@pytest.mark.reactor_timeout(15)
 @pytest_twisted.ensureDeferred
 async def test_a_missing_private_name_means_one_warning_and_twisteds_write_path(
         monkeypatch: pytest.MonkeyPatch, fresh_probe: None) -> None:
@@ -180,7 +177,7 @@ async def test_a_missing_private_name_means_one_warning_and_twisteds_write_path(
                 assert server.transport in reactor.getWriters()
                 server.sendLine("two")
             for client in clients:
-                await client.wait_for(b"one\r\ntwo\r\n").addTimeout(3, reactor)
+                await client.wait_for(b"one\r\ntwo\r\n").addTimeout(WAIT, reactor)
                 assert client.received == OFFER_GMCP + b"one\r\ntwo\r\n"
         finally:
             for server in servers:
@@ -193,7 +190,6 @@ async def test_a_missing_private_name_means_one_warning_and_twisteds_write_path(
     assert gathered_write.available(reactor) is False
 
 
-@pytest.mark.reactor_timeout(15)
 @pytest_twisted.ensureDeferred
 async def test_with_every_name_present_connections_gather(fresh_probe: None) -> None:
     """The other side of the probe: nothing logged, a write of an idle connection is gathered
@@ -206,7 +202,7 @@ async def test_with_every_name_present_connections_gather(fresh_probe: None) -> 
             server.sendLine("one")
             assert server._corked is True
             assert server.transport not in reactor.getWriters()
-            await client.wait_for(b"one\r\n").addTimeout(3, reactor)
+            await client.wait_for(b"one\r\n").addTimeout(WAIT, reactor)
         finally:
             server.transport.loseConnection()
             await port.stopListening()

@@ -244,8 +244,8 @@ async def test_shutdown_warns_stops_new_games_and_stops(msrv: ModeratedServer,
             "*** The server shuts down in 1 s (update; Boss). No new games start."
     assert await reply(ann, "/newroom") == \
         "! [shutting-down] The server is shutting down; no new games start."
-    await within(ann.lost, 10)
-    await within(boss.lost, 10)
+    await within(ann.lost)
+    await within(boss.lost)
     assert hooks == ["tables recorded"]
     assert "The server is shutting down. Goodbye." in ann.buffer
     assert any("moderation: Boss shuts the server down in 1.0 s: update" in t
@@ -373,7 +373,7 @@ def test_shutdown_command_makes_the_server_process_exit_cleanly(tmp_path: Path) 
                 port = int(m.group(1))
                 break
         assert port is not None
-        with socket.create_connection(("127.0.0.1", port), timeout=10) as s:
+        with socket.create_connection(("127.0.0.1", port), timeout=60) as s:
             s.sendall(b"Boss\r\nsesame1\r\n/shutdown 1 maintenance\r\n")
             received = b""
             while b"Goodbye." not in received:
@@ -381,7 +381,7 @@ def test_shutdown_command_makes_the_server_process_exit_cleanly(tmp_path: Path) 
                 if not data:
                     break
                 received += data
-        out, err = proc.communicate(timeout=20)
+        out, err = proc.communicate(timeout=60)
     finally:
         if proc.poll() is None:
             proc.kill()

@@ -409,7 +409,7 @@ async def test_shutdown_records_the_running_tables_and_the_next_start_restores_t
     stopped = Deferred()
     server.server.exit = lambda: stopped.callback(None)
     server.server.shutdown(0, "update", "Ann")          # what /shutdown 0 update does
-    await within(stopped, 10)
+    await within(stopped)
     server.clients = []
     await server.start()
     table = server.server.world.tables[1]

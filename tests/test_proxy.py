@@ -120,14 +120,7 @@ class ProxiedServer(RunningServer):
     """A real server behind a (pretend) proxy: every connection starts with a PROXY header."""
 
     server_options = {"limits": Limits(max_per_ip=1, greeting_delay=0.2)}
-
-    async def start(self) -> None:
-        from twisted.internet import reactor
-        from lobby.store import Store
-        from protocol.server import LobbyServer
-        self.server = LobbyServer(reactor, Store.threaded(str(self.db), reactor),
-                                  ["haproxy:tcp:0:interface=127.0.0.1"], **self.server_options)
-        await within(self.server.start(), 30)
+    endpoints = ["haproxy:tcp:0:interface=127.0.0.1"]
 
     async def client_from(self, header: bytes) -> LineClient:
         c = await self.client()

@@ -616,7 +616,6 @@ class _SingleUse(ClientFactory):
 
 
 # ---- over a real loopback socket ---------------------------------------------------------------
-@pytest.mark.reactor_timeout(15)
 @pytest_twisted.ensureDeferred
 async def test_real_socket_lines_negotiation_and_output_cap(write_path: str) -> None:
     from twisted.internet import reactor
@@ -695,7 +694,6 @@ def test_replies_are_not_held_back_by_nagle() -> None:
     assert transport.no_delay is True
 
 
-@pytest.mark.reactor_timeout(15)
 @pytest.mark.parametrize("direct", [True, False])
 @pytest_twisted.ensureDeferred
 async def test_real_socket_direct_writes_keep_the_order(direct: bool) -> None:
