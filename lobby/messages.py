@@ -639,7 +639,11 @@ HELP_TEXTS: dict[str, str] = {
     "cmd-tell-help": (
         "Sends a private message to one person who is online, wherever they are. Only NAME "
         "sees it; you\n"
-        "see a confirmation. ;NAME TEXT is the short form."),
+        "see a confirmation. ;NAME TEXT is the short form. tintin++ reads ; as its own command "
+        "separator\n"
+        "(;Anna hi would reach the room as the speech \"Anna hi\"): there, whisper with "
+        "/tell NAME TEXT,\n"
+        "or type \\;NAME TEXT (tintin++ sends a line that begins with a backslash as it is)."),
     "cmd-tichu": "Call Tichu (before your first card).",
     "cmd-tichu-help": (
         "Calls Tichu: 100 points if you go out first, minus 100 otherwise. Possible any time "

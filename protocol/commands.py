@@ -191,8 +191,10 @@ def parse_line(line: str, table: CommandTable = COMMANDS) -> Parsed | None:
     stripped = line.strip()
     if not stripped:
         return None
-    if stripped.startswith(";"):
-        name, _, message = stripped[1:].partition(" ")
+    if stripped.startswith((";", "\\;")):
+        # (\;NAME: what tintin++ users are told to type, since tintin++ reads ; as its own
+        # separator; tintin++ sends the line without the backslash, other clients with it)
+        name, _, message = stripped.lstrip("\\")[1:].partition(" ")
         message = message.strip()
         if not name or not message:
             raise LobbyError("bad-arguments", usage=";NAME TEXT...")
@@ -443,7 +445,8 @@ def commands_markdown(table: CommandTable = COMMANDS) -> str:
         out += ["", f"### /{c.name}", "", f"Usage: `{c.usage}`"]
         if c.aliases:
             out += ["", "Aliases: " + ", ".join(f"`/{a}`" for a in c.aliases)]
-        out += ["", " ".join((c.help or c.summary).split())]
+        # (a backslash of the plain help text stays one in Markdown: \\; is shown as \;)
+        out += ["", " ".join((c.help or c.summary).split()).replace("\\", "\\\\")]
     return "\n".join(out) + "\n"
 
 

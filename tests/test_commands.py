@@ -64,6 +64,28 @@ def test_whisper_shortcut_and_rest_arguments() -> None:
     assert parse_line("/help").args == {} and parse_line("/help tell").args == {"command": "tell"}
 
 
+def test_tintin_users_are_told_how_to_whisper_and_backslash_semicolon_whispers() -> None:
+    """tintin++ reads ; as its own separator (;Anna hi would be the speech "Anna hi"):
+    /help tell says to use /tell or \\;NAME, and \\;NAME TEXT whispers in every client."""
+    from conftest import FakeLobby
+    from twisted.internet import task
+    lobby = FakeLobby(task.Clock())
+    anna, bob = lobby.connect(), lobby.connect()
+    anna.login("guest")
+    bob.login("guest")
+    anna.raw()
+    bob.send("/help tell")
+    help_text = " ".join(bob.text().split())
+    assert "tintin++" in help_text and "/tell NAME TEXT" in help_text and "\\;NAME" in help_text
+    p = parse_line("\\;Bob  hello there")
+    assert p.command.name == "tell" and p.args == {"name": "Bob", "text": "hello there"}
+    assert code_of("\\;Bob") == "bad-arguments"
+    name = anna.session.user.name
+    bob.send(f"\\;{name} secret plan")
+    assert anna.lines() == [f"{bob.session.user.name} tells you: secret plan"]
+    assert bob.lines() == [f"You tell {name}: secret plan"]
+
+
 def test_argument_specs() -> None:
     assert [str(a) for a in parse_spec("NAME [TEXT...]")] == ["NAME", "[TEXT...]"]
     with pytest.raises(ValueError):
