@@ -2,9 +2,14 @@
 
 A public telnet port is found by scanners and misdirected clients: web browsers and HTTP probes
 (``GET / HTTP/1.1``), TLS clients (a ClientHello record starts with 0x16 0x03), SSH clients (their
-banner starts with ``SSH-``). Such a connection gets one short answer in its own protocol where
-that is possible (an HTTP 400 response, a TLS alert record, one text line for SSH) and is closed;
-one log line says what it was. Nothing of it reaches the login state machine.
+banner starts with ``SSH-``), and a proxy that sends a PROXY protocol header (``PROXY TCP4 ...``)
+to a port that is not a ``haproxy:`` one (a misconfiguration the operator should see in the log).
+Such a connection gets one short answer in its own protocol where that is possible (an HTTP 400
+response, a TLS alert record, one text line for SSH and the proxy) and is closed; one log line
+says what it was. Nothing of it reaches the login state machine. The session holds its greeting
+back until the first bytes came (or ``--greeting-delay``), so the answer is the first thing
+such a client receives. (A PROXY v2 header is not recognised here: its signature begins with
+CR LF, the empty line a person types to log in as a guest.)
 
 ``classify(prefix)`` looks at the first bytes only: it returns the name of the foreign protocol,
 ``MAYBE`` while ``prefix`` is still the beginning of some signature (wait for more bytes), or None
@@ -27,6 +32,7 @@ SIGNATURES: dict[bytes, str] = {
     **{method.encode("ascii") + b" ": "http" for method in _HTTP_METHODS},
     b"\x16\x03": "tls",        # TLS record: handshake (22), protocol version 3.x
     b"SSH-": "ssh",
+    b"PROXY ": "proxy",        # PROXY protocol v1 (haproxy send-proxy, stunnel protocol = proxy)
 }
 
 MAX_PREFIX = max(len(s) for s in SIGNATURES)
@@ -41,11 +47,14 @@ ANSWERS: dict[str, bytes] = {
     # a TLS alert record: level fatal (2), description handshake_failure (40)
     "tls": bytes((0x15, 0x03, 0x01, 0x00, 0x02, 0x02, 0x28)),
     "ssh": b"This is a Tichu lobby speaking telnet, not an SSH server.\r\n",
+    "proxy": b"This port takes no PROXY protocol header; the server listens behind a proxy with "
+             b"--port haproxy:ENDPOINT.\r\n",
 }
 
 
 def classify(prefix: bytes) -> str | None:
-    """``prefix`` (the first bytes of a connection) -> "http", "tls", "ssh", MAYBE or None."""
+    """``prefix`` (the first bytes of a connection) -> "http", "tls", "ssh", "proxy", MAYBE or
+    None."""
     undecided = False
     for signature, protocol in SIGNATURES.items():
         if prefix.startswith(signature):

@@ -22,10 +22,13 @@ def test_classify_signatures_and_prefixes() -> None:
     assert sniff.classify(b"PRI * HTTP/2.0") == "http"
     assert sniff.classify(b"\x16\x03\x01\x02\x00\x01") == "tls"
     assert sniff.classify(b"SSH-2.0-OpenSSH_9.6\r\n") == "ssh"
+    assert sniff.classify(b"PROXY TCP4 203.0.113.7 127.0.0.1 5000 4000\r\n"[:9]) == "proxy"
+    assert sniff.classify(b"PROX") == sniff.MAYBE
     assert sniff.classify(b"GE") == sniff.MAYBE
     assert sniff.classify(b"SS") == sniff.MAYBE
     assert sniff.classify(b"\x16") == sniff.MAYBE
     for human in (b"GET\r\n", b"Getty\r\n", b"guest\r\n", b"SSHfan\r\n", b"Postman\r\n",
+                  b"PROXY\r\n", b"Proxyfan\r\n",
                   bytes((IAC, DO, SGA)), b"\r\n", b"/who\r\n"):
         assert sniff.classify(human[:sniff.MAX_PREFIX]) is None, human
 
@@ -43,6 +46,7 @@ def _lobby(clock: task.Clock) -> Any:
     (b"\x16\x03\x01\x00\xa5\x01\x00\x00\xa1\x03\x03" + bytes(range(40)),
      bytes((0x15, 0x03, 0x01, 0x00, 0x02, 0x02, 0x28))),
     (b"SSH-2.0-OpenSSH_9.6p1 Ubuntu-3\r\n", b"not an SSH server"),
+    (b"PROXY TCP4 203.0.113.7 127.0.0.1 56324 4000\r\nAnn\r\n", b"--port haproxy:ENDPOINT"),
 ])
 def test_other_protocols_get_one_answer_and_are_closed(clock: task.Clock, first: bytes,
                                                        answer: bytes) -> None:
