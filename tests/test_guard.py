@@ -296,6 +296,22 @@ def test_command_line_options_give_the_documented_defaults() -> None:
     assert parse_args(["--admin", "Boss"]).admin == "Boss"
 
 
+def test_the_limits_of_the_first_bytes_and_the_side_channel_are_options() -> None:
+    from protocol.server import limits_from, parse_args
+    limits = limits_from(parse_args([]))
+    assert (limits.greeting_delay, limits.max_subnegotiation, limits.max_gmcp_supports) == \
+        (0.2, 8192, 64)
+    custom = limits_from(parse_args(["--greeting-delay", "0", "--max-subnegotiation", "1024",
+                                     "--max-gmcp-supports", "8"]))
+    assert (custom.greeting_delay, custom.max_subnegotiation, custom.max_gmcp_supports) == \
+        (0, 1024, 8)
+    assert Limits().greeting_delay == 0 and Limits().max_subnegotiation == 8192
+    # a session takes its sizes from the limits
+    lobby = GuardedLobby(task.Clock(), max_subnegotiation=1024, max_gmcp_supports=8)
+    c = lobby.connect()
+    assert c.session.MAX_SUBNEGOTIATION_BYTES == 1024 and c.session.MAX_GMCP_SUPPORTS == 8
+
+
 def test_the_flooding_warning_in_machine_mode_never_takes_a_running_commands_id(
         clock: task.Clock) -> None:
     import json
