@@ -101,7 +101,7 @@ async def test_shutdown_tells_the_users(server: RunningServer) -> None:
     await server.start()  # so the fixture can stop it again
 
 
-def run_server(*args: str, timeout: float = 20) -> subprocess.CompletedProcess:
+def run_server(*args: str, timeout: float = 60) -> subprocess.CompletedProcess:
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     return subprocess.run([sys.executable, "-m", "protocol", *args], capture_output=True, text=True,
                           timeout=timeout, env=env, cwd=ROOT)
