@@ -8,6 +8,7 @@ Add entries to the section of your layer; never rename a key that has shipped.
 """
 from __future__ import annotations
 
+import string
 from typing import Any
 
 from lobby.tichu.errors import ENGINE_MESSAGES
@@ -54,6 +55,7 @@ ERRORS: dict[str, str] = {
                       "the most one address may; leave one first.",
     "need-four": "Four players are needed to start; {count} seated.",
     "host-only": "Only the host, {host}, may do that (option host).",
+    "host-only-option": "Only the host, {host}, may set the option {option}.",
     "not-finished": "The game is not over; /reset only clears a finished table.",
     "unknown-option": "Unknown option {name}; /option help lists them.",
     "bad-option-value": "Option {name} takes {expected}, not {value!r}.",
@@ -61,11 +63,11 @@ ERRORS: dict[str, str] = {
     "not-vanished": "{name} has not vanished; only a player who disappeared during the game can "
                     "be removed.",
     "vote-running": "A vote on removing {name} is running already: /accept or /refuse.",
-    "remove-too-early": "{name} may still come back: /remove is possible in {seconds} s (the "
+    "remove-too-early": "{name} may still come back: /remove is possible in {seconds!t} (the "
                         "table's grace time, /option grace).",
     "no-vote": "There is no vote to answer.",
     "not-a-voter": "Only the other players at the table vote on this.",
-    "bomb-window": "Wait {seconds} s before you go on: the others may still bomb the trick.",
+    "bomb-window": "Wait {seconds!t} before you go on: the others may still bomb the trick.",
     "bad-dragon-target": "Give the Dragon trick with /dragon left or /dragon right (or a seat "
                          "number or a name).",
     # rooms and table routing (lobby/world.py, protocol/commands.py)
@@ -92,17 +94,17 @@ ERRORS: dict[str, str] = {
                             "is closed.",
     "too-many-guests": "Too many guests are online (at most {limit}); log in with a registered "
                        "name, or try again later.",
-    "too-many-attempts": "Too many password attempts from your address; try again in {seconds} s.",
+    "too-many-attempts": "Too many password attempts from your address; try again in {seconds!t}.",
     "too-many-attempts-here": "Too many password attempts on this connection; try again in "
-                              "{seconds} s.",
+                              "{seconds!t}.",
     "account-wait": "Too many wrong passwords for {name}; the next attempt is possible in "
-                    "{seconds} s.",
+                    "{seconds!t}.",
     "too-many-registrations": "Too many new accounts from your address (at most {limit} an "
-                              "hour); try again in {minutes} minutes.",
-    "login-timeout": "You did not log in within {seconds} s; closing the connection.",
+                              "hour); try again in {seconds!t}.",
+    "login-timeout": "You did not log in within {seconds!t}; closing the connection.",
     "idle-warning": "You have typed nothing for a long time; you will be disconnected in "
-                    "{seconds} s unless you type something.",
-    "idle-timeout": "Disconnected after {minutes} minutes without input.",
+                    "{seconds!t} unless you type something.",
+    "idle-timeout": "Disconnected after {seconds!t} without input.",
     "flooding": "You are sending lines too fast (more than {rate} a second); lines are dropped "
                 "until you slow down.",
     "flood-disconnect": "Too many lines too fast; closing the connection.",
@@ -170,6 +172,13 @@ INFO: dict[str, str] = {
     "finger-online": "  online now, in the {room}",
     "finger-offline": "  not online",
     "never": "never",
+    # durations (`{seconds!t}` in a template; lobby.messages.duration)
+    "duration-second": "{n} second",
+    "duration-seconds": "{n} seconds",
+    "duration-minute": "{n} minute",
+    "duration-minutes": "{n} minutes",
+    "duration-hour": "{n} hour",
+    "duration-hours": "{n} hours",
     # rooms and tables in the world (lobby/world.py, protocol/commands.py)
     "newroom": "You open table {table} (Tichu) and are its host: /join sits down, "
                "/option help lists the options, /manager returns to the lobby.",
@@ -206,7 +215,7 @@ INFO: dict[str, str] = {
     "table-info-options": "  Options: {options}",
     "table-info-watching": "  Watching: {names}",
     "table-reset": "{name} clears the table for a new game: /join, then /start.",
-    "table-vanished": "{name} has vanished; the game waits for them. After {grace:g} s the other "
+    "table-vanished": "{name} has vanished; the game waits for them. After {grace!t} the other "
                       "players may /remove {name}.",
     "table-back": "{name} is back.",
     "table-remove-proposed": "{name} proposes to remove {target}: /accept or /refuse "
@@ -217,6 +226,7 @@ INFO: dict[str, str] = {
     "table-abandoned": "{target} was removed; the game is abandoned at {score}.",
     "table-window-closed": "{name} may go on now.",
     "table-new-host": "{name} is the host of this table now.",
+    "table-seeded": "Seed {seed}, set by the host {host}: whoever knows it knows every hand.",
     "table-bot-added": "{by} seats {name} ({strategy} bot) in seat {seat}.",
     "table-bot-removed": "{by} takes {name} off seat {seat}.",
     "table-bot-takes-over": "{target} was removed; {name} plays on in seat {seat}.",
@@ -249,7 +259,7 @@ INFO: dict[str, str] = {
     "view-your-turn-wish": "Your turn: /play CARDS with a {rank} (the wish), or a bomb",
     "view-your-lead-wish": "Your lead: /play CARDS with a {rank} (the wish), or a bomb",
     "view-bombs": "You may bomb: /bomb {cards}",
-    "view-bomb-window": "{name} may go on in {seconds} s: time to bomb.",
+    "view-bomb-window": "{name} may go on in {seconds!t}: time to bomb.",
     "view-grand": "Grand Tichu? /grand or /nogrand",
     "view-grand-wait": "Waiting for Grand Tichu decisions: {names}",
     "view-exchange": "Exchange: /schupf NEXT PARTNER PREVIOUS ({next}, {partner}, {previous})",
@@ -354,7 +364,7 @@ INFO: dict[str, str] = {
     "you-silenced": "{by} silenced you in public rooms; /tell still works.",
     "you-unsilenced": "{by} lets you speak in public rooms again.",
     "announcement": "*** {by} announces: {text}",
-    "shutdown-warning": "*** The server shuts down in {seconds} s ({reason}; {by}). No new games "
+    "shutdown-warning": "*** The server shuts down in {seconds!t} ({reason}; {by}). No new games "
                         "start.",
 }
 
@@ -505,7 +515,8 @@ HELP_TEXTS: dict[str, str] = {
         "goes to\n"
         "the next opponent), bombwindow SECONDS (time to bomb a won trick before it goes on), "
         "seed N\n"
-        "(same seed, same cards; off for random deals; a seeded game is unrated), log (keep "
+        "(same seed, same cards; off for random deals; only the host sets it; a seeded game is\n"
+        "unrated), log (keep "
         "the\n"
         "finished game also as a BSW .tch log, on), grace SECONDS (how long a player who "
         "vanished may\n"
@@ -689,14 +700,50 @@ CATALOGS: dict[str, dict[str, str]] = {"en": {**INFO, **ERRORS, **HELP_TEXTS}}
 
 
 def text(key: str, lang: str = "en", /, **params: Any) -> str:
-    """Render message `key` in `lang` (falling back to English) with `params`."""
+    """Render message `key` in `lang` (falling back to English) with `params`. A field written
+    `{seconds!t}` is a duration in seconds, shown as people read it (`duration`)."""
     template = CATALOGS.get(lang, {}).get(key) or CATALOGS["en"].get(key)
     if template is None:
         return key + ("" if not params else " " + " ".join(f"{k}={v}" for k, v in params.items()))
     try:
+        if "!t}" in template:
+            return _Formatter(lang).vformat(template, (), params)
         return template.format(**params)
-    except (KeyError, IndexError, ValueError):
+    except (KeyError, IndexError, ValueError, TypeError):
         return template
+
+
+def duration(seconds: float | int | str, lang: str = "en") -> str:
+    """A duration as people read it: `8 seconds`, `1 second`, `2.5 seconds`, `2 minutes`,
+    `1 minute 30 seconds`, `2 hours 5 minutes` (never `0.133333 minutes`). Below a minute
+    fractions are kept (`:g`); from a minute on the seconds are whole."""
+    value = float(seconds)
+    if value != value or value in (float("inf"), float("-inf")):
+        raise ValueError(f"not a duration: {seconds!r}")
+    if abs(value) < 60:
+        return _unit("second", round(value, 1), lang)
+    whole = int(round(value))
+    hours, rest = divmod(whole, 3600)
+    minutes, secs = divmod(rest, 60)
+    parts = [_unit(unit, n, lang) for unit, n in (("hour", hours), ("minute", minutes),
+                                                   ("second", secs)) if n]
+    return " ".join(parts)
+
+
+def _unit(unit: str, n: float, lang: str) -> str:
+    return text(f"duration-{unit}{'' if n == 1 else 's'}", lang, n=f"{n:g}")
+
+
+class _Formatter(string.Formatter):
+    """str.format with one more conversion: `!t` writes a duration (`duration`)."""
+
+    def __init__(self, lang: str) -> None:
+        self.lang = lang
+
+    def convert_field(self, value: Any, conversion: str | None) -> Any:
+        if conversion == "t":
+            return duration(value, self.lang)
+        return super().convert_field(value, conversion)
 
 
 class LobbyError(Exception):

@@ -630,6 +630,9 @@ class TableActor:
         # the seed deals every hand: one the table drew itself is told after the game (result)
         self._tell_all("table-started", seats=list(players), seed=opts.seed,
                        options=opts.as_dict())
+        if opts.seed is not None:       # whoever knows the seed knows every hand: say so
+            self._send([n for n in players if n not in self.bots and n not in self.gone],
+                       Event("table-seeded", table=self.number, host=self.host, seed=opts.seed))
         for ev in match.opening_events():
             self._game_event(ev)
         self._send_views()
@@ -685,6 +688,8 @@ class TableActor:
         option, value = find_option(name, args.get("value"))
         self._require_waiting()
         self._may_manage(user)
+        if option.host_only and user != self.host:     # /option seed: it deals every hand
+            raise LobbyError("host-only-option", option=option.name, host=self.host or "-")
         setattr(self.options, option.attr,
                 option.parse(value, getattr(self.options, option.attr)))
         shown = option.show(getattr(self.options, option.attr))

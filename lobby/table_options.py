@@ -111,7 +111,8 @@ OPTIONS: tuple[OptionSpec, ...] = (
     OptionSpec("host", "host", FLAG, False),                 # only the host starts and sets
     OptionSpec("dragon fixed", "dragon_fixed", FLAG, False),
     OptionSpec("bombwindow", "bombwindow", SECONDS, 0.0, 0, 60),
-    OptionSpec("seed", "seed", COUNT, None, 0, 2 ** 63 - 1, off=True),
+    # the seed deals every hand: only the host sets it, and the players are told at /start
+    OptionSpec("seed", "seed", COUNT, None, 0, 2 ** 63 - 1, off=True, host_only=True),
     OptionSpec("log", "log", FLAG, True),                    # keep the game as a BSW .tch log
     OptionSpec("grace", "grace", SECONDS, 120.0, 0, 86400),  # before a vanished player may go
 )

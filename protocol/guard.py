@@ -366,7 +366,7 @@ class Guard:
             log.info("too many new accounts from {host} ({count} in an hour)", host=host,
                      count=len(window))
             raise LobbyError("too-many-registrations", limit=limit,
-                             minutes=max(1, _ceil(wait / 60.0)))
+                             seconds=60 * max(1, _ceil(wait / 60.0)))
         window.append(now)
         if len(self._registrations) > 10000:
             for k in [k for k, q in self._registrations.items()
@@ -625,7 +625,7 @@ class ConnectionGuard:
         self.guard.stats["idle_kicks"] += 1
         log.info("{user} idle for {seconds} s; disconnected", user=user.name,
                  seconds=int(now - self._last_line))
-        session.disconnect(error_event("idle-timeout", minutes=f"{limits.idle_timeout / 60:g}"))
+        session.disconnect(error_event("idle-timeout", seconds=limits.idle_timeout))
 
     def _schedule_idle(self, when: float) -> None:
         clock = self.guard.clock

@@ -175,12 +175,12 @@ def test_failures_of_one_account_from_many_addresses_get_a_growing_delay(
     calls = lobby.accounts.hash_calls
     out = _login(lobby, "198.51.100.50", "Target", "sesame12")   # even the right password
     assert f"! [account-wait] Too many wrong passwords for Target; the next attempt is " \
-           f"possible in {ACCOUNT_DELAY_BASE:.0f} s." in out
+           f"possible in {ACCOUNT_DELAY_BASE:.0f} seconds." in out
     assert lobby.accounts.hash_calls == calls                    # no hash ran
     clock.advance(ACCOUNT_DELAY_BASE)
     assert "! [wrong-password]" in _login(lobby, "198.51.100.51", "Target", "guess004")
     out = _login(lobby, "198.51.100.52", "Target", "guess005")
-    assert f"possible in {2 * ACCOUNT_DELAY_BASE:.0f} s." in out  # doubled
+    assert f"possible in {2 * ACCOUNT_DELAY_BASE:.0f} seconds." in out  # doubled
     clock.advance(2 * ACCOUNT_DELAY_BASE)
     assert "Welcome back, Target!" in _login(lobby, "198.51.100.53", "Target", "sesame12")
     assert "target" not in lobby.guard._account_failures         # a success resets it
@@ -230,7 +230,7 @@ def test_new_accounts_per_address_per_hour(clock: task.Clock) -> None:
     assert "is registered now" in register("10.2.2.2", "Second")
     out = register("10.2.2.2", "Third")
     assert "! [too-many-registrations] Too many new accounts from your address (at most 2 an " \
-           "hour); try again in 60 minutes." in out
+           "hour); try again in 1 hour." in out
     assert fired(lobby.store.get_account("Third")) is None
     assert "is registered now" in register("10.3.3.3", "Other")   # another address
     clock.advance(3600)

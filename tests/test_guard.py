@@ -201,7 +201,7 @@ def test_login_timeout(clock: task.Clock) -> None:
     clock.advance(29)
     assert not slow.closed
     clock.advance(1)
-    assert "! [login-timeout] You did not log in within 30 s; closing the connection." in slow.text()
+    assert "! [login-timeout] You did not log in within 30 seconds; closing the connection." in slow.text()
     assert slow.closed
     quick.raw()
     clock.advance(1000)
@@ -218,7 +218,7 @@ def test_idle_warning_then_disconnect_and_typing_resets(clock: task.Clock) -> No
     assert c.text() == ""
     clock.advance(1)
     assert "! [idle-warning] You have typed nothing for a long time; you will be disconnected " \
-           "in 20 s unless you type something." in c.text()
+           "in 20 seconds unless you type something." in c.text()
     clock.advance(10)
     c.send("/who")                      # typing resets the timer
     c.raw()
@@ -227,7 +227,7 @@ def test_idle_warning_then_disconnect_and_typing_resets(clock: task.Clock) -> No
     clock.advance(1)
     assert "[idle-warning]" in c.text()
     clock.advance(20)
-    assert "! [idle-timeout] Disconnected after 1.66667 minutes without input." in c.text()
+    assert "! [idle-timeout] Disconnected after 1 minute 40 seconds without input." in c.text()
     assert c.closed
 
 

@@ -241,7 +241,7 @@ async def test_shutdown_warns_stops_new_games_and_stops(msrv: ModeratedServer,
     boss.send("/shutdown 1 update")
     for c in (boss, ann):
         assert await c.read_line() == \
-            "*** The server shuts down in 1 s (update; Boss). No new games start."
+            "*** The server shuts down in 1 second (update; Boss). No new games start."
     assert await reply(ann, "/newroom") == \
         "! [shutting-down] The server is shutting down; no new games start."
     await within(ann.lost)
@@ -387,7 +387,7 @@ def test_shutdown_command_makes_the_server_process_exit_cleanly(tmp_path: Path) 
             proc.kill()
             proc.wait()
     text = received.decode("utf-8", "replace")
-    assert "The server shuts down in 1 s (maintenance; Boss)" in text
+    assert "The server shuts down in 1 second (maintenance; Boss)" in text
     assert "The server is shutting down. Goodbye." in text
     assert proc.returncode == 0, err
     assert "moderation: Boss shuts the server down in 1.0 s: maintenance" in out

@@ -279,7 +279,7 @@ def test_a_dropped_connection_rejoins_its_seat_with_its_hand(clock: Any) -> None
     lobby.turn()
     assert table.gone == {"Bob"}
     ann = clients["Ann"].lines()
-    assert ("Bob has vanished; the game waits for them. After 120 s the other players may "
+    assert ("Bob has vanished; the game waits for them. After 2 minutes the other players may "
             "/remove Bob.") in ann
     assert any("Bob (gone)" in line or "Bob" in line for line in ann)
     # nobody plays for Bob: when it is Bob's turn the table waits
@@ -357,7 +357,7 @@ def test_remove_waits_for_the_grace_time_then_a_bot_plays_to_the_end(clock: Any)
     clock.advance(30)
     clients["Ann"].lines()
     assert lobby.say(clients["Ann"], "/remove Dan") == [
-        "! [remove-too-early] Dan may still come back: /remove is possible in 30 s (the table's "
+        "! [remove-too-early] Dan may still come back: /remove is possible in 30 seconds (the table's "
         "grace time, /option grace)."]
     clock.advance(30)
     lobby.say(clients["Ann"], "/remove Dan")

@@ -227,7 +227,7 @@ def test_vanished_player_vote_and_bot_takeover() -> None:
     assert "4 dave 8 (gone)" in render_table(view)[0]
     vanished = [e for e in rec.to("alice") if e.type == "table-vanished"][-1]
     assert render_table(vanished) == [
-        "dave has vanished; the game waits for them. After 0 s the other players may /remove dave."]
+        "dave has vanished; the game waits for them. After 0 seconds the other players may /remove dave."]
     table.submit("alice", "remove", "dave")
     proposed = [e for e in rec.to("bobby") if e.type == "table-remove-proposed"][-1]
     assert render_table(proposed) == [

@@ -147,7 +147,7 @@ def test_a_player_who_leaves_or_disconnects_vanishes_and_can_come_back(lobby: Fa
     assert table.state == "playing"
     for p in players:
         p.raw()
-    vanished = ("Bob has vanished; the game waits for them. After 120 s the other players may "
+    vanished = ("Bob has vanished; the game waits for them. After 2 minutes the other players may "
                 "/remove Bob.")
     bob.send("/manager")                  # leaving the room during the game: vanished
     assert vanished in ann.lines()

@@ -469,6 +469,14 @@ def test_a_whole_server_session_in_machine_mode_validates(clock: task.Clock) -> 
     assert "game-rejoined" in [o["type"] for o in got]
     assert s.reply("Mod", "/quit")["type"] == "bye"
     s.clients.pop("Mod")
+    # ---- a seeded game: only the host sets the seed, every seated human is told at the start
+    s.reply("Boss", "/newroom tichu")
+    s.reply("Boss", "/option seed 7")
+    for _ in range(3):
+        s.reply("Boss", "/addbot")
+    s.reply("Boss", "/join")
+    s.reply("Boss", "/start")
+    assert s.seen.get("table-seeded") == 1
     # ---- the admin stops the server
     s.reply("Boss", "/shutdown 5 maintenance")
     s.turn(6)

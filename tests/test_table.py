@@ -710,7 +710,36 @@ def test_a_random_seed_stays_secret_while_the_game_runs() -> None:
     table, rec, _ = new_table(options={"seed": "11"}, spectator="eve")
     table.submit("ann", "start")
     table.submit("eve", "spielinfo")
-    assert [e.data["seed"] for _, e in rec.log if "seed" in e.data] == [11, 11]
+    # table-started, table-seeded (to the seated humans), /spielinfo
+    assert [e.data["seed"] for _, e in rec.log if "seed" in e.data] == [11, 11, 11]
+
+
+def test_only_the_host_sets_the_seed_and_the_players_are_told_at_the_start() -> None:
+    """The seed deals every hand (issue 12): only the host may set it, whatever option host
+    says, and at /start every seated human (not a spectator, not a bot) is told."""
+    table, rec, _ = new_table(spectator="eve")
+    table.submit("bob", "option", "seed 7")              # seated, but not the host
+    table.submit("bob", "option", {"name": "seed", "value": "off"})
+    assert codes(rec, "bob") == ["host-only-option"] * 2
+    assert rec.errors("bob")[0].data == {"option": "seed", "host": "ann"}
+    assert table.options.seed is None
+    table.submit("bob", "option", "target 500")          # other options: any seated player
+    assert table.options.target == 500
+    table.submit("dan", "leave")
+    table.submit("ann", "addbot", "4")
+    table.submit("ann", "option", "seed 7")
+    assert table.options.seed == 7
+    table.submit("bob", "start")
+    told = [(names, e) for names, e in rec.log if e.type == "table-seeded"]
+    assert len(told) == 1
+    names, event = told[0]
+    assert sorted(names) == ["ann", "bob", "cat"] and event.data == {"table": table.number,
+                                                                     "host": "ann", "seed": 7}
+    assert not any(e.type == "table-seeded" for e in rec.to("eve"))
+    # without a seed nobody is told anything of the kind
+    table, rec, _ = new_table()
+    table.submit("ann", "start")
+    assert not any(e.type == "table-seeded" for _, e in rec.log)
 
 
 def test_a_host_who_left_during_the_game_hands_the_table_on_at_reset() -> None:
