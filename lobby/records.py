@@ -42,6 +42,7 @@ from typing import TYPE_CHECKING, Any, Sequence
 
 from lobby.accounts import name_key
 from lobby.bswlog import bsw_log
+from lobby.events import game_event
 from lobby.messages import LobbyError
 from lobby.rating import INITIAL, rate_game
 from lobby.tichu.actions import Exchange, action_from_json
@@ -377,17 +378,6 @@ class GameReplay:
                 "rounds": [r.to_json() for r in self.rounds]}
 
 
-def _table_event(ev: Any, table_no: int | None, seating: Sequence[str],
-                 players: Sequence[str]) -> dict[str, Any]:
-    """An engine event as the table sends it (lobby/table.py ``_game_event``)."""
-    data = {k: v for k, v in ev.to_json().items() if k in ev.data}   # not its kind and audience
-    data["table"] = table_no
-    data["names"] = list(seating)
-    if ev.kind in ("round-score", "match-over"):
-        data["players"] = list(players)          # victory points are per player
-    return {"type": "game-" + ev.kind, **data}
-
-
 def replay_game(rec: GameRecord, round_no: int | None = None) -> GameReplay:
     """Replay a stored game into its rounds (all, or round ``round_no``). Raises
     ``LobbyError("no-such-round")`` for a round the game did not have."""
@@ -416,7 +406,8 @@ def replay_game(rec: GameRecord, round_no: int | None = None) -> GameReplay:
                 begin()
                 continue
             _, seating, _, events = built[-1]
-            obj = _table_event(ev, game.table_no, seating, names)
+            table_event = game_event(ev, game.table_no, seating, names)
+            obj = {"type": table_event.type, **table_event.data}
             if ev.kind == "exchange-given" and isinstance(action, Exchange):
                 obj["given"] = format_cards(action.cards)
             events.append(obj)

@@ -64,7 +64,7 @@ from twisted.logger import Logger
 
 from lobby.accounts import name_key
 from lobby.bots.player import BotPlayer, STRATEGY_NAMES, bot_name
-from lobby.events import Event, error_event
+from lobby.events import Event, error_event, game_event, jsonable
 from lobby.messages import LobbyError
 from lobby.recording import Deliver, TableRecorder
 from lobby.seats import HeldSeat, SeatPolicy, hash_key, key_matches, new_key
@@ -983,44 +983,21 @@ class TableActor:
         result["players"] = list(self.players)
         result["bots"] = self.bot_list()
         result["seed"] = self.seed
-        self.result = _jsonable(result)
+        self.result = jsonable(result)
         if self.recorder is not None:
             self.recorder.finished(self)
 
     def _game_event(self, ev: Any, names: list[str | None] | None = None) -> None:
         """One engine event -> a table event `game-KIND` (a catalog key). Events addressed to a
         seat (a hand, gifts received) go to the player in that seat only; the others to all."""
-        kind = ev.kind
-        data = {str(k): _jsonable(v) for k, v in ev.data.items()}
-        data["table"] = self.number
-        data["names"] = list(names) if names is not None else self.seated
-        if kind == "trick-won":
+        if ev.kind == "trick-won":
             if ev.data.get("dragon") or ev.data.get("lead") is not None:
                 self._open_window()
-        elif kind in ("round-score", "match-over"):
-            data["players"] = list(self.players)      # victory points are per player
-        event = Event("game-" + kind, data)
+        event = game_event(ev, self.number, names if names is not None else self.seated,
+                           self.players)
         if ev.to is None:
             self._send(self._audience(), event)
         else:                                       # hidden: Match addresses it to a player
             owner = self.players[ev.to]
             if owner not in self.gone:
                 self._send([owner], event)
-
-
-_PLAIN_TYPES = frozenset((str, int, bool, float))
-
-
-def _jsonable(value: Any) -> Any:
-    """Engine data -> JSON-safe values; a sequence of cards becomes BSW text (`R5 G5`)."""
-    if value is None or type(value) in _PLAIN_TYPES:      # the common case first (not a Card)
-        return value
-    if isinstance(value, (list, tuple)) and value and all(isinstance(v, Card) for v in value):
-        return format_cards(value)
-    if isinstance(value, dict):
-        return {str(k): _jsonable(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple, set, frozenset)):
-        return [_jsonable(v) for v in value]
-    if isinstance(value, Card):
-        return str(value)
-    return value

@@ -149,7 +149,7 @@ _JSON_TYPE = re.compile(r'"type":\s*"([a-z][a-z0-9-]*)"')             # objects 
 _DYNAMIC_EVENTS = {
     ("lobby/events.py", "code"): "error_event: an error code, sent as `error`",
     ("lobby/table.py", "type_"): "_tell_all(TYPE, ...): scanned by _TELL_ALL",
-    ("lobby/table.py", '"game-"'): "'game-' + an engine event kind: scanned in lobby/tichu",
+    ("lobby/events.py", '"game-"'): "game_event: 'game-' + an engine event kind (lobby/tichu)",
     ("protocol/render_records.py", 'event["type"]'): "a replay's game event, rendered as text",
     ("lobby/events.py", "{self.type!r}"): "__repr__",
     ("lobby/tichu/round.py", "{self.kind!r}"): "__repr__",
