@@ -32,9 +32,9 @@ attempts is limited like a sequence of failed ones:
 - per connection, at most ``password_attempts_per_connection`` in the last 60 s
   (``too-many-attempts-here``), counted the same way;
 - per account, across all addresses: after ``account_failures_before_delay`` failures in a row
-  every further attempt waits a growing delay (``ACCOUNT_DELAY_BASE`` seconds, doubled with each
-  failure, at most ``account_delay_max``; ``account-wait``). A success resets it; failures are
-  forgotten ``ACCOUNT_FAILURES_FORGOTTEN`` seconds after the last one.
+  every further attempt waits a growing delay (``account_delay_first`` seconds, doubled with
+  each failure, at most ``account_delay_max``; ``account-wait``). A success resets it; failures
+  are forgotten ``account_failures_forgotten`` seconds after the last one.
 
 ``Guard.registration_attempt(session)`` allows ``registrations_per_hour`` new accounts per address
 group in the last hour (``too-many-registrations``). ``Guard.failure_delay()`` is the pause after
@@ -87,6 +87,8 @@ class Limits:
     password_attempts_per_connection: int = 0  # password attempts per connection per minute
     account_failures_before_delay: int = 0  # wrong passwords for one account before the delay
     account_delay_max: float = 0.0      # the longest delay between attempts for one account
+    account_delay_first: float = 5.0    # the first such delay (doubled with each failure)
+    account_failures_forgotten: float = 3600.0  # an account's failures forgotten after this
     registrations_per_hour: int = 0     # new accounts per address group per hour
     login_failure_delay: float = 0.0    # seconds before "wrong password" is answered
     login_timeout: float = 0.0          # seconds to finish logging in
@@ -194,10 +196,11 @@ def peer_host(session: Any) -> str:
     return str(ip)
 
 
-#: the first delay (seconds) for an account after ``account_failures_before_delay`` failures;
-#: it doubles with each further failure, up to ``Limits.account_delay_max``
+#: the defaults of ``Limits.account_delay_first`` (the first delay for an account after
+#: ``account_failures_before_delay`` failures; it doubles with each further failure, up to
+#: ``account_delay_max``) and ``Limits.account_failures_forgotten`` (seconds after the last
+#: failure)
 ACCOUNT_DELAY_BASE = 5.0
-#: an account's failures are forgotten this long (seconds) after its last failure
 ACCOUNT_FAILURES_FORGOTTEN = 3600.0
 
 
@@ -319,20 +322,20 @@ class Guard:
         if entry is None:
             return 0.0
         count, last = entry
-        if now - last >= ACCOUNT_FAILURES_FORGOTTEN:
+        if now - last >= self.limits.account_failures_forgotten:
             del self._account_failures[key]
             return 0.0
         excess = count - self.limits.account_failures_before_delay
         if excess < 0:
             return 0.0
-        delay = ACCOUNT_DELAY_BASE * (2.0 ** min(excess, 30))
+        delay = self.limits.account_delay_first * (2.0 ** min(excess, 30))
         if self.limits.account_delay_max > 0:
             delay = min(delay, self.limits.account_delay_max)
         return last + delay - now
 
     def _forget_accounts(self, now: float) -> None:
         for k in [k for k, (_, last) in self._account_failures.items()
-                  if now - last >= ACCOUNT_FAILURES_FORGOTTEN]:
+                  if now - last >= self.limits.account_failures_forgotten]:
             del self._account_failures[k]
 
     def _account_failed(self, key: str, now: float) -> None:

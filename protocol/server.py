@@ -376,8 +376,14 @@ def add_limit_options(parser: argparse.ArgumentParser) -> None:
         metavar="N", help=f"wrong passwords for one account (from any address) before each "
                           f"further attempt waits a growing delay (default "
                           f"{d.account_failures_before_delay})")
+    add("--account-delay-first", type=float, default=d.account_delay_first, metavar="SECONDS",
+        help=f"the first such delay, doubled with each further failure (default "
+             f"{d.account_delay_first:g})")
     add("--account-delay-max", type=float, default=d.account_delay_max, metavar="SECONDS",
         help=f"the longest such delay (default {d.account_delay_max:g})")
+    add("--account-failures-forgotten", type=float, default=d.account_failures_forgotten,
+        metavar="SECONDS", help=f"an account's failures are forgotten this long after the last "
+                                f"one (default {d.account_failures_forgotten:g})")
     add("--registrations-per-hour", type=int, default=d.registrations_per_hour, metavar="N",
         help=f"new accounts (/register) per IP address or IPv6 /64 per hour (default "
              f"{d.registrations_per_hour})")
@@ -429,6 +435,8 @@ def limits_from(opts: argparse.Namespace, nofile: tuple[int, int] | None = None)
         password_attempts_per_connection=opts.password_attempts_per_connection,
         account_failures_before_delay=opts.account_failures_before_delay,
         account_delay_max=opts.account_delay_max,
+        account_delay_first=opts.account_delay_first,
+        account_failures_forgotten=opts.account_failures_forgotten,
         registrations_per_hour=opts.registrations_per_hour,
         login_failure_delay=opts.login_failure_delay, login_timeout=opts.login_timeout,
         idle_timeout=opts.idle_timeout, idle_warning=opts.idle_warning,

@@ -426,3 +426,21 @@ def test_only_moderators_see_the_ban_list(clock: task.Clock) -> None:
     c.raw()
     c.send("/banlist")
     assert c.lines() == ["! [not-allowed] Only a user with the role moderator may use /banlist."]
+
+
+def test_the_account_delay_options(clock: task.Clock) -> None:
+    from protocol.server import limits_from, parse_args
+    limits = limits_from(parse_args(["--account-delay-first", "2", "--account-failures-forgotten",
+                                     "600"]))
+    assert limits.account_delay_first == 2.0 and limits.account_failures_forgotten == 600.0
+    lobby = Lobby(clock, account_failures_before_delay=1, account_delay_first=2.0,
+                  account_failures_forgotten=600.0)
+    lobby.register("Target", "sesame12")
+    assert "! [wrong-password]" in _login(lobby, "203.0.113.1", "Target", "guess001")
+    assert "possible in 2 s." in _login(lobby, "203.0.113.2", "Target", "guess002")
+    clock.advance(2)
+    assert "! [wrong-password]" in _login(lobby, "203.0.113.3", "Target", "guess003")
+    assert "possible in 4 s." in _login(lobby, "203.0.113.4", "Target", "guess004")
+    clock.advance(600)                                 # forgotten: the count starts again
+    assert "! [wrong-password]" in _login(lobby, "203.0.113.5", "Target", "guess005")
+    assert "possible in 2 s." in _login(lobby, "203.0.113.6", "Target", "guess006")
