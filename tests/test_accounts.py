@@ -437,10 +437,10 @@ def test_the_account_delay_options(clock: task.Clock) -> None:
                   account_failures_forgotten=600.0)
     lobby.register("Target", "sesame12")
     assert "! [wrong-password]" in _login(lobby, "203.0.113.1", "Target", "guess001")
-    assert "possible in 2 s." in _login(lobby, "203.0.113.2", "Target", "guess002")
+    assert "possible in 2 seconds." in _login(lobby, "203.0.113.2", "Target", "guess002")
     clock.advance(2)
     assert "! [wrong-password]" in _login(lobby, "203.0.113.3", "Target", "guess003")
-    assert "possible in 4 s." in _login(lobby, "203.0.113.4", "Target", "guess004")
+    assert "possible in 4 seconds." in _login(lobby, "203.0.113.4", "Target", "guess004")
     clock.advance(600)                                 # forgotten: the count starts again
     assert "! [wrong-password]" in _login(lobby, "203.0.113.5", "Target", "guess005")
-    assert "possible in 2 s." in _login(lobby, "203.0.113.6", "Target", "guess006")
+    assert "possible in 2 seconds." in _login(lobby, "203.0.113.6", "Target", "guess006")
