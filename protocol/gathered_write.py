@@ -17,12 +17,12 @@ names of `twisted.internet.tcp.Connection` and of the asyncio reactor: `TRANSPOR
 calls it at start-up, the first connection otherwise); when one is missing or of another kind
 (a Twisted release changed its internals) it logs one warning and every connection uses
 Twisted's own write path (`transport.write`). setup.cfg bounds Twisted to the major version this
-was measured with. The server's `--twisted-writes` (`TelnetLineProtocol.DIRECT_WRITES = False`)
+was measured with. The server's `--twisted-writes` (`TelnetLineProtocol.GATHER_WRITES = False`)
 chooses Twisted's path without a probe; TLS and other wrapped transports always take it.
 
 The protocol side of the seam (`protocol.telnet.TelnetLineProtocol`, see `Gatherer`): a
-connection is gathering this turn's output while its `_corked` flag is set (set here; pausing,
-closing and a lost connection clear it); `_direct` says it may gather at all.
+connection is gathering this turn's output while its `_gathering` flag is set (set here; pausing,
+closing and a lost connection clear it); `_may_gather` says it may gather at all.
 """
 from __future__ import annotations
 
@@ -32,7 +32,7 @@ from typing import Any, Protocol
 from twisted.internet import tcp
 from twisted.logger import Logger
 
-__all__ = ["CORK_LIMIT", "REACTOR_NAMES", "TRANSPORT_NAMES", "Gatherer", "available",
+__all__ = ["GATHER_LIMIT", "REACTOR_NAMES", "TRANSPORT_NAMES", "Gatherer", "available",
            "gather", "probe", "reset", "start", "usable", "write_shared"]
 
 _log = Logger()
@@ -58,15 +58,15 @@ REACTOR_NAMES: tuple[str, ...] = ("_readOrWrite",)
 
 #: A turn's output kept back per connection at most (Twisted's FileDescriptor.bufferSize, past
 #: which it pauses the producer); more goes through transport.write.
-CORK_LIMIT = 2 ** 16
+GATHER_LIMIT = 2 ** 16
 
 
 class Gatherer(Protocol):
     """What this module needs of a protocol (TelnetLineProtocol)."""
 
     transport: Any
-    _corked: bool          # gathering this turn's output
-    _direct: bool          # may gather at all (a plain TCP transport, the probe passed)
+    _gathering: bool       # gathering this turn's output
+    _may_gather: bool      # may gather at all (a plain TCP transport, the probe passed)
     _paused: bool
     _closed: bool
     _closing: bool
@@ -75,7 +75,7 @@ class Gatherer(Protocol):
 
 
 # Connections whose output of this reactor turn waits in Twisted's buffer.
-_corked: list[Gatherer] = []
+_pending: list[Gatherer] = []
 # The probe's answer once asked (None: not yet).
 _available: bool | None = None
 
@@ -142,19 +142,19 @@ def start(proto: Gatherer, data: bytes) -> bool:
             and not t.disconnecting and not t._writeDisconnected:
         t._tempDataBuffer.append(data)
         t._tempDataLen += len(data)
-        proto._corked = True
-        _corked.append(proto)
-        if len(_corked) == 1:
-            t.reactor.callLater(0, _send_corked)
+        proto._gathering = True
+        _pending.append(proto)
+        if len(_pending) == 1:
+            t.reactor.callLater(0, _send_gathered)
         return True
     return False
 
 
 def gather(proto: Gatherer, data: bytes) -> None:
-    """More output of this turn for a gathering connection (`proto._corked`); past CORK_LIMIT
+    """More output of this turn for a gathering connection (`proto._gathering`); past GATHER_LIMIT
     through Twisted's write (and its pause)."""
     t = proto.transport
-    if t._tempDataLen + len(data) <= CORK_LIMIT:
+    if t._tempDataLen + len(data) <= GATHER_LIMIT:
         t._tempDataBuffer.append(data)
         t._tempDataLen += len(data)
     else:
@@ -166,32 +166,32 @@ def write_shared(protos: list[Any], data: bytes) -> None:
     the two gathering cases done in this loop instead of a call per connection. One
     connection's exception is logged; the others still get the bytes."""
     size = len(data)
-    schedule = not _corked
+    schedule = not _pending
     for p in protos:
         try:
-            if p._corked:
+            if p._gathering:
                 t = p.transport
-                if t._tempDataLen + size <= CORK_LIMIT:
+                if t._tempDataLen + size <= GATHER_LIMIT:
                     t._tempDataBuffer.append(data)
                     t._tempDataLen += size
                     continue
-            elif p._direct and not (p._paused or p._closed or p._closing):
+            elif p._may_gather and not (p._paused or p._closed or p._closing):
                 t = p.transport
                 if t is not None and not t._tempDataLen and t.offset == len(t.dataBuffer) \
                         and t.connected and not t.disconnecting and not t._writeDisconnected:
                     t._tempDataBuffer.append(data)
                     t._tempDataLen = size
-                    p._corked = True
-                    _corked.append(p)
+                    p._gathering = True
+                    _pending.append(p)
                     continue
             p._write(data)
         except Exception:
             _log.failure("writing to {peer} failed", peer=repr(p))
-    if schedule and _corked:
-        _corked[0].transport.reactor.callLater(0, _send_corked)
+    if schedule and _pending:
+        _pending[0].transport.reactor.callLater(0, _send_gathered)
 
 
-def _send_corked() -> None:
+def _send_gathered() -> None:
     """End of a turn: send each gathering connection's output in one system call.
 
     What the kernel does not take (or an error) is left to Twisted exactly as if the reactor had
@@ -202,10 +202,10 @@ def _send_corked() -> None:
     `connectionLost` run by a close in here) is logged, as the reactor logs it, and the other
     connections are still sent.
     """
-    pending = _corked[:]
-    del _corked[:]
+    pending = _pending[:]
+    del _pending[:]
     for proto in pending:
-        proto._corked = False
+        proto._gathering = False
         try:
             t = proto.transport
             if t is None or not t.connected or not t._tempDataLen or t._aborting:

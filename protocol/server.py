@@ -469,7 +469,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     loop = install_reactor(opts.uvloop)
     if opts.twisted_writes:
         from protocol.telnet import TelnetLineProtocol
-        TelnetLineProtocol.DIRECT_WRITES = False
+        TelnetLineProtocol.GATHER_WRITES = False
     from twisted.internet import reactor
     from twisted.logger import globalLogBeginner, textFileLogObserver
 

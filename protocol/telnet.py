@@ -55,7 +55,7 @@ Writes
   Every write goes through `_write` (after the slow-reader check). On a plain TCP connection a
   turn's writes are gathered and leave in one `send` at the end of the turn: protocol/
   gathered_write.py, the one module that uses Twisted's private transport names (probed at
-  start-up; Twisted's own write path when one is missing). `DIRECT_WRITES = False` (the server's
+  start-up; Twisted's own write path when one is missing). `GATHER_WRITES = False` (the server's
   `--twisted-writes`) leaves every write to Twisted; TLS and other wrapped transports always do.
 """
 from __future__ import annotations
@@ -195,10 +195,12 @@ class TelnetLineProtocol(Protocol):
     _paused_bytes: int = 0
     # Plain TCP connections gather a turn's writes and send them at the end of the turn
     # (protocol/gathered_write.py); False (the server's --twisted-writes) leaves every write to
-    # Twisted. _corked: gathering this turn's output; _direct: may gather at all.
-    DIRECT_WRITES: bool = True
-    _direct: bool = False
-    _corked: bool = False
+    # Twisted. _gathering: gathering this turn's output; _may_gather: may gather at all.
+    GATHER_WRITES: bool = True
+    # Twisted declares ITransport | None; ours is a TCP (or TLS) transport, also a consumer
+    transport: Any
+    _may_gather: bool = False
+    _gathering: bool = False
     _state: int = _DATA
     _saw_cr: bool = False
     _discarding: bool = False
@@ -241,8 +243,8 @@ class TelnetLineProtocol(Protocol):
         self._us = {}
         self._him = {}
         self.transport.registerProducer(self, True)
-        if self.DIRECT_WRITES and gathered_write.usable(self.transport):
-            self._direct = True
+        if self.GATHER_WRITES and gathered_write.usable(self.transport):
+            self._may_gather = True
         # An interactive line protocol: send each reply at once instead of waiting for the peer's
         # ACK of the previous segment (Nagle), which adds tens of ms to every fan-out.
         set_no_delay = getattr(self.transport, "setTcpNoDelay", None)
@@ -270,7 +272,7 @@ class TelnetLineProtocol(Protocol):
             _log.info("{peer} sent {count} invalid or oversized subnegotiations in all",
                       peer=self._peer_text(), count=self._sb_bad)
         self._closed = True
-        self._corked = False
+        self._gathering = False
         self._paused = False
         self._line = bytearray()
         self._sb_buffer = None
@@ -282,7 +284,7 @@ class TelnetLineProtocol(Protocol):
         Twisted calls this again on every write while its buffer stays full; only the first call
         after a resume starts the count.
         """
-        self._corked = False               # what follows goes through the paused branch
+        self._gathering = False               # what follows goes through the paused branch
         if not self._paused:
             self._paused = True
             self._paused_bytes = 0
@@ -295,7 +297,7 @@ class TelnetLineProtocol(Protocol):
     def stopProducing(self) -> None:
         """The transport will send nothing more."""
         self._closed = True
-        self._corked = False
+        self._gathering = False
 
     # ---- output -----------------------------------------------------------------------------
     def sendLine(self, text: str) -> None:
@@ -347,7 +349,7 @@ class TelnetLineProtocol(Protocol):
         return (table.get(option, _NO) & _STATE) == _YES
 
     def _write(self, data: bytes) -> None:
-        if self._corked:
+        if self._gathering:
             # more for this turn's send (the common case of a fan-out: checked first)
             gathered_write.gather(self, data)
             return
@@ -358,13 +360,13 @@ class TelnetLineProtocol(Protocol):
             if self._paused_bytes > self.MAX_OUTPUT_BYTES:
                 self._overflow()
                 return
-        elif self._direct and gathered_write.start(self, data):
+        elif self._may_gather and gathered_write.start(self, data):
             return
         self.transport.write(data)
 
     def _overflow(self) -> None:
         self._closing = True
-        self._corked = False
+        self._gathering = False
         self.outputOverflow()
         _log.warn(
             "Closing connection to {peer}: {unsent} bytes of output queued while the client "

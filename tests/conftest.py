@@ -17,7 +17,7 @@
   on every run, no deadline, a fixed number of examples where a test does not set its own) and
   ``default``; HYPOTHESIS_PROFILE=name picks one by name. See `hypothesis_profile`.
 - ``write_path``: runs a test twice, on the gathered writes (protocol/gathered_write.py) and on
-  Twisted's own write path (forced with ``TelnetLineProtocol.DIRECT_WRITES = False``).
+  Twisted's own write path (forced with ``TelnetLineProtocol.GATHER_WRITES = False``).
 - Markers: ``slow`` (soak, fuzz and benchmark-smoke tests; ``scripts/test -m "not slow"`` is the
   inner loop) and ``reactor_timeout``.
 """
@@ -160,7 +160,7 @@ def write_path(request: Any, monkeypatch: pytest.MonkeyPatch) -> str:
     from protocol import gathered_write
     from protocol.telnet import TelnetLineProtocol
     if request.param == "twisted":
-        monkeypatch.setattr(TelnetLineProtocol, "DIRECT_WRITES", False)
+        monkeypatch.setattr(TelnetLineProtocol, "GATHER_WRITES", False)
     else:
         from twisted.internet import reactor
         assert gathered_write.available(reactor), gathered_write.probe(reactor)

@@ -99,9 +99,9 @@ async def test_a_connection_failing_in_the_end_of_turn_send_does_not_stop_the_ot
         broken.sendLine("lost anyway")
         healthy.sendLine("hello")
         gathering = write_path == "gathered"
-        assert broken._corked is gathering and healthy._corked is gathering
+        assert broken._gathering is gathering and healthy._gathering is gathering
         await client.wait_for(b"hello\r\n").addTimeout(WAIT, reactor)
-        assert healthy._corked is False
+        assert healthy._gathering is False
         healthy.sendLine("again")          # and the connection is not left gathering for ever
         await client.wait_for(b"again\r\n").addTimeout(WAIT, reactor)
     finally:
@@ -118,7 +118,7 @@ async def test_abort_drops_what_the_turn_had_gathered(write_path: str) -> None:
     port, (server,), (client,) = await _pairs(TelnetLineProtocol, 1)
     try:
         server.sendLine("never seen")
-        assert server._corked is (write_path == "gathered")
+        assert server._gathering is (write_path == "gathered")
         server.transport.abortConnection()
         await client.lost.addTimeout(WAIT, reactor)
         assert client.received == OFFER_GMCP
@@ -171,9 +171,9 @@ async def test_a_missing_private_name_means_one_warning_and_twisteds_write_path(
         port, servers, clients = await _pairs(TelnetLineProtocol, 2)
         try:
             for server in servers:
-                assert server._direct is False
+                assert server._may_gather is False
                 server.sendLine("one")
-                assert server._corked is False
+                assert server._gathering is False
                 assert server.transport in reactor.getWriters()
                 server.sendLine("two")
             for client in clients:
@@ -198,9 +198,9 @@ async def test_with_every_name_present_connections_gather(fresh_probe: None) -> 
     with logged_events() as events:
         port, (server,), (client,) = await _pairs(TelnetLineProtocol, 1)
         try:
-            assert server._direct is True
+            assert server._may_gather is True
             server.sendLine("one")
-            assert server._corked is True
+            assert server._gathering is True
             assert server.transport not in reactor.getWriters()
             await client.wait_for(b"one\r\n").addTimeout(WAIT, reactor)
         finally:

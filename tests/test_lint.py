@@ -1,6 +1,6 @@
-"""The type checker (and, below, the linter) run with the suite: `scripts/test` runs them, the
-inner loop `scripts/test -m "not slow"` leaves them out. Their configuration is in
-pyproject.toml; the engine (lobby/tichu) is checked with `mypy --strict`."""
+"""The type checker runs with the suite (and the linter, below): `scripts/test` runs them, the inner loop
+`scripts/test -m "not slow"` leaves them out. Their configuration is in pyproject.toml: mypy
+--strict over the engine (lobby/tichu), mypy over lobby and protocol."""
 from __future__ import annotations
 
 import subprocess
@@ -22,3 +22,9 @@ def _run(*args: str) -> subprocess.CompletedProcess[str]:
 def test_the_engine_is_strictly_typed() -> None:
     done = _run("mypy", "--strict", "lobby/tichu")
     assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_the_lobby_and_the_wire_type_check() -> None:
+    done = _run("mypy", "lobby", "protocol")
+    assert done.returncode == 0, done.stdout + done.stderr
+

@@ -9,7 +9,7 @@ players and spectators of both kinds, with a bomb window. The deals come from th
 
 The same games run a second time with every client on a real loopback TCP connection, once with
 the gathered writes (protocol/gathered_write.py) and once with Twisted's own write path forced
-(`DIRECT_WRITES = False`): the bytes the client sockets receive must be the same.
+(`GATHER_WRITES = False`): the bytes the client sockets receive must be the same.
 
 The expected digests were computed from the code before the optimisations. If a change of the
 output is intended, run this file with TABLE_OUTPUT_DUMP=DIR to write each client's transcript
@@ -333,7 +333,7 @@ async def test_what_every_client_socket_receives_is_unchanged(game: str, write_p
     g = TcpGame()
     await g.listen()
     received = await run_game(**GAMES[game], g=g)
-    assert {c.session._direct for c in g.clients.values()} == {write_path == "gathered"}
+    assert {c.session._may_gather for c in g.clients.values()} == {write_path == "gathered"}
     dump = os.environ.get("TABLE_OUTPUT_DUMP")
     if dump:
         for name, data in received.items():

@@ -694,12 +694,12 @@ def test_replies_are_not_held_back_by_nagle() -> None:
     assert transport.no_delay is True
 
 
-@pytest.mark.parametrize("direct", [True, False])
+@pytest.mark.parametrize("gather", [True, False])
 @pytest_twisted.ensureDeferred
-async def test_real_socket_direct_writes_keep_the_order(direct: bool) -> None:
+async def test_real_socket_gathered_writes_keep_the_order(gather: bool) -> None:
     """A write to an idle TCP connection waits for the end of the turn without registering the
     socket for writing, then the turn's output goes out in one send; writes through Twisted in
-    between and a write bigger than the kernel takes keep their order. DIRECT_WRITES False
+    between and a write bigger than the kernel takes keep their order. GATHER_WRITES False
     leaves everything to Twisted (the socket is registered for writing at once)."""
     from twisted.internet import reactor
     from twisted.internet.endpoints import TCP4ClientEndpoint, TCP4ServerEndpoint
@@ -709,7 +709,7 @@ async def test_real_socket_direct_writes_keep_the_order(direct: bool) -> None:
     done: Deferred[None] = Deferred()
 
     class Server(Recorder):
-        DIRECT_WRITES = direct
+        GATHER_WRITES = gather
 
         def lineReceived(self, line: str) -> None:
             super().lineReceived(line)
@@ -738,18 +738,18 @@ async def test_real_socket_direct_writes_keep_the_order(direct: bool) -> None:
         client.transport.write(b"go\r\n")
         await done
         assert client.received == OFFER_GMCP + b"one\r\ntwo\r\nthree\r\n" + b"f" * 200_000 + b"\r\n"
-        assert seen["registered"] is not direct
+        assert seen["registered"] is not gather
         assert seen["after_queued"] == len(b"one\r\ntwo\r\nthree\r\n")
         client.transport.loseConnection()
     finally:
         await port.stopListening()
 
 
-def test_direct_writes_only_on_plain_tcp() -> None:
+def test_gathered_writes_only_on_plain_tcp() -> None:
     """A transport that is not Twisted's TCP connection (TLS, tests) always gets transport.write."""
     proto = Recorder()
     transport = StringTransport()
     proto.makeConnection(transport)
-    assert proto._direct is False
+    assert proto._may_gather is False
     proto.sendLine("x")
     assert transport.value().endswith(b"x\r\n")

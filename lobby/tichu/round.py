@@ -94,10 +94,6 @@ def _check_cards(cards: Any) -> None:
             raise Rejected("bad-card", token=str(c))
 
 
-def _is_dragon_single(combo: Any) -> bool:
-    return bool(combo.mask == DRAGON_BIT)
-
-
 
 class Round:
     """One deal. `hands`: four sequences of 14 Cards in deal order (the first 8 are the Grand
