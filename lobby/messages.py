@@ -141,6 +141,7 @@ INFO: dict[str, str] = {
     "password-prompt": "password: ",
     "guest-confirm": "\"{name}\" is not a registered name. Press Enter to play as the guest "
                      "{name}, or type another name: ",
+    "typed-ahead-dropped": "(A line you typed before this question was not used.)",
     "seat-key-prompt": "key: ",
     "seat-key-asked": "Table {table} holds the seat of the guest {name}: type the key you were "
                       "given when you sat down (an empty line: back to login).",

@@ -102,6 +102,8 @@ class Limits:
     greeting_delay: float = 0.0         # seconds the greeting waits for the client's first bytes
     max_subnegotiation: int = 8192      # bytes of one telnet subnegotiation (GMCP message)
     max_gmcp_supports: int = 64         # packages kept of a client's Core.Supports.*
+    typeahead_window: float = 1.0       # seconds in which a line at the guest confirmation
+    #                                     counts as typed ahead (dropped, never a name)
     max_tables_per_user: int = 0        # open tables one user hosts or sits at
     max_seats_per_user: int = 0         # open tables one user sits at
     max_tables_per_ip: int = 0          # open tables the users of one IP address host or sit at

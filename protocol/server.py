@@ -411,6 +411,11 @@ def add_limit_options(parser: argparse.ArgumentParser) -> None:
              f"(default {d.max_subnegotiation})")
     add("--max-gmcp-supports", type=int, default=d.max_gmcp_supports, metavar="N",
         help=f"GMCP packages kept of a client's Core.Supports.* (default {d.max_gmcp_supports})")
+    add("--typeahead-window", type=float, default=d.typeahead_window, metavar="SECONDS",
+        help=f"a non-empty line that reaches the guest confirmation of an unregistered name "
+             f"within this time of the question was typed ahead (a password meant for a "
+             f"mistyped name): dropped unseen, never taken as a name (default "
+             f"{d.typeahead_window:g})")
     add("--max-tables-per-user", type=int, default=d.max_tables_per_user, metavar="N",
         help=f"open tables one user hosts or sits at (default {d.max_tables_per_user})")
     add("--max-seats-per-user", type=int, default=d.max_seats_per_user, metavar="N",
@@ -443,7 +448,7 @@ def limits_from(opts: argparse.Namespace, nofile: tuple[int, int] | None = None)
         flood_rate=opts.flood_rate, flood_burst=opts.flood_burst, flood_kick=opts.flood_kick,
         limit_loopback=opts.limit_loopback,
         greeting_delay=opts.greeting_delay, max_subnegotiation=opts.max_subnegotiation,
-        max_gmcp_supports=opts.max_gmcp_supports,
+        max_gmcp_supports=opts.max_gmcp_supports, typeahead_window=opts.typeahead_window,
         max_tables_per_user=opts.max_tables_per_user,
         max_seats_per_user=opts.max_seats_per_user, max_tables_per_ip=opts.max_tables_per_ip,
         abandon_after=opts.abandon_after)

@@ -40,6 +40,8 @@ __all__ = ["Session", "MAX_LOGIN_FAILURES", "MAX_QUEUED_LINES", "CLOSE_GRACE"]
 
 MAX_LOGIN_FAILURES = 3
 MAX_QUEUED_LINES = 16
+#: seconds after the guest confirmation in which a non-empty line counts as typed ahead
+TYPEAHEAD_WINDOW = 1.0
 #: seconds a closing connection may take to send what is still buffered before it is aborted (a
 #: peer that stopped reading would otherwise keep it, and the user online, forever)
 CLOSE_GRACE = 30.0
@@ -62,6 +64,7 @@ class Session(MachineMode, TelnetLineProtocol):
     user: "User | None" = None
     _account: Account | None = None  # the account whose password is being asked
     _guest_name: str | None = None  # state "confirm": the unregistered name to confirm
+    _confirm_asked: float = 0.0     # ... asked at this clock time (lines before: typed ahead)
     _seat_name: str | None = None  # the guest name whose seat's reconnect key is being asked
     _failures: int = 0
     _busy: bool = False
@@ -437,6 +440,7 @@ class Session(MachineMode, TelnetLineProtocol):
             if guard is not None:
                 guard.may_enter(self, name, False)   # banned, too many guests: say so now
             self._guest_name = name
+            self._confirm_asked = self.world.clock.seconds()
             self.state = "confirm"
             self._prompt()
             return
@@ -449,12 +453,25 @@ class Session(MachineMode, TelnetLineProtocol):
         """The answer to ``"NAME" is not a registered name. Press Enter ...``: an empty line
         enters as the guest NAME; anything else is a new name (looked up and, if unregistered,
         confirmed again). The line is never spoken, shown to anyone else or logged."""
+        if line.strip() and self._typed_ahead():
+            # typed before the question could be read (a password meant for the name that was
+            # mistyped): dropped unseen, never taken as a name; the question is asked again
+            self.deliver(Event("typed-ahead-dropped"))
+            self._prompt()
+            return None
         name, self._guest_name = self._guest_name, None
         self.state = "login"
         if line.strip() or name is None:
             return self._login(line) if line.strip() else None
         self._enter(name, registered=False)
         return None
+
+    def _typed_ahead(self) -> bool:
+        """A line that reached the confirmation within ``typeahead_window`` seconds of the
+        question (queued behind the name, or in flight while the question travelled)."""
+        guard = getattr(self.factory, "guard", None)
+        window = guard.limits.typeahead_window if guard is not None else TYPEAHEAD_WINDOW
+        return self.world.clock.seconds() - self._confirm_asked < window
 
     async def _password(self, line: str) -> None:
         account, self._account = self._account, None

@@ -5,10 +5,12 @@ the growing delay of an account, new accounts per address per hour. StringTransp
 and task.Clock: nothing waits for real."""
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest_twisted
 from twisted.internet import task
+from twisted.internet.task import deferLater
 from twisted.internet.address import IPv4Address, IPv6Address
 from twisted.internet.defer import Deferred
 from twisted.internet.testing import StringTransport
@@ -261,6 +263,7 @@ def test_hash_calls_are_counted() -> None:
 # ---- type-ahead safety (FICS): an unregistered name is confirmed in text mode -------------------
 CONFIRM = ('"Regie" is not a registered name. Press Enter to play as the guest Regie, or type '
            'another name: ')
+DROPPED = "(A line you typed before this question was not used.)\r\n"
 
 
 def test_an_unregistered_name_is_confirmed_and_only_an_empty_line_enters(
@@ -272,6 +275,7 @@ def test_an_unregistered_name_is_confirmed_and_only_an_empty_line_enters(
     c.send("Regie")
     assert c.text() == CONFIRM and c.session.state == "confirm"
     assert lobby.world.online("Regie") is None
+    clock.advance(1.0)                     # the question read: a line now is typed after it
     c.send("Reggie")                       # another name: the registered one, its password
     assert c.text().endswith("password: ")
     c.send("sesame12")
@@ -303,13 +307,60 @@ def test_a_line_typed_at_the_confirmation_is_never_spoken(clock: task.Clock) -> 
     c = lobby.connect()
     c.send(b"Regie\r\nsesame12\r\n")        # the name mistyped, the password typed ahead
     out = c.text()
-    assert CONFIRM in out and c.session.state == "confirm" and c.session.user is None
-    assert "sesame12" not in watcher.text()
+    assert out.endswith(CONFIRM + DROPPED + CONFIRM)   # dropped unseen, the question again
+    assert c.session.state == "confirm" and c.session.user is None
+    assert "sesame12" not in out and "sesame12" not in watcher.text()
+    c.send("")                              # Enter: the guest of the name typed, not the password
+    assert "Hello Regie! You are a guest" in c.text()
+    assert lobby.world.online("sesame12") is None
+
+
+def test_a_password_typed_ahead_in_its_own_packet_is_dropped_too(clock: task.Clock) -> None:
+    """The password may come in a later TCP segment while the question is on its way: a line
+    within --typeahead-window seconds of the question is typed ahead; after it, another name."""
+    lobby = Lobby(clock)
+    lobby.register("Reggie", "sesame12")
+    c = lobby.connect()
+    c.raw()
+    c.send("Regie")
+    assert c.text() == CONFIRM
+    clock.advance(0.9)                      # still within the default window of 1 s
+    c.send("sesame12")
+    out = c.text()
+    assert out == DROPPED + CONFIRM and "sesame12" not in out
+    assert c.session.state == "confirm" and lobby.world.online("sesame12") is None
+    clock.advance(0.2)                      # past the window: a line typed after the question
+    c.send("Reggie")
+    assert c.text().endswith("password: ")
+
+
+def test_the_typeahead_window_is_an_option() -> None:
+    from protocol.server import limits_from, parse_args
+    assert limits_from(parse_args([])).typeahead_window == 1.0
+    assert limits_from(parse_args(["--typeahead-window", "2.5"])).typeahead_window == 2.5
+    assert Limits().typeahead_window == 1.0    # a bound even without the public limits
+
+
+WINDOW = 0.3   # a short --typeahead-window for the socket test, which waits it out for real
+
+
+class ShortWindowServer(RunningServer):
+    server_options = {**RunningServer.server_options, "limits": Limits(typeahead_window=WINDOW)}
 
 
 @pytest_twisted.ensureDeferred
 async def test_a_password_typed_ahead_after_a_mistyped_name_reaches_nobody_over_tcp(
-        server: RunningServer, logged: list[dict[str, Any]]) -> None:
+        tmp_path: Path, logged: list[dict[str, Any]]) -> None:
+    server = ShortWindowServer(tmp_path / "lobby.sqlite3")
+    await server.start()
+    try:
+        await _typed_ahead_over_tcp(server, logged)
+    finally:
+        await server.stop()
+
+
+async def _typed_ahead_over_tcp(server: RunningServer, logged: list[dict[str, Any]]) -> None:
+    from twisted.internet import reactor
     secret = "hunter2secret"
     watcher = await server.client()
     await watcher.login("Watcher")
@@ -318,9 +369,10 @@ async def test_a_password_typed_ahead_after_a_mistyped_name_reaches_nobody_over_
     c.transport.write(f"Regie\r\n{secret}\r\n".encode())    # one TCP write
     got = await c.expect(CONFIRM)
     assert got.endswith(CONFIRM)
-    got = await c.expect("or type another name: ")         # the typed-ahead line: a name again
-    assert secret in got                                    # (shown to its typist alone)
-    c.send("Careful")                                       # the right name, confirmed
+    got = await c.expect("or type another name: ")         # the typed-ahead line: dropped
+    assert got == DROPPED + CONFIRM and secret not in got
+    await deferLater(reactor, WINDOW + 0.2, lambda: None)   # the question read (at least)
+    c.send("Careful")                                       # another name, confirmed
     await c.expect("or type another name: ")
     c.send("")
     assert "Hello Careful!" in await c.expect("Type /help for the commands.\r\n")
