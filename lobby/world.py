@@ -38,6 +38,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterable
 from twisted.logger import Logger
 
 from lobby.accounts import name_key
+from lobby.addresses import address_group
 from lobby.events import Event, Listener
 from lobby.messages import LobbyError
 from lobby.recording import Deliver, Recorder
@@ -362,14 +363,16 @@ class World:
         return self._origins.get(number, {}).get(name_key(name))
 
     def _tables_of_address(self, address: str, skip: Any = None) -> list[int]:
-        """The open tables somebody from ``address`` hosts or sits at (their address when they
-        opened the table or sat down)."""
+        """The open tables somebody from ``address``'s group (the address; an IPv6 /64) hosts or
+        sits at (their address when they opened the table or sat down)."""
+        group = address_group(address)
         out = []
         for number, origins in self._origins.items():
             table = self.tables.get(number)
             if table is None or table is skip:
                 continue
-            if any(a == address and self._takes_part(table, key) for key, a in origins.items()):
+            if any(a is not None and address_group(a) == group and self._takes_part(table, key)
+                   for key, a in origins.items()):
                 out.append(number)
         return out
 

@@ -81,7 +81,7 @@ class Limits:
     """Every defence's setting; 0 turns it off. See ``PUBLIC_LIMITS`` for the defaults."""
 
     max_connections: int = 0            # connections in total
-    max_per_ip: int = 0                 # connections from one IP address
+    max_per_ip: int = 0                 # connections from one address group (IPv6: a /64)
     max_guests: int = 0                 # guests online in total
     login_attempts_per_minute: int = 0  # password attempts per address group per minute
     password_attempts_per_connection: int = 0  # password attempts per connection per minute
@@ -106,7 +106,7 @@ class Limits:
     #                                     counts as typed ahead (dropped, never a name)
     max_tables_per_user: int = 0        # open tables one user hosts or sits at
     max_seats_per_user: int = 0         # open tables one user sits at
-    max_tables_per_ip: int = 0          # open tables the users of one IP address host or sit at
+    max_tables_per_ip: int = 0          # open tables the users of one address group host or sit at
     abandon_after: float = 3600.0       # seconds a table none of whose players is online is kept
 
     @classmethod
@@ -227,9 +227,12 @@ class Guard:
         self._registrations: dict[str, deque[float]] = {}    # address group -> times
         #: address group -> keys of the accounts that logged in from there (see password_attempt)
         self._known: dict[str, set[str]] = {}
+        #: what a refused password attempt was refused for -> when that was last logged
+        self._refusals_logged: dict[str, float] = {}
         #: counters for the operator and the tests
         self.stats: dict[str, int] = {"refused": 0, "foreign": 0, "flood_kicks": 0,
-                                      "idle_kicks": 0, "login_timeouts": 0, "dropped_lines": 0}
+                                      "idle_kicks": 0, "login_timeouts": 0, "dropped_lines": 0,
+                                      "refused_attempts": 0}
 
     def _limited(self, host: str) -> bool:
         return self.limits.limit_loopback or not is_loopback(host)
@@ -243,27 +246,44 @@ class Guard:
         if limits.max_connections and self.total >= limits.max_connections:
             code = "server-full"
         elif (limits.max_per_ip and self._limited(host)
-              and self.per_ip.get(host, 0) >= limits.max_per_ip):
+              and self.per_ip.get(address_group(host), 0) >= limits.max_per_ip):
             code = "too-many-connections"
         if code is not None:
             self.stats["refused"] += 1
             log.info("refused a connection from {host}: {code} ({total} open, {here} from there)",
-                     host=host, code=code, total=self.total, here=self.per_ip.get(host, 0))
+                     host=host, code=code, total=self.total,
+                     here=self.per_ip.get(address_group(host), 0))
             session.sendLine(_error_text(code, limit=limits.max_per_ip))
             session.state = "closed"
             session.transport.loseConnection()
             return None
         self.total += 1
-        self.per_ip[host] = self.per_ip.get(host, 0) + 1
+        group = address_group(host)
+        self.per_ip[group] = self.per_ip.get(group, 0) + 1
         return ConnectionGuard(self, session, host)
 
     def _released(self, host: str) -> None:
         self.total -= 1
-        left = self.per_ip.get(host, 0) - 1
+        group = address_group(host)
+        left = self.per_ip.get(group, 0) - 1
         if left > 0:
-            self.per_ip[host] = left
+            self.per_ip[group] = left
         else:
-            self.per_ip.pop(host, None)
+            self.per_ip.pop(group, None)
+
+    def _log_refusal(self, what: str, now: float) -> bool:
+        """Whether a refused password attempt of ``what`` (an account, an address group, a
+        connection) is logged: the first of each minute is, the others are only counted, so a
+        client below flood control cannot write a log line with every line it sends."""
+        self.stats["refused_attempts"] += 1
+        last = self._refusals_logged.get(what)
+        if last is not None and now - last < 60.0:
+            return False
+        if len(self._refusals_logged) > 10000:
+            self._refusals_logged = {k: t for k, t in self._refusals_logged.items()
+                                     if now - t < 60.0}
+        self._refusals_logged[what] = now
+        return True
 
     # ---- logging in -------------------------------------------------------------------------
     def password_attempt(self, session: "Session", account: str | None,
@@ -281,9 +301,11 @@ class Guard:
         if key is not None and limits.account_failures_before_delay:
             wait = self._account_wait(key, now)
             if wait > 0:
-                log.info("password attempt for {account} from {host} refused: {count} failures, "
-                         "next attempt in {seconds} s", account=account, host=host,
-                         count=self._account_failures[key][0], seconds=_ceil(wait))
+                if self._log_refusal("account " + key, now):
+                    log.info("password attempt for {account} from {host} refused: {count} "
+                             "failures, next attempt in {seconds} s (further refusals of this "
+                             "minute are counted, not logged)", account=account, host=host,
+                             count=self._account_failures[key][0], seconds=_ceil(wait))
                 raise LobbyError("account-wait", name=account, seconds=_ceil(wait))
         conn_window: deque[float] | None = None
         connection = session._guard if isinstance(session._guard, ConnectionGuard) else None
@@ -293,7 +315,9 @@ class Guard:
             conn_window = connection.attempts
             wait = _window_wait(conn_window, limits.password_attempts_per_connection, 60.0, now)
             if wait > 0:
-                log.info("too many password attempts on one connection from {host}", host=host)
+                if self._log_refusal(f"connection {id(connection)}", now):
+                    log.info("too many password attempts on one connection from {host} (further "
+                             "refusals of this minute are counted, not logged)", host=host)
                 raise LobbyError("too-many-attempts-here", seconds=_ceil(wait))
         addr_window: deque[float] | None = None
         known = key is not None and kind == "login" and key in self._known.get(group, ())
@@ -301,8 +325,10 @@ class Guard:
             addr_window = self._attempts.setdefault(group, deque())
             wait = _window_wait(addr_window, limits.login_attempts_per_minute, 60.0, now)
             if wait > 0:
-                log.info("too many log-in attempts from {host} ({count} in a minute)", host=host,
-                         count=len(addr_window))
+                if self._log_refusal("address " + group, now):
+                    log.info("too many log-in attempts from {host} ({count} in a minute; further "
+                             "refusals of this minute are counted, not logged)", host=host,
+                             count=len(addr_window))
                 raise LobbyError("too-many-attempts", seconds=_ceil(wait))
             if len(self._attempts) > 10000:  # forget addresses that went quiet
                 for k in [k for k, q in self._attempts.items() if not q or q[-1] <= now - 60.0]:

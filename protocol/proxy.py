@@ -23,6 +23,7 @@ from __future__ import annotations
 import ipaddress
 from typing import Any
 
+from twisted.internet import address as address_types
 from twisted.internet.endpoints import serverFromString
 from twisted.internet.protocol import Protocol
 from twisted.logger import Logger
@@ -96,6 +97,9 @@ class HeaderFirstWrapper(HAProxyProtocolWrapper):
             return
         if info is None:
             return                          # the header goes on in the next bytes
+        if not _plausible(info.source):
+            self._refuse("a PROXY header whose source is not an IP address of its family")
+            return
         self._proxyInfo = info
         self._peer = _canonical(info.source)
         self._cancel_deadline()
@@ -143,6 +147,24 @@ class HeaderFirstFactory(HAProxyWrappingFactory):
         super().__init__(wrapped)
         self.clock = clock
         self.header_timeout = header_timeout
+
+
+def _plausible(address: Any) -> bool:
+    """A header's source is an IPv4 address for TCP4, an IPv6 address (no zone) for TCP6, or
+    none (UNKNOWN, a v2 LOCAL command): anything else (``999.1.1.1``, names, escape sequences
+    meant for an operator's terminal) is refused, never logged, counted or banned as given."""
+    host = getattr(address, "host", None)
+    if host is None:
+        return True
+    if not isinstance(host, str) or "%" in host:
+        return False
+    try:
+        ip = ipaddress.ip_address(host)
+    except ValueError:
+        return False
+    if isinstance(address, address_types.IPv6Address):
+        return isinstance(ip, ipaddress.IPv6Address)
+    return isinstance(ip, ipaddress.IPv4Address)
 
 
 def _canonical(address: Any) -> Any:

@@ -124,6 +124,32 @@ def test_a_burst_of_30_password_commands_costs_a_few_hash_runs(clock: task.Clock
     assert "Your password has been changed." in c.text()
 
 
+def test_refused_password_attempts_add_one_log_line_a_minute(
+        clock: task.Clock, logged: list[dict[str, Any]]) -> None:
+    """Found by an external review: every refused /password wrote a log line, so a client below
+    flood control wrote ~20 lines a second for ever. Now the first refusal of a minute (per
+    connection, address group, account) is logged and the others are counted."""
+    lobby = Lobby(clock, password_attempts_per_connection=3, account_failures_before_delay=3,
+                  account_delay_max=900.0, login_attempts_per_minute=50)
+    lobby.register("Pat", "sesame12")
+    c = lobby.connect_from("10.0.0.7")
+    c.send("Pat")
+    c.send("sesame12")
+    for _ in range(45):
+        c.send("/password wrong000 newpass12")
+        clock.advance(0.05)
+    out = c.text()
+    assert out.count("! [too-many-attempts-here]") + out.count("! [account-wait]") >= 40
+    refusals = [e for e in logged if "refused" in formatEvent(e) or "too many" in formatEvent(e)]
+    assert 1 <= len(refusals) <= 2, [formatEvent(e) for e in refusals]
+    assert lobby.factory.guard.stats["refused_attempts"] >= 40
+    clock.advance(61)                       # a new minute: its first refusal is logged again
+    for _ in range(4):
+        c.send("/password wrong000 newpass12")
+    refusals = [e for e in logged if "refused" in formatEvent(e) or "too many" in formatEvent(e)]
+    assert len(refusals) <= 4
+
+
 def test_register_counts_as_a_password_attempt_of_the_address(clock: task.Clock) -> None:
     lobby = Lobby(clock, login_attempts_per_minute=2)
     guests = [lobby.connect_from("10.0.0.9") for _ in range(3)]

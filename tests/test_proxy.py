@@ -115,6 +115,43 @@ def test_limits_count_the_address_of_the_header(clock: task.Clock) -> None:
     assert lobby.factory.guard.per_ip == {"203.0.113.7": 2, "198.51.100.2": 1}
 
 
+def test_a_header_whose_source_is_no_address_of_its_family_is_refused(
+        clock: task.Clock, logged: Any) -> None:
+    """Found by an external review: any string was taken as the client's address, raw escape
+    sequences went into the log and a guest "from 999.1.1.1" could be banned."""
+    lobby = FakeLobby(clock)
+    bad = ["999.1.1.1", "zz", "1.2.3.4\x1b[31mRED", "evil\x08\x08\x08host", "1.2.3.4/8"]
+    headers = [f"PROXY TCP4 {b} 10.0.0.1 1 2\r\n".encode("latin-1") for b in bad]
+    headers += [b"PROXY TCP4 ::1 10.0.0.1 1 2\r\n",             # IPv6 under TCP4
+                b"PROXY TCP6 203.0.113.7 ::1 1 2\r\n",          # IPv4 under TCP6
+                b"PROXY TCP6 fe80::1%eth0 ::1 1 2\r\n"]         # a zone
+    for header in headers:
+        wrapper, transport = _proxied_connection(lobby, clock)
+        wrapper.dataReceived(header + b"guest\r\n")
+        assert transport.disconnecting and transport.value() == b"", header
+        assert wrapper.wrappedProtocol.transport is None
+        wrapper.connectionLost(None)
+    assert lobby.factory.sessions == set()
+    lines = [formatEvent(e) for e in logged]
+    assert not any("\x1b" in t or "\x08" in t or "999.1.1.1" in t for t in lines)
+    assert sum("not an IP address of its family" in t for t in lines) == len(headers)
+
+
+def test_connections_of_one_ipv6_64_count_together(clock: task.Clock) -> None:
+    """--max-per-ip counts an address group (IPv4: the address, IPv6: its /64), as the log-in
+    limits and bans do: an IPv6 client usually has a whole /64 to pick addresses from."""
+    lobby = FakeLobby(clock)
+    lobby.factory.guard = Guard(Limits(max_per_ip=2), clock, lobby.world)
+    outputs = []
+    for source in ("2001:db8:1:2::1", "2001:db8:1:2::a", "2001:db8:1:2:ffff::1",
+                   "2001:db8:1:3::1"):
+        wrapper, transport = _proxied_connection(lobby, clock)
+        wrapper.dataReceived(v1(source))
+        outputs.append(transport.value().decode("utf-8", "replace"))
+    assert ["too-many-connections" in out for out in outputs] == [False, False, True, False]
+    assert lobby.factory.guard.per_ip == {"2001:db8:1:2::/64": 2, "2001:db8:1:3::/64": 1}
+
+
 # ---- a real server listening on haproxy:tcp:0 --------------------------------------------------
 class ProxiedServer(RunningServer):
     """A real server behind a (pretend) proxy: every connection starts with a PROXY header."""

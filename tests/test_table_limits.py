@@ -227,3 +227,35 @@ def test_listroom_shows_twenty_tables_a_page_with_a_summary(lobby: FakeLobby) ->
     assert [t["table"] for t in obj["tables"]] == list(range(21, 41))
     assert (obj["total"], obj["page"], obj["pages"], obj["per_page"], obj["waiting"],
             obj["playing"]) == (45, 2, 3, 20, 44, 1)
+
+
+class _From:
+    """A listener connected from ``address`` (what the world reads of a session)."""
+
+    def __init__(self, address: str) -> None:
+        self.address = address
+        self.events: list[Any] = []
+
+    def deliver(self, event: Any) -> None:
+        self.events.append(event)
+
+    def disconnect(self, event: Any) -> None:
+        self.events.append(event)
+
+
+def test_the_users_of_one_ipv6_64_count_as_one_address(clock: Any) -> None:
+    """--max-tables-per-ip counts an address group, as the other per-address limits do: an
+    IPv6 client usually has a whole /64 to pick a new address from for every guest (found by an
+    external review: seven guests of one /64 opened seven tables, limit 4)."""
+    from lobby.messages import LobbyError
+    world = World(clock, table_limits=TableLimits(tables_per_address=2))
+    opened = []
+    for i in range(1, 4):
+        user = world.login(f"Guest{i}", _From(f"2001:db8:7:2::{i}"), registered=False)
+        try:
+            opened.append(world.open_table(user).number)
+        except LobbyError as e:
+            assert e.code == "address-tables" and i == 3
+    assert len(opened) == 2
+    other = world.login("Guest9", _From("2001:db8:7:3::1"), registered=False)
+    assert world.open_table(other) is not None           # the next /64 is another household
