@@ -114,7 +114,7 @@ class Room:
 
     __slots__ = ("number", "name", "members", "table")
 
-    def __init__(self, number: int, name: str, table: Any = None) -> None:
+    def __init__(self, number: int, name: str, table: "TableActor | None" = None) -> None:
         self.number = number
         self.name = name
         self.members: dict[str, User] = {}
@@ -137,7 +137,7 @@ class World:
         self.table_limits = table_limits if table_limits is not None else TableLimits()
         self.users: dict[str, User] = {}
         self.rooms: dict[int, Room] = {LOBBY: Room(LOBBY, "Lobby")}
-        self.tables: dict[int, Any] = {}  # table number -> TableActor (the room has the same number)
+        self.tables: dict[int, "TableActor"] = {}  # by number (the room has the same number)
         self._rng = rng if rng is not None else random.Random()
         #: called with every new TableActor before anybody enters it (tests: bot_delay, deals)
         self.on_new_table: Callable[["TableActor"], None] | None = None
@@ -233,12 +233,12 @@ class World:
                 continue
             self._safe(user.listener.deliver, Event("game-rejoined", table=number))
             if user.room is room:
-                self._tell_table(table, "member_back", user.name)
+                self._tell_table(table, table.member_back, user.name)
             else:
                 self.enter(user, room)
             return
         if user.room is not None and user.room.table is not None:
-            self._tell_table(user.room.table, "member_back", user.name)
+            self._tell_table(user.room.table, user.room.table.member_back, user.name)
 
     _returning = returning
 
@@ -282,7 +282,7 @@ class World:
             call = self._abandon_calls.pop(room.number, None)   # kept: the time starts anew
             if call is not None and call.active():
                 call.cancel()
-            self._tell_table(room.table, "add_member", user.name)
+            self._tell_table(room.table, room.table.add_member, user.name)
 
     def leave(self, user: User, gone: bool = False) -> None:
         """Take ``user`` out of their room; ``gone``: because they disconnected."""
@@ -294,7 +294,8 @@ class World:
         if len(room.members) < self.announce_limit:
             self.deliver(room.members.values(), Event("leaves", name=user.name, room=room.name))
         if room.table is not None:
-            self._tell_table(room.table, "member_gone" if gone else "remove_member", user.name)
+            self._tell_table(room.table, room.table.member_gone if gone else room.table.remove_member,
+                             user.name)
             self._maybe_close(room.number)
 
     # ---- rooms and tables -------------------------------------------------------------------------
@@ -305,7 +306,7 @@ class World:
             raise LobbyError("no-such-room", number=number)
         return room
 
-    def table_of(self, user: User) -> Any:
+    def table_of(self, user: User) -> "TableActor":
         """The TableActor of the room ``user`` is in; LobbyError('not-at-table') in the lobby."""
         room = user.room
         if room is None or room.table is None:
@@ -343,7 +344,7 @@ class World:
         return table
 
     # ---- how many tables one user and one address take part in ------------------------------------
-    def _takes_part(self, table: Any, key: str, *, seated_only: bool = False) -> bool:
+    def _takes_part(self, table: "TableActor", key: str, *, seated_only: bool = False) -> bool:
         """Whether the name ``key`` hosts or sits at ``table`` and the table is open (waiting or
         running; a finished game holds nobody)."""
         if table.state == "finished":
@@ -394,7 +395,7 @@ class World:
             if len(theirs) >= limits.tables_per_address:
                 raise LobbyError("address-tables", limit=limits.tables_per_address)
 
-    def may_sit(self, table: Any, name: str) -> bool:
+    def may_sit(self, table: "TableActor", name: str) -> bool:
         """The seat policy of every table (``TableActor(seat_policy=...)``): ``name`` sits down
         at ``table`` (``/join``) within the limits (TableLimits) or LobbyError seat-limit /
         too-many-tables / address-tables. Returns whether ``name`` is a guest."""
@@ -434,12 +435,14 @@ class World:
             if user is not None:
                 self._safe(user.listener.deliver, event)
 
-    def _tell_table(self, table: Any, method: str, name: str) -> None:
+    def _tell_table(self, table: "TableActor", tell: Callable[[str], None], name: str) -> None:
+        """``tell(name)``, one of ``table``'s notifications (``add_member``, ``member_back``,
+        ...); a failure is logged and never reaches the caller."""
         try:
-            getattr(table, method)(name)
+            tell(name)
         except Exception:
-            log.failure("table {table}: {method} of {user} failed", table=getattr(table, "number", "?"),
-                        method=method, user=name)
+            log.failure("table {table}: {method} of {user} failed", table=table.number,
+                        method=tell.__name__, user=name)
 
     def _maybe_close(self, number: int) -> None:
         """Close table ``number`` if its room is empty and nobody can come back to its game."""
@@ -459,7 +462,7 @@ class World:
                 return
         self._close_table(number)
 
-    def _abandon(self, number: int, table: Any) -> None:
+    def _abandon(self, number: int, table: "TableActor") -> None:
         self._abandon_calls.pop(number, None)
         if self.tables.get(number) is not table:
             return
@@ -470,7 +473,7 @@ class World:
                  seconds=max(self.abandon_after, table.options.grace))
         self._close_table(number)
 
-    def _players_online(self, table: Any) -> bool:
+    def _players_online(self, table: "TableActor") -> bool:
         """Whether any human player of ``table``'s game is online (not a namesake of a guest
         the table holds the seat for)."""
         for name in table.players:
@@ -479,7 +482,7 @@ class World:
                 return True
         return False
 
-    def add_restored_table(self, table: Any, addresses: dict[str, str] | None = None) -> Room:
+    def add_restored_table(self, table: "TableActor", addresses: dict[str, str] | None = None) -> Room:
         """A table rebuilt from the journal at start-up (lobby/restore.py), under its number;
         ``addresses``: the IP address of each of its players where the journal has one (the
         per-address limit counts them)."""
@@ -559,7 +562,7 @@ class World:
     def who(self, user: User) -> Event:
         room = user.room or self.lobby
         table = room.table
-        bots = sorted(getattr(table, "bots", {})) if table is not None else []
+        bots = sorted(table.bots) if table is not None else []
         return Event("who", room=room.name, number=room.number, names=room.names(), bots=bots)
 
     def wwho(self) -> Event:

@@ -414,7 +414,7 @@ class Guard:
     def may_enter(self, session: "Session", name: str, registered: bool) -> None:
         """LobbyError when ``name`` may not come in now: banned, or one guest too many."""
         world = self.world if self.world is not None else session.world
-        moderation = getattr(world, "moderation", None)
+        moderation = world.moderation
         if moderation is not None:   # banned names; guests also by their address
             moderation.check_login(name, peer_host(session), registered)
         limit = self.limits.max_guests
@@ -665,7 +665,7 @@ class ConnectionGuard:
     def table_waits_on_others(self, user: Any) -> bool:
         """Whether ``user`` sits at a running table that now waits on somebody else."""
         world = self.session.world
-        for table in list(getattr(world, "tables", {}).values()):
+        for table in list(world.tables.values()):
             if table.state == "playing" and user.name in table.players:
                 waiting = table.waiting_for()
                 if user.name not in waiting:

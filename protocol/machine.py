@@ -32,6 +32,7 @@ from protocol.telnet import TelnetLineProtocol, clean_line, encode_text
 
 if TYPE_CHECKING:
     from lobby.world import User
+    from protocol.server import LobbyFactory
 
 __all__ = ["MachineMode", "ID_PATTERN", "JSON_SWITCH", "split_id"]
 
@@ -78,6 +79,7 @@ class MachineMode(TelnetLineProtocol):
 
     user: "User | None"
     state: str
+    factory: "LobbyFactory"
 
     # ---- switching -----------------------------------------------------------------------------
     def set_json_mode(self, on: bool) -> None:
@@ -252,14 +254,14 @@ class MachineMode(TelnetLineProtocol):
         self.deliver(Event("iset", name="json", value="1"))
         self._reply_id, self._replied = _NO_ID, True
         self.deliver(Event("greeting"))
-        motd = getattr(getattr(self, "factory", None), "motd", "")
+        motd = self.factory.motd
         if motd:
             self.deliver(Event("motd", text=motd))
         self.sendPrompt(text("login-prompt"))
 
     def _announce_room(self) -> None:
         user = self.user
-        room = getattr(user, "room", None) if user is not None else None
+        room = user.room if user is not None else None
         if room is None:
             return
         key = (room.number, room.name)
@@ -267,7 +269,7 @@ class MachineMode(TelnetLineProtocol):
             return
         self._room_seen = key
         info = {"num": room.number, "name": room.name,
-                "table": room.number if getattr(room, "table", None) is not None else None}
+                "table": room.number if room.table is not None else None}
         self.sendGMCP("Room.Info", info)
         if self.json_mode:
             self.send_json({"type": "room", "number": room.number, "name": room.name,

@@ -23,7 +23,7 @@ _LISTS = ("mute", "ignore")
 
 
 def _moderation(ctx: "CommandContext") -> Any:
-    moderation = getattr(ctx.world, "moderation", None)
+    moderation = ctx.world.moderation
     if moderation is None:  # a world built without the server (never in the server itself)
         raise LobbyError("not-allowed", command="moderation", role="the server operator")
     return moderation

@@ -121,7 +121,7 @@ class LobbyFactory(Factory):
         self.sessions: set[Any] = set()
         #: protocol.guard.Guard: connection limits, flood control, timers (all off by default)
         self.guard = guard if guard is not None else Guard(Limits(), world.clock, world)
-        if getattr(world, "moderation", None) is None:  # mute lists work in every lobby
+        if world.moderation is None:  # mute lists work in every lobby
             Moderation(store, world)
 
 

@@ -225,7 +225,7 @@ class Session(MachineMode, TelnetLineProtocol):
 
     # ---- connection -------------------------------------------------------------------------
     def connectionMade(self) -> None:
-        guard = getattr(self.factory, "guard", None)
+        guard = self.factory.guard
         limits = guard.limits if guard is not None else None
         delay = limits.greeting_delay if limits is not None else 0.0
         if delay > 0:
@@ -436,7 +436,7 @@ class Session(MachineMode, TelnetLineProtocol):
             # type-ahead safety (as on FICS): a mistyped registered name must not take the
             # password typed after it as the first line in the lobby (speech to everybody).
             # Only an empty line enters as the guest; any other line is another name.
-            guard = getattr(self.factory, "guard", None)
+            guard = self.factory.guard
             if guard is not None:
                 guard.may_enter(self, name, False)   # banned, too many guests: say so now
             self._guest_name = name
@@ -478,7 +478,7 @@ class Session(MachineMode, TelnetLineProtocol):
         self.setPasswordMode(False)
         self.sendLine("")  # the client did not echo the Return of the hidden line
         assert account is not None
-        guard = getattr(self.factory, "guard", None)
+        guard = self.factory.guard
         try:
             # LobbyError too-many-attempts / too-many-attempts-here / account-wait: no hash run
             attempt = self.password_attempt(account.name, "login")
@@ -582,7 +582,7 @@ class Session(MachineMode, TelnetLineProtocol):
         """A protocol.guard.Attempt for one password check or hash of ``kind`` (login,
         register, password) for ``account``; LobbyError (a rate-limit code) when the guard's
         limits refuse it -- before any hash runs."""
-        guard = getattr(self.factory, "guard", None)
+        guard = self.factory.guard
         if guard is None:
             from protocol.guard import Attempt
             return Attempt(None, kind, None, 0.0, None, None)
@@ -590,7 +590,7 @@ class Session(MachineMode, TelnetLineProtocol):
 
     def failure_delay(self) -> "Deferred[None]":
         """The pause after a wrong password (protocol.guard's login_failure_delay)."""
-        guard = getattr(self.factory, "guard", None)
+        guard = self.factory.guard
         if guard is None:
             from twisted.internet.defer import succeed
             return succeed(None)
@@ -599,14 +599,14 @@ class Session(MachineMode, TelnetLineProtocol):
     def registration_attempt(self) -> Any:
         """A protocol.guard.Registration (``cancel()`` it when no account was made), or
         LobbyError too-many-registrations."""
-        guard = getattr(self.factory, "guard", None)
+        guard = self.factory.guard
         if guard is None:
             from protocol.guard import Registration
             return Registration(None, 0.0)
         return guard.registration_attempt(self)
 
     def _enter(self, name: str, registered: bool, key: str | None = None) -> None:
-        guard = getattr(self.factory, "guard", None)
+        guard = self.factory.guard
         if guard is not None:
             guard.may_enter(self, name, registered)  # LobbyError banned / too-many-guests
         # LobbyError name-in-use / seat-held; ``key``: a guest's reconnect key

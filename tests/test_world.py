@@ -8,6 +8,7 @@ from twisted.internet import task
 
 from lobby.events import Event
 from lobby.messages import LobbyError
+from lobby.table import TableActor
 from lobby.world import LOBBY, Room, World
 
 
@@ -86,7 +87,7 @@ def test_speech_reaches_the_room_only_and_tell_reaches_one(world: World) -> None
     alice = world.login("Alice", a, False)
     bob = world.login("Bob", b, False)
     carol = world.login("Carol", c, False)
-    table_room = Room(7, "Table 7", table=object())
+    table_room = Room(7, "Table 7", table=TableActor(7, world.clock, lambda names, event: None))
     world.rooms[7] = table_room
     world.enter(carol, table_room)
     for inbox in (a, b, c):
