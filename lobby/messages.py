@@ -51,6 +51,8 @@ ERRORS: dict[str, str] = {
                        "leave one, or let its game end, first.",
     "seat-limit": "You sit at table {tables} already, and a user sits at {limit} table(s) at a "
                   "time; leave it, or let its game end, first.",
+    "tables-too-fast": "You opened {limit} tables in the last minute, the most one user may; "
+                       "try again in {seconds!t}.",
     "address-tables": "The users of your address host or sit at {limit} open tables already, "
                       "the most one address may; leave one first.",
     "need-four": "Four players are needed to start; {count} seated.",

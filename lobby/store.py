@@ -19,6 +19,7 @@ from typing import Any, Callable, Sequence, TypeVar
 
 from twisted.internet.defer import Deferred, fail, succeed
 from twisted.internet.threads import deferToThreadPool
+from twisted.logger import Logger
 from twisted.python.threadpool import ThreadPool
 
 from lobby.accounts import name_key
@@ -27,6 +28,7 @@ __all__ = ["Account", "Migration", "MIGRATIONS", "ROLES", "StartupError", "Store
            "ThreadRunner", "inline_runner"]
 
 T = TypeVar("T")
+log = Logger(namespace="lobby.store")
 
 #: the values of ``accounts.role`` besides NULL (an ordinary player)
 ROLES = ("moderator", "admin")
@@ -351,7 +353,25 @@ class Store:
     def _close(self) -> None:
         if self._conn is not None:
             conn, self._conn = self._conn, None
+            self._final_checkpoint(conn)
             conn.close()
+
+    def _final_checkpoint(self, conn: sqlite3.Connection) -> None:
+        """Fold the WAL file into the database file before closing, so that the file alone is a
+        whole database (docs/operations.md, "Backups"). A checkpoint that cannot finish (a full
+        disk, another process reading) is logged as an error naming the -wal file to keep."""
+        if self.path == ":memory:":
+            return
+        try:
+            busy, wal_pages, moved = conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
+            cause = "another connection still uses it" if busy else (
+                f"{moved} of {wal_pages} pages written" if moved != wal_pages else None)
+        except sqlite3.Error as e:
+            cause = str(e)
+        if cause is not None:
+            log.error("database {path}: the final checkpoint did not finish ({cause}); its data "
+                      "is in {path}-wal too: keep that file with the database (copying {path} "
+                      "alone loses it)", path=self.path, cause=cause)
 
     def _db(self) -> sqlite3.Connection:
         if self._conn is None:

@@ -31,7 +31,9 @@ still gets the seat back unless it was given away (a bot took it over).
 from __future__ import annotations
 
 import ipaddress
+import math
 import random
+from collections import deque
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable, Iterable
 
@@ -69,6 +71,7 @@ class TableLimits:
     seats_per_user: int = 0         # tables a user sits at (/join is refused beyond)
     tables_per_address: int = 0     # tables the users of one IP address host or sit at
     limit_loopback: bool = False    # count 127.0.0.0/8 and ::1 per address too
+    opens_per_minute: int = 0       # tables one user may open (/newroom) in a minute
     #: seconds a running table none of whose human players is online is kept (at least its
     #: grace time; 0 and grace 0: closed at once)
     abandon_after: float = 3600.0
@@ -152,6 +155,8 @@ class World:
         #: table number -> name key -> the IP address each of its hosts and seated players had
         #: when they opened it or sat down (the per-address limit counts them while offline too)
         self._origins: dict[int, dict[str, str | None]] = {}
+        #: user key -> when they opened tables in the last minute (TableLimits.opens_per_minute)
+        self._opened: dict[str, deque[float]] = {}
         #: arrivals and departures are announced only in rooms with fewer members than this: in
         #: a crowded lobby they would be noise, and every log-in would cost a line per member
         #: (N log-ins into a room of N cost N**2/2 lines); /who still lists everyone
@@ -394,6 +399,18 @@ class World:
             theirs = self._tables_of_address(address, skip)
             if len(theirs) >= limits.tables_per_address:
                 raise LobbyError("address-tables", limit=limits.tables_per_address)
+        if limits.opens_per_minute:
+            # opening and closing tables in a loop (each is a log line and a broadcast): a rate
+            now = self.clock.seconds()
+            opened = self._opened.setdefault(user.key, deque())
+            while opened and opened[0] <= now - 60.0:
+                opened.popleft()
+            if len(opened) >= limits.opens_per_minute:
+                raise LobbyError("tables-too-fast", limit=limits.opens_per_minute,
+                                 seconds=math.ceil(opened[0] + 60.0 - now))
+            opened.append(now)
+            if len(self._opened) > 10000:
+                self._opened = {k: q for k, q in self._opened.items() if q and q[-1] > now - 60}
 
     def may_sit(self, table: "TableActor", name: str) -> bool:
         """The seat policy of every table (``TableActor(seat_policy=...)``): ``name`` sits down

@@ -107,6 +107,7 @@ class Limits:
     max_tables_per_user: int = 0        # open tables one user hosts or sits at
     max_seats_per_user: int = 0         # open tables one user sits at
     max_tables_per_ip: int = 0          # open tables the users of one address group host or sit at
+    tables_per_minute: int = 0          # tables one user may open (/newroom) in a minute
     abandon_after: float = 3600.0       # seconds a table none of whose players is online is kept
 
     @classmethod
@@ -120,6 +121,7 @@ class Limits:
                            seats_per_user=self.max_seats_per_user,
                            tables_per_address=self.max_tables_per_ip,
                            limit_loopback=self.limit_loopback,
+                           opens_per_minute=self.tables_per_minute,
                            abandon_after=self.abandon_after)
 
     def describe(self) -> str:
@@ -147,6 +149,7 @@ PUBLIC_LIMITS = Limits(
     max_tables_per_user=2,        # as on BSW: a seat at one table and one more table hosted
     max_seats_per_user=1,
     max_tables_per_ip=4,
+    tables_per_minute=10,
 )
 
 

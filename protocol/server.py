@@ -423,6 +423,8 @@ def add_limit_options(parser: argparse.ArgumentParser) -> None:
     add("--max-tables-per-ip", type=int, default=d.max_tables_per_ip, metavar="N",
         help=f"open tables the users of one IP address host or sit at (default "
              f"{d.max_tables_per_ip}; loopback addresses are exempt unless --limit-loopback)")
+    add("--tables-per-minute", type=int, default=d.tables_per_minute, metavar="N",
+        help=f"tables one user may open (/newroom) in a minute (default {d.tables_per_minute})")
     add("--abandon-after", type=float, default=d.abandon_after, metavar="SECONDS",
         help=f"how long a running table none of whose players is online is kept, at least its "
              f"grace time (default {d.abandon_after:g})")
@@ -451,7 +453,7 @@ def limits_from(opts: argparse.Namespace, nofile: tuple[int, int] | None = None)
         max_gmcp_supports=opts.max_gmcp_supports, typeahead_window=opts.typeahead_window,
         max_tables_per_user=opts.max_tables_per_user,
         max_seats_per_user=opts.max_seats_per_user, max_tables_per_ip=opts.max_tables_per_ip,
-        abandon_after=opts.abandon_after)
+        abandon_after=opts.abandon_after, tables_per_minute=opts.tables_per_minute)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -141,3 +141,37 @@ def test_names_and_passwords() -> None:
         with pytest.raises(LobbyError) as e:
             check_password(bad)
         assert e.value.code == "bad-password"
+
+
+def test_a_final_checkpoint_that_cannot_finish_is_logged_as_an_error(tmp_path: Path) -> None:
+    """Found by an external review: on a full disk a clean stop said "database closed" while all
+    its data stayed in the -wal file, and the docs said the file alone was enough to copy. Here
+    another process's open read transaction keeps the checkpoint from finishing (the same path
+    as a full disk: the WAL cannot be folded in)."""
+    import sqlite3 as sq
+    from conftest import fired, logged_events
+    from twisted.logger import formatEvent
+    from lobby.store import Store
+    path = tmp_path / "t.sqlite3"
+    store = Store(str(path))
+    fired(store.open())
+    reader = sq.connect(str(path))
+    reader.execute("BEGIN")
+    reader.execute("SELECT count(*) FROM accounts").fetchone()   # a snapshot held open
+    fired(store.create_account("Ann", "x", 0.0))
+    with logged_events() as events:
+        fired(store.close())
+    reader.close()
+    errors = [formatEvent(e) for e in events if e.get("log_level") is not None
+              and e["log_level"].name == "error"]
+    assert len(errors) == 1 and "final checkpoint did not finish" in errors[0]
+    assert f"{path}-wal" in errors[0]
+    # an ordinary close folds the WAL in and logs nothing
+    store = Store(str(path))
+    fired(store.open())
+    with logged_events() as events:
+        fired(store.close())
+    assert not [e for e in events if e.get("log_level") is not None
+                and e["log_level"].name == "error"]
+    wal = tmp_path / "t.sqlite3-wal"
+    assert not wal.exists() or wal.stat().st_size == 0

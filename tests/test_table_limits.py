@@ -43,7 +43,8 @@ def test_the_command_line_defaults() -> None:
     custom = limits_from(parse_args(["--max-tables-per-ip", "9", "--max-tables-per-user", "3",
                                      "--max-seats-per-user", "2", "--abandon-after", "60"]))
     assert custom.table_limits() == TableLimits(tables_per_user=3, seats_per_user=2,
-                                                tables_per_address=9, abandon_after=60.0)
+                                                tables_per_address=9, abandon_after=60.0,
+                                                opens_per_minute=10)
 
 
 async def _answered(client: Any, name: str) -> str:
@@ -259,3 +260,35 @@ def test_the_users_of_one_ipv6_64_count_as_one_address(clock: Any) -> None:
     assert len(opened) == 2
     other = world.login("Guest9", _From("2001:db8:7:3::1"), registered=False)
     assert world.open_table(other) is not None           # the next /64 is another household
+
+
+def test_opening_tables_in_a_loop_is_rate_limited(clock: Any, logged: Any) -> None:
+    """Found by an external review: one guest opening and closing a table 18 times a second
+    (below flood control) wrote two log lines each time for as long as it liked. A user opens at
+    most --tables-per-minute tables a minute; the refusals are not logged."""
+    from twisted.logger import formatEvent
+    lobby = FakeLobby(clock)
+    lobby.world = World(clock, table_limits=Limits(tables_per_minute=3).table_limits())
+    lobby.factory.world = lobby.world
+    (churn,) = _online(lobby, "Churn")
+    before = len(logged)
+    for _ in range(20):
+        churn.send("/newroom")
+        clock.advance(0.05)
+    out = churn.lines()
+    assert sum("You open table" in line for line in out) == 3
+    refused = [line for line in out if line.startswith("! [tables-too-fast]")]
+    assert len(refused) == 17
+    assert refused[0] == ("! [tables-too-fast] You opened 3 tables in the last minute, the most "
+                          "one user may; try again in 1 minute.")
+    assert len(logged) - before <= 3 * 2 + 1, [formatEvent(e) for e in logged[before:]]
+    clock.advance(60)
+    churn.send("/newroom")
+    assert any("You open table" in line for line in churn.lines())
+
+
+def test_the_table_opening_rate_is_an_option() -> None:
+    from protocol.server import limits_from, parse_args
+    assert limits_from(parse_args([])).table_limits().opens_per_minute == 10
+    assert limits_from(parse_args(["--tables-per-minute", "2"])).tables_per_minute == 2
+    assert Limits().tables_per_minute == 0
