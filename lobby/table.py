@@ -66,6 +66,7 @@ from lobby.accounts import name_key
 from lobby.bots.player import BotPlayer, STRATEGY_NAMES, bot_name
 from lobby.events import Event, error_event, game_event, jsonable
 from lobby.messages import LobbyError
+from lobby.numbers import ascii_int
 from lobby.recording import Deliver, TableRecorder
 from lobby.seats import HeldSeat, SeatPolicy, hash_key, key_matches, new_key
 from lobby.tichu.actions import (
@@ -553,10 +554,10 @@ class TableActor:
             raise LobbyError("already-seated", seat=self.seats.index(user) + 1)
         wanted = args.get("seat")
         if wanted:
-            try:
-                seat = int(wanted) - 1
-            except (TypeError, ValueError):
-                raise LobbyError("no-such-seat", seat=wanted) from None
+            number = ascii_int(wanted, 4)       # int() would read ３ or ٣ as 3 too
+            if number is None:
+                raise LobbyError("no-such-seat", seat=wanted)
+            seat = number - 1
             if not 0 <= seat < 4:
                 raise LobbyError("no-such-seat", seat=wanted)
             if self.seats[seat] is not None:
@@ -820,8 +821,9 @@ class TableActor:
         self._require_waiting()
         self._may_manage(user)
         text = args["seat"].strip()
-        if text.isascii() and text.isdigit():
-            seat = int(text) - 1
+        if text.isdigit():                      # a seat number, of ASCII digits only
+            number = ascii_int(text, 4)
+            seat = number - 1 if number is not None else -1
             if not 0 <= seat < 4:
                 raise LobbyError("no-such-seat", seat=text)
         else:

@@ -174,6 +174,22 @@ def test_number_options_take_ascii_digits_only() -> None:
     assert not rec.errors("ann")[11:]
 
 
+def test_seat_numbers_take_ascii_digits_only() -> None:
+    """Found by an external review: /join ３ and /join ٣ (int() reads them) seated the player in
+    seat 3 while /option refused such digits; every number a person types is 0-9 only."""
+    table, rec, _ = new_table(join=False)
+    for bad in ("３", "٣", "²", "+3", "03x"):
+        table.submit("ann", "join", bad)
+    assert codes(rec, "ann") == ["no-such-seat"] * 5 and "ann" not in table.seats
+    table.submit("ann", "join", "3")
+    assert table.seats[2] == "ann"
+    table.submit("ann", "addbot", "2")
+    table.submit("ann", "removebot", "２")
+    assert codes(rec, "ann")[5:] == ["no-such-seat"]
+    table.submit("ann", "removebot", "2")
+    assert not rec.errors("ann")[6:] and table.seats[1] is None
+
+
 def test_table_commands_parse_text_by_their_declared_spec() -> None:
     """The text given to a table is bound by the same spec the command table shows: too many or
     too few words are bad-arguments with the declared usage."""
