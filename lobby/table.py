@@ -63,22 +63,30 @@ from twisted.internet.interfaces import IDelayedCall, IReactorTime
 from twisted.logger import Logger
 
 from lobby.accounts import name_key
-from lobby.bots.player import BotPlayer, STRATEGY_NAMES, bot_name
+from lobby.bots.player import STRATEGY_NAMES, BotPlayer, bot_name
 from lobby.events import Event, error_event, game_event, jsonable
 from lobby.messages import LobbyError
 from lobby.numbers import ascii_int
 from lobby.recording import Deliver, TableRecorder
 from lobby.seats import HeldSeat, SeatPolicy, hash_key, key_matches, new_key
-from lobby.tichu.actions import (
-    Action, CallTichu, Exchange, GiveDragon, GrandTichu, Pass, Play, Wish,
-)
 from lobby.table_commands import TABLE_COMMANDS, TableArgs
-from lobby.table_options import TableOptions, find as find_option, options_from_saved
+from lobby.table_options import TableOptions, options_from_saved
+from lobby.table_options import find as find_option
 from lobby.table_views import TableViews
-from lobby.tichu.errors import Rejected
-from lobby.tichu.match import Match, initial_seating
+from lobby.tichu.actions import (
+    Action,
+    CallTichu,
+    Exchange,
+    GiveDragon,
+    GrandTichu,
+    Pass,
+    Play,
+    Wish,
+)
 from lobby.tichu.cards import Card, format_cards, parse_play, parse_wish, sort_cards
 from lobby.tichu.combos import classify
+from lobby.tichu.errors import Rejected
+from lobby.tichu.match import Match, initial_seating
 
 __all__ = ["TableActor", "TableOptions", "Deliver", "TABLE_COMMANDS", "WAITING", "PLAYING",
            "FINISHED"]
@@ -417,10 +425,6 @@ class TableActor:
         return out
 
     # ---- helpers -----------------------------------------------------------------------------
-    def _seat_of(self, name: str) -> int | None:
-        seated = self.seated
-        return seated.index(name) if name in seated else None
-
     def _player_of(self, name: str) -> int:
         if self.state != PLAYING or self.match is None:
             raise LobbyError("no-game")

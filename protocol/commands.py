@@ -416,7 +416,7 @@ def _table_command(name: str) -> Handler:
 
 
 def _add_table_commands(table: CommandTable) -> None:
-    from lobby.table import TABLE_COMMANDS   # the table module declares them at its handlers
+    from lobby.table import TABLE_COMMANDS  # the table module declares them at its handlers
     for tc in TABLE_COMMANDS:
         params = table_options.help_params() if tc.name == "option" else {}
         table.add(Command(tc.name, tc.args, _table_command(tc.name), tc.aliases,

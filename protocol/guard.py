@@ -8,10 +8,11 @@ attempts per IP address); every connection gets a ``ConnectionGuard`` from
   ClientHello or an SSH banner gets one short answer and the connection is closed (logged once).
   The session holds its greeting back for ``greeting_delay`` seconds or until those first bytes
   came, so that answer is the first thing such a client receives;
-- flood control: a token bucket on lines (and on telnet subnegotiations: GMCP and any other) (``flood_rate`` lines per second, ``flood_burst`` at
-  once). A line without a token is dropped; the first dropped line gets one ``flooding`` warning,
-  the next ones are dropped silently, and after ``flood_kick`` dropped lines (counted until the
-  bucket is full again, i.e. until the client calmed down) the connection is closed and logged;
+- flood control: a token bucket on lines (and on telnet subnegotiations: GMCP and any other)
+  (``flood_rate`` lines per second, ``flood_burst`` at once). A line without a token is dropped; the
+  first dropped line gets one ``flooding`` warning, the next ones are dropped silently, and after
+  ``flood_kick`` dropped lines (counted until the bucket is full again, i.e. until the client calmed
+  down) the connection is closed and logged;
 - the log-in timer: who has not logged in after ``login_timeout`` seconds is disconnected;
 - the idle timer: ``idle_warning`` seconds before ``idle_timeout`` a warning, then the disconnect.
   A player seated at a running table is never disconnected for idleness while that table waits

@@ -25,10 +25,10 @@ from json.encoder import encode_basestring as _encode_str
 from typing import TYPE_CHECKING, Any
 
 from lobby.events import Event, error_event
-from lobby.numbers import ascii_int
 from lobby.messages import text
+from lobby.numbers import ascii_int
 from protocol.render_json import REPLY_TYPES, dumps, is_table_event, render_json, state_line
-from protocol.telnet import TelnetLineProtocol, clean_line, encode_text
+from protocol.telnet import TelnetLineProtocol, clean_line
 
 if TYPE_CHECKING:
     from lobby.world import User

@@ -27,6 +27,7 @@ from twisted.internet import address as address_types
 from twisted.internet.endpoints import serverFromString
 from twisted.internet.protocol import Protocol
 from twisted.logger import Logger
+
 # Twisted's PROXY parsers and wrapper: the public API is only the endpoint (proxyEndpoint), and
 # it connects the wrapped protocol too early (see above); tests/test_proxy.py pins the behaviour.
 from twisted.protocols.haproxy._exceptions import InvalidProxyHeader

@@ -14,8 +14,8 @@ from typing import TYPE_CHECKING, Any
 
 from lobby.bswlog import tch_lines
 from lobby.events import Event
-from lobby.numbers import ascii_int
 from lobby.messages import LobbyError
+from lobby.numbers import ascii_int
 from lobby.records import GameArchive, PlayerStats
 
 if TYPE_CHECKING:

@@ -172,7 +172,8 @@ def dumps(obj: dict[str, Any]) -> str:
 # their ids cannot be reused). The text is exactly `dumps(state_object(data))`.
 
 from json.encoder import encode_basestring as _encode_str  # noqa: E402
-from operator import is_ as _is, itemgetter as _itemgetter  # noqa: E402
+from operator import is_ as _is  # noqa: E402
+from operator import itemgetter as _itemgetter  # noqa: E402
 
 _MISSING = object()
 #: the game's values every seat shares, in the order they appear in a `state` object

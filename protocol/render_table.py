@@ -176,8 +176,6 @@ def _outcome_line(d: dict[str, Any], names: list[Any], lang: str) -> str:
 def _outcome(result: dict[str, Any], names: list[Any], lang: str) -> str:
     scores = result.get("scores") or [0, 0]
     if "victory_points" in result:
-        vp = result["victory_points"]
-        tp = result.get("tichu_points") or [0] * 4
         players = result.get("players") or names
         winners = _joined([str(players[p]) for p in result.get("winners", [])], "names-and", lang)
         return text("game-turnier-winner", lang, names=winners)
@@ -457,10 +455,6 @@ def _plain(key: str) -> Callable[[Event, str, bool], list[str]]:
     def fmt(event: Event, lang: str, color: bool) -> list[str]:
         return [text(key, lang, **event.data)]
     return fmt
-
-
-def _nothing(event: Event, lang: str, color: bool) -> list[str]:
-    return []
 
 
 TABLE_FORMATTERS: dict[str, Callable[[Event, str, bool], list[str]]] = {

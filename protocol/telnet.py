@@ -28,12 +28,13 @@ Subnegotiations
   counted after that; the count is logged once when the connection closes.
 
 Negotiation (RFC 1143 "Q method": per option a state NO/YES/WANTNO/WANTYES and a one-deep queue)
-  We offer GMCP (IAC WILL GMCP) at connect, or when `offerOptions()` is called if the subclass
-  holds the offer back (`_hold_offer`: the session waits for the client's first bytes). We agree to SGA when asked (DO SGA -> WILL SGA), accept
-  the client's own SGA (WILL SGA -> DO SGA), turn ECHO on and off for password entry, and refuse
-  every other option (DO x -> WONT x, WILL x -> DONT x). An answer is never answered, so there are
-  no negotiation loops; as a second safety net a connection gets at most MAX_NEGOTIATION_REPLIES
-  replies to the client's negotiation, after which such requests are ignored.
+  We offer GMCP (IAC WILL GMCP) at connect, or when `offerOptions()` is called if the subclass holds
+  the offer back (`_hold_offer`: the session waits for the client's first bytes). We agree to SGA
+  when asked (DO SGA -> WILL SGA), accept the client's own SGA (WILL SGA -> DO SGA), turn ECHO on
+  and off for password entry, and refuse every other option (DO x -> WONT x, WILL x -> DONT x). An
+  answer is never answered, so there are no negotiation loops; as a second safety net a connection
+  gets at most MAX_NEGOTIATION_REPLIES replies to the client's negotiation, after which such
+  requests are ignored.
   ECHO is the exception to the Q method, because clients differ too much there (netcat never
   answers, tintin++ answers WILL ECHO but not WONT ECHO): `setPasswordMode` sends WILL ECHO /
   WONT ECHO on every change of the wish, the client's DO/DONT ECHO only update what we know of its

@@ -25,8 +25,7 @@ import timeit
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
 from lobby.tichu import moves  # noqa: E402
-from lobby.tichu.actions import (CallTichu, Exchange, GiveDragon, GrandTichu, Pass, Play,  # noqa: E402
-                                 Wish)
+from lobby.tichu.actions import CallTichu, Exchange, GiveDragon, GrandTichu, Pass, Play, Wish  # noqa: E402
 from lobby.tichu.cards import DECK, mask_cards  # noqa: E402
 from lobby.tichu.round import Round  # noqa: E402
 

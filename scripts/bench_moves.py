@@ -22,8 +22,13 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from lobby.tichu import DECK, can_pass, check_play, legal_plays  # noqa: E402
-from lobby.tichu import moves  # noqa: E402
+from lobby.tichu import (  # noqa: E402
+    DECK,
+    can_pass,
+    check_play,
+    legal_plays,
+    moves,  # noqa: E402
+)
 from lobby.tichu.cards import MAHJONG_BIT, cards_mask  # noqa: E402
 
 

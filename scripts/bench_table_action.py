@@ -92,7 +92,8 @@ class Bench:
         self.clock.advance(1_800_000_000)
         store = Store(":memory:", inline_runner)
         self.server = LobbyServer(self.clock, store, [], clock=self.clock,
-                                  accounts=Accounts(inline_runner, Argon2Params(time_cost=1, memory_cost=8, parallelism=1)))
+                                  accounts=Accounts(inline_runner, Argon2Params(
+                                      time_cost=1, memory_cost=8, parallelism=1)))
         started: list[Any] = []
         self.server.start().addBoth(started.append)
         assert started and not hasattr(started[0], "raiseException"), started

@@ -51,6 +51,7 @@ for p in (str(ROOT), str(SCRIPTS)):
         sys.path.insert(0, p)
 
 from loadgen import Conn, Histogram, Target, cpu_seconds  # noqa: E402
+
 from lobby.bots.random_bot import RandomStrategy  # noqa: E402
 
 __all__ = ["TableBot", "run_load", "bench_one", "main"]

@@ -49,7 +49,7 @@ import resource
 import socket
 import sys
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Awaitable, Callable, Sequence
 
 __all__ = ["Histogram", "Conn", "Drainer", "ProbeSet", "Target", "login", "connect_many",
@@ -539,7 +539,6 @@ async def scenario_echo(target: Target, opts: argparse.Namespace) -> dict[str, A
     """Closed loops: each connection sends a line and waits for it to come back, ``--seconds``
     long. Against bench_echo_server.py: the machine's round-trip limit. ``--lobby`` logs in first
     and uses the whisper to oneself as the round trip (the lobby's cheapest command)."""
-    loop = asyncio.get_running_loop()
     hist = Histogram()
     state = {"running": False, "trips": 0}
     lobby = bool(getattr(opts, "lobby", False))
@@ -728,7 +727,6 @@ async def scenario_chat(target: Target, opts: argparse.Namespace) -> dict[str, A
     ``--rate`` times a second for ``--seconds``; ``--sampled`` listeners measure the delivery
     latency of every message, the others are drained (the server writes to all of them alike)."""
     deadline = time.monotonic() + opts.time_limit
-    loop = asyncio.get_running_loop()
     hist = Histogram()
     drainer = Drainer(0.02)
     drainer.start()

@@ -385,6 +385,7 @@ class RunningServer:
 
     async def start(self) -> None:
         from twisted.internet import reactor
+
         from protocol.server import LobbyServer, thread_runner
         options = dict(self.server_options)
         if not {"accounts", "scrypt", "password_params"} & set(options):

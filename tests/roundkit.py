@@ -1,8 +1,7 @@
 """Helpers for the round and match tests: explicit deals and short scripts of actions."""
 from __future__ import annotations
 
-from lobby.tichu.actions import (UNSET, CallTichu, Exchange, GiveDragon, GrandTichu, Pass, Play,
-                                 Wish)
+from lobby.tichu.actions import UNSET, CallTichu, Exchange, GiveDragon, GrandTichu, Pass, Play, Wish
 from lobby.tichu.cards import Card, parse_cards
 from lobby.tichu.round import Round
 

@@ -11,10 +11,22 @@ from twisted.internet.task import Clock
 from lobby.events import Event
 from lobby.table import TableActor
 from lobby.tichu.actions import (
-    CallTichu, Exchange, GiveDragon, GrandTichu, Pass, Play, Wish,
+    CallTichu,
+    Exchange,
+    GiveDragon,
+    GrandTichu,
+    Pass,
+    Play,
+    Wish,
 )
 from lobby.tichu.cards import (
-    MAHJONG, PHOENIX, Card, format_cards, parse_card, parse_cards, rank_name,
+    MAHJONG,
+    PHOENIX,
+    Card,
+    format_cards,
+    parse_card,
+    parse_cards,
+    rank_name,
 )
 from lobby.tichu.match import Match
 from protocol.render_table import render_table

@@ -10,9 +10,9 @@ from typing import Any
 
 import pytest_twisted
 from twisted.internet import task
-from twisted.internet.task import deferLater
 from twisted.internet.address import IPv4Address, IPv6Address
 from twisted.internet.defer import Deferred
+from twisted.internet.task import deferLater
 from twisted.internet.testing import StringTransport
 from twisted.logger import formatEvent
 

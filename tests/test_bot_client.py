@@ -114,9 +114,10 @@ async def test_a_person_in_text_mode_plays_with_three_in_process_bots(
         server: RunningServer) -> None:
     """One human-mode client (text lines only) and three /addbot bots play a game to the end.
     The person's moves come from the random strategy on what the person may see."""
-    from lobby.bots.strategy import make_strategy
     from twisted.internet import reactor
     from twisted.internet.task import deferLater
+
+    from lobby.bots.strategy import make_strategy
 
     c = await server.client()
     await c.login("Hanna")
@@ -160,6 +161,7 @@ async def test_a_line_dropped_by_flood_control_is_sent_again(tmp_path: Path) -> 
     """Against a server with strict flood control an unpaced bot gets `flooding` (no id) for a
     dropped line, sends it again, and still gets exactly one reply per command, in order."""
     from twisted.internet import reactor
+
     from lobby.store import Store
     from protocol.guard import Limits
     from protocol.server import LobbyServer

@@ -25,13 +25,13 @@ import pytest
 import pytest_twisted
 from jsonschema import Draft202012Validator
 
-from lobby.bswlog import bsw_log, bsw_name, bsw_play, tch_lines
-from lobby.tichu.actions import UNSET, CallTichu, Exchange, GiveDragon, GrandTichu, Pass, Play
-from lobby.tichu.cards import parse_cards
-from lobby.records import GameArchive, finished_game
-from lobby.tichu.match import Match, MatchOptions
 from conftest import within
 from game_support import random_game
+from lobby.bswlog import bsw_log, bsw_name, bsw_play, tch_lines
+from lobby.records import GameArchive, finished_game
+from lobby.tichu.actions import UNSET, CallTichu, Exchange, GiveDragon, GrandTichu, Pass, Play
+from lobby.tichu.cards import parse_cards
+from lobby.tichu.match import Match, MatchOptions
 from roundkit import deal_for
 
 NAMES = ["Alice", "Bob-2", "Carol_x", "Bot1~random"]

@@ -5,11 +5,22 @@ import copy
 import pickle
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from lobby.tichu import (
-    DECK, DOG, DRAGON, MAHJONG, PHOENIX, Card, Rejected, format_cards, parse_cards, parse_rank,
-    rank_name, sort_cards,
+    DECK,
+    DOG,
+    DRAGON,
+    MAHJONG,
+    PHOENIX,
+    Card,
+    Rejected,
+    format_cards,
+    parse_cards,
+    parse_rank,
+    rank_name,
+    sort_cards,
 )
 from lobby.tichu.cards import card_points, cards_mask, mask_cards
 

@@ -5,7 +5,8 @@ import itertools
 import random
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from lobby.tichu import DECK, parse_cards
 from lobby.tichu.cards import PHOENIX_BIT, cards_mask

@@ -9,8 +9,16 @@ from lobby.events import Event
 from lobby.messages import ERRORS, HELP_TEXTS, INFO, LobbyError, text
 from lobby.table_options import OPTIONS, defaults
 from protocol import commands
-from protocol.commands import (COMMANDS, CommandTable, commands_markdown, errors_markdown,
-                               generated_sections, options_markdown, parse_line, parse_spec)
+from protocol.commands import (
+    COMMANDS,
+    CommandTable,
+    commands_markdown,
+    errors_markdown,
+    generated_sections,
+    options_markdown,
+    parse_line,
+    parse_spec,
+)
 from protocol.render_text import render
 
 DOC = Path(__file__).resolve().parent.parent / "docs" / "protocol.md"
@@ -67,8 +75,9 @@ def test_whisper_shortcut_and_rest_arguments() -> None:
 def test_tintin_users_are_told_how_to_whisper_and_backslash_semicolon_whispers() -> None:
     """tintin++ reads ; as its own separator (;Anna hi would be the speech "Anna hi"):
     /help tell says to use /tell or \\;NAME, and \\;NAME TEXT whispers in every client."""
-    from conftest import FakeLobby
     from twisted.internet import task
+
+    from conftest import FakeLobby
     lobby = FakeLobby(task.Clock())
     anna, bob = lobby.connect(), lobby.connect()
     anna.login("guest")

@@ -55,7 +55,7 @@ async def test_two_clients_chat_and_tell_and_a_wrong_password_is_refused(server:
     alice.send("hello everybody")
     assert await alice.read_line() == "<Alice> hello everybody"
     assert await guest.read_line() == "<Alice> hello everybody"
-    guest.send(f"/tell alice just for you")
+    guest.send("/tell alice just for you")
     assert await alice.read_line() == f"{guest_name} tells you: just for you"
     assert await guest.read_line() == "You tell Alice: just for you"
     alice.send(f";{guest_name} back at you")

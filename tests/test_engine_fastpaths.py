@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import random
 
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from lobby.tichu import moves
 from lobby.tichu.actions import Exchange, GiveDragon, GrandTichu, Pass, Play, Wish

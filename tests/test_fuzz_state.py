@@ -19,13 +19,13 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
-from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule
+from hypothesis.stateful import RuleBasedStateMachine, invariant, rule
 from twisted.internet import task
 from twisted.logger import globalLogPublisher
 
 from conftest import FakeLobby, logged_events, strip_telnet
 from lobby.tichu.actions import Exchange
-from lobby.tichu.cards import format_cards, parse_cards
+from lobby.tichu.cards import parse_cards
 from lobby.tichu.match import Match
 from table_support import Recorder, command_for
 

@@ -8,8 +8,7 @@ from typing import Any
 
 from twisted.internet import task
 
-from conftest import FAST_SCRYPT, FakeClient, FakeLobby, held_runner
-from lobby.events import Event
+from conftest import FakeClient, FakeLobby, held_runner
 from protocol.guard import Guard, Limits, TokenBucket, is_loopback
 from table_support import new_table
 
@@ -315,6 +314,7 @@ def test_the_limits_of_the_first_bytes_and_the_side_channel_are_options() -> Non
 def test_the_flooding_warning_in_machine_mode_never_takes_a_running_commands_id(
         clock: task.Clock) -> None:
     import json
+
     from twisted.internet.defer import Deferred
     lobby = GuardedLobby(clock, flood_rate=1.0, flood_burst=3, flood_kick=0)
     pending: list[Deferred] = []

@@ -18,12 +18,12 @@ import pytest_twisted
 from twisted.internet import task
 from twisted.python.threadable import isInIOThread
 
+from conftest import fired, within
+from game_support import random_game
 from lobby.journal import Journal
 from lobby.records import GameArchive, Participant, finished_game
 from lobby.store import Store, inline_runner
 from lobby.tichu.match import Match
-from conftest import fired, within
-from game_support import random_game
 
 ROOT = Path(__file__).resolve().parent.parent
 PLAYERS = ["Alice", "Bob", ("Bot1~heuristic", "bot"), "Dave"]

@@ -6,8 +6,10 @@ from __future__ import annotations
 import json
 import random
 import re
+from pathlib import Path
 from typing import Any
 
+import pytest
 from jsonschema import Draft202012Validator
 
 from conftest import FakeClient, FakeLobby, held_runner
@@ -16,9 +18,6 @@ from lobby.table import TableActor
 from protocol.machine import split_id
 from protocol.render_json import render_json, state_object
 from protocol.render_table import render_table
-
-import pytest
-from pathlib import Path
 
 SCHEMA = json.loads((Path(__file__).resolve().parent.parent / "docs" / "protocol.schema.json")
                     .read_text(encoding="utf-8"))
@@ -257,8 +256,8 @@ def test_text_and_json_say_the_same() -> None:
 
 
 def test_error_objects_carry_the_text_modes_code() -> None:
-    from protocol.render_text import render
     from lobby.events import error_event
+    from protocol.render_text import render
     ev = error_event("seat-taken", seat=2, name="Bert")
     obj = render_json(ev)
     assert render(ev) == [f"! [seat-taken] {obj['message']}"]
@@ -267,6 +266,7 @@ def test_error_objects_carry_the_text_modes_code() -> None:
 
 def test_a_line_refused_as_busy_does_not_take_the_running_commands_id(lobby: FakeLobby) -> None:
     from twisted.internet.defer import Deferred
+
     from protocol.session import MAX_QUEUED_LINES
     pending: list[Deferred] = []
     slow = held_runner(pending)

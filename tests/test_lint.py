@@ -1,6 +1,6 @@
-"""The type checker runs with the suite (and the linter, below): `scripts/test` runs them, the inner loop
-`scripts/test -m "not slow"` leaves them out. Their configuration is in pyproject.toml: mypy
---strict over the engine (lobby/tichu), mypy over lobby and protocol."""
+"""The linter and the type checker run with the suite: `scripts/test` runs them, the inner loop
+`scripts/test -m "not slow"` leaves them out. Their configuration is in pyproject.toml: ruff over
+the whole tree; mypy --strict over the engine (lobby/tichu), mypy over lobby and protocol."""
 from __future__ import annotations
 
 import subprocess
@@ -28,3 +28,7 @@ def test_the_lobby_and_the_wire_type_check() -> None:
     done = _run("mypy", "lobby", "protocol")
     assert done.returncode == 0, done.stdout + done.stderr
 
+
+def test_the_linter_finds_nothing() -> None:
+    done = _run("ruff", "check", ".")
+    assert done.returncode == 0, done.stdout + done.stderr

@@ -9,8 +9,16 @@ import pytest
 from lobby.tichu.actions import GrandTichu, Pass
 from lobby.tichu.errors import Rejected
 from lobby.tichu.match import Match, MatchOptions, initial_seating
-from roundkit import (DOUBLE_VICTORY_HANDS, DOUBLE_VICTORY_LINES, deal_for, last_card_hands,
-                      last_card_lines, play_in_match, rotate_hands, rotate_lines)
+from roundkit import (
+    DOUBLE_VICTORY_HANDS,
+    DOUBLE_VICTORY_LINES,
+    deal_for,
+    last_card_hands,
+    last_card_lines,
+    play_in_match,
+    rotate_hands,
+    rotate_lines,
+)
 
 # scripted rounds: (final hands, lines, calls) and their round scores
 DV0 = (DOUBLE_VICTORY_HANDS, DOUBLE_VICTORY_LINES, {})                      # [200, 0]

@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from lobby.records import GameArchive, finished_game
-from lobby.store import MIGRATIONS, ROLES, Store, StoreError, inline_runner
 from conftest import fired
 from game_support import random_game
+from lobby.records import GameArchive, finished_game
+from lobby.store import MIGRATIONS, ROLES, Store, StoreError, inline_runner
 
 # the schema of version 1 exactly as the first release created it (never changes)
 V1_ACCOUNTS = """CREATE TABLE accounts (

@@ -30,6 +30,7 @@ class ModeratedServer(RunningServer):
 
 def create_account_offline(db: Path, name: str, password: str, role: str = "admin") -> None:
     import io
+
     from conftest import FAST_HASH
     from protocol.admin_cli import main as admin_main
     err = io.StringIO()

@@ -4,11 +4,24 @@ from __future__ import annotations
 import itertools
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from lobby.tichu import (
-    DECK, Combo, Rejected, beats, bombs_out_of_turn, can_pass, check_bomb_out_of_turn, check_play,
-    classify, fulfils_wish, legal_plays, parse_cards, trick_top, wish_binds,
+    DECK,
+    Combo,
+    Rejected,
+    beats,
+    bombs_out_of_turn,
+    can_pass,
+    check_bomb_out_of_turn,
+    check_play,
+    classify,
+    fulfils_wish,
+    legal_plays,
+    parse_cards,
+    trick_top,
+    wish_binds,
 )
 from lobby.tichu.cards import PHOENIX_BIT, RANK_MASK, cards_mask, parse_rank
 from lobby.tichu.combos import readings

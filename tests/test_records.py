@@ -10,14 +10,13 @@ import pytest
 import pytest_twisted
 from twisted.python.threadable import isInIOThread
 
-from lobby.messages import LobbyError
-from lobby.records import (GameArchive, GameRecord, Participant, analyse, finished_game,
-                           replay_game)
-from protocol.render_records import history_lines, ranking_lines, replay_lines, stats_lines
-from lobby.store import Store
-from lobby.tichu.match import Match
 from conftest import fired, within
 from game_support import random_game
+from lobby.messages import LobbyError
+from lobby.records import GameArchive, GameRecord, Participant, analyse, finished_game, replay_game
+from lobby.store import Store
+from lobby.tichu.match import Match
+from protocol.render_records import history_lines, ranking_lines, replay_lines, stats_lines
 
 NAMES = ["Alice", "Bob", "Carol", "Dave"]
 
@@ -260,8 +259,9 @@ def test_a_replay_is_the_table_events_a_spectator_got(options: dict[str, str]) -
     """The events of a replay are the very game events a spectator of the live table got (in
     order, with the same data), grouped by round, with the exchange's cards added; the hands
     are the cards dealt."""
-    from table_support import new_table, play_to_end
     import random as _random
+
+    from table_support import new_table, play_to_end
     table, rec, _ = new_table(spectator="zed", options=options)
     table.submit("ann", "start")
     play_to_end(table, rec, _random.Random(3))

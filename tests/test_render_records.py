@@ -23,7 +23,8 @@ from lobby.records import GameArchive, Participant, PlayerStats, finished_game, 
 from lobby.store import Store
 from protocol.render_records import history_lines, ranking_lines, replay_lines, stats_lines
 from protocol.render_table import TableFeed, render_table
-from table_support import NAMES as TABLE_NAMES, new_table, play_to_end
+from table_support import NAMES as TABLE_NAMES
+from table_support import new_table, play_to_end
 
 LANG = "qq"
 NAMES = ["Alice", "Bob", "Carol", "Dave"]

@@ -11,7 +11,6 @@ from lobby.events import Event, error_event
 from lobby.table import TableActor
 from lobby.tichu.cards import parse_cards, sort_cards
 from protocol.render_table import color_cards, render_table
-
 from table_support import ANSI, Recorder, play_to_end, step
 
 PLAYERS = ["alice", "bobby", "carol", "dave"]

@@ -4,9 +4,9 @@ clean-up and number reuse, /set color, /help of table commands."""
 from __future__ import annotations
 
 from conftest import FakeClient, FakeLobby, strip_telnet
-from table_support import seat_keys
 from lobby.table import TABLE_COMMANDS
 from protocol.commands import COMMANDS
+from table_support import seat_keys
 
 
 def online(lobby: FakeLobby, *names: str) -> list[FakeClient]:

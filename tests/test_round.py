@@ -5,13 +5,22 @@ import json
 
 import pytest
 
-from lobby.tichu.actions import (UNSET, CallTichu, Exchange, GiveDragon, GrandTichu, Pass, Play,
-                                 Wish)
+from lobby.tichu.actions import CallTichu, Exchange, GiveDragon, GrandTichu, Pass, Play, Wish
 from lobby.tichu.cards import DECK, parse_cards
 from lobby.tichu.errors import ENGINE_MESSAGES, Rejected
 from lobby.tichu.round import Round, mask_points
-from roundkit import (DOUBLE_VICTORY_HANDS, DOUBLE_VICTORY_LINES, act, deal_for, fill,
-                      last_card_hands, last_card_lines, make_round, script, straight)
+from roundkit import (
+    DOUBLE_VICTORY_HANDS,
+    DOUBLE_VICTORY_LINES,
+    act,
+    deal_for,
+    fill,
+    last_card_hands,
+    last_card_lines,
+    make_round,
+    script,
+    straight,
+)
 
 
 def snapshot(r: Round) -> str:

@@ -11,9 +11,20 @@ from lobby.tichu.cards import DECK, parse_cards
 from lobby.tichu.errors import Rejected
 from lobby.tichu.match import Match, MatchOptions, initial_seating
 from lobby.tichu.round import Round, mask_points
-from roundkit import (DOUBLE_VICTORY_HANDS, DOUBLE_VICTORY_LINES, deal_for, fill,
-                      last_card_hands, last_card_lines, make_round, play_in_match, rotate_hands,
-                      rotate_lines, script, straight)
+from roundkit import (
+    DOUBLE_VICTORY_HANDS,
+    DOUBLE_VICTORY_LINES,
+    deal_for,
+    fill,
+    last_card_hands,
+    last_card_lines,
+    make_round,
+    play_in_match,
+    rotate_hands,
+    rotate_lines,
+    script,
+    straight,
+)
 
 
 def code_of(r, seat, action) -> str:

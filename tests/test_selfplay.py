@@ -10,8 +10,7 @@ import random
 
 import pytest
 
-from lobby.tichu.actions import (UNSET, CallTichu, Exchange, GiveDragon, GrandTichu, Pass, Play,
-                                 Wish)
+from lobby.tichu.actions import UNSET, CallTichu, Exchange, GiveDragon, GrandTichu, Pass, Play, Wish
 from lobby.tichu.cards import DECK, mask_cards
 from lobby.tichu.errors import Rejected
 from lobby.tichu.match import Match, MatchOptions, deal_from

@@ -2,7 +2,7 @@
 commands, and the telnet byte cases as seen through a logged-in session."""
 from __future__ import annotations
 
-from conftest import FakeClient, FakeLobby, logged_events, strip_telnet, held_runner
+from conftest import FakeClient, FakeLobby, held_runner, logged_events, strip_telnet
 
 IAC, WILL, WONT, DO, DONT, SB, SE, GA = 255, 251, 252, 253, 254, 250, 240, 249
 ECHO, SGA, NAWS = 1, 3, 31
@@ -162,7 +162,8 @@ def test_help_and_help_command(lobby: FakeLobby) -> None:
     c.send("/help nosuch")
     assert c.lines()[0].startswith("! [unknown-command]")
     c.send("/w")
-    assert c.lines() == ["! [ambiguous-command] Ambiguous command /w: could be /tell, /whereis, /who, /wish, /wwho."]
+    assert c.lines() == ["! [ambiguous-command] Ambiguous command /w: could be /tell, /whereis, "
+                         "/who, /wish, /wwho."]
 
 
 # ---- the telnet byte cases, through a logged-in session ------------------------------------------

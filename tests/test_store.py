@@ -8,12 +8,19 @@ import pytest
 import pytest_twisted
 from twisted.python.threadable import isInIOThread
 
-from lobby.accounts import (ScryptParams, check_name, check_password, hash_password,
-                            hash_password_scrypt, is_reserved,
-                            valid_name, verify_password)
+from conftest import FAST_SCRYPT, fired, within
+from lobby.accounts import (
+    ScryptParams,
+    check_name,
+    check_password,
+    hash_password,
+    hash_password_scrypt,
+    is_reserved,
+    valid_name,
+    verify_password,
+)
 from lobby.messages import LobbyError
 from lobby.store import MIGRATIONS, Migration, Store, StoreError, inline_runner
-from conftest import FAST_SCRYPT, fired, within
 
 
 def test_accounts_round_trip(tmp_path: Path) -> None:
@@ -149,8 +156,10 @@ def test_a_final_checkpoint_that_cannot_finish_is_logged_as_an_error(tmp_path: P
     another process's open read transaction keeps the checkpoint from finishing (the same path
     as a full disk: the WAL cannot be folded in)."""
     import sqlite3 as sq
-    from conftest import fired, logged_events
+
     from twisted.logger import formatEvent
+
+    from conftest import fired, logged_events
     from lobby.store import Store
     path = tmp_path / "t.sqlite3"
     store = Store(str(path))

@@ -12,9 +12,7 @@ from lobby.messages import ERRORS
 from lobby.table import TableActor
 from lobby.tichu.actions import UNSET
 from lobby.tichu.cards import parse_cards, parse_play
-from lobby.messages import LobbyError
 from lobby.tichu.errors import Rejected
-
 from table_support import NAMES, Recorder, new_table, play_to_end, step
 
 

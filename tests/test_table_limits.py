@@ -99,7 +99,7 @@ async def test_guests_of_one_address_take_part_in_four_tables(limited: LimitedSe
     for n, c in enumerate(guests[:4]):
         c.buffer = ""
         c.send("/newroom")
-        await c.expect(f"You open table ")
+        await c.expect("You open table ")
     guests[4].buffer = ""
     guests[4].send("/newroom")
     refused = await guests[4].expect("! [address-tables] ")

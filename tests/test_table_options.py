@@ -7,8 +7,15 @@ import pytest
 
 from lobby.events import Event
 from lobby.messages import LobbyError, text
-from lobby.table_options import (OPTIONS, TableOptions, changed, defaults, find,
-                                 options_from_saved, options_markdown)
+from lobby.table_options import (
+    OPTIONS,
+    TableOptions,
+    changed,
+    defaults,
+    find,
+    options_from_saved,
+    options_markdown,
+)
 from protocol.render_table import render_table
 from protocol.render_text import render
 

@@ -16,8 +16,24 @@ from twisted.internet.testing import StringTransport
 from twisted.logger import capturedLogs
 
 from protocol.telnet import (
-    DO, DONT, EC, EL, ECHO, GA, GMCP, IAC, NOP, SB, SE, SGA, WILL, WONT,
-    TelnetLineProtocol, clean_line, decode_line, encode_text,
+    DO,
+    DONT,
+    EC,
+    ECHO,
+    EL,
+    GA,
+    GMCP,
+    IAC,
+    NOP,
+    SB,
+    SE,
+    SGA,
+    WILL,
+    WONT,
+    TelnetLineProtocol,
+    clean_line,
+    decode_line,
+    encode_text,
 )
 
 TTYPE = 24

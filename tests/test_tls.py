@@ -42,6 +42,7 @@ async def test_login_over_tls_with_a_self_signed_certificate(tmp_path: Path) -> 
     from twisted.internet import reactor
     from twisted.internet.endpoints import SSL4ClientEndpoint, connectProtocol
     from twisted.internet.ssl import Certificate, optionsForClientTLS
+
     from protocol.server import LobbyServer
 
     key, cert = make_self_signed(tmp_path)

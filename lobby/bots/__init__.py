@@ -8,7 +8,12 @@
 Strategies only read the seat's view, so a TCP bot in machine mode reuses them unchanged.
 """
 from lobby.bots.strategy import (
-    STRATEGY_NAMES, Strategy, command_action, make_strategy, my_turn_to, play_cards,
+    STRATEGY_NAMES,
+    Strategy,
+    command_action,
+    make_strategy,
+    my_turn_to,
+    play_cards,
 )
 
 __all__ = ["STRATEGY_NAMES", "Strategy", "command_action", "make_strategy", "my_turn_to",

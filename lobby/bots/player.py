@@ -9,7 +9,6 @@ table's language, from its Strategy) goes back through `table.submit(name, verb,
 from __future__ import annotations
 
 from collections import deque
-
 from typing import Any, Protocol
 
 from twisted.internet.interfaces import IDelayedCall, IReactorTime

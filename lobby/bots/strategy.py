@@ -17,7 +17,14 @@ from __future__ import annotations
 from typing import Any, Mapping, Protocol, runtime_checkable
 
 from lobby.tichu.actions import (
-    Action, CallTichu, Exchange, GiveDragon, GrandTichu, Pass, Play, Wish,
+    Action,
+    CallTichu,
+    Exchange,
+    GiveDragon,
+    GrandTichu,
+    Pass,
+    Play,
+    Wish,
 )
 from lobby.tichu.cards import PHOENIX, Card, parse_cards, parse_play, parse_wish
 from lobby.tichu.combos import Combo, classify

@@ -58,7 +58,8 @@ ENGINE_MESSAGES: dict[str, str] = {
     "too-low": "{play} does not beat {top}.",
     "wish-not-followed": "You must play a {rank}: the open wish (or a bomb).",
     "not-a-bomb": "{cards} is not a bomb; only a bomb can be played out of turn.",
-    "bomb-on-empty-table": "A bomb can be thrown in only while a play lies on the table; lead it in your turn.",
+    "bomb-on-empty-table":
+        "A bomb can be thrown in only while a play lies on the table; lead it in your turn.",
 }
 
 
