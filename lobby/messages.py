@@ -33,6 +33,8 @@ ERRORS: dict[str, str] = {
     "bad-password": "A password has {min} to {max} characters and no spaces.",
     "already-registered": "You are registered already; /password OLD NEW changes your password.",
     "not-registered": "You are not registered; /register PASSWORD registers your name.",
+    "name-held-for-guest": "Table {table} holds a guest seat under the name {name}; the name can "
+                           "be registered once that game is over.",
     "name-taken": "The name {name} has been registered meanwhile; log in again with another name.",
     "busy": "Still working on your earlier commands; this line was discarded.",
     # chat
@@ -154,6 +156,8 @@ INFO: dict[str, str] = {
                        "Type /help for the commands.",
     "logged-in": "Welcome back, {name}! Type /help for the commands.",
     "replaced": "You logged in as {name} from another connection; this one is closed.",
+    "name-reclaimed": "The guest {name} came back with the key of their seat, and the name is "
+                      "theirs; log in again under another name.",
     "bye": "Goodbye, {name}.",
     "shutdown": "The server is shutting down. Goodbye.",
     "registered": "{name} is registered now. Next time log in with this name and your password.",

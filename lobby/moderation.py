@@ -93,6 +93,9 @@ class Moderation:
         self.muted_by: dict[str, set[str]] = {}      # muted key -> owner keys (the reverse)
         self.bans: dict[str, Ban] = {}
         self.address_bans: dict[str, str] = {}      # address group -> the ban's name key
+        #: guest key -> (address group, when they went offline): a /ban of a guest who has just
+        #: left still bans the address they came from (for GUEST_ADDRESS_KEPT seconds)
+        self.left_guests: dict[str, tuple[str, float]] = {}
         self.silenced: dict[str, str] = {}            # key -> name
         #: set by the server: shutdown(seconds, reason, by) -> None
         self.shutdown_handler: Callable[[float, str, str], Any] | None = None
@@ -220,10 +223,18 @@ class Moderation:
         self._reply(user, Event("unmuted", name=shown))
 
     def forget_guest(self, user: Any) -> None:
-        """A guest went offline: their mute list goes with them."""
+        """A guest went offline: their mute list goes with them; their address is kept for a
+        while, so that a /ban right after they left still bans it."""
         if not user.registered:
             for key in self.mutes.pop(user.key, {}):
                 self._drop_reverse(user.key, key)
+            address = _guest_address(user)
+            if address is not None:
+                now = self.clock.seconds()
+                if len(self.left_guests) > 10000:
+                    self.left_guests = {k: v for k, v in self.left_guests.items()
+                                        if now - v[1] < GUEST_ADDRESS_KEPT}
+                self.left_guests[user.key] = (address, now)
 
     def _drop_reverse(self, owner: str, key: str) -> None:
         owners = self.muted_by.get(key)
@@ -295,11 +306,13 @@ class Moderation:
         online = self.world.online(name)
         shown = online.name if online is not None else name
         address = None
-        if online is not None and not online.registered:     # a guest: its address too
-            host = getattr(getattr(online, "listener", None), "address", None)
-            if isinstance(host, str) and host != "?" and not is_loopback(host):
-                address = address_group(host)
         key = name_key(name)
+        if online is not None and not online.registered:     # a guest: its address too
+            address = _guest_address(online)
+        elif online is None and key in self.left_guests:     # a guest who has just left
+            group, left = self.left_guests[key]
+            if now - left < GUEST_ADDRESS_KEPT:
+                address = group
         await self.store.run_query(_insert_ban, key, shown, until, reason, actor.name, now,
                                    address)
         old = self.bans.get(key)
@@ -463,3 +476,15 @@ def _insert_silenced(conn: Any, key: str, name: str, by: str, at: float) -> None
 
 def _delete_silenced(conn: Any, key: str) -> None:
     conn.execute("DELETE FROM silenced WHERE name_key = ?", (key,))
+
+
+#: seconds a guest's address is kept after they went offline, for a /ban of their name
+GUEST_ADDRESS_KEPT = 3600.0
+
+
+def _guest_address(user: Any) -> str | None:
+    """The address group a guest is connected from, None for loopback or no address."""
+    host = getattr(getattr(user, "listener", None), "address", None)
+    if isinstance(host, str) and host != "?" and not is_loopback(host):
+        return address_group(host)
+    return None

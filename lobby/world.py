@@ -202,6 +202,15 @@ class World:
         (LobbyError('seat-held')), and after that the new guest has the name but not the seat
         (they may not enter that table's room, ``seat-held-here``)."""
         existing = self.users.get(name_key(name))
+        if existing is not None and not registered and self.keyless_namesake(existing, key):
+            # the guest of a held seat came back with its key while a guest without the key had
+            # taken the name after the grace time: the key proves the name's owner
+            log.info("the guest {user} came back with the key of their seat; the namesake "
+                     "without it is logged out", user=existing.name)
+            old = existing.listener
+            self.logout(existing, old)
+            self._safe(old.disconnect, Event("name-reclaimed", name=existing.name))
+            existing = None
         if existing is not None:
             if not registered:
                 raise LobbyError("name-in-use", name=existing.name)
@@ -257,6 +266,16 @@ class World:
                 if held is not None and held.guest:
                     out.append(held)
         return out
+
+    def keyless_namesake(self, user: User, key: str | None = None) -> bool:
+        """Whether ``user`` is a guest online under the name of a held guest seat without its
+        key (they logged in after the grace time and may not enter that table), so that the
+        seat's guest, coming back with the key (``key``; None: any key), takes the name back."""
+        if user.registered or not user.barred:
+            return False
+        held = self.guest_seats(user.name, key)
+        return any(self.tables.get(h.table) in user.barred and (key is None or h.proved)
+                   for h in held)
 
     def logout(self, user: User, listener: Listener) -> bool:
         """Take ``user`` offline if ``listener`` is still theirs (a replaced connection is not)."""

@@ -276,6 +276,9 @@ async def _register(ctx: CommandContext, args: dict[str, str]) -> None:
         raise LobbyError("already-registered")
     if is_reserved(me.name):
         raise LobbyError("reserved-name", name=me.name)
+    held = ctx.world.guest_seats(me.name)
+    if held:    # only the seat's key proves its guest: an account must not take the name over
+        raise LobbyError("name-held-for-guest", name=me.name, table=held[0].table)
     check_password(args["password"])
     registration = ctx.registration_attempt()       # too-many-registrations
     attempt = ctx.password_attempt(me.name, "register")  # rate limits, before the hash

@@ -519,8 +519,9 @@ class Session(MachineMode, TelnetLineProtocol):
         """A running game holds a seat for the guest ``name``: ask for its reconnect key the way
         a password is asked (echo off); False when no seat is held for the name."""
         held = self.world.guest_seats(name)
-        if not held or self.world.online(name) is not None:   # online: name-in-use
-            return False
+        online = self.world.online(name)
+        if not held or (online is not None and not self.world.keyless_namesake(online)):
+            return False                                        # online: name-in-use
         first = held[0]
         self._seat_name = name
         self.state = "seat-key"

@@ -425,6 +425,34 @@ def _mod(lobby: Lobby) -> FakeClient:
     return m
 
 
+def test_banning_a_guest_who_has_just_left_still_bans_the_address(clock: task.Clock) -> None:
+    """Found by an external review: a guest who quit the moment a moderator reached for /ban
+    was back at once under a new name (the address was forgotten at the log-out)."""
+    lobby = _moderated(clock)
+    mod = _mod(lobby)
+    spammer = lobby.connect_from("10.5.5.7")
+    spammer.login("Spammy")
+    spammer.send("/quit")
+    clock.advance(600)
+    mod.raw()
+    mod.send("/ban Spammy 2h left just now")
+    assert mod.text().startswith("Spammy is banned until ")
+    again = lobby.connect_from("10.5.5.7")
+    again.raw()
+    again.send("Sneaky")
+    assert "! [address-banned] Guests from your address are banned until " in again.text()
+    mod.send("/banlist")
+    assert "    and guests from 10.5.5.7" in mod.lines()
+    # an hour after they left, the name alone is banned
+    other = lobby.connect_from("10.5.5.8")
+    other.login("Later")
+    other.send("/quit")
+    clock.advance(3601)
+    mod.send("/ban Later 2h")
+    mod.raw()
+    assert "Hello Fresh!" in lobby.connect_from("10.5.5.8").login("Fresh")
+
+
 def test_banning_a_guest_also_bans_its_address_for_the_ban_time(clock: task.Clock,
                                                                 logged: Any) -> None:
     lobby = _moderated(clock)

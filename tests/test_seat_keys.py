@@ -187,12 +187,38 @@ def test_an_account_registered_under_the_name_later_does_not_get_the_guest_seat(
     lobby.clock.advance(1)
     namesake = lobby.connect()
     assert "Hello Bob!" in namesake.login("Bob", "")     # after the grace time: no key
-    namesake.send("/register sesame1")
-    assert "Bob is registered now." in namesake.text()
+    namesake.send("/register sesame1")                  # refused while the game holds the seat
+    assert namesake.text().startswith("! [name-held-for-guest] Table 1 holds a guest seat under "
+                                      "the name Bob")
     namesake.send("/quit")
+    lobby.register("Bob", "sesame1")      # an account made another way (offline, by an admin)
     again = lobby.connect()
     text = again.login("Bob", "sesame1")
     assert "Welcome back, Bob!" in text and "back in your seat" not in text
     again.send("/room 1")
     assert again.lines()[0].startswith("! [seat-held-here] ")
     assert lobby.world.tables[1].gone == {"Bob"} and keys["Bob"] not in text
+
+
+def test_the_key_takes_the_name_back_from_a_namesake_online_without_it(
+        lobby: FakeLobby) -> None:
+    """Found by an external review: after the grace time a stranger logged in as Bob without
+    the key, and the real Bob, coming back with the key, got name-in-use and never reached the
+    key prompt (or, once the stranger had registered the name, a password prompt): the key was
+    worthless. Now the key is asked while such a namesake is online, and it wins the name."""
+    keys = _guests_at_a_running_table(lobby, grace=0)
+    lobby.clock.advance(1)
+    namesake = lobby.connect()
+    assert "Hello Bob!" in namesake.login("Bob", "")
+    namesake.raw()
+    wrong = lobby.connect()                     # without the right key: nothing changes
+    assert "[wrong-seat-key]" in wrong.login("Bob", "zzzz" if keys["Bob"] != "zzzz" else "yyyy")
+    assert lobby.world.online("Bob") is not None and not namesake.closed
+    bob = lobby.connect()
+    text = bob.login("Bob", keys["Bob"])
+    assert "You are back in your seat at table 1" in text and "Your hand: " in text
+    told = namesake.text()
+    assert namesake.closed and "The guest Bob came back with the key of their seat" in told
+    assert keys["Bob"] not in told
+    assert lobby.world.online("Bob").listener is bob.session
+    assert lobby.world.tables[1].gone == set()
