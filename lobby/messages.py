@@ -145,7 +145,7 @@ INFO: dict[str, str] = {
     "password-prompt": "password: ",
     "guest-confirm": "\"{name}\" is not a registered name. Press Enter to play as the guest "
                      "{name}, or type another name: ",
-    "typed-ahead-dropped": "(A line you typed before this question was not used.)",
+    "typed-ahead-dropped": "(That line was not used: it might be a password typed ahead.)",
     "seat-key-prompt": "key: ",
     "seat-key-asked": "Table {table} holds the seat of the guest {name}: type the key you were "
                       "given when you sat down (an empty line: back to login).",

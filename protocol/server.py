@@ -412,10 +412,9 @@ def add_limit_options(parser: argparse.ArgumentParser) -> None:
     add("--max-gmcp-supports", type=int, default=d.max_gmcp_supports, metavar="N",
         help=f"GMCP packages kept of a client's Core.Supports.* (default {d.max_gmcp_supports})")
     add("--typeahead-window", type=float, default=d.typeahead_window, metavar="SECONDS",
-        help=f"a non-empty line that reaches the guest confirmation of an unregistered name "
-             f"within this time of the question was typed ahead (a password meant for a "
-             f"mistyped name): dropped unseen, never taken as a name (default "
-             f"{d.typeahead_window:g})")
+        help=f"a line at the guest confirmation of an unregistered name is dropped unseen (it "
+             f"may be a password typed ahead); within this time of the question the question is "
+             f"asked again, later the login prompt follows (default {d.typeahead_window:g})")
     add("--max-tables-per-user", type=int, default=d.max_tables_per_user, metavar="N",
         help=f"open tables one user hosts or sits at (default {d.max_tables_per_user})")
     add("--max-seats-per-user", type=int, default=d.max_seats_per_user, metavar="N",

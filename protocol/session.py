@@ -451,12 +451,17 @@ class Session(MachineMode, TelnetLineProtocol):
 
     def _confirm(self, line: str) -> Any:
         """The answer to ``"NAME" is not a registered name. Press Enter ...``: an empty line
-        enters as the guest NAME; anything else is a new name (looked up and, if unregistered,
-        confirmed again). The line is never spoken, shown to anyone else or logged."""
-        if line.strip() and self._typed_ahead():
-            # typed before the question could be read (a password meant for the name that was
-            # mistyped): dropped unseen, never taken as a name; the question is asked again
+        enters as the guest NAME; any other line is dropped unseen (never a name, never spoken,
+        shown to anyone or logged): within ``typeahead_window`` of the question the question
+        follows again, later the ``login:`` prompt, for another name."""
+        if line.strip():
+            # never taken as a name here: it may be a password typed ahead for the name that was
+            # mistyped. Typed before the question could be read: dropped and the question asked
+            # again; typed later: dropped too, and another name is typed at a fresh login: prompt
             self.deliver(Event("typed-ahead-dropped"))
+            if not self._typed_ahead():
+                self._guest_name = None
+                self.state = "login"
             self._prompt()
             return None
         name, self._guest_name = self._guest_name, None

@@ -289,7 +289,7 @@ def test_hash_calls_are_counted() -> None:
 # ---- type-ahead safety (FICS): an unregistered name is confirmed in text mode -------------------
 CONFIRM = ('"Regie" is not a registered name. Press Enter to play as the guest Regie, or type '
            'another name: ')
-DROPPED = "(A line you typed before this question was not used.)\r\n"
+DROPPED = "(That line was not used: it might be a password typed ahead.)\r\n"
 
 
 def test_an_unregistered_name_is_confirmed_and_only_an_empty_line_enters(
@@ -302,7 +302,9 @@ def test_an_unregistered_name_is_confirmed_and_only_an_empty_line_enters(
     assert c.text() == CONFIRM and c.session.state == "confirm"
     assert lobby.world.online("Regie") is None
     clock.advance(1.0)                     # the question read: a line now is typed after it
-    c.send("Reggie")                       # another name: the registered one, its password
+    c.send("Reggie")                       # another name: dropped too, then login: again
+    assert c.text() == DROPPED + "login: "
+    c.send("Reggie")                       # the registered one, its password
     assert c.text().endswith("password: ")
     c.send("sesame12")
     assert "Welcome back, Reggie!" in c.text()
@@ -355,9 +357,12 @@ def test_a_password_typed_ahead_in_its_own_packet_is_dropped_too(clock: task.Clo
     out = c.text()
     assert out == DROPPED + CONFIRM and "sesame12" not in out
     assert c.session.state == "confirm" and lobby.world.online("sesame12") is None
-    clock.advance(0.2)                      # past the window: a line typed after the question
-    c.send("Reggie")
-    assert c.text().endswith("password: ")
+    clock.advance(0.2)                      # past the window: dropped too (a slow type-ahead)
+    c.send("sesame12")
+    out = c.text()
+    assert out == DROPPED + "login: " and lobby.world.online("sesame12") is None
+    c.send("")                              # Enter now: a drawn guest name, not the password
+    assert "sesame12" not in c.text() and lobby.world.online("sesame12") is None
 
 
 def test_the_typeahead_window_is_an_option() -> None:
@@ -398,6 +403,9 @@ async def _typed_ahead_over_tcp(server: RunningServer, logged: list[dict[str, An
     got = await c.expect("or type another name: ")         # the typed-ahead line: dropped
     assert got == DROPPED + CONFIRM and secret not in got
     await deferLater(reactor, WINDOW + 0.2, lambda: None)   # the question read (at least)
+    c.send(secret)                                          # a slow type-ahead: dropped too
+    got = await c.expect("login: ")
+    assert got == DROPPED + "login: " and secret not in got
     c.send("Careful")                                       # another name, confirmed
     await c.expect("or type another name: ")
     c.send("")
