@@ -55,7 +55,7 @@ LOBBY = 0
 GAMES = ("tichu",)
 
 #: tables per /listroom page (a screenful); /listroom 2 shows the next ones
-LISTROOM_PAGE = 20
+LISTROOM_PAGE = 10   # two lines a table: a page fits a 24-row screen
 
 log = Logger(namespace="lobby.world")
 
