@@ -278,7 +278,9 @@ class Store:
             conn.execute("PRAGMA busy_timeout = 5000")
             mode = conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]
             if self.path != ":memory:" and str(mode).lower() != "wal":
-                raise StoreError(f"database file {self.path!r} could not be switched to WAL mode")
+                raise StoreError(f"database file {self.path!r} could not be switched to WAL mode "
+                                 f"(journal mode {mode}): an immutable=1 URI, or a file system "
+                                 "without shared memory?")
             conn.execute("PRAGMA synchronous = NORMAL")
             version = self._migrate(conn)
             self._check(conn)
