@@ -29,6 +29,8 @@ __all__ = ["Account", "Migration", "MIGRATIONS", "ROLES", "StartupError", "Store
 
 T = TypeVar("T")
 log = Logger(namespace="lobby.store")
+#: seconds the final checkpoint at close waits for other processes' readers to finish
+FINAL_CHECKPOINT_WAIT = 1.0
 
 #: the values of ``accounts.role`` besides NULL (an ordinary player)
 ROLES = ("moderator", "admin")
@@ -365,6 +367,7 @@ class Store:
         if self.path == ":memory:":
             return
         try:
+            conn.execute(f"PRAGMA busy_timeout = {int(FINAL_CHECKPOINT_WAIT * 1000)}")
             busy, wal_pages, moved = conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
             cause = "another connection still uses it" if busy else (
                 f"{moved} of {wal_pages} pages written" if moved != wal_pages else None)
