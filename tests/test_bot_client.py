@@ -53,6 +53,7 @@ class Recorder:
             self.problems.append(f"{error.message} at {list(error.absolute_path)} in {line[:300]}")
 
 
+@pytest.mark.slow   # four bot clients play a whole game over TCP
 @pytest.mark.reactor_timeout(90)
 @pytest_twisted.ensureDeferred
 async def test_four_tcp_bots_play_a_complete_game(server: RunningServer) -> None:

@@ -166,6 +166,7 @@ def play(clients: dict[str, Client], match: Match, rng: random.Random, *,
         match.apply(player, action)
 
 
+@pytest.mark.slow   # a server process started and stopped (or killed): seconds of wall time
 def test_sigkill_in_the_middle_of_a_game_then_the_players_finish_it(tmp_path: Path) -> None:
     db = tmp_path / "crash.sqlite3"
     rng = random.Random(SEED)
@@ -222,6 +223,7 @@ def test_sigkill_in_the_middle_of_a_game_then_the_players_finish_it(tmp_path: Pa
         server.close()
 
 
+@pytest.mark.slow   # a server process started and stopped (or killed): seconds of wall time
 def test_a_graceful_stop_keeps_the_running_table_for_the_next_start(tmp_path: Path) -> None:
     db = tmp_path / "stop.sqlite3"
     rng = random.Random(5)
