@@ -17,7 +17,7 @@ from typing import Mapping
 
 from lobby.messages import LobbyError
 
-__all__ = ["Arg", "parse_spec", "bind", "keyed", "usage"]
+__all__ = ["Arg", "CommandKeys", "parse_spec", "bind", "keyed", "usage"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,3 +95,26 @@ def keyed(args: tuple[Arg, ...], given: Mapping[str, object], usage_text: str) -
     if any(not a.optional and a.key not in out for a in args):
         raise LobbyError("bad-arguments", usage=usage_text)
     return out
+
+
+class CommandKeys:
+    """What every declared command (lobby's table commands, protocol's command table) derives
+    from its ``name`` and ``args``: the usage line and the catalog keys of its help texts."""
+
+    __slots__ = ()
+    name: str
+    args: tuple[Arg, ...]
+
+    @property
+    def usage(self) -> str:
+        return usage(self.name, self.args)
+
+    @property
+    def summary_key(self) -> str:
+        """The catalog key of the one-line summary (/help)."""
+        return f"cmd-{self.name}"
+
+    @property
+    def help_key(self) -> str:
+        """The catalog key of the explanation (/help NAME)."""
+        return f"cmd-{self.name}-help"

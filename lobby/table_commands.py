@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator, Mapping
 
-from lobby.command_spec import Arg, bind, keyed, parse_spec, usage
+from lobby.command_spec import Arg, CommandKeys, bind, keyed, parse_spec
 
 __all__ = ["TableCommand", "TableCommands", "TABLE_COMMANDS", "TableArgs"]
 
@@ -29,23 +29,11 @@ Handler = Callable[[Any, str, dict[str, str]], None]
 
 
 @dataclass(frozen=True, slots=True)
-class TableCommand:
+class TableCommand(CommandKeys):
     name: str
     args: tuple[Arg, ...]
     handler: Handler
     aliases: tuple[str, ...] = ()
-
-    @property
-    def usage(self) -> str:
-        return usage(self.name, self.args)
-
-    @property
-    def summary_key(self) -> str:
-        return f"cmd-{self.name}"
-
-    @property
-    def help_key(self) -> str:
-        return f"cmd-{self.name}-help"
 
     def parse(self, args: TableArgs) -> dict[str, str]:
         """The arguments by key: a mapping is taken as parsed already (its values as text);

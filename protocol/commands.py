@@ -33,7 +33,7 @@ from typing import Any, Awaitable, Callable, Iterator, Mapping, Protocol
 
 from lobby import table_options
 from lobby.accounts import Accounts, check_password, is_reserved
-from lobby.command_spec import Arg, bind, parse_spec, usage
+from lobby.command_spec import Arg, CommandKeys, bind, parse_spec
 from lobby.events import Event
 from lobby.messages import ERRORS, LobbyError, text
 from lobby.store import Store
@@ -73,7 +73,7 @@ Handler = Callable[[CommandContext, dict[str, str]], "Awaitable[None] | None"]
 
 
 @dataclass(frozen=True, slots=True)
-class Command:
+class Command(CommandKeys):
     name: str
     args: tuple[Arg, ...]
     handler: Handler
@@ -82,20 +82,6 @@ class Command:
     secret: bool = False  # its arguments (passwords) must never be logged
     #: values the help text's template names (the options' defaults for /option)
     help_params: Mapping[str, Any] = field(default_factory=dict)
-
-    @property
-    def usage(self) -> str:
-        return usage(self.name, self.args)
-
-    @property
-    def summary_key(self) -> str:
-        """The catalog key of the one-line summary (/help)."""
-        return f"cmd-{self.name}"
-
-    @property
-    def help_key(self) -> str:
-        """The catalog key of the explanation (/help NAME)."""
-        return f"cmd-{self.name}-help"
 
     def summary_text(self, lang: str = "en") -> str:
         return text(self.summary_key, lang)
