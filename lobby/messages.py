@@ -49,9 +49,9 @@ ERRORS: dict[str, str] = {
     "no-such-seat": "There is no seat {seat}; the seats are 1 to 4.",
     "seat-taken": "Seat {seat} is taken by {name}.",
     "table-full": "All four seats are taken; you can watch.",
-    "too-many-tables": "You host or sit at {limit} open table(s) already (table {tables}); "
+    "too-many-tables": "You host or sit at {limit} open {limit!p:table|tables} already (table {tables}); "
                        "leave one, or let its game end, first.",
-    "seat-limit": "You sit at table {tables} already, and a user sits at {limit} table(s) at a "
+    "seat-limit": "You sit at table {tables} already, and a user sits at {limit} {limit!p:table|tables} at a "
                   "time; leave it, or let its game end, first.",
     "tables-too-fast": "You opened {limit} tables in the last minute, the most one user may; "
                        "try again in {seconds!t}.",
@@ -77,7 +77,7 @@ ERRORS: dict[str, str] = {
     # rooms and table routing (lobby/world.py, protocol/commands.py)
     "not-at-table": "You are not at a table; /room N enters one, /newroom tichu opens one.",
     "no-such-room": "There is no room {number}; /listroom lists the tables.",
-    "no-such-page": "There is no page {page}; /listroom has {pages} page(s).",
+    "no-such-page": "There is no page {page}; /listroom has {pages} {pages!p:page|pages}.",
     "seat-held-here": "Table {table} holds a seat for the guest {name} who sat down there "
                       "before you; log in with another name to watch it.",
     "unknown-game": "There is no game {name} here; /newroom tichu opens a Tichu table.",
@@ -703,17 +703,53 @@ HELP_TEXTS: dict[str, str] = {
     "option-expects-seed": "a whole number",
 }
 
+#: the languages of the catalogs, English first (the default and the fallback); each other one is
+#: the dict ``MESSAGES`` of the module ``lobby.locales.<lang>``, with exactly the English keys
+LANGUAGES: tuple[str, ...] = ("en", "de", "fr", "es", "da")
+
 CATALOGS: dict[str, dict[str, str]] = {"en": {**INFO, **ERRORS, **HELP_TEXTS}}
+
+
+def _load_locales() -> None:
+    import importlib
+
+    for lang in LANGUAGES[1:]:
+        try:
+            module = importlib.import_module(f"lobby.locales.{lang}")
+        except ModuleNotFoundError:
+            continue
+        CATALOGS[lang] = dict(module.MESSAGES)
+
+
+_load_locales()
+
+#: languages whose singular covers 0 as well as 1 (French: "0 pli", "1 pli", "2 plis")
+_SINGULAR_ZERO = frozenset({"fr"})
+
+
+def plural_form(count: float | int | str, forms: str, lang: str = "en") -> str:
+    """The word of ``forms`` ("singular|plural") that goes with ``count`` in ``lang``."""
+    singular, _, plural = forms.partition("|")
+    if not plural:
+        return singular
+    try:
+        n = abs(float(count))
+    except (TypeError, ValueError):
+        return plural
+    if n == 1 or (n == 0 and lang in _SINGULAR_ZERO):
+        return singular
+    return plural
 
 
 def text(key: str, lang: str = "en", /, **params: Any) -> str:
     """Render message `key` in `lang` (falling back to English) with `params`. A field written
-    `{seconds!t}` is a duration in seconds, shown as people read it (`duration`)."""
+    `{seconds!t}` is a duration in seconds, shown as people read it (`duration`); a field
+    written `{count!p:table|tables}` is the word form that goes with `count` (`plural_form`)."""
     template = CATALOGS.get(lang, {}).get(key) or CATALOGS["en"].get(key)
     if template is None:
         return key + ("" if not params else " " + " ".join(f"{k}={v}" for k, v in params.items()))
     try:
-        if "!t}" in template:
+        if "!t}" in template or "!p:" in template:
             return _Formatter(lang).vformat(template, (), params)
         return template.format(**params)
     except (KeyError, IndexError, ValueError, TypeError):
@@ -741,8 +777,22 @@ def _unit(unit: str, n: float, lang: str) -> str:
     return text(f"duration-{unit}{'' if n == 1 else 's'}", lang, n=f"{n:g}")
 
 
+class _Plural:
+    """A count waiting for its word forms (the format spec of a `!p` field)."""
+
+    __slots__ = ("count", "lang")
+
+    def __init__(self, count: Any, lang: str) -> None:
+        self.count = count
+        self.lang = lang
+
+    def __format__(self, forms: str) -> str:
+        return plural_form(self.count, forms, self.lang)
+
+
 class _Formatter(string.Formatter):
-    """str.format with one more conversion: `!t` writes a duration (`duration`)."""
+    """str.format with two more conversions: `!t` writes a duration (`duration`), `!p` the word
+    form for a count (`{count!p:table|tables}`, `plural_form`)."""
 
     def __init__(self, lang: str) -> None:
         self.lang = lang
@@ -750,6 +800,8 @@ class _Formatter(string.Formatter):
     def convert_field(self, value: Any, conversion: str | None) -> Any:
         if conversion == "t":
             return duration(value, self.lang)
+        if conversion == "p":
+            return _Plural(value, self.lang)
         return super().convert_field(value, conversion)
 
 

@@ -80,7 +80,7 @@ async def test_one_guest_trying_to_open_a_thousand_tables_gets_two(limited: Limi
     assert [t.state for t in world.tables.values()] == ["playing", "playing"]
     codes = ERROR.findall(received)
     assert codes == ["too-many-tables"] * 1000
-    assert "! [too-many-tables] You host or sit at 2 open table(s) already (table 1, 2); " \
+    assert "! [too-many-tables] You host or sit at 2 open tables already (table 1, 2); " \
            "leave one, or let its game end, first." in received
 
 
@@ -162,7 +162,7 @@ def test_seat_and_table_limits_through_sessions(clock: Any) -> None:
     ann.raw()
     ann.send("/join")
     assert ann.lines() == ["! [seat-limit] You sit at table 1 already, and a user sits at 1 "
-                           "table(s) at a time; leave it, or let its game end, first."]
+                           "table at a time; leave it, or let its game end, first."]
     bob.send("/room 2")
     bob.send("/join")                        # others sit down at Ann's second table
     assert "Bob sits down in seat 1." in bob.lines()
@@ -171,7 +171,7 @@ def test_seat_and_table_limits_through_sessions(clock: Any) -> None:
     ann.send("/start")                       # the host starts it without sitting down
     ann.raw()
     ann.send("/newroom")
-    assert ann.lines() == ["! [too-many-tables] You host or sit at 2 open table(s) already "
+    assert ann.lines() == ["! [too-many-tables] You host or sit at 2 open tables already "
                            "(table 1, 2); leave one, or let its game end, first."]
 
 
@@ -216,9 +216,9 @@ def test_listroom_shows_ten_tables_a_page_with_a_summary(lobby: FakeLobby) -> No
     assert lines[0] == "Tables 41-45 of 45 (44 waiting, 1 playing), page 5 of 5:"
     assert len(lines) == 1 + 2 * 5 and lines[-1].endswith("watching")
     watcher.send("/listroom 6")
-    assert watcher.lines() == ["! [no-such-page] There is no page 6; /listroom has 5 page(s)."]
+    assert watcher.lines() == ["! [no-such-page] There is no page 6; /listroom has 5 pages."]
     watcher.send("/listroom ５")
-    assert watcher.lines() == ["! [no-such-page] There is no page ５; /listroom has 5 page(s)."]
+    assert watcher.lines() == ["! [no-such-page] There is no page ５; /listroom has 5 pages."]
     # machine mode gets the page as data, with the counts of all pages
     watcher.send("/iset json 1")
     watcher.raw()
