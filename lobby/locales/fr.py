@@ -9,8 +9,8 @@ MESSAGES: dict[str, str] = {
     "login-prompt": "nom : ",
     "password-prompt": "mot de passe : ",
     "guest-confirm": (
-        "« {name} » n'est pas un nom inscrit. Appuie sur Entrée pour jouer comme invité {name}, ou tape "
-        "un autre nom : "),
+        "« {name} » n'est pas un nom inscrit. Appuie sur Entrée pour jouer en tant qu'invité {name}, ou "
+        "tape un autre nom : "),
     "typed-ahead-dropped":
         "(Cette ligne n'a pas été utilisée : c'était peut-être un mot de passe tapé trop tôt.)",
     "seat-key-prompt": "clé : ",
@@ -23,7 +23,7 @@ MESSAGES: dict[str, str] = {
     "logged-in-guest":
         "Salut {name} ! Tu es invité ; /register PASSWORD te réserve ce nom. Tape /help pour les commandes.",
     "logged-in": "Bon retour, {name} ! Tape /help pour les commandes.",
-    "replaced": "Tu t'es connecté comme {name} depuis une autre connexion ; celle-ci est fermée.",
+    "replaced": "Tu t'es connecté en tant que {name} depuis une autre connexion ; celle-ci est fermée.",
     "name-reclaimed": (
         "L'invité {name} est revenu avec la clé de sa place, et le nom lui revient ; reconnecte-toi sous "
         "un autre nom."),
@@ -67,14 +67,14 @@ MESSAGES: dict[str, str] = {
         "{pages} :"),
     "listroom-more": "/listroom {next} affiche les {per_page} suivantes.",
     "listroom-line": "  {table:>3} {game} {state:<8} {seating}",
-    "listroom-details": "      {options} ; {spectators} spectateurs",
+    "listroom-details": "      {options} ; spectateurs : {spectators}",
     "whereis": "{name} est dans {room} (salle {number}).",
     "game-waiting-for-you": "Ta partie à la table {table} continue sans toi : /room {table} t'y ramène.",
-    "setting": "{name} vaut maintenant {value}.",
-    "iset": "Le réglage d'interface {name} vaut maintenant {value}.",
+    "setting": "Réglage {name} : {value}.",
+    "iset": "Réglage d'interface {name} : {value}.",
     # help (protocol/commands.py)
     "help": (
-        "Commandes (le / est facultatif, un début unique suffit ; le texte simple parle à ta salle, "
+        "Commandes (le / est facultatif, un début unique suffit ; le texte sans / est dit dans ta salle, "
         ";NAME TEXT chuchote) :"),
     "help-line": "  {usage:<26} {summary}",
     "help-footer": "/help COMMAND en dit plus sur une commande.",
@@ -99,11 +99,11 @@ MESSAGES: dict[str, str] = {
         "/remove {name}."),
     "table-back": "{name} est de retour.",
     "table-remove-proposed":
-        "{name} propose de retirer {target} : /accept ou /refuse ({needed} voix nécessaires).",
+        "{name} propose de retirer {target} : /accept ou /refuse (il faut {needed} voix).",
     "table-vote": "{name} vote {vote} sur le retrait de {target}.",
     "table-remove-refused": "{target} reste : le retrait a été refusé.",
     "table-vote-ended": "Le vote sur le retrait de {name} est terminé.",
-    "table-abandoned": "{target} a été retiré ; la partie est abandonnée sur le score {score}.",
+    "table-abandoned": "{target} a été retiré ; la partie est abandonnée à {score}.",
     "table-window-closed": "{name} peut continuer maintenant.",
     "table-new-host": "{name} est maintenant l'hôte de cette table.",
     "table-seeded": "Graine {seed}, fixée par l'hôte {host} : qui la connaît connaît toutes les mains.",
@@ -134,14 +134,14 @@ MESSAGES: dict[str, str] = {
     "view-received": "Reçu : {gifts}",
     "view-turn": "À {name} de jouer.",
     "view-cards-left": "({count} en main)",
-    "view-your-turn": "À toi : /play CARDS ou /pass",
+    "view-your-turn": "À toi de jouer : /play CARDS ou /pass",
     "view-your-lead": "Tu as la main : /play CARDS",
-    "view-your-turn-wish": "À toi : /play CARDS avec un {rank} (le souhait), ou une bombe",
+    "view-your-turn-wish": "À toi de jouer : /play CARDS avec un {rank} (le souhait), ou une bombe",
     "view-your-lead-wish": "Tu as la main : /play CARDS avec un {rank} (le souhait), ou une bombe",
     "view-bombs": "Tu peux poser une bombe : /bomb {cards}",
     "view-bomb-window": "{name} pourra continuer dans {seconds!t} : place aux bombes.",
     "view-grand": "Grand Tichu ? /grand ou /nogrand",
-    "view-grand-wait": "On attend les décisions de Grand Tichu : {names}",
+    "view-grand-wait": "On attend la réponse au Grand Tichu : {names}",
     "view-exchange": "Échange : /schupf NEXT PARTNER PREVIOUS ({next}, {partner}, {previous})",
     "view-exchange-wait": "On attend l'échange : {names}",
     "view-wish-prompt": "Ton souhait : /wish RANK ou /wish none",
@@ -214,7 +214,7 @@ MESSAGES: dict[str, str] = {
     "replay-gift": "{card} à {name}",
     "tchlog-header": "Partie #{game} en log BSW (.tch), {count} lignes :",
     "ranking-header": "Rangliste (Team Elo, parties classées seulement) :",
-    "ranking-line": "  {place:>3}. {name:<16} {rating:>5}  ({games} parties)",
+    "ranking-line": "  {place:>3}. {name:<16} {rating:>5}  (parties : {games})",
     "ranking-none": "Personne n'a encore joué de partie classée.",
     # reconnecting and restoring (lobby/world.py, lobby/persistence.py)
     "game-rejoined": "Te revoilà à ta place à la table {table} ; la partie continue.",
@@ -223,8 +223,8 @@ MESSAGES: dict[str, str] = {
         "{rounds}"),
     "finger-calls": (
         "  Tichu {tichu_made}/{tichu_calls}, Grand Tichu {grand_made}/{grand_calls}, doubles victoires "
-        "{double_victories}, premier sorti {first_out}"),
-    "finger-rating": "  classement {rating} après {rated_games} parties classées (meilleur {peak})",
+        "{double_victories}, premier à finir {first_out}"),
+    "finger-rating": "  Elo {rating} (parties classées : {rated_games}, record {peak})",
     "finger-no-games": "  aucune partie terminée pour l'instant",
     # mute lists and moderation (lobby/moderation.py)
     "muted": "{name} est maintenant dans ta liste d'ignorés : tu ne verras plus ses messages.",
@@ -264,14 +264,14 @@ MESSAGES: dict[str, str] = {
         "La table {table} garde la place de l'invité {name} : donne sa clé, ou choisis un autre nom.",
     "wrong-seat-key": "Mauvaise clé.",
     "wrong-password": "Mauvais mot de passe.",
-    "too-many-failures": "Trop de connexions ratées ; fermeture de la connexion.",
+    "too-many-failures": "Trop d'échecs de connexion ; la connexion est fermée.",
     "bad-password": "Un mot de passe a de {min} à {max} caractères, sans espace.",
     "already-registered": "Tu es déjà inscrit ; /password OLD NEW change ton mot de passe.",
     "not-registered": "Tu n'es pas inscrit ; /register PASSWORD inscrit ton nom.",
     "name-held-for-guest": (
         "La table {table} garde une place d'invité au nom de {name} ; ce nom pourra être inscrit une "
         "fois cette partie terminée."),
-    "name-taken": "Le nom {name} vient d'être inscrit entre-temps ; reconnecte-toi avec un autre nom.",
+    "name-taken": "Le nom {name} a été inscrit entre-temps ; reconnecte-toi avec un autre nom.",
     "busy": "Tes commandes précédentes sont encore en cours ; cette ligne a été ignorée.",
     # chat
     "not-online": "{name} n'est pas en ligne.",
@@ -289,8 +289,8 @@ MESSAGES: dict[str, str] = {
         "Tu es déjà hôte ou joueur à {limit} {limit!p:table ouverte|tables ouvertes} (table {tables}) ; "
         "quittes-en une, ou attends la fin de sa partie."),
     "seat-limit": (
-        "Tu es déjà assis à la table {tables}, et on joue à {limit} {limit!p:table|tables} à la fois ; "
-        "quitte-la, ou attends la fin de sa partie."),
+        "Tu es déjà assis à la table {tables}, et on ne peut s'asseoir qu'à {limit} "
+        "{limit!p:table|tables} à la fois ; quitte-la, ou attends la fin de sa partie."),
     "tables-too-fast": (
         "Tu as ouvert {limit} tables dans la dernière minute, le maximum permis ; réessaie dans "
         "{seconds!t}."),
@@ -350,7 +350,7 @@ MESSAGES: dict[str, str] = {
     "login-timeout": "Tu ne t'es pas connecté en {seconds!t} ; fermeture de la connexion.",
     "idle-warning":
         "Tu n'as rien tapé depuis longtemps ; tu seras déconnecté dans {seconds!t} si tu ne tapes rien.",
-    "idle-timeout": "Déconnecté après {seconds!t} sans saisie.",
+    "idle-timeout": "Déconnecté après {seconds!t} d'inactivité.",
     "flooding": (
         "Tu envoies des lignes trop vite (plus de {rate} par seconde) ; elles sont ignorées jusqu'à ce "
         "que tu ralentisses."),
@@ -385,8 +385,8 @@ MESSAGES: dict[str, str] = {
     "round-over": "La manche est terminée.",
     "match-over": "La partie est terminée.",
     "no-grand-tichu": "Le Grand Tichu ne se joue pas à cette table.",
-    "grand-already-decided": "Tu as déjà décidé pour le Grand Tichu.",
-    "grand-undecided": "Décide d'abord pour le Grand Tichu (oui ou non).",
+    "grand-already-decided": "Tu as déjà répondu pour le Grand Tichu.",
+    "grand-undecided": "Réponds d'abord pour le Grand Tichu (oui ou non).",
     "already-called": "Tu as déjà annoncé {call}.",
     "tichu-too-late": "Trop tard pour Tichu : tu as déjà joué une carte.",
     "exchange-over": "L'échange est terminé.",
@@ -403,7 +403,7 @@ MESSAGES: dict[str, str] = {
         "la table."),
     "must-lead": "Tu as la main : joue quelque chose (tu ne peux pas passer).",
     "must-fulfil-wish": "Le souhait d'un {rank} t'oblige : joue un {rank}.",
-    "bad-wish": "Pas un rang à souhaiter : {rank!r}. Souhaite 2..10, B, D, K, A ou none.",
+    "bad-wish": "Pas une hauteur à souhaiter : {rank!r}. Souhaite 2..10, B, D, K, A ou none.",
     "wish-without-mahjong": "Seul un coup avec le Mahjongg peut faire un souhait.",
     "no-wish-pending": "Tu n'as pas de souhait à faire.",
     "no-dragon-pending": "Il n'y a pas de pli du Dragon à donner.",
@@ -411,10 +411,10 @@ MESSAGES: dict[str, str] = {
     "dragon-to-opponent": "Le pli du Dragon doit aller à un adversaire, pas à la place {seat}.",
     # cards.py
     "duplicate-card": "{card} apparaît deux fois.",
-    "bad-rank": "Pas un rang : {token!r}. Les rangs sont 2..10, B (ou J), D (ou Q), K, A.",
+    "bad-rank": "Pas une hauteur : {token!r}. Les hauteurs sont 2..10, B (ou J), D (ou Q), K, A.",
     # cards.py: the rank-only shorthand of a play (`/play 7 7`)
     "ambiguous-cards": "Quels {rank} ? Chaque choix casse une bombe ; nomme les cartes, p. ex. {example}.",
-    "missing-rank": "Tu n'as pas assez de cartes de rang {rank} (il en faut {count}).",
+    "missing-rank": "Tu n'as pas assez de cartes de hauteur {rank} (il en faut {count}).",
     # moves.py: why a play is refused
     "no-cards": "Nomme les cartes à jouer.",
     "cards-not-in-hand": "Tu n'as pas {cards} en main.",
@@ -430,17 +430,18 @@ MESSAGES: dict[str, str] = {
     "too-low": "{play} ne bat pas {top}.",
     "wish-not-followed": "Tu dois jouer un {rank} : le souhait en cours (ou une bombe).",
     "not-a-bomb": "{cards} n'est pas une bombe ; hors tour, seule une bombe peut être jouée.",
-    "bomb-on-empty-table":
-        "Une bombe ne se pose que sur une combinaison déjà sur la table ; entame-la à ton tour.",
+    "bomb-on-empty-table": (
+        "Hors tour, une bombe ne se pose que sur une combinaison déjà sur la table ; à ton tour, tu peux "
+        "entamer avec."),
     # ---- help texts: cmd-NAME, cmd-NAME-help, option-NAME ------------------------------------------
     "cmd-accept": "Voter oui au /remove en cours.",
     "cmd-accept-help": "Vote pour le retrait du joueur disparu nommé par la proposition /remove en cours.",
     "cmd-add": "Ajouter NAME à une de tes listes : /add mute NAME.",
     "cmd-add-help": (
         "/add mute NAME met NAME dans ta liste d'ignorés (mute), comme sur BSW : tu ne\n"
-        "vois plus ce que NAME dit dans les salles ni ses messages privés, et un\n"
-        "message privé de NAME semble envoyé. La liste d'un nom inscrit est enregistrée\n"
-        "; celle d'un invité dure tant qu'il est en ligne."),
+        "vois plus ce que NAME dit dans les salles ni ses messages privés, et pour NAME\n"
+        "ses messages privés ont l'air d'être envoyés. La liste d'un nom inscrit est\n"
+        "enregistrée ; celle d'un invité dure tant qu'il est en ligne."),
     "cmd-addbot": (
         "Asseoir un bot (heuristic par défaut) à la place SEAT ou à la première place libre, avant le "
         "début."),
@@ -456,9 +457,9 @@ MESSAGES: dict[str, str] = {
         "30m, 2h, 7d, 1w ; un nombre seul compte en minutes) ou, sans durée (ou avec\n"
         "perm), jusqu'à /unban NAME ; NAME est déconnecté s'il est en ligne. Un invité\n"
         "en ligne entraîne aussi son adresse dans le bannissement : aucun invité ne se\n"
-        "connecte de là pendant ce temps (les noms inscrits, si) ; /banlist l'affiche.\n"
-        "Le bannissement est enregistré. Un modérateur ne peut bannir ni un modérateur\n"
-        "ni un admin. Consigné."),
+        "connecte de là pendant ce temps (les noms inscrits le peuvent toujours) ;\n"
+        "/banlist l'affiche. Le bannissement est enregistré. Un modérateur ne peut\n"
+        "bannir ni un modérateur ni un admin. Consigné."),
     "cmd-banlist": "Modérateurs : lister les bannissements.",
     "cmd-banlist-help": (
         "Modérateurs et admins : chaque bannissement en vigueur avec sa fin, sa raison\n"
@@ -480,7 +481,7 @@ MESSAGES: dict[str, str] = {
         "(le joueur suivant dans l'ordre du jeu) ou /dragon left (le précédent) ; un\n"
         "numéro de place ou un nom marche aussi. Avec l'option dragon fixed, il va\n"
         "automatiquement à l'adversaire suivant."),
-    "cmd-finger": "Compte, statistiques et classement de NAME.",
+    "cmd-finger": "Compte, statistiques et classement Elo de NAME.",
     "cmd-finger-help": (
         "Indique si NAME est inscrit et depuis quand, quand NAME a été vu pour la\n"
         "dernière fois, et si NAME est en ligne (et dans quelle salle) ; pour un joueur\n"
@@ -560,7 +561,8 @@ MESSAGES: dict[str, str] = {
         "seul l'hôte la fixe ; une partie avec graine n'est pas classée), log (garder\n"
         "aussi la partie terminée en log BSW .tch, on), grace SECONDS (combien de temps\n"
         "un joueur disparu peut revenir avant que les autres puissent le retirer par\n"
-        "/remove, par défaut {grace}). Un drapeau sans VALUE bascule ; on/off le règle."),
+        "/remove, par défaut {grace}). Une option on/off sans VALUE s'inverse ; on ou\n"
+        "off la règle."),
     "cmd-pass": "Passer (ne pas jouer sur le pli en cours).",
     "cmd-pass-help":
         "Passe sur le pli en cours. Impossible quand tu as la main, ou quand le souhait en cours t'oblige.",
@@ -569,19 +571,19 @@ MESSAGES: dict[str, str] = {
     "cmd-play": "Jouer des cartes (notation BSW), p. ex. /play R10 G10 ou /play 7 7.",
     "cmd-play-help": (
         "Joue CARDS en notation BSW : couleur S (Schwert, épée), B (Pagode), G (Jade),\n"
-        "R (Stern, étoile) et rang 2-10, B (Bube, valet), D (Dame), K (Koenig, roi), A\n"
-        "(As), ou Ma (Mahjongg), Hu (Chien), Ph (Phénix), Dr (Dragon). Ph=7 nomme le\n"
-        "rang que remplace le Phénix quand ce n'est pas clair. Avec le Mahjongg, ajoute\n"
-        "un souhait : /play Ma wish 8 (ou /wish RANK juste après). L'écriture par rang\n"
-        "seul (/play 7 7) est acceptée quand elle est sans ambiguïté ; elle choisit des\n"
-        "cartes qui ne cassent pas de bombe. Une bombe peut aussi être jouée hors tour\n"
-        "avec /play."),
+        "R (Stern, étoile) et hauteur 2-10, B (Bube, valet), D (Dame), K (Koenig, roi),\n"
+        "A (As), ou Ma (Mahjongg), Hu (Chien), Ph (Phénix), Dr (Dragon). Ph=7 nomme le\n"
+        "hauteur que remplace le Phénix quand ce n'est pas clair. Avec le Mahjongg,\n"
+        "ajoute un souhait : /play Ma wish 8 (ou /wish RANK juste après). L'écriture\n"
+        "par hauteur seule (/play 7 7) est acceptée quand elle est sans ambiguïté ;\n"
+        "elle choisit des cartes qui ne cassent pas de bombe. Une bombe peut aussi être\n"
+        "jouée hors tour avec /play."),
     "cmd-quit": "Quitter le serveur.",
     "cmd-quit-help": "Ferme ta connexion. Ton compte (si tu es inscrit) reste.",
     "cmd-rangliste": "Les meilleurs joueurs au classement (parties classées seulement).",
     "cmd-rangliste-help": (
-        "Le classement : les joueurs au meilleur classement Team Elo (docs/rating.md),\n"
-        "avec leur nombre de parties classées. Seules les parties de quatre joueurs\n"
+        "Le classement : les joueurs au plus haut Elo (Team Elo, docs/rating.md), avec\n"
+        "leur nombre de parties classées. Seules les parties de quatre joueurs\n"
         "inscrits, non lancées par /startnosave et sans graine fixée, sont classées."),
     "cmd-refuse": "Voter non au /remove en cours.",
     "cmd-refuse-help": "Vote contre le retrait du joueur disparu nommé par la proposition /remove en cours.",
@@ -626,13 +628,13 @@ MESSAGES: dict[str, str] = {
         "Donne trois cartes au début de chaque manche, dans cet ordre : au joueur\n"
         "suivant dans l'ordre du jeu (l'adversaire après toi), à ton partenaire, au\n"
         "joueur précédent (l'adversaire avant toi), comme dans les logs de BSW. Exemple\n"
-        ": /schupf R2 SA Hu. L'écriture par rang seul marche (/schupf 2 A 3)."),
+        ": /schupf R2 SA Hu. L'écriture par hauteur seule marche (/schupf 2 A 3)."),
     "cmd-set": "Changer un réglage de cette connexion (color on|off).",
     "cmd-set-help": (
         "Réglages de cette connexion seulement (ils ne sont pas enregistrés) : /set\n"
-        "color on montre les cartes des mains et des plis en couleurs ANSI par couleur\n"
-        "(Schwert en gras, Pagode en bleu, Jade en vert, Stern en rouge, les cartes\n"
-        "spéciales en jaune) ; /set color off les désactive."),
+        "color on montre les cartes des mains et des plis avec une teinte ANSI par\n"
+        "couleur (Schwert en gras, Pagode en bleu, Jade en vert, Stern en rouge, les\n"
+        "cartes spéciales en jaune) ; /set color off les désactive."),
     "cmd-showlist": "Afficher une de tes listes : /showlist mute.",
     "cmd-showlist-help": "/showlist mute affiche les noms de ta liste d'ignorés.",
     "cmd-shutdown": "Admins : arrêter le serveur après un avertissement.",
@@ -688,8 +690,8 @@ MESSAGES: dict[str, str] = {
     "cmd-wish": "Faire un souhait après avoir joué le Mahjongg (/wish none : aucun).",
     "cmd-wish-help": (
         "Juste après avoir joué le Mahjongg sans souhait : /wish RANK (2 à A) ou /wish\n"
-        "none. Le prochain joueur qui a une carte de ce rang et peut la jouer doit le\n"
-        "faire, jusqu'à ce qu'elle soit jouée."),
+        "none. Le prochain joueur qui a une carte de cette hauteur et peut la jouer\n"
+        "doit le faire, jusqu'à ce qu'elle soit jouée."),
     "cmd-wwho": "Tous ceux qui sont en ligne, et où ils sont.",
     "cmd-wwho-help":
         "Liste tous ceux qui sont en ligne, avec la salle où chacun se trouve ; les invités sont signalés.",
