@@ -4,7 +4,7 @@ from __future__ import annotations
 MESSAGES: dict[str, str] = {
     # ---- informational messages --------------------------------------------------------------------
     # connection and login (protocol/session.py)
-    "greeting": "Bienvenido al lobby de Tichu. Entra con tu nombre, o escribe guest.",
+    "greeting": "Te damos la bienvenida al lobby de Tichu. Entra con tu nombre, o escribe guest.",
     "motd": "{text}",
     "login-prompt": "nombre: ",
     "password-prompt": "contraseña: ",
@@ -22,7 +22,7 @@ MESSAGES: dict[str, str] = {
     "logged-in-guest": (
         "¡Hola, {name}! Eres invitado; /register PASSWORD te guarda este nombre. Escribe /help para ver "
         "los comandos."),
-    "logged-in": "¡Bienvenido de nuevo, {name}! Escribe /help para ver los comandos.",
+    "logged-in": "¡Hola de nuevo, {name}! Escribe /help para ver los comandos.",
     "replaced": "Has entrado como {name} desde otra conexión; esta se cierra.",
     "name-reclaimed": (
         "El invitado {name} ha vuelto con la clave de su posición, y el nombre es suyo; entra de nuevo "
@@ -30,7 +30,7 @@ MESSAGES: dict[str, str] = {
     "bye": "Adiós, {name}.",
     "shutdown": "El servidor se está apagando. Adiós.",
     "registered": "{name} ya está registrado. La próxima vez entra con este nombre y tu contraseña.",
-    "password-changed": "Tu contraseña ha cambiado.",
+    "password-changed": "Se ha cambiado tu contraseña.",
     # rooms and chat (lobby/world.py)
     "enters": "{name} entra en {room}.",
     "leaves": "{name} sale de {room}.",
@@ -69,12 +69,12 @@ MESSAGES: dict[str, str] = {
     "listroom-details": "      {options}; {spectators} mirando",
     "whereis": "{name} está en {room} (sala {number}).",
     "game-waiting-for-you": "Tu partida en la mesa {table} sigue sin ti: /room {table} te devuelve a ella.",
-    "setting": "{name} vale ahora {value}.",
-    "iset": "El ajuste de interfaz {name} vale ahora {value}.",
+    "setting": "Ajuste {name}: {value}.",
+    "iset": "Ajuste de interfaz {name}: {value}.",
     # help (protocol/commands.py)
     "help": (
-        "Comandos (la / es opcional, basta un prefijo único; el texto normal habla a tu sala, ;NAME TEXT "
-        "susurra):"),
+        "Comandos (la / es opcional, basta un prefijo único; el texto sin / se dice en tu sala, ;NAME "
+        "TEXT susurra):"),
     "help-line": "  {usage:<26} {summary}",
     "help-footer": "/help COMMAND explica un comando.",
     "help-command": "{usage}",
@@ -98,8 +98,8 @@ MESSAGES: dict[str, str] = {
         "/remove {name}."),
     "table-back": "{name} ha vuelto.",
     "table-remove-proposed":
-        "{name} propone retirar a {target}: /accept o /refuse (hacen falta {needed} votos).",
-    "table-vote": "{name} vota {vote} a retirar a {target}.",
+        "{name} propone retirar a {target}: /accept o /refuse (votos necesarios: {needed}).",
+    "table-vote": "{name} vota {vote} sobre retirar a {target}.",
     "table-remove-refused": "{target} se queda: se rechazó la retirada.",
     "table-vote-ended": "Termina la votación sobre retirar a {name}.",
     "table-abandoned": "{target} fue retirado; la partida se abandona con {score}.",
@@ -119,7 +119,7 @@ MESSAGES: dict[str, str] = {
     "view-waiting":
         "/join [SEAT] para sentarte; /start con cuatro sentados; /option help lista las opciones.",
     "view-players": "{players}",
-    "view-player-out": "fuera {place}",
+    "view-player-out": "{place} en terminar",
     "view-call-tichu": "T!",
     "view-call-grand": "GT!",
     "view-gone": "(ausente)",
@@ -172,7 +172,7 @@ MESSAGES: dict[str, str] = {
     "game-trick-won": "{name} gana la baza.",
     "game-trick-won-dragon": "{name} gana la baza del Dragón y debe entregarla a un rival.",
     "game-dragon-given": "{name} entrega la baza del Dragón a {to_name}.",
-    "game-dog": "El Perro da la salida a {name}.",
+    "game-dog": "El Perro da la mano a {name}.",
     "game-out": "{name} se queda sin cartas ({place}).",
     "place-1": "1.º",
     "place-2": "2.º",
@@ -214,7 +214,7 @@ MESSAGES: dict[str, str] = {
     "replay-gift": "{card} a {name}",
     "tchlog-header": "Partida #{game} como log de BSW (.tch), {count} líneas:",
     "ranking-header": "Rangliste (Team Elo, solo partidas puntuadas):",
-    "ranking-line": "  {place:>3}. {name:<16} {rating:>5}  ({games} partidas)",
+    "ranking-line": "  {place:>3}. {name:<16} {rating:>5}  (partidas: {games})",
     "ranking-none": "Nadie ha jugado aún una partida puntuada.",
     # reconnecting and restoring (lobby/world.py, lobby/persistence.py)
     "game-rejoined": "Vuelves a tu posición en la mesa {table}; la partida sigue.",
@@ -223,8 +223,8 @@ MESSAGES: dict[str, str] = {
         "{rounds}"),
     "finger-calls": (
         "  Tichu {tichu_made}/{tichu_calls}, Gran Tichu {grand_made}/{grand_calls}, victorias dobles "
-        "{double_victories}, primero en salir {first_out}"),
-    "finger-rating": "  rating {rating} tras {rated_games} partidas puntuadas (máximo {peak})",
+        "{double_victories}, primero en terminar {first_out}"),
+    "finger-rating": "  Elo {rating} (partidas puntuadas: {rated_games}, máximo {peak})",
     "finger-no-games": "  aún sin partidas terminadas",
     # mute lists and moderation (lobby/moderation.py)
     "muted": "{name} está ahora en tu lista de ignorados: no verás lo que dice ni sus susurros.",
@@ -385,8 +385,8 @@ MESSAGES: dict[str, str] = {
     "round-over": "La ronda ha terminado.",
     "match-over": "La partida ha terminado.",
     "no-grand-tichu": "En esta mesa no se juega Gran Tichu.",
-    "grand-already-decided": "Ya has decidido sobre el Gran Tichu.",
-    "grand-undecided": "Decide primero sobre el Gran Tichu (sí o no).",
+    "grand-already-decided": "Ya has respondido al Gran Tichu.",
+    "grand-undecided": "Responde primero al Gran Tichu (sí o no).",
     "already-called": "Ya has anunciado {call}.",
     "tichu-too-late": "Demasiado tarde para Tichu: ya has jugado una carta.",
     "exchange-over": "El intercambio ha terminado.",
@@ -432,8 +432,8 @@ MESSAGES: dict[str, str] = {
     "wish-not-followed": "Debes jugar un {rank}: el deseo pendiente (o una bomba).",
     "not-a-bomb": "{cards} no es una bomba; fuera de turno solo se puede jugar una bomba.",
     "bomb-on-empty-table": (
-        "Una bomba solo se puede tirar cuando hay una jugada en la mesa; para salir con ella, espera tu "
-        "turno."),
+        "Fuera de turno, una bomba solo se puede tirar si hay una jugada en la mesa; en tu turno puedes "
+        "salir con ella."),
     # ---- help texts: cmd-NAME, cmd-NAME-help, option-NAME ------------------------------------------
     "cmd-accept": "Votar sí al /remove en curso.",
     "cmd-accept-help":
@@ -441,8 +441,8 @@ MESSAGES: dict[str, str] = {
     "cmd-add": "Añadir NAME a una de tus listas: /add mute NAME.",
     "cmd-add-help": (
         "/add mute NAME pone a NAME en tu lista de ignorados (mute), como en BSW: ya no\n"
-        "ves lo que NAME dice en las salas ni sus susurros, y un susurro de NAME para\n"
-        "ti parece enviado. La lista de un nombre registrado se guarda; la de un\n"
+        "ves lo que NAME dice en las salas ni sus susurros, y a NAME sus susurros le\n"
+        "parecen enviados. La lista de un nombre registrado se guarda; la de un\n"
         "invitado dura mientras esté en línea."),
     "cmd-addbot": (
         "Sentar un bot (heuristic si no se indica otro) en SEAT o en la primera posición libre, antes de "
@@ -475,21 +475,21 @@ MESSAGES: dict[str, str] = {
         "levanta. Se guarda; queda registrado."),
     "cmd-bomb": "Tirar una bomba, también fuera de turno: /bomb S5 B5 G5 R5.",
     "cmd-bomb-help": (
-        "Juega una bomba (un póker, o una escalera de cinco o más cartas del mismo\n"
-        "palo) en cualquier momento mientras haya una baza en la mesa, también cuando\n"
-        "no es tu turno."),
+        "Juega una bomba (un póker, o una escalera de color de cinco o más cartas) en\n"
+        "cualquier momento mientras haya una baza en la mesa, también cuando no es tu\n"
+        "turno."),
     "cmd-dragon": "Entregar una baza ganada con el Dragón: /dragon left|right.",
     "cmd-dragon-help": (
         "Quien gana una baza con el Dragón la entrega a un rival: /dragon right (el\n"
         "siguiente jugador en el orden de juego) o /dragon left (el anterior); también\n"
         "vale un número de posición o un nombre. Con la opción dragon fixed va\n"
         "automáticamente al siguiente rival."),
-    "cmd-finger": "Datos de la cuenta, estadísticas y rating de NAME.",
+    "cmd-finger": "Datos de la cuenta, estadísticas y Elo de NAME.",
     "cmd-finger-help": (
         "Muestra si NAME está registrado y desde cuándo, cuándo se le vio por última\n"
         "vez, y si está en línea ahora (y en qué sala); para un jugador registrado\n"
         "también las estadísticas (partidas, victorias, rondas, Tichu y Gran Tichu\n"
-        "anunciados y conseguidos, victorias dobles) y el rating Team Elo."),
+        "anunciados y conseguidos, victorias dobles) y el Elo (Team Elo)."),
     "cmd-grand": "Anunciar Gran Tichu (tras tus 8 primeras cartas).",
     "cmd-grand-help": (
         "Tras las 8 primeras cartas, antes de repartir las 6 restantes, cada jugador\n"
@@ -572,7 +572,7 @@ MESSAGES: dict[str, str] = {
     "cmd-play": "Jugar cartas (notación BSW), p. ej. /play R10 G10 o /play 7 7.",
     "cmd-play-help": (
         "Juega CARDS en notación BSW: palo S (Schwert, espada), B (Pagode, pagoda), G\n"
-        "(Jade), R (Stern, estrella) y valor 2-10, B (Bube, sota), D (Dame, dama), K\n"
+        "(Jade), R (Stern, estrella) y valor 2-10, B (Bube, jota), D (Dame, reina), K\n"
         "(Koenig, rey), A (As), o Ma (Mahjongg), Hu (Perro), Ph (Fénix), Dr (Dragón).\n"
         "Ph=7 indica el valor que toma el Fénix cuando no está claro. Con el Mahjongg\n"
         "añade un deseo: /play Ma wish 8 (o /wish RANK justo después). La forma corta\n"
@@ -581,9 +581,9 @@ MESSAGES: dict[str, str] = {
         "/play."),
     "cmd-quit": "Salir del servidor.",
     "cmd-quit-help": "Cierra tu conexión. Tu cuenta (si estás registrado) se conserva.",
-    "cmd-rangliste": "Los mejores jugadores por rating (solo partidas puntuadas).",
+    "cmd-rangliste": "Los mejores jugadores por Elo (solo partidas puntuadas).",
     "cmd-rangliste-help": (
-        "La clasificación: los jugadores con el rating Team Elo más alto\n"
+        "La clasificación: los jugadores con el Elo (Team Elo) más alto\n"
         "(docs/rating.md), con su número de partidas puntuadas. Solo puntúan las\n"
         "partidas de cuatro jugadores registrados, no empezadas con /startnosave y sin\n"
         "semilla fija."),
