@@ -71,8 +71,8 @@ MESSAGES: dict[str, str] = {
     "iset": "Grænsefladeindstillingen {name} er nu {value}.",
     # help (protocol/commands.py)
     "help": (
-        "Kommandoer (/ er valgfri, entydige forkortelser virker; almindelig tekst er tale i dit rum, "
-        ";NAME TEXT hvisker):"),
+        "Kommandoer (/ er valgfri, entydige forkortelser virker; tekst uden / siges i dit rum, ;NAME "
+        "TEXT hvisker):"),
     "help-line": "  {usage:<26} {summary}",
     "help-footer": "/help COMMAND fortæller mere om en kommando.",
     "help-command": "{usage}",
@@ -91,13 +91,14 @@ MESSAGES: dict[str, str] = {
     "table-info-options": "  Indstillinger: {options}",
     "table-info-watching": "  Tilskuere: {names}",
     "table-reset": "{name} rydder bordet til et nyt spil: /join, derefter /start.",
-    "table-vanished":
-        "{name} er forsvundet; spillet venter. Efter {grace!t} kan de andre spillere bruge /remove {name}.",
+    "table-vanished": (
+        "{name} er forsvundet; spillet venter på vedkommende. Efter {grace!t} kan de andre spillere "
+        "bruge /remove {name}."),
     "table-back": "{name} er tilbage.",
     "table-remove-proposed":
-        "{name} foreslår at fjerne {target}: /accept eller /refuse ({needed} stemmer kræves).",
+        "{name} foreslår at fjerne {target}: /accept eller /refuse (stemmer nødvendige: {needed}).",
     "table-vote": "{name} stemmer {vote} til at fjerne {target}.",
-    "table-remove-refused": "{target} bliver: forslaget om at fjerne blev afvist.",
+    "table-remove-refused": "{target} bliver: fjernelsen blev afvist.",
     "table-vote-ended": "Afstemningen om at fjerne {name} er slut.",
     "table-abandoned": "{target} blev fjernet; spillet er opgivet ved {score}.",
     "table-window-closed": "{name} kan fortsætte nu.",
@@ -111,11 +112,11 @@ MESSAGES: dict[str, str] = {
     "table-view": "Bord {table}: {state}.",
     "table-state-waiting": "venter",
     "table-state-playing": "spiller",
-    "table-state-finished": "slut",
+    "table-state-finished": "afsluttet",
     "view-seats": "Pladser: {seating}",
     "view-waiting": "/join [SEAT] sætter dig; /start når fire sidder; /option help viser indstillingerne.",
     "view-players": "{players}",
-    "view-player-out": "ude {place}",
+    "view-player-out": "ude som {place}",
     "view-call-tichu": "T!",
     "view-call-grand": "GT!",
     "view-gone": "(væk)",
@@ -128,7 +129,7 @@ MESSAGES: dict[str, str] = {
     "view-with-wish": "{line}  |  {wish}",
     "view-hand": "Din hånd: {cards}",
     "view-received": "Modtaget: {gifts}",
-    "view-turn": "{name}s tur.",
+    "view-turn": "Tur: {name}.",
     "view-cards-left": "({count} tilbage)",
     "view-your-turn": "Din tur: /play CARDS eller /pass",
     "view-your-lead": "Du spiller ud: /play CARDS",
@@ -141,7 +142,7 @@ MESSAGES: dict[str, str] = {
     "view-exchange": "Bytte: /schupf NEXT PARTNER PREVIOUS ({next}, {partner}, {previous})",
     "view-exchange-wait": "Venter på byttet: {names}",
     "view-wish-prompt": "Dit ønske: /wish RANK eller /wish none",
-    "view-wish-wait": "Venter på {name}s ønske.",
+    "view-wish-wait": "Venter på ønsket fra {name}.",
     "view-dragon": "Giv Dragens stik væk: /dragon left ({left}) eller /dragon right ({right})",
     "view-dragon-wait": "Venter på, at {name} giver Dragens stik væk.",
     "view-tichu-hint": "(/tichu melder Tichu)",
@@ -181,8 +182,8 @@ MESSAGES: dict[str, str] = {
     "game-round-over": "Runden er slut. Rækkefølge: {order}.",
     "game-round-over-double": "Runden er slut: dobbeltsejr til {team}! Rækkefølge: {order}.",
     "game-round-cards": "  Kortpoint: {score}",
-    "game-round-call-won": "  {name}s {call} lykkedes: +{points}",
-    "game-round-call-lost": "  {name}s {call} mislykkedes: -{points}",
+    "game-round-call-won": "  {call} meldt af {name} lykkedes: +{points}",
+    "game-round-call-lost": "  {call} meldt af {name} mislykkedes: -{points}",
     "call-tichu": "Tichu",
     "call-grand": "Grand Tichu",
     "game-round-total": "  Denne runde:  {score}",
@@ -257,7 +258,7 @@ MESSAGES: dict[str, str] = {
     "seat-held": "Bord {table} holder pladsen for gæsten {name}: giv dens nøgle, eller vælg et andet navn.",
     "wrong-seat-key": "Forkert nøgle.",
     "wrong-password": "Forkert adgangskode.",
-    "too-many-failures": "For mange mislykkede login; forbindelsen lukkes.",
+    "too-many-failures": "For mange mislykkede loginforsøg; forbindelsen lukkes.",
     "bad-password": "En adgangskode har {min} til {max} tegn og ingen mellemrum.",
     "already-registered": "Du er allerede registreret; /password OLD NEW ændrer din adgangskode.",
     "not-registered": "Du er ikke registreret; /register PASSWORD registrerer dit navn.",
@@ -285,8 +286,8 @@ MESSAGES: dict[str, str] = {
         "Du sidder allerede ved bord {tables}, og man sidder ved {limit} {limit!p:bord|borde} ad gangen; "
         "forlad det, eller lad dets spil slutte, først."),
     "tables-too-fast": (
-        "Du har åbnet {limit} borde det sidste minut, det højeste antal pr. bruger; prøv igen om "
-        "{seconds!t}."),
+        "Du har åbnet {limit} borde inden for det sidste minut, det højeste antal pr. bruger; prøv igen "
+        "om {seconds!t}."),
     "address-tables": (
         "Brugerne fra din adresse er allerede vært for eller sidder ved {limit} åbne borde, det højeste "
         "antal pr. adresse; forlad et først."),
@@ -295,7 +296,7 @@ MESSAGES: dict[str, str] = {
     "host-only-option": "Kun værten, {host}, må sætte indstillingen {option}.",
     "not-finished": "Spillet er ikke slut; /reset rydder kun et afsluttet bord.",
     "unknown-option": "Ukendt indstilling {name}; /option help viser dem.",
-    "bad-option-value": "Indstillingen {name} tager {expected}, ikke {value!r}.",
+    "bad-option-value": "Indstillingen {name} forventer {expected}, ikke {value!r}.",
     "not-a-player": "{name} spiller ikke ved dette bord.",
     "not-vanished": "{name} er ikke forsvundet; kun en spiller, der forsvandt under spillet, kan fjernes.",
     "vote-running": "Der er allerede en afstemning om at fjerne {name}: /accept eller /refuse.",
@@ -315,8 +316,8 @@ MESSAGES: dict[str, str] = {
         "Bord {table} holder en plads for gæsten {name}, som satte sig der før dig; log ind med et andet "
         "navn for at se på."),
     "unknown-game": "Her findes intet spil {name}; /newroom tichu åbner et Tichu-bord.",
-    "unknown-setting": "Der er ingen indstilling {name}; /set color on|off er en.",
-    "bad-setting-value": "Indstillingen {name} tager {expected}, ikke {value!r}.",
+    "unknown-setting": "Der er ingen indstilling {name}; /set color on|off er én af dem.",
+    "bad-setting-value": "Indstillingen {name} forventer {expected}, ikke {value!r}.",
     # machine mode (protocol/machine.py)
     "bad-id": "Et kommando-id er #ID med 1 til 32 bogstaver, cifre, - eller _, ikke #{id}.",
     # bots at tables (lobby/table.py, lobby/bots)
@@ -342,7 +343,7 @@ MESSAGES: dict[str, str] = {
     "idle-warning": (
         "Du har ikke skrevet noget i lang tid; du bliver afbrudt om {seconds!t}, medmindre du skriver "
         "noget."),
-    "idle-timeout": "Afbrudt efter {seconds!t} uden input.",
+    "idle-timeout": "Afbrudt efter {seconds!t} uden aktivitet.",
     "flooding": (
         "Du sender linjer for hurtigt (mere end {rate} i sekundet); linjer kasseres, indtil du sænker "
         "farten."),
@@ -376,8 +377,8 @@ MESSAGES: dict[str, str] = {
     "round-over": "Runden er slut.",
     "match-over": "Spillet er slut.",
     "no-grand-tichu": "Grand Tichu spilles ikke ved dette bord.",
-    "grand-already-decided": "Du har allerede besluttet dig om Grand Tichu.",
-    "grand-undecided": "Beslut dig først om Grand Tichu (ja eller nej).",
+    "grand-already-decided": "Du har allerede svaret på Grand Tichu.",
+    "grand-undecided": "Svar først på Grand Tichu (ja eller nej).",
     "already-called": "Du har allerede meldt {call}.",
     "tichu-too-late": "For sent til Tichu: du har allerede spillet et kort.",
     "exchange-over": "Byttet er slut.",
@@ -393,9 +394,9 @@ MESSAGES: dict[str, str] = {
     "must-lead": "Du spiller ud: spil noget (du kan ikke melde pas).",
     "must-fulfil-wish": "Ønsket om {rank} binder dig: spil en {rank}.",
     "bad-wish": "Ikke en værdi at ønske: {rank!r}. Ønsk 2..10, B, D, K, A eller none.",
-    "wish-without-mahjong": "Kun et udspil med Mahjong kan give et ønske.",
-    "no-wish-pending": "Du har intet ønske at sige.",
-    "no-dragon-pending": "Der er intet Dragestik at give væk.",
+    "wish-without-mahjong": "Kun et udspil med Mahjong kan komme med et ønske.",
+    "no-wish-pending": "Du har intet ønske at komme med.",
+    "no-dragon-pending": "Der er intet stik med Dragen at give væk.",
     "not-your-dragon": "Det er plads {seat}, der skal give Dragens stik væk.",
     "dragon-to-opponent": "Dragens stik skal gå til en modstander, ikke til plads {seat}.",
     # cards.py
@@ -412,7 +413,7 @@ MESSAGES: dict[str, str] = {
     "dog-on-table": "Intet kan spilles på Hunden, heller ikke en bombe.",
     "dog-not-lead": "Hunden kan kun spilles ud, ikke lægges på et stik.",
     "phoenix-on-dragon": "Fønix kan ikke spilles på Dragen.",
-    "bomb-on-table": "{play} slår ikke {top}: kun en større bombe gør.",
+    "bomb-on-table": "{play} slår ikke {top}: det gør kun en større bombe.",
     "wrong-kind": "{play} kan ikke spilles på {top}.",
     "wrong-length":
         "{play} kan ikke spilles på {top}: et udspil skal have lige så mange kort som det, det slår.",
@@ -513,11 +514,11 @@ MESSAGES: dict[str, str] = {
         "Frigør din plads igen; du bliver i rummet og ser på. Ikke muligt, mens spillet er i gang.",
     "cmd-listroom": "Vis de åbne borde.",
     "cmd-listroom-help": (
-        "Viser de åbne borde: deres nummer, spil, tilstand (venter, spiller, slut),\n"
-        "spillerne efter plads, de indstillinger, der afviger fra standard, og hvor\n"
-        "mange der ser på. Tyve borde ad gangen: er der flere, siger første linje, hvor\n"
-        "mange der er, og hvor mange der venter og spiller, og /listroom 2 viser de\n"
-        "næste tyve."),
+        "Viser de åbne borde: deres nummer, spil, tilstand (venter, spiller,\n"
+        "afsluttet), spillerne efter plads, de indstillinger, der afviger fra standard,\n"
+        "og hvor mange der ser på. Tyve borde ad gangen: er der flere, siger første\n"
+        "linje, hvor mange der er, og hvor mange der venter og spiller, og /listroom 2\n"
+        "viser de næste tyve."),
     "cmd-manager": "Tilbage til lobbyen (rum 0).",
     "cmd-manager-help": (
         "Fører dig tilbage til lobbyen (rum 0, BSW's landsby). Før et spil starter,\n"
@@ -618,8 +619,9 @@ MESSAGES: dict[str, str] = {
     "cmd-set": "Skift en indstilling for denne forbindelse (color on|off).",
     "cmd-set-help": (
         "Indstillinger kun for denne forbindelse (de gemmes ikke): /set color on viser\n"
-        "kortene på hænder og stik i ANSI-farver pr. farve (Schwert fed, Pagode blå,\n"
-        "Jade grøn, Stern rød, specialkortene gule); /set color off slår det fra igen."),
+        "kortene på hænder og stik med én ANSI-farve pr. kortfarve (Schwert fed, Pagode\n"
+        "blå, Jade grøn, Stern rød, specialkortene gule); /set color off slår det fra\n"
+        "igen."),
     "cmd-showlist": "Vis en af dine lister: /showlist mute.",
     "cmd-showlist-help": "/showlist mute viser navnene på din ignoreringsliste.",
     "cmd-shutdown": "Admins: stop serveren efter en advarsel.",
@@ -629,9 +631,9 @@ MESSAGES: dict[str, str] = {
         "forbindelse underrettet og lukket, databasen lukket). Logges."),
     "cmd-spielinfo": "Bordets indstillinger, pladser, stilling og tilstand.",
     "cmd-spielinfo-help": (
-        "Viser bordets tilstand (venter, spiller, slut), dets vært, spillerne efter\n"
-        "plads, stillingen og runden, de indstillinger, der afviger fra standard, hvem\n"
-        "der ser på, og efter slutningen resultatet."),
+        "Viser bordets tilstand (venter, spiller, afsluttet), dets vært, spillerne\n"
+        "efter plads, stillingen og runden, de indstillinger, der afviger fra standard,\n"
+        "hvem der ser på, og efter slutningen resultatet."),
     "cmd-start": "Start spillet, når fire spillere sidder.",
     "cmd-start-help": (
         "Starter spillet, så snart alle fire pladser er optaget. Enhver spiller ved\n"
