@@ -706,7 +706,7 @@ MESSAGES: dict[str, str] = {
     "option-drawseat": "las posiciones se sortean al empezar",
     "option-host": "solo el anfitrión empieza y cambia opciones",
     "option-dragon-fixed": "baza del Dragón al siguiente rival",
-    "option-bombwindow": "segundos para tirar bomba antes de seguir",
+    "option-bombwindow": "segundos para tirar bomba sobre una baza ganada",
     "option-seed": "misma semilla, mismas cartas (off: al azar)",
     "option-log": "guardar también la partida como log de BSW",
     "option-grace": "segundos antes de poder retirar a un ausente",

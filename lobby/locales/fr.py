@@ -703,7 +703,7 @@ MESSAGES: dict[str, str] = {
     "option-drawseat": "places tirées au sort au début",
     "option-host": "seul l'hôte commence et règle les options",
     "option-dragon-fixed": "pli du Dragon à l'adversaire suivant",
-    "option-bombwindow": "secondes pour poser une bombe avant la suite",
+    "option-bombwindow": "secondes pour poser une bombe sur un pli gagné",
     "option-seed": "même graine, mêmes cartes (off : au hasard)",
     "option-log": "garder aussi la partie en log BSW",
     "option-grace": "secondes avant de pouvoir retirer un disparu (/remove)",
