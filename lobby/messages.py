@@ -22,7 +22,8 @@ ERRORS: dict[str, str] = {
     "bad-arguments": "Usage: {usage}",
     "internal-error": "Internal error while handling your command; it was logged and nothing changed.",
     # login and accounts (protocol/session.py, protocol/commands.py)
-    "bad-name": "{name} is not a valid name: use 3 to 16 letters, digits, _ and -.",
+    "bad-name": "{name} is not a valid name: use 3 to 16 characters, each an ASCII letter a-z "
+                "or A-Z, a digit 0-9, _ or -.",
     "reserved-name": "The name {name} is reserved; choose another name (or type guest).",
     "name-in-use": "{name} is online already; choose another name.",
     "seat-held": "Table {table} holds the seat of the guest {name} for them: give its key, or "
@@ -39,6 +40,8 @@ ERRORS: dict[str, str] = {
     "busy": "Still working on your earlier commands; this line was discarded.",
     # chat
     "not-online": "{name} is not online.",
+    "invisible-text": "Nothing visible is left of your message: control and formatting "
+                      "characters (such as U+202E) are removed from what you say.",
     "no-such-user": "Nobody called {name} is online or registered.",
     # tables (lobby/table.py)
     "game-running": "The game is running; that is only possible before the start.",
@@ -63,6 +66,8 @@ ERRORS: dict[str, str] = {
     "not-finished": "The game is not over; /reset only clears a finished table.",
     "unknown-option": "Unknown option {name}; /option help lists them.",
     "bad-option-value": "Option {name} takes {expected}, not {value!r}.",
+    "turnier-rounds": "A turnier always plays {rounds} rounds, so it cannot be combined with "
+                      "round: set round off first, or turnier off.",
     "not-a-player": "{name} does not play at this table.",
     "not-vanished": "{name} has not vanished; only a player who disappeared during the game can "
                     "be removed.",
@@ -218,7 +223,8 @@ INFO: dict[str, str] = {
     "table-option-line": "  {option:<13} {value:<6} {about}",
     "table-info": "Table {table}: {state}, host {host}.",
     "table-info-seats": "  Seats: {seating}",
-    "table-info-score": "  Score after round {round_no}: {score}",
+    "table-info-score": "  Score after {rounds} {rounds!p:round|rounds}: {score}",
+    "table-info-score-none": "  Score: {score} (no rounds played yet)",
     "table-info-options": "  Options: {options}",
     "table-info-watching": "  Watching: {names}",
     "table-reset": "{name} clears the table for a new game: /join, then /start.",
@@ -686,7 +692,7 @@ HELP_TEXTS: dict[str, str] = {
     # table options (lobby/table_options.py)
     "option-round": "at most X rounds (off: play to the target)",
     "option-tichujoin": "the first two to /join play together",
-    "option-turnier": "9 rounds, rotating partners, victory points",
+    "option-turnier": "9 rounds, rotating partners, victory points (not with round)",
     "option-target": "the score that ends the game",
     "option-drawseat": "seats are drawn at random at the start",
     "option-host": "only the host starts and sets options",

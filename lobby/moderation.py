@@ -39,6 +39,7 @@ from lobby.addresses import address_group, is_loopback
 from lobby.events import Event
 from lobby.messages import LobbyError
 from lobby.store import StartupError
+from lobby.world import visible_text
 
 __all__ = ["Moderation", "Ban", "ROLE_NAMES", "parse_duration", "MAX_MUTES"]
 
@@ -402,6 +403,7 @@ class Moderation:
     async def announce(self, actor: Any, text: str) -> None:
         """``/announce TEXT``: one line to everybody online."""
         await self.require(actor, "moderator", "announce")
+        text = visible_text(text)
         log.info("moderation: {actor} announces: {text}", actor=actor.name, text=text)
         self.world.broadcast(Event("announcement", by=actor.name, text=text))
 

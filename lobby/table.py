@@ -86,7 +86,7 @@ from lobby.tichu.actions import (
 from lobby.tichu.cards import Card, format_cards, parse_play, parse_wish, sort_cards
 from lobby.tichu.combos import classify
 from lobby.tichu.errors import Rejected
-from lobby.tichu.match import Match, initial_seating
+from lobby.tichu.match import TURNIER_ROUNDS, Match, initial_seating
 
 __all__ = ["TableActor", "TableOptions", "Deliver", "TABLE_COMMANDS", "WAITING", "PLAYING",
            "FINISHED"]
@@ -202,7 +202,8 @@ class TableActor:
         """What the table needs besides its match and players to be rebuilt after a restart
         (`restored`): options (their saved form), host, whether the game is /startnosave, the
         bots of the game (name -> strategy), the guests' addresses and the salted hashes of
-        their reconnect keys (never a key). JSON-safe."""
+        their reconnect keys (never a key), and the players' join order (tichujoin pairs the
+        first two joiners again after /reset). JSON-safe."""
         return {
             "options": self.options.saved(),
             "host": self.host,
@@ -211,6 +212,7 @@ class TableActor:
                      if name in self.players},
             "guests": dict(self.guest_addresses),
             "guest_keys": {n: h for n, h in self.seat_keys.items() if h and n in self.players},
+            "join_order": [n for n in self.join_order if n in self.players],
         }
 
     @classmethod
@@ -228,7 +230,9 @@ class TableActor:
         table.nosave = bool(snapshot.get("nosave"))
         table.match = match
         table.players = list(players)
-        table.join_order = list(players)
+        order = snapshot.get("join_order")       # (a journal of an older version: none)
+        table.join_order = (list(order) if isinstance(order, list)
+                            and sorted(map(str, order)) == sorted(players) else list(players))
         table.seats = list(players)                  # as /start leaves them: by player
         table.seed = match.seed
         table.state = PLAYING
@@ -651,6 +655,7 @@ class TableActor:
         if self.match is not None:
             data["scores"] = list(self.match.scores)
             data["round_no"] = self.match.round_no
+            data["rounds_done"] = len(self.match.round_scores)     # the rounds finished
             secret = self.state == PLAYING and self.options.seed is None   # it deals every hand
             data["seed"] = None if secret else self.seed
         if self.result is not None:
@@ -668,7 +673,9 @@ class TableActor:
                 else None for n in self.seated]
         self.seats = keep
         self.seat_keys = {n: k for n, k in self.seat_keys.items() if n in keep}
-        self.join_order = [n for n in (self.players or self.join_order) if n in keep]
+        # the order they joined in, not the seats' order: tichujoin pairs the first two joiners
+        # again in the next game
+        self.join_order = [n for n in self.join_order if n in keep]
         self.match = None
         self.players = []
         self.result = None
@@ -695,8 +702,12 @@ class TableActor:
         self._may_manage(user)
         if option.host_only and user != self.host:     # /option seed: it deals every hand
             raise LobbyError("host-only-option", option=option.name, host=self.host or "-")
-        setattr(self.options, option.attr,
-                option.parse(value, getattr(self.options, option.attr)))
+        new = option.parse(value, getattr(self.options, option.attr))
+        # a turnier always plays its 9 rounds: `round X` would be ignored, so it is refused
+        if (option.attr == "max_rounds" and new is not None and self.options.turnier) or (
+                option.attr == "turnier" and new and self.options.max_rounds is not None):
+            raise LobbyError("turnier-rounds", rounds=TURNIER_ROUNDS)
+        setattr(self.options, option.attr, new)
         shown = option.show(getattr(self.options, option.attr))
         self._tell_all("table-option-set", name=user, option=option.name, value=shown)
         self._send_views()

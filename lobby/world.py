@@ -33,6 +33,7 @@ from __future__ import annotations
 import ipaddress
 import math
 import random
+import unicodedata
 from collections import deque
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable, Iterable
@@ -48,7 +49,8 @@ from lobby.recording import Deliver, Recorder
 if TYPE_CHECKING:
     from lobby.table import TableActor
 
-__all__ = ["LOBBY", "GAMES", "LISTROOM_PAGE", "Room", "TableLimits", "User", "World"]
+__all__ = ["LOBBY", "GAMES", "LISTROOM_PAGE", "Room", "TableLimits", "User", "World",
+           "visible_text"]
 
 LOBBY = 0
 #: the games a table can be opened for (``/newroom GAME``)
@@ -58,6 +60,27 @@ GAMES = ("tichu",)
 LISTROOM_PAGE = 10   # two lines a table: a page fits a 24-row screen
 
 log = Logger(namespace="lobby.world")
+
+#: the Unicode categories taken out of what people say: control (Cc), format (Cf: the bidi
+#: overrides and isolates such as U+202E, which turn the rest of a line around on the reader's
+#: screen, zero-width characters, the BOM) and the line and paragraph separators (Zl, Zp)
+INVISIBLE_CATEGORIES = frozenset({"Cc", "Cf", "Zl", "Zp"})
+#: format characters that are kept: the zero-width (non-)joiner, which emoji sequences and
+#: several scripts (Persian, Indic) need and which cannot reorder a line
+KEPT_FORMAT = frozenset({"\u200c", "\u200d"})
+
+
+def visible_text(text: str) -> str:
+    """What somebody says (speech, whispers, announcements) without the characters that are
+    invisible or rearrange the reader's line (``INVISIBLE_CATEGORIES``, but not
+    ``KEPT_FORMAT``). LobbyError 'invisible-text' when nothing visible is left."""
+    if text.isascii() and text.isprintable():
+        return text
+    kept = "".join(c for c in text if c in KEPT_FORMAT
+                   or unicodedata.category(c) not in INVISIBLE_CATEGORIES)
+    if not kept.strip():
+        raise LobbyError("invisible-text")
+    return kept
 
 
 @dataclass(frozen=True, slots=True)
@@ -573,6 +596,7 @@ class World:
         room = user.room
         if room is None:
             return
+        text = visible_text(text)
         listeners: Iterable[User] = room.members.values()
         moderation = self.moderation
         if moderation is not None:
@@ -588,6 +612,7 @@ class World:
         target = self.online(to)
         if target is None:
             raise LobbyError("not-online", name=to)
+        text = visible_text(text)
         # a tell to somebody who ignores you looks sent to you (it fails quietly)
         if self.moderation is None or not self.moderation.ignores(target.key, user.key):
             self._safe(target.listener.deliver, Event("tells", name=user.name, text=text))

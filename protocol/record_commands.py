@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 from lobby.bswlog import tch_lines
 from lobby.events import Event
 from lobby.messages import LobbyError
-from lobby.numbers import ascii_int
+from lobby.numbers import MAX_NUMBER, ascii_int
 from lobby.records import GameArchive, PlayerStats
 
 if TYPE_CHECKING:
@@ -40,8 +40,14 @@ async def finger_statistics(ctx: "CommandContext", name: str) -> dict[str, Any]:
 
 
 def _number(word: str, usage: str) -> int:
-    number = ascii_int(word.lstrip("#"))
+    """A game or round number as typed (``#12`` or ``12``): a number too large to be one is
+    still a number (``MAX_NUMBER``, larger than any game id or round: no-such-game or
+    no-such-round follows); anything but ASCII digits is the usage error."""
+    digits = word.lstrip("#")
+    number = ascii_int(digits)
     if number is None:
+        if digits.isascii() and digits.isdigit():
+            return MAX_NUMBER
         raise LobbyError("bad-arguments", usage=usage)
     return number
 
@@ -62,13 +68,25 @@ def register(table: "CommandTable") -> None:
         usage = "/replay GAME [ROUND]"
         game = _number(args["game"], usage)
         round_no = _number(args["round"], usage) if args.get("round") else None
-        replay = await _archive(ctx).replay(game, round_no)
+        try:
+            replay = await _archive(ctx).replay(game, round_no)
+        except LobbyError as e:          # name the numbers as typed, however large
+            if e.code == "no-such-game":
+                e.params["game"] = args["game"].lstrip("#")
+            elif e.code == "no-such-round":
+                e.params["round"] = args["round"].lstrip("#")
+            raise
         ctx.send(Event("replay", replay.to_json()))
 
     @command("tchlog", "GAME")
     async def _tchlog(ctx: "CommandContext", args: dict[str, str]) -> None:
         game = _number(args["game"], "/tchlog GAME")
-        text = await _archive(ctx).tch_log(game)
+        try:
+            text = await _archive(ctx).tch_log(game)
+        except LobbyError as e:
+            if e.code == "no-such-game":
+                e.params["game"] = args["game"].lstrip("#")
+            raise
         ctx.send(Event("tchlog", game=game, lines=tch_lines(text)))
 
     @command("rangliste", aliases=("ranking",))

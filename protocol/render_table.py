@@ -291,8 +291,10 @@ def _info(event: Event, lang: str, color: bool) -> list[str]:
                   host=d.get("host") or "-"),
              text("table-info-seats", lang, seating=_seating(names))]
     if d.get("scores") is not None:
-        lines.append(text("table-info-score", lang, round_no=d.get("round_no"),
-                          score=_score(names, d["scores"])))
+        # the rounds finished (during round 3: after 2 rounds), not the round being played
+        done = d.get("rounds_done") or 0
+        lines.append(text("table-info-score" if done else "table-info-score-none", lang,
+                          rounds=done, score=_score(names, d["scores"], lang)))
     opts = d.get("options") or {}
     changed = [f"{k} {v}" for k, v in table_options.changed(opts)]
     lines.append(text("table-info-options", lang, options=", ".join(changed) or "defaults"))

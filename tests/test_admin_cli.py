@@ -76,7 +76,8 @@ def test_refusals_are_one_line_and_exit_status_1(tmp_path: Path) -> None:
         (("create", "Boss", "--password-file", "-"), "sesame12\n",
          "Boss is registered already; reset-password changes its password"),
         (("create", "no way", "--password-file", "-"), "sesame12\n",
-         "no way is not a valid name: use 3 to 16 letters, digits, _ and -."),
+         "no way is not a valid name: use 3 to 16 characters, each an ASCII letter a-z or A-Z, "
+         "a digit 0-9, _ or -."),
         (("create", "Shorty", "--password-file", "-"), "abc\n",
          "A password has 4 to 128 characters and no spaces."),
         (("create", "Nofile", "--password-file", str(tmp_path / "missing")), "",
