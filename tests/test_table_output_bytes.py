@@ -17,7 +17,9 @@ to DIR, compare it with the old one, and update EXPECTED. (Changed once on purpo
 text-mode players' log-in shows the guest confirmation of an unregistered name, issue 12; every
 byte after it was compared unchanged. Again for issue 12: the seated humans of a seeded game are
 told at /start that the host's seed deals every hand (`table-seeded`), and durations read as
-people say them (`1 second`, not `1 s`); the transcripts were compared, nothing else changed.)
+people say them (`1 second`, not `1 s`); the transcripts were compared, nothing else changed.
+Issue 14: /spielinfo names the rounds finished (`Score after 13 rounds`) and its machine-mode
+object carries `rounds_done`; those two lines of Ann's transcripts were the only change.)
 """
 from __future__ import annotations
 
@@ -280,14 +282,14 @@ GAMES = {
 
 EXPECTED: dict[str, dict[str, str]] = {
     "machine": {
-        "Ann": "a31e142a5fe185f91cf52185a1071e459a3b6588577e60d3dedf27e5b339ae80",
+        "Ann": "de3a2aee0aa9137c7b78c0cadb4666f413f7d2e0ed70d07c08c7a547676bb271",
         "Bob": "84c263f7eb4e8581b131f0dd2164fb704ceeeb58d6c4a567a1a02834c26e82bf",
         "Cat": "70fe93f2da1abfd8ce63a85e04e10fa7b23bc6f5f7b153993e4158de25bf07fb",
         "Dan": "3eb1cd0243895afb575e80a5c5e06355a218a313494fbcbba23f078d77f67567",
         "Eve": "dd25627a5f8c26a1839b8d92733590fd8cd4a758e870843fba9187e724ef53ab",
     },
     "mixed": {
-        "Ann": "e7d436349ca4acaef147de0160d6b5102724324f71e33ff34d8537c0262a270e",
+        "Ann": "2e08ed6c427d42542598ec75679d1e8b0ff3fc38842d2120b9a622fdbf3e9d51",
         "Bob": "c4eca371e2bc788aa5d549c7dda67907a1bd9078684167af499dc39d42e0abaf",
         "Cat": "e04a02e779404a2f52106c1564fa42fc2be478b01bdb184b45c81db692604c89",
         "Dan": "5aa0bf2f272f56668ceb2631c46f280f2ecf33aaf0b7d9efd47d77b474c9df58",
