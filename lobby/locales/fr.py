@@ -90,7 +90,8 @@ MESSAGES: dict[str, str] = {
     "table-option-line": "  {option:<13} {value:<6} {about}",
     "table-info": "Table {table} : {state}, hôte {host}.",
     "table-info-seats": "  Places : {seating}",
-    "table-info-score": "  Score après la manche {round_no} : {score}",
+    "table-info-score": "  Score après {rounds} {rounds!p:manche|manches} : {score}",
+    "table-info-score-none": "  Score : {score} (aucune manche jouée pour l'instant)",
     "table-info-options": "  Options : {options}",
     "table-info-watching": "  Spectateurs : {names}",
     "table-reset": "{name} libère la table pour une nouvelle partie : /join, puis /start.",
@@ -257,7 +258,9 @@ MESSAGES: dict[str, str] = {
     "bad-arguments": "Usage : {usage}",
     "internal-error": "Erreur interne pendant ta commande ; elle est consignée et rien n'a changé.",
     # login and accounts (protocol/session.py, protocol/commands.py)
-    "bad-name": "{name} n'est pas un nom valide : 3 à 16 lettres ASCII a-z, chiffres, _ et -.",
+    "bad-name": (
+        "{name} n'est pas un nom valide : 3 à 16 caractères, chacun une lettre ASCII a-z ou "
+        "A-Z, un chiffre 0-9, _ ou -."),
     "reserved-name": "Le nom {name} est réservé ; choisis-en un autre (ou tape guest).",
     "name-in-use": "{name} est déjà en ligne ; choisis un autre nom.",
     "seat-held":
@@ -275,6 +278,9 @@ MESSAGES: dict[str, str] = {
     "busy": "Tes commandes précédentes sont encore en cours ; cette ligne a été ignorée.",
     # chat
     "not-online": "{name} n'est pas en ligne.",
+    "invisible-text": (
+        "Il ne reste rien de visible dans ton message : les caractères de contrôle et de mise "
+        "en forme (comme U+202E) sont retirés de ce que tu dis."),
     "no-such-user": "Personne du nom de {name} n'est en ligne ou inscrit.",
     # tables (lobby/table.py)
     "game-running": "La partie est en cours ; ce n'est possible qu'avant le début.",
@@ -303,6 +309,9 @@ MESSAGES: dict[str, str] = {
     "not-finished": "La partie n'est pas terminée ; /reset ne libère qu'une table terminée.",
     "unknown-option": "Option inconnue {name} ; /option help les liste.",
     "bad-option-value": "L'option {name} attend {expected}, pas {value!r}.",
+    "turnier-rounds": (
+        "Un turnier se joue toujours en {rounds} manches, il ne se combine donc pas avec round "
+        ": mets d'abord round sur off, ou turnier sur off."),
     "not-a-player": "{name} ne joue pas à cette table.",
     "not-vanished": "{name} n'a pas disparu ; seul un joueur disparu pendant la partie peut être retiré.",
     "vote-running": "Un vote sur le retrait de {name} est déjà en cours : /accept ou /refuse.",
@@ -698,7 +707,7 @@ MESSAGES: dict[str, str] = {
     # table options (lobby/table_options.py)
     "option-round": "au plus X manches (off : jusqu'au score visé)",
     "option-tichujoin": "les deux premiers à faire /join jouent ensemble",
-    "option-turnier": "9 manches, partenaires tournants, points de victoire",
+    "option-turnier": "9 manches, partenaires tournants, points de victoire (pas avec round)",
     "option-target": "le score qui termine la partie",
     "option-drawseat": "places tirées au sort au début",
     "option-host": "seul l'hôte commence et règle les options",
