@@ -87,7 +87,8 @@ MESSAGES: dict[str, str] = {
     "table-option-line": "  {option:<13} {value:<6} {about}",
     "table-info": "Bord {table}: {state}, vært {host}.",
     "table-info-seats": "  Pladser: {seating}",
-    "table-info-score": "  Stilling efter runde {round_no}: {score}",
+    "table-info-score": "  Stilling efter {rounds} {rounds!p:runde|runder}: {score}",
+    "table-info-score-none": "  Stilling: {score} (ingen runder spillet endnu)",
     "table-info-options": "  Indstillinger: {options}",
     "table-info-watching": "  Tilskuere: {names}",
     "table-reset": "{name} rydder bordet til et nyt spil: /join, derefter /start.",
@@ -252,7 +253,9 @@ MESSAGES: dict[str, str] = {
     "bad-arguments": "Brug: {usage}",
     "internal-error": "Intern fejl under din kommando; den er logget, og intet er ændret.",
     # login and accounts (protocol/session.py, protocol/commands.py)
-    "bad-name": "{name} er ikke et gyldigt navn: brug 3 til 16 ASCII-bogstaver a-z, cifre, _ og -.",
+    "bad-name": (
+        "{name} er ikke et gyldigt navn: 3 til 16 tegn, hvert et ASCII-bogstav a-z eller A-Z, "
+        "et ciffer 0-9, _ eller -."),
     "reserved-name": "Navnet {name} er reserveret; vælg et andet navn (eller skriv guest).",
     "name-in-use": "{name} er allerede online; vælg et andet navn.",
     "seat-held": "Bord {table} holder pladsen for gæsten {name}: giv dens nøgle, eller vælg et andet navn.",
@@ -269,6 +272,9 @@ MESSAGES: dict[str, str] = {
     "busy": "Dine tidligere kommandoer er stadig i gang; denne linje blev kasseret.",
     # chat
     "not-online": "{name} er ikke online.",
+    "invisible-text": (
+        "Der er intet synligt tilbage af din besked: kontrol- og formateringstegn (som U+202E) "
+        "fjernes fra det, du siger."),
     "no-such-user": "Ingen ved navn {name} er online eller registreret.",
     # tables (lobby/table.py)
     "game-running": "Spillet er i gang; det er kun muligt før start.",
@@ -297,6 +303,9 @@ MESSAGES: dict[str, str] = {
     "not-finished": "Spillet er ikke slut; /reset rydder kun et afsluttet bord.",
     "unknown-option": "Ukendt indstilling {name}; /option help viser dem.",
     "bad-option-value": "Indstillingen {name} forventer {expected}, ikke {value!r}.",
+    "turnier-rounds": (
+        "En turnier spilles altid over {rounds} runder og kan derfor ikke kombineres med round: "
+        "sæt først round til off, eller turnier til off."),
     "not-a-player": "{name} spiller ikke ved dette bord.",
     "not-vanished": "{name} er ikke forsvundet; kun en spiller, der forsvandt under spillet, kan fjernes.",
     "vote-running": "Der er allerede en afstemning om at fjerne {name}: /accept eller /refuse.",
@@ -680,7 +689,7 @@ MESSAGES: dict[str, str] = {
     # table options (lobby/table_options.py)
     "option-round": "højst X runder (off: spil til målet)",
     "option-tichujoin": "de to første til /join spiller sammen",
-    "option-turnier": "9 runder, skiftende makkere, sejrspoint",
+    "option-turnier": "9 runder, skiftende makkere, sejrspoint (ikke med round)",
     "option-target": "den score, der afslutter spillet",
     "option-drawseat": "pladserne trækkes tilfældigt ved start",
     "option-host": "kun værten starter og sætter indstillinger",

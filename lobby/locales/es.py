@@ -89,7 +89,8 @@ MESSAGES: dict[str, str] = {
     "table-option-line": "  {option:<13} {value:<6} {about}",
     "table-info": "Mesa {table}: {state}, anfitrión {host}.",
     "table-info-seats": "  Posiciones: {seating}",
-    "table-info-score": "  Puntuación tras la ronda {round_no}: {score}",
+    "table-info-score": "  Puntuación tras {rounds} {rounds!p:ronda|rondas}: {score}",
+    "table-info-score-none": "  Puntuación: {score} (aún no se ha jugado ninguna ronda)",
     "table-info-options": "  Opciones: {options}",
     "table-info-watching": "  Mirando: {names}",
     "table-reset": "{name} prepara la mesa para una nueva partida: /join, después /start.",
@@ -257,7 +258,9 @@ MESSAGES: dict[str, str] = {
     "bad-arguments": "Uso: {usage}",
     "internal-error": "Error interno al procesar tu comando; quedó registrado y no ha cambiado nada.",
     # login and accounts (protocol/session.py, protocol/commands.py)
-    "bad-name": "{name} no es un nombre válido: usa de 3 a 16 letras ASCII a-z, cifras, _ y -.",
+    "bad-name": (
+        "{name} no es un nombre válido: de 3 a 16 caracteres, cada uno una letra ASCII a-z o "
+        "A-Z, una cifra 0-9, _ o -."),
     "reserved-name": "El nombre {name} está reservado; elige otro nombre (o escribe guest).",
     "name-in-use": "{name} ya está en línea; elige otro nombre.",
     "seat-held": "La mesa {table} guarda la posición del invitado {name}: da su clave, o elige otro nombre.",
@@ -274,6 +277,9 @@ MESSAGES: dict[str, str] = {
     "busy": "Aún se procesan tus comandos anteriores; esta línea se ha descartado.",
     # chat
     "not-online": "{name} no está en línea.",
+    "invisible-text": (
+        "No queda nada visible de tu mensaje: los caracteres de control y de formato (como "
+        "U+202E) se quitan de lo que dices."),
     "no-such-user": "Nadie llamado {name} está en línea ni registrado.",
     # tables (lobby/table.py)
     "game-running": "La partida está en curso; eso solo es posible antes de empezar.",
@@ -302,6 +308,9 @@ MESSAGES: dict[str, str] = {
     "not-finished": "La partida no ha terminado; /reset solo prepara una mesa terminada.",
     "unknown-option": "Opción desconocida {name}; /option help las lista.",
     "bad-option-value": "La opción {name} admite {expected}, no {value!r}.",
+    "turnier-rounds": (
+        "Un turnier siempre se juega a {rounds} rondas, así que no se combina con round: pon "
+        "primero round en off, o turnier en off."),
     "not-a-player": "{name} no juega en esta mesa.",
     "not-vanished":
         "{name} no ha desaparecido; solo se puede retirar a un jugador que desapareció durante la partida.",
@@ -701,7 +710,7 @@ MESSAGES: dict[str, str] = {
     # table options (lobby/table_options.py)
     "option-round": "como mucho X rondas (off: hasta la meta)",
     "option-tichujoin": "los dos primeros en hacer /join juegan juntos",
-    "option-turnier": "9 rondas, compañeros rotativos, puntos de victoria",
+    "option-turnier": "9 rondas, compañeros rotativos, puntos de victoria (no con round)",
     "option-target": "la puntuación que termina la partida",
     "option-drawseat": "las posiciones se sortean al empezar",
     "option-host": "solo el anfitrión empieza y cambia opciones",
