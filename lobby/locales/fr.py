@@ -600,8 +600,8 @@ MESSAGES: dict[str, str] = {
     "cmd-register-help": (
         "Inscrit ton nom actuel avec PASSWORD (4 à 128 caractères, sans espace).\n"
         "Ensuite, se connecter avec ce nom demande le mot de passe, et personne d'autre\n"
-        "ne peut l'utiliser. Les noms d'invité (Guest1234) ne peuvent pas être inscrits\n"
-        ": connecte-toi d'abord avec un nom à toi."),
+        "ne peut l'utiliser. Les noms d'invité (Guest1234) ne peuvent pas être\n"
+        "inscrits : connecte-toi d'abord avec un nom à toi."),
     "cmd-remove": "Proposer de retirer un joueur disparu pendant la partie.",
     "cmd-remove-help": (
         "Quand un joueur a disparu (déconnecté ou sorti de la salle) pendant une\n"
@@ -636,8 +636,9 @@ MESSAGES: dict[str, str] = {
     "cmd-schupf-help": (
         "Donne trois cartes au début de chaque manche, dans cet ordre : au joueur\n"
         "suivant dans l'ordre du jeu (l'adversaire après toi), à ton partenaire, au\n"
-        "joueur précédent (l'adversaire avant toi), comme dans les logs de BSW. Exemple\n"
-        ": /schupf R2 SA Hu. L'écriture par hauteur seule marche (/schupf 2 A 3)."),
+        "joueur précédent (l'adversaire avant toi), comme dans les logs de BSW.\n"
+        "Exemple : /schupf R2 SA Hu. L'écriture par hauteur seule marche (/schupf 2 A\n"
+        "3)."),
     "cmd-set": "Changer un réglage de cette connexion (color on|off).",
     "cmd-set-help": (
         "Réglages de cette connexion seulement (ils ne sont pas enregistrés) : /set\n"
