@@ -637,8 +637,8 @@ MESSAGES: dict[str, str] = {
         "Donne trois cartes au début de chaque manche, dans cet ordre : au joueur\n"
         "suivant dans l'ordre du jeu (l'adversaire après toi), à ton partenaire, au\n"
         "joueur précédent (l'adversaire avant toi), comme dans les logs de BSW.\n"
-        "Exemple : /schupf R2 SA Hu. L'écriture par hauteur seule marche (/schupf 2 A\n"
-        "3)."),
+        "Exemple : /schupf R2 SA Hu. L'écriture par hauteur seule marche\n"
+        "(/schupf 2 A 3)."),
     "cmd-set": "Changer un réglage de cette connexion (color on|off).",
     "cmd-set-help": (
         "Réglages de cette connexion seulement (ils ne sont pas enregistrés) : /set\n"
