@@ -2,7 +2,7 @@
 
 A spec is words separated by spaces: ``NAME`` is one word, ``TEXT...`` takes the rest of the
 line, ``[X]`` is optional; ``[random|heuristic:strategy]`` shows ``random|heuristic`` and binds
-the key ``strategy`` (the key is the lower-case name unless given after a colon).
+the key ``strategy`` (the key is the lower-case name unless given after the last colon).
 ``bind(args, rest, usage)`` splits the text after a command word into ``{key: text}`` or raises
 ``LobbyError("bad-arguments", usage=...)``.
 
@@ -43,7 +43,7 @@ def parse_spec(spec: str) -> tuple[Arg, ...]:
     for i, word in enumerate(words):
         optional = word.startswith("[") and word.endswith("]")
         word = word.strip("[]")
-        word, _, key = word.partition(":")
+        word, _, key = word.rpartition(":") if ":" in word else (word, "", "")
         rest = word.endswith("...")
         word = word.rstrip(".")
         if rest and i != len(words) - 1:

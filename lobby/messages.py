@@ -92,6 +92,8 @@ ERRORS: dict[str, str] = {
     "bad-id": "A command id is #ID with 1 to 32 letters, digits, - or _, not #{id}.",
     # bots at tables (lobby/table.py, lobby/bots)
     "unknown-strategy": "There is no bot strategy {name}; choose {choices}.",
+    "bad-bot-level": "{level} is no bot level: expert thinks from {low} to {high} seconds per "
+                     "decision (expert:2).",
     "not-a-bot": "Seat {seat} holds no bot.",
     # game records (lobby/records.py)
     "no-such-game": "There is no game #{game}; /history lists recent games.",
@@ -400,7 +402,9 @@ HELP_TEXTS: dict[str, str] = {
     "cmd-addbot-help": (
         "Seat a bot (heuristic unless named) in SEAT or the first free seat, before the start; "
         "the\n"
-        "host or any seated player."),
+        "host or any seated player. expert searches 0.5 s per decision, expert:SECONDS as long "
+        "as\n"
+        "you give it (0.05 to 10)."),
     "cmd-announce": "Moderators: say TEXT to everybody online.",
     "cmd-announce-help": (
         "Moderators and admins: one line to everybody online, wherever they are. Logged."),

@@ -63,7 +63,14 @@ from twisted.internet.interfaces import IDelayedCall, IReactorTime
 from twisted.logger import Logger
 
 from lobby.accounts import name_key
-from lobby.bots.player import STRATEGY_NAMES, BotPlayer, bot_name
+from lobby.bots.player import (
+    MAX_SECONDS,
+    MIN_SECONDS,
+    STRATEGY_NAMES,
+    BotPlayer,
+    bot_name,
+    is_bot_level,
+)
 from lobby.events import Event, error_event, game_event, jsonable
 from lobby.messages import LobbyError
 from lobby.numbers import ascii_int
@@ -799,9 +806,10 @@ class TableActor:
                                     seed=self._rng.randrange(2 ** 31))
         return name
 
-    @TABLE_COMMANDS.command("addbot", "[SEAT] [random|heuristic:strategy]")
+    @TABLE_COMMANDS.command("addbot", "[SEAT] [random|heuristic|expert|expert:SECONDS:strategy]")
     def cmd_addbot(self, user: str, args: dict[str, str]) -> None:
-        """`addbot [SEAT] [random|heuristic]`: before the start, the host or a seated player."""
+        """`addbot [SEAT] [random|heuristic|expert|expert:SECONDS]`: before the start, the host
+        or a seated player."""
         self._require_waiting()
         self._may_manage(user)
         seat: int | None = None
@@ -813,6 +821,11 @@ class TableActor:
                 if not 0 <= seat < 4:
                     raise LobbyError("no-such-seat", seat=word)
             elif word.lower() in STRATEGY_NAMES:
+                strategy = word.lower()
+            elif word.lower().startswith("expert:"):        # expert:SECONDS (lobby/bots/expert.py)
+                if not is_bot_level(word):
+                    raise LobbyError("bad-bot-level", level=word, low=f"{MIN_SECONDS:g}",
+                                     high=f"{MAX_SECONDS:g}")
                 strategy = word.lower()
             else:
                 raise LobbyError("unknown-strategy", name=word,

@@ -46,6 +46,9 @@ def play_game(strategies: list[Strategy], sides: list[str], seed: int, stats: St
     winning team (0 = players 0+2) or None for a shared victory."""
     match = Match(MatchOptions(target=target), seed=seed)
     actions = 0
+    observers = [getattr(s, "observe", None) for s in strategies]
+    if any(observers):
+        _deliver(match.opening_events(), observers)
     while not match.finished:
         rnd = match.round
         phase = rnd.phase
@@ -78,6 +81,8 @@ def play_game(strategies: list[Strategy], sides: list[str], seed: int, stats: St
             for ev in events:
                 if ev.kind == "round-over":
                     _count_round(ev.data, match, sides, stats)
+            if any(observers):
+                _deliver(events, observers)
             acted = True
             actions += 1
             break
@@ -88,6 +93,18 @@ def play_game(strategies: list[Strategy], sides: list[str], seed: int, stats: St
     stats.actions += actions
     result = match.result or {}
     return result.get("winner")
+
+
+def _deliver(events: list[Any], observers: list[Any]) -> None:
+    """Each event to the players it is addressed to (everyone, or its owner alone), as the
+    table delivers them: the kind and the JSON form of the data."""
+    for ev in events:
+        data = None
+        for p, observe in enumerate(observers):
+            if observe is not None and (ev.to is None or ev.to == p):
+                if data is None:
+                    data = ev.to_json()
+                observe(ev.kind, data)
 
 
 def _count_round(result: dict[str, Any], match: Match, sides: list[str], stats: Stats) -> None:

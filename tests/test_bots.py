@@ -86,9 +86,9 @@ def test_the_bot_commands_are_table_commands() -> None:
     addbot, removebot = TABLE_COMMANDS.lookup("addbot"), TABLE_COMMANDS.lookup("removebot")
     assert addbot is not None and removebot is not None
     assert [a.key for a in addbot.args] == ["seat", "strategy"]
-    assert addbot.usage == "/addbot [SEAT] [random|heuristic]"
+    assert addbot.usage == "/addbot [SEAT] [random|heuristic|expert|expert:SECONDS]"
     assert [a.key for a in removebot.args] == ["seat"]
-    assert STRATEGY_NAMES == ("heuristic", "random")
+    assert STRATEGY_NAMES == ("heuristic", "random", "expert")
 
 
 def test_addbot_seats_bots_marked_as_bots_and_removebot_frees_the_seat() -> None:

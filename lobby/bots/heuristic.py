@@ -11,6 +11,8 @@ It decides from the seat's view only (see lobby/bots/strategy.py):
   the lead back for the last group); the Dog to a partner who called or when our hand is weak;
 - follows: a play that fits the plan, never over a partner who is winning (unless it goes out),
   harder (bombs too) when an opponent is about to go out or called Tichu;
+- an opponent's Dragon is bombed when its player would lead again with few cards (or a Tichu
+  to make), or when its points would end with the opponents (`_bomb_the_dragon`);
 - the Dragon trick to the opponent most likely to finish last; wishes for a rank passed to an
   opponent, else a high rank we do not hold.
 """
@@ -274,7 +276,8 @@ class HeuristicStrategy:
         if bombs and holder != partner:
             bomb = min(bombs, key=lambda o: o[2])
             # a bomb when it matters, or when it brings us out soon
-            if urgent or len(analyse([c for c in _hand(view) if c not in bomb[1]]).groups) <= 1:
+            if (urgent or _bomb_the_dragon(view)
+                    or len(analyse([c for c in _hand(view) if c not in bomb[1]]).groups) <= 1):
                 return bomb[0]
         if can_pass:
             return None
@@ -293,9 +296,28 @@ class HeuristicStrategy:
         best = min(bombs, key=lambda t: plan_cost([c for c in hand if c not in play_cards(t)[0]]))
         rest = [c for c in hand if c not in play_cards(best)[0]]
         urgent = 0 < left[holder] <= 2 or (calls[holder] is not None and 0 < left[holder] <= 4)
-        if urgent or len(analyse(rest).groups) <= 1 or not rest:
+        if urgent or _bomb_the_dragon(view) or len(analyse(rest).groups) <= 1 or not rest:
             return "bomb " + best
         return None
+
+
+def _bomb_the_dragon(view: View) -> bool:
+    """Whether an opponent's Dragon on the table is worth a bomb: its player would lead again
+    with few cards left (or with a Tichu call to make), or the trick's points would end up with
+    the opponents (one of them went out first: the Dragon's receiver may finish last)."""
+    trick = view.get("trick") or []
+    seat = view["seat"]
+    holder = view.get("holder")
+    if not trick or holder is None or (holder - seat) % 2 == 0:
+        return False
+    if trick[-1].get("cards") != str(DRAGON):
+        return False
+    left = view.get("cards_left") or [0] * 4
+    calls = view.get("calls") or [None] * 4
+    out = view.get("out") or []
+    if 0 < left[holder] <= 4 or (calls[holder] is not None and left[holder] > 0):
+        return True
+    return _trick_points(view) >= 30 and bool(out) and (out[0] - seat) % 2 == 1
 
 
 def _hand(view: View) -> list[Card]:

@@ -14,10 +14,12 @@ from typing import Any, Protocol
 from twisted.internet.interfaces import IDelayedCall, IReactorTime
 from twisted.logger import Logger
 
+from lobby.bots.expert import MAX_SECONDS, MIN_SECONDS, parse_level
 from lobby.bots.strategy import STRATEGY_NAMES, Strategy, make_strategy, my_turn_to
 from lobby.events import Event
 
-__all__ = ["BotPlayer", "BOT_MARK", "is_bot_name", "bot_name", "STRATEGY_NAMES"]
+__all__ = ["BotPlayer", "BOT_MARK", "is_bot_name", "bot_name", "is_bot_level", "STRATEGY_NAMES",
+           "MIN_SECONDS", "MAX_SECONDS"]
 
 log = Logger(namespace="lobby.bots")
 
@@ -29,8 +31,19 @@ def is_bot_name(name: str | None) -> bool:
     return bool(name) and BOT_MARK in str(name)
 
 
+def is_bot_level(word: str) -> bool:
+    """Whether `word` is `expert` or `expert:SECONDS` with SECONDS in the allowed range."""
+    try:
+        parse_level(word)
+    except ValueError:
+        return False
+    return True
+
+
 def bot_name(strategy: str, taken: set[str]) -> str:
-    """`Bot1~heuristic`, `Bot2~random`, ...: the first number no name in `taken` uses."""
+    """`Bot1~heuristic`, `Bot2~random`, `Bot3~expert` (any level), ...: the first number no name
+    in `taken` uses."""
+    strategy = strategy.partition(":")[0]
     n = 1
     while any(t.startswith(f"Bot{n}{BOT_MARK}") for t in taken):
         n += 1
@@ -78,6 +91,15 @@ class BotPlayer:
             if not self._refused:
                 self._refused = True
                 self._schedule()
+            return
+        if event.type.startswith("game-"):
+            observe = getattr(self.strategy, "observe", None)
+            if observe is not None:
+                try:
+                    observe(event.type[5:], event.data)
+                except Exception:
+                    log.failure("bot {bot}: strategy {strategy} could not follow {type}",
+                                bot=self.name, strategy=self.strategy.name, type=event.type)
             return
         if event.type == "table-view" and event.data.get("you") == self.name:
             self._data = event.data

@@ -34,8 +34,8 @@ __all__ = ["Strategy", "View", "my_turn_to", "play_cards", "play_combo", "comman
 
 View = Mapping[str, Any]
 
-#: the strategies a bot may use (`addbot [SEAT] [random|heuristic]`)
-STRATEGY_NAMES: tuple[str, ...] = ("heuristic", "random")
+#: the strategies a bot may use (`addbot [SEAT] [random|heuristic|expert|expert:SECONDS]`)
+STRATEGY_NAMES: tuple[str, ...] = ("heuristic", "random", "expert")
 
 
 @runtime_checkable
@@ -50,7 +50,14 @@ class Strategy(Protocol):
 
 
 def make_strategy(name: str, seed: int | None = None) -> Strategy:
-    """A new strategy object by name (`heuristic` or `random`); ValueError for other names."""
+    """A new strategy object by name (`heuristic`, `random`, `expert`, `expert:SECONDS`, or
+    `expert:pN`: N playouts per decision, reproducible); ValueError for other names."""
+    if name == "expert" or name.startswith("expert:"):
+        from lobby.bots.expert import ExpertStrategy, parse_level
+        tail = name.partition(":")[2]
+        if tail.startswith("p") and tail[1:].isascii() and tail[1:].isdigit() and int(tail[1:]):
+            return ExpertStrategy(seed, playouts=int(tail[1:]))
+        return ExpertStrategy(seed, seconds=parse_level(name))
     if name == "random":
         from lobby.bots.random_bot import RandomStrategy
         return RandomStrategy(seed)

@@ -151,6 +151,65 @@ class Round:
             self.phase = "exchange"
             self.hands = [first[s] | rest[s] for s in range(4)]
 
+    @classmethod
+    def position(cls, hands: Sequence[int], *, phase: str = "play", turn: int | None = None,
+                 trick: Sequence[tuple[int, Any]] = (), trick_won: bool = False,
+                 wish: int | None = None, calls: Sequence[str | None] = (None,) * 4,
+                 played_first: Sequence[bool] = (False,) * 4, out: Sequence[int] = (),
+                 won_points: Sequence[int] = (0, 0, 0, 0), dragon_fixed: bool = False) -> "Round":
+        """A round in the middle, from a compact snapshot (what search bots rebuild from a
+        seat's knowledge and a sample of the hidden hands; lobby/bots/search.py): `hands` are
+        the card masks held now, `trick` the plays on the table as (seat, Combo) oldest first,
+        `phase` one of `exchange` (nobody has given yet; `hands` of 14 cards), `play` or
+        `dragon` (the trick is won with the Dragon and waits for its gift: `trick_won`, the
+        holder's turn). The passes since the top play follow from `turn`. Cards taken in earlier
+        tricks are known only by their points (`won_points`): `all_cards()` does not list them."""
+        if phase not in ("exchange", "play", "dragon"):
+            raise ValueError(f"no position in phase {phase!r}")
+        if len(hands) != 4 or any(a & b for i, a in enumerate(hands) for b in hands[i + 1:]):
+            raise ValueError("four hands of distinct cards")
+        rnd = cls.__new__(cls)
+        rnd.deal = [mask_cards(h) for h in hands]
+        rnd._rest = [0, 0, 0, 0]
+        rnd.grand_allowed = False
+        rnd.dragon_fixed = dragon_fixed
+        rnd.calls = list(calls)
+        rnd.grand = [c == "grand" for c in rnd.calls]
+        rnd.played_first = list(played_first)
+        rnd.given = [None] * 4 if phase == "exchange" else [(), (), (), ()]
+        rnd.received = [{}, {}, {}, {}]
+        rnd._received_shown = [{}, {}, {}, {}]
+        rnd.trick = [(s, c) for s, c in trick]
+        rnd._combos = [c for _, c in trick]
+        rnd._legal = ()
+        rnd._leads = [None] * 4
+        rnd._table = _mask(c for _, combo in trick for c in combo.cards)
+        rnd.holder = trick[-1][0] if trick else None
+        rnd.hands = list(hands)
+        rnd.trick_won = bool(trick) and (trick_won or phase == "dragon")
+        rnd.turn = turn
+        passes = 0
+        holder = rnd.holder
+        if holder is not None and turn is not None and not rnd.trick_won:
+            s = (holder + 1) & 3
+            while s != turn and s != holder:
+                passes += rnd.hands[s] != 0
+                s = (s + 1) & 3
+        rnd.passes = passes
+        rnd.wish = wish
+        rnd.wisher = None
+        rnd._after_wish = None
+        rnd.out = list(out)
+        rnd.won = [0, 0, 0, 0]
+        rnd.won_points = list(won_points)
+        rnd.result = None
+        rnd.double_victory = None
+        rnd._ending = False
+        rnd.phase = phase
+        if phase == "dragon":
+            rnd.turn = rnd.holder
+        return rnd
+
     # ---- small helpers ---------------------------------------------------------------------
     def opening_events(self) -> list[Event]:
         """The events of the deal (each seat's cards, addressed to that seat)."""

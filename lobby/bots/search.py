@@ -1,0 +1,542 @@
+"""The expert bot's search: determinized Monte Carlo over deals of the unseen cards.
+
+A `Job` is everything one decision needs, by value (the seat's view, its `Knowledge`, the budget,
+a seed, the heuristic bot's answer): it is what the worker processes receive (lobby/bots/pool.py),
+and it holds nothing the seat could not see. `think(job)` answers with a table command:
+
+1. sample a deal of the unseen cards consistent with the knowledge (`Knowledge.sample`);
+2. rebuild the round in that deal from the view (`Round.position`);
+3. for every candidate decision, play the round out from there with the rollout policy (the
+   heuristic bot's rules, in a form that works on the engine's card masks: `rollout_action`) and
+   score it as the seat's team's round score minus the opponents';
+4. repeat with new deals until the budget (seconds, or a number of playouts) is spent; every
+   candidate is tried in the same deals (common random numbers). The best mean wins; the
+   heuristic's own answer gets a small head start (`PRIOR` points), so that the search leaves it
+   only for a clearly better one.
+
+Decisions (`Job.todo`): `grand` (Grand Tichu from the first 8 cards: called when the seat went out
+first in at least `grand_threshold` of the playouts with the call), `tichu` (before the first
+card: the same with `tichu_threshold`, then the play itself), `exchange` (a few candidate
+exchanges built around the heuristic's), `play` (the legal plays, at most `MAX_PLAYS` of them by
+the heuristic's plan cost, the Mah Jong with several wishes, and the pass), `wish`, `dragon`
+(which opponent gets the trick) and `bomb` (bombs out of turn, a Dragon trick included, against
+not bombing).
+"""
+from __future__ import annotations
+
+import random
+import time
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from lobby.bots.knowledge import Knowledge
+from lobby.bots.plan import analyse, plan_cost
+from lobby.bots.strategy import command_action, play_cards, play_combo
+from lobby.tichu.actions import Action, Exchange, GiveDragon, Pass, Play
+from lobby.tichu.cards import (
+    DOG,
+    DOG_BIT,
+    DRAGON,
+    MAHJONG,
+    MAHJONG_BIT,
+    PHOENIX,
+    RANK_MASK,
+    Card,
+    cards_mask,
+    mask_cards,
+    mask_points,
+    parse_cards,
+    parse_rank,
+    rank_name,
+)
+from lobby.tichu.errors import Rejected
+from lobby.tichu.round import Round
+
+__all__ = ["Job", "Answer", "think", "rollout", "rollout_action", "MAX_PLAYS", "PRIOR"]
+
+#: at most this many plays are searched (the lowest plan cost after the play, the heuristic's)
+MAX_PLAYS = 7
+#: points of head start for the heuristic's own answer
+PRIOR = 4.0
+#: a round played out by the policy ends after this many actions at most (it always ends sooner)
+MAX_ROLLOUT = 400
+
+
+@dataclass(frozen=True)
+class Job:
+    """One decision of one seat, by value (see the module doc)."""
+    todo: str
+    view: dict[str, Any]
+    knowledge: Knowledge
+    heuristic: str | None
+    seconds: float = 0.5
+    playouts: int | None = None
+    seed: int = 0
+    tichu_threshold: float = 0.7
+    grand_threshold: float = 0.6
+
+
+@dataclass
+class Answer:
+    """The command of a decision and how it was found."""
+    command: str | None
+    todo: str
+    playouts: int = 0
+    worlds: int = 0
+    seconds: float = 0.0
+    values: dict[str, float] = field(default_factory=dict)
+
+
+# ---- the rollout policy: the heuristic's rules on card masks -------------------------------------
+_COST: dict[Any, float] = {}
+_SUIT = sum(1 << (4 * i) for i in range(13))
+_SHIFTS = tuple(4 * i for i in range(13))
+
+
+def _cost(mask: int) -> float:
+    """The heuristic's plan cost of a hand (a card mask), memoised by the hand's shape: without
+    a straight bomb the plan depends only on how many cards of each rank there are and on the
+    specials (lobby/bots/plan.py), so hands of one shape share the answer."""
+    for suit in range(4):
+        m = mask >> suit & _SUIT
+        if m & m >> 4 & m >> 8 & m >> 12 & m >> 16:
+            key: Any = mask                 # a straight bomb: by the cards themselves
+            break
+    else:
+        key = (mask >> 52, *[(mask >> s & 15).bit_count() for s in _SHIFTS])
+    cost = _COST.get(key)
+    if cost is None:
+        if len(_COST) >= 300_000:
+            _COST.clear()
+        cost = _COST[key] = plan_cost(mask_cards(mask))
+    return cost
+
+
+def _wish_rank(hand: int) -> int | None:
+    for r in range(14, 1, -1):
+        if not hand & RANK_MASK[r]:
+            return r
+    return None
+
+
+def rollout_action(rnd: Round, seat: int) -> Action:
+    """The rollout policy's action for `seat`, whose turn it is (play, wish or Dragon gift)."""
+    phase = rnd.phase
+    if phase == "dragon":
+        left = rnd.cards_left()
+        right, lft = (seat + 1) & 3, (seat + 3) & 3
+
+        def badness(s: int) -> float:
+            return -100.0 if left[s] == 0 else left[s] - (20 if rnd.calls[s] else 0)
+        return GiveDragon(right if badness(right) >= badness(lft) else lft)
+    if phase == "wish":
+        from lobby.tichu.actions import Wish
+        r = _wish_rank(rnd.hands[seat])
+        return Wish(None if r is None else rank_name(r))
+    plays = rnd.legal_plays(seat)
+    if not plays:
+        return Pass()
+    hand = rnd.hands[seat]
+    partner = (seat + 2) & 3
+    left = rnd.cards_left()
+    calls = rnd.calls
+    supporting = calls[partner] is not None and left[partner] > 0
+    leading = not rnd.trick or rnd.trick_won
+    best: Any = None
+    best_key: tuple[float, float] | None = None
+    opp_danger = min((left[o] for o in ((seat + 1) & 3, (seat + 3) & 3) if left[o] > 0),
+                     default=14)
+    if leading:
+        for c in plays:
+            rest = hand & ~c.mask
+            if not rest:
+                return _play(c, hand)
+        plan = analyse(mask_cards(hand))
+        if hand & DOG_BIT and left[partner] > 0 and (
+                calls[partner] is not None or plan.weak >= 4 + plan.controls):
+            for c in plays:
+                if c.kind == "dog":
+                    return _play(c, hand)
+        for c in plays:
+            after = _cost(hand & ~c.mask)
+            penalty = 0.0
+            if c.is_bomb:
+                penalty += 3.0
+            if c.kind == "dog":
+                penalty += 0.8
+            if opp_danger == 1 and c.length == 1:
+                penalty += 2.0 - c.rank / 10
+            if opp_danger == 2 and c.kind == "pair":
+                penalty += 1.0
+            key = (after + penalty - 0.02 * c.length, -c.length)
+            if best_key is None or key < best_key:
+                best, best_key = c, key
+        return _play(best, hand)
+    # following
+    may_pass = rnd.can_pass(seat)
+    for c in plays:
+        if not hand & ~c.mask and not supporting:
+            return _play(c, hand)
+    holder = rnd.holder
+    if holder == partner and may_pass:
+        return Pass()
+    urgent = False
+    threshold = 0.0
+    if holder is not None and holder != partner:
+        if left[holder] <= 2 or (calls[holder] is not None and left[holder] <= 5):
+            urgent, threshold = True, 2.0
+        elif calls[holder] is not None or calls[partner] is not None:
+            threshold = 0.5
+        if mask_points(rnd._table) >= 20:
+            threshold = max(threshold, 0.4)
+    normal = [c for c in plays if not c.is_bomb]
+    bombs = [c for c in plays if c.is_bomb]
+    now = _cost(hand)
+    if normal:
+        scored = [((_cost(hand & ~c.mask) if hand & ~c.mask else 5.0), c.length, i)
+                  for i, c in enumerate(normal)]
+        after, _, i = min(scored)
+        if after - now <= threshold:
+            return _play(normal[i], hand)
+    if bombs and holder != partner and holder is not None:
+        bomb = min(bombs, key=lambda c: _cost(hand & ~c.mask))
+        if urgent or len(analyse(mask_cards(hand & ~bomb.mask)).groups) <= 1:
+            return _play(bomb, hand)
+    if may_pass:
+        return Pass()
+    every = normal or plays
+    return _play(min(every, key=lambda c: _cost(hand & ~c.mask)), hand)
+
+
+def _play(combo: Any, hand: int) -> Play:
+    wish: Any = None
+    if combo.mask & MAHJONG_BIT:
+        r = _wish_rank(hand & ~combo.mask)
+        wish = None if r is None else rank_name(r)
+        return Play(combo.cards, combo.phoenix_as, wish)
+    return Play(combo.cards, combo.phoenix_as)
+
+
+def _heuristic_exchange(rnd: Round, seat: int) -> Exchange:
+    from lobby.bots.heuristic import HeuristicStrategy
+    view = {"seat": seat, "phase": "exchange", "hand": " ".join(map(str, rnd.hand(seat))),
+            "calls": list(rnd.calls)}
+    return command_action(HeuristicStrategy()._exchange(view), seat)  # type: ignore[return-value]
+
+
+def rollout(rnd: Round, seat: int, exchanges: dict[int, Exchange] | None = None) -> tuple[float, bool]:
+    """Play `rnd` to its end with the policy: (the seat's team's score minus the opponents',
+    whether the seat went out first)."""
+    if rnd.phase == "exchange":
+        for s in range(4):
+            if rnd.given[s] is None:
+                ex = (exchanges or {}).get(s) or _heuristic_exchange(rnd, s)
+                rnd.apply(s, ex)
+    for _ in range(MAX_ROLLOUT):
+        phase = rnd.phase
+        if phase == "finished":
+            break
+        s = rnd.wisher if phase == "wish" else rnd.holder if phase == "dragon" else rnd.turn
+        if s is None:
+            break
+        rnd.apply(s, rollout_action(rnd, s))
+    res = rnd.result
+    if res is None:
+        return 0.0, False
+    score = res["score"]
+    team = seat & 1
+    return float(score[team] - score[1 - team]), bool(res["order"]) and res["order"][0] == seat
+
+
+# ---- rebuilding the round in a sampled deal ---------------------------------------------------------
+def _trick(view: dict[str, Any]) -> list[tuple[int, Any]]:
+    out: list[tuple[int, Any]] = []
+    prev = None
+    for play in view.get("trick") or []:
+        combo = play_combo(play["cards"], on=prev)
+        out.append((int(play["seat"]), combo))
+        prev = combo
+    return out
+
+
+def _position(view: dict[str, Any], hands: list[int], *, calls: list[Any] | None = None,
+              phase: str | None = None, turn: int | None = -1, wish: Any = -1) -> Round:
+    left = view.get("cards_left") or [14] * 4
+    ph = phase or ("dragon" if view.get("phase") == "dragon" else "play")
+    w = view.get("wish") if wish == -1 else wish
+    trick = _trick(view) if ph != "exchange" else []
+    return Round.position(
+        hands, phase=ph, turn=view.get("turn") if turn == -1 else turn, trick=trick,
+        trick_won=bool(view.get("trick_won")),
+        wish=None if w is None else parse_rank(w),
+        calls=list(view.get("calls") or [None] * 4) if calls is None else calls,
+        played_first=[ph != "exchange" and left[s] < 14 for s in range(4)],
+        out=list(view.get("out") or []), won_points=list(view.get("points") or [0] * 4),
+        dragon_fixed=bool((view.get("options") or {}).get("dragon_fixed")))
+
+
+def _my_hand(view: dict[str, Any]) -> int:
+    return cards_mask(parse_cards(view.get("hand") or ""))
+
+
+# ---- candidates --------------------------------------------------------------------------------------
+Candidate = tuple[str, Callable[[list[int]], tuple[Round, dict[int, Exchange] | None]]]
+
+
+def _play_candidates(job: Job, view: dict[str, Any], hands_of: Callable, calls: list[Any] | None
+                     ) -> list[tuple[str, Callable]]:
+    seat = view["seat"]
+    hand = _my_hand(view)
+    legal: list[str] = list(view.get("legal") or [])
+    scored = []
+    for text in legal:
+        rest = hand & ~cards_mask(play_cards(text)[0])
+        scored.append((_cost(rest) if rest else -10.0, text))
+    scored.sort()
+    keep = [t for _, t in scored[:MAX_PLAYS]]
+    heur = job.heuristic or ""
+    if heur.startswith("play "):
+        htext = heur[5:].split(" wish ")[0]
+        if htext in legal and htext not in keep:
+            keep.append(htext)
+    commands: list[str] = []
+    for text in keep:
+        if str(MAHJONG) in text.split():
+            wishes = ["none"]
+            held = {c.rank for c in mask_cards(hand) if not c.is_special}
+            for r in range(14, 1, -1):
+                if r not in held and len(wishes) < 4:
+                    wishes.append(rank_name(r))
+            if heur.startswith("play " + text + " wish "):
+                w = heur.split(" wish ")[1]
+                if w not in wishes:
+                    wishes.append(w)
+            commands += [f"play {text} wish {w}" for w in wishes]
+        else:
+            commands.append("play " + text)
+    if view.get("can_pass"):
+        commands.append("pass")
+    out = []
+    for cmd in commands:
+        out.append((cmd, _applier(view, seat, cmd, calls)))
+    return out
+
+
+def _applier(view: dict[str, Any], seat: int, cmd: str, calls: list[Any] | None,
+             **kw: Any) -> Callable[[list[int]], Round]:
+    action = command_action(cmd, seat) if cmd != "none" else None
+
+    def build(hands: list[int]) -> Round:
+        rnd = _position(view, hands, calls=calls, **kw)
+        if action is not None:
+            rnd.apply(seat, action)
+        return rnd
+    return build
+
+
+def _full_hands(view: dict[str, Any], sample: list[int]) -> list[int]:
+    seat = view["seat"]
+    hands = list(sample)
+    hands[seat] = hands[seat] | _my_hand(view)
+    return hands
+
+
+def _search(job: Job, candidates: list[tuple[str, Callable]], budget: float,
+            playouts: int | None, rng: random.Random, answer: Answer,
+            first_out: bool = False) -> dict[str, tuple[float, int, int]]:
+    """Mean value of each candidate over sampled deals: {command: (sum, n, times out first)}."""
+    view = job.view
+    seat = view["seat"]
+    stats: dict[str, list[float]] = {c: [0.0, 0, 0] for c, _ in candidates}
+    start = time.perf_counter()
+    deadline = start + budget
+    done = 0
+    limit = playouts if playouts is not None else 10 ** 9
+    while done < limit:
+        sample = job.knowledge.sample(view, rng)
+        if sample is None:
+            break
+        hands = _full_hands(view, sample)
+        answer.worlds += 1
+        for cmd, build in candidates:
+            try:
+                rnd = build(hands)
+                value, first = rollout(rnd, seat)
+            except Rejected:
+                # the candidate is impossible in this deal (cannot happen for the seat's own
+                # legal moves; kept safe): worst value
+                value, first = -1000.0, False
+            st = stats[cmd]
+            st[0] += value
+            st[1] += 1
+            st[2] += first
+            done += 1
+        if playouts is None and time.perf_counter() >= deadline:
+            break
+    answer.playouts += done
+    return {c: (s[0], int(s[1]), int(s[2])) for c, s in stats.items()}
+
+
+def _best(stats: dict[str, tuple[float, int, int]], heuristic: str | None, answer: Answer
+          ) -> str | None:
+    best = None
+    best_v = -1e18
+    for cmd, (total, n, _) in stats.items():
+        if not n:
+            continue
+        v = total / n + (PRIOR if cmd == heuristic else 0.0)
+        answer.values[cmd] = round(total / n, 1)
+        if v > best_v:
+            best, best_v = cmd, v
+    return best if best is not None else heuristic
+
+
+# ---- the decisions -----------------------------------------------------------------------------------
+def think(job: Job) -> Answer:
+    """The decision of `job` (see the module doc); the heuristic's when the search finds none."""
+    start = time.perf_counter()
+    rng = random.Random(job.seed)
+    answer = Answer(job.heuristic, job.todo)
+    try:
+        answer.command = _decide(job, rng, answer)
+    finally:
+        answer.seconds = time.perf_counter() - start
+    return answer
+
+
+def _decide(job: Job, rng: random.Random, answer: Answer) -> str | None:
+    view = job.view
+    seat = view["seat"]
+    todo = job.todo
+    budget = job.seconds
+    playouts = job.playouts
+    if todo == "grand":
+        calls = list(view.get("calls") or [None] * 4)
+        calls[seat] = "grand"
+        cands = [("grand", lambda hands: _position(view, _full_hands(view, hands), calls=calls,
+                                                   phase="exchange", turn=None))]
+        stats = _search(job, cands, budget, playouts, rng, answer)
+        total, n, first = stats["grand"]
+        return "grand" if n and first / n >= job.grand_threshold else "nogrand"
+    if todo == "exchange":
+        return _exchange(job, rng, answer)
+    if todo == "wish":
+        hand = _my_hand(view)
+        held = {c.rank for c in mask_cards(hand) if not c.is_special}
+        wishes = ["none"] + [rank_name(r) for r in range(14, 1, -1) if r not in held][:4]
+        heur = (job.heuristic or "wish none")[5:]
+        if heur not in wishes:
+            wishes.append(heur)
+        after = _next_with_cards(view, seat)
+        cands = [("wish " + w, _applier(view, seat, "none", None, phase="play", turn=after,
+                                        wish=None if w == "none" else w)) for w in wishes]
+        stats = _search(job, cands, budget, playouts, rng, answer)
+        return _best(stats, job.heuristic, answer)
+    if todo == "dragon":
+        cands = [("dragon " + side, _applier(view, seat, "dragon " + side, None))
+                 for side in ("right", "left")]
+        stats = _search(job, cands, budget, playouts, rng, answer)
+        return _best(stats, job.heuristic, answer)
+    if todo == "bomb":
+        bombs: list[str] = list(dict.fromkeys(view.get("bombs") or []))[:4]
+        cands = [("none", _applier(view, seat, "none", None))]
+        cands += [("bomb " + b, _applier(view, seat, "bomb " + b, None)) for b in bombs]
+        stats = _search(job, cands, budget, playouts, rng, answer)
+        best = _best(stats, job.heuristic if job.heuristic else "none", answer)
+        return None if best in (None, "none") else best
+    if todo == "tichu":
+        # first: would a Tichu call succeed? (the heuristic's play, the call assumed)
+        calls = list(view.get("calls") or [None] * 4)
+        calls[seat] = "tichu"
+        probe = job.heuristic or ""
+        if not probe.startswith(("play ", "pass")):
+            legal = view.get("legal") or []
+            probe = "play " + legal[0] if legal else "pass"
+        cands = [(probe, _applier(view, seat, probe, calls))]
+        share = 0.4
+        stats = _search(job, cands, budget * share,
+                        None if playouts is None else max(1, int(playouts * share)), rng, answer)
+        total, n, first = stats[probe]
+        if n and first / n >= job.tichu_threshold:
+            answer.values["tichu"] = round(first / n, 2)
+            return "tichu"
+        budget *= 1 - share
+        playouts = None if playouts is None else max(1, playouts - n)
+    # play
+    cands = _play_candidates(job, view, None, None)
+    if len(cands) == 1:
+        return cands[0][0]
+    stats = _search(job, cands, budget, playouts, rng, answer)
+    return _best(stats, job.heuristic, answer)
+
+
+def _next_with_cards(view: dict[str, Any], seat: int) -> int:
+    left = view.get("cards_left") or [1] * 4
+    for k in (1, 2, 3):
+        s = (seat + k) % 4
+        if left[s]:
+            return s
+    return seat
+
+
+def _exchange(job: Job, rng: random.Random, answer: Answer) -> str | None:
+    view = job.view
+    seat = view["seat"]
+    hand = list(parse_cards(view.get("hand") or ""))
+    heur = job.heuristic or ""
+    options: list[tuple[Card, Card, Card]] = []
+    if heur.startswith("schupf "):
+        h = tuple(parse_cards(heur[7:]))
+        if len(h) == 3:
+            options.append(h)  # type: ignore[arg-type]
+    plan = analyse(hand)
+    bomb_cards = {c for g in plan.groups if g.kind == "bomb" for c in g.cards}
+    free = [c for c in hand if c not in bomb_cards] or hand
+    mask = cards_mask(hand)
+
+    def value(c: Card) -> float:
+        return -1 if c == DOG else 14.7 if c == PHOENIX else 15 if c == DRAGON else c.rank
+
+    # opponents: the cards the plan misses least (never Mah Jong, Dragon, Phoenix)
+    spare = sorted((c for c in free if c not in (MAHJONG, DRAGON, PHOENIX)),
+                   key=lambda c: (_cost(mask & ~(1 << c)) + 0.04 * value(c)))
+    partners = sorted((c for c in free), key=lambda c: -value(c))[:3]
+    if len(spare) >= 2:
+        pairs = [(spare[0], spare[1])]
+        if len(spare) >= 3:
+            pairs.append((spare[0], spare[2]))
+        for p in partners:
+            for a, b in pairs:
+                if p in (a, b):
+                    continue
+                lo, hi = sorted((a, b), key=lambda c: (c != DOG, value(c)))
+                opt = (lo, p, hi)
+                if opt not in options:
+                    options.append(opt)
+    options = options[:6]
+    if len(options) <= 1:
+        return heur or None
+    cands = []
+    others: dict[tuple[int, ...], dict[int, Exchange]] = {}
+
+    def exchanges(rnd: Round, key: tuple[int, ...]) -> dict[int, Exchange]:
+        # the other seats' exchanges in this deal: the same for every candidate
+        got = others.get(key)
+        if got is None:
+            others.clear()
+            got = others[key] = {s: _heuristic_exchange(rnd, s) for s in range(4) if s != seat}
+        return got
+
+    for opt in options:
+        cmd = "schupf " + " ".join(str(c) for c in opt)
+        ex = Exchange(opt)
+
+        def build(hands: list[int], ex: Exchange = ex) -> Round:
+            rnd = _position(view, _full_hands(view, hands), phase="exchange", turn=None)
+            for s, e in exchanges(rnd, tuple(hands)).items():
+                rnd.apply(s, e)
+            rnd.apply(seat, ex)
+            return rnd
+        cands.append((cmd, build))
+    stats = _search(job, cands, job.seconds, job.playouts, rng, answer)
+    return _best(stats, heur, answer)
