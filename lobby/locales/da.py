@@ -331,6 +331,8 @@ MESSAGES: dict[str, str] = {
     "bad-id": "Et kommando-id er #ID med 1 til 32 bogstaver, cifre, - eller _, ikke #{id}.",
     # bots at tables (lobby/table.py, lobby/bots)
     "unknown-strategy": "Der er ingen bot-strategi {name}; vælg {choices}.",
+    "bad-bot-level": "{level} er intet bot-niveau: expert tænker fra {low} til {high} sekunder "
+                     "pr. beslutning (expert:2).",
     "not-a-bot": "Der sidder ingen bot på plads {seat}.",
     # game records (lobby/records.py)
     "no-such-game": "Der er intet spil #{game}; /history viser de seneste spil.",
@@ -445,7 +447,8 @@ MESSAGES: dict[str, str] = {
         "Sæt en bot (heuristic, hvis ingen nævnes) på SEAT eller den første ledige plads, før start.",
     "cmd-addbot-help": (
         "Sætter en bot (heuristic, hvis ingen strategi nævnes) på plads SEAT eller den\n"
-        "første ledige plads, før start; værten eller enhver spiller ved bordet."),
+        "første ledige plads, før start; værten eller enhver spiller ved bordet. expert\n"
+        "tænker 0,5 s pr. beslutning, expert:SECONDS så længe du angiver (0.05 til 10)."),
     "cmd-announce": "Moderatorer: sig TEXT til alle, der er online.",
     "cmd-announce-help":
         "Moderatorer og admins: en linje til alle, der er online, uanset hvor de er. Logges.",

@@ -337,6 +337,8 @@ MESSAGES: dict[str, str] = {
     "bad-id": "Un id de comando es #ID con 1 a 32 letras, cifras, - o _, no #{id}.",
     # bots at tables (lobby/table.py, lobby/bots)
     "unknown-strategy": "No existe la estrategia de bot {name}; elige {choices}.",
+    "bad-bot-level": "{level} no es un nivel de bot: expert piensa de {low} a {high} segundos "
+                     "por decisión (expert:2).",
     "not-a-bot": "En la posición {seat} no hay ningún bot.",
     # game records (lobby/records.py)
     "no-such-game": "No existe la partida #{game}; /history lista las partidas recientes.",
@@ -459,7 +461,8 @@ MESSAGES: dict[str, str] = {
     "cmd-addbot-help": (
         "Sienta un bot (heuristic si no se indica otra estrategia) en la posición SEAT\n"
         "o en la primera libre, antes de empezar; lo puede hacer el anfitrión o\n"
-        "cualquier jugador sentado."),
+        "cualquier jugador sentado. expert piensa 0,5 s por decisión, expert:SECONDS el\n"
+        "tiempo que le des (de 0.05 a 10)."),
     "cmd-announce": "Moderadores: decir TEXT a todos los que están en línea.",
     "cmd-announce-help": (
         "Moderadores y admins: una línea para todos los que están en línea, estén donde estén. Queda "

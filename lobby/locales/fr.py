@@ -338,6 +338,8 @@ MESSAGES: dict[str, str] = {
     "bad-id": "Un id de commande s'écrit #ID avec 1 à 32 lettres, chiffres, - ou _, pas #{id}.",
     # bots at tables (lobby/table.py, lobby/bots)
     "unknown-strategy": "Il n'y a pas de stratégie de bot {name} ; choisis {choices}.",
+    "bad-bot-level": "{level} n'est pas un niveau de bot : expert réfléchit de {low} à {high} "
+                     "secondes par décision (expert:2).",
     "not-a-bot": "Il n'y a pas de bot à la place {seat}.",
     # game records (lobby/records.py)
     "no-such-game": "Il n'y a pas de partie #{game} ; /history liste les parties récentes.",
@@ -456,7 +458,8 @@ MESSAGES: dict[str, str] = {
         "début."),
     "cmd-addbot-help": (
         "Assied un bot (heuristic si aucune stratégie n'est nommée) à la place SEAT ou\n"
-        "à la première place libre, avant le début ; l'hôte ou tout joueur assis."),
+        "à la première place libre, avant le début ; l'hôte ou tout joueur assis. expert\n"
+        "réfléchit 0,5 s par décision, expert:SECONDS aussi longtemps que tu le dis (0.05 à 10)."),
     "cmd-announce": "Modérateurs : dire TEXT à tous ceux qui sont en ligne.",
     "cmd-announce-help":
         "Modérateurs et admins : une ligne à tous ceux qui sont en ligne, où qu'ils soient. Consigné.",
