@@ -27,11 +27,21 @@ from typing import TYPE_CHECKING, Any
 from lobby.events import Event, error_event
 from lobby.messages import text
 from lobby.numbers import ascii_int
-from protocol.render_json import REPLY_TYPES, dumps, is_table_event, render_json, state_line
+from protocol.render_json import (
+    PROTOCOL_VERSION,
+    REPLY_TYPES,
+    dumps,
+    is_table_event,
+    render_json,
+    state_line,
+    state_object,
+    state_update,
+)
 from protocol.telnet import TelnetLineProtocol, clean_line
 
 if TYPE_CHECKING:
     from lobby.world import User
+    from protocol.render_table import TableFeed
     from protocol.server import LobbyFactory
 
 __all__ = ["MachineMode", "ID_PATTERN", "JSON_SWITCH", "split_id"]
@@ -42,6 +52,8 @@ ID_PATTERN = re.compile(r"[A-Za-z0-9_-]{1,32}")
 _GMCP_PACKAGE = re.compile(r"[A-Za-z][A-Za-z0-9_.-]{0,63}")
 #: the pre-login line that switches a new connection to machine mode
 JSON_SWITCH = "%json"
+#: the machine-mode line that asks for the whole `state` of the connection's table again
+STATE_REQUEST = "%state"
 
 _NO_ID = object()
 
@@ -50,6 +62,41 @@ _NO_ID = object()
 #: one Event object to every listener of a table in a row, so it is rendered and encoded once
 #: per audience instead of once per connection (events are never changed once delivered)
 _shared: list[Any] = [None, None, b""]
+#: the last `table-view` event and its `state` object, its `state` line, and the last
+#: (state before, state after) pair and its `update` line: spectators of a table share one view
+#: event and, having followed the same changes, the same state before it
+_view_memo: list[Any] = [None, None, b""]
+_update_memo: list[Any] = [None, None, b""]
+
+
+def _view_state(event: Event) -> dict[str, Any]:
+    if _view_memo[0] is not event:
+        _view_memo[0], _view_memo[1], _view_memo[2] = event, state_object(event.data), None
+    return _view_memo[1]        # type: ignore[no-any-return]
+
+
+def _state_bytes(event: Event) -> bytes:
+    _view_state(event)
+    data = _view_memo[2]
+    if data is None:
+        # = encode_text(line): a JSON line has no raw line break, UTF-8 no 0xFF byte
+        data = _view_memo[2] = state_line(event.data).encode("utf-8", "replace") + b"\r\n"
+    return data                 # type: ignore[no-any-return]
+
+
+def _update_bytes(before: dict[str, Any], after: dict[str, Any]) -> bytes:
+    memo = _update_memo
+    if memo[0] is before and memo[1] is after:
+        return memo[2]          # type: ignore[no-any-return]
+    update = state_update(before, after)
+    data = b"" if update is None else dumps(update).encode("utf-8", "replace") + b"\r\n"
+    memo[0], memo[1], memo[2] = before, after, data
+    return data
+
+
+def _without_names(obj: dict[str, Any]) -> dict[str, Any]:
+    """A `game-*` object without the seats' names (protocol 2: the `state` has them)."""
+    return {k: v for k, v in obj.items() if k != "names"}
 
 
 def split_id(line: str) -> tuple[str | None, str]:
@@ -76,21 +123,29 @@ class MachineMode(TelnetLineProtocol):
     _replied: bool = True             # the running command has had its reply
     _command_name: str = ""
     _room_seen: Any = None            # (number, name) of the last room announced
+    #: the `state` this connection's client holds now (machine mode): the last `state` sent
+    #: with every `update` after it applied; None: the next view goes out as a whole `state`
+    _view_held: dict[str, Any] | None = None
 
     user: "User | None"
     state: str
     factory: "LobbyFactory"
+    _feed: "TableFeed | None"
 
     # ---- switching -----------------------------------------------------------------------------
     def set_json_mode(self, on: bool) -> None:
         """`/iset json 1|0`: switch this connection; the answer comes in the new mode."""
         if on and not self.json_mode:
             self.json_mode = True
+            self._view_held = None
         elif not on and self.json_mode:
             self.deliver(Event("iset", name="json", value="0"))   # the last JSON line
             self.json_mode = False
             return
-        self.deliver(Event("iset", name="json", value="1" if on else "0"))
+        if on:
+            self.deliver(Event("iset", name="json", value="1", protocol=PROTOCOL_VERSION))
+        else:
+            self.deliver(Event("iset", name="json", value="0"))
 
     # ---- output --------------------------------------------------------------------------------
     def send_json(self, obj: dict[str, Any]) -> None:
@@ -142,16 +197,19 @@ class MachineMode(TelnetLineProtocol):
                 obj = None
         if not self.json_mode:
             return False
+        if event.type == "table-view":
+            self._deliver_view(event)
+            return True
         if not event.is_error and event.type not in REPLY_TYPES:   # never gets an id
             if _shared[0] is event and _shared[1] is ctx:
                 data = _shared[2]
             else:
+                game = event.type.startswith("game-") and "names" in event.data
                 if obj is not None:
-                    line = dumps(obj)
-                elif event.type == "table-view":      # a seat's state: from shared fragments
-                    line = state_line(event.data)
+                    line = dumps(_without_names(obj) if game else obj)
                 else:
-                    line = dumps(render_json(event, ctx.lang))
+                    obj = render_json(event, ctx.lang)
+                    line = dumps(_without_names(obj) if game else obj)
                 # = encode_text(line): a JSON line has no raw line break, UTF-8 no 0xFF byte
                 data = line.encode("utf-8", "replace") + b"\r\n"
                 _shared[0], _shared[1], _shared[2] = event, ctx, data
@@ -159,6 +217,37 @@ class MachineMode(TelnetLineProtocol):
             return True
         self._emit(dict(obj) if obj is not None else render_json(event, ctx.lang))
         return True
+
+    def _deliver_view(self, event: Event) -> None:
+        """A view of a table in machine mode (protocol 2): the whole `state` when the client
+        holds none of this table for this seat (it entered, sat down, stood up, came back on a
+        new connection), else an `update` with what changed since the state it holds (nothing
+        when nothing did)."""
+        after = _view_state(event)
+        before, self._view_held = self._view_held, after
+        if (before is None or before["table"] != after["table"] or before["you"] != after["you"]
+                or before["seat"] != after["seat"]):
+            self._write(_state_bytes(event))
+            return
+        data = _update_bytes(before, after)
+        if data:
+            self._write(data)
+
+    def _send_state(self) -> None:
+        """`%state`: the whole state of the table this connection is at, as it holds it now
+        (with the line's id); `not-at-table` if it is at none."""
+        held = self._view_held
+        user = self.user
+        room = user.room if user is not None else None
+        if (held is None or room is None or room.table is None
+                or held.get("table") != room.number):
+            self.deliver(error_event("not-at-table"))
+            return
+        obj = dict(held)
+        if self._reply_id is not None and self._reply_id is not _NO_ID:
+            obj["id"] = self._reply_id
+        self._replied = True
+        self.send_json(obj)
 
     # ---- one command ---------------------------------------------------------------------------
     def cleanLine(self, text: str) -> str:
@@ -192,6 +281,11 @@ class MachineMode(TelnetLineProtocol):
             return None
         self._reply_id = reply_id
         self._replied = False
+        if rest.strip() == STATE_REQUEST and self.state == "active":
+            self._command_name = "state"
+            self._send_state()
+            self._command_ends()
+            return None
         self._command_name = self._name_of(rest)
         return rest
 
@@ -250,10 +344,11 @@ class MachineMode(TelnetLineProtocol):
     def _switch_before_login(self) -> None:
         TelnetLineProtocol.sendLine(self, "")    # ends the text prompt already on the line
         self.json_mode = True
+        self._view_held = None
         self._reply_id, self._replied = None, False
-        self.deliver(Event("iset", name="json", value="1"))
+        self.deliver(Event("iset", name="json", value="1", protocol=PROTOCOL_VERSION))
         self._reply_id, self._replied = _NO_ID, True
-        self.deliver(Event("greeting"))
+        self.deliver(Event("greeting", protocol=PROTOCOL_VERSION))
         motd = self.factory.motd
         if motd:
             self.deliver(Event("motd", text=motd))
@@ -268,6 +363,12 @@ class MachineMode(TelnetLineProtocol):
         if key == self._room_seen:
             return
         self._room_seen = key
+        held = self._view_held
+        if held is not None and held.get("table") != room.number:
+            self._view_held = None        # left that table: entering it again sends it whole
+        feed = self._feed
+        if feed is not None and room.table is None:
+            feed.forget()                 # text mode: left the table; coming back shows it whole
         info = {"num": room.number, "name": room.name,
                 "table": room.number if room.table is not None else None}
         self.sendGMCP("Room.Info", info)

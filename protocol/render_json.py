@@ -27,8 +27,13 @@ from typing import Any
 from lobby.events import Event
 from lobby.messages import text
 
-__all__ = ["render_json", "state_object", "dumps", "REPLY_TYPES", "GAME_FIELDS", "is_table_event",
-           "jsonable"]
+__all__ = ["render_json", "state_object", "state_update", "apply_update", "dumps", "REPLY_TYPES",
+           "GAME_FIELDS", "is_table_event", "jsonable", "PROTOCOL_VERSION"]
+
+#: the version of machine mode's objects, in the `iset json` reply and the greeting. 1: a whole
+#: `state` after every change; 2: a whole `state` when a connection comes to a table (or to
+#: another seat), then after every change an `update` with only what changed for it
+PROTOCOL_VERSION = 2
 
 #: event types that answer the command of the person who receives them (in machine mode they
 #: carry the command's id); every other command is answered by an `ok` object
@@ -110,6 +115,41 @@ def state_object(data: dict[str, Any]) -> dict[str, Any]:
     if data.get("result") is not None:
         state["result"] = jsonable(data["result"])
     return state
+
+
+_ABSENT = object()
+
+
+def state_update(before: dict[str, Any], after: dict[str, Any]) -> dict[str, Any] | None:
+    """The `update` object that turns the `state` object `before` into `after` (both of the
+    same table), or None when nothing changed: `{"type": "update", "table": N, KEY: VALUE...}`
+    with each key whose value changed or is new, and `"unset": [KEY...]` for keys `after` no
+    longer has. `apply_update(before, update) == after`. Values are compared by identity first
+    (the views of a table share the objects of what did not change), then by type and value."""
+    update: dict[str, Any] = {"type": "update", "table": after["table"]}
+    get = before.get
+    changed = False
+    for key, value in after.items():
+        old = get(key, _ABSENT)
+        if old is value or (type(old) is type(value) and old == value):
+            continue
+        update[key] = value
+        changed = True
+    if not before.keys() <= after.keys():                 # some key of `before` is gone
+        update["unset"] = [key for key in before if key not in after]
+        changed = True
+    return update if changed else None
+
+
+def apply_update(state: dict[str, Any], update: dict[str, Any]) -> dict[str, Any]:
+    """The `state` object after `update` (a new dict; what a client of protocol 2 does)."""
+    out = dict(state)
+    for key, value in update.items():
+        if key != "type" and key != "unset":
+            out[key] = value
+    for key in update.get("unset", ()):
+        out.pop(key, None)
+    return out
 
 
 def render_json(event: Event, lang: str = "en") -> dict[str, Any]:

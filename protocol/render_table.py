@@ -525,7 +525,11 @@ class TableFeed:
       event line and a whole view; when a trick ends, a round ends or anything else happens,
       the whole (compact) view follows as usual.
 
-    Players always get their whole view (cards left, trick, hand, prompt) after every change.
+    - in the play (and wish, Dragon) phase, a view shows only the lines that changed since the
+      last view this connection saw of the same table: the seats line (cards left, whose turn),
+      the trick, the hand, the prompt, each only when it reads differently now (the hand after
+      the player's own play, the trick after a play, not after a pass). `/look` (or entering
+      the table again) shows the whole view.
     """
 
     def __init__(self) -> None:
@@ -535,6 +539,13 @@ class TableFeed:
         self._phase: tuple[Any, ...] | None = None
         self._hand: str | None = None
         self._match_over: Any = None
+        #: (table, round) and the lines of the last view shown in the play phase
+        self._shown: tuple[Any, frozenset[str]] | None = None
+
+    def forget(self) -> None:
+        """The next view is shown whole (`/look`)."""
+        self._shown = None
+        self._score = None
 
     def render(self, event: Event, lang: str = "en", color: bool = False) -> list[str] | None:
         """The lines for `event` now (possibly none: a move waits for the view after it), or
@@ -598,7 +609,17 @@ class TableFeed:
                 and not d.get("bombwindow_left") and game.get("turn") is not None):
             return [self._one_line(self._moves, d, game, lang)] if not show_score else \
                 self.flush() + _render_view(event, lang, color, show_score)
-        return self.flush() + _render_view(event, lang, color, show_score)
+        lines = _render_view(event, lang, color, show_score)
+        if game is not None and d.get("state") == "playing" and \
+                game.get("phase") in ("play", "wish", "dragon"):
+            # the play: only the lines that read differently from the last view shown
+            where = (d.get("table"), d.get("round_no"), d.get("seat"))
+            last, self._shown = self._shown, (where, frozenset(lines))
+            if last is not None and last[0] == where:
+                lines = [line for line in lines if line not in last[1]]
+        else:
+            self._shown = None
+        return self.flush() + lines
 
     def _one_line(self, moves: list[tuple[Event, list[str]]], d: dict[str, Any],
                   game: dict[str, Any], lang: str) -> str:

@@ -40,24 +40,26 @@ from twisted.internet.testing import StringTransport  # noqa: E402
 from lobby.accounts import Accounts, Argon2Params  # noqa: E402
 from lobby.bots.random_bot import RandomStrategy  # noqa: E402
 from lobby.store import Store, inline_runner  # noqa: E402
+from protocol.render_json import apply_update  # noqa: E402
 
 NAMES = ("Ann", "Bob", "Cat", "Dan")
 
 
 class CountingTransport(StringTransport):
-    """A transport that keeps nothing but a byte count and the last `state` line."""
+    """A transport that keeps nothing but a byte count and the `state` and `update` lines since
+    the player last looked (parsed by the player, outside the measured time)."""
 
     def __init__(self) -> None:
         super().__init__()
         self.written = 0
-        self.state_line: bytes | None = None
-        self.other = bytearray()          # non-state lines, only while `keep` (the setup)
+        self.view_lines: list[bytes] = []
+        self.other = bytearray()          # other lines, only while `keep` (the setup)
         self.keep = True
 
     def write(self, data: bytes) -> None:
         self.written += len(data)
-        if data.startswith(b'{"type":"state"'):
-            self.state_line = data
+        if data.startswith((b'{"type":"state"', b'{"type":"update"')):
+            self.view_lines.append(data)
         elif self.keep:
             self.other += data
 
@@ -73,16 +75,24 @@ class Player:
         self.session = factory.buildProtocol(None)
         self.session.makeConnection(self.transport)
         self.strategy = RandomStrategy(seed)
-        self._parsed: tuple[bytes | None, Any] = (None, None)
+        self.state: dict[str, Any] | None = None
 
     def send(self, line: str) -> None:
         self.session.dataReceived((line + "\r\n").encode("utf-8"))
 
     def view(self) -> Any:
-        line = self.transport.state_line
-        if self._parsed[0] is not line:
-            self._parsed = (line, None if line is None else json.loads(line))
-        return self._parsed[1]
+        """The table's state as this player holds it: the last `state` with the `update`s
+        after it applied (machine mode, protocol 2)."""
+        lines = self.transport.view_lines
+        if lines:
+            for data in b"".join(lines).splitlines():
+                obj = json.loads(data)
+                if obj["type"] == "state":
+                    self.state = obj
+                elif self.state is not None:
+                    self.state = apply_update(self.state, obj)
+            lines.clear()
+        return self.state
 
 
 class Bench:

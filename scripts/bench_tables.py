@@ -53,6 +53,7 @@ for p in (str(ROOT), str(SCRIPTS)):
 from loadgen import Conn, Histogram, Target, cpu_seconds  # noqa: E402
 
 from lobby.bots.random_bot import RandomStrategy  # noqa: E402
+from protocol.render_json import apply_update  # noqa: E402
 
 __all__ = ["TableBot", "run_load", "bench_one", "main"]
 
@@ -62,6 +63,7 @@ SERVER_LIMITS = ("--max-connections", "0", "--max-per-ip", "0", "--max-guests", 
                  "--login-attempts-per-minute", "0")
 _ID_RE = re.compile(rb'"id":"([A-Za-z0-9_-]+)"')
 _STATE = b'{"type":"state"'
+_UPDATE = b'{"type":"update"'
 GAME_VERBS = frozenset(("play", "pass", "grand", "nogrand", "schupf", "wish", "dragon", "bomb",
                         "tichu"))
 
@@ -107,6 +109,13 @@ class TableBot:
                     self.state_at = now_ns()
                 self.state = json.loads(line)
                 self.state_no += 1
+                continue
+            if line.startswith(_UPDATE):         # protocol 2: what changed in the state
+                if self.inflight is not None and not self.state_at:
+                    self.state_at = now_ns()
+                if self.state is not None:
+                    self.state = apply_update(self.state, json.loads(line))
+                    self.state_no += 1
                 continue
             m = _ID_RE.search(line)
             if m is not None:

@@ -10,7 +10,8 @@ for its options) or enters table `--table N`, sits down (`--seat S`, else the fi
 starts the game when four sit (`--start`; the opener does by default) and plays with a strategy
 of lobby/bots (`random` or `heuristic`) until the game ends; then it quits. Every command carries
 an id (`#c17 play R5 G5`); the bot sends one command at a time and pairs each reply (the answer,
-an `error` or `ok`) with it by that id. The strategy decides from the latest `state` object,
+an `error` or `ok`) with it by that id. The strategy decides from the table's state as the bot
+holds it (machine mode protocol 2: the last `state` object with every `update` after it applied),
 which carries the same fields as the engine's view of the seat. Everything is bounded by
 `--timeout` seconds. It sends at most `--rate` commands per second (default 6) so that a public
 server's flood control (the server's `--flood-rate` and `--flood-burst`) never drops its lines;
@@ -33,6 +34,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from lobby.bots.strategy import STRATEGY_NAMES, make_strategy, my_turn_to  # noqa: E402
+from protocol.render_json import apply_update  # noqa: E402
 
 __all__ = ["BotClient", "BotResult", "run_bot", "main"]
 
@@ -80,8 +82,8 @@ class BotClient:
         self.name = name
         self.on_line = on_line
         self.next_id = 0
-        self.state: dict[str, Any] | None = None      # the latest `state` object
-        self.state_no = 0                              # how many states arrived so far
+        self.state: dict[str, Any] | None = None      # the latest state (`update`s applied)
+        self.state_no = 0                              # how many states / updates so far
         self.events: list[dict[str, Any]] = []         # everything but states and replies
         self.prelude: list[str] = []                   # the text before the switch
         self.result = BotResult(name)
@@ -101,6 +103,10 @@ class BotClient:
         if obj["type"] == "state":
             self.state = obj
             self.state_no += 1
+        elif obj["type"] == "update":
+            if self.state is not None and self.state.get("table") == obj.get("table"):
+                self.state = apply_update(self.state, obj)
+                self.state_no += 1
         elif obj["type"] == "game-round-over":
             self.result.rounds.append(obj)
         elif obj["type"] == "game-match-over":
@@ -202,7 +208,7 @@ class BotClient:
         """Read until a state object satisfies `test`."""
         while self.state is None or not test(self.state):
             obj = await self.read_object()
-            if obj["type"] not in ("state",):
+            if obj["type"] not in ("state", "update"):
                 self.events.append(obj)
         return self.state
 

@@ -16,7 +16,7 @@ from conftest import FakeClient, FakeLobby, held_runner
 from lobby.events import Event
 from lobby.table import TableActor
 from protocol.machine import split_id
-from protocol.render_json import render_json, state_object
+from protocol.render_json import apply_update, render_json, state_object
 from protocol.render_table import render_table
 
 SCHEMA = json.loads((Path(__file__).resolve().parent.parent / "docs" / "protocol.schema.json")
@@ -126,7 +126,7 @@ def test_iset_switches_both_ways_and_is_not_saved(lobby: FakeLobby) -> None:
     c.login("Bert", "secret99")
     c.send("/iset json 1")
     got = objects(c)
-    assert got == [{"type": "iset", "name": "json", "value": "1"}]
+    assert got == [{"type": "iset", "name": "json", "value": "1", "protocol": 2}]
     c.send("#1 /iset json 0")
     assert objects(c) == [{"type": "iset", "name": "json", "value": "0", "id": "1"}]
     c.send("/who")
@@ -169,7 +169,8 @@ def test_a_game_with_bots_seen_in_json(lobby: FakeLobby) -> None:
     """A spectator in machine mode follows a complete bot game: every line valid."""
     c = json_client(lobby)
     c.send("#n /newroom")
-    objects(c)
+    first = [o for o in objects(c) if o["type"] == "state"]
+    assert len(first) == 1          # the table, whole, as the spectator comes to it
     lobby.world.tables[1].bot_delay = 0
     for seat in range(4):
         c.send(f"#b{seat} /addbot {seat + 1} {'random' if seat % 2 else 'heuristic'}")
@@ -184,7 +185,14 @@ def test_a_game_with_bots_seen_in_json(lobby: FakeLobby) -> None:
         seen += objects(c)
     seen += objects(c)
     assert table.state == "finished"
-    states = [o for o in seen if o["type"] == "state"]
+    states = first         # the spectator's state after each `state` or `update` (protocol 2)
+    for o in seen:
+        if o["type"] == "state":
+            states.append(o)
+        elif o["type"] == "update":
+            assert states and o["table"] == states[-1]["table"]
+            states.append(apply_update(states[-1], o))
+    assert [o["type"] for o in seen].count("state") == 0 and len(states) > 50
     assert states[-1]["status"] == "finished" and states[-1]["seat"] is None
     assert all("hand" not in s and "legal" not in s for s in states)   # the public state
     kinds = {o["type"] for o in seen}

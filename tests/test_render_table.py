@@ -237,3 +237,41 @@ def test_vanished_player_vote_and_bot_takeover() -> None:
     takeover = [e for e in rec.to("eve") if e.type == "table-bot-takes-over"][-1]
     assert render_table(takeover) == [
         f"dave was removed; {takeover.data['name']} plays on in seat 4."]
+
+
+def test_a_player_sees_only_the_lines_that_changed_in_the_play() -> None:
+    """Text mode in the play phase: after a change a player's connection gets the lines of the
+    view that read differently from the last view it saw (no redraw of the hand after somebody
+    else's move, nor of the trick after a pass); `forget()` (/look, entering again) shows it
+    whole."""
+    from protocol.render_table import TableFeed
+    table, rec = finished_game()
+    feed = TableFeed()
+    hand_shown: str | None = None
+    trick_shown: str | None = None
+    passes_seen = 0
+    whole: list[str] | None = None
+    for e in rec.to("alice"):
+        lines = feed.render(e) or []
+        if e.type != "table-view":
+            continue
+        game_ = e.data.get("game") or {}
+        if e.data.get("state") != "playing" or game_.get("phase") not in ("play", "wish", "dragon"):
+            hand_shown = trick_shown = None
+            continue
+        hands = [l for l in lines if l.startswith("Your hand: ")]
+        tricks = [l for l in lines if l.startswith("Trick")]
+        for got, shown in ((hands, hand_shown), (tricks, trick_shown)):
+            assert not got or got[0] != shown, lines        # never the same line again
+        if hands:
+            hand_shown = hands[0]
+        if tricks:
+            trick_shown = tricks[0]
+        if not hands and not tricks:
+            passes_seen += 1
+        if whole is None and hand_shown is not None and passes_seen > 3:
+            feed.forget()
+            whole = feed.render(Event("table-view", e.data)) or []
+            assert whole[0] in render_table(Event("table-view", e.data))
+            assert any(l.startswith("Your hand: ") for l in whole), whole
+    assert passes_seen > 20 and whole is not None
