@@ -70,6 +70,7 @@ class Gatherer(Protocol):
     _paused: bool
     _closed: bool
     _closing: bool
+    _compress: Any         # a transform of every write (MCCP2), or None
 
     def _write(self, data: bytes) -> None: ...
 
@@ -163,13 +164,16 @@ def gather(proto: Gatherer, data: bytes) -> None:
 
 def write_shared(protos: list[Any], data: bytes) -> None:
     """`proto._write(data)` for each of `protos` (the same bytes to many: a room's speech), with
-    the two gathering cases done in this loop instead of a call per connection. One
-    connection's exception is logged; the others still get the bytes."""
+    the two gathering cases done in this loop instead of a call per connection (a connection
+    that compresses, MCCP2, takes its own `_write`). One connection's exception is logged; the
+    others still get the bytes."""
     size = len(data)
     schedule = not _pending
     for p in protos:
         try:
-            if p._gathering:
+            if p._compress is not None:
+                pass                    # MCCP2: these bytes go through its compressor
+            elif p._gathering:
                 t = p.transport
                 if t._tempDataLen + size <= GATHER_LIMIT:
                     t._tempDataBuffer.append(data)

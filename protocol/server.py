@@ -109,10 +109,11 @@ class LobbyFactory(Factory):
     noisy = False  # the server logs its own "listening on" lines
 
     def __init__(self, world: World, store: Store, accounts: Accounts, motd: str = "",
-                 guard: Any = None) -> None:
+                 guard: Any = None, telnet_options: Any = None) -> None:
         from lobby.moderation import Moderation
         from protocol.guard import Guard, Limits
         from protocol.session import Session  # the session imports the telnet layer
+        from protocol.telnet_options import TelnetOptions
         self.protocol = Session
         self.world = world
         self.store = store
@@ -121,6 +122,10 @@ class LobbyFactory(Factory):
         self.sessions: set[Any] = set()
         #: protocol.guard.Guard: connection limits, flood control, timers (all off by default)
         self.guard = guard if guard is not None else Guard(Limits(), world.clock, world)
+        #: protocol.telnet_options.TelnetOptions: MSSP's facts, the MCCP2 limit and count
+        self.telnet_options = telnet_options if telnet_options is not None else TelnetOptions()
+        self.telnet_options.started = world.clock.seconds()
+        self.telnet_options.players = lambda: len(world.users)
         if world.moderation is None:  # mute lists work in every lobby
             Moderation(store, world)
 
@@ -131,7 +136,7 @@ class LobbyServer:
     def __init__(self, reactor: Any, store: Store, endpoints: Sequence[str] = (DEFAULT_PORT,),
                  motd: str = "", clock: Any = None, accounts: Accounts | None = None,
                  password_params: Argon2Params = DEFAULT_PARAMS, limits: Any = None,
-                 admin: str | None = None) -> None:
+                 admin: str | None = None, telnet_options: Any = None) -> None:
         from lobby.moderation import Moderation
         from protocol.guard import Guard, Limits
         self.reactor = reactor
@@ -151,7 +156,8 @@ class LobbyServer:
         self.moderation = Moderation(store, self.world, admin)
         self.moderation.shutdown_handler = self.shutdown
         self.factory = LobbyFactory(self.world, store, self.accounts, motd,
-                                    Guard(self.limits, self.world.clock, self.world))
+                                    Guard(self.limits, self.world.clock, self.world),
+                                    telnet_options)
         self.ports: list[Any] = []
         self._stopping: Deferred[None] | None = None
         #: run (and waited for) before a /shutdown stops the server: the persistence issue
@@ -340,6 +346,8 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
                              "gathering a connection's writes of one turn into one send "
                              "(for comparison)")
     add_limit_options(parser)
+    from protocol.telnet_options import add_arguments as add_telnet_options
+    add_telnet_options(parser)                       # MSSP, MCCP2 (protocol/telnet_options.py)
     parser.add_argument("--admin", metavar="NAME",
                         help="the first admin: this account gets the role admin (it can then "
                              "give roles with /role NAME admin|moderator|none); it must exist, "
@@ -485,8 +493,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         from protocol.gathered_write import available
         available(reactor)      # the start-up probe: one warning if Twisted's internals moved
     nofile = raise_fd_limit()
+    from protocol.telnet_options import options_from as telnet_options_from
     server = LobbyServer(reactor, Store.threaded(opts.db, reactor), opts.port, motd,
-                         limits=limits_from(opts, nofile), admin=opts.admin)
+                         limits=limits_from(opts, nofile), admin=opts.admin,
+                         telnet_options=telnet_options_from(opts))
     server.exit = reactor.stop  # after /shutdown
     outcome = {"code": 0}
 

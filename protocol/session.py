@@ -28,7 +28,8 @@ from protocol.machine import MachineMode
 from protocol.render_context import DEFAULT_CONTEXT, RenderContext
 from protocol.render_table import TableFeed
 from protocol.render_text import render
-from protocol.telnet import TelnetLineProtocol, encode_text
+from protocol.telnet import encode_text
+from protocol.telnet_options import MSSP_REQUEST, MudOptions
 
 if TYPE_CHECKING:
     from lobby.accounts import Accounts
@@ -53,7 +54,7 @@ log = Logger(namespace="protocol.session")
 #: bytes (see Session.deliver): the cache is keyed by everything the text depends on
 _shared_text: list[Any] = [None, None, b""]
 
-class Session(MachineMode, TelnetLineProtocol):
+class Session(MachineMode, MudOptions):
     """The wire side of one user: implements lobby.events.Listener (deliver, disconnect)."""
 
     factory: "LobbyFactory"
@@ -209,6 +210,7 @@ class Session(MachineMode, TelnetLineProtocol):
         self.state = "closed"
         self._queue = None
         if self.transport is not None:
+            self.endCompression()        # MCCP2: the stream ends properly before the close
             self.transport.loseConnection()
             if not self._lost and self._abort_call is None:
                 self._abort_call = self.world.clock.callLater(CLOSE_GRACE, self._abort)
@@ -323,6 +325,13 @@ class Session(MachineMode, TelnetLineProtocol):
             return False
         return self._guard is None or self._guard.subnegotiation_received()
 
+    def clientIdentified(self) -> None:
+        # TTYPE/MTTS told the client's name and abilities: one log line, and the cards in colour
+        # for a client that announced ANSI colour (unless /set color was given already)
+        log.info("{peer} uses {client}", peer=self._peer(), client=self.client_description())
+        if self.announces_color and "color" not in self.settings:
+            self.settings["color"] = "on"
+
     def outputOverflow(self) -> None:
         # the telnet layer logs it and aborts the connection right after this hook
         self.state = "closed"
@@ -411,6 +420,10 @@ class Session(MachineMode, TelnetLineProtocol):
     # ---- login -----------------------------------------------------------------------------------
     def _login(self, line: str) -> Any:
         name = line.strip()
+        if name == MSSP_REQUEST:       # a MUD listing's crawler: the MSSP table as plain text
+            self.sendText(self.mssp_plain_reply())
+            self._prompt()
+            return None
         if not name or name.lower() == "guest":
             self._enter(self.world.free_guest_name(), registered=False)
             return None

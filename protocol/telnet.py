@@ -29,12 +29,16 @@ Subnegotiations
 
 Negotiation (RFC 1143 "Q method": per option a state NO/YES/WANTNO/WANTYES and a one-deep queue)
   We offer GMCP (IAC WILL GMCP) at connect, or when `offerOptions()` is called if the subclass holds
-  the offer back (`_hold_offer`: the session waits for the client's first bytes). We agree to SGA
+  the offer back (`_hold_offer`: the session waits for the client's first bytes); a subclass adds
+  offers and options through the seam `_offers`, `_agree_us`/`_agree_him`,
+  `_keeps_subnegotiation`, `optionSubnegotiation`, `optionChanged` and `_compress` (the MUD
+  options of protocol/telnet_options.py: MSSP, MCCP2, CHARSET, TTYPE). We agree to SGA
   when asked (DO SGA -> WILL SGA), accept the client's own SGA (WILL SGA -> DO SGA), turn ECHO on
   and off for password entry, and refuse every other option (DO x -> WONT x, WILL x -> DONT x). An
   answer is never answered, so there are no negotiation loops; as a second safety net a connection
   gets at most MAX_NEGOTIATION_REPLIES replies to the client's negotiation, after which such
-  requests are ignored.
+  requests are ignored. When the client turns an option on that was off, our WILL/DO goes out
+  before `optionChanged` runs (what the option sends then, e.g. MCCP2's start, follows it).
   ECHO is the exception to the Q method, because clients differ too much there (netcat never
   answers, tintin++ answers WILL ECHO but not WONT ECHO): `setPasswordMode` sends WILL ECHO /
   WONT ECHO on every change of the wish, the client's DO/DONT ECHO only update what we know of its
@@ -53,7 +57,8 @@ Slow readers
   connection is closed (`outputOverflow()` first, one log line). `resumeProducing` resets the count.
 
 Writes
-  Every write goes through `_write` (after the slow-reader check). On a plain TCP connection a
+  Every write goes through `_write`: first `_compress` when it is set (MCCP2), then the
+  slow-reader check. On a plain TCP connection a
   turn's writes are gathered and leave in one `send` at the end of the turn: protocol/
   gathered_write.py, the one module that uses Twisted's private transport names (probed at
   start-up; Twisted's own write path when one is missing). `GATHER_WRITES = False` (the server's
@@ -202,6 +207,8 @@ class TelnetLineProtocol(Protocol):
     transport: Any
     _may_gather: bool = False
     _gathering: bool = False
+    # a transform of every write from now on (MCCP2's compression), or None
+    _compress: Any = None
     _state: int = _DATA
     _saw_cr: bool = False
     _discarding: bool = False
@@ -238,6 +245,24 @@ class TelnetLineProtocol(Protocol):
         False drops it unread (the session's flood control counts it like a line)."""
         return True
 
+    # ---- the seam for further options (protocol/telnet_options.py: MSSP, MCCP2, CHARSET,
+    # TTYPE): a subclass lists its offers, agrees to its options, keeps their subnegotiations
+    # and hears of their state changes; this class knows none of them
+    def _offers(self) -> list[tuple[int, int]]:
+        """The negotiations `offerOptions` sends: (WILL, option) or (DO, option)."""
+        return [(WILL, GMCP)]
+
+    def _keeps_subnegotiation(self, option: int) -> bool:
+        """Whether the bytes of a subnegotiation of `option` are kept (GMCP when it is on)."""
+        return option == GMCP and self.gmcp_enabled
+
+    def optionSubnegotiation(self, option: int, data: bytes) -> None:
+        """A complete subnegotiation of an option other than GMCP whose bytes were kept
+        (`_keeps_subnegotiation`): `data` without IAC SB option and IAC SE, IAC IAC undone."""
+
+    def optionChanged(self, option: int, local: bool, enabled: bool) -> None:
+        """`option` was turned on or off on our side (local) or the client's side."""
+
     # ---- connection -------------------------------------------------------------------------
     def connectionMade(self) -> None:
         self._line = bytearray()
@@ -258,15 +283,19 @@ class TelnetLineProtocol(Protocol):
             self.offerOptions()
 
     def offerOptions(self) -> None:
-        """Offer GMCP (once); a client answering DO GMCP enables it, DONT GMCP or silence leaves
-        it off. A client that asked DO GMCP before the offer has it on already."""
+        """Offer GMCP and the options of `_offers` (once); a client answering DO GMCP enables
+        it, DONT GMCP or silence leaves it off. A client that asked DO GMCP before the offer has
+        it on already (an option asked for before its offer is not offered again)."""
         if self._offered or self._closed:
             return
         self._offered = True
-        if self._us.get(GMCP, _NO) & _STATE != _NO:
-            return
-        self._us[GMCP] = _WANTYES
-        self._send_negotiation(WILL, GMCP)
+        for command, option in self._offers():
+            local = command == WILL
+            table = self._us if local else self._him
+            if table.get(option, _NO) & _STATE != _NO:
+                continue
+            (self._set_us if local else self._set_him)(option, _WANTYES)
+            self._send_negotiation(command, option)
 
     def connectionLost(self, reason: Failure = connectionDone) -> None:
         if self._sb_bad > 1:   # the first one was logged when it came
@@ -350,6 +379,8 @@ class TelnetLineProtocol(Protocol):
         return (table.get(option, _NO) & _STATE) == _YES
 
     def _write(self, data: bytes) -> None:
+        if self._compress is not None:
+            data = self._compress(data)      # MCCP2 (protocol/telnet_options.py)
         if self._gathering:
             # more for this turn's send (the common case of a fan-out: checked first)
             gathered_write.gather(self, data)
@@ -438,7 +469,7 @@ class TelnetLineProtocol(Protocol):
                 self._sb_option = option
                 self._sb_overflow = False
                 self._sb_size = 0
-                self._sb_buffer = bytearray() if option == GMCP and self.gmcp_enabled else None
+                self._sb_buffer = bytearray() if self._keeps_subnegotiation(option) else None
                 self._state = _SB_DATA
             elif state == _SB_DATA:
                 stop = data.find(b"\xff", index)
@@ -547,8 +578,17 @@ class TelnetLineProtocol(Protocol):
             self._sb_rejected(f"{self._sb_size} bytes, more than the limit of "
                               f"{self.MAX_SUBNEGOTIATION_BYTES}")
             return
-        if buffer is None or self._sb_option != GMCP or not self.gmcp_enabled:
+        if buffer is None:
             return                     # an option that is not on: ignored
+        if self._sb_option != GMCP:
+            try:
+                self.optionSubnegotiation(self._sb_option, bytes(buffer))
+            except Exception:
+                _log.failure("handling a subnegotiation of option {option} from {peer}",
+                             option=self._sb_option, peer=self._peer_text())
+            return
+        if not self.gmcp_enabled:
+            return
         try:
             text = bytes(buffer).decode("utf-8")
         except UnicodeDecodeError:
@@ -588,18 +628,26 @@ class TelnetLineProtocol(Protocol):
         return self._us.get(option, _NO) & _STATE
 
     def _set_us(self, option: int, value: int) -> None:
+        was = self._us.get(option, _NO) & _STATE == _YES
         if value == _NO:
             self._us.pop(option, None)
         else:
             self._us[option] = value
+        now = value & _STATE == _YES
         if option == GMCP:
-            self.gmcp_enabled = value & _STATE == _YES
+            self.gmcp_enabled = now
+        if was != now:
+            self.optionChanged(option, True, now)
 
     def _set_him(self, option: int, value: int) -> None:
+        was = self._him.get(option, _NO) & _STATE == _YES
         if value == _NO:
             self._him.pop(option, None)
         else:
             self._him[option] = value
+        now = value & _STATE == _YES
+        if was != now:
+            self.optionChanged(option, False, now)
 
     def _send_negotiation(self, command: int, option: int) -> None:
         self._write(bytes((IAC, command, option)))
@@ -642,8 +690,10 @@ class TelnetLineProtocol(Protocol):
         if positive:  # WILL (his side) or DO (our side)
             if state == _NO:
                 if agree(option):
-                    store(option, _YES)
+                    # the answer first: what the option sends once it is on (MCCP2's start of
+                    # compression, MSSP's table) follows the WILL/DO that turned it on
                     self._reply(yes, option)
+                    store(option, _YES)
                 else:
                     self._reply(no, option)
             elif state == _WANTNO:  # an error by the peer: DONT answered by DO
