@@ -254,8 +254,8 @@ MESSAGES: dict[str, str] = {
     "internal-error": "Intern fejl under din kommando; den er logget, og intet er ændret.",
     # login and accounts (protocol/session.py, protocol/commands.py)
     "bad-name": (
-        "{name} er ikke et gyldigt navn: 3 til 16 tegn, hvert et ASCII-bogstav a-z eller A-Z, "
-        "et ciffer 0-9, _ eller -."),
+        "{name} er ikke et gyldigt navn: 3 til 16 tegn, hvert et ASCII-bogstav a-z eller A-Z, et ciffer "
+        "0-9, _ eller -."),
     "reserved-name": "Navnet {name} er reserveret; vælg et andet navn (eller skriv guest).",
     "name-in-use": "{name} er allerede online; vælg et andet navn.",
     "seat-held": "Bord {table} holder pladsen for gæsten {name}: giv dens nøgle, eller vælg et andet navn.",
@@ -273,8 +273,8 @@ MESSAGES: dict[str, str] = {
     # chat
     "not-online": "{name} er ikke online.",
     "invisible-text": (
-        "Der er intet synligt tilbage af din besked: kontrol- og formateringstegn (som U+202E) "
-        "fjernes fra det, du siger."),
+        "Der er intet synligt tilbage af din besked: kontrol- og formateringstegn (som U+202E) fjernes "
+        "fra det, du siger."),
     "no-such-user": "Ingen ved navn {name} er online eller registreret.",
     # tables (lobby/table.py)
     "game-running": "Spillet er i gang; det er kun muligt før start.",
@@ -304,8 +304,8 @@ MESSAGES: dict[str, str] = {
     "unknown-option": "Ukendt indstilling {name}; /option help viser dem.",
     "bad-option-value": "Indstillingen {name} forventer {expected}, ikke {value!r}.",
     "turnier-rounds": (
-        "En turnier spilles altid over {rounds} runder og kan derfor ikke kombineres med round: "
-        "sæt først round til off, eller turnier til off."),
+        "Turnier (turnering) spilles altid over {rounds} runder og kan derfor ikke kombineres med round: "
+        "sæt først round eller turnier til off."),
     "not-a-player": "{name} spiller ikke ved dette bord.",
     "not-vanished": "{name} er ikke forsvundet; kun en spiller, der forsvandt under spillet, kan fjernes.",
     "vote-running": "Der er allerede en afstemning om at fjerne {name}: /accept eller /refuse.",

@@ -259,8 +259,8 @@ MESSAGES: dict[str, str] = {
     "internal-error": "Error interno al procesar tu comando; quedó registrado y no ha cambiado nada.",
     # login and accounts (protocol/session.py, protocol/commands.py)
     "bad-name": (
-        "{name} no es un nombre válido: de 3 a 16 caracteres, cada uno una letra ASCII a-z o "
-        "A-Z, una cifra 0-9, _ o -."),
+        "{name} no es un nombre válido: de 3 a 16 caracteres, cada uno una letra ASCII a-z o A-Z, una "
+        "cifra 0-9, _ o -."),
     "reserved-name": "El nombre {name} está reservado; elige otro nombre (o escribe guest).",
     "name-in-use": "{name} ya está en línea; elige otro nombre.",
     "seat-held": "La mesa {table} guarda la posición del invitado {name}: da su clave, o elige otro nombre.",
@@ -278,8 +278,8 @@ MESSAGES: dict[str, str] = {
     # chat
     "not-online": "{name} no está en línea.",
     "invisible-text": (
-        "No queda nada visible de tu mensaje: los caracteres de control y de formato (como "
-        "U+202E) se quitan de lo que dices."),
+        "No queda nada visible de tu mensaje: los caracteres de control y de formato (como U+202E) se "
+        "quitan de lo que dices."),
     "no-such-user": "Nadie llamado {name} está en línea ni registrado.",
     # tables (lobby/table.py)
     "game-running": "La partida está en curso; eso solo es posible antes de empezar.",
@@ -309,8 +309,8 @@ MESSAGES: dict[str, str] = {
     "unknown-option": "Opción desconocida {name}; /option help las lista.",
     "bad-option-value": "La opción {name} admite {expected}, no {value!r}.",
     "turnier-rounds": (
-        "Un turnier siempre se juega a {rounds} rondas, así que no se combina con round: pon "
-        "primero round en off, o turnier en off."),
+        "El modo turnier (torneo) siempre se juega a {rounds} rondas, así que no se combina con round: "
+        "pon primero round o turnier en off."),
     "not-a-player": "{name} no juega en esta mesa.",
     "not-vanished":
         "{name} no ha desaparecido; solo se puede retirar a un jugador que desapareció durante la partida.",

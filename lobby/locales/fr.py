@@ -259,8 +259,8 @@ MESSAGES: dict[str, str] = {
     "internal-error": "Erreur interne pendant ta commande ; elle est consignée et rien n'a changé.",
     # login and accounts (protocol/session.py, protocol/commands.py)
     "bad-name": (
-        "{name} n'est pas un nom valide : 3 à 16 caractères, chacun une lettre ASCII a-z ou "
-        "A-Z, un chiffre 0-9, _ ou -."),
+        "{name} n'est pas un nom valide : 3 à 16 caractères, chacun une lettre ASCII a-z ou A-Z, un "
+        "chiffre 0-9, _ ou -."),
     "reserved-name": "Le nom {name} est réservé ; choisis-en un autre (ou tape guest).",
     "name-in-use": "{name} est déjà en ligne ; choisis un autre nom.",
     "seat-held":
@@ -279,8 +279,8 @@ MESSAGES: dict[str, str] = {
     # chat
     "not-online": "{name} n'est pas en ligne.",
     "invisible-text": (
-        "Il ne reste rien de visible dans ton message : les caractères de contrôle et de mise "
-        "en forme (comme U+202E) sont retirés de ce que tu dis."),
+        "Il ne reste rien de visible dans ton message : les caractères de contrôle et de mise en forme "
+        "(comme U+202E) sont retirés de ce que tu dis."),
     "no-such-user": "Personne du nom de {name} n'est en ligne ou inscrit.",
     # tables (lobby/table.py)
     "game-running": "La partie est en cours ; ce n'est possible qu'avant le début.",
@@ -310,8 +310,8 @@ MESSAGES: dict[str, str] = {
     "unknown-option": "Option inconnue {name} ; /option help les liste.",
     "bad-option-value": "L'option {name} attend {expected}, pas {value!r}.",
     "turnier-rounds": (
-        "Un turnier se joue toujours en {rounds} manches, il ne se combine donc pas avec round "
-        ": mets d'abord round sur off, ou turnier sur off."),
+        "Le mode turnier (tournoi) se joue toujours en {rounds} manches ; il ne se combine pas avec "
+        "round : mets d'abord round ou turnier sur off."),
     "not-a-player": "{name} ne joue pas à cette table.",
     "not-vanished": "{name} n'a pas disparu ; seul un joueur disparu pendant la partie peut être retiré.",
     "vote-running": "Un vote sur le retrait de {name} est déjà en cours : /accept ou /refuse.",
