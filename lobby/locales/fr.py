@@ -458,8 +458,9 @@ MESSAGES: dict[str, str] = {
         "début."),
     "cmd-addbot-help": (
         "Assied un bot (heuristic si aucune stratégie n'est nommée) à la place SEAT ou\n"
-        "à la première place libre, avant le début ; l'hôte ou tout joueur assis. expert\n"
-        "réfléchit 0,5 s par décision, expert:SECONDS aussi longtemps que tu le dis (0.05 à 10)."),
+        "à la première place libre, avant le début ; l'hôte ou tout joueur assis.\n"
+        "expert réfléchit 0,5 s par décision, expert:SECONDS le temps que tu indiques\n"
+        "(de 0.05 à 10)."),
     "cmd-announce": "Modérateurs : dire TEXT à tous ceux qui sont en ligne.",
     "cmd-announce-help":
         "Modérateurs et admins : une ligne à tous ceux qui sont en ligne, où qu'ils soient. Consigné.",
