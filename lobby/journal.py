@@ -155,6 +155,11 @@ class Journal:
         self.transactions = 0
         self.writes = 0
         self.failures = 0
+        #: writes handed to the store and not yet committed (or failed)
+        self._in_flight = 0
+        #: called with the seconds of each committed batch, from handing it to the store to its
+        #: commit (the server's metrics); None: nobody asks
+        self.on_commit: Callable[[float], Any] | None = None
 
     # ---- what tables call ----------------------------------------------------------------------
     def start_table(self, table_no: int, *, options: dict[str, Any],
@@ -219,6 +224,12 @@ class Journal:
         """How many ``send`` calls of the table are held back."""
         return len(self._outbox.get(table_no, ()))
 
+    def backlog(self) -> tuple[int, int]:
+        """(writes not yet committed: buffered or in the store's hands, ``send`` calls held
+        back behind them) of every table."""
+        return (len(self._buffer) + self._in_flight,
+                sum(len(queue) for queue in self._outbox.values()))
+
     def flush(self) -> "Deferred[None]":
         """Commit what is buffered now (shutdown, tests); fires when every batch so far is
         committed (or failed)."""
@@ -258,14 +269,20 @@ class Journal:
         if self.fsync and not self._fsync_set:
             self._fsync_set = True
             self.store.run_query(_full_sync)
+        self._in_flight += len(ops)
+        handed = self.clock.seconds()
         d = self.store.run_transaction(_write_batch, ops)
         d.addCallbacks(self._committed_batch, self._failed_batch,
-                       callbackArgs=(batch, ops, waiting), errbackArgs=(batch, ops, waiting))
+                       callbackArgs=(batch, ops, waiting, handed),
+                       errbackArgs=(batch, ops, waiting))
 
     def _committed_batch(self, results: list[Any], batch: int, ops: list[tuple[Any, ...]],
-                         waiting: list[tuple[int, Deferred[Any]]]) -> None:
+                         waiting: list[tuple[int, Deferred[Any]]], handed: float = 0.0) -> None:
         self.transactions += 1
         self.writes += len(ops)
+        self._in_flight -= len(ops)
+        if self.on_commit is not None:
+            self.on_commit(self.clock.seconds() - handed)
         self._done(batch)
         for index, d in waiting:
             d.callback(results[index])
@@ -273,6 +290,7 @@ class Journal:
     def _failed_batch(self, failure: Failure, batch: int, ops: list[tuple[Any, ...]],
                       waiting: list[tuple[int, Deferred[Any]]]) -> None:
         self.failures += 1
+        self._in_flight -= len(ops)
         tables = sorted({op[1] for op in ops})
         log.failure("journal: a batch of {count} writes for tables {tables} was NOT committed; "
                     "those tables cannot be restored after a crash", failure,

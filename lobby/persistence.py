@@ -64,6 +64,8 @@ class Persistence:
         self._started_at: dict[int, float] = {}
         #: stored games (GameRecord) as their transactions commit (tests, logs)
         self.saved: list[Any] = []
+        #: game actions accepted since the start (the server's metrics read it)
+        self.actions = 0
 
     # ---- wiring --------------------------------------------------------------------------------
     def gate(self, table_no: int, deliver: Deliver) -> Deliver:
@@ -90,6 +92,7 @@ class Persistence:
 
     def action(self, table: "TableActor", player: int, action: Action) -> None:
         """An accepted ``match.apply(player, action)``."""
+        self.actions += 1
         self.journal.record_action(table.number, len(table.match.actions), player, action)
 
     def seats_changed(self, table: "TableActor") -> None:

@@ -109,9 +109,10 @@ class LobbyFactory(Factory):
     noisy = False  # the server logs its own "listening on" lines
 
     def __init__(self, world: World, store: Store, accounts: Accounts, motd: str = "",
-                 guard: Any = None, telnet_options: Any = None) -> None:
+                 guard: Any = None, telnet_options: Any = None, metrics: Any = None) -> None:
         from lobby.moderation import Moderation
         from protocol.guard import Guard, Limits
+        from protocol.metrics import ServerMetrics
         from protocol.session import Session  # the session imports the telnet layer
         from protocol.telnet_options import TelnetOptions
         self.protocol = Session
@@ -126,6 +127,8 @@ class LobbyFactory(Factory):
         self.telnet_options = telnet_options if telnet_options is not None else TelnetOptions()
         self.telnet_options.started = world.clock.seconds()
         self.telnet_options.players = lambda: len(world.users)
+        #: protocol.metrics.ServerMetrics: this server's counters and its own registry
+        self.metrics = metrics if metrics is not None else ServerMetrics()
         if world.moderation is None:  # mute lists work in every lobby
             Moderation(store, world)
 
@@ -136,7 +139,8 @@ class LobbyServer:
     def __init__(self, reactor: Any, store: Store, endpoints: Sequence[str] = (DEFAULT_PORT,),
                  motd: str = "", clock: Any = None, accounts: Accounts | None = None,
                  password_params: Argon2Params = DEFAULT_PARAMS, limits: Any = None,
-                 admin: str | None = None, telnet_options: Any = None) -> None:
+                 admin: str | None = None, telnet_options: Any = None,
+                 metrics: str | None = None) -> None:
         from lobby.moderation import Moderation
         from protocol.guard import Guard, Limits
         self.reactor = reactor
@@ -172,6 +176,11 @@ class LobbyServer:
         self.world.recorder = self.persistence
         self.before_shutdown.append(self.persistence.shutdown)
         self._shutdown_call: Any = None
+        #: --metrics ENDPOINT: the web port of /metrics, /healthz, /games/GAME.tch (None: off)
+        self.metrics_endpoint = metrics
+        self.metrics_port: Any = None
+        self.factory.metrics.watch(self)
+        self.persistence.journal.on_commit = self.factory.metrics.journal_commit
 
     @inlineCallbacks
     def start(self) -> Any:
@@ -198,6 +207,8 @@ class LobbyServer:
                 self.ports.append(port)
                 log.info("listening on {endpoint} ({address})", endpoint=description,
                          address=_address(port))
+            if self.metrics_endpoint:
+                yield self._listen_metrics()
         except BaseException:
             yield self._close_ports()
             yield self.store.close()
@@ -205,6 +216,16 @@ class LobbyServer:
                 self.hash_pool.stop()
             raise
         return self
+
+    @inlineCallbacks
+    def _listen_metrics(self) -> Any:
+        from twisted.internet.endpoints import serverFromString
+
+        from protocol.metrics import MetricsSite
+        endpoint = serverFromString(self.reactor, self.metrics_endpoint)
+        self.metrics_port = yield endpoint.listen(MetricsSite(self))
+        log.info("metrics on {endpoint} ({address}): /metrics, /healthz, /games/GAME.tch",
+                 endpoint=self.metrics_endpoint, address=_address(self.metrics_port))
 
     def shutdown(self, seconds: float, reason: str = "-", by: str = "the operator") -> None:
         """``/shutdown``: warn everybody, refuse new tables and games, and after ``seconds`` run
@@ -264,6 +285,9 @@ class LobbyServer:
 
     def _close_ports(self) -> "Deferred[Any]":
         ports, self.ports = self.ports, []
+        if self.metrics_port is not None:
+            ports.append(self.metrics_port)
+            self.metrics_port = None
         if not ports:
             return succeed(None)
         return gatherResults([p.stopListening() for p in ports])
@@ -348,6 +372,10 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     add_limit_options(parser)
     from protocol.telnet_options import add_arguments as add_telnet_options
     add_telnet_options(parser)                       # MSSP, MCCP2 (protocol/telnet_options.py)
+    parser.add_argument("--metrics", metavar="ENDPOINT", default=None,
+                        help="serve /metrics (Prometheus), /healthz and /games/GAME.tch over "
+                             "HTTP on this Twisted endpoint, e.g. tcp:9100:interface=127.0.0.1 "
+                             "(default: off; docs/operations.md, Metrics)")
     parser.add_argument("--admin", metavar="NAME",
                         help="the first admin: this account gets the role admin (it can then "
                              "give roles with /role NAME admin|moderator|none); it must exist, "
@@ -496,7 +524,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     from protocol.telnet_options import options_from as telnet_options_from
     server = LobbyServer(reactor, Store.threaded(opts.db, reactor), opts.port, motd,
                          limits=limits_from(opts, nofile), admin=opts.admin,
-                         telnet_options=telnet_options_from(opts))
+                         telnet_options=telnet_options_from(opts), metrics=opts.metrics)
     server.exit = reactor.stop  # after /shutdown
     outcome = {"code": 0}
 

@@ -20,7 +20,7 @@ from twisted.python.failure import Failure
 
 from lobby.accounts import check_name, name_key
 from lobby.events import Event, error_event
-from lobby.messages import LobbyError, text
+from lobby.messages import ERRORS, LobbyError, text
 from lobby.store import Account
 from protocol.commands import COMMANDS, CommandTable, parse_line
 from protocol.gathered_write import write_shared
@@ -78,6 +78,7 @@ class Session(MachineMode, MudOptions):
     _abort_call: Any = None  # the abort of a closing connection that does not drain
     _greet_call: Any = None  # the greeting's timer while it waits for the first bytes
     _greeted: bool = False
+    _timing: Any = None   # (command name, start) of the command running now, for the metrics
 
     def when_closed(self) -> "Deferred[None]":
         """A Deferred that fires when the connection is closed."""
@@ -176,6 +177,8 @@ class Session(MachineMode, MudOptions):
             return
         if self.state == "closed" or self.transport is None:
             return
+        if event.type in ERRORS:                    # an error line: counted by its code
+            self.factory.metrics.error(event.type)
         if self._machine_deliver(event):  # machine mode: one JSON object (and GMCP copies)
             return
         lines: list[str] | None = None
@@ -239,6 +242,7 @@ class Session(MachineMode, MudOptions):
             if limits.max_gmcp_supports != self.MAX_GMCP_SUPPORTS:
                 self.MAX_GMCP_SUPPORTS = limits.max_gmcp_supports
         self.factory.sessions.add(self)
+        self.factory.metrics.connection()
         log.info("connection from {peer}", peer=self._peer())
         if guard is not None:
             self._guard = guard.connection_made(self)
@@ -323,7 +327,10 @@ class Session(MachineMode, MudOptions):
         # GMCP and every other subnegotiation count toward flood control like lines
         if self.state == "closed":
             return False
-        return self._guard is None or self._guard.subnegotiation_received()
+        if self._guard is None or self._guard.subnegotiation_received():
+            return True
+        self.factory.metrics.flood_drop("subnegotiation")
+        return False
 
     def clientIdentified(self) -> None:
         # TTYPE/MTTS told the client's name and abilities: one log line, and the cards in colour
@@ -341,6 +348,7 @@ class Session(MachineMode, MudOptions):
         if self.state == "closed":
             return
         if self._guard is not None and not self._guard.line_received():
+            self.factory.metrics.flood_drop("line")
             return  # flood control dropped the line (the first one got a warning)
         if self._busy:
             if self._queue is None:
@@ -632,6 +640,7 @@ class Session(MachineMode, MudOptions):
         user = self.world.login(name, self, registered, key=key)
         self.user = user
         self.state = "active"
+        self.factory.metrics.login(registered)
         self._failures = 0
         log.info("{user} logged in from {peer} ({kind})", user=user.name, peer=self._peer(),
                  kind="registered" if registered else "guest")
@@ -650,4 +659,12 @@ class Session(MachineMode, MudOptions):
         if parsed.command is None:
             self.world.say(self.user, parsed.text)
             return None
+        self._timing = (parsed.command.name, self.world.clock.seconds())
         return parsed.command.handler(self, parsed.args)
+
+    def _command_ends(self) -> None:
+        super()._command_ends()
+        timing = self._timing
+        if timing is not None:      # a command ran (or was refused): counted, with its time
+            self._timing = None
+            self.factory.metrics.command(timing[0], self.world.clock.seconds() - timing[1])

@@ -1,0 +1,326 @@
+"""Metrics and the small web port: ``--metrics ENDPOINT`` serves ``/metrics`` (Prometheus),
+``/healthz`` and ``/games/GAME.tch`` with twisted.web.
+
+``ServerMetrics`` is made once per server (``LobbyFactory.metrics``) with its own
+``CollectorRegistry`` (several servers in one process, as in the tests, never share one). The hot
+paths only increment: a command, an error, a dropped line, a new connection is one ``inc()`` of a
+prometheus_client child that was looked up once per label value (``_child``). Everything that is
+a state rather than an event (users online, connections, tables, the journal's backlog) is read
+when Prometheus scrapes, by ``_StateCollector``, on the reactor thread (the resource renders
+there: prometheus_client's own Twisted resource would collect in a worker thread, which must
+not read the world).
+
+Every metric, its labels and a scrape configuration: docs/operations.md, "Metrics".
+
+The web port (``MetricsSite``):
+
+- ``GET /metrics``: the Prometheus text format (or OpenMetrics when the scraper asks for it);
+- ``GET /healthz``: ``200 {"status": "ok", ...}`` when the reactor answers and a query on the
+  database's worker thread returns within ``HEALTH_TIMEOUT`` seconds, else ``503`` with the
+  reason;
+- ``GET /games/GAME.tch``: the BSW log of a stored (finished) game, exactly what ``/tchlog GAME``
+  prints to anybody logged in, guests included: ``text/plain; charset=utf-8`` (the archive keeps
+  the text as UTF-8). A game that is not stored (running, never played), one played with
+  ``/option log off`` and any other path are ``404``. No running game is ever served: a game
+  reaches the archive only when it has ended.
+"""
+from __future__ import annotations
+
+import json
+import re
+from typing import TYPE_CHECKING, Any, Iterator
+
+from prometheus_client import CollectorRegistry, Counter, Histogram
+from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily
+from prometheus_client.exposition import choose_encoder
+from prometheus_client.registry import Collector
+from twisted.internet.defer import Deferred
+from twisted.logger import Logger
+from twisted.web.resource import Resource
+from twisted.web.server import NOT_DONE_YET, Site
+
+from lobby.messages import ERRORS, LobbyError
+
+if TYPE_CHECKING:
+    from twisted.web.server import Request
+
+    from protocol.server import LobbyServer
+
+__all__ = ["ServerMetrics", "MetricsSite", "HEALTH_TIMEOUT", "LATENCY_BUCKETS"]
+
+log = Logger(namespace="protocol.metrics")
+
+#: seconds /healthz waits for the database's worker thread
+HEALTH_TIMEOUT = 5.0
+#: command latency buckets (seconds): most commands take well under a millisecond; a log-in
+#: with a password hash tens of milliseconds; a slow database query seconds
+LATENCY_BUCKETS = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5,
+                   5.0, 10.0)
+#: journal commit buckets (seconds): one transaction per reactor turn
+JOURNAL_BUCKETS = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 5.0)
+
+_TCH_PATH = re.compile(rb"([0-9]{1,12})\.tch")
+
+
+class ServerMetrics:
+    """The metrics of one server (see the module's docstring)."""
+
+    def __init__(self) -> None:
+        self.registry = CollectorRegistry(auto_describe=True)
+        r = self.registry
+        self.commands = Counter("tichu_commands", "Commands run, by command name "
+                                "(speech to a room is not a command)", ["command"], registry=r)
+        self.command_seconds = Histogram(
+            "tichu_command_duration_seconds", "Time from a command's line to the end of its "
+            "work (a command that waits for the database or a password hash included)",
+            ["command"], buckets=LATENCY_BUCKETS, registry=r)
+        self.errors = Counter("tichu_errors", "Error lines sent, by error code (the catalog key, "
+                              "docs/protocol.md)", ["code"], registry=r)
+        self.flood_drops = Counter("tichu_flood_drops", "Lines and telnet subnegotiations "
+                                   "dropped by flood control", ["kind"], registry=r)
+        self.connections_total = Counter("tichu_connections_accepted", "Connections accepted "
+                                         "(on every --port listener)", registry=r)
+        self.logins = Counter("tichu_logins", "Log-ins, by kind", ["kind"], registry=r)
+        self.journal_seconds = Histogram(
+            "tichu_journal_commit_duration_seconds", "Time from handing a journal batch (one "
+            "reactor turn's writes) to the database's worker thread to its commit",
+            buckets=JOURNAL_BUCKETS, registry=r)
+        self._commands: dict[str, Any] = {}
+        self._latency: dict[str, Any] = {}
+        self._errors: dict[str, Any] = {}
+        self._drops = {"line": self.flood_drops.labels("line"),
+                       "subnegotiation": self.flood_drops.labels("subnegotiation")}
+        self._logins = {kind: self.logins.labels(kind) for kind in ("registered", "guest")}
+        self._state: _StateCollector | None = None
+
+    # ---- what the hot paths call ---------------------------------------------------------------
+    def command(self, name: str, seconds: float) -> None:
+        """A command ``name`` (a name of the command table) ran in ``seconds``."""
+        child = self._commands.get(name)
+        if child is None:
+            child = self._commands[name] = self.commands.labels(name)
+            self._latency[name] = self.command_seconds.labels(name)
+        child.inc()
+        self._latency[name].observe(seconds)
+
+    def error(self, code: str) -> None:
+        """An error line with ``code`` (a key of lobby.messages.ERRORS) was sent."""
+        child = self._errors.get(code)
+        if child is None:
+            child = self._errors[code] = self.errors.labels(code)
+        child.inc()
+
+    def flood_drop(self, kind: str) -> None:
+        """Flood control dropped a ``line`` or a ``subnegotiation``."""
+        self._drops[kind].inc()
+
+    def connection(self) -> None:
+        self.connections_total.inc()
+
+    def login(self, registered: bool) -> None:
+        self._logins["registered" if registered else "guest"].inc()
+
+    def journal_commit(self, seconds: float) -> None:
+        self.journal_seconds.observe(seconds)
+
+    # ---- what is read at a scrape ----------------------------------------------------------------
+    def watch(self, server: "LobbyServer") -> None:
+        """Read ``server``'s state (users, connections, tables, journal) at every scrape."""
+        if self._state is None:
+            self._state = _StateCollector(server)
+            self.registry.register(self._state)
+
+    def text(self) -> bytes:
+        """The Prometheus text format of everything (tests, the resource)."""
+        from prometheus_client import generate_latest
+        return generate_latest(self.registry)
+
+
+#: the error codes (an event whose type is one of them is an error line)
+ERROR_CODES = frozenset(ERRORS)
+
+
+class _StateCollector(Collector):
+    """Gauges read from the server when Prometheus scrapes (on the reactor thread)."""
+
+    def __init__(self, server: "LobbyServer") -> None:
+        self.lobby = server
+
+    def describe(self) -> list[Any]:
+        return []          # described at collect time (the registry calls collect otherwise)
+
+    def collect(self) -> Iterator[Any]:
+        server = self.lobby
+        world = server.world
+        factory = server.factory
+        kinds = {"registered": 0, "guest": 0, "bot": 0}
+        for user in list(world.users.values()):
+            if getattr(user.listener, "json_mode", False):
+                kinds["bot"] += 1
+            else:
+                kinds["registered" if user.registered else "guest"] += 1
+        users = GaugeMetricFamily("tichu_users_online", "Users logged in now, by kind (bot: a "
+                                  "connection in machine mode)", labels=["kind"])
+        for kind, count in kinds.items():
+            users.add_metric([kind], count)
+        yield users
+        yield GaugeMetricFamily("tichu_connections", "Open connections (logged in or not)",
+                                value=len(factory.sessions))
+        yield GaugeMetricFamily("tichu_mccp_connections", "Connections compressing with MCCP2",
+                                value=factory.telnet_options.compressing)
+        states: dict[str, int] = {"waiting": 0, "playing": 0, "finished": 0}
+        seated_bots = 0
+        for table in list(world.tables.values()):
+            states[table.state] = states.get(table.state, 0) + 1
+            seated_bots += len(table.bots)
+        tables = GaugeMetricFamily("tichu_tables", "Open tables, by status", labels=["status"])
+        for state, count in states.items():
+            tables.add_metric([state], count)
+        yield tables
+        yield GaugeMetricFamily("tichu_table_bots", "Computer players seated at open tables",
+                                value=seated_bots)
+        persistence = server.persistence
+        yield CounterMetricFamily("tichu_actions", "Game actions accepted (plays, passes, "
+                                  "bombs, calls, exchanges, wishes, Dragon gifts)",
+                                  value=persistence.actions)
+        journal = persistence.journal
+        writes, held = journal.backlog()
+        backlog = GaugeMetricFamily("tichu_journal_backlog", "Journal writes not yet committed "
+                                    "and table events held back behind them", labels=["kind"])
+        backlog.add_metric(["writes"], writes)
+        backlog.add_metric(["events"], held)
+        yield backlog
+        yield CounterMetricFamily("tichu_journal_failures", "Journal batches that were not "
+                                  "committed", value=journal.failures)
+        yield GaugeMetricFamily("tichu_start_time_seconds", "When the server started (unix "
+                                "time)", value=factory.telnet_options.started)
+
+
+# ---- the web port ------------------------------------------------------------------------------
+class _Metrics(Resource):
+    isLeaf = True
+
+    def __init__(self, metrics: ServerMetrics) -> None:
+        super().__init__()
+        self.metrics = metrics
+
+    def render_GET(self, request: "Request") -> bytes:
+        encoder, content_type = choose_encoder(request.getHeader("accept") or "")
+        request.setHeader(b"Content-Type", content_type.encode("ascii"))
+        return encoder(self.metrics.registry)
+
+
+def _finish(request: "Request", code: int, body: bytes, content_type: bytes) -> None:
+    if request.finished or getattr(request, "_disconnected", False):
+        return
+    request.setResponseCode(code)
+    request.setHeader(b"Content-Type", content_type)
+    request.setHeader(b"Content-Length", str(len(body)).encode("ascii"))
+    if request.method != b"HEAD":
+        request.write(body)
+    request.finish()
+
+
+class _Health(Resource):
+    isLeaf = True
+
+    def __init__(self, server: "LobbyServer") -> None:
+        super().__init__()
+        self.lobby = server
+
+    def render_GET(self, request: "Request") -> Any:
+        server = self.lobby
+        started = server.factory.telnet_options.started
+
+        def answer(ok: bool, store: str) -> None:
+            body = {"status": "ok" if ok else "error", "reactor": "running", "store": store,
+                    "started": int(started)}
+            _finish(request, 200 if ok else 503,
+                    (json.dumps(body) + "\n").encode("utf-8"), b"application/json")
+
+        try:
+            d: Deferred[Any] = server.store.run_query(lambda conn: conn.execute(
+                "SELECT 1").fetchone())
+        except Exception as e:
+            answer(False, f"unavailable: {e}")
+            return NOT_DONE_YET
+        d.addTimeout(HEALTH_TIMEOUT, server.reactor)
+        d.addCallbacks(lambda _: answer(True, "ok"),
+                       lambda f: answer(False, f"unavailable: {f.getErrorMessage()}"))
+        return NOT_DONE_YET
+
+
+class _Game(Resource):
+    isLeaf = True
+
+    def __init__(self, server: "LobbyServer", game: int) -> None:
+        super().__init__()
+        self.lobby = server
+        self.game = game
+
+    def render_GET(self, request: "Request") -> Any:
+        def found(text: str) -> None:
+            request.setHeader(b"Content-Disposition",
+                              f'inline; filename="{self.game}.tch"'.encode("ascii"))
+            _finish(request, 200, text.encode("utf-8"), b"text/plain; charset=utf-8")
+
+        def failed(failure: Any) -> None:
+            if failure.check(LobbyError):        # no-such-game, no-tch-log
+                _finish(request, 404, b"No such game log.\n", b"text/plain; charset=utf-8")
+                return
+            log.failure("serving the log of game {game}", failure, game=self.game)
+            _finish(request, 503, b"The archive is not available.\n",
+                    b"text/plain; charset=utf-8")
+
+        self.lobby.persistence.archive.tch_log(self.game).addCallbacks(found, failed)
+        return NOT_DONE_YET
+
+
+class _NotFound(Resource):
+    isLeaf = True
+
+    def render(self, request: "Request") -> bytes:
+        request.setResponseCode(404)
+        request.setHeader(b"Content-Type", b"text/plain; charset=utf-8")
+        return b"Not found.\n"
+
+
+class _Games(Resource):
+    def __init__(self, server: "LobbyServer") -> None:
+        super().__init__()
+        self.lobby = server
+
+    def getChild(self, path: bytes, request: "Request") -> Resource:
+        match = _TCH_PATH.fullmatch(path)
+        if match is None or request.postpath:
+            return _NotFound()
+        return _Game(self.lobby, int(match.group(1)))
+
+    def render(self, request: "Request") -> bytes:
+        return _NotFound().render(request)
+
+
+class _Root(Resource):
+    def __init__(self, server: "LobbyServer") -> None:
+        super().__init__()
+        self.putChild(b"metrics", _Metrics(server.factory.metrics))
+        self.putChild(b"healthz", _Health(server))
+        self.putChild(b"games", _Games(server))
+
+    def getChild(self, path: bytes, request: "Request") -> Resource:
+        return _NotFound()
+
+    def render(self, request: "Request") -> bytes:
+        return _NotFound().render(request)
+
+
+class MetricsSite(Site):
+    """The web port of one server; no access log (a scrape every few seconds would flood it)."""
+
+    noisy = False
+
+    def __init__(self, server: "LobbyServer") -> None:
+        super().__init__(_Root(server))
+
+    def log(self, request: Any) -> None:
+        pass
