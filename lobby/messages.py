@@ -77,6 +77,10 @@ ERRORS: dict[str, str] = {
     "no-vote": "There is no vote to answer.",
     "not-a-voter": "Only the other players at the table vote on this.",
     "bomb-window": "Wait {seconds!t} before you go on: the others may still bomb the trick.",
+    "give-dragon-first": "You won the Dragon trick: give it away first, /dragon left ({left}) "
+                         "or /dragon right ({right}).",
+    "name-wish-first": "Name your wish first: /wish RANK or /wish none.",
+    "give-cards-first": "Give your three cards first: /schupf NEXT PARTNER PREVIOUS.",
     "bad-dragon-target": "Give the Dragon trick with /dragon left or /dragon right (or a seat "
                          "number or a name).",
     # rooms and table routing (lobby/world.py, protocol/commands.py)
@@ -176,6 +180,11 @@ INFO: dict[str, str] = {
     "tells": "{name} tells you: {text}",
     "told": "You tell {name}: {text}",
     "who": "In the {room} ({count}): {names}",
+    "look": "You are in the {room}, with {count} {count!p:other person|other people} here.",
+    "look-alone": "You are in the {room}; nobody else is here.",
+    "look-tables": "{tables} {tables!p:table|tables} open: /listroom shows the list, /room N "
+                   "watches a table, /newroom opens another.",
+    "look-no-tables": "No table is open: /newroom opens one.",
     "who-bot": "{name} (bot)",
     "wwho": "{count} online:",
     "wwho-line": "  {name:<16} {room}{guest}",
@@ -240,6 +249,7 @@ INFO: dict[str, str] = {
     "table-vote-ended": "The vote on removing {name} ends.",
     "table-abandoned": "{target} was removed; the game is abandoned at {score}.",
     "table-window-closed": "{name} may go on now.",
+    "table-window-closed-you": "You may go on now.",
     "table-new-host": "{name} is the host of this table now.",
     "table-seeded": "Seed {seed}, set by the host {host}: whoever knows it knows every hand.",
     "table-bot-added": "{by} seats {name} ({strategy} bot) in seat {seat}.",
@@ -248,6 +258,7 @@ INFO: dict[str, str] = {
     "vote-yes": "yes",
     "vote-no": "no",
     "table-view": "Table {table}: {state}.",
+    "table-look": "Table {table} as it stands:",
     "table-state-waiting": "waiting",
     "table-state-playing": "playing",
     "table-state-finished": "finished",
@@ -275,6 +286,7 @@ INFO: dict[str, str] = {
     "view-your-lead-wish": "Your lead: /play CARDS with a {rank} (the wish), or a bomb",
     "view-bombs": "You may bomb: /bomb {cards}",
     "view-bomb-window": "{name} may go on in {seconds!t}: time to bomb.",
+    "view-bomb-window-you": "You may go on in {seconds!t}: the others may still bomb.",
     "view-grand": "Grand Tichu? /grand or /nogrand",
     "view-grand-wait": "Waiting for Grand Tichu decisions: {names}",
     "view-exchange": "Exchange: /schupf NEXT PARTNER PREVIOUS ({next}, {partner}, {previous})",
@@ -285,6 +297,7 @@ INFO: dict[str, str] = {
     "view-dragon-wait": "Waiting for {name} to give the Dragon trick away.",
     "view-tichu-hint": "(/tichu calls Tichu)",
     "view-finished": "Game over. {outcome}",
+    "view-play-again": "To play again: /reset clears the table, then /start deals a new game.",
     "view-abandoned": "The game was abandoned ({name} removed).",
     "game-round-start": "Round {round} begins.",
     "game-deal": "Your first 8 cards: {cards}",
@@ -298,6 +311,7 @@ INFO: dict[str, str] = {
     "game-exchange-received": "You receive {gifts}.",
     "game-gift-from": "{card} from {name}",
     "game-play-phase": "{name} has the Mah Jong and leads.",
+    "game-play-phase-you": "You have the Mah Jong and lead.",
     "game-play": "{name} plays {cards}.",
     "game-play-bomb": "{name} BOMBS {cards}!",
     "game-wish": "{name} wishes for a {rank}.",
@@ -502,6 +516,16 @@ HELP_TEXTS: dict[str, str] = {
         "with more, the first line says how many there are and how many wait and play, and "
         "/listroom 2\n"
         "shows the next twenty."),
+    "cmd-look": "Show the table (or where you are) again.",
+    "cmd-look-help": (
+        "At a table: the whole view again, as it is now: the seats with the cards left and the "
+        "calls,\n"
+        "the score, the trick, the wish, your hand and whose turn it is, with what to type (a "
+        "spectator\n"
+        "sees the public view, without hands). Elsewhere: the room you are in and how to find "
+        "a table.\n"
+        "In machine mode the answer is the whole state object. BSW and MUD players know it as "
+        "/l."),
     "cmd-manager": "Return to the lobby (room 0).",
     "cmd-manager-help": (
         "Takes you back to the lobby (room 0, BSW's village). Before a game starts this frees "

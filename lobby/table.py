@@ -377,7 +377,9 @@ class TableActor:
                 self._send([user], error_event(exc.code, **exc.params))
         except Rejected as exc:
             if user is not None:
-                self._send([user], error_event(exc.code, **self._name_seats(exc.params)))
+                own = self._own_move_first(user, exc.code, exc.params)
+                self._send([user], own if own is not None else
+                           error_event(exc.code, **self._name_seats(exc.params)))
         except Exception:
             log.failure("table {table}: command {command!r} of {user!r} failed",
                         table=self.number, command=command, user=user)
@@ -422,6 +424,24 @@ class TableActor:
             self._send([name], Event("table-view", view))
         if spectators:
             self._send(spectators, Event("table-view", views[-1]))
+
+    def _own_move_first(self, user: str, code: str, params: dict[str, Any]) -> Event | None:
+        """The engine refused an action because the game waits for a decision of somebody: when
+        that somebody is `user`, the error says so to them (`give-dragon-first`,
+        `name-wish-first`, `give-cards-first`) instead of naming their own seat; None otherwise."""
+        match = self.match
+        if match is None or user not in self.players:
+            return None
+        seat = match.seat_of(self.players.index(user))
+        rnd = match.round
+        if code == "waiting-for-dragon" and params.get("seat") == seat:
+            return error_event("give-dragon-first", left=self.seated[(seat + 3) % 4] or "-",
+                               right=self.seated[(seat + 1) % 4] or "-")
+        if code == "waiting-for-wish" and rnd.wisher == seat:
+            return error_event("name-wish-first")
+        if code == "exchange-incomplete" and rnd.given[seat] is None:
+            return error_event("give-cards-first")
+        return None
 
     def _name_seats(self, params: dict[str, Any]) -> dict[str, Any]:
         """The engine names seats 0..3 in its reasons (`turn`, `seat`): people read seats 1..4
@@ -668,6 +688,14 @@ class TableActor:
         if self.result is not None:
             data["result"] = self.result
         self._send([user], Event("table-info", data))
+
+    @TABLE_COMMANDS.command("look", aliases=("l",))
+    def cmd_look(self, user: str, args: dict[str, str]) -> None:
+        """`look`: the whole current view again, to `user` alone (a seated player's own view,
+        else the public one): `table-look`, the data of a `table-view`."""
+        seated = self.seated
+        self._send([user], Event("table-look",
+                                 self._views.view(user if user in seated else None)))
 
     @TABLE_COMMANDS.command("reset")
     def cmd_reset(self, user: str, args: dict[str, str]) -> None:

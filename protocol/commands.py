@@ -394,6 +394,9 @@ def _table_command(name: str) -> Handler:
     user's room."""
     def handler(ctx: CommandContext, args: dict[str, str]) -> Any:
         me = _me(ctx)
+        if name == "look" and (me.room is None or me.room.table is None):
+            ctx.send(_lobby_look(ctx, me))     # outside a table: where you are
+            return None
         table = ctx.world.table_of(me)
         if name in ("start", "startnosave") and ctx.world.closing:
             raise LobbyError("shutting-down")
@@ -402,6 +405,13 @@ def _table_command(name: str) -> Handler:
         # next line) once they are out, so nobody sees an answer before what it caused
         return _table_sent(ctx, table.number)
     return handler
+
+
+def _lobby_look(ctx: CommandContext, me: User) -> Event:
+    """``/look`` outside a table: the room you are in, who else is there, the open tables."""
+    room = me.room or ctx.world.lobby
+    return Event("look", room=room.name, number=room.number,
+                 names=[n for n in room.names() if n != me.name], tables=len(ctx.world.tables))
 
 
 def _add_table_commands(table: CommandTable) -> None:

@@ -174,9 +174,11 @@ class MachineMode(TelnetLineProtocol):
             return
         TelnetLineProtocol.setPasswordMode(self, hidden)
 
-    def _emit(self, obj: dict[str, Any]) -> None:
-        """Send `obj`; the first reply-like object of a running command carries its id."""
-        if not self._replied and (obj["type"] in ("error", "prompt") or obj["type"] in REPLY_TYPES):
+    def _emit(self, obj: dict[str, Any], reply: bool = False) -> None:
+        """Send `obj`; the first reply-like object of a running command carries its id (`reply`:
+        `obj` renders a reply event whatever its type, e.g. the `state` answering `/look`)."""
+        if not self._replied and (reply or obj["type"] in ("error", "prompt")
+                                  or obj["type"] in REPLY_TYPES):
             self._replied = True
             if self._reply_id is not None and self._reply_id is not _NO_ID:
                 obj["id"] = self._reply_id
@@ -200,6 +202,11 @@ class MachineMode(TelnetLineProtocol):
         if event.type == "table-view":
             self._deliver_view(event)
             return True
+        if event.type == "table-look":        # /look: the whole state, with the command's id
+            after = _view_state(event)
+            self._view_held = after           # what the client holds now: later updates follow it
+            self._emit(dict(after), reply=True)
+            return True
         if not event.is_error and event.type not in REPLY_TYPES:   # never gets an id
             if _shared[0] is event and _shared[1] is ctx:
                 data = _shared[2]
@@ -215,7 +222,8 @@ class MachineMode(TelnetLineProtocol):
                 _shared[0], _shared[1], _shared[2] = event, ctx, data
             self._write(data)          # what TelnetLineProtocol.sendLine writes for the line
             return True
-        self._emit(dict(obj) if obj is not None else render_json(event, ctx.lang))
+        self._emit(dict(obj) if obj is not None else render_json(event, ctx.lang),
+                   reply=event.type in REPLY_TYPES)
         return True
 
     def _deliver_view(self, event: Event) -> None:

@@ -7,7 +7,8 @@ docs/protocol.schema.json describe each field):
 
 - `error`: a refused command: `code` (the same stable code as text mode's `! [code]`), `message`
   (the English text) and `params` (the template's values);
-- `state`: a `table-view`: what one person may see of a table now (seat names, options, scores,
+- `state`: a `table-view` (or a `table-look`, the answer to `/look`, which carries the
+  command's id): what one person may see of a table now (seat names, options, scores,
   and for a running game the engine's view of that seat: phase, hand, trick, turn, wish, calls,
   cards left, out, `legal`, `can_pass`, `bombs`...). Spectators get the public state;
 - `prompt`: the server waits for a login name or a password (`prompt`: `login` | `password`);
@@ -41,6 +42,7 @@ REPLY_TYPES: frozenset[str] = frozenset({
     "who", "wwho", "finger", "help", "help-command", "listroom", "whereis", "setting", "iset",
     "registered", "password-changed", "bye", "told", "table-info", "table-options",
     "logged-in", "logged-in-guest", "prompt", "history", "replay", "tchlog", "ranking",
+    "look", "table-look",
 })
 
 #: fields of the engine's view copied into a `state` object as they are
@@ -158,7 +160,7 @@ def render_json(event: Event, lang: str = "en") -> dict[str, Any]:
         return {"type": "error", "code": event.type,
                 "message": text(event.type, lang, **event.data),
                 "params": jsonable(event.data)}
-    if event.type == "table-view":
+    if event.type == "table-view" or event.type == "table-look":    # /look: the whole state
         return state_object(event.data)
     obj: dict[str, Any] = {"type": event.type}
     for key, value in event.data.items():

@@ -12,6 +12,7 @@ turn order) of seat 1 is seat 2 and "left" is seat 4.
 """
 from __future__ import annotations
 
+import math
 from typing import Any, Callable
 
 from lobby import table_options
@@ -216,17 +217,20 @@ def _prompt(d: dict[str, Any], game: dict[str, Any], names: list[Any], me: int |
             lines.append(text("view-wish-wait", lang, name=_name(names, wisher, lang)))
     elif phase == "dragon":
         holder = game.get("holder")
-        if me is not None and me == holder:
+        if d.get("bombwindow_left"):
+            # the gift waits for the bomb window: its prompt comes when the window closes
+            lines.append(_window_line(d, names, holder, me, lang))
+        elif me is not None and me == holder:
             lines.append(text("view-dragon", lang, left=_name(names, (me + 3) % 4, lang),
                               right=_name(names, (me + 1) % 4, lang)))
         else:
             lines.append(text("view-dragon-wait", lang, name=_name(names, holder, lang)))
     elif phase == "play":
-        window = d.get("bombwindow_left")
-        if window:
-            lines.append(text("view-bomb-window", lang, name=_name(names, turn, lang),
-                              seconds=max(1, round(window))))
-        if me is not None and me == turn:
+        if d.get("bombwindow_left"):
+            # the lead waits for the bomb window: no "Your lead" before it closes (the view
+            # after table-window-closed gives the prompt)
+            lines.append(_window_line(d, names, turn, me, lang))
+        elif me is not None and me == turn:
             leading = not game.get("trick") or game.get("trick_won")
             wish = game.get("wish")
             # the wish binds when some legal play holds a real card of the wished rank (RULES 20)
@@ -241,7 +245,8 @@ def _prompt(d: dict[str, Any], game: dict[str, Any], names: list[Any], me: int |
             lines.append(text("view-turn", lang, name=_name(names, turn, lang)))
     own_move = (phase == "exchange" and me is not None
                 and not (game.get("exchanged") or [True] * 4)[me]) or (
-                    phase == "play" and me is not None and me == turn)
+                    phase == "play" and me is not None and me == turn
+                    and not d.get("bombwindow_left"))
     if own_move and lines and _may_call_tichu(game, me):
         hint = text("view-tichu-hint", lang)
         if len(lines[-1]) + len(hint) < 80:
@@ -249,6 +254,16 @@ def _prompt(d: dict[str, Any], game: dict[str, Any], names: list[Any], me: int |
     if me is not None and phase in ("play", "dragon") and game.get("bombs"):
         lines.append(text("view-bombs", lang, cards=_joined(game["bombs"][:2], "names-or", lang)))
     return lines
+
+
+def _window_line(d: dict[str, Any], names: list[Any], seat: Any, me: int | None,
+                 lang: str) -> str:
+    """`bob may go on in 3 seconds: time to bomb.` (`You may go on in ...` to bob himself): the
+    bomb window's seconds left, rounded up."""
+    seconds = max(1, math.ceil(float(d.get("bombwindow_left") or 0)))
+    if me is not None and me == seat:
+        return text("view-bomb-window-you", lang, seconds=seconds)
+    return text("view-bomb-window", lang, name=_name(names, seat, lang), seconds=seconds)
 
 
 def _may_call_tichu(game: dict[str, Any], me: int) -> bool:
@@ -459,8 +474,18 @@ def _plain(key: str) -> Callable[[Event, str, bool], list[str]]:
     return fmt
 
 
+def _look(event: Event, lang: str, color: bool) -> list[str]:
+    """`/look`: the whole view (seats with cards left and calls, score, trick, wish, hand,
+    whose turn and what to type), whatever was shown before; a game's view under a heading."""
+    d = event.data
+    if d.get("game") is None or d.get("state") == "waiting":
+        return _render_view(event, lang, color)
+    return [text("table-look", lang, table=d.get("table"))] + _render_view(event, lang, color)
+
+
 TABLE_FORMATTERS: dict[str, Callable[[Event, str, bool], list[str]]] = {
     "table-view": _render_view,
+    "table-look": _look,
     "table-started": _started,
     "table-options": _options,
     "table-info": _info,
@@ -532,12 +557,16 @@ class TableFeed:
       the table again) shows the whole view.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, name: str | None = None) -> None:
+        #: the connection's user: the lines about them say "you"
+        self._name = name
         self._moves: list[tuple[Event, list[str]]] = []
         self._score: tuple[Any, ...] | None = None
         self._waiting: tuple[Any, ...] | None = None
         self._phase: tuple[Any, ...] | None = None
         self._hand: str | None = None
+        self._prompt: str | None = None      # the last prompt line of the Grand Tichu / exchange
+        self._dealt: str | None = None       # the cards the last deal line showed (sorted)
         self._match_over: Any = None
         #: (table, round) and the lines of the last view shown in the play phase
         self._shown: tuple[Any, frozenset[str]] | None = None
@@ -557,12 +586,39 @@ class TableFeed:
             return []
         if event.type == "table-view":
             return self._view(event, lang, color)
-        lines = render_table(event, lang, color)
+        lines = self._about_you(event, lang)
+        if lines is None:
+            lines = render_table(event, lang, color)
         if lines is None:
             return None
         if event.type == "game-match-over":
             self._match_over = event.data.get("table")
+        elif event.type in ("game-deal", "game-deal-all"):
+            self._dealt = _sorted_text(event.data.get("cards", ""))
+        elif event.type == "table-look":
+            lines = lines + self._play_again(event.data, lang)
         return self.flush() + lines
+
+    def _about_you(self, event: Event, lang: str) -> list[str] | None:
+        """The lines of an event about whose move it is, when that is this connection's user:
+        "You may go on now." rather than "ann may go on now."; None for any other event."""
+        me = self._name
+        if me is None:
+            return None
+        d = event.data
+        if event.type == "table-window-closed" and d.get("name") == me:
+            return [text("table-window-closed-you", lang)]
+        if event.type == "game-play-phase" and _name(d.get("names") or [], d.get("turn"),
+                                                     lang) == me:
+            return [text("game-play-phase-you", lang)]
+        return None
+
+    def _play_again(self, d: dict[str, Any], lang: str) -> list[str]:
+        """After the end of the game, the host is told how to play again."""
+        if d.get("state") == "finished" and self._name is not None \
+                and d.get("host") == self._name:
+            return [text("view-play-again", lang)]
+        return []
 
     def flush(self) -> list[str]:
         """The lines of moves still waiting for their view."""
@@ -584,7 +640,7 @@ class TableFeed:
         self._waiting = None
         if d.get("state") == "finished" and self._match_over == d.get("table"):
             self._match_over = None            # the end was just told: no view repeating it
-            return self.flush()
+            return self.flush() + self._play_again(d, lang)
         phase = (d.get("table"), d.get("round_no"), game.get("phase") if game else None)
         if (game is not None and game.get("phase") in ("grand", "exchange")
                 and self._phase == phase):
@@ -595,11 +651,25 @@ class TableFeed:
                     if d.get("seat") is not None and game.get("hand") else None)
             out = [hand] if hand is not None and hand != self._hand else []
             self._hand = hand
-            return self.flush() + out + [l for l in lines[-1:] if l != hand]
+            # the prompt (or who is still awaited) only when it changed: not the same Grand
+            # Tichu question again after each of the others' decisions
+            prompt = [l for l in lines[-1:] if l != hand and l != self._prompt]
+            if lines[-1:] and lines[-1] != hand:
+                self._prompt = lines[-1]
+            return self.flush() + out + prompt
         self._phase = phase
         self._hand = (text("view-hand", lang, cards=color_cards(_sorted_text(game["hand"]), color))
                       if game is not None and d.get("seat") is not None and game.get("hand")
                       else None)
+        lines = self._first_view(event, lang, color)
+        self._prompt = lines[-1] if lines and game is not None and game.get("phase") in (
+            "grand", "exchange") else None
+        return lines
+
+    def _first_view(self, event: Event, lang: str, color: bool) -> list[str]:
+        d = event.data
+        game = d.get("game")
+        dealt, self._dealt = self._dealt, None
         key = (d.get("table"), d.get("state"), d.get("round_no"), tuple(d.get("scores") or ()),
                tuple(d.get("seats") or ()))
         show_score = key != self._score
@@ -610,6 +680,9 @@ class TableFeed:
             return [self._one_line(self._moves, d, game, lang)] if not show_score else \
                 self.flush() + _render_view(event, lang, color, show_score)
         lines = _render_view(event, lang, color, show_score)
+        if dealt and game is not None and _sorted_text(game.get("hand") or "") == dealt:
+            # the deal's line just showed these very cards: not "Your hand" again
+            lines = [l for l in lines if l != self._hand]
         if game is not None and d.get("state") == "playing" and \
                 game.get("phase") in ("play", "wish", "dragon"):
             # the play: only the lines that read differently from the last view shown

@@ -53,6 +53,15 @@ def _who(event: Event, lang: str) -> list[str]:
     return [text("who", lang, room=event.data["room"], count=len(names), names=", ".join(names))]
 
 
+def _look(event: Event, lang: str) -> list[str]:
+    """``/look`` outside a table: where you are and how to find a table."""
+    d = event.data
+    names = d.get("names") or []
+    tables = d.get("tables") or 0
+    return [text("look" if names else "look-alone", lang, room=d["room"], count=len(names)),
+            text("look-tables" if tables else "look-no-tables", lang, tables=tables)]
+
+
 def _wwho(event: Event, lang: str) -> list[str]:
     users = event.data["users"]
     lines = [text("wwho", lang, count=len(users))]
@@ -126,6 +135,7 @@ def _listroom(event: Event, lang: str) -> list[str]:
 FORMATTERS: dict[str, Callable[[Event, str], list[str]]] = {
     "listroom": _listroom,
     "who": _who,
+    "look": _look,
     "mute-list": _mute_list,
     "ban-list": _ban_list,
     "wwho": _wwho,

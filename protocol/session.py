@@ -185,7 +185,7 @@ class Session(MachineMode, MudOptions):
         ctx = self.render_context
         if self._feed is not None or event.type.startswith(("table-", "game-")):
             if self._feed is None:
-                self._feed = TableFeed()
+                self._feed = TableFeed(self.user.name if self.user is not None else None)
             lines = self._feed.render(event, ctx.lang, ctx.color)
             if lines is None:
                 lines = self._feed.flush() + render(event, ctx.lang)

@@ -241,3 +241,195 @@ async def test_the_first_bytes_are_the_gmcp_offer_as_the_docs_say(server: Runnin
     machine = doc.split("## Machine mode", 1)[1].split("\n## ", 1)[0]
     assert "`IAC WILL GMCP`, the three bytes `0xFF 0xFB 0xC9`" in machine
     assert "begins with `{`" in machine
+
+
+# ---- /look -------------------------------------------------------------------------------------------
+def test_look_shows_a_player_the_whole_view_and_a_spectator_the_public_one() -> None:
+    t = TextTable(spectators=("eve",))
+    t.send("ann", "/start")
+    t.play_until(lambda: t.table.match.round.phase == "play" and len(t.table.match.round.trick) > 1)
+    t.read_all()
+    turn = t.table.seated[t.table.match.round.turn]
+    for name in PLAYERS + ["eve"]:
+        lines = t.send(name, "/look" if name != "bob" else "/l").splitlines()
+        assert lines[0] == f"Table {t.number} as it stands:", lines
+        players = lines[1]
+        assert re.fullmatch(r">?1 ann \d+.*\|[ >]2 bob \d+.*\|[ >]3 cat \d+.*\|[ >]4 dan \d+.*",
+                            players), players
+        assert f">{t.table.seated.index(turn) + 1} {turn}" in players
+        assert re.fullmatch(r"Round 1 \| ann\+cat 0 : 0 bob\+dan", lines[2])
+        assert lines[3].startswith("Trick: ")
+        hand = [line for line in lines if line.startswith("Your hand: ")]
+        if name == "eve":
+            assert hand == [] and lines[-1] == f"{turn}'s turn."
+        else:
+            assert len(hand) == 1
+            if name == turn:
+                assert lines[-1].startswith("Your turn: /play CARDS or /pass")
+            else:
+                assert f"{turn}'s turn." in lines
+
+
+def test_look_during_the_grand_tichu_decisions_shows_what_the_updates_left_out() -> None:
+    t = TextTable()
+    t.send("ann", "/start")
+    t.send("bob", "/nogrand")
+    out = t.read_all()["ann"]
+    assert "Your hand" not in out and "Round 1 |" not in out     # the compact update
+    lines = t.send("ann", "/look").splitlines()
+    assert lines[2] == "Round 1 | ann+cat 0 : 0 bob+dan"
+    assert lines[3].startswith("Your hand: ") and lines[-1] == "Grand Tichu? /grand or /nogrand"
+
+
+def test_look_at_a_waiting_table_and_in_the_lobby() -> None:
+    t = TextTable(join=False)
+    t.send("ann", "/join 2")
+    assert t.send("ann", "/look").splitlines() == [
+        f"Table {t.number}: waiting.", "Seats: 1 - | 2 ann | 3 - | 4 -",
+        "/join [SEAT] sits down; /start when four sit; /option help lists options."]
+    lobby = FakeLobby(task.Clock())
+    c = lobby.connect()
+    c.login("zed")
+    c.send("look")                      # a full command word needs no slash
+    assert c.text().splitlines() == ["You are in the Lobby; nobody else is here.",
+                                     "No table is open: /newroom opens one."]
+    t.send("bob", "/manager")
+    t.send("cat", "/manager")
+    t.send("dan", "/manager")
+    t.read_all()
+    assert t.send("bob", "/l").splitlines() == [
+        "You are in the Lobby, with 2 other people here.",
+        "1 table open: /listroom shows the list, /room N watches a table, /newroom opens another."]
+
+
+def test_look_in_machine_mode_answers_with_the_whole_state() -> None:
+    from protocol.render_json import state_object
+    t = TextTable(spectators=("eve",))
+    t.send("ann", "/start")
+    t.play_until(lambda: t.table.match.round.phase == "play")
+    for name in ("cat", "eve"):
+        t.send(name, "/iset json 1")
+        objs = [json.loads(line) for line in t.send(name, "#l7 look").splitlines()]
+        assert [o["type"] for o in objs] == ["state"] and objs[0]["id"] == "l7"
+        whole = state_object(t.table._views.view(name if name == "cat" else None))
+        assert {k: v for k, v in objs[0].items() if k != "id"} == json.loads(json.dumps(whole))
+        assert bool(objs[0].get("hand")) is ("legal" in objs[0]) is (name == "cat")
+    t.send("dan", "/iset json 1")
+    t.send("dan", "/manager")
+    objs = [json.loads(line) for line in t.send("dan", "#l8 l").splitlines()]
+    assert objs[-1] == {"type": "look", "room": "Lobby", "number": 0, "names": [], "tables": 1,
+                        "id": "l8"}
+
+
+# ---- the bomb window -----------------------------------------------------------------------------
+def test_no_lead_prompt_before_the_bomb_window_closes_and_the_seconds_actually_left() -> None:
+    t = TextTable({"bombwindow": "5"}, spectators=("eve",))
+    t.send("ann", "/start")
+    out = t.play_until(lambda: t.table.bombwindow_left() is not None
+                       and t.table.match.round.phase == "play")
+    winner = t.table.seated[t.table.match.round.turn]
+    other = next(n for n in PLAYERS if n != winner)
+    mine = out[winner].split("wins the trick.", 1)[1]
+    assert "You may go on in 5 seconds: the others may still bomb." in mine
+    assert "Your lead" not in mine and "Your turn" not in mine
+    theirs = out[other].split("wins the trick.", 1)[1]
+    assert f"{winner} may go on in 5 seconds: time to bomb." in theirs
+    assert f"{winner}'s turn." not in theirs
+    t.clock.advance(3.2)
+    card = str(sorted(t.table.match.round.hand(t.table.match.round.turn))[0])
+    refused = t.send(winner, f"/play {card}")
+    assert "! [bomb-window] Wait 2 seconds before you go on" in refused
+    assert "Your lead" not in t.send(winner, "/look")
+    t.clock.advance(0.9)
+    assert "Wait 1 second before" in t.send(winner, f"/play {card}")
+    t.clock.advance(1.0)              # the window closes: now the prompt
+    closed = t.clients[winner].text()
+    assert closed.startswith("You may go on now.\r\n") and "Your lead: /play CARDS" in closed
+    assert f"{winner} may go on now." in t.clients[other].text()
+
+
+# ---- "you", lines not twice, the end of the game, a spectator coming in ---------------------------------
+def test_the_player_concerned_is_addressed_as_you() -> None:
+    t = TextTable()
+    out = t.send("ann", "/start")
+    t.read_all()
+    t.play_until(lambda: t.table.match.round.phase == "exchange")
+    waiting = next(n for n in PLAYERS if n not in {t.table.players[p] for p in range(4)
+                                                   if t.table.match.round.given[p] is not None})
+    assert "! [give-cards-first] Give your three cards first: /schupf" in t.send(waiting, "/pass")
+    out = t.play_until(lambda: t.table.match.round.phase == "play")
+    leader = t.table.seated[t.table.match.round.turn]
+    assert "You have the Mah Jong and lead." in out[leader]
+    assert f"{leader} has the Mah Jong and leads." in out[next(n for n in PLAYERS
+                                                                if n != leader)]
+    seen: set[str] = set()
+    for seed in range(40):
+        if seen == {"dragon", "wish"}:
+            break
+        t = TextTable(seed=seed)
+        t.send("ann", "/start")
+        t.read_all()
+        try:
+            t.play_until(lambda: t.table.state != "playing"
+                         or t.table.match.round.phase in {"dragon", "wish"} - seen, 3000)
+        except AssertionError:
+            continue
+        if t.table.state != "playing":
+            continue
+        rnd = t.table.match.round
+        phase = rnd.phase
+        seat = rnd.holder if phase == "dragon" else rnd.wisher
+        name = t.table.seated[seat]
+        out = t.send(name, "/pass")
+        if phase == "dragon":
+            left, right = t.table.seated[(seat + 3) % 4], t.table.seated[(seat + 1) % 4]
+            assert (f"! [give-dragon-first] You won the Dragon trick: give it away first, "
+                    f"/dragon left ({left}) or /dragon right ({right}).") in out
+        else:
+            assert "! [name-wish-first] Name your wish first: /wish RANK or /wish none." in out
+        assert "seat" not in out
+        seen.add(phase)
+    assert seen == {"dragon", "wish"}
+
+
+def test_the_deal_and_the_grand_tichu_prompt_are_not_repeated() -> None:
+    t = TextTable()
+    out = t.send("ann", "/start")
+    first = re.search(r"Your first 8 cards: (.+)\r\n", out).group(1)
+    assert f"Your hand: {first}" not in out
+    assert out.count("Grand Tichu? /grand or /nogrand") == 1
+    for name in ("bob", "cat", "dan"):
+        t.send(name, "/nogrand")
+    # the others decided: ann's question is not asked again after each of them
+    assert "Grand Tichu?" not in t.read_all()["ann"]
+    out = t.send("ann", "/nogrand")
+    assert "Your last 6 cards: " in out and out.count("Your hand: ") == 1
+    assert out.count("Exchange: /schupf") == 1
+    t.send("bob", "/schupf " + " ".join(
+        str(c) for c in sorted(t.table.match.round.hand(1))[:3]))
+    assert "Exchange: /schupf" not in t.read_all()["ann"]
+
+
+def test_after_game_over_the_host_is_told_how_to_play_again() -> None:
+    t = TextTable({"round": "1"})
+    t.send("ann", "/start")
+    out = t.play_until(lambda: t.table.state == "finished")
+    hint = "To play again: /reset clears the table, then /start deals a new game."
+    assert "Game over after 1 round" in out["ann"] and out["ann"].rstrip().endswith(hint)
+    assert hint not in out["bob"]
+    assert t.send("ann", "/look").rstrip().endswith(hint)
+
+
+def test_a_spectator_entering_mid_game_sees_the_round_and_score() -> None:
+    t = TextTable()
+    t.send("ann", "/start")
+    t.play_until(lambda: t.table.match.round_no == 2 and t.table.match.round.phase == "play")
+    late = t.lobby.connect()
+    late.login("fay")
+    late.text()
+    late.send(f"/room {t.number}")
+    lines = late.text().splitlines()
+    score = t.table.match.scores
+    assert f"Round 2 | ann+cat {score[0]} : {score[1]} bob+dan" in lines
+    assert any(re.fullmatch(r">?1 ann \d+.*\|.*4 dan \d+.*", line) for line in lines)
+    assert not any(line.startswith("Your hand") for line in lines)

@@ -158,8 +158,8 @@ _DYNAMIC_EVENTS = {
 
 def emitted_types() -> dict[str, set[str]]:
     """Every object type the server's code can send in machine mode -> the files that send it.
-    Engine events (lobby/tichu) become `game-KIND`, `table-view` becomes `state`, error codes
-    `error`."""
+    Engine events (lobby/tichu) become `game-KIND`, `table-view` and `table-look` (the answer
+    to /look) become `state`, error codes `error`."""
     found: dict[str, set[str]] = {}
     dynamic: set[tuple[str, str]] = set()
     for path in sorted([*ROOT.glob("lobby/**/*.py"), *ROOT.glob("protocol/*.py")]):
@@ -169,7 +169,8 @@ def emitted_types() -> dict[str, set[str]]:
         for m in _LITERAL_EVENT.finditer(src):
             for kind in filter(None, m.groups()):
                 kind = "game-" + kind if engine else kind
-                kind = "error" if kind in ERRORS else "state" if kind == "table-view" else kind
+                kind = ("error" if kind in ERRORS else
+                        "state" if kind in ("table-view", "table-look") else kind)
                 found.setdefault(kind, set()).add(rel)
         for m in _ANY_EVENT.finditer(src):
             first = m.group(1)
@@ -368,7 +369,8 @@ def test_a_whole_server_session_in_machine_mode_validates(clock: task.Clock) -> 
     for name in players + ["Mod"]:
         s.connect(name, "pw" + name.lower() + "1", register=True)
     s.connect("Eve")                                                    # a guest
-    for line, kind in [("/who", "who"), ("/wwho", "wwho"), ("/finger Boss", "finger"),
+    for line, kind in [("/who", "who"), ("/look", "look"), ("/wwho", "wwho"),
+                       ("/finger Boss", "finger"),
                        ("/help", "help"), ("/help who", "help-command"),
                        ("/listroom", "listroom"), ("/whereis Bob", "whereis"),
                        ("/set color on", "setting"), ("/iset json 1", "iset"),

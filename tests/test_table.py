@@ -280,7 +280,10 @@ def test_every_bad_input_gets_its_code_and_the_game_goes_on() -> None:
     refused("ann", "schupf", f"{hand[0]} {hand[1]} {others[0]}", "cards-not-in-hand")
     refused("ann", "schupf", f"{hand[0]} {hand[1]} X9", "bad-card")
     refused("ann", "schupf", f"{hand[0]} {hand[0]} {hand[1]}", "duplicate-card")
-    refused("ann", "play", hand[0], "exchange-incomplete")
+    # ann has not given her cards: the refusal says so (not that others are awaited)
+    refused("ann", "play", hand[0], "give-cards-first")
+    table.submit("ann", "schupf", " ".join(hand[:3]))
+    refused("ann", "play", hand[3], "exchange-incomplete")
     rng = random.Random(1)
     n = len(rec.errors())
     while table.match.round.phase == "exchange":

@@ -37,6 +37,12 @@ MESSAGES: dict[str, str] = {
     "tells": "{name} hvisker til dig: {text}",
     "told": "Du hvisker til {name}: {text}",
     "who": "I {room} ({count}): {names}",
+    "look": "Du er i {room} sammen med {count} {count!p:anden|andre} her.",
+    "look-alone": "Du er i {room}; der er ingen andre her.",
+    "look-tables": (
+        "{tables} {tables!p:åbent bord|åbne borde}: /listroom viser listen, /room N ser på et "
+        "bord, /newroom åbner et nyt."),
+    "look-no-tables": "Ingen borde er åbne: /newroom åbner et.",
     "who-bot": "{name} (bot)",
     "wwho": "{count} online:",
     "wwho-line": "  {name:<16} {room}{guest}",
@@ -103,6 +109,7 @@ MESSAGES: dict[str, str] = {
     "table-vote-ended": "Afstemningen om at fjerne {name} er slut.",
     "table-abandoned": "{target} blev fjernet; spillet er opgivet ved {score}.",
     "table-window-closed": "{name} kan fortsætte nu.",
+    "table-window-closed-you": "Du kan fortsætte nu.",
     "table-new-host": "{name} er nu vært ved dette bord.",
     "table-seeded": "Seed {seed}, sat af værten {host}: den, der kender det, kender alle hænder.",
     "table-bot-added": "{by} sætter {name} ({strategy}-bot) på plads {seat}.",
@@ -111,6 +118,7 @@ MESSAGES: dict[str, str] = {
     "vote-yes": "ja",
     "vote-no": "nej",
     "table-view": "Bord {table}: {state}.",
+    "table-look": "Bord {table} lige nu:",
     "table-state-waiting": "venter",
     "table-state-playing": "spiller",
     "table-state-finished": "afsluttet",
@@ -138,6 +146,7 @@ MESSAGES: dict[str, str] = {
     "view-your-lead-wish": "Du spiller ud: /play CARDS med en {rank} (ønsket), eller en bombe",
     "view-bombs": "Du kan bombe: /bomb {cards}",
     "view-bomb-window": "{name} kan fortsætte om {seconds!t}: tid til bomber.",
+    "view-bomb-window-you": "Du kan fortsætte om {seconds!t}: de andre kan stadig bombe.",
     "view-grand": "Grand Tichu? /grand eller /nogrand",
     "view-grand-wait": "Venter på svar om Grand Tichu: {names}",
     "view-exchange": "Bytte: /schupf NEXT PARTNER PREVIOUS ({next}, {partner}, {previous})",
@@ -148,6 +157,7 @@ MESSAGES: dict[str, str] = {
     "view-dragon-wait": "Venter på, at {name} giver Dragens stik væk.",
     "view-tichu-hint": "(/tichu melder Tichu)",
     "view-finished": "Spillet er slut. {outcome}",
+    "view-play-again": "For at spille igen: /reset rydder bordet, og /start giver et nyt spil.",
     "view-abandoned": "Spillet blev opgivet ({name} fjernet).",
     "game-round-start": "Runde {round} begynder.",
     "game-deal": "Dine første 8 kort: {cards}",
@@ -161,6 +171,7 @@ MESSAGES: dict[str, str] = {
     "game-exchange-received": "Du får {gifts}.",
     "game-gift-from": "{card} fra {name}",
     "game-play-phase": "{name} har Mahjong og spiller ud.",
+    "game-play-phase-you": "Du har Mahjong og spiller ud.",
     "game-play": "{name} spiller {cards}.",
     "game-play-bomb": "{name} BOMBER {cards}!",
     "game-wish": "{name} ønsker en {rank}.",
@@ -315,6 +326,11 @@ MESSAGES: dict[str, str] = {
     "no-vote": "Der er ingen afstemning at svare på.",
     "not-a-voter": "Kun de andre spillere ved bordet stemmer om dette.",
     "bomb-window": "Vent {seconds!t}, før du fortsætter: de andre kan stadig bombe stikket.",
+    "give-dragon-first": (
+        "Du har vundet Dragens stik: giv det væk først, /dragon left ({left}) eller /dragon "
+        "right ({right})."),
+    "name-wish-first": "Sig dit ønske først: /wish RANK eller /wish none.",
+    "give-cards-first": "Giv dine tre kort først: /schupf NEXT PARTNER PREVIOUS.",
     "bad-dragon-target":
         "Giv Dragens stik væk med /dragon left eller /dragon right (eller et pladsnummer eller et navn).",
     # rooms and table routing (lobby/world.py, protocol/commands.py)
@@ -531,6 +547,16 @@ MESSAGES: dict[str, str] = {
         "og hvor mange der ser på. Tyve borde ad gangen: er der flere, siger første\n"
         "linje, hvor mange der er, og hvor mange der venter og spiller, og /listroom 2\n"
         "viser de næste tyve."),
+    "cmd-look": "Vis bordet (eller hvor du er) igen.",
+    "cmd-look-help": (
+        "Ved et bord: hele visningen igen, som den er nu: pladserne med de resterende kort og "
+        "meldingerne,\n"
+        "stillingen, stikket, ønsket, din hånd og hvis tur det er, med hvad du skal skrive (en "
+        "tilskuer\n"
+        "ser den offentlige visning uden hænder). Andre steder: rummet, du er i, og hvordan du "
+        "finder et bord.\n"
+        "I maskintilstand er svaret hele state-objektet. BSW- og MUD-spillere kender det som "
+        "/l."),
     "cmd-manager": "Tilbage til lobbyen (rum 0).",
     "cmd-manager-help": (
         "Fører dig tilbage til lobbyen (rum 0, BSW's landsby). Før et spil starter,\n"

@@ -38,6 +38,12 @@ MESSAGES: dict[str, str] = {
     "tells": "{name} te susurra: {text}",
     "told": "Susurras a {name}: {text}",
     "who": "En {room} ({count}): {names}",
+    "look": "Estás en {room}, con {count} {count!p:persona más|personas más} aquí.",
+    "look-alone": "Estás en {room}; no hay nadie más.",
+    "look-tables": (
+        "{tables} {tables!p:mesa abierta|mesas abiertas}: /listroom muestra la lista, /room N "
+        "mira una mesa, /newroom abre otra."),
+    "look-no-tables": "No hay mesas abiertas: /newroom abre una.",
     "who-bot": "{name} (bot)",
     "wwho": "{count} en línea:",
     "wwho-line": "  {name:<16} {room}{guest}",
@@ -105,6 +111,7 @@ MESSAGES: dict[str, str] = {
     "table-vote-ended": "Termina la votación sobre retirar a {name}.",
     "table-abandoned": "{target} fue retirado; la partida se abandona con {score}.",
     "table-window-closed": "{name} ya puede seguir.",
+    "table-window-closed-you": "Ya puedes seguir.",
     "table-new-host": "{name} es ahora el anfitrión de esta mesa.",
     "table-seeded": "Semilla {seed}, fijada por el anfitrión {host}: quien la conoce conoce todas las manos.",
     "table-bot-added": "{by} sienta a {name} (bot {strategy}) en la posición {seat}.",
@@ -113,6 +120,7 @@ MESSAGES: dict[str, str] = {
     "vote-yes": "sí",
     "vote-no": "no",
     "table-view": "Mesa {table}: {state}.",
+    "table-look": "La mesa {table} ahora mismo:",
     "table-state-waiting": "esperando",
     "table-state-playing": "jugando",
     "table-state-finished": "terminada",
@@ -141,6 +149,7 @@ MESSAGES: dict[str, str] = {
     "view-your-lead-wish": "Sales tú: /play CARDS con un {rank} (el deseo), o una bomba",
     "view-bombs": "Puedes tirar una bomba: /bomb {cards}",
     "view-bomb-window": "{name} podrá seguir en {seconds!t}: tiempo para bombas.",
+    "view-bomb-window-you": "Podrás seguir en {seconds!t}: los demás aún pueden tirar una bomba.",
     "view-grand": "¿Gran Tichu? /grand o /nogrand",
     "view-grand-wait": "Esperando la respuesta al Gran Tichu: {names}",
     "view-exchange": "Intercambio: /schupf NEXT PARTNER PREVIOUS ({next}, {partner}, {previous})",
@@ -151,6 +160,8 @@ MESSAGES: dict[str, str] = {
     "view-dragon-wait": "Esperando a que {name} entregue la baza del Dragón.",
     "view-tichu-hint": "(/tichu anuncia Tichu)",
     "view-finished": "Fin de la partida. {outcome}",
+    "view-play-again": (
+        "Para jugar otra vez: /reset prepara la mesa y /start reparte una nueva partida."),
     "view-abandoned": "La partida se abandonó ({name} retirado).",
     "game-round-start": "Empieza la ronda {round}.",
     "game-deal": "Tus 8 primeras cartas: {cards}",
@@ -164,6 +175,7 @@ MESSAGES: dict[str, str] = {
     "game-exchange-received": "Recibes {gifts}.",
     "game-gift-from": "{card} de {name}",
     "game-play-phase": "{name} tiene el Mahjongg y sale.",
+    "game-play-phase-you": "Tienes el Mahjongg y sales tú.",
     "game-play": "{name} juega {cards}.",
     "game-play-bomb": "¡{name} tira una BOMBA: {cards}!",
     "game-wish": "{name} desea un {rank}.",
@@ -321,6 +333,11 @@ MESSAGES: dict[str, str] = {
     "no-vote": "No hay ninguna votación a la que responder.",
     "not-a-voter": "Solo votan los demás jugadores de la mesa.",
     "bomb-window": "Espera {seconds!t} antes de seguir: los demás aún pueden tirar una bomba sobre la baza.",
+    "give-dragon-first": (
+        "Has ganado la baza del Dragón: entrégala primero, /dragon left ({left}) o /dragon "
+        "right ({right})."),
+    "name-wish-first": "Di primero tu deseo: /wish RANK o /wish none.",
+    "give-cards-first": "Entrega primero tus tres cartas: /schupf NEXT PARTNER PREVIOUS.",
     "bad-dragon-target":
         "Entrega la baza del Dragón con /dragon left o /dragon right (o un número de posición o un nombre).",
     # rooms and table routing (lobby/world.py, protocol/commands.py)
@@ -546,6 +563,16 @@ MESSAGES: dict[str, str] = {
         "predeterminadas, y cuántos miran. Veinte mesas cada vez: si hay más, la\n"
         "primera línea dice cuántas hay y cuántas esperan y juegan, y /listroom 2\n"
         "muestra las veinte siguientes."),
+    "cmd-look": "Mostrar otra vez la mesa (o dónde estás).",
+    "cmd-look-help": (
+        "En una mesa: toda la vista, tal como está ahora: las posiciones con las cartas que "
+        "quedan y los cantos,\n"
+        "la puntuación, la baza, el deseo, tu mano y de quién es el turno, con lo que hay que "
+        "escribir (un espectador\n"
+        "ve la vista pública, sin manos). En otro sitio: la sala en la que estás y cómo "
+        "encontrar una mesa.\n"
+        "En modo máquina la respuesta es el objeto state completo. Los jugadores de BSW y de "
+        "los MUD lo conocen como /l."),
     "cmd-manager": "Volver al lobby (sala 0).",
     "cmd-manager-help": (
         "Te devuelve al lobby (sala 0, el pueblo de BSW). Antes de empezar una partida\n"

@@ -39,6 +39,12 @@ MESSAGES: dict[str, str] = {
     "tells": "{name} te chuchote : {text}",
     "told": "Tu chuchotes à {name} : {text}",
     "who": "Dans {room} ({count}) : {names}",
+    "look": "Tu es dans {room}, avec {count} {count!p:autre personne|autres personnes} ici.",
+    "look-alone": "Tu es dans {room} ; personne d'autre n'est là.",
+    "look-tables": (
+        "{tables} {tables!p:table ouverte|tables ouvertes} : /listroom en donne la liste, /room "
+        "N en regarde une, /newroom en ouvre une autre."),
+    "look-no-tables": "Aucune table ouverte : /newroom en ouvre une.",
     "who-bot": "{name} (bot)",
     "wwho": "{count} en ligne :",
     "wwho-line": "  {name:<16} {room}{guest}",
@@ -106,6 +112,7 @@ MESSAGES: dict[str, str] = {
     "table-vote-ended": "Le vote sur le retrait de {name} est terminé.",
     "table-abandoned": "{target} a été retiré ; la partie est abandonnée à {score}.",
     "table-window-closed": "{name} peut continuer maintenant.",
+    "table-window-closed-you": "Tu peux continuer maintenant.",
     "table-new-host": "{name} est maintenant l'hôte de cette table.",
     "table-seeded": "Graine {seed}, fixée par l'hôte {host} : qui la connaît connaît toutes les mains.",
     "table-bot-added": "{by} installe {name} (bot {strategy}) à la place {seat}.",
@@ -114,6 +121,7 @@ MESSAGES: dict[str, str] = {
     "vote-yes": "oui",
     "vote-no": "non",
     "table-view": "Table {table} : {state}.",
+    "table-look": "La table {table} en ce moment :",
     "table-state-waiting": "en attente",
     "table-state-playing": "en jeu",
     "table-state-finished": "terminée",
@@ -141,6 +149,8 @@ MESSAGES: dict[str, str] = {
     "view-your-lead-wish": "Tu as la main : /play CARDS avec un {rank} (le souhait), ou une bombe",
     "view-bombs": "Tu peux poser une bombe : /bomb {cards}",
     "view-bomb-window": "{name} pourra continuer dans {seconds!t} : place aux bombes.",
+    "view-bomb-window-you": (
+        "Tu pourras continuer dans {seconds!t} : les autres peuvent encore poser une bombe."),
     "view-grand": "Grand Tichu ? /grand ou /nogrand",
     "view-grand-wait": "On attend la réponse au Grand Tichu : {names}",
     "view-exchange": "Échange : /schupf NEXT PARTNER PREVIOUS ({next}, {partner}, {previous})",
@@ -151,6 +161,8 @@ MESSAGES: dict[str, str] = {
     "view-dragon-wait": "On attend que {name} donne le pli du Dragon.",
     "view-tichu-hint": "(/tichu pour annoncer Tichu)",
     "view-finished": "Partie terminée. {outcome}",
+    "view-play-again": (
+        "Pour rejouer : /reset libère la table, puis /start distribue une nouvelle partie."),
     "view-abandoned": "La partie a été abandonnée ({name} retiré).",
     "game-round-start": "La manche {round} commence.",
     "game-deal": "Tes 8 premières cartes : {cards}",
@@ -164,6 +176,7 @@ MESSAGES: dict[str, str] = {
     "game-exchange-received": "Tu reçois {gifts}.",
     "game-gift-from": "{card} de {name}",
     "game-play-phase": "{name} a le Mahjongg et commence.",
+    "game-play-phase-you": "Tu as le Mahjongg et tu commences.",
     "game-play": "{name} joue {cards}.",
     "game-play-bomb": "{name} pose une BOMBE : {cards} !",
     "game-wish": "{name} souhaite un {rank}.",
@@ -322,6 +335,11 @@ MESSAGES: dict[str, str] = {
     "not-a-voter": "Seuls les autres joueurs de la table votent là-dessus.",
     "bomb-window":
         "Attends {seconds!t} avant de continuer : les autres peuvent encore poser une bombe sur le pli.",
+    "give-dragon-first": (
+        "Tu as gagné le pli du Dragon : donne-le d'abord, /dragon left ({left}) ou /dragon "
+        "right ({right})."),
+    "name-wish-first": "Fais d'abord ton souhait : /wish RANK ou /wish none.",
+    "give-cards-first": "Donne d'abord tes trois cartes : /schupf NEXT PARTNER PREVIOUS.",
     "bad-dragon-target":
         "Donne le pli du Dragon avec /dragon left ou /dragon right (ou un numéro de place ou un nom).",
     # rooms and table routing (lobby/world.py, protocol/commands.py)
@@ -546,6 +564,16 @@ MESSAGES: dict[str, str] = {
         "défaut, et le nombre de spectateurs. Vingt tables à la fois : s'il y en a\n"
         "plus, la première ligne dit combien il y en a, combien attendent et combien\n"
         "jouent, et /listroom 2 montre les vingt suivantes."),
+    "cmd-look": "Montrer de nouveau la table (ou l'endroit où tu es).",
+    "cmd-look-help": (
+        "À une table : toute la vue, telle qu'elle est maintenant : les places avec les cartes "
+        "restantes et les annonces,\n"
+        "le score, le pli, le souhait, ta main et à qui c'est le tour, avec ce qu'il faut taper "
+        "(un spectateur\n"
+        "voit la vue publique, sans les mains). Ailleurs : la salle où tu es et comment trouver "
+        "une table.\n"
+        "En mode machine, la réponse est l'objet state complet. Les joueurs de BSW et des MUD "
+        "le connaissent sous /l."),
     "cmd-manager": "Retourner au lobby (salle 0).",
     "cmd-manager-help": (
         "Te ramène au lobby (salle 0, le village de BSW). Avant le début d'une partie,\n"
