@@ -10,7 +10,11 @@ A running table tells the journal what it must not lose:
 
 Nothing is written at once. The first call in a reactor turn schedules one flush
 (``clock.callLater(0, ...)``); the flush hands everything buffered in that turn to the store's
-worker thread as ONE transaction (WAL: one commit, however many tables and actions). The outbox
+worker thread as ONE transaction (WAL: one commit, however many tables and actions). While a
+transaction is still on the worker thread, what later turns buffer waits and goes as the next
+transaction as soon as that one is back (group commit: one transaction in flight at a time). An
+idle server commits at once as before; a busy one at human pace, where every action comes in a
+turn of its own, no longer hands one transaction per action to the thread. The outbox
 (``send``) holds a table's outgoing events until every write that table buffered before them is
 committed, then releases them in the order they were queued: a table's events never overtake its
 journal, and a table with nothing pending sends at once. Tables do not wait for one another.
@@ -151,6 +155,7 @@ class Journal:
         self._outbox: dict[int, deque[tuple[int, Callable[..., Any], tuple[Any, ...]]]] = {}
         self._flushed: dict[int, list[Deferred[None]]] = {}
         self._fsync_set = False
+        self._out = 0                   # transactions handed to the worker thread, not back
         #: figures for tests and the operations page
         self.transactions = 0
         self.writes = 0
@@ -258,7 +263,16 @@ class Journal:
 
     def _turn_over(self) -> None:
         self._call = None
-        if self._buffer:
+        if self._buffer and not self._out:
+            self._flush()              # (else: the next transaction when this one is back)
+
+    def _next(self) -> None:
+        """A transaction is back: what was buffered meanwhile goes now."""
+        self._out -= 1
+        if self._buffer and not self._out:
+            if self._call is not None and self._call.active():
+                self._call.cancel()
+            self._call = None
             self._flush()
 
     def _flush(self) -> None:
@@ -270,6 +284,7 @@ class Journal:
             self._fsync_set = True
             self.store.run_query(_full_sync)
         self._in_flight += len(ops)
+        self._out += 1
         handed = self.clock.seconds()
         d = self.store.run_transaction(_write_batch, ops)
         d.addCallbacks(self._committed_batch, self._failed_batch,
@@ -283,12 +298,22 @@ class Journal:
         self._in_flight -= len(ops)
         if self.on_commit is not None:
             self.on_commit(self.clock.seconds() - handed)
-        self._done(batch)
-        for index, d in waiting:
-            d.callback(results[index])
+        try:
+            self._done(batch)
+            for index, d in waiting:
+                d.callback(results[index])
+        finally:
+            self._next()
 
     def _failed_batch(self, failure: Failure, batch: int, ops: list[tuple[Any, ...]],
                       waiting: list[tuple[int, Deferred[Any]]]) -> None:
+        try:
+            self._failed(failure, ops, batch, waiting)
+        finally:
+            self._next()
+
+    def _failed(self, failure: Failure, ops: list[tuple[Any, ...]], batch: int,
+                waiting: list[tuple[int, Deferred[Any]]]) -> None:
         self.failures += 1
         self._in_flight -= len(ops)
         tables = sorted({op[1] for op in ops})

@@ -52,7 +52,9 @@ command line (docs/operations.md, "Limits").
 """
 from __future__ import annotations
 
+import heapq
 import ipaddress
+import math
 from collections import deque
 from dataclasses import dataclass, fields, replace
 from typing import TYPE_CHECKING, Any
@@ -217,6 +219,87 @@ def is_loopback(host: str) -> bool:
         return False
 
 
+class WheelTimer:
+    """One deadline in a `TimerWheel` (the `active()` / `cancel()` of a DelayedCall)."""
+
+    __slots__ = ("wheel", "slot", "fn")
+
+    def __init__(self, wheel: "TimerWheel | None", slot: int, fn: Any) -> None:
+        self.wheel = wheel
+        self.slot = slot
+        self.fn = fn
+
+    def active(self) -> bool:
+        return self.wheel is not None
+
+    def cancel(self) -> None:
+        wheel, self.wheel = self.wheel, None
+        if wheel is not None:
+            timers = wheel._slots.get(self.slot)
+            if timers is not None:
+                timers.pop(self, None)
+
+
+class TimerWheel:
+    """The deadlines of every connection (log-in and idle timers) behind ONE timer of the
+    clock: each deadline is rounded up to a slot of `resolution` seconds, and one DelayedCall
+    waits for the earliest slot that has a deadline. An idle connection costs one dict entry,
+    no timer and no periodic call of its own; a slot's deadlines run in the order they were
+    set. `call_at(when, fn)` -> a `WheelTimer` (`cancel()`, `active()`)."""
+
+    def __init__(self, clock: Any, resolution: float = 1.0) -> None:
+        self.clock = clock
+        self.resolution = resolution
+        self._slots: dict[int, dict[WheelTimer, None]] = {}
+        self._heap: list[int] = []          # the slots' numbers (each once)
+        self._call: Any = None
+        self._call_slot: int | None = None
+
+    def __len__(self) -> int:
+        return sum(len(t) for t in self._slots.values())
+
+    def call_at(self, when: float, fn: Any) -> WheelTimer:
+        slot = math.ceil(when / self.resolution - 1e-9)
+        timers = self._slots.get(slot)
+        if timers is None:
+            timers = self._slots[slot] = {}
+            heapq.heappush(self._heap, slot)
+        timer = WheelTimer(self, slot, fn)
+        timers[timer] = None
+        if self._call_slot is None or slot < self._call_slot:
+            self._arm(slot)
+        return timer
+
+    def call_later(self, seconds: float, fn: Any) -> WheelTimer:
+        return self.call_at(self.clock.seconds() + seconds, fn)
+
+    def _arm(self, slot: int) -> None:
+        if self._call is not None and self._call.active():
+            self._call.cancel()
+        self._call_slot = slot
+        self._call = self.clock.callLater(
+            max(0.0, slot * self.resolution - self.clock.seconds()), self._fire)
+
+    def _fire(self) -> None:
+        self._call = self._call_slot = None
+        now = self.clock.seconds()
+        heap = self._heap
+        while heap and heap[0] * self.resolution <= now + 1e-9:
+            slot = heapq.heappop(heap)
+            for timer in list(self._slots.pop(slot, {})):
+                if timer.wheel is None:
+                    continue
+                timer.wheel = None
+                try:
+                    timer.fn()
+                except Exception:
+                    log.failure("a connection timer failed")
+        while heap and not self._slots.get(heap[0]):     # slots emptied by cancel()
+            self._slots.pop(heapq.heappop(heap), None)
+        if heap:
+            self._arm(heap[0])
+
+
 class Guard:
     """The shared counts of one server and the factory of per-connection guards."""
 
@@ -224,6 +307,8 @@ class Guard:
         self.limits = limits
         self.clock = clock
         self.world = world
+        #: the log-in and idle deadlines of every connection: one timer of the clock for all
+        self.wheel = TimerWheel(clock)
         self.total = 0
         self.per_ip: dict[str, int] = {}
         self._attempts: dict[str, deque[float]] = {}         # address group -> attempt times
@@ -531,9 +616,9 @@ class ConnectionGuard:
         self._idle_warned: float | None = None   # when the idle warning was sent
         self._done = False
         self.attempts: deque[float] | None = None   # password attempt times (Guard)
-        self._login_call = guard.clock.callLater(limits.login_timeout, self._login_expired) \
+        self._login_call = guard.wheel.call_at(now + limits.login_timeout, self._login_expired) \
             if limits.login_timeout > 0 else None
-        self._idle_call = None
+        self._idle_call: WheelTimer | None = None
         if limits.idle_timeout > 0:
             self._schedule_idle(now + max(0.0, limits.idle_timeout - limits.idle_warning))
 
@@ -663,8 +748,8 @@ class ConnectionGuard:
         session.disconnect(error_event("idle-timeout", seconds=limits.idle_timeout))
 
     def _schedule_idle(self, when: float) -> None:
-        clock = self.guard.clock
-        self._idle_call = clock.callLater(max(0.0, when - clock.seconds()), self._idle_check)
+        self._idle_call = self.guard.wheel.call_at(max(when, self.guard.clock.seconds()),
+                                                   self._idle_check)
 
     def table_waits_on_others(self, user: Any) -> bool:
         """Whether ``user`` sits at a running table that now waits on somebody else."""

@@ -376,6 +376,7 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
                         help="serve /metrics (Prometheus), /healthz and /games/GAME.tch over "
                              "HTTP on this Twisted endpoint, e.g. tcp:9100:interface=127.0.0.1 "
                              "(default: off; docs/operations.md, Metrics)")
+    add_health_options(parser)
     parser.add_argument("--admin", metavar="NAME",
                         help="the first admin: this account gets the role admin (it can then "
                              "give roles with /role NAME admin|moderator|none); it must exist, "
@@ -384,6 +385,26 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     opts = parser.parse_args(argv)
     opts.port = opts.port or [DEFAULT_PORT]
     return opts
+
+
+def add_health_options(parser: argparse.ArgumentParser) -> None:
+    """The garbage-collection policy and the reactor probe (protocol/reactor_health.py)."""
+    from protocol.reactor_health import DEFAULT_GEN0
+    add = parser.add_argument
+    add("--gc-threshold", type=int, default=DEFAULT_GEN0, metavar="N",
+        help=f"allocations before a collection of the young generation (default {DEFAULT_GEN0}; "
+             "0: CPython's own thresholds)")
+    add("--gc-freeze-interval", type=float, default=60.0, metavar="SECONDS",
+        help="every SECONDS the young generations are collected and what survived is frozen "
+             "out of the collector's way (default 60; 0: only once after start-up)")
+    add("--gc-thaw-interval", type=float, default=3600.0, metavar="SECONDS",
+        help="every SECONDS everything is unfrozen, collected once and frozen again, which "
+             "reclaims reference cycles among frozen objects (default 3600; 0: never)")
+    add("--no-gc-policy", action="store_true",
+        help="leave the garbage collector as CPython sets it (no freezing, no thresholds)")
+    add("--reactor-probe", type=float, default=0.0, metavar="SECONDS",
+        help="log the longest reactor pause and the garbage collections every SECONDS "
+             "(default 0: off)")
 
 
 def add_limit_options(parser: argparse.ArgumentParser) -> None:
@@ -538,8 +559,21 @@ def main(argv: Sequence[str] | None = None) -> int:
         sys.stderr.write(f"tichu-lobby: {message}\n")
         reactor.stop()
 
+    from protocol.reactor_health import GcPolicy, ReactorProbe
+    probe = ReactorProbe(reactor, opts.reactor_probe) if opts.reactor_probe > 0 else None
+    policy = None if opts.no_gc_policy else GcPolicy(
+        reactor, gen0=opts.gc_threshold, freeze_interval=opts.gc_freeze_interval,
+        thaw_interval=opts.gc_thaw_interval)
+
+    def started(result: Any) -> Any:
+        if policy is not None:
+            policy.start()           # after start-up: what it made is frozen
+        if probe is not None:
+            probe.start()
+        return result
+
     def begin() -> None:
-        server.start().addErrback(failed)
+        server.start().addCallback(started).addErrback(failed)
 
     reactor.callWhenRunning(begin)
     reactor.addSystemEventTrigger("before", "shutdown", server.stop)

@@ -230,6 +230,50 @@ def test_idle_warning_then_disconnect_and_typing_resets(clock: task.Clock) -> No
     assert c.closed
 
 
+def test_idle_and_login_timers_of_many_connections_share_one_timer(clock: task.Clock) -> None:
+    """The log-in and idle deadlines of every connection live in one timer wheel: 200 idle
+    connections add no timer of their own to the clock (no call per connection), and each
+    still gets its warning and its disconnect on time."""
+    lobby = GuardedLobby(clock, idle_timeout=100, idle_warning=20, login_timeout=30)
+    before = len(clock.getDelayedCalls())
+    clients = [lobby.connect() for _ in range(200)]
+    assert len(clock.getDelayedCalls()) <= before + 1
+    for i, c in enumerate(clients):
+        c.login(f"Idle{i}")
+        c.raw()
+    assert len(clock.getDelayedCalls()) <= before + 1
+    assert len(lobby.guard.wheel) == 400           # a log-in and an idle deadline each
+    clock.advance(30)                              # the log-in deadlines passed: all logged in
+    assert not any(c.closed for c in clients)
+    assert len(lobby.guard.wheel) == 200
+    clock.advance(50)
+    assert all("[idle-warning]" in c.text() for c in clients)
+    clients[0].send("/who")                        # typing moves only that deadline
+    clock.advance(20)
+    kicked = ["[idle-timeout]" in c.text() for c in clients]
+    assert kicked.count(True) == 199 and not kicked[0] and not clients[0].closed
+    assert len(clock.getDelayedCalls()) <= before + 1
+
+
+def test_the_timer_wheel_runs_deadlines_in_order_and_cancels(clock: task.Clock) -> None:
+    from protocol.guard import TimerWheel
+    wheel = TimerWheel(clock, resolution=1.0)
+    ran: list[str] = []
+    t0 = clock.seconds()
+    a = wheel.call_at(t0 + 2.5, lambda: ran.append("a"))   # rounded up to the slot of t0+3
+    wheel.call_at(t0 + 1, lambda: ran.append("b"))
+    c = wheel.call_at(t0 + 1, lambda: ran.append("c"))
+    c.cancel()
+    assert not c.active() and a.active()
+    clock.advance(1)
+    assert ran == ["b"]
+    clock.advance(1.5)
+    assert ran == ["b"]
+    clock.advance(0.5)
+    assert ran == ["b", "a"] and not a.active()
+    assert clock.getDelayedCalls() == [] and len(wheel) == 0
+
+
 class _RunningTable:
     """Stands in for a TableActor: a running game that waits on ``waiting``."""
 

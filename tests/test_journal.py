@@ -12,6 +12,7 @@ import sys
 import textwrap
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 import pytest_twisted
@@ -73,6 +74,57 @@ def test_the_writes_of_one_turn_are_one_transaction(inline) -> None:
     assert len(commits) == 2 and journal.transactions == 2
     clock.advance(0)                       # an idle turn writes nothing
     assert len(commits) == 2
+
+
+class HeldRunner:
+    """A store runner whose calls wait until the test releases them (the worker thread busy)."""
+
+    def __init__(self) -> None:
+        self.held: list[tuple[Any, tuple[Any, ...], Any]] = []
+
+    def __call__(self, f: Any, *args: Any, **kwargs: Any) -> Any:
+        from twisted.internet.defer import Deferred
+        d: Any = Deferred()
+        self.held.append((f, args, d))
+        return d
+
+    def release(self) -> None:
+        f, args, d = self.held.pop(0)
+        d.callback(f(*args))
+
+
+def test_while_a_transaction_is_out_later_turns_go_as_one_next_transaction(tmp_path: Path
+                                                                            ) -> None:
+    """Group commit: one transaction in flight at a time; what later turns buffer meanwhile is
+    the next transaction, handed over as soon as the first is back, and each table's events
+    still leave only after their writes are committed."""
+    runner = HeldRunner()
+    store = Store(str(tmp_path / "group.sqlite3"), runner)
+    opened = store.open()
+    while runner.held:                     # the schema, before the test
+        runner.release()
+    assert opened.called
+    clock = task.Clock()
+    journal = Journal(store, clock)
+    sent: list[str] = []
+    match = random_game(3, until_actions=5)
+    journal.start_table(1, options={}, players=PLAYERS, head=match.record())
+    journal.record_action(1, 1, *match.actions[0])
+    journal.send(1, sent.append, "one")
+    clock.advance(0)
+    assert len(runner.held) == 1            # the first transaction is out
+    for seq in (2, 3, 4):                   # three more turns, each with an action
+        journal.record_action(1, seq, *match.actions[seq - 1])
+        journal.send(1, sent.append, f"after {seq}")
+        clock.advance(0)
+    assert len(runner.held) == 1 and sent == []     # nothing more handed over, nothing sent
+    runner.release()
+    assert sent == ["one"] and len(runner.held) == 1   # the three turns: one transaction
+    runner.release()
+    assert sent == ["one", "after 2", "after 3", "after 4"]
+    assert journal.transactions == 2 and journal.writes == 5
+    clock.advance(0)
+    assert runner.held == []                # idle: nothing more
 
 
 def test_events_wait_for_the_commit_and_keep_their_order(inline) -> None:

@@ -1,0 +1,194 @@
+"""The reactor's health: the longest pause of the reactor, the garbage collector's share of it,
+and the server's garbage-collection policy.
+
+**The probe** (`ReactorProbe`, the server's `--reactor-probe SECONDS`): one LoopingCall every
+`TICK` seconds (one timer for the whole process, whatever the number of connections) measures
+by the monotonic clock how late each tick comes: the longest lateness is the longest time the
+reactor did not get back to its timers (a long callback, a collection, a blocking call). Python's
+`gc.callbacks` time every collection (by the clock, and by the thread's CPU time: on a shared
+machine the process may lose the CPU in the middle of one). Every `SECONDS` the probe logs one line
+
+    reactor: longest pause 3.1 ms in 10.0 s (500 ticks); gc: 41 collections, 12.4 ms,
+    longest 1.9 ms (CPU 1.8 ms, generation 0); frozen 81234
+
+(one line in the log)
+and starts a new window; `snapshot()` gives the same figures as data.
+
+**The policy** (`GcPolicy`): the server's heap is mostly long-lived (accounts online, rooms,
+tables, matches, caches); CPython's full collections walk all of it, which on a busy server
+stalled the reactor for 240-415 ms about every 27 s (docs/performance.md). So:
+
+- after start-up `gc.freeze()` moves everything into the permanent generation, which no
+  collection walks;
+- at quiet moments, every `freeze_interval` seconds (`--gc-freeze-interval`, default 60; 0: only
+  after start-up), the young generations are collected (`gc.collect(1)`: cheap) and everything
+  that survived is frozen too: the objects of the tables, matches and connections made since;
+- the thresholds (`--gc-threshold`, generation 0; default 5,000 instead of CPython's 700) make
+  young collections rarer, and generation 2 is collected only after `GEN2_AFTER` collections of
+  generation 1;
+- cyclic garbage among frozen objects (a reference cycle of a connection closed after it was
+  frozen, say) is not reclaimed until it is unfrozen: every `thaw_interval` seconds
+  (`--gc-thaw-interval`, default 3,600; 0: never) everything is unfrozen, collected once, and
+  frozen again, and that pause is logged with what it found (`gc: thawed ...`).
+
+Time comes from the injected reactor (its clock) and `time.perf_counter` (the probe measures
+real lateness: it is a measurement, not a decision of the domain).
+"""
+from __future__ import annotations
+
+import gc
+import time
+from typing import Any, Callable
+
+from twisted.internet.task import LoopingCall
+from twisted.logger import Logger
+
+__all__ = ["ReactorProbe", "GcPolicy", "TICK", "GEN2_AFTER", "DEFAULT_GEN0"]
+
+log = Logger(namespace="protocol.health")
+
+#: seconds between two ticks of the probe
+TICK = 0.02
+#: collections of generation 1 before generation 2 is collected (CPython: 10)
+GEN2_AFTER = 50
+#: generation 0's threshold (CPython: 700)
+DEFAULT_GEN0 = 5000
+
+
+class ReactorProbe:
+    """The longest reactor pause and the collections, per report window (see the module)."""
+
+    def __init__(self, reactor: Any, report_every: float, *, tick: float = TICK,
+                 now: Callable[[], float] = time.perf_counter) -> None:
+        self.reactor = reactor
+        self.report_every = report_every
+        self.tick = tick
+        self._now = now
+        self._loop = LoopingCall(self._tick)
+        self._loop.clock = reactor
+        self._reset(now())
+        self._last = now()
+        self._gc_started = 0.0
+        self._gc_cpu_started = 0.0
+        #: the longest pause and collection since the start (seconds)
+        self.max_pause_ever = 0.0
+        self.max_gc_ever = 0.0
+
+    def _reset(self, now: float) -> None:
+        self._window_start = now
+        self.ticks = 0
+        self.max_pause = 0.0
+        self.collections = 0
+        self.gc_seconds = 0.0
+        self.max_gc = 0.0
+        self.max_gc_cpu = 0.0
+        self.max_gc_generation: int | None = None
+
+    def start(self) -> None:
+        self._last = self._now()
+        self._reset(self._last)
+        gc.callbacks.append(self._gc)
+        self._loop.start(self.tick, now=False)
+
+    def stop(self) -> None:
+        if self._gc in gc.callbacks:
+            gc.callbacks.remove(self._gc)
+        if self._loop.running:
+            self._loop.stop()
+
+    def _tick(self) -> None:
+        now = self._now()
+        late = now - self._last - self.tick
+        self._last = now
+        self.ticks += 1
+        if late > self.max_pause:
+            self.max_pause = late
+            if late > self.max_pause_ever:
+                self.max_pause_ever = late
+        if self.report_every > 0 and now - self._window_start >= self.report_every:
+            self.report(now)
+
+    def _gc(self, phase: str, info: dict[str, Any]) -> None:
+        if phase == "start":
+            self._gc_started = self._now()
+            self._gc_cpu_started = time.thread_time()
+            return
+        took = self._now() - self._gc_started
+        cpu = time.thread_time() - self._gc_cpu_started
+        if cpu > self.max_gc_cpu:
+            self.max_gc_cpu = cpu
+        self.collections += 1
+        self.gc_seconds += took
+        if took > self.max_gc:
+            self.max_gc = took
+            self.max_gc_generation = info.get("generation")
+            if took > self.max_gc_ever:
+                self.max_gc_ever = took
+
+    def snapshot(self) -> dict[str, Any]:
+        """The figures of the current window (milliseconds)."""
+        return {"seconds": round(self._now() - self._window_start, 3), "ticks": self.ticks,
+                "max_pause_ms": round(self.max_pause * 1000, 2),
+                "collections": self.collections, "gc_ms": round(self.gc_seconds * 1000, 2),
+                "max_gc_ms": round(self.max_gc * 1000, 2),
+                "max_gc_cpu_ms": round(self.max_gc_cpu * 1000, 2),
+                "max_gc_generation": self.max_gc_generation,
+                "frozen": gc.get_freeze_count()}
+
+    def report(self, now: float | None = None) -> None:
+        s = self.snapshot()
+        log.info("reactor: longest pause {max_pause_ms} ms in {seconds} s ({ticks} ticks); gc: "
+                 "{collections} collections, {gc_ms} ms, longest {max_gc_ms} ms (CPU {max_gc_cpu_ms} "
+                 "ms, generation {max_gc_generation}); frozen {frozen}", **s)
+        self._reset(self._now() if now is None else now)
+
+
+class GcPolicy:
+    """The server's garbage-collection policy (see the module)."""
+
+    def __init__(self, reactor: Any, *, gen0: int = DEFAULT_GEN0, freeze_interval: float = 60.0,
+                 thaw_interval: float = 3600.0) -> None:
+        self.reactor = reactor
+        self.gen0 = gen0
+        self.freeze_interval = freeze_interval
+        self.thaw_interval = thaw_interval
+        self._freeze = LoopingCall(self.freeze)
+        self._freeze.clock = reactor
+        self._thaw = LoopingCall(self.thaw)
+        self._thaw.clock = reactor
+        self._saved: tuple[int, int, int] | None = None
+
+    def start(self) -> None:
+        """Tune the thresholds, freeze what start-up made, and schedule the quiet moments."""
+        self._saved = gc.get_threshold()
+        if self.gen0 > 0:
+            gc.set_threshold(self.gen0, 10, GEN2_AFTER)
+        gc.collect()
+        gc.freeze()
+        if self.freeze_interval > 0:
+            self._freeze.start(self.freeze_interval, now=False)
+        if self.thaw_interval > 0:
+            self._thaw.start(self.thaw_interval, now=False)
+
+    def stop(self) -> None:
+        for loop in (self._freeze, self._thaw):
+            if loop.running:
+                loop.stop()
+        if self._saved is not None:
+            gc.set_threshold(*self._saved)
+            self._saved = None
+
+    def freeze(self) -> None:
+        """A quiet moment: the young generations collected, what survived frozen."""
+        gc.collect(1)
+        gc.freeze()
+
+    def thaw(self) -> None:
+        """Everything unfrozen, collected once (cyclic garbage of frozen objects), frozen again."""
+        started = time.perf_counter()
+        before = gc.get_freeze_count()
+        gc.unfreeze()
+        found = gc.collect()
+        gc.freeze()
+        log.info("gc: thawed {objects} objects, collected {found} unreachable in {ms} ms",
+                 objects=before, found=found, ms=round((time.perf_counter() - started) * 1000, 1))

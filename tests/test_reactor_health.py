@@ -1,0 +1,71 @@
+"""protocol/reactor_health.py: the reactor probe (longest pause, collections) and the GC policy."""
+from __future__ import annotations
+
+import gc
+from typing import Iterator
+
+import pytest
+from twisted.internet import task
+
+from protocol.reactor_health import GEN2_AFTER, GcPolicy, ReactorProbe
+
+
+@pytest.fixture
+def restore_gc() -> Iterator[None]:
+    saved = gc.get_threshold()
+    yield
+    gc.unfreeze()
+    gc.set_threshold(*saved)
+
+
+def test_the_probe_measures_the_longest_pause_and_the_collections() -> None:
+    clock = task.Clock()
+    now = [100.0]
+    probe = ReactorProbe(clock, 10.0, tick=0.02, now=lambda: now[0])
+    probe.start()
+    try:
+        for _ in range(5):                       # on time: no pause
+            now[0] += 0.02
+            clock.advance(0.02)
+        assert probe.snapshot()["max_pause_ms"] == pytest.approx(0.0, abs=1e-6)
+        now[0] += 0.02 + 0.3                     # the reactor did not come back for 300 ms
+        clock.advance(0.02)
+        now[0] += 0.02
+        clock.advance(0.02)
+        snap = probe.snapshot()
+        assert snap["max_pause_ms"] == pytest.approx(300.0, abs=0.01)
+        assert snap["ticks"] == 7
+        gc.collect()
+        assert probe.snapshot()["collections"] >= 1
+        # a new window after report_every seconds; the longest pause ever is kept
+        now[0] += 10.0
+        clock.advance(0.02)
+        assert probe.snapshot()["max_pause_ms"] == 0.0 and probe.snapshot()["ticks"] == 0
+        assert probe.max_pause_ever == pytest.approx(10.0 - 0.02 + 0.0, abs=0.01)
+    finally:
+        probe.stop()
+    assert probe._gc not in gc.callbacks
+
+
+def test_the_policy_freezes_after_start_up_and_at_quiet_moments(restore_gc: None) -> None:
+    clock = task.Clock()
+    policy = GcPolicy(clock, gen0=4000, freeze_interval=60, thaw_interval=3600)
+    gc.unfreeze()
+    policy.start()
+    try:
+        assert gc.get_threshold() == (4000, 10, GEN2_AFTER)
+        frozen = gc.get_freeze_count()
+        assert frozen > 1000                      # what start-up (here: the test process) made
+        keep = [[i] for i in range(5000)]         # long-lived objects made later ...
+        clock.advance(60)                         # ... are frozen at the next quiet moment
+        assert gc.get_freeze_count() >= frozen + 5000
+        cycle: list[object] = []
+        cycle.append(cycle)                       # a cycle frozen, then garbage
+        clock.advance(60)
+        del cycle
+        clock.advance(3600 - 120)                 # the thaw collects it and freezes again
+        assert gc.get_freeze_count() > 1000
+        assert len(keep) == 5000
+    finally:
+        policy.stop()
+    assert gc.get_threshold() != (4000, 10, GEN2_AFTER)
