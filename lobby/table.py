@@ -131,8 +131,10 @@ class TableActor:
 
     def __init__(self, number: int, clock: IReactorTime, deliver: Deliver, *,
                  host: str | None = None, seat_policy: SeatPolicy | None = None,
-                 recorder: TableRecorder | None = None) -> None:
+                 recorder: TableRecorder | None = None, bot_pool: Any = None) -> None:
         self.number = number
+        #: lobby/bots/pool.py BotPool: where the search bots think (None: in this process)
+        self.bot_pool = bot_pool
         #: asked before anybody sits down (the world's limits; whether they are a guest)
         self._seat_policy = seat_policy
         #: the guests in seats: name -> the salted hash of their reconnect key (None: not known,
@@ -226,13 +228,13 @@ class TableActor:
     def restored(cls, number: int, clock: IReactorTime, deliver: Deliver,
                  snapshot: Mapping[str, Any], match: Match, players: list[str],
                  bots: Mapping[str, str], *, recorder: TableRecorder | None = None,
-                 seat_policy: SeatPolicy | None = None, guests: Iterable[str] = ()
-                 ) -> "TableActor":
+                 seat_policy: SeatPolicy | None = None, guests: Iterable[str] = (),
+                 bot_pool: Any = None) -> "TableActor":
         """A running table rebuilt from its `snapshot()` and its match as the journal left it:
         `players` by player index, `bots` the bot players' strategies. Every human player is
         away (`gone`) from now on; `resume()` seats the bots again and lets the game go on."""
         table = cls(number, clock, deliver, host=snapshot.get("host"), recorder=recorder,
-                    seat_policy=seat_policy)
+                    seat_policy=seat_policy, bot_pool=bot_pool)
         table.options = options_from_saved(snapshot.get("options"))
         table.nosave = bool(snapshot.get("nosave"))
         table.match = match
@@ -492,10 +494,11 @@ class TableActor:
         if what == "resume":
             for bot_name_, strategy in self._restored_bots.items():
                 try:
-                    bot = BotPlayer(self, bot_name_, strategy, self.clock, delay=self.bot_delay)
+                    bot = BotPlayer(self, bot_name_, strategy, self.clock, delay=self.bot_delay,
+                                    pool=self.bot_pool)
                 except (KeyError, ValueError):
                     bot = BotPlayer(self, bot_name_, BOT_TAKEOVER_STRATEGY, self.clock,
-                                    delay=self.bot_delay)
+                                    delay=self.bot_delay, pool=self.bot_pool)
                 self.bots[bot_name_] = bot
             self._restored_bots = {}
             self._send_views()
@@ -831,6 +834,7 @@ class TableActor:
         taken = {n for n in self.seats if n} | set(self.players) | self.members | set(self.bots)
         name = bot_name(strategy, taken)
         self.bots[name] = BotPlayer(self, name, strategy, self.clock, delay=self.bot_delay,
+                                    pool=self.bot_pool,
                                     seed=self._rng.randrange(2 ** 31))
         return name
 

@@ -157,8 +157,10 @@ class World:
     """All users and rooms of one server. ``clock`` is an IReactorTime (task.Clock in tests)."""
 
     def __init__(self, clock: Any, rng: random.Random | None = None,
-                 table_limits: TableLimits | None = None) -> None:
+                 table_limits: TableLimits | None = None, bot_pool: Any = None) -> None:
         self.clock = clock
+        #: lobby/bots/pool.py BotPool: every table's search bots think there (None: in process)
+        self.bot_pool = bot_pool
         #: how many tables a user and an address may take part in (everything off by default)
         self.table_limits = table_limits if table_limits is not None else TableLimits()
         self.users: dict[str, User] = {}
@@ -378,7 +380,7 @@ class World:
         self.leave(user)                       # the room they leave may close and free its number
         number = self.free_table_number()
         table = TableActor(number, self.clock, self.table_deliver(number), host=user.name,
-                           seat_policy=self, recorder=self.recorder)
+                           seat_policy=self, recorder=self.recorder, bot_pool=self.bot_pool)
         self._origins[number] = {user.key: _address(user)}
         if self.on_new_table is not None:
             self.on_new_table(table)

@@ -140,7 +140,7 @@ class LobbyServer:
                  motd: str = "", clock: Any = None, accounts: Accounts | None = None,
                  password_params: Argon2Params = DEFAULT_PARAMS, limits: Any = None,
                  admin: str | None = None, telnet_options: Any = None,
-                 metrics: str | None = None) -> None:
+                 metrics: str | None = None, bot_workers: int = 0, bot_pool: Any = None) -> None:
         from lobby.moderation import Moderation
         from protocol.guard import Guard, Limits
         self.reactor = reactor
@@ -148,8 +148,13 @@ class LobbyServer:
         self.endpoints = list(endpoints)
         #: the defences (protocol.guard.Limits; everything off unless given, see parse_args)
         self.limits = limits if limits is not None else Limits()
+        #: the search bots' worker processes (lobby/bots/pool.py; none: they think in process)
+        self.bot_pool: Any = bot_pool               # (tests give their own)
+        if bot_pool is None and bot_workers > 0:
+            from lobby.bots.pool import BotPool
+            self.bot_pool = BotPool(reactor, bot_workers)
         self.world = World(clock if clock is not None else reactor,
-                           table_limits=self.limits.table_limits())
+                           table_limits=self.limits.table_limits(), bot_pool=self.bot_pool)
         from protocol.session import Session
         self.world.bulk_deliver = Session.deliver_many     # a crowded room's speech at once
         self.hash_pool: HashPool | None = None
@@ -281,6 +286,8 @@ class LobbyServer:
         await self.store.close()
         if self.hash_pool is not None:
             self.hash_pool.stop()
+        if self.bot_pool is not None:
+            await self.bot_pool.stop()
         log.info("stopped; database {path} closed", path=self.store.path)
 
     def _close_ports(self) -> "Deferred[Any]":
@@ -377,6 +384,10 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
                              "HTTP on this Twisted endpoint, e.g. tcp:9100:interface=127.0.0.1 "
                              "(default: off; docs/operations.md, Metrics)")
     add_health_options(parser)
+    parser.add_argument("--bot-workers", type=int, default=None, metavar="N",
+                        help="worker processes in which the expert bots think (default: one per "
+                             "core beyond the first, at least 1; 0: in the server process, which "
+                             "then waits while a bot thinks)")
     parser.add_argument("--admin", metavar="NAME",
                         help="the first admin: this account gets the role admin (it can then "
                              "give roles with /role NAME admin|moderator|none); it must exist, "
@@ -384,6 +395,11 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
                              "'tichu-lobby admin create NAME'")
     opts = parser.parse_args(argv)
     opts.port = opts.port or [DEFAULT_PORT]
+    if opts.bot_workers is None:
+        from lobby.bots.pool import default_workers
+        opts.bot_workers = default_workers()
+    elif opts.bot_workers < 0:
+        parser.error("--bot-workers must be 0 or more")
     return opts
 
 
@@ -545,7 +561,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     from protocol.telnet_options import options_from as telnet_options_from
     server = LobbyServer(reactor, Store.threaded(opts.db, reactor), opts.port, motd,
                          limits=limits_from(opts, nofile), admin=opts.admin,
-                         telnet_options=telnet_options_from(opts), metrics=opts.metrics)
+                         telnet_options=telnet_options_from(opts), metrics=opts.metrics,
+                         bot_workers=opts.bot_workers)
     server.exit = reactor.stop  # after /shutdown
     outcome = {"code": 0}
 

@@ -1,10 +1,18 @@
 """An in-process bot seated at a TableActor: it plays through the same submit() API as people.
 
-The table hands the bot every event addressed to it (`receive`). On its own `table-view` the bot
+The table hands the bot every event addressed to it (`receive`): game events go to a strategy
+that follows them (`observe`, the expert's knowledge). On its own `table-view` the bot
 schedules one decision through the injected clock (`clock.callLater(delay, ...)`), never
 re-entrantly: by the time the call fires the table has finished handling the command that caused
 the view, and the bot decides from the latest view it received. Its answer (a command in the
 table's language, from its Strategy) goes back through `table.submit(name, verb, rest)`.
+
+A searching strategy (`prepare(view)` returns a `Job`) thinks in a worker process when the bot
+has a `pool` (lobby/bots/pool.py): the bot sends the job and returns; the answer comes back on
+the reactor thread and is sent only if the bot's newest view still asks the same question
+(`decision_key`), otherwise the bot decides again from that view. When the worker dies or times
+out, the heuristic's answer (computed with the job) is sent instead. Without a pool the search
+runs here, synchronously (tests, `--bot-workers 0`).
 """
 from __future__ import annotations
 
@@ -15,6 +23,7 @@ from twisted.internet.interfaces import IDelayedCall, IReactorTime
 from twisted.logger import Logger
 
 from lobby.bots.expert import MAX_SECONDS, MIN_SECONDS, parse_level
+from lobby.bots.search import Job
 from lobby.bots.strategy import STRATEGY_NAMES, Strategy, make_strategy, my_turn_to
 from lobby.events import Event
 
@@ -53,6 +62,16 @@ def bot_name(strategy: str, taken: set[str]) -> str:
 #: how many recent commands and refusals a bot keeps
 RECENT = 200
 
+def decision_key(game: dict[str, Any]) -> tuple[Any, ...]:
+    """What a decision depends on in a seat's view: while it is the same, an answer found for
+    it is still legal and still meant."""
+    return (game.get("round_no"), game.get("phase"), game.get("turn"), game.get("holder"),
+            game.get("trick_won"), game.get("wish"), game.get("wish_pending"), game.get("hand"),
+            tuple(p.get("cards") for p in game.get("trick") or ()),
+            tuple(game.get("calls") or ()), tuple(game.get("grand_decided") or ()),
+            game.get("given"))
+
+
 class _Table(Protocol):
     def submit(self, user: str, command: str, args: Any = None) -> None: ...
 
@@ -61,7 +80,7 @@ class BotPlayer:
     """One bot at one table. `delay` is the pause (seconds) before each decision."""
 
     def __init__(self, table: _Table, name: str, strategy: Strategy | str, clock: IReactorTime,
-                 *, delay: float = 0.0, seed: int | None = None) -> None:
+                 *, delay: float = 0.0, seed: int | None = None, pool: Any = None) -> None:
         self.table = table
         self.name = name
         self.strategy: Strategy = (make_strategy(strategy, seed) if isinstance(strategy, str)
@@ -77,6 +96,12 @@ class BotPlayer:
         # game never waits for a bot forever
         self._fallback: Strategy = make_strategy("random", seed)
         self._refused = False
+        #: lobby/bots/pool.py BotPool: a searching strategy's jobs go there (None: in process)
+        self.pool = pool
+        #: the decision key of the job a worker is thinking about, if any
+        self._thinking: tuple[Any, ...] | None = None
+        #: decisions that fell back to the heuristic (a worker died or timed out)
+        self.fallbacks = 0
 
     @property
     def strategy_name(self) -> str:
@@ -125,14 +150,56 @@ class BotPlayer:
         game = data.get("game")
         if not game or game.get("seat") is None:
             return
+        if self._thinking is not None:
+            return                      # a worker is on it; its answer looks at the newest view
         strategy = self._fallback if self._refused else self.strategy
         self._refused = False
+        prepare = getattr(strategy, "prepare", None)
         try:
-            command = strategy.decide(game)
+            if self.pool is not None and prepare is not None:
+                answer = prepare(game)
+                if isinstance(answer, Job):
+                    self._think(answer, game)
+                    return
+                command = answer
+            else:
+                command = strategy.decide(game)
         except Exception:
             log.failure("bot {bot}: strategy {strategy} failed", bot=self.name,
                         strategy=strategy.name)
             return
+        self._send(data, game, command)
+
+    def _think(self, job: Job, game: dict[str, Any]) -> None:
+        """The job goes to a worker; its answer (or, when the worker fails, the heuristic's)
+        is sent if the bot's view still asks the same question, else the bot decides anew."""
+        key = self._thinking = decision_key(game)
+
+        def answered(answer: Any) -> None:
+            self._answered(key, answer.command)
+
+        def failed(failure: Any) -> None:
+            self.fallbacks += 1
+            log.warn("bot {bot}: no answer from the worker ({why}); the heuristic decides",
+                     bot=self.name, why=failure.getErrorMessage())
+            self._answered(key, job.heuristic)
+
+        self.pool.think(job).addCallbacks(answered, failed)
+
+    def _answered(self, key: tuple[Any, ...], command: str | None) -> None:
+        self._thinking = None
+        data = self._data
+        if data is None or data.get("state") != "playing":
+            return
+        game = data.get("game")
+        if not game or game.get("seat") is None:
+            return
+        if decision_key(game) != key:
+            self._schedule()            # the table moved on meanwhile: think again
+            return
+        self._send(data, game, command)
+
+    def _send(self, data: dict[str, Any], game: dict[str, Any], command: str | None) -> None:
         if not command:
             return
         verb, _, rest = command.partition(" ")

@@ -30,13 +30,14 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from lobby.bots.knowledge import Knowledge
-from lobby.bots.plan import analyse, plan_cost
+from lobby.bots.plan import analyse, group_strength, plan_cost
 from lobby.bots.strategy import command_action, play_cards, play_combo
 from lobby.tichu.actions import Action, Exchange, GiveDragon, Pass, Play
 from lobby.tichu.cards import (
     DOG,
     DOG_BIT,
     DRAGON,
+    DRAGON_BIT,
     MAHJONG,
     MAHJONG_BIT,
     PHOENIX,
@@ -112,6 +113,115 @@ def _cost(mask: int) -> float:
     return cost
 
 
+def _g(kind: str, rank: float, length: int) -> float:
+    return 1.0 - 0.8 * group_strength(kind, rank, length)
+
+
+_SINGLE_COST = tuple(_g("single", r, 1) for r in range(16))
+_PAIR_COST = tuple(_g("pair", r, 2) for r in range(16))
+_TRIPLE_COST = tuple(_g("triple", r, 3) for r in range(16))
+_FAST: dict[Any, tuple[float, int, int]] = {}
+
+
+def fast_plan(mask: int) -> tuple[float, int, int]:
+    """A quick estimate of the heuristic's plan of a hand, for the rollouts: (cost, weak groups,
+    controls). The same group costs as lobby/bots/plan.py, but a greedy split instead of its
+    search: fours of a kind are bombs; the longest run of five or more ranks is a straight when
+    most of its ranks are single cards; neighbouring pairs make stairs, a triple takes the lowest
+    spare pair below a jack; the Phoenix is a high single. Memoised by the hand's shape."""
+    key = (mask >> 52, *[(mask >> s & 15).bit_count() for s in _SHIFTS])
+    hit = _FAST.get(key)
+    if hit is not None:
+        return hit
+    counts = [0] * 16
+    counts[1] = (mask >> 52) & 1            # the Mah Jong
+    for r in range(2, 15):
+        counts[r] = key[r - 1]
+    cost = 0.0
+    weak = controls = 0
+    if mask & DRAGON_BIT:
+        cost += 0.2
+        controls += 1
+    if mask & DOG_BIT:
+        cost += 0.5
+    if mask & (1 << 54):                    # the Phoenix, as a high single
+        cost += _SINGLE_COST[14] - 0.08
+        controls += 1
+    for r in range(2, 15):
+        if counts[r] == 4:
+            counts[r] = 0
+            controls += 1
+    # one straight: the longest run, when it takes mostly single cards
+    best_lo, best_len, lo = 0, 0, 0
+    for r in range(1, 15):
+        if counts[r]:
+            if not lo:
+                lo = r
+            if r - lo + 1 > best_len:
+                best_lo, best_len = lo, r - lo + 1
+        else:
+            lo = 0
+    if best_len >= 5:
+        singles = sum(1 for r in range(best_lo, best_lo + best_len) if counts[r] == 1)
+        if singles * 2 >= best_len:
+            top = best_lo + best_len - 1
+            g = _g("straight", top, best_len)
+            cost += g
+            if g <= 0.4:
+                controls += 1
+            elif g > 0.6:
+                weak += 1
+            for r in range(best_lo, top + 1):
+                counts[r] -= 1
+    if counts[1]:
+        cost += 1.0
+        weak += 1
+    pairs = [r for r in range(2, 15) if counts[r] == 2]
+    spare: list[int] = []
+    i = 0
+    while i < len(pairs):
+        j = i
+        while j + 1 < len(pairs) and pairs[j + 1] == pairs[j] + 1:
+            j += 1
+        if j > i:
+            g = _g("stairs", pairs[j], 2 * (j - i + 1))
+            cost += g
+            weak += g > 0.6
+            controls += g <= 0.4
+        else:
+            spare.append(pairs[i])
+        i = j + 1
+    for r in range(2, 15):
+        n = counts[r]
+        if n == 3:
+            if spare and spare[0] < 11:
+                spare.pop(0)
+                g = _g("fullhouse", r, 5)
+            else:
+                g = _TRIPLE_COST[r]
+        elif n == 1:
+            g = _SINGLE_COST[r]
+        else:
+            continue
+        cost += g
+        weak += g > 0.6
+        controls += g <= 0.4
+    for r in spare:
+        g = _PAIR_COST[r]
+        cost += g
+        weak += g > 0.6
+        controls += g <= 0.4
+    out = (cost, weak, controls)
+    if len(_FAST) >= 300_000:
+        _FAST.clear()
+    _FAST[key] = out
+    return out
+
+
+def _fcost(mask: int) -> float:
+    return fast_plan(mask)[0]
+
+
 def _wish_rank(hand: int) -> int | None:
     for r in range(14, 1, -1):
         if not hand & RANK_MASK[r]:
@@ -151,14 +261,14 @@ def rollout_action(rnd: Round, seat: int) -> Action:
             rest = hand & ~c.mask
             if not rest:
                 return _play(c, hand)
-        plan = analyse(mask_cards(hand))
+        _, weak, controls = fast_plan(hand)
         if hand & DOG_BIT and left[partner] > 0 and (
-                calls[partner] is not None or plan.weak >= 4 + plan.controls):
+                calls[partner] is not None or weak >= 4 + controls):
             for c in plays:
                 if c.kind == "dog":
                     return _play(c, hand)
         for c in plays:
-            after = _cost(hand & ~c.mask)
+            after = _fcost(hand & ~c.mask)
             penalty = 0.0
             if c.is_bomb:
                 penalty += 3.0
@@ -191,21 +301,22 @@ def rollout_action(rnd: Round, seat: int) -> Action:
             threshold = max(threshold, 0.4)
     normal = [c for c in plays if not c.is_bomb]
     bombs = [c for c in plays if c.is_bomb]
-    now = _cost(hand)
+    now = _fcost(hand)
     if normal:
-        scored = [((_cost(hand & ~c.mask) if hand & ~c.mask else 5.0), c.length, i)
+        scored = [((_fcost(hand & ~c.mask) if hand & ~c.mask else 5.0), c.length, i)
                   for i, c in enumerate(normal)]
         after, _, i = min(scored)
         if after - now <= threshold:
             return _play(normal[i], hand)
     if bombs and holder != partner and holder is not None:
-        bomb = min(bombs, key=lambda c: _cost(hand & ~c.mask))
-        if urgent or len(analyse(mask_cards(hand & ~bomb.mask)).groups) <= 1:
+        bomb = min(bombs, key=lambda c: _fcost(hand & ~c.mask))
+        rest = hand & ~bomb.mask
+        if urgent or not rest or fast_plan(rest)[0] <= 1.0:
             return _play(bomb, hand)
     if may_pass:
         return Pass()
     every = normal or plays
-    return _play(min(every, key=lambda c: _cost(hand & ~c.mask)), hand)
+    return _play(min(every, key=lambda c: _fcost(hand & ~c.mask)), hand)
 
 
 def _play(combo: Any, hand: int) -> Play:
@@ -217,11 +328,47 @@ def _play(combo: Any, hand: int) -> Play:
     return Play(combo.cards, combo.phoenix_as)
 
 
+def _value(c: int) -> float:
+    return -1 if c == DOG else 14.7 if c == PHOENIX else 15 if c == DRAGON else (c >> 2) + 2 \
+        if c < 52 else 1
+
+
 def _heuristic_exchange(rnd: Round, seat: int) -> Exchange:
-    from lobby.bots.heuristic import HeuristicStrategy
-    view = {"seat": seat, "phase": "exchange", "hand": " ".join(map(str, rnd.hand(seat))),
-            "calls": list(rnd.calls)}
-    return command_action(HeuristicStrategy()._exchange(view), seat)  # type: ignore[return-value]
+    """The heuristic's exchange rules, quickly (`fast_plan`): the partner a good card (the Dragon
+    only from a weak hand; when the seat called, the card it misses least), the opponents the
+    two cards the plan misses least (never Mah Jong, Dragon, Phoenix; the Dog first), no card of
+    a four of a kind."""
+    hand = rnd.hands[seat]
+    cards = [int(c) for c in mask_cards(hand)]
+    fours = 0
+    for r in range(2, 15):
+        if hand & RANK_MASK[r] == RANK_MASK[r]:
+            fours |= RANK_MASK[r]
+    free = [c for c in cards if not fours >> c & 1] or cards
+    calling = rnd.calls[seat] is not None
+    rest = hand
+    opponents: list[int] = []
+    if hand & DOG_BIT:
+        opponents.append(int(DOG))
+        rest &= ~DOG_BIT
+    pool = [c for c in free if rest >> c & 1]
+    if calling:
+        partner = min(pool, key=lambda c: (_fcost(rest & ~(1 << c)), _value(c)))
+    else:
+        good = [c for c in pool if c not in (DRAGON, PHOENIX)] or pool
+        if DRAGON in pool and fast_plan(hand)[1] >= 6:
+            good = [int(DRAGON)]
+        partner = max(good, key=_value)
+    rest &= ~(1 << partner)
+    while len(opponents) < 2:
+        pool = [c for c in free if rest >> c & 1 and c < 52 and (c >> 2) + 2 <= 12] or \
+            [c for c in cards if rest >> c & 1 and c not in (DRAGON, PHOENIX)] or \
+            [c for c in cards if rest >> c & 1]
+        c = min(pool, key=lambda c: _fcost(rest & ~(1 << c)) + 0.04 * _value(c))
+        opponents.append(c)
+        rest &= ~(1 << c)
+    opponents.sort(key=lambda c: (c != DOG, _value(c)))
+    return Exchange((Card(opponents[0]), Card(partner), Card(opponents[1])))
 
 
 def rollout(rnd: Round, seat: int, exchanges: dict[int, Exchange] | None = None) -> tuple[float, bool]:
