@@ -107,7 +107,7 @@ MESSAGES: dict[str, str] = {
     "table-vote": "{name} stemmer {vote} til at fjerne {target}.",
     "table-remove-refused": "{target} bliver: fjernelsen blev afvist.",
     "table-vote-ended": "Afstemningen om at fjerne {name} er slut.",
-    "table-abandoned": "{target} blev fjernet; spillet er opgivet ved {score}.",
+    "table-abandoned": "{target} blev fjernet; spillet er opgivet ved stillingen {score}.",
     "table-window-closed": "{name} kan fortsætte nu.",
     "table-window-closed-you": "Du kan fortsætte nu.",
     "table-new-host": "{name} er nu vært ved dette bord.",
@@ -202,7 +202,7 @@ MESSAGES: dict[str, str] = {
     "game-round-score": "Stilling efter runde {round}: {score}",
     "game-victory-points": "Sejrspoint: {points}",
     "game-match-over": "Spillet er slut efter {rounds} runder: {outcome}",
-    "game-winner": "{names} vinder {score}.",
+    "game-winner": "{names} vinder med {score}.",
     "game-shared": "Delt sejr ved {score}.",
     "game-turnier-winner": "{names} vinder.",
     "game-turnier-points": "Sejrspoint/Tichu-point: {points}",
@@ -242,9 +242,9 @@ MESSAGES: dict[str, str] = {
     "role-set": "{name} har nu rollen {role}.",
     "role-changed": "{by} gav dig rollen {role}.",
     "kick-done": "{name} blev smidt ud.",
-    "kicked": "Du blev smidt ud af {by}: {reason}",
+    "kicked": "{by} smed dig ud: {reason}",
     "ban-done": "{name} er udelukket indtil {until}.",
-    "banned-now": "Du blev udelukket af {by} indtil {until}: {reason}",
+    "banned-now": "{by} har udelukket dig indtil {until}: {reason}",
     "unban-done": "Udelukkelsen af {name} er ophævet.",
     "ban-list": "Udelukkelser ({count}):",
     "ban-list-line": "  {name} indtil {until}, af {by}: {reason}",
@@ -269,7 +269,8 @@ MESSAGES: dict[str, str] = {
         "0-9, _ eller -."),
     "reserved-name": "Navnet {name} er reserveret; vælg et andet navn (eller skriv guest).",
     "name-in-use": "{name} er allerede online; vælg et andet navn.",
-    "seat-held": "Bord {table} holder pladsen for gæsten {name}: giv dens nøgle, eller vælg et andet navn.",
+    "seat-held":
+        "Bord {table} holder pladsen for gæsten {name}: giv pladsens nøgle, eller vælg et andet navn.",
     "wrong-seat-key": "Forkert nøgle.",
     "wrong-password": "Forkert adgangskode.",
     "too-many-failures": "For mange mislykkede loginforsøg; forbindelsen lukkes.",
@@ -298,10 +299,10 @@ MESSAGES: dict[str, str] = {
     "table-full": "Alle fire pladser er optaget; du kan se på.",
     "too-many-tables": (
         "Du er allerede vært for eller sidder ved {limit} {limit!p:åbent bord|åbne borde} (bord "
-        "{tables}); forlad et, eller lad dets spil slutte, først."),
+        "{tables}); forlad et først, eller lad dets spil slutte."),
     "seat-limit": (
         "Du sidder allerede ved bord {tables}, og man sidder ved {limit} {limit!p:bord|borde} ad gangen; "
-        "forlad det, eller lad dets spil slutte, først."),
+        "forlad det først, eller lad dets spil slutte."),
     "tables-too-fast": (
         "Du har åbnet {limit} borde inden for det sidste minut, det højeste antal pr. bruger; prøv igen "
         "om {seconds!t}."),
@@ -347,8 +348,9 @@ MESSAGES: dict[str, str] = {
     "bad-id": "Et kommando-id er #ID med 1 til 32 bogstaver, cifre, - eller _, ikke #{id}.",
     # bots at tables (lobby/table.py, lobby/bots)
     "unknown-strategy": "Der er ingen bot-strategi {name}; vælg {choices}.",
-    "bad-bot-level": "{level} er intet bot-niveau: expert tænker fra {low} til {high} sekunder "
-                     "pr. beslutning (expert:2).",
+    "bad-bot-level": (
+        "{level} er ikke et bot-niveau: expert tænker fra {low} til {high} sekunder pr. beslutning "
+        "(expert:2)."),
     "not-a-bot": "Der sidder ingen bot på plads {seat}.",
     # game records (lobby/records.py)
     "no-such-game": "Der er intet spil #{game}; /history viser de seneste spil.",

@@ -206,7 +206,7 @@ MESSAGES: dict[str, str] = {
     "game-round-score": "Puntuación tras la ronda {round}: {score}",
     "game-victory-points": "Puntos de victoria: {points}",
     "game-match-over": "Fin de la partida tras {rounds} rondas: {outcome}",
-    "game-winner": "{names} ganan {score}.",
+    "game-winner": "{names} ganan por {score}.",
     "game-shared": "Victoria compartida con {score}.",
     "game-turnier-winner": "{names} ganan.",
     "game-turnier-points": "Puntos de victoria/puntos Tichu: {points}",
