@@ -56,9 +56,11 @@ ERRORS: dict[str, str] = {
                        "leave one, or let its game end, first.",
     "seat-limit": "You sit at table {tables} already, and a user sits at {limit} {limit!p:table|tables} at a "
                   "time; leave it, or let its game end, first.",
-    "tables-too-fast": "You opened {limit} tables in the last minute, the most one user may; "
+    "tables-too-fast": "You opened {limit} {limit!p:table|tables} in the last minute, the most "
+                       "one user may; "
                        "try again in {seconds!t}.",
-    "address-tables": "The users of your address host or sit at {limit} open tables already, "
+    "address-tables": "The users of your address host or sit at {limit} open "
+                      "{limit!p:table|tables} already, "
                       "the most one address may; leave one first.",
     "need-four": "Four players are needed to start; {count} seated.",
     "host-only": "Only the host, {host}, may do that (option host).",
@@ -92,6 +94,7 @@ ERRORS: dict[str, str] = {
     "unknown-game": "There is no game {name} here; /newroom tichu opens a Tichu table.",
     "unknown-setting": "There is no setting {name}; /set color on|off is one.",
     "bad-setting-value": "Setting {name} takes {expected}, not {value!r}.",
+    "unknown-language": "There is no language {value!r} here; /set lang takes {choices}.",
     # machine mode (protocol/machine.py)
     "bad-id": "A command id is #ID with 1 to 32 letters, digits, - or _, not #{id}.",
     # bots at tables (lobby/table.py, lobby/bots)
@@ -101,7 +104,8 @@ ERRORS: dict[str, str] = {
     "not-a-bot": "Seat {seat} holds no bot.",
     # game records (lobby/records.py)
     "no-such-game": "There is no game #{game}; /history lists recent games.",
-    "no-such-round": "Game #{game} has no round {round}; it had {rounds} rounds.",
+    "no-such-round": "Game #{game} has no round {round}; it had {rounds} "
+                     "{rounds!p:round|rounds}.",
     "no-tch-log": "Game #{game} has no BSW log: it was played with /option log off.",
     # defences of the public port (protocol/guard.py)
     "server-full": "The server is full; please try again later.",
@@ -131,7 +135,8 @@ ERRORS: dict[str, str] = {
     "unknown-list": "There is no list {name}; the list is mute (/showlist mute).",
     "already-muted": "{name} is on your mute list already.",
     "not-muted": "{name} is not on your mute list.",
-    "mute-list-full": "Your mute list is full ({limit} names); /sub mute NAME makes room.",
+    "mute-list-full": "Your mute list is full ({limit} {limit!p:name|names}); /sub mute NAME "
+                      "makes room.",
     "silenced": "A moderator silenced you in public rooms; /tell still works.",
     "not-silenced": "{name} is not silenced.",
     "banned": "{name} is banned until {until}: {reason}",
@@ -151,6 +156,10 @@ ERRORS.update(ENGINE_MESSAGES)
 INFO: dict[str, str] = {
     # connection and login (protocol/session.py)
     "greeting": "Welcome to the Tichu lobby. Log in with your name, or type guest.",
+    # the same in every language: how to switch, in a few words of each
+    "greeting-languages": "In English: /set lang en · Auf Deutsch: /set lang de · "
+                          "En français : /set lang fr\nEn español: /set lang es · "
+                          "På dansk: /set lang da",
     "motd": "{text}",
     "login-prompt": "login: ",
     "password-prompt": "password: ",
@@ -216,6 +225,16 @@ INFO: dict[str, str] = {
     "game-waiting-for-you": "Your game at table {table} goes on without you: /room {table} "
                             "takes you back.",
     "setting": "{name} is {value} now.",
+    "setting-lang": "Language: {language}. /set lang de|en|fr|es|da switches.",
+    # the languages by their own names (the same in every catalog)
+    "language-en": "English",
+    "language-de": "Deutsch",
+    "language-fr": "Français",
+    "language-es": "Español",
+    "language-da": "Dansk",
+    # the rooms' names (lobby/world.py names them in English for the machine mode's data)
+    "room-lobby": "Lobby",
+    "room-table": "Table {number} room",
     "iset": "Interface setting {name} is {value} now.",
     # help (protocol/commands.py)
     "help": "Commands (the / is optional, unique prefixes work; plain text is speech to your room, "
@@ -243,7 +262,7 @@ INFO: dict[str, str] = {
                       "players may /remove {name}.",
     "table-back": "{name} is back.",
     "table-remove-proposed": "{name} proposes to remove {target}: /accept or /refuse "
-                             "({needed} votes needed).",
+                             "({needed} {needed!p:vote|votes} needed).",
     "table-vote": "{name} votes {vote} on removing {target}.",
     "table-remove-refused": "{target} stays: the removal was refused.",
     "table-vote-ended": "The vote on removing {name} ends.",
@@ -259,6 +278,8 @@ INFO: dict[str, str] = {
     "vote-no": "no",
     "table-view": "Table {table}: {state}.",
     "table-look": "Table {table} as it stands:",
+    "options-default": "default options",       # /listroom: a table with no option changed
+    "options-defaults": "defaults",              # /spielinfo: the same
     "table-state-waiting": "waiting",
     "table-state-playing": "playing",
     "table-state-finished": "finished",
@@ -274,7 +295,7 @@ INFO: dict[str, str] = {
     "view-trick-empty": "Trick: empty",
     "view-trick-won": "Trick: {plays} - won by {name}",
     "view-trick-more": "... {plays}",            # the trick's older plays left out
-    "view-wish": "Wish: {rank}",
+    "view-wish": "Wish: {rank!w:rank}",
     "view-with-wish": "{line}  |  {wish}",
     "view-hand": "Your hand: {cards}",
     "view-received": "Received: {gifts}",
@@ -282,8 +303,8 @@ INFO: dict[str, str] = {
     "view-cards-left": "({count} left)",
     "view-your-turn": "Your turn: /play CARDS or /pass",
     "view-your-lead": "Your lead: /play CARDS",
-    "view-your-turn-wish": "Your turn: /play CARDS with a {rank} (the wish), or a bomb",
-    "view-your-lead-wish": "Your lead: /play CARDS with a {rank} (the wish), or a bomb",
+    "view-your-turn-wish": "Your turn: /play CARDS with {rank!w:a-rank} (the wish), or a bomb",
+    "view-your-lead-wish": "Your lead: /play CARDS with {rank!w:a-rank} (the wish), or a bomb",
     "view-bombs": "You may bomb: /bomb {cards}",
     "view-bomb-window": "{name} may go on in {seconds!t}: time to bomb.",
     "view-bomb-window-you": "You may go on in {seconds!t}: the others may still bomb.",
@@ -314,9 +335,9 @@ INFO: dict[str, str] = {
     "game-play-phase-you": "You have the Mah Jong and lead.",
     "game-play": "{name} plays {cards}.",
     "game-play-bomb": "{name} BOMBS {cards}!",
-    "game-wish": "{name} wishes for a {rank}.",
+    "game-wish": "{name} wishes for {rank!w:a-rank}.",
     "game-wish-none": "{name} wishes for nothing.",
-    "game-wish-fulfilled": "The wish for a {rank} is fulfilled by {name}.",
+    "game-wish-fulfilled": "The wish for {rank!w:a-rank} is fulfilled by {name}.",
     "game-pass": "{name} passes.",
     "game-trick-won": "{name} wins the trick.",
     "game-trick-won-dragon": "{name} wins the Dragon trick and must give it to an opponent.",
@@ -329,6 +350,67 @@ INFO: dict[str, str] = {
     "place-4": "4th",
     "place-n": "{place}th",
     "seat-unnamed": "seat {seat}",       # a seat without a name in a game event
+    # ranks in sentences (`{rank!w:rank}`, `{rank!w:a-rank}`, `{rank!w:ranks}`): the rank's
+    # word, with the indefinite article (as the object of a verb), and in the plural; the
+    # card notation itself (B D K A) stays BSW's
+    "rank-2": "2",
+    "a-rank-2": "a 2",
+    "ranks-2": "2s",
+    "rank-3": "3",
+    "a-rank-3": "a 3",
+    "ranks-3": "3s",
+    "rank-4": "4",
+    "a-rank-4": "a 4",
+    "ranks-4": "4s",
+    "rank-5": "5",
+    "a-rank-5": "a 5",
+    "ranks-5": "5s",
+    "rank-6": "6",
+    "a-rank-6": "a 6",
+    "ranks-6": "6s",
+    "rank-7": "7",
+    "a-rank-7": "a 7",
+    "ranks-7": "7s",
+    "rank-8": "8",
+    "a-rank-8": "an 8",
+    "ranks-8": "8s",
+    "rank-9": "9",
+    "a-rank-9": "a 9",
+    "ranks-9": "9s",
+    "rank-10": "10",
+    "a-rank-10": "a 10",
+    "ranks-10": "10s",
+    "rank-B": "Jack",
+    "a-rank-B": "a Jack",
+    "ranks-B": "Jacks",
+    "rank-D": "Queen",
+    "a-rank-D": "a Queen",
+    "ranks-D": "Queens",
+    "rank-K": "King",
+    "a-rank-K": "a King",
+    "ranks-K": "Kings",
+    "rank-A": "Ace",
+    "a-rank-A": "an Ace",
+    "ranks-A": "Aces",
+    # kinds of plays (`{kind!w:kind-a}`, an engine refusal)
+    "kind-a-single": "a single card",
+    "kind-a-pair": "a pair",
+    "kind-a-triple": "a triple",
+    "kind-a-fullhouse": "a full house",
+    "kind-a-straight": "a straight",
+    "kind-a-stairs": "stairs",
+    "kind-a-bomb": "a bomb",
+    "kind-a-dog": "the Dog",
+    # the phases of a round (`{phase!w:phase}`)
+    "phase-grand": "Grand Tichu decisions",
+    "phase-exchange": "exchange",
+    "phase-play": "play",
+    "phase-wish": "the wish",
+    "phase-dragon": "the Dragon gift",
+    "phase-finished": "round over",
+    # words that fill other messages (lobby.messages.Msg)
+    "role-operator": "the server operator",
+    "until-further-notice": "further notice",
     "names-and": "{names} and {name}",
     "names-or": "{names} or {name}",
     "game-round-over": "Round over. Order: {order}.",
@@ -341,7 +423,7 @@ INFO: dict[str, str] = {
     "game-round-total": "  This round:  {score}",
     "game-round-score": "Score after round {round}: {score}",
     "game-victory-points": "Victory points: {points}",
-    "game-match-over": "Game over after {rounds} rounds: {outcome}",
+    "game-match-over": "Game over after {rounds} {rounds!p:round|rounds}: {outcome}",
     "game-winner": "{names} win {score}.",
     "game-shared": "Shared victory at {score}.",
     "game-turnier-winner": "{names} win.",
@@ -349,20 +431,21 @@ INFO: dict[str, str] = {
     # game records, statistics, ratings (lobby/records.py data, protocol/render_records.py)
     "history-header": "Recent games of {name}:",
     "history-line": "  #{game} {date} table {table}: {team0} {score0}:{score1} {team1}, "
-                    "{rounds} rounds, {outcome}{unrated}",
+                    "{rounds} {rounds!p:round|rounds}, {outcome}{unrated}",
     "history-none": "{name} has no finished games.",
     "history-won": "won",
     "history-lost": "lost",
     "history-shared": "shared",
     "history-unrated": " (unrated)",
-    "replay-header": "Game #{game}, table {table}, {date}: {team0} against {team1}, {rounds} rounds.",
+    "replay-header": "Game #{game}, table {table}, {date}: {team0} against {team1}, {rounds} "
+                     "{rounds!p:round|rounds}.",
     "replay-round": "Round {round}: seats {seating}",
     "replay-hand": "{name}: {cards}",
     "replay-exchange": "{name} gives {gifts}.",
     "replay-gift": "{card} to {name}",
-    "tchlog-header": "Game #{game} as a BSW log (.tch), {count} lines:",
+    "tchlog-header": "Game #{game} as a BSW log (.tch), {count} {count!p:line|lines}:",
     "ranking-header": "Rangliste (Team Elo, rated games only):",
-    "ranking-line": "  {place:>3}. {name:<16} {rating:>5}  ({games} games)",
+    "ranking-line": "  {place:>3}. {name:<16} {rating:>5}  ({games} {games!p:game|games})",
     "ranking-none": "Nobody has played a rated game yet.",
     # reconnecting and restoring (lobby/world.py, lobby/persistence.py)
     "game-rejoined": "You are back in your seat at table {table}; the game goes on.",
@@ -370,7 +453,8 @@ INFO: dict[str, str] = {
                     "rounds {rounds}",
     "finger-calls": "  Tichu {tichu_made}/{tichu_calls}, Grand Tichu {grand_made}/{grand_calls}, "
                     "double victories {double_victories}, first out {first_out}",
-    "finger-rating": "  rating {rating} after {rated_games} rated games (best {peak})",
+    "finger-rating": "  rating {rating} after {rated_games} rated {rated_games!p:game|games} "
+                     "(best {peak})",
     "finger-no-games": "  no finished games yet",
     # mute lists and moderation (lobby/moderation.py)
     "muted": "{name} is on your mute list now: you will not see their speech and tells.",
@@ -645,13 +729,17 @@ HELP_TEXTS: dict[str, str] = {
         "you), as in BSW's logs. Example: /schupf R2 SA Hu. Rank-only shorthand works (/schupf "
         "2 A\n"
         "3)."),
-    "cmd-set": "Change a setting of this connection (color on|off).",
+    "cmd-set": "Change a setting of this connection (color on|off, lang de|en|fr|es|da).",
     "cmd-set-help": (
-        "Settings of this connection only (they are not saved): /set color on shows the cards "
+        "Settings of this connection (only the language is saved): /set color on shows the cards "
         "of hands\n"
         "and tricks in ANSI colours per suit (Schwert bold, Pagode blue, Jade green, Stern "
         "red, the\n"
-        "specials yellow); /set color off turns it off again."),
+        "specials yellow); /set color off turns it off again. /set lang de|en|fr|es|da "
+        "chooses the\n"
+        "language of everything the server tells you (English, Deutsch, Français, Español, "
+        "Dansk); a\n"
+        "registered name keeps it for the next log-in."),
     "cmd-showlist": "Show a list of yours: /showlist mute.",
     "cmd-showlist-help": "/showlist mute shows the names on your mute list.",
     "cmd-shutdown": "Admins: stop the server after a warning.",
@@ -778,16 +866,66 @@ def plural_form(count: float | int | str, forms: str, lang: str = "en") -> str:
 def text(key: str, lang: str = "en", /, **params: Any) -> str:
     """Render message `key` in `lang` (falling back to English) with `params`. A field written
     `{seconds!t}` is a duration in seconds, shown as people read it (`duration`); a field
-    written `{count!p:table|tables}` is the word form that goes with `count` (`plural_form`)."""
+    written `{count!p:table|tables}` is the word form that goes with `count` (`plural_form`); a
+    field written `{rank!w:a-rank}` is the catalog's word `a-rank-VALUE` for its value (`word`).
+    A parameter that is a `Msg` is rendered in `lang` first."""
     template = CATALOGS.get(lang, {}).get(key) or CATALOGS["en"].get(key)
     if template is None:
         return key + ("" if not params else " " + " ".join(f"{k}={v}" for k, v in params.items()))
+    for name, value in params.items():
+        if type(value) is Msg:
+            params = {k: v.text(lang) if type(v) is Msg else v for k, v in params.items()}
+            break
     try:
-        if "!t}" in template or "!p:" in template:
+        if "!" in template:
             return _Formatter(lang).vformat(template, (), params)
         return template.format(**params)
     except (KeyError, IndexError, ValueError, TypeError):
         return template
+
+
+def word(prefix: str, value: Any, lang: str = "en") -> str:
+    """The catalog's word ``PREFIX-VALUE`` in ``lang`` (``rank-A`` "Ace", ``a-rank-A`` "an
+    Ace", ``phase-play``), or the value itself where the catalog has no such word."""
+    key = f"{prefix}-{value}"
+    if key in CATALOGS["en"]:
+        return text(key, lang)
+    return str(value)
+
+
+class Msg(str):
+    """A catalog message as a parameter of another one (an error's ``expected``, a ban's
+    ``until``): a ``str`` (its English text, for logs and machine mode's ``params``) that
+    `text` renders in the language of the message it fills."""
+
+    __slots__ = ("key", "params")
+    key: str
+    params: dict[str, Any]
+
+    def __new__(cls, key: str, /, **params: Any) -> "Msg":
+        self = super().__new__(cls, text(key, "en", **params))
+        self.key = key
+        self.params = params
+        return self
+
+    def text(self, lang: str = "en") -> str:
+        return text(self.key, lang, **self.params)
+
+    def __reduce__(self) -> Any:
+        return (_msg, (self.key, self.params))
+
+
+def _msg(key: str, params: dict[str, Any]) -> Msg:
+    return Msg(key, **params)
+
+
+def one_of(values: Any, key: str = "names-or") -> str:
+    """``a, b or c`` (with ``key`` "names-and": ``a, b and c``) in the language of the message
+    it fills: the last two joined by the catalog's ``names-or``, the others by commas."""
+    items = [str(v) for v in values]
+    if len(items) < 2:
+        return items[0] if items else ""
+    return Msg(key, names=", ".join(items[:-1]), name=items[-1])
 
 
 def duration(seconds: float | int | str, lang: str = "en") -> str:
@@ -824,9 +962,23 @@ class _Plural:
         return plural_form(self.count, forms, self.lang)
 
 
+class _Word:
+    """A value waiting for the prefix of its catalog word (the format spec of a `!w` field)."""
+
+    __slots__ = ("value", "lang")
+
+    def __init__(self, value: Any, lang: str) -> None:
+        self.value = value
+        self.lang = lang
+
+    def __format__(self, prefix: str) -> str:
+        return word(prefix, self.value, self.lang) if prefix else str(self.value)
+
+
 class _Formatter(string.Formatter):
-    """str.format with two more conversions: `!t` writes a duration (`duration`), `!p` the word
-    form for a count (`{count!p:table|tables}`, `plural_form`)."""
+    """str.format with three more conversions: `!t` writes a duration (`duration`), `!p` the
+    word form for a count (`{count!p:table|tables}`, `plural_form`), `!w` the catalog's word for
+    a value (`{rank!w:rank}`: `rank-A` "Ace", `word`)."""
 
     def __init__(self, lang: str) -> None:
         self.lang = lang
@@ -836,6 +988,8 @@ class _Formatter(string.Formatter):
             return duration(value, self.lang)
         if conversion == "p":
             return _Plural(value, self.lang)
+        if conversion == "w":
+            return _Word(value, self.lang)
         return super().convert_field(value, conversion)
 
 

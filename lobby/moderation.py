@@ -37,7 +37,7 @@ from twisted.logger import Logger
 from lobby.accounts import name_key
 from lobby.addresses import address_group, is_loopback
 from lobby.events import Event
-from lobby.messages import LobbyError
+from lobby.messages import LobbyError, Msg
 from lobby.store import StartupError
 from lobby.world import visible_text
 
@@ -411,7 +411,7 @@ class Moderation:
         """``/shutdown [SECONDS] [reason]`` (admins): warn everybody, no new games, then stop."""
         await self.require(actor, "admin", "shutdown")
         if self.shutdown_handler is None:
-            raise LobbyError("not-allowed", command="shutdown", role="the server operator")
+            raise LobbyError("not-allowed", command="shutdown", role=Msg("role-operator"))
         log.info("moderation: {actor} shuts the server down in {seconds} s: {reason}",
                  actor=actor.name, seconds=seconds, reason=reason or "-")
         self.shutdown_handler(seconds, reason or "-", actor.name)
@@ -438,7 +438,7 @@ _LAST_DATE = datetime(9999, 12, 31, tzinfo=timezone.utc).timestamp()
 
 def _until_text(until: float | None) -> str:
     if until is None or until >= _LAST_DATE:
-        return "further notice"
+        return Msg("until-further-notice")
     return datetime.fromtimestamp(until, timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
 
 

@@ -52,6 +52,7 @@ class Account:
     registered_at: float
     last_seen: float | None
     role: str | None = None          # None, "moderator" or "admin"
+    language: str | None = None      # the language chosen with /set lang (None: the server's)
 
 
 @dataclass(frozen=True, slots=True)
@@ -174,6 +175,11 @@ MIGRATIONS: list[Migration] = [
     Migration(4, "the address of a banned guest", [
         # the address group (an IPv4 address, an IPv6 /64) banned with the name, or NULL
         "ALTER TABLE bans ADD COLUMN address TEXT",
+    ]),
+    # issue 14: a registered name keeps the language chosen with /set lang (protocol/commands.py)
+    Migration(5, "the language of an account", [
+        # a code of lobby.messages.LANGUAGES (de, en, fr, es, da), or NULL: the server's --lang
+        "ALTER TABLE accounts ADD COLUMN language TEXT",
     ]),
 ]
 
@@ -415,7 +421,7 @@ class Store:
 
     def _get_account(self, name: str) -> Account | None:
         row = self._db().execute(
-            "SELECT name, password_hash, registered_at, last_seen, role FROM accounts "
+            "SELECT name, password_hash, registered_at, last_seen, role, language FROM accounts "
             "WHERE name_key = ?",
             (name_key(name),)).fetchone()
         return None if row is None else Account(*row)
@@ -449,6 +455,12 @@ class Store:
             return fail(ValueError(f"no role {role!r}; roles are {', '.join(ROLES)}"))
         return self._run(self._update, "UPDATE accounts SET role = ? WHERE name_key = ?",
                          (role, name_key(name)))
+
+    def set_language(self, name: str, language: str | None) -> "Deferred[bool]":
+        """Keep the language ``name`` chose (/set lang) for their next log-in (None: the
+        server's default). Fires False if there is no such account."""
+        return self._run(self._update, "UPDATE accounts SET language = ? WHERE name_key = ?",
+                         (language, name_key(name)))
 
     def _update(self, sql: str, params: tuple[Any, ...]) -> bool:
         return self._db().execute(sql, params).rowcount > 0

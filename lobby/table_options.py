@@ -21,7 +21,7 @@ import math
 from dataclasses import asdict, dataclass, field, make_dataclass
 from typing import Any, Iterable, Mapping
 
-from lobby.messages import LobbyError, text
+from lobby.messages import LobbyError, Msg, text
 from lobby.tichu.match import MatchOptions
 
 __all__ = ["OptionSpec", "OPTIONS", "TableOptions", "find", "changed", "defaults",
@@ -98,7 +98,7 @@ class OptionSpec:
 
     def _bad(self, word: str) -> LobbyError:
         return LobbyError("bad-option-value", name=self.name, value=word,
-                          expected=text(self.expects_key, high=f"{self.high:g}"))
+                          expected=Msg(self.expects_key, high=f"{self.high:g}"))
 
 
 #: the table options, in the order /option help lists them

@@ -43,7 +43,7 @@ from twisted.logger import Logger
 from lobby.accounts import name_key
 from lobby.addresses import address_group
 from lobby.events import Event, Listener
-from lobby.messages import LobbyError
+from lobby.messages import LobbyError, text
 from lobby.recording import Deliver, Recorder
 
 if TYPE_CHECKING:
@@ -164,7 +164,7 @@ class World:
         #: how many tables a user and an address may take part in (everything off by default)
         self.table_limits = table_limits if table_limits is not None else TableLimits()
         self.users: dict[str, User] = {}
-        self.rooms: dict[int, Room] = {LOBBY: Room(LOBBY, "Lobby")}
+        self.rooms: dict[int, Room] = {LOBBY: Room(LOBBY, text("room-lobby"))}
         self.tables: dict[int, "TableActor"] = {}  # by number (the room has the same number)
         self._rng = rng if rng is not None else random.Random()
         #: called with every new TableActor before anybody enters it (tests: bot_delay, deals)
@@ -384,7 +384,7 @@ class World:
         self._origins[number] = {user.key: _address(user)}
         if self.on_new_table is not None:
             self.on_new_table(table)
-        room = Room(number, f"Table {number} room", table)
+        room = Room(number, text("room-table", number=number), table)
         self.rooms[number] = room
         self.tables[number] = table
         log.info("{user} opens table {table}", user=user.name, table=number)
@@ -549,7 +549,7 @@ class World:
         per-address limit counts them)."""
         number = table.number
         self._origins[number] = {name_key(n): a for n, a in (addresses or {}).items()}
-        room = Room(number, f"Table {number} room", table)
+        room = Room(number, text("room-table", number=number), table)
         self.rooms[number] = room
         self.tables[number] = table
         self._maybe_close(number)                      # nobody online yet: the abandon timer

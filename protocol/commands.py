@@ -31,11 +31,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Awaitable, Callable, Iterator, Mapping, Protocol
 
+from twisted.logger import Logger
+
 from lobby import table_options
 from lobby.accounts import Accounts, check_password, is_reserved
 from lobby.command_spec import Arg, CommandKeys, bind, parse_spec
 from lobby.events import Event
-from lobby.messages import ERRORS, LobbyError, text
+from lobby.messages import ERRORS, LANGUAGES, LobbyError, one_of, text
 from lobby.store import Store
 from lobby.world import User, World
 
@@ -53,6 +55,9 @@ class CommandContext(Protocol):
 
     #: per-connection settings (/set), e.g. {"color": "on"}
     settings: dict[str, str]
+
+    #: the language of everything this connection is told (/set lang, the account's, --lang)
+    lang: str
 
     def send(self, event: Event) -> None: ...
 
@@ -156,6 +161,7 @@ class CommandTable:
 
 
 COMMANDS = CommandTable()
+log = Logger()
 
 #: without a slash, a command word that is only a prefix needs this many letters (short words
 #: such as "hi" or "ja" are speech); with a slash any unique prefix works
@@ -208,16 +214,18 @@ def _me(ctx: CommandContext) -> User:
     return ctx.user
 
 
-@COMMANDS.command("help", "[COMMAND]")
+@COMMANDS.command("help", "[COMMAND]", aliases=("hilfe",))
 def _help(ctx: CommandContext, args: dict[str, str]) -> None:
     name = args.get("command")
+    lang = ctx.lang
     if name:
         cmd = COMMANDS.resolve(name.lstrip("/"))
+        summary = cmd.summary_text(lang)
         ctx.send(Event("help-command", usage=cmd.usage, aliases=list(cmd.aliases),
-                       summary=cmd.summary, help=cmd.help or cmd.summary))
+                       summary=summary, help=cmd.help_text(lang) or summary))
         return
-    ctx.send(Event("help", commands=[{"name": c.name, "usage": c.usage, "summary": c.summary}
-                                     for c in COMMANDS]))
+    ctx.send(Event("help", commands=[{"name": c.name, "usage": c.usage,
+                                      "summary": c.summary_text(lang)} for c in COMMANDS]))
 
 
 @COMMANDS.command("who")
@@ -360,21 +368,30 @@ def _whereis(ctx: CommandContext, args: dict[str, str]) -> None:
     ctx.send(ctx.world.whereis(args["name"]))
 
 
-#: per-connection settings: name -> accepted values (the session keeps them; never saved)
-SETTINGS: dict[str, tuple[str, ...]] = {"color": ("on", "off")}
+#: per-connection settings: name -> accepted values (the session keeps them; only ``lang`` is
+#: saved, for a registered name: lobby.store ``set_language``)
+SETTINGS: dict[str, tuple[str, ...]] = {"color": ("on", "off"), "lang": LANGUAGES}
+#: other words for the settings' names (BSW's German, British English)
+SETTING_ALIASES = {"colour": "color", "farbe": "color", "language": "lang", "sprache": "lang"}
 
 
 @COMMANDS.command("set", "NAME VALUE")
 def _set(ctx: CommandContext, args: dict[str, str]) -> None:
     name, value = args["name"].lower(), args["value"].lower()
-    if name in ("colour", "farbe"):
-        name = "color"
+    name = SETTING_ALIASES.get(name, name)
     if name not in SETTINGS:
         raise LobbyError("unknown-setting", name=args["name"])
     if value not in SETTINGS[name]:
+        if name == "lang":
+            raise LobbyError("unknown-language", value=args["value"],
+                             choices=one_of(SETTINGS[name]))
         raise LobbyError("bad-setting-value", name=name, value=args["value"],
-                         expected=" or ".join(SETTINGS[name]))
+                         expected=one_of(SETTINGS[name]))
     ctx.settings[name] = value
+    me = ctx.user
+    if name == "lang" and me is not None and me.registered:   # the account keeps it
+        ctx.store.set_language(me.name, value).addErrback(
+            lambda f: log.failure("saving the language of {user}", f, user=me.name))
     ctx.send(Event("setting", name=name, value=value))
 
 
@@ -384,7 +401,8 @@ def _iset(ctx: CommandContext, args: dict[str, str]) -> None:
     if name != "json":
         raise LobbyError("unknown-setting", name=args["name"])
     if value not in ("1", "0", "on", "off"):
-        raise LobbyError("bad-setting-value", name=name, value=args["value"], expected="1 or 0")
+        raise LobbyError("bad-setting-value", name=name, value=args["value"],
+                         expected=one_of(("1", "0")))
     ctx.set_json_mode(value in ("1", "on"))  # type: ignore[attr-defined]
 
 

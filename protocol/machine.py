@@ -360,7 +360,7 @@ class MachineMode(TelnetLineProtocol):
         motd = self.factory.motd
         if motd:
             self.deliver(Event("motd", text=motd))
-        self.sendPrompt(text("login-prompt"))
+        self.sendPrompt(text("login-prompt", self.lang))
 
     def _announce_room(self) -> None:
         user = self.user

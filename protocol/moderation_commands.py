@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from lobby.events import Event
-from lobby.messages import LobbyError
+from lobby.messages import LobbyError, Msg
 
 if TYPE_CHECKING:
     from protocol.commands import CommandContext, CommandTable
@@ -25,7 +25,7 @@ _LISTS = ("mute", "ignore")
 def _moderation(ctx: "CommandContext") -> Any:
     moderation = ctx.world.moderation
     if moderation is None:  # a world built without the server (never in the server itself)
-        raise LobbyError("not-allowed", command="moderation", role="the server operator")
+        raise LobbyError("not-allowed", command="moderation", role=Msg("role-operator"))
     return moderation
 
 

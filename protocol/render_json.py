@@ -6,7 +6,7 @@ the same event cannot disagree. The kinds of objects (docs/protocol.md, "Machine
 docs/protocol.schema.json describe each field):
 
 - `error`: a refused command: `code` (the same stable code as text mode's `! [code]`), `message`
-  (the English text) and `params` (the template's values);
+  (its text in the connection's language) and `params` (the template's values);
 - `state`: a `table-view` (or a `table-look`, the answer to `/look`, which carries the
   command's id): what one person may see of a table now (seat names, options, scores,
   and for a running game the engine's view of that seat: phase, hand, trick, turn, wish, calls,

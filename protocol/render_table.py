@@ -302,7 +302,7 @@ def _options(event: Event, lang: str, color: bool) -> list[str]:
 def _info(event: Event, lang: str, color: bool) -> list[str]:
     d = event.data
     names = d.get("seats") or [None] * 4
-    lines = [text("table-info", lang, table=d.get("table"), state=d.get("state"),
+    lines = [text("table-info", lang, table=d.get("table"), state=state_word(d.get("state"), lang),
                   host=d.get("host") or "-"),
              text("table-info-seats", lang, seating=_seating(names))]
     if d.get("scores") is not None:
@@ -312,7 +312,8 @@ def _info(event: Event, lang: str, color: bool) -> list[str]:
                           rounds=done, score=_score(names, d["scores"], lang)))
     opts = d.get("options") or {}
     changed = [f"{k} {v}" for k, v in table_options.changed(opts)]
-    lines.append(text("table-info-options", lang, options=", ".join(changed) or "defaults"))
+    lines.append(text("table-info-options", lang,
+                      options=", ".join(changed) or text("options-defaults", lang)))
     if d.get("spectators"):
         lines.append(text("table-info-watching", lang, names=", ".join(d["spectators"])))
     if d.get("state") == "finished" and d.get("result"):

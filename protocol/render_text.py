@@ -7,6 +7,7 @@ template filled with the event's data.
 """
 from __future__ import annotations
 
+import re
 from datetime import datetime, timezone
 from typing import Any, Callable
 
@@ -32,6 +33,22 @@ def format_time(ts: float | None, lang: str = "en") -> str:
     return datetime.fromtimestamp(ts, timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
 
 
+def room_name(room: Any, lang: str = "en") -> Any:
+    """A room's name (as lobby/world.py names it, in English: the machine mode's data) in
+    ``lang``: the lobby, or the room of table N."""
+    if room == LOBBY_NAME:
+        return text("room-lobby", lang)
+    if isinstance(room, str):
+        number = _TABLE_ROOM.fullmatch(room)
+        if number is not None:
+            return text("room-table", lang, number=int(number.group(1)))
+    return room
+
+
+LOBBY_NAME = text("room-lobby")
+_TABLE_ROOM = re.compile(re.escape(text("room-table", number=0)).replace("0", r"(\d+)", 1))
+
+
 def _mute_list(event: Event, lang: str) -> list[str]:
     names = event.data["names"]
     return [text("mute-list", lang, count=len(names), names=", ".join(names))]
@@ -50,7 +67,8 @@ def _ban_list(event: Event, lang: str) -> list[str]:
 def _who(event: Event, lang: str) -> list[str]:
     names = list(event.data["names"])
     names += [text("who-bot", lang, name=bot) for bot in event.data.get("bots", ())]
-    return [text("who", lang, room=event.data["room"], count=len(names), names=", ".join(names))]
+    return [text("who", lang, room=room_name(event.data["room"], lang), count=len(names),
+                 names=", ".join(names))]
 
 
 def _look(event: Event, lang: str) -> list[str]:
@@ -67,7 +85,8 @@ def _wwho(event: Event, lang: str) -> list[str]:
     lines = [text("wwho", lang, count=len(users))]
     for u in users:
         guest = "" if u["registered"] else text("wwho-guest", lang)
-        lines.append(text("wwho-line", lang, name=u["name"], room=u["room"], guest=guest))
+        lines.append(text("wwho-line", lang, name=u["name"], room=room_name(u["room"], lang),
+                          guest=guest))
     return lines
 
 
@@ -80,7 +99,7 @@ def _finger(event: Event, lang: str) -> list[str]:
     else:
         lines.append(text("finger-guest", lang))
     if d["online"]:
-        lines.append(text("finger-online", lang, room=d["room"]))
+        lines.append(text("finger-online", lang, room=room_name(d["room"], lang)))
     else:
         lines.append(text("finger-offline", lang))
     if d["registered"]:
@@ -124,7 +143,7 @@ def _listroom(event: Event, lang: str) -> list[str]:
                           state=t["state"], seating=seating))
         opts = t.get("options") or {}
         changed = ", ".join(f"{k} {v}" for k, v in table_options.changed(opts))
-        lines.append(text("listroom-details", lang, options=changed or "default options",
+        lines.append(text("listroom-details", lang, options=changed or text("options-default", lang),
                           spectators=t.get("spectators", 0)))
     if data.get("page", 1) < pages:
         lines.append(text("listroom-more", lang, next=data["page"] + 1,
@@ -132,7 +151,20 @@ def _listroom(event: Event, lang: str) -> list[str]:
     return lines
 
 
+def _setting(event: Event, lang: str) -> list[str]:
+    d = event.data
+    if d.get("name") == "lang":
+        return [text("setting-lang", lang, language=text("language-" + str(d.get("value")), lang))]
+    return [text("setting", lang, **d)]
+
+
+def _greeting(event: Event, lang: str) -> list[str]:
+    return [text("greeting", lang), *text("greeting-languages", lang).split("\n")]
+
+
 FORMATTERS: dict[str, Callable[[Event, str], list[str]]] = {
+    "greeting": _greeting,
+    "setting": _setting,
     "listroom": _listroom,
     "who": _who,
     "look": _look,
@@ -155,7 +187,10 @@ def render(event: Event, lang: str = "en") -> list[str]:
         return formatter(event, lang)
     # only "\n" ends a line: str.splitlines() would also split at U+2028/U+2029, which a user can
     # type into speech, and so forge a line that looks like the server's own
-    lines = text(event.type, lang, **event.data).split("\n")
+    data = event.data
+    if "room" in data and lang != "en":
+        data = {**data, "room": room_name(data["room"], lang)}
+    lines = text(event.type, lang, **data).split("\n")
     if len(lines) > 1 and lines[-1] == "":
         lines.pop()
     return lines

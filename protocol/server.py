@@ -32,6 +32,7 @@ from twisted.logger import Logger
 
 from lobby.accounts import DEFAULT_PARAMS, Accounts, Argon2Params, Runner
 from lobby.events import Event
+from lobby.messages import LANGUAGES
 from lobby.store import StartupError, Store
 from lobby.world import World
 
@@ -39,6 +40,8 @@ __all__ = ["DEFAULT_DB", "DEFAULT_PORT", "LobbyFactory", "LobbyServer", "main", 
            "raise_fd_limit", "install_reactor", "HashPool", "thread_runner"]
 
 DEFAULT_PORT = "tcp:4000:interface=127.0.0.1"
+#: the language of a connection that chose none (--lang)
+DEFAULT_LANG = "en"
 DEFAULT_DB = "tichu.sqlite3"
 HASH_THREAD_NICE = 19  # the password-hashing threads' nice value (the lowest priority)
 
@@ -109,7 +112,8 @@ class LobbyFactory(Factory):
     noisy = False  # the server logs its own "listening on" lines
 
     def __init__(self, world: World, store: Store, accounts: Accounts, motd: str = "",
-                 guard: Any = None, telnet_options: Any = None, metrics: Any = None) -> None:
+                 guard: Any = None, telnet_options: Any = None, metrics: Any = None,
+                 lang: str = DEFAULT_LANG) -> None:
         from lobby.moderation import Moderation
         from protocol.guard import Guard, Limits
         from protocol.metrics import ServerMetrics
@@ -120,6 +124,8 @@ class LobbyFactory(Factory):
         self.store = store
         self.accounts = accounts
         self.motd = motd
+        #: the language of a connection that chose none (--lang; /set lang, an account's own)
+        self.lang = lang
         self.sessions: set[Any] = set()
         #: protocol.guard.Guard: connection limits, flood control, timers (all off by default)
         self.guard = guard if guard is not None else Guard(Limits(), world.clock, world)
@@ -140,7 +146,8 @@ class LobbyServer:
                  motd: str = "", clock: Any = None, accounts: Accounts | None = None,
                  password_params: Argon2Params = DEFAULT_PARAMS, limits: Any = None,
                  admin: str | None = None, telnet_options: Any = None,
-                 metrics: str | None = None, bot_workers: int = 0, bot_pool: Any = None) -> None:
+                 metrics: str | None = None, bot_workers: int = 0, bot_pool: Any = None,
+                 lang: str = DEFAULT_LANG) -> None:
         from lobby.moderation import Moderation
         from protocol.guard import Guard, Limits
         self.reactor = reactor
@@ -166,7 +173,7 @@ class LobbyServer:
         self.moderation.shutdown_handler = self.shutdown
         self.factory = LobbyFactory(self.world, store, self.accounts, motd,
                                     Guard(self.limits, self.world.clock, self.world),
-                                    telnet_options)
+                                    telnet_options, lang=lang)
         self.ports: list[Any] = []
         self._stopping: Deferred[None] | None = None
         #: run (and waited for) before a /shutdown stops the server: the persistence issue
@@ -376,6 +383,10 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
                         help="leave every write to Twisted's buffered write path instead of "
                              "gathering a connection's writes of one turn into one send "
                              "(for comparison)")
+    parser.add_argument("--lang", default=DEFAULT_LANG, choices=LANGUAGES,
+                        help=f"the language of a connection until it chooses one with /set lang "
+                             f"(a registered name keeps its own): {', '.join(LANGUAGES)} "
+                             f"(default {DEFAULT_LANG})")
     add_limit_options(parser)
     from protocol.telnet_options import add_arguments as add_telnet_options
     add_telnet_options(parser)                       # MSSP, MCCP2 (protocol/telnet_options.py)
@@ -562,7 +573,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     server = LobbyServer(reactor, Store.threaded(opts.db, reactor), opts.port, motd,
                          limits=limits_from(opts, nofile), admin=opts.admin,
                          telnet_options=telnet_options_from(opts), metrics=opts.metrics,
-                         bot_workers=opts.bot_workers)
+                         bot_workers=opts.bot_workers, lang=opts.lang)
     server.exit = reactor.stop  # after /shutdown
     outcome = {"code": 0}
 

@@ -20,7 +20,7 @@ from twisted.python.failure import Failure
 
 from lobby.accounts import check_name, name_key
 from lobby.events import Event, error_event
-from lobby.messages import ERRORS, LobbyError, text
+from lobby.messages import ERRORS, LANGUAGES, LobbyError, text
 from lobby.store import Account
 from protocol.commands import COMMANDS, CommandTable, parse_line
 from protocol.gathered_write import write_shared
@@ -104,7 +104,8 @@ class Session(MachineMode, MudOptions):
 
     @property
     def settings(self) -> dict[str, str]:
-        """This connection's settings (``/set color on``); never saved to the account."""
+        """This connection's settings (``/set color on``); only ``lang`` is saved, for a
+        registered name (protocol/commands.py)."""
         if self._settings is None:
             self._settings = {}
         return self._settings
@@ -119,8 +120,17 @@ class Session(MachineMode, MudOptions):
         the key of every cache of rendered bytes, with the event."""
         settings = self._settings
         if not settings:
-            return DEFAULT_CONTEXT
-        return RenderContext.of(settings.get("lang", "en"), settings.get("color") == "on")
+            lang = self.factory.lang
+            return DEFAULT_CONTEXT if lang == "en" else RenderContext.of(lang)
+        return RenderContext.of(settings.get("lang") or self.factory.lang,
+                                settings.get("color") == "on")
+
+    @property
+    def lang(self) -> str:
+        """The language of everything this connection is told: ``/set lang``, else the
+        account's, else the server's ``--lang``."""
+        settings = self._settings
+        return (settings.get("lang") if settings else None) or self.factory.lang
 
     @property
     def address(self) -> str:
@@ -404,13 +414,13 @@ class Session(MachineMode, MudOptions):
 
     def _prompt(self) -> None:
         if self.state == "login":
-            self.sendPrompt(text("login-prompt"))
+            self.sendPrompt(text("login-prompt", self.lang))
         elif self.state == "password":
-            self.sendPrompt(text("password-prompt"))
+            self.sendPrompt(text("password-prompt", self.lang))
         elif self.state == "confirm":
-            self.sendPrompt(text("guest-confirm", name=self._guest_name))
+            self.sendPrompt(text("guest-confirm", self.lang, name=self._guest_name))
         elif self.state == "seat-key":
-            self.sendPrompt(text("seat-key-prompt"))
+            self.sendPrompt(text("seat-key-prompt", self.lang))
 
     def _handle(self, line: str) -> Any:
         if self.state == "active":
@@ -536,6 +546,8 @@ class Session(MachineMode, MudOptions):
             if guard is not None:
                 await guard.failure_delay()  # a pause after each wrong password
             raise LobbyError("wrong-password")
+        if account.language in LANGUAGES:      # the language the account chose (/set lang)
+            self.settings["lang"] = account.language
         self._enter(account.name, registered=True)
         if verdict.needs_rehash:
             self._upgrade_hash(account.name, line.strip())

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from lobby.tichu import DECK, parse_cards
 from lobby.tichu.cards import PHOENIX_BIT, cards_mask
-from lobby.tichu.combos import Combo, beats, classify, describe, readings
+from lobby.tichu.combos import Combo, beats, classify, readings
 
 
 def c(text: str, phoenix_as: int | None = None, on: Combo | None = None) -> Combo | None:
@@ -154,10 +154,6 @@ def test_combo_interface() -> None:
     assert parse_cards("R9")[0] in pair and parse_cards("S9")[0] not in pair
     with pytest.raises(AttributeError):
         pair.rank = 10  # type: ignore[misc]
-    assert describe(pair) == "a pair of 9s"
-    assert describe(c("RK GK")) == "a pair of Ks"
-    assert describe(c("Ph", on=c("R7"))) == "the Phoenix (7½)"
-    assert describe(c("R3 R4 R5 R6 R7")) == "a straight bomb of 5 cards up to 7"
 
 
 _card_sets = st.lists(st.sampled_from(DECK), min_size=1, max_size=8, unique=True)

@@ -57,6 +57,11 @@ def test_a_version_1_database_is_upgraded_in_place(tmp_path: Path) -> None:
     assert (alice.name, alice.password_hash, alice.registered_at, alice.last_seen, alice.role) == (
         "Alice", "scrypt$16384$8$1$c2FsdA==$aGFzaA==", 100.0, 150.0, None)
     assert fired(store.get_account("bob")).last_seen is None
+    # migration 5: the language an account chose (/set lang), none yet
+    assert alice.language is None
+    assert fired(store.set_language("alice", "de")) is True
+    assert fired(store.get_account("Alice")).language == "de"
+    assert fired(store.set_language("nobody", "de")) is False
     # the new tables work on the upgraded file
     assert fired(store.set_role("bob", "admin")) is True
     assert fired(store.get_account("bob")).role == "admin"

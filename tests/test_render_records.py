@@ -39,6 +39,8 @@ def _rot13_template(template: str) -> str:
     for literal, field, spec, conversion in string.Formatter().parse(template):
         out.append(codecs.encode(literal, "rot13").replace("{", "{{").replace("}", "}}"))
         if field is not None:
+            if conversion == "p":        # the word forms of a plural are words too
+                spec = codecs.encode(spec, "rot13")
             out.append("{" + field + ("!" + conversion if conversion else "")
                        + (":" + spec if spec else "") + "}")
     return "".join(out)

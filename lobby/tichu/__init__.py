@@ -24,7 +24,7 @@ from lobby.tichu.cards import (
     rank_name,
     sort_cards,
 )
-from lobby.tichu.combos import Combo, beats, classify, describe
+from lobby.tichu.combos import Combo, beats, classify
 from lobby.tichu.errors import ENGINE_MESSAGES, Rejected
 from lobby.tichu.match import Match, MatchOptions, initial_seating
 from lobby.tichu.moves import (

@@ -20,7 +20,7 @@ from lobby.tichu.cards import (
 )
 
 __all__ = ["Combo", "classify", "beats", "readings", "combo_of_mask", "phoenix_single",
-           "describe", "describe_kind", "KINDS"]
+           "KINDS"]
 
 SINGLE, PAIR, TRIPLE, FULLHOUSE, STRAIGHT, STAIRS, BOMB, DOG = (
     "single", "pair", "triple", "fullhouse", "straight", "stairs", "bomb", "dog")
@@ -313,51 +313,3 @@ def beats(combo: Combo, top: Combo | None) -> bool:
     if combo.mask == PHOENIX_BIT:          # half a rank above any single but the Dragon
         return top.mask != DRAGON_BIT and top.mask != PHOENIX_BIT
     return combo.length == top.length and combo.rank > top.rank
-
-
-# ---- words for messages -------------------------------------------------------------------------
-_KIND_WORDS = {SINGLE: "a single", PAIR: "a pair", TRIPLE: "a triple", FULLHOUSE: "a full house",
-               STRAIGHT: "a straight", STAIRS: "stairs", BOMB: "a bomb", DOG: "the Dog"}
-
-
-def describe_kind(combo: Combo) -> str:
-    """`a pair`, `a straight of 6 cards`: the kind, with the length where lengths vary."""
-    if combo.kind == STRAIGHT:
-        return f"a straight of {combo.length} cards"
-    if combo.kind == STAIRS:
-        return f"stairs of {combo.length // 2} pairs"
-    if combo.kind == BOMB:
-        return "a straight bomb" if combo.length >= 5 else "a four-of-a-kind bomb"
-    return _KIND_WORDS[combo.kind]
-
-
-def _plural(rank: int | float) -> str:
-    return rank_name(rank) + "s"
-
-
-def describe(combo: Combo) -> str:
-    """A play in words: `a pair of 9s`, `the Phoenix (7½)`, `a straight of 5 cards up to B`."""
-    kind, rank = combo.kind, combo.rank
-    if kind == DOG:
-        return "the Dog"
-    if kind == SINGLE:
-        if combo.mask == DRAGON_BIT:
-            return "the Dragon"
-        if combo.mask == PHOENIX_BIT:
-            return f"the Phoenix ({rank_name(rank)})"
-        if combo.mask == MAHJONG_BIT:
-            return "the Mah Jong"
-        return f"a single {rank_name(rank)}"
-    if kind == PAIR:
-        return f"a pair of {_plural(rank)}"
-    if kind == TRIPLE:
-        return f"a triple of {_plural(rank)}"
-    if kind == FULLHOUSE:
-        return f"a full house of {_plural(rank)}"
-    if kind == STRAIGHT:
-        return f"a straight of {combo.length} cards up to {rank_name(rank)}"
-    if kind == STAIRS:
-        return f"stairs of {combo.length // 2} pairs up to {_plural(rank)}"
-    if combo.length >= 5:
-        return f"a straight bomb of {combo.length} cards up to {rank_name(rank)}"
-    return f"a bomb of four {_plural(rank)}"

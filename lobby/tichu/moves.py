@@ -20,10 +20,12 @@ from lobby.tichu.cards import (
     Card,
     cards_mask,
     format_cards,
+    format_play,
     mask_cards,
     parse_cards,
     parse_rank,
     rank_name,
+    sort_cards,
 )
 from lobby.tichu.combos import (
     BOMB,
@@ -39,8 +41,6 @@ from lobby.tichu.combos import (
     _make,
     beats,
     classify,
-    describe,
-    describe_kind,
     phoenix_single,
     readings,
 )
@@ -718,12 +718,19 @@ def _why_not(combo: Combo, top: Combo) -> Rejected:
     if combo.mask == PHOENIX_BIT and top.mask == DRAGON_BIT:
         return Rejected("phoenix-on-dragon")
     if top.is_bomb and not combo.is_bomb:
-        return Rejected("bomb-on-table", play=describe(combo), top=describe(top))
+        return Rejected("bomb-on-table", play=_shown(combo), top=_shown(top))
     if combo.kind != top.kind and not combo.is_bomb:
-        return Rejected("wrong-kind", play=describe_kind(combo), top=describe_kind(top))
+        return Rejected("wrong-kind", play=_shown(combo), top=_shown(top), kind=combo.kind,
+                        top_kind=top.kind)
     if combo.length != top.length and not combo.is_bomb:
-        return Rejected("wrong-length", play=describe_kind(combo), top=describe_kind(top))
-    return Rejected("too-low", play=describe(combo), top=describe(top))
+        return Rejected("wrong-length", play=_shown(combo), top=_shown(top))
+    return Rejected("too-low", play=_shown(combo), top=_shown(top))
+
+
+def _shown(combo: Combo) -> str:
+    """A play as an error names it: its cards in BSW notation (the Phoenix with its reading in
+    a longer play), the same in every language."""
+    return format_play(sort_cards(combo.cards), combo.phoenix_as)
 
 
 def check_play(hand: Hand, trick: Sequence[Play], wish: Wish,
@@ -765,7 +772,7 @@ def check_bomb_out_of_turn(hand: Hand, trick: Sequence[Play],
     if top.kind == DOG:
         raise Rejected("dog-on-table")
     if not beats(combo, top):
-        raise Rejected("too-low", play=describe(combo), top=describe(top))
+        raise Rejected("too-low", play=_shown(combo), top=_shown(top))
     return combo
 
 

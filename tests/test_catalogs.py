@@ -1,0 +1,185 @@
+"""The catalogs of the five languages (issue 14): every catalog has exactly the English keys with
+the same placeholders; plurals and rank words come from the catalog; `/set lang` chooses the
+language of a connection, a registered name keeps it, `--lang` is the server's default; the
+greeting says how to switch; `/hilfe` is BSW's word for `/help`."""
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import string
+
+import pytest
+
+from conftest import FakeLobby, fired
+from lobby.messages import CATALOGS, LANGUAGES, text
+
+#: languages whose catalog has not landed yet: skipped, with this marker, until their module
+#: exists (a test below fails as soon as one exists, so that its skip goes)
+PENDING: frozenset[str] = frozenset({"de", "fr", "es", "da"})
+
+
+def fields(template: str) -> set[tuple[str, str | None]]:
+    """The placeholders of a template: field name and conversion (`!t`, `!p`, `!w`, `!r`);
+    the format spec (a plural's word forms, a width) may differ between languages."""
+    return {(name, conversion) for _, name, _, conversion in string.Formatter().parse(template)
+            if name is not None}
+
+
+def catalog(lang: str) -> dict[str, str]:
+    try:
+        module = importlib.import_module(f"lobby.locales.{lang}")
+    except ModuleNotFoundError:
+        if lang in PENDING:
+            pytest.skip(f"PENDING: lobby/locales/{lang}.py has not landed yet")
+        raise
+    return module.MESSAGES
+
+
+@pytest.mark.parametrize("lang", LANGUAGES[1:])
+def test_a_catalog_has_exactly_the_english_keys(lang: str) -> None:
+    messages = catalog(lang)
+    english = CATALOGS["en"]
+    assert sorted(set(english) - set(messages)) == [], f"missing in {lang}"
+    assert sorted(set(messages) - set(english)) == [], f"not in the English catalog ({lang})"
+    assert CATALOGS[lang] == messages       # and lobby.messages loaded it
+
+
+@pytest.mark.parametrize("lang", LANGUAGES[1:])
+def test_every_template_has_the_english_placeholders(lang: str) -> None:
+    messages = catalog(lang)
+    wrong = {key: (sorted(fields(template), key=str), sorted(fields(messages[key]), key=str))
+             for key, template in CATALOGS["en"].items()
+             if key in messages and fields(template) != fields(messages[key])}
+    assert wrong == {}
+
+
+@pytest.mark.parametrize("lang", LANGUAGES[1:])
+def test_a_template_renders_in_its_language(lang: str) -> None:
+    """Every template of the catalog formats with its own placeholders (text() gives a broken
+    template back as it is)."""
+    messages = catalog(lang)
+    broken = [key for key, template in messages.items()
+              if fields(template) and text(key, lang, **{n: 2 for n, _ in fields(template)})
+              == template]
+    assert broken == []
+
+
+def test_a_pending_language_that_landed_is_no_longer_skipped() -> None:
+    landed = {lang for lang in PENDING
+              if importlib.util.find_spec(f"lobby.locales.{lang}") is not None}
+    assert landed == set(), "remove them from PENDING in tests/test_catalogs.py"
+
+
+def test_the_placeholder_check_sees_a_missing_or_extra_field() -> None:
+    assert fields("{name} plays {cards}.") != fields("{name} spielt.")
+    assert fields("{rounds} {rounds!p:round|rounds}") == fields("{rounds} {rounds!p:Runde|Runden}")
+    assert fields("{seconds!t}") != fields("{seconds}")
+    assert fields("{rank!w:a-rank}") == fields("{rank!w:rank}")
+
+
+# ---- plurals and words of the catalog ------------------------------------------------------------
+def test_one_round_two_rounds() -> None:
+    assert text("game-match-over", rounds=1, outcome="x") == "Game over after 1 round: x"
+    assert text("game-match-over", rounds=2, outcome="x") == "Game over after 2 rounds: x"
+    assert text("no-such-round", game=3, round=5, rounds=1).endswith("it had 1 round.")
+    assert text("missing-rank", count=1, rank="7") == "You do not hold 1 card of rank 7."
+    assert text("missing-rank", count=2, rank="7") == "You do not hold 2 cards of rank 7."
+    for key, template in CATALOGS["en"].items():
+        assert "(s)" not in template, key
+
+
+@pytest.mark.parametrize("rank, shown", [("A", "an Ace"), ("8", "an 8"), ("B", "a Jack"),
+                                         ("10", "a 10"), ("2", "a 2")])
+def test_a_wish_names_its_rank_as_a_word(rank: str, shown: str) -> None:
+    assert text("game-wish", name="Bob", rank=rank) == f"Bob wishes for {shown}."
+    assert text("must-fulfil-wish", rank=rank) == f"The wish binds you: play {shown}."
+
+
+def test_the_rank_words_of_every_catalog_are_complete() -> None:
+    for rank in ("2", "3", "4", "5", "6", "7", "8", "9", "10", "B", "D", "K", "A"):
+        for prefix in ("rank", "a-rank", "ranks"):
+            assert f"{prefix}-{rank}" in CATALOGS["en"]
+
+
+# ---- /set lang, the account, --lang, the greeting, /hilfe -----------------------------------------
+def test_set_lang_chooses_the_language_of_the_connection(lobby: FakeLobby) -> None:
+    a = lobby.connect()
+    a.login("Ann")
+    a.send("/set lang fr")
+    assert a.session.lang == "fr" and a.session.render_context.lang == "fr"
+    a.text()
+    a.send("/set lang xx")
+    out = a.text()
+    assert "! [unknown-language]" in out and "'xx'" in out
+    assert a.session.lang == "fr"
+    a.send("/set language EN")
+    assert a.session.lang == "en" and "Language: English." in a.text()
+
+
+def test_a_registered_name_keeps_its_language(lobby: FakeLobby) -> None:
+    lobby.register("Bert", "secret1")
+    a = lobby.connect()
+    a.login("Bert", "secret1")
+    a.send("/set lang da")
+    assert fired(lobby.store.get_account("bert")).language == "da"
+    a.send("/quit")
+    b = lobby.connect()
+    b.login("Bert", "secret1")
+    assert b.session.lang == "da"
+    # a guest's choice is the connection's only
+    c = lobby.connect()
+    c.login("Gina")
+    c.send("/set lang es")
+    assert fired(lobby.store.get_account("gina")) is None
+
+
+def test_the_server_default_is_lang(clock: object) -> None:
+    from protocol.server import DEFAULT_LANG, parse_args
+    assert DEFAULT_LANG == "en" and parse_args([]).lang == "en"
+    assert parse_args(["--lang", "de"]).lang == "de"
+    with pytest.raises(SystemExit):
+        parse_args(["--lang", "xx"])
+    lobby = FakeLobby(clock)  # type: ignore[arg-type]
+    lobby.factory.lang = "es"
+    a = lobby.connect()
+    assert a.session.lang == "es"
+    a.login("Pia")
+    a.send("/set lang de")
+    assert a.session.lang == "de"
+
+
+def test_the_greeting_says_how_to_choose_a_language(lobby: FakeLobby) -> None:
+    out = lobby.connect().text()
+    for lang in LANGUAGES:
+        assert f"/set lang {lang}" in out
+    assert "Auf Deutsch" in out and "En français" in out and "På dansk" in out
+    # the same line in every catalog: it is for people who cannot read the others
+    for lang in LANGUAGES[1:]:
+        if lang in CATALOGS:
+            assert CATALOGS[lang]["greeting-languages"] == CATALOGS["en"]["greeting-languages"]
+
+
+def test_hilfe_is_help(lobby: FakeLobby) -> None:
+    a = lobby.connect()
+    a.login("Ann")
+    a.send("/hilfe")
+    help_ = a.text()
+    a.send("/help")
+    assert help_ == a.text() and "/help COMMAND" in help_
+    a.send("/hilfe set")
+    assert "also: /hilfe" not in a.text()
+    a.send("/help hilfe")
+    assert "also: /hilfe" in a.text()
+
+
+def test_machine_mode_keeps_types_and_codes_in_every_language(lobby: FakeLobby) -> None:
+    import json
+    a = lobby.connect()
+    a.send("%json")
+    a.send("Ann")
+    a.send("/set lang de")
+    a.text()
+    a.send("#x /room 99")
+    (line,) = [json.loads(raw) for raw in a.text().split("\r\n") if raw.startswith("{")]
+    assert line["type"] == "error" and line["code"] == "no-such-room" and line["id"] == "x"
+    assert line["message"] == text("no-such-room", "de", number="99")
