@@ -5,6 +5,9 @@ MESSAGES: dict[str, str] = {
     # ---- informational messages --------------------------------------------------------------------
     # connection and login (protocol/session.py)
     "greeting": "Velkommen til Tichu-lobbyen. Log ind med dit navn, eller skriv guest.",
+    "greeting-languages": "In English: /set lang en · Auf Deutsch: /set lang de · "
+                          "En français : /set lang fr\nEn español: /set lang es · "
+                          "På dansk: /set lang da",
     "motd": "{text}",
     "login-prompt": "navn: ",
     "password-prompt": "adgangskode: ",
@@ -74,6 +77,14 @@ MESSAGES: dict[str, str] = {
     "whereis": "{name} er i {room} (rum {number}).",
     "game-waiting-for-you": "Dit spil ved bord {table} fortsætter uden dig: /room {table} fører dig tilbage.",
     "setting": "{name} er nu {value}.",
+    "setting-lang": "Sprog: {language}. /set lang de|en|fr|es|da skifter.",
+    "language-en": "English",
+    "language-de": "Deutsch",
+    "language-fr": "Français",
+    "language-es": "Español",
+    "language-da": "Dansk",
+    "room-lobby": "lobbyen",
+    "room-table": "rummet ved bord {number}",
     "iset": "Grænsefladeindstillingen {name} er nu {value}.",
     # help (protocol/commands.py)
     "help": (
@@ -102,8 +113,9 @@ MESSAGES: dict[str, str] = {
         "{name} er forsvundet; spillet venter på vedkommende. Efter {grace!t} kan de andre spillere "
         "bruge /remove {name}."),
     "table-back": "{name} er tilbage.",
-    "table-remove-proposed":
-        "{name} foreslår at fjerne {target}: /accept eller /refuse (stemmer nødvendige: {needed}).",
+    "table-remove-proposed": (
+        "{name} foreslår at fjerne {target}: /accept eller /refuse ({needed} "
+        "{needed!p:stemme|stemmer} kræves)."),
     "table-vote": "{name} stemmer {vote} til at fjerne {target}.",
     "table-remove-refused": "{target} bliver: fjernelsen blev afvist.",
     "table-vote-ended": "Afstemningen om at fjerne {name} er slut.",
@@ -119,6 +131,8 @@ MESSAGES: dict[str, str] = {
     "vote-no": "nej",
     "table-view": "Bord {table}: {state}.",
     "table-look": "Bord {table} lige nu:",
+    "options-default": "standardindstillinger",
+    "options-defaults": "standard",
     "table-state-waiting": "venter",
     "table-state-playing": "spiller",
     "table-state-finished": "afsluttet",
@@ -134,7 +148,7 @@ MESSAGES: dict[str, str] = {
     "view-trick-empty": "Stik: tomt",
     "view-trick-won": "Stik: {plays} - vundet af {name}",
     "view-trick-more": "... {plays}",
-    "view-wish": "Ønske: {rank}",
+    "view-wish": "Ønske: {rank!w:rank}",
     "view-with-wish": "{line}  |  {wish}",
     "view-hand": "Din hånd: {cards}",
     "view-received": "Modtaget: {gifts}",
@@ -142,8 +156,8 @@ MESSAGES: dict[str, str] = {
     "view-cards-left": "({count} tilbage)",
     "view-your-turn": "Din tur: /play CARDS eller /pass",
     "view-your-lead": "Du spiller ud: /play CARDS",
-    "view-your-turn-wish": "Din tur: /play CARDS med en {rank} (ønsket), eller en bombe",
-    "view-your-lead-wish": "Du spiller ud: /play CARDS med en {rank} (ønsket), eller en bombe",
+    "view-your-turn-wish": "Din tur: /play CARDS med {rank!w:a-rank} (ønsket), eller en bombe",
+    "view-your-lead-wish": "Du spiller ud: /play CARDS med {rank!w:a-rank} (ønsket), eller en bombe",
     "view-bombs": "Du kan bombe: /bomb {cards}",
     "view-bomb-window": "{name} kan fortsætte om {seconds!t}: tid til bomber.",
     "view-bomb-window-you": "Du kan fortsætte om {seconds!t}: de andre kan stadig bombe.",
@@ -174,9 +188,9 @@ MESSAGES: dict[str, str] = {
     "game-play-phase-you": "Du har Mahjong og spiller ud.",
     "game-play": "{name} spiller {cards}.",
     "game-play-bomb": "{name} BOMBER {cards}!",
-    "game-wish": "{name} ønsker en {rank}.",
+    "game-wish": "{name} ønsker {rank!w:a-rank}.",
     "game-wish-none": "{name} ønsker ingenting.",
-    "game-wish-fulfilled": "Ønsket om en {rank} er opfyldt af {name}.",
+    "game-wish-fulfilled": "Ønsket om {rank!w:a-rank} er opfyldt af {name}.",
     "game-pass": "{name} melder pas.",
     "game-trick-won": "{name} vinder stikket.",
     "game-trick-won-dragon": "{name} vinder Dragens stik og skal give det til en modstander.",
@@ -189,6 +203,61 @@ MESSAGES: dict[str, str] = {
     "place-4": "4.",
     "place-n": "{place}.",
     "seat-unnamed": "plads {seat}",
+    "rank-2": "2",
+    "a-rank-2": "en 2'er",
+    "ranks-2": "2'ere",
+    "rank-3": "3",
+    "a-rank-3": "en 3'er",
+    "ranks-3": "3'ere",
+    "rank-4": "4",
+    "a-rank-4": "en 4'er",
+    "ranks-4": "4'ere",
+    "rank-5": "5",
+    "a-rank-5": "en 5'er",
+    "ranks-5": "5'ere",
+    "rank-6": "6",
+    "a-rank-6": "en 6'er",
+    "ranks-6": "6'ere",
+    "rank-7": "7",
+    "a-rank-7": "en 7'er",
+    "ranks-7": "7'ere",
+    "rank-8": "8",
+    "a-rank-8": "en 8'er",
+    "ranks-8": "8'ere",
+    "rank-9": "9",
+    "a-rank-9": "en 9'er",
+    "ranks-9": "9'ere",
+    "rank-10": "10",
+    "a-rank-10": "en 10'er",
+    "ranks-10": "10'ere",
+    "rank-B": "knægt",
+    "a-rank-B": "en knægt",
+    "ranks-B": "knægte",
+    "rank-D": "dame",
+    "a-rank-D": "en dame",
+    "ranks-D": "damer",
+    "rank-K": "konge",
+    "a-rank-K": "en konge",
+    "ranks-K": "konger",
+    "rank-A": "es",
+    "a-rank-A": "et es",
+    "ranks-A": "esser",
+    "kind-a-single": "et enkelt kort",
+    "kind-a-pair": "et par",
+    "kind-a-triple": "en trekant",
+    "kind-a-fullhouse": "et fuldt hus",
+    "kind-a-straight": "en stige",
+    "kind-a-stairs": "en partrappe",
+    "kind-a-bomb": "en bombe",
+    "kind-a-dog": "Hunden",
+    "phase-grand": "Grand Tichu-beslutninger",
+    "phase-exchange": "byttet",
+    "phase-play": "spillet",
+    "phase-wish": "ønsket",
+    "phase-dragon": "Dragestikket gives væk",
+    "phase-finished": "runden er slut",
+    "role-operator": "serverens operatør",
+    "until-further-notice": "indtil videre",
     "names-and": "{names} og {name}",
     "names-or": "{names} eller {name}",
     "game-round-over": "Runden er slut. Rækkefølge: {order}.",
@@ -201,7 +270,7 @@ MESSAGES: dict[str, str] = {
     "game-round-total": "  Denne runde:  {score}",
     "game-round-score": "Stilling efter runde {round}: {score}",
     "game-victory-points": "Sejrspoint: {points}",
-    "game-match-over": "Spillet er slut efter {rounds} runder: {outcome}",
+    "game-match-over": "Spillet er slut efter {rounds} {rounds!p:runde|runder}: {outcome}",
     "game-winner": "{names} vinder med {score}.",
     "game-shared": "Delt sejr ved {score}.",
     "game-turnier-winner": "{names} vinder.",
@@ -209,21 +278,23 @@ MESSAGES: dict[str, str] = {
     # game records, statistics, ratings (lobby/records.py data, protocol/render_records.py)
     "history-header": "Seneste spil for {name}:",
     "history-line": (
-        "  #{game} {date} bord {table}: {team0} {score0}:{score1} {team1}, {rounds} runder, "
-        "{outcome}{unrated}"),
+        "#{game} {date} bord {table}: {team0} {score0}:{score1} {team1}, {rounds} "
+        "{rounds!p:runde|runder}, {outcome}{unrated}"),
     "history-none": "{name} har ingen afsluttede spil.",
     "history-won": "vundet",
     "history-lost": "tabt",
     "history-shared": "delt",
     "history-unrated": " (uden rating)",
-    "replay-header": "Spil #{game}, bord {table}, {date}: {team0} mod {team1}, {rounds} runder.",
+    "replay-header": (
+        "Spil #{game}, bord {table}, {date}: {team0} mod {team1}, {rounds} "
+        "{rounds!p:runde|runder}."),
     "replay-round": "Runde {round}: pladser {seating}",
     "replay-hand": "{name}: {cards}",
     "replay-exchange": "{name} giver {gifts}.",
     "replay-gift": "{card} til {name}",
-    "tchlog-header": "Spil #{game} som BSW-log (.tch), {count} linjer:",
+    "tchlog-header": "Spil #{game} som BSW-log (.tch), {count} {count!p:linje|linjer}:",
     "ranking-header": "Rangliste (Team Elo, kun spil med rating):",
-    "ranking-line": "  {place:>3}. {name:<16} {rating:>5}  ({games} spil)",
+    "ranking-line": "  {place:>3}. {name:<16} {rating:>5}  ({games} {games!p:spil|spil})",
     "ranking-none": "Ingen har spillet et spil med rating endnu.",
     # reconnecting and restoring (lobby/world.py, lobby/persistence.py)
     "game-rejoined": "Du er tilbage på din plads ved bord {table}; spillet fortsætter.",
@@ -232,7 +303,9 @@ MESSAGES: dict[str, str] = {
     "finger-calls": (
         "  Tichu {tichu_made}/{tichu_calls}, Grand Tichu {grand_made}/{grand_calls}, dobbeltsejre "
         "{double_victories}, først ude {first_out}"),
-    "finger-rating": "  rating {rating} efter {rated_games} spil med rating (bedste {peak})",
+    "finger-rating": (
+        "rating {rating} efter {rated_games} {rated_games!p:spil|spil} med rating (bedste "
+        "{peak})"),
     "finger-no-games": "  ingen afsluttede spil endnu",
     # mute lists and moderation (lobby/moderation.py)
     "muted": "{name} er nu på din ignoreringsliste: du ser hverken vedkommendes tale eller hvisken.",
@@ -304,11 +377,11 @@ MESSAGES: dict[str, str] = {
         "Du sidder allerede ved bord {tables}, og man sidder ved {limit} {limit!p:bord|borde} ad gangen; "
         "forlad det først, eller lad dets spil slutte."),
     "tables-too-fast": (
-        "Du har åbnet {limit} borde inden for det sidste minut, det højeste antal pr. bruger; prøv igen "
-        "om {seconds!t}."),
+        "Du har åbnet {limit} {limit!p:bord|borde} det sidste minut, det højeste antal "
+        "pr. bruger; prøv igen om {seconds!t}."),
     "address-tables": (
-        "Brugerne fra din adresse er allerede vært for eller sidder ved {limit} åbne borde, det højeste "
-        "antal pr. adresse; forlad et først."),
+        "Brugerne fra din adresse er allerede vært for eller sidder ved {limit} åbne "
+        "{limit!p:bord|borde}, det højeste antal pr. adresse; forlad et først."),
     "need-four": "Der skal fire spillere til at starte; {count} sidder.",
     "host-only": "Kun værten, {host}, må gøre det (indstillingen host).",
     "host-only-option": "Kun værten, {host}, må sætte indstillingen {option}.",
@@ -344,6 +417,7 @@ MESSAGES: dict[str, str] = {
     "unknown-game": "Her findes intet spil {name}; /newroom tichu åbner et Tichu-bord.",
     "unknown-setting": "Der er ingen indstilling {name}; /set color on|off er én af dem.",
     "bad-setting-value": "Indstillingen {name} forventer {expected}, ikke {value!r}.",
+    "unknown-language": "Her er intet sprog {value!r}; /set lang tager {choices}.",
     # machine mode (protocol/machine.py)
     "bad-id": "Et kommando-id er #ID med 1 til 32 bogstaver, cifre, - eller _, ikke #{id}.",
     # bots at tables (lobby/table.py, lobby/bots)
@@ -354,7 +428,9 @@ MESSAGES: dict[str, str] = {
     "not-a-bot": "Der sidder ingen bot på plads {seat}.",
     # game records (lobby/records.py)
     "no-such-game": "Der er intet spil #{game}; /history viser de seneste spil.",
-    "no-such-round": "Spil #{game} har ingen runde {round}; det havde {rounds} runder.",
+    "no-such-round": (
+        "Spil #{game} har ingen runde {round}; det havde {rounds} "
+        "{rounds!p:runde|runder}."),
     "no-tch-log": "Spil #{game} har ingen BSW-log: det blev spillet med /option log off.",
     # defences of the public port (protocol/guard.py)
     "server-full": "Serveren er fuld; prøv igen senere.",
@@ -385,7 +461,9 @@ MESSAGES: dict[str, str] = {
     "unknown-list": "Der er ingen liste {name}; listen hedder mute (/showlist mute).",
     "already-muted": "{name} er allerede på din ignoreringsliste.",
     "not-muted": "{name} er ikke på din ignoreringsliste.",
-    "mute-list-full": "Din ignoreringsliste er fuld ({limit} navne); /sub mute NAME giver plads.",
+    "mute-list-full": (
+        "Din ignoreringsliste er fuld ({limit} {limit!p:navn|navne}); /sub mute NAME "
+        "giver plads."),
     "silenced": "En moderator har gjort dig tavs i offentlige rum; /tell virker stadig.",
     "not-silenced": "{name} er ikke gjort tavs.",
     "banned": "{name} er udelukket indtil {until}: {reason}",
@@ -402,7 +480,7 @@ MESSAGES: dict[str, str] = {
     # round.py / match.py
     "bad-seat": "Der er ingen plads {seat!r}.",
     "bad-action": "Ikke en handling: {action}.",
-    "wrong-phase": "Det er ikke muligt nu (fase: {phase}).",
+    "wrong-phase": "Det er ikke muligt nu (fase: {phase!w:phase}).",
     "round-over": "Runden er slut.",
     "match-over": "Spillet er slut.",
     "no-grand-tichu": "Grand Tichu spilles ikke ved dette bord.",
@@ -421,7 +499,7 @@ MESSAGES: dict[str, str] = {
     "not-your-turn":
         "Det er ikke din tur (plads {turn} spiller); uden for tur må kun en bombe spilles på bordet.",
     "must-lead": "Du spiller ud: spil noget (du kan ikke melde pas).",
-    "must-fulfil-wish": "Ønsket om {rank} binder dig: spil en {rank}.",
+    "must-fulfil-wish": "Ønsket binder dig: spil {rank!w:a-rank}.",
     "bad-wish": "Ikke en værdi at ønske: {rank!r}. Ønsk 2..10, B, D, K, A eller none.",
     "wish-without-mahjong": "Kun et udspil med Mahjong kan komme med et ønske.",
     "no-wish-pending": "Du har intet ønske at komme med.",
@@ -432,22 +510,26 @@ MESSAGES: dict[str, str] = {
     "duplicate-card": "{card} er angivet to gange.",
     "bad-rank": "Ikke en værdi: {token!r}. Værdierne er 2..10, B (eller J), D (eller Q), K, A.",
     # cards.py: the rank-only shorthand of a play (`/play 7 7`)
-    "ambiguous-cards": "Hvilke {rank}'ere? Ethvert valg bryder en bombe; angiv kortene, fx {example}.",
-    "missing-rank": "Du har ikke nok kort af værdien {rank} (der skal {count} til).",
+    "ambiguous-cards": (
+        "Hvilke {rank!w:ranks}? Ethvert valg bryder en bombe; angiv kortene, fx "
+        "{example}."),
+    "missing-rank": "Du har ikke {count} {count!p:kort|kort} af værdien {rank}.",
     # moves.py: why a play is refused
     "no-cards": "Angiv de kort, du vil spille.",
     "cards-not-in-hand": "Du har ikke {cards}.",
     "not-a-combination": "{cards} er ikke en kombination.",
-    "bad-phoenix-reading": "Fønix kan ikke stå for {rank} i {cards}.",
+    "bad-phoenix-reading": "Fønix kan ikke stå for {rank!w:a-rank} i {cards}.",
     "dog-on-table": "Intet kan spilles på Hunden, heller ikke en bombe.",
     "dog-not-lead": "Hunden kan kun spilles ud, ikke lægges på et stik.",
     "phoenix-on-dragon": "Fønix kan ikke spilles på Dragen.",
     "bomb-on-table": "{play} slår ikke {top}: det gør kun en større bombe.",
-    "wrong-kind": "{play} kan ikke spilles på {top}.",
+    "wrong-kind": (
+        "{play} kan ikke spilles på {top}: {kind!w:kind-a} kan ikke lægges på "
+        "{top_kind!w:kind-a}."),
     "wrong-length":
         "{play} kan ikke spilles på {top}: et udspil skal have lige så mange kort som det, det slår.",
     "too-low": "{play} slår ikke {top}.",
-    "wish-not-followed": "Du skal spille en {rank}: det åbne ønske (eller en bombe).",
+    "wish-not-followed": "Du skal spille {rank!w:a-rank}: det åbne ønske (eller en bombe).",
     "not-a-bomb": "{cards} er ikke en bombe; kun en bombe kan spilles uden for tur.",
     "bomb-on-empty-table":
         "En bombe kan kun smides ind, mens der ligger et udspil på bordet; spil den ud i din tur.",
@@ -656,7 +738,7 @@ MESSAGES: dict[str, str] = {
         "spiller i turrækkefølgen (modstanderen efter dig), til din makker, til den\n"
         "forrige spiller (modstanderen før dig), som i BSW's logs. Eksempel: /schupf R2\n"
         "SA Hu. Kortformen med kun værdier virker (/schupf 2 A 3)."),
-    "cmd-set": "Skift en indstilling for denne forbindelse (color on|off).",
+    "cmd-set": "Skift en indstilling for denne forbindelse (color on|off, lang de|en|fr|es|da).",
     "cmd-set-help": (
         "Indstillinger kun for denne forbindelse (de gemmes ikke): /set color on viser\n"
         "kortene på hænder og stik med én ANSI-farve pr. kortfarve (Schwert fed, Pagode\n"

@@ -5,6 +5,9 @@ MESSAGES: dict[str, str] = {
     # ---- informational messages --------------------------------------------------------------------
     # connection and login (protocol/session.py)
     "greeting": "Te damos la bienvenida al lobby de Tichu. Entra con tu nombre, o escribe guest.",
+    "greeting-languages": "In English: /set lang en · Auf Deutsch: /set lang de · "
+                          "En français : /set lang fr\nEn español: /set lang es · "
+                          "På dansk: /set lang da",
     "motd": "{text}",
     "login-prompt": "nombre: ",
     "password-prompt": "contraseña: ",
@@ -76,6 +79,14 @@ MESSAGES: dict[str, str] = {
     "whereis": "{name} está en {room} (sala {number}).",
     "game-waiting-for-you": "Tu partida en la mesa {table} sigue sin ti: /room {table} te devuelve a ella.",
     "setting": "Ajuste {name}: {value}.",
+    "setting-lang": "Idioma: {language}. /set lang de|en|fr|es|da lo cambia.",
+    "language-en": "English",
+    "language-de": "Deutsch",
+    "language-fr": "Français",
+    "language-es": "Español",
+    "language-da": "Dansk",
+    "room-lobby": "la sala principal",
+    "room-table": "la sala de la mesa {number}",
     "iset": "Ajuste de interfaz {name}: {value}.",
     # help (protocol/commands.py)
     "help": (
@@ -104,8 +115,9 @@ MESSAGES: dict[str, str] = {
         "{name} ha desaparecido; la partida le espera. Tras {grace!t} los demás jugadores pueden hacer "
         "/remove {name}."),
     "table-back": "{name} ha vuelto.",
-    "table-remove-proposed":
-        "{name} propone retirar a {target}: /accept o /refuse (votos necesarios: {needed}).",
+    "table-remove-proposed": (
+        "{name} propone retirar a {target}: /accept o /refuse (hacen falta {needed} "
+        "{needed!p:voto|votos})."),
     "table-vote": "{name} vota {vote} sobre retirar a {target}.",
     "table-remove-refused": "{target} se queda: se rechazó la retirada.",
     "table-vote-ended": "Termina la votación sobre retirar a {name}.",
@@ -121,6 +133,8 @@ MESSAGES: dict[str, str] = {
     "vote-no": "no",
     "table-view": "Mesa {table}: {state}.",
     "table-look": "La mesa {table} ahora mismo:",
+    "options-default": "opciones por defecto",
+    "options-defaults": "por defecto",
     "table-state-waiting": "esperando",
     "table-state-playing": "jugando",
     "table-state-finished": "terminada",
@@ -137,7 +151,7 @@ MESSAGES: dict[str, str] = {
     "view-trick-empty": "Baza: vacía",
     "view-trick-won": "Baza: {plays} - ganada por {name}",
     "view-trick-more": "... {plays}",
-    "view-wish": "Deseo: {rank}",
+    "view-wish": "Deseo: {rank!w:rank}",
     "view-with-wish": "{line}  |  {wish}",
     "view-hand": "Tu mano: {cards}",
     "view-received": "Recibido: {gifts}",
@@ -145,8 +159,8 @@ MESSAGES: dict[str, str] = {
     "view-cards-left": "({count} en mano)",
     "view-your-turn": "Tu turno: /play CARDS o /pass",
     "view-your-lead": "Sales tú: /play CARDS",
-    "view-your-turn-wish": "Tu turno: /play CARDS con un {rank} (el deseo), o una bomba",
-    "view-your-lead-wish": "Sales tú: /play CARDS con un {rank} (el deseo), o una bomba",
+    "view-your-turn-wish": "Tu turno: /play CARDS con {rank!w:a-rank} (el deseo), o una bomba",
+    "view-your-lead-wish": "Sales tú: /play CARDS con {rank!w:a-rank} (el deseo), o una bomba",
     "view-bombs": "Puedes tirar una bomba: /bomb {cards}",
     "view-bomb-window": "{name} podrá seguir en {seconds!t}: tiempo para bombas.",
     "view-bomb-window-you": "Podrás seguir en {seconds!t}: los demás aún pueden tirar una bomba.",
@@ -178,9 +192,9 @@ MESSAGES: dict[str, str] = {
     "game-play-phase-you": "Tienes el Mahjongg y sales tú.",
     "game-play": "{name} juega {cards}.",
     "game-play-bomb": "¡{name} tira una BOMBA: {cards}!",
-    "game-wish": "{name} desea un {rank}.",
+    "game-wish": "{name} desea {rank!w:a-rank}.",
     "game-wish-none": "{name} no desea nada.",
-    "game-wish-fulfilled": "{name} cumple el deseo de un {rank}.",
+    "game-wish-fulfilled": "{name} cumple el deseo ({rank!w:a-rank}).",
     "game-pass": "{name} pasa.",
     "game-trick-won": "{name} gana la baza.",
     "game-trick-won-dragon": "{name} gana la baza del Dragón y debe entregarla a un rival.",
@@ -193,6 +207,61 @@ MESSAGES: dict[str, str] = {
     "place-4": "4.º",
     "place-n": "{place}.º",
     "seat-unnamed": "posición {seat}",
+    "rank-2": "2",
+    "a-rank-2": "un 2",
+    "ranks-2": "2",
+    "rank-3": "3",
+    "a-rank-3": "un 3",
+    "ranks-3": "3",
+    "rank-4": "4",
+    "a-rank-4": "un 4",
+    "ranks-4": "4",
+    "rank-5": "5",
+    "a-rank-5": "un 5",
+    "ranks-5": "5",
+    "rank-6": "6",
+    "a-rank-6": "un 6",
+    "ranks-6": "6",
+    "rank-7": "7",
+    "a-rank-7": "un 7",
+    "ranks-7": "7",
+    "rank-8": "8",
+    "a-rank-8": "un 8",
+    "ranks-8": "8",
+    "rank-9": "9",
+    "a-rank-9": "un 9",
+    "ranks-9": "9",
+    "rank-10": "10",
+    "a-rank-10": "un 10",
+    "ranks-10": "10",
+    "rank-B": "Jota",
+    "a-rank-B": "una Jota",
+    "ranks-B": "Jotas",
+    "rank-D": "Reina",
+    "a-rank-D": "una Reina",
+    "ranks-D": "Reinas",
+    "rank-K": "Rey",
+    "a-rank-K": "un Rey",
+    "ranks-K": "Reyes",
+    "rank-A": "As",
+    "a-rank-A": "un As",
+    "ranks-A": "Ases",
+    "kind-a-single": "una carta suelta",
+    "kind-a-pair": "una pareja",
+    "kind-a-triple": "un trío",
+    "kind-a-fullhouse": "un full",
+    "kind-a-straight": "una escalera",
+    "kind-a-stairs": "una escalera de parejas",
+    "kind-a-bomb": "una bomba",
+    "kind-a-dog": "el Perro",
+    "phase-grand": "decisiones de Gran Tichu",
+    "phase-exchange": "intercambio",
+    "phase-play": "juego",
+    "phase-wish": "el deseo",
+    "phase-dragon": "la entrega del Dragón",
+    "phase-finished": "ronda terminada",
+    "role-operator": "el operador del servidor",
+    "until-further-notice": "nuevo aviso",
     "names-and": "{names} y {name}",
     "names-or": "{names} o {name}",
     "game-round-over": "Fin de la ronda. Orden: {order}.",
@@ -205,7 +274,7 @@ MESSAGES: dict[str, str] = {
     "game-round-total": "  Esta ronda:  {score}",
     "game-round-score": "Puntuación tras la ronda {round}: {score}",
     "game-victory-points": "Puntos de victoria: {points}",
-    "game-match-over": "Fin de la partida tras {rounds} rondas: {outcome}",
+    "game-match-over": "Fin de la partida tras {rounds} {rounds!p:ronda|rondas}: {outcome}",
     "game-winner": "{names} ganan por {score}.",
     "game-shared": "Victoria compartida con {score}.",
     "game-turnier-winner": "{names} ganan.",
@@ -213,21 +282,23 @@ MESSAGES: dict[str, str] = {
     # game records, statistics, ratings (lobby/records.py data, protocol/render_records.py)
     "history-header": "Partidas recientes de {name}:",
     "history-line": (
-        "  #{game} {date} mesa {table}: {team0} {score0}:{score1} {team1}, {rounds} rondas, "
-        "{outcome}{unrated}"),
+        "#{game} {date} mesa {table}: {team0} {score0}:{score1} {team1}, {rounds} "
+        "{rounds!p:ronda|rondas}, {outcome}{unrated}"),
     "history-none": "{name} no tiene partidas terminadas.",
     "history-won": "ganada",
     "history-lost": "perdida",
     "history-shared": "compartida",
     "history-unrated": " (sin puntuar)",
-    "replay-header": "Partida #{game}, mesa {table}, {date}: {team0} contra {team1}, {rounds} rondas.",
+    "replay-header": (
+        "Partida #{game}, mesa {table}, {date}: {team0} contra {team1}, {rounds} "
+        "{rounds!p:ronda|rondas}."),
     "replay-round": "Ronda {round}: posiciones {seating}",
     "replay-hand": "{name}: {cards}",
     "replay-exchange": "{name} entrega {gifts}.",
     "replay-gift": "{card} a {name}",
-    "tchlog-header": "Partida #{game} como log de BSW (.tch), {count} líneas:",
+    "tchlog-header": "Partida #{game} como log de BSW (.tch), {count} {count!p:línea|líneas}:",
     "ranking-header": "Rangliste (Team Elo, solo partidas puntuadas):",
-    "ranking-line": "  {place:>3}. {name:<16} {rating:>5}  (partidas: {games})",
+    "ranking-line": "  {place:>3}. {name:<16} {rating:>5}  ({games} {games!p:partida|partidas})",
     "ranking-none": "Nadie ha jugado aún una partida puntuada.",
     # reconnecting and restoring (lobby/world.py, lobby/persistence.py)
     "game-rejoined": "Vuelves a tu posición en la mesa {table}; la partida sigue.",
@@ -237,7 +308,9 @@ MESSAGES: dict[str, str] = {
     "finger-calls": (
         "  Tichu {tichu_made}/{tichu_calls}, Gran Tichu {grand_made}/{grand_calls}, victorias dobles "
         "{double_victories}, primero en terminar {first_out}"),
-    "finger-rating": "  Elo {rating} (partidas puntuadas: {rated_games}, máximo {peak})",
+    "finger-rating": (
+        "rating {rating} tras {rated_games} {rated_games!p:partida puntuada|partidas "
+        "puntuadas} (máximo {peak})"),
     "finger-no-games": "  aún sin partidas terminadas",
     # mute lists and moderation (lobby/moderation.py)
     "muted": "{name} está ahora en tu lista de ignorados: no verás lo que dice ni sus susurros.",
@@ -309,11 +382,12 @@ MESSAGES: dict[str, str] = {
         "Ya estás sentado en la mesa {tables}, y cada usuario se sienta en {limit} {limit!p:mesa|mesas} "
         "a la vez; déjala, o espera a que termine su partida."),
     "tables-too-fast": (
-        "Has abierto {limit} mesas en el último minuto, el máximo por usuario; inténtalo de nuevo en "
-        "{seconds!t}."),
+        "Has abierto {limit} {limit!p:mesa|mesas} en el último minuto, el máximo por "
+        "usuario; inténtalo de nuevo en {seconds!t}."),
     "address-tables": (
-        "Los usuarios de tu dirección ya son anfitriones o jugadores en {limit} mesas abiertas, el "
-        "máximo por dirección; deja una primero."),
+        "Los usuarios de tu dirección ya son anfitriones o jugadores en {limit} "
+        "{limit!p:mesa abierta|mesas abiertas}, el máximo por dirección; deja una "
+        "primero."),
     "need-four": "Hacen falta cuatro jugadores para empezar; sentados: {count}.",
     "host-only": "Solo el anfitrión, {host}, puede hacer eso (opción host).",
     "host-only-option": "Solo el anfitrión, {host}, puede cambiar la opción {option}.",
@@ -350,6 +424,7 @@ MESSAGES: dict[str, str] = {
     "unknown-game": "Aquí no hay ningún juego {name}; /newroom tichu abre una mesa de Tichu.",
     "unknown-setting": "No existe el ajuste {name}; /set color on|off es uno.",
     "bad-setting-value": "El ajuste {name} admite {expected}, no {value!r}.",
+    "unknown-language": "Aquí no hay idioma {value!r}; /set lang acepta {choices}.",
     # machine mode (protocol/machine.py)
     "bad-id": "Un id de comando es #ID con 1 a 32 letras, cifras, - o _, no #{id}.",
     # bots at tables (lobby/table.py, lobby/bots)
@@ -359,7 +434,9 @@ MESSAGES: dict[str, str] = {
     "not-a-bot": "En la posición {seat} no hay ningún bot.",
     # game records (lobby/records.py)
     "no-such-game": "No existe la partida #{game}; /history lista las partidas recientes.",
-    "no-such-round": "La partida #{game} no tiene ronda {round}; tuvo {rounds} rondas.",
+    "no-such-round": (
+        "La partida #{game} no tiene ronda {round}; tuvo {rounds} "
+        "{rounds!p:ronda|rondas}."),
     "no-tch-log": "La partida #{game} no tiene log de BSW: se jugó con /option log off.",
     # defences of the public port (protocol/guard.py)
     "server-full": "El servidor está lleno; inténtalo más tarde.",
@@ -391,7 +468,9 @@ MESSAGES: dict[str, str] = {
     "unknown-list": "No existe la lista {name}; la lista es mute (/showlist mute).",
     "already-muted": "{name} ya está en tu lista de ignorados.",
     "not-muted": "{name} no está en tu lista de ignorados.",
-    "mute-list-full": "Tu lista de ignorados está llena ({limit} nombres); /sub mute NAME hace sitio.",
+    "mute-list-full": (
+        "Tu lista de ignorados está llena ({limit} {limit!p:nombre|nombres}); /sub mute "
+        "NAME hace sitio."),
     "silenced": "Un moderador te ha silenciado en las salas públicas; /tell sigue funcionando.",
     "not-silenced": "{name} no está silenciado.",
     "banned": "{name} está vetado hasta {until}: {reason}",
@@ -409,7 +488,7 @@ MESSAGES: dict[str, str] = {
     # round.py / match.py
     "bad-seat": "No existe la posición {seat!r}.",
     "bad-action": "No es una acción: {action}.",
-    "wrong-phase": "Eso no es posible ahora (fase: {phase}).",
+    "wrong-phase": "Eso no es posible ahora (fase: {phase!w:phase}).",
     "round-over": "La ronda ha terminado.",
     "match-over": "La partida ha terminado.",
     "no-grand-tichu": "En esta mesa no se juega Gran Tichu.",
@@ -430,7 +509,7 @@ MESSAGES: dict[str, str] = {
         "No es tu turno (juega la posición {turn}); fuera de turno solo se puede tirar una bomba sobre "
         "la mesa."),
     "must-lead": "Sales tú: juega algo (no puedes pasar).",
-    "must-fulfil-wish": "El deseo de un {rank} te obliga: juega un {rank}.",
+    "must-fulfil-wish": "El deseo te obliga: juega {rank!w:a-rank}.",
     "bad-wish": "No es un valor que desear: {rank!r}. Desea 2..10, B, D, K, A o none.",
     "wish-without-mahjong": "Solo una jugada con el Mahjongg puede expresar un deseo.",
     "no-wish-pending": "No tienes ningún deseo que expresar.",
@@ -441,23 +520,26 @@ MESSAGES: dict[str, str] = {
     "duplicate-card": "{card} aparece dos veces.",
     "bad-rank": "No es un valor: {token!r}. Los valores son 2..10, B (o J), D (o Q), K, A.",
     # cards.py: the rank-only shorthand of a play (`/play 7 7`)
-    "ambiguous-cards":
-        "¿Qué {rank}? Cualquier elección rompe una bomba; indica las cartas, p. ej. {example}.",
-    "missing-rank": "No tienes suficientes cartas de valor {rank} (hacen falta {count}).",
+    "ambiguous-cards": (
+        "¿Qué cartas ({rank!w:ranks})? Cualquier elección rompe una bomba; indica las "
+        "cartas, p. ej. {example}."),
+    "missing-rank": "No tienes {count} {count!p:carta|cartas} de valor {rank}.",
     # moves.py: why a play is refused
     "no-cards": "Indica las cartas que quieres jugar.",
     "cards-not-in-hand": "No tienes {cards}.",
     "not-a-combination": "{cards} no es una combinación.",
-    "bad-phoenix-reading": "El Fénix no puede valer {rank} en {cards}.",
+    "bad-phoenix-reading": "El Fénix no puede valer {rank!w:a-rank} en {cards}.",
     "dog-on-table": "Sobre el Perro no se puede jugar nada, ni siquiera una bomba.",
     "dog-not-lead": "El Perro solo se puede jugar al salir, no sobre una baza.",
     "phoenix-on-dragon": "El Fénix no se puede jugar sobre el Dragón.",
     "bomb-on-table": "{play} no supera a {top}: solo una bomba mayor lo hace.",
-    "wrong-kind": "{play} no se puede jugar sobre {top}.",
+    "wrong-kind": (
+        "{play} no se puede jugar sobre {top}: {kind!w:kind-a} no va sobre "
+        "{top_kind!w:kind-a}."),
     "wrong-length":
         "{play} no se puede jugar sobre {top}: una jugada debe tener tantas cartas como la que supera.",
     "too-low": "{play} no supera a {top}.",
-    "wish-not-followed": "Debes jugar un {rank}: el deseo pendiente (o una bomba).",
+    "wish-not-followed": "Debes jugar {rank!w:a-rank}: el deseo pendiente (o una bomba).",
     "not-a-bomb": "{cards} no es una bomba; fuera de turno solo se puede jugar una bomba.",
     "bomb-on-empty-table": (
         "Fuera de turno, una bomba solo se puede tirar si hay una jugada en la mesa; en tu turno puedes "
@@ -672,7 +754,7 @@ MESSAGES: dict[str, str] = {
         "jugador en el orden de juego (el rival después de ti), a tu compañero, al\n"
         "jugador anterior (el rival antes de ti), como en los logs de BSW. Ejemplo:\n"
         "/schupf R2 SA Hu. La forma corta con valores también vale (/schupf 2 A 3)."),
-    "cmd-set": "Cambiar un ajuste de esta conexión (color on|off).",
+    "cmd-set": "Cambiar un ajuste de esta conexión (color on|off, lang de|en|fr|es|da).",
     "cmd-set-help": (
         "Ajustes solo de esta conexión (no se guardan): /set color on muestra las\n"
         "cartas de las manos y las bazas en colores ANSI por palo (Schwert en negrita,\n"

@@ -5,6 +5,9 @@ MESSAGES: dict[str, str] = {
     # ---- informational messages --------------------------------------------------------------------
     # connection and login (protocol/session.py)
     "greeting": "Bienvenue au lobby Tichu. Connecte-toi avec ton nom, ou tape guest.",
+    "greeting-languages": "In English: /set lang en · Auf Deutsch: /set lang de · "
+                          "En français : /set lang fr\nEn español: /set lang es · "
+                          "På dansk: /set lang da",
     "motd": "{text}",
     "login-prompt": "nom : ",
     "password-prompt": "mot de passe : ",
@@ -77,6 +80,14 @@ MESSAGES: dict[str, str] = {
     "whereis": "{name} est dans {room} (salle {number}).",
     "game-waiting-for-you": "Ta partie à la table {table} continue sans toi : /room {table} t'y ramène.",
     "setting": "Réglage {name} : {value}.",
+    "setting-lang": "Langue : {language}. /set lang de|en|fr|es|da en change.",
+    "language-en": "English",
+    "language-de": "Deutsch",
+    "language-fr": "Français",
+    "language-es": "Español",
+    "language-da": "Dansk",
+    "room-lobby": "le hall",
+    "room-table": "la salle de la table {number}",
     "iset": "Réglage d'interface {name} : {value}.",
     # help (protocol/commands.py)
     "help": (
@@ -105,8 +116,9 @@ MESSAGES: dict[str, str] = {
         "{name} a disparu ; la partie l'attend. Après {grace!t}, les autres joueurs peuvent faire "
         "/remove {name}."),
     "table-back": "{name} est de retour.",
-    "table-remove-proposed":
-        "{name} propose de retirer {target} : /accept ou /refuse (il faut {needed} voix).",
+    "table-remove-proposed": (
+        "{name} propose de retirer {target} : /accept ou /refuse ({needed} "
+        "{needed!p:voix|voix} nécessaires)."),
     "table-vote": "{name} vote {vote} sur le retrait de {target}.",
     "table-remove-refused": "{target} reste : le retrait a été refusé.",
     "table-vote-ended": "Le vote sur le retrait de {name} est terminé.",
@@ -122,6 +134,8 @@ MESSAGES: dict[str, str] = {
     "vote-no": "non",
     "table-view": "Table {table} : {state}.",
     "table-look": "La table {table} en ce moment :",
+    "options-default": "options par défaut",
+    "options-defaults": "par défaut",
     "table-state-waiting": "en attente",
     "table-state-playing": "en jeu",
     "table-state-finished": "terminée",
@@ -137,7 +151,7 @@ MESSAGES: dict[str, str] = {
     "view-trick-empty": "Pli : vide",
     "view-trick-won": "Pli : {plays} - remporté par {name}",
     "view-trick-more": "... {plays}",
-    "view-wish": "Souhait : {rank}",
+    "view-wish": "Souhait : {rank!w:rank}",
     "view-with-wish": "{line}  |  {wish}",
     "view-hand": "Ta main : {cards}",
     "view-received": "Reçu : {gifts}",
@@ -145,8 +159,8 @@ MESSAGES: dict[str, str] = {
     "view-cards-left": "({count} en main)",
     "view-your-turn": "À toi de jouer : /play CARDS ou /pass",
     "view-your-lead": "Tu as la main : /play CARDS",
-    "view-your-turn-wish": "À toi de jouer : /play CARDS avec un {rank} (le souhait), ou une bombe",
-    "view-your-lead-wish": "Tu as la main : /play CARDS avec un {rank} (le souhait), ou une bombe",
+    "view-your-turn-wish": "À toi : /play CARDS avec {rank!w:a-rank} (le souhait), ou une bombe",
+    "view-your-lead-wish": "Tu as la main : /play CARDS avec {rank!w:a-rank} (le souhait), ou une bombe",
     "view-bombs": "Tu peux poser une bombe : /bomb {cards}",
     "view-bomb-window": "{name} pourra continuer dans {seconds!t} : place aux bombes.",
     "view-bomb-window-you": (
@@ -179,9 +193,9 @@ MESSAGES: dict[str, str] = {
     "game-play-phase-you": "Tu as le Mahjongg et tu commences.",
     "game-play": "{name} joue {cards}.",
     "game-play-bomb": "{name} pose une BOMBE : {cards} !",
-    "game-wish": "{name} souhaite un {rank}.",
+    "game-wish": "{name} souhaite {rank!w:a-rank}.",
     "game-wish-none": "{name} ne fait pas de souhait.",
-    "game-wish-fulfilled": "Le souhait d'un {rank} est rempli par {name}.",
+    "game-wish-fulfilled": "{name} remplit le souhait ({rank!w:a-rank}).",
     "game-pass": "{name} passe.",
     "game-trick-won": "{name} remporte le pli.",
     "game-trick-won-dragon": "{name} remporte le pli du Dragon et doit le donner à un adversaire.",
@@ -194,6 +208,61 @@ MESSAGES: dict[str, str] = {
     "place-4": "4e",
     "place-n": "{place}e",
     "seat-unnamed": "place {seat}",
+    "rank-2": "2",
+    "a-rank-2": "un 2",
+    "ranks-2": "2",
+    "rank-3": "3",
+    "a-rank-3": "un 3",
+    "ranks-3": "3",
+    "rank-4": "4",
+    "a-rank-4": "un 4",
+    "ranks-4": "4",
+    "rank-5": "5",
+    "a-rank-5": "un 5",
+    "ranks-5": "5",
+    "rank-6": "6",
+    "a-rank-6": "un 6",
+    "ranks-6": "6",
+    "rank-7": "7",
+    "a-rank-7": "un 7",
+    "ranks-7": "7",
+    "rank-8": "8",
+    "a-rank-8": "un 8",
+    "ranks-8": "8",
+    "rank-9": "9",
+    "a-rank-9": "un 9",
+    "ranks-9": "9",
+    "rank-10": "10",
+    "a-rank-10": "un 10",
+    "ranks-10": "10",
+    "rank-B": "Valet",
+    "a-rank-B": "un Valet",
+    "ranks-B": "Valets",
+    "rank-D": "Dame",
+    "a-rank-D": "une Dame",
+    "ranks-D": "Dames",
+    "rank-K": "Roi",
+    "a-rank-K": "un Roi",
+    "ranks-K": "Rois",
+    "rank-A": "As",
+    "a-rank-A": "un As",
+    "ranks-A": "As",
+    "kind-a-single": "une carte seule",
+    "kind-a-pair": "une paire",
+    "kind-a-triple": "un brelan",
+    "kind-a-fullhouse": "un full",
+    "kind-a-straight": "une suite",
+    "kind-a-stairs": "un escalier",
+    "kind-a-bomb": "une bombe",
+    "kind-a-dog": "le Chien",
+    "phase-grand": "annonces de Grand Tichu",
+    "phase-exchange": "échange",
+    "phase-play": "jeu",
+    "phase-wish": "le souhait",
+    "phase-dragon": "le don du Dragon",
+    "phase-finished": "manche finie",
+    "role-operator": "l'opérateur du serveur",
+    "until-further-notice": "nouvel ordre",
     "names-and": "{names} et {name}",
     "names-or": "{names} ou {name}",
     "game-round-over": "Fin de la manche. Ordre : {order}.",
@@ -206,7 +275,7 @@ MESSAGES: dict[str, str] = {
     "game-round-total": "  Cette manche :  {score}",
     "game-round-score": "Score après la manche {round} : {score}",
     "game-victory-points": "Points de victoire : {points}",
-    "game-match-over": "Partie terminée après {rounds} manches : {outcome}",
+    "game-match-over": "Partie terminée après {rounds} {rounds!p:manche|manches} : {outcome}",
     "game-winner": "{names} gagnent {score}.",
     "game-shared": "Victoire partagée à {score}.",
     "game-turnier-winner": "{names} gagnent.",
@@ -214,21 +283,23 @@ MESSAGES: dict[str, str] = {
     # game records, statistics, ratings (lobby/records.py data, protocol/render_records.py)
     "history-header": "Dernières parties de {name} :",
     "history-line": (
-        "  #{game} {date} table {table} : {team0} {score0}:{score1} {team1}, {rounds} manches, "
-        "{outcome}{unrated}"),
+        "#{game} {date} table {table} : {team0} {score0}:{score1} {team1}, {rounds} "
+        "{rounds!p:manche|manches}, {outcome}{unrated}"),
     "history-none": "{name} n'a aucune partie terminée.",
     "history-won": "gagnée",
     "history-lost": "perdue",
     "history-shared": "partagée",
     "history-unrated": " (non classée)",
-    "replay-header": "Partie #{game}, table {table}, {date} : {team0} contre {team1}, {rounds} manches.",
+    "replay-header": (
+        "Partie #{game}, table {table}, {date} : {team0} contre {team1}, {rounds} "
+        "{rounds!p:manche|manches}."),
     "replay-round": "Manche {round} : places {seating}",
     "replay-hand": "{name} : {cards}",
     "replay-exchange": "{name} donne {gifts}.",
     "replay-gift": "{card} à {name}",
-    "tchlog-header": "Partie #{game} en log BSW (.tch), {count} lignes :",
+    "tchlog-header": "Partie #{game} en log BSW (.tch), {count} {count!p:ligne|lignes} :",
     "ranking-header": "Rangliste (Team Elo, parties classées seulement) :",
-    "ranking-line": "  {place:>3}. {name:<16} {rating:>5}  (parties : {games})",
+    "ranking-line": "  {place:>3}. {name:<16} {rating:>5}  ({games} {games!p:partie|parties})",
     "ranking-none": "Personne n'a encore joué de partie classée.",
     # reconnecting and restoring (lobby/world.py, lobby/persistence.py)
     "game-rejoined": "Te revoilà à ta place à la table {table} ; la partie continue.",
@@ -238,7 +309,9 @@ MESSAGES: dict[str, str] = {
     "finger-calls": (
         "  Tichu {tichu_made}/{tichu_calls}, Grand Tichu {grand_made}/{grand_calls}, doubles victoires "
         "{double_victories}, premier à finir {first_out}"),
-    "finger-rating": "  Elo {rating} (parties classées : {rated_games}, record {peak})",
+    "finger-rating": (
+        "classement {rating} après {rated_games} {rated_games!p:partie classée|parties "
+        "classées} (meilleur {peak})"),
     "finger-no-games": "  aucune partie terminée pour l'instant",
     # mute lists and moderation (lobby/moderation.py)
     "muted": "{name} est maintenant dans ta liste d'ignorés : tu ne verras plus ses messages.",
@@ -311,11 +384,12 @@ MESSAGES: dict[str, str] = {
         "Tu es déjà assis à la table {tables}, et on ne peut s'asseoir qu'à {limit} "
         "{limit!p:table|tables} à la fois ; quitte-la, ou attends la fin de sa partie."),
     "tables-too-fast": (
-        "Tu as ouvert {limit} tables dans la dernière minute, le maximum permis ; réessaie dans "
-        "{seconds!t}."),
+        "Tu as ouvert {limit} {limit!p:table|tables} dans la dernière minute, le maximum "
+        "permis ; réessaie dans {seconds!t}."),
     "address-tables": (
-        "Les utilisateurs de ton adresse sont déjà hôtes ou joueurs à {limit} tables ouvertes, le "
-        "maximum pour une adresse ; quittes-en une d'abord."),
+        "Les utilisateurs de ton adresse sont déjà hôtes ou joueurs à {limit} "
+        "{limit!p:table ouverte|tables ouvertes}, le maximum pour une adresse ; "
+        "quittes-en une d'abord."),
     "need-four": "Il faut quatre joueurs pour commencer ; {count} assis.",
     "host-only": "Seul l'hôte, {host}, peut faire ça (option host).",
     "host-only-option": "Seul l'hôte, {host}, peut régler l'option {option}.",
@@ -352,6 +426,7 @@ MESSAGES: dict[str, str] = {
     "unknown-game": "Il n'y a pas de jeu {name} ici ; /newroom tichu ouvre une table de Tichu.",
     "unknown-setting": "Il n'y a pas de réglage {name} ; /set color on|off en est un.",
     "bad-setting-value": "Le réglage {name} attend {expected}, pas {value!r}.",
+    "unknown-language": "Il n'y a pas de langue {value!r} ici ; /set lang accepte {choices}.",
     # machine mode (protocol/machine.py)
     "bad-id": "Un id de commande s'écrit #ID avec 1 à 32 lettres, chiffres, - ou _, pas #{id}.",
     # bots at tables (lobby/table.py, lobby/bots)
@@ -361,7 +436,9 @@ MESSAGES: dict[str, str] = {
     "not-a-bot": "Il n'y a pas de bot à la place {seat}.",
     # game records (lobby/records.py)
     "no-such-game": "Il n'y a pas de partie #{game} ; /history liste les parties récentes.",
-    "no-such-round": "La partie #{game} n'a pas de manche {round} ; elle en a eu {rounds}.",
+    "no-such-round": (
+        "La partie #{game} n'a pas de manche {round} ; elle en a eu {rounds} "
+        "{rounds!p:manche|manches}."),
     "no-tch-log": "La partie #{game} n'a pas de log BSW : elle a été jouée avec /option log off.",
     # defences of the public port (protocol/guard.py)
     "server-full": "Le serveur est plein ; réessaie plus tard.",
@@ -392,7 +469,9 @@ MESSAGES: dict[str, str] = {
     "unknown-list": "Il n'y a pas de liste {name} ; la liste s'appelle mute (/showlist mute).",
     "already-muted": "{name} est déjà dans ta liste d'ignorés.",
     "not-muted": "{name} n'est pas dans ta liste d'ignorés.",
-    "mute-list-full": "Ta liste d'ignorés est pleine ({limit} noms) ; /sub mute NAME fait de la place.",
+    "mute-list-full": (
+        "Ta liste d'ignorés est pleine ({limit} {limit!p:nom|noms}) ; /sub mute NAME fait "
+        "de la place."),
     "silenced": "Un modérateur t'a rendu muet dans les salles publiques ; /tell fonctionne encore.",
     "not-silenced": "{name} n'est pas rendu muet.",
     "banned": "{name} est banni jusqu'à {until} : {reason}",
@@ -410,7 +489,7 @@ MESSAGES: dict[str, str] = {
     # round.py / match.py
     "bad-seat": "Il n'y a pas de place {seat!r}.",
     "bad-action": "Pas une action : {action}.",
-    "wrong-phase": "Ce n'est pas possible maintenant (phase : {phase}).",
+    "wrong-phase": "Ce n'est pas possible maintenant (phase : {phase!w:phase}).",
     "round-over": "La manche est terminée.",
     "match-over": "La partie est terminée.",
     "no-grand-tichu": "Le Grand Tichu ne se joue pas à cette table.",
@@ -431,7 +510,7 @@ MESSAGES: dict[str, str] = {
         "Ce n'est pas ton tour (la place {turn} joue) ; hors tour, seule une bombe peut être posée sur "
         "la table."),
     "must-lead": "Tu as la main : joue quelque chose (tu ne peux pas passer).",
-    "must-fulfil-wish": "Le souhait d'un {rank} t'oblige : joue un {rank}.",
+    "must-fulfil-wish": "Le souhait t'oblige : joue {rank!w:a-rank}.",
     "bad-wish": "Pas une hauteur à souhaiter : {rank!r}. Souhaite 2..10, B, D, K, A ou none.",
     "wish-without-mahjong": "Seul un coup avec le Mahjongg peut faire un souhait.",
     "no-wish-pending": "Tu n'as pas de souhait à faire.",
@@ -442,22 +521,26 @@ MESSAGES: dict[str, str] = {
     "duplicate-card": "{card} apparaît deux fois.",
     "bad-rank": "Pas une hauteur : {token!r}. Les hauteurs sont 2..10, B (ou J), D (ou Q), K, A.",
     # cards.py: the rank-only shorthand of a play (`/play 7 7`)
-    "ambiguous-cards": "Quels {rank} ? Chaque choix casse une bombe ; nomme les cartes, p. ex. {example}.",
-    "missing-rank": "Tu n'as pas assez de cartes de hauteur {rank} (il en faut {count}).",
+    "ambiguous-cards": (
+        "Quelles cartes ({rank!w:ranks}) ? Chaque choix casse une bombe ; nomme les "
+        "cartes, p. ex. {example}."),
+    "missing-rank": "Tu n'as pas {count} {count!p:carte|cartes} de rang {rank}.",
     # moves.py: why a play is refused
     "no-cards": "Nomme les cartes à jouer.",
     "cards-not-in-hand": "Tu n'as pas {cards} en main.",
     "not-a-combination": "{cards} n'est pas une combinaison.",
-    "bad-phoenix-reading": "Le Phénix ne peut pas valoir {rank} dans {cards}.",
+    "bad-phoenix-reading": "Le Phénix ne peut pas valoir {rank!w:a-rank} dans {cards}.",
     "dog-on-table": "Rien ne se joue sur le Chien, pas même une bombe.",
     "dog-not-lead": "Le Chien ne se joue qu'en entame, pas sur un pli.",
     "phoenix-on-dragon": "Le Phénix ne peut pas être joué sur le Dragon.",
     "bomb-on-table": "{play} ne bat pas {top} : seule une bombe plus forte le peut.",
-    "wrong-kind": "{play} ne peut pas être joué sur {top}.",
+    "wrong-kind": (
+        "{play} ne peut pas être joué sur {top} : {kind!w:kind-a} ne va pas sur "
+        "{top_kind!w:kind-a}."),
     "wrong-length":
         "{play} ne peut pas être joué sur {top} : il faut autant de cartes que la combinaison à battre.",
     "too-low": "{play} ne bat pas {top}.",
-    "wish-not-followed": "Tu dois jouer un {rank} : le souhait en cours (ou une bombe).",
+    "wish-not-followed": "Tu dois jouer {rank!w:a-rank} : le souhait en cours (ou une bombe).",
     "not-a-bomb": "{cards} n'est pas une bombe ; hors tour, seule une bombe peut être jouée.",
     "bomb-on-empty-table": (
         "Hors tour, une bombe ne se pose que sur une combinaison déjà sur la table ; à ton tour, tu peux "
@@ -671,7 +754,7 @@ MESSAGES: dict[str, str] = {
         "joueur précédent (l'adversaire avant toi), comme dans les logs de BSW.\n"
         "Exemple : /schupf R2 SA Hu. L'écriture par hauteur seule marche\n"
         "(/schupf 2 A 3)."),
-    "cmd-set": "Changer un réglage de cette connexion (color on|off).",
+    "cmd-set": "Changer un réglage de cette connexion (color on|off, lang de|en|fr|es|da).",
     "cmd-set-help": (
         "Réglages de cette connexion seulement (ils ne sont pas enregistrés) : /set\n"
         "color on montre les cartes des mains et des plis avec une teinte ANSI par\n"
