@@ -144,7 +144,8 @@ def test_a_finished_game_is_stored_and_shown_by_history_replay_rangliste_and_fin
     assert replay[0].startswith("Game #1, table 1") and len(replay) > 20
     rounds = table.match.round_no
     assert lobby.say(ann, f"/replay 1 {rounds + 1}") == [
-        f"! [no-such-round] Game #1 has no round {rounds + 1}; it had {rounds} rounds."]
+        f"! [no-such-round] Game #1 has no round {rounds + 1}; it had {rounds} "
+        f"{'round' if rounds == 1 else 'rounds'}."]
     assert lobby.say(ann, "/replay 9") == [
         "! [no-such-game] There is no game #9; /history lists recent games."]
     assert lobby.say(ann, "/replay x") == ["! [bad-arguments] Usage: /replay GAME [ROUND]"]
