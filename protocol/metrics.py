@@ -4,7 +4,9 @@
 ``ServerMetrics`` is made once per server (``LobbyFactory.metrics``) with its own
 ``CollectorRegistry`` (several servers in one process, as in the tests, never share one). The hot
 paths only increment: a command, an error, a dropped line, a new connection is one ``inc()`` of a
-prometheus_client child that was looked up once per label value (``_child``). Everything that is
+prometheus_client child that was looked up once per label value; a command, the most frequent,
+is two additions to plain numbers (its count per latency bucket and its time), which the scrape
+turns into a counter and a histogram (``_CommandCollector``). Everything that is
 a state rather than an event (users online, connections, tables, the journal's backlog) is read
 when Prometheus scrapes, by ``_StateCollector``, on the reactor thread (the resource renders
 there: prometheus_client's own Twisted resource would collect in a worker thread, which must
@@ -28,12 +30,14 @@ from __future__ import annotations
 
 import json
 import re
+from bisect import bisect_left
 from typing import TYPE_CHECKING, Any, Iterator
 
 from prometheus_client import CollectorRegistry, Counter, Histogram
-from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily
+from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, HistogramMetricFamily
 from prometheus_client.exposition import choose_encoder
 from prometheus_client.registry import Collector
+from prometheus_client.utils import floatToGoString
 from twisted.internet.defer import Deferred
 from twisted.logger import Logger
 from twisted.web.resource import Resource
@@ -68,12 +72,6 @@ class ServerMetrics:
     def __init__(self) -> None:
         self.registry = CollectorRegistry(auto_describe=True)
         r = self.registry
-        self.commands = Counter("tichu_commands", "Commands run, by command name "
-                                "(speech to a room is not a command)", ["command"], registry=r)
-        self.command_seconds = Histogram(
-            "tichu_command_duration_seconds", "Time from a command's line to the end of its "
-            "work (a command that waits for the database or a password hash included)",
-            ["command"], buckets=LATENCY_BUCKETS, registry=r)
         self.errors = Counter("tichu_errors", "Error lines sent, by error code (the catalog key, "
                               "docs/protocol.md)", ["code"], registry=r)
         self.flood_drops = Counter("tichu_flood_drops", "Lines and telnet subnegotiations "
@@ -85,8 +83,11 @@ class ServerMetrics:
             "tichu_journal_commit_duration_seconds", "Time from handing a journal batch (one "
             "reactor turn's writes) to the database's worker thread to its commit",
             buckets=JOURNAL_BUCKETS, registry=r)
-        self._commands: dict[str, Any] = {}
-        self._latency: dict[str, Any] = {}
+        #: command name -> [count per latency bucket (the last: above every bound), sum of
+        #: seconds]: plain numbers on the hot path (the reactor thread is the only writer),
+        #: turned into tichu_commands_total and the histogram at a scrape (_CommandCollector)
+        self._commands: dict[str, list[float]] = {}
+        self.registry.register(_CommandCollector(self._commands))
         self._errors: dict[str, Any] = {}
         self._drops = {"line": self.flood_drops.labels("line"),
                        "subnegotiation": self.flood_drops.labels("subnegotiation")}
@@ -96,12 +97,11 @@ class ServerMetrics:
     # ---- what the hot paths call ---------------------------------------------------------------
     def command(self, name: str, seconds: float) -> None:
         """A command ``name`` (a name of the command table) ran in ``seconds``."""
-        child = self._commands.get(name)
-        if child is None:
-            child = self._commands[name] = self.commands.labels(name)
-            self._latency[name] = self.command_seconds.labels(name)
-        child.inc()
-        self._latency[name].observe(seconds)
+        stats = self._commands.get(name)
+        if stats is None:
+            stats = self._commands[name] = [0.0] * (len(LATENCY_BUCKETS) + 2)
+        stats[bisect_left(LATENCY_BUCKETS, seconds)] += 1   # the first bound >= seconds
+        stats[-1] += seconds
 
     def error(self, code: str) -> None:
         """An error line with ``code`` (a key of lobby.messages.ERRORS) was sent."""
@@ -138,6 +138,35 @@ class ServerMetrics:
 
 #: the error codes (an event whose type is one of them is an error line)
 ERROR_CODES = frozenset(ERRORS)
+
+
+class _CommandCollector(Collector):
+    """tichu_commands_total and tichu_command_duration_seconds from ServerMetrics' plain
+    per-command numbers."""
+
+    def __init__(self, commands: dict[str, list[float]]) -> None:
+        self.commands = commands
+
+    def describe(self) -> list[Any]:
+        return []
+
+    def collect(self) -> Iterator[Any]:
+        counts = CounterMetricFamily("tichu_commands", "Commands run, by command name (speech "
+                                     "to a room is not a command)", labels=["command"])
+        latency = HistogramMetricFamily(
+            "tichu_command_duration_seconds", "Time from a command's line to the end of its "
+            "work (a command that waits for the database or a password hash included)",
+            labels=["command"])
+        bounds = [floatToGoString(b) for b in LATENCY_BUCKETS] + ["+Inf"]
+        for name, stats in sorted(self.commands.items()):
+            cumulative, buckets = 0.0, []
+            for bound, count in zip(bounds, stats[:-1]):
+                cumulative += count
+                buckets.append((bound, cumulative))
+            counts.add_metric([name], cumulative)
+            latency.add_metric([name], buckets, sum_value=stats[-1])
+        yield counts
+        yield latency
 
 
 class _StateCollector(Collector):

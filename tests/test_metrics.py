@@ -222,3 +222,24 @@ def test_the_metrics_option() -> None:
     assert parse_args([]).metrics is None
     assert parse_args(["--metrics", "tcp:9100:interface=127.0.0.1"]).metrics == \
         "tcp:9100:interface=127.0.0.1"
+
+
+def test_command_latency_histogram_buckets() -> None:
+    """A time equal to a bucket's bound counts in that bucket (Prometheus' le), above every
+    bound only in +Inf; the counter, _count and _sum agree."""
+    from protocol.metrics import LATENCY_BUCKETS, ServerMetrics
+    m = ServerMetrics()
+    for seconds in (0.0001, 0.0005, 0.003, 20.0):
+        m.command("who", seconds)
+    samples = {(s.name, s.labels.get("le")): s.value
+               for family in text_string_to_metric_families(m.text().decode())
+               for s in family.samples if s.labels.get("command") == "who"}
+    assert samples[("tichu_commands_total", None)] == 4
+    assert samples[("tichu_command_duration_seconds_count", None)] == 4
+    assert samples[("tichu_command_duration_seconds_sum", None)] == pytest.approx(20.0036)
+    assert samples[("tichu_command_duration_seconds_bucket", "0.0005")] == 2
+    assert samples[("tichu_command_duration_seconds_bucket", "0.0025")] == 2
+    assert samples[("tichu_command_duration_seconds_bucket", "0.005")] == 3
+    assert samples[("tichu_command_duration_seconds_bucket", "10.0")] == 3
+    assert samples[("tichu_command_duration_seconds_bucket", "+Inf")] == 4
+    assert len([k for k in samples if k[0].endswith("_bucket")]) == len(LATENCY_BUCKETS) + 1
