@@ -203,6 +203,7 @@ INFO: dict[str, str] = {
     "finger-guest": "  a guest (not registered)",
     "finger-online": "  online now, in the {room}",
     "finger-offline": "  not online",
+    "finger-client": "  your client: {client}",
     "never": "never",
     # durations (`{seconds!t}` in a template; lobby.messages.duration)
     "duration-second": "{n} second",

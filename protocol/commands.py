@@ -260,7 +260,18 @@ async def _finger(ctx: CommandContext, args: dict[str, str]) -> None:
         registered_at=account.registered_at if account else None,
         last_seen=account.last_seen if account else None,
         online=online is not None, statistics=statistics,
-        room=online.room.name if online is not None and online.room is not None else None))
+        room=online.room.name if online is not None and online.room is not None else None,
+        # your own /finger: what your connection's client told (TTYPE/MTTS), to you alone
+        **_own_client(ctx, online)))
+
+
+def _own_client(ctx: CommandContext, online: Any) -> dict[str, str]:
+    """``{"client": ...}`` for /finger of yourself when your client told its name (TTYPE)."""
+    if online is None or online is not ctx.user:
+        return {}
+    describe = getattr(ctx, "client_description", None)
+    client = describe() if describe is not None else None
+    return {"client": client} if client else {}
 
 
 @COMMANDS.command("register", "PASSWORD", secret=True)

@@ -102,6 +102,8 @@ def _finger(event: Event, lang: str) -> list[str]:
         lines.append(text("finger-online", lang, room=room_name(d["room"], lang)))
     else:
         lines.append(text("finger-offline", lang))
+    if d.get("client"):
+        lines.append(text("finger-client", lang, client=d["client"]))
     if d["registered"]:
         lines.extend(stats_lines(d.get("statistics"), lang))
     return lines

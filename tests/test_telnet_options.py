@@ -243,6 +243,31 @@ def test_mtts_client_name_terminal_and_bits(lobby: FakeLobby) -> None:
     assert s.client_name == "MUDLET" and c.raw() == b""
 
 
+def test_finger_of_yourself_shows_your_client_to_you_alone(lobby: FakeLobby) -> None:
+    import json
+    mudlet = connected(lobby)
+    mudlet.send(cmd(IAC, WILL, TTYPE) + sb(TTYPE, b"\x00MUDLET") + sb(TTYPE, b"\x00XTERM")
+                + sb(TTYPE, b"\x00MTTS 9"))
+    mudlet.send("Anna")
+    mudlet.send("")
+    other = connected(lobby)
+    other.send("Bert")
+    other.send("")
+    mudlet.raw(), other.raw()
+    mudlet.send("/finger Anna")
+    assert "  your client: MUDLET / XTERM / MTTS 9 (ANSI, 256 colors)\r\n" in \
+        mudlet.raw().decode()
+    other.send("/finger Anna")
+    assert "client" not in other.raw().decode()          # nobody else sees it
+    other.send("/finger Bert")                           # told nothing: no such line
+    assert "client" not in other.raw().decode()
+    mudlet.send("/iset json 1")
+    mudlet.raw()
+    mudlet.send("/finger Anna")
+    (line,) = [ln for ln in mudlet.raw().decode().split("\r\n") if '"finger"' in ln]
+    assert json.loads(line)["client"] == "MUDLET / XTERM / MTTS 9 (ANSI, 256 colors)"
+
+
 def test_plain_telnet_terminal_type_repeats(lobby: FakeLobby) -> None:
     c = connected(lobby)
     c.send(cmd(IAC, WILL, TTYPE))

@@ -55,6 +55,7 @@ MESSAGES: dict[str, str] = {
     "finger-guest": "  gæst (ikke registreret)",
     "finger-online": "  online nu, i {room}",
     "finger-offline": "  ikke online",
+    "finger-client": "  din klient: {client}",
     "never": "aldrig",
     # durations (`{seconds!t}` in a template; lobby.messages.duration)
     "duration-second": "{n} sekund",

@@ -56,6 +56,7 @@ MESSAGES: dict[str, str] = {
     "finger-guest": "  invitado (no registrado)",
     "finger-online": "  en línea ahora, en {room}",
     "finger-offline": "  desconectado",
+    "finger-client": "  tu cliente: {client}",
     "never": "nunca",
     # durations (`{seconds!t}` in a template; lobby.messages.duration)
     "duration-second": "{n} segundo",

@@ -57,6 +57,7 @@ MESSAGES: dict[str, str] = {
     "finger-guest": "  invité (non inscrit)",
     "finger-online": "  en ligne, dans {room}",
     "finger-offline": "  hors ligne",
+    "finger-client": "  ton client : {client}",
     "never": "jamais",
     # durations (`{seconds!t}` in a template; lobby.messages.duration)
     "duration-second": "{n} seconde",
