@@ -286,6 +286,8 @@ class LobbyServer:
                 await DeferredList(closed).addTimeout(5, self.reactor)
             except TimeoutError:
                 log.warn("{count} connections did not close in time", count=len(closed))
+        if self.bot_pool is not None:   # first: no bot answer may reach a table any more
+            await self.bot_pool.stop()
         try:
             await self.persistence.shutdown()  # every running table stays in the journal
         except Exception:
@@ -293,8 +295,6 @@ class LobbyServer:
         await self.store.close()
         if self.hash_pool is not None:
             self.hash_pool.stop()
-        if self.bot_pool is not None:
-            await self.bot_pool.stop()
         log.info("stopped; database {path} closed", path=self.store.path)
 
     def _close_ports(self) -> "Deferred[Any]":

@@ -12,8 +12,9 @@ that fires on the reactor thread with the `Answer`, or fails with:
   machine): the executor is replaced as well and its processes are ended.
 
 The caller (lobby/bots/player.py) falls back to the heuristic's answer in both cases, so a table
-never waits for a worker longer than that. `stop()` ends the workers (cancelling what waits) and
-returns a Deferred that fires when they are gone; the executor is created on the first job.
+never waits for a worker longer than that. `stop()` ends the workers (what waits for them is
+dropped: its Deferred never fires, so no bot acts while the server stops) and returns a Deferred
+that fires when they are gone; the executor is created on the first job.
 """
 from __future__ import annotations
 
@@ -67,6 +68,7 @@ class BotPool:
         #: ended executors: their processes and manager thread, joined by stop()
         self._retired: list[tuple[list[Any], Any]] = []
         self._stopped = False
+        self._timers: set[Any] = set()
         #: counts for the log and the benchmarks
         self.jobs = 0
         self.lost = 0
@@ -134,8 +136,7 @@ class BotPool:
         """The job's Answer from a worker (or WorkerLost / ThinkTimeout, see the module doc)."""
         d: Deferred[Answer] = Deferred()
         if self._stopped:
-            d.errback(WorkerLost("the pool is stopped"))
-            return d
+            return d            # never fires: the server is stopping, no bot acts any more
         self.jobs += 1
         ex = self._current()
         try:
@@ -147,7 +148,7 @@ class BotPool:
         limit = (job.seconds if job.playouts is None else 60.0) + self.slack
 
         def timed_out() -> None:
-            if d.called:
+            if d.called or self._stopped:
                 return
             self.timeouts += 1
             future.cancel()
@@ -155,9 +156,11 @@ class BotPool:
             d.errback(ThinkTimeout(f"no answer in {limit:g} s"))
 
         timer = self.reactor.callLater(limit, timed_out)
+        self._timers.add(timer)
+        d.addBoth(self._forget, timer)
 
         def finished(f: Future[Answer]) -> None:
-            if d.called:
+            if d.called or self._stopped:
                 return
             if timer.active():
                 timer.cancel()
@@ -178,10 +181,18 @@ class BotPool:
         future.add_done_callback(lambda f: self.reactor.callFromThread(finished, f))
         return d
 
+    def _forget(self, result: Any, timer: Any) -> Any:
+        self._timers.discard(timer)
+        return result
+
     def stop(self) -> "Deferred[None]":
         """End the workers (a job being thought about is dropped: its bot has the heuristic's
         answer); fires when they are gone (waited for in a thread)."""
         self._stopped = True
+        for timer in self._timers:
+            if timer.active():
+                timer.cancel()
+        self._timers.clear()
         if self._executor is not None:
             self._retire(self._executor)
         retired, self._executor, self._retired = self._retired, None, []
