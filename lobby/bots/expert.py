@@ -58,7 +58,7 @@ class ExpertStrategy:
 
     def __init__(self, seed: int | None = None, *, seconds: float = DEFAULT_SECONDS,
                  playouts: int | None = None, tichu_threshold: float = 0.7,
-                 grand_threshold: float = 0.6) -> None:
+                 grand_threshold: float = 0.75) -> None:
         self.rng = random.Random(seed)
         self.seconds = seconds
         self.playouts = playouts
@@ -102,7 +102,7 @@ class ExpertStrategy:
         left = view.get("cards_left") or [0] * 4
         partner = (seat + 2) % 4
         if todo == "grand":
-            if calls[partner] is not None or _grand_score(view) < 1.5:
+            if calls[partner] is not None or _grand_score(view) < 2.0:
                 return "nogrand"
             return self._job("grand", view, heur)
         if todo == "exchange":

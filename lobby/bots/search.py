@@ -74,7 +74,7 @@ class Job:
     playouts: int | None = None
     seed: int = 0
     tichu_threshold: float = 0.7
-    grand_threshold: float = 0.6
+    grand_threshold: float = 0.75
 
 
 @dataclass
