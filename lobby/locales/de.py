@@ -60,6 +60,7 @@ MESSAGES: dict[str, str] = {
     "finger-guest": "  ein Gast (nicht registriert)",
     "finger-online": "  gerade online, in {room}",
     "finger-offline": "  nicht online",
+    "finger-client": "  dein Client: {client}",
     "never": "nie",
     # durations (`{seconds!t}` in a template; lobby.messages.duration)
     "duration-second": "{n} Sekunde",
