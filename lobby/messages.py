@@ -95,6 +95,7 @@ ERRORS: dict[str, str] = {
     "unknown-setting": "There is no setting {name}; /set color on|off is one.",
     "bad-setting-value": "Setting {name} takes {expected}, not {value!r}.",
     "unknown-language": "There is no language {value!r} here; /set lang takes {choices}.",
+    "bad-width": "The width is a number of columns from {min} to {max}, or auto, not {value!r}.",
     # machine mode (protocol/machine.py)
     "bad-id": "A command id is #ID with 1 to 32 letters, digits, - or _, not #{id}.",
     # bots at tables (lobby/table.py, lobby/bots)
@@ -240,7 +241,15 @@ INFO: dict[str, str] = {
     # help (protocol/commands.py)
     "help": "Commands (the / is optional, unique prefixes work; plain text is speech to your room, "
             ";NAME text whispers):",
-    "help-line": "  {usage:<26} {summary}",
+    "help-group": "{group}: {commands}",
+    "help-group-lobby": "Lobby",
+    "help-group-chat": "Chat",
+    "help-group-tables": "Tables",
+    "help-group-play": "Play",
+    "help-group-records": "Records",
+    "help-group-account": "Account",
+    "help-group-moderation": "Moderation",
+    "help-group-other": "Other",
     "help-footer": "/help COMMAND tells more about one command.",
     "help-command": "{usage}",
     "help-aliases": "  also: {aliases}",
@@ -553,8 +562,9 @@ HELP_TEXTS: dict[str, str] = {
         "Grand Tichu: 200 points if you go out first, minus 200 otherwise) or /nogrand."),
     "cmd-help": "List the commands, or explain one.",
     "cmd-help-help": (
-        "Without an argument, lists every command with a one-line summary. /help COMMAND shows "
-        "the\n"
+        "Without an argument, lists the commands you may use, grouped (lobby, chat, tables, "
+        "play,\n"
+        "records, account, and moderation for moderators and admins). /help COMMAND shows the\n"
         "command's usage, aliases and a longer explanation; unique prefixes work here too."),
     "cmd-history": "Your (or NAME's) recent games.",
     "cmd-history-help": (
@@ -730,7 +740,8 @@ HELP_TEXTS: dict[str, str] = {
         "you), as in BSW's logs. Example: /schupf R2 SA Hu. Rank-only shorthand works (/schupf "
         "2 A\n"
         "3)."),
-    "cmd-set": "Change a setting of this connection (color on|off, lang de|en|fr|es|da).",
+    "cmd-set": ("Change a setting of this connection (color on|off, lang de|en|fr|es|da, "
+                "width N|auto)."),
     "cmd-set-help": (
         "Settings of this connection (only the language is saved): /set color on shows the cards "
         "of hands\n"
@@ -740,7 +751,9 @@ HELP_TEXTS: dict[str, str] = {
         "chooses the\n"
         "language of everything the server tells you (English, Deutsch, Français, Español, "
         "Dansk); a\n"
-        "registered name keeps it for the next log-in."),
+        "registered name keeps it for the next log-in. /set width N wraps every line at N columns\n"
+        "({min_width} to {max_width}); /set width auto goes back to the width your telnet client\n"
+        "tells (NAWS), or {default_width}."),
     "cmd-showlist": "Show a list of yours: /showlist mute.",
     "cmd-showlist-help": "/showlist mute shows the names on your mute list.",
     "cmd-shutdown": "Admins: stop the server after a warning.",

@@ -40,6 +40,7 @@ from lobby.events import Event
 from lobby.messages import ERRORS, LANGUAGES, LobbyError, one_of, text
 from lobby.store import Store
 from lobby.world import User, World
+from protocol.render_context import DEFAULT_WIDTH, MAX_WIDTH, MIN_WIDTH
 
 __all__ = ["Arg", "Command", "CommandContext", "CommandTable", "COMMANDS", "Parsed", "parse_line",
            "parse_spec", "commands_markdown", "errors_markdown", "options_markdown", "update_docs"]
@@ -87,6 +88,9 @@ class Command(CommandKeys):
     secret: bool = False  # its arguments (passwords) must never be logged
     #: values the help text's template names (the options' defaults for /option)
     help_params: Mapping[str, Any] = field(default_factory=dict)
+    #: the least role that may use it ("moderator", "admin"; None: everybody); /help lists it
+    #: only for users with that role (lobby/moderation.py checks the role when it is used)
+    role: str | None = None
 
     def summary_text(self, lang: str = "en") -> str:
         return text(self.summary_key, lang)
@@ -120,13 +124,14 @@ class CommandTable:
 
     def command(self, name: str, args: str = "", *, aliases: tuple[str, ...] = (),
                 needs_login: bool = True, secret: bool = False,
-                help_params: Mapping[str, Any] | None = None) -> Callable[[Handler], Handler]:
+                help_params: Mapping[str, Any] | None = None,
+                role: str | None = None) -> Callable[[Handler], Handler]:
         """Decorator: register the decorated function as the handler of a new command (its
         summary and help are the catalog's ``cmd-NAME`` and ``cmd-NAME-help``; ``help_params``
         fill the fields the help's template names)."""
         def register(handler: Handler) -> Handler:
             self.add(Command(name, parse_spec(args), handler, tuple(aliases), needs_login,
-                             secret, dict(help_params or {})))
+                             secret, dict(help_params or {}), role))
             return handler
         return register
 
@@ -214,8 +219,45 @@ def _me(ctx: CommandContext) -> User:
     return ctx.user
 
 
+#: /help's groups in their order, each with its commands in the order listed (the group's title
+#: is the catalog's ``help-group-GROUP``); a command named in no group is listed under "other"
+HELP_GROUPS: dict[str, tuple[str, ...]] = {
+    "lobby": ("who", "wwho", "whereis", "finger", "manager", "help", "quit"),
+    "chat": ("tell", "add", "sub", "showlist"),
+    "tables": ("listroom", "newroom", "room", "look", "join", "leave", "addbot", "removebot",
+               "option", "start", "startnosave", "spielinfo", "reset", "remove", "accept",
+               "refuse"),
+    "play": ("play", "pass", "bomb", "tichu", "grand", "nogrand", "schupf", "wish", "dragon"),
+    "records": ("history", "replay", "tchlog", "rangliste"),
+    "account": ("register", "password", "set", "iset"),
+    "moderation": ("kick", "ban", "unban", "banlist", "bmute", "announce", "role", "shutdown"),
+}
+#: the roles, least first (lobby/moderation.py's ranks)
+ROLE_ORDER: tuple[str | None, ...] = (None, "moderator", "admin")
+
+
+def help_listing(table: "CommandTable", role: str | None,
+                 lang: str = "en") -> list[dict[str, str]]:
+    """The commands a user with ``role`` may use, grouped (HELP_GROUPS' order): /help's list."""
+    rank = ROLE_ORDER.index(role) if role in ROLE_ORDER else 0
+    listed: list[dict[str, str]] = []
+    seen: set[str] = set()
+    groups = list(HELP_GROUPS.items()) + [("other", tuple(c.name for c in table))]
+    for group, names in groups:
+        for name in names:
+            cmd = table.commands.get(name)
+            if cmd is None or name in seen:
+                continue
+            seen.add(name)
+            if ROLE_ORDER.index(cmd.role) > rank:
+                continue
+            listed.append({"name": cmd.name, "usage": cmd.usage,
+                           "summary": cmd.summary_text(lang), "group": group})
+    return listed
+
+
 @COMMANDS.command("help", "[COMMAND]", aliases=("hilfe",))
-def _help(ctx: CommandContext, args: dict[str, str]) -> None:
+def _help(ctx: CommandContext, args: dict[str, str]) -> Any:
     name = args.get("command")
     lang = ctx.lang
     if name:
@@ -223,9 +265,17 @@ def _help(ctx: CommandContext, args: dict[str, str]) -> None:
         summary = cmd.summary_text(lang)
         ctx.send(Event("help-command", usage=cmd.usage, aliases=list(cmd.aliases),
                        summary=summary, help=cmd.help_text(lang) or summary))
-        return
-    ctx.send(Event("help", commands=[{"name": c.name, "usage": c.usage,
-                                      "summary": c.summary_text(lang)} for c in COMMANDS]))
+        return None
+    me = _me(ctx)
+    moderation = ctx.world.moderation
+    if not me.registered or moderation is None:    # guests have no role
+        ctx.send(Event("help", commands=help_listing(COMMANDS, None, lang)))
+        return None
+
+    async def with_role() -> None:
+        role = await moderation.role_of(me)
+        ctx.send(Event("help", commands=help_listing(COMMANDS, role, lang)))
+    return with_role()
 
 
 @COMMANDS.command("who")
@@ -386,10 +436,14 @@ SETTINGS: dict[str, tuple[str, ...]] = {"color": ("on", "off"), "lang": LANGUAGE
 SETTING_ALIASES = {"colour": "color", "farbe": "color", "language": "lang", "sprache": "lang"}
 
 
-@COMMANDS.command("set", "NAME VALUE")
+@COMMANDS.command("set", "NAME VALUE", help_params={
+    "min_width": MIN_WIDTH, "max_width": MAX_WIDTH, "default_width": DEFAULT_WIDTH})
 def _set(ctx: CommandContext, args: dict[str, str]) -> None:
     name, value = args["name"].lower(), args["value"].lower()
     name = SETTING_ALIASES.get(name, name)
+    if name == "width":
+        _set_width(ctx, args["value"])
+        return
     if name not in SETTINGS:
         raise LobbyError("unknown-setting", name=args["name"])
     if value not in SETTINGS[name]:
@@ -404,6 +458,19 @@ def _set(ctx: CommandContext, args: dict[str, str]) -> None:
         ctx.store.set_language(me.name, value).addErrback(
             lambda f: log.failure("saving the language of {user}", f, user=me.name))
     ctx.send(Event("setting", name=name, value=value))
+
+
+def _set_width(ctx: CommandContext, raw: str) -> None:
+    """``/set width N`` (MIN_WIDTH..MAX_WIDTH columns) or ``/set width auto`` (the client's NAWS
+    width again, or 80)."""
+    if raw.lower() == "auto":
+        ctx.settings.pop("width", None)
+        ctx.send(Event("setting", name="width", value="auto"))
+        return
+    if not (raw.isascii() and raw.isdigit()) or not MIN_WIDTH <= int(raw) <= MAX_WIDTH:
+        raise LobbyError("bad-width", value=raw, min=MIN_WIDTH, max=MAX_WIDTH)
+    ctx.settings["width"] = str(int(raw))
+    ctx.send(Event("setting", name="width", value=str(int(raw))))
 
 
 @COMMANDS.command("iset", "NAME VALUE")

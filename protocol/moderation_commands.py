@@ -61,28 +61,28 @@ def register(table: "CommandTable") -> None:
         else:
             ctx.send(Event("mute-list-empty"))
 
-    @command("kick", "NAME [REASON...]")
+    @command("kick", "NAME [REASON...]", role="moderator")
     async def _kick(ctx: "CommandContext", args: dict[str, str]) -> None:
         assert ctx.user is not None
         await _moderation(ctx).kick(ctx.user, args["name"], args.get("reason", ""))
 
-    @command("ban", "NAME [DURATION] [REASON...]")
+    @command("ban", "NAME [DURATION] [REASON...]", role="moderator")
     async def _ban(ctx: "CommandContext", args: dict[str, str]) -> None:
         assert ctx.user is not None
         rest = " ".join(v for v in (args.get("duration"), args.get("reason")) if v)
         await _moderation(ctx).ban(ctx.user, args["name"], rest)
 
-    @command("unban", "NAME")
+    @command("unban", "NAME", role="moderator")
     async def _unban(ctx: "CommandContext", args: dict[str, str]) -> None:
         assert ctx.user is not None
         await _moderation(ctx).unban(ctx.user, args["name"])
 
-    @command("banlist", "")
+    @command("banlist", "", role="moderator")
     async def _banlist(ctx: "CommandContext", args: dict[str, str]) -> None:
         assert ctx.user is not None
         await _moderation(ctx).list_bans(ctx.user)
 
-    @command("bmute", "NAME [OFF]")
+    @command("bmute", "NAME [OFF]", role="moderator")
     async def _bmute(ctx: "CommandContext", args: dict[str, str]) -> None:
         assert ctx.user is not None
         off = args.get("off")
@@ -90,12 +90,12 @@ def register(table: "CommandTable") -> None:
             raise LobbyError("bad-arguments", usage="/bmute NAME [off]")
         await _moderation(ctx).bmute(ctx.user, args["name"], off is not None)
 
-    @command("announce", "TEXT...")
+    @command("announce", "TEXT...", role="moderator")
     async def _announce(ctx: "CommandContext", args: dict[str, str]) -> None:
         assert ctx.user is not None
         await _moderation(ctx).announce(ctx.user, args["text"])
 
-    @command("shutdown", "[SECONDS] [REASON...]",
+    @command("shutdown", "[SECONDS] [REASON...]", role="admin",
              help_params={"default": DEFAULT_SHUTDOWN_SECONDS})
     async def _shutdown(ctx: "CommandContext", args: dict[str, str]) -> None:
         assert ctx.user is not None
@@ -110,7 +110,7 @@ def register(table: "CommandTable") -> None:
             raise LobbyError("bad-arguments", usage="/shutdown [SECONDS] [REASON...]")
         await _moderation(ctx).shutdown(ctx.user, float(seconds), reason)
 
-    @command("role", "NAME ROLE")
+    @command("role", "NAME ROLE", role="admin")
     async def _role(ctx: "CommandContext", args: dict[str, str]) -> None:
         assert ctx.user is not None
         await _moderation(ctx).set_role(ctx.user, args["name"], args["role"])

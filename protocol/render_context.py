@@ -1,9 +1,10 @@
 """What the rendering of an event for one connection depends on, besides the event itself.
 
-Text for people depends on the event and on the connection's settings: today the colour of the
-cards (``/set color``); the language and the terminal width come next. A ``RenderContext`` holds
-all of them, and every cache of rendered bytes is keyed by ``(event, context)``
-(protocol/session.py for text lines, protocol/machine.py for JSON lines). A new setting that
+Text for people depends on the event and on the connection's settings: the colour of the cards
+(``/set color``), the language and the terminal width (telnet NAWS, or ``/set width N``; every
+text line is wrapped to it, protocol/wrap.py). A ``RenderContext`` holds all of them, and
+every cache of rendered bytes is keyed by ``(event, context)`` (protocol/session.py for text
+lines, protocol/machine.py for JSON lines). A new setting that
 changes what people see is one new field here (and where the session reads it from its
 settings): every cache keys on it at once.
 
@@ -15,7 +16,23 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["RenderContext", "DEFAULT_CONTEXT"]
+__all__ = ["RenderContext", "DEFAULT_CONTEXT", "DEFAULT_WIDTH", "MIN_WIDTH", "MAX_WIDTH",
+           "clamp_width"]
+
+#: the width (columns) of a text-mode connection whose client told none (no NAWS, no /set width)
+DEFAULT_WIDTH = 80
+#: the narrowest and widest width used: a NAWS width or ``/set width N`` outside is clamped
+#: (NAWS) or refused (``/set width``, error ``bad-width``); see docs/operations.md
+MIN_WIDTH = 20
+MAX_WIDTH = 250
+
+
+def clamp_width(width: int) -> int:
+    """A width the client told (NAWS) -> the width used: 0 (unknown) is DEFAULT_WIDTH, others
+    are clamped to MIN_WIDTH..MAX_WIDTH."""
+    if width <= 0:
+        return DEFAULT_WIDTH
+    return min(MAX_WIDTH, max(MIN_WIDTH, width))
 
 #: interned contexts, by their fields (bounded: settings have few values each)
 _INTERNED: dict[tuple[Any, ...], "RenderContext"] = {}
@@ -28,16 +45,18 @@ class RenderContext:
 
     lang: str = "en"          # the catalog's language (lobby/messages.py)
     color: bool = False       # ANSI colours for cards (/set color on)
+    width: int = DEFAULT_WIDTH  # columns every text line is wrapped to (NAWS, /set width)
 
     @classmethod
-    def of(cls, lang: str = "en", color: bool = False) -> "RenderContext":
+    def of(cls, lang: str = "en", color: bool = False,
+           width: int = DEFAULT_WIDTH) -> "RenderContext":
         """The one context with these settings (interned)."""
-        key = (lang, color)
+        key = (lang, color, width)
         ctx = _INTERNED.get(key)
         if ctx is None:
             if len(_INTERNED) >= _MAX_INTERNED:    # a cache keyed on an old one just misses
                 _INTERNED.clear()
-            ctx = _INTERNED[key] = cls(lang, color)
+            ctx = _INTERNED[key] = cls(lang, color, width)
         return ctx
 
 

@@ -19,6 +19,8 @@ from lobby import table_options
 from lobby.events import Event
 from lobby.messages import text
 from lobby.tichu.cards import parse_cards, sort_cards
+from protocol.render_context import DEFAULT_WIDTH
+from protocol.wrap import fit_names
 
 __all__ = ["render_table", "TableFeed", "TABLE_FORMATTERS", "color_cards"]
 
@@ -31,6 +33,7 @@ SPECIAL_COLOR = "\x1b[33m"
 #: the states of a table (lobby/table.py), each a catalog word ``table-state-STATE``
 TABLE_STATES = ("waiting", "playing", "finished")
 TRICK_WIDTH = 64          # the plays shown of the current trick, newest first, fit this width
+#                           (at 80 columns; the width less 16 on a narrower screen)
 
 
 def color_card(token: str) -> str:
@@ -96,15 +99,19 @@ def _joined(items: list[str], key: str, lang: str) -> str:
 
 
 # ---- the view ---------------------------------------------------------------------------------
-def _render_view(event: Event, lang: str, color: bool, show_score: bool = True) -> list[str]:
+def _render_view(event: Event, lang: str, color: bool, show_score: bool = True,
+                 width: int = DEFAULT_WIDTH) -> list[str]:
+    """The view's lines; the seats line fits ``width`` (long names abbreviated: fit_names)."""
     d = event.data
     names: list[Any] = d.get("seats") or [None] * 4
     state = d.get("state")
     game = d.get("game")
     if game is None or state == "waiting":
-        seating = " | ".join(f"{i + 1} {n or '-'}" for i, n in enumerate(names))
+        def seats_line(shown: list[Any]) -> str:
+            return text("view-seats", lang,
+                        seating=" | ".join(f"{i + 1} {n or '-'}" for i, n in enumerate(shown)))
         lines = [text("table-view", lang, table=d.get("table"), state=state_word(state, lang)),
-                 text("view-seats", lang, seating=seating)]
+                 fit_names(names, seats_line, width)]
         if state == "waiting":
             lines.append(text("view-waiting", lang))
         return lines
@@ -115,20 +122,23 @@ def _render_view(event: Event, lang: str, color: bool, show_score: bool = True) 
     calls = game.get("calls") or [None] * 4
     left = game.get("cards_left") or [0] * 4
     out = list(game.get("out") or ())
-    players = []
-    for s in range(4):
-        mark = ">" if turn == s and phase in ("play", "wish", "dragon") else " "
-        part = f"{mark}{s + 1} {_name(names, s, lang)}"
-        if s in out:
-            part += " " + text("view-player-out", lang, place=_place(out.index(s) + 1, lang))
-        else:
-            part += f" {left[s]}"
-        if calls[s] is not None:
-            part += " " + text("view-call-" + calls[s], lang)
-        if names[s] in gone:
-            part += " " + text("view-gone", lang)
-        players.append(part)
-    lines = [text("view-players", lang, players=" |".join(players)).strip()]
+
+    def players_line(shown: list[Any]) -> str:
+        players = []
+        for s in range(4):
+            mark = ">" if turn == s and phase in ("play", "wish", "dragon") else " "
+            part = f"{mark}{s + 1} {_name(shown, s, lang)}"
+            if s in out:
+                part += " " + text("view-player-out", lang, place=_place(out.index(s) + 1, lang))
+            else:
+                part += f" {left[s]}"
+            if calls[s] is not None:
+                part += " " + text("view-call-" + calls[s], lang)
+            if names[s] in gone:
+                part += " " + text("view-gone", lang)
+            players.append(part)
+        return text("view-players", lang, players=" |".join(players)).strip()
+    lines = [fit_names(names, players_line, width)]
     scores = d.get("scores") or game.get("scores") or [0, 0]
     if show_score or state == "finished":
         lines.append(text("view-score", lang, round_no=d.get("round_no", game.get("round_no")),
@@ -136,13 +146,14 @@ def _render_view(event: Event, lang: str, color: bool, show_score: bool = True) 
     trick = game.get("trick") or []
     if trick:
         shown: list[dict[str, Any]] = []
-        width = 0
+        used = 0
+        budget = min(TRICK_WIDTH, width - (DEFAULT_WIDTH - TRICK_WIDTH))
         for p in reversed(trick):
             w = len(_name(names, p["seat"], lang)) + len(p["cards"]) + 3
-            if shown and width + w > TRICK_WIDTH:
+            if shown and used + w > budget:
                 break
             shown.insert(0, p)
-            width += w
+            used += w
         plays = ", ".join(f"{_name(names, p['seat'], lang)} {color_cards(p['cards'], color)}"
                           for p in shown)
         if len(shown) < len(trick):
@@ -475,13 +486,14 @@ def _plain(key: str) -> Callable[[Event, str, bool], list[str]]:
     return fmt
 
 
-def _look(event: Event, lang: str, color: bool) -> list[str]:
+def _look(event: Event, lang: str, color: bool, width: int = DEFAULT_WIDTH) -> list[str]:
     """`/look`: the whole view (seats with cards left and calls, score, trick, wish, hand,
     whose turn and what to type), whatever was shown before; a game's view under a heading."""
     d = event.data
     if d.get("game") is None or d.get("state") == "waiting":
-        return _render_view(event, lang, color)
-    return [text("table-look", lang, table=d.get("table"))] + _render_view(event, lang, color)
+        return _render_view(event, lang, color, width=width)
+    return [text("table-look", lang, table=d.get("table"))] + _render_view(
+        event, lang, color, width=width)
 
 
 TABLE_FORMATTERS: dict[str, Callable[[Event, str, bool], list[str]]] = {
@@ -577,19 +589,21 @@ class TableFeed:
         self._shown = None
         self._score = None
 
-    def render(self, event: Event, lang: str = "en", color: bool = False) -> list[str] | None:
+    def render(self, event: Event, lang: str = "en", color: bool = False,
+               width: int = DEFAULT_WIDTH) -> list[str] | None:
         """The lines for `event` now (possibly none: a move waits for the view after it), or
         None for an event that is not a table event (after any pending lines were flushed:
-        `flush()`)."""
+        `flush()`). A view's seats line fits `width` columns (the session wraps the rest)."""
         if event.type in _MOVES:
             lines = render_table(event, lang, color) or []
             self._moves.append((event, lines))
             return []
         if event.type == "table-view":
-            return self._view(event, lang, color)
+            return self._view(event, lang, color, width)
         lines = self._about_you(event, lang)
         if lines is None:
-            lines = render_table(event, lang, color)
+            lines = (_look(event, lang, color, width) if event.type == "table-look"
+                     else render_table(event, lang, color))
         if lines is None:
             return None
         if event.type == "game-match-over":
@@ -627,14 +641,14 @@ class TableFeed:
         self._moves = []
         return out
 
-    def _view(self, event: Event, lang: str, color: bool) -> list[str]:
+    def _view(self, event: Event, lang: str, color: bool, width: int) -> list[str]:
         d = event.data
         game = d.get("game")
         if d.get("state") == "waiting":
             # a waiting table: the whole view once, then only the seats when they change
             seen = (d.get("table"), tuple(d.get("seats") or ()))
             last, self._waiting = self._waiting, seen
-            lines = _render_view(event, lang, color)
+            lines = _render_view(event, lang, color, width=width)
             if last is None or last[0] != seen[0]:
                 return self.flush() + lines
             return self.flush() + ([lines[1]] if last != seen else [])
@@ -647,7 +661,7 @@ class TableFeed:
                 and self._phase == phase):
             # during the Grand Tichu decisions and the exchange, after the first view: who is
             # still awaited (your prompt), and your hand when it changed
-            lines = _render_view(event, lang, color, False)
+            lines = _render_view(event, lang, color, False, width)
             hand = (text("view-hand", lang, cards=color_cards(_sorted_text(game["hand"]), color))
                     if d.get("seat") is not None and game.get("hand") else None)
             out = [hand] if hand is not None and hand != self._hand else []
@@ -679,8 +693,8 @@ class TableFeed:
                 and self._moves and game.get("phase") == "play" and not game.get("trick_won")
                 and not d.get("bombwindow_left") and game.get("turn") is not None):
             return [self._one_line(self._moves, d, game, lang)] if not show_score else \
-                self.flush() + _render_view(event, lang, color, show_score)
-        lines = _render_view(event, lang, color, show_score)
+                self.flush() + _render_view(event, lang, color, show_score, width)
+        lines = _render_view(event, lang, color, show_score, width)
         if dealt and game is not None and _sorted_text(game.get("hand") or "") == dealt:
             # the deal's line just showed these very cards: not "Your hand" again
             lines = [l for l in lines if l != self._hand]

@@ -14,7 +14,9 @@ from typing import Any, Callable
 from lobby import table_options
 from lobby.events import Event
 from lobby.messages import text
+from protocol.render_context import DEFAULT_WIDTH
 from protocol.render_records import RECORD_FORMATTERS, stats_lines
+from protocol.wrap import fit_names
 
 __all__ = ["ERROR_PREFIX", "render", "error_line", "format_time"]
 
@@ -110,9 +112,15 @@ def _finger(event: Event, lang: str) -> list[str]:
 
 
 def _help(event: Event, lang: str) -> list[str]:
-    lines = [text("help", lang)]
+    """One line per group (``Play: /play /pass ...``), the groups in the order of the list; the
+    session wraps a long one with the hanging indent."""
+    groups: dict[str, list[str]] = {}
     for c in event.data["commands"]:
-        lines.append(text("help-line", lang, usage=c["usage"], summary=c["summary"]))
+        groups.setdefault(c.get("group") or "other", []).append("/" + c["name"])
+    lines = [text("help", lang)]
+    for group, names in groups.items():
+        lines.append(text("help-group", lang, group=text("help-group-" + group, lang),
+                          commands=" ".join(names)))
     lines.append(text("help-footer", lang))
     return lines
 
@@ -122,11 +130,13 @@ def _help_command(event: Event, lang: str) -> list[str]:
     lines = [text("help-command", lang, usage=d["usage"])]
     if d["aliases"]:
         lines.append(text("help-aliases", lang, aliases=", ".join("/" + a for a in d["aliases"])))
-    lines.extend("  " + line for line in d["help"].splitlines())
+    # one paragraph (the catalog's line breaks are only where the English text was cut), which
+    # the session wraps to the connection's width
+    lines.append("  " + " ".join(d["help"].split()))
     return lines
 
 
-def _listroom(event: Event, lang: str) -> list[str]:
+def _listroom(event: Event, lang: str, width: int = DEFAULT_WIDTH) -> list[str]:
     tables = event.data["tables"]
     if not tables:
         return [text("listroom-empty", lang)]
@@ -140,9 +150,11 @@ def _listroom(event: Event, lang: str) -> list[str]:
     else:
         lines = [text("listroom", lang, count=len(tables))]
     for t in tables:
-        seating = " | ".join(f"{i + 1} {n or '-'}" for i, n in enumerate(t.get("seats") or []))
-        lines.append(text("listroom-line", lang, table=t["table"], game=t.get("game", "tichu"),
-                          state=t["state"], seating=seating))
+        def table_line(names: list[Any]) -> str:     # long names abbreviated to fit: fit_names
+            seating = " | ".join(f"{i + 1} {n or '-'}" for i, n in enumerate(names))
+            return text("listroom-line", lang, table=t["table"], game=t.get("game", "tichu"),
+                        state=t["state"], seating=seating)
+        lines.append(fit_names(list(t.get("seats") or []), table_line, width))
         opts = t.get("options") or {}
         changed = ", ".join(f"{k} {v}" for k, v in table_options.changed(opts))
         lines.append(text("listroom-details", lang, options=changed or text("options-default", lang),
@@ -180,10 +192,13 @@ FORMATTERS: dict[str, Callable[[Event, str], list[str]]] = {
 }
 
 
-def render(event: Event, lang: str = "en") -> list[str]:
-    """The lines (without line ends) that show ``event`` to a person."""
+def render(event: Event, lang: str = "en", width: int = DEFAULT_WIDTH) -> list[str]:
+    """The lines (without line ends) that show ``event`` to a person; lines that list seats
+    fit ``width`` (the session wraps every other line to it)."""
     if event.is_error:
         return [error_line(event.type, lang, **event.data)]
+    if event.type == "listroom":
+        return _listroom(event, lang, width)
     formatter = FORMATTERS.get(event.type)
     if formatter is not None:
         return formatter(event, lang)

@@ -25,11 +25,12 @@ from lobby.store import Account
 from protocol.commands import COMMANDS, CommandTable, parse_line
 from protocol.gathered_write import write_shared
 from protocol.machine import MachineMode
-from protocol.render_context import DEFAULT_CONTEXT, RenderContext
+from protocol.render_context import DEFAULT_CONTEXT, RenderContext, clamp_width
 from protocol.render_table import TableFeed
 from protocol.render_text import render
-from protocol.telnet import encode_text
+from protocol.telnet import TelnetLineProtocol, encode_text
 from protocol.telnet_options import MSSP_REQUEST, MudOptions
+from protocol.wrap import wrap_line, wrap_lines, wrap_prompt
 
 if TYPE_CHECKING:
     from lobby.accounts import Accounts
@@ -59,6 +60,7 @@ class Session(MachineMode, MudOptions):
 
     factory: "LobbyFactory"
     commands: CommandTable = COMMANDS
+    WANT_NAWS = True   # a telnet client's width (NAWS): every text line is wrapped to it
 
     # Per-connection state starts as these class defaults (an idle connection stores little).
     state: str = "login"
@@ -79,6 +81,7 @@ class Session(MachineMode, MudOptions):
     _greet_call: Any = None  # the greeting's timer while it waits for the first bytes
     _greeted: bool = False
     _timing: Any = None   # (command name, start) of the command running now, for the metrics
+    _naws_width: int = 0  # the client's window width (telnet NAWS; 0: not told)
 
     def when_closed(self) -> "Deferred[None]":
         """A Deferred that fires when the connection is closed."""
@@ -116,14 +119,20 @@ class Session(MachineMode, MudOptions):
 
     @property
     def render_context(self) -> RenderContext:
-        """What the text this connection gets depends on (its settings: ``color``, ``lang``);
-        the key of every cache of rendered bytes, with the event."""
+        """What the text this connection gets depends on (its settings: ``color``, ``lang``,
+        ``width``, else the NAWS width); the key of every cache of rendered bytes, with the
+        event."""
         settings = self._settings
-        if not settings:
+        naws = self._naws_width
+        if not settings and not naws:
             lang = self.factory.lang
             return DEFAULT_CONTEXT if lang == "en" else RenderContext.of(lang)
+        if settings is None:
+            settings = {}
+        width = settings.get("width")
         return RenderContext.of(settings.get("lang") or self.factory.lang,
-                                settings.get("color") == "on")
+                                settings.get("color") == "on",
+                                int(width) if width else clamp_width(naws))
 
     @property
     def lang(self) -> str:
@@ -131,6 +140,12 @@ class Session(MachineMode, MudOptions):
         account's, else the server's ``--lang``."""
         settings = self._settings
         return (settings.get("lang") if settings else None) or self.factory.lang
+
+    def windowSizeChanged(self, width: int, height: int) -> None:
+        """Telnet NAWS: the client's window is ``width`` columns wide (0: unknown), told at
+        negotiation and again on every resize; the text is wrapped to it from the next line on
+        (unless ``/set width N`` chose a width)."""
+        self._naws_width = width
 
     @property
     def address(self) -> str:
@@ -196,9 +211,9 @@ class Session(MachineMode, MudOptions):
         if self._feed is not None or event.type.startswith(("table-", "game-")):
             if self._feed is None:
                 self._feed = TableFeed(self.user.name if self.user is not None else None)
-            lines = self._feed.render(event, ctx.lang, ctx.color)
+            lines = self._feed.render(event, ctx.lang, ctx.color, ctx.width)
             if lines is None:
-                lines = self._feed.flush() + render(event, ctx.lang)
+                lines = self._feed.flush() + render(event, ctx.lang, ctx.width)
         else:
             # lobby events (speech, arrivals ...) read the same for every text-mode listener
             # with the same render context: rendered and encoded once per event and context,
@@ -206,12 +221,31 @@ class Session(MachineMode, MudOptions):
             if _shared_text[0] is event and _shared_text[1] is ctx:
                 data = _shared_text[2]
             else:
-                data = b"".join(encode_text(line) + b"\r\n" for line in render(event, ctx.lang))
+                data = b"".join(encode_text(line) + b"\r\n" for line in
+                                wrap_lines(render(event, ctx.lang, ctx.width), ctx.width))
                 _shared_text[0], _shared_text[1], _shared_text[2] = event, ctx, data
             self._write(data)      # what TelnetLineProtocol.sendLine writes for each line
             return
-        for line in lines:
-            self.sendLine(line)
+        for line in wrap_lines(lines, ctx.width):
+            TelnetLineProtocol.sendLine(self, line)
+
+    def sendLine(self, line: str) -> None:
+        """Text mode: ``line`` wrapped to the connection's width (protocol/wrap.py); machine
+        mode: see MachineMode.sendLine."""
+        if self.json_mode:
+            super().sendLine(line)
+            return
+        for piece in wrap_line(line, self.render_context.width):
+            TelnetLineProtocol.sendLine(self, piece)
+
+    def sendPrompt(self, prompt: str) -> None:
+        """A prompt wider than the connection's width is wrapped, its end (``name: ``) kept
+        whole on the last line, which has no line end (protocol/wrap.py)."""
+        if not self.json_mode:
+            *head, prompt = wrap_prompt(prompt, self.render_context.width)
+            for line in head:
+                TelnetLineProtocol.sendLine(self, line)
+        super().sendPrompt(prompt)
 
     def disconnect(self, event: Event) -> None:
         if self.state == "closed":
@@ -315,9 +349,12 @@ class Session(MachineMode, MudOptions):
             if not filtered:
                 return           # answered and closing, or held back until more bytes came
             data = filtered
-        if not self._greeted and self.state != "closed":
-            self._greet()        # the client spoke first (and not HTTP, TLS or SSH)
+        # the client spoke first (and not HTTP, TLS or SSH): greeted before its first line is
+        # read, but after the telnet negotiation its bytes begin with (a window size told at
+        # once, NAWS, is the width of the greeting already)
         super().dataReceived(data)
+        if not self._greeted and self.state != "closed":
+            self._greet()
 
     def _peer(self) -> str:
         try:
@@ -328,6 +365,8 @@ class Session(MachineMode, MudOptions):
 
     # ---- hooks of the telnet layer --------------------------------------------------------------
     def lineTooLong(self, length: int) -> None:
+        if not self._greeted and self.state != "closed":
+            self._greet()
         # (its id, if any, went with the line: never the id of a command still running)
         self._answer_aside("", error_event("line-too-long", length=length,
                                            limit=self.MAX_LINE_BYTES))
@@ -355,6 +394,8 @@ class Session(MachineMode, MudOptions):
         self._queue = None
 
     def lineReceived(self, line: str) -> None:
+        if not self._greeted and self.state != "closed":
+            self._greet()        # the first line of a client that spoke first
         if self.state == "closed":
             return
         if self._guard is not None and not self._guard.line_received():

@@ -21,11 +21,21 @@ Line length
 
 Subnegotiations
   Every option's subnegotiation is measured: past MAX_SUBNEGOTIATION_BYTES (0: no limit) it is
-  only counted to its IAC SE and dropped. Only GMCP's bytes are kept (when GMCP is on). Each
+  only counted to its IAC SE and dropped. Only the bytes of the options `_keeps_subnegotiation`
+  names are kept (GMCP when it is on, NAWS when the client agreed to it, the MUD options'). Each
   complete one is first offered to `subnegotiationReceived(option)` (the session's flood
   control; False drops it). An invalid one (oversized, no IAC SE, GMCP not UTF-8, without a
   package name or with invalid JSON) is logged for the first time on a connection and only
   counted after that; the count is logged once when the connection closes.
+
+NAWS (RFC 1073, option 31: the client's window size), when WANT_NAWS is set (the session's)
+  A client that speaks telnet (it sent any negotiation: a DONT GMCP answering our offer is
+  enough) is asked IAC DO NAWS once; a client that offers IAC WILL NAWS itself is agreed to.
+  Raw clients (netcat, bots) never negotiate and are never asked. Each IAC SB NAWS w1 w0 h1 h0
+  IAC SE (IAC doubled inside, as everywhere) calls `windowSizeChanged(width, height)`, at any
+  time: the client sends a new one when its window is resized. 0 means unknown; the session
+  clamps the width (protocol.render_context). A NAWS subnegotiation of another length is
+  invalid (dropped and counted as above).
 
 Negotiation (RFC 1143 "Q method": per option a state NO/YES/WANTNO/WANTYES and a one-deep queue)
   We offer GMCP (IAC WILL GMCP) at connect, or when `offerOptions()` is called if the subclass holds
@@ -34,7 +44,8 @@ Negotiation (RFC 1143 "Q method": per option a state NO/YES/WANTNO/WANTYES and a
   `_keeps_subnegotiation`, `optionSubnegotiation`, `optionChanged` and `_compress` (the MUD
   options of protocol/telnet_options.py: MSSP, MCCP2, CHARSET, TTYPE). We agree to SGA
   when asked (DO SGA -> WILL SGA), accept the client's own SGA (WILL SGA -> DO SGA), turn ECHO on
-  and off for password entry, and refuse every other option (DO x -> WONT x, WILL x -> DONT x). An
+  and off for password entry, and refuse every other option (DO x -> WONT x, WILL x -> DONT x),
+  NAWS too unless WANT_NAWS is set (see NAWS: then we ask DO NAWS and agree to WILL NAWS). An
   answer is never answered, so there are no negotiation loops; as a second safety net a connection
   gets at most MAX_NEGOTIATION_REPLIES replies to the client's negotiation, after which such
   requests are ignored. When the client turns an option on that was off, our WILL/DO goes out
@@ -84,7 +95,7 @@ __all__ = [
     "clean_line",
     "encode_text",
     "IAC", "DONT", "DO", "WONT", "WILL", "SB", "SE", "GA", "NOP", "EC", "EL",
-    "ECHO", "SGA", "GMCP",
+    "ECHO", "SGA", "NAWS", "GMCP",
 ]
 
 _log = Logger()
@@ -105,6 +116,7 @@ SE = 240
 # options
 ECHO = 1      # RFC 857
 SGA = 3       # RFC 858, suppress go-ahead
+NAWS = 31     # RFC 1073, negotiate about window size
 GMCP = 201    # Generic MUD Communication Protocol
 
 _CR = 13
@@ -197,6 +209,9 @@ class TelnetLineProtocol(Protocol):
     # waits for the client's first bytes before it sends anything)
     _hold_offer: bool = False
     _offered: bool = False
+    # True: ask a client that speaks telnet for its window size (NAWS) and accept it
+    WANT_NAWS: bool = False
+    _naws_asked: bool = False   # IAC DO NAWS sent (once per connection)
     _paused: bool = False
     _paused_bytes: int = 0
     # Plain TCP connections gather a turn's writes and send them at the end of the turn
@@ -240,6 +255,9 @@ class TelnetLineProtocol(Protocol):
     def telnetOptionsChanged(self) -> None:
         """A negotiation changed the state of some option (see `optionEnabled`)."""
 
+    def windowSizeChanged(self, width: int, height: int) -> None:
+        """The client's window size (NAWS), in characters; 0: unknown. Again on every resize."""
+
     def subnegotiationReceived(self, option: int) -> bool:
         """A subnegotiation (`IAC SB option ... IAC SE`, any option, valid or not) is complete:
         False drops it unread (the session's flood control counts it like a line)."""
@@ -253,12 +271,18 @@ class TelnetLineProtocol(Protocol):
         return [(WILL, GMCP)]
 
     def _keeps_subnegotiation(self, option: int) -> bool:
-        """Whether the bytes of a subnegotiation of `option` are kept (GMCP when it is on)."""
+        """Whether the bytes of a subnegotiation of `option` are kept (GMCP when it is on, NAWS
+        when WANT_NAWS and the client agreed or was asked)."""
+        if option == NAWS:
+            return self.WANT_NAWS and self._him.get(NAWS, _NO) & _STATE != _NO
         return option == GMCP and self.gmcp_enabled
 
     def optionSubnegotiation(self, option: int, data: bytes) -> None:
         """A complete subnegotiation of an option other than GMCP whose bytes were kept
-        (`_keeps_subnegotiation`): `data` without IAC SB option and IAC SE, IAC IAC undone."""
+        (`_keeps_subnegotiation`): `data` without IAC SB option and IAC SE, IAC IAC undone.
+        (NAWS is read here; a subclass handles its options and passes the others on.)"""
+        if option == NAWS:
+            self._naws_received(data)
 
     def optionChanged(self, option: int, local: bool, enabled: bool) -> None:
         """`option` was turned on or off on our side (local) or the client's side."""
@@ -613,6 +637,24 @@ class TelnetLineProtocol(Protocol):
             _log.failure("handling GMCP {package} from {peer}", package=package,
                          peer=self._peer_text())
 
+    def _naws_received(self, data: bytes) -> None:
+        """IAC SB NAWS w1 w0 h1 h0 IAC SE (IAC IAC already undoubled): the window size."""
+        if len(data) != 4:
+            self._sb_rejected(f"NAWS of {len(data)} bytes, not 4")
+            return
+        width, height = data[0] << 8 | data[1], data[2] << 8 | data[3]
+        try:
+            self.windowSizeChanged(width, height)
+        except Exception:
+            _log.failure("handling NAWS from {peer}", peer=self._peer_text())
+
+    def _ask_naws(self) -> None:
+        """IAC DO NAWS, once, to a client that speaks telnet and has not offered NAWS itself."""
+        self._naws_asked = True
+        if self._him.get(NAWS, _NO) & _STATE == _NO and not self._closed:
+            self._him[NAWS] = _WANTYES
+            self._send_negotiation(DO, NAWS)
+
     # ---- negotiation (RFC 1143) -------------------------------------------------------------
     def _agree_us(self, option: int) -> bool:
         """Whether we agree to enable `option` on our side when the client asks (DO)."""
@@ -622,7 +664,7 @@ class TelnetLineProtocol(Protocol):
 
     def _agree_him(self, option: int) -> bool:
         """Whether we agree that the client enables `option` on its side (WILL)."""
-        return option == SGA
+        return option == SGA or option == NAWS and self.WANT_NAWS
 
     def _us_state(self, option: int) -> int:
         return self._us.get(option, _NO) & _STATE
@@ -663,6 +705,11 @@ class TelnetLineProtocol(Protocol):
         self._send_negotiation(command, option)
 
     def _negotiation_received(self, command: int, option: int) -> None:
+        self._negotiate(command, option)
+        if self.WANT_NAWS and not self._naws_asked:   # it speaks telnet: ask its window size
+            self._ask_naws()
+
+    def _negotiate(self, command: int, option: int) -> None:
         if option == ECHO and (command == DO or command == DONT):
             before = self._us_state(ECHO)
             self._receive_echo(command == DO, before)

@@ -221,7 +221,7 @@ async def normal_client(host: str, port: int) -> str:
         w.write(b"FuzzCheck\r\n")
         await until(b"or type another name: ")   # an unregistered name: Enter confirms it
         w.write(b"\r\n")
-        await until(b"Type /help for the commands.\r\n")
+        await until(b"/help for the commands.\r\n")
         w.write(b"/whereis FuzzCheck\r\n")
         return (await until(b"\r\n")).decode("utf-8", "replace").strip()
     finally:

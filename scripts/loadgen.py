@@ -55,7 +55,7 @@ from typing import Any, Awaitable, Callable, Sequence
 __all__ = ["Histogram", "Conn", "Drainer", "ProbeSet", "Target", "login", "connect_many",
            "read_rss", "SCENARIOS", "run_scenario", "main", "LOGIN_DONE"]
 
-LOGIN_DONE = b"Type /help for the commands.\r\n"
+LOGIN_DONE = b"/help for the commands.\r\n"     # (the guest greeting wraps at 80)
 #: the end of the question after an unregistered name in text mode (an empty line confirms)
 GUEST_CONFIRM = b"or type another name: "
 now_ns = time.monotonic_ns
@@ -682,7 +682,8 @@ async def scenario_idle(target: Target, opts: argparse.Namespace) -> dict[str, A
             line = await conn.expect(b"\r\n", 30)
             while b"In the Lobby (" not in line:
                 line = await conn.expect(b"\r\n", 30)
-            who_lines = line.count(b",") + 1
+            # the count the line starts with (the names wrap to more lines at 80 columns)
+            who_lines = int(line.split(b"In the Lobby (", 1)[1].split(b")", 1)[0])
         else:
             conn.send(b"who\n")
             await conn.expect(b"who\r\n", 30)

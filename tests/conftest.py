@@ -29,6 +29,7 @@ import importlib.util
 import inspect
 import os
 import random
+import re
 import sys
 from pathlib import Path
 from typing import Any, AsyncIterator, Callable, Iterator
@@ -212,6 +213,14 @@ def strip_telnet(data: bytes) -> bytes:
     return bytes(out)
 
 
+def unwrap(text: str, indent: int = 0) -> str:
+    """Server text with the lines the session wrapped at its width joined again (protocol/
+    wrap.py: a continuation line starts with two more spaces than its line), for finding a long
+    message in it: every line indented by more than ``indent`` spaces is joined to the one
+    before it (``indent`` 2 keeps the items of an indented list apart)."""
+    return re.sub(r"\r?\n {%d,}" % (indent + 2), " ", text)
+
+
 # ---- StringTransport sessions -------------------------------------------------------------------
 class FakeClient:
     """A Session on a StringTransport: feed bytes in, read text out."""
@@ -345,11 +354,11 @@ class LineClient(Protocol):
             await self.expect("password: ")
             self.send(password)
         elif name.strip() and name.strip().lower() != "guest":
-            got = await self.expect_any((GUEST_CONFIRM, "Type /help for the commands.\r\n"))
+            got = await self.expect_any((GUEST_CONFIRM, "/help for the commands.\r\n"))
             if not got.endswith(GUEST_CONFIRM):
                 return got
             self.send("")
-        return await self.expect("Type /help for the commands.\r\n")
+        return await self.expect("/help for the commands.\r\n")
 
     def expect_any(self, texts: tuple[str, ...], timeout: float = WAIT) -> Deferred:
         """Fires with everything up to and including the first of ``texts`` that arrives."""

@@ -16,7 +16,7 @@ from twisted.internet.task import deferLater
 from twisted.internet.testing import StringTransport
 from twisted.logger import formatEvent
 
-from conftest import FAST_HASH, FakeClient, FakeLobby, RunningServer, fired
+from conftest import FAST_HASH, FakeClient, FakeLobby, RunningServer, fired, unwrap
 from lobby.accounts import (
     Accounts,
     Argon2Params,
@@ -203,7 +203,7 @@ def test_failures_of_one_account_from_many_addresses_get_a_growing_delay(
     calls = lobby.accounts.hash_calls
     out = _login(lobby, "198.51.100.50", "Target", "sesame12")   # even the right password
     assert f"! [account-wait] Too many wrong passwords for Target; the next attempt is " \
-           f"possible in {ACCOUNT_DELAY_BASE:.0f} seconds." in out
+           f"possible in {ACCOUNT_DELAY_BASE:.0f} seconds." in unwrap(out)
     assert lobby.accounts.hash_calls == calls                    # no hash ran
     clock.advance(ACCOUNT_DELAY_BASE)
     assert "! [wrong-password]" in _login(lobby, "198.51.100.51", "Target", "guess004")
@@ -258,7 +258,7 @@ def test_new_accounts_per_address_per_hour(clock: task.Clock) -> None:
     assert "is registered now" in register("10.2.2.2", "Second")
     out = register("10.2.2.2", "Third")
     assert "! [too-many-registrations] Too many new accounts from your address (at most 2 an " \
-           "hour); try again in 1 hour." in out
+           "hour); try again in 1 hour." in unwrap(out)
     assert fired(lobby.store.get_account("Third")) is None
     assert "is registered now" in register("10.3.3.3", "Other")   # another address
     clock.advance(3600)
@@ -287,8 +287,8 @@ def test_hash_calls_are_counted() -> None:
 
 
 # ---- type-ahead safety (FICS): an unregistered name is confirmed in text mode -------------------
-CONFIRM = ('"Regie" is not a registered name. Press Enter to play as the guest Regie, or type '
-           'another name: ')
+CONFIRM = ('"Regie" is not a registered name. Press Enter to play as the guest Regie,\r\n'
+           '  or type another name: ')      # wrapped at 80 columns, its last clause kept whole
 DROPPED = "(That line was not used: it might be a password typed ahead.)\r\n"
 
 
@@ -409,7 +409,7 @@ async def _typed_ahead_over_tcp(server: RunningServer, logged: list[dict[str, An
     c.send("Careful")                                       # another name, confirmed
     await c.expect("or type another name: ")
     c.send("")
-    assert "Hello Careful!" in await c.expect("Type /help for the commands.\r\n")
+    assert "Hello Careful!" in await c.expect("/help for the commands.\r\n")
     assert await watcher.read_line() == "Careful enters the Lobby."
     watcher.send("/who")
     assert await watcher.read_line() == "In the Lobby (2): Careful, Watcher"

@@ -25,7 +25,7 @@ import pytest
 import pytest_twisted
 from jsonschema import Draft202012Validator
 
-from conftest import within
+from conftest import unwrap, within
 from game_support import random_game
 from lobby.bswlog import bsw_log, bsw_name, bsw_play, tch_lines
 from lobby.records import GameArchive, finished_game
@@ -744,7 +744,7 @@ async def test_tchlog_prints_the_stored_log_in_text_and_machine_mode(server: Any
     assert await c.read_line() == "! [bad-arguments] Usage: /tchlog GAME"
     c.send("/help tchlog")
     help_text = await c.expect("have none.\r\n")
-    assert "/tchlog GAME" in help_text and ".tch file of BrettspielWelt" in help_text
+    assert "/tchlog GAME" in help_text and ".tch file of BrettspielWelt" in unwrap(help_text)
 
     c.send("/iset json 1")
     await c.read_line()

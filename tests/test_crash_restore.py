@@ -22,7 +22,7 @@ from typing import Any
 
 import pytest
 
-from conftest import strip_telnet
+from conftest import strip_telnet, unwrap
 from lobby.tichu.actions import CallTichu, Exchange, GrandTichu, Play
 from lobby.tichu.cards import parse_cards
 from lobby.tichu.match import Match, MatchOptions
@@ -120,13 +120,13 @@ def log_in(port: int, name: str, *, register: bool) -> tuple[Client, str]:
     if register:
         c.expect("or type another name: ")   # not registered yet: Enter plays as the guest
         c.send("")
-        c.expect("Type /help for the commands.\r\n")
+        c.expect("/help for the commands.\r\n")
         c.send(f"/register pw-{name}")
         c.expect("is registered now")
         return c, ""
     c.expect("password: ")
     c.send(f"pw-{name}")
-    return c, c.expect("Type /help for the commands.\r\n")
+    return c, c.expect("/help for the commands.\r\n")
 
 
 def next_command(match: Match, rng: random.Random) -> tuple[int, Any, str]:
@@ -205,7 +205,7 @@ def test_sigkill_in_the_middle_of_a_game_then_the_players_finish_it(tmp_path: Pa
         play(clients, match, rng)                      # to the end
         assert match.finished
         history = clients["Anna"].command("Anna", "/history")
-        line = [l for l in history.splitlines() if l.startswith("  #1 ")]
+        line = [l for l in unwrap(history, 2).splitlines() if l.startswith("  #1 ")]
         assert line, history
         # the stored final score is that of the same seed and actions played without a crash
         uninterrupted = Match.replay(match.record())

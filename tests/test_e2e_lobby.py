@@ -22,10 +22,10 @@ async def test_two_clients_chat_and_tell_and_a_wrong_password_is_refused(server:
     assert "Welcome to the Tichu lobby." in greeting and "Test server." in greeting
     alice.send("Alice")
     assert await alice.expect("or type another name: ") == \
-        '"Alice" is not a registered name. Press Enter to play as the guest Alice, or type ' \
-        'another name: '
+        '"Alice" is not a registered name. Press Enter to play as the guest Alice,\r\n' \
+        '  or type another name: '
     alice.send("")
-    assert "Hello Alice! You are a guest" in await alice.expect("Type /help for the commands.\r\n")
+    assert "Hello Alice! You are a guest" in await alice.expect("/help for the commands.\r\n")
     alice.send("/register sesame1")
     assert await alice.read_line() == ("Alice is registered now. Next time log in with this name "
                                        "and your password.")
@@ -65,7 +65,7 @@ async def test_two_clients_chat_and_tell_and_a_wrong_password_is_refused(server:
     intruder.send("Bystander")
     await intruder.expect("or type another name: ")
     intruder.send("")
-    await intruder.expect("Type /help for the commands.\r\n")
+    await intruder.expect("/help for the commands.\r\n")
     assert await alice.read_line() == "Bystander enters the Lobby."
     intruder.send("/who")
     assert await intruder.read_line() == f"In the Lobby (3): Alice, Bystander, {guest_name}"
@@ -84,7 +84,7 @@ async def test_a_restart_keeps_the_account(server: RunningServer) -> None:
     c.send("keeper")
     await c.expect("password: ")
     c.send("keepme1")
-    assert "Welcome back, Keeper!" in await c.expect("Type /help for the commands.\r\n")
+    assert "Welcome back, Keeper!" in await c.expect("/help for the commands.\r\n")
     c.send("finger keeper")
     assert await c.read_line() == "Keeper:"
     assert (await c.read_line()).startswith("  registered since ")

@@ -187,8 +187,8 @@ def test_subnegotiations_count_toward_flood_control(clock: Any, logged: Any) -> 
     assert len(c.session.gmcp_supports) == 20
     c.send(gmcp("Core.Supports.Add", ["Late 1"]))   # no token left: dropped, warned once
     assert "Late" not in c.session.gmcp_supports
-    lines = c.lines()
-    assert len(lines) == 1 and lines[0].startswith("! [flooding] ")
+    lines = c.lines()           # one line, wrapped at 80 columns
+    assert len(lines) == 2 and lines[0].startswith("! [flooding] ") and lines[1][:2] == "  "
     c.send(_bad_gmcp(3000))                         # the burst: dropped, then the kick
     assert c.closed and guard.stats["flood_kicks"] == 1
     assert "[flood-disconnect]" in c.text()

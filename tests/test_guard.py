@@ -8,7 +8,7 @@ from typing import Any
 
 from twisted.internet import task
 
-from conftest import FakeClient, FakeLobby, held_runner
+from conftest import FakeClient, FakeLobby, held_runner, unwrap
 from protocol.guard import Guard, Limits, TokenBucket, is_loopback
 from table_support import new_table
 
@@ -70,7 +70,7 @@ def test_flood_one_warning_then_silent_drops_then_disconnect(clock: task.Clock,
     c.send("/who")         # no token left: dropped with the one warning
     lines = c.lines()
     assert lines == ["! [flooding] You are sending lines too fast (more than 1 a second); lines "
-                     "are dropped until you slow down."]
+                     "are", "  dropped until you slow down."]           # wrapped at 80 columns
     for _ in range(3):
         c.send("/who")     # dropped silently
     assert c.lines() == [] and not c.closed
@@ -121,7 +121,7 @@ def test_connections_per_address_and_in_total(clock: task.Clock, logged: Any) ->
     a3 = lobby.connect_from("10.0.0.1")
     assert "login: " in a1.text() and "login: " in a2.text()
     assert a3.text() == ("! [too-many-connections] Too many connections from your address (at "
-                         "most 2); this one is closed.\r\n")
+                         "most 2);\r\n  this one is closed.\r\n")      # wrapped at 80 columns
     assert a3.closed
     b1 = lobby.connect_from("10.0.0.2")
     b2 = lobby.connect_from("10.0.0.3")
@@ -217,7 +217,7 @@ def test_idle_warning_then_disconnect_and_typing_resets(clock: task.Clock) -> No
     assert c.text() == ""
     clock.advance(1)
     assert "! [idle-warning] You have typed nothing for a long time; you will be disconnected " \
-           "in 20 seconds unless you type something." in c.text()
+           "in 20 seconds unless you type something." in unwrap(c.text())
     clock.advance(10)
     c.send("/who")                      # typing resets the timer
     c.raw()

@@ -185,7 +185,7 @@ async def test_admin_and_moderator_commands_are_logged(msrv: ModeratedServer, lo
     bob.send("Bob")
     await bob.expect("password: ")
     bob.send("sesame1")
-    assert "Welcome back, Bob!" in await bob.expect("Type /help for the commands.\r\n")
+    assert "Welcome back, Bob!" in await bob.expect("/help for the commands.\r\n")
     boss.send("/role Mod none")
     assert (await boss.expect("Mod has the role none now.\r\n")).count("Bob leaves") == 2
     log = "\n".join(texts(logged))

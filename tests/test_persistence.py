@@ -12,7 +12,7 @@ import pytest_twisted
 from twisted.internet.address import IPv4Address
 from twisted.internet.defer import Deferred
 
-from conftest import FakeClient, FakeLobby, RunningServer, fired, within
+from conftest import FakeClient, FakeLobby, RunningServer, fired, unwrap, within
 from lobby.persistence import Persistence
 from lobby.records import GameArchive
 from lobby.world import World
@@ -281,7 +281,7 @@ def test_a_dropped_connection_rejoins_its_seat_with_its_hand(clock: Any) -> None
     assert table.gone == {"Bob"}
     ann = clients["Ann"].lines()
     assert ("Bob has vanished; the game waits for them. After 2 minutes the other players may "
-            "/remove Bob.") in ann
+            "/remove Bob.") in unwrap("\r\n".join(ann))
     assert any("Bob (gone)" in line or "Bob" in line for line in ann)
     # nobody plays for Bob: when it is Bob's turn the table waits
     assert not table.bots
@@ -358,8 +358,8 @@ def test_remove_waits_for_the_grace_time_then_a_bot_plays_to_the_end(clock: Any)
     clock.advance(30)
     clients["Ann"].lines()
     assert lobby.say(clients["Ann"], "/remove Dan") == [
-        "! [remove-too-early] Dan may still come back: /remove is possible in 30 seconds (the table's "
-        "grace time, /option grace)."]
+        "! [remove-too-early] Dan may still come back: /remove is possible in 30 seconds",
+        "  (the table's grace time, /option grace)."]                # wrapped at 80 columns
     clock.advance(30)
     lobby.say(clients["Ann"], "/remove Dan")
     lobby.say(clients["Bob"], "/accept")
@@ -420,6 +420,6 @@ async def test_shutdown_records_the_running_tables_and_the_next_start_restores_t
     bob.send("Bob")
     await bob.expect("key: ")                   # the journal kept the hash of Bob's key
     bob.send(keys["Bob"])
-    text = await bob.expect("Type /help for the commands.\r\n")
+    text = await bob.expect("/help for the commands.\r\n")
     text += await within(bob.expect("Your hand: "))
     assert "You are back in your seat at table 1; the game goes on." in text

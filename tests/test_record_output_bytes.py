@@ -4,7 +4,9 @@ and a guest, /startnosave).
 
 The digests of /history, /rangliste and /finger were computed from the code before the records
 became data (lobby/records.py rendered them then); those of /replay after its game events were
-rendered by the table view's formatters and its lines indented alike.
+rendered by the table view's formatters and its lines indented alike. Changed on purpose for
+issue 14 (any terminal width): the /history lines and the /replay head line longer than 80
+columns are wrapped at 80 with a two-space hanging indent; nothing else changed.
 
 The renderers of the records (protocol/render_records.py) may be restructured, but a person's
 screen must not change by a byte unless the change is meant. If it is, run this file with

@@ -3,7 +3,7 @@
 clean-up and number reuse, /set color, /help of table commands."""
 from __future__ import annotations
 
-from conftest import FakeClient, FakeLobby, strip_telnet
+from conftest import FakeClient, FakeLobby, strip_telnet, unwrap
 from lobby.table import TABLE_COMMANDS
 from protocol.commands import COMMANDS
 from table_support import seat_keys
@@ -40,7 +40,8 @@ def test_newroom_listroom_whereis_and_back_to_the_lobby(lobby: FakeLobby) -> Non
     ann.send("/newroom tichu")
     lines = ann.lines()
     assert lines[0].startswith("You open table 1 (Tichu) and are its host")
-    assert lines[1:] == ["Table 1: waiting.", "Seats: 1 - | 2 - | 3 - | 4 -",
+    assert lines[1] == "  the options, /manager returns to the lobby."     # wrapped at 80
+    assert lines[2:] == ["Table 1: waiting.", "Seats: 1 - | 2 - | 3 - | 4 -",
                          "/join [SEAT] sits down; /start when four sit; /option help lists "
                          "options."]
     assert bob.lines() == ["Ann leaves the Lobby."]
@@ -104,7 +105,7 @@ def test_table_commands_need_a_table_and_help_explains_them(lobby: FakeLobby) ->
     (ann,) = online(lobby, "Ann")
     ann.send("/join")
     assert ann.lines() == ["! [not-at-table] You are not at a table; /room N enters one, "
-                           "/newroom tichu opens one."]
+                           "/newroom tichu", "  opens one."]       # wrapped at 80 columns
     ann.send("/help join")
     lines = ann.lines()
     assert lines[0] == "/join [SEAT]" and "first free seat" in " ".join(lines)
@@ -150,11 +151,11 @@ def test_a_player_who_leaves_or_disconnects_vanishes_and_can_come_back(lobby: Fa
     vanished = ("Bob has vanished; the game waits for them. After 2 minutes the other players may "
                 "/remove Bob.")
     bob.send("/manager")                  # leaving the room during the game: vanished
-    assert vanished in ann.lines()
+    assert vanished in unwrap("\r\n".join(ann.lines()))
     bob.send("/room 1")
     assert "Bob is back." in ann.lines()
     bob.send("/quit")                     # disconnecting: vanished too
-    assert vanished in ann.lines()
+    assert vanished in unwrap("\r\n".join(ann.lines()))
     assert table.gone == {"Bob"}
     again = lobby.connect()                # logging in again with the key: back in the seat
     assert "You are back in your seat at table 1; the game goes on." in again.login(
@@ -219,7 +220,7 @@ def test_a_failure_inside_one_table_leaves_the_others_running(lobby: FakeLobby) 
         bob.raw()
         ann.send("/spielinfo")
         assert ann.lines() == ["! [internal-error] Internal error while handling your command; "
-                               "it was logged and nothing changed."]
+                               "it was logged and", "  nothing changed."]     # wrapped at 80
         bob.send("/spielinfo")
         assert bob.lines()[0] == "Table 2: waiting, host Bob."
         ann.send("/join")                       # the broken table itself still works too

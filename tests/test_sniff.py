@@ -261,4 +261,4 @@ async def test_a_telnet_user_who_sends_nothing_is_greeted(wserver: WaitingServer
     greeting = await c.expect("login: ", timeout=30)
     assert greeting.startswith("Welcome to the Tichu lobby.")
     c.send("guest")
-    assert "Hello Guest" in await c.expect("Type /help for the commands.\r\n")
+    assert "Hello Guest" in await c.expect("/help for the commands.\r\n")

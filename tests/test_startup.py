@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 from twisted.logger import LogLevel, formatEvent
 
-from conftest import fired
+from conftest import fired, unwrap
 from lobby.store import Store, StoreError, inline_runner
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -126,8 +126,8 @@ def test_a_failed_journal_write_is_an_error_and_the_players_are_told(clock: Any,
     fired(lobby.store.run_query(lambda conn: conn.execute("PRAGMA query_only = ON")))
     play(lobby, random.Random(3), steps=3)
     lobby.turn()
-    told = {name: [l for l in c.lines() if "[game-not-saved]" in l]
-            for name, c in clients.items()}
+    told = {name: [l for l in unwrap("\r\n".join(c.lines())).split("\r\n")
+                   if "[game-not-saved]" in l] for name, c in clients.items()}
     for name, lines in told.items():
         assert lines == ["! [game-not-saved] The server cannot save the game at table 1 (a "
                          "database write failed; the operator finds it in the log). You can play "

@@ -11,7 +11,7 @@ from typing import Any, AsyncIterator
 import pytest
 import pytest_twisted
 
-from conftest import FakeLobby, RunningServer
+from conftest import FakeLobby, RunningServer, unwrap
 from lobby.world import LISTROOM_PAGE, TableLimits, World
 from protocol.guard import PUBLIC_LIMITS, Limits
 
@@ -81,7 +81,7 @@ async def test_one_guest_trying_to_open_a_thousand_tables_gets_two(limited: Limi
     codes = ERROR.findall(received)
     assert codes == ["too-many-tables"] * 1000
     assert "! [too-many-tables] You host or sit at 2 open tables already (table 1, 2); " \
-           "leave one, or let its game end, first." in received
+           "leave one, or let its game end, first." in unwrap(received)
 
 
 @pytest.mark.reactor_timeout(120)
@@ -162,7 +162,7 @@ def test_seat_and_table_limits_through_sessions(clock: Any) -> None:
     ann.raw()
     ann.send("/join")
     assert ann.lines() == ["! [seat-limit] You sit at table 1 already, and a user sits at 1 "
-                           "table at a time; leave it, or let its game end, first."]
+                           "table at a time;", "  leave it, or let its game end, first."]
     bob.send("/room 2")
     bob.send("/join")                        # others sit down at Ann's second table
     assert "Bob sits down in seat 1." in bob.lines()
@@ -172,7 +172,7 @@ def test_seat_and_table_limits_through_sessions(clock: Any) -> None:
     ann.raw()
     ann.send("/newroom")
     assert ann.lines() == ["! [too-many-tables] You host or sit at 2 open tables already "
-                           "(table 1, 2); leave one, or let its game end, first."]
+                           "(table 1, 2); leave", "  one, or let its game end, first."]
 
 
 def test_a_table_nobody_comes_back_to_waits_for_the_grace_time_and_the_abandon_time(
@@ -275,7 +275,7 @@ def test_opening_tables_in_a_loop_is_rate_limited(clock: Any, logged: Any) -> No
     for _ in range(20):
         churn.send("/newroom")
         clock.advance(0.05)
-    out = churn.lines()
+    out = unwrap("\r\n".join(churn.lines())).split("\r\n")    # (lines wrapped at 80)
     assert sum("You open table" in line for line in out) == 3
     refused = [line for line in out if line.startswith("! [tables-too-fast]")]
     assert len(refused) == 17

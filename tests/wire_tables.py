@@ -41,6 +41,7 @@ class WireClient(LineClient):
         self.leaks: list[tuple[str, set[Card]]] = []
         self.checked_lines = 0
         self.round_no: int | None = None       # of the last "Round N begins." line received
+        self._error: str | None = None         # the code of the error line just received
 
     def dataReceived(self, data: bytes) -> None:
         self.raw += data
@@ -59,14 +60,17 @@ class WireClient(LineClient):
         begins = ROUND_BEGINS.match(line)
         if begins:
             self.round_no = int(begins.group(1))
+        error = ERROR_LINE.match(line)
+        # (a continuation line of a wrapped error line, two spaces in, belongs to the error)
+        code = error.group(1) if error else (self._error if line.startswith("  ") else None)
+        self._error = code
         hidden = self.game.hidden_for(self.name, self.round_no)
         self.checked_lines += 1
         if not hidden:
             return
         shown = card_tokens(line)
-        error = ERROR_LINE.match(line)
-        if error:       # a refusal may echo what this client typed, and its template's examples
-            shown -= card_tokens(self.typed) | card_tokens(ERRORS.get(error.group(1), ""))
+        if code:        # a refusal may echo what this client typed, and its template's examples
+            shown -= card_tokens(self.typed) | card_tokens(ERRORS.get(code, ""))
         leak = shown & hidden
         if leak:
             self.leaks.append((line, leak))

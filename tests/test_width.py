@@ -1,0 +1,390 @@
+"""Any terminal width (issue 14): telnet NAWS (RFC 1073), ``/set width``, the one wrap rule of
+every text-mode line (protocol/wrap.py), abbreviated names in the table view, and the compact,
+grouped ``/help``.
+
+The width comes from the real NAWS bytes a telnet client sends (``IAC WILL NAWS`` and
+``IAC SB NAWS w1 w0 h1 h0 IAC SE``); whole games with bots are played at 80 and at 60 columns and
+no line the clients receive is wider (visible width: ANSI colours stripped, wide characters
+counted twice).
+"""
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+import pytest_twisted
+from twisted.internet import task
+
+from conftest import FakeClient, FakeLobby, RunningServer, strip_telnet
+from lobby.bots.strategy import make_strategy
+from protocol.render_context import DEFAULT_WIDTH, MAX_WIDTH, MIN_WIDTH, RenderContext
+from protocol.telnet import DO, DONT, IAC, NAWS, SB, SE, WILL, WONT
+from protocol.wrap import visible_width, wrap_line, wrap_prompt
+
+GUEST_CONFIRM = "or type another name: "
+
+
+def naws(width: int, height: int = 24) -> bytes:
+    """IAC SB NAWS w1 w0 h1 h0 IAC SE, every 0xFF data byte doubled (RFC 1073)."""
+    body = bytes((width >> 8, width & 0xFF, height >> 8, height & 0xFF))
+    return bytes((IAC, SB, NAWS)) + body.replace(b"\xff", b"\xff\xff") + bytes((IAC, SE))
+
+
+def telnet_client(lobby: FakeLobby, width: int | None) -> FakeClient:
+    """A client that offers NAWS at once, as tintin++, Mudlet and PuTTY do, and tells its width."""
+    c = lobby.connect()
+    if width is not None:
+        c.send(bytes((IAC, WILL, NAWS)) + naws(width))
+    return c
+
+
+def lines_of(raw: bytes) -> list[str]:
+    """The lines (and the prompt at the end) of raw server output, telnet commands removed."""
+    return strip_telnet(raw).decode("utf-8").split("\r\n")
+
+
+def screen(chunks: list[bytes]) -> list[str]:
+    """The lines a terminal shows of the output that came in ``chunks``, one per line the
+    client typed: a prompt ends its line when the user's Enter (echoed) ends it."""
+    return [line for chunk in chunks for line in lines_of(chunk)]
+
+
+def too_wide(chunks: list[bytes], width: int) -> list[str]:
+    return [line for line in screen(chunks) if visible_width(line) > width]
+
+
+# ---- the wrap rule (protocol/wrap.py) -------------------------------------------------------------
+def test_a_long_line_wraps_at_spaces_with_a_hanging_indent() -> None:
+    line = "<Bob> " + "word " * 30
+    got = wrap_line(line.rstrip(), 40)
+    assert got[0] == "<Bob> word word word word word word word"
+    assert all(piece.startswith("  word") and len(piece) <= 40 for piece in got[1:])
+    assert " ".join(piece.strip() for piece in got) == line.strip()
+    # an indented line keeps its indent, and its continuation is two spaces deeper
+    assert wrap_line("  Seats: aaa bbb ccc ddd", 16) == ["  Seats: aaa bbb", "    ccc ddd"]
+    assert wrap_line("short", 20) == ["short"]
+
+
+def test_cards_are_never_split_and_colours_take_no_column() -> None:
+    red = "\x1b[31m"
+    reset = "\x1b[0m"
+    cards = " ".join(f"{red}R{rank}{reset}" for rank in (2, 3, 4, 5, 6, 7, 8, 9, 10))
+    line = "Your hand: " + cards
+    assert visible_width(line) == len("Your hand: R2 R3 R4 R5 R6 R7 R8 R9 R10")
+    assert wrap_line(line, 60) == [line]                 # 38 columns, however many bytes
+    got = wrap_line(line, 20)
+    assert len(got) > 1 and all(visible_width(piece) <= 20 for piece in got)
+    tokens = [t for piece in got for t in piece.split()]
+    assert tokens == line.split()                        # every card whole, colour and all
+
+
+def test_wide_characters_count_twice_and_an_overlong_word_is_cut() -> None:
+    assert visible_width("Grüße") == 5 and visible_width("日本") == 4
+    got = wrap_line("<Yuki> " + "日本語" * 10, 20)
+    assert got[0] == "<Yuki>" and got[-1] == "  日本語"          # 9 wide characters a line
+    assert got[1:-1] == ["  " + "日本語" * 3] * 3
+    got = wrap_line("see " + "x" * 50, 20)
+    assert got == ["see", "  " + "x" * 18, "  " + "x" * 18, "  " + "x" * 14]
+
+
+def test_a_prompt_keeps_its_last_clause_on_the_line_where_the_answer_is_typed() -> None:
+    prompt = ('"Regie" is not a registered name. Press Enter to play as the guest Regie, or '
+              'type another name: ')
+    assert wrap_prompt("login: ", 20) == ["login: "]
+    assert wrap_prompt(prompt, 80) == [
+        '"Regie" is not a registered name. Press Enter to play as the guest Regie,',
+        "  or type another name: "]
+    narrow = wrap_prompt(prompt, 20)
+    assert narrow[-1].endswith(" name: ") and all(visible_width(p) <= 20 for p in narrow)
+    assert " ".join(p.strip() for p in narrow) + " " == prompt
+
+
+# ---- NAWS at the telnet layer ----------------------------------------------------------------------
+class NawsRecorder:
+    """A TelnetLineProtocol that wants NAWS, recording the sizes it is told."""
+
+    def __new__(cls) -> Any:
+        from protocol.telnet import TelnetLineProtocol
+
+        class Proto(TelnetLineProtocol):
+            WANT_NAWS = True
+
+            def connectionMade(self) -> None:
+                super().connectionMade()
+                self.sizes: list[tuple[int, int]] = []
+
+            def windowSizeChanged(self, width: int, height: int) -> None:
+                self.sizes.append((width, height))
+        return Proto()
+
+
+def naws_proto() -> tuple[Any, Any]:
+    from twisted.internet.address import IPv4Address
+    from twisted.internet.testing import StringTransport
+    proto = NawsRecorder()
+    transport = StringTransport(peerAddress=IPv4Address("TCP", "127.0.0.1", 40000))
+    proto.makeConnection(transport)
+    transport.clear()
+    return proto, transport
+
+
+def test_naws_sizes_with_iac_doubled_and_resizes_at_any_time() -> None:
+    proto, transport = naws_proto()
+    proto.dataReceived(bytes((IAC, WILL, NAWS)))        # the client offers NAWS: agreed
+    assert transport.value() == bytes((IAC, DO, NAWS))
+    data = naws(80, 24) + b"hello\r\n" + naws(255, 0xFFFF) + naws(0x1FF, 50)
+    assert data.count(b"\xff\xff") == 4                  # every 0xFF data byte doubled
+    for cut in range(len(data) + 1):                     # every split of the bytes
+        proto.sizes.clear()
+        proto.dataReceived(data[:cut])
+        proto.dataReceived(data[cut:])
+        assert proto.sizes == [(80, 24), (255, 0xFFFF), (511, 50)], cut
+    transport.clear()
+    proto.dataReceived(bytes((IAC, SB, NAWS, 0, 80, 0, IAC, SE)))      # 3 bytes: invalid
+    proto.dataReceived(naws(0, 0))                                     # 0: unknown
+    assert proto.sizes[-1] == (0, 0) and (80, 0) not in proto.sizes
+    assert transport.value() == b""                      # nothing answered
+
+
+def test_a_client_that_speaks_telnet_is_asked_once_and_a_silent_one_never() -> None:
+    proto, transport = naws_proto()
+    proto.dataReceived(b"netcat\n/who\n")                # no negotiation: never asked
+    assert transport.value() == b""
+    proto.dataReceived(bytes((IAC, DONT, 201)))          # the answer to our GMCP offer
+    assert transport.value() == bytes((IAC, DO, NAWS))
+    transport.clear()
+    proto.dataReceived(bytes((IAC, WILL, NAWS)) + naws(100) + bytes((IAC, DO, 3)))
+    assert transport.value() == bytes((IAC, WILL, 3))   # SGA agreed; NAWS not asked again
+    assert proto.sizes == [(100, 24)] and proto.optionEnabled(NAWS, local=False)
+    proto.dataReceived(bytes((IAC, WONT, NAWS)))         # the client turns it off
+    assert transport.value().endswith(bytes((IAC, DONT, NAWS)))
+    transport.clear()
+    proto.dataReceived(naws(40))                         # NAWS is off: ignored
+    assert proto.sizes == [(100, 24)]
+
+
+# ---- the width of a session ------------------------------------------------------------------------
+def test_a_session_wraps_speech_to_the_naws_width_and_follows_a_resize(
+        lobby: FakeLobby) -> None:
+    ann = telnet_client(lobby, 60)
+    ann.login("Ann")
+    bob = lobby.connect()                               # a raw client: 80 columns
+    bob.login("Bob")
+    ann.raw(), bob.raw()
+    assert ann.session.render_context.width == 60 and bob.session.render_context.width == 80
+    speech = "Have you seen the new tables? " * 4
+    bob.send(speech)
+    got = ann.lines()
+    assert len(got) == 3 and all(visible_width(line) <= 60 for line in got)
+    assert got[0].startswith("<Bob> Have you seen") and got[1].startswith("  ")
+    assert " ".join(line.strip() for line in got) == "<Bob> " + speech.strip()
+    assert len(bob.lines()) == 2                         # the speaker's own line, at 80
+    ann.send(naws(140))                                  # the window was resized
+    bob.send(speech)
+    assert ann.lines() == ["<Bob> " + speech.strip()]
+    ann.send(naws(0))                                    # unknown again: 80
+    assert ann.session.render_context.width == DEFAULT_WIDTH
+    ann.send(naws(5))                                    # clamped to the narrowest width
+    assert ann.session.render_context.width == MIN_WIDTH
+    ann.send(naws(4000))
+    assert ann.session.render_context.width == MAX_WIDTH
+    assert ann.session.render_context is RenderContext.of("en", False, MAX_WIDTH)
+
+
+def test_set_width_overrides_naws_and_auto_returns_to_it(lobby: FakeLobby) -> None:
+    ann = telnet_client(lobby, 100)
+    ann.login("Ann")
+    ann.raw()
+    ann.send("/set width 30")
+    assert ann.lines() == ["width is 30 now."]
+    ann.send(naws(120))                                  # a resize does not undo /set width
+    ann.send("/who")
+    assert ann.session.render_context.width == 30
+    ann.raw()
+    ann.send("/set width auto")
+    assert ann.lines() == ["width is auto now."]
+    assert ann.session.render_context.width == 120       # the last NAWS width
+    for bad in ("19", "251", "wide", "８０", "-5", "0"):
+        ann.send("/set width " + bad)
+        got = ann.lines()
+        assert got[0].startswith("! [bad-width] The width is a number of columns from 20 to "
+                                 "250, or auto, not"), (bad, got)
+    assert ann.session.render_context.width == 120
+    raw = lobby.connect()                                # no NAWS: 80, and /set width auto too
+    raw.login("Raw")
+    raw.send("/set width 64")
+    raw.send("/set width auto")
+    assert raw.session.render_context.width == DEFAULT_WIDTH
+
+
+def test_machine_mode_is_never_wrapped_and_never_asked_for_naws(lobby: FakeLobby) -> None:
+    bot = lobby.connect()
+    bot.send("%json")
+    bot.send("Robo")
+    ann = lobby.connect()
+    ann.login("Ann")
+    bot.raw()
+    ann.send("x" * 300)                                  # one long speech line
+    raw = bot.raw()
+    assert bytes((IAC, DO, NAWS)) not in raw and raw.count(b"\r\n") == 1
+    assert '"text":"' + "x" * 300 + '"' in raw.decode().replace(" ", "")
+
+
+# ---- whole games with bots, and /help, at 80 and at 60 columns -------------------------------------
+class Server:
+    """A LobbyServer (persistence, journal, moderation with the admin Boss) without ports, on a
+    task.Clock; clients are Sessions on StringTransports that speak the real telnet bytes."""
+
+    def __init__(self) -> None:
+        from conftest import FAST_SCRYPT
+        from lobby.accounts import Accounts, hash_password
+        from lobby.store import Store, inline_runner
+        from protocol.guard import Limits
+        from protocol.server import LobbyServer
+        self.clock = task.Clock()
+        self.clock.advance(1_800_000_000)
+        store = Store(":memory:", inline_runner)
+        store.open()
+        store.create_account("Boss", hash_password("sesame1", FAST_SCRYPT), self.clock.seconds())
+        # the greeting waits for the client's first bytes, as on a public server
+        self.server = LobbyServer(self.clock, store, [], clock=self.clock, admin="Boss",
+                                  accounts=Accounts(inline_runner, FAST_SCRYPT),
+                                  limits=Limits(greeting_delay=0.2))
+        started: list[Any] = []
+        self.server.start().addBoth(started.append)
+        assert started and not hasattr(started[0], "raiseException"), started
+        self.world = self.server.world
+        self.world.on_new_table = lambda table: setattr(table, "bot_delay", 0.0)
+        self.received: dict[str, list[bytes]] = {}      # the output after each line typed
+        self.clients: dict[str, FakeClient] = {}
+
+    def turn(self) -> None:
+        for _ in range(4):
+            self.clock.advance(0)
+        for name, c in self.clients.items():
+            self.received[name].append(c.raw())
+
+    def connect(self, name: str, width: int | None, password: str | None = None) -> FakeClient:
+        c = FakeClient(self.server.factory)
+        self.clients[name] = c
+        self.received[name] = []
+        if width is not None:           # what PuTTY, tintin++ and Mudlet send first
+            c.send(bytes((IAC, WILL, NAWS)) + naws(width))
+        else:
+            self.clock.advance(0.2)     # netcat says nothing: greeted after --greeting-delay
+        self.turn()
+        self.send(name, name)
+        self.send(name, password if password is not None else "")
+        return c
+
+    def send(self, name: str, line: str) -> None:
+        self.clients[name].send(line)
+        self.turn()
+
+
+SEATS_LINE = re.compile(r"^(Seats: )?[ >]?1 ")
+
+
+@pytest.mark.parametrize("width", [80, 60])
+def test_a_whole_game_with_bots_fits_the_naws_width(width: int) -> None:
+    srv = Server()
+    srv.connect("Hanna", width)
+    srv.connect("Sam", width)                           # a spectator, with colours
+    srv.connect("Rawley", None)                         # netcat: no NAWS, 80 columns
+    srv.send("Sam", "/set color on")
+    srv.send("Hanna", "/newroom tichu")
+    for line in ("/join 1", "/addbot", "/addbot 3 random", "/addbot", "/option target 200"):
+        srv.send("Hanna", line)
+    srv.send("Sam", "/room 1")
+    srv.send("Rawley", "/room 1")
+    srv.send("Hanna", "/start")
+    table = srv.world.tables[1]
+    strategy = make_strategy("random", 7)
+    for _ in range(3000):
+        if table.state != "playing":
+            break
+        command = strategy.decide(table.match.view(table.players.index("Hanna")))
+        assert command, "Hanna always has a move in her view when the bots are done"
+        srv.send("Hanna", "/" + command)
+    assert table.state == "finished"
+    for name in ("Hanna", "Sam", "Rawley"):
+        for line in ("/who", "/listroom", "/spielinfo", "/help", "/help option", "/history",
+                     "/finger Hanna", "/replay 1 1", "/set width 7"):
+            srv.send(name, line)
+    for name, limit in (("Hanna", width), ("Sam", width), ("Rawley", 80)):
+        got = srv.received[name]
+        lines = screen(got)
+        assert len(lines) > 200 and not too_wide(got, limit), (name, too_wide(got, limit))
+        seats = [line for line in lines if SEATS_LINE.match(line) and " | 2 " in line]
+        assert seats and all(" | 4 " in line or "|>4 " in line for line in seats), name
+        assert any("Bot1~heuristic" in line for line in lines)   # the full names are told too
+        if limit == 60:
+            assert any("Bot1~h" in line and "\u2026" in line for line in seats)
+        assert any(line.startswith("! [bad-width]") for line in lines)
+    assert "\x1b[" in "".join(screen(srv.received["Sam"]))
+
+
+@pytest.mark.parametrize("width", [80, 60])
+def test_help_is_grouped_fits_and_lists_only_what_the_user_may_use(width: int) -> None:
+    srv = Server()
+    srv.connect("Gina", width)
+    srv.connect("Boss", width, password="sesame1")
+    srv.send("Boss", "/help")
+    srv.send("Gina", "/help")
+    helps = {}
+    for name in ("Gina", "Boss"):
+        got = srv.received[name]
+        assert not too_wide(got, width), too_wide(got, width)
+        text = "\r\n".join(screen(got))
+        listing = text[text.rindex("Commands ("):]
+        helps[name] = listing
+        assert len(listing.split("\r\n")) <= 20         # compact: a screen, not 50 lines
+        groups = [line.split(":")[0] for line in listing.split("\r\n")
+                  if re.match(r"^[A-Z][a-z]+: /", line)]
+        want = ["Lobby", "Chat", "Tables", "Play", "Records", "Account"]
+        assert groups == (want + ["Moderation"] if name == "Boss" else want), groups
+    words = {name: set(re.findall(r"/[a-z]+", text)) for name, text in helps.items()}
+    moderation = {"/kick", "/ban", "/unban", "/banlist", "/bmute", "/announce", "/role",
+                  "/shutdown"}
+    assert not moderation & words["Gina"]
+    assert moderation <= words["Boss"] and {"/play", "/finger", "/set"} <= words["Gina"]
+    srv.send("Gina", "/help ban")                        # the details stay there for everybody
+    assert screen(srv.received["Gina"][-1:])[0] == "/ban NAME [DURATION] [REASON...]"
+
+
+def test_a_moderator_sees_the_moderator_commands_but_not_the_admin_ones() -> None:
+    srv = Server()
+    srv.connect("Boss", None, password="sesame1")
+    srv.connect("Mod", None)
+    srv.send("Mod", "/register sesame2")
+    srv.send("Boss", "/role Mod moderator")
+    srv.send("Mod", "/help")
+    text = "\r\n".join(screen(srv.received["Mod"]))
+    listing = text[text.rindex("Commands ("):]
+    assert "Moderation: /kick /ban /unban /banlist /bmute /announce" in listing
+    assert "/role" not in listing and "/shutdown" not in listing
+
+
+# ---- over a real socket ------------------------------------------------------------------------
+@pytest_twisted.ensureDeferred
+async def test_naws_over_a_real_socket_wraps_and_follows_a_resize(server: RunningServer) -> None:
+    ann = await server.client()
+    await ann.login("Ann")
+    teller = await server.client()
+    await teller.login("Teller")
+    ann.transport.write(bytes((IAC, WILL, NAWS)) + naws(40))    # a telnet client's window
+    ann.send("/whereis Ann")
+    await ann.expect("Ann is in the Lobby (room 0).\r\n")
+    message = "one two three four five six seven eight nine ten eleven twelve"
+    teller.send(f"/tell Ann {message}")
+    got = await ann.expect("twelve\r\n")
+    pieces = got.rstrip("\r\n").split("\r\n")
+    assert len(pieces) >= 2 and all(visible_width(p) <= 40 for p in pieces), pieces
+    assert all(p.startswith("  ") for p in pieces[1:])
+    ann.transport.write(naws(200))                               # resized
+    ann.send("/whereis Ann")
+    await ann.expect("(room 0).\r\n")
+    teller.send(f"/tell Ann {message}")
+    got = await ann.expect("twelve\r\n")
+    assert got.count("\r\n") == 1 and message in got
