@@ -11,7 +11,8 @@ whispers of users included; machine mode (JSON lines) is never wrapped. The rule
 - A line wider than the width is broken at spaces (the spaces at a break are dropped); each
   continuation line starts with the line's own leading spaces plus two more (the hanging indent,
   ``HANGING_INDENT``). A word is never split, so a card (``R10``, ``Ph=7``) always stays whole;
-  only a single word wider than the whole line (a long URL) is cut to the width.
+  only a single word wider than the whole line (a long URL) is cut to the width. The space
+  before French punctuation (``Exemple :``, ``vraiment ?``, ``»``) and after ``«`` is no break.
 - Lines that list the four seats (the table view's seats line, ``/listroom``) are not wrapped
   but made to fit: ``fit_names`` shortens the longest names first to ``Bot1~he…`` (the first
   characters and ``…``, at least ``MIN_NAME`` - 1 characters kept) until the line fits; the full
@@ -35,6 +36,9 @@ HANGING_INDENT = "  "
 #: an ANSI escape sequence (CSI ... final byte; the server writes only SGR colours)
 _ANSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]")
 _SPACES = re.compile(r"( +)")
+#: words that stay on the line of the word before them (French spacing: ``mot :``, ``« mot »``)
+_GLUED_AFTER = frozenset(":;!?»")
+_GLUED_BEFORE = "«"
 
 
 @lru_cache(maxsize=4096)
@@ -55,7 +59,12 @@ def visible_width(text: str) -> int:
 
 def _cut(word: str, room: int) -> tuple[str, str]:
     """``word`` (wider than ``room``) -> the head that fits ``room`` columns and the rest; an
-    ANSI escape is never cut."""
+    ANSI escape is never cut. Words glued by French spacing part at a space first."""
+    space = word.rfind(" ")
+    while space > 0:
+        if visible_width(word[:space]) <= room:
+            return word[:space], word[space:].lstrip(" ")
+        space = word.rfind(" ", 0, space)
     used = 0
     i = 0
     while i < len(word):
@@ -82,7 +91,7 @@ def wrap_line(line: str, width: int) -> list[str]:
     indent = lead + HANGING_INDENT
     if len(indent) > width // 2:            # a deeply indented line on a narrow screen
         indent = HANGING_INDENT
-    pieces = _SPACES.split(stripped)        # words at even, space runs at odd indexes
+    pieces = _glue(_SPACES.split(stripped))  # words at even, space runs at odd indexes
     out: list[str] = []
     current, used, fresh = lead, len(lead), True
     for k in range(0, len(pieces), 2):
@@ -110,6 +119,23 @@ def wrap_line(line: str, width: int) -> list[str]:
             fresh = False
     if not fresh or not out:
         out.append(current)
+    return out
+
+
+def _glue(pieces: list[str]) -> list[str]:
+    """Words and space runs (``_SPACES.split``) with French punctuation joined to its word."""
+    out: list[str] = []
+    k = 0
+    while k < len(pieces):
+        word = pieces[k]
+        if out and word and (word[0] in _GLUED_AFTER and len(word) <= 2
+                             or out[-1] == _GLUED_BEFORE):
+            out[-1] += pieces[k - 1] + word    # the space before it stays, as no break
+        else:
+            if out:
+                out.append(pieces[k - 1])
+            out.append(word)
+        k += 2
     return out
 
 

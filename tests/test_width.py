@@ -388,3 +388,12 @@ async def test_naws_over_a_real_socket_wraps_and_follows_a_resize(server: Runnin
     teller.send(f"/tell Ann {message}")
     got = await ann.expect("twelve\r\n")
     assert got.count("\r\n") == 1 and message in got
+
+
+def test_french_punctuation_stays_with_its_word() -> None:
+    line = "Exemple : /schupf R2 SA Hu, « vraiment » ?"
+    for width in range(16, len(line)):          # "« vraiment » ?" and its indent fit
+        got = wrap_line(line, width)
+        assert not any(p.lstrip().startswith((":", "?", "»")) for p in got), (width, got)
+        assert not any(p.endswith("«") for p in got), (width, got)
+        assert " ".join(p.strip() for p in got) == line

@@ -91,7 +91,15 @@ MESSAGES: dict[str, str] = {
     "help": (
         "Kommandoer (/ er valgfri, entydige forkortelser virker; tekst uden / siges i dit rum, ;NAME "
         "TEXT hvisker):"),
-    "help-line": "  {usage:<26} {summary}",
+    "help-group": "{group}: {commands}",
+    "help-group-lobby": "Lobby",
+    "help-group-chat": "Chat",
+    "help-group-tables": "Borde",
+    "help-group-play": "Spil",
+    "help-group-records": "Arkiv",
+    "help-group-account": "Konto",
+    "help-group-moderation": "Moderation",
+    "help-group-other": "Andet",
     "help-footer": "/help COMMAND fortæller mere om en kommando.",
     "help-command": "{usage}",
     "help-aliases": "  også: {aliases}",
@@ -419,6 +427,7 @@ MESSAGES: dict[str, str] = {
     "unknown-setting": "Der er ingen indstilling {name}; /set color on|off er én af dem.",
     "bad-setting-value": "Indstillingen {name} forventer {expected}, ikke {value!r}.",
     "unknown-language": "Her er intet sprog {value!r}; /set lang tager {choices}.",
+    "bad-width": "Bredden er et antal kolonner fra {min} til {max}, eller auto, ikke {value!r}.",
     # machine mode (protocol/machine.py)
     "bad-id": "Et kommando-id er #ID med 1 til 32 bogstaver, cifre, - eller _, ikke #{id}.",
     # bots at tables (lobby/table.py, lobby/bots)
@@ -595,7 +604,8 @@ MESSAGES: dict[str, str] = {
         "/nogrand."),
     "cmd-help": "Vis kommandoerne, eller forklar en.",
     "cmd-help-help": (
-        "Uden argument vises hver kommando med et resumé på én linje. /help COMMAND\n"
+        "Uden argument vises de kommandoer, du må bruge, i grupper (lobby, chat, borde,\n"
+        "spil, arkiv, konto, og moderation for moderatorer og admins). /help COMMAND\n"
         "viser kommandoens brug, aliasser og en længere forklaring; entydige\n"
         "forkortelser virker også her."),
     "cmd-history": "Dine (eller NAMEs) seneste spil.",
@@ -739,12 +749,15 @@ MESSAGES: dict[str, str] = {
         "spiller i turrækkefølgen (modstanderen efter dig), til din makker, til den\n"
         "forrige spiller (modstanderen før dig), som i BSW's logs. Eksempel: /schupf R2\n"
         "SA Hu. Kortformen med kun værdier virker (/schupf 2 A 3)."),
-    "cmd-set": "Skift en indstilling for denne forbindelse (color on|off, lang de|en|fr|es|da).",
+    "cmd-set": ("Skift en indstilling for denne forbindelse (color on|off, "
+                "lang de|en|fr|es|da, width N|auto)."),
     "cmd-set-help": (
         "Indstillinger kun for denne forbindelse (de gemmes ikke): /set color on viser\n"
         "kortene på hænder og stik med én ANSI-farve pr. kortfarve (Schwert fed, Pagode\n"
         "blå, Jade grøn, Stern rød, specialkortene gule); /set color off slår det fra\n"
-        "igen."),
+        "igen. /set width N bryder hver linje ved N kolonner ({min_width} til {max_width});\n"
+        "/set width auto går tilbage til den bredde, din telnet-klient oplyser (NAWS),\n"
+        "eller {default_width}."),
     "cmd-showlist": "Vis en af dine lister: /showlist mute.",
     "cmd-showlist-help": "/showlist mute viser navnene på din ignoreringsliste.",
     "cmd-shutdown": "Admins: stop serveren efter en advarsel.",

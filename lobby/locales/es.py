@@ -93,7 +93,15 @@ MESSAGES: dict[str, str] = {
     "help": (
         "Comandos (la / es opcional, basta un prefijo único; el texto sin / se dice en tu sala, ;NAME "
         "TEXT susurra):"),
-    "help-line": "  {usage:<26} {summary}",
+    "help-group": "{group}: {commands}",
+    "help-group-lobby": "Lobby",
+    "help-group-chat": "Charla",
+    "help-group-tables": "Mesas",
+    "help-group-play": "Juego",
+    "help-group-records": "Historial",
+    "help-group-account": "Cuenta",
+    "help-group-moderation": "Moderación",
+    "help-group-other": "Otros",
     "help-footer": "/help COMMAND explica un comando.",
     "help-command": "{usage}",
     "help-aliases": "  también: {aliases}",
@@ -426,6 +434,7 @@ MESSAGES: dict[str, str] = {
     "unknown-setting": "No existe el ajuste {name}; /set color on|off es uno.",
     "bad-setting-value": "El ajuste {name} admite {expected}, no {value!r}.",
     "unknown-language": "Aquí no hay idioma {value!r}; /set lang acepta {choices}.",
+    "bad-width": "El ancho es un número de columnas de {min} a {max}, o auto, no {value!r}.",
     # machine mode (protocol/machine.py)
     "bad-id": "Un id de comando es #ID con 1 a 32 letras, cifras, - o _, no #{id}.",
     # bots at tables (lobby/table.py, lobby/bots)
@@ -609,7 +618,8 @@ MESSAGES: dict[str, str] = {
         "primero, menos 200 si no) o /nogrand."),
     "cmd-help": "Listar los comandos, o explicar uno.",
     "cmd-help-help": (
-        "Sin argumento, lista todos los comandos con un resumen de una línea. /help\n"
+        "Sin argumento, lista los comandos que puedes usar, por grupos (lobby, charla,\n"
+        "mesas, juego, historial, cuenta, y moderación para moderadores y admins). /help\n"
         "COMMAND muestra el uso del comando, sus alias y una explicación más larga;\n"
         "aquí también basta un prefijo único."),
     "cmd-history": "Tus partidas recientes (o las de NAME).",
@@ -755,12 +765,14 @@ MESSAGES: dict[str, str] = {
         "jugador en el orden de juego (el rival después de ti), a tu compañero, al\n"
         "jugador anterior (el rival antes de ti), como en los logs de BSW. Ejemplo:\n"
         "/schupf R2 SA Hu. La forma corta con valores también vale (/schupf 2 A 3)."),
-    "cmd-set": "Cambiar un ajuste de esta conexión (color on|off, lang de|en|fr|es|da).",
+    "cmd-set": "Cambiar un ajuste de esta conexión (color on|off, lang de|en|fr|es|da, width N|auto).",
     "cmd-set-help": (
         "Ajustes solo de esta conexión (no se guardan): /set color on muestra las\n"
         "cartas de las manos y las bazas en colores ANSI por palo (Schwert en negrita,\n"
         "Pagode en azul, Jade en verde, Stern en rojo, las especiales en amarillo);\n"
-        "/set color off lo desactiva."),
+        "/set color off lo desactiva. /set width N corta cada línea a N columnas\n"
+        "({min_width} a {max_width}); /set width auto vuelve al ancho que indica tu cliente\n"
+        "telnet (NAWS), o {default_width}."),
     "cmd-showlist": "Mostrar una de tus listas: /showlist mute.",
     "cmd-showlist-help": "/showlist mute muestra los nombres de tu lista de ignorados.",
     "cmd-shutdown": "Admins: detener el servidor tras un aviso.",

@@ -94,7 +94,15 @@ MESSAGES: dict[str, str] = {
     "help": (
         "Commandes (le / est facultatif, un début unique suffit ; le texte sans / est dit dans ta salle, "
         ";NAME TEXT chuchote) :"),
-    "help-line": "  {usage:<26} {summary}",
+    "help-group": "{group} : {commands}",
+    "help-group-lobby": "Lobby",
+    "help-group-chat": "Discussion",
+    "help-group-tables": "Tables",
+    "help-group-play": "Jeu",
+    "help-group-records": "Archives",
+    "help-group-account": "Compte",
+    "help-group-moderation": "Modération",
+    "help-group-other": "Autres",
     "help-footer": "/help COMMAND en dit plus sur une commande.",
     "help-command": "{usage}",
     "help-aliases": "  aussi : {aliases}",
@@ -428,6 +436,7 @@ MESSAGES: dict[str, str] = {
     "unknown-setting": "Il n'y a pas de réglage {name} ; /set color on|off en est un.",
     "bad-setting-value": "Le réglage {name} attend {expected}, pas {value!r}.",
     "unknown-language": "Il n'y a pas de langue {value!r} ici ; /set lang accepte {choices}.",
+    "bad-width": "La largeur est un nombre de colonnes de {min} à {max}, ou auto, pas {value!r}.",
     # machine mode (protocol/machine.py)
     "bad-id": "Un id de commande s'écrit #ID avec 1 à 32 lettres, chiffres, - ou _, pas #{id}.",
     # bots at tables (lobby/table.py, lobby/bots)
@@ -609,9 +618,10 @@ MESSAGES: dict[str, str] = {
         "moins 200 sinon) ou /nogrand."),
     "cmd-help": "Lister les commandes, ou en expliquer une.",
     "cmd-help-help": (
-        "Sans argument, liste chaque commande avec un résumé d'une ligne. /help COMMAND\n"
-        "montre l'usage de la commande, ses alias et une explication plus longue ; un\n"
-        "début unique suffit ici aussi."),
+        "Sans argument, liste les commandes que tu peux utiliser, par groupes (lobby,\n"
+        "discussion, tables, jeu, archives, compte, et modération pour les modérateurs et\n"
+        "les admins). /help COMMAND montre l'usage de la commande, ses alias et une\n"
+        "explication plus longue ; un début unique suffit ici aussi."),
     "cmd-history": "Tes parties récentes (ou celles de NAME).",
     "cmd-history-help": (
         "Liste les dix dernières parties terminées de NAME (sans NAME : les tiennes),\n"
@@ -755,12 +765,14 @@ MESSAGES: dict[str, str] = {
         "joueur précédent (l'adversaire avant toi), comme dans les logs de BSW.\n"
         "Exemple : /schupf R2 SA Hu. L'écriture par hauteur seule marche\n"
         "(/schupf 2 A 3)."),
-    "cmd-set": "Changer un réglage de cette connexion (color on|off, lang de|en|fr|es|da).",
+    "cmd-set": "Changer un réglage de cette connexion (color on|off, lang de|en|fr|es|da, width N|auto).",
     "cmd-set-help": (
         "Réglages de cette connexion seulement (ils ne sont pas enregistrés) : /set\n"
         "color on montre les cartes des mains et des plis avec une teinte ANSI par\n"
         "couleur (Schwert en gras, Pagode en bleu, Jade en vert, Stern en rouge, les\n"
-        "cartes spéciales en jaune) ; /set color off les désactive."),
+        "cartes spéciales en jaune) ; /set color off les désactive. /set width N\n"
+        "coupe chaque ligne à N colonnes ({min_width} à {max_width}) ; /set width auto revient\n"
+        "à la largeur que ton client telnet indique (NAWS), ou {default_width}."),
     "cmd-showlist": "Afficher une de tes listes : /showlist mute.",
     "cmd-showlist-help": "/showlist mute affiche les noms de ta liste d'ignorés.",
     "cmd-shutdown": "Admins : arrêter le serveur après un avertissement.",
