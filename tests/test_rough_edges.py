@@ -11,7 +11,7 @@ from typing import Any
 import pytest_twisted
 from twisted.internet import task
 
-from conftest import FakeClient, FakeLobby, RunningServer, within
+from conftest import FakeClient, FakeLobby, RunningServer, unwrap, within
 from table_support import legal_command
 
 DOCS = Path(__file__).resolve().parent.parent / "docs"
@@ -92,7 +92,7 @@ def test_a_refused_name_says_which_characters_are_allowed() -> None:
     c = lobby.connect()
     out = c.login("Søren")
     assert "! [bad-name]" in out
-    assert "ASCII letter a-z or A-Z, a digit 0-9, _ or -" in out
+    assert "ASCII letter a-z or A-Z, a digit 0-9, _ or -" in unwrap(out)   # (wrapped at 80)
     assert "3 to 16" in out
 
 
