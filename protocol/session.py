@@ -28,7 +28,7 @@ from protocol.machine import MachineMode
 from protocol.render_context import DEFAULT_CONTEXT, RenderContext, clamp_width
 from protocol.render_table import TableFeed
 from protocol.render_text import render
-from protocol.telnet import TelnetLineProtocol, encode_text
+from protocol.telnet import DO, NAWS, TelnetLineProtocol, encode_text
 from protocol.telnet_options import MSSP_REQUEST, MudOptions
 from protocol.wrap import wrap_line, wrap_lines, wrap_prompt
 
@@ -140,6 +140,10 @@ class Session(MachineMode, MudOptions):
         account's, else the server's ``--lang``."""
         settings = self._settings
         return (settings.get("lang") if settings else None) or self.factory.lang
+
+    def _offers(self) -> list[tuple[int, int]]:
+        # after the MUD options' offers: IAC DO NAWS asks a telnet client for its window size
+        return super()._offers() + [(DO, NAWS)]
 
     def windowSizeChanged(self, width: int, height: int) -> None:
         """Telnet NAWS: the client's window is ``width`` columns wide (0: unknown), told at

@@ -29,11 +29,10 @@ Subnegotiations
   counted after that; the count is logged once when the connection closes.
 
 NAWS (RFC 1073, option 31: the client's window size), when WANT_NAWS is set (the session's)
-  A client that speaks telnet (it sent any negotiation: a DONT GMCP answering our offer is
-  enough) is asked IAC DO NAWS once; a client that offers IAC WILL NAWS itself is agreed to.
-  Raw clients (netcat, bots) never negotiate and are never asked. Each IAC SB NAWS w1 w0 h1 h0
-  IAC SE (IAC doubled inside, as everywhere) calls `windowSizeChanged(width, height)`, at any
-  time: the client sends a new one when its window is resized. 0 means unknown; the session
+  The client's WILL NAWS is agreed to (asked with DO NAWS among the offers, or offered by the
+  client itself). Each IAC SB NAWS w1 w0 h1 h0 IAC SE (IAC doubled inside, as everywhere) calls
+  `windowSizeChanged(width, height)`, at any time: the client sends a new one when its window
+  is resized. 0 means unknown; the session
   clamps the width (protocol.render_context). A NAWS subnegotiation of another length is
   invalid (dropped and counted as above).
 
@@ -45,7 +44,7 @@ Negotiation (RFC 1143 "Q method": per option a state NO/YES/WANTNO/WANTYES and a
   options of protocol/telnet_options.py: MSSP, MCCP2, CHARSET, TTYPE). We agree to SGA
   when asked (DO SGA -> WILL SGA), accept the client's own SGA (WILL SGA -> DO SGA), turn ECHO on
   and off for password entry, and refuse every other option (DO x -> WONT x, WILL x -> DONT x),
-  NAWS too unless WANT_NAWS is set (see NAWS: then we ask DO NAWS and agree to WILL NAWS). An
+  NAWS too unless WANT_NAWS is set (see NAWS: then we agree to WILL NAWS). An
   answer is never answered, so there are no negotiation loops; as a second safety net a connection
   gets at most MAX_NEGOTIATION_REPLIES replies to the client's negotiation, after which such
   requests are ignored. When the client turns an option on that was off, our WILL/DO goes out
@@ -209,9 +208,8 @@ class TelnetLineProtocol(Protocol):
     # waits for the client's first bytes before it sends anything)
     _hold_offer: bool = False
     _offered: bool = False
-    # True: ask a client that speaks telnet for its window size (NAWS) and accept it
+    # True: agree to the client's window size (NAWS: WILL NAWS -> DO NAWS) and read it
     WANT_NAWS: bool = False
-    _naws_asked: bool = False   # IAC DO NAWS sent (once per connection)
     _paused: bool = False
     _paused_bytes: int = 0
     # Plain TCP connections gather a turn's writes and send them at the end of the turn
@@ -648,13 +646,6 @@ class TelnetLineProtocol(Protocol):
         except Exception:
             _log.failure("handling NAWS from {peer}", peer=self._peer_text())
 
-    def _ask_naws(self) -> None:
-        """IAC DO NAWS, once, to a client that speaks telnet and has not offered NAWS itself."""
-        self._naws_asked = True
-        if self._him.get(NAWS, _NO) & _STATE == _NO and not self._closed:
-            self._him[NAWS] = _WANTYES
-            self._send_negotiation(DO, NAWS)
-
     # ---- negotiation (RFC 1143) -------------------------------------------------------------
     def _agree_us(self, option: int) -> bool:
         """Whether we agree to enable `option` on our side when the client asks (DO)."""
@@ -705,11 +696,6 @@ class TelnetLineProtocol(Protocol):
         self._send_negotiation(command, option)
 
     def _negotiation_received(self, command: int, option: int) -> None:
-        self._negotiate(command, option)
-        if self.WANT_NAWS and not self._naws_asked:   # it speaks telnet: ask its window size
-            self._ask_naws()
-
-    def _negotiate(self, command: int, option: int) -> None:
         if option == ECHO and (command == DO or command == DONT):
             before = self._us_state(ECHO)
             self._receive_echo(command == DO, before)

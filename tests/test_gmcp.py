@@ -108,9 +108,11 @@ def test_a_client_that_never_negotiates_gets_no_subnegotiation(lobby: FakeLobby)
     raw += c.raw() + play_bot_game(lobby, c)
     assert bytes((IAC, SB)) not in raw
     assert bytes((IAC, 249)) not in raw                     # nor GA
-    # only the offers at connect: WILL GMCP, WILL MSSP, WILL MCCP2, WILL CHARSET, DO TTYPE
-    offers = bytes((IAC, WILL, GMCP, IAC, WILL, 70, IAC, WILL, 86, IAC, WILL, 42, IAC, DO, 24))
-    assert raw.startswith(offers) and raw.count(bytes((IAC,))) == 5
+    # only the offers at connect: WILL GMCP, WILL MSSP, WILL MCCP2, WILL CHARSET, DO TTYPE,
+    # DO NAWS
+    offers = bytes((IAC, WILL, GMCP, IAC, WILL, 70, IAC, WILL, 86, IAC, WILL, 42, IAC, DO, 24,
+                    IAC, DO, 31))
+    assert raw.startswith(offers) and raw.count(bytes((IAC,))) == 6
     assert b"Game over" in raw
 
 

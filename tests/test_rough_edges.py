@@ -226,8 +226,9 @@ async def test_the_first_bytes_are_the_gmcp_offer_as_the_docs_say(server: Runnin
     raw = Raw()
     await within(connectProtocol(TCP4ClientEndpoint(reactor, "127.0.0.1", server.port), raw))
     data = await raw.expect(b"login: ")
-    # the offers: IAC WILL GMCP, WILL MSSP, WILL MCCP2, WILL CHARSET, DO TTYPE (issue 15)
-    assert data.startswith(b"\xff\xfb\xc9\xff\xfbF\xff\xfbV\xff\xfb*\xff\xfd\x18"
+    # the offers: IAC WILL GMCP, WILL MSSP, WILL MCCP2, WILL CHARSET, DO TTYPE (issue 15),
+    # DO NAWS (issue 14)
+    assert data.startswith(b"\xff\xfb\xc9\xff\xfbF\xff\xfbV\xff\xfb*\xff\xfd\x18\xff\xfd\x1f"
                            b"Welcome to the Tichu lobby.")
     # what the docs tell a bot: send %json, skip every line until the first that begins with {
     raw.transport.write(b"%json\r\n")

@@ -179,9 +179,9 @@ def test_negotiation_bytes_mixed_into_a_line_never_reach_the_parser(lobby: FakeL
     c.send(b"/w" + bytes((IAC, DO, SGA)) + b"h" + bytes((IAC, SB, NAWS, 0, 80, 0, 24, IAC, SE))
            + b"o" + bytes((IAC, WILL, NAWS)) + b"\r\n")
     raw = c.raw()
-    # the client speaks telnet: asked for its window size (NAWS), which it then agreed to
-    assert bytes((IAC, WILL, SGA)) in raw and bytes((IAC, DO, NAWS)) in raw
-    assert bytes((IAC, DONT, NAWS)) not in raw
+    # WILL NAWS answers the server's DO NAWS of the offers: agreed, nothing to answer
+    assert bytes((IAC, WILL, SGA)) in raw and bytes((IAC, DONT, NAWS)) not in raw
+    assert bytes((IAC, DO, NAWS)) not in raw
     assert strip_telnet(raw) == b"In the Lobby (1): Ann\r\n"
 
 

@@ -84,7 +84,8 @@ def test_the_server_offers_every_mud_option_at_connect(lobby: FakeLobby) -> None
     c = lobby.connect()
     raw = c.raw()
     assert raw.startswith(OFFERS)
-    assert raw[len(OFFERS):].startswith(b"Welcome to the Tichu lobby")
+    # (then the session's DO NAWS: the client's width, issue 14)
+    assert raw[len(OFFERS):].startswith(bytes((IAC, DO, 31)) + b"Welcome to the Tichu lobby")
 
 
 def test_unknown_options_are_still_refused(lobby: FakeLobby) -> None:

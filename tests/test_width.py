@@ -147,21 +147,39 @@ def test_naws_sizes_with_iac_doubled_and_resizes_at_any_time() -> None:
     assert transport.value() == b""                      # nothing answered
 
 
-def test_a_client_that_speaks_telnet_is_asked_once_and_a_silent_one_never() -> None:
-    proto, transport = naws_proto()
-    proto.dataReceived(b"netcat\n/who\n")                # no negotiation: never asked
-    assert transport.value() == b""
-    proto.dataReceived(bytes((IAC, DONT, 201)))          # the answer to our GMCP offer
-    assert transport.value() == bytes((IAC, DO, NAWS))
+def test_the_session_asks_do_naws_with_its_offers_and_an_answer_is_not_answered(
+        lobby: FakeLobby) -> None:
+    c = lobby.connect()
+    first = c.raw()
+    assert first.index(bytes((IAC, DO, NAWS))) < first.index(b"Welcome")   # with the offers
+    assert first.count(bytes((IAC, DO, NAWS))) == 1
+    c.send(bytes((IAC, WILL, NAWS)) + naws(100) + bytes((IAC, DO, 3)))
+    assert c.raw() == bytes((IAC, WILL, 3))              # SGA agreed; WILL NAWS not answered
+    assert c.session.render_context.width == 100
+    assert c.session.optionEnabled(NAWS, local=False)
+    c.send(bytes((IAC, WONT, NAWS)))                     # the client turns it off
+    assert c.raw() == bytes((IAC, DONT, NAWS))
+    c.send(naws(40))                                     # NAWS is off: ignored
+    assert c.session.render_context.width == 100         # the last width told stays
+    raw = lobby.connect()                                # netcat leaves the offer unanswered
+    raw.raw()
+    raw.login("Quiet")
+    assert raw.session.render_context.width == DEFAULT_WIDTH
+
+
+def test_the_telnet_layer_refuses_naws_unless_it_wants_it() -> None:
+    from twisted.internet.testing import StringTransport
+
+    from protocol.telnet import TelnetLineProtocol
+    proto = TelnetLineProtocol()
+    transport = StringTransport()
+    proto.makeConnection(transport)
     transport.clear()
-    proto.dataReceived(bytes((IAC, WILL, NAWS)) + naws(100) + bytes((IAC, DO, 3)))
-    assert transport.value() == bytes((IAC, WILL, 3))   # SGA agreed; NAWS not asked again
-    assert proto.sizes == [(100, 24)] and proto.optionEnabled(NAWS, local=False)
-    proto.dataReceived(bytes((IAC, WONT, NAWS)))         # the client turns it off
-    assert transport.value().endswith(bytes((IAC, DONT, NAWS)))
-    transport.clear()
-    proto.dataReceived(naws(40))                         # NAWS is off: ignored
-    assert proto.sizes == [(100, 24)]
+    proto.dataReceived(bytes((IAC, WILL, NAWS)) + naws(100))
+    assert transport.value() == bytes((IAC, DONT, NAWS))
+    proto, transport = naws_proto()                      # WANT_NAWS: agreed
+    proto.dataReceived(bytes((IAC, WILL, NAWS)) + naws(100))
+    assert transport.value() == bytes((IAC, DO, NAWS)) and proto.sizes == [(100, 24)]
 
 
 # ---- the width of a session ------------------------------------------------------------------------
