@@ -37,7 +37,12 @@ window closes (its line instead; the turn line comes after "X may go on now."), 
 again" after the game; diffed line by line, the machine-mode transcripts are unchanged.)
 (Changed for issue 14 on purpose: the greeting's second and third lines say how to choose a
 language, and a wish names its rank as a word, `wishes for an Ace`, `Wish: Ace`, not `a A`; the
-transcripts were compared, nothing else changed.)
+transcripts were compared, nothing else changed.
+For issue 14 (any terminal width): the offers end with IAC DO NAWS (3 bytes more for every
+client), and the text-mode lines longer than 80 columns (the guest confirmation, the greeting
+after it, the bomb-window refusal, a trick line with its wish) are wrapped at 80 with a
+two-space hanging indent; compared: with the DO NAWS taken out the machine-mode transcripts are
+the old bytes, and the text ones differ only by those wrapped lines.)
 """
 from __future__ import annotations
 
