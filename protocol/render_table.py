@@ -676,12 +676,12 @@ class TableFeed:
         self._hand = (text("view-hand", lang, cards=color_cards(_sorted_text(game["hand"]), color))
                       if game is not None and d.get("seat") is not None and game.get("hand")
                       else None)
-        lines = self._first_view(event, lang, color)
+        lines = self._first_view(event, lang, color, width)
         self._prompt = lines[-1] if lines and game is not None and game.get("phase") in (
             "grand", "exchange") else None
         return lines
 
-    def _first_view(self, event: Event, lang: str, color: bool) -> list[str]:
+    def _first_view(self, event: Event, lang: str, color: bool, width: int) -> list[str]:
         d = event.data
         game = d.get("game")
         dealt, self._dealt = self._dealt, None

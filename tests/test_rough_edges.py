@@ -300,7 +300,8 @@ def test_look_at_a_waiting_table_and_in_the_lobby() -> None:
     t.read_all()
     assert t.send("bob", "/l").splitlines() == [
         "You are in the Lobby, with 2 other people here.",
-        "1 table open: /listroom shows the list, /room N watches a table, /newroom opens another."]
+        "1 table open: /listroom shows the list, /room N watches a table, /newroom opens",
+        "  another."]                                            # wrapped at 80 columns
 
 
 def test_look_in_machine_mode_answers_with_the_whole_state() -> None:
@@ -385,7 +386,7 @@ def test_the_player_concerned_is_addressed_as_you() -> None:
         if phase == "dragon":
             left, right = t.table.seated[(seat + 3) % 4], t.table.seated[(seat + 1) % 4]
             assert (f"! [give-dragon-first] You won the Dragon trick: give it away first, "
-                    f"/dragon left ({left}) or /dragon right ({right}).") in out
+                    f"/dragon left ({left}) or /dragon right ({right}).") in unwrap(out)
         else:
             assert "! [name-wish-first] Name your wish first: /wish RANK or /wish none." in out
         assert "seat" not in out
