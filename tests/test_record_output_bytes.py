@@ -29,8 +29,8 @@ from lobby.records import GameArchive, Participant, finished_game
 
 #: (command, sha256 of the bytes the client receives)
 EXPECTED: dict[str, str] = {
-    "/history": "6b4cbf160827c9af27e6373a09cf03cdefdd955b173e7451dca63dbe8bff2acb",
-    "/history Bob": "769d51c6e6cd70a7828d6cd2d61c5ff4b6d1ed72a349f38271c601b3bbdb12cd",
+    "/history": "2eb3b3d510a233b90813520cf899e319ba7c1f5da6aabcb9c6b4af8507557f1b",
+    "/history Bob": "8b4e0ea9843281b053b4c7cc9e6488190443dbd7e22cb3473df247f2bbd481d2",
     "/history Zed": "541d65f9f10ca7d91264ed31651fb5c4d6b5d9bc1da655b84f6008eb4dd15250",
     "/history Erin": "7d2c05f3f65eb4d5783ffdfbb374d86fc0c2421327ef9fc4a17c4a312f8f7397",
     "/rangliste": "90962678efee9fc0783332ea9c49ee61ef863472baaab1484b411e16f0bd9a9b",
@@ -41,7 +41,7 @@ EXPECTED: dict[str, str] = {
     "/replay 1": "9ad7c88e277f5e217ec2ebfeb3af9a244fddf45d58e39e11b8d5ff92a93f4edd",
     "/replay 1 2": "cf24c790828257b4685c7dd7c11750ccf079755adf6d14447007aa2bb05413ca",
     "/replay 2 4": "210a586cddb6722a37da95a36125c220a158a3a87d96ad895f243eb701e102eb",
-    "/replay 3": "d83ab7d3549033e1f5291e6da30a8d21e1bf7b0582d24b0f6230215d4fb8a0c1",
+    "/replay 3": "8adf67b695e9a9be5058378341420129cffe23ec4444aa1e428d96252f0bca8e",
     "/replay 4 1": "3a7e30c2e576025806ad740cfa3a4b313349b2d35c0928aad3197325258d924c",
 }
 
