@@ -236,7 +236,7 @@ def test_set_width_overrides_naws_and_auto_returns_to_it(lobby: FakeLobby) -> No
     assert raw.session.render_context.width == DEFAULT_WIDTH
 
 
-def test_machine_mode_is_never_wrapped_and_never_asked_for_naws(lobby: FakeLobby) -> None:
+def test_machine_mode_is_never_wrapped(lobby: FakeLobby) -> None:
     bot = lobby.connect()
     bot.send("%json")
     bot.send("Robo")
