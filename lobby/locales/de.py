@@ -97,7 +97,15 @@ MESSAGES: dict[str, str] = {
     "help": (
         "Befehle (der / ist freiwillig, eindeutige Anfänge reichen; Text ohne / sprichst du in deinem "
         "Raum, ;NAME Text flüstert):"),
-    "help-line": "  {usage:<26} {summary}",
+    "help-group": "{group}: {commands}",
+    "help-group-lobby": "Lobby",
+    "help-group-chat": "Chat",
+    "help-group-tables": "Tische",
+    "help-group-play": "Spiel",
+    "help-group-records": "Archiv",
+    "help-group-account": "Konto",
+    "help-group-moderation": "Moderation",
+    "help-group-other": "Sonstiges",
     "help-footer": "/hilfe BEFEHL erklärt einen Befehl genauer.",
     "help-command": "{usage}",
     "help-aliases": "  auch: {aliases}",
@@ -430,6 +438,7 @@ MESSAGES: dict[str, str] = {
     "unknown-setting": "Es gibt keine Einstellung {name}; /set color on|off ist eine.",
     "bad-setting-value": "Die Einstellung {name} nimmt {expected}, nicht {value!r}.",
     "unknown-language": "Die Sprache {value!r} gibt es hier nicht; /set lang nimmt {choices}.",
+    "bad-width": "Die Breite ist eine Zahl von Spalten von {min} bis {max} oder auto, nicht {value!r}.",
     # machine mode (protocol/machine.py)
     "bad-id": "Eine Befehls-ID ist #ID mit 1 bis 32 Buchstaben, Ziffern, - oder _, nicht #{id}.",
     # bots at tables (lobby/table.py, lobby/bots)
@@ -603,8 +612,9 @@ MESSAGES: dict[str, str] = {
         "/nogrand."),
     "cmd-help": "Die Befehle auflisten oder einen erklären.",
     "cmd-help-help": (
-        "Ohne Argument zeigt es jeden Befehl mit einer Zeile Beschreibung. /hilfe\nBEFEHL zeigt den Aufruf "
-        "des Befehls, seine anderen Namen und eine längere\nErklärung; eindeutige Anfänge gehen auch hier."),
+        "Ohne Argument zeigt es die Befehle, die du benutzen darfst, nach Gruppen\n(Lobby, Chat, Tische, "
+        "Spiel, Archiv, Konto und für Moderatoren und Admins\nModeration). /hilfe BEFEHL zeigt den Aufruf "
+        "des Befehls, seine anderen Namen\nund eine längere Erklärung; eindeutige Anfänge gehen auch hier."),
     "cmd-history": "Deine (oder NAMEs) letzten Spiele.",
     "cmd-history-help": (
         "Zeigt die letzten zehn beendeten Spiele von NAME (ohne NAME: deine eigenen),\ndie neuesten "
@@ -735,13 +745,15 @@ MESSAGES: dict[str, str] = {
         "Reihenfolge (den Gegner nach dir), an deinen Partner,\nan den vorigen Spieler (den Gegner vor "
         "dir), wie in den Logs von BSW.\nBeispiel: /schupf R2 SA Hu. Die Kurzform nur mit Rängen geht "
         "(/schupf 2 A 3)."),
-    "cmd-set": "Eine Einstellung dieser Verbindung ändern (color on|off, lang de|en|fr|es|da).",
+    "cmd-set": "Eine Einstellung dieser Verbindung ändern (color on|off, lang de|en|fr|es|da, width N|auto).",
     "cmd-set-help": (
         "Einstellungen dieser Verbindung (nur die Sprache wird gespeichert): /set color\non zeigt die "
         "Karten von Händen und Stichen in ANSI-Farben je Farbe (Schwert\nfett, Pagode blau, Jade grün, "
         "Stern rot, die Sonderkarten gelb); /set color\noff schaltet das wieder ab. /set lang "
         "de|en|fr|es|da wählt die Sprache von\nallem, was der Server dir sagt (English, Deutsch, Français, "
-        "Español, Dansk);\nein registrierter Name behält sie für die nächste Anmeldung."),
+        "Español, Dansk);\nein registrierter Name behält sie für die nächste Anmeldung. /set width N\n"
+        "bricht jede Zeile nach N Spalten um ({min_width} bis {max_width}); /set width\nauto nimmt wieder "
+        "die Breite, die dein Telnet-Client meldet (NAWS), sonst\n{default_width}."),
     "cmd-showlist": "Eine deiner Listen zeigen: /showlist mute.",
     "cmd-showlist-help": "/showlist mute zeigt die Namen auf deiner Ignorierliste.",
     "cmd-shutdown": "Admins: den Server nach einer Warnung stoppen.",
