@@ -431,7 +431,8 @@ def _whereis(ctx: CommandContext, args: dict[str, str]) -> None:
 
 #: per-connection settings: name -> accepted values (the session keeps them; only ``lang`` is
 #: saved, for a registered name: lobby.store ``set_language``)
-SETTINGS: dict[str, tuple[str, ...]] = {"color": ("on", "off"), "lang": LANGUAGES}
+SETTINGS: dict[str, tuple[str, ...]] = {"color": ("on", "off"), "lang": LANGUAGES,
+                                        "bell": ("on", "off")}
 #: other words for the settings' names (BSW's German, British English)
 SETTING_ALIASES = {"colour": "color", "farbe": "color", "language": "lang", "sprache": "lang"}
 

@@ -277,6 +277,30 @@ def _window_line(d: dict[str, Any], names: list[Any], seat: Any, me: int | None,
     return text("view-bomb-window", lang, name=_name(names, seat, lang), seconds=seconds)
 
 
+def awaits_you(d: dict[str, Any]) -> bool:
+    """Whether a table view (its data) waits for the seated person who gets it: their turn in
+    the play (after any bomb window), or their Grand Tichu decision, exchange, wish or Dragon
+    gift."""
+    game = d.get("game")
+    me = d.get("seat")
+    if game is None or me is None or d.get("state") != "playing":
+        return False
+    phase = game.get("phase")
+    if phase == "grand":
+        return not (game.get("grand_decided") or [True] * 4)[me]
+    if phase == "exchange":
+        return not (game.get("exchanged") or [True] * 4)[me]
+    if d.get("bombwindow_left"):
+        return False
+    if phase == "play":
+        return bool(game.get("turn") == me)
+    if phase == "wish":
+        return bool(game.get("wish_pending") == me)
+    if phase == "dragon":
+        return bool(game.get("holder") == me)
+    return False
+
+
 def _may_call_tichu(game: dict[str, Any], me: int) -> bool:
     """Small Tichu is open until one's first card (RULES.md 3): no call yet, and all 14 cards
     still in hand (or, in the Grand Tichu phase, the Grand Tichu declined)."""
@@ -581,6 +605,10 @@ class TableFeed:
         self._prompt: str | None = None      # the last prompt line of the Grand Tichu / exchange
         self._dealt: str | None = None       # the cards the last deal line showed (sorted)
         self._match_over: Any = None
+        #: whether the last view waited for this connection's player; and whether it began to
+        #: (`ring`: the terminal bell of /set bell on)
+        self._due: tuple[Any, ...] | None = None
+        self._ring = False
         #: (table, round) and the lines of the last view shown in the play phase
         self._shown: tuple[Any, frozenset[str]] | None = None
 
@@ -641,8 +669,19 @@ class TableFeed:
         self._moves = []
         return out
 
+    def ring(self) -> bool:
+        """Whether the view just rendered is the first one that waits for this connection's
+        player (their turn, or their Grand Tichu, exchange, wish or Dragon decision); once."""
+        ring, self._ring = self._ring, False
+        return ring
+
     def _view(self, event: Event, lang: str, color: bool, width: int) -> list[str]:
         d = event.data
+        # the wait: for which table, round and phase (a new decision right after another, the
+        # exchange after one's Grand Tichu decision, rings again)
+        game_ = d.get("game") or {}
+        due = (d.get("table"), d.get("round_no"), game_.get("phase")) if awaits_you(d) else None
+        self._ring, self._due = due is not None and due != self._due, due
         game = d.get("game")
         if d.get("state") == "waiting":
             # a waiting table: the whole view once, then only the seats when they change

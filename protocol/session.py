@@ -41,6 +41,8 @@ if TYPE_CHECKING:
 __all__ = ["Session", "MAX_LOGIN_FAILURES", "MAX_QUEUED_LINES", "CLOSE_GRACE"]
 
 MAX_LOGIN_FAILURES = 3
+#: the terminal bell (BEL), rung for `/set bell on` when a move or decision waits for you
+BELL = b"\x07"
 MAX_QUEUED_LINES = 16
 #: seconds after the guest confirmation in which a non-empty line counts as typed ahead
 TYPEAHEAD_WINDOW = 1.0
@@ -218,6 +220,10 @@ class Session(MachineMode, MudOptions):
             lines = self._feed.render(event, ctx.lang, ctx.color, ctx.width)
             if lines is None:
                 lines = self._feed.flush() + render(event, ctx.lang, ctx.width)
+            elif self._feed.ring() and self._settings and self._settings.get("bell") == "on":
+                # /set bell on: your turn or your decision begins (text mode only: machine
+                # mode has returned above)
+                self._write(BELL)
         else:
             # lobby events (speech, arrivals ...) read the same for every text-mode listener
             # with the same render context: rendered and encoded once per event and context,

@@ -435,3 +435,69 @@ def test_a_spectator_entering_mid_game_sees_the_round_and_score() -> None:
     assert f"Round 2 | ann+cat {score[0]} : {score[1]} bob+dan" in lines
     assert any(re.fullmatch(r">?1 ann \d+.*\|.*4 dan \d+.*", line) for line in lines)
     assert not any(line.startswith("Your hand") for line in lines)
+
+
+# ---- /set bell ------------------------------------------------------------------------------------
+def test_bell_rings_when_a_move_or_decision_begins_to_wait_for_you() -> None:
+    t = TextTable({"bombwindow": "2"})
+    assert "bell is on now." in t.send("ann", "/set bell on")
+    t.send("bob", "/set bell on")
+    t.send("bob", "/iset json 1")               # machine mode: never a bell
+    raw = {n: b"" for n in PLAYERS}
+
+    def collect() -> None:
+        for n, c in t.clients.items():
+            raw[n] += c.raw()
+
+    t.clients["ann"].send("/start")
+    collect()
+    # the deal: ann's Grand Tichu decision waits for her; one BEL, before the lines
+    assert raw["ann"].count(b"\x07") == 1
+    assert raw["ann"].index(b"\x07") < raw["ann"].index(b"Grand Tichu? /grand or /nogrand")
+    for name in ("bob", "cat", "dan"):
+        t.send(name, "/nogrand")
+        collect()
+    assert raw["ann"].count(b"\x07") == 1           # still the same wait: not again
+    t.clients["ann"].send("/nogrand")
+    collect()
+    assert raw["ann"].count(b"\x07") == 2           # now the exchange waits for her
+    rings = 2
+    waits = 0
+    due = False
+    for _ in range(3000):
+        if t.table.state != "playing" or t.table.match.round_no > 1:
+            break
+        from protocol.render_table import awaits_you
+        view = t.table._views.view("ann")
+        now = awaits_you(view)
+        if now and not due:
+            waits += 1
+        due = now
+        if t.table.bombwindow_left():
+            t.clock.advance(2)
+            collect()
+            continue
+        t.step()
+        collect()
+    assert raw["ann"].count(b"\x07") >= rings + waits - 1 > rings
+    # every bell comes right before the lines that ask ann for something
+    for chunk in raw["ann"].split(b"\x07")[1:]:
+        text = chunk.decode("utf-8", "replace")
+        assert re.search(r"Your (turn|lead|wish)|Give the Dragon trick|Exchange: /schupf|"
+                         r"Grand Tichu\?", text), text[:300]
+    assert b"\x07" not in raw["bob"] + raw["cat"] + raw["dan"]   # off by default; not for JSON
+    t.send("ann", "/set bell off")
+    collect()
+    before = raw["ann"].count(b"\x07")
+    asked = 0
+    for _ in range(300):
+        if t.table.state != "playing":
+            break
+        if t.table.bombwindow_left():
+            t.clock.advance(2)
+        else:
+            t.step()
+        out = t.clients["ann"].raw()
+        asked += len(re.findall(rb"Your (turn|lead)", out))
+        raw["ann"] += out
+    assert asked > 3 and raw["ann"].count(b"\x07") == before
