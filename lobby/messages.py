@@ -753,7 +753,8 @@ HELP_TEXTS: dict[str, str] = {
         "Dansk); a\n"
         "registered name keeps it for the next log-in. /set width N wraps every line at N columns\n"
         "({min_width} to {max_width}); /set width auto goes back to the width your telnet client\n"
-        "tells (NAWS), or {default_width}."),
+        "tells (NAWS), or {default_width}."
+        " /set bell on rings the terminal bell when it becomes your turn or a decision waits for you."),
     "cmd-showlist": "Show a list of yours: /showlist mute.",
     "cmd-showlist-help": "/showlist mute shows the names on your mute list.",
     "cmd-shutdown": "Admins: stop the server after a warning.",

@@ -757,7 +757,9 @@ MESSAGES: dict[str, str] = {
         "blå, Jade grøn, Stern rød, specialkortene gule); /set color off slår det fra\n"
         "igen. /set width N bryder hver linje ved N kolonner ({min_width} til {max_width});\n"
         "/set width auto går tilbage til den bredde, din telnet-klient oplyser (NAWS),\n"
-        "eller {default_width}."),
+        "eller {default_width}."
+        " /set bell on ringer med terminalens klokke, når det er din tur, eller en beslutning "
+        "venter på dig."),
     "cmd-showlist": "Vis en af dine lister: /showlist mute.",
     "cmd-showlist-help": "/showlist mute viser navnene på din ignoreringsliste.",
     "cmd-shutdown": "Admins: stop serveren efter en advarsel.",

@@ -772,7 +772,8 @@ MESSAGES: dict[str, str] = {
         "Pagode en azul, Jade en verde, Stern en rojo, las especiales en amarillo);\n"
         "/set color off lo desactiva. /set width N corta cada línea a N columnas\n"
         "({min_width} a {max_width}); /set width auto vuelve al ancho que indica tu cliente\n"
-        "telnet (NAWS), o {default_width}."),
+        "telnet (NAWS), o {default_width}."
+        " /set bell on hace sonar el timbre del terminal cuando te toca o una decisión te espera."),
     "cmd-showlist": "Mostrar una de tus listas: /showlist mute.",
     "cmd-showlist-help": "/showlist mute muestra los nombres de tu lista de ignorados.",
     "cmd-shutdown": "Admins: detener el servidor tras un aviso.",
