@@ -753,8 +753,8 @@ MESSAGES: dict[str, str] = {
         "de|en|fr|es|da wählt die Sprache von\nallem, was der Server dir sagt (English, Deutsch, Français, "
         "Español, Dansk);\nein registrierter Name behält sie für die nächste Anmeldung. /set width N\n"
         "bricht jede Zeile nach N Spalten um ({min_width} bis {max_width}); /set width\nauto nimmt wieder "
-        "die Breite, die dein Telnet-Client meldet (NAWS), sonst\n{default_width}."
-        " /set bell on lässt die Terminalglocke klingeln, wenn du dran bist oder eine Entscheidung auf dich wartet."),
+        "die Breite, die dein Telnet-Client meldet (NAWS), sonst\n{default_width}. /set bell on lässt die "
+        "Terminalglocke klingeln, wenn du dran\nbist oder eine Entscheidung auf dich wartet."),
     "cmd-showlist": "Eine deiner Listen zeigen: /showlist mute.",
     "cmd-showlist-help": "/showlist mute zeigt die Namen auf deiner Ignorierliste.",
     "cmd-shutdown": "Admins: den Server nach einer Warnung stoppen.",

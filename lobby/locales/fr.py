@@ -773,7 +773,8 @@ MESSAGES: dict[str, str] = {
         "cartes spéciales en jaune) ; /set color off les désactive. /set width N\n"
         "coupe chaque ligne à N colonnes ({min_width} à {max_width}) ; /set width auto revient\n"
         "à la largeur que ton client telnet indique (NAWS), ou {default_width}."
-        " /set bell on fait sonner la cloche du terminal quand c'est à toi de jouer ou qu'une décision t'attend."),
+        " /set bell on fait sonner la cloche du terminal quand c'est à toi de jouer "
+        "ou qu'une décision t'attend."),
     "cmd-showlist": "Afficher une de tes listes : /showlist mute.",
     "cmd-showlist-help": "/showlist mute affiche les noms de ta liste d'ignorés.",
     "cmd-shutdown": "Admins : arrêter le serveur après un avertissement.",
