@@ -644,14 +644,11 @@ MESSAGES: dict[str, str] = {
         "viser de næste tyve."),
     "cmd-look": "Vis bordet (eller hvor du er) igen.",
     "cmd-look-help": (
-        "Ved et bord: hele visningen igen, som den er nu: pladserne med de resterende kort og "
-        "meldingerne,\n"
-        "stillingen, stikket, ønsket, din hånd og hvis tur det er, med hvad du skal skrive (en "
-        "tilskuer\n"
-        "ser den offentlige visning uden hænder). Andre steder: rummet, du er i, og hvordan du "
-        "finder et bord.\n"
-        "I maskintilstand er svaret hele state-objektet. BSW- og MUD-spillere kender det som "
-        "/l."),
+        "Ved et bord: hele visningen igen, som den er nu: pladserne med de resterende\n"
+        "kort og meldingerne, stillingen, stikket, ønsket, din hånd og hvis tur det er,\n"
+        "med hvad du skal skrive (en tilskuer ser den offentlige visning uden hænder).\n"
+        "Andre steder: rummet, du er i, og hvordan du finder et bord. I maskintilstand\n"
+        "er svaret hele state-objektet. BSW- og MUD-spillere kender det som /l."),
     "cmd-manager": "Tilbage til lobbyen (rum 0).",
     "cmd-manager-help": (
         "Fører dig tilbage til lobbyen (rum 0, BSW's landsby). Før et spil starter,\n"

@@ -658,14 +658,12 @@ MESSAGES: dict[str, str] = {
         "muestra las veinte siguientes."),
     "cmd-look": "Mostrar otra vez la mesa (o dónde estás).",
     "cmd-look-help": (
-        "En una mesa: toda la vista, tal como está ahora: las posiciones con las cartas que "
-        "quedan y los cantos,\n"
-        "la puntuación, la baza, el deseo, tu mano y de quién es el turno, con lo que hay que "
-        "escribir (un espectador\n"
-        "ve la vista pública, sin manos). En otro sitio: la sala en la que estás y cómo "
-        "encontrar una mesa.\n"
-        "En modo máquina la respuesta es el objeto state completo. Los jugadores de BSW y de "
-        "los MUD lo conocen como /l."),
+        "En una mesa: toda la vista tal como está ahora: las posiciones con las cartas\n"
+        "que quedan y los anuncios, la puntuación, la baza, el deseo, tu mano y de\n"
+        "quién es el turno, con lo que hay que escribir (un espectador ve la vista\n"
+        "pública, sin manos). En otro sitio: la sala en la que estás y cómo encontrar\n"
+        "una mesa. En modo máquina la respuesta es el objeto state completo. Los\n"
+        "jugadores de BSW y de los MUD lo conocen como /l."),
     "cmd-manager": "Volver al lobby (sala 0).",
     "cmd-manager-help": (
         "Te devuelve al lobby (sala 0, el pueblo de BSW). Antes de empezar una partida\n"

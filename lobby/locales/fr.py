@@ -419,8 +419,8 @@ MESSAGES: dict[str, str] = {
     "bomb-window":
         "Attends {seconds!t} avant de continuer : les autres peuvent encore poser une bombe sur le pli.",
     "give-dragon-first": (
-        "Tu as gagné le pli du Dragon : donne-le d'abord, /dragon left ({left}) ou /dragon "
-        "right ({right})."),
+        "Tu as remporté le pli du Dragon : donne-le d'abord, /dragon left ({left}) ou /dragon right "
+        "({right})."),
     "name-wish-first": "Fais d'abord ton souhait : /wish RANK ou /wish none.",
     "give-cards-first": "Donne d'abord tes trois cartes : /schupf NEXT PARTNER PREVIOUS.",
     "bad-dragon-target":
@@ -660,14 +660,12 @@ MESSAGES: dict[str, str] = {
         "jouent, et /listroom 2 montre les vingt suivantes."),
     "cmd-look": "Montrer de nouveau la table (ou l'endroit où tu es).",
     "cmd-look-help": (
-        "À une table : toute la vue, telle qu'elle est maintenant : les places avec les cartes "
-        "restantes et les annonces,\n"
-        "le score, le pli, le souhait, ta main et à qui c'est le tour, avec ce qu'il faut taper "
-        "(un spectateur\n"
-        "voit la vue publique, sans les mains). Ailleurs : la salle où tu es et comment trouver "
-        "une table.\n"
-        "En mode machine, la réponse est l'objet state complet. Les joueurs de BSW et des MUD "
-        "le connaissent sous /l."),
+        "À une table : toute la vue telle qu'elle est maintenant : les places avec les\n"
+        "cartes restantes et les annonces, le score, le pli, le souhait, ta main et à\n"
+        "qui c'est de jouer, avec ce qu'il faut taper (un spectateur voit la vue\n"
+        "publique, sans les mains). Ailleurs : la salle où tu es et comment trouver une\n"
+        "table. En mode machine, la réponse est l'objet state complet. Les joueurs de\n"
+        "BSW et des MUD la connaissent sous /l."),
     "cmd-manager": "Retourner au lobby (salle 0).",
     "cmd-manager-help": (
         "Te ramène au lobby (salle 0, le village de BSW). Avant le début d'une partie,\n"
