@@ -5,6 +5,7 @@ MESSAGES: dict[str, str] = {
     # ---- informational messages --------------------------------------------------------------------
     # connection and login (protocol/session.py)
     "greeting": "Velkommen til Tichu-lobbyen. Log ind med dit navn, eller skriv guest.",
+    # the same in every language: how to switch, in a few words of each
     "greeting-languages": "In English: /set lang en · Auf Deutsch: /set lang de · "
                           "En français : /set lang fr\nEn español: /set lang es · "
                           "På dansk: /set lang da",
@@ -79,11 +80,13 @@ MESSAGES: dict[str, str] = {
     "game-waiting-for-you": "Dit spil ved bord {table} fortsætter uden dig: /room {table} fører dig tilbage.",
     "setting": "{name} er nu {value}.",
     "setting-lang": "Sprog: {language}. /set lang de|en|fr|es|da skifter.",
+    # the languages by their own names (the same in every catalog)
     "language-en": "English",
     "language-de": "Deutsch",
     "language-fr": "Français",
     "language-es": "Español",
     "language-da": "Dansk",
+    # the rooms' names (lobby/world.py names them in English for the machine mode's data)
     "room-lobby": "lobbyen",
     "room-table": "rummet ved bord {number}",
     "iset": "Grænsefladeindstillingen {name} er nu {value}.",
@@ -199,7 +202,7 @@ MESSAGES: dict[str, str] = {
     "game-play-bomb": "{name} BOMBER {cards}!",
     "game-wish": "{name} ønsker {rank!w:a-rank}.",
     "game-wish-none": "{name} ønsker ingenting.",
-    "game-wish-fulfilled": "Ønsket om {rank!w:a-rank} er opfyldt af {name}.",
+    "game-wish-fulfilled": "{name} opfylder ønsket: {rank!w:a-rank}.",
     "game-pass": "{name} melder pas.",
     "game-trick-won": "{name} vinder stikket.",
     "game-trick-won-dragon": "{name} vinder Dragens stik og skal give det til en modstander.",
@@ -212,6 +215,7 @@ MESSAGES: dict[str, str] = {
     "place-4": "4.",
     "place-n": "{place}.",
     "seat-unnamed": "plads {seat}",
+    # card notation itself (B D K A) stays BSW's
     "rank-2": "2",
     "a-rank-2": "en 2'er",
     "ranks-2": "2'ere",
@@ -251,22 +255,25 @@ MESSAGES: dict[str, str] = {
     "rank-A": "es",
     "a-rank-A": "et es",
     "ranks-A": "esser",
-    "kind-a-single": "et enkelt kort",
+    # kinds of plays (`{kind!w:kind-a}`, an engine refusal)
+    "kind-a-single": "et enkeltkort",
     "kind-a-pair": "et par",
-    "kind-a-triple": "en trekant",
+    "kind-a-triple": "tre ens",
     "kind-a-fullhouse": "et fuldt hus",
-    "kind-a-straight": "en stige",
-    "kind-a-stairs": "en partrappe",
+    "kind-a-straight": "en række",
+    "kind-a-stairs": "en trappe af par",
     "kind-a-bomb": "en bombe",
     "kind-a-dog": "Hunden",
-    "phase-grand": "Grand Tichu-beslutninger",
+    # the phases of a round (`{phase!w:phase}`)
+    "phase-grand": "Grand Tichu-svar",
     "phase-exchange": "byttet",
     "phase-play": "spillet",
     "phase-wish": "ønsket",
-    "phase-dragon": "Dragestikket gives væk",
+    "phase-dragon": "overdragelsen af Dragens stik",
     "phase-finished": "runden er slut",
+    # words that fill other messages (lobby.messages.Msg)
     "role-operator": "serverens operatør",
-    "until-further-notice": "indtil videre",
+    "until-further-notice": "videre",
     "names-and": "{names} og {name}",
     "names-or": "{names} eller {name}",
     "game-round-over": "Runden er slut. Rækkefølge: {order}.",
@@ -287,7 +294,7 @@ MESSAGES: dict[str, str] = {
     # game records, statistics, ratings (lobby/records.py data, protocol/render_records.py)
     "history-header": "Seneste spil for {name}:",
     "history-line": (
-        "#{game} {date} bord {table}: {team0} {score0}:{score1} {team1}, {rounds} "
+        "  #{game} {date} bord {table}: {team0} {score0}:{score1} {team1}, {rounds} "
         "{rounds!p:runde|runder}, {outcome}{unrated}"),
     "history-none": "{name} har ingen afsluttede spil.",
     "history-won": "vundet",
@@ -312,9 +319,8 @@ MESSAGES: dict[str, str] = {
     "finger-calls": (
         "  Tichu {tichu_made}/{tichu_calls}, Grand Tichu {grand_made}/{grand_calls}, dobbeltsejre "
         "{double_victories}, først ude {first_out}"),
-    "finger-rating": (
-        "rating {rating} efter {rated_games} {rated_games!p:spil|spil} med rating (bedste "
-        "{peak})"),
+    "finger-rating":
+        "  rating {rating} efter {rated_games} {rated_games!p:spil|spil} med rating (bedste {peak})",
     "finger-no-games": "  ingen afsluttede spil endnu",
     # mute lists and moderation (lobby/moderation.py)
     "muted": "{name} er nu på din ignoreringsliste: du ser hverken vedkommendes tale eller hvisken.",
@@ -386,11 +392,11 @@ MESSAGES: dict[str, str] = {
         "Du sidder allerede ved bord {tables}, og man sidder ved {limit} {limit!p:bord|borde} ad gangen; "
         "forlad det først, eller lad dets spil slutte."),
     "tables-too-fast": (
-        "Du har åbnet {limit} {limit!p:bord|borde} det sidste minut, det højeste antal "
-        "pr. bruger; prøv igen om {seconds!t}."),
+        "Du har åbnet {limit} {limit!p:bord|borde} inden for det sidste minut, det højeste antal pr. "
+        "bruger; prøv igen om {seconds!t}."),
     "address-tables": (
-        "Brugerne fra din adresse er allerede vært for eller sidder ved {limit} åbne "
-        "{limit!p:bord|borde}, det højeste antal pr. adresse; forlad et først."),
+        "Brugerne fra din adresse er allerede vært for eller sidder ved {limit} {limit!p:åbent bord|åbne "
+        "borde}, det højeste antal pr. adresse; forlad et først."),
     "need-four": "Der skal fire spillere til at starte; {count} sidder.",
     "host-only": "Kun værten, {host}, må gøre det (indstillingen host).",
     "host-only-option": "Kun værten, {host}, må sætte indstillingen {option}.",
@@ -426,7 +432,7 @@ MESSAGES: dict[str, str] = {
     "unknown-game": "Her findes intet spil {name}; /newroom tichu åbner et Tichu-bord.",
     "unknown-setting": "Der er ingen indstilling {name}; /set color on|off er én af dem.",
     "bad-setting-value": "Indstillingen {name} forventer {expected}, ikke {value!r}.",
-    "unknown-language": "Her er intet sprog {value!r}; /set lang tager {choices}.",
+    "unknown-language": "Her findes intet sprog {value!r}; /set lang kender {choices}.",
     "bad-width": "Bredden er et antal kolonner fra {min} til {max}, eller auto, ikke {value!r}.",
     # machine mode (protocol/machine.py)
     "bad-id": "Et kommando-id er #ID med 1 til 32 bogstaver, cifre, - eller _, ikke #{id}.",
@@ -532,7 +538,7 @@ MESSAGES: dict[str, str] = {
     "dog-on-table": "Intet kan spilles på Hunden, heller ikke en bombe.",
     "dog-not-lead": "Hunden kan kun spilles ud, ikke lægges på et stik.",
     "phoenix-on-dragon": "Fønix kan ikke spilles på Dragen.",
-    "bomb-on-table": "{play} slår ikke {top}: det gør kun en større bombe.",
+    "bomb-on-table": "{play} slår ikke bomben {top}: det gør kun en større bombe.",
     "wrong-kind": (
         "{play} kan ikke spilles på {top}: {kind!w:kind-a} kan ikke lægges på "
         "{top_kind!w:kind-a}."),
@@ -749,14 +755,16 @@ MESSAGES: dict[str, str] = {
     "cmd-set": ("Skift en indstilling for denne forbindelse (color on|off, "
                 "lang de|en|fr|es|da, width N|auto)."),
     "cmd-set-help": (
-        "Indstillinger kun for denne forbindelse (de gemmes ikke): /set color on viser\n"
+        "Indstillinger for denne forbindelse (kun sproget gemmes): /set color on viser\n"
         "kortene på hænder og stik med én ANSI-farve pr. kortfarve (Schwert fed, Pagode\n"
         "blå, Jade grøn, Stern rød, specialkortene gule); /set color off slår det fra\n"
-        "igen. /set width N bryder hver linje ved N kolonner ({min_width} til {max_width});\n"
-        "/set width auto går tilbage til den bredde, din telnet-klient oplyser (NAWS),\n"
-        "eller {default_width}."
-        " /set bell on ringer med terminalens klokke, når det er din tur, eller en beslutning "
-        "venter på dig."),
+        "igen. /set lang de|en|fr|es|da vælger sproget for alt, hvad serveren fortæller\n"
+        "dig (English, Deutsch, Français, Español, Dansk); et registreret navn beholder\n"
+        "det til næste login."
+        " /set width N bryder hver linje ved N kolonner ({min_width} til {max_width}); "
+        "/set width auto går tilbage til den bredde, din telnet-klient oplyser (NAWS), "
+        "eller {default_width}. /set bell on ringer med terminalens klokke, når det "
+        "er din tur, eller en beslutning venter på dig."),
     "cmd-showlist": "Vis en af dine lister: /showlist mute.",
     "cmd-showlist-help": "/showlist mute viser navnene på din ignoreringsliste.",
     "cmd-shutdown": "Admins: stop serveren efter en advarsel.",

@@ -5,6 +5,7 @@ MESSAGES: dict[str, str] = {
     # ---- informational messages --------------------------------------------------------------------
     # connection and login (protocol/session.py)
     "greeting": "Te damos la bienvenida al lobby de Tichu. Entra con tu nombre, o escribe guest.",
+    # the same in every language: how to switch, in a few words of each
     "greeting-languages": "In English: /set lang en · Auf Deutsch: /set lang de · "
                           "En français : /set lang fr\nEn español: /set lang es · "
                           "På dansk: /set lang da",
@@ -81,12 +82,14 @@ MESSAGES: dict[str, str] = {
     "game-waiting-for-you": "Tu partida en la mesa {table} sigue sin ti: /room {table} te devuelve a ella.",
     "setting": "Ajuste {name}: {value}.",
     "setting-lang": "Idioma: {language}. /set lang de|en|fr|es|da lo cambia.",
+    # the languages by their own names (the same in every catalog)
     "language-en": "English",
     "language-de": "Deutsch",
     "language-fr": "Français",
     "language-es": "Español",
     "language-da": "Dansk",
-    "room-lobby": "la sala principal",
+    # the rooms' names (lobby/world.py names them in English for the machine mode's data)
+    "room-lobby": "el lobby",
     "room-table": "la sala de la mesa {number}",
     "iset": "Ajuste de interfaz {name}: {value}.",
     # help (protocol/commands.py)
@@ -125,8 +128,8 @@ MESSAGES: dict[str, str] = {
         "/remove {name}."),
     "table-back": "{name} ha vuelto.",
     "table-remove-proposed": (
-        "{name} propone retirar a {target}: /accept o /refuse (hacen falta {needed} "
-        "{needed!p:voto|votos})."),
+        "{name} propone retirar a {target}: /accept o /refuse ({needed} {needed!p:voto necesario|votos "
+        "necesarios})."),
     "table-vote": "{name} vota {vote} sobre retirar a {target}.",
     "table-remove-refused": "{target} se queda: se rechazó la retirada.",
     "table-vote-ended": "Termina la votación sobre retirar a {name}.",
@@ -142,8 +145,8 @@ MESSAGES: dict[str, str] = {
     "vote-no": "no",
     "table-view": "Mesa {table}: {state}.",
     "table-look": "La mesa {table} ahora mismo:",
-    "options-default": "opciones por defecto",
-    "options-defaults": "por defecto",
+    "options-default": "opciones predeterminadas",
+    "options-defaults": "predeterminadas",
     "table-state-waiting": "esperando",
     "table-state-playing": "jugando",
     "table-state-finished": "terminada",
@@ -203,7 +206,7 @@ MESSAGES: dict[str, str] = {
     "game-play-bomb": "¡{name} tira una BOMBA: {cards}!",
     "game-wish": "{name} desea {rank!w:a-rank}.",
     "game-wish-none": "{name} no desea nada.",
-    "game-wish-fulfilled": "{name} cumple el deseo ({rank!w:a-rank}).",
+    "game-wish-fulfilled": "{name} cumple el deseo: {rank!w:a-rank}.",
     "game-pass": "{name} pasa.",
     "game-trick-won": "{name} gana la baza.",
     "game-trick-won-dragon": "{name} gana la baza del Dragón y debe entregarla a un rival.",
@@ -216,6 +219,7 @@ MESSAGES: dict[str, str] = {
     "place-4": "4.º",
     "place-n": "{place}.º",
     "seat-unnamed": "posición {seat}",
+    # card notation itself (B D K A) stays BSW's
     "rank-2": "2",
     "a-rank-2": "un 2",
     "ranks-2": "2",
@@ -255,7 +259,8 @@ MESSAGES: dict[str, str] = {
     "rank-A": "As",
     "a-rank-A": "un As",
     "ranks-A": "Ases",
-    "kind-a-single": "una carta suelta",
+    # kinds of plays (`{kind!w:kind-a}`, an engine refusal)
+    "kind-a-single": "una carta simple",
     "kind-a-pair": "una pareja",
     "kind-a-triple": "un trío",
     "kind-a-fullhouse": "un full",
@@ -263,12 +268,14 @@ MESSAGES: dict[str, str] = {
     "kind-a-stairs": "una escalera de parejas",
     "kind-a-bomb": "una bomba",
     "kind-a-dog": "el Perro",
-    "phase-grand": "decisiones de Gran Tichu",
-    "phase-exchange": "intercambio",
-    "phase-play": "juego",
+    # the phases of a round (`{phase!w:phase}`)
+    "phase-grand": "el Gran Tichu",
+    "phase-exchange": "el intercambio",
+    "phase-play": "el juego",
     "phase-wish": "el deseo",
-    "phase-dragon": "la entrega del Dragón",
+    "phase-dragon": "la entrega de la baza del Dragón",
     "phase-finished": "ronda terminada",
+    # words that fill other messages (lobby.messages.Msg)
     "role-operator": "el operador del servidor",
     "until-further-notice": "nuevo aviso",
     "names-and": "{names} y {name}",
@@ -291,7 +298,7 @@ MESSAGES: dict[str, str] = {
     # game records, statistics, ratings (lobby/records.py data, protocol/render_records.py)
     "history-header": "Partidas recientes de {name}:",
     "history-line": (
-        "#{game} {date} mesa {table}: {team0} {score0}:{score1} {team1}, {rounds} "
+        "  #{game} {date} mesa {table}: {team0} {score0}:{score1} {team1}, {rounds} "
         "{rounds!p:ronda|rondas}, {outcome}{unrated}"),
     "history-none": "{name} no tiene partidas terminadas.",
     "history-won": "ganada",
@@ -318,8 +325,8 @@ MESSAGES: dict[str, str] = {
         "  Tichu {tichu_made}/{tichu_calls}, Gran Tichu {grand_made}/{grand_calls}, victorias dobles "
         "{double_victories}, primero en terminar {first_out}"),
     "finger-rating": (
-        "rating {rating} tras {rated_games} {rated_games!p:partida puntuada|partidas "
-        "puntuadas} (máximo {peak})"),
+        "  Elo {rating} tras {rated_games} {rated_games!p:partida puntuada|partidas puntuadas} (máximo "
+        "{peak})"),
     "finger-no-games": "  aún sin partidas terminadas",
     # mute lists and moderation (lobby/moderation.py)
     "muted": "{name} está ahora en tu lista de ignorados: no verás lo que dice ni sus susurros.",
@@ -433,7 +440,7 @@ MESSAGES: dict[str, str] = {
     "unknown-game": "Aquí no hay ningún juego {name}; /newroom tichu abre una mesa de Tichu.",
     "unknown-setting": "No existe el ajuste {name}; /set color on|off es uno.",
     "bad-setting-value": "El ajuste {name} admite {expected}, no {value!r}.",
-    "unknown-language": "Aquí no hay idioma {value!r}; /set lang acepta {choices}.",
+    "unknown-language": "Aquí no existe el idioma {value!r}; /set lang admite {choices}.",
     "bad-width": "El ancho es un número de columnas de {min} a {max}, o auto, no {value!r}.",
     # machine mode (protocol/machine.py)
     "bad-id": "Un id de comando es #ID con 1 a 32 letras, cifras, - o _, no #{id}.",
@@ -530,19 +537,18 @@ MESSAGES: dict[str, str] = {
     "duplicate-card": "{card} aparece dos veces.",
     "bad-rank": "No es un valor: {token!r}. Los valores son 2..10, B (o J), D (o Q), K, A.",
     # cards.py: the rank-only shorthand of a play (`/play 7 7`)
-    "ambiguous-cards": (
-        "¿Qué cartas ({rank!w:ranks})? Cualquier elección rompe una bomba; indica las "
-        "cartas, p. ej. {example}."),
+    "ambiguous-cards":
+        "¿Qué {rank!w:ranks}? Cualquier elección rompe una bomba; indica las cartas, p. ej. {example}.",
     "missing-rank": "No tienes {count} {count!p:carta|cartas} de valor {rank}.",
     # moves.py: why a play is refused
     "no-cards": "Indica las cartas que quieres jugar.",
     "cards-not-in-hand": "No tienes {cards}.",
     "not-a-combination": "{cards} no es una combinación.",
-    "bad-phoenix-reading": "El Fénix no puede valer {rank!w:a-rank} en {cards}.",
+    "bad-phoenix-reading": "El Fénix no puede hacer de {rank!w:a-rank} en {cards}.",
     "dog-on-table": "Sobre el Perro no se puede jugar nada, ni siquiera una bomba.",
     "dog-not-lead": "El Perro solo se puede jugar al salir, no sobre una baza.",
     "phoenix-on-dragon": "El Fénix no se puede jugar sobre el Dragón.",
-    "bomb-on-table": "{play} no supera a {top}: solo una bomba mayor lo hace.",
+    "bomb-on-table": "{play} no supera la bomba {top}: solo una bomba mayor lo hace.",
     "wrong-kind": (
         "{play} no se puede jugar sobre {top}: {kind!w:kind-a} no va sobre "
         "{top_kind!w:kind-a}."),
@@ -765,13 +771,16 @@ MESSAGES: dict[str, str] = {
         "/schupf R2 SA Hu. La forma corta con valores también vale (/schupf 2 A 3)."),
     "cmd-set": "Cambiar un ajuste de esta conexión (color on|off, lang de|en|fr|es|da, width N|auto).",
     "cmd-set-help": (
-        "Ajustes solo de esta conexión (no se guardan): /set color on muestra las\n"
+        "Ajustes de esta conexión (solo se guarda el idioma): /set color on muestra las\n"
         "cartas de las manos y las bazas en colores ANSI por palo (Schwert en negrita,\n"
         "Pagode en azul, Jade en verde, Stern en rojo, las especiales en amarillo);\n"
-        "/set color off lo desactiva. /set width N corta cada línea a N columnas\n"
-        "({min_width} a {max_width}); /set width auto vuelve al ancho que indica tu cliente\n"
-        "telnet (NAWS), o {default_width}."
-        " /set bell on hace sonar el timbre del terminal cuando te toca o una decisión te espera."),
+        "/set color off lo desactiva. /set lang de|en|fr|es|da elige el idioma de todo\n"
+        "lo que te dice el servidor (English, Deutsch, Français, Español, Dansk); un\n"
+        "nombre registrado lo conserva para la próxima vez."
+        " /set width N corta cada línea a N columnas ({min_width} a {max_width}); "
+        "/set width auto vuelve al ancho que indica tu cliente telnet (NAWS), o "
+        "{default_width}. /set bell on hace sonar el timbre del terminal cuando te "
+        "toca o una decisión te espera."),
     "cmd-showlist": "Mostrar una de tus listas: /showlist mute.",
     "cmd-showlist-help": "/showlist mute muestra los nombres de tu lista de ignorados.",
     "cmd-shutdown": "Admins: detener el servidor tras un aviso.",

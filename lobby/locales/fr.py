@@ -5,6 +5,7 @@ MESSAGES: dict[str, str] = {
     # ---- informational messages --------------------------------------------------------------------
     # connection and login (protocol/session.py)
     "greeting": "Bienvenue au lobby Tichu. Connecte-toi avec ton nom, ou tape guest.",
+    # the same in every language: how to switch, in a few words of each
     "greeting-languages": "In English: /set lang en · Auf Deutsch: /set lang de · "
                           "En français : /set lang fr\nEn español: /set lang es · "
                           "På dansk: /set lang da",
@@ -81,13 +82,15 @@ MESSAGES: dict[str, str] = {
     "whereis": "{name} est dans {room} (salle {number}).",
     "game-waiting-for-you": "Ta partie à la table {table} continue sans toi : /room {table} t'y ramène.",
     "setting": "Réglage {name} : {value}.",
-    "setting-lang": "Langue : {language}. /set lang de|en|fr|es|da en change.",
+    "setting-lang": "Langue : {language}. /set lang de|en|fr|es|da pour en changer.",
+    # the languages by their own names (the same in every catalog)
     "language-en": "English",
     "language-de": "Deutsch",
     "language-fr": "Français",
     "language-es": "Español",
     "language-da": "Dansk",
-    "room-lobby": "le hall",
+    # the rooms' names (lobby/world.py names them in English for the machine mode's data)
+    "room-lobby": "le lobby",
     "room-table": "la salle de la table {number}",
     "iset": "Réglage d'interface {name} : {value}.",
     # help (protocol/commands.py)
@@ -125,9 +128,8 @@ MESSAGES: dict[str, str] = {
         "{name} a disparu ; la partie l'attend. Après {grace!t}, les autres joueurs peuvent faire "
         "/remove {name}."),
     "table-back": "{name} est de retour.",
-    "table-remove-proposed": (
-        "{name} propose de retirer {target} : /accept ou /refuse ({needed} "
-        "{needed!p:voix|voix} nécessaires)."),
+    "table-remove-proposed":
+        "{name} propose de retirer {target} : /accept ou /refuse (il faut {needed} {needed!p:voix|voix}).",
     "table-vote": "{name} vote {vote} sur le retrait de {target}.",
     "table-remove-refused": "{target} reste : le retrait a été refusé.",
     "table-vote-ended": "Le vote sur le retrait de {name} est terminé.",
@@ -168,7 +170,7 @@ MESSAGES: dict[str, str] = {
     "view-cards-left": "({count} en main)",
     "view-your-turn": "À toi de jouer : /play CARDS ou /pass",
     "view-your-lead": "Tu as la main : /play CARDS",
-    "view-your-turn-wish": "À toi : /play CARDS avec {rank!w:a-rank} (le souhait), ou une bombe",
+    "view-your-turn-wish": "À toi de jouer : /play CARDS avec {rank!w:a-rank} (le souhait), ou une bombe",
     "view-your-lead-wish": "Tu as la main : /play CARDS avec {rank!w:a-rank} (le souhait), ou une bombe",
     "view-bombs": "Tu peux poser une bombe : /bomb {cards}",
     "view-bomb-window": "{name} pourra continuer dans {seconds!t} : place aux bombes.",
@@ -204,7 +206,7 @@ MESSAGES: dict[str, str] = {
     "game-play-bomb": "{name} pose une BOMBE : {cards} !",
     "game-wish": "{name} souhaite {rank!w:a-rank}.",
     "game-wish-none": "{name} ne fait pas de souhait.",
-    "game-wish-fulfilled": "{name} remplit le souhait ({rank!w:a-rank}).",
+    "game-wish-fulfilled": "{name} remplit le souhait : {rank!w:a-rank}.",
     "game-pass": "{name} passe.",
     "game-trick-won": "{name} remporte le pli.",
     "game-trick-won-dragon": "{name} remporte le pli du Dragon et doit le donner à un adversaire.",
@@ -217,6 +219,7 @@ MESSAGES: dict[str, str] = {
     "place-4": "4e",
     "place-n": "{place}e",
     "seat-unnamed": "place {seat}",
+    # card notation itself (B D K A) stays BSW's
     "rank-2": "2",
     "a-rank-2": "un 2",
     "ranks-2": "2",
@@ -256,20 +259,23 @@ MESSAGES: dict[str, str] = {
     "rank-A": "As",
     "a-rank-A": "un As",
     "ranks-A": "As",
-    "kind-a-single": "une carte seule",
+    # kinds of plays (`{kind!w:kind-a}`, an engine refusal)
+    "kind-a-single": "une carte simple",
     "kind-a-pair": "une paire",
     "kind-a-triple": "un brelan",
     "kind-a-fullhouse": "un full",
     "kind-a-straight": "une suite",
-    "kind-a-stairs": "un escalier",
+    "kind-a-stairs": "une suite de paires",
     "kind-a-bomb": "une bombe",
     "kind-a-dog": "le Chien",
-    "phase-grand": "annonces de Grand Tichu",
-    "phase-exchange": "échange",
-    "phase-play": "jeu",
+    # the phases of a round (`{phase!w:phase}`)
+    "phase-grand": "les annonces de Grand Tichu",
+    "phase-exchange": "l'échange",
+    "phase-play": "le jeu",
     "phase-wish": "le souhait",
-    "phase-dragon": "le don du Dragon",
-    "phase-finished": "manche finie",
+    "phase-dragon": "le don du pli du Dragon",
+    "phase-finished": "manche terminée",
+    # words that fill other messages (lobby.messages.Msg)
     "role-operator": "l'opérateur du serveur",
     "until-further-notice": "nouvel ordre",
     "names-and": "{names} et {name}",
@@ -292,7 +298,7 @@ MESSAGES: dict[str, str] = {
     # game records, statistics, ratings (lobby/records.py data, protocol/render_records.py)
     "history-header": "Dernières parties de {name} :",
     "history-line": (
-        "#{game} {date} table {table} : {team0} {score0}:{score1} {team1}, {rounds} "
+        "  #{game} {date} table {table} : {team0} {score0}:{score1} {team1}, {rounds} "
         "{rounds!p:manche|manches}, {outcome}{unrated}"),
     "history-none": "{name} n'a aucune partie terminée.",
     "history-won": "gagnée",
@@ -318,9 +324,8 @@ MESSAGES: dict[str, str] = {
     "finger-calls": (
         "  Tichu {tichu_made}/{tichu_calls}, Grand Tichu {grand_made}/{grand_calls}, doubles victoires "
         "{double_victories}, premier à finir {first_out}"),
-    "finger-rating": (
-        "classement {rating} après {rated_games} {rated_games!p:partie classée|parties "
-        "classées} (meilleur {peak})"),
+    "finger-rating":
+        "  Elo {rating} après {rated_games} {rated_games!p:partie classée|parties classées} (record {peak})",
     "finger-no-games": "  aucune partie terminée pour l'instant",
     # mute lists and moderation (lobby/moderation.py)
     "muted": "{name} est maintenant dans ta liste d'ignorés : tu ne verras plus ses messages.",
@@ -446,9 +451,8 @@ MESSAGES: dict[str, str] = {
     "not-a-bot": "Il n'y a pas de bot à la place {seat}.",
     # game records (lobby/records.py)
     "no-such-game": "Il n'y a pas de partie #{game} ; /history liste les parties récentes.",
-    "no-such-round": (
-        "La partie #{game} n'a pas de manche {round} ; elle en a eu {rounds} "
-        "{rounds!p:manche|manches}."),
+    "no-such-round":
+        "La partie #{game} n'a pas de manche {round} ; elle a eu {rounds} {rounds!p:manche|manches}.",
     "no-tch-log": "La partie #{game} n'a pas de log BSW : elle a été jouée avec /option log off.",
     # defences of the public port (protocol/guard.py)
     "server-full": "Le serveur est plein ; réessaie plus tard.",
@@ -532,18 +536,18 @@ MESSAGES: dict[str, str] = {
     "bad-rank": "Pas une hauteur : {token!r}. Les hauteurs sont 2..10, B (ou J), D (ou Q), K, A.",
     # cards.py: the rank-only shorthand of a play (`/play 7 7`)
     "ambiguous-cards": (
-        "Quelles cartes ({rank!w:ranks}) ? Chaque choix casse une bombe ; nomme les "
+        "Quelles cartes jouer parmi tes {rank!w:ranks} ? Chaque choix casse une bombe ; nomme les "
         "cartes, p. ex. {example}."),
-    "missing-rank": "Tu n'as pas {count} {count!p:carte|cartes} de rang {rank}.",
+    "missing-rank": "Tu n'as pas {count} {count!p:carte|cartes} de hauteur {rank}.",
     # moves.py: why a play is refused
     "no-cards": "Nomme les cartes à jouer.",
     "cards-not-in-hand": "Tu n'as pas {cards} en main.",
     "not-a-combination": "{cards} n'est pas une combinaison.",
-    "bad-phoenix-reading": "Le Phénix ne peut pas valoir {rank!w:a-rank} dans {cards}.",
+    "bad-phoenix-reading": "Le Phénix ne peut pas remplacer {rank!w:a-rank} dans {cards}.",
     "dog-on-table": "Rien ne se joue sur le Chien, pas même une bombe.",
     "dog-not-lead": "Le Chien ne se joue qu'en entame, pas sur un pli.",
     "phoenix-on-dragon": "Le Phénix ne peut pas être joué sur le Dragon.",
-    "bomb-on-table": "{play} ne bat pas {top} : seule une bombe plus forte le peut.",
+    "bomb-on-table": "{play} ne bat pas la bombe {top} : seule une bombe plus forte le peut.",
     "wrong-kind": (
         "{play} ne peut pas être joué sur {top} : {kind!w:kind-a} ne va pas sur "
         "{top_kind!w:kind-a}."),
@@ -765,14 +769,17 @@ MESSAGES: dict[str, str] = {
         "(/schupf 2 A 3)."),
     "cmd-set": "Changer un réglage de cette connexion (color on|off, lang de|en|fr|es|da, width N|auto).",
     "cmd-set-help": (
-        "Réglages de cette connexion seulement (ils ne sont pas enregistrés) : /set\n"
-        "color on montre les cartes des mains et des plis avec une teinte ANSI par\n"
-        "couleur (Schwert en gras, Pagode en bleu, Jade en vert, Stern en rouge, les\n"
-        "cartes spéciales en jaune) ; /set color off les désactive. /set width N\n"
-        "coupe chaque ligne à N colonnes ({min_width} à {max_width}) ; /set width auto revient\n"
-        "à la largeur que ton client telnet indique (NAWS), ou {default_width}."
-        " /set bell on fait sonner la cloche du terminal quand c'est à toi de jouer "
-        "ou qu'une décision t'attend."),
+        "Réglages de cette connexion (seule la langue est enregistrée) : /set color on\n"
+        "montre les cartes des mains et des plis avec une teinte ANSI par couleur\n"
+        "(Schwert en gras, Pagode en bleu, Jade en vert, Stern en rouge, les cartes\n"
+        "spéciales en jaune) ; /set color off les désactive. /set lang de|en|fr|es|da\n"
+        "choisit la langue de tout ce que le serveur te dit (English, Deutsch,\n"
+        "Français, Español, Dansk) ; un nom inscrit la garde pour la prochaine\n"
+        "connexion."
+        " /set width N coupe chaque ligne à N colonnes ({min_width} à {max_width}) ; "
+        "/set width auto revient à la largeur que ton client telnet indique (NAWS), "
+        "ou {default_width}. /set bell on fait sonner la cloche du terminal quand "
+        "c'est à toi de jouer ou qu'une décision t'attend."),
     "cmd-showlist": "Afficher une de tes listes : /showlist mute.",
     "cmd-showlist-help": "/showlist mute affiche les noms de ta liste d'ignorés.",
     "cmd-shutdown": "Admins : arrêter le serveur après un avertissement.",
