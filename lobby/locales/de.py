@@ -6,6 +6,7 @@ MESSAGES: dict[str, str] = {
     # ---- informational messages --------------------------------------------------------------------
     # connection and login (protocol/session.py)
     "greeting": "Willkommen in der Tichu-Lobby. Melde dich mit deinem Namen an oder tippe guest.",
+    # the same in every language: how to switch, in a few words of each
     "greeting-languages": (
         "In English: /set lang en · Auf Deutsch: /set lang de · En français : /set lang fr\nEn español: "
         "/set lang es · På dansk: /set lang da"),
@@ -25,7 +26,7 @@ MESSAGES: dict[str, str] = {
         "Tisch {table} hält den Platz des Gasts {name} frei: Tippe den Schlüssel, den du beim Hinsetzen "
         "bekommen hast, um ihn zurückzubekommen (eine leere Zeile: als {name} ohne ihn anmelden)."),
     "logged-in-guest": (
-        "Hallo {name}! Du bist Gast; /register PASSWORT reserviert dir diesen Namen. /hilfe zeigt die "
+        "Hallo {name}! Du bist Gast; /register PASSWORD reserviert dir diesen Namen. /hilfe zeigt die "
         "Befehle."),
     "logged-in": "Willkommen zurück, {name}! /hilfe zeigt die Befehle.",
     "replaced": (
@@ -85,11 +86,13 @@ MESSAGES: dict[str, str] = {
         "Dein Spiel an Tisch {table} geht ohne dich weiter: /room {table} bringt dich zurück."),
     "setting": "{name} ist jetzt {value}.",
     "setting-lang": "Sprache: {language}. /set lang de|en|fr|es|da wechselt sie.",
+    # the languages by their own names (the same in every catalog)
     "language-en": "English",
     "language-de": "Deutsch",
     "language-fr": "Français",
     "language-es": "Español",
     "language-da": "Dansk",
+    # the rooms' names (lobby/world.py names them in English for the machine mode's data)
     "room-lobby": "der Lobby",
     "room-table": "dem Raum von Tisch {number}",
     "iset": "Schnittstellen-Einstellung {name} ist jetzt {value}.",
@@ -106,7 +109,7 @@ MESSAGES: dict[str, str] = {
     "help-group-account": "Konto",
     "help-group-moderation": "Moderation",
     "help-group-other": "Sonstiges",
-    "help-footer": "/hilfe BEFEHL erklärt einen Befehl genauer.",
+    "help-footer": "/hilfe COMMAND erklärt einen Befehl genauer.",
     "help-command": "{usage}",
     "help-aliases": "  auch: {aliases}",
     # tables (lobby/table.py events, rendered by protocol/render_table.py)
@@ -116,7 +119,7 @@ MESSAGES: dict[str, str] = {
     "table-left": "{name} verlässt Platz {seat}.",
     "table-started": "Tisch {table}: Das Spiel beginnt, {team0} gegen {team1}.",
     "table-option-set": "{name} setzt {option} auf {value}.",
-    "table-options": "Optionen von Tisch {table} (/option NAME [WERT] vor dem Start):",
+    "table-options": "Optionen von Tisch {table} (/option NAME [VALUE] vor dem Start):",
     "table-option-line": "  {option:<13} {value:<6} {about}",
     "table-info": "Tisch {table}: {state}, Gastgeber {host}.",
     "table-info-seats": "  Plätze: {seating}",
@@ -153,7 +156,7 @@ MESSAGES: dict[str, str] = {
     "table-state-playing": "spielt",
     "table-state-finished": "beendet",
     "view-seats": "Plätze: {seating}",
-    "view-waiting": "/join [PLATZ] setzt dich; /start, wenn vier sitzen; /option help zeigt die Optionen.",
+    "view-waiting": "/join [SEAT] setzt dich; /start, wenn vier sitzen; /option help zeigt die Optionen.",
     "view-players": "{players}",
     "view-player-out": "raus ({place})",
     "view-call-tichu": "T!",
@@ -170,18 +173,18 @@ MESSAGES: dict[str, str] = {
     "view-received": "Bekommen: {gifts}",
     "view-turn": "{name} ist dran.",
     "view-cards-left": "({count} übrig)",
-    "view-your-turn": "Du bist dran: /play KARTEN oder /pass",
-    "view-your-lead": "Du spielst aus: /play KARTEN",
-    "view-your-turn-wish": "Du bist dran: /play KARTEN mit dem Wunsch ({rank!w:rank}) oder eine Bombe",
-    "view-your-lead-wish": "Du spielst aus: /play KARTEN mit dem Wunsch ({rank!w:rank}) oder eine Bombe",
+    "view-your-turn": "Du bist dran: /play CARDS oder /pass",
+    "view-your-lead": "Du spielst aus: /play CARDS",
+    "view-your-turn-wish": "Du bist dran: /play CARDS mit dem Wunsch ({rank!w:rank}) oder eine Bombe",
+    "view-your-lead-wish": "Du spielst aus: /play CARDS mit dem Wunsch ({rank!w:rank}) oder eine Bombe",
     "view-bombs": "Du kannst bomben: /bomb {cards}",
     "view-bomb-window": "{name} darf in {seconds!t} weiterspielen: Zeit zum Bomben.",
     "view-bomb-window-you": "Du darfst in {seconds!t} weiterspielen: Die anderen dürfen noch bomben.",
     "view-grand": "Großes Tichu? /grand oder /nogrand",
     "view-grand-wait": "Warten auf die Entscheidung zum Großen Tichu: {names}",
-    "view-exchange": "Schupfen: /schupf NÄCHSTER PARTNER VORIGER ({next}, {partner}, {previous})",
+    "view-exchange": "Schupfen: /schupf NEXT PARTNER PREVIOUS ({next}, {partner}, {previous})",
     "view-exchange-wait": "Warten aufs Schupfen: {names}",
-    "view-wish-prompt": "Dein Wunsch: /wish RANG oder /wish none",
+    "view-wish-prompt": "Dein Wunsch: /wish RANK oder /wish none",
     "view-wish-wait": "Warten auf den Wunsch von {name}.",
     "view-dragon": "Verschenke den Drachenstich: /dragon left ({left}) oder /dragon right ({right})",
     "view-dragon-wait": "Warten, bis {name} den Drachenstich verschenkt.",
@@ -219,6 +222,7 @@ MESSAGES: dict[str, str] = {
     "place-4": "4.",
     "place-n": "{place}.",
     "seat-unnamed": "Platz {seat}",
+    # card notation itself (B D K A) stays BSW's
     "rank-2": "2",
     "a-rank-2": "eine 2",
     "ranks-2": "2er",
@@ -258,6 +262,7 @@ MESSAGES: dict[str, str] = {
     "rank-A": "Ass",
     "a-rank-A": "ein Ass",
     "ranks-A": "Asse",
+    # kinds of plays (`{kind!w:kind-a}`, an engine refusal)
     "kind-a-single": "eine Einzelkarte",
     "kind-a-pair": "ein Pärchen",
     "kind-a-triple": "ein Drilling",
@@ -266,12 +271,14 @@ MESSAGES: dict[str, str] = {
     "kind-a-stairs": "eine Treppe",
     "kind-a-bomb": "eine Bombe",
     "kind-a-dog": "der Hund",
+    # the phases of a round (`{phase!w:phase}`)
     "phase-grand": "Entscheidung zum Großen Tichu",
     "phase-exchange": "Schupfen",
     "phase-play": "Spiel",
     "phase-wish": "der Wunsch",
     "phase-dragon": "das Verschenken des Drachenstichs",
     "phase-finished": "Runde vorbei",
+    # words that fill other messages (lobby.messages.Msg)
     "role-operator": "der Betreiber des Servers",
     "until-further-notice": "auf Weiteres",
     "names-and": "{names} und {name}",
@@ -366,8 +373,8 @@ MESSAGES: dict[str, str] = {
     "wrong-password": "Falsches Passwort.",
     "too-many-failures": "Zu viele gescheiterte Anmeldungen; die Verbindung wird geschlossen.",
     "bad-password": "Ein Passwort hat {min} bis {max} Zeichen und keine Leerzeichen.",
-    "already-registered": "Du bist schon registriert; /password ALT NEU ändert dein Passwort.",
-    "not-registered": "Du bist nicht registriert; /register PASSWORT registriert deinen Namen.",
+    "already-registered": "Du bist schon registriert; /password OLD NEW ändert dein Passwort.",
+    "not-registered": "Du bist nicht registriert; /register PASSWORD registriert deinen Namen.",
     "name-held-for-guest": (
         "Tisch {table} hält einen Gastplatz unter dem Namen {name} frei; der Name lässt sich registrieren, "
         "sobald dieses Spiel vorbei ist."),
@@ -422,8 +429,8 @@ MESSAGES: dict[str, str] = {
     "give-dragon-first": (
         "Du hast den Drachenstich: Verschenk ihn zuerst, /dragon left ({left}) oder /dragon right "
         "({right})."),
-    "name-wish-first": "Sag zuerst deinen Wunsch: /wish RANG oder /wish none.",
-    "give-cards-first": "Schupf zuerst deine drei Karten: /schupf NÄCHSTER PARTNER VORIGER.",
+    "name-wish-first": "Sag zuerst deinen Wunsch: /wish RANK oder /wish none.",
+    "give-cards-first": "Schupf zuerst deine drei Karten: /schupf NEXT PARTNER PREVIOUS.",
     "bad-dragon-target": (
         "Verschenk den Drachenstich mit /dragon left oder /dragon right (oder einer Platznummer oder einem "
         "Namen)."),
@@ -564,19 +571,19 @@ MESSAGES: dict[str, str] = {
         "NAME aus, als wäre es angekommen. Die\nListe eines registrierten Namens wird gespeichert; die "
         "eines Gasts gilt,\nsolange der Gast online ist."),
     "cmd-addbot": (
-        "Einen Bot (heuristic, wenn nicht genannt) auf PLATZ oder den ersten freien Platz setzen, vor dem "
+        "Einen Bot (heuristic, wenn nicht genannt) auf SEAT oder den ersten freien Platz setzen, vor dem "
         "Start."),
     "cmd-addbot-help": (
-        "Setzt einen Bot (heuristic, wenn nicht genannt) auf PLATZ oder den ersten\nfreien Platz, vor dem "
+        "Setzt einen Bot (heuristic, wenn nicht genannt) auf SEAT oder den ersten\nfreien Platz, vor dem "
         "Start; das darf der Gastgeber oder jeder, der sitzt.\nexpert denkt 0,5 s pro Entscheidung, "
-        "expert:SEKUNDEN so lange, wie du angibst\n(0,05 bis 10)."),
+        "expert:SECONDS so lange, wie du angibst\n(0,05 bis 10)."),
     "cmd-announce": "Moderatoren: TEXT allen sagen, die online sind.",
     "cmd-announce-help": (
         "Moderatoren und Admins: eine Zeile an alle, die online sind, wo sie auch sind.\nWird "
         "protokolliert."),
     "cmd-ban": "Moderatoren: NAME aussperren.",
     "cmd-ban-help": (
-        "Moderatoren und Admins: NAME kann sich nicht mehr anmelden, für DAUER (90s,\n30m, 2h, 7d, 1w; "
+        "Moderatoren und Admins: NAME kann sich nicht mehr anmelden, für DURATION (90s,\n30m, 2h, 7d, 1w; "
         "eine bloße Zahl sind Minuten) oder, ohne Dauer (oder mit\nperm), bis /unban NAME; ist NAME "
         "online, wird NAME getrennt. Ein Gast, der\ngerade online ist, bringt auch seine Adresse in die "
         "Sperre: Von dort meldet\nsich so lange kein Gast an (registrierte Namen schon); /banlist zeigt "
@@ -613,7 +620,7 @@ MESSAGES: dict[str, str] = {
     "cmd-help": "Die Befehle auflisten oder einen erklären.",
     "cmd-help-help": (
         "Ohne Argument zeigt es die Befehle, die du benutzen darfst, nach Gruppen\n(Lobby, Chat, Tische, "
-        "Spiel, Archiv, Konto und für Moderatoren und Admins\nModeration). /hilfe BEFEHL zeigt den Aufruf "
+        "Spiel, Archiv, Konto und für Moderatoren und Admins\nModeration). /hilfe COMMAND zeigt den Aufruf "
         "des Befehls, seine anderen Namen\nund eine längere Erklärung; eindeutige Anfänge gehen auch hier."),
     "cmd-history": "Deine (oder NAMEs) letzten Spiele.",
     "cmd-history-help": (
@@ -629,13 +636,13 @@ MESSAGES: dict[str, str] = {
         'im Konto\ngespeichert; docs/protocol.md ("Machine mode") beschreibt jedes Objekt.'),
     "cmd-join": "An diesem Tisch Platz nehmen (erster freier Platz oder Platz 1..4).",
     "cmd-join-help": (
-        "Setzt dich vor dem Start auf Platz PLATZ (1 bis 4) oder, ohne PLATZ, auf den\nersten freien "
-        "Platz. Die Plätze 1 und 3 spielen zusammen gegen die Plätze 2\nund 4; gespielt wird 1, 2, 3, 4. "
-        "Mit der Option tichujoin sind die ersten\nbeiden, die sich setzen, Partner; mit drawseat werden "
-        "die Plätze beim Start\nausgelost."),
+        "Setzt dich vor dem Start auf Platz SEAT (1 bis 4) oder, ohne SEAT, auf den\nersten freien Platz. "
+        "Die Plätze 1 und 3 spielen zusammen gegen die Plätze 2\nund 4; gespielt wird 1, 2, 3, 4. Mit der "
+        "Option tichujoin sind die ersten\nbeiden, die sich setzen, Partner; mit drawseat werden die "
+        "Plätze beim Start\nausgelost."),
     "cmd-kick": "Moderatoren: NAME trennen.",
     "cmd-kick-help": (
-        "Moderatoren und Admins: schließt die Verbindung von NAME mit GRUND (NAME darf\nsich wieder "
+        "Moderatoren und Admins: schließt die Verbindung von NAME mit REASON (NAME darf\nsich wieder "
         "anmelden; /ban hält NAME fern). Ein Moderator kann keinen\nModerator und keinen Admin "
         "hinauswerfen. Wird protokolliert."),
     "cmd-leave": "Deinen Platz vor dem Start aufgeben.",
@@ -660,9 +667,9 @@ MESSAGES: dict[str, str] = {
         "Bringt dich zurück in die Lobby (Raum 0, das Dorf auf BSW). Vor dem Start gibt\ndas deinen Platz "
         "frei; verlässt du ein laufendes Spiel, bist du für die\nanderen verschwunden (/room N bringt dich "
         "zurück)."),
-    "cmd-newroom": "Einen neuen Tisch eröffnen (SPIEL: tichu) und hingehen.",
+    "cmd-newroom": "Einen neuen Tisch eröffnen (GAME: tichu) und hingehen.",
     "cmd-newroom-help": (
-        "Eröffnet einen neuen Tischraum für SPIEL (vorerst nur tichu, der Standard) mit\ndir als Gastgeber "
+        "Eröffnet einen neuen Tischraum für GAME (vorerst nur tichu, der Standard) mit\ndir als Gastgeber "
         "und bringt dich hin. Der Tisch bekommt die kleinste freie\nNummer; /listroom zeigt ihn. Dann "
         "setzt /join dich hin, /option setzt die\nOptionen, /start beginnt, wenn vier sitzen."),
     "cmd-nogrand": "Kein Großes Tichu ansagen (nach deinen ersten 8 Karten).",
@@ -675,23 +682,23 @@ MESSAGES: dict[str, str] = {
         "ersten beiden, die sich setzen, sind Partner),\nturnier (9 Runden mit wechselnden Partnern, "
         "Siegpunkte), target N (der Stand,\nder das Spiel beendet, Standard {target}), drawseat (Plätze "
         "ausgelost), host\n(nur der Gastgeber startet und setzt Optionen), dragon fixed (der Drachenstich\n"
-        "geht an den nächsten Gegner), bombwindow SEKUNDEN (Zeit, einen gewonnenen\nStich zu bomben, bevor "
-        "es weitergeht), seed N (gleicher Seed, gleiche Karten;\noff für zufälliges Geben; nur der "
+        "geht an den nächsten Gegner), bombwindow SECONDS (Zeit, einen gewonnenen Stich\nzu bomben, bevor "
+        "es weitergeht), seed N (gleicher Seed, gleiche Karten; off\nfür zufälliges Geben; nur der "
         "Gastgeber setzt ihn; ein Spiel mit Seed ist\nungewertet), log (das beendete Spiel auch als "
-        "BSW-.tch-Log speichern, on),\ngrace SEKUNDEN (wie lange ein verschwundener Spieler zurückkommen "
+        "BSW-.tch-Log speichern, on),\ngrace SECONDS (wie lange ein verschwundener Spieler zurückkommen "
         "darf, bevor\ndie anderen ihn mit /remove entfernen dürfen, Standard {grace}). Eine Option\nohne "
-        "WERT schaltet um; on/off setzen sie."),
+        "VALUE schaltet um; on/off setzen sie."),
     "cmd-pass": "Passen (nicht auf den aktuellen Stich spielen).",
     "cmd-pass-help": (
         "Passt beim aktuellen Stich. Nicht möglich, wenn du ausspielst oder der offene\nWunsch dich bindet."),
     "cmd-password": "Dein Passwort ändern.",
-    "cmd-password-help": "Ändert das Passwort deines registrierten Namens von ALT auf NEU.",
+    "cmd-password-help": "Ändert das Passwort deines registrierten Namens von OLD auf NEW.",
     "cmd-play": "Karten spielen (BSW-Schreibweise), z. B. /play R10 G10 oder /play 7 7.",
     "cmd-play-help": (
-        "Spielt KARTEN in BSW-Schreibweise: Farbe S (Schwert), B (Pagode), G (Jade), R\n(Stern) und Rang "
+        "Spielt CARDS in BSW-Schreibweise: Farbe S (Schwert), B (Pagode), G (Jade), R\n(Stern) und Rang "
         "2-10, B (Bube), D (Dame), K (König), A (Ass), oder Ma (Mah\nJong), Hu (Hund), Ph (Phönix), Dr "
         "(Drache). Ph=7 nennt den Rang, für den der\nPhönix steht, wo es nicht klar ist. Mit dem Mah Jong "
-        "ein Wunsch dazu: /play Ma\nwish 8 (oder gleich danach /wish RANG). Die Kurzform nur mit Rängen "
+        "ein Wunsch dazu: /play Ma\nwish 8 (oder gleich danach /wish RANK). Die Kurzform nur mit Rängen "
         "(/play 7\n7) geht, wo sie eindeutig ist; sie wählt Karten, die keine Bombe brechen. Auch\nmit "
         "/play darf man außer der Reihe bomben."),
     "cmd-quit": "Den Server verlassen.",
@@ -707,7 +714,7 @@ MESSAGES: dict[str, str] = {
         "nennt."),
     "cmd-register": "Den Namen registrieren, den du benutzt.",
     "cmd-register-help": (
-        "Registriert deinen jetzigen Namen mit PASSWORT (4 bis 128 Zeichen, keine\nLeerzeichen). Ab dann "
+        "Registriert deinen jetzigen Namen mit PASSWORD (4 bis 128 Zeichen, keine\nLeerzeichen). Ab dann "
         "fragt die Anmeldung mit diesem Namen nach dem Passwort,\nund niemand sonst kann ihn benutzen. "
         "Gastnamen (Guest1234) lassen sich nicht\nregistrieren: Melde dich zuerst mit einem eigenen Namen "
         "an."),
@@ -717,13 +724,13 @@ MESSAGES: dict[str, str] = {
         "darf ein anderer Spieler vorschlagen, ihn zu entfernen; die\nanderen Spieler am Tisch stimmen mit "
         "/accept oder /refuse ab, und die Mehrheit\nentscheidet. Den Platz eines entfernten Spielers "
         "übernimmt ein Bot, der mit\nseinen Karten weiterspielt."),
-    "cmd-removebot": "Den Bot auf PLATZ vor dem Start wieder vom Tisch nehmen.",
-    "cmd-removebot-help": "Nimmt den Bot auf PLATZ vor dem Start wieder vom Tisch.",
+    "cmd-removebot": "Den Bot auf SEAT vor dem Start wieder vom Tisch nehmen.",
+    "cmd-removebot-help": "Nimmt den Bot auf SEAT vor dem Start wieder vom Tisch.",
     "cmd-replay": "Ein gespeichertes Spiel Runde für Runde zeigen.",
     "cmd-replay-help": (
-        "Zeigt das gespeicherte Spiel SPIEL (die Nummer aus /history) Runde für Runde:\ndie Plätze, jede "
+        "Zeigt das gespeicherte Spiel GAME (die Nummer aus /history) Runde für Runde:\ndie Plätze, jede "
         "Hand, wie sie ausgeteilt wurde, die Ansagen, das Schupfen,\njedes Spiel, jedes Passen, jede "
-        "Drachenvergabe und den Stand jeder Runde. Mit\nRUNDE nur diese Runde."),
+        "Drachenvergabe und den Stand jeder Runde. Mit\nROUND nur diese Runde."),
     "cmd-reset": "Einen beendeten Tisch für ein neues Spiel abräumen.",
     "cmd-reset-help": (
         "Räumt nach dem Ende eines Spiels den Tisch fürs nächste ab: Wer noch da ist,\nbehält seinen "
@@ -733,9 +740,9 @@ MESSAGES: dict[str, str] = {
         "Admins: macht den registrierten NAME zum Admin oder Moderator oder (none)\nwieder zum "
         "gewöhnlichen Spieler. Wird gespeichert und protokolliert. Den\nersten Admin bestimmt die "
         "Server-Option --admin."),
-    "cmd-room": "In Raum NUMMER gehen (0 ist die Lobby; ein Tisch: zuschauen).",
+    "cmd-room": "In Raum NUMBER gehen (0 ist die Lobby; ein Tisch: zuschauen).",
     "cmd-room-help": (
-        "Bringt dich in Raum NUMMER: 0 ist die Lobby, jeder andere Raum gehört zum\nTisch mit dieser "
+        "Bringt dich in Raum NUMBER: 0 ist die Lobby, jeder andere Raum gehört zum\nTisch mit dieser "
         "Nummer. Wer einen Tischraum betritt, schaut dem Tisch zu (er\nsieht nur Öffentliches); /join "
         "nimmt dort einen Platz. Wer ein laufendes Spiel\nverlassen hat, kommt so zurück. /room N für den "
         "Raum, in dem du bist, zeigt\ndie /spielinfo des Tischs."),
@@ -759,8 +766,8 @@ MESSAGES: dict[str, str] = {
     "cmd-showlist-help": "/showlist mute zeigt die Namen auf deiner Ignorierliste.",
     "cmd-shutdown": "Admins: den Server nach einer Warnung stoppen.",
     "cmd-shutdown-help": (
-        "Admins: warnt alle, dass der Server in SEKUNDEN stoppt (Standard {default}),\nnimmt ab dann keine "
-        "neuen Tische und Spiele mehr an und stoppt nach SEKUNDEN\nsauber (jede Verbindung benachrichtigt "
+        "Admins: warnt alle, dass der Server in SECONDS stoppt (Standard {default}),\nnimmt ab dann keine "
+        "neuen Tische und Spiele mehr an und stoppt nach SECONDS\nsauber (jede Verbindung benachrichtigt "
         "und geschlossen, die Datenbank\ngeschlossen). Wird protokolliert."),
     "cmd-spielinfo": "Optionen, Plätze, Stand und Zustand des Tischs.",
     "cmd-spielinfo-help": (
@@ -780,7 +787,7 @@ MESSAGES: dict[str, str] = {
     "cmd-sub-help": "/sub mute NAME nimmt NAME wieder von deiner Ignorierliste.",
     "cmd-tchlog": "Ein gespeichertes Spiel als BSW-Logdatei (.tch).",
     "cmd-tchlog-help": (
-        "Gibt das gespeicherte Spiel SPIEL (die Nummer aus /history) als .tch-Datei des\nLog-Archivs von "
+        "Gibt das gespeicherte Spiel GAME (die Nummer aus /history) als .tch-Datei des\nLog-Archivs von "
         "BrettspielWelt aus, Zeile für Zeile, für die Werkzeuge, die\nBSW-Logs auswerten "
         '(docs/operations.md, "BSW logs"). Spiele mit /option log\noff haben keins.'),
     "cmd-tell": "NAME TEXT zuflüstern (auch: ;NAME TEXT).",
@@ -802,7 +809,7 @@ MESSAGES: dict[str, str] = {
     "cmd-who-help": "Zeigt die Leute in dem Raum, in dem du bist (am Anfang die Lobby, Raum 0).",
     "cmd-wish": "Nach dem Mah Jong einen Rang wünschen (/wish none: kein Wunsch).",
     "cmd-wish-help": (
-        "Gleich nachdem du das Mah Jong ohne Wunsch gespielt hast: /wish RANG (2 bis A)\noder /wish none. "
+        "Gleich nachdem du das Mah Jong ohne Wunsch gespielt hast: /wish RANK (2 bis A)\noder /wish none. "
         "Der nächste Spieler, der eine Karte dieses Rangs hat und sie\nspielen kann, muss das tun, bis sie "
         "gespielt ist."),
     "cmd-wwho": "Alle, die online sind, und wo sie sind.",
