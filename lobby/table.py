@@ -163,6 +163,8 @@ class TableActor:
         self._vote: _RemoveVote | None = None
         self._mailbox: deque[tuple[str, str | None, str, Any]] = deque()
         self._busy = False
+        #: True after halt(): the server stopped, nothing reaches the table any more
+        self.halted = False
         self._window_until: float | None = None
         self._window_call: IDelayedCall | None = None
         self._rng = random.Random()
@@ -200,6 +202,18 @@ class TableActor:
     def member_back(self, name: str) -> None:
         """The world: `name` is back (reconnected); a running vote on them ends."""
         self._enqueue(("internal", name, "back", None))
+
+    def halt(self) -> None:
+        """The server stops (after its connections are closed, before the journal's last flush
+        and the database's close): its bots' pending decisions and the bomb-window timer are
+        cancelled, and whatever reaches the table later is ignored. The game stays as it is (the
+        journal keeps it for the next start). Without this the bots of a running game played on
+        after the stop, into a journal whose database was closed."""
+        self.halted = True
+        self._mailbox.clear()
+        self._clear_window()
+        for bot in self.bots.values():
+            bot.stop()
 
     def close(self) -> None:
         """The world removes the table: a running game is abandoned, the bomb-window timer
@@ -354,6 +368,8 @@ class TableActor:
 
     # ---- the mailbox -------------------------------------------------------------------------
     def _enqueue(self, item: tuple[str, str | None, str, Any]) -> None:
+        if self.halted:
+            return
         self._mailbox.append(item)
         if self._busy:
             return

@@ -555,6 +555,16 @@ class World:
         self._maybe_close(number)                      # nobody online yet: the abandon timer
         return room
 
+    def halt(self) -> None:
+        """The server stops: no abandon timer fires any more and every table is halted
+        (TableActor.halt: no bot plays on, no timer fires); the tables stay as they are."""
+        calls, self._abandon_calls = self._abandon_calls, {}
+        for call in calls.values():
+            if call.active():
+                call.cancel()
+        for table in self.tables.values():
+            table.halt()
+
     def _close_table(self, number: int) -> None:
         table = self.tables[number]
         call = self._abandon_calls.pop(number, None)

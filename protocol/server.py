@@ -288,6 +288,7 @@ class LobbyServer:
                 log.warn("{count} connections did not close in time", count=len(closed))
         if self.bot_pool is not None:   # first: no bot answer may reach a table any more
             await self.bot_pool.stop()
+        self.world.halt()               # then no bot or timer plays on into the closed database
         try:
             await self.persistence.shutdown()  # every running table stays in the journal
         except Exception:

@@ -386,6 +386,31 @@ def test_a_table_nobody_comes_back_to_is_abandoned_and_its_journal_closed(clock:
     assert rows(lobby, "SELECT COUNT(*) FROM journal_tables") == [(0,)]
 
 
+@pytest_twisted.ensureDeferred
+async def test_a_stopped_server_s_tables_and_bots_play_no_more(server: RunningServer) -> None:
+    """stop() halts every table before the journal's last flush and the database's close: no
+    bot decision or table timer is left on the reactor, and a command reaching the table later
+    changes nothing (before, the bots played on into the closed database: a 'NOT committed'
+    error line for each of their moves, logged during whatever test ran next)."""
+    from twisted.internet import reactor
+    c = await server.client()
+    await c.login("Anna")
+    for line in ("/newroom", "/join 1", "/addbot random", "/addbot random", "/addbot random",
+                 "/start"):
+        c.send(line)
+    await within(c.expect("Grand Tichu? /grand or /nogrand\r\n"))
+    table = server.server.world.tables[1]
+    journal = server.server.persistence.journal
+    await within(server.server.stop())
+    owners = {table, *table.bots.values()}
+    assert not [call for call in reactor.getDelayedCalls()
+                if call.active() and getattr(call.func, "__self__", None) in owners]
+    actions = len(table.match.actions)
+    table.submit("Anna", "nogrand")
+    assert len(table.match.actions) == actions and table.state == "playing"
+    assert journal.backlog() == (0, 0) and journal.failures == 0
+
+
 # ---- /shutdown records every table; the next start restores it -----------------------------------
 @pytest_twisted.ensureDeferred
 async def test_shutdown_records_the_running_tables_and_the_next_start_restores_them(
