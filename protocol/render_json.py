@@ -3,7 +3,7 @@
 `render_json(event)` turns one `lobby.events.Event` into one JSON-safe dict with a `type` field,
 from the event's data only (never from its text rendering), so the text and the JSON rendering of
 the same event cannot disagree. The kinds of objects (docs/protocol.md, "Machine mode", and
-docs/protocol.schema.json describe each field):
+protocol/protocol.schema.json describe each field):
 
 - `error`: a refused command: `code` (the same stable code as text mode's `! [code]`), `message`
   (its text in the connection's language) and `params` (the template's values);

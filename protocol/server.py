@@ -17,6 +17,7 @@ import threading
 from pathlib import Path
 from typing import Any, Sequence
 
+from twisted.application.service import Service
 from twisted.internet.defer import (
     Deferred,
     DeferredList,
@@ -30,19 +31,23 @@ from twisted.internet.protocol import Factory
 from twisted.internet.threads import deferToThreadPool
 from twisted.logger import Logger
 
+from lobby import __version__
 from lobby.accounts import DEFAULT_PARAMS, Accounts, Argon2Params, Runner
 from lobby.events import Event
 from lobby.messages import LANGUAGES
 from lobby.store import StartupError, Store
 from lobby.world import World
 
-__all__ = ["DEFAULT_DB", "DEFAULT_PORT", "LobbyFactory", "LobbyServer", "main", "parse_args",
+__all__ = ["DEFAULT_DB", "DEFAULT_PORT", "LobbyFactory", "LobbyServer", "LobbyService", "main",
+           "parse_args", "read_motd",
            "raise_fd_limit", "install_reactor", "HashPool", "thread_runner"]
 
 DEFAULT_PORT = "tcp:4000:interface=127.0.0.1"
 #: the language of a connection that chose none (--lang)
 DEFAULT_LANG = "en"
 DEFAULT_DB = "tichu.sqlite3"
+#: --uvloop without uvloop: the server runs on the standard asyncio loop and says why
+UVLOOP_MISSING = "uvloop is not installed: pip install tichu-lobby[uvloop]"
 HASH_THREAD_NICE = 19  # the password-hashing threads' nice value (the lowest priority)
 
 log = Logger(namespace="protocol.server")
@@ -349,26 +354,51 @@ def install_reactor(use_uvloop: bool = False) -> str:
     already (tests).
     """
     if "twisted.internet.reactor" in sys.modules:
-        return "reactor installed already"
+        installed = sys.modules["twisted.internet.reactor"]
+        return f"{type(installed).__module__}.{type(installed).__name__} (installed already)"
     from twisted.internet import asyncioreactor
     if use_uvloop:
         try:
             import uvloop
         except ImportError:
             asyncioreactor.install()
-            return "asyncio (uvloop asked for but not installed)"
+            return f"asyncio (--uvloop asked for it, but {UVLOOP_MISSING})"
         asyncioreactor.install(uvloop.new_event_loop())
         return f"asyncio on uvloop {getattr(uvloop, '__version__', '')}".rstrip()
     asyncioreactor.install()
     return "asyncio"
 
 
-def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
+def parse_args(argv: Sequence[str] | None = None, prog: str = "tichu-lobby") -> argparse.Namespace:
+    """The options of ``tichu-lobby`` (and of ``twist tichu-lobby``: ``prog``); argparse exits
+    with status 2 and a usage line on a bad option."""
+    from protocol.logs import check_log_options
+    parser = build_parser(prog)
+    opts = parser.parse_args(argv)
+    opts.port = opts.port or [DEFAULT_PORT]
+    problem = check_log_options(opts)
+    if problem:
+        parser.error(problem)
+    if opts.bot_workers is None:
+        from lobby.bots.pool import default_workers
+        opts.bot_workers = default_workers()
+    elif opts.bot_workers < 0:
+        parser.error("--bot-workers must be 0 or more")
+    return opts
+
+
+def parser_help(prog: str = "tichu-lobby") -> str:
+    return build_parser(prog).format_help()
+
+
+def build_parser(prog: str = "tichu-lobby") -> argparse.ArgumentParser:
+    from protocol.logs import add_log_options
     parser = argparse.ArgumentParser(
-        prog="tichu-lobby",
+        prog=prog,
         description="The Tichu lobby server (BrettspielWelt style) on a classic line protocol.",
         epilog="Offline administration (accounts, roles, bans, backups): tichu-lobby admin "
                "--help.")
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     parser.add_argument("--port", action="append", metavar="ENDPOINT",
                         help=f"a Twisted server endpoint string (default {DEFAULT_PORT}); "
                              "give several --port options for several listeners")
@@ -379,7 +409,8 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
                         help="a text file shown to everybody who connects, before the login prompt")
     parser.add_argument("--uvloop", action="store_true",
                         help="run the asyncio reactor on uvloop's event loop when uvloop is "
-                             "installed (pip install uvloop); the standard loop otherwise")
+                             "installed (the optional extra: pip install tichu-lobby[uvloop]); "
+                             "the standard loop otherwise (the log says which)")
     parser.add_argument("--twisted-writes", action="store_true",
                         help="leave every write to Twisted's buffered write path instead of "
                              "gathering a connection's writes of one turn into one send "
@@ -388,6 +419,7 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
                         help=f"the language of a connection until it chooses one with /set lang "
                              f"(a registered name keeps its own): {', '.join(LANGUAGES)} "
                              f"(default {DEFAULT_LANG})")
+    add_log_options(parser)
     add_limit_options(parser)
     from protocol.telnet_options import add_arguments as add_telnet_options
     add_telnet_options(parser)                       # MSSP, MCCP2 (protocol/telnet_options.py)
@@ -405,14 +437,7 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
                              "give roles with /role NAME admin|moderator|none); it must exist, "
                              "or the server does not start: create it offline with "
                              "'tichu-lobby admin create NAME'")
-    opts = parser.parse_args(argv)
-    opts.port = opts.port or [DEFAULT_PORT]
-    if opts.bot_workers is None:
-        from lobby.bots.pool import default_workers
-        opts.bot_workers = default_workers()
-    elif opts.bot_workers < 0:
-        parser.error("--bot-workers must be 0 or more")
-    return opts
+    return parser
 
 
 def add_health_options(parser: argparse.ArgumentParser) -> None:
@@ -540,6 +565,133 @@ def limits_from(opts: argparse.Namespace, nofile: tuple[int, int] | None = None)
         abandon_after=opts.abandon_after, tables_per_minute=opts.tables_per_minute)
 
 
+def read_motd(opts: argparse.Namespace) -> str:
+    """The text of ``--motd`` ("" without it); OSError when the file cannot be read."""
+    if not opts.motd:
+        return ""
+    return Path(opts.motd).read_text(encoding="utf-8", errors="replace").rstrip("\n")
+
+
+class LobbyService(Service):
+    """The server as a Twisted service: ``tichu-lobby`` (``main``) and ``twist tichu-lobby``
+    (twisted/plugins/tichu_lobby.py) both run one, from the same parsed options.
+
+    ``startService`` builds the ``LobbyServer`` on the installed reactor and starts it; a start
+    that fails is logged (critical), written to stderr as one line, sets ``exit_code`` to 1 and
+    stops the reactor. ``stopService`` (the reactor's shutdown) returns the server's stop.
+    """
+
+    name = "tichu-lobby"
+
+    def __init__(self, opts: argparse.Namespace, motd: str = "", loop: str = "asyncio",
+                 reactor: Any = None) -> None:
+        self.opts = opts
+        self.motd = motd
+        self.loop = loop                      # the event loop's description (install_reactor)
+        self._reactor = reactor
+        self.server: LobbyServer | None = None
+        self.exit_code = 0
+        #: called with the exit code after a failed start (the twist plugin: exit status 1)
+        self.on_failure: Any = None
+
+    @property
+    def reactor(self) -> Any:
+        if self._reactor is None:
+            from twisted.internet import reactor
+            self._reactor = reactor
+        return self._reactor
+
+    def startService(self) -> None:
+        Service.startService(self)
+        reactor, opts = self.reactor, self.opts
+        if "not installed" in self.loop:
+            log.warn("event loop: {loop}", loop=self.loop)
+        else:
+            log.info("event loop: {loop}", loop=self.loop)
+        if opts.twisted_writes:
+            from protocol.telnet import TelnetLineProtocol
+            TelnetLineProtocol.GATHER_WRITES = False
+        else:
+            from protocol.gathered_write import available
+            available(reactor)      # the start-up probe: one warning if Twisted's internals moved
+        from protocol.logs import reopen_on_sighup
+        reopen_on_sighup(reactor)   # an external logrotate's postrotate: kill -HUP
+        nofile = raise_fd_limit()
+        from protocol.telnet_options import options_from as telnet_options_from
+        self.server = LobbyServer(reactor, Store.threaded(opts.db, reactor), opts.port, self.motd,
+                                  limits=limits_from(opts, nofile), admin=opts.admin,
+                                  telnet_options=telnet_options_from(opts), metrics=opts.metrics,
+                                  bot_workers=opts.bot_workers, lang=opts.lang)
+        self.server.exit = reactor.stop  # after /shutdown
+        from protocol.reactor_health import GcPolicy, ReactorProbe
+        probe = ReactorProbe(reactor, opts.reactor_probe) if opts.reactor_probe > 0 else None
+        policy = None if opts.no_gc_policy else GcPolicy(
+            reactor, gen0=opts.gc_threshold, freeze_interval=opts.gc_freeze_interval,
+            thaw_interval=opts.gc_thaw_interval)
+
+        def started(result: Any) -> Any:
+            if policy is not None:
+                policy.start()           # after start-up: what it made is frozen
+            if probe is not None:
+                probe.start()
+            return result
+
+        self.server.start().addCallback(started).addErrback(self._failed)
+
+    def _failed(self, failure: Any) -> None:
+        self.exit_code = 1
+        if failure.check(StartupError):
+            message = str(failure.value)
+        else:
+            message = f"cannot start: {failure.getErrorMessage()}"
+        log.critical("{message}", message=message)
+        # the real stderr: twist redirects sys.stderr into its log
+        stderr = sys.__stderr__ or sys.stderr
+        stderr.write(f"tichu-lobby: {message}\n")
+        stderr.flush()
+        if self.on_failure is not None:
+            self.on_failure(self.exit_code)
+        self.reactor.stop()
+
+    def stopService(self) -> "Deferred[None]":
+        Service.stopService(self)
+        if self.server is None:
+            return succeed(None)
+        return self.server.stop()
+
+
+def twist_options(argv: Sequence[str], twist: Any, prog: str) -> dict[str, Any]:
+    """``twist tichu-lobby ARGV``: the parsed options, the message of the day and the event loop
+    (the asyncio reactor is installed here, before twist would install its default one, unless
+    twist's ``--reactor`` installed one). ``twist`` is twist's own options: our logging options
+    that were given replace its logging ones. A file that cannot be read is a usage error."""
+    from twisted.python.usage import UsageError
+
+    from protocol.logs import apply_to_twist
+    opts = parse_args(argv, prog)
+    try:
+        motd = read_motd(opts)
+    except OSError as e:
+        raise UsageError(f"cannot read the message of the day {opts.motd!r}: {e.strerror or e}")
+    try:
+        apply_to_twist(opts, twist)
+    except OSError as e:
+        raise UsageError(f"cannot open the log file {opts.log_file!r}: {e.strerror or e}")
+    return {"opts": opts, "motd": motd, "loop": install_reactor(opts.uvloop)}
+
+
+def exit_status_at_exit(code: int) -> None:
+    """Make the process exit with ``code`` when the interpreter exits (``twist`` itself exits
+    with 0 once its reactor has stopped, even after a failed start)."""
+    import atexit
+
+    def leave() -> None:
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(code)
+    atexit.register(leave)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """The entry point of ``tichu-lobby``, ``python -m protocol`` and ``scripts/serve``;
     ``tichu-lobby admin ...`` is the offline administration (protocol/admin_cli.py)."""
@@ -548,63 +700,25 @@ def main(argv: Sequence[str] | None = None) -> int:
         from protocol.admin_cli import main as admin_main
         return admin_main(args[1:])
     opts = parse_args(args)
-    motd = ""
-    if opts.motd:
-        try:
-            motd = Path(opts.motd).read_text(encoding="utf-8", errors="replace").rstrip("\n")
-        except OSError as e:
-            sys.stderr.write(f"tichu-lobby: cannot read the message of the day {opts.motd!r}: "
-                             f"{e.strerror or e}\n")
-            return 2
+    try:
+        motd = read_motd(opts)
+    except OSError as e:
+        sys.stderr.write(f"tichu-lobby: cannot read the message of the day {opts.motd!r}: "
+                         f"{e.strerror or e}\n")
+        return 2
+    from protocol.logs import start_logging
+    try:
+        start_logging(opts)
+    except OSError as e:
+        sys.stderr.write(f"tichu-lobby: cannot open the log file {opts.log_file!r}: "
+                         f"{e.strerror or e}\n")
+        return 2
 
     loop = install_reactor(opts.uvloop)
-    if opts.twisted_writes:
-        from protocol.telnet import TelnetLineProtocol
-        TelnetLineProtocol.GATHER_WRITES = False
     from twisted.internet import reactor
-    from twisted.logger import globalLogBeginner, textFileLogObserver
 
-    globalLogBeginner.beginLoggingTo([textFileLogObserver(sys.stdout)], redirectStandardIO=False)
-    log.info("event loop: {loop}", loop=loop)
-    if not opts.twisted_writes:
-        from protocol.gathered_write import available
-        available(reactor)      # the start-up probe: one warning if Twisted's internals moved
-    nofile = raise_fd_limit()
-    from protocol.telnet_options import options_from as telnet_options_from
-    server = LobbyServer(reactor, Store.threaded(opts.db, reactor), opts.port, motd,
-                         limits=limits_from(opts, nofile), admin=opts.admin,
-                         telnet_options=telnet_options_from(opts), metrics=opts.metrics,
-                         bot_workers=opts.bot_workers, lang=opts.lang)
-    server.exit = reactor.stop  # after /shutdown
-    outcome = {"code": 0}
-
-    def failed(failure: Any) -> None:
-        outcome["code"] = 1
-        if failure.check(StartupError):
-            message = str(failure.value)
-        else:
-            message = f"cannot start: {failure.getErrorMessage()}"
-        log.critical("{message}", message=message)
-        sys.stderr.write(f"tichu-lobby: {message}\n")
-        reactor.stop()
-
-    from protocol.reactor_health import GcPolicy, ReactorProbe
-    probe = ReactorProbe(reactor, opts.reactor_probe) if opts.reactor_probe > 0 else None
-    policy = None if opts.no_gc_policy else GcPolicy(
-        reactor, gen0=opts.gc_threshold, freeze_interval=opts.gc_freeze_interval,
-        thaw_interval=opts.gc_thaw_interval)
-
-    def started(result: Any) -> Any:
-        if policy is not None:
-            policy.start()           # after start-up: what it made is frozen
-        if probe is not None:
-            probe.start()
-        return result
-
-    def begin() -> None:
-        server.start().addCallback(started).addErrback(failed)
-
-    reactor.callWhenRunning(begin)
-    reactor.addSystemEventTrigger("before", "shutdown", server.stop)
+    service = LobbyService(opts, motd, loop, reactor)
+    reactor.callWhenRunning(service.startService)
+    reactor.addSystemEventTrigger("before", "shutdown", service.stopService)
     reactor.run()
-    return outcome["code"]
+    return service.exit_code

@@ -46,6 +46,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from importlib.util import find_spec
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
@@ -65,7 +66,7 @@ LOBBY_SCENARIOS = ("lobby_echo", "idle_prompt", "idle_login", "chat", "logins", 
 
 if str(SCRIPTS) not in sys.path:
     sys.path.insert(0, str(SCRIPTS))
-from loadgen import cpu_seconds  # noqa: E402  (the one reader of a process's CPU time)
+from loadgen import UVLOOP_MISSING, cpu_seconds  # noqa: E402  (the one reader of a process's CPU time)
 
 
 # ---- processes ----------------------------------------------------------------------------------
@@ -470,7 +471,10 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    opts = build_parser().parse_args(argv)
+    parser = build_parser()
+    opts = parser.parse_args(argv)
+    if "uvloop" in [loop.strip() for loop in opts.loops.split(",")] and find_spec("uvloop") is None:
+        parser.error(UVLOOP_MISSING)
     if opts.quick:
         opts.idle, opts.idle_login, opts.listeners, opts.talkers = 20, 20, 20, 2
         opts.rate, opts.sampled, opts.echo_conns, opts.accounts = 20.0, 5, 5, 6

@@ -41,6 +41,7 @@ import sys
 import tempfile
 import threading
 import time
+from importlib.util import find_spec
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
@@ -50,7 +51,7 @@ for p in (str(ROOT), str(SCRIPTS)):
     if p not in sys.path:
         sys.path.insert(0, p)
 
-from loadgen import Conn, Histogram, Target, cpu_seconds  # noqa: E402
+from loadgen import UVLOOP_MISSING, Conn, Histogram, Target, cpu_seconds  # noqa: E402
 
 from lobby.bots.random_bot import RandomStrategy  # noqa: E402
 from protocol.render_json import apply_update  # noqa: E402
@@ -488,6 +489,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1, help="the bots' random seed")
     parser.add_argument("--json", type=Path, help="write every figure to this file")
     opts = parser.parse_args(argv)
+    if opts.uvloop and find_spec("uvloop") is None:
+        parser.error(UVLOOP_MISSING)
     sizes = [int(x) for x in opts.tables.split(",") if x.strip()]
     if not sizes or min(sizes) < 1:
         parser.error("--tables takes positive numbers")

@@ -50,12 +50,16 @@ import socket
 import sys
 import time
 from dataclasses import dataclass
+from importlib.util import find_spec
 from typing import Any, Awaitable, Callable, Sequence
 
 __all__ = ["Histogram", "Conn", "Drainer", "ProbeSet", "Target", "login", "connect_many",
            "read_rss", "SCENARIOS", "run_scenario", "main", "LOGIN_DONE"]
 
 LOGIN_DONE = b"/help for the commands.\r\n"     # (the guest greeting wraps at 80)
+#: the benchmarks refuse --uvloop / --loops uvloop without it (the server would fall back to the
+#: standard loop and the figures would carry the wrong name)
+UVLOOP_MISSING = "uvloop is not installed: pip install .[uvloop] (the optional extra)"
 #: the end of the question after an unregistered name in text mode (an empty line confirms)
 GUEST_CONFIRM = b"or type another name: "
 now_ns = time.monotonic_ns
@@ -1005,7 +1009,10 @@ async def run_scenario(name: str, target: Target, opts: argparse.Namespace) -> d
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    opts = build_parser().parse_args(argv)
+    parser = build_parser()
+    opts = parser.parse_args(argv)
+    if getattr(opts, "uvloop", False) and find_spec("uvloop") is None:
+        parser.error(UVLOOP_MISSING)
     target = Target(opts.host, opts.port, opts.sources)
     _raise_fd_limit(int(getattr(opts, "conns", 0) or getattr(opts, "listeners", 0) or 0) + 1000)
     if opts.uvloop:

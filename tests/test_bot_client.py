@@ -1,6 +1,6 @@
 """scripts/bot.py and scripts/selfplay.py against the real server over loopback (port 0): four
 bots in machine mode play complete games; every line they receive is one JSON object that
-validates against docs/protocol.schema.json, and every reply carries the id of its command."""
+validates against protocol/protocol.schema.json, and every reply carries the id of its command."""
 from __future__ import annotations
 
 import asyncio
@@ -15,6 +15,7 @@ from jsonschema import Draft202012Validator
 from twisted.internet.defer import Deferred
 
 from conftest import RunningServer
+from protocol import json_schema
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "scripts"))
@@ -22,7 +23,7 @@ sys.path.insert(0, str(ROOT / "scripts"))
 import bot  # noqa: E402
 import selfplay  # noqa: E402
 
-SCHEMA = json.loads((ROOT / "docs" / "protocol.schema.json").read_text(encoding="utf-8"))
+SCHEMA = json_schema()
 VALIDATOR = Draft202012Validator(SCHEMA)
 
 

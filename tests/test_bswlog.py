@@ -18,7 +18,6 @@ import json
 import random
 import re
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -32,11 +31,11 @@ from lobby.records import GameArchive, finished_game
 from lobby.tichu.actions import UNSET, CallTichu, Exchange, GiveDragon, GrandTichu, Pass, Play
 from lobby.tichu.cards import parse_cards
 from lobby.tichu.match import Match, MatchOptions
+from protocol import json_schema
 from roundkit import deal_for
 
 NAMES = ["Alice", "Bob-2", "Carol_x", "Bot1~random"]
-SCHEMA_VALIDATOR = Draft202012Validator(json.loads(
-    (Path(__file__).resolve().parent.parent / "docs" / "protocol.schema.json").read_text("utf-8")))
+SCHEMA_VALIDATOR = Draft202012Validator(json_schema())
 
 # ---- the archive's card notation ---------------------------------------------------------------
 RANKS = {"2": 2, "3": 3, "4": 4, "5": 5, "6": 6, "7": 7, "8": 8, "9": 9, "10": 10,

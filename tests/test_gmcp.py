@@ -11,10 +11,10 @@ import pytest_twisted
 from jsonschema import Draft202012Validator
 
 from conftest import FakeClient, FakeLobby, within
+from protocol import json_schema
 
 IAC, SB, SE, DO, WILL, GMCP = 255, 250, 240, 253, 251, 201
-SCHEMA = json.loads((Path(__file__).resolve().parent.parent / "docs" / "protocol.schema.json")
-                    .read_text(encoding="utf-8"))
+SCHEMA = json_schema()
 VALIDATOR = Draft202012Validator(SCHEMA)
 
 

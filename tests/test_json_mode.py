@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 import random
 import re
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -15,12 +14,12 @@ from jsonschema import Draft202012Validator
 from conftest import FakeClient, FakeLobby, held_runner
 from lobby.events import Event
 from lobby.table import TableActor
+from protocol import json_schema
 from protocol.machine import split_id
 from protocol.render_json import apply_update, render_json, state_object
 from protocol.render_table import render_table
 
-SCHEMA = json.loads((Path(__file__).resolve().parent.parent / "docs" / "protocol.schema.json")
-                    .read_text(encoding="utf-8"))
+SCHEMA = json_schema()
 VALIDATOR = Draft202012Validator(SCHEMA)
 
 

@@ -1,8 +1,9 @@
-"""docs/protocol.schema.json: a valid JSON Schema that accepts what the server writes and rejects
-what it must never write; docs/protocol.md documents every object type it defines; every type the
-code can send is in both (a scan of the source); and a whole server session in machine mode
-(log-in, lobby, mute lists, moderation by the --admin, two games, /remove, the records,
-/shutdown) validates line by line and shows every type of the schema."""
+"""protocol/protocol.schema.json (package data, read by protocol.json_schema()): a valid JSON
+Schema that accepts what the server writes and rejects what it must never write; docs/protocol.md
+documents every object type it defines; every type the code can send is in both (a scan of the
+source); and a whole server session in machine mode (log-in, lobby, mute lists, moderation by the
+--admin, two games, /remove, the records, /shutdown) validates line by line and shows every type
+of the schema."""
 from __future__ import annotations
 
 import copy
@@ -23,10 +24,11 @@ from lobby.messages import ERRORS
 from lobby.store import Store, inline_runner
 from lobby.tichu.actions import CallTichu, Exchange, GrandTichu, Play
 from lobby.tichu.cards import parse_cards
+from protocol import json_schema
 from table_support import command_for
 
 DOCS = Path(__file__).resolve().parent.parent / "docs"
-SCHEMA = json.loads((DOCS / "protocol.schema.json").read_text(encoding="utf-8"))
+SCHEMA = json_schema()
 VALIDATOR = Draft202012Validator(SCHEMA)
 
 STATE: dict[str, Any] = {
@@ -198,7 +200,7 @@ def test_every_type_the_code_can_send_is_in_the_schema_and_documented() -> None:
         assert kind in found, kind
     in_schema = set(schema_types())
     missing = {t: sorted(files) for t, files in found.items() if t not in in_schema}
-    assert missing == {}, "add these types to docs/protocol.schema.json and docs/protocol.md"
+    assert missing == {}, "add these types to protocol/protocol.schema.json and docs/protocol.md"
     # the schema is closed: a type it does not list is invalid
     assert set(SCHEMA["properties"]["type"]["enum"]) == in_schema
     assert not VALIDATOR.is_valid({"type": "something-new"})

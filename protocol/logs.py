@@ -1,0 +1,179 @@
+"""The server's log: level, format (text or JSON lines) and file with rotation.
+
+``tichu-lobby`` takes ``--log-level``, ``--log-format``, ``--log-file`` and the rotation options
+below (``add_log_options``); ``start_logging`` begins twisted.logger's global logging with them.
+``twist tichu-lobby`` has Twisted's own ``--log-level``, ``--log-format`` and ``--log-file``
+before the plugin name; the same options of ours after it override them (``apply_to_twist``),
+so rotation works there too. docs/operations.md, "Logs", describes every option.
+
+- text: twisted.logger's text observer, one line per event (``2026-12-01T11:00:00+0000
+  [protocol.server#info] listening on ...``), the default.
+- json: twisted.logger's JSON observer, one JSON object per line (no RFC 7464 record separator,
+  so that ``jq`` and log shippers read it as JSON lines; ``twisted.logger.eventsFromJSONLogFile``
+  reads both). The fields of an event (``endpoint``, ``address``, ``log_level``, ``log_namespace``,
+  ``log_format``, ``log_time``, ...) are keys of the object.
+- ``--log-file PATH``: appended to; rotated when it reaches ``--log-rotate-bytes`` (PATH becomes
+  PATH.1, PATH.1 becomes PATH.2, ..., at most ``--log-rotate-keep`` old files are kept) or, with
+  ``--log-rotate-daily``, at the first write after midnight (PATH.YYYY_M_D; old files are kept).
+  SIGHUP reopens it (``reopen_on_sighup``): an external logrotate that renamed it gets a new file.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import signal
+import sys
+from typing import IO, Any, Callable
+
+from twisted.logger import (
+    FilteringLogObserver,
+    ILogObserver,
+    LogLevel,
+    LogLevelFilterPredicate,
+    globalLogBeginner,
+    jsonFileLogObserver,
+    textFileLogObserver,
+)
+from twisted.python.logfile import DailyLogFile, LogFile
+
+__all__ = ["DEFAULT_LEVEL", "DEFAULT_FORMAT", "DEFAULT_ROTATE_BYTES", "DEFAULT_ROTATE_KEEP",
+           "LEVELS", "FORMATS", "add_log_options", "open_log_file", "observer_factory",
+           "make_observer", "start_logging", "apply_to_twist", "given_log_options"]
+
+LEVELS = tuple(level.name for level in LogLevel.iterconstants())   # debug info warn error critical
+FORMATS = ("text", "json")
+DEFAULT_LEVEL = "info"
+DEFAULT_FORMAT = "text"
+DEFAULT_ROTATE_BYTES = 10_000_000
+DEFAULT_ROTATE_KEEP = 10
+#: the mode of a log file the server creates (it may name addresses: not for everybody)
+LOG_FILE_MODE = 0o640
+
+#: the log files this process opened (SIGHUP reopens them)
+_opened: list[Any] = []
+
+#: the options of ours and their attribute names (None: not given, the default applies)
+_OPTIONS = ("log_level", "log_format", "log_file", "log_rotate_bytes", "log_rotate_keep",
+            "log_rotate_daily")
+
+
+def add_log_options(parser: argparse.ArgumentParser) -> None:
+    """``--log-level``, ``--log-format``, ``--log-file`` and the rotation options."""
+    group = parser.add_argument_group("logging (docs/operations.md, Logs)")
+    add = group.add_argument
+    add("--log-level", choices=LEVELS, default=None, metavar="LEVEL",
+        help=f"the least important events logged: {', '.join(LEVELS)} (default {DEFAULT_LEVEL})")
+    add("--log-format", choices=FORMATS, default=None,
+        help=f"text: one line per event; json: one JSON object per line, the event's fields as "
+             f"keys (default {DEFAULT_FORMAT})")
+    add("--log-file", default=None, metavar="PATH",
+        help="append the log to this file, rotated by size (or daily), instead of writing it to "
+             "the standard output")
+    add("--log-rotate-bytes", type=_non_negative_int, default=None, metavar="BYTES",
+        help=f"rotate --log-file when it reaches this size: PATH becomes PATH.1, PATH.1 becomes "
+             f"PATH.2, ... (default {DEFAULT_ROTATE_BYTES:,}; 0: never by size)")
+    add("--log-rotate-keep", type=_non_negative_int, default=None, metavar="N",
+        help=f"old log files kept by size rotation, PATH.1 .. PATH.N; older ones are removed "
+             f"(default {DEFAULT_ROTATE_KEEP}; 0: keep every one)")
+    add("--log-rotate-daily", action="store_true", default=None,
+        help="rotate --log-file at the first write after midnight (local time) instead of by "
+             "size: PATH becomes PATH.YYYY_M_D; old files are kept")
+
+
+def _non_negative_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be 0 or more, not {value}")
+    return value
+
+
+def given_log_options(opts: argparse.Namespace) -> list[str]:
+    """The logging options given on the command line (as ``--log-...`` names)."""
+    return ["--" + name.replace("_", "-") for name in _OPTIONS
+            if getattr(opts, name, None) is not None]
+
+
+def check_log_options(opts: argparse.Namespace) -> str | None:
+    """An error message for options that do not go together, or None."""
+    if opts.log_file is None:
+        rotation = [o for o in given_log_options(opts) if o.startswith("--log-rotate")]
+        if rotation:
+            return f"{', '.join(rotation)} rotate a --log-file: give --log-file PATH too"
+    elif opts.log_rotate_daily and (opts.log_rotate_bytes or opts.log_rotate_keep is not None):
+        return "--log-rotate-daily rotates by date: leave out --log-rotate-bytes/--log-rotate-keep"
+    return None
+
+
+def open_log_file(opts: argparse.Namespace) -> IO[Any]:
+    """The file the log goes to: the standard output, or ``--log-file`` (rotating)."""
+    if opts.log_file is None:
+        return sys.stdout
+    path = os.path.abspath(opts.log_file)
+    directory, name = os.path.split(path)
+    out: Any
+    if opts.log_rotate_daily:
+        out = DailyLogFile(name, directory, defaultMode=LOG_FILE_MODE)
+    else:
+        size = DEFAULT_ROTATE_BYTES if opts.log_rotate_bytes is None else opts.log_rotate_bytes
+        keep = DEFAULT_ROTATE_KEEP if opts.log_rotate_keep is None else opts.log_rotate_keep
+        out = LogFile(name, directory, rotateLength=size or None, defaultMode=LOG_FILE_MODE,
+                      maxRotatedFiles=keep or None)
+    _opened.append(out)
+    return out  # type: ignore[no-any-return]
+
+
+def reopen_log_files() -> None:
+    """Close and reopen every log file this process opened (at the same path: a file renamed
+    away by an external rotation is left alone and a new one begins)."""
+    for out in _opened:
+        if not getattr(out, "closed", False):
+            out.reopen()
+
+
+def reopen_on_sighup(reactor: Any) -> bool:
+    """Let SIGHUP reopen the log files (on the reactor thread, between two events); True when
+    there is a log file to reopen and the platform has SIGHUP."""
+    if not _opened or not hasattr(signal, "SIGHUP"):
+        return False
+    signal.signal(signal.SIGHUP, lambda signum, frame: reactor.callFromThread(reopen_log_files))
+    return True
+
+
+def observer_factory(log_format: str | None) -> Callable[[IO[Any]], ILogObserver]:
+    """twisted.logger's text or JSON-lines file observer for a file."""
+    if (log_format or DEFAULT_FORMAT) == "json":
+        return lambda out: jsonFileLogObserver(out, recordSeparator="")
+    return textFileLogObserver
+
+
+def level_of(opts: argparse.Namespace) -> LogLevel:
+    return LogLevel.levelWithName(opts.log_level or DEFAULT_LEVEL)
+
+
+def make_observer(opts: argparse.Namespace, out: IO[Any] | None = None) -> ILogObserver:
+    """The observer of ``opts``: its format, to its file (or ``out``), events below its level
+    left out."""
+    observer = observer_factory(opts.log_format)(out if out is not None else open_log_file(opts))
+    return FilteringLogObserver(observer, [LogLevelFilterPredicate(defaultLogLevel=level_of(opts))])
+
+
+def start_logging(opts: argparse.Namespace) -> None:
+    """Begin the global log (``tichu-lobby``); events logged before are delivered now."""
+    globalLogBeginner.beginLoggingTo([make_observer(opts)], redirectStandardIO=False)
+
+
+def apply_to_twist(opts: argparse.Namespace, twist_options: Any) -> None:
+    """``twist [twist's options] tichu-lobby [ours]``: the logging options of ours that were
+    given replace twist's ``--log-level``/``--log-format``/``--log-file`` (twist starts the log)."""
+    if twist_options is None:
+        return
+    if opts.log_level is not None:
+        twist_options["logLevel"] = level_of(opts)
+    if opts.log_file is not None:
+        twist_options["logFile"] = open_log_file(opts)
+    if opts.log_format is not None:
+        twist_options["fileLogObserverFactory"] = observer_factory(opts.log_format)
+        twist_options["logFormat"] = opts.log_format

@@ -1,0 +1,179 @@
+"""What the package is and ships (issue 15, Operators): one source of the version (lobby/__init__.py,
+read by setup.cfg, printed by ``tichu-lobby --version``), the MIT LICENSE, uvloop as the optional
+extra ``[uvloop]`` (the server runs without it and uses it when present and asked), and the JSON
+Schema of machine mode as package data (protocol.json_schema()). The wheel is built from a copy of
+the checkout and looked into: the schema, the twist plugin (without an ``__init__.py`` that would
+shadow Twisted) and the licence are in it, and an installation of it finds the plugin."""
+from __future__ import annotations
+
+import configparser
+import importlib.metadata
+import os
+import shutil
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import pytest
+from jsonschema import Draft202012Validator
+
+import lobby
+import protocol
+from server_process import ROOT, ServerProcess, command, greeting
+
+SETUP = configparser.ConfigParser()
+SETUP.read(ROOT / "setup.cfg", encoding="utf-8")
+
+
+def requirements(text: str) -> list[str]:
+    return [line.strip() for line in text.strip().splitlines() if line.strip()]
+
+
+# ---- the version ---------------------------------------------------------------------------------
+def test_the_version_has_one_source() -> None:
+    assert SETUP["metadata"]["version"] == "attr: lobby.__version__"
+    assert lobby.__version__ and lobby.__version__[0].isdigit()
+    # the installed metadata came from there (scripts/_venv.sh reinstalls when it changes)
+    assert importlib.metadata.version("tichu-lobby") == lobby.__version__
+    for argv in ([command("tichu-lobby"), "--version"],
+                 [sys.executable, "-m", "protocol", "--version"]):
+        done = subprocess.run(argv, capture_output=True, text=True, timeout=60, cwd=ROOT)
+        assert done.returncode == 0, done.stderr
+        assert done.stdout.strip() == f"tichu-lobby {lobby.__version__}"
+
+
+# ---- the licence ---------------------------------------------------------------------------------
+def test_the_licence_is_mit() -> None:
+    text = (ROOT / "LICENSE").read_text(encoding="utf-8")
+    assert text.startswith("MIT License\n")
+    assert "Copyright (c)" in text and "the tichu-lobby authors" in text
+    assert 'THE SOFTWARE IS PROVIDED "AS IS"' in text
+    assert SETUP["metadata"]["license"] == "MIT"
+    assert SETUP["metadata"]["license_files"].strip() == "LICENSE"
+
+
+# ---- uvloop: an optional extra -------------------------------------------------------------------
+def test_uvloop_is_an_optional_extra() -> None:
+    hard = requirements(SETUP["options"]["install_requires"])
+    assert not [r for r in hard if r.lower().startswith("uvloop")]
+    extra = requirements(SETUP["options.extras_require"]["uvloop"])
+    assert len(extra) == 1 and extra[0].startswith("uvloop")
+    installed = importlib.metadata.requires("tichu-lobby") or []
+    assert [r for r in installed if r.startswith("uvloop") and 'extra == "uvloop"' in r]
+    assert not [r for r in installed if r.startswith("uvloop") and "extra ==" not in r]
+
+
+#: runs the server as `python -m protocol` does, with uvloop made unimportable first
+WITHOUT_UVLOOP = ("import sys; sys.modules['uvloop'] = None\n"
+                  "from protocol.server import main\n"
+                  "raise SystemExit(main(sys.argv[1:]))")
+
+
+@pytest.mark.parametrize("uvloop", ["absent", "present"])
+def test_the_server_runs_with_and_without_uvloop(tmp_path: Path, uvloop: str) -> None:
+    if uvloop == "present":
+        pytest.importorskip("uvloop", reason="uvloop is not installed (pip install .[uvloop])")
+        argv = [sys.executable, "-m", "protocol"]
+    else:
+        argv = [sys.executable, "-c", WITHOUT_UVLOOP]
+    argv += ["--uvloop", "--db", str(tmp_path / "lobby.sqlite3"),
+             "--port", "tcp:0:interface=127.0.0.1"]
+    with ServerProcess(argv, tmp_path) as server:
+        greeting(server.port)
+        code, out = server.stop()
+    assert code == 0, out
+    loop_line = next(line for line in out.splitlines() if "event loop: " in line)
+    if uvloop == "present":
+        assert "event loop: asyncio on uvloop" in loop_line and "#info" in loop_line
+    else:
+        assert "uvloop is not installed: pip install tichu-lobby[uvloop]" in loop_line
+        assert "#warn" in loop_line
+
+
+def test_the_benchmarks_refuse_uvloop_they_do_not_have(tmp_path: Path) -> None:
+    """Without uvloop, `--loops uvloop` would measure the standard loop under uvloop's name."""
+    script = ("import runpy, sys; sys.modules['uvloop'] = None\n"
+              "sys.argv = [sys.argv[1]] + sys.argv[2:]\n"
+              "runpy.run_path(sys.argv[0], run_name='__main__')")
+    for bench, args in (("bench_server.py", ["--loops", "asyncio,uvloop", "--quick"]),
+                        ("bench_tables.py", ["--uvloop"])):
+        done = subprocess.run([sys.executable, "-c", script, str(ROOT / "scripts" / bench), *args],
+                              capture_output=True, text=True, timeout=60, cwd=tmp_path,
+                              env=dict(os.environ, PYTHONPATH=str(ROOT)))
+        assert done.returncode == 2, (bench, done.stdout, done.stderr)
+        assert "uvloop is not installed: pip install .[uvloop]" in done.stderr, bench
+
+
+# ---- the JSON Schema: package data ---------------------------------------------------------------
+def test_the_schema_is_package_data_in_one_place() -> None:
+    schema = protocol.json_schema()
+    Draft202012Validator.check_schema(schema)
+    assert "state" in schema["properties"]["type"]["enum"]
+    # read through importlib.resources from the package, and the only copy in the checkout
+    assert (Path(protocol.__file__).parent / protocol.SCHEMA_FILE).read_text("utf-8") \
+        == protocol.json_schema_text()
+    copies = sorted(p.relative_to(ROOT).as_posix() for p in ROOT.rglob("*.schema.json")
+                    if ".venv" not in p.parts and "build" not in p.parts)
+    assert copies == ["protocol/protocol.schema.json"]
+    assert SETUP["options.package_data"]["protocol"].strip() == "protocol.schema.json"
+
+
+# ---- the wheel -----------------------------------------------------------------------------------
+def checkout_copy(dest: Path) -> Path:
+    """The files git knows (and new ones not ignored), without tests/: what a release is built
+    from, so that the build never writes into the checkout."""
+    listed = subprocess.run(["git", "ls-files", "-co", "--exclude-standard"], cwd=ROOT,
+                            capture_output=True, text=True, check=True).stdout.splitlines()
+    for name in listed:
+        source = ROOT / name
+        if name.startswith("tests/") or not source.is_file():
+            continue
+        target = dest / name
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(source, target)
+    return dest
+
+
+@pytest.mark.slow   # builds a wheel (a few seconds of setuptools)
+def test_the_wheel_ships_the_schema_the_plugin_and_the_licence(tmp_path: Path) -> None:
+    pytest.importorskip("setuptools", reason="the test extra's setuptools builds the wheel")
+    source = checkout_copy(tmp_path / "src")
+    dist = tmp_path / "dist"
+    done = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps",
+                           "--no-build-isolation", "-q", "-w", str(dist), str(source)],
+                          capture_output=True, text=True, timeout=300, cwd=tmp_path)
+    assert done.returncode == 0, done.stdout + done.stderr
+    (wheel,) = dist.glob("tichu_lobby-*.whl")
+    assert wheel.name.startswith(f"tichu_lobby-{lobby.__version__}-")
+    names = set(zipfile.ZipFile(wheel).namelist())
+    assert "protocol/protocol.schema.json" in names
+    assert "twisted/plugins/tichu_lobby.py" in names
+    # an __init__.py there would make this wheel's twisted/ shadow Twisted itself
+    assert "twisted/__init__.py" not in names and "twisted/plugins/__init__.py" not in names
+    assert not [n for n in names if n.startswith(("tests/", "scripts/", "docs/"))]
+    assert any(n.endswith(".dist-info/licenses/LICENSE") or n.endswith(".dist-info/LICENSE")
+               for n in names)
+    metadata = next(n for n in names if n.endswith(".dist-info/METADATA"))
+    text = zipfile.ZipFile(wheel).read(metadata).decode()
+    assert f"\nVersion: {lobby.__version__}\n" in text
+    assert 'Provides-Extra: uvloop' in text
+
+    # installed (into a directory of its own, first on the path): the schema is read from the
+    # installed package and Twisted's plugin system finds the installed plugin
+    target = tmp_path / "site"
+    done = subprocess.run([sys.executable, "-m", "pip", "install", "--no-deps", "-q",
+                           "--target", str(target), str(wheel)],
+                          capture_output=True, text=True, timeout=300, cwd=tmp_path)
+    assert done.returncode == 0, done.stdout + done.stderr
+    probe = ("import protocol, lobby; from twisted.plugin import getPlugins; "
+             "from twisted.application.service import IServiceMaker; "
+             "maker = [p for p in getPlugins(IServiceMaker) if p.tapname == 'tichu-lobby']; "
+             "import sys; mod = sys.modules[type(maker[0]).__module__]; "
+             "print(protocol.__file__); print(mod.__file__); print(len(protocol.json_schema()))")
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                          timeout=120, cwd=tmp_path, env=dict(os.environ, PYTHONPATH=str(target)))
+    assert done.returncode == 0, done.stderr
+    protocol_file, plugin_file, size = done.stdout.split()
+    assert Path(protocol_file).is_relative_to(target) and Path(plugin_file).is_relative_to(target)
+    assert int(size) > 0
