@@ -8,10 +8,10 @@ Without `--port` it starts the server itself (`python -m protocol` as a subproce
 loopback port, with a temporary database, flood control and the guest and idle limits off: the
 bots send as fast as the server answers) and stops it at the end. Against a running server
 (`--port`) give `--rate` (commands per second per bot) below its flood limit. Every game is
-played by four `scripts/bot.py` clients (machine mode, ids on every command): one opens a table with
-the options `seed` and `target`, the others enter it, the opener starts. Games come in mirrored
-pairs: the same seed (the same cards per seat) is played twice, strategy A in seats 1+3 and then in
-seats 2+4, so the cards favour neither side. `--parallel` games run at once.
+played by four `tichu-bot` clients (tichu_bot.runner; machine mode, ids on every command): one
+opens a table with the options `seed` and `target`, the others enter it, the opener starts.
+Games come in mirrored pairs: the same seed (the same cards per seat) is played twice, strategy A
+in seats 1+3 and then in seats 2+4, so the cards favour neither side. `--parallel` games run at once.
 
 It prints a progress bar to stderr and at the end games per second, strategy A's win rate with a
 95 % Wilson interval, Tichu and Grand Tichu calls and how often they succeed (the caller goes out
@@ -37,9 +37,8 @@ for p in (str(ROOT), str(ROOT / "scripts")):
     if p not in sys.path:
         sys.path.insert(0, p)
 
-from bot import BotResult, run_bot  # noqa: E402
-
 from lobby.bots.strategy import STRATEGY_NAMES  # noqa: E402
+from tichu_bot.runner import BotResult, run_bot  # noqa: E402
 
 __all__ = ["Tally", "wilson", "play_game", "run_selfplay", "main"]
 

@@ -1,4 +1,4 @@
-"""scripts/bot.py and scripts/selfplay.py against the real server over loopback (port 0): four
+"""tichu-bot (tichu_bot.runner) and scripts/selfplay.py against the real server over loopback (port 0): four
 bots in machine mode play complete games; every line they receive is one JSON object that
 validates against protocol/protocol.schema.json, and every reply carries the id of its command."""
 from __future__ import annotations
@@ -16,11 +16,11 @@ from twisted.internet.defer import Deferred
 
 from conftest import RunningServer
 from protocol import json_schema
+from tichu_bot import runner as bot
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "scripts"))
 
-import bot  # noqa: E402
 import selfplay  # noqa: E402
 
 SCHEMA = json_schema()
@@ -108,7 +108,7 @@ def test_wilson_interval() -> None:
 def test_bot_arguments() -> None:
     with pytest.raises(SystemExit):
         bot.main(["--name", "X"])                  # neither --table nor --open
-    assert bot._option("seed=5") == ("seed", "5")
+    assert bot.option_pair("seed=5") == ("seed", "5")
 
 
 @pytest.mark.reactor_timeout(90)
@@ -179,9 +179,10 @@ async def test_a_line_dropped_by_flood_control_is_sent_again(tmp_path: Path) -> 
             seen: list[str] = []
             client = bot.BotClient(reader, writer, "Flo", on_line=seen.append)
             client.flood_pause = 0.3
-            await client.switch_and_login(None)
+            await client.switch()
+            await client.login("Flo")
             answers = [await client.command("/whereis Flo") for _ in range(12)]
-            await client.quit()
+            await client.close()
             return answers, seen
         answers, seen = await as_deferred(go())
     finally:

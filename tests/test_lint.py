@@ -1,6 +1,6 @@
 """The linter and the type checker run with the suite: `scripts/test` runs them, the inner loop
 `scripts/test -m "not slow"` leaves them out. Their configuration is in pyproject.toml: ruff over
-the whole tree; mypy --strict over the engine (lobby/tichu), mypy over lobby and protocol."""
+the whole tree; mypy --strict over the engine (lobby/tichu), mypy over lobby, protocol and tichu_bot."""
 from __future__ import annotations
 
 import subprocess
@@ -25,7 +25,7 @@ def test_the_engine_is_strictly_typed() -> None:
 
 
 def test_the_lobby_and_the_wire_type_check() -> None:
-    done = _run("mypy", "lobby", "protocol")
+    done = _run("mypy", "lobby", "protocol", "tichu_bot")
     assert done.returncode == 0, done.stdout + done.stderr
 
 

@@ -1,0 +1,153 @@
+"""The bot authors' side (issue 15): the client library tichu_bot and the tichu-bot program.
+
+docs/bots.md's example bot (the ```python block under "Writing a bot", extracted from the file as
+it is) plays a whole game against a real server over loopback (port 0) with three of the server's
+bots, every command accepted; the library pairs replies by id, tracks the state, queues what
+arrives meanwhile and raises CommandRefused for a refused ``must``; ``tichu-bot`` and
+``python -m tichu_bot`` are installed commands with the options of the old scripts/bot.py."""
+from __future__ import annotations
+
+import asyncio
+import importlib.util
+import re
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+import pytest_twisted
+from twisted.internet.defer import Deferred
+
+import lobby
+import tichu_bot
+from conftest import RunningServer
+from server_process import ROOT, command
+from tichu_bot import CommandRefused, apply_update, connect
+
+BOTS_MD = ROOT / "docs" / "bots.md"
+
+
+def as_deferred(coro: Any) -> Deferred:
+    return Deferred.fromFuture(asyncio.ensure_future(coro))
+
+
+def example_source() -> str:
+    """The first python block of docs/bots.md's section "Writing a bot"."""
+    doc = BOTS_MD.read_text(encoding="utf-8")
+    section = doc.split("\n## Writing a bot\n", 1)[1].split("\n## ", 1)[0]
+    blocks = re.findall(r"```python\n(.*?)```", section, re.S)
+    assert blocks, "docs/bots.md, Writing a bot: no python block"
+    return str(blocks[0])
+
+
+def load_example(tmp_path: Path) -> Any:
+    path = tmp_path / "simple_bot.py"
+    path.write_text(example_source(), encoding="utf-8")
+    spec = importlib.util.spec_from_file_location("simple_bot", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_example_is_about_forty_lines_and_uses_the_library() -> None:
+    source = example_source()
+    assert 30 <= len(source.splitlines()) <= 50
+    assert "from tichu_bot import" in source and "lobby" not in source.split("import", 2)[1]
+    compile(source, "simple_bot.py", "exec")
+
+
+@pytest.mark.slow   # a whole game to 1000 (some 20 s on a loaded machine)
+@pytest.mark.reactor_timeout(240)
+@pytest_twisted.ensureDeferred
+async def test_the_example_bot_plays_a_whole_game(server: RunningServer, tmp_path: Path) -> None:
+    server.server.world.on_new_table = lambda table: setattr(table, "bot_delay", 0)
+    example = load_example(tmp_path)
+    result = await as_deferred(example.main(port=server.port, name="Simple"))
+    assert result["status"] == "finished", result
+    assert result["refused"] == 0 and result["accepted"] > 10, result
+    assert max(result["scores"]) >= 1000
+    # the server saw the same game: a finished record with the bot and three of its own bots
+    games = await as_deferred(history_of(server.port, "Simple"))
+    assert len(games) == 1, games
+
+
+async def history_of(port: int, name: str) -> list[Any]:
+    async with await connect("127.0.0.1", port, "Viewer") as viewer:
+        reply = await viewer.must(f"/history {name}")
+    return list(reply["games"])
+
+
+@pytest.mark.reactor_timeout(60)
+@pytest_twisted.ensureDeferred
+async def test_the_library_pairs_replies_tracks_states_and_queues_events(
+        server: RunningServer) -> None:
+    async def go() -> None:
+        lines: list[str] = []
+        async with await connect("127.0.0.1", server.port, "Libby", on_line=lines.append) as bot:
+            assert bot.name == "Libby" and bot.protocol >= 1 and bot.prelude
+            assert bot.state is None
+            reply = await bot.must("/newroom tichu")
+            assert reply["id"] == "c2"                      # c1 was the login
+            await bot.must("/join 2")
+            state = await bot.next_state()
+            assert state["you"] == "Libby" and state["seat"] == 1 and state["status"] == "waiting"
+            with pytest.raises(CommandRefused) as refused:
+                await bot.must("/join 7")
+            assert refused.value.code and refused.value.reply["id"] == "c4"
+            reply = await bot.command("/join 7")            # command() returns the error
+            assert reply["type"] == "error" and reply["id"] == "c5"
+            await bot.must("/addbot")
+            state = await bot.next_state()                  # the newest state, once
+            assert state["names"][0] is not None and state["names"][0] != "Libby"
+            assert all(line.startswith("{") for line in lines)
+            async with await connect("127.0.0.1", server.port, "Other") as other:
+                await other.must(f"/room {state['table']}")
+                await other.must("/tell Libby hello")
+            said = None
+            while said is None:
+                obj = await bot.next_object()
+                if "hello" in str(obj):
+                    said = obj
+            assert "id" not in said and said in bot.events
+            assert bot.replies == bot.commands
+    await as_deferred(go())
+
+
+def test_apply_update_replaces_and_unsets_keys() -> None:
+    state = {"type": "state", "table": 3, "turn": 0, "legal": ["R5"], "bombwindow_left": 1.5}
+    update = {"type": "update", "table": 3, "turn": 1, "legal": [], "unset": ["bombwindow_left"]}
+    assert apply_update(state, update) == {"type": "state", "table": 3, "turn": 1, "legal": []}
+    assert state["turn"] == 0                                 # a new dict
+
+
+def test_the_commands_are_installed_with_the_old_options(tmp_path: Path) -> None:
+    for argv in ([command("tichu-bot")], [sys.executable, "-m", "tichu_bot"]):
+        done = subprocess.run([*argv, "--version"], capture_output=True, text=True, timeout=60,
+                              cwd=tmp_path)
+        assert done.returncode == 0 and done.stdout.strip() == f"tichu-bot {lobby.__version__}"
+        done = subprocess.run([*argv, "--help"], capture_output=True, text=True, timeout=60,
+                              cwd=tmp_path)
+        assert done.returncode == 0
+        for option in ("--host", "--port", "--name", "--password", "--table", "--open",
+                       "--seat", "--strategy", "--seed", "--option", "--start", "--timeout",
+                       "--rate", "--verbose"):
+            assert option in done.stdout, option
+        done = subprocess.run([*argv, "--name", "X"], capture_output=True, text=True,
+                              timeout=60, cwd=tmp_path)
+        assert done.returncode == 2                           # neither --table nor --open
+    # nothing left at the old place, and the library is what the package exports
+    assert not (ROOT / "scripts" / "bot.py").exists()
+    assert {"connect", "Client", "CommandRefused", "my_turn_to"} <= set(tichu_bot.__all__)
+
+
+def test_a_closed_port_is_one_line_and_status_1(tmp_path: Path) -> None:
+    import socket
+    with socket.socket() as s:                 # a port nobody listens on
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    done = subprocess.run([command("tichu-bot"), "--port", str(port), "--name", "Nobody",
+                           "--open"], capture_output=True, text=True, timeout=60, cwd=tmp_path)
+    assert done.returncode == 1
+    assert done.stderr.startswith("Nobody: ") and len(done.stderr.splitlines()) == 1
