@@ -1,0 +1,150 @@
+"""The deployment examples (deploy/; docs/operations.md, "Deployment"), tested where they can be:
+the systemd unit has a dedicated user, LimitNOFILE, restart on failure, hardening and its state
+directory for the database, its command line is one the server accepts, and ``systemd-analyze
+verify`` finds nothing in it; the Dockerfile builds from a slim Python image, runs as a user that
+is not root, keeps the database on a volume, exposes the port the server listens on, has a
+health check (which passes against a real server) and names no package registry host."""
+from __future__ import annotations
+
+import configparser
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from protocol.server import parse_args
+from server_process import ROOT, ServerProcess, command
+
+DEPLOY = ROOT / "deploy"
+UNIT = DEPLOY / "tichu-lobby.service"
+DOCKERFILE = DEPLOY / "Dockerfile"
+
+
+# ---- systemd ---------------------------------------------------------------------------------------
+def unit() -> configparser.ConfigParser:
+    parser = configparser.ConfigParser(interpolation=None, strict=True, delimiters=("=",))
+    parser.optionxform = str  # type: ignore[assignment,method-assign]   (keys keep their case)
+    parser.read_string(UNIT.read_text(encoding="utf-8"))
+    return parser
+
+
+def test_the_systemd_unit_runs_the_server_as_it_should() -> None:
+    service = unit()["Service"]
+    user = service["User"]
+    assert user and user != "root" and service["Group"]
+    assert int(service["LimitNOFILE"]) >= 65536
+    assert service["Restart"] == "on-failure" and "2" in service["RestartPreventExitStatus"].split()
+    assert service["KillSignal"] == "SIGTERM"
+    for hardening, value in (("NoNewPrivileges", "yes"), ("ProtectSystem", "strict"),
+                             ("ProtectHome", "yes"), ("PrivateTmp", "yes"),
+                             ("CapabilityBoundingSet", "")):
+        assert service[hardening] == value, hardening
+    # the database in the state directory, the one place ProtectSystem=strict leaves writable
+    state = "/var/lib/" + service["StateDirectory"]
+    argv = shlex.split(service["ExecStart"])
+    assert argv[0].endswith("/tichu-lobby")
+    opts = parse_args(argv[1:])                     # a command line the server accepts
+    assert Path(opts.db).parent == Path(state) and service["WorkingDirectory"] == state
+    assert unit()["Install"]["WantedBy"] == "multi-user.target"
+
+
+def test_systemd_analyze_verifies_the_unit(tmp_path: Path) -> None:
+    if shutil.which("systemd-analyze") is None:
+        pytest.skip("systemd-analyze is not installed: the unit was only parsed (the test above)")
+    # the unit as it is, with ExecStart's program at this environment's tichu-lobby (verify
+    # checks that the program exists)
+    text = UNIT.read_text(encoding="utf-8")
+    program = shlex.split(unit()["Service"]["ExecStart"])[0]
+    copy = tmp_path / UNIT.name
+    copy.write_text(text.replace(program, command("tichu-lobby")), encoding="utf-8")
+    done = subprocess.run(["systemd-analyze", "verify", str(copy)], capture_output=True,
+                          text=True, timeout=120)
+    assert done.returncode == 0 and done.stdout + done.stderr == "", done.stdout + done.stderr
+
+
+# ---- docker ----------------------------------------------------------------------------------------
+def instructions() -> list[tuple[str, str]]:
+    """(INSTRUCTION, arguments) of the Dockerfile, continuation lines joined, comments left out."""
+    out: list[tuple[str, str]] = []
+    pending = ""
+    for line in DOCKERFILE.read_text(encoding="utf-8").splitlines():
+        if not pending and (not line.strip() or line.lstrip().startswith("#")):
+            continue
+        if line.rstrip().endswith("\\"):
+            pending += line.rstrip()[:-1] + " "
+            continue
+        word, _, rest = (pending + line).strip().partition(" ")
+        out.append((word.upper(), rest.strip()))
+        pending = ""
+    assert not pending
+    return out
+
+
+def exec_form(args: str) -> list[str]:
+    import json
+    value = json.loads(args)
+    assert isinstance(value, list) and all(isinstance(v, str) for v in value)
+    return value
+
+
+def test_the_dockerfile_has_what_a_deployment_needs() -> None:
+    steps = instructions()
+    kinds = [k for k, _ in steps]
+    (base,) = [a for k, a in steps if k == "FROM"]
+    assert re.fullmatch(r"python:3\.1[1-9]-slim", base), base
+    users = [a for k, a in steps if k == "USER"]
+    assert users and users[-1] not in ("root", "0")
+    assert kinds.index("USER") < kinds.index("ENTRYPOINT")
+    entrypoint = exec_form(dict(steps)["ENTRYPOINT"])
+    cmd = exec_form(dict(steps)["CMD"])
+    assert entrypoint == ["tichu-lobby"]
+    opts = parse_args(cmd)                                  # the server accepts CMD
+    volumes = exec_form(dict(steps)["VOLUME"])
+    assert str(Path(opts.db).parent) in volumes             # the database on the volume
+    (port,) = [int(p.split("/")[0]) for p in dict(steps)["EXPOSE"].split()]
+    assert opts.port == [f"tcp:{port}"]                     # every interface of the container
+    health = dict(steps)["HEALTHCHECK"]
+    assert "CMD" in health and str(port) in health
+    assert "STOPSIGNAL" in kinds and dict(steps)["STOPSIGNAL"] == "SIGTERM"
+
+
+def test_the_image_holds_every_package_the_wheel_has() -> None:
+    setup = configparser.ConfigParser()
+    setup.read(ROOT / "setup.cfg", encoding="utf-8")
+    packages = {p.split(".")[0] for p in setup["options.packages.find"]["include"].split()}
+    copied = {args.split()[0] for kind, args in instructions() if kind == "COPY"}
+    assert packages <= copied, packages - copied
+    for name in copied:
+        assert (ROOT / name).exists(), name
+    ignore = (ROOT / ".dockerignore").read_text(encoding="utf-8").split()
+    assert ".venv" in ignore and ".git" in ignore
+
+
+def test_the_dockerfile_names_no_registry_host() -> None:
+    text = DOCKERFILE.read_text(encoding="utf-8")
+    assert "://" not in text
+    for kind, args in instructions():
+        if kind == "FROM":
+            first = args.split("/")[0]
+            assert "/" not in args or ("." not in first and ":" not in first), args
+        if kind == "RUN":
+            assert not re.search(r"--(extra-)?index-url|--trusted-host|\s-i\s", args), args
+
+
+def test_the_health_check_passes_against_a_real_server(tmp_path: Path) -> None:
+    health = dict(instructions())["HEALTHCHECK"]
+    check = exec_form(health.split(" CMD ", 1)[1])
+    assert check[0] == "python"
+    argv = [sys.executable, "-m", "protocol", "--db", str(tmp_path / "l.sqlite3"),
+            "--port", "tcp:0:interface=127.0.0.1"]
+    with ServerProcess(argv, tmp_path) as server:
+        probe = [sys.executable, *[a.replace("4000", str(server.port)) for a in check[1:]]]
+        done = subprocess.run(probe, capture_output=True, text=True, timeout=60)
+        assert done.returncode == 0, done.stderr
+        server.stop()
+    done = subprocess.run(probe, capture_output=True, text=True, timeout=60)
+    assert done.returncode != 0                   # and fails when nothing answers
