@@ -17,6 +17,8 @@ from typing import Any
 
 import pytest
 import pytest_twisted
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from twisted.internet.defer import Deferred
 
 import lobby
@@ -122,6 +124,29 @@ async def test_the_library_pairs_replies_tracks_states_and_queues_events(
             assert "id" not in said and said in bot.events
             assert bot.replies == bot.commands
     await as_deferred(go())
+
+
+JSON_VALUES = st.recursive(st.none() | st.booleans() | st.integers(-5, 5) | st.text(max_size=3),
+                           lambda inner: st.lists(inner, max_size=3)
+                           | st.dictionaries(st.text(max_size=2), inner, max_size=3), max_leaves=6)
+STATES = st.dictionaries(st.sampled_from(["turn", "hand", "legal", "trick", "bombwindow_left",
+                                          "names", "wish", "scores"]), JSON_VALUES, max_size=8)
+
+
+@settings(max_examples=200, deadline=None)
+@given(STATES, STATES)
+def test_the_client_applies_the_servers_updates(before: dict[str, Any],
+                                                after: dict[str, Any]) -> None:
+    """The client's apply_update undoes the server's state_update (protocol/render_json.py) for
+    any two states of one table: the client always holds the state the server would send."""
+    from protocol.render_json import state_update
+    before = {"type": "state", "table": 4, **before}
+    after = {"type": "state", "table": 4, **after}
+    update = state_update(before, after)
+    if update is None:
+        assert before == after
+    else:
+        assert apply_update(before, update) == after
 
 
 def test_apply_update_replaces_and_unsets_keys() -> None:

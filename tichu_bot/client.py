@@ -60,8 +60,8 @@ class CommandRefused(ClientError):
 
 def apply_update(state: dict[str, Any], update: dict[str, Any]) -> dict[str, Any]:
     """The state after an ``update`` object (a new dict): its keys replace the state's, the keys
-    in its ``unset`` are removed (docs/protocol.md, machine mode protocol 2; the client's side of
-    what the server's protocol.render_json computes, checked against it in tests/test_bot_library.py)."""
+    in its ``unset`` are removed (docs/protocol.md, "The update object": the client's side of
+    protocol.render_json.state_update; tests/test_bot_library.py checks that it undoes it)."""
     out = dict(state)
     for key, value in update.items():
         if key not in ("type", "unset"):
