@@ -22,6 +22,8 @@ from server_process import ROOT, ServerProcess, command
 DEPLOY = ROOT / "deploy"
 UNIT = DEPLOY / "tichu-lobby.service"
 DOCKERFILE = DEPLOY / "Dockerfile"
+#: the server's log line of the metrics listener (protocol/server.py)
+METRICS_ON = re.compile(r"metrics on \S+ \([\d.]+:(\d+)\)")
 
 
 # ---- systemd ---------------------------------------------------------------------------------------
@@ -107,8 +109,11 @@ def test_the_dockerfile_has_what_a_deployment_needs() -> None:
     assert str(Path(opts.db).parent) in volumes             # the database on the volume
     (port,) = [int(p.split("/")[0]) for p in dict(steps)["EXPOSE"].split()]
     assert opts.port == [f"tcp:{port}"]                     # every interface of the container
+    # the health check asks /healthz on the metrics port, which CMD opens on loopback only
     health = dict(steps)["HEALTHCHECK"]
-    assert "CMD" in health and str(port) in health
+    assert opts.metrics and opts.metrics.endswith(":interface=127.0.0.1")
+    metrics_port = opts.metrics.split(":")[1]
+    assert "CMD" in health and f"http://127.0.0.1:{metrics_port}/healthz" in health
     assert "STOPSIGNAL" in kinds and dict(steps)["STOPSIGNAL"] == "SIGTERM"
 
 
@@ -126,7 +131,8 @@ def test_the_image_holds_every_package_the_wheel_has() -> None:
 
 def test_the_dockerfile_names_no_registry_host() -> None:
     text = DOCKERFILE.read_text(encoding="utf-8")
-    assert "://" not in text
+    # the one URL is the health check's, on the container's own loopback
+    assert re.findall(r"\w+://[^/'\"]*", text) == ["http://127.0.0.1:9100"]
     for kind, args in instructions():
         if kind == "FROM":
             first = args.split("/")[0]
@@ -140,9 +146,13 @@ def test_the_health_check_passes_against_a_real_server(tmp_path: Path) -> None:
     check = exec_form(health.split(" CMD ", 1)[1])
     assert check[0] == "python"
     argv = [sys.executable, "-m", "protocol", "--db", str(tmp_path / "l.sqlite3"),
-            "--port", "tcp:0:interface=127.0.0.1"]
+            "--port", "tcp:0:interface=127.0.0.1", "--metrics", "tcp:0:interface=127.0.0.1"]
     with ServerProcess(argv, tmp_path) as server:
-        probe = [sys.executable, *[a.replace("4000", str(server.port)) for a in check[1:]]]
+        line = next((x for x in server.lines if METRICS_ON.search(x)), None) \
+            or server.wait_for(lambda text: METRICS_ON.search(text) is not None)
+        found = METRICS_ON.search(line)
+        assert found is not None
+        probe = [sys.executable, *[a.replace("9100", found.group(1)) for a in check[1:]]]
         done = subprocess.run(probe, capture_output=True, text=True, timeout=60)
         assert done.returncode == 0, done.stderr
         server.stop()
