@@ -6,8 +6,8 @@ MESSAGES: dict[str, str] = {
     # connection and login (protocol/session.py)
     "greeting": "Velkommen til Tichu-lobbyen. Log ind med dit navn, eller skriv guest.",
     # the same in every language: how to switch, in a few words of each
-    "greeting-languages": "In English: /set lang en · Auf Deutsch: /set lang de · "
-                          "En français : /set lang fr\nEn español: /set lang es · "
+    "greeting-languages": "In English: /set lang en · Auf Deutsch: /set lang de\n"
+                          "En français : /set lang fr · En español: /set lang es · "
                           "På dansk: /set lang da",
     "motd": "{text}",
     "login-prompt": "navn: ",

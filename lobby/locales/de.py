@@ -8,8 +8,8 @@ MESSAGES: dict[str, str] = {
     "greeting": "Willkommen in der Tichu-Lobby. Melde dich mit deinem Namen an oder tippe guest.",
     # the same in every language: how to switch, in a few words of each
     "greeting-languages": (
-        "In English: /set lang en · Auf Deutsch: /set lang de · En français : /set lang fr\nEn español: "
-        "/set lang es · På dansk: /set lang da"),
+        "In English: /set lang en · Auf Deutsch: /set lang de\n"
+        "En français : /set lang fr · En español: /set lang es · På dansk: /set lang da"),
     "motd": "{text}",
     "login-prompt": "Name: ",
     "password-prompt": "Passwort: ",
