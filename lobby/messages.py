@@ -159,7 +159,7 @@ INFO: dict[str, str] = {
     "greeting": "Welcome to the Tichu lobby. Log in with your name, or type guest.",
     # the same in every language: how to switch, in a few words of each
     "greeting-languages": "In English: /set lang en · Auf Deutsch: /set lang de\n"
-                          "En français : /set lang fr · En español: /set lang es · "
+                          "En français : /set lang fr · En español: /set lang es\n"
                           "På dansk: /set lang da",
     "motd": "{text}",
     "login-prompt": "login: ",

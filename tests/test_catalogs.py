@@ -158,6 +158,7 @@ def test_the_greeting_says_how_to_choose_a_language(lobby: FakeLobby) -> None:
     for lang in LANGUAGES:
         assert f"/set lang {lang}" in out       # whole: no line of it needs wrapping at 80
     assert all(len(line) <= 80 for line in out.splitlines())
+    assert all(len(line) <= 60 for line in out.splitlines() if "/set lang" in line)   # at 60 too
     assert "Auf Deutsch" in out and "En français" in out and "På dansk" in out
     # the same line in every catalog: it is for people who cannot read the others
     for lang in LANGUAGES[1:]:

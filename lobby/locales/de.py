@@ -9,7 +9,7 @@ MESSAGES: dict[str, str] = {
     # the same in every language: how to switch, in a few words of each
     "greeting-languages": (
         "In English: /set lang en · Auf Deutsch: /set lang de\n"
-        "En français : /set lang fr · En español: /set lang es · På dansk: /set lang da"),
+        "En français : /set lang fr · En español: /set lang es\nPå dansk: /set lang da"),
     "motd": "{text}",
     "login-prompt": "Name: ",
     "password-prompt": "Passwort: ",

@@ -7,7 +7,7 @@ MESSAGES: dict[str, str] = {
     "greeting": "Te damos la bienvenida al lobby de Tichu. Entra con tu nombre, o escribe guest.",
     # the same in every language: how to switch, in a few words of each
     "greeting-languages": "In English: /set lang en · Auf Deutsch: /set lang de\n"
-                          "En français : /set lang fr · En español: /set lang es · "
+                          "En français : /set lang fr · En español: /set lang es\n"
                           "På dansk: /set lang da",
     "motd": "{text}",
     "login-prompt": "nombre: ",
