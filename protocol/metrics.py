@@ -348,8 +348,10 @@ class MetricsSite(Site):
 
     noisy = False
 
-    def __init__(self, server: "LobbyServer") -> None:
-        super().__init__(_Root(server))
+    def __init__(self, server: "LobbyServer", timeout: float = 30.0, reactor: Any = None) -> None:
+        # timeout: a connection that sends nothing for this long is closed, so that half
+        # requests (slowloris) cannot hold sockets for twisted.web's default of 12 hours
+        super().__init__(_Root(server), timeout=timeout, reactor=reactor)
 
     def log(self, request: Any) -> None:
         pass

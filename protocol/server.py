@@ -195,6 +195,8 @@ class LobbyServer:
         self._shutdown_call: Any = None
         #: --metrics ENDPOINT: the web port of /metrics, /healthz, /games/GAME.tch (None: off)
         self.metrics_endpoint = metrics
+        #: --metrics-timeout SECONDS: an idle or half-sent HTTP connection is closed after it
+        self.metrics_timeout = 30.0
         self.metrics_port: Any = None
         self.factory.metrics.watch(self)
         self.persistence.journal.on_commit = self.factory.metrics.journal_commit
@@ -240,7 +242,7 @@ class LobbyServer:
 
         from protocol.metrics import MetricsSite
         endpoint = serverFromString(self.reactor, self.metrics_endpoint)
-        self.metrics_port = yield endpoint.listen(MetricsSite(self))
+        self.metrics_port = yield endpoint.listen(MetricsSite(self, self.metrics_timeout))
         log.info("metrics on {endpoint} ({address}): /metrics, /healthz, /games/GAME.tch",
                  endpoint=self.metrics_endpoint, address=_address(self.metrics_port))
 
@@ -427,6 +429,9 @@ def build_parser(prog: str = "tichu-lobby") -> argparse.ArgumentParser:
                         help="serve /metrics (Prometheus), /healthz and /games/GAME.tch over "
                              "HTTP on this Twisted endpoint, e.g. tcp:9100:interface=127.0.0.1 "
                              "(default: off; docs/operations.md, Metrics)")
+    parser.add_argument("--metrics-timeout", type=float, default=30.0, metavar="SECONDS",
+                        help="an HTTP connection to the metrics port that sends nothing for "
+                             "SECONDS is closed, a half request too (default 30)")
     add_health_options(parser)
     parser.add_argument("--bot-workers", type=int, default=None, metavar="N",
                         help="worker processes in which the expert bots think (default: one per "
@@ -622,6 +627,7 @@ class LobbyService(Service):
                                   limits=limits_from(opts, nofile), admin=opts.admin,
                                   telnet_options=telnet_options_from(opts), metrics=opts.metrics,
                                   bot_workers=opts.bot_workers, lang=opts.lang)
+        self.server.metrics_timeout = opts.metrics_timeout
         self.server.exit = reactor.stop  # after /shutdown
         from protocol.reactor_health import GcPolicy, ReactorProbe
         probe = ReactorProbe(reactor, opts.reactor_probe) if opts.reactor_probe > 0 else None

@@ -243,3 +243,25 @@ def test_command_latency_histogram_buckets() -> None:
     assert samples[("tichu_command_duration_seconds_bucket", "10.0")] == 3
     assert samples[("tichu_command_duration_seconds_bucket", "+Inf")] == 4
     assert len([k for k in samples if k[0].endswith("_bucket")]) == len(LATENCY_BUCKETS) + 1
+
+
+def test_a_half_request_is_closed_after_the_metrics_timeout(web: MetricsServer) -> None:
+    from twisted.internet.address import IPv4Address
+    from twisted.internet.task import Clock
+    from twisted.internet.testing import StringTransport
+
+    from protocol.metrics import MetricsSite
+    from protocol.server import parse_args
+    assert parse_args([]).metrics_timeout == 30.0
+    assert parse_args(["--metrics-timeout", "5"]).metrics_timeout == 5.0
+    clock = Clock()
+    assert web.server.metrics_timeout == 30.0       # what the web port of the fixture uses
+    site = MetricsSite(web.server, web.server.metrics_timeout, reactor=clock)
+    channel = site.buildProtocol(IPv4Address("TCP", "127.0.0.1", 50000))
+    transport = StringTransport()
+    channel.makeConnection(transport)
+    channel.dataReceived(b"GET /healthz HTTP/1.1\r\nHost: x\r\n")    # and never the blank line
+    clock.advance(29)
+    assert not transport.disconnecting
+    clock.advance(2)
+    assert transport.disconnecting
