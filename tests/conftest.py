@@ -446,3 +446,24 @@ def held_runner(pending: list[Deferred]) -> Callable[..., Deferred]:
         d.addCallback(lambda _: f(*args))
         return d
     return run
+
+
+async def play_to_the_end(c: Any, table: Any, name: str, strategy: Any) -> str:
+    """Play seat `name` of a running `table` through the text client `c` with `strategy` (its
+    decisions read from the engine's view of that seat) until the game ends; what `c` read."""
+    from twisted.internet import reactor
+    from twisted.internet.task import deferLater
+    text: list[str] = []
+    for _ in range(3000):
+        if table.state != "playing":
+            break
+        c.send(f"/whereis {name}")                  # settle: everything before it was handled
+        text.append(await c.expect(f"{name} is in the "))
+        command = strategy.decide(table.match.view(table.players.index(name)))
+        if command:
+            c.send("/" + command)
+        else:
+            await deferLater(reactor, 0.005, lambda: None)
+    c.send("/spielinfo")
+    text.append(await c.expect("finished"))
+    return "".join(text)

@@ -14,7 +14,7 @@ import pytest_twisted
 from jsonschema import Draft202012Validator
 from twisted.internet.defer import Deferred
 
-from conftest import RunningServer
+from conftest import RunningServer, play_to_the_end
 from protocol import json_schema
 from tichu_bot import runner as bot
 
@@ -117,8 +117,6 @@ async def test_a_person_in_text_mode_plays_with_three_in_process_bots(
         server: RunningServer) -> None:
     """One human-mode client (text lines only) and three /addbot bots play a game to the end.
     The person's moves come from the random strategy on what the person may see."""
-    from twisted.internet import reactor
-    from twisted.internet.task import deferLater
 
     from lobby.bots.strategy import make_strategy
 
@@ -137,20 +135,7 @@ async def test_a_person_in_text_mode_plays_with_three_in_process_bots(
         await c.expect(answer)
     assert c.buffer.count("{") == 0
     strategy = make_strategy("random", 7)
-    text: list[str] = []
-    for _ in range(3000):
-        if table.state != "playing":
-            break
-        c.send("/whereis Hanna")                   # settle: everything before it was handled
-        text.append(await c.expect("Hanna is in the "))
-        command = strategy.decide(table.match.view(table.players.index("Hanna")))
-        if command:
-            c.send("/" + command)
-        else:
-            await deferLater(reactor, 0.005, lambda: None)
-    c.send("/spielinfo")
-    text.append(await c.expect("finished"))
-    everything = "".join(text)
+    everything = await play_to_the_end(c, table, "Hanna", strategy)
     assert table.state == "finished" and table.result and table.result.get("winner") in (0, 1)
     assert "Game over after " in everything
     assert "Your turn: /play" in everything or "Your lead: /play" in everything

@@ -13,7 +13,7 @@ import pytest_twisted
 from twisted.internet import reactor
 from twisted.internet.task import deferLater
 
-from conftest import RunningServer
+from conftest import RunningServer, play_to_the_end
 from lobby.bots.pool import BotPool, WorkerLost
 from lobby.bots.search import Job
 from lobby.bots.strategy import make_strategy
@@ -84,20 +84,7 @@ async def test_expert_bots_in_workers_play_a_complete_game_with_a_person(pooled:
         ("/addbot 3 heuristic", "seat 3"), ("/addbot expert:0.05", "seat 4"),
         ("/option target 100", "sets target to 100"), ("/start", "the game starts")])
     person = make_strategy("random", 3)
-    text: list[str] = []
-    for _ in range(3000):
-        if table.state != "playing":
-            break
-        c.send("/whereis Hanna")                    # settle: everything before it was handled
-        text.append(await c.expect("Hanna is in the "))
-        command = person.decide(table.match.view(table.players.index("Hanna")))
-        if command:
-            c.send("/" + command)
-        else:
-            await deferLater(reactor, 0.005, lambda: None)
-    c.send("/spielinfo")
-    text.append(await c.expect("finished"))
-    everything = "".join(text)
+    everything = await play_to_the_end(c, table, "Hanna", person)
     assert table.state == "finished" and not table.result.get("abandoned")
     assert "! [" not in everything                  # no command of the person was refused
     experts = [b for b in table.bots.values() if b.strategy_name.startswith("expert")]
