@@ -129,6 +129,7 @@ class ServerMetrics:
         if self._state is None:
             self._state = _StateCollector(server)
             self.registry.register(self._state)
+            self.registry.register(_BotCollector(server))
 
     def text(self) -> bytes:
         """The Prometheus text format of everything (tests, the resource)."""
@@ -223,6 +224,52 @@ class _StateCollector(Collector):
                                   "committed", value=journal.failures)
         yield GaugeMetricFamily("tichu_start_time_seconds", "When the server started (unix "
                                 "time)", value=factory.telnet_options.started)
+
+
+class _BotCollector(Collector):
+    """The search bots' worker pool (lobby/bots/pool.py), read when Prometheus scrapes; nothing
+    when the bots think in the server process (``--bot-workers 0``)."""
+
+    def __init__(self, server: "LobbyServer") -> None:
+        self.lobby = server
+
+    def describe(self) -> list[Any]:
+        return []
+
+    def collect(self) -> Iterator[Any]:
+        pool = getattr(self.lobby, "bot_pool", None)
+        if pool is None:
+            return
+        from lobby.bots.pool import DECISION_BUCKETS
+        decisions = CounterMetricFamily(
+            "tichu_bot_decisions", "Search bot decisions, by decision type and outcome "
+            "(searched: a worker's answer; else the heuristic's, because: overloaded, waited, "
+            "timeout, lost, error)", labels=["todo", "outcome"])
+        for (todo, outcome), count in sorted(pool.outcomes.items()):
+            decisions.add_metric([todo, outcome], count)
+        yield decisions
+        latency = HistogramMetricFamily(
+            "tichu_bot_decision_duration_seconds", "Time from a search bot's request to its "
+            "answer (the heuristic's included), by decision type", labels=["todo"])
+        bounds = [floatToGoString(b) for b in DECISION_BUCKETS] + ["+Inf"]
+        for todo, stats in sorted(pool.latency.items()):
+            cumulative, buckets = 0.0, []
+            for bound, count in zip(bounds, stats[:-1]):
+                cumulative += count
+                buckets.append((bound, cumulative))
+            latency.add_metric([todo], buckets, sum_value=stats[-1])
+        yield latency
+        yield GaugeMetricFamily("tichu_bot_workers", "Worker processes of the search bots",
+                                value=len(pool.pids()))
+        yield GaugeMetricFamily("tichu_bot_workers_busy", "Workers thinking now",
+                                value=pool.busy())
+        yield GaugeMetricFamily("tichu_bot_queue", "Decisions waiting for a free worker now",
+                                value=pool.waiting())
+        yield CounterMetricFamily("tichu_bot_worker_replacements", "Workers replaced (died or "
+                                  "hung)", value=pool.replaced)
+        yield CounterMetricFamily("tichu_bot_worker_cpu_seconds", "CPU seconds the workers "
+                                  "used (each reports its own with every answer)",
+                                  value=pool.worker_cpu())
 
 
 # ---- the web port ------------------------------------------------------------------------------

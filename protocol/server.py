@@ -152,7 +152,7 @@ class LobbyServer:
                  password_params: Argon2Params = DEFAULT_PARAMS, limits: Any = None,
                  admin: str | None = None, telnet_options: Any = None,
                  metrics: str | None = None, bot_workers: int = 0, bot_pool: Any = None,
-                 lang: str = DEFAULT_LANG) -> None:
+                 lang: str = DEFAULT_LANG, bot_queue: int | None = None) -> None:
         from lobby.moderation import Moderation
         from protocol.guard import Guard, Limits
         self.reactor = reactor
@@ -164,7 +164,7 @@ class LobbyServer:
         self.bot_pool: Any = bot_pool               # (tests give their own)
         if bot_pool is None and bot_workers > 0:
             from lobby.bots.pool import BotPool
-            self.bot_pool = BotPool(reactor, bot_workers)
+            self.bot_pool = BotPool(reactor, bot_workers, queue_limit=bot_queue)
         self.world = World(clock if clock is not None else reactor,
                            table_limits=self.limits.table_limits(), bot_pool=self.bot_pool)
         from protocol.session import Session
@@ -386,6 +386,8 @@ def parse_args(argv: Sequence[str] | None = None, prog: str = "tichu-lobby") -> 
         opts.bot_workers = default_workers()
     elif opts.bot_workers < 0:
         parser.error("--bot-workers must be 0 or more")
+    if opts.bot_queue is not None and opts.bot_queue < 0:
+        parser.error("--bot-queue must be 0 or more")
     return opts
 
 
@@ -437,6 +439,10 @@ def build_parser(prog: str = "tichu-lobby") -> argparse.ArgumentParser:
                         help="worker processes in which the expert bots think (default: one per "
                              "core beyond the first, at least 1; 0: in the server process, which "
                              "then waits while a bot thinks)")
+    parser.add_argument("--bot-queue", type=int, default=None, metavar="N",
+                        help="bot decisions that may wait for a busy worker (default: as many "
+                             "as there are workers; 0: none); one more, or one that waited its "
+                             "budget, is the heuristic bot's decision at once")
     parser.add_argument("--admin", metavar="NAME",
                         help="the first admin: this account gets the role admin (it can then "
                              "give roles with /role NAME admin|moderator|none); it must exist, "
@@ -626,7 +632,8 @@ class LobbyService(Service):
         self.server = LobbyServer(reactor, Store.threaded(opts.db, reactor), opts.port, self.motd,
                                   limits=limits_from(opts, nofile), admin=opts.admin,
                                   telnet_options=telnet_options_from(opts), metrics=opts.metrics,
-                                  bot_workers=opts.bot_workers, lang=opts.lang)
+                                  bot_workers=opts.bot_workers, lang=opts.lang,
+                                  bot_queue=opts.bot_queue)
         self.server.metrics_timeout = opts.metrics_timeout
         self.server.exit = reactor.stop  # after /shutdown
         from protocol.reactor_health import GcPolicy, ReactorProbe

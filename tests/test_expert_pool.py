@@ -1,6 +1,10 @@
 """The expert bot thinking in worker processes (lobby/bots/pool.py) at a server over real sockets:
 complete games without a refused command, other users answered while a bot thinks, a killed
-worker replaced with the decision falling back to the heuristic, no process left behind."""
+worker replaced with the decision falling back to the heuristic, no process left behind; and the
+pool itself: a job's deadline counts from its start in a worker (the pool's timers on a
+task.Clock, so that no test depends on the machine's speed), a full queue or a job that waited
+its budget is answered by the heuristic at once, a hung worker is replaced, fallbacks are logged
+once per interval, the workers run at the lowest priority."""
 from __future__ import annotations
 
 import os
@@ -11,10 +15,18 @@ from typing import Any, AsyncIterator, Callable
 import pytest
 import pytest_twisted
 from twisted.internet import reactor
-from twisted.internet.task import deferLater
+from twisted.internet.task import Clock, deferLater
+from twisted.logger import Logger
 
 from conftest import RunningServer, play_to_the_end
-from lobby.bots.pool import BotPool, WorkerLost
+from lobby.bots.pool import (
+    WORKER_NICE,
+    BotPool,
+    FallbackLog,
+    Overloaded,
+    ThinkTimeout,
+    WorkerLost,
+)
 from lobby.bots.search import Job
 from lobby.bots.strategy import make_strategy
 
@@ -168,3 +180,166 @@ async def test_the_pool_answers_jobs_and_survives_a_killed_worker() -> None:
         pids = pool.pids()
         await pool.stop()
     assert not any(_alive(p) for p in pids)
+
+
+def grand_job(seconds: float | None = None, seed: int = 1) -> Job:
+    """A Grand Tichu decision of the expert: `seconds` of search (None: 4 playouts)."""
+    expert = make_strategy("expert:p4", seed)
+    view = {"seat": 0, "phase": "grand", "hand": "Dr Ph SA BA GA RA SK BK",
+            "calls": [None] * 4, "grand_decided": [False] * 4, "exchanged": [False] * 4,
+            "cards_left": [8] * 4, "trick": [], "out": [], "points": [0] * 4}
+    expert.observe("round-start", {})
+    expert.observe("deal", {"seat": 0, "cards": view["hand"]})
+    job = expert.prepare(view)                 # type: ignore[attr-defined]
+    assert isinstance(job, Job)
+    if seconds is None:
+        return job
+    return Job("grand", job.view, job.knowledge, job.heuristic, seconds=seconds, seed=seed)
+
+
+def failure_of(d: Any) -> Any:
+    """The failure a Deferred has already failed with (it must have fired)."""
+    assert d.called, "the Deferred has not fired"
+    got: list[Any] = []
+    d.addErrback(got.append)
+    assert got, "the Deferred did not fail"
+    return got[0]
+
+
+@pytest_twisted.async_yield_fixture
+async def clocked() -> AsyncIterator[tuple[BotPool, Clock]]:
+    """One worker whose deadlines run on a task.Clock: nothing times out unless the test says."""
+    clock = Clock()
+    pool = BotPool(reactor, 1, clock=clock, slack=1.0, hang=100.0)
+    pids = await pool.warm()
+    yield pool, clock
+    pids += pool.pids()
+    await pool.stop()
+    assert not any(_alive(p) for p in pids)
+
+
+@pytest.mark.reactor_timeout(120)
+@pytest_twisted.ensureDeferred
+async def test_the_deadline_starts_when_a_worker_starts_the_job(clocked: Any) -> None:
+    """Two jobs for one worker: the second waits for the first; 50 s passing on the pool's
+    clock before either has started (far beyond budget + slack, below the hang limit) times
+    neither out (the old pool counted from the submission, so a job queued behind a slow one
+    timed out before it ever ran)."""
+    pool, clock = clocked
+    pool.wait = False                          # (the queue's own limit is another test)
+    slow, quick = grand_job(0.3, 1), grand_job(0.05, 2)
+    first, second = pool.think(slow), pool.think(quick)
+    assert pool.busy() == 1 and pool.waiting() == 1
+    clock.advance(50)                          # no reactor turn yet: neither job has started
+    assert not first.called and not second.called
+    a, b = await first, await second
+    assert a.command in ("grand", "nogrand") and a.playouts > 0
+    assert b.command in ("grand", "nogrand") and b.playouts > 0
+    assert pool.timeouts == 0 and pool.replaced == 0 and pool.fallbacks() == 0
+    assert pool.outcomes == {("grand", "searched"): 2}
+
+
+@pytest.mark.reactor_timeout(120)
+@pytest_twisted.ensureDeferred
+async def test_an_overrun_is_answered_without_a_new_worker_and_a_hung_one_is_replaced(
+        clocked: Any) -> None:
+    pool, clock = clocked
+    [pid] = pool.pids()
+    long = pool.think(grand_job(2.0, 3))
+    await until(lambda: pool.started == 1, "the worker to start the job")
+    clock.advance(2.0 + pool.slack + 0.01)    # past its budget + slack since its start
+    assert isinstance(failure_of(long).value, ThinkTimeout)
+    assert pool.timeouts == 1 and pool.replaced == 0 and pool.pids() == [pid]
+    # the worker finishes the abandoned job (its answer is dropped), then takes the next one
+    after = pool.think(grand_job(None, 4))
+    assert pool.waiting() == 1
+    answer = await after
+    assert answer.playouts >= 4 and pool.pids() == [pid]
+    # a worker still busy `hang` seconds past the deadline is hung: killed and replaced
+    hung = pool.think(grand_job(10.0, 5))
+    await until(lambda: pool.started == 3, "the worker to start the job")
+    clock.advance(10.0 + pool.slack + pool.hang + 0.01)
+    assert isinstance(failure_of(hung).value, ThinkTimeout)
+    assert pool.replaced == 1 and pool.pids() != [pid]
+    await until(lambda: not _alive(pid), "the hung worker to end")
+    again = await pool.think(grand_job(None, 4))
+    assert again.command == answer.command     # the same job and seed in the new worker
+    assert pool.outcomes == {("grand", "timeout"): 2, ("grand", "searched"): 2}
+
+
+@pytest.mark.reactor_timeout(120)
+@pytest_twisted.ensureDeferred
+async def test_a_full_queue_and_a_long_wait_are_answered_by_the_heuristic_at_once(
+        clocked: Any) -> None:
+    pool, clock = clocked
+    assert pool.queue_limit == 1                    # the default: as many as there are workers
+    running, queued, overflow = (pool.think(grand_job(1.0, k)) for k in (6, 7, 8))
+    assert isinstance(failure_of(overflow).value, Overloaded)      # at once, not queued
+    assert not queued.called and pool.waiting() == 1
+    clock.advance(1.0)                              # the queued job waited its budget
+    assert isinstance(failure_of(queued).value, Overloaded)
+    assert pool.waiting() == 0
+    answer = await running
+    assert answer.playouts > 0
+    assert pool.outcomes == {("grand", "overloaded"): 1, ("grand", "waited"): 1,
+                             ("grand", "searched"): 1}
+    assert pool.fallback_log.counts == {"overloaded": 1, "waited": 1}
+
+
+def test_fallbacks_are_logged_once_per_interval() -> None:
+    clock = Clock()
+    lines: list[dict[str, Any]] = []
+    flog = FallbackLog(clock, 60.0, Logger(namespace="test", observer=lines.append))
+    for _ in range(50):
+        flog.count("overloaded")
+    flog.count("lost")
+    assert lines == []
+    clock.advance(59.9)
+    assert lines == []
+    clock.advance(0.1)
+    assert len(lines) == 1
+    assert lines[0]["total"] == 51 and lines[0]["counts"] == {"overloaded": 50, "lost": 1}
+    clock.advance(600)                         # nothing new: no line
+    assert len(lines) == 1
+    flog.count("timeout")
+    clock.advance(60)
+    assert len(lines) == 2 and lines[1]["counts"] == {"timeout": 1}
+
+
+@pytest.mark.reactor_timeout(60)
+@pytest_twisted.ensureDeferred
+async def test_the_workers_run_at_the_lowest_priority(clocked: Any) -> None:
+    pool, _ = clocked
+    [pid] = pool.pids()
+    assert os.getpriority(os.PRIO_PROCESS, pid) == max(WORKER_NICE, os.nice(0))
+
+
+@pytest.mark.reactor_timeout(120)
+@pytest_twisted.ensureDeferred
+async def test_bots_whose_decisions_find_no_free_worker_play_the_heuristic_at_once(
+        tmp_path: Path) -> None:
+    """One worker, no queue: four expert bots with 10 s per decision reach the exchange together;
+    while one of them thinks, the others' exchanges are the heuristic's, sent at once, and the
+    game goes on; /metrics counts them."""
+    pool = BotPool(reactor, 1, slack=TEST_SLACK, queue_limit=0)
+    running = PoolServer(tmp_path / "lobby.sqlite3", pool)
+    await running.start()
+    try:
+        await pool.warm()
+        c, table = await open_table(running, "Lena", [
+            ("/addbot expert:10", "seat 1"), ("/addbot expert:10", "seat 2"),
+            ("/addbot expert:10", "seat 3"), ("/addbot expert:10", "seat 4"),
+            ("/start", "the game starts")])
+        bots = list(table.bots.values())
+        await until(lambda: sum(b.fallbacks for b in bots) >= 3, "three fallbacks")
+        overloaded = sum(n for (_, why), n in pool.outcomes.items() if why == "overloaded")
+        assert overloaded == sum(b.fallbacks for b in bots) and pool.timeouts == 0
+        fell_back = [b for b in bots if b.fallbacks]
+        await until(lambda: all(b.sent for b in fell_back), "their commands")
+        assert not any(b.errors for b in bots)
+        text = running.server.factory.metrics.text().decode()
+        assert 'tichu_bot_decisions_total{outcome="overloaded"' in text or \
+            'outcome="overloaded"' in text
+        assert "tichu_bot_worker_cpu_seconds_total" in text
+    finally:
+        await running.stop()

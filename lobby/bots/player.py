@@ -10,9 +10,10 @@ table's language, from its Strategy) goes back through `table.submit(name, verb,
 A searching strategy (`prepare(view)` returns a `Job`) thinks in a worker process when the bot
 has a `pool` (lobby/bots/pool.py): the bot sends the job and returns; the answer comes back on
 the reactor thread and is sent only if the bot's newest view still asks the same question
-(`decision_key`), otherwise the bot decides again from that view. When the worker dies or times
-out, the heuristic's answer (computed with the job) is sent instead. Without a pool the search
-runs here, synchronously (tests, `--bot-workers 0`).
+(`decision_key`), otherwise the bot decides again from that view. When the pool cannot answer
+(every worker busy and its queue full, a job that waited or thought past its budget, a worker that
+died: lobby/bots/pool.py), the heuristic's answer (computed with the job) is sent instead, at
+once. Without a pool the search runs here, synchronously (tests, `--bot-workers 0`).
 """
 from __future__ import annotations
 
@@ -179,9 +180,8 @@ class BotPlayer:
             self._answered(key, answer.command)
 
         def failed(failure: Any) -> None:
+            # (the pool counts the fallbacks and logs them once per interval, not each)
             self.fallbacks += 1
-            log.warn("bot {bot}: no answer from the worker ({why}); the heuristic decides",
-                     bot=self.name, why=failure.getErrorMessage())
             self._answered(key, job.heuristic)
 
         self.pool.think(job).addCallbacks(answered, failed)
