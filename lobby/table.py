@@ -70,6 +70,7 @@ from lobby.bots.player import (
     BotPlayer,
     bot_name,
     is_bot_level,
+    round_history,
 )
 from lobby.events import Event, error_event, game_event, jsonable
 from lobby.messages import LobbyError
@@ -516,6 +517,9 @@ class TableActor:
                     bot = BotPlayer(self, bot_name_, BOT_TAKEOVER_STRATEGY, self.clock,
                                     delay=self.bot_delay, pool=self.bot_pool)
                 self.bots[bot_name_] = bot
+                if self.match is not None and bot_name_ in self.players:   # the round so far
+                    bot.catch_up(round_history(self.match, self.players.index(bot_name_),
+                                               self.number, self.seated, self.players))
             self._restored_bots = {}
             self._send_views()
             return

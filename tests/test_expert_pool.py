@@ -343,3 +343,48 @@ async def test_bots_whose_decisions_find_no_free_worker_play_the_heuristic_at_on
         assert "tichu_bot_worker_cpu_seconds_total" in text
     finally:
         await running.stop()
+
+
+def test_a_restored_expert_knows_the_round_so_far(clock: Any) -> None:
+    """After a restart in the middle of a round the expert is seated again with the round's
+    history as its seat received it (lobby/bots/player.py round_history), so its knowledge is
+    the one it had and it searches at once (it played the heuristic until the next round
+    before: a fresh Knowledge that missed the deal is not usable)."""
+    import random
+
+    from twisted.internet.defer import Deferred
+
+    from conftest import fired
+    from test_persistence import PLAYERS, Lobby, play
+    before = Lobby(clock)
+    clients = {}
+    for name in PLAYERS[:3]:
+        before.register(name, "pw" + name.lower() + "1")
+        clients[name] = c = before.connect()
+        c.login(name, "pw" + name.lower() + "1")
+    before.say(clients["Ann"], "/newroom")
+    for name in PLAYERS[1:3]:
+        before.say(clients[name], "/room 1")
+    for name in PLAYERS[:3]:
+        before.say(clients[name], "/join")
+    before.say(clients["Ann"], "/addbot expert:0.05")
+    before.say(clients["Ann"], "/option seed 5")
+    before.say(clients["Ann"], "/start")
+    old = before.world.tables[1]
+    [name] = old.bots
+    play(before, random.Random(4), until=lambda t: t.match.round.phase == "play"
+         and len(t.match.round.trick) >= 1 and len(t.match.actions) >= 14)
+    player = old.players.index(name)
+    view = old.match.view(player)
+    known = old.bots[name].strategy.knowledge          # type: ignore[attr-defined]
+    known.note_view(view)
+    assert known.usable(view)
+    after = Lobby(clock, before.store)
+    fired(Deferred.fromCoroutine(after.persistence.restore()))
+    table = after.world.tables[1]
+    assert table.match.record() == old.match.record()
+    bot = table.bots[name]
+    restored = bot.strategy.knowledge                  # type: ignore[attr-defined]
+    restored.note_view(view)
+    assert restored.usable(view)
+    assert restored == known

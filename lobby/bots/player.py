@@ -26,10 +26,11 @@ from twisted.logger import Logger
 from lobby.bots.expert import MAX_SECONDS, MIN_SECONDS, parse_level
 from lobby.bots.search import Job
 from lobby.bots.strategy import STRATEGY_NAMES, Strategy, make_strategy, my_turn_to
-from lobby.events import Event
+from lobby.events import Event, game_event
+from lobby.tichu.match import Match
 
 __all__ = ["BotPlayer", "BOT_MARK", "is_bot_name", "bot_name", "is_bot_level", "STRATEGY_NAMES",
-           "MIN_SECONDS", "MAX_SECONDS"]
+           "MIN_SECONDS", "MAX_SECONDS", "round_history"]
 
 log = Logger(namespace="lobby.bots")
 
@@ -71,6 +72,28 @@ def decision_key(game: dict[str, Any]) -> tuple[Any, ...]:
             tuple(p.get("cards") for p in game.get("trick") or ()),
             tuple(game.get("calls") or ()), tuple(game.get("grand_decided") or ()),
             game.get("given"))
+
+
+def round_history(match: Match, player: int, table: int | None, names: list[str | None],
+                  players: list[str]) -> list[Event]:
+    """The game events of the current round that `player` received (public ones and those
+    addressed to that player: the deal, the cards received), as the table delivered them
+    (`game_event`), rebuilt by replaying `match`'s record. A bot seated again after a restore
+    follows them first, so that its knowledge is whole (the expert searches at once instead of
+    playing the heuristic until the next round)."""
+    record = match.record()
+    fresh = Match.replay(dict(record, actions=[]))
+    events = list(fresh.opening_events())
+    for p, action in match.actions:
+        round_no = fresh.round_no
+        evs = fresh.apply(p, action)
+        if fresh.round_no != round_no:         # a new round began within these events
+            starts = [i for i, e in enumerate(evs) if e.kind == "round-start"]
+            evs = evs[starts[-1]:] if starts else []
+            events = []
+        events.extend(evs)
+    return [game_event(ev, table, names, players) for ev in events
+            if ev.to is None or ev.to == player]
 
 
 class _Table(Protocol):
@@ -130,6 +153,12 @@ class BotPlayer:
         if event.type == "table-view" and event.data.get("you") == self.name:
             self._data = event.data
             self._schedule()
+
+    def catch_up(self, events: list[Event]) -> None:
+        """The game events this seat missed (`round_history`), followed before the first view."""
+        for event in events:
+            if event.type.startswith("game-"):
+                self.receive(event)
 
     def stop(self) -> None:
         """The bot leaves: a pending decision is cancelled."""
