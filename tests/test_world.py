@@ -136,3 +136,90 @@ def test_a_failing_listener_does_not_stop_delivery(world: World) -> None:
     world.login("Carol", good, False)
     world.say(speaker, "still here")
     assert good.events[-1].type == "says"
+
+
+# ---- the table index: a log-in, a /join and a log-out look at the tables of one name ----------
+class _Addressed(Inbox):
+    def __init__(self, address: str) -> None:
+        super().__init__()
+        self.address = address
+
+
+def _crowded_world(tables: int) -> tuple[World, list[str]]:
+    """``tables`` tables, each opened by its host, who sits down; every fourth one running with
+    three bots."""
+    from lobby.world import TableLimits
+    w = World(task.Clock(), rng=random.Random(5),
+              table_limits=TableLimits(tables_per_user=2, seats_per_user=1, tables_per_address=4,
+                                       limit_loopback=True))
+    hosts = []
+    for n in range(tables):
+        name = f"Host{n}"
+        user = w.login(name, _Addressed(f"10.0.{n // 250}.{n % 250}"), registered=False)
+        table = w.open_table(user)
+        table.bot_delay = 0
+        table.submit(name, "join")
+        if n % 4 == 0:
+            for _ in range(3):
+                table.submit(name, "addbot")
+            table.submit(name, "start")
+        hosts.append(name)
+    return w, hosts
+
+
+def _brute(w: World, user: object, **kw: object) -> list[int]:
+    return sorted(n for n, t in w.tables.items()
+                  if t not in user.barred and w._takes_part(t, user.key, **kw))  # type: ignore
+
+
+def test_a_login_join_and_logout_look_only_at_the_tables_of_that_name(monkeypatch) -> None:
+    """Set-up was quadratic: every log-in, /join and log-out asked every table about the name.
+    With 400 tables open, one more player's log-in, /newroom, /join, a /join elsewhere and
+    log-out ask a handful of tables, not 400."""
+    w, hosts = _crowded_world(400)
+    asked: list[int] = []
+    real_takes_part, real_holds = World._takes_part, TableActor.holds_seat_for
+    monkeypatch.setattr(World, "_takes_part",
+                        lambda self, t, *a, **k: asked.append(t.number) or real_takes_part(
+                            self, t, *a, **k))
+    monkeypatch.setattr(TableActor, "holds_seat_for",
+                        lambda self, *a, **k: asked.append(self.number) or real_holds(self, *a, **k))
+    inbox = _Addressed("10.9.9.9")
+    user = w.login("Newcomer", inbox, registered=False)
+    table = w.open_table(user)
+    table.submit("Newcomer", "join")
+    w.tables[2].submit("Newcomer", "join")      # refused: one seat per user
+    assert "Newcomer" not in w.tables[2].seats
+    assert inbox.events[-1] == Event("seat-limit", limit=1, tables="401")
+    w.logout(user, inbox)
+    assert len(asked) < 20, sorted(set(asked))
+
+
+def test_the_index_answers_what_asking_every_table_answers() -> None:
+    """After joins, leaves, starts, resets and closed tables, the indexed answers of who takes
+    part where are the answers of looking at every table."""
+    w, hosts = _crowded_world(40)
+    rng = random.Random(11)
+    for step in range(300):
+        name = rng.choice(hosts)
+        user = w.online(name)
+        number = rng.choice(sorted(w.tables))
+        table = w.tables[number]
+        what = rng.choice(["join", "leave", "enter", "reset", "start", "newroom"])
+        try:
+            if what == "enter":
+                w.enter(user, w.rooms[number])
+            elif what == "newroom":
+                w.open_table(user)
+            else:
+                table.submit(name, what)
+        except LobbyError:
+            pass
+        for other in hosts:
+            u = w.online(other)
+            assert w._tables_of(u) == _brute(w, u), (step, other)
+            assert w._tables_of(u, seated_only=True) == _brute(w, u, seated_only=True)
+            brute_held = [n for n, t in sorted(w.tables.items()) if t.state == "playing"
+                          and t.holds_seat_for(other) is not None]
+            assert [h.table for h in w.guest_seats(other)] == [
+                n for n in brute_held if w.tables[n].holds_seat_for(other).guest]
