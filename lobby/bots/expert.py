@@ -120,7 +120,7 @@ class ExpertStrategy:
             if wants:   # the heuristic's play as well (it plays on the next view)
                 heur = self.heuristic.decide(dict(view, calls=_called(calls, seat)))
             if may_call and (wants or _promising(view)):
-                return self._job("tichu", view, heur)
+                return self._job("tichu", view, heur, heuristic_calls=wants)
             if not legal or (len(legal) == 1 and not view.get("can_pass")):
                 return heur
             return self._job("play", view, heur)
@@ -135,11 +135,12 @@ class ExpertStrategy:
                 return self._job("bomb", view, heur)
         return heur
 
-    def _job(self, todo: str, view: View, heur: str | None) -> Job:
+    def _job(self, todo: str, view: View, heur: str | None, heuristic_calls: bool = False
+             ) -> Job:
         return Job(todo=todo, view=dict(view), knowledge=copy.deepcopy(self.knowledge),
                    heuristic=heur, seconds=self.seconds, playouts=self.playouts,
                    seed=self.rng.randrange(2 ** 31), tichu_threshold=self.tichu_threshold,
-                   grand_threshold=self.grand_threshold)
+                   grand_threshold=self.grand_threshold, heuristic_calls=heuristic_calls)
 
 
 def _called(calls: list[Any], seat: int) -> list[Any]:

@@ -59,6 +59,18 @@ __all__ = ["Job", "Answer", "think", "rollout", "rollout_action", "MAX_PLAYS", "
 MAX_PLAYS = 7
 #: points of head start for the heuristic's own answer
 PRIOR = 4.0
+#: candidates are pruned from this many sampled deals on; the search stops after SAME_WORLDS deals
+#: in which every candidate left scored the same
+MIN_WORLDS = 4
+SAME_WORLDS = 6
+#: a candidate is dropped when it trails the leader by more than PRUNE_Z standard errors (paired)
+#: and by more than PRUNE_GAP points at all
+PRUNE_Z = 2.0
+PRUNE_GAP = 5.0
+#: the search leaves the heuristic's answer for one better by SWITCH_Z standard errors (paired)
+SWITCH_Z = 1.0
+#: a Tichu call the heuristic would not make needs this much more of the playouts out first
+TICHU_EXTRA = 0.15
 #: a round played out by the policy ends after this many actions at most (it always ends sooner)
 MAX_ROLLOUT = 400
 
@@ -75,6 +87,8 @@ class Job:
     seed: int = 0
     tichu_threshold: float = 0.7
     grand_threshold: float = 0.75
+    #: whether the heuristic bot would call Tichu here (a `tichu` job)
+    heuristic_calls: bool = False
 
 
 @dataclass
@@ -379,6 +393,7 @@ def rollout(rnd: Round, seat: int, exchanges: dict[int, Exchange] | None = None)
             if rnd.given[s] is None:
                 ex = (exchanges or {}).get(s) or _heuristic_exchange(rnd, s)
                 rnd.apply(s, ex)
+    armed = [_has_bomb(h) for h in rnd.hands]
     for _ in range(MAX_ROLLOUT):
         phase = rnd.phase
         if phase == "finished":
@@ -386,13 +401,60 @@ def rollout(rnd: Round, seat: int, exchanges: dict[int, Exchange] | None = None)
         s = rnd.wisher if phase == "wish" else rnd.holder if phase == "dragon" else rnd.turn
         if s is None:
             break
-        rnd.apply(s, rollout_action(rnd, s))
+        if True in armed and (phase == "play" or phase == "dragon") and rnd.holder is not None:
+            b = _rollout_bomb(rnd, armed)
+            if b is not None:
+                rnd.apply(b[0], b[1])
+                armed[b[0]] = _has_bomb(rnd.hands[b[0]])
+                continue
+        act = rollout_action(rnd, s)
+        rnd.apply(s, act)
+        if armed[s] and isinstance(act, Play):
+            armed[s] = _has_bomb(rnd.hands[s])
     res = rnd.result
     if res is None:
         return 0.0, False
     score = res["score"]
     team = seat & 1
     return float(score[team] - score[1 - team]), bool(res["order"]) and res["order"][0] == seat
+
+
+def _has_bomb(mask: int) -> bool:
+    """Whether a hand holds a bomb (four of a kind or a straight flush)."""
+    for r in range(2, 15):
+        if mask & RANK_MASK[r] == RANK_MASK[r]:
+            return True
+    for suit in range(4):
+        m = mask >> suit & _SUIT
+        if m & m >> 4 & m >> 8 & m >> 12 & m >> 16:
+            return True
+    return False
+
+
+def _rollout_bomb(rnd: Round, armed: list[bool]) -> tuple[int, Play] | None:
+    """A bomb out of turn in a rollout: an opponent of the trick's holder bombs it when the
+    holder called Tichu (or Grand Tichu), is about to go out (two cards or fewer), or holds the
+    Dragon trick with few cards left: the out-of-turn bombs the heuristic and people throw,
+    so that the rollouts do not overrate a caller's chances (nobody stops him otherwise)."""
+    h = rnd.holder
+    if h is None or rnd._ending:
+        return None
+    left = rnd.cards_left()
+    if not left[h]:
+        return None
+    called = rnd.calls[h] is not None
+    if not (called or left[h] <= 2 or (rnd.phase == "dragon" and left[h] <= 4)):
+        return None
+    for s in ((h + 1) & 3, (h + 3) & 3):
+        if not armed[s] or not left[s]:
+            continue
+        bombs = rnd.bombs(s)
+        if not bombs:
+            continue
+        hand = rnd.hands[s]
+        bomb = min(bombs, key=lambda c: (_fcost(hand & ~c.mask) if hand & ~c.mask else -10.0))
+        return s, Play(bomb.cards, bomb.phoenix_as)
+    return None
 
 
 # ---- rebuilding the round in a sampled deal ---------------------------------------------------------
@@ -488,16 +550,70 @@ def _full_hands(view: dict[str, Any], sample: list[int]) -> list[int]:
     return hands
 
 
+class Tally:
+    """One candidate's rollouts: the value in each sampled deal (in the order of the deals, the
+    same deals for every candidate while it is searched) and how often the seat went out first."""
+    __slots__ = ("values", "first")
+
+    def __init__(self) -> None:
+        self.values: list[float] = []
+        self.first = 0
+
+    @property
+    def n(self) -> int:
+        return len(self.values)
+
+    @property
+    def mean(self) -> float:
+        return sum(self.values) / len(self.values) if self.values else 0.0
+
+
+def _paired(a: Tally, b: Tally) -> tuple[float, float]:
+    """Mean and standard error of a's value minus b's over the deals both were tried in."""
+    n = min(a.n, b.n)
+    if n == 0:
+        return 0.0, 1e9
+    d = [x - y for x, y in zip(a.values[:n], b.values[:n])]
+    m = sum(d) / n
+    if n == 1:
+        return m, 1e9
+    var = sum((x - m) ** 2 for x in d) / (n - 1)
+    return m, (var / n) ** 0.5
+
+
+def _prune(alive: list[tuple[str, Callable]], stats: dict[str, Tally], keep: str | None
+           ) -> list[tuple[str, Callable]]:
+    """Successive elimination: drop the candidates clearly worse than the best one so far (the
+    paired difference over the same deals more than PRUNE_Z standard errors below zero); the
+    heuristic's answer (`keep`) stays, as the reference of the final choice."""
+    lead = max(alive, key=lambda c: stats[c[0]].mean)[0]
+    out = []
+    for cand in alive:
+        cmd = cand[0]
+        if cmd == lead or cmd == keep:
+            out.append(cand)
+            continue
+        m, se = _paired(stats[cmd], stats[lead])
+        if m + PRUNE_Z * se >= 0 or m >= -PRUNE_GAP:
+            out.append(cand)
+    return out
+
+
 def _search(job: Job, candidates: list[tuple[str, Callable]], budget: float,
             playouts: int | None, rng: random.Random, answer: Answer,
-            first_out: bool = False) -> dict[str, tuple[float, int, int]]:
-    """Mean value of each candidate over sampled deals: {command: (sum, n, times out first)}."""
+            keep: str | None = None) -> dict[str, Tally]:
+    """Every candidate rolled out in the same sampled deals until the budget (seconds, or
+    `playouts`) is spent; from the MIN_WORLDS-th deal on, candidates clearly behind are dropped
+    (`_prune`), so that the playouts go to the close ones, and the search stops early when every
+    candidate left scored the same in every deal so far (nothing to choose)."""
     view = job.view
     seat = view["seat"]
-    stats: dict[str, list[float]] = {c: [0.0, 0, 0] for c, _ in candidates}
+    stats: dict[str, Tally] = {c: Tally() for c, _ in candidates}
+    alive = list(candidates)
     start = time.perf_counter()
     deadline = start + budget
     done = 0
+    worlds = 0
     limit = playouts if playouts is not None else 10 ** 9
     while done < limit:
         sample = job.knowledge.sample(view, rng)
@@ -505,7 +621,8 @@ def _search(job: Job, candidates: list[tuple[str, Callable]], budget: float,
             break
         hands = _full_hands(view, sample)
         answer.worlds += 1
-        for cmd, build in candidates:
+        worlds += 1
+        for cmd, build in alive:
             try:
                 rnd = build(hands)
                 value, first = rollout(rnd, seat)
@@ -514,28 +631,44 @@ def _search(job: Job, candidates: list[tuple[str, Callable]], budget: float,
                 # legal moves; kept safe): worst value
                 value, first = -1000.0, False
             st = stats[cmd]
-            st[0] += value
-            st[1] += 1
-            st[2] += first
+            st.values.append(value)
+            st.first += first
             done += 1
         if playouts is None and time.perf_counter() >= deadline:
             break
+        if len(alive) > 1 and worlds >= MIN_WORLDS:
+            base = stats[alive[0][0]].values
+            if all(stats[c].values == base for c, _ in alive[1:]):
+                if worlds >= SAME_WORLDS:
+                    break
+            else:
+                alive = _prune(alive, stats, keep)
+                if len(alive) == 1:
+                    break
     answer.playouts += done
-    return {c: (s[0], int(s[1]), int(s[2])) for c, s in stats.items()}
+    return stats
 
 
-def _best(stats: dict[str, tuple[float, int, int]], heuristic: str | None, answer: Answer
-          ) -> str | None:
+def _best(stats: dict[str, Tally], heuristic: str | None, answer: Answer) -> str | None:
+    """The candidate with the best mean; another than the heuristic's own answer only when it is
+    better in the same deals by more than PRIOR points and by more than SWITCH_Z standard errors
+    of the paired difference (the winner of many noisy means is overrated)."""
     best = None
     best_v = -1e18
-    for cmd, (total, n, _) in stats.items():
-        if not n:
+    for cmd, st in stats.items():
+        if not st.n:
             continue
-        v = total / n + (PRIOR if cmd == heuristic else 0.0)
-        answer.values[cmd] = round(total / n, 1)
+        v = st.mean
+        answer.values[cmd] = round(v, 1)
         if v > best_v:
             best, best_v = cmd, v
-    return best if best is not None else heuristic
+    if best is None:
+        return heuristic
+    ref = stats.get(heuristic) if heuristic is not None else None
+    if ref is None or not ref.n or best == heuristic:
+        return best
+    m, se = _paired(stats[best], ref)
+    return best if m > PRIOR and m > SWITCH_Z * se else heuristic
 
 
 # ---- the decisions -----------------------------------------------------------------------------------
@@ -563,8 +696,10 @@ def _decide(job: Job, rng: random.Random, answer: Answer) -> str | None:
         cands = [("grand", lambda hands: _position(view, _full_hands(view, hands), calls=calls,
                                                    phase="exchange", turn=None))]
         stats = _search(job, cands, budget, playouts, rng, answer)
-        total, n, first = stats["grand"]
-        return "grand" if n and first / n >= job.grand_threshold else "nogrand"
+        st = stats["grand"]
+        if st.n:
+            answer.values["grand"] = round(st.first / st.n, 2)
+        return "grand" if st.n and st.first / st.n >= job.grand_threshold else "nogrand"
     if todo == "exchange":
         return _exchange(job, rng, answer)
     if todo == "wish":
@@ -577,18 +712,18 @@ def _decide(job: Job, rng: random.Random, answer: Answer) -> str | None:
         after = _next_with_cards(view, seat)
         cands = [("wish " + w, _applier(view, seat, "none", None, phase="play", turn=after,
                                         wish=None if w == "none" else w)) for w in wishes]
-        stats = _search(job, cands, budget, playouts, rng, answer)
+        stats = _search(job, cands, budget, playouts, rng, answer, keep=job.heuristic)
         return _best(stats, job.heuristic, answer)
     if todo == "dragon":
         cands = [("dragon " + side, _applier(view, seat, "dragon " + side, None))
                  for side in ("right", "left")]
-        stats = _search(job, cands, budget, playouts, rng, answer)
+        stats = _search(job, cands, budget, playouts, rng, answer, keep=job.heuristic)
         return _best(stats, job.heuristic, answer)
     if todo == "bomb":
         bombs: list[str] = list(dict.fromkeys(view.get("bombs") or []))[:4]
         cands = [("none", _applier(view, seat, "none", None))]
         cands += [("bomb " + b, _applier(view, seat, "bomb " + b, None)) for b in bombs]
-        stats = _search(job, cands, budget, playouts, rng, answer)
+        stats = _search(job, cands, budget, playouts, rng, answer, keep=job.heuristic or "none")
         best = _best(stats, job.heuristic if job.heuristic else "none", answer)
         return None if best in (None, "none") else best
     if todo == "tichu":
@@ -603,9 +738,12 @@ def _decide(job: Job, rng: random.Random, answer: Answer) -> str | None:
         share = 0.4
         stats = _search(job, cands, budget * share,
                         None if playouts is None else max(1, int(playouts * share)), rng, answer)
-        total, n, first = stats[probe]
-        if n and first / n >= job.tichu_threshold:
-            answer.values["tichu"] = round(first / n, 2)
+        st = stats[probe]
+        n = st.n
+        need = job.tichu_threshold + (0.0 if job.heuristic_calls else TICHU_EXTRA)
+        if n:
+            answer.values["tichu"] = round(st.first / n, 2)
+        if n and st.first / n >= need:
             return "tichu"
         budget *= 1 - share
         playouts = None if playouts is None else max(1, playouts - n)
@@ -613,7 +751,7 @@ def _decide(job: Job, rng: random.Random, answer: Answer) -> str | None:
     cands = _play_candidates(job, view, None, None)
     if len(cands) == 1:
         return cands[0][0]
-    stats = _search(job, cands, budget, playouts, rng, answer)
+    stats = _search(job, cands, budget, playouts, rng, answer, keep=job.heuristic)
     return _best(stats, job.heuristic, answer)
 
 
@@ -685,5 +823,5 @@ def _exchange(job: Job, rng: random.Random, answer: Answer) -> str | None:
             rnd.apply(seat, ex)
             return rnd
         cands.append((cmd, build))
-    stats = _search(job, cands, job.seconds, job.playouts, rng, answer)
+    stats = _search(job, cands, job.seconds, job.playouts, rng, answer, keep=heur)
     return _best(stats, heur, answer)
