@@ -381,3 +381,55 @@ def test_the_expert_weighs_bombing_an_opponents_dragon() -> None:
     answer = think(job)
     assert set(answer.values) == {"none", "bomb S9 B9 G9 R9"}
     assert answer.command in ("bomb S9 B9 G9 R9", None)
+
+
+def test_rollouts_bomb_a_caller_out_of_turn() -> None:
+    """In the rollouts an opponent of a Tichu caller who holds the trick bombs it out of turn
+    (before, nobody bombed out of turn there, so the rollouts overrated every caller); the same
+    trick of a player who did not call and holds many cards is let go."""
+    from lobby.bots.search import _has_bomb, _rollout_bomb
+    hands = [cards_mask(parse_cards("S9 B9 G9 R9 S2 B3 G4 R6 S7 BB")),
+             cards_mask(parse_cards("BK R3 S3 B4 R4 S6 B7 G8 SD")),
+             cards_mask(parse_cards("S5 G5 B6 G7 SB GB RD BD")),
+             cards_mask(parse_cards("R2 G3 S4 B8 G10 R10"))]
+    king = classify(parse_cards("SK"))
+    armed = [_has_bomb(h) for h in hands]
+    assert armed == [True, False, False, False]
+    rnd = Round.position(hands, phase="play", turn=2, trick=[(1, king)],
+                         calls=[None, "tichu", None, None], played_first=[True] * 4)
+    seat, action = _rollout_bomb(rnd, armed)
+    assert seat == 0 and cards_mask(action.cards) == cards_mask(parse_cards("S9 B9 G9 R9"))
+    rnd.apply(seat, action)
+    assert rnd.holder == 0
+    rnd = Round.position(hands, phase="play", turn=2, trick=[(1, king)],
+                         played_first=[True] * 4)
+    assert _rollout_bomb(rnd, armed) is None
+
+
+def test_the_search_leaves_the_heuristics_answer_only_for_a_clearly_better_one() -> None:
+    """The best mean of several noisy candidates is overrated: another answer than the
+    heuristic's is taken only when it is better in the same deals by more than PRIOR points
+    and one standard error of the paired difference; a candidate clearly behind the leader is
+    dropped from the search, the heuristic's answer never."""
+    from lobby.bots.search import PRIOR, Answer, Tally, _best, _prune
+    rng = random.Random(3)
+    base = [rng.choice([-150.0, -40.0, 0.0, 35.0, 80.0, 200.0]) for _ in range(30)]
+
+    def tally(values: list[float]) -> Tally:
+        t = Tally()
+        t.values = list(values)
+        return t
+    noisy = tally([v + (130.0 if i % 2 else -120.0) for i, v in enumerate(base)])  # +5, se 23
+    better = tally([v + 3 * PRIOR for v in base])
+    worse = tally([v - 60.0 for v in base])
+    heur = tally(base)
+    stats = {"heur": heur, "noisy": noisy}
+    assert noisy.mean > heur.mean
+    assert _best(stats, "heur", Answer(None, "play")) == "heur"
+    stats["better"] = better
+    assert _best(stats, "heur", Answer(None, "play")) == "better"
+    cands = [("heur", None), ("noisy", None), ("worse", None), ("better", None)]
+    stats = {"heur": tally([v - 40.0 for v in base]), "noisy": noisy, "worse": worse,
+             "better": better}
+    kept = [c for c, _ in _prune(cands, stats, "heur")]   # type: ignore[arg-type]
+    assert kept == ["heur", "noisy", "better"]
