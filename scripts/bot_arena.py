@@ -47,6 +47,8 @@ class Stats:
         self.pair_diffs: list[float] = []
         #: seconds per decision, by side and decision type (grand, exchange, play, bomb, ...)
         self.times: dict[str, dict[str, list[float]]] = {"A": {}, "B": {}}
+        #: playouts of each searched decision (the expert), by side and decision type
+        self.playouts: dict[str, dict[str, list[int]]] = {"A": {}, "B": {}}
         self.cpu = 0.0
 
     def merge(self, other: "Stats") -> None:
@@ -64,6 +66,8 @@ class Stats:
                     self.calls[side][kind][i] += other.calls[side][kind][i]
             for todo, ts in other.times[side].items():
                 self.times[side].setdefault(todo, []).extend(ts)
+            for todo, ps in other.playouts[side].items():
+                self.playouts[side].setdefault(todo, []).extend(ps)
 
 
 def play_game(strategies: list[Strategy], sides: list[str], seed: int, stats: Stats,
@@ -104,6 +108,8 @@ def play_game(strategies: list[Strategy], sides: list[str], seed: int, stats: St
             if last is not None and last.todo == "tichu":
                 todo = "tichu"
             stats.times[sides[p]].setdefault(todo, []).append(took)
+            if last is not None:
+                stats.playouts[sides[p]].setdefault(todo, []).append(last.playouts)
             if command is None:
                 continue
             seat = match.seat_of(p)
@@ -171,15 +177,19 @@ def wilson(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
 
 
 def play_deal(a: str, b: str, d: int, seed: int = 1, target: int = 1000,
-              max_rounds: int | None = None) -> Stats:
-    """Deal `d` played twice, the seatings swapped: A at players 0+2, then B there."""
+              max_rounds: int | None = None, b_seed: int | None = None) -> Stats:
+    """Deal `d` played twice, the seatings swapped: A at players 0+2, then B there. The
+    strategies' own seeds come from `seed` (B's from `b_seed` when given: two copies of one
+    strategy then decide differently, so that the mirrored games do not repeat each other)."""
     stats = Stats()
     cpu = time.process_time()
     diff = 0.0
     rounds = 0
     for mirror in (0, 1):
         sides = ["A", "B", "A", "B"] if mirror == 0 else ["B", "A", "B", "A"]
-        strategies = [make_strategy(a if s == "A" else b, seed=seed * 1000 + d * 10 + i)
+        strategies = [make_strategy(a if s == "A" else b,
+                                    seed=(seed if s == "A" or b_seed is None else b_seed) * 1000
+                                    + d * 10 + i)
                       for i, s in enumerate(sides)]
         before = dict(stats.points), stats.rounds
         winner = play_game(strategies, sides, seed * 100_003 + d, stats, target=target,
@@ -201,12 +211,13 @@ def _play_deal(args: tuple[Any, ...]) -> Stats:
 
 
 def run(a: str, b: str, games: int, seed: int = 1, target: int = 1000,
-        progress: bool = False, workers: int = 0, max_rounds: int | None = None) -> Stats:
+        progress: bool = False, workers: int = 0, max_rounds: int | None = None,
+        b_seed: int | None = None) -> Stats:
     """`games` complete matches (rounded up to an even number: each deal mirrored); with
     `workers` > 0 the deals are played in that many processes."""
     stats = Stats()
     deals = (games + 1) // 2
-    jobs = [(a, b, d, seed, target, max_rounds) for d in range(deals)]
+    jobs = [(a, b, d, seed, target, max_rounds, b_seed) for d in range(deals)]
     if workers > 0:
         import multiprocessing
         from concurrent.futures import ProcessPoolExecutor
@@ -264,12 +275,15 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--target", type=int, default=1000, help="points to win a game")
     ap.add_argument("--rounds", type=int, default=None,
                     help="at most this many rounds per game (1: duplicate single rounds)")
+    ap.add_argument("--b-seed", type=int, default=None,
+                    help="seed of B's strategies (default: --seed); the deals stay --seed's")
     ap.add_argument("--workers", type=int, default=0, help="processes playing deals at once")
     ap.add_argument("--progress", action="store_true")
     args = ap.parse_args(argv)
     start = time.perf_counter()
     stats = run(args.a, args.b, args.games, seed=args.seed, target=args.target,
-                progress=args.progress, workers=args.workers, max_rounds=args.rounds)
+                progress=args.progress, workers=args.workers, max_rounds=args.rounds,
+                b_seed=args.b_seed)
     elapsed = time.perf_counter() - start
     n = stats.games
     lo, hi = wilson(stats.wins, n)
@@ -292,8 +306,12 @@ def main(argv: list[str] | None = None) -> int:
               f"= {stats.double[side] / max(1, stats.rounds):.1%}; "
               f"points {stats.points[side]}")
         for todo, ts in sorted(stats.times[side].items()):
+            ps = stats.playouts[side].get(todo) or []
+            searched = (f"; {len(ps)} searched, playouts p50 {percentile(ps, 0.5):g}, "
+                        f"mean {sum(ps) / len(ps):.0f}") if ps else ""
             print(f"  {side} decision time {todo}: {len(ts)} decisions, p50 "
-                  f"{percentile(ts, 0.5) * 1000:.1f} ms, p99 {percentile(ts, 0.99) * 1000:.1f} ms")
+                  f"{percentile(ts, 0.5) * 1000:.1f} ms, p99 {percentile(ts, 0.99) * 1000:.1f} ms"
+                  f"{searched}")
     return 0
 
 

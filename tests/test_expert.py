@@ -131,8 +131,8 @@ def test_expert_bots_play_complete_matches_without_a_refused_command() -> None:
             if not game.step():
                 break
         assert game.match.finished
-        searched = [s.last for s in strategies if isinstance(s, ExpertStrategy)]
-        assert all(a is not None and a.playouts > 0 for a in searched)
+        searched = [s.searched for s in strategies if isinstance(s, ExpertStrategy)]
+        assert all(n > 0 for n in searched)
 
 
 def test_expert_bots_play_a_complete_game_at_a_table() -> None:
@@ -381,6 +381,36 @@ def test_the_expert_weighs_bombing_an_opponents_dragon() -> None:
     answer = think(job)
     assert set(answer.values) == {"none", "bomb S9 B9 G9 R9"}
     assert answer.command in ("bomb S9 B9 G9 R9", None)
+
+
+def test_the_last_answer_is_that_of_the_last_decision_only() -> None:
+    """`last` (what the arena times by decision type) is the answer of the decision just made
+    when it was searched and None when it was answered at once: before, an answer stayed there
+    for every later decision, so the arena counted unsearched plays after a Tichu search as
+    Tichu decisions."""
+    expert = ExpertStrategy(1, playouts=4)
+    match = Match(MatchOptions(target=100), seed=2)
+    kinds = []
+    for _ in range(400):
+        rnd = match.round
+        if match.finished or rnd.phase not in ("grand", "exchange"):
+            break
+        player = next(p for p in range(4)
+                      if (rnd.grand if rnd.phase == "grand" else rnd.given)[match.seat_of(p)]
+                      is None)
+        view = match.view(player)
+        if player == 0:
+            command = expert.decide(view)
+            kinds.append(None if expert.last is None else expert.last.todo)
+        else:
+            command = HeuristicStrategy(player).decide(view)
+        match.apply(player, command_action(command, match.seat_of(player)))
+    assert kinds and kinds[-1] == "exchange" and None in kinds[:-1]
+    assert expert.searched == sum(1 for k in kinds if k is not None)
+    # the play begins; a decision with nothing to search (not the seat's turn, no bomb)
+    view = match.view(0)
+    assert view["phase"] == "play" and view["turn"] != view["seat"] and not view.get("bombs")
+    assert expert.decide(view) is None and expert.last is None
 
 
 def test_rollouts_bomb_a_caller_out_of_turn() -> None:

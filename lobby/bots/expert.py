@@ -66,8 +66,10 @@ class ExpertStrategy:
         self.grand_threshold = grand_threshold
         self.heuristic = HeuristicStrategy(None if seed is None else seed + 1)
         self.knowledge = Knowledge()
-        #: the last decision searched (tests, benchmarks)
+        #: the answer of the last decision when it was searched, None when it was not
+        #: (tests, benchmarks); `searched` counts the searched decisions
         self.last: Answer | None = None
+        self.searched = 0
         if playouts is not None:
             self.name = f"expert:p{playouts}"
         elif seconds == DEFAULT_SECONDS:
@@ -82,9 +84,11 @@ class ExpertStrategy:
     def decide(self, view: View) -> str | None:
         """The decision, searched in this process."""
         job = self.prepare(view)
+        self.last = None
         if isinstance(job, Job):
             answer = think(job)
             self.last = answer
+            self.searched += 1
             return answer.command
         return job
 

@@ -71,6 +71,8 @@ PRUNE_GAP = 5.0
 SWITCH_Z = 1.0
 #: a Tichu call the heuristic would not make needs this much more of the playouts out first
 TICHU_EXTRA = 0.15
+#: the share of the budget an exchange gets
+EXCHANGE_SHARE = 0.5
 #: a round played out by the policy ends after this many actions at most (it always ends sooner)
 MAX_ROLLOUT = 400
 
@@ -823,5 +825,10 @@ def _exchange(job: Job, rng: random.Random, answer: Answer) -> str | None:
             rnd.apply(seat, ex)
             return rnd
         cands.append((cmd, build))
-    stats = _search(job, cands, job.seconds, job.playouts, rng, answer, keep=heur)
+    # an exchange's playouts are whole rounds (the dearest) and its choices matter less than
+    # the plays': EXCHANGE_SHARE of the budget
+    stats = _search(job, cands, job.seconds * EXCHANGE_SHARE,
+                    None if job.playouts is None else max(len(cands),
+                                                          int(job.playouts * EXCHANGE_SHARE)),
+                    rng, answer, keep=heur)
     return _best(stats, heur, answer)
