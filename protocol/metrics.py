@@ -250,14 +250,15 @@ class _BotCollector(Collector):
         yield decisions
         latency = HistogramMetricFamily(
             "tichu_bot_decision_duration_seconds", "Time from a search bot's request to its "
-            "answer (the heuristic's included), by decision type", labels=["todo"])
+            "answer, by decision type and outcome (as tichu_bot_decisions_total)",
+            labels=["todo", "outcome"])
         bounds = [floatToGoString(b) for b in DECISION_BUCKETS] + ["+Inf"]
-        for todo, stats in sorted(pool.latency.items()):
+        for (todo, outcome), stats in sorted(pool.latency.items()):
             cumulative, buckets = 0.0, []
             for bound, count in zip(bounds, stats[:-1]):
                 cumulative += count
                 buckets.append((bound, cumulative))
-            latency.add_metric([todo], buckets, sum_value=stats[-1])
+            latency.add_metric([todo, outcome], buckets, sum_value=stats[-1])
         yield latency
         yield GaugeMetricFamily("tichu_bot_workers", "Worker processes of the search bots",
                                 value=len(pool.pids()))

@@ -120,16 +120,21 @@ def _quantile(buckets: list[tuple[float, float]], q: float) -> float | None:
     return lower
 
 
-def _histograms(a: dict[Any, float], b: dict[Any, float], name: str, key: str
-                ) -> dict[str, dict[str, Any]]:
-    """Per label `key`: count, p50, p99 of histogram `name` between two scrapes."""
-    per: dict[str, list[tuple[float, float]]] = {}
+def _histograms(a: dict[Any, float], b: dict[Any, float], name: str, key: str,
+                where: dict[str, str] | None = None) -> dict[str, dict[str, Any]]:
+    """Per label `key`: count, p50, p99 of histogram `name` between two scrapes (the samples
+    whose other labels match `where`; the rest summed)."""
+    per: dict[str, dict[float, float]] = {}
     for labels, v in _delta(a, b, name + "_bucket").items():
         d = dict(labels)
-        per.setdefault(d[key], []).append((float(d["le"]), v))
+        if where and any(d.get(k) != w for k, w in where.items()):
+            continue
+        le = float(d["le"])
+        sums = per.setdefault(d[key], {})
+        sums[le] = sums.get(le, 0.0) + v
     out = {}
-    for k, buckets in sorted(per.items()):
-        buckets.sort()
+    for k, summed in sorted(per.items()):
+        buckets = sorted(summed.items())
         n = buckets[-1][1] if buckets else 0
         if n <= 0:
             continue
@@ -318,7 +323,8 @@ def run(opts: argparse.Namespace, workdir: Path) -> dict[str, Any]:
     decisions: dict[str, dict[str, int]] = {}
     for labels, v in _delta(m0, m1, "tichu_bot_decisions_total").items():
         d = dict(labels)
-        decisions.setdefault(d["todo"], {})[d["outcome"]] = int(v)
+        if v:
+            decisions.setdefault(d["todo"], {})[d["outcome"]] = int(v)
     total = sum(sum(v.values()) for v in decisions.values())
     searched = sum(v.get("searched", 0) for v in decisions.values())
     wcpu = _delta(m0, m1, "tichu_bot_worker_cpu_seconds_total").get((), None)
@@ -335,6 +341,8 @@ def run(opts: argparse.Namespace, workdir: Path) -> dict[str, Any]:
         "bot_decisions": decisions, "bot_decisions_total": total,
         "fallback_rate": round(1 - searched / total, 3) if total else None,
         "bot_decision_time": _histograms(m0, m1, "tichu_bot_decision_duration_seconds", "todo"),
+        "bot_decision_time_searched": _histograms(m0, m1, "tichu_bot_decision_duration_seconds",
+                                                  "todo", {"outcome": "searched"}),
         "worker_replacements": int(sum(_delta(m0, m1,
                                               "tichu_bot_worker_replacements_total").values())),
         "workers_cpu_s_reported": None if wcpu is None else round(wcpu, 2),
@@ -358,7 +366,8 @@ def _print(r: dict[str, Any]) -> None:
           f"{b.get('p50_ms')} ms, p99 {b.get('p99_ms')} ms; ratio {r['ratio_to_baseline']}")
     print(f"bot decisions {r['bot_decisions_total']}, fallback rate {r['fallback_rate']}: "
           f"{r['bot_decisions']}")
-    print(f"decision time: {r['bot_decision_time']}")
+    print(f"decision time (request to answer), all: {r['bot_decision_time']}")
+    print(f"decision time, searched by a worker: {r['bot_decision_time_searched']}")
     print(f"CPU: server {r['server_cpu_s']} s, workers {r['workers_cpu_s_proc']} s (/proc), "
           f"{r['workers_cpu_s_reported']} s (reported); replacements {r['worker_replacements']}")
 

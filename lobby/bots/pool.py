@@ -29,7 +29,8 @@ own budget (`Job.seconds`; a job with a fixed number of playouts: `PLAYOUT_BUDGE
 
 Every such fallback is counted (`outcomes`, by decision type and reason) and logged at most once
 per `log_interval` seconds, as one line with the counts of that interval (`FallbackLog`). The
-pool also keeps each decision type's time from `think()` to its answer (`latency`) and the CPU
+pool also keeps the time from `think()` to the answer by decision type and outcome (`latency`),
+and the CPU
 time its workers report (`worker_cpu()`); protocol/metrics.py serves them as `tichu_bot_*`.
 
 Timers (deadlines, waits, the log interval) run on the injected `clock` (default: the reactor);
@@ -226,8 +227,9 @@ class BotPool:
         self.replaced = 0
         #: (decision type, outcome) -> count; outcome `searched` or a fallback's reason
         self.outcomes: dict[tuple[str, str], int] = {}
-        #: decision type -> [count per DECISION_BUCKETS bound (the last: above all), seconds]
-        self.latency: dict[str, list[float]] = {}
+        #: (decision type, outcome) -> [count per DECISION_BUCKETS bound (the last: above
+        #: all), seconds]: the time from think() to the answer
+        self.latency: dict[tuple[str, str], list[float]] = {}
 
     # ---- the workers -----------------------------------------------------------------------------
     def _start_workers(self) -> None:
@@ -453,9 +455,9 @@ class BotPool:
         key = (todo, outcome)
         self.outcomes[key] = self.outcomes.get(key, 0) + 1
         seconds = max(0.0, self.clock.seconds() - task.asked)
-        stats = self.latency.get(todo)
+        stats = self.latency.get(key)
         if stats is None:
-            stats = self.latency[todo] = [0.0] * (len(DECISION_BUCKETS) + 2)
+            stats = self.latency[key] = [0.0] * (len(DECISION_BUCKETS) + 2)
         stats[bisect_left(DECISION_BUCKETS, seconds)] += 1
         stats[-1] += seconds
 
