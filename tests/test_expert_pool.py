@@ -245,9 +245,10 @@ async def test_an_overrun_is_answered_without_a_new_worker_and_a_hung_one_is_rep
         clocked: Any) -> None:
     pool, clock = clocked
     [pid] = pool.pids()
-    long = pool.think(grand_job(2.0, 3))
+    # (4 s of real thinking: the poll below sees the start long before the answer comes)
+    long = pool.think(grand_job(4.0, 3))
     await until(lambda: pool.started == 1, "the worker to start the job")
-    clock.advance(2.0 + pool.slack + 0.01)    # past its budget + slack since its start
+    clock.advance(4.0 + pool.slack + 0.01)    # past its budget + slack since its start
     assert isinstance(failure_of(long).value, ThinkTimeout)
     assert pool.timeouts == 1 and pool.replaced == 0 and pool.pids() == [pid]
     # the worker finishes the abandoned job (its answer is dropped), then takes the next one
