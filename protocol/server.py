@@ -464,6 +464,9 @@ def add_health_options(parser: argparse.ArgumentParser) -> None:
     add("--gc-thaw-interval", type=float, default=3600.0, metavar="SECONDS",
         help="every SECONDS everything is unfrozen, collected once and frozen again, which "
              "reclaims reference cycles among frozen objects (default 3600; 0: never)")
+    add("--no-gc-freeze-survivors", dest="gc_freeze_survivors", action="store_false",
+        help="do not freeze the survivors of every young collection at once (by default they "
+             "are: a collection then walks only what was made since the last one)")
     add("--no-gc-policy", action="store_true",
         help="leave the garbage collector as CPython sets it (no freezing, no thresholds)")
     add("--reactor-probe", type=float, default=0.0, metavar="SECONDS",
@@ -640,7 +643,7 @@ class LobbyService(Service):
         probe = ReactorProbe(reactor, opts.reactor_probe) if opts.reactor_probe > 0 else None
         policy = None if opts.no_gc_policy else GcPolicy(
             reactor, gen0=opts.gc_threshold, freeze_interval=opts.gc_freeze_interval,
-            thaw_interval=opts.gc_thaw_interval)
+            thaw_interval=opts.gc_thaw_interval, freeze_survivors=opts.gc_freeze_survivors)
 
         def started(result: Any) -> Any:
             if policy is not None:

@@ -69,3 +69,44 @@ def test_the_policy_freezes_after_start_up_and_at_quiet_moments(restore_gc: None
     finally:
         policy.stop()
     assert gc.get_threshold() != (4000, 10, GEN2_AFTER)
+
+
+def test_the_survivors_of_a_young_collection_are_frozen_at_once(restore_gc: None) -> None:
+    """What survives a collection of generation 0 goes to the permanent generation, not to
+    generation 1 (whose collections then walk nothing old); the objects stay alive and are
+    still freed by their reference counts."""
+    clock = task.Clock()
+    policy = GcPolicy(clock, gen0=4000, freeze_interval=0, thaw_interval=0)
+    gc.unfreeze()
+    policy.start()
+    try:
+        frozen = gc.get_freeze_count()
+        keep = [[i] for i in range(3000)]         # young, alive
+        gc.collect(0)
+        assert policy.survivor_freezes >= 1
+        assert gc.get_freeze_count() >= frozen + 3000
+        assert len(gc.get_objects(1)) == 0 and len(gc.get_objects(0)) < 100
+        del keep                                  # freed by reference counting, frozen or not
+        assert gc.get_freeze_count() < frozen + 3000
+        before = policy.survivor_freezes
+        gc.collect()                              # generation 2: nothing frozen by the hook
+        assert policy.survivor_freezes == before
+    finally:
+        policy.stop()
+    assert policy._after_collection not in gc.callbacks
+
+
+def test_without_freeze_survivors_the_young_generation_keeps_them(restore_gc: None) -> None:
+    clock = task.Clock()
+    policy = GcPolicy(clock, gen0=4000, freeze_interval=0, thaw_interval=0,
+                      freeze_survivors=False)
+    gc.unfreeze()
+    policy.start()
+    try:
+        keep = [[i] for i in range(3000)]
+        gc.collect(0)
+        assert policy.survivor_freezes == 0
+        assert len(gc.get_objects(1)) >= 3000
+        assert len(keep) == 3000
+    finally:
+        policy.stop()
