@@ -435,6 +435,10 @@ def build_parser(prog: str = "tichu-lobby") -> argparse.ArgumentParser:
                         help="an HTTP connection to the metrics port that sends nothing for "
                              "SECONDS is closed, a half request too (default 30)")
     add_health_options(parser)
+    parser.add_argument("--journal-interval", type=float, default=0.005, metavar="SECONDS",
+                        help="at most one journal transaction per SECONDS goes to the database "
+                             "thread; an action's events wait for its commit (default 0.005; "
+                             "0: one at the end of every reactor turn)")
     parser.add_argument("--bot-workers", type=int, default=None, metavar="N",
                         help="worker processes in which the expert bots think (default: one per "
                              "core beyond the first, at least 1; 0: in the server process, which "
@@ -638,6 +642,7 @@ class LobbyService(Service):
                                   bot_workers=opts.bot_workers, lang=opts.lang,
                                   bot_queue=opts.bot_queue)
         self.server.metrics_timeout = opts.metrics_timeout
+        self.server.persistence.journal.interval = max(0.0, opts.journal_interval)
         self.server.exit = reactor.stop  # after /shutdown
         from protocol.reactor_health import GcPolicy, ReactorProbe
         probe = ReactorProbe(reactor, opts.reactor_probe) if opts.reactor_probe > 0 else None

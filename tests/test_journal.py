@@ -127,6 +127,36 @@ def test_while_a_transaction_is_out_later_turns_go_as_one_next_transaction(tmp_p
     assert runner.held == []                # idle: nothing more
 
 
+def test_with_an_interval_at_most_one_transaction_per_interval_goes_to_the_store(inline
+                                                                                 ) -> None:
+    """`interval`: after a hand-off, the writes of the next turns wait until the interval is
+    over and then go as one transaction; their events wait with them; after a quiet interval
+    the next write goes at the end of its turn again."""
+    store, clock, _, commits = inline
+    journal = Journal(store, clock, interval=0.005)
+    sent: list[str] = []
+    match = random_game(3, until_actions=6)
+    journal.start_table(1, options={}, players=PLAYERS, head=match.record())
+    journal.record_action(1, 1, *match.actions[0])
+    journal.send(1, sent.append, "one")
+    clock.advance(0)                        # idle before: at once
+    assert len(commits) == 1 and sent == ["one"]
+    for seq in (2, 3, 4):                   # three turns within the interval
+        clock.advance(0.001)
+        journal.record_action(1, seq, *match.actions[seq - 1])
+        journal.send(1, sent.append, f"after {seq}")
+    clock.advance(0.001)
+    assert len(commits) == 1 and sent == ["one"]      # held: the interval is not over
+    clock.advance(0.001)                    # 5 ms after the first hand-off
+    assert len(commits) == 2 and journal.transactions == 2
+    assert sent == ["one", "after 2", "after 3", "after 4"]
+    clock.advance(1.0)                      # quiet: the next write goes at once
+    journal.record_action(1, 5, *match.actions[4])
+    journal.send(1, sent.append, "after 5")
+    clock.advance(0)
+    assert len(commits) == 3 and sent[-1] == "after 5"
+
+
 def test_events_wait_for_the_commit_and_keep_their_order(inline) -> None:
     store, clock, journal, commits = inline
     sent: list[tuple] = []
