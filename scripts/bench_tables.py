@@ -31,15 +31,12 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import multiprocessing
 import os
 import random
-import re
 import resource
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 from importlib.util import find_spec
 from pathlib import Path
@@ -51,7 +48,18 @@ for p in (str(ROOT), str(SCRIPTS)):
     if p not in sys.path:
         sys.path.insert(0, p)
 
-from loadgen import UVLOOP_MISSING, Conn, Histogram, Target, cpu_seconds  # noqa: E402
+from loadgen import (  # noqa: E402
+    GAME_VERBS,
+    ID_RE,
+    UVLOOP_MISSING,
+    Conn,
+    Histogram,
+    Target,
+    bench_cpus,
+    load_process_setup,
+    run_load_processes,
+    split_tables,
+)
 
 from lobby.bots.random_bot import RandomStrategy  # noqa: E402
 from protocol.render_json import apply_update  # noqa: E402
@@ -62,11 +70,8 @@ now_ns = time.monotonic_ns
 SERVER_LIMITS = ("--max-connections", "0", "--max-per-ip", "0", "--max-guests", "0",
                  "--flood-rate", "0", "--login-timeout", "0", "--idle-timeout", "0",
                  "--login-attempts-per-minute", "0")
-_ID_RE = re.compile(rb'"id":"([A-Za-z0-9_-]+)"')
 _STATE = b'{"type":"state"'
 _UPDATE = b'{"type":"update"'
-GAME_VERBS = frozenset(("play", "pass", "grand", "nogrand", "schupf", "wish", "dragon", "bomb",
-                        "tichu"))
 
 
 class BotFailed(Exception):
@@ -118,7 +123,7 @@ class TableBot:
                     self.state = apply_update(self.state, json.loads(line))
                     self.state_no += 1
                 continue
-            m = _ID_RE.search(line)
+            m = ID_RE.search(line)
             if m is not None:
                 self.reply(m.group(1).decode(), json.loads(line))
             elif self.prompt is not None and b'"type":"prompt"' in line:
@@ -296,13 +301,9 @@ async def run_load(port: int, tables: int, prefix: str, warmup: float, seconds: 
 
 
 def _load_worker(port: int, tables: int, prefix: str, warmup: float, seconds: float,
-                 barrier: Any, out: Any, uvloop_: bool, time_limit: float, cpu: int | None,
-                 seed: int) -> None:
-    if cpu is not None:
-        os.sched_setaffinity(0, {cpu})
-    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    if soft < hard:
-        resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+                 uvloop_: bool, time_limit: float, cpu: int | None, seed: int,
+                 barrier: Any, out: Any) -> None:
+    load_process_setup(cpu)
 
     def ready() -> None:
         barrier.wait(timeout=time_limit)
@@ -340,14 +341,9 @@ def _preexec(cpu: int | None, nofile: int) -> Callable[[], None]:
     return setup
 
 
-def _cpus() -> tuple[int | None, int | None]:
-    cpus = sorted(os.sched_getaffinity(0))
-    return (cpus[0], cpus[1]) if len(cpus) >= 2 else (None, None)
-
-
 def bench_one(tables: int, opts: argparse.Namespace, workdir: Path) -> dict[str, Any]:
     """Start a server, run the load processes for ``tables`` tables, stop the server."""
-    server_cpu, load_cpu = _cpus() if opts.pin else (None, None)
+    server_cpu, load_cpu = bench_cpus() if opts.pin else (None, None)
     argv = [sys.executable, "-m", "protocol", "--db", str(workdir / f"t{tables}.sqlite3"),
             "--port", "tcp:0:interface=127.0.0.1:backlog=4096", *SERVER_LIMITS]
     if opts.uvloop:
@@ -355,37 +351,16 @@ def bench_one(tables: int, opts: argparse.Namespace, workdir: Path) -> dict[str,
     argv.extend(opts.server_arg)
     server = Process(argv, workdir / f"t{tables}.log", server_cpu, opts.nofile, workdir)
     procs = opts.procs or max(1, min(2, (tables + 499) // 500))
-    procs = min(procs, tables)
-    shares = [tables // procs + (1 if i < tables % procs else 0) for i in range(procs)]
-    ctx = multiprocessing.get_context("fork")
-    barrier = ctx.Barrier(procs + 1)
-    out = ctx.Queue()
-    workers = [ctx.Process(target=_load_worker, args=(
-        server.port, share, f"B{i}t", opts.warmup, opts.seconds, barrier, out, opts.uvloop,
-        opts.time_limit, load_cpu, opts.seed + i)) for i, share in enumerate(shares)]
+    shares = split_tables(tables, procs)
+    procs = len(shares)
     try:
-        for w in workers:
-            w.start()
-        try:
-            barrier.wait(timeout=opts.time_limit)
-        except threading.BrokenBarrierError:
-            failed = out.get(timeout=30)
-            raise SystemExit(f"bench_tables: a load process failed: {failed.get('error')}")
-        time.sleep(opts.warmup)                    # the server's CPU time while measuring
-        cpu0 = cpu_seconds(server.proc.pid)
-        time.sleep(opts.seconds)
-        cpu1 = cpu_seconds(server.proc.pid)
-        results = [out.get(timeout=opts.time_limit + 30) for _ in workers]
-        for w in workers:
-            w.join(30)
+        results, server_cpu_s, _ = run_load_processes(
+            "bench_tables", server.proc.pid, _load_worker,
+            [(server.port, share, f"B{i}t", opts.warmup, opts.seconds, opts.uvloop,
+              opts.time_limit, load_cpu, opts.seed + i) for i, share in enumerate(shares)],
+            warmup=opts.warmup, seconds=opts.seconds, time_limit=opts.time_limit)
     finally:
-        for w in workers:
-            if w.is_alive():
-                w.kill()
         server.stop()
-    errors = [r["error"] for r in results if "error" in r]
-    if errors:
-        raise SystemExit(f"bench_tables: a load process failed: {errors[0]}")
     hist = Histogram()
     for r in results:
         hist.merge(Histogram.from_dict(r["hist"]))
@@ -399,16 +374,16 @@ def bench_one(tables: int, opts: argparse.Namespace, workdir: Path) -> dict[str,
             "no_state": sum(r["no_state"] for r in results),
             "games_started": sum(r["games_started"] for r in results),
             "closed": sum(r["closed"] for r in results),
-            "server_cpu_s": round(cpu1 - cpu0, 2),
+            "server_cpu_s": round(server_cpu_s, 2),
             "load_cpu_per_s": [round(r["load_cpu_s"] / r["seconds"], 2) for r in results],
-            "server_cpu_us_per_action": round((cpu1 - cpu0) / max(1, actions) * 1e6, 1),
+            "server_cpu_us_per_action": round(server_cpu_s / max(1, actions) * 1e6, 1),
             "latency": hist.summary()}
 
 
 def bench_echo(opts: argparse.Namespace, workdir: Path, conns: int | None = None) -> dict[str, Any]:
     """The echo baseline: closed-loop round trips against bench_echo_server.py (``conns`` closed
     loops, default ``--echo-conns``)."""
-    server_cpu, load_cpu = _cpus() if opts.pin else (None, None)
+    server_cpu, load_cpu = bench_cpus() if opts.pin else (None, None)
     argv = [sys.executable, str(SCRIPTS / "bench_echo_server.py"),
             "--port", "tcp:0:interface=127.0.0.1:backlog=4096",
             "--seconds", str(opts.time_limit * 2)]

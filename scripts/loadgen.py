@@ -48,13 +48,15 @@ import re
 import resource
 import socket
 import sys
+import threading
 import time
 from dataclasses import dataclass
 from importlib.util import find_spec
 from typing import Any, Awaitable, Callable, Sequence
 
 __all__ = ["Histogram", "Conn", "Drainer", "ProbeSet", "Target", "login", "connect_many",
-           "read_rss", "SCENARIOS", "run_scenario", "main", "LOGIN_DONE"]
+           "read_rss", "SCENARIOS", "run_scenario", "main", "LOGIN_DONE", "ID_RE", "GAME_VERBS",
+           "bench_cpus", "split_tables", "run_load_processes", "load_process_setup"]
 
 LOGIN_DONE = b"/help for the commands.\r\n"     # (the guest greeting wraps at 80)
 #: the benchmarks refuse --uvloop / --loops uvloop without it (the server would fall back to the
@@ -63,6 +65,79 @@ UVLOOP_MISSING = "uvloop is not installed: pip install .[uvloop] (the optional e
 #: the end of the question after an unregistered name in text mode (an empty line confirms)
 GUEST_CONFIRM = b"or type another name: "
 now_ns = time.monotonic_ns
+#: the id of a machine-mode reply (`"id":"a12"`), for the table benchmarks' players
+ID_RE = re.compile(rb'"id":"([A-Za-z0-9_-]+)"')
+#: the commands that are game actions (what the table benchmarks count as moves)
+GAME_VERBS = frozenset(("play", "pass", "grand", "nogrand", "schupf", "wish", "dragon", "bomb",
+                        "tichu"))
+
+
+# ---- the table benchmarks' processes (bench_tables.py, bench_human.py) ------------------------------
+def bench_cpus() -> tuple[int | None, int | None]:
+    """(the server's CPU, the load processes' CPU) on a machine with two or more; else None."""
+    cpus = sorted(os.sched_getaffinity(0))
+    return (cpus[0], cpus[1]) if len(cpus) >= 2 else (None, None)
+
+
+def split_tables(tables: int, procs: int) -> list[int]:
+    """`tables` shared out among at most `procs` load processes, as evenly as possible."""
+    procs = max(1, min(procs, tables))
+    return [tables // procs + (1 if i < tables % procs else 0) for i in range(procs)]
+
+
+def load_process_setup(cpu: int | None) -> None:
+    """In a load process: pinned to `cpu`, the open-files limit raised to its hard limit."""
+    if cpu is not None:
+        os.sched_setaffinity(0, {cpu})
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft < hard:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+
+
+def run_load_processes(name: str, server_pid: int, worker: Callable[..., None],
+                       args: Sequence[tuple[Any, ...]], *, warmup: float, seconds: float,
+                       time_limit: float,
+                       measured: Callable[[], dict[str, Any]] | None = None,
+                       window_starts: Callable[[], Any] | None = None
+                       ) -> tuple[list[dict[str, Any]], float, dict[str, Any]]:
+    """Fork one load process per `args` entry (`worker(*entry, barrier, out)`: it sets up its
+    part, waits at `barrier` until every process is ready, plays, and puts one dict of figures
+    (or `{"error": ...}`) on `out`), then measure the server's CPU seconds over `seconds` after
+    `warmup`; `window_starts()` (if given) runs as the window begins, `measured()` right after
+    it (its dict is returned too).
+    Returns (each process's figures, the server's CPU seconds in the window, measured's)."""
+    ctx = multiprocessing.get_context("fork")
+    barrier = ctx.Barrier(len(args) + 1)
+    out = ctx.Queue()
+    workers = [ctx.Process(target=worker, args=(*entry, barrier, out)) for entry in args]
+    extra: dict[str, Any] = {}
+    try:
+        for w in workers:
+            w.start()
+        try:
+            barrier.wait(timeout=time_limit)
+        except threading.BrokenBarrierError:
+            failed = out.get(timeout=30)
+            raise SystemExit(f"{name}: a load process failed: {failed.get('error')}")
+        time.sleep(warmup)                         # the server's CPU time while measuring
+        if window_starts is not None:
+            window_starts()
+        cpu0 = cpu_seconds(server_pid)
+        time.sleep(seconds)
+        cpu = cpu_seconds(server_pid) - cpu0
+        if measured is not None:
+            extra = measured()
+        results = [out.get(timeout=time_limit + 30) for _ in workers]
+        for w in workers:
+            w.join(30)
+    finally:
+        for w in workers:
+            if w.is_alive():
+                w.kill()
+    errors = [r["error"] for r in results if "error" in r]
+    if errors:
+        raise SystemExit(f"{name}: a load process failed: {errors[0]}")
+    return results, cpu, extra
 
 
 # ---- histogram ----------------------------------------------------------------------------------
