@@ -130,6 +130,8 @@ class Round:
         # (seat, hand, top, won, wish, plays, may pass)
         self._legal: tuple[int, int, Any, bool, int | None, list[Any], bool] | tuple[()] = ()
         self._leads: list[tuple[int, list[Any]] | None] = [None] * 4  # per seat: (hand, its leads)
+        # per seat: (hand, the bomb to beat or None, its bombs, their texts); see bombs()
+        self._bombs: list[tuple[int, Any, list[Any], list[str]] | None] = [None] * 4
         self._table = 0                                 # mask of the cards on the table
         self.holder: int | None = None                  # seat of the top play
         self.passes = 0                                 # passes since the top play
@@ -183,6 +185,7 @@ class Round:
         rnd._combos = [c for _, c in trick]
         rnd._legal = ()
         rnd._leads = [None] * 4
+        rnd._bombs = [None] * 4
         rnd._table = _mask(c for _, combo in trick for c in combo.cards)
         rnd.holder = trick[-1][0] if trick else None
         rnd.hands = list(hands)
@@ -675,11 +678,30 @@ class Round:
 
     def bombs(self, seat: int) -> list[Any]:
         """The bombs `seat` could throw in now out of turn (RULES.md 14, 18)."""
+        entry = self._bombs_entry(seat)
+        return [] if entry is None else entry[2].copy()
+
+    def _bombs_entry(self, seat: int) -> tuple[int, Any, list[Any], list[str]] | None:
+        """(hand, the bomb to beat, bombs, their texts) of `seat` now, or None for no bombs at
+        all. The bombs of a hand depend only on the hand and on the bomb they must beat (none on
+        an empty table or on the Dog, every bomb on any other play): kept per seat until that
+        changes, so the four views of an action do not generate them again, and a view shows
+        the very same list of texts while they do not change (an update compares by identity
+        first)."""
         ph = self.phase
-        if ((ph != "play" and ph != "dragon") or not self._combos or not self.hands[seat]
+        hand = self.hands[seat]
+        if ((ph != "play" and ph != "dragon") or not self._combos or not hand
                 or self._ending or (seat == self.turn and ph == "play")):
-            return []
-        return _moves.bombs_out_of_turn(self.hands[seat], self._combos)
+            return None
+        top = self._combos[-1]
+        if top.kind == "dog":
+            return None
+        above = top if top.is_bomb else None
+        entry = self._bombs[seat]
+        if entry is None or entry[0] != hand or entry[1] is not above:
+            bombs = _moves.bombs_out_of_turn(hand, self._combos)
+            entry = self._bombs[seat] = (hand, above, bombs, play_texts(bombs) if bombs else [])
+        return entry if entry[2] else None
 
     def legal_actions(self, seat: int) -> list[Action]:
         """Everything `seat` may do now: Tichu calls and bombs out of turn included. In the
@@ -784,8 +806,8 @@ class Round:
         else:
             v["legal"] = []
             v["can_pass"] = False
-        bombs = self.bombs(seat)
-        v["bombs"] = play_texts(bombs) if bombs else []
+        entry = self._bombs_entry(seat)
+        v["bombs"] = [] if entry is None else entry[3]
 
     # ---- accounting --------------------------------------------------------------------------
     def all_cards(self) -> list[Card]:
