@@ -13,6 +13,7 @@ turn order) of seat 1 is seat 2 and "left" is seat 4.
 from __future__ import annotations
 
 import math
+from operator import is_
 from typing import Any, Callable
 
 from lobby import table_options
@@ -99,6 +100,12 @@ def _joined(items: list[str], key: str, lang: str) -> str:
 
 
 # ---- the view ---------------------------------------------------------------------------------
+#: the last seats line and trick line rendered, with what they were rendered from (kept alive
+#: here, compared by identity: delivered data is never changed)
+_players_memo: list[Any] = [None, (), ""]
+_trick_memo: list[Any] = [None, None, None, ""]
+
+
 def _render_view(event: Event, lang: str, color: bool, show_score: bool = True,
                  width: int = DEFAULT_WIDTH) -> list[str]:
     """The view's lines; the seats line fits ``width`` (long names abbreviated: fit_names)."""
@@ -138,13 +145,27 @@ def _render_view(event: Event, lang: str, color: bool, show_score: bool = True,
                 part += " " + text("view-gone", lang)
             players.append(part)
         return text("view-players", lang, players=" |".join(players)).strip()
-    lines = [fit_names(names, players_line, width)]
+    # the seats line reads the same in every view of one change (the views share these very
+    # objects): rendered once for the players and spectators of a language and width
+    key = (lang, width, turn, phase)
+    objs = (names, d.get("gone"), game.get("calls"), game.get("cards_left"), game.get("out"))
+    memo = _players_memo
+    if memo[0] == key and all(map(is_, memo[1], objs)):
+        seats_line = memo[2]
+    else:
+        seats_line = fit_names(names, players_line, width)
+        memo[:] = [key, objs, seats_line]
+    lines = [seats_line]
     scores = d.get("scores") or game.get("scores") or [0, 0]
     if show_score or state == "finished":
         lines.append(text("view-score", lang, round_no=d.get("round_no", game.get("round_no")),
                           score=_score(names, scores, lang)))
     trick = game.get("trick") or []
-    if trick:
+    tkey = (lang, color, width, game.get("trick_won"), game.get("holder"))
+    memo = _trick_memo
+    if trick and memo[0] == tkey and memo[1] is trick and memo[2] is names:
+        lines.append(memo[3])          # the same trick line as the last view of this change
+    elif trick:
         shown: list[dict[str, Any]] = []
         used = 0
         budget = min(TRICK_WIDTH, width - (DEFAULT_WIDTH - TRICK_WIDTH))
@@ -163,6 +184,7 @@ def _render_view(event: Event, lang: str, color: bool, show_score: bool = True,
                               name=_name(names, game.get("holder"), lang)))
         else:
             lines.append(text("view-trick", lang, plays=plays))
+        memo[:] = [tkey, trick, names, lines[-1]]
     elif phase == "play":
         lines.append(text("view-trick-empty", lang))
     wish = game.get("wish")
@@ -572,6 +594,35 @@ def render_table(event: Event, lang: str = "en", color: bool = False) -> list[st
 #: events whose line a spectator gets merged with the turn that follows (one line per move)
 _MOVES = ("game-play", "game-pass", "game-wish")
 
+#: the last event rendered by `_event_lines` with its language and colour, and its lines: the
+#: world hands one Event object to every listener of a table in a row, so the players and
+#: spectators who read the same language (and colour) share one rendering of it (events are
+#: never changed once delivered; the lines are only read)
+_event_memo: list[Any] = [None, None, None, None]
+#: the same for a whole view: (event, lang, color, show_score, width) -> its lines; spectators
+#: of a table share one view event
+_view_memo: list[Any] = [None, None]
+
+
+def _event_lines(event: Event, lang: str, color: bool) -> list[str] | None:
+    memo = _event_memo
+    if memo[0] is event and memo[1] == lang and memo[2] is color:
+        return memo[3]           # type: ignore[no-any-return]
+    lines = render_table(event, lang, color)
+    memo[0], memo[1], memo[2], memo[3] = event, lang, color, lines
+    return lines
+
+
+def _view_lines(event: Event, lang: str, color: bool, show_score: bool = True,
+                width: int = DEFAULT_WIDTH) -> list[str]:
+    memo = _view_memo
+    key = (lang, color, show_score, width)
+    if memo[0] is event and memo[1] == key:
+        return memo[2]           # type: ignore[no-any-return]
+    lines = _render_view(event, lang, color, show_score, width)
+    _view_memo[:] = [event, key, lines]
+    return lines
+
 
 class TableFeed:
     """The table events of one connection, rendered with less noise than event by event:
@@ -623,7 +674,7 @@ class TableFeed:
         None for an event that is not a table event (after any pending lines were flushed:
         `flush()`). A view's seats line fits `width` columns (the session wraps the rest)."""
         if event.type in _MOVES:
-            lines = render_table(event, lang, color) or []
+            lines = _event_lines(event, lang, color) or []
             self._moves.append((event, lines))
             return []
         if event.type == "table-view":
@@ -631,7 +682,7 @@ class TableFeed:
         lines = self._about_you(event, lang)
         if lines is None:
             lines = (_look(event, lang, color, width) if event.type == "table-look"
-                     else render_table(event, lang, color))
+                     else _event_lines(event, lang, color))
         if lines is None:
             return None
         if event.type == "game-match-over":
@@ -687,7 +738,7 @@ class TableFeed:
             # a waiting table: the whole view once, then only the seats when they change
             seen = (d.get("table"), tuple(d.get("seats") or ()))
             last, self._waiting = self._waiting, seen
-            lines = _render_view(event, lang, color, width=width)
+            lines = _view_lines(event, lang, color, width=width)
             if last is None or last[0] != seen[0]:
                 return self.flush() + lines
             return self.flush() + ([lines[1]] if last != seen else [])
@@ -700,7 +751,7 @@ class TableFeed:
                 and self._phase == phase):
             # during the Grand Tichu decisions and the exchange, after the first view: who is
             # still awaited (your prompt), and your hand when it changed
-            lines = _render_view(event, lang, color, False, width)
+            lines = _view_lines(event, lang, color, False, width)
             hand = (text("view-hand", lang, cards=color_cards(_sorted_text(game["hand"]), color))
                     if d.get("seat") is not None and game.get("hand") else None)
             out = [hand] if hand is not None and hand != self._hand else []
@@ -732,8 +783,8 @@ class TableFeed:
                 and self._moves and game.get("phase") == "play" and not game.get("trick_won")
                 and not d.get("bombwindow_left") and game.get("turn") is not None):
             return [self._one_line(self._moves, d, game, lang)] if not show_score else \
-                self.flush() + _render_view(event, lang, color, show_score, width)
-        lines = _render_view(event, lang, color, show_score, width)
+                self.flush() + _view_lines(event, lang, color, show_score, width)
+        lines = _view_lines(event, lang, color, show_score, width)
         if dealt and game is not None and _sorted_text(game.get("hand") or "") == dealt:
             # the deal's line just showed these very cards: not "Your hand" again
             lines = [l for l in lines if l != self._hand]
