@@ -47,7 +47,7 @@ import json
 import math
 import sqlite3
 from collections import deque
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Callable, Sequence
 
 from twisted.internet.defer import Deferred, succeed
@@ -106,7 +106,14 @@ def _write_batch(conn: sqlite3.Connection, ops: Sequence[tuple[Any, ...]]) -> li
             conn.execute("UPDATE journal_tables SET extra = ? WHERE table_no = ?", (op[2], op[1]))
         elif kind == "finish":
             _, table_no, game = op
-            if game is not None:
+            if game is not None and game.journal_actions is not None:
+                try:
+                    full, text = _with_journal_actions(conn, table_no, game)
+                except ValueError as e:          # (this game only: the batch goes on)
+                    out = _NotStored(e)
+                else:
+                    out = insert_game(conn, full, text)
+            elif game is not None:
                 out = insert_game(conn, game)
             conn.execute("DELETE FROM journal_actions WHERE table_no = ?", (table_no,))
             conn.execute("DELETE FROM journal_tables WHERE table_no = ?", (table_no,))
@@ -116,6 +123,51 @@ def _write_batch(conn: sqlite3.Connection, ops: Sequence[tuple[Any, ...]]) -> li
             raise ValueError(f"unknown journal operation {kind!r}")
         results.append(out)
     return results
+
+
+class _NotStored:
+    """The result of a finishing whose game could not be stored (its Deferred fails with
+    ``error``); the rest of the transaction commits."""
+
+    def __init__(self, error: Exception) -> None:
+        self.error = error
+
+
+#: how the journal writes an entry: ``json.dumps({"p": player, "a": action_json})``
+_ENTRY_HEAD = '{"p": '
+_ENTRY_ACTION = ', "a": '
+
+
+def _entry(player: int, action_text: str) -> str:
+    """The journal entry of an action: the text of ``json.dumps({"p": player, "a": a})``,
+    from ``action_text`` = ``json.dumps(a)``."""
+    return _ENTRY_HEAD + str(int(player)) + _ENTRY_ACTION + action_text + "}"
+
+
+def _with_journal_actions(conn: sqlite3.Connection, table_no: int,
+                          game: FinishedGame) -> tuple[FinishedGame, str]:
+    """``game`` with the actions of its record taken from the table's journal entries 1..N
+    (``game.journal_actions``), and the record's JSON text: each action's text as the journal
+    stored it, not encoded again."""
+    expected = game.journal_actions or 0
+    parts = []
+    for seq, payload in conn.execute(
+            "SELECT seq, payload FROM journal_actions WHERE table_no = ? ORDER BY seq",
+            (table_no,)):
+        if seq != len(parts) + 1:
+            break
+        player, sep, action = payload[len(_ENTRY_HEAD):].partition(_ENTRY_ACTION)
+        if not (payload.startswith(_ENTRY_HEAD) and sep and player.isdigit()
+                and action.endswith("}")):
+            data = json.loads(payload)       # (not the journal's own spelling: read it)
+            player, action = str(int(data["p"])), json.dumps(data["a"]) + "}"
+        parts.append("[" + player + ", " + action[:-1] + "]")
+    if len(parts) != expected:
+        raise ValueError(f"the journal of table {table_no} holds {len(parts)} of the game's "
+                         f"{expected} actions")
+    head = json.dumps(game.record)
+    text = head[:-1] + (", " if len(head) > 2 else "") + '"actions": [' + ", ".join(parts) + "]}"
+    return replace(game, record=json.loads(text), journal_actions=None), text
 
 
 def load_open_tables(conn: sqlite3.Connection) -> list[OpenTable]:
@@ -175,6 +227,9 @@ class Journal:
         self.transactions = 0
         self.writes = 0
         self.failures = 0
+        #: tables whose game lost a write (a failed commit) since its start: its record takes
+        #: the match's own actions, not the journal's
+        self.failed_tables: set[int] = set()
         #: writes handed to the store and not yet committed (or failed)
         self._in_flight = 0
         #: called with the seconds of each committed batch, from handing it to the store to its
@@ -189,6 +244,7 @@ class Journal:
         """A game starts at ``table_no``: ``head`` is ``match.record()`` of the new match (its
         actions, if any, are ignored), ``players`` by player index. Replaces whatever the
         journal held for that table number."""
+        self.failed_tables.discard(table_no)
         people = [_participant(p) for p in players]
         head = {k: v for k, v in head.items() if k != "actions"}
         self._add(table_no, ("start", table_no, started_at, json.dumps(options),
@@ -203,7 +259,8 @@ class Journal:
     def record_action(self, table_no: int, seq: int, player: int, action: Action) -> None:
         """``record`` for an accepted ``match.apply(player, action)``; ``seq`` is
         ``len(match.actions)`` after it."""
-        self.record(table_no, seq, {"p": int(player), "a": action.to_json()})
+        self._add(table_no, ("action", table_no, int(seq),
+                             _entry(player, json.dumps(action.to_json()))))
 
     def set_players(self, table_no: int,
                     players: Sequence[Participant | tuple[str, str] | str]) -> None:
@@ -328,7 +385,11 @@ class Journal:
         try:
             self._done(batch)
             for index, d in waiting:
-                d.callback(results[index])
+                result = results[index]
+                if isinstance(result, _NotStored):
+                    d.errback(Failure(result.error))
+                else:
+                    d.callback(result)
         finally:
             self._next()
 
@@ -344,6 +405,7 @@ class Journal:
         self.failures += 1
         self._in_flight -= len(ops)
         tables = sorted({op[1] for op in ops})
+        self.failed_tables.update(tables)
         log.failure("journal: a batch of {count} writes for tables {tables} was NOT committed; "
                     "those tables cannot be restored after a crash", failure,
                     level=LogLevel.error, count=len(ops), tables=tables)

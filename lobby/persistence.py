@@ -88,7 +88,7 @@ class Persistence:
         self._started_at[number] = started_at
         self.journal.start_table(
             number, options=table.options.as_dict(), players=self._players(table),
-            head=table.match.record(), extra=self._extra(table), started_at=started_at)
+            head=table.match.record_head(), extra=self._extra(table), started_at=started_at)
 
     def action(self, table: "TableActor", player: int, action: Action) -> None:
         """An accepted ``match.apply(player, action)``."""
@@ -113,7 +113,9 @@ class Persistence:
                 table.match, self._players(table), options=table.options.as_dict(),
                 table_no=number, started_at=self._started_at.get(number),
                 ended_at=self.clock.seconds(), nosave=table.nosave, log=table.options.log,
-                seeded=table.options.seed is not None)
+                seeded=table.options.seed is not None,
+                # the actions as the journal encoded them (once), unless a write was lost
+                from_journal=number not in self.journal.failed_tables)
         except Exception:
             log.failure("table {table}: the finished game could not be recorded", table=number)
             return self.journal.end_table(number)

@@ -93,6 +93,10 @@ class FinishedGame:
     nosave: bool = False                  # /startnosave
     log: bool = True                      # /option log: also keep the BSW .tch text
     seeded: bool = False                  # /option seed: anyone could compute the deals
+    #: N: `record` has no actions yet, they are the table's journal entries 1..N, which the
+    #: journal's finishing transaction puts in (lobby/journal.py: each action is encoded once,
+    #: for the journal, and its text serves the record); None: `record` is complete
+    journal_actions: int | None = None
 
     @property
     def unrated_reason(self) -> str | None:
@@ -116,11 +120,14 @@ class FinishedGame:
 def finished_game(match: Match, players: Sequence[Participant | tuple[str, str] | str], *,
                   options: dict[str, Any] | None = None, table_no: int | None = None,
                   started_at: float | None = None, ended_at: float | None = None,
-                  nosave: bool = False, log: bool = True, seeded: bool = False) -> FinishedGame:
+                  nosave: bool = False, log: bool = True, seeded: bool = False,
+                  from_journal: bool = False) -> FinishedGame:
     """Snapshot a finished Match for ``GameArchive.save`` / ``Journal.finish_table``.
 
     ``players[p]`` is player p: a Participant, a ``(name, kind)`` pair, or a bare name (a
-    registered player). Cheap: call it on the reactor thread when the match ends."""
+    registered player). Cheap: call it on the reactor thread when the match ends.
+    ``from_journal``: the actions are not copied; ``Journal.finish_table`` takes them from the
+    table's journal entries (every one of them committed)."""
     if not match.finished or match.result is None:
         raise ValueError("only a finished match can be recorded")
     if len(players) != 4:
@@ -128,9 +135,11 @@ def finished_game(match: Match, players: Sequence[Participant | tuple[str, str] 
     people = tuple(p if isinstance(p, Participant) else
                    Participant(p) if isinstance(p, str) else Participant(p[0], p[1])
                    for p in players)
-    return FinishedGame(match.record(), people, json.loads(json.dumps(match.result)),
+    return FinishedGame(match.record_head() if from_journal else match.record(), people,
+                        json.loads(json.dumps(match.result)),
                         dict(options or {}), table_no, started_at,
-                        time.time() if ended_at is None else ended_at, nosave, log, seeded)
+                        time.time() if ended_at is None else ended_at, nosave, log, seeded,
+                        len(match.actions) if from_journal else None)
 
 
 @dataclass
@@ -189,9 +198,13 @@ def _won(game: FinishedGame, player: int) -> bool:
 
 
 # ---- SQL (runs on the store's worker thread) ------------------------------------------------
-def insert_game(conn: sqlite3.Connection, game: FinishedGame) -> GameRecord:
+def insert_game(conn: sqlite3.Connection, game: FinishedGame,
+                record_text: str | None = None) -> GameRecord:
     """Store ``game`` with its players, statistics and ratings. Call inside a transaction
-    (``Store.run_transaction``); fires with the GameRecord (``game_id`` set)."""
+    (``Store.run_transaction``); fires with the GameRecord (``game_id`` set). ``record_text``:
+    ``json.dumps(game.record)`` when the caller has it already."""
+    if game.journal_actions is not None:
+        raise ValueError("the record's actions are still in the journal")
     rec = analyse(game)
     rated = game.rated
     reason = game.unrated_reason
@@ -202,7 +215,8 @@ def insert_game(conn: sqlite3.Connection, game: FinishedGame) -> GameRecord:
         "round_results, score0, score1, result, rated, unrated, bswlog) "
         "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         (game.table_no, game.started_at, game.ended_at, json.dumps(game.options),
-         game.record.get("seed"), json.dumps(game.record), len(rec.round_results),
+         game.record.get("seed"),
+         json.dumps(game.record) if record_text is None else record_text, len(rec.round_results),
          json.dumps(rec.round_results), int(scores[0]), int(scores[1]), json.dumps(res),
          int(rated), reason, rec.bswlog))
     game_id = int(cur.lastrowid)

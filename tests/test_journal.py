@@ -262,6 +262,44 @@ def test_finishing_stores_the_game_and_closes_the_journal(inline) -> None:
     assert Match.replay(stored.game.record).result == match.result
 
 
+def test_a_game_finished_from_the_journal_stores_the_record_of_its_entries(inline) -> None:
+    """`from_journal`: the finished game carries no actions; the finishing transaction takes
+    them from the table's journal entries, each action's text as the journal encoded it, and
+    the stored record is byte for byte `json.dumps(match.record())`."""
+    store, clock, journal, commits = inline
+    match = random_game(6, rounds=1)
+    journal_game(journal, 2, Match(match.options, seed=match.seed), match.actions)
+    game = finished_game(match, PLAYERS, table_no=2, ended_at=9.0, from_journal=True)
+    assert "actions" not in game.record and game.journal_actions == len(match.actions)
+    done = journal.finish_table(2, game)
+    clock.advance(0)
+    rec = fired(done)
+    assert rec.game.record == match.record() and rec.game.journal_actions is None
+    assert rows(store.path, "SELECT record FROM games") == [(json.dumps(match.record()),)]
+    assert rows(store.path, "SELECT count(*) FROM journal_actions") == [(0,)]
+    stored = fired(GameArchive(store).load(1))
+    assert Match.replay(stored.game.record).result == match.result
+
+
+def test_a_game_whose_journal_lacks_entries_is_not_stored_from_it(inline) -> None:
+    """(A journal that lost an entry without the journal knowing: the game is refused, the
+    rest of the transaction, another table's actions here, commits.)"""
+    store, clock, journal, commits = inline
+    match = random_game(6, rounds=1)
+    journal_game(journal, 2, Match(match.options, seed=match.seed), match.actions[:-1])
+    done = journal.finish_table(2, finished_game(match, PLAYERS, table_no=2, ended_at=9.0,
+                                                 from_journal=True))
+    other = random_game(7, until_actions=5)
+    journal_game(journal, 5, Match(other.options, seed=other.seed), other.actions)
+    clock.advance(0)
+    assert done.called and isinstance(done.result.value, ValueError)
+    done.addErrback(lambda f: None)
+    assert len(commits) == 1 and journal.failures == 0
+    assert rows(store.path, "SELECT count(*) FROM games") == [(0,)]
+    assert rows(store.path, "SELECT count(*) FROM journal_actions WHERE table_no = 5") == [(5,)]
+    assert rows(store.path, "SELECT count(*) FROM journal_tables WHERE table_no = 2") == [(0,)]
+
+
 def test_a_failed_commit_is_logged_and_releases_the_events(tmp_path: Path) -> None:
     store = Store(str(tmp_path / "fail.sqlite3"), inline_runner)
     fired(store.open())
@@ -274,6 +312,10 @@ def test_a_failed_commit_is_logged_and_releases_the_events(tmp_path: Path) -> No
     clock.advance(0)
     assert journal.failures == 1 and sent == ["after the failed batch"]
     assert journal.transactions == 0
+    # the table's game lost a write: its record will not be taken from the journal
+    assert journal.failed_tables == {1}
+    journal.start_table(1, options={}, players=PLAYERS, head=Match(seed=2).record())
+    assert journal.failed_tables == set()          # a new game
 
 
 KILLED_WRITER = textwrap.dedent("""

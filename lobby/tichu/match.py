@@ -282,12 +282,17 @@ class Match:
     # ---- records -----------------------------------------------------------------------------
     def record(self) -> dict[str, Any]:
         """Options, seed or deals, and every accepted action: JSON-safe."""
+        record = self.record_head()
+        record["actions"] = [[p, a.to_json()] for p, a in self.actions]
+        return record
+
+    def record_head(self) -> dict[str, Any]:
+        """`record()` without its actions (options, seed, deals; in that order)."""
         return {
             "options": self.options.to_json(),
             "seed": self.seed,
             "deals": None if self.deals is None else
             [[format_cards(h) for h in d] for d in self.deals],
-            "actions": [[p, a.to_json()] for p, a in self.actions],
         }
 
     @classmethod
