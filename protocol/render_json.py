@@ -23,8 +23,6 @@ index 0); the text rendering adds 1 for people.
 from __future__ import annotations
 
 import json
-from itertools import compress, repeat
-from operator import is_, not_
 from typing import Any
 
 from lobby.events import Event
@@ -105,8 +103,9 @@ def state_object(data: dict[str, Any]) -> dict[str, Any]:
     }
     game = data.get("game")
     if game is not None:
-        keys = list(filter(game.__contains__, GAME_FIELDS))      # (in C: the hottest loop)
-        state.update(zip(keys, map(game.__getitem__, keys)))
+        for key in GAME_FIELDS:
+            if key in game:
+                state[key] = game[key]
         state["round_result"] = game.get("result")
         state["player_seats"] = game.get("seats")
         if "scores" in data:
@@ -132,13 +131,9 @@ def state_update(before: dict[str, Any], after: dict[str, Any]) -> dict[str, Any
     update: dict[str, Any] = {"type": "update", "table": after["table"]}
     get = before.get
     changed = False
-    # the identity test of every key in C (most values are the very objects of `before`), the
-    # rest one by one
-    for key in compress(after, map(not_, map(is_, map(get, after, repeat(_ABSENT)),
-                                               after.values()))):
-        value = after[key]
+    for key, value in after.items():
         old = get(key, _ABSENT)
-        if type(old) is type(value) and old == value:
+        if old is value or (type(old) is type(value) and old == value):
             continue
         update[key] = value
         changed = True
