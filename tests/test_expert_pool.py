@@ -293,13 +293,14 @@ def test_fallbacks_are_logged_once_per_interval() -> None:
     flog = FallbackLog(clock, 60.0, Logger(namespace="test", observer=lines.append))
     for _ in range(50):
         flog.count("overloaded")
-    flog.count("lost")
+    flog.count("error", "ValueError: x")
     assert lines == []
     clock.advance(59.9)
     assert lines == []
     clock.advance(0.1)
     assert len(lines) == 1
-    assert lines[0]["total"] == 51 and lines[0]["counts"] == {"overloaded": 50, "lost": 1}
+    assert lines[0]["total"] == 51 and lines[0]["counts"] == {"overloaded": 50, "error": 1}
+    assert lines[0]["details"] == {"error": "ValueError: x"}
     clock.advance(600)                         # nothing new: no line
     assert len(lines) == 1
     flog.count("timeout")
@@ -389,3 +390,20 @@ def test_a_restored_expert_knows_the_round_so_far(clock: Any) -> None:
     restored.note_view(view)
     assert restored.usable(view)
     assert restored == known
+
+
+@pytest.mark.reactor_timeout(60)
+@pytest_twisted.ensureDeferred
+async def test_a_search_that_raises_is_the_heuristic_s_and_the_worker_goes_on(
+        clocked: Any) -> None:
+    from lobby.bots.knowledge import Knowledge
+    from lobby.bots.pool import WorkerError
+    pool, clock = clocked
+    [pid] = pool.pids()
+    bad = Job("play", {}, Knowledge(), "pass", seconds=0.05)      # no seat: the search raises
+    with pytest.raises(WorkerError):
+        await pool.think(bad)
+    answer = await pool.think(grand_job(None, 4))
+    assert answer.playouts >= 4 and pool.pids() == [pid] and pool.replaced == 0
+    assert pool.outcomes == {("play", "error"): 1, ("grand", "searched"): 1}
+    assert "KeyError" in pool.fallback_log.details["error"]

@@ -133,10 +133,14 @@ class FallbackLog:
         self.interval = interval
         self.log = logger if logger is not None else log
         self.counts: dict[str, int] = {}
+        #: the last detail told with each reason in this interval (a search's exception)
+        self.details: dict[str, str] = {}
         self._call: Any = None
 
-    def count(self, reason: str) -> None:
+    def count(self, reason: str, detail: str | None = None) -> None:
         self.counts[reason] = self.counts.get(reason, 0) + 1
+        if detail is not None:
+            self.details[reason] = detail
         if self._call is None:
             self._call = self.clock.callLater(self.interval, self.flush)
 
@@ -146,11 +150,14 @@ class FallbackLog:
             self._call.cancel()
         self._call = None
         counts, self.counts = self.counts, {}
+        details, self.details = self.details, {}
         if counts:
             self.log.warn("{total} bot decisions in the last {interval:g} s were the heuristic's "
                           "({reasons})", total=sum(counts.values()), interval=self.interval,
-                          reasons=", ".join(f"{k} {v}" for k, v in sorted(counts.items())),
-                          counts=counts)
+                          reasons=", ".join(f"{k} {v}" + (f" (last: {details[k]})"
+                                                          if k in details else "")
+                                            for k, v in sorted(counts.items())),
+                          counts=counts, details=details)
 
     def stop(self) -> None:
         if self._call is not None and self._call.active():
@@ -394,9 +401,8 @@ class BotPool:
             if kind == "done":
                 self._answer(task, msg[2])
             else:
-                self.errors += 1
-                log.error("bot search failed: {error}", error=msg[2])
-                self._fail(task, "error", WorkerError(msg[2]))
+                self.errors += 1          # (logged with the fallbacks: once per interval)
+                self._fail(task, "error", WorkerError(msg[2]), detail=msg[2])
         self._dispatch()
 
     def _exited(self, worker: _Worker) -> None:
@@ -466,12 +472,12 @@ class BotPool:
         self._record(task, "searched")
         task.d.callback(answer)
 
-    def _fail(self, task: _Task, reason: str, exc: Exception) -> None:
+    def _fail(self, task: _Task, reason: str, exc: Exception, detail: str | None = None) -> None:
         task.done = True
         if reason in ("overloaded", "waited"):
             self.overloaded += 1
         self._record(task, reason)
-        self.fallback_log.count(reason)
+        self.fallback_log.count(reason, detail)
         task.d.errback(exc)
 
     def fallbacks(self) -> int:
