@@ -407,3 +407,17 @@ async def test_a_search_that_raises_is_the_heuristic_s_and_the_worker_goes_on(
     assert answer.playouts >= 4 and pool.pids() == [pid] and pool.replaced == 0
     assert pool.outcomes == {("play", "error"): 1, ("grand", "searched"): 1}
     assert "KeyError" in pool.fallback_log.details["error"]
+
+
+def test_the_bot_queue_option() -> None:
+    from protocol.server import parse_args
+    assert parse_args([]).bot_queue is None               # the pool's default: one per worker
+    assert parse_args(["--bot-queue", "0"]).bot_queue == 0
+    assert parse_args(["--bot-queue", "7", "--bot-workers", "2"]).bot_queue == 7
+    with pytest.raises(SystemExit) as exc:
+        parse_args(["--bot-queue", "-1"])
+    assert exc.value.code == 2
+    assert BotPool(reactor, 3).queue_limit == 3
+    assert BotPool(reactor, 3, queue_limit=0).queue_limit == 0
+    with pytest.raises(ValueError):
+        BotPool(reactor, 1, queue_limit=-1)
