@@ -447,6 +447,10 @@ async def run_load(port: int, tables: int, prefix: str, opts: argparse.Namespace
     elapsed = time.monotonic() - start
     load_cpu = time.process_time() - cpu0
     closed = sum(1 for p in players if p.conn.closed)
+    # play on until the server's probe has logged its last window of the measured time (the
+    # parent reads it `--probe` + 0.5 s after the window): closing thousands of connections at
+    # once is a pause of its own, and it is not the play's
+    await asyncio.sleep(opts.probe + 1.5)
     for p in players:
         p.playing = False
         if p.timer is not None:
