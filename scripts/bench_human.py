@@ -90,6 +90,8 @@ RULE_CODES = frozenset(("not-your-turn", "must-lead", "must-fulfil-wish", "wrong
                         "ambiguous-cards", "no-trick", "not-holder", "game-running"))
 #: what a text line says after "Wish: " (the rank as a word of the catalog: "Ace", "Jack", "9")
 #: -> the rank as the rules engine reads it ("A", "B", "9"); a word it does not know is no wish
+#: the end of the line that says whose turn it is (`ann's turn.`)
+TURN_OF_OTHER = catalog_text("view-turn", "en", name="").strip()
 WISH_WORDS: dict[str, str] = {
     catalog_text("view-wish", "en", rank=rank_name(r)).split("Wish: ", 1)[1]: rank_name(r)
     for r in RANKS}
@@ -208,6 +210,8 @@ class Player:
             self.prompt = line
         elif "  |  Wish: " in line:
             self.wish = _wish_of(line)
+        elif line.endswith(TURN_OF_OTHER) and not line.startswith(self.name + "'"):
+            self.prompt = None             # somebody else's turn now (a bomb came first)
         elif line.startswith("! ["):
             code = line[3:].split("]", 1)[0]
             self._answered(code)
