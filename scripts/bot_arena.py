@@ -226,16 +226,24 @@ def run(a: str, b: str, games: int, seed: int = 1, target: int = 1000,
             for one in results:
                 stats.merge(one)
                 if progress:
-                    print(f"\r{stats.games}/{deals * 2} games", end="", file=sys.stderr,
-                          flush=True)
+                    _progress(stats, deals)
     else:
         for job in jobs:
             stats.merge(play_deal(*job))
             if progress:
-                print(f"\r{stats.games}/{deals * 2} games", end="", file=sys.stderr, flush=True)
-    if progress:
-        print(file=sys.stderr)
+                _progress(stats, deals)
     return stats
+
+
+def _progress(stats: Stats, deals: int) -> None:
+    """One line per finished deal on stderr: the games so far and A's figures over them (what
+    is left of a run stopped before its end)."""
+    lo, hi = wilson(stats.wins, stats.games)
+    m, mlo, mhi = mean_ci(stats.pair_diffs)
+    print(f"{stats.games}/{deals * 2} games: A wins {stats.wins:g} = "
+          f"{stats.wins / stats.games:.1%} (95% CI {lo:.1%}-{hi:.1%}), A's points minus B's "
+          f"per round {m:+.1f} ({mlo:+.1f} to {mhi:+.1f}), {stats.cpu:.0f} s of CPU",
+          file=sys.stderr, flush=True)
 
 
 def mean_ci(xs: list[float], z: float = 1.96) -> tuple[float, float, float]:
@@ -278,7 +286,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--b-seed", type=int, default=None,
                     help="seed of B's strategies (default: --seed); the deals stay --seed's")
     ap.add_argument("--workers", type=int, default=0, help="processes playing deals at once")
-    ap.add_argument("--progress", action="store_true")
+    ap.add_argument("--progress", action="store_true",
+                    help="a line on stderr after each deal: the figures so far")
     args = ap.parse_args(argv)
     start = time.perf_counter()
     stats = run(args.a, args.b, args.games, seed=args.seed, target=args.target,
