@@ -463,3 +463,16 @@ def test_the_search_leaves_the_heuristics_answer_only_for_a_clearly_better_one()
              "better": better}
     kept = [c for c, _ in _prune(cands, stats, "heur")]   # type: ignore[arg-type]
     assert kept == ["heur", "noisy", "better"]
+
+
+def test_the_arena_mirrors_two_copies_of_the_expert_unless_b_has_its_own_seed() -> None:
+    """scripts/bot_arena.py: with one seed two copies of one strategy play the mirrored game of
+    a deal exactly as the first (A's points minus B's are 0: half the games say nothing), with
+    --b-seed B's copies decide differently; the searched decisions' playouts are counted."""
+    from conftest import load_script
+    arena = load_script("bot_arena")
+    same = arena.run("expert:p4", "expert:p4", 2, seed=4, max_rounds=1)
+    assert same.pair_diffs == [0.0] and same.points["A"] == same.points["B"]
+    assert same.playouts["A"]["play"] and all(n >= 4 for n in same.playouts["A"]["play"])
+    own = arena.run("expert:p4", "expert:p4", 2, seed=4, max_rounds=1, b_seed=5)
+    assert own.points["A"] != own.points["B"]
