@@ -57,7 +57,7 @@ class ExpertStrategy:
     """Search-based decisions (see the module doc). One object per seat and game."""
 
     def __init__(self, seed: int | None = None, *, seconds: float = DEFAULT_SECONDS,
-                 playouts: int | None = None, tichu_threshold: float = 0.7,
+                 playouts: int | None = None, tichu_threshold: float = 0.6,
                  grand_threshold: float = 0.75) -> None:
         self.rng = random.Random(seed)
         self.seconds = seconds

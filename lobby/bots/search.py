@@ -70,7 +70,7 @@ PRUNE_GAP = 5.0
 #: the search leaves the heuristic's answer for one better by SWITCH_Z standard errors (paired)
 SWITCH_Z = 1.0
 #: a Tichu call the heuristic would not make needs this much more of the playouts out first
-TICHU_EXTRA = 0.15
+TICHU_EXTRA = 0.2
 #: the share of the budget an exchange gets
 EXCHANGE_SHARE = 0.5
 #: a round played out by the policy ends after this many actions at most (it always ends sooner)
@@ -87,7 +87,7 @@ class Job:
     seconds: float = 0.5
     playouts: int | None = None
     seed: int = 0
-    tichu_threshold: float = 0.7
+    tichu_threshold: float = 0.6
     grand_threshold: float = 0.75
     #: whether the heuristic bot would call Tichu here (a `tichu` job)
     heuristic_calls: bool = False
