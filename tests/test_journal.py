@@ -76,6 +76,46 @@ def test_the_writes_of_one_turn_are_one_transaction(inline) -> None:
     assert len(commits) == 2
 
 
+def test_the_entries_of_one_transaction_are_few_statements_in_their_order(sqlite_store: Store
+                                                                         ) -> None:
+    """The store's thread takes the interpreter lock again after every statement, up to 5 ms
+    each while the reactor is busy: a transaction's entries go as one INSERT per
+    ROWS_PER_INSERT of them, in order (a later entry of the same key replaces the earlier one,
+    a table's new game deletes its old entries first, as separate statements would)."""
+    from lobby.journal import ROWS_PER_INSERT
+    store = sqlite_store
+    statements: list[str] = []
+    store._conn.set_trace_callback(statements.append)
+    clock = task.Clock()
+    journal = Journal(store, clock)
+    match = random_game(3, rounds=1)
+    for t in range(1, 9):                   # 8 tables: more entries than one statement takes
+        journal_game(journal, t, Match(match.options, seed=match.seed), match.actions)
+    journal.record(2, 5, {"p": 0, "a": "again"})           # entry 5 of table 2 rewritten
+    journal_game(journal, 3, Match(match.options, seed=match.seed), match.actions[:10])
+    journal_game(journal, 9, Match(match.options, seed=match.seed), [])
+    for seq in range(1, 2 * ROWS_PER_INSERT + 2):          # one table: more than two statements
+        journal.record(9, seq, {"p": seq % 4, "a": {"a": "pass"}})
+    clock.advance(0)
+    assert journal.transactions == 1
+    inserts = [s for s in statements if s.startswith("INSERT OR REPLACE INTO journal_actions")]
+    # one run of entries per table between the starts (10), table 9's in three statements; one
+    # statement per entry would be 8 * n + 2 * ROWS_PER_INSERT + 12
+    assert len(inserts) == 12, len(inserts)
+    got = rows(store.path, "SELECT table_no, seq, payload FROM journal_actions "
+                          "ORDER BY table_no, seq")
+    want = []
+    for t in range(1, 9):
+        for seq, (player, action) in enumerate(match.actions[:10] if t == 3 else match.actions, 1):
+            entry = json.dumps({"p": player, "a": action.to_json()})
+            want.append((t, seq, json.dumps({"p": 0, "a": "again"}) if (t, seq) == (2, 5)
+                         else entry))
+    want += [(9, seq, json.dumps({"p": seq % 4, "a": {"a": "pass"}}))
+             for seq in range(1, 2 * ROWS_PER_INSERT + 2)]
+    assert [(t, s) for t, s, _ in got] == [(t, s) for t, s, _ in want]
+    assert [json.loads(p) for _, _, p in got] == [json.loads(p) for _, _, p in want]
+
+
 class HeldRunner:
     """A store runner whose calls wait until the test releases them (the worker thread busy)."""
 
