@@ -152,7 +152,8 @@ class LobbyServer:
                  password_params: Argon2Params = DEFAULT_PARAMS, limits: Any = None,
                  admin: str | None = None, telnet_options: Any = None,
                  metrics: str | None = None, bot_workers: int = 0, bot_pool: Any = None,
-                 lang: str = DEFAULT_LANG, bot_queue: int | None = None) -> None:
+                 lang: str = DEFAULT_LANG, bot_queue: int | None = None,
+                 bot_slack: float | None = None, bot_hang: float | None = None) -> None:
         from lobby.moderation import Moderation
         from protocol.guard import Guard, Limits
         self.reactor = reactor
@@ -163,8 +164,10 @@ class LobbyServer:
         #: the search bots' worker processes (lobby/bots/pool.py; none: they think in process)
         self.bot_pool: Any = bot_pool               # (tests give their own)
         if bot_pool is None and bot_workers > 0:
-            from lobby.bots.pool import BotPool
-            self.bot_pool = BotPool(reactor, bot_workers, queue_limit=bot_queue)
+            from lobby.bots.pool import HANG, SLACK, BotPool
+            self.bot_pool = BotPool(reactor, bot_workers, queue_limit=bot_queue,
+                                    slack=SLACK if bot_slack is None else bot_slack,
+                                    hang=HANG if bot_hang is None else bot_hang)
         self.world = World(clock if clock is not None else reactor,
                            table_limits=self.limits.table_limits(), bot_pool=self.bot_pool)
         from protocol.session import Session
@@ -388,6 +391,10 @@ def parse_args(argv: Sequence[str] | None = None, prog: str = "tichu-lobby") -> 
         parser.error("--bot-workers must be 0 or more")
     if opts.bot_queue is not None and opts.bot_queue < 0:
         parser.error("--bot-queue must be 0 or more")
+    if not 0 < opts.bot_slack <= 600:
+        parser.error("--bot-slack must be more than 0 and at most 600 seconds")
+    if not 0 < opts.bot_hang <= 3600:
+        parser.error("--bot-hang must be more than 0 and at most 3600 seconds")
     return opts
 
 
@@ -447,6 +454,13 @@ def build_parser(prog: str = "tichu-lobby") -> argparse.ArgumentParser:
                         help="bot decisions that may wait for a busy worker (default: as many "
                              "as there are workers; 0: none); one more, or one that waited its "
                              "budget, is the heuristic bot's decision at once")
+    from lobby.bots.pool import HANG, SLACK
+    parser.add_argument("--bot-slack", type=float, default=SLACK, metavar="SECONDS",
+                        help="seconds a worker may take beyond a decision's budget before the "
+                             f"heuristic bot decides instead (default {SLACK:g})")
+    parser.add_argument("--bot-hang", type=float, default=HANG, metavar="SECONDS",
+                        help="seconds a worker may stay busy after that before it counts as hung "
+                             f"and is replaced (default {HANG:g})")
     parser.add_argument("--admin", metavar="NAME",
                         help="the first admin: this account gets the role admin (it can then "
                              "give roles with /role NAME admin|moderator|none); it must exist, "
@@ -640,7 +654,8 @@ class LobbyService(Service):
                                   limits=limits_from(opts, nofile), admin=opts.admin,
                                   telnet_options=telnet_options_from(opts), metrics=opts.metrics,
                                   bot_workers=opts.bot_workers, lang=opts.lang,
-                                  bot_queue=opts.bot_queue)
+                                  bot_queue=opts.bot_queue, bot_slack=opts.bot_slack,
+                                  bot_hang=opts.bot_hang)
         self.server.metrics_timeout = opts.metrics_timeout
         self.server.persistence.journal.interval = max(0.0, opts.journal_interval)
         self.server.exit = reactor.stop  # after /shutdown

@@ -418,6 +418,14 @@ def test_the_bot_queue_option() -> None:
         parse_args(["--bot-queue", "-1"])
     assert exc.value.code == 2
     assert BotPool(reactor, 3).queue_limit == 3
+    from lobby.bots.pool import HANG, SLACK
+    opts = parse_args([])
+    assert (opts.bot_slack, opts.bot_hang) == (SLACK, HANG) == (2.0, 30.0)
+    opts = parse_args(["--bot-slack", "0.5", "--bot-hang", "12"])
+    assert (opts.bot_slack, opts.bot_hang) == (0.5, 12.0)
+    for bad in (["--bot-slack", "0"], ["--bot-hang", "-3"], ["--bot-slack", "nan"]):
+        with pytest.raises(SystemExit):
+            parse_args(bad)
     assert BotPool(reactor, 3, queue_limit=0).queue_limit == 0
     with pytest.raises(ValueError):
         BotPool(reactor, 1, queue_limit=-1)
