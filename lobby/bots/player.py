@@ -172,13 +172,20 @@ class BotPlayer:
             return
         self._call = self.clock.callLater(self.delay, self._act)
 
-    def _act(self) -> None:
-        self._call = None
+    def _seated_game(self) -> dict[str, Any] | None:
+        """The running game's view of this bot's seat, or None (no game, or not seated)."""
         data = self._data
         if data is None or data.get("state") != "playing":
-            return
+            return None
         game = data.get("game")
         if not game or game.get("seat") is None:
+            return None
+        return game
+
+    def _act(self) -> None:
+        self._call = None
+        game = self._seated_game()
+        if game is None:
             return
         if self._thinking is not None:
             return                      # a worker is on it; its answer looks at the newest view
@@ -198,7 +205,7 @@ class BotPlayer:
             log.failure("bot {bot}: strategy {strategy} failed", bot=self.name,
                         strategy=strategy.name)
             return
-        self._send(data, game, command)
+        self._send(game, command)
 
     def _think(self, job: Job, game: dict[str, Any]) -> None:
         """The job goes to a worker; its answer (or, when the worker fails, the heuristic's)
@@ -217,22 +224,19 @@ class BotPlayer:
 
     def _answered(self, key: tuple[Any, ...], command: str | None) -> None:
         self._thinking = None
-        data = self._data
-        if data is None or data.get("state") != "playing":
-            return
-        game = data.get("game")
-        if not game or game.get("seat") is None:
+        game = self._seated_game()
+        if game is None:
             return
         if decision_key(game) != key:
             self._schedule()            # the table moved on meanwhile: think again
             return
-        self._send(data, game, command)
+        self._send(game, command)
 
-    def _send(self, data: dict[str, Any], game: dict[str, Any], command: str | None) -> None:
+    def _send(self, game: dict[str, Any], command: str | None) -> None:
         if not command:
             return
         verb, _, rest = command.partition(" ")
-        if data.get("bombwindow_left") and verb != "bomb" and my_turn_to(game) in ("play",
+        if (self._data or {}).get("bombwindow_left") and verb != "bomb" and my_turn_to(game) in ("play",
                                                                                   "dragon"):
             return                          # the window's end sends a new view
         self.sent.append(command)
