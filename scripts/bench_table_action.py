@@ -40,7 +40,7 @@ from twisted.internet.testing import StringTransport  # noqa: E402
 from lobby.accounts import Accounts, Argon2Params  # noqa: E402
 from lobby.bots.random_bot import RandomStrategy  # noqa: E402
 from lobby.store import Store, inline_runner  # noqa: E402
-from protocol.render_json import apply_update  # noqa: E402
+from protocol.render_json import apply_update, state_object  # noqa: E402
 
 NAMES = ("Ann", "Bob", "Cat", "Dan")
 
@@ -69,8 +69,12 @@ class CountingTransport(StringTransport):
 
 
 class Player:
-    def __init__(self, factory: Any, name: str, seed: int) -> None:
+    def __init__(self, factory: Any, name: str, seed: int, text: bool = False) -> None:
         self.name = name
+        #: a text-mode (telnet) player: it reads its view from the table (outside the measured
+        #: time), since its lines are for people
+        self.text = text
+        self.table: Any = None
         self.transport = CountingTransport()
         self.session = factory.buildProtocol(None)
         self.session.makeConnection(self.transport)
@@ -78,11 +82,18 @@ class Player:
         self.state: dict[str, Any] | None = None
 
     def send(self, line: str) -> None:
+        if self.text and line.startswith("#"):
+            line = line.split(" ", 1)[1]       # ids are machine mode's
         self.session.dataReceived((line + "\r\n").encode("utf-8"))
 
     def view(self) -> Any:
         """The table's state as this player holds it: the last `state` with the `update`s
-        after it applied (machine mode, protocol 2)."""
+        after it applied (machine mode, protocol 2); a text player's the table's view of its
+        seat."""
+        if self.text:
+            if self.table is None or self.table.match is None:
+                return None
+            return state_object(self.table._views.view(self.name))
         lines = self.transport.view_lines
         if lines:
             for data in b"".join(lines).splitlines():
@@ -96,7 +107,7 @@ class Player:
 
 
 class Bench:
-    def __init__(self, tables: int, seed: int) -> None:
+    def __init__(self, tables: int, seed: int, text: int = 0) -> None:
         from protocol.server import LobbyServer
         self.clock = task.Clock()
         self.clock.advance(1_800_000_000)
@@ -115,9 +126,14 @@ class Bench:
         for t in range(tables):
             players = []
             for i, base in enumerate(NAMES):
-                p = Player(factory, f"{base}{t}", self.rng.getrandbits(32))
-                p.send("%json")
+                p = Player(factory, f"{base}{t}", self.rng.getrandbits(32),
+                           text=0 < i <= text)
+                if not p.text:
+                    p.send("%json")
                 p.send(p.name)
+                if p.text:
+                    self.turn()
+                    p.send("")             # play as the guest of that name
                 players.append(p)
             host = players[0]
             host.send("#s /newroom tichu")
@@ -134,6 +150,7 @@ class Bench:
             assert table.state == "playing", host.transport.other[-2000:]
             for p in players:
                 p.transport.keep = False
+                p.table = table
             self.tables.append((table, players))
 
     def turn(self) -> None:
@@ -171,7 +188,7 @@ class Bench:
                 if choice is None:
                     raise RuntimeError("nobody has anything to do")
                 player, command = choice
-                line = ("#a " + command + "\r\n").encode("utf-8")
+                line = (("/" if player.text else "#a ") + command + "\r\n").encode("utf-8")
                 before_actions = len(table.match.actions)
                 before_bytes = sum(p.transport.written for p in players)
                 t0 = clock_cpu()
@@ -192,8 +209,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--passes", type=int, default=5, help="passes (the best counts)")
     parser.add_argument("--seed", type=int, default=1, help="seed of deals and players")
     parser.add_argument("--warmup", type=int, default=300, help="actions before the passes")
+    parser.add_argument("--text", type=int, default=0, choices=range(4),
+                        help="text-mode (telnet) players per table (default 0; the host is in "
+                             "machine mode)")
     opts = parser.parse_args(argv)
-    bench = Bench(opts.tables, opts.seed)
+    bench = Bench(opts.tables, opts.seed, opts.text)
     bench.run(opts.warmup)
     results = []
     for i in range(opts.passes):
@@ -204,7 +224,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"pass {i + 1}: {n} actions, {us:7.1f} µs CPU per action, "
               f"{written / n:7.0f} bytes per action", flush=True)
     print(f"best: {min(results):.1f} µs CPU per accepted action "
-          f"(tables {opts.tables}, {opts.actions} actions x {opts.passes} passes, seed {opts.seed})")
+          f"(tables {opts.tables}, text players {opts.text}, {opts.actions} actions x {opts.passes} passes, seed {opts.seed})")
     return 0
 
 
