@@ -224,7 +224,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"pass {i + 1}: {n} actions, {us:7.1f} µs CPU per action, "
               f"{written / n:7.0f} bytes per action", flush=True)
     print(f"best: {min(results):.1f} µs CPU per accepted action "
-          f"(tables {opts.tables}, text players {opts.text}, {opts.actions} actions x {opts.passes} passes, seed {opts.seed})")
+          f"(tables {opts.tables}, text players {opts.text}, {opts.actions} actions x "
+          f"{opts.passes} passes, seed {opts.seed})")
     return 0
 
 
