@@ -132,6 +132,8 @@ class Round:
         self._leads: list[tuple[int, list[Any]] | None] = [None] * 4  # per seat: (hand, its leads)
         # per seat: (hand, the bomb to beat or None, its bombs, their texts); see bombs()
         self._bombs: list[tuple[int, Any, list[Any], list[str]] | None] = [None] * 4
+        #: what the last view showed (see _public_view), and per seat the text of its gift
+        self._shown: dict[Any, Any] = {}
         self._table = 0                                 # mask of the cards on the table
         self.holder: int | None = None                  # seat of the top play
         self.passes = 0                                 # passes since the top play
@@ -186,6 +188,7 @@ class Round:
         rnd._legal = ()
         rnd._leads = [None] * 4
         rnd._bombs = [None] * 4
+        rnd._shown = {}
         rnd._table = _mask(c for _, combo in trick for c in combo.cards)
         rnd.holder = trick[-1][0] if trick else None
         rnd.hands = list(hands)
@@ -772,23 +775,40 @@ class Round:
         return out
 
     def _public_view(self) -> dict[str, Any]:
-        """The part of a view that is the same for every seat (`seat` None)."""
+        """The part of a view that is the same for every seat (`seat` None). A value that reads
+        the same as in the last view is that view's very object (kept in `_shown`): the
+        renderers compare by identity first, and a pass then leaves the trick, the calls, the
+        cards left ... the same objects (nobody changes a delivered view)."""
+        shown = self._shown
+        trick = self.trick
+        tv = shown.get("trick")
+        if tv is None or tv[0] is not trick or tv[1] != len(trick):
+            if tv is not None and tv[0] is trick and tv[1] == len(trick) - 1:
+                s, c = trick[-1]            # one play more on the same trick
+                plays = tv[2] + [{"seat": s, "cards": play_text(c), "combo": c.kind}]
+            else:
+                plays = [{"seat": s, "cards": play_text(c), "combo": c.kind} for s, c in trick]
+            tv = shown["trick"] = (trick, len(trick), plays)
+        result = shown.get("result")
+        if result is None or result[0] is not self.result:
+            result = shown["result"] = (self.result,
+                                        None if self.result is None else dict(self.result))
         return {
             "phase": self.phase,
             "seat": None,
             "turn": self.turn,
-            "trick": [{"seat": s, "cards": play_text(c), "combo": c.kind} for s, c in self.trick],
+            "trick": tv[2],
             "trick_won": self.trick_won,
             "holder": self.holder,
             "wish": self._wish_text(),
             "wish_pending": self.wisher,
-            "calls": list(self.calls),
-            "grand_decided": [g is not None for g in self.grand],
-            "exchanged": [g is not None for g in self.given],
-            "cards_left": self.cards_left(),
-            "out": list(self.out),
-            "points": list(self.won_points),
-            "result": None if self.result is None else dict(self.result),
+            "calls": _kept(shown, "calls", list(self.calls)),
+            "grand_decided": _kept(shown, "grand_decided", [g is not None for g in self.grand]),
+            "exchanged": _kept(shown, "exchanged", [g is not None for g in self.given]),
+            "cards_left": _kept(shown, "cards_left", [h.bit_count() for h in self.hands]),
+            "out": _kept(shown, "out", list(self.out)),
+            "points": _kept(shown, "points", list(self.won_points)),
+            "result": result[1],
         }
 
     def _add_seat_view(self, v: dict[str, Any], seat: int) -> None:
@@ -796,7 +816,10 @@ class Round:
         v["hand"] = hand_text(self.hands[seat])
         given = self.given[seat]
         if given is not None:
-            v["given"] = format_cards(given)
+            gv = self._shown.get(seat)
+            if gv is None or gv[0] is not given:
+                gv = self._shown[seat] = (given, format_cards(given))
+            v["given"] = gv[1]
         if self.phase != "exchange" and self.received[seat]:
             # final after the exchange: the same dict in all the seat's views of the round
             v["received"] = self._received_shown[seat]
@@ -824,3 +847,12 @@ class Round:
                 cards.extend(self.deal[s][8:])
         cards.extend(mask_cards(self._table))
         return cards
+
+
+def _kept(shown: dict[Any, Any], key: str, value: list[Any]) -> list[Any]:
+    """`value`, or the equal list the last view showed under `key` (the same object)."""
+    last = shown.get(key)
+    if last is not None and last == value:
+        return last  # type: ignore[no-any-return]
+    shown[key] = value
+    return value
