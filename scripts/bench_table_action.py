@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """In-process benchmark: the server's CPU per accepted game action at tables of four machine-mode
-(JSON) players.
+(JSON) players, or with `--text N` of each table's seats in text mode (telnet).
 
 The whole server path runs, minus the sockets: a LobbyServer (world, persistence with the real
 Journal on an in-memory SQLite store run inline, the session layer) on a `task.Clock`; each player
@@ -9,7 +9,15 @@ player can decide). Players are the `random` bot strategy of lobby/bots deciding
 objects they received (a uniform pick among `legal` plus the pass; 2 % Tichu / Grand Tichu, 10 %
 bombs); each decision is sent as one command line with an id (`#a play R5 G5`), then the clock
 turns (the journal commits, the held events leave). A finished match is `/reset` and started
-again (not measured).
+again (not measured). A text-mode player (`--text N`: seats 2.. of each table) logs in as a guest,
+gets the lines people get, and decides from the table's view of its seat (outside the measured
+time); its commands are plain lines (`/play R5 G5`).
+
+`--idle MS` sleeps before every action (outside the measured time): the same actions, each on a
+CPU that was idle in between, as at human pace, where the server waits for the next move most of
+the time. On a machine shared with other work, or a virtual machine, the CPU per action then
+grows by itself (caches and branch predictors cold, the core slowed down): the gap between this
+bench and a socket benchmark at human pace (scripts/bench_human.py) is largely that.
 
 Measured: only the server's side (the line received -> command table -> table actor -> engine ->
 journal -> views -> rendering -> transport.write), as CPU time (time.process_time, never
@@ -20,6 +28,7 @@ runs before and after a change play exactly the same actions while the output is
 
     .venv/bin/python scripts/bench_table_action.py                  # 5 passes of 3,000 actions
     .venv/bin/python scripts/bench_table_action.py --passes 3 --actions 1000 --tables 4
+    .venv/bin/python scripts/bench_table_action.py --tables 1000 --text 2 --idle 2
 """
 from __future__ import annotations
 
@@ -168,9 +177,12 @@ class Bench:
                 choices.append((p, command))
         return self.rng.choice(choices) if choices else None
 
-    def run(self, actions: int) -> tuple[float, int, int]:
+    def run(self, actions: int, idle: float = 0.0) -> tuple[float, int, int]:
         """Play until `actions` actions were accepted (over all tables, in turn); returns (CPU
-        seconds of the server's side, accepted actions, bytes written)."""
+        seconds of the server's side, accepted actions, bytes written). With `idle` (seconds)
+        the process sleeps that long before each action, outside the measured span: the
+        same work, done by a CPU that was idle in between (as at human pace)."""
+        sleep = time.sleep
         clock_cpu = time.process_time
         turn = self.turn
         cpu = 0.0
@@ -188,6 +200,8 @@ class Bench:
                 if choice is None:
                     raise RuntimeError("nobody has anything to do")
                 player, command = choice
+                if idle:
+                    sleep(idle)
                 line = (("/" if player.text else "#a ") + command + "\r\n").encode("utf-8")
                 before_actions = len(table.match.actions)
                 before_bytes = sum(p.transport.written for p in players)
@@ -209,6 +223,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--passes", type=int, default=5, help="passes (the best counts)")
     parser.add_argument("--seed", type=int, default=1, help="seed of deals and players")
     parser.add_argument("--warmup", type=int, default=300, help="actions before the passes")
+    parser.add_argument("--idle", type=float, default=0.0,
+                        help="milliseconds of sleep before each action, outside the measured "
+                             "time (default 0: back to back)")
     parser.add_argument("--text", type=int, default=0, choices=range(4),
                         help="text-mode (telnet) players per table (default 0; the host is in "
                              "machine mode)")
@@ -218,13 +235,14 @@ def main(argv: list[str] | None = None) -> int:
     results = []
     for i in range(opts.passes):
         gc.collect()
-        cpu, n, written = bench.run(opts.actions)
+        cpu, n, written = bench.run(opts.actions, opts.idle / 1000)
         us = cpu / n * 1e6
         results.append(us)
         print(f"pass {i + 1}: {n} actions, {us:7.1f} µs CPU per action, "
               f"{written / n:7.0f} bytes per action", flush=True)
     print(f"best: {min(results):.1f} µs CPU per accepted action "
-          f"(tables {opts.tables}, text players {opts.text}, {opts.actions} actions x "
+          f"(tables {opts.tables}, text players {opts.text}, idle {opts.idle:g} ms, "
+          f"{opts.actions} actions x "
           f"{opts.passes} passes, seed {opts.seed})")
     return 0
 
