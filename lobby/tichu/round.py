@@ -42,6 +42,9 @@ PHASES = ("grand", "exchange", "play", "wish", "dragon", "finished")
 
 _BIT = tuple(1 << i for i in range(56))
 _FULL = (1 << 56) - 1
+#: the empty list of a view's `legal` and `bombs` (the most common value): one object, shared by
+#: every view, since nobody changes a view (fewer objects for the collector to walk)
+_NOTHING: list[Any] = []
 
 
 def _mask(cards: Iterable[int]) -> int:
@@ -703,7 +706,8 @@ class Round:
         entry = self._bombs[seat]
         if entry is None or entry[0] != hand or entry[1] is not above:
             bombs = _moves.bombs_out_of_turn(hand, self._combos)
-            entry = self._bombs[seat] = (hand, above, bombs, play_texts(bombs) if bombs else [])
+            entry = self._bombs[seat] = ((hand, above, bombs, play_texts(bombs)) if bombs
+                                         else (hand, above, _NOTHING, _NOTHING))
         return entry if entry[2] else None
 
     def legal_actions(self, seat: int) -> list[Action]:
@@ -827,10 +831,10 @@ class Round:
             v["legal"] = play_texts(self.legal_plays(seat))
             v["can_pass"] = self.can_pass(seat)
         else:
-            v["legal"] = []
+            v["legal"] = _NOTHING
             v["can_pass"] = False
         entry = self._bombs_entry(seat)
-        v["bombs"] = [] if entry is None else entry[3]
+        v["bombs"] = _NOTHING if entry is None else entry[3]
 
     # ---- accounting --------------------------------------------------------------------------
     def all_cards(self) -> list[Card]:
