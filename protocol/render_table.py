@@ -18,7 +18,7 @@ from typing import Any, Callable
 
 from lobby import table_options
 from lobby.events import Event
-from lobby.messages import text
+from lobby.messages import CATALOGS, text
 from lobby.tichu.cards import parse_cards, sort_cards
 from protocol.render_context import DEFAULT_WIDTH
 from protocol.wrap import fit_names
@@ -51,10 +51,46 @@ def color_cards(cards: str, color: bool) -> str:
     return " ".join(color_card(t) for t in cards.split())
 
 
+#: False: every memo of this module is bypassed and each line is rendered from its event (the
+#: reference the tests compare the memoised output with, byte for byte)
+MEMOS = True
+#: the most entries a bounded memo holds; a full memo is emptied and fills again
+MEMO_SIZE = 4096
+#: card text -> the same cards sorted (keyed by the exact text: what any view or deal with
+#: these very cards shows)
+_sorted_memo: dict[str, str] = {}
+#: (cards, colour, template) -> the hand line of a view
+_hand_memo: dict[tuple[str, bool, str], str] = {}
+
+
 def _sorted_text(cards: str) -> str:
     if not cards:
         return ""
-    return " ".join(str(c) for c in sort_cards(parse_cards(cards)))
+    out = _sorted_memo.get(cards) if MEMOS else None
+    if out is None:
+        out = " ".join(str(c) for c in sort_cards(parse_cards(cards)))
+        if MEMOS:
+            if len(_sorted_memo) >= MEMO_SIZE:
+                _sorted_memo.clear()
+            _sorted_memo[cards] = out
+    return out
+
+
+def _hand_line(cards: str, lang: str, color: bool) -> str:
+    """``Your hand: ...``: ``cards`` sorted (in colour), in ``lang``."""
+    template = CATALOGS.get(lang, _NO_CATALOG).get("view-hand") or CATALOGS["en"]["view-hand"]
+    key = (cards, color, template)
+    line = _hand_memo.get(key) if MEMOS else None
+    if line is None:
+        line = text("view-hand", lang, cards=color_cards(_sorted_text(cards), color))
+        if MEMOS:
+            if len(_hand_memo) >= MEMO_SIZE:
+                _hand_memo.clear()
+            _hand_memo[key] = line
+    return line
+
+
+_NO_CATALOG: dict[str, str] = {}
 
 
 def _name(names: list[Any], seat: Any, lang: str = "en") -> str:
@@ -100,10 +136,6 @@ def _joined(items: list[str], key: str, lang: str) -> str:
 
 
 # ---- the view ---------------------------------------------------------------------------------
-#: the last seats line and trick line rendered, with what they were rendered from (kept alive
-#: here, compared by identity: delivered data is never changed)
-_players_memo: list[Any] = [None, (), ""]
-_trick_memo: list[Any] = [None, None, None, ""]
 
 
 def _render_view(event: Event, lang: str, color: bool, show_score: bool = True,
@@ -122,7 +154,46 @@ def _render_view(event: Event, lang: str, color: bool, show_score: bool = True,
         if state == "waiting":
             lines.append(text("view-waiting", lang))
         return lines
+    lines = list(_table_lines(d, game, names, lang, color, show_score or state == "finished",
+                              width))
     me = d.get("seat")
+    if me is not None and game.get("hand"):
+        lines.append(_hand_line(game["hand"], lang, color))
+    if state == "finished":
+        lines.append(_outcome_line(d, names, lang))
+        return lines
+    lines.extend(_prompt(d, game, names, me, lang))
+    return lines
+
+
+#: the last lines `_table_lines` rendered: (its scalar inputs, the objects it read, the lines)
+_table_memo: list[Any] = [None, (), ()]
+
+
+def _table_lines(d: dict[str, Any], game: dict[str, Any], names: list[Any], lang: str,
+                 color: bool, show_score: bool, width: int) -> tuple[str, ...]:
+    """The lines of a game's view that read the same for every seat: the seats line, the score
+    (with ``show_score``), the trick and the wish. The views of one change share the objects
+    they are made of (the players' and the spectators' alike: lobby/table_views.py), so these
+    lines are rendered once per change for the connections of one language, colour and width:
+    compared by identity with what the last lines were rendered from (kept alive here;
+    delivered data is never changed) and by value for the rest."""
+    key = (lang, color, width, show_score, game.get("phase"), game.get("turn"),
+           game.get("trick_won"), game.get("holder"), game.get("wish"), d.get("round_no"),
+           game.get("round_no"))
+    objs = (names, d.get("gone"), game.get("calls"), game.get("cards_left"), game.get("out"),
+            game.get("trick"), d.get("scores"), game.get("scores"))
+    memo = _table_memo
+    if MEMOS and memo[0] == key and all(map(is_, memo[1], objs)):
+        return memo[2]           # type: ignore[no-any-return]
+    lines = tuple(_render_table_lines(d, game, names, lang, color, show_score, width))
+    if MEMOS:
+        memo[:] = [key, objs, lines]
+    return lines
+
+
+def _render_table_lines(d: dict[str, Any], game: dict[str, Any], names: list[Any], lang: str,
+                        color: bool, show_score: bool, width: int) -> list[str]:
     gone = set(d.get("gone") or ())
     phase = game.get("phase")
     turn = game.get("turn")
@@ -145,27 +216,13 @@ def _render_view(event: Event, lang: str, color: bool, show_score: bool = True,
                 part += " " + text("view-gone", lang)
             players.append(part)
         return text("view-players", lang, players=" |".join(players)).strip()
-    # the seats line reads the same in every view of one change (the views share these very
-    # objects): rendered once for the players and spectators of a language and width
-    key = (lang, width, turn, phase)
-    objs = (names, d.get("gone"), game.get("calls"), game.get("cards_left"), game.get("out"))
-    memo = _players_memo
-    if memo[0] == key and all(map(is_, memo[1], objs)):
-        seats_line = memo[2]
-    else:
-        seats_line = fit_names(names, players_line, width)
-        memo[:] = [key, objs, seats_line]
-    lines = [seats_line]
+    lines = [fit_names(names, players_line, width)]
     scores = d.get("scores") or game.get("scores") or [0, 0]
-    if show_score or state == "finished":
+    if show_score:
         lines.append(text("view-score", lang, round_no=d.get("round_no", game.get("round_no")),
                           score=_score(names, scores, lang)))
     trick = game.get("trick") or []
-    tkey = (lang, color, width, game.get("trick_won"), game.get("holder"))
-    memo = _trick_memo
-    if trick and memo[0] == tkey and memo[1] is trick and memo[2] is names:
-        lines.append(memo[3])          # the same trick line as the last view of this change
-    elif trick:
+    if trick:
         shown: list[dict[str, Any]] = []
         used = 0
         budget = min(TRICK_WIDTH, width - (DEFAULT_WIDTH - TRICK_WIDTH))
@@ -184,19 +241,12 @@ def _render_view(event: Event, lang: str, color: bool, show_score: bool = True,
                               name=_name(names, game.get("holder"), lang)))
         else:
             lines.append(text("view-trick", lang, plays=plays))
-        memo[:] = [tkey, trick, names, lines[-1]]
     elif phase == "play":
         lines.append(text("view-trick-empty", lang))
     wish = game.get("wish")
     if wish is not None:
         lines[-1] = text("view-with-wish", lang, line=lines[-1],
                          wish=text("view-wish", lang, rank=wish))
-    if me is not None and game.get("hand"):
-        lines.append(text("view-hand", lang, cards=color_cards(_sorted_text(game["hand"]), color)))
-    if state == "finished":
-        lines.append(_outcome_line(d, names, lang))
-        return lines
-    lines.extend(_prompt(d, game, names, me, lang))
     return lines
 
 
@@ -606,10 +656,11 @@ _view_memo: list[Any] = [None, None]
 
 def _event_lines(event: Event, lang: str, color: bool) -> list[str] | None:
     memo = _event_memo
-    if memo[0] is event and memo[1] == lang and memo[2] is color:
+    if memo[0] is event and memo[1] == lang and memo[2] is color and MEMOS:
         return memo[3]           # type: ignore[no-any-return]
     lines = render_table(event, lang, color)
-    memo[0], memo[1], memo[2], memo[3] = event, lang, color, lines
+    if MEMOS:
+        memo[0], memo[1], memo[2], memo[3] = event, lang, color, lines
     return lines
 
 
@@ -617,10 +668,11 @@ def _view_lines(event: Event, lang: str, color: bool, show_score: bool = True,
                 width: int = DEFAULT_WIDTH) -> list[str]:
     memo = _view_memo
     key = (lang, color, show_score, width)
-    if memo[0] is event and memo[1] == key:
+    if memo[0] is event and memo[1] == key and MEMOS:
         return memo[2]           # type: ignore[no-any-return]
     lines = _render_view(event, lang, color, show_score, width)
-    _view_memo[:] = [event, key, lines]
+    if MEMOS:
+        memo[:] = [event, key, lines]
     return lines
 
 
@@ -752,7 +804,7 @@ class TableFeed:
             # during the Grand Tichu decisions and the exchange, after the first view: who is
             # still awaited (your prompt), and your hand when it changed
             lines = _view_lines(event, lang, color, False, width)
-            hand = (text("view-hand", lang, cards=color_cards(_sorted_text(game["hand"]), color))
+            hand = (_hand_line(game["hand"], lang, color)
                     if d.get("seat") is not None and game.get("hand") else None)
             out = [hand] if hand is not None and hand != self._hand else []
             self._hand = hand
@@ -763,7 +815,7 @@ class TableFeed:
                 self._prompt = lines[-1]
             return self.flush() + out + prompt
         self._phase = phase
-        self._hand = (text("view-hand", lang, cards=color_cards(_sorted_text(game["hand"]), color))
+        self._hand = (_hand_line(game["hand"], lang, color)
                       if game is not None and d.get("seat") is not None and game.get("hand")
                       else None)
         lines = self._first_view(event, lang, color, width)

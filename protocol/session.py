@@ -210,8 +210,8 @@ class Session(MachineMode, MudOptions):
             return
         if event.type in ERRORS:                    # an error line: counted by its code
             self.factory.metrics.error(event.type)
-        if self._machine_deliver(event):  # machine mode: one JSON object (and GMCP copies)
-            return
+        if (self.json_mode or self.gmcp_enabled) and self._machine_deliver(event):
+            return                  # machine mode: one JSON object (and GMCP copies)
         lines: list[str] | None = None
         ctx = self.render_context
         if self._feed is not None or event.type.startswith(("table-", "game-")):
@@ -236,8 +236,8 @@ class Session(MachineMode, MudOptions):
                 _shared_text[0], _shared_text[1], _shared_text[2] = event, ctx, data
             self._write(data)      # what TelnetLineProtocol.sendLine writes for each line
             return
-        for line in wrap_lines(lines, ctx.width):
-            TelnetLineProtocol.sendLine(self, line)
+        if lines:
+            self._send_lines(wrap_lines(lines, ctx.width))
 
     def sendLine(self, line: str) -> None:
         """Text mode: ``line`` wrapped to the connection's width (protocol/wrap.py); machine

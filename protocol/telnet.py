@@ -356,6 +356,16 @@ class TelnetLineProtocol(Protocol):
         """Send `text` and CR LF (UTF-8, bare LF inside -> CR LF, 0xFF doubled)."""
         self._write(encode_text(text) + b"\r\n")
 
+    def _send_lines(self, lines: list[str]) -> None:
+        """`TelnetLineProtocol.sendLine` for each of `lines` (no wrapping): the same bytes, in one
+        write (one write per line while
+        the output is compressed or the client is not reading, as `sendLine` does)."""
+        if self._compress is not None or self._paused:
+            for line in lines:
+                self._write(encode_text(line) + b"\r\n")
+        elif lines:
+            self._write(b"".join([encode_text(line) + b"\r\n" for line in lines]))
+
     def sendText(self, text: str) -> None:
         """Send `text` as it is (UTF-8, bare LF inside -> CR LF, 0xFF doubled)."""
         self._write(encode_text(text))
