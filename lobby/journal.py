@@ -9,33 +9,62 @@ A running table tells the journal what it must not lose:
     journal.end_table(no)                              # abandoned / reset: journal closed
 
 Nothing is written at once. The first call in a reactor turn schedules one flush
-(``clock.callLater(0, ...)``); the flush hands everything buffered in that turn to the store's
-worker thread as ONE transaction (WAL: one commit, however many tables and actions). While a
-transaction is still on the worker thread, what later turns buffer waits and goes as the next
-transaction as soon as that one is back (group commit: one transaction in flight at a time). An
-idle server commits at once as before; a busy one at human pace, where every action comes in a
-turn of its own, no longer hands one transaction per action to the thread. The outbox
-(``send``) holds a table's outgoing events until every write that table buffered before them is
-committed, then releases them in the order they were queued: a table's events never overtake its
-journal, and a table with nothing pending sends at once. Tables do not wait for one another.
+(``clock.callLater(0, ...)``); the flush commits everything buffered in that turn as ONE
+transaction (WAL: one commit, however many tables and actions). The outbox (``send``) holds a
+table's outgoing events until every write that table buffered before them is committed, then
+releases them in the order they were queued: a table's events never overtake its journal, and
+a table with nothing pending sends at once. Tables do not wait for one another.
+
+Where a transaction runs (``inline``, the server's ``--journal-inline``, on by default):
+
+- **inline**: an ordinary batch (the entries of actions, ``start_table``, ``set_players``,
+  ``set_extra``, ``record``: small INSERTs and UPDATEs) is committed at once on the reactor
+  thread's own connection (``Store.reactor_connection()`` / ``run_here``, lobby/store.py), and
+  its events are released in the same call: no thread hop. That connection never waits: its
+  ``busy_timeout`` is 0, so when the store's worker thread holds the write lock (an account
+  write, a finished game) SQLite says "locked" at once, nothing is done, and that batch goes to
+  the worker thread instead (``locked_fallbacks``). It never checkpoints
+  (``wal_autocheckpoint = 0``): after every ``checkpoint_pages`` (1000) pages it estimates its
+  commits added to the WAL (two per write and two per commit), the journal asks the worker
+  thread for a PASSIVE checkpoint (``Store.checkpoint()``) and goes on committing meanwhile;
+  if it committed during it, a second checkpoint copies those few frames with the journal's
+  next transaction held behind it (~1 ms), so that the next commit writes the WAL from its
+  beginning again: the WAL stays bounded and the checkpoints' writes and fsyncs stay off the
+  reactor. Measured (``scripts/bench_journal.py``,
+  a real file, 100 tables): one action per reactor turn costs ~45-60 µs of CPU inline against
+  ~120 µs on the thread path.
+- **the worker thread**: what can be big or slow: a batch with a ``finish_table`` or
+  ``end_table`` (the finished game's records, statistics and ratings), the whole journal with
+  ``fsync=True`` (every commit fsyncs: never on the reactor), every batch when ``inline`` is off
+  or the store has no reactor connection (an in-memory database, a store on ``inline_runner``,
+  whose runner runs on the calling thread anyway), and a batch that found the database locked.
+  While a transaction is on the worker thread, what later turns buffer waits and goes as the
+  next transaction as soon as that one is back (group commit): one transaction in flight at a
+  time, on either path, so the batches commit in the order they were buffered and a table's
+  entries are committed in order.
 
 ``interval`` (seconds; the server's ``--journal-interval``, default 5 ms; 0 here and in tests)
-hands at most one transaction to the worker thread per interval: a write that comes less than
-``interval`` after the last hand-off waits for the rest of it, with everything else that comes
-meanwhile. At human pace nearly every action comes in a reactor turn of its own, and each
+lets at most one transaction begin per interval, on both paths: a write that comes less than
+``interval`` after the last transaction began waits for the rest of it, with everything else
+that comes meanwhile. At human pace nearly every action comes in a reactor turn of its own; a
 hand-off to the thread and back costs ~70-100 µs of CPU (the queue, the thread's wake-up, the
-GIL, the reactor's wake-up by ``callFromThread``) against ~25 µs for the SQLite transaction
-itself; with the interval, 1,900 actions/s (4,750 tables) make at most 200 transactions/s.
-The price: an action's events wait up to ``interval`` longer. An idle server still commits at
-once (the last hand-off was long ago).
+GIL, the reactor's wake-up by ``callFromThread``), an inline transaction ~25-35 µs. The
+interval still pays inline: at 500 actions/s over 100 tables (``scripts/bench_journal.py
+--pace 500``) the journal alone cost ~165-185 µs of CPU per action inline with one transaction
+per action, ~135-150 with the 5 ms interval (a third of the transactions), and ~185-200 on the
+thread path with the interval (indicative: a shared machine). The price: an action's events
+wait up to ``interval`` longer. An idle server still commits at once (the last transaction
+began long ago).
 
 If a commit fails (disk full, I/O error) the failure is logged as an error with the table
 numbers, the held events are released anyway (the game goes on; only its crash safety is lost),
 ``failures`` counts it, and ``on_failure(table_numbers)`` is called: the server's Persistence
 tells the players of those tables that their game cannot be saved. SQLite in WAL mode with
 ``synchronous = NORMAL`` (lobby/store.py) keeps every commit across a killed process (SIGKILL);
-``Journal(..., fsync=True)`` switches the connection to ``synchronous = FULL`` so commits also
-survive a power cut (one fsync per reactor turn).
+``Journal(..., fsync=True)`` switches the worker thread's connection to ``synchronous = FULL``
+and commits everything there, so commits also survive a power cut (one fsync per
+transaction). The reactor thread's connection has ``synchronous = NORMAL`` too: its commits
+survive a killed process like the thread's.
 
 At start-up ``load_open_tables()`` gives, per table that was playing, what ``Match.replay``
 needs (``OpenTable.record``), its players and options: the consistent prefix of its actions
@@ -56,6 +85,7 @@ from twisted.logger import Logger, LogLevel
 from twisted.python.failure import Failure
 
 from lobby.records import FinishedGame, GameRecord, Participant, insert_game
+from lobby.store import StoreLocked
 from lobby.tichu.actions import Action
 from lobby.tichu.match import Match
 
@@ -84,7 +114,12 @@ class OpenTable:
         return Match.replay(self.record)
 
 
-# ---- SQL (the store's worker thread) -----------------------------------------------------------
+#: pages (estimated) the reactor thread's commits add to the WAL between two checkpoints on the
+#: store's thread: SQLite's own default ``wal_autocheckpoint`` (1000 pages of 4 KiB: ~4 MB)
+CHECKPOINT_PAGES = 1000
+
+
+# ---- SQL (the reactor thread's connection or the store's worker thread) -----------------------
 #: journal entries written by one INSERT statement at most (3 parameters each, within SQLite's
 #: oldest limit of 999 parameters per statement)
 ROWS_PER_INSERT = 300
@@ -230,7 +265,8 @@ class Journal:
 
     def __init__(self, store: Any, clock: IReactorTime, *, fsync: bool = False,
                  on_failure: Callable[[list[int]], Any] | None = None,
-                 interval: float = 0.0) -> None:
+                 interval: float = 0.0, inline: bool = True,
+                 checkpoint_pages: int = CHECKPOINT_PAGES) -> None:
         self.store = store
         #: seconds between two hand-offs of a transaction to the store at least (see the module)
         self.interval = interval
@@ -261,6 +297,24 @@ class Journal:
         #: called with the seconds of each committed batch, from handing it to the store to its
         #: commit (the server's metrics); None: nobody asks
         self.on_commit: Callable[[float], Any] | None = None
+        #: commit the ordinary batches on the reactor thread's own connection (the server's
+        #: ``--journal-inline``; see the module); ignored with ``fsync`` and where the store
+        #: has no such connection (in memory, ``inline_runner``)
+        self.inline = inline
+        #: pages the reactor thread's commits may add to the WAL before the journal asks the
+        #: store's thread for a checkpoint (an estimate: two per write, a b-tree leaf and its
+        #: parent, and two per commit; 0: never)
+        self.checkpoint_pages = checkpoint_pages
+        self._pages = 0                 # the estimate since the last checkpoint was asked for
+        self._checkpointing = False
+        self._forced = False            # flush() asked while a transaction was out
+        #: transactions run on the reactor thread / handed to the store's thread (committed or
+        #: failed; of the latter, ``locked_fallbacks`` found the database locked inline),
+        #: checkpoints asked for (metrics, tests)
+        self.inline_transactions = 0
+        self.thread_transactions = 0
+        self.locked_fallbacks = 0
+        self.checkpoints = 0
 
     # ---- what tables call ----------------------------------------------------------------------
     def start_table(self, table_no: int, *, options: dict[str, Any],
@@ -339,9 +393,11 @@ class Journal:
         if self._call is not None and self._call.active():
             self._call.cancel()
         self._call = None
-        if self._buffer:
+        if self._buffer and not self._out:
             self._flush()
-        last = self._batch - 1
+        elif self._buffer:                   # (after the one in flight, at once: see _next)
+            self._forced = True
+        last = self._batch - 1 if not self._buffer else self._batch
         if last <= self._committed:
             return succeed(None)
         d: Deferred[None] = Deferred()
@@ -360,11 +416,18 @@ class Journal:
             self._call = self.clock.callLater(self._wait(), self._turn_over)
 
     def _wait(self) -> float:
-        """Seconds until the next transaction may be handed to the store (0: at the end of
-        this reactor turn)."""
+        """Seconds until the next transaction may begin (0: at the end of this reactor turn);
+        the same on both paths (see the module)."""
         if self.interval <= 0:
             return 0
         return max(0.0, self._last_handed + self.interval - self.clock.seconds())
+
+    def _here(self) -> sqlite3.Connection | None:
+        """The reactor thread's connection the ordinary batches go to, or None (thread path)."""
+        if not self.inline or self.fsync:
+            return None
+        connect = getattr(self.store, "reactor_connection", None)
+        return None if connect is None else connect()
 
     def _turn_over(self) -> None:
         self._call = None
@@ -375,7 +438,8 @@ class Journal:
         """A transaction is back: what was buffered meanwhile goes now."""
         self._out -= 1
         if self._buffer and not self._out:
-            wait = self._wait()
+            wait = 0.0 if self._forced else self._wait()
+            self._forced = False
             if wait > 0:                 # not yet: the call of _add (or a new one) flushes
                 if self._call is None or not self._call.active():
                     self._call = self.clock.callLater(wait, self._turn_over)
@@ -390,46 +454,106 @@ class Journal:
         waiting, self._waiting = self._waiting, []
         batch = self._batch
         self._batch += 1
+        started = self._last_handed = self.clock.seconds()
+        here = None if waiting else self._here()     # (a finishing: the thread, see the module)
+        if here is not None:
+            try:
+                results = self.store.run_here(_write_batch, ops)
+            except StoreLocked:
+                self.locked_fallbacks += 1       # the store's thread writes: it goes there
+            except Exception:
+                self.inline_transactions += 1    # (tried here: the same failure path)
+                self._failed(Failure(), ops, batch, waiting)
+                return
+            else:
+                self.inline_transactions += 1
+                self._pages += 2 * len(ops) + 2
+                self._committed_batch(results, batch, ops, waiting, started)
+                if self._pages >= self.checkpoint_pages > 0 and not self._checkpointing:
+                    self._checkpoint()
+                return
         if self.fsync and not self._fsync_set:
             self._fsync_set = True
             self.store.run_query(_full_sync)
         self._in_flight += len(ops)
         self._out += 1
-        handed = self._last_handed = self.clock.seconds()
+        self.thread_transactions += 1
         d = self.store.run_transaction(_write_batch, ops)
-        d.addCallbacks(self._committed_batch, self._failed_batch,
-                       callbackArgs=(batch, ops, waiting, handed),
+        d.addCallbacks(self._thread_committed, self._thread_failed,
+                       callbackArgs=(batch, ops, waiting, started),
                        errbackArgs=(batch, ops, waiting))
+        d.addBoth(self._back)
+
+    def _thread_committed(self, results: list[Any], batch: int, ops: list[tuple[Any, ...]],
+                          waiting: list[tuple[int, Deferred[Any]]], handed: float) -> None:
+        self._in_flight -= len(ops)
+        self._committed_batch(results, batch, ops, waiting, handed)
+
+    def _thread_failed(self, failure: Failure, batch: int, ops: list[tuple[Any, ...]],
+                       waiting: list[tuple[int, Deferred[Any]]]) -> None:
+        self._in_flight -= len(ops)
+        self._failed(failure, ops, batch, waiting)
+
+    def _back(self, result: Any) -> None:
+        """A transaction handed to the store's thread is back (committed or not)."""
+        try:
+            if isinstance(result, Failure):
+                log.failure("journal: handling a committed batch failed", result)
+        finally:
+            self._next()
+
+    def _checkpoint(self) -> None:
+        """Ask the store's thread for a PASSIVE checkpoint of what the reactor thread's commits
+        put in the WAL (that connection never checkpoints itself); the journal goes on
+        committing meanwhile."""
+        self._checkpointing = True
+        self._pages = 0
+        self.checkpoints += 1
+        self.store.checkpoint().addBoth(self._checkpointed, self.inline_transactions)
+
+    def _checkpointed(self, result: Any, commits_before: int) -> None:
+        """SQLite starts the WAL file over (writes it from its beginning) only at a commit
+        that finds every frame in it copied; a commit during the checkpoint added frames it
+        did not copy. Then one more checkpoint, of those few frames, with the journal's next
+        transaction held behind it (as behind a transaction in flight), so that the next
+        commit starts the WAL over: without it, a WAL written during every checkpoint would
+        grow without end."""
+        if isinstance(result, Failure):
+            self._checkpointing = False
+            log.failure("journal: the checkpoint of the database's WAL failed", result,
+                        level=LogLevel.warn)
+            return
+        if self.inline_transactions == commits_before:
+            self._checkpointing = False
+            return
+        self.checkpoints += 1
+        self._out += 1
+        self.store.checkpoint().addBoth(self._caught_up)
+
+    def _caught_up(self, result: Any) -> None:
+        self._checkpointing = False
+        if isinstance(result, Failure):
+            log.failure("journal: the checkpoint of the database's WAL failed", result,
+                        level=LogLevel.warn)
+        self._next()
 
     def _committed_batch(self, results: list[Any], batch: int, ops: list[tuple[Any, ...]],
                          waiting: list[tuple[int, Deferred[Any]]], handed: float = 0.0) -> None:
         self.transactions += 1
         self.writes += len(ops)
-        self._in_flight -= len(ops)
         if self.on_commit is not None:
             self.on_commit(self.clock.seconds() - handed)
-        try:
-            self._done(batch)
-            for index, d in waiting:
-                result = results[index]
-                if isinstance(result, _NotStored):
-                    d.errback(Failure(result.error))
-                else:
-                    d.callback(result)
-        finally:
-            self._next()
-
-    def _failed_batch(self, failure: Failure, batch: int, ops: list[tuple[Any, ...]],
-                      waiting: list[tuple[int, Deferred[Any]]]) -> None:
-        try:
-            self._failed(failure, ops, batch, waiting)
-        finally:
-            self._next()
+        self._done(batch)
+        for index, d in waiting:
+            result = results[index]
+            if isinstance(result, _NotStored):
+                d.errback(Failure(result.error))
+            else:
+                d.callback(result)
 
     def _failed(self, failure: Failure, ops: list[tuple[Any, ...]], batch: int,
                 waiting: list[tuple[int, Deferred[Any]]]) -> None:
         self.failures += 1
-        self._in_flight -= len(ops)
         tables = sorted({op[1] for op in ops})
         self.failed_tables.update(tables)
         log.failure("journal: a batch of {count} writes for tables {tables} was NOT committed; "

@@ -7,7 +7,8 @@ with it, in two ways:
 
 - the table's deliver callback is ``gate(number, deliver)``: every event the table sends goes
   through ``Journal.send`` and leaves only after every journal write the table made before it is
-  committed (one SQLite transaction per reactor turn);
+  committed (one SQLite transaction per reactor turn at most, on the reactor thread's own
+  connection or the store's thread: lobby/journal.py);
 - the table calls back (``TableActor.recorder``): ``started`` at ``/start`` (the journal gets the
   options, the players and ``match.record()``), ``action`` after each accepted action (journal
   entry ``len(match.actions)``), ``seats_changed`` when a bot takes over a seat, ``finished``
@@ -50,11 +51,14 @@ class Persistence:
     """The server's journal and game archive, and the hooks tables call."""
 
     def __init__(self, store: "Store", world: "World", clock: IReactorTime | None = None, *,
-                 fsync: bool = False) -> None:
+                 fsync: bool = False, inline: bool = True) -> None:
         self.store = store
         self.world = world
         self.clock = clock if clock is not None else world.clock
-        self.journal = Journal(store, self.clock, fsync=fsync, on_failure=self._not_journaled)
+        #: (``inline``: the journal's small transactions on the reactor thread's own database
+        #: connection; ``fsync`` keeps every transaction on the store's thread; lobby/journal.py)
+        self.journal = Journal(store, self.clock, fsync=fsync, on_failure=self._not_journaled,
+                               inline=inline)
         #: tables whose players were told this game cannot be saved (once per game)
         self._told_unsaved: set[int] = set()
         self.archive = GameArchive(store)

@@ -80,8 +80,9 @@ class ServerMetrics:
                                          "(on every --port listener)", registry=r)
         self.logins = Counter("tichu_logins", "Log-ins, by kind", ["kind"], registry=r)
         self.journal_seconds = Histogram(
-            "tichu_journal_commit_duration_seconds", "Time from handing a journal batch (one "
-            "reactor turn's writes) to the database's worker thread to its commit",
+            "tichu_journal_commit_duration_seconds", "Time from the start of a journal "
+            "transaction (one or more reactor turns' writes) to its commit, inline or on the "
+            "database's worker thread",
             buckets=JOURNAL_BUCKETS, registry=r)
         #: command name -> [count per latency bucket (the last: above every bound), sum of
         #: seconds]: plain numbers on the hot path (the reactor thread is the only writer),
@@ -222,6 +223,18 @@ class _StateCollector(Collector):
         yield backlog
         yield CounterMetricFamily("tichu_journal_failures", "Journal batches that were not "
                                   "committed", value=journal.failures)
+        paths = CounterMetricFamily("tichu_journal_transactions", "Journal transactions by where "
+                                    "they ran: inline (the reactor thread's own connection) or "
+                                    "thread (the database's worker thread)", labels=["path"])
+        paths.add_metric(["inline"], journal.inline_transactions)
+        paths.add_metric(["thread"], journal.thread_transactions)
+        yield paths
+        yield CounterMetricFamily("tichu_journal_locked", "Journal transactions that found the "
+                                  "database locked inline and went to the worker thread",
+                                  value=journal.locked_fallbacks)
+        yield CounterMetricFamily("tichu_journal_checkpoints", "WAL checkpoints the journal "
+                                  "asked the database's worker thread for",
+                                  value=journal.checkpoints)
         yield GaugeMetricFamily("tichu_start_time_seconds", "When the server started (unix "
                                 "time)", value=factory.telnet_options.started)
 

@@ -446,6 +446,12 @@ def build_parser(prog: str = "tichu-lobby") -> argparse.ArgumentParser:
                         help="at most one journal transaction per SECONDS goes to the database "
                              "thread; an action's events wait for its commit (default 0.005; "
                              "0: one at the end of every reactor turn)")
+    parser.add_argument("--journal-inline", action=argparse.BooleanOptionalAction, default=True,
+                        help="commit the journal's small transactions on the reactor thread's "
+                             "own database connection, which never waits for a lock (a locked "
+                             "database, a finished game: the database thread); "
+                             "--no-journal-inline: every transaction on the database thread "
+                             "(default: inline)")
     parser.add_argument("--bot-workers", type=int, default=None, metavar="N",
                         help="worker processes in which the expert bots think (default: one per "
                              "core beyond the first, at least 1; 0: in the server process, which "
@@ -658,6 +664,7 @@ class LobbyService(Service):
                                   bot_hang=opts.bot_hang)
         self.server.metrics_timeout = opts.metrics_timeout
         self.server.persistence.journal.interval = max(0.0, opts.journal_interval)
+        self.server.persistence.journal.inline = opts.journal_inline
         self.server.exit = reactor.stop  # after /shutdown
         from protocol.reactor_health import GcPolicy, ReactorProbe
         probe = ReactorProbe(reactor, opts.reactor_probe) if opts.reactor_probe > 0 else None

@@ -145,7 +145,7 @@ def test_while_a_transaction_is_out_later_turns_go_as_one_next_transaction(tmp_p
         runner.release()
     assert opened.called
     clock = task.Clock()
-    journal = Journal(store, clock)
+    journal = Journal(store, clock, inline=False)      # the thread path
     sent: list[str] = []
     match = random_game(3, until_actions=5)
     journal.start_table(1, options={}, players=PLAYERS, head=match.record())
@@ -225,7 +225,7 @@ def test_events_wait_for_the_commit_and_keep_their_order(inline) -> None:
 
 
 @pytest_twisted.ensureDeferred
-async def test_with_the_worker_thread_events_leave_only_after_the_commit(tmp_path: Path) -> None:
+async def test_on_the_thread_path_events_leave_only_after_the_commit(tmp_path: Path) -> None:
     from twisted.internet import reactor
     store = Store.threaded(str(tmp_path / "threaded.sqlite3"), reactor)
     await within(store.open())
@@ -237,7 +237,7 @@ async def test_with_the_worker_thread_events_leave_only_after_the_commit(tmp_pat
         return original(fn, args)
 
     store._transaction = spy  # type: ignore[method-assign]
-    journal = Journal(store, reactor)
+    journal = Journal(store, reactor, inline=False)     # the thread path
     sent: list[int] = []
     try:
         match = random_game(3, until_actions=50)
@@ -365,7 +365,12 @@ KILLED_WRITER = textwrap.dedent("""
     from lobby.store import Store, inline_runner
     from lobby.tichu.match import Match
 
-    store = Store(sys.argv[1], inline_runner)
+    if sys.argv[2] == "inline":     # a worker thread that is always free: the journal commits
+        def run(f, *args, **kwargs):  # on its reactor connection (lobby/store.py)
+            return inline_runner(f, *args, **kwargs)
+    else:
+        run = inline_runner
+    store = Store(sys.argv[1], run)
     store.open()
     clock = task.Clock()
     journal = Journal(store, clock)
@@ -380,18 +385,22 @@ KILLED_WRITER = textwrap.dedent("""
             journal.record(t, seq, {"p": seq % 4, "a": {"a": "pass"},
                                     "check": [t, seq], "pad": "x" * (seq * 37 % 3000)})
         clock.advance(0)
-        sys.stdout.write(f"{seq}\\n")
+        sys.stdout.write(f"{seq} {journal.inline_transactions}\\n")
         sys.stdout.flush()
 """)
 
 
 @pytest.mark.parametrize("kill_after", [50, 400])
-def test_sigkill_leaves_a_consistent_prefix(tmp_path: Path, kill_after: int) -> None:
+@pytest.mark.parametrize("where", ["thread", "inline"])
+def test_sigkill_leaves_a_consistent_prefix(tmp_path: Path, kill_after: int, where: str) -> None:
+    """(``thread``: every commit through the store's runner; ``inline``: on the reactor
+    thread's own connection, which never checkpoints: the commits the writer reported are in
+    the WAL, and the next open recovers them.)"""
     path = str(tmp_path / "killed.sqlite3")
     env = dict(os.environ, PYTHONPATH=str(ROOT))
-    proc = subprocess.Popen([sys.executable, "-c", KILLED_WRITER, path], stdout=subprocess.PIPE,
-                            env=env, cwd=str(ROOT))
-    committed = 0
+    proc = subprocess.Popen([sys.executable, "-c", KILLED_WRITER, path, where],
+                            stdout=subprocess.PIPE, env=env, cwd=str(ROOT))
+    committed = inline = 0
     deadline = time.monotonic() + 60
     try:
         assert proc.stdout is not None
@@ -399,11 +408,12 @@ def test_sigkill_leaves_a_consistent_prefix(tmp_path: Path, kill_after: int) -> 
             line = proc.stdout.readline()
             if not line:
                 break
-            committed = int(line)
+            committed, inline = map(int, line.split())
     finally:
         proc.send_signal(signal.SIGKILL)
         proc.wait(10)
     assert committed >= kill_after, "the writer did not get far enough"
+    assert (inline == committed + 1) if where == "inline" else inline == 0
     store = Store(path, inline_runner)
     fired(store.open())                          # opens (and recovers the WAL) cleanly
     tables = fired(Journal(store, task.Clock()).load_open_tables())

@@ -111,6 +111,7 @@ async def test_metrics_follow_logins_commands_errors_and_actions(web: MetricsSer
     assert value(playing, "tichu_actions_total") >= actions_before + 1
     assert value(playing, "tichu_journal_commit_duration_seconds_count") > commits_before
     assert value(playing, "tichu_journal_backlog", kind="writes") >= 0
+    assert value(playing, "tichu_journal_transactions_total", path="inline") >= 1   # default
     assert value(playing, "tichu_commands_total", command="start") == 1
 
     m = await web.client()
