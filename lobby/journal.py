@@ -427,7 +427,16 @@ class Journal:
         if not self.inline or self.fsync:
             return None
         connect = getattr(self.store, "reactor_connection", None)
-        return None if connect is None else connect()
+        if connect is None:
+            return None
+        try:
+            return connect()
+        except (sqlite3.Error, OSError):
+            self.inline = False              # (once: every transaction on the thread from now)
+            log.failure("journal: the reactor thread's database connection cannot be opened; "
+                        "every journal transaction goes to the database thread",
+                        level=LogLevel.error)
+            return None
 
     def _turn_over(self) -> None:
         self._call = None

@@ -448,3 +448,33 @@ async def test_with_the_real_thread_the_inline_commits_run_on_the_reactor_thread
         assert where["thread"] == [False]
     finally:
         await within(store.close())
+
+
+def test_a_reactor_connection_that_cannot_be_opened_leaves_the_thread_path(tmp_path: Path
+                                                                           ) -> None:
+    """(The store's folder moved away after the store opened: a new connection to its path
+    cannot be opened.) Logged once as an error; every transaction goes to the store's thread,
+    which still has its open connection."""
+    folder = tmp_path / "db"
+    folder.mkdir()
+    store, runner = held_store(folder / "moved.sqlite3")
+    folder.rename(tmp_path / "elsewhere")
+    clock = task.Clock()
+    journal = Journal(store, clock)
+    sent: list[str] = []
+    journal.start_table(1, options={}, players=PLAYERS, head=Match(seed=1).record())
+    journal.send(1, sent.append, "after the start")
+    with logged_events() as events:
+        clock.advance(0)
+    assert [e for e in events if "cannot be opened" in e.get("log_format", "")]
+    assert journal.inline is False and journal.inline_transactions == 0
+    assert journal.thread_transactions == 1 and len(runner.held) == 1
+    runner.release()
+    assert sent == ["after the start"] and journal.failures == 0
+    journal.record(1, 1, {"p": 0, "a": {"a": "pass"}})
+    clock.advance(0)
+    assert journal.thread_transactions == 2
+    runner.release_all()
+    closed = store.close()
+    runner.release_all()
+    assert closed.called
