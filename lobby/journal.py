@@ -30,9 +30,9 @@ Where a transaction runs (``inline``, the server's ``--journal-inline``, on by d
   if it committed during it, a second checkpoint copies those few frames with the journal's
   next transaction held behind it (~1 ms), so that the next commit writes the WAL from its
   beginning again: the WAL stays bounded and the checkpoints' writes and fsyncs stay off the
-  reactor. Measured (``scripts/bench_journal.py``,
-  a real file, 100 tables): one action per reactor turn costs ~45-60 µs of CPU inline against
-  ~120 µs on the thread path.
+  reactor. Measured (``scripts/bench_journal.py``: the journal alone, a real file, 100
+  tables, one action per reactor turn back to back, best of 5 passes, a shared machine at load
+  1.7-2.2): 46-49 µs of CPU per action inline against 121-144 µs on the thread path.
 - **the worker thread**: what can be big or slow: a batch with a ``finish_table`` or
   ``end_table`` (the finished game's records, statistics and ratings), the whole journal with
   ``fsync=True`` (every commit fsyncs: never on the reactor), every batch when ``inline`` is off
@@ -48,13 +48,13 @@ lets at most one transaction begin per interval, on both paths: a write that com
 ``interval`` after the last transaction began waits for the rest of it, with everything else
 that comes meanwhile. At human pace nearly every action comes in a reactor turn of its own; a
 hand-off to the thread and back costs ~70-100 µs of CPU (the queue, the thread's wake-up, the
-GIL, the reactor's wake-up by ``callFromThread``), an inline transaction ~25-35 µs. The
-interval still pays inline: at 500 actions/s over 100 tables (``scripts/bench_journal.py
---pace 500``) the journal alone cost ~165-185 µs of CPU per action inline with one transaction
-per action, ~135-150 with the 5 ms interval (a third of the transactions), and ~185-200 on the
-thread path with the interval (indicative: a shared machine). The price: an action's events
-wait up to ``interval`` longer. An idle server still commits at once (the last transaction
-began long ago).
+GIL, the reactor's wake-up by ``callFromThread``), an inline transaction ~17-30 µs. The
+interval still pays inline, so it stays on both paths: at 500 actions/s on a timer over 100
+tables (``scripts/bench_journal.py --pace 500``, best of 5 passes, load 0.9-2.5) the journal
+cost 165-183 µs of CPU per action inline with a transaction per action and 136-170 with the
+5 ms interval (a third of the transactions); the thread path 344 without, 227 with the interval.
+The price: an action's events wait up to ``interval`` longer. An idle server still commits at
+once (the last transaction began long ago).
 
 If a commit fails (disk full, I/O error) the failure is logged as an error with the table
 numbers, the held events are released anyway (the game goes on; only its crash safety is lost),

@@ -7,7 +7,7 @@ thread. Unit tests may pass ``inline_runner`` (runs at once, for ``:memory:`` da
 ``StringTransport`` tests).
 
 One exception: the action journal's small transactions (lobby/journal.py). A thread hand-off
-costs ~70-100 µs of CPU against ~25 µs for such a transaction, so the journal commits them on
+costs ~70-100 µs of CPU against ~17-30 µs for such a transaction, so the journal commits them on
 a second connection owned by the reactor thread (``reactor_connection()``, used through
 ``run_here``) that never waits: ``busy_timeout = 0`` (``REACTOR_BUSY_TIMEOUT``), so when the
 worker thread holds the write lock ``run_here`` raises ``StoreLocked`` at once, having done

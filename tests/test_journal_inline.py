@@ -478,3 +478,39 @@ def test_a_reactor_connection_that_cannot_be_opened_leaves_the_thread_path(tmp_p
     closed = store.close()
     runner.release_all()
     assert closed.called
+
+
+def test_the_server_option_turns_the_inline_path_off_and_is_on_by_default() -> None:
+    from protocol.server import parse_args
+    assert parse_args([]).journal_inline is True
+    assert parse_args(["--no-journal-inline"]).journal_inline is False
+    assert parse_args(["--journal-inline"]).journal_inline is True
+    assert Journal(None, task.Clock()).inline is True          # the library's default too
+
+
+def test_flush_while_a_transaction_is_on_the_thread_commits_after_it(tmp_path: Path) -> None:
+    """``flush()`` (shutdown) while a finishing is on the store's thread: what is buffered
+    does not overtake it inline (the finishing deletes the table's entries; a new game's
+    entries committed before it would be deleted too); it commits as soon as the finishing is
+    back, and the flush fires then."""
+    store, runner = held_store(tmp_path / "flush.sqlite3")
+    clock = task.Clock()
+    journal = Journal(store, clock, interval=0.005)
+    match = random_game(5, until_actions=3)
+    journal.start_table(1, options={}, players=PLAYERS, head=match.record())
+    journal.record_action(1, 1, *match.actions[0])
+    clock.advance(0)
+    ended = journal.end_table(1)
+    clock.advance(0.01)
+    assert len(runner.held) == 1                # the closing, on the thread
+    journal.start_table(1, options={}, players=PLAYERS, head=match.record())   # a new game
+    journal.record_action(1, 1, *match.actions[0])
+    flushed = journal.flush()
+    assert not flushed.called and journal.inline_transactions == 1
+    runner.release()                            # back: the new game commits at once, inline
+    assert fired(ended) is None and fired(flushed) is None
+    assert journal.inline_transactions == 2 and runner.held == []
+    assert entries(store.path, 1) == [1]
+    closed = store.close()
+    runner.release_all()
+    assert closed.called
