@@ -59,8 +59,6 @@ MEMO_SIZE = 4096
 #: card text -> the same cards sorted (keyed by the exact text: what any view or deal with
 #: these very cards shows)
 _sorted_memo: dict[str, str] = {}
-#: (cards, colour, template) -> the hand line of a view
-_hand_memo: dict[tuple[str, bool, str], str] = {}
 
 
 def _sorted_text(cards: str) -> str:
@@ -78,16 +76,12 @@ def _sorted_text(cards: str) -> str:
 
 def _hand_line(cards: str, lang: str, color: bool) -> str:
     """``Your hand: ...``: ``cards`` sorted (in colour), in ``lang``."""
-    template = CATALOGS.get(lang, _NO_CATALOG).get("view-hand") or CATALOGS["en"]["view-hand"]
-    key = (cards, color, template)
-    line = _hand_memo.get(key) if MEMOS else None
-    if line is None:
-        line = text("view-hand", lang, cards=color_cards(_sorted_text(cards), color))
-        if MEMOS:
-            if len(_hand_memo) >= MEMO_SIZE:
-                _hand_memo.clear()
-            _hand_memo[key] = line
-    return line
+    return text("view-hand", lang, cards=color_cards(_sorted_text(cards), color))
+
+
+def _template(key: str, lang: str) -> str | None:
+    """The catalog's template of ``key`` that ``text(key, lang)`` uses."""
+    return CATALOGS.get(lang, _NO_CATALOG).get(key) or CATALOGS["en"].get(key)
 
 
 _NO_CATALOG: dict[str, str] = {}
@@ -139,8 +133,9 @@ def _joined(items: list[str], key: str, lang: str) -> str:
 
 
 def _render_view(event: Event, lang: str, color: bool, show_score: bool = True,
-                 width: int = DEFAULT_WIDTH) -> list[str]:
-    """The view's lines; the seats line fits ``width`` (long names abbreviated: fit_names)."""
+                 width: int = DEFAULT_WIDTH, hand: str | None = None) -> list[str]:
+    """The view's lines; the seats line fits ``width`` (long names abbreviated: fit_names).
+    ``hand``: the hand line of the view when the caller has it already (TableFeed)."""
     d = event.data
     names: list[Any] = d.get("seats") or [None] * 4
     state = d.get("state")
@@ -158,7 +153,7 @@ def _render_view(event: Event, lang: str, color: bool, show_score: bool = True,
                               width))
     me = d.get("seat")
     if me is not None and game.get("hand"):
-        lines.append(_hand_line(game["hand"], lang, color))
+        lines.append(hand if hand is not None else _hand_line(game["hand"], lang, color))
     if state == "finished":
         lines.append(_outcome_line(d, names, lang))
         return lines
@@ -194,53 +189,35 @@ def _table_lines(d: dict[str, Any], game: dict[str, Any], names: list[Any], lang
 
 def _render_table_lines(d: dict[str, Any], game: dict[str, Any], names: list[Any], lang: str,
                         color: bool, show_score: bool, width: int) -> list[str]:
-    gone = set(d.get("gone") or ())
+    gone = d.get("gone") or ()
     phase = game.get("phase")
-    turn = game.get("turn")
+    turn = game.get("turn") if phase in ("play", "wish", "dragon") else None   # marked ">"
     calls = game.get("calls") or [None] * 4
     left = game.get("cards_left") or [0] * 4
-    out = list(game.get("out") or ())
+    out = game.get("out") or ()
 
     def players_line(shown: list[Any]) -> str:
         players = []
         for s in range(4):
-            mark = ">" if turn == s and phase in ("play", "wish", "dragon") else " "
-            part = f"{mark}{s + 1} {_name(shown, s, lang)}"
+            part = f"{'>' if turn == s else ' '}{s + 1} {_name(shown, s, lang)}"
             if s in out:
                 part += " " + text("view-player-out", lang, place=_place(out.index(s) + 1, lang))
             else:
                 part += f" {left[s]}"
             if calls[s] is not None:
                 part += " " + text("view-call-" + calls[s], lang)
-            if names[s] in gone:
+            if gone and names[s] in gone:
                 part += " " + text("view-gone", lang)
             players.append(part)
         return text("view-players", lang, players=" |".join(players)).strip()
     lines = [fit_names(names, players_line, width)]
-    scores = d.get("scores") or game.get("scores") or [0, 0]
     if show_score:
+        scores = d.get("scores") or game.get("scores") or [0, 0]
         lines.append(text("view-score", lang, round_no=d.get("round_no", game.get("round_no")),
                           score=_score(names, scores, lang)))
-    trick = game.get("trick") or []
+    trick = game.get("trick")
     if trick:
-        shown: list[dict[str, Any]] = []
-        used = 0
-        budget = min(TRICK_WIDTH, width - (DEFAULT_WIDTH - TRICK_WIDTH))
-        for p in reversed(trick):
-            w = len(_name(names, p["seat"], lang)) + len(p["cards"]) + 3
-            if shown and used + w > budget:
-                break
-            shown.insert(0, p)
-            used += w
-        plays = ", ".join(f"{_name(names, p['seat'], lang)} {color_cards(p['cards'], color)}"
-                          for p in shown)
-        if len(shown) < len(trick):
-            plays = text("view-trick-more", lang, plays=plays)
-        if game.get("trick_won"):
-            lines.append(text("view-trick-won", lang, plays=plays,
-                              name=_name(names, game.get("holder"), lang)))
-        else:
-            lines.append(text("view-trick", lang, plays=plays))
+        lines.append(_trick_line(game, trick, names, lang, color, width))
     elif phase == "play":
         lines.append(text("view-trick-empty", lang))
     wish = game.get("wish")
@@ -248,6 +225,42 @@ def _render_table_lines(d: dict[str, Any], game: dict[str, Any], names: list[Any
         lines[-1] = text("view-with-wish", lang, line=lines[-1],
                          wish=text("view-wish", lang, rank=wish))
     return lines
+
+
+#: the last trick line: (its scalar inputs, the trick and names it was made of, the line); the
+#: views after a pass hold the very trick object of the view before (lobby/tichu/round.py)
+_trick_memo: list[Any] = [None, None, None, ""]
+
+
+def _trick_line(game: dict[str, Any], trick: list[dict[str, Any]], names: list[Any], lang: str,
+                color: bool, width: int) -> str:
+    """``Trick: ann R5, bob R7``: the newest plays of the trick that fit (``TRICK_WIDTH`` at 80
+    columns), and who won it."""
+    key = (lang, color, width, game.get("trick_won"), game.get("holder"))
+    memo = _trick_memo
+    if MEMOS and memo[1] is trick and memo[2] is names and memo[0] == key:
+        return memo[3]           # type: ignore[no-any-return]
+    shown: list[tuple[str, dict[str, Any]]] = []
+    used = 0
+    budget = min(TRICK_WIDTH, width - (DEFAULT_WIDTH - TRICK_WIDTH))
+    for p in reversed(trick):
+        name = _name(names, p["seat"], lang)
+        w = len(name) + len(p["cards"]) + 3
+        if shown and used + w > budget:
+            break
+        shown.append((name, p))
+        used += w
+    plays = ", ".join(f"{name} {color_cards(p['cards'], color)}" for name, p in reversed(shown))
+    if len(shown) < len(trick):
+        plays = text("view-trick-more", lang, plays=plays)
+    if game.get("trick_won"):
+        line = text("view-trick-won", lang, plays=plays,
+                    name=_name(names, game.get("holder"), lang))
+    else:
+        line = text("view-trick", lang, plays=plays)
+    if MEMOS:
+        memo[:] = [key, trick, names, line]
+    return line
 
 
 def _outcome_line(d: dict[str, Any], names: list[Any], lang: str) -> str:
@@ -665,12 +678,12 @@ def _event_lines(event: Event, lang: str, color: bool) -> list[str] | None:
 
 
 def _view_lines(event: Event, lang: str, color: bool, show_score: bool = True,
-                width: int = DEFAULT_WIDTH) -> list[str]:
+                width: int = DEFAULT_WIDTH, hand: str | None = None) -> list[str]:
     memo = _view_memo
     key = (lang, color, show_score, width)
     if memo[0] is event and memo[1] == key and MEMOS:
         return memo[2]           # type: ignore[no-any-return]
-    lines = _render_view(event, lang, color, show_score, width)
+    lines = _render_view(event, lang, color, show_score, width, hand)
     if MEMOS:
         memo[:] = [event, key, lines]
     return lines
@@ -705,6 +718,9 @@ class TableFeed:
         self._waiting: tuple[Any, ...] | None = None
         self._phase: tuple[Any, ...] | None = None
         self._hand: str | None = None
+        #: the last hand line rendered (`_seat_hand`) and what it was rendered from
+        self._hand_key: tuple[Any, ...] | None = None
+        self._hand_shown: str | None = None
         self._prompt: str | None = None      # the last prompt line of the Grand Tichu / exchange
         self._dealt: str | None = None       # the cards the last deal line showed (sorted)
         self._match_over: Any = None
@@ -803,9 +819,8 @@ class TableFeed:
                 and self._phase == phase):
             # during the Grand Tichu decisions and the exchange, after the first view: who is
             # still awaited (your prompt), and your hand when it changed
-            lines = _view_lines(event, lang, color, False, width)
-            hand = (_hand_line(game["hand"], lang, color)
-                    if d.get("seat") is not None and game.get("hand") else None)
+            hand = self._seat_hand(d, game, lang, color)
+            lines = _view_lines(event, lang, color, False, width, hand)
             out = [hand] if hand is not None and hand != self._hand else []
             self._hand = hand
             # the prompt (or who is still awaited) only when it changed: not the same Grand
@@ -815,13 +830,24 @@ class TableFeed:
                 self._prompt = lines[-1]
             return self.flush() + out + prompt
         self._phase = phase
-        self._hand = (_hand_line(game["hand"], lang, color)
-                      if game is not None and d.get("seat") is not None and game.get("hand")
-                      else None)
+        self._hand = self._seat_hand(d, game, lang, color) if game is not None else None
         lines = self._first_view(event, lang, color, width)
         self._prompt = lines[-1] if lines and game is not None and game.get("phase") in (
             "grand", "exchange") else None
         return lines
+
+    def _seat_hand(self, d: dict[str, Any], game: dict[str, Any], lang: str,
+                   color: bool) -> str | None:
+        """The hand line of a seated player's view (None: no hand): rendered again only when
+        the cards, the language, the colour or the catalog's template are not those of the
+        last one (a connection's own memo: it holds only its own hand)."""
+        cards = game.get("hand")
+        if d.get("seat") is None or not cards:
+            return None
+        key = (cards, lang, color, _template("view-hand", lang))
+        if key != self._hand_key or not MEMOS:
+            self._hand_key, self._hand_shown = key, _hand_line(cards, lang, color)
+        return self._hand_shown
 
     def _first_view(self, event: Event, lang: str, color: bool, width: int) -> list[str]:
         d = event.data
@@ -836,7 +862,7 @@ class TableFeed:
                 and not d.get("bombwindow_left") and game.get("turn") is not None):
             return [self._one_line(self._moves, d, game, lang)] if not show_score else \
                 self.flush() + _view_lines(event, lang, color, show_score, width)
-        lines = _view_lines(event, lang, color, show_score, width)
+        lines = _view_lines(event, lang, color, show_score, width, self._hand)
         if dealt and game is not None and _sorted_text(game.get("hand") or "") == dealt:
             # the deal's line just showed these very cards: not "Your hand" again
             lines = [l for l in lines if l != self._hand]
