@@ -67,6 +67,8 @@ def _sorted_text(cards: str) -> str:
     out = _sorted_memo.get(cards) if MEMOS else None
     if out is None:
         out = " ".join(str(c) for c in sort_cards(parse_cards(cards)))
+        if out == cards:
+            out = cards          # sorted already (a view's hand): one string, not two
         if MEMOS:
             if len(_sorted_memo) >= MEMO_SIZE:
                 _sorted_memo.clear()

@@ -117,3 +117,16 @@ def test_memos_change_no_byte(seed: int) -> None:
 @given(st.integers(min_value=0, max_value=2 ** 32))
 def test_memos_change_no_byte_in_any_game(seed: int) -> None:
     assert_same(transcripts(seed, 250, memos=True), transcripts(seed, 250, memos=False))
+
+
+def test_the_sorted_cards_memo_is_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
+    from lobby.tichu.cards import format_cards, sort_cards
+    monkeypatch.setattr(render_table, "MEMO_SIZE", 5)
+    monkeypatch.setattr(render_table, "_sorted_memo", {})
+    rng = random.Random(7)
+    for _ in range(50):
+        cards = rng.sample(range(56), rng.randrange(1, 15))
+        text = format_cards(cards)
+        assert render_table._sorted_text(text) == format_cards(sort_cards(cards))
+        assert render_table._sorted_text(text) == format_cards(sort_cards(cards))   # memo
+        assert 1 <= len(render_table._sorted_memo) <= 5
