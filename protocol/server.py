@@ -443,9 +443,9 @@ def build_parser(prog: str = "tichu-lobby") -> argparse.ArgumentParser:
                              "SECONDS is closed, a half request too (default 30)")
     add_health_options(parser)
     parser.add_argument("--journal-interval", type=float, default=0.005, metavar="SECONDS",
-                        help="at most one journal transaction per SECONDS goes to the database "
-                             "thread; an action's events wait for its commit (default 0.005; "
-                             "0: one at the end of every reactor turn)")
+                        help="at most one journal transaction begins per SECONDS (inline or on "
+                             "the database thread); an action's events wait for its commit "
+                             "(default 0.005; 0: one at the end of every reactor turn)")
     parser.add_argument("--journal-inline", action=argparse.BooleanOptionalAction, default=True,
                         help="commit the journal's small transactions on the reactor thread's "
                              "own database connection, which never waits for a lock (a locked "
