@@ -16,9 +16,11 @@ nothing, and the journal hands that transaction to the thread instead; and
 database file and fsyncs it): the journal asks the worker thread for a PASSIVE checkpoint
 (``checkpoint()``) every ``Journal.checkpoint_pages`` pages it estimates it wrote. A commit in
 WAL mode with ``synchronous = NORMAL`` appends to the -wal file without an fsync, so the
-reactor waits for no disk (only for the operating system's page cache). An in-memory database
-or a store on ``inline_runner`` has no such connection (``reactor_connection()`` is None): its
-runner already runs on the calling thread, or a second connection could not see its data.
+reactor waits for no disk (only for the operating system's page cache; SQLite's own retries of
+a WAL read lock that races a checkpoint, microseconds, are left as they are). An in-memory
+database or a store on ``inline_runner`` has no such connection (``reactor_connection()`` is
+None): its runner already runs on the calling thread, or a second connection could not see its
+data.
 
 The schema is versioned: ``schema_version`` holds one row, ``MIGRATIONS`` is an ordered list, and
 ``open()`` applies every migration newer than the file's version, each in its own transaction. An
