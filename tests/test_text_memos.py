@@ -20,7 +20,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from conftest import IAC, FakeLobby
 from protocol import render_table
+from protocol.telnet import DO, TelnetLineProtocol
+from protocol.telnet_options import MCCP2
 from test_table_output_bytes import Game
 
 LANGS = ("en", "de", "fr", "es", "da")
@@ -130,3 +133,29 @@ def test_the_sorted_cards_memo_is_bounded(monkeypatch: pytest.MonkeyPatch) -> No
         assert render_table._sorted_text(text) == format_cards(sort_cards(cards))
         assert render_table._sorted_text(text) == format_cards(sort_cards(cards))   # memo
         assert 1 <= len(render_table._sorted_memo) <= 5
+
+
+@pytest.mark.parametrize("how", ["plain", "mccp2", "paused"])
+def test_a_views_lines_in_one_write_are_the_bytes_of_one_write_per_line(
+        lobby: FakeLobby, how: str) -> None:
+    """`_send_lines` (a view's lines, protocol/telnet.py) writes exactly what `sendLine` writes
+    for each line: the same bytes in one write, and one write per line while compressing
+    (MCCP2 flushes each write) or while the client is not reading."""
+    one, each = lobby.connect(), lobby.connect()
+    for c in (one, each):
+        if how == "mccp2":
+            c.send(bytes((IAC, DO, MCCP2)))
+        elif how == "paused":
+            c.session.pauseProducing()
+        c.raw()
+        assert (c.session._compress is not None) is (how == "mccp2")
+        assert c.session._paused is (how == "paused")
+    lines = ["1 Ann 13 |>2 Bob 12 | 3 Cat 14 | 4 Dan 13", "Trick: Ann \x1b[31mR7\x1b[0m",
+             "Straße ÿ", "a\nb", ""]
+    one.session._send_lines(lines)
+    for line in lines:
+        TelnetLineProtocol.sendLine(each.session, line)
+    got, want = one.raw(), each.raw()
+    assert got == want and len(want) > 40
+    if how == "plain":
+        assert want.endswith(b"Stra\xc3\x9fe \xc3\xbf\r\na\r\nb\r\n\r\n")
