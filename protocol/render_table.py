@@ -230,7 +230,8 @@ def _render_table_lines(d: dict[str, Any], game: dict[str, Any], names: list[Any
 
 
 #: the last trick line: (its scalar inputs, the trick and names it was made of, the line); the
-#: views after a pass hold the very trick object of the view before (lobby/tichu/round.py)
+#: views after a pass hold the very trick object of the view before (lobby/tichu/round.py), so
+#: it is made again only after a play, unless another table's views came in between
 _trick_memo: list[Any] = [None, None, None, ""]
 
 
