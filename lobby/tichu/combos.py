@@ -34,12 +34,14 @@ class _Slots:
     then becomes a `Combo` (whose `__setattr__` refuses every change)."""
 
     __slots__ = ("kind", "rank", "length", "_cards", "phoenix_as", "is_bomb", "mask", "key",
-                 "bomb_order", "__weakref__")
+                 "bomb_order", "_text", "__weakref__")
 
     kind: str
     rank: int | float
     length: int
     _cards: tuple[Card, ...] | None
+    #: the play's text in BSW notation, once asked for (lobby/tichu/view_text.py `play_text`)
+    _text: str | None
     phoenix_as: int | None
     is_bomb: bool
     mask: int
@@ -108,6 +110,7 @@ def _make(kind: str, rank: int | float, mask: int, phoenix_as: int | None, key: 
     # built as plain slots (whose attributes can be set cheaply), then turned into a Combo
     self = _new(_Slots)
     self._cards = None
+    self._text = None
     self.kind = kind
     self.rank = rank
     self.length = n = mask.bit_count()

@@ -137,6 +137,8 @@ class Round:
         self._bombs: list[tuple[int, Any, list[Any], list[str]] | None] = [None] * 4
         #: what the last view showed (see _public_view), and per seat the text of its gift
         self._shown: dict[Any, Any] = {}
+        #: per seat: (hand mask, its text) of its last view
+        self._hand_shown: list[tuple[int, str] | None] = [None] * 4
         self._table = 0                                 # mask of the cards on the table
         self.holder: int | None = None                  # seat of the top play
         self.passes = 0                                 # passes since the top play
@@ -192,6 +194,7 @@ class Round:
         rnd._leads = [None] * 4
         rnd._bombs = [None] * 4
         rnd._shown = {}
+        rnd._hand_shown = [None] * 4
         rnd._table = _mask(c for _, combo in trick for c in combo.cards)
         rnd.holder = trick[-1][0] if trick else None
         rnd.hands = list(hands)
@@ -817,7 +820,12 @@ class Round:
 
     def _add_seat_view(self, v: dict[str, Any], seat: int) -> None:
         """The part of a view only `seat` sees: its hand, gifts, legal plays, bombs."""
-        v["hand"] = hand_text(self.hands[seat])
+        hand = self.hands[seat]
+        shown = self._hand_shown[seat]
+        if shown is None or shown[0] != hand:
+            # the seat's own memo: a server's hands outnumber hand_text's shared one
+            shown = self._hand_shown[seat] = (hand, hand_text(hand))
+        v["hand"] = shown[1]
         given = self.given[seat]
         if given is not None:
             gv = self._shown.get(seat)

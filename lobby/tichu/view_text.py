@@ -2,10 +2,12 @@
 
 Every change of a round is shown to four seats and the spectators, and most of what they see is
 the same text as before (the plays of the trick, a hand that did not change, the legal plays of
-the seat in turn). These memos keep a play's text by its `Combo.key` and a hand's by its card
-mask. A text is a function of its key alone (no seat, no game), so a seat can only ever get the
-text of its own cards from them. Bounded: a memo is emptied when it holds TEXT_CACHE_SIZE texts
-(they are rebuilt as they are asked for again).
+the seat in turn). A Combo keeps its own text once made (`Combo._text`: it lives as long as the
+plays that hold it); a hand's text is memoised by its card mask here, and kept per seat by the
+round (`Round._add_seat_view`), so that thousands of tables, whose hands outnumber the memo, do
+not empty it over and over. A text is a function of its key alone (no seat, no game), so a seat
+can only ever get the text of its own cards from them. Bounded: a memo is emptied when it holds
+TEXT_CACHE_SIZE texts (they are rebuilt as they are asked for again).
 
 What is not memoised, because measuring showed no gain (docs/performance.md, "Tables"): the
 bombs a seat could throw in (`Round.bombs`, asked for every view), the three cards a seat gave.
@@ -15,6 +17,7 @@ from __future__ import annotations
 from typing import Any
 
 from .cards import format_cards, format_play, mask_cards, sort_cards
+from .combos import Combo
 
 __all__ = ["TEXT_CACHE_SIZE", "hand_text", "play_text", "play_texts", "received_text"]
 
@@ -25,7 +28,15 @@ _HAND_TEXT: dict[int, str] = {}
 
 def play_text(combo: Any) -> str:
     """A play in BSW notation, the Phoenix with its reading in multi-card plays (`R5 G5 Ph=5`).
-    `combo` is a Combo (memoised by its key) or anything with `cards` and `phoenix_as`."""
+    `combo` is a Combo (its text is kept on it once made: a Combo lives as long as a hand's
+    plays or the trick need it, however many tables there are) or anything with `cards` and
+    `phoenix_as` (memoised by its `key` if it has one)."""
+    if type(combo) is Combo:
+        text = combo._text
+        if text is None:
+            text = format_play(sort_cards(combo.cards), combo.phoenix_as)
+            object.__setattr__(combo, "_text", text)
+        return text
     key = getattr(combo, "key", None)
     if key is not None:
         text = _PLAY_TEXT.get(key)
@@ -40,9 +51,8 @@ def play_text(combo: Any) -> str:
 
 
 def play_texts(combos: list[Any]) -> list[str]:
-    """`[play_text(c) for c in combos]` for Combos, the memo asked first (legal plays, bombs)."""
-    get = _PLAY_TEXT.get
-    return [get(c.key) or play_text(c) for c in combos]
+    """`[play_text(c) for c in combos]` for Combos (legal plays, bombs)."""
+    return [c._text or play_text(c) for c in combos]
 
 
 def hand_text(mask: int) -> str:
