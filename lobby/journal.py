@@ -25,7 +25,10 @@ Where a transaction runs (``inline``, the server's ``--journal-inline``, on by d
   write, a finished game) SQLite says "locked" at once, nothing is done, and that batch goes to
   the worker thread instead (``locked_fallbacks``). It never checkpoints
   (``wal_autocheckpoint = 0``): after every ``checkpoint_pages`` (1000) pages it estimates its
-  commits added to the WAL (two per write and two per commit), the journal asks the worker
+  commits added to the WAL (two per write and two per commit, scaled by the frames the last
+  checkpoint found against that estimate: ``page_scale``, since the entries of a transaction
+  share pages; without it a busy server asked for a checkpoint several times a second), the
+  journal asks the worker
   thread for a PASSIVE checkpoint (``Store.checkpoint()``) and goes on committing meanwhile;
   if it committed during it, a second checkpoint copies those few frames with the journal's
   next transaction held behind it (~1 ms), so that the next commit writes the WAL from its
@@ -303,9 +306,15 @@ class Journal:
         self.inline = inline
         #: pages the reactor thread's commits may add to the WAL before the journal asks the
         #: store's thread for a checkpoint (an estimate: two per write, a b-tree leaf and its
-        #: parent, and two per commit; 0: never)
+        #: parent, and two per commit, scaled by what the last checkpoint found: page_scale;
+        #: 0: never)
         self.checkpoint_pages = checkpoint_pages
-        self._pages = 0                 # the estimate since the last checkpoint was asked for
+        self._pages = 0.0               # the estimate since the last checkpoint was asked for
+        #: what the last checkpoint found of the estimate: the WAL's frames for each estimated
+        #: page (a transaction writes its entries as a few multi-row INSERTs, so many entries
+        #: share a page); the estimate is scaled by it, within [1/64, 4]
+        self.page_scale = 1.0
+        self._asked_at = 0.0            # the estimate when the last checkpoint was asked for
         self._checkpointing = False
         self._forced = False            # flush() asked while a transaction was out
         #: transactions run on the reactor thread / handed to the store's thread (committed or
@@ -476,7 +485,7 @@ class Journal:
                 return
             else:
                 self.inline_transactions += 1
-                self._pages += 2 * len(ops) + 2
+                self._pages += (2 * len(ops) + 2) * self.page_scale
                 self._committed_batch(results, batch, ops, waiting, started)
                 if self._pages >= self.checkpoint_pages > 0 and not self._checkpointing:
                     self._checkpoint()
@@ -516,7 +525,7 @@ class Journal:
         put in the WAL (that connection never checkpoints itself); the journal goes on
         committing meanwhile."""
         self._checkpointing = True
-        self._pages = 0
+        self._asked_at, self._pages = self._pages, 0.0
         self.checkpoints += 1
         self.store.checkpoint().addBoth(self._checkpointed, self.inline_transactions)
 
@@ -532,6 +541,11 @@ class Journal:
             log.failure("journal: the checkpoint of the database's WAL failed", result,
                         level=LogLevel.warn)
             return
+        frames = result[1] if isinstance(result, tuple) and len(result) == 3 else None
+        if isinstance(frames, int) and frames > 0 and self._asked_at > 0:
+            # the WAL started over after the last checkpoint (see below): its frames are what
+            # the commits since then wrote, against what was estimated for them
+            self.page_scale = min(4.0, max(1 / 64, self.page_scale * frames / self._asked_at))
         if self.inline_transactions == commits_before:
             self._checkpointing = False
             return

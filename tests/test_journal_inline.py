@@ -295,6 +295,35 @@ def test_checkpoints_on_the_store_s_thread_keep_the_wal_bounded(tmp_path: Path) 
     assert unbounded > 5 * bounded, (unbounded, bounded)
 
 
+def test_the_estimate_of_pages_learns_from_the_checkpoints(tmp_path: Path) -> None:
+    """The entries of one transaction (their tables' b-tree leaves, one parent) write fewer
+    frames than two pages per entry: the first checkpoint finds that, the journal scales its
+    estimate down, and later checkpoints come as often as the WAL really grows (still
+    bounded)."""
+    store = Store(str(tmp_path / "scale.sqlite3"), immediate)
+    fired(store.open())
+    clock = task.Clock()
+    journal = Journal(store, clock, checkpoint_pages=200)
+    head = Match(seed=1).record()
+    tables = 40
+    for t in range(1, tables + 1):
+        journal.start_table(t, options={}, players=PLAYERS, head=head)
+    clock.advance(0)
+    largest = 0
+    turns = 150
+    for seq in range(1, turns + 1):
+        for t in range(1, tables + 1):
+            journal.record(t, seq, {"p": seq % 4, "a": {"a": "pass"}})
+        clock.advance(0)
+        largest = max(largest, _wal_size(store.path))
+    # unscaled: (2 x 40 + 2) estimated pages a turn, 12,300 in all: ~61 checkpoints
+    assert journal.page_scale < 0.8, journal.page_scale
+    assert 2 <= journal.checkpoints < 45, journal.checkpoints
+    assert largest <= 4 * 200 * (4096 + 24), largest   # about checkpoint_pages, and a turn
+    assert [t.last_seq for t in fired(journal.load_open_tables())] == [turns] * tables
+    fired(store.close())
+
+
 def _wal_frames(path: str) -> int:
     """The frames in the WAL now: ``mxFrame`` of the wal-index header at the start of the -shm
     file (offset 16, native byte order; sqlite.org/walformat.html), read without touching the
