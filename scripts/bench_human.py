@@ -352,7 +352,7 @@ class Player:
             legal = moves.legal_plays(hand, trick, self.wish)
             passing = moves.can_pass(hand, trick, self.wish)
         except Exception:               # lines this player could not read: counted (a bug of
-            if self.stats.measuring:    # the benchmark; 0 in the runs of docs/performance.md)
+            if self.stats.measuring:    # the benchmark; 0 or 1 in a run of docs/performance.md)
                 self.stats.misread += 1
             return ("/pass", "pass")
         options = [play_text(c) for c in legal] + (["/pass"] if passing else [])
