@@ -679,6 +679,14 @@ class TableActor:
         self.players = players
         self.seats = list(players)
         self.seed = seed
+        if opts.seed is not None:
+            # a seeded game is reproducible: its bots decide from the same seed too (by seat)
+            bot_seeds = random.Random(f"bots:{opts.seed}")
+            for name in players:
+                bot = self.bots.get(name)
+                seat_seed = bot_seeds.randrange(2 ** 31)
+                if bot is not None:
+                    bot.reseed(seat_seed)
         self.result = None
         self.state = PLAYING
         self.nosave = nosave
@@ -854,9 +862,15 @@ class TableActor:
         taken = {n for n in self.seats if n} | set(self.players) | self.members | set(self.bots)
         name = bot_name(strategy, taken)
         self.bots[name] = BotPlayer(self, name, strategy, self.clock, delay=self.bot_delay,
-                                    pool=self.bot_pool,
-                                    seed=self._rng.randrange(2 ** 31))
+                                    pool=self.bot_pool, seed=self._bot_seed(name))
         return name
+
+    def _bot_seed(self, name: str) -> int:
+        """A new bot's seed: drawn, or at a table with `/option seed` made from it (a bot that
+        takes over a seat in a seeded game decides the same way every time)."""
+        if self.options.seed is None:
+            return self._rng.randrange(2 ** 31)
+        return random.Random(f"bot:{self.options.seed}:{name}").randrange(2 ** 31)
 
     @TABLE_COMMANDS.command("addbot", "[SEAT] [random|heuristic|expert|expert:SECONDS:strategy]")
     def cmd_addbot(self, user: str, args: dict[str, str]) -> None:

@@ -389,3 +389,23 @@ def test_bots_are_marked_in_who(lobby) -> None:  # noqa: ANN001 - the FakeLobby 
     ann.text()
     ann.send("/who")
     assert "Bot1~random (bot)" in ann.text()
+
+
+def test_a_seeded_game_with_bots_plays_the_same_every_time() -> None:
+    """The bots of a table with `/option seed` decide from that seed: the same game each time,
+    whatever the bots were seeded with when they were added."""
+    def play() -> tuple[Any, list[Any]]:
+        table, rec, clock = bot_table(join=False, options={"seed": "11", "target": "300"})
+        for strategy in ("heuristic", "random", "heuristic", "random"):
+            table.submit("ann", "addbot", strategy)
+        table.submit("ann", "start")
+        for _ in range(20000):
+            if table.state != "playing":
+                break
+            clock.advance(0)
+        assert table.state == "finished" and not rec.errors()
+        events = [(e.type, e.data) for _, e in rec.log if e.type.startswith("game-")]
+        return table.result["rounds"], events
+
+    first = play()
+    assert first[1] and first == play()

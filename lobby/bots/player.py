@@ -109,6 +109,9 @@ class BotPlayer:
         self.name = name
         self.strategy: Strategy = (make_strategy(strategy, seed) if isinstance(strategy, str)
                                    else strategy)
+        #: the strategy the bot made from a name (reseed() makes it again); a strategy given
+        #: or put in its place later is left alone
+        self._made: Strategy | None = self.strategy if isinstance(strategy, str) else None
         self.clock = clock
         self.delay = delay
         # the last commands sent and refusals received (tests, logs); bounded: a table lives long
@@ -130,6 +133,12 @@ class BotPlayer:
     @property
     def strategy_name(self) -> str:
         return self.strategy.name
+
+    def reseed(self, seed: int) -> None:
+        """Decide from `seed` from now on (a seeded game: same seed, same bot decisions)."""
+        if self._made is not None and self.strategy is self._made:
+            self.strategy = self._made = make_strategy(self._made.name, seed)
+        self._fallback = make_strategy("random", seed)
 
     def receive(self, event: Event) -> None:
         """An event the table addressed to this bot."""
