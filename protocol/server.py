@@ -34,6 +34,7 @@ from twisted.logger import Logger
 from lobby import __version__
 from lobby.accounts import DEFAULT_PARAMS, Accounts, Argon2Params, Runner
 from lobby.events import Event
+from lobby.journal import CHECKPOINT_PAGES
 from lobby.messages import LANGUAGES
 from lobby.store import StartupError, Store
 from lobby.world import World
@@ -374,6 +375,26 @@ def install_reactor(use_uvloop: bool = False) -> str:
     return "asyncio"
 
 
+def configure_journal(journal: Any, opts: argparse.Namespace) -> None:
+    """The journal options of the command line (--journal-*) on the server's Journal."""
+    journal.interval = max(0.0, opts.journal_interval)
+    journal.inline = opts.journal_inline
+    journal.fsync = opts.journal_fsync
+    if opts.journal_checkpoint_pages is not None:
+        journal.checkpoint_pages = opts.journal_checkpoint_pages
+
+
+def _at_least_one(text: str) -> int:
+    """An argparse type: a whole number of at least 1."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be 1 or more, not {value}")
+    return value
+
+
 def parse_args(argv: Sequence[str] | None = None, prog: str = "tichu-lobby") -> argparse.Namespace:
     """The options of ``tichu-lobby`` (and of ``twist tichu-lobby``: ``prog``); argparse exits
     with status 2 and a usage line on a bad option."""
@@ -452,6 +473,14 @@ def build_parser(prog: str = "tichu-lobby") -> argparse.ArgumentParser:
                              "database, a finished game: the database thread); "
                              "--no-journal-inline: every transaction on the database thread "
                              "(default: inline)")
+    parser.add_argument("--journal-checkpoint-pages", type=_at_least_one, default=None,
+                        metavar="PAGES",
+                        help="the database thread checkpoints the WAL about every PAGES pages "
+                             f"that the inline commits wrote (default {CHECKPOINT_PAGES})")
+    parser.add_argument("--journal-fsync", action=argparse.BooleanOptionalAction, default=False,
+                        help="every journal transaction commits on the database thread with "
+                             "synchronous = FULL (an fsync per transaction): the moves survive "
+                             "a power cut, not only a killed server (default: off)")
     parser.add_argument("--bot-workers", type=int, default=None, metavar="N",
                         help="worker processes in which the expert bots think (default: one per "
                              "core beyond the first, at least 1; 0: in the server process, which "
@@ -663,8 +692,7 @@ class LobbyService(Service):
                                   bot_queue=opts.bot_queue, bot_slack=opts.bot_slack,
                                   bot_hang=opts.bot_hang)
         self.server.metrics_timeout = opts.metrics_timeout
-        self.server.persistence.journal.interval = max(0.0, opts.journal_interval)
-        self.server.persistence.journal.inline = opts.journal_inline
+        configure_journal(self.server.persistence.journal, opts)
         self.server.exit = reactor.stop  # after /shutdown
         from protocol.reactor_health import GcPolicy, ReactorProbe
         probe = ReactorProbe(reactor, opts.reactor_probe) if opts.reactor_probe > 0 else None

@@ -38,11 +38,12 @@ LISTENING = re.compile(r"listening on \S+ \(([\d.]+):(\d+)\)")
 class Server:
     """``python -m protocol`` on ``db``; ``port`` read from its log."""
 
-    def __init__(self, db: Path) -> None:
+    def __init__(self, db: Path, *extra: str) -> None:
         env = dict(os.environ, PYTHONPATH=str(ROOT))
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "protocol", "--db", str(db),
-             "--port", "tcp:0:interface=127.0.0.1", "--flood-rate", "0"],   # scripted players
+             "--port", "tcp:0:interface=127.0.0.1", "--flood-rate", "0",   # scripted players
+             *extra],
             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env, cwd=db.parent)
         self.log: list[str] = []
         assert self.proc.stdout is not None
@@ -167,11 +168,14 @@ def play(clients: dict[str, Client], match: Match, rng: random.Random, *,
 
 
 @pytest.mark.slow   # a server process started and stopped (or killed): seconds of wall time
-def test_sigkill_in_the_middle_of_a_game_then_the_players_finish_it(tmp_path: Path) -> None:
+@pytest.mark.parametrize("journal", [(), ("--journal-fsync", "--journal-checkpoint-pages", "1")],
+                         ids=["default", "fsync"])
+def test_sigkill_in_the_middle_of_a_game_then_the_players_finish_it(
+        tmp_path: Path, journal: tuple[str, ...]) -> None:
     db = tmp_path / "crash.sqlite3"
     rng = random.Random(SEED)
     match = Match(MatchOptions(target=TARGET), seed=SEED)
-    server = Server(db)
+    server = Server(db, *journal)
     try:
         clients = {name: log_in(server.port, name, register=True)[0] for name in PLAYERS}
         anna = clients["Anna"]
@@ -191,7 +195,7 @@ def test_sigkill_in_the_middle_of_a_game_then_the_players_finish_it(tmp_path: Pa
     finally:
         server.close()
 
-    server = Server(db)
+    server = Server(db, *journal)
     try:
         assert any("restored" in line for line in server.log[-3:] + server.log), server.log
         clients = {}

@@ -517,6 +517,21 @@ def test_the_server_option_turns_the_inline_path_off_and_is_on_by_default() -> N
     assert Journal(None, task.Clock()).inline is True          # the library's default too
 
 
+def test_the_journal_s_server_options_reach_the_journal() -> None:
+    from lobby.journal import CHECKPOINT_PAGES
+    from protocol.server import configure_journal, parse_args
+    journal = Journal(None, task.Clock())
+    configure_journal(journal, parse_args([]))
+    assert (journal.fsync, journal.checkpoint_pages, journal.interval) == \
+        (False, CHECKPOINT_PAGES, 0.005)
+    configure_journal(journal, parse_args(["--journal-fsync", "--journal-checkpoint-pages", "7",
+                                           "--journal-interval", "0"]))
+    assert (journal.fsync, journal.checkpoint_pages, journal.interval) == (True, 7, 0.0)
+    for bad in ("0", "-3", "many"):
+        with pytest.raises(SystemExit):
+            parse_args(["--journal-checkpoint-pages", bad])
+
+
 def test_flush_while_a_transaction_is_on_the_thread_commits_after_it(tmp_path: Path) -> None:
     """``flush()`` (shutdown) while a finishing is on the store's thread: what is buffered
     does not overtake it inline (the finishing deletes the table's entries; a new game's
