@@ -106,6 +106,8 @@ class Stats:
         self.rule_refused = 0
         self.server_refused = 0
         self.misread = 0
+        #: the first few misread situations (hand, trick, wish, the error): to find the cause
+        self.misread_examples: list[dict[str, Any]] = []
         self.codes: dict[str, int] = {}
         self.games = 0
         self.measuring = False
@@ -351,9 +353,13 @@ class Player:
             trick = [tuple(parse_play(text, allow_wish=False)[0]) for text in self.trick]
             legal = moves.legal_plays(hand, trick, self.wish)
             passing = moves.can_pass(hand, trick, self.wish)
-        except Exception:               # lines this player could not read: counted (a bug of
+        except Exception as e:          # lines this player could not read: counted (a bug of
             if self.stats.measuring:    # the benchmark; 0 or 1 in a run of docs/performance.md)
                 self.stats.misread += 1
+                if len(self.stats.misread_examples) < 3:
+                    self.stats.misread_examples.append(
+                        {"hand": list(self.hand), "trick": list(self.trick),
+                         "wish": self.wish, "error": repr(e)})
             return ("/pass", "pass")
         options = [play_text(c) for c in legal] + (["/pass"] if passing else [])
         if not options:
@@ -464,7 +470,7 @@ async def run_load(port: int, tables: int, prefix: str, opts: argparse.Namespace
             "text_conns": sum(1 for p in players if not p.json_mode),
             "setup_s": round(setup_s, 1), "seconds": elapsed, "moves": stats.moves,
             "rule_refused": stats.rule_refused, "server_refused": stats.server_refused,
-            "misread": stats.misread,
+            "misread": stats.misread, "misread_examples": stats.misread_examples,
             "codes": stats.codes, "games_started": stats.games, "closed": closed,
             "load_cpu_s": round(load_cpu, 2),
             "hist": {k: h.to_dict() for k, h in stats.hist.items()}}
@@ -556,6 +562,7 @@ def bench_one(tables: int, opts: argparse.Namespace, workdir: Path) -> dict[str,
             "rule_refused": sum(r["rule_refused"] for r in results),
             "server_refused": sum(r["server_refused"] for r in results), "codes": codes,
             "misread": sum(r["misread"] for r in results),
+            "misread_examples": [x for r in results for x in r["misread_examples"]][:3],
             "games_started": sum(r["games_started"] for r in results),
             "closed": sum(r["closed"] for r in results),
             "server_cpu_s": round(server_cpu_s, 2),

@@ -31,6 +31,7 @@ def test_four_human_paced_tables_play_and_are_measured(tmp_path: Path) -> None:
     assert row["tables"] == 4 and row["conns"] == 16 and row["text_conns"] == 8
     assert row["closed"] == 0 and row["server_refused"] == 0, row["codes"]
     assert row["moves"] > 0
+    assert len(row["misread_examples"]) == min(3, row["misread"])
     assert row["latency_json"]["count"] > 0 and row["latency_text"]["count"] > 0
     assert row["latency"]["count"] <= row["moves"]
     assert row["server_cpu_s"] > 0 and row["server_rss_mib"] > 0
