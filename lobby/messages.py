@@ -98,6 +98,10 @@ ERRORS: dict[str, str] = {
     "bad-width": "The width is a number of columns from {min} to {max}, or auto, not {value!r}.",
     # machine mode (protocol/machine.py)
     "bad-id": "A command id is #ID with 1 to 32 letters, digits, - or _, not #{id}.",
+    "unknown-request": "There is no request {request}; {state} is one, and commands begin with "
+                       "/ (/help lists them).",
+    "json-request": "Requests are command lines such as /play B5 or {state}, not JSON "
+                    "objects; docs/bots.md shows them.",
     # bots at tables (lobby/table.py, lobby/bots)
     "unknown-strategy": "There is no bot strategy {name}; choose {choices}.",
     "bad-bot-level": "{level} is no bot level: expert thinks from {low} to {high} seconds per "

@@ -54,6 +54,9 @@ _GMCP_PACKAGE = re.compile(r"[A-Za-z][A-Za-z0-9_.-]{0,63}")
 JSON_SWITCH = "%json"
 #: the machine-mode line that asks for the whole `state` of the connection's table again
 STATE_REQUEST = "%state"
+#: the first characters of a machine-mode line that is a request, not a command or chat: `%`
+#: (`%state`), and `{` / `[` (a JSON request: refused, requests are command lines)
+REQUEST_MARKS = ("%", "{", "[")
 
 _NO_ID = object()
 
@@ -289,13 +292,32 @@ class MachineMode(TelnetLineProtocol):
             return None
         self._reply_id = reply_id
         self._replied = False
-        if rest.strip() == STATE_REQUEST and self.state == "active":
-            self._command_name = "state"
-            self._send_state()
-            self._command_ends()
-            return None
+        if self.state == "active":
+            request = rest.strip()
+            if request[:1] in REQUEST_MARKS:
+                self._refuse_request(request)
+                return None
         self._command_name = self._name_of(rest)
         return rest
+
+    def _refuse_request(self, request: str) -> None:
+        """A line of machine mode that is not a command: `%state` (the whole state), another
+        `%` word (`unknown-request`), or a JSON object or list (`json-request`: requests are
+        command lines). None of them is ever chat."""
+        word, _, args = request.partition(" ")
+        if word == STATE_REQUEST:
+            self._command_name = "state"
+            if args.strip():
+                self.deliver(error_event("bad-arguments", usage=STATE_REQUEST))
+            else:
+                self._send_state()
+        elif word.startswith("%"):
+            self._command_name = "request"
+            self.deliver(error_event("unknown-request", request=word[:40], state=STATE_REQUEST))
+        else:
+            self._command_name = "request"
+            self.deliver(error_event("json-request", state=STATE_REQUEST))
+        self._command_ends()
 
     def _answer_aside(self, line: str, event: Event) -> None:
         """Refuse `line`, which will not run (busy, too long, flooding), with `event`: in machine

@@ -348,3 +348,35 @@ def test_regression_control_characters_never_change_the_reply_id(lobby: FakeLobb
     c.raw()
     c.send("/whp\x7fo")
     assert c.lines()[0].startswith("In the Lobby (")
+
+
+def test_requests_that_are_not_commands_are_refused_never_spoken(lobby: FakeLobby) -> None:
+    """In machine mode a `%` word other than `%state`, `%state` with words after it, and a JSON
+    object or list sent as if requests were JSON are refused with their own codes; none of them
+    reaches the room as speech. A line without `/` that is none of these is still speech."""
+    anna, bert = json_client(lobby), json_client(lobby, "Bert")
+    anna.send("#n /newroom tichu")
+    bert.send("#r /room 1")
+    objects(anna), objects(bert)
+    for line, code, params in [
+            ('#a {"type": "play", "cards": ["S2"]}', "json-request", {"state": "%state"}),
+            ('#b {"type": "play", "cards": ', "json-request", {"state": "%state"}),
+            ("#c [1, 2]", "json-request", {"state": "%state"}),
+            ("#d %frob", "unknown-request", {"request": "%frob", "state": "%state"}),
+            ("#e %state 99", "bad-arguments", {"usage": "%state"}),
+            ("  %json", "unknown-request", {"request": "%json", "state": "%state"})]:
+        anna.send(line)
+        got = objects(anna)
+        want: dict[str, Any] = {"type": "error", "code": code, "params": params,
+                                "message": got[0]["message"]}
+        if line.startswith("#"):
+            want["id"] = line[1]
+        assert got == [want], line
+        assert "{" not in got[0]["message"] and "%state" in got[0]["message"], got[0]
+        assert objects(bert) == [], line          # nothing reached the room
+    anna.send("#s %state")
+    got = objects(anna)
+    assert [(o["type"], o.get("id")) for o in got] == [("state", "s")]
+    anna.send("#t hello {all}")
+    assert [o["type"] for o in objects(anna)] == ["says", "ok"]
+    assert [o["type"] for o in objects(bert)] == ["says"]

@@ -436,6 +436,10 @@ MESSAGES: dict[str, str] = {
     "bad-width": "Bredden er et antal kolonner fra {min} til {max}, eller auto, ikke {value!r}.",
     # machine mode (protocol/machine.py)
     "bad-id": "Et kommando-id er #ID med 1 til 32 bogstaver, cifre, - eller _, ikke #{id}.",
+    "unknown-request": "Forespørgslen {request} findes ikke; {state} er en, og kommandoer "
+                       "begynder med / (/help viser dem).",
+    "json-request": "Forespørgsler er kommandolinjer som /play B5 eller {state}, ikke "
+                    "JSON-objekter; docs/bots.md viser dem.",
     # bots at tables (lobby/table.py, lobby/bots)
     "unknown-strategy": "Der er ingen bot-strategi {name}; vælg {choices}.",
     "bad-bot-level": (

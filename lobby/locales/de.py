@@ -448,6 +448,10 @@ MESSAGES: dict[str, str] = {
     "bad-width": "Die Breite ist eine Zahl von Spalten von {min} bis {max} oder auto, nicht {value!r}.",
     # machine mode (protocol/machine.py)
     "bad-id": "Eine Befehls-ID ist #ID mit 1 bis 32 Buchstaben, Ziffern, - oder _, nicht #{id}.",
+    "unknown-request": "Eine Anfrage {request} gibt es nicht; {state} ist eine, und Befehle "
+                       "beginnen mit / (/help zeigt sie).",
+    "json-request": "Anfragen sind Befehlszeilen wie /play B5 oder {state}, keine JSON-Objekte; "
+                    "docs/bots.md zeigt sie.",
     # bots at tables (lobby/table.py, lobby/bots)
     "unknown-strategy": "Es gibt keine Bot-Strategie {name}; wähle {choices}.",
     "bad-bot-level": (

@@ -444,6 +444,10 @@ MESSAGES: dict[str, str] = {
     "bad-width": "El ancho es un número de columnas de {min} a {max}, o auto, no {value!r}.",
     # machine mode (protocol/machine.py)
     "bad-id": "Un id de comando es #ID con 1 a 32 letras, cifras, - o _, no #{id}.",
+    "unknown-request": "No existe la petición {request}; {state} es una, y los comandos "
+                       "empiezan por / (/help los lista).",
+    "json-request": "Las peticiones son líneas de comando como /play B5 o {state}, no objetos "
+                    "JSON; docs/bots.md las muestra.",
     # bots at tables (lobby/table.py, lobby/bots)
     "unknown-strategy": "No existe la estrategia de bot {name}; elige {choices}.",
     "bad-bot-level": "{level} no es un nivel de bot: expert piensa de {low} a {high} segundos "

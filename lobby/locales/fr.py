@@ -444,6 +444,10 @@ MESSAGES: dict[str, str] = {
     "bad-width": "La largeur est un nombre de colonnes de {min} à {max}, ou auto, pas {value!r}.",
     # machine mode (protocol/machine.py)
     "bad-id": "Un id de commande s'écrit #ID avec 1 à 32 lettres, chiffres, - ou _, pas #{id}.",
+    "unknown-request": "La requête {request} n'existe pas ; {state} en est une, et les "
+                       "commandes commencent par / (/help les liste).",
+    "json-request": "Les requêtes sont des lignes de commande comme /play B5 ou {state}, pas "
+                    "des objets JSON ; docs/bots.md les montre.",
     # bots at tables (lobby/table.py, lobby/bots)
     "unknown-strategy": "Il n'y a pas de stratégie de bot {name} ; choisis {choices}.",
     "bad-bot-level": "{level} n'est pas un niveau de bot : expert réfléchit de {low} à {high} "
