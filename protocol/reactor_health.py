@@ -1,10 +1,16 @@
 """The reactor's health: the longest pause of the reactor, the garbage collector's share of it,
 and the server's garbage-collection policy.
 
-**The probe** (`ReactorProbe`, the server's `--reactor-probe SECONDS`): one LoopingCall every
-`TICK` seconds (one timer for the whole process, whatever the number of connections) measures
-by the monotonic clock how late each tick comes: the longest lateness is the longest time the
-reactor did not get back to its timers (a long callback, a collection, a blocking call). Python's
+**The probe** (`ReactorProbe`, the server's `--reactor-probe SECONDS`): on the asyncio reactor
+it times, by the monotonic clock, every stretch between two polls of the event loop's selector
+(the end of one `select` to the start of the next): the work of one loop turn, during which no
+socket is read and no timer runs. The longest such stretch is the longest reactor pause (a long
+callback, a collection, a blocking call), measured exactly. One LoopingCall every `TICK`
+seconds (one timer for the whole process, whatever the number of connections) also measures how
+late each tick comes; on another reactor that lateness is the pause, and it reads a pause P as
+anything from P - TICK to P (the pause may begin just before a tick was due or just after one);
+on the asyncio reactor the larger of the two counts (a tick late while the loop was polling: the
+process did not get the CPU). Python's
 `gc.callbacks` time every collection (by the clock, and by the thread's CPU time: on a shared
 machine the process may lose the CPU in the middle of one). Every `SECONDS` the probe logs one line
 
@@ -89,6 +95,8 @@ class ReactorProbe:
         #: the longest pause and collection since the start (seconds)
         self.max_pause_ever = 0.0
         self.max_gc_ever = 0.0
+        self._polled = now()            # when the selector's last select returned
+        self._selector: Any = None      # the hooked selector (asyncio reactor), if any
 
     def _reset(self, now: float) -> None:
         self._window_start = now
@@ -104,9 +112,43 @@ class ReactorProbe:
         self._last = self._now()
         self._reset(self._last)
         gc.callbacks.append(self._gc)
+        self._hook_selector()
         self._loop.start(self.tick, now=False)
 
+    @property
+    def polls(self) -> bool:
+        """Whether the pause is measured between the selector's polls (the asyncio reactor)."""
+        return self._selector is not None
+
+    def _hook_selector(self) -> None:
+        """Time the stretches between two polls of the asyncio event loop's selector: an
+        instance attribute `select` in front of the selector's own method (`stop` removes it)."""
+        loop = getattr(self.reactor, "_asyncioEventloop", None)
+        selector = getattr(loop, "_selector", None)
+        original = getattr(selector, "select", None)
+        if original is None or "select" in vars(selector):
+            return
+        now = self._now
+
+        def select(timeout: float | None = None) -> Any:
+            busy = now() - self._polled
+            if busy > self.max_pause:
+                self.max_pause = busy
+                if busy > self.max_pause_ever:
+                    self.max_pause_ever = busy
+            try:
+                return original(timeout)
+            finally:
+                self._polled = now()
+
+        self._polled = now()
+        selector.select = select
+        self._selector = selector
+
     def stop(self) -> None:
+        if self._selector is not None:
+            del self._selector.select
+            self._selector = None
         if self._gc in gc.callbacks:
             gc.callbacks.remove(self._gc)
         if self._loop.running:
@@ -145,6 +187,7 @@ class ReactorProbe:
         """The figures of the current window (milliseconds)."""
         return {"seconds": round(self._now() - self._window_start, 3), "ticks": self.ticks,
                 "max_pause_ms": round(self.max_pause * 1000, 2),
+                "pause_by": "polls" if self._selector is not None else "ticks",
                 "collections": self.collections, "gc_ms": round(self.gc_seconds * 1000, 2),
                 "max_gc_ms": round(self.max_gc * 1000, 2),
                 "max_gc_cpu_ms": round(self.max_gc_cpu * 1000, 2),

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import gc
+from types import SimpleNamespace
 from typing import Iterator
 
 import pytest
@@ -45,6 +46,53 @@ def test_the_probe_measures_the_longest_pause_and_the_collections() -> None:
     finally:
         probe.stop()
     assert probe._gc not in gc.callbacks
+
+
+class _Selector:
+    """A selector whose `select` waits (on the fake clock `now`) for as long as told."""
+
+    def __init__(self, now: list[float]) -> None:
+        self.now = now
+        self.timeouts: list[float | None] = []
+
+    def select(self, timeout: float | None = None) -> list[object]:
+        self.timeouts.append(timeout)
+        self.now[0] += timeout or 0.0
+        return []
+
+
+def test_on_the_asyncio_reactor_the_pause_is_the_stretch_between_two_polls() -> None:
+    """The time between the end of one `select` and the start of the next is the work of one
+    loop turn: a 25 ms callback is a 25 ms pause, however it falls between the ticks; the
+    waiting inside `select` is no pause. `stop` leaves the selector as it was."""
+    clock = task.Clock()
+    now = [100.0]
+    selector = _Selector(now)
+    clock._asyncioEventloop = SimpleNamespace(_selector=selector)    # type: ignore[attr-defined]
+    probe = ReactorProbe(clock, 10.0, tick=0.02, now=lambda: now[0])
+    probe.start()
+    try:
+        assert probe.polls and probe.snapshot()["pause_by"] == "polls"
+        loop_select = selector.select
+        for _ in range(3):                          # quiet turns: 1 ms of work, 5 ms waiting
+            loop_select(0.005)
+            now[0] += 0.001
+        loop_select(0.005)
+        assert probe.snapshot()["max_pause_ms"] == pytest.approx(1.0, abs=1e-6)
+        now[0] += 0.025                             # one long callback
+        loop_select(0.0)
+        loop_select(0.3)                            # a long wait: no pause
+        loop_select(0.0)
+        assert probe.snapshot()["max_pause_ms"] == pytest.approx(25.0, abs=1e-6)
+        assert probe.max_pause_ever == pytest.approx(0.025, abs=1e-9)
+        assert selector.timeouts == [0.005] * 4 + [0.0, 0.3, 0.0]   # its own select ran
+    finally:
+        probe.stop()
+    assert "select" not in vars(selector) and not probe.polls
+    plain = ReactorProbe(task.Clock(), 10.0)          # no asyncio loop: the ticks measure it
+    plain.start()
+    assert not plain.polls and plain.snapshot()["pause_by"] == "ticks"
+    plain.stop()
 
 
 def test_the_policy_freezes_after_start_up_and_at_quiet_moments(restore_gc: None) -> None:
