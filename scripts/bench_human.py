@@ -574,27 +574,40 @@ def bench_one(tables: int, opts: argparse.Namespace, workdir: Path) -> dict[str,
 
 
 def markdown(rows: list[dict[str, Any]], echo: dict[str, Any] | None) -> str:
-    e99 = echo["latency"]["p99_ms"] if echo else 0.0
-    lines = ["| tables (conns) | moves/s | p50 ms | p99 ms | p99.9 ms | max ms | p99 / echo p99 | "
-             "server CPU s/s | server CPU µs/move | RSS MiB | longest pause ms | longest gc ms | "
+    """The runs as a table; with the echo baseline, every latency and the moves/s also as a
+    ratio to the echo's figure of the same run (`x echo`: moves/s over its round trips/s)."""
+    lines = ["| tables (conns) | moves/s (x echo) | p50 ms (x echo) | p99 ms (x echo) | "
+             "p99.9 ms (x echo) | max ms (x echo) | "
+             "server CPU s/s | server CPU µs/move (x echo µs/round trip) | RSS MiB | "
+             "longest pause ms | longest gc ms | "
              "refused (server / rules; text lines misread) | lost |",
-             "|" + "---|" * 14]
+             "|" + "---|" * 13]
+    elat = echo["latency"] if echo else {}
+    echo_cpu = (echo or {}).get("server_cpu_us_per_round_trip")
+
+    def times(value: float, key: str) -> str:
+        base = elat.get(key)
+        return f"{value:.1f} ({value / base:.2f})" if base else f"{value:.1f}"
+
     for r in rows:
         lat = r["latency"]
-        ratio = f"{lat['p99_ms'] / e99:.2f}" if e99 else "-"
         pr = r["probe"]
+        cpu = f"{r['server_cpu_us_per_move']:,.0f}" + (
+            f" ({r['server_cpu_us_per_move'] / echo_cpu:.1f})" if echo_cpu else "")
+        moves = f"{r['moves_per_s']:,.0f}" + (
+            f" ({r['moves_per_s'] / echo['round_trips_per_s']:.3f})" if echo else "")
         lines.append(
-            f"| {r['tables']:,} ({r['conns']:,}) | {r['moves_per_s']:,.0f} | {lat['p50_ms']:.1f} | "
-            f"{lat['p99_ms']:.1f} | {lat['p999_ms']:.1f} | {lat.get('max_ms', 0):.1f} | {ratio} | "
-            f"{r['server_cpu_s'] / r['seconds']:.2f} | {r['server_cpu_us_per_move']:,.0f} | "
+            f"| {r['tables']:,} ({r['conns']:,}) | {moves} | {times(lat['p50_ms'], 'p50_ms')} | "
+            f"{times(lat['p99_ms'], 'p99_ms')} | {times(lat['p999_ms'], 'p999_ms')} | "
+            f"{times(lat.get('max_ms', 0), 'max_ms')} | "
+            f"{r['server_cpu_s'] / r['seconds']:.2f} | {cpu} | "
             f"{r['server_rss_mib']:,.0f} | {pr['max_pause_ms']} | {pr['max_gc_ms']} | "
             f"{r['server_refused']} / {r['rule_refused']}; {r['misread']} | {r['closed']} |")
     if echo:
-        lat = echo["latency"]
         lines.append(f"| echo baseline ({echo['conns']} closed loops) | "
-                     f"{echo['round_trips_per_s']:,.0f} round trips/s | {lat['p50_ms']:.1f} | "
-                     f"{lat['p99_ms']:.1f} | {lat['p999_ms']:.1f} | {lat.get('max_ms', 0):.1f} | "
-                     f"1.00 | | | | | | | |")
+                     f"{echo['round_trips_per_s']:,.0f} round trips/s | {elat['p50_ms']:.1f} | "
+                     f"{elat['p99_ms']:.1f} | {elat['p999_ms']:.1f} | {elat.get('max_ms', 0):.1f} | "
+                     f"| {echo_cpu or ''} | | | | | |")
     return "\n".join(lines)
 
 
@@ -650,7 +663,11 @@ def main(argv: Sequence[str] | None = None) -> int:
                 row["ratio_to_echo"] = {
                     "p50": round(row["latency"]["p50_ms"] / e["p50_ms"], 2),
                     "p99": round(row["latency"]["p99_ms"] / e["p99_ms"], 2),
-                    "moves_per_s": round(row["moves_per_s"] / echo["round_trips_per_s"], 3)}
+                    "p999": round(row["latency"]["p999_ms"] / e["p999_ms"], 2),
+                    "max": round(row["latency"]["max_ms"] / e["max_ms"], 2),
+                    "moves_per_s": round(row["moves_per_s"] / echo["round_trips_per_s"], 3),
+                    "cpu_per_move": round(row["server_cpu_us_per_move"]
+                                          / max(0.01, echo["server_cpu_us_per_round_trip"]), 2)}
             rows.append(row)
             print(json.dumps(row), flush=True)
     print(markdown(rows, echo), flush=True)

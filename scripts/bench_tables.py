@@ -56,6 +56,7 @@ from loadgen import (  # noqa: E402
     Histogram,
     Target,
     bench_cpus,
+    cpu_seconds,
     load_process_setup,
     run_load_processes,
     split_tables,
@@ -396,14 +397,22 @@ def bench_echo(opts: argparse.Namespace, workdir: Path, conns: int | None = None
                 "--time-limit", str(opts.time_limit)]
         if opts.uvloop:
             load.append("--uvloop")
+        cpu_before = cpu_seconds(server.proc.pid)
         done = subprocess.run(load, capture_output=True, text=True, timeout=opts.time_limit + 60,
                               env=dict(os.environ, PYTHONPATH=str(ROOT)),
                               preexec_fn=_preexec(load_cpu, opts.nofile))
+        cpu = cpu_seconds(server.proc.pid) - cpu_before
     finally:
         server.stop()
     if done.returncode != 0:
         raise SystemExit(f"bench_tables: the echo load failed:\n{done.stderr[-3000:]}")
-    return json.loads(done.stdout.strip().splitlines()[-1])
+    result = json.loads(done.stdout.strip().splitlines()[-1])
+    # the echo server's CPU per round trip (its connecting and closing included): the base the
+    # servers' CPU per action or move is compared with
+    result["server_cpu_s"] = round(cpu, 3)
+    result["server_cpu_us_per_round_trip"] = round(
+        cpu / max(1, result.get("round_trips", 0)) * 1e6, 2)
+    return result
 
 
 def markdown(rows: list[dict[str, Any]], echo: dict[str, Any] | None,
@@ -424,7 +433,9 @@ def markdown(rows: list[dict[str, Any]], echo: dict[str, Any] | None,
         lat = echo["latency"]
         lines.append(f"| echo baseline ({echo['conns']} conns) | "
                      f"{echo['round_trips_per_s']:,.0f} round trips/s | {lat['p50_ms']:.1f} | "
-                     f"{lat['p99_ms']:.1f} | {lat['p999_ms']:.1f} | 1.00 | | | | |")
+                     f"{lat['p99_ms']:.1f} | {lat['p999_ms']:.1f} | 1.00 | "
+                     f"{echo.get('server_cpu_s', 0) / max(1e-9, echo.get('seconds', 0)):.2f} | "
+                     f"{echo.get('server_cpu_us_per_round_trip', '')} | | |")
     for n, e in sorted((echo_at or {}).items()):
         lat = e["latency"]
         ratio = f"{e['round_trips_per_s'] / base:.2f}" if base else "-"

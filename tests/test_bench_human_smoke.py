@@ -37,4 +37,7 @@ def test_four_human_paced_tables_play_and_are_measured(tmp_path: Path) -> None:
     assert row["server_cpu_s"] > 0 and row["server_rss_mib"] > 0
     assert row["probe"]["windows"] >= 1 and row["probe"]["max_pause_ms"] is not None
     assert figures["echo"]["round_trips"] > 0 and row["ratio_to_echo"]["p99"] > 0
+    assert figures["echo"]["server_cpu_us_per_round_trip"] > 0
+    assert set(row["ratio_to_echo"]) == {"p50", "p99", "p999", "max", "moves_per_s",
+                                         "cpu_per_move"}
     assert "| 4 (16) |" in done.stdout
