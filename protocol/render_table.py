@@ -223,7 +223,7 @@ def _render_table_lines(d: dict[str, Any], game: dict[str, Any], names: list[Any
     elif phase == "play":
         lines.append(text("view-trick-empty", lang))
     wish = game.get("wish")
-    if wish is not None:
+    if wish is not None and phase != "finished":    # (a wish still open when the round ended)
         lines[-1] = text("view-with-wish", lang, line=lines[-1],
                          wish=text("view-wish", lang, rank=wish))
     return lines

@@ -82,6 +82,9 @@ SERVER_LIMITS = ("--max-connections", "0", "--max-per-ip", "0", "--max-guests", 
                  "--login-attempts-per-minute", "0", "--max-tables-per-ip", "0",
                  "--tables-per-minute", "0")
 _ANSI = re.compile(r"\x1b\[[0-9;]*m")
+#: flood control's answer to a dropped line (no id: the line was never read)
+FLOODING_JSON = b'{"type":"error","code":"flooding"'
+FLOODING_TEXT = "! [flooding]"
 #: refusals that a player's own choice causes (the rules), not the server's load
 RULE_CODES = frozenset(("not-your-turn", "must-lead", "must-fulfil-wish", "wrong-phase",
                         "too-low", "wrong-combination", "bad-card", "not-in-hand", "no-game",
@@ -183,6 +186,8 @@ class Player:
         m = ID_RE.search(line)
         if m is not None:
             self.reply(m.group(1).decode(), json.loads(line))
+        elif line.startswith(FLOODING_JSON) and self.inflight is not None:
+            self._answered("flooding")        # the line was dropped unread: think, send again
         elif b'"type":"prompt"' in line and "login" in self.waiters:
             self.waiters.pop("login").set_result(json.loads(line))
 
@@ -195,6 +200,9 @@ class Player:
             if line.startswith("  ") and self._prev_line:
                 line = self._prev_line + " " + line.strip()
             self._prev_line = line
+        if line.startswith(FLOODING_TEXT) and self.inflight is not None and self.playing:
+            self._answered("flooding")        # the line was dropped unread: think, send again
+            return
         if not self.playing:
             if not prompt:
                 self.lines.append(line)

@@ -275,3 +275,23 @@ def test_a_player_sees_only_the_lines_that_changed_in_the_play() -> None:
             assert whole[0] in render_table(Event("table-view", e.data))
             assert any(l.startswith("Your hand: ") for l in whole), whole
     assert passes_seen > 20 and whole is not None
+
+
+def test_a_wish_still_open_when_the_round_ended_is_not_shown_after_it() -> None:
+    """A round can end with its wish unfulfilled; the views after the end (and `/look` after
+    the game) keep the wish in their data but show no `Wish:` any more."""
+    for seed in range(80):
+        table, rec = game(seed=seed, options={"round": "1"})
+        ended = [e for e in rec.to("eve") if e.type == "table-view"
+                 and (e.data.get("game") or {}).get("phase") == "finished"
+                 and (e.data.get("game") or {}).get("wish") is not None]
+        if ended:
+            break
+    else:
+        raise AssertionError("no round of these seeds ended with an open wish")
+    for e in ended:
+        assert not any("Wish:" in line for line in render_table(e) or [])
+    table.submit("eve", "look")
+    look = [e for e in rec.to("eve") if e.type == "table-look"][-1]
+    assert (look.data.get("game") or {}).get("wish") is not None
+    assert not any("Wish:" in line for line in render_table(look) or [])
