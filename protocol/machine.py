@@ -98,7 +98,7 @@ def _update_bytes(before: dict[str, Any], after: dict[str, Any]) -> bytes:
 
 
 def _without_names(obj: dict[str, Any]) -> dict[str, Any]:
-    """A `game-*` object without the seats' names (protocol 2: the `state` has them)."""
+    """A `game-*` object without the seats' names (protocols 2 and 3: the `state` has them)."""
     return {k: v for k, v in obj.items() if k != "names"}
 
 
@@ -230,7 +230,7 @@ class MachineMode(TelnetLineProtocol):
         return True
 
     def _deliver_view(self, event: Event) -> None:
-        """A view of a table in machine mode (protocol 2): the whole `state` when the client
+        """A view of a table in machine mode (protocol 3): the whole `state` when the client
         holds none of this table for this seat (it entered, sat down, stood up, came back on a
         new connection), else an `update` with what changed since the state it holds (nothing
         when nothing did)."""

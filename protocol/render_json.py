@@ -33,8 +33,9 @@ __all__ = ["render_json", "state_object", "state_update", "apply_update", "dumps
 
 #: the version of machine mode's objects, in the `iset json` reply and the greeting. 1: a whole
 #: `state` after every change; 2: a whole `state` when a connection comes to a table (or to
-#: another seat), then after every change an `update` with only what changed for it
-PROTOCOL_VERSION = 2
+#: another seat), then after every change an `update` with only what changed for it; 3: as 2,
+#: and a play on top of the trick comes as `trick_add` (the new entries), not the whole `trick`
+PROTOCOL_VERSION = 3
 
 #: event types that answer the command of the person who receives them (in machine mode they
 #: carry the command's id); every other command is answered by an `ok` object
@@ -125,8 +126,9 @@ _ABSENT = object()
 def state_update(before: dict[str, Any], after: dict[str, Any]) -> dict[str, Any] | None:
     """The `update` object that turns the `state` object `before` into `after` (both of the
     same table), or None when nothing changed: `{"type": "update", "table": N, KEY: VALUE...}`
-    with each key whose value changed or is new, and `"unset": [KEY...]` for keys `after` no
-    longer has. `apply_update(before, update) == after`. Values are compared by identity first
+    with each key whose value changed or is new (a `trick` that only grew: `trick_add`, the
+    entries on top of it), and `"unset": [KEY...]` for keys `after` no longer has.
+    `apply_update(before, update) == after`. Values are compared by identity first
     (the views of a table share the objects of what did not change), then by type and value."""
     update: dict[str, Any] = {"type": "update", "table": after["table"]}
     get = before.get
@@ -135,7 +137,12 @@ def state_update(before: dict[str, Any], after: dict[str, Any]) -> dict[str, Any
         old = get(key, _ABSENT)
         if old is value or (type(old) is type(value) and old == value):
             continue
-        update[key] = value
+        if key == "trick" and type(old) is list and type(value) is list \
+                and len(value) > len(old) and all(
+                    a is b or _same_json(a, b) for a, b in zip(old, value)):
+            update["trick_add"] = value[len(old):]       # the plays on top of the trick
+        else:
+            update[key] = value
         changed = True
     if not before.keys() <= after.keys():                 # some key of `before` is gone
         update["unset"] = [key for key in before if key not in after]
@@ -143,11 +150,20 @@ def state_update(before: dict[str, Any], after: dict[str, Any]) -> dict[str, Any
     return update if changed else None
 
 
+def _same_json(a: Any, b: Any) -> bool:
+    """Whether two JSON values read the same on the wire (`True` is not `1` here); the views of
+    a table share the trick's entries, so this runs only where identity did not answer."""
+    return type(a) is type(b) and json.dumps(a, sort_keys=True) == json.dumps(b, sort_keys=True)
+
+
 def apply_update(state: dict[str, Any], update: dict[str, Any]) -> dict[str, Any]:
-    """The `state` object after `update` (a new dict; what a client of protocol 2 does)."""
+    """The `state` object after `update` (a new dict; what a client of protocol 3 does): its
+    keys replace the state's, `trick_add` is appended to the `trick`, the keys in `unset` go."""
     out = dict(state)
     for key, value in update.items():
-        if key != "type" and key != "unset":
+        if key == "trick_add":
+            out["trick"] = [*out.get("trick", ()), *value]
+        elif key != "type" and key != "unset":
             out[key] = value
     for key in update.get("unset", ()):
         out.pop(key, None)

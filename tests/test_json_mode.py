@@ -125,7 +125,7 @@ def test_iset_switches_both_ways_and_is_not_saved(lobby: FakeLobby) -> None:
     c.login("Bert", "secret99")
     c.send("/iset json 1")
     got = objects(c)
-    assert got == [{"type": "iset", "name": "json", "value": "1", "protocol": 2}]
+    assert got == [{"type": "iset", "name": "json", "value": "1", "protocol": 3}]
     c.send("#1 /iset json 0")
     assert objects(c) == [{"type": "iset", "name": "json", "value": "0", "id": "1"}]
     c.send("/who")

@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 from lobby.table_views import TableViews
 from protocol.render_json import apply_update, dumps, state_object, state_update
 from test_table_output_bytes import Game
+from tichu_bot.client import apply_update as bot_apply_update
 
 
 def run(coro: Coroutine[Any, Any, Any]) -> Any:
@@ -38,6 +39,8 @@ class Follower:
         self.name = name
         self.state: dict[str, Any] | None = None
         self.states = self.updates = 0
+        self.added = 0                      # trick entries that came as trick_add
+        self.bot_state: dict[str, Any] | None = None
 
     def read(self, data: bytes) -> None:
         for raw in data.split(b"\r\n"):
@@ -47,11 +50,23 @@ class Follower:
             if obj["type"] == "state":
                 obj.pop("id", None)
                 self.state = obj
+                self.bot_state = dict(obj)
                 self.states += 1
             elif obj["type"] == "update":
                 assert self.state is not None and obj["table"] == self.state["table"], obj
                 assert len(obj) > 2, obj                       # never an empty update
+                old_trick = self.state.get("trick")
+                if "trick" in obj:                  # protocol 3: a trick that only grew
+                    new = obj["trick"]              # comes as trick_add, never whole
+                    assert "trick_add" not in obj
+                    assert not (isinstance(old_trick, list) and len(new) > len(old_trick)
+                                and new[:len(old_trick)] == old_trick), (old_trick, obj)
+                if "trick_add" in obj:
+                    assert obj["trick_add"] and isinstance(old_trick, list), obj
+                    self.added += len(obj["trick_add"])
+                self.bot_state = bot_apply_update(self.bot_state or {}, obj)
                 self.state = apply_update(self.state, obj)
+                assert self.bot_state == self.state     # tichu_bot's apply_update: the same
                 self.updates += 1
             elif obj["type"].startswith("game-"):
                 assert "names" not in obj, obj                # protocol 2: the state has them
@@ -70,6 +85,24 @@ def test_state_update_and_apply_update_are_inverse() -> None:
     assert update == {"type": "update", "table": 1, "b": 1, "c": None, "unset": ["gone"]}
     assert apply_update(before, update) == after
     assert state_update(after, dict(after)) is None
+
+
+def test_a_trick_that_only_grew_comes_as_trick_add() -> None:
+    one, two = {"seat": 0, "cards": "S5"}, {"seat": 1, "cards": "G7"}
+    before = {"type": "state", "table": 1, "trick": [one], "turn": 1}
+    after = {"type": "state", "table": 1, "trick": [one, two], "turn": 2}
+    update = state_update(before, after)
+    assert update == {"type": "update", "table": 1, "trick_add": [two], "turn": 2}
+    assert apply_update(before, update) == after == bot_apply_update(before, update)
+    for replaced in ([], [two], [two, one], [{"seat": 0, "cards": "S5", "x": True}, two]):
+        after = {"type": "state", "table": 1, "trick": replaced, "turn": 1}
+        update = state_update(before, after)
+        assert update == {"type": "update", "table": 1, "trick": replaced}
+        assert apply_update(before, update) == after == bot_apply_update(before, update)
+    # a value that only compares equal (True == 1) is not the same on the wire
+    before = {"type": "state", "table": 1, "trick": [True]}
+    after = {"type": "state", "table": 1, "trick": [1, 2]}
+    assert state_update(before, after) == {"type": "update", "table": 1, "trick": [1, 2]}
 
 
 @settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -126,5 +159,6 @@ def test_updates_applied_in_order_rebuild_the_whole_state(seed: int, bombwindow:
         if f.name == "Fay" and steps <= late:
             continue
         assert f.states >= 1 and f.updates > 0, (f.name, f.states, f.updates)
+        assert f.added > 0, f.name                   # the plays came as trick_add
     # players get the whole state once (coming to the table, then sitting down), then updates
     assert followers[asker].states <= 2 + 1        # + the %state answer

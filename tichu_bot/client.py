@@ -17,11 +17,12 @@ table's state is tracked, other objects are queued for ``next_object``/``events`
 is in flight at a time (the server answers a connection's lines in order anyway).
 
 The table's state: a ``state`` object replaces the one held; an ``update`` object (machine mode
-protocol 2, announced by ``iset``'s ``protocol`` field) changes the keys it names and removes the
-keys listed in its ``unset`` -- ``Client.state`` is always the whole state as the server would
-send it now, and ``state_no`` counts the changes. A bot decides from ``Client.state`` (the same
-fields as the engine's view of its seat: ``phase``, ``hand``, ``turn``, ``legal``, ``can_pass``,
-``bombs``, ...; lobby.bots.strategy.my_turn_to says what the seat is asked to do).
+protocol 3, announced by ``iset``'s ``protocol`` field) changes the keys it names, appends its
+``trick_add`` to the trick, and removes the keys listed in its ``unset`` -- ``Client.state`` is
+always the whole state as the server would send it now, and ``state_no`` counts the changes. A bot
+decides from ``Client.state`` (the same fields as the engine's view of its seat: ``phase``,
+``hand``, ``turn``, ``legal``, ``can_pass``, ``bombs``, ...; lobby.bots.strategy.my_turn_to says
+what the seat is asked to do).
 
 Flood control: ``rate`` lines per second at most on average (default 6, below the server's
 default ``--flood-rate`` 20), ``burst`` at once; a line dropped anyway (the error ``flooding``,
@@ -59,12 +60,15 @@ class CommandRefused(ClientError):
 
 
 def apply_update(state: dict[str, Any], update: dict[str, Any]) -> dict[str, Any]:
-    """The state after an ``update`` object (a new dict): its keys replace the state's, the keys
-    in its ``unset`` are removed (docs/protocol.md, "The update object": the client's side of
+    """The state after an ``update`` object (a new dict): its keys replace the state's,
+    ``trick_add`` is appended to the ``trick``, the keys in its ``unset`` are removed
+    (docs/protocol.md, "The update object": the client's side of
     protocol.render_json.state_update; tests/test_bot_library.py checks that it undoes it)."""
     out = dict(state)
     for key, value in update.items():
-        if key not in ("type", "unset"):
+        if key == "trick_add":                  # protocol 3: plays on top of the trick
+            out["trick"] = [*out.get("trick", ()), *value]
+        elif key not in ("type", "unset"):
             out[key] = value
     for key in update.get("unset", ()):
         out.pop(key, None)
