@@ -80,14 +80,20 @@ def add_log_options(parser: argparse.ArgumentParser) -> None:
              "size: PATH becomes PATH.YYYY_M_D; old files are kept")
 
 
-def _non_negative_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"must be 0 or more, not {value}")
-    return value
+def whole_number(minimum: int) -> Callable[[str], int]:
+    """An argparse type: a whole number of at least `minimum` (the server's options use it)."""
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+        if value < minimum:
+            raise argparse.ArgumentTypeError(f"must be {minimum} or more, not {value}")
+        return value
+    return parse
+
+
+_non_negative_int = whole_number(0)
 
 
 def given_log_options(opts: argparse.Namespace) -> list[str]:

@@ -38,6 +38,7 @@ from lobby.journal import CHECKPOINT_PAGES
 from lobby.messages import LANGUAGES
 from lobby.store import StartupError, Store
 from lobby.world import World
+from protocol.logs import whole_number
 
 __all__ = ["DEFAULT_DB", "DEFAULT_PORT", "LobbyFactory", "LobbyServer", "LobbyService", "main",
            "parse_args", "read_motd",
@@ -384,17 +385,6 @@ def configure_journal(journal: Any, opts: argparse.Namespace) -> None:
         journal.checkpoint_pages = opts.journal_checkpoint_pages
 
 
-def _at_least_one(text: str) -> int:
-    """An argparse type: a whole number of at least 1."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be 1 or more, not {value}")
-    return value
-
-
 def parse_args(argv: Sequence[str] | None = None, prog: str = "tichu-lobby") -> argparse.Namespace:
     """The options of ``tichu-lobby`` (and of ``twist tichu-lobby``: ``prog``); argparse exits
     with status 2 and a usage line on a bad option."""
@@ -473,7 +463,7 @@ def build_parser(prog: str = "tichu-lobby") -> argparse.ArgumentParser:
                              "database, a finished game: the database thread); "
                              "--no-journal-inline: every transaction on the database thread "
                              "(default: inline)")
-    parser.add_argument("--journal-checkpoint-pages", type=_at_least_one, default=None,
+    parser.add_argument("--journal-checkpoint-pages", type=whole_number(1), default=None,
                         metavar="PAGES",
                         help="the database thread checkpoints the WAL about every PAGES pages "
                              f"that the inline commits wrote (default {CHECKPOINT_PAGES})")

@@ -75,6 +75,14 @@ def drive(table: TableActor, rec: Recorder, clock: Any, humans: list[str], rng: 
     raise AssertionError("the game did not end")
 
 
+def bots_play_to_the_end(table: TableActor, clock: Any, limit: int = 20000) -> None:
+    """Turn the clock until a game of bots only is no longer playing."""
+    for _ in range(limit):
+        if table.state != "playing":
+            return
+        clock.advance(0)
+
+
 def bot_table(**kw: Any) -> tuple[TableActor, Recorder, Any]:
     table, rec, clock = new_table(**kw)
     table.bot_delay = 0.0
@@ -158,10 +166,7 @@ def test_four_bots_play_a_complete_game() -> None:
         table.submit("ann", "addbot", strategy)
     table.submit("ann", "start")
     assert table.state == "playing"
-    for _ in range(20000):
-        if table.state != "playing":
-            break
-        clock.advance(0)
+    bots_play_to_the_end(table, clock)
     assert table.state == "finished"
     assert table.result is not None and not table.result.get("abandoned")
     assert set(table.result["bots"]) == set(table.players)
@@ -372,10 +377,7 @@ def test_a_refused_bot_command_falls_back_to_a_random_legal_one() -> None:
     for bot in table.bots.values():
         bot.strategy = _Stubborn()
     table.submit("ann", "start")
-    for _ in range(20000):
-        if table.state != "playing":
-            break
-        clock.advance(0)
+    bots_play_to_the_end(table, clock)
     assert table.state == "finished"
     refusals = [e.type for bot in table.bots.values() for e in bot.errors]
     assert refusals and set(refusals) <= {"must-lead", "must-fulfil-wish"}
@@ -399,10 +401,7 @@ def test_a_seeded_game_with_bots_plays_the_same_every_time() -> None:
         for strategy in ("heuristic", "random", "heuristic", "random"):
             table.submit("ann", "addbot", strategy)
         table.submit("ann", "start")
-        for _ in range(20000):
-            if table.state != "playing":
-                break
-            clock.advance(0)
+        bots_play_to_the_end(table, clock)
         assert table.state == "finished" and not rec.errors()
         events = [(e.type, e.data) for _, e in rec.log if e.type.startswith("game-")]
         return table.result["rounds"], events

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import itertools
 import random
-from typing import Any, Coroutine
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -24,19 +24,11 @@ from conftest import IAC, FakeLobby
 from protocol import render_table
 from protocol.telnet import DO, TelnetLineProtocol
 from protocol.telnet_options import MCCP2
+from test_lean_updates import run as run_now
 from test_table_output_bytes import Game
 
 LANGS = ("en", "de", "fr", "es", "da")
 WIDTHS = (80, 80, 60, 40, 120)
-
-
-def run_now(coro: Coroutine[Any, Any, Any]) -> Any:
-    """A coroutine of `Game` on its task.Clock: it never waits, so it runs to its end now."""
-    try:
-        coro.send(None)
-    except StopIteration as stop:
-        return stop.value
-    raise AssertionError("the game waited for something")
 
 
 def setup(seed: int) -> dict[str, Any]:
