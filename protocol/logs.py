@@ -69,10 +69,10 @@ def add_log_options(parser: argparse.ArgumentParser) -> None:
     add("--log-file", default=None, metavar="PATH",
         help="append the log to this file, rotated by size (or daily), instead of writing it to "
              "the standard output")
-    add("--log-rotate-bytes", type=_non_negative_int, default=None, metavar="BYTES",
+    add("--log-rotate-bytes", type=whole_number(0), default=None, metavar="BYTES",
         help=f"rotate --log-file when it reaches this size: PATH becomes PATH.1, PATH.1 becomes "
              f"PATH.2, ... (default {DEFAULT_ROTATE_BYTES:,}; 0: never by size)")
-    add("--log-rotate-keep", type=_non_negative_int, default=None, metavar="N",
+    add("--log-rotate-keep", type=whole_number(0), default=None, metavar="N",
         help=f"old log files kept by size rotation, PATH.1 .. PATH.N; older ones are removed "
              f"(default {DEFAULT_ROTATE_KEEP}; 0: keep every one)")
     add("--log-rotate-daily", action="store_true", default=None,
@@ -92,8 +92,6 @@ def whole_number(minimum: int) -> Callable[[str], int]:
         return value
     return parse
 
-
-_non_negative_int = whole_number(0)
 
 
 def given_log_options(opts: argparse.Namespace) -> list[str]:
