@@ -107,6 +107,9 @@ class Limits:
     max_gmcp_supports: int = 64         # packages kept of a client's Core.Supports.*
     typeahead_window: float = 1.0       # seconds in which a line at the guest confirmation
     #                                     counts as typed ahead (dropped, never a name)
+    typeahead_after_refusal: float = 0.0  # seconds after a refusal at the log-in in which a
+    #                                     line counts as typed ahead (dropped, never a name);
+    #                                     the lines already received then are dropped always
     max_tables_per_user: int = 0        # open tables one user hosts or sits at
     max_seats_per_user: int = 0         # open tables one user sits at
     max_tables_per_ip: int = 0          # open tables the users of one address group host or sit at
@@ -155,6 +158,7 @@ PUBLIC_LIMITS = Limits(
     flood_burst=20,
     flood_kick=500,
     greeting_delay=0.2,
+    typeahead_after_refusal=1.0,
     max_tables_per_user=2,        # as on BSW: a seat at one table and one more table hosted
     max_seats_per_user=1,
     max_tables_per_ip=4,

@@ -582,6 +582,11 @@ def add_limit_options(parser: argparse.ArgumentParser) -> None:
         help=f"a line at the guest confirmation of an unregistered name is dropped unseen (it "
              f"may be a password typed ahead); within this time of the question the question is "
              f"asked again, later the login prompt follows (default {d.typeahead_window:g})")
+    add("--typeahead-after-refusal", type=float, default=d.typeahead_after_refusal,
+        metavar="SECONDS",
+        help=f"after any refusal at the log-in (bad-name, banned, wrong-password ...) a line "
+             f"that arrives within this time is dropped unseen, never taken as a name; lines "
+             f"already received then are dropped always (default {d.typeahead_after_refusal:g})")
     add("--max-tables-per-user", type=int, default=d.max_tables_per_user, metavar="N",
         help=f"open tables one user hosts or sits at (default {d.max_tables_per_user})")
     add("--max-seats-per-user", type=int, default=d.max_seats_per_user, metavar="N",
@@ -630,6 +635,7 @@ def limits_from(opts: argparse.Namespace, nofile: tuple[int, int] | None = None)
         limit_loopback=opts.limit_loopback,
         greeting_delay=opts.greeting_delay, max_subnegotiation=opts.max_subnegotiation,
         max_gmcp_supports=opts.max_gmcp_supports, typeahead_window=opts.typeahead_window,
+        typeahead_after_refusal=opts.typeahead_after_refusal,
         max_tables_per_user=opts.max_tables_per_user,
         max_seats_per_user=opts.max_seats_per_user, max_tables_per_ip=opts.max_tables_per_ip,
         abandon_after=opts.abandon_after, tables_per_minute=opts.tables_per_minute,

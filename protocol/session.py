@@ -51,6 +51,14 @@ TYPEAHEAD_WINDOW = 1.0
 CLOSE_GRACE = 30.0
 
 log = Logger(namespace="protocol.session")
+#: the states of the log-in (a refusal in them makes the lines typed ahead behind it void)
+_LOGIN_STATES = ("login", "password", "confirm", "seat-key")
+
+
+class _TypedAhead(str):
+    """A line that was already received when a line before it was refused at the log-in."""
+
+    __slots__ = ()
 
 
 #: the last lobby event rendered for text mode, the render context it was rendered for, and its
@@ -70,6 +78,9 @@ class Session(MachineMode, MudOptions):
     _account: Account | None = None  # the account whose password is being asked
     _guest_name: str | None = None  # state "confirm": the unregistered name to confirm
     _confirm_asked: float = 0.0     # ... asked at this clock time (lines before: typed ahead)
+    _refused_at: float | None = None  # when a line at the log-in was last refused (type-ahead)
+    _refused_chunk: int = -1        # ... in the TCP segment of this number
+    _chunks: int = 0                # TCP segments received
     _seat_name: str | None = None  # the guest name whose seat's reconnect key is being asked
     _failures: int = 0
     _busy: bool = False
@@ -353,6 +364,7 @@ class Session(MachineMode, MudOptions):
             d.callback(None)
 
     def dataReceived(self, data: bytes) -> None:
+        self._chunks += 1
         guard = self._guard
         if guard is not None and not guard.bytes_received(len(data)):
             return              # over the byte budget: dropped unparsed (protocol.guard)
@@ -420,6 +432,8 @@ class Session(MachineMode, MudOptions):
         if self._guard is not None and not self._guard.line_received():
             self.factory.metrics.flood_drop("line")
             return  # flood control dropped the line (the first one got a warning)
+        if self._refused_chunk == self._chunks and self.state in _LOGIN_STATES:
+            line = _TypedAhead(line)      # in the same segment as a refusal at the log-in
         if self._busy:
             if self._queue is None:
                 self._queue = deque()
@@ -469,6 +483,15 @@ class Session(MachineMode, MudOptions):
             self._run(self._queue.popleft())
 
     def _refused(self, error: LobbyError) -> None:
+        if self.state in _LOGIN_STATES and not self.json_mode:
+            # a refusal at the log-in: the lines typed ahead behind the refused one (a password
+            # after a mistyped or banned name) are dropped unseen (see _login): those already
+            # here (queued, or later in the same TCP segment) always, those still on their way
+            # within --typeahead-after-refusal seconds
+            self._refused_at = self.world.clock.seconds()
+            self._refused_chunk = self._chunks
+            if self._queue:
+                self._queue = deque(_TypedAhead(q) for q in self._queue)
         self.deliver(error_event(error.code, **error.params))
         self._prompt()
 
@@ -498,6 +521,16 @@ class Session(MachineMode, MudOptions):
     # ---- login -----------------------------------------------------------------------------------
     def _login(self, line: str) -> Any:
         name = line.strip()
+        if type(line) is _TypedAhead or self._refused_at is not None:
+            if type(line) is _TypedAhead or (self.world.clock.seconds() - self._refused_at
+                                              < self._refusal_window()):
+                # typed ahead of a refusal at the log-in (bad-name, reserved-name, banned,
+                # address-banned, too-many-guests, wrong-password ...): it may be the password
+                # that followed a refused name, so it is never a name, never shown, never logged
+                self.deliver(Event("typed-ahead-dropped"))
+                self._prompt()
+                return None
+            self._refused_at = None
         if name == MSSP_REQUEST:       # a MUD listing's crawler: the MSSP table as plain text
             self.sendText(self.mssp_plain_reply())
             self._prompt()
@@ -565,9 +598,15 @@ class Session(MachineMode, MudOptions):
     def _typed_ahead(self) -> bool:
         """A line that reached the confirmation within ``typeahead_window`` seconds of the
         question (queued behind the name, or in flight while the question travelled)."""
-        guard = getattr(self.factory, "guard", None)
-        window = guard.limits.typeahead_window if guard is not None else TYPEAHEAD_WINDOW
-        return self.world.clock.seconds() - self._confirm_asked < window
+        return self.world.clock.seconds() - self._confirm_asked < self._typeahead_window()
+
+    def _refusal_window(self) -> float:
+        guard = self.factory.guard
+        return guard.limits.typeahead_after_refusal if guard is not None else 0.0
+
+    def _typeahead_window(self) -> float:
+        guard = self.factory.guard
+        return guard.limits.typeahead_window if guard is not None else TYPEAHEAD_WINDOW
 
     async def _password(self, line: str) -> None:
         account, self._account = self._account, None

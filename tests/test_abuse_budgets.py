@@ -98,3 +98,67 @@ async def test_every_byte_counts_unterminated_lines_too(tmp_path: Path) -> None:
         await within(c.lost)
     finally:
         await srv.stop()
+
+
+# ---- 3. type-ahead after any refusal at the log-in -----------------------------------------------
+DROPPED = "(That line was not used: it might be a password typed ahead.)\r\n"
+
+
+def _no_secret_anywhere(secret: str, srv: RunningServer, logged: Any, *clients: LineClient) -> None:
+    from twisted.logger import formatEvent
+    assert not [e for e in logged if secret in formatEvent(e)]
+    assert all(secret not in c.buffer for c in clients)
+    assert secret not in [u.name for u in srv.server.world.users.values()]
+
+
+@pytest_twisted.ensureDeferred
+async def test_a_password_typed_ahead_of_a_bad_name_is_never_a_name(tmp_path: Path,
+                                                                    logged: Any) -> None:
+    srv = await _server(tmp_path, max_guests=2)
+    try:
+        watcher = await srv.client()
+        await watcher.login("Watcher")
+        for first, code in (("Jürgen", "bad-name"), ("Guest1234", "reserved-name"),
+                            ("x", "bad-name")):
+            c = await srv.client()
+            await c.expect("login: ")
+            c.transport.write(f"{first}\r\nhunter22\r\n\r\n".encode())   # typed at once
+            got = await c.expect(f"! [{code}]")
+            got += await c.expect("login: " + DROPPED + "login: " + DROPPED + "login: ")
+            assert "hunter22" not in got
+            await c.close()
+        # too-many-guests comes after the name's look-up (the next lines wait in the queue)
+        other = await srv.client()
+        await other.login("Second")
+        await watcher.expect("Second enters the Lobby.\r\n")
+        c = await srv.client()
+        await c.expect("login: ")
+        c.transport.write(b"Third\r\nhunter22\r\nhunter22\r\n")
+        await c.expect("! [too-many-guests]")
+        await c.expect("login: " + DROPPED + "login: " + DROPPED + "login: ")
+        watcher.send("/who")
+        assert await watcher.read_line() == "In the Lobby (2): Second, Watcher"
+        _no_secret_anywhere("hunter22", srv, logged, watcher, other)
+    finally:
+        await srv.stop()
+
+
+@pytest_twisted.ensureDeferred
+async def test_a_line_still_on_its_way_after_a_refusal_is_dropped_within_the_window(
+        tmp_path: Path, logged: Any) -> None:
+    srv = await _server(tmp_path, typeahead_after_refusal=60.0)
+    try:
+        watcher = await srv.client()
+        await watcher.login("Watcher")
+        c = await srv.client()
+        await c.expect("login: ")
+        c.send("Jürgen")
+        await c.expect("! [bad-name]")
+        await c.expect("login: ")
+        c.send("hunter22")              # its own segment, after the refusal was on its way
+        assert await c.expect("login: ") == DROPPED + "login: "
+        watcher.send("/who")
+        assert await watcher.read_line() == "In the Lobby (1): Watcher"
+        _no_secret_anywhere("hunter22", srv, logged, watcher)
+    finally:
+        await srv.stop()
