@@ -205,6 +205,16 @@ MIGRATIONS: list[Migration] = [
         # a code of lobby.messages.LANGUAGES (de, en, fr, es, da), or NULL: the server's --lang
         "ALTER TABLE accounts ADD COLUMN language TEXT",
     ]),
+    # issue 23: throttle, never lock out -- the address groups an account logged in from are
+    # remembered (protocol/guard.py: failures from other addresses never delay them)
+    Migration(6, "the address groups an account logged in from", [
+        """CREATE TABLE login_addresses (
+               name_key      TEXT NOT NULL,
+               address_group TEXT NOT NULL,     -- an IPv4 address, an IPv6 prefix
+               last_login    REAL NOT NULL,
+               PRIMARY KEY (name_key, address_group)
+           ) WITHOUT ROWID""",
+    ]),
 ]
 
 
@@ -553,6 +563,24 @@ class Store:
         server's default). Fires False if there is no such account."""
         return self._run(self._update, "UPDATE accounts SET language = ? WHERE name_key = ?",
                          (language, name_key(name)))
+
+    def note_login_address(self, name: str, group: str, now: float) -> "Deferred[bool]":
+        """``name`` logged in from the address group ``group`` at ``now`` (remembered)."""
+        return self._run(self._update,
+                         "INSERT INTO login_addresses (name_key, address_group, last_login) "
+                         "VALUES (?, ?, ?) ON CONFLICT (name_key, address_group) "
+                         "DO UPDATE SET last_login = excluded.last_login",
+                         (name_key(name), group, now))
+
+    def login_addresses(self, since: float) -> "Deferred[list[tuple[str, str]]]":
+        """Every (name key, address group) with a log-in after ``since``; older ones are
+        forgotten (deleted) first."""
+        def query() -> list[tuple[str, str]]:
+            conn = self._db()
+            conn.execute("DELETE FROM login_addresses WHERE last_login < ?", (since,))
+            return [(str(k), str(g)) for k, g in conn.execute(
+                "SELECT name_key, address_group FROM login_addresses")]
+        return self._run(query)
 
     def _update(self, sql: str, params: tuple[Any, ...]) -> bool:
         return self._db().execute(sql, params).rowcount > 0

@@ -32,10 +32,15 @@ attempts is limited like a sequence of failed ones:
   always count;
 - per connection, at most ``password_attempts_per_connection`` in the last 60 s
   (``too-many-attempts-here``), counted the same way;
-- per account, across all addresses: after ``account_failures_before_delay`` failures in a row
-  every further attempt waits a growing delay (``account_delay_first`` seconds, doubled with
-  each failure, at most ``account_delay_max``; ``account-wait``). A success resets it; failures
-  are forgotten ``account_failures_forgotten`` seconds after the last one.
+- throttle, never lock out: failures are counted per (account, address group); after
+  ``account_failures_before_delay`` of them every further attempt from that group waits a
+  growing delay (``account_delay_first`` seconds, doubled with each failure, at most
+  ``account_delay_max``; ``account-wait``). The same count over the address groups the account
+  never logged in from is the account's ceiling, which slows only such groups: a group the
+  account logged in from (remembered ``known_address_days`` in the store, ``load_known``; a
+  guest's address for its reconnect key, in memory) is never delayed by failures elsewhere. A
+  success resets both; failures are forgotten ``account_failures_forgotten`` seconds after the
+  last one.
 
 ``Guard.registration_attempt(session)`` allows ``registrations_per_hour`` new accounts per address
 group in the last hour (``too-many-registrations``). ``Guard.failure_delay()`` is the pause after
@@ -92,6 +97,8 @@ class Limits:
     account_delay_max: float = 0.0      # the longest delay between attempts for one account
     account_delay_first: float = 5.0    # the first such delay (doubled with each failure)
     account_failures_forgotten: float = 3600.0  # an account's failures forgotten after this
+    known_address_days: float = 90.0    # days an address group an account logged in from
+    #                                     is remembered (failures elsewhere never delay it)
     registrations_per_hour: int = 0     # new accounts per address group per hour
     login_failure_delay: float = 0.0    # seconds before "wrong password" is answered
     login_timeout: float = 0.0          # seconds to finish logging in
@@ -377,8 +384,13 @@ class Guard:
         self._attempts: dict[str, deque[float]] = {}         # address group -> attempt times
         self._account_failures: dict[str, tuple[int, float]] = {}   # key -> (count, last)
         self._registrations: dict[str, deque[float]] = {}    # address group -> times
-        #: address group -> keys of the accounts that logged in from there (see password_attempt)
+        #: address group -> keys of the accounts that logged in from there (see password_attempt;
+        #: loaded from the store's login_addresses by ``load_known``, kept there by ``_logged_in``)
         self._known: dict[str, set[str]] = {}
+        #: (account key, address group) -> (failures, last): the growing delay of one pair
+        self._pair_failures: dict[tuple[str, str], tuple[int, float]] = {}
+        #: the store that remembers the address groups of the accounts (None: memory only)
+        self.store: Any = None
         #: what a refused password attempt was refused for -> when that was last logged
         self._refusals_logged: dict[str, float] = {}
         #: counters for the operator and the tests
@@ -450,15 +462,21 @@ class Guard:
         host = peer_host(session)
         group = address_group(host)
         key = account.lower() if account else None
-        # the account first: its delay holds whatever the address or connection
+        # an address group the account logged in from before (remembered for
+        # known_address_days): failures from elsewhere never delay it (throttle, never lock out)
+        known = key is not None and kind == "login" and key in self._known.get(group, ())
         if key is not None and limits.account_failures_before_delay:
-            wait = self._account_wait(key, now)
+            # the growing delay of this (account, address group); the account's own ceiling,
+            # counted over the groups it never used, slows only such groups
+            wait = self._delay_wait(self._pair_failures, (key, group), now)
+            if wait <= 0 and not known:
+                wait = self._delay_wait(self._account_failures, key, now)
             if wait > 0:
                 if self._log_refusal("account " + key, now):
-                    log.info("password attempt for {account} from {host} refused: {count} "
+                    log.info("password attempt for {account} from {host} refused: too many "
                              "failures, next attempt in {seconds} s (further refusals of this "
                              "minute are counted, not logged)", account=account, host=host,
-                             count=self._account_failures[key][0], seconds=_ceil(wait))
+                             seconds=_ceil(wait))
                 raise LobbyError("account-wait", name=account, seconds=_ceil(wait))
         conn_window: deque[float] | None = None
         connection = session._guard if isinstance(session._guard, ConnectionGuard) else None
@@ -473,7 +491,6 @@ class Guard:
                              "refusals of this minute are counted, not logged)", host=host)
                 raise LobbyError("too-many-attempts-here", seconds=_ceil(wait))
         addr_window: deque[float] | None = None
-        known = key is not None and kind == "login" and key in self._known.get(group, ())
         if limits.login_attempts_per_minute and self._limited(host) and not known:
             addr_window = self._attempts.setdefault(group, deque())
             wait = _window_wait(addr_window, limits.login_attempts_per_minute, 60.0, now)
@@ -492,19 +509,23 @@ class Guard:
             conn_window.append(now)
         if key is not None and limits.account_failures_before_delay:
             # running attempts count as failures until they succeed (a simultaneous burst)
-            count, _ = self._account_failures.get(key, (0, now))
-            self._account_failures[key] = (count + 1, now)
-            if len(self._account_failures) > 100000:
-                self._forget_accounts(now)
-        return Attempt(self, kind, key, now, addr_window, conn_window, group)
+            counters: list[dict[Any, tuple[int, float]]] = [self._pair_failures]
+            if not known:
+                counters.append(self._account_failures)
+            for counter, k in zip(counters, ((key, group), key)):
+                count, _ = counter.get(k, (0, now))
+                counter[k] = (count + 1, now)
+                if len(counter) > 100000:
+                    self._forget_failures(counter, now)
+        return Attempt(self, kind, key, now, addr_window, conn_window, group, known)
 
-    def _account_wait(self, key: str, now: float) -> float:
-        entry = self._account_failures.get(key)
+    def _delay_wait(self, counter: dict[Any, tuple[int, float]], key: Any, now: float) -> float:
+        entry = counter.get(key)
         if entry is None:
             return 0.0
         count, last = entry
         if now - last >= self.limits.account_failures_forgotten:
-            del self._account_failures[key]
+            del counter[key]
             return 0.0
         excess = count - self.limits.account_failures_before_delay
         if excess < 0:
@@ -514,20 +535,25 @@ class Guard:
             delay = min(delay, self.limits.account_delay_max)
         return last + delay - now
 
-    def _forget_accounts(self, now: float) -> None:
-        for k in [k for k, (_, last) in self._account_failures.items()
+    def _forget_failures(self, counter: dict[Any, tuple[int, float]], now: float) -> None:
+        for k in [k for k, (_, last) in counter.items()
                   if now - last >= self.limits.account_failures_forgotten]:
-            del self._account_failures[k]
+            del counter[k]
 
-    def _account_failed(self, key: str, now: float) -> None:
-        count, _ = self._account_failures.get(key, (1, now))
-        self._account_failures[key] = (count, now)   # counted at the start; the delay from now
+    def _account_failed(self, key: str, group: str, known: bool, now: float) -> None:
+        for counter, k in ((self._pair_failures, (key, group)), (self._account_failures, key)):
+            if counter is self._account_failures and known:
+                continue
+            count, _ = counter.get(k, (1, now))
+            counter[k] = (count, now)   # counted at the start; the delay from now
 
-    def _account_succeeded(self, key: str) -> None:
+    def _account_succeeded(self, key: str, group: str) -> None:
+        self._pair_failures.pop((key, group), None)
         self._account_failures.pop(key, None)
 
-    def _logged_in(self, group: str, key: str) -> None:
-        """``key`` logged in from ``group``: known there from now on (memory only, bounded)."""
+    def _logged_in(self, group: str, key: str, remember: bool = True) -> None:
+        """``key`` logged in from ``group``: known there from now on (in memory, bounded; a
+        registered account's also in the store, for ``known_address_days``)."""
         known = self._known.get(group)
         if known is None:
             if len(self._known) >= 100000:
@@ -535,6 +561,26 @@ class Guard:
             known = self._known[group] = set()
         if len(known) < 10000:
             known.add(key)
+        if remember and self.store is not None and self.limits.known_address_days > 0:
+            self.store.note_login_address(key, group, self.clock.seconds()).addErrback(
+                lambda f: log.failure("remembering the address of {account}", f, account=key))
+
+    def note_guest(self, session: "Session", name: str) -> None:
+        """A guest entered as ``name``: its address group is known for the name's reconnect key
+        (memory only; a guest's key follows the rule of a password)."""
+        self._logged_in(address_group(peer_host(session)), name.lower(), remember=False)
+
+    def load_known(self, store: Any) -> "Deferred[int]":
+        """Remember the address groups of the accounts' log-ins of the last
+        ``known_address_days`` (older ones are deleted); from now on new ones are stored."""
+        self.store = store
+        since = self.clock.seconds() - self.limits.known_address_days * 86400.0
+
+        def loaded(rows: list[tuple[str, str]]) -> int:
+            for key, group in rows:
+                self._logged_in(group, key, remember=False)
+            return len(rows)
+        return store.login_addresses(since).addCallback(loaded)
 
     def registration_attempt(self, session: "Session") -> "Registration":
         """Admit one new account from the session's address group: a ``Registration`` (call
@@ -594,13 +640,15 @@ def _window_wait(window: deque[float], limit: int, span: float, now: float) -> f
 class Attempt:
     """One admitted password attempt (``Guard.password_attempt``); end it once."""
 
-    __slots__ = ("guard", "kind", "key", "stamp", "addr_window", "conn_window", "group", "ended")
+    __slots__ = ("guard", "kind", "key", "stamp", "addr_window", "conn_window", "group", "ended",
+                 "known")
 
     def __init__(self, guard: Guard | None, kind: str, key: str | None, stamp: float,
                  addr_window: deque[float] | None, conn_window: deque[float] | None,
-                 group: str = "?") -> None:
+                 group: str = "?", known: bool = False) -> None:
         self.guard = guard
         self.group = group
+        self.known = known
         self.kind = kind
         self.key = key
         self.stamp = stamp
@@ -624,7 +672,7 @@ class Attempt:
             if self.key is not None:
                 self.guard._logged_in(self.group, self.key)
         if self.key is not None and self.guard.limits.account_failures_before_delay:
-            self.guard._account_succeeded(self.key)
+            self.guard._account_succeeded(self.key, self.group)
 
     def failed(self) -> None:
         """The password was wrong: it stays counted; the account's delay runs from now."""
@@ -632,7 +680,8 @@ class Attempt:
             return
         self.ended = True
         if self.key is not None and self.guard.limits.account_failures_before_delay:
-            self.guard._account_failed(self.key, self.guard.clock.seconds())
+            self.guard._account_failed(self.key, self.group, self.known,
+                                       self.guard.clock.seconds())
 
 
 class Registration:

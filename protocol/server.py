@@ -214,6 +214,9 @@ class LobbyServer:
         log.info("database {path} open, schema version {version}", path=self.store.path,
                  version=version)
         try:
+            # the address groups the accounts logged in from (protocol/guard.py: throttle,
+            # never lock out)
+            yield self.factory.guard.load_known(self.store)
             yield Deferred.fromCoroutine(self.moderation.load())
             restored = yield Deferred.fromCoroutine(self.persistence.restore())
         except BaseException:
@@ -548,6 +551,10 @@ def add_limit_options(parser: argparse.ArgumentParser) -> None:
              f"{d.account_delay_first:g})")
     add("--account-delay-max", type=float, default=d.account_delay_max, metavar="SECONDS",
         help=f"the longest such delay (default {d.account_delay_max:g})")
+    add("--known-address-days", type=float, default=d.known_address_days, metavar="DAYS",
+        help=f"how long an address group an account logged in from is remembered; wrong "
+             f"passwords from other addresses never delay a log-in from there (default "
+             f"{d.known_address_days:g})")
     add("--account-failures-forgotten", type=float, default=d.account_failures_forgotten,
         metavar="SECONDS", help=f"an account's failures are forgotten this long after the last "
                                 f"one (default {d.account_failures_forgotten:g})")
@@ -628,6 +635,7 @@ def limits_from(opts: argparse.Namespace, nofile: tuple[int, int] | None = None)
         account_delay_max=opts.account_delay_max,
         account_delay_first=opts.account_delay_first,
         account_failures_forgotten=opts.account_failures_forgotten,
+        known_address_days=opts.known_address_days,
         registrations_per_hour=opts.registrations_per_hour,
         login_failure_delay=opts.login_failure_delay, login_timeout=opts.login_timeout,
         idle_timeout=opts.idle_timeout, idle_warning=opts.idle_warning,

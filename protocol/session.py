@@ -750,6 +750,8 @@ class Session(MachineMode, MudOptions):
         # LobbyError name-in-use / seat-held; ``key``: a guest's reconnect key
         user = self.world.login(name, self, registered, key=key)
         self.user = user
+        if guard is not None and not registered:
+            guard.note_guest(self, user.name)   # its reconnect key: known at this address
         self.state = "active"
         self.factory.metrics.login(registered)
         self._failures = 0

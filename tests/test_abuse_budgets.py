@@ -162,3 +162,64 @@ async def test_a_line_still_on_its_way_after_a_refusal_is_dropped_within_the_win
         _no_secret_anywhere("hunter22", srv, logged, watcher)
     finally:
         await srv.stop()
+
+
+# ---- 2. throttle, never lock out -----------------------------------------------------------------
+async def client_from(srv: RunningServer, source: str) -> LineClient:
+    """A client whose connection comes from the loopback address ``source`` (127.0.0.x)."""
+    from twisted.internet import reactor
+    from twisted.internet.endpoints import TCP4ClientEndpoint, connectProtocol
+    c = LineClient()
+    await within(connectProtocol(TCP4ClientEndpoint(reactor, "127.0.0.1", srv.port,
+                                                    bindAddress=(source, 0)), c))
+    srv.clients.append(c)
+    return c
+
+
+async def _try_password(srv: RunningServer, source: str, name: str, password: str) -> str:
+    c = await client_from(srv, source)
+    await c.expect("login: ")
+    c.send(name)
+    got = await c.expect_any(("password: ", "login: "))
+    if got.endswith("password: "):
+        c.send(password)
+        got = await c.expect_any(("login: ", "/help for the commands.\r\n"))
+    await c.close()
+    return got
+
+
+THROTTLE = dict(limit_loopback=True, login_attempts_per_minute=10,
+                password_attempts_per_connection=3, account_failures_before_delay=3,
+                account_delay_first=5.0, account_delay_max=900.0)
+
+
+@pytest_twisted.ensureDeferred
+async def test_wrong_passwords_from_elsewhere_never_lock_the_owner_out(tmp_path: Path) -> None:
+    srv = await _server(tmp_path, **THROTTLE)
+    try:
+        owner = await client_from(srv, "127.0.0.1")
+        await owner.login("Owner")
+        owner.send("/register sesame12")
+        await owner.expect("is registered now")
+        await owner.close()
+        assert "Welcome back" in await _try_password(srv, "127.0.0.1", "Owner", "sesame12")
+        await srv.restart()                  # the owner's address is remembered in the database
+        accounts = srv.server.accounts
+        before = accounts.hash_calls
+        answers = []
+        for i in range(20):                  # 20 wrong passwords from 4 other addresses
+            answers.append(await _try_password(srv, f"127.0.0.{2 + i % 4}", "Owner",
+                                               f"guess{i:04d}"))
+        checked = accounts.hash_calls - before
+        assert checked <= 5, (checked, answers)
+        assert all("Welcome" not in a for a in answers)
+        assert any("! [account-wait]" in a for a in answers)
+        # the owner's right password from the usual address: in at once
+        got = await _try_password(srv, "127.0.0.1", "Owner", "sesame12")
+        assert "Welcome back, Owner!" in got, got
+        # and a wrong one from there is counted for that address only: still in afterwards
+        assert "! [wrong-password]" in await _try_password(srv, "127.0.0.1", "Owner", "nope1234")
+        assert "Welcome back, Owner!" in await _try_password(srv, "127.0.0.1", "Owner",
+                                                             "sesame12")
+    finally:
+        await srv.stop()
