@@ -132,6 +132,10 @@ ERRORS: dict[str, str] = {
     "flooding": "You are sending lines too fast (more than {rate} a second); lines are dropped "
                 "until you slow down.",
     "flood-disconnect": "Too many lines too fast; closing the connection.",
+    "work-budget": (
+        "You are asking the server for too much at once (/{command} costs {cost} ordinary "
+        "commands); wait a moment."),
+    "work-budget-disconnect": "Too many expensive commands too fast; closing the connection.",
     "input-flood": (
         "You are sending more than {rate} bytes a second; what you send is dropped until you slow "
         "down."),

@@ -128,6 +128,13 @@ class Limits:
     input_bytes_burst: int = 0          # bytes at once
     telnet_commands_per_second: float = 0.0  # telnet commands (IAC x, IAC WILL x ...) per second
     telnet_commands_burst: int = 0      # telnet commands at once
+    # the budget of work: commands that cost more than an ordinary one (an archive query, a
+    # replay: the cost each command declares, protocol/commands.py), per connection and per
+    # address group (loopback exempt unless limit_loopback)
+    work_per_second: float = 0.0        # units per second per connection (an ordinary command: 1)
+    work_burst: int = 0                 # units at once per connection
+    group_work_per_second: float = 0.0  # units per second per address group
+    group_work_burst: int = 0           # units at once per address group
 
     @classmethod
     def public(cls, **overrides: Any) -> "Limits":
@@ -174,6 +181,10 @@ PUBLIC_LIMITS = Limits(
     input_bytes_burst=131072,
     telnet_commands_per_second=20.0,
     telnet_commands_burst=400,
+    work_per_second=2.0,
+    work_burst=20,
+    group_work_per_second=6.0,
+    group_work_burst=60,
 )
 
 
@@ -391,6 +402,8 @@ class Guard:
         self._pair_failures: dict[tuple[str, str], tuple[int, float]] = {}
         #: the store that remembers the address groups of the accounts (None: memory only)
         self.store: Any = None
+        #: address group -> its share of the budget of work (``ConnectionGuard.command_cost``)
+        self._group_work: dict[str, Allowance] = {}
         #: what a refused password attempt was refused for -> when that was last logged
         self._refusals_logged: dict[str, float] = {}
         #: counters for the operator and the tests
@@ -713,7 +726,7 @@ class ConnectionGuard:
 
     __slots__ = ("guard", "session", "host", "bucket", "warned", "dropped", "prefix",
                  "_login_call", "_idle_call", "_last_line", "_idle_warned", "_done", "attempts",
-                 "in_bytes", "telnet")
+                 "in_bytes", "telnet", "work")
 
     def __init__(self, guard: Guard, session: "Session", host: str) -> None:
         self.guard = guard
@@ -745,6 +758,8 @@ class ConnectionGuard:
         self.telnet = Allowance(limits.telnet_commands_per_second,
                                 limits.telnet_commands_burst, limits.telnet_commands_burst,
                                 now) if limits.telnet_commands_per_second > 0 else None
+        #: the connection's budget of work (made with its first expensive command)
+        self.work: Allowance | None = None
 
     # ---- the budget of the byte layer ---------------------------------------------------------
     def bytes_received(self, count: int) -> bool:
@@ -773,6 +788,40 @@ class ConnectionGuard:
             return True
         self._over_budget(verdict, "telnet-flood", "telnet commands",
                           rate=f"{self.guard.limits.telnet_commands_per_second:g}")
+        return False
+
+    def command_cost(self, cost: int, command: str) -> bool:
+        """A command that declares ``cost`` (in ordinary commands) is about to run: False when
+        the connection's or its address group's budget of work cannot pay it (``work-budget``
+        first, and a connection that keeps going is closed). An ordinary command (cost 1) is
+        paid by its line's flood-control token alone."""
+        if cost <= 1:
+            return True
+        guard = self.guard
+        limits = guard.limits
+        now = guard.clock.seconds()
+        own = self.work
+        if own is None and limits.work_per_second > 0:
+            own = self.work = Allowance(limits.work_per_second, limits.work_burst,
+                                        5 * limits.work_burst, now)
+        verdict = own.spend(now, float(cost)) if own is not None else ALLOWED
+        if verdict == ALLOWED and limits.group_work_per_second > 0 and guard._limited(self.host):
+            group = address_group(self.host)
+            shared = guard._group_work.get(group)
+            if shared is None:
+                if len(guard._group_work) > 10000:
+                    guard._group_work = {g: a for g, a in guard._group_work.items()
+                                         if not a.bucket.full(now)}
+                shared = guard._group_work[group] = Allowance(
+                    limits.group_work_per_second, limits.group_work_burst, 0, now)
+            if shared.spend(now, float(cost)) != ALLOWED:
+                if own is not None:
+                    own.bucket.tokens += cost          # (not run: the connection pays nothing)
+                verdict = WARNED
+        if verdict == ALLOWED:
+            return True
+        self._over_budget(verdict, "work-budget", "expensive commands", command=command,
+                          cost=cost)
         return False
 
     def _over_budget(self, verdict: int, code: str, what: str, **params: Any) -> None:

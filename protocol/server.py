@@ -616,6 +616,18 @@ def add_limit_options(parser: argparse.ArgumentParser) -> None:
                           f"are ignored, then the connection is closed")
     add("--telnet-commands-burst", type=int, default=d.telnet_commands_burst, metavar="N",
         help=f"telnet commands at once (default {d.telnet_commands_burst})")
+    add("--work-per-second", type=float, default=d.work_per_second, metavar="UNITS",
+        help=f"the budget of work of one connection, in ordinary commands per second: the "
+             f"commands that declare a cost above 1 (/replay 5, /tchlog 5, /history 3, "
+             f"/rangliste 3, /finger 2) spend it (default {d.work_per_second:g})")
+    add("--work-burst", type=int, default=d.work_burst, metavar="UNITS",
+        help=f"the budget of work of one connection at once (default {d.work_burst})")
+    add("--group-work-per-second", type=float, default=d.group_work_per_second,
+        metavar="UNITS", help=f"the budget of work of one address group per second (default "
+                              f"{d.group_work_per_second:g}; loopback exempt unless "
+                              f"--limit-loopback)")
+    add("--group-work-burst", type=int, default=d.group_work_burst, metavar="UNITS",
+        help=f"the budget of work of one address group at once (default {d.group_work_burst})")
     add("--abandon-after", type=float, default=d.abandon_after, metavar="SECONDS",
         help=f"how long a running table none of whose players is online is kept, at least its "
              f"grace time (default {d.abandon_after:g})")
@@ -650,7 +662,10 @@ def limits_from(opts: argparse.Namespace, nofile: tuple[int, int] | None = None)
         input_bytes_per_second=opts.input_bytes_per_second,
         input_bytes_burst=opts.input_bytes_burst,
         telnet_commands_per_second=opts.telnet_commands_per_second,
-        telnet_commands_burst=opts.telnet_commands_burst)
+        telnet_commands_burst=opts.telnet_commands_burst,
+        work_per_second=opts.work_per_second, work_burst=opts.work_burst,
+        group_work_per_second=opts.group_work_per_second,
+        group_work_burst=opts.group_work_burst)
 
 
 def read_motd(opts: argparse.Namespace) -> str:

@@ -772,8 +772,13 @@ class Session(MachineMode, MudOptions):
         if parsed.command is None:
             self.world.say(self.user, parsed.text)
             return None
-        self._timing = (parsed.command.name, self.world.clock.seconds())
-        return parsed.command.handler(self, parsed.args)
+        command = parsed.command
+        guard = self._guard
+        if guard is not None and command.cost > 1 \
+                and not guard.command_cost(command.cost, command.name):
+            return None       # over the budget of work: told (protocol.guard), nothing run
+        self._timing = (command.name, self.world.clock.seconds())
+        return command.handler(self, parsed.args)
 
     def _command_ends(self) -> None:
         super()._command_ends()

@@ -223,3 +223,76 @@ async def test_wrong_passwords_from_elsewhere_never_lock_the_owner_out(tmp_path:
                                                              "sesame12")
     finally:
         await srv.stop()
+
+
+# ---- 4. expensive commands: cached, priced, and never in the way of a log-in ---------------------
+async def _saved_game(srv: RunningServer, rounds: int = 3) -> int:
+    from game_support import random_game
+    from lobby.records import finished_game
+    match = random_game(23, rounds=rounds, tichu_rate=0.2)
+    archive = srv.server.persistence.archive
+    rec = await within(archive.save(finished_game(match, ["Ann", "Ben", "Cy", "Di"],
+                                                  table_no=1)))
+    return int(rec.game_id)
+
+
+@pytest_twisted.ensureDeferred
+async def test_a_finished_games_replay_is_made_once(server: RunningServer) -> None:
+    game = await _saved_game(server)
+    archive = server.server.persistence.archive
+    c = await server.client()
+    await c.login("Viewer")
+    texts = []
+    for _ in range(3):
+        c.send(f"/replay {game}")
+        texts.append(await c.expect("Game over after 3 rounds"))
+        c.send(f"/tchlog {game}")
+        await _who(c)
+    assert texts[0] == texts[1] == texts[2]
+    assert archive.cache_misses == 2 and archive.cache_hits == 4   # replay and .tch once each
+    c.send("/history Ann")
+    await _who(c)
+    c.send("/history Ann")
+    await _who(c)
+    assert archive.cache_misses == 3
+    await _saved_game(server)                 # a new game: the history is asked again
+    c.send("/history Ann")
+    await _who(c)
+    assert archive.cache_misses == 4
+
+
+@pytest_twisted.ensureDeferred
+async def test_expensive_commands_are_priced_in_the_budget(tmp_path: Path) -> None:
+    srv = await _server(tmp_path, work_per_second=0.001, work_burst=10)
+    try:
+        game = await _saved_game(srv)
+        c = await srv.client()
+        await c.login("Greedy")
+        for _ in range(2):                     # /replay costs 5: two fit into 10
+            c.send(f"/replay {game}")
+            await c.expect("Game over after 3 rounds")
+        c.send(f"/replay {game}")
+        await c.expect("! [work-budget]")
+        assert "In the Lobby (1): Greedy" in await _who(c)   # ordinary commands still run
+        for _ in range(12):                    # it keeps going: closed
+            c.send(f"/replay {game}")
+        await c.expect("! [work-budget-disconnect]")
+        await within(c.lost)
+    finally:
+        await srv.stop()
+
+
+@pytest_twisted.ensureDeferred
+async def test_a_log_in_never_waits_for_the_archive(server: RunningServer) -> None:
+    import threading
+    store = server.server.store
+    release = threading.Event()
+    blocked = store.run_archive(lambda conn: release.wait(30))   # the archive's thread is busy
+    try:
+        c = await server.client()
+        await c.expect("login: ")
+        c.send("Nobody")                  # a name's look-up in the accounts
+        await c.expect("or type another name: ")
+    finally:
+        release.set()
+    await within(blocked)

@@ -473,6 +473,10 @@ MESSAGES: dict[str, str] = {
         "Du sender linjer for hurtigt (mere end {rate} i sekundet); linjer kasseres, indtil du sænker "
         "farten."),
     "flood-disconnect": "For mange linjer for hurtigt; forbindelsen lukkes.",
+    "work-budget": (
+        "Du beder serveren om for meget på én gang (/{command} koster som {cost} almindelige "
+        "kommandoer); vent et øjeblik."),
+    "work-budget-disconnect": "For mange dyre kommandoer for hurtigt; forbindelsen lukkes.",
     "input-flood": (
         "Du sender mere end {rate} bytes i sekundet; det, du sender, kasseres, indtil du sænker "
         "farten."),

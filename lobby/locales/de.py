@@ -483,6 +483,10 @@ MESSAGES: dict[str, str] = {
         "Du schickst Zeilen zu schnell (mehr als {rate} pro Sekunde); Zeilen werden verworfen, bis du "
         "langsamer wirst."),
     "flood-disconnect": "Zu viele Zeilen zu schnell; die Verbindung wird geschlossen.",
+    "work-budget": (
+        "Du verlangst zu viel auf einmal vom Server (/{command} kostet so viel wie {cost} "
+        "gewöhnliche Befehle); warte einen Moment."),
+    "work-budget-disconnect": "Zu viele aufwendige Befehle zu schnell; die Verbindung wird geschlossen.",
     "input-flood": (
         "Du schickst mehr als {rate} Bytes pro Sekunde; was du schickst, wird verworfen, bis du "
         "langsamer wirst."),

@@ -481,6 +481,10 @@ MESSAGES: dict[str, str] = {
         "Envías líneas demasiado rápido (más de {rate} por segundo); se descartan hasta que vayas más "
         "despacio."),
     "flood-disconnect": "Demasiadas líneas demasiado rápido; se cierra la conexión.",
+    "work-budget": (
+        "Pides demasiado al servidor a la vez (/{command} cuesta lo que {cost} órdenes normales); "
+        "espera un momento."),
+    "work-budget-disconnect": "Demasiadas órdenes costosas demasiado rápido; se cierra la conexión.",
     "input-flood": (
         "Envías más de {rate} bytes por segundo; lo que envías se descarta hasta que vayas más "
         "despacio."),

@@ -479,6 +479,10 @@ MESSAGES: dict[str, str] = {
         "Tu envoies des lignes trop vite (plus de {rate} par seconde) ; elles sont ignorées jusqu'à ce "
         "que tu ralentisses."),
     "flood-disconnect": "Trop de lignes trop vite ; fermeture de la connexion.",
+    "work-budget": (
+        "Vous demandez trop au serveur à la fois (/{command} coûte autant que {cost} commandes "
+        "ordinaires) ; attendez un instant."),
+    "work-budget-disconnect": "Trop de commandes coûteuses trop vite ; fermeture de la connexion.",
     "input-flood": (
         "Vous envoyez plus de {rate} octets par seconde ; ce que vous envoyez est ignoré jusqu'à ce"
         " que vous ralentissiez."),
