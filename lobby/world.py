@@ -43,6 +43,7 @@ from twisted.logger import Logger
 from lobby.accounts import name_key
 from lobby.addresses import address_group
 from lobby.events import Event, Listener
+from lobby.log_budget import LogBudget
 from lobby.messages import LobbyError, text
 from lobby.recording import Deliver, Recorder
 
@@ -225,6 +226,8 @@ class World:
         self.on_new_table: Callable[["TableActor"], None] | None = None
         #: lobby.moderation.Moderation (mute lists, silence, bans) when the server has one
         self.moderation: Any = None
+        #: the log lines a client can cause: the first of each minute written, the rest counted
+        self.log_budget = LogBudget(clock)
         #: True once a shutdown was announced: no new tables, no new games
         self.closing = False
         #: the journal and game records (lobby/persistence.py): every new table is built with it

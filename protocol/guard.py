@@ -117,6 +117,9 @@ class Limits:
     typeahead_after_refusal: float = 0.0  # seconds after a refusal at the log-in in which a
     #                                     line counts as typed ahead (dropped, never a name);
     #                                     the lines already received then are dropped always
+    log_lines_per_minute: int = 3       # log lines of one kind (connects, log-in failures,
+    #                                     refused commands ...) one address group causes in a
+    #                                     minute; the others counted, one summary (0: all logged)
     max_tables_per_user: int = 0        # open tables one user hosts or sits at
     max_seats_per_user: int = 0         # open tables one user sits at
     max_tables_per_ip: int = 0          # open tables the users of one address group host or sit at
@@ -388,6 +391,8 @@ class Guard:
         self.limits = limits
         self.clock = clock
         self.world = world
+        if world is not None:             # the log lines a client can cause (lobby/log_budget)
+            world.log_budget.per_minute = limits.log_lines_per_minute
         #: the log-in and idle deadlines of every connection: one timer of the clock for all
         self.wheel = TimerWheel(clock)
         self.total = 0
@@ -428,9 +433,11 @@ class Guard:
             code = "too-many-connections"
         if code is not None:
             self.stats["refused"] += 1
-            log.info("refused a connection from {host}: {code} ({total} open, {here} from there)",
-                     host=host, code=code, total=self.total,
-                     here=self.per_ip.get(address_group(host), 0))
+            world = self.world if self.world is not None else session.world
+            if world.log_budget.allow(address_group(host), "refused-connection"):
+                log.info("refused a connection from {host}: {code} ({total} open, {here} from "
+                         "there)", host=host, code=code, total=self.total,
+                         here=self.per_ip.get(address_group(host), 0))
             session.sendLine(_error_text(code, limit=limits.max_per_ip))
             session.state = "closed"
             session.transport.loseConnection()

@@ -291,6 +291,7 @@ class LobbyServer:
     async def _stop(self) -> None:
         log.info("stopping")
         self.persistence.frozen = True  # tables closed from now on stay in the journal
+        self.world.log_budget.stop()    # the counted log lines' summaries now
         await self._close_ports()
         sessions = list(self.factory.sessions)
         closed = [s.when_closed() for s in sessions]
@@ -594,6 +595,10 @@ def add_limit_options(parser: argparse.ArgumentParser) -> None:
         help=f"after any refusal at the log-in (bad-name, banned, wrong-password ...) a line "
              f"that arrives within this time is dropped unseen, never taken as a name; lines "
              f"already received then are dropped always (default {d.typeahead_after_refusal:g})")
+    add("--log-lines-per-minute", type=int, default=d.log_lines_per_minute, metavar="N",
+        help=f"log lines of one kind (connects, disconnects, log-ins, log-in failures, refused "
+             f"commands) one address group may cause in a minute; the others are counted and "
+             f"summarised in one line (default {d.log_lines_per_minute}; 0: log every line)")
     add("--max-tables-per-user", type=int, default=d.max_tables_per_user, metavar="N",
         help=f"open tables one user hosts or sits at (default {d.max_tables_per_user})")
     add("--max-seats-per-user", type=int, default=d.max_seats_per_user, metavar="N",
@@ -656,6 +661,7 @@ def limits_from(opts: argparse.Namespace, nofile: tuple[int, int] | None = None)
         greeting_delay=opts.greeting_delay, max_subnegotiation=opts.max_subnegotiation,
         max_gmcp_supports=opts.max_gmcp_supports, typeahead_window=opts.typeahead_window,
         typeahead_after_refusal=opts.typeahead_after_refusal,
+        log_lines_per_minute=opts.log_lines_per_minute,
         max_tables_per_user=opts.max_tables_per_user,
         max_seats_per_user=opts.max_seats_per_user, max_tables_per_ip=opts.max_tables_per_ip,
         abandon_after=opts.abandon_after, tables_per_minute=opts.tables_per_minute,

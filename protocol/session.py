@@ -308,7 +308,8 @@ class Session(MachineMode, MudOptions):
                 self.MAX_GMCP_SUPPORTS = limits.max_gmcp_supports
         self.factory.sessions.add(self)
         self.factory.metrics.connection()
-        log.info("connection from {peer}", peer=self._peer())
+        if self._log_allowed("connect"):
+            log.info("connection from {peer}", peer=self._peer())
         if guard is not None:
             self._guard = guard.connection_made(self)
             if self._guard is None:  # refused (too many connections): told and closing
@@ -354,7 +355,8 @@ class Session(MachineMode, MudOptions):
             self._guard.connection_lost()
         user, self.user = self.user, None
         if user is not None and self.world.logout(user, self):
-            log.info("{user} logged out", user=user.name)
+            if self._log_allowed("disconnect"):
+                log.info("{user} logged out", user=user.name)
             if user.registered:
                 self.store.touch(user.name, self.world.clock.seconds()).addErrback(
                     lambda f: log.failure("recording last seen of {user}", f, user=user.name))
@@ -380,6 +382,12 @@ class Session(MachineMode, MudOptions):
         super().dataReceived(data)
         if not self._greeted and self.state != "closed":
             self._greet()
+
+    def _log_allowed(self, kind: str) -> bool:
+        """Whether a log line of ``kind`` this client caused is written: the first few of each
+        minute per address group are, the others only counted (lobby/log_budget.py)."""
+        from lobby.addresses import address_group
+        return self.world.log_budget.allow(address_group(self.address), kind)
 
     def _peer(self) -> str:
         try:
@@ -415,7 +423,8 @@ class Session(MachineMode, MudOptions):
     def clientIdentified(self) -> None:
         # TTYPE/MTTS told the client's name and abilities: one log line, and the cards in colour
         # for a client that announced ANSI colour (unless /set color was given already)
-        log.info("{peer} uses {client}", peer=self._peer(), client=self.client_description())
+        if self._log_allowed("client"):
+            log.info("{peer} uses {client}", peer=self._peer(), client=self.client_description())
         if self.announces_color and "color" not in self.settings:
             self.settings["color"] = "on"
 
@@ -636,9 +645,10 @@ class Session(MachineMode, MudOptions):
         self.state = "login"
         if not verdict.ok:
             self._failures += 1
-            log.info("wrong password for {user} from {peer} ({failures} of {limit})",
-                     user=account.name, peer=self._peer(), failures=self._failures,
-                     limit=MAX_LOGIN_FAILURES)
+            if self._log_allowed("login-failure"):
+                log.info("wrong password for {user} from {peer} ({failures} of {limit})",
+                         user=account.name, peer=self._peer(), failures=self._failures,
+                         limit=MAX_LOGIN_FAILURES)
             if self._failures >= MAX_LOGIN_FAILURES:
                 self.disconnect(error_event("too-many-failures"))
                 return
@@ -696,8 +706,9 @@ class Session(MachineMode, MudOptions):
             return
         attempt.failed()
         self._failures += 1
-        log.info("wrong seat key for {user} from {peer} ({failures} of {limit})", user=name,
-                 peer=self._peer(), failures=self._failures, limit=MAX_LOGIN_FAILURES)
+        if self._log_allowed("login-failure"):
+            log.info("wrong seat key for {user} from {peer} ({failures} of {limit})", user=name,
+                     peer=self._peer(), failures=self._failures, limit=MAX_LOGIN_FAILURES)
         if self._failures >= MAX_LOGIN_FAILURES:
             self.disconnect(error_event("too-many-failures"))
             return
@@ -755,8 +766,9 @@ class Session(MachineMode, MudOptions):
         self.state = "active"
         self.factory.metrics.login(registered)
         self._failures = 0
-        log.info("{user} logged in from {peer} ({kind})", user=user.name, peer=self._peer(),
-                 kind="registered" if registered else "guest")
+        if self._log_allowed("login"):
+            log.info("{user} logged in from {peer} ({kind})", user=user.name, peer=self._peer(),
+                     kind="registered" if registered else "guest")
         self.deliver(Event("logged-in" if registered else "logged-in-guest", name=user.name))
         if registered:
             self.store.touch(user.name, self.world.clock.seconds()).addErrback(

@@ -296,3 +296,38 @@ async def test_a_log_in_never_waits_for_the_archive(server: RunningServer) -> No
     finally:
         release.set()
     await within(blocked)
+
+
+# ---- 5. logs a client cannot flood ---------------------------------------------------------------
+def _server_lines(logged: list[dict[str, Any]]) -> list[str]:
+    from twisted.logger import formatEvent
+    return [formatEvent(e) for e in logged
+            if str(e.get("log_namespace", "")).startswith(("protocol", "lobby"))]
+
+
+@pytest_twisted.ensureDeferred
+async def test_300_refused_moderation_commands_add_at_most_10_log_lines(
+        server: RunningServer, logged: Any) -> None:
+    c = await server.client()
+    await c.login("Eve")
+    before = len(logged)
+    for i in range(300):
+        c.send(f"/kick Somebody{i % 7} now")
+        if i % 20 == 19:
+            await _who(c)                   # (at the pace flood control lets through)
+    await _who(c)
+    lines = _server_lines(logged[before:])
+    assert len(lines) <= 10, lines
+    assert sum("tried /kick" in t for t in lines) == 3
+    before = len(logged)
+    for _ in range(10):                     # connections and log-ins from the address, too
+        d = await server.client()
+        await d.login("guest")
+        await d.close()
+    await c.close()
+    lines = _server_lines(logged[before:])
+    for kind in ("connection from", "logged in from", "logged out"):
+        assert sum(kind in t for t in lines) <= 3, lines
+    await server.stop()
+    lines = _server_lines(logged)
+    assert any("counted, not logged" in t and "refused-command" in t for t in lines), lines
