@@ -591,6 +591,19 @@ def add_limit_options(parser: argparse.ArgumentParser) -> None:
              f"{d.max_tables_per_ip}; loopback addresses are exempt unless --limit-loopback)")
     add("--tables-per-minute", type=int, default=d.tables_per_minute, metavar="N",
         help=f"tables one user may open (/newroom) in a minute (default {d.tables_per_minute})")
+    add("--input-bytes-per-second", type=float, default=d.input_bytes_per_second,
+        metavar="BYTES", help=f"bytes one connection may send per second on average, telnet "
+                              f"commands and overlong lines included (default "
+                              f"{d.input_bytes_per_second:g}); past it input is dropped, then "
+                              f"the connection is closed")
+    add("--input-bytes-burst", type=int, default=d.input_bytes_burst, metavar="BYTES",
+        help=f"bytes one connection may send at once (default {d.input_bytes_burst})")
+    add("--telnet-commands-per-second", type=float, default=d.telnet_commands_per_second,
+        metavar="N", help=f"telnet commands (negotiation, NOP ...) per connection per second on "
+                          f"average (default {d.telnet_commands_per_second:g}); past it they "
+                          f"are ignored, then the connection is closed")
+    add("--telnet-commands-burst", type=int, default=d.telnet_commands_burst, metavar="N",
+        help=f"telnet commands at once (default {d.telnet_commands_burst})")
     add("--abandon-after", type=float, default=d.abandon_after, metavar="SECONDS",
         help=f"how long a running table none of whose players is online is kept, at least its "
              f"grace time (default {d.abandon_after:g})")
@@ -619,7 +632,11 @@ def limits_from(opts: argparse.Namespace, nofile: tuple[int, int] | None = None)
         max_gmcp_supports=opts.max_gmcp_supports, typeahead_window=opts.typeahead_window,
         max_tables_per_user=opts.max_tables_per_user,
         max_seats_per_user=opts.max_seats_per_user, max_tables_per_ip=opts.max_tables_per_ip,
-        abandon_after=opts.abandon_after, tables_per_minute=opts.tables_per_minute)
+        abandon_after=opts.abandon_after, tables_per_minute=opts.tables_per_minute,
+        input_bytes_per_second=opts.input_bytes_per_second,
+        input_bytes_burst=opts.input_bytes_burst,
+        telnet_commands_per_second=opts.telnet_commands_per_second,
+        telnet_commands_burst=opts.telnet_commands_burst)
 
 
 def read_motd(opts: argparse.Namespace) -> str:
