@@ -73,7 +73,7 @@ from protocol.option_fields import option, public_values
 if TYPE_CHECKING:
     from protocol.session import Session
 
-__all__ = ["Limits", "PUBLIC_LIMITS", "TokenBucket", "Guard", "ConnectionGuard", "peer_host",
+__all__ = ["Limits", "PUBLIC_LIMITS", "TokenBucket", "Allowance", "Guard", "ConnectionGuard", "peer_host",
            "is_loopback", "address_group", "Attempt", "Registration", "ACCOUNT_DELAY_BASE",
            "ACCOUNT_FAILURES_FORGOTTEN"]
 
@@ -150,6 +150,19 @@ class Limits:
     abandon_after: float = option(3600.0, help=(
         "how long a running table none of whose players is online is kept, at least its grace "
         "time (default {default})"))
+    # the byte layer's budget (issue 23): every byte a connection sends, telnet commands and an
+    # unterminated line's bytes included, and the telnet commands (negotiation, NOP, ...) alone
+    input_bytes_per_second: float = option(0.0, public=32768.0, metavar="BYTES", help=(
+        "bytes one connection may send per second on average, telnet commands and overlong "
+        "lines included (default {default}); past it input is dropped, then the connection is "
+        "closed"))
+    input_bytes_burst: int = option(0, public=131072, metavar="BYTES", help=(
+        "bytes one connection may send at once (default {default})"))
+    telnet_commands_per_second: float = option(0.0, public=20.0, metavar="N", help=(
+        "telnet commands (negotiation, NOP ...) per connection per second on average (default "
+        "{default}); past it they are ignored, then the connection is closed"))
+    telnet_commands_burst: int = option(0, public=400, metavar="N", help=(
+        "telnet commands at once (default {default})"))
 
     @classmethod
     def public(cls, **overrides: Any) -> "Limits":
@@ -193,17 +206,66 @@ class TokenBucket:
             self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
         self.stamp = now
 
-    def take(self, now: float) -> bool:
-        """Spend one token if there is one."""
+    def take(self, now: float, amount: float = 1.0) -> bool:
+        """Spend ``amount`` tokens (one) if there are that many."""
         self._refill(now)
-        if self.tokens >= 1.0:
-            self.tokens -= 1.0
+        if self.tokens >= amount:
+            self.tokens -= amount
             return True
         return False
 
     def full(self, now: float) -> bool:
         self._refill(now)
         return self.tokens >= self.burst
+
+    def spend(self, now: float, amount: float) -> bool:
+        """Spend ``amount`` tokens if the bucket is not empty (it may go into debt, so one
+        large chunk passes once and what follows waits until the debt is paid)."""
+        self._refill(now)
+        if self.tokens > 0.0:
+            self.tokens -= amount
+            return True
+        return False
+
+
+#: what an `Allowance` answers to one spending
+ALLOWED, WARNED, DROPPED, KICKED = 0, 1, 2, 3
+
+
+class Allowance:
+    """One resource of a connection's or an address group's budget (protocol.guard is the one
+    place that accounts them): a `TokenBucket` and what happens when it runs out. The first
+    refusal is WARNED (the caller answers with a `! [code]` line), the next ones DROPPED, and
+    once ``kick`` units were refused since the bucket was last full (the client kept going)
+    KICKED (the caller disconnects, logged once). The count starts again once the bucket is
+    full (the client calmed down)."""
+
+    __slots__ = ("bucket", "kick", "warned", "refused", "debt")
+
+    def __init__(self, rate: float, burst: float, kick: float, now: float,
+                 debt: bool = False) -> None:
+        self.bucket = TokenBucket(rate, int(burst), now)
+        self.kick = kick
+        self.warned = False
+        self.refused = 0.0
+        self.debt = debt        # amounts larger than one token pass once (bytes)
+
+    def spend(self, now: float, amount: float = 1.0) -> int:
+        bucket = self.bucket
+        if self.warned and bucket.full(now):
+            self.warned = False
+            self.refused = 0.0
+        if bucket.spend(now, amount) if self.debt else bucket.take(now, amount):
+            return ALLOWED
+        if bucket.tokens > 0.0:
+            bucket.tokens = 0.0          # what was over the budget used up what was left
+        self.refused += amount
+        if not self.warned:
+            self.warned = True
+            return WARNED
+        if self.kick and self.refused >= self.kick:
+            return KICKED
+        return DROPPED
 
 
 def peer_host(session: Any) -> str:
@@ -342,7 +404,8 @@ class Guard:
         #: counters for the operator and the tests
         self.stats: dict[str, int] = {"refused": 0, "foreign": 0, "flood_kicks": 0,
                                       "idle_kicks": 0, "login_timeouts": 0, "dropped_lines": 0,
-                                      "refused_attempts": 0}
+                                      "refused_attempts": 0, "over_budget": 0,
+                                      "budget_kicks": 0}
 
     def _limited(self, host: str) -> bool:
         return self.limits.limit_loopback or not is_loopback(host)
@@ -620,7 +683,8 @@ class ConnectionGuard:
     """The defences of one connection (made by ``Guard.connection_made``)."""
 
     __slots__ = ("guard", "session", "host", "bucket", "warned", "dropped", "prefix",
-                 "_login_call", "_idle_call", "_last_line", "_idle_warned", "_done", "attempts")
+                 "_login_call", "_idle_call", "_last_line", "_idle_warned", "_done", "attempts",
+                 "in_bytes", "telnet")
 
     def __init__(self, guard: Guard, session: "Session", host: str) -> None:
         self.guard = guard
@@ -642,6 +706,61 @@ class ConnectionGuard:
         self._idle_call: WheelTimer | None = None
         if limits.idle_timeout > 0:
             self._schedule_idle(now + max(0.0, limits.idle_timeout - limits.idle_warning))
+        #: every byte received (the telnet layer's cost): refused past the budget, and a
+        #: connection that goes on sending another burst's worth is closed
+        self.in_bytes = Allowance(limits.input_bytes_per_second, limits.input_bytes_burst,
+                                  limits.input_bytes_burst, now, debt=True) \
+            if limits.input_bytes_per_second > 0 else None
+        #: telnet commands (negotiation, NOP, EC ...): a client that keeps negotiating past
+        #: the rate is told once and closed after another burst
+        self.telnet = Allowance(limits.telnet_commands_per_second,
+                                limits.telnet_commands_burst, limits.telnet_commands_burst,
+                                now) if limits.telnet_commands_per_second > 0 else None
+
+    # ---- the budget of the byte layer ---------------------------------------------------------
+    def bytes_received(self, count: int) -> bool:
+        """``count`` bytes arrived: False when they are over the connection's byte budget (they
+        are dropped unparsed; the first time with an ``input-flood`` line, and a connection
+        that keeps going is closed)."""
+        allowance = self.in_bytes
+        if allowance is None:
+            return True
+        verdict = allowance.spend(self.guard.clock.seconds(), float(count))
+        if verdict == ALLOWED:
+            return True
+        self._over_budget(verdict, "input-flood", "bytes",
+                          rate=f"{self.guard.limits.input_bytes_per_second:g}")
+        return False
+
+    def telnet_commands(self, count: int) -> bool:
+        """``count`` telnet commands arrived (IAC NOP, IAC WILL x ...; IAC IAC is a data byte):
+        False when they are over the budget (ignored; the first time a ``telnet-flood`` line,
+        and a connection that keeps negotiating is closed)."""
+        allowance = self.telnet
+        if allowance is None:
+            return True
+        verdict = allowance.spend(self.guard.clock.seconds(), float(count))
+        if verdict == ALLOWED:
+            return True
+        self._over_budget(verdict, "telnet-flood", "telnet commands",
+                          rate=f"{self.guard.limits.telnet_commands_per_second:g}")
+        return False
+
+    def _over_budget(self, verdict: int, code: str, what: str, **params: Any) -> None:
+        """A budget ran out: WARNED -> the ``! [code]`` line; KICKED -> the disconnect (logged
+        once, the one log line of the whole episode); DROPPED -> nothing."""
+        session = self.session
+        if session.state == "closed":
+            return
+        self.guard.stats["over_budget"] += 1
+        if verdict == WARNED:
+            session._answer_aside("", error_event(code, **params))
+        elif verdict == KICKED:
+            self.guard.stats["budget_kicks"] += 1
+            log.warn("budget: closing the connection of {who} from {host}: it kept sending "
+                     "{what} past the budget ({code})", who=self._who(), host=self.host,
+                     what=what, code=code)
+            session.disconnect(error_event(code + "-disconnect"))
 
     # ---- bytes ----------------------------------------------------------------------------
     def filter_bytes(self, data: bytes) -> bytes | None:
