@@ -73,6 +73,7 @@ from lobby.events import error_event
 from lobby.messages import LobbyError
 from lobby.world import TableLimits
 from protocol import sniff
+from protocol.option_fields import option, public_values
 
 if TYPE_CHECKING:
     from protocol.session import Session
@@ -86,58 +87,113 @@ log = Logger(namespace="protocol.guard")
 
 @dataclass(frozen=True, slots=True)
 class Limits:
-    """Every defence's setting; 0 turns it off. See ``PUBLIC_LIMITS`` for the defaults."""
+    """Every defence's setting; 0 turns it off. Each field is also an option of the command line
+    (protocol/option_fields.py): the dataclass's default is off (``Limits()``: tests, embedding),
+    ``public=`` is the command line's default for a public server (``PUBLIC_LIMITS``)."""
 
-    max_connections: int = 0            # connections in total
-    max_per_ip: int = 0                 # connections from one address group (IPv6: a /64)
-    max_guests: int = 0                 # guests online in total
-    login_attempts_per_minute: int = 0  # password attempts per address group per minute
-    password_attempts_per_connection: int = 0  # password attempts per connection per minute
-    account_failures_before_delay: int = 0  # wrong passwords for one account before the delay
-    account_delay_max: float = 0.0      # the longest delay between attempts for one account
-    account_delay_first: float = 5.0    # the first such delay (doubled with each failure)
-    account_failures_forgotten: float = 3600.0  # an account's failures forgotten after this
-    known_address_days: float = 90.0    # days an address group an account logged in from
-    #                                     is remembered (failures elsewhere never delay it)
-    registrations_per_hour: int = 0     # new accounts per address group per hour
-    login_failure_delay: float = 0.0    # seconds before "wrong password" is answered
-    login_timeout: float = 0.0          # seconds to finish logging in
-    idle_timeout: float = 0.0           # seconds without a line before the disconnect
-    idle_warning: float = 0.0           # seconds before the idle disconnect: the warning
-    flood_rate: float = 0.0             # lines per second (token bucket refill)
-    flood_burst: int = 0                # lines at once (bucket size)
-    flood_kick: int = 0                 # dropped lines that close the connection
-    limit_loopback: bool = False        # apply the per-IP limits to 127.0.0.0/8 and ::1 too
+    max_connections: int = option(0, public=None, help=(
+        "connections in total (default: the open-files limit minus 100)"))
+    max_per_ip: int = option(0, public=8, help=(
+        "connections from one IP address (default {default}; loopback addresses are exempt "
+        "unless --limit-loopback)"))
+    max_guests: int = option(0, public=5000, help="guests online in total (default {default})")
+    login_attempts_per_minute: int = option(0, public=10, help=(
+        "password attempts (failed log-ins, /register, /password; a log-in that succeeds does "
+        "not count) per IP address or IPv6 /64 per minute (default {default})"))
+    password_attempts_per_connection: int = option(0, public=3, help=(
+        "password attempts per connection per minute, counted the same way (default {default})"))
+    account_failures_before_delay: int = option(0, public=3, help=(
+        "wrong passwords for one account from one address group before each further attempt "
+        "from there waits a growing delay; the same count over the address groups the account "
+        "never used slows only those (default {default})"))
+    account_delay_max: float = option(0.0, public=900.0, help=(
+        "the longest such delay (default {default})"))
+    account_delay_first: float = option(5.0, help=(
+        "the first such delay, doubled with each further failure (default {default})"))
+    account_failures_forgotten: float = option(3600.0, help=(
+        "an account's failures are forgotten this long after the last one (default {default})"))
+    known_address_days: float = option(90.0, metavar="DAYS", help=(
+        "how long an address group an account logged in from is remembered; wrong passwords "
+        "from other addresses never delay a log-in from there (default {default})"))
+    registrations_per_hour: int = option(0, public=5, help=(
+        "new accounts (/register) per IP address or IPv6 /64 per hour (default {default})"))
+    login_failure_delay: float = option(0.0, public=3.0, help=(
+        "pause before a wrong password is answered (default {default})"))
+    login_timeout: float = option(0.0, public=120.0, help=(
+        "time to finish logging in (default {default})"))
+    idle_timeout: float = option(0.0, public=3600.0, help=(
+        "disconnect after this long without input (default {default}); never a player at a "
+        "running table that waits on somebody else"))
+    idle_warning: float = option(0.0, public=300.0, help=(
+        "warn this long before the idle disconnect (default {default})"))
+    flood_rate: float = option(0.0, public=20.0, metavar="LINES", help=(
+        "lines per second per connection, on average (default {default})"))
+    flood_burst: int = option(0, public=20, metavar="LINES", help=(
+        "lines at once before flood control drops lines (default {default})"))
+    flood_kick: int = option(0, public=500, metavar="LINES", help=(
+        "dropped lines after which a flooding connection is closed (default {default})"))
+    limit_loopback: bool = option(False, help=(
+        "apply the per-address limits to 127.0.0.0/8 and ::1 as well"))
     # the first bytes and the telnet side channel (the last two are bounds even in Limits())
-    greeting_delay: float = 0.0         # seconds the greeting waits for the client's first bytes
-    max_subnegotiation: int = 8192      # bytes of one telnet subnegotiation (GMCP message)
-    max_gmcp_supports: int = 64         # packages kept of a client's Core.Supports.*
-    typeahead_window: float = 1.0       # seconds in which a line at the guest confirmation
-    #                                     counts as typed ahead (dropped, never a name)
-    typeahead_after_refusal: float = 0.0  # seconds after a refusal at the log-in in which a
-    #                                     line counts as typed ahead (dropped, never a name);
-    #                                     the lines already received then are dropped always
-    log_lines_per_minute: int = 3       # log lines of one kind (connects, log-in failures,
-    #                                     refused commands ...) one address group causes in a
-    #                                     minute; the others counted, one summary (0: all logged)
-    max_tables_per_user: int = 0        # open tables one user hosts or sits at
-    max_seats_per_user: int = 0         # open tables one user sits at
-    max_tables_per_ip: int = 0          # open tables the users of one address group host or sit at
-    tables_per_minute: int = 0          # tables one user may open (/newroom) in a minute
-    abandon_after: float = 3600.0       # seconds a table none of whose players is online is kept
+    greeting_delay: float = option(0.0, public=0.2, help=(
+        "how long the greeting waits for the client's first bytes, so that an HTTP or TLS "
+        "client gets its own protocol's answer first (default {default}; 0: greet at once)"))
+    max_subnegotiation: int = option(8192, metavar="BYTES", help=(
+        "bytes of one telnet subnegotiation (a GMCP message); longer ones are dropped "
+        "(default {default})"))
+    max_gmcp_supports: int = option(64, help=(
+        "GMCP packages kept of a client's Core.Supports.* (default {default})"))
+    typeahead_window: float = option(1.0, help=(
+        "a line at the guest confirmation of an unregistered name is dropped unseen (it may be "
+        "a password typed ahead); within this time of the question the question is asked "
+        "again, later the login prompt follows (default {default})"))
+    typeahead_after_refusal: float = option(0.0, public=1.0, help=(
+        "after any refusal at the log-in (bad-name, banned, wrong-password ...) a line that "
+        "arrives within this time is dropped unseen, never taken as a name; lines already "
+        "received then are dropped always (default {default})"))
+    log_lines_per_minute: int = option(3, help=(
+        "log lines of one kind (connects, disconnects, log-ins, log-in failures, refused "
+        "commands) one address group may cause in a minute; the others are counted and "
+        "summarised in one line (default {default}; 0: log every line)"))
+    max_tables_per_user: int = option(0, public=2, help=(      # as on BSW: a seat at one table
+        "open tables one user hosts or sits at (default {default})"))   # and one more hosted
+    max_seats_per_user: int = option(0, public=1, help=(
+        "open tables one user sits at (default {default})"))
+    max_tables_per_ip: int = option(0, public=4, help=(
+        "open tables the users of one IP address host or sit at (default {default}; loopback "
+        "addresses are exempt unless --limit-loopback)"))
+    tables_per_minute: int = option(0, public=10, help=(
+        "tables one user may open (/newroom) in a minute (default {default})"))
+    abandon_after: float = option(3600.0, help=(
+        "how long a running table none of whose players is online is kept, at least its grace "
+        "time (default {default})"))
     # the byte layer's budget (issue 23): every byte a connection sends, telnet commands and an
     # unterminated line's bytes included, and the telnet commands (negotiation, NOP, ...) alone
-    input_bytes_per_second: float = 0.0  # bytes per second on average (token bucket refill)
-    input_bytes_burst: int = 0          # bytes at once
-    telnet_commands_per_second: float = 0.0  # telnet commands (IAC x, IAC WILL x ...) per second
-    telnet_commands_burst: int = 0      # telnet commands at once
+    input_bytes_per_second: float = option(0.0, public=32768.0, metavar="BYTES", help=(
+        "bytes one connection may send per second on average, telnet commands and overlong "
+        "lines included (default {default}); past it input is dropped, then the connection is "
+        "closed"))
+    input_bytes_burst: int = option(0, public=131072, metavar="BYTES", help=(
+        "bytes one connection may send at once (default {default})"))
+    telnet_commands_per_second: float = option(0.0, public=20.0, metavar="N", help=(
+        "telnet commands (negotiation, NOP ...) per connection per second on average (default "
+        "{default}); past it they are ignored, then the connection is closed"))
+    telnet_commands_burst: int = option(0, public=400, metavar="N", help=(
+        "telnet commands at once (default {default})"))
     # the budget of work: commands that cost more than an ordinary one (an archive query, a
     # replay: the cost each command declares, protocol/commands.py), per connection and per
     # address group (loopback exempt unless limit_loopback)
-    work_per_second: float = 0.0        # units per second per connection (an ordinary command: 1)
-    work_burst: int = 0                 # units at once per connection
-    group_work_per_second: float = 0.0  # units per second per address group
-    group_work_burst: int = 0           # units at once per address group
+    work_per_second: float = option(0.0, public=2.0, metavar="UNITS", help=(
+        "the budget of work of one connection, in ordinary commands per second: the commands "
+        "that declare a cost above 1 (/replay 5, /tchlog 5, /history 3, /rangliste 3, /finger "
+        "2) spend it (default {default})"))
+    work_burst: int = option(0, public=20, metavar="UNITS", help=(
+        "the budget of work of one connection at once (default {default})"))
+    group_work_per_second: float = option(0.0, public=6.0, metavar="UNITS", help=(
+        "the budget of work of one address group per second (default {default}; loopback "
+        "exempt unless --limit-loopback)"))
+    group_work_burst: int = option(0, public=60, metavar="UNITS", help=(
+        "the budget of work of one address group at once (default {default})"))
 
     @classmethod
     def public(cls, **overrides: Any) -> "Limits":
@@ -158,37 +214,11 @@ class Limits:
         return ", ".join(f"{f.name}={getattr(self, f.name)}" for f in fields(self))
 
 
-PUBLIC_LIMITS = Limits(
-    max_connections=0,            # the command line derives it from the open-files limit
-    max_per_ip=8,
-    max_guests=5000,
-    login_attempts_per_minute=10,
-    password_attempts_per_connection=3,
-    account_failures_before_delay=3,
-    account_delay_max=900.0,
-    registrations_per_hour=5,
-    login_failure_delay=3.0,
-    login_timeout=120.0,
-    idle_timeout=3600.0,
-    idle_warning=300.0,
-    flood_rate=20.0,
-    flood_burst=20,
-    flood_kick=500,
-    greeting_delay=0.2,
-    typeahead_after_refusal=1.0,
-    max_tables_per_user=2,        # as on BSW: a seat at one table and one more table hosted
-    max_seats_per_user=1,
-    max_tables_per_ip=4,
-    tables_per_minute=10,
-    input_bytes_per_second=32768.0,
-    input_bytes_burst=131072,
-    telnet_commands_per_second=20.0,
-    telnet_commands_burst=400,
-    work_per_second=2.0,
-    work_burst=20,
-    group_work_per_second=6.0,
-    group_work_burst=60,
-)
+#: the command line's defaults (the ``public=`` of each field; ``max_connections`` the command line
+#: derives from the open-files limit)
+_PUBLIC: dict[str, Any] = {name: 0 if value is None else value
+                           for name, value in public_values(Limits).items()}
+PUBLIC_LIMITS = Limits(**_PUBLIC)
 
 
 class TokenBucket:
