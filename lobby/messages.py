@@ -133,6 +133,11 @@ ERRORS: dict[str, str] = {
     "flooding": "You are sending lines too fast (more than {rate} a second); lines are dropped "
                 "until you slow down.",
     "flood-disconnect": "Too many lines too fast; closing the connection.",
+    "speech-budget": (
+        "Your address is talking too fast here (more than {rate} lines a second); lines are not "
+        "sent until it slows down."),
+    "speech-budget-disconnect": "Too many lines too fast; closing the connection.",
+    "repeated-line": "You said that just now; a line repeated in a row is not sent.",
     "work-budget": (
         "You are asking the server for too much at once (/{command} costs {cost} ordinary "
         "commands); wait a moment."),

@@ -74,6 +74,10 @@ class CommandContext(Protocol):
     def failure_delay(self) -> Any:
         """A Deferred that fires after the pause that follows a wrong password."""
 
+    def speech_allowed(self, channel: str, text: str) -> bool:
+        """protocol.guard's speech budget of the address group for ``channel`` (a room, the
+        tells to one recipient): False drops the line; LobbyError when it is refused."""
+
 
 Handler = Callable[[CommandContext, dict[str, str]], "Awaitable[None] | None"]
 
@@ -294,6 +298,9 @@ def _wwho(ctx: CommandContext, args: dict[str, str]) -> None:
 
 @COMMANDS.command("tell", "NAME TEXT...", aliases=("whisper",))
 def _tell(ctx: CommandContext, args: dict[str, str]) -> None:
+    if ctx.world.online(args["name"]) is not None \
+            and not ctx.speech_allowed("tell " + args["name"].lower(), args["text"]):
+        return          # (the speech budget of the tells to that recipient: protocol.guard)
     ctx.world.tell(_me(ctx), args["name"], args["text"])
 
 

@@ -180,6 +180,20 @@ class Limits:
         "{default}); past it they are ignored, then the connection is closed"))
     telnet_commands_burst: int = option(0, public=400, metavar="N", help=(
         "telnet commands at once (default {default})"))
+    # speech (issue 23): per address group and channel (a room: the lobby, a table's room; the
+    # tells to one recipient), loopback included (a proxy in front passes the addresses)
+    speech_per_second: float = option(0.0, public=1.0, metavar="LINES", help=(
+        "lines one address group may say per second on average in one room, and tell one "
+        "recipient (default {default}); over it a line is not sent"))
+    speech_burst: int = option(0, public=15, metavar="LINES", help=(
+        "lines one address group may say at once in one room or tell one recipient (default "
+        "{default})"))
+    repeat_window: float = option(0.0, public=30.0, metavar="SECONDS", help=(
+        "a line said again in a row (the same text in the same room or to the same recipient, "
+        "from the same address group) within this time is not sent (default {default})"))
+    speech_kick: int = option(0, public=200, metavar="LINES", help=(
+        "lines over the speech budget after which a connection that keeps talking is closed "
+        "(default {default})"))
     # the budget of work: commands that cost more than an ordinary one (an archive query, a
     # replay: the cost each command declares, protocol/commands.py), per connection and per
     # address group (loopback exempt unless limit_loopback)
@@ -439,6 +453,9 @@ class Guard:
         self.store: Any = None
         #: address group -> its share of the budget of work (``ConnectionGuard.command_cost``)
         self._group_work: dict[str, Allowance] = {}
+        #: (address group, channel) -> its speech budget, and the last line said there
+        self._speech: dict[tuple[str, str], Allowance] = {}
+        self._last_said: dict[tuple[str, str], tuple[str, float]] = {}
         #: what a refused password attempt was refused for -> when that was last logged
         self._refusals_logged: dict[str, float] = {}
         #: counters for the operator and the tests
@@ -763,7 +780,7 @@ class ConnectionGuard:
 
     __slots__ = ("guard", "session", "host", "bucket", "warned", "dropped", "prefix",
                  "_login_call", "_idle_call", "_last_line", "_idle_warned", "_done", "attempts",
-                 "in_bytes", "telnet", "work")
+                 "in_bytes", "telnet", "work", "speech_refused")
 
     def __init__(self, guard: Guard, session: "Session", host: str) -> None:
         self.guard = guard
@@ -797,6 +814,7 @@ class ConnectionGuard:
                                 now) if limits.telnet_commands_per_second > 0 else None
         #: the connection's budget of work (made with its first expensive command)
         self.work: Allowance | None = None
+        self.speech_refused = 0      # lines over the speech budget (speech_kick closes)
 
     # ---- the budget of the byte layer ---------------------------------------------------------
     def bytes_received(self, count: int) -> bool:
@@ -860,6 +878,47 @@ class ConnectionGuard:
         self._over_budget(verdict, "work-budget", "expensive commands", command=command,
                           cost=cost)
         return False
+
+    def speech(self, channel: str, text: str) -> bool:
+        """A line to say in ``channel`` (``room N``, ``tell NAME``): False drops it silently,
+        LobbyError ``speech-budget`` (the first over the budget) or ``repeated-line`` refuses
+        it with a line; a connection that keeps talking past the budget is closed."""
+        guard = self.guard
+        limits = guard.limits
+        if limits.speech_per_second <= 0 and limits.repeat_window <= 0:
+            return True
+        now = guard.clock.seconds()
+        key = (address_group(self.host), channel)
+        said = guard._last_said
+        if limits.repeat_window > 0:
+            last = said.get(key)
+            if last is not None and last[0] == text.strip() and now - last[1] < limits.repeat_window:
+                said[key] = (last[0], now)
+                raise LobbyError("repeated-line")
+        if limits.speech_per_second > 0:
+            speech = guard._speech
+            allowance = speech.get(key)
+            if allowance is None:
+                if len(speech) > 20000:
+                    guard._speech = speech = {k: a for k, a in speech.items()
+                                              if not a.bucket.full(now)}
+                allowance = speech[key] = Allowance(limits.speech_per_second,
+                                                    limits.speech_burst, 0, now)
+            verdict = allowance.spend(now)
+            if verdict != ALLOWED:
+                self.speech_refused += 1
+                guard.stats["over_budget"] += 1
+                if limits.speech_kick and self.speech_refused >= limits.speech_kick:
+                    self._over_budget(KICKED, "speech-budget", "speech")
+                    return False
+                if verdict == WARNED or self.speech_refused == 1:
+                    raise LobbyError("speech-budget", rate=f"{limits.speech_per_second:g}")
+                return False
+        if len(said) > 20000:
+            guard._last_said = said = {k: v for k, v in said.items()
+                                       if now - v[1] < limits.repeat_window}
+        said[key] = (text.strip(), now)
+        return True
 
     def _over_budget(self, verdict: int, code: str, what: str, **params: Any) -> None:
         """A budget ran out: WARNED -> the ``! [code]`` line; KICKED -> the disconnect (logged

@@ -745,6 +745,13 @@ class Session(MachineMode, MudOptions):
             return succeed(None)
         return guard.failure_delay()
 
+    def speech_allowed(self, channel: str, text: str) -> bool:
+        """The speech budget of this connection's address group for ``channel`` (a room, the
+        tells to one recipient; protocol.guard): False drops the line, LobbyError
+        ``speech-budget`` / ``repeated-line`` refuses it."""
+        guard = self._guard
+        return guard is None or guard.speech(channel, text)
+
     def registration_attempt(self) -> Any:
         """A protocol.guard.Registration (``cancel()`` it when no account was made), or
         LobbyError too-many-registrations."""
@@ -782,6 +789,9 @@ class Session(MachineMode, MudOptions):
         if parsed is None or self.user is None:
             return None
         if parsed.command is None:
+            room = self.user.room
+            if room is not None and not self.speech_allowed(f"room {room.number}", parsed.text):
+                return None         # over the speech budget (protocol.guard): dropped
             self.world.say(self.user, parsed.text)
             return None
         command = parsed.command

@@ -331,3 +331,59 @@ async def test_300_refused_moderation_commands_add_at_most_10_log_lines(
     await server.stop()
     lines = _server_lines(logged)
     assert any("counted, not logged" in t and "refused-command" in t for t in lines), lines
+
+
+# ---- 6. speech -------------------------------------------------------------------------------------
+@pytest_twisted.ensureDeferred
+async def test_seven_connections_of_one_address_reach_a_listener_with_few_lines(
+        tmp_path: Path) -> None:
+    srv = await _server(tmp_path, speech_per_second=0.001, speech_burst=15, repeat_window=30.0,
+                        speech_kick=1000)
+    try:
+        listener = await client_from(srv, "127.0.0.2")
+        await listener.login("Listener")
+        speakers = []
+        for i in range(7):
+            s = await client_from(srv, "127.0.0.1")
+            await s.login(f"Spk{i}")
+            speakers.append(s)
+        listener.buffer = ""
+        for s in speakers:
+            s.transport.write("".join(f"line {n} from {id(s)}\r\n" for n in range(60)).encode())
+        for s in speakers:
+            await _who(s)
+        listener.send("/who")
+        heard = await listener.expect("In the Lobby (8)")
+        said = sum(1 for line in heard.split("\r\n") if line.startswith("<Spk"))
+        assert 1 <= said <= 15, heard
+        told = "".join(s.buffer for s in speakers)
+        assert told.count("! [speech-budget]") <= 7      # told once each, then dropped silently
+        # the listener's own address still speaks
+        listener.send("hello")
+        await listener.expect("<Listener> hello\r\n")
+        # tells to one recipient share one budget too
+        for s in speakers[:2]:
+            for n in range(20):
+                s.send(f"/tell Listener tell {n} {id(s)}")
+            await _who(s)
+        listener.send("/who")
+        heard = await listener.expect("In the Lobby (8)")
+        assert 1 <= heard.count("tells you:") <= 15, heard
+    finally:
+        await srv.stop()
+
+
+@pytest_twisted.ensureDeferred
+async def test_a_line_repeated_in_a_row_is_not_sent(tmp_path: Path) -> None:
+    srv = await _server(tmp_path, repeat_window=30.0)
+    try:
+        a = await srv.client()
+        await a.login("Ann")
+        a.send("buy gold")
+        assert await a.read_line() == "<Ann> buy gold"
+        a.send("buy gold")
+        assert (await a.read_line()).startswith("! [repeated-line]")
+        a.send("something else")
+        assert await a.read_line() == "<Ann> something else"
+    finally:
+        await srv.stop()
