@@ -133,6 +133,8 @@ ERRORS: dict[str, str] = {
     "flooding": "You are sending lines too fast (more than {rate} a second); lines are dropped "
                 "until you slow down.",
     "flood-disconnect": "Too many lines too fast; closing the connection.",
+    "too-many-marks": (
+        "More than {limit} combining marks on one character; the message was not sent."),
     "speech-budget": (
         "Your address is talking too fast here (more than {rate} lines a second); lines are not "
         "sent until it slows down."),

@@ -387,3 +387,41 @@ async def test_a_line_repeated_in_a_row_is_not_sent(tmp_path: Path) -> None:
         assert await a.read_line() == "<Ann> something else"
     finally:
         await srv.stop()
+
+
+# ---- 8. the rest of the review ---------------------------------------------------------------------
+@pytest_twisted.ensureDeferred
+async def test_proxy_v2_takes_only_ipv4_and_ipv6_sources(tmp_path: Path) -> None:
+    import struct
+    from test_proxy import V2_SIGNATURE, ProxiedServer, v2
+    srv = ProxiedServer(tmp_path / "lobby.sqlite3")
+    await srv.start()
+    try:
+        body = b"/tmp/x".ljust(108, b"\0") + b"/tmp/y".ljust(108, b"\0")
+        unix = V2_SIGNATURE + bytes((0x21, 0x31)) + struct.pack("!H", len(body)) + body
+        c = await srv.client_from(unix)
+        await within(c.lost)
+        assert "login:" not in c.buffer
+        ok = await srv.client_from(v2("203.0.113.9"))
+        assert "Hello Ann!" in await ok.login("Ann")
+    finally:
+        await srv.stop()
+
+
+@pytest_twisted.ensureDeferred
+async def test_blank_looking_speech_and_runs_of_combining_marks_are_refused(
+        server: RunningServer) -> None:
+    a = await server.client()
+    await a.login("Ann")
+    for blank in ("\u3164", "\u2800\u2800\u2800", "\u115f\u1160 \uffa0", "\u3164 \u200b \u2800"):
+        a.send(blank)
+        got = await a.expect("from what you say.\r\n")
+        assert got.startswith("! [invisible-text]"), (repr(blank), got)
+        a.send(f"/tell Ann {blank}")
+        await a.expect("! [invisible-text]")
+        await a.expect("from what you say.\r\n")
+    a.send("Z" + "\u0301" * 12 + "algo")
+    await a.expect("! [too-many-marks]")
+    await a.expect("not sent.\r\n")
+    a.send("caf\u00e9 and Vi\u1ec7t")           # ordinary accents still pass
+    assert await a.read_line() == "<Ann> caf\u00e9 and Vi\u1ec7t"
