@@ -154,7 +154,8 @@ def _plausible(address: Any) -> bool:
     """A header's source is an IPv4 address for TCP4, an IPv6 address (no zone) for TCP6, or
     none (UNKNOWN, a v2 LOCAL command); PROXY v2 is accepted with IPv4 and IPv6 sources
     only (an AF_UNIX source has no address to limit or ban): anything else (``999.1.1.1``,
-    names, escape sequences meant for an operator's terminal) is refused, never logged, counted or banned as given."""
+    names, escape sequences meant for an operator's terminal) is refused, never logged,
+    counted or banned as given."""
     if address is None:
         return True                 # UNKNOWN (v1), LOCAL (v2): the proxy's own connection
     if not isinstance(address, (address_types.IPv4Address, address_types.IPv6Address)):
