@@ -393,6 +393,7 @@ async def test_a_line_repeated_in_a_row_is_not_sent(tmp_path: Path) -> None:
 @pytest_twisted.ensureDeferred
 async def test_proxy_v2_takes_only_ipv4_and_ipv6_sources(tmp_path: Path) -> None:
     import struct
+
     from test_proxy import V2_SIGNATURE, ProxiedServer, v2
     srv = ProxiedServer(tmp_path / "lobby.sqlite3")
     await srv.start()
