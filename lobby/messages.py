@@ -852,10 +852,6 @@ HELP_TEXTS: dict[str, str] = {
     "option-expects-seed": "a whole number",
 }
 
-#: the languages of the catalogs, English first (the default and the fallback); each other one is
-#: the dict ``MESSAGES`` of the module ``lobby.locales.<lang>``, with exactly the English keys
-LANGUAGES: tuple[str, ...] = ("en", "de", "fr", "es", "da")
-
 # ---- the web client's own words (protocol/web/static: served as /strings/LANG.json) -------------
 # The page fills {name}-style fields itself; the server's messages (errors, chat) come with
 # their text from the catalog above.
