@@ -497,6 +497,8 @@ INFO: dict[str, str] = {
     "role-set": "{name} has the role {role} now.",
     "role-changed": "{by} gave you the role {role}.",
     "kick-done": "{name} was kicked.",
+    "table-closed-by": "Table {table} was closed by {by}: {reason}",
+    "closetable-done": "Table {table} is closed.",
     "kicked": "You were kicked by {by}: {reason}",
     "ban-done": "{name} is banned until {until}.",
     "banned-now": "You were banned by {by} until {until}: {reason}",
@@ -621,6 +623,10 @@ HELP_TEXTS: dict[str, str] = {
         "Moderators and admins: closes NAME's connection with REASON (NAME may log in again; "
         "/ban\n"
         "keeps NAME out). A moderator cannot kick a moderator or an admin. Logged."),
+    "cmd-closetable": "Moderators: close table TABLE.",
+    "cmd-closetable-help": (
+        "Moderators and admins: closes table TABLE whoever sits there, with REASON; everybody in "
+        "its room is moved to the lobby, a running game is abandoned and never restored. Logged."),
     "cmd-leave": "Give up your seat before the start.",
     "cmd-leave-help": (
         "Frees your seat again; you stay in the room and watch. Not possible while the game "

@@ -668,6 +668,24 @@ class World:
         for table in self.tables.values():
             table.halt()
 
+    def force_close(self, number: int, by: str, reason: str) -> None:
+        """A moderator's ``/closetable``: everybody in the table's room is told and moved to the
+        lobby, the table closed (a running game abandoned: its journal ends, so it is never
+        restored). LobbyError('no-such-room') if there is none."""
+        room = self.rooms.get(number)
+        if room is None or room.table is None:
+            raise LobbyError("no-such-room", number=number)
+        event = Event("table-closed-by", table=number, by=by, reason=reason or "-")
+        members = list(room.members.values())
+        self.deliver(members, event)
+        for user in members:
+            try:
+                self.enter(user, self.lobby)
+            except LobbyError:
+                pass
+        if number in self.tables:
+            self._close_table(number)
+
     def _close_table(self, number: int) -> None:
         table = self.tables[number]
         call = self._abandon_calls.pop(number, None)
