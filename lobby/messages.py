@@ -138,6 +138,12 @@ ERRORS: dict[str, str] = {
     "flooding": "You are sending lines too fast (more than {rate} a second); lines are dropped "
                 "until you slow down.",
     "flood-disconnect": "Too many lines too fast; closing the connection.",
+    "guest-bot-level": (
+        "Guests may give an expert bot at most {seconds} seconds per decision (expert:{seconds});"
+        " register (/register) for more."),
+    "expert-tables": (
+        "You take part in {limit} table(s) with expert bots already ({tables}); the bot workers "
+        "are shared."),
     "too-many-marks": (
         "More than {limit} combining marks on one character; the message was not sent."),
     "speech-budget": (

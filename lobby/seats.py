@@ -66,3 +66,7 @@ class SeatPolicy(Protocol):
     def may_sit(self, table: Any, name: str) -> bool:
         """``name`` sits down at ``table``: True for a guest, False for a registered user;
         LobbyError when a limit refuses the seat."""
+
+    def may_add_bot(self, table: Any, name: str, seconds: float) -> None:
+        """``name`` adds a search bot thinking ``seconds`` per decision: LobbyError when a
+        limit refuses it (a guest's thinking time, the expert tables of one user)."""

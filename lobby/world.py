@@ -123,6 +123,10 @@ class TableLimits:
     tables_per_address: int = 0     # tables the users of one IP address host or sit at
     limit_loopback: bool = False    # count 127.0.0.0/8 and ::1 per address too
     opens_per_minute: int = 0       # tables one user may open (/newroom) in a minute
+    #: the most seconds a guest may give an expert bot (``/addbot expert:SECONDS``; 0: no cap)
+    guest_expert_seconds: float = 0.0
+    #: tables with expert bots one user may host or sit at (0: no limit)
+    expert_tables_per_user: int = 0
     #: seconds a running table none of whose human players is online is kept (at least its
     #: grace time; 0 and grace 0: closed at once)
     abandon_after: float = 3600.0
@@ -583,6 +587,26 @@ class World:
         self._index.add_name(table.number, user.key)
         self._index.add_address(table.number, address)
         return not user.registered
+
+    def may_add_bot(self, table: "TableActor", name: str, seconds: float) -> None:
+        """The seat policy for a search bot (``/addbot expert[:SECONDS]``) that ``name`` adds
+        at ``table``: LobbyError ``guest-bot-level`` beyond the guests' thinking time,
+        ``expert-tables`` beyond the user's tables with expert bots (TableLimits)."""
+        user = self.online(name)
+        if user is None:
+            return
+        limits = self.table_limits
+        if not user.registered and limits.guest_expert_seconds \
+                and seconds > limits.guest_expert_seconds:
+            raise LobbyError("guest-bot-level", seconds=f"{limits.guest_expert_seconds:g}")
+        if limits.expert_tables_per_user:
+            others = [t.number for t in self.tables.values() if t is not table
+                      and (t.host == user.name or user.name in t.seats or user.name in t.players)
+                      and any(getattr(b, "strategy_name", "").startswith("expert")
+                              for b in t.bots.values())]
+            if len(others) >= limits.expert_tables_per_user:
+                raise LobbyError("expert-tables", limit=limits.expert_tables_per_user,
+                                 tables=", ".join(map(str, sorted(others))))
 
     def table_deliver(self, number: int) -> Deliver:
         """The deliver callback table ``number`` is built with: to whoever of the names is

@@ -465,3 +465,34 @@ async def test_a_moderator_closes_any_table_with_one_command_and_it_stays_closed
         assert srv.server.world.tables == {}         # not restored as a running game
     finally:
         await srv.stop()
+
+
+@pytest_twisted.ensureDeferred
+async def test_guests_expert_bots_think_briefly_and_expert_tables_are_limited(
+        tmp_path: Path) -> None:
+    srv = await _server(tmp_path, guest_expert_seconds=2.0, expert_tables_per_user=1)
+    try:
+        g = await srv.client()
+        await g.login("Hogger")
+        g.send("/newroom")
+        await g.expect("Table 1")
+        g.send("/addbot expert:10")
+        await g.expect("! [guest-bot-level]")
+        g.send("/addbot expert:2")
+        await g.expect("(expert:2 bot)")
+        g.send("/removebot 1")
+        for _ in range(3):                          # a game of bots only, its host away
+            g.send("/addbot random")
+        g.send("/addbot expert:0.05")
+        g.send("/start")
+        await g.expect("(expert:0.05 bot)")
+        g.send("/newroom")
+        await g.expect("You open table 2")
+        assert srv.server.world.tables[1].state in ("waiting", "playing")
+        g.send("/addbot expert")
+        await g.expect("! [expert-tables]")
+        g.send("/addbot heuristic")                     # other bots still come
+        await g.expect("heuristic")
+        assert "~expert" not in " ".join(srv.server.world.tables[2].bots)
+    finally:
+        await srv.stop()
