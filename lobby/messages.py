@@ -98,6 +98,11 @@ ERRORS: dict[str, str] = {
     "bad-width": "The width is a number of columns from {min} to {max}, or auto, not {value!r}.",
     # machine mode (protocol/machine.py)
     "bad-id": "A command id is #ID with 1 to 32 letters, digits, - or _, not #{id}.",
+    # the web client (protocol/web)
+    "bad-message": "A WebSocket message carries one line: no line breaks inside, UTF-8 text.",
+    "password-needs-tls": "Passwords are not sent over an unencrypted connection from another "
+                          "computer: open the web client over https:// (the server's --web "
+                          "ssl:..., or a TLS proxy in front of it), or play as a guest.",
     "unknown-request": "There is no request {request}; {state} is one, and commands begin with "
                        "/ (/help lists them).",
     "json-request": "Requests are command lines such as /play B5 or {state}, not JSON "
@@ -132,6 +137,17 @@ ERRORS: dict[str, str] = {
     "flooding": "You are sending lines too fast (more than {rate} a second); lines are dropped "
                 "until you slow down.",
     "flood-disconnect": "Too many lines too fast; closing the connection.",
+    "too-many-marks": (
+        "More than {limit} combining marks on one character; the message was not sent."),
+    "speech-budget": (
+        "Your address is talking too fast here (more than {rate} lines a second); lines are not "
+        "sent until it slows down."),
+    "speech-budget-disconnect": "Too many lines too fast; closing the connection.",
+    "repeated-line": "You said that just now; a line repeated in a row is not sent.",
+    "work-budget": (
+        "You are asking the server for too much at once (/{command} costs {cost} ordinary "
+        "commands); wait a moment."),
+    "work-budget-disconnect": "Too many expensive commands too fast; closing the connection.",
     "input-flood": (
         "You are sending more than {rate} bytes a second; what you send is dropped until you slow "
         "down."),
@@ -843,6 +859,99 @@ HELP_TEXTS: dict[str, str] = {
     "option-expects-target": "a score such as 500 or 1000",
     "option-expects-seed": "a whole number",
 }
+# ---- the web client's own words (protocol/web/static: served as /strings/LANG.json) -------------
+# The page fills {name}-style fields itself; the server's messages (errors, chat) come with
+# their text from the catalog above.
+WEB_TEXTS: dict[str, str] = {
+    "web-title": "Tichu",
+    "web-connecting": "Connecting...",
+    "web-reconnecting": "The connection was lost; connecting again...",
+    "web-name": "Name",
+    "web-password": "Password (registered names only)",
+    "web-login": "Log in",
+    "web-guest": "Play as a guest",
+    "web-language": "Language",
+    "web-logout": "Log out",
+    "web-lobby": "Lobby",
+    "web-online": "Online",
+    "web-tables": "Tables",
+    "web-no-tables": "No open tables: open one.",
+    "web-state-waiting": "waiting",
+    "web-state-playing": "playing",
+    "web-state-finished": "finished",
+    "web-refresh": "Refresh",
+    "web-new-table": "New table",
+    "web-watch": "Watch",
+    "web-sit": "Sit down",
+    "web-seat": "Seat {seat}",
+    "web-free": "free",
+    "web-spectators": "{count} watching",
+    "web-chat": "Chat",
+    "web-say": "Say something",
+    "web-send": "Send",
+    "web-to-lobby": "Back to the lobby",
+    "web-table": "Table {table}",
+    "web-add-bot": "Add a bot",
+    "web-level-heuristic": "heuristic",
+    "web-level-random": "random",
+    "web-level-expert": "expert",
+    "web-level-expert-slow": "expert, 2 s",
+    "web-options": "Options",
+    "web-set": "Set",
+    "web-start": "Start",
+    "web-reset": "New game",
+    "web-leave-seat": "Stand up",
+    "web-hand": "Your hand",
+    "web-type-cards": "Type cards, e.g. R10 GB Ph",
+    "web-select": "Select",
+    "web-play": "Play",
+    "web-pass": "Pass",
+    "web-tichu": "Tichu",
+    "web-grand": "Grand Tichu",
+    "web-no-grand": "No Grand Tichu",
+    "web-bomb": "Bomb {cards}",
+    "web-schupf": "Give three cards: choose a card, then whom it goes to.",
+    "web-give-left": "Left",
+    "web-give-partner": "Partner",
+    "web-give-right": "Right",
+    "web-give": "Give the cards",
+    "web-wish": "Your wish:",
+    "web-no-wish": "No wish",
+    "web-dragon": "Give the Dragon trick to:",
+    "web-you": "you",
+    "web-partner": "partner",
+    "web-cards-left": "{count} cards",
+    "web-turn": "to play",
+    "web-gone": "gone",
+    "web-out": "out ({place}.)",
+    "web-round": "Round {round}",
+    "web-score": "Score: {us} - {them}",
+    "web-trick": "Trick",
+    "web-wish-open": "Wish: {rank}",
+    "web-watching": "You are watching this table.",
+    "web-waiting-for": "Waiting for {name}",
+    "web-key": "Your key to come back to this seat: {key}",
+    "web-round-over": "Round {round} is over: {us} - {them} (total {total_us} - {total_them})",
+    "web-game-over": "The game is over: {us} - {them}",
+    "web-history": "My games",
+    "web-no-games": "No finished games yet.",
+    "web-replay": "Replay",
+    "web-close": "Close",
+    "web-game": "Game {game}",
+    "web-won": "won",
+    "web-lost": "lost",
+    "web-dealt": "{name} was dealt {cards}",
+    "web-ev-play": "{name}: {cards}",
+    "web-ev-pass": "{name} passes",
+    "web-ev-tichu": "{name} calls Tichu",
+    "web-ev-grand": "{name} calls Grand Tichu",
+    "web-ev-wish": "{name} wishes for {rank}",
+    "web-ev-trick": "{name} takes the trick ({points} points)",
+    "web-ev-dragon": "{name} gives the Dragon trick to {to}",
+    "web-ev-out": "{name} is out ({place}.)",
+    "web-ev-exchange": "{name} has given three cards",
+    "web-ev-received": "You received {cards}",
+}
 # ---- the rules engine's refusals: error codes too --------------------------------------------
 # lobby.tichu raises `Rejected(code, **params)` (illegal plays, wrong phase, ...) and has no
 # text of its own: the text is here, part of ERRORS, rendered like every other error
@@ -905,7 +1014,7 @@ ENGINE_ERRORS: dict[str, str] = {
 ERRORS.update(ENGINE_ERRORS)
 
 
-CATALOGS: dict[str, dict[str, str]] = {"en": {**INFO, **ERRORS, **HELP_TEXTS}}
+CATALOGS: dict[str, dict[str, str]] = {"en": {**INFO, **ERRORS, **HELP_TEXTS, **WEB_TEXTS}}
 
 # the other languages: lobby/locales/LANG/LC_MESSAGES/messages.mo (gettext, made with Babel from
 # the PO next to it; docs/translating.md), each holding the keys whose translation was made for
