@@ -141,8 +141,8 @@ ERRORS: dict[str, str] = {
         "Guests may give an expert bot at most {seconds} seconds per decision (expert:{seconds});"
         " register (/register) for more."),
     "expert-tables": (
-        "You take part in {limit} table(s) with expert bots already ({tables}); the bot workers "
-        "are shared."),
+        "You take part in {limit} {limit!p:table|tables} with expert bots already ({tables}); "
+        "the bot workers are shared."),
     "too-many-marks": (
         "More than {limit} combining marks on one character; the message was not sent."),
     "speech-budget": (
