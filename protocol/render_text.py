@@ -173,7 +173,12 @@ def _setting(event: Event, lang: str) -> list[str]:
 
 
 def _greeting(event: Event, lang: str) -> list[str]:
-    return [text("greeting", lang), *text("greeting-languages", lang).split("\n")]
+    lines = [text("greeting", lang), *text("greeting-languages", lang).split("\n")]
+    versions = event.data.get("protocols")
+    if versions:        # for programs: how to switch to machine mode, and its versions
+        lines.append(text("greeting-machine", lang, versions=" ".join(map(str, versions)),
+                          newest=versions[-1]))
+    return lines
 
 
 FORMATTERS: dict[str, Callable[[Event, str], list[str]]] = {

@@ -50,6 +50,10 @@ client), and the text-mode lines longer than 80 columns (the guest confirmation,
 after it, the bomb-window refusal, a trick line with its wish) are wrapped at 80 with a
 two-space hanging indent; compared: with the DO NAWS taken out the machine-mode transcripts are
 the old bytes, and the text ones differ only by those wrapped lines.)
+(Issue 27, protocol versions: the machine-mode clients here ask for protocol 3 (`%json 3`; one
+that names none gets protocol 1); the text greeting gained its line for programs (`Programs:
+%json VERSION ...`) and the JSON greeting `protocols`; diffed line by line, those two lines were
+the only change in every transcript.)
 """
 from __future__ import annotations
 
@@ -131,7 +135,7 @@ class Game:
         self.clients[name] = c
         self.received[name] = bytearray()
         if json_mode:
-            c.send("%json")
+            c.send("%json 3")
         c.send(name)
         if not json_mode:
             c.send("")              # an unregistered name: Enter plays as that guest
@@ -244,7 +248,7 @@ class TcpGame(Game):
         self.clients[name] = _Client(session, reader)
         self.received[name] = reader.data
         if json_mode:
-            self.clients[name].send("%json")
+            self.clients[name].send("%json 3")
         self.clients[name].send(name)
         if not json_mode:
             self.clients[name].send("")     # an unregistered name: Enter plays as that guest
@@ -312,20 +316,20 @@ GAMES = {
 
 EXPECTED: dict[str, dict[str, str]] = {
     "machine": {
-        "Ann": "55da801f1cd502656b2cf1c8631518cdcf08cea95dbd64c43385d712f338eb1f",
-        "Bob": "5624fadce91b835f5fbb1427cf03ca512d299c1a69982b6dd1d26a2cb6a080a4",
-        "Cat": "6268ebd528f15c6f9afa485d2878a9b0f0ee1a2d764c4d9c0f724932aac945ad",
-        "Dan": "ea94ef89d6dbdc1287b7c0a535dcb81a927ca30363aa705ff0e8a2b8501ecc07",
-        "Eve": "788f0e9b15f4f9f38050e4e9e361b00cb228f70a603051ca3f014312f8e7ddea",
+        "Ann": "55831cf152e414a5a4d386d27c478dfc0d52951a64cc09cdb214b15b20129a7c",
+        "Bob": "04a8112be5dc4dfcc0b8ef4312cd156686f1d84fe2640fd39ee36398cd077019",
+        "Cat": "63be12318da368f7a7949325d93b7b464312fc09014c018e3bb8d31fb12589ae",
+        "Dan": "9e9ba9a41993105d6918303b25d7b58282add1d69b0d92c4360df57835861812",
+        "Eve": "fc6845629f18fac6bdd6bdefd8cb209d29f37fa8de0f9da5b621578880998eec",
     },
     "mixed": {
-        "Ann": "db7b7484f7f295167ca25ef38910cf43b136ffedd816d72a9074bab9a19bac07",
-        "Bob": "80c1df0f86bbebeed86151f287af618acd752bd10052cea25fa2dd23cd078f31",
-        "Cat": "ea31d368ef7ea79c315cde0e18553634d1182c4bbf6730148d6e8283e15089a3",
-        "Dan": "a49c18ac77d488057eae480b1effc5df5147266ffbb12bbd826e46bafbf1ddbb",
-        "Eve": "40010561e2e147c112ed5ddd27c85ebc28c7bbd7cfb0f487ac0c2dbe05a87806",
-        "Fay": "4edbc02dcae6a90ae4fce6a54a4ec641ea8b3282fff07334b7c7894682e6173d",
-        "Gus": "3dcb17ae9c8f93c254213a45e60b002263c005bf563ae7a25da896d5ed663f02",
+        "Ann": "03d621991ebe04d6e2a4ff08720138369a216a8f0a6df6e60f7a130e4cd7cb64",
+        "Bob": "2fe2be93416d95b03432918c29e770011bb76f859b4c7f2f5d71197419500439",
+        "Cat": "a9e436c220a364356bfac3546705fd6910118b50b56c05ffee8908f899745cfc",
+        "Dan": "fc3cbb7d583169a27c54e02b85efe27546cd59fc987121f6182ce9e453239c05",
+        "Eve": "a3e5fbca572dd74f77f2f94fb2a02a9eb018dba3e1908df8e54a23e11f3f737a",
+        "Fay": "9c35818134cc813adcb711b03404027a63be14a96f1c7a22c653f184351edacb",
+        "Gus": "1cf4370de2805ffe0a0c993d4274da657ffb7b1e11e5be4d99b97ca4faef285b",
     },
 }
 

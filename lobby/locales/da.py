@@ -6,6 +6,7 @@ MESSAGES: dict[str, str] = {
     # connection and login (protocol/session.py)
     "greeting": "Velkommen til Tichu-lobbyen. Log ind med dit navn, eller skriv guest.",
     # the same in every language: how to switch, in a few words of each
+    "greeting-machine": "Programmer: %json VERSION skifter til maskintilstand (protokoller {versions}).",
     "greeting-languages": "In English: /set lang en · Auf Deutsch: /set lang de\n"
                           "En français : /set lang fr · En español: /set lang es\n"
                           "På dansk: /set lang da",
@@ -430,6 +431,7 @@ MESSAGES: dict[str, str] = {
         "Bord {table} holder en plads for gæsten {name}, som satte sig der før dig; log ind med et andet "
         "navn for at se på."),
     "unknown-game": "Her findes intet spil {name}; /newroom tichu åbner et Tichu-bord.",
+    "unknown-protocol": "Der er ingen maskinprotokol {version}; denne server taler {versions} (%json {newest}).",
     "unknown-setting": "Der er ingen indstilling {name}; /set color on|off er én af dem.",
     "bad-setting-value": "Indstillingen {name} forventer {expected}, ikke {value!r}.",
     "unknown-language": "Her findes intet sprog {value!r}; /set lang kender {choices}.",
@@ -623,14 +625,15 @@ MESSAGES: dict[str, str] = {
         "Viser de sidste ti afsluttede spil for NAME (uden NAME: dine egne), nyeste\n"
         "først: spilnummeret (til /replay), dato, bord, de to hold med slutstillingen,\n"
         "antal runder, vundet eller tabt, og om spillet var uden rating."),
-    "cmd-iset": "Grænsefladeindstilling for denne forbindelse: /iset json 1|0.",
+    "cmd-iset": "Grænsefladeindstilling for denne forbindelse: /iset json 1|0, /iset protocol N.",
     "cmd-iset-help": (
         "/iset json 1 skifter denne forbindelse til maskintilstand: derefter er hver\n"
         "linje, serveren sender, ét JSON-objekt med et type-felt, og en kommandolinje\n"
         "kan begynde med #ID (1 til 32 bogstaver, cifre, - eller _), som svaret\n"
         "gentager som \"id\". /iset json 0 skifter tilbage til tekst. En første linje\n"
         "%json før login gør det samme fra starten. Gemmes aldrig på kontoen;\n"
-        "docs/protocol.md (\"Machine mode\") beskriver hvert objekt."),
+        "docs/protocol.md (\"Machine mode\") beskriver hvert objekt."
+        "\n/iset protocol N (eller en første linje %json N) vælger objekternes version: uden den 1."),
     "cmd-join": "Tag en plads ved dette bord (første ledige, eller plads 1..4).",
     "cmd-join-help": (
         "Sætter dig på plads SEAT (1 til 4) eller, uden SEAT, den første ledige plads,\n"

@@ -7,6 +7,7 @@ MESSAGES: dict[str, str] = {
     # connection and login (protocol/session.py)
     "greeting": "Willkommen in der Tichu-Lobby. Melde dich mit deinem Namen an oder tippe guest.",
     # the same in every language: how to switch, in a few words of each
+    "greeting-machine": "Programme: %json VERSION schaltet in den Maschinenmodus (Protokolle {versions}).",
     "greeting-languages": (
         "In English: /set lang en · Auf Deutsch: /set lang de\n"
         "En français : /set lang fr · En español: /set lang es\nPå dansk: /set lang da"),
@@ -442,6 +443,7 @@ MESSAGES: dict[str, str] = {
         "Tisch {table} hält einen Platz für den Gast {name} frei, der sich vor dir dort hingesetzt hat; "
         "melde dich mit einem anderen Namen an, um zuzuschauen."),
     "unknown-game": "Hier gibt es kein Spiel {name}; /newroom tichu eröffnet einen Tichu-Tisch.",
+    "unknown-protocol": "Es gibt kein Maschinenprotokoll {version}; dieser Server spricht {versions} (%json {newest}).",
     "unknown-setting": "Es gibt keine Einstellung {name}; /set color on|off ist eine.",
     "bad-setting-value": "Die Einstellung {name} nimmt {expected}, nicht {value!r}.",
     "unknown-language": "Die Sprache {value!r} gibt es hier nicht; /set lang nimmt {choices}.",
@@ -631,13 +633,14 @@ MESSAGES: dict[str, str] = {
         "Zeigt die letzten zehn beendeten Spiele von NAME (ohne NAME: deine eigenen),\ndie neuesten "
         "zuerst: die Spielnummer (für /replay), Datum, Tisch, die beiden\nTeams mit dem Endstand, die Zahl "
         "der Runden, gewonnen oder verloren und ob das\nSpiel ungewertet war."),
-    "cmd-iset": "Schnittstellen-Einstellung dieser Verbindung: /iset json 1|0.",
+    "cmd-iset": "Schnittstellen-Einstellung dieser Verbindung: /iset json 1|0, /iset protocol N.",
     "cmd-iset-help": (
         "/iset json 1 schaltet diese Verbindung in den Maschinenmodus: Ab dann ist jede\nZeile des Servers "
         "ein JSON-Objekt mit einem Feld type, und eine Befehlszeile\ndarf mit #ID beginnen (1 bis 32 "
         'Buchstaben, Ziffern, - oder _), die ihre\nAntwort als "id" wiederholt. /iset json 0 schaltet '
         "zurück auf Text. Eine erste\nZeile %json vor der Anmeldung tut dasselbe von Anfang an. Wird nie "
-        'im Konto\ngespeichert; docs/protocol.md ("Machine mode") beschreibt jedes Objekt.'),
+        'im Konto\ngespeichert; docs/protocol.md ("Machine mode") beschreibt jedes Objekt.'
+        "\n/iset protocol N (oder eine erste Zeile %json N) wählt die Version der Objekte: ohne sie 1."),
     "cmd-join": "An diesem Tisch Platz nehmen (erster freier Platz oder Platz 1..4).",
     "cmd-join-help": (
         "Setzt dich vor dem Start auf Platz SEAT (1 bis 4) oder, ohne SEAT, auf den\nersten freien Platz. "

@@ -6,6 +6,7 @@ MESSAGES: dict[str, str] = {
     # connection and login (protocol/session.py)
     "greeting": "Te damos la bienvenida al lobby de Tichu. Entra con tu nombre, o escribe guest.",
     # the same in every language: how to switch, in a few words of each
+    "greeting-machine": "Programas: %json VERSION pasa al modo máquina (protocolos {versions}).",
     "greeting-languages": "In English: /set lang en · Auf Deutsch: /set lang de\n"
                           "En français : /set lang fr · En español: /set lang es\n"
                           "På dansk: /set lang da",
@@ -438,6 +439,7 @@ MESSAGES: dict[str, str] = {
         "La mesa {table} guarda una posición para el invitado {name}, que se sentó antes que tú; entra "
         "con otro nombre para mirarla."),
     "unknown-game": "Aquí no hay ningún juego {name}; /newroom tichu abre una mesa de Tichu.",
+    "unknown-protocol": "No existe el protocolo máquina {version}; este servidor habla {versions} (%json {newest}).",
     "unknown-setting": "No existe el ajuste {name}; /set color on|off es uno.",
     "bad-setting-value": "El ajuste {name} admite {expected}, no {value!r}.",
     "unknown-language": "Aquí no existe el idioma {value!r}; /set lang admite {choices}.",
@@ -638,14 +640,15 @@ MESSAGES: dict[str, str] = {
         "la más reciente a la más antigua: el número de partida (para /replay), la\n"
         "fecha, la mesa, los dos equipos con la puntuación final, el número de rondas,\n"
         "ganada o perdida, y si la partida no puntuaba."),
-    "cmd-iset": "Ajuste de interfaz de esta conexión: /iset json 1|0.",
+    "cmd-iset": "Ajuste de interfaz de esta conexión: /iset json 1|0, /iset protocol N.",
     "cmd-iset-help": (
         "/iset json 1 pasa esta conexión al modo máquina: desde entonces cada línea que\n"
         "envía el servidor es un objeto JSON con un campo type, y una línea de comando\n"
         "puede empezar con #ID (1 a 32 letras, cifras, - o _) que su respuesta repite\n"
         "como \"id\". /iset json 0 vuelve al texto. Una primera línea %json antes de\n"
         "entrar hace lo mismo desde el principio. Nunca se guarda en la cuenta;\n"
-        "docs/protocol.md (\"Machine mode\") describe cada objeto."),
+        "docs/protocol.md (\"Machine mode\") describe cada objeto."
+        "\n/iset protocol N (o una primera línea %json N) elige la versión de los objetos: sin él 1."),
     "cmd-join": "Sentarte en esta mesa (primera posición libre, o posición 1..4).",
     "cmd-join-help": (
         "Te sienta en la posición SEAT (1 a 4) o, sin SEAT, en la primera libre, antes\n"

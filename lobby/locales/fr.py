@@ -6,6 +6,7 @@ MESSAGES: dict[str, str] = {
     # connection and login (protocol/session.py)
     "greeting": "Bienvenue au lobby Tichu. Connecte-toi avec ton nom, ou tape guest.",
     # the same in every language: how to switch, in a few words of each
+    "greeting-machine": "Programmes : %json VERSION passe en mode machine (protocoles {versions}).",
     "greeting-languages": "In English: /set lang en · Auf Deutsch: /set lang de\n"
                           "En français : /set lang fr · En español: /set lang es\n"
                           "På dansk: /set lang da",
@@ -438,6 +439,7 @@ MESSAGES: dict[str, str] = {
         "La table {table} garde une place pour l'invité {name}, assis là avant toi ; connecte-toi avec "
         "un autre nom pour la regarder."),
     "unknown-game": "Il n'y a pas de jeu {name} ici ; /newroom tichu ouvre une table de Tichu.",
+    "unknown-protocol": "Il n'y a pas de protocole machine {version} ; ce serveur parle {versions} (%json {newest}).",
     "unknown-setting": "Il n'y a pas de réglage {name} ; /set color on|off en est un.",
     "bad-setting-value": "Le réglage {name} attend {expected}, pas {value!r}.",
     "unknown-language": "Il n'y a pas de langue {value!r} ici ; /set lang accepte {choices}.",
@@ -636,14 +638,15 @@ MESSAGES: dict[str, str] = {
         "la plus récente d'abord : le numéro de partie (pour /replay), la date, la\n"
         "table, les deux équipes avec le score final, le nombre de manches, gagnée ou\n"
         "perdue, et si la partie était non classée."),
-    "cmd-iset": "Réglage d'interface de cette connexion : /iset json 1|0.",
+    "cmd-iset": "Réglage d'interface de cette connexion : /iset json 1|0, /iset protocol N.",
     "cmd-iset-help": (
         "/iset json 1 passe cette connexion en mode machine : dès lors chaque ligne\n"
         "envoyée par le serveur est un objet JSON avec un champ type, et une ligne de\n"
         "commande peut commencer par #ID (1 à 32 lettres, chiffres, - ou _) que sa\n"
         "réponse répète dans \"id\". /iset json 0 revient au texte. Une première ligne\n"
         "%json avant la connexion fait de même dès le départ. Jamais enregistré dans le\n"
-        "compte ; docs/protocol.md (\"Machine mode\") décrit chaque objet."),
+        "compte ; docs/protocol.md (\"Machine mode\") décrit chaque objet."
+        "\n/iset protocol N (ou une première ligne %json N) choisit la version des objets : sans lui 1."),
     "cmd-join": "Prendre une place à cette table (la première libre, ou la place 1..4).",
     "cmd-join-help": (
         "T'assied à la place SEAT (1 à 4) ou, sans SEAT, à la première place libre,\n"
