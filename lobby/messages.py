@@ -133,6 +133,14 @@ ERRORS: dict[str, str] = {
     "flooding": "You are sending lines too fast (more than {rate} a second); lines are dropped "
                 "until you slow down.",
     "flood-disconnect": "Too many lines too fast; closing the connection.",
+    "input-flood": (
+        "You are sending more than {rate} bytes a second; what you send is dropped until you slow "
+        "down."),
+    "input-flood-disconnect": "Too many bytes too fast; closing the connection.",
+    "telnet-flood": (
+        "Your client sends more than {rate} telnet commands a second; they are ignored until it "
+        "slows down."),
+    "telnet-flood-disconnect": "Too many telnet commands too fast; closing the connection.",
     # moderation and mute lists (lobby/moderation.py)
     "not-allowed": "Only a user with the role {role} may use /{command}.",
     "not-yourself": "You cannot use /{command} on yourself.",

@@ -475,6 +475,14 @@ MESSAGES: dict[str, str] = {
         "Du sender linjer for hurtigt (mere end {rate} i sekundet); linjer kasseres, indtil du sænker "
         "farten."),
     "flood-disconnect": "For mange linjer for hurtigt; forbindelsen lukkes.",
+    "input-flood": (
+        "Du sender mere end {rate} bytes i sekundet; det, du sender, kasseres, indtil du sænker "
+        "farten."),
+    "input-flood-disconnect": "For mange bytes for hurtigt; forbindelsen lukkes.",
+    "telnet-flood": (
+        "Din klient sender mere end {rate} telnet-kommandoer i sekundet; de ignoreres, indtil den "
+        "sænker farten."),
+    "telnet-flood-disconnect": "For mange telnet-kommandoer for hurtigt; forbindelsen lukkes.",
     # moderation and mute lists (lobby/moderation.py)
     "not-allowed": "Kun en bruger med rollen {role} må bruge /{command}.",
     "not-yourself": "Du kan ikke bruge /{command} på dig selv.",

@@ -485,6 +485,14 @@ MESSAGES: dict[str, str] = {
         "Du schickst Zeilen zu schnell (mehr als {rate} pro Sekunde); Zeilen werden verworfen, bis du "
         "langsamer wirst."),
     "flood-disconnect": "Zu viele Zeilen zu schnell; die Verbindung wird geschlossen.",
+    "input-flood": (
+        "Du schickst mehr als {rate} Bytes pro Sekunde; was du schickst, wird verworfen, bis du "
+        "langsamer wirst."),
+    "input-flood-disconnect": "Zu viele Bytes zu schnell; die Verbindung wird geschlossen.",
+    "telnet-flood": (
+        "Dein Client schickt mehr als {rate} Telnet-Befehle pro Sekunde; sie werden ignoriert, bis "
+        "er langsamer wird."),
+    "telnet-flood-disconnect": "Zu viele Telnet-Befehle zu schnell; die Verbindung wird geschlossen.",
     # moderation and mute lists (lobby/moderation.py)
     "not-allowed": "Nur wer die Rolle {role} hat, darf /{command} benutzen.",
     "not-yourself": "/{command} geht nicht bei dir selbst.",

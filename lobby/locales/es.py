@@ -483,6 +483,14 @@ MESSAGES: dict[str, str] = {
         "Envías líneas demasiado rápido (más de {rate} por segundo); se descartan hasta que vayas más "
         "despacio."),
     "flood-disconnect": "Demasiadas líneas demasiado rápido; se cierra la conexión.",
+    "input-flood": (
+        "Envías más de {rate} bytes por segundo; lo que envías se descarta hasta que vayas más "
+        "despacio."),
+    "input-flood-disconnect": "Demasiados bytes demasiado rápido; se cierra la conexión.",
+    "telnet-flood": (
+        "Tu cliente envía más de {rate} órdenes telnet por segundo; se ignoran hasta que vaya más "
+        "despacio."),
+    "telnet-flood-disconnect": "Demasiadas órdenes telnet demasiado rápido; se cierra la conexión.",
     # moderation and mute lists (lobby/moderation.py)
     "not-allowed": "Solo un usuario con el rol {role} puede usar /{command}.",
     "not-yourself": "No puedes usar /{command} contigo mismo.",

@@ -481,6 +481,14 @@ MESSAGES: dict[str, str] = {
         "Tu envoies des lignes trop vite (plus de {rate} par seconde) ; elles sont ignorées jusqu'à ce "
         "que tu ralentisses."),
     "flood-disconnect": "Trop de lignes trop vite ; fermeture de la connexion.",
+    "input-flood": (
+        "Vous envoyez plus de {rate} octets par seconde ; ce que vous envoyez est ignoré jusqu'à ce"
+        " que vous ralentissiez."),
+    "input-flood-disconnect": "Trop d'octets trop vite ; fermeture de la connexion.",
+    "telnet-flood": (
+        "Votre client envoie plus de {rate} commandes telnet par seconde ; elles sont ignorées "
+        "jusqu'à ce qu'il ralentisse."),
+    "telnet-flood-disconnect": "Trop de commandes telnet trop vite ; fermeture de la connexion.",
     # moderation and mute lists (lobby/moderation.py)
     "not-allowed": "Seul un utilisateur avec le rôle {role} peut utiliser /{command}.",
     "not-yourself": "Tu ne peux pas utiliser /{command} sur toi-même.",
