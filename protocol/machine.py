@@ -4,9 +4,10 @@ Machine mode (`/iset json 1`, or a first line `%json` before the login) is a pro
 connection, never saved. The client names the version of the objects it reads (`%json 3`, or
 `/iset protocol 3` at any time); a client that names none gets protocol 1 (a whole `state` after
 every change, `names` in every `game-*` event), which is what clients written before the versions
-expect (render_json.PROTOCOL_VERSIONS says what each version changed). In it every line the server writes is exactly one JSON object with a
-`type` (protocol/render_json.py): events, errors, prompts (as `prompt` objects with a line end,
-never a bare prompt, never IAC GA) and the replies below.
+expect (render_json.PROTOCOL_VERSIONS says what each version changed). In machine mode every
+line the server writes is exactly one JSON object with a `type` (protocol/render_json.py):
+events, errors, prompts (as `prompt` objects with a line end, never a bare prompt, never IAC GA)
+and the replies below.
 
 Command ids: in machine mode a line may start with `#ID ` (1 to 32 letters, digits, `-`, `_`).
 Every non-blank line gets exactly one reply object, which carries `"id": ID` when the line had
