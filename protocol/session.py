@@ -349,7 +349,7 @@ class Session(MachineMode, MudOptions):
             return
         self._greeted = True
         if line.strip().split(" ")[0] != JSON_SWITCH:
-            self._switch_before_login()
+            self._switch_before_login("")
 
     def message_refused(self, event: Event) -> None:
         """A WebSocket message that is no line (line ends inside it, not UTF-8) is refused with
