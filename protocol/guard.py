@@ -587,7 +587,8 @@ class Guard:
             counters: list[dict[Any, tuple[int, float]]] = [self._pair_failures]
             if not known:
                 counters.append(self._account_failures)
-            for counter, k in zip(counters, ((key, group), key)):
+            keys: tuple[Any, ...] = ((key, group), key)
+            for counter, k in zip(counters, keys):
                 count, _ = counter.get(k, (0, now))
                 counter[k] = (count + 1, now)
                 if len(counter) > 100000:
@@ -616,7 +617,9 @@ class Guard:
             del counter[k]
 
     def _account_failed(self, key: str, group: str, known: bool, now: float) -> None:
-        for counter, k in ((self._pair_failures, (key, group)), (self._account_failures, key)):
+        pairs: tuple[tuple[dict[Any, tuple[int, float]], Any], ...] = (
+            (self._pair_failures, (key, group)), (self._account_failures, key))
+        for counter, k in pairs:
             if counter is self._account_failures and known:
                 continue
             count, _ = counter.get(k, (1, now))
