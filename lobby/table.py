@@ -151,6 +151,18 @@ class TableActor:
         self.members: set[str] = set()               # everyone in the table's room
         self.gone: set[str] = set()                  # seated players who vanished
         self.gone_since: dict[str, float] = {}       # ... since when (clock seconds)
+        #: seconds each player of the game was away before their last return: the grace time
+        #: adds up over the game (vanishing and coming back does not start it again)
+        self.gone_total: dict[str, float] = {}
+        #: the round each away player vanished in (a leaver is marked with it)
+        self.gone_round: dict[str, int] = {}
+        #: whether the running (or last) game is rated, decided at /start (docs/rating.md), and
+        #: why not (``nosave``, ``seed``, ``bots``, ``guests``; None when rated)
+        self.rated: bool = False
+        self.unrated: str | None = None
+        #: the players who left the running game: name -> {"player": index, "round": the round
+        #: they left in, "bot": the bot that took the seat over or None}; each loses the game
+        self.leavers: dict[str, dict[str, Any]] = {}
         #: the journal and game records (lobby/persistence.py) when the server keeps them
         self.recorder = recorder
         #: guests of a restored game: name -> the address they played from (the world gives
@@ -237,6 +249,9 @@ class TableActor:
             "guests": dict(self.guest_addresses),
             "guest_keys": {n: h for n, h in self.seat_keys.items() if h and n in self.players},
             "join_order": [n for n in self.join_order if n in self.players],
+            "rated": self.rated, "unrated": self.unrated,
+            "leavers": {n: dict(v) for n, v in self.leavers.items()},
+            "gone_total": dict(self.gone_total), "gone_round": dict(self.gone_round),
         }
 
     @classmethod
@@ -261,6 +276,22 @@ class TableActor:
         table.seed = match.seed
         table.state = PLAYING
         table.games_started = 1
+        if "rated" in snapshot:                  # (a journal of an older version: unrated)
+            table.rated = bool(snapshot.get("rated"))
+            reason = snapshot.get("unrated")
+            table.unrated = reason if isinstance(reason, str) else None
+        else:
+            table.unrated = "bots" if bots else "guests"
+        leavers = snapshot.get("leavers")
+        if isinstance(leavers, dict):
+            table.leavers = {str(n): dict(v) for n, v in leavers.items() if isinstance(v, dict)}
+        totals = snapshot.get("gone_total")
+        if isinstance(totals, dict):
+            table.gone_total = {str(n): float(v) for n, v in totals.items()
+                                if isinstance(v, (int, float)) and n in players}
+        rounds = snapshot.get("gone_round")
+        if isinstance(rounds, dict):
+            table.gone_round = {str(n): int(v) for n, v in rounds.items() if isinstance(v, int)}
         now = clock.seconds()
         for name in players:
             if name in bots:
@@ -268,6 +299,7 @@ class TableActor:
             else:
                 table.gone.add(name)
                 table.gone_since[name] = now
+                table.gone_round.setdefault(name, match.round_no)
         addresses = snapshot.get("guests") or {}
         table.guest_addresses = {n: a for n, a in addresses.items()
                                  if n in players and isinstance(a, str)}
@@ -344,12 +376,19 @@ class TableActor:
         held = next((n for n in self.players if name_key(n) == key_of), None)
         if held is None or held in self.bots:
             return None
-        since = self.gone_since.get(held)
-        reserved = (held not in self.gone or since is None
-                    or self.clock.seconds() - since <= self.options.grace)
+        reserved = held not in self.gone or self.away_for(held) <= self.options.grace
         guest = held in self.seat_keys
         proved = guest and key is not None and key_matches(key, self.seat_keys[held])
         return HeldSeat(self.number, held, guest, reserved, proved)
+
+    def away_for(self, name: str) -> float:
+        """Seconds ``name`` has been away from the running game in all (every absence since
+        the start added up, the one going on included): measured against the grace time."""
+        total = self.gone_total.get(name, 0.0)
+        since = self.gone_since.get(name)
+        if name in self.gone and since is not None:
+            total += max(0.0, self.clock.seconds() - since)
+        return total
 
     def summary(self) -> dict[str, Any]:
         """What /listroom shows about this table."""
@@ -529,8 +568,10 @@ class TableActor:
                 bot.stop()
             if self.state == PLAYING and self.match is not None:
                 self.state = FINISHED
+                self._mark_leavers(beyond_grace=False)
                 self.result = {"abandoned": True, "removed": None,
-                               "scores": list(self.match.scores), "round_no": self.match.round_no}
+                               "scores": list(self.match.scores), "round_no": self.match.round_no,
+                               "left": sorted(self.leavers)}
                 if self.recorder is not None:
                     self.recorder.abandoned(self)
             return
@@ -591,12 +632,18 @@ class TableActor:
             return
         self.gone.add(name)
         self.gone_since[name] = self.clock.seconds()
-        self._tell_all("table-vanished", name=name, grace=self.options.grace)
+        if self.match is not None:
+            self.gone_round[name] = self.match.round_no
+        # the grace time left: what earlier absences of this game did not use up
+        self._tell_all("table-vanished", name=name,
+                       grace=max(0, math.ceil(self.options.grace - self.away_for(name))))
         self._send_views()
 
     def _back(self, name: str) -> None:
+        self.gone_total[name] = self.away_for(name)      # the grace time goes on adding up
         self.gone.discard(name)
         self.gone_since.pop(name, None)
+        self.gone_round.pop(name, None)
         self.members.add(name)
         if self._vote is not None and self._vote.target == name:
             self._vote = None
@@ -691,6 +738,12 @@ class TableActor:
         self.state = PLAYING
         self.nosave = nosave
         self.games_started += 1
+        # a game counts from its start: rated or not is decided now, whoever leaves later
+        self.unrated = self._unrated_reason(players, nosave)
+        self.rated = self.unrated is None
+        self.leavers = {}
+        self.gone_total.clear()
+        self.gone_round.clear()
         self._clear_window()
         if self.recorder is not None:              # the journal holds the events behind it
             self.recorder.started(self)
@@ -700,9 +753,28 @@ class TableActor:
         if opts.seed is not None:       # whoever knows the seed knows every hand: say so
             self._send([n for n in players if n not in self.bots and n not in self.gone],
                        Event("table-seeded", table=self.number, host=self.host, seed=opts.seed))
+        if self.rated:
+            self._tell_all("table-rated", reason="", grace=math.ceil(self.options.grace))
+        else:
+            self._tell_all("table-unrated", reason=self.unrated or "",
+                           grace=math.ceil(self.options.grace))
         for ev in match.opening_events():
             self._game_event(ev)
         self._send_views()
+
+    def _unrated_reason(self, players: list[str], nosave: bool) -> str | None:
+        """Why a game of ``players`` is not rated (docs/rating.md), or None: it is rated. Only
+        four registered humans (the seat policy knows who is registered) play a rated game."""
+        if nosave:
+            return "nosave"
+        if self.options.seed is not None:
+            return "seed"
+        if any(n in self.bots for n in players):
+            return "bots"
+        policy = self._seat_policy
+        if policy is None or not all(policy.is_registered(n) for n in players):
+            return "guests"
+        return None
 
     @TABLE_COMMANDS.command("spielinfo")
     def cmd_spielinfo(self, user: str, args: dict[str, str]) -> None:
@@ -711,6 +783,9 @@ class TableActor:
                                 "spectators": self.spectators, "gone": sorted(self.gone),
                                 "bots": self.bot_list()}
         if self.match is not None:
+            data["rated"] = self.rated
+            if self.leavers:
+                data["left"] = sorted(self.leavers)
             data["scores"] = list(self.match.scores)
             data["round_no"] = self.match.round_no
             data["rounds_done"] = len(self.match.round_scores)     # the rounds finished
@@ -748,6 +823,9 @@ class TableActor:
         self.members -= self.gone                # disconnected (still kept while the game ran)
         self.gone.clear()
         self.gone_since.clear()
+        self.gone_total.clear()
+        self.gone_round.clear()
+        self.leavers = {}
         self._vote = None
         self._clear_window()
         self.state = WAITING
@@ -791,7 +869,7 @@ class TableActor:
             raise LobbyError("not-vanished", name=target)
         if self._vote is not None:
             raise LobbyError("vote-running", name=self._vote.target)
-        left = self.gone_since.get(target, 0.0) + self.options.grace - self.clock.seconds()
+        left = self.options.grace - self.away_for(target)
         if left > 0:
             raise LobbyError("remove-too-early", name=target, seconds=math.ceil(left))
         voters = {n for n in self.players if n != target and n not in self.bots}  # bots abstain
@@ -844,11 +922,16 @@ class TableActor:
         assert self.match is not None
         player = self.players.index(removed)
         name = self._new_bot(BOT_TAKEOVER_STRATEGY)
+        # the record keeps the seat theirs, marked with the round they left in; they lose
+        self.leavers[removed] = {"player": player, "bot": name,
+                                 "round": self.gone_round.get(removed, self.match.round_no)}
         self.players[player] = name
         self.seats = [name if n == removed else n for n in self.seats]
         self.join_order = [name if n == removed else n for n in self.join_order]
         self.gone.discard(removed)
         self.gone_since.pop(removed, None)
+        self.gone_total.pop(removed, None)
+        self.gone_round.pop(removed, None)
         self.seat_keys.pop(removed, None)    # the seat is given away
         self.members.discard(removed)        # back later, they enter the room as a spectator
         if self.recorder is not None:
@@ -1075,13 +1158,28 @@ class TableActor:
         self._clear_window()
         self.state = FINISHED
         self._vote = None
+        self._mark_leavers(beyond_grace=True)
         result = dict(self.match.result or {})
+        if self.leavers:
+            result["left"] = sorted(self.leavers)
         result["players"] = list(self.players)
         result["bots"] = self.bot_list()
         result["seed"] = self.seed
         self.result = jsonable(result)
         if self.recorder is not None:
             self.recorder.finished(self)
+
+    def _mark_leavers(self, *, beyond_grace: bool) -> None:
+        """The players still away when the game ends (``beyond_grace``: only those away longer
+        than the grace time in all) or when the table is closed left the game: each loses it."""
+        assert self.match is not None
+        for name in sorted(self.gone):
+            if name in self.leavers or name not in self.players or name in self.bots:
+                continue
+            if beyond_grace and self.away_for(name) <= self.options.grace:
+                continue
+            self.leavers[name] = {"player": self.players.index(name), "bot": None,
+                                  "round": self.gone_round.get(name, self.match.round_no)}
 
     def _game_event(self, ev: Any, names: list[str | None] | None = None) -> None:
         """One engine event -> a table event `game-KIND` (a catalog key). Events addressed to a

@@ -554,6 +554,11 @@ class World:
         self._index.add_address(table.number, address)
         return not user.registered
 
+    def is_registered(self, name: str) -> bool:
+        """The seat policy: whether ``name`` is online as a registered user."""
+        user = self.online(name)
+        return user is not None and user.registered
+
     def table_deliver(self, number: int) -> Deliver:
         """The deliver callback table ``number`` is built with: to whoever of the names is
         online, behind the recorder's journal gate when the server keeps a journal."""

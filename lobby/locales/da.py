@@ -131,6 +131,18 @@ MESSAGES: dict[str, str] = {
     "table-vote": "{name} stemmer {vote} til at fjerne {target}.",
     "table-remove-refused": "{target} bliver: fjernelsen blev afvist.",
     "table-vote-ended": "Afstemningen om at fjerne {name} er slut.",
+    "table-rated": (
+        "Dette spil tæller med i ratingen. Den, der forlader det og ikke er tilbage inden for "
+        "{grace!t} i alt, taber det."),
+    "table-unrated": "Dette spil tæller ikke med i ratingen: {reason!w:why-unrated}.",
+    "why-unrated-nosave": "det blev startet med /startnosave",
+    "why-unrated-seed": "dets kort følger af startværdien fra /option seed",
+    "why-unrated-bots": "en bot spiller med",
+    "why-unrated-guests": "ikke alle fire spillere er registrerede",
+    "history-abandoned": " (opgivet)",
+    "history-left": ", forladt af: {names}",
+    "finger-left": "  forlod {left} af {games} {games!p:påbegyndt spil|påbegyndte spil}",
+    "ranking-left": ", forladt {left}",
     "table-abandoned": "{target} blev fjernet; spillet er opgivet ved stillingen {score}.",
     "table-window-closed": "{name} kan fortsætte nu.",
     "table-window-closed-you": "Du kan fortsætte nu.",

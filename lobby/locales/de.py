@@ -138,6 +138,18 @@ MESSAGES: dict[str, str] = {
     "table-vote": "{name} stimmt beim Entfernen von {target} mit {vote}.",
     "table-remove-refused": "{target} bleibt: Das Entfernen wurde abgelehnt.",
     "table-vote-ended": "Die Abstimmung über das Entfernen von {name} ist vorbei.",
+    "table-rated": (
+        "Dieses Spiel wird gewertet. Wer es verlässt und nicht binnen insgesamt {grace!t} zurück ist, "
+        "verliert es."),
+    "table-unrated": "Dieses Spiel wird nicht gewertet: {reason!w:why-unrated}.",
+    "why-unrated-nosave": "es wurde mit /startnosave begonnen",
+    "why-unrated-seed": "seine Blätter folgen aus dem Startwert von /option seed",
+    "why-unrated-bots": "ein Bot spielt mit",
+    "why-unrated-guests": "nicht alle vier Spieler sind registriert",
+    "history-abandoned": " (abgebrochen)",
+    "history-left": ", verlassen von: {names}",
+    "finger-left": "  {left} von {games} begonnenen {games!p:Spiel|Spielen} verlassen",
+    "ranking-left": ", {left} verlassen",
     "table-abandoned": "{target} wurde entfernt; das Spiel wird beim Stand {score} abgebrochen.",
     "table-window-closed": "{name} darf jetzt weiterspielen.",
     "table-window-closed-you": "Du darfst jetzt weiterspielen.",

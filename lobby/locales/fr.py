@@ -133,6 +133,18 @@ MESSAGES: dict[str, str] = {
     "table-vote": "{name} vote {vote} sur le retrait de {target}.",
     "table-remove-refused": "{target} reste : le retrait a été refusé.",
     "table-vote-ended": "Le vote sur le retrait de {name} est terminé.",
+    "table-rated": (
+        "Cette partie compte pour le classement. Qui la quitte sans revenir en {grace!t} au total la "
+        "perd."),
+    "table-unrated": "Cette partie ne compte pas pour le classement : {reason!w:why-unrated}.",
+    "why-unrated-nosave": "elle a été lancée avec /startnosave",
+    "why-unrated-seed": "ses donnes découlent de la graine de /option seed",
+    "why-unrated-bots": "un bot y joue",
+    "why-unrated-guests": "les quatre joueurs ne sont pas tous inscrits",
+    "history-abandoned": " (abandonnée)",
+    "history-left": ", quittée par : {names}",
+    "finger-left": "  a quitté {left} des {games} {games!p:partie commencée|parties commencées}",
+    "ranking-left": ", parties quittées : {left}",
     "table-abandoned": "{target} a été retiré ; la partie est abandonnée à {score}.",
     "table-window-closed": "{name} peut continuer maintenant.",
     "table-window-closed-you": "Tu peux continuer maintenant.",

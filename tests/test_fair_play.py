@@ -1,0 +1,210 @@
+"""Fair play at the table (issue 24), over real loopback sockets: a rated game counts from its
+start and whoever leaves it loses it (the partner is not punished); the grace time of a player
+who keeps vanishing and coming back adds up over the game.
+
+The server runs on a `task.Clock` (the world's clock: tables, grace times, bots, the guard)
+that a LoopingCall of the real reactor turns by 0 seconds every few milliseconds, so that bots
+(delay 0) and the journal's gate go on; every step in time is the test's own
+`clock.advance(SECONDS)`, so nothing depends on how fast the machine is."""
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+from typing import Any, AsyncIterator
+
+import pytest
+import pytest_twisted
+from twisted.internet import task
+from twisted.internet.defer import Deferred
+
+from conftest import RunningServer, within
+from table_support import legal_command
+from wire_tables import ERROR_LINE, WireGame
+
+PLAYERS = ["Anna", "Bert", "Cleo", "Dirk"]
+
+
+class ClockedServer(RunningServer):
+    """A server whose world runs on a task.Clock (turned by 0 s all the time: see above)."""
+
+    def __init__(self, db: Path) -> None:
+        super().__init__(db)
+        self.clock = task.Clock()
+        self.clock.advance(1_800_000_000)
+        self.server_options = dict(RunningServer.server_options, clock=self.clock)
+        self._pump: task.LoopingCall | None = None
+
+    async def start(self) -> None:
+        await super().start()
+        self.server.world.on_new_table = lambda t: setattr(t, "bot_delay", 0.0)
+        self._pump = task.LoopingCall(self.clock.advance, 0)
+        self._pump.start(0.002)
+
+    async def stop(self) -> None:
+        if self._pump is not None and self._pump.running:
+            self._pump.stop()
+        await super().stop()
+
+
+@pytest_twisted.async_yield_fixture
+async def clocked(tmp_path: Path) -> AsyncIterator[ClockedServer]:
+    running = ClockedServer(tmp_path / "lobby.sqlite3")
+    await running.start()
+    yield running
+    await running.stop()
+
+
+def query(server: ClockedServer, sql: str, *args: Any) -> Deferred:
+    return server.server.store.run_query(lambda c: c.execute(sql, args).fetchall())
+
+
+async def pause() -> None:
+    from twisted.internet import reactor
+    await task.deferLater(reactor, 0.005, lambda: None)
+
+
+async def registered_game(server: ClockedServer, options: dict[str, str]) -> WireGame:
+    """Four registered players (each registers after a guest log-in) at table 1, started."""
+    game = WireGame(server, PLAYERS)
+    for name in PLAYERS:
+        await game.connect(name)
+        await game.say(name, f"/register pw{name.lower()}1", "is registered now")
+    await game.setup(options, start=False)
+    await game.say(PLAYERS[0], "/start", "This game is rated.")
+    await game.settle()
+    return game
+
+
+async def play_on(game: WireGame, rng: random.Random, limit: int = 5000) -> None:
+    """Legal moves of the humans still connected until the game ends; the bots play by
+    themselves (the pump)."""
+    table = game.table
+    for _ in range(limit):
+        if table.state != "playing":
+            return
+        name, command, args = legal_command(table.match, table.players, rng)
+        if name not in game.clients:            # a bot's move: it makes it itself
+            await pause()
+            continue
+        if isinstance(args, dict):
+            args = args["cards"]
+        line = f"/{command}" + (f" {args}" if args else "")
+        answer = await game.command(name, line)
+        errors = [l for l in answer if ERROR_LINE.match(l)]
+        assert not errors or table.match is None or all(
+            "[not-your-turn]" in e or "[no-game]" in e for e in errors), (name, line, errors)
+    raise AssertionError("the game did not end")
+
+
+async def quit_player(game: WireGame, name: str) -> None:
+    c = game.clients.pop(name)
+    c.send("/quit")
+    await within(c.lost)
+    await game.settle()
+
+
+@pytest.mark.reactor_timeout(60)
+@pytest_twisted.ensureDeferred
+async def test_a_rated_game_one_quits_the_quitter_loses_and_the_partner_does_not(
+        clocked: ClockedServer) -> None:
+    game = await registered_game(clocked, {"target": "50", "grace": "30"})
+    table = game.table
+    assert table.rated and table.unrated is None
+    await game.play(random.Random(5), limit=6)
+    await quit_player(game, "Dirk")                  # Dirk (seat 4) rage-quits; Bert is his partner
+    assert "Dirk" in table.gone
+    answer = await game.command("Anna", "/remove Dirk")
+    assert any("[remove-too-early]" in l for l in answer)
+    clocked.clock.advance(31)
+    await game.command("Anna", "/remove Dirk")
+    await game.command("Cleo", "/accept")
+    assert "Dirk" not in table.players and len(table.bots) == 1
+    bot = next(iter(table.bots))
+    await play_on(game, random.Random(6))
+    assert table.state == "finished"
+    assert table.result["left"] == ["Dirk"]
+    # the record keeps Dirk in his seat, marked, with the bot that took over; still rated
+    [(rated, unrated)] = await within(query(clocked, "SELECT rated, unrated FROM games"))
+    assert (rated, unrated) == (1, None)
+    players = await within(query(
+        clocked, "SELECT name, kind, won, left_round, replaced_by, rating_before, rating_after "
+        "FROM game_players ORDER BY player"))
+    assert [p[0] for p in players] == PLAYERS
+    anna, bert, cleo, dirk = players
+    assert dirk[1:5] == ("registered", 0, dirk[3], bot) and dirk[3] >= 1
+    assert dirk[6] < dirk[5] == 1500.0                              # the quitter's loss
+    assert bert[2] == 0 and bert[6] == bert[5] == 1500.0            # the partner: unchanged
+    assert anna[2] == cleo[2] == 1 and anna[6] > 1500.0 and cleo[6] > 1500.0
+    stats = dict((r[0], r[1:]) for r in await within(query(
+        clocked, "SELECT name_key, games, wins, rated_games, games_left FROM player_stats")))
+    assert stats["dirk"] == (1, 0, 1, 1)
+    assert stats["bert"] == (1, 0, 0, 0)          # played, not a rated loss of his
+    assert stats["anna"] == (1, 1, 1, 0)
+    # what people see: /finger, /history, /rangliste
+    finger = "\n".join(await game.command("Anna", "/finger Dirk"))
+    assert "left 1 of 1 game started" in finger
+    history = "\n".join(await game.command("Anna", "/history Dirk"))
+    assert "left: Dirk" in history
+    ranking = "\n".join(await game.command("Anna", "/rangliste"))
+    assert "Dirk" in ranking and ", left 1" in ranking
+    bert_ranked = [l for l in ranking.split("\n") if "Bert" in l]
+    assert bert_ranked == []                      # no rated game counted for him
+
+
+@pytest.mark.reactor_timeout(60)
+@pytest_twisted.ensureDeferred
+async def test_vanishing_and_coming_back_cannot_stretch_the_grace_time(
+        clocked: ClockedServer) -> None:
+    game = await registered_game(clocked, {"grace": "30"})
+    table = game.table
+    for _ in range(2):                              # away 20 s, back, away 20 s again
+        c = game.clients.pop("Dirk")
+        c.send("/quit")
+        await within(c.lost)
+        clocked.clock.advance(20)
+        client = await clocked.client()
+        await client.login("Dirk", "pwdirk1")
+        game.clients["Dirk"] = client       # (a plain LineClient: no hidden-card checks needed)
+        await game.settle()
+        assert "Dirk" not in table.gone
+    c = game.clients.pop("Dirk")
+    c.send("/quit")
+    await within(c.lost)
+    await game.settle()
+    # 40 s away in all: more than the 30 s of grace, so the vote may start at once
+    assert table.away_for("Dirk") >= 40
+    answer = await game.command("Anna", "/remove Dirk")
+    assert not any(ERROR_LINE.match(l) for l in answer), answer
+    await game.command("Bert", "/accept")
+    assert "Dirk" not in table.players
+
+
+@pytest.mark.reactor_timeout(60)
+@pytest_twisted.ensureDeferred
+async def test_an_abandoned_table_is_stored_with_who_left(clocked: ClockedServer) -> None:
+    game = await registered_game(clocked, {"grace": "30"})
+    await game.play(random.Random(8), limit=10)
+    played = len(game.table.match.actions)
+    for name in ["Dirk", "Cleo", "Bert"]:
+        await quit_player(game, name)
+    c = game.clients.pop("Anna")
+    c.send("/quit")
+    await within(c.lost)
+    world = clocked.server.world
+    clocked.clock.advance(world.abandon_after + 1)
+    for _ in range(200):
+        rows = await within(query(clocked, "SELECT result, rounds, record FROM games"))
+        if rows:
+            break
+        await pause()
+    [(result, rounds, record)] = rows
+    assert json.loads(result)["abandoned"] is True
+    assert sorted(json.loads(result)["left"]) == sorted(PLAYERS)
+    assert len(json.loads(record)["actions"]) == played
+    left = await within(query(clocked, "SELECT name, left_round FROM game_players"))
+    assert all(r is not None for _, r in left)
+    watcher = await clocked.client()
+    await watcher.login("Anna", "pwanna1")
+    watcher.send("/history Anna")
+    assert "(abandoned), left: " in await watcher.expect("left: ")
