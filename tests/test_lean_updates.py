@@ -14,7 +14,7 @@ import json
 import random
 from typing import Any, Coroutine
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from lobby.table_views import TableViews
@@ -109,6 +109,7 @@ def test_a_trick_that_only_grew_comes_as_trick_add() -> None:
 @given(seed=st.integers(0, 2**32 - 1), bombwindow=st.sampled_from([0, 1]),
        turnier=st.booleans(), text_seat=st.sampled_from([None, 1, 3]),
        late=st.integers(0, 120))
+@example(seed=1365, bombwindow=0, turnier=False, text_seat=None, late=94)   # Fay saw no trick grow
 def test_updates_applied_in_order_rebuild_the_whole_state(seed: int, bombwindow: int,
                                                          turnier: bool, text_seat: int | None,
                                                          late: int) -> None:
@@ -159,6 +160,7 @@ def test_updates_applied_in_order_rebuild_the_whole_state(seed: int, bombwindow:
         if f.name == "Fay" and steps <= late:
             continue
         assert f.states >= 1 and f.updates > 0, (f.name, f.states, f.updates)
-        assert f.added > 0, f.name                   # the plays came as trick_add
+        if f.name != "Fay":                          # a late spectator may see no trick grow
+            assert f.added > 0, f.name               # the plays came as trick_add
     # players get the whole state once (coming to the table, then sitting down), then updates
     assert followers[asker].states <= 2 + 1        # + the %state answer
