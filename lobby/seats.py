@@ -70,3 +70,6 @@ class SeatPolicy(Protocol):
     def is_registered(self, name: str) -> bool:
         """Whether ``name`` is a registered user logged in now (a game of four of them is
         rated: decided at /start)."""
+
+    def send_away(self, table: Any, name: str) -> None:
+        """The host barred ``name`` from ``table`` (/bar): out of its room, into the lobby."""

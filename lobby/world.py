@@ -45,6 +45,7 @@ from lobby.addresses import address_group
 from lobby.events import Event, Listener
 from lobby.messages import LobbyError, text
 from lobby.recording import Deliver, Recorder
+from lobby.timer_wheel import TimerWheel
 
 if TYPE_CHECKING:
     from lobby.table import TableActor
@@ -213,6 +214,8 @@ class World:
     def __init__(self, clock: Any, rng: random.Random | None = None,
                  table_limits: TableLimits | None = None, bot_pool: Any = None) -> None:
         self.clock = clock
+        #: the move timers of every table (/option timer) behind one timer of the clock
+        self.wheel = TimerWheel(clock)
         #: lobby/bots/pool.py BotPool: every table's search bots think there (None: in process)
         self.bot_pool = bot_pool
         #: how many tables a user and an address may take part in (everything off by default)
@@ -379,6 +382,8 @@ class World:
             return
         if room.table in user.barred and room.table.holds_seat_for(user.name) is not None:
             raise LobbyError("seat-held-here", table=room.number, name=user.name)
+        if room.table is not None and room.table.is_barred(user.name):
+            raise LobbyError("barred-from-table", table=room.number, host=room.table.host or "-")
         self.leave(user)
         if len(room.members) < self.announce_limit:
             self.deliver(room.members.values(), Event("enters", name=user.name, room=room.name))
@@ -438,7 +443,8 @@ class World:
         self.leave(user)                       # the room they leave may close and free its number
         number = self.free_table_number()
         table = TableActor(number, self.clock, self.table_deliver(number), host=user.name,
-                           seat_policy=self, recorder=self.recorder, bot_pool=self.bot_pool)
+                           seat_policy=self, recorder=self.recorder, bot_pool=self.bot_pool,
+                           wheel=self.wheel)
         self._origins[number] = {user.key: _address(user)}
         self._index.add_table(table, self._origins[number].values())
         if self.on_new_table is not None:
@@ -558,6 +564,15 @@ class World:
         """The seat policy: whether ``name`` is online as a registered user."""
         user = self.online(name)
         return user is not None and user.registered
+
+    def send_away(self, table: "TableActor", name: str) -> None:
+        """The seat policy: ``name``, barred by the host of ``table`` (/bar), goes to the lobby
+        (the table hears of it by ``remove_member``, after its current command)."""
+        user = self.online(name)
+        room = self.rooms.get(table.number)
+        if user is not None and room is not None and user.room is room:
+            self.enter(user, self.lobby)
+            self._safe(user.listener.deliver, self.who(user))
 
     def table_deliver(self, number: int) -> Deliver:
         """The deliver callback table ``number`` is built with: to whoever of the names is

@@ -226,7 +226,7 @@ HELP_GROUPS: dict[str, tuple[str, ...]] = {
     "chat": ("tell", "add", "sub", "showlist"),
     "tables": ("listroom", "newroom", "room", "look", "join", "leave", "addbot", "removebot",
                "option", "start", "startnosave", "spielinfo", "reset", "remove", "accept",
-               "refuse"),
+               "refuse", "unseat", "bar", "unbar"),
     "play": ("play", "pass", "bomb", "tichu", "grand", "nogrand", "schupf", "wish", "dragon"),
     "records": ("history", "replay", "tchlog", "rangliste"),
     "account": ("register", "password", "set", "iset"),

@@ -208,3 +208,137 @@ async def test_an_abandoned_table_is_stored_with_who_left(clocked: ClockedServer
     await watcher.login("Anna", "pwanna1")
     watcher.send("/history Anna")
     assert "(abandoned), left: " in await watcher.expect("left: ")
+
+
+# ---- the move timer --------------------------------------------------------------------------
+@pytest.mark.reactor_timeout(60)
+@pytest_twisted.ensureDeferred
+async def test_a_stalling_player_is_warned_timed_out_and_removed_and_the_game_goes_on(
+        clocked: ClockedServer) -> None:
+    game = WireGame(clocked, PLAYERS)
+    for name in PLAYERS:
+        await game.connect(name)
+    await game.say("Dirk", "/set bell on", "bell is on now.")
+    await game.setup({"timer": "30"})
+    table = game.table
+    assert table._wheel is clocked.server.world.wheel     # the world's one wheel
+    info = "\n".join(await game.command("Anna", "/spielinfo"))
+    assert "Move timer: 30 seconds per decision." in info and "timer 30" in info
+    for name in PLAYERS[:3]:
+        await game.command(name, "/nogrand")
+    assert table.match.round.phase == "grand"              # the game waits for Dirk
+    dirk = game.clients["Dirk"]
+    mark = len(dirk.lines)
+    clocked.clock.advance(15)
+    await game.settle()
+    # /set bell on: the warning rings (BEL before the line)
+    assert "\x07Hurry up: 15 seconds left for your decision, then it is made for you." in \
+        dirk.since(mark)
+    anna = game.clients["Anna"]
+    assert not any("Hurry up" in l for l in anna.lines)     # to Dirk alone
+    mark = len(anna.lines)
+    clocked.clock.advance(15)
+    await game.settle()
+    got = anna.since(mark)                                  # (wrapped at 80 columns)
+    at = got.index("Dirk ran out of time (30 seconds); the decision is made for them. The "
+                   "others may")
+    assert got[at + 1] == "  now /remove Dirk."
+    assert table.match.round.phase == "exchange"            # the game went on
+    # Dirk is present, but the others may vote him out now
+    answer = await game.command("Anna", "/remove Dirk")
+    assert not any(ERROR_LINE.match(l) for l in answer), answer
+    await game.command("Bert", "/accept")
+    assert "Dirk" not in table.players and len(table.bots) == 1
+    assert "Dirk" in table.members                          # still watching
+    await play_on_until(game, random.Random(3), lambda: table.match.round_no >= 2)
+    assert table.state == "playing" or table.state == "finished"
+
+
+async def play_on_until(game: WireGame, rng: random.Random, done: Any, limit: int = 3000
+                        ) -> None:
+    table = game.table
+    for _ in range(limit):
+        if table.state != "playing" or done():
+            return
+        name, command, args = legal_command(table.match, table.players, rng)
+        if name not in game.clients or name not in table.players:
+            await pause()
+            continue
+        if isinstance(args, dict):
+            args = args["cards"]
+        await game.command(name, f"/{command}" + (f" {args}" if args else ""))
+    raise AssertionError("the game did not get there")
+
+
+def test_the_move_timers_of_many_tables_share_one_timer_of_the_clock() -> None:
+    """500 tables, each waiting for four Grand Tichu decisions under a move timer: ONE
+    DelayedCall of the clock (the world's wheel), and each table's time-outs come in time."""
+    from lobby.table import TableActor
+    from lobby.timer_wheel import TimerWheel
+    clock = task.Clock()
+    wheel = TimerWheel(clock)
+    tables = []
+    for number in range(1, 501):
+        table = TableActor(number, clock, lambda names, event: None, host="a", wheel=wheel)
+        table.bot_delay = 0.0
+        for name in ("a", "b", "c", "d"):
+            table.submit(name, "join")
+        table.submit("a", "option", f"timer {10 + number % 3 * 10}")
+        table.submit("a", "start")
+        tables.append(table)
+    assert all(t.state == "playing" for t in tables)
+    assert len(clock.getDelayedCalls()) == 1
+    clock.advance(10)
+    assert {t.match.round.phase for t in tables if t.number % 3 == 0} == {"exchange"}
+    assert {t.match.round.phase for t in tables if t.number % 3 != 0} == {"grand"}
+    assert len(clock.getDelayedCalls()) == 1
+    for t in tables:
+        t.close()
+    clock.advance(100)
+    assert clock.getDelayedCalls() == []
+
+
+# ---- the host in charge ----------------------------------------------------------------------
+@pytest.mark.reactor_timeout(60)
+@pytest_twisted.ensureDeferred
+async def test_the_host_removes_and_bars_a_griefer_and_hands_the_table_on(
+        clocked: ClockedServer) -> None:
+    game = WireGame(clocked, ["Anna", "Bert", "Cleo", "Zed"])
+    for name in game.players:
+        await game.connect(name)
+    await game.setup({}, start=False, joins=["Bert", "Zed", "Cleo"])    # Anna hosts, watching
+    table = game.table
+    assert table.host == "Anna" and "Zed" in table.seats
+    # nobody but the host may
+    answer = await game.command("Bert", "/unseat Zed")
+    assert "! [host-command] Only the host, Anna, may do that." in answer
+    # the BSW word and the English one
+    answer = await game.command("Anna", "/rauswerfen Zed")
+    assert "Anna (the host) takes seat 2 away from Zed." in answer
+    assert "Zed" not in table.seats and "Zed" in table.members
+    await game.command("Zed", "/join 2")                    # he sits down again ...
+    answer = await game.command("Anna", "/unseat zed")
+    assert "Anna (the host) takes seat 2 away from Zed." in answer
+    await game.command("Zed", "/join 2")
+    # ... so he is barred: seat gone, sent to the lobby, may not come back nor sit down
+    zed = game.clients["Zed"]
+    mark = len(zed.lines)
+    answer = await game.command("Anna", "/sperren Zed")
+    assert "Anna (the host) takes seat 2 away from Zed." in answer
+    assert "Anna (the host) bars Zed from this table until it closes." in answer
+    assert "Anna (the host) bars Zed from this table until it closes." in zed.since(mark)
+    assert "Zed" not in table.seats and "Zed" not in table.members
+    assert clocked.server.world.online("Zed").room.number == 0
+    answer = await game.command("Zed", "/room 1")
+    assert answer[:2] == ["! [barred-from-table] The host (Anna) has barred you from table 1 "
+                          "until it", "  closes."]
+    # the host leaves: the table passes to the human seated longest (Bert), everyone is told
+    await game.command("Anna", "/room 0")
+    bert = game.clients["Bert"]
+    assert table.host == "Bert"
+    assert "Bert is the host of this table now." in bert.lines
+    assert "Bert is the host of this table now." in game.clients["Cleo"].lines
+    answer = await game.command("Bert", "/unbar Zed")
+    assert "Bert (the host) lets Zed come to this table again." in answer
+    answer = await game.command("Zed", "/room 1")
+    assert not any(ERROR_LINE.match(l) for l in answer), answer

@@ -143,6 +143,18 @@ MESSAGES: dict[str, str] = {
     "history-left": ", forladt af: {names}",
     "finger-left": "  forlod {left} af {games} {games!p:påbegyndt spil|påbegyndte spil}",
     "ranking-left": ", forladt {left}",
+    "table-timer-warning": (
+        "Skynd dig: {seconds!t} tilbage til din beslutning, så bliver den truffet for dig."),
+    "table-timed-out": (
+        "{name} løb tør for tid ({seconds!t}); beslutningen træffes for {name}. De andre kan nu bruge "
+        "/remove {name}."),
+    "table-info-timer": "Betænkningstid: {seconds!t} pr. beslutning.",
+    "table-info-timer-off": "Betænkningstid: slået fra.",
+    "table-info-rated": "Dette spil tæller med i ratingen.",
+    "table-info-left": "Har forladt spillet (og taber det): {names}.",
+    "table-unseated": "{by} (værten) tager plads {seat} fra {name}.",
+    "table-barred": "{by} (værten) udelukker {name} fra dette bord, indtil det lukkes.",
+    "table-unbarred": "{by} (værten) ophæver udelukkelsen af {name}.",
     "table-abandoned": "{target} blev fjernet; spillet er opgivet ved stillingen {score}.",
     "table-window-closed": "{name} kan fortsætte nu.",
     "table-window-closed-you": "Du kan fortsætte nu.",
@@ -419,7 +431,12 @@ MESSAGES: dict[str, str] = {
         "Turnier (turnering) spilles altid over {rounds} runder og kan derfor ikke kombineres med round: "
         "sæt først round eller turnier til off."),
     "not-a-player": "{name} spiller ikke ved dette bord.",
-    "not-vanished": "{name} er ikke forsvundet; kun en spiller, der forsvandt under spillet, kan fjernes.",
+    "host-command": "Kun værten, {host}, må gøre det.",
+    "not-seated-here": "{name} sidder ikke ved dette bord.",
+    "barred-from-table": "Værten ({host}) har udelukket dig fra bord {table}, indtil det lukkes.",
+    "not-barred": "{name} er ikke udelukket fra dette bord.",
+    "not-vanished": (
+        "{name} er hverken forsvundet eller løbet tør for tid; kun sådan en spiller kan fjernes."),
     "vote-running": "Der er allerede en afstemning om at fjerne {name}: /accept eller /refuse.",
     "remove-too-early": (
         "{name} kan stadig komme tilbage: /remove er muligt om {seconds!t} (bordets ventetid, /option "
@@ -731,6 +748,20 @@ MESSAGES: dict[str, str] = {
         "Derefter beder et login med dette navn om adgangskoden, og ingen andre kan\n"
         "bruge det. Gæstenavne (Guest1234) kan ikke registreres: log først ind med dit\n"
         "eget navn."),
+    "option-timer": (
+        "sekunder pr. beslutning, før den træffes for spilleren (off; auto: 60 i et ratet spil)"),
+    "option-expects-timer": "sekunder, 5 til {high}, eller off eller auto",
+    "cmd-unseat": "Værten tager pladsen fra en spiller (eller bot) ved et ventende bord.",
+    "cmd-unseat-help": (
+        "Før starten kan værten tage pladsen fra hvem som helst (BSW: /rauswerfen NAME); spilleren "
+        "bliver i rummet som tilskuer og kan sætte sig igen, medmindre /bar udelukker dem."),
+    "cmd-bar": "Værten udelukker et navn fra bordet, indtil det lukkes.",
+    "cmd-bar-help": (
+        "Værten udelukker NAME fra dette bord, indtil det lukkes (BSW: /sperren NAME): en plads ved et "
+        "ventende bord mistes, NAME sendes til lobbyen og må hverken komme ind i rummet eller sætte "
+        "sig. /unbar NAME ophæver det."),
+    "cmd-unbar": "Værten ophæver udelukkelsen af et navn.",
+    "cmd-unbar-help": "Ophæver værtens udelukkelse af NAME (BSW: /entsperren NAME).",
     "cmd-remove": "Foreslå at fjerne en spiller, der forsvandt under spillet.",
     "cmd-remove-help": (
         "Når en spiller er forsvundet (afbrudt eller gået ud af rummet) under et spil,\n"

@@ -150,6 +150,18 @@ MESSAGES: dict[str, str] = {
     "history-left": ", verlassen von: {names}",
     "finger-left": "  {left} von {games} begonnenen {games!p:Spiel|Spielen} verlassen",
     "ranking-left": ", {left} verlassen",
+    "table-timer-warning": (
+        "Beeil dich: noch {seconds!t} für deine Entscheidung, dann wird für dich entschieden."),
+    "table-timed-out": (
+        "{name} hat die Bedenkzeit ({seconds!t}) überschritten; es wird für {name} entschieden. Die "
+        "anderen dürfen {name} jetzt mit /remove entfernen."),
+    "table-info-timer": "Bedenkzeit: {seconds!t} je Entscheidung.",
+    "table-info-timer-off": "Bedenkzeit: aus.",
+    "table-info-rated": "Dieses Spiel wird gewertet.",
+    "table-info-left": "Haben das Spiel verlassen (und verlieren es): {names}.",
+    "table-unseated": "{by} (Gastgeber) nimmt {name} den Platz {seat} weg.",
+    "table-barred": "{by} (Gastgeber) sperrt {name} für diesen Tisch, bis er geschlossen wird.",
+    "table-unbarred": "{by} (Gastgeber) hebt die Sperre für {name} auf.",
     "table-abandoned": "{target} wurde entfernt; das Spiel wird beim Stand {score} abgebrochen.",
     "table-window-closed": "{name} darf jetzt weiterspielen.",
     "table-window-closed-you": "Du darfst jetzt weiterspielen.",
@@ -429,8 +441,14 @@ MESSAGES: dict[str, str] = {
         "Ein Turnier geht immer über {rounds} Runden und lässt sich daher nicht mit round verbinden: Stell "
         "zuerst round off oder turnier off."),
     "not-a-player": "{name} spielt nicht an diesem Tisch.",
+    "host-command": "Das darf nur der Gastgeber, {host}.",
+    "not-seated-here": "{name} sitzt nicht an diesem Tisch.",
+    "barred-from-table": (
+        "Der Gastgeber ({host}) hat dich für Tisch {table} gesperrt, bis er geschlossen wird."),
+    "not-barred": "{name} ist für diesen Tisch nicht gesperrt.",
     "not-vanished": (
-        "{name} ist nicht verschwunden; nur wer während des Spiels verschwunden ist, kann entfernt werden."),
+        "{name} ist weder verschwunden noch über die Bedenkzeit gekommen; nur so ein Spieler kann "
+        "entfernt werden."),
     "vote-running": "Eine Abstimmung über das Entfernen von {name} läuft schon: /accept oder /refuse.",
     "remove-too-early": (
         "{name} kann noch zurückkommen: /remove geht in {seconds!t} (die Wartezeit des Tischs, /option "
@@ -734,6 +752,22 @@ MESSAGES: dict[str, str] = {
         "fragt die Anmeldung mit diesem Namen nach dem Passwort,\nund niemand sonst kann ihn benutzen. "
         "Gastnamen (Guest1234) lassen sich nicht\nregistrieren: Melde dich zuerst mit einem eigenen Namen "
         "an."),
+    "option-timer": (
+        "Sekunden je Entscheidung, bevor für den Spieler entschieden wird (off; auto: 60 im gewerteten "
+        "Spiel)"),
+    "option-expects-timer": "Sekunden, 5 bis {high}, oder off oder auto",
+    "cmd-unseat": "Der Gastgeber nimmt einem Spieler (oder Bot) an einem wartenden Tisch den Platz weg.",
+    "cmd-unseat-help": (
+        "Vor dem Start darf der Gastgeber jedem den Platz wegnehmen (wie bei BSW: /rauswerfen NAME); "
+        "der Spieler bleibt als Zuschauer im Raum und darf sich wieder setzen, wenn er nicht mit "
+        "/sperren gesperrt ist."),
+    "cmd-bar": "Der Gastgeber sperrt einen Namen für den Tisch, bis er geschlossen wird.",
+    "cmd-bar-help": (
+        "Der Gastgeber sperrt NAME für diesen Tisch, bis er geschlossen wird (wie bei BSW: /sperren "
+        "NAME): ein Platz an einem wartenden Tisch geht verloren, NAME kommt in die Lobby und darf "
+        "weder in den Raum noch sich setzen. /entsperren NAME hebt die Sperre auf."),
+    "cmd-unbar": "Der Gastgeber hebt die Sperre eines Namens für den Tisch auf.",
+    "cmd-unbar-help": "Hebt die Sperre von NAME durch den Gastgeber auf (wie bei BSW: /entsperren NAME).",
     "cmd-remove": "Vorschlagen, einen während des Spiels verschwundenen Spieler zu entfernen.",
     "cmd-remove-help": (
         "Ist ein Spieler während eines Spiels verschwunden (Verbindung getrennt oder\nRaum verlassen), "

@@ -143,6 +143,17 @@ MESSAGES: dict[str, str] = {
     "history-left": ", la dejó: {names}",
     "finger-left": "  abandonó {left} de {games} {games!p:partida empezada|partidas empezadas}",
     "ranking-left": ", abandonos: {left}",
+    "table-timer-warning": "Date prisa: te quedan {seconds!t} para decidir; después se decidirá por ti.",
+    "table-timed-out": (
+        "{name} agotó su tiempo ({seconds!t}); se decide por {name}. Los demás ya pueden usar /remove "
+        "{name}."),
+    "table-info-timer": "Temporizador: {seconds!t} por decisión.",
+    "table-info-timer-off": "Temporizador: desactivado.",
+    "table-info-rated": "Esta partida puntúa.",
+    "table-info-left": "Abandonaron la partida (y la pierden): {names}.",
+    "table-unseated": "{by} (el anfitrión) le quita el asiento {seat} a {name}.",
+    "table-barred": "{by} (el anfitrión) veta a {name} en esta mesa hasta que se cierre.",
+    "table-unbarred": "{by} (el anfitrión) levanta el veto a {name}.",
     "table-abandoned": "{target} fue retirado; la partida se abandona con {score}.",
     "table-window-closed": "{name} ya puede seguir.",
     "table-window-closed-you": "Ya puedes seguir.",
@@ -424,8 +435,12 @@ MESSAGES: dict[str, str] = {
         "El modo turnier (torneo) siempre se juega a {rounds} rondas, así que no se combina con round: "
         "pon primero round o turnier en off."),
     "not-a-player": "{name} no juega en esta mesa.",
-    "not-vanished":
-        "{name} no ha desaparecido; solo se puede retirar a un jugador que desapareció durante la partida.",
+    "host-command": "Solo el anfitrión, {host}, puede hacer eso.",
+    "not-seated-here": "{name} no está sentado en esta mesa.",
+    "barred-from-table": "El anfitrión ({host}) te ha vetado en la mesa {table} hasta que se cierre.",
+    "not-barred": "{name} no está vetado en esta mesa.",
+    "not-vanished": (
+        "{name} ni ha desaparecido ni ha agotado su tiempo; solo se puede retirar a un jugador así."),
     "vote-running": "Ya hay una votación para retirar a {name}: /accept o /refuse.",
     "remove-too-early": (
         "{name} aún puede volver: /remove será posible en {seconds!t} (el tiempo de gracia de la mesa, "
@@ -746,6 +761,22 @@ MESSAGES: dict[str, str] = {
         "Desde entonces, entrar con este nombre pide la contraseña, y nadie más puede\n"
         "usarlo. Los nombres de invitado (Guest1234) no se pueden registrar: entra\n"
         "primero con un nombre propio."),
+    "option-timer": (
+        "segundos por decisión antes de que se tome por el jugador (off; auto: 60 en partida "
+        "puntuable)"),
+    "option-expects-timer": "segundos, de 5 a {high}, u off o auto",
+    "cmd-unseat": "El anfitrión quita el asiento a un jugador (o bot) en una mesa que espera.",
+    "cmd-unseat-help": (
+        "Antes del inicio el anfitrión puede quitar el asiento a cualquiera (BSW: /rauswerfen NAME); "
+        "el jugador se queda en la sala mirando y puede volver a sentarse, salvo que se le vete con "
+        "/bar."),
+    "cmd-bar": "El anfitrión veta un nombre en la mesa hasta que se cierre.",
+    "cmd-bar-help": (
+        "El anfitrión veta a NAME en esta mesa hasta que se cierre (BSW: /sperren NAME): pierde su "
+        "asiento en una mesa que espera, vuelve al vestíbulo y no puede ni entrar en la sala ni "
+        "sentarse. /unbar NAME levanta el veto."),
+    "cmd-unbar": "El anfitrión levanta el veto a un nombre.",
+    "cmd-unbar-help": "Levanta el veto del anfitrión a NAME (BSW: /entsperren NAME).",
     "cmd-remove": "Proponer retirar a un jugador que desapareció durante la partida.",
     "cmd-remove-help": (
         "Cuando un jugador ha desaparecido (desconectado o fuera de la sala) durante\n"

@@ -145,6 +145,18 @@ MESSAGES: dict[str, str] = {
     "history-left": ", quittée par : {names}",
     "finger-left": "  a quitté {left} des {games} {games!p:partie commencée|parties commencées}",
     "ranking-left": ", parties quittées : {left}",
+    "table-timer-warning": (
+        "Dépêche-toi : il te reste {seconds!t} pour ta décision, ensuite elle sera prise pour toi."),
+    "table-timed-out": (
+        "{name} a dépassé son temps ({seconds!t}) ; la décision est prise à sa place. Les autres "
+        "peuvent maintenant faire /remove {name}."),
+    "table-info-timer": "Minuteur : {seconds!t} par décision.",
+    "table-info-timer-off": "Minuteur : désactivé.",
+    "table-info-rated": "Cette partie compte pour le classement.",
+    "table-info-left": "Ont quitté la partie (et la perdent) : {names}.",
+    "table-unseated": "{by} (l'hôte) retire la place {seat} à {name}.",
+    "table-barred": "{by} (l'hôte) exclut {name} de cette table jusqu'à sa fermeture.",
+    "table-unbarred": "{by} (l'hôte) lève l'exclusion de {name}.",
     "table-abandoned": "{target} a été retiré ; la partie est abandonnée à {score}.",
     "table-window-closed": "{name} peut continuer maintenant.",
     "table-window-closed-you": "Tu peux continuer maintenant.",
@@ -426,7 +438,11 @@ MESSAGES: dict[str, str] = {
         "Le mode turnier (tournoi) se joue toujours en {rounds} manches ; il ne se combine pas avec "
         "round : mets d'abord round ou turnier sur off."),
     "not-a-player": "{name} ne joue pas à cette table.",
-    "not-vanished": "{name} n'a pas disparu ; seul un joueur disparu pendant la partie peut être retiré.",
+    "host-command": "Seul l'hôte, {host}, peut faire cela.",
+    "not-seated-here": "{name} n'est pas assis à cette table.",
+    "barred-from-table": "L'hôte ({host}) t'a exclu de la table {table} jusqu'à sa fermeture.",
+    "not-barred": "{name} n'est pas exclu de cette table.",
+    "not-vanished": "{name} n'a ni disparu ni dépassé son temps ; seul un tel joueur peut être retiré.",
     "vote-running": "Un vote sur le retrait de {name} est déjà en cours : /accept ou /refuse.",
     "remove-too-early": (
         "{name} peut encore revenir : /remove sera possible dans {seconds!t} (le délai de grâce de la "
@@ -746,6 +762,22 @@ MESSAGES: dict[str, str] = {
         "Ensuite, se connecter avec ce nom demande le mot de passe, et personne d'autre\n"
         "ne peut l'utiliser. Les noms d'invité (Guest1234) ne peuvent pas être\n"
         "inscrits : connecte-toi d'abord avec un nom à toi."),
+    "option-timer": (
+        "secondes par décision avant qu'elle soit prise pour le joueur (off ; auto : 60 en partie "
+        "classée)"),
+    "option-expects-timer": "des secondes, de 5 à {high}, ou off ou auto",
+    "cmd-unseat": "L'hôte retire sa place à un joueur (ou un bot) d'une table en attente.",
+    "cmd-unseat-help": (
+        "Avant le début, l'hôte peut retirer sa place à n'importe qui (BSW : /rauswerfen NAME) ; le "
+        "joueur reste dans la salle comme spectateur et peut se rasseoir, sauf s'il est exclu avec "
+        "/bar."),
+    "cmd-bar": "L'hôte exclut un nom de la table jusqu'à sa fermeture.",
+    "cmd-bar-help": (
+        "L'hôte exclut NAME de cette table jusqu'à sa fermeture (BSW : /sperren NAME) : sa place à une "
+        "table en attente lui est retirée, NAME est renvoyé au lobby et ne peut ni entrer dans la "
+        "salle ni s'asseoir. /unbar NAME lève l'exclusion."),
+    "cmd-unbar": "L'hôte lève l'exclusion d'un nom.",
+    "cmd-unbar-help": "Lève l'exclusion de NAME par l'hôte (BSW : /entsperren NAME).",
     "cmd-remove": "Proposer de retirer un joueur disparu pendant la partie.",
     "cmd-remove-help": (
         "Quand un joueur a disparu (déconnecté ou sorti de la salle) pendant une\n"
