@@ -75,6 +75,9 @@ ERRORS: dict[str, str] = {
     "not-seated-here": "{name} does not sit at this table.",
     "barred-from-table": "The host ({host}) has barred you from table {table} until it closes.",
     "not-barred": "{name} is not barred from this table.",
+    "name-now-someone-else": (
+        "{name} is someone else now: the {name} you talked to left, and a newcomer has the name. Your "
+        "message was not sent; send it again to reach the new {name}."),
     "not-vanished": "{name} has neither vanished nor run out of time; only such a player can be removed.",
     "vote-running": "A vote on removing {name} is running already: /accept or /refuse.",
     "remove-too-early": "{name} may still come back: /remove is possible in {seconds!t} (the "
@@ -283,8 +286,7 @@ INFO: dict[str, str] = {
     "table-vote": "{name} votes {vote} on removing {target}.",
     "table-remove-refused": "{target} stays: the removal was refused.",
     "table-vote-ended": "The vote on removing {name} ends.",
-    "table-rated": (
-        "This game is rated. Whoever leaves it and is not back within {grace!t} in all loses it."),
+    "table-rated": "Rated game: who leaves it and is not back within {grace!t} in all loses it.",
     "table-unrated": "This game is not rated: {reason!w:why-unrated}.",
     "why-unrated-nosave": "it was started with /startnosave",
     "why-unrated-seed": "its deals follow from the seed of /option seed",
@@ -305,6 +307,9 @@ INFO: dict[str, str] = {
     "table-unseated": "{by} (the host) takes seat {seat} away from {name}.",
     "table-barred": "{by} (the host) bars {name} from this table until it closes.",
     "table-unbarred": "{by} (the host) lets {name} come to this table again.",
+    "namesake-notice": (
+        "{name} talked to someone else under your name before; this is the first message to you."),
+    "says-namesake": "<{name} (new, not the {name} who sat here)> {text}",
     "table-abandoned": "{target} was removed; the game is abandoned at {score}.",
     "table-window-closed": "{name} may go on now.",
     "table-window-closed-you": "You may go on now.",

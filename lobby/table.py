@@ -324,7 +324,6 @@ class TableActor:
             else:
                 table.gone.add(name)
                 table.gone_since[name] = now
-                table.gone_round.setdefault(name, match.round_no)
         addresses = snapshot.get("guests") or {}
         table.guest_addresses = {n: a for n, a in addresses.items()
                                  if n in players and isinstance(a, str)}

@@ -115,7 +115,7 @@ class TableLimits:
 class User:
     """Somebody online. A replacing log-in keeps the User (and so any seat) and swaps the listener."""
 
-    __slots__ = ("name", "key", "registered", "listener", "room", "since", "barred")
+    __slots__ = ("name", "key", "registered", "listener", "room", "since", "barred", "identity")
 
     def __init__(self, name: str, registered: bool, listener: Listener, since: float) -> None:
         self.name = name
@@ -127,6 +127,10 @@ class User:
         #: the tables whose running game holds a seat for another guest of this name (this one
         #: came without the seat's key): they may not enter them
         self.barred: frozenset[Any] = frozenset()
+        #: who this is, whatever the name: a registered account (``acct:KEY``) or one guest
+        #: (``guest:N``, a guest who proves a held seat with its key keeps theirs); a name
+        #: taken by somebody else after a guest's grace time is another identity
+        self.identity = ("acct:" + self.key) if registered else ""
 
     def __repr__(self) -> str:
         return f"User({self.name!r}, registered={self.registered})"
@@ -134,6 +138,10 @@ class User:
 
 #: see World.announce_limit
 ANNOUNCE_LIMIT = 50
+#: identities the world remembers (guests' names, who talked to whom), and per user the names
+#: it remembers whom they talked to under: the oldest are forgotten first
+IDENTITIES_KEPT = 20000
+ACQUAINTANCES_KEPT = 200
 
 
 class Room:
@@ -246,6 +254,15 @@ class World:
         #: a crowded lobby they would be noise, and every log-in would cost a line per member
         #: (N log-ins into a room of N cost N**2/2 lines); /who still lists everyone
         self.announce_limit: int = ANNOUNCE_LIMIT
+        #: identities (``User.identity``): the last guest of each name, so that the guest who
+        #: proves a held seat with its key is who they were; and, by identity, whom each user
+        #: last talked to under each name (name key -> identity; ``tell``), bounded
+        self._guest_serial = 0
+        self._guest_identity: dict[str, str] = {}
+        self._acquainted: dict[str, dict[str, str]] = {}
+        #: table number -> name key -> the identity that sat down there under the name (a
+        #: namesake who speaks in the room later is shown as such: ``says-namesake``)
+        self._sat_as: dict[int, dict[str, str]] = {}
         #: set by the wire layer: ``bulk_deliver(listeners, event)`` shows one event to many
         #: listeners at once (a crowded room's speech) and handles each listener's failure
         #: itself; None: one ``listener.deliver(event)`` after the other
@@ -302,6 +319,7 @@ class World:
             old = existing.listener
             existing.listener = listener
             existing.registered = True
+            existing.identity = "acct:" + existing.key
             log.info("{user} logged in again; the old connection is replaced", user=existing.name)
             self._safe(old.disconnect, Event("replaced", name=existing.name))
             return existing
@@ -317,9 +335,38 @@ class World:
         barred = frozenset(self.tables[h.table] for h in others)
         user = User(name, registered, listener, self.clock.seconds())
         user.barred = barred
+        if not registered:
+            self._guest_identity_for(user, proved=any(h.proved for h in held))
         self.users[user.key] = user
         self.enter(user, self.lobby)
         return user
+
+    def _guest_identity_for(self, user: User, *, proved: bool) -> None:
+        """A guest's identity: the one the last guest of the name had when this one proves a
+        held seat with its key (the same person), else a new one."""
+        known = self._guest_identity.get(user.key) if proved else None
+        if known is None:
+            self._guest_serial += 1
+            known = f"guest:{self._guest_serial}"
+        self._guest_identity.pop(user.key, None)
+        self._guest_identity[user.key] = known
+        if len(self._guest_identity) > IDENTITIES_KEPT:      # the oldest go first
+            del self._guest_identity[next(iter(self._guest_identity))]
+        user.identity = known
+
+    def _acquaint(self, user: User, other: User) -> str | None:
+        """``user`` talks to ``other`` now: the identity ``user`` last talked to under
+        ``other``'s name if it was somebody else (None: the same, or nobody before)."""
+        seen = self._acquainted.get(user.identity)
+        if seen is None:
+            seen = self._acquainted[user.identity] = {}
+            if len(self._acquainted) > IDENTITIES_KEPT:
+                del self._acquainted[next(iter(self._acquainted))]
+        before = seen.pop(other.key, None)
+        seen[other.key] = other.identity
+        if len(seen) > ACQUAINTANCES_KEPT:
+            del seen[next(iter(seen))]
+        return before if before is not None and before != other.identity else None
 
     def returning(self, user: User) -> None:
         """After a log-in (the session calls it once ``logged-in`` is shown): a player of a
@@ -556,6 +603,7 @@ class World:
             if len(self._tables_of_address(address, table)) >= limits.tables_per_address:
                 raise LobbyError("address-tables", limit=limits.tables_per_address)
         self._origins.setdefault(table.number, {})[user.key] = address
+        self._sat_as.setdefault(table.number, {})[user.key] = user.identity
         self._index.add_name(table.number, user.key)
         self._index.add_address(table.number, address)
         return not user.registered
@@ -666,6 +714,7 @@ class World:
         del self.rooms[number]
         del self.tables[number]
         self._origins.pop(number, None)
+        self._sat_as.pop(number, None)
         self._index.remove_table(number)
         log.info("table {table} closed ({state})", table=number, state=table.state)
         try:
@@ -711,14 +760,30 @@ class World:
             ignorers = moderation.ignorers(user.key)
             if ignorers:
                 listeners = [u for u in listeners if u.key not in ignorers]
+        if room.table is not None and self._sat_as.get(room.number, {}).get(
+                user.key, user.identity) != user.identity:
+            # somebody else sat here under this name (a guest whose name was free again after
+            # the grace time): the room's chat never shows the newcomer as the old player
+            self.deliver(listeners, Event("says-namesake", name=user.name, text=text,
+                                          room=room.name))
+            return
         self.deliver(listeners, Event("says", name=user.name, text=text, room=room.name))
 
     def tell(self, user: User, to: str, text: str) -> None:
-        """A private message; LobbyError('not-online') if nobody called ``to`` is online."""
+        """A private message; LobbyError('not-online') if nobody called ``to`` is online. A
+        name that is somebody else now than when ``user`` last talked to it (a guest's name,
+        taken after the guest left and the grace time was over) is refused once with
+        LobbyError('name-now-someone-else'): the tell reaches the new holder only when sent
+        again; the new holder, written to by somebody who knew another under the name, is
+        told so (``namesake-notice``) before the tell."""
         target = self.online(to)
         if target is None:
             raise LobbyError("not-online", name=to)
         text = visible_text(text)
+        if target is not user and self._acquaint(user, target) is not None:
+            raise LobbyError("name-now-someone-else", name=target.name)
+        if target is not user and self._acquaint(target, user) is not None:
+            self._safe(target.listener.deliver, Event("namesake-notice", name=user.name))
         # a tell to somebody who ignores you looks sent to you (it fails quietly)
         if self.moderation is None or not self.moderation.ignores(target.key, user.key):
             self._safe(target.listener.deliver, Event("tells", name=user.name, text=text))

@@ -649,7 +649,9 @@ TABLE_FORMATTERS: dict[str, Callable[[Event, str, bool], list[str]]] = {
 for _key in ("table-joined", "table-left", "table-option-set", "table-reset", "table-vanished",
              "table-back", "table-remove-proposed", "table-remove-refused", "table-vote-ended",
              "table-window-closed", "table-new-host", "table-seeded", "table-bot-added",
-             "table-bot-removed", "table-bot-takes-over"):
+             "table-bot-removed", "table-bot-takes-over", "table-rated", "table-unrated",
+             "table-timer-warning", "table-timed-out", "table-unseated", "table-barred",
+             "table-unbarred"):
     TABLE_FORMATTERS[_key] = _plain(_key)
 
 

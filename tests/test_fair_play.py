@@ -71,7 +71,7 @@ async def registered_game(server: ClockedServer, options: dict[str, str]) -> Wir
         await game.connect(name)
         await game.say(name, f"/register pw{name.lower()}1", "is registered now")
     await game.setup(options, start=False)
-    await game.say(PLAYERS[0], "/start", "This game is rated.")
+    await game.say(PLAYERS[0], "/start", "Rated game:")
     await game.settle()
     return game
 
@@ -342,3 +342,52 @@ async def test_the_host_removes_and_bars_a_griefer_and_hands_the_table_on(
     assert "Bert (the host) lets Zed come to this table again." in answer
     answer = await game.command("Zed", "/room 1")
     assert not any(ERROR_LINE.match(l) for l in answer), answer
+
+
+# ---- names that stay who they were -------------------------------------------------------------
+@pytest.mark.reactor_timeout(60)
+@pytest_twisted.ensureDeferred
+async def test_a_namesake_after_the_grace_time_gets_no_tell_before_the_sender_is_told(
+        clocked: ClockedServer) -> None:
+    game = WireGame(clocked, ["Anna", "Bob", "Cleo", "Dirk"], ["Eve"])
+    await game.setup({"grace": "30"})
+    table = game.table
+    eve = game.clients["Eve"]
+    answer = await game.command("Eve", "/tell Bob how are your cards?")
+    assert "You tell Bob: how are your cards?" in answer
+    assert "Eve tells you: how are your cards?" in game.clients["Bob"].lines
+    await quit_player(game, "Bob")
+    clocked.clock.advance(31)                      # the grace time is over: the name is free
+    newbob = await clocked.client()
+    await newbob.expect("login: ")
+    newbob.send("Bob")
+    await newbob.expect("key: ")
+    newbob.send("")                                 # no key: an ordinary guest called Bob
+    await newbob.expect("/help for the commands.\r\n")
+    newbob.buffer = ""
+    mark = len(eve.lines)
+    answer = await game.command("Eve", "/tell Bob send me the Dragon")
+    assert answer[0].startswith("! [name-now-someone-else] Bob is someone else now: the Bob you")
+    assert "You tell Bob" not in " ".join(eve.since(mark))
+    newbob.send("/whereis Bob")
+    got = await newbob.expect("Bob is in the ")
+    assert "send me the Dragon" not in got          # the tell did not reach the newcomer
+    # told once, Eve may write to the new Bob
+    answer = await game.command("Eve", "/tell Bob hello, new Bob")
+    assert "You tell Bob: hello, new Bob" in answer
+    assert "Eve tells you: hello, new Bob" in await newbob.expect("hello, new Bob")
+    # the table's chat: once a bot took Bob's seat, the newcomer may come in, and is shown as
+    # somebody else than the Bob who sat here
+    await game.command("Anna", "/remove Bob")
+    await game.command("Cleo", "/accept")
+    assert "Bob" not in table.players
+    newbob.send("/room 1")
+    newbob.send("/whereis Bob")
+    got = await newbob.expect("Bob is in the ")
+    assert "[" not in got, got
+    newbob.send("I am Bob, trust me")
+    await newbob.expect("trust me")
+    await game.settle()
+    seen = game.clients["Anna"].lines
+    assert "<Bob (new, not the Bob who sat here)> I am Bob, trust me" in seen
+    assert "<Bob> I am Bob, trust me" not in seen

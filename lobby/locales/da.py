@@ -132,8 +132,7 @@ MESSAGES: dict[str, str] = {
     "table-remove-refused": "{target} bliver: fjernelsen blev afvist.",
     "table-vote-ended": "Afstemningen om at fjerne {name} er slut.",
     "table-rated": (
-        "Dette spil tæller med i ratingen. Den, der forlader det og ikke er tilbage inden for "
-        "{grace!t} i alt, taber det."),
+        "Ratet spil: den, der forlader det og ikke er tilbage inden for {grace!t} i alt, taber det."),
     "table-unrated": "Dette spil tæller ikke med i ratingen: {reason!w:why-unrated}.",
     "why-unrated-nosave": "det blev startet med /startnosave",
     "why-unrated-seed": "dets kort følger af startværdien fra /option seed",
@@ -155,6 +154,9 @@ MESSAGES: dict[str, str] = {
     "table-unseated": "{by} (værten) tager plads {seat} fra {name}.",
     "table-barred": "{by} (værten) udelukker {name} fra dette bord, indtil det lukkes.",
     "table-unbarred": "{by} (værten) ophæver udelukkelsen af {name}.",
+    "namesake-notice": (
+        "{name} har før talt med en anden under dit navn; dette er den første besked til dig."),
+    "says-namesake": "<{name} (ny, ikke den {name}, der sad her)> {text}",
     "table-abandoned": "{target} blev fjernet; spillet er opgivet ved stillingen {score}.",
     "table-window-closed": "{name} kan fortsætte nu.",
     "table-window-closed-you": "Du kan fortsætte nu.",
@@ -435,6 +437,9 @@ MESSAGES: dict[str, str] = {
     "not-seated-here": "{name} sidder ikke ved dette bord.",
     "barred-from-table": "Værten ({host}) har udelukket dig fra bord {table}, indtil det lukkes.",
     "not-barred": "{name} er ikke udelukket fra dette bord.",
+    "name-now-someone-else": (
+        "{name} er en anden nu: den {name}, du talte med, er gået, og en ny har navnet. Din besked "
+        "blev ikke sendt; send den igen for at nå den nye {name}."),
     "not-vanished": (
         "{name} er hverken forsvundet eller løbet tør for tid; kun sådan en spiller kan fjernes."),
     "vote-running": "Der er allerede en afstemning om at fjerne {name}: /accept eller /refuse.",

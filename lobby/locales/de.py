@@ -139,8 +139,8 @@ MESSAGES: dict[str, str] = {
     "table-remove-refused": "{target} bleibt: Das Entfernen wurde abgelehnt.",
     "table-vote-ended": "Die Abstimmung über das Entfernen von {name} ist vorbei.",
     "table-rated": (
-        "Dieses Spiel wird gewertet. Wer es verlässt und nicht binnen insgesamt {grace!t} zurück ist, "
-        "verliert es."),
+        "Gewertetes Spiel: wer es verlässt und nicht binnen insgesamt {grace!t} zurück ist, verliert "
+        "es."),
     "table-unrated": "Dieses Spiel wird nicht gewertet: {reason!w:why-unrated}.",
     "why-unrated-nosave": "es wurde mit /startnosave begonnen",
     "why-unrated-seed": "seine Blätter folgen aus dem Startwert von /option seed",
@@ -162,6 +162,10 @@ MESSAGES: dict[str, str] = {
     "table-unseated": "{by} (Gastgeber) nimmt {name} den Platz {seat} weg.",
     "table-barred": "{by} (Gastgeber) sperrt {name} für diesen Tisch, bis er geschlossen wird.",
     "table-unbarred": "{by} (Gastgeber) hebt die Sperre für {name} auf.",
+    "namesake-notice": (
+        "{name} hat früher mit jemand anderem unter deinem Namen gesprochen; dies ist die erste "
+        "Nachricht an dich."),
+    "says-namesake": "<{name} (neu, nicht der {name}, der hier saß)> {text}",
     "table-abandoned": "{target} wurde entfernt; das Spiel wird beim Stand {score} abgebrochen.",
     "table-window-closed": "{name} darf jetzt weiterspielen.",
     "table-window-closed-you": "Du darfst jetzt weiterspielen.",
@@ -446,6 +450,10 @@ MESSAGES: dict[str, str] = {
     "barred-from-table": (
         "Der Gastgeber ({host}) hat dich für Tisch {table} gesperrt, bis er geschlossen wird."),
     "not-barred": "{name} ist für diesen Tisch nicht gesperrt.",
+    "name-now-someone-else": (
+        "{name} ist jetzt jemand anderes: der {name}, mit dem du gesprochen hast, ist gegangen, und "
+        "ein Neuer hat den Namen. Deine Nachricht wurde nicht gesendet; sende sie noch einmal, um den "
+        "neuen {name} zu erreichen."),
     "not-vanished": (
         "{name} ist weder verschwunden noch über die Bedenkzeit gekommen; nur so ein Spieler kann "
         "entfernt werden."),

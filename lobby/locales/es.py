@@ -133,7 +133,7 @@ MESSAGES: dict[str, str] = {
     "table-vote": "{name} vota {vote} sobre retirar a {target}.",
     "table-remove-refused": "{target} se queda: se rechazó la retirada.",
     "table-vote-ended": "Termina la votación sobre retirar a {name}.",
-    "table-rated": "Esta partida puntúa. Quien la abandone y no vuelva en {grace!t} en total la pierde.",
+    "table-rated": "Partida puntuable: quien la deje y no vuelva en {grace!t} en total la pierde.",
     "table-unrated": "Esta partida no puntúa: {reason!w:why-unrated}.",
     "why-unrated-nosave": "se empezó con /startnosave",
     "why-unrated-seed": "sus repartos salen de la semilla de /option seed",
@@ -154,6 +154,9 @@ MESSAGES: dict[str, str] = {
     "table-unseated": "{by} (el anfitrión) le quita el asiento {seat} a {name}.",
     "table-barred": "{by} (el anfitrión) veta a {name} en esta mesa hasta que se cierre.",
     "table-unbarred": "{by} (el anfitrión) levanta el veto a {name}.",
+    "namesake-notice": (
+        "{name} hablaba antes con otra persona con tu nombre; este es su primer mensaje para ti."),
+    "says-namesake": "<{name} (nuevo, no el {name} que se sentó aquí)> {text}",
     "table-abandoned": "{target} fue retirado; la partida se abandona con {score}.",
     "table-window-closed": "{name} ya puede seguir.",
     "table-window-closed-you": "Ya puedes seguir.",
@@ -439,6 +442,9 @@ MESSAGES: dict[str, str] = {
     "not-seated-here": "{name} no está sentado en esta mesa.",
     "barred-from-table": "El anfitrión ({host}) te ha vetado en la mesa {table} hasta que se cierre.",
     "not-barred": "{name} no está vetado en esta mesa.",
+    "name-now-someone-else": (
+        "{name} es otra persona ahora: el {name} con quien hablabas se fue y alguien nuevo tiene el "
+        "nombre. Tu mensaje no se envió; mándalo otra vez para llegar al nuevo {name}."),
     "not-vanished": (
         "{name} ni ha desaparecido ni ha agotado su tiempo; solo se puede retirar a un jugador así."),
     "vote-running": "Ya hay una votación para retirar a {name}: /accept o /refuse.",

@@ -133,9 +133,7 @@ MESSAGES: dict[str, str] = {
     "table-vote": "{name} vote {vote} sur le retrait de {target}.",
     "table-remove-refused": "{target} reste : le retrait a été refusé.",
     "table-vote-ended": "Le vote sur le retrait de {name} est terminé.",
-    "table-rated": (
-        "Cette partie compte pour le classement. Qui la quitte sans revenir en {grace!t} au total la "
-        "perd."),
+    "table-rated": "Partie classée : qui la quitte sans revenir en {grace!t} au total la perd.",
     "table-unrated": "Cette partie ne compte pas pour le classement : {reason!w:why-unrated}.",
     "why-unrated-nosave": "elle a été lancée avec /startnosave",
     "why-unrated-seed": "ses donnes découlent de la graine de /option seed",
@@ -157,6 +155,9 @@ MESSAGES: dict[str, str] = {
     "table-unseated": "{by} (l'hôte) retire la place {seat} à {name}.",
     "table-barred": "{by} (l'hôte) exclut {name} de cette table jusqu'à sa fermeture.",
     "table-unbarred": "{by} (l'hôte) lève l'exclusion de {name}.",
+    "namesake-notice": (
+        "{name} parlait avant à quelqu'un d'autre sous ton nom ; voici son premier message pour toi."),
+    "says-namesake": "<{name} (nouveau, pas le {name} qui était assis ici)> {text}",
     "table-abandoned": "{target} a été retiré ; la partie est abandonnée à {score}.",
     "table-window-closed": "{name} peut continuer maintenant.",
     "table-window-closed-you": "Tu peux continuer maintenant.",
@@ -442,6 +443,10 @@ MESSAGES: dict[str, str] = {
     "not-seated-here": "{name} n'est pas assis à cette table.",
     "barred-from-table": "L'hôte ({host}) t'a exclu de la table {table} jusqu'à sa fermeture.",
     "not-barred": "{name} n'est pas exclu de cette table.",
+    "name-now-someone-else": (
+        "{name} est quelqu'un d'autre maintenant : le {name} à qui tu parlais est parti et un nouveau "
+        "venu a pris le nom. Ton message n'a pas été envoyé ; renvoie-le pour joindre le nouveau "
+        "{name}."),
     "not-vanished": "{name} n'a ni disparu ni dépassé son temps ; seul un tel joueur peut être retiré.",
     "vote-running": "Un vote sur le retrait de {name} est déjà en cours : /accept ou /refuse.",
     "remove-too-early": (
