@@ -11,6 +11,7 @@ from __future__ import annotations
 import string
 from typing import Any
 
+from lobby import translations as _translations
 from lobby.tichu.errors import ENGINE_MESSAGES
 
 # ---- errors: key -> template (the key is the stable error code) --------------------------------
@@ -138,6 +139,14 @@ ERRORS: dict[str, str] = {
     "flooding": "You are sending lines too fast (more than {rate} a second); lines are dropped "
                 "until you slow down.",
     "flood-disconnect": "Too many lines too fast; closing the connection.",
+    "input-flood": (
+        "You are sending more than {rate} bytes a second; what you send is dropped until you slow "
+        "down."),
+    "input-flood-disconnect": "Too many bytes too fast; closing the connection.",
+    "telnet-flood": (
+        "Your client sends more than {rate} telnet commands a second; they are ignored until it "
+        "slows down."),
+    "telnet-flood-disconnect": "Too many telnet commands too fast; closing the connection.",
     # moderation and mute lists (lobby/moderation.py)
     "not-allowed": "Only a user with the role {role} may use /{command}.",
     "not-yourself": "You cannot use /{command} on yourself.",
@@ -167,10 +176,9 @@ ERRORS.update(ENGINE_MESSAGES)
 INFO: dict[str, str] = {
     # connection and login (protocol/session.py)
     "greeting": "Welcome to the Tichu lobby. Log in with your name, or type guest.",
-    # the same in every language: how to switch, in a few words of each
-    "greeting-languages": "In English: /set lang en · Auf Deutsch: /set lang de\n"
-                          "En français : /set lang fr · En español: /set lang es\n"
-                          "På dansk: /set lang da",
+    # how to switch to this language, in its own words; the greeting shows every language's
+    # line (lobby.messages.language_lines), so each catalog says it for itself only
+    "greeting-language": "In English: /set lang {code}",
     "motd": "{text}",
     "login-prompt": "login: ",
     "password-prompt": "password: ",
@@ -217,12 +225,9 @@ INFO: dict[str, str] = {
     "finger-client": "  your client: {client}",
     "never": "never",
     # durations (`{seconds!t}` in a template; lobby.messages.duration)
-    "duration-second": "{n} second",
-    "duration-seconds": "{n} seconds",
-    "duration-minute": "{n} minute",
-    "duration-minutes": "{n} minutes",
-    "duration-hour": "{n} hour",
-    "duration-hours": "{n} hours",
+    "duration-second": "{n} {n!p:second|seconds}",
+    "duration-minute": "{n} {n!p:minute|minutes}",
+    "duration-hour": "{n} {n!p:hour|hours}",
     # rooms and tables in the world (lobby/world.py, protocol/commands.py)
     "newroom": "You open table {table} (Tichu) and are its host: /join sits down, "
                "/option help lists the options, /manager returns to the lobby.",
@@ -237,13 +242,11 @@ INFO: dict[str, str] = {
     "game-waiting-for-you": "Your game at table {table} goes on without you: /room {table} "
                             "takes you back.",
     "setting": "{name} is {value} now.",
-    "setting-lang": "Language: {language}. /set lang de|en|fr|es|da switches.",
-    # the languages by their own names (the same in every catalog)
-    "language-en": "English",
-    "language-de": "Deutsch",
-    "language-fr": "Français",
-    "language-es": "Español",
-    "language-da": "Dansk",
+    # {choices}: the codes of the languages, such as de|en|fr|es|da
+    "setting-lang": "Language: {language}. /set lang {choices} switches.",
+    # the name of this catalog's language in itself (lobby.messages.language_name): English,
+    # Deutsch, Français
+    "language-name": "English",
     # the rooms' names (lobby/world.py names them in English for the machine mode's data)
     "room-lobby": "Lobby",
     "room-table": "Table {number} room",
@@ -787,17 +790,17 @@ HELP_TEXTS: dict[str, str] = {
         "you), as in BSW's logs. Example: /schupf R2 SA Hu. Rank-only shorthand works (/schupf "
         "2 A\n"
         "3)."),
-    "cmd-set": ("Change a setting of this connection (color on|off, lang de|en|fr|es|da, "
+    # {languages}: the language codes, such as en|de|fr
+    "cmd-set": ("Change a setting of this connection (color on|off, lang {languages}, "
                 "width N|auto)."),
     "cmd-set-help": (
         "Settings of this connection (only the language is saved): /set color on shows the cards "
         "of hands\n"
         "and tricks in ANSI colours per suit (Schwert bold, Pagode blue, Jade green, Stern "
         "red, the\n"
-        "specials yellow); /set color off turns it off again. /set lang de|en|fr|es|da "
+        "specials yellow); /set color off turns it off again. /set lang {languages} "
         "chooses the\n"
-        "language of everything the server tells you (English, Deutsch, Français, Español, "
-        "Dansk); a\n"
+        "language of everything the server tells you ({language_names}); a\n"
         "registered name keeps it for the next log-in. /set width N wraps every line at N columns\n"
         "({min_width} to {max_width}); /set width auto goes back to the width your telnet client\n"
         "tells (NAWS), or {default_width}."
@@ -887,42 +890,52 @@ HELP_TEXTS: dict[str, str] = {
     "option-expects-seed": "a whole number",
 }
 
-#: the languages of the catalogs, English first (the default and the fallback); each other one is
-#: the dict ``MESSAGES`` of the module ``lobby.locales.<lang>``, with exactly the English keys
-LANGUAGES: tuple[str, ...] = ("en", "de", "fr", "es", "da")
-
 CATALOGS: dict[str, dict[str, str]] = {"en": {**INFO, **ERRORS, **HELP_TEXTS}}
 
+# the other languages: lobby/locales/LANG/LC_MESSAGES/messages.mo (gettext, made with Babel from
+# the PO next to it; docs/translating.md), each holding the keys whose translation was made for
+# today's English (the rest falls back to English)
+_translated, PLURAL_FORMS = _translations.load(CATALOGS["en"])
+CATALOGS.update(_translated)
 
-def _load_locales() -> None:
-    import importlib
-
-    for lang in LANGUAGES[1:]:
-        try:
-            module = importlib.import_module(f"lobby.locales.{lang}")
-        except ModuleNotFoundError:
-            continue
-        CATALOGS[lang] = dict(module.MESSAGES)
+#: the languages of the catalogs, English first (the default and the fallback), then every
+#: language that has a compiled catalog in lobby/locales, by code
+LANGUAGES: tuple[str, ...] = ("en", *(lang for lang in _translations.available_languages()
+                                      if lang != "en"))
 
 
-_load_locales()
+def coverage(lang: str) -> float:
+    """The share of the English catalog that ``lang`` translates (1.0 for English)."""
+    return len(CATALOGS.get(lang, {}).keys() & CATALOGS["en"].keys()) / len(CATALOGS["en"])
 
-#: languages whose singular covers 0 as well as 1 (French: "0 pli", "1 pli", "2 plis")
-_SINGULAR_ZERO = frozenset({"fr"})
+
+def language_name(lang: str) -> str:
+    """The language's name in itself ("Deutsch"): its catalog's ``language-name``, else CLDR's."""
+    own = CATALOGS.get(lang, {}).get("language-name")
+    return own or _translations.display_name(lang)
+
+
+def language_lines(per_line: int = 2) -> list[str]:
+    """The greeting's lines that tell how to switch language, each language in its own words
+    (its catalog's ``greeting-language``), ``per_line`` to a line."""
+    parts = [text("greeting-language", lang, code=lang) for lang in LANGUAGES]
+    return [" · ".join(parts[i:i + per_line]) for i in range(0, len(parts), per_line)]
 
 
 def plural_form(count: float | int | str, forms: str, lang: str = "en") -> str:
-    """The word of ``forms`` ("singular|plural") that goes with ``count`` in ``lang``."""
-    singular, _, plural = forms.partition("|")
-    if not plural:
-        return singular
+    """The word of ``forms`` ("FORM0|FORM1|...", in the order of the language's Plural-Forms)
+    that goes with ``count`` in ``lang``; a missing form is the last one given."""
+    choices = forms.split("|")
+    if len(choices) == 1:
+        return choices[0]
     try:
         n = abs(float(count))
     except (TypeError, ValueError):
-        return plural
-    if n == 1 or (n == 0 and lang in _SINGULAR_ZERO):
-        return singular
-    return plural
+        return choices[-1]
+    if n != n or n in (float("inf"),):
+        return choices[-1]
+    index = _translations.plural_index(lang, n, PLURAL_FORMS)
+    return choices[min(index, len(choices) - 1)]
 
 
 def text(key: str, lang: str = "en", /, **params: Any) -> str:
@@ -934,6 +947,12 @@ def text(key: str, lang: str = "en", /, **params: Any) -> str:
     template = CATALOGS.get(lang, {}).get(key) or CATALOGS["en"].get(key)
     if template is None:
         return key + ("" if not params else " " + " ".join(f"{k}={v}" for k, v in params.items()))
+    return format_template(template, lang, params)
+
+
+def format_template(template: str, lang: str, params: dict[str, Any]) -> str:
+    """A catalog template filled with ``params`` in ``lang`` (`text` without the look-up); a
+    template that does not format comes back as it is."""
     for name, value in params.items():
         if type(value) is Msg:
             params = {k: v.text(lang) if type(v) is Msg else v for k, v in params.items()}
@@ -1008,7 +1027,7 @@ def duration(seconds: float | int | str, lang: str = "en") -> str:
 
 
 def _unit(unit: str, n: float, lang: str) -> str:
-    return text(f"duration-{unit}{'' if n == 1 else 's'}", lang, n=f"{n:g}")
+    return text(f"duration-{unit}", lang, n=f"{n:g}")
 
 
 class _Plural:

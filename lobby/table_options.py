@@ -1,4 +1,4 @@
-"""Every table option declared once (RULES.md 17-18 and 29-32).
+"""Every table option declared once (docs/rules.md 17-18 and 29-32).
 
 ``OPTIONS`` is the one list: an option's name (as typed and listed), the ``TableOptions``
 attribute it sets, its type and range, its default, the catalog key of what it means, whether it

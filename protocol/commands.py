@@ -37,7 +37,7 @@ from lobby import table_options
 from lobby.accounts import Accounts, check_password, is_reserved
 from lobby.command_spec import Arg, CommandKeys, bind, parse_spec
 from lobby.events import Event
-from lobby.messages import ERRORS, LANGUAGES, LobbyError, one_of, text
+from lobby.messages import ERRORS, LANGUAGES, LobbyError, language_name, one_of, text
 from lobby.store import Store
 from lobby.world import User, World
 from protocol.render_context import DEFAULT_WIDTH, MAX_WIDTH, MIN_WIDTH
@@ -93,7 +93,7 @@ class Command(CommandKeys):
     role: str | None = None
 
     def summary_text(self, lang: str = "en") -> str:
-        return text(self.summary_key, lang)
+        return text(self.summary_key, lang, **self.help_params)
 
     def help_text(self, lang: str = "en") -> str:
         return text(self.help_key, lang, **self.help_params)
@@ -438,7 +438,8 @@ SETTING_ALIASES = {"colour": "color", "farbe": "color", "language": "lang", "spr
 
 
 @COMMANDS.command("set", "NAME VALUE", help_params={
-    "min_width": MIN_WIDTH, "max_width": MAX_WIDTH, "default_width": DEFAULT_WIDTH})
+    "min_width": MIN_WIDTH, "max_width": MAX_WIDTH, "default_width": DEFAULT_WIDTH,
+    "languages": "|".join(LANGUAGES), "language_names": ", ".join(map(language_name, LANGUAGES))})
 def _set(ctx: CommandContext, args: dict[str, str]) -> None:
     name, value = args["name"].lower(), args["value"].lower()
     name = SETTING_ALIASES.get(name, name)

@@ -67,11 +67,12 @@ from lobby.messages import LobbyError
 from lobby.timer_wheel import TimerWheel, WheelTimer
 from lobby.world import TableLimits
 from protocol import sniff
+from protocol.option_fields import option, public_values
 
 if TYPE_CHECKING:
     from protocol.session import Session
 
-__all__ = ["Limits", "PUBLIC_LIMITS", "TokenBucket", "Guard", "ConnectionGuard", "peer_host",
+__all__ = ["Limits", "PUBLIC_LIMITS", "TokenBucket", "Allowance", "Guard", "ConnectionGuard", "peer_host",
            "is_loopback", "address_group", "Attempt", "Registration", "ACCOUNT_DELAY_BASE",
            "ACCOUNT_FAILURES_FORGOTTEN"]
 
@@ -80,37 +81,87 @@ log = Logger(namespace="protocol.guard")
 
 @dataclass(frozen=True, slots=True)
 class Limits:
-    """Every defence's setting; 0 turns it off. See ``PUBLIC_LIMITS`` for the defaults."""
+    """Every defence's setting; 0 turns it off. Each field is also an option of the command line
+    (protocol/option_fields.py): the dataclass's default is off (``Limits()``: tests, embedding),
+    ``public=`` is the command line's default for a public server (``PUBLIC_LIMITS``)."""
 
-    max_connections: int = 0            # connections in total
-    max_per_ip: int = 0                 # connections from one address group (IPv6: a /64)
-    max_guests: int = 0                 # guests online in total
-    login_attempts_per_minute: int = 0  # password attempts per address group per minute
-    password_attempts_per_connection: int = 0  # password attempts per connection per minute
-    account_failures_before_delay: int = 0  # wrong passwords for one account before the delay
-    account_delay_max: float = 0.0      # the longest delay between attempts for one account
-    account_delay_first: float = 5.0    # the first such delay (doubled with each failure)
-    account_failures_forgotten: float = 3600.0  # an account's failures forgotten after this
-    registrations_per_hour: int = 0     # new accounts per address group per hour
-    login_failure_delay: float = 0.0    # seconds before "wrong password" is answered
-    login_timeout: float = 0.0          # seconds to finish logging in
-    idle_timeout: float = 0.0           # seconds without a line before the disconnect
-    idle_warning: float = 0.0           # seconds before the idle disconnect: the warning
-    flood_rate: float = 0.0             # lines per second (token bucket refill)
-    flood_burst: int = 0                # lines at once (bucket size)
-    flood_kick: int = 0                 # dropped lines that close the connection
-    limit_loopback: bool = False        # apply the per-IP limits to 127.0.0.0/8 and ::1 too
+    max_connections: int = option(0, public=None, help=(
+        "connections in total (default: the open-files limit minus 100)"))
+    max_per_ip: int = option(0, public=8, help=(
+        "connections from one IP address (default {default}; loopback addresses are exempt "
+        "unless --limit-loopback)"))
+    max_guests: int = option(0, public=5000, help="guests online in total (default {default})")
+    login_attempts_per_minute: int = option(0, public=10, help=(
+        "password attempts (failed log-ins, /register, /password; a log-in that succeeds does "
+        "not count) per IP address or IPv6 /64 per minute (default {default})"))
+    password_attempts_per_connection: int = option(0, public=3, help=(
+        "password attempts per connection per minute, counted the same way (default {default})"))
+    account_failures_before_delay: int = option(0, public=3, help=(
+        "wrong passwords for one account (from any address) before each further attempt waits "
+        "a growing delay (default {default})"))
+    account_delay_max: float = option(0.0, public=900.0, help=(
+        "the longest such delay (default {default})"))
+    account_delay_first: float = option(5.0, help=(
+        "the first such delay, doubled with each further failure (default {default})"))
+    account_failures_forgotten: float = option(3600.0, help=(
+        "an account's failures are forgotten this long after the last one (default {default})"))
+    registrations_per_hour: int = option(0, public=5, help=(
+        "new accounts (/register) per IP address or IPv6 /64 per hour (default {default})"))
+    login_failure_delay: float = option(0.0, public=3.0, help=(
+        "pause before a wrong password is answered (default {default})"))
+    login_timeout: float = option(0.0, public=120.0, help=(
+        "time to finish logging in (default {default})"))
+    idle_timeout: float = option(0.0, public=3600.0, help=(
+        "disconnect after this long without input (default {default}); never a player at a "
+        "running table that waits on somebody else"))
+    idle_warning: float = option(0.0, public=300.0, help=(
+        "warn this long before the idle disconnect (default {default})"))
+    flood_rate: float = option(0.0, public=20.0, metavar="LINES", help=(
+        "lines per second per connection, on average (default {default})"))
+    flood_burst: int = option(0, public=20, metavar="LINES", help=(
+        "lines at once before flood control drops lines (default {default})"))
+    flood_kick: int = option(0, public=500, metavar="LINES", help=(
+        "dropped lines after which a flooding connection is closed (default {default})"))
+    limit_loopback: bool = option(False, help=(
+        "apply the per-address limits to 127.0.0.0/8 and ::1 as well"))
     # the first bytes and the telnet side channel (the last two are bounds even in Limits())
-    greeting_delay: float = 0.0         # seconds the greeting waits for the client's first bytes
-    max_subnegotiation: int = 8192      # bytes of one telnet subnegotiation (GMCP message)
-    max_gmcp_supports: int = 64         # packages kept of a client's Core.Supports.*
-    typeahead_window: float = 1.0       # seconds in which a line at the guest confirmation
-    #                                     counts as typed ahead (dropped, never a name)
-    max_tables_per_user: int = 0        # open tables one user hosts or sits at
-    max_seats_per_user: int = 0         # open tables one user sits at
-    max_tables_per_ip: int = 0          # open tables the users of one address group host or sit at
-    tables_per_minute: int = 0          # tables one user may open (/newroom) in a minute
-    abandon_after: float = 3600.0       # seconds a table none of whose players is online is kept
+    greeting_delay: float = option(0.0, public=0.2, help=(
+        "how long the greeting waits for the client's first bytes, so that an HTTP or TLS "
+        "client gets its own protocol's answer first (default {default}; 0: greet at once)"))
+    max_subnegotiation: int = option(8192, metavar="BYTES", help=(
+        "bytes of one telnet subnegotiation (a GMCP message); longer ones are dropped "
+        "(default {default})"))
+    max_gmcp_supports: int = option(64, help=(
+        "GMCP packages kept of a client's Core.Supports.* (default {default})"))
+    typeahead_window: float = option(1.0, help=(
+        "a line at the guest confirmation of an unregistered name is dropped unseen (it may be "
+        "a password typed ahead); within this time of the question the question is asked "
+        "again, later the login prompt follows (default {default})"))
+    max_tables_per_user: int = option(0, public=2, help=(      # as on BSW: a seat at one table
+        "open tables one user hosts or sits at (default {default})"))   # and one more hosted
+    max_seats_per_user: int = option(0, public=1, help=(
+        "open tables one user sits at (default {default})"))
+    max_tables_per_ip: int = option(0, public=4, help=(
+        "open tables the users of one IP address host or sit at (default {default}; loopback "
+        "addresses are exempt unless --limit-loopback)"))
+    tables_per_minute: int = option(0, public=10, help=(
+        "tables one user may open (/newroom) in a minute (default {default})"))
+    abandon_after: float = option(3600.0, help=(
+        "how long a running table none of whose players is online is kept, at least its grace "
+        "time (default {default})"))
+    # the byte layer's budget (issue 23): every byte a connection sends, telnet commands and an
+    # unterminated line's bytes included, and the telnet commands (negotiation, NOP, ...) alone
+    input_bytes_per_second: float = option(0.0, public=32768.0, metavar="BYTES", help=(
+        "bytes one connection may send per second on average, telnet commands and overlong "
+        "lines included (default {default}); past it input is dropped, then the connection is "
+        "closed"))
+    input_bytes_burst: int = option(0, public=131072, metavar="BYTES", help=(
+        "bytes one connection may send at once (default {default})"))
+    telnet_commands_per_second: float = option(0.0, public=20.0, metavar="N", help=(
+        "telnet commands (negotiation, NOP ...) per connection per second on average (default "
+        "{default}); past it they are ignored, then the connection is closed"))
+    telnet_commands_burst: int = option(0, public=400, metavar="N", help=(
+        "telnet commands at once (default {default})"))
 
     @classmethod
     def public(cls, **overrides: Any) -> "Limits":
@@ -131,28 +182,11 @@ class Limits:
         return ", ".join(f"{f.name}={getattr(self, f.name)}" for f in fields(self))
 
 
-PUBLIC_LIMITS = Limits(
-    max_connections=0,            # the command line derives it from the open-files limit
-    max_per_ip=8,
-    max_guests=5000,
-    login_attempts_per_minute=10,
-    password_attempts_per_connection=3,
-    account_failures_before_delay=3,
-    account_delay_max=900.0,
-    registrations_per_hour=5,
-    login_failure_delay=3.0,
-    login_timeout=120.0,
-    idle_timeout=3600.0,
-    idle_warning=300.0,
-    flood_rate=20.0,
-    flood_burst=20,
-    flood_kick=500,
-    greeting_delay=0.2,
-    max_tables_per_user=2,        # as on BSW: a seat at one table and one more table hosted
-    max_seats_per_user=1,
-    max_tables_per_ip=4,
-    tables_per_minute=10,
-)
+#: the command line's defaults (the ``public=`` of each field; ``max_connections`` the command line
+#: derives from the open-files limit)
+_PUBLIC: dict[str, Any] = {name: 0 if value is None else value
+                           for name, value in public_values(Limits).items()}
+PUBLIC_LIMITS = Limits(**_PUBLIC)
 
 
 class TokenBucket:
@@ -171,17 +205,66 @@ class TokenBucket:
             self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
         self.stamp = now
 
-    def take(self, now: float) -> bool:
-        """Spend one token if there is one."""
+    def take(self, now: float, amount: float = 1.0) -> bool:
+        """Spend ``amount`` tokens (one) if there are that many."""
         self._refill(now)
-        if self.tokens >= 1.0:
-            self.tokens -= 1.0
+        if self.tokens >= amount:
+            self.tokens -= amount
             return True
         return False
 
     def full(self, now: float) -> bool:
         self._refill(now)
         return self.tokens >= self.burst
+
+    def spend(self, now: float, amount: float) -> bool:
+        """Spend ``amount`` tokens if the bucket is not empty (it may go into debt, so one
+        large chunk passes once and what follows waits until the debt is paid)."""
+        self._refill(now)
+        if self.tokens > 0.0:
+            self.tokens -= amount
+            return True
+        return False
+
+
+#: what an `Allowance` answers to one spending
+ALLOWED, WARNED, DROPPED, KICKED = 0, 1, 2, 3
+
+
+class Allowance:
+    """One resource of a connection's or an address group's budget (protocol.guard is the one
+    place that accounts them): a `TokenBucket` and what happens when it runs out. The first
+    refusal is WARNED (the caller answers with a `! [code]` line), the next ones DROPPED, and
+    once ``kick`` units were refused since the bucket was last full (the client kept going)
+    KICKED (the caller disconnects, logged once). The count starts again once the bucket is
+    full (the client calmed down)."""
+
+    __slots__ = ("bucket", "kick", "warned", "refused", "debt")
+
+    def __init__(self, rate: float, burst: float, kick: float, now: float,
+                 debt: bool = False) -> None:
+        self.bucket = TokenBucket(rate, int(burst), now)
+        self.kick = kick
+        self.warned = False
+        self.refused = 0.0
+        self.debt = debt        # amounts larger than one token pass once (bytes)
+
+    def spend(self, now: float, amount: float = 1.0) -> int:
+        bucket = self.bucket
+        if self.warned and bucket.full(now):
+            self.warned = False
+            self.refused = 0.0
+        if bucket.spend(now, amount) if self.debt else bucket.take(now, amount):
+            return ALLOWED
+        if bucket.tokens > 0.0:
+            bucket.tokens = 0.0          # what was over the budget used up what was left
+        self.refused += amount
+        if not self.warned:
+            self.warned = True
+            return WARNED
+        if self.kick and self.refused >= self.kick:
+            return KICKED
+        return DROPPED
 
 
 def peer_host(session: Any) -> str:
@@ -239,7 +322,8 @@ class Guard:
         #: counters for the operator and the tests
         self.stats: dict[str, int] = {"refused": 0, "foreign": 0, "flood_kicks": 0,
                                       "idle_kicks": 0, "login_timeouts": 0, "dropped_lines": 0,
-                                      "refused_attempts": 0}
+                                      "refused_attempts": 0, "over_budget": 0,
+                                      "budget_kicks": 0}
 
     def _limited(self, host: str) -> bool:
         return self.limits.limit_loopback or not is_loopback(host)
@@ -517,7 +601,8 @@ class ConnectionGuard:
     """The defences of one connection (made by ``Guard.connection_made``)."""
 
     __slots__ = ("guard", "session", "host", "bucket", "warned", "dropped", "prefix",
-                 "_login_call", "_idle_call", "_last_line", "_idle_warned", "_done", "attempts")
+                 "_login_call", "_idle_call", "_last_line", "_idle_warned", "_done", "attempts",
+                 "in_bytes", "telnet")
 
     def __init__(self, guard: Guard, session: "Session", host: str) -> None:
         self.guard = guard
@@ -539,6 +624,61 @@ class ConnectionGuard:
         self._idle_call: WheelTimer | None = None
         if limits.idle_timeout > 0:
             self._schedule_idle(now + max(0.0, limits.idle_timeout - limits.idle_warning))
+        #: every byte received (the telnet layer's cost): refused past the budget, and a
+        #: connection that goes on sending another burst's worth is closed
+        self.in_bytes = Allowance(limits.input_bytes_per_second, limits.input_bytes_burst,
+                                  limits.input_bytes_burst, now, debt=True) \
+            if limits.input_bytes_per_second > 0 else None
+        #: telnet commands (negotiation, NOP, EC ...): a client that keeps negotiating past
+        #: the rate is told once and closed after another burst
+        self.telnet = Allowance(limits.telnet_commands_per_second,
+                                limits.telnet_commands_burst, limits.telnet_commands_burst,
+                                now) if limits.telnet_commands_per_second > 0 else None
+
+    # ---- the budget of the byte layer ---------------------------------------------------------
+    def bytes_received(self, count: int) -> bool:
+        """``count`` bytes arrived: False when they are over the connection's byte budget (they
+        are dropped unparsed; the first time with an ``input-flood`` line, and a connection
+        that keeps going is closed)."""
+        allowance = self.in_bytes
+        if allowance is None:
+            return True
+        verdict = allowance.spend(self.guard.clock.seconds(), float(count))
+        if verdict == ALLOWED:
+            return True
+        self._over_budget(verdict, "input-flood", "bytes",
+                          rate=f"{self.guard.limits.input_bytes_per_second:g}")
+        return False
+
+    def telnet_commands(self, count: int) -> bool:
+        """``count`` telnet commands arrived (IAC NOP, IAC WILL x ...; IAC IAC is a data byte):
+        False when they are over the budget (ignored; the first time a ``telnet-flood`` line,
+        and a connection that keeps negotiating is closed)."""
+        allowance = self.telnet
+        if allowance is None:
+            return True
+        verdict = allowance.spend(self.guard.clock.seconds(), float(count))
+        if verdict == ALLOWED:
+            return True
+        self._over_budget(verdict, "telnet-flood", "telnet commands",
+                          rate=f"{self.guard.limits.telnet_commands_per_second:g}")
+        return False
+
+    def _over_budget(self, verdict: int, code: str, what: str, **params: Any) -> None:
+        """A budget ran out: WARNED -> the ``! [code]`` line; KICKED -> the disconnect (logged
+        once, the one log line of the whole episode); DROPPED -> nothing."""
+        session = self.session
+        if session.state == "closed":
+            return
+        self.guard.stats["over_budget"] += 1
+        if verdict == WARNED:
+            session._answer_aside("", error_event(code, **params))
+        elif verdict == KICKED:
+            self.guard.stats["budget_kicks"] += 1
+            log.warn("budget: closing the connection of {who} from {host}: it kept sending "
+                     "{what} past the budget ({code})", who=self._who(), host=self.host,
+                     what=what, code=code)
+            session.disconnect(error_event(code + "-disconnect"))
 
     # ---- bytes ----------------------------------------------------------------------------
     def filter_bytes(self, data: bytes) -> bytes | None:

@@ -390,7 +390,7 @@ def awaits_you(d: dict[str, Any]) -> bool:
 
 
 def _may_call_tichu(game: dict[str, Any], me: int) -> bool:
-    """Small Tichu is open until one's first card (RULES.md 3): no call yet, and all 14 cards
+    """Small Tichu is open until one's first card (docs/rules.md 3): no call yet, and all 14 cards
     still in hand (or, in the Grand Tichu phase, the Grand Tichu declined)."""
     if (game.get("calls") or [None] * 4)[me] is not None:
         return False

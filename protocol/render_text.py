@@ -13,7 +13,7 @@ from typing import Any, Callable
 
 from lobby import table_options
 from lobby.events import Event
-from lobby.messages import text
+from lobby.messages import LANGUAGES, language_lines, language_name, text
 from protocol.render_context import DEFAULT_WIDTH
 from protocol.render_records import RECORD_FORMATTERS, stats_lines
 from protocol.wrap import fit_names
@@ -168,12 +168,13 @@ def _listroom(event: Event, lang: str, width: int = DEFAULT_WIDTH) -> list[str]:
 def _setting(event: Event, lang: str) -> list[str]:
     d = event.data
     if d.get("name") == "lang":
-        return [text("setting-lang", lang, language=text("language-" + str(d.get("value")), lang))]
+        return [text("setting-lang", lang, language=language_name(str(d.get("value"))),
+                     choices="|".join(LANGUAGES))]
     return [text("setting", lang, **d)]
 
 
 def _greeting(event: Event, lang: str) -> list[str]:
-    return [text("greeting", lang), *text("greeting-languages", lang).split("\n")]
+    return [text("greeting", lang), *language_lines()]
 
 
 FORMATTERS: dict[str, Callable[[Event, str], list[str]]] = {

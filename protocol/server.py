@@ -518,108 +518,23 @@ def add_health_options(parser: argparse.ArgumentParser) -> None:
 
 
 def add_limit_options(parser: argparse.ArgumentParser) -> None:
-    """The options of the defences (protocol.guard.Limits); 0 turns a limit off."""
-    from protocol.guard import PUBLIC_LIMITS as d
-    group = parser.add_argument_group("limits (0 turns a limit off; docs/operations.md, Limits)")
-    add = group.add_argument
-    add("--max-connections", type=int, default=None, metavar="N",
-        help="connections in total (default: the open-files limit minus 100)")
-    add("--max-per-ip", type=int, default=d.max_per_ip, metavar="N",
-        help=f"connections from one IP address (default {d.max_per_ip}; loopback addresses are "
-             "exempt unless --limit-loopback)")
-    add("--limit-loopback", action="store_true",
-        help="apply the per-address limits to 127.0.0.0/8 and ::1 as well")
-    add("--max-guests", type=int, default=d.max_guests, metavar="N",
-        help=f"guests online in total (default {d.max_guests})")
-    add("--login-attempts-per-minute", type=int, default=d.login_attempts_per_minute,
-        metavar="N", help=f"password attempts (failed log-ins, /register, /password; a log-in "
-                          f"that succeeds does not count) per IP address or IPv6 /64 per minute "
-                          f"(default {d.login_attempts_per_minute})")
-    add("--password-attempts-per-connection", type=int,
-        default=d.password_attempts_per_connection, metavar="N",
-        help=f"password attempts per connection per minute, counted the same way (default "
-             f"{d.password_attempts_per_connection})")
-    add("--account-failures-before-delay", type=int, default=d.account_failures_before_delay,
-        metavar="N", help=f"wrong passwords for one account (from any address) before each "
-                          f"further attempt waits a growing delay (default "
-                          f"{d.account_failures_before_delay})")
-    add("--account-delay-first", type=float, default=d.account_delay_first, metavar="SECONDS",
-        help=f"the first such delay, doubled with each further failure (default "
-             f"{d.account_delay_first:g})")
-    add("--account-delay-max", type=float, default=d.account_delay_max, metavar="SECONDS",
-        help=f"the longest such delay (default {d.account_delay_max:g})")
-    add("--account-failures-forgotten", type=float, default=d.account_failures_forgotten,
-        metavar="SECONDS", help=f"an account's failures are forgotten this long after the last "
-                                f"one (default {d.account_failures_forgotten:g})")
-    add("--registrations-per-hour", type=int, default=d.registrations_per_hour, metavar="N",
-        help=f"new accounts (/register) per IP address or IPv6 /64 per hour (default "
-             f"{d.registrations_per_hour})")
-    add("--login-failure-delay", type=float, default=d.login_failure_delay, metavar="SECONDS",
-        help=f"pause before a wrong password is answered (default {d.login_failure_delay:g})")
-    add("--login-timeout", type=float, default=d.login_timeout, metavar="SECONDS",
-        help=f"time to finish logging in (default {d.login_timeout:g})")
-    add("--idle-timeout", type=float, default=d.idle_timeout, metavar="SECONDS",
-        help=f"disconnect after this long without input (default {d.idle_timeout:g}); never a "
-             "player at a running table that waits on somebody else")
-    add("--idle-warning", type=float, default=d.idle_warning, metavar="SECONDS",
-        help=f"warn this long before the idle disconnect (default {d.idle_warning:g})")
-    add("--flood-rate", type=float, default=d.flood_rate, metavar="LINES",
-        help=f"lines per second per connection, on average (default {d.flood_rate:g})")
-    add("--flood-burst", type=int, default=d.flood_burst, metavar="LINES",
-        help=f"lines at once before flood control drops lines (default {d.flood_burst})")
-    add("--flood-kick", type=int, default=d.flood_kick, metavar="LINES",
-        help=f"dropped lines after which a flooding connection is closed (default {d.flood_kick})")
-    add("--greeting-delay", type=float, default=d.greeting_delay, metavar="SECONDS",
-        help=f"how long the greeting waits for the client's first bytes, so that an HTTP or TLS "
-             f"client gets its own protocol's answer first (default {d.greeting_delay:g}; 0: "
-             "greet at once)")
-    add("--max-subnegotiation", type=int, default=d.max_subnegotiation, metavar="BYTES",
-        help=f"bytes of one telnet subnegotiation (a GMCP message); longer ones are dropped "
-             f"(default {d.max_subnegotiation})")
-    add("--max-gmcp-supports", type=int, default=d.max_gmcp_supports, metavar="N",
-        help=f"GMCP packages kept of a client's Core.Supports.* (default {d.max_gmcp_supports})")
-    add("--typeahead-window", type=float, default=d.typeahead_window, metavar="SECONDS",
-        help=f"a line at the guest confirmation of an unregistered name is dropped unseen (it "
-             f"may be a password typed ahead); within this time of the question the question is "
-             f"asked again, later the login prompt follows (default {d.typeahead_window:g})")
-    add("--max-tables-per-user", type=int, default=d.max_tables_per_user, metavar="N",
-        help=f"open tables one user hosts or sits at (default {d.max_tables_per_user})")
-    add("--max-seats-per-user", type=int, default=d.max_seats_per_user, metavar="N",
-        help=f"open tables one user sits at (default {d.max_seats_per_user})")
-    add("--max-tables-per-ip", type=int, default=d.max_tables_per_ip, metavar="N",
-        help=f"open tables the users of one IP address host or sit at (default "
-             f"{d.max_tables_per_ip}; loopback addresses are exempt unless --limit-loopback)")
-    add("--tables-per-minute", type=int, default=d.tables_per_minute, metavar="N",
-        help=f"tables one user may open (/newroom) in a minute (default {d.tables_per_minute})")
-    add("--abandon-after", type=float, default=d.abandon_after, metavar="SECONDS",
-        help=f"how long a running table none of whose players is online is kept, at least its "
-             f"grace time (default {d.abandon_after:g})")
+    """The options of the defences, one per field of protocol.guard.Limits (declared there with
+    its default and help); 0 turns a limit off."""
+    from protocol.guard import Limits
+    from protocol.option_fields import add_options
+    add_options(parser.add_argument_group(
+        "limits (0 turns a limit off; docs/operations.md, Limits)"), Limits)
 
 
 def limits_from(opts: argparse.Namespace, nofile: tuple[int, int] | None = None) -> Any:
-    """protocol.guard.Limits from the parsed options; ``nofile`` = (soft, hard) open files."""
+    """protocol.guard.Limits from the parsed options; ``nofile`` = (soft, hard) open files (the
+    default of ``--max-connections``: the soft limit minus 100, at least 100)."""
     from protocol.guard import Limits
-    max_connections = opts.max_connections
-    if max_connections is None:
-        max_connections = max(100, nofile[0] - 100) if nofile and nofile[0] > 0 else 0
-    return Limits(
-        max_connections=max_connections, max_per_ip=opts.max_per_ip,
-        max_guests=opts.max_guests, login_attempts_per_minute=opts.login_attempts_per_minute,
-        password_attempts_per_connection=opts.password_attempts_per_connection,
-        account_failures_before_delay=opts.account_failures_before_delay,
-        account_delay_max=opts.account_delay_max,
-        account_delay_first=opts.account_delay_first,
-        account_failures_forgotten=opts.account_failures_forgotten,
-        registrations_per_hour=opts.registrations_per_hour,
-        login_failure_delay=opts.login_failure_delay, login_timeout=opts.login_timeout,
-        idle_timeout=opts.idle_timeout, idle_warning=opts.idle_warning,
-        flood_rate=opts.flood_rate, flood_burst=opts.flood_burst, flood_kick=opts.flood_kick,
-        limit_loopback=opts.limit_loopback,
-        greeting_delay=opts.greeting_delay, max_subnegotiation=opts.max_subnegotiation,
-        max_gmcp_supports=opts.max_gmcp_supports, typeahead_window=opts.typeahead_window,
-        max_tables_per_user=opts.max_tables_per_user,
-        max_seats_per_user=opts.max_seats_per_user, max_tables_per_ip=opts.max_tables_per_ip,
-        abandon_after=opts.abandon_after, tables_per_minute=opts.tables_per_minute)
+    from protocol.option_fields import values_from
+    values = values_from(Limits, opts)
+    if values["max_connections"] is None:
+        values["max_connections"] = max(100, nofile[0] - 100) if nofile and nofile[0] > 0 else 0
+    return Limits(**values)
 
 
 def read_motd(opts: argparse.Namespace) -> str:

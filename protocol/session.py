@@ -356,7 +356,10 @@ class Session(MachineMode, MudOptions):
             d.callback(None)
 
     def dataReceived(self, data: bytes) -> None:
-        if self._guard is not None and self._guard.prefix is not None:
+        guard = self._guard
+        if guard is not None and not guard.bytes_received(len(data)):
+            return              # over the byte budget: dropped unparsed (protocol.guard)
+        if guard is not None and guard.prefix is not None:
             # the first bytes: another protocol (HTTP, TLS, SSH) is answered once and closed
             filtered = self._guard.filter_bytes(data)
             if not filtered:
@@ -393,6 +396,12 @@ class Session(MachineMode, MudOptions):
             return True
         self.factory.metrics.flood_drop("subnegotiation")
         return False
+
+    def telnetCommandsReceived(self, count: int) -> bool:
+        # every telnet command counts against the connection's budget (protocol.guard)
+        if self.state == "closed":
+            return False
+        return self._guard is None or self._guard.telnet_commands(count)
 
     def clientIdentified(self) -> None:
         # TTYPE/MTTS told the client's name and abilities: one log line, and the cards in colour

@@ -140,6 +140,11 @@ _SB_DATA = 4       # inside a subnegotiation
 _SB_COMMAND = 5    # after IAC inside a subnegotiation
 
 _DATA_SPECIAL = re.compile(rb"[\xff\r\n]")
+#: a run of telnet commands without effect on the line (SE without SB, NOP, DM, BRK, IP, AO,
+#: AYT, GA): skipped in one step, counted in one call of the budget
+_INERT_RUN = re.compile(rb"(?:\xff[\xf0-\xf6\xf9])+")
+#: a run of negotiations (IAC WILL/WONT/DO/DONT option): counted in one call, then read
+_NEGOTIATION_RUN = re.compile(rb"(?:\xff[\xfb-\xfe][\x00-\xff])+", re.DOTALL)
 _CONTROL = re.compile("[\x00-\x1f\x7f-\x9f]")
 
 
@@ -259,6 +264,11 @@ class TelnetLineProtocol(Protocol):
     def subnegotiationReceived(self, option: int) -> bool:
         """A subnegotiation (`IAC SB option ... IAC SE`, any option, valid or not) is complete:
         False drops it unread (the session's flood control counts it like a line)."""
+        return True
+
+    def telnetCommandsReceived(self, count: int) -> bool:
+        """`count` telnet commands arrived (IAC NOP, IAC WILL x, IAC SB ...; not IAC IAC, a
+        data byte): False ignores them (the session's budget of telnet commands)."""
         return True
 
     # ---- the seam for further options (protocol/telnet_options.py: MSSP, MCCP2, CHARSET,
@@ -470,6 +480,22 @@ class TelnetLineProtocol(Protocol):
                 byte = data[stop]
                 index = stop + 1
                 if byte == IAC:
+                    # runs of commands in bulk: their cost per byte close to plain text
+                    run = _INERT_RUN.match(data, stop)
+                    if run is not None:
+                        index = run.end()
+                        self.telnetCommandsReceived((index - stop) >> 1)
+                        continue
+                    run = _NEGOTIATION_RUN.match(data, stop)
+                    if run is not None:
+                        index = run.end()
+                        self.speaks_telnet = True
+                        if self.telnetCommandsReceived((index - stop) // 3):
+                            for at in range(stop + 1, index, 3):
+                                if self._closed or self._closing:
+                                    return
+                                self._negotiation_received(data[at], data[at + 1])
+                        continue
                     self._state = _COMMAND
                 else:
                     self._saw_cr = byte == _CR
@@ -489,12 +515,14 @@ class TelnetLineProtocol(Protocol):
                     self._state = _SB_OPTION
                 else:
                     self._state = _DATA
-                    self._command_received(byte)
+                    if self.telnetCommandsReceived(1):
+                        self._command_received(byte)
             elif state == _OPTION:
                 option = data[index]
                 index += 1
                 self._state = _DATA
-                self._negotiation_received(self._command, option)
+                if self.telnetCommandsReceived(1):
+                    self._negotiation_received(self._command, option)
             elif state == _SB_OPTION:
                 option = data[index]
                 index += 1

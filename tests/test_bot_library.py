@@ -185,3 +185,39 @@ def test_a_closed_port_is_one_line_and_status_1(tmp_path: Path) -> None:
                            "--open"], capture_output=True, text=True, timeout=60, cwd=tmp_path)
     assert done.returncode == 1
     assert done.stderr.startswith("Nobody: ") and len(done.stderr.splitlines()) == 1
+
+
+def test_the_client_library_depends_on_nothing_of_the_server() -> None:
+    """tichu_bot could be a distribution of its own: none of its modules imports the server's
+    packages (lobby, protocol) or Twisted, and importing all of it, the program's parser
+    included, loads none of them."""
+    import ast
+    server = {"lobby", "protocol", "twisted"}
+    for path in sorted((ROOT / "tichu_bot").rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                names = [node.module]
+            else:
+                continue
+            for name in names:
+                assert name.partition(".")[0] not in server, f"{path.name} imports {name}"
+    probe = ("import sys, tichu_bot, tichu_bot.runner, tichu_bot.strategies, tichu_bot.view\n"
+             "tichu_bot.runner.build_parser()\n"
+             "print(sorted({m.partition('.')[0] for m in sys.modules} & {'lobby', 'protocol', 'twisted'}))")
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                          timeout=60, cwd=ROOT)
+    assert done.returncode == 0 and done.stdout.strip() == "[]", done.stdout + done.stderr
+
+
+def test_the_program_finds_the_servers_strategies_by_name() -> None:
+    """The strategies come from the installed distributions (the entry points of
+    ``tichu_bot.strategies``); this one provides the lobby's own three."""
+    from lobby.bots.strategy import STRATEGY_NAMES
+    from tichu_bot.strategies import make_strategy, strategy_names
+    assert set(strategy_names()) == set(STRATEGY_NAMES)
+    assert make_strategy("expert:2", 1).name == "expert:2"
+    assert make_strategy("random", 1).decide({"seat": 0, "phase": "play", "turn": 1}) is None
+    with pytest.raises(ValueError, match="no installed strategy"):
+        make_strategy("clever")

@@ -1,4 +1,4 @@
-"""Cards and BSW notation (RULES.md: Cards and notation; rule 25 for points)."""
+"""Cards and BSW notation (docs/rules.md: Cards and notation; rule 25 for points)."""
 from __future__ import annotations
 
 import copy

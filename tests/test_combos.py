@@ -1,4 +1,4 @@
-"""Combinations and their comparison (RULES.md 5-14)."""
+"""Combinations and their comparison (docs/rules.md 5-14)."""
 from __future__ import annotations
 
 import itertools

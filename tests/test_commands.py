@@ -121,7 +121,8 @@ def test_every_help_text_comes_from_the_catalog() -> None:
     """Summaries and explanations of every command (lobby, moderation, records and table
     commands) and of every table option are catalog entries; none is written in code."""
     for cmd in COMMANDS:
-        assert cmd.summary == HELP_TEXTS[cmd.summary_key], cmd.name
+        assert cmd.summary == text(cmd.summary_key, **cmd.help_params), cmd.name
+        assert "{" not in cmd.summary, cmd.name
         assert cmd.help == text(cmd.help_key, **cmd.help_params), cmd.name
         assert "{" not in cmd.help, cmd.name           # every field of the template is filled
     for option in OPTIONS:

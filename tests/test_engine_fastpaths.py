@@ -21,7 +21,7 @@ WISHES = (None, "2", "5", "7", "10", "B", "A")
 
 
 def expected(hand: int, top: object, w: int) -> tuple[set[int], bool]:
-    """(keys of the legal plays, may pass) from the plain generator and RULES.md 20-21."""
+    """(keys of the legal plays, may pass) from the plain generator and docs/rules.md 20-21."""
     plays = moves._generate_direct(hand, top)  # type: ignore[arg-type]
     binds = bool(w) and any(p.mask & RANK_MASK[w] for p in plays)
     if binds:

@@ -304,7 +304,7 @@ def test_sampled_deals_are_consistent_with_the_seats_knowledge(seed: int, steps:
 
 def test_a_pass_under_an_open_wish_shows_the_wished_rank_is_missing() -> None:
     """A seat that passes on a lower single (or leads) while a rank is wished holds no card of
-    that rank (RULES.md 20): the seats that saw it never get one from the sampler."""
+    that rank (docs/rules.md 20): the seats that saw it never get one from the sampler."""
     found = 0
     for seed in range(300):
         game, knowledge = _play_until(seed, 0, True)

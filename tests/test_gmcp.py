@@ -255,13 +255,15 @@ async def test_a_burst_of_3000_bad_gmcp_messages_over_a_socket(tmp_path: Path,
         bad.transport.write(bytes((IAC, DO, GMCP)) + _bad_gmcp(3000))
         await within(bad.lost, 30)
         told = bad.buffer
-        assert "! [flooding]" in told and "! [flood-disconnect]" in told
+        # (3.7 MB of them: the byte budget or the flood control closes it, whichever first)
+        assert ("! [flooding]" in told and "! [flood-disconnect]" in told
+                or "! [input-flood]" in told and "! [input-flood-disconnect]" in told), told
         await other.expect("Flooder leaves the Lobby.\r\n", timeout=30)
         other.send("/who")
         assert await other.read_line(timeout=30) == "In the Lobby (1): Other"
         lines = _side_channel_lines(logged)[before:]
         assert 1 <= len(lines) <= 5, lines
-        assert any("flood: closing the connection of Flooder" in t for t in lines), lines
+        assert any("closing the connection of Flooder" in t for t in lines), lines
         assert not _connection_failures(logged)
     finally:
         await srv.stop()

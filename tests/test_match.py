@@ -1,4 +1,4 @@
-"""Matches: target, `round X`, turnier, seating, records and replay (RULES.md 29-32)."""
+"""Matches: target, `round X`, turnier, seating, records and replay (docs/rules.md 29-32)."""
 from __future__ import annotations
 
 import json

@@ -1,4 +1,4 @@
-"""Legal plays, passing, bombs out of turn and the wish (RULES.md 5-14, 19-22)."""
+"""Legal plays, passing, bombs out of turn and the wish (docs/rules.md 5-14, 19-22)."""
 from __future__ import annotations
 
 import itertools

@@ -148,6 +148,9 @@ def test_the_wheel_ships_the_schema_the_plugin_and_the_licence(tmp_path: Path) -
     assert wheel.name.startswith(f"tichu_lobby-{lobby.__version__}-")
     names = set(zipfile.ZipFile(wheel).namelist())
     assert "protocol/protocol.schema.json" in names
+    for lang in ("de", "fr", "es", "da"):      # the compiled catalogs are package data
+        assert f"lobby/locales/{lang}/LC_MESSAGES/messages.mo" in names
+        assert f"lobby/locales/{lang}/LC_MESSAGES/messages.po" in names
     assert "twisted/plugins/tichu_lobby.py" in names
     # an __init__.py there would make this wheel's twisted/ shadow Twisted itself
     assert "twisted/__init__.py" not in names and "twisted/plugins/__init__.py" not in names

@@ -1,4 +1,4 @@
-"""One test per numbered rule of RULES.md that concerns rounds, scoring and matches:
+"""One test per numbered rule of docs/rules.md that concerns rounds, scoring and matches:
 1-4, 10-11 (leading), 14-18, 22-32."""
 from __future__ import annotations
 

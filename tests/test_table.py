@@ -628,7 +628,7 @@ def test_turnier_rotates_seats_and_hidden_cards_follow_their_player() -> None:
     play_to_end(table, rec, rng, stop=lambda: table.match.round_no == 4)
     assert table.state == "playing" and table.match.round_no == 4
     assert table.seated != first and sorted(table.seated) == sorted(NAMES)
-    # partners after round 3: ann with bob (RULES.md 32)
+    # partners after round 3: ann with bob (docs/rules.md 32)
     seats = table.seated
     assert (seats.index("ann") - seats.index("bob")) % 2 == 0
     # the last play of round 3 is told with round 3's seating, round 4's events with the new one

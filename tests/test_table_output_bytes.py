@@ -312,20 +312,20 @@ GAMES = {
 
 EXPECTED: dict[str, dict[str, str]] = {
     "machine": {
-        "Ann": "55da801f1cd502656b2cf1c8631518cdcf08cea95dbd64c43385d712f338eb1f",
-        "Bob": "5624fadce91b835f5fbb1427cf03ca512d299c1a69982b6dd1d26a2cb6a080a4",
-        "Cat": "6268ebd528f15c6f9afa485d2878a9b0f0ee1a2d764c4d9c0f724932aac945ad",
-        "Dan": "ea94ef89d6dbdc1287b7c0a535dcb81a927ca30363aa705ff0e8a2b8501ecc07",
-        "Eve": "788f0e9b15f4f9f38050e4e9e361b00cb228f70a603051ca3f014312f8e7ddea",
+        "Ann": "f266fc84f69281b7a8caf4f934fea62d1432b0d2fc8d4b32190e277ac8a83d0d",
+        "Bob": "4f1eea0258e04750d7e09f4d48d799f51f2231101eceb003943c8532b8200023",
+        "Cat": "68ca9dd33207f218d004539f15e7427ada52faa5425b21f99dc2e7b42f37034c",
+        "Dan": "38b93dcf9daa04952bdb7c52cf86d26c1a9df8c8c88bcdd62f4395defe0b782c",
+        "Eve": "3483431d38bb0ade2fc16aa4bc95141fb747c907e168d50b54aff02309f9e933",
     },
     "mixed": {
-        "Ann": "db7b7484f7f295167ca25ef38910cf43b136ffedd816d72a9074bab9a19bac07",
-        "Bob": "80c1df0f86bbebeed86151f287af618acd752bd10052cea25fa2dd23cd078f31",
-        "Cat": "ea31d368ef7ea79c315cde0e18553634d1182c4bbf6730148d6e8283e15089a3",
-        "Dan": "a49c18ac77d488057eae480b1effc5df5147266ffbb12bbd826e46bafbf1ddbb",
-        "Eve": "40010561e2e147c112ed5ddd27c85ebc28c7bbd7cfb0f487ac0c2dbe05a87806",
-        "Fay": "4edbc02dcae6a90ae4fce6a54a4ec641ea8b3282fff07334b7c7894682e6173d",
-        "Gus": "3dcb17ae9c8f93c254213a45e60b002263c005bf563ae7a25da896d5ed663f02",
+        "Ann": "4f7c40137230ddfa9c02dbcc8adfbd5c513551163d9a256c792baf3014bea737",
+        "Bob": "d7dc49e76b564a59bf6d31de291ed9701ca61f9be4f287b1d94f13ac4930d456",
+        "Cat": "dd0201892639165f9df2a80dc0358dd12ee66f13415b6797adc353e28e303c1b",
+        "Dan": "f9e436b50d9ee8671ab5e1a84860e81fb6502fb36e0d05ddb9b9c7d515b28336",
+        "Eve": "6ca31bf9016274cea7c8b13c2d358cd36bfd1a88483ce60d135af4da88139011",
+        "Fay": "074cdab281b3ba7cb333523cb6aa02e9c8ba0996738c2cd0578112ecf3f6007b",
+        "Gus": "334368b77ae9c6e8ad5fe4dd3cb24569554160e032ca2ef8a94fef3211d71d2e",
     },
 }
 

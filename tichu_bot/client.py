@@ -21,7 +21,7 @@ protocol 3, announced by ``iset``'s ``protocol`` field) changes the keys it name
 ``trick_add`` to the trick, and removes the keys listed in its ``unset`` -- ``Client.state`` is
 always the whole state as the server would send it now, and ``state_no`` counts the changes. A bot
 decides from ``Client.state`` (the same fields as the engine's view of its seat: ``phase``,
-``hand``, ``turn``, ``legal``, ``can_pass``, ``bombs``, ...; lobby.bots.strategy.my_turn_to says
+``hand``, ``turn``, ``legal``, ``can_pass``, ``bombs``, ...; tichu_bot.view.my_turn_to says
 what the seat is asked to do).
 
 Flood control: ``rate`` lines per second at most on average (default 6, below the server's

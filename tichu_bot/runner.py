@@ -6,8 +6,9 @@
 It connects in machine mode (tichu_bot.client), logs in (``--password`` for a registered name),
 opens a table (``--open``, with ``--option NAME=VALUE`` for its options) or enters table
 ``--table N``, sits down (``--seat S``, else the first free seat), starts the game when four sit
-(``--start``; the opener does by default) and plays with a strategy of lobby/bots (``random`` or
-``heuristic``) until the game ends; then it quits. Every command carries an id and the bot pairs
+(``--start``; the opener does by default) and plays with an installed strategy (tichu_bot.strategies:
+the server's distribution provides ``heuristic``, ``random`` and ``expert``) until the game ends;
+then it quits. Every command carries an id and the bot pairs
 each reply with it; the strategy decides from the table's state as the client holds it (machine
 mode protocol 3: the last `state` object with every `update` after it applied).
 Everything is bounded by ``--timeout`` seconds; at most ``--rate`` commands per second (default 6)
@@ -24,9 +25,9 @@ import sys
 from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
-from lobby import __version__
-from lobby.bots.strategy import STRATEGY_NAMES, make_strategy, my_turn_to
 from tichu_bot.client import Client, ClientError, CommandRefused
+from tichu_bot.strategies import make_strategy, strategy_names
+from tichu_bot.view import my_turn_to
 
 __all__ = ["BotClient", "BotError", "BotResult", "run_bot", "main", "build_parser"]
 
@@ -96,7 +97,9 @@ class BotClient(Client):
     async def play(self, strategy_name: str, seed: int | None, start: bool) -> BotResult:
         """Play until the game at this table is over."""
         strategy = make_strategy(strategy_name, seed)
-        fallback = make_strategy("random", None if seed is None else seed + 1)
+        # after a refusal the random strategy decides (the same one when it is not installed)
+        fallback = make_strategy("random" if "random" in strategy_names() else strategy_name,
+                                 None if seed is None else seed + 1)
         decided = 0               # the state_no of the last state decided
         refused_in_a_row = 0
         started = False
@@ -186,10 +189,21 @@ def option_pair(text: str) -> tuple[str, str]:
     return name.strip(), value.strip()
 
 
+def version() -> str:
+    """The version of the distribution that installed this package ("unknown" without one)."""
+    from importlib import metadata
+    for name in metadata.packages_distributions().get(__name__.partition(".")[0], []):
+        try:
+            return metadata.version(name)
+        except metadata.PackageNotFoundError:
+            continue
+    return "unknown"
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="tichu-bot", description="A Tichu bot over TCP in machine mode (docs/bots.md).")
-    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    parser.add_argument("--version", action="version", version=f"%(prog)s {version()}")
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, default=4000)
     parser.add_argument("--name", required=True, help="login name (3-16 letters, digits, _ -)")
@@ -198,7 +212,10 @@ def build_parser() -> argparse.ArgumentParser:
     where.add_argument("--table", type=int, help="enter and join table N")
     where.add_argument("--open", action="store_true", help="open a new table")
     parser.add_argument("--seat", type=int, choices=(1, 2, 3, 4), help="the seat to take")
-    parser.add_argument("--strategy", choices=STRATEGY_NAMES, default="heuristic")
+    names = strategy_names()
+    parser.add_argument("--strategy", choices=names,
+                        default="heuristic" if "heuristic" in names or not names else names[0],
+                        help="an installed strategy (default heuristic)")
     parser.add_argument("--seed", type=int, help="the strategy's random seed")
     parser.add_argument("--option", type=option_pair, action="append", default=[],
                         metavar="NAME=VALUE", help="a table option when opening (repeatable)")

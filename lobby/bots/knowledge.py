@@ -8,7 +8,7 @@
 - the cards the seat gave in the exchange (each is in its receiver's hand until played);
 - who held the Mah Jong at the start of play (it is in that hand until played);
 - every decision another seat made in turn while a wish was open without fulfilling it (a pass,
-  or a play without the wished rank that is no bomb): RULES.md 20 says that seat then had no
+  or a play without the wished rank that is no bomb): docs/rules.md 20 says that seat then had no
   legal play containing the wished rank, a fact about its hand at that moment (its hand now plus
   what it played since), kept as a `WishConstraint`.
 

@@ -14,7 +14,7 @@ several times in the same state, and is not necessarily asked at every change.
 """
 from __future__ import annotations
 
-from typing import Any, Mapping, Protocol, runtime_checkable
+from typing import Protocol, runtime_checkable
 
 from lobby.tichu.actions import (
     Action,
@@ -28,11 +28,10 @@ from lobby.tichu.actions import (
 )
 from lobby.tichu.cards import PHOENIX, Card, parse_cards, parse_play, parse_wish
 from lobby.tichu.combos import Combo, classify
+from tichu_bot.view import View, my_turn_to
 
 __all__ = ["Strategy", "View", "my_turn_to", "play_cards", "play_combo", "command_action",
            "STRATEGY_NAMES", "make_strategy"]
-
-View = Mapping[str, Any]
 
 #: the strategies a bot may use (`addbot [SEAT] [random|heuristic|expert|expert:SECONDS]`)
 STRATEGY_NAMES: tuple[str, ...] = ("heuristic", "random", "expert")
@@ -65,27 +64,6 @@ def make_strategy(name: str, seed: int | None = None) -> Strategy:
         from lobby.bots.heuristic import HeuristicStrategy
         return HeuristicStrategy(seed)
     raise ValueError(f"unknown strategy {name!r}")
-
-
-def my_turn_to(view: View) -> str | None:
-    """What the view's seat is asked to do now: `grand`, `exchange`, `play` (in turn), `wish`,
-    `dragon`, or None (it may still call Tichu or bomb out of turn)."""
-    seat = view.get("seat")
-    if seat is None:
-        return None
-    phase = view.get("phase")
-    if phase == "grand":
-        decided = view.get("grand_decided") or []
-        return "grand" if seat < len(decided) and not decided[seat] else None
-    if phase == "exchange":
-        return "exchange" if not view.get("given") else None
-    if phase == "wish":
-        return "wish" if view.get("wish_pending") == seat else None
-    if phase == "dragon":
-        return "dragon" if view.get("holder") == seat else None
-    if phase == "play":
-        return "play" if view.get("turn") == seat else None
-    return None
 
 
 def play_cards(text: str) -> tuple[tuple[Card, ...], int | None]:

@@ -1,3 +1,4 @@
-"""The catalogs of the languages other than English: one module per language (``de``, ``fr``,
-``es``, ``da``), each a dict ``MESSAGES`` with exactly the keys and placeholders of the English
-catalog in lobby/messages.py. lobby.messages loads them; English is the fallback."""
+"""The translations of the catalog as gettext files (docs/translating.md): the template
+``messages.pot`` (made by ``pybabel extract`` from the English of lobby/messages.py) and, per
+language, ``LANG/LC_MESSAGES/messages.po`` (the translators' file) with its compiled
+``messages.mo`` (what the server reads: lobby/translations.py). Package data."""

@@ -116,7 +116,7 @@ SORT_KEY: tuple[int, ...] = tuple(
     (i + 8) if i < 52 else {_DOG: 0, _MAHJONG: 4, _PHOENIX: 100, _DRAGON: 104}[i] for i in range(56))
 
 
-# card points (RULES.md 25) by bit mask, from the cards' own points: fives 5, tens and kings 10,
+# card points (docs/rules.md 25) by bit mask, from the cards' own points: fives 5, tens and kings 10,
 # the Dragon 25, the Phoenix -25
 _FIVES = sum(1 << c for c in range(52) if POINTS[c] == 5)
 _TENS = sum(1 << c for c in range(52) if POINTS[c] == 10)
@@ -124,7 +124,7 @@ _DRAGON_POINTS, _PHOENIX_POINTS = POINTS[_DRAGON], POINTS[_PHOENIX]
 
 
 def card_points(cards: Iterable[int]) -> int:
-    """Card points of these cards (RULES.md 25)."""
+    """Card points of these cards (docs/rules.md 25)."""
     return sum(POINTS[c] for c in cards)
 
 

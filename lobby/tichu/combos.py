@@ -1,6 +1,6 @@
 """Combinations: classifying a set of cards (with Phoenix readings), comparison, bombs.
 
-RULES.md 5-14. A `Combo` is immutable and interned by (card mask, reading): building the same play
+docs/rules.md 5-14. A `Combo` is immutable and interned by (card mask, reading): building the same play
 twice returns the same object, so the move generator can hand out combos without allocating.
 """
 from __future__ import annotations
@@ -53,7 +53,7 @@ class Combo(_Slots):
     """One play: `kind`, comparison `rank`, `length`, `cards`, `phoenix_as`, `is_bomb`.
 
     `mask` is the card bit mask; `key` identifies the play with its reading (equal keys, equal
-    combos); `bomb_order` orders bombs (RULES.md 13). Iterating yields the cards.
+    combos); `bomb_order` orders bombs (docs/rules.md 13). Iterating yields the cards.
     """
 
     __slots__ = ()
@@ -302,7 +302,7 @@ def classify(cards: Iterable[int] | int, phoenix_as: int | None = None,
 
 
 def beats(combo: Combo, top: Combo | None) -> bool:
-    """Whether `combo` may be played on `top` (RULES.md 6, 8, 9, 10, 13, 14)."""
+    """Whether `combo` may be played on `top` (docs/rules.md 6, 8, 9, 10, 13, 14)."""
     if top is None:
         return True
     tkind = top.kind

@@ -1,4 +1,4 @@
-"""A match: rounds until the end of the game (RULES.md 29-32), options, seating, records, replay.
+"""A match: rounds until the end of the game (docs/rules.md 29-32), options, seating, records, replay.
 
 Players are numbered 0..3 by their seat at the start. Seats change only in `turnier` (after rounds
 3 and 6, so that each player partners each other player for 3 rounds). Events of the round are
@@ -28,7 +28,7 @@ TURNIER_SEATING = ((0, 1, 2, 3), (0, 2, 1, 3), (0, 1, 3, 2))
 
 @dataclass(frozen=True)
 class MatchOptions:
-    """Table options that the rules engine knows (RULES.md 17, 29, 30, 32)."""
+    """Table options that the rules engine knows (docs/rules.md 17, 29, 30, 32)."""
 
     target: int = 1000
     max_rounds: int | None = None
@@ -47,7 +47,7 @@ class MatchOptions:
 
 def initial_seating(join_order: Sequence[Any], *, tichujoin: bool = False, drawseat: bool = False,
                     rng: random.Random | None = None) -> list[int]:
-    """The seat (0..3) of each player, in join order (RULES.md 31).
+    """The seat (0..3) of each player, in join order (docs/rules.md 31).
 
     Without options seats follow join order. `tichujoin`: the first two joiners form a team, so
     the second joiner sits opposite the first (seat 2) and the others follow join order (1, 3).

@@ -1,4 +1,4 @@
-"""Legal plays for the player in turn, passing, bombs out of turn, the wish (RULES.md 5-14, 19-22).
+"""Legal plays for the player in turn, passing, bombs out of turn, the wish (docs/rules.md 5-14, 19-22).
 
 Hands are bit masks internally (`1 << card`); per rank the four cards are one nibble. Plays are
 generated directly from the nibbles (never by trying subsets) and handed out as interned `Combo`s;
@@ -656,7 +656,7 @@ def legal_plays(hand: Hand, trick: Sequence[Play], wish: Wish) -> list[Combo]:
 
 
 def can_pass(hand: Hand, trick: Sequence[Play], wish: Wish) -> bool:
-    """False when leading or when the wish obligation binds (RULES.md 20)."""
+    """False when leading or when the wish obligation binds (docs/rules.md 20)."""
     if not trick:
         return False
     return _answer(_hand_mask(hand), trick_top(trick), _wish_rank(wish))[1]
@@ -777,6 +777,6 @@ def check_bomb_out_of_turn(hand: Hand, trick: Sequence[Play],
 
 
 def fulfils_wish(combo: Combo, wish: Wish) -> bool:
-    """Whether this play contains a real card of the wished rank (RULES.md 22; never the Phoenix)."""
+    """Whether this play contains a real card of the wished rank (docs/rules.md 22; never the Phoenix)."""
     w = _wish_rank(wish)
     return bool(w) and bool(combo.mask & RANK_MASK[w])

@@ -2,7 +2,7 @@
 
 Actions in (`Round.apply(seat, action)`), events out. Any seat may send any action at any time:
 the round either applies it and returns the events it caused, or raises `Rejected` with a stable
-code and changes nothing. RULES.md 1-4, 10-11, 14-18, 22-28 are implemented here; which plays are
+code and changes nothing. docs/rules.md 1-4, 10-11, 14-18, 22-28 are implemented here; which plays are
 legal (combinations, beating, the wish obligation) is decided by `moves.py`.
 
 Hot path: hands, tricks taken and the table are card bit masks (`1 << card`) in plain lists;
@@ -582,7 +582,7 @@ class Round:
         return len(out) >= 3
 
     def _end_round(self) -> list[Event]:
-        """The round is over (RULES.md 23): the trick on the table is still taken (a Dragon still
+        """The round is over (docs/rules.md 23): the trick on the table is still taken (a Dragon still
         given away, except after a double victory, where cards do not count)."""
         self.turn = None
         evs: list[Event] = []
@@ -686,7 +686,7 @@ class Round:
         return self._may_pass(seat)
 
     def bombs(self, seat: int) -> list[Any]:
-        """The bombs `seat` could throw in now out of turn (RULES.md 14, 18)."""
+        """The bombs `seat` could throw in now out of turn (docs/rules.md 14, 18)."""
         entry = self._bombs_entry(seat)
         return [] if entry is None else entry[2].copy()
 
@@ -847,7 +847,7 @@ class Round:
     # ---- accounting --------------------------------------------------------------------------
     def all_cards(self) -> list[Card]:
         """Every card where it is now (hands, tricks taken, the table, gifts in transit, cards
-        not dealt yet): always the 56 cards exactly once (RULES.md 28)."""
+        not dealt yet): always the 56 cards exactly once (docs/rules.md 28)."""
         cards: list[Card] = []
         for s in range(4):
             cards.extend(mask_cards(self.hands[s]))
