@@ -437,15 +437,16 @@ def _info(event: Event, lang: str, color: bool) -> list[str]:
     changed = [f"{k} {v}" for k, v in table_options.changed(opts)]
     lines.append(text("table-info-options", lang,
                       options=", ".join(changed) or text("options-defaults", lang)))
+    # (indented as the lines above: the catalog's templates of these have no indent)
     if "timer" in d:
         seconds = d["timer"]
-        lines.append(text("table-info-timer", lang, seconds=seconds) if seconds
-                     else text("table-info-timer-off", lang))
+        lines.append("  " + (text("table-info-timer", lang, seconds=seconds) if seconds
+                             else text("table-info-timer-off", lang)))
     if "rated" in d:
-        lines.append(text("table-info-rated", lang) if d["rated"] else
-                     text("table-unrated", lang, reason=d.get("unrated") or "guests"))
+        lines.append("  " + (text("table-info-rated", lang) if d["rated"] else
+                             text("table-unrated", lang, reason=d.get("unrated") or "guests")))
     if d.get("left"):
-        lines.append(text("table-info-left", lang, names=", ".join(d["left"])))
+        lines.append("  " + text("table-info-left", lang, names=", ".join(d["left"])))
     if d.get("spectators"):
         lines.append(text("table-info-watching", lang, names=", ".join(d["spectators"])))
     if d.get("state") == "finished" and d.get("result"):
