@@ -79,6 +79,9 @@ ERRORS: dict[str, str] = {
     "name-now-someone-else": (
         "{name} is someone else now: the {name} you talked to left, and a newcomer has the name. Your "
         "message was not sent; send it again to reach the new {name}."),
+    "already-friend": "{name} is on your friends list already.",
+    "friends-list-full": "Your friends list is full ({limit} names): /unnotify NAME makes room.",
+    "not-a-friend": "{name} is not on your friends list.",
     "not-vanished": "{name} has neither vanished nor run out of time; only such a player can be removed.",
     "vote-running": "A vote on removing {name} is running already: /accept or /refuse.",
     "remove-too-early": "{name} may still come back: /remove is possible in {seconds!t} (the "
@@ -313,6 +316,19 @@ INFO: dict[str, str] = {
     "namesake-notice": (
         "{name} talked to someone else under your name before; this is the first message to you."),
     "says-namesake": "<{name} (new, not the {name} who sat here)> {text}",
+    "friend-added": (
+        "{name} is on your friends list now: you hear when {name} comes, goes, starts or finishes a "
+        "game."),
+    "friend-removed": "{name} is off your friends list.",
+    "friend-online": "Your friend {name} is online now.",
+    "friend-offline": "Your friend {name} has logged out.",
+    "friend-game-started": "Your friend {name} starts a game at table {table}.",
+    "friend-game-over": "Your friend {name} has finished the game at table {table}.",
+    "friends-none": "Your friends list is empty: /notify NAME adds a name.",
+    "friends-header": "Your friends ({online} of {count} online):",
+    "friends-line-offline": "  {name}: not online",
+    "friends-line-room": "  {name}: online, in the {room}",
+    "friends-line-playing": "  {name}: playing at table {table}",
     "table-abandoned": "{target} was removed; the game is abandoned at {score}.",
     "table-window-closed": "{name} may go on now.",
     "table-window-closed-you": "You may go on now.",
@@ -745,6 +761,17 @@ HELP_TEXTS: dict[str, str] = {
         "down. /unbar NAME lifts it."),
     "cmd-unbar": "The host lets a barred name come to the table again.",
     "cmd-unbar-help": "Lifts the host's /bar of NAME (BSW: /entsperren NAME).",
+    "cmd-notify": "Put NAME on your friends list (you hear when NAME comes, goes and plays).",
+    "cmd-notify-help": (
+        "Puts NAME on your friends list (as FICS' +notify): you are told when NAME logs in or out and "
+        "when NAME starts or finishes a game. A registered name keeps its list; a guest's lasts for "
+        "the session. At most 100 names."),
+    "cmd-unnotify": "Take NAME off your friends list.",
+    "cmd-unnotify-help": "Takes NAME off your friends list (/notify NAME put it there).",
+    "cmd-friends": "List your friends: who is online and where.",
+    "cmd-friends-help": (
+        "Lists the names on your friends list (/notify): for each whether they are online, in which "
+        "room, or at which table they play."),
     "cmd-remove": "Propose to remove a player who vanished during the game.",
     "cmd-remove-help": (
         "When a player has vanished (disconnected or left the room) during a game, another "

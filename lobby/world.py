@@ -138,6 +138,8 @@ class User:
 
 #: see World.announce_limit
 ANNOUNCE_LIMIT = 50
+#: the table events a table's players' friends hear of (lobby/friends.py)
+_FRIEND_EVENTS = frozenset({"table-started", "game-match-over"})
 #: identities the world remembers (guests' names, who talked to whom), and per user the names
 #: it remembers whom they talked to under: the oldest are forgotten first
 IDENTITIES_KEPT = 20000
@@ -236,6 +238,8 @@ class World:
         self.on_new_table: Callable[["TableActor"], None] | None = None
         #: lobby.moderation.Moderation (mute lists, silence, bans) when the server has one
         self.moderation: Any = None
+        #: lobby.friends.Friends (/notify lists) when the server has one
+        self.friends: Any = None
         #: True once a shutdown was announced: no new tables, no new games
         self.closing = False
         #: the journal and game records (lobby/persistence.py): every new table is built with it
@@ -339,6 +343,8 @@ class World:
             self._guest_identity_for(user, proved=any(h.proved for h in held))
         self.users[user.key] = user
         self.enter(user, self.lobby)
+        if self.friends is not None:
+            self.friends.logged_in(user)
         return user
 
     def _guest_identity_for(self, user: User, *, proved: bool) -> None:
@@ -417,6 +423,9 @@ class World:
         self.leave(user, gone=True)
         if self.moderation is not None:
             self.moderation.forget_guest(user)
+        if self.friends is not None:
+            self.friends.logged_out(user)
+            self.friends.forget_guest(user)
         for _, table in self._candidates(user.key):   # their other tables may be orphaned now
             if user.name in table.players:
                 self._maybe_close(table.number)
@@ -630,11 +639,37 @@ class World:
         return self.recorder.gate(number, self._table_deliver)
 
     def _table_deliver(self, names: list[str], event: Event) -> None:
-        """The deliver callback of every table: events go to whoever of ``names`` is online."""
+        """The deliver callback of every table: events go to whoever of ``names`` is online;
+        the start and the end of a game are told to the players' friends too."""
+        if self.friends is not None and event.type in _FRIEND_EVENTS:
+            self._tell_friends(event)
         for name in names:
             user = self.users.get(name_key(name))
             if user is not None:
                 self._safe(user.listener.deliver, event)
+
+    def _tell_friends(self, event: Event) -> None:
+        number = event.data.get("table")
+        table = self.tables.get(number) if isinstance(number, int) else None
+        if table is None:
+            return
+        humans = [n for n in table.players if n not in table.bots]
+        try:
+            if event.type == "table-started":
+                self.friends.game_started(table.number, humans)
+            else:
+                self.friends.game_over(table.number, humans)
+        except Exception:
+            log.failure("telling the friends of table {table}'s players failed",
+                        table=table.number)
+
+    def playing_at(self, user: User) -> int | None:
+        """The number of a running table at which ``user`` plays (away from its room), or
+        None."""
+        for number, table in self._candidates(user.key):
+            if table.state == "playing" and user.name in table.players:
+                return number
+        return None
 
     def _tell_table(self, table: "TableActor", tell: Callable[[str], None], name: str) -> None:
         """``tell(name)``, one of ``table``'s notifications (``add_member``, ``member_back``,

@@ -391,3 +391,48 @@ async def test_a_namesake_after_the_grace_time_gets_no_tell_before_the_sender_is
     seen = game.clients["Anna"].lines
     assert "<Bob (new, not the Bob who sat here)> I am Bob, trust me" in seen
     assert "<Bob> I am Bob, trust me" not in seen
+
+
+# ---- friends -----------------------------------------------------------------------------------
+@pytest.mark.reactor_timeout(60)
+@pytest_twisted.ensureDeferred
+async def test_friends_are_told_of_log_ins_games_and_log_outs_and_the_list_is_kept(
+        clocked: ClockedServer) -> None:
+    ann = await clocked.client()
+    await ann.login("Ann")
+    ann.send("/register pwann1")
+    await ann.expect("is registered now")
+    ann.send("/notify Bob")
+    assert "Bob is on your friends list now" in await ann.expect("finishes a game.\r\n")
+    ann.send("/notify bob")
+    assert "! [already-friend] Bob is on your friends list already." in \
+        await ann.expect("already.\r\n")
+    ann.send("/friends")
+    assert "  Bob: not online" in await ann.expect("not online\r\n")
+    game = WireGame(clocked, ["Bob", "Cid", "Dee", "Eli"])
+    await game.connect("Bob")
+    await ann.expect("Your friend Bob is online now.\r\n")
+    ann.send("/friends")
+    got = await ann.expect("in the Lobby\r\n")
+    assert "Your friends (1 of 1 online):\r\n  Bob: online, in the Lobby" in got
+    await game.setup({"target": "50"})
+    await ann.expect("Your friend Bob starts a game at table 1.\r\n")
+    ann.send("/friends")
+    assert "  Bob: playing at table 1" in await ann.expect("table 1\r\n")
+    await game.play(random.Random(12))
+    assert game.table.state == "finished"
+    await ann.expect("Your friend Bob has finished the game at table 1.\r\n")
+    await quit_player(game, "Bob")
+    await ann.expect("Your friend Bob has logged out.\r\n")
+    # a registered user's list is kept (in the database): after logging in again too
+    ann.send("/quit")
+    await within(ann.lost)
+    rows = await within(query(clocked, "SELECT owner_key, friend_name FROM friends"))
+    assert rows == [("ann", "Bob")]
+    again = await clocked.client()
+    await again.login("Ann", "pwann1")
+    again.send("/friends")
+    assert "  Bob: not online" in await again.expect("not online\r\n")
+    again.send("/unnotify Bob")
+    await again.expect("Bob is off your friends list.\r\n")
+    assert await within(query(clocked, "SELECT * FROM friends")) == []

@@ -371,6 +371,8 @@ def test_a_whole_server_session_in_machine_mode_validates(clock: task.Clock) -> 
     for name in players + ["Mod"]:
         s.connect(name, "pw" + name.lower() + "1", register=True)
     s.connect("Eve")                                                    # a guest
+    s.reply("Boss", "/notify Ann")              # Boss hears when Ann's games start and end
+    assert s.reply("Boss", "/friends")["type"] == "friends"
     for line, kind in [("/who", "who"), ("/look", "look"), ("/wwho", "wwho"),
                        ("/finger Boss", "finger"),
                        ("/help", "help"), ("/help who", "help-command"),
@@ -496,12 +498,15 @@ def test_a_whole_server_session_in_machine_mode_validates(clock: task.Clock) -> 
         s.reply(name, f"/room {number}")
     s.reply("Lee", "/join")
     s.reply("Lee", "/leave")
+    s.reply("Gil", "/notify Kim")
     s.reply("Hal", ";Kim hello")                         # Hal and Gil know this Kim
     s.reply("Kim", ";Gil hello")
     for name in ("Kim", "Lee"):
         s.drop(name)
         s.connect(name)                                  # the same names, other guests
     assert s.reply("Hal", ";Kim hello again")["code"] == "name-now-someone-else"
+    assert {"friend-online", "friend-offline"} <= set(s.seen)     # Gil heard of Kim
+    s.reply("Gil", "/unnotify Kim")
     s.reply("Kim", ";Gil I am new")                     # Gil is told: another Kim
     assert s.seen.get("namesake-notice") == 1
     s.reply("Lee", f"/room {number}")

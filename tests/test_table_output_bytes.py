@@ -22,6 +22,9 @@ Issue 14: /spielinfo names the rounds finished (`Score after 13 rounds`) and its
 object carries `rounds_done`; those two lines of Ann's transcripts were the only change.
 Issue 14 review: the greeting's language lines within 60 columns (three lines); putting the old
 lines back into every new transcript gives the old digests.
+Issue 24 (fair play): the options carry `timer` (`auto`), /start is followed by whether the game
+is rated (`table-rated` / `table-unrated`: these seeded games are not), and /spielinfo shows the
+move timer and that; the transcripts were compared, nothing else changed.
 Again for issue 17, the lean updates: machine mode speaks protocol 2 (a whole `state` when a
 connection comes to the table or changes seat, then `update` objects; no `names` in `game-*`
 events; `protocol` in the `iset` answer and the greeting), and a text-mode view in the play
@@ -312,19 +315,19 @@ GAMES = {
 
 EXPECTED: dict[str, dict[str, str]] = {
     "machine": {
-        "Ann": "f266fc84f69281b7a8caf4f934fea62d1432b0d2fc8d4b32190e277ac8a83d0d",
-        "Bob": "4f1eea0258e04750d7e09f4d48d799f51f2231101eceb003943c8532b8200023",
-        "Cat": "68ca9dd33207f218d004539f15e7427ada52faa5425b21f99dc2e7b42f37034c",
-        "Dan": "38b93dcf9daa04952bdb7c52cf86d26c1a9df8c8c88bcdd62f4395defe0b782c",
-        "Eve": "3483431d38bb0ade2fc16aa4bc95141fb747c907e168d50b54aff02309f9e933",
+        "Ann": "4fd338db4bcb12e54ba64b71f67ab6ef7b2ed6f91f2fd0fab8a75e35cf3a3cef",
+        "Bob": "34a5ff30670ddb6889a698cbf221c1429e4c72045531c62c3c4abff86f0e5280",
+        "Cat": "1e5016eebd6d4e2335cae7b55bb916cbc847ceec643683d4556cdc0179051db9",
+        "Dan": "6ecd23316b3ec34b3816c74e557f85f5e5f5c6f3b0050fd2030a934da8883efd",
+        "Eve": "e45f8b59ee3243aa617df7b692317d07f4d330920d84637651183711238e51d6",
     },
     "mixed": {
-        "Ann": "4f7c40137230ddfa9c02dbcc8adfbd5c513551163d9a256c792baf3014bea737",
-        "Bob": "d7dc49e76b564a59bf6d31de291ed9701ca61f9be4f287b1d94f13ac4930d456",
-        "Cat": "dd0201892639165f9df2a80dc0358dd12ee66f13415b6797adc353e28e303c1b",
-        "Dan": "f9e436b50d9ee8671ab5e1a84860e81fb6502fb36e0d05ddb9b9c7d515b28336",
-        "Eve": "6ca31bf9016274cea7c8b13c2d358cd36bfd1a88483ce60d135af4da88139011",
-        "Fay": "074cdab281b3ba7cb333523cb6aa02e9c8ba0996738c2cd0578112ecf3f6007b",
+        "Ann": "ef6b55b149976ebcba375f5fa514b843d8e4c9ab4ad8abf52b74a3be0f0dd986",
+        "Bob": "51a6fb1b1cbf5a17a9392d0d5e7729481edcd06cb9d6575a2120cef6e1621528",
+        "Cat": "25e76e262ce9d90c068a42fbe29cf20e0c666fb082363d43d43cb8dce6d61d31",
+        "Dan": "216f2765d1f02a61dcaa855d44d45f4e060b5ec10e44c2547e9db37fd1d47987",
+        "Eve": "135c9fcd16636190e4afe6f5487027f32c9f5c855757247ec675c1406421f315",
+        "Fay": "bc8a81b0a7454ee46bcebc143d3aa10675329583fa7064149a73568c02b20470",
         "Gus": "334368b77ae9c6e8ad5fe4dd3cb24569554160e032ca2ef8a94fef3211d71d2e",
     },
 }
