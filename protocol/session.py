@@ -24,7 +24,7 @@ from lobby.messages import ERRORS, LANGUAGES, LobbyError, text
 from lobby.store import Account
 from protocol.commands import COMMANDS, CommandTable, parse_line
 from protocol.gathered_write import write_shared
-from protocol.machine import MachineMode
+from protocol.machine import JSON_SWITCH, MachineMode
 from protocol.render_context import DEFAULT_CONTEXT, RenderContext, clamp_width
 from protocol.render_table import TableFeed
 from protocol.render_text import render
@@ -84,6 +84,9 @@ class Session(MachineMode, MudOptions):
     _greeted: bool = False
     _timing: Any = None   # (command name, start) of the command running now, for the metrics
     _naws_width: int = 0  # the client's window width (telnet NAWS; 0: not told)
+    #: the transport carries messages, not a byte stream (a WebSocket, protocol/web): no telnet
+    #: negotiation, machine mode from the first line on, and one line per message
+    _messages: bool = False
 
     def when_closed(self) -> "Deferred[None]":
         """A Deferred that fires when the connection is closed."""
@@ -290,6 +293,13 @@ class Session(MachineMode, MudOptions):
         guard = self.factory.guard
         limits = guard.limits if guard is not None else None
         delay = limits.greeting_delay if limits is not None else 0.0
+        if getattr(self.transport, "carries_messages", False):
+            # a WebSocket (protocol/web): no telnet offers ever; greeted in machine mode when
+            # its first message comes (the switch `%json`, or any other line: switched first)
+            self._messages = True
+            self._hold_offer = True
+            self._offered = True
+            delay = 0.0
         if delay > 0:
             self._hold_offer = True      # not even IAC WILL GMCP before the first bytes
         super().connectionMade()
@@ -305,6 +315,8 @@ class Session(MachineMode, MudOptions):
             self._guard = guard.connection_made(self)
             if self._guard is None:  # refused (too many connections): told and closing
                 return
+        if self._messages:
+            return
         if delay > 0:
             # The greeting waits for the client's first bytes (at most `delay` seconds): an
             # HTTP request or a TLS ClientHello then gets its own protocol's answer as the very
@@ -317,6 +329,9 @@ class Session(MachineMode, MudOptions):
     def _greet(self) -> None:
         """The first output of a connection: the GMCP offer, greeting, message of the day and
         the login prompt (once)."""
+        if self._messages:
+            self._greet_machine("")
+            return
         call, self._greet_call = self._greet_call, None
         if call is not None and call.active():
             call.cancel()
@@ -328,6 +343,34 @@ class Session(MachineMode, MudOptions):
         if self.factory.motd:
             self.deliver(Event("motd", text=self.factory.motd))
         self._prompt()
+
+    def _greet_machine(self, line: str) -> None:
+        """The first line over a WebSocket: the switch to machine mode answers it (`%json`) or
+        comes before it is read (any other line), so everything sent is JSON."""
+        if self._greeted or self.state == "closed":
+            return
+        self._greeted = True
+        if line.strip().split(" ")[0] != JSON_SWITCH:
+            self._switch_before_login()
+
+    def message_refused(self, event: Event) -> None:
+        """A WebSocket message that is no line (line ends inside it, not UTF-8) is refused with
+        ``event``; it counts toward flood control like a line."""
+        if self.state == "closed":
+            return
+        if not self._greeted:
+            self._greet_machine("")
+        if self._guard is not None and not self._guard.line_received():
+            self.factory.metrics.flood_drop("line")
+            return
+        self._answer_aside("", event)
+
+    @property
+    def refuses_passwords(self) -> bool:
+        """No password may be sent over this connection (a WebSocket without TLS from an
+        address that is not loopback, protocol/web): log-ins with one, /register and /password
+        are refused with `password-needs-tls` before the password is asked or used."""
+        return self._messages and bool(getattr(self.transport, "refuses_passwords", False))
 
     def connectionLost(self, reason: Failure | None = None) -> None:
         self._lost = True
@@ -417,7 +460,10 @@ class Session(MachineMode, MudOptions):
 
     def lineReceived(self, line: str) -> None:
         if not self._greeted and self.state != "closed":
-            self._greet()        # the first line of a client that spoke first
+            if self._messages:
+                self._greet_machine(line)
+            else:
+                self._greet()    # the first line of a client that spoke first
         if self.state == "closed":
             return
         if self._guard is not None and not self._guard.line_received():
@@ -538,6 +584,8 @@ class Session(MachineMode, MudOptions):
             self.state = "confirm"
             self._prompt()
             return
+        if self.refuses_passwords:   # asked for, the password would travel unencrypted
+            raise LobbyError("password-needs-tls")
         self._account = account
         self.state = "password"
         self.setPasswordMode(True)
@@ -684,6 +732,8 @@ class Session(MachineMode, MudOptions):
         """A protocol.guard.Attempt for one password check or hash of ``kind`` (login,
         register, password) for ``account``; LobbyError (a rate-limit code) when the guard's
         limits refuse it -- before any hash runs."""
+        if self.refuses_passwords:
+            raise LobbyError("password-needs-tls")
         guard = self.factory.guard
         if guard is None:
             from protocol.guard import Attempt
