@@ -334,6 +334,7 @@ INFO: dict[str, str] = {
     "friends-line-offline": "  {name}: not online",
     "friends-line-room": "  {name}: online, in the {room}",
     "friends-line-playing": "  {name}: playing at table {table}",
+    "table-info-timer-auto": "Move timer: auto ({seconds!t} per decision if the game is rated, else none).",
     "table-abandoned": "{target} was removed; the game is abandoned at {score}.",
     "table-window-closed": "{name} may go on now.",
     "table-window-closed-you": "You may go on now.",

@@ -760,8 +760,10 @@ class TableActor:
         come in again nor sit down."""
         self._host_only(user)
         name = args.get("name", "").strip()
-        if not name or name_key(name) == name_key(user):
+        if not name:
             raise LobbyError("bad-arguments", usage=TABLE_COMMANDS.commands["bar"].usage)
+        if name_key(name) == name_key(user):
+            raise LobbyError("not-yourself", command="bar")
         if self.state == PLAYING and any(name_key(n) == name_key(name) for n in self.players):
             raise LobbyError("game-running")
         known = next((n for n in (*self.members, *(s for s in self.seats if s))
@@ -889,7 +891,9 @@ class TableActor:
                                 "seats": self.seated, "options": self.options.as_dict(),
                                 "spectators": self.spectators, "gone": sorted(self.gone),
                                 "bots": self.bot_list()}
-        data["timer"] = self.timer_seconds()
+        # the move timer: seconds (0: none); null before the start while it is `auto`
+        data["timer"] = (None if self.state != PLAYING and self.options.timer is None
+                         else self.timer_seconds())
         if self.match is not None:
             data["rated"] = self.rated
             data["unrated"] = self.unrated

@@ -19,6 +19,7 @@ from typing import Any, Callable
 from lobby import table_options
 from lobby.events import Event
 from lobby.messages import CATALOGS, text
+from lobby.table_options import RATED_TIMER
 from lobby.tichu.cards import parse_cards, sort_cards
 from protocol.render_context import DEFAULT_WIDTH
 from protocol.wrap import fit_names
@@ -440,7 +441,9 @@ def _info(event: Event, lang: str, color: bool) -> list[str]:
     # (indented as the lines above: the catalog's templates of these have no indent)
     if "timer" in d:
         seconds = d["timer"]
-        lines.append("  " + (text("table-info-timer", lang, seconds=seconds) if seconds
+        lines.append("  " + (text("table-info-timer-auto", lang, seconds=RATED_TIMER)
+                             if seconds is None else
+                             text("table-info-timer", lang, seconds=seconds) if seconds
                              else text("table-info-timer-off", lang)))
     if "rated" in d:
         lines.append("  " + (text("table-info-rated", lang) if d["rated"] else

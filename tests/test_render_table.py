@@ -178,7 +178,7 @@ def test_waiting_table_view_options_and_info() -> None:
     assert info == ["Table 3: waiting, host alice.",
                     "  Seats: 1 -, 2 alice, 3 -, 4 -",
                     "  Options: target 500",
-                    "  Move timer: off."]
+                    "  Move timer: auto (1 minute per decision if the game is rated, else none)."]
     joined = [e for e in rec.log if e[1].type == "table-joined"][0][1]
     assert render_table(joined) == ["alice sits down in seat 2."]
 
