@@ -4,7 +4,7 @@ Whoever has NAME on their list is told when NAME logs in or out (``friend-online
 ``friend-offline``) and when NAME starts or finishes a game (``friend-game-started``,
 ``friend-game-over``, with the table's number); ``/friends`` lists them with who is online and
 where (``friends``). A registered user's list is kept in the database (table ``friends``,
-migration 6) and read at the server's start; a guest's lasts for its session. At most
+migration 7) and read at the server's start; a guest's lasts for its session. At most
 ``MAX_FRIENDS`` names per list (``friends-list-full``).
 
 ``Friends(store, world)`` is made once per server (protocol/server.py) and is the world's

@@ -147,6 +147,17 @@ ERRORS: dict[str, str] = {
     "flooding": "You are sending lines too fast (more than {rate} a second); lines are dropped "
                 "until you slow down.",
     "flood-disconnect": "Too many lines too fast; closing the connection.",
+    "too-many-marks": (
+        "More than {limit} combining marks on one character; the message was not sent."),
+    "speech-budget": (
+        "Your address is talking too fast here (more than {rate} lines a second); lines are not "
+        "sent until it slows down."),
+    "speech-budget-disconnect": "Too many lines too fast; closing the connection.",
+    "repeated-line": "You said that just now; a line repeated in a row is not sent.",
+    "work-budget": (
+        "You are asking the server for too much at once (/{command} costs {cost} ordinary "
+        "commands); wait a moment."),
+    "work-budget-disconnect": "Too many expensive commands too fast; closing the connection.",
     "input-flood": (
         "You are sending more than {rate} bytes a second; what you send is dropped until you slow "
         "down."),

@@ -122,6 +122,7 @@ class Persistence:
         self._forget(number)
         humans = [n for n in table.players if n not in table.bots]
         d = self.journal.finish_table(number, game)
+        d.addBoth(self.archive.game_saved)       # the cached history, ranking ... change
         d.addCallbacks(self._saved, self._not_saved, errbackArgs=(number, humans))
         return d
 

@@ -55,6 +55,7 @@ from __future__ import annotations
 
 import math
 import random
+import secrets
 from collections import deque
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Mapping
@@ -199,7 +200,9 @@ class TableActor:
         self.halted = False
         self._window_until: float | None = None
         self._window_call: IDelayedCall | None = None
-        self._rng = random.Random()
+        #: the deals' seeds (and drawn bot seeds) unless the host sets /option seed: from the
+        #: operating system's randomness (secrets), never a predictable generator
+        self._rng: random.Random = secrets.SystemRandom()
         self.games_started = 0
         #: explicit deals for the next game (tests, duplicate play): a list of deals, each four
         #: sequences of 14 cards in deal order; the seed still decides the rounds after them

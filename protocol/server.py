@@ -221,6 +221,9 @@ class LobbyServer:
         log.info("database {path} open, schema version {version}", path=self.store.path,
                  version=version)
         try:
+            # the address groups the accounts logged in from (protocol/guard.py: throttle,
+            # never lock out)
+            yield self.factory.guard.load_known(self.store)
             yield Deferred.fromCoroutine(self.moderation.load())
             yield Deferred.fromCoroutine(self.friends.load())
             restored = yield Deferred.fromCoroutine(self.persistence.restore())
@@ -309,6 +312,7 @@ class LobbyServer:
     async def _stop(self) -> None:
         log.info("stopping")
         self.persistence.frozen = True  # tables closed from now on stay in the journal
+        self.world.log_budget.stop()    # the counted log lines' summaries now
         await self._close_ports()
         sessions = list(self.factory.sessions)
         closed = [s.when_closed() for s in sessions]

@@ -51,6 +51,14 @@ TYPEAHEAD_WINDOW = 1.0
 CLOSE_GRACE = 30.0
 
 log = Logger(namespace="protocol.session")
+#: the states of the log-in (a refusal in them makes the lines typed ahead behind it void)
+_LOGIN_STATES = ("login", "password", "confirm", "seat-key")
+
+
+class _TypedAhead(str):
+    """A line that was already received when a line before it was refused at the log-in."""
+
+    __slots__ = ()
 
 
 #: the last lobby event rendered for text mode, the render context it was rendered for, and its
@@ -70,6 +78,9 @@ class Session(MachineMode, MudOptions):
     _account: Account | None = None  # the account whose password is being asked
     _guest_name: str | None = None  # state "confirm": the unregistered name to confirm
     _confirm_asked: float = 0.0     # ... asked at this clock time (lines before: typed ahead)
+    _refused_at: float | None = None  # when a line at the log-in was last refused (type-ahead)
+    _refused_chunk: int = -1        # ... in the TCP segment of this number
+    _chunks: int = 0                # TCP segments received
     _seat_name: str | None = None  # the guest name whose seat's reconnect key is being asked
     _failures: int = 0
     _busy: bool = False
@@ -310,7 +321,8 @@ class Session(MachineMode, MudOptions):
                 self.MAX_GMCP_SUPPORTS = limits.max_gmcp_supports
         self.factory.sessions.add(self)
         self.factory.metrics.connection()
-        log.info("connection from {peer}", peer=self._peer())
+        if self._log_allowed("connect"):
+            log.info("connection from {peer}", peer=self._peer())
         if guard is not None:
             self._guard = guard.connection_made(self)
             if self._guard is None:  # refused (too many connections): told and closing
@@ -389,7 +401,8 @@ class Session(MachineMode, MudOptions):
             self._guard.connection_lost()
         user, self.user = self.user, None
         if user is not None and self.world.logout(user, self):
-            log.info("{user} logged out", user=user.name)
+            if self._log_allowed("disconnect"):
+                log.info("{user} logged out", user=user.name)
             if user.registered:
                 self.store.touch(user.name, self.world.clock.seconds()).addErrback(
                     lambda f: log.failure("recording last seen of {user}", f, user=user.name))
@@ -399,6 +412,7 @@ class Session(MachineMode, MudOptions):
             d.callback(None)
 
     def dataReceived(self, data: bytes) -> None:
+        self._chunks += 1
         guard = self._guard
         if guard is not None and not guard.bytes_received(len(data)):
             return              # over the byte budget: dropped unparsed (protocol.guard)
@@ -414,6 +428,12 @@ class Session(MachineMode, MudOptions):
         super().dataReceived(data)
         if not self._greeted and self.state != "closed":
             self._greet()
+
+    def _log_allowed(self, kind: str) -> bool:
+        """Whether a log line of ``kind`` this client caused is written: the first few of each
+        minute per address group are, the others only counted (lobby/log_budget.py)."""
+        from lobby.addresses import address_group
+        return self.world.log_budget.allow(address_group(self.address), kind)
 
     def _peer(self) -> str:
         try:
@@ -449,7 +469,8 @@ class Session(MachineMode, MudOptions):
     def clientIdentified(self) -> None:
         # TTYPE/MTTS told the client's name and abilities: one log line, and the cards in colour
         # for a client that announced ANSI colour (unless /set color was given already)
-        log.info("{peer} uses {client}", peer=self._peer(), client=self.client_description())
+        if self._log_allowed("client"):
+            log.info("{peer} uses {client}", peer=self._peer(), client=self.client_description())
         if self.announces_color and "color" not in self.settings:
             self.settings["color"] = "on"
 
@@ -469,6 +490,8 @@ class Session(MachineMode, MudOptions):
         if self._guard is not None and not self._guard.line_received():
             self.factory.metrics.flood_drop("line")
             return  # flood control dropped the line (the first one got a warning)
+        if self._refused_chunk == self._chunks and self.state in _LOGIN_STATES:
+            line = _TypedAhead(line)      # in the same segment as a refusal at the log-in
         if self._busy:
             if self._queue is None:
                 self._queue = deque()
@@ -518,6 +541,15 @@ class Session(MachineMode, MudOptions):
             self._run(self._queue.popleft())
 
     def _refused(self, error: LobbyError) -> None:
+        if self.state in _LOGIN_STATES and not self.json_mode:
+            # a refusal at the log-in: the lines typed ahead behind the refused one (a password
+            # after a mistyped or banned name) are dropped unseen (see _login): those already
+            # here (queued, or later in the same TCP segment) always, those still on their way
+            # within --typeahead-after-refusal seconds
+            self._refused_at = self.world.clock.seconds()
+            self._refused_chunk = self._chunks
+            if self._queue:
+                self._queue = deque(_TypedAhead(q) for q in self._queue)
         self.deliver(error_event(error.code, **error.params))
         self._prompt()
 
@@ -547,6 +579,16 @@ class Session(MachineMode, MudOptions):
     # ---- login -----------------------------------------------------------------------------------
     def _login(self, line: str) -> Any:
         name = line.strip()
+        if type(line) is _TypedAhead or self._refused_at is not None:
+            if type(line) is _TypedAhead or (self.world.clock.seconds() - self._refused_at
+                                              < self._refusal_window()):
+                # typed ahead of a refusal at the log-in (bad-name, reserved-name, banned,
+                # address-banned, too-many-guests, wrong-password ...): it may be the password
+                # that followed a refused name, so it is never a name, never shown, never logged
+                self.deliver(Event("typed-ahead-dropped"))
+                self._prompt()
+                return None
+            self._refused_at = None
         if name == MSSP_REQUEST:       # a MUD listing's crawler: the MSSP table as plain text
             self.sendText(self.mssp_plain_reply())
             self._prompt()
@@ -616,9 +658,15 @@ class Session(MachineMode, MudOptions):
     def _typed_ahead(self) -> bool:
         """A line that reached the confirmation within ``typeahead_window`` seconds of the
         question (queued behind the name, or in flight while the question travelled)."""
-        guard = getattr(self.factory, "guard", None)
-        window = guard.limits.typeahead_window if guard is not None else TYPEAHEAD_WINDOW
-        return self.world.clock.seconds() - self._confirm_asked < window
+        return self.world.clock.seconds() - self._confirm_asked < self._typeahead_window()
+
+    def _refusal_window(self) -> float:
+        guard = self.factory.guard
+        return guard.limits.typeahead_after_refusal if guard is not None else 0.0
+
+    def _typeahead_window(self) -> float:
+        guard = self.factory.guard
+        return guard.limits.typeahead_window if guard is not None else TYPEAHEAD_WINDOW
 
     async def _password(self, line: str) -> None:
         account, self._account = self._account, None
@@ -648,9 +696,10 @@ class Session(MachineMode, MudOptions):
         self.state = "login"
         if not verdict.ok:
             self._failures += 1
-            log.info("wrong password for {user} from {peer} ({failures} of {limit})",
-                     user=account.name, peer=self._peer(), failures=self._failures,
-                     limit=MAX_LOGIN_FAILURES)
+            if self._log_allowed("login-failure"):
+                log.info("wrong password for {user} from {peer} ({failures} of {limit})",
+                         user=account.name, peer=self._peer(), failures=self._failures,
+                         limit=MAX_LOGIN_FAILURES)
             if self._failures >= MAX_LOGIN_FAILURES:
                 self.disconnect(error_event("too-many-failures"))
                 return
@@ -708,8 +757,9 @@ class Session(MachineMode, MudOptions):
             return
         attempt.failed()
         self._failures += 1
-        log.info("wrong seat key for {user} from {peer} ({failures} of {limit})", user=name,
-                 peer=self._peer(), failures=self._failures, limit=MAX_LOGIN_FAILURES)
+        if self._log_allowed("login-failure"):
+            log.info("wrong seat key for {user} from {peer} ({failures} of {limit})", user=name,
+                     peer=self._peer(), failures=self._failures, limit=MAX_LOGIN_FAILURES)
         if self._failures >= MAX_LOGIN_FAILURES:
             self.disconnect(error_event("too-many-failures"))
             return
@@ -748,6 +798,13 @@ class Session(MachineMode, MudOptions):
             return succeed(None)
         return guard.failure_delay()
 
+    def speech_allowed(self, channel: str, text: str) -> bool:
+        """The speech budget of this connection's address group for ``channel`` (a room, the
+        tells to one recipient; protocol.guard): False drops the line, LobbyError
+        ``speech-budget`` / ``repeated-line`` refuses it."""
+        guard = self._guard
+        return guard is None or guard.speech(channel, text)
+
     def registration_attempt(self) -> Any:
         """A protocol.guard.Registration (``cancel()`` it when no account was made), or
         LobbyError too-many-registrations."""
@@ -764,11 +821,14 @@ class Session(MachineMode, MudOptions):
         # LobbyError name-in-use / seat-held; ``key``: a guest's reconnect key
         user = self.world.login(name, self, registered, key=key)
         self.user = user
+        if guard is not None and not registered:
+            guard.note_guest(self, user.name)   # its reconnect key: known at this address
         self.state = "active"
         self.factory.metrics.login(registered)
         self._failures = 0
-        log.info("{user} logged in from {peer} ({kind})", user=user.name, peer=self._peer(),
-                 kind="registered" if registered else "guest")
+        if self._log_allowed("login"):
+            log.info("{user} logged in from {peer} ({kind})", user=user.name, peer=self._peer(),
+                     kind="registered" if registered else "guest")
         self.deliver(Event("logged-in" if registered else "logged-in-guest", name=user.name))
         if registered:
             self.store.touch(user.name, self.world.clock.seconds()).addErrback(
@@ -782,10 +842,18 @@ class Session(MachineMode, MudOptions):
         if parsed is None or self.user is None:
             return None
         if parsed.command is None:
+            room = self.user.room
+            if room is not None and not self.speech_allowed(f"room {room.number}", parsed.text):
+                return None         # over the speech budget (protocol.guard): dropped
             self.world.say(self.user, parsed.text)
             return None
-        self._timing = (parsed.command.name, self.world.clock.seconds())
-        return parsed.command.handler(self, parsed.args)
+        command = parsed.command
+        guard = self._guard
+        if guard is not None and command.cost > 1 \
+                and not guard.command_cost(command.cost, command.name):
+            return None       # over the budget of work: told (protocol.guard), nothing run
+        self._timing = (command.name, self.world.clock.seconds())
+        return command.handler(self, parsed.args)
 
     def _command_ends(self) -> None:
         super()._command_ends()

@@ -242,7 +242,7 @@ class SchemaSession:
 
     def _new_table(self, table: Any) -> None:
         table.bot_delay = 0.0
-        table._rng.seed(DEAL_SEED)           # the same deals every run (the games stay rated)
+        table._rng = random.Random(DEAL_SEED)  # the same deals every run (the games stay rated)
 
     def turn(self, seconds: float = 0.0) -> None:
         """Let the clock run: the journal commits, held events leave, bots act."""
