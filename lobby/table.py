@@ -17,7 +17,10 @@ play goes from seat 1 to 2 to 3 to 4 ("right" is the next player in turn order, 
 previous one; Tichu is played counter-clockwise).
 
 Time comes only from the injected clock (`IReactorTime`: the reactor, or `task.Clock` in tests):
-the bomb window, and the grace time (`/option grace`) before a vanished player may be removed.
+the bomb window, the grace time (`/option grace`, added up over the game) before a vanished
+player may be removed, and the move timer (`/option timer`), whose one deadline per table waits
+in the world's timer wheel (lobby/timer_wheel.py). Whether a game is rated is decided at /start
+(`rated`, `unrated`); who leaves it (`leavers`) loses it (docs/rating.md).
 
 The recorder (lobby/recording.py `TableRecorder`, the server's lobby/persistence.py, given to
 the constructor): the table tells it when a game starts, after every accepted action (before
