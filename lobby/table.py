@@ -898,7 +898,7 @@ class TableActor:
                                 "spectators": self.spectators, "gone": sorted(self.gone),
                                 "bots": self.bot_list()}
         # the move timer: seconds (0: none); null before the start while it is `auto`
-        data["timer"] = (None if self.state != PLAYING and self.options.timer is None
+        data["timer"] = (None if self.state == WAITING and self.options.timer is None
                          else self.timer_seconds())
         if self.match is not None:
             data["rated"] = self.rated
