@@ -12,7 +12,6 @@ import string
 from typing import Any
 
 from lobby import translations as _translations
-from lobby.tichu.errors import ENGINE_MESSAGES
 
 # ---- errors: key -> template (the key is the stable error code) --------------------------------
 ERRORS: dict[str, str] = {
@@ -102,6 +101,8 @@ ERRORS: dict[str, str] = {
     "seat-held-here": "Table {table} holds a seat for the guest {name} who sat down there "
                       "before you; log in with another name to watch it.",
     "unknown-game": "There is no game {name} here; /newroom tichu opens a Tichu table.",
+    "unknown-protocol": "There is no machine-mode protocol {version}; this server speaks "
+                        "{versions} (%json {newest}).",
     "unknown-setting": "There is no setting {name}; /set color on|off is one.",
     "bad-setting-value": "Setting {name} takes {expected}, not {value!r}.",
     "unknown-language": "There is no language {value!r} here; /set lang takes {choices}.",
@@ -188,13 +189,12 @@ ERRORS: dict[str, str] = {
                       "failed; the operator finds it in the log). You can play on, but this "
                       "game may be lost if the server stops.",
 }
-# the engine's reasons (illegal plays, wrong phase, ...) are part of the same catalog
-ERRORS.update(ENGINE_MESSAGES)
 
 # ---- informational messages ------------------------------------------------------------------
 INFO: dict[str, str] = {
     # connection and login (protocol/session.py)
     "greeting": "Welcome to the Tichu lobby. Log in with your name, or type guest.",
+    "greeting-machine": "Programs: %json VERSION switches to machine mode (protocols {versions}).",
     # how to switch to this language, in its own words; the greeting shows every language's
     # line (lobby.messages.language_lines), so each catalog says it for itself only
     "greeting-language": "In English: /set lang {code}",
@@ -643,7 +643,7 @@ HELP_TEXTS: dict[str, str] = {
         "number (for /replay), date, table, the two teams with the final score, the number of "
         "rounds,\n"
         "won or lost, and whether the game was unrated."),
-    "cmd-iset": "Interface setting of this connection: /iset json 1|0.",
+    "cmd-iset": "Interface setting of this connection: /iset json 1|0, /iset protocol N.",
     "cmd-iset-help": (
         "/iset json 1 switches this connection to machine mode: from then on every line the "
         "server sends\n"
@@ -653,7 +653,8 @@ HELP_TEXTS: dict[str, str] = {
         "first line\n"
         "%json before the login does the same from the start. Never saved to the account; "
         "docs/protocol.md\n"
-        "(\"Machine mode\") describes every object."),
+        "(\"Machine mode\") describes every object."
+        "\n/iset protocol N (or a first line %json N) chooses the version of the objects: without it 1."),
     "cmd-join": "Take a seat at this table (first free, or seat 1..4).",
     "cmd-join-help": (
         "Sits you down in seat SEAT (1 to 4) or, without SEAT, the first free seat, before the "
@@ -933,7 +934,6 @@ HELP_TEXTS: dict[str, str] = {
     "option-expects-target": "a score such as 500 or 1000",
     "option-expects-seed": "a whole number",
 }
-
 # ---- the web client's own words (protocol/web/static: served as /strings/LANG.json) -------------
 # The page fills {name}-style fields itself; the server's messages (errors, chat) come with
 # their text from the catalog above.
@@ -1027,6 +1027,67 @@ WEB_TEXTS: dict[str, str] = {
     "web-ev-exchange": "{name} has given three cards",
     "web-ev-received": "You received {cards}",
 }
+# ---- the rules engine's refusals: error codes too --------------------------------------------
+# lobby.tichu raises `Rejected(code, **params)` (illegal plays, wrong phase, ...) and has no
+# text of its own: the text is here, part of ERRORS, rendered like every other error
+ENGINE_ERRORS: dict[str, str] = {
+    "bad-card": "Not a card: {token!r}. Cards are written like R10 GB SD BK RA Ma Hu Ph Dr.",
+    # round.py / match.py
+    "bad-seat": "There is no seat {seat!r}.",
+    "bad-action": "Not an action: {action}.",
+    "wrong-phase": "That is not possible now (phase: {phase!w:phase}).",
+    "round-over": "The round is over.",
+    "match-over": "The game is over.",
+    "no-grand-tichu": "Grand Tichu is not played at this table.",
+    "grand-already-decided": "You have already decided on the Grand Tichu.",
+    "grand-undecided": "First decide on the Grand Tichu (yes or no).",
+    "already-called": "You have already called {call}.",
+    "tichu-too-late": "Too late for Tichu: you have already played a card.",
+    "exchange-over": "The exchange is over.",
+    "already-exchanged": "You have already given your three cards.",
+    "exchange-three-cards": "Give exactly three cards: to the next player, your partner and "
+                            "the previous player (you named {count}).",
+    "exchange-incomplete": "Not everybody has given his cards yet.",
+    "waiting-for-wish": "Waiting for the Mah Jong player to name a wish.",
+    "waiting-for-dragon": "Waiting for seat {seat} to give the Dragon trick away.",
+    "you-are-out": "You have no cards left in this round.",
+    "not-your-turn": "It is not your turn (seat {turn} plays); out of turn only a bomb may be "
+                     "played on the table.",
+    "must-lead": "You lead: play something (you cannot pass).",
+    "must-fulfil-wish": "The wish binds you: play {rank!w:a-rank}.",
+    "bad-wish": "Not a rank to wish for: {rank!r}. Wish 2..10, B, D, K, A or none.",
+    "wish-without-mahjong": "Only a play with the Mah Jong may name a wish.",
+    "no-wish-pending": "There is no wish for you to name.",
+    "no-dragon-pending": "There is no Dragon trick to give away.",
+    "not-your-dragon": "The Dragon trick is seat {seat}'s to give away.",
+    "dragon-to-opponent": "The Dragon trick must go to an opponent, not to seat {seat}.",
+    # cards.py
+    "duplicate-card": "{card} is named twice.",
+    "bad-rank": "Not a rank: {token!r}. Ranks are 2..10, B (or J), D (or Q), K, A.",
+    # cards.py: the rank-only shorthand of a play (`/play 7 7`)
+    "ambiguous-cards": "Which {rank!w:ranks}? Every choice breaks a bomb; name the cards, e.g. "
+                       "{example}.",
+    "missing-rank": "You do not hold {count} {count!p:card|cards} of rank {rank}.",
+    # moves.py: why a play is refused
+    "no-cards": "Name the cards to play.",
+    "cards-not-in-hand": "You do not hold {cards}.",
+    "not-a-combination": "{cards} is not a combination.",
+    "bad-phoenix-reading": "The Phoenix cannot stand for {rank!w:a-rank} in {cards}.",
+    "dog-on-table": "Nothing can be played on the Dog, not even a bomb.",
+    "dog-not-lead": "The Dog can only be led, not played on a trick.",
+    "phoenix-on-dragon": "The Phoenix cannot be played on the Dragon.",
+    "bomb-on-table": "{play} does not beat the bomb {top}: only a higher bomb does.",
+    "wrong-kind": "{play} cannot be played on {top}: {kind!w:kind-a} does not go on "
+                  "{top_kind!w:kind-a}.",
+    "wrong-length": "{play} cannot be played on {top}: a play must have as many cards as the one it beats.",
+    "too-low": "{play} does not beat {top}.",
+    "wish-not-followed": "You must play {rank!w:a-rank}: the open wish (or a bomb).",
+    "not-a-bomb": "{cards} is not a bomb; only a bomb can be played out of turn.",
+    "bomb-on-empty-table":
+        "A bomb can be thrown in only while a play lies on the table; lead it in your turn.",
+}
+ERRORS.update(ENGINE_ERRORS)
+
 
 CATALOGS: dict[str, dict[str, str]] = {"en": {**INFO, **ERRORS, **HELP_TEXTS, **WEB_TEXTS}}
 

@@ -40,7 +40,7 @@ if TYPE_CHECKING:
     from lobby.table import TableActor
     from lobby.world import World
 from lobby.records import GameArchive, Participant, finished_game
-from lobby.tichu.actions import Action
+from lobby.tichu import Action
 
 __all__ = ["Persistence"]
 

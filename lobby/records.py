@@ -47,9 +47,7 @@ from lobby.bswlog import bsw_log
 from lobby.events import game_event
 from lobby.messages import LobbyError
 from lobby.rating import INITIAL, rate_game
-from lobby.tichu.actions import Exchange, action_from_json
-from lobby.tichu.cards import format_cards, parse_cards, sort_cards
-from lobby.tichu.match import Match, MatchOptions
+from lobby.tichu import Exchange, Match, MatchOptions, action_from_json, format_cards, parse_cards, sort_cards
 
 __all__ = ["KINDS", "Participant", "FinishedGame", "GameRecord", "GameSummary", "PlayerStats",
            "RankingRow", "ReplayRound", "GameReplay", "GameArchive", "finished_game", "analyse",

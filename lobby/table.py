@@ -77,7 +77,7 @@ from lobby.bots.player import (
     round_history,
 )
 from lobby.bots.strategy import command_action, make_strategy
-from lobby.events import Event, error_event, game_event, jsonable
+from lobby.events import Event, error_event, game_event
 from lobby.messages import LobbyError
 from lobby.numbers import ascii_int
 from lobby.recording import Deliver, TableRecorder
@@ -86,20 +86,27 @@ from lobby.table_commands import TABLE_COMMANDS, TableArgs
 from lobby.table_options import RATED_TIMER, TableOptions, options_from_saved
 from lobby.table_options import find as find_option
 from lobby.table_views import TableViews
-from lobby.tichu.actions import (
+from lobby.tichu import (
+    TURNIER_ROUNDS,
     Action,
     CallTichu,
+    Card,
     Exchange,
     GiveDragon,
     GrandTichu,
+    Match,
     Pass,
     Play,
+    Rejected,
     Wish,
+    classify,
+    format_cards,
+    initial_seating,
+    json_data,
+    parse_play,
+    parse_wish,
+    sort_cards,
 )
-from lobby.tichu.cards import Card, format_cards, parse_play, parse_wish, sort_cards
-from lobby.tichu.combos import classify
-from lobby.tichu.errors import Rejected
-from lobby.tichu.match import TURNIER_ROUNDS, Match, initial_seating
 from lobby.timer_wheel import TimerWheel, WheelTimer
 
 __all__ = ["TableActor", "TableOptions", "Deliver", "TABLE_COMMANDS", "WAITING", "PLAYING",
@@ -1414,7 +1421,7 @@ class TableActor:
         result["players"] = list(self.players)
         result["bots"] = self.bot_list()
         result["seed"] = self.seed
-        self.result = jsonable(result)
+        self.result = json_data(result)
         if self.recorder is not None:
             self.recorder.finished(self)
 

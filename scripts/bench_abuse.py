@@ -55,10 +55,7 @@ def stored_game(db: str, rounds: int = 13, seed: int = 23) -> int:
     """Store one finished game of ``rounds`` rounds, played with random legal actions."""
     from lobby.records import GameArchive, finished_game
     from lobby.store import Store
-    from lobby.tichu.actions import CallTichu, Exchange, GrandTichu, Play
-    from lobby.tichu.cards import PHOENIX
-    from lobby.tichu.errors import Rejected
-    from lobby.tichu.match import Match, MatchOptions
+    from lobby.tichu import PHOENIX, CallTichu, Exchange, GrandTichu, Match, MatchOptions, Play, Rejected
     rng = random.Random(seed)
     match = Match(MatchOptions(max_rounds=rounds), seed=seed)
     while not match.finished:

@@ -9,7 +9,7 @@ refuse so many guests from one address off, but flood control and the log-in and
 as a public server has them, ``--reactor-probe``) runs pinned to the first CPU; load processes
 (``--procs``, default one per 1,200 tables: each stays under the open-files limit) on the second
 open the tables in batches (``--batch`` tables, then ``--batch-pause`` seconds), four
-connections each: by default half the players in machine mode (``%json``, protocol 2: the
+connections each: by default half the players in machine mode (``%json 3``, protocol 3: the
 `state` and its `update`s) and half in text mode (what a telnet user reads; ``--text-share``).
 Each table starts its game once all four sit, and is `/reset` and started again when the game
 ends. A player whose turn begins (its own Grand Tichu question, exchange, play, wish, Dragon
@@ -68,9 +68,14 @@ from loadgen import (  # noqa: E402
 
 from lobby.bots.random_bot import RandomStrategy  # noqa: E402
 from lobby.messages import text as catalog_text  # noqa: E402
-from lobby.tichu import moves  # noqa: E402
-from lobby.tichu.cards import RANKS, parse_play, rank_name  # noqa: E402
-from lobby.tichu.view_text import play_text  # noqa: E402
+from lobby.tichu import (  # noqa: E402
+    RANKS,
+    can_pass,
+    legal_plays,
+    parse_play,
+    play_text,
+    rank_name,
+)
 from protocol.render_json import apply_update  # noqa: E402
 
 __all__ = ["main"]
@@ -359,8 +364,8 @@ class Player:
             # the trick as the rules engine reads it: each play's cards (a Phoenix single is
             # valued on the play below it; `Ph=7` in a run is the engine's own reading)
             trick = [tuple(parse_play(text, allow_wish=False)[0]) for text in self.trick]
-            legal = moves.legal_plays(hand, trick, self.wish)
-            passing = moves.can_pass(hand, trick, self.wish)
+            legal = legal_plays(hand, trick, self.wish)
+            passing = can_pass(hand, trick, self.wish)
         except Exception as e:          # lines this player could not read: counted (a bug of
             if self.stats.measuring:    # the benchmark; 0 or 1 in a run of docs/performance.md)
                 self.stats.misread += 1
@@ -402,7 +407,7 @@ async def _set_up_table(target: Target, prefix: str, k: int, stats: Stats, rng: 
             if json_mode:
                 fut = loop.create_future()
                 p.waiters["login"] = fut
-                conn.send(b"%json\r\n")
+                conn.send(b"%json 3\r\n")
                 await asyncio.wait_for(fut, 60)
                 reply = await p.command(p.name)
                 if reply["type"] not in ("logged-in", "logged-in-guest"):

@@ -53,6 +53,10 @@ client), and the text-mode lines longer than 80 columns (the guest confirmation,
 after it, the bomb-window refusal, a trick line with its wish) are wrapped at 80 with a
 two-space hanging indent; compared: with the DO NAWS taken out the machine-mode transcripts are
 the old bytes, and the text ones differ only by those wrapped lines.)
+(Issue 27, protocol versions: the machine-mode clients here ask for protocol 3 (`%json 3`; one
+that names none gets protocol 1); the text greeting gained its line for programs (`Programs:
+%json VERSION ...`) and the JSON greeting `protocols`; diffed line by line, those two lines were
+the only change in every transcript.)
 """
 from __future__ import annotations
 
@@ -134,7 +138,7 @@ class Game:
         self.clients[name] = c
         self.received[name] = bytearray()
         if json_mode:
-            c.send("%json")
+            c.send("%json 3")
         c.send(name)
         if not json_mode:
             c.send("")              # an unregistered name: Enter plays as that guest
@@ -247,7 +251,7 @@ class TcpGame(Game):
         self.clients[name] = _Client(session, reader)
         self.received[name] = reader.data
         if json_mode:
-            self.clients[name].send("%json")
+            self.clients[name].send("%json 3")
         self.clients[name].send(name)
         if not json_mode:
             self.clients[name].send("")     # an unregistered name: Enter plays as that guest
@@ -315,20 +319,20 @@ GAMES = {
 
 EXPECTED: dict[str, dict[str, str]] = {
     "machine": {
-        "Ann": "4fd338db4bcb12e54ba64b71f67ab6ef7b2ed6f91f2fd0fab8a75e35cf3a3cef",
-        "Bob": "34a5ff30670ddb6889a698cbf221c1429e4c72045531c62c3c4abff86f0e5280",
-        "Cat": "1e5016eebd6d4e2335cae7b55bb916cbc847ceec643683d4556cdc0179051db9",
-        "Dan": "6ecd23316b3ec34b3816c74e557f85f5e5f5c6f3b0050fd2030a934da8883efd",
-        "Eve": "e45f8b59ee3243aa617df7b692317d07f4d330920d84637651183711238e51d6",
+        "Ann": "81107401f83ec9a43a01b21c058d95f2c327fd45450606ca4bd7809a424bc490",
+        "Bob": "094cbed48f63a899c440a161162a4862840c8b185392c7ffabab9096a4766783",
+        "Cat": "4c89954cca95fba778397f52a078ed6112166411b30b72da2bc3386d357796b5",
+        "Dan": "92d1c4571ac96c47010031f9fee1554f4818c78531c0a04d228fda41c0a20975",
+        "Eve": "c5b7255f8dc365599c8fe75a2e1eb2342e3faa038220092fae389c48d97465b7",
     },
     "mixed": {
-        "Ann": "ef6b55b149976ebcba375f5fa514b843d8e4c9ab4ad8abf52b74a3be0f0dd986",
-        "Bob": "51a6fb1b1cbf5a17a9392d0d5e7729481edcd06cb9d6575a2120cef6e1621528",
-        "Cat": "25e76e262ce9d90c068a42fbe29cf20e0c666fb082363d43d43cb8dce6d61d31",
-        "Dan": "216f2765d1f02a61dcaa855d44d45f4e060b5ec10e44c2547e9db37fd1d47987",
-        "Eve": "135c9fcd16636190e4afe6f5487027f32c9f5c855757247ec675c1406421f315",
-        "Fay": "bc8a81b0a7454ee46bcebc143d3aa10675329583fa7064149a73568c02b20470",
-        "Gus": "334368b77ae9c6e8ad5fe4dd3cb24569554160e032ca2ef8a94fef3211d71d2e",
+        "Ann": "aa55e81e6a8755f6ecaed9b5c24eb9ada3c7ace8dee5f1fbde909f077966f2e1",
+        "Bob": "39aee8a53f927c92132d8bedb7c66a5667930ded0b11cf4c78b44a181ccbdd9b",
+        "Cat": "608ff7e0ea149b1c0f266c18fdb2cac22c4577ab6f22ad8da219983a8207fedd",
+        "Dan": "7c7c065e4f86d641959d46061423fb69a1dc40cbc90cc6a11980b4f86579a5c0",
+        "Eve": "8bf7b891af5052e17d5bbdc7f1d0a5b1a6d90b41d871e73682b977e45c56fa45",
+        "Fay": "5a4573f3f134077cb362bfc47fb5c42362f9f330dcbcf2266938b82c774a6098",
+        "Gus": "40e22abf5775dd485e7f3ce1e91e17b57296d17c02305ce1d8c72442b5eb4774",
     },
 }
 
