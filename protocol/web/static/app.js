@@ -5,12 +5,7 @@
    web-* keys). No request goes to any other host. */
 "use strict";
 (function () {
-  const PROTOCOL_SWITCH = "%json";           // the first message: machine mode
-  // the newest version of machine mode's objects the page reads (it applies `update`s with
-  // `trick_add`, and reads whole states too); a server without versions refuses the line,
-  // quietly, and speaks its own
-  const PROTOCOL = 3;
-  const QUIET = {};
+  const PROTOCOL_SWITCH = "%json 3";         // the first message: machine mode, protocol 3
   const LANGS = ["en", "de", "fr", "es", "da"];
   const SUIT_SYMBOL = { S: "\u2660", B: "\u25C6", G: "\u2663", R: "\u2605" };
   const RANKS = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "B", "D", "K", "A"];
@@ -71,10 +66,7 @@
 
   // ---- what the server sends -----------------------------------------------------------------
   function receive(o) {
-    if (o.id && app.pending[o.id]) {
-      const f = app.pending[o.id]; delete app.pending[o.id];
-      if (f(o) === QUIET) return;        // an answer the page handled alone
-    }
+    if (o.id && app.pending[o.id]) { const f = app.pending[o.id]; delete app.pending[o.id]; f(o); }
     const h = HANDLERS[o.type];
     if (h) h(o);
     else if (o.type && (o.type.startsWith("game-") || o.type.startsWith("table-"))) gameEvent(o);
@@ -142,7 +134,6 @@
     store.setItem("tichu-name", name);
     $("me").textContent = name;
     status("");
-    send("/iset protocol " + PROTOCOL, () => QUIET);
     send("/set lang " + app.lang);
   }
 
