@@ -70,3 +70,10 @@ class SeatPolicy(Protocol):
     def may_add_bot(self, table: Any, name: str, seconds: float) -> None:
         """``name`` adds a search bot thinking ``seconds`` per decision: LobbyError when a
         limit refuses it (a guest's thinking time, the expert tables of one user)."""
+
+    def is_registered(self, name: str) -> bool:
+        """Whether ``name`` is a registered user logged in now (a game of four of them is
+        rated: decided at /start)."""
+
+    def send_away(self, table: Any, name: str) -> None:
+        """The host barred ``name`` from ``table`` (/bar): out of its room, into the lobby."""
