@@ -274,6 +274,8 @@ class World:
         self.friends: Any = None
         #: the log lines a client can cause: the first of each minute written, the rest counted
         self.log_budget = LogBudget(clock)
+        #: table number -> the name keys of those who added its expert bots (may_add_bot)
+        self._expert_adders: dict[int, set[str]] = {}
         #: True once a shutdown was announced: no new tables, no new games
         self.closing = False
         #: the journal and game records (lobby/persistence.py): every new table is built with it
@@ -663,13 +665,18 @@ class World:
                 and seconds > limits.guest_expert_seconds:
             raise LobbyError("guest-bot-level", seconds=f"{limits.guest_expert_seconds:g}")
         if limits.expert_tables_per_user:
+            # the tables with expert bots this user added, hosts or sits at (a game of bots
+            # only goes on after its host left: it still counts for whoever added them)
             others = [t.number for t in self.tables.values() if t is not table
-                      and (t.host == user.name or user.name in t.seats or user.name in t.players)
+                      and (user.key in self._expert_adders.get(t.number, ())
+                           or t.host == user.name or user.name in t.seats
+                           or user.name in t.players)
                       and any(getattr(b, "strategy_name", "").startswith("expert")
                               for b in t.bots.values())]
             if len(others) >= limits.expert_tables_per_user:
                 raise LobbyError("expert-tables", limit=limits.expert_tables_per_user,
                                  tables=", ".join(map(str, sorted(others))))
+        self._expert_adders.setdefault(table.number, set()).add(user.key)
 
     def is_registered(self, name: str) -> bool:
         """The seat policy: whether ``name`` is online as a registered user."""
@@ -821,6 +828,7 @@ class World:
         del self.rooms[number]
         del self.tables[number]
         self._origins.pop(number, None)
+        self._expert_adders.pop(number, None)
         self._sat_as.pop(number, None)
         self._index.remove_table(number)
         log.info("table {table} closed ({state})", table=number, state=table.state)
