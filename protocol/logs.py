@@ -8,10 +8,12 @@ so rotation works there too. docs/operations.md, "Logs", describes every option.
 
 - text: twisted.logger's text observer, one line per event (``2026-12-01T11:00:00+0000
   [protocol.server#info] listening on ...``), the default.
-- json: twisted.logger's JSON observer, one JSON object per line (no RFC 7464 record separator,
-  so that ``jq`` and log shippers read it as JSON lines; ``twisted.logger.eventsFromJSONLogFile``
-  reads both). The fields of an event (``endpoint``, ``address``, ``log_level``, ``log_namespace``,
-  ``log_format``, ``log_time``, ...) are keys of the object.
+- json: one JSON object per line (no RFC 7464 record separator, so that ``jq`` and log shippers
+  read it as JSON lines; ``twisted.logger.eventsFromJSONLogFile`` reads them too): ``time`` (ISO
+  8601, UTC: ``2026-12-01T11:00:00.123Z``), ``level`` (``info``...), ``namespace``, ``message``
+  (the rendered text), ``exception`` (the whole traceback, when the event carries a failure), the
+  event's own fields (``endpoint``, ``address``, ...; a value JSON cannot hold as its text) and
+  twisted.logger's own keys (``log_level``, ``log_namespace``, ``log_format``, ``log_time``, ...).
 - ``--log-file PATH``: appended to; rotated when it reaches ``--log-rotate-bytes`` (PATH becomes
   PATH.1, PATH.1 becomes PATH.2, ..., at most ``--log-rotate-keep`` old files are kept) or, with
   ``--log-rotate-daily``, at the first write after midnight (PATH.YYYY_M_D; old files are kept).
@@ -20,18 +22,22 @@ so rotation works there too. docs/operations.md, "Logs", describes every option.
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import signal
 import sys
+from datetime import datetime, timezone
 from typing import IO, Any, Callable
 
 from twisted.logger import (
+    FileLogObserver,
     FilteringLogObserver,
     ILogObserver,
     LogLevel,
     LogLevelFilterPredicate,
+    eventAsJSON,
+    formatEvent,
     globalLogBeginner,
-    jsonFileLogObserver,
     textFileLogObserver,
 )
 from twisted.python.logfile import DailyLogFile, LogFile
@@ -146,10 +152,45 @@ def reopen_on_sighup(reactor: Any) -> bool:
     return True
 
 
+def json_line(event: dict[str, Any]) -> str:
+    """One event as one JSON line (see the module's docstring), without the line end."""
+    safe = dict(event)
+    safe.pop("log_logger", None)         # the Logger object: nothing a reader could use
+    for key, value in event.items():
+        if key in ("log_level", "log_failure", "log_logger", "format"):
+            continue                     # (twisted.logger writes the level and failure itself)
+        try:
+            json.dumps(value)
+        except (TypeError, ValueError):
+            safe[key] = str(value)       # never {"unpersistable": true}: its text
+    record: dict[str, Any] = json.loads(eventAsJSON(safe))
+    when = event.get("log_time")
+    if isinstance(when, (int, float)):
+        record["time"] = datetime.fromtimestamp(when, timezone.utc).isoformat(
+            timespec="milliseconds").replace("+00:00", "Z")
+    level = event.get("log_level")
+    record["level"] = getattr(level, "name", str(level)) if level is not None else "info"
+    record["namespace"] = event.get("log_namespace")
+    try:
+        record["message"] = formatEvent(event)
+    except Exception:                    # a broken format string: its fields stay readable
+        record["message"] = str(event.get("log_format"))
+    failure = event.get("log_failure")
+    if failure is not None:
+        try:
+            record["exception"] = failure.getTraceback()
+        except Exception:
+            record["exception"] = repr(failure)
+        flat = record.get("log_failure")
+        if isinstance(flat, dict):       # the exception's text, not {"unpersistable": true}
+            flat["value"] = str(getattr(failure, "value", ""))
+    return json.dumps(record, ensure_ascii=False)
+
+
 def observer_factory(log_format: str | None) -> Callable[[IO[Any]], ILogObserver]:
-    """twisted.logger's text or JSON-lines file observer for a file."""
+    """The text or JSON-lines file observer for a file."""
     if (log_format or DEFAULT_FORMAT) == "json":
-        return lambda out: jsonFileLogObserver(out, recordSeparator="")
+        return lambda out: FileLogObserver(out, lambda event: json_line(event) + "\n")
     return textFileLogObserver
 
 
