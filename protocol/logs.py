@@ -16,7 +16,8 @@ so rotation works there too. docs/operations.md, "Logs", describes every option.
   twisted.logger's own keys (``log_level``, ``log_namespace``, ``log_format``, ``log_time``, ...).
 - ``--log-file PATH``: appended to; rotated when it reaches ``--log-rotate-bytes`` (PATH becomes
   PATH.1, PATH.1 becomes PATH.2, ..., at most ``--log-rotate-keep`` old files are kept) or, with
-  ``--log-rotate-daily``, at the first write after midnight (PATH.YYYY_M_D; old files are kept).
+  ``--log-rotate-daily``, at the first write after midnight (PATH.YYYY-MM-DD, names that sort by
+  date; the newest ``--log-rotate-keep`` are kept, ``0`` keeps every one).
   SIGHUP reopens it (``reopen_on_sighup``): an external logrotate that renamed it gets a new file.
 """
 from __future__ import annotations
@@ -24,6 +25,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import signal
 import sys
 from datetime import datetime, timezone
@@ -79,11 +81,12 @@ def add_log_options(parser: argparse.ArgumentParser) -> None:
         help=f"rotate --log-file when it reaches this size: PATH becomes PATH.1, PATH.1 becomes "
              f"PATH.2, ... (default {DEFAULT_ROTATE_BYTES:,}; 0: never by size)")
     add("--log-rotate-keep", type=whole_number(0), default=None, metavar="N",
-        help=f"old log files kept by size rotation, PATH.1 .. PATH.N; older ones are removed "
-             f"(default {DEFAULT_ROTATE_KEEP}; 0: keep every one)")
+        help=f"old log files kept, PATH.1 .. PATH.N (or the newest N PATH.YYYY-MM-DD with "
+             f"--log-rotate-daily); older ones are removed (default {DEFAULT_ROTATE_KEEP}; 0: "
+             f"keep every one)")
     add("--log-rotate-daily", action="store_true", default=None,
         help="rotate --log-file at the first write after midnight (local time) instead of by "
-             "size: PATH becomes PATH.YYYY_M_D; old files are kept")
+             "size: PATH becomes PATH.YYYY-MM-DD; --log-rotate-keep of them are kept")
 
 
 def whole_number(minimum: int) -> Callable[[str], int]:
@@ -112,8 +115,8 @@ def check_log_options(opts: argparse.Namespace) -> str | None:
         rotation = [o for o in given_log_options(opts) if o.startswith("--log-rotate")]
         if rotation:
             return f"{', '.join(rotation)} rotate a --log-file: give --log-file PATH too"
-    elif opts.log_rotate_daily and (opts.log_rotate_bytes or opts.log_rotate_keep is not None):
-        return "--log-rotate-daily rotates by date: leave out --log-rotate-bytes/--log-rotate-keep"
+    elif opts.log_rotate_daily and opts.log_rotate_bytes:
+        return "--log-rotate-daily rotates by date: leave out --log-rotate-bytes"
     return None
 
 
@@ -124,15 +127,48 @@ def open_log_file(opts: argparse.Namespace) -> IO[Any]:
     path = os.path.abspath(opts.log_file)
     directory, name = os.path.split(path)
     out: Any
+    keep = DEFAULT_ROTATE_KEEP if opts.log_rotate_keep is None else opts.log_rotate_keep
     if opts.log_rotate_daily:
-        out = DailyLogFile(name, directory, defaultMode=LOG_FILE_MODE)
+        out = DatedLogFile(name, directory, defaultMode=LOG_FILE_MODE, keep=keep)
     else:
         size = DEFAULT_ROTATE_BYTES if opts.log_rotate_bytes is None else opts.log_rotate_bytes
-        keep = DEFAULT_ROTATE_KEEP if opts.log_rotate_keep is None else opts.log_rotate_keep
         out = LogFile(name, directory, rotateLength=size or None, defaultMode=LOG_FILE_MODE,
                       maxRotatedFiles=keep or None)
     _opened.append(out)
     return out  # type: ignore[no-any-return]
+
+
+class DatedLogFile(DailyLogFile):
+    """Twisted's daily log file with names that sort (PATH.YYYY-MM-DD, not PATH.YYYY_M_D) and
+    only the newest `keep` old files kept (0: every one)."""
+
+    def __init__(self, name: str, directory: str, defaultMode: int | None = None,
+                 keep: int = DEFAULT_ROTATE_KEEP) -> None:
+        self.keep = keep
+        super().__init__(name, directory, defaultMode=defaultMode)
+
+    def suffix(self, tupledate: Any) -> str:
+        try:
+            year, month, day = tupledate
+        except (TypeError, ValueError):
+            year, month, day = self.toDate(tupledate)
+        return f"{year:04d}-{month:02d}-{day:02d}"
+
+    def old_files(self) -> list[str]:
+        """The rotated files, oldest first (their names sort by date)."""
+        prefix = os.path.basename(self.path) + "."
+        dated = re.compile(r"\d{4}-\d{2}-\d{2}")
+        return sorted(os.path.join(self.directory, n) for n in os.listdir(self.directory)
+                      if n.startswith(prefix) and dated.fullmatch(n[len(prefix):]))
+
+    def rotate(self) -> None:
+        super().rotate()
+        if self.keep:
+            for old in self.old_files()[:-self.keep]:
+                try:
+                    os.remove(old)
+                except OSError:
+                    pass
 
 
 def reopen_log_files() -> None:

@@ -115,7 +115,7 @@ def test_daily_rotation_and_no_size_limit(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("argv, message", [
     (["--log-rotate-bytes", "5"], "give --log-file PATH too"),
-    (["--log-file", "x.log", "--log-rotate-daily", "--log-rotate-keep", "3"], "rotates by date"),
+    (["--log-file", "x.log", "--log-rotate-daily", "--log-rotate-bytes", "3"], "rotates by date"),
     (["--log-level", "loud"], "invalid choice: 'loud'"),
     (["--log-format", "xml"], "invalid choice: 'xml'"),
     (["--log-file", "x.log", "--log-rotate-bytes", "-1"], "must be 0 or more"),
@@ -234,3 +234,26 @@ def test_every_json_line_of_a_server_session_is_complete(tmp_path: Path) -> None
     for r in records:
         _check_record(r)
     assert any(r["message"].startswith("listening on ") for r in records)
+
+
+def test_daily_names_sort_and_keep_applies_to_them(tmp_path: Path) -> None:
+    """Issue 27: PATH.YYYY-MM-DD (not PATH.2026_12_1), and --log-rotate-keep prunes them."""
+    import os
+    import stat
+    from protocol.logs import DatedLogFile
+    old = os.umask(0o022)
+    try:
+        daily = open_log_file(opts("--log-file", str(tmp_path / "a.log"), "--log-rotate-daily",
+                                   "--log-rotate-keep", "2"))
+    finally:
+        os.umask(old)
+    assert isinstance(daily, DatedLogFile)
+    assert stat.S_IMODE((tmp_path / "a.log").stat().st_mode) == 0o640
+    assert daily.suffix((2026, 12, 1)) == "2026-12-01"
+    for day in (1, 2, 3, 9, 10):
+        daily.write(f"a line of day {day}\n")
+        daily.lastDate = (2026, 12, day)          # the day the current file began
+        daily.rotate()
+    daily.close()
+    names = sorted(p.name for p in tmp_path.iterdir())
+    assert names == ["a.log", "a.log.2026-12-09", "a.log.2026-12-10"], names
