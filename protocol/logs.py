@@ -35,6 +35,7 @@ from twisted.logger import (
     FileLogObserver,
     FilteringLogObserver,
     ILogObserver,
+    Logger,
     LogLevel,
     LogLevelFilterPredicate,
     eventAsJSON,
@@ -56,6 +57,8 @@ DEFAULT_ROTATE_BYTES = 10_000_000
 DEFAULT_ROTATE_KEEP = 10
 #: the mode of a log file the server creates (it may name addresses: not for everybody)
 LOG_FILE_MODE = 0o640
+
+_log = Logger(namespace="protocol.logs")
 
 #: the log files this process opened (SIGHUP reopens them)
 _opened: list[Any] = []
@@ -179,12 +182,25 @@ def reopen_log_files() -> None:
             out.reopen()
 
 
-def reopen_on_sighup(reactor: Any) -> bool:
-    """Let SIGHUP reopen the log files (on the reactor thread, between two events); True when
-    there is a log file to reopen and the platform has SIGHUP."""
-    if not _opened or not hasattr(signal, "SIGHUP"):
+def reopen_on_sighup(reactor: Any, reload: Callable[[], list[str]] | None = None) -> bool:
+    """Let SIGHUP reopen the log files and run `reload` (the server's: the message of the day),
+    on the reactor thread between two events, and log one line saying what was reloaded; True
+    when the platform has SIGHUP."""
+    if not hasattr(signal, "SIGHUP"):
         return False
-    signal.signal(signal.SIGHUP, lambda signum, frame: reactor.callFromThread(reopen_log_files))
+
+    def hangup() -> None:
+        done: list[str] = []
+        if _opened:
+            reopen_log_files()
+            done.append(f"{len(_opened)} log file{'s' if len(_opened) != 1 else ''} reopened")
+        if reload is not None:
+            try:
+                done += reload()
+            except Exception as e:       # one line, the old state kept
+                done.append(f"reload failed: {e}")
+        _log.info("SIGHUP: {done}", done="; ".join(done) or "nothing to reload")
+    signal.signal(signal.SIGHUP, lambda signum, frame: reactor.callFromThread(hangup))
     return True
 
 

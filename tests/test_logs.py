@@ -257,3 +257,22 @@ def test_daily_names_sort_and_keep_applies_to_them(tmp_path: Path) -> None:
     daily.close()
     names = sorted(p.name for p in tmp_path.iterdir())
     assert names == ["a.log", "a.log.2026-12-09", "a.log.2026-12-10"], names
+
+
+def test_sighup_reloads_the_motd_and_says_so(tmp_path: Path) -> None:
+    """Issue 27: SIGHUP reopens the logs and reloads the MOTD, with one log line saying what."""
+    import signal
+    motd = tmp_path / "motd.txt"
+    motd.write_text("The old news.\n", encoding="utf-8")
+    argv = [command("tichu-lobby"), "--log-format", "json", "--db", str(tmp_path / "l.sqlite3"),
+            "--port", "tcp:0:interface=127.0.0.1", "--motd", str(motd)]
+    with ServerProcess(argv, tmp_path, find_port=json_port) as server:
+        assert "The old news." in greeting(server.port)
+        motd.write_text("The new news.\n", encoding="utf-8")
+        server.proc.send_signal(signal.SIGHUP)
+        line = server.wait_for(lambda text: "SIGHUP" in text)
+        record = json.loads(line)
+        assert record["message"].startswith("SIGHUP: ") and "MOTD reloaded" in record["message"]
+        assert "The new news." in greeting(server.port)
+        code, _ = server.stop()
+    assert code == 0
