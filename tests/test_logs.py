@@ -240,6 +240,7 @@ def test_daily_names_sort_and_keep_applies_to_them(tmp_path: Path) -> None:
     """Issue 27: PATH.YYYY-MM-DD (not PATH.2026_12_1), and --log-rotate-keep prunes them."""
     import os
     import stat
+
     from protocol.logs import DatedLogFile
     old = os.umask(0o022)
     try:
