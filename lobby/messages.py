@@ -244,8 +244,8 @@ INFO: dict[str, str] = {
     "language-name": "English",
     # the words a person may type for on and for off (/set color on, /option drawseat off), each
     # |-separated, lower-case; the English ones are accepted in every language too
-    "words-on": "on|yes|1|true",
-    "words-off": "off|no|0|false",
+    "words-on": "on|yes",
+    "words-off": "off|no",
     # the placeholders of usage lines (/play CARDS, /join [SEAT]: lobby.messages.Usage), one
     # upper-case word each, as the reader types nothing but sees what to put there
     "arg-CARDS": "CARDS",
@@ -277,7 +277,7 @@ INFO: dict[str, str] = {
     "iset": "Interface setting {name} is {value} now.",
     # help (protocol/commands.py)
     "help": "Commands (the / is optional, unique prefixes work; plain text is speech to your room, "
-            ";NAME text whispers):",
+            ";NAME text or @NAME text whispers):",
     "help-group": "{group}: {commands}",
     "help-group-lobby": "Lobby",
     "help-group-chat": "Chat",
@@ -332,11 +332,10 @@ INFO: dict[str, str] = {
     "table-state-finished": "finished",
     "view-seats": "Seats: {seating}",
     #. a waiting table with a free seat: how to fill it; seats 1 and 3 play against 2 and 4
-    "view-waiting": "/join [SEAT] sits down, /addbot seats a bot (seats 1+3 play against 2+4); "
-                    "/start when four sit; /option help lists options.",
+    "view-waiting": "/join [SEAT] or /addbot fills a seat (1+3 against 2+4); /start when four "
+                    "sit.",
     #. a waiting table whose four seats are taken
-    "view-waiting-full": "All four seats are taken: /start begins the game; /option help lists "
-                         "options.",
+    "view-waiting-full": "All four seats are taken: /start begins the game.",
     "view-players": "{players}",
     "view-player-out": "out {place}",
     "view-call-tichu": "T!",
@@ -549,8 +548,8 @@ HELP_TEXTS: dict[str, str] = {
         "Seat a bot (heuristic unless named) in SEAT or the first free seat, before the start."),
     "cmd-addbot-help": (
         "Seat a bot (heuristic unless named) in SEAT or the first free seat, before the start; the "
-        "host or any seated player. expert searches {default} s per decision, expert:SECONDS as "
-        "long as you give it ({low} to {high})."),
+        "host or any seated player. expert searches {default!t} per decision, expert:SECONDS "
+        "as long as you give it ({low} to {high})."),
     "cmd-announce": "Moderators: say TEXT to everybody online.",
     "cmd-announce-help": (
         "Moderators and admins: one line to everybody online, wherever they are. Logged."),
@@ -760,13 +759,12 @@ HELP_TEXTS: dict[str, str] = {
         "Prints stored game GAME (the number /history shows) as the .tch file of BrettspielWelt's "
         "log archive, line by line, for the tools that analyse BSW logs (docs/operations.md, \"BSW "
         "logs\"). Games played with /option log off have none."),
-    "cmd-tell": "Whisper TEXT to NAME (also: ;NAME TEXT).",
+    "cmd-tell": "Whisper TEXT to NAME (also: ;NAME TEXT or @NAME TEXT).",
     "cmd-tell-help": (
         "Sends a private message to one person who is online, wherever they are. Only NAME sees it;"
         " you see a confirmation. ;NAME TEXT is the short form. tintin++ reads ; as its own command"
         " separator (;Anna hi would reach the room as the speech \"Anna hi\"): there, whisper with "
-        "/tell NAME TEXT, or type \\;NAME TEXT (tintin++ sends a line that begins with a backslash "
-        "as it is)."),
+        "@NAME TEXT (or /tell NAME TEXT)."),
     "cmd-tichu": "Call Tichu (before your first card).",
     "cmd-tichu-help": (
         "Calls Tichu: 100 points if you go out first, minus 100 otherwise. Possible any time before"

@@ -86,7 +86,7 @@ def derived(lang: str, messages: dict[str, str]) -> dict[str, str]:
 
 def fuzzy_by_key(lang: str, po: Path | None = None) -> int:
     """A message whose English changed: its old translation (now obsolete, under the same key)
-    comes back marked fuzzy, with the old English as ``#| msgid``; the number of such."""
+    comes back marked fuzzy; the number of such."""
     from babel.messages.pofile import read_po, write_po
 
     po = po or po_path(lang)
@@ -100,12 +100,11 @@ def fuzzy_by_key(lang: str, po: Path | None = None) -> int:
         msgid, previous = old.pop(message.context)
         message.string = previous.string
         message.flags.add("fuzzy")
-        message.previous_id = [previous.id] if isinstance(previous.id, str) else list(previous.id)
         del catalog.obsolete[msgid]
         found += 1
     if found:
         with po.open("wb") as f:
-            write_po(f, catalog, width=76, no_location=True, include_previous=True)
+            write_po(f, catalog, width=76, no_location=True)
     return found
 
 
@@ -128,7 +127,7 @@ def take_over(lang: str, path: Path) -> int:
             message.flags.discard("fuzzy")
             taken += 1
     with po.open("wb") as f:
-        write_po(f, catalog, width=76, no_location=True, include_previous=True)
+        write_po(f, catalog, width=76, no_location=True)
     return taken
 
 
@@ -143,7 +142,7 @@ def run(add: list[str], keep_dicts: bool) -> None:
     # translation of game-grand to game-grand-no); the key is what says "the same message", so
     # the old translation of the same msgctxt is taken, marked fuzzy (fuzzy_by_key)
     pybabel("update", "-D", "messages", "-i", str(TEMPLATE), "-d", str(LOCALES),
-            "--width=76", "--no-fuzzy-matching", "--previous")
+            "--width=76", "--no-fuzzy-matching")
     for lang in languages():
         fuzzy_by_key(lang)
     for lang, path in sorted(dicts.items()):
