@@ -578,12 +578,12 @@ HELP_TEXTS: dict[str, str] = {
         "Who wins a trick with the Dragon gives it to an opponent: /dragon right (the next player "
         "in turn order) or /dragon left (the previous one); a seat number or a name works too. With"
         " the option dragon fixed it goes to the next opponent automatically."),
-    "cmd-finger": "Account facts, statistics and rating of NAME.",
+    "cmd-finger": "Account facts, statistics and rating of NAME (or yours).",
     "cmd-finger-help": (
         "Shows whether NAME is registered and since when, when NAME was last seen, and whether NAME"
         " is online now (and in which room); for a registered player also the statistics (games, "
         "wins, rounds, Tichu and Grand Tichu calls and successes, double victories) and the Team "
-        "Elo rating."),
+        "Elo rating. Without NAME: your own."),
     "cmd-grand": "Call Grand Tichu (after your first 8 cards).",
     "cmd-grand-help": (
         "After the first 8 cards, before the last 6 are dealt, every player answers /grand (call "

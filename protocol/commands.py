@@ -307,9 +307,9 @@ def _tell(ctx: CommandContext, args: dict[str, str]) -> None:
     ctx.world.tell(_me(ctx), args["name"], args["text"])
 
 
-@COMMANDS.command("finger", "NAME")
+@COMMANDS.command("finger", "[NAME]")
 async def _finger(ctx: CommandContext, args: dict[str, str]) -> None:
-    name = args["name"]
+    name = args.get("name") or _me(ctx).name      # without a name: your own
     account = await ctx.store.get_account(name)
     online = ctx.world.online(name)
     if account is None and online is None:

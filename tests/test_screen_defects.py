@@ -244,3 +244,20 @@ def test_the_guest_language_store_is_bounded(lobby: FakeLobby) -> None:
     """Only a guest a running game holds a seat for leaves a language behind."""
     lobby.world.keep_guest_language("Nobody", "de")
     assert lobby.world.guest_language("Nobody") is None
+
+
+# ---- onboarding ---------------------------------------------------------------------------------
+@pytest_twisted.ensureDeferred
+async def test_finger_without_a_name_shows_your_own(server: RunningServer) -> None:
+    c = await guest(server, "Frida")
+    assert await reply(c, "/finger") == "Frida:\r\n"
+    assert "a guest" in await c.read_line()
+
+
+def test_the_readme_has_a_first_game() -> None:
+    from pathlib import Path
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text()
+    first = readme.split("## Your first game", 1)[1].split("\n## ", 1)[0]
+    for command in ("/newroom", "/join", "/option round 1", "/start"):
+        assert command in first
+    assert first.count("/addbot") >= 3
