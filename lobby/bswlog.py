@@ -75,11 +75,23 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
-from lobby.tichu.actions import Exchange, Play, action_from_json
-from lobby.tichu.cards import DECK, DOG, DRAGON, MAHJONG, PHOENIX, RANK_OF, SORT_KEY, parse_cards
-from lobby.tichu.combos import classify
-from lobby.tichu.match import Match, MatchOptions
-from lobby.tichu.moves import legal_plays
+from lobby.tichu import (
+    DECK,
+    DOG,
+    DRAGON,
+    MAHJONG,
+    PHOENIX,
+    RANK_OF,
+    SORT_KEY,
+    Exchange,
+    Match,
+    MatchOptions,
+    Play,
+    action_from_json,
+    classify,
+    legal_plays,
+    parse_cards,
+)
 
 __all__ = ["bsw_log", "bsw_cards", "bsw_play", "bsw_name", "tch_lines",
            "SECTION_GRAND", "SECTION_START", "SECTION_PLAY"]

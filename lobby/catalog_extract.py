@@ -1,7 +1,7 @@
 """Babel's extractor for the English catalog (``pybabel extract -F babel.cfg``, docs/translating.md).
 
 The English templates are dict literals in lobby/messages.py (``ERRORS``, ``INFO``,
-``HELP_TEXTS``) and lobby/tichu/errors.py (``ENGINE_MESSAGES``): ``"KEY": "English"``. Each
+``HELP_TEXTS``, ``ENGINE_ERRORS``: the rules engine's refusals): ``"KEY": "English"``. Each
 becomes one message of the template lobby/locales/messages.pot with the key as ``msgctxt`` and
 the English as ``msgid``, and translator comments (``#.``) made of
 
@@ -22,11 +22,14 @@ from collections.abc import Collection, Iterator, Mapping
 from typing import IO, Any
 
 #: the dicts whose entries are messages
-CATALOG_NAMES = frozenset({"ERRORS", "INFO", "HELP_TEXTS", "ENGINE_MESSAGES"})
+CATALOG_NAMES = frozenset({"ERRORS", "INFO", "HELP_TEXTS", "WEB_TEXTS", "ENGINE_ERRORS"})
 
 #: an example value of each placeholder name used in the catalog (the translator comments show
 #: them); a name not listed is shown as its own name in capitals
 EXAMPLES: dict[str, Any] = {
+    # the web client's own words (WEB_TEXTS): a round's and the match's score of your team
+    # and of the other one
+    "us": 140, "them": -40, "total_us": 340, "total_them": 160, "to": "Ben",
     "about": "at most X rounds", "action": "pass", "address": "192.0.2.7",
     "aliases": "/hilfe, /aide", "by": "Mira", "call": "Tichu", "candidates": "/look, /logout",
     "card": "R10", "cards": "R10 G10", "choices": "heuristic, random or expert",

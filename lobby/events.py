@@ -10,9 +10,9 @@ from __future__ import annotations
 from typing import Any, Protocol, Sequence
 
 from lobby.messages import ERRORS
-from lobby.tichu.cards import Card, format_cards
+from lobby.tichu import GameEvent, json_data
 
-__all__ = ["Event", "Listener", "error_event", "game_event", "jsonable"]
+__all__ = ["Event", "Listener", "error_event", "game_event"]
 
 
 class Event:
@@ -43,33 +43,15 @@ def error_event(code: str, **params: Any) -> Event:
     return Event(code, params)
 
 
-_PLAIN_TYPES = frozenset((str, int, bool, float))
-
-
-def jsonable(value: Any) -> Any:
-    """Engine data -> JSON-safe values; a sequence of cards becomes BSW text (`R5 G5`)."""
-    if value is None or type(value) in _PLAIN_TYPES:      # the common case first (not a Card)
-        return value
-    if isinstance(value, (list, tuple)) and value and all(isinstance(v, Card) for v in value):
-        return format_cards(value)
-    if isinstance(value, dict):
-        return {str(k): jsonable(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple, set, frozenset)):
-        return [jsonable(v) for v in value]
-    if isinstance(value, Card):
-        return str(value)
-    return value
-
-
-def game_event(ev: Any, table: int | None, names: Sequence[str | None],
+def game_event(ev: GameEvent, table: int | None, names: Sequence[str | None],
                players: Sequence[str]) -> Event:
-    """An engine event (lobby.tichu: ``kind``, ``data``) as the table event ``game-KIND`` of
+    """An engine event (lobby.tichu.GameEvent: ``kind``, ``data``) as the table event ``game-KIND`` of
     table ``table``: its data made JSON-safe, with the table number, ``names`` (the names by
     seat in the round the event belongs to) and, for ``round-score`` and ``match-over``
     (victory points are per player), ``players`` (the names by player). The one shape of a
     game event: the live table (lobby/table.py) and a replay (lobby/records.py) both make it
     here."""
-    data = {str(k): jsonable(v) for k, v in ev.data.items()}
+    data = {str(k): json_data(v) for k, v in ev.data.items()}
     data["table"] = table
     data["names"] = list(names)
     if ev.kind in ("round-score", "match-over"):

@@ -89,8 +89,7 @@ from twisted.python.failure import Failure
 
 from lobby.records import FinishedGame, GameRecord, Participant, insert_game
 from lobby.store import StoreLocked
-from lobby.tichu.actions import Action
-from lobby.tichu.match import Match
+from lobby.tichu import Action, Match
 
 __all__ = ["Journal", "OpenTable", "load_open_tables"]
 

@@ -13,7 +13,6 @@ import string
 from typing import Any
 
 from lobby import translations as _translations
-from lobby.tichu.errors import ENGINE_MESSAGES
 
 # ---- errors: key -> template (the key is the stable error code) --------------------------------
 ERRORS: dict[str, str] = {
@@ -100,6 +99,11 @@ ERRORS: dict[str, str] = {
     "bad-width": "The width is a number of columns from {min} to {max}, or auto, not {value!r}.",
     # machine mode (protocol/machine.py)
     "bad-id": "A command id is #ID with 1 to 32 letters, digits, - or _, not #{id}.",
+    # the web client (protocol/web)
+    "bad-message": "A WebSocket message carries one line: no line breaks inside, UTF-8 text.",
+    "password-needs-tls": "Passwords are not sent over an unencrypted connection from another "
+                          "computer: open the web client over https:// (the server's --web "
+                          "ssl:..., or a TLS proxy in front of it), or play as a guest.",
     "unknown-request": "There is no request {request}; {state} is one, and commands begin with "
                        "/ (/help lists them).",
     "json-request": "Requests are command lines such as /play B5 or {state}, not JSON "
@@ -134,6 +138,17 @@ ERRORS: dict[str, str] = {
     "flooding": "You are sending lines too fast (more than {rate} a second); lines are dropped "
                 "until you slow down.",
     "flood-disconnect": "Too many lines too fast; closing the connection.",
+    "too-many-marks": (
+        "More than {limit} combining marks on one character; the message was not sent."),
+    "speech-budget": (
+        "Your address is talking too fast here (more than {rate} lines a second); lines are not "
+        "sent until it slows down."),
+    "speech-budget-disconnect": "Too many lines too fast; closing the connection.",
+    "repeated-line": "You said that just now; a line repeated in a row is not sent.",
+    "work-budget": (
+        "You are asking the server for too much at once (/{command} costs {cost} ordinary "
+        "commands); wait a moment."),
+    "work-budget-disconnect": "Too many expensive commands too fast; closing the connection.",
     "input-flood": (
         "You are sending more than {rate} bytes a second; what you send is dropped until you slow "
         "down."),
@@ -164,8 +179,6 @@ ERRORS: dict[str, str] = {
                       "failed; the operator finds it in the log). You can play on, but this "
                       "game may be lost if the server stops.",
 }
-# the engine's reasons (illegal plays, wrong phase, ...) are part of the same catalog
-ERRORS.update(ENGINE_MESSAGES)
 
 # ---- informational messages ------------------------------------------------------------------
 INFO: dict[str, str] = {
@@ -802,8 +815,162 @@ HELP_TEXTS: dict[str, str] = {
     "option-expects-target": "a score such as 500 or 1000",
     "option-expects-seed": "a whole number",
 }
+# ---- the web client's own words (protocol/web/static: served as /strings/LANG.json) -------------
+# The page fills {name}-style fields itself; the server's messages (errors, chat) come with
+# their text from the catalog above.
+WEB_TEXTS: dict[str, str] = {
+    "web-title": "Tichu",
+    "web-connecting": "Connecting...",
+    "web-reconnecting": "The connection was lost; connecting again...",
+    "web-name": "Name",
+    "web-password": "Password (registered names only)",
+    "web-login": "Log in",
+    "web-guest": "Play as a guest",
+    "web-language": "Language",
+    "web-logout": "Log out",
+    "web-lobby": "Lobby",
+    "web-online": "Online",
+    "web-tables": "Tables",
+    "web-no-tables": "No open tables: open one.",
+    "web-state-waiting": "waiting",
+    "web-state-playing": "playing",
+    "web-state-finished": "finished",
+    "web-refresh": "Refresh",
+    "web-new-table": "New table",
+    "web-watch": "Watch",
+    "web-sit": "Sit down",
+    "web-seat": "Seat {seat}",
+    "web-free": "free",
+    "web-spectators": "{count} watching",
+    "web-chat": "Chat",
+    "web-say": "Say something",
+    "web-send": "Send",
+    "web-to-lobby": "Back to the lobby",
+    "web-table": "Table {table}",
+    "web-add-bot": "Add a bot",
+    "web-level-heuristic": "heuristic",
+    "web-level-random": "random",
+    "web-level-expert": "expert",
+    "web-level-expert-slow": "expert, 2 s",
+    "web-options": "Options",
+    "web-set": "Set",
+    "web-start": "Start",
+    "web-reset": "New game",
+    "web-leave-seat": "Stand up",
+    "web-hand": "Your hand",
+    "web-type-cards": "Type cards, e.g. R10 GB Ph",
+    "web-select": "Select",
+    "web-play": "Play",
+    "web-pass": "Pass",
+    "web-tichu": "Tichu",
+    "web-grand": "Grand Tichu",
+    "web-no-grand": "No Grand Tichu",
+    "web-bomb": "Bomb {cards}",
+    "web-schupf": "Give three cards: choose a card, then whom it goes to.",
+    "web-give-left": "Left",
+    "web-give-partner": "Partner",
+    "web-give-right": "Right",
+    "web-give": "Give the cards",
+    "web-wish": "Your wish:",
+    "web-no-wish": "No wish",
+    "web-dragon": "Give the Dragon trick to:",
+    "web-you": "you",
+    "web-partner": "partner",
+    "web-cards-left": "{count} cards",
+    "web-turn": "to play",
+    "web-gone": "gone",
+    "web-out": "out ({place}.)",
+    "web-round": "Round {round}",
+    "web-score": "Score: {us} - {them}",
+    "web-trick": "Trick",
+    "web-wish-open": "Wish: {rank}",
+    "web-watching": "You are watching this table.",
+    "web-waiting-for": "Waiting for {name}",
+    "web-key": "Your key to come back to this seat: {key}",
+    "web-round-over": "Round {round} is over: {us} - {them} (total {total_us} - {total_them})",
+    "web-game-over": "The game is over: {us} - {them}",
+    "web-history": "My games",
+    "web-no-games": "No finished games yet.",
+    "web-replay": "Replay",
+    "web-close": "Close",
+    "web-game": "Game {game}",
+    "web-won": "won",
+    "web-lost": "lost",
+    "web-dealt": "{name} was dealt {cards}",
+    "web-ev-play": "{name}: {cards}",
+    "web-ev-pass": "{name} passes",
+    "web-ev-tichu": "{name} calls Tichu",
+    "web-ev-grand": "{name} calls Grand Tichu",
+    "web-ev-wish": "{name} wishes for {rank}",
+    "web-ev-trick": "{name} takes the trick ({points} points)",
+    "web-ev-dragon": "{name} gives the Dragon trick to {to}",
+    "web-ev-out": "{name} is out ({place}.)",
+    "web-ev-exchange": "{name} has given three cards",
+    "web-ev-received": "You received {cards}",
+}
+# ---- the rules engine's refusals: error codes too --------------------------------------------
+# lobby.tichu raises `Rejected(code, **params)` (illegal plays, wrong phase, ...) and has no
+# text of its own: the text is here, part of ERRORS, rendered like every other error
+ENGINE_ERRORS: dict[str, str] = {
+    "bad-card": "Not a card: {token!r}. Cards are written like R10 GB SD BK RA Ma Hu Ph Dr.",
+    # round.py / match.py
+    "bad-seat": "There is no seat {seat!r}.",
+    "bad-action": "Not an action: {action}.",
+    "wrong-phase": "That is not possible now (phase: {phase!w:phase}).",
+    "round-over": "The round is over.",
+    "match-over": "The game is over.",
+    "no-grand-tichu": "Grand Tichu is not played at this table.",
+    "grand-already-decided": "You have already decided on the Grand Tichu.",
+    "grand-undecided": "First decide on the Grand Tichu (yes or no).",
+    "already-called": "You have already called {call}.",
+    "tichu-too-late": "Too late for Tichu: you have already played a card.",
+    "exchange-over": "The exchange is over.",
+    "already-exchanged": "You have already given your three cards.",
+    "exchange-three-cards": "Give exactly three cards: to the next player, your partner and "
+                            "the previous player (you named {count}).",
+    "exchange-incomplete": "Not everybody has given his cards yet.",
+    "waiting-for-wish": "Waiting for the Mah Jong player to name a wish.",
+    "waiting-for-dragon": "Waiting for seat {seat} to give the Dragon trick away.",
+    "you-are-out": "You have no cards left in this round.",
+    "not-your-turn": "It is not your turn (seat {turn} plays); out of turn only a bomb may be "
+                     "played on the table.",
+    "must-lead": "You lead: play something (you cannot pass).",
+    "must-fulfil-wish": "The wish binds you: play {rank!w:a-rank}.",
+    "bad-wish": "Not a rank to wish for: {rank!r}. Wish 2..10, B, D, K, A or none.",
+    "wish-without-mahjong": "Only a play with the Mah Jong may name a wish.",
+    "no-wish-pending": "There is no wish for you to name.",
+    "no-dragon-pending": "There is no Dragon trick to give away.",
+    "not-your-dragon": "The Dragon trick is seat {seat}'s to give away.",
+    "dragon-to-opponent": "The Dragon trick must go to an opponent, not to seat {seat}.",
+    # cards.py
+    "duplicate-card": "{card} is named twice.",
+    "bad-rank": "Not a rank: {token!r}. Ranks are 2..10, B (or J), D (or Q), K, A.",
+    # cards.py: the rank-only shorthand of a play (`/play 7 7`)
+    "ambiguous-cards": "Which {rank!w:ranks}? Every choice breaks a bomb; name the cards, e.g. "
+                       "{example}.",
+    "missing-rank": "You do not hold {count} {count!p:card|cards} of rank {rank}.",
+    # moves.py: why a play is refused
+    "no-cards": "Name the cards to play.",
+    "cards-not-in-hand": "You do not hold {cards}.",
+    "not-a-combination": "{cards} is not a combination.",
+    "bad-phoenix-reading": "The Phoenix cannot stand for {rank!w:a-rank} in {cards}.",
+    "dog-on-table": "Nothing can be played on the Dog, not even a bomb.",
+    "dog-not-lead": "The Dog can only be led, not played on a trick.",
+    "phoenix-on-dragon": "The Phoenix cannot be played on the Dragon.",
+    "bomb-on-table": "{play} does not beat the bomb {top}: only a higher bomb does.",
+    "wrong-kind": "{play} cannot be played on {top}: {kind!w:kind-a} does not go on "
+                  "{top_kind!w:kind-a}.",
+    "wrong-length": "{play} cannot be played on {top}: a play must have as many cards as the one it beats.",
+    "too-low": "{play} does not beat {top}.",
+    "wish-not-followed": "You must play {rank!w:a-rank}: the open wish (or a bomb).",
+    "not-a-bomb": "{cards} is not a bomb; only a bomb can be played out of turn.",
+    "bomb-on-empty-table":
+        "A bomb can be thrown in only while a play lies on the table; lead it in your turn.",
+}
+ERRORS.update(ENGINE_ERRORS)
 
-CATALOGS: dict[str, dict[str, str]] = {"en": {**INFO, **ERRORS, **HELP_TEXTS}}
+
+CATALOGS: dict[str, dict[str, str]] = {"en": {**INFO, **ERRORS, **HELP_TEXTS, **WEB_TEXTS}}
 
 # the other languages: lobby/locales/LANG/LC_MESSAGES/messages.mo (gettext, made with Babel from
 # the PO next to it; docs/translating.md), each holding the keys whose translation was made for

@@ -140,8 +140,10 @@ class Moderation:
         """The user's role if it is ``role`` or higher; LobbyError('not-allowed') otherwise."""
         have = await self.role_of(user)
         if _RANK[have] < _RANK[role]:
-            log.info("{user} tried /{command} without the role {role}", user=user.name,
-                     command=command, role=role)
+            if self.world.log_budget.allow(_source(user), "refused-command"):
+                log.info("{user} tried /{command} without the role {role} (further refusals "
+                         "of this minute are counted)", user=user.name, command=command,
+                         role=role)
             raise LobbyError("not-allowed", command=command, role=role)
         return have  # type: ignore[return-value]
 
@@ -490,3 +492,10 @@ def _guest_address(user: Any) -> str | None:
     if isinstance(host, str) and host != "?" and not is_loopback(host):
         return address_group(host)
     return None
+
+
+def _source(user: Any) -> str:
+    """Where a user's lines come from, for the log's budget: the address group of its
+    connection (the wire's session tells it), else the name."""
+    address = getattr(user.listener, "address", None)
+    return address_group(address) if isinstance(address, str) and address != "?" else user.key

@@ -40,7 +40,7 @@ if TYPE_CHECKING:
     from lobby.table import TableActor
     from lobby.world import World
 from lobby.records import GameArchive, Participant, finished_game
-from lobby.tichu.actions import Action
+from lobby.tichu import Action
 
 __all__ = ["Persistence"]
 
@@ -126,6 +126,7 @@ class Persistence:
         self._forget(number)
         humans = [n for n in table.players if n not in table.bots]
         d = self.journal.finish_table(number, game)
+        d.addBoth(self.archive.game_saved)       # the cached history, ranking ... change
         d.addCallbacks(self._saved, self._not_saved, errbackArgs=(number, humans))
         return d
 

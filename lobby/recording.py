@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 
     from lobby.records import GameArchive
     from lobby.table import TableActor
-    from lobby.tichu.actions import Action
+    from lobby.tichu import Action
 
 __all__ = ["Deliver", "TableRecorder", "Recorder"]
 

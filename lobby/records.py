@@ -38,16 +38,16 @@ import json
 import sqlite3
 import time
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Sequence
+
+from twisted.internet.defer import Deferred, succeed
 
 from lobby.accounts import name_key
 from lobby.bswlog import bsw_log
 from lobby.events import game_event
 from lobby.messages import LobbyError
 from lobby.rating import INITIAL, rate_game
-from lobby.tichu.actions import Exchange, action_from_json
-from lobby.tichu.cards import format_cards, parse_cards, sort_cards
-from lobby.tichu.match import Match, MatchOptions
+from lobby.tichu import Exchange, Match, MatchOptions, action_from_json, format_cards, parse_cards, sort_cards
 
 __all__ = ["KINDS", "Participant", "FinishedGame", "GameRecord", "GameSummary", "PlayerStats",
            "RankingRow", "ReplayRound", "GameReplay", "GameArchive", "finished_game", "analyse",
@@ -57,6 +57,8 @@ if TYPE_CHECKING:
     from twisted.internet.defer import Deferred
 
 KINDS = ("registered", "guest", "bot")
+#: entries of each of the archive's caches (the oldest goes first)
+ARCHIVE_CACHE_SIZE = 256
 
 
 @dataclass(frozen=True, slots=True)
@@ -501,36 +503,70 @@ class GameArchive:
 
     def __init__(self, store: Any) -> None:
         self.store = store
+        #: answers that cannot change: a stored game's replay and .tch text, kept per game (and
+        #: round); the others (history, statistics, ranking) until the next game is saved.
+        #: Bounded: the oldest entry goes first (docs/operations.md, "Abuse budgets")
+        self._final: dict[Any, Any] = {}
+        self._until_next_game: dict[Any, Any] = {}
+        #: counts for the operator and the tests: answers from the cache, and from the database
+        self.cache_hits = 0
+        self.cache_misses = 0
+
+    def _cached(self, cache: dict[Any, Any], key: Any,
+                query: Callable[[], "Deferred[Any]"]) -> "Deferred[Any]":
+        if key in cache:
+            self.cache_hits += 1
+            return succeed(cache[key])
+        self.cache_misses += 1
+
+        def keep(result: Any) -> Any:
+            if len(cache) >= ARCHIVE_CACHE_SIZE:
+                cache.pop(next(iter(cache)))
+            cache[key] = result
+            return result
+        return query().addCallback(keep)
 
     def save(self, game: FinishedGame) -> "Deferred[GameRecord]":
-        """Store a finished game (one transaction); fires with its GameRecord (``game_id``)."""
-        return self.store.run_transaction(insert_game, game)
+        """Store a finished game (one transaction); fires with its GameRecord (``game_id``).
+        The cached history, statistics and ranking are forgotten (they change with it)."""
+        return self.store.run_transaction(insert_game, game).addBoth(self.game_saved)
+
+    def game_saved(self, result: Any = None) -> Any:
+        """A game was stored (here or by the journal's finishing transaction): the cached
+        answers that change with it (history, statistics, ranking) are forgotten."""
+        self._until_next_game.clear()
+        return result
 
     def recent_games(self, name: str, limit: int = 10) -> "Deferred[list[GameSummary]]":
         """``/history NAME``: the player's last ``limit`` games, newest first."""
-        return self.store.run_query(_recent_games, name, limit)
+        return self._cached(self._until_next_game, ("history", name.lower(), limit),
+                            lambda: self.store.run_archive(_recent_games, name, limit))
 
     def load(self, game_id: int) -> "Deferred[GameRecord | None]":
         """``/replay GAME``: the stored game (a GameRecord) or None."""
-        return self.store.run_query(_load_game, int(game_id))
+        return self.store.run_archive(_load_game, int(game_id))
 
     def player_stats(self, name: str) -> "Deferred[PlayerStats | None]":
         """``/finger NAME``: PlayerStats, or None for a player without saved games."""
-        return self.store.run_query(_player_stats, name)
+        return self._cached(self._until_next_game, ("stats", name.lower()),
+                            lambda: self.store.run_archive(_player_stats, name))
 
     def top_players(self, limit: int = 10) -> "Deferred[list[RankingRow]]":
         """``/rangliste``: the best ``limit`` ratings (RankingRow list)."""
-        return self.store.run_query(_top_players, limit)
+        return self._cached(self._until_next_game, ("ranking", limit),
+                            lambda: self.store.run_archive(_top_players, limit))
 
     def replay(self, game_id: int, round_no: int | None = None) -> "Deferred[GameReplay]":
         """``/replay GAME [ROUND]``: the game replayed (a whole replay of its record, on the
-        worker thread); fails with ``LobbyError`` ``no-such-game`` or ``no-such-round``."""
+        archive's thread, once: a stored game never changes, so its replay is cached); fails
+        with ``LobbyError`` ``no-such-game`` or ``no-such-round``."""
         def replay(conn: sqlite3.Connection) -> GameReplay:
             rec = _load_game(conn, int(game_id))
             if rec is None:
                 raise LobbyError("no-such-game", game=game_id)
             return replay_game(rec, round_no)
-        return self.store.run_query(replay)
+        return self._cached(self._final, ("replay", int(game_id), round_no),
+                            lambda: self.store.run_archive(replay))
 
     def tch_log(self, game_id: int) -> "Deferred[str]":
         """The BSW ``.tch`` text of a stored game, for ``/tchlog GAME`` (and for a web view of
@@ -544,7 +580,8 @@ class GameArchive:
             if row[0] is None:
                 raise LobbyError("no-tch-log", game=game_id)
             return str(row[0])
-        return self.store.run_query(load)
+        return self._cached(self._final, ("tch", int(game_id)),
+                            lambda: self.store.run_archive(load))
 
     def bswlog(self, game_id: int) -> "Deferred[str | None]":
         """The stored BSW ``.tch`` text of a game (None: no such game, or option log off)."""

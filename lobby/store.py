@@ -205,6 +205,16 @@ MIGRATIONS: list[Migration] = [
         # a code of lobby.messages.LANGUAGES (de, en, fr, es, da), or NULL: the server's --lang
         "ALTER TABLE accounts ADD COLUMN language TEXT",
     ]),
+    # issue 23: throttle, never lock out -- the address groups an account logged in from are
+    # remembered (protocol/guard.py: failures from other addresses never delay them)
+    Migration(6, "the address groups an account logged in from", [
+        """CREATE TABLE login_addresses (
+               name_key      TEXT NOT NULL,
+               address_group TEXT NOT NULL,     -- an IPv4 address, an IPv6 prefix
+               last_login    REAL NOT NULL,
+               PRIMARY KEY (name_key, address_group)
+           ) WITHOUT ROWID""",
+    ]),
 ]
 
 
@@ -272,9 +282,14 @@ class Store:
     """The lobby's database. Every public method returns a Deferred and runs on the runner."""
 
     def __init__(self, path: str, run: Callable[..., "Deferred[Any]"] = inline_runner,
-                 migrations: Sequence[Migration] = MIGRATIONS) -> None:
+                 migrations: Sequence[Migration] = MIGRATIONS,
+                 archive_run: Callable[..., "Deferred[Any]"] | None = None) -> None:
         self.path = path
         self._run = run
+        #: the archive's reads (records, replays: ``run_archive``) on a thread and a read-only
+        #: connection of their own, so log-in look-ups never queue behind them (None: ``_run``)
+        self._archive_run = archive_run
+        self._archive_conn: sqlite3.Connection | None = None
         self._migrations = sorted(migrations, key=lambda m: m.version)
         self._conn: sqlite3.Connection | None = None
         self._closed: Deferred[None] | None = None
@@ -284,8 +299,10 @@ class Store:
     @classmethod
     def threaded(cls, path: str, reactor: Any,
                  migrations: Sequence[Migration] = MIGRATIONS) -> "Store":
-        """A store with its own worker thread (stopped by ``close()``)."""
-        return cls(path, ThreadRunner(reactor), migrations)
+        """A store with its own worker thread and one more for the archive's reads (both
+        stopped by ``close()``)."""
+        return cls(path, ThreadRunner(reactor), migrations,
+                   archive_run=ThreadRunner(reactor, "tichu-archive"))
 
     # ---- life cycle -------------------------------------------------------------------------
     def open(self) -> "Deferred[int]":
@@ -300,12 +317,16 @@ class Store:
         if self._here is not None:           # (the caller's thread: the one that opened it)
             here, self._here = self._here, None
             here.close()
+        archive = self._archive_run
+        if archive is not None and self._archive_conn is not None:
+            archive(self._close_archive)     # (its thread: the one that opened it)
         d = self._closed = self._run(self._close)
 
         def stop_thread(result: Any) -> Any:
-            stop = getattr(self._run, "stop", None)
-            if stop is not None:
-                stop()
+            for runner in (self._run, archive):
+                stop = getattr(runner, "stop", None)
+                if stop is not None:
+                    stop()
             return result
 
         return d.addBoth(stop_thread)
@@ -487,6 +508,32 @@ class Store:
         statement commits on its own). Fires with its result."""
         return self._run(lambda: fn(self._db(), *args))
 
+    def run_archive(self, fn: Callable[..., T], *args: Any) -> "Deferred[T]":
+        """Run the read ``fn(connection, *args)`` of the archive (``/replay``, ``/history``,
+        ...) on the archive's own thread and read-only connection (WAL lets it read while the
+        worker thread writes), so a flood of archive queries never delays a log-in's look-up
+        on the worker thread; on the worker thread itself for an in-memory store."""
+        archive = self._archive_run
+        if (archive is None or self._conn is None or self._closed is not None
+                or self.path == ":memory:" or "mode=memory" in self.path):
+            return self.run_query(fn, *args)
+        return archive(self._archive_query, fn, args)
+
+    def _archive_query(self, fn: Callable[..., T], args: tuple[Any, ...]) -> T:
+        conn = self._archive_conn
+        if conn is None:
+            conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False,
+                                   uri=self.path.startswith("file:"))
+            conn.execute("PRAGMA busy_timeout = 5000")
+            conn.execute("PRAGMA query_only = 1")
+            self._archive_conn = conn
+        return fn(conn, *args)
+
+    def _close_archive(self) -> None:
+        conn, self._archive_conn = self._archive_conn, None
+        if conn is not None:
+            conn.close()
+
     def run_transaction(self, fn: Callable[..., T], *args: Any) -> "Deferred[T]":
         """Run ``fn(connection, *args)`` inside one ``BEGIN IMMEDIATE ... COMMIT`` on the worker
         thread: all of it is committed, or (on any exception) none of it."""
@@ -553,6 +600,24 @@ class Store:
         server's default). Fires False if there is no such account."""
         return self._run(self._update, "UPDATE accounts SET language = ? WHERE name_key = ?",
                          (language, name_key(name)))
+
+    def note_login_address(self, name: str, group: str, now: float) -> "Deferred[bool]":
+        """``name`` logged in from the address group ``group`` at ``now`` (remembered)."""
+        return self._run(self._update,
+                         "INSERT INTO login_addresses (name_key, address_group, last_login) "
+                         "VALUES (?, ?, ?) ON CONFLICT (name_key, address_group) "
+                         "DO UPDATE SET last_login = excluded.last_login",
+                         (name_key(name), group, now))
+
+    def login_addresses(self, since: float) -> "Deferred[list[tuple[str, str]]]":
+        """Every (name key, address group) with a log-in after ``since``; older ones are
+        forgotten (deleted) first."""
+        def query() -> list[tuple[str, str]]:
+            conn = self._db()
+            conn.execute("DELETE FROM login_addresses WHERE last_login < ?", (since,))
+            return [(str(k), str(g)) for k, g in conn.execute(
+                "SELECT name_key, address_group FROM login_addresses")]
+        return self._run(query)
 
     def _update(self, sql: str, params: tuple[Any, ...]) -> bool:
         return self._db().execute(sql, params).rowcount > 0

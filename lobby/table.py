@@ -55,6 +55,7 @@ from __future__ import annotations
 
 import math
 import random
+import secrets
 from collections import deque
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Mapping
@@ -72,7 +73,7 @@ from lobby.bots.player import (
     is_bot_level,
     round_history,
 )
-from lobby.events import Event, error_event, game_event, jsonable
+from lobby.events import Event, error_event, game_event
 from lobby.messages import LobbyError, Number, one_of
 from lobby.numbers import ascii_int
 from lobby.recording import Deliver, TableRecorder
@@ -81,20 +82,27 @@ from lobby.table_commands import TABLE_COMMANDS, TableArgs
 from lobby.table_options import TableOptions, options_from_saved
 from lobby.table_options import find as find_option
 from lobby.table_views import TableViews
-from lobby.tichu.actions import (
+from lobby.tichu import (
+    TURNIER_ROUNDS,
     Action,
     CallTichu,
+    Card,
     Exchange,
     GiveDragon,
     GrandTichu,
+    Match,
     Pass,
     Play,
+    Rejected,
     Wish,
+    classify,
+    format_cards,
+    initial_seating,
+    json_data,
+    parse_play,
+    parse_wish,
+    sort_cards,
 )
-from lobby.tichu.cards import Card, format_cards, parse_play, parse_wish, sort_cards
-from lobby.tichu.combos import classify
-from lobby.tichu.errors import Rejected
-from lobby.tichu.match import TURNIER_ROUNDS, Match, initial_seating
 
 __all__ = ["TableActor", "TableOptions", "Deliver", "TABLE_COMMANDS", "WAITING", "PLAYING",
            "FINISHED"]
@@ -168,7 +176,9 @@ class TableActor:
         self.halted = False
         self._window_until: float | None = None
         self._window_call: IDelayedCall | None = None
-        self._rng = random.Random()
+        #: the deals' seeds (and drawn bot seeds) unless the host sets /option seed: from the
+        #: operating system's randomness (secrets), never a predictable generator
+        self._rng: random.Random = secrets.SystemRandom()
         self.games_started = 0
         #: explicit deals for the next game (tests, duplicate play): a list of deals, each four
         #: sequences of 14 cards in deal order; the seed still decides the rounds after them
@@ -1079,7 +1089,7 @@ class TableActor:
         result["players"] = list(self.players)
         result["bots"] = self.bot_list()
         result["seed"] = self.seed
-        self.result = jsonable(result)
+        self.result = json_data(result)
         if self.recorder is not None:
             self.recorder.finished(self)
 

@@ -22,7 +22,7 @@ from dataclasses import asdict, dataclass, field, make_dataclass
 from typing import Any, Iterable, Mapping
 
 from lobby.messages import LobbyError, Msg, text
-from lobby.tichu.match import MatchOptions
+from lobby.tichu import MatchOptions
 
 __all__ = ["OptionSpec", "OPTIONS", "TableOptions", "find", "changed", "defaults",
            "options_from_saved", "about", "help_params", "options_markdown", "ON_WORDS", "OFF_WORDS"]

@@ -1,7 +1,7 @@
 """The translations of the catalog: gettext PO files, compiled to .mo, one per language.
 
-English is the base: its templates are the dicts of lobby/messages.py (and the engine's
-lobby/tichu/errors.py). Every other language is the file lobby/locales/LANG/LC_MESSAGES/
+English is the base: its templates are the dicts of lobby/messages.py (the engine's refusals
+included: ``ENGINE_ERRORS``). Every other language is the file lobby/locales/LANG/LC_MESSAGES/
 messages.po, made and kept with Babel (``pybabel extract/update/compile``, docs/translating.md),
 in which each message is
 

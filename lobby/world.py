@@ -43,6 +43,7 @@ from twisted.logger import Logger
 from lobby.accounts import name_key
 from lobby.addresses import address_group
 from lobby.events import Event, Listener
+from lobby.log_budget import LogBudget
 from lobby.messages import LobbyError, Msg
 from lobby.recording import Deliver, Recorder
 
@@ -77,17 +78,44 @@ INVISIBLE_CATEGORIES = frozenset({"Cc", "Cf", "Zl", "Zp"})
 KEPT_FORMAT = frozenset({"\u200c", "\u200d"})
 
 
+#: characters that are not format characters but print as nothing: the Hangul fillers, the
+#: blank Braille pattern, the Khmer inherent vowels, the musical symbols' invisible beams...; a
+#: line of nothing but these (and spaces) looks blank and is refused like an invisible one
+BLANK_LOOKING = frozenset("\u115f\u1160\u3164\uffa0\u2800\u17b4\u17b5\u180e\u2062\u2063"
+                          "\u2064\u034f\U0001d159\U0001d173\U0001d174\U0001d175"
+                          "\U0001d176\U0001d177\U0001d178\U0001d179\U0001d17a\u3000")
+#: combining marks in a row on one character ("Zalgo" text that spills over the lines above
+#: and below); more are refused (``too-many-marks``). Scripts that stack marks need 3 at most
+MAX_COMBINING_RUN = 4
+
+
 def visible_text(text: str) -> str:
     """What somebody says (speech, whispers, announcements) without the characters that are
     invisible or rearrange the reader's line (``INVISIBLE_CATEGORIES``, but not
-    ``KEPT_FORMAT``). LobbyError 'invisible-text' when nothing visible is left."""
+    ``KEPT_FORMAT``). LobbyError 'invisible-text' when nothing visible is left (blank-looking
+    characters, ``BLANK_LOOKING``, count as nothing), 'too-many-marks' for a run of more than
+    ``MAX_COMBINING_RUN`` combining marks."""
     if text.isascii() and text.isprintable():
         return text
-    kept = "".join(c for c in text if c in KEPT_FORMAT
-                   or unicodedata.category(c) not in INVISIBLE_CATEGORIES)
-    if not kept.strip():
+    kept_chars: list[str] = []
+    visible = False
+    run = 0
+    for c in text:
+        category = unicodedata.category(c)
+        if c not in KEPT_FORMAT and category in INVISIBLE_CATEGORIES:
+            continue
+        kept_chars.append(c)
+        if category in ("Mn", "Me"):
+            run += 1
+            if run > MAX_COMBINING_RUN:
+                raise LobbyError("too-many-marks", limit=MAX_COMBINING_RUN)
+            continue
+        run = 0
+        if not visible and c not in BLANK_LOOKING and not c.isspace():
+            visible = True
+    if not visible:
         raise LobbyError("invisible-text")
-    return kept
+    return "".join(kept_chars)
 
 
 @dataclass(frozen=True, slots=True)
@@ -234,6 +262,8 @@ class World:
         self.on_new_table: Callable[["TableActor"], None] | None = None
         #: lobby.moderation.Moderation (mute lists, silence, bans) when the server has one
         self.moderation: Any = None
+        #: the log lines a client can cause: the first of each minute written, the rest counted
+        self.log_budget = LogBudget(clock)
         #: True once a shutdown was announced: no new tables, no new games
         self.closing = False
         #: the journal and game records (lobby/persistence.py): every new table is built with it

@@ -77,6 +77,10 @@ class CommandContext(Protocol):
     def failure_delay(self) -> Any:
         """A Deferred that fires after the pause that follows a wrong password."""
 
+    def speech_allowed(self, channel: str, text: str) -> bool:
+        """protocol.guard's speech budget of the address group for ``channel`` (a room, the
+        tells to one recipient): False drops the line; LobbyError when it is refused."""
+
 
 Handler = Callable[[CommandContext, dict[str, str]], "Awaitable[None] | None"]
 
@@ -94,6 +98,10 @@ class Command(CommandKeys):
     #: the least role that may use it ("moderator", "admin"; None: everybody); /help lists it
     #: only for users with that role (lobby/moderation.py checks the role when it is used)
     role: str | None = None
+    #: what it costs in the connection's and the address group's budget of work, in ordinary
+    #: commands (1: paid by the line's flood-control token alone; more: an archive query, a
+    #: replay -- protocol.guard ``ConnectionGuard.command_cost``, docs/operations.md)
+    cost: int = 1
 
     def summary_text(self, lang: str = "en") -> str:
         return text(self.summary_key, lang, **self.help_params)
@@ -128,13 +136,13 @@ class CommandTable:
     def command(self, name: str, args: str = "", *, aliases: tuple[str, ...] = (),
                 needs_login: bool = True, secret: bool = False,
                 help_params: Mapping[str, Any] | None = None,
-                role: str | None = None) -> Callable[[Handler], Handler]:
+                role: str | None = None, cost: int = 1) -> Callable[[Handler], Handler]:
         """Decorator: register the decorated function as the handler of a new command (its
         summary and help are the catalog's ``cmd-NAME`` and ``cmd-NAME-help``; ``help_params``
         fill the fields the help's template names)."""
         def register(handler: Handler) -> Handler:
             self.add(Command(name, parse_spec(args), handler, tuple(aliases), needs_login,
-                             secret, dict(help_params or {}), role))
+                             secret, dict(help_params or {}), role, cost))
             return handler
         return register
 
@@ -304,10 +312,13 @@ def _wwho(ctx: CommandContext, args: dict[str, str]) -> None:
 
 @COMMANDS.command("tell", "NAME TEXT...", aliases=("whisper",))
 def _tell(ctx: CommandContext, args: dict[str, str]) -> None:
+    if ctx.world.online(args["name"]) is not None \
+            and not ctx.speech_allowed("tell " + args["name"].lower(), args["text"]):
+        return          # (the speech budget of the tells to that recipient: protocol.guard)
     ctx.world.tell(_me(ctx), args["name"], args["text"])
 
 
-@COMMANDS.command("finger", "[NAME]")
+@COMMANDS.command("finger", "[NAME]", cost=2)
 async def _finger(ctx: CommandContext, args: dict[str, str]) -> None:
     name = args.get("name") or _me(ctx).name      # without a name: your own
     account = await ctx.store.get_account(name)

@@ -32,10 +32,15 @@ attempts is limited like a sequence of failed ones:
   always count;
 - per connection, at most ``password_attempts_per_connection`` in the last 60 s
   (``too-many-attempts-here``), counted the same way;
-- per account, across all addresses: after ``account_failures_before_delay`` failures in a row
-  every further attempt waits a growing delay (``account_delay_first`` seconds, doubled with
-  each failure, at most ``account_delay_max``; ``account-wait``). A success resets it; failures
-  are forgotten ``account_failures_forgotten`` seconds after the last one.
+- throttle, never lock out: failures are counted per (account, address group); after
+  ``account_failures_before_delay`` of them every further attempt from that group waits a
+  growing delay (``account_delay_first`` seconds, doubled with each failure, at most
+  ``account_delay_max``; ``account-wait``). The same count over the address groups the account
+  never logged in from is the account's ceiling, which slows only such groups: a group the
+  account logged in from (remembered ``known_address_days`` in the store, ``load_known``; a
+  guest's address for its reconnect key, in memory) is never delayed by failures elsewhere. A
+  success resets both; failures are forgotten ``account_failures_forgotten`` seconds after the
+  last one.
 
 ``Guard.registration_attempt(session)`` allows ``registrations_per_hour`` new accounts per address
 group in the last hour (``too-many-registrations``). ``Guard.failure_delay()`` is the pause after
@@ -98,14 +103,18 @@ class Limits:
     password_attempts_per_connection: int = option(0, public=3, help=(
         "password attempts per connection per minute, counted the same way (default {default})"))
     account_failures_before_delay: int = option(0, public=3, help=(
-        "wrong passwords for one account (from any address) before each further attempt waits "
-        "a growing delay (default {default})"))
+        "wrong passwords for one account from one address group before each further attempt "
+        "from there waits a growing delay; the same count over the address groups the account "
+        "never used slows only those (default {default})"))
     account_delay_max: float = option(0.0, public=900.0, help=(
         "the longest such delay (default {default})"))
     account_delay_first: float = option(5.0, help=(
         "the first such delay, doubled with each further failure (default {default})"))
     account_failures_forgotten: float = option(3600.0, help=(
         "an account's failures are forgotten this long after the last one (default {default})"))
+    known_address_days: float = option(90.0, metavar="DAYS", help=(
+        "how long an address group an account logged in from is remembered; wrong passwords "
+        "from other addresses never delay a log-in from there (default {default})"))
     registrations_per_hour: int = option(0, public=5, help=(
         "new accounts (/register) per IP address or IPv6 /64 per hour (default {default})"))
     login_failure_delay: float = option(0.0, public=3.0, help=(
@@ -138,6 +147,14 @@ class Limits:
         "a line at the guest confirmation of an unregistered name is dropped unseen (it may be "
         "a password typed ahead); within this time of the question the question is asked "
         "again, later the login prompt follows (default {default})"))
+    typeahead_after_refusal: float = option(0.0, public=1.0, help=(
+        "after any refusal at the log-in (bad-name, banned, wrong-password ...) a line that "
+        "arrives within this time is dropped unseen, never taken as a name; lines already "
+        "received then are dropped always (default {default})"))
+    log_lines_per_minute: int = option(3, help=(
+        "log lines of one kind (connects, disconnects, log-ins, log-in failures, refused "
+        "commands) one address group may cause in a minute; the others are counted and "
+        "summarised in one line (default {default}; 0: log every line)"))
     max_tables_per_user: int = option(0, public=2, help=(      # as on BSW: a seat at one table
         "open tables one user hosts or sits at (default {default})"))   # and one more hosted
     max_seats_per_user: int = option(0, public=1, help=(
@@ -163,6 +180,34 @@ class Limits:
         "{default}); past it they are ignored, then the connection is closed"))
     telnet_commands_burst: int = option(0, public=400, metavar="N", help=(
         "telnet commands at once (default {default})"))
+    # speech (issue 23): per address group and channel (a room: the lobby, a table's room; the
+    # tells to one recipient), loopback included (a proxy in front passes the addresses)
+    speech_per_second: float = option(0.0, public=1.0, metavar="LINES", help=(
+        "lines one address group may say per second on average in one room, and tell one "
+        "recipient (default {default}); over it a line is not sent"))
+    speech_burst: int = option(0, public=15, metavar="LINES", help=(
+        "lines one address group may say at once in one room or tell one recipient (default "
+        "{default})"))
+    repeat_window: float = option(0.0, public=30.0, metavar="SECONDS", help=(
+        "a line said again in a row (the same text in the same room or to the same recipient, "
+        "from the same address group) within this time is not sent (default {default})"))
+    speech_kick: int = option(0, public=200, metavar="LINES", help=(
+        "lines over the speech budget after which a connection that keeps talking is closed "
+        "(default {default})"))
+    # the budget of work: commands that cost more than an ordinary one (an archive query, a
+    # replay: the cost each command declares, protocol/commands.py), per connection and per
+    # address group (loopback exempt unless limit_loopback)
+    work_per_second: float = option(0.0, public=2.0, metavar="UNITS", help=(
+        "the budget of work of one connection, in ordinary commands per second: the commands "
+        "that declare a cost above 1 (/replay 5, /tchlog 5, /history 3, /rangliste 3, /finger "
+        "2) spend it (default {default})"))
+    work_burst: int = option(0, public=20, metavar="UNITS", help=(
+        "the budget of work of one connection at once (default {default})"))
+    group_work_per_second: float = option(0.0, public=6.0, metavar="UNITS", help=(
+        "the budget of work of one address group per second (default {default}; loopback "
+        "exempt unless --limit-loopback)"))
+    group_work_burst: int = option(0, public=60, metavar="UNITS", help=(
+        "the budget of work of one address group at once (default {default})"))
 
     @classmethod
     def public(cls, **overrides: Any) -> "Limits":
@@ -390,6 +435,8 @@ class Guard:
         self.limits = limits
         self.clock = clock
         self.world = world
+        if world is not None:             # the log lines a client can cause (lobby/log_budget)
+            world.log_budget.per_minute = limits.log_lines_per_minute
         #: the log-in and idle deadlines of every connection: one timer of the clock for all
         self.wheel = TimerWheel(clock)
         self.total = 0
@@ -397,8 +444,18 @@ class Guard:
         self._attempts: dict[str, deque[float]] = {}         # address group -> attempt times
         self._account_failures: dict[str, tuple[int, float]] = {}   # key -> (count, last)
         self._registrations: dict[str, deque[float]] = {}    # address group -> times
-        #: address group -> keys of the accounts that logged in from there (see password_attempt)
+        #: address group -> keys of the accounts that logged in from there (see password_attempt;
+        #: loaded from the store's login_addresses by ``load_known``, kept there by ``_logged_in``)
         self._known: dict[str, set[str]] = {}
+        #: (account key, address group) -> (failures, last): the growing delay of one pair
+        self._pair_failures: dict[tuple[str, str], tuple[int, float]] = {}
+        #: the store that remembers the address groups of the accounts (None: memory only)
+        self.store: Any = None
+        #: address group -> its share of the budget of work (``ConnectionGuard.command_cost``)
+        self._group_work: dict[str, Allowance] = {}
+        #: (address group, channel) -> its speech budget, and the last line said there
+        self._speech: dict[tuple[str, str], Allowance] = {}
+        self._last_said: dict[tuple[str, str], tuple[str, float]] = {}
         #: what a refused password attempt was refused for -> when that was last logged
         self._refusals_logged: dict[str, float] = {}
         #: counters for the operator and the tests
@@ -423,9 +480,11 @@ class Guard:
             code = "too-many-connections"
         if code is not None:
             self.stats["refused"] += 1
-            log.info("refused a connection from {host}: {code} ({total} open, {here} from there)",
-                     host=host, code=code, total=self.total,
-                     here=self.per_ip.get(address_group(host), 0))
+            world = self.world if self.world is not None else session.world
+            if world.log_budget.allow(address_group(host), "refused-connection"):
+                log.info("refused a connection from {host}: {code} ({total} open, {here} from "
+                         "there)", host=host, code=code, total=self.total,
+                         here=self.per_ip.get(address_group(host), 0))
             session.sendLine(_error_text(code, limit=limits.max_per_ip))
             session.state = "closed"
             session.transport.loseConnection()
@@ -470,15 +529,21 @@ class Guard:
         host = peer_host(session)
         group = address_group(host)
         key = account.lower() if account else None
-        # the account first: its delay holds whatever the address or connection
+        # an address group the account logged in from before (remembered for
+        # known_address_days): failures from elsewhere never delay it (throttle, never lock out)
+        known = key is not None and kind == "login" and key in self._known.get(group, ())
         if key is not None and limits.account_failures_before_delay:
-            wait = self._account_wait(key, now)
+            # the growing delay of this (account, address group); the account's own ceiling,
+            # counted over the groups it never used, slows only such groups
+            wait = self._delay_wait(self._pair_failures, (key, group), now)
+            if wait <= 0 and not known:
+                wait = self._delay_wait(self._account_failures, key, now)
             if wait > 0:
                 if self._log_refusal("account " + key, now):
-                    log.info("password attempt for {account} from {host} refused: {count} "
+                    log.info("password attempt for {account} from {host} refused: too many "
                              "failures, next attempt in {seconds} s (further refusals of this "
                              "minute are counted, not logged)", account=account, host=host,
-                             count=self._account_failures[key][0], seconds=_ceil(wait))
+                             seconds=_ceil(wait))
                 raise LobbyError("account-wait", name=account, seconds=_ceil(wait))
         conn_window: deque[float] | None = None
         connection = session._guard if isinstance(session._guard, ConnectionGuard) else None
@@ -493,7 +558,6 @@ class Guard:
                              "refusals of this minute are counted, not logged)", host=host)
                 raise LobbyError("too-many-attempts-here", seconds=_ceil(wait))
         addr_window: deque[float] | None = None
-        known = key is not None and kind == "login" and key in self._known.get(group, ())
         if limits.login_attempts_per_minute and self._limited(host) and not known:
             addr_window = self._attempts.setdefault(group, deque())
             wait = _window_wait(addr_window, limits.login_attempts_per_minute, 60.0, now)
@@ -512,19 +576,23 @@ class Guard:
             conn_window.append(now)
         if key is not None and limits.account_failures_before_delay:
             # running attempts count as failures until they succeed (a simultaneous burst)
-            count, _ = self._account_failures.get(key, (0, now))
-            self._account_failures[key] = (count + 1, now)
-            if len(self._account_failures) > 100000:
-                self._forget_accounts(now)
-        return Attempt(self, kind, key, now, addr_window, conn_window, group)
+            counters: list[dict[Any, tuple[int, float]]] = [self._pair_failures]
+            if not known:
+                counters.append(self._account_failures)
+            for counter, k in zip(counters, ((key, group), key)):
+                count, _ = counter.get(k, (0, now))
+                counter[k] = (count + 1, now)
+                if len(counter) > 100000:
+                    self._forget_failures(counter, now)
+        return Attempt(self, kind, key, now, addr_window, conn_window, group, known)
 
-    def _account_wait(self, key: str, now: float) -> float:
-        entry = self._account_failures.get(key)
+    def _delay_wait(self, counter: dict[Any, tuple[int, float]], key: Any, now: float) -> float:
+        entry = counter.get(key)
         if entry is None:
             return 0.0
         count, last = entry
         if now - last >= self.limits.account_failures_forgotten:
-            del self._account_failures[key]
+            del counter[key]
             return 0.0
         excess = count - self.limits.account_failures_before_delay
         if excess < 0:
@@ -534,20 +602,25 @@ class Guard:
             delay = min(delay, self.limits.account_delay_max)
         return last + delay - now
 
-    def _forget_accounts(self, now: float) -> None:
-        for k in [k for k, (_, last) in self._account_failures.items()
+    def _forget_failures(self, counter: dict[Any, tuple[int, float]], now: float) -> None:
+        for k in [k for k, (_, last) in counter.items()
                   if now - last >= self.limits.account_failures_forgotten]:
-            del self._account_failures[k]
+            del counter[k]
 
-    def _account_failed(self, key: str, now: float) -> None:
-        count, _ = self._account_failures.get(key, (1, now))
-        self._account_failures[key] = (count, now)   # counted at the start; the delay from now
+    def _account_failed(self, key: str, group: str, known: bool, now: float) -> None:
+        for counter, k in ((self._pair_failures, (key, group)), (self._account_failures, key)):
+            if counter is self._account_failures and known:
+                continue
+            count, _ = counter.get(k, (1, now))
+            counter[k] = (count, now)   # counted at the start; the delay from now
 
-    def _account_succeeded(self, key: str) -> None:
+    def _account_succeeded(self, key: str, group: str) -> None:
+        self._pair_failures.pop((key, group), None)
         self._account_failures.pop(key, None)
 
-    def _logged_in(self, group: str, key: str) -> None:
-        """``key`` logged in from ``group``: known there from now on (memory only, bounded)."""
+    def _logged_in(self, group: str, key: str, remember: bool = True) -> None:
+        """``key`` logged in from ``group``: known there from now on (in memory, bounded; a
+        registered account's also in the store, for ``known_address_days``)."""
         known = self._known.get(group)
         if known is None:
             if len(self._known) >= 100000:
@@ -555,6 +628,26 @@ class Guard:
             known = self._known[group] = set()
         if len(known) < 10000:
             known.add(key)
+        if remember and self.store is not None and self.limits.known_address_days > 0:
+            self.store.note_login_address(key, group, self.clock.seconds()).addErrback(
+                lambda f: log.failure("remembering the address of {account}", f, account=key))
+
+    def note_guest(self, session: "Session", name: str) -> None:
+        """A guest entered as ``name``: its address group is known for the name's reconnect key
+        (memory only; a guest's key follows the rule of a password)."""
+        self._logged_in(address_group(peer_host(session)), name.lower(), remember=False)
+
+    def load_known(self, store: Any) -> "Deferred[int]":
+        """Remember the address groups of the accounts' log-ins of the last
+        ``known_address_days`` (older ones are deleted); from now on new ones are stored."""
+        self.store = store
+        since = self.clock.seconds() - self.limits.known_address_days * 86400.0
+
+        def loaded(rows: list[tuple[str, str]]) -> int:
+            for key, group in rows:
+                self._logged_in(group, key, remember=False)
+            return len(rows)
+        return store.login_addresses(since).addCallback(loaded)
 
     def registration_attempt(self, session: "Session") -> "Registration":
         """Admit one new account from the session's address group: a ``Registration`` (call
@@ -614,13 +707,15 @@ def _window_wait(window: deque[float], limit: int, span: float, now: float) -> f
 class Attempt:
     """One admitted password attempt (``Guard.password_attempt``); end it once."""
 
-    __slots__ = ("guard", "kind", "key", "stamp", "addr_window", "conn_window", "group", "ended")
+    __slots__ = ("guard", "kind", "key", "stamp", "addr_window", "conn_window", "group", "ended",
+                 "known")
 
     def __init__(self, guard: Guard | None, kind: str, key: str | None, stamp: float,
                  addr_window: deque[float] | None, conn_window: deque[float] | None,
-                 group: str = "?") -> None:
+                 group: str = "?", known: bool = False) -> None:
         self.guard = guard
         self.group = group
+        self.known = known
         self.kind = kind
         self.key = key
         self.stamp = stamp
@@ -644,7 +739,7 @@ class Attempt:
             if self.key is not None:
                 self.guard._logged_in(self.group, self.key)
         if self.key is not None and self.guard.limits.account_failures_before_delay:
-            self.guard._account_succeeded(self.key)
+            self.guard._account_succeeded(self.key, self.group)
 
     def failed(self) -> None:
         """The password was wrong: it stays counted; the account's delay runs from now."""
@@ -652,7 +747,8 @@ class Attempt:
             return
         self.ended = True
         if self.key is not None and self.guard.limits.account_failures_before_delay:
-            self.guard._account_failed(self.key, self.guard.clock.seconds())
+            self.guard._account_failed(self.key, self.group, self.known,
+                                       self.guard.clock.seconds())
 
 
 class Registration:
@@ -684,7 +780,7 @@ class ConnectionGuard:
 
     __slots__ = ("guard", "session", "host", "bucket", "warned", "dropped", "prefix",
                  "_login_call", "_idle_call", "_last_line", "_idle_warned", "_done", "attempts",
-                 "in_bytes", "telnet")
+                 "in_bytes", "telnet", "work", "speech_refused")
 
     def __init__(self, guard: Guard, session: "Session", host: str) -> None:
         self.guard = guard
@@ -716,6 +812,9 @@ class ConnectionGuard:
         self.telnet = Allowance(limits.telnet_commands_per_second,
                                 limits.telnet_commands_burst, limits.telnet_commands_burst,
                                 now) if limits.telnet_commands_per_second > 0 else None
+        #: the connection's budget of work (made with its first expensive command)
+        self.work: Allowance | None = None
+        self.speech_refused = 0      # lines over the speech budget (speech_kick closes)
 
     # ---- the budget of the byte layer ---------------------------------------------------------
     def bytes_received(self, count: int) -> bool:
@@ -745,6 +844,81 @@ class ConnectionGuard:
         self._over_budget(verdict, "telnet-flood", "telnet commands",
                           rate=f"{self.guard.limits.telnet_commands_per_second:g}")
         return False
+
+    def command_cost(self, cost: int, command: str) -> bool:
+        """A command that declares ``cost`` (in ordinary commands) is about to run: False when
+        the connection's or its address group's budget of work cannot pay it (``work-budget``
+        first, and a connection that keeps going is closed). An ordinary command (cost 1) is
+        paid by its line's flood-control token alone."""
+        if cost <= 1:
+            return True
+        guard = self.guard
+        limits = guard.limits
+        now = guard.clock.seconds()
+        own = self.work
+        if own is None and limits.work_per_second > 0:
+            own = self.work = Allowance(limits.work_per_second, limits.work_burst,
+                                        5 * limits.work_burst, now)
+        verdict = own.spend(now, float(cost)) if own is not None else ALLOWED
+        if verdict == ALLOWED and limits.group_work_per_second > 0 and guard._limited(self.host):
+            group = address_group(self.host)
+            shared = guard._group_work.get(group)
+            if shared is None:
+                if len(guard._group_work) > 10000:
+                    guard._group_work = {g: a for g, a in guard._group_work.items()
+                                         if not a.bucket.full(now)}
+                shared = guard._group_work[group] = Allowance(
+                    limits.group_work_per_second, limits.group_work_burst, 0, now)
+            if shared.spend(now, float(cost)) != ALLOWED:
+                if own is not None:
+                    own.bucket.tokens += cost          # (not run: the connection pays nothing)
+                verdict = WARNED
+        if verdict == ALLOWED:
+            return True
+        self._over_budget(verdict, "work-budget", "expensive commands", command=command,
+                          cost=cost)
+        return False
+
+    def speech(self, channel: str, text: str) -> bool:
+        """A line to say in ``channel`` (``room N``, ``tell NAME``): False drops it silently,
+        LobbyError ``speech-budget`` (the first over the budget) or ``repeated-line`` refuses
+        it with a line; a connection that keeps talking past the budget is closed."""
+        guard = self.guard
+        limits = guard.limits
+        if limits.speech_per_second <= 0 and limits.repeat_window <= 0:
+            return True
+        now = guard.clock.seconds()
+        key = (address_group(self.host), channel)
+        said = guard._last_said
+        if limits.repeat_window > 0:
+            last = said.get(key)
+            if last is not None and last[0] == text.strip() and now - last[1] < limits.repeat_window:
+                said[key] = (last[0], now)
+                raise LobbyError("repeated-line")
+        if limits.speech_per_second > 0:
+            speech = guard._speech
+            allowance = speech.get(key)
+            if allowance is None:
+                if len(speech) > 20000:
+                    guard._speech = speech = {k: a for k, a in speech.items()
+                                              if not a.bucket.full(now)}
+                allowance = speech[key] = Allowance(limits.speech_per_second,
+                                                    limits.speech_burst, 0, now)
+            verdict = allowance.spend(now)
+            if verdict != ALLOWED:
+                self.speech_refused += 1
+                guard.stats["over_budget"] += 1
+                if limits.speech_kick and self.speech_refused >= limits.speech_kick:
+                    self._over_budget(KICKED, "speech-budget", "speech")
+                    return False
+                if verdict == WARNED or self.speech_refused == 1:
+                    raise LobbyError("speech-budget", rate=f"{limits.speech_per_second:g}")
+                return False
+        if len(said) > 20000:
+            guard._last_said = said = {k: v for k, v in said.items()
+                                       if now - v[1] < limits.repeat_window}
+        said[key] = (text.strip(), now)
+        return True
 
     def _over_budget(self, verdict: int, code: str, what: str, **params: Any) -> None:
         """A budget ran out: WARNED -> the ``! [code]`` line; KICKED -> the disconnect (logged

@@ -152,11 +152,15 @@ class HeaderFirstFactory(HAProxyWrappingFactory):
 
 def _plausible(address: Any) -> bool:
     """A header's source is an IPv4 address for TCP4, an IPv6 address (no zone) for TCP6, or
-    none (UNKNOWN, a v2 LOCAL command): anything else (``999.1.1.1``, names, escape sequences
-    meant for an operator's terminal) is refused, never logged, counted or banned as given."""
+    none (UNKNOWN, a v2 LOCAL command); PROXY v2 is accepted with IPv4 and IPv6 sources
+    only (an AF_UNIX source has no address to limit or ban): anything else (``999.1.1.1``,
+    names, escape sequences meant for an operator's terminal) is refused, never logged,
+    counted or banned as given."""
+    if address is None:
+        return True                 # UNKNOWN (v1), LOCAL (v2): the proxy's own connection
+    if not isinstance(address, (address_types.IPv4Address, address_types.IPv6Address)):
+        return False                # a v2 AF_UNIX (or any other family's) source: refused
     host = getattr(address, "host", None)
-    if host is None:
-        return True
     if not isinstance(host, str) or "%" in host:
         return False
     try:

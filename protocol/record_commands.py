@@ -56,14 +56,14 @@ def register(table: "CommandTable") -> None:
     """Add /history, /replay, /tchlog and /rangliste to ``table``."""
     command = table.command  # summary and help: the catalog's cmd-NAME, cmd-NAME-help
 
-    @command("history", "[NAME]")
+    @command("history", "[NAME]", cost=3)
     async def _history(ctx: "CommandContext", args: dict[str, str]) -> None:
         assert ctx.user is not None
         name = args.get("name") or ctx.user.name
         games = await _archive(ctx).recent_games(name, HISTORY_LIMIT)
         ctx.send(Event("history", name=name, games=[g.to_json() for g in games]))
 
-    @command("replay", "GAME [ROUND]")
+    @command("replay", "GAME [ROUND]", cost=5)
     async def _replay(ctx: "CommandContext", args: dict[str, str]) -> None:
         usage = "/replay GAME [ROUND]"
         game = _number(args["game"], usage)
@@ -78,7 +78,7 @@ def register(table: "CommandTable") -> None:
             raise
         ctx.send(Event("replay", replay.to_json()))
 
-    @command("tchlog", "GAME")
+    @command("tchlog", "GAME", cost=5)
     async def _tchlog(ctx: "CommandContext", args: dict[str, str]) -> None:
         game = _number(args["game"], "/tchlog GAME")
         try:
@@ -89,7 +89,7 @@ def register(table: "CommandTable") -> None:
             raise
         ctx.send(Event("tchlog", game=game, lines=tch_lines(text)))
 
-    @command("rangliste", aliases=("ranking",))
+    @command("rangliste", aliases=("ranking",), cost=3)
     async def _rangliste(ctx: "CommandContext", args: dict[str, str]) -> None:
         rows = await _archive(ctx).top_players(RANKING_LIMIT)
         ctx.send(Event("ranking", players=[r.to_json() for r in rows]))

@@ -138,8 +138,27 @@ def _history(event: Event, lang: str) -> list[str]:
     return history_lines(event.data["name"], event.data["games"], lang)
 
 
+#: a stored game's replay text per (game, rounds, language): it cannot change (bounded; the
+#: oldest goes first). The wrapping to a width follows in the session, as for every line.
+_REPLAY_TEXT: dict[tuple[Any, ...], list[str]] = {}
+REPLAY_TEXT_CACHE = 64
+
+
 def _replay(event: Event, lang: str) -> list[str]:
-    return replay_lines(event.data, lang)
+    data = event.data
+    game = data.get("game")
+    if game is None:
+        return replay_lines(data, lang)
+    # (the end time and the players too: two databases of one process have a game 1 each)
+    key = (game, data.get("ended_at"), tuple(p["name"] for p in data["players"]),
+           tuple(r["round"] for r in data["rounds"]), lang)
+    lines = _REPLAY_TEXT.get(key)
+    if lines is None:
+        lines = replay_lines(data, lang)
+        if len(_REPLAY_TEXT) >= REPLAY_TEXT_CACHE:
+            _REPLAY_TEXT.pop(next(iter(_REPLAY_TEXT)))
+        _REPLAY_TEXT[key] = lines
+    return list(lines)
 
 
 def _tchlog(event: Event, lang: str) -> list[str]:

@@ -19,7 +19,7 @@ from typing import Any, Callable
 from lobby import table_options
 from lobby.events import Event
 from lobby.messages import CATALOGS, text
-from lobby.tichu.cards import parse_cards, sort_cards
+from lobby.tichu import parse_cards, sort_cards
 from protocol.render_context import DEFAULT_WIDTH
 from protocol.wrap import fit_names
 

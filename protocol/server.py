@@ -155,7 +155,8 @@ class LobbyServer:
                  admin: str | None = None, telnet_options: Any = None,
                  metrics: str | None = None, bot_workers: int = 0, bot_pool: Any = None,
                  lang: str = DEFAULT_LANG, bot_queue: int | None = None,
-                 bot_slack: float | None = None, bot_hang: float | None = None) -> None:
+                 bot_slack: float | None = None, bot_hang: float | None = None,
+                 web: Sequence[str] = (), web_options: Any = None) -> None:
         from lobby.moderation import Moderation
         from protocol.guard import Guard, Limits
         self.reactor = reactor
@@ -203,6 +204,10 @@ class LobbyServer:
         #: --metrics-timeout SECONDS: an idle or half-sent HTTP connection is closed after it
         self.metrics_timeout = 30.0
         self.metrics_port: Any = None
+        #: --web ENDPOINT: the web client's listeners (protocol/web; none: off)
+        self.web_endpoints = list(web)
+        self.web_options = web_options
+        self.web_ports: list[Any] = []
         self.factory.metrics.watch(self)
         self.persistence.journal.on_commit = self.factory.metrics.journal_commit
 
@@ -214,6 +219,9 @@ class LobbyServer:
         log.info("database {path} open, schema version {version}", path=self.store.path,
                  version=version)
         try:
+            # the address groups the accounts logged in from (protocol/guard.py: throttle,
+            # never lock out)
+            yield self.factory.guard.load_known(self.store)
             yield Deferred.fromCoroutine(self.moderation.load())
             restored = yield Deferred.fromCoroutine(self.persistence.restore())
         except BaseException:
@@ -233,6 +241,8 @@ class LobbyServer:
                          address=_address(port))
             if self.metrics_endpoint:
                 yield self._listen_metrics()
+            for description in self.web_endpoints:
+                yield self._listen_web(description)
         except BaseException:
             yield self._close_ports()
             yield self.store.close()
@@ -250,6 +260,17 @@ class LobbyServer:
         self.metrics_port = yield endpoint.listen(MetricsSite(self, self.metrics_timeout))
         log.info("metrics on {endpoint} ({address}): /metrics, /healthz, /games/GAME.tch",
                  endpoint=self.metrics_endpoint, address=_address(self.metrics_port))
+
+    @inlineCallbacks
+    def _listen_web(self, description: str) -> Any:
+        from protocol.web import listen_web
+        port = yield listen_web(self.reactor, description, self.factory, self.web_options)
+        self.web_ports.append(port)
+        log.info("web client on {endpoint} ({address}): open {url}", endpoint=description,
+                 address=_address(port), url=_web_url(description, port))
+
+    def web_port_numbers(self) -> list[int]:
+        return [p.getHost().port for p in self.web_ports]
 
     def shutdown(self, seconds: float, reason: str = "-", by: str = "the operator") -> None:
         """``/shutdown``: warn everybody, refuse new tables and games, and after ``seconds`` run
@@ -288,6 +309,7 @@ class LobbyServer:
     async def _stop(self) -> None:
         log.info("stopping")
         self.persistence.frozen = True  # tables closed from now on stay in the journal
+        self.world.log_budget.stop()    # the counted log lines' summaries now
         await self._close_ports()
         sessions = list(self.factory.sessions)
         closed = [s.when_closed() for s in sessions]
@@ -312,6 +334,8 @@ class LobbyServer:
 
     def _close_ports(self) -> "Deferred[Any]":
         ports, self.ports = self.ports, []
+        ports += self.web_ports
+        self.web_ports = []
         if self.metrics_port is not None:
             ports.append(self.metrics_port)
             self.metrics_port = None
@@ -323,6 +347,17 @@ class LobbyServer:
 def _address(port: Any) -> str:
     host = port.getHost()
     return f"{getattr(host, 'host', host)}:{getattr(host, 'port', '')}"
+
+
+def _web_url(description: str, port: Any) -> str:
+    """The address to open in a browser for the web listener ``description``."""
+    host = getattr(port.getHost(), "host", "127.0.0.1")
+    if host in ("0.0.0.0", "::", ""):
+        host = "127.0.0.1"
+    if ":" in host:
+        host = f"[{host}]"
+    scheme = "https" if description.split(":", 1)[0].lower() in ("ssl", "tls") else "http"
+    return f"{scheme}://{host}:{port.getHost().port}/"
 
 
 def raise_fd_limit() -> tuple[int, int] | None:
@@ -406,6 +441,13 @@ def parse_args(argv: Sequence[str] | None = None, prog: str = "tichu-lobby") -> 
         parser.error("--bot-slack must be more than 0 and at most 600 seconds")
     if not 0 < opts.bot_hang <= 3600:
         parser.error("--bot-hang must be more than 0 and at most 3600 seconds")
+    if opts.web_max_message < 64:
+        parser.error("--web-max-message must be at least 64 bytes")
+    try:
+        from protocol.web import parse_proxies
+        parse_proxies(opts.trusted_proxy or ())
+    except ValueError as e:
+        parser.error(f"--trusted-proxy: {e}")
     return opts
 
 
@@ -453,6 +495,7 @@ def build_parser(prog: str = "tichu-lobby") -> argparse.ArgumentParser:
                         help="an HTTP connection to the metrics port that sends nothing for "
                              "SECONDS is closed, a half request too (default 30)")
     add_health_options(parser)
+    add_web_options(parser)
     parser.add_argument("--journal-interval", type=float, default=0.005, metavar="SECONDS",
                         help="at most one journal transaction begins per SECONDS (inline or on "
                              "the database thread); an action's events wait for its commit "
@@ -492,6 +535,38 @@ def build_parser(prog: str = "tichu-lobby") -> argparse.ArgumentParser:
                              "or the server does not start: create it offline with "
                              "'tichu-lobby admin create NAME'")
     return parser
+
+
+def add_web_options(parser: argparse.ArgumentParser) -> None:
+    """The web client (protocol/web: the page and its WebSocket, docs/web.md)."""
+    from protocol.web import HTTP_TIMEOUT, MAX_MESSAGE
+    group = parser.add_argument_group("web client (docs/web.md)")
+    add = group.add_argument
+    add("--web", action="append", metavar="ENDPOINT",
+        help="serve the web client (the page and its WebSocket) on this Twisted endpoint, e.g. "
+             "tcp:8080:interface=127.0.0.1, or ssl:8443:privateKey=KEY:certKey=CERT for TLS "
+             "(default: off; several --web for several listeners)")
+    add("--web-origin", action="append", metavar="ORIGIN", default=None,
+        help="a page origin (https://tichu.example.org) whose WebSocket connections are "
+             "accepted; give several for several (default: the listener's own, the origin whose "
+             "host is the request's Host)")
+    add("--trusted-proxy", action="append", metavar="ADDRESS", default=None,
+        help="an address or network (10.0.0.0/8) of a proxy in front of the web listener whose "
+             "X-Forwarded-For and X-Forwarded-Proto are believed (default: none)")
+    add("--web-max-message", type=int, default=MAX_MESSAGE, metavar="BYTES",
+        help=f"the longest WebSocket message; a longer one closes the connection (default "
+             f"{MAX_MESSAGE})")
+    add("--web-timeout", type=float, default=HTTP_TIMEOUT, metavar="SECONDS",
+        help=f"an HTTP request or WebSocket upgrade that is not complete after SECONDS is "
+             f"closed (default {HTTP_TIMEOUT:g})")
+
+
+def web_options_from(opts: argparse.Namespace) -> Any:
+    """protocol.web.WebOptions from the parsed options."""
+    from protocol.web import WebOptions, parse_proxies
+    return WebOptions(origins=tuple(o.rstrip("/") for o in opts.web_origin or ()),
+                      trusted_proxies=parse_proxies(opts.trusted_proxy or ()),
+                      max_message=opts.web_max_message, timeout=opts.web_timeout)
 
 
 def add_health_options(parser: argparse.ArgumentParser) -> None:
@@ -595,7 +670,8 @@ class LobbyService(Service):
                                   telnet_options=telnet_options_from(opts), metrics=opts.metrics,
                                   bot_workers=opts.bot_workers, lang=opts.lang,
                                   bot_queue=opts.bot_queue, bot_slack=opts.bot_slack,
-                                  bot_hang=opts.bot_hang)
+                                  bot_hang=opts.bot_hang, web=opts.web or (),
+                                  web_options=web_options_from(opts))
         self.server.metrics_timeout = opts.metrics_timeout
         configure_journal(self.server.persistence.journal, opts)
         self.server.exit = reactor.stop  # after /shutdown

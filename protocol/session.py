@@ -24,7 +24,7 @@ from lobby.messages import ERRORS, LANGUAGES, LobbyError, text
 from lobby.store import Account
 from protocol.commands import COMMANDS, CommandTable, parse_line
 from protocol.gathered_write import write_shared
-from protocol.machine import MachineMode
+from protocol.machine import JSON_SWITCH, MachineMode
 from protocol.render_context import DEFAULT_CONTEXT, RenderContext, clamp_width
 from protocol.render_table import TableFeed
 from protocol.render_text import render
@@ -51,6 +51,14 @@ TYPEAHEAD_WINDOW = 1.0
 CLOSE_GRACE = 30.0
 
 log = Logger(namespace="protocol.session")
+#: the states of the log-in (a refusal in them makes the lines typed ahead behind it void)
+_LOGIN_STATES = ("login", "password", "confirm", "seat-key")
+
+
+class _TypedAhead(str):
+    """A line that was already received when a line before it was refused at the log-in."""
+
+    __slots__ = ()
 
 
 #: the last lobby event rendered for text mode, the render context it was rendered for, and its
@@ -70,6 +78,9 @@ class Session(MachineMode, MudOptions):
     _account: Account | None = None  # the account whose password is being asked
     _guest_name: str | None = None  # state "confirm": the unregistered name to confirm
     _confirm_asked: float = 0.0     # ... asked at this clock time (lines before: typed ahead)
+    _refused_at: float | None = None  # when a line at the log-in was last refused (type-ahead)
+    _refused_chunk: int = -1        # ... in the TCP segment of this number
+    _chunks: int = 0                # TCP segments received
     _seat_name: str | None = None  # the guest name whose seat's reconnect key is being asked
     _failures: int = 0
     _busy: bool = False
@@ -84,6 +95,9 @@ class Session(MachineMode, MudOptions):
     _greeted: bool = False
     _timing: Any = None   # (command name, start) of the command running now, for the metrics
     _naws_width: int = 0  # the client's window width (telnet NAWS; 0: not told)
+    #: the transport carries messages, not a byte stream (a WebSocket, protocol/web): no telnet
+    #: negotiation, machine mode from the first line on, and one line per message
+    _messages: bool = False
 
     def when_closed(self) -> "Deferred[None]":
         """A Deferred that fires when the connection is closed."""
@@ -287,6 +301,13 @@ class Session(MachineMode, MudOptions):
         guard = self.factory.guard
         limits = guard.limits if guard is not None else None
         delay = limits.greeting_delay if limits is not None else 0.0
+        if getattr(self.transport, "carries_messages", False):
+            # a WebSocket (protocol/web): no telnet offers ever; greeted in machine mode when
+            # its first message comes (the switch `%json`, or any other line: switched first)
+            self._messages = True
+            self._hold_offer = True
+            self._offered = True
+            delay = 0.0
         if delay > 0:
             self._hold_offer = True      # not even IAC WILL GMCP before the first bytes
         super().connectionMade()
@@ -297,11 +318,14 @@ class Session(MachineMode, MudOptions):
                 self.MAX_GMCP_SUPPORTS = limits.max_gmcp_supports
         self.factory.sessions.add(self)
         self.factory.metrics.connection()
-        log.info("connection from {peer}", peer=self._peer())
+        if self._log_allowed("connect"):
+            log.info("connection from {peer}", peer=self._peer())
         if guard is not None:
             self._guard = guard.connection_made(self)
             if self._guard is None:  # refused (too many connections): told and closing
                 return
+        if self._messages:
+            return
         if delay > 0:
             # The greeting waits for the client's first bytes (at most `delay` seconds): an
             # HTTP request or a TLS ClientHello then gets its own protocol's answer as the very
@@ -314,6 +338,9 @@ class Session(MachineMode, MudOptions):
     def _greet(self) -> None:
         """The first output of a connection: the GMCP offer, greeting, message of the day and
         the login prompt (once)."""
+        if self._messages:
+            self._greet_machine("")
+            return
         call, self._greet_call = self._greet_call, None
         if call is not None and call.active():
             call.cancel()
@@ -325,6 +352,34 @@ class Session(MachineMode, MudOptions):
         if self.factory.motd:
             self.deliver(Event("motd", text=self.factory.motd))
         self._prompt()
+
+    def _greet_machine(self, line: str) -> None:
+        """The first line over a WebSocket: the switch to machine mode answers it (`%json`) or
+        comes before it is read (any other line), so everything sent is JSON."""
+        if self._greeted or self.state == "closed":
+            return
+        self._greeted = True
+        if line.strip().split(" ")[0] != JSON_SWITCH:
+            self._switch_before_login()
+
+    def message_refused(self, event: Event) -> None:
+        """A WebSocket message that is no line (line ends inside it, not UTF-8) is refused with
+        ``event``; it counts toward flood control like a line."""
+        if self.state == "closed":
+            return
+        if not self._greeted:
+            self._greet_machine("")
+        if self._guard is not None and not self._guard.line_received():
+            self.factory.metrics.flood_drop("line")
+            return
+        self._answer_aside("", event)
+
+    @property
+    def refuses_passwords(self) -> bool:
+        """No password may be sent over this connection (a WebSocket without TLS from an
+        address that is not loopback, protocol/web): log-ins with one, /register and /password
+        are refused with `password-needs-tls` before the password is asked or used."""
+        return self._messages and bool(getattr(self.transport, "refuses_passwords", False))
 
     def connectionLost(self, reason: Failure | None = None) -> None:
         self._lost = True
@@ -345,7 +400,8 @@ class Session(MachineMode, MudOptions):
         if user is not None and not user.registered and "lang" in self.settings:
             self.world.keep_guest_language(user.name, self.settings["lang"])
         if user is not None and self.world.logout(user, self):
-            log.info("{user} logged out", user=user.name)
+            if self._log_allowed("disconnect"):
+                log.info("{user} logged out", user=user.name)
             if user.registered:
                 self.store.touch(user.name, self.world.clock.seconds()).addErrback(
                     lambda f: log.failure("recording last seen of {user}", f, user=user.name))
@@ -355,6 +411,7 @@ class Session(MachineMode, MudOptions):
             d.callback(None)
 
     def dataReceived(self, data: bytes) -> None:
+        self._chunks += 1
         guard = self._guard
         if guard is not None and not guard.bytes_received(len(data)):
             return              # over the byte budget: dropped unparsed (protocol.guard)
@@ -370,6 +427,12 @@ class Session(MachineMode, MudOptions):
         super().dataReceived(data)
         if not self._greeted and self.state != "closed":
             self._greet()
+
+    def _log_allowed(self, kind: str) -> bool:
+        """Whether a log line of ``kind`` this client caused is written: the first few of each
+        minute per address group are, the others only counted (lobby/log_budget.py)."""
+        from lobby.addresses import address_group
+        return self.world.log_budget.allow(address_group(self.address), kind)
 
     def _peer(self) -> str:
         try:
@@ -405,7 +468,8 @@ class Session(MachineMode, MudOptions):
     def clientIdentified(self) -> None:
         # TTYPE/MTTS told the client's name and abilities: one log line, and the cards in colour
         # for a client that announced ANSI colour (unless /set color was given already)
-        log.info("{peer} uses {client}", peer=self._peer(), client=self.client_description())
+        if self._log_allowed("client"):
+            log.info("{peer} uses {client}", peer=self._peer(), client=self.client_description())
         if self.announces_color and "color" not in self.settings:
             self.settings["color"] = "on"
 
@@ -416,12 +480,17 @@ class Session(MachineMode, MudOptions):
 
     def lineReceived(self, line: str) -> None:
         if not self._greeted and self.state != "closed":
-            self._greet()        # the first line of a client that spoke first
+            if self._messages:
+                self._greet_machine(line)
+            else:
+                self._greet()    # the first line of a client that spoke first
         if self.state == "closed":
             return
         if self._guard is not None and not self._guard.line_received():
             self.factory.metrics.flood_drop("line")
             return  # flood control dropped the line (the first one got a warning)
+        if self._refused_chunk == self._chunks and self.state in _LOGIN_STATES:
+            line = _TypedAhead(line)      # in the same segment as a refusal at the log-in
         if self._busy:
             if self._queue is None:
                 self._queue = deque()
@@ -471,6 +540,15 @@ class Session(MachineMode, MudOptions):
             self._run(self._queue.popleft())
 
     def _refused(self, error: LobbyError) -> None:
+        if self.state in _LOGIN_STATES and not self.json_mode:
+            # a refusal at the log-in: the lines typed ahead behind the refused one (a password
+            # after a mistyped or banned name) are dropped unseen (see _login): those already
+            # here (queued, or later in the same TCP segment) always, those still on their way
+            # within --typeahead-after-refusal seconds
+            self._refused_at = self.world.clock.seconds()
+            self._refused_chunk = self._chunks
+            if self._queue:
+                self._queue = deque(_TypedAhead(q) for q in self._queue)
         self.deliver(error_event(error.code, **error.params))
         self._prompt()
 
@@ -500,6 +578,16 @@ class Session(MachineMode, MudOptions):
     # ---- login -----------------------------------------------------------------------------------
     def _login(self, line: str) -> Any:
         name = line.strip()
+        if type(line) is _TypedAhead or self._refused_at is not None:
+            if type(line) is _TypedAhead or (self.world.clock.seconds() - self._refused_at
+                                              < self._refusal_window()):
+                # typed ahead of a refusal at the log-in (bad-name, reserved-name, banned,
+                # address-banned, too-many-guests, wrong-password ...): it may be the password
+                # that followed a refused name, so it is never a name, never shown, never logged
+                self.deliver(Event("typed-ahead-dropped"))
+                self._prompt()
+                return None
+            self._refused_at = None
         if name == MSSP_REQUEST:       # a MUD listing's crawler: the MSSP table as plain text
             self.sendText(self.mssp_plain_reply())
             self._prompt()
@@ -537,6 +625,8 @@ class Session(MachineMode, MudOptions):
             self.state = "confirm"
             self._prompt()
             return
+        if self.refuses_passwords:   # asked for, the password would travel unencrypted
+            raise LobbyError("password-needs-tls")
         self._account = account
         self.state = "password"
         self.setPasswordMode(True)
@@ -567,9 +657,15 @@ class Session(MachineMode, MudOptions):
     def _typed_ahead(self) -> bool:
         """A line that reached the confirmation within ``typeahead_window`` seconds of the
         question (queued behind the name, or in flight while the question travelled)."""
-        guard = getattr(self.factory, "guard", None)
-        window = guard.limits.typeahead_window if guard is not None else TYPEAHEAD_WINDOW
-        return self.world.clock.seconds() - self._confirm_asked < window
+        return self.world.clock.seconds() - self._confirm_asked < self._typeahead_window()
+
+    def _refusal_window(self) -> float:
+        guard = self.factory.guard
+        return guard.limits.typeahead_after_refusal if guard is not None else 0.0
+
+    def _typeahead_window(self) -> float:
+        guard = self.factory.guard
+        return guard.limits.typeahead_window if guard is not None else TYPEAHEAD_WINDOW
 
     async def _password(self, line: str) -> None:
         account, self._account = self._account, None
@@ -599,9 +695,10 @@ class Session(MachineMode, MudOptions):
         self.state = "login"
         if not verdict.ok:
             self._failures += 1
-            log.info("wrong password for {user} from {peer} ({failures} of {limit})",
-                     user=account.name, peer=self._peer(), failures=self._failures,
-                     limit=MAX_LOGIN_FAILURES)
+            if self._log_allowed("login-failure"):
+                log.info("wrong password for {user} from {peer} ({failures} of {limit})",
+                         user=account.name, peer=self._peer(), failures=self._failures,
+                         limit=MAX_LOGIN_FAILURES)
             if self._failures >= MAX_LOGIN_FAILURES:
                 self.disconnect(error_event("too-many-failures"))
                 return
@@ -662,8 +759,9 @@ class Session(MachineMode, MudOptions):
             return
         attempt.failed()
         self._failures += 1
-        log.info("wrong seat key for {user} from {peer} ({failures} of {limit})", user=name,
-                 peer=self._peer(), failures=self._failures, limit=MAX_LOGIN_FAILURES)
+        if self._log_allowed("login-failure"):
+            log.info("wrong seat key for {user} from {peer} ({failures} of {limit})", user=name,
+                     peer=self._peer(), failures=self._failures, limit=MAX_LOGIN_FAILURES)
         if self._failures >= MAX_LOGIN_FAILURES:
             self.disconnect(error_event("too-many-failures"))
             return
@@ -686,6 +784,8 @@ class Session(MachineMode, MudOptions):
         """A protocol.guard.Attempt for one password check or hash of ``kind`` (login,
         register, password) for ``account``; LobbyError (a rate-limit code) when the guard's
         limits refuse it -- before any hash runs."""
+        if self.refuses_passwords:
+            raise LobbyError("password-needs-tls")
         guard = self.factory.guard
         if guard is None:
             from protocol.guard import Attempt
@@ -699,6 +799,13 @@ class Session(MachineMode, MudOptions):
             from twisted.internet.defer import succeed
             return succeed(None)
         return guard.failure_delay()
+
+    def speech_allowed(self, channel: str, text: str) -> bool:
+        """The speech budget of this connection's address group for ``channel`` (a room, the
+        tells to one recipient; protocol.guard): False drops the line, LobbyError
+        ``speech-budget`` / ``repeated-line`` refuses it."""
+        guard = self._guard
+        return guard is None or guard.speech(channel, text)
 
     def registration_attempt(self) -> Any:
         """A protocol.guard.Registration (``cancel()`` it when no account was made), or
@@ -716,11 +823,14 @@ class Session(MachineMode, MudOptions):
         # LobbyError name-in-use / seat-held; ``key``: a guest's reconnect key
         user = self.world.login(name, self, registered, key=key)
         self.user = user
+        if guard is not None and not registered:
+            guard.note_guest(self, user.name)   # its reconnect key: known at this address
         self.state = "active"
         self.factory.metrics.login(registered)
         self._failures = 0
-        log.info("{user} logged in from {peer} ({kind})", user=user.name, peer=self._peer(),
-                 kind="registered" if registered else "guest")
+        if self._log_allowed("login"):
+            log.info("{user} logged in from {peer} ({kind})", user=user.name, peer=self._peer(),
+                     kind="registered" if registered else "guest")
         self.deliver(Event("logged-in" if registered else "logged-in-guest", name=user.name))
         if registered:
             self.store.touch(user.name, self.world.clock.seconds()).addErrback(
@@ -734,10 +844,18 @@ class Session(MachineMode, MudOptions):
         if parsed is None or self.user is None:
             return None
         if parsed.command is None:
+            room = self.user.room
+            if room is not None and not self.speech_allowed(f"room {room.number}", parsed.text):
+                return None         # over the speech budget (protocol.guard): dropped
             self.world.say(self.user, parsed.text)
             return None
-        self._timing = (parsed.command.name, self.world.clock.seconds())
-        return parsed.command.handler(self, parsed.args)
+        command = parsed.command
+        guard = self._guard
+        if guard is not None and command.cost > 1 \
+                and not guard.command_cost(command.cost, command.name):
+            return None       # over the budget of work: told (protocol.guard), nothing run
+        self._timing = (command.name, self.world.clock.seconds())
+        return command.handler(self, parsed.args)
 
     def _command_ends(self) -> None:
         super()._command_ends()

@@ -24,10 +24,20 @@ import timeit
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
-from lobby.tichu import moves  # noqa: E402
-from lobby.tichu.actions import CallTichu, Exchange, GiveDragon, GrandTichu, Pass, Play, Wish  # noqa: E402
-from lobby.tichu.cards import DECK, mask_cards  # noqa: E402
-from lobby.tichu.round import Round  # noqa: E402
+from lobby.tichu import (  # noqa: E402
+    DECK,
+    CallTichu,
+    Exchange,
+    GiveDragon,
+    GrandTichu,
+    Pass,
+    Play,
+    Round,
+    Wish,
+    clear_move_caches,
+    legal_plays,
+    mask_cards,
+)
 
 WISHES = (None, "2", "3", "4", "5", "6", "7", "8", "9", "10", "B", "D", "K", "A")
 MAHJONG_BIT = 1 << 52
@@ -211,12 +221,9 @@ def replay_cost(recorded: list, repeat: int) -> float:
     """Microseconds per round for the engine alone: the recorded rounds replayed through
     Round.legal_plays (asked before every decision in turn, as a player would) and Round.apply,
     the caches of moves.py emptied before each pass; the best of `repeat` passes (CPU time)."""
-    caches = [getattr(moves, name) for name in ("_ANSWERS", "_INDEXES", "_INDEX_OF", "_BOMBS_OF")
-              if hasattr(moves, name)]
     best = float("inf")
     for _ in range(repeat):
-        for c in caches:
-            c.clear()
+        clear_move_caches()
         t0 = time.process_time()
         for hands, steps in recorded:
             r = Round(hands)
@@ -281,17 +288,11 @@ def floor_costs(rng: random.Random) -> dict[str, float]:
 
 def uncached_cost(positions: list) -> float:
     """Microseconds per moves.legal_plays call with every cache of moves.py emptied first."""
-    caches = [getattr(moves, name) for name in dir(moves)
-              if name.isupper() and name.startswith("_") and isinstance(getattr(moves, name), dict)]
-
-    def clear() -> None:
-        for c in caches:
-            c.clear()
-
+    clear = clear_move_caches
     t0 = time.perf_counter()
     for hand, trick, wish in positions:
         clear()
-        moves.legal_plays(hand, trick, wish)
+        legal_plays(hand, trick, wish)
     t1 = time.perf_counter()
     for hand, trick, wish in positions:
         clear()

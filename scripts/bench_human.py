@@ -68,9 +68,14 @@ from loadgen import (  # noqa: E402
 
 from lobby.bots.random_bot import RandomStrategy  # noqa: E402
 from lobby.messages import text as catalog_text  # noqa: E402
-from lobby.tichu import moves  # noqa: E402
-from lobby.tichu.cards import RANKS, parse_play, rank_name  # noqa: E402
-from lobby.tichu.view_text import play_text  # noqa: E402
+from lobby.tichu import (  # noqa: E402
+    RANKS,
+    can_pass,
+    legal_plays,
+    parse_play,
+    play_text,
+    rank_name,
+)
 from protocol.render_json import apply_update  # noqa: E402
 
 __all__ = ["main"]
@@ -359,8 +364,8 @@ class Player:
             # the trick as the rules engine reads it: each play's cards (a Phoenix single is
             # valued on the play below it; `Ph=7` in a run is the engine's own reading)
             trick = [tuple(parse_play(text, allow_wish=False)[0]) for text in self.trick]
-            legal = moves.legal_plays(hand, trick, self.wish)
-            passing = moves.can_pass(hand, trick, self.wish)
+            legal = legal_plays(hand, trick, self.wish)
+            passing = can_pass(hand, trick, self.wish)
         except Exception as e:          # lines this player could not read: counted (a bug of
             if self.stats.measuring:    # the benchmark; 0 or 1 in a run of docs/performance.md)
                 self.stats.misread += 1

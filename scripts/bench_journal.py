@@ -42,8 +42,10 @@ from twisted.internet import defer, reactor  # noqa: E402
 
 from lobby.journal import Journal  # noqa: E402
 from lobby.store import Store  # noqa: E402
-from lobby.tichu.actions import Pass  # noqa: E402
-from lobby.tichu.match import Match  # noqa: E402
+from lobby.tichu import (
+    Match,
+    Pass,
+)
 
 PLAYERS = ["Ann", "Bob", "Cat", "Dan"]
 

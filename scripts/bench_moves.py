@@ -24,19 +24,18 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from lobby.tichu import (  # noqa: E402
     DECK,
+    MAHJONG_BIT,
     can_pass,
+    cards_mask,
     check_play,
+    clear_move_caches,
     legal_plays,
-    moves,  # noqa: E402
+    moves,  # noqa: E402  (its internals: this benchmark swaps the variants)
 )
-from lobby.tichu.cards import MAHJONG_BIT, cards_mask  # noqa: E402
 
 
 def fresh_caches() -> None:
-    moves._ANSWERS.clear()
-    moves._INDEXES.clear()
-    moves._INDEX_OF.clear()
-    moves._BOMBS_OF.clear()
+    clear_move_caches()
 
 
 def isolated(n: int, seed: int) -> None:

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Make the translators' files from the English catalog, in one go (docs/translating.md):
 
-    pybabel extract   lobby/messages.py + lobby/tichu/errors.py -> lobby/locales/messages.pot
+    pybabel extract   lobby/messages.py -> lobby/locales/messages.pot
     pybabel init      a new language's PO (only with --add LANG)
     pybabel update    every lobby/locales/LANG/LC_MESSAGES/messages.po from the template
                       (a removed message becomes obsolete); then a message whose English

@@ -8,6 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from lobby.messages import text as catalog_text
 from lobby.tichu import (
     DECK,
     DOG,
@@ -84,7 +85,7 @@ def test_bad_token_is_named(text: str, token: str) -> None:
     with pytest.raises(Rejected) as info:
         parse_cards(text)
     assert info.value.code == "bad-card" and info.value.params["token"] == token
-    assert repr(token) in info.value.message
+    assert repr(token) in catalog_text(info.value.code, **info.value.params)
 
 
 def test_duplicate_card() -> None:

@@ -7,6 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from lobby.messages import text
 from lobby.tichu import (
     DECK,
     Combo,
@@ -62,10 +63,11 @@ def test_rule_06_same_kind_same_length_higher() -> None:
     assert sets(legal_plays(P("R9 G9 R8 G8 R7 S7"), [P("SD BD")], None)) == set()
     assert sets(legal_plays(P("RA GA R8"), [P("SD BD")], None)) == S("RA GA")
     err = rejected("too-low", "R9 G9 SA", ["RK GK"], None, "R9 G9")
-    assert err.message == "G9 R9 does not beat GK RK."
+    assert text(err.code, **err.params) == "G9 R9 does not beat GK RK."
     err = rejected("wrong-kind", "R9 G9 SA", ["R8"], None, "R9 G9")
     assert (err.params["kind"], err.params["top_kind"]) == ("pair", "single")
-    assert err.message == "G9 R9 cannot be played on R8: pair does not go on single."
+    assert text(err.code, **err.params) == \
+        "G9 R9 cannot be played on R8: a pair does not go on a single card."
     rejected("wrong-length", "G8 S9 B10 RB GD SK", ["R3 G4 S5 B6 R7"], None, "G8 S9 B10 RB GD SK")
     rejected("not-a-combination", "R9 G8", [], None, "R9 G8")
     rejected("cards-not-in-hand", "R9 G8", [], None, "R9 S9")
@@ -100,7 +102,7 @@ def test_rule_08_phoenix_single() -> None:
 def test_rule_09_dragon() -> None:
     assert sets(legal_plays(P("Dr SA"), [P("SA"), P("Ph")], None)) == S("Dr")
     err = rejected("too-low", "SA", ["Dr"], None, "SA")
-    assert err.message == "SA does not beat Dr."
+    assert text(err.code, **err.params) == "SA does not beat Dr."
     rejected("wrong-kind", "SA BA", ["Dr"], None, "SA BA")
 
 
@@ -171,7 +173,6 @@ def test_rule_20_wish_obligation() -> None:
     assert not can_pass(P("G7 SA"), [P("R5")], "7")
     err = rejected("wish-not-followed", "G7 SA", ["R5"], "7", "SA")
     assert err.params == {"rank": "7"}
-    from lobby.messages import text
     assert text(err.code, **err.params).startswith("You must play a 7")
     # impossible: free
     assert can_pass(P("G7 SA"), [P("R9")], "7")

@@ -5,9 +5,10 @@ import json
 
 import pytest
 
+from lobby.messages import ENGINE_ERRORS
 from lobby.tichu.actions import CallTichu, Exchange, GiveDragon, GrandTichu, Pass, Play, Wish
 from lobby.tichu.cards import DECK, parse_cards
-from lobby.tichu.errors import ENGINE_MESSAGES, Rejected
+from lobby.tichu.errors import Rejected
 from lobby.tichu.round import Round, mask_points
 from roundkit import (
     DOUBLE_VICTORY_HANDS,
@@ -34,7 +35,7 @@ def rejected(r: Round, seat: int, action, code: str) -> None:
     with pytest.raises(Rejected) as info:
         r.apply(seat, action)
     assert info.value.code == code, info.value
-    assert info.value.code in ENGINE_MESSAGES
+    assert info.value.code in ENGINE_ERRORS
     assert snapshot(r) == before
 
 

@@ -141,10 +141,11 @@ def test_protocol_md_documents_every_object_type() -> None:
 
 # ---- every type the code can send is in the schema and documented --------------------------------
 ROOT = DOCS.parent
-#: `Event("kind", ...)` (and `Event("a" if x else "b", ...)`) with a literal type
-_LITERAL_EVENT = re.compile(r'\bEvent\(\s*"([a-z][a-z0-9-]*)"(?!\s*\+)'
+#: `Event("kind", ...)` (and `Event("a" if x else "b", ...)`) with a literal type: the world's
+#: Event or the engine's GameEvent (sent as game-KIND)
+_LITERAL_EVENT = re.compile(r'\b(?:Game)?Event\(\s*"([a-z][a-z0-9-]*)"(?!\s*\+)'
                             r'(?:\s+if\s+[^"\n]*?\s+else\s+"([a-z][a-z0-9-]*)")?')
-_ANY_EVENT = re.compile(r'\bEvent\(\s*([^\s,)]+)')
+_ANY_EVENT = re.compile(r'\b(?:Game)?Event\(\s*([^\s,)]+)')
 _TELL_ALL = re.compile(r'\b_tell_all\(\s*"([a-z][a-z0-9-]*)"')       # lobby/table.py
 _JSON_TYPE = re.compile(r'"type":\s*"([a-z][a-z0-9-]*)"')             # objects the wire layer makes
 #: the places that build an Event whose type is not a literal, and what covers each
@@ -154,7 +155,7 @@ _DYNAMIC_EVENTS = {
     ("lobby/events.py", '"game-"'): "game_event: 'game-' + an engine event kind (lobby/tichu)",
     ("protocol/render_records.py", 'event["type"]'): "a replay's game event, rendered as text",
     ("lobby/events.py", "{self.type!r}"): "__repr__",
-    ("lobby/tichu/round.py", "{self.kind!r}"): "__repr__",
+    ("lobby/tichu/events.py", "{self.kind!r}"): "__repr__",
 }
 
 
@@ -242,7 +243,7 @@ class SchemaSession:
 
     def _new_table(self, table: Any) -> None:
         table.bot_delay = 0.0
-        table._rng.seed(DEAL_SEED)           # the same deals every run (the games stay rated)
+        table._rng = random.Random(DEAL_SEED)  # the same deals every run (the games stay rated)
 
     def turn(self, seconds: float = 0.0) -> None:
         """Let the clock run: the journal commits, held events leave, bots act."""

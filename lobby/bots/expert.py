@@ -23,7 +23,7 @@ from lobby.bots.knowledge import Knowledge
 from lobby.bots.plan import analyse
 from lobby.bots.search import Answer, Job, think
 from lobby.bots.strategy import View, my_turn_to
-from lobby.tichu.cards import DRAGON, PHOENIX, parse_cards
+from lobby.tichu import DRAGON, PHOENIX, parse_cards
 
 __all__ = ["ExpertStrategy", "parse_level", "DEFAULT_SECONDS", "MIN_SECONDS", "MAX_SECONDS"]
 

@@ -23,7 +23,7 @@ from typing import Any
 
 from lobby.bots.plan import Plan, analyse, plan_cost
 from lobby.bots.strategy import View, my_turn_to, play_cards, play_combo
-from lobby.tichu.cards import DOG, DRAGON, MAHJONG, PHOENIX, Card, parse_cards, rank_name
+from lobby.tichu import DOG, DRAGON, MAHJONG, PHOENIX, Card, parse_cards, rank_name
 
 __all__ = ["HeuristicStrategy"]
 

@@ -24,16 +24,17 @@ import random
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
-from lobby.tichu import moves as _moves
-from lobby.tichu.cards import (
+from lobby.tichu import (
     MAHJONG_BIT,
     RANK_MASK,
+    Combo,
     cards_mask,
+    classify,
     mask_cards,
     parse_cards,
     parse_rank,
+    wish_binds,
 )
-from lobby.tichu.combos import Combo, classify
 
 __all__ = ["Knowledge", "WishConstraint", "FULL"]
 
@@ -52,7 +53,7 @@ class WishConstraint:
 
     def holds(self, hand_now: int, played_now: int) -> bool:
         hand_then = hand_now | (played_now & ~self.played_before)
-        return not _moves.wish_binds(hand_then, self.trick, self.wish)
+        return not wish_binds(hand_then, self.trick, self.wish)
 
 
 @dataclass

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Iterable
 
-from lobby.tichu.cards import DOG, DRAGON, PHOENIX, Card
+from lobby.tichu import DOG, DRAGON, PHOENIX, Card
 
 __all__ = ["Group", "Plan", "analyse", "plan_cost", "group_strength"]
 

@@ -27,7 +27,7 @@ from lobby.bots.expert import MAX_SECONDS, MIN_SECONDS, parse_level
 from lobby.bots.search import Job
 from lobby.bots.strategy import STRATEGY_NAMES, Strategy, make_strategy, my_turn_to
 from lobby.events import Event, game_event
-from lobby.tichu.match import Match
+from lobby.tichu import Match
 
 __all__ = ["BotPlayer", "BOT_MARK", "is_bot_name", "bot_name", "is_bot_level", "STRATEGY_NAMES",
            "MIN_SECONDS", "MAX_SECONDS", "round_history"]

@@ -9,7 +9,7 @@ from __future__ import annotations
 import random
 
 from lobby.bots.strategy import View, my_turn_to
-from lobby.tichu.cards import MAHJONG, parse_cards, rank_name
+from lobby.tichu import MAHJONG, parse_cards, rank_name
 
 __all__ = ["RandomStrategy"]
 

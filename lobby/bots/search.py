@@ -32,8 +32,7 @@ from typing import Any, Callable
 from lobby.bots.knowledge import Knowledge
 from lobby.bots.plan import analyse, group_strength, plan_cost
 from lobby.bots.strategy import command_action, play_cards, play_combo
-from lobby.tichu.actions import Action, Exchange, GiveDragon, Pass, Play
-from lobby.tichu.cards import (
+from lobby.tichu import (
     DOG,
     DOG_BIT,
     DRAGON,
@@ -42,7 +41,14 @@ from lobby.tichu.cards import (
     MAHJONG_BIT,
     PHOENIX,
     RANK_MASK,
+    Action,
     Card,
+    Exchange,
+    GiveDragon,
+    Pass,
+    Play,
+    Rejected,
+    Round,
     cards_mask,
     mask_cards,
     mask_points,
@@ -50,8 +56,6 @@ from lobby.tichu.cards import (
     parse_rank,
     rank_name,
 )
-from lobby.tichu.errors import Rejected
-from lobby.tichu.round import Round
 
 __all__ = ["Job", "Answer", "think", "rollout", "rollout_action", "MAX_PLAYS", "PRIOR"]
 
@@ -256,7 +260,7 @@ def rollout_action(rnd: Round, seat: int) -> Action:
             return -100.0 if left[s] == 0 else left[s] - (20 if rnd.calls[s] else 0)
         return GiveDragon(right if badness(right) >= badness(lft) else lft)
     if phase == "wish":
-        from lobby.tichu.actions import Wish
+        from lobby.tichu import Wish
         r = _wish_rank(rnd.hands[seat])
         return Wish(None if r is None else rank_name(r))
     plays = rnd.legal_plays(seat)

@@ -16,18 +16,23 @@ from __future__ import annotations
 
 from typing import Protocol, runtime_checkable
 
-from lobby.tichu.actions import (
+from lobby.tichu import (
+    PHOENIX,
     Action,
     CallTichu,
+    Card,
+    Combo,
     Exchange,
     GiveDragon,
     GrandTichu,
     Pass,
     Play,
     Wish,
+    classify,
+    parse_cards,
+    parse_play,
+    parse_wish,
 )
-from lobby.tichu.cards import PHOENIX, Card, parse_cards, parse_play, parse_wish
-from lobby.tichu.combos import Combo, classify
 from tichu_bot.view import View, my_turn_to
 
 __all__ = ["Strategy", "View", "my_turn_to", "play_cards", "play_combo", "command_action",

@@ -1,4 +1,8 @@
-"""The rules engine's facade (docs/engine.md): pure rules, no Twisted, no I/O, no clock."""
+"""The rules engine's facade (docs/engine.md): pure rules, no Twisted, no I/O, no clock, no text.
+
+Application code (lobby, protocol, tichu_bot, scripts) imports the engine from here only, never
+from its modules (tests/test_engine_alone.py checks it); the modules behind it may change.
+"""
 from lobby.tichu.actions import (
     UNSET,
     Action,
@@ -14,27 +18,62 @@ from lobby.tichu.actions import (
 from lobby.tichu.cards import (
     DECK,
     DOG,
+    DOG_BIT,
     DRAGON,
+    DRAGON_BIT,
     MAHJONG,
+    MAHJONG_BIT,
     PHOENIX,
+    PHOENIX_BIT,
+    RANK_MASK,
+    RANK_OF,
+    RANKS,
+    SORT_KEY,
     Card,
+    card_points,
+    cards_mask,
     format_cards,
+    format_play,
+    mask_cards,
+    mask_points,
     parse_cards,
+    parse_play,
     parse_rank,
+    parse_wish,
     rank_name,
     sort_cards,
 )
-from lobby.tichu.combos import Combo, beats, classify
-from lobby.tichu.errors import ENGINE_MESSAGES, Rejected
-from lobby.tichu.match import Match, MatchOptions, initial_seating
+from lobby.tichu.combos import Combo, beats, classify, readings
+from lobby.tichu.errors import Rejected
+from lobby.tichu.events import GameEvent, json_data
+from lobby.tichu.match import TURNIER_ROUNDS, Match, MatchOptions, initial_seating
 from lobby.tichu.moves import (
     bombs_out_of_turn,
     can_pass,
     check_bomb_out_of_turn,
     check_play,
+    clear_move_caches,
     fulfils_wish,
     legal_plays,
     trick_top,
     wish_binds,
 )
-from lobby.tichu.round import PHASES, Event, Round
+from lobby.tichu.round import PHASES, Round
+from lobby.tichu.view_text import play_text
+
+__all__ = [
+    "UNSET", "Action", "CallTichu", "Exchange", "GiveDragon", "GrandTichu", "Pass", "Play",
+    "Wish", "action_from_json",
+    "DECK", "DOG", "DOG_BIT", "DRAGON", "DRAGON_BIT", "MAHJONG", "MAHJONG_BIT", "PHOENIX",
+    "PHOENIX_BIT", "RANK_MASK", "RANK_OF", "RANKS", "SORT_KEY", "Card", "card_points",
+    "cards_mask", "format_cards", "format_play", "mask_cards", "mask_points", "parse_cards",
+    "parse_play", "parse_rank", "parse_wish", "rank_name", "sort_cards",
+    "Combo", "beats", "classify", "readings",
+    "Rejected",
+    "GameEvent", "json_data",
+    "TURNIER_ROUNDS", "Match", "MatchOptions", "initial_seating",
+    "bombs_out_of_turn", "can_pass", "check_bomb_out_of_turn", "check_play", "clear_move_caches",
+    "fulfils_wish", "legal_plays", "trick_top", "wish_binds",
+    "PHASES", "Round",
+    "play_text",
+]

@@ -2,7 +2,7 @@
 
 Players are numbered 0..3 by their seat at the start. Seats change only in `turnier` (after rounds
 3 and 6, so that each player partners each other player for 3 rounds). Events of the round are
-re-addressed from seats to players (`Event.to` is a player here); seat numbers inside event data
+re-addressed from seats to players (`GameEvent.to` is a player here); seat numbers inside event data
 stay seats (`match.seat_of(player)` / `view()["seats"]` translate).
 
 Determinism: a match is fully determined by its seed (one `random.Random(seed)` stream for all
@@ -17,7 +17,8 @@ from typing import Any, Sequence
 from .actions import Action, action_from_json
 from .cards import Card, format_cards, parse_cards
 from .errors import Rejected
-from .round import Event, Round
+from .events import GameEvent
+from .round import Round
 
 __all__ = ["MatchOptions", "Match", "initial_seating", "TURNIER_ROUNDS", "TURNIER_SEATING"]
 
@@ -99,7 +100,7 @@ class Match:
         self.finished = False
         self.result: dict[str, Any] | None = None
         self.round: Round = None  # type: ignore[assignment]
-        self._opening: list[Event] = []
+        self._opening: list[GameEvent] = []
         self._new_round()
 
     # ---- seating -----------------------------------------------------------------------------
@@ -125,21 +126,21 @@ class Match:
             return self.deals[i]
         return deal_from(self._rng)
 
-    def _new_round(self) -> list[Event]:
+    def _new_round(self) -> list[GameEvent]:
         self.round_no += 1
         opts = self.options
         self.round = Round(self._next_deal(), grand_allowed=not opts.turnier,
                            dragon_fixed=opts.dragon_fixed)
-        evs = [Event("round-start", None, {"round": self.round_no, "seats": self._seats()})]
+        evs = [GameEvent("round-start", None, {"round": self.round_no, "seats": self._seats()})]
         evs += self.round.opening_events()
         self._opening = self._to_players(evs)
         return self._opening
 
-    def opening_events(self) -> list[Event]:
+    def opening_events(self) -> list[GameEvent]:
         """The events that started the current round (its deal), addressed to players."""
         return list(self._opening)
 
-    def _to_players(self, evs: list[Event]) -> list[Event]:
+    def _to_players(self, evs: list[GameEvent]) -> list[GameEvent]:
         if not self.options.turnier:
             return evs
         for e in evs:
@@ -148,7 +149,7 @@ class Match:
         return evs
 
     # ---- actions -----------------------------------------------------------------------------
-    def apply(self, player: int, action: Action) -> list[Event]:
+    def apply(self, player: int, action: Action) -> list[GameEvent]:
         """Apply `action` of `player`; returns the events (addressed to players) or raises
         Rejected (nothing changes)."""
         if self.finished:
@@ -163,7 +164,7 @@ class Match:
             evs += self._round_over()
         return evs
 
-    def _round_over(self) -> list[Event]:
+    def _round_over(self) -> list[GameEvent]:
         res = self.round.result
         assert res is not None
         opts = self.options
@@ -192,13 +193,13 @@ class Match:
         self.scores[0] += score[0]
         self.scores[1] += score[1]
         self.round_scores.append(score)
-        evs = [Event("round-score", None, {"round": self.round_no, "score": score,
+        evs = [GameEvent("round-score", None, {"round": self.round_no, "score": score,
                                            "scores": list(self.scores),
                                            "victory_points": list(self.victory_points)
                                            if opts.turnier else None})]
         if self._game_over():
             self.finished = True
-            evs.append(Event("match-over", None, dict(self.result or {})))
+            evs.append(GameEvent("match-over", None, dict(self.result or {})))
             return evs
         return evs + self._new_round()
 

@@ -33,9 +33,10 @@ from .cards import (
     sort_cards,
 )
 from .errors import Rejected
+from .events import GameEvent
 from .view_text import hand_text, play_text, play_texts, received_text
 
-__all__ = ["Round", "Event", "PHASES"]
+__all__ = ["Round", "PHASES"]
 
 PHASES = ("grand", "exchange", "play", "wish", "dragon", "finished")
 
@@ -49,45 +50,6 @@ _NOTHING: list[Any] = []
 
 def _mask(cards: Iterable[int]) -> int:
     return reduce(or_, map(_BIT.__getitem__, cards), 0)
-
-
-class Event:
-    """Something that happened. `to` is the seat (0..3) allowed to see it, or None for everyone.
-
-    `kind` is one of: deal (to: the first 8 cards, or all 14 without Grand Tichu), grand, deal-rest
-    (to: the last 6 cards), tichu, exchange-given, exchange-received (to: the cards received and
-    from whom), play-phase, play, wish, wish-fulfilled, pass, trick-won, dragon-given, trick-taken,
-    out, round-over. `data` is a small dict; cards in it are tuples of `Card` (format them with
-    `format_cards`; `to_json()` does it).
-    """
-
-    __slots__ = ("kind", "to", "data")
-
-    def __init__(self, kind: str, to: int | None, data: dict[str, Any]) -> None:
-        self.kind = kind
-        self.to = to
-        self.data = data
-
-    def to_json(self) -> dict[str, Any]:
-        d: dict[str, Any] = {"kind": self.kind, "to": self.to}
-        for k, v in self.data.items():
-            d[k] = _jsonable(v)
-        return d
-
-    def __repr__(self) -> str:
-        return f"Event({self.kind!r}, to={self.to!r}, {self.data!r})"
-
-
-def _jsonable(v: Any) -> Any:
-    if isinstance(v, Card):
-        return str(v)
-    if isinstance(v, tuple) and v and isinstance(v[0], Card):
-        return format_cards(v)
-    if isinstance(v, (list, tuple)):
-        return [_jsonable(x) for x in v]
-    if isinstance(v, dict):
-        return {str(k): _jsonable(x) for k, x in v.items()}
-    return v
 
 
 def _check_cards(cards: Any) -> None:
@@ -223,13 +185,13 @@ class Round:
         return rnd
 
     # ---- small helpers ---------------------------------------------------------------------
-    def opening_events(self) -> list[Event]:
+    def opening_events(self) -> list[GameEvent]:
         """The events of the deal (each seat's cards, addressed to that seat)."""
         n = 8 if self.grand_allowed else 14
-        evs = [Event("deal", s, {"seat": s, "cards": tuple(sort_cards(self.deal[s][:n]))})
+        evs = [GameEvent("deal", s, {"seat": s, "cards": tuple(sort_cards(self.deal[s][:n]))})
                for s in range(4)]
         if not self.grand_allowed:
-            evs.append(Event("exchange-phase", None, {}))
+            evs.append(GameEvent("exchange-phase", None, {}))
         return evs
 
     def _next_active(self, seat: int) -> int:
@@ -253,7 +215,7 @@ class Round:
         return mask_cards(self.hands[seat])
 
     # ---- the entry point -------------------------------------------------------------------
-    def apply(self, seat: int, action: Action) -> list[Event]:
+    def apply(self, seat: int, action: Action) -> list[GameEvent]:
         """Apply `action` by `seat` and return the events it caused, or raise Rejected (and change
         nothing)."""
         if seat.__class__ is not int or not 0 <= seat <= 3:
@@ -275,7 +237,7 @@ class Round:
         raise Rejected("bad-action", action=repr(action))
 
     # ---- announcements and the exchange ------------------------------------------------------
-    def _grand(self, seat: int, call: bool) -> list[Event]:
+    def _grand(self, seat: int, call: bool) -> list[GameEvent]:
         if not self.grand_allowed:
             raise Rejected("no-grand-tichu")
         if self.grand[seat] is not None:
@@ -284,19 +246,19 @@ class Round:
             raise Rejected("wrong-phase", phase=self.phase)
         call = bool(call)
         self.grand[seat] = call
-        evs = [Event("grand", None, {"seat": seat, "call": call})]
+        evs = [GameEvent("grand", None, {"seat": seat, "call": call})]
         if call:
             self.calls[seat] = "grand"
         if None not in self.grand:
             for s in range(4):
                 rest = self._rest[s]
                 self.hands[s] |= rest
-                evs.append(Event("deal-rest", s, {"seat": s, "cards": mask_cards(rest)}))
+                evs.append(GameEvent("deal-rest", s, {"seat": s, "cards": mask_cards(rest)}))
             self.phase = "exchange"
-            evs.append(Event("exchange-phase", None, {}))
+            evs.append(GameEvent("exchange-phase", None, {}))
         return evs
 
-    def _call_tichu(self, seat: int) -> list[Event]:
+    def _call_tichu(self, seat: int) -> list[GameEvent]:
         if self.phase == "finished" or self._ending:
             raise Rejected("round-over")
         c = self.calls[seat]
@@ -307,9 +269,9 @@ class Round:
         if self.phase == "grand" and self.grand[seat] is None:
             raise Rejected("grand-undecided")
         self.calls[seat] = "tichu"
-        return [Event("tichu", None, {"seat": seat})]
+        return [GameEvent("tichu", None, {"seat": seat})]
 
-    def _exchange(self, seat: int, cards: tuple[Card, ...]) -> list[Event]:
+    def _exchange(self, seat: int, cards: tuple[Card, ...]) -> list[GameEvent]:
         if self.phase != "exchange":
             if self.phase == "grand":
                 raise Rejected("wrong-phase", phase=self.phase)
@@ -330,7 +292,7 @@ class Round:
             raise Rejected("cards-not-in-hand", cards=format_cards(mask_cards(mask & ~hand)))
         self.given[seat] = cs
         self.hands[seat] = hand & ~mask
-        evs = [Event("exchange-given", None, {"seat": seat})]
+        evs = [GameEvent("exchange-given", None, {"seat": seat})]
         if None not in self.given:
             for s in range(4):
                 for k, c in enumerate(self.given[s] or ()):   # next, partner, previous
@@ -338,14 +300,14 @@ class Round:
             for s in range(4):
                 rec = self.received[s]
                 self.hands[s] |= _mask(rec.values())
-                evs.append(Event("exchange-received", s,
+                evs.append(GameEvent("exchange-received", s,
                                  {"seat": s, "cards": {f: rec[f] for f in sorted(rec)}}))
                 self._received_shown[s] = received_text(rec)
             self.phase = "play"
             for s in range(4):
                 if self.hands[s] & MAHJONG_BIT:
                     self.turn = s
-            evs.append(Event("play-phase", None, {"turn": self.turn}))
+            evs.append(GameEvent("play-phase", None, {"turn": self.turn}))
         return evs
 
     # ---- playing ----------------------------------------------------------------------------
@@ -361,7 +323,7 @@ class Round:
             return Rejected("waiting-for-dragon", seat=self.holder)
         return Rejected("wrong-phase", phase=ph)
 
-    def _play(self, seat: int, action: Play) -> list[Event]:
+    def _play(self, seat: int, action: Play) -> list[GameEvent]:
         ph = self.phase
         if ph != "play" and (ph != "dragon" or self._ending):
             raise self._not_playing()
@@ -428,7 +390,7 @@ class Round:
         except Rejected:
             return None
 
-    def _put(self, seat: int, combo: Any, wish: Any) -> list[Event]:
+    def _put(self, seat: int, combo: Any, wish: Any) -> list[GameEvent]:
         """Put `combo` of `seat` on the trick (the checks were made)."""
         m = combo.mask
         hand = self.hands[seat] & ~m
@@ -440,11 +402,11 @@ class Round:
         self.holder = seat
         self.passes = 0
         self.trick_won = False
-        evs = [Event("play", None, {"seat": seat, "cards": combo.cards, "combo": combo.kind})]
+        evs = [GameEvent("play", None, {"seat": seat, "cards": combo.cards, "combo": combo.kind})]
         w = self.wish
         if w is not None and m & RANK_MASK[w]:
             self.wish = None
-            evs.append(Event("wish-fulfilled", None, {"seat": seat, "rank": rank_name(w)}))
+            evs.append(GameEvent("wish-fulfilled", None, {"seat": seat, "rank": rank_name(w)}))
         if not hand and self._goes_out(seat, evs):
             return evs
         nxt = self._next_active(seat)
@@ -459,19 +421,19 @@ class Round:
         self.turn = nxt
         return evs
 
-    def _goes_out(self, seat: int, evs: list[Event]) -> bool:
+    def _goes_out(self, seat: int, evs: list[GameEvent]) -> bool:
         """`seat` has played its last card: it takes the next place (an "out" event). True when
         that ends the round, with the round's closing events added to `evs`."""
         self.out.append(seat)
-        evs.append(Event("out", None, {"seat": seat, "place": len(self.out)}))
+        evs.append(GameEvent("out", None, {"seat": seat, "place": len(self.out)}))
         if self._round_over():
             evs += self._end_round()
             return True
         return False
 
-    def _set_wish(self, seat: int, wish: Any) -> Event:
+    def _set_wish(self, seat: int, wish: Any) -> GameEvent:
         self.wish = None if wish is None else self._parse_wish(wish)
-        return Event("wish", None, {"seat": seat, "rank": self._wish_text()})
+        return GameEvent("wish", None, {"seat": seat, "rank": self._wish_text()})
 
     @staticmethod
     def _parse_wish(wish: Any) -> int:
@@ -480,21 +442,21 @@ class Round:
         except (Rejected, TypeError, ValueError):
             raise Rejected("bad-wish", rank=wish) from None
 
-    def _play_dog(self, seat: int, combo: Any) -> list[Event]:
+    def _play_dog(self, seat: int, combo: Any) -> list[GameEvent]:
         hand = self.hands[seat] & ~DOG_BIT
         self.hands[seat] = hand
         self.played_first[seat] = True
-        evs = [Event("play", None, {"seat": seat, "cards": combo.cards, "combo": "dog"})]
+        evs = [GameEvent("play", None, {"seat": seat, "cards": combo.cards, "combo": "dog"})]
         self.won[seat] |= DOG_BIT   # the Dog trick is taken at once (0 points)
         if not hand and self._goes_out(seat, evs):
             return evs
         partner = (seat + 2) & 3
         self.turn = partner if self.hands[partner] else self._next_active(partner)
-        evs.append(Event("trick-taken", None, {"seat": seat, "points": 0, "winner": seat,
+        evs.append(GameEvent("trick-taken", None, {"seat": seat, "points": 0, "winner": seat,
                                                "lead": self.turn}))
         return evs
 
-    def _pass(self, seat: int) -> list[Event]:
+    def _pass(self, seat: int) -> list[GameEvent]:
         if self.phase != "play":
             raise self._not_playing()
         if seat != self.turn:
@@ -517,16 +479,16 @@ class Round:
             if self._combos[-1].mask == DRAGON_BIT and not self.dragon_fixed:
                 self.phase = "dragon"
                 self.turn = holder
-                return [Event("pass", None, {"seat": seat}),
-                        Event("trick-won", None, {"seat": holder, "dragon": True, "lead": holder})]
+                return [GameEvent("pass", None, {"seat": seat}),
+                        GameEvent("trick-won", None, {"seat": holder, "dragon": True, "lead": holder})]
             lead = holder if hands[holder] else self._next_active(holder)
             self.turn = lead
-            return [Event("pass", None, {"seat": seat}),
-                    Event("trick-won", None, {"seat": holder, "dragon": False, "lead": lead})]
+            return [GameEvent("pass", None, {"seat": seat}),
+                    GameEvent("trick-won", None, {"seat": holder, "dragon": False, "lead": lead})]
         self.turn = self._next_active(seat)
-        return [Event("pass", None, {"seat": seat})]
+        return [GameEvent("pass", None, {"seat": seat})]
 
-    def _collect(self, to: int | None = None) -> list[Event]:
+    def _collect(self, to: int | None = None) -> list[GameEvent]:
         """The trick on the table goes to `to` (default: its holder; a Dragon trick under
         `dragon_fixed` to the next opponent in turn order)."""
         holder = self.holder
@@ -545,9 +507,9 @@ class Round:
         self.holder = None
         self.passes = 0
         self.trick_won = False
-        return [Event("trick-taken", None, {"seat": to, "points": pts, "winner": holder})]
+        return [GameEvent("trick-taken", None, {"seat": to, "points": pts, "winner": holder})]
 
-    def _wish(self, seat: int, rank: Any) -> list[Event]:
+    def _wish(self, seat: int, rank: Any) -> list[GameEvent]:
         if self.phase != "wish" or seat != self.wisher:
             raise Rejected("no-wish-pending")
         ev = self._set_wish(seat, rank)
@@ -557,14 +519,14 @@ class Round:
         self._after_wish = None
         return [ev]
 
-    def _give_dragon(self, seat: int, to: int) -> list[Event]:
+    def _give_dragon(self, seat: int, to: int) -> list[GameEvent]:
         if self.phase != "dragon":
             raise Rejected("no-dragon-pending")
         if seat != self.holder:
             raise Rejected("not-your-dragon", seat=self.holder)
         if to.__class__ is not int or not 0 <= to <= 3 or (to - seat) % 2 == 0:
             raise Rejected("dragon-to-opponent", seat=to)
-        evs = [Event("dragon-given", None, {"seat": seat, "to": to})]
+        evs = [GameEvent("dragon-given", None, {"seat": seat, "to": to})]
         evs += self._collect(to)
         if self._ending:
             evs += self._finish()
@@ -581,11 +543,11 @@ class Round:
             return True
         return len(out) >= 3
 
-    def _end_round(self) -> list[Event]:
+    def _end_round(self) -> list[GameEvent]:
         """The round is over (docs/rules.md 23): the trick on the table is still taken (a Dragon still
         given away, except after a double victory, where cards do not count)."""
         self.turn = None
-        evs: list[Event] = []
+        evs: list[GameEvent] = []
         if self._combos:
             if (self._combos[-1].mask == DRAGON_BIT and not self.dragon_fixed
                     and self.double_victory is None):
@@ -593,12 +555,12 @@ class Round:
                 self.turn = self.holder
                 self.trick_won = True
                 self._ending = True
-                return [Event("trick-won", None, {"seat": self.holder, "dragon": True,
+                return [GameEvent("trick-won", None, {"seat": self.holder, "dragon": True,
                                                   "lead": None})]
             evs = self._collect()
         return evs + self._finish()
 
-    def _finish(self) -> list[Event]:
+    def _finish(self) -> list[GameEvent]:
         self.phase = "finished"
         self.turn = None
         self._ending = False
@@ -630,7 +592,7 @@ class Round:
             "calls": list(self.calls),
             "score": [card_points[0] + tichu[0], card_points[1] + tichu[1]],
         }
-        return [Event("round-over", None, dict(self.result))]
+        return [GameEvent("round-over", None, dict(self.result))]
 
     # ---- what a seat may do and see ----------------------------------------------------------
     def legal_plays(self, seat: int) -> list[Any]:

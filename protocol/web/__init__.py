@@ -1,0 +1,415 @@
+"""The web client: ``--web ENDPOINT`` serves the page and a WebSocket speaking machine mode.
+
+One HTTP listener (twisted.web) on a Twisted endpoint (``tcp:8080:interface=127.0.0.1``, or
+``ssl:8443:privateKey=...:certKey=...`` for TLS) serves
+
+- ``/``, ``/app.js``, ``/app.css`` ...: the client's files (``protocol/web/static``, read from the
+  package once at start-up; any other path is 404: there is no listing, and a path is looked up
+  by its exact name, so no path leaves the directory), each with a Content-Security-Policy that
+  allows nothing but this host (``frame-ancestors 'none'`` among it), ``X-Content-Type-Options:
+  nosniff`` and ``X-Frame-Options: DENY``;
+- ``/strings/LANG.json``: the page's own words in LANG, the catalog's ``web-*`` keys
+  (lobby/messages.py and its translations, like every other text for people);
+- ``/ws``: the WebSocket endpoint (autobahn's Twisted WebSocket server). One WebSocket message
+  carries one machine-mode line, in both directions (docs/protocol.md, "Machine mode").
+
+A WebSocket is a connection like any other: the lobby's own ``Session`` is connected to a
+``MessageTransport`` (this module) instead of a TCP transport, and every message is handed to
+``Session.dataReceived`` as one line. So the guard (connection limits per address, flood
+control, the log-in and idle timers, the password throttles, bans), the line limit, the logs and
+the metrics are the ones of the telnet port. What differs is said by the transport itself: it
+carries messages (no telnet negotiation is offered; the first message, ``%json`` or anything
+else, starts machine mode, and nothing but JSON objects is ever sent), and whether a password
+may travel over it (``refuses_passwords``: plain ``ws://`` from an address that is not
+loopback; the log-in then answers ``password-needs-tls``).
+
+Checks at the upgrade: the ``Origin`` must be one of ``--web-origin`` (default: the listener's
+own, i.e. the origin whose host is the request's ``Host``), else 403; a request through one of
+the ``--trusted-proxy`` addresses is taken to come from the address its ``X-Forwarded-For``
+names (the rightmost one that is not itself a trusted proxy; invalid: 400), and to be TLS when
+its ``X-Forwarded-Proto`` says ``https``; from any other address these headers are ignored. A
+message longer than ``--web-max-message`` bytes closes the WebSocket (code 1009); a line
+longer than the session's line limit within it is refused with ``line-too-long``, as on telnet.
+"""
+from __future__ import annotations
+
+import ipaddress
+import json
+from dataclasses import dataclass
+from importlib import resources
+from typing import TYPE_CHECKING, Any, Iterable
+from urllib.parse import urlsplit
+
+from autobahn.twisted.resource import WebSocketResource
+from autobahn.twisted.websocket import WebSocketServerFactory, WebSocketServerProtocol
+from autobahn.websocket.types import ConnectionDeny
+from twisted.internet import address as address_types
+from twisted.internet.defer import Deferred
+from twisted.internet.error import ConnectionDone
+from twisted.internet.interfaces import ISSLTransport
+from twisted.logger import Logger
+from twisted.python.failure import Failure
+from twisted.web.resource import Resource
+from twisted.web.server import Site
+
+from lobby.events import error_event
+from lobby.messages import CATALOGS, LANGUAGES
+
+if TYPE_CHECKING:
+    from twisted.web.server import Request
+
+    from protocol.server import LobbyFactory
+
+__all__ = ["WebOptions", "WebSite", "MessageTransport", "LobbyWebSocket", "listen_web",
+           "CSP", "SECURITY_HEADERS", "web_strings", "parse_proxies"]
+
+log = Logger(namespace="protocol.web")
+
+#: what a page of ours may load: only from this host (the WebSocket too), never in a frame
+CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; "
+       "connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
+SECURITY_HEADERS = {
+    b"Content-Security-Policy": CSP.encode(),
+    b"X-Content-Type-Options": b"nosniff",
+    b"X-Frame-Options": b"DENY",
+    b"Referrer-Policy": b"no-referrer",
+    b"Cache-Control": b"no-cache",
+}
+_TYPES = {".html": b"text/html; charset=utf-8", ".js": b"text/javascript; charset=utf-8",
+          ".css": b"text/css; charset=utf-8", ".png": b"image/png", ".svg": b"image/svg+xml",
+          ".txt": b"text/plain; charset=utf-8", ".json": b"application/json"}
+#: the default of --web-max-message: bytes of one WebSocket message (a machine-mode line is at
+#: most the session's line limit, 1024 bytes; the rest is room for a line-too-long answer)
+MAX_MESSAGE = 4096
+#: the default of --web-timeout: an HTTP connection that sends nothing this long is closed
+HTTP_TIMEOUT = 30.0
+
+
+@dataclass(frozen=True)
+class WebOptions:
+    """The web listener's settings (the server's --web-* options, --trusted-proxy)."""
+
+    origins: tuple[str, ...] = ()        # allowed Origin values; () = the listener's own
+    trusted_proxies: tuple[Any, ...] = ()  # ip_network objects whose X-Forwarded-* is believed
+    max_message: int = MAX_MESSAGE       # bytes of one WebSocket message
+    timeout: float = HTTP_TIMEOUT        # seconds an idle or half-sent HTTP request is kept
+
+
+def parse_proxies(values: Iterable[str]) -> tuple[Any, ...]:
+    """``--trusted-proxy`` values (an address or a network such as 10.0.0.0/8) -> networks;
+    ValueError for one that is neither."""
+    return tuple(ipaddress.ip_network(v.strip(), strict=False) for v in values)
+
+
+def web_strings(lang: str) -> dict[str, str]:
+    """The page's own words in ``lang``: every ``web-*`` key of the catalog (English where the
+    language has none)."""
+    english = CATALOGS["en"]
+    own = CATALOGS.get(lang, {})
+    return {k: own.get(k) or v for k, v in english.items() if k.startswith("web-")}
+
+
+def _canonical_ip(host: str) -> str | None:
+    try:
+        ip = ipaddress.ip_address(host.strip().strip("[]"))
+    except ValueError:
+        return None
+    if ip.version == 6 and ip.ipv4_mapped is not None:
+        ip = ip.ipv4_mapped
+    return str(ip)
+
+
+def _trusted(host: str, proxies: tuple[Any, ...]) -> bool:
+    try:
+        ip = ipaddress.ip_address(host)
+    except ValueError:
+        return False
+    return any(ip in net for net in proxies if net.version == ip.version)
+
+
+def _is_loopback(host: str) -> bool:
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+class MessageTransport:
+    """What a ``Session`` writes to and reads its peer from, for one WebSocket: each line the
+    session writes (a machine-mode JSON object and its CR LF) leaves as one text message; an
+    empty line is no message. The peer is the client's address (after ``X-Forwarded-For`` from a
+    trusted proxy); the producer the session registers is registered on the TCP (or TLS)
+    connection below, so a client that stops reading is the telnet layer's slow reader."""
+
+    #: the session reads this: lines are messages (no telnet negotiation, machine mode only)
+    carries_messages = True
+
+    def __init__(self, ws: "LobbyWebSocket", peer: Any, host: Any, refuses_passwords: bool) -> None:
+        self.ws = ws
+        self._peer = peer
+        self._host = host
+        #: a password must not be sent here (plain ws:// from an address that is not loopback)
+        self.refuses_passwords = refuses_passwords
+        self.disconnecting = False
+        self._partial = b""
+
+    def write(self, data: bytes) -> None:
+        if self.disconnecting:
+            return
+        data = self._partial + data
+        *lines, self._partial = data.split(b"\r\n")
+        for line in lines:
+            if line:
+                self.ws.sendMessage(line, isBinary=False)
+
+    def writeSequence(self, data: Iterable[bytes]) -> None:
+        self.write(b"".join(data))
+
+    def loseConnection(self) -> None:
+        if self.disconnecting:
+            return
+        self.disconnecting = True
+        self.ws.sendClose(1000)
+
+    def abortConnection(self) -> None:
+        self.disconnecting = True
+        self.ws.dropConnection(abort=True)
+
+    def getPeer(self) -> Any:
+        return self._peer
+
+    def getHost(self) -> Any:
+        return self._host
+
+    def registerProducer(self, producer: Any, streaming: bool) -> None:
+        below = self.ws.transport
+        if getattr(below, "producer", None) is not None:
+            below.unregisterProducer()        # twisted.web's HTTP channel, which handed it over
+        below.registerProducer(producer, streaming)
+
+    def unregisterProducer(self) -> None:
+        below = self.ws.transport
+        if below is not None and getattr(below, "producer", None) is not None:
+            below.unregisterProducer()
+
+
+class LobbyWebSocket(WebSocketServerProtocol):
+    """One WebSocket: checks the upgrade, then connects a lobby ``Session`` to a
+    ``MessageTransport`` and hands it each message as a line."""
+
+    factory: "LobbyWebSocketFactory"
+    session: Any = None
+    _peer: Any = None
+    _refuses_passwords = True
+
+    def onConnect(self, request: Any) -> None:
+        options = self.factory.options
+        headers = request.headers
+        origin = headers.get("origin")
+        if origin is not None and not self._origin_allowed(origin, headers.get("host", "")):
+            log.info("refused a WebSocket from {peer}: origin {origin!r} is not allowed",
+                     peer=request.peer, origin=origin[:200])
+            raise ConnectionDeny(ConnectionDeny.FORBIDDEN, "origin not allowed")
+        tcp_peer = self.transport.getPeer()
+        host = _canonical_ip(str(getattr(tcp_peer, "host", ""))) or str(
+            getattr(tcp_peer, "host", "?"))
+        secure = ISSLTransport.providedBy(self.transport)
+        if options.trusted_proxies and _trusted(host, options.trusted_proxies):
+            forwarded = headers.get("x-forwarded-for")
+            if forwarded is not None:
+                client = self._forwarded_client(forwarded, host)
+                if client is None:
+                    log.info("refused a WebSocket from the proxy {peer}: an invalid "
+                             "X-Forwarded-For {value!r}", peer=host, value=forwarded[:200])
+                    raise ConnectionDeny(ConnectionDeny.BAD_REQUEST, "bad X-Forwarded-For")
+                host = client
+            proto = headers.get("x-forwarded-proto", "")
+            secure = secure or proto.split(",")[-1].strip().lower() == "https"
+        kind = address_types.IPv6Address if ":" in host else address_types.IPv4Address
+        self._peer = kind("TCP", host, int(getattr(tcp_peer, "port", 0) or 0))
+        self._refuses_passwords = not secure and not _is_loopback(host)
+
+    def _origin_allowed(self, origin: str, host_header: str) -> bool:
+        allowed = self.factory.options.origins
+        if allowed:
+            return origin.rstrip("/") in allowed
+        parts = urlsplit(origin)
+        return parts.scheme in ("http", "https") and bool(parts.netloc) \
+            and parts.netloc.lower() == host_header.strip().lower()
+
+    def _forwarded_client(self, value: str, proxy: str) -> str | None:
+        """The client an X-Forwarded-For names: the rightmost address that is not a trusted
+        proxy (all trusted: the leftmost); None when an entry is no IP address."""
+        hops = [_canonical_ip(v) for v in value.split(",")]
+        if not hops or any(h is None for h in hops):
+            return None
+        for hop in reversed(hops):
+            assert hop is not None
+            if not _trusted(hop, self.factory.options.trusted_proxies):
+                return hop
+        return hops[0]
+
+    def onOpen(self) -> None:
+        lobby = self.factory.lobby
+        session = lobby.buildProtocol(self._peer)
+        self.session = session
+        transport = MessageTransport(self, self._peer, self.transport.getHost(),
+                                     self._refuses_passwords)
+        session.makeConnection(transport)
+
+    def sendMessage(self, payload: bytes, isBinary: bool = False, **kwargs: Any) -> None:
+        """autobahn's limit of a message (--web-max-message) bounds what the client sends; the
+        server's own messages are lines of any length (a replay is longer than any command)."""
+        limit, self.maxMessagePayloadSize = self.maxMessagePayloadSize, 0
+        try:
+            super().sendMessage(payload, isBinary, **kwargs)
+        finally:
+            self.maxMessagePayloadSize = limit
+
+    def onMessage(self, payload: bytes, isBinary: bool) -> None:
+        session = self.session
+        if session is None or session.state == "closed":
+            return
+        if payload.endswith(b"\n"):                      # one line end of its own is allowed
+            payload = payload[:-2] if payload.endswith(b"\r\n") else payload[:-1]
+        bad = b"\n" in payload or b"\r" in payload or b"\xff" in payload
+        if not bad and isBinary:
+            try:
+                payload.decode("utf-8")
+            except UnicodeDecodeError:
+                bad = True
+        if bad:
+            session.message_refused(error_event("bad-message"))   # counted as a line
+            return
+        session.dataReceived(payload + b"\n")
+
+    def onClose(self, wasClean: bool, code: int | None, reason: str | None) -> None:
+        session, self.session = self.session, None
+        if session is not None:
+            session.connectionLost(Failure(ConnectionDone()))
+
+
+class LobbyWebSocketFactory(WebSocketServerFactory):
+    protocol = LobbyWebSocket
+    noisy = False
+
+    def __init__(self, lobby: "LobbyFactory", options: WebOptions) -> None:
+        super().__init__()
+        self.lobby = lobby
+        self.options = options
+        # a frame longer than the limit is refused from its header on, a message of several
+        # frames as soon as they add up to more (both: close code 1009)
+        self.setProtocolOptions(maxMessagePayloadSize=options.max_message,
+                                maxFramePayloadSize=options.max_message,
+                                openHandshakeTimeout=options.timeout or None,
+                                closeHandshakeTimeout=5, failByDrop=False)
+
+
+class _Socket(WebSocketResource):
+    """The upgrade: twisted.web's channel hands its connection over (its idle timer stopped)."""
+
+    def render(self, request: "Request") -> Any:
+        channel = request.channel
+        if channel is not None:
+            channel.setTimeout(None)
+        return super().render(request)
+
+
+def _headers(request: "Request", content_type: bytes) -> None:
+    for name, value in SECURITY_HEADERS.items():
+        request.setHeader(name, value)
+    request.setHeader(b"Content-Type", content_type)
+
+
+class _File(Resource):
+    isLeaf = True
+
+    def __init__(self, body: bytes, content_type: bytes) -> None:
+        super().__init__()
+        self.body = body
+        self.content_type = content_type
+
+    def render_GET(self, request: "Request") -> bytes:
+        _headers(request, self.content_type)
+        return self.body
+
+    render_HEAD = render_GET
+
+
+class _NotFound(Resource):
+    isLeaf = True
+
+    def __init__(self, code: int = 404, text: bytes = b"Not found.\n") -> None:
+        super().__init__()
+        self.code = code
+        self.text = text
+
+    def render(self, request: "Request") -> bytes:
+        request.setResponseCode(self.code)
+        _headers(request, b"text/plain; charset=utf-8")
+        return self.text
+
+
+class _Root(Resource):
+    """Exact names only: ``/`` is index.html, ``/NAME`` a file of the static directory,
+    ``/strings/LANG.json`` the page's words, ``/ws`` the WebSocket; anything else is 404."""
+
+    def __init__(self, files: dict[str, _File], socket: Resource) -> None:
+        super().__init__()
+        self.files = files
+        self.socket = socket
+        self.strings = {f"{lang}.json": _File(json.dumps(web_strings(lang), ensure_ascii=False,
+                                                         sort_keys=True).encode("utf-8"),
+                                              b"application/json; charset=utf-8")
+                        for lang in LANGUAGES}
+
+    def getChild(self, path: bytes, request: "Request") -> Resource:
+        if request.method not in (b"GET", b"HEAD"):
+            return _NotFound(405, b"Only GET.\n")
+        rest = request.postpath
+        name = path.decode("utf-8", "replace")
+        if name == "ws" and not rest:
+            return self.socket
+        if name == "strings" and len(rest) == 1:
+            return self.strings.get(rest[0].decode("utf-8", "replace"), _NotFound())
+        if rest:
+            return _NotFound()
+        found = self.files.get(name or "index.html")
+        return found if found is not None else _NotFound()
+
+    def render(self, request: "Request") -> bytes:
+        return self.getChild(b"", request).render(request)
+
+
+def static_files() -> dict[str, _File]:
+    """The client's files from the package (protocol/web/static), by name."""
+    files = {}
+    for entry in resources.files("protocol.web").joinpath("static").iterdir():
+        name = entry.name
+        suffix = name[name.rfind("."):] if "." in name else ""
+        if entry.is_file() and suffix in _TYPES and not name.startswith("."):
+            files[name] = _File(entry.read_bytes(), _TYPES[suffix])
+    return files
+
+
+class WebSite(Site):
+    """The web listener's site (``--web``): the files, the strings and the WebSocket."""
+
+    noisy = False       # the server logs its own "web client on" line
+
+    def __init__(self, lobby: "LobbyFactory", options: WebOptions | None = None,
+                 reactor: Any = None) -> None:
+        self.options = options if options is not None else WebOptions()
+        self.websockets = LobbyWebSocketFactory(lobby, self.options)
+        super().__init__(_Root(static_files(), _Socket(self.websockets)),
+                         timeout=self.options.timeout or None, reactor=reactor)
+
+    def log(self, request: Any) -> None:
+        """No access log of its own: connections are logged by the session."""
+
+
+def listen_web(reactor: Any, description: str, lobby: "LobbyFactory",
+               options: WebOptions | None = None) -> "Deferred[Any]":
+    """Listen on the endpoint ``description`` with the web client (a Deferred of the port)."""
+    from twisted.internet.endpoints import serverFromString
+    return serverFromString(reactor, description).listen(WebSite(lobby, options, reactor))

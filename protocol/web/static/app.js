@@ -1,0 +1,549 @@
+/* The Tichu web client: the lobby's machine mode over one WebSocket (docs/protocol.md,
+   "Machine mode"; docs/web.md). One message is one machine-mode line, both ways. Everything the
+   page shows comes from the server's objects: the table's `state` (kept up to date with each
+   `update`), events and replies. Its own words come from /strings/LANG.json (the catalog's
+   web-* keys). No request goes to any other host. */
+"use strict";
+(function () {
+  const PROTOCOL_SWITCH = "%json";           // the first message: machine mode
+  const LANGS = ["en", "de", "fr", "es", "da"];
+  const SUIT_SYMBOL = { S: "\u2660", B: "\u25C6", G: "\u2663", R: "\u2605" };
+  const RANKS = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "B", "D", "K", "A"];
+  const SPECIAL = { Ma: "1", Hu: "\u2192", Ph: "\u2736", Dr: "\u2742" };
+  const $ = (id) => document.getElementById(id);
+  const store = window.sessionStorage;
+
+  const app = {
+    ws: null, ids: 0, pending: {}, strings: {}, lang: "en",
+    name: null, password: null, wanted: null,   // who logs in (and again after a drop)
+    loggedIn: false, leaving: false, retries: 0,
+    room: null, state: null, selected: new Set(), exchange: { left: null, partner: null, right: null },
+    optionNames: [], pollTimer: null,
+  };
+  window.tichuApp = app;                       // for the browser tests and curious players
+
+  // ---- words -------------------------------------------------------------------------------
+  function t(key, params) {
+    let s = app.strings[key] || key;
+    if (params) for (const k of Object.keys(params)) s = s.split("{" + k + "}").join(String(params[k]));
+    return s;
+  }
+  async function loadStrings(lang) {
+    try {
+      const r = await fetch("strings/" + lang + ".json", { cache: "no-cache" });
+      if (r.ok) { app.strings = await r.json(); app.lang = lang; }
+    } catch (e) { /* keep the words we have */ }
+    document.documentElement.lang = app.lang;
+    for (const el of document.querySelectorAll("[data-t]")) el.textContent = t(el.dataset.t);
+    for (const el of document.querySelectorAll("[data-tp]")) el.placeholder = t(el.dataset.tp);
+    render();
+  }
+
+  // ---- the connection ------------------------------------------------------------------------
+  function status(text) { $("status").textContent = text || ""; }
+  function connect() {
+    const scheme = location.protocol === "https:" ? "wss:" : "ws:";
+    const ws = new WebSocket(scheme + "//" + location.host + "/ws");
+    app.ws = ws;
+    status(t("web-connecting"));
+    ws.onopen = () => { app.retries = 0; ws.send(PROTOCOL_SWITCH); };
+    ws.onmessage = (m) => { let o; try { o = JSON.parse(m.data); } catch (e) { return; } receive(o); };
+    ws.onclose = () => {
+      if (app.ws !== ws) return;
+      app.ws = null; app.loggedIn = false; app.pending = {};
+      if (app.leaving) { app.leaving = false; show("login"); status(""); return; }
+      status(t("web-reconnecting"));
+      const wait = Math.min(8000, 300 * Math.pow(2, app.retries++));
+      setTimeout(connect, wait);
+    };
+  }
+  function send(line, then) {
+    if (!app.ws || app.ws.readyState !== 1) return;
+    const id = "c" + (++app.ids);
+    if (then) app.pending[id] = then;
+    app.ws.send("#" + id + " " + line);
+  }
+
+  // ---- what the server sends -----------------------------------------------------------------
+  function receive(o) {
+    if (o.id && app.pending[o.id]) { const f = app.pending[o.id]; delete app.pending[o.id]; f(o); }
+    const h = HANDLERS[o.type];
+    if (h) h(o);
+    else if (o.type && (o.type.startsWith("game-") || o.type.startsWith("table-"))) gameEvent(o);
+  }
+  const HANDLERS = {
+    prompt(o) {
+      if (o.prompt === "login") {
+        if (!app.wanted) { show("login"); status(""); return; }
+        app.ws.send(app.wanted);
+      } else if (o.prompt === "password") {
+        app.ws.send(app.password ? "#pw " + app.password : "");
+      } else if (o.prompt === "seat-key") {
+        app.ws.send("#key " + (keyFor(app.wanted) || ""));
+      }
+    },
+    "logged-in": (o) => loggedIn(o.name),
+    "logged-in-guest": (o) => loggedIn(o.name),
+    error(o) {
+      if (!app.loggedIn && ["reserved-name", "seat-held", "wrong-seat-key", "name-in-use"].includes(o.code)
+          && app.wanted && app.wanted !== "guest" && !app.password) {
+        app.wanted = "guest";      // a drawn guest name without its seat: a fresh guest
+        return;
+      }
+      if (!app.loggedIn && ["wrong-password", "password-needs-tls", "bad-name", "banned",
+                            "too-many-attempts", "account-wait"].includes(o.code)) {
+        app.wanted = null; app.password = null; show("login");
+      }
+      toast(o.message);
+      logLine(o.message, "error");
+    },
+    room(o) {
+      app.room = o;
+      if (o.table === null) { app.state = null; show("lobby"); refreshLobby(); }
+      else { show("table"); send("/look"); }
+      render();
+    },
+    state(o) { app.state = o; syncSelection(); render(); },
+    update(o) {
+      if (!app.state || app.state.table !== o.table) return;
+      const s = Object.assign({}, app.state);
+      for (const k of Object.keys(o)) {
+        if (k === "trick_add") s.trick = (s.trick || []).concat(o[k]);
+        else if (k !== "type" && k !== "unset") s[k] = o[k];
+      }
+      for (const k of o.unset || []) delete s[k];
+      app.state = s; syncSelection(); render();
+    },
+    who(o) { if (app.room && app.room.table === null) fillList($("who"), o.names || []); },
+    listroom(o) { renderTables(o.tables || []); },
+    says(o) { logLine([b(o.name), " " + o.text], "says"); },
+    tells(o) { logLine([b(o.name + " \u2192 " + app.name), " " + o.text], "says"); },
+    told(o) { logLine([b(app.name + " \u2192 " + o.name), " " + o.text], "says"); },
+    enters() { if (app.room && app.room.table === null) send("/who"); },
+    leaves() { if (app.room && app.room.table === null) send("/who"); },
+    "table-seat-key"(o) { if (o.name === app.name) { saveKey(o.name, o.key); render(); } },
+    history: showHistory,
+    replay: showReplay,
+    bye() { app.leaving = true; },
+    shutdown(o) { toast(o.text); },
+    replaced(o) { app.leaving = true; toast(o.text); },
+  };
+
+  function loggedIn(name) {
+    app.name = name; app.loggedIn = true; app.wanted = name;
+    store.setItem("tichu-name", name);
+    $("me").textContent = name;
+    status("");
+    send("/set lang " + app.lang);
+  }
+
+  // ---- guests' keys: a seat comes back after a drop or a reload -------------------------------
+  function keyFor(name) { return name ? store.getItem("tichu-key-" + name.toLowerCase()) : null; }
+  function saveKey(name, key) { store.setItem("tichu-key-" + name.toLowerCase(), key); }
+
+  // ---- views ----------------------------------------------------------------------------------
+  function show(view) {
+    for (const v of ["login", "lobby", "table"]) $(v).hidden = v !== view;
+    $("logout").hidden = view === "login";
+    $("history-button").hidden = view === "login";
+    clearInterval(app.pollTimer);
+    if (view === "lobby") app.pollTimer = setInterval(refreshLobby, 15000);
+  }
+  function refreshLobby() { send("/who"); send("/listroom"); }
+  function el(tag, cls, text) {
+    const e = document.createElement(tag);
+    if (cls) e.className = cls;
+    if (text !== undefined) e.textContent = text;
+    return e;
+  }
+  function b(text) { return el("b", null, text); }
+  function button(text, onclick, cls) {
+    const x = el("button", cls, text); x.type = "button"; x.addEventListener("click", onclick); return x;
+  }
+  function fillList(ul, items) { ul.replaceChildren(...items.map((n) => el("li", null, n))); }
+  let toastTimer = null;
+  function toast(text) {
+    const x = $("toast"); x.textContent = text; x.hidden = false;
+    clearTimeout(toastTimer); toastTimer = setTimeout(() => { x.hidden = true; }, 5000);
+  }
+  function logLine(parts, cls) {
+    const log = app.room && app.room.table !== null ? $("table-log") : $("lobby-log");
+    const li = el("li", cls);
+    for (const p of [].concat(parts)) li.append(typeof p === "string" ? document.createTextNode(p) : p);
+    log.append(li);
+    while (log.children.length > 200) log.firstChild.remove();
+    log.scrollTop = log.scrollHeight;
+  }
+
+  // ---- cards ----------------------------------------------------------------------------------
+  function splitCards(text) { return (text || "").split(" ").filter(Boolean); }
+  function cardElement(code, mini) {
+    const x = el(mini ? "span" : "button", "card" + (mini ? " mini" : ""));
+    const bare = code.split("=")[0];
+    x.dataset.card = bare;
+    if (SPECIAL[bare]) {
+      x.classList.add("suit-X");
+      x.append(el("small", null, SPECIAL[bare]), document.createTextNode(bare));
+      x.title = bare;
+    } else {
+      const suit = bare[0];
+      x.classList.add("suit-" + suit);
+      // symbol, letter and colour: readable without telling the colours apart
+      x.append(el("small", null, (SUIT_SYMBOL[suit] || "?") + suit), document.createTextNode(bare.slice(1)));
+      x.title = bare;
+    }
+    if (!mini) x.type = "button";
+    return x;
+  }
+  function cardsElement(text, cls) {
+    const span = el("span", cls || "play");
+    for (const c of splitCards(text)) span.append(cardElement(c, true));
+    return span;
+  }
+  function bareSet(text) { return splitCards(text.split(" wish ")[0]).map((c) => c.split("=")[0]).sort().join(" "); }
+
+  // ---- the table ------------------------------------------------------------------------------
+  function mySeat() { const s = app.state; return s && s.seat !== null && s.seat !== undefined ? s.seat : null; }
+  function syncSelection() {
+    const hand = new Set(splitCards(app.state && app.state.hand));
+    for (const c of [...app.selected]) if (!hand.has(c)) app.selected.delete(c);
+    for (const k of Object.keys(app.exchange)) if (!hand.has(app.exchange[k])) app.exchange[k] = null;
+    if (app.state && app.state.phase !== "exchange") app.exchange = { left: null, partner: null, right: null };
+  }
+  function seatName(i) { const s = app.state; return (s && s.names && s.names[i]) || t("web-free"); }
+  function render() {
+    if (!app.room) return;
+    if (app.room.table === null) return;
+    const s = app.state;
+    $("table-title").textContent = t("web-table", { table: app.room.table });
+    if (!s) return;
+    const me = mySeat();
+    const base = me === null ? 0 : me;
+    const places = { me: base, right: (base + 1) % 4, top: (base + 2) % 4, left: (base + 3) % 4 };
+    const playing = s.status === "playing";
+    $("round").textContent = s.round_no ? t("web-round", { round: s.round_no }) : "";
+    const team = base % 2;
+    $("score").textContent = s.scores ? t("web-score", { us: s.scores[team], them: s.scores[1 - team] }) : "";
+    $("wish-open").textContent = s.wish ? t("web-wish-open", { rank: RANKS[s.wish - 2] || s.wish }) : "";
+    for (const [where, i] of Object.entries(places)) renderSeat($("seat-" + where), i, where, me);
+    renderTrick();
+    $("setup").hidden = s.status !== "waiting";
+    if (s.status === "waiting") renderSetup(me);
+    $("watching").hidden = me !== null;
+    $("hand-area").hidden = me === null || !s.hand;
+    renderHand();
+    renderActions(me);
+    const key = me !== null ? keyFor(app.name) : null;
+    $("key").textContent = key && s.status !== "finished" ? t("web-key", { key: key }) : "";
+  }
+  function renderSeat(box, i, where, me) {
+    const s = app.state;
+    box.replaceChildren();
+    box.className = "seat";
+    box.dataset.seat = String(i);
+    const name = s.names ? s.names[i] : null;
+    box.append(el("span", "name", name || t("web-free")));
+    if (i === me) box.append(el("span", "tag", t("web-you")));
+    else if (me !== null && i === (me + 2) % 4) box.append(el("span", "tag", t("web-partner")));
+    if (name && s.bots && s.bots[name]) box.append(el("span", "tag", "bot"));
+    if (name && (s.gone || []).includes(name)) { box.classList.add("gone"); box.append(el("span", "tag", t("web-gone"))); }
+    const line = el("div", "small");
+    if (s.cards_left) line.append(t("web-cards-left", { count: s.cards_left[i] }) + " ");
+    const out = (s.out || []).indexOf(i);
+    if (out >= 0) line.append(t("web-out", { place: out + 1 }) + " ");
+    box.append(line);
+    const call = s.calls ? s.calls[i] : null;
+    if (call) box.append(el("div", "call", call === "grand" ? t("web-grand") : t("web-tichu")));
+    if (s.turn === i && s.status === "playing") { box.classList.add("turn"); box.append(el("div", "small", t("web-turn"))); }
+  }
+  function renderTrick() {
+    const s = app.state, box = $("trick");
+    box.replaceChildren();
+    for (const p of (s.trick || []).slice(-4)) {
+      const row = cardsElement(p.cards);
+      row.prepend(el("span", "who", seatName(p.seat)));
+      box.append(row);
+    }
+  }
+  function renderSetup(me) {
+    const s = app.state;
+    const joins = $("join-seats");
+    joins.replaceChildren();
+    for (let i = 0; i < 4; i++) {
+      if (!s.names[i] && me === null) joins.append(button(t("web-sit") + " (" + t("web-seat", { seat: i + 1 }) + ")", () => send("/join " + (i + 1))));
+    }
+    const names = Object.keys(s.options || {});
+    if (names.join() !== app.optionNames.join()) {
+      app.optionNames = names;
+      $("option-name").replaceChildren(...names.map((n) => { const o = el("option", null, n); o.value = n; return o; }));
+    }
+    $("options-shown").textContent = Object.entries(s.options || {}).map(([k, v]) => k + " " + v).join(" \u00B7 ");
+    $("start").hidden = me === null;
+    $("stand-up").hidden = me === null;
+  }
+  function renderHand() {
+    const s = app.state, hand = $("hand");
+    hand.replaceChildren();
+    const given = new Set(Object.values(app.exchange).filter(Boolean));
+    for (const c of splitCards(s.hand)) {
+      const x = cardElement(c, false);
+      if (app.selected.has(c)) x.classList.add("selected");
+      if (given.has(c)) x.classList.add("given");
+      x.addEventListener("click", () => toggle(c));
+      hand.append(x);
+    }
+  }
+  function toggle(c) {
+    const s = app.state;
+    if (s && s.phase === "exchange") app.selected.clear();
+    if (app.selected.has(c)) app.selected.delete(c); else app.selected.add(c);
+    render();
+  }
+  function matchingPlays() {
+    const s = app.state;
+    const want = [...app.selected].sort().join(" ");
+    return (s.legal || []).filter((p) => !p.includes(" wish ") && bareSet(p) === want);
+  }
+  function renderActions(me) {
+    const s = app.state, box = $("actions");
+    box.replaceChildren();
+    $("schupf").hidden = true; $("wish").hidden = true; $("dragon").hidden = true;
+    if (me === null || s.status !== "playing") {
+      if (s.status === "finished") box.append(button(t("web-reset"), () => send("/reset")));
+      return;
+    }
+    const phase = s.phase;
+    if (phase === "grand" && s.grand_decided && !s.grand_decided[me]) {
+      box.append(button(t("web-grand"), () => send("/grand"), "primary"));
+      box.append(button(t("web-no-grand"), () => send("/nogrand")));
+    }
+    const noCardPlayed = s.cards_left && s.cards_left[me] === 14 && !(s.trick || []).some((p) => p.seat === me);
+    if ((phase === "exchange" || phase === "play") && s.calls && !s.calls[me] && noCardPlayed
+        && s.grand_decided && s.grand_decided[me]) {
+      box.append(button(t("web-tichu"), () => send("/tichu"), "tichu"));
+    }
+    if (phase === "exchange" && !s.given) renderSchupf(me);
+    if (phase === "play" && s.turn === me && (s.legal || []).length) {
+      const plays = matchingPlays();
+      if (plays.length <= 1) {
+        const x = button(t("web-play"), () => { if (plays.length) play(plays[0]); }, "primary");
+        x.id = "play"; x.disabled = plays.length === 0; box.append(x);
+      } else {
+        for (const p of plays) { const x = button(t("web-play") + " " + p, () => play(p), "primary"); box.append(x); }
+      }
+    }
+    if (phase === "play" && s.can_pass) { const x = button(t("web-pass"), () => send("/pass")); x.id = "pass"; box.append(x); }
+    // a bomb whenever you hold one: out of turn the state's `bombs`, on your turn the legal
+    // plays that are bombs (four of a rank, or five or more of a suit in a row)
+    const bombs = (s.bombs || []).concat(phase === "play" && s.turn === me ? (s.legal || []).filter(isBomb) : []);
+    for (const bomb of bombs) box.append(button(t("web-bomb", { cards: bomb }), () => send("/bomb " + bomb), "bomb"));
+    if (phase === "wish" && s.wish_pending === me) {
+      $("wish").hidden = false;
+      const ranks = $("wish-ranks");
+      ranks.replaceChildren(...RANKS.map((r) => button(r, () => send("/wish " + r))),
+        button(t("web-no-wish"), () => send("/wish none")));
+    }
+    if (phase === "dragon" && s.holder === me) {
+      $("dragon").hidden = false;
+      $("dragon-left").textContent = "\u2190 " + seatName((me + 3) % 4);
+      $("dragon-right").textContent = seatName((me + 1) % 4) + " \u2192";
+    }
+  }
+  function isBomb(p) {
+    const cards = splitCards(p);
+    if (cards.some((c) => SPECIAL[c.split("=")[0]])) return false;
+    if (cards.length === 4) return cards.every((c) => c.slice(1) === cards[0].slice(1));
+    return cards.length >= 5 && cards.every((c) => c[0] === cards[0][0]);
+  }
+  function play(p) { app.selected.clear(); send("/play " + p); }
+  function renderSchupf(me) {
+    $("schupf").hidden = false;
+    const to = { left: (me + 3) % 4, partner: (me + 2) % 4, right: (me + 1) % 4 };
+    for (const k of Object.keys(to)) {
+      const x = $("give-" + k);
+      x.replaceChildren(document.createTextNode(t("web-give-" + k) + " (" + seatName(to[k]) + ") "));
+      if (app.exchange[k]) x.append(cardElement(app.exchange[k], true));
+    }
+    $("give").disabled = !(app.exchange.left && app.exchange.partner && app.exchange.right);
+  }
+  function assign(slot) {
+    const [card] = [...app.selected];
+    if (!card) return;
+    for (const k of Object.keys(app.exchange)) if (app.exchange[k] === card) app.exchange[k] = null;
+    app.exchange[slot] = card;
+    app.selected.clear();
+    render();
+  }
+
+  // ---- events as lines ------------------------------------------------------------------------
+  function gameEvent(o, names) {
+    const line = eventLine(o, names);
+    if (line) logLine(line);
+    if (o.type === "game-round-score") {
+      const team = (mySeat() || 0) % 2;
+      banner(t("web-round-over", { round: o.round, us: o.score[team], them: o.score[1 - team],
+        total_us: o.scores[team], total_them: o.scores[1 - team] }));
+    } else if (o.type === "game-match-over") {
+      const team = (mySeat() || 0) % 2;
+      banner(t("web-game-over", { us: o.scores[team], them: o.scores[1 - team] }));
+    }
+  }
+  function eventLine(o, names) {
+    const who = (i) => (names ? names[i] : seatName(i)) || "?";
+    switch (o.type) {
+      case "game-play": { const x = el("span"); x.append(t("web-ev-play", { name: who(o.seat), cards: "" }), cardsElement(o.cards)); return x; }
+      case "game-pass": return t("web-ev-pass", { name: who(o.seat) });
+      case "game-tichu": return t("web-ev-tichu", { name: who(o.seat) });
+      case "game-grand": return o.call ? t("web-ev-grand", { name: who(o.seat) }) : null;
+      case "game-wish": return o.rank ? t("web-ev-wish", { name: who(o.seat), rank: RANKS[o.rank - 2] || o.rank }) : null;
+      case "game-trick-taken": return t("web-ev-trick", { name: who(o.seat), points: o.points });
+      case "game-dragon-given": return t("web-ev-dragon", { name: who(o.seat), to: who(o.to) });
+      case "game-out": return t("web-ev-out", { name: who(o.seat), place: o.place });
+      case "game-exchange-given": return t("web-ev-exchange", { name: who(o.seat) }) + (o.given ? " (" + o.given + ")" : "");
+      case "game-exchange-received": return t("web-ev-received", { cards: Object.values(o.cards || {}).join(" ") });
+      case "game-round-score": return t("web-round-over", { round: o.round, us: o.score[0], them: o.score[1], total_us: o.scores[0], total_them: o.scores[1] });
+      default: return null;
+    }
+  }
+  function banner(text) { $("banner-text").textContent = text; $("banner").hidden = false; }
+
+  // ---- the lobby's table list --------------------------------------------------------------------
+  function renderTables(tables) {
+    const ul = $("tables");
+    ul.replaceChildren();
+    if (!tables.length) ul.append(el("li", "small", t("web-no-tables")));
+    for (const tb of tables) {
+      const li = el("li");
+      li.dataset.table = String(tb.table);
+      li.append(b(t("web-table", { table: tb.table })), el("span", "small", app.strings["web-state-" + tb.state] ? t("web-state-" + tb.state) : tb.state));
+      const seats = (tb.seats || []).map((n, i) => (i + 1) + " " + (n || t("web-free"))).join(" | ");
+      li.append(el("span", null, seats));
+      li.append(button(t("web-watch"), () => send("/room " + tb.table)));
+      if ((tb.seats || []).some((n) => !n) && tb.state === "waiting") {
+        li.append(button(t("web-sit"), () => { send("/room " + tb.table); send("/join"); }));
+      }
+      const opts = Object.entries(tb.options || {}).map(([k, v]) => k + " " + v).join(" \u00B7 ");
+      li.append(el("span", "small opts", opts + (opts ? " \u00B7 " : "") + t("web-spectators", { count: tb.spectators || 0 })));
+      ul.append(li);
+    }
+  }
+
+  // ---- records: history and replay ---------------------------------------------------------------
+  function dialog(nodes) { $("dialog-body").replaceChildren(...nodes); $("dialog").hidden = false; }
+  function showHistory(o) {
+    const rows = (o.games || []).map((g) => {
+      const tr = el("tr");
+      const date = new Date(g.ended_at * 1000).toLocaleString(app.lang);
+      tr.append(el("td", null, t("web-game", { game: g.game })), el("td", null, date),
+        el("td", null, g.players.join(", ")), el("td", null, g.scores.join(" - ")),
+        el("td", null, g.won ? t("web-won") : t("web-lost")));
+      const td = el("td"); td.append(button(t("web-replay"), () => send("/replay " + g.game))); tr.append(td);
+      return tr;
+    });
+    const table = el("table"); table.append(...rows);
+    dialog([el("h2", null, t("web-history")), rows.length ? table : el("p", null, t("web-no-games"))]);
+  }
+  function showReplay(o) {
+    const nodes = [el("h2", null, t("web-game", { game: o.game }))];
+    for (const r of o.rounds || []) {
+      const div = el("div", "replay-round");
+      div.append(el("h3", null, t("web-round", { round: r.round })));
+      const hands = el("div", "hands");
+      (r.hands || []).forEach((h, i) => {
+        const d = el("div"); d.append(t("web-dealt", { name: r.seats[i], cards: "" }), cardsElement(h)); hands.append(d);
+      });
+      div.append(hands);
+      const ol = el("ol", "log");
+      for (const e of r.events || []) {
+        const line = eventLine(e, r.seats);
+        if (line) { const li = el("li"); li.append(line); ol.append(li); }
+      }
+      div.append(ol);
+      nodes.push(div);
+    }
+    dialog(nodes);
+  }
+
+  // ---- the controls ------------------------------------------------------------------------------
+  function startLogin(name, password) {
+    app.wanted = name || "guest"; app.password = password || null;
+    if (app.ws && app.ws.readyState === 1) app.ws.send(app.wanted);
+    else connect();
+  }
+  function wire() {
+    $("login-form").addEventListener("submit", (e) => {
+      e.preventDefault();
+      startLogin($("login-name").value.trim(), $("login-password").value);
+      $("login-password").value = "";
+    });
+    $("guest-button").addEventListener("click", () => startLogin($("login-name").value.trim() || "guest", null));
+    $("logout").addEventListener("click", () => {
+      app.wanted = null; app.password = null; store.removeItem("tichu-name");
+      app.leaving = true; send("/quit");
+    });
+    $("history-button").addEventListener("click", () => send("/history"));
+    $("dialog-close").addEventListener("click", () => { $("dialog").hidden = true; });
+    $("banner-close").addEventListener("click", () => { $("banner").hidden = true; });
+    $("lang").addEventListener("change", (e) => {
+      const lang = e.target.value;
+      localStorage.setItem("tichu-lang", lang);
+      loadStrings(lang).then(() => { if (app.loggedIn) send("/set lang " + lang); });
+    });
+    $("new-table").addEventListener("click", () => send("/newroom tichu"));
+    $("refresh").addEventListener("click", refreshLobby);
+    $("to-lobby").addEventListener("click", () => send("/manager"));
+    $("add-bot").addEventListener("click", () => send("/addbot " + $("bot-level").value));
+    $("option-set").addEventListener("click", () => {
+      const v = $("option-value").value.trim();
+      send("/option " + $("option-name").value + (v ? " " + v : ""));
+    });
+    $("start").addEventListener("click", () => send("/start"));
+    $("stand-up").addEventListener("click", () => send("/leave"));
+    for (const k of ["left", "partner", "right"]) $("give-" + k).addEventListener("click", () => assign(k));
+    $("give").addEventListener("click", () => {
+      const x = app.exchange;
+      send("/schupf " + x.right + " " + x.partner + " " + x.left);   // NEXT PARTNER PREVIOUS
+    });
+    $("dragon-left").addEventListener("click", () => send("/dragon left"));
+    $("dragon-right").addEventListener("click", () => send("/dragon right"));
+    $("card-form").addEventListener("submit", (e) => {
+      e.preventDefault();
+      const hand = splitCards(app.state && app.state.hand);
+      const byUpper = new Map(hand.map((c) => [c.toUpperCase(), c]));
+      app.selected.clear();
+      let unknown = [];
+      for (const w of splitCards($("card-input").value.trim())) {
+        const c = byUpper.get(w.split("=")[0].toUpperCase());
+        if (c) app.selected.add(c); else unknown.push(w);
+      }
+      if (unknown.length) toast(unknown.join(" ") + " ?");
+      $("card-input").value = "";
+      render();
+    });
+    for (const form of document.querySelectorAll("form.say")) {
+      form.addEventListener("submit", (e) => {
+        e.preventDefault();
+        const input = form.querySelector("input");
+        const text = input.value.trim();
+        if (text) send(text);                  // a line that is no command is speech
+        input.value = "";
+      });
+    }
+  }
+
+  // ---- start ----------------------------------------------------------------------------------------
+  function start() {
+    wire();
+    let lang = localStorage.getItem("tichu-lang") || "";
+    const asked = new URLSearchParams(location.search).get("lang");
+    if (asked) lang = asked;
+    if (!LANGS.includes(lang)) lang = (navigator.language || "en").slice(0, 2);
+    if (!LANGS.includes(lang)) lang = "en";
+    $("lang").value = lang;
+    loadStrings(lang);
+    const name = store.getItem("tichu-name");
+    if (name) { app.wanted = name; connect(); }      // a reload: back in, the seat too
+  }
+  app.dropConnection = () => { if (app.ws) app.ws.close(); };   // the tests' dropped line
+  document.addEventListener("DOMContentLoaded", start);
+})();

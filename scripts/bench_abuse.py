@@ -1,0 +1,424 @@
+#!/usr/bin/env python3
+"""The attacks of issue 23 against a real server process, each measured against an idle
+baseline of the same run (docs/operations.md, "Abuse budgets").
+
+    .venv/bin/python scripts/bench_abuse.py                 # every attack, 6 s each
+    .venv/bin/python scripts/bench_abuse.py --seconds 10 --only telnet-nop,replay
+
+One lobby server (``python -m protocol``, a temporary database holding one stored game of 13
+rounds, the command line's default limits, i.e. those of a public server) runs for the whole
+run. For the baseline and for each attack the script measures, during ``--seconds``:
+
+- the server's CPU (``/proc/PID/stat``: user + system time over the wall time);
+- an innocent user's ``/who`` round trip (a guest from 127.0.0.2 sends ``/who`` every 50 ms
+  and waits for its answer): p50 and p90;
+- a new log-in's delay (every 0.25 s a new connection from 127.0.0.3: from the name sent to the
+  guest question), p90;
+
+and prints each as a ratio to the baseline, plus what the attack itself met (how soon its
+connection was closed, how many of its lines reached a listener, how many log lines it caused,
+how many password checks ran). The attackers come from 127.0.0.1 (loopback: the per-address
+connection and log-in limits do not apply to it unless ``--limit-loopback``; the budgets that
+matter here are the per-connection ones and those that include loopback).
+
+Attacks (``--only`` names them): ``telnet-nop`` (one connection sends IAC NOP at full speed),
+``telnet-nop-8`` (eight of them, reconnecting), ``toggles`` (IAC WILL/WONT toggles), ``replay``
+(eight connections flood ``/replay`` of the 13-round game), ``passwords`` (20 wrong passwords
+for an account from 4 addresses, then the owner's right one from their usual address),
+``speech`` (seven connections of one address send 60 lines each in 3 s; a listener counts),
+``refused`` (300 refused moderation commands; the server's log lines counted).
+"""
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import random
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+IAC, NOP, WILL, WONT = 255, 241, 251, 252
+ATTACKS = ("telnet-nop", "telnet-nop-8", "toggles", "replay", "passwords", "speech", "refused")
+
+
+# ---- the server ---------------------------------------------------------------------------------
+def stored_game(db: str, rounds: int = 13, seed: int = 23) -> int:
+    """Store one finished game of ``rounds`` rounds, played with random legal actions."""
+    from lobby.records import GameArchive, finished_game
+    from lobby.store import Store
+    from lobby.tichu import PHOENIX, CallTichu, Exchange, GrandTichu, Match, MatchOptions, Play, Rejected
+    rng = random.Random(seed)
+    match = Match(MatchOptions(max_rounds=rounds), seed=seed)
+    while not match.finished:
+        players = [p for p in range(4) if match.legal_actions(p)]
+        player = rng.choice(players)
+        acts = [a for a in match.legal_actions(player) if not isinstance(a, CallTichu)]
+        if not acts:
+            continue
+        if isinstance(acts[0], GrandTichu):
+            match.apply(player, GrandTichu(False))
+            continue
+        if isinstance(acts[0], Exchange):
+            match.apply(player, rng.choice(acts))
+            continue
+        rng.shuffle(acts)
+        for action in acts:
+            if isinstance(action, Play) and PHOENIX in action.cards:
+                action = Play(tuple(list(action.cards)), None, action.wish)   # its own reading
+            try:
+                match.apply(player, action)
+                break
+            except Rejected:
+                continue
+    store = Store(db)
+    store.open()
+    out: list[Any] = []
+    GameArchive(store).save(finished_game(match, ["Ann", "Ben", "Cy", "Di"], table_no=1)) \
+        .addCallback(out.append)
+    store.close()
+    return int(out[0].game_id)
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def cpu_seconds(pid: int) -> float:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+# ---- clients ------------------------------------------------------------------------------------
+class Client:
+    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        self.reader = reader
+        self.writer = writer
+        self.buffer = b""
+
+    @classmethod
+    async def connect(cls, port: int, source: str = "127.0.0.1") -> "Client":
+        reader, writer = await asyncio.open_connection("127.0.0.1", port,
+                                                       local_addr=(source, 0), limit=1 << 22)
+        return cls(reader, writer)
+
+    async def expect(self, marker: bytes, timeout: float = 10.0) -> bytes:
+        deadline = time.monotonic() + timeout
+        while marker not in self.buffer:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise TimeoutError(marker)
+            data = await asyncio.wait_for(self.reader.read(65536), left)
+            if not data:
+                raise ConnectionError("closed")
+            self.buffer += data
+        at = self.buffer.index(marker) + len(marker)
+        got, self.buffer = self.buffer[:at], self.buffer[at:]
+        return got
+
+    def send(self, line: str) -> None:
+        self.writer.write(line.encode() + b"\r\n")
+
+    async def login(self, name: str = "guest") -> None:
+        await self.expect(b"login: ")
+        self.send(name)
+        if name != "guest":
+            await self.expect(b"type another name: ")
+            self.send("")
+        await self.expect(b"/help for the commands.\r\n")
+
+    def close(self) -> None:
+        try:
+            self.writer.close()
+        except Exception:
+            pass
+
+
+def percentile(values: list[float], p: float) -> float:
+    if not values:
+        return float("nan")
+    values = sorted(values)
+    return values[min(len(values) - 1, int(len(values) * p))]
+
+
+async def innocent(port: int, stop: asyncio.Event, rtts: list[float]) -> None:
+    c = await Client.connect(port, "127.0.0.2")
+    await c.login(f"Innocent{random.randrange(10**6)}")
+    while not stop.is_set():
+        t = time.perf_counter()
+        c.send("/who")
+        try:
+            await c.expect(b"In the Lobby", 5.0)
+            await c.expect(b"\r\n", 5.0)
+        except (TimeoutError, ConnectionError):
+            rtts.append(5.0)
+            break
+        rtts.append(time.perf_counter() - t)
+        await asyncio.sleep(0.05)
+    c.close()
+
+
+async def logins(port: int, stop: asyncio.Event, delays: list[float]) -> None:
+    n = 0
+    while not stop.is_set():
+        n += 1
+        try:
+            c = await Client.connect(port, "127.0.0.3")
+            await c.expect(b"login: ")
+            t = time.perf_counter()
+            c.send(f"Newcomer{random.randrange(10**6)}")
+            await c.expect(b"type another name: ", 5.0)
+            delays.append(time.perf_counter() - t)
+            c.close()
+        except (TimeoutError, ConnectionError, OSError):
+            delays.append(5.0)
+        await asyncio.sleep(0.25)
+
+
+# ---- the attacks --------------------------------------------------------------------------------
+async def flood_bytes(port: int, stop: asyncio.Event, payload: bytes, info: dict[str, Any],
+                      reconnect: bool) -> None:
+    while not stop.is_set():
+        start = time.perf_counter()
+        try:
+            c = await Client.connect(port)
+            await c.expect(b"login: ")
+            while not stop.is_set():
+                c.writer.write(payload)
+                await c.writer.drain()
+                if c.reader.at_eof():
+                    break
+                await asyncio.sleep(0)
+        except (ConnectionError, OSError):
+            pass
+        if not stop.is_set():
+            info.setdefault("closed_after_s", []).append(round(time.perf_counter() - start, 2))
+        if not reconnect:
+            await stop.wait()
+            return
+
+
+async def replay_flood(port: int, stop: asyncio.Event, game: int, info: dict[str, Any]) -> None:
+    c = await Client.connect(port)
+    await c.login()
+    answered = 0
+    while not stop.is_set():
+        c.send(f"/replay {game}")
+        try:
+            await c.expect(b"Game over after", 10.0)
+            answered += 1
+        except (TimeoutError, ConnectionError):
+            break
+    info["replays_answered"] = info.get("replays_answered", 0) + answered
+    c.close()
+
+
+async def attack(name: str, port: int, stop: asyncio.Event, game: int,
+                 info: dict[str, Any], server: "Server") -> list[Any]:
+    if name == "telnet-nop":
+        return [flood_bytes(port, stop, bytes((IAC, NOP)) * 32768, info, False)]
+    if name == "telnet-nop-8":
+        return [flood_bytes(port, stop, bytes((IAC, NOP)) * 32768, info, True)
+                for _ in range(8)]
+    if name == "toggles":
+        return [flood_bytes(port, stop, bytes((IAC, WILL, 24, IAC, WONT, 24)) * 8192, info,
+                            True)]
+    if name == "replay":
+        return [replay_flood(port, stop, game, info) for _ in range(8)]
+    if name == "passwords":
+        return [passwords(port, info)]
+    if name == "speech":
+        return [speech(port, info)]
+    if name == "refused":
+        return [refused(port, info, server)]
+    raise ValueError(name)
+
+
+async def passwords(port: int, info: dict[str, Any]) -> None:
+    owner = await Client.connect(port, "127.0.0.5")
+    name = f"Owner{random.randrange(10**5)}"
+    await owner.login(name)
+    owner.send("/register sesame12")
+    await owner.expect(b"registered now")
+    owner.close()
+    answers: dict[str, int] = {}
+    for i in range(20):
+        c = await Client.connect(port, f"127.0.1.{1 + i % 4}")
+        await c.expect(b"login: ")
+        c.send(name)
+        got = await c.expect(b": ")
+        if got.endswith(b"password: "):
+            c.send(f"guess{i:04d}")
+            got = await c.expect(b"login: ", 10.0)
+        code = got.split(b"! [", 1)[1].split(b"]", 1)[0].decode() if b"! [" in got else "?"
+        answers[code] = answers.get(code, 0) + 1
+        c.close()
+    t = time.perf_counter()
+    c = await Client.connect(port, "127.0.0.5")
+    await c.expect(b"login: ")
+    c.send(name)
+    await c.expect(b"password: ")
+    c.send("sesame12")
+    got = await c.expect(b"\r\n\r\n", 10.0) + await c.expect(b"\r\n", 10.0)
+    info["wrong_answers"] = answers
+    info["owner_logged_in"] = b"Welcome back" in got
+    info["owner_login_s"] = round(time.perf_counter() - t, 3)
+    c.close()
+
+
+async def speech(port: int, info: dict[str, Any]) -> None:
+    listener = await Client.connect(port, "127.0.0.4")
+    await listener.login(f"Listener{random.randrange(10**5)}")
+    speakers = []
+    for i in range(7):
+        s = await Client.connect(port, "127.0.0.1")
+        await s.login(f"Talker{i}x{random.randrange(10**4)}")
+        speakers.append(s)
+    await asyncio.sleep(0.5)
+    listener.buffer = b""
+    for n in range(60):
+        for i, s in enumerate(speakers):
+            s.send(f"spam {n} from talker {i}")
+        await asyncio.sleep(3.0 / 60)
+    await asyncio.sleep(1.0)
+    listener.send("/who")
+    heard = await listener.expect(b"In the Lobby")
+    info["lines_sent"] = 7 * 60
+    info["lines_heard"] = heard.count(b"> spam ")
+    for s in speakers:
+        s.close()
+    listener.close()
+
+
+async def refused(port: int, info: dict[str, Any], server: "Server") -> None:
+    c = await Client.connect(port, "127.0.0.6")
+    await c.login()
+    await asyncio.sleep(0.5)
+    before = server.log_lines()
+    for i in range(300):
+        c.send(f"/kick Somebody{i} now")
+        if i % 15 == 14:
+            await asyncio.sleep(1.0)    # (below flood control: 15 lines a second)
+    c.send("/who")
+    await c.expect(b"In the Lobby", 20.0)
+    await asyncio.sleep(0.5)
+    info["log_lines_for_300_refusals"] = server.log_lines() - before
+    c.close()
+
+
+# ---- one run ------------------------------------------------------------------------------------
+class Server:
+    def __init__(self, db: str, port: int, log: Path, extra: list[str]) -> None:
+        self.log = log
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "protocol", "--db", db, "--port",
+             f"tcp:{port}:interface=127.0.0.1", *extra],
+            cwd=ROOT, stdout=log.open("w"), stderr=subprocess.STDOUT)
+
+    def log_lines(self) -> int:
+        return len(self.log.read_text(errors="replace").splitlines())
+
+    def stop(self) -> None:
+        self.proc.terminate()
+        try:
+            self.proc.wait(10)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+
+
+async def wait_listening(port: int) -> None:
+    for _ in range(200):
+        try:
+            c = await Client.connect(port, "127.0.0.9")
+            await c.expect(b"login: ")
+            c.close()
+            return
+        except OSError:
+            await asyncio.sleep(0.05)
+    raise RuntimeError("the server did not start")
+
+
+async def measure(name: str | None, port: int, seconds: float, game: int,
+                  server: Server) -> dict[str, Any]:
+    stop = asyncio.Event()
+    rtts: list[float] = []
+    delays: list[float] = []
+    info: dict[str, Any] = {}
+    cpu0, t0 = cpu_seconds(server.proc.pid), time.monotonic()
+    tasks = [asyncio.ensure_future(innocent(port, stop, rtts)),
+             asyncio.ensure_future(logins(port, stop, delays))]
+    attackers = [asyncio.ensure_future(a) for a in
+                 (await attack(name, port, stop, game, info, server) if name else [])]
+    await asyncio.sleep(seconds)
+    stop.set()
+    cpu = (cpu_seconds(server.proc.pid) - cpu0) / (time.monotonic() - t0)
+    for t in tasks + attackers:
+        try:
+            await asyncio.wait_for(t, 30)
+        except Exception as e:            # an attacker that was closed: what it met is in info
+            info.setdefault("errors", []).append(type(e).__name__)
+    return {"attack": name or "idle", "cpu": cpu, "who_p50": percentile(rtts, 0.5),
+            "who_p90": percentile(rtts, 0.9), "login_p90": percentile(delays, 0.9),
+            "samples": len(rtts), **info}
+
+
+async def run(opts: argparse.Namespace) -> list[dict[str, Any]]:
+    tmp = Path(tempfile.mkdtemp(prefix="bench-abuse-"))
+    db = str(tmp / "lobby.sqlite3")
+    game = stored_game(db)
+    port = free_port()
+    server = Server(db, port, tmp / "server.log", opts.server_args)
+    try:
+        await wait_listening(port)
+        results = [await measure(None, port, opts.seconds, game, server)]
+        for name in opts.only:
+            results.append(await measure(name, port, opts.seconds, game, server))
+            await asyncio.sleep(1.0)     # the closed attackers' connections go
+        return results
+    finally:
+        server.stop()
+
+
+def report(results: list[dict[str, Any]]) -> None:
+    base = results[0]
+    print(f"idle baseline: server CPU {base['cpu'] * 100:.1f} %, /who p50 "
+          f"{base['who_p50'] * 1000:.2f} ms p90 {base['who_p90'] * 1000:.2f} ms, log-in p90 "
+          f"{base['login_p90'] * 1000:.2f} ms")
+    print(f"{'attack':<14} {'CPU x':>7} {'who p50 x':>9} {'who p90 x':>9} {'login p90 x':>11}"
+          f"  {'who p90 ms':>10} {'login p90 ms':>12}  what the attack met")
+    for r in results[1:]:
+        extra = {k: v for k, v in r.items()
+                 if k not in ("attack", "cpu", "who_p50", "who_p90", "login_p90", "samples")}
+        cpu_ratio = r["cpu"] / base["cpu"] if base["cpu"] > 0 else float("inf")
+        print(f"{r['attack']:<14} {cpu_ratio:>7.1f} {r['who_p50'] / base['who_p50']:>9.2f} "
+              f"{r['who_p90'] / base['who_p90']:>9.2f} {r['login_p90'] / base['login_p90']:>11.2f}"
+              f"  {r['who_p90'] * 1000:>10.2f} {r['login_p90'] * 1000:>12.2f}  {extra}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--seconds", type=float, default=6.0, help="per attack and for the baseline")
+    p.add_argument("--only", type=lambda s: [a for a in s.split(",") if a],
+                   default=list(ATTACKS), help="the attacks, comma-separated")
+    p.add_argument("--server-args", nargs=argparse.REMAINDER, default=[],
+                   help="more options of the server (last)")
+    opts = p.parse_args(argv)
+    for name in opts.only:
+        if name not in ATTACKS:
+            p.error(f"no attack {name!r}: {', '.join(ATTACKS)}")
+    report(asyncio.run(run(opts)))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,310 @@
+"""The web listener (protocol/web, ``--web ENDPOINT``) over real loopback sockets: the WebSocket
+is a connection like a telnet one (the same Session, guard, limits, bans, metrics), one message
+per machine-mode line; the Origin check, X-Forwarded-For only from trusted proxies, the message
+size limit, passwords refused over plain ws:// from elsewhere; the static files with their
+headers, without listing or path traversal."""
+from __future__ import annotations
+
+import socket
+from pathlib import Path
+from typing import Any, AsyncIterator
+
+import pytest
+import pytest_twisted
+from twisted.internet.threads import deferToThread
+
+from conftest import RunningServer, within
+from protocol.web import CSP, WebOptions, parse_proxies
+from web_support import WebClient, web_client
+
+
+class WebServer(RunningServer):
+    def __init__(self, db: Path, **options: Any) -> None:
+        super().__init__(db)
+        self.server_options = {"motd": "Test server.", "web": ["tcp:0:interface=127.0.0.1"],
+                               **options}
+        self.web_clients: list[WebClient] = []
+
+    @property
+    def web_port(self) -> int:
+        return int(self.server.web_port_numbers()[0])
+
+    async def ws(self, **kwargs: Any) -> WebClient:
+        c = await web_client(self.web_port, **kwargs)
+        self.web_clients.append(c)
+        return c
+
+    async def stop(self) -> None:
+        for c in self.web_clients:
+            if c.transport is not None and c.transport.connected:
+                c.transport.loseConnection()
+        await super().stop()
+
+
+@pytest_twisted.async_yield_fixture
+async def web(tmp_path: Path) -> AsyncIterator[WebServer]:
+    running = WebServer(tmp_path / "lobby.sqlite3")
+    await running.start()
+    yield running
+    await running.stop()
+
+
+def http_get(port: int, target: str, method: str = "GET") -> tuple[int, dict[str, str], bytes]:
+    """One raw HTTP/1.0 request (the path exactly as given: no client normalises it)."""
+    with socket.create_connection(("127.0.0.1", port), timeout=20) as s:
+        s.sendall(f"{method} {target} HTTP/1.0\r\nHost: 127.0.0.1:{port}\r\n\r\n".encode())
+        data = b""
+        while chunk := s.recv(65536):
+            data += chunk
+    head, _, body = data.partition(b"\r\n\r\n")
+    lines = head.decode("latin-1").split("\r\n")
+    headers = {k.lower(): v.strip() for k, _, v in (h.partition(":") for h in lines[1:])}
+    return int(lines[0].split()[1]), headers, body
+
+
+async def get(port: int, target: str, method: str = "GET") -> tuple[int, dict[str, str], bytes]:
+    return await within(deferToThread(http_get, port, target, method))
+
+
+@pytest_twisted.ensureDeferred
+async def test_a_websocket_is_a_machine_mode_connection_of_the_same_session(web: WebServer) -> None:
+    c = await web.ws()
+    first = await c.expect()
+    assert first == {"type": "iset", "name": "json", "value": "1", "protocol": first["protocol"]}
+    greeting = await c.expect("greeting")
+    assert "Welcome" in greeting["text"]
+    name = await c.guest()
+    await c.expect("room", number=0)
+    who = await c.command("/who")
+    assert who["type"] == "who" and name in who["names"]
+    # every message is one JSON object, and nothing of telnet ever came
+    assert all(isinstance(m, dict) and "type" in m for m in c.messages)
+    assert not any(b"\xff" in r or b"\r\n" in r for r in c.raw)
+    # the lobby's own Session class, counted by the same guard and metrics as a TCP connection
+    from protocol.session import Session
+    sessions = [s for s in web.server.factory.sessions if s.user is not None]
+    assert [type(s) for s in sessions] == [Session]
+    assert web.server.factory.guard.total == 1
+    # a telnet user and the web user meet in the same lobby
+    t = await web.client()
+    t.send("guest")
+    await t.expect("Hello ")
+    t.send(f";{name} hi from telnet")
+    told = await c.expect("tells")
+    assert told["text"] == "hi from telnet"
+
+
+@pytest_twisted.ensureDeferred
+async def test_any_first_message_starts_machine_mode(web: WebServer) -> None:
+    c = await web.ws(switch=False)
+    c.send("Wanda")
+    assert (await c.expect())["type"] == "iset"
+    await c.expect("logged-in-guest", name="Wanda")
+    assert all(isinstance(m, dict) for m in c.messages)
+
+
+@pytest_twisted.ensureDeferred
+async def test_a_foreign_origin_is_refused(web: WebServer) -> None:
+    with pytest.raises(ConnectionError, match="403"):
+        await web.ws(origin="http://evil.example")
+    # the listener's own origin and a program that sends none are accepted
+    await (await web.ws(origin="own")).expect("prompt")
+    await (await web.ws(origin=None)).expect("prompt")
+
+
+@pytest_twisted.ensureDeferred
+async def test_the_allowed_origins_can_be_named(tmp_path: Path) -> None:
+    running = WebServer(tmp_path / "lobby.sqlite3",
+                        web_options=WebOptions(origins=("https://tichu.example.org",)))
+    await running.start()
+    try:
+        await (await running.ws(origin="https://tichu.example.org")).expect("prompt")
+        with pytest.raises(ConnectionError, match="403"):
+            await running.ws(origin="own")
+    finally:
+        await running.stop()
+
+
+@pytest_twisted.ensureDeferred
+async def test_an_oversized_message_closes_a_long_line_is_refused(web: WebServer) -> None:
+    c = await web.ws()
+    await c.guest()
+    c.send("x" * 2000)                    # over the line limit (1024), under the message limit
+    error = await c.expect("error")
+    assert error["code"] == "line-too-long" and error["params"]["length"] == 2000
+    assert (await c.command("/who"))["type"] == "who"      # the connection goes on
+    c.send("y" * 5000)                    # over --web-max-message (4096)
+    assert await within(c.closed) == 1009
+
+
+@pytest_twisted.ensureDeferred
+async def test_a_message_of_many_small_frames_is_bounded_too(web: WebServer) -> None:
+    c = await web.ws()
+    await c.guest()
+    c.beginMessage(isBinary=False)
+    for _ in range(5):
+        c.sendMessageFrame(b"z" * 1000)   # each frame is small, the message is not
+    c.endMessage()
+    assert await within(c.closed) == 1009
+    # the server's own messages are not bound by it: a long answer arrives whole
+    d = await web.ws()
+    await d.guest()
+    reply = await d.command("/help")
+    assert reply["type"] == "help" and len(d.raw[-1]) > 4096
+
+
+@pytest_twisted.ensureDeferred
+async def test_a_message_with_line_breaks_is_refused(web: WebServer) -> None:
+    c = await web.ws()
+    await c.guest()
+    c.send("/who\n/quit")
+    assert (await c.expect("error"))["code"] == "bad-message"
+    assert (await c.command("/who"))["type"] == "who"
+    c.send("/who\n")                       # one line end of its own is allowed
+    await c.expect("who")
+
+
+@pytest_twisted.ensureDeferred
+async def test_a_flood_over_websocket_meets_the_same_budget_as_tcp(tmp_path: Path) -> None:
+    from protocol.guard import Limits
+    limits = Limits(flood_rate=0.001, flood_burst=5, flood_kick=3)
+    running = WebServer(tmp_path / "lobby.sqlite3", limits=limits)
+    await running.start()
+    try:
+        c = await running.ws()           # %json is the first line of the five
+        await c.guest()
+        for i in range(10):
+            c.send(f"#f{i} /who")
+        error = await c.expect("error", code="flooding")
+        assert await within(c.closed) is not None
+        assert any(m.get("code") == "flood-disconnect" for m in c.messages if isinstance(m, dict))
+        # exactly the lines a TCP connection gets through with the same limits
+        answered = [m for m in c.messages if isinstance(m, dict) and m.get("type") == "who"]
+        t = await running.client()
+        t.send("%json")
+        t.send("guest")
+        for i in range(10):
+            t.send(f"#f{i} /who")
+        got = await t.expect('"code":"flood-disconnect"')
+        assert len(answered) == got.count('"type":"who"') > 0
+        assert error["message"]
+    finally:
+        await running.stop()
+
+
+@pytest_twisted.ensureDeferred
+async def test_per_address_limits_count_websockets_and_tcp_together(tmp_path: Path) -> None:
+    from protocol.guard import Limits
+    running = WebServer(tmp_path / "lobby.sqlite3",
+                        limits=Limits(max_per_ip=2, limit_loopback=True))
+    await running.start()
+    try:
+        t = await running.client()
+        await t.expect("login:")
+        c = await running.ws()
+        await c.expect("prompt")
+        third = await running.ws(switch=False)
+        assert await within(third.closed) is not None
+        assert b"too-many-connections" in b"".join(third.raw)
+    finally:
+        await running.stop()
+
+
+@pytest_twisted.ensureDeferred
+async def test_x_forwarded_for_only_from_a_trusted_proxy(tmp_path: Path) -> None:
+    forwarded = {"X-Forwarded-For": "198.51.100.7, 203.0.113.9"}
+    running = WebServer(tmp_path / "lobby.sqlite3")
+    await running.start()
+    try:                                  # nobody trusted: the header is ignored
+        c = await running.ws(headers=forwarded)
+        name = await c.guest()
+        assert running.server.world.online(name).listener.address == "127.0.0.1"
+    finally:
+        await running.stop()
+    running = WebServer(tmp_path / "lobby2.sqlite3",
+                        web_options=WebOptions(trusted_proxies=parse_proxies(["127.0.0.1"])))
+    await running.start()
+    try:
+        c = await running.ws(headers=forwarded)
+        name = await c.guest()
+        assert running.server.world.online(name).listener.address == "203.0.113.9"
+        with pytest.raises(ConnectionError, match="400"):
+            await running.ws(headers={"X-Forwarded-For": "not-an-address"})
+    finally:
+        await running.stop()
+
+
+async def _register(running: WebServer, name: str, password: str) -> None:
+    t = await running.client()
+    t.send("%json")
+    t.send(name)
+    t.send("/register " + password)
+    await t.expect('"type":"registered"')
+    t.send("/quit")
+    await t.expect('"type":"bye"')
+
+
+@pytest_twisted.ensureDeferred
+async def test_a_password_over_plain_ws_from_elsewhere_is_refused(tmp_path: Path) -> None:
+    running = WebServer(tmp_path / "lobby.sqlite3",
+                        web_options=WebOptions(trusted_proxies=parse_proxies(["127.0.0.0/8"])))
+    await running.start()
+    try:
+        await _register(running, "Rosa", "secret12")
+        far = {"X-Forwarded-For": "203.0.113.9"}
+        c = await running.ws(headers=far)
+        await c.expect("prompt", prompt="login")
+        c.send("Rosa")
+        error = await c.expect("error")
+        assert error["code"] == "password-needs-tls" and "https://" in error["message"]
+        await c.expect("prompt", prompt="login")          # no password prompt, no password sent
+        c.send("Wanda")                                    # a guest may play
+        await c.expect("logged-in-guest")
+        reply = await c.command("/register secret12")
+        assert reply["code"] == "password-needs-tls"
+        # behind a TLS proxy (X-Forwarded-Proto https), and from loopback, the password is asked
+        tls = await running.ws(headers={**far, "X-Forwarded-Proto": "https"})
+        await tls.expect("prompt", prompt="login")
+        tls.send("Rosa")
+        await tls.expect("prompt", prompt="password")
+        tls.send("secret12")
+        await tls.expect("logged-in", name="Rosa")
+        local = await running.ws()
+        await local.expect("prompt", prompt="login")
+        local.send("Rosa")
+        await local.expect("prompt", prompt="password")
+    finally:
+        await running.stop()
+
+
+@pytest_twisted.ensureDeferred
+async def test_static_files_carry_their_security_headers(web: WebServer) -> None:
+    code, headers, body = await get(web.web_port, "/")
+    assert code == 200 and b"<html" in body.lower()
+    assert headers["content-security-policy"] == CSP
+    assert "frame-ancestors 'none'" in headers["content-security-policy"]
+    assert headers["x-content-type-options"] == "nosniff"
+    assert headers["content-type"].startswith("text/html")
+    for name in ("app.js", "app.css"):
+        code, headers, body = await get(web.web_port, "/" + name)
+        assert code == 200 and headers["content-security-policy"] == CSP
+    code, headers, body = await get(web.web_port, "/strings/de.json")
+    assert code == 200 and b'"web-play": "Spielen"' in body
+
+
+@pytest.mark.parametrize("target", [
+    "/../setup.cfg", "/..%2fsetup.cfg", "/%2e%2e/%2e%2e/setup.cfg", "/static/", "/strings/",
+    "/strings/../__init__.py", "/__init__.py", "/strings/xx.json", "/app.js/..", "//etc/passwd",
+    "/.%2e/.%2e/etc/passwd", "/app.js%00.html", "/ws/x"])
+@pytest_twisted.ensureDeferred
+async def test_no_listing_and_no_path_traversal(web: WebServer, target: str) -> None:
+    code, headers, body = await get(web.web_port, target)
+    assert code == 404, (target, code, body[:200])
+    assert headers["x-content-type-options"] == "nosniff"
+    assert b"[options]" not in body and b"root:" not in body and b"import" not in body
+
+
+@pytest_twisted.ensureDeferred
+async def test_only_get(web: WebServer) -> None:
+    code, _, _ = await get(web.web_port, "/", method="POST")
+    assert code == 405
