@@ -93,6 +93,8 @@ ERRORS: dict[str, str] = {
     "seat-held-here": "Table {table} holds a seat for the guest {name} who sat down there "
                       "before you; log in with another name to watch it.",
     "unknown-game": "There is no game {name} here; /newroom tichu opens a Tichu table.",
+    "unknown-protocol": "There is no machine-mode protocol {version}; this server speaks "
+                        "{versions} (%json {newest}).",
     "unknown-setting": "There is no setting {name}; /set color on|off is one.",
     "bad-setting-value": "Setting {name} takes {expected}, not {value!r}.",
     "unknown-language": "There is no language {value!r} here; /set lang takes {choices}.",
@@ -184,6 +186,7 @@ ERRORS: dict[str, str] = {
 INFO: dict[str, str] = {
     # connection and login (protocol/session.py)
     "greeting": "Welcome to the Tichu lobby. Log in with your name, or type guest.",
+    "greeting-machine": "Programs: %json VERSION switches to machine mode (protocols {versions}).",
     #. how to switch to this language, in its own words; the greeting shows every language's
     #. line (lobby.messages.language_lines), so each catalog says it for itself only
     "greeting-language": "In English: /set lang {code}",
@@ -611,13 +614,14 @@ HELP_TEXTS: dict[str, str] = {
         "Lists the last ten finished games of NAME (without NAME: your own), newest first: the game"
         " number (for /replay), date, table, the two teams with the final score, the number of "
         "rounds, won or lost, and whether the game was unrated."),
-    "cmd-iset": "Interface setting of this connection: /iset json 1|0.",
+    "cmd-iset": "Interface setting of this connection: /iset json 1|0, /iset protocol N.",
     "cmd-iset-help": (
         "/iset json 1 switches this connection to machine mode: from then on every line the server "
         "sends is one JSON object with a type field, and a command line may start with #ID (1 to 32"
         " letters, digits, - or _) that its reply repeats as \"id\". /iset json 0 switches back to "
         "text. A first line %json before the login does the same from the start. Never saved to the"
-        " account; docs/protocol.md (\"Machine mode\") describes every object."),
+        " account; docs/protocol.md (\"Machine mode\") describes every object. /iset protocol N (or "
+        "a first line %json N) chooses the version of the objects: without it 1."),
     "cmd-join": "Take a seat at this table (first free, or seat 1..4).",
     "cmd-join-help": (
         "Sits you down in seat SEAT (1 to 4) or, without SEAT, the first free seat, before the "

@@ -49,7 +49,10 @@ def test_the_systemd_unit_runs_the_server_as_it_should() -> None:
     state = "/var/lib/" + service["StateDirectory"]
     argv = shlex.split(service["ExecStart"])
     assert argv[0].endswith("/tichu-lobby")
-    opts = parse_args(argv[1:])                     # a command line the server accepts
+    # the options come from the configuration file, deploy/tichu-lobby.toml installed there
+    assert argv[1:] == ["--config", "/etc/tichu-lobby/tichu-lobby.toml"]
+    opts = parse_args(["--config", str(DEPLOY / "tichu-lobby.toml")])   # one the server accepts
+    assert opts.metrics and "9100" not in opts.metrics   # node_exporter's port
     assert Path(opts.db).parent == Path(state) and service["WorkingDirectory"] == state
     assert unit()["Install"]["WantedBy"] == "multi-user.target"
 
@@ -132,7 +135,7 @@ def test_the_image_holds_every_package_the_wheel_has() -> None:
 def test_the_dockerfile_names_no_registry_host() -> None:
     text = DOCKERFILE.read_text(encoding="utf-8")
     # the one URL is the health check's, on the container's own loopback
-    assert re.findall(r"\w+://[^/'\"]*", text) == ["http://127.0.0.1:9100"]
+    assert re.findall(r"\w+://[^/'\"]*", text) == ["http://127.0.0.1:4001"]
     for kind, args in instructions():
         if kind == "FROM":
             first = args.split("/")[0]
@@ -152,7 +155,7 @@ def test_the_health_check_passes_against_a_real_server(tmp_path: Path) -> None:
             or server.wait_for(lambda text: METRICS_ON.search(text) is not None)
         found = METRICS_ON.search(line)
         assert found is not None
-        probe = [sys.executable, *[a.replace("9100", found.group(1)) for a in check[1:]]]
+        probe = [sys.executable, *[a.replace("4001", found.group(1)) for a in check[1:]]]
         done = subprocess.run(probe, capture_output=True, text=True, timeout=60)
         assert done.returncode == 0, done.stderr
         server.stop()

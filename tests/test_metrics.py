@@ -221,8 +221,8 @@ def test_each_server_has_its_own_registry() -> None:
 def test_the_metrics_option() -> None:
     from protocol.server import parse_args
     assert parse_args([]).metrics is None
-    assert parse_args(["--metrics", "tcp:9100:interface=127.0.0.1"]).metrics == \
-        "tcp:9100:interface=127.0.0.1"
+    assert parse_args(["--metrics", "tcp:4001:interface=127.0.0.1"]).metrics == \
+        "tcp:4001:interface=127.0.0.1"
 
 
 def test_command_latency_histogram_buckets() -> None:

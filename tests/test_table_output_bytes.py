@@ -50,6 +50,10 @@ client), and the text-mode lines longer than 80 columns (the guest confirmation,
 after it, the bomb-window refusal, a trick line with its wish) are wrapped at 80 with a
 two-space hanging indent; compared: with the DO NAWS taken out the machine-mode transcripts are
 the old bytes, and the text ones differ only by those wrapped lines.)
+(Issue 27, protocol versions: the machine-mode clients here ask for protocol 3 (`%json 3`; one
+that names none gets protocol 1); the text greeting gained its line for programs (`Programs:
+%json VERSION ...`) and the JSON greeting `protocols`; diffed line by line, those two lines were
+the only change in every transcript.)
 """
 from __future__ import annotations
 
@@ -131,7 +135,7 @@ class Game:
         self.clients[name] = c
         self.received[name] = bytearray()
         if json_mode:
-            c.send("%json")
+            c.send("%json 3")
         c.send(name)
         if not json_mode:
             c.send("")              # an unregistered name: Enter plays as that guest
@@ -244,7 +248,7 @@ class TcpGame(Game):
         self.clients[name] = _Client(session, reader)
         self.received[name] = reader.data
         if json_mode:
-            self.clients[name].send("%json")
+            self.clients[name].send("%json 3")
         self.clients[name].send(name)
         if not json_mode:
             self.clients[name].send("")     # an unregistered name: Enter plays as that guest
@@ -312,20 +316,20 @@ GAMES = {
 
 EXPECTED: dict[str, dict[str, str]] = {
     "machine": {
-        "Ann": "f266fc84f69281b7a8caf4f934fea62d1432b0d2fc8d4b32190e277ac8a83d0d",
-        "Bob": "4f1eea0258e04750d7e09f4d48d799f51f2231101eceb003943c8532b8200023",
-        "Cat": "68ca9dd33207f218d004539f15e7427ada52faa5425b21f99dc2e7b42f37034c",
-        "Dan": "38b93dcf9daa04952bdb7c52cf86d26c1a9df8c8c88bcdd62f4395defe0b782c",
-        "Eve": "3483431d38bb0ade2fc16aa4bc95141fb747c907e168d50b54aff02309f9e933",
+        "Ann": "a31a1ce1857e6f75e13e88b4e317271dab8d3adfc254bd5864cb4c88d87d3165",
+        "Bob": "9471266e7f35cf7c257a0cbf63c44b7db2db66fc1d486e5e2a24c96572b7ba87",
+        "Cat": "467d9032a0004c458fc64957428817ff3085f6e61cfcba5a92cadfa04e7078c4",
+        "Dan": "dc71a56ae8746ebc6b0a120b0bfba966cb595d5dacdf9b4636cb5894a0d7194c",
+        "Eve": "aa068d47c749ea7f0c0eaf241346057caee858ca99ff5c8c03192c9298406803",
     },
     "mixed": {
-        "Ann": "71408da62d76109f15e3e8438705068decf3d86745de0768809baa0026eab642",
-        "Bob": "d7dc49e76b564a59bf6d31de291ed9701ca61f9be4f287b1d94f13ac4930d456",
-        "Cat": "8dd8ff65ae18ebfe654d67511af3e520a72637bc259936a489d95f0d69a145e3",
-        "Dan": "f9e436b50d9ee8671ab5e1a84860e81fb6502fb36e0d05ddb9b9c7d515b28336",
-        "Eve": "bf2736e0ae09fad7d098ac686f0b40de66f733963bb6795d9350ee9b2da935f3",
-        "Fay": "074cdab281b3ba7cb333523cb6aa02e9c8ba0996738c2cd0578112ecf3f6007b",
-        "Gus": "57852990f197cbe4b8370d391e717f361251104f8fb8077609c78a23a5f519f6",
+        "Ann": "8cb8f959e3b6d06c88cce2a10fa63066167d4e3fc1283dd0378f8bbdef47b559",
+        "Bob": "8ba4dda17a2a3b42e9303b0720dfc3b3ac6b5c51ba960496debf195e2c88a5d2",
+        "Cat": "f3059cfa8f97236b4df88f59fc3df6475dd716ba8e254e17609df735009883a6",
+        "Dan": "be91d64858d446c83ceff0329def2eaa518e8d2a616238c594a6d6b4d23b738a",
+        "Eve": "b4370775b0549582b9dbc8838bd94a809fe7e768298451057aae305fce3e41a0",
+        "Fay": "e3191b927f6dc86e965a3f041a2c201f42634d7fdfc00118912e827c2dbef90c",
+        "Gus": "848062724940a0721adbb559b8725f521c811ada3adb89b18c36cecb9fa149d6",
     },
 }
 
