@@ -181,6 +181,8 @@ class LobbyServer:
             accounts = Accounts(self.hash_pool, password_params)
         self.accounts = accounts
         self.moderation = Moderation(store, self.world, admin)
+        from lobby.friends import Friends
+        self.friends = Friends(store, self.world)            # /notify lists (world.friends)
         self.moderation.shutdown_handler = self.shutdown
         self.factory = LobbyFactory(self.world, store, self.accounts, motd,
                                     Guard(self.limits, self.world.clock, self.world),
@@ -223,6 +225,7 @@ class LobbyServer:
             # never lock out)
             yield self.factory.guard.load_known(self.store)
             yield Deferred.fromCoroutine(self.moderation.load())
+            yield Deferred.fromCoroutine(self.friends.load())
             restored = yield Deferred.fromCoroutine(self.persistence.restore())
         except BaseException:
             yield self.store.close()
