@@ -679,7 +679,8 @@ class LobbyService(Service):
             from protocol.gathered_write import available
             available(reactor)      # the start-up probe: one warning if Twisted's internals moved
         from protocol.logs import reopen_on_sighup
-        reopen_on_sighup(reactor)   # an external logrotate's postrotate: kill -HUP
+        # an external logrotate's postrotate, or a new MOTD: kill -HUP
+        reopen_on_sighup(reactor, self._reload)
         nofile = raise_fd_limit()
         from protocol.telnet_options import options_from as telnet_options_from
         self.server = LobbyServer(reactor, Store.threaded(opts.db, reactor), opts.port, self.motd,
@@ -706,6 +707,18 @@ class LobbyService(Service):
             return result
 
         self.server.start().addCallback(started).addErrback(self._failed)
+
+    def _reload(self) -> list[str]:
+        """SIGHUP: read the --motd file again (what new connections are greeted with); a file
+        that cannot be read keeps the old text. What was done, for the log line."""
+        if not self.opts.motd or self.server is None:
+            return []
+        try:
+            motd = read_motd(self.opts)
+        except OSError as e:
+            return [f"the MOTD {self.opts.motd} kept: {e.strerror or e}"]
+        self.motd = self.server.factory.motd = motd
+        return [f"the MOTD reloaded from {self.opts.motd} ({len(motd)} characters)"]
 
     def _failed(self, failure: Any) -> None:
         self.exit_code = 1
