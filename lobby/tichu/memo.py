@@ -94,7 +94,8 @@ class BoundedMemo(Generic[V]):
 
     def get(self, key: Hashable) -> V:
         """The value kept for `key`, else MISSING (always MISSING while the switch is off)."""
-        return self.entries.get(key, MISSING) if ON else MISSING
+        found: V = self.entries.get(key, MISSING) if ON else MISSING
+        return found
 
     def put(self, key: Hashable, value: V) -> V:
         if ON:
