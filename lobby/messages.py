@@ -92,6 +92,8 @@ ERRORS: dict[str, str] = {
     "seat-held-here": "Table {table} holds a seat for the guest {name} who sat down there "
                       "before you; log in with another name to watch it.",
     "unknown-game": "There is no game {name} here; /newroom tichu opens a Tichu table.",
+    "unknown-protocol": "There is no machine-mode protocol {version}; this server speaks "
+                        "{versions} (%json {newest}).",
     "unknown-setting": "There is no setting {name}; /set color on|off is one.",
     "bad-setting-value": "Setting {name} takes {expected}, not {value!r}.",
     "unknown-language": "There is no language {value!r} here; /set lang takes {choices}.",
@@ -183,6 +185,7 @@ ERRORS: dict[str, str] = {
 INFO: dict[str, str] = {
     # connection and login (protocol/session.py)
     "greeting": "Welcome to the Tichu lobby. Log in with your name, or type guest.",
+    "greeting-machine": "Programs: %json VERSION switches to machine mode (protocols {versions}).",
     # how to switch to this language, in its own words; the greeting shows every language's
     # line (lobby.messages.language_lines), so each catalog says it for itself only
     "greeting-language": "In English: /set lang {code}",
@@ -593,7 +596,7 @@ HELP_TEXTS: dict[str, str] = {
         "number (for /replay), date, table, the two teams with the final score, the number of "
         "rounds,\n"
         "won or lost, and whether the game was unrated."),
-    "cmd-iset": "Interface setting of this connection: /iset json 1|0.",
+    "cmd-iset": "Interface setting of this connection: /iset json 1|0, /iset protocol N.",
     "cmd-iset-help": (
         "/iset json 1 switches this connection to machine mode: from then on every line the "
         "server sends\n"
@@ -603,7 +606,8 @@ HELP_TEXTS: dict[str, str] = {
         "first line\n"
         "%json before the login does the same from the start. Never saved to the account; "
         "docs/protocol.md\n"
-        "(\"Machine mode\") describes every object."),
+        "(\"Machine mode\") describes every object."
+        "\n/iset protocol N (or a first line %json N) chooses the version of the objects: without it 1."),
     "cmd-join": "Take a seat at this table (first free, or seat 1..4).",
     "cmd-join-help": (
         "Sits you down in seat SEAT (1 to 4) or, without SEAT, the first free seat, before the "

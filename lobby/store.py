@@ -29,6 +29,7 @@ statistics); never edit one that has shipped.
 """
 from __future__ import annotations
 
+import os
 import sqlite3
 from dataclasses import dataclass
 from typing import Any, Callable, Sequence, TypeVar
@@ -58,6 +59,26 @@ ROLES = ("moderator", "admin")
 class StartupError(Exception):
     """The server must not start: the message is the one line the operator reads (main() writes
     it to standard error and exits with status 1)."""
+
+
+#: the mode of a database file the server creates (it holds password hashes): SQLite gives its
+#: -wal and -shm files the mode of the database file
+DB_FILE_MODE = 0o600
+
+
+def create_private(path: str) -> None:
+    """Create the database file `path` empty with mode 0600 if it does not exist yet (SQLite
+    would make it with the umask's mode, usually 0644); an existing file is left as it is."""
+    if path == ":memory:" or path.startswith("file:") or not path:
+        return
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, DB_FILE_MODE)
+    except FileExistsError:
+        return
+    except OSError:
+        return                  # sqlite3.connect says why it cannot be made
+    os.fchmod(fd, DB_FILE_MODE)  # whatever the umask
+    os.close(fd)
 
 
 class StoreError(StartupError):
@@ -335,6 +356,7 @@ class Store:
         if self._conn is not None:       # open already (an in-memory store opened by a test)
             return int(self._conn.execute("SELECT version FROM schema_version").fetchone()[0])
         try:
+            create_private(self.path)
             # (a "file:" URI is passed as one: mode=ro and the like are refused by the probe)
             conn = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None,
                                    uri=self.path.startswith("file:"))

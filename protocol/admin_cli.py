@@ -3,7 +3,9 @@
 The server's own program takes ``admin`` as its first argument for these subcommands
 (``scripts/serve admin ...`` and ``python -m protocol admin ...`` too)::
 
-    tichu-lobby admin [--db PATH] create NAME [--role admin|moderator|none] [--password-file FILE]
+    tichu-lobby admin [--db PATH] create NAME [--role player|moderator|admin] [--password-file FILE]
+    tichu-lobby admin [--db PATH] list
+    tichu-lobby admin [--db PATH] set-role NAME player|moderator|admin
     tichu-lobby admin [--db PATH] reset-password NAME [--password-file FILE]
     tichu-lobby admin [--db PATH] remove NAME
     tichu-lobby admin [--db PATH] bans list
@@ -34,7 +36,7 @@ from typing import Any, Callable, Sequence, TextIO
 
 from lobby.accounts import DEFAULT_PARAMS, Argon2Params, check_name, check_password, hash_password, name_key
 from lobby.messages import LobbyError
-from lobby.store import ROLES, Store, StoreError, inline_runner
+from lobby.store import ROLES, Store, StoreError, create_private, inline_runner
 
 __all__ = ["main", "build_parser", "AdminError", "PROG"]
 
@@ -124,12 +126,60 @@ def _create(opts: argparse.Namespace, env: "_Env") -> str:
                                               time.time()))
         if not created:
             raise AdminError(f"{opts.name} has been registered meanwhile; nothing changed")
-        role = None if opts.role == "none" else opts.role
+        role = _role(opts.role)
         if role is not None:
             _fired(store.set_role(opts.name, role))
     finally:
         _fired(store.close())
-    return f"created the account {opts.name} ({role or 'no role'}) in {opts.db}"
+    return f"created the account {opts.name} ({opts.role}) in {opts.db}"
+
+
+#: the roles an account may have, as the command line names them: `player` is no role
+ROLE_NAMES = ("player", *ROLES)
+
+
+def _role(name: str) -> str | None:
+    return None if name in ("player", "none") else name
+
+
+def _list(opts: argparse.Namespace, env: "_Env") -> str:
+    store = _open(opts.db)
+    try:
+        rows = _fired(store.run_query(lambda c: c.execute(
+            "SELECT name, role, registered_at, last_seen FROM accounts "
+            "ORDER BY name_key").fetchall()))
+    finally:
+        _fired(store.close())
+    if not rows:
+        return "no accounts"
+    width = max(len(r[0]) for r in rows)
+    lines = [f"{len(rows)} accounts:"]
+    for name, role, registered, seen in rows:
+        lines.append(f"  {name:<{width}}  {role or 'player':<9}  registered {_day(registered)}"
+                     f", last seen {_day(seen)}")
+    return "\n".join(lines)
+
+
+def _day(ts: float | None) -> str:
+    if ts is None:
+        return "never"
+    try:
+        return datetime.fromtimestamp(ts, timezone.utc).strftime("%Y-%m-%d")
+    except (OverflowError, OSError, ValueError):
+        return "?"
+
+
+def _set_role(opts: argparse.Namespace, env: "_Env") -> str:
+    store = _open(opts.db)
+    try:
+        account = _fired(store.get_account(opts.name))
+        if account is None:
+            raise AdminError(f"{opts.name} is not a registered name in {opts.db}")
+        _fired(store.set_role(account.name, _role(opts.role)))
+    finally:
+        _fired(store.close())
+    return (f"{account.name} is {'a ' + opts.role if opts.role != 'player' else 'a player'} now "
+            f"(was {account.role or 'player'}; a running server uses it at the next log-in)")
 
 
 def _reset_password(opts: argparse.Namespace, env: "_Env") -> str:
@@ -208,8 +258,11 @@ def _backup(opts: argparse.Namespace, env: "_Env") -> str:
         raise AdminError(f"{opts.dest!r} exists already; name a new file")
     store = _open(opts.db)
     try:
+        create_private(str(dest))     # 0600: a backup holds the password hashes too
         _fired(store.run_query(lambda c: c.execute("VACUUM INTO ?", (str(dest),))))
     except sqlite3.Error as e:
+        if dest.is_file() and dest.stat().st_size == 0:
+            dest.unlink()              # the empty file made for it
         raise AdminError(f"cannot write the backup {opts.dest!r}: {e}") from None
     finally:
         _fired(store.close())
@@ -245,11 +298,16 @@ def build_parser() -> argparse.ArgumentParser:
                        help="read the password from the first line of FILE (- for standard "
                             "input); without it the password is asked twice at the terminal")
 
-    p = command("create", "create an account (the first admin: create NAME)", _create)
+    p = command("create", "create an account (the first admin: create NAME --role admin)",
+                _create)
     p.add_argument("name", metavar="NAME")
-    p.add_argument("--role", choices=(*ROLES[::-1], "none"), default="admin",
-                   help="the account's role (default admin)")
+    p.add_argument("--role", choices=ROLE_NAMES, default="player",
+                   help="the account's role (default player; the first admin: --role admin)")
     password_option(p)
+    p = command("list", "list the accounts with their roles", _list)
+    p = command("set-role", "give an account a role (player: none)", _set_role)
+    p.add_argument("name", metavar="NAME")
+    p.add_argument("role", metavar="ROLE", choices=ROLE_NAMES)
     p = command("reset-password", "give an account a new password", _reset_password)
     p.add_argument("name", metavar="NAME")
     password_option(p)

@@ -489,6 +489,16 @@ def _set_width(ctx: CommandContext, raw: str) -> None:
 @COMMANDS.command("iset", "NAME VALUE")
 def _iset(ctx: CommandContext, args: dict[str, str]) -> None:
     name, value = args["name"].lower(), args["value"].lower()
+    if name == "protocol":
+        from protocol.machine import parse_protocol
+        from protocol.render_json import PROTOCOL_VERSIONS
+        version = parse_protocol(value)
+        if version is None:
+            raise LobbyError("unknown-protocol", version=args["value"][:20],
+                             versions=" ".join(map(str, PROTOCOL_VERSIONS)),
+                             newest=PROTOCOL_VERSIONS[-1])
+        ctx.set_protocol(version)  # type: ignore[attr-defined]
+        return
     if name != "json":
         raise LobbyError("unknown-setting", name=args["name"])
     if value not in ("1", "0", "on", "off"):

@@ -1,9 +1,13 @@
 """Machine mode, command ids and GMCP for one connection (a mixin of protocol.session.Session).
 
 Machine mode (`/iset json 1`, or a first line `%json` before the login) is a property of the
-connection, never saved. In it every line the server writes is exactly one JSON object with a
-`type` (protocol/render_json.py): events, errors, prompts (as `prompt` objects with a line end,
-never a bare prompt, never IAC GA) and the replies below.
+connection, never saved. The client names the version of the objects it reads (`%json 3`, or
+`/iset protocol 3` at any time); a client that names none gets protocol 1 (a whole `state` after
+every change, `names` in every `game-*` event), which is what clients written before the versions
+expect (render_json.PROTOCOL_VERSIONS says what each version changed). In machine mode every
+line the server writes is exactly one JSON object with a `type` (protocol/render_json.py):
+events, errors, prompts (as `prompt` objects with a line end, never a bare prompt, never IAC GA)
+and the replies below.
 
 Command ids: in machine mode a line may start with `#ID ` (1 to 32 letters, digits, `-`, `_`).
 Every non-blank line gets exactly one reply object, which carries `"id": ID` when the line had
@@ -29,7 +33,8 @@ from lobby.messages import text
 from lobby.numbers import ascii_int
 from lobby.tichu import memo as _memo
 from protocol.render_json import (
-    PROTOCOL_VERSION,
+    DEFAULT_PROTOCOL,
+    PROTOCOL_VERSIONS,
     REPLY_TYPES,
     dumps,
     is_table_event,
@@ -65,19 +70,19 @@ _NO_ID = object()
 #: rendered for (a `text` field is in the connection's language) and that line: the world hands
 #: one Event object to every listener of a table in a row, so it is rendered and encoded once
 #: per audience instead of once per connection (events are never changed once delivered)
-_shared: list[Any] = [None, None, b""]
+_shared: list[Any] = [None, None, b"", 0]     # (event, context, line, protocol)
 #: the last `table-view` event and its `state` object, its `state` line, and the last
 #: (state before, state after) pair and its `update` line: spectators of a table share one view
 #: event and, having followed the same changes, the same state before it
 _view_memo: list[Any] = [None, None, b""]
-_update_memo: list[Any] = [None, None, b""]
+_update_memo: list[Any] = [None, None, b"", 0]
 
 
 @_memo.register
 def _clear_memos() -> None:
-    _shared[:] = [None, None, b""]
+    _shared[:] = [None, None, b"", 0]
     _view_memo[:] = [None, None, b""]
-    _update_memo[:] = [None, None, b""]
+    _update_memo[:] = [None, None, b"", 0]
 
 
 def _view_state(event: Event) -> dict[str, Any]:
@@ -100,14 +105,20 @@ def _state_bytes(event: Event) -> bytes:
     return data                 # type: ignore[no-any-return]
 
 
-def _update_bytes(before: dict[str, Any], after: dict[str, Any]) -> bytes:
+def _update_bytes(before: dict[str, Any], after: dict[str, Any], protocol: int) -> bytes:
     memo = _update_memo
-    if _memo.ON and memo[0] is before and memo[1] is after:
+    if _memo.ON and memo[0] is before and memo[1] is after and memo[3] == protocol:
         return memo[2]          # type: ignore[no-any-return]
-    update = state_update(before, after)
+    update = state_update(before, after, trick_add=protocol >= 3)
     data = b"" if update is None else dumps(update).encode("utf-8", "replace") + b"\r\n"
-    memo[0], memo[1], memo[2] = before, after, data
+    memo[0], memo[1], memo[2], memo[3] = before, after, data, protocol
     return data
+
+
+def parse_protocol(word: str) -> int | None:
+    """The version a client names (`3`), or None when it is no version this server speaks."""
+    value = ascii_int(word.strip(), max(PROTOCOL_VERSIONS))
+    return value if value in PROTOCOL_VERSIONS else None
 
 
 def _without_names(obj: dict[str, Any]) -> dict[str, Any]:
@@ -131,6 +142,8 @@ class MachineMode(TelnetLineProtocol):
     `_command_begins` and `_command_ends` around its own work."""
 
     json_mode: bool = False
+    #: the version of machine mode's objects this connection reads (`%json N`, `/iset protocol N`)
+    protocol: int = DEFAULT_PROTOCOL
     gmcp_client: dict[str, Any] | None = None       # Core.Hello
     gmcp_supports: dict[str, int] | None = None     # Core.Supports.*
     #: packages kept of Core.Supports.* at most (0: no limit; the server's --max-gmcp-supports)
@@ -159,9 +172,16 @@ class MachineMode(TelnetLineProtocol):
             self.json_mode = False
             return
         if on:
-            self.deliver(Event("iset", name="json", value="1", protocol=PROTOCOL_VERSION))
+            self.deliver(Event("iset", name="json", value="1", protocol=self.protocol))
         else:
             self.deliver(Event("iset", name="json", value="0"))
+
+    def set_protocol(self, version: int) -> None:
+        """`/iset protocol N`: the version of the objects this connection reads from now on (in
+        text mode too, for a later switch); the next view of a table comes as a whole `state`."""
+        self.protocol = version
+        self._view_held = None
+        self.deliver(Event("iset", name="protocol", value=str(version), protocol=version))
 
     # ---- output --------------------------------------------------------------------------------
     def send_json(self, obj: dict[str, Any]) -> None:
@@ -203,7 +223,8 @@ class MachineMode(TelnetLineProtocol):
     def _machine_deliver(self, event: Event) -> bool:
         """GMCP copies of table events; in machine mode the JSON object (True: handled)."""
         ctx = self.render_context
-        if _shared[0] is event and _shared[1] is ctx and self.json_mode and not self.gmcp_enabled:
+        if _shared[0] is event and _shared[1] is ctx and _shared[3] == self.protocol \
+                and self.json_mode and not self.gmcp_enabled:
             self._write(_shared[2])     # the line of the event for the listener before this one
             return True
         obj: dict[str, Any] | None = None
@@ -224,10 +245,12 @@ class MachineMode(TelnetLineProtocol):
             self._emit(dict(after), reply=True)
             return True
         if not event.is_error and event.type not in REPLY_TYPES:   # never gets an id
-            if _shared[0] is event and _shared[1] is ctx:
+            if _shared[0] is event and _shared[1] is ctx and _shared[3] == self.protocol:
                 data = _shared[2]
             else:
-                game = event.type.startswith("game-") and "names" in event.data
+                # protocol 1: the names in every game event; 2 and 3: only in the `state`
+                game = self.protocol >= 2 and event.type.startswith("game-") \
+                    and "names" in event.data
                 if obj is not None:
                     line = dumps(_without_names(obj) if game else obj)
                 else:
@@ -236,7 +259,7 @@ class MachineMode(TelnetLineProtocol):
                 # = encode_text(line): a JSON line has no raw line break, UTF-8 no 0xFF byte
                 data = line.encode("utf-8", "replace") + b"\r\n"
                 if _memo.ON:
-                    _shared[0], _shared[1], _shared[2] = event, ctx, data
+                    _shared[0], _shared[1], _shared[2], _shared[3] = event, ctx, data, self.protocol
             self._write(data)          # what TelnetLineProtocol.sendLine writes for the line
             return True
         self._emit(dict(obj) if obj is not None else render_json(event, ctx.lang),
@@ -244,17 +267,17 @@ class MachineMode(TelnetLineProtocol):
         return True
 
     def _deliver_view(self, event: Event) -> None:
-        """A view of a table in machine mode (protocol 3): the whole `state` when the client
-        holds none of this table for this seat (it entered, sat down, stood up, came back on a
-        new connection), else an `update` with what changed since the state it holds (nothing
-        when nothing did)."""
+        """A view of a table in machine mode. Protocols 2 and 3: the whole `state` when the
+        client holds none of this table for this seat (it entered, sat down, stood up, came back
+        on a new connection), else an `update` with what changed since the state it holds
+        (nothing when nothing did). Protocol 1: the whole `state` every time."""
         after = _view_state(event)
         before, self._view_held = self._view_held, after
-        if (before is None or before["table"] != after["table"] or before["you"] != after["you"]
-                or before["seat"] != after["seat"]):
+        if (self.protocol == 1 or before is None or before["table"] != after["table"]
+                or before["you"] != after["you"] or before["seat"] != after["seat"]):
             self._write(_state_bytes(event))
             return
-        data = _update_bytes(before, after)
+        data = _update_bytes(before, after, self.protocol)
         if data:
             self._write(data)
 
@@ -290,9 +313,11 @@ class MachineMode(TelnetLineProtocol):
 
     def _command_begins(self, line: str) -> str | None:
         """Before a line runs: the id and `%json`. None when the line is used up here."""
-        if self.state == "login" and not self.json_mode and line.strip() == JSON_SWITCH:
-            self._switch_before_login()
-            return None
+        if self.state == "login" and not self.json_mode:
+            word, _, version = line.strip().partition(" ")
+            if word == JSON_SWITCH:
+                self._switch_before_login(version)
+                return None
         if not self.json_mode:
             return line
         if not line.strip():
@@ -385,14 +410,27 @@ class MachineMode(TelnetLineProtocol):
         self._reply_id = _NO_ID
         self._replied = True
 
-    def _switch_before_login(self) -> None:
+    def _switch_before_login(self, version: str) -> None:
+        """`%json` (protocol 1) or `%json N` before the login: machine mode from here on. A
+        version this server does not speak is refused in text (`unknown-protocol`, naming the
+        versions), and the connection stays as it was."""
         TelnetLineProtocol.sendLine(self, "")    # ends the text prompt already on the line
+        if version.strip():
+            chosen = parse_protocol(version)
+            if chosen is None:
+                self.deliver(error_event("unknown-protocol", version=version.strip()[:20],
+                                         versions=" ".join(map(str, PROTOCOL_VERSIONS)),
+                                         newest=PROTOCOL_VERSIONS[-1]))
+                self.sendPrompt(text("login-prompt", self.lang))
+                return
+            self.protocol = chosen
         self.json_mode = True
         self._view_held = None
         self._reply_id, self._replied = None, False
-        self.deliver(Event("iset", name="json", value="1", protocol=PROTOCOL_VERSION))
+        self.deliver(Event("iset", name="json", value="1", protocol=self.protocol))
         self._reply_id, self._replied = _NO_ID, True
-        self.deliver(Event("greeting", protocol=PROTOCOL_VERSION))
+        self.deliver(Event("greeting", protocol=self.protocol,
+                           protocols=list(PROTOCOL_VERSIONS)))
         motd = self.factory.motd
         if motd:
             self.deliver(Event("motd", text=motd))

@@ -28,12 +28,22 @@ The web port (``MetricsSite``):
 """
 from __future__ import annotations
 
+import gzip
 import json
+import platform
 import re
 from bisect import bisect_left
 from typing import TYPE_CHECKING, Any, Iterator
 
-from prometheus_client import CollectorRegistry, Counter, Histogram
+from prometheus_client import (
+    CollectorRegistry,
+    Counter,
+    Gauge,
+    GCCollector,
+    Histogram,
+    PlatformCollector,
+    ProcessCollector,
+)
 from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, HistogramMetricFamily
 from prometheus_client.exposition import choose_encoder
 from prometheus_client.registry import Collector
@@ -43,6 +53,7 @@ from twisted.logger import Logger
 from twisted.web.resource import Resource
 from twisted.web.server import NOT_DONE_YET, Site
 
+import lobby
 from lobby.messages import ERRORS, LobbyError
 
 if TYPE_CHECKING:
@@ -72,6 +83,14 @@ class ServerMetrics:
     def __init__(self) -> None:
         self.registry = CollectorRegistry(auto_describe=True)
         r = self.registry
+        # the usual collectors of a Python process: process_* (CPU, memory, open files, start
+        # time; where /proc exists), python_info and python_gc_*
+        ProcessCollector(registry=r)
+        PlatformCollector(registry=r)
+        GCCollector(registry=r)
+        self.build_info = Gauge("tichu_build_info", "The server's version (always 1)",
+                                ["version", "python"], registry=r)
+        self.build_info.labels(lobby.__version__, platform.python_version()).set(1)
         self.errors = Counter("tichu_errors", "Error lines sent, by error code (the catalog key, "
                               "docs/protocol.md)", ["code"], registry=r)
         self.flood_drops = Counter("tichu_flood_drops", "Lines and telnet subnegotiations "
@@ -297,7 +316,27 @@ class _Metrics(Resource):
     def render_GET(self, request: "Request") -> bytes:
         encoder, content_type = choose_encoder(request.getHeader("accept") or "")
         request.setHeader(b"Content-Type", content_type.encode("ascii"))
-        return encoder(self.metrics.registry)
+        request.setHeader(b"Vary", b"Accept, Accept-Encoding")
+        body: bytes = encoder(self.metrics.registry)
+        if _accepts_gzip(request.getHeader("accept-encoding") or ""):
+            request.setHeader(b"Content-Encoding", b"gzip")
+            body = gzip.compress(body, compresslevel=6)
+        return body
+
+
+def _accepts_gzip(header: str) -> bool:
+    """Whether an Accept-Encoding header allows gzip (not `gzip;q=0`)."""
+    for part in header.split(","):
+        name, _, params = part.strip().partition(";")
+        if name.strip().lower() in ("gzip", "x-gzip", "*"):
+            q = params.strip()
+            if q.startswith("q="):
+                try:
+                    return float(q[2:]) > 0
+                except ValueError:
+                    return False
+            return True
+    return False
 
 
 def _finish(request: "Request", code: int, body: bytes, content_type: bytes) -> None:

@@ -30,13 +30,21 @@ from lobby.messages import text
 from lobby.tichu import memo as _memo
 
 __all__ = ["render_json", "state_object", "state_update", "apply_update", "dumps", "REPLY_TYPES",
-           "GAME_FIELDS", "is_table_event", "jsonable", "PROTOCOL_VERSION"]
+           "GAME_FIELDS", "is_table_event", "jsonable", "PROTOCOL_VERSION", "PROTOCOL_VERSIONS",
+           "DEFAULT_PROTOCOL"]
 
-#: the version of machine mode's objects, in the `iset json` reply and the greeting. 1: a whole
-#: `state` after every change; 2: a whole `state` when a connection comes to a table (or to
-#: another seat), then after every change an `update` with only what changed for it; 3: as 2,
-#: and a play on top of the trick comes as `trick_add` (the new entries), not the whole `trick`
-PROTOCOL_VERSION = 3
+#: the versions of machine mode's objects a client may ask for (`%json N`, `/iset protocol N`;
+#: the connection's version is in the `iset json` reply and the greeting). 1: a whole `state`
+#: after every change, `names` in every `game-*` event; 2: a whole `state` when a connection comes
+#: to a table (or to another seat), then after every change an `update` with only what changed
+#: for it, `game-*` events without `names`; 3: as 2, and a play on top of the trick comes as
+#: `trick_add` (the new entries), not the whole `trick`. Every later change of an object's shape
+#: is a new version here, and the older ones keep their shapes.
+PROTOCOL_VERSIONS: tuple[int, ...] = (1, 2, 3)
+#: the newest version (what tichu_bot asks for)
+PROTOCOL_VERSION = PROTOCOL_VERSIONS[-1]
+#: the version of a client that names none: what clients written before the versions had expect
+DEFAULT_PROTOCOL = 1
 
 #: event types that answer the command of the person who receives them (in machine mode they
 #: carry the command's id); every other command is answered by an `ok` object
@@ -124,11 +132,13 @@ def state_object(data: dict[str, Any]) -> dict[str, Any]:
 _ABSENT = object()
 
 
-def state_update(before: dict[str, Any], after: dict[str, Any]) -> dict[str, Any] | None:
+def state_update(before: dict[str, Any], after: dict[str, Any],
+                 trick_add: bool = True) -> dict[str, Any] | None:
     """The `update` object that turns the `state` object `before` into `after` (both of the
     same table), or None when nothing changed: `{"type": "update", "table": N, KEY: VALUE...}`
     with each key whose value changed or is new (a `trick` that only grew: `trick_add`, the
     entries on top of it), and `"unset": [KEY...]` for keys `after` no longer has.
+    `trick_add=False` (protocol 2): a trick that grew comes whole as `trick`.
     `apply_update(before, update) == after`. Values are compared by identity first
     (the views of a table share the objects of what did not change), then by type and value."""
     update: dict[str, Any] = {"type": "update", "table": after["table"]}
@@ -138,7 +148,7 @@ def state_update(before: dict[str, Any], after: dict[str, Any]) -> dict[str, Any
         old = get(key, _ABSENT)
         if old is value or (type(old) is type(value) and old == value):
             continue
-        if key == "trick" and type(old) is list and type(value) is list \
+        if key == "trick" and trick_add and type(old) is list and type(value) is list \
                 and len(value) > len(old) and all(
                     a is b or _same_json(a, b) for a, b in zip(old, value)):
             update["trick_add"] = value[len(old):]       # the plays on top of the trick

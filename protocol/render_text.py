@@ -174,7 +174,12 @@ def _setting(event: Event, lang: str) -> list[str]:
 
 
 def _greeting(event: Event, lang: str) -> list[str]:
-    return [text("greeting", lang), *language_lines()]
+    lines = [text("greeting", lang), *language_lines()]
+    versions = event.data.get("protocols")
+    if versions:        # for programs: how to switch to machine mode, and its versions
+        lines.append(text("greeting-machine", lang, versions=" ".join(map(str, versions)),
+                          newest=versions[-1]))
+    return lines
 
 
 FORMATTERS: dict[str, Callable[[Event, str], list[str]]] = {

@@ -423,9 +423,12 @@ def configure_journal(journal: Any, opts: argparse.Namespace) -> None:
 def parse_args(argv: Sequence[str] | None = None, prog: str = "tichu-lobby") -> argparse.Namespace:
     """The options of ``tichu-lobby`` (and of ``twist tichu-lobby``: ``prog``); argparse exits
     with status 2 and a usage line on a bad option."""
+    from protocol.config import configure, render_config
     from protocol.logs import check_log_options
     parser = build_parser(prog)
-    opts = parser.parse_args(argv)
+    args = list(sys.argv[1:] if argv is None else argv)
+    configured = configure(parser, args)       # --config FILE and TICHU_LOBBY_* under the flags
+    opts = parser.parse_args(args)
     opts.port = opts.port or [DEFAULT_PORT]
     problem = check_log_options(opts)
     if problem:
@@ -448,6 +451,10 @@ def parse_args(argv: Sequence[str] | None = None, prog: str = "tichu-lobby") -> 
         parse_proxies(opts.trusted_proxy or ())
     except ValueError as e:
         parser.error(f"--trusted-proxy: {e}")
+    if opts.print_config:
+        sys.stdout.write(render_config(parser, opts, configured))
+        sys.stdout.flush()
+        raise SystemExit(0)
     return opts
 
 
@@ -463,6 +470,13 @@ def build_parser(prog: str = "tichu-lobby") -> argparse.ArgumentParser:
         epilog="Offline administration (accounts, roles, bans, backups): tichu-lobby admin "
                "--help.")
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    parser.add_argument("--config", metavar="FILE", default=None,
+                        help="read options from this TOML file, keys named as the options "
+                             "(db = \"lobby.sqlite3\"); the environment (TICHU_LOBBY_NAME) and "
+                             "the command line override it (docs/operations.md, Configuration)")
+    parser.add_argument("--print-config", action="store_true",
+                        help="print every option's value and where it came from (flag, env, "
+                             "file, default) as TOML, and exit")
     parser.add_argument("--port", action="append", metavar="ENDPOINT",
                         help=f"a Twisted server endpoint string (default {DEFAULT_PORT}); "
                              "give several --port options for several listeners")
@@ -489,7 +503,7 @@ def build_parser(prog: str = "tichu-lobby") -> argparse.ArgumentParser:
     add_telnet_options(parser)                       # MSSP, MCCP2 (protocol/telnet_options.py)
     parser.add_argument("--metrics", metavar="ENDPOINT", default=None,
                         help="serve /metrics (Prometheus), /healthz and /games/GAME.tch over "
-                             "HTTP on this Twisted endpoint, e.g. tcp:9100:interface=127.0.0.1 "
+                             "HTTP on this Twisted endpoint, e.g. tcp:4001:interface=127.0.0.1 "
                              "(default: off; docs/operations.md, Metrics)")
     parser.add_argument("--metrics-timeout", type=float, default=30.0, metavar="SECONDS",
                         help="an HTTP connection to the metrics port that sends nothing for "

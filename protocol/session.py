@@ -27,6 +27,7 @@ from protocol.commands import COMMANDS, CommandTable, parse_line
 from protocol.gathered_write import write_shared
 from protocol.machine import JSON_SWITCH, MachineMode
 from protocol.render_context import DEFAULT_CONTEXT, RenderContext, clamp_width
+from protocol.render_json import PROTOCOL_VERSIONS
 from protocol.render_table import TableFeed
 from protocol.render_text import render
 from protocol.telnet import DO, NAWS, TelnetLineProtocol, encode_text
@@ -351,7 +352,7 @@ class Session(MachineMode, MudOptions):
             return
         self._greeted = True
         self.offerOptions()
-        self.deliver(Event("greeting"))
+        self.deliver(Event("greeting", protocols=list(PROTOCOL_VERSIONS)))
         if self.factory.motd:
             self.deliver(Event("motd", text=self.factory.motd))
         self._prompt()
@@ -363,7 +364,7 @@ class Session(MachineMode, MudOptions):
             return
         self._greeted = True
         if line.strip().split(" ")[0] != JSON_SWITCH:
-            self._switch_before_login()
+            self._switch_before_login("")
 
     def message_refused(self, event: Event) -> None:
         """A WebSocket message that is no line (line ends inside it, not UTF-8) is refused with

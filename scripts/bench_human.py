@@ -9,7 +9,7 @@ refuse so many guests from one address off, but flood control and the log-in and
 as a public server has them, ``--reactor-probe``) runs pinned to the first CPU; load processes
 (``--procs``, default one per 1,200 tables: each stays under the open-files limit) on the second
 open the tables in batches (``--batch`` tables, then ``--batch-pause`` seconds), four
-connections each: by default half the players in machine mode (``%json``, protocol 2: the
+connections each: by default half the players in machine mode (``%json 3``, protocol 3: the
 `state` and its `update`s) and half in text mode (what a telnet user reads; ``--text-share``).
 Each table starts its game once all four sit, and is `/reset` and started again when the game
 ends. A player whose turn begins (its own Grand Tichu question, exchange, play, wish, Dragon
@@ -407,7 +407,7 @@ async def _set_up_table(target: Target, prefix: str, k: int, stats: Stats, rng: 
             if json_mode:
                 fut = loop.create_future()
                 p.waiters["login"] = fut
-                conn.send(b"%json\r\n")
+                conn.send(b"%json 3\r\n")
                 await asyncio.wait_for(fut, 60)
                 reply = await p.command(p.name)
                 if reply["type"] not in ("logged-in", "logged-in-guest"):

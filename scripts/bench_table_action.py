@@ -138,7 +138,7 @@ class Bench:
                 p = Player(factory, f"{base}{t}", self.rng.getrandbits(32),
                            text=0 < i <= text)
                 if not p.text:
-                    p.send("%json")
+                    p.send("%json 3")
                 p.send(p.name)
                 if p.text:
                     self.turn()

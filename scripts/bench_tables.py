@@ -8,7 +8,7 @@ For each N it starts the lobby server (``python -m protocol``) as a separate pro
 temporary database and the limits that would cap a benchmark turned off (connections, guests,
 flood control, login and idle time-outs), then one or more load processes (``--procs``; default:
 one per 500 tables, at most 2) that each open their share of the tables: four connections per
-table, each switched to machine mode with ``%json``, logged in as a guest; the first opens a
+table, each switched to machine mode with ``%json 3``, logged in as a guest; the first opens a
 table (``/newroom``), all four ``/join``, and once every process is ready the openers ``/start``.
 From then on each bot answers every ``state`` object in which it is asked to act (``grand``,
 exchange, play, wish, Dragon) with a random legal decision (``lobby.bots`` "random" strategy:
@@ -183,7 +183,7 @@ class TableBot:
     # ---- login and table -----------------------------------------------------------------------
     async def login(self) -> None:
         self.prompt = asyncio.get_running_loop().create_future()
-        self.conn.send(b"%json\r\n")
+        self.conn.send(b"%json 3\r\n")
         await asyncio.wait_for(self.prompt, 60)
         reply = await self.command(self.name)
         if reply["type"] not in ("logged-in", "logged-in-guest"):

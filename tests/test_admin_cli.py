@@ -39,7 +39,7 @@ def test_create_an_admin_with_the_password_from_a_file(tmp_path: Path) -> None:
     db = tmp_path / "lobby.sqlite3"
     pw = tmp_path / "pw.txt"
     pw.write_text("sesame12\n", encoding="utf-8")
-    code, out, err = admin(db, "create", "Boss", "--password-file", str(pw))
+    code, out, err = admin(db, "create", "Boss", "--role", "admin", "--password-file", str(pw))
     assert (code, err) == (0, "") and out == f"created the account Boss (admin) in {db}\n"
     boss = account(db, "boss")
     assert boss.name == "Boss" and boss.role == "admin"
@@ -49,7 +49,7 @@ def test_create_an_admin_with_the_password_from_a_file(tmp_path: Path) -> None:
                            stdin="modpass1\r\n")
     assert code == 0 and account(db, "Mod").role == "moderator"
     assert verify_password("modpass1", account(db, "Mod").password_hash)
-    code, _, err = admin(db, "create", "Plain", "--role", "none", "--password-file", "-",
+    code, _, err = admin(db, "create", "Plain", "--role", "player", "--password-file", "-",
                          stdin="plainpw1\n")
     assert code == 0 and account(db, "Plain").role is None
 
@@ -103,7 +103,7 @@ def test_a_password_is_never_taken_from_the_command_line(tmp_path: Path,
 
 def test_reset_password_and_remove(tmp_path: Path) -> None:
     db = tmp_path / "lobby.sqlite3"
-    assert admin(db, "create", "Ann", "--role", "none", "--password-file", "-",
+    assert admin(db, "create", "Ann", "--role", "player", "--password-file", "-",
                  stdin="sesame12\n")[0] == 0
     with sqlite3.connect(db) as conn:
         conn.execute("INSERT INTO mutes VALUES ('ann', 'bob', 'Bob')")
@@ -179,11 +179,51 @@ def test_admin_without_an_account_refuses_to_start(tmp_path: Path) -> None:
 
 def test_the_admin_subcommands_from_the_program(tmp_path: Path) -> None:
     (tmp_path / "pw").write_text("sesame12\n", encoding="utf-8")
-    made = _run("admin", "create", "Boss", "--password-file", "pw", cwd=tmp_path)
+    made = _run("admin", "create", "Boss", "--role", "admin", "--password-file", "pw",
+                cwd=tmp_path)
     assert made.returncode == 0 and "created the account Boss (admin) in tichu.sqlite3" in \
         made.stdout and (tmp_path / "tichu.sqlite3").exists()
     listed = _run("admin", "bans", "list", "--db", "tichu.sqlite3", cwd=tmp_path)
     assert (listed.returncode, listed.stdout) == (0, "no bans\n")
     helped = _run("admin", "--help", cwd=tmp_path)
-    for word in ("create", "reset-password", "remove", "bans", "backup"):
+    for word in ("create", "list", "set-role", "reset-password", "remove", "bans", "backup"):
         assert word in helped.stdout
+
+
+def test_create_makes_a_player_by_default_and_list_and_set_role(tmp_path: Path) -> None:
+    """Issue 27: `create NAME` is a player unless --role says otherwise; `list` shows every
+    account with its role; `set-role NAME ROLE` changes it (player: no role)."""
+    db = tmp_path / "lobby.sqlite3"
+    code, out, _ = admin(db, "create", "Ann", "--password-file", "-", stdin="sesame12\n")
+    assert code == 0 and "(player)" in out and account(db, "Ann").role is None
+    assert admin(db, "create", "Boss", "--role", "admin", "--password-file", "-",
+                 stdin="sesame12\n")[0] == 0
+    code, out, _ = admin(db, "list")
+    lines = out.splitlines()
+    assert code == 0 and lines[0] == "2 accounts:"
+    assert lines[1].split()[:2] == ["Ann", "player"] and lines[2].split()[:2] == ["Boss", "admin"]
+    code, out, _ = admin(db, "set-role", "ann", "moderator")
+    assert code == 0 and account(db, "Ann").role == "moderator" and "was player" in out
+    assert admin(db, "set-role", "Ann", "player")[0] == 0 and account(db, "Ann").role is None
+    code, _, err = admin(db, "set-role", "Nobody", "admin")
+    assert code == 1 and "not a registered name" in err
+    assert admin(db, "set-role", "Ann", "king")[0] == 2
+
+
+def test_the_database_and_its_backup_are_private(tmp_path: Path) -> None:
+    """Issue 27: they hold password hashes: 0600 whatever the umask, the WAL too."""
+    import os
+    import stat
+    db = tmp_path / "lobby.sqlite3"
+    old = os.umask(0o022)
+    try:
+        assert admin(db, "create", "Ann", "--password-file", "-", stdin="sesame12\n")[0] == 0
+        assert admin(db, "backup", str(tmp_path / "copy.sqlite3"))[0] == 0
+        with sqlite3.connect(db) as conn:          # a WAL file as the server makes it
+            conn.execute("PRAGMA journal_mode = WAL")
+            conn.execute("INSERT INTO mutes VALUES ('ann', 'bob', 'Bob')")
+            assert (tmp_path / "lobby.sqlite3-wal").exists()
+            for path in (db, tmp_path / "copy.sqlite3", tmp_path / "lobby.sqlite3-wal"):
+                assert stat.S_IMODE(path.stat().st_mode) == 0o600, path
+    finally:
+        os.umask(old)

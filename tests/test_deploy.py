@@ -49,7 +49,10 @@ def test_the_systemd_unit_runs_the_server_as_it_should() -> None:
     state = "/var/lib/" + service["StateDirectory"]
     argv = shlex.split(service["ExecStart"])
     assert argv[0].endswith("/tichu-lobby")
-    opts = parse_args(argv[1:])                     # a command line the server accepts
+    # the options come from the configuration file, deploy/tichu-lobby.toml installed there
+    assert argv[1:] == ["--config", "/etc/tichu-lobby/tichu-lobby.toml"]
+    opts = parse_args(["--config", str(DEPLOY / "tichu-lobby.toml")])   # one the server accepts
+    assert opts.metrics and "9100" not in opts.metrics   # node_exporter's port
     assert Path(opts.db).parent == Path(state) and service["WorkingDirectory"] == state
     assert unit()["Install"]["WantedBy"] == "multi-user.target"
 
@@ -132,7 +135,7 @@ def test_the_image_holds_every_package_the_wheel_has() -> None:
 def test_the_dockerfile_names_no_registry_host() -> None:
     text = DOCKERFILE.read_text(encoding="utf-8")
     # the one URL is the health check's, on the container's own loopback
-    assert re.findall(r"\w+://[^/'\"]*", text) == ["http://127.0.0.1:9100"]
+    assert re.findall(r"\w+://[^/'\"]*", text) == ["http://127.0.0.1:4001"]
     for kind, args in instructions():
         if kind == "FROM":
             first = args.split("/")[0]
@@ -152,9 +155,47 @@ def test_the_health_check_passes_against_a_real_server(tmp_path: Path) -> None:
             or server.wait_for(lambda text: METRICS_ON.search(text) is not None)
         found = METRICS_ON.search(line)
         assert found is not None
-        probe = [sys.executable, *[a.replace("9100", found.group(1)) for a in check[1:]]]
+        probe = [sys.executable, *[a.replace("4001", found.group(1)) for a in check[1:]]]
         done = subprocess.run(probe, capture_output=True, text=True, timeout=60)
         assert done.returncode == 0, done.stderr
         server.stop()
     done = subprocess.run(probe, capture_output=True, text=True, timeout=60)
     assert done.returncode != 0                   # and fails when nothing answers
+
+
+def test_the_backup_timer_runs_admin_backup_daily(tmp_path: Path) -> None:
+    """Issue 27: deploy/ has a systemd timer for a daily backup with `admin backup`."""
+    timer = configparser.ConfigParser(interpolation=None, strict=True, delimiters=("=",))
+    timer.optionxform = str  # type: ignore[assignment,method-assign]
+    timer.read_string((DEPLOY / "tichu-lobby-backup.timer").read_text(encoding="utf-8"))
+    assert timer["Timer"]["OnCalendar"] == "daily" and timer["Timer"]["Persistent"] == "true"
+    service = configparser.ConfigParser(interpolation=None, strict=True, delimiters=("=",))
+    service.optionxform = str  # type: ignore[assignment,method-assign]
+    service.read_string((DEPLOY / "tichu-lobby-backup.service").read_text(encoding="utf-8"))
+    run = service["Service"]["ExecStart"]
+    assert service["Service"]["Type"] == "oneshot" and " admin --db " in run and " backup " in run
+    # the command it runs works: with the date filled in, against a real database
+    command_line = shlex.split(run)[2]
+    db = tmp_path / "lobby.sqlite3"
+    from lobby.store import Store, inline_runner
+    store = Store(str(db), inline_runner)
+    store.open()
+    store.close()
+    (tmp_path / "backups").mkdir()
+    script = (command_line.replace("%%", "%").replace("/var/lib/tichu-lobby", str(tmp_path))
+              .replace("/opt/tichu-lobby/bin/tichu-lobby", command("tichu-lobby")))
+    done = subprocess.run(["/bin/sh", "-c", script], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    (copy,) = (tmp_path / "backups").iterdir()
+    assert re.fullmatch(r"lobby-\d{4}-\d{2}-\d{2}\.sqlite3", copy.name)
+    assert copy.stat().st_mode & 0o777 == 0o600
+    if shutil.which("systemd-analyze") is not None:
+        for name in ("tichu-lobby-backup.service", "tichu-lobby-backup.timer"):
+            text = (DEPLOY / name).read_text(encoding="utf-8")
+            (tmp_path / name).write_text(text.replace("/opt/tichu-lobby/bin/tichu-lobby",
+                                                      command("tichu-lobby")), encoding="utf-8")
+        verified = subprocess.run(["systemd-analyze", "verify",
+                                   str(tmp_path / "tichu-lobby-backup.timer"),
+                                   str(tmp_path / "tichu-lobby-backup.service")],
+                                  capture_output=True, text=True, timeout=120)
+        assert verified.returncode == 0, verified.stdout + verified.stderr

@@ -45,7 +45,7 @@ def objects(client: FakeClient, after_switch: bool = False) -> list[dict[str, An
 def json_client(lobby: FakeLobby, name: str = "Anna") -> FakeClient:
     c = lobby.connect()
     c.raw()                                  # the text greeting before the switch
-    c.send("%json")
+    c.send("%json 3")
     got = objects(c, after_switch=True)
     assert [o["type"] for o in got] == ["iset", "greeting", "prompt"]
     assert got[2]["prompt"] == "login"
@@ -124,8 +124,8 @@ def test_iset_switches_both_ways_and_is_not_saved(lobby: FakeLobby) -> None:
     c = lobby.connect()
     c.login("Bert", "secret99")
     c.send("/iset json 1")
-    got = objects(c)
-    assert got == [{"type": "iset", "name": "json", "value": "1", "protocol": 3}]
+    got = objects(c)       # a client that named no version: protocol 1
+    assert got == [{"type": "iset", "name": "json", "value": "1", "protocol": 1}]
     c.send("#1 /iset json 0")
     assert objects(c) == [{"type": "iset", "name": "json", "value": "0", "id": "1"}]
     c.send("/who")
@@ -380,3 +380,88 @@ def test_requests_that_are_not_commands_are_refused_never_spoken(lobby: FakeLobb
     anna.send("#t hello {all}")
     assert [o["type"] for o in objects(anna)] == ["says", "ok"]
     assert [o["type"] for o in objects(bert)] == ["says"]
+
+
+def test_a_client_that_names_no_version_gets_protocol_1(lobby: FakeLobby) -> None:
+    """Issue 27: `%json` alone is protocol 1, what clients written before the versions expect: a
+    whole `state` after every change and the `names` in every `game-*` event; the greeting names
+    every version."""
+    c = lobby.connect()
+    greeting = c.text()
+    assert "%json VERSION" in greeting and "1 2 3" in greeting
+    c.send("%json")
+    got = objects(c, after_switch=True)
+    assert got[0] == {"type": "iset", "name": "json", "value": "1", "protocol": 1}
+    assert got[1]["type"] == "greeting" and got[1]["protocol"] == 1
+    assert got[1]["protocols"] == [1, 2, 3]
+    c.send("#l Anna")
+    objects(c)
+    c.send("/newroom")
+    lobby.world.tables[1].bot_delay = 0
+    for seat in range(4):
+        c.send(f"/addbot {seat + 1} random")
+    c.send("/option target 50")
+    c.send("/start")
+    seen = objects(c)
+    table = lobby.world.tables[1]
+    for _ in range(20000):
+        if table.state != "playing":
+            break
+        lobby.clock.advance(0.01)
+        seen += objects(c)
+    kinds = [o["type"] for o in seen]
+    assert "update" not in kinds and kinds.count("state") > 20
+    games = [o for o in seen if o["type"].startswith("game-")]
+    assert games and all("names" in o for o in games)
+
+
+@pytest.mark.parametrize("how", ["%json 2", "iset"])
+def test_protocol_2_gets_updates_with_the_whole_trick(lobby: FakeLobby, how: str) -> None:
+    c = lobby.connect()
+    c.raw()
+    if how == "iset":
+        c.send("%json")
+        objects(c, after_switch=True)
+        c.send("Anna")
+        objects(c)
+        c.send("#v /iset protocol 2")
+        assert objects(c) == [{"type": "iset", "name": "protocol", "value": "2", "protocol": 2,
+                               "id": "v"}]
+    else:
+        c.send(how)
+        assert objects(c, after_switch=True)[0]["protocol"] == 2
+        c.send("Anna")
+        objects(c)
+    c.send("/newroom")
+    lobby.world.tables[1].bot_delay = 0
+    for seat in range(4):
+        c.send(f"/addbot {seat + 1} random")
+    c.send("/option target 50")
+    c.send("/start")
+    seen = objects(c)
+    table = lobby.world.tables[1]
+    for _ in range(20000):
+        if table.state != "playing":
+            break
+        lobby.clock.advance(0.01)
+        seen += objects(c)
+    updates = [o for o in seen if o["type"] == "update"]
+    assert updates and not any("trick_add" in o for o in updates)
+    assert any("trick" in o for o in updates)
+    assert not any("names" in o for o in seen if o["type"].startswith("game-"))
+
+
+def test_an_unknown_version_is_refused_with_the_versions(lobby: FakeLobby) -> None:
+    c = lobby.connect()
+    c.raw()
+    c.send("%json 9")
+    said = " ".join(c.text().split())
+    assert "! [unknown-protocol]" in said and "speaks 1 2 3" in said and "login:" in said
+    c.send("%json 3")                       # still text: the switch may come again
+    assert objects(c, after_switch=True)[0]["protocol"] == 3
+    c.send("Anna")
+    objects(c)
+    for bad in ("0", "4", "x", "３"):
+        c.send(f"#b /iset protocol {bad}")
+        (err,) = objects(c)
+        assert err["type"] == "error" and err["code"] == "unknown-protocol" and err["id"] == "b"

@@ -221,8 +221,8 @@ def test_each_server_has_its_own_registry() -> None:
 def test_the_metrics_option() -> None:
     from protocol.server import parse_args
     assert parse_args([]).metrics is None
-    assert parse_args(["--metrics", "tcp:9100:interface=127.0.0.1"]).metrics == \
-        "tcp:9100:interface=127.0.0.1"
+    assert parse_args(["--metrics", "tcp:4001:interface=127.0.0.1"]).metrics == \
+        "tcp:4001:interface=127.0.0.1"
 
 
 def test_command_latency_histogram_buckets() -> None:
@@ -266,3 +266,35 @@ def test_a_half_request_is_closed_after_the_metrics_timeout(web: MetricsServer) 
     assert not transport.disconnecting
     clock.advance(2)
     assert transport.disconnecting
+
+
+@pytest_twisted.ensureDeferred
+async def test_process_python_and_build_info_metrics(web: MetricsServer) -> None:
+    """Issue 27: the usual process_* and python_* collectors and tichu_build_info{version}."""
+    import lobby
+    samples = await web.scrape()
+    names = {name for name, _ in samples}
+    assert {"process_cpu_seconds_total", "process_resident_memory_bytes",
+            "process_open_fds", "process_start_time_seconds", "python_info",
+            "python_gc_collections_total"} <= names, sorted(names)
+    (labels,) = [dict(lb) for name, lb in samples if name == "tichu_build_info"]
+    assert labels["version"] == lobby.__version__
+    assert value(samples, "tichu_build_info", **labels) == 1
+
+
+@pytest_twisted.ensureDeferred
+async def test_gzip_when_the_scraper_asks_for_it(web: MetricsServer) -> None:
+    """Prometheus sends Accept-Encoding: gzip; the body is then gzip, and parses the same."""
+    import gzip
+
+    from twisted.internet import reactor
+    for encoding, zipped in (("gzip", True), ("gzip;q=0, identity", False), ("", False)):
+        headers = Headers({b"Accept-Encoding": [encoding.encode()]}) if encoding else None
+        response = await within(Agent(reactor).request(
+            b"GET", f"http://127.0.0.1:{web.web_port}/metrics".encode(), headers))
+        body = await within(readBody(response))
+        got = response.headers.getRawHeaders(b"content-encoding") or []
+        assert (got == [b"gzip"]) is zipped, (encoding, got)
+        text = gzip.decompress(body) if zipped else body
+        families = {f.name for f in text_string_to_metric_families(text.decode("utf-8"))}
+        assert "tichu_build" in families or "tichu_build_info" in families

@@ -276,7 +276,7 @@ class SchemaSession:
                 ) -> list[dict[str, Any]]:
         c = FakeClient(self.server.factory)
         c.raw()                                   # the text greeting before the switch
-        c.send("%json")
+        c.send("%json 3")
         raw = c.raw()
         assert raw.startswith(b"\r\n")
         c.transport.io.write(raw[2:])             # the objects after the CR LF, read below

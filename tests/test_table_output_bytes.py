@@ -50,6 +50,10 @@ client), and the text-mode lines longer than 80 columns (the guest confirmation,
 after it, the bomb-window refusal, a trick line with its wish) are wrapped at 80 with a
 two-space hanging indent; compared: with the DO NAWS taken out the machine-mode transcripts are
 the old bytes, and the text ones differ only by those wrapped lines.)
+(Issue 27, protocol versions: the machine-mode clients here ask for protocol 3 (`%json 3`; one
+that names none gets protocol 1); the text greeting gained its line for programs (`Programs:
+%json VERSION ...`) and the JSON greeting `protocols`; diffed line by line, those two lines were
+the only change in every transcript.)
 """
 from __future__ import annotations
 
@@ -131,7 +135,7 @@ class Game:
         self.clients[name] = c
         self.received[name] = bytearray()
         if json_mode:
-            c.send("%json")
+            c.send("%json 3")
         c.send(name)
         if not json_mode:
             c.send("")              # an unregistered name: Enter plays as that guest
@@ -244,7 +248,7 @@ class TcpGame(Game):
         self.clients[name] = _Client(session, reader)
         self.received[name] = reader.data
         if json_mode:
-            self.clients[name].send("%json")
+            self.clients[name].send("%json 3")
         self.clients[name].send(name)
         if not json_mode:
             self.clients[name].send("")     # an unregistered name: Enter plays as that guest
@@ -312,20 +316,20 @@ GAMES = {
 
 EXPECTED: dict[str, dict[str, str]] = {
     "machine": {
-        "Ann": "f266fc84f69281b7a8caf4f934fea62d1432b0d2fc8d4b32190e277ac8a83d0d",
-        "Bob": "4f1eea0258e04750d7e09f4d48d799f51f2231101eceb003943c8532b8200023",
-        "Cat": "68ca9dd33207f218d004539f15e7427ada52faa5425b21f99dc2e7b42f37034c",
-        "Dan": "38b93dcf9daa04952bdb7c52cf86d26c1a9df8c8c88bcdd62f4395defe0b782c",
-        "Eve": "3483431d38bb0ade2fc16aa4bc95141fb747c907e168d50b54aff02309f9e933",
+        "Ann": "a31a1ce1857e6f75e13e88b4e317271dab8d3adfc254bd5864cb4c88d87d3165",
+        "Bob": "9471266e7f35cf7c257a0cbf63c44b7db2db66fc1d486e5e2a24c96572b7ba87",
+        "Cat": "467d9032a0004c458fc64957428817ff3085f6e61cfcba5a92cadfa04e7078c4",
+        "Dan": "dc71a56ae8746ebc6b0a120b0bfba966cb595d5dacdf9b4636cb5894a0d7194c",
+        "Eve": "aa068d47c749ea7f0c0eaf241346057caee858ca99ff5c8c03192c9298406803",
     },
     "mixed": {
-        "Ann": "4f7c40137230ddfa9c02dbcc8adfbd5c513551163d9a256c792baf3014bea737",
-        "Bob": "d7dc49e76b564a59bf6d31de291ed9701ca61f9be4f287b1d94f13ac4930d456",
-        "Cat": "dd0201892639165f9df2a80dc0358dd12ee66f13415b6797adc353e28e303c1b",
-        "Dan": "f9e436b50d9ee8671ab5e1a84860e81fb6502fb36e0d05ddb9b9c7d515b28336",
-        "Eve": "6ca31bf9016274cea7c8b13c2d358cd36bfd1a88483ce60d135af4da88139011",
-        "Fay": "074cdab281b3ba7cb333523cb6aa02e9c8ba0996738c2cd0578112ecf3f6007b",
-        "Gus": "334368b77ae9c6e8ad5fe4dd3cb24569554160e032ca2ef8a94fef3211d71d2e",
+        "Ann": "0d0030aee0c89d61e310d20d57727962e13157960ae6526439d51783c92eeb30",
+        "Bob": "8ba4dda17a2a3b42e9303b0720dfc3b3ac6b5c51ba960496debf195e2c88a5d2",
+        "Cat": "b229d553b15a92fd9b9840596e507ae1e6ec9e10a0b8c05ec96faa1b81fae934",
+        "Dan": "be91d64858d446c83ceff0329def2eaa518e8d2a616238c594a6d6b4d23b738a",
+        "Eve": "e2645c331286bc090930cab9d49cd3072c14b4a92995d6374f9be3d5a6aba4d6",
+        "Fay": "e3191b927f6dc86e965a3f041a2c201f42634d7fdfc00118912e827c2dbef90c",
+        "Gus": "40e22abf5775dd485e7f3ce1e91e17b57296d17c02305ce1d8c72442b5eb4774",
     },
 }
 

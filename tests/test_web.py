@@ -308,3 +308,14 @@ async def test_no_listing_and_no_path_traversal(web: WebServer, target: str) -> 
 async def test_only_get(web: WebServer) -> None:
     code, _, _ = await get(web.web_port, "/", method="POST")
     assert code == 405
+
+
+@pytest_twisted.ensureDeferred
+async def test_a_table_over_websocket(web: WebServer) -> None:
+    c = await web.ws()
+    await c.guest("Tina")
+    assert (await c.command("/newroom tichu"))["type"] == "ok"
+    state = [m for m in c.messages if isinstance(m, dict) and m.get("type") == "state"][-1]
+    assert state["status"] == "waiting"
+    assert (await c.command("/join 1"))["type"] == "ok"
+    assert (await c.command("/addbot"))["type"] == "ok"

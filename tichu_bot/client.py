@@ -8,7 +8,8 @@
             ...
             reply = await bot.command("play R5 G5")                 # `#c7 play R5 G5` -> its reply
 
-The wire (docs/protocol.md, "Machine mode"): the bot sends ``%json`` as its first line; from then
+The wire (docs/protocol.md, "Machine mode"): the bot sends ``%json 3`` (machine mode, protocol 3,
+the newest: ``PROTOCOL``) as its first line; from then
 on every server line is one JSON object with a ``type``. A command line may start with ``#ID``;
 the server's reply to it (the answer, an ``error`` or ``ok``) carries that ``id``, everything else
 (chat, game events, states) carries none. ``command()`` numbers its lines ``c1``, ``c2``, ...,
@@ -37,8 +38,11 @@ from typing import Any, AsyncIterator, Callable
 
 __all__ = ["Client", "ClientError", "CommandRefused", "connect", "apply_update"]
 
-#: what a client sends first to switch a new connection to machine mode
-JSON_SWITCH = "%json"
+#: the version of machine mode's objects this library reads (the newest the server speaks; a
+#: client that names none gets protocol 1, a whole `state` after every change)
+PROTOCOL = 3
+#: what a client sends first to switch a new connection to machine mode, naming its version
+JSON_SWITCH = f"%json {PROTOCOL}"
 #: the objects kept in ``inbox`` (not yet taken) and ``events`` (the latest): a long-running bot
 #: that never looks at them does not grow; the oldest go first
 KEEP = 1000
@@ -240,11 +244,14 @@ class Client:
 
     # ---- session ------------------------------------------------------------------------------
     async def switch(self) -> None:
-        """Send ``%json`` and read up to the login prompt (the greeting's text lines before the
-        switch are kept in ``prelude``)."""
+        """Send ``%json 3`` and read up to the login prompt (the greeting's text lines before the
+        switch are kept in ``prelude``). ClientError when the server refuses the version (an
+        error line ``! [unknown-protocol]``: a server older than this library)."""
         self.send_line(JSON_SWITCH)
         while True:                         # ``on_line`` sees machine mode's lines only
             line = await self._read_raw()
+            if line.startswith("! [unknown-protocol]"):
+                raise ClientError(f"the server does not speak protocol {PROTOCOL}: {line}")
             if line.startswith("{"):
                 obj = json.loads(line)
                 if isinstance(obj, dict) and obj.get("type") == "iset":

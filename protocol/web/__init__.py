@@ -54,6 +54,8 @@ from twisted.web.server import Site
 
 from lobby.events import error_event
 from lobby.messages import CATALOGS, LANGUAGES
+from protocol import gathered_write
+from protocol.telnet import TelnetLineProtocol
 
 if TYPE_CHECKING:
     from twisted.web.server import Request
@@ -134,12 +136,38 @@ def _is_loopback(host: str) -> bool:
         return False
 
 
+def text_frame(payload: bytes) -> bytes:
+    """One unfragmented, unmasked text frame (RFC 6455 5.2: what a server sends) of
+    ``payload``: FIN and opcode 1, the length in 7, 7+16 or 7+64 bits, the payload."""
+    n = len(payload)
+    if n < 126:
+        return bytes((0x81, n)) + payload
+    if n < 65536:
+        return b"\x81\x7e" + n.to_bytes(2, "big") + payload
+    return b"\x81\x7f" + n.to_bytes(8, "big") + payload
+
+
 class MessageTransport:
     """What a ``Session`` writes to and reads its peer from, for one WebSocket: each line the
     session writes (a machine-mode JSON object and its CR LF) leaves as one text message; an
     empty line is no message. The peer is the client's address (after ``X-Forwarded-For`` from a
     trusted proxy); the producer the session registers is registered on the TCP (or TLS)
-    connection below, so a client that stops reading is the telnet layer's slow reader."""
+    connection below, so a client that stops reading is the telnet layer's slow reader.
+
+    The frames of one reactor turn leave together in one ``send`` at the end of the turn, by
+    the gathered writes of a telnet connection (protocol/gathered_write.py, for which this
+    object is the ``Gatherer`` of the TCP connection below; TLS: Twisted's own write): a table's
+    action sends each player several objects, and a write per message cost the server half as
+    much CPU again per action (docs/performance.md, "Web client"). The frames are the plain
+    text frames of RFC 6455, built here (``text_frame``); autobahn does the handshake, reads the
+    client's frames and closes."""
+
+    # the protocol side of protocol/gathered_write.py's seam (see Gatherer there)
+    _gathering = False
+    _paused = False
+    _closed = False
+    _closing = False
+    _compress = None
 
     #: the session reads this: lines are messages (no telnet negotiation, machine mode only)
     carries_messages = True
@@ -152,15 +180,38 @@ class MessageTransport:
         self.refuses_passwords = refuses_passwords
         self.disconnecting = False
         self._partial = b""
+        #: the connection below (protocol/gathered_write.py writes to it)
+        self.transport = ws.transport
+        self._may_gather = TelnetLineProtocol.GATHER_WRITES and gathered_write.usable(
+            self.transport)
 
     def write(self, data: bytes) -> None:
         if self.disconnecting:
             return
-        data = self._partial + data
-        *lines, self._partial = data.split(b"\r\n")
-        for line in lines:
-            if line:
-                self.ws.sendMessage(line, isBinary=False)
+        if self._partial:
+            data = self._partial + data
+            self._partial = b""
+        if data.find(b"\r\n") == len(data) - 2 and len(data) > 2:
+            out = text_frame(data[:-2])     # the common case: one whole line
+        else:
+            *lines, self._partial = data.split(b"\r\n")
+            out = b"".join([text_frame(line) for line in lines if line])
+            if not out:
+                return
+        ws = self.ws
+        if ws.state != ws.STATE_OPEN:
+            return
+        if self._gathering:
+            gathered_write.gather(self, out)
+        elif not (self._may_gather and gathered_write.start(self, out)):
+            self.transport.write(out)
+
+    def _write(self, out: bytes) -> None:
+        """protocol/gathered_write.py's write_shared falls back to this (frames, not lines)."""
+        if self._gathering:
+            gathered_write.gather(self, out)
+        elif not (self._may_gather and gathered_write.start(self, out)):
+            self.transport.write(out)
 
     def writeSequence(self, data: Iterable[bytes]) -> None:
         self.write(b"".join(data))
@@ -168,11 +219,12 @@ class MessageTransport:
     def loseConnection(self) -> None:
         if self.disconnecting:
             return
-        self.disconnecting = True
+        self.disconnecting = True          # (what was written goes first, then the close)
         self.ws.sendClose(1000)
 
     def abortConnection(self) -> None:
         self.disconnecting = True
+        self._gathering = False
         self.ws.dropConnection(abort=True)
 
     def getPeer(self) -> Any:
@@ -182,13 +234,13 @@ class MessageTransport:
         return self._host
 
     def registerProducer(self, producer: Any, streaming: bool) -> None:
-        below = self.ws.transport
+        below = self.transport
         if getattr(below, "producer", None) is not None:
             below.unregisterProducer()        # twisted.web's HTTP channel, which handed it over
         below.registerProducer(producer, streaming)
 
     def unregisterProducer(self) -> None:
-        below = self.ws.transport
+        below = self.transport
         if below is not None and getattr(below, "producer", None) is not None:
             below.unregisterProducer()
 
@@ -256,15 +308,6 @@ class LobbyWebSocket(WebSocketServerProtocol):
         transport = MessageTransport(self, self._peer, self.transport.getHost(),
                                      self._refuses_passwords)
         session.makeConnection(transport)
-
-    def sendMessage(self, payload: bytes, isBinary: bool = False, **kwargs: Any) -> None:
-        """autobahn's limit of a message (--web-max-message) bounds what the client sends; the
-        server's own messages are lines of any length (a replay is longer than any command)."""
-        limit, self.maxMessagePayloadSize = self.maxMessagePayloadSize, 0
-        try:
-            super().sendMessage(payload, isBinary, **kwargs)
-        finally:
-            self.maxMessagePayloadSize = limit
 
     def onMessage(self, payload: bytes, isBinary: bool) -> None:
         session = self.session

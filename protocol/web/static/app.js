@@ -5,7 +5,7 @@
    web-* keys). No request goes to any other host. */
 "use strict";
 (function () {
-  const PROTOCOL_SWITCH = "%json";           // the first message: machine mode
+  const PROTOCOL_SWITCH = "%json 3";         // the first message: machine mode, protocol 3
   const LANGS = ["en", "de", "fr", "es", "da"];
   const SUIT_SYMBOL = { S: "\u2660", B: "\u25C6", G: "\u2663", R: "\u2605" };
   const RANKS = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "B", "D", "K", "A"];
