@@ -31,7 +31,7 @@ def test_the_memo_sensitive_tests_pass_with_every_memo_off() -> None:
                            "-x", *MEMO_SENSITIVE], cwd=ROOT, env=env, capture_output=True,
                           text=True, timeout=900)
     assert done.returncode == 0, done.stdout[-4000:] + done.stderr[-2000:]
-    assert " passed" in done.stdout
+    assert "[100%]" in done.stdout          # they ran (the summary line is quieted by -q)
 
 
 def test_the_switch_is_read_from_the_environment() -> None:
