@@ -71,8 +71,17 @@ ERRORS: dict[str, str] = {
     "turnier-rounds": "A turnier always plays {rounds} rounds, so it cannot be combined with "
                       "round: set round off first, or turnier off.",
     "not-a-player": "{name} does not play at this table.",
-    "not-vanished": "{name} has not vanished; only a player who disappeared during the game can "
-                    "be removed.",
+    "host-command": "Only the host, {host}, may do that.",
+    "not-seated-here": "{name} does not sit at this table.",
+    "barred-from-table": "The host ({host}) has barred you from table {table} until it closes.",
+    "not-barred": "{name} is not barred from this table.",
+    "name-now-someone-else": (
+        "{name} is someone else now: the {name} you talked to left, and a newcomer has the name. Your "
+        "message was not sent; send it again to reach the new {name}."),
+    "already-friend": "{name} is on your friends list already.",
+    "friends-list-full": "Your friends list is full ({limit} names): /unnotify NAME makes room.",
+    "not-a-friend": "{name} is not on your friends list.",
+    "not-vanished": "{name} has neither vanished nor run out of time; only such a player can be removed.",
     "vote-running": "A vote on removing {name} is running already: /accept or /refuse.",
     "remove-too-early": "{name} may still come back: /remove is possible in {seconds!t} (the "
                         "table's grace time, /option grace).",
@@ -299,6 +308,44 @@ INFO: dict[str, str] = {
     "table-vote": "{name} votes {vote} on removing {target}.",
     "table-remove-refused": "{target} stays: the removal was refused.",
     "table-vote-ended": "The vote on removing {name} ends.",
+    "table-rated": "Rated game: who leaves it and is not back within {grace!t} in all loses it.",
+    "table-unrated": "This game is not rated: {reason!w:why-unrated}.",
+    "why-unrated-nosave": "it was started with /startnosave",
+    "why-unrated-seed": "its deals follow from the seed of /option seed",
+    "why-unrated-bots": "a bot plays in it",
+    "why-unrated-guests": "not all four players are registered",
+    "history-abandoned": " (abandoned)",
+    "history-left": ", left: {names}",
+    "finger-left": "  left {left} of {games} {games!p:game|games} started",
+    "ranking-left": ", left {left}",
+    "table-timer-warning": "Hurry up: {seconds!t} left for your decision, then it is made for you.",
+    "table-timed-out": (
+        "{name} ran out of time ({seconds!t}); the decision is made for them. The others may now "
+        "/remove {name}."),
+    "table-info-timer": "Move timer: {seconds!t} per decision.",
+    "table-info-timer-off": "Move timer: off.",
+    "table-info-rated": "This game is rated.",
+    "table-info-left": "Left the game (each loses it): {names}.",
+    "table-unseated": "{by} (the host) takes seat {seat} away from {name}.",
+    "table-barred": "{by} (the host) bars {name} from this table until it closes.",
+    "table-unbarred": "{by} (the host) lets {name} come to this table again.",
+    "namesake-notice": (
+        "{name} talked to someone else under your name before; this is the first message to you."),
+    "says-namesake": "<{name} (new, not the {name} who sat here)> {text}",
+    "friend-added": (
+        "{name} is on your friends list now: you hear when {name} comes, goes, starts or finishes a "
+        "game."),
+    "friend-removed": "{name} is off your friends list.",
+    "friend-online": "Your friend {name} is online now.",
+    "friend-offline": "Your friend {name} has logged out.",
+    "friend-game-started": "Your friend {name} starts a game at table {table}.",
+    "friend-game-over": "Your friend {name} has finished the game at table {table}.",
+    "friends-none": "Your friends list is empty: /notify NAME adds a name.",
+    "friends-header": "Your friends ({online} of {count} online):",
+    "friends-line-offline": "  {name}: not online",
+    "friends-line-room": "  {name}: online, in the {room}",
+    "friends-line-playing": "  {name}: playing at table {table}",
+    "table-info-timer-auto": "Move timer: auto ({seconds!t} per decision if the game is rated, else none).",
     "table-abandoned": "{target} was removed; the game is abandoned at {score}.",
     "table-window-closed": "{name} may go on now.",
     "table-window-closed-you": "You may go on now.",
@@ -719,6 +766,30 @@ HELP_TEXTS: dict[str, str] = {
         "logging in with this name asks for the password, and nobody else can use it. Guest "
         "names\n"
         "(Guest1234) cannot be registered: log in with a name of your own first."),
+    "option-timer": "seconds per decision before it is made for the player (off; auto: 60 in a rated game)",
+    "option-expects-timer": "seconds, 5 to {high}, or off or auto",
+    "cmd-unseat": "The host takes a seat away from a player (or bot) at a waiting table.",
+    "cmd-unseat-help": (
+        "Before the start the host may take anyone's seat away (BSW: /rauswerfen NAME); the player "
+        "stays in the room, watching, and may sit down again unless barred with /bar."),
+    "cmd-bar": "The host bars a name from the table until it closes.",
+    "cmd-bar-help": (
+        "The host bars NAME from this table until it closes (BSW: /sperren NAME): a seat at a waiting "
+        "table is taken away, NAME is sent to the lobby and may neither come into the room nor sit "
+        "down. /unbar NAME lifts it."),
+    "cmd-unbar": "The host lets a barred name come to the table again.",
+    "cmd-unbar-help": "Lifts the host's /bar of NAME (BSW: /entsperren NAME).",
+    "cmd-notify": "Put NAME on your friends list (you hear when NAME comes, goes and plays).",
+    "cmd-notify-help": (
+        "Puts NAME on your friends list (as FICS' +notify): you are told when NAME logs in or out and "
+        "when NAME starts or finishes a game. A registered name keeps its list; a guest's lasts for "
+        "the session. At most 100 names."),
+    "cmd-unnotify": "Take NAME off your friends list.",
+    "cmd-unnotify-help": "Takes NAME off your friends list (/notify NAME put it there).",
+    "cmd-friends": "List your friends: who is online and where.",
+    "cmd-friends-help": (
+        "Lists the names on your friends list (/notify): for each whether they are online, in which "
+        "room, or at which table they play."),
     "cmd-remove": "Propose to remove a player who vanished during the game.",
     "cmd-remove-help": (
         "When a player has vanished (disconnected or left the room) during a game, another "

@@ -90,9 +90,11 @@ class Persistence:
         self._kinds[number] = kinds
         started_at = self.clock.seconds()
         self._started_at[number] = started_at
+        # whether the game is rated was decided at /start: its record says so from now on
+        head = dict(table.match.record_head(), rated=table.rated, unrated=table.unrated)
         self.journal.start_table(
             number, options=table.options.as_dict(), players=self._players(table),
-            head=table.match.record_head(), extra=self._extra(table), started_at=started_at)
+            head=head, extra=self._extra(table), started_at=started_at)
 
     def action(self, table: "TableActor", player: int, action: Action) -> None:
         """An accepted ``match.apply(player, action)``."""
@@ -113,13 +115,7 @@ class Persistence:
         """The game is over: store it (records, statistics, ratings), close the journal."""
         number = table.number
         try:
-            game = finished_game(
-                table.match, self._players(table), options=table.options.as_dict(),
-                table_no=number, started_at=self._started_at.get(number),
-                ended_at=self.clock.seconds(), nosave=table.nosave, log=table.options.log,
-                seeded=table.options.seed is not None,
-                # the actions as the journal encoded them (once), unless a write was lost
-                from_journal=number not in self.journal.failed_tables)
+            game = self._game(table)
         except Exception:
             log.failure("table {table}: the finished game could not be recorded", table=number)
             return self.journal.end_table(number)
@@ -131,13 +127,37 @@ class Persistence:
         return d
 
     def abandoned(self, table: "TableActor") -> None:
-        """A running table is closed without a result: its journal goes (unless shutting down)."""
+        """A running table is closed before the game's end: what was played is stored with the
+        result ``abandoned`` and who left (each of them loses the game), and its journal goes
+        (unless shutting down: then it is kept for the next start)."""
         if self.frozen:
             return
-        self._forget(table.number)
-        self.journal.end_table(table.number).addErrback(
-            lambda f: log.failure("table {table}: closing its journal failed", f,
-                                  table=table.number))
+        number = table.number
+        game = None
+        if table.match is not None and table.match.actions:
+            try:
+                game = self._game(table, abandoned=dict(table.result or {}))
+            except Exception:
+                log.failure("table {table}: the abandoned game could not be recorded",
+                            table=number)
+        self._forget(number)
+        humans = [n for n in table.players if n not in table.bots]
+        d = self.journal.finish_table(number, game)
+        d.addCallbacks(self._saved, self._not_saved, errbackArgs=(number, humans))
+
+    def _game(self, table: "TableActor", abandoned: dict[str, Any] | None = None) -> Any:
+        """The FinishedGame of ``table``'s game (``abandoned``: its result when the table was
+        closed before the end), with what /start decided and who left."""
+        number = table.number
+        assert table.match is not None
+        return finished_game(
+            table.match, self._record_players(table), options=table.options.as_dict(),
+            table_no=number, started_at=self._started_at.get(number),
+            ended_at=self.clock.seconds(), nosave=table.nosave, log=table.options.log,
+            seeded=table.options.seed is not None,
+            # the actions as the journal encoded them (once), unless a write was lost
+            from_journal=number not in self.journal.failed_tables,
+            unrated=table.unrated, abandoned=abandoned)
 
     def when_sent(self, table_no: int) -> "Deferred[None] | None":
         """None if the table holds no events back; else a Deferred that fires once the events
@@ -210,6 +230,20 @@ class Persistence:
         kinds = self._kinds.get(table.number, {})
         return [Participant(n, "bot" if n in table.bots else kinds.get(n) or self._kind(table, n))
                 for n in table.players]
+
+    def _record_players(self, table: "TableActor") -> list[Participant]:
+        """The players as the game's record keeps them: a seat whose player left stays theirs,
+        marked with the round they left in and the bot that took it over."""
+        players = self._players(table)
+        kinds = self._kinds.get(table.number, {})
+        for name, left in table.leavers.items():
+            p = left.get("player")
+            if not isinstance(p, int) or not 0 <= p < 4:
+                continue
+            bot = left.get("bot")
+            players[p] = Participant(name, kinds.get(name) or "registered", int(left["round"]),
+                                     bot if isinstance(bot, str) else None)
+        return players
 
     def _extra(self, table: "TableActor") -> dict[str, Any]:
         """What the table needs besides the match to go on after a restart (its `snapshot()`,

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from typing import Sequence
 
 __all__ = ["INITIAL", "SCALE", "RatingUpdate", "expected_score", "k_factor", "team_game",
-           "turnier_game", "rate_game"]
+           "turnier_game", "rate_game", "leaver_game"]
 
 #: the rating of a player without rated games
 INITIAL = 1500.0
@@ -105,14 +105,62 @@ def turnier_game(ratings: Sequence[float], games: Sequence[int],
     return out
 
 
+def leaver_game(ratings: Sequence[float], games: Sequence[int], leavers: Sequence[int],
+                teams: Sequence[int] | None = None, turnier: bool = False) -> list[float]:
+    """Rating changes of a rated game that players left (``leavers``: their player indexes;
+    docs/rating.md "Leaving a game"). Whatever the score was, a leaver lost.
+
+    Partnerships: a leaver moves by ``K * (0 - E)`` of their team, as for a lost game; their
+    partner who stayed does not move at all (not punished for the partner's leaving); the other
+    team moves by ``K * (1 - E)``, as for a won game, unless it has a leaver too (then its
+    staying player does not move either). ``turnier``: every duel between a leaver and a player
+    who stayed is lost by the leaver, and only those duels count."""
+    _check_four(ratings, games)
+    left = set(leavers)
+    if turnier:
+        out = []
+        for p in range(4):
+            total = 0.0
+            for q in range(4):
+                if q == p or (p in left) == (q in left):
+                    continue
+                actual = 0.0 if p in left else 1.0
+                total += actual - expected_score(ratings[p], ratings[q])
+            out.append(k_factor(games[p]) / 3.0 * total)
+        return out
+    teams = list(teams) if teams is not None else [p & 1 for p in range(4)]
+    team_rating = [0.0, 0.0]
+    for p in range(4):
+        team_rating[teams[p]] += ratings[p] / 2.0
+    losing = {teams[p] for p in left}
+    out = []
+    for p in range(4):
+        t = teams[p]
+        e = expected_score(team_rating[t], team_rating[1 - t])
+        if p in left:
+            out.append(k_factor(games[p]) * (0.0 - e))
+        elif t in losing:
+            out.append(0.0)
+        else:
+            out.append(k_factor(games[p]) * (1.0 - e))
+    return out
+
+
 def rate_game(ratings: Sequence[float], games: Sequence[int], result: dict,
-              teams: Sequence[int] | None = None, turnier: bool = False) -> list[RatingUpdate]:
+              teams: Sequence[int] | None = None, turnier: bool = False,
+              leavers: Sequence[int] = ()) -> list[RatingUpdate]:
     """New ratings of the four players after a game with ``Match.result`` ``result``.
 
     ``teams[p]`` is player p's team (default: seat parity, player p sat in seat p at the start);
     in ``turnier`` the standing comes from ``result["victory_points"]`` and
-    ``result["tichu_points"]``.
+    ``result["tichu_points"]``. ``leavers``: the players who left the game (``leaver_game``);
+    a player who does not move keeps their count of rated games too.
     """
+    if leavers:
+        deltas = leaver_game(ratings, games, leavers, teams, turnier)
+        moved = [not _partner_of_leaver(p, leavers, teams, turnier) for p in range(4)]
+        return [RatingUpdate(float(ratings[p]), float(ratings[p]) + deltas[p],
+                             int(games[p]) + int(moved[p])) for p in range(4)]
     if turnier:
         vp = result.get("victory_points") or [0, 0, 0, 0]
         tp = result.get("tichu_points") or [0, 0, 0, 0]
@@ -124,6 +172,15 @@ def rate_game(ratings: Sequence[float], games: Sequence[int], result: dict,
         deltas = team_game(ratings, games, teams, score)
     return [RatingUpdate(float(ratings[p]), float(ratings[p]) + deltas[p], int(games[p]) + 1)
             for p in range(4)]
+
+
+def _partner_of_leaver(p: int, leavers: Sequence[int], teams: Sequence[int] | None,
+                       turnier: bool) -> bool:
+    """Whether player ``p`` stayed in a team that has a leaver (they do not move)."""
+    if turnier or p in leavers:
+        return False
+    teams = list(teams) if teams is not None else [q & 1 for q in range(4)]
+    return any(teams[q] == teams[p] for q in leavers)
 
 
 def _check_four(ratings: Sequence[float], games: Sequence[int]) -> None:

@@ -68,17 +68,30 @@ class Participant:
 
     name: str
     kind: str = "registered"
+    #: the round a player who left the game left it in (the seat stays theirs in the record;
+    #: docs/rating.md "Leaving a game"), else None
+    left_round: int | None = None
+    #: the bot that took over the seat of a player who left (None: nobody took it over)
+    replaced_by: str | None = None
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
             raise ValueError(f"a player is one of {KINDS}, not {self.kind!r}")
 
-    def to_json(self) -> dict[str, str]:
-        return {"name": self.name, "kind": self.kind}
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"name": self.name, "kind": self.kind}
+        if self.left_round is not None:              # (only for a leaver: the old shape else)
+            out["left_round"] = self.left_round
+            out["replaced_by"] = self.replaced_by
+        return out
 
     @classmethod
     def from_json(cls, d: dict[str, Any]) -> "Participant":
-        return cls(str(d["name"]), str(d.get("kind", "registered")))
+        left = d.get("left_round")
+        bot = d.get("replaced_by")
+        return cls(str(d["name"]), str(d.get("kind", "registered")),
+                   int(left) if isinstance(left, int) else None,
+                   str(bot) if isinstance(bot, str) else None)
 
 
 @dataclass(frozen=True)
@@ -99,10 +112,27 @@ class FinishedGame:
     #: journal's finishing transaction puts in (lobby/journal.py: each action is encoded once,
     #: for the journal, and its text serves the record); None: `record` is complete
     journal_actions: int | None = None
+    #: True: whether the game is rated was decided at /start (``start_unrated``, kept in the
+    #: record from then on); False: decided from ``players`` (a journal of an older version)
+    decided: bool = False
+    start_unrated: str | None = None
+
+    @property
+    def abandoned(self) -> bool:
+        """The table was closed before the game's end (``result["abandoned"]``)."""
+        return bool(self.result.get("abandoned"))
+
+    @property
+    def leavers(self) -> list[int]:
+        """The players (indexes) who left the game (``Participant.left_round``)."""
+        return [p for p, person in enumerate(self.players) if person.left_round is not None]
 
     @property
     def unrated_reason(self) -> str | None:
-        """Why the game is not rated (``nosave``, ``seed``, ``bots``, ``guests``), or None."""
+        """Why the game is not rated (``nosave``, ``seed``, ``bots``, ``guests``), or None. A
+        game counts from its start: what was decided at /start holds, whoever left later."""
+        if self.decided:
+            return self.start_unrated
         if self.nosave:
             return "nosave"
         if self.seeded:
@@ -123,25 +153,34 @@ def finished_game(match: Match, players: Sequence[Participant | tuple[str, str] 
                   options: dict[str, Any] | None = None, table_no: int | None = None,
                   started_at: float | None = None, ended_at: float | None = None,
                   nosave: bool = False, log: bool = True, seeded: bool = False,
-                  from_journal: bool = False) -> FinishedGame:
+                  from_journal: bool = False, unrated: str | None | bool = False,
+                  abandoned: dict[str, Any] | None = None) -> FinishedGame:
     """Snapshot a finished Match for ``GameArchive.save`` / ``Journal.finish_table``.
 
     ``players[p]`` is player p: a Participant, a ``(name, kind)`` pair, or a bare name (a
     registered player). Cheap: call it on the reactor thread when the match ends.
     ``from_journal``: the actions are not copied; ``Journal.finish_table`` takes them from the
-    table's journal entries (every one of them committed)."""
-    if not match.finished or match.result is None:
+    table's journal entries (every one of them committed). ``unrated``: what /start decided
+    (None: rated, a reason: unrated; False: not decided, the players' kinds decide).
+    ``abandoned``: the result of a game whose table was closed before its end (``abandoned``,
+    ``left``, ``scores``, ``round_no``): what was played is stored with it."""
+    if abandoned is None and (not match.finished or match.result is None):
         raise ValueError("only a finished match can be recorded")
     if len(players) != 4:
         raise ValueError("a Tichu game has four players")
     people = tuple(p if isinstance(p, Participant) else
                    Participant(p) if isinstance(p, str) else Participant(p[0], p[1])
                    for p in players)
-    return FinishedGame(match.record_head() if from_journal else match.record(), people,
-                        json.loads(json.dumps(match.result)),
+    record = match.record_head() if from_journal else match.record()
+    decided = unrated is not False
+    if decided:                              # the game's record says it from its start
+        record = dict(record, rated=unrated is None, unrated=unrated)
+    result = abandoned if abandoned is not None else match.result
+    return FinishedGame(record, people, json.loads(json.dumps(result)),
                         dict(options or {}), table_no, started_at,
                         time.time() if ended_at is None else ended_at, nosave, log, seeded,
-                        len(match.actions) if from_journal else None)
+                        len(match.actions) if from_journal else None, decided,
+                        unrated if isinstance(unrated, str) else None)
 
 
 @dataclass
@@ -186,13 +225,28 @@ def analyse(game: FinishedGame) -> GameRecord:
                 "totals": [sum(s[t] for s in match.round_scores[:len(results) + 1])
                            for t in (0, 1)],
             })
-    if not match.finished:
+    if not match.finished and not game.abandoned:
         raise ValueError("the record does not replay to a finished game")
     names = [p.name for p in game.players]
-    return GameRecord(game, results, bsw_log(record, names) if game.log else None)
+    log_text = bsw_log(record, names) if game.log else None
+    return GameRecord(game, results, log_text)
+
+
+def _partner_left(game: FinishedGame, player: int) -> bool:
+    """Whether ``player`` stayed in a partnership one of whose players left the game."""
+    if game.record.get("options", {}).get("turnier") or player in game.leavers:
+        return False
+    return any((q & 1) == (player & 1) for q in game.leavers)
 
 
 def _won(game: FinishedGame, player: int) -> bool:
+    leavers = game.leavers
+    if leavers:          # a leaver loses, and so (without being punished) does their partner
+        if player in leavers or _partner_left(game, player):
+            return False
+        return True
+    if game.abandoned:
+        return False
     res = game.result
     if res.get("winner") is None and not game.record.get("options", {}).get("turnier"):
         return False
@@ -224,14 +278,16 @@ def insert_game(conn: sqlite3.Connection, game: FinishedGame,
     game_id = int(cur.lastrowid)
     rec.game_id = game_id
     keys = [name_key(p.name) for p in game.players]
-    if rated:
+    if rated and (game.leavers or not game.abandoned):
         rows = [conn.execute("SELECT rating, games, peak FROM player_ratings WHERE name_key = ?",
                              (k,)).fetchone() for k in keys]
         before = [r[0] if r else INITIAL for r in rows]
         played = [r[1] if r else 0 for r in rows]
         turnier = bool(game.record.get("options", {}).get("turnier"))
-        updates = rate_game(before, played, res, turnier=turnier)
-        for k, r, u in zip(keys, rows, updates):
+        updates = rate_game(before, played, res, turnier=turnier, leavers=game.leavers)
+        for k, r, u, n in zip(keys, rows, updates, played):
+            if u.games == n:         # the partner of a leaver: their rating does not move
+                continue
             peak = max(u.after, r[2]) if r else u.after
             conn.execute(
                 "INSERT INTO player_ratings (name_key, rating, games, peak, updated_at) "
@@ -244,17 +300,23 @@ def insert_game(conn: sqlite3.Connection, game: FinishedGame,
         rb = rec.ratings[p]
         conn.execute(
             "INSERT INTO game_players (game_id, player, name, name_key, kind, won, "
-            "rating_before, rating_after) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            "rating_before, rating_after, left_round, replaced_by) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (game_id, p, person.name, keys[p], person.kind, int(won),
-             rb[0] if rb else None, rb[1] if rb else None))
+             rb[0] if rb else None, rb[1] if rb else None, person.left_round,
+             person.replaced_by))
         if person.kind != "registered" or game.nosave:
             continue
         st = _round_stats(rec.round_results, p)
+        left = int(person.left_round is not None)
+        # the partner of a leaver: the game is no rated game of theirs (docs/rating.md)
+        counted = int(rated and not _partner_left(game, p) and rb is not None)
         conn.execute(
             "INSERT INTO player_stats (name_key, games, wins, rated_games, rated_wins, rounds, "
             "tichu_calls, tichu_made, grand_calls, grand_made, double_victories, first_out, "
-            "last_game) VALUES (?, 1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+            "last_game, games_left) VALUES (?, 1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
             "ON CONFLICT (name_key) DO UPDATE SET games = games + 1, wins = wins + excluded.wins, "
+            "games_left = games_left + excluded.games_left, "
             "rated_games = rated_games + excluded.rated_games, "
             "rated_wins = rated_wins + excluded.rated_wins, rounds = rounds + excluded.rounds, "
             "tichu_calls = tichu_calls + excluded.tichu_calls, "
@@ -263,9 +325,9 @@ def insert_game(conn: sqlite3.Connection, game: FinishedGame,
             "grand_made = grand_made + excluded.grand_made, "
             "double_victories = double_victories + excluded.double_victories, "
             "first_out = first_out + excluded.first_out, last_game = excluded.last_game",
-            (keys[p], int(won), int(rated), int(rated and won), st["rounds"], st["tichu_calls"],
+            (keys[p], int(won), counted, int(counted and won), st["rounds"], st["tichu_calls"],
              st["tichu_made"], st["grand_calls"], st["grand_made"], st["double_victories"],
-             st["first_out"], game_id))
+             st["first_out"], game_id, left))
     return rec
 
 
@@ -303,12 +365,20 @@ class GameSummary:
     player: int                  # which of the four the asked-for player was
     won: bool
     shared: bool
+    #: the table was closed before the game's end (the result ``abandoned``)
+    abandoned: bool = False
+    #: the names of the players who left the game (each lost it)
+    left: tuple[str, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
-        return {"game": self.game_id, "ended_at": self.ended_at, "table": self.table_no,
-                "players": list(self.names), "scores": list(self.scores), "rounds": self.rounds,
-                "rated": self.rated, "player": self.player, "won": self.won,
-                "shared": self.shared}
+        out = {"game": self.game_id, "ended_at": self.ended_at, "table": self.table_no,
+               "players": list(self.names), "scores": list(self.scores), "rounds": self.rounds,
+               "rated": self.rated, "player": self.player, "won": self.won,
+               "shared": self.shared}
+        if self.abandoned or self.left:          # (only then: the old shape else)
+            out["result"] = "abandoned" if self.abandoned else "left"
+            out["left"] = list(self.left)
+        return out
 
 
 @dataclass(frozen=True)
@@ -329,14 +399,20 @@ class PlayerStats:
     first_out: int
     rating: float | None
     peak: float | None
+    #: the games the player left (of ``games``, the games they started)
+    games_left: int = 0
 
     @classmethod
     def empty(cls, name: str) -> "PlayerStats":
         """The figures of a registered player without a saved game."""
-        return cls(name_key(name), *(0,) * 11, None, None)
+        return cls(name_key(name), *(0,) * 11, None, None, 0)
 
     def to_json(self) -> dict[str, Any]:
-        return {k: getattr(self, k) for k in self.__dataclass_fields__ if k != "name_key"}
+        out = {k: getattr(self, k) for k in self.__dataclass_fields__
+               if k not in ("name_key", "games_left")}
+        if self.games_left:                      # (only then: the old shape else)
+            out["games_left"] = self.games_left
+        return out
 
 
 @dataclass(frozen=True)
@@ -347,10 +423,15 @@ class RankingRow:
     name: str
     rating: float
     games: int
+    #: the games the player left (of all the games they started)
+    games_left: int = 0
 
     def to_json(self) -> dict[str, Any]:
-        return {"place": self.place, "name": self.name, "rating": self.rating,
-                "games": self.games}
+        out: dict[str, Any] = {"place": self.place, "name": self.name, "rating": self.rating,
+                               "games": self.games}
+        if self.games_left:                      # (only then: the old shape else)
+            out["games_left"] = self.games_left
+        return out
 
 
 @dataclass(frozen=True)
@@ -447,9 +528,13 @@ def _recent_games(conn: sqlite3.Connection, name: str, limit: int) -> list[GameS
     for gid, ended, table_no, s0, s1, rounds, rated, player, won, result in rows:
         names = tuple(n for (n,) in conn.execute(
             "SELECT name FROM game_players WHERE game_id = ? ORDER BY player", (gid,)))
-        shared = bool(json.loads(result).get("shared"))
+        res = json.loads(result)
+        shared = bool(res.get("shared"))
+        left = tuple(n for (n,) in conn.execute(
+            "SELECT name FROM game_players WHERE game_id = ? AND left_round IS NOT NULL "
+            "ORDER BY player", (gid,)))
         out.append(GameSummary(gid, ended, table_no, names, (s0, s1), rounds, bool(rated),
-                               player, bool(won), shared))
+                               player, bool(won), shared, bool(res.get("abandoned")), left))
     return out
 
 
@@ -462,14 +547,14 @@ def _load_game(conn: sqlite3.Connection, game_id: int) -> GameRecord | None:
     table_no, started, ended, options, record, rounds, result, unrated, log = row
     players = []
     ratings: list[tuple[float, float] | None] = []
-    for name, kind, rb, ra in conn.execute(
-            "SELECT name, kind, rating_before, rating_after FROM game_players WHERE game_id = ? "
-            "ORDER BY player", (game_id,)):
-        players.append(Participant(name, kind))
+    for name, kind, rb, ra, left, bot in conn.execute(
+            "SELECT name, kind, rating_before, rating_after, left_round, replaced_by "
+            "FROM game_players WHERE game_id = ? ORDER BY player", (game_id,)):
+        players.append(Participant(name, kind, left, bot))
         ratings.append(None if rb is None else (rb, ra))
     game = FinishedGame(json.loads(record), tuple(players), json.loads(result),
                         json.loads(options), table_no, started, ended, unrated == "nosave",
-                        log is not None, unrated == "seed")
+                        log is not None, unrated == "seed", None, True, unrated)
     return GameRecord(game, json.loads(rounds), log, game_id, ratings)
 
 
@@ -477,24 +562,26 @@ def _player_stats(conn: sqlite3.Connection, name: str) -> PlayerStats | None:
     key = name_key(name)
     row = conn.execute(
         "SELECT games, wins, rated_games, rated_wins, rounds, tichu_calls, tichu_made, "
-        "grand_calls, grand_made, double_victories, first_out FROM player_stats "
+        "grand_calls, grand_made, double_victories, first_out, games_left FROM player_stats "
         "WHERE name_key = ?", (key,)).fetchone()
     rating = conn.execute("SELECT rating, peak FROM player_ratings WHERE name_key = ?",
                           (key,)).fetchone()
     if row is None and rating is None:
         return None
-    row = row or (0,) * 11
-    return PlayerStats(key, *row, *(rating or (None, None)))
+    row = row or (0,) * 12
+    return PlayerStats(key, *row[:11], *(rating or (None, None)), row[11])
 
 
 def _top_players(conn: sqlite3.Connection, limit: int) -> list[RankingRow]:
     rows = conn.execute(
         "SELECT COALESCE(a.name, (SELECT gp.name FROM game_players gp WHERE gp.name_key = "
-        "r.name_key ORDER BY gp.game_id DESC LIMIT 1), r.name_key), r.rating, r.games "
-        "FROM player_ratings r "
+        "r.name_key ORDER BY gp.game_id DESC LIMIT 1), r.name_key), r.rating, r.games, "
+        "COALESCE(s.games_left, 0) FROM player_ratings r "
         "LEFT JOIN accounts a ON a.name_key = r.name_key "
+        "LEFT JOIN player_stats s ON s.name_key = r.name_key "
         "ORDER BY r.rating DESC, r.games DESC, r.name_key LIMIT ?", (limit,)).fetchall()
-    return [RankingRow(i + 1, n, rating, games) for i, (n, rating, games) in enumerate(rows)]
+    return [RankingRow(i + 1, n, rating, games, left)
+            for i, (n, rating, games, left) in enumerate(rows)]
 
 
 class GameArchive:

@@ -39,7 +39,8 @@ def restore_table(world: "World", ot: OpenTable, recorder: "Persistence") -> Tab
     guests = [p.name for p in ot.players if p.kind == "guest" and p.name not in bots]
     table = TableActor.restored(ot.table_no, world.clock, world.table_deliver(ot.table_no),
                                 snapshot, match, names, bots, recorder=recorder,
-                                seat_policy=world, guests=guests, bot_pool=world.bot_pool)
+                                seat_policy=world, guests=guests, bot_pool=world.bot_pool,
+                                wheel=world.wheel)
     if world.on_new_table is not None:          # tests: bot_delay
         world.on_new_table(table)
     recorder.adopt(table, ot)

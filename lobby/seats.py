@@ -66,3 +66,10 @@ class SeatPolicy(Protocol):
     def may_sit(self, table: Any, name: str) -> bool:
         """``name`` sits down at ``table``: True for a guest, False for a registered user;
         LobbyError when a limit refuses the seat."""
+
+    def is_registered(self, name: str) -> bool:
+        """Whether ``name`` is a registered user logged in now (a game of four of them is
+        rated: decided at /start)."""
+
+    def send_away(self, table: Any, name: str) -> None:
+        """The host barred ``name`` from ``table`` (/bar): out of its room, into the lobby."""

@@ -236,6 +236,22 @@ MIGRATIONS: list[Migration] = [
                PRIMARY KEY (name_key, address_group)
            ) WITHOUT ROWID""",
     ]),
+    # issue 24 "Fair play": who left a game (lobby/records.py, docs/rating.md) and friends
+    Migration(7, "leavers of games, friends lists", [
+        # the round a player who left the game left it in (NULL: stayed), and the bot that
+        # took over their seat
+        "ALTER TABLE game_players ADD COLUMN left_round INTEGER",
+        "ALTER TABLE game_players ADD COLUMN replaced_by TEXT",
+        # of the games a player started (games), those they left
+        "ALTER TABLE player_stats ADD COLUMN games_left INTEGER NOT NULL DEFAULT 0",
+        # /notify NAME of a registered user (lobby/world.py Friends)
+        """CREATE TABLE friends (
+               owner_key   TEXT NOT NULL,       -- whose list (a registered user's name key)
+               friend_key  TEXT NOT NULL,
+               friend_name TEXT NOT NULL,
+               PRIMARY KEY (owner_key, friend_key)
+           ) WITHOUT ROWID""",
+    ]),
 ]
 
 

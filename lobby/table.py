@@ -17,7 +17,10 @@ play goes from seat 1 to 2 to 3 to 4 ("right" is the next player in turn order, 
 previous one; Tichu is played counter-clockwise).
 
 Time comes only from the injected clock (`IReactorTime`: the reactor, or `task.Clock` in tests):
-the bomb window, and the grace time (`/option grace`) before a vanished player may be removed.
+the bomb window, the grace time (`/option grace`, added up over the game) before a vanished
+player may be removed, and the move timer (`/option timer`), whose one deadline per table waits
+in the world's timer wheel (lobby/timer_wheel.py). Whether a game is rated is decided at /start
+(`rated`, `unrated`); who leaves it (`leavers`) loses it (docs/rating.md).
 
 The recorder (lobby/recording.py `TableRecorder`, the server's lobby/persistence.py, given to
 the constructor): the table tells it when a game starts, after every accepted action (before
@@ -73,13 +76,14 @@ from lobby.bots.player import (
     is_bot_level,
     round_history,
 )
+from lobby.bots.strategy import command_action, make_strategy
 from lobby.events import Event, error_event, game_event
 from lobby.messages import LobbyError
 from lobby.numbers import ascii_int
 from lobby.recording import Deliver, TableRecorder
 from lobby.seats import HeldSeat, SeatPolicy, hash_key, key_matches, new_key
 from lobby.table_commands import TABLE_COMMANDS, TableArgs
-from lobby.table_options import TableOptions, options_from_saved
+from lobby.table_options import RATED_TIMER, TableOptions, options_from_saved
 from lobby.table_options import find as find_option
 from lobby.table_views import TableViews
 from lobby.tichu import (
@@ -103,6 +107,7 @@ from lobby.tichu import (
     parse_wish,
     sort_cards,
 )
+from lobby.timer_wheel import TimerWheel, WheelTimer
 
 __all__ = ["TableActor", "TableOptions", "Deliver", "TABLE_COMMANDS", "WAITING", "PLAYING",
            "FINISHED"]
@@ -140,8 +145,19 @@ class TableActor:
 
     def __init__(self, number: int, clock: IReactorTime, deliver: Deliver, *,
                  host: str | None = None, seat_policy: SeatPolicy | None = None,
-                 recorder: TableRecorder | None = None, bot_pool: Any = None) -> None:
+                 recorder: TableRecorder | None = None, bot_pool: Any = None,
+                 wheel: TimerWheel | None = None) -> None:
         self.number = number
+        #: where the move timer's deadline waits (lobby/timer_wheel.py): the world's one wheel
+        #: for every table, or (a table on its own) a wheel of its own on the same clock
+        self._wheel = wheel if wheel is not None else TimerWheel(clock)
+        #: the decisions the move timer watches: name -> [when the decision began, warned]
+        self._decisions: dict[str, list[Any]] = {}
+        self._timer_call: WheelTimer | None = None
+        self._timer_due: float | None = None
+        #: players whose decision the timer made since they last decided themselves: the
+        #: others may vote to remove them although they are present (/remove)
+        self.timed_out: set[str] = set()
         #: lobby/bots/pool.py BotPool: where the search bots think (None: in this process)
         self.bot_pool = bot_pool
         #: asked before anybody sits down (the world's limits; whether they are a guest)
@@ -157,8 +173,26 @@ class TableActor:
         self.seats: list[str | None] = [None] * 4   # before the start: chosen seats, index 0..3
         self.join_order: list[str] = []
         self.members: set[str] = set()               # everyone in the table's room
+        #: when each member came into the room (clock seconds), and each seated human sat down:
+        #: the table passes to the longest-seated human when its host leaves
+        self.member_since: dict[str, float] = {}
+        self.seated_since: dict[str, float] = {}
+        #: the name keys the host barred from the table until it closes (/bar, /sperren)
+        self.barred: dict[str, str] = {}
         self.gone: set[str] = set()                  # seated players who vanished
         self.gone_since: dict[str, float] = {}       # ... since when (clock seconds)
+        #: seconds each player of the game was away before their last return: the grace time
+        #: adds up over the game (vanishing and coming back does not start it again)
+        self.gone_total: dict[str, float] = {}
+        #: the round each away player vanished in (a leaver is marked with it)
+        self.gone_round: dict[str, int] = {}
+        #: whether the running (or last) game is rated, decided at /start (docs/rating.md), and
+        #: why not (``nosave``, ``seed``, ``bots``, ``guests``; None when rated)
+        self.rated: bool = False
+        self.unrated: str | None = None
+        #: the players who left the running game: name -> {"player": index, "round": the round
+        #: they left in, "bot": the bot that took the seat over or None}; each loses the game
+        self.leavers: dict[str, dict[str, Any]] = {}
         #: the journal and game records (lobby/persistence.py) when the server keeps them
         self.recorder = recorder
         #: guests of a restored game: name -> the address they played from (the world gives
@@ -192,6 +226,7 @@ class TableActor:
         self._audience_now: list[str] | None = None
         if host:
             self.members.add(host)
+            self.member_since[host] = clock.seconds()
 
     # ---- entry points ------------------------------------------------------------------------
     def submit(self, user: str, command: str, args: TableArgs = None) -> None:
@@ -223,6 +258,7 @@ class TableActor:
         self.halted = True
         self._mailbox.clear()
         self._clear_window()
+        self._stop_timer()
         for bot in self.bots.values():
             bot.stop()
 
@@ -247,6 +283,10 @@ class TableActor:
             "guests": dict(self.guest_addresses),
             "guest_keys": {n: h for n, h in self.seat_keys.items() if h and n in self.players},
             "join_order": [n for n in self.join_order if n in self.players],
+            "barred": dict(self.barred),
+            "rated": self.rated, "unrated": self.unrated,
+            "leavers": {n: dict(v) for n, v in self.leavers.items()},
+            "gone_total": dict(self.gone_total), "gone_round": dict(self.gone_round),
         }
 
     @classmethod
@@ -254,12 +294,12 @@ class TableActor:
                  snapshot: Mapping[str, Any], match: Match, players: list[str],
                  bots: Mapping[str, str], *, recorder: TableRecorder | None = None,
                  seat_policy: SeatPolicy | None = None, guests: Iterable[str] = (),
-                 bot_pool: Any = None) -> "TableActor":
+                 bot_pool: Any = None, wheel: TimerWheel | None = None) -> "TableActor":
         """A running table rebuilt from its `snapshot()` and its match as the journal left it:
         `players` by player index, `bots` the bot players' strategies. Every human player is
         away (`gone`) from now on; `resume()` seats the bots again and lets the game go on."""
         table = cls(number, clock, deliver, host=snapshot.get("host"), recorder=recorder,
-                    seat_policy=seat_policy, bot_pool=bot_pool)
+                    seat_policy=seat_policy, bot_pool=bot_pool, wheel=wheel)
         table.options = options_from_saved(snapshot.get("options"))
         table.nosave = bool(snapshot.get("nosave"))
         table.match = match
@@ -271,6 +311,25 @@ class TableActor:
         table.seed = match.seed
         table.state = PLAYING
         table.games_started = 1
+        if "rated" in snapshot:                  # (a journal of an older version: unrated)
+            table.rated = bool(snapshot.get("rated"))
+            reason = snapshot.get("unrated")
+            table.unrated = reason if isinstance(reason, str) else None
+        else:
+            table.unrated = "bots" if bots else "guests"
+        barred = snapshot.get("barred")
+        if isinstance(barred, dict):
+            table.barred = {str(k): str(v) for k, v in barred.items()}
+        leavers = snapshot.get("leavers")
+        if isinstance(leavers, dict):
+            table.leavers = {str(n): dict(v) for n, v in leavers.items() if isinstance(v, dict)}
+        totals = snapshot.get("gone_total")
+        if isinstance(totals, dict):
+            table.gone_total = {str(n): float(v) for n, v in totals.items()
+                                if isinstance(v, (int, float)) and n in players}
+        rounds = snapshot.get("gone_round")
+        if isinstance(rounds, dict):
+            table.gone_round = {str(n): int(v) for n, v in rounds.items() if isinstance(v, int)}
         now = clock.seconds()
         for name in players:
             if name in bots:
@@ -354,12 +413,19 @@ class TableActor:
         held = next((n for n in self.players if name_key(n) == key_of), None)
         if held is None or held in self.bots:
             return None
-        since = self.gone_since.get(held)
-        reserved = (held not in self.gone or since is None
-                    or self.clock.seconds() - since <= self.options.grace)
+        reserved = held not in self.gone or self.away_for(held) <= self.options.grace
         guest = held in self.seat_keys
         proved = guest and key is not None and key_matches(key, self.seat_keys[held])
         return HeldSeat(self.number, held, guest, reserved, proved)
+
+    def away_for(self, name: str) -> float:
+        """Seconds ``name`` has been away from the running game in all (every absence since
+        the start added up, the one going on included): measured against the grace time."""
+        total = self.gone_total.get(name, 0.0)
+        since = self.gone_since.get(name)
+        if name in self.gone and since is not None:
+            total += max(0.0, self.clock.seconds() - since)
+        return total
 
     def summary(self) -> dict[str, Any]:
         """What /listroom shows about this table."""
@@ -388,6 +454,8 @@ class TableActor:
         try:
             while self._mailbox:
                 self._handle(*self._mailbox.popleft())
+                if not self._mailbox and not self.halted:
+                    self._arm_timer()           # (may queue nothing: the loop ends)
         finally:
             self._busy = False
 
@@ -508,6 +576,7 @@ class TableActor:
 
     def _unseat(self, name: str) -> None:
         self.seat_keys.pop(name, None)
+        self.seated_since.pop(name, None)
         if name in self.seats:
             self.seats[self.seats.index(name)] = None
         if name in self.join_order:
@@ -517,6 +586,9 @@ class TableActor:
     def _internal(self, name: str | None, what: str) -> None:
         if what == "window-closed":
             self._window_closed()
+            return
+        if what == "timer":
+            self._timer_fired()
             return
         if what == "resume":
             for bot_name_, strategy in self._restored_bots.items():
@@ -535,18 +607,22 @@ class TableActor:
             return
         if what == "close":
             self._clear_window()
+            self._stop_timer()
             for bot in self.bots.values():
                 bot.stop()
             if self.state == PLAYING and self.match is not None:
                 self.state = FINISHED
+                self._mark_leavers(beyond_grace=False)
                 self.result = {"abandoned": True, "removed": None,
-                               "scores": list(self.match.scores), "round_no": self.match.round_no}
+                               "scores": list(self.match.scores), "round_no": self.match.round_no,
+                               "left": sorted(self.leavers)}
                 if self.recorder is not None:
                     self.recorder.abandoned(self)
             return
         assert name is not None
         if what == "enter":
             self.members.add(name)
+            self.member_since.setdefault(name, self.clock.seconds())
             back = name in self.gone
             if back:
                 self._back(name)
@@ -554,6 +630,7 @@ class TableActor:
                 self._send_views_to([name])
         elif what == "exit":
             self.members.discard(name)
+            self.member_since.pop(name, None)
             if self.state == PLAYING and name in self.players:
                 self._vanished(name)
             elif name in self.seats and self.state != PLAYING:
@@ -563,8 +640,10 @@ class TableActor:
                 self._send_views()
             self._host_left(name)
         elif what == "gone":
+            self.member_since.pop(name, None)
             if self.state == PLAYING and name in self.players:
                 self._vanished(name)
+                self._host_left(name)
             else:
                 self.members.discard(name)
                 if name in self.seats:
@@ -580,13 +659,17 @@ class TableActor:
                 self._send_views_to([name])          # a new connection: the full state again
 
     def _host_left(self, name: str) -> None:
-        """Before the start, the host who leaves the room hands the table on: to the first
-        seated player still here, else to the first spectator."""
-        if name != self.host or self.state == PLAYING:
+        """The host who leaves the room (or vanishes) hands the table on: to the human who has
+        sat at it longest and is still here, else to whoever has watched longest; everyone is
+        told (``table-new-host``)."""
+        if name != self.host:
             return
-        seated = [n for n in self.seats if n and n in self.members and n not in self.gone]
-        rest = sorted(self.members - self.gone)
-        self.host = seated[0] if seated else rest[0] if rest else None
+        here = [n for n in self.members - self.gone if n not in self.bots and n != name]
+        seated = [n for n in here if n in self.seated]
+        pool = seated or here
+        since = self.seated_since if seated else self.member_since
+        far = float("inf")
+        self.host = min(pool, key=lambda n: (since.get(n, far), n)) if pool else None
         if self.host is not None:
             self._tell_all("table-new-host", name=self.host)
 
@@ -601,12 +684,18 @@ class TableActor:
             return
         self.gone.add(name)
         self.gone_since[name] = self.clock.seconds()
-        self._tell_all("table-vanished", name=name, grace=self.options.grace)
+        if self.match is not None:
+            self.gone_round[name] = self.match.round_no
+        # the grace time left: what earlier absences of this game did not use up
+        self._tell_all("table-vanished", name=name,
+                       grace=max(0, math.ceil(self.options.grace - self.away_for(name))))
         self._send_views()
 
     def _back(self, name: str) -> None:
+        self.gone_total[name] = self.away_for(name)      # the grace time goes on adding up
         self.gone.discard(name)
         self.gone_since.pop(name, None)
+        self.gone_round.pop(name, None)
         self.members.add(name)
         if self._vote is not None and self._vote.target == name:
             self._vote = None
@@ -618,6 +707,8 @@ class TableActor:
     @TABLE_COMMANDS.command("join", "[SEAT]")
     def cmd_join(self, user: str, args: dict[str, str]) -> None:
         self._require_waiting()
+        if self.is_barred(user):
+            raise LobbyError("barred-from-table", table=self.number, host=self.host or "-")
         if user in self.seats:
             raise LobbyError("already-seated", seat=self.seats.index(user) + 1)
         wanted = args.get("seat")
@@ -636,7 +727,9 @@ class TableActor:
             seat = self.seats.index(None)
         guest = self._seat_policy.may_sit(self, user) if self._seat_policy else False
         self.members.add(user)
+        self.member_since.setdefault(user, self.clock.seconds())
         self.seats[seat] = user
+        self.seated_since[user] = self.clock.seconds()
         self.join_order.append(user)
         self._tell_all("table-joined", name=user, seat=seat + 1)
         if guest:           # told to the guest alone; the table keeps only the key's hash
@@ -644,6 +737,71 @@ class TableActor:
             self.seat_keys[user] = hash_key(key)
             self._send([user], Event("table-seat-key", name=user, key=key, table=self.number))
         self._send_views()
+
+    # ---- the host in charge ------------------------------------------------------------------
+    def is_barred(self, name: str) -> bool:
+        """Whether the host barred ``name`` from this table (until it closes)."""
+        return bool(self.barred) and name_key(name) in self.barred
+
+    def _host_only(self, user: str) -> None:
+        if user != self.host:
+            raise LobbyError("host-command", host=self.host or "-")
+
+    @TABLE_COMMANDS.command("unseat", "NAME", aliases=("rauswerfen",))
+    def cmd_unseat(self, user: str, args: dict[str, str]) -> None:
+        """`unseat NAME` (BSW: `rauswerfen`): the host takes anyone's seat at a waiting table
+        away (a bot's too); they stay in the room, watching."""
+        self._require_waiting()
+        self._host_only(user)
+        text = args.get("name", "").strip()
+        names = [n.lower() if n else None for n in self.seats]
+        if text.lower() not in names:
+            raise LobbyError("not-seated-here", name=text)
+        seat = names.index(text.lower())
+        name = self.seats[seat]
+        assert name is not None
+        self._unseat(name)
+        if name in self.bots:
+            self.bots.pop(name).stop()
+        self._tell_all("table-unseated", name=name, seat=seat + 1, by=user)
+        self._send_views()
+
+    @TABLE_COMMANDS.command("bar", "NAME", aliases=("sperren",))
+    def cmd_bar(self, user: str, args: dict[str, str]) -> None:
+        """`bar NAME` (BSW: `sperren`): the host bars a name from the table until it closes:
+        its seat (at a waiting table) is taken away, it is sent out of the room and may neither
+        come in again nor sit down."""
+        self._host_only(user)
+        name = args.get("name", "").strip()
+        if not name:
+            raise LobbyError("bad-arguments", usage=TABLE_COMMANDS.commands["bar"].usage)
+        if name_key(name) == name_key(user):
+            raise LobbyError("not-yourself", command="bar")
+        if self.state == PLAYING and any(name_key(n) == name_key(name) for n in self.players):
+            raise LobbyError("game-running")
+        known = next((n for n in (*self.members, *(s for s in self.seats if s))
+                      if name_key(n) == name_key(name)), name)
+        self.barred[name_key(known)] = known
+        if known in self.seats and self.state != PLAYING:
+            seat = self.seats.index(known)
+            self._unseat(known)
+            if known in self.bots:
+                self.bots.pop(known).stop()
+            self._tell_all("table-unseated", name=known, seat=seat + 1, by=user)
+        self._tell_all("table-barred", name=known, by=user)
+        if known in self.members and self._seat_policy is not None:
+            self._seat_policy.send_away(self, known)      # out of the room, into the lobby
+        self._send_views()
+
+    @TABLE_COMMANDS.command("unbar", "NAME", aliases=("entsperren",))
+    def cmd_unbar(self, user: str, args: dict[str, str]) -> None:
+        """`unbar NAME` (BSW: `entsperren`): the host lifts a bar."""
+        self._host_only(user)
+        name = args.get("name", "").strip()
+        known = self.barred.pop(name_key(name), None)
+        if known is None:
+            raise LobbyError("not-barred", name=name)
+        self._tell_all("table-unbarred", name=known, by=user)
 
     @TABLE_COMMANDS.command("leave")
     def cmd_leave(self, user: str, args: dict[str, str]) -> None:
@@ -701,6 +859,13 @@ class TableActor:
         self.state = PLAYING
         self.nosave = nosave
         self.games_started += 1
+        # a game counts from its start: rated or not is decided now, whoever leaves later
+        self.unrated = self._unrated_reason(players, nosave)
+        self.rated = self.unrated is None
+        self.leavers = {}
+        self.timed_out.clear()
+        self.gone_total.clear()
+        self.gone_round.clear()
         self._clear_window()
         if self.recorder is not None:              # the journal holds the events behind it
             self.recorder.started(self)
@@ -710,9 +875,28 @@ class TableActor:
         if opts.seed is not None:       # whoever knows the seed knows every hand: say so
             self._send([n for n in players if n not in self.bots and n not in self.gone],
                        Event("table-seeded", table=self.number, host=self.host, seed=opts.seed))
+        if self.rated:
+            self._tell_all("table-rated", reason="", grace=math.ceil(self.options.grace))
+        else:
+            self._tell_all("table-unrated", reason=self.unrated or "",
+                           grace=math.ceil(self.options.grace))
         for ev in match.opening_events():
             self._game_event(ev)
         self._send_views()
+
+    def _unrated_reason(self, players: list[str], nosave: bool) -> str | None:
+        """Why a game of ``players`` is not rated (docs/rating.md), or None: it is rated. Only
+        four registered humans (the seat policy knows who is registered) play a rated game."""
+        if nosave:
+            return "nosave"
+        if self.options.seed is not None:
+            return "seed"
+        if any(n in self.bots for n in players):
+            return "bots"
+        policy = self._seat_policy
+        if policy is None or not all(policy.is_registered(n) for n in players):
+            return "guests"
+        return None
 
     @TABLE_COMMANDS.command("spielinfo")
     def cmd_spielinfo(self, user: str, args: dict[str, str]) -> None:
@@ -720,7 +904,16 @@ class TableActor:
                                 "seats": self.seated, "options": self.options.as_dict(),
                                 "spectators": self.spectators, "gone": sorted(self.gone),
                                 "bots": self.bot_list()}
+        # the move timer: seconds (0: none); null before the start while it is `auto`
+        data["timer"] = (None if self.state == WAITING and self.options.timer is None
+                         else self.timer_seconds())
         if self.match is not None:
+            data["rated"] = self.rated
+            data["unrated"] = self.unrated
+            if self._decisions:
+                data["timer_left"] = self.timer_left()
+            if self.leavers:
+                data["left"] = sorted(self.leavers)
             data["scores"] = list(self.match.scores)
             data["round_no"] = self.match.round_no
             data["rounds_done"] = len(self.match.round_scores)     # the rounds finished
@@ -758,6 +951,11 @@ class TableActor:
         self.members -= self.gone                # disconnected (still kept while the game ran)
         self.gone.clear()
         self.gone_since.clear()
+        self.gone_total.clear()
+        self.gone_round.clear()
+        self.leavers = {}
+        self.timed_out.clear()
+        self._stop_timer()
         self._vote = None
         self._clear_window()
         self.state = WAITING
@@ -797,12 +995,14 @@ class TableActor:
         if user not in self.players or user in self.gone:
             raise LobbyError("not-seated")
         target = self._match_player_name(target)
-        if target == user or target not in self.gone:
+        # a vanished player after the grace time, or a present one who ran out of time
+        if target == user or target in self.bots or (target not in self.gone
+                                                     and target not in self.timed_out):
             raise LobbyError("not-vanished", name=target)
         if self._vote is not None:
             raise LobbyError("vote-running", name=self._vote.target)
-        left = self.gone_since.get(target, 0.0) + self.options.grace - self.clock.seconds()
-        if left > 0:
+        left = self.options.grace - self.away_for(target)
+        if left > 0 and target not in self.timed_out:
             raise LobbyError("remove-too-early", name=target, seconds=math.ceil(left))
         voters = {n for n in self.players if n != target and n not in self.bots}  # bots abstain
         vote = _RemoveVote(target=target, proposer=user, voters=voters, yes={user})
@@ -854,13 +1054,22 @@ class TableActor:
         assert self.match is not None
         player = self.players.index(removed)
         name = self._new_bot(BOT_TAKEOVER_STRATEGY)
+        # the record keeps the seat theirs, marked with the round they left in; they lose
+        self.leavers[removed] = {"player": player, "bot": name,
+                                 "round": self.gone_round.get(removed, self.match.round_no)}
         self.players[player] = name
         self.seats = [name if n == removed else n for n in self.seats]
         self.join_order = [name if n == removed else n for n in self.join_order]
+        present = removed not in self.gone       # timed out: stays in the room, watching
         self.gone.discard(removed)
+        self.timed_out.discard(removed)
+        self._decisions.pop(removed, None)
         self.gone_since.pop(removed, None)
+        self.gone_total.pop(removed, None)
+        self.gone_round.pop(removed, None)
         self.seat_keys.pop(removed, None)    # the seat is given away
-        self.members.discard(removed)        # back later, they enter the room as a spectator
+        if not present:
+            self.members.discard(removed)    # back later, they enter the room as a spectator
         if self.recorder is not None:
             self.recorder.seats_changed(self)
         seat = self.match.seat_of(player)
@@ -1024,6 +1233,8 @@ class TableActor:
         events = match.apply(player, action)          # raises Rejected; nothing changed then
         if self.recorder is not None:                  # journaled before its events leave
             self.recorder.action(self, player, action)
+        if self._decisions.pop(user, None) is not None and not self._timing_out:
+            self.timed_out.discard(user)             # decided by themselves: not stalling
         if isinstance(action, Play) or isinstance(action, GiveDragon):
             self._clear_window()
         # the audience does not change while the events of one action go out (members, seats
@@ -1080,18 +1291,151 @@ class TableActor:
         self._tell_all("table-window-closed", name=name)
         self._send_views()
 
+    # ---- the move timer (/option timer) ------------------------------------------------------
+    def timer_seconds(self) -> float:
+        """The move timer of the running (or next) game in seconds per decision; 0: none.
+        ``/option timer auto`` (the default): RATED_TIMER in a rated game, none otherwise."""
+        chosen = self.options.timer
+        if chosen is None:
+            return RATED_TIMER if self.rated else 0.0
+        return float(chosen)
+
+    def timer_left(self) -> dict[str, int]:
+        """Seconds left, by name, of the decisions the move timer watches now."""
+        seconds = self.timer_seconds()
+        now = self.clock.seconds()
+        return {n: max(0, math.ceil(d[0] + seconds - now)) for n, d in sorted(self._decisions.items())}
+
+    _timing_out = False
+
+    def _stop_timer(self) -> None:
+        self._decisions.clear()
+        call, self._timer_call, self._timer_due = self._timer_call, None, None
+        if call is not None and call.active():
+            call.cancel()
+
+    def _arm_timer(self) -> None:
+        """After each change: every decision the game waits for (of a human) is watched from
+        when it began (after the bomb window); ONE deadline of the world's timer wheel waits
+        for the earliest warning or time-out of the table. A table without a timer, or
+        without a game, costs nothing here."""
+        try:
+            seconds = self.timer_seconds() if self.state == PLAYING else 0.0
+            # (nobody to play for when every human player is away: the table waits for them
+            # to come back, or to be abandoned)
+            if seconds <= 0 or self.match is None or all(
+                    n in self.gone or n in self.bots for n in self.players):
+                if self._decisions or self._timer_call is not None:
+                    self._stop_timer()
+                return
+            waited = {n for n in self.waiting_for() if n not in self.bots}
+            decisions = self._decisions
+            for name in [n for n in decisions if n not in waited]:
+                del decisions[name]
+            if waited - decisions.keys():
+                now = self.clock.seconds()
+                begins = max(now, self._window_until or now)
+                for name in waited - decisions.keys():
+                    decisions[name] = [begins, False]
+            due = min((d[0] + (seconds if d[1] else seconds / 2) for d in decisions.values()),
+                      default=None)
+            if due == self._timer_due and self._timer_call is not None \
+                    and self._timer_call.active():
+                return
+            if self._timer_call is not None:
+                self._timer_call.cancel()
+            self._timer_due = due
+            self._timer_call = None if due is None else self._wheel.call_at(
+                due, lambda: self._enqueue(("internal", None, "timer", None)))
+        except Exception:
+            log.failure("table {table}: the move timer failed", table=self.number)
+
+    def _timer_fired(self) -> None:
+        """The wheel's deadline: warn who has half the time left, decide for who has none."""
+        self._timer_call = self._timer_due = None
+        seconds = self.timer_seconds()
+        if self.state != PLAYING or self.match is None or seconds <= 0:
+            return
+        now = self.clock.seconds() + 1e-6
+        for name in sorted(self._decisions):
+            decision = self._decisions.get(name)
+            if decision is None or self.state != PLAYING:
+                continue
+            if now >= decision[0] + seconds:
+                self._time_out(name, seconds)
+            elif not decision[1] and now >= decision[0] + seconds / 2:
+                decision[1] = True
+                if name not in self.gone:
+                    self._send([name], Event("table-timer-warning", table=self.number,
+                                             name=name,
+                                             seconds=math.ceil(decision[0] + seconds - now)))
+
+    def _time_out(self, name: str, seconds: float) -> None:
+        """``name``'s time is up: the decision is made for them (a pass where a pass is
+        allowed, else the heuristic bot's choice) and the game goes on; the others may now
+        vote to remove them (/remove)."""
+        self._decisions.pop(name, None)
+        try:
+            action = self._timeout_action(name)
+        except Exception:
+            log.failure("table {table}: no decision for {user} who ran out of time",
+                        table=self.number, user=name)
+            return
+        if action is None:
+            return
+        self.timed_out.add(name)
+        self._tell_all("table-timed-out", name=name, seconds=seconds)
+        self._timing_out = True
+        try:
+            self._act(name, action)
+        except (LobbyError, Rejected) as exc:
+            log.warn("table {table}: the decision for {user} who ran out of time was refused "
+                     "({code})", table=self.number, user=name, code=getattr(exc, "code", exc))
+        finally:
+            self._timing_out = False
+
+    def _timeout_action(self, name: str) -> Action | None:
+        match = self.match
+        assert match is not None
+        player = self.players.index(name)
+        legal = match.legal_actions(player)
+        for action in legal:
+            if isinstance(action, Pass) or (isinstance(action, GrandTichu) and not action.call):
+                return action
+        strategy = make_strategy(BOT_TAKEOVER_STRATEGY, seed=self._bot_seed(name))
+        command = strategy.decide(match.view(player))
+        if command:
+            return command_action(command, match.seat_of(player))
+        return legal[0] if legal else None
+
     def _finish(self) -> None:
         assert self.match is not None
         self._clear_window()
+        self._stop_timer()
         self.state = FINISHED
         self._vote = None
+        self._mark_leavers(beyond_grace=True)
         result = dict(self.match.result or {})
+        if self.leavers:
+            result["left"] = sorted(self.leavers)
         result["players"] = list(self.players)
         result["bots"] = self.bot_list()
         result["seed"] = self.seed
         self.result = json_data(result)
         if self.recorder is not None:
             self.recorder.finished(self)
+
+    def _mark_leavers(self, *, beyond_grace: bool) -> None:
+        """The players still away when the game ends (``beyond_grace``: only those away longer
+        than the grace time in all) or when the table is closed left the game: each loses it."""
+        assert self.match is not None
+        for name in sorted(self.gone):
+            if name in self.leavers or name not in self.players or name in self.bots:
+                continue
+            if beyond_grace and self.away_for(name) <= self.options.grace:
+                continue
+            self.leavers[name] = {"player": self.players.index(name), "bot": None,
+                                  "round": self.gone_round.get(name, self.match.round_no)}
 
     def _game_event(self, ev: Any, names: list[str | None] | None = None) -> None:
         """One engine event -> a table event `game-KIND` (a catalog key). Events addressed to a

@@ -24,13 +24,17 @@ from typing import Any, Iterable, Mapping
 from lobby.messages import LobbyError, Msg, text
 from lobby.tichu import MatchOptions
 
-__all__ = ["OptionSpec", "OPTIONS", "TableOptions", "find", "changed", "defaults",
+__all__ = ["RATED_TIMER", "OptionSpec", "OPTIONS", "TableOptions", "find", "changed", "defaults",
            "options_from_saved", "about", "help_params", "options_markdown", "ON_WORDS", "OFF_WORDS"]
 
 ON_WORDS = frozenset({"on", "1", "yes", "ja", "true", "an"})
 OFF_WORDS = frozenset({"off", "0", "no", "nein", "false", "aus", "none"})
 
-FLAG, COUNT, SECONDS = "flag", "count", "seconds"
+FLAG, COUNT, SECONDS, TIMER = "flag", "count", "seconds", "timer"
+#: the move timer of a rated game while ``/option timer`` is ``auto`` (its default): seconds
+#: per decision (unrated games have none then)
+RATED_TIMER = 60.0
+AUTO_WORDS = frozenset({"auto", "default", "standard"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,7 +43,8 @@ class OptionSpec:
 
     name: str                    # as typed and listed: "dragon fixed"
     attr: str                    # the TableOptions attribute
-    kind: str                    # FLAG (on/off), COUNT (a whole number), SECONDS (a duration)
+    kind: str                    # FLAG (on/off), COUNT (a whole number), SECONDS (a duration),
+    #                              TIMER (a duration, `off` = 0, `auto` = None: RATED_TIMER)
     default: Any
     low: float = 0               # COUNT and SECONDS: the range, both ends included
     high: float = 0
@@ -61,6 +66,8 @@ class OptionSpec:
         """The value as /option help, /listroom and machine mode show it."""
         if self.kind == FLAG:
             return "on" if value else "off"
+        if self.kind == TIMER:
+            return "auto" if value is None else "off" if not value else f"{value:g}"
         if value is None:
             return "off"
         if self.kind == SECONDS:
@@ -80,7 +87,12 @@ class OptionSpec:
             if low in OFF_WORDS:
                 return False
             raise self._bad(word)
-        if self.off and low in OFF_WORDS:
+        if self.kind == TIMER:
+            if low in AUTO_WORDS:
+                return None
+            if low in OFF_WORDS:
+                return 0.0
+        elif self.off and low in OFF_WORDS:
             return None
         if self.kind == COUNT:
             if not (word.isascii() and word.isdigit()):      # int() reads ５００ and ² too
@@ -115,9 +127,12 @@ OPTIONS: tuple[OptionSpec, ...] = (
     OptionSpec("seed", "seed", COUNT, None, 0, 2 ** 63 - 1, off=True, host_only=True),
     OptionSpec("log", "log", FLAG, True),                    # keep the game as a BSW .tch log
     OptionSpec("grace", "grace", SECONDS, 120.0, 0, 86400),  # before a vanished player may go
+    # seconds per decision; at half time a warning, at the end the decision is made for the
+    # player (lobby/table.py); `auto`: RATED_TIMER in a rated game, none in others
+    OptionSpec("timer", "timer", TIMER, None, 5, 3600),
 )
 _BY_NAME = {o.name: o for o in OPTIONS}
-_TYPES = {FLAG: bool, COUNT: "int | None", SECONDS: float}
+_TYPES = {FLAG: bool, COUNT: "int | None", SECONDS: float, TIMER: "float | None"}
 
 
 def find(name: str, value: str | None) -> tuple[OptionSpec, str | None]:
@@ -219,6 +234,9 @@ def _values(o: OptionSpec) -> str:
     if o.kind == COUNT:
         values = f"{int(o.low)} to {int(o.high)}"
         return values + (", `off`" if o.off else "")
+    if o.kind == TIMER:
+        return (f"seconds, {o.low:g} to {o.high:g}, `off`, `auto` ({RATED_TIMER:g} seconds in a "
+                "rated game, off in others)")
     return f"seconds, {o.low:g} to {o.high:g}"
 
 

@@ -46,6 +46,7 @@ from lobby.events import Event, Listener
 from lobby.log_budget import LogBudget
 from lobby.messages import LobbyError, text
 from lobby.recording import Deliver, Recorder
+from lobby.timer_wheel import TimerWheel
 
 if TYPE_CHECKING:
     from lobby.table import TableActor
@@ -142,7 +143,7 @@ class TableLimits:
 class User:
     """Somebody online. A replacing log-in keeps the User (and so any seat) and swaps the listener."""
 
-    __slots__ = ("name", "key", "registered", "listener", "room", "since", "barred")
+    __slots__ = ("name", "key", "registered", "listener", "room", "since", "barred", "identity")
 
     def __init__(self, name: str, registered: bool, listener: Listener, since: float) -> None:
         self.name = name
@@ -154,6 +155,10 @@ class User:
         #: the tables whose running game holds a seat for another guest of this name (this one
         #: came without the seat's key): they may not enter them
         self.barred: frozenset[Any] = frozenset()
+        #: who this is, whatever the name: a registered account (``acct:KEY``) or one guest
+        #: (``guest:N``, a guest who proves a held seat with its key keeps theirs); a name
+        #: taken by somebody else after a guest's grace time is another identity
+        self.identity = ("acct:" + self.key) if registered else ""
 
     def __repr__(self) -> str:
         return f"User({self.name!r}, registered={self.registered})"
@@ -161,6 +166,12 @@ class User:
 
 #: see World.announce_limit
 ANNOUNCE_LIMIT = 50
+#: the table events a table's players' friends hear of (lobby/friends.py)
+_FRIEND_EVENTS = frozenset({"table-started", "game-match-over"})
+#: identities the world remembers (guests' names, who talked to whom), and per user the names
+#: it remembers whom they talked to under: the oldest are forgotten first
+IDENTITIES_KEPT = 20000
+ACQUAINTANCES_KEPT = 200
 
 
 class Room:
@@ -241,6 +252,8 @@ class World:
     def __init__(self, clock: Any, rng: random.Random | None = None,
                  table_limits: TableLimits | None = None, bot_pool: Any = None) -> None:
         self.clock = clock
+        #: the move timers of every table (/option timer) behind one timer of the clock
+        self.wheel = TimerWheel(clock)
         #: lobby/bots/pool.py BotPool: every table's search bots think there (None: in process)
         self.bot_pool = bot_pool
         #: how many tables a user and an address may take part in (everything off by default)
@@ -253,6 +266,8 @@ class World:
         self.on_new_table: Callable[["TableActor"], None] | None = None
         #: lobby.moderation.Moderation (mute lists, silence, bans) when the server has one
         self.moderation: Any = None
+        #: lobby.friends.Friends (/notify lists) when the server has one
+        self.friends: Any = None
         #: the log lines a client can cause: the first of each minute written, the rest counted
         self.log_budget = LogBudget(clock)
         #: True once a shutdown was announced: no new tables, no new games
@@ -273,6 +288,15 @@ class World:
         #: a crowded lobby they would be noise, and every log-in would cost a line per member
         #: (N log-ins into a room of N cost N**2/2 lines); /who still lists everyone
         self.announce_limit: int = ANNOUNCE_LIMIT
+        #: identities (``User.identity``): the last guest of each name, so that the guest who
+        #: proves a held seat with its key is who they were; and, by identity, whom each user
+        #: last talked to under each name (name key -> identity; ``tell``), bounded
+        self._guest_serial = 0
+        self._guest_identity: dict[str, str] = {}
+        self._acquainted: dict[str, dict[str, str]] = {}
+        #: table number -> name key -> the identity that sat down there under the name (a
+        #: namesake who speaks in the room later is shown as such: ``says-namesake``)
+        self._sat_as: dict[int, dict[str, str]] = {}
         #: set by the wire layer: ``bulk_deliver(listeners, event)`` shows one event to many
         #: listeners at once (a crowded room's speech) and handles each listener's failure
         #: itself; None: one ``listener.deliver(event)`` after the other
@@ -329,6 +353,7 @@ class World:
             old = existing.listener
             existing.listener = listener
             existing.registered = True
+            existing.identity = "acct:" + existing.key
             log.info("{user} logged in again; the old connection is replaced", user=existing.name)
             self._safe(old.disconnect, Event("replaced", name=existing.name))
             return existing
@@ -344,9 +369,40 @@ class World:
         barred = frozenset(self.tables[h.table] for h in others)
         user = User(name, registered, listener, self.clock.seconds())
         user.barred = barred
+        if not registered:
+            self._guest_identity_for(user, proved=any(h.proved for h in held))
         self.users[user.key] = user
         self.enter(user, self.lobby)
+        if self.friends is not None:
+            self.friends.logged_in(user)
         return user
+
+    def _guest_identity_for(self, user: User, *, proved: bool) -> None:
+        """A guest's identity: the one the last guest of the name had when this one proves a
+        held seat with its key (the same person), else a new one."""
+        known = self._guest_identity.get(user.key) if proved else None
+        if known is None:
+            self._guest_serial += 1
+            known = f"guest:{self._guest_serial}"
+        self._guest_identity.pop(user.key, None)
+        self._guest_identity[user.key] = known
+        if len(self._guest_identity) > IDENTITIES_KEPT:      # the oldest go first
+            del self._guest_identity[next(iter(self._guest_identity))]
+        user.identity = known
+
+    def _acquaint(self, user: User, other: User) -> str | None:
+        """``user`` talks to ``other`` now: the identity ``user`` last talked to under
+        ``other``'s name if it was somebody else (None: the same, or nobody before)."""
+        seen = self._acquainted.get(user.identity)
+        if seen is None:
+            seen = self._acquainted[user.identity] = {}
+            if len(self._acquainted) > IDENTITIES_KEPT:
+                del self._acquainted[next(iter(self._acquainted))]
+        before = seen.pop(other.key, None)
+        seen[other.key] = other.identity
+        if len(seen) > ACQUAINTANCES_KEPT:
+            del seen[next(iter(seen))]
+        return before if before is not None and before != other.identity else None
 
     def returning(self, user: User) -> None:
         """After a log-in (the session calls it once ``logged-in`` is shown): a player of a
@@ -397,6 +453,9 @@ class World:
         self.leave(user, gone=True)
         if self.moderation is not None:
             self.moderation.forget_guest(user)
+        if self.friends is not None:
+            self.friends.logged_out(user)
+            self.friends.forget_guest(user)
         for _, table in self._candidates(user.key):   # their other tables may be orphaned now
             if user.name in table.players:
                 self._maybe_close(table.number)
@@ -409,6 +468,8 @@ class World:
             return
         if room.table in user.barred and room.table.holds_seat_for(user.name) is not None:
             raise LobbyError("seat-held-here", table=room.number, name=user.name)
+        if room.table is not None and room.table.is_barred(user.name):
+            raise LobbyError("barred-from-table", table=room.number, host=room.table.host or "-")
         self.leave(user)
         if len(room.members) < self.announce_limit:
             self.deliver(room.members.values(), Event("enters", name=user.name, room=room.name))
@@ -468,7 +529,8 @@ class World:
         self.leave(user)                       # the room they leave may close and free its number
         number = self.free_table_number()
         table = TableActor(number, self.clock, self.table_deliver(number), host=user.name,
-                           seat_policy=self, recorder=self.recorder, bot_pool=self.bot_pool)
+                           seat_policy=self, recorder=self.recorder, bot_pool=self.bot_pool,
+                           wheel=self.wheel)
         self._origins[number] = {user.key: _address(user)}
         self._index.add_table(table, self._origins[number].values())
         if self.on_new_table is not None:
@@ -580,9 +642,24 @@ class World:
             if len(self._tables_of_address(address, table)) >= limits.tables_per_address:
                 raise LobbyError("address-tables", limit=limits.tables_per_address)
         self._origins.setdefault(table.number, {})[user.key] = address
+        self._sat_as.setdefault(table.number, {})[user.key] = user.identity
         self._index.add_name(table.number, user.key)
         self._index.add_address(table.number, address)
         return not user.registered
+
+    def is_registered(self, name: str) -> bool:
+        """The seat policy: whether ``name`` is online as a registered user."""
+        user = self.online(name)
+        return user is not None and user.registered
+
+    def send_away(self, table: "TableActor", name: str) -> None:
+        """The seat policy: ``name``, barred by the host of ``table`` (/bar), goes to the lobby
+        (the table hears of it by ``remove_member``, after its current command)."""
+        user = self.online(name)
+        room = self.rooms.get(table.number)
+        if user is not None and room is not None and user.room is room:
+            self.enter(user, self.lobby)
+            self._safe(user.listener.deliver, self.who(user))
 
     def table_deliver(self, number: int) -> Deliver:
         """The deliver callback table ``number`` is built with: to whoever of the names is
@@ -592,11 +669,37 @@ class World:
         return self.recorder.gate(number, self._table_deliver)
 
     def _table_deliver(self, names: list[str], event: Event) -> None:
-        """The deliver callback of every table: events go to whoever of ``names`` is online."""
+        """The deliver callback of every table: events go to whoever of ``names`` is online;
+        the start and the end of a game are told to the players' friends too."""
+        if self.friends is not None and event.type in _FRIEND_EVENTS:
+            self._tell_friends(event)
         for name in names:
             user = self.users.get(name_key(name))
             if user is not None:
                 self._safe(user.listener.deliver, event)
+
+    def _tell_friends(self, event: Event) -> None:
+        number = event.data.get("table")
+        table = self.tables.get(number) if isinstance(number, int) else None
+        if table is None:
+            return
+        humans = [n for n in table.players if n not in table.bots]
+        try:
+            if event.type == "table-started":
+                self.friends.game_started(table.number, humans)
+            else:
+                self.friends.game_over(table.number, humans)
+        except Exception:
+            log.failure("telling the friends of table {table}'s players failed",
+                        table=table.number)
+
+    def playing_at(self, user: User) -> int | None:
+        """The number of a running table at which ``user`` plays (away from its room), or
+        None."""
+        for number, table in self._candidates(user.key):
+            if table.state == "playing" and user.name in table.players:
+                return number
+        return None
 
     def _tell_table(self, table: "TableActor", tell: Callable[[str], None], name: str) -> None:
         """``tell(name)``, one of ``table``'s notifications (``add_member``, ``member_back``,
@@ -676,6 +779,7 @@ class World:
         del self.rooms[number]
         del self.tables[number]
         self._origins.pop(number, None)
+        self._sat_as.pop(number, None)
         self._index.remove_table(number)
         log.info("table {table} closed ({state})", table=number, state=table.state)
         try:
@@ -721,14 +825,30 @@ class World:
             ignorers = moderation.ignorers(user.key)
             if ignorers:
                 listeners = [u for u in listeners if u.key not in ignorers]
+        if room.table is not None and self._sat_as.get(room.number, {}).get(
+                user.key, user.identity) != user.identity:
+            # somebody else sat here under this name (a guest whose name was free again after
+            # the grace time): the room's chat never shows the newcomer as the old player
+            self.deliver(listeners, Event("says-namesake", name=user.name, text=text,
+                                          room=room.name))
+            return
         self.deliver(listeners, Event("says", name=user.name, text=text, room=room.name))
 
     def tell(self, user: User, to: str, text: str) -> None:
-        """A private message; LobbyError('not-online') if nobody called ``to`` is online."""
+        """A private message; LobbyError('not-online') if nobody called ``to`` is online. A
+        name that is somebody else now than when ``user`` last talked to it (a guest's name,
+        taken after the guest left and the grace time was over) is refused once with
+        LobbyError('name-now-someone-else'): the tell reaches the new holder only when sent
+        again; the new holder, written to by somebody who knew another under the name, is
+        told so (``namesake-notice``) before the tell."""
         target = self.online(to)
         if target is None:
             raise LobbyError("not-online", name=to)
         text = visible_text(text)
+        if target is not user and self._acquaint(user, target) is not None:
+            raise LobbyError("name-now-someone-else", name=target.name)
+        if target is not user and self._acquaint(target, user) is not None:
+            self._safe(target.listener.deliver, Event("namesake-notice", name=user.name))
         # a tell to somebody who ignores you looks sent to you (it fails quietly)
         if self.moderation is None or not self.moderation.ignores(target.key, user.key):
             self._safe(target.listener.deliver, Event("tells", name=user.name, text=text))

@@ -231,10 +231,10 @@ def _me(ctx: CommandContext) -> User:
 #: is the catalog's ``help-group-GROUP``); a command named in no group is listed under "other"
 HELP_GROUPS: dict[str, tuple[str, ...]] = {
     "lobby": ("who", "wwho", "whereis", "finger", "manager", "help", "quit"),
-    "chat": ("tell", "add", "sub", "showlist"),
+    "chat": ("tell", "add", "sub", "showlist", "notify", "unnotify", "friends"),
     "tables": ("listroom", "newroom", "room", "look", "join", "leave", "addbot", "removebot",
                "option", "start", "startnosave", "spielinfo", "reset", "remove", "accept",
-               "refuse"),
+               "refuse", "unseat", "bar", "unbar"),
     "play": ("play", "pass", "bomb", "tichu", "grand", "nogrand", "schupf", "wish", "dragon"),
     "records": ("history", "replay", "tchlog", "rangliste"),
     "account": ("register", "password", "set", "iset"),
@@ -302,6 +302,28 @@ def _tell(ctx: CommandContext, args: dict[str, str]) -> None:
             and not ctx.speech_allowed("tell " + args["name"].lower(), args["text"]):
         return          # (the speech budget of the tells to that recipient: protocol.guard)
     ctx.world.tell(_me(ctx), args["name"], args["text"])
+
+
+@COMMANDS.command("notify", "NAME")
+async def _notify(ctx: CommandContext, args: dict[str, str]) -> None:
+    await _friends_of(ctx).notify(_me(ctx), args["name"])
+
+
+@COMMANDS.command("unnotify", "NAME")
+async def _unnotify(ctx: CommandContext, args: dict[str, str]) -> None:
+    await _friends_of(ctx).unnotify(_me(ctx), args["name"])
+
+
+@COMMANDS.command("friends")
+def _friends(ctx: CommandContext, args: dict[str, str]) -> None:
+    ctx.send(_friends_of(ctx).listing(_me(ctx)))
+
+
+def _friends_of(ctx: CommandContext) -> Any:
+    from lobby.friends import Friends
+    if ctx.world.friends is None:            # (a world without a server: in memory only)
+        Friends(None, ctx.world)
+    return ctx.world.friends
 
 
 @COMMANDS.command("finger", "NAME", cost=2)

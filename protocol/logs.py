@@ -8,30 +8,39 @@ so rotation works there too. docs/operations.md, "Logs", describes every option.
 
 - text: twisted.logger's text observer, one line per event (``2026-12-01T11:00:00+0000
   [protocol.server#info] listening on ...``), the default.
-- json: twisted.logger's JSON observer, one JSON object per line (no RFC 7464 record separator,
-  so that ``jq`` and log shippers read it as JSON lines; ``twisted.logger.eventsFromJSONLogFile``
-  reads both). The fields of an event (``endpoint``, ``address``, ``log_level``, ``log_namespace``,
-  ``log_format``, ``log_time``, ...) are keys of the object.
+- json: one JSON object per line (no RFC 7464 record separator, so that ``jq`` and log shippers
+  read it as JSON lines; ``twisted.logger.eventsFromJSONLogFile`` reads them too): ``time`` (ISO
+  8601, UTC: ``2026-12-01T11:00:00.123Z``), ``level`` (``info``...), ``namespace``, ``message``
+  (the rendered text), ``exception`` (the whole traceback, when the event carries a failure), the
+  event's own fields (``endpoint``, ``address``, ...; a value JSON cannot hold as its text) and
+  twisted.logger's own keys (``log_level``, ``log_namespace``, ``log_format``, ``log_time``, ...).
 - ``--log-file PATH``: appended to; rotated when it reaches ``--log-rotate-bytes`` (PATH becomes
   PATH.1, PATH.1 becomes PATH.2, ..., at most ``--log-rotate-keep`` old files are kept) or, with
-  ``--log-rotate-daily``, at the first write after midnight (PATH.YYYY_M_D; old files are kept).
+  ``--log-rotate-daily``, at the first write after midnight (PATH.YYYY-MM-DD, names that sort by
+  date; the newest ``--log-rotate-keep`` are kept, ``0`` keeps every one).
   SIGHUP reopens it (``reopen_on_sighup``): an external logrotate that renamed it gets a new file.
 """
 from __future__ import annotations
 
 import argparse
+import json
 import os
+import re
 import signal
 import sys
+from datetime import datetime, timezone
 from typing import IO, Any, Callable
 
 from twisted.logger import (
+    FileLogObserver,
     FilteringLogObserver,
     ILogObserver,
+    Logger,
     LogLevel,
     LogLevelFilterPredicate,
+    eventAsJSON,
+    formatEvent,
     globalLogBeginner,
-    jsonFileLogObserver,
     textFileLogObserver,
 )
 from twisted.python.logfile import DailyLogFile, LogFile
@@ -48,6 +57,8 @@ DEFAULT_ROTATE_BYTES = 10_000_000
 DEFAULT_ROTATE_KEEP = 10
 #: the mode of a log file the server creates (it may name addresses: not for everybody)
 LOG_FILE_MODE = 0o640
+
+_log = Logger(namespace="protocol.logs")
 
 #: the log files this process opened (SIGHUP reopens them)
 _opened: list[Any] = []
@@ -73,11 +84,12 @@ def add_log_options(parser: argparse.ArgumentParser) -> None:
         help=f"rotate --log-file when it reaches this size: PATH becomes PATH.1, PATH.1 becomes "
              f"PATH.2, ... (default {DEFAULT_ROTATE_BYTES:,}; 0: never by size)")
     add("--log-rotate-keep", type=whole_number(0), default=None, metavar="N",
-        help=f"old log files kept by size rotation, PATH.1 .. PATH.N; older ones are removed "
-             f"(default {DEFAULT_ROTATE_KEEP}; 0: keep every one)")
+        help=f"old log files kept, PATH.1 .. PATH.N (or the newest N PATH.YYYY-MM-DD with "
+             f"--log-rotate-daily); older ones are removed (default {DEFAULT_ROTATE_KEEP}; 0: "
+             f"keep every one)")
     add("--log-rotate-daily", action="store_true", default=None,
         help="rotate --log-file at the first write after midnight (local time) instead of by "
-             "size: PATH becomes PATH.YYYY_M_D; old files are kept")
+             "size: PATH becomes PATH.YYYY-MM-DD; --log-rotate-keep of them are kept")
 
 
 def whole_number(minimum: int) -> Callable[[str], int]:
@@ -106,8 +118,8 @@ def check_log_options(opts: argparse.Namespace) -> str | None:
         rotation = [o for o in given_log_options(opts) if o.startswith("--log-rotate")]
         if rotation:
             return f"{', '.join(rotation)} rotate a --log-file: give --log-file PATH too"
-    elif opts.log_rotate_daily and (opts.log_rotate_bytes or opts.log_rotate_keep is not None):
-        return "--log-rotate-daily rotates by date: leave out --log-rotate-bytes/--log-rotate-keep"
+    elif opts.log_rotate_daily and opts.log_rotate_bytes:
+        return "--log-rotate-daily rotates by date: leave out --log-rotate-bytes"
     return None
 
 
@@ -118,15 +130,48 @@ def open_log_file(opts: argparse.Namespace) -> IO[Any]:
     path = os.path.abspath(opts.log_file)
     directory, name = os.path.split(path)
     out: Any
+    keep = DEFAULT_ROTATE_KEEP if opts.log_rotate_keep is None else opts.log_rotate_keep
     if opts.log_rotate_daily:
-        out = DailyLogFile(name, directory, defaultMode=LOG_FILE_MODE)
+        out = DatedLogFile(name, directory, defaultMode=LOG_FILE_MODE, keep=keep)
     else:
         size = DEFAULT_ROTATE_BYTES if opts.log_rotate_bytes is None else opts.log_rotate_bytes
-        keep = DEFAULT_ROTATE_KEEP if opts.log_rotate_keep is None else opts.log_rotate_keep
         out = LogFile(name, directory, rotateLength=size or None, defaultMode=LOG_FILE_MODE,
                       maxRotatedFiles=keep or None)
     _opened.append(out)
     return out  # type: ignore[no-any-return]
+
+
+class DatedLogFile(DailyLogFile):
+    """Twisted's daily log file with names that sort (PATH.YYYY-MM-DD, not PATH.YYYY_M_D) and
+    only the newest `keep` old files kept (0: every one)."""
+
+    def __init__(self, name: str, directory: str, defaultMode: int | None = None,
+                 keep: int = DEFAULT_ROTATE_KEEP) -> None:
+        self.keep = keep
+        super().__init__(name, directory, defaultMode=defaultMode)
+
+    def suffix(self, tupledate: Any) -> str:
+        try:
+            year, month, day = tupledate
+        except (TypeError, ValueError):
+            year, month, day = self.toDate(tupledate)
+        return f"{year:04d}-{month:02d}-{day:02d}"
+
+    def old_files(self) -> list[str]:
+        """The rotated files, oldest first (their names sort by date)."""
+        prefix = os.path.basename(self.path) + "."
+        dated = re.compile(r"\d{4}-\d{2}-\d{2}")
+        return sorted(os.path.join(self.directory, n) for n in os.listdir(self.directory)
+                      if n.startswith(prefix) and dated.fullmatch(n[len(prefix):]))
+
+    def rotate(self) -> None:
+        super().rotate()
+        if self.keep:
+            for old in self.old_files()[:-self.keep]:
+                try:
+                    os.remove(old)
+                except OSError:
+                    pass
 
 
 def reopen_log_files() -> None:
@@ -137,19 +182,67 @@ def reopen_log_files() -> None:
             out.reopen()
 
 
-def reopen_on_sighup(reactor: Any) -> bool:
-    """Let SIGHUP reopen the log files (on the reactor thread, between two events); True when
-    there is a log file to reopen and the platform has SIGHUP."""
-    if not _opened or not hasattr(signal, "SIGHUP"):
+def reopen_on_sighup(reactor: Any, reload: Callable[[], list[str]] | None = None) -> bool:
+    """Let SIGHUP reopen the log files and run `reload` (the server's: the message of the day),
+    on the reactor thread between two events, and log one line saying what was reloaded; True
+    when the platform has SIGHUP."""
+    if not hasattr(signal, "SIGHUP"):
         return False
-    signal.signal(signal.SIGHUP, lambda signum, frame: reactor.callFromThread(reopen_log_files))
+
+    def hangup() -> None:
+        done: list[str] = []
+        if _opened:
+            reopen_log_files()
+            done.append(f"{len(_opened)} log file{'s' if len(_opened) != 1 else ''} reopened")
+        if reload is not None:
+            try:
+                done += reload()
+            except Exception as e:       # one line, the old state kept
+                done.append(f"reload failed: {e}")
+        _log.info("SIGHUP: {done}", done="; ".join(done) or "nothing to reload")
+    signal.signal(signal.SIGHUP, lambda signum, frame: reactor.callFromThread(hangup))
     return True
 
 
+def json_line(event: dict[str, Any]) -> str:
+    """One event as one JSON line (see the module's docstring), without the line end."""
+    safe = dict(event)
+    safe.pop("log_logger", None)         # the Logger object: nothing a reader could use
+    for key, value in event.items():
+        if key in ("log_level", "log_failure", "log_logger", "format"):
+            continue                     # (twisted.logger writes the level and failure itself)
+        try:
+            json.dumps(value)
+        except (TypeError, ValueError):
+            safe[key] = str(value)       # never {"unpersistable": true}: its text
+    record: dict[str, Any] = json.loads(eventAsJSON(safe))
+    when = event.get("log_time")
+    if isinstance(when, (int, float)):
+        record["time"] = datetime.fromtimestamp(when, timezone.utc).isoformat(
+            timespec="milliseconds").replace("+00:00", "Z")
+    level = event.get("log_level")
+    record["level"] = getattr(level, "name", str(level)) if level is not None else "info"
+    record["namespace"] = event.get("log_namespace")
+    try:
+        record["message"] = formatEvent(event)
+    except Exception:                    # a broken format string: its fields stay readable
+        record["message"] = str(event.get("log_format"))
+    failure = event.get("log_failure")
+    if failure is not None:
+        try:
+            record["exception"] = failure.getTraceback()
+        except Exception:
+            record["exception"] = repr(failure)
+        flat = record.get("log_failure")
+        if isinstance(flat, dict):       # the exception's text, not {"unpersistable": true}
+            flat["value"] = str(getattr(failure, "value", ""))
+    return json.dumps(record, ensure_ascii=False)
+
+
 def observer_factory(log_format: str | None) -> Callable[[IO[Any]], ILogObserver]:
-    """twisted.logger's text or JSON-lines file observer for a file."""
+    """The text or JSON-lines file observer for a file."""
     if (log_format or DEFAULT_FORMAT) == "json":
-        return lambda out: jsonFileLogObserver(out, recordSeparator="")
+        return lambda out: FileLogObserver(out, lambda event: json_line(event) + "\n")
     return textFileLogObserver
 
 

@@ -234,6 +234,8 @@ class MachineMode(TelnetLineProtocol):
             self.sendGMCP("Tichu.State" if obj["type"] == "state" else "Tichu.Event", obj)
             if not is_table_event(event.type) and obj["type"] != "state":
                 obj = None
+        if self.gmcp_enabled and event.type.startswith("friend"):   # friends: Tichu.Friend
+            self.sendGMCP("Tichu.Friend", render_json(event, ctx.lang))
         if not self.json_mode:
             return False
         if event.type == "table-view":

@@ -52,7 +52,7 @@ REPLY_TYPES: frozenset[str] = frozenset({
     "who", "wwho", "finger", "help", "help-command", "listroom", "whereis", "setting", "iset",
     "registered", "password-changed", "bye", "told", "table-info", "table-options",
     "logged-in", "logged-in-guest", "prompt", "history", "replay", "tchlog", "ranking",
-    "look", "table-look",
+    "look", "table-look", "friends",
 })
 
 #: fields of the engine's view copied into a `state` object as they are
@@ -64,7 +64,10 @@ GAME_FIELDS: tuple[str, ...] = (
 )
 
 #: events whose catalog text is all they say (no data a program could use instead)
-_WITH_TEXT = frozenset({"greeting", "shutdown", "replaced"})
+_WITH_TEXT = frozenset({"greeting", "shutdown", "replaced",
+                        # a friend's news (lobby/friends.py): in the connection's language too
+                        "friend-online", "friend-offline", "friend-game-started",
+                        "friend-game-over"})
 
 
 _PLAIN = frozenset((str, int, float, bool, type(None)))

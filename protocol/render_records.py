@@ -61,8 +61,17 @@ def history_lines(name: str, games: Sequence[Mapping[str, Any]], lang: str = "en
             table=_or_dash(g["table"]), team0=_team(players, 0), team1=_team(players, 1),
             score0=g["scores"][0], score1=g["scores"][1], rounds=g["rounds"],
             outcome=text(outcome, lang),
-            unrated="" if g["rated"] else text("history-unrated", lang)))
+            unrated=("" if g["rated"] else text("history-unrated", lang)) + _left(g, lang)))
     return lines
+
+
+def _left(game: Mapping[str, Any], lang: str) -> str:
+    """`` (abandoned), left: Dan``: a game whose table was closed before its end, and who left
+    it (each lost it)."""
+    out = text("history-abandoned", lang) if game.get("result") == "abandoned" else ""
+    if game.get("left"):
+        out += text("history-left", lang, names=", ".join(game["left"]))
+    return out
 
 
 def ranking_lines(rows: Sequence[Mapping[str, Any]], lang: str = "en") -> list[str]:
@@ -71,7 +80,9 @@ def ranking_lines(rows: Sequence[Mapping[str, Any]], lang: str = "en") -> list[s
         return [text("ranking-none", lang)]
     return [text("ranking-header", lang)] + [
         text("ranking-line", lang, place=r["place"], name=r["name"], rating=round(r["rating"]),
-             games=r["games"]) for r in rows]
+             games=r["games"])
+        + (text("ranking-left", lang, left=r["games_left"]) if r.get("games_left") else "")
+        for r in rows]
 
 
 def stats_lines(stats: Mapping[str, Any] | None, lang: str = "en") -> list[str]:
@@ -86,6 +97,9 @@ def stats_lines(stats: Mapping[str, Any] | None, lang: str = "en") -> list[str]:
                   tichu_made=stats["tichu_made"], grand_calls=stats["grand_calls"],
                   grand_made=stats["grand_made"], double_victories=stats["double_victories"],
                   first_out=stats["first_out"])]
+    if stats["games"]:                     # the leaver's count: games left / games started
+        lines.append(text("finger-left", lang, left=stats.get("games_left", 0),
+                          games=stats["games"]))
     if stats["rating"] is not None:
         lines.append(text("finger-rating", lang, rating=round(stats["rating"]),
                           rated_games=stats["rated_games"],

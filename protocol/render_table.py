@@ -19,6 +19,7 @@ from typing import Any, Callable
 from lobby import table_options
 from lobby.events import Event
 from lobby.messages import CATALOGS, text
+from lobby.table_options import RATED_TIMER
 from lobby.tichu import memo as _memo
 from lobby.tichu import parse_cards, sort_cards
 from protocol.render_context import DEFAULT_WIDTH
@@ -437,6 +438,18 @@ def _info(event: Event, lang: str, color: bool) -> list[str]:
     changed = [f"{k} {v}" for k, v in table_options.changed(opts)]
     lines.append(text("table-info-options", lang,
                       options=", ".join(changed) or text("options-defaults", lang)))
+    # (indented as the lines above: the catalog's templates of these have no indent)
+    if "timer" in d:
+        seconds = d["timer"]
+        lines.append("  " + (text("table-info-timer-auto", lang, seconds=RATED_TIMER)
+                             if seconds is None else
+                             text("table-info-timer", lang, seconds=seconds) if seconds
+                             else text("table-info-timer-off", lang)))
+    if "rated" in d:
+        lines.append("  " + (text("table-info-rated", lang) if d["rated"] else
+                             text("table-unrated", lang, reason=d.get("unrated") or "guests")))
+    if d.get("left"):
+        lines.append("  " + text("table-info-left", lang, names=", ".join(d["left"])))
     if d.get("spectators"):
         lines.append(text("table-info-watching", lang, names=", ".join(d["spectators"])))
     if d.get("state") == "finished" and d.get("result"):
@@ -640,7 +653,9 @@ TABLE_FORMATTERS: dict[str, Callable[[Event, str, bool], list[str]]] = {
 for _key in ("table-joined", "table-left", "table-option-set", "table-reset", "table-vanished",
              "table-back", "table-remove-proposed", "table-remove-refused", "table-vote-ended",
              "table-window-closed", "table-new-host", "table-seeded", "table-bot-added",
-             "table-bot-removed", "table-bot-takes-over"):
+             "table-bot-removed", "table-bot-takes-over", "table-rated", "table-unrated",
+             "table-timer-warning", "table-timed-out", "table-unseated", "table-barred",
+             "table-unbarred"):
     TABLE_FORMATTERS[_key] = _plain(_key)
 
 

@@ -173,6 +173,24 @@ def _setting(event: Event, lang: str) -> list[str]:
     return [text("setting", lang, **d)]
 
 
+def _friends(event: Event, lang: str) -> list[str]:
+    """``/friends``: a header, then each friend: not online, in which room, or playing."""
+    friends = event.data.get("friends") or []
+    if not friends:
+        return [text("friends-none", lang)]
+    lines = [text("friends-header", lang, online=event.data.get("online", 0),
+                  count=len(friends))]
+    for f in friends:
+        if not f.get("online"):
+            lines.append(text("friends-line-offline", lang, name=f["name"]))
+        elif f.get("playing"):
+            lines.append(text("friends-line-playing", lang, name=f["name"], table=f["table"]))
+        else:
+            lines.append(text("friends-line-room", lang, name=f["name"],
+                              room=room_name(f.get("room") or "", lang)))
+    return lines
+
+
 def _greeting(event: Event, lang: str) -> list[str]:
     lines = [text("greeting", lang), *language_lines()]
     versions = event.data.get("protocols")
@@ -192,6 +210,7 @@ FORMATTERS: dict[str, Callable[[Event, str], list[str]]] = {
     "ban-list": _ban_list,
     "wwho": _wwho,
     "finger": _finger,
+    "friends": _friends,
     "help": _help,
     "help-command": _help_command,
     **RECORD_FORMATTERS,

@@ -181,6 +181,8 @@ class LobbyServer:
             accounts = Accounts(self.hash_pool, password_params)
         self.accounts = accounts
         self.moderation = Moderation(store, self.world, admin)
+        from lobby.friends import Friends
+        self.friends = Friends(store, self.world)            # /notify lists (world.friends)
         self.moderation.shutdown_handler = self.shutdown
         self.factory = LobbyFactory(self.world, store, self.accounts, motd,
                                     Guard(self.limits, self.world.clock, self.world),
@@ -223,6 +225,7 @@ class LobbyServer:
             # never lock out)
             yield self.factory.guard.load_known(self.store)
             yield Deferred.fromCoroutine(self.moderation.load())
+            yield Deferred.fromCoroutine(self.friends.load())
             restored = yield Deferred.fromCoroutine(self.persistence.restore())
         except BaseException:
             yield self.store.close()
@@ -676,7 +679,8 @@ class LobbyService(Service):
             from protocol.gathered_write import available
             available(reactor)      # the start-up probe: one warning if Twisted's internals moved
         from protocol.logs import reopen_on_sighup
-        reopen_on_sighup(reactor)   # an external logrotate's postrotate: kill -HUP
+        # an external logrotate's postrotate, or a new MOTD: kill -HUP
+        reopen_on_sighup(reactor, self._reload)
         nofile = raise_fd_limit()
         from protocol.telnet_options import options_from as telnet_options_from
         self.server = LobbyServer(reactor, Store.threaded(opts.db, reactor), opts.port, self.motd,
@@ -703,6 +707,18 @@ class LobbyService(Service):
             return result
 
         self.server.start().addCallback(started).addErrback(self._failed)
+
+    def _reload(self) -> list[str]:
+        """SIGHUP: read the --motd file again (what new connections are greeted with); a file
+        that cannot be read keeps the old text. What was done, for the log line."""
+        if not self.opts.motd or self.server is None:
+            return []
+        try:
+            motd = read_motd(self.opts)
+        except OSError as e:
+            return [f"the MOTD {self.opts.motd} kept: {e.strerror or e}"]
+        self.motd = self.server.factory.motd = motd
+        return [f"the MOTD reloaded from {self.opts.motd} ({len(motd)} characters)"]
 
     def _failed(self, failure: Any) -> None:
         self.exit_code = 1

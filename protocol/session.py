@@ -237,6 +237,9 @@ class Session(MachineMode, MudOptions):
             lines = self._feed.render(event, ctx.lang, ctx.color, ctx.width)
             if lines is None:
                 lines = self._feed.flush() + render(event, ctx.lang, ctx.width)
+            elif event.type == "table-timer-warning":
+                if self._settings and self._settings.get("bell") == "on":
+                    self._write(BELL)                # the move timer's warning: /set bell on
             elif self._feed.ring() and self._settings and self._settings.get("bell") == "on":
                 # /set bell on: your turn or your decision begins (text mode only: machine
                 # mode has returned above)

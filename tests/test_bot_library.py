@@ -221,3 +221,50 @@ def test_the_program_finds_the_servers_strategies_by_name() -> None:
     assert make_strategy("random", 1).decide({"seat": 0, "phase": "play", "turn": 1}) is None
     with pytest.raises(ValueError, match="no installed strategy"):
         make_strategy("clever")
+
+
+@pytest.mark.reactor_timeout(120)
+@pytest_twisted.ensureDeferred
+async def test_a_password_for_a_guest_name_is_a_clear_error_and_never_on_the_command_line(
+        server: RunningServer, tmp_path: Path) -> None:
+    """Issue 27: tichu-bot takes the password from --password-file or TICHU_BOT_PASSWORD (and
+    warns about --password, which ps shows); a password given for a name that logs in as a
+    guest (not registered here) is an error naming it, exit status 1, instead of playing on."""
+    import os
+
+    from twisted.internet.threads import deferToThread
+    (tmp_path / "pw").write_text("sesame12\n", encoding="utf-8")
+    base = [command("tichu-bot"), "--port", str(server.port), "--open"]
+
+    def run(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([*base, *args], capture_output=True, text=True, timeout=60,
+                              cwd=tmp_path, env=dict(os.environ, **(env or {})))
+    by_file = await deferToThread(run, "--name", "Robin", "--password-file", "pw")
+    assert by_file.returncode == 1, by_file.stderr
+    assert "Robin is not a registered name" in by_file.stderr
+    assert "password was not used" in by_file.stderr
+    by_env = await deferToThread(run, "--name", "Robyn", env={"TICHU_BOT_PASSWORD": "x1234567"})
+    assert by_env.returncode == 1 and "not a registered name" in by_env.stderr
+    by_flag = await deferToThread(run, "--name", "Rowan", "--password", "sesame12")
+    assert "warning: --password shows the password" in by_flag.stderr
+    assert by_flag.returncode == 1
+    missing = await deferToThread(run, "--name", "Romy", "--password-file", "nope")
+    assert missing.returncode == 2 and "cannot read the password file" in missing.stderr
+
+
+def test_docs_bots_md_lists_every_state_field_and_every_strategy() -> None:
+    """Issue 27: docs/bots.md names every field a `state` can have and every strategy the
+    program takes; no program name it gives is missing."""
+    from protocol.render_json import GAME_FIELDS
+    doc = BOTS_MD.read_text(encoding="utf-8")
+    fields = {"type", "table", "status", "you", "seat", "host", "names", "options", "bots",
+              "gone", "round_result", "player_seats", "bombwindow_left", "result",
+              *GAME_FIELDS}
+    assert [f for f in sorted(fields) if f"`{f}`" not in doc] == []
+    for strategy in ("heuristic", "random", "expert"):
+        assert f"`{strategy}`" in doc
+    for program in re.findall(r"^(tichu-bot|python -m tichu_bot|python scripts/bot\.py) ", doc,
+                              re.M):
+        if program.startswith("python scripts/"):
+            assert (ROOT / "scripts" / "bot.py").is_file()
+    assert "--password-file" in doc and "TICHU_BOT_PASSWORD" in doc

@@ -267,3 +267,28 @@ async def test_a_burst_of_3000_bad_gmcp_messages_over_a_socket(tmp_path: Path,
         assert not _connection_failures(logged)
     finally:
         await srv.stop()
+
+
+def test_a_gmcp_client_gets_its_friends_news_as_tichu_friend(lobby: FakeLobby) -> None:
+    """Friends (/notify, lobby/friends.py): each friend-* object also as GMCP Tichu.Friend,
+    with its text in the connection's language; the text lines stay."""
+    c = lobby.connect()
+    c.raw()
+    c.send(bytes((IAC, DO, GMCP)))
+    c.send("Anna")
+    c.send("")
+    c.send("/set lang de")
+    c.raw()
+    c.send("/notify Bert")
+    got = c.raw()
+    assert ("Tichu.Friend", {"type": "friend-added", "name": "Bert", "online": False}) in \
+        messages(got)
+    assert "Bert steht jetzt auf deiner Freundesliste".encode() in got
+    bert = lobby.connect()
+    bert.login("Bert")
+    got = c.raw()
+    [(package, data)] = [m for m in messages(got) if m[0] == "Tichu.Friend"]
+    assert data == {"type": "friend-online", "name": "Bert",
+                    "text": "Dein Freund Bert ist jetzt online."}
+    VALIDATOR.validate(data)
+    assert b"Dein Freund Bert ist jetzt online.\r\n" in got           # and the text line

@@ -115,7 +115,7 @@ def test_daily_rotation_and_no_size_limit(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("argv, message", [
     (["--log-rotate-bytes", "5"], "give --log-file PATH too"),
-    (["--log-file", "x.log", "--log-rotate-daily", "--log-rotate-keep", "3"], "rotates by date"),
+    (["--log-file", "x.log", "--log-rotate-daily", "--log-rotate-bytes", "3"], "rotates by date"),
     (["--log-level", "loud"], "invalid choice: 'loud'"),
     (["--log-format", "xml"], "invalid choice: 'xml'"),
     (["--log-file", "x.log", "--log-rotate-bytes", "-1"], "must be 0 or more"),
@@ -178,3 +178,102 @@ def test_sighup_reopens_the_log_file(tmp_path: Path) -> None:
     assert len((tmp_path / "lobby.log.old").read_text().splitlines()) == 2
     assert path.read_text().splitlines()[0].endswith("event 0 of info at table 7")
     assert len(path.read_text().splitlines()) == 1
+
+
+def _check_record(r: dict[str, object]) -> None:
+    from datetime import datetime
+    when = str(r["time"])
+    assert when.endswith("Z") and datetime.fromisoformat(when.replace("Z", "+00:00"))
+    assert r["level"] in LEVELS and isinstance(r["namespace"], str)
+    assert isinstance(r["message"], str) and r["message"]
+    assert "unpersistable" not in json.dumps(r)
+
+
+def test_json_lines_carry_time_level_namespace_message_and_the_exception(tmp_path: Path) -> None:
+    """Issue 27: every JSON line has `time` (ISO 8601 UTC), `level`, `namespace`, the rendered
+    `message`, the event's own fields (as text when JSON cannot hold them) and, for a failure,
+    the whole traceback as `exception`: "database or disk is full" is in the log."""
+    import sqlite3
+    path = tmp_path / "lobby.log"
+    options = opts("--log-format", "json", "--log-file", str(path))
+    out = open_log_file(options)
+    observer = make_observer(options, out)
+    log = Logger(namespace="lobby.persistence", observer=observer)
+    log.info("saving table {table} for {who}", table=3, who=object())
+    try:
+        raise sqlite3.OperationalError("database or disk is full")
+    except sqlite3.OperationalError:
+        log.failure("journal commit of table {table} failed", Failure(), table=3,
+                    error=sqlite3.OperationalError("database or disk is full"))
+    log.warn("stopping")
+    out.close()
+    records = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+    assert len(records) == 3
+    for r in records:
+        _check_record(r)
+    assert records[0]["message"].startswith("saving table 3 for <object object")
+    assert records[0]["table"] == 3 and str(records[0]["who"]).startswith("<object")
+    failed = records[1]
+    assert failed["level"] == "critical" and failed["namespace"] == "lobby.persistence"
+    assert failed["message"] == "journal commit of table 3 failed"
+    assert "Traceback" in failed["exception"] and "database or disk is full" in failed["exception"]
+    assert failed["error"] == "database or disk is full"
+    assert records[2]["level"] == "warn" and "exception" not in records[2]
+
+
+def test_every_json_line_of_a_server_session_is_complete(tmp_path: Path) -> None:
+    argv = [command("tichu-lobby"), "--log-format", "json", "--db", str(tmp_path / "l.sqlite3"),
+            "--port", "tcp:0:interface=127.0.0.1", "--motd", str(tmp_path / "missing-later")]
+    (tmp_path / "missing-later").write_text("hello\n", encoding="utf-8")
+    with ServerProcess(argv, tmp_path, find_port=json_port) as server:
+        greeting(server.port)
+        code, out = server.stop()
+    assert code == 0, out
+    records = [json.loads(line) for line in out.splitlines()]
+    assert records
+    for r in records:
+        _check_record(r)
+    assert any(r["message"].startswith("listening on ") for r in records)
+
+
+def test_daily_names_sort_and_keep_applies_to_them(tmp_path: Path) -> None:
+    """Issue 27: PATH.YYYY-MM-DD (not PATH.2026_12_1), and --log-rotate-keep prunes them."""
+    import os
+    import stat
+
+    from protocol.logs import DatedLogFile
+    old = os.umask(0o022)
+    try:
+        daily = open_log_file(opts("--log-file", str(tmp_path / "a.log"), "--log-rotate-daily",
+                                   "--log-rotate-keep", "2"))
+    finally:
+        os.umask(old)
+    assert isinstance(daily, DatedLogFile)
+    assert stat.S_IMODE((tmp_path / "a.log").stat().st_mode) == 0o640
+    assert daily.suffix((2026, 12, 1)) == "2026-12-01"
+    for day in (1, 2, 3, 9, 10):
+        daily.write(f"a line of day {day}\n")
+        daily.lastDate = (2026, 12, day)          # the day the current file began
+        daily.rotate()
+    daily.close()
+    names = sorted(p.name for p in tmp_path.iterdir())
+    assert names == ["a.log", "a.log.2026-12-09", "a.log.2026-12-10"], names
+
+
+def test_sighup_reloads_the_motd_and_says_so(tmp_path: Path) -> None:
+    """Issue 27: SIGHUP reopens the logs and reloads the MOTD, with one log line saying what."""
+    import signal
+    motd = tmp_path / "motd.txt"
+    motd.write_text("The old news.\n", encoding="utf-8")
+    argv = [command("tichu-lobby"), "--log-format", "json", "--db", str(tmp_path / "l.sqlite3"),
+            "--port", "tcp:0:interface=127.0.0.1", "--motd", str(motd)]
+    with ServerProcess(argv, tmp_path, find_port=json_port) as server:
+        assert "The old news." in greeting(server.port)
+        motd.write_text("The new news.\n", encoding="utf-8")
+        server.proc.send_signal(signal.SIGHUP)
+        line = server.wait_for(lambda text: "SIGHUP" in text)
+        record = json.loads(line)
+        assert record["message"].startswith("SIGHUP: ") and "MOTD reloaded" in record["message"]
+        assert "The new news." in greeting(server.port)
+        code, _ = server.stop()
+    assert code == 0

@@ -367,8 +367,13 @@ def test_remove_waits_for_the_grace_time_then_a_bot_plays_to_the_end(clock: Any)
     play(lobby, random.Random(7))
     assert table.state == "finished"
     [saved] = lobby.persistence.saved
-    assert saved.game.unrated_reason == "bots"
-    assert [p.kind for p in saved.players].count("bot") == 1
+    # a game counts from its start: rated at /start, it stays rated; Dan's seat stays his in
+    # the record (he left, the bot that took over is named), and he alone loses
+    assert saved.game.unrated_reason is None
+    dan = saved.players[table.players.index(next(iter(table.bots)))]
+    assert (dan.name, dan.kind, dan.replaced_by) == ("Dan", "registered", next(iter(table.bots)))
+    assert dan.left_round is not None
+    assert [p.kind for p in saved.players].count("bot") == 0
     # the seat change was journaled while the game ran (restorable); now the journal is closed
     assert rows(lobby, "SELECT COUNT(*) FROM journal_tables") == [(0,)]
 

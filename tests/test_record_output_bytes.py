@@ -6,7 +6,9 @@ The digests of /history, /rangliste and /finger were computed from the code befo
 became data (lobby/records.py rendered them then); those of /replay after its game events were
 rendered by the table view's formatters and its lines indented alike. Changed on purpose for
 issue 14 (any terminal width): the /history lines and the /replay head line longer than 80
-columns are wrapped at 80 with a two-space hanging indent; nothing else changed.
+columns are wrapped at 80 with a two-space hanging indent; nothing else changed. Changed on
+purpose for issue 24 (fair play): /finger of a registered player with games has the leaver's
+count line `left N of M games started`.
 
 The renderers of the records (protocol/render_records.py) may be restructured, but a person's
 screen must not change by a byte unless the change is meant. If it is, run this file with
@@ -34,8 +36,8 @@ EXPECTED: dict[str, str] = {
     "/history Zed": "541d65f9f10ca7d91264ed31651fb5c4d6b5d9bc1da655b84f6008eb4dd15250",
     "/history Erin": "7d2c05f3f65eb4d5783ffdfbb374d86fc0c2421327ef9fc4a17c4a312f8f7397",
     "/rangliste": "90962678efee9fc0783332ea9c49ee61ef863472baaab1484b411e16f0bd9a9b",
-    "/finger Alice": "a343fc04b2483e2f96cf9fcfe6e53e5bbad8fcf4e4e874dba059b324e59ca975",
-    "/finger Dave": "5df06335ced3cd937543e9aa8895c6b5e1c1628eefe2e039c17f8b8dc56a4325",
+    "/finger Alice": "6bc03ad9bcbd1f7b0823be275e668ddc4d27ce2e907eb970bb9b36dd19c72142",
+    "/finger Dave": "6762bc651e1cf71bc73882f48f20c10aa473e698df53d3fd4412dd97317f0357",
     "/finger Erin": "c2a2f79d1d19029568dfcbd892b452d91e689b90bc905c2acee09c5d8d3696cb",
     "/finger GUEST": "59fe627514337986401e32d793c87a3dc535ee22c43f0f63e56aea18b41b6047",
     "/replay 1": "9ad7c88e277f5e217ec2ebfeb3af9a244fddf45d58e39e11b8d5ff92a93f4edd",

@@ -171,13 +171,14 @@ def test_waiting_table_view_options_and_info() -> None:
     assert lines[0].startswith("Options of table 3")
     assert [l.split()[0] for l in lines[1:]] == ["round", "tichujoin", "turnier", "target",
                                                  "drawseat", "host", "dragon", "bombwindow", "seed",
-                                                 "log", "grace"]
+                                                 "log", "grace", "timer"]
     assert "500" in lines[4]
     table.submit("alice", "spielinfo")
     info = render_table(rec.to("alice")[-1])
     assert info == ["Table 3: waiting, host alice.",
                     "  Seats: 1 -, 2 alice, 3 -, 4 -",
-                    "  Options: target 500"]
+                    "  Options: target 500",
+                    "  Move timer: auto (1 minute per decision if the game is rated, else none)."]
     joined = [e for e in rec.log if e[1].type == "table-joined"][0][1]
     assert render_table(joined) == ["alice sits down in seat 2."]
 

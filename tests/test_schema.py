@@ -372,6 +372,8 @@ def test_a_whole_server_session_in_machine_mode_validates(clock: task.Clock) -> 
     for name in players + ["Mod"]:
         s.connect(name, "pw" + name.lower() + "1", register=True)
     s.connect("Eve")                                                    # a guest
+    s.reply("Boss", "/notify Ann")              # Boss hears when Ann's games start and end
+    assert s.reply("Boss", "/friends")["type"] == "friends"
     for line, kind in [("/who", "who"), ("/look", "look"), ("/wwho", "wwho"),
                        ("/finger Boss", "finger"),
                        ("/help", "help"), ("/help who", "help-command"),
@@ -486,6 +488,44 @@ def test_a_whole_server_session_in_machine_mode_validates(clock: task.Clock) -> 
     s.reply("Boss", "/join")
     s.reply("Boss", "/start")
     assert s.seen.get("table-seeded") == 1
+    # ---- issue 24: the host in charge, namesakes, the move timer
+    for name in ("Gil", "Hal", "Ida", "Jon", "Kim", "Lee"):
+        s.connect(name)                                  # guests
+    s.reply("Gil", "/newroom tichu")
+    number = s.world.online("Gil").room.number
+    for line in ("/option timer 10", "/option grace 5", "/join"):
+        s.reply("Gil", line)
+    for name in ("Hal", "Ida", "Jon", "Lee"):
+        s.reply(name, f"/room {number}")
+    s.reply("Lee", "/join")
+    s.reply("Lee", "/leave")
+    s.reply("Gil", "/notify Kim")
+    s.reply("Hal", ";Kim hello")                         # Hal and Gil know this Kim
+    s.reply("Kim", ";Gil hello")
+    for name in ("Kim", "Lee"):
+        s.drop(name)
+        s.connect(name)                                  # the same names, other guests
+    assert s.reply("Hal", ";Kim hello again")["code"] == "name-now-someone-else"
+    assert {"friend-online", "friend-offline"} <= set(s.seen)     # Gil heard of Kim
+    s.reply("Gil", "/unnotify Kim")
+    s.reply("Kim", ";Gil I am new")                     # Gil is told: another Kim
+    assert s.seen.get("namesake-notice") == 1
+    s.reply("Lee", f"/room {number}")
+    s.reply("Lee", "I sat here once")                    # says-namesake: another Lee sat here
+    for name in ("Hal", "Ida", "Jon"):
+        s.reply(name, "/join")
+    s.reply("Gil", "/rauswerfen Jon")
+    s.reply("Gil", "/sperren Jon")
+    assert s.reply("Jon", f"/room {number}")["code"] == "barred-from-table"
+    s.reply("Gil", "/entsperren Jon")
+    s.reply("Jon", f"/room {number}")
+    s.reply("Jon", "/join")
+    s.reply("Gil", "/start")
+    s.turn(6)                                            # half the time: the warnings
+    s.read_all()
+    s.turn(5)                                            # no Grand Tichu decided: timed out
+    s.read_all()
+    assert s.seen.get("table-timed-out", 0) >= 4
     # ---- the admin stops the server
     s.reply("Boss", "/shutdown 5 maintenance")
     s.turn(6)

@@ -134,7 +134,7 @@ def test_option_help_and_values() -> None:
     listing = [e for e in rec.to("ann") if e.type == "table-options"][0].data["options"]
     assert [name for name, _ in listing] == ["round", "tichujoin", "turnier", "target", "drawseat",
                                              "host", "dragon fixed", "bombwindow", "seed", "log",
-                                             "grace"]
+                                             "grace", "timer"]
     table.submit("ann", "option", "dragon fixed")
     table.submit("ann", "option", {"name": "tichujoin"})
     table.submit("ann", "option", "round 3")

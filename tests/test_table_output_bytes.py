@@ -22,6 +22,9 @@ Issue 14: /spielinfo names the rounds finished (`Score after 13 rounds`) and its
 object carries `rounds_done`; those two lines of Ann's transcripts were the only change.
 Issue 14 review: the greeting's language lines within 60 columns (three lines); putting the old
 lines back into every new transcript gives the old digests.
+Issue 24 (fair play): the options carry `timer` (`auto`), /start is followed by whether the game
+is rated (`table-rated` / `table-unrated`: these seeded games are not), and /spielinfo shows the
+move timer and that; the transcripts were compared, nothing else changed.
 Again for issue 17, the lean updates: machine mode speaks protocol 2 (a whole `state` when a
 connection comes to the table or changes seat, then `update` objects; no `names` in `game-*`
 events; `protocol` in the `iset` answer and the greeting), and a text-mode view in the play
@@ -316,19 +319,19 @@ GAMES = {
 
 EXPECTED: dict[str, dict[str, str]] = {
     "machine": {
-        "Ann": "a31a1ce1857e6f75e13e88b4e317271dab8d3adfc254bd5864cb4c88d87d3165",
-        "Bob": "9471266e7f35cf7c257a0cbf63c44b7db2db66fc1d486e5e2a24c96572b7ba87",
-        "Cat": "467d9032a0004c458fc64957428817ff3085f6e61cfcba5a92cadfa04e7078c4",
-        "Dan": "dc71a56ae8746ebc6b0a120b0bfba966cb595d5dacdf9b4636cb5894a0d7194c",
-        "Eve": "aa068d47c749ea7f0c0eaf241346057caee858ca99ff5c8c03192c9298406803",
+        "Ann": "81107401f83ec9a43a01b21c058d95f2c327fd45450606ca4bd7809a424bc490",
+        "Bob": "094cbed48f63a899c440a161162a4862840c8b185392c7ffabab9096a4766783",
+        "Cat": "4c89954cca95fba778397f52a078ed6112166411b30b72da2bc3386d357796b5",
+        "Dan": "92d1c4571ac96c47010031f9fee1554f4818c78531c0a04d228fda41c0a20975",
+        "Eve": "c5b7255f8dc365599c8fe75a2e1eb2342e3faa038220092fae389c48d97465b7",
     },
     "mixed": {
-        "Ann": "0d0030aee0c89d61e310d20d57727962e13157960ae6526439d51783c92eeb30",
-        "Bob": "8ba4dda17a2a3b42e9303b0720dfc3b3ac6b5c51ba960496debf195e2c88a5d2",
-        "Cat": "b229d553b15a92fd9b9840596e507ae1e6ec9e10a0b8c05ec96faa1b81fae934",
-        "Dan": "be91d64858d446c83ceff0329def2eaa518e8d2a616238c594a6d6b4d23b738a",
-        "Eve": "e2645c331286bc090930cab9d49cd3072c14b4a92995d6374f9be3d5a6aba4d6",
-        "Fay": "e3191b927f6dc86e965a3f041a2c201f42634d7fdfc00118912e827c2dbef90c",
+        "Ann": "aa55e81e6a8755f6ecaed9b5c24eb9ada3c7ace8dee5f1fbde909f077966f2e1",
+        "Bob": "39aee8a53f927c92132d8bedb7c66a5667930ded0b11cf4c78b44a181ccbdd9b",
+        "Cat": "608ff7e0ea149b1c0f266c18fdb2cac22c4577ab6f22ad8da219983a8207fedd",
+        "Dan": "7c7c065e4f86d641959d46061423fb69a1dc40cbc90cc6a11980b4f86579a5c0",
+        "Eve": "8bf7b891af5052e17d5bbdc7f1d0a5b1a6d90b41d871e73682b977e45c56fa45",
+        "Fay": "5a4573f3f134077cb362bfc47fb5c42362f9f330dcbcf2266938b82c774a6098",
         "Gus": "40e22abf5775dd485e7f3ce1e91e17b57296d17c02305ce1d8c72442b5eb4774",
     },
 }

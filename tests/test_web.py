@@ -319,3 +319,30 @@ async def test_a_table_over_websocket(web: WebServer) -> None:
     assert state["status"] == "waiting"
     assert (await c.command("/join 1"))["type"] == "ok"
     assert (await c.command("/addbot"))["type"] == "ok"
+
+
+@pytest_twisted.ensureDeferred
+async def test_over_tls_a_password_may_come_from_anywhere(tmp_path: Path) -> None:
+    """``--web ssl:...``: the listener speaks TLS itself (wss://); a client far away (here:
+    named by a trusted proxy's X-Forwarded-For, without X-Forwarded-Proto) is asked for its
+    password, and the page is served over https with its headers."""
+    from twisted.internet.ssl import Certificate, optionsForClientTLS
+
+    from test_tls import make_self_signed
+    key, cert = make_self_signed(tmp_path)
+    running = WebServer(tmp_path / "lobby.sqlite3",
+                        web=[f"ssl:0:interface=127.0.0.1:privateKey={key}:certKey={cert}"],
+                        web_options=WebOptions(trusted_proxies=parse_proxies(["127.0.0.1"])))
+    await running.start()
+    try:
+        await _register(running, "Tess", "secret12")
+        tls = optionsForClientTLS("localhost", trustRoot=Certificate.loadPEM(cert.read_bytes()))
+        c = await running.ws(tls=tls, headers={"X-Forwarded-For": "203.0.113.9"})
+        await c.expect("prompt", prompt="login")
+        c.send("Tess")
+        await c.expect("prompt", prompt="password")
+        c.send("secret12")
+        await c.expect("logged-in", name="Tess")
+        assert running.server.world.online("Tess").listener.address == "203.0.113.9"
+    finally:
+        await running.stop()

@@ -290,14 +290,18 @@ def play_out(p: Page) -> tuple[bool, bool]:
             else:
                 choice = None
             before = len(hand)
+            lines = p.js("return window.tichuApp.lines")
             if choice is None:
                 p.click("#pass")
             else:
                 p.type("#card-input", choice.split(" wish ")[0])
                 p.click("#card-form button")
                 p.click("#play, #actions button.primary")
+            # done (every play and pass adds a line to the table's log: the bots may have
+            # answered and the turn come back before this looks), or refused (the table moved
+            # on meanwhile: the loop looks again)
             p.wait(lambda: len((p.state().get("hand") or "").split()) != before
-                   or not my_turn(p), "the move done")
+                   or p.js("return window.tichuApp.lines") > lines, "the move done")
             continue
         time.sleep(0.05)
     raise AssertionError(f"the round did not end; dragon given {dragon_given}, bombed {bombed}")

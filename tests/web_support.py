@@ -90,18 +90,25 @@ class WebClient(WebSocketClientProtocol):
 
 async def web_client(port: int, path: str = "/ws", origin: str | None = "own",
                      headers: dict[str, str] | None = None, host: str = "127.0.0.1",
-                     switch: bool = True) -> WebClient:
+                     switch: bool = True, tls: Any = None) -> WebClient:
     """A connected WebClient (``origin`` "own": the listener's own origin; None: no Origin);
-    ``switch``: its first message is ``%json``."""
+    ``switch``: its first message is ``%json``; ``tls``: the client's TLS options (wss://)."""
     from twisted.internet import reactor
-    from twisted.internet.endpoints import TCP4ClientEndpoint, connectProtocol
-    url = f"ws://{host}:{port}{path}"
+    from twisted.internet.endpoints import (
+        SSL4ClientEndpoint,
+        TCP4ClientEndpoint,
+        connectProtocol,
+    )
+    scheme = "wss" if tls is not None else "ws"
+    url = f"{scheme}://{host}:{port}{path}"
     factory = WebSocketClientFactory(
-        url, origin=f"http://{host}:{port}" if origin == "own" else origin,
-        headers=headers or {})
+        url, origin=f"{'https' if tls is not None else 'http'}://{host}:{port}"
+        if origin == "own" else origin, headers=headers or {})
     client = WebClient()
     client.factory = factory
-    await within(connectProtocol(TCP4ClientEndpoint(reactor, host, port), client))
+    endpoint = SSL4ClientEndpoint(reactor, host, port, tls) if tls is not None \
+        else TCP4ClientEndpoint(reactor, host, port)
+    await within(connectProtocol(endpoint, client))
     await within(client.opened)
     if switch:
         client.send("%json")

@@ -277,6 +277,13 @@ class Client:
         if reply["type"] not in ("logged-in", "logged-in-guest"):
             raise CommandRefused(name, reply if reply["type"] == "error" else
                                  {"code": reply["type"], "message": json.dumps(reply)})
+        if reply["type"] == "logged-in-guest" and password is not None:
+            # a password was meant for a registered name, which this is not (a typo, another
+            # server): never play on as a guest under the name as if logged in
+            raise CommandRefused(name, {"code": "not-registered",
+                                        "message": f"{name} is not a registered name on this "
+                                                   "server: the log-in ended as a guest, so the "
+                                                   "password was not used"})
         self.name = str(reply.get("name", name))
         return reply
 

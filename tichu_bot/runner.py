@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import sys
 from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
@@ -207,7 +208,12 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, default=4000)
     parser.add_argument("--name", required=True, help="login name (3-16 letters, digits, _ -)")
-    parser.add_argument("--password", help="the password of a registered name")
+    secret = parser.add_mutually_exclusive_group()
+    secret.add_argument("--password-file", metavar="FILE",
+                        help="read the password of a registered name from the first line of "
+                             f"FILE (- for standard input); or set {PASSWORD_ENV}")
+    secret.add_argument("--password", help="the password on the command line (every user of "
+                                           "the machine sees it in ps: use --password-file)")
     where = parser.add_mutually_exclusive_group(required=True)
     where.add_argument("--table", type=int, help="enter and join table N")
     where.add_argument("--open", action="store_true", help="open a new table")
@@ -229,12 +235,39 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+#: the environment variable with the password of a registered name (instead of --password-file)
+PASSWORD_ENV = "TICHU_BOT_PASSWORD"
+
+
+def read_password(opts: argparse.Namespace) -> str | None:
+    """The password: --password-file, else --password (with a warning), else TICHU_BOT_PASSWORD,
+    else None (a guest)."""
+    if opts.password_file is not None:
+        if opts.password_file == "-":
+            line = sys.stdin.readline()
+        else:
+            with open(opts.password_file, encoding="utf-8") as f:
+                line = f.readline()
+        return line.rstrip("\r\n")
+    if opts.password is not None:
+        print(f"{opts.name}: warning: --password shows the password to every user of this "
+              f"machine (ps); use --password-file FILE or {PASSWORD_ENV}", file=sys.stderr)
+        return str(opts.password)
+    return os.environ.get(PASSWORD_ENV) or None
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     opts = build_parser().parse_args(argv)
+    try:
+        password = read_password(opts)
+    except OSError as e:
+        print(f"{opts.name}: cannot read the password file {opts.password_file!r}: "
+              f"{e.strerror or e}", file=sys.stderr)
+        return 2
     on_line = (lambda line: print(line, flush=True)) if opts.verbose else None
     try:
         result = asyncio.run(run_bot(
-            host=opts.host, port=opts.port, name=opts.name, password=opts.password,
+            host=opts.host, port=opts.port, name=opts.name, password=password,
             table=opts.table, open_table=opts.open, seat=opts.seat, strategy=opts.strategy,
             seed=opts.seed, start=opts.start, options=opts.option, timeout=opts.timeout,
             on_line=on_line, rate=opts.rate))

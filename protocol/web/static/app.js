@@ -18,7 +18,7 @@
     name: null, password: null, wanted: null,   // who logs in (and again after a drop)
     loggedIn: false, leaving: false, retries: 0,
     room: null, state: null, selected: new Set(), exchange: { left: null, partner: null, right: null },
-    optionNames: [], pollTimer: null,
+    optionNames: [], pollTimer: null, lines: 0,
   };
   window.tichuApp = app;                       // for the browser tests and curious players
 
@@ -171,6 +171,7 @@
     const li = el("li", cls);
     for (const p of [].concat(parts)) li.append(typeof p === "string" ? document.createTextNode(p) : p);
     log.append(li);
+    app.lines++;                               // every line ever logged (the tests count them)
     while (log.children.length > 200) log.firstChild.remove();
     log.scrollTop = log.scrollHeight;
   }

@@ -1,0 +1,422 @@
+"""Fair play at the table (issue 24), over real loopback sockets: a rated game counts from its
+start and whoever leaves it loses it (the partner is not punished); the grace time of a player
+who keeps vanishing and coming back adds up over the game.
+
+The server runs on a `task.Clock` (the world's clock: tables, grace times, bots, the guard)
+that a LoopingCall of the real reactor turns by 0 seconds every few milliseconds, so that bots
+(delay 0) and the journal's gate go on; every step in time is the test's own
+`clock.advance(SECONDS)`, so nothing depends on how fast the machine is."""
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+from typing import Any, AsyncIterator
+
+import pytest
+import pytest_twisted
+from twisted.internet import task
+from twisted.internet.defer import Deferred
+
+from conftest import RunningServer, within
+from table_support import legal_command
+from wire_tables import ERROR_LINE, WireGame
+
+PLAYERS = ["Anna", "Bert", "Cleo", "Dirk"]
+
+
+class ClockedServer(RunningServer):
+    """A server whose world runs on a task.Clock (turned by 0 s all the time: see above)."""
+
+    def __init__(self, db: Path) -> None:
+        super().__init__(db)
+        self.clock = task.Clock()
+        self.clock.advance(1_800_000_000)
+        self.server_options = dict(RunningServer.server_options, clock=self.clock)
+        self._pump: task.LoopingCall | None = None
+
+    async def start(self) -> None:
+        await super().start()
+        self.server.world.on_new_table = lambda t: setattr(t, "bot_delay", 0.0)
+        self._pump = task.LoopingCall(self.clock.advance, 0)
+        self._pump.start(0.002)
+
+    async def stop(self) -> None:
+        if self._pump is not None and self._pump.running:
+            self._pump.stop()
+        await super().stop()
+
+
+@pytest_twisted.async_yield_fixture
+async def clocked(tmp_path: Path) -> AsyncIterator[ClockedServer]:
+    running = ClockedServer(tmp_path / "lobby.sqlite3")
+    await running.start()
+    yield running
+    await running.stop()
+
+
+def query(server: ClockedServer, sql: str, *args: Any) -> Deferred:
+    return server.server.store.run_query(lambda c: c.execute(sql, args).fetchall())
+
+
+async def pause() -> None:
+    from twisted.internet import reactor
+    await task.deferLater(reactor, 0.005, lambda: None)
+
+
+async def registered_game(server: ClockedServer, options: dict[str, str]) -> WireGame:
+    """Four registered players (each registers after a guest log-in) at table 1, started."""
+    game = WireGame(server, PLAYERS)
+    for name in PLAYERS:
+        await game.connect(name)
+        await game.say(name, f"/register pw{name.lower()}1", "is registered now")
+    await game.setup(options, start=False)
+    await game.say(PLAYERS[0], "/start", "Rated game:")
+    await game.settle()
+    return game
+
+
+async def play_on(game: WireGame, rng: random.Random, done: Any = None, limit: int = 5000
+                  ) -> None:
+    """Legal moves of the humans still connected until the game ends (or ``done()``); the bots
+    play by themselves (the pump). Every command must be accepted."""
+    table = game.table
+    for _ in range(limit):
+        if table.state != "playing" or (done is not None and done()):
+            return
+        name, command, args = legal_command(table.match, table.players, rng)
+        if name not in game.clients:            # a bot's move: it makes it itself
+            await pause()
+            continue
+        if isinstance(args, dict):
+            args = args["cards"]
+        line = f"/{command}" + (f" {args}" if args else "")
+        answer = await game.command(name, line)
+        errors = [l for l in answer if ERROR_LINE.match(l)]
+        assert not errors, (name, line, errors)
+    raise AssertionError("the game did not get there")
+
+
+async def quit_player(game: WireGame, name: str) -> None:
+    c = game.clients.pop(name)
+    c.send("/quit")
+    await within(c.lost)
+    await game.settle()
+
+
+@pytest.mark.reactor_timeout(60)
+@pytest_twisted.ensureDeferred
+async def test_a_rated_game_one_quits_the_quitter_loses_and_the_partner_does_not(
+        clocked: ClockedServer) -> None:
+    game = await registered_game(clocked, {"target": "50", "grace": "30"})
+    table = game.table
+    assert table.rated and table.unrated is None
+    await game.play(random.Random(5), limit=6)
+    await quit_player(game, "Dirk")                  # Dirk (seat 4) rage-quits; Bert is his partner
+    assert "Dirk" in table.gone
+    answer = await game.command("Anna", "/remove Dirk")
+    assert any("[remove-too-early]" in l for l in answer)
+    clocked.clock.advance(31)
+    await game.command("Anna", "/remove Dirk")
+    await game.command("Cleo", "/accept")
+    assert "Dirk" not in table.players and len(table.bots) == 1
+    bot = next(iter(table.bots))
+    await play_on(game, random.Random(6))
+    assert table.state == "finished"
+    assert table.result["left"] == ["Dirk"]
+    # the record keeps Dirk in his seat, marked, with the bot that took over; still rated
+    [(rated, unrated)] = await within(query(clocked, "SELECT rated, unrated FROM games"))
+    assert (rated, unrated) == (1, None)
+    players = await within(query(
+        clocked, "SELECT name, kind, won, left_round, replaced_by, rating_before, rating_after "
+        "FROM game_players ORDER BY player"))
+    assert [p[0] for p in players] == PLAYERS
+    anna, bert, cleo, dirk = players
+    assert dirk[1:5] == ("registered", 0, dirk[3], bot) and dirk[3] >= 1
+    assert dirk[6] < dirk[5] == 1500.0                              # the quitter's loss
+    assert bert[2] == 0 and bert[6] == bert[5] == 1500.0            # the partner: unchanged
+    assert anna[2] == cleo[2] == 1 and anna[6] > 1500.0 and cleo[6] > 1500.0
+    stats = dict((r[0], r[1:]) for r in await within(query(
+        clocked, "SELECT name_key, games, wins, rated_games, games_left FROM player_stats")))
+    assert stats["dirk"] == (1, 0, 1, 1)
+    assert stats["bert"] == (1, 0, 0, 0)          # played, not a rated loss of his
+    assert stats["anna"] == (1, 1, 1, 0)
+    # what people see: /finger, /history, /rangliste
+    finger = "\n".join(await game.command("Anna", "/finger Dirk"))
+    assert "left 1 of 1 game started" in finger
+    history = "\n".join(await game.command("Anna", "/history Dirk"))
+    assert "left: Dirk" in history
+    ranking = "\n".join(await game.command("Anna", "/rangliste"))
+    assert "Dirk" in ranking and ", left 1" in ranking
+    bert_ranked = [l for l in ranking.split("\n") if "Bert" in l]
+    assert bert_ranked == []                      # no rated game counted for him
+
+
+@pytest.mark.reactor_timeout(60)
+@pytest_twisted.ensureDeferred
+async def test_vanishing_and_coming_back_cannot_stretch_the_grace_time(
+        clocked: ClockedServer) -> None:
+    game = await registered_game(clocked, {"grace": "30"})
+    table = game.table
+    for _ in range(2):                              # away 20 s, back, away 20 s again
+        c = game.clients.pop("Dirk")
+        c.send("/quit")
+        await within(c.lost)
+        clocked.clock.advance(20)
+        client = await clocked.client()
+        await client.login("Dirk", "pwdirk1")
+        game.clients["Dirk"] = client       # (a plain LineClient: no hidden-card checks needed)
+        await game.settle()
+        assert "Dirk" not in table.gone
+    c = game.clients.pop("Dirk")
+    c.send("/quit")
+    await within(c.lost)
+    await game.settle()
+    # 40 s away in all: more than the 30 s of grace, so the vote may start at once
+    assert table.away_for("Dirk") >= 40
+    answer = await game.command("Anna", "/remove Dirk")
+    assert not any(ERROR_LINE.match(l) for l in answer), answer
+    await game.command("Bert", "/accept")
+    assert "Dirk" not in table.players
+
+
+@pytest.mark.reactor_timeout(60)
+@pytest_twisted.ensureDeferred
+async def test_an_abandoned_table_is_stored_with_who_left(clocked: ClockedServer) -> None:
+    game = await registered_game(clocked, {"grace": "30"})
+    await game.play(random.Random(8), limit=10)
+    played = len(game.table.match.actions)
+    for name in ["Dirk", "Cleo", "Bert"]:
+        await quit_player(game, name)
+    c = game.clients.pop("Anna")
+    c.send("/quit")
+    await within(c.lost)
+    world = clocked.server.world
+    clocked.clock.advance(world.abandon_after + 1)
+    for _ in range(200):
+        rows = await within(query(clocked, "SELECT result, rounds, record FROM games"))
+        if rows:
+            break
+        await pause()
+    [(result, rounds, record)] = rows
+    assert json.loads(result)["abandoned"] is True
+    assert sorted(json.loads(result)["left"]) == sorted(PLAYERS)
+    assert len(json.loads(record)["actions"]) == played
+    left = await within(query(clocked, "SELECT name, left_round FROM game_players"))
+    assert all(r is not None for _, r in left)
+    watcher = await clocked.client()
+    await watcher.login("Anna", "pwanna1")
+    watcher.send("/history Anna")
+    assert "(abandoned), left: " in await watcher.expect("left: ")
+
+
+# ---- the move timer --------------------------------------------------------------------------
+@pytest.mark.reactor_timeout(60)
+@pytest_twisted.ensureDeferred
+async def test_a_stalling_player_is_warned_timed_out_and_removed_and_the_game_goes_on(
+        clocked: ClockedServer) -> None:
+    game = WireGame(clocked, PLAYERS)
+    for name in PLAYERS:
+        await game.connect(name)
+    await game.say("Dirk", "/set bell on", "bell is on now.")
+    await game.setup({"timer": "30"})
+    table = game.table
+    assert table._wheel is clocked.server.world.wheel     # the world's one wheel
+    info = "\n".join(await game.command("Anna", "/spielinfo"))
+    assert "Move timer: 30 seconds per decision." in info and "timer 30" in info
+    for name in PLAYERS[:3]:
+        await game.command(name, "/nogrand")
+    assert table.match.round.phase == "grand"              # the game waits for Dirk
+    dirk = game.clients["Dirk"]
+    mark = len(dirk.lines)
+    clocked.clock.advance(15)
+    await game.settle()
+    # /set bell on: the warning rings (BEL before the line)
+    assert "\x07Hurry up: 15 seconds left for your decision, then it is made for you." in \
+        dirk.since(mark)
+    anna = game.clients["Anna"]
+    assert not any("Hurry up" in l for l in anna.lines)     # to Dirk alone
+    mark = len(anna.lines)
+    clocked.clock.advance(15)
+    await game.settle()
+    got = anna.since(mark)                                  # (wrapped at 80 columns)
+    at = got.index("Dirk ran out of time (30 seconds); the decision is made for them. The "
+                   "others may")
+    assert got[at + 1] == "  now /remove Dirk."
+    assert table.match.round.phase == "exchange"            # the game went on
+    # Dirk is present, but the others may vote him out now
+    answer = await game.command("Anna", "/remove Dirk")
+    assert not any(ERROR_LINE.match(l) for l in answer), answer
+    await game.command("Bert", "/accept")
+    assert "Dirk" not in table.players and len(table.bots) == 1
+    assert "Dirk" in table.members                          # still watching
+    await play_on(game, random.Random(3), lambda: table.match.round_no >= 2)
+    assert table.state == "playing" or table.state == "finished"
+
+
+def test_the_move_timers_of_many_tables_share_one_timer_of_the_clock() -> None:
+    """500 tables, each waiting for four Grand Tichu decisions under a move timer: ONE
+    DelayedCall of the clock (the world's wheel), and each table's time-outs come in time."""
+    from lobby.table import TableActor
+    from lobby.timer_wheel import TimerWheel
+    clock = task.Clock()
+    wheel = TimerWheel(clock)
+    tables = []
+    for number in range(1, 501):
+        table = TableActor(number, clock, lambda names, event: None, host="a", wheel=wheel)
+        table.bot_delay = 0.0
+        for name in ("a", "b", "c", "d"):
+            table.submit(name, "join")
+        table.submit("a", "option", f"timer {10 + number % 3 * 10}")
+        table.submit("a", "start")
+        tables.append(table)
+    assert all(t.state == "playing" for t in tables)
+    assert len(clock.getDelayedCalls()) == 1
+    clock.advance(10)
+    assert {t.match.round.phase for t in tables if t.number % 3 == 0} == {"exchange"}
+    assert {t.match.round.phase for t in tables if t.number % 3 != 0} == {"grand"}
+    assert len(clock.getDelayedCalls()) == 1
+    for t in tables:
+        t.close()
+    clock.advance(100)
+    assert clock.getDelayedCalls() == []
+
+
+# ---- the host in charge ----------------------------------------------------------------------
+@pytest.mark.reactor_timeout(60)
+@pytest_twisted.ensureDeferred
+async def test_the_host_removes_and_bars_a_griefer_and_hands_the_table_on(
+        clocked: ClockedServer) -> None:
+    game = WireGame(clocked, ["Anna", "Bert", "Cleo", "Zed"])
+    for name in game.players:
+        await game.connect(name)
+    await game.setup({}, start=False, joins=["Bert", "Zed", "Cleo"])    # Anna hosts, watching
+    table = game.table
+    assert table.host == "Anna" and "Zed" in table.seats
+    # nobody but the host may
+    answer = await game.command("Bert", "/unseat Zed")
+    assert "! [host-command] Only the host, Anna, may do that." in answer
+    # the BSW word and the English one
+    answer = await game.command("Anna", "/rauswerfen Zed")
+    assert "Anna (the host) takes seat 2 away from Zed." in answer
+    assert "Zed" not in table.seats and "Zed" in table.members
+    await game.command("Zed", "/join 2")                    # he sits down again ...
+    answer = await game.command("Anna", "/unseat zed")
+    assert "Anna (the host) takes seat 2 away from Zed." in answer
+    await game.command("Zed", "/join 2")
+    # ... so he is barred: seat gone, sent to the lobby, may not come back nor sit down
+    zed = game.clients["Zed"]
+    mark = len(zed.lines)
+    answer = await game.command("Anna", "/sperren Zed")
+    assert "Anna (the host) takes seat 2 away from Zed." in answer
+    assert "Anna (the host) bars Zed from this table until it closes." in answer
+    assert "Anna (the host) bars Zed from this table until it closes." in zed.since(mark)
+    assert "Zed" not in table.seats and "Zed" not in table.members
+    assert clocked.server.world.online("Zed").room.number == 0
+    answer = await game.command("Zed", "/room 1")
+    assert answer[:2] == ["! [barred-from-table] The host (Anna) has barred you from table 1 "
+                          "until it", "  closes."]
+    # the host leaves: the table passes to the human seated longest (Bert), everyone is told
+    await game.command("Anna", "/room 0")
+    bert = game.clients["Bert"]
+    assert table.host == "Bert"
+    assert "Bert is the host of this table now." in bert.lines
+    assert "Bert is the host of this table now." in game.clients["Cleo"].lines
+    answer = await game.command("Bert", "/unbar Zed")
+    assert "Bert (the host) lets Zed come to this table again." in answer
+    answer = await game.command("Zed", "/room 1")
+    assert not any(ERROR_LINE.match(l) for l in answer), answer
+
+
+# ---- names that stay who they were -------------------------------------------------------------
+@pytest.mark.reactor_timeout(60)
+@pytest_twisted.ensureDeferred
+async def test_a_namesake_after_the_grace_time_gets_no_tell_before_the_sender_is_told(
+        clocked: ClockedServer) -> None:
+    game = WireGame(clocked, ["Anna", "Bob", "Cleo", "Dirk"], ["Eve"])
+    await game.setup({"grace": "30"})
+    table = game.table
+    eve = game.clients["Eve"]
+    answer = await game.command("Eve", "/tell Bob how are your cards?")
+    assert "You tell Bob: how are your cards?" in answer
+    assert "Eve tells you: how are your cards?" in game.clients["Bob"].lines
+    await quit_player(game, "Bob")
+    clocked.clock.advance(31)                      # the grace time is over: the name is free
+    newbob = await clocked.client()
+    await newbob.expect("login: ")
+    newbob.send("Bob")
+    await newbob.expect("key: ")
+    newbob.send("")                                 # no key: an ordinary guest called Bob
+    await newbob.expect("/help for the commands.\r\n")
+    newbob.buffer = ""
+    mark = len(eve.lines)
+    answer = await game.command("Eve", "/tell Bob send me the Dragon")
+    assert answer[0].startswith("! [name-now-someone-else] Bob is someone else now: the Bob you")
+    assert "You tell Bob" not in " ".join(eve.since(mark))
+    newbob.send("/whereis Bob")
+    got = await newbob.expect("Bob is in the ")
+    assert "send me the Dragon" not in got          # the tell did not reach the newcomer
+    # told once, Eve may write to the new Bob
+    answer = await game.command("Eve", "/tell Bob hello, new Bob")
+    assert "You tell Bob: hello, new Bob" in answer
+    assert "Eve tells you: hello, new Bob" in await newbob.expect("hello, new Bob")
+    # the table's chat: once a bot took Bob's seat, the newcomer may come in, and is shown as
+    # somebody else than the Bob who sat here
+    await game.command("Anna", "/remove Bob")
+    await game.command("Cleo", "/accept")
+    assert "Bob" not in table.players
+    newbob.send("/room 1")
+    newbob.send("/whereis Bob")
+    got = await newbob.expect("Bob is in the ")
+    assert "[" not in got, got
+    newbob.send("I am Bob, trust me")
+    await newbob.expect("trust me")
+    await game.settle()
+    seen = game.clients["Anna"].lines
+    assert "<Bob (new, not the Bob who sat here)> I am Bob, trust me" in seen
+    assert "<Bob> I am Bob, trust me" not in seen
+
+
+# ---- friends -----------------------------------------------------------------------------------
+@pytest.mark.reactor_timeout(60)
+@pytest_twisted.ensureDeferred
+async def test_friends_are_told_of_log_ins_games_and_log_outs_and_the_list_is_kept(
+        clocked: ClockedServer) -> None:
+    ann = await clocked.client()
+    await ann.login("Ann")
+    ann.send("/register pwann1")
+    await ann.expect("is registered now")
+    ann.send("/notify Bob")
+    assert "Bob is on your friends list now" in await ann.expect("finishes a game.\r\n")
+    ann.send("/notify bob")
+    assert "! [already-friend] Bob is on your friends list already." in \
+        await ann.expect("already.\r\n")
+    ann.send("/friends")
+    assert "  Bob: not online" in await ann.expect("not online\r\n")
+    game = WireGame(clocked, ["Bob", "Cid", "Dee", "Eli"])
+    await game.connect("Bob")
+    await ann.expect("Your friend Bob is online now.\r\n")
+    ann.send("/friends")
+    got = await ann.expect("in the Lobby\r\n")
+    assert "Your friends (1 of 1 online):\r\n  Bob: online, in the Lobby" in got
+    await game.setup({"target": "50"})
+    await ann.expect("Your friend Bob starts a game at table 1.\r\n")
+    ann.send("/friends")
+    assert "  Bob: playing at table 1" in await ann.expect("table 1\r\n")
+    await game.play(random.Random(12))
+    assert game.table.state == "finished"
+    await ann.expect("Your friend Bob has finished the game at table 1.\r\n")
+    await quit_player(game, "Bob")
+    await ann.expect("Your friend Bob has logged out.\r\n")
+    # a registered user's list is kept (in the database): after logging in again too
+    ann.send("/quit")
+    await within(ann.lost)
+    rows = await within(query(clocked, "SELECT owner_key, friend_name FROM friends"))
+    assert rows == [("ann", "Bob")]
+    again = await clocked.client()
+    await again.login("Ann", "pwann1")
+    again.send("/friends")
+    assert "  Bob: not online" in await again.expect("not online\r\n")
+    again.send("/unnotify Bob")
+    await again.expect("Bob is off your friends list.\r\n")
+    assert await within(query(clocked, "SELECT * FROM friends")) == []
