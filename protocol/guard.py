@@ -497,9 +497,9 @@ class Guard:
             counters: list[dict[Any, tuple[int, float]]] = [self._pair_failures]
             if not known:
                 counters.append(self._account_failures)
-            for counter, k in zip(counters, ((key, group), key)):
-                count, _ = counter.get(k, (0, now))
-                counter[k] = (count + 1, now)
+            for counter, ckey in zip(counters, ((key, group), key)):
+                count, _ = counter.get(ckey, (0, now))
+                counter[ckey] = (count + 1, now)
                 if len(counter) > 100000:
                     self._forget_failures(counter, now)
         return Attempt(self, kind, key, now, addr_window, conn_window, group, known)
@@ -526,11 +526,13 @@ class Guard:
             del counter[k]
 
     def _account_failed(self, key: str, group: str, known: bool, now: float) -> None:
-        for counter, k in ((self._pair_failures, (key, group)), (self._account_failures, key)):
+        pairs: tuple[tuple[dict[Any, tuple[int, float]], Any], ...] = (
+            (self._pair_failures, (key, group)), (self._account_failures, key))
+        for counter, ckey in pairs:
             if counter is self._account_failures and known:
                 continue
-            count, _ = counter.get(k, (1, now))
-            counter[k] = (count, now)   # counted at the start; the delay from now
+            count, _ = counter.get(ckey, (1, now))
+            counter[ckey] = (count, now)   # counted at the start; the delay from now
 
     def _account_succeeded(self, key: str, group: str) -> None:
         self._pair_failures.pop((key, group), None)

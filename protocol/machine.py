@@ -229,12 +229,14 @@ class MachineMode(TelnetLineProtocol):
             return True
         obj: dict[str, Any] | None = None
         if (self.gmcp_enabled and event.type.startswith(("table-", "game-"))
-                and not event.is_error):      # (error codes such as game-running stay lines)
+                and not event.is_error        # (error codes such as game-running stay lines)
+                and self.gmcp_wants("Tichu")):
             obj = render_json(event, ctx.lang)
             self.sendGMCP("Tichu.State" if obj["type"] == "state" else "Tichu.Event", obj)
             if not is_table_event(event.type) and obj["type"] != "state":
                 obj = None
-        if self.gmcp_enabled and event.type.startswith("friend"):   # friends: Tichu.Friend
+        if self.gmcp_enabled and event.type.startswith("friend") \
+                and self.gmcp_wants("Tichu"):                          # friends: Tichu.Friend
             self.sendGMCP("Tichu.Friend", render_json(event, ctx.lang))
         if not self.json_mode:
             return False
@@ -461,8 +463,21 @@ class MachineMode(TelnetLineProtocol):
                             "table": info["table"]})
 
     # ---- GMCP from the client ------------------------------------------------------------------
+    def gmcp_wants(self, package: str) -> bool:
+        """Whether GMCP messages of `package` (`Tichu`) go to this client: to a client that
+        never sent Core.Supports all of them (as before issue 27), else only the packages it
+        listed (`Tichu` or `Tichu.State`...; names compared without case)."""
+        supports = self.gmcp_supports
+        if supports is None:
+            return True
+        wanted = package.lower()
+        return any(p.lower() == wanted or p.lower().startswith(wanted + ".") for p in supports)
+
     def gmcpReceived(self, package: str, data: object) -> None:
         name = package.lower()
+        if name == "core.ping":
+            self.sendGMCP("Core.Ping")   # the answer a MUD client measures its latency with
+            return
         if name == "core.hello" and isinstance(data, dict):
             # a few short fields (client, version) are kept; nothing else of it is used
             self.gmcp_client = {str(k)[:32]: (v[:100] if isinstance(v, str) else v)

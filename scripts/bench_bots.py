@@ -156,12 +156,13 @@ def _probe_process(port: int, probes: int, interval: float, ready: Any, stop: An
         name = f"Probe{k}"
         probe = TableBot(conn, name, Stats(), random.Random(k))
         await probe.login()
-        lines = {"who": "/who", "say": f"probe {k} says hello", "tell": f";{name} p"}
         n = k
         ready.release()
         while not stop.is_set():
             kind = PROBE_COMMANDS[n % len(PROBE_COMMANDS)]
             n += 1
+            # each line differs: a line repeated in a row is not sent (the speech budget)
+            lines = {"who": "/who", "say": f"probe {k} says hello {n}", "tell": f";{name} p {n}"}
             start = time.monotonic()
             reply = await probe.command(lines[kind], timeout=120)
             took = time.monotonic() - start

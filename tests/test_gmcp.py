@@ -93,7 +93,7 @@ def test_unknown_gmcp_is_ignored_silently(lobby: FakeLobby) -> None:
     c.send("Anna")
     c.send("")                      # "Anna" is not a registered name: Enter confirms
     c.raw()
-    c.send(gmcp("Char.Vitals", {"hp": 3}) + gmcp("Nonsense") + gmcp("Core.Ping")
+    c.send(gmcp("Char.Vitals", {"hp": 3}) + gmcp("Nonsense")
            + bytes((IAC, SB, GMCP)) + b"Broken {not json" + bytes((IAC, SE)))
     assert c.raw() == b""
     c.send("/who")
@@ -292,3 +292,33 @@ def test_a_gmcp_client_gets_its_friends_news_as_tichu_friend(lobby: FakeLobby) -
                     "text": "Dein Freund Bert ist jetzt online."}
     VALIDATOR.validate(data)
     assert b"Dein Freund Bert ist jetzt online.\r\n" in got           # and the text line
+
+
+def test_core_ping_is_answered(lobby: FakeLobby) -> None:
+    """Issue 27: Core.Ping gets Core.Ping back (a MUD client's latency measure)."""
+    c = lobby.connect()
+    c.raw()
+    c.send(bytes((IAC, DO, GMCP)))
+    c.send(gmcp("Core.Ping"))
+    assert messages(c.raw()) == [("Core.Ping", None)]
+    c.send(gmcp("core.ping", 120))               # with the client's last latency, any case
+    assert messages(c.raw()) == [("Core.Ping", None)]
+
+
+def test_tichu_packages_only_to_clients_that_listed_them(lobby: FakeLobby) -> None:
+    """Issue 27: a client that sent Core.Supports without Tichu gets no Tichu.* (Room.Info
+    still); one that never sent Core.Supports gets everything, as before (the first test)."""
+    c = lobby.connect()
+    c.raw()
+    c.send(bytes((IAC, DO, GMCP)))
+    c.send(gmcp("Core.Supports.Set", ["Room 1", "Char 1"]))
+    c.send("Anna")
+    c.send("")
+    c.raw()
+    c.send("/newroom")
+    got = messages(c.raw() + play_bot_game(lobby, c))
+    assert ("Room.Info", {"num": 1, "name": "Table 1 room", "table": 1}) in got
+    assert not [p for p, _ in got if p.startswith("Tichu")]
+    c.send(gmcp("Core.Supports.Add", ["Tichu 1"]))
+    c.send("/look")
+    assert any(p == "Tichu.State" for p, _ in messages(c.raw()))

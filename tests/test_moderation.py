@@ -349,7 +349,7 @@ def test_passwords_never_appear_in_the_log(clock: task.Clock, logged: Any) -> No
 
 @pytest.mark.slow   # a server process started and stopped (or killed): seconds of wall time
 def test_shutdown_command_makes_the_server_process_exit_cleanly(tmp_path: Path) -> None:
-    """``tichu-lobby admin create Boss`` offline, then ``tichu-lobby --admin Boss``: Boss logs in,
+    """``tichu-lobby admin create Boss --role admin`` offline, then ``tichu-lobby --admin Boss``: Boss logs in,
     /shutdown 1 -> the process exits with 0."""
     import os
     import re
@@ -359,8 +359,8 @@ def test_shutdown_command_makes_the_server_process_exit_cleanly(tmp_path: Path) 
     env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parent.parent))
     (tmp_path / "pw").write_text("sesame1\n")
     made = subprocess.run([sys.executable, "-m", "protocol", "admin", "--db",
-                           str(tmp_path / "s.sqlite3"), "create", "Boss", "--password-file",
-                           str(tmp_path / "pw")], capture_output=True, text=True, env=env,
+                           str(tmp_path / "s.sqlite3"), "create", "Boss", "--role", "admin",
+                           "--password-file", str(tmp_path / "pw")], capture_output=True, text=True, env=env,
                           cwd=tmp_path, timeout=60)
     assert made.returncode == 0 and "created the account Boss (admin)" in made.stdout, made
     proc = subprocess.Popen(
