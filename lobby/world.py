@@ -44,7 +44,7 @@ from lobby.accounts import name_key
 from lobby.addresses import address_group
 from lobby.events import Event, Listener
 from lobby.log_budget import LogBudget
-from lobby.messages import LobbyError, text
+from lobby.messages import LobbyError, Msg
 from lobby.recording import Deliver, Recorder
 from lobby.timer_wheel import TimerWheel
 
@@ -60,6 +60,13 @@ GAMES = ("tichu",)
 
 #: tables per /listroom page (a screenful); /listroom 2 shows the next ones
 LISTROOM_PAGE = 10   # two lines a table: a page fits a 24-row screen
+
+
+def room_name(number: int) -> Msg:
+    """A room's name: data (the room's number, in the catalog's words ``room-lobby`` and
+    ``room-table``), a ``str`` of its English words for machine mode and logs, and rendered in
+    the reader's language wherever a message names it."""
+    return Msg("room-lobby") if number == LOBBY else Msg("room-table", number=number)
 
 log = Logger(namespace="lobby.world")
 
@@ -259,7 +266,9 @@ class World:
         #: how many tables a user and an address may take part in (everything off by default)
         self.table_limits = table_limits if table_limits is not None else TableLimits()
         self.users: dict[str, User] = {}
-        self.rooms: dict[int, Room] = {LOBBY: Room(LOBBY, text("room-lobby"))}
+        self.rooms: dict[int, Room] = {LOBBY: Room(LOBBY, room_name(LOBBY))}
+        #: name key -> the language a guest away from a held seat had chosen (keep_guest_language)
+        self._guest_languages: dict[str, str] = {}
         self.tables: dict[int, "TableActor"] = {}  # by number (the room has the same number)
         self._rng = rng if rng is not None else random.Random()
         #: called with every new TableActor before anybody enters it (tests: bot_delay, deals)
@@ -435,6 +444,19 @@ class World:
                     out.append(held)
         return out
 
+    def keep_guest_language(self, name: str, lang: str) -> None:
+        """A guest who holds a seat in a running game goes away having chosen ``lang`` (/set
+        lang): it waits for them, and the seat's key brings it back (``guest_language``). Kept
+        only while a running game holds a seat for the name."""
+        self._guest_languages = {key: value for key, value in self._guest_languages.items()
+                                 if self.guest_seats(key)}
+        if self.guest_seats(name):
+            self._guest_languages[name_key(name)] = lang
+
+    def guest_language(self, name: str) -> str | None:
+        """The language the guest ``name`` had chosen when they went away (None: none)."""
+        return self._guest_languages.pop(name_key(name), None)
+
     def keyless_namesake(self, user: User, key: str | None = None) -> bool:
         """Whether ``user`` is a guest online under the name of a held guest seat without its
         key (they logged in after the grace time and may not enter that table), so that the
@@ -535,7 +557,7 @@ class World:
         self._index.add_table(table, self._origins[number].values())
         if self.on_new_table is not None:
             self.on_new_table(table)
-        room = Room(number, text("room-table", number=number), table)
+        room = Room(number, room_name(number), table)
         self.rooms[number] = room
         self.tables[number] = table
         log.info("{user} opens table {table}", user=user.name, table=number)
@@ -755,7 +777,7 @@ class World:
         number = table.number
         self._origins[number] = {name_key(n): a for n, a in (addresses or {}).items()}
         self._index.add_table(table, self._origins[number].values())
-        room = Room(number, text("room-table", number=number), table)
+        room = Room(number, room_name(number), table)
         self.rooms[number] = room
         self.tables[number] = table
         self._maybe_close(number)                      # nobody online yet: the abandon timer

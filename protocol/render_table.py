@@ -149,8 +149,9 @@ def _render_view(event: Event, lang: str, color: bool, show_score: bool = True,
                         seating=" | ".join(f"{i + 1} {n or '-'}" for i, n in enumerate(shown)))
         lines = [text("table-view", lang, table=d.get("table"), state=state_word(state, lang)),
                  fit_names(names, seats_line, width)]
-        if state == "waiting":
-            lines.append(text("view-waiting", lang))
+        if state == "waiting":      # how to fill the table, or (full) how to start it
+            full = len(names) >= 4 and all(names[:4])
+            lines.append(text("view-waiting-full" if full else "view-waiting", lang))
         return lines
     lines = list(_table_lines(d, game, names, lang, color, show_score or state == "finished",
                               width))
@@ -539,7 +540,7 @@ def _dragon_given(event: Event, lang: str, color: bool) -> list[str]:
 def _trick_taken(event: Event, lang: str, color: bool) -> list[str]:
     d = event.data
     names = d.get("names") or []
-    if "lead" in d and "winner" not in d:                      # the Dog
+    if d.get("lead") is not None:            # the Dog (its trick is taken at once, by its player)
         return [text("game-dog", lang, name=_name(names, d.get("lead"), lang))]
     return []                                  # "wins the trick" / the Dragon gift said it
 

@@ -404,6 +404,8 @@ class Session(MachineMode, MudOptions):
         if self._guard is not None:
             self._guard.connection_lost()
         user, self.user = self.user, None
+        if user is not None and not user.registered and "lang" in self.settings:
+            self.world.keep_guest_language(user.name, self.settings["lang"])
         if user is not None and self.world.logout(user, self):
             if self._log_allowed("disconnect"):
                 log.info("{user} logged out", user=user.name)
@@ -757,6 +759,9 @@ class Session(MachineMode, MudOptions):
         attempt = self.password_attempt(name, "login")
         if any(h.proved for h in self.world.guest_seats(name, key)):
             attempt.succeeded()
+            lang = self.world.guest_language(name)
+            if lang in LANGUAGES and "lang" not in self.settings:   # the language they had chosen
+                self.settings["lang"] = lang
             self._enter(name, registered=False, key=key)
             return
         attempt.failed()
