@@ -78,7 +78,7 @@ from lobby.bots.player import (
 )
 from lobby.bots.strategy import command_action, make_strategy
 from lobby.events import Event, error_event, game_event
-from lobby.messages import LobbyError
+from lobby.messages import LobbyError, Msg
 from lobby.numbers import ascii_int
 from lobby.recording import Deliver, TableRecorder
 from lobby.seats import HeldSeat, SeatPolicy, hash_key, key_matches, new_key
@@ -121,6 +121,8 @@ BOT_DELAY = 0.5
 BOT_TAKEOVER_STRATEGY = "heuristic"
 PLAYING = "playing"
 FINISHED = "finished"
+#: the ceiling of /option grace at a table on its own (the world sets the server's --max-grace)
+MAX_GRACE = 86400.0
 
 @dataclass
 class _RemoveVote:
@@ -169,6 +171,8 @@ class TableActor:
         self._deliver = deliver
         self.host = host
         self.options = TableOptions()
+        #: the highest grace time /option grace may set here (the server's --max-grace)
+        self.max_grace: float = MAX_GRACE
         self.state = WAITING
         self.seats: list[str | None] = [None] * 4   # before the start: chosen seats, index 0..3
         self.join_order: list[str] = []
@@ -417,6 +421,13 @@ class TableActor:
         guest = held in self.seat_keys
         proved = guest and key is not None and key_matches(key, self.seat_keys[held])
         return HeldSeat(self.number, held, guest, reserved, proved)
+
+    def waits_for_vanished(self, name: str) -> bool:
+        """Whether the running game waits for a human player other than ``name`` who vanished
+        (the seat limit does not count such a table for ``name``: lobby/world.py may_sit)."""
+        return self.state == PLAYING and any(
+            n in self.gone and n not in self.bots and name_key(n) != name_key(name)
+            for n in self.players)
 
     def away_for(self, name: str) -> float:
         """Seconds ``name`` has been away from the running game in all (every absence since
@@ -974,9 +985,15 @@ class TableActor:
         option, value = find_option(name, args.get("value"))
         self._require_waiting()
         self._may_manage(user)
-        if option.host_only and user != self.host:     # /option seed: it deals every hand
+        # /option seed deals every hand; grace, timer, target ... decide how long the others
+        # can be kept waiting: the host's (issue 24: the host is in charge of a waiting table)
+        if (option.host_only or option.keeps_waiting and self.host is not None) \
+                and user != self.host:
             raise LobbyError("host-only-option", option=option.name, host=self.host or "-")
         new = option.parse(value, getattr(self.options, option.attr))
+        if option.attr == "grace" and new > self.max_grace:      # the server's ceiling
+            raise LobbyError("bad-option-value", name=option.name, value=value or "",
+                             expected=Msg(option.expects_key, high=f"{self.max_grace:g}"))
         # a turnier always plays its 9 rounds: `round X` would be ignored, so it is refused
         if (option.attr == "max_rounds" and new is not None and self.options.turnier) or (
                 option.attr == "turnier" and new and self.options.max_rounds is not None):

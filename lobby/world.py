@@ -127,6 +127,8 @@ class TableLimits:
     #: seconds a running table none of whose human players is online is kept (at least its
     #: grace time; 0 and grace 0: closed at once)
     abandon_after: float = 3600.0
+    #: the highest grace time /option grace may set (seconds a vanished player's seat waits)
+    max_grace: float = 86400.0
 
     def limits_address(self, address: str | None) -> bool:
         """Whether the per-address limit applies to ``address``."""
@@ -531,6 +533,7 @@ class World:
         table = TableActor(number, self.clock, self.table_deliver(number), host=user.name,
                            seat_policy=self, recorder=self.recorder, bot_pool=self.bot_pool,
                            wheel=self.wheel)
+        table.max_grace = self.table_limits.max_grace
         self._origins[number] = {user.key: _address(user)}
         self._index.add_table(table, self._origins[number].values())
         if self.on_new_table is not None:
@@ -627,7 +630,10 @@ class World:
             return False
         limits = self.table_limits
         if limits.seats_per_user:
-            seats = self._tables_of(user, table, seated_only=True)
+            # a game that waits for another player who vanished does not hold its players:
+            # they may sit down elsewhere meanwhile (docs/protocol.md, "Grace time")
+            seats = [n for n in self._tables_of(user, table, seated_only=True)
+                     if not self.tables[n].waits_for_vanished(user.name)]
             if len(seats) >= limits.seats_per_user:
                 raise LobbyError("seat-limit", limit=limits.seats_per_user,
                                  tables=", ".join(map(str, seats)))

@@ -420,3 +420,59 @@ async def test_friends_are_told_of_log_ins_games_and_log_outs_and_the_list_is_ke
     again.send("/unnotify Bob")
     await again.expect("Bob is off your friends list.\r\n")
     assert await within(query(clocked, "SELECT * FROM friends")) == []
+
+
+# ---- options that keep the others waiting (outside attack, F1) ---------------------------------
+class LimitedServer(ClockedServer):
+    """A ClockedServer with one seat per user and a grace time of at most 600 s."""
+
+    def __init__(self, db: Path) -> None:
+        super().__init__(db)
+        from protocol.guard import Limits
+        self.server_options = dict(self.server_options,
+                                   limits=Limits(max_seats_per_user=1, max_grace=600.0))
+
+
+@pytest_twisted.async_yield_fixture
+async def limited(tmp_path: Path) -> AsyncIterator[LimitedServer]:
+    running = LimitedServer(tmp_path / "lobby.sqlite3")
+    await running.start()
+    yield running
+    await running.stop()
+
+
+@pytest.mark.reactor_timeout(60)
+@pytest_twisted.ensureDeferred
+async def test_a_seated_guest_cannot_set_a_long_grace_nor_keep_the_host_from_playing_elsewhere(
+        limited: LimitedServer) -> None:
+    game = WireGame(limited, ["Anna", "Bert", "Cleo", "Griefz"])
+    await game.setup({}, start=False)
+    table = game.table
+    for option in ("grace 86400", "timer 3600", "target 100000", "round 1000", "bombwindow 60"):
+        answer = await game.command("Griefz", f"/option {option}")
+        name = option.split()[0]
+        assert f"! [host-only-option] Only the host, Anna, may set the option {name}." in \
+            answer, answer
+    assert table.options.grace == 120 and table.options.target == 1000
+    # other options keep their meaning: any seated player sets them without option host
+    answer = await game.command("Griefz", "/option drawseat on")
+    assert not any(ERROR_LINE.match(l) for l in answer), answer
+    # the host's grace has the server's ceiling (--max-grace)
+    answer = await game.command("Anna", "/option grace 86400")
+    assert any(l.startswith("! [bad-option-value]") and "600" in l for l in answer), answer
+    await game.say("Anna", "/option grace 600", "sets grace to ")
+    await game.say("Anna", "/start", "the game starts")
+    await game.settle()
+    c = game.clients.pop("Griefz")
+    c.transport.loseConnection()                       # the griefer drops the connection
+    await within(c.lost)
+    await game.settle()
+    assert "Griefz" in table.gone
+    answer = await game.command("Anna", "/remove Griefz")
+    assert "[remove-too-early]" in answer[0] and "in 10" in answer[0], answer
+    # the game waits for a vanished player: Anna may play elsewhere meanwhile
+    assert table.waits_for_vanished("Anna") and not table.waits_for_vanished("Griefz")
+    await game.say("Anna", "/newroom tichu", "You open table ")
+    answer = await game.command("Anna", "/join")
+    assert not any(ERROR_LINE.match(l) for l in answer), answer
+    assert "Anna" in limited.server.world.online("Anna").room.table.seats
