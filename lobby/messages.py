@@ -711,7 +711,7 @@ HELP_TEXTS: dict[str, str] = {
     "cmd-option": "Set a table option before the start; /option help lists them.",
     "cmd-option-help": (
         "/option help lists the options with their current values. Before the start the host "
-        "(or, without the option host, any seated player) sets them; round, turnier, target, "
+        "(or, without the option host, any seated player) sets them; round X, turnier, target N, "
         "bombwindow, grace and timer, which decide how long the others can be kept waiting, and "
         "seed only the host. A flag without VALUE toggles; on/off set it. The options:"),
     "cmd-pass": "Pass (do not play on the current trick).",

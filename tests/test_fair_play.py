@@ -476,3 +476,44 @@ async def test_a_seated_guest_cannot_set_a_long_grace_nor_keep_the_host_from_pla
     answer = await game.command("Anna", "/join")
     assert not any(ERROR_LINE.match(l) for l in answer), answer
     assert "Anna" in limited.server.world.online("Anna").room.table.seats
+
+
+# ---- vanish-and-return in a loop (outside attack F7) -------------------------------------------
+@pytest.mark.reactor_timeout(90)
+@pytest_twisted.ensureDeferred
+async def test_vanish_and_return_in_a_loop_is_told_once_and_the_grace_still_adds_up(
+        clocked: ClockedServer) -> None:
+    game = await registered_game(clocked, {"grace": "30"})
+    table = game.table
+    anna = game.clients["Anna"]
+    mark = len(anna.lines)
+    for _ in range(20):                              # 20 cycles, 1 s away each
+        c = game.clients.pop("Dirk")
+        c.transport.loseConnection()
+        await within(c.lost)
+        await game.settle()
+        clocked.clock.advance(1)
+        client = await clocked.client()
+        await client.login("Dirk", "pwdirk1")
+        game.clients["Dirk"] = client
+        await game.settle()
+        assert "Dirk" not in table.gone
+    about_dirk = [l for l in anna.since(mark) if "Dirk" in l and "is in the" not in l]
+    # the first two cycles are told, the other 18 not (the vanished line wraps: 2 lines)
+    assert len([l for l in about_dirk if "has vanished" in l]) == 2, about_dirk
+    assert len([l for l in about_dirk if "is back" in l]) == 2, about_dirk
+    assert len(about_dirk) <= 6, about_dirk
+    # he goes for good: told when the quiet time is over, and the grace time counted it all
+    c = game.clients.pop("Dirk")
+    c.transport.loseConnection()
+    await within(c.lost)
+    await game.settle()
+    assert 20 <= table.away_for("Dirk") < 21
+    answer = await game.command("Anna", "/remove Dirk")
+    assert "[remove-too-early]" in answer[0], answer
+    mark = len(anna.lines)
+    clocked.clock.advance(table.presence_quiet)
+    await game.settle()
+    assert len([l for l in anna.since(mark) if "Dirk has vanished" in l]) == 1
+    answer = await game.command("Anna", "/remove Dirk")
+    assert not any(ERROR_LINE.match(l) for l in answer), answer
