@@ -25,7 +25,8 @@ from lobby.messages import LobbyError, Msg, text
 from lobby.tichu import MatchOptions
 
 __all__ = ["RATED_TIMER", "OptionSpec", "OPTIONS", "TableOptions", "find", "changed", "defaults",
-           "options_from_saved", "about", "help_params", "help_lines", "options_markdown", "ON_WORDS", "OFF_WORDS"]
+           "options_from_saved", "about", "help_params", "help_lines", "options_markdown",
+           "ON_WORDS", "OFF_WORDS"]
 
 ON_WORDS = frozenset({"on", "1", "yes", "ja", "true", "an"})
 OFF_WORDS = frozenset({"off", "0", "no", "nein", "false", "aus", "none"})
