@@ -5,7 +5,8 @@ The English templates are dict literals in lobby/messages.py (``ERRORS``, ``INFO
 becomes one message of the template lobby/locales/messages.pot with the key as ``msgctxt`` and
 the English as ``msgid``, and translator comments (``#.``) made of
 
-- the source's own comments: the section's comment above the entry, and a comment on the entry;
+- the source's own comments: the section's comment (``# text`` above the section's first entry),
+  the entry's own (``#. text`` lines right above it) and a comment on the entry's lines;
 - every placeholder with an example value, and the English filled with those values;
 - for a plural field ``{n!p:...}``, a reminder to give one form per Plural-Forms entry.
 
@@ -108,11 +109,15 @@ def comments_for(template: str, source_comments: list[str]) -> list[str]:
 
 
 def _comments_by_line(source: str) -> dict[int, str]:
+    """Comment texts by line; a translator comment for the next entry only (``#. text``) keeps
+    its ``.`` mark."""
     found: dict[int, str] = {}
     try:
         for token in tokenize.generate_tokens(io.StringIO(source).readline):
             if token.type == tokenize.COMMENT:
-                found[token.start[0]] = token.string.lstrip("#").strip()
+                body = token.string[1:]
+                found[token.start[0]] = ("." + body[1:].strip()) if body.startswith(".") \
+                    else body.strip()
     except (tokenize.TokenError, SyntaxError):
         pass
     return found
@@ -142,13 +147,14 @@ def entries(source: str) -> Iterator[tuple[int, str, str, list[str]]]:
             block = [comments[n] for n in range(previous_end + 1, key.lineno)
                      if n in comments and lines[n - 1].lstrip().startswith("#")]
             block = [c for c in block if c and not c.startswith("----")]
-            if block:
-                section = block
+            mine = [c[1:] for c in block if c.startswith(".")]     # "#. ": this entry's own
+            if len(mine) < len(block):                               # "# ": a new section
+                section = [c for c in block if not c.startswith(".")]
             end = item.end_lineno or key.lineno
             own = [comments[n] for n in range(key.lineno, end + 1)
                    if n in comments and not lines[n - 1].lstrip().startswith("#")]
             previous_end = end
-            yield key.lineno, key.value, item.value, [*section, *own]
+            yield key.lineno, key.value, item.value, [*section, *mine, *own]
 
 
 def extract(fileobj: IO[bytes], keywords: Collection[str], comment_tags: Collection[str],

@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Mapping
 
-from lobby.messages import LobbyError
+from lobby.messages import LobbyError, Usage
 
 __all__ = ["Arg", "CommandKeys", "parse_spec", "bind", "keyed", "usage"]
 
@@ -54,9 +54,10 @@ def parse_spec(spec: str) -> tuple[Arg, ...]:
     return tuple(args)
 
 
-def usage(name: str, args: tuple[Arg, ...]) -> str:
-    """``/name ARG [ARG]...`` as /help and the ``bad-arguments`` error show it."""
-    return " ".join(["/" + name, *(str(a) for a in args)])
+def usage(name: str, args: tuple[Arg, ...]) -> Usage:
+    """``/name ARG [ARG]...`` as /help and the ``bad-arguments`` error show it (its placeholders
+    in the reader's language: lobby.messages.Usage)."""
+    return Usage(" ".join(["/" + name, *(str(a) for a in args)]))
 
 
 def bind(args: tuple[Arg, ...], rest: str, usage_text: str) -> dict[str, str]:

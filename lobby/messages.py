@@ -8,6 +8,7 @@ Add entries to the section of your layer; never rename a key that has shipped.
 """
 from __future__ import annotations
 
+import re
 import string
 from typing import Any
 
@@ -148,6 +149,12 @@ ERRORS: dict[str, str] = {
     "flooding": "You are sending lines too fast (more than {rate} a second); lines are dropped "
                 "until you slow down.",
     "flood-disconnect": "Too many lines too fast; closing the connection.",
+    "guest-bot-level": (
+        "Guests may give an expert bot at most {seconds} seconds per decision (expert:{seconds});"
+        " register (/register) for more."),
+    "expert-tables": (
+        "You take part in {limit} {limit!p:table|tables} with expert bots already ({tables}); "
+        "the bot workers are shared."),
     "too-many-marks": (
         "More than {limit} combining marks on one character; the message was not sent."),
     "speech-budget": (
@@ -195,8 +202,8 @@ INFO: dict[str, str] = {
     # connection and login (protocol/session.py)
     "greeting": "Welcome to the Tichu lobby. Log in with your name, or type guest.",
     "greeting-machine": "Programs: %json VERSION switches to machine mode (protocols {versions}).",
-    # how to switch to this language, in its own words; the greeting shows every language's
-    # line (lobby.messages.language_lines), so each catalog says it for itself only
+    #. how to switch to this language, in its own words; the greeting shows every language's
+    #. line (lobby.messages.language_lines), so each catalog says it for itself only
     "greeting-language": "In English: /set lang {code}",
     "motd": "{text}",
     "login-prompt": "login: ",
@@ -261,18 +268,47 @@ INFO: dict[str, str] = {
     "game-waiting-for-you": "Your game at table {table} goes on without you: /room {table} "
                             "takes you back.",
     "setting": "{name} is {value} now.",
-    # {choices}: the codes of the languages, such as de|en|fr|es|da
+    #. {choices}: the codes of the languages, such as de|en|fr|es|da
     "setting-lang": "Language: {language}. /set lang {choices} switches.",
-    # the name of this catalog's language in itself (lobby.messages.language_name): English,
-    # Deutsch, Français
+    #. the name of this catalog's language in itself (lobby.messages.language_name): English,
+    #. Deutsch, Français
     "language-name": "English",
+    # the words a person may type for on and for off (/set color on, /option drawseat off), each
+    # |-separated, lower-case; the English ones are accepted in every language too
+    "words-on": "on|yes",
+    "words-off": "off|no",
+    # the placeholders of usage lines (/play CARDS, /join [SEAT]: lobby.messages.Usage), one
+    # upper-case word each, as the reader types nothing but sees what to put there
+    "arg-CARDS": "CARDS",
+    "arg-COMMAND": "COMMAND",
+    "arg-DURATION": "DURATION",
+    "arg-GAME": "GAME",
+    "arg-LIST": "LIST",
+    "arg-NAME": "NAME",
+    "arg-NEW": "NEW",
+    "arg-NEXT": "NEXT",
+    "arg-NUMBER": "NUMBER",
+    "arg-OLD": "OLD",
+    "arg-PAGE": "PAGE",
+    "arg-PARTNER": "PARTNER",
+    "arg-PASSWORD": "PASSWORD",
+    "arg-PREVIOUS": "PREVIOUS",
+    "arg-RANK": "RANK",
+    "arg-REASON": "REASON",
+    "arg-ROLE": "ROLE",
+    "arg-ROUND": "ROUND",
+    "arg-SEAT": "SEAT",
+    "arg-SECONDS": "SECONDS",
+    "arg-TEXT": "TEXT",
+    "arg-TO": "TO",
+    "arg-VALUE": "VALUE",
     # the rooms' names (lobby/world.py names them in English for the machine mode's data)
     "room-lobby": "Lobby",
     "room-table": "Table {number} room",
     "iset": "Interface setting {name} is {value} now.",
     # help (protocol/commands.py)
     "help": "Commands (the / is optional, unique prefixes work; plain text is speech to your room, "
-            ";NAME text whispers):",
+            ";NAME text or @NAME text whispers):",
     "help-group": "{group}: {commands}",
     "help-group-lobby": "Lobby",
     "help-group-chat": "Chat",
@@ -364,7 +400,11 @@ INFO: dict[str, str] = {
     "table-state-playing": "playing",
     "table-state-finished": "finished",
     "view-seats": "Seats: {seating}",
-    "view-waiting": "/join [SEAT] sits down; /start when four sit; /option help lists options.",
+    #. a waiting table with a free seat: how to fill it; seats 1 and 3 play against 2 and 4
+    "view-waiting": "/join [SEAT] or /addbot fills a seat (1+3 against 2+4); /start when four "
+                    "sit.",
+    #. a waiting table whose four seats are taken
+    "view-waiting-full": "All four seats are taken: /start begins the game.",
     "view-players": "{players}",
     "view-player-out": "out {place}",
     "view-call-tichu": "T!",
@@ -405,7 +445,7 @@ INFO: dict[str, str] = {
     "game-deal-all": "Your cards: {cards}",
     "game-deal-rest": "Your last 6 cards: {cards}",
     "game-grand": "{name} calls GRAND TICHU!",
-    "game-grand-no": "{name} calls no Grand Tichu.",
+    "game-grand-no": "{name} does not call Grand Tichu.",
     "game-tichu": "{name} calls TICHU!",
     "game-exchange-phase": "Exchange: everyone gives three cards.",
     "game-exchange-given": "{name} has given three cards.",
@@ -544,6 +584,8 @@ INFO: dict[str, str] = {
     "role-set": "{name} has the role {role} now.",
     "role-changed": "{by} gave you the role {role}.",
     "kick-done": "{name} was kicked.",
+    "table-closed-by": "Table {table} was closed by {by}: {reason}",
+    "closetable-done": "Table {table} is closed.",
     "kicked": "You were kicked by {by}: {reason}",
     "ban-done": "{name} is banned until {until}.",
     "banned-now": "You were banned by {by} until {until}: {reason}",
@@ -570,141 +612,112 @@ HELP_TEXTS: dict[str, str] = {
         "Votes for removing the vanished player named by the running /remove proposal."),
     "cmd-add": "Add NAME to a list of yours: /add mute NAME.",
     "cmd-add-help": (
-        "/add mute NAME puts NAME on your mute (ignore) list, as on BSW: you no longer see "
-        "what NAME\n"
-        "says in rooms nor NAME's tells, and a tell of NAME to you looks sent to NAME. The "
-        "list of a\n"
-        "registered name is stored; a guest's list lasts while the guest is online."),
+        "/add mute NAME puts NAME on your mute (ignore) list, as on BSW: you no longer see what "
+        "NAME says in rooms nor NAME's tells, and a tell of NAME to you looks sent to NAME. The "
+        "list of a registered name is stored; a guest's list lasts while the guest is online."),
     "cmd-addbot": (
         "Seat a bot (heuristic unless named) in SEAT or the first free seat, before the start."),
     "cmd-addbot-help": (
-        "Seat a bot (heuristic unless named) in SEAT or the first free seat, before the start; "
-        "the\n"
-        "host or any seated player. expert searches 0.5 s per decision, expert:SECONDS as long "
-        "as\n"
-        "you give it (0.05 to 10)."),
+        "Seat a bot (heuristic unless named) in SEAT or the first free seat, before the start; the "
+        "host or any seated player. expert searches {default!t} per decision, expert:SECONDS "
+        "as long as you give it ({low} to {high})."),
     "cmd-announce": "Moderators: say TEXT to everybody online.",
     "cmd-announce-help": (
         "Moderators and admins: one line to everybody online, wherever they are. Logged."),
     "cmd-ban": "Moderators: keep NAME out.",
     "cmd-ban-help": (
-        "Moderators and admins: NAME can no longer log in, for DURATION (90s, 30m, 2h, 7d, 1w, "
-        "a bare\n"
-        "number means minutes) or, without one (or with perm), until /unban NAME; NAME is "
-        "disconnected\n"
-        "if online. A guest online now also brings its address into the ban: no guest logs in\n"
-        "from there for that time (registered names still do); /banlist shows it. The ban is\n"
-        "stored. A moderator cannot ban a moderator or an admin. Logged."),
+        "Moderators and admins: NAME can no longer log in, for DURATION (90s, 30m, 2h, 7d, 1w, a "
+        "bare number means minutes) or, without one (or with perm), until /unban NAME; NAME is "
+        "disconnected if online. A guest online now also brings its address into the ban: no guest "
+        "logs in from there for that time (registered names still do); /banlist shows it. The ban "
+        "is stored. A moderator cannot ban a moderator or an admin. Logged."),
     "cmd-banlist": "Moderators: list the bans.",
     "cmd-banlist-help": (
-        "Moderators and admins: every ban in force with its end, reason and who gave it; the ban\n"
-        "of a guest shows the address it came from (banned with the name: no guest logs in from\n"
+        "Moderators and admins: every ban in force with its end, reason and who gave it; the ban of"
+        " a guest shows the address it came from (banned with the name: no guest logs in from "
         "there)."),
     "cmd-bmute": "Moderators: silence NAME in public rooms (off: undo).",
     "cmd-bmute-help": (
-        "Moderators and admins: NAME may no longer speak in rooms (the lobby and the table "
-        "rooms);\n"
+        "Moderators and admins: NAME may no longer speak in rooms (the lobby and the table rooms); "
         "tells still work. /bmute NAME off lifts it. Stored; logged."),
     "cmd-bomb": "Bomb, also out of turn: /bomb S5 B5 G5 R5.",
     "cmd-bomb-help": (
-        "Plays a bomb (four of a kind, or a straight of five or more cards in one suit) at any "
-        "time\n"
-        "while a trick is on the table, also when it is not your turn."),
+        "Plays a bomb (four of a kind, or a straight of five or more cards in one suit) at any time"
+        " while a trick is on the table, also when it is not your turn."),
     "cmd-dragon": "Give away a trick won with the Dragon: /dragon left|right.",
     "cmd-dragon-help": (
-        "Who wins a trick with the Dragon gives it to an opponent: /dragon right (the next "
-        "player in\n"
-        "turn order) or /dragon left (the previous one); a seat number or a name works too. "
-        "With the\n"
-        "option dragon fixed it goes to the next opponent automatically."),
-    "cmd-finger": "Account facts, statistics and rating of NAME.",
+        "Who wins a trick with the Dragon gives it to an opponent: /dragon right (the next player "
+        "in turn order) or /dragon left (the previous one); a seat number or a name works too. With"
+        " the option dragon fixed it goes to the next opponent automatically."),
+    "cmd-finger": "Account facts, statistics and rating of NAME (or yours).",
     "cmd-finger-help": (
-        "Shows whether NAME is registered and since when, when NAME was last seen, and whether "
-        "NAME is\n"
-        "online now (and in which room); for a registered player also the statistics (games, "
-        "wins,\n"
-        "rounds, Tichu and Grand Tichu calls and successes, double victories) and the Team Elo "
-        "rating."),
+        "Shows whether NAME is registered and since when, when NAME was last seen, and whether NAME"
+        " is online now (and in which room); for a registered player also the statistics (games, "
+        "wins, rounds, Tichu and Grand Tichu calls and successes, double victories) and the Team "
+        "Elo rating. Without NAME: your own."),
     "cmd-grand": "Call Grand Tichu (after your first 8 cards).",
     "cmd-grand-help": (
-        "After the first 8 cards, before the last 6 are dealt, every player answers /grand "
-        "(call\n"
+        "After the first 8 cards, before the last 6 are dealt, every player answers /grand (call "
         "Grand Tichu: 200 points if you go out first, minus 200 otherwise) or /nogrand."),
     "cmd-help": "List the commands, or explain one.",
     "cmd-help-help": (
-        "Without an argument, lists the commands you may use, grouped (lobby, chat, tables, "
-        "play,\n"
-        "records, account, and moderation for moderators and admins). /help COMMAND shows the\n"
+        "Without an argument, lists the commands you may use, grouped (lobby, chat, tables, play, "
+        "records, account, and moderation for moderators and admins). /help COMMAND shows the "
         "command's usage, aliases and a longer explanation; unique prefixes work here too."),
     "cmd-history": "Your (or NAME's) recent games.",
     "cmd-history-help": (
-        "Lists the last ten finished games of NAME (without NAME: your own), newest first: the "
-        "game\n"
-        "number (for /replay), date, table, the two teams with the final score, the number of "
-        "rounds,\n"
-        "won or lost, and whether the game was unrated."),
+        "Lists the last ten finished games of NAME (without NAME: your own), newest first: the game"
+        " number (for /replay), date, table, the two teams with the final score, the number of "
+        "rounds, won or lost, and whether the game was unrated."),
     "cmd-iset": "Interface setting of this connection: /iset json 1|0, /iset protocol N.",
     "cmd-iset-help": (
-        "/iset json 1 switches this connection to machine mode: from then on every line the "
-        "server sends\n"
-        "is one JSON object with a type field, and a command line may start with #ID (1 to 32 "
-        "letters,\n"
-        "digits, - or _) that its reply repeats as \"id\". /iset json 0 switches back to text. A "
-        "first line\n"
-        "%json before the login does the same from the start. Never saved to the account; "
-        "docs/protocol.md\n"
-        "(\"Machine mode\") describes every object."
-        "\n/iset protocol N (or a first line %json N) chooses the version of the objects: without it 1."),
+        "/iset json 1 switches this connection to machine mode: from then on every line the server "
+        "sends is one JSON object with a type field, and a command line may start with #ID (1 to 32"
+        " letters, digits, - or _) that its reply repeats as \"id\". /iset json 0 switches back to "
+        "text. A first line %json before the login does the same from the start. Never saved to the"
+        " account; docs/protocol.md (\"Machine mode\") describes every object. /iset protocol N (or "
+        "a first line %json N) chooses the version of the objects: without it 1."),
     "cmd-join": "Take a seat at this table (first free, or seat 1..4).",
     "cmd-join-help": (
         "Sits you down in seat SEAT (1 to 4) or, without SEAT, the first free seat, before the "
-        "start.\n"
-        "Seats 1 and 3 play together against seats 2 and 4; play goes 1, 2, 3, 4. With the "
-        "option\n"
-        "tichujoin the first two to join are partners; with drawseat the seats are drawn at "
-        "the\n"
-        "start."),
+        "start. Seats 1 and 3 play together against seats 2 and 4; play goes 1, 2, 3, 4. With the "
+        "option tichujoin the first two to join are partners; with drawseat the seats are drawn at "
+        "the start."),
     "cmd-kick": "Moderators: disconnect NAME.",
     "cmd-kick-help": (
-        "Moderators and admins: closes NAME's connection with REASON (NAME may log in again; "
-        "/ban\n"
+        "Moderators and admins: closes NAME's connection with REASON (NAME may log in again; /ban "
         "keeps NAME out). A moderator cannot kick a moderator or an admin. Logged."),
+    "cmd-closetable": "Moderators: close table TABLE.",
+    "cmd-closetable-help": (
+        "Moderators and admins: closes table TABLE whoever sits there, with REASON; everybody in "
+        "its room is moved to the lobby, a running game is abandoned and never restored. Logged."),
     "cmd-leave": "Give up your seat before the start.",
     "cmd-leave-help": (
         "Frees your seat again; you stay in the room and watch. Not possible while the game "
         "runs."),
     "cmd-listroom": "List the open tables.",
     "cmd-listroom-help": (
-        "Lists the open tables: their number, game, state (waiting, playing, finished), the "
-        "players by\n"
-        "seat, the options that differ from the defaults, and how many watch. Twenty tables at "
-        "a time:\n"
-        "with more, the first line says how many there are and how many wait and play, and "
-        "/listroom 2\n"
-        "shows the next twenty."),
+        "Lists the open tables: their number, game, state (waiting, playing, finished), the players"
+        " by seat, the options that differ from the defaults, and how many watch. {per_page} tables "
+        "at a time: with more, the first line says how many there are and how many wait and play, "
+        "and /listroom 2 shows the next {per_page}."),
     "cmd-look": "Show the table (or where you are) again.",
     "cmd-look-help": (
         "At a table: the whole view again, as it is now: the seats with the cards left and the "
-        "calls,\n"
-        "the score, the trick, the wish, your hand and whose turn it is, with what to type (a "
-        "spectator\n"
-        "sees the public view, without hands). Elsewhere: the room you are in and how to find "
-        "a table.\n"
-        "In machine mode the answer is the whole state object. BSW and MUD players know it as "
-        "/l."),
+        "calls, the score, the trick, the wish, your hand and whose turn it is, with what to type "
+        "(a spectator sees the public view, without hands). Elsewhere: the room you are in and how "
+        "to find a table. In machine mode the answer is the whole state object. BSW and MUD players"
+        " know it as /l."),
     "cmd-manager": "Return to the lobby (room 0).",
     "cmd-manager-help": (
-        "Takes you back to the lobby (room 0, BSW's village). Before a game starts this frees "
-        "your seat;\n"
-        "leaving a running game makes you vanish for the other players (/room N takes you "
+        "Takes you back to the lobby (room 0, BSW's village). Before a game starts this frees your "
+        "seat; leaving a running game makes you vanish for the other players (/room N takes you "
         "back)."),
     "cmd-newroom": "Open a new table (GAME: tichu) and go there.",
     "cmd-newroom-help": (
-        "Opens a new table room for GAME (only tichu for now, the default) with you as its "
-        "host, and\n"
-        "moves you there. The table gets the smallest free number; /listroom shows it. Then "
-        "/join sits\n"
-        "down, /option sets the options, /start begins when four sit."),
+        "Opens a new table room for GAME (only tichu for now, the default) with you as its host, "
+        "and moves you there. The table gets the smallest free number; /listroom shows it. Then "
+        "/join sits down, /option sets the options, /start begins when four sit."),
     "cmd-nogrand": "Call no Grand Tichu (after your first 8 cards).",
     "cmd-nogrand-help": (
         "Declines Grand Tichu. When all four have answered, the last 6 cards are dealt."),
@@ -722,33 +735,26 @@ HELP_TEXTS: dict[str, str] = {
     "cmd-password-help": "Changes the password of your registered name from OLD to NEW.",
     "cmd-play": "Play cards (BSW notation), e.g. /play R10 G10 or /play 7 7.",
     "cmd-play-help": (
-        "Plays CARDS in BSW notation: suit S (Schwert), B (Pagode), G (Jade), R (Stern) and "
-        "rank\n"
-        "2-10, B (Bube, jack), D (Dame), K (Koenig), A (As), or Ma (Mah Jong), Hu (Dog), Ph\n"
-        "(Phoenix), Dr (Dragon). Ph=7 names the rank the Phoenix stands for where it is not "
-        "clear.\n"
-        "With the Mah Jong add a wish: /play Ma wish 8 (or /wish RANK right after). Rank-only\n"
+        "Plays CARDS in BSW notation: suit S (Schwert), B (Pagode), G (Jade), R (Stern) and rank "
+        "2-10, B (Bube, jack), D (Dame), K (König), A (As), or Ma (Mah Jong), Hu (Dog), Ph "
+        "(Phoenix), Dr (Dragon). Ph=7 names the rank the Phoenix stands for where it is not clear. "
+        "With the Mah Jong add a wish: /play Ma wish 8 (or /wish RANK right after). Rank-only "
         "shorthand (/play 7 7) is accepted where it is unambiguous; it picks cards that do not "
-        "break\n"
-        "a bomb. A bomb may be played out of turn with /play too."),
+        "break a bomb. A bomb may be played out of turn with /play too."),
     "cmd-quit": "Leave the server.",
     "cmd-quit-help": "Closes your connection. Your account (if registered) stays.",
     "cmd-rangliste": "The best players by rating (rated games only).",
     "cmd-rangliste-help": (
         "The ranking list: the players with the highest Team Elo rating (docs/rating.md), with "
-        "their\n"
-        "number of rated games. Only games of four registered players, not started with "
-        "/startnosave\n"
-        "and without a fixed seed, are rated."),
+        "their number of rated games. Only games of four registered players, not started with "
+        "/startnosave and without a fixed seed, are rated."),
     "cmd-refuse": "Vote no on the running /remove.",
     "cmd-refuse-help": (
         "Votes against removing the vanished player named by the running /remove proposal."),
     "cmd-register": "Register the name you are using.",
     "cmd-register-help": (
-        "Registers your current name with PASSWORD (4 to 128 characters, no spaces). From then "
-        "on\n"
-        "logging in with this name asks for the password, and nobody else can use it. Guest "
-        "names\n"
+        "Registers your current name with PASSWORD (4 to 128 characters, no spaces). From then on "
+        "logging in with this name asks for the password, and nobody else can use it. Guest names "
         "(Guest1234) cannot be registered: log in with a name of your own first."),
     "option-timer": "seconds per decision before it is made for the player (off; auto: 60 in a rated game)",
     "option-expects-timer": "seconds, 5 to {high}, or off or auto",
@@ -776,113 +782,87 @@ HELP_TEXTS: dict[str, str] = {
         "room, or at which table they play."),
     "cmd-remove": "Propose to remove a player who vanished during the game.",
     "cmd-remove-help": (
-        "When a player has vanished (disconnected or left the room) during a game, another "
-        "player may\n"
-        "propose to remove them; the other seated players vote with /accept or /refuse, and a\n"
-        "majority decides. A removed player's seat is taken over by a bot that plays on with "
-        "their\n"
+        "When a player has vanished (disconnected or left the room) during a game, another player "
+        "may propose to remove them; the other seated players vote with /accept or /refuse, and a "
+        "majority decides. A removed player's seat is taken over by a bot that plays on with their "
         "cards."),
     "cmd-removebot": "Take the bot in SEAT off the table again, before the start.",
     "cmd-removebot-help": "Take the bot in SEAT off the table again, before the start.",
     "cmd-replay": "Show a stored game round by round.",
     "cmd-replay-help": (
-        "Prints stored game GAME (the number /history shows) round by round: the seats, every "
-        "hand as\n"
-        "dealt, the calls, the exchange, every play, pass and Dragon gift, and each round's "
-        "score.\n"
-        "With ROUND only that round."),
+        "Prints stored game GAME (the number /history shows) round by round: the seats, every hand "
+        "as dealt, the calls, the exchange, every play, pass and Dragon gift, and each round's "
+        "score. With ROUND only that round."),
     "cmd-reset": "Clear a finished table for a new game.",
     "cmd-reset-help": (
-        "After a game has ended, clears the table for the next game: the players who are still "
-        "here\n"
-        "keep their seats, the options stay. Then /start again."),
+        "After a game has ended, clears the table for the next game: the players who are still here"
+        " keep their seats, the options stay. Then /start again."),
     "cmd-role": "Admins: give NAME a role: admin, moderator or none.",
     "cmd-role-help": (
-        "Admins: makes the registered NAME an admin or a moderator, or (none) an ordinary "
-        "player\n"
+        "Admins: makes the registered NAME an admin or a moderator, or (none) an ordinary player "
         "again. Stored; logged. The first admin comes from the server's --admin option."),
     "cmd-room": "Go to room NUMBER (0 is the lobby; a table: watch it).",
     "cmd-room-help": (
-        "Moves you to room NUMBER: 0 is the lobby, every other room belongs to the table with "
-        "that\n"
-        "number. Entering a table room means watching the table (you see only public "
-        "information); /join\n"
-        "takes a seat there. A player who left a running game comes back to it this way. /room "
-        "N for\n"
-        "the room you are in shows the table's /spielinfo."),
+        "Moves you to room NUMBER: 0 is the lobby, every other room belongs to the table with that "
+        "number. Entering a table room means watching the table (you see only public information); "
+        "/join takes a seat there. A player who left a running game comes back to it this way. "
+        "/room N for the room you are in shows the table's /spielinfo."),
     "cmd-schupf": "Exchange: one card each to next player, partner, previous player.",
     "cmd-schupf-help": (
-        "Gives three cards at the start of each round, in this order: to the next player in "
-        "turn\n"
+        "Gives three cards at the start of each round, in this order: to the next player in turn "
         "order (the opponent after you), to your partner, to the previous player (the opponent "
-        "before\n"
-        "you), as in BSW's logs. Example: /schupf R2 SA Hu. Rank-only shorthand works (/schupf "
-        "2 A\n"
-        "3)."),
-    # {languages}: the language codes, such as en|de|fr
+        "before you), as in BSW's logs. Example: /schupf R2 SA Hu. Rank-only shorthand works "
+        "(/schupf 2 A 3)."),
+    #. {languages}: the language codes, such as en|de|fr
     "cmd-set": ("Change a setting of this connection (color on|off, lang {languages}, "
                 "width N|auto)."),
     "cmd-set-help": (
-        "Settings of this connection (only the language is saved): /set color on shows the cards "
-        "of hands\n"
-        "and tricks in ANSI colours per suit (Schwert bold, Pagode blue, Jade green, Stern "
-        "red, the\n"
-        "specials yellow); /set color off turns it off again. /set lang {languages} "
-        "chooses the\n"
-        "language of everything the server tells you ({language_names}); a\n"
-        "registered name keeps it for the next log-in. /set width N wraps every line at N columns\n"
-        "({min_width} to {max_width}); /set width auto goes back to the width your telnet client\n"
-        "tells (NAWS), or {default_width}."
-        " /set bell on rings the terminal bell when it becomes your turn or a decision waits for you."),
+        "Settings of this connection (only the language is saved): /set color on shows the cards of"
+        " hands and tricks in ANSI colours per suit (Schwert bold, Pagode blue, Jade green, Stern "
+        "red, the specials yellow); /set color off turns it off again. /set lang {languages} "
+        "chooses the language of everything the server tells you ({language_names}); a registered "
+        "name keeps it for the next log-in. /set width N wraps every line at N columns ({min_width}"
+        " to {max_width}); /set width auto goes back to the width your telnet client tells (NAWS), "
+        "or {default_width}. /set bell on rings the terminal bell when it becomes your turn or a "
+        "decision waits for you."),
     "cmd-showlist": "Show a list of yours: /showlist mute.",
     "cmd-showlist-help": "/showlist mute shows the names on your mute list.",
     "cmd-shutdown": "Admins: stop the server after a warning.",
     "cmd-shutdown-help": (
-        "Admins: warns everybody that the server stops in SECONDS (default\n"
-        "{default}), refuses new tables and new games from then on, and after SECONDS\n"
-        "stops cleanly (every connection told and closed, the database closed). Logged."),
+        "Admins: warns everybody that the server stops in SECONDS (default {default}), refuses new "
+        "tables and new games from then on, and after SECONDS stops cleanly (every connection told "
+        "and closed, the database closed). Logged."),
     "cmd-spielinfo": "The table's options, seats, scores and state.",
     "cmd-spielinfo-help": (
-        "Shows the state of the table (waiting, playing, finished), its host, the players by "
-        "seat,\n"
-        "the score and round, the options that differ from the defaults, who watches, and "
-        "after the\n"
-        "end the outcome."),
+        "Shows the state of the table (waiting, playing, finished), its host, the players by seat, "
+        "the score and round, the options that differ from the defaults, who watches, and after the"
+        " end the outcome."),
     "cmd-start": "Start the game when four players sit.",
     "cmd-start-help": (
-        "Starts the game once all four seats are taken. Any seated player may start, or only "
-        "the host\n"
-        "with the option host. The seating, the options and the seed are fixed from here on."),
+        "Starts the game once all four seats are taken. Any seated player may start, or only the "
+        "host with the option host. The seating, the options and the seed are fixed from here on."),
     "cmd-startnosave": "Start an unrated game that counts in no statistics.",
     "cmd-startnosave-help": (
-        "Starts the game like /start, but it is unrated and counts in nobody's statistics (it "
-        "is\n"
-        "still stored: /history and /replay show it). Games with bots or guests, and games "
-        "with a\n"
+        "Starts the game like /start, but it is unrated and counts in nobody's statistics (it is "
+        "still stored: /history and /replay show it). Games with bots or guests, and games with a "
         "fixed seed (/option seed), are unrated anyway."),
     "cmd-sub": "Take NAME off a list of yours: /sub mute NAME.",
     "cmd-sub-help": "/sub mute NAME takes NAME off your mute list again.",
     "cmd-tchlog": "A stored game as a BSW log file (.tch).",
     "cmd-tchlog-help": (
-        "Prints stored game GAME (the number /history shows) as the .tch file of "
-        "BrettspielWelt's log\n"
-        "archive, line by line, for the tools that analyse BSW logs (docs/operations.md, \"BSW "
-        "logs\").\n"
-        "Games played with /option log off have none."),
-    "cmd-tell": "Whisper TEXT to NAME (also: ;NAME TEXT).",
+        "Prints stored game GAME (the number /history shows) as the .tch file of BrettspielWelt's "
+        "log archive, line by line, for the tools that analyse BSW logs (docs/operations.md, \"BSW "
+        "logs\"). Games played with /option log off have none."),
+    "cmd-tell": "Whisper TEXT to NAME (also: ;NAME TEXT or @NAME TEXT).",
     "cmd-tell-help": (
-        "Sends a private message to one person who is online, wherever they are. Only NAME "
-        "sees it; you\n"
-        "see a confirmation. ;NAME TEXT is the short form. tintin++ reads ; as its own command "
-        "separator\n"
-        "(;Anna hi would reach the room as the speech \"Anna hi\"): there, whisper with "
-        "/tell NAME TEXT,\n"
-        "or type \\;NAME TEXT (tintin++ sends a line that begins with a backslash as it is)."),
+        "Sends a private message to one person who is online, wherever they are. Only NAME sees it;"
+        " you see a confirmation. ;NAME TEXT is the short form. tintin++ reads ; as its own command"
+        " separator (;Anna hi would reach the room as the speech \"Anna hi\"): there, whisper with "
+        "@NAME TEXT (or /tell NAME TEXT)."),
     "cmd-tichu": "Call Tichu (before your first card).",
     "cmd-tichu-help": (
-        "Calls Tichu: 100 points if you go out first, minus 100 otherwise. Possible any time "
-        "before\n"
-        "you play your first card (also during the exchange), once per round."),
+        "Calls Tichu: 100 points if you go out first, minus 100 otherwise. Possible any time before"
+        " you play your first card (also during the exchange), once per round."),
     "cmd-unban": "Moderators: lift the ban on NAME.",
     "cmd-unban-help": "Moderators and admins: NAME may log in again. Logged.",
     "cmd-whereis": "Which room NAME is in.",
@@ -892,10 +872,8 @@ HELP_TEXTS: dict[str, str] = {
     "cmd-who-help": "Lists the people in the room you are in (at first the lobby, room 0).",
     "cmd-wish": "Wish a rank after playing the Mah Jong (/wish none: no wish).",
     "cmd-wish-help": (
-        "Right after you played the Mah Jong without a wish: /wish RANK (2 to A) or /wish "
-        "none. The\n"
-        "next player who holds a card of that rank and can play it must do so until it is "
-        "played."),
+        "Right after you played the Mah Jong without a wish: /wish RANK (2 to A) or /wish none. The"
+        " next player who holds a card of that rank and can play it must do so until it is played."),
     "cmd-wwho": "Everybody online, and where they are.",
     "cmd-wwho-help": (
         "Lists everybody who is online, with the room each one is in; guests are marked."),
@@ -1136,17 +1114,101 @@ def text(key: str, lang: str = "en", /, **params: Any) -> str:
 
 def format_template(template: str, lang: str, params: dict[str, Any]) -> str:
     """A catalog template filled with ``params`` in ``lang`` (`text` without the look-up); a
-    template that does not format comes back as it is."""
+    template that does not format comes back as it is. A parameter named ``usage`` is a usage
+    line (`Usage`: its placeholders in ``lang``)."""
+    usage = params.get("usage")
+    if usage is not None and type(usage) is str and lang != "en":
+        params = {**params, "usage": Usage(usage)}
     for name, value in params.items():
-        if type(value) is Msg:
-            params = {k: v.text(lang) if type(v) is Msg else v for k, v in params.items()}
+        if type(value) in _LAZY:
+            params = {k: v.text(lang) if type(v) in _LAZY else v for k, v in params.items()}
             break
     try:
-        if "!" in template:
+        if lang in _JOIN_RULES and "{" in template:
+            return _format_joined(template, lang, params)
+        if "!" in template or (lang != "en" and _decimal_comma(lang)
+                               and any(type(v) is float for v in params.values())):
             return _Formatter(lang).vformat(template, (), params)
         return template.format(**params)
-    except (KeyError, IndexError, ValueError, TypeError):
+    except (KeyError, IndexError, ValueError, TypeError, AttributeError):
         return template
+
+
+# ---- the joins that depend on the value filled in: rules of a language, not hand edits ---------
+#: French elides a short word before a vowel: "le souhait d'Ingrid", "le Tichu d'Amelie"
+_ELIDABLE = re.compile(r"(?:^|(?<=[\s(«]))(de|que|le|la|ne|je|se|me|te|lorsque|puisque) $", re.I)
+_VOWEL_START = re.compile(r"[aeiouyàâäéèêëîïôöûùüœæ]", re.I)
+#: Danish writes the genitive of a name ending in s, x or z with an apostrophe alone: "Mads'
+#: Tichu", "Anna's" stays "Annas"
+_DANISH_GENITIVE = re.compile(r"s(?=$|[\s.,;:!?)])")
+
+
+def _french_join(before: str, value: str) -> str:
+    match = _ELIDABLE.search(before)
+    if match is None or not _VOWEL_START.match(value):
+        return before
+    word = match.group(1)
+    return before[:match.start(1)] + word[:-1] + "'"
+
+
+def _danish_join(value: str, after: str) -> str:
+    if value[-1:].lower() in ("s", "x", "z") and _DANISH_GENITIVE.match(after):
+        return "'" + after[1:]
+    return after
+
+
+#: lang -> (the rule for the literal before a value, the rule for the literal after it)
+_JOIN_RULES: dict[str, tuple[Any, Any]] = {"fr": (_french_join, None), "da": (None, _danish_join)}
+
+
+def _format_joined(template: str, lang: str, params: dict[str, Any]) -> str:
+    """``template`` filled field by field, so that the language's joining rules see each value
+    and the text around it (`_JOIN_RULES`)."""
+    formatter = _Formatter(lang)
+    before_rule, after_rule = _JOIN_RULES[lang]
+    out: list[str] = []
+    last_value: str | None = None
+    for literal, field, spec, conversion in string.Formatter().parse(template):
+        if literal and last_value and after_rule is not None:
+            literal = after_rule(last_value, literal)
+        out.append(literal)
+        last_value = None
+        if field is None:
+            continue
+        value = formatter.get_field(field, (), params)[0]
+        value = formatter.convert_field(value, conversion)
+        if spec and "{" in spec:
+            spec = formatter.vformat(spec, (), params)
+        shown = formatter.format_field(value, spec or "")
+        if before_rule is not None and out and shown:
+            out[-1] = before_rule(out[-1], shown)
+        out.append(shown)
+        last_value = shown
+    return "".join(out)
+
+
+_DECIMAL_COMMAS: dict[str, bool] = {}
+
+
+def _decimal_comma(lang: str) -> bool:
+    """Whether ``lang`` writes 2,5 for 2.5 (CLDR's decimal symbol, through Babel)."""
+    known = _DECIMAL_COMMAS.get(lang)
+    if known is None:
+        try:
+            from babel.numbers import get_decimal_symbol
+            known = get_decimal_symbol(lang) == ","
+        except Exception:        # a code CLDR does not know (a test's pseudo-language)
+            known = False
+        _DECIMAL_COMMAS[lang] = known
+    return known
+
+
+def number(value: float | int, lang: str = "en") -> str:
+    """A number as ``lang`` writes it: 2.5, 2,5; a whole float without its .0."""
+    if type(value) is float and value.is_integer():
+        value = int(value)
+    shown = f"{value:g}" if type(value) is float else str(value)
+    return shown.replace(".", ",") if lang != "en" and _decimal_comma(lang) else shown
 
 
 def word(prefix: str, value: Any, lang: str = "en") -> str:
@@ -1184,6 +1246,66 @@ def _msg(key: str, params: dict[str, Any]) -> Msg:
     return Msg(key, **params)
 
 
+_PLACEHOLDER = re.compile(r"\b[A-Z][A-Z_]+\b")
+
+
+class Usage(str):
+    """A command's usage line (``/play CARDS``, ``/join [SEAT]``) as a parameter of a message: a
+    ``str`` (the English, for logs and machine mode) whose placeholder words `text` renders in
+    the reader's language (the catalog's ``arg-WORD``: de ``/play KARTEN``)."""
+
+    __slots__ = ()
+
+    def text(self, lang: str = "en") -> str:
+        if lang == "en":
+            return str(self)
+        return _PLACEHOLDER.sub(lambda m: placeholder(m.group(0), lang), self)
+
+
+def placeholder(word: str, lang: str = "en") -> str:
+    """A usage line's placeholder (``CARDS``) in ``lang`` (``KARTEN``); a word the catalog has no
+    ``arg-WORD`` for stays as it is."""
+    key = "arg-" + word
+    return text(key, lang) if key in CATALOGS["en"] else word
+
+
+class Number(str):
+    """A number as a parameter of a message: a ``str`` as English writes it (``0.05``, for logs
+    and machine mode) that `text` writes as the reader's language does (``0,05``)."""
+
+    __slots__ = ()
+
+    def text(self, lang: str = "en") -> str:
+        try:
+            return number(float(self), lang)
+        except ValueError:
+            return str(self)
+
+
+_LAZY = (Msg, Usage, Number)
+
+
+def words_for(key: str, lang: str) -> frozenset[str]:
+    """The words a catalog entry ``key`` lists, ``|``-separated (``words-on``: on|yes), in
+    ``lang`` and in English, lower-case: what a person may type for one meaning."""
+    out: set[str] = set()
+    for language in {lang, "en"}:
+        out.update(w.strip().lower() for w in text(key, language).split("|") if w.strip())
+    return frozenset(out)
+
+
+def rank_of_word(word: str, lang: str) -> str | None:
+    """The rank (``D``) a word of ``lang`` or English names (``Dame``, ``queen``, ``Queens``,
+    ``Jack``), or None."""
+    low = word.strip().lower()
+    for rank in ("2", "3", "4", "5", "6", "7", "8", "9", "10", "B", "D", "K", "A"):
+        for language in {lang, "en"}:
+            for prefix in ("rank", "ranks"):
+                if text(f"{prefix}-{rank}", language).lower() == low:
+                    return rank
+    return None
+
+
 def one_of(values: Any, key: str = "names-or") -> str:
     """``a, b or c`` (with ``key`` "names-and": ``a, b and c``) in the language of the message
     it fills: the last two joined by the catalog's ``names-or``, the others by commas."""
@@ -1211,7 +1333,7 @@ def duration(seconds: float | int | str, lang: str = "en") -> str:
 
 
 def _unit(unit: str, n: float, lang: str) -> str:
-    return text(f"duration-{unit}", lang, n=f"{n:g}")
+    return text(f"duration-{unit}", lang, n=int(n) if float(n).is_integer() else float(n))
 
 
 class _Plural:
@@ -1247,6 +1369,11 @@ class _Formatter(string.Formatter):
 
     def __init__(self, lang: str) -> None:
         self.lang = lang
+
+    def format_field(self, value: Any, format_spec: str) -> Any:
+        if type(value) is float and not format_spec:
+            return number(value, self.lang)
+        return super().format_field(value, format_spec)
 
     def convert_field(self, value: Any, conversion: str | None) -> Any:
         if conversion == "t":

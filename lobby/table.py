@@ -67,6 +67,7 @@ from twisted.internet.interfaces import IDelayedCall, IReactorTime
 from twisted.logger import Logger
 
 from lobby.accounts import name_key
+from lobby.bots.expert import parse_level
 from lobby.bots.player import (
     MAX_SECONDS,
     MIN_SECONDS,
@@ -78,7 +79,7 @@ from lobby.bots.player import (
 )
 from lobby.bots.strategy import command_action, make_strategy
 from lobby.events import Event, error_event, game_event
-from lobby.messages import LobbyError, Msg
+from lobby.messages import LobbyError, Msg, Number, one_of
 from lobby.numbers import ascii_int
 from lobby.recording import Deliver, TableRecorder
 from lobby.seats import HeldSeat, SeatPolicy, hash_key, key_matches, new_key
@@ -1173,18 +1174,21 @@ class TableActor:
                 strategy = word.lower()
             elif word.lower().startswith("expert:"):        # expert:SECONDS (lobby/bots/expert.py)
                 if not is_bot_level(word):
-                    raise LobbyError("bad-bot-level", level=word, low=f"{MIN_SECONDS:g}",
-                                     high=f"{MAX_SECONDS:g}")
+                    raise LobbyError("bad-bot-level", level=word, low=Number(f"{MIN_SECONDS:g}"),
+                                     high=Number(f"{MAX_SECONDS:g}"))
                 strategy = word.lower()
             else:
-                raise LobbyError("unknown-strategy", name=word,
-                                 choices=" or ".join(STRATEGY_NAMES))
+                raise LobbyError("unknown-strategy", name=word, choices=one_of(STRATEGY_NAMES))
         if seat is None:
             if None not in self.seats:
                 raise LobbyError("table-full")
             seat = self.seats.index(None)
         elif self.seats[seat] is not None:
             raise LobbyError("seat-taken", seat=seat + 1, name=self.seats[seat])
+        if strategy.startswith("expert") and self._seat_policy is not None:
+            # the search workers are shared: a guest's thinking time and the expert tables of
+            # one user are limited (lobby/world.py may_add_bot)
+            self._seat_policy.may_add_bot(self, user, parse_level(strategy))
         name = self._new_bot(strategy)
         self.seats[seat] = name
         self.join_order.append(name)
@@ -1229,11 +1233,12 @@ class TableActor:
     def cmd_tichu(self, user: str, args: dict[str, str]) -> None:
         self._act(user, CallTichu())
 
-    @TABLE_COMMANDS.command("pass", aliases=("passe",))
+    @TABLE_COMMANDS.command("pass", aliases=("passe", "paso", "pas"))
     def cmd_pass(self, user: str, args: dict[str, str]) -> None:
         self._act(user, Pass())
 
-    @TABLE_COMMANDS.command("schupf", "NEXT PARTNER PREVIOUS", aliases=("kartentausch",))
+    @TABLE_COMMANDS.command("schupf", "NEXT PARTNER PREVIOUS",
+                            aliases=("kartentausch", "échange", "echange", "cambio", "byt"))
     def cmd_schupf(self, user: str, args: dict[str, str]) -> None:
         player = self._player_of(user)
         words = [args["next"], args["partner"], args["previous"]]
@@ -1242,13 +1247,13 @@ class TableActor:
             raise LobbyError("bad-arguments", usage=TABLE_COMMANDS.commands["schupf"].usage)
         self._act(user, Exchange(tuple(cards)))
 
-    @TABLE_COMMANDS.command("play", "CARDS...")
+    @TABLE_COMMANDS.command("play", "CARDS...", aliases=("spiele", "joue", "juego", "spil"))
     def cmd_play(self, user: str, args: dict[str, str]) -> None:
         player = self._player_of(user)
         cards, phoenix_as, wish = parse_play(args["cards"], self._hand(player), allow_wish=True)
         self._act(user, Play(tuple(cards), phoenix_as, wish))
 
-    @TABLE_COMMANDS.command("bomb", "CARDS...", aliases=("bomben",))
+    @TABLE_COMMANDS.command("bomb", "CARDS...", aliases=("bomben", "bombe", "bomba"))
     def cmd_bomb(self, user: str, args: dict[str, str]) -> None:
         player = self._player_of(user)
         cards, phoenix_as, wish = parse_play(args["cards"], self._hand(player), allow_wish=False)
@@ -1257,11 +1262,11 @@ class TableActor:
             raise LobbyError("not-a-bomb", cards=format_cards(sort_cards(cards)))
         self._act(user, Play(tuple(cards)))
 
-    @TABLE_COMMANDS.command("wish", "RANK")
+    @TABLE_COMMANDS.command("wish", "RANK", aliases=("wunsch", "souhait", "deseo", "ønske"))
     def cmd_wish(self, user: str, args: dict[str, str]) -> None:
         self._act(user, Wish(parse_wish(args["rank"])))
 
-    @TABLE_COMMANDS.command("dragon", "TO")
+    @TABLE_COMMANDS.command("dragon", "TO", aliases=("drache", "dragón", "drage"))
     def cmd_dragon(self, user: str, args: dict[str, str]) -> None:
         player = self._player_of(user)
         assert self.match is not None

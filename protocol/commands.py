@@ -35,11 +35,14 @@ from twisted.logger import Logger
 
 from lobby import table_options
 from lobby.accounts import Accounts, check_password, is_reserved
+from lobby.bots.expert import DEFAULT_SECONDS as EXPERT_DEFAULT_SECONDS
+from lobby.bots.expert import MAX_SECONDS as EXPERT_MAX_SECONDS
+from lobby.bots.expert import MIN_SECONDS as EXPERT_MIN_SECONDS
 from lobby.command_spec import Arg, CommandKeys, bind, parse_spec
 from lobby.events import Event
-from lobby.messages import ERRORS, LANGUAGES, LobbyError, language_name, one_of, text
+from lobby.messages import ERRORS, LANGUAGES, LobbyError, language_name, one_of, rank_of_word, text, words_for
 from lobby.store import Store
-from lobby.world import User, World
+from lobby.world import LISTROOM_PAGE, User, World
 from protocol.render_context import DEFAULT_WIDTH, MAX_WIDTH, MIN_WIDTH
 
 __all__ = ["Arg", "Command", "CommandContext", "CommandTable", "COMMANDS", "Parsed", "parse_line",
@@ -183,6 +186,9 @@ log = Logger()
 #: without a slash, a command word that is only a prefix needs this many letters (short words
 #: such as "hi" or "ja" are speech); with a slash any unique prefix works
 MIN_BARE_PREFIX = 3
+#: a line beginning with one of these whispers: ;NAME TEXT (BSW's), @NAME TEXT (for tintin++,
+#: which reads ; as its own command separator), \;NAME TEXT (tintin++'s escaped ;)
+WHISPER_PREFIXES = (";", "\\;", "@")
 
 
 # ---- parsing ----------------------------------------------------------------------------------
@@ -200,13 +206,14 @@ def parse_line(line: str, table: CommandTable = COMMANDS) -> Parsed | None:
     stripped = line.strip()
     if not stripped:
         return None
-    if stripped.startswith((";", "\\;")):
-        # (\;NAME: what tintin++ users are told to type, since tintin++ reads ; as its own
-        # separator; tintin++ sends the line without the backslash, other clients with it)
+    if stripped.startswith(WHISPER_PREFIXES):
+        # @NAME: the whisper for tintin++ users, since tintin++ reads ; as its own command
+        # separator (\;NAME works there too: tintin++ sends the line without the backslash)
+        prefix = stripped[0]
         name, _, message = stripped.lstrip("\\")[1:].partition(" ")
         message = message.strip()
         if not name or not message:
-            raise LobbyError("bad-arguments", usage=";NAME TEXT...")
+            raise LobbyError("bad-arguments", usage=("@" if prefix == "@" else ";") + "NAME TEXT...")
         tell = table.lookup_exact("tell")
         assert tell is not None
         return Parsed(tell, {"name": name, "text": message})
@@ -222,6 +229,13 @@ def parse_line(line: str, table: CommandTable = COMMANDS) -> Parsed | None:
         return Parsed(None, {}, stripped)
     if not slash and len(word) < MIN_BARE_PREFIX and table.lookup_exact(word) is None:
         return Parsed(None, {}, stripped)  # "hi again" is speech, not /history again
+    if not slash:
+        # without the slash a line is a command only when its arguments fit the command:
+        # "grand merci" and "tichu ?" are speech
+        try:
+            return Parsed(cmd, cmd.bind(rest))
+        except LobbyError:
+            return Parsed(None, {}, stripped)
     return Parsed(cmd, cmd.bind(rest))
 
 
@@ -242,7 +256,8 @@ HELP_GROUPS: dict[str, tuple[str, ...]] = {
     "play": ("play", "pass", "bomb", "tichu", "grand", "nogrand", "schupf", "wish", "dragon"),
     "records": ("history", "replay", "tchlog", "rangliste"),
     "account": ("register", "password", "set", "iset"),
-    "moderation": ("kick", "ban", "unban", "banlist", "bmute", "announce", "role", "shutdown"),
+    "moderation": ("kick", "ban", "unban", "banlist", "bmute", "announce", "closetable", "role",
+                   "shutdown"),
 }
 #: the roles, least first (lobby/moderation.py's ranks)
 ROLE_ORDER: tuple[str | None, ...] = (None, "moderator", "admin")
@@ -268,7 +283,7 @@ def help_listing(table: "CommandTable", role: str | None,
     return listed
 
 
-@COMMANDS.command("help", "[COMMAND]", aliases=("hilfe",))
+@COMMANDS.command("help", "[COMMAND]", aliases=("hilfe", "aide", "ayuda", "hjælp", "hjaelp"))
 def _help(ctx: CommandContext, args: dict[str, str]) -> Any:
     name = args.get("command")
     lang = ctx.lang
@@ -330,9 +345,9 @@ def _friends_of(ctx: CommandContext) -> Any:
     return ctx.world.friends
 
 
-@COMMANDS.command("finger", "NAME", cost=2)
+@COMMANDS.command("finger", "[NAME]", cost=2)
 async def _finger(ctx: CommandContext, args: dict[str, str]) -> None:
-    name = args["name"]
+    name = args.get("name") or _me(ctx).name      # without a name: your own
     account = await ctx.store.get_account(name)
     online = ctx.world.online(name)
     if account is None and online is None:
@@ -388,6 +403,10 @@ async def _register(ctx: CommandContext, args: dict[str, str]) -> None:
         raise LobbyError("name-taken", name=me.name)
     attempt.succeeded()
     me.registered = True
+    if "lang" in ctx.settings:      # a language chosen as a guest is the account's from now on
+        lang = ctx.settings["lang"]
+        ctx.store.set_language(me.name, lang).addErrback(
+            lambda f: log.failure("saving the language of {user}", f, user=me.name))
     ctx.send(Event("registered", name=me.name))
 
 
@@ -453,7 +472,7 @@ def _manager(ctx: CommandContext, args: dict[str, str]) -> None:
     ctx.send(ctx.world.who(me))
 
 
-@COMMANDS.command("listroom", "[PAGE]")
+@COMMANDS.command("listroom", "[PAGE]", help_params={"per_page": LISTROOM_PAGE})
 def _listroom(ctx: CommandContext, args: dict[str, str]) -> None:
     raw = args.get("page") or "1"
     if not (raw.isascii() and raw.isdigit()):  # int() would take other digits such as ５
@@ -485,6 +504,8 @@ def _set(ctx: CommandContext, args: dict[str, str]) -> None:
         return
     if name not in SETTINGS:
         raise LobbyError("unknown-setting", name=args["name"])
+    if SETTINGS[name] == ("on", "off"):
+        value = on_off(value, ctx.lang) or value      # /set color an, /set bell oui
     if value not in SETTINGS[name]:
         if name == "lang":
             raise LobbyError("unknown-language", value=args["value"],
@@ -545,11 +566,37 @@ def _table_command(name: str) -> Handler:
         table = ctx.world.table_of(me)
         if name in ("start", "startnosave") and ctx.world.closing:
             raise LobbyError("shutting-down")
-        table.submit(me.name, name, args)
+        table.submit(me.name, name, natural_words(name, args, ctx.lang))
         # the table's events wait for their journal commit: the command is done (its reply, the
         # next line) once they are out, so nobody sees an answer before what it caused
         return _table_sent(ctx, table.number)
     return handler
+
+
+def natural_words(command: str, args: dict[str, str], lang: str) -> dict[str, str]:
+    """A table command's arguments with the reader's own words read as the table takes them:
+    a rank word (``/wish Dame``, ``/wish queen``) as its notation, an on or off word
+    (``/option drawseat an``, ``oui``, ``til``) as on or off."""
+    if command == "wish" and args.get("rank"):
+        rank = rank_of_word(args["rank"], lang)
+        if rank is not None:
+            return {**args, "rank": rank}
+    if command == "option" and args.get("value"):
+        flag = on_off(args["value"], lang)
+        if flag is not None:
+            return {**args, "value": flag}
+    return args
+
+
+def on_off(value: str, lang: str) -> str | None:
+    """``on`` or ``off`` for a word of ``lang`` (or English) that says so (the catalog's
+    ``words-on``/``words-off``: an, aus, oui, non, til, fra), else None."""
+    low = value.strip().lower()
+    if low in words_for("words-on", lang):
+        return "on"
+    if low in words_for("words-off", lang):
+        return "off"
+    return None
 
 
 def _lobby_look(ctx: CommandContext, me: User) -> Event:
@@ -559,10 +606,17 @@ def _lobby_look(ctx: CommandContext, me: User) -> Event:
                  names=[n for n in room.names() if n != me.name], tables=len(ctx.world.tables))
 
 
+#: the figures the help of a table command names, from their constants
+TABLE_HELP_PARAMS: dict[str, dict[str, Any]] = {
+    "addbot": {"default": EXPERT_DEFAULT_SECONDS, "low": EXPERT_MIN_SECONDS,
+               "high": EXPERT_MAX_SECONDS}}
+
+
 def _add_table_commands(table: CommandTable) -> None:
     from lobby.table import TABLE_COMMANDS  # the table module declares them at its handlers
     for tc in TABLE_COMMANDS:
-        params = table_options.help_params() if tc.name == "option" else {}
+        params = table_options.help_params() if tc.name == "option" else TABLE_HELP_PARAMS.get(
+            tc.name, {})
         more = table_options.help_lines if tc.name == "option" else None
         table.add(Command(tc.name, tc.args, _table_command(tc.name), tc.aliases,
                           help_params=params, help_more=more))

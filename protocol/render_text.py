@@ -7,7 +7,6 @@ template filled with the event's data.
 """
 from __future__ import annotations
 
-import re
 from datetime import datetime, timezone
 from typing import Any, Callable
 
@@ -16,6 +15,7 @@ from lobby.events import Event
 from lobby.messages import LANGUAGES, language_lines, language_name, text
 from protocol.render_context import DEFAULT_WIDTH
 from protocol.render_records import RECORD_FORMATTERS, stats_lines
+from protocol.render_table import state_word
 from protocol.wrap import fit_names
 
 __all__ = ["ERROR_PREFIX", "render", "error_line", "format_time"]
@@ -33,22 +33,6 @@ def format_time(ts: float | None, lang: str = "en") -> str:
     if ts is None:
         return text("never", lang)
     return datetime.fromtimestamp(ts, timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
-
-
-def room_name(room: Any, lang: str = "en") -> Any:
-    """A room's name (as lobby/world.py names it, in English: the machine mode's data) in
-    ``lang``: the lobby, or the room of table N."""
-    if room == LOBBY_NAME:
-        return text("room-lobby", lang)
-    if isinstance(room, str):
-        number = _TABLE_ROOM.fullmatch(room)
-        if number is not None:
-            return text("room-table", lang, number=int(number.group(1)))
-    return room
-
-
-LOBBY_NAME = text("room-lobby")
-_TABLE_ROOM = re.compile(re.escape(text("room-table", number=0)).replace("0", r"(\d+)", 1))
 
 
 def _mute_list(event: Event, lang: str) -> list[str]:
@@ -69,7 +53,7 @@ def _ban_list(event: Event, lang: str) -> list[str]:
 def _who(event: Event, lang: str) -> list[str]:
     names = list(event.data["names"])
     names += [text("who-bot", lang, name=bot) for bot in event.data.get("bots", ())]
-    return [text("who", lang, room=room_name(event.data["room"], lang), count=len(names),
+    return [text("who", lang, room=event.data["room"], count=len(names),
                  names=", ".join(names))]
 
 
@@ -87,7 +71,7 @@ def _wwho(event: Event, lang: str) -> list[str]:
     lines = [text("wwho", lang, count=len(users))]
     for u in users:
         guest = "" if u["registered"] else text("wwho-guest", lang)
-        lines.append(text("wwho-line", lang, name=u["name"], room=room_name(u["room"], lang),
+        lines.append(text("wwho-line", lang, name=u["name"], room=u["room"],
                           guest=guest))
     return lines
 
@@ -101,7 +85,7 @@ def _finger(event: Event, lang: str) -> list[str]:
     else:
         lines.append(text("finger-guest", lang))
     if d["online"]:
-        lines.append(text("finger-online", lang, room=room_name(d["room"], lang)))
+        lines.append(text("finger-online", lang, room=d["room"]))
     else:
         lines.append(text("finger-offline", lang))
     if d.get("client"):
@@ -153,7 +137,7 @@ def _listroom(event: Event, lang: str, width: int = DEFAULT_WIDTH) -> list[str]:
         def table_line(names: list[Any]) -> str:     # long names abbreviated to fit: fit_names
             seating = " | ".join(f"{i + 1} {n or '-'}" for i, n in enumerate(names))
             return text("listroom-line", lang, table=t["table"], game=t.get("game", "tichu"),
-                        state=t["state"], seating=seating)
+                        state=state_word(t["state"], lang), seating=seating)
         lines.append(fit_names(list(t.get("seats") or []), table_line, width))
         opts = t.get("options") or {}
         changed = ", ".join(f"{k} {v}" for k, v in table_options.changed(opts))
@@ -187,7 +171,7 @@ def _friends(event: Event, lang: str) -> list[str]:
             lines.append(text("friends-line-playing", lang, name=f["name"], table=f["table"]))
         else:
             lines.append(text("friends-line-room", lang, name=f["name"],
-                              room=room_name(f.get("room") or "", lang)))
+                              room=f.get("room") or ""))
     return lines
 
 
@@ -229,10 +213,7 @@ def render(event: Event, lang: str = "en", width: int = DEFAULT_WIDTH) -> list[s
         return formatter(event, lang)
     # only "\n" ends a line: str.splitlines() would also split at U+2028/U+2029, which a user can
     # type into speech, and so forge a line that looks like the server's own
-    data = event.data
-    if "room" in data and lang != "en":
-        data = {**data, "room": room_name(data["room"], lang)}
-    lines = text(event.type, lang, **data).split("\n")
+    lines = text(event.type, lang, **event.data).split("\n")
     if len(lines) > 1 and lines[-1] == "":
         lines.pop()
     return lines

@@ -22,6 +22,7 @@ from lobby.accounts import check_name, name_key
 from lobby.events import Event, error_event
 from lobby.messages import ERRORS, LANGUAGES, LobbyError, text
 from lobby.store import Account
+from lobby.tichu import memo as _memo
 from protocol.commands import COMMANDS, CommandTable, parse_line
 from protocol.gathered_write import write_shared
 from protocol.machine import JSON_SWITCH, MachineMode
@@ -65,6 +66,7 @@ class _TypedAhead(str):
 #: the last lobby event rendered for text mode, the render context it was rendered for, and its
 #: bytes (see Session.deliver): the cache is keyed by everything the text depends on
 _shared_text: list[Any] = [None, None, b""]
+_memo.register(lambda: _shared_text.__setitem__(slice(None), [None, None, b""]))
 
 class Session(MachineMode, MudOptions):
     """The wire side of one user: implements lobby.events.Listener (deliver, disconnect)."""
@@ -251,7 +253,8 @@ class Session(MachineMode, MudOptions):
             else:
                 data = b"".join(encode_text(line) + b"\r\n" for line in
                                 wrap_lines(render(event, ctx.lang, ctx.width), ctx.width))
-                _shared_text[0], _shared_text[1], _shared_text[2] = event, ctx, data
+                if _memo.ON:
+                    _shared_text[0], _shared_text[1], _shared_text[2] = event, ctx, data
             self._write(data)      # what TelnetLineProtocol.sendLine writes for each line
             return
         if lines:
@@ -401,6 +404,8 @@ class Session(MachineMode, MudOptions):
         if self._guard is not None:
             self._guard.connection_lost()
         user, self.user = self.user, None
+        if user is not None and not user.registered and "lang" in self.settings:
+            self.world.keep_guest_language(user.name, self.settings["lang"])
         if user is not None and self.world.logout(user, self):
             if self._log_allowed("disconnect"):
                 log.info("{user} logged out", user=user.name)
@@ -754,6 +759,9 @@ class Session(MachineMode, MudOptions):
         attempt = self.password_attempt(name, "login")
         if any(h.proved for h in self.world.guest_seats(name, key)):
             attempt.succeeded()
+            lang = self.world.guest_language(name)
+            if lang in LANGUAGES and "lang" not in self.settings:   # the language they had chosen
+                self.settings["lang"] = lang
             self._enter(name, registered=False, key=key)
             return
         attempt.failed()

@@ -4,7 +4,8 @@
     pybabel extract   lobby/messages.py -> lobby/locales/messages.pot
     pybabel init      a new language's PO (only with --add LANG)
     pybabel update    every lobby/locales/LANG/LC_MESSAGES/messages.po from the template
-                      (a message whose English changed is marked fuzzy; a removed one obsolete)
+                      (a removed message becomes obsolete); then a message whose English
+                      changed gets the old translation of its key back, marked fuzzy
     pybabel compile   every PO -> its messages.mo (fuzzy translations left out: English shows)
 
 Run it after adding or changing an English message, and after translating.
@@ -83,6 +84,30 @@ def derived(lang: str, messages: dict[str, str]) -> dict[str, str]:
     return out
 
 
+def fuzzy_by_key(lang: str, po: Path | None = None) -> int:
+    """A message whose English changed: its old translation (now obsolete, under the same key)
+    comes back marked fuzzy; the number of such."""
+    from babel.messages.pofile import read_po, write_po
+
+    po = po or po_path(lang)
+    with po.open("rb") as f:
+        catalog = read_po(f, locale=lang)
+    old = {m.context: (msgid, m) for msgid, m in catalog.obsolete.items() if m.context}
+    found = 0
+    for message in catalog:
+        if not message.id or message.string or message.context not in old:
+            continue
+        msgid, previous = old.pop(message.context)
+        message.string = previous.string
+        message.flags.add("fuzzy")
+        del catalog.obsolete[msgid]
+        found += 1
+    if found:
+        with po.open("wb") as f:
+            write_po(f, catalog, width=76, no_location=True)
+    return found
+
+
 def take_over(lang: str, path: Path) -> int:
     """Merge the old dict of ``lang`` into its PO; the number of messages taken."""
     from babel.messages.pofile import read_po, write_po
@@ -113,8 +138,13 @@ def run(add: list[str], keep_dicts: bool) -> None:
         if not po_path(lang).exists():
             pybabel("init", "-D", "messages", "-i", str(TEMPLATE), "-d", str(LOCALES), "-l", lang,
                     "--width=76")
+    # Babel's own fuzzy matching compares the English alone, across keys (it offered the
+    # translation of game-grand to game-grand-no); the key is what says "the same message", so
+    # the old translation of the same msgctxt is taken, marked fuzzy (fuzzy_by_key)
     pybabel("update", "-D", "messages", "-i", str(TEMPLATE), "-d", str(LOCALES),
-            "--width=76")
+            "--width=76", "--no-fuzzy-matching")
+    for lang in languages():
+        fuzzy_by_key(lang)
     for lang, path in sorted(dicts.items()):
         taken = take_over(lang, path)
         print(f"{lang}: {taken} messages taken over from {path.relative_to(ROOT)}")

@@ -18,10 +18,11 @@ SHIPPED: tuple[str, ...] = ("de", "fr", "es", "da")
 
 
 def fields(template: str) -> set[tuple[str, str | None]]:
-    """The placeholders of a template: field name and conversion (`!t`, `!p`, `!w`, `!r`);
-    the format spec (a plural's word forms, a width) may differ between languages."""
-    return {(name, conversion) for _, name, _, conversion in string.Formatter().parse(template)
-            if name is not None}
+    """The placeholders of a template: field name and conversion (`!t`, `!w`, `!r`); the
+    format spec (a plural's word forms, a width) may differ between languages, and a language
+    may choose a word form by a count the English shows without one (`!p`)."""
+    return {(name, None if conversion == "p" else conversion)
+            for _, name, _, conversion in string.Formatter().parse(template) if name is not None}
 
 
 def catalog(lang: str) -> dict[str, str]:

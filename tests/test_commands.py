@@ -67,14 +67,17 @@ def test_whisper_shortcut_and_rest_arguments() -> None:
     assert code_of("/who extra") == "bad-arguments"
     assert code_of("/password onlyone") == "bad-arguments"
     with pytest.raises(LobbyError) as e:
-        parse_line("/finger")
-    assert e.value.params == {"usage": "/finger NAME"}
+        parse_line("/tell")
+    assert e.value.params == {"usage": "/tell NAME TEXT..."}
+    assert parse_line("/finger").args == {}            # without a name: your own (issue 26)
+    p = parse_line("@Bob hello")                        # the whisper without ; (tintin++)
+    assert p.command.name == "tell" and p.args == {"name": "Bob", "text": "hello"}
     assert parse_line("/help").args == {} and parse_line("/help tell").args == {"command": "tell"}
 
 
 def test_tintin_users_are_told_how_to_whisper_and_backslash_semicolon_whispers() -> None:
     """tintin++ reads ; as its own separator (;Anna hi would be the speech "Anna hi"):
-    /help tell says to use /tell or \\;NAME, and \\;NAME TEXT whispers in every client."""
+    /help tell says to use @NAME (or /tell), and \\;NAME TEXT still whispers in every client."""
     from twisted.internet import task
 
     from conftest import FakeLobby
@@ -85,7 +88,7 @@ def test_tintin_users_are_told_how_to_whisper_and_backslash_semicolon_whispers()
     anna.raw()
     bob.send("/help tell")
     help_text = " ".join(bob.text().split())
-    assert "tintin++" in help_text and "/tell NAME TEXT" in help_text and "\\;NAME" in help_text
+    assert "tintin++" in help_text and "/tell NAME TEXT" in help_text and "@NAME TEXT" in help_text
     p = parse_line("\\;Bob  hello there")
     assert p.command.name == "tell" and p.args == {"name": "Bob", "text": "hello there"}
     assert code_of("\\;Bob") == "bad-arguments"

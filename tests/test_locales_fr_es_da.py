@@ -62,13 +62,13 @@ def test_durations_are_written_in_the_language(lang: str, shown: str, one: str) 
 TERMS = {
     "fr": {"trick": r"\bplis?\b", "round": r"\bmanches?\b", "wish": r"\bsouhait",
            "bomb": r"\bbombes?\b", "Dragon": r"\bDragon\b", "Phoenix": r"\bPhénix\b",
-           "Dog": r"\bChien\b", "Mah Jong": r"\bMahjongg\b"},
+           "Dog": r"\bChien\b", "Mah Jong": r"\bMah Jong\b"},
     "es": {"trick": r"\bbazas?\b", "round": r"\brondas?\b", "wish": r"\bdese(o|a|ar)",
            "bomb": r"\bbombas?\b", "Dragon": r"\bDragón\b", "Phoenix": r"\bFénix\b",
-           "Dog": r"\bPerro\b", "Mah Jong": r"\bMahjongg\b"},
+           "Dog": r"\bPerro\b", "Mah Jong": r"\bMah Jong\b"},
     "da": {"trick": r"stik", "round": r"runde", "wish": r"ønske",
-           "bomb": r"bomb", "Dragon": r"Drage", "Phoenix": r"\bFønix\b",
-           "Dog": r"\bHund", "Mah Jong": r"\bMahjong\b"},
+           "bomb": r"bomb", "Dragon": r"Drage", "Phoenix": r"\bFøniks",
+           "Dog": r"\bHund", "Mah Jong": r"\bMah Jong\b"},
 }
 # English words that are not the game term (the option `round X`, commands, `/wish`, ...)
 _LITERALS = re.compile(r"/\w+( (none|left|right|RANK|CARDS|\w+ \w+))?|\bround X\b|\bwish 8\b"

@@ -43,8 +43,8 @@ EXPECTED: dict[str, str] = {
     "/replay 1": "9ad7c88e277f5e217ec2ebfeb3af9a244fddf45d58e39e11b8d5ff92a93f4edd",
     "/replay 1 2": "cf24c790828257b4685c7dd7c11750ccf079755adf6d14447007aa2bb05413ca",
     "/replay 2 4": "210a586cddb6722a37da95a36125c220a158a3a87d96ad895f243eb701e102eb",
-    "/replay 3": "8adf67b695e9a9be5058378341420129cffe23ec4444aa1e428d96252f0bca8e",
-    "/replay 4 1": "3a7e30c2e576025806ad740cfa3a4b313349b2d35c0928aad3197325258d924c",
+    "/replay 3": "3f8f9690bea425df8bbbc8386de563c80265b5492b812925cec1f840db9f12a3",
+    "/replay 4 1": "9ed3e7e28627bfe6bd6074faa835c9abb2d7df8c7dfc8f9c8f1194410d69eff8",
 }
 
 REGISTERED = ["Alice", "Bob", "Carol", "Dave", "Erin"]

@@ -164,7 +164,7 @@ def test_waiting_table_view_options_and_info() -> None:
     assert render_table(view) == [
         "Table 3: waiting.",
         "Seats: 1 - | 2 alice | 3 - | 4 -",
-        "/join [SEAT] sits down; /start when four sit; /option help lists options.",
+        "/join [SEAT] or /addbot fills a seat (1+3 against 2+4); /start when four sit.",
     ]
     table.submit("alice", "option", "help")
     lines = render_table(rec.to("alice")[-1])

@@ -287,7 +287,7 @@ def test_look_at_a_waiting_table_and_in_the_lobby() -> None:
     t.send("ann", "/join 2")
     assert t.send("ann", "/look").splitlines() == [
         f"Table {t.number}: waiting.", "Seats: 1 - | 2 ann | 3 - | 4 -",
-        "/join [SEAT] sits down; /start when four sit; /option help lists options."]
+        "/join [SEAT] or /addbot fills a seat (1+3 against 2+4); /start when four sit."]
     lobby = FakeLobby(task.Clock())
     c = lobby.connect()
     c.login("zed")

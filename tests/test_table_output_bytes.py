@@ -326,13 +326,13 @@ EXPECTED: dict[str, dict[str, str]] = {
         "Eve": "c5b7255f8dc365599c8fe75a2e1eb2342e3faa038220092fae389c48d97465b7",
     },
     "mixed": {
-        "Ann": "aa55e81e6a8755f6ecaed9b5c24eb9ada3c7ace8dee5f1fbde909f077966f2e1",
+        "Ann": "3b0d18b2f95f977e3b22cddf3edefe2219a30075e090efeac5a90cdc941b23cb",
         "Bob": "39aee8a53f927c92132d8bedb7c66a5667930ded0b11cf4c78b44a181ccbdd9b",
-        "Cat": "608ff7e0ea149b1c0f266c18fdb2cac22c4577ab6f22ad8da219983a8207fedd",
+        "Cat": "b8dcce2d5a2d07328629d657d8103e2f20d7283901f5e14933828e4175e31d6b",
         "Dan": "7c7c065e4f86d641959d46061423fb69a1dc40cbc90cc6a11980b4f86579a5c0",
-        "Eve": "8bf7b891af5052e17d5bbdc7f1d0a5b1a6d90b41d871e73682b977e45c56fa45",
+        "Eve": "d2595110fef6d70c314fc06c3dcdf6252a4b6ed0938a937b011151d7bfcc3514",
         "Fay": "5a4573f3f134077cb362bfc47fb5c42362f9f330dcbcf2266938b82c774a6098",
-        "Gus": "40e22abf5775dd485e7f3ce1e91e17b57296d17c02305ce1d8c72442b5eb4774",
+        "Gus": "848062724940a0721adbb559b8725f521c811ada3adb89b18c36cecb9fa149d6",
     },
 }
 
