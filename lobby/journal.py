@@ -96,6 +96,10 @@ __all__ = ["Journal", "OpenTable", "load_open_tables"]
 log = Logger(namespace="lobby.journal")
 
 
+#: seconds between the summary lines of a run of failed commits (its first is logged whole)
+FAILURE_SUMMARY = 60.0
+
+
 @dataclass(frozen=True)
 class OpenTable:
     """A table that was playing when the process stopped, as the journal holds it."""
@@ -291,6 +295,13 @@ class Journal:
         self.transactions = 0
         self.writes = 0
         self.failures = 0
+        #: the clock's time of the last failed commit of the current run of failures (None:
+        #: the last commit worked); /healthz reports 503 while it is set and recent
+        self.failing_since: float | None = None
+        self.last_failure: float | None = None
+        #: failures after the first of a run, not yet summarised in the log (one line a minute)
+        self._unlogged = 0
+        self._summarised = 0.0
         #: tables whose game lost a write (a failed commit) since its start: its record takes
         #: the match's own actions, not the journal's
         self.failed_tables: set[int] = set()
@@ -563,6 +574,9 @@ class Journal:
                          waiting: list[tuple[int, Deferred[Any]]], handed: float = 0.0) -> None:
         self.transactions += 1
         self.writes += len(ops)
+        if self.failing_since is not None:
+            self._summarise("journal: commits work again")
+            self.failing_since = None
         if self.on_commit is not None:
             self.on_commit(self.clock.seconds() - handed)
         self._done(batch)
@@ -578,9 +592,18 @@ class Journal:
         self.failures += 1
         tables = sorted({op[1] for op in ops})
         self.failed_tables.update(tables)
-        log.failure("journal: a batch of {count} writes for tables {tables} was NOT committed; "
-                    "those tables cannot be restored after a crash", failure,
-                    level=LogLevel.error, count=len(ops), tables=tables)
+        now = self.clock.seconds()
+        self.last_failure = now
+        if self.failing_since is None:   # the first of a run: its traceback whole
+            self.failing_since = self._summarised = now
+            self._unlogged = 0
+            log.failure("journal: a batch of {count} writes for tables {tables} was NOT "
+                        "committed; those tables cannot be restored after a crash", failure,
+                        level=LogLevel.error, count=len(ops), tables=tables)
+        else:                            # then one summary line a minute
+            self._unlogged += 1
+            if now - self._summarised >= FAILURE_SUMMARY:
+                self._summarise("journal: commits still fail", failure.getErrorMessage())
         self._done(batch)
         if self.on_failure is not None:
             try:
@@ -590,6 +613,13 @@ class Journal:
                             tables=tables)
         for _, d in waiting:
             d.errback(failure)
+
+    def _summarise(self, what: str, error: str = "") -> None:
+        if self._unlogged:
+            log.error("{what}: {count} more batches NOT committed since the last line ({error})",
+                      what=what, count=self._unlogged, error=error or "-")
+        self._unlogged = 0
+        self._summarised = self.clock.seconds()
 
     def _done(self, batch: int) -> None:
         self._committed = max(self._committed, batch)

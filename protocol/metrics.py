@@ -17,9 +17,11 @@ Every metric, its labels and a scrape configuration: docs/operations.md, "Metric
 The web port (``MetricsSite``):
 
 - ``GET /metrics``: the Prometheus text format (or OpenMetrics when the scraper asks for it);
-- ``GET /healthz``: ``200 {"status": "ok", ...}`` when the reactor answers and a query on the
-  database's worker thread returns within ``HEALTH_TIMEOUT`` seconds, else ``503`` with the
-  reason;
+- ``GET /healthz``: ``200 {"status": "ok", ...}`` when the reactor answers, the database file
+  is still the one opened (device and inode), no journal commit failed in the last
+  ``JOURNAL_FAILURE_WINDOW`` seconds without one working since, and a test write on the
+  database's worker thread returns within ``HEALTH_TIMEOUT`` seconds; else ``503`` with the
+  reason in ``store``;
 - ``GET /games/GAME.tch``: the BSW log of a stored (finished) game, exactly what ``/tchlog GAME``
   prints to anybody logged in, guests included: ``text/plain; charset=utf-8`` (the archive keeps
   the text as UTF-8). A game that is not stored (running, never played), one played with
@@ -30,6 +32,7 @@ from __future__ import annotations
 
 import gzip
 import json
+import os
 import platform
 import re
 from bisect import bisect_left
@@ -67,6 +70,9 @@ log = Logger(namespace="protocol.metrics")
 
 #: seconds /healthz waits for the database's worker thread
 HEALTH_TIMEOUT = 5.0
+#: seconds after a failed journal commit (with none working since) during which /healthz
+#: answers 503 (docs/operations.md, "Health")
+JOURNAL_FAILURE_WINDOW = 60.0
 #: command latency buckets (seconds): most commands take well under a millisecond; a log-in
 #: with a password hash tens of milliseconds; a slow database query seconds
 LATENCY_BUCKETS = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5,
@@ -350,12 +356,46 @@ def _finish(request: "Request", code: int, body: bytes, content_type: bytes) -> 
     request.finish()
 
 
+def _identity(path: str) -> tuple[int, int] | None:
+    """(device, inode) of the database file at ``path``; None when it is not there (or the
+    database is not a file)."""
+    if path == ":memory:" or path.startswith("file:"):
+        return None
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return st.st_dev, st.st_ino
+
+
+def _test_write(conn: Any) -> None:
+    """A real write (one transaction that rewrites the database header's user_version to its
+    own value): fails on a full disk, a read-only file or a lost folder."""
+    version = conn.execute("PRAGMA user_version").fetchone()[0]
+    conn.execute(f"PRAGMA user_version = {int(version)}")
+
+
 class _Health(Resource):
     isLeaf = True
 
     def __init__(self, server: "LobbyServer") -> None:
         super().__init__()
         self.lobby = server
+        path = getattr(server.store, "path", ":memory:")
+        self.path = path if isinstance(path, str) else ":memory:"
+        #: the database file the server opened (see _identity)
+        self.opened = _identity(self.path)
+
+    def _problem(self) -> str | None:
+        """Why the store cannot be trusted without asking it, or None."""
+        if self.opened is not None and _identity(self.path) != self.opened:
+            return "the database file is no longer the one opened (deleted or replaced)"
+        journal = getattr(getattr(self.lobby, "persistence", None), "journal", None)
+        since = getattr(journal, "last_failure", None)
+        if getattr(journal, "failing_since", None) is not None and since is not None \
+                and self.lobby.reactor.seconds() - since <= JOURNAL_FAILURE_WINDOW:
+            return "journal commits fail"
+        return None
 
     def render_GET(self, request: "Request") -> Any:
         server = self.lobby
@@ -367,15 +407,18 @@ class _Health(Resource):
             _finish(request, 200 if ok else 503,
                     (json.dumps(body) + "\n").encode("utf-8"), b"application/json")
 
+        problem = self._problem()
+        if problem is not None:
+            answer(False, problem)
+            return NOT_DONE_YET
         try:
-            d: Deferred[Any] = server.store.run_query(lambda conn: conn.execute(
-                "SELECT 1").fetchone())
+            d: Deferred[Any] = server.store.run_query(_test_write)
         except Exception as e:
             answer(False, f"unavailable: {e}")
             return NOT_DONE_YET
         d.addTimeout(HEALTH_TIMEOUT, server.reactor)
         d.addCallbacks(lambda _: answer(True, "ok"),
-                       lambda f: answer(False, f"unavailable: {f.getErrorMessage()}"))
+                       lambda f: answer(False, f"test write failed: {f.getErrorMessage()}"))
         return NOT_DONE_YET
 
 

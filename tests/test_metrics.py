@@ -324,3 +324,46 @@ async def test_tchlog_is_raw_at_a_narrow_width(web: MetricsServer) -> None:
     assert got.encode("utf-8") == body.replace(b"\n", b"\r\n")
     c.send("/tchlog 9")                               # nothing more of game 1 came before this
     assert (await c.read_line()).startswith("! [")
+
+
+@pytest_twisted.ensureDeferred
+async def test_healthz_when_the_database_file_is_deleted(web: MetricsServer) -> None:
+    import json
+    import os
+    assert (await web.get("/healthz"))[0] == 200
+    os.unlink(web.db)                     # the server's open connection still works: SELECT 1 did
+    code, _, body = await web.get("/healthz")
+    reply = json.loads(body)
+    assert code == 503 and reply["status"] == "error"
+    assert "no longer the one opened" in reply["store"]
+
+
+@pytest_twisted.ensureDeferred
+async def test_healthz_while_journal_commits_fail_then_ok_again(web: MetricsServer) -> None:
+    import json
+    store = web.server.store
+
+    def query_only(on: bool) -> None:     # SQLite refuses every write on both connections
+        sql = f"PRAGMA query_only = {'ON' if on else 'OFF'}"
+        here = getattr(store, "reactor_connection", None)
+        if here is not None and here() is not None:
+            here().execute(sql)
+
+    await within(store.run_query(lambda conn: conn.execute("PRAGMA query_only = ON")))
+    query_only(True)
+    c = await web.client()
+    await c.login("Anna")
+    for line in ("/newroom", "/join 1", "/addbot random", "/addbot random", "/addbot random",
+                 "/start"):
+        c.send(line)
+    await c.expect("[game-not-saved]")
+    assert web.server.persistence.journal.failures >= 1
+    code, _, body = await web.get("/healthz")
+    assert code == 503 and json.loads(body)["store"] == "journal commits fail"
+
+    await within(store.run_query(lambda conn: conn.execute("PRAGMA query_only = OFF")))
+    query_only(False)
+    c.send("/nogrand")                    # a journal commit that works
+    await within(web.server.persistence.journal.flush())
+    code, _, body = await web.get("/healthz")
+    assert code == 200 and json.loads(body)["status"] == "ok", body

@@ -137,3 +137,25 @@ def test_a_failed_journal_write_is_an_error_and_the_players_are_told(clock: Any,
               and "was NOT committed" in formatEvent(e)]
     assert errors and "tables [1]" in formatEvent(errors[0])
     assert lobby.world.tables[1].state == "playing"          # the game goes on
+
+
+def test_a_run_of_failed_journal_writes_logs_one_traceback_then_a_summary_a_minute(
+        clock: Any, logged: Any) -> None:
+    from test_persistence import Lobby, play, seat_players
+    lobby = Lobby(clock)
+    clients = seat_players(lobby)
+    lobby.turn()
+    fired(lobby.store.run_query(lambda conn: conn.execute("PRAGMA query_only = ON")))
+    play(lobby, random.Random(3), steps=3)
+    lobby.turn()
+    journal = lobby.persistence.journal
+    first = journal.failures
+    clock.advance(61)
+    play(lobby, random.Random(4), steps=3)
+    lobby.turn()
+    assert journal.failures > first >= 1
+    whole = [e for e in logged if "was NOT committed" in formatEvent(e)]
+    assert len(whole) == 1 and whole[0].get("log_failure") is not None
+    summaries = [formatEvent(e) for e in logged if "commits still fail" in formatEvent(e)]
+    assert len(summaries) == 1 and "more batches NOT committed" in summaries[0], summaries
+    assert clients
