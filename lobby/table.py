@@ -122,8 +122,6 @@ BOT_DELAY = 0.5
 BOT_TAKEOVER_STRATEGY = "heuristic"
 PLAYING = "playing"
 FINISHED = "finished"
-#: the ceiling of /option grace at a table on its own (the world sets the server's --max-grace)
-MAX_GRACE = 86400.0
 #: seconds within which a player's vanishing again is not announced at once (see presence_quiet)
 PRESENCE_QUIET = 60.0
 #: vanishings of one player announced at once within PRESENCE_QUIET seconds
@@ -176,8 +174,9 @@ class TableActor:
         self._deliver = deliver
         self.host = host
         self.options = TableOptions()
-        #: the highest grace time /option grace may set here (the server's --max-grace)
-        self.max_grace: float = MAX_GRACE
+        #: the server's ceilings of options, by TableOptions attribute (--max-grace,
+        #: --max-timer, --max-target): /option refuses a higher value (bad-option-value)
+        self.ceilings: dict[str, float] = {}
         #: presence lines of one player are bounded (the server's --presence-quiet): a player
         #: who vanished PRESENCE_BURST times within this many seconds is announced only if
         #: still away this long after vanishing again (and their return then not at all)
@@ -1039,9 +1038,10 @@ class TableActor:
                 and user != self.host:
             raise LobbyError("host-only-option", option=option.name, host=self.host or "-")
         new = option.parse(value, getattr(self.options, option.attr))
-        if option.attr == "grace" and new > self.max_grace:      # the server's ceiling
+        high = self.ceilings.get(option.attr)          # the server's ceiling (--max-grace ...)
+        if high is not None and new is not None and new > high:
             raise LobbyError("bad-option-value", name=option.name, value=value or "",
-                             expected=Msg(option.expects_key, high=f"{self.max_grace:g}"))
+                             expected=Msg(option.expects_key, high=f"{high:g}"))
         # a turnier always plays its 9 rounds: `round X` would be ignored, so it is refused
         if (option.attr == "max_rounds" and new is not None and self.options.turnier) or (
                 option.attr == "turnier" and new and self.options.max_rounds is not None):

@@ -234,7 +234,19 @@ def help_params() -> dict[str, str]:
     return {o.name.replace(" ", "_"): o.show(o.default) for o in OPTIONS}
 
 
+#: the server options that may lower an option's ceiling (protocol/guard.py Limits; the table
+#: gets them as ``TableActor.ceilings``)
+SERVER_CEILINGS = {"grace": "--max-grace", "timer": "--max-timer", "target": "--max-target"}
+
+
 def _values(o: OptionSpec) -> str:
+    values = _plain_values(o)
+    if o.name in SERVER_CEILINGS:
+        values += f" (the server's `{SERVER_CEILINGS[o.name]}` may lower the ceiling)"
+    return values
+
+
+def _plain_values(o: OptionSpec) -> str:
     if o.kind == FLAG:
         return "`on`, `off` (no value: toggles)"
     if o.kind == COUNT:
@@ -243,8 +255,6 @@ def _values(o: OptionSpec) -> str:
     if o.kind == TIMER:
         return (f"seconds, {o.low:g} to {o.high:g}, `off`, `auto` ({RATED_TIMER:g} seconds in a "
                 "rated game, off in others)")
-    if o.name == "grace":
-        return f"seconds, {o.low:g} to {o.high:g} (the server's `--max-grace` may lower it)"
     return f"seconds, {o.low:g} to {o.high:g}"
 
 

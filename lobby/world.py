@@ -140,6 +140,9 @@ class TableLimits:
     abandon_after: float = 3600.0
     #: the highest grace time /option grace may set (seconds a vanished player's seat waits)
     max_grace: float = 86400.0
+    #: the highest move timer (seconds per decision) and target score /option may set
+    max_timer: float = 3600.0
+    max_target: int = 100000
     #: seconds within which a player's vanishing again is not announced at once (TableActor)
     presence_quiet: float = 60.0
 
@@ -565,7 +568,9 @@ class World:
         table = TableActor(number, self.clock, self.table_deliver(number), host=user.name,
                            seat_policy=self, recorder=self.recorder, bot_pool=self.bot_pool,
                            wheel=self.wheel)
-        table.max_grace = self.table_limits.max_grace
+        limits = self.table_limits
+        table.ceilings = {"grace": limits.max_grace, "timer": limits.max_timer,
+                          "target": limits.max_target}
         table.presence_quiet = self.table_limits.presence_quiet
         self._origins[number] = {user.key: _address(user)}
         self._index.add_table(table, self._origins[number].values())

@@ -430,7 +430,8 @@ class LimitedServer(ClockedServer):
         super().__init__(db)
         from protocol.guard import Limits
         self.server_options = dict(self.server_options,
-                                   limits=Limits(max_seats_per_user=1, max_grace=600.0))
+                                   limits=Limits(max_seats_per_user=1, max_grace=600.0,
+                                                 max_timer=300.0, max_target=10000))
 
 
 @pytest_twisted.async_yield_fixture
@@ -461,6 +462,10 @@ async def test_a_seated_guest_cannot_set_a_long_grace_nor_keep_the_host_from_pla
     answer = await game.command("Anna", "/option grace 86400")
     assert any(l.startswith("! [bad-option-value]") and "600" in l for l in answer), answer
     await game.say("Anna", "/option grace 600", "sets grace to ")
+    for option in ("timer 301", "target 10050"):          # --max-timer, --max-target
+        answer = await game.command("Anna", f"/option {option}")
+        assert answer[0].startswith("! [bad-option-value]"), answer
+    assert table.options.timer is None and table.options.target == 1000
     await game.say("Anna", "/start", "the game starts")
     await game.settle()
     c = game.clients.pop("Griefz")

@@ -46,6 +46,7 @@ def test_the_command_line_defaults() -> None:
     assert custom.table_limits() == TableLimits(tables_per_user=3, seats_per_user=2,
                                                 tables_per_address=9, abandon_after=60.0,
                                                 opens_per_minute=10, max_grace=300.0,
+                                                max_timer=300.0, max_target=10000,
                                                 guest_expert_seconds=2.0,
                                                 expert_tables_per_user=1)
 
