@@ -8,6 +8,8 @@ whispers of users included; machine mode (JSON lines) is never wrapped. The rule
 - The width of a line is what the terminal shows: ANSI escape sequences (``/set color on``) take
   no column, characters (not bytes) are counted, East Asian wide and fullwidth characters take
   two columns, combining marks none.
+- No line fills the terminal's last column (``columns``: a terminal that wraps eagerly would
+  show a blank line after it): "the width" below is the connection's width less one.
 - A line wider than the width is broken at spaces (the spaces at a break are dropped); each
   continuation line starts with the line's own leading spaces plus two more (the hanging indent,
   ``HANGING_INDENT``). A word is never split, so a card (``R10``, ``Ph=7``) always stays whole;
@@ -27,7 +29,8 @@ import unicodedata
 from functools import lru_cache
 from typing import Any, Callable
 
-__all__ = ["HANGING_INDENT", "ELLIPSIS", "MIN_NAME", "abbreviate", "fit_names", "visible_width",
+__all__ = ["HANGING_INDENT", "ELLIPSIS", "MIN_NAME", "abbreviate", "columns", "fit_names",
+           "visible_width",
            "wrap_line", "wrap_lines", "wrap_prompt"]
 
 #: the extra indent of a continuation line
@@ -80,8 +83,19 @@ def _cut(word: str, room: int) -> tuple[str, str]:
     return word[:i], word[i:]
 
 
+def columns(width: int) -> int:
+    """The columns a line may take on a terminal ``width`` columns wide: all but the last, so
+    that no line fills the last column (a terminal that wraps eagerly would show a blank line
+    after it)."""
+    return max(1, width - 1)
+
+
 def wrap_line(line: str, width: int) -> list[str]:
-    """``line`` as one or more lines no wider than ``width`` columns (see the module's rule)."""
+    """``line`` as one or more lines no wider than ``columns(width)`` (see the module's rule)."""
+    return _wrap(line, columns(width))
+
+
+def _wrap(line: str, width: int) -> list[str]:
     if len(line) <= width and (line.isascii() or visible_width(line) <= width):
         return [line]
     if visible_width(line) <= width:
@@ -141,12 +155,13 @@ def _glue(pieces: list[str]) -> list[str]:
 
 def wrap_lines(lines: list[str], width: int) -> list[str]:
     """Every line of ``lines`` wrapped to ``width`` (a line of its own for each piece)."""
+    width = columns(width)
     out: list[str] = []
     for line in lines:
         if len(line) <= width and line.isascii():
             out.append(line)
         else:
-            out.extend(wrap_line(line, width))
+            out.extend(_wrap(line, width))
     return out
 
 
@@ -155,6 +170,7 @@ def wrap_prompt(prompt: str, width: int) -> list[str]:
     last one is the prompt itself, written without one. The prompt's last clause (after its
     last ``, `` or ``. ``: ``or type another name: ``) is kept whole on that last line when it
     fits, with the prompt's trailing spaces (the cursor waits after them)."""
+    width = columns(width)
     if visible_width(prompt) <= width:
         return [prompt]
     body = prompt.rstrip(" ")
@@ -162,8 +178,8 @@ def wrap_prompt(prompt: str, width: int) -> list[str]:
     cut = max(body.rfind(", "), body.rfind(". "), body.rfind("? "))
     clause = HANGING_INDENT + body[cut + 2:] + tail
     if cut > 0 and visible_width(clause) <= width:
-        return wrap_line(body[:cut + 1], width) + [clause]
-    lines = wrap_line(body, max(1, width - len(tail)))
+        return _wrap(body[:cut + 1], width) + [clause]
+    lines = _wrap(body, max(1, width - len(tail)))
     lines[-1] += tail
     return lines
 
@@ -185,7 +201,9 @@ def abbreviate(name: str, length: int) -> str:
 def fit_names(names: "list[Any]", build: "Callable[[list[Any]], str]", width: int) -> str:
     """``build(names)`` (a line naming the seats; None for an empty seat), with the longest
     names abbreviated just enough for the line to fit ``width`` columns, none below MIN_NAME
-    characters and no two names alike; as close as it gets when it cannot fit."""
+    characters and no two names alike; as close as it gets when it cannot fit. Like every line,
+    it leaves the terminal's last column free (``columns``)."""
+    width = columns(width)
     line = build(names)
     if visible_width(line) <= width:
         return line
