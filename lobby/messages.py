@@ -149,6 +149,12 @@ ERRORS: dict[str, str] = {
     "flooding": "You are sending lines too fast (more than {rate} a second); lines are dropped "
                 "until you slow down.",
     "flood-disconnect": "Too many lines too fast; closing the connection.",
+    "guest-bot-level": (
+        "Guests may give an expert bot at most {seconds} seconds per decision (expert:{seconds});"
+        " register (/register) for more."),
+    "expert-tables": (
+        "You take part in {limit} {limit!p:table|tables} with expert bots already ({tables}); "
+        "the bot workers are shared."),
     "too-many-marks": (
         "More than {limit} combining marks on one character; the message was not sent."),
     "speech-budget": (
@@ -578,6 +584,8 @@ INFO: dict[str, str] = {
     "role-set": "{name} has the role {role} now.",
     "role-changed": "{by} gave you the role {role}.",
     "kick-done": "{name} was kicked.",
+    "table-closed-by": "Table {table} was closed by {by}: {reason}",
+    "closetable-done": "Table {table} is closed.",
     "kicked": "You were kicked by {by}: {reason}",
     "ban-done": "{name} is banned until {until}.",
     "banned-now": "You were banned by {by} until {until}: {reason}",
@@ -679,6 +687,10 @@ HELP_TEXTS: dict[str, str] = {
     "cmd-kick-help": (
         "Moderators and admins: closes NAME's connection with REASON (NAME may log in again; /ban "
         "keeps NAME out). A moderator cannot kick a moderator or an admin. Logged."),
+    "cmd-closetable": "Moderators: close table TABLE.",
+    "cmd-closetable-help": (
+        "Moderators and admins: closes table TABLE whoever sits there, with REASON; everybody in "
+        "its room is moved to the lobby, a running game is abandoned and never restored. Logged."),
     "cmd-leave": "Give up your seat before the start.",
     "cmd-leave-help": (
         "Frees your seat again; you stay in the room and watch. Not possible while the game "

@@ -402,6 +402,15 @@ class Moderation:
                 lambda f: log.failure("forgetting the expired ban of {name}", f, name=ban.name))
 
     # ---- everybody -----------------------------------------------------------------------------
+    async def close_table(self, actor: Any, number: int, reason: str) -> None:
+        """``/closetable N [reason]``: close table N whoever sits there (its game abandoned and
+        never restored); recorded in the log."""
+        await self.require(actor, "moderator", "closetable")
+        self.world.force_close(number, actor.name, reason)
+        log.info("moderation: {actor} closes table {table}: {reason}", actor=actor.name,
+                 table=number, reason=reason or "-")
+        self._reply(actor, Event("closetable-done", table=number))
+
     async def announce(self, actor: Any, text: str) -> None:
         """``/announce TEXT``: one line to everybody online."""
         await self.require(actor, "moderator", "announce")

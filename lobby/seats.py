@@ -67,6 +67,10 @@ class SeatPolicy(Protocol):
         """``name`` sits down at ``table``: True for a guest, False for a registered user;
         LobbyError when a limit refuses the seat."""
 
+    def may_add_bot(self, table: Any, name: str, seconds: float) -> None:
+        """``name`` adds a search bot thinking ``seconds`` per decision: LobbyError when a
+        limit refuses it (a guest's thinking time, the expert tables of one user)."""
+
     def is_registered(self, name: str) -> bool:
         """Whether ``name`` is a registered user logged in now (a game of four of them is
         rated: decided at /start)."""

@@ -67,6 +67,7 @@ from twisted.internet.interfaces import IDelayedCall, IReactorTime
 from twisted.logger import Logger
 
 from lobby.accounts import name_key
+from lobby.bots.expert import parse_level
 from lobby.bots.player import (
     MAX_SECONDS,
     MIN_SECONDS,
@@ -1120,6 +1121,10 @@ class TableActor:
             seat = self.seats.index(None)
         elif self.seats[seat] is not None:
             raise LobbyError("seat-taken", seat=seat + 1, name=self.seats[seat])
+        if strategy.startswith("expert") and self._seat_policy is not None:
+            # the search workers are shared: a guest's thinking time and the expert tables of
+            # one user are limited (lobby/world.py may_add_bot)
+            self._seat_policy.may_add_bot(self, user, parse_level(strategy))
         name = self._new_bot(strategy)
         self.seats[seat] = name
         self.join_order.append(name)

@@ -131,6 +131,10 @@ class TableLimits:
     tables_per_address: int = 0     # tables the users of one IP address host or sit at
     limit_loopback: bool = False    # count 127.0.0.0/8 and ::1 per address too
     opens_per_minute: int = 0       # tables one user may open (/newroom) in a minute
+    #: the most seconds a guest may give an expert bot (``/addbot expert:SECONDS``; 0: no cap)
+    guest_expert_seconds: float = 0.0
+    #: tables with expert bots one user may host or sit at (0: no limit)
+    expert_tables_per_user: int = 0
     #: seconds a running table none of whose human players is online is kept (at least its
     #: grace time; 0 and grace 0: closed at once)
     abandon_after: float = 3600.0
@@ -279,6 +283,8 @@ class World:
         self.friends: Any = None
         #: the log lines a client can cause: the first of each minute written, the rest counted
         self.log_budget = LogBudget(clock)
+        #: table number -> the name keys of those who added its expert bots (may_add_bot)
+        self._expert_adders: dict[int, set[str]] = {}
         #: True once a shutdown was announced: no new tables, no new games
         self.closing = False
         #: the journal and game records (lobby/persistence.py): every new table is built with it
@@ -669,6 +675,31 @@ class World:
         self._index.add_address(table.number, address)
         return not user.registered
 
+    def may_add_bot(self, table: "TableActor", name: str, seconds: float) -> None:
+        """The seat policy for a search bot (``/addbot expert[:SECONDS]``) that ``name`` adds
+        at ``table``: LobbyError ``guest-bot-level`` beyond the guests' thinking time,
+        ``expert-tables`` beyond the user's tables with expert bots (TableLimits)."""
+        user = self.online(name)
+        if user is None:
+            return
+        limits = self.table_limits
+        if not user.registered and limits.guest_expert_seconds \
+                and seconds > limits.guest_expert_seconds:
+            raise LobbyError("guest-bot-level", seconds=f"{limits.guest_expert_seconds:g}")
+        if limits.expert_tables_per_user:
+            # the tables with expert bots this user added, hosts or sits at (a game of bots
+            # only goes on after its host left: it still counts for whoever added them)
+            others = [t.number for t in self.tables.values() if t is not table
+                      and (user.key in self._expert_adders.get(t.number, ())
+                           or t.host == user.name or user.name in t.seats
+                           or user.name in t.players)
+                      and any(getattr(b, "strategy_name", "").startswith("expert")
+                              for b in t.bots.values())]
+            if len(others) >= limits.expert_tables_per_user:
+                raise LobbyError("expert-tables", limit=limits.expert_tables_per_user,
+                                 tables=", ".join(map(str, sorted(others))))
+        self._expert_adders.setdefault(table.number, set()).add(user.key)
+
     def is_registered(self, name: str) -> bool:
         """The seat policy: whether ``name`` is online as a registered user."""
         user = self.online(name)
@@ -793,6 +824,24 @@ class World:
         for table in self.tables.values():
             table.halt()
 
+    def force_close(self, number: int, by: str, reason: str) -> None:
+        """A moderator's ``/closetable``: everybody in the table's room is told and moved to the
+        lobby, the table closed (a running game abandoned: its journal ends, so it is never
+        restored). LobbyError('no-such-room') if there is none."""
+        room = self.rooms.get(number)
+        if room is None or room.table is None:
+            raise LobbyError("no-such-room", number=number)
+        event = Event("table-closed-by", table=number, by=by, reason=reason or "-")
+        members = list(room.members.values())
+        self.deliver(members, event)
+        for user in members:
+            try:
+                self.enter(user, self.lobby)
+            except LobbyError:
+                pass
+        if number in self.tables:
+            self._close_table(number)
+
     def _close_table(self, number: int) -> None:
         table = self.tables[number]
         call = self._abandon_calls.pop(number, None)
@@ -801,6 +850,7 @@ class World:
         del self.rooms[number]
         del self.tables[number]
         self._origins.pop(number, None)
+        self._expert_adders.pop(number, None)
         self._sat_as.pop(number, None)
         self._index.remove_table(number)
         log.info("table {table} closed ({state})", table=number, state=table.state)

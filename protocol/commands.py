@@ -252,7 +252,8 @@ HELP_GROUPS: dict[str, tuple[str, ...]] = {
     "play": ("play", "pass", "bomb", "tichu", "grand", "nogrand", "schupf", "wish", "dragon"),
     "records": ("history", "replay", "tchlog", "rangliste"),
     "account": ("register", "password", "set", "iset"),
-    "moderation": ("kick", "ban", "unban", "banlist", "bmute", "announce", "role", "shutdown"),
+    "moderation": ("kick", "ban", "unban", "banlist", "bmute", "announce", "closetable", "role",
+                   "shutdown"),
 }
 #: the roles, least first (lobby/moderation.py's ranks)
 ROLE_ORDER: tuple[str | None, ...] = (None, "moderator", "admin")

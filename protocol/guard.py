@@ -193,6 +193,12 @@ class Limits:
     speech_kick: int = option(0, public=200, metavar="LINES", help=(
         "lines over the speech budget after which a connection that keeps talking is closed "
         "(default {default})"))
+    # the bot workers (issue 23): a guest's expert bots and the expert tables of one user
+    guest_expert_seconds: float = option(0.0, public=2.0, metavar="SECONDS", help=(
+        "the most seconds a guest may give an expert bot per decision (/addbot expert:SECONDS; "
+        "more is refused; default {default}; 0: up to the expert's own maximum)"))
+    expert_tables_per_user: int = option(0, public=1, metavar="N", help=(
+        "open tables with expert bots one user may host or sit at (default {default})"))
     # the budget of work: commands that cost more than an ordinary one (an archive query, a
     # replay: the cost each command declares, protocol/commands.py), per connection and per
     # address group (loopback exempt unless limit_loopback)
@@ -220,7 +226,9 @@ class Limits:
                            tables_per_address=self.max_tables_per_ip,
                            limit_loopback=self.limit_loopback,
                            opens_per_minute=self.tables_per_minute,
-                           abandon_after=self.abandon_after)
+                           abandon_after=self.abandon_after,
+                           guest_expert_seconds=self.guest_expert_seconds,
+                           expert_tables_per_user=self.expert_tables_per_user)
 
     def describe(self) -> str:
         """One line for the start-up log."""

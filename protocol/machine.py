@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, Any
 from lobby.events import Event, error_event
 from lobby.messages import text
 from lobby.numbers import ascii_int
+from lobby.tichu import memo as _memo
 from protocol.render_json import (
     DEFAULT_PROTOCOL,
     PROTOCOL_VERSIONS,
@@ -77,13 +78,25 @@ _view_memo: list[Any] = [None, None, b""]
 _update_memo: list[Any] = [None, None, b"", 0]
 
 
+@_memo.register
+def _clear_memos() -> None:
+    _shared[:] = [None, None, b"", 0]
+    _view_memo[:] = [None, None, b""]
+    _update_memo[:] = [None, None, b"", 0]
+
+
 def _view_state(event: Event) -> dict[str, Any]:
+    if not _memo.ON:
+        _view_memo[0] = None
+        return state_object(event.data)
     if _view_memo[0] is not event:
         _view_memo[0], _view_memo[1], _view_memo[2] = event, state_object(event.data), None
     return _view_memo[1]        # type: ignore[no-any-return]
 
 
 def _state_bytes(event: Event) -> bytes:
+    if not _memo.ON:
+        return state_line(event.data).encode("utf-8", "replace") + b"\r\n"
     _view_state(event)
     data = _view_memo[2]
     if data is None:
@@ -94,7 +107,7 @@ def _state_bytes(event: Event) -> bytes:
 
 def _update_bytes(before: dict[str, Any], after: dict[str, Any], protocol: int) -> bytes:
     memo = _update_memo
-    if memo[0] is before and memo[1] is after and memo[3] == protocol:
+    if _memo.ON and memo[0] is before and memo[1] is after and memo[3] == protocol:
         return memo[2]          # type: ignore[no-any-return]
     update = state_update(before, after, trick_add=protocol >= 3)
     data = b"" if update is None else dumps(update).encode("utf-8", "replace") + b"\r\n"
@@ -249,7 +262,8 @@ class MachineMode(TelnetLineProtocol):
                     line = dumps(_without_names(obj) if game else obj)
                 # = encode_text(line): a JSON line has no raw line break, UTF-8 no 0xFF byte
                 data = line.encode("utf-8", "replace") + b"\r\n"
-                _shared[0], _shared[1], _shared[2], _shared[3] = event, ctx, data, self.protocol
+                if _memo.ON:
+                    _shared[0], _shared[1], _shared[2], _shared[3] = event, ctx, data, self.protocol
             self._write(data)          # what TelnetLineProtocol.sendLine writes for the line
             return True
         self._emit(dict(obj) if obj is not None else render_json(event, ctx.lang),

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from lobby.events import Event
 from lobby.messages import LobbyError, Msg
+from lobby.numbers import ascii_int
 
 if TYPE_CHECKING:
     from protocol.commands import CommandContext, CommandTable
@@ -89,6 +90,15 @@ def register(table: "CommandTable") -> None:
         if off is not None and off.lower() != "off":
             raise LobbyError("bad-arguments", usage="/bmute NAME [off]")
         await _moderation(ctx).bmute(ctx.user, args["name"], off is not None)
+
+    @command("closetable", "TABLE [REASON...]", role="moderator")
+    async def _closetable(ctx: "CommandContext", args: dict[str, str]) -> None:
+        assert ctx.user is not None
+        raw = args["table"].lstrip("#")
+        number = ascii_int(raw)
+        if number is None:
+            raise LobbyError("bad-arguments", usage="/closetable TABLE [REASON...]")
+        await _moderation(ctx).close_table(ctx.user, number, args.get("reason", ""))
 
     @command("announce", "TEXT...", role="moderator")
     async def _announce(ctx: "CommandContext", args: dict[str, str]) -> None:

@@ -27,6 +27,7 @@ from typing import Any
 
 from lobby.events import Event
 from lobby.messages import text
+from lobby.tichu import memo as _memo
 
 __all__ = ["render_json", "state_object", "state_update", "apply_update", "dumps", "REPLY_TYPES",
            "GAME_FIELDS", "is_table_event", "jsonable", "PROTOCOL_VERSION", "PROTOCOL_VERSIONS",
@@ -243,7 +244,6 @@ def dumps(obj: dict[str, Any]) -> str:
 # their ids cannot be reused). The text is exactly `dumps(state_object(data))`.
 
 from json.encoder import encode_basestring as _encode_str  # noqa: E402
-from operator import is_ as _is  # noqa: E402
 from operator import itemgetter as _itemgetter  # noqa: E402
 
 _MISSING = object()
@@ -262,19 +262,25 @@ _N_TOP = len(_TOP)
 _N_TRICK = len(_GAME_TRICK)
 _GAME_SEAT = _itemgetter("seat", "player", "hand", "legal", "can_pass", "bombs")
 #: every shared value of the last line and its three fragments (the seats of one change)
-_last_state: list[Any] = [(), None]
+_LAST_STATE: _memo.LastMemo[tuple[tuple[str, str], str, str]] = _memo.LastMemo()
 #: the last shared values and their fragments: the table's part (the same for many changes:
 #: the table keeps its names, options, bots objects while they do not change), the trick's
 #: (the same for the views of one change) and the tail's (scores...: the match keeps those
 #: objects while they do not change)
-_top_memo: list[Any] = [(), ("", "")]
-_trick_memo: list[Any] = [(), ""]
-_tail_memo: list[Any] = [(), ""]
+_TOP_MEMO: _memo.LastMemo[tuple[str, str]] = _memo.LastMemo()
+_TRICK_MEMO: _memo.LastMemo[str] = _memo.LastMemo()
+_TAIL_MEMO: _memo.LastMemo[str] = _memo.LastMemo()
 #: `received` ({from: card}) -> its JSON (bounded; a function of the value only)
 _RECEIVED: dict[tuple[tuple[str, str], ...], str] = {}
 #: id of a `received` dict -> (the dict, its JSON): the round shows a seat the same dict all
 #: round (kept alive here, so the id is not re-used while the entry lives; bounded)
 _last_received: dict[int, tuple[Any, str]] = {}
+
+
+@_memo.register
+def _clear_memos() -> None:
+    _RECEIVED.clear()
+    _last_received.clear()
 
 
 def _fragment(obj: dict[str, Any]) -> str:
@@ -317,12 +323,10 @@ def state_line(data: dict[str, Any]) -> str:
         return dumps(state_object(data))
     key += (data.get("bombwindow_left", _MISSING), data.get("result"),
             game.get("victory_points", _MISSING), game.get("tichu_points", _MISSING))
-    last = _last_state
-    if len(last[0]) == len(key) and all(map(_is, key, last[0])):
-        head, middle, end = last[1]         # the other seats of the same change
-    else:
-        head, middle, end = _state_fragments(data, game, key)
-        _last_state[0], _last_state[1] = key, (head, middle, end)
+    fragments = _LAST_STATE.get(key)        # the other seats of the same change
+    if fragments is _memo.MISSING:
+        fragments = _LAST_STATE.put(key, _state_fragments(data, game, key))
+    head, middle, end = fragments
     you = data.get("you")
     out = [head[0], _encode_str(you) if type(you) is str else _scalar_or_strings(you),
            ',"seat":', _int_repr(seat) if type(seat) is int else _scalar_or_strings(seat),
@@ -345,28 +349,27 @@ def _state_fragments(data: dict[str, Any], game: dict[str, Any], key: tuple[Any,
     """The fragments of `key`'s views: each of the three parts from its own memo while its
     values are the same objects (the table's part for many changes, the tail for a round)."""
     top = key[:_N_TOP]
-    memo = _top_memo
-    if len(memo[0]) != len(top) or not all(map(_is, top, memo[0])):
-        memo[0], memo[1] = top, _state_head(data, game)
-    head = memo[1]
+    head = _TOP_MEMO.get(top)
+    if head is _memo.MISSING:
+        head = _TOP_MEMO.put(top, _state_head(data, game))
     trick = key[_N_TOP:_N_TOP + _N_TRICK]
-    memo = _trick_memo
-    if len(memo[0]) != len(trick) or not all(map(_is, trick, memo[0])):
-        memo[0], memo[1] = trick, "," + _fragment(dict(zip(_GAME_TRICK, trick))) + ',"legal":'
-    middle = memo[1]
+    middle = _TRICK_MEMO.get(trick)
+    if middle is _memo.MISSING:
+        middle = _TRICK_MEMO.put(
+            trick, "," + _fragment(dict(zip(_GAME_TRICK, trick))) + ',"legal":')
     tail = key[_N_TOP + _N_TRICK:]
-    memo = _tail_memo
-    if len(memo[0]) != len(tail) or not all(map(_is, tail, memo[0])):
-        memo[0], memo[1] = tail, "," + _fragment(
-            _state_tail(data, game, "victory_points" in game)) + "}"
-    return head, middle, memo[1]
+    end = _TAIL_MEMO.get(tail)
+    if end is _memo.MISSING:
+        end = _TAIL_MEMO.put(
+            tail, "," + _fragment(_state_tail(data, game, "victory_points" in game)) + "}")
+    return head, middle, end
 
 
 _int_repr = int.__repr__
 
 
 def _received(value: Any) -> str:
-    if type(value) is not dict:
+    if type(value) is not dict or not _memo.ON:
         return _encode(value)
     last = _last_received.get(id(value))
     if last is not None and last[0] is value:     # the seat's own dict of the last view

@@ -20,6 +20,7 @@ from lobby import table_options
 from lobby.events import Event
 from lobby.messages import CATALOGS, text
 from lobby.table_options import RATED_TIMER
+from lobby.tichu import memo as _memo
 from lobby.tichu import parse_cards, sort_cards
 from protocol.render_context import DEFAULT_WIDTH
 from protocol.wrap import fit_names
@@ -52,9 +53,8 @@ def color_cards(cards: str, color: bool) -> str:
     return " ".join(color_card(t) for t in cards.split())
 
 
-#: False: every memo of this module is bypassed and each line is rendered from its event (the
+#: every memo of this module is bypassed while the one switch is off (lobby.tichu.memo.ON; the
 #: reference the tests compare the memoised output with, byte for byte)
-MEMOS = True
 #: the most entries a bounded memo holds; a full memo is emptied and fills again
 MEMO_SIZE = 4096
 #: card text -> the same cards sorted (keyed by the exact text: what any view or deal with
@@ -65,12 +65,12 @@ _sorted_memo: dict[str, str] = {}
 def _sorted_text(cards: str) -> str:
     if not cards:
         return ""
-    out = _sorted_memo.get(cards) if MEMOS else None
+    out = _sorted_memo.get(cards) if _memo.ON else None
     if out is None:
         out = " ".join(str(c) for c in sort_cards(parse_cards(cards)))
         if out == cards:
             out = cards          # sorted already (a view's hand): one string, not two
-        if MEMOS:
+        if _memo.ON:
             if len(_sorted_memo) >= MEMO_SIZE:
                 _sorted_memo.clear()
             _sorted_memo[cards] = out
@@ -183,10 +183,10 @@ def _table_lines(d: dict[str, Any], game: dict[str, Any], names: list[Any], lang
     objs = (names, d.get("gone"), game.get("calls"), game.get("cards_left"), game.get("out"),
             game.get("trick"), d.get("scores"), game.get("scores"))
     memo = _table_memo
-    if MEMOS and memo[0] == key and all(map(is_, memo[1], objs)):
+    if _memo.ON and memo[0] == key and all(map(is_, memo[1], objs)):
         return memo[2]           # type: ignore[no-any-return]
     lines = tuple(_render_table_lines(d, game, names, lang, color, show_score, width))
-    if MEMOS:
+    if _memo.ON:
         memo[:] = [key, objs, lines]
     return lines
 
@@ -243,7 +243,7 @@ def _trick_line(game: dict[str, Any], trick: list[dict[str, Any]], names: list[A
     columns), and who won it."""
     key = (lang, color, width, game.get("trick_won"), game.get("holder"))
     memo = _trick_memo
-    if MEMOS and memo[1] is trick and memo[2] is names and memo[0] == key:
+    if _memo.ON and memo[1] is trick and memo[2] is names and memo[0] == key:
         return memo[3]           # type: ignore[no-any-return]
     shown: list[tuple[str, dict[str, Any]]] = []
     used = 0
@@ -263,7 +263,7 @@ def _trick_line(game: dict[str, Any], trick: list[dict[str, Any]], names: list[A
                     name=_name(names, game.get("holder"), lang))
     else:
         line = text("view-trick", lang, plays=plays)
-    if MEMOS:
+    if _memo.ON:
         memo[:] = [key, trick, names, line]
     return line
 
@@ -686,12 +686,21 @@ _event_memo: list[Any] = [None, None, None, None]
 _view_memo: list[Any] = [None, None]
 
 
+@_memo.register
+def _clear_memos() -> None:
+    _sorted_memo.clear()
+    _table_memo[:] = [None, (), ()]
+    _trick_memo[:] = [None, None, None, ""]
+    _event_memo[:] = [None, None, None, None]
+    _view_memo[:] = [None, None]
+
+
 def _event_lines(event: Event, lang: str, color: bool) -> list[str] | None:
     memo = _event_memo
-    if memo[0] is event and memo[1] == lang and memo[2] is color and MEMOS:
+    if memo[0] is event and memo[1] == lang and memo[2] is color and _memo.ON:
         return memo[3]           # type: ignore[no-any-return]
     lines = render_table(event, lang, color)
-    if MEMOS:
+    if _memo.ON:
         memo[0], memo[1], memo[2], memo[3] = event, lang, color, lines
     return lines
 
@@ -700,10 +709,10 @@ def _view_lines(event: Event, lang: str, color: bool, show_score: bool = True,
                 width: int = DEFAULT_WIDTH, hand: str | None = None) -> list[str]:
     memo = _view_memo
     key = (lang, color, show_score, width)
-    if memo[0] is event and memo[1] == key and MEMOS:
+    if memo[0] is event and memo[1] == key and _memo.ON:
         return memo[2]           # type: ignore[no-any-return]
     lines = _render_view(event, lang, color, show_score, width, hand)
-    if MEMOS:
+    if _memo.ON:
         memo[:] = [event, key, lines]
     return lines
 
@@ -864,7 +873,7 @@ class TableFeed:
         if d.get("seat") is None or not cards:
             return None
         key = (cards, lang, color, _template("view-hand", lang))
-        if key != self._hand_key or not MEMOS:
+        if key != self._hand_key or not _memo.ON:
             self._hand_key, self._hand_shown = key, _hand_line(cards, lang, color)
         return self._hand_shown
 

@@ -22,6 +22,7 @@ from lobby.accounts import check_name, name_key
 from lobby.events import Event, error_event
 from lobby.messages import ERRORS, LANGUAGES, LobbyError, text
 from lobby.store import Account
+from lobby.tichu import memo as _memo
 from protocol.commands import COMMANDS, CommandTable, parse_line
 from protocol.gathered_write import write_shared
 from protocol.machine import JSON_SWITCH, MachineMode
@@ -65,6 +66,7 @@ class _TypedAhead(str):
 #: the last lobby event rendered for text mode, the render context it was rendered for, and its
 #: bytes (see Session.deliver): the cache is keyed by everything the text depends on
 _shared_text: list[Any] = [None, None, b""]
+_memo.register(lambda: _shared_text.__setitem__(slice(None), [None, None, b""]))
 
 class Session(MachineMode, MudOptions):
     """The wire side of one user: implements lobby.events.Listener (deliver, disconnect)."""
@@ -251,7 +253,8 @@ class Session(MachineMode, MudOptions):
             else:
                 data = b"".join(encode_text(line) + b"\r\n" for line in
                                 wrap_lines(render(event, ctx.lang, ctx.width), ctx.width))
-                _shared_text[0], _shared_text[1], _shared_text[2] = event, ctx, data
+                if _memo.ON:
+                    _shared_text[0], _shared_text[1], _shared_text[2] = event, ctx, data
             self._write(data)      # what TelnetLineProtocol.sendLine writes for each line
             return
         if lines:

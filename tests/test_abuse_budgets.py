@@ -426,3 +426,73 @@ async def test_blank_looking_speech_and_runs_of_combining_marks_are_refused(
     await a.expect("not sent.\r\n")
     a.send("caf\u00e9 and Vi\u1ec7t")           # ordinary accents still pass
     assert await a.read_line() == "<Ann> caf\u00e9 and Vi\u1ec7t"
+
+
+# ---- 7. bot workers: a moderator closes any table ----------------------------------------------
+@pytest_twisted.ensureDeferred
+async def test_a_moderator_closes_any_table_with_one_command_and_it_stays_closed(
+        tmp_path: Path, logged: Any) -> None:
+    from test_moderation import ModeratedServer
+    srv = ModeratedServer(tmp_path / "lobby.sqlite3")
+    await srv.start()
+    try:
+        guest = await srv.client()
+        await guest.login("Hogger")
+        guest.send("/newroom")
+        await guest.expect("Table 1")
+        for _ in range(4):
+            guest.send("/addbot random")
+        guest.send("/start")
+        await guest.expect("/start")                # (whatever the table answers)
+        eve = await srv.client()
+        await eve.login("Eve")
+        eve.send("/closetable 1 mine now")
+        await eve.expect("! [not-allowed]")
+        boss = await srv.client()
+        await boss.login("Boss", "sesame1")
+        assert srv.server.world.tables[1].state == "playing"    # four bots, nobody seated
+        boss.send("/closetable 1 bots hogging the workers")
+        assert "Table 1 is closed." in await boss.expect("Table 1 is closed.\r\n")
+        got = await guest.expect("Table 1 was closed by Boss: bots hogging the workers")
+        assert "! [" not in got.split("\r\n")[-1]
+        assert 1 not in srv.server.world.tables
+        boss.send("/closetable 1")
+        await boss.expect("! [no-such-room]")
+        from twisted.logger import formatEvent
+        assert any("Boss closes table 1: bots hogging the workers" in formatEvent(e)
+                   for e in logged)
+        await srv.restart()
+        assert srv.server.world.tables == {}         # not restored as a running game
+    finally:
+        await srv.stop()
+
+
+@pytest_twisted.ensureDeferred
+async def test_guests_expert_bots_think_briefly_and_expert_tables_are_limited(
+        tmp_path: Path) -> None:
+    srv = await _server(tmp_path, guest_expert_seconds=2.0, expert_tables_per_user=1)
+    try:
+        g = await srv.client()
+        await g.login("Hogger")
+        g.send("/newroom")
+        await g.expect("Table 1")
+        g.send("/addbot expert:10")
+        await g.expect("! [guest-bot-level]")
+        g.send("/addbot expert:2")
+        await g.expect("(expert:2 bot)")
+        g.send("/removebot 1")
+        for _ in range(3):                          # a game of bots only, its host away
+            g.send("/addbot random")
+        g.send("/addbot expert:0.05")
+        g.send("/start")
+        await g.expect("(expert:0.05 bot)")
+        g.send("/newroom")
+        await g.expect("You open table 2")
+        assert srv.server.world.tables[1].state in ("waiting", "playing")
+        g.send("/addbot expert")
+        await g.expect("! [expert-tables]")
+        g.send("/addbot heuristic")                     # other bots still come
+        await g.expect("heuristic")
+        assert "~expert" not in " ".join(srv.server.world.tables[2].bots)
+    finally:
+        await srv.stop()

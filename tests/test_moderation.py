@@ -349,8 +349,8 @@ def test_passwords_never_appear_in_the_log(clock: task.Clock, logged: Any) -> No
 
 @pytest.mark.slow   # a server process started and stopped (or killed): seconds of wall time
 def test_shutdown_command_makes_the_server_process_exit_cleanly(tmp_path: Path) -> None:
-    """``tichu-lobby admin create Boss --role admin`` offline, then ``tichu-lobby --admin Boss``: Boss logs in,
-    /shutdown 1 -> the process exits with 0."""
+    """``tichu-lobby admin create Boss --role admin`` offline, then ``tichu-lobby --admin
+    Boss``: Boss logs in, /shutdown 1 -> the process exits with 0."""
     import os
     import re
     import socket

@@ -20,12 +20,16 @@ from lobby.tichu import (
     classify,
     fulfils_wish,
     legal_plays,
+    memo,
     parse_cards,
     trick_top,
     wish_binds,
 )
 from lobby.tichu.cards import PHOENIX_BIT, RANK_MASK, cards_mask, parse_rank
 from lobby.tichu.combos import readings
+
+#: a test of a memo itself (skipped while every memo is off: TICHU_MEMOS=off)
+MEMOS_ONLY = pytest.mark.skipif(not memo.ON, reason="tests a memo itself")
 
 
 def P(text: str) -> tuple:
@@ -320,6 +324,7 @@ def test_index_of_a_larger_hand_gives_the_same_plays(situation: tuple, data: st.
         {p.key for p in moves._generate_direct(smaller, None)}
 
 
+@MEMOS_ONLY
 def test_a_shrinking_hand_reuses_its_index() -> None:
     """The hand of a seat only loses cards: its plays are indexed once, then filtered."""
     from lobby.tichu import moves

@@ -399,6 +399,9 @@ def test_a_whole_server_session_in_machine_mode_validates(clock: task.Clock) -> 
     s.clients.pop("Eve")
     assert "ban-list" in [o["type"] for o in s.cmd("Mod", "/banlist")]
     s.reply("Mod", "/unban Eve")
+    s.reply("Mod", "/newroom tichu")
+    kinds = [o["type"] for o in s.cmd("Mod", "/closetable 1 a test")]
+    assert "table-closed-by" in kinds and "closetable-done" in kinds, kinds
     s.reply("Boss", "/role Mod none")
     first = s.clients["Mod"]
     s.connect("Mod", "pwmod1")                     # a second log-in replaces the first

@@ -44,7 +44,8 @@ def test_the_command_line_defaults() -> None:
                                      "--max-seats-per-user", "2", "--abandon-after", "60"]))
     assert custom.table_limits() == TableLimits(tables_per_user=3, seats_per_user=2,
                                                 tables_per_address=9, abandon_after=60.0,
-                                                opens_per_minute=10)
+                                                opens_per_minute=10, guest_expert_seconds=2.0,
+                                                expert_tables_per_user=1)
 
 
 async def _answered(client: Any, name: str) -> str:

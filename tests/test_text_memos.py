@@ -3,7 +3,8 @@
 protocol/render_table.py keeps bounded memos (sorted card text, hand lines, the lines every seat
 of one change shares, whole views and event lines shared by the connections of one language,
 colour and width), and the session writes a view's lines in one write. With
-``render_table.MEMOS = False`` every line is rendered from its event, each time. Seeded games
+``lobby.tichu.memo.ON = False`` (the one switch of every memo) every line is rendered from its
+event, each time. Seeded games
 with text-mode players and spectators in several languages, widths and with or without colour
 (and machine-mode ones beside them) are played twice, with the memos and without (and once with
 memos so small that they are emptied all the time); every byte each connection receives must be
@@ -21,6 +22,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from conftest import IAC, FakeLobby
+from lobby.tichu import memo
 from protocol import render_table
 from protocol.telnet import DO, TelnetLineProtocol
 from protocol.telnet_options import MCCP2
@@ -29,6 +31,9 @@ from test_table_output_bytes import Game
 
 LANGS = ("en", "de", "fr", "es", "da")
 WIDTHS = (80, 80, 60, 40, 120)
+
+#: a test of a memo itself (skipped while every memo is off: TICHU_MEMOS=off)
+MEMOS_ONLY = pytest.mark.skipif(not memo.ON, reason="tests a memo itself")
 
 
 def setup(seed: int) -> dict[str, Any]:
@@ -82,7 +87,7 @@ def transcripts(seed: int, until: int, memos: bool, size: int | None = None) -> 
     keys = (f"k{n:03d}" for n in itertools.count())
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr("lobby.table.new_key", lambda: next(keys))
-        mp.setattr(render_table, "MEMOS", memos)
+        mp.setattr("lobby.tichu.memo.ON", memos)
         if size is not None:
             mp.setattr(render_table, "MEMO_SIZE", size)
         return run_now(play(seed, until))  # type: ignore[no-any-return]
@@ -114,6 +119,7 @@ def test_memos_change_no_byte_in_any_game(seed: int) -> None:
     assert_same(transcripts(seed, 250, memos=True), transcripts(seed, 250, memos=False))
 
 
+@MEMOS_ONLY
 def test_the_sorted_cards_memo_is_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
     from lobby.tichu.cards import format_cards, sort_cards
     monkeypatch.setattr(render_table, "MEMO_SIZE", 5)

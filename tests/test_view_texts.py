@@ -12,11 +12,14 @@ from typing import Any
 import pytest
 
 import lobby.tichu.round as round_module
-from lobby.tichu import view_text
+from lobby.tichu import memo, view_text
 from lobby.tichu.actions import Exchange, GiveDragon, GrandTichu, Pass, Play, Wish
 from lobby.tichu.cards import format_cards, mask_cards, parse_cards
 from lobby.tichu.combos import Combo, classify
 from lobby.tichu.round import Round
+
+#: a test of a memo itself (skipped while every memo is off: TICHU_MEMOS=off)
+MEMOS_ONLY = pytest.mark.skipif(not memo.ON, reason="tests a memo itself")
 
 
 def fresh_public(r: Round) -> dict[str, Any]:
@@ -54,6 +57,7 @@ def random_action(r: Round, rng: random.Random) -> tuple[int, Any]:
     return seat, Play(p.cards, p.phoenix_as)
 
 
+@MEMOS_ONLY
 @pytest.mark.parametrize("seed", range(6))
 def test_views_read_as_fresh_ones_and_keep_the_objects_of_what_did_not_change(
         seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -93,6 +97,7 @@ def test_views_read_as_fresh_ones_and_keep_the_objects_of_what_did_not_change(
     assert len(made) == changes          # a hand's text made once per change of that hand
 
 
+@MEMOS_ONLY
 def test_a_combo_keeps_its_text_when_the_shared_memo_is_emptied(
         monkeypatch: pytest.MonkeyPatch) -> None:
     pair = classify(parse_cards("R5 G5"))

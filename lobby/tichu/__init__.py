@@ -3,6 +3,7 @@
 Application code (lobby, protocol, tichu_bot, scripts) imports the engine from here only, never
 from its modules (tests/test_engine_alone.py checks it); the modules behind it may change.
 """
+from lobby.tichu import memo
 from lobby.tichu.actions import (
     UNSET,
     Action,
@@ -69,7 +70,7 @@ __all__ = [
     "cards_mask", "format_cards", "format_play", "mask_cards", "mask_points", "parse_cards",
     "parse_play", "parse_rank", "parse_wish", "rank_name", "sort_cards",
     "Combo", "beats", "classify", "readings",
-    "Rejected",
+    "Rejected", "memo",
     "GameEvent", "json_data",
     "TURNIER_ROUNDS", "Match", "MatchOptions", "initial_seating",
     "bombs_out_of_turn", "can_pass", "check_bomb_out_of_turn", "check_play", "clear_move_caches",

@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 from typing import Any, Iterable
 
+from lobby.tichu import memo as _memo
 from lobby.tichu.actions import UNSET
 from lobby.tichu.errors import Rejected
 
@@ -200,7 +201,7 @@ _SPLIT = re.compile(r"[\s,]+")
 
 def parse_card(token: str) -> Card:
     """One card from a token (BSW or English forms, case-insensitive); Rejected("bad-card")."""
-    card = _TOKEN_CACHE.get(token)
+    card = _TOKEN_CACHE.get(token) if _memo.ON else None
     if card is not None:
         return card
     up = token.strip().upper()

@@ -3,8 +3,8 @@ one switch turns them all off.
 
 - `LastMemo`: the value made for the last key, kept while the key's parts are the very same
   objects (compared by identity, the cheapest test there is). It is correct because delivered
-  data is never changed: a new state is a new object (the world's events freeze their data,
-  lobby.events). Used where one change is rendered for many listeners in a row.
+  data is never changed: a new state is a new object (a rule of the code: nothing freezes the
+  data yet). Used where one change is rendered for many listeners in a row.
 - `BoundedMemo`: a dict from a key (a value, compared by equality) to what it stands for, emptied
   when it holds `size` entries; the value must be a function of the key alone.
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Iterable, Sequence, Union
 
+from lobby.tichu import memo as _memo
 from lobby.tichu.cards import (
     DOG_BIT,
     DRAGON_BIT,
@@ -372,6 +373,8 @@ _INDEX_OF: dict[int, _Index] = {}    # recent hands -> an index containing them
 
 def _index_for(hand: int) -> tuple[_Index, int]:
     """An index of a hand containing `hand`, and the cards it has beyond `hand`."""
+    if not _memo.ON:
+        return _Index(hand), 0
     idx = _INDEX_OF.get(hand)
     if idx is None:
         for i in range(len(_INDEXES) - 1, -1, -1):
@@ -484,7 +487,7 @@ def _hand_bombs(hand: int) -> list[Combo]:
     y = hand & _NORMAL
     if not (y & y >> 1 & y >> 2 & y >> 3 & _NIB0 or y & y >> 4 & y >> 8 & y >> 12 & y >> 16):
         return _NO_PLAYS
-    found = _BOMBS_OF.get(hand)
+    found = _BOMBS_OF.get(hand) if _memo.ON else None
     if found is None:
         found = []
         _gen_bombs(found, hand, _nibbles(hand), None)
@@ -567,7 +570,7 @@ def _wish_rank(wish: Wish) -> int:
     """0 for no wish, else the rank 2..14."""
     if wish is None or wish == 0:
         return 0
-    w = _WISH_CACHE.get(wish)
+    w = _WISH_CACHE.get(wish) if _memo.ON else None
     if w is None:
         w = parse_rank(wish)
         _WISH_CACHE[wish] = w
@@ -589,6 +592,9 @@ def clear_move_caches() -> None:
     _INDEX_OF.clear()
     _BOMBS_OF.clear()
     _WISH_CACHE.clear()
+
+
+_memo.register(clear_move_caches)
 
 
 def _compute_answer(hand: int, top: Combo | None, w: int) -> tuple[list[Combo], bool, bool]:
@@ -618,6 +624,8 @@ def _generic_answer(hand: int, top: Combo | None, w: int) -> tuple[list[Combo], 
 
 def _answer(hand: int, top: Combo | None, w: int) -> tuple[list[Combo], bool, bool]:
     """`_compute_answer`, cached by (hand, top play, wish)."""
+    if not _memo.ON:
+        return _compute_answer(hand, top, w)
     key = (hand, top.key if top is not None else -1, w)
     found = _ANSWERS.get(key)
     if found is None:

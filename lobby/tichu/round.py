@@ -15,6 +15,7 @@ from functools import reduce
 from operator import or_
 from typing import Any, Iterable, Sequence
 
+from . import memo as _memo
 from . import moves as _moves
 from .actions import UNSET, Action, CallTichu, Exchange, GiveDragon, GrandTichu, Pass, Play, Wish
 from .cards import (
@@ -60,6 +61,36 @@ def _check_cards(cards: Any) -> None:
 
 
 
+
+class RoundCaches:
+    """What a Round keeps only to answer faster (the fast paths), apart from its rule state; the
+    memo switch (lobby/tichu/memo.py) bypasses all but `received_shown`, and a Round answers the
+    same without them.
+
+    - `legal`: (seat, hand, top, trick won, wish, plays, may pass) of the last `legal_plays`, for
+      `can_pass` and `apply` of the very same state (a Play with a listed Combo's cards is not
+      classified again);
+    - `leads`: per seat (hand, its leads): the next leads are filtered from them (a hand only
+      shrinks);
+    - `bombs`: per seat (hand, the bomb to beat or None, its bombs, their texts);
+    - `shown`: what the last view showed (the trick, the result, `_kept` lists, per seat the text
+      of its gift), so that an unchanged value is the very object the renderers saw before;
+    - `hand_shown`: per seat (hand mask, its text) of its last view;
+    - `received_shown`: per seat the cards received in the exchange as views show them (made
+      once, when they are revealed).
+    """
+
+    __slots__ = ("legal", "leads", "bombs", "shown", "hand_shown", "received_shown")
+
+    def __init__(self) -> None:
+        self.legal: tuple[int, int, Any, bool, int | None, list[Any], bool] | tuple[()] = ()
+        self.leads: list[tuple[int, list[Any]] | None] = [None] * 4
+        self.bombs: list[tuple[int, Any, list[Any], list[str]] | None] = [None] * 4
+        self.shown: dict[Any, Any] = {}
+        self.hand_shown: list[tuple[int, str] | None] = [None] * 4
+        self.received_shown: list[dict[str, str]] = [{}, {}, {}, {}]
+
+
 class Round:
     """One deal. `hands`: four sequences of 14 Cards in deal order (the first 8 are the Grand
     Tichu cards). With `grand_allowed=False` (turnier) all 14 are dealt at once and the round
@@ -89,18 +120,9 @@ class Round:
         # exchange: the cards given (to the next, the partner, the previous)
         self.given: list[tuple[Card, ...] | None] = [None] * 4
         self.received: list[dict[int, Card]] = [{}, {}, {}, {}]  # exchange: from seat -> card
-        self._received_shown: list[dict[str, str]] = [{}, {}, {}, {}]  # the same, as views show it
         self.trick: list[tuple[int, Any]] = []          # (seat, Combo), oldest first
         self._combos: list[Any] = []                    # the same Combos (for moves.py)
-        # (seat, hand, top, won, wish, plays, may pass)
-        self._legal: tuple[int, int, Any, bool, int | None, list[Any], bool] | tuple[()] = ()
-        self._leads: list[tuple[int, list[Any]] | None] = [None] * 4  # per seat: (hand, its leads)
-        # per seat: (hand, the bomb to beat or None, its bombs, their texts); see bombs()
-        self._bombs: list[tuple[int, Any, list[Any], list[str]] | None] = [None] * 4
-        #: what the last view showed (see _public_view), and per seat the text of its gift
-        self._shown: dict[Any, Any] = {}
-        #: per seat: (hand mask, its text) of its last view
-        self._hand_shown: list[tuple[int, str] | None] = [None] * 4
+        self._caches = RoundCaches()                    # the fast paths' (below)
         self._table = 0                                 # mask of the cards on the table
         self.holder: int | None = None                  # seat of the top play
         self.passes = 0                                 # passes since the top play
@@ -149,14 +171,9 @@ class Round:
         rnd.played_first = list(played_first)
         rnd.given = [None] * 4 if phase == "exchange" else [(), (), (), ()]
         rnd.received = [{}, {}, {}, {}]
-        rnd._received_shown = [{}, {}, {}, {}]
         rnd.trick = [(s, c) for s, c in trick]
         rnd._combos = [c for _, c in trick]
-        rnd._legal = ()
-        rnd._leads = [None] * 4
-        rnd._bombs = [None] * 4
-        rnd._shown = {}
-        rnd._hand_shown = [None] * 4
+        rnd._caches = RoundCaches()
         rnd._table = _mask(c for _, combo in trick for c in combo.cards)
         rnd.holder = trick[-1][0] if trick else None
         rnd.hands = list(hands)
@@ -302,7 +319,7 @@ class Round:
                 self.hands[s] |= _mask(rec.values())
                 evs.append(GameEvent("exchange-received", s,
                                  {"seat": s, "cards": {f: rec[f] for f in sorted(rec)}}))
-                self._received_shown[s] = received_text(rec)
+                self._caches.received_shown[s] = received_text(rec)
             self.phase = "play"
             for s in range(4):
                 if self.hands[s] & MAHJONG_BIT:
@@ -339,7 +356,7 @@ class Round:
         combos = self._combos
         if seat == self.turn and ph == "play":
             combo = None
-            legal = self._legal
+            legal = self._caches.legal if _memo.ON else ()
             if (legal and legal[0] == seat and legal[1] == hand and legal[3] == self.trick_won
                     and legal[2] is (combos[-1] if combos else None) and legal[4] == self.wish):
                 # the very cards object of a play that legal_plays handed out for this state,
@@ -605,16 +622,17 @@ class Round:
         if combos and not self.trick_won:
             top = combos[-1]
             plays, may_pass = _moves.follow_plays(hand, top, wish or 0)
-            self._legal = (seat, hand, top, False, wish, plays, may_pass)
+            self._caches.legal = (seat, hand, top, False, wish, plays, may_pass)
             return plays
         # leads: filtered from this seat's previous leads (its hand only shrinks)
-        last = self._leads[seat]
+        caches = self._caches
+        last = caches.leads[seat] if _memo.ON else None
         if last is not None and not hand & ~last[0]:
             gone = last[0] & ~hand
             leads = [c for c in last[1] if not c.mask & gone] if gone else last[1]
         else:
             leads = _moves.lead_plays(hand, 0)
-        self._leads[seat] = (hand, leads)
+        caches.leads[seat] = (hand, leads)
         if wish is not None and hand & RANK_MASK[wish]:
             rm = RANK_MASK[wish]     # a single of the wished rank is there: the wish binds
             plays = [c for c in leads if c.mask & rm or c.is_bomb]
@@ -625,14 +643,14 @@ class Round:
             if bombs:
                 seen = {p.mask for p in plays}
                 plays += [b for b in bombs if b.mask not in seen]
-        self._legal = (seat, hand, combos[-1] if combos else None, self.trick_won, wish, plays,
-                       False)
+        caches.legal = (seat, hand, combos[-1] if combos else None, self.trick_won, wish, plays,
+                        False)
         return plays
 
     def _may_pass(self, seat: int) -> bool:
         """Whether the wish lets `seat` (in turn, following) pass: from the legal-plays cache
         when it is for this very state."""
-        legal = self._legal
+        legal = self._caches.legal if _memo.ON else ()
         hand = self.hands[seat]
         if (legal and legal[0] == seat and legal[1] == hand and legal[2] is self._combos[-1]
                 and legal[3] is False and legal[4] == self.wish):
@@ -668,10 +686,10 @@ class Round:
         if top.kind == "dog":
             return None
         above = top if top.is_bomb else None
-        entry = self._bombs[seat]
+        entry = self._caches.bombs[seat] if _memo.ON else None
         if entry is None or entry[0] != hand or entry[1] is not above:
             bombs = _moves.bombs_out_of_turn(hand, self._combos)
-            entry = self._bombs[seat] = ((hand, above, bombs, play_texts(bombs)) if bombs
+            entry = self._caches.bombs[seat] = ((hand, above, bombs, play_texts(bombs)) if bombs
                                          else (hand, above, _NOTHING, _NOTHING))
         return entry if entry[2] else None
 
@@ -748,7 +766,7 @@ class Round:
         the same as in the last view is that view's very object (kept in `_shown`): the
         renderers compare by identity first, and a pass then leaves the trick, the calls, the
         cards left ... the same objects (nobody changes a delivered view)."""
-        shown = self._shown
+        shown = self._caches.shown if _memo.ON else {}
         trick = self.trick
         tv = shown.get("trick")
         if tv is None or tv[0] is not trick or tv[1] != len(trick):
@@ -783,20 +801,21 @@ class Round:
     def _add_seat_view(self, v: dict[str, Any], seat: int) -> None:
         """The part of a view only `seat` sees: its hand, gifts, legal plays, bombs."""
         hand = self.hands[seat]
-        shown = self._hand_shown[seat]
+        caches = self._caches
+        shown = caches.hand_shown[seat] if _memo.ON else None
         if shown is None or shown[0] != hand:
             # the seat's own memo: a server's hands outnumber hand_text's shared one
-            shown = self._hand_shown[seat] = (hand, hand_text(hand))
+            shown = caches.hand_shown[seat] = (hand, hand_text(hand))
         v["hand"] = shown[1]
         given = self.given[seat]
         if given is not None:
-            gv = self._shown.get(seat)
+            gv = caches.shown.get(seat) if _memo.ON else None
             if gv is None or gv[0] is not given:
-                gv = self._shown[seat] = (given, format_cards(given))
+                gv = caches.shown[seat] = (given, format_cards(given))
             v["given"] = gv[1]
         if self.phase != "exchange" and self.received[seat]:
             # final after the exchange: the same dict in all the seat's views of the round
-            v["received"] = self._received_shown[seat]
+            v["received"] = caches.received_shown[seat]
         if self.phase == "play" and seat == self.turn:
             v["legal"] = play_texts(self.legal_plays(seat))
             v["can_pass"] = self.can_pass(seat)

@@ -16,14 +16,15 @@ from __future__ import annotations
 
 from typing import Any
 
+from . import memo as _memo
 from .cards import format_cards, format_play, mask_cards, sort_cards
 from .combos import Combo
 
 __all__ = ["TEXT_CACHE_SIZE", "hand_text", "play_text", "play_texts", "received_text"]
 
 TEXT_CACHE_SIZE = 8192
-_PLAY_TEXT: dict[Any, str] = {}
-_HAND_TEXT: dict[int, str] = {}
+_PLAY_TEXT: _memo.BoundedMemo[str] = _memo.BoundedMemo(TEXT_CACHE_SIZE)
+_HAND_TEXT: _memo.BoundedMemo[str] = _memo.BoundedMemo(TEXT_CACHE_SIZE)
 
 
 def play_text(combo: Any) -> str:
@@ -32,37 +33,35 @@ def play_text(combo: Any) -> str:
     plays or the trick need it, however many tables there are) or anything with `cards` and
     `phoenix_as` (memoised by its `key` if it has one)."""
     if type(combo) is Combo:
-        text = combo._text
+        text = combo._text if _memo.ON else None
         if text is None:
             text = format_play(sort_cards(combo.cards), combo.phoenix_as)
-            object.__setattr__(combo, "_text", text)
+            if _memo.ON:
+                object.__setattr__(combo, "_text", text)
         return text
     key = getattr(combo, "key", None)
     if key is not None:
         text = _PLAY_TEXT.get(key)
-        if text is not None:
+        if text is not _memo.MISSING:
             return text
     text = format_play(sort_cards(combo.cards), getattr(combo, "phoenix_as", None))
     if key is not None:
-        if len(_PLAY_TEXT) >= TEXT_CACHE_SIZE:
-            _PLAY_TEXT.clear()
-        _PLAY_TEXT[key] = text
+        _PLAY_TEXT.put(key, text)
     return text
 
 
 def play_texts(combos: list[Any]) -> list[str]:
     """`[play_text(c) for c in combos]` for Combos (legal plays, bombs)."""
+    if not _memo.ON:
+        return [play_text(c) for c in combos]
     return [c._text or play_text(c) for c in combos]
 
 
 def hand_text(mask: int) -> str:
     """The cards of a mask in BSW notation, sorted (a hand in a view)."""
     text = _HAND_TEXT.get(mask)
-    if text is None:
-        text = format_cards(mask_cards(mask))
-        if len(_HAND_TEXT) >= TEXT_CACHE_SIZE:
-            _HAND_TEXT.clear()
-        _HAND_TEXT[mask] = text
+    if text is _memo.MISSING:
+        text = _HAND_TEXT.put(mask, format_cards(mask_cards(mask)))
     return text
 
 
