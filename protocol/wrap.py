@@ -19,6 +19,8 @@ whispers of users included; machine mode (JSON lines) is never wrapped. The rule
   but made to fit: ``fit_names`` shortens the longest names first to ``Bot1~he…`` (the first
   characters and ``…``, at least ``MIN_NAME`` - 1 characters kept) until the line fits; the full
   names are in ``/who``, ``/spielinfo`` and the game's start line.
+  Where even the shortest names do not fit, ``fit_seats`` breaks the line with the full names
+  between two seats only, so a seat's number never parts from its name.
 - ``wrap_prompt`` wraps a prompt the same way and keeps its end (``login: ``, the trailing space
   included) whole on the last line, where the answer is typed.
 """
@@ -29,7 +31,7 @@ import unicodedata
 from functools import lru_cache
 from typing import Any, Callable
 
-__all__ = ["HANGING_INDENT", "ELLIPSIS", "MIN_NAME", "abbreviate", "columns", "fit_names",
+__all__ = ["HANGING_INDENT", "ELLIPSIS", "MIN_NAME", "abbreviate", "columns", "fit_names", "fit_seats",
            "visible_width",
            "wrap_line", "wrap_lines", "wrap_prompt"]
 
@@ -217,3 +219,27 @@ def fit_names(names: "list[Any]", build: "Callable[[list[Any]], str]", width: in
         if visible_width(line) <= width:
             break
     return line
+
+
+def fit_seats(names: "list[Any]", build: "Callable[[list[Any]], str]", width: int,
+              sep: str) -> list[str]:
+    """``fit_names``'s line, or, where even the shortest names do not fit, the line with the full
+    names broken only at ``sep`` (between two seats: a seat's number never parts from its
+    name, and names are never both shortened and wrapped), each continuation line starting
+    with ``HANGING_INDENT``; the separator's ``|`` ends the line it breaks."""
+    line = fit_names(names, build, width)
+    room = columns(width)
+    if visible_width(line) <= room:
+        return [line]
+    parts = build(names).split(sep)
+    mark = sep.rstrip()
+    out: list[str] = []
+    current = parts[0]
+    for part in parts[1:]:
+        if visible_width(current + sep + part) <= room:
+            current += sep + part
+        else:
+            out.append(current + mark)
+            current = HANGING_INDENT + part.lstrip(" ")
+    out.append(current)
+    return out

@@ -429,3 +429,26 @@ def test_french_punctuation_stays_with_its_word() -> None:
         assert not any(p.lstrip().startswith((":", "?", "»")) for p in got), (width, got)
         assert not any(p.endswith("«") for p in got), (width, got)
         assert " ".join(p.strip() for p in got) == line
+
+
+def test_a_seat_number_never_parts_from_its_name_at_45_columns() -> None:
+    """The outside user's 45-column screen showed `| 4` / `  Bot3… 14`, and names shortened
+    AND wrapped: where the shortest names do not fit, the seats are broken between two seats
+    only, with their full names."""
+    from lobby.events import Event
+    from protocol.render_table import TableFeed
+    names = ["Bot1~heuristic", "Bot2~heuristic", "Bot3~heuristic", "Bot4~heuristic"]
+    game = {"phase": "play", "turn": 2, "cards_left": [14, 13, 12, 14],
+            "calls": ["grand", None, "tichu", None], "out": [], "trick": [],
+            "scores": [0, 0], "round_no": 1}
+    for width in (30, 45, 60, 80):
+        view = Event("table-view", table=1, state="playing", seats=names, game=game,
+                     scores=[0, 0], round_no=1)
+        lines = wrap_lines(TableFeed().render(view, "en", False, width) or [], width)
+        assert all(visible_width(line) < width for line in lines), (width, lines)
+        seat_lines = lines[:[l.startswith("Round") for l in lines].index(True)]
+        for s in range(4):      # "3 Bot3~heuristic" (or its short form) whole on one line
+            assert any(re.search(rf"(^|[ >|]){s + 1} Bot{s + 1}", line) for line in seat_lines), \
+                (width, lines)
+        if len(seat_lines) > 1:
+            assert not any("…" in line for line in seat_lines), (width, lines)
