@@ -14,8 +14,9 @@ The renderers of the records (protocol/render_records.py) may be restructured, b
 screen must not change by a byte unless the change is meant. If it is, run this file with
 RECORD_OUTPUT_DUMP=DIR to write each reply to DIR, compare it with the old one, and update
 EXPECTED. (Changed on purpose for issue 26: no line fills the last column, so /history's and
-/replay 3's lines of exactly 80 columns wrap at 79; compared, nothing else changed. For issue 14: "1 round", not "1 rounds"; a wish names the rank as
-a word, "wishes for an Ace", not "a A"; the transcripts were compared, nothing else changed.)
+/replay 3's lines of exactly 80 columns wrap at 79; compared, nothing else changed. For
+issue 14: "1 round", not "1 rounds"; a wish names the rank as a word, "wishes for an Ace",
+not "a A"; the transcripts were compared, nothing else changed.)
 """
 from __future__ import annotations
 
