@@ -723,16 +723,10 @@ HELP_TEXTS: dict[str, str] = {
         "Declines Grand Tichu. When all four have answered, the last 6 cards are dealt."),
     "cmd-option": "Set a table option before the start; /option help lists them.",
     "cmd-option-help": (
-        "/option help lists the options with their current values. Before the start the host (or, "
-        "without the option host, any seated player) sets them: round X (at most X rounds, off), "
-        "tichujoin (the first two to join are partners), turnier (9 rounds with rotating partners, "
-        "victory points), target N (the score that ends the game, default {target}), drawseat "
-        "(random seats), host (only the host starts and sets options), dragon fixed (the Dragon "
-        "trick goes to the next opponent), bombwindow SECONDS (time to bomb a won trick before it "
-        "goes on), seed N (same seed, same cards; off for random deals; only the host sets it; a "
-        "seeded game is unrated), log (keep the finished game also as a BSW .tch log, on), grace "
-        "SECONDS (how long a player who vanished may come back before the others may /remove them, "
-        "default {grace}). A flag without VALUE toggles; on/off set it."),
+        "/option help lists the options with their current values. Before the start the host "
+        "(or, without the option host, any seated player) sets them; round X, turnier, target N, "
+        "bombwindow, grace and timer, which decide how long the others can be kept waiting, and "
+        "seed only the host. A flag without VALUE toggles; on/off set it. The options:"),
     "cmd-pass": "Pass (do not play on the current trick).",
     "cmd-pass-help": (
         "Passes on the current trick. Not possible when you lead, nor when the open wish binds "
@@ -895,6 +889,7 @@ HELP_TEXTS: dict[str, str] = {
     "option-seed": "same seed, same cards (off: random)",
     "option-log": "store the game as a BSW log too",
     "option-grace": "seconds before a vanished player may be /removed",
+    "option-help-line": "{name}: {meaning} ({expects}; default {default})",
     # what an option takes (the error bad-option-value)
     "option-expects-flag": "on or off",
     "option-expects-seconds": "seconds, 0 to {high}",

@@ -79,7 +79,7 @@ from lobby.bots.player import (
 )
 from lobby.bots.strategy import command_action, make_strategy
 from lobby.events import Event, error_event, game_event
-from lobby.messages import LobbyError, Number, one_of
+from lobby.messages import LobbyError, Msg, Number, one_of
 from lobby.numbers import ascii_int
 from lobby.recording import Deliver, TableRecorder
 from lobby.seats import HeldSeat, SeatPolicy, hash_key, key_matches, new_key
@@ -122,6 +122,10 @@ BOT_DELAY = 0.5
 BOT_TAKEOVER_STRATEGY = "heuristic"
 PLAYING = "playing"
 FINISHED = "finished"
+#: seconds within which a player's vanishing again is not announced at once (see presence_quiet)
+PRESENCE_QUIET = 60.0
+#: vanishings of one player announced at once within PRESENCE_QUIET seconds
+PRESENCE_BURST = 2
 
 @dataclass
 class _RemoveVote:
@@ -170,6 +174,16 @@ class TableActor:
         self._deliver = deliver
         self.host = host
         self.options = TableOptions()
+        #: the server's ceilings of options, by TableOptions attribute (--max-grace,
+        #: --max-timer, --max-target): /option refuses a higher value (bad-option-value)
+        self.ceilings: dict[str, float] = {}
+        #: presence lines of one player are bounded (the server's --presence-quiet): a player
+        #: who vanished PRESENCE_BURST times within this many seconds is announced only if
+        #: still away this long after vanishing again (and their return then not at all)
+        self.presence_quiet: float = PRESENCE_QUIET
+        #: name -> when "has vanished" was told about them (within the last presence_quiet s)
+        self._announced_gone: dict[str, list[float]] = {}
+        self._quiet_gone: set[str] = set()            # away, not announced (yet)
         self.state = WAITING
         self.seats: list[str | None] = [None] * 4   # before the start: chosen seats, index 0..3
         self.join_order: list[str] = []
@@ -419,6 +433,19 @@ class TableActor:
         proved = guest and key is not None and key_matches(key, self.seat_keys[held])
         return HeldSeat(self.number, held, guest, reserved, proved)
 
+    def waits_for_vanished(self, name: str) -> bool:
+        """Whether the running game waits for a human player other than ``name`` who vanished
+        (the seat limit does not count such a table for ``name``: lobby/world.py may_sit)."""
+        return self.state == PLAYING and any(
+            n in self.gone and n not in self.bots and name_key(n) != name_key(name)
+            for n in self.players)
+
+    def tells_presence(self, name: str) -> bool:
+        """Whether the room's ``enters`` / ``leaves`` lines are shown for ``name``: not for a
+        player of the running game, whose vanishing and return the table tells (bounded:
+        presence_quiet)."""
+        return self.state != PLAYING or name not in self.players
+
     def away_for(self, name: str) -> float:
         """Seconds ``name`` has been away from the running game in all (every absence since
         the start added up, the one going on included): measured against the grace time."""
@@ -591,6 +618,14 @@ class TableActor:
         if what == "timer":
             self._timer_fired()
             return
+        if what == "presence":               # a quiet vanishing's time is over
+            if name is not None and name in self._quiet_gone:
+                if name in self.gone and self.state == PLAYING:
+                    self._announce_gone(name)
+                    self._send_views()
+                else:
+                    self._quiet_gone.discard(name)
+            return
         if what == "resume":
             for bot_name_, strategy in self._restored_bots.items():
                 try:
@@ -687,10 +722,25 @@ class TableActor:
         self.gone_since[name] = self.clock.seconds()
         if self.match is not None:
             self.gone_round[name] = self.match.round_no
+        now = self.clock.seconds()
+        told = [t for t in self._announced_gone.get(name, ()) if t > now - self.presence_quiet]
+        self._announced_gone[name] = told
+        if len(told) >= PRESENCE_BURST:
+            # vanish-and-return in a loop: told once, not at each cycle; still away after the
+            # quiet time, they are announced then (the grace time adds up all along)
+            self._quiet_gone.add(name)
+            self._wheel.call_at(now + self.presence_quiet, lambda: self._enqueue(
+                ("internal", name, "presence", None)))
+        else:
+            self._announce_gone(name)
+        self._send_views()
+
+    def _announce_gone(self, name: str) -> None:
+        self._quiet_gone.discard(name)
+        self._announced_gone.setdefault(name, []).append(self.clock.seconds())
         # the grace time left: what earlier absences of this game did not use up
         self._tell_all("table-vanished", name=name,
                        grace=max(0, math.ceil(self.options.grace - self.away_for(name))))
-        self._send_views()
 
     def _back(self, name: str) -> None:
         self.gone_total[name] = self.away_for(name)      # the grace time goes on adding up
@@ -701,7 +751,10 @@ class TableActor:
         if self._vote is not None and self._vote.target == name:
             self._vote = None
             self._tell_all("table-vote-ended", name=name)
-        self._tell_all("table-back", name=name)
+        if name in self._quiet_gone:          # their vanishing was not told: nor is the return
+            self._quiet_gone.discard(name)
+        else:
+            self._tell_all("table-back", name=name)
         self._send_views()
 
     # ---- table commands ----------------------------------------------------------------------
@@ -867,6 +920,8 @@ class TableActor:
         self.timed_out.clear()
         self.gone_total.clear()
         self.gone_round.clear()
+        self._announced_gone.clear()
+        self._quiet_gone.clear()
         self._clear_window()
         if self.recorder is not None:              # the journal holds the events behind it
             self.recorder.started(self)
@@ -954,6 +1009,8 @@ class TableActor:
         self.gone_since.clear()
         self.gone_total.clear()
         self.gone_round.clear()
+        self._announced_gone.clear()
+        self._quiet_gone.clear()
         self.leavers = {}
         self.timed_out.clear()
         self._stop_timer()
@@ -975,9 +1032,16 @@ class TableActor:
         option, value = find_option(name, args.get("value"))
         self._require_waiting()
         self._may_manage(user)
-        if option.host_only and user != self.host:     # /option seed: it deals every hand
+        # /option seed deals every hand; grace, timer, target ... decide how long the others
+        # can be kept waiting: the host's (issue 24: the host is in charge of a waiting table)
+        if (option.host_only or option.keeps_waiting and self.host is not None) \
+                and user != self.host:
             raise LobbyError("host-only-option", option=option.name, host=self.host or "-")
         new = option.parse(value, getattr(self.options, option.attr))
+        high = self.ceilings.get(option.attr)          # the server's ceiling (--max-grace ...)
+        if high is not None and new is not None and new > high:
+            raise LobbyError("bad-option-value", name=option.name, value=value or "",
+                             expected=Msg(option.expects_key, high=f"{high:g}"))
         # a turnier always plays its 9 rounds: `round X` would be ignored, so it is refused
         if (option.attr == "max_rounds" and new is not None and self.options.turnier) or (
                 option.attr == "turnier" and new and self.options.max_rounds is not None):

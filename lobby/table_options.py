@@ -25,7 +25,8 @@ from lobby.messages import LobbyError, Msg, text
 from lobby.tichu import MatchOptions
 
 __all__ = ["RATED_TIMER", "OptionSpec", "OPTIONS", "TableOptions", "find", "changed", "defaults",
-           "options_from_saved", "about", "help_params", "options_markdown", "ON_WORDS", "OFF_WORDS"]
+           "options_from_saved", "about", "help_params", "help_lines", "options_markdown",
+           "ON_WORDS", "OFF_WORDS"]
 
 ON_WORDS = frozenset({"on", "1", "yes", "ja", "true", "an"})
 OFF_WORDS = frozenset({"off", "0", "no", "nein", "false", "aus", "none"})
@@ -51,6 +52,10 @@ class OptionSpec:
     off: bool = False            # COUNT: "off" is a value (None), as for round and seed
     after_start: bool = False    # may change while a game runs (none may today)
     host_only: bool = False      # only the table's host may set it (whatever option host says)
+    #: it changes how long the others can be kept waiting (the game's length, the time of a
+    #: decision or of an absence): at a table with a host only the host sets it (without a
+    #: host, e.g. when the host left and nobody was there to take over, any seated player)
+    keeps_waiting: bool = False
 
     @property
     def help_key(self) -> str:
@@ -115,21 +120,22 @@ class OptionSpec:
 
 #: the table options, in the order /option help lists them
 OPTIONS: tuple[OptionSpec, ...] = (
-    OptionSpec("round", "max_rounds", COUNT, None, 1, 1000, off=True),
+    OptionSpec("round", "max_rounds", COUNT, None, 1, 1000, off=True, keeps_waiting=True),
     OptionSpec("tichujoin", "tichujoin", FLAG, False),
-    OptionSpec("turnier", "turnier", FLAG, False),
-    OptionSpec("target", "target", COUNT, 1000, 50, 100000),
+    OptionSpec("turnier", "turnier", FLAG, False, keeps_waiting=True),
+    OptionSpec("target", "target", COUNT, 1000, 50, 100000, keeps_waiting=True),
     OptionSpec("drawseat", "drawseat", FLAG, False),
     OptionSpec("host", "host", FLAG, False),                 # only the host starts and sets
     OptionSpec("dragon fixed", "dragon_fixed", FLAG, False),
-    OptionSpec("bombwindow", "bombwindow", SECONDS, 0.0, 0, 60),
+    OptionSpec("bombwindow", "bombwindow", SECONDS, 0.0, 0, 60, keeps_waiting=True),
     # the seed deals every hand: only the host sets it, and the players are told at /start
     OptionSpec("seed", "seed", COUNT, None, 0, 2 ** 63 - 1, off=True, host_only=True),
     OptionSpec("log", "log", FLAG, True),                    # keep the game as a BSW .tch log
-    OptionSpec("grace", "grace", SECONDS, 120.0, 0, 86400),  # before a vanished player may go
+    # before a vanished player may go; the server may lower the ceiling (--max-grace)
+    OptionSpec("grace", "grace", SECONDS, 120.0, 0, 86400, keeps_waiting=True),
     # seconds per decision; at half time a warning, at the end the decision is made for the
     # player (lobby/table.py); `auto`: RATED_TIMER in a rated game, none in others
-    OptionSpec("timer", "timer", TIMER, None, 5, 3600),
+    OptionSpec("timer", "timer", TIMER, None, 5, 3600, keeps_waiting=True),
 )
 _BY_NAME = {o.name: o for o in OPTIONS}
 _TYPES = {FLAG: bool, COUNT: "int | None", SECONDS: float, TIMER: "float | None"}
@@ -228,7 +234,19 @@ def help_params() -> dict[str, str]:
     return {o.name.replace(" ", "_"): o.show(o.default) for o in OPTIONS}
 
 
+#: the server options that may lower an option's ceiling (protocol/guard.py Limits; the table
+#: gets them as ``TableActor.ceilings``)
+SERVER_CEILINGS = {"grace": "--max-grace", "timer": "--max-timer", "target": "--max-target"}
+
+
 def _values(o: OptionSpec) -> str:
+    values = _plain_values(o)
+    if o.name in SERVER_CEILINGS:
+        values += f" (the server's `{SERVER_CEILINGS[o.name]}` may lower the ceiling)"
+    return values
+
+
+def _plain_values(o: OptionSpec) -> str:
     if o.kind == FLAG:
         return "`on`, `off` (no value: toggles)"
     if o.kind == COUNT:
@@ -240,11 +258,24 @@ def _values(o: OptionSpec) -> str:
     return f"seconds, {o.low:g} to {o.high:g}"
 
 
+def help_lines(lang: str = "en") -> str:
+    """The options as ``/help option`` lists them after its introduction (``cmd-option-help``),
+    one line each: name, meaning, the values it takes and its default, from OPTIONS."""
+    out = []
+    for o in OPTIONS:
+        out.append(text("option-help-line", lang, name=o.name, meaning=text(o.help_key, lang),
+                        expects=text(o.expects_key, lang, high=f"{o.high:g}"),
+                        default=o.show(o.default)))
+    return "\n".join(out)
+
+
 def options_markdown(options: Iterable[OptionSpec] = OPTIONS) -> str:
     """The options table of docs/protocol.md (Markdown), generated from OPTIONS."""
     out = ["| option | values | default | set by | meaning |", "| --- | --- | --- | --- | --- |"]
     for o in options:
-        who = "the host" if o.host_only else "the host, or any seated player without `host`"
+        who = ("the host" if o.host_only else
+               "the host (any seated player at a table without a host)" if o.keeps_waiting
+               else "the host, or any seated player without `host`")
         when = "" if o.after_start else ", before the start"
         out.append(f"| `{o.name}` | {_values(o)} | `{o.show(o.default)}` | {who}{when} | "
                    f"{text(o.help_key)} |")

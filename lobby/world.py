@@ -138,6 +138,13 @@ class TableLimits:
     #: seconds a running table none of whose human players is online is kept (at least its
     #: grace time; 0 and grace 0: closed at once)
     abandon_after: float = 3600.0
+    #: the highest grace time /option grace may set (seconds a vanished player's seat waits)
+    max_grace: float = 86400.0
+    #: the highest move timer (seconds per decision) and target score /option may set
+    max_timer: float = 3600.0
+    max_target: int = 100000
+    #: seconds within which a player's vanishing again is not announced at once (TableActor)
+    presence_quiet: float = 60.0
 
     def limits_address(self, address: str | None) -> bool:
         """Whether the per-address limit applies to ``address``."""
@@ -499,7 +506,8 @@ class World:
         if room.table is not None and room.table.is_barred(user.name):
             raise LobbyError("barred-from-table", table=room.number, host=room.table.host or "-")
         self.leave(user)
-        if len(room.members) < self.announce_limit:
+        if len(room.members) < self.announce_limit and (
+                room.table is None or room.table.tells_presence(user.name)):
             self.deliver(room.members.values(), Event("enters", name=user.name, room=room.name))
         room.members[user.key] = user
         user.room = room
@@ -517,7 +525,8 @@ class World:
             return
         room.members.pop(user.key, None)
         user.room = None
-        if len(room.members) < self.announce_limit:
+        if len(room.members) < self.announce_limit and (
+                room.table is None or room.table.tells_presence(user.name)):
             self.deliver(room.members.values(), Event("leaves", name=user.name, room=room.name))
         if room.table is not None:
             self._tell_table(room.table, room.table.member_gone if gone else room.table.remove_member,
@@ -559,6 +568,10 @@ class World:
         table = TableActor(number, self.clock, self.table_deliver(number), host=user.name,
                            seat_policy=self, recorder=self.recorder, bot_pool=self.bot_pool,
                            wheel=self.wheel)
+        limits = self.table_limits
+        table.ceilings = {"grace": limits.max_grace, "timer": limits.max_timer,
+                          "target": limits.max_target}
+        table.presence_quiet = self.table_limits.presence_quiet
         self._origins[number] = {user.key: _address(user)}
         self._index.add_table(table, self._origins[number].values())
         if self.on_new_table is not None:
@@ -655,7 +668,10 @@ class World:
             return False
         limits = self.table_limits
         if limits.seats_per_user:
-            seats = self._tables_of(user, table, seated_only=True)
+            # a game that waits for another player who vanished does not hold its players:
+            # they may sit down elsewhere meanwhile (docs/protocol.md, "Grace time")
+            seats = [n for n in self._tables_of(user, table, seated_only=True)
+                     if not self.tables[n].waits_for_vanished(user.name)]
             if len(seats) >= limits.seats_per_user:
                 raise LobbyError("seat-limit", limit=limits.seats_per_user,
                                  tables=", ".join(map(str, seats)))

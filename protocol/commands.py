@@ -102,12 +102,16 @@ class Command(CommandKeys):
     #: commands (1: paid by the line's flood-control token alone; more: an archive query, a
     #: replay -- protocol.guard ``ConnectionGuard.command_cost``, docs/operations.md)
     cost: int = 1
+    #: what follows the help text, made in the reader's language from a declaration (/option:
+    #: one line per table option, lobby/table_options.py ``help_lines``)
+    help_more: Callable[[str], str] | None = None
 
     def summary_text(self, lang: str = "en") -> str:
         return text(self.summary_key, lang, **self.help_params)
 
     def help_text(self, lang: str = "en") -> str:
-        return text(self.help_key, lang, **self.help_params)
+        more = "" if self.help_more is None else "\n" + self.help_more(lang)
+        return text(self.help_key, lang, **self.help_params) + more
 
     @property
     def summary(self) -> str:
@@ -613,8 +617,9 @@ def _add_table_commands(table: CommandTable) -> None:
     for tc in TABLE_COMMANDS:
         params = table_options.help_params() if tc.name == "option" else TABLE_HELP_PARAMS.get(
             tc.name, {})
+        more = table_options.help_lines if tc.name == "option" else None
         table.add(Command(tc.name, tc.args, _table_command(tc.name), tc.aliases,
-                          help_params=params))
+                          help_params=params, help_more=more))
 
 
 _add_table_commands(COMMANDS)

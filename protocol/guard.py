@@ -166,6 +166,19 @@ class Limits:
     abandon_after: float = option(3600.0, help=(
         "how long a running table none of whose players is online is kept, at least its grace "
         "time (default {default})"))
+    max_grace: float = option(86400.0, public=600.0, metavar="SECONDS", help=(
+        "the highest grace time /option grace may set: how long a vanished player's seat "
+        "keeps the others waiting before they may /remove them (default {default})"))
+    max_timer: float = option(3600.0, public=300.0, metavar="SECONDS", help=(
+        "the highest move timer /option timer may set, in seconds per decision (default "
+        "{default})"))
+    max_target: int = option(100000, public=10000, metavar="POINTS", help=(
+        "the highest target score /option target may set: how long a game lasts (default "
+        "{default})"))
+    presence_quiet: float = option(60.0, metavar="SECONDS", help=(
+        "a player of a game who vanished twice within this time is announced, when vanishing "
+        "again, only if still away this long after, and their return then not at all (default "
+        "{default}; 0: every vanishing and return is told)"))
     # the byte layer's budget (issue 23): every byte a connection sends, telnet commands and an
     # unterminated line's bytes included, and the telnet commands (negotiation, NOP, ...) alone
     input_bytes_per_second: float = option(0.0, public=32768.0, metavar="BYTES", help=(
@@ -226,7 +239,9 @@ class Limits:
                            tables_per_address=self.max_tables_per_ip,
                            limit_loopback=self.limit_loopback,
                            opens_per_minute=self.tables_per_minute,
-                           abandon_after=self.abandon_after,
+                           abandon_after=self.abandon_after, max_grace=self.max_grace,
+                           max_timer=self.max_timer, max_target=self.max_target,
+                           presence_quiet=self.presence_quiet,
                            guest_expert_seconds=self.guest_expert_seconds,
                            expert_tables_per_user=self.expert_tables_per_user)
 

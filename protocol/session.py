@@ -34,6 +34,11 @@ from protocol.telnet import DO, NAWS, TelnetLineProtocol, encode_text
 from protocol.telnet_options import MSSP_REQUEST, MudOptions
 from protocol.wrap import wrap_line, wrap_lines, wrap_prompt
 
+#: events whose text-mode lines after the first (a header, wrapped) are raw, exempt from the
+#: wrap rule (docs/protocol.md, "Line width"): /tchlog's lines are the .tch file byte for byte,
+#: as /games/GAME.tch serves it
+RAW_TEXT = frozenset({"tchlog"})
+
 if TYPE_CHECKING:
     from lobby.accounts import Accounts
     from lobby.store import Store
@@ -251,8 +256,12 @@ class Session(MachineMode, MudOptions):
             if _shared_text[0] is event and _shared_text[1] is ctx:
                 data = _shared_text[2]
             else:
-                data = b"".join(encode_text(line) + b"\r\n" for line in
-                                wrap_lines(render(event, ctx.lang, ctx.width), ctx.width))
+                rendered = render(event, ctx.lang, ctx.width)
+                if event.type in RAW_TEXT:        # its header line wrapped, the rest raw
+                    rendered = wrap_lines(rendered[:1], ctx.width) + rendered[1:]
+                else:
+                    rendered = wrap_lines(rendered, ctx.width)
+                data = b"".join(encode_text(line) + b"\r\n" for line in rendered)
                 if _memo.ON:
                     _shared_text[0], _shared_text[1], _shared_text[2] = event, ctx, data
             self._write(data)      # what TelnetLineProtocol.sendLine writes for each line

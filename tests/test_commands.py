@@ -126,15 +126,31 @@ def test_every_help_text_comes_from_the_catalog() -> None:
     for cmd in COMMANDS:
         assert cmd.summary == text(cmd.summary_key, **cmd.help_params), cmd.name
         assert "{" not in cmd.summary, cmd.name
-        assert cmd.help == text(cmd.help_key, **cmd.help_params), cmd.name
+        more = "" if cmd.help_more is None else "\n" + cmd.help_more("en")
+        assert cmd.help == text(cmd.help_key, **cmd.help_params) + more, cmd.name
         assert "{" not in cmd.help, cmd.name           # every field of the template is filled
     for option in OPTIONS:
         assert option.help_key in HELP_TEXTS, option.name
     used = {c.summary_key for c in COMMANDS} | {c.help_key for c in COMMANDS} | \
-        {o.help_key for o in OPTIONS} | {o.expects_key for o in OPTIONS}
+        {o.help_key for o in OPTIONS} | {o.expects_key for o in OPTIONS} | {"option-help-line"}
     assert set(HELP_TEXTS) == used                     # no stale help text either
     # /help option names the defaults of the options' declaration
     assert f"default {defaults()['target']}" in " ".join(COMMANDS.resolve("option").help.split())
+
+
+def test_the_option_help_lists_every_declared_option_in_every_language() -> None:
+    """/help option comes from the options' declaration (the timer too, outside attack F3):
+    one line per option, with its meaning in the reader's language, values and default."""
+    from lobby.messages import LANGUAGES
+    option = COMMANDS.resolve("option")
+    assert {"en", "de", "fr", "es", "da"} <= set(LANGUAGES)
+    for lang in LANGUAGES:
+        lines = option.help_text(lang).split("\n")
+        for spec in OPTIONS:
+            meaning = text(spec.help_key, lang)
+            assert any(l.startswith(spec.name + ": " if lang != "fr" else spec.name + " : ")
+                       and meaning in l for l in lines), (lang, spec.name)
+    assert "timer: seconds per decision" in option.help_text("en")
 
 
 def test_help_covers_every_command_and_every_rendered_key_exists() -> None:

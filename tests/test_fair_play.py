@@ -420,3 +420,105 @@ async def test_friends_are_told_of_log_ins_games_and_log_outs_and_the_list_is_ke
     again.send("/unnotify Bob")
     await again.expect("Bob is off your friends list.\r\n")
     assert await within(query(clocked, "SELECT * FROM friends")) == []
+
+
+# ---- options that keep the others waiting (outside attack, F1) ---------------------------------
+class LimitedServer(ClockedServer):
+    """A ClockedServer with one seat per user and a grace time of at most 600 s."""
+
+    def __init__(self, db: Path) -> None:
+        super().__init__(db)
+        from protocol.guard import Limits
+        self.server_options = dict(self.server_options,
+                                   limits=Limits(max_seats_per_user=1, max_grace=600.0,
+                                                 max_timer=300.0, max_target=10000))
+
+
+@pytest_twisted.async_yield_fixture
+async def limited(tmp_path: Path) -> AsyncIterator[LimitedServer]:
+    running = LimitedServer(tmp_path / "lobby.sqlite3")
+    await running.start()
+    yield running
+    await running.stop()
+
+
+@pytest.mark.reactor_timeout(60)
+@pytest_twisted.ensureDeferred
+async def test_a_seated_guest_cannot_set_a_long_grace_nor_keep_the_host_from_playing_elsewhere(
+        limited: LimitedServer) -> None:
+    game = WireGame(limited, ["Anna", "Bert", "Cleo", "Griefz"])
+    await game.setup({}, start=False)
+    table = game.table
+    for option in ("grace 86400", "timer 3600", "target 100000", "round 1000", "bombwindow 60"):
+        answer = await game.command("Griefz", f"/option {option}")
+        name = option.split()[0]
+        assert f"! [host-only-option] Only the host, Anna, may set the option {name}." in \
+            answer, answer
+    assert table.options.grace == 120 and table.options.target == 1000
+    # other options keep their meaning: any seated player sets them without option host
+    answer = await game.command("Griefz", "/option drawseat on")
+    assert not any(ERROR_LINE.match(l) for l in answer), answer
+    # the host's grace has the server's ceiling (--max-grace)
+    answer = await game.command("Anna", "/option grace 86400")
+    assert any(l.startswith("! [bad-option-value]") and "600" in l for l in answer), answer
+    await game.say("Anna", "/option grace 600", "sets grace to ")
+    for option in ("timer 301", "target 10050"):          # --max-timer, --max-target
+        answer = await game.command("Anna", f"/option {option}")
+        assert answer[0].startswith("! [bad-option-value]"), answer
+    assert table.options.timer is None and table.options.target == 1000
+    await game.say("Anna", "/start", "the game starts")
+    await game.settle()
+    c = game.clients.pop("Griefz")
+    c.transport.loseConnection()                       # the griefer drops the connection
+    await within(c.lost)
+    await game.settle()
+    assert "Griefz" in table.gone
+    answer = await game.command("Anna", "/remove Griefz")
+    assert "[remove-too-early]" in answer[0] and "in 10" in answer[0], answer
+    # the game waits for a vanished player: Anna may play elsewhere meanwhile
+    assert table.waits_for_vanished("Anna") and not table.waits_for_vanished("Griefz")
+    await game.say("Anna", "/newroom tichu", "You open table ")
+    answer = await game.command("Anna", "/join")
+    assert not any(ERROR_LINE.match(l) for l in answer), answer
+    assert "Anna" in limited.server.world.online("Anna").room.table.seats
+
+
+# ---- vanish-and-return in a loop (outside attack F7) -------------------------------------------
+@pytest.mark.reactor_timeout(90)
+@pytest_twisted.ensureDeferred
+async def test_vanish_and_return_in_a_loop_is_told_once_and_the_grace_still_adds_up(
+        clocked: ClockedServer) -> None:
+    game = await registered_game(clocked, {"grace": "30"})
+    table = game.table
+    anna = game.clients["Anna"]
+    mark = len(anna.lines)
+    for _ in range(20):                              # 20 cycles, 1 s away each
+        c = game.clients.pop("Dirk")
+        c.transport.loseConnection()
+        await within(c.lost)
+        await game.settle()
+        clocked.clock.advance(1)
+        client = await clocked.client()
+        await client.login("Dirk", "pwdirk1")
+        game.clients["Dirk"] = client
+        await game.settle()
+        assert "Dirk" not in table.gone
+    about_dirk = [l for l in anna.since(mark) if "Dirk" in l and "is in the" not in l]
+    # the first two cycles are told, the other 18 not (the vanished line wraps: 2 lines)
+    assert len([l for l in about_dirk if "has vanished" in l]) == 2, about_dirk
+    assert len([l for l in about_dirk if "is back" in l]) == 2, about_dirk
+    assert len(about_dirk) <= 6, about_dirk
+    # he goes for good: told when the quiet time is over, and the grace time counted it all
+    c = game.clients.pop("Dirk")
+    c.transport.loseConnection()
+    await within(c.lost)
+    await game.settle()
+    assert 20 <= table.away_for("Dirk") < 21
+    answer = await game.command("Anna", "/remove Dirk")
+    assert "[remove-too-early]" in answer[0], answer
+    mark = len(anna.lines)
+    clocked.clock.advance(table.presence_quiet)
+    await game.settle()
+    assert len([l for l in anna.since(mark) if "Dirk has vanished" in l]) == 1
+    answer = await game.command("Anna", "/remove Dirk")
+    assert not any(ERROR_LINE.match(l) for l in answer), answer

@@ -298,3 +298,29 @@ async def test_gzip_when_the_scraper_asks_for_it(web: MetricsServer) -> None:
         text = gzip.decompress(body) if zipped else body
         families = {f.name for f in text_string_to_metric_families(text.decode("utf-8"))}
         assert "tichu_build" in families or "tichu_build_info" in families
+
+
+@pytest_twisted.ensureDeferred
+async def test_tchlog_is_raw_at_a_narrow_width(web: MetricsServer) -> None:
+    """/tchlog GAME in text mode at /set width 40 is byte for byte /games/GAME.tch (each LF a
+    CR LF, the telnet line end): no line wrapped, trailing spaces kept."""
+    from game_support import random_game
+    names = ["Alice", "Bob Two", "Carol", "Bot1~random"]
+    match = random_game(11, rounds=2)
+    await within(web.server.persistence.archive.save(finished_game(match, names, table_no=1)))
+    code, _, body = await web.get("/games/1.tch")
+    assert code == 200
+    lines = tch_lines(body.decode("utf-8"))
+    assert any(len(line) > 40 and " " in line for line in lines)   # would be wrapped at 40
+
+    c = await web.client()
+    await c.login("Reader")
+    c.send("/set width 40")
+    await c.read_line()
+    c.send("/tchlog 1")
+    header = await c.read_line()
+    assert header.startswith("Game #1 as a BSW log")
+    got = "".join([await c.read_line() + "\r\n" for _ in lines])
+    assert got.encode("utf-8") == body.replace(b"\n", b"\r\n")
+    c.send("/tchlog 9")                               # nothing more of game 1 came before this
+    assert (await c.read_line()).startswith("! [")

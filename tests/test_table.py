@@ -740,8 +740,8 @@ def test_only_the_host_sets_the_seed_and_the_players_are_told_at_the_start() -> 
     assert codes(rec, "bob") == ["host-only-option"] * 2
     assert rec.errors("bob")[0].data == {"option": "seed", "host": "ann"}
     assert table.options.seed is None
-    table.submit("bob", "option", "target 500")          # other options: any seated player
-    assert table.options.target == 500
+    table.submit("bob", "option", "dragon fixed on")     # other options: any seated player
+    assert table.options.dragon_fixed is True
     table.submit("dan", "leave")
     table.submit("ann", "addbot", "4")
     table.submit("ann", "option", "seed 7")

@@ -39,12 +39,15 @@ def test_the_command_line_defaults() -> None:
     from protocol.server import limits_from, parse_args
     limits = limits_from(parse_args([]), (4096, 4096))
     assert (limits.max_tables_per_user, limits.max_seats_per_user, limits.max_tables_per_ip,
-            limits.abandon_after) == (2, 1, 4, 3600)
+            limits.abandon_after, limits.max_grace) == (2, 1, 4, 3600, 600)
     custom = limits_from(parse_args(["--max-tables-per-ip", "9", "--max-tables-per-user", "3",
-                                     "--max-seats-per-user", "2", "--abandon-after", "60"]))
+                                     "--max-seats-per-user", "2", "--abandon-after", "60",
+                                     "--max-grace", "300"]))
     assert custom.table_limits() == TableLimits(tables_per_user=3, seats_per_user=2,
                                                 tables_per_address=9, abandon_after=60.0,
-                                                opens_per_minute=10, guest_expert_seconds=2.0,
+                                                opens_per_minute=10, max_grace=300.0,
+                                                max_timer=300.0, max_target=10000,
+                                                guest_expert_seconds=2.0,
                                                 expert_tables_per_user=1)
 
 
