@@ -23,7 +23,7 @@ from lobby.table_options import RATED_TIMER
 from lobby.tichu import memo as _memo
 from lobby.tichu import parse_cards, sort_cards
 from protocol.render_context import DEFAULT_WIDTH
-from protocol.wrap import fit_names
+from protocol.wrap import fit_seats
 
 __all__ = ["render_table", "TableFeed", "TABLE_FORMATTERS", "color_cards"]
 
@@ -148,7 +148,7 @@ def _render_view(event: Event, lang: str, color: bool, show_score: bool = True,
             return text("view-seats", lang,
                         seating=" | ".join(f"{i + 1} {n or '-'}" for i, n in enumerate(shown)))
         lines = [text("table-view", lang, table=d.get("table"), state=state_word(state, lang)),
-                 fit_names(names, seats_line, width)]
+                 *fit_seats(names, seats_line, width, " | ")]
         if state == "waiting":      # how to fill the table, or (full) how to start it
             full = len(names) >= 4 and all(names[:4])
             lines.append(text("view-waiting-full" if full else "view-waiting", lang))
@@ -214,7 +214,7 @@ def _render_table_lines(d: dict[str, Any], game: dict[str, Any], names: list[Any
                 part += " " + text("view-gone", lang)
             players.append(part)
         return text("view-players", lang, players=" |".join(players)).strip()
-    lines = [fit_names(names, players_line, width)]
+    lines = fit_seats(names, players_line, width, " |")
     if show_score:
         scores = d.get("scores") or game.get("scores") or [0, 0]
         lines.append(text("view-score", lang, round_no=d.get("round_no", game.get("round_no")),

@@ -8,6 +8,8 @@ whispers of users included; machine mode (JSON lines) is never wrapped. The rule
 - The width of a line is what the terminal shows: ANSI escape sequences (``/set color on``) take
   no column, characters (not bytes) are counted, East Asian wide and fullwidth characters take
   two columns, combining marks none.
+- No line fills the terminal's last column (``columns``: a terminal that wraps eagerly would
+  show a blank line after it): "the width" below is the connection's width less one.
 - A line wider than the width is broken at spaces (the spaces at a break are dropped); each
   continuation line starts with the line's own leading spaces plus two more (the hanging indent,
   ``HANGING_INDENT``). A word is never split, so a card (``R10``, ``Ph=7``) always stays whole;
@@ -17,6 +19,8 @@ whispers of users included; machine mode (JSON lines) is never wrapped. The rule
   but made to fit: ``fit_names`` shortens the longest names first to ``Bot1~he…`` (the first
   characters and ``…``, at least ``MIN_NAME`` - 1 characters kept) until the line fits; the full
   names are in ``/who``, ``/spielinfo`` and the game's start line.
+  Where even the shortest names do not fit, ``fit_seats`` breaks the line with the full names
+  between two seats only, so a seat's number never parts from its name.
 - ``wrap_prompt`` wraps a prompt the same way and keeps its end (``login: ``, the trailing space
   included) whole on the last line, where the answer is typed.
 """
@@ -27,7 +31,8 @@ import unicodedata
 from functools import lru_cache
 from typing import Any, Callable
 
-__all__ = ["HANGING_INDENT", "ELLIPSIS", "MIN_NAME", "abbreviate", "fit_names", "visible_width",
+__all__ = ["HANGING_INDENT", "ELLIPSIS", "MIN_NAME", "abbreviate", "columns", "fit_names", "fit_seats",
+           "visible_width",
            "wrap_line", "wrap_lines", "wrap_prompt"]
 
 #: the extra indent of a continuation line
@@ -80,8 +85,19 @@ def _cut(word: str, room: int) -> tuple[str, str]:
     return word[:i], word[i:]
 
 
+def columns(width: int) -> int:
+    """The columns a line may take on a terminal ``width`` columns wide: all but the last, so
+    that no line fills the last column (a terminal that wraps eagerly would show a blank line
+    after it)."""
+    return max(1, width - 1)
+
+
 def wrap_line(line: str, width: int) -> list[str]:
-    """``line`` as one or more lines no wider than ``width`` columns (see the module's rule)."""
+    """``line`` as one or more lines no wider than ``columns(width)`` (see the module's rule)."""
+    return _wrap(line, columns(width))
+
+
+def _wrap(line: str, width: int) -> list[str]:
     if len(line) <= width and (line.isascii() or visible_width(line) <= width):
         return [line]
     if visible_width(line) <= width:
@@ -141,12 +157,13 @@ def _glue(pieces: list[str]) -> list[str]:
 
 def wrap_lines(lines: list[str], width: int) -> list[str]:
     """Every line of ``lines`` wrapped to ``width`` (a line of its own for each piece)."""
+    width = columns(width)
     out: list[str] = []
     for line in lines:
         if len(line) <= width and line.isascii():
             out.append(line)
         else:
-            out.extend(wrap_line(line, width))
+            out.extend(_wrap(line, width))
     return out
 
 
@@ -155,6 +172,7 @@ def wrap_prompt(prompt: str, width: int) -> list[str]:
     last one is the prompt itself, written without one. The prompt's last clause (after its
     last ``, `` or ``. ``: ``or type another name: ``) is kept whole on that last line when it
     fits, with the prompt's trailing spaces (the cursor waits after them)."""
+    width = columns(width)
     if visible_width(prompt) <= width:
         return [prompt]
     body = prompt.rstrip(" ")
@@ -162,8 +180,8 @@ def wrap_prompt(prompt: str, width: int) -> list[str]:
     cut = max(body.rfind(", "), body.rfind(". "), body.rfind("? "))
     clause = HANGING_INDENT + body[cut + 2:] + tail
     if cut > 0 and visible_width(clause) <= width:
-        return wrap_line(body[:cut + 1], width) + [clause]
-    lines = wrap_line(body, max(1, width - len(tail)))
+        return _wrap(body[:cut + 1], width) + [clause]
+    lines = _wrap(body, max(1, width - len(tail)))
     lines[-1] += tail
     return lines
 
@@ -185,7 +203,9 @@ def abbreviate(name: str, length: int) -> str:
 def fit_names(names: "list[Any]", build: "Callable[[list[Any]], str]", width: int) -> str:
     """``build(names)`` (a line naming the seats; None for an empty seat), with the longest
     names abbreviated just enough for the line to fit ``width`` columns, none below MIN_NAME
-    characters and no two names alike; as close as it gets when it cannot fit."""
+    characters and no two names alike; as close as it gets when it cannot fit. Like every line,
+    it leaves the terminal's last column free (``columns``)."""
+    width = columns(width)
     line = build(names)
     if visible_width(line) <= width:
         return line
@@ -199,3 +219,27 @@ def fit_names(names: "list[Any]", build: "Callable[[list[Any]], str]", width: in
         if visible_width(line) <= width:
             break
     return line
+
+
+def fit_seats(names: "list[Any]", build: "Callable[[list[Any]], str]", width: int,
+              sep: str) -> list[str]:
+    """``fit_names``'s line, or, where even the shortest names do not fit, the line with the full
+    names broken only at ``sep`` (between two seats: a seat's number never parts from its
+    name, and names are never both shortened and wrapped), each continuation line starting
+    with ``HANGING_INDENT``; the separator's ``|`` ends the line it breaks."""
+    line = fit_names(names, build, width)
+    room = columns(width)
+    if visible_width(line) <= room:
+        return [line]
+    parts = build(names).split(sep)
+    mark = sep.rstrip()
+    out: list[str] = []
+    current = parts[0]
+    for part in parts[1:]:
+        if visible_width(current + sep + part) <= room:
+            current += sep + part
+        else:
+            out.append(current + mark)
+            current = HANGING_INDENT + part.lstrip(" ")
+    out.append(current)
+    return out

@@ -239,10 +239,10 @@ async def test_a_stalling_player_is_warned_timed_out_and_removed_and_the_game_go
     mark = len(anna.lines)
     clocked.clock.advance(15)
     await game.settle()
-    got = anna.since(mark)                                  # (wrapped at 80 columns)
+    got = anna.since(mark)                                  # (wrapped at 79 of 80 columns)
     at = got.index("Dirk ran out of time (30 seconds); the decision is made for them. The "
-                   "others may")
-    assert got[at + 1] == "  now /remove Dirk."
+                   "others")
+    assert got[at + 1] == "  may now /remove Dirk."
     assert table.match.round.phase == "exchange"            # the game went on
     # Dirk is present, but the others may vote him out now
     answer = await game.command("Anna", "/remove Dirk")

@@ -183,7 +183,7 @@ def test_wrong_password_is_answered_after_a_delay_and_attempts_are_limited(
     other.send("alice")
     other.send("sesame1")                        # the third attempt in a minute: refused
     out = other.text()
-    assert "! [too-many-attempts] Too many password attempts from your address; try again in" in out
+    assert "! [too-many-attempts] Too many password attempts from your address; try again" in out
     assert other.session.state == "login"
     clock.advance(60)
     assert "Welcome back, Alice!" in other.login("alice", "sesame1")

@@ -220,7 +220,7 @@ def test_a_failure_inside_one_table_leaves_the_others_running(lobby: FakeLobby) 
         bob.raw()
         ann.send("/spielinfo")
         assert ann.lines() == ["! [internal-error] Internal error while handling your command; "
-                               "it was logged and", "  nothing changed."]     # wrapped at 80
+                               "it was logged", "  and nothing changed."]   # wrapped at 79 of 80
         bob.send("/spielinfo")
         assert bob.lines()[0] == "Table 2: waiting, host Bob."
         ann.send("/join")                       # the broken table itself still works too

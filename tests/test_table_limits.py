@@ -166,7 +166,7 @@ def test_seat_and_table_limits_through_sessions(clock: Any) -> None:
     ann.raw()
     ann.send("/join")
     assert ann.lines() == ["! [seat-limit] You sit at table 1 already, and a user sits at 1 "
-                           "table at a time;", "  leave it, or let its game end, first."]
+                           "table at a", "  time; leave it, or let its game end, first."]
     bob.send("/room 2")
     bob.send("/join")                        # others sit down at Ann's second table
     assert "Bob sits down in seat 1." in bob.lines()
@@ -176,7 +176,7 @@ def test_seat_and_table_limits_through_sessions(clock: Any) -> None:
     ann.raw()
     ann.send("/newroom")
     assert ann.lines() == ["! [too-many-tables] You host or sit at 2 open tables already "
-                           "(table 1, 2); leave", "  one, or let its game end, first."]
+                           "(table 1, 2);", "  leave one, or let its game end, first."]
 
 
 def test_a_table_nobody_comes_back_to_waits_for_the_grace_time_and_the_abandon_time(

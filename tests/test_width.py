@@ -20,7 +20,7 @@ from conftest import FakeClient, FakeLobby, RunningServer, strip_telnet
 from lobby.bots.strategy import make_strategy
 from protocol.render_context import DEFAULT_WIDTH, MAX_WIDTH, MIN_WIDTH, RenderContext
 from protocol.telnet import DO, DONT, IAC, NAWS, SB, SE, WILL, WONT
-from protocol.wrap import visible_width, wrap_line, wrap_prompt
+from protocol.wrap import fit_names, visible_width, wrap_line, wrap_lines, wrap_prompt
 
 GUEST_CONFIRM = "or type another name: "
 
@@ -57,12 +57,12 @@ def too_wide(chunks: list[bytes], width: int) -> list[str]:
 # ---- the wrap rule (protocol/wrap.py) -------------------------------------------------------------
 def test_a_long_line_wraps_at_spaces_with_a_hanging_indent() -> None:
     line = "<Bob> " + "word " * 30
-    got = wrap_line(line.rstrip(), 40)
+    got = wrap_line(line.rstrip(), 41)          # 40 columns used: the last one stays free
     assert got[0] == "<Bob> word word word word word word word"
     assert all(piece.startswith("  word") and len(piece) <= 40 for piece in got[1:])
     assert " ".join(piece.strip() for piece in got) == line.strip()
     # an indented line keeps its indent, and its continuation is two spaces deeper
-    assert wrap_line("  Seats: aaa bbb ccc ddd", 16) == ["  Seats: aaa bbb", "    ccc ddd"]
+    assert wrap_line("  Seats: aaa bbb ccc ddd", 17) == ["  Seats: aaa bbb", "    ccc ddd"]
     assert wrap_line("short", 20) == ["short"]
 
 
@@ -81,10 +81,10 @@ def test_cards_are_never_split_and_colours_take_no_column() -> None:
 
 def test_wide_characters_count_twice_and_an_overlong_word_is_cut() -> None:
     assert visible_width("Grüße") == 5 and visible_width("日本") == 4
-    got = wrap_line("<Yuki> " + "日本語" * 10, 20)
+    got = wrap_line("<Yuki> " + "日本語" * 10, 21)
     assert got[0] == "<Yuki>" and got[-1] == "  日本語"          # 9 wide characters a line
     assert got[1:-1] == ["  " + "日本語" * 3] * 3
-    got = wrap_line("see " + "x" * 50, 20)
+    got = wrap_line("see " + "x" * 50, 21)
     assert got == ["see", "  " + "x" * 18, "  " + "x" * 18, "  " + "x" * 14]
 
 
@@ -408,10 +408,47 @@ async def test_naws_over_a_real_socket_wraps_and_follows_a_resize(server: Runnin
     assert got.count("\r\n") == 1 and message in got
 
 
+def test_no_line_fills_the_last_column() -> None:
+    """A line exactly as wide as the terminal would make an eagerly wrapping terminal show a
+    blank line after it: every line leaves the last column free (wrap_line, wrap_lines,
+    wrap_prompt and fit_names alike)."""
+    line = "x" * 30 + " " + "y" * 49                     # 80 columns
+    assert max(visible_width(p) for p in wrap_line(line, 80)) <= 79
+    assert wrap_line(line, 81) == [line]
+    assert all(visible_width(p) <= 79 for p in wrap_lines([line, line], 80))
+    assert all(visible_width(p) <= 44 for p in wrap_prompt("a" * 40 + ", or type a name: ", 45))
+    names = ["Bot1~heuristic", "Bot2~heuristic", "Bot3~heuristic", "Bot4~heuristic"]
+    fitted = fit_names(names, lambda shown: " | ".join(shown), 65)   # 65 columns in full
+    assert visible_width(fitted) <= 64 and "…" in fitted
+
+
 def test_french_punctuation_stays_with_its_word() -> None:
     line = "Exemple : /schupf R2 SA Hu, « vraiment » ?"
-    for width in range(16, len(line)):          # "« vraiment » ?" and its indent fit
+    for width in range(17, len(line)):          # "« vraiment » ?" and its indent fit
         got = wrap_line(line, width)
         assert not any(p.lstrip().startswith((":", "?", "»")) for p in got), (width, got)
         assert not any(p.endswith("«") for p in got), (width, got)
         assert " ".join(p.strip() for p in got) == line
+
+
+def test_a_seat_number_never_parts_from_its_name_at_45_columns() -> None:
+    """The outside user's 45-column screen showed `| 4` / `  Bot3… 14`, and names shortened
+    AND wrapped: where the shortest names do not fit, the seats are broken between two seats
+    only, with their full names."""
+    from lobby.events import Event
+    from protocol.render_table import TableFeed
+    names = ["Bot1~heuristic", "Bot2~heuristic", "Bot3~heuristic", "Bot4~heuristic"]
+    game = {"phase": "play", "turn": 2, "cards_left": [14, 13, 12, 14],
+            "calls": ["grand", None, "tichu", None], "out": [], "trick": [],
+            "scores": [0, 0], "round_no": 1}
+    for width in (30, 45, 60, 80):
+        view = Event("table-view", table=1, state="playing", seats=names, game=game,
+                     scores=[0, 0], round_no=1)
+        lines = wrap_lines(TableFeed().render(view, "en", False, width) or [], width)
+        assert all(visible_width(line) < width for line in lines), (width, lines)
+        seat_lines = lines[:[l.startswith("Round") for l in lines].index(True)]
+        for s in range(4):      # "3 Bot3~heuristic" (or its short form) whole on one line
+            assert any(re.search(rf"(^|[ >|]){s + 1} Bot{s + 1}", line) for line in seat_lines), \
+                (width, lines)
+        if len(seat_lines) > 1:
+            assert not any("…" in line for line in seat_lines), (width, lines)
