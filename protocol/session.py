@@ -20,7 +20,7 @@ from twisted.python.failure import Failure
 
 from lobby.accounts import check_name, name_key
 from lobby.events import Event, error_event
-from lobby.messages import ERRORS, LANGUAGES, LobbyError, text
+from lobby.messages import ERRORS, LANGUAGES, LobbyError, one_of, text
 from lobby.store import Account
 from lobby.tichu import memo as _memo
 from protocol.commands import COMMANDS, CommandTable, parse_line
@@ -610,6 +610,17 @@ class Session(MachineMode, MudOptions):
             return None
         if not name or name.lower() == "guest":
             self._enter(self.world.free_guest_name(), registered=False)
+            return None
+        words = name.lower().split()
+        if len(words) == 3 and words[0] == "/set" and words[1] in ("lang", "language", "sprache"):
+            # the greeting suggests /set lang: taken at the login: prompt too, which then
+            # asks for the name again in that language
+            if words[2] not in LANGUAGES:
+                raise LobbyError("unknown-language", value=name.split()[2],
+                                 choices=one_of(LANGUAGES))
+            self.settings["lang"] = words[2]
+            self.deliver(Event("setting", name="lang", value=words[2]))
+            self._prompt()
             return None
         try:
             check_name(name)
