@@ -27,15 +27,19 @@ def english_chunks(lang: str) -> set[str]:
     return chunks
 
 
-async def play_game(lang: str) -> dict[str, str]:
+async def play_game(lang: str, width: int | None = None,
+                    more: tuple[str, ...] = ()) -> dict[str, str]:
     """What each of four players and a spectator receives of a whole game (two rounds, a bomb
-    window) and of /spielinfo, /help, /history, /replay, /rangliste, /finger... after it."""
+    window) and of /spielinfo, /help, /history, /replay, /rangliste, /finger... after it (then the
+    lines of ``more``), at ``width`` columns if given."""
     g = Game()
     rng = random.Random(5)
     names = ["Ann", "Bob", "Cat", "Dan", "Eve"]
     for name in names:
         await g.connect(name, False)
         await g.send(name, f"/set lang {lang}")
+        if width is not None:
+            await g.send(name, f"/set width {width}")
         g.received[name].clear()
     await g.send("Ann", "/newroom tichu")
     number = g.world.online("Ann").room.number
@@ -49,7 +53,7 @@ async def play_game(lang: str) -> dict[str, str]:
     await g.send("Ann", "/start")
     await g.play(table, rng)
     for line in ("/spielinfo", "/help", "/help play", "/option help", "/history Ann",
-                 "/replay 1", "/rangliste", "/finger Ann", "/who", "/wwho", "/listroom"):
+                 "/replay 1", "/rangliste", "/finger Ann", "/who", "/wwho", "/listroom", *more):
         await g.send("Ann", line)
     return {name: bytes(g.received[name]).decode("utf-8", "replace") for name in names}
 

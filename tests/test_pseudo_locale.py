@@ -5,7 +5,6 @@ cards, numbers, punctuation. English outside the marks is text that did not come
 catalog; words outside the marks next to marked text are text put together in code."""
 from __future__ import annotations
 
-import random
 import re
 import string
 
@@ -13,7 +12,8 @@ import pytest
 import pytest_twisted
 
 from lobby.messages import CATALOGS
-from test_table_output_bytes import Game, fixed_seat_keys  # noqa: F401 (a fixture)
+from test_game_languages import play_game
+from test_table_output_bytes import fixed_seat_keys  # noqa: F401 (a fixture)
 
 PSEUDO = "qps"
 NAMES = ("Ann", "Bob", "Cat", "Dan", "Eve")
@@ -50,31 +50,10 @@ def outside_the_marks(text: str) -> str:
 async def test_a_whole_game_in_the_pseudo_locale_is_catalog_text_and_data(
         pseudo_language: None) -> None:
     assert all(string.Formatter().parse(v) for v in CATALOGS[PSEUDO].values())
-    g = Game()
-    rng = random.Random(5)
-    for name in NAMES:
-        await g.connect(name, False)
-        await g.send(name, f"/set lang {PSEUDO}")
-        await g.send(name, "/set width 250")
-        g.received[name].clear()
-    await g.send("Ann", "/newroom tichu")
-    number = g.world.online("Ann").room.number
-    table = g.world.tables[number]
-    for line in ("/option round 2", "/option bombwindow 1"):
-        await g.send("Ann", line)
-    for name in NAMES[1:]:
-        await g.send(name, f"/room {number}")
-    for name in NAMES[:4]:
-        await g.send(name, "/join")
-    await g.send("Ann", "/start")
-    await g.play(table, rng)
-    for line in ("/spielinfo", "/help", "/help play", "/option help", "/history Ann",
-                 "/replay 1", "/rangliste", "/finger Ann", "/who", "/wwho", "/listroom",
-                 "/look", "/schupf", "/set color maybe"):
-        await g.send("Ann", line)
+    received = await play_game(PSEUDO, width=250, more=("/look", "/schupf", "/set color maybe"))
     problems: dict[str, list[str]] = {}
     for name in NAMES:
-        seen = bytes(g.received[name]).decode("utf-8", "replace")
+        seen = received[name]
         assert seen.count("⟦") > 100, name
         for line in outside_the_marks(seen).split("\r\n"):
             rest = DATA.sub("", line.replace("\x00", " "))
