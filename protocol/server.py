@@ -205,6 +205,10 @@ class LobbyServer:
         self.metrics_endpoint = metrics
         #: --metrics-timeout SECONDS: an idle or half-sent HTTP connection is closed after it
         self.metrics_timeout = 30.0
+        from protocol.metrics import HEALTH_TIMEOUT, JOURNAL_FAILURE_WINDOW
+        #: /healthz: the test write's bound, and how long a failed journal commit makes it 503
+        self.health_timeout = HEALTH_TIMEOUT
+        self.health_journal_window = JOURNAL_FAILURE_WINDOW
         self.metrics_port: Any = None
         #: --web ENDPOINT: the web client's listeners (protocol/web; none: off)
         self.web_endpoints = list(web)
@@ -261,7 +265,8 @@ class LobbyServer:
         from protocol.metrics import MetricsSite
         endpoint = serverFromString(self.reactor, self.metrics_endpoint)
         self.metrics_port = yield endpoint.listen(MetricsSite(self, self.metrics_timeout))
-        log.info("metrics on {endpoint} ({address}): /metrics, /healthz, /games/GAME.tch",
+        log.info("metrics on {endpoint} ({address}): /metrics, /healthz, /games/GAME.tch, "
+                 "the log archive /",
                  endpoint=self.metrics_endpoint, address=_address(self.metrics_port))
 
     @inlineCallbacks
@@ -419,6 +424,7 @@ def configure_journal(journal: Any, opts: argparse.Namespace) -> None:
     journal.interval = max(0.0, opts.journal_interval)
     journal.inline = opts.journal_inline
     journal.fsync = opts.journal_fsync
+    journal.failure_summary = opts.journal_failure_summary
     if opts.journal_checkpoint_pages is not None:
         journal.checkpoint_pages = opts.journal_checkpoint_pages
 
@@ -466,8 +472,9 @@ def parser_help(prog: str = "tichu-lobby") -> str:
 
 
 def build_parser(prog: str = "tichu-lobby") -> argparse.ArgumentParser:
+    from protocol.config import OptionParser
     from protocol.logs import add_log_options
-    parser = argparse.ArgumentParser(
+    parser = OptionParser(                 # usage errors without the usage of every option
         prog=prog,
         description="The Tichu lobby server (BrettspielWelt style) on a classic line protocol.",
         epilog="Offline administration (accounts, roles, bans, backups): tichu-lobby admin "
@@ -511,6 +518,15 @@ def build_parser(prog: str = "tichu-lobby") -> argparse.ArgumentParser:
     parser.add_argument("--metrics-timeout", type=float, default=30.0, metavar="SECONDS",
                         help="an HTTP connection to the metrics port that sends nothing for "
                              "SECONDS is closed, a half request too (default 30)")
+    from lobby.journal import FAILURE_SUMMARY
+    from protocol.metrics import HEALTH_TIMEOUT, JOURNAL_FAILURE_WINDOW
+    parser.add_argument("--health-timeout", type=float, default=HEALTH_TIMEOUT, metavar="SECONDS",
+                        help="/healthz answers 503 when its test write on the database takes "
+                             f"longer than SECONDS (default {HEALTH_TIMEOUT:g})")
+    parser.add_argument("--health-journal-window", type=float, default=JOURNAL_FAILURE_WINDOW,
+                        metavar="SECONDS",
+                        help="/healthz answers 503 for SECONDS after a failed journal commit, "
+                             f"unless one worked since (default {JOURNAL_FAILURE_WINDOW:g})")
     add_health_options(parser)
     add_web_options(parser)
     parser.add_argument("--journal-interval", type=float, default=0.005, metavar="SECONDS",
@@ -531,6 +547,11 @@ def build_parser(prog: str = "tichu-lobby") -> argparse.ArgumentParser:
                         help="every journal transaction commits on the database thread with "
                              "synchronous = FULL (an fsync per transaction): the moves survive "
                              "a power cut, not only a killed server (default: off)")
+    parser.add_argument("--journal-failure-summary", type=float, default=FAILURE_SUMMARY,
+                        metavar="SECONDS",
+                        help="a run of failed journal commits logs its first traceback whole, "
+                             "then one line with a count every SECONDS "
+                             f"(default {FAILURE_SUMMARY:g})")
     parser.add_argument("--bot-workers", type=int, default=None, metavar="N",
                         help="worker processes in which the expert bots think (default: one per "
                              "core beyond the first, at least 1; 0: in the server process, which "
@@ -691,6 +712,8 @@ class LobbyService(Service):
                                   bot_hang=opts.bot_hang, web=opts.web or (),
                                   web_options=web_options_from(opts))
         self.server.metrics_timeout = opts.metrics_timeout
+        self.server.health_timeout = opts.health_timeout
+        self.server.health_journal_window = opts.health_journal_window
         configure_journal(self.server.persistence.journal, opts)
         self.server.exit = reactor.stop  # after /shutdown
         from protocol.reactor_health import GcPolicy, ReactorProbe
