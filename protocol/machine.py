@@ -48,7 +48,7 @@ from protocol.telnet import TelnetLineProtocol, clean_line
 if TYPE_CHECKING:
     from lobby.world import User
     from protocol.render_table import TableFeed
-    from protocol.server import LobbyFactory
+    from protocol.session import Services
 
 __all__ = ["MachineMode", "ID_PATTERN", "JSON_SWITCH", "split_id"]
 
@@ -158,7 +158,7 @@ class MachineMode(TelnetLineProtocol):
 
     user: "User | None"
     state: str
-    factory: "LobbyFactory"
+    services: "Services"
     _feed: "TableFeed | None"
 
     # ---- switching -----------------------------------------------------------------------------
@@ -435,7 +435,7 @@ class MachineMode(TelnetLineProtocol):
         self._reply_id, self._replied = _NO_ID, True
         self.deliver(Event("greeting", protocol=self.protocol,
                            protocols=list(PROTOCOL_VERSIONS)))
-        motd = self.factory.motd
+        motd = self.services.motd
         if motd:
             self.deliver(Event("motd", text=motd))
         self.sendPrompt(text("login-prompt", self.lang))

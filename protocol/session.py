@@ -12,6 +12,7 @@ is ``protocol.telnet.TelnetLineProtocol``; this class only sees clean lines.
 from __future__ import annotations
 
 from collections import deque
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from twisted.internet.defer import Deferred, ensureDeferred
@@ -43,9 +44,34 @@ if TYPE_CHECKING:
     from lobby.accounts import Accounts
     from lobby.store import Store
     from lobby.world import User, World
-    from protocol.server import LobbyFactory
+    from protocol.guard import Guard
+    from protocol.metrics import ServerMetrics
+    from protocol.telnet_options import TelnetOptions
 
-__all__ = ["Session", "MAX_LOGIN_FAILURES", "MAX_QUEUED_LINES", "CLOSE_GRACE"]
+__all__ = ["Session", "Services", "MAX_LOGIN_FAILURES", "MAX_QUEUED_LINES", "CLOSE_GRACE"]
+
+
+@dataclass(eq=False)
+class Services:
+    """What every connection of one server reads, declared in one place: the world it speaks to,
+    the store and the password hashing, the guard (limits, flood control, timers; None: no
+    defences), the metrics, the MUD options' facts, the greeting's message of the day and the
+    default language, and the set of open connections. Built once by the composition root
+    (protocol.server.LobbyFactory) and handed to each connection when it is made; a connection
+    never reads the factory."""
+
+    world: "World"
+    store: "Store"
+    accounts: "Accounts"
+    guard: "Guard | None"
+    metrics: "ServerMetrics"
+    telnet_options: "TelnetOptions"
+    #: the message of the day sent after the greeting ("": none; a config reload may change it)
+    motd: str = ""
+    #: the language of a connection that chose none (--lang; /set lang, an account's own)
+    lang: str = "en"
+    #: the open connections (the metrics count them; the server closes them at shutdown)
+    sessions: "set[Any]" = field(default_factory=set)
 
 MAX_LOGIN_FAILURES = 3
 #: the terminal bell (BEL), rung for `/set bell on` when a move or decision waits for you
@@ -76,7 +102,6 @@ _memo.register(lambda: _shared_text.__setitem__(slice(None), [None, None, b""]))
 class Session(MachineMode, MudOptions):
     """The wire side of one user: implements lobby.events.Listener (deliver, disconnect)."""
 
-    factory: "LobbyFactory"
     commands: CommandTable = COMMANDS
     WANT_NAWS = True   # a telnet client's width (NAWS): every text line is wrapped to it
 
@@ -107,6 +132,9 @@ class Session(MachineMode, MudOptions):
     #: negotiation, machine mode from the first line on, and one line per message
     _messages: bool = False
 
+    def __init__(self, services: Services) -> None:
+        self.services = services
+
     def when_closed(self) -> "Deferred[None]":
         """A Deferred that fires when the connection is closed."""
         d: Deferred[None] = Deferred()
@@ -119,15 +147,15 @@ class Session(MachineMode, MudOptions):
     # ---- what handlers use ------------------------------------------------------------------
     @property
     def world(self) -> "World":
-        return self.factory.world
+        return self.services.world
 
     @property
     def store(self) -> "Store":
-        return self.factory.store
+        return self.services.store
 
     @property
     def accounts(self) -> "Accounts":
-        return self.factory.accounts
+        return self.services.accounts
 
     @property
     def settings(self) -> dict[str, str]:
@@ -149,12 +177,12 @@ class Session(MachineMode, MudOptions):
         settings = self._settings
         naws = self._naws_width
         if not settings and not naws:
-            lang = self.factory.lang
+            lang = self.services.lang
             return DEFAULT_CONTEXT if lang == "en" else RenderContext.of(lang)
         if settings is None:
             settings = {}
         width = settings.get("width")
-        return RenderContext.of(settings.get("lang") or self.factory.lang,
+        return RenderContext.of(settings.get("lang") or self.services.lang,
                                 settings.get("color") == "on",
                                 int(width) if width else clamp_width(naws))
 
@@ -163,7 +191,7 @@ class Session(MachineMode, MudOptions):
         """The language of everything this connection is told: ``/set lang``, else the
         account's, else the server's ``--lang``."""
         settings = self._settings
-        return (settings.get("lang") if settings else None) or self.factory.lang
+        return (settings.get("lang") if settings else None) or self.services.lang
 
     def _offers(self) -> list[tuple[int, int]]:
         # after the MUD options' offers: IAC DO NAWS asks a telnet client for its window size
@@ -231,7 +259,7 @@ class Session(MachineMode, MudOptions):
         if self.state == "closed" or self.transport is None:
             return
         if event.type in ERRORS:                    # an error line: counted by its code
-            self.factory.metrics.error(event.type)
+            self.services.metrics.error(event.type)
         if (self.json_mode or self.gmcp_enabled) and self._machine_deliver(event):
             return                  # machine mode: one JSON object (and GMCP copies)
         lines: list[str] | None = None
@@ -314,7 +342,7 @@ class Session(MachineMode, MudOptions):
 
     # ---- connection -------------------------------------------------------------------------
     def connectionMade(self) -> None:
-        guard = self.factory.guard
+        guard = self.services.guard
         limits = guard.limits if guard is not None else None
         delay = limits.greeting_delay if limits is not None else 0.0
         if getattr(self.transport, "carries_messages", False):
@@ -332,8 +360,8 @@ class Session(MachineMode, MudOptions):
                 self.MAX_SUBNEGOTIATION_BYTES = limits.max_subnegotiation
             if limits.max_gmcp_supports != self.MAX_GMCP_SUPPORTS:
                 self.MAX_GMCP_SUPPORTS = limits.max_gmcp_supports
-        self.factory.sessions.add(self)
-        self.factory.metrics.connection()
+        self.services.sessions.add(self)
+        self.services.metrics.connection()
         if self._log_allowed("connect"):
             log.info("connection from {peer}", peer=self._peer())
         if guard is not None:
@@ -365,8 +393,8 @@ class Session(MachineMode, MudOptions):
         self._greeted = True
         self.offerOptions()
         self.deliver(Event("greeting", protocols=list(PROTOCOL_VERSIONS)))
-        if self.factory.motd:
-            self.deliver(Event("motd", text=self.factory.motd))
+        if self.services.motd:
+            self.deliver(Event("motd", text=self.services.motd))
         self._prompt()
 
     def _greet_machine(self, line: str) -> None:
@@ -386,7 +414,7 @@ class Session(MachineMode, MudOptions):
         if not self._greeted:
             self._greet_machine("")
         if self._guard is not None and not self._guard.line_received():
-            self.factory.metrics.flood_drop("line")
+            self.services.metrics.flood_drop("line")
             return
         self._answer_aside("", event)
 
@@ -409,7 +437,7 @@ class Session(MachineMode, MudOptions):
                 self._abort_call.cancel()
             self._abort_call = None
         self._queue = None
-        self.factory.sessions.discard(self)
+        self.services.sessions.discard(self)
         if self._guard is not None:
             self._guard.connection_lost()
         user, self.user = self.user, None
@@ -472,7 +500,7 @@ class Session(MachineMode, MudOptions):
             return False
         if self._guard is None or self._guard.subnegotiation_received():
             return True
-        self.factory.metrics.flood_drop("subnegotiation")
+        self.services.metrics.flood_drop("subnegotiation")
         return False
 
     def telnetCommandsReceived(self, count: int) -> bool:
@@ -503,7 +531,7 @@ class Session(MachineMode, MudOptions):
         if self.state == "closed":
             return
         if self._guard is not None and not self._guard.line_received():
-            self.factory.metrics.flood_drop("line")
+            self.services.metrics.flood_drop("line")
             return  # flood control dropped the line (the first one got a warning)
         if self._refused_chunk == self._chunks and self.state in _LOGIN_STATES:
             line = _TypedAhead(line)      # in the same segment as a refusal at the log-in
@@ -644,7 +672,7 @@ class Session(MachineMode, MudOptions):
             # type-ahead safety (as on FICS): a mistyped registered name must not take the
             # password typed after it as the first line in the lobby (speech to everybody).
             # Only an empty line enters as the guest; any other line is another name.
-            guard = self.factory.guard
+            guard = self.services.guard
             if guard is not None:
                 guard.may_enter(self, name, False)   # banned, too many guests: say so now
             self._guest_name = name
@@ -687,11 +715,11 @@ class Session(MachineMode, MudOptions):
         return self.world.clock.seconds() - self._confirm_asked < self._typeahead_window()
 
     def _refusal_window(self) -> float:
-        guard = self.factory.guard
+        guard = self.services.guard
         return guard.limits.typeahead_after_refusal if guard is not None else 0.0
 
     def _typeahead_window(self) -> float:
-        guard = self.factory.guard
+        guard = self.services.guard
         return guard.limits.typeahead_window if guard is not None else TYPEAHEAD_WINDOW
 
     async def _password(self, line: str) -> None:
@@ -699,7 +727,7 @@ class Session(MachineMode, MudOptions):
         self.setPasswordMode(False)
         self.sendLine("")  # the client did not echo the Return of the hidden line
         assert account is not None
-        guard = self.factory.guard
+        guard = self.services.guard
         try:
             # LobbyError too-many-attempts / too-many-attempts-here / account-wait: no hash run
             attempt = self.password_attempt(account.name, "login")
@@ -813,7 +841,7 @@ class Session(MachineMode, MudOptions):
         limits refuse it -- before any hash runs."""
         if self.refuses_passwords:
             raise LobbyError("password-needs-tls")
-        guard = self.factory.guard
+        guard = self.services.guard
         if guard is None:
             from protocol.guard import Attempt
             return Attempt(None, kind, None, 0.0, None, None)
@@ -821,7 +849,7 @@ class Session(MachineMode, MudOptions):
 
     def failure_delay(self) -> "Deferred[None]":
         """The pause after a wrong password (protocol.guard's login_failure_delay)."""
-        guard = self.factory.guard
+        guard = self.services.guard
         if guard is None:
             from twisted.internet.defer import succeed
             return succeed(None)
@@ -837,14 +865,14 @@ class Session(MachineMode, MudOptions):
     def registration_attempt(self) -> Any:
         """A protocol.guard.Registration (``cancel()`` it when no account was made), or
         LobbyError too-many-registrations."""
-        guard = self.factory.guard
+        guard = self.services.guard
         if guard is None:
             from protocol.guard import Registration
             return Registration(None, 0.0)
         return guard.registration_attempt(self)
 
     def _enter(self, name: str, registered: bool, key: str | None = None) -> None:
-        guard = self.factory.guard
+        guard = self.services.guard
         if guard is not None:
             guard.may_enter(self, name, registered)  # LobbyError banned / too-many-guests
         # LobbyError name-in-use / seat-held; ``key``: a guest's reconnect key
@@ -853,7 +881,7 @@ class Session(MachineMode, MudOptions):
         if guard is not None and not registered:
             guard.note_guest(self, user.name)   # its reconnect key: known at this address
         self.state = "active"
-        self.factory.metrics.login(registered)
+        self.services.metrics.login(registered)
         self._failures = 0
         if self._log_allowed("login"):
             log.info("{user} logged in from {peer} ({kind})", user=user.name, peer=self._peer(),
@@ -889,4 +917,4 @@ class Session(MachineMode, MudOptions):
         timing = self._timing
         if timing is not None:      # a command ran (or was refused): counted, with its time
             self._timing = None
-            self.factory.metrics.command(timing[0], self.world.clock.seconds() - timing[1])
+            self.services.metrics.command(timing[0], self.world.clock.seconds() - timing[1])

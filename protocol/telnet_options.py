@@ -214,8 +214,8 @@ class MudOptions(TelnetLineProtocol):
     # ---- configuration ---------------------------------------------------------------------------
     @property
     def telnet_options(self) -> TelnetOptions:
-        """The server's TelnetOptions (its factory's), or the defaults."""
-        options = getattr(getattr(self, "factory", None), "telnet_options", None)
+        """The server's TelnetOptions (its connections' services'), or the defaults."""
+        options = getattr(getattr(self, "services", None), "telnet_options", None)
         return options if isinstance(options, TelnetOptions) else _DEFAULT
 
     def _local_port(self) -> int | None:
