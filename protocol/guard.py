@@ -141,8 +141,8 @@ class GuardWorld(Protocol):
         """Whether ``name`` sits at a running table that now waits on somebody else."""
 
 
-__all__ = ["Limits", "PUBLIC_LIMITS", "TokenBucket", "Allowance", "Guard", "ConnectionGuard", "GuardedConnection",
-           "GuardWorld", "peer_host",
+__all__ = ["Limits", "PUBLIC_LIMITS", "TokenBucket", "Allowance", "Guard", "ConnectionGuard",
+           "GuardedConnection", "GuardWorld", "peer_host",
            "is_loopback", "address_group", "Attempt", "Registration", "ACCOUNT_DELAY_BASE",
            "ACCOUNT_FAILURES_FORGOTTEN"]
 
