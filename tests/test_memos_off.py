@@ -99,7 +99,7 @@ NOT_MEMOS = {
     ("protocol/machine.py", "_shared"): "to convert with the connection's rewrite",
     ("protocol/machine.py", "_view_memo"): "to convert with the connection's rewrite",
     ("protocol/machine.py", "_update_memo"): "to convert with the connection's rewrite",
-    ("protocol/session.py", "_shared_text"): "to convert with the connection's rewrite",
+    ("protocol/machine.py", "_shared_text"): "to convert with the connection's rewrite",
 }
 
 
