@@ -235,6 +235,8 @@ class LobbyServer:
         self.health_timeout = HEALTH_TIMEOUT
         self.health_journal_window = JOURNAL_FAILURE_WINDOW
         self.metrics_port: Any = None
+        #: the TLS contexts of the ssl: listeners (telnet and web), which SIGHUP reloads
+        self.tls: list[Any] = []
         #: --web ENDPOINT: the web client's listeners (protocol/web; none: off)
         self.web_endpoints = list(web)
         self.web_options = web_options
@@ -267,7 +269,7 @@ class LobbyServer:
             for description in self.endpoints:
                 # (haproxy:ENDPOINT: each connection's PROXY header first, protocol/proxy.py)
                 port = yield listen(self.reactor, description, self.factory, self.world.clock,
-                                    self.limits.login_timeout)
+                                    self.limits.login_timeout, tls=self.tls)
                 self.ports.append(port)
                 log.info("listening on {endpoint} ({address})", endpoint=description,
                          address=_address(port))
@@ -297,7 +299,8 @@ class LobbyServer:
     @inlineCallbacks
     def _listen_web(self, description: str) -> Any:
         from protocol.web import listen_web
-        port = yield listen_web(self.reactor, description, self.factory, self.web_options)
+        port = yield listen_web(self.reactor, description, self.factory, self.web_options,
+                                tls=self.tls)
         self.web_ports.append(port)
         log.info("web client on {endpoint} ({address}): open {url}", endpoint=description,
                  address=_address(port), url=_web_url(description, port))
@@ -757,16 +760,20 @@ class LobbyService(Service):
         self.server.start().addCallback(started).addErrback(self._failed)
 
     def _reload(self) -> list[str]:
-        """SIGHUP: read the --motd file again (what new connections are greeted with); a file
-        that cannot be read keeps the old text. What was done, for the log line."""
-        if not self.opts.motd or self.server is None:
+        """SIGHUP: read the --motd file again (what new connections are greeted with) and the
+        certificate and key of every TLS listener (what new connections are offered); a file
+        that cannot be read keeps the old one. What was done, for the log line."""
+        if self.server is None:
             return []
+        done = [tls.reload() for tls in self.server.tls]
+        if not self.opts.motd:
+            return done
         try:
             motd = read_motd(self.opts)
         except OSError as e:
-            return [f"the MOTD {self.opts.motd} kept: {e.strerror or e}"]
+            return [f"the MOTD {self.opts.motd} kept: {e.strerror or e}"] + done
         self.motd = self.server.factory.motd = motd
-        return [f"the MOTD reloaded from {self.opts.motd} ({len(motd)} characters)"]
+        return [f"the MOTD reloaded from {self.opts.motd} ({len(motd)} characters)"] + done
 
     def _failed(self, failure: Any) -> None:
         self.exit_code = 1
