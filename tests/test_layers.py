@@ -59,10 +59,10 @@ EXCEPTIONS: dict[tuple[str, str], str] = {
         "MSSP reports the server's version (lobby.__version__) read where it is sent",
     ("protocol.commands.base", "protocol.connection.machine"):
         "/iset protocol parses the version with machine mode's parse_protocol",
-    ("protocol.connection.session", "protocol.process.server"):
-        "TYPE_CHECKING: the session reads the factory's attributes (issue 25 item 1: services object)",
-    ("protocol.connection.machine", "protocol.process.server"):
-        "TYPE_CHECKING: machine mode reads the factory's attributes (issue 25 item 1: services object)",
+    ("protocol.telnet.options", "lobby.text.numbers"):
+        "GMCP Core.Supports versions read as bounded ASCII numbers (ascii_int)",
+    ("protocol.connection.session", "protocol.process.metrics"):
+        "TYPE_CHECKING: the services object names the server's metrics type",
     ("protocol.web", "protocol.process.server"):
         "TYPE_CHECKING: the WebSocket endpoint is built with the LobbyFactory",
 }

@@ -8,7 +8,7 @@
 - `gathered_write.py`: one ``send`` per connection and reactor turn (the one place that knows
   Twisted's private names).
 
-May import: protocol.telnet; Twisted; the standard library. Nothing of lobby (one declared
-exception in tests/test_layers.py: options.py reads ``lobby.__version__`` for MSSP), nothing of
-the other protocol layers.
+May import: protocol.telnet; Twisted; the standard library. Nothing of lobby (the declared
+exceptions are in tests/test_layers.py: options.py reads ``lobby.__version__`` for MSSP and GMCP's
+version numbers with ``lobby.text.numbers``), nothing of the other protocol layers.
 """
