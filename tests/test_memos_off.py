@@ -141,7 +141,7 @@ def test_every_module_level_memo_is_one_of_the_helpers() -> None:
 def test_the_bots_caches_obey_the_switch() -> None:
     """The bots' plan caches are memos like the others: filled while on, bypassed (and empty)
     while off, the answers the same."""
-    from lobby.bots import plan, search
+    from lobby.bots.strategies import plan, search
     from lobby.tichu import parse_cards
     memo.set_memos(True)                         # (empty, so each is asked afresh)
     hand = parse_cards("R2 R3 G4 S5 B6 R9 G9 S9 BK Ph Dr")
