@@ -11,8 +11,8 @@ import pytest
 import pytest_twisted
 
 from conftest import within
-from lobby.bswlog import bsw_log
-from lobby.records import finished_game
+from lobby.storage.bswlog import bsw_log
+from lobby.storage.records import finished_game
 from test_metrics import MetricsServer, web  # noqa: F401  (the fixture)
 
 pytestmark = pytest.mark.filterwarnings("ignore:Using readBody:DeprecationWarning")

@@ -22,7 +22,7 @@ import pytest
 import pytest_twisted
 
 from conftest import within
-from protocol.server import parse_args
+from protocol.process.server import parse_args
 from server_process import BOUND, ServerProcess, command
 from test_metrics import MetricsServer, web  # noqa: F401  (the fixture)
 

@@ -19,7 +19,7 @@ import pytest
 from twisted.logger import LogLevel, formatEvent
 
 from conftest import fired, unwrap
-from lobby.store import Store, StoreError, inline_runner
+from lobby.storage.store import Store, StoreError, inline_runner
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -144,7 +144,7 @@ def test_a_run_of_failed_journal_writes_logs_one_traceback_then_a_summary_a_minu
         clock: Any, logged: Any, every: float | None) -> None:
     """The summary comes a minute after the first failure; with --journal-failure-summary 3600
     (configure_journal sets it on the journal) not yet."""
-    from protocol.server import configure_journal, parse_args
+    from protocol.process.server import configure_journal, parse_args
     from test_persistence import Lobby, play, seat_players
     lobby = Lobby(clock)
     if every is not None:
