@@ -198,7 +198,7 @@ def test_the_metadata_has_classifiers_and_keywords() -> None:
     pythons = [c.rsplit(" :: ", 1)[1] for c in classifiers
                if re.fullmatch(r"Programming Language :: Python :: 3\.\d+", c)]
     assert pythons and all(tuple(map(int, v.split("."))) >= (3, 11) for v in pythons)
-    # the catalogs' languages (lobby/locales) are the natural languages claimed
+    # the catalogs' languages (lobby/text/locales) are the natural languages claimed
     languages = {c.rsplit(" :: ", 1)[1] for c in classifiers if c.startswith("Natural Language")}
     assert languages == {"English", "German", "French", "Spanish", "Danish"}
     keywords = [k.strip() for k in (meta["Keywords"] or "").split(",")]
@@ -259,7 +259,7 @@ def test_the_sdist_carries_tests_docs_and_the_licence(tmp_path: Path) -> None:
                  "docs/operations.md", "docs/protocol.md", "docs/bots.md",
                  "deploy/tichu-lobby.toml", "deploy/tichu-lobby.service",
                  "scripts/test", "scripts/floors", "protocol/protocol.schema.json",
-                 "lobby/locales/de/LC_MESSAGES/messages.mo"):
+                 "lobby/text/locales/de/LC_MESSAGES/messages.mo"):
         assert name in names, name
     tracked = subprocess.run(["git", "ls-files", "tests", "docs"], cwd=ROOT, capture_output=True,
                              text=True, check=True).stdout.split()
