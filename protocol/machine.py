@@ -49,7 +49,7 @@ from protocol.render_json import (
 )
 from protocol.render_table import TableFeed
 from protocol.render_text import render
-from protocol.telnet import TelnetLineProtocol, clean_line, encode_text
+from protocol.telnet import clean_line, encode_text
 from protocol.wrap import wrap_line, wrap_lines, wrap_prompt
 
 if TYPE_CHECKING:
@@ -161,13 +161,13 @@ def gmcp_copies(session: "Session", event: Event, ctx: "RenderContext") -> dict[
     etype = event.type
     if (etype.startswith(("table-", "game-"))
             and not event.is_error        # (error codes such as game-running stay lines)
-            and session.gmcp_wants("Tichu")):
+            and session.gmcp.wants("Tichu")):
         obj = render_json(event, ctx.lang)
-        session.sendGMCP("Tichu.State" if obj["type"] == "state" else "Tichu.Event", obj)
+        session.gmcp.send("Tichu.State" if obj["type"] == "state" else "Tichu.Event", obj)
         if not is_table_event(etype) and obj["type"] != "state":
             obj = None
-    if etype.startswith("friend") and session.gmcp_wants("Tichu"):   # friends: Tichu.Friend
-        session.sendGMCP("Tichu.Friend", render_json(event, ctx.lang))
+    if etype.startswith("friend") and session.gmcp.wants("Tichu"):   # friends: Tichu.Friend
+        session.gmcp.send("Tichu.Friend", render_json(event, ctx.lang))
     return obj
 
 
@@ -194,14 +194,14 @@ class TextOutput:
                 and _shared_text[1] is s.render_context:
             # the lobby event the previous text-mode listener got (a crowded room's speech):
             # the same bytes, with nothing else to decide (see below)
-            s._write(_shared_text[2])
+            s.telnet.write(_shared_text[2])
             return
         if not s.login_state.open or s.transport is None:
             return
         if event.type in ERRORS:                    # an error line: counted by its code
             s.services.metrics.error(event.type)
         ctx = s.render_context
-        if s.gmcp_enabled:
+        if s.gmcp.enabled:
             gmcp_copies(s, event, ctx)
         lines: list[str] | None = None
         if s._feed is not None or event.type.startswith(("table-", "game-")):
@@ -212,10 +212,10 @@ class TextOutput:
                 lines = s._feed.flush() + render(event, ctx.lang, ctx.width)
             elif event.type == "table-timer-warning":
                 if s._settings and s._settings.get("bell") == "on":
-                    s._write(BELL)                # the move timer's warning: /set bell on
+                    s.telnet.write(BELL)                # the move timer's warning: /set bell on
             elif s._feed.ring() and s._settings and s._settings.get("bell") == "on":
                 # /set bell on: your turn or your decision begins (text mode only)
-                s._write(BELL)
+                s.telnet.write(BELL)
         else:
             # lobby events (speech, arrivals ...) read the same for every text-mode listener
             # with the same render context: rendered and encoded once per event and context,
@@ -231,10 +231,10 @@ class TextOutput:
                 data = b"".join(encode_text(line) + b"\r\n" for line in rendered)
                 if _memo.ON:
                     _shared_text[0], _shared_text[1], _shared_text[2] = event, ctx, data
-            s._write(data)      # what TelnetLineProtocol.sendLine writes for each line
+            s.telnet.write(data)      # what TelnetLineProtocol.sendLine writes for each line
             return
         if lines:
-            s._send_lines(wrap_lines(lines, ctx.width))
+            s.telnet.send_lines(wrap_lines(lines, ctx.width))
 
     def shares(self, event: Event) -> bool:
         """Whether this connection gets the bytes of the text-mode listener before it for
@@ -246,7 +246,7 @@ class TextOutput:
         """A line wrapped to the connection's width (protocol/wrap.py)."""
         s = self.session
         for piece in wrap_line(line, s.render_context.width):
-            TelnetLineProtocol.sendLine(s, piece)
+            s.telnet.sendLine(piece)
 
     def prompt(self, prompt: str) -> None:
         """A prompt wider than the connection's width is wrapped, its end (``name: ``) kept
@@ -254,12 +254,12 @@ class TextOutput:
         s = self.session
         *head, prompt = wrap_prompt(prompt, s.render_context.width)
         for line in head:
-            TelnetLineProtocol.sendLine(s, line)
-        TelnetLineProtocol.sendPrompt(s, prompt)
+            s.telnet.sendLine(line)
+        s.telnet.sendPrompt(prompt)
 
     def hide_input(self, hidden: bool) -> None:
         """Password entry: telnet ECHO (the client stops echoing what is typed)."""
-        TelnetLineProtocol.setPasswordMode(self.session, hidden)
+        self.session.telnet.setPasswordMode(hidden)
 
     def clean(self, text: str) -> str:
         return clean_line(text)
@@ -310,7 +310,7 @@ class JsonOutput:
     # ---- output --------------------------------------------------------------------------------
     def send_json(self, obj: dict[str, Any]) -> None:
         """Write one JSON object as one line."""
-        TelnetLineProtocol.sendLine(self.session, dumps(obj))
+        self.session.telnet.sendLine(dumps(obj))
 
     def line(self, line: str) -> None:
         """A stray text line is wrapped as `{"type": "text"}` (empty lines are dropped), so
@@ -324,7 +324,7 @@ class JsonOutput:
 
     def hide_input(self, hidden: bool) -> None:
         """Nothing but JSON lines: no ECHO negotiation for programs."""
-        self.session.password_mode = hidden
+        self.session.telnet.password_mode = hidden
 
     def _emit(self, obj: dict[str, Any], reply: bool = False) -> None:
         """Send `obj`; the first reply-like object of a running command carries its id (`reply`:
@@ -345,9 +345,9 @@ class JsonOutput:
             s.services.metrics.error(event.type)
         ctx = s.render_context
         protocol = s.protocol
-        gmcp = s.gmcp_enabled
+        gmcp = s.gmcp.enabled
         if _shared[0] is event and _shared[1] is ctx and _shared[3] == protocol and not gmcp:
-            s._write(_shared[2])     # the line of the event for the listener before this one
+            s.telnet.write(_shared[2])     # the line of the event for the listener before this one
             return
         obj = gmcp_copies(s, event, ctx) if gmcp else None
         if event.type == "table-view":
@@ -372,7 +372,7 @@ class JsonOutput:
                 data = line.encode("utf-8", "replace") + b"\r\n"
                 if _memo.ON:
                     _shared[0], _shared[1], _shared[2], _shared[3] = event, ctx, data, protocol
-            s._write(data)          # what TelnetLineProtocol.sendLine writes for the line
+            s.telnet.write(data)          # what TelnetLineProtocol.sendLine writes for the line
             return
         self._emit(dict(obj) if obj is not None else render_json(event, ctx.lang),
                    reply=event.type in REPLY_TYPES)
@@ -390,11 +390,11 @@ class JsonOutput:
         protocol = self.session.protocol
         if (protocol == 1 or before is None or before["table"] != after["table"]
                 or before["you"] != after["you"] or before["seat"] != after["seat"]):
-            self.session._write(_state_bytes(event))
+            self.session.telnet.write(_state_bytes(event))
             return
         data = _update_bytes(before, after, protocol)
         if data:
-            self.session._write(data)
+            self.session.telnet.write(data)
 
     def _send_state(self) -> None:
         """`%state`: the whole state of the table this connection is at, as it holds it now
@@ -504,7 +504,7 @@ class JsonOutput:
                 # what dumps({"type": "ok", "command": name[, "id": id]}) writes, without it
                 line = '{"type":"ok","command":' + _encode_str(name) + (
                     ',"id":' + _encode_str(reply_id) + "}" if type(reply_id) is str else "}")
-                TelnetLineProtocol.sendLine(self.session, line)
+                self.session.telnet.sendLine(line)
             else:
                 obj: dict[str, Any] = {"type": "ok", "command": name}
                 if reply_id is not None and reply_id is not _NO_ID:
@@ -531,7 +531,7 @@ def switch_before_login(session: "Session", version: str) -> None:
     """`%json` (protocol 1) or `%json N` before the login: machine mode from here on. A version
     this server does not speak is refused in text (`unknown-protocol`, naming the versions), and
     the connection stays as it was."""
-    TelnetLineProtocol.sendLine(session, "")    # ends the text prompt already on the line
+    session.telnet.sendLine("")    # ends the text prompt already on the line
     if version.strip():
         chosen = parse_protocol(version)
         if chosen is None:
