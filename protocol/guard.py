@@ -654,7 +654,8 @@ class Guard:
             for key, group in rows:
                 self._logged_in(group, key, remember=False)
             return len(rows)
-        return store.login_addresses(since).addCallback(loaded)
+        done: Deferred[int] = store.login_addresses(since).addCallback(loaded)
+        return done
 
     def registration_attempt(self, session: GuardedConnection) -> "Registration":
         """Admit one new account from the session's address group: a ``Registration`` (call

@@ -31,17 +31,17 @@ from __future__ import annotations
 
 import re
 from json.encoder import encode_basestring as _encode_str
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
 from lobby.events import Event, error_event
 from lobby.messages import ERRORS, text
-from lobby.numbers import ascii_int
 from lobby.tichu import memo as _memo
 from protocol.render_json import (
     PROTOCOL_VERSIONS,
     REPLY_TYPES,
     dumps,
     is_table_event,
+    parse_protocol,
     render_json,
     state_line,
     state_object,
@@ -53,11 +53,108 @@ from protocol.telnet import clean_line, encode_text
 from protocol.wrap import wrap_line, wrap_lines, wrap_prompt
 
 if TYPE_CHECKING:
-    from lobby.world import Room
+    from lobby.world import Room, User
     from protocol.render_context import RenderContext
-    from protocol.session import Session
+    from protocol.telnet import GmcpOption, TelnetLineProtocol
 
-__all__ = ["TextOutput", "JsonOutput", "ID_PATTERN", "JSON_SWITCH", "split_id", "gmcp_copies"]
+__all__ = ["TextOutput", "JsonOutput", "Connection", "Metrics", "ID_PATTERN", "JSON_SWITCH",
+           "split_id", "gmcp_copies", "switch_before_login", "parse_protocol"]
+
+class Metrics(Protocol):
+    """The counters a connection feeds (protocol.metrics.ServerMetrics is one)."""
+
+    def connection(self) -> None: ...
+
+    def login(self, registered: bool) -> None: ...
+
+    def error(self, code: str) -> None: ...
+
+    def flood_drop(self, kind: str) -> None: ...
+
+    def command(self, name: str, seconds: float) -> None: ...
+
+
+class _Services(Protocol):
+    @property
+    def metrics(self) -> Metrics: ...
+
+    @property
+    def motd(self) -> str: ...
+
+
+class _StateView(Protocol):
+    """What an output mode reads of the connection's state (protocol.session.State)."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def open(self) -> bool: ...
+
+    @property
+    def logging_in(self) -> bool: ...
+
+    @property
+    def prompt_kind(self) -> str: ...
+
+    @property
+    def takes_json_switch(self) -> bool: ...
+
+
+class _Commands(Protocol):
+    def resolve(self, word: str) -> Any: ...
+
+
+class Connection(Protocol):
+    """What an output mode needs of its connection (protocol.session.Session is one): its
+    byte layer and GMCP option, its user, state, settings and table feed, and its services."""
+
+    #: the version of machine mode's objects the connection reads
+    protocol: int
+    #: the connection's output mode (a switch replaces it)
+    output: "TextOutput | JsonOutput"
+    #: the text-mode view of the table the user is at (made with the first table event)
+    _feed: TableFeed | None
+
+    @property
+    def telnet(self) -> "TelnetLineProtocol": ...
+
+    @property
+    def gmcp(self) -> "GmcpOption": ...
+
+    @property
+    def transport(self) -> Any: ...
+
+    @property
+    def user(self) -> "User | None": ...
+
+    @property
+    def login_state(self) -> _StateView: ...
+
+    @property
+    def state(self) -> str: ...
+
+    @property
+    def services(self) -> _Services: ...
+
+    @property
+    def commands(self) -> _Commands: ...
+
+    @property
+    def _settings(self) -> dict[str, str] | None: ...
+
+    @property
+    def render_context(self) -> "RenderContext": ...
+
+    @property
+    def lang(self) -> str: ...
+
+    def deliver(self, event: Event) -> None: ...
+
+    def sendPrompt(self, prompt: str) -> None: ...
+
+    def _command_ends(self) -> None: ...
+
 
 #: events whose text-mode lines after the first (a header, wrapped) are raw, exempt from the
 #: wrap rule (docs/protocol.md, "Line width"): /tchlog's lines are the .tch file byte for byte,
@@ -131,12 +228,6 @@ def _update_bytes(before: dict[str, Any], after: dict[str, Any], protocol: int) 
     return data
 
 
-def parse_protocol(word: str) -> int | None:
-    """The version a client names (`3`), or None when it is no version this server speaks."""
-    value = ascii_int(word.strip(), max(PROTOCOL_VERSIONS))
-    return value if value in PROTOCOL_VERSIONS else None
-
-
 def _without_names(obj: dict[str, Any]) -> dict[str, Any]:
     """A `game-*` object without the seats' names (protocols 2 and 3: the `state` has them)."""
     return {k: v for k, v in obj.items() if k != "names"}
@@ -153,7 +244,7 @@ def split_id(line: str) -> tuple[str | None, str]:
     return word, rest
 
 
-def gmcp_copies(session: "Session", event: Event, ctx: "RenderContext") -> dict[str, Any] | None:
+def gmcp_copies(session: Connection, event: Event, ctx: "RenderContext") -> dict[str, Any] | None:
     """GMCP (either mode): `Tichu.State` / `Tichu.Event` for a table or game event, and
     `Tichu.Friend` for a friend's news, to a client that agreed to GMCP and wants `Tichu`. The
     rendered object of a table event (machine mode sends the same as its line), else None."""
@@ -185,7 +276,7 @@ class TextOutput:
     #: an unregistered name is confirmed before it enters as a guest (type-ahead safety)
     confirms_guests: ClassVar[bool] = True
 
-    def __init__(self, session: "Session") -> None:
+    def __init__(self, session: Connection) -> None:
         self.session = session
 
     def deliver(self, event: Event) -> None:
@@ -298,7 +389,7 @@ class JsonOutput:
     drops_typed_ahead: ClassVar[bool] = False
     confirms_guests: ClassVar[bool] = False
 
-    def __init__(self, session: "Session") -> None:
+    def __init__(self, session: Connection) -> None:
         self.session = session
         self.reply_id: Any = _NO_ID       # the running command's id (None: a line without id)
         self.replied = True               # the running command has had its reply
@@ -527,7 +618,7 @@ class JsonOutput:
         self.view_held = None
 
 
-def switch_before_login(session: "Session", version: str) -> None:
+def switch_before_login(session: Connection, version: str) -> None:
     """`%json` (protocol 1) or `%json N` before the login: machine mode from here on. A version
     this server does not speak is refused in text (`unknown-protocol`, naming the versions), and
     the connection stays as it was."""

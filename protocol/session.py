@@ -57,7 +57,7 @@ if TYPE_CHECKING:
     from lobby.store import Store
     from lobby.world import User, World
     from protocol.guard import Guard
-    from protocol.metrics import ServerMetrics
+    from protocol.machine import Metrics
     from protocol.telnet_options import TelnetOptions
 
 __all__ = ["Session", "Services", "MAX_LOGIN_FAILURES", "MAX_QUEUED_LINES", "CLOSE_GRACE"]
@@ -76,7 +76,7 @@ class Services:
     store: "Store"
     accounts: "Accounts"
     guard: "Guard | None"
-    metrics: "ServerMetrics"
+    metrics: "Metrics"
     telnet_options: "TelnetOptions"
     #: the message of the day sent after the greeting ("": none; a config reload may change it)
     motd: str = ""

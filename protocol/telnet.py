@@ -575,7 +575,8 @@ class TelnetLineProtocol(Protocol):
         if not isinstance(gmcp, GmcpOption):
             gmcp = self.options[GMCP] = GmcpOption(self)
         self.gmcp = gmcp
-        self._echo = self.options.get(ECHO) or EchoOption(self)
+        echo = self.options.get(ECHO)
+        self._echo = echo if isinstance(echo, EchoOption) else EchoOption(self)
 
     # ---- hooks: the application's, or a subclass's ----------------------------------------
     def lineReceived(self, line: str) -> None:

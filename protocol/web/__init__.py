@@ -58,9 +58,8 @@ from protocol import gathered_write
 from protocol.telnet import TelnetLineProtocol
 
 if TYPE_CHECKING:
+    from twisted.internet.protocol import Factory as LobbyFactory  # the lobby's (process)
     from twisted.web.server import Request
-
-    from protocol.server import LobbyFactory
 
 __all__ = ["WebOptions", "WebSite", "MessageTransport", "LobbyWebSocket", "listen_web",
            "CSP", "SECURITY_HEADERS", "web_strings", "parse_proxies"]
