@@ -1,13 +1,19 @@
-"""One connection: the login state machine, then commands and speech, and event delivery.
+"""One connection, composed of parts: the log-in state machine, then commands and speech, and
+event delivery.
 
-States: ``login`` (a ``login:`` prompt) -> ``password`` (for a registered name, echo off) or, in
-text mode, ``confirm`` (an unregistered name: an empty line enters as that guest, any other line
-is another name) -> ``active`` (commands and speech) -> ``closed``. Lines that arrive while a
-command is still working (a database query, a password hash in a thread) wait in a short queue
-and run in order.
+The log-in is an explicit state machine (`State` objects, one place for each prompt, the
+transitions in `State.next`): ``login`` (a ``login:`` prompt) -> ``password`` (for a registered
+name, echo off) or, in text mode, ``confirm`` (an unregistered name: an empty line enters as that
+guest, any other line is another name) or ``seat-key`` (a guest whose seat a running game holds)
+-> ``active`` (commands and speech) -> ``closed``. Lines that arrive while a command is still
+working (a database query, a password hash in a thread) wait in a short queue and run in order.
 
-The telnet byte layer (negotiation, line framing, UTF-8/Latin-1 decoding, line and output limits)
-is ``protocol.telnet.TelnetLineProtocol``; this class only sees clean lines.
+The parts (docs/architecture.md, "The connection, composed of parts"): the byte layer
+(negotiation, line framing, UTF-8/Latin-1 decoding, line and output limits) is a
+``protocol.telnet.TelnetLineProtocol`` whose application this is, with one handler object per
+telnet option; the output mode is a ``protocol.machine`` TextOutput or JsonOutput; what every
+connection shares is the declared ``Services``; the guard is asked through
+``protocol.guard.GuardedConnection``. This class only sees clean lines.
 """
 from __future__ import annotations
 
