@@ -22,8 +22,7 @@ def _run(*args: str) -> subprocess.CompletedProcess[str]:
 
 
 #: the connection's parts (docs/architecture.md, "The connection"): strict like the engine
-CONNECTION = ("protocol/session.py", "protocol/machine.py", "protocol/telnet.py",
-              "protocol/telnet_options.py", "protocol/guard.py")
+CONNECTION = ("protocol/connection", "protocol/telnet")
 
 
 def test_the_engine_and_the_client_library_are_strictly_typed() -> None:
