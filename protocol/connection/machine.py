@@ -100,6 +100,9 @@ class _StateView(Protocol):
     @property
     def takes_json_switch(self) -> bool: ...
 
+    @property
+    def takes_commands(self) -> bool: ...
+
 
 class _Commands(Protocol):
     def resolve(self, word: str) -> Any: ...
@@ -528,8 +531,7 @@ class JsonOutput:
             return None
         self.reply_id = reply_id
         self.replied = False
-        state = self.session.login_state
-        if not state.logging_in:
+        if self.session.login_state.takes_commands:
             request = rest.strip()
             if request[:1] in REQUEST_MARKS:
                 self._refuse_request(request)
@@ -574,7 +576,7 @@ class JsonOutput:
     def _name_of(self, line: str) -> str:
         """The command a line names, for its `ok` (`login`, `say`, `tell` for `;NAME text`)."""
         session = self.session
-        if session.login_state.logging_in:
+        if not session.login_state.takes_commands:
             return session.state
         stripped = line.strip()
         if stripped.startswith(";"):

@@ -121,6 +121,8 @@ class State:
     prompt_kind: ClassVar[str] = "login"
     #: a first line `%json` here switches to machine mode
     takes_json_switch: ClassVar[bool] = False
+    #: a line here is a command or speech (logged in)
+    takes_commands: ClassVar[bool] = False
     #: the states this one may go to (the transition table, checked by Session._go)
     next: ClassVar[tuple[str, ...]] = ()
 
@@ -202,6 +204,7 @@ class Active(State):
 
     __slots__ = ()
     name = "active"
+    takes_commands = True
     next = ("closed",)
 
     def handle(self, session: "Session", line: str) -> Any:

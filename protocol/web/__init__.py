@@ -314,7 +314,7 @@ class LobbyWebSocket(WebSocketServerProtocol):
 
     def onMessage(self, payload: bytes, isBinary: bool) -> None:
         session = self.session
-        if session is None or session.state == "closed":
+        if session is None or not session.is_open:
             return
         if payload.endswith(b"\n"):                      # one line end of its own is allowed
             payload = payload[:-2] if payload.endswith(b"\r\n") else payload[:-1]
