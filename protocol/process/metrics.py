@@ -504,7 +504,7 @@ class _Months(Resource):
     """``/``: every month with logs, newest first."""
     isLeaf = True
 
-    def __init__(self, server: "LobbyServer") -> None:
+    def __init__(self, server: "Watched") -> None:
         super().__init__()
         self.lobby = server
 
@@ -523,7 +523,7 @@ class _Month(Resource):
     """``/YYYYMM``: the games of one month, ascending."""
     isLeaf = True
 
-    def __init__(self, server: "LobbyServer", year: int, month: int) -> None:
+    def __init__(self, server: "Watched", year: int, month: int) -> None:
         super().__init__()
         self.lobby = server
         self.year = year
