@@ -34,10 +34,13 @@ from lobby.numbers import ascii_int
 from lobby.tichu import memo as _memo
 from protocol.render_json import (
     DEFAULT_PROTOCOL,
+    PROTOCOL_VERSION,
     PROTOCOL_VERSIONS,
     REPLY_TYPES,
     dumps,
+    for_protocol,
     is_table_event,
+    legacy_view_data,
     render_json,
     state_line,
     state_object,
@@ -83,6 +86,29 @@ def _clear_memos() -> None:
     _shared[:] = [None, None, b"", 0]
     _view_memo[:] = [None, None, b""]
     _update_memo[:] = [None, None, b"", 0]
+
+
+#: the last view event and its copy for protocols 1-3 (render_json.legacy_view_data)
+_legacy_view: list[Any] = [None, None]
+
+
+@_memo.register
+def _clear_legacy_view() -> None:
+    _legacy_view[:] = [None, None]
+
+
+def _view_for(event: Event, protocol: int) -> Event:
+    """A `table-view` or `table-look` as `protocol` reads it: the event itself for the newest,
+    else one event (the same for every listener) of its data without the later fields."""
+    if protocol >= PROTOCOL_VERSION:
+        return event
+    if _legacy_view[0] is event:
+        return _legacy_view[1]          # type: ignore[no-any-return]
+    data = legacy_view_data(event.data)
+    legacy = event if data is event.data else Event(event.type, data)
+    if _memo.ON:
+        _legacy_view[0], _legacy_view[1] = event, legacy
+    return legacy
 
 
 def _view_state(event: Event) -> dict[str, Any]:
@@ -231,10 +257,14 @@ class MachineMode(TelnetLineProtocol):
         if (self.gmcp_enabled and event.type.startswith(("table-", "game-"))
                 and not event.is_error        # (error codes such as game-running stay lines)
                 and self.gmcp_wants("Tichu")):
-            obj = render_json(event, ctx.lang)
-            self.sendGMCP("Tichu.State" if obj["type"] == "state" else "Tichu.Event", obj)
-            if not is_table_event(event.type) and obj["type"] != "state":
-                obj = None
+            if event.type == "table-view":
+                obj = render_json(_view_for(event, self.protocol), ctx.lang)
+            else:
+                obj = for_protocol(render_json(event, ctx.lang), self.protocol, ctx.lang)
+            if obj is not None:       # (None: a type this connection's version does not have)
+                self.sendGMCP("Tichu.State" if obj["type"] == "state" else "Tichu.Event", obj)
+                if not is_table_event(event.type) and obj["type"] != "state":
+                    obj = None
         if self.gmcp_enabled and event.type.startswith("friend") \
                 and self.gmcp_wants("Tichu"):                          # friends: Tichu.Friend
             self.sendGMCP("Tichu.Friend", render_json(event, ctx.lang))
@@ -244,7 +274,7 @@ class MachineMode(TelnetLineProtocol):
             self._deliver_view(event)
             return True
         if event.type == "table-look":        # /look: the whole state, with the command's id
-            after = _view_state(event)
+            after = _view_state(_view_for(event, self.protocol))
             self._view_held = after           # what the client holds now: later updates follow it
             self._emit(dict(after), reply=True)
             return True
@@ -255,19 +285,25 @@ class MachineMode(TelnetLineProtocol):
                 # protocol 1: the names in every game event; 2 and 3: only in the `state`
                 game = self.protocol >= 2 and event.type.startswith("game-") \
                     and "names" in event.data
-                if obj is not None:
-                    line = dumps(_without_names(obj) if game else obj)
-                else:
+                if obj is None:
                     obj = render_json(event, ctx.lang)
-                    line = dumps(_without_names(obj) if game else obj)
+                if self.protocol < PROTOCOL_VERSION:
+                    obj = for_protocol(obj, self.protocol, ctx.lang)
+                    if obj is None:             # a type this connection's version does not have
+                        return True
+                line = dumps(_without_names(obj) if game else obj)
                 # = encode_text(line): a JSON line has no raw line break, UTF-8 no 0xFF byte
                 data = line.encode("utf-8", "replace") + b"\r\n"
                 if _memo.ON:
                     _shared[0], _shared[1], _shared[2], _shared[3] = event, ctx, data, self.protocol
             self._write(data)          # what TelnetLineProtocol.sendLine writes for the line
             return True
-        self._emit(dict(obj) if obj is not None else render_json(event, ctx.lang),
-                   reply=event.type in REPLY_TYPES)
+        shown: dict[str, Any] | None = obj if obj is not None else render_json(event, ctx.lang)
+        if self.protocol < PROTOCOL_VERSION:
+            shown = for_protocol(shown, self.protocol, ctx.lang)
+        if shown is None:                       # a type this connection's version does not have
+            return True
+        self._emit(dict(shown), reply=event.type in REPLY_TYPES)
         return True
 
     def _deliver_view(self, event: Event) -> None:
@@ -275,6 +311,7 @@ class MachineMode(TelnetLineProtocol):
         client holds none of this table for this seat (it entered, sat down, stood up, came back
         on a new connection), else an `update` with what changed since the state it holds
         (nothing when nothing did). Protocol 1: the whole `state` every time."""
+        event = _view_for(event, self.protocol)
         after = _view_state(event)
         before, self._view_held = self._view_held, after
         if (self.protocol == 1 or before is None or before["table"] != after["table"]
