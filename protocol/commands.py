@@ -63,9 +63,12 @@ class CommandContext(Protocol):
     #: the language of everything this connection is told (/set lang, the account's, --lang)
     lang: str
 
-    #: machine mode (/iset json) and the version of its objects (/iset protocol)
-    json_mode: bool
+    #: the version of machine mode's objects (/iset protocol, %json N)
     protocol: int
+
+    @property
+    def json_mode(self) -> bool:
+        """Machine mode (/iset json, %json)."""
 
     def send(self, event: Event) -> None: ...
 
