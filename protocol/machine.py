@@ -105,12 +105,7 @@ def _clear_memos() -> None:
 
 
 #: the last view event and its copy for protocols 1-3 (render_json.legacy_view_data)
-_legacy_view: list[Any] = [None, None]
-
-
-@_memo.register
-def _clear_legacy_view() -> None:
-    _legacy_view[:] = [None, None]
+_LEGACY_VIEW: "_memo.LastMemo[Event]" = _memo.LastMemo()
 
 
 def _view_for(event: Event, protocol: int) -> Event:
@@ -118,12 +113,11 @@ def _view_for(event: Event, protocol: int) -> Event:
     else one event (the same for every listener) of its data without the later fields."""
     if protocol >= PROTOCOL_VERSION:
         return event
-    if _legacy_view[0] is event:
-        return _legacy_view[1]          # type: ignore[no-any-return]
-    data = legacy_view_data(event.data)
-    legacy = event if data is event.data else Event(event.type, data)
-    if _memo.ON:
-        _legacy_view[0], _legacy_view[1] = event, legacy
+    legacy = _LEGACY_VIEW.get((event,))
+    if legacy is _memo.MISSING:
+        data = legacy_view_data(event.data)
+        legacy = _LEGACY_VIEW.put((event,), event if data is event.data
+                                  else Event(event.type, data))
     return legacy
 
 

@@ -144,38 +144,32 @@ def for_protocol(obj: dict[str, Any], protocol: int, lang: str = "en") -> dict[s
     return obj
 
 
-#: the last view data made for an older protocol: (the view's data, its copy without the later
-#: fields), and of its parts (the options, the result): (the part, its copy)
-_legacy_memo: list[Any] = [None, None]
-_legacy_parts: dict[str, list[Any]] = {"options": [None, None], "result": [None, None]}
-
-
-@_memo.register
-def _clear_legacy() -> None:
-    _legacy_memo[:] = [None, None]
-    for part in _legacy_parts.values():
-        part[:] = [None, None]
+#: the last view data made for an older protocol and its copy without the later fields; and of
+#: its parts (the options, the result): the part and its copy
+_LEGACY_DATA: "_memo.LastMemo[dict[str, Any]]" = _memo.LastMemo()
+_LEGACY_PARTS: "dict[str, _memo.LastMemo[dict[str, Any]]]" = {
+    "options": _memo.LastMemo(), "result": _memo.LastMemo()}
 
 
 def legacy_view_data(data: dict[str, Any]) -> dict[str, Any]:
     """A `table-view`'s data as protocols 1-3 read it (FIELDS_SINCE's `state` fields: no `timer`
     in the options, no `left` in the result): the same options and result objects while they do
     not change, so the memos of the `state` line (state_line) keep working."""
-    if _legacy_memo[0] is data:
-        return _legacy_memo[1]          # type: ignore[no-any-return]
+    out = _LEGACY_DATA.get((data,))
+    if out is not _memo.MISSING:
+        return out
     out = data
     for key, field in (("options", "timer"), ("result", "left")):
         value = data.get(key)
         if type(value) is dict and field in value:
-            part = _legacy_parts[key]
-            if part[0] is not value or not _memo.ON:
-                part[0], part[1] = value, {k: v for k, v in value.items() if k != field}
+            memo = _LEGACY_PARTS[key]
+            part = memo.get((value,))
+            if part is _memo.MISSING:
+                part = memo.put((value,), {k: v for k, v in value.items() if k != field})
             if out is data:
                 out = dict(data)
-            out[key] = part[1]
-    if _memo.ON:
-        _legacy_memo[0], _legacy_memo[1] = data, out
-    return out
+            out[key] = part
+    return _LEGACY_DATA.put((data,), out)
 
 
 #: events whose catalog text is all they say (no data a program could use instead)
