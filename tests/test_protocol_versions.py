@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import random
 from typing import Any
 
 import pytest
@@ -206,7 +207,6 @@ async def test_a_protocol_3_client_sees_none_of_protocol_4s_fields(tmp_path: Any
     commands answer it `needs-protocol`; in text mode they work whatever the version."""
     from protocol.render_json import FIELDS_SINCE, TYPES_SINCE
     from test_fair_play import ClockedServer, play_on, quit_player, registered_game
-    import random
 
     server = ClockedServer(tmp_path / "lobby.sqlite3")
     await server.start()
