@@ -21,7 +21,7 @@ from twisted.internet.defer import Deferred
 import tichu_bot
 import tichu_bot.client
 from conftest import RunningServer
-from protocol.render_json import PROTOCOL_VERSION, PROTOCOL_VERSIONS
+from protocol.render.json_lines import PROTOCOL_VERSION, PROTOCOL_VERSIONS
 
 
 def as_deferred(coro: Any) -> Deferred:
@@ -155,7 +155,7 @@ async def test_the_greeting_names_the_versions_and_tichu_bot_asks_for_the_newest
 
 @pytest.mark.parametrize("line", ["%json 0", "%json 5", "%json three"])
 def test_an_unknown_version_is_refused_in_text(line: str) -> None:
-    from protocol.machine import parse_protocol
+    from protocol.connection.machine import parse_protocol
     assert parse_protocol(line.split(" ", 1)[1]) is None
     assert [parse_protocol(str(v)) for v in PROTOCOL_VERSIONS] == list(PROTOCOL_VERSIONS)
 
@@ -205,7 +205,7 @@ async def test_a_protocol_3_client_sees_none_of_protocol_4s_fields(tmp_path: Any
     info all have something of protocol 4 to say), a client of protocol 3 gets the objects of
     protocol 3 exactly (a protocol-4 client's with FIELDS_SINCE taken out), and the friends
     commands answer it `needs-protocol`; in text mode they work whatever the version."""
-    from protocol.render_json import FIELDS_SINCE, TYPES_SINCE
+    from protocol.render.json_lines import FIELDS_SINCE, TYPES_SINCE
     from test_fair_play import ClockedServer, play_on, quit_player, registered_game
 
     server = ClockedServer(tmp_path / "lobby.sqlite3")
