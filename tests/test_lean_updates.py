@@ -18,8 +18,7 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from lobby.tables.views import TableViews
-from protocol.render.json_lines import (apply_update, dumps, legacy_view_data, state_object,
-                                         state_update)
+from protocol.render.json_lines import apply_update, dumps, legacy_view_data, state_object, state_update
 from test_table_output_bytes import Game
 from tichu_bot.client import apply_update as bot_apply_update
 
