@@ -36,8 +36,9 @@ attempts is limited like a sequence of failed ones:
   ``account_failures_before_delay`` of them every further attempt from that group waits a
   growing delay (``account_delay_first`` seconds, doubled with each failure, at most
   ``account_delay_max``; ``account-wait``). The same count over the address groups the account
-  never logged in from is the account's ceiling, which slows only such groups: a group the
-  account logged in from (remembered ``known_address_days`` in the store, ``load_known``; a
+  never logged in from is the account's ceiling, which slows only such groups that failed for
+  the account themselves (a group with no failure of its own, such as the owner on a new
+  address, only past ``account_failures_ceiling``): a group the account logged in from (remembered ``known_address_days`` in the store, ``load_known``; a
   guest's address for its reconnect key, in memory) is never delayed by failures elsewhere. A
   success resets both; failures are forgotten ``account_failures_forgotten`` seconds after the
   last one.
@@ -105,6 +106,12 @@ class Limits:
         "wrong passwords for one account from one address group before each further attempt "
         "from there waits a growing delay; the same count over the address groups the account "
         "never used slows only those (default {default})"))
+    account_failures_ceiling: int = option(0, public=50, help=(
+        "wrong passwords for one account, over all address groups it never used, after which "
+        "even an address group with no failure of its own waits (the growing delay counted "
+        "from there); below it the account's ceiling slows only groups that failed themselves, "
+        "so an owner on a new address is not delayed by others' guessing (default {default}; "
+        "0: never)"))
     account_delay_max: float = option(0.0, public=900.0, help=(
         "the longest such delay (default {default})"))
     account_delay_first: float = option(5.0, help=(
@@ -478,7 +485,14 @@ class Guard:
             # counted over the groups it never used, slows only such groups
             wait = self._delay_wait(self._pair_failures, (key, group), now)
             if wait <= 0 and not known:
-                wait = self._delay_wait(self._account_failures, key, now)
+                # the ceiling slows a group that failed for this account itself; a group with
+                # no failure of its own (the owner on a new address) only past the much higher
+                # account_failures_ceiling
+                if (key, group) in self._pair_failures:
+                    wait = self._delay_wait(self._account_failures, key, now)
+                elif limits.account_failures_ceiling:
+                    wait = self._delay_wait(self._account_failures, key, now,
+                                            limits.account_failures_ceiling)
             if wait > 0:
                 if self._log_refusal("account " + key, now):
                     log.info("password attempt for {account} from {host} refused: too many "
@@ -527,7 +541,10 @@ class Guard:
                     self._forget_failures(counter, now)
         return Attempt(self, kind, key, now, addr_window, conn_window, group, known)
 
-    def _delay_wait(self, counter: dict[Any, tuple[int, float]], key: Any, now: float) -> float:
+    def _delay_wait(self, counter: dict[Any, tuple[int, float]], key: Any, now: float,
+                    threshold: int | None = None) -> float:
+        """The seconds ``key`` still waits: the growing delay past ``threshold`` failures
+        (default: account_failures_before_delay) of ``counter``."""
         entry = counter.get(key)
         if entry is None:
             return 0.0
@@ -535,7 +552,8 @@ class Guard:
         if now - last >= self.limits.account_failures_forgotten:
             del counter[key]
             return 0.0
-        excess = count - self.limits.account_failures_before_delay
+        excess = count - (self.limits.account_failures_before_delay if threshold is None
+                          else threshold)
         if excess < 0:
             return 0.0
         delay = self.limits.account_delay_first * (2.0 ** min(excess, 30))

@@ -225,6 +225,78 @@ async def test_wrong_passwords_from_elsewhere_never_lock_the_owner_out(tmp_path:
         await srv.stop()
 
 
+@pytest_twisted.ensureDeferred
+async def test_an_account_with_no_known_address_is_not_delayed_by_other_addresses(
+        tmp_path: Path) -> None:
+    # the account logged in from nowhere yet (/register makes it; an admin made offline, a new
+    # phone, a known address forgotten after --known-address-days are the same)
+    srv = await _server(tmp_path, account_failures_ceiling=6, **THROTTLE)
+    try:
+        c = await client_from(srv, "127.0.0.1")
+        await c.login("Roamer")
+        c.send("/register sesame12")
+        await c.expect("is registered now")
+        await c.close()
+        accounts = srv.server.accounts
+        before = accounts.hash_calls
+        answers = [await _try_password(srv, f"127.0.0.{2 + i % 4}", "Roamer", f"guess{i:04d}")
+                   for i in range(20)]
+        assert accounts.hash_calls - before <= 5, answers        # guessing stays throttled
+        assert sum("! [account-wait]" in a for a in answers) >= 15
+        # the owner on an address never used before: in at once
+        assert "Welcome back, Roamer!" in await _try_password(srv, "127.0.0.20", "Roamer",
+                                                              "sesame12")
+        # guessing from ever new address groups is slowed past the ceiling (6) all the same
+        before = accounts.hash_calls
+        answers = [await _try_password(srv, f"127.0.1.{i}", "Roamer", f"again{i:04d}")
+                   for i in range(1, 10)]
+        assert accounts.hash_calls - before == 6, answers
+        assert all("! [account-wait]" in a for a in answers[6:]), answers
+    finally:
+        await srv.stop()
+
+
+async def _try_key(srv: RunningServer, source: str, name: str, key: str) -> str:
+    c = await client_from(srv, source)
+    await c.expect("login: ")
+    c.send(name)
+    await c.expect("key: ")
+    c.send(key)
+    got = await c.expect_any(("login: ", "/help for the commands.\r\n"))
+    await c.close()
+    return got
+
+
+@pytest_twisted.ensureDeferred
+async def test_wrong_reconnect_keys_from_elsewhere_never_keep_the_guest_from_the_seat(
+        tmp_path: Path) -> None:
+    from table_support import seat_keys
+    srv = await _server(tmp_path, **THROTTLE)
+    try:
+        guest = await client_from(srv, "127.0.0.1")
+        await guest.login("Seated")
+        guest.send("/newroom")
+        await guest.expect("Table 1")
+        guest.send("/join")
+        for _ in range(3):
+            guest.send("/addbot random")
+        guest.send("/option grace 3600")
+        guest.send("/start")
+        told = await guest.expect_any(("and give the key ", "! ["))
+        assert "! [" not in told, told
+        told += await guest.expect(".\r\n")
+        key = seat_keys(told)["Seated"]
+        await guest.close()
+        answers = [await _try_key(srv, f"127.0.0.{2 + i % 4}", "Seated", f"k{i:03d}")
+                   for i in range(20)]
+        assert sum("! [wrong-seat-key]" in a for a in answers) <= 5, answers
+        assert sum("! [account-wait]" in a for a in answers) >= 15, answers
+        got = await _try_key(srv, "127.0.0.1", "Seated", key)    # from the guest's address
+        assert "/help for the commands." in got and "! [" not in got, got
+    finally:
+        await srv.stop()
+
+
 # ---- 4. expensive commands: cached, priced, and never in the way of a log-in ---------------------
 async def _saved_game(srv: RunningServer, rounds: int = 3) -> int:
     from game_support import random_game
