@@ -157,6 +157,8 @@ ERRORS: dict[str, str] = {
         "the bot workers are shared."),
     "too-many-marks": (
         "More than {limit} combining marks on one character; the message was not sent."),
+    "too-many-joiners": (
+        "More than {limit} zero-width joiners in a row; the message was not sent."),
     "speech-budget": (
         "Your address is talking too fast here (more than {rate} lines a second); lines are not "
         "sent until it slows down."),

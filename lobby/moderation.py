@@ -27,6 +27,7 @@ are stored, those of guests last as long as the guest is online.
 """
 from __future__ import annotations
 
+import ipaddress
 import re
 from dataclasses import dataclass
 from datetime import datetime, timezone
@@ -35,7 +36,7 @@ from typing import Any, Callable
 from twisted.logger import Logger
 
 from lobby.accounts import name_key
-from lobby.addresses import address_group, is_loopback
+from lobby.addresses import address_group, ban_group, is_loopback
 from lobby.events import Event
 from lobby.messages import LobbyError, Msg
 from lobby.store import StartupError
@@ -378,8 +379,15 @@ class Moderation:
                                  reason=ban.reason)
         if registered or not address or not self.address_bans:
             return
-        group = address_group(address)
+        # the ban's prefix (--ipv6-ban-prefix); a ban stored under another prefix (the group's,
+        # or before the option changed) holds its own network
+        group = ban_group(address)
         key = self.address_bans.get(group)
+        if key is None:
+            for other in (address_group(address), *self._other_prefix_bans(address)):
+                if other in self.address_bans:
+                    group, key = other, self.address_bans[other]
+                    break
         ban = self.bans.get(key) if key is not None else None
         if ban is None:
             self.address_bans.pop(group, None)
@@ -388,6 +396,24 @@ class Moderation:
             self._expire(key)  # type: ignore[arg-type]
             return
         raise LobbyError("address-banned", until=_until_text(ban.until), reason=ban.reason)
+
+    def _other_prefix_bans(self, address: str) -> list[str]:
+        """The banned IPv6 networks of another prefix length that hold ``address``."""
+        try:
+            ip = ipaddress.ip_address(address.split("%", 1)[0])
+        except ValueError:
+            return []
+        if not isinstance(ip, ipaddress.IPv6Address) or ip.ipv4_mapped is not None:
+            return []
+        found = []
+        for network in self.address_bans:
+            if "/" in network:
+                try:
+                    if ip in ipaddress.IPv6Network(network):
+                        found.append(network)
+                except ValueError:
+                    continue
+        return found
 
     def _forget_ban(self, key: str) -> None:
         ban = self.bans.pop(key, None)
@@ -496,10 +522,11 @@ GUEST_ADDRESS_KEPT = 3600.0
 
 
 def _guest_address(user: Any) -> str | None:
-    """The address group a guest is connected from, None for loopback or no address."""
+    """The address a ban of a guest holds (``ban_group``: an IPv4 address, an IPv6 network of
+    --ipv6-ban-prefix bits), None for loopback or no address."""
     host = getattr(getattr(user, "listener", None), "address", None)
     if isinstance(host, str) and host != "?" and not is_loopback(host):
-        return address_group(host)
+        return ban_group(host)
     return None
 
 

@@ -88,6 +88,10 @@ BLANK_LOOKING = frozenset("\u115f\u1160\u3164\uffa0\u2800\u17b4\u17b5\u180e\u206
 #: combining marks in a row on one character ("Zalgo" text that spills over the lines above
 #: and below); more are refused (``too-many-marks``). Scripts that stack marks need 3 at most
 MAX_COMBINING_RUN = 4
+#: the kept joiners (``KEPT_FORMAT``) in a row: an emoji sequence or a Persian word needs one
+#: between two characters; a longer run (hundreds of U+200D, invisible bytes relayed to every
+#: listener) is refused (``too-many-joiners``); marks between them do not end the run
+MAX_JOINER_RUN = 2
 
 
 def visible_text(text: str) -> str:
@@ -95,15 +99,22 @@ def visible_text(text: str) -> str:
     invisible or rearrange the reader's line (``INVISIBLE_CATEGORIES``, but not
     ``KEPT_FORMAT``). LobbyError 'invisible-text' when nothing visible is left (blank-looking
     characters, ``BLANK_LOOKING``, count as nothing), 'too-many-marks' for a run of more than
-    ``MAX_COMBINING_RUN`` combining marks."""
+    ``MAX_COMBINING_RUN`` combining marks, 'too-many-joiners' for a run of more than
+    ``MAX_JOINER_RUN`` zero-width joiners (``KEPT_FORMAT``)."""
     if text.isascii() and text.isprintable():
         return text
     kept_chars: list[str] = []
     visible = False
-    run = 0
+    run = joiners = 0
     for c in text:
         category = unicodedata.category(c)
-        if c not in KEPT_FORMAT and category in INVISIBLE_CATEGORIES:
+        if c in KEPT_FORMAT:
+            kept_chars.append(c)
+            joiners += 1
+            if joiners > MAX_JOINER_RUN:
+                raise LobbyError("too-many-joiners", limit=MAX_JOINER_RUN)
+            continue
+        if category in INVISIBLE_CATEGORIES:
             continue
         kept_chars.append(c)
         if category in ("Mn", "Me"):
@@ -111,7 +122,7 @@ def visible_text(text: str) -> str:
             if run > MAX_COMBINING_RUN:
                 raise LobbyError("too-many-marks", limit=MAX_COMBINING_RUN)
             continue
-        run = 0
+        run = joiners = 0
         if not visible and c not in BLANK_LOOKING and not c.isspace():
             visible = True
     if not visible:

@@ -38,10 +38,10 @@ attempts is limited like a sequence of failed ones:
   ``account_delay_max``; ``account-wait``). The same count over the address groups the account
   never logged in from is the account's ceiling, which slows only such groups that failed for
   the account themselves (a group with no failure of its own, such as the owner on a new
-  address, only past ``account_failures_ceiling``): a group the account logged in from (remembered ``known_address_days`` in the store, ``load_known``; a
-  guest's address for its reconnect key, in memory) is never delayed by failures elsewhere. A
-  success resets both; failures are forgotten ``account_failures_forgotten`` seconds after the
-  last one.
+  address, only past ``account_failures_ceiling``): a group the account logged in from
+  (remembered ``known_address_days`` in the store, ``load_known``; a guest's address for its
+  reconnect key, in memory) is never delayed by failures elsewhere. A success resets both;
+  failures are forgotten ``account_failures_forgotten`` seconds after the last one.
 
 ``Guard.registration_attempt(session)`` allows ``registrations_per_hour`` new accounts per address
 group in the last hour (``too-many-registrations``). ``Guard.failure_delay()`` is the pause after
@@ -67,7 +67,7 @@ from twisted.internet.defer import Deferred, succeed
 from twisted.internet.task import deferLater
 from twisted.logger import Logger
 
-from lobby.addresses import address_group
+from lobby.addresses import address_group, set_ipv6_prefixes
 from lobby.events import error_event
 from lobby.messages import LobbyError
 from lobby.timer_wheel import TimerWheel, WheelTimer
@@ -121,6 +121,12 @@ class Limits:
     known_address_days: float = option(90.0, metavar="DAYS", help=(
         "how long an address group an account logged in from is remembered; wrong passwords "
         "from other addresses never delay a log-in from there (default {default})"))
+    ipv6_group_prefix: int = option(64, metavar="BITS", help=(
+        "the IPv6 network of one address group, which the per-address limits and budgets "
+        "count together (default /{default}: one household or customer)"))
+    ipv6_ban_prefix: int = option(64, public=56, metavar="BITS", help=(
+        "the IPv6 network a guest ban holds (default /{default}: providers give one customer a "
+        "/56 or a /48, so a banned guest cannot come back from the next /64)"))
     registrations_per_hour: int = option(0, public=5, help=(
         "new accounts (/register) per IP address or IPv6 /64 per hour (default {default})"))
     login_failure_delay: float = option(0.0, public=3.0, help=(
@@ -383,6 +389,7 @@ class Guard:
         self.limits = limits
         self.clock = clock
         self.world = world
+        set_ipv6_prefixes(limits.ipv6_group_prefix, limits.ipv6_ban_prefix)
         if world is not None:             # the log lines a client can cause (lobby/log_budget)
             world.log_budget.per_minute = limits.log_lines_per_minute
         #: the log-in and idle deadlines of every connection: one timer of the clock for all

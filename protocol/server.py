@@ -449,6 +449,9 @@ def parse_args(argv: Sequence[str] | None = None, prog: str = "tichu-lobby") -> 
         parser.error("--bot-hang must be more than 0 and at most 3600 seconds")
     if opts.web_max_message < 64:
         parser.error("--web-max-message must be at least 64 bytes")
+    for flag in ("ipv6_group_prefix", "ipv6_ban_prefix"):
+        if not 1 <= getattr(opts, flag) <= 128:
+            parser.error(f"--{flag.replace('_', '-')} must be 1 to 128 (bits of an IPv6 address)")
     try:
         from protocol.web import parse_proxies
         parse_proxies(opts.trusted_proxy or ())

@@ -482,6 +482,89 @@ async def test_proxy_v2_takes_only_ipv4_and_ipv6_sources(tmp_path: Path) -> None
 
 
 @pytest_twisted.ensureDeferred
+async def test_a_proxy_v2_header_on_the_plain_port_is_answered_and_closed_like_v1(
+        server: RunningServer) -> None:
+    from test_proxy import v2
+    watcher = await server.client()
+    await watcher.login("Watcher")
+    for header in (v2("203.0.113.9"), v2("2001:db8::9")):
+        c = await server.client()
+        await c.expect("login: ")
+        # the header, then what a careless proxy passes on: an empty line and QUIT are not lines
+        c.transport.write(header + b"\r\nQUIT\r\n")
+        await c.expect("--port haproxy:ENDPOINT.\r\n")
+        await within(c.lost)
+        assert "Hello" not in c.buffer
+    watcher.send("/who")
+    assert await watcher.read_line() == "In the Lobby (1): Watcher"
+    assert server.server.factory.guard.stats["foreign"] == 2
+
+
+@pytest_twisted.ensureDeferred
+async def test_the_ipv6_prefixes_of_address_groups_and_guest_bans_are_options(
+        tmp_path: Path) -> None:
+    from protocol.server import limits_from, parse_args
+    from test_moderation import ModeratedServer
+    from test_proxy import v2
+    limits = limits_from(parse_args([]))
+    assert (limits.ipv6_group_prefix, limits.ipv6_ban_prefix) == (64, 56)
+
+    class Proxied(ModeratedServer):
+        endpoints = ["haproxy:tcp:0:interface=127.0.0.1"]
+        server_options = {"admin": "Boss", "limits": Limits(ipv6_ban_prefix=56)}
+
+    srv = Proxied(tmp_path / "lobby.sqlite3")
+    await srv.start()
+    try:
+        async def from_(source: str) -> LineClient:
+            c = await srv.client()
+            c.transport.write(v2(source))
+            return c
+        boss = await from_("2001:db8:9::1")
+        await boss.login("Boss", "sesame1")
+        spammer = await from_("2001:db8:0:1::5")
+        await spammer.login("Spammer")
+        boss.send("/ban Spammer 1h spam")
+        await boss.expect("Spammer is banned until ")
+        # the next /64 of the same /56 is the same customer: no guest from there
+        c = await from_("2001:db8:0:2::7")
+        await c.expect("login: ")
+        c.send("Another")
+        await c.expect("! [address-banned]")
+        # another /56 is somebody else
+        other = await from_("2001:db8:0:100::7")
+        assert "Hello Other!" in await other.login("Other")
+        # the address groups of the limits stay /64: one per customer network
+        from lobby.addresses import address_group
+        assert address_group("2001:db8:0:2::7") == "2001:db8:0:2::/64"
+    finally:
+        await srv.stop()
+
+
+def test_an_ipv6_prefix_out_of_range_is_refused_at_start(capsys: Any) -> None:
+    import pytest
+
+    from protocol.server import parse_args
+    with pytest.raises(SystemExit):
+        parse_args(["--ipv6-ban-prefix", "129"])
+    assert "--ipv6-ban-prefix must be 1 to 128" in capsys.readouterr().err
+
+
+@pytest_twisted.ensureDeferred
+async def test_runs_of_zero_width_joiners_are_refused_and_emoji_sequences_pass(
+        server: RunningServer) -> None:
+    a = await server.client()
+    await a.login("Ann")
+    for run in ("hi" + "\u200d" * 300, "a\u200c\u200d\u200c b", "x\u200d\u0301\u200d\u0301\u200d"):
+        a.send(run)
+        await a.expect("! [too-many-joiners]")
+        await a.expect("not sent.\r\n")
+    family = "\U0001f468\u200d\U0001f469\u200d\U0001f467\u200d\U0001f466"
+    a.send(f"{family} and \u0645\u06cc\u200c\u062e\u0648\u0627\u0647\u0645")  # Persian ZWNJ
+    assert await a.read_line() == f"<Ann> {family} and \u0645\u06cc\u200c\u062e\u0648\u0627\u0647\u0645"
+
+
+@pytest_twisted.ensureDeferred
 async def test_blank_looking_speech_and_runs_of_combining_marks_are_refused(
         server: RunningServer) -> None:
     a = await server.client()
