@@ -205,6 +205,9 @@ class LobbyServer:
         self.metrics_endpoint = metrics
         #: --metrics-timeout SECONDS: an idle or half-sent HTTP connection is closed after it
         self.metrics_timeout = 30.0
+        #: a request whole within this many seconds, and connections at once (the web port)
+        self.metrics_request_timeout = 10.0
+        self.metrics_max_connections = 64
         self.metrics_port: Any = None
         #: --web ENDPOINT: the web client's listeners (protocol/web; none: off)
         self.web_endpoints = list(web)
@@ -260,7 +263,9 @@ class LobbyServer:
 
         from protocol.metrics import MetricsSite
         endpoint = serverFromString(self.reactor, self.metrics_endpoint)
-        self.metrics_port = yield endpoint.listen(MetricsSite(self, self.metrics_timeout))
+        self.metrics_port = yield endpoint.listen(MetricsSite(
+            self, self.metrics_timeout, request_timeout=self.metrics_request_timeout,
+            max_connections=self.metrics_max_connections))
         log.info("metrics on {endpoint} ({address}): /metrics, /healthz, /games/GAME.tch",
                  endpoint=self.metrics_endpoint, address=_address(self.metrics_port))
 
@@ -449,6 +454,8 @@ def parse_args(argv: Sequence[str] | None = None, prog: str = "tichu-lobby") -> 
         parser.error("--bot-hang must be more than 0 and at most 3600 seconds")
     if opts.web_max_message < 64:
         parser.error("--web-max-message must be at least 64 bytes")
+    if opts.metrics_request_timeout < 0 or opts.metrics_max_connections < 0:
+        parser.error("--metrics-request-timeout and --metrics-max-connections must be 0 or more")
     for flag in ("ipv6_group_prefix", "ipv6_ban_prefix"):
         if not 1 <= getattr(opts, flag) <= 128:
             parser.error(f"--{flag.replace('_', '-')} must be 1 to 128 (bits of an IPv6 address)")
@@ -514,6 +521,14 @@ def build_parser(prog: str = "tichu-lobby") -> argparse.ArgumentParser:
     parser.add_argument("--metrics-timeout", type=float, default=30.0, metavar="SECONDS",
                         help="an HTTP connection to the metrics port that sends nothing for "
                              "SECONDS is closed, a half request too (default 30)")
+    parser.add_argument("--metrics-request-timeout", type=float, default=10.0,
+                        metavar="SECONDS",
+                        help="a request to the metrics port that is not whole SECONDS after its "
+                             "first byte is closed, however slowly it trickles (default 10; "
+                             "0: off)")
+    parser.add_argument("--metrics-max-connections", type=int, default=64, metavar="N",
+                        help="connections to the metrics port at once; more are closed at once "
+                             "(default 64; 0: no limit)")
     add_health_options(parser)
     add_web_options(parser)
     parser.add_argument("--journal-interval", type=float, default=0.005, metavar="SECONDS",
@@ -694,6 +709,8 @@ class LobbyService(Service):
                                   bot_hang=opts.bot_hang, web=opts.web or (),
                                   web_options=web_options_from(opts))
         self.server.metrics_timeout = opts.metrics_timeout
+        self.server.metrics_request_timeout = opts.metrics_request_timeout
+        self.server.metrics_max_connections = opts.metrics_max_connections
         configure_journal(self.server.persistence.journal, opts)
         self.server.exit = reactor.stop  # after /shutdown
         from protocol.reactor_health import GcPolicy, ReactorProbe

@@ -551,6 +551,83 @@ def test_an_ipv6_prefix_out_of_range_is_refused_at_start(capsys: Any) -> None:
 
 
 @pytest_twisted.ensureDeferred
+async def test_the_metrics_port_closes_trickling_requests_and_caps_its_connections(
+        tmp_path: Path, logged: Any) -> None:
+    """Slowloris on the web port: a request must be whole within --metrics-request-timeout
+    however it trickles, at most --metrics-max-connections are open, and the closings are
+    logged within the log budget (not once per connection)."""
+    from twisted.internet import reactor
+    from twisted.internet.endpoints import TCP4ClientEndpoint, connectProtocol
+    from twisted.internet.protocol import Protocol
+    from twisted.internet.task import Clock
+
+    from protocol.metrics import MetricsSite
+    from protocol.server import parse_args
+    from test_metrics import MetricsServer
+    opts = parse_args([])
+    assert (opts.metrics_request_timeout, opts.metrics_max_connections) == (10.0, 64)
+    srv = MetricsServer(tmp_path / "lobby.sqlite3")
+    await srv.start()
+    clock = Clock()
+    site = MetricsSite(srv.server, 30.0, reactor=clock, request_timeout=10.0, max_connections=5)
+    port = reactor.listenTCP(0, site, interface="127.0.0.1")
+
+    class Raw(Protocol):
+        def __init__(self) -> None:
+            from twisted.internet.defer import Deferred
+            self.data = b""
+            self.lost: Deferred = Deferred()
+
+        def dataReceived(self, data: bytes) -> None:
+            self.data += data
+
+        def connectionLost(self, reason: Any = None) -> None:
+            self.lost.callback(None)
+
+    try:
+        raws = []
+        for _ in range(8):
+            raw = Raw()
+            await within(connectProtocol(TCP4ClientEndpoint(reactor, "127.0.0.1",
+                                                            port.getHost().port), raw))
+            raws.append(raw)
+        for raw in raws[5:]:                      # over the cap: closed at once
+            await within(raw.lost)
+        header = b"GET /healthz HTTP/1.1\r\nHost: x\r\nX-a: b\r\n"
+        for i in range(len(header)):              # one byte every 0.2 s: never idle
+            for raw in raws[:5]:
+                raw.transport.write(header[i:i + 1])
+            # (the first byte starts each request's deadline: wait until the server read it)
+            await within(_until(lambda: all(c.deadline is not None for c in site.open)))
+            clock.advance(0.2)
+        clock.advance(9.8 - clock.seconds())
+        await within(_until(lambda: True))
+        assert len(site.open) == 5 and not any(r.lost.called for r in raws[:5])
+        clock.advance(0.2)                        # 10 s after each request's first byte
+        for raw in raws[:5]:
+            await within(raw.lost)
+        assert site.stats == {"idle": 0, "request": 5, "refused": 3}
+        # an ordinary scrape still gets its answer
+        assert (await srv.get("/healthz"))[0] == 200
+        lines = [e for e in logged if "metrics port:" in str(e.get("log_format", ""))]
+        assert len(lines) <= 2 * 3, lines        # the log budget: 3 a minute per kind
+        assert not [e for e in logged if "Timing out client" in str(e.get("log_format", ""))]
+    finally:
+        await port.stopListening()
+        await srv.stop()
+
+
+async def _until(check: Any) -> None:
+    """Let the reactor run until ``check()`` (the server read what was sent)."""
+    from twisted.internet import reactor
+    from twisted.internet.task import deferLater
+    for _ in range(400):
+        await deferLater(reactor, 0.005, lambda: None)
+        if check():
+            return
+
+
+@pytest_twisted.ensureDeferred
 async def test_runs_of_zero_width_joiners_are_refused_and_emoji_sequences_pass(
         server: RunningServer) -> None:
     a = await server.client()
