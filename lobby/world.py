@@ -540,6 +540,7 @@ class World:
             call = self._abandon_calls.pop(room.number, None)   # kept: the time starts anew
             if call is not None and call.active():
                 call.cancel()
+            self._pause_bots(room.table, False)                  # somebody watches again
             self._tell_table(room.table, room.table.add_member, user.name)
 
     def leave(self, user: User, gone: bool = False) -> None:
@@ -715,6 +716,15 @@ class World:
         self._index.add_address(table.number, address)
         return not user.registered
 
+    def bot_group(self, table: "TableActor") -> str | None:
+        """The budget group of ``table``'s bots (lobby/bots/pool.py): the address group its host
+        had when opening it or sitting down, else that of anybody who did (None: none known)."""
+        origins = self._origins.get(table.number, {})
+        address = origins.get(name_key(table.host)) if table.host else None
+        if address is None:
+            address = next((a for a in origins.values() if a is not None), None)
+        return None if address is None else "address " + address_group(address)
+
     def may_add_bot(self, table: "TableActor", name: str, seconds: float) -> None:
         """The seat policy for a search bot (``/addbot expert[:SECONDS]``) that ``name`` adds
         at ``table``: LobbyError ``guest-bot-level`` beyond the guests' thinking time,
@@ -812,14 +822,36 @@ class World:
         if table.state == "playing":
             if self._players_online(table):
                 return
-            # kept a while: they may come back, at least for their seats' grace time
-            wait = max(self.abandon_after, table.options.grace)
+            # nobody watches and no player is online: its bots stop (issue 23: a game of bots
+            # alone must not keep the bot workers busy for nobody) until somebody enters
+            self._pause_bots(table, True)
+            # kept a while: they may come back, at least for their seats' grace time; a game of
+            # bots alone only its grace time (nobody can come back to it)
+            wait = self._abandon_wait(table)
             if wait > 0:
                 if number not in self._abandon_calls:
                     self._abandon_calls[number] = self.clock.callLater(
                         wait, self._abandon, number, table)
                 return
         self._close_table(number)
+
+    def _abandon_wait(self, table: "TableActor") -> float:
+        if not self._humans(table):
+            return table.options.grace
+        return max(self.abandon_after, table.options.grace)
+
+    @staticmethod
+    def _humans(table: "TableActor") -> list[str]:
+        """The human players of ``table``'s game (a restored table's bots are seated again
+        later: their names say they are bots)."""
+        from lobby.bots.player import is_bot_name
+        return [n for n in table.players if n not in table.bots and not is_bot_name(n)]
+
+    def _pause_bots(self, table: "TableActor", paused: bool) -> None:
+        try:
+            table.pause_bots(paused)
+        except Exception:
+            log.failure("table {table}: pausing its bots failed", table=table.number)
 
     def _abandon(self, number: int, table: "TableActor") -> None:
         self._abandon_calls.pop(number, None)
@@ -828,8 +860,12 @@ class World:
         room = self.rooms.get(number)
         if room is None or room.members or self._players_online(table):
             return
-        log.info("table {table}: none of its players came back in {seconds} s", table=number,
-                 seconds=max(self.abandon_after, table.options.grace))
+        if self._humans(table):
+            log.info("table {table}: none of its players came back in {seconds} s",
+                     table=number, seconds=self._abandon_wait(table))
+        else:
+            log.info("table {table}: a game of bots alone, nobody watching for {seconds} s: "
+                     "closed", table=number, seconds=self._abandon_wait(table))
         self._close_table(number)
 
     def _players_online(self, table: "TableActor") -> bool:
@@ -851,6 +887,12 @@ class World:
         room = Room(number, room_name(number), table)
         self.rooms[number] = room
         self.tables[number] = table
+        if table.state == "playing" and not self._humans(table):
+            # a game of bots alone is not restored as a running game: abandoned (its journal
+            # ends, so it is not restored again either)
+            log.info("table {table}: a game of bots alone is not restored", table=number)
+            self._close_table(number)
+            return room
         self._maybe_close(number)                      # nobody online yet: the abandon timer
         return room
 

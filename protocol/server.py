@@ -181,6 +181,7 @@ class LobbyServer:
                  metrics: str | None = None, bot_workers: int = 0, bot_pool: Any = None,
                  lang: str = DEFAULT_LANG, bot_queue: int | None = None,
                  bot_slack: float | None = None, bot_hang: float | None = None,
+                 bot_quantum: float | None = None,
                  web: Sequence[str] = (), web_options: Any = None) -> None:
         from lobby.moderation import Moderation
         from protocol.guard import Guard, Limits
@@ -192,10 +193,11 @@ class LobbyServer:
         #: the search bots' worker processes (lobby/bots/pool.py; none: they think in process)
         self.bot_pool: Any = bot_pool               # (tests give their own)
         if bot_pool is None and bot_workers > 0:
-            from lobby.bots.pool import HANG, SLACK, BotPool
+            from lobby.bots.pool import HANG, QUANTUM, SLACK, BotPool
             self.bot_pool = BotPool(reactor, bot_workers, queue_limit=bot_queue,
                                     slack=SLACK if bot_slack is None else bot_slack,
-                                    hang=HANG if bot_hang is None else bot_hang)
+                                    hang=HANG if bot_hang is None else bot_hang,
+                                    quantum=QUANTUM if bot_quantum is None else bot_quantum)
         self.world = World(clock if clock is not None else reactor,
                            table_limits=self.limits.table_limits(), bot_pool=self.bot_pool)
         from protocol.session import Session
@@ -475,6 +477,8 @@ def parse_args(argv: Sequence[str] | None = None, prog: str = "tichu-lobby") -> 
         parser.error("--bot-queue must be 0 or more")
     if not 0 < opts.bot_slack <= 600:
         parser.error("--bot-slack must be more than 0 and at most 600 seconds")
+    if not 0 <= opts.bot_quantum <= 60:
+        parser.error("--bot-quantum must be 0 to 60 seconds")
     if not 0 < opts.bot_hang <= 3600:
         parser.error("--bot-hang must be more than 0 and at most 3600 seconds")
     if opts.web_max_message < 64:
@@ -586,6 +590,12 @@ def build_parser(prog: str = "tichu-lobby") -> argparse.ArgumentParser:
     parser.add_argument("--bot-slack", type=float, default=SLACK, metavar="SECONDS",
                         help="seconds a worker may take beyond a decision's budget before the "
                              f"heuristic bot decides instead (default {SLACK:g})")
+    from lobby.bots.pool import QUANTUM
+    parser.add_argument("--bot-quantum", type=float, default=QUANTUM, metavar="SECONDS",
+                        help="the most seconds an expert bot thinks per decision while bots of "
+                             "other tables want a worker too; a free worker takes the decision "
+                             "of the table and address group that used the workers least "
+                             f"(default {QUANTUM:g}; 0: every bot its whole level)")
     parser.add_argument("--bot-hang", type=float, default=HANG, metavar="SECONDS",
                         help="seconds a worker may stay busy after that before it counts as hung "
                              f"and is replaced (default {HANG:g})")
@@ -731,7 +741,8 @@ class LobbyService(Service):
                                   telnet_options=telnet_options_from(opts), metrics=opts.metrics,
                                   bot_workers=opts.bot_workers, lang=opts.lang,
                                   bot_queue=opts.bot_queue, bot_slack=opts.bot_slack,
-                                  bot_hang=opts.bot_hang, web=opts.web or (),
+                                  bot_hang=opts.bot_hang, bot_quantum=opts.bot_quantum,
+                                  web=opts.web or (),
                                   web_options=web_options_from(opts))
         self.server.metrics_timeout = opts.metrics_timeout
         self.server.metrics_request_timeout = opts.metrics_request_timeout

@@ -728,3 +728,117 @@ async def test_guests_expert_bots_think_briefly_and_expert_tables_are_limited(
         assert "~expert" not in " ".join(srv.server.world.tables[2].bots)
     finally:
         await srv.stop()
+
+
+# ---- 7. bot workers: shared fairly between tables and address groups -------------------------------
+@pytest_twisted.ensureDeferred
+async def test_the_bot_workers_are_shared_fairly_between_tables_and_address_groups() -> None:
+    """One worker on a task.Clock: a group's long searches are cut to one quantum while another
+    table wants the worker, a full queue gives the lighter group's decision the place, and a
+    free worker takes the table that used it least; a table alone thinks its whole level."""
+    from twisted.internet import reactor
+    from twisted.internet.task import Clock
+
+    from lobby.bots.pool import BotPool, Overloaded
+    from test_expert_pool import failure_of, grand_job, until
+    clock = Clock()
+    pool = BotPool(reactor, 1, clock=clock, slack=1.0, hang=100.0, quantum=0.25)
+    await pool.warm()
+    try:
+        hog, mine = "address 10.0.0.1", "address 10.0.0.3"
+        # alone: the whole level
+        alone = pool.think(grand_job(0.5, 1), "table 1", hog)
+        assert pool.running() == [("table 1", hog, 0.5)]
+        await alone
+        # another table asked lately: the hog's expert:10 thinks one quantum
+        await pool.think(grand_job(0.05, 2), "table 3", mine)
+        first = pool.think(grand_job(10.0, 3), "table 1", hog)
+        assert pool.running() == [("table 1", hog, 0.25)]
+        second = pool.think(grand_job(10.0, 4), "table 2", hog)        # waits (the queue: 1)
+        ours = pool.think(grand_job(0.05, 5), "table 3", mine)          # takes its place
+        assert isinstance(failure_of(second).value, Overloaded)
+        assert not ours.called and pool.waiting() == 1
+        third = pool.think(grand_job(10.0, 6), "table 2", hog)          # the hog used more
+        assert isinstance(failure_of(third).value, Overloaded)
+        await first
+        await until(lambda: pool.running() == [("table 3", mine, 0.05)] or ours.called,
+                    "the lighter table's decision to get the worker next")
+        await ours
+        assert pool.outcomes[("grand", "evicted")] == 1
+        assert pool.outcomes[("grand", "overloaded")] == 1
+        clock.advance(11.0)                     # nobody else asked lately: the whole level again
+        late = pool.think(grand_job(0.5, 7), "table 3", mine)
+        assert pool.running() == [("table 3", mine, 0.5)]
+        await late
+    finally:
+        await pool.stop()
+
+
+@pytest_twisted.ensureDeferred
+async def test_a_game_of_bots_alone_pauses_with_nobody_there_and_closes_after_its_grace(
+        tmp_path: Path, logged: Any) -> None:
+    """The world on a task.Clock (tests/test_fair_play.py's ClockedServer): bots of a table with
+    no human seated and nobody in its room decide nothing; somebody entering lets them go on;
+    after the grace time nobody watching, the table is closed, and a restart does not bring a
+    game of bots alone back."""
+    from test_fair_play import ClockedServer, pause
+    srv = ClockedServer(tmp_path / "lobby.sqlite3")
+    await srv.start()
+    try:
+        world = srv.server.world
+        world.on_new_table = lambda t: setattr(t, "bot_delay", 1.0)    # a move a second
+        hog = await srv.client()
+        await hog.login("Hogger")
+        hog.send("/newroom")
+        await hog.expect("Table 1")
+        for line in ("/option target 100000", "/option grace 300", *["/addbot random"] * 4):
+            hog.send(line)
+        hog.send("/start")
+        await hog.expect("Bot4~random")
+        table = world.tables[1]
+
+        async def moves_go_on() -> bool:            # (10 s of the clock)
+            before = len(table.match.actions) if table.match is not None else 0
+            for _ in range(10):
+                srv.clock.advance(1.0)
+                for _ in range(3):
+                    await pause()
+            return table.match is not None and len(table.match.actions) > before + 3
+
+        assert await moves_go_on()                      # the host watches: the bots play
+        hog.send("/lobby")
+        await hog.expect("Lobby")
+        for _ in range(20):
+            await pause()
+        assert table.bots_paused
+        assert not await moves_go_on()                  # nobody there: not one move more
+        watcher = await srv.client()
+        await watcher.login("Watcher")
+        watcher.send("/room 1")
+        assert await moves_go_on()                      # somebody watches: they go on
+        watcher.send("/lobby")
+        await watcher.expect("Lobby")
+        for _ in range(20):
+            await pause()
+        assert not await moves_go_on()
+        srv.clock.advance(288)
+        await pause()
+        assert 1 in world.tables
+        srv.clock.advance(3)                            # the grace time (300 s) nobody there
+        await pause()
+        assert 1 not in world.tables
+        from twisted.logger import formatEvent
+        assert any("a game of bots alone, nobody watching" in formatEvent(e) for e in logged)
+        # another one, then a restart: not restored as a running game
+        hog.send("/newroom")
+        await hog.expect("Table 1")
+        for line in ("/option target 100000", *["/addbot random"] * 4):
+            hog.send(line)
+        hog.send("/start")
+        await hog.expect("Bot4~random")
+        await srv.restart()
+        await pause()
+        assert srv.server.world.tables == {}
+        assert any("a game of bots alone is not restored" in formatEvent(e) for e in logged)
+    finally:
+        await srv.stop()
