@@ -1,5 +1,5 @@
 """Issue 23: every connection and every address group has one budget for what it makes the server
-do, accounted by protocol.guard (docs/operations.md, "Abuse budgets"). Each test runs a real
+do, accounted by protocol.connection.guard (docs/operations.md, "Abuse budgets"). Each test runs a real
 server over loopback sockets; the rates are tiny, so what a test sends is far past the budget
 whatever the machine's speed (no wall-clock assertion)."""
 from __future__ import annotations
@@ -10,8 +10,8 @@ from typing import Any, AsyncIterator
 import pytest_twisted
 
 from conftest import LineClient, RunningServer, within
-from protocol.guard import Limits
-from protocol.telnet import DO, IAC, NOP, SGA, WILL, WONT
+from protocol.connection.guard import Limits
+from protocol.telnet.transport import DO, IAC, NOP, SGA, WILL, WONT
 
 NOPS = bytes((IAC, NOP))
 
@@ -300,7 +300,7 @@ async def test_wrong_reconnect_keys_from_elsewhere_never_keep_the_guest_from_the
 # ---- 4. expensive commands: cached, priced, and never in the way of a log-in ---------------------
 async def _saved_game(srv: RunningServer, rounds: int = 3) -> int:
     from game_support import random_game
-    from lobby.records import finished_game
+    from lobby.storage.records import finished_game
     match = random_game(23, rounds=rounds, tichu_rate=0.2)
     archive = srv.server.persistence.archive
     rec = await within(archive.save(finished_game(match, ["Ann", "Ben", "Cy", "Di"],
@@ -535,7 +535,7 @@ async def test_the_ipv6_prefixes_of_address_groups_and_guest_bans_are_options(
         other = await from_("2001:db8:0:100::7")
         assert "Hello Other!" in await other.login("Other")
         # the address groups of the limits stay /64: one per customer network
-        from lobby.addresses import address_group
+        from lobby.world.addresses import address_group
         assert address_group("2001:db8:0:2::7") == "2001:db8:0:2::/64"
     finally:
         await srv.stop()
@@ -739,7 +739,7 @@ async def test_the_bot_workers_are_shared_fairly_between_tables_and_address_grou
     from twisted.internet import reactor
     from twisted.internet.task import Clock
 
-    from lobby.bots.pool import BotPool, Overloaded
+    from lobby.bots.runtime.pool import BotPool, Overloaded
     from test_expert_pool import failure_of, grand_job, until
     clock = Clock()
     pool = BotPool(reactor, 1, clock=clock, slack=1.0, hang=100.0, quantum=0.25)
