@@ -503,7 +503,7 @@ async def test_a_proxy_v2_header_on_the_plain_port_is_answered_and_closed_like_v
 @pytest_twisted.ensureDeferred
 async def test_the_ipv6_prefixes_of_address_groups_and_guest_bans_are_options(
         tmp_path: Path) -> None:
-    from protocol.server import limits_from, parse_args
+    from protocol.process.server import limits_from, parse_args
     from test_moderation import ModeratedServer
     from test_proxy import v2
     limits = limits_from(parse_args([]))
@@ -544,7 +544,7 @@ async def test_the_ipv6_prefixes_of_address_groups_and_guest_bans_are_options(
 def test_an_ipv6_prefix_out_of_range_is_refused_at_start(capsys: Any) -> None:
     import pytest
 
-    from protocol.server import parse_args
+    from protocol.process.server import parse_args
     with pytest.raises(SystemExit):
         parse_args(["--ipv6-ban-prefix", "129"])
     assert "--ipv6-ban-prefix must be 1 to 128" in capsys.readouterr().err
@@ -561,8 +561,8 @@ async def test_the_metrics_port_closes_trickling_requests_and_caps_its_connectio
     from twisted.internet.protocol import Protocol
     from twisted.internet.task import Clock
 
-    from protocol.metrics import MetricsSite
-    from protocol.server import parse_args
+    from protocol.process.metrics import MetricsSite
+    from protocol.process.server import parse_args
     from test_metrics import MetricsServer
     opts = parse_args([])
     assert (opts.metrics_request_timeout, opts.metrics_max_connections) == (10.0, 64)
