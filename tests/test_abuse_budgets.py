@@ -461,6 +461,26 @@ async def test_a_line_repeated_in_a_row_is_not_sent(tmp_path: Path) -> None:
         await srv.stop()
 
 
+@pytest_twisted.ensureDeferred
+async def test_closing_flooding_connections_is_logged_within_the_log_budget(
+        tmp_path: Path, logged: Any) -> None:
+    """F4: ten connections of one address flooded off write at most the budget's lines (3 a
+    minute per kind and address group), not one each."""
+    srv = await _server(tmp_path, flood_rate=0.5, flood_burst=2, flood_kick=5)
+    try:
+        for i in range(10):
+            c = await srv.client()
+            await c.login(f"Flood{i}")
+            c.transport.write(b"/who\r\n" * 20)
+            await c.expect("! [flood-disconnect]")
+            await within(c.lost)
+        assert srv.server.factory.guard.stats["flood_kicks"] == 10
+        lines = [e for e in logged if "flood: closing" in str(e.get("log_format", ""))]
+        assert len(lines) == 3, lines
+    finally:
+        await srv.stop()
+
+
 # ---- 8. the rest of the review ---------------------------------------------------------------------
 @pytest_twisted.ensureDeferred
 async def test_proxy_v2_takes_only_ipv4_and_ipv6_sources(tmp_path: Path) -> None:

@@ -963,9 +963,10 @@ class ConnectionGuard:
             session.answer_aside(error_event(code, **params))
         elif verdict == KICKED:
             self.guard.stats["budget_kicks"] += 1
-            log.warn("budget: closing the connection of {who} from {host}: it kept sending "
-                     "{what} past the budget ({code})", who=self._who(), host=self.host,
-                     what=what, code=code)
+            if self._log_allowed("budget-close"):
+                log.warn("budget: closing the connection of {who} from {host}: it kept "
+                         "sending {what} past the budget ({code})", who=self._who(),
+                         host=self.host, what=what, code=code)
             session.disconnect(error_event(code + "-disconnect"))
 
     # ---- bytes ----------------------------------------------------------------------------
@@ -983,8 +984,9 @@ class ConnectionGuard:
         if verdict is None or verdict == sniff.MAYBE:
             return prefix
         self.guard.stats["foreign"] += 1
-        log.info("{host} speaks {protocol}, not telnet: answered and closed", host=self.host,
-                 protocol=verdict)
+        if self._log_allowed("foreign"):
+            log.info("{host} speaks {protocol}, not telnet: answered and closed", host=self.host,
+                     protocol=verdict)
         self.session.answer_foreign(sniff.answer(verdict))
         return None
 
@@ -1032,9 +1034,17 @@ class ConnectionGuard:
             return
         if limits.flood_kick and self.dropped >= limits.flood_kick:
             self.guard.stats["flood_kicks"] += 1
-            log.warn("flood: closing the connection of {who} from {host} after {dropped} "
-                     "dropped lines", who=self._who(), host=self.host, dropped=self.dropped)
+            if self._log_allowed("flood-close"):
+                log.warn("flood: closing the connection of {who} from {host} after {dropped} "
+                         "dropped lines", who=self._who(), host=self.host,
+                         dropped=self.dropped)
             self.session.disconnect(error_event("flood-disconnect"))
+
+    def _log_allowed(self, kind: str) -> bool:
+        """Whether a line of ``kind`` this connection caused is logged: a few a minute per
+        address group, then one summary (lobby/world/log_budget.py), never one per connection
+        of a client that opens many."""
+        return self.guard.world.log_budget.allow(address_group(self.host), kind)
 
     def _who(self) -> str:
         name = self.session.user_name
@@ -1046,8 +1056,9 @@ class ConnectionGuard:
         session = self.session
         if session.awaiting_login:
             self.guard.stats["login_timeouts"] += 1
-            log.info("{host} did not log in within {seconds} s; closed", host=self.host,
-                     seconds=self.guard.limits.login_timeout)
+            if self._log_allowed("login-timeout"):
+                log.info("{host} did not log in within {seconds} s; closed", host=self.host,
+                         seconds=self.guard.limits.login_timeout)
             session.disconnect(error_event("login-timeout",
                                            seconds=f"{self.guard.limits.login_timeout:g}"))
 
