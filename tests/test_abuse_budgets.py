@@ -680,6 +680,43 @@ async def test_blank_looking_speech_and_runs_of_combining_marks_are_refused(
     assert await a.read_line() == "<Ann> caf\u00e9 and Vi\u1ec7t"
 
 
+@pytest_twisted.ensureDeferred
+async def test_a_new_name_that_reads_like_a_staff_name_is_refused(tmp_path: Path) -> None:
+    from lobby.world.moderation import name_skeleton
+    from test_moderation import ModeratedServer
+    assert name_skeleton("B0SS") == name_skeleton("boss") == name_skeleton("Bo55")
+    assert name_skeleton("Mi1a") == name_skeleton("Mila") == name_skeleton("MIla")
+    assert name_skeleton("Wern") == name_skeleton("Wem") and name_skeleton("Bob") != "boss"
+    srv = ModeratedServer(tmp_path / "lobby.sqlite3")
+    await srv.start()
+    try:
+        for fake in ("B0ss", "Bo55", "BO_SS", "b-o-s-s"):
+            c = await srv.client()
+            await c.expect("login: ")
+            c.send(fake)
+            got = await c.expect_any(("login: ", "Hello"))
+            assert "! [staff-lookalike]" in got and "Boss" in got, (fake, got)
+            await c.close()
+        # a moderator made later: from then on their look-alikes are refused too
+        mod = await srv.client()
+        await mod.login("Mila")
+        mod.send("/register sesame12")
+        await mod.expect("is registered now")
+        boss = await srv.client()
+        await boss.login("Boss", "sesame1")
+        boss.send("/role Mila moderator")
+        await boss.expect("moderator")
+        c = await srv.client()
+        await c.expect("login: ")
+        c.send("Mi1a")
+        assert "! [staff-lookalike]" in await c.expect_any(("login: ", "Hello"))
+        # other names, and the staff themselves, come in as ever
+        ok = await srv.client()
+        assert "Hello Bossa!" in await ok.login("Bossa")
+    finally:
+        await srv.stop()
+
+
 # ---- 7. bot workers: a moderator closes any table ----------------------------------------------
 @pytest_twisted.ensureDeferred
 async def test_a_moderator_closes_any_table_with_one_command_and_it_stays_closed(

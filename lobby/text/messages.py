@@ -27,6 +27,9 @@ ERRORS: dict[str, str] = {
     "bad-name": "{name} is not a valid name: use 3 to 16 characters, each an ASCII letter a-z "
                 "or A-Z, a digit 0-9, _ or -.",
     "reserved-name": "The name {name} is reserved; choose another name (or type guest).",
+    "staff-lookalike": (
+        "The name {name} reads too much like that of {staff}, who is on the staff; choose "
+        "another name."),
     "name-in-use": "{name} is online already; choose another name.",
     "seat-held": "Table {table} holds the seat of the guest {name} for them: give its key, or "
                  "choose another name.",
