@@ -481,6 +481,33 @@ async def test_closing_flooding_connections_is_logged_within_the_log_budget(
         await srv.stop()
 
 
+@pytest_twisted.ensureDeferred
+async def test_listings_of_everybody_online_cost_by_their_size(tmp_path: Path) -> None:
+    """F6: /who and /wwho cost one more ordinary command per 25 users online, so a client
+    asking them in a loop makes output at the rate of its budget of work, not of its lines."""
+    from protocol.commands.base import COMMANDS, WHO_PER
+    srv = await _server(tmp_path, work_per_second=0.01, work_burst=6)
+    try:
+        c = await srv.client()
+        await c.login("Asker")
+        for _ in range(3):                     # few online: an ordinary command, never priced
+            await _who(c)
+        others = []
+        for i in range(WHO_PER):
+            o = await srv.client()
+            await o.login(f"Crowd{i}")
+            others.append(o)
+        assert COMMANDS.lookup_exact("wwho").price(srv.server.world) == 2
+        for _ in range(3):                     # 26 online: 2 each, the burst (6) pays three
+            await _who(c)
+        c.send("/wwho")
+        await c.expect("! [work-budget]")
+        c.send("/listroom")                    # an ordinary command still runs
+        await c.expect("table")
+    finally:
+        await srv.stop()
+
+
 # ---- 8. the rest of the review ---------------------------------------------------------------------
 @pytest_twisted.ensureDeferred
 async def test_proxy_v2_takes_only_ipv4_and_ipv6_sources(tmp_path: Path) -> None:

@@ -297,7 +297,7 @@ class Limits:
     work_per_second: float = option(0.0, public=2.0, metavar="UNITS", help=(
         "the budget of work of one connection, in ordinary commands per second: the commands "
         "that declare a cost above 1 (/replay 5, /tchlog 5, /history 3, /rangliste 3, /finger "
-        "2) spend it (default {default})"))
+        "2; /who and /wwho 1 more per 25 users online, at most 10) spend it (default {default})"))
     work_burst: int = option(0, public=20, metavar="UNITS", help=(
         "the budget of work of one connection at once (default {default})"))
     group_work_per_second: float = option(0.0, public=6.0, metavar="UNITS", help=(
