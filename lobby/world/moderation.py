@@ -35,12 +35,11 @@ from typing import Any, Callable
 
 from twisted.logger import Logger
 
-from lobby.world.addresses import address_group, ban_group, is_loopback
 from lobby.events import Event
 from lobby.storage.accounts import name_key
 from lobby.storage.store import StartupError
 from lobby.text.messages import LobbyError, Msg
-from lobby.world.addresses import address_group, is_loopback
+from lobby.world.addresses import address_group, ban_group, is_loopback
 from lobby.world.world import visible_text
 
 __all__ = ["Moderation", "Ban", "ROLE_NAMES", "parse_duration", "MAX_MUTES"]

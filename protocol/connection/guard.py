@@ -74,11 +74,10 @@ from twisted.internet.defer import Deferred, succeed
 from twisted.internet.task import deferLater
 from twisted.logger import Logger
 
-from lobby.world.addresses import address_group, set_ipv6_prefixes
 from lobby.events import error_event
 from lobby.tables.timer_wheel import TimerWheel, WheelTimer
 from lobby.text.messages import LobbyError
-from lobby.world.addresses import address_group
+from lobby.world.addresses import address_group, set_ipv6_prefixes
 from lobby.world.world import TableLimits
 from protocol.option_fields import option, public_values
 from protocol.telnet import sniff
