@@ -508,6 +508,25 @@ async def test_listings_of_everybody_online_cost_by_their_size(tmp_path: Path) -
         await srv.stop()
 
 
+@pytest_twisted.ensureDeferred
+async def test_new_connections_of_one_address_group_are_paced(tmp_path: Path) -> None:
+    """A9/A4 of the outside attack: connect-and-log-in loops (a guest's enters/leaves lines, a
+    password hash each) are paced by --connections-per-minute per address group."""
+    srv = await _server(tmp_path, limit_loopback=True, connections_per_minute=3)
+    try:
+        for _ in range(3):
+            c = await client_from(srv, "127.0.0.7")
+            await c.expect("login: ")
+            await c.close()
+        c = await client_from(srv, "127.0.0.7")
+        await c.expect("! [connecting-too-fast]")
+        await within(c.lost)
+        other = await client_from(srv, "127.0.0.8")          # another address: as ever
+        assert "Hello Other!" in await other.login("Other")
+    finally:
+        await srv.stop()
+
+
 # ---- 8. the rest of the review ---------------------------------------------------------------------
 @pytest_twisted.ensureDeferred
 async def test_proxy_v2_takes_only_ipv4_and_ipv6_sources(tmp_path: Path) -> None:

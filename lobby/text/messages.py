@@ -137,6 +137,8 @@ ERRORS: dict[str, str] = {
     "server-full": "The server is full; please try again later.",
     "too-many-connections": "Too many connections from your address (at most {limit}); this one "
                             "is closed.",
+    "connecting-too-fast": ("Too many new connections from your address (at most {limit} a "
+                            "minute); try again in {seconds!t}."),
     "too-many-guests": "Too many guests are online (at most {limit}); log in with a registered "
                        "name, or try again later.",
     "too-many-attempts": "Too many password attempts from your address; try again in {seconds!t}.",

@@ -162,6 +162,9 @@ class Limits:
         "connections from one IP address (default {default}; loopback addresses are exempt "
         "unless --limit-loopback)"))
     max_guests: int = option(0, public=5000, help="guests online in total (default {default})")
+    connections_per_minute: int = option(0, public=60, help=(
+        "new connections from one address group in a minute (default {default}; loopback "
+        "addresses are exempt unless --limit-loopback): connect-and-log-in loops are paced"))
     login_attempts_per_minute: int = option(0, public=10, help=(
         "password attempts (failed log-ins, /register, /password; a log-in that succeeds does "
         "not count) per IP address or IPv6 /64 per minute (default {default})"))
@@ -464,6 +467,7 @@ class Guard:
         self._attempts: dict[str, deque[float]] = {}         # address group -> attempt times
         self._account_failures: dict[str, tuple[int, float]] = {}   # key -> (count, last)
         self._registrations: dict[str, deque[float]] = {}    # address group -> times
+        self._connects: dict[str, deque[float]] = {}         # address group -> connect times
         #: address group -> keys of the accounts that logged in from there (see password_attempt;
         #: loaded from the store's login_addresses by ``load_known``, kept there by ``_logged_in``)
         self._known: dict[str, set[str]] = {}
@@ -499,13 +503,29 @@ class Guard:
         elif (limits.max_per_ip and self._limited(host)
               and self.per_ip.get(address_group(host), 0) >= limits.max_per_ip):
             code = "too-many-connections"
+        wait = 0.0
+        if code is None and limits.connections_per_minute and self._limited(host):
+            # how often, not only how many at once: connect-and-log-in loops (each a session,
+            # a greeting, a guest's enters/leaves lines, a password hash) are paced
+            now = self.clock.seconds()
+            window = self._connects.setdefault(address_group(host), deque())
+            wait = _window_wait(window, limits.connections_per_minute, 60.0, now)
+            if wait > 0:
+                code = "connecting-too-fast"
+            else:
+                window.append(now)
+                if len(self._connects) > 10000:
+                    self._connects = {g: q for g, q in self._connects.items()
+                                      if q and q[-1] > now - 60.0}
         if code is not None:
             self.stats["refused"] += 1
             if self.world.log_budget.allow(address_group(host), "refused-connection"):
                 log.info("refused a connection from {host}: {code} ({total} open, {here} from "
                          "there)", host=host, code=code, total=self.total,
                          here=self.per_ip.get(address_group(host), 0))
-            session.refuse(_error_text(code, limit=limits.max_per_ip))
+            limit = (limits.connections_per_minute if code == "connecting-too-fast"
+                     else limits.max_per_ip)
+            session.refuse(_error_text(code, limit=limit, seconds=_ceil(wait)))
             return None
         self.total += 1
         group = address_group(host)
