@@ -36,7 +36,7 @@ import os
 import platform
 import re
 from bisect import bisect_left
-from typing import TYPE_CHECKING, Any, Iterator
+from typing import TYPE_CHECKING, Any, Iterator, Protocol
 
 from prometheus_client import (
     CollectorRegistry,
@@ -63,7 +63,18 @@ from lobby.text.messages import ERRORS, LobbyError
 if TYPE_CHECKING:
     from twisted.web.server import Request
 
-    from protocol.process.server import LobbyServer
+
+
+class Watched(Protocol):
+    """What the metrics read of the server they watch at every scrape (protocol.process.server's
+    LobbyServer is one): declared here, so that the metrics never import the server."""
+
+    reactor: Any
+    world: Any
+    store: Any
+    factory: Any
+    persistence: Any
+
 
 __all__ = ["ServerMetrics", "MetricsSite", "HEALTH_TIMEOUT", "LATENCY_BUCKETS"]
 
@@ -151,7 +162,7 @@ class ServerMetrics:
         self.journal_seconds.observe(seconds)
 
     # ---- what is read at a scrape ----------------------------------------------------------------
-    def watch(self, server: "LobbyServer") -> None:
+    def watch(self, server: "Watched") -> None:
         """Read ``server``'s state (users, connections, tables, journal) at every scrape."""
         if self._state is None:
             self._state = _StateCollector(server)
@@ -200,7 +211,7 @@ class _CommandCollector(Collector):
 class _StateCollector(Collector):
     """Gauges read from the server when Prometheus scrapes (on the reactor thread)."""
 
-    def __init__(self, server: "LobbyServer") -> None:
+    def __init__(self, server: "Watched") -> None:
         self.lobby = server
 
     def describe(self) -> list[Any]:
@@ -269,7 +280,7 @@ class _BotCollector(Collector):
     """The search bots' worker pool (lobby/bots/runtime/pool.py), read when Prometheus scrapes; nothing
     when the bots think in the server process (``--bot-workers 0``)."""
 
-    def __init__(self, server: "LobbyServer") -> None:
+    def __init__(self, server: "Watched") -> None:
         self.lobby = server
 
     def describe(self) -> list[Any]:
@@ -379,7 +390,7 @@ def _test_write(conn: Any) -> None:
 class _Health(Resource):
     isLeaf = True
 
-    def __init__(self, server: "LobbyServer") -> None:
+    def __init__(self, server: "Watched") -> None:
         super().__init__()
         self.lobby = server
         path = getattr(server.store, "path", ":memory:")
@@ -426,7 +437,7 @@ class _Health(Resource):
 class _Game(Resource):
     isLeaf = True
 
-    def __init__(self, server: "LobbyServer", game: int) -> None:
+    def __init__(self, server: "Watched", game: int) -> None:
         super().__init__()
         self.lobby = server
         self.game = game
@@ -459,7 +470,7 @@ class _NotFound(Resource):
 
 
 class _Games(Resource):
-    def __init__(self, server: "LobbyServer") -> None:
+    def __init__(self, server: "Watched") -> None:
         super().__init__()
         self.lobby = server
 
@@ -474,7 +485,7 @@ class _Games(Resource):
 
 
 class _Root(Resource):
-    def __init__(self, server: "LobbyServer") -> None:
+    def __init__(self, server: "Watched") -> None:
         super().__init__()
         self.putChild(b"metrics", _Metrics(server.factory.metrics))
         self.putChild(b"healthz", _Health(server))
@@ -538,7 +549,7 @@ class MetricsSite(Site):
 
     noisy = False
 
-    def __init__(self, server: "LobbyServer", timeout: float = 30.0, reactor: Any = None,
+    def __init__(self, server: "Watched", timeout: float = 30.0, reactor: Any = None,
                  *, request_timeout: float = 10.0, max_connections: int = 64) -> None:
         # twisted.web's own timeout is off: its "Timing out client" line would be one log line
         # per connection; the connection's timers here do the same within the log budget
