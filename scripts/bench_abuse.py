@@ -157,6 +157,21 @@ class Client:
                 raise ConnectionError("closed")
             self.buffer += data
 
+    async def collect(self, seconds: float) -> bytes:
+        """Everything that arrives in ``seconds``."""
+        deadline = time.monotonic() + seconds
+        got = self.buffer
+        self.buffer = b""
+        while (left := deadline - time.monotonic()) > 0:
+            try:
+                data = await asyncio.wait_for(self.reader.read(65536), left)
+            except TimeoutError:
+                break
+            if not data:
+                break
+            got += data
+        return got
+
     def send(self, line: str) -> None:
         self.writer.write(line.encode() + b"\r\n")
 
@@ -387,8 +402,7 @@ async def ordinary_decisions(port: int, seconds: float) -> int:
         await host.expect(b"Seats: 1 Bot1~expert", 30.0)
         await host.expect(b"4 Fourth", 30.0)
         host.buffer = b""
-        await asyncio.sleep(seconds)
-        return len(BOT_DECISION.findall(host.buffer))
+        return len(BOT_DECISION.findall(await host.collect(seconds)))
     finally:
         player.terminate()
         player.wait(10)
