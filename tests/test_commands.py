@@ -8,17 +8,9 @@ import pytest
 from lobby.events import Event
 from lobby.tables.options import OPTIONS, defaults
 from lobby.text.messages import ERRORS, HELP_TEXTS, INFO, LobbyError, text
-from protocol.commands import base as commands
-from protocol.commands.base import (
-    COMMANDS,
-    CommandTable,
-    commands_markdown,
-    errors_markdown,
-    generated_sections,
-    options_markdown,
-    parse_line,
-    parse_spec,
-)
+from protocol.commands import COMMANDS, CommandTable, docs, parse_line
+from protocol.commands.base import parse_spec
+from protocol.commands.docs import commands_markdown, errors_markdown, generated_sections, options_markdown
 from protocol.render.text import render
 
 DOC = Path(__file__).resolve().parent.parent / "docs" / "protocol.md"
@@ -184,10 +176,10 @@ def test_every_error_code_is_documented() -> None:
 def test_the_docs_generator_rewrites_only_its_sections(tmp_path: Path) -> None:
     doc = tmp_path / "p.md"
     doc.write_text("# Protocol\n\nhand written\n\n## Telnet\n\nalso hand written\n")
-    assert commands.main(["--write-docs", str(doc)]) == 0
+    assert docs.main(["--write-docs", str(doc)]) == 0
     text = doc.read_text()
     assert "hand written" in text and "also hand written" in text
     assert generated_sections(text) == {"commands": commands_markdown(),
                                         "errors": errors_markdown(),
                                         "options": options_markdown()}
-    assert commands.update_docs(doc) is False
+    assert docs.update_docs(doc) is False

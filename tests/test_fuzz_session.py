@@ -9,7 +9,7 @@ from twisted.internet import task
 
 from conftest import FakeLobby
 from lobby.text.messages import LobbyError
-from protocol.commands.base import parse_line
+from protocol.commands import parse_line
 from protocol.telnet import sniff
 
 # Ends every telnet state the junk may have left open: IAC SE closes a subnegotiation (twice, in

@@ -57,7 +57,7 @@ LAYERS: dict[str, Layer] = {
 EXCEPTIONS: dict[tuple[str, str], str] = {
     ("protocol.telnet.options", "lobby"):
         "MSSP reports the server's version (lobby.__version__) read where it is sent",
-    ("protocol.commands.base", "protocol.connection.machine"):
+    ("protocol.commands.settings", "protocol.connection.machine"):
         "/iset protocol parses the version with machine mode's parse_protocol",
     ("protocol.telnet.options", "lobby.text.numbers"):
         "GMCP Core.Supports versions read as bounded ASCII numbers (ascii_int)",

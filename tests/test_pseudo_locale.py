@@ -30,9 +30,9 @@ def pseudo(template: str) -> str:
 
 @pytest.fixture
 def pseudo_language(monkeypatch: pytest.MonkeyPatch) -> None:
-    from protocol.commands import base as commands
+    from protocol.commands import settings
     monkeypatch.setitem(CATALOGS, PSEUDO, {k: pseudo(v) for k, v in CATALOGS["en"].items()})
-    monkeypatch.setitem(commands.SETTINGS, "lang", (*commands.SETTINGS["lang"], PSEUDO))
+    monkeypatch.setitem(settings.SETTINGS, "lang", (*settings.SETTINGS["lang"], PSEUDO))
 
 
 def outside_the_marks(text: str) -> str:

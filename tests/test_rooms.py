@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from conftest import FakeClient, FakeLobby, strip_telnet, unwrap
 from lobby.tables.table import TABLE_COMMANDS
-from protocol.commands.base import COMMANDS
+from protocol.commands import COMMANDS
 from table_support import seat_keys
 
 

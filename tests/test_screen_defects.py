@@ -10,7 +10,8 @@ import pytest_twisted
 from conftest import FakeLobby, LineClient, RunningServer, unwrap
 from lobby.events import Event
 from lobby.text.messages import CATALOGS, LANGUAGES, LobbyError, Msg, text
-from protocol.commands.base import natural_words, parse_line
+from protocol.commands import parse_line
+from protocol.commands.tables import natural_words
 from protocol.render.table import render_table
 from table_support import seat_keys
 
@@ -127,7 +128,7 @@ async def test_a_list_of_choices_uses_the_languages_or(server: RunningServer) ->
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_the_listroom_help_names_the_page_size_of_the_code(lang: str) -> None:
     from lobby.world.world import LISTROOM_PAGE
-    from protocol.commands.base import COMMANDS
+    from protocol.commands import COMMANDS
     help_ = COMMANDS.lookup_exact("listroom").help_text(lang)
     assert str(LISTROOM_PAGE) in help_
     assert not re.search(r"(?i)\b(twenty|zwanzig|vingt|veinte|tyve)\b", help_)
