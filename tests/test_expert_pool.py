@@ -357,7 +357,7 @@ def test_a_restored_expert_knows_the_round_so_far(clock: Any) -> None:
     from twisted.internet.defer import Deferred
 
     from conftest import fired
-    from test_persistence import PLAYERS, Lobby, play
+    from table_support import PLAYERS, Lobby, play
     before = Lobby(clock)
     clients = {}
     for name in PLAYERS[:3]:

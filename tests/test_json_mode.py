@@ -311,7 +311,7 @@ def test_a_line_too_long_does_not_take_the_running_commands_id(lobby: FakeLobby)
 def test_room_of_the_table_you_are_at_answers_after_the_held_back_events(clock: Any) -> None:
     # the table's events wait for their journal commit; /room N (the table's /spielinfo again)
     # is answered by its table-info, not by an ok sent before it
-    from test_persistence import Lobby, seat_players
+    from table_support import Lobby, seat_players
     lobby = Lobby(clock)
     clients = seat_players(lobby, options={"seed": "7"})
     ann = clients["Ann"]

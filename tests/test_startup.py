@@ -116,7 +116,7 @@ def test_a_database_that_fails_quick_check_stops_the_start(tmp_path: Path) -> No
 # ---- while running: a journal write fails ------------------------------------------------------
 def test_a_failed_journal_write_is_an_error_and_the_players_are_told(clock: Any,
                                                                       logged: Any) -> None:
-    from test_persistence import Lobby, play, seat_players
+    from table_support import Lobby, play, seat_players
     lobby = Lobby(clock)
     clients = seat_players(lobby)
     lobby.turn()
@@ -141,7 +141,7 @@ def test_a_failed_journal_write_is_an_error_and_the_players_are_told(clock: Any,
 
 def test_a_run_of_failed_journal_writes_logs_one_traceback_then_a_summary_a_minute(
         clock: Any, logged: Any) -> None:
-    from test_persistence import Lobby, play, seat_players
+    from table_support import Lobby, play, seat_players
     lobby = Lobby(clock)
     clients = seat_players(lobby)
     lobby.turn()
