@@ -19,7 +19,7 @@ the table built here.
 
 May import: lobby (the world the commands act on), protocol.render, protocol.commands; Twisted.
 Never protocol.telnet, protocol.web or protocol.process (the exception still in the code is
-listed in tests/test_layers.py).
+listed in tests/project/test_layers.py).
 """
 from __future__ import annotations
 

@@ -6,7 +6,7 @@
 
 May import: lobby (the world it calls into), protocol.telnet, protocol.render, protocol.commands,
 protocol.option_fields, protocol.connection; Twisted. Never protocol.process (the exceptions still
-in the code are listed in tests/test_layers.py) nor protocol.web.
+in the code are listed in tests/project/test_layers.py) nor protocol.web.
 
 (Issue 25 item 1 composes this package from parts; its docstring says more when it lands.)
 """

@@ -9,6 +9,6 @@
   Twisted's private names).
 
 May import: protocol.telnet; Twisted; the standard library. Nothing of lobby (the declared
-exceptions are in tests/test_layers.py: options.py reads ``lobby.__version__`` for MSSP and GMCP's
+exceptions are in tests/project/test_layers.py: options.py reads ``lobby.__version__`` for MSSP and GMCP's
 version numbers with ``lobby.text.numbers``), nothing of the other protocol layers.
 """

@@ -34,7 +34,7 @@ longer than the session's line limit within it is refused with ``line-too-long``
 May import: lobby, protocol.telnet (the transport it hands each WebSocket message to, the gathered
 write path), protocol.render, protocol.connection, protocol.web; Twisted and autobahn. Never
 protocol.commands or protocol.process (the exception still in the code is listed in
-tests/test_layers.py).
+tests/project/test_layers.py).
 """
 from __future__ import annotations
 
