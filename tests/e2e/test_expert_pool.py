@@ -410,7 +410,7 @@ async def test_a_search_that_raises_is_the_heuristic_s_and_the_worker_goes_on(
 
 
 def test_the_bot_queue_option() -> None:
-    from protocol.process.server import parse_args
+    from protocol.process.options import parse_args
     assert parse_args([]).bot_queue is None               # the pool's default: one per worker
     assert parse_args(["--bot-queue", "0"]).bot_queue == 0
     assert parse_args(["--bot-queue", "7", "--bot-workers", "2"]).bot_queue == 7

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from protocol.process.config import configure, env_name
-from protocol.process.server import build_parser, parse_args
+from protocol.process.options import build_parser, parse_args
 from server_process import ROOT, ServerProcess, json_port
 
 

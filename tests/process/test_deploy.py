@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from protocol.process.server import parse_args
+from protocol.process.options import parse_args
 from server_process import ROOT, ServerProcess, command
 
 DEPLOY = ROOT / "deploy"

@@ -17,7 +17,7 @@ from twisted.python.failure import Failure
 from twisted.python.logfile import DailyLogFile, LogFile
 
 from protocol.process.logs import LEVELS, make_observer, open_log_file
-from protocol.process.server import parse_args
+from protocol.process.options import parse_args
 from server_process import ServerProcess, command, greeting, json_port
 
 

@@ -219,7 +219,7 @@ def test_each_server_has_its_own_registry() -> None:
 
 
 def test_the_metrics_option() -> None:
-    from protocol.process.server import parse_args
+    from protocol.process.options import parse_args
     assert parse_args([]).metrics is None
     assert parse_args(["--metrics", "tcp:4001:interface=127.0.0.1"]).metrics == \
         "tcp:4001:interface=127.0.0.1"
@@ -252,7 +252,7 @@ def test_a_half_request_is_closed_after_the_metrics_timeout(web: MetricsServer) 
     from twisted.internet.testing import StringTransport
 
     from protocol.process.metrics import MetricsSite
-    from protocol.process.server import parse_args
+    from protocol.process.options import parse_args
     assert parse_args([]).metrics_timeout == 30.0
     assert parse_args(["--metrics-timeout", "5"]).metrics_timeout == 5.0
     clock = Clock()

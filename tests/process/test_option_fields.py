@@ -13,7 +13,7 @@ import pytest
 
 from protocol.connection.guard import PUBLIC_LIMITS, Limits
 from protocol.option_fields import add_options, option, option_specs, public_values, values_from
-from protocol.process.server import build_parser, limits_from, parse_args
+from protocol.process.options import build_parser, limits_from, parse_args
 
 OPERATIONS = Path(__file__).resolve().parents[2] / "docs" / "operations.md"
 
@@ -50,7 +50,7 @@ def test_a_parser_reads_them_back() -> None:
 def test_a_field_of_another_type_is_refused() -> None:
     @dataclass
     class Bad:
-        name: str = option("x", help="a name")
+        name: bytes = option(b"x", help="a name")
 
     with pytest.raises(TypeError):
         list(option_specs(Bad))
@@ -108,3 +108,56 @@ def test_the_operations_guide_lists_every_limit_with_its_default() -> None:
             assert rows[spec.flag] == _shown(spec.default), spec.flag
     summary = next(line for line in text.splitlines() if line.startswith("| `--max-connections`"))
     assert set(re.findall(r"`(--[a-z-]+)`", summary)) == {s.flag for s in specs}
+
+
+@dataclass(frozen=True)
+class Kinds:
+    name: str | None = option(None, metavar="NAME", help="a text")
+    lang: str = option("en", choices=("en", "de"), help="a choice")
+    port: tuple[str, ...] | None = option(None, many=True, metavar="ENDPOINT", help="several")
+    pages: int | None = option(None, parse=lambda text: int(text) * 2, metavar="PAGES", help="own parser")
+    inline: bool = option(True, negatable=True, help="on, or --no-inline")
+    survivors: bool = option(True, flag="--no-survivors", help="on unless --no-survivors")
+
+
+def test_every_kind_of_option_is_declared_the_same_way() -> None:
+    """Texts, choices, repeated options, own parsers and switches that are on by default are
+    fields too: the whole command line of the server is declared so (protocol/process/options.py)."""
+    parser = argparse.ArgumentParser()
+    add_options(parser, Kinds)
+    assert Kinds(**values_from(Kinds, parser.parse_args([]))) == Kinds()
+    opts = parser.parse_args(["--name", "x", "--lang", "de", "--port", "a", "--port", "b",
+                              "--pages", "3", "--no-inline", "--no-survivors"])
+    assert values_from(Kinds, opts) == {"name": "x", "lang": "de", "port": ["a", "b"], "pages": 6,
+                                        "inline": False, "survivors": False}
+    with pytest.raises(SystemExit):
+        parser.parse_args(["--lang", "fr"])
+
+    @dataclass
+    class OnWithoutWayOff:
+        loud: bool = option(True, help="cannot be turned off")
+    with pytest.raises(TypeError):
+        list(option_specs(OnWithoutWayOff))
+
+
+def test_the_server_s_options_are_its_declared_fields() -> None:
+    """Every option of ``tichu-lobby`` but --help, --version, --config and --print-config is a
+    declared field: of the groups of protocol/process/options.py, Limits, the log options and the
+    telnet options; nothing is added to the parser by hand beside them."""
+    from protocol.process import options
+    groups = [options.ListenOptions, options.MetricsOptions, options.HealthOptions,
+              options.WebListenerOptions, options.JournalOptions, options.BotOptions,
+              options.AdminOptions, Limits]
+    declared = {spec.name for cls in groups for spec in option_specs(cls)}
+    dests = {a.dest for a in build_parser()._actions} - {"help", "version", "config", "print_config"}
+    from protocol.process.logs import add_log_options
+    from protocol.telnet.options import add_arguments
+    elsewhere = set()
+    for add in (add_log_options, add_arguments):
+        p = argparse.ArgumentParser()
+        add(p)
+        elsewhere |= {a.dest for a in p._actions} - {"help"}
+    assert dests == declared | elsewhere
+    assert not declared & elsewhere
+    parsed = parse_args(["--no-journal-inline", "--web", "tcp:1", "--lang", "de"])
+    assert (parsed.journal_inline, parsed.web, parsed.lang) == (False, ["tcp:1"], "de")

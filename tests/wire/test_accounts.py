@@ -366,7 +366,7 @@ def test_a_password_typed_ahead_in_its_own_packet_is_dropped_too(clock: task.Clo
 
 
 def test_the_typeahead_window_is_an_option() -> None:
-    from protocol.process.server import limits_from, parse_args
+    from protocol.process.options import limits_from, parse_args
     assert limits_from(parse_args([])).typeahead_window == 1.0
     assert limits_from(parse_args(["--typeahead-window", "2.5"])).typeahead_window == 2.5
     assert Limits().typeahead_window == 1.0    # a bound even without the public limits
@@ -543,7 +543,7 @@ def test_only_moderators_see_the_ban_list(clock: task.Clock) -> None:
 
 
 def test_the_account_delay_options(clock: task.Clock) -> None:
-    from protocol.process.server import limits_from, parse_args
+    from protocol.process.options import limits_from, parse_args
     limits = limits_from(parse_args(["--account-delay-first", "2", "--account-failures-forgotten",
                                      "600"]))
     assert limits.account_delay_first == 2.0 and limits.account_failures_forgotten == 600.0

@@ -326,7 +326,7 @@ def test_table_waiting_for_names_the_players_the_game_waits_on() -> None:
 
 def test_command_line_options_give_the_documented_defaults() -> None:
     from protocol.connection.guard import PUBLIC_LIMITS
-    from protocol.process.server import limits_from, parse_args
+    from protocol.process.options import limits_from, parse_args
     opts = parse_args([])
     limits = limits_from(opts, (65536, 65536))
     assert limits == Limits.public(max_connections=65436)
@@ -341,7 +341,7 @@ def test_command_line_options_give_the_documented_defaults() -> None:
 
 
 def test_the_limits_of_the_first_bytes_and_the_side_channel_are_options() -> None:
-    from protocol.process.server import limits_from, parse_args
+    from protocol.process.options import limits_from, parse_args
     limits = limits_from(parse_args([]))
     assert (limits.greeting_delay, limits.max_subnegotiation, limits.max_gmcp_supports) == \
         (0.2, 8192, 64)

@@ -146,7 +146,7 @@ def test_mssp_values_never_carry_the_protocols_bytes() -> None:
 
 
 def test_mssp_options_on_the_command_line() -> None:
-    from protocol.process.server import parse_args
+    from protocol.process.options import parse_args
     from protocol.telnet.options import options_from
     opts = parse_args(["--mssp-name", "Tichu at home", "--mssp", "website=https://x.example",
                        "--no-mccp", "--max-mccp", "5"])

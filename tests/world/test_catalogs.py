@@ -140,7 +140,7 @@ def test_a_registered_name_keeps_its_language(lobby: FakeLobby) -> None:
 
 
 def test_the_server_default_is_lang(clock: object) -> None:
-    from protocol.process.server import DEFAULT_LANG, parse_args
+    from protocol.process.options import DEFAULT_LANG, parse_args
     assert DEFAULT_LANG == "en" and parse_args([]).lang == "en"
     assert parse_args(["--lang", "de"]).lang == "de"
     with pytest.raises(SystemExit):

@@ -510,7 +510,7 @@ def test_a_reactor_connection_that_cannot_be_opened_leaves_the_thread_path(tmp_p
 
 
 def test_the_server_option_turns_the_inline_path_off_and_is_on_by_default() -> None:
-    from protocol.process.server import parse_args
+    from protocol.process.options import parse_args
     assert parse_args([]).journal_inline is True
     assert parse_args(["--no-journal-inline"]).journal_inline is False
     assert parse_args(["--journal-inline"]).journal_inline is True
@@ -519,7 +519,7 @@ def test_the_server_option_turns_the_inline_path_off_and_is_on_by_default() -> N
 
 def test_the_journal_s_server_options_reach_the_journal() -> None:
     from lobby.storage.journal import CHECKPOINT_PAGES
-    from protocol.process.server import configure_journal, parse_args
+    from protocol.process.options import configure_journal, parse_args
     journal = Journal(None, task.Clock())
     configure_journal(journal, parse_args([]))
     assert (journal.fsync, journal.checkpoint_pages, journal.interval) == \

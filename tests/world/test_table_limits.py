@@ -36,7 +36,7 @@ async def limited(tmp_path: Path) -> AsyncIterator[LimitedServer]:
 
 def test_the_command_line_defaults() -> None:
     """One seat and one more hosted table per user (as on BSW), four tables per address."""
-    from protocol.process.server import limits_from, parse_args
+    from protocol.process.options import limits_from, parse_args
     limits = limits_from(parse_args([]), (4096, 4096))
     assert (limits.max_tables_per_user, limits.max_seats_per_user, limits.max_tables_per_ip,
             limits.abandon_after, limits.max_grace) == (2, 1, 4, 3600, 600)
@@ -292,7 +292,7 @@ def test_opening_tables_in_a_loop_is_rate_limited(clock: Any, logged: Any) -> No
 
 
 def test_the_table_opening_rate_is_an_option() -> None:
-    from protocol.process.server import limits_from, parse_args
+    from protocol.process.options import limits_from, parse_args
     assert limits_from(parse_args([])).table_limits().opens_per_minute == 10
     assert limits_from(parse_args(["--tables-per-minute", "2"])).tables_per_minute == 2
     assert Limits().tables_per_minute == 0
