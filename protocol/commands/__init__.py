@@ -2,7 +2,7 @@
 here, in one place (``build_commands``), from the groups the modules declare.
 
 - `base.py`: what the groups are made of (``Command``, ``CommandGroup``, ``CommandTable``,
-  ``CommandContext``) and ``parse_line``;
+  ``CommandContext``) and the parser of a line;
 - `people.py`: /who, /wwho, /whereis, /finger, /manager, /quit, /tell, /notify, /unnotify, /friends;
 - `account.py`: /register, /password; `settings.py`: /set, /iset;
 - `tables.py`: /newroom, /room, /listroom and every table command from its declaration in lobby
@@ -14,17 +14,24 @@ here, in one place (``build_commands``), from the groups the modules declare.
   --write-docs``).
 
 A module declares its commands (``GROUP = CommandGroup()``, ``@GROUP.command(...)`` at each
-handler); importing it registers nothing. /help, /help COMMAND and the reference are made from
-the table built here.
+handler); importing it registers nothing. /help, /help COMMAND, the reference and ``parse_line``
+work on the table built here.
 
 May import: lobby (the world the commands act on), protocol.render, protocol.commands; Twisted.
-Never protocol.telnet, protocol.web or protocol.process (the exception still in the code is
-listed in tests/project/test_layers.py).
+Never protocol.telnet, protocol.connection, protocol.web or protocol.process
+(tests/project/test_layers.py).
 """
 from __future__ import annotations
 
 from protocol.commands import account, help, moderation, people, records, settings, tables
-from protocol.commands.base import Command, CommandContext, CommandGroup, CommandTable, Parsed, parse_line
+from protocol.commands.base import (
+    Command,
+    CommandContext,
+    CommandGroup,
+    CommandTable,
+    Parsed,
+    parse_command_line,
+)
 
 __all__ = ["COMMANDS", "Command", "CommandContext", "CommandGroup", "CommandTable", "Parsed",
            "build_commands", "parse_line"]
@@ -40,3 +47,9 @@ def build_commands() -> CommandTable:
 
 
 COMMANDS = build_commands()
+
+
+def parse_line(line: str, table: CommandTable = COMMANDS) -> Parsed | None:
+    """A line typed by a logged-in user, against THE command table unless another is given;
+    None for a blank line. Raises LobbyError (base.py ``parse_command_line``)."""
+    return parse_command_line(line, table)

@@ -1,4 +1,5 @@
-"""The command table's parts: ``Command``, ``CommandGroup``, ``CommandTable``, ``parse_line``.
+"""The command table's parts: ``Command``, ``CommandGroup``, ``CommandTable``, and the parser of
+a line (``parse_command_line``).
 
 THE command table (``protocol.commands.COMMANDS``) is built in one place, protocol/commands/
 __init__.py, from the groups its modules declare; this module is what they declare them with.
@@ -38,7 +39,7 @@ from lobby.text.messages import LobbyError, text, words_for
 from lobby.world.world import User, World
 
 __all__ = ["Arg", "Command", "CommandContext", "CommandGroup", "CommandTable", "Handler", "Parsed",
-           "parse_line", "parse_spec", "on_off", "table_sent", "user_of"]
+           "parse_command_line", "parse_spec", "on_off", "table_sent", "user_of"]
 
 class CommandContext(Protocol):
     """What a handler may use: the session of the user who typed the command."""
@@ -215,12 +216,9 @@ class Parsed:
     text: str = ""
 
 
-def parse_line(line: str, table: CommandTable | None = None) -> Parsed | None:
-    """Interpret a line typed by a logged-in user; None for a blank line. Raises LobbyError.
-    ``table``: THE command table unless another is given."""
-    if table is None:
-        from protocol.commands import COMMANDS
-        table = COMMANDS
+def parse_command_line(line: str, table: CommandTable) -> Parsed | None:
+    """Interpret a line typed by a logged-in user against ``table``; None for a blank line.
+    Raises LobbyError. (``protocol.commands.parse_line`` is this against THE table.)"""
     stripped = line.strip()
     if not stripped:
         return None
