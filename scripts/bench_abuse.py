@@ -32,10 +32,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import os
 import random
-import socket
-import subprocess
 import sys
 import tempfile
 import time
@@ -43,8 +40,14 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
+SCRIPTS = ROOT / "scripts"
+for path in (ROOT, SCRIPTS):
+    if str(path) not in sys.path:
+        sys.path.insert(0, str(path))
+# the benchmarks' one server process (started on a port the kernel chooses, read from its log)
+# and the one reader of a process's CPU time
+from bench_server import Server  # noqa: E402
+from loadgen import cpu_seconds  # noqa: E402
 
 IAC, NOP, WILL, WONT = 255, 241, 251, 252
 ATTACKS = ("telnet-nop", "telnet-nop-8", "toggles", "replay", "passwords", "speech", "refused")
@@ -88,15 +91,9 @@ def stored_game(db: str, rounds: int = 13, seed: int = 23) -> int:
     return int(out[0].game_id)
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-def cpu_seconds(pid: int) -> float:
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+def log_lines(server: Server) -> int:
+    """How many lines the server has logged so far."""
+    return len(server.log.read_text(errors="replace").splitlines())
 
 
 # ---- clients ------------------------------------------------------------------------------------
@@ -323,7 +320,7 @@ async def refused(port: int, info: dict[str, Any], server: "Server") -> None:
     c = await Client.connect(port, "127.0.0.6")
     await c.login()
     await asyncio.sleep(0.5)
-    before = server.log_lines()
+    before = log_lines(server)
     for i in range(300):
         c.send(f"/kick Somebody{i} now")
         if i % 15 == 14:
@@ -331,56 +328,25 @@ async def refused(port: int, info: dict[str, Any], server: "Server") -> None:
     c.send("/who")
     await c.expect(b"In the Lobby", 20.0)
     await asyncio.sleep(0.5)
-    info["log_lines_for_300_refusals"] = server.log_lines() - before
+    info["log_lines_for_300_refusals"] = log_lines(server) - before
     c.close()
 
 
 # ---- one run ------------------------------------------------------------------------------------
-class Server:
-    def __init__(self, db: str, port: int, log: Path, extra: list[str]) -> None:
-        self.log = log
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "protocol", "--db", db, "--port",
-             f"tcp:{port}:interface=127.0.0.1", *extra],
-            cwd=ROOT, stdout=log.open("w"), stderr=subprocess.STDOUT)
-
-    def log_lines(self) -> int:
-        return len(self.log.read_text(errors="replace").splitlines())
-
-    def stop(self) -> None:
-        self.proc.terminate()
-        try:
-            self.proc.wait(10)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-
-
-async def wait_listening(port: int) -> None:
-    for _ in range(200):
-        try:
-            c = await Client.connect(port, "127.0.0.9")
-            await c.expect(b"login: ")
-            c.close()
-            return
-        except OSError:
-            await asyncio.sleep(0.05)
-    raise RuntimeError("the server did not start")
-
-
 async def measure(name: str | None, port: int, seconds: float, game: int,
                   server: Server) -> dict[str, Any]:
     stop = asyncio.Event()
     rtts: list[float] = []
     delays: list[float] = []
     info: dict[str, Any] = {}
-    cpu0, t0 = cpu_seconds(server.proc.pid), time.monotonic()
+    cpu0, t0 = cpu_seconds(server.pid), time.monotonic()
     tasks = [asyncio.ensure_future(innocent(port, stop, rtts)),
              asyncio.ensure_future(logins(port, stop, delays))]
     attackers = [asyncio.ensure_future(a) for a in
                  (await attack(name, port, stop, game, info, server) if name else [])]
     await asyncio.sleep(seconds)
     stop.set()
-    cpu = (cpu_seconds(server.proc.pid) - cpu0) / (time.monotonic() - t0)
+    cpu = (cpu_seconds(server.pid) - cpu0) / (time.monotonic() - t0)
     for t in tasks + attackers:
         try:
             await asyncio.wait_for(t, 30)
@@ -395,10 +361,11 @@ async def run(opts: argparse.Namespace) -> list[dict[str, Any]]:
     tmp = Path(tempfile.mkdtemp(prefix="bench-abuse-"))
     db = str(tmp / "lobby.sqlite3")
     game = stored_game(db)
-    port = free_port()
-    server = Server(db, port, tmp / "server.log", opts.server_args)
+    server = Server([sys.executable, "-m", "protocol", "--db", db,
+                     "--port", "tcp:0:interface=127.0.0.1", *opts.server_args],
+                    tmp / "server.log", cpu=None, nofile=0, cwd=ROOT)
+    port = server.port
     try:
-        await wait_listening(port)
         results = [await measure(None, port, opts.seconds, game, server)]
         for name in opts.only:
             results.append(await measure(name, port, opts.seconds, game, server))

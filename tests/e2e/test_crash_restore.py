@@ -26,6 +26,7 @@ from conftest import strip_telnet, unwrap
 from lobby.tichu.actions import CallTichu, Exchange, GrandTichu, Play
 from lobby.tichu.cards import parse_cards
 from lobby.tichu.match import Match, MatchOptions
+from server_process import run_server
 from table_support import command_for
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -258,12 +259,6 @@ def test_a_graceful_stop_keeps_the_running_table_for_the_next_start(tmp_path: Pa
         server.terminate()
     finally:
         server.close()
-
-
-def run_server(*args: str) -> subprocess.CompletedProcess[str]:
-    env = dict(os.environ, PYTHONPATH=str(ROOT))
-    return subprocess.run([sys.executable, "-m", "protocol", *args], capture_output=True,
-                          text=True, timeout=60, env=env, cwd=ROOT)
 
 
 @pytest.mark.parametrize("case", ["missing directory", "a directory", "read-only file"])

@@ -11,6 +11,7 @@ import pytest
 import pytest_twisted
 
 from conftest import RunningServer, within
+from server_process import run_server
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -99,12 +100,6 @@ async def test_shutdown_tells_the_users(server: RunningServer) -> None:
     assert "The server is shutting down. Goodbye." in c.buffer + await c.expect("Goodbye.")
     await within(c.lost)
     await server.start()  # so the fixture can stop it again
-
-
-def run_server(*args: str, timeout: float = 60) -> subprocess.CompletedProcess:
-    env = dict(os.environ, PYTHONPATH=str(ROOT))
-    return subprocess.run([sys.executable, "-m", "protocol", *args], capture_output=True, text=True,
-                          timeout=timeout, env=env, cwd=ROOT)
 
 
 def test_help_lists_the_options() -> None:

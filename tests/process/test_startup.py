@@ -6,12 +6,10 @@ runs is logged as an error and the players of the table are told that their game
 saved."""
 from __future__ import annotations
 
-import os
 import random
 import shutil
 import sqlite3
 import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -20,15 +18,14 @@ from twisted.logger import LogLevel, formatEvent
 
 from conftest import fired, unwrap
 from lobby.storage.store import Store, StoreError, inline_runner
+from server_process import run_server
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def run_server(db: Path, *wrapper: str) -> subprocess.CompletedProcess[str]:
-    env = dict(os.environ, PYTHONPATH=str(ROOT))
-    return subprocess.run([*wrapper, sys.executable, "-m", "protocol", "--db", str(db), "--port",
-                           "tcp:0:interface=127.0.0.1"], capture_output=True, text=True,
-                          timeout=60, env=env, cwd=ROOT)
+def start_on(db: Path, *wrapper: str) -> subprocess.CompletedProcess[str]:
+    """The server started on ``db`` (and a free port), run to its end: a refused start."""
+    return run_server("--db", str(db), "--port", "tcp:0:interface=127.0.0.1", wrapper=wrapper)
 
 
 def make_db(path: Path, rows: int = 0) -> None:
@@ -64,7 +61,7 @@ def test_an_unwritable_database_stops_the_start(tmp_path: Path, what: str) -> No
         pytest.skip("chattr +i is not available here (no e2fsprogs, or a file system without "
                     "the immutable flag)")
     try:
-        line = refused_before_listening(run_server(db), db)
+        line = refused_before_listening(start_on(db), db)
     finally:
         _chattr("-i", target)
     assert "cannot be written" in line or "cannot be opened" in line, line
@@ -95,7 +92,7 @@ def test_a_full_disk_at_the_write_probe_stops_the_start(tmp_path: Path) -> None:
     db = mnt / "lobby.sqlite3"
     script = (f'mount -t tmpfs -o size=512k tmpfs "{mnt}" && cp "{made}" "{db}" && '
               f'(dd if=/dev/zero of="{mnt}/filler" bs=4k 2>/dev/null; true) && exec "$@"')
-    line = refused_before_listening(run_server(db, "unshare", "-rm", "sh", "-c", script,
+    line = refused_before_listening(start_on(db, "unshare", "-rm", "sh", "-c", script,
                                                "full-disk"), db)
     assert "cannot be written" in line and "full disk" in line, line
 
@@ -109,7 +106,7 @@ def test_a_database_that_fails_quick_check_stops_the_start(tmp_path: Path) -> No
     with open(db, "r+b") as f:            # scribble over a page of the accounts' b-tree
         f.seek(size * (pages // 2) + 100)
         f.write(random.Random(7).randbytes(2000))
-    line = refused_before_listening(run_server(db), db)
+    line = refused_before_listening(start_on(db), db)
     assert "fails PRAGMA quick_check" in line, line
 
 
