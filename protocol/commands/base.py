@@ -55,6 +55,13 @@ class CommandContext(Protocol):
     #: the language of everything this connection is told (/set lang, the account's, --lang)
     lang: str
 
+    #: the version of machine mode's objects (/iset protocol, %json N)
+    protocol: int
+
+    @property
+    def json_mode(self) -> bool:
+        """Machine mode (/iset json, %json)."""
+
     def send(self, event: Event) -> None: ...
 
     def quit(self, event: Event) -> None: ...
