@@ -99,10 +99,14 @@ class OptionSpec:
                         "default": bool(self.default)}
             if self.default:
                 return {**common, "action": "store_false"}
-            return {**common, "action": "store_true", "default": False}
-        if self.many:
-            return {**common, "action": "append", "metavar": self.metavar, "default": self.default}
+            # (None: "not given", for a reader that tells it from an explicit off)
+            return {**common, "action": "store_true", "default": self.default}
         kwargs: dict[str, Any] = {**common, "default": self.default, "metavar": self.metavar}
+        if self.many:
+            kwargs["action"] = "append"
+            if self.parse is not None:
+                kwargs["type"] = self.parse
+            return kwargs
         if self.type is not str or self.parse is not None:
             kwargs["type"] = self.parse or self.type
         if self.choices is not None:
@@ -132,9 +136,9 @@ def option_specs(cls: type) -> Iterator[OptionSpec]:
         if declared is None:
             continue
         kind, many = _kind(hints[f.name])
-        if kind not in (int, float, bool, str) or many != declared.many:
-            raise TypeError(f"{cls.__name__}.{f.name}: an option is an int, float, bool or str "
-                            "(a tuple of str with many=True)")
+        if (kind not in (int, float, bool, str) and declared.parse is None) or many != declared.many:
+            raise TypeError(f"{cls.__name__}.{f.name}: an option is an int, float, bool or str, or "
+                            "read by its parse=; a tuple of them with many=True")
         if kind is bool and declared.public and not (declared.flag or declared.negatable):
             raise TypeError(f"{cls.__name__}.{f.name}: a switch on by default needs its --no- "
                             "flag or negatable=True")

@@ -1,14 +1,13 @@
 """The options of ``tichu-lobby``: each declared once, on a dataclass field (name, default, help:
 protocol/option_fields.py), and the command line built from the declarations.
 
-The groups, in the order ``--help`` and ``--print-config`` list them: ``ListenOptions`` (where and
-how the server listens), the log options (protocol/process/logs.py), ``Limits`` (the defences,
-protocol/connection/guard.py), the telnet options (protocol/telnet/options.py),
-``MetricsOptions``, ``HealthOptions`` (the garbage collector and the reactor probe),
-``WebListenerOptions`` (the web client), ``JournalOptions``, ``BotOptions`` and ``AdminOptions``.
-A configuration file and the environment (protocol/process/config.py) read the same parser, so a
-new field here is an option everywhere at once: ``--flag``, ``flag = ...`` in the file and
-``TICHU_LOBBY_FLAG``.
+The groups, in the order ``--help`` and ``--print-config`` list them: ``ListenOptions`` (where
+and how the server listens), ``LogOptions`` (protocol/process/logs.py), ``Limits`` (the defences,
+protocol/connection/guard.py), ``MudClientOptions`` (MSSP, MCCP2), ``MetricsOptions``,
+``HealthOptions`` (the garbage collector and the reactor probe), ``WebListenerOptions`` (the web
+client), ``JournalOptions``, ``BotOptions`` and ``AdminOptions``. A configuration file and the
+environment (protocol/process/config.py) read the same parser, so a new field here is an option
+everywhere at once: ``--flag``, ``flag = ...`` in the file and ``TICHU_LOBBY_FLAG``.
 
 ``parse_args`` is what ``tichu-lobby`` and ``twist tichu-lobby`` run; the composition root
 (protocol/process/server.py) reads the parsed values.
@@ -27,10 +26,11 @@ from lobby.text.messages import LANGUAGES
 from protocol.option_fields import add_options, option, values_from
 from protocol.process.logs import whole_number
 from protocol.process.reactor_health import DEFAULT_GEN0
+from protocol.telnet.options import DEFAULT_MAX_MCCP, TelnetOptions, mssp_pair
 from protocol.web import HTTP_TIMEOUT, MAX_MESSAGE
 
 __all__ = ["AdminOptions", "BotOptions", "DEFAULT_DB", "DEFAULT_LANG", "DEFAULT_PORT",
-           "HealthOptions", "JournalOptions", "ListenOptions", "MetricsOptions",
+           "HealthOptions", "JournalOptions", "ListenOptions", "MetricsOptions", "MudClientOptions",
            "WebListenerOptions", "build_parser", "configure_journal", "limits_from",
            "parse_args", "parser_help", "web_options_from"]
 
@@ -68,6 +68,27 @@ class ListenOptions:
         DEFAULT_LANG, choices=LANGUAGES,
         help=f"the language of a connection until it chooses one with /set lang (a registered "
              f"name keeps its own): {', '.join(LANGUAGES)} (default {DEFAULT_LANG})")
+
+
+@dataclass(frozen=True)
+class MudClientOptions:
+    """The MUD client conventions (docs/operations.md, "MUD clients"; protocol/telnet/options.py)."""
+
+    mssp_name: str = option(
+        TelnetOptions().name, metavar="NAME",
+        help=f"the server's name for MUD listings (MSSP NAME; default {TelnetOptions().name!r})")
+    mssp: tuple[tuple[str, str], ...] = option(
+        (), public=[], many=True, parse=mssp_pair, metavar="VAR=VALUE",
+        help="an MSSP variable, e.g. CONTACT=ops@example.org, WEBSITE=https://..., "
+             "HOSTNAME=..., LANGUAGE=German; several values separated by TABs; replaces a default "
+             "value; give several --mssp")
+    no_mccp: bool = option(
+        False, help="do not offer MCCP2 compression (each compressing connection costs about 40 "
+                    "KiB of zlib state)")
+    max_mccp: int = option(
+        DEFAULT_MAX_MCCP,
+        help="connections compressing with MCCP2 at once; further clients are not offered it "
+             "(default {default}; 0: no limit)")
 
 
 @dataclass(frozen=True)
@@ -201,11 +222,10 @@ class AdminOptions:
 
 
 def build_parser(prog: str = "tichu-lobby") -> argparse.ArgumentParser:
-    """The command line, from the declarations above (and the log, limit and telnet options
+    """The command line, from the declarations above (and the log options and the limits
     declared in their modules), in the order of ``--help``."""
     from protocol.connection.guard import Limits
     from protocol.process.logs import add_log_options
-    from protocol.telnet.options import add_arguments as add_telnet_options
     parser = argparse.ArgumentParser(
         prog=prog,
         description="The Tichu lobby server (BrettspielWelt style) on a classic line protocol.",
@@ -223,7 +243,8 @@ def build_parser(prog: str = "tichu-lobby") -> argparse.ArgumentParser:
     add_log_options(parser)
     add_options(parser.add_argument_group(
         "limits (0 turns a limit off; docs/operations.md, Limits)"), Limits)
-    add_telnet_options(parser)                       # MSSP, MCCP2 (protocol/telnet/options.py)
+    add_options(parser.add_argument_group("MUD clients (docs/operations.md, MUD clients)"),
+                MudClientOptions)
     add_options(parser, MetricsOptions)
     add_options(parser, HealthOptions)
     add_options(parser.add_argument_group("web client (docs/web.md)"), WebListenerOptions)

@@ -142,22 +142,18 @@ def test_every_kind_of_option_is_declared_the_same_way() -> None:
 
 def test_the_server_s_options_are_its_declared_fields() -> None:
     """Every option of ``tichu-lobby`` but --help, --version, --config and --print-config is a
-    declared field: of the groups of protocol/process/options.py, Limits, the log options and the
-    telnet options; nothing is added to the parser by hand beside them."""
+    declared field (protocol/process/options.py, the log options, Limits): nothing is added to
+    the parser by hand beside them."""
     from protocol.process import options
-    groups = [options.ListenOptions, options.MetricsOptions, options.HealthOptions,
-              options.WebListenerOptions, options.JournalOptions, options.BotOptions,
-              options.AdminOptions, Limits]
-    declared = {spec.name for cls in groups for spec in option_specs(cls)}
-    dests = {a.dest for a in build_parser()._actions} - {"help", "version", "config", "print_config"}
-    from protocol.process.logs import add_log_options
-    from protocol.telnet.options import add_arguments
-    elsewhere = set()
-    for add in (add_log_options, add_arguments):
-        p = argparse.ArgumentParser()
-        add(p)
-        elsewhere |= {a.dest for a in p._actions} - {"help"}
-    assert dests == declared | elsewhere
-    assert not declared & elsewhere
-    parsed = parse_args(["--no-journal-inline", "--web", "tcp:1", "--lang", "de"])
+    from protocol.process.logs import LogOptions
+    groups = [options.ListenOptions, LogOptions, Limits, options.MudClientOptions,
+              options.MetricsOptions, options.HealthOptions, options.WebListenerOptions,
+              options.JournalOptions, options.BotOptions, options.AdminOptions]
+    declared = [spec.name for cls in groups for spec in option_specs(cls)]
+    dests = [a.dest for a in build_parser()._actions
+             if a.dest not in ("help", "version", "config", "print_config")]
+    assert dests == declared                    # all of them, in the order of --help
+    parsed = parse_args(["--no-journal-inline", "--web", "tcp:1", "--lang", "de",
+                         "--mssp", "contact=x", "--log-level", "debug"])
     assert (parsed.journal_inline, parsed.web, parsed.lang) == (False, ["tcp:1"], "de")
+    assert (parsed.mssp, parsed.log_level, parsed.log_file) == ([("CONTACT", "x")], "debug", None)
