@@ -26,13 +26,23 @@ Attacks (``--only`` names them): ``telnet-nop`` (one connection sends IAC NOP at
 (eight connections flood ``/replay`` of the 13-round game), ``passwords`` (20 wrong passwords
 for an account from 4 addresses, then the owner's right one from their usual address),
 ``speech`` (seven connections of one address send 60 lines each in 3 s; a listener counts),
-``refused`` (300 refused moderation commands; the server's log lines counted).
+``refused`` (300 refused moderation commands; the server's log lines counted), ``bots`` (two
+registered users of one address each run a table of four ``expert:10`` bots, watching it; an
+ordinary user's table of three ``/addbot expert`` and one bot client, tichu_bot, in seat 4:
+the ordinary table's bot decisions in ``BOT_SECONDS``, as a ratio to the same table alone
+first, and the pool's outcomes from the metrics port; the hogs' decisions that lost their place
+to the ordinary table are ``evicted``, so the ordinary table's fallbacks are at most the other
+reasons together).
 """
 from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import random
+import re
+import socket
+import subprocess
 import sys
 import tempfile
 import time
@@ -40,17 +50,18 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
-SCRIPTS = ROOT / "scripts"
-for path in (ROOT, SCRIPTS):
-    if str(path) not in sys.path:
-        sys.path.insert(0, str(path))
-# the benchmarks' one server process (started on a port the kernel chooses, read from its log)
-# and the one reader of a process's CPU time
-from bench_server import Server  # noqa: E402
-from loadgen import cpu_seconds  # noqa: E402
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
 
 IAC, NOP, WILL, WONT = 255, 241, 251, 252
-ATTACKS = ("telnet-nop", "telnet-nop-8", "toggles", "replay", "passwords", "speech", "refused")
+ATTACKS = ("telnet-nop", "telnet-nop-8", "toggles", "replay", "passwords", "speech", "refused",
+           "bots")
+#: seconds the ``bots`` scenario counts an ordinary table's bot decisions (the issue's target:
+#: at least 30 in 30 s beside two tables of four expert:10 bots of one address)
+BOT_SECONDS = 30.0
+#: a bot's decision as a spectator reads it (lobby/text/messages.py game-*)
+BOT_DECISION = re.compile(rb"^Bot\d~expert (plays |passes\.|calls |does not call |has given |"
+                          rb"wishes |gives )", re.M)
 
 
 # ---- the server ---------------------------------------------------------------------------------
@@ -91,9 +102,15 @@ def stored_game(db: str, rounds: int = 13, seed: int = 23) -> int:
     return int(out[0].game_id)
 
 
-def log_lines(server: Server) -> int:
-    """How many lines the server has logged so far."""
-    return len(server.log.read_text(errors="replace").splitlines())
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def cpu_seconds(pid: int) -> float:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 # ---- clients ------------------------------------------------------------------------------------
@@ -139,6 +156,21 @@ class Client:
             if not data:
                 raise ConnectionError("closed")
             self.buffer += data
+
+    async def collect(self, seconds: float) -> bytes:
+        """Everything that arrives in ``seconds``."""
+        deadline = time.monotonic() + seconds
+        got = self.buffer
+        self.buffer = b""
+        while (left := deadline - time.monotonic()) > 0:
+            try:
+                data = await asyncio.wait_for(self.reader.read(65536), left)
+            except TimeoutError:
+                break
+            if not data:
+                break
+            got += data
+        return got
 
     def send(self, line: str) -> None:
         self.writer.write(line.encode() + b"\r\n")
@@ -257,6 +289,8 @@ async def attack(name: str, port: int, stop: asyncio.Event, game: int,
         return [speech(port, info)]
     if name == "refused":
         return [refused(port, info, server)]
+    if name == "bots":
+        return [bots(port, info, server)]
     raise ValueError(name)
 
 
@@ -320,7 +354,7 @@ async def refused(port: int, info: dict[str, Any], server: "Server") -> None:
     c = await Client.connect(port, "127.0.0.6")
     await c.login()
     await asyncio.sleep(0.5)
-    before = log_lines(server)
+    before = server.log_lines()
     for i in range(300):
         c.send(f"/kick Somebody{i} now")
         if i % 15 == 14:
@@ -328,25 +362,133 @@ async def refused(port: int, info: dict[str, Any], server: "Server") -> None:
     c.send("/who")
     await c.expect(b"In the Lobby", 20.0)
     await asyncio.sleep(0.5)
-    info["log_lines_for_300_refusals"] = log_lines(server) - before
+    info["log_lines_for_300_refusals"] = server.log_lines() - before
     c.close()
 
 
+async def hog_table(port: int, n: int) -> Client:
+    """A registered user of 127.0.0.7 at a table of four expert:10 bots, watching it."""
+    c = await Client.connect(port, "127.0.0.7")
+    name = f"Hog{n}x{random.randrange(10**5)}"
+    await c.login(name)
+    c.send("/register sesame12")
+    await c.expect(b"registered now")
+    c.send("/newroom")
+    await c.expect(b"You open table ")
+    for line in ("/option target 100000", *["/addbot expert:10"] * 4, "/start"):
+        c.send(line)
+    await c.expect(b"Bot4~expert", 10.0)
+    return c
+
+
+async def ordinary_decisions(port: int, seconds: float) -> int:
+    """An ordinary user (127.0.0.8) opens a table, adds three expert bots, a bot client sits in
+    seat 4 and starts it: the table's bot decisions in ``seconds``, as its host sees them."""
+    host = await Client.connect(port, "127.0.0.8")
+    await host.login(f"Plain{random.randrange(10**5)}")
+    host.send("/newroom")
+    got = await host.expect(b"You open table ")
+    got += await host.expect(b" ")
+    table = int(re.findall(rb"You open table (\d+)", got)[-1])
+    for seat in (1, 2, 3):
+        host.send(f"/addbot {seat} expert")
+    await host.expect(b"Bot3~expert", 10.0)
+    player = subprocess.Popen(
+        [sys.executable, "-m", "tichu_bot", "--port", str(port), "--name",
+         f"Fourth{random.randrange(10**5)}", "--table", str(table), "--seat", "4", "--start",
+         "--strategy", "heuristic", "--timeout", str(seconds + 60)],
+        cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        await host.expect(b"Seats: 1 Bot1~expert", 30.0)
+        await host.expect(b"4 Fourth", 30.0)
+        host.buffer = b""
+        return len(BOT_DECISION.findall(await host.collect(seconds)))
+    finally:
+        player.terminate()
+        player.wait(10)
+        host.close()                     # (its table closes as its room empties)
+
+
+def decisions(metrics_port: int) -> dict[str, float]:
+    """The pool's decisions so far by outcome (tichu_bot_decisions_total, summed over types)."""
+    import urllib.request
+    text = urllib.request.urlopen(f"http://127.0.0.1:{metrics_port}/metrics", timeout=10).read()
+    out: dict[str, float] = {}
+    for line in text.decode().splitlines():
+        if line.startswith("tichu_bot_decisions_total{"):
+            outcome = re.search(r'outcome="([^"]+)"', line)
+            if outcome:
+                out[outcome.group(1)] = out.get(outcome.group(1), 0.0) + float(line.split()[-1])
+    return out
+
+
+async def bots(port: int, info: dict[str, Any], server: "Server") -> None:
+    alone = await ordinary_decisions(port, BOT_SECONDS)
+    hogs = [await hog_table(port, n) for n in (1, 2)]
+    await asyncio.sleep(2.0)
+    before = decisions(server.metrics_port)
+    beside = await ordinary_decisions(port, BOT_SECONDS)
+    after = decisions(server.metrics_port)
+    info["ordinary_alone"] = alone
+    info["ordinary_beside_hogs"] = beside
+    info["ratio"] = round(beside / alone, 2) if alone else None
+    info["pool_outcomes"] = {k: int(after.get(k, 0) - before.get(k, 0)) for k in after
+                             if after.get(k, 0) - before.get(k, 0)}
+    for c in hogs:
+        c.close()
+
+
 # ---- one run ------------------------------------------------------------------------------------
+class Server:
+    def __init__(self, db: str, port: int, log: Path, extra: list[str]) -> None:
+        self.log = log
+        self.metrics_port = free_port()
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "protocol", "--db", db, "--port",
+             f"tcp:{port}:interface=127.0.0.1", "--metrics",
+             f"tcp:{self.metrics_port}:interface=127.0.0.1", *extra],
+            cwd=ROOT, stdout=log.open("w"), stderr=subprocess.STDOUT)
+
+    def log_lines(self) -> int:
+        return len(self.log.read_text(errors="replace").splitlines())
+
+    def stop(self) -> None:
+        self.proc.terminate()
+        try:
+            self.proc.wait(10)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+
+
+async def wait_listening(port: int) -> None:
+    for _ in range(200):
+        try:
+            c = await Client.connect(port, "127.0.0.9")
+            await c.expect(b"login: ")
+            c.close()
+            return
+        except OSError:
+            await asyncio.sleep(0.05)
+    raise RuntimeError("the server did not start")
+
+
 async def measure(name: str | None, port: int, seconds: float, game: int,
                   server: Server) -> dict[str, Any]:
     stop = asyncio.Event()
     rtts: list[float] = []
     delays: list[float] = []
     info: dict[str, Any] = {}
-    cpu0, t0 = cpu_seconds(server.pid), time.monotonic()
+    cpu0, t0 = cpu_seconds(server.proc.pid), time.monotonic()
     tasks = [asyncio.ensure_future(innocent(port, stop, rtts)),
              asyncio.ensure_future(logins(port, stop, delays))]
     attackers = [asyncio.ensure_future(a) for a in
                  (await attack(name, port, stop, game, info, server) if name else [])]
-    await asyncio.sleep(seconds)
+    if name == "bots":                   # a scenario of its own length (BOT_SECONDS, twice)
+        await asyncio.wait(attackers, timeout=4 * BOT_SECONDS + 60)
+    else:
+        await asyncio.sleep(seconds)
     stop.set()
-    cpu = (cpu_seconds(server.pid) - cpu0) / (time.monotonic() - t0)
+    cpu = (cpu_seconds(server.proc.pid) - cpu0) / (time.monotonic() - t0)
     for t in tasks + attackers:
         try:
             await asyncio.wait_for(t, 30)
@@ -361,11 +503,10 @@ async def run(opts: argparse.Namespace) -> list[dict[str, Any]]:
     tmp = Path(tempfile.mkdtemp(prefix="bench-abuse-"))
     db = str(tmp / "lobby.sqlite3")
     game = stored_game(db)
-    server = Server([sys.executable, "-m", "protocol", "--db", db,
-                     "--port", "tcp:0:interface=127.0.0.1", *opts.server_args],
-                    tmp / "server.log", cpu=None, nofile=0, cwd=ROOT)
-    port = server.port
+    port = free_port()
+    server = Server(db, port, tmp / "server.log", opts.server_args)
     try:
+        await wait_listening(port)
         results = [await measure(None, port, opts.seconds, game, server)]
         for name in opts.only:
             results.append(await measure(name, port, opts.seconds, game, server))

@@ -29,6 +29,8 @@ async def _register(ctx: CommandContext, args: dict[str, str]) -> None:
         raise LobbyError("already-registered")
     if is_reserved(me.name):
         raise LobbyError("reserved-name", name=me.name)
+    if ctx.world.moderation is not None:      # (a guest before the staff name was given)
+        ctx.world.moderation.check_new_name(me.name)
     held = ctx.world.guest_seats(me.name)
     if held:    # only the seat's key proves its guest: an account must not take the name over
         raise LobbyError("name-held-for-guest", name=me.name, table=held[0].table)

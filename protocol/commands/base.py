@@ -38,8 +38,8 @@ from lobby.tables.command_spec import Arg, CommandKeys, bind, parse_spec
 from lobby.text.messages import LobbyError, text, words_for
 from lobby.world.world import User, World
 
-__all__ = ["Arg", "Command", "CommandContext", "CommandGroup", "CommandTable", "Handler", "Parsed",
-           "parse_command_line", "parse_spec", "on_off", "table_sent", "user_of"]
+__all__ = ["Arg", "ByOnline", "Command", "CommandContext", "CommandGroup", "CommandTable", "Handler",
+           "Parsed", "parse_command_line", "parse_spec", "on_off", "table_sent", "user_of"]
 
 class CommandContext(Protocol):
     """What a handler may use: the session of the user who typed the command."""
@@ -99,8 +99,15 @@ class Command(CommandKeys):
     role: str | None = None
     #: what it costs in the connection's and the address group's budget of work, in ordinary
     #: commands (1: paid by the line's flood-control token alone; more: an archive query, a
-    #: replay -- protocol.connection.guard ``ConnectionGuard.command_cost``, docs/operations.md)
-    cost: int = 1
+    #: replay -- protocol.connection.guard ``ConnectionGuard.command_cost``, docs/operations.md);
+    #: a listing whose answer grows with the world declares its price by size instead
+    #: (``ByOnline``: /who and /wwho, so that their output has a price too)
+    cost: "int | ByOnline" = 1
+
+    def price(self, world: Any) -> int:
+        """What running it costs now (``cost``, or its price by the world's size)."""
+        cost = self.cost
+        return cost if isinstance(cost, int) else cost.price(world)
     #: what follows the help text, made in the reader's language from a declaration (/option:
     #: one line per table option, lobby/tables/options.py ``help_lines``)
     help_more: Callable[[str], str] | None = None
@@ -123,6 +130,20 @@ class Command(CommandKeys):
     def bind(self, rest: str) -> dict[str, str]:
         """Split the text after the command word into arguments (LobbyError 'bad-arguments')."""
         return bind(self.args, rest, self.usage)
+
+
+@dataclass(frozen=True)
+class ByOnline:
+    """The price of a listing of the users online: one ordinary command for every ``per`` of
+    them (their names and tables are its output), at least 1 and at most ``most`` (a budget's
+    burst can always pay it)."""
+
+    per: int
+    most: int = 10
+
+    def price(self, world: Any) -> int:
+        online = len(getattr(world, "users", ()))
+        return max(1, min(self.most, 1 + online // self.per))
 
 
 @dataclass
@@ -191,7 +212,8 @@ class CommandGroup:
     def command(self, name: str, args: str = "", *, aliases: tuple[str, ...] = (),
                 needs_login: bool = True, secret: bool = False,
                 help_params: Mapping[str, Any] | None = None,
-                role: str | None = None, cost: int = 1) -> Callable[[Handler], Handler]:
+                role: str | None = None,
+                cost: "int | ByOnline" = 1) -> Callable[[Handler], Handler]:
         """Decorator: the decorated function is the handler of a new command of this group (its
         summary and help are the catalog's ``cmd-NAME`` and ``cmd-NAME-help``; ``help_params``
         fill the fields the help's template names)."""

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Any, Sequence
 
 from lobby import __version__
-from lobby.bots.runtime.pool import HANG, SLACK
+from lobby.bots.runtime.pool import HANG, QUANTUM, SLACK
 from lobby.storage.journal import CHECKPOINT_PAGES
 from lobby.text.messages import LANGUAGES
 from protocol.option_fields import add_options, option, values_from
@@ -103,6 +103,12 @@ class MetricsOptions:
     metrics_timeout: float = option(
         30.0, help="an HTTP connection to the metrics port that sends nothing for SECONDS is "
                    "closed, a half request too (default {default})")
+    metrics_request_timeout: float = option(
+        10.0, help="a request to the metrics port that is not whole SECONDS after its first byte "
+                   "is closed, however slowly it trickles (default {default}; 0: off)")
+    metrics_max_connections: int = option(
+        64, help="connections to the metrics port at once; more are closed at once (default "
+                 "{default}; 0: no limit)")
 
 
 @dataclass(frozen=True)
@@ -204,6 +210,11 @@ class BotOptions:
         SLACK,
         help="seconds a worker may take beyond a decision's budget before the heuristic bot "
              "decides instead (default {default})")
+    bot_quantum: float = option(
+        QUANTUM,
+        help="the most seconds an expert bot thinks per decision while bots of other tables "
+             "want a worker too; a free worker takes the decision of the table and address group "
+             "that used the workers least (default {default}; 0: every bot its whole level)")
     bot_hang: float = option(
         HANG,
         help="seconds a worker may stay busy after that before it counts as hung and is "
@@ -280,10 +291,17 @@ def parse_args(argv: Sequence[str] | None = None, prog: str = "tichu-lobby") -> 
         parser.error("--bot-queue must be 0 or more")
     if not 0 < opts.bot_slack <= 600:
         parser.error("--bot-slack must be more than 0 and at most 600 seconds")
+    if not 0 <= opts.bot_quantum <= 60:
+        parser.error("--bot-quantum must be 0 to 60 seconds")
     if not 0 < opts.bot_hang <= 3600:
         parser.error("--bot-hang must be more than 0 and at most 3600 seconds")
     if opts.web_max_message < 64:
         parser.error("--web-max-message must be at least 64 bytes")
+    if opts.metrics_request_timeout < 0 or opts.metrics_max_connections < 0:
+        parser.error("--metrics-request-timeout and --metrics-max-connections must be 0 or more")
+    for flag in ("ipv6_group_prefix", "ipv6_ban_prefix"):
+        if not 1 <= getattr(opts, flag) <= 128:
+            parser.error(f"--{flag.replace('_', '-')} must be 1 to 128 (bits of an IPv6 address)")
     try:
         from protocol.web import parse_proxies
         parse_proxies(opts.trusted_proxy or ())

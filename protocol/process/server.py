@@ -181,6 +181,7 @@ class LobbyServer:
                  metrics: str | None = None, bot_workers: int = 0, bot_pool: Any = None,
                  lang: str = DEFAULT_LANG, bot_queue: int | None = None,
                  bot_slack: float | None = None, bot_hang: float | None = None,
+                 bot_quantum: float | None = None,
                  web: Sequence[str] = (), web_options: Any = None) -> None:
         from lobby.world.moderation import Moderation
         from protocol.connection.guard import Guard, Limits
@@ -192,10 +193,11 @@ class LobbyServer:
         #: the search bots' worker processes (lobby/bots/runtime/pool.py; none: they think in process)
         self.bot_pool: Any = bot_pool               # (tests give their own)
         if bot_pool is None and bot_workers > 0:
-            from lobby.bots.runtime.pool import HANG, SLACK, BotPool
+            from lobby.bots.runtime.pool import HANG, QUANTUM, SLACK, BotPool
             self.bot_pool = BotPool(reactor, bot_workers, queue_limit=bot_queue,
                                     slack=SLACK if bot_slack is None else bot_slack,
-                                    hang=HANG if bot_hang is None else bot_hang)
+                                    hang=HANG if bot_hang is None else bot_hang,
+                                    quantum=QUANTUM if bot_quantum is None else bot_quantum)
         self.world = World(clock if clock is not None else reactor,
                            table_limits=self.limits.table_limits(), bot_pool=self.bot_pool)
         from protocol.connection.session import Session
@@ -230,6 +232,9 @@ class LobbyServer:
         self.metrics_endpoint = metrics
         #: --metrics-timeout SECONDS: an idle or half-sent HTTP connection is closed after it
         self.metrics_timeout = 30.0
+        #: a request whole within this many seconds, and connections at once (the web port)
+        self.metrics_request_timeout = 10.0
+        self.metrics_max_connections = 64
         self.metrics_port: Any = None
         #: --web ENDPOINT: the web client's listeners (protocol/web; none: off)
         self.web_endpoints = list(web)
@@ -285,7 +290,9 @@ class LobbyServer:
 
         from protocol.process.metrics import MetricsSite
         endpoint = serverFromString(self.reactor, self.metrics_endpoint)
-        self.metrics_port = yield endpoint.listen(MetricsSite(self, self.metrics_timeout))
+        self.metrics_port = yield endpoint.listen(MetricsSite(
+            self, self.metrics_timeout, request_timeout=self.metrics_request_timeout,
+            max_connections=self.metrics_max_connections))
         log.info("metrics on {endpoint} ({address}): /metrics, /healthz, /games/GAME.tch",
                  endpoint=self.metrics_endpoint, address=_address(self.metrics_port))
 
@@ -498,9 +505,12 @@ class LobbyService(Service):
                                   telnet_options=telnet_options_from(opts), metrics=opts.metrics,
                                   bot_workers=opts.bot_workers, lang=opts.lang,
                                   bot_queue=opts.bot_queue, bot_slack=opts.bot_slack,
-                                  bot_hang=opts.bot_hang, web=opts.web or (),
+                                  bot_hang=opts.bot_hang, bot_quantum=opts.bot_quantum,
+                                  web=opts.web or (),
                                   web_options=web_options_from(opts))
         self.server.metrics_timeout = opts.metrics_timeout
+        self.server.metrics_request_timeout = opts.metrics_request_timeout
+        self.server.metrics_max_connections = opts.metrics_max_connections
         configure_journal(self.server.persistence.journal, opts)
         self.server.exit = reactor.stop  # after /shutdown
         from protocol.process.reactor_health import GcPolicy, ReactorProbe
