@@ -26,7 +26,8 @@ Attacks (``--only`` names them): ``telnet-nop`` (one connection sends IAC NOP at
 (eight connections flood ``/replay`` of the 13-round game), ``passwords`` (20 wrong passwords
 for an account from 4 addresses, then the owner's right one from their usual address),
 ``speech`` (seven connections of one address send 60 lines each in 3 s; a listener counts),
-``refused`` (300 refused moderation commands; the server's log lines counted), ``bots`` (two
+``refused`` (300 refused moderation commands; the server's log lines counted), ``wwho`` (64
+guests ask ``/wwho`` 18 times a second each; the bytes they got), ``bots`` (two
 registered users of one address each run a table of four ``expert:10`` bots, watching it; an
 ordinary user's table of three ``/addbot expert`` and one bot client, tichu_bot, in seat 4:
 the ordinary table's bot decisions in ``BOT_SECONDS``, as a ratio to the same table alone
@@ -38,7 +39,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import os
 import random
 import re
 import socket
@@ -46,19 +46,28 @@ import subprocess
 import sys
 import tempfile
 import time
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
+SCRIPTS = ROOT / "scripts"
+for path in (ROOT, SCRIPTS):
+    if str(path) not in sys.path:
+        sys.path.insert(0, str(path))
+# the benchmarks' one server process (on a port the kernel chooses, read from its log) and the
+# one reader of a process's CPU time
+from bench_server import Server as ServerProcess  # noqa: E402
+from loadgen import cpu_seconds  # noqa: E402
 
 IAC, NOP, WILL, WONT = 255, 241, 251, 252
 ATTACKS = ("telnet-nop", "telnet-nop-8", "toggles", "replay", "passwords", "speech", "refused",
-           "bots")
+           "wwho", "bots")
 #: seconds the ``bots`` scenario counts an ordinary table's bot decisions (the issue's target:
 #: at least 30 in 30 s beside two tables of four expert:10 bots of one address)
 BOT_SECONDS = 30.0
+#: seconds the ``wwho`` scenario asks (F6: 64 guests made 30 MB in 15 s before /wwho had a price)
+WWHO_SECONDS = 15.0
 #: a bot's decision as a spectator reads it (lobby/text/messages.py game-*)
 BOT_DECISION = re.compile(rb"^Bot\d~expert (plays |passes\.|calls |does not call |has given |"
                           rb"wishes |gives )", re.M)
@@ -106,11 +115,6 @@ def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return int(s.getsockname()[1])
-
-
-def cpu_seconds(pid: int) -> float:
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 # ---- clients ------------------------------------------------------------------------------------
@@ -291,6 +295,8 @@ async def attack(name: str, port: int, stop: asyncio.Event, game: int,
         return [refused(port, info, server)]
     if name == "bots":
         return [bots(port, info, server)]
+    if name == "wwho":
+        return [wwho_flood(port, stop, info)]
     raise ValueError(name)
 
 
@@ -366,6 +372,37 @@ async def refused(port: int, info: dict[str, Any], server: "Server") -> None:
     c.close()
 
 
+async def wwho_flood(port: int, stop: asyncio.Event, info: dict[str, Any]) -> None:
+    """64 guests of one address ask /wwho 18 times a second each (F6): the bytes they got."""
+    clients = []
+    for i in range(64):
+        c = await Client.connect(port, "127.0.0.1")
+        await c.login(f"Wwho{i}x{random.randrange(10**4)}")
+        clients.append(c)
+
+    end = time.monotonic() + WWHO_SECONDS
+
+    async def ask(c: Client) -> int:
+        got = 0
+        while time.monotonic() < end:
+            c.send("/wwho")
+            try:
+                data = await asyncio.wait_for(c.reader.read(1 << 20), 1.0 / 18)
+            except TimeoutError:
+                continue
+            except ConnectionError:
+                break
+            if not data:
+                break                       # closed (it kept going past its budget)
+            got += len(data)
+        return got
+    received = await asyncio.gather(*(ask(c) for c in clients))
+    info["seconds"] = WWHO_SECONDS
+    info["bytes_received"] = sum(received)
+    for c in clients:
+        c.close()
+
+
 async def hog_table(port: int, n: int) -> Client:
     """A registered user of 127.0.0.7 at a table of four expert:10 bots, watching it."""
     c = await Client.connect(port, "127.0.0.7")
@@ -439,37 +476,30 @@ async def bots(port: int, info: dict[str, Any], server: "Server") -> None:
 
 
 # ---- one run ------------------------------------------------------------------------------------
+@dataclass
 class Server:
-    def __init__(self, db: str, port: int, log: Path, extra: list[str]) -> None:
-        self.log = log
-        self.metrics_port = free_port()
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "protocol", "--db", db, "--port",
-             f"tcp:{port}:interface=127.0.0.1", "--metrics",
-             f"tcp:{self.metrics_port}:interface=127.0.0.1", *extra],
-            cwd=ROOT, stdout=log.open("w"), stderr=subprocess.STDOUT)
+    """The server under attack: the benchmarks' server process and its metrics port."""
+
+    process: ServerProcess
+    metrics_port: int
+
+    @classmethod
+    def start(cls, db: str, log: Path, extra: list[str]) -> "Server":
+        metrics_port = free_port()
+        return cls(ServerProcess([sys.executable, "-m", "protocol", "--db", db,
+                                  "--port", "tcp:0:interface=127.0.0.1",
+                                  "--metrics", f"tcp:{metrics_port}:interface=127.0.0.1", *extra],
+                                 log, cpu=None, nofile=0, cwd=ROOT), metrics_port)
+
+    @property
+    def port(self) -> int:
+        return self.process.port
 
     def log_lines(self) -> int:
-        return len(self.log.read_text(errors="replace").splitlines())
+        return len(self.process.log.read_text(errors="replace").splitlines())
 
     def stop(self) -> None:
-        self.proc.terminate()
-        try:
-            self.proc.wait(10)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-
-
-async def wait_listening(port: int) -> None:
-    for _ in range(200):
-        try:
-            c = await Client.connect(port, "127.0.0.9")
-            await c.expect(b"login: ")
-            c.close()
-            return
-        except OSError:
-            await asyncio.sleep(0.05)
-    raise RuntimeError("the server did not start")
+        self.process.stop()
 
 
 async def measure(name: str | None, port: int, seconds: float, game: int,
@@ -478,17 +508,17 @@ async def measure(name: str | None, port: int, seconds: float, game: int,
     rtts: list[float] = []
     delays: list[float] = []
     info: dict[str, Any] = {}
-    cpu0, t0 = cpu_seconds(server.proc.pid), time.monotonic()
+    cpu0, t0 = cpu_seconds(server.process.pid), time.monotonic()
     tasks = [asyncio.ensure_future(innocent(port, stop, rtts)),
              asyncio.ensure_future(logins(port, stop, delays))]
     attackers = [asyncio.ensure_future(a) for a in
                  (await attack(name, port, stop, game, info, server) if name else [])]
-    if name == "bots":                   # a scenario of its own length (BOT_SECONDS, twice)
+    if name in ("bots", "wwho"):         # scenarios of their own length (BOT_SECONDS, twice)
         await asyncio.wait(attackers, timeout=4 * BOT_SECONDS + 60)
     else:
         await asyncio.sleep(seconds)
     stop.set()
-    cpu = (cpu_seconds(server.proc.pid) - cpu0) / (time.monotonic() - t0)
+    cpu = (cpu_seconds(server.process.pid) - cpu0) / (time.monotonic() - t0)
     for t in tasks + attackers:
         try:
             await asyncio.wait_for(t, 30)
@@ -503,10 +533,9 @@ async def run(opts: argparse.Namespace) -> list[dict[str, Any]]:
     tmp = Path(tempfile.mkdtemp(prefix="bench-abuse-"))
     db = str(tmp / "lobby.sqlite3")
     game = stored_game(db)
-    port = free_port()
-    server = Server(db, port, tmp / "server.log", opts.server_args)
+    server = Server.start(db, tmp / "server.log", opts.server_args)
+    port = server.port
     try:
-        await wait_listening(port)
         results = [await measure(None, port, opts.seconds, game, server)]
         for name in opts.only:
             results.append(await measure(name, port, opts.seconds, game, server))
