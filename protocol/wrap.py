@@ -186,6 +186,8 @@ def wrap_prompt(prompt: str, width: int) -> list[str]:
     return lines
 
 
+#: what joins a bot's name and its strategy (lobby/bots/player.py BOT_MARK: ``Bot1~heuristic``)
+BOT_MARK = "~"
 #: the mark of an abbreviated name (one column)
 ELLIPSIS = "\u2026"
 #: the shortest an abbreviated name gets, its ELLIPSIS included
@@ -209,6 +211,16 @@ def fit_names(names: "list[Any]", build: "Callable[[list[Any]], str]", width: in
     line = build(names)
     if visible_width(line) <= width:
         return line
+    # a bot's name without its strategy first (``Bot1~heuristic`` -> ``Bot1``): shorter than
+    # any abbreviation of it, and still the name /finger and /tell take
+    bare = [n.split(BOT_MARK, 1)[0] if isinstance(n, str) and BOT_MARK in n[1:] else n
+            for n in names]
+    if bare != names and len(set(n for n in bare if isinstance(n, str))) == len(
+            set(n for n in names if isinstance(n, str))):
+        names = bare
+        line = build(names)
+        if visible_width(line) <= width:
+            return line
     longest = max((len(n) for n in names if isinstance(n, str)), default=0)
     for length in range(longest - 1, MIN_NAME - 1, -1):
         short = [abbreviate(n, length) if isinstance(n, str) else n for n in names]

@@ -57,6 +57,13 @@ the old bytes, and the text ones differ only by those wrapped lines.)
 that names none gets protocol 1); the text greeting gained its line for programs (`Programs:
 %json VERSION ...`) and the JSON greeting `protocols`; diffed line by line, those two lines were
 the only change in every transcript.)
+(Issue 26, the table view, text mode only (the machine-mode transcripts are the old bytes): the
+reader's own moves and decisions say "you" (`You pass.`, `You sit down in seat 1.`); the
+partner is marked in the players line (`3 Bob 14 (partner)`); another player's move followed
+by a turn that is not yours is one line (`Cat plays BK (13 left); Bob's turn.`), as spectators
+had it; your turn always comes with the trick and your hand; the bomb hint once per trick and
+not while your side holds it; a spectator gets a deal's declined Grand Tichu decisions as one
+line (`No Grand Tichu from Cat, Dan, Bob and Ann.`). Diffed line by line: nothing else changed.)
 """
 from __future__ import annotations
 
@@ -326,13 +333,13 @@ EXPECTED: dict[str, dict[str, str]] = {
         "Eve": "c5b7255f8dc365599c8fe75a2e1eb2342e3faa038220092fae389c48d97465b7",
     },
     "mixed": {
-        "Ann": "3b0d18b2f95f977e3b22cddf3edefe2219a30075e090efeac5a90cdc941b23cb",
+        "Ann": "23a9912f2aa54005ee6c24d1e4fa781a5d978b6a586166ed0812e69e563dde3a",
         "Bob": "39aee8a53f927c92132d8bedb7c66a5667930ded0b11cf4c78b44a181ccbdd9b",
-        "Cat": "b8dcce2d5a2d07328629d657d8103e2f20d7283901f5e14933828e4175e31d6b",
+        "Cat": "71ef4650bfadf738c6f434f1f2d9ef182b09479e07369368811bab2894da5470",
         "Dan": "7c7c065e4f86d641959d46061423fb69a1dc40cbc90cc6a11980b4f86579a5c0",
-        "Eve": "d2595110fef6d70c314fc06c3dcdf6252a4b6ed0938a937b011151d7bfcc3514",
+        "Eve": "a0164562093bf3896e160ef26809ba46a23965ea02e65a219bc3406985003c7d",
         "Fay": "5a4573f3f134077cb362bfc47fb5c42362f9f330dcbcf2266938b82c774a6098",
-        "Gus": "848062724940a0721adbb559b8725f521c811ada3adb89b18c36cecb9fa149d6",
+        "Gus": "0cef346229ff5842817202b9ebb637abac0e62494db957deb689c96f02243c8f",
     },
 }
 
