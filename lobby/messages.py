@@ -13,6 +13,7 @@ import string
 from typing import Any
 
 from lobby import translations as _translations
+from lobby.tichu import memo as _memo
 
 # ---- errors: key -> template (the key is the stable error code) --------------------------------
 ERRORS: dict[str, str] = {
@@ -1214,19 +1215,20 @@ def _format_joined(template: str, lang: str, params: dict[str, Any]) -> str:
     return "".join(out)
 
 
-_DECIMAL_COMMAS: dict[str, bool] = {}
+#: language -> whether it writes a decimal comma (one of lobby.tichu.memo's)
+_DECIMAL_COMMAS: _memo.BoundedMemo[bool] = _memo.BoundedMemo(256)
 
 
 def _decimal_comma(lang: str) -> bool:
     """Whether ``lang`` writes 2,5 for 2.5 (CLDR's decimal symbol, through Babel)."""
-    known = _DECIMAL_COMMAS.get(lang)
+    known = _DECIMAL_COMMAS.find(lang) if _memo.ON else None
     if known is None:
         try:
             from babel.numbers import get_decimal_symbol
             known = get_decimal_symbol(lang) == ","
         except Exception:        # a code CLDR does not know (a test's pseudo-language)
             known = False
-        _DECIMAL_COMMAS[lang] = known
+        _DECIMAL_COMMAS.put(lang, known)
     return known
 
 

@@ -31,6 +31,8 @@ from importlib import resources
 from importlib.resources.abc import Traversable
 from pathlib import Path
 
+from lobby.tichu import memo as _memo
+
 #: the domain of the PO/MO files
 DOMAIN = "messages"
 #: the package that holds LANG/LC_MESSAGES/messages.mo
@@ -99,18 +101,19 @@ def _babel_plural_forms(lang: str) -> str:
     return f"nplurals={rule.num_plurals}; plural={rule.plural_expr};"
 
 
-_RULES: dict[str, Callable[[int], int]] = {}
+#: language -> its plural rule, compiled (one of lobby.tichu.memo's)
+_RULES: _memo.BoundedMemo[Callable[[int], int]] = _memo.BoundedMemo(256)
 
 
 def plural_index(lang: str, n: float, plural_forms: Mapping[str, str]) -> int:
     """The index of the word form for ``n`` in ``lang`` (gettext's Plural-Forms: the language's
     own header, else CLDR's rule through Babel). A fraction takes the last form (the "other" of
     the languages the server speaks)."""
-    rule = _RULES.get(lang)
+    rule = _RULES.find(lang) if _memo.ON else None
     if rule is None:
         forms = plural_forms.get(lang) or _babel_plural_forms(lang)
         expression = forms.split("plural=", 1)[1].strip().rstrip(";")
-        rule = _RULES[lang] = gettext.c2py(expression)
+        rule = _RULES.put(lang, gettext.c2py(expression))
     if n != int(n):
         return 1 << 30
     return int(rule(int(n)))

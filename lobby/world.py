@@ -338,6 +338,19 @@ class World:
     def online(self, name: str) -> User | None:
         return self.users.get(name_key(name))
 
+    def guest_count(self) -> int:
+        """How many guests are online (protocol.guard's --max-guests)."""
+        return sum(1 for u in self.users.values() if not u.registered)
+
+    def waits_on_others(self, name: str) -> bool:
+        """Whether ``name`` sits at a running table that now waits on somebody else (the
+        guard's idle timer never closes such a player's connection)."""
+        for table in list(self.tables.values()):
+            if table.state == "playing" and name in table.players \
+                    and name not in table.waiting_for():
+                return True
+        return False
+
     def free_guest_name(self) -> str:
         """A name ``GuestNNNN`` that nobody online has."""
         for _ in range(100):

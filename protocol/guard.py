@@ -47,6 +47,13 @@ group in the last hour (``too-many-registrations``). ``Guard.failure_delay()`` i
 a wrong password. ``Guard.may_enter(session, name, registered)`` refuses guests beyond
 ``max_guests`` and banned names (lobby.moderation).
 
+The guard never reaches into a connection or the world: it asks a connection through
+``GuardedConnection`` (its address, whether it is still logging in, its user's name) and tells
+it through the same interface (an event, an event aside from the running command, a disconnect,
+a refusal at connect, another protocol's answer); what it needs of the world is
+``GuardWorld`` (the log budget, moderation, how many guests are online, whether a player's
+running table waits on somebody else).
+
 Per-address limits (connections, password attempts, registrations) do not apply to loopback
 addresses unless ``limit_loopback`` is set: local bots, benchmarks and a TLS terminator in front
 of the server all connect from there. The per-connection and per-account limits always apply.
@@ -60,7 +67,7 @@ from __future__ import annotations
 import ipaddress
 from collections import deque
 from dataclasses import dataclass, fields, replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from twisted.internet.defer import Deferred, succeed
 from twisted.internet.task import deferLater
@@ -75,9 +82,67 @@ from protocol import sniff
 from protocol.option_fields import option, public_values
 
 if TYPE_CHECKING:
-    from protocol.session import Session
+    from lobby.events import Event
+    from lobby.log_budget import LogBudget
 
-__all__ = ["Limits", "PUBLIC_LIMITS", "TokenBucket", "Allowance", "Guard", "ConnectionGuard", "peer_host",
+
+class GuardedConnection(Protocol):
+    """What the guard asks of one connection and tells it (protocol.session.Session is one);
+    the guard never reads or writes anything else of it."""
+
+    @property
+    def address(self) -> str:
+        """The peer's IP address in canonical form (``peer_host``)."""
+
+    @property
+    def is_open(self) -> bool:
+        """Still reading lines and told events (False: closed or closing)."""
+
+    @property
+    def awaiting_login(self) -> bool:
+        """In a state of the log-in the log-in timer closes (not yet logged in)."""
+
+    @property
+    def active_user(self) -> str | None:
+        """The name of the user logged in on it (None: not logged in, or closing)."""
+
+    @property
+    def user_name(self) -> str | None:
+        """The name of its user whatever the state (for the log), None before the log-in."""
+
+    def deliver(self, event: "Event") -> None:
+        """Tell the connection's user ``event`` (the idle warning)."""
+
+    def answer_aside(self, event: "Event") -> None:
+        """Tell ``event`` aside from the command now running (machine mode: never with its
+        id): a flood or budget warning."""
+
+    def disconnect(self, event: "Event") -> None:
+        """Say ``event`` and close."""
+
+    def refuse(self, line: str) -> None:
+        """Refused at connect: send ``line`` (a text error line) and close."""
+
+    def answer_foreign(self, data: bytes) -> None:
+        """The client speaks another protocol: send ``data`` as it is and close."""
+
+
+class GuardWorld(Protocol):
+    """What the guard needs of the world (lobby.world.World is one)."""
+
+    log_budget: "LogBudget"
+    #: lobby.moderation.Moderation (banned names and addresses), or None
+    moderation: Any
+
+    def guest_count(self) -> int:
+        """How many guests are online."""
+
+    def waits_on_others(self, name: str) -> bool:
+        """Whether ``name`` sits at a running table that now waits on somebody else."""
+
+
+__all__ = ["Limits", "PUBLIC_LIMITS", "TokenBucket", "Allowance", "Guard", "ConnectionGuard",
+           "GuardedConnection", "GuardWorld", "peer_host",
            "is_loopback", "address_group", "Attempt", "Registration", "ACCOUNT_DELAY_BASE",
            "ACCOUNT_FAILURES_FORGOTTEN"]
 
@@ -372,12 +437,12 @@ def is_loopback(host: str) -> bool:
 class Guard:
     """The shared counts of one server and the factory of per-connection guards."""
 
-    def __init__(self, limits: Limits, clock: Any, world: Any = None) -> None:
+    def __init__(self, limits: Limits, clock: Any, world: GuardWorld) -> None:
         self.limits = limits
         self.clock = clock
         self.world = world
-        if world is not None:             # the log lines a client can cause (lobby/log_budget)
-            world.log_budget.per_minute = limits.log_lines_per_minute
+        # the log lines a client can cause (lobby/log_budget)
+        world.log_budget.per_minute = limits.log_lines_per_minute
         #: the log-in and idle deadlines of every connection: one timer of the clock for all
         self.wheel = TimerWheel(clock)
         self.total = 0
@@ -409,9 +474,10 @@ class Guard:
         return self.limits.limit_loopback or not is_loopback(host)
 
     # ---- connections ------------------------------------------------------------------------
-    def connection_made(self, session: "Session") -> "ConnectionGuard | None":
+
+    def connection_made(self, session: GuardedConnection) -> "ConnectionGuard | None":
         """Admit a new connection (a ConnectionGuard) or refuse it: one error line, closed, None."""
-        host = peer_host(session)
+        host = session.address
         limits = self.limits
         code: str | None = None
         if limits.max_connections and self.total >= limits.max_connections:
@@ -421,14 +487,11 @@ class Guard:
             code = "too-many-connections"
         if code is not None:
             self.stats["refused"] += 1
-            world = self.world if self.world is not None else session.world
-            if world.log_budget.allow(address_group(host), "refused-connection"):
+            if self.world.log_budget.allow(address_group(host), "refused-connection"):
                 log.info("refused a connection from {host}: {code} ({total} open, {here} from "
                          "there)", host=host, code=code, total=self.total,
                          here=self.per_ip.get(address_group(host), 0))
-            session.sendLine(_error_text(code, limit=limits.max_per_ip))
-            session.state = "closed"
-            session.transport.loseConnection()
+            session.refuse(_error_text(code, limit=limits.max_per_ip))
             return None
         self.total += 1
         group = address_group(host)
@@ -459,15 +522,17 @@ class Guard:
         return True
 
     # ---- logging in -------------------------------------------------------------------------
-    def password_attempt(self, session: "Session", account: str | None,
-                         kind: str = "login") -> "Attempt":
+    def password_attempt(self, session: GuardedConnection, account: str | None,
+                         kind: str = "login",
+                         connection: "ConnectionGuard | None" = None) -> "Attempt":
         """Admit one password attempt (``kind``: ``login``, ``register``, ``password``) for
         ``account`` (a name) before its hash runs: an ``Attempt`` to end with ``succeeded()`` or
         ``failed()``, or LobbyError ``too-many-attempts`` (address), ``too-many-attempts-here``
-        (connection) or ``account-wait`` (account) -- refused without any hash work."""
+        (connection; ``connection``: the connection's own guard) or ``account-wait`` (account) --
+        refused without any hash work."""
         limits = self.limits
         now = self.clock.seconds()
-        host = peer_host(session)
+        host = session.address
         group = address_group(host)
         key = account.lower() if account else None
         # an address group the account logged in from before (remembered for
@@ -487,7 +552,6 @@ class Guard:
                              seconds=_ceil(wait))
                 raise LobbyError("account-wait", name=account, seconds=_ceil(wait))
         conn_window: deque[float] | None = None
-        connection = session._guard if isinstance(session._guard, ConnectionGuard) else None
         if limits.password_attempts_per_connection and connection is not None:
             if connection.attempts is None:
                 connection.attempts = deque()
@@ -575,10 +639,10 @@ class Guard:
             self.store.note_login_address(key, group, self.clock.seconds()).addErrback(
                 lambda f: log.failure("remembering the address of {account}", f, account=key))
 
-    def note_guest(self, session: "Session", name: str) -> None:
+    def note_guest(self, session: GuardedConnection, name: str) -> None:
         """A guest entered as ``name``: its address group is known for the name's reconnect key
         (memory only; a guest's key follows the rule of a password)."""
-        self._logged_in(address_group(peer_host(session)), name.lower(), remember=False)
+        self._logged_in(address_group(session.address), name.lower(), remember=False)
 
     def load_known(self, store: Any) -> "Deferred[int]":
         """Remember the address groups of the accounts' log-ins of the last
@@ -592,11 +656,11 @@ class Guard:
             return len(rows)
         return store.login_addresses(since).addCallback(loaded)
 
-    def registration_attempt(self, session: "Session") -> "Registration":
+    def registration_attempt(self, session: GuardedConnection) -> "Registration":
         """Admit one new account from the session's address group: a ``Registration`` (call
         ``cancel()`` if no account was made), or LobbyError ``too-many-registrations``."""
         limit = self.limits.registrations_per_hour
-        host = peer_host(session)
+        host = session.address
         if not limit or not self._limited(host):
             return Registration(None, 0.0)
         now = self.clock.seconds()
@@ -620,16 +684,15 @@ class Guard:
             return succeed(None)
         return deferLater(self.clock, self.limits.login_failure_delay, lambda: None)
 
-    def may_enter(self, session: "Session", name: str, registered: bool) -> None:
+    def may_enter(self, session: GuardedConnection, name: str, registered: bool) -> None:
         """LobbyError when ``name`` may not come in now: banned, or one guest too many."""
-        world = self.world if self.world is not None else session.world
+        world = self.world
         moderation = world.moderation
         if moderation is not None:   # banned names; guests also by their address
-            moderation.check_login(name, peer_host(session), registered)
+            moderation.check_login(name, session.address, registered)
         limit = self.limits.max_guests
         if not registered and limit:
-            guests = sum(1 for u in world.users.values() if not u.registered)
-            if guests >= limit:
+            if world.guest_count() >= limit:
                 log.info("guest limit {limit} reached; refused {name}", limit=limit, name=name)
                 raise LobbyError("too-many-guests", limit=limit)
 
@@ -725,7 +788,7 @@ class ConnectionGuard:
                  "_login_call", "_idle_call", "_last_line", "_idle_warned", "_done", "attempts",
                  "in_bytes", "telnet", "work", "speech_refused")
 
-    def __init__(self, guard: Guard, session: "Session", host: str) -> None:
+    def __init__(self, guard: Guard, session: GuardedConnection, host: str) -> None:
         self.guard = guard
         self.session = session
         self.host = host
@@ -867,11 +930,11 @@ class ConnectionGuard:
         """A budget ran out: WARNED -> the ``! [code]`` line; KICKED -> the disconnect (logged
         once, the one log line of the whole episode); DROPPED -> nothing."""
         session = self.session
-        if session.state == "closed":
+        if not session.is_open:
             return
         self.guard.stats["over_budget"] += 1
         if verdict == WARNED:
-            session._answer_aside("", error_event(code, **params))
+            session.answer_aside(error_event(code, **params))
         elif verdict == KICKED:
             self.guard.stats["budget_kicks"] += 1
             log.warn("budget: closing the connection of {who} from {host}: it kept sending "
@@ -896,11 +959,7 @@ class ConnectionGuard:
         self.guard.stats["foreign"] += 1
         log.info("{host} speaks {protocol}, not telnet: answered and closed", host=self.host,
                  protocol=verdict)
-        session = self.session
-        session.state = "closed"
-        transport = session.transport
-        transport.write(sniff.answer(verdict))
-        transport.loseConnection()
+        self.session.answer_foreign(sniff.answer(verdict))
         return None
 
     # ---- lines ------------------------------------------------------------------------------
@@ -943,8 +1002,7 @@ class ConnectionGuard:
         if not self.warned:
             self.warned = True
             # (in machine mode without an id: never the id of a command still running)
-            self.session._answer_aside("", error_event("flooding",
-                                                       rate=f"{limits.flood_rate:g}"))
+            self.session.answer_aside(error_event("flooding", rate=f"{limits.flood_rate:g}"))
             return
         if limits.flood_kick and self.dropped >= limits.flood_kick:
             self.guard.stats["flood_kicks"] += 1
@@ -953,14 +1011,14 @@ class ConnectionGuard:
             self.session.disconnect(error_event("flood-disconnect"))
 
     def _who(self) -> str:
-        user = self.session.user
-        return user.name if user is not None else "(not logged in)"
+        name = self.session.user_name
+        return name if name is not None else "(not logged in)"
 
     # ---- timers ------------------------------------------------------------------------------
     def _login_expired(self) -> None:
         self._login_call = None
         session = self.session
-        if session.state in ("login", "password", "confirm"):
+        if session.awaiting_login:
             self.guard.stats["login_timeouts"] += 1
             log.info("{host} did not log in within {seconds} s; closed", host=self.host,
                      seconds=self.guard.limits.login_timeout)
@@ -977,8 +1035,8 @@ class ConnectionGuard:
         now = clock.seconds()
         warn_at = self._last_line + limits.idle_timeout - limits.idle_warning
         session = self.session
-        user = session.user
-        if session.state != "active" or user is None:
+        user = session.active_user
+        if user is None:
             self._schedule_idle(max(warn_at, now + 60.0))  # the log-in timer closes it anyway
             return
         if now < warn_at:
@@ -1000,7 +1058,7 @@ class ConnectionGuard:
                 self._schedule_idle(self._idle_warned + limits.idle_warning)
                 return
         self.guard.stats["idle_kicks"] += 1
-        log.info("{user} idle for {seconds} s; disconnected", user=user.name,
+        log.info("{user} idle for {seconds} s; disconnected", user=user,
                  seconds=int(now - self._last_line))
         session.disconnect(error_event("idle-timeout", seconds=limits.idle_timeout))
 
@@ -1008,15 +1066,10 @@ class ConnectionGuard:
         self._idle_call = self.guard.wheel.call_at(max(when, self.guard.clock.seconds()),
                                                    self._idle_check)
 
-    def table_waits_on_others(self, user: Any) -> bool:
-        """Whether ``user`` sits at a running table that now waits on somebody else."""
-        world = self.session.world
-        for table in list(world.tables.values()):
-            if table.state == "playing" and user.name in table.players:
-                waiting = table.waiting_for()
-                if user.name not in waiting:
-                    return True
-        return False
+    def table_waits_on_others(self, name: str) -> bool:
+        """Whether ``name`` sits at a running table that now waits on somebody else (the
+        world tells)."""
+        return self.guard.world.waits_on_others(name)
 
     def connection_lost(self) -> None:
         if self._done:

@@ -271,16 +271,10 @@ _TOP_MEMO: _memo.LastMemo[tuple[str, str]] = _memo.LastMemo()
 _TRICK_MEMO: _memo.LastMemo[str] = _memo.LastMemo()
 _TAIL_MEMO: _memo.LastMemo[str] = _memo.LastMemo()
 #: `received` ({from: card}) -> its JSON (bounded; a function of the value only)
-_RECEIVED: dict[tuple[tuple[str, str], ...], str] = {}
+_RECEIVED: _memo.BoundedMemo[str] = _memo.BoundedMemo(4096)
 #: id of a `received` dict -> (the dict, its JSON): the round shows a seat the same dict all
 #: round (kept alive here, so the id is not re-used while the entry lives; bounded)
-_last_received: dict[int, tuple[Any, str]] = {}
-
-
-@_memo.register
-def _clear_memos() -> None:
-    _RECEIVED.clear()
-    _last_received.clear()
+_LAST_RECEIVED: _memo.BoundedMemo[tuple[Any, str]] = _memo.BoundedMemo(4096)
 
 
 def _fragment(obj: dict[str, Any]) -> str:
@@ -371,22 +365,17 @@ _int_repr = int.__repr__
 def _received(value: Any) -> str:
     if type(value) is not dict or not _memo.ON:
         return _encode(value)
-    last = _last_received.get(id(value))
+    last = _LAST_RECEIVED.find(id(value))
     if last is not None and last[0] is value:     # the seat's own dict of the last view
         return last[1]
     try:
         key = tuple(value.items())
-        text = _RECEIVED.get(key)
+        text = _RECEIVED.find(key)
     except TypeError:                 # an unhashable value
         return _encode(value)
     if text is None:
-        text = _encode(value)
-        if len(_RECEIVED) >= 4096:
-            _RECEIVED.clear()
-        _RECEIVED[key] = text
-    if len(_last_received) >= 4096:
-        _last_received.clear()
-    _last_received[id(value)] = (value, text)
+        text = _RECEIVED.put(key, _encode(value))
+    _LAST_RECEIVED.put(id(value), (value, text))
     return text
 
 

@@ -17,6 +17,7 @@ from typing import Any, Callable, Mapping, Sequence
 
 from lobby.events import Event
 from lobby.messages import text
+from lobby.tichu import memo as _memo
 from protocol.render_table import TABLE_FORMATTERS
 
 __all__ = ["INDENT", "RECORD_FORMATTERS", "history_lines", "ranking_lines", "replay_lines",
@@ -154,8 +155,8 @@ def _history(event: Event, lang: str) -> list[str]:
 
 #: a stored game's replay text per (game, rounds, language): it cannot change (bounded; the
 #: oldest goes first). The wrapping to a width follows in the session, as for every line.
-_REPLAY_TEXT: dict[tuple[Any, ...], list[str]] = {}
 REPLAY_TEXT_CACHE = 64
+_REPLAY_TEXT: _memo.BoundedMemo[list[str]] = _memo.BoundedMemo(REPLAY_TEXT_CACHE, oldest=True)
 
 
 def _replay(event: Event, lang: str) -> list[str]:
@@ -167,11 +168,8 @@ def _replay(event: Event, lang: str) -> list[str]:
     key = (game, data.get("ended_at"), tuple(p["name"] for p in data["players"]),
            tuple(r["round"] for r in data["rounds"]), lang)
     lines = _REPLAY_TEXT.get(key)
-    if lines is None:
-        lines = replay_lines(data, lang)
-        if len(_REPLAY_TEXT) >= REPLAY_TEXT_CACHE:
-            _REPLAY_TEXT.pop(next(iter(_REPLAY_TEXT)))
-        _REPLAY_TEXT[key] = lines
+    if lines is _memo.MISSING:
+        lines = _REPLAY_TEXT.put(key, replay_lines(data, lang))
     return list(lines)
 
 

@@ -13,7 +13,6 @@ turn order) of seat 1 is seat 2 and "left" is seat 4.
 from __future__ import annotations
 
 import math
-from operator import is_
 from typing import Any, Callable
 
 from lobby import table_options
@@ -53,27 +52,24 @@ def color_cards(cards: str, color: bool) -> str:
     return " ".join(color_card(t) for t in cards.split())
 
 
-#: every memo of this module is bypassed while the one switch is off (lobby.tichu.memo.ON; the
-#: reference the tests compare the memoised output with, byte for byte)
+#: every memo of this module is one of lobby.tichu.memo's, bypassed while the one switch is off
+#: (the reference the tests compare the memoised output with, byte for byte)
 #: the most entries a bounded memo holds; a full memo is emptied and fills again
 MEMO_SIZE = 4096
 #: card text -> the same cards sorted (keyed by the exact text: what any view or deal with
 #: these very cards shows)
-_sorted_memo: dict[str, str] = {}
+_SORTED_TEXT: _memo.BoundedMemo[str] = _memo.BoundedMemo(MEMO_SIZE)
 
 
 def _sorted_text(cards: str) -> str:
     if not cards:
         return ""
-    out = _sorted_memo.get(cards) if _memo.ON else None
+    out = _SORTED_TEXT.find(cards) if _memo.ON else None
     if out is None:
         out = " ".join(str(c) for c in sort_cards(parse_cards(cards)))
         if out == cards:
             out = cards          # sorted already (a view's hand): one string, not two
-        if _memo.ON:
-            if len(_sorted_memo) >= MEMO_SIZE:
-                _sorted_memo.clear()
-            _sorted_memo[cards] = out
+        _SORTED_TEXT.put(cards, out)
     return out
 
 
@@ -164,8 +160,8 @@ def _render_view(event: Event, lang: str, color: bool, show_score: bool = True,
     return lines
 
 
-#: the last lines `_table_lines` rendered: (its scalar inputs, the objects it read, the lines)
-_table_memo: list[Any] = [None, (), ()]
+#: the last lines `_table_lines` rendered: the objects it read, its scalar inputs, the lines
+_TABLE_LINES: _memo.LastMemo[tuple[str, ...]] = _memo.LastMemo()
 
 
 def _table_lines(d: dict[str, Any], game: dict[str, Any], names: list[Any], lang: str,
@@ -181,12 +177,10 @@ def _table_lines(d: dict[str, Any], game: dict[str, Any], names: list[Any], lang
            game.get("round_no"), d.get("seat"))
     objs = (names, d.get("gone"), game.get("calls"), game.get("cards_left"), game.get("out"),
             game.get("trick"), d.get("scores"), game.get("scores"))
-    memo = _table_memo
-    if _memo.ON and memo[0] == key and all(map(is_, memo[1], objs)):
-        return memo[2]           # type: ignore[no-any-return]
-    lines = tuple(_render_table_lines(d, game, names, lang, color, show_score, width))
-    if _memo.ON:
-        memo[:] = [key, objs, lines]
+    lines = _TABLE_LINES.get(objs, key)
+    if lines is _memo.MISSING:
+        lines = _TABLE_LINES.put(
+            objs, tuple(_render_table_lines(d, game, names, lang, color, show_score, width)), key)
     return lines
 
 
@@ -238,10 +232,10 @@ def _render_table_lines(d: dict[str, Any], game: dict[str, Any], names: list[Any
     return lines
 
 
-#: the last trick line: (its scalar inputs, the trick and names it was made of, the line); the
+#: the last trick line: (the trick and names it was made of, its scalar inputs, the line); the
 #: views after a pass hold the very trick object of the view before (lobby/tichu/round.py), so
 #: it is made again only after a play, unless another table's views came in between
-_trick_memo: list[Any] = [None, None, None, ""]
+_TRICK_LINE: _memo.LastMemo[str] = _memo.LastMemo()
 
 
 def _trick_line(game: dict[str, Any], trick: list[dict[str, Any]], names: list[Any], lang: str,
@@ -249,9 +243,9 @@ def _trick_line(game: dict[str, Any], trick: list[dict[str, Any]], names: list[A
     """``Trick: ann R5, bob R7``: the newest plays of the trick that fit (``TRICK_WIDTH`` at 80
     columns), and who won it."""
     key = (lang, color, width, game.get("trick_won"), game.get("holder"))
-    memo = _trick_memo
-    if _memo.ON and memo[1] is trick and memo[2] is names and memo[0] == key:
-        return memo[3]           # type: ignore[no-any-return]
+    line = _TRICK_LINE.get((trick, names), key)
+    if line is not _memo.MISSING:
+        return line
     shown: list[tuple[str, dict[str, Any]]] = []
     used = 0
     budget = min(TRICK_WIDTH, width - (DEFAULT_WIDTH - TRICK_WIDTH))
@@ -270,9 +264,7 @@ def _trick_line(game: dict[str, Any], trick: list[dict[str, Any]], names: list[A
                     name=_name(names, game.get("holder"), lang))
     else:
         line = text("view-trick", lang, plays=plays)
-    if _memo.ON:
-        memo[:] = [key, trick, names, line]
-    return line
+    return _TRICK_LINE.put((trick, names), line, key)
 
 
 def _outcome_line(d: dict[str, Any], names: list[Any], lang: str) -> str:
@@ -752,40 +744,26 @@ _ABOUT_YOU = frozenset({"table-joined", "table-left", "game-grand", "game-tichu"
 #: world hands one Event object to every listener of a table in a row, so the players and
 #: spectators who read the same language (and colour) share one rendering of it (events are
 #: never changed once delivered; the lines are only read)
-_event_memo: list[Any] = [None, None, None, None]
+_EVENT_LINES: _memo.LastMemo[list[str] | None] = _memo.LastMemo()
 #: the same for a whole view: (event, lang, color, show_score, width) -> its lines; spectators
 #: of a table share one view event
-_view_memo: list[Any] = [None, None]
-
-
-@_memo.register
-def _clear_memos() -> None:
-    _sorted_memo.clear()
-    _table_memo[:] = [None, (), ()]
-    _trick_memo[:] = [None, None, None, ""]
-    _event_memo[:] = [None, None, None, None]
-    _view_memo[:] = [None, None]
+_VIEW_LINES: _memo.LastMemo[list[str]] = _memo.LastMemo()
 
 
 def _event_lines(event: Event, lang: str, color: bool) -> list[str] | None:
-    memo = _event_memo
-    if memo[0] is event and memo[1] == lang and memo[2] is color and _memo.ON:
-        return memo[3]           # type: ignore[no-any-return]
-    lines = render_table(event, lang, color)
-    if _memo.ON:
-        memo[0], memo[1], memo[2], memo[3] = event, lang, color, lines
+    lines = _EVENT_LINES.get((event,), (lang, color))
+    if lines is _memo.MISSING:
+        lines = _EVENT_LINES.put((event,), render_table(event, lang, color), (lang, color))
     return lines
 
 
 def _view_lines(event: Event, lang: str, color: bool, show_score: bool = True,
                 width: int = DEFAULT_WIDTH, hand: str | None = None) -> list[str]:
-    memo = _view_memo
     key = (lang, color, show_score, width)
-    if memo[0] is event and memo[1] == key and _memo.ON:
-        return memo[2]           # type: ignore[no-any-return]
-    lines = _render_view(event, lang, color, show_score, width, hand)
-    if _memo.ON:
-        memo[:] = [event, key, lines]
+    lines = _VIEW_LINES.get((event,), key)
+    if lines is _memo.MISSING:
+        lines = _VIEW_LINES.put((event,), _render_view(event, lang, color, show_score, width,
+                                                       hand), key)
     return lines
 
 

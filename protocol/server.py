@@ -113,10 +113,34 @@ class HashPool:
         return deferToThreadPool(self.reactor, self.pool, self._call, f, *args, **kwargs)
 
 
+class _ServiceField:
+    """A LobbyFactory attribute that is the field of the same name of its ``services`` (the
+    server and the tests read and replace them there; the connections read only Services)."""
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
+
+    def __get__(self, factory: Any, owner: type | None = None) -> Any:
+        return self if factory is None else getattr(factory.services, self.name)
+
+    def __set__(self, factory: Any, value: Any) -> None:
+        setattr(factory.services, self.name, value)
+
+
 class LobbyFactory(Factory):
-    """Builds a Session per connection; holds what all sessions share."""
+    """Builds a Session per connection, each with the one ``Services`` of this server."""
 
     noisy = False  # the server logs its own "listening on" lines
+
+    world = _ServiceField()
+    store = _ServiceField()
+    accounts = _ServiceField()
+    guard = _ServiceField()
+    metrics = _ServiceField()
+    telnet_options = _ServiceField()
+    motd = _ServiceField()
+    lang = _ServiceField()
+    sessions = _ServiceField()
 
     def __init__(self, world: World, store: Store, accounts: Accounts, motd: str = "",
                  guard: Any = None, telnet_options: Any = None, metrics: Any = None,
@@ -124,26 +148,27 @@ class LobbyFactory(Factory):
         from lobby.moderation import Moderation
         from protocol.guard import Guard, Limits
         from protocol.metrics import ServerMetrics
-        from protocol.session import Session  # the session imports the telnet layer
+        from protocol.session import Services, Session  # the session imports the telnet layer
         from protocol.telnet_options import TelnetOptions
         self.protocol = Session
-        self.world = world
-        self.store = store
-        self.accounts = accounts
-        self.motd = motd
-        #: the language of a connection that chose none (--lang; /set lang, an account's own)
-        self.lang = lang
-        self.sessions: set[Any] = set()
-        #: protocol.guard.Guard: connection limits, flood control, timers (all off by default)
-        self.guard = guard if guard is not None else Guard(Limits(), world.clock, world)
-        #: protocol.telnet_options.TelnetOptions: MSSP's facts, the MCCP2 limit and count
-        self.telnet_options = telnet_options if telnet_options is not None else TelnetOptions()
-        self.telnet_options.started = world.clock.seconds()
-        self.telnet_options.players = lambda: len(world.users)
-        #: protocol.metrics.ServerMetrics: this server's counters and its own registry
-        self.metrics = metrics if metrics is not None else ServerMetrics()
+        if telnet_options is None:
+            telnet_options = TelnetOptions()
+        #: the MUD options' facts: the server's start and how many are online (MSSP)
+        telnet_options.started = world.clock.seconds()
+        telnet_options.players = lambda: len(world.users)
+        self.services = Services(
+            world=world, store=store, accounts=accounts,
+            # connection limits, flood control, timers (all off by default)
+            guard=guard if guard is not None else Guard(Limits(), world.clock, world),
+            metrics=metrics if metrics is not None else ServerMetrics(),
+            telnet_options=telnet_options, motd=motd, lang=lang)
         if world.moderation is None:  # mute lists work in every lobby
             Moderation(store, world)
+
+    def buildProtocol(self, addr: Any) -> Any:
+        session = self.protocol(self.services)
+        session.factory = self
+        return session
 
 
 class LobbyServer:

@@ -12,7 +12,8 @@ is ``protocol.telnet.TelnetLineProtocol``; this class only sees clean lines.
 from __future__ import annotations
 
 from collections import deque
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from twisted.internet.defer import Deferred, ensureDeferred
 from twisted.logger import Logger
@@ -20,36 +21,57 @@ from twisted.python.failure import Failure
 
 from lobby.accounts import check_name, name_key
 from lobby.events import Event, error_event
-from lobby.messages import ERRORS, LANGUAGES, LobbyError, one_of, text
+from lobby.messages import LANGUAGES, LobbyError, one_of, text
 from lobby.store import Account
-from lobby.tichu import memo as _memo
 from protocol.commands import COMMANDS, CommandTable, parse_line
 from protocol.gathered_write import write_shared
-from protocol.machine import JSON_SWITCH, MachineMode
+from protocol.machine import (
+    JSON_SWITCH,
+    JsonOutput,
+    TextOutput,
+    _shared_text,
+    switch_before_login,
+)
 from protocol.render_context import DEFAULT_CONTEXT, RenderContext, clamp_width
-from protocol.render_json import PROTOCOL_VERSIONS
+from protocol.render_json import DEFAULT_PROTOCOL, PROTOCOL_VERSIONS
 from protocol.render_table import TableFeed
-from protocol.render_text import render
-from protocol.telnet import DO, NAWS, TelnetLineProtocol, encode_text
+from protocol.telnet import DO, NAWS
 from protocol.telnet_options import MSSP_REQUEST, MudOptions
-from protocol.wrap import wrap_line, wrap_lines, wrap_prompt
-
-#: events whose text-mode lines after the first (a header, wrapped) are raw, exempt from the
-#: wrap rule (docs/protocol.md, "Line width"): /tchlog's lines are the .tch file byte for byte,
-#: as /games/GAME.tch serves it
-RAW_TEXT = frozenset({"tchlog"})
 
 if TYPE_CHECKING:
     from lobby.accounts import Accounts
     from lobby.store import Store
     from lobby.world import User, World
-    from protocol.server import LobbyFactory
+    from protocol.guard import Guard
+    from protocol.metrics import ServerMetrics
+    from protocol.telnet_options import TelnetOptions
 
-__all__ = ["Session", "MAX_LOGIN_FAILURES", "MAX_QUEUED_LINES", "CLOSE_GRACE"]
+__all__ = ["Session", "Services", "MAX_LOGIN_FAILURES", "MAX_QUEUED_LINES", "CLOSE_GRACE"]
+
+
+@dataclass(eq=False)
+class Services:
+    """What every connection of one server reads, declared in one place: the world it speaks to,
+    the store and the password hashing, the guard (limits, flood control, timers; None: no
+    defences), the metrics, the MUD options' facts, the greeting's message of the day and the
+    default language, and the set of open connections. Built once by the composition root
+    (protocol.server.LobbyFactory) and handed to each connection when it is made; a connection
+    never reads the factory."""
+
+    world: "World"
+    store: "Store"
+    accounts: "Accounts"
+    guard: "Guard | None"
+    metrics: "ServerMetrics"
+    telnet_options: "TelnetOptions"
+    #: the message of the day sent after the greeting ("": none; a config reload may change it)
+    motd: str = ""
+    #: the language of a connection that chose none (--lang; /set lang, an account's own)
+    lang: str = "en"
+    #: the open connections (the metrics count them; the server closes them at shutdown)
+    sessions: "set[Any]" = field(default_factory=set)
 
 MAX_LOGIN_FAILURES = 3
-#: the terminal bell (BEL), rung for `/set bell on` when a move or decision waits for you
-BELL = b"\x07"
 MAX_QUEUED_LINES = 16
 #: seconds after the guest confirmation in which a non-empty line counts as typed ahead
 TYPEAHEAD_WINDOW = 1.0
@@ -58,8 +80,128 @@ TYPEAHEAD_WINDOW = 1.0
 CLOSE_GRACE = 30.0
 
 log = Logger(namespace="protocol.session")
-#: the states of the log-in (a refusal in them makes the lines typed ahead behind it void)
-_LOGIN_STATES = ("login", "password", "confirm", "seat-key")
+
+
+# ---- the states of a connection: the log-in as an explicit state machine ---------------------
+class State:
+    """One state of a connection: its name, its prompt (one place for each) and what a line
+    does in it. The states are stateless singletons; what a state works on (the account whose
+    password is asked, the guest name to confirm) is the connection's."""
+
+    __slots__ = ()
+    name: ClassVar[str] = ""
+    #: a state of the log-in: a refusal in it makes the lines typed ahead behind it void, and a
+    #: line there names no command
+    logging_in: ClassVar[bool] = False
+    #: the connection still reads lines and is told events (False: closed)
+    open: ClassVar[bool] = True
+    #: the log-in timer (protocol.guard, --login-timeout) closes a connection still in it
+    timed: ClassVar[bool] = False
+    #: what machine mode's `prompt` object calls this state's prompt
+    prompt_kind: ClassVar[str] = "login"
+    #: a first line `%json` here switches to machine mode
+    takes_json_switch: ClassVar[bool] = False
+    #: the states this one may go to (the transition table, checked by Session._go)
+    next: ClassVar[tuple[str, ...]] = ()
+
+    def prompt(self, session: "Session") -> str | None:
+        """The text of this state's prompt in the connection's language (None: no prompt)."""
+        return None
+
+    def handle(self, session: "Session", line: str) -> Any:
+        """One line in this state: None, or an awaitable the connection waits for."""
+        return None
+
+    def __repr__(self) -> str:
+        return f"<state {self.name}>"
+
+
+class AskName(State):
+    """``login:``: a name (registered: its password; unregistered: confirmed in text mode), or
+    an empty line / ``guest`` for a drawn guest name."""
+
+    __slots__ = ()
+    name = "login"
+    logging_in = timed = takes_json_switch = True
+    next = ("login", "password", "confirm", "seat-key", "active", "closed")
+
+    def prompt(self, session: "Session") -> str | None:
+        return text("login-prompt", session.lang)
+
+    def handle(self, session: "Session", line: str) -> Any:
+        return session._login(line)
+
+
+class AskPassword(State):
+    """The password of a registered name (echo off)."""
+
+    __slots__ = ()
+    name = prompt_kind = "password"
+    logging_in = timed = True
+    next = ("login", "closed")
+
+    def prompt(self, session: "Session") -> str | None:
+        return text("password-prompt", session.lang)
+
+    def handle(self, session: "Session", line: str) -> Any:
+        return session._password(line)
+
+
+class ConfirmGuest(State):
+    """Text mode, an unregistered name: an empty line enters as that guest."""
+
+    __slots__ = ()
+    name = "confirm"
+    logging_in = timed = True
+    next = ("login", "closed")
+
+    def prompt(self, session: "Session") -> str | None:
+        return text("guest-confirm", session.lang, name=session._guest_name)
+
+    def handle(self, session: "Session", line: str) -> Any:
+        return session._confirm(line)
+
+
+class AskSeatKey(State):
+    """A running game holds a seat for this guest name: its reconnect key (echo off)."""
+
+    __slots__ = ()
+    name = prompt_kind = "seat-key"
+    logging_in = True
+    next = ("login", "closed")
+
+    def prompt(self, session: "Session") -> str | None:
+        return text("seat-key-prompt", session.lang)
+
+    def handle(self, session: "Session", line: str) -> Any:
+        return session._seat_key(line)
+
+
+class Active(State):
+    """Logged in: commands and speech."""
+
+    __slots__ = ()
+    name = "active"
+    next = ("closed",)
+
+    def handle(self, session: "Session", line: str) -> Any:
+        return session._active_line(line)
+
+
+class Closed(State):
+    """Closed (or closing): nothing is read or told any more."""
+
+    __slots__ = ()
+    name = "closed"
+    open = False
+    next = ("closed",)
+
+
+LOGIN, PASSWORD, CONFIRM, SEAT_KEY, ACTIVE, CLOSED = (
+    AskName(), AskPassword(), ConfirmGuest(), AskSeatKey(), Active(), Closed())
+#: every state by its name
+STATES: dict[str, State] = {s.name: s for s in (LOGIN, PASSWORD, CONFIRM, SEAT_KEY, ACTIVE,
+                                                 CLOSED)}
 
 
 class _TypedAhead(str):
@@ -68,20 +210,20 @@ class _TypedAhead(str):
     __slots__ = ()
 
 
-#: the last lobby event rendered for text mode, the render context it was rendered for, and its
-#: bytes (see Session.deliver): the cache is keyed by everything the text depends on
-_shared_text: list[Any] = [None, None, b""]
-_memo.register(lambda: _shared_text.__setitem__(slice(None), [None, None, b""]))
 
-class Session(MachineMode, MudOptions):
+class Session(MudOptions):
     """The wire side of one user: implements lobby.events.Listener (deliver, disconnect)."""
 
-    factory: "LobbyFactory"
     commands: CommandTable = COMMANDS
     WANT_NAWS = True   # a telnet client's width (NAWS): every text line is wrapped to it
 
     # Per-connection state starts as these class defaults (an idle connection stores little).
-    state: str = "login"
+    #: where the log-in is (State); `state` is its name
+    login_state: State = LOGIN
+    #: the version of machine mode's objects this connection reads (`%json N`, `/iset protocol
+    #: N`; kept in text mode too, for a later switch)
+    protocol: int = DEFAULT_PROTOCOL
+    _room_seen: Any = None            # (number, name) of the last room announced
     user: "User | None" = None
     _account: Account | None = None  # the account whose password is being asked
     _guest_name: str | None = None  # state "confirm": the unregistered name to confirm
@@ -107,6 +249,49 @@ class Session(MachineMode, MudOptions):
     #: negotiation, machine mode from the first line on, and one line per message
     _messages: bool = False
 
+    def __init__(self, services: Services) -> None:
+        self.services = services
+        #: the output mode: TextOutput, or JsonOutput in machine mode (replaced on a switch)
+        self.output: TextOutput | JsonOutput = TextOutput(self)
+
+    @property
+    def state(self) -> str:
+        """The name of the connection's state (``login``, ``password``, ``confirm``,
+        ``seat-key``, ``active``, ``closed``)."""
+        return self.login_state.name
+
+    def _go(self, state: State) -> None:
+        """The one place the state changes, along the transition table (State.next)."""
+        if state.name not in self.login_state.next:
+            raise RuntimeError(f"no transition from {self.login_state.name} to {state.name}")
+        self.login_state = state
+
+    @property
+    def json_mode(self) -> bool:
+        """Machine mode (the output mode's, for the metrics and reports)."""
+        return self.output.machine
+
+    # ---- switching the output mode ----------------------------------------------------------
+    def set_json_mode(self, on: bool) -> None:
+        """`/iset json 1|0`: switch this connection; the answer comes in the new mode."""
+        if on and not self.output.machine:
+            self.output = JsonOutput(self)
+        elif not on and self.output.machine:
+            self.deliver(Event("iset", name="json", value="0"))   # the last JSON line
+            self.output = TextOutput(self)
+            return
+        if on:
+            self.deliver(Event("iset", name="json", value="1", protocol=self.protocol))
+        else:
+            self.deliver(Event("iset", name="json", value="0"))
+
+    def set_protocol(self, version: int) -> None:
+        """`/iset protocol N`: the version of the objects this connection reads from now on (in
+        text mode too, for a later switch); the next view of a table comes as a whole `state`."""
+        self.protocol = version
+        self.output.forget_view()
+        self.deliver(Event("iset", name="protocol", value=str(version), protocol=version))
+
     def when_closed(self) -> "Deferred[None]":
         """A Deferred that fires when the connection is closed."""
         d: Deferred[None] = Deferred()
@@ -119,15 +304,15 @@ class Session(MachineMode, MudOptions):
     # ---- what handlers use ------------------------------------------------------------------
     @property
     def world(self) -> "World":
-        return self.factory.world
+        return self.services.world
 
     @property
     def store(self) -> "Store":
-        return self.factory.store
+        return self.services.store
 
     @property
     def accounts(self) -> "Accounts":
-        return self.factory.accounts
+        return self.services.accounts
 
     @property
     def settings(self) -> dict[str, str]:
@@ -149,12 +334,12 @@ class Session(MachineMode, MudOptions):
         settings = self._settings
         naws = self._naws_width
         if not settings and not naws:
-            lang = self.factory.lang
+            lang = self.services.lang
             return DEFAULT_CONTEXT if lang == "en" else RenderContext.of(lang)
         if settings is None:
             settings = {}
         width = settings.get("width")
-        return RenderContext.of(settings.get("lang") or self.factory.lang,
+        return RenderContext.of(settings.get("lang") or self.services.lang,
                                 settings.get("color") == "on",
                                 int(width) if width else clamp_width(naws))
 
@@ -163,7 +348,7 @@ class Session(MachineMode, MudOptions):
         """The language of everything this connection is told: ``/set lang``, else the
         account's, else the server's ``--lang``."""
         settings = self._settings
-        return (settings.get("lang") if settings else None) or self.factory.lang
+        return (settings.get("lang") if settings else None) or self.services.lang
 
     def _offers(self) -> list[tuple[int, int]]:
         # after the MUD options' offers: IAC DO NAWS asks a telnet client for its window size
@@ -192,17 +377,17 @@ class Session(MachineMode, MudOptions):
     @classmethod
     def deliver_many(cls, listeners: list[Any], event: Event) -> None:
         """World.bulk_deliver: `deliver(event)` to each of `listeners`. The text-mode sessions
-        that get the shared bytes of a lobby event (a crowded room's speech: see `deliver`) get
-        them in one `write_shared` loop; anything else (machine mode, a table feed, bots)
-        through its own `deliver`. One listener's failure is logged, the others still get it.
+        that get the shared bytes of a lobby event (a crowded room's speech: see
+        TextOutput.deliver) get them in one `write_shared` loop; anything else (machine mode, a
+        table feed, bots) through its own `deliver`. One listener's failure is logged, the
+        others still get it.
         """
         plain: list[Any] = []
         shared = b""
         shared_ctx: Any = None
         for s in listeners:
             try:
-                if type(s) is cls and _shared_text[0] is event and not s.json_mode \
-                        and s._feed is None and s.state != "closed":
+                if type(s) is cls and s.output.shares(event):
                     ctx = s.render_context
                     if not plain and _shared_text[1] is ctx:
                         # this event's bytes in this context, whatever comes later
@@ -222,79 +407,70 @@ class Session(MachineMode, MudOptions):
                 log.failure("delivering {event_type} failed", event_type=event.type)
 
     def deliver(self, event: Event) -> None:
-        if _shared_text[0] is event and not self.json_mode and self._feed is None \
-                and self.state != "closed" and _shared_text[1] is self.render_context:
-            # the lobby event the previous text-mode listener got (a crowded room's speech):
-            # the same bytes, with nothing else to decide (see below)
-            self._write(_shared_text[2])
-            return
-        if self.state == "closed" or self.transport is None:
-            return
-        if event.type in ERRORS:                    # an error line: counted by its code
-            self.factory.metrics.error(event.type)
-        if (self.json_mode or self.gmcp_enabled) and self._machine_deliver(event):
-            return                  # machine mode: one JSON object (and GMCP copies)
-        lines: list[str] | None = None
-        ctx = self.render_context
-        if self._feed is not None or event.type.startswith(("table-", "game-")):
-            if self._feed is None:
-                self._feed = TableFeed(self.user.name if self.user is not None else None)
-            lines = self._feed.render(event, ctx.lang, ctx.color, ctx.width)
-            if lines is None:
-                lines = self._feed.flush() + render(event, ctx.lang, ctx.width)
-            elif event.type == "table-timer-warning":
-                if self._settings and self._settings.get("bell") == "on":
-                    self._write(BELL)                # the move timer's warning: /set bell on
-            elif self._feed.ring() and self._settings and self._settings.get("bell") == "on":
-                # /set bell on: your turn or your decision begins (text mode only: machine
-                # mode has returned above)
-                self._write(BELL)
-        else:
-            # lobby events (speech, arrivals ...) read the same for every text-mode listener
-            # with the same render context: rendered and encoded once per event and context,
-            # not once per member of a crowded room
-            if _shared_text[0] is event and _shared_text[1] is ctx:
-                data = _shared_text[2]
-            else:
-                rendered = render(event, ctx.lang, ctx.width)
-                if event.type in RAW_TEXT:        # its header line wrapped, the rest raw
-                    rendered = wrap_lines(rendered[:1], ctx.width) + rendered[1:]
-                else:
-                    rendered = wrap_lines(rendered, ctx.width)
-                data = b"".join(encode_text(line) + b"\r\n" for line in rendered)
-                if _memo.ON:
-                    _shared_text[0], _shared_text[1], _shared_text[2] = event, ctx, data
-            self._write(data)      # what TelnetLineProtocol.sendLine writes for each line
-            return
-        if lines:
-            self._send_lines(wrap_lines(lines, ctx.width))
+        """One event, in the connection's output mode."""
+        self.output.deliver(event)
 
     def sendLine(self, line: str) -> None:
-        """Text mode: ``line`` wrapped to the connection's width (protocol/wrap.py); machine
-        mode: see MachineMode.sendLine."""
-        if self.json_mode:
-            super().sendLine(line)
-            return
-        for piece in wrap_line(line, self.render_context.width):
-            TelnetLineProtocol.sendLine(self, piece)
+        """A line in the output mode: wrapped to the width (text), a `text` object (machine)."""
+        self.output.line(line)
 
     def sendPrompt(self, prompt: str) -> None:
-        """A prompt wider than the connection's width is wrapped, its end (``name: ``) kept
-        whole on the last line, which has no line end (protocol/wrap.py)."""
-        if not self.json_mode:
-            *head, prompt = wrap_prompt(prompt, self.render_context.width)
-            for line in head:
-                TelnetLineProtocol.sendLine(self, line)
-        super().sendPrompt(prompt)
+        """A prompt in the output mode (text: without line end; machine: a `prompt` object)."""
+        self.output.prompt(prompt)
+
+    def setPasswordMode(self, hidden: bool) -> None:
+        """Hidden input (a password): telnet ECHO in text mode, nothing to negotiate in
+        machine mode."""
+        self.output.hide_input(hidden)
+
+    def cleanLine(self, text: str) -> str:
+        return self.output.clean(text)
+
+    # ---- what the guard asks and tells (protocol.guard.GuardedConnection) --------------------
+    @property
+    def is_open(self) -> bool:
+        return self.login_state.open
+
+    @property
+    def awaiting_login(self) -> bool:
+        return self.login_state.timed
+
+    @property
+    def active_user(self) -> str | None:
+        user = self.user
+        return user.name if user is not None and self.login_state is ACTIVE else None
+
+    @property
+    def user_name(self) -> str | None:
+        user = self.user
+        return user.name if user is not None else None
+
+    def answer_aside(self, event: Event) -> None:
+        """Tell `event` outside the command now running (flood control, a budget: never with
+        the id of that command in machine mode)."""
+        self.output.aside("", event)
+
+    def refuse(self, line: str) -> None:
+        """Refused at connect (too many connections): `line`, and closed."""
+        self.sendLine(line)
+        self._go(CLOSED)
+        self.transport.loseConnection()
+
+    def answer_foreign(self, data: bytes) -> None:
+        """Another protocol's client (HTTP, TLS, SSH): `data` as it is, and closed."""
+        self._go(CLOSED)
+        transport = self.transport
+        transport.write(data)
+        transport.loseConnection()
 
     def disconnect(self, event: Event) -> None:
-        if self.state == "closed":
+        if not self.login_state.open:
             return
         self.deliver(event)
         self._close()
 
     def _close(self) -> None:
-        self.state = "closed"
+        self._go(CLOSED)
         self._queue = None
         if self.transport is not None:
             self.endCompression()        # MCCP2: the stream ends properly before the close
@@ -314,7 +490,7 @@ class Session(MachineMode, MudOptions):
 
     # ---- connection -------------------------------------------------------------------------
     def connectionMade(self) -> None:
-        guard = self.factory.guard
+        guard = self.services.guard
         limits = guard.limits if guard is not None else None
         delay = limits.greeting_delay if limits is not None else 0.0
         if getattr(self.transport, "carries_messages", False):
@@ -332,8 +508,8 @@ class Session(MachineMode, MudOptions):
                 self.MAX_SUBNEGOTIATION_BYTES = limits.max_subnegotiation
             if limits.max_gmcp_supports != self.MAX_GMCP_SUPPORTS:
                 self.MAX_GMCP_SUPPORTS = limits.max_gmcp_supports
-        self.factory.sessions.add(self)
-        self.factory.metrics.connection()
+        self.services.sessions.add(self)
+        self.services.metrics.connection()
         if self._log_allowed("connect"):
             log.info("connection from {peer}", peer=self._peer())
         if guard is not None:
@@ -360,35 +536,35 @@ class Session(MachineMode, MudOptions):
         call, self._greet_call = self._greet_call, None
         if call is not None and call.active():
             call.cancel()
-        if self._greeted or self.state == "closed":
+        if self._greeted or not self.login_state.open:
             return
         self._greeted = True
         self.offerOptions()
         self.deliver(Event("greeting", protocols=list(PROTOCOL_VERSIONS)))
-        if self.factory.motd:
-            self.deliver(Event("motd", text=self.factory.motd))
+        if self.services.motd:
+            self.deliver(Event("motd", text=self.services.motd))
         self._prompt()
 
     def _greet_machine(self, line: str) -> None:
         """The first line over a WebSocket: the switch to machine mode answers it (`%json`) or
         comes before it is read (any other line), so everything sent is JSON."""
-        if self._greeted or self.state == "closed":
+        if self._greeted or not self.login_state.open:
             return
         self._greeted = True
         if line.strip().split(" ")[0] != JSON_SWITCH:
-            self._switch_before_login("")
+            switch_before_login(self, "")
 
     def message_refused(self, event: Event) -> None:
         """A WebSocket message that is no line (line ends inside it, not UTF-8) is refused with
         ``event``; it counts toward flood control like a line."""
-        if self.state == "closed":
+        if not self.login_state.open:
             return
         if not self._greeted:
             self._greet_machine("")
         if self._guard is not None and not self._guard.line_received():
-            self.factory.metrics.flood_drop("line")
+            self.services.metrics.flood_drop("line")
             return
-        self._answer_aside("", event)
+        self.output.aside("", event)
 
     @property
     def refuses_passwords(self) -> bool:
@@ -399,7 +575,7 @@ class Session(MachineMode, MudOptions):
 
     def connectionLost(self, reason: Failure | None = None) -> None:
         self._lost = True
-        self.state = "closed"
+        self._go(CLOSED)
         if self._greet_call is not None:
             if self._greet_call.active():
                 self._greet_call.cancel()
@@ -409,7 +585,7 @@ class Session(MachineMode, MudOptions):
                 self._abort_call.cancel()
             self._abort_call = None
         self._queue = None
-        self.factory.sessions.discard(self)
+        self.services.sessions.discard(self)
         if self._guard is not None:
             self._guard.connection_lost()
         user, self.user = self.user, None
@@ -441,7 +617,7 @@ class Session(MachineMode, MudOptions):
         # read, but after the telnet negotiation its bytes begin with (a window size told at
         # once, NAWS, is the width of the greeting already)
         super().dataReceived(data)
-        if not self._greeted and self.state != "closed":
+        if not self._greeted and self.login_state.open:
             self._greet()
 
     def _log_allowed(self, kind: str) -> bool:
@@ -459,25 +635,25 @@ class Session(MachineMode, MudOptions):
 
     # ---- hooks of the telnet layer --------------------------------------------------------------
     def lineTooLong(self, length: int) -> None:
-        if not self._greeted and self.state != "closed":
+        if not self._greeted and self.login_state.open:
             self._greet()
         # (its id, if any, went with the line: never the id of a command still running)
-        self._answer_aside("", error_event("line-too-long", length=length,
+        self.output.aside("", error_event("line-too-long", length=length,
                                            limit=self.MAX_LINE_BYTES))
         self._prompt()
 
     def subnegotiationReceived(self, option: int) -> bool:
         # GMCP and every other subnegotiation count toward flood control like lines
-        if self.state == "closed":
+        if not self.login_state.open:
             return False
         if self._guard is None or self._guard.subnegotiation_received():
             return True
-        self.factory.metrics.flood_drop("subnegotiation")
+        self.services.metrics.flood_drop("subnegotiation")
         return False
 
     def telnetCommandsReceived(self, count: int) -> bool:
         # every telnet command counts against the connection's budget (protocol.guard)
-        if self.state == "closed":
+        if not self.login_state.open:
             return False
         return self._guard is None or self._guard.telnet_commands(count)
 
@@ -491,27 +667,27 @@ class Session(MachineMode, MudOptions):
 
     def outputOverflow(self) -> None:
         # the telnet layer logs it and aborts the connection right after this hook
-        self.state = "closed"
+        self._go(CLOSED)
         self._queue = None
 
     def lineReceived(self, line: str) -> None:
-        if not self._greeted and self.state != "closed":
+        if not self._greeted and self.login_state.open:
             if self._messages:
                 self._greet_machine(line)
             else:
                 self._greet()    # the first line of a client that spoke first
-        if self.state == "closed":
+        if not self.login_state.open:
             return
         if self._guard is not None and not self._guard.line_received():
-            self.factory.metrics.flood_drop("line")
+            self.services.metrics.flood_drop("line")
             return  # flood control dropped the line (the first one got a warning)
-        if self._refused_chunk == self._chunks and self.state in _LOGIN_STATES:
+        if self._refused_chunk == self._chunks and self.login_state.logging_in:
             line = _TypedAhead(line)      # in the same segment as a refusal at the log-in
         if self._busy:
             if self._queue is None:
                 self._queue = deque()
             if len(self._queue) >= MAX_QUEUED_LINES:
-                self._answer_aside(line, error_event("busy"))
+                self.output.aside(line, error_event("busy"))
             else:
                 self._queue.append(line)
             return
@@ -519,7 +695,7 @@ class Session(MachineMode, MudOptions):
 
     # ---- running one line ----------------------------------------------------------------------
     def _run(self, line: str) -> None:
-        command_line = self._command_begins(line)  # machine mode: the #ID; %json before login
+        command_line = self.output.begin(line)  # machine mode: the #ID; %json before login
         if command_line is None:
             return
         line = command_line
@@ -552,11 +728,11 @@ class Session(MachineMode, MudOptions):
     def _finished(self, _: Any) -> None:
         self._command_ends()
         self._busy = False
-        while self._queue and not self._busy and self.state != "closed":
+        while self._queue and not self._busy and self.login_state.open:
             self._run(self._queue.popleft())
 
     def _refused(self, error: LobbyError) -> None:
-        if self.state in _LOGIN_STATES and not self.json_mode:
+        if self.login_state.logging_in and self.output.drops_typed_ahead:
             # a refusal at the log-in: the lines typed ahead behind the refused one (a password
             # after a mistyped or banned name) are dropped unseen (see _login): those already
             # here (queued, or later in the same TCP segment) always, those still on their way
@@ -569,27 +745,12 @@ class Session(MachineMode, MudOptions):
         self._prompt()
 
     def _prompt(self) -> None:
-        if self.state == "login":
-            self.sendPrompt(text("login-prompt", self.lang))
-        elif self.state == "password":
-            self.sendPrompt(text("password-prompt", self.lang))
-        elif self.state == "confirm":
-            self.sendPrompt(text("guest-confirm", self.lang, name=self._guest_name))
-        elif self.state == "seat-key":
-            self.sendPrompt(text("seat-key-prompt", self.lang))
+        prompt = self.login_state.prompt(self)
+        if prompt is not None:
+            self.sendPrompt(prompt)
 
     def _handle(self, line: str) -> Any:
-        if self.state == "active":
-            return self._active_line(line)
-        if self.state == "login":
-            return self._login(line)
-        if self.state == "password":
-            return self._password(line)
-        if self.state == "confirm":
-            return self._confirm(line)
-        if self.state == "seat-key":
-            return self._seat_key(line)
-        return None
+        return self.login_state.handle(self, line)
 
     # ---- login -----------------------------------------------------------------------------------
     def _login(self, line: str) -> Any:
@@ -633,29 +794,29 @@ class Session(MachineMode, MudOptions):
 
     async def _lookup(self, name: str) -> None:
         account = await self.store.get_account(name)
-        if self.state != "login":
+        if self.login_state is not LOGIN:
             return
         if account is None:
             if self._ask_seat_key(name):    # a running game holds a guest seat for it
                 return
-            if self.json_mode:      # a program: the guest name logs in at once
+            if not self.output.confirms_guests:   # a program: the guest name logs in at once
                 self._enter(name, registered=False)
                 return
             # type-ahead safety (as on FICS): a mistyped registered name must not take the
             # password typed after it as the first line in the lobby (speech to everybody).
             # Only an empty line enters as the guest; any other line is another name.
-            guard = self.factory.guard
+            guard = self.services.guard
             if guard is not None:
                 guard.may_enter(self, name, False)   # banned, too many guests: say so now
             self._guest_name = name
             self._confirm_asked = self.world.clock.seconds()
-            self.state = "confirm"
+            self._go(CONFIRM)
             self._prompt()
             return
         if self.refuses_passwords:   # asked for, the password would travel unencrypted
             raise LobbyError("password-needs-tls")
         self._account = account
-        self.state = "password"
+        self._go(PASSWORD)
         self.setPasswordMode(True)
         self._prompt()
 
@@ -671,11 +832,11 @@ class Session(MachineMode, MudOptions):
             self.deliver(Event("typed-ahead-dropped"))
             if not self._typed_ahead():
                 self._guest_name = None
-                self.state = "login"
+                self._go(LOGIN)
             self._prompt()
             return None
         name, self._guest_name = self._guest_name, None
-        self.state = "login"
+        self._go(LOGIN)
         if line.strip() or name is None:
             return self._login(line) if line.strip() else None
         self._enter(name, registered=False)
@@ -687,11 +848,11 @@ class Session(MachineMode, MudOptions):
         return self.world.clock.seconds() - self._confirm_asked < self._typeahead_window()
 
     def _refusal_window(self) -> float:
-        guard = self.factory.guard
+        guard = self.services.guard
         return guard.limits.typeahead_after_refusal if guard is not None else 0.0
 
     def _typeahead_window(self) -> float:
-        guard = self.factory.guard
+        guard = self.services.guard
         return guard.limits.typeahead_window if guard is not None else TYPEAHEAD_WINDOW
 
     async def _password(self, line: str) -> None:
@@ -699,27 +860,27 @@ class Session(MachineMode, MudOptions):
         self.setPasswordMode(False)
         self.sendLine("")  # the client did not echo the Return of the hidden line
         assert account is not None
-        guard = self.factory.guard
+        guard = self.services.guard
         try:
             # LobbyError too-many-attempts / too-many-attempts-here / account-wait: no hash run
             attempt = self.password_attempt(account.name, "login")
         except LobbyError:
-            self.state = "login"
+            self._go(LOGIN)
             raise
         try:
             verdict = await self.accounts.check(line.strip(), account.password_hash)
         except Exception:
             attempt.failed()
-            if self.state == "password":   # back to the login prompt, not a password prompt
-                self.state = "login"       # without an account behind it
+            if self.login_state is PASSWORD:   # back to the login prompt, not a password
+                self._go(LOGIN)                # prompt without an account behind it
             raise
         if not verdict.ok:
             attempt.failed()
         else:
             attempt.succeeded()
-        if self.state != "password":
+        if self.login_state is not PASSWORD:
             return
-        self.state = "login"
+        self._go(LOGIN)
         if not verdict.ok:
             self._failures += 1
             if self._log_allowed("login-failure"):
@@ -748,7 +909,7 @@ class Session(MachineMode, MudOptions):
             return False                                        # online: name-in-use
         first = held[0]
         self._seat_name = name
-        self.state = "seat-key"
+        self._go(SEAT_KEY)
         self.deliver(Event("seat-key-asked" if any(h.reserved for h in held)
                            else "seat-key-asked-late", name=first.name, table=first.table))
         self.setPasswordMode(True)
@@ -763,7 +924,7 @@ class Session(MachineMode, MudOptions):
         name, self._seat_name = self._seat_name, None
         self.setPasswordMode(False)
         self.sendLine("")  # the client did not echo the Return of the hidden line
-        self.state = "login"
+        self._go(LOGIN)
         assert name is not None
         key = line.strip()
         if not key:
@@ -813,15 +974,15 @@ class Session(MachineMode, MudOptions):
         limits refuse it -- before any hash runs."""
         if self.refuses_passwords:
             raise LobbyError("password-needs-tls")
-        guard = self.factory.guard
+        guard = self.services.guard
         if guard is None:
             from protocol.guard import Attempt
             return Attempt(None, kind, None, 0.0, None, None)
-        return guard.password_attempt(self, account, kind)
+        return guard.password_attempt(self, account, kind, self._guard)
 
     def failure_delay(self) -> "Deferred[None]":
         """The pause after a wrong password (protocol.guard's login_failure_delay)."""
-        guard = self.factory.guard
+        guard = self.services.guard
         if guard is None:
             from twisted.internet.defer import succeed
             return succeed(None)
@@ -837,14 +998,14 @@ class Session(MachineMode, MudOptions):
     def registration_attempt(self) -> Any:
         """A protocol.guard.Registration (``cancel()`` it when no account was made), or
         LobbyError too-many-registrations."""
-        guard = self.factory.guard
+        guard = self.services.guard
         if guard is None:
             from protocol.guard import Registration
             return Registration(None, 0.0)
         return guard.registration_attempt(self)
 
     def _enter(self, name: str, registered: bool, key: str | None = None) -> None:
-        guard = self.factory.guard
+        guard = self.services.guard
         if guard is not None:
             guard.may_enter(self, name, registered)  # LobbyError banned / too-many-guests
         # LobbyError name-in-use / seat-held; ``key``: a guest's reconnect key
@@ -852,8 +1013,8 @@ class Session(MachineMode, MudOptions):
         self.user = user
         if guard is not None and not registered:
             guard.note_guest(self, user.name)   # its reconnect key: known at this address
-        self.state = "active"
-        self.factory.metrics.login(registered)
+        self._go(ACTIVE)
+        self.services.metrics.login(registered)
         self._failures = 0
         if self._log_allowed("login"):
             log.info("{user} logged in from {peer} ({kind})", user=user.name, peer=self._peer(),
@@ -885,8 +1046,27 @@ class Session(MachineMode, MudOptions):
         return command.handler(self, parsed.args)
 
     def _command_ends(self) -> None:
-        super()._command_ends()
+        """After a line ran: `Room.Info` (and machine mode's `room`) if the room changed, the
+        output mode's end of the command (machine mode's `ok`), and its time in the metrics."""
+        self._announce_room()
+        self.output.end()
         timing = self._timing
         if timing is not None:      # a command ran (or was refused): counted, with its time
             self._timing = None
-            self.factory.metrics.command(timing[0], self.world.clock.seconds() - timing[1])
+            self.services.metrics.command(timing[0], self.world.clock.seconds() - timing[1])
+
+    def _announce_room(self) -> None:
+        user = self.user
+        room = user.room if user is not None else None
+        if room is None:
+            return
+        key = (room.number, room.name)
+        if key == self._room_seen:
+            return
+        self._room_seen = key
+        feed = self._feed
+        if feed is not None and room.table is None:
+            feed.forget()                 # text mode: left the table; coming back shows it whole
+        table = room.number if room.table is not None else None
+        self.sendGMCP("Room.Info", {"num": room.number, "name": room.name, "table": table})
+        self.output.room(room, table)      # machine mode: forgets the view of a table left

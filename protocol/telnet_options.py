@@ -39,12 +39,14 @@ TTYPE and MTTS
 """
 from __future__ import annotations
 
+import re
 import zlib
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 from twisted.logger import Logger
 
+from lobby.numbers import ascii_int
 from protocol.telnet import _WANTNO, DO, IAC, SB, SE, WILL, WONT, TelnetLineProtocol
 
 if TYPE_CHECKING:
@@ -71,6 +73,9 @@ CHARSET_ACCEPTED = 2
 CHARSET_REJECTED = 3
 CHARSET_TTABLE_IS = 4
 CHARSET_TTABLE_REJECTED = 5
+
+#: a GMCP package name in Core.Supports (`Char.Items`, `Room`): kept only if it looks like one
+_GMCP_PACKAGE = re.compile(r"[A-Za-z][A-Za-z0-9_.-]{0,63}")
 
 #: the line a plain-text MSSP crawler sends at the login prompt
 MSSP_REQUEST = "MSSP-REQUEST"
@@ -210,12 +215,16 @@ class MudOptions(TelnetLineProtocol):
     _charset_sent: bool = False      # the server sent its REQUEST (once per connection)
     _compressor: Any = None
     _counted_mccp: bool = False
+    gmcp_client: dict[str, Any] | None = None       # Core.Hello
+    gmcp_supports: dict[str, int] | None = None     # Core.Supports.*
+    #: packages kept of Core.Supports.* at most (0: no limit; the server's --max-gmcp-supports)
+    MAX_GMCP_SUPPORTS: int = 64
 
     # ---- configuration ---------------------------------------------------------------------------
     @property
     def telnet_options(self) -> TelnetOptions:
-        """The server's TelnetOptions (its factory's), or the defaults."""
-        options = getattr(getattr(self, "factory", None), "telnet_options", None)
+        """The server's TelnetOptions (its connections' services'), or the defaults."""
+        options = getattr(getattr(self, "services", None), "telnet_options", None)
         return options if isinstance(options, TelnetOptions) else _DEFAULT
 
     def _local_port(self) -> int | None:
@@ -278,6 +287,49 @@ class MudOptions(TelnetLineProtocol):
         self._compress = None
         self._uncount_mccp()
         super().connectionLost(reason)
+
+    # ---- GMCP from the client ------------------------------------------------------------------
+    def gmcp_wants(self, package: str) -> bool:
+        """Whether GMCP messages of `package` (`Tichu`) go to this client: to a client that
+        never sent Core.Supports all of them (as before issue 27), else only the packages it
+        listed (`Tichu` or `Tichu.State`...; names compared without case)."""
+        supports = self.gmcp_supports
+        if supports is None:
+            return True
+        wanted = package.lower()
+        return any(p.lower() == wanted or p.lower().startswith(wanted + ".") for p in supports)
+
+    def gmcpReceived(self, package: str, data: object) -> None:
+        """Incoming `Core.Hello` (eight short fields) and `Core.Supports.Set/Add/Remove` (a
+        bounded set: MAX_GMCP_SUPPORTS packages, the server's --max-gmcp-supports) are
+        remembered, `Core.Ping` answered; every other GMCP message is ignored silently."""
+        name = package.lower()
+        if name == "core.ping":
+            self.sendGMCP("Core.Ping")   # the answer a MUD client measures its latency with
+            return
+        if name == "core.hello" and isinstance(data, dict):
+            # a few short fields (client, version) are kept; nothing else of it is used
+            self.gmcp_client = {str(k)[:32]: (v[:100] if isinstance(v, str) else v)
+                                for k, v in list(data.items())[:8]
+                                if isinstance(v, (str, int, float, bool)) or v is None}
+        elif name.startswith("core.supports.") and isinstance(data, list):
+            # a bounded set: at most MAX_GMCP_SUPPORTS packages, names as GMCP writes them
+            limit = self.MAX_GMCP_SUPPORTS
+            supports = dict(self.gmcp_supports or {})
+            if name == "core.supports.set":
+                supports = {}
+            for item in data[:limit or len(data)]:
+                if not isinstance(item, str):
+                    continue
+                pkg, _, version = item.partition(" ")
+                if _GMCP_PACKAGE.fullmatch(pkg) is None:
+                    continue
+                if name == "core.supports.remove":
+                    supports.pop(pkg, None)
+                elif pkg in supports or not limit or len(supports) < limit:
+                    supports[pkg] = ascii_int(version, 1_000_000) or 1
+            self.gmcp_supports = supports
+        # anything else: ignored silently
 
     # ---- MSSP ------------------------------------------------------------------------------------
     def _send_mssp(self) -> None:

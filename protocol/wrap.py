@@ -28,8 +28,9 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from functools import lru_cache
 from typing import Any, Callable
+
+from lobby.tichu import memo as _memo
 
 __all__ = ["HANGING_INDENT", "ELLIPSIS", "MIN_NAME", "abbreviate", "columns", "fit_names", "fit_seats",
            "visible_width",
@@ -46,11 +47,19 @@ _GLUED_AFTER = frozenset(":;!?»")
 _GLUED_BEFORE = "«"
 
 
-@lru_cache(maxsize=4096)
+#: a character -> the columns it takes (bounded; one of lobby.tichu.memo's)
+_CHAR_WIDTH: _memo.BoundedMemo[int] = _memo.BoundedMemo(4096)
+
+
 def _char_width(char: str) -> int:
-    if unicodedata.combining(char) or unicodedata.category(char) in ("Mn", "Me", "Cf"):
-        return 0
-    return 2 if unicodedata.east_asian_width(char) in ("W", "F") else 1
+    width = _CHAR_WIDTH.find(char) if _memo.ON else None
+    if width is None:
+        if unicodedata.combining(char) or unicodedata.category(char) in ("Mn", "Me", "Cf"):
+            width = 0
+        else:
+            width = 2 if unicodedata.east_asian_width(char) in ("W", "F") else 1
+        _CHAR_WIDTH.put(char, width)
+    return width
 
 
 def visible_width(text: str) -> int:

@@ -11,6 +11,7 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -79,3 +80,84 @@ def test_every_memo_is_emptied_by_the_switch() -> None:
     memo.set_memos(True)
     assert not _ANSWERS and not len(_HAND_TEXT)
     assert Round  # the facade names the engine's Round (its caches: Round._caches)
+
+
+#: the module-level containers of lobby and protocol that are not memos (what each holds), and
+#: the memos still kept by hand in the connection's modules (their own engineer converts them)
+NOT_MEMOS = {
+    ("lobby/accounts.py", "_HASHERS"): "one argon2 hasher per parameter set (not a value's memo)",
+    ("lobby/tichu/cards.py", "_CARDS"): "the deck, made once at import",
+    ("lobby/tichu/combos.py", "_INTERNED"): "interning: the one Combo of a key",
+    ("lobby/tichu/moves.py", "_INDEXES"): "the store of the `_INDEX_OF` memo, emptied with it",
+    ("lobby/tichu/moves.py", "_NO_PLAYS"): "the shared empty answer",
+    ("lobby/tichu/round.py", "_NOTHING"): "the shared empty list",
+    ("lobby/tichu/memo.py", "_CLEARERS"): "the memos' clear functions",
+    ("protocol/gathered_write.py", "_pending"): "the writes waiting for the end of a turn",
+    ("protocol/logs.py", "_opened"): "the log files opened",
+    ("protocol/render_context.py", "_INTERNED"): "interning: the one context of its settings",
+    ("protocol/render_table.py", "_NO_CATALOG"): "the empty catalog (a constant)",
+    ("protocol/machine.py", "_shared"): "to convert with the connection's rewrite",
+    ("protocol/machine.py", "_view_memo"): "to convert with the connection's rewrite",
+    ("protocol/machine.py", "_update_memo"): "to convert with the connection's rewrite",
+    ("protocol/machine.py", "_shared_text"): "to convert with the connection's rewrite",
+}
+
+
+def _module_containers() -> set[tuple[str, str]]:
+    """(file, name) of every module-level name bound to a dict or list display, or decorated
+    with functools' caches, in lobby and protocol."""
+    import ast
+    found: set[tuple[str, str]] = set()
+    for path in sorted([*ROOT.glob("lobby/**/*.py"), *ROOT.glob("protocol/**/*.py")]):
+        rel = path.relative_to(ROOT).as_posix()
+        for node in ast.parse(path.read_text(encoding="utf-8")).body:
+            if isinstance(node, (ast.Assign, ast.AnnAssign)) and isinstance(
+                    node.value, (ast.Dict, ast.List)):
+                targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+                for target in targets:
+                    if isinstance(target, ast.Name) and target.id.startswith("_") and (
+                            not node.value.elts if isinstance(node.value, ast.List)
+                            else not node.value.keys):
+                        found.add((rel, target.id))
+                    elif (isinstance(target, ast.Name) and isinstance(node.value, ast.List)
+                          and any(isinstance(e, ast.Constant) and e.value is None
+                                  for e in node.value.elts)):
+                        found.add((rel, target.id))     # a positional memo: [None, None, ...]
+            elif isinstance(node, ast.FunctionDef) and any(
+                    "cache" in ast.unparse(d) for d in node.decorator_list):
+                found.add((rel, node.name))
+    return found
+
+
+def test_every_module_level_memo_is_one_of_the_helpers() -> None:
+    """No memo of a module is a bare dict, a positional list or an lru_cache: each is a
+    LastMemo or a BoundedMemo (so the switch turns it off), or is listed above as no memo."""
+    found = _module_containers()
+    assert found - NOT_MEMOS.keys() == set(), "a memo kept by hand: use lobby.tichu.memo"
+    assert NOT_MEMOS.keys() - found == set(), "listed but gone: take it off the list"
+
+
+@pytest.mark.skipif(not memo.ON, reason="tests the memos themselves")
+def test_the_bots_caches_obey_the_switch() -> None:
+    """The bots' plan caches are memos like the others: filled while on, bypassed (and empty)
+    while off, the answers the same."""
+    from lobby.bots import plan, search
+    from lobby.tichu import parse_cards
+    memo.set_memos(True)                         # (empty, so each is asked afresh)
+    hand = parse_cards("R2 R3 G4 S5 B6 R9 G9 S9 BK Ph Dr")
+    other = parse_cards("R2 G2 S7 B8 R10 GB SD")
+    mask = sum(1 << c for c in parse_cards("R4 G4 S4 B10 RB GD SK BA Ma"))
+
+    def ask() -> tuple[Any, ...]:
+        return (plan.analyse(hand), plan.plan_cost(other), search._cost(mask),
+                search.fast_plan(mask))
+    answers = ask()
+    caches = (plan._CACHE, plan._SEARCH_COST, search._COST, search._FAST)
+    assert all(len(c) for c in caches)
+    memo.set_memos(False)
+    try:
+        assert not any(len(c) for c in caches)
+        assert ask() == answers
+        assert not any(len(c) for c in caches)
+    finally:
+        memo.set_memos(True)

@@ -89,7 +89,7 @@ def transcripts(seed: int, until: int, memos: bool, size: int | None = None) -> 
         mp.setattr("lobby.table.new_key", lambda: next(keys))
         mp.setattr("lobby.tichu.memo.ON", memos)
         if size is not None:
-            mp.setattr(render_table, "MEMO_SIZE", size)
+            mp.setattr(render_table._SORTED_TEXT, "size", size)
         return run_now(play(seed, until))  # type: ignore[no-any-return]
 
 
@@ -122,15 +122,14 @@ def test_memos_change_no_byte_in_any_game(seed: int) -> None:
 @MEMOS_ONLY
 def test_the_sorted_cards_memo_is_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
     from lobby.tichu.cards import format_cards, sort_cards
-    monkeypatch.setattr(render_table, "MEMO_SIZE", 5)
-    monkeypatch.setattr(render_table, "_sorted_memo", {})
+    monkeypatch.setattr(render_table, "_SORTED_TEXT", memo.BoundedMemo(5))
     rng = random.Random(7)
     for _ in range(50):
         cards = rng.sample(range(56), rng.randrange(1, 15))
         text = format_cards(cards)
         assert render_table._sorted_text(text) == format_cards(sort_cards(cards))
         assert render_table._sorted_text(text) == format_cards(sort_cards(cards))   # memo
-        assert 1 <= len(render_table._sorted_memo) <= 5
+        assert 1 <= len(render_table._SORTED_TEXT) <= 5
 
 
 @pytest.mark.parametrize("how", ["plain", "mccp2", "paused"])

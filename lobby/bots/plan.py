@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Iterable
 
 from lobby.tichu import DOG, DRAGON, PHOENIX, Card
+from lobby.tichu import memo as _memo
 
 __all__ = ["Group", "Plan", "analyse", "plan_cost", "group_strength"]
 
@@ -72,7 +73,8 @@ def _group(kind: str, rank: float, cards: Iterable[Card]) -> Group:
     return Group(kind, rank, cs, group_strength(kind, rank, len(cs)))
 
 
-_CACHE: dict[int, Plan] = {}
+#: a hand's card mask -> its plan (one of lobby.tichu.memo's: the one switch turns it off)
+_CACHE: _memo.BoundedMemo[Plan] = _memo.BoundedMemo(200_000)
 
 
 def plan_cost(cards: Iterable[Card]) -> float:
@@ -82,7 +84,7 @@ def plan_cost(cards: Iterable[Card]) -> float:
     mask = 0
     for c in cs:
         mask |= 1 << c
-    plan = _CACHE.get(mask)
+    plan = _CACHE.find(mask) if _memo.ON else None
     if plan is not None:
         return plan.cost
     return _cost(cs)
@@ -94,11 +96,9 @@ def analyse(cards: Iterable[Card]) -> Plan:
     mask = 0
     for c in cs:
         mask |= 1 << c
-    plan = _CACHE.get(mask)
+    plan = _CACHE.find(mask) if _memo.ON else None
     if plan is None:
-        if len(_CACHE) > 200_000:
-            _CACHE.clear()
-        plan = _CACHE[mask] = _analyse(cs)
+        plan = _CACHE.put(mask, _analyse(cs))
     return plan
 
 
@@ -147,7 +147,8 @@ def _analyse(cards: tuple[Card, ...]) -> Plan:
     return Plan(all_groups, sum(g.cost for g in fixed) + cost)
 
 
-_SEARCH_COST: dict[tuple, float] = {}
+#: a hand's shape -> the search's cost (one of lobby.tichu.memo's)
+_SEARCH_COST: _memo.BoundedMemo[float] = _memo.BoundedMemo(500_000)
 
 
 def _cost(cards: tuple[Card, ...]) -> float:
@@ -155,11 +156,9 @@ def _cost(cards: tuple[Card, ...]) -> float:
     are left after the fixed groups (and the Phoenix), so it is shared by all hands."""
     fixed, by_rank, phoenix = _split(cards)
     key = _key(by_rank, phoenix)
-    cost = _SEARCH_COST.get(key)
+    cost = _SEARCH_COST.find(key) if _memo.ON else None
     if cost is None:
-        if len(_SEARCH_COST) > 500_000:
-            _SEARCH_COST.clear()
-        cost = _SEARCH_COST[key] = _search(by_rank, phoenix, 0, {})[0]
+        cost = _SEARCH_COST.put(key, _search(by_rank, phoenix, 0, {})[0])
     return sum(g.cost for g in fixed) + cost
 
 

@@ -56,6 +56,7 @@ from lobby.tichu import (
     parse_rank,
     rank_name,
 )
+from lobby.tichu import memo as _memo
 
 __all__ = ["Job", "Answer", "think", "rollout", "rollout_action", "MAX_PLAYS", "PRIOR"]
 
@@ -109,7 +110,8 @@ class Answer:
 
 
 # ---- the rollout policy: the heuristic's rules on card masks -------------------------------------
-_COST: dict[Any, float] = {}
+#: a hand's shape -> the heuristic's plan cost (one of lobby.tichu.memo's)
+_COST: _memo.BoundedMemo[float] = _memo.BoundedMemo(300_000)
 _SUIT = sum(1 << (4 * i) for i in range(13))
 _SHIFTS = tuple(4 * i for i in range(13))
 
@@ -125,11 +127,9 @@ def _cost(mask: int) -> float:
             break
     else:
         key = (mask >> 52, *[(mask >> s & 15).bit_count() for s in _SHIFTS])
-    cost = _COST.get(key)
+    cost = _COST.find(key) if _memo.ON else None
     if cost is None:
-        if len(_COST) >= 300_000:
-            _COST.clear()
-        cost = _COST[key] = plan_cost(mask_cards(mask))
+        cost = _COST.put(key, plan_cost(mask_cards(mask)))
     return cost
 
 
@@ -140,7 +140,8 @@ def _g(kind: str, rank: float, length: int) -> float:
 _SINGLE_COST = tuple(_g("single", r, 1) for r in range(16))
 _PAIR_COST = tuple(_g("pair", r, 2) for r in range(16))
 _TRIPLE_COST = tuple(_g("triple", r, 3) for r in range(16))
-_FAST: dict[Any, tuple[float, int, int]] = {}
+#: a hand's shape -> its quick plan (one of lobby.tichu.memo's)
+_FAST: _memo.BoundedMemo[tuple[float, int, int]] = _memo.BoundedMemo(300_000)
 
 
 def fast_plan(mask: int) -> tuple[float, int, int]:
@@ -150,7 +151,7 @@ def fast_plan(mask: int) -> tuple[float, int, int]:
     most of its ranks are single cards; neighbouring pairs make stairs, a triple takes the lowest
     spare pair below a jack; the Phoenix is a high single. Memoised by the hand's shape."""
     key = (mask >> 52, *[(mask >> s & 15).bit_count() for s in _SHIFTS])
-    hit = _FAST.get(key)
+    hit = _FAST.find(key) if _memo.ON else None
     if hit is not None:
         return hit
     counts = [0] * 16
@@ -232,9 +233,7 @@ def fast_plan(mask: int) -> tuple[float, int, int]:
         weak += g > 0.6
         controls += g <= 0.4
     out = (cost, weak, controls)
-    if len(_FAST) >= 300_000:
-        _FAST.clear()
-    _FAST[key] = out
+    _FAST.put(key, out)
     return out
 
 

@@ -195,13 +195,14 @@ def parse_rank(text: str | int) -> int:
     return rank
 
 
-_TOKEN_CACHE: dict[str, Card] = {}
+#: a token read -> its card (one of lobby.tichu.memo's)
+_TOKEN_CACHE: _memo.BoundedMemo[Card] = _memo.BoundedMemo(4096)
 _SPLIT = re.compile(r"[\s,]+")
 
 
 def parse_card(token: str) -> Card:
     """One card from a token (BSW or English forms, case-insensitive); Rejected("bad-card")."""
-    card = _TOKEN_CACHE.get(token) if _memo.ON else None
+    card = _TOKEN_CACHE.find(token) if _memo.ON else None
     if card is not None:
         return card
     up = token.strip().upper()
@@ -213,10 +214,7 @@ def parse_card(token: str) -> Card:
             index = (rank - 2) * 4 + suit
     if index is None:
         raise Rejected("bad-card", token=token)
-    card = _CARDS[index]
-    if len(_TOKEN_CACHE) < 4096:
-        _TOKEN_CACHE[token] = card
-    return card
+    return _TOKEN_CACHE.put(token, _CARDS[index])
 
 
 def parse_cards(text: str) -> tuple[Card, ...]:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Iterable, Iterator
 
+from lobby.tichu import memo as _memo
 from lobby.tichu.cards import (
     DOG_BIT,
     DRAGON_BIT,
@@ -131,9 +132,11 @@ def _key(mask: int, phoenix_as: int | None, rank: int | float) -> int:
 
 
 # ---- interning ----------------------------------------------------------------------------------
+#: the one Combo of each key (interning, not a memo: one object per combination keeps memory flat)
 _INTERNED: dict[int, Combo] = {}
-_READINGS: dict[int, tuple[Combo, ...]] = {}
 _CACHE_LIMIT = 200_000
+#: a card mask -> its readings (one of lobby.tichu.memo's)
+_READINGS: _memo.BoundedMemo[tuple[Combo, ...]] = _memo.BoundedMemo(_CACHE_LIMIT)
 
 
 def _intern(kind: str, rank: int | float, mask: int, phoenix_as: int | None) -> Combo:
@@ -250,17 +253,15 @@ def _compute_readings(mask: int) -> tuple[Combo, ...]:
 def readings(cards: Iterable[int] | int) -> tuple[Combo, ...]:
     """Every combination these cards (or this card mask) form, highest reading first."""
     mask = cards if type(cards) is int else cards_mask(cards)  # type: ignore[arg-type]
-    found = _READINGS.get(mask)
+    found = _READINGS.find(mask) if _memo.ON else None
     if found is None:
-        if len(_READINGS) > _CACHE_LIMIT:
-            _READINGS.clear()
-        found = _READINGS[mask] = _compute_readings(mask)
+        found = _READINGS.put(mask, _compute_readings(mask))
     return found
 
 
 def combo_of_mask(mask: int, phoenix_as: int | None = None) -> Combo | None:
     """The combination with this card mask and Phoenix reading (None: the highest), if any."""
-    found = _READINGS.get(mask)
+    found = _READINGS.find(mask) if _memo.ON else None
     if found is None:
         found = readings(mask)
     if not found:

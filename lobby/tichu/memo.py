@@ -2,18 +2,29 @@
 one switch turns them all off.
 
 - `LastMemo`: the value made for the last key, kept while the key's parts are the very same
-  objects (compared by identity, the cheapest test there is). It is correct because delivered
-  data is never changed: a new state is a new object (a rule of the code: nothing freezes the
-  data yet). Used where one change is rendered for many listeners in a row.
+  objects (compared by identity, the cheapest test there is) and its scalar key is equal. It is
+  correct because delivered data is never changed: a new state is a new object, and the data of a
+  delivered event is frozen (lobby/events.py `freeze`: changing it raises). Used where one change
+  is rendered for many listeners in a row.
 - `BoundedMemo`: a dict from a key (a value, compared by equality) to what it stands for, emptied
-  when it holds `size` entries; the value must be a function of the key alone.
+  when it holds `size` entries (or, with ``oldest=True``, losing its oldest entry); the value must
+  be a function of the key alone. `get` answers MISSING while the switch is off; `find` is the
+  dict's own ``get`` (no Python frame: the hot paths call it behind an ``if ON`` of their own).
 
 `ON` is the switch: with the environment variable ``TICHU_MEMOS=off`` at start every memo is
 bypassed and each value is made from its inputs every time (the reference the memoised output is
 compared with: tests/test_memos_off.py runs the byte-pinned transcripts so; ``TICHU_MEMOS=off
 scripts/test`` runs the whole suite so). `set_memos(False)` does the same at run time and empties
-every memo (a test's fixture). The engine holds this module because it is the lowest layer; the
-lobby and the wire import it from the facade (`lobby.tichu.memo`).
+every memo (a test's fixture). Nothing is kept while the switch is off. The engine holds this
+module because it is the lowest layer; the lobby, the bots and the wire import it from the facade
+(`lobby.tichu.memo`).
+
+Not memos, so not switched: the interning tables (lobby/tichu/combos.py `_INTERNED`,
+protocol/render_context.py `_INTERNED`: the one object of a value, which callers may compare by
+identity), the argon2 hashers of lobby/accounts.py (one per parameter set) and the per-object
+memos kept on an object (`Combo._text`, `Round`'s `RoundCaches`, a connection's own hand line),
+which obey the switch where they are read. tests/test_memos_off.py checks that no other
+module-level dict or list memo is left.
 """
 from __future__ import annotations
 
@@ -59,37 +70,46 @@ def set_memos(on: bool) -> None:
 
 
 class LastMemo(Generic[V]):
-    """The value for the last key, while the key's parts are the same objects."""
+    """The value for the last key, while the key's parts are the same objects (and its scalar
+    `key`, if any, is equal): the parts are kept alive here, so their ids cannot be re-used."""
 
-    __slots__ = ("parts", "value", "__weakref__")
+    __slots__ = ("key", "parts", "value", "__weakref__")
 
     def __init__(self) -> None:
+        self.key: Hashable = None
         self.parts: tuple[Any, ...] = ()
         self.value: Any = MISSING
         register(self.clear)
 
-    def get(self, parts: tuple[Any, ...]) -> V:
-        """The value kept for `parts` (the very same objects, in order), else MISSING."""
-        if ON and len(parts) == len(self.parts) and all(map(is_, parts, self.parts)):
+    def get(self, parts: tuple[Any, ...], key: Hashable = None) -> V:
+        """The value kept for `parts` (the very same objects, in order) and `key` (an equal
+        value), else MISSING."""
+        mine = self.parts
+        if ON and key == self.key and len(parts) == len(mine) and all(map(is_, parts, mine)):
             return self.value  # type: ignore[no-any-return]
         return MISSING  # type: ignore[no-any-return]
 
-    def put(self, parts: tuple[Any, ...], value: V) -> V:
-        self.parts, self.value = parts, value
+    def put(self, parts: tuple[Any, ...], value: V, key: Hashable = None) -> V:
+        """Keep `value` for `parts` and `key` (nothing is kept while the switch is off)."""
+        if ON:
+            self.key, self.parts, self.value = key, parts, value
         return value
 
     def clear(self) -> None:
-        self.parts, self.value = (), MISSING
+        self.key, self.parts, self.value = None, (), MISSING
 
 
 class BoundedMemo(Generic[V]):
     """key -> value, at most `size` entries (then emptied); bypassed while the switch is off."""
 
-    __slots__ = ("size", "entries")
+    __slots__ = ("size", "oldest", "entries", "find")
 
-    def __init__(self, size: int = 4096) -> None:
+    def __init__(self, size: int = 4096, *, oldest: bool = False) -> None:
         self.size = size
+        self.oldest = oldest
         self.entries: dict[Hashable, V] = {}
+        #: the value kept for a key, else None (or the default given): the dict's own get
+        self.find: Callable[..., V | None] = self.entries.get
         register(self.entries.clear)
 
     def get(self, key: Hashable) -> V:
@@ -101,7 +121,10 @@ class BoundedMemo(Generic[V]):
         if ON:
             entries = self.entries
             if len(entries) >= self.size:
-                entries.clear()
+                if self.oldest:
+                    del entries[next(iter(entries))]
+                else:
+                    entries.clear()
             entries[key] = value
         return value
 

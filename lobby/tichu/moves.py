@@ -368,14 +368,16 @@ _INDEXES: list[_Index] = []          # the most recent indexes, newest last
 _INDEX_LIMIT = 16
 
 
-_INDEX_OF: dict[int, _Index] = {}    # recent hands -> an index containing them
+#: recent hands -> an index containing them (one of lobby.tichu.memo's; `_INDEXES` is its
+#: store, emptied with it)
+_INDEX_OF: _memo.BoundedMemo[_Index] = _memo.BoundedMemo(20_000)
 
 
 def _index_for(hand: int) -> tuple[_Index, int]:
     """An index of a hand containing `hand`, and the cards it has beyond `hand`."""
     if not _memo.ON:
         return _Index(hand), 0
-    idx = _INDEX_OF.get(hand)
+    idx = _INDEX_OF.find(hand)
     if idx is None:
         for i in range(len(_INDEXES) - 1, -1, -1):
             idx = _INDEXES[i]
@@ -387,9 +389,7 @@ def _index_for(hand: int) -> tuple[_Index, int]:
                 del _INDEXES[0]
                 _INDEX_OF.clear()
             _INDEXES.append(idx)
-        if len(_INDEX_OF) >= 20_000:
-            _INDEX_OF.clear()
-        _INDEX_OF[hand] = idx
+        _INDEX_OF.put(hand, idx)
     return idx, idx.hand & ~hand
 
 
@@ -479,7 +479,8 @@ def _add_above(out: list[Combo], chunks: _Chunks, m: int) -> None:
         k += 1
 
 
-_BOMBS_OF: dict[int, list[Combo]] = {}
+#: a hand -> its bombs (one of lobby.tichu.memo's)
+_BOMBS_OF: _memo.BoundedMemo[list[Combo]] = _memo.BoundedMemo(20_000)
 
 
 def _hand_bombs(hand: int) -> list[Combo]:
@@ -487,13 +488,11 @@ def _hand_bombs(hand: int) -> list[Combo]:
     y = hand & _NORMAL
     if not (y & y >> 1 & y >> 2 & y >> 3 & _NIB0 or y & y >> 4 & y >> 8 & y >> 12 & y >> 16):
         return _NO_PLAYS
-    found = _BOMBS_OF.get(hand) if _memo.ON else None
+    found = _BOMBS_OF.find(hand) if _memo.ON else None
     if found is None:
         found = []
         _gen_bombs(found, hand, _nibbles(hand), None)
-        if len(_BOMBS_OF) >= 20_000:
-            _BOMBS_OF.clear()
-        _BOMBS_OF[hand] = found
+        _BOMBS_OF.put(hand, found)
     return found
 
 
@@ -563,22 +562,23 @@ def lead_plays(hand: int, w: int) -> list[Combo]:
 
 
 # ---- the wish and the cache ---------------------------------------------------------------------
-_WISH_CACHE: dict[object, int] = {}
+#: a wish as given -> its rank (one of lobby.tichu.memo's)
+_WISH_CACHE: _memo.BoundedMemo[int] = _memo.BoundedMemo(256)
 
 
 def _wish_rank(wish: Wish) -> int:
     """0 for no wish, else the rank 2..14."""
     if wish is None or wish == 0:
         return 0
-    w = _WISH_CACHE.get(wish) if _memo.ON else None
+    w = _WISH_CACHE.find(wish) if _memo.ON else None
     if w is None:
-        w = parse_rank(wish)
-        _WISH_CACHE[wish] = w
+        w = _WISH_CACHE.put(wish, parse_rank(wish))
     return w
 
 
-_ANSWERS: dict[tuple[int, int, int], tuple[list[Combo], bool, bool]] = {}
 _ANSWERS_LIMIT = 50_000
+#: (hand, top play, wish) -> the answer (one of lobby.tichu.memo's)
+_ANSWERS: _memo.BoundedMemo[tuple[list[Combo], bool, bool]] = _memo.BoundedMemo(_ANSWERS_LIMIT)
 
 
 _FOLLOWED_DIRECTLY = frozenset(map(id, (SINGLE, PAIR, TRIPLE, FULLHOUSE, STRAIGHT, STAIRS)))
@@ -627,12 +627,9 @@ def _answer(hand: int, top: Combo | None, w: int) -> tuple[list[Combo], bool, bo
     if not _memo.ON:
         return _compute_answer(hand, top, w)
     key = (hand, top.key if top is not None else -1, w)
-    found = _ANSWERS.get(key)
+    found = _ANSWERS.find(key)
     if found is None:
-        found = _compute_answer(hand, top, w)
-        if len(_ANSWERS) >= _ANSWERS_LIMIT:
-            _ANSWERS.clear()
-        _ANSWERS[key] = found
+        found = _ANSWERS.put(key, _compute_answer(hand, top, w))
     return found
 
 
