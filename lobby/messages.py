@@ -269,6 +269,13 @@ INFO: dict[str, str] = {
     "game-waiting-for-you": "Your game at table {table} goes on without you: /room {table} "
                             "takes you back.",
     "setting": "{name} is {value} now.",
+    #. /set alone: the connection's settings, one a line
+    "settings-header": "Your settings (/set NAME VALUE changes one):",
+    #. {name}: the setting's name as typed (color, lang, bell, prompt, width); {value} e.g. on
+    "settings-line": "  {name:<7} {value}",
+    "settings-lang": "{code} ({language})",
+    #. {width} e.g. 80: the width in use (the telnet client's, else the default)
+    "settings-width-auto": "auto ({width})",
     #. {choices}: the codes of the languages, such as de|en|fr|es|da
     "setting-lang": "Language: {language}. /set lang {choices} switches.",
     #. the name of this catalog's language in itself (lobby.messages.language_name): English,
@@ -435,6 +442,18 @@ INFO: dict[str, str] = {
     "view-bombs": "You may bomb: /bomb {cards}",
     "view-bomb-window": "{name} may go on in {seconds!t}: time to bomb.",
     "view-bomb-window-you": "You may go on in {seconds!t}: the others may still bomb.",
+    #. /set prompt on: the status prompt of a MUD client after each change of the game
+    #. Placeholders: {cards} e.g. 11 (the reader's cards left); {turn} e.g. your move;
+    #. {ours} e.g. 120 (the reader's side's score); {theirs} e.g. 80.
+    "prompt-status": "[{cards} {cards!p:card|cards} | {turn} | us {ours} : {theirs} them] ",
+    #. the same for a spectator: {score} e.g. Ann+Cat 120 : 80 Bob+Dan
+    "prompt-watching": "[{turn} | {score}] ",
+    "prompt-your-move": "your move",
+    "prompt-turn": "{name} to play",
+    "prompt-phase-grand": "Grand Tichu decisions",
+    "prompt-phase-exchange": "exchange",
+    "prompt-phase-wish": "the wish",
+    "prompt-phase-dragon": "the Dragon gift",
     "view-grand": "Grand Tichu? /grand or /nogrand",
     "view-grand-wait": "Waiting for Grand Tichu decisions: {names}",
     "view-exchange": "Exchange: /schupf NEXT PARTNER PREVIOUS ({next}, {partner}, {previous})",
@@ -578,7 +597,7 @@ INFO: dict[str, str] = {
     "game-turnier-points": "Victory points/Tichu points: {points}",
     # game records, statistics, ratings (lobby/records.py data, protocol/render_records.py)
     "history-header": "Recent games of {name}:",
-    "history-line": "  #{game} {date} table {table}: {team0} {score0}:{score1} {team1}, "
+    "history-line": "  #{game} {date} table {table}: {team0} {score0} : {score1} {team1}, "
                     "{rounds} {rounds!p:round|rounds}, {outcome}{unrated}",
     "history-none": "{name} has no finished games.",
     "history-won": "won",
@@ -852,7 +871,9 @@ HELP_TEXTS: dict[str, str] = {
         "name keeps it for the next log-in. /set width N wraps every line at N columns ({min_width}"
         " to {max_width}); /set width auto goes back to the width your telnet client tells (NAWS), "
         "or {default_width}. /set bell on rings the terminal bell when it becomes your turn or a "
-        "decision waits for you."),
+        "decision waits for you. /set prompt on ends each change of your game with a status "
+        "prompt for MUD clients (your cards, whose move, the score), with telnet EOR where the "
+        "client agrees. /set alone shows your settings."),
     "cmd-showlist": "Show a list of yours: /showlist mute.",
     "cmd-showlist-help": "/showlist mute shows the names on your mute list.",
     "cmd-shutdown": "Admins: stop the server after a warning.",

@@ -47,7 +47,7 @@ from protocol.render_json import (
     state_object,
     state_update,
 )
-from protocol.render_table import TableFeed
+from protocol.render_table import TableFeed, status_prompt
 from protocol.render_text import render
 from protocol.telnet import TelnetLineProtocol, clean_line, encode_text
 from protocol.wrap import wrap_line, wrap_lines, wrap_prompt
@@ -235,6 +235,10 @@ class TextOutput:
             return
         if lines:
             s._send_lines(wrap_lines(lines, ctx.width))
+        if event.type == "table-view" and s._settings and s._settings.get("prompt") == "on":
+            status = status_prompt(event.data, ctx.lang)    # /set prompt on (MUD clients)
+            if status is not None:
+                s.sendPrompt(status)
 
     def shares(self, event: Event) -> bool:
         """Whether this connection gets the bytes of the text-mode listener before it for

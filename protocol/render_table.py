@@ -22,9 +22,9 @@ from lobby.table_options import RATED_TIMER
 from lobby.tichu import memo as _memo
 from lobby.tichu import parse_cards, sort_cards
 from protocol.render_context import DEFAULT_WIDTH
-from protocol.wrap import fit_seats
+from protocol.wrap import fit_seats, wrap_column
 
-__all__ = ["render_table", "TableFeed", "TABLE_FORMATTERS", "color_cards"]
+__all__ = ["render_table", "TableFeed", "TABLE_FORMATTERS", "color_cards", "status_prompt"]
 
 RESET = "\x1b[0m"
 # Schwert (black: shown bold, readable on dark and light terminals), Pagode blue, Jade green,
@@ -371,6 +371,31 @@ def _window_line(d: dict[str, Any], names: list[Any], seat: Any, me: int | None,
     return text("view-bomb-window", lang, name=_name(names, seat, lang), seconds=seconds)
 
 
+def status_prompt(d: dict[str, Any], lang: str) -> str | None:
+    """``/set prompt on``: the status prompt after a view of a game being played, for a MUD
+    client's prompt line: ``[11 cards | your move | us 120 : 80 them] `` (a spectator: whose
+    turn and the score by seats); None outside a game."""
+    game = d.get("game")
+    if game is None or d.get("state") != "playing":
+        return None
+    me = d.get("seat")
+    names: list[Any] = d.get("seats") or [None] * 4
+    scores = d.get("scores") or game.get("scores") or [0, 0]
+    phase = game.get("phase")
+    if awaits_you(d):
+        turn = text("prompt-your-move", lang)
+    elif phase == "play" and game.get("turn") is not None:
+        turn = text("prompt-turn", lang, name=_name(names, game.get("turn"), lang))
+    else:
+        turn = text("prompt-phase-" + str(phase), lang) if phase in (
+            "grand", "exchange", "wish", "dragon") else "-"
+    if me is None:
+        return text("prompt-watching", lang, turn=turn, score=_score(names, scores, lang))
+    left = (game.get("cards_left") or [0] * 4)[me]
+    ours, theirs = scores[me % 2], scores[1 - me % 2]
+    return text("prompt-status", lang, cards=left, turn=turn, ours=ours, theirs=theirs)
+
+
 def awaits_you(d: dict[str, Any]) -> bool:
     """Whether a table view (its data) waits for the seated person who gets it: their turn in
     the play (after any bomb window), or their Grand Tichu decision, exchange, wish or Dragon
@@ -419,12 +444,16 @@ def _started(event: Event, lang: str, color: bool) -> list[str]:
     return [text("table-started", lang, table=d.get("table"), team0=a, team1=b)]
 
 
-def _options(event: Event, lang: str, color: bool) -> list[str]:
+def _options(event: Event, lang: str, color: bool, width: int = DEFAULT_WIDTH) -> list[str]:
+    """``/option help``: one option a line, a description too long for the line continued
+    under the description column (not under the option's name)."""
     d = event.data
     lines = [text("table-options", lang, table=d.get("table"))]
     for option, value in d.get("options", []):
-        lines.append(text("table-option-line", lang, option=option, value=value,
-                          about=table_options.about(option, lang)).rstrip())
+        column = len(text("table-option-line", lang, option=option, value=value, about=""))
+        lines.extend(wrap_column(text("table-option-line", lang, option=option, value=value,
+                                      about=table_options.about(option, lang)).rstrip(),
+                                 width, column))
     return lines
 
 
@@ -847,6 +876,7 @@ class TableFeed:
         lines = self._about_you(event, lang)
         if lines is None:
             lines = (_look(event, lang, color, width) if event.type == "table-look"
+                     else _options(event, lang, color, width) if event.type == "table-options"
                      else _event_lines(event, lang, color))
         if lines is None:
             return None

@@ -42,7 +42,8 @@ Negotiation (RFC 1143 "Q method": per option a state NO/YES/WANTNO/WANTYES and a
   offers and options through the seam `_offers`, `_agree_us`/`_agree_him`,
   `_keeps_subnegotiation`, `optionSubnegotiation`, `optionChanged` and `_compress` (the MUD
   options of protocol/telnet_options.py: MSSP, MCCP2, CHARSET, TTYPE). We agree to SGA
-  when asked (DO SGA -> WILL SGA), accept the client's own SGA (WILL SGA -> DO SGA), turn ECHO on
+  when asked (DO SGA -> WILL SGA) and to EOR (DO EOR -> WILL EOR; `offer_eor` offers it: `/set
+  prompt on`), accept the client's own SGA (WILL SGA -> DO SGA), turn ECHO on
   and off for password entry, and refuse every other option (DO x -> WONT x, WILL x -> DONT x),
   NAWS too unless WANT_NAWS is set (see NAWS: then we agree to WILL NAWS). An
   answer is never answered, so there are no negotiation loops; as a second safety net a connection
@@ -59,7 +60,8 @@ Output
   byte is doubled (IAC IAC). `sendPrompt` sends IAC GA after the prompt to a client that negotiates
   telnet options at all (it asked for telnet behaviour) unless SGA (suppress go-ahead) is on for our
   side, i.e. the client asked DO SGA and we answered WILL SGA. A client that never negotiated (netcat,
-  a script) never receives GA.
+  a script) never receives GA. Where EOR is on for our side (the client agreed, DO EOR), a prompt
+  ends with IAC EOR instead of GA.
 
 Slow readers
   The protocol registers itself as a streaming producer on its transport. While the transport has
@@ -107,6 +109,7 @@ WONT = 252
 WILL = 251
 SB = 250
 GA = 249
+EOR_MARK = 239   # RFC 885, the end-of-record mark (IAC EOR) that ends a prompt under option EOR
 EL = 248
 EC = 247
 NOP = 241
@@ -115,6 +118,7 @@ SE = 240
 # options
 ECHO = 1      # RFC 857
 SGA = 3       # RFC 858, suppress go-ahead
+EOR = 25      # RFC 885, end of record: prompts end with IAC EOR (MUD clients)
 NAWS = 31     # RFC 1073, negotiate about window size
 GMCP = 201    # Generic MUD Communication Protocol
 
@@ -388,9 +392,18 @@ class TelnetLineProtocol(Protocol):
         """Send a prompt without line end, then IAC GA for a telnet client that has not agreed
         to suppress go-ahead (SGA); a client that never negotiated gets no GA bytes."""
         data = encode_text(text)
-        if self.speaks_telnet and self._us_state(SGA) != _YES:
+        if self._us_state(EOR) == _YES:
+            data += bytes((IAC, EOR_MARK))
+        elif self.speaks_telnet and self._us_state(SGA) != _YES:
             data += bytes((IAC, GA))
         self._write(data)
+
+    def offer_eor(self) -> None:
+        """IAC WILL EOR, once, to a client that speaks telnet (a MUD client answers DO EOR, and
+        its prompts end with IAC EOR from then on)."""
+        if self.speaks_telnet and self._us_state(EOR) == _NO:
+            self._set_us(EOR, _WANTYES)
+            self._send_negotiation(WILL, EOR)
 
     def setPasswordMode(self, hidden: bool) -> None:
         """hidden: IAC WILL ECHO (the client stops echoing what is typed); back: IAC WONT ECHO."""
@@ -689,7 +702,7 @@ class TelnetLineProtocol(Protocol):
         """Whether we agree to enable `option` on our side when the client asks (DO)."""
         if option == ECHO:
             return self.password_mode
-        return option == SGA or option == GMCP
+        return option == SGA or option == GMCP or option == EOR
 
     def _agree_him(self, option: int) -> bool:
         """Whether we agree that the client enables `option` on its side (WILL)."""

@@ -123,7 +123,7 @@ class WireGame:
         for option, value in options.items():
             await self.say(host, f"/option {option} {value}", f"sets {option} to ")
         for name in joins or self.players:
-            await self.say(name, "/join", " down in seat ")
+            await self.say(name, "/join", "You sit down in seat ")
         await self.settle()
         if start:
             await self.say(starter or host, "/start", "the game starts")
