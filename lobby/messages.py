@@ -468,6 +468,14 @@ INFO: dict[str, str] = {
     "view-abandoned": "The game was abandoned ({name} removed).",
     "game-round-start": "Round {round} begins.",
     "game-deal": "Your first 8 cards: {cards}",
+    #. shown once per account (a guest: once per connection), after the first deal: how to
+    #. read the cards and the marks of the players line (BSW's German letters are the notation)
+    "card-legend": (
+        "How to read the cards (shown once): the suits are S Schwert, B Pagode, G Jade and R "
+        "Stern; the ranks 2 to 10, B Bube (Jack), D Dame (Queen), K König (King), A As (Ace); "
+        "the specials Ma Mah Jong, Hu Dog, Ph Phoenix (Ph=7: played as a 7) and Dr Dragon. In "
+        "the players line > marks whose turn it is, T! and GT! a Tichu and a Grand Tichu call, "
+        "(partner) or (P) your partner. /help play tells more."),
     "game-deal-all": "Your cards: {cards}",
     "game-deal-rest": "Your last 6 cards: {cards}",
     "game-grand": "{name} calls GRAND TICHU!",
@@ -1192,12 +1200,33 @@ _VOWEL_START = re.compile(r"[aeiouyàâäéèêëîïôöûùüœæ]", re.I)
 _DANISH_GENITIVE = re.compile(r"s(?=$|[\s.,;:!?)])")
 
 
-def _french_join(before: str, value: str) -> str:
+def _french_join(before: str, value: str) -> tuple[str, str]:
     match = _ELIDABLE.search(before)
     if match is None or not _VOWEL_START.match(value):
-        return before
+        return before, value
     word = match.group(1)
-    return before[:match.start(1)] + word[:-1] + "'"
+    return before[:match.start(1)] + word[:-1] + "'", value
+
+
+#: German contracts a preposition with the article a value begins with: "in dem Raum von
+#: Tisch 1" -> "im Raum von Tisch 1", "an dem", "von dem", "zu dem", "zu der", "in das"
+_GERMAN_CONTRACTIONS = {("in", "dem"): "im", ("an", "dem"): "am", ("von", "dem"): "vom",
+                        ("zu", "dem"): "zum", ("zu", "der"): "zur", ("in", "das"): "ins",
+                        ("bei", "dem"): "beim"}
+_GERMAN_PREPOSITION = re.compile(r"(?:^|(?<=\s))(in|an|von|zu|bei) $", re.I)
+
+
+def _german_join(before: str, value: str) -> tuple[str, str]:
+    match = _GERMAN_PREPOSITION.search(before)
+    if match is None:
+        return before, value
+    article, _, rest = value.partition(" ")
+    short = _GERMAN_CONTRACTIONS.get((match.group(1).lower(), article))
+    if short is None or not rest:
+        return before, value
+    if match.group(1)[0].isupper():
+        short = short.capitalize()
+    return before[:match.start(1)] + short + " ", rest
 
 
 def _danish_join(value: str, after: str) -> str:
@@ -1207,7 +1236,8 @@ def _danish_join(value: str, after: str) -> str:
 
 
 #: lang -> (the rule for the literal before a value, the rule for the literal after it)
-_JOIN_RULES: dict[str, tuple[Any, Any]] = {"fr": (_french_join, None), "da": (None, _danish_join)}
+_JOIN_RULES: dict[str, tuple[Any, Any]] = {"fr": (_french_join, None), "da": (None, _danish_join),
+                                           "de": (_german_join, None)}
 
 
 def _format_joined(template: str, lang: str, params: dict[str, Any]) -> str:
@@ -1230,7 +1260,7 @@ def _format_joined(template: str, lang: str, params: dict[str, Any]) -> str:
             spec = formatter.vformat(spec, (), params)
         shown = formatter.format_field(value, spec or "")
         if before_rule is not None and out and shown:
-            out[-1] = before_rule(out[-1], shown)
+            out[-1], shown = before_rule(out[-1], shown)
         out.append(shown)
         last_value = shown
     return "".join(out)

@@ -233,6 +233,9 @@ class TextOutput:
                     _shared_text[0], _shared_text[1], _shared_text[2] = event, ctx, data
             s._write(data)      # what TelnetLineProtocol.sendLine writes for each line
             return
+        if event.type == "game-deal" and not s.legend_seen and lines:
+            lines = lines + [text("card-legend", ctx.lang)]      # once: how to read the cards
+            s.legend_shown()
         if lines:
             s._send_lines(wrap_lines(lines, ctx.width))
         if event.type == "table-view" and s._settings and s._settings.get("prompt") == "on":

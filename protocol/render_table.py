@@ -444,16 +444,20 @@ def _started(event: Event, lang: str, color: bool) -> list[str]:
     return [text("table-started", lang, table=d.get("table"), team0=a, team1=b)]
 
 
-def _options(event: Event, lang: str, color: bool, width: int = DEFAULT_WIDTH) -> list[str]:
-    """``/option help``: one option a line, a description too long for the line continued
-    under the description column (not under the option's name)."""
+def _options(event: Event, lang: str, color: bool, width: int | None = None) -> list[str]:
+    """``/option help``: one option a line; at ``width`` (a connection's: TableFeed) a
+    description too long for the line is continued under the description column (not under
+    the option's name)."""
     d = event.data
     lines = [text("table-options", lang, table=d.get("table"))]
     for option, value in d.get("options", []):
+        line = text("table-option-line", lang, option=option, value=value,
+                    about=table_options.about(option, lang)).rstrip()
+        if width is None:
+            lines.append(line)
+            continue
         column = len(text("table-option-line", lang, option=option, value=value, about=""))
-        lines.extend(wrap_column(text("table-option-line", lang, option=option, value=value,
-                                      about=table_options.about(option, lang)).rstrip(),
-                                 width, column))
+        lines.extend(wrap_column(line, width, column))
     return lines
 
 

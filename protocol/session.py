@@ -239,6 +239,9 @@ class Session(MudOptions):
     _lost: bool = False
     _settings: "dict[str, str] | None" = None  # /set (per connection, never saved)
     _feed: TableFeed | None = None  # created with the first table event
+    #: whether the card legend was shown (at the first deal): a registered name's account keeps
+    #: it (``legend_seen``), a guest is shown it once per connection
+    legend_seen: bool = False
     _guard: Any = None  # protocol.guard.ConnectionGuard: flood control, timers (set at connect)
     _abort_call: Any = None  # the abort of a closing connection that does not drain
     _greet_call: Any = None  # the greeting's timer while it waits for the first bytes
@@ -409,6 +412,15 @@ class Session(MudOptions):
     def deliver(self, event: Event) -> None:
         """One event, in the connection's output mode."""
         self.output.deliver(event)
+
+    def legend_shown(self) -> None:
+        """The card legend has just been shown (text mode, at a deal): not again, and a
+        registered name's account keeps that."""
+        self.legend_seen = True
+        user = self.user
+        if user is not None and user.registered:
+            self.services.store.set_legend_seen(user.name).addErrback(
+                lambda f: log.failure("saving that {user} saw the legend", f, user=user.name))
 
     def sendLine(self, line: str) -> None:
         """A line in the output mode: wrapped to the width (text), a `text` object (machine)."""
@@ -649,6 +661,16 @@ class Session(MudOptions):
         if self._guard is None or self._guard.subnegotiation_received():
             return True
         self.services.metrics.flood_drop("subnegotiation")
+        return False
+
+    def ping_received(self) -> bool:
+        """A WebSocket ping: it spends a token of flood control like a subnegotiation (no
+        activity for the idle timer); False: dropped (not answered), counted toward the kick."""
+        if not self.login_state.open:
+            return False
+        if self._guard is None or self._guard.subnegotiation_received():
+            return True
+        self.services.metrics.flood_drop("ping")
         return False
 
     def telnetCommandsReceived(self, count: int) -> bool:
@@ -895,6 +917,7 @@ class Session(MudOptions):
             raise LobbyError("wrong-password")
         if account.language in LANGUAGES:      # the language the account chose (/set lang)
             self.settings["lang"] = account.language
+        self.legend_seen = account.legend_seen
         self._enter(account.name, registered=True)
         if verdict.needs_rehash:
             self._upgrade_hash(account.name, line.strip())

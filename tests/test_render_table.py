@@ -167,7 +167,8 @@ def test_waiting_table_view_options_and_info() -> None:
         "/join [SEAT] or /addbot fills a seat (1+3 against 2+4); /start when four sit.",
     ]
     table.submit("alice", "option", "help")
-    lines = render_table(rec.to("alice")[-1])
+    from protocol.render_table import TableFeed
+    lines = TableFeed().render(rec.to("alice")[-1], width=80)       # a connection's width
     assert lines[0].startswith("Options of table 3")
     options = [l for l in lines[1:] if not l.startswith("   ")]     # not a continuation
     assert [l.split()[0] for l in options] == ["round", "tichujoin", "turnier", "target",

@@ -358,6 +358,8 @@ NOT_REACHED = {
                       "its key (tests/test_seat_keys.py)",
     "typed-ahead-dropped": "text mode only: machine mode logs an unregistered name in at once, "
                            "without the guest confirmation it answers",
+    "settings": "the answer to /set alone from protocol 4 on, which this session's protocol 3 "
+                "does not speak yet (the version is added by issue 24)",
 }
 
 

@@ -7,16 +7,18 @@ over real sockets (four scripted players and a spectator on a running server):
 - another player's move followed by a turn that is not yours is one line;
 - the bomb hint is given once per trick, and not while the reader's side holds the trick;
 - a spectator gets the declined Grand Tichu decisions of a deal as one line;
-- leaving a finished table does not print it again."""
+- leaving a finished table does not print it again;
+- the card legend comes once per account, after its first deal."""
 from __future__ import annotations
 
 import random
 import re
+from typing import Any
 
 import pytest
 import pytest_twisted
 
-from conftest import RunningServer
+from conftest import RunningServer, unwrap
 from wire_tables import WireGame
 
 PLAYERS = ["Anna", "Bert", "Cleo", "Dirk"]       # seats 1..4: Anna+Cleo against Bert+Dirk
@@ -92,3 +94,52 @@ async def test_the_table_view_of_a_whole_game(server: RunningServer) -> None:
         new = [ANSI.sub("", l) for l in game.clients[n].lines[marks[n]:]
                if not re.match(r"\w+ is in the ", l)]
         assert new == (["You leave seat 1."] if n == "Anna" else ["Anna leaves seat 1."]), (n, new)
+
+
+async def _deal_with_bots(c: Any, server: RunningServer, name: str) -> str:
+    """``name`` (logged in on ``c``) opens a table, sits down with three bots and starts; what
+    came up to the first Grand Tichu question."""
+    c.send("/newroom")
+    await c.expect("/start when four sit.\r\n")
+    world: Any = server.server.world
+    world.tables[world.online(name).room.number].bot_delay = 0
+    c.send("/join")
+    await c.expect("You sit down in seat 1.\r\n")
+    for _ in range(3):
+        c.send("/addbot")
+        await c.expect(" bot) in seat ")
+    c.send("/start")
+    return unwrap(await c.expect("Grand Tichu? /grand or /nogrand\r\n"))
+
+
+LEGEND = "How to read the cards (shown once): the suits are S Schwert"
+
+
+@pytest_twisted.ensureDeferred
+async def test_the_card_legend_once_per_account(server: RunningServer) -> None:
+    store: Any = server.server.store
+    c = await server.client()
+    await c.login("Lena")
+    c.send("/register secret12")
+    await c.expect("\r\n")
+    got = await _deal_with_bots(c, server, "Lena")
+    assert LEGEND in got and "(partner) or (P) your partner" in got
+    assert got.index("Your first 8 cards: ") < got.index(LEGEND)       # right after the deal
+    account = await store.get_account("Lena")
+    assert account.legend_seen                                        # the account keeps it
+    # an account that has seen it: not again
+    c2 = await server.client()
+    await c2.login("Lara")
+    c2.send("/register secret12")
+    await c2.expect("\r\n")
+    await store.set_legend_seen("Lara")
+    c2.send("/quit")
+    await c2.expect("Lara.\r\n")
+    again = await server.client()
+    await again.expect("login: ")
+    again.send("Lara")
+    await again.expect("password: ")
+    again.send("secret12")
+    await again.expect("/help for the commands.\r\n")
+    got = await _deal_with_bots(again, server, "Lara")
+    assert "Your first 8 cards: " in got and LEGEND not in got
