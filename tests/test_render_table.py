@@ -1,4 +1,4 @@
-"""protocol/render_table.py: table events as compact text for people (80 columns), with prompts
+"""protocol/render/table.py: table events as compact text for people (80 columns), with prompts
 that name the exact commands, hands sorted in BSW notation, optional ANSI colour per suit."""
 from __future__ import annotations
 
@@ -8,9 +8,9 @@ import re
 from twisted.internet.task import Clock
 
 from lobby.events import Event, error_event
-from lobby.table import TableActor
+from lobby.tables.table import TableActor
 from lobby.tichu.cards import parse_cards, sort_cards
-from protocol.render_table import color_cards, render_table
+from protocol.render.table import color_cards, render_table
 from table_support import ANSI, Recorder, play_to_end, step
 
 PLAYERS = ["alice", "bobby", "carol", "dave"]
@@ -167,7 +167,7 @@ def test_waiting_table_view_options_and_info() -> None:
         "/join [SEAT] or /addbot fills a seat (1+3 against 2+4); /start when four sit.",
     ]
     table.submit("alice", "option", "help")
-    from protocol.render_table import TableFeed
+    from protocol.render.table import TableFeed
     lines = TableFeed().render(rec.to("alice")[-1], width=80)       # a connection's width
     assert lines[0].startswith("Options of table 3")
     options = [l for l in lines[1:] if not l.startswith("   ")]     # not a continuation
@@ -252,7 +252,7 @@ def test_a_player_sees_only_the_lines_that_changed_in_the_play() -> None:
     else's move, nor of the trick after a pass), except that the player's turn always comes
     with the trick and the hand (issue 26: they had scrolled off a 24-row screen); `forget()`
     (/look, entering again) shows it whole."""
-    from protocol.render_table import TableFeed, awaits_you
+    from protocol.render.table import TableFeed, awaits_you
     table, rec = finished_game()
     feed = TableFeed()
     hand_shown: str | None = None

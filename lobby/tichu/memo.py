@@ -20,8 +20,8 @@ module because it is the lowest layer; the lobby, the bots and the wire import i
 (`lobby.tichu.memo`).
 
 Not memos, so not switched: the interning tables (lobby/tichu/combos.py `_INTERNED`,
-protocol/render_context.py `_INTERNED`: the one object of a value, which callers may compare by
-identity), the argon2 hashers of lobby/accounts.py (one per parameter set) and the per-object
+protocol/render/context.py `_INTERNED`: the one object of a value, which callers may compare by
+identity), the argon2 hashers of lobby/storage/accounts.py (one per parameter set) and the per-object
 memos kept on an object (`Combo._text`, `Round`'s `RoundCaches`, a connection's own hand line),
 which obey the switch where they are read. tests/test_memos_off.py checks that no other
 module-level dict or list memo is left.
