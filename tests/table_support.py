@@ -29,11 +29,25 @@ from lobby.tichu.cards import (
     rank_name,
 )
 from lobby.tichu.match import Match
+from lobby.text.messages import CATALOGS, LANGUAGES, text
 from protocol.render.table import render_table
+from protocol.render.wrap import wrap_lines
 
 NAMES = ["ann", "bob", "cat", "dan"]
 CARD_TOKEN = re.compile(r"^(?:[SBGR](?:[2-9]|10|B|D|K|A)|Ma|Hu|Ph|Dr)$")
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
+
+
+#: the lines of the card legend (shown once after the first deal) at 80 columns, any language:
+#: they name the specials (Ma Hu Ph Dr) in notation, no card of anybody's
+LEGEND_LINES = frozenset(line for lang in LANGUAGES if lang in CATALOGS
+                         for line in wrap_lines([text("card-legend", lang)], 80))
+
+
+def without_legend(text_: str) -> str:
+    """``text_`` without the lines of the card legend."""
+    return "\n".join(line for line in text_.replace("\r\n", "\n").split("\n")
+                     if line not in LEGEND_LINES)
 
 
 def card_tokens(value: Any) -> set[Card]:

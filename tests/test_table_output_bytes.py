@@ -65,7 +65,11 @@ had it; your turn always comes with the trick and your hand; the bomb hint once 
 not while your side holds it; a spectator gets a deal's declined Grand Tichu decisions as one
 line (`No Grand Tichu from Cat, Dan, Bob and Ann.`). Diffed line by line: nothing else changed.
 Then the card legend, once per account (a guest: per connection), after the first deal: the
-six lines after Ann's and Cat's first deal are the only change.)
+six lines after Ann's and Cat's first deal are the only change. After the native speakers'
+review: the Mah Jong and its wish in one clause (`Cat plays Ma (13 left) and wishes for a 2;
+Bob's turn.`), a bomb's `!` not in mid-line, `won by you` in the trick line of the trick's own
+winner, and a spectator's `Nobody calls Grand Tichu.` (else the decliners in seat order);
+diffed line by line, nothing else changed.)
 """
 from __future__ import annotations
 
@@ -335,13 +339,13 @@ EXPECTED: dict[str, dict[str, str]] = {
         "Eve": "c5b7255f8dc365599c8fe75a2e1eb2342e3faa038220092fae389c48d97465b7",
     },
     "mixed": {
-        "Ann": "96e80e64ced40bc93f169716e9dd0ad7326ec924b7fa155dd0a38302f3bcd9eb",
+        "Ann": "f04e60d1f929732f91a18bbcf602d9ac5eb4ab7a5996e6a27b2fd012d667018d",
         "Bob": "39aee8a53f927c92132d8bedb7c66a5667930ded0b11cf4c78b44a181ccbdd9b",
-        "Cat": "d2553230dfaedb2e449446c196849bf2a766db791eaf2f85fe58f8de8df10a46",
+        "Cat": "760d20ebc420dc4f20b8897d8d36dde6e538d50cb46705351fa9ad08b50a19da",
         "Dan": "7c7c065e4f86d641959d46061423fb69a1dc40cbc90cc6a11980b4f86579a5c0",
-        "Eve": "a0164562093bf3896e160ef26809ba46a23965ea02e65a219bc3406985003c7d",
+        "Eve": "12d338073b5ba66f3eaf10037bf5ea17cfd2587d2d4c627f0a5018d8dd5e3404",
         "Fay": "5a4573f3f134077cb362bfc47fb5c42362f9f330dcbcf2266938b82c774a6098",
-        "Gus": "0cef346229ff5842817202b9ebb637abac0e62494db957deb689c96f02243c8f",
+        "Gus": "ebdc45f643460a8c9def2a71e326c322eba47b11db90fa0cfa72731d7a5ffb1e",
     },
 }
 

@@ -428,6 +428,18 @@ INFO: dict[str, str] = {
     "view-trick": "Trick: {plays}",
     "view-trick-empty": "Trick: empty",
     "view-trick-won": "Trick: {plays} - won by {name}",
+    "view-trick-won-you": "Trick: {plays} - won by you",
+    #. a spectator's (or a waiting player's) line of moves and the next turn: {moves} e.g.
+    #. "Ann passes; Bob plays R7 (5 left)", {turn} e.g. "Cat's turn."
+    "view-moves": "{moves}; {turn}",
+    #. what joins two moves in that line
+    "view-moves-sep": "; ",
+    #. the turn at the end of that line (after the separator: lower case where the language
+    #. writes it so)
+    "view-turn-next": "{name}'s turn.",
+    #. the Mah Jong and its wish in that line: {play} e.g. "Cat plays Ma (13 left)"
+    "view-and-wish": "{play} and wishes for {rank!w:a-rank}",
+    "view-and-wish-you": "{play} and wish for {rank!w:a-rank}",
     "view-trick-more": "... {plays}",            # the trick's older plays left out
     "view-wish": "Wish: {rank!w:rank}",
     "view-with-wish": "{line}  |  {wish}",
@@ -485,6 +497,8 @@ INFO: dict[str, str] = {
     "game-grand-no-you": "You do not call Grand Tichu.",
     #. a spectator's one line for the Grand Tichu decisions of a deal: who declined
     "game-grand-no-all": "No Grand Tichu from {names}.",
+    #. the same when all four declined
+    "game-grand-no-nobody": "Nobody calls Grand Tichu.",
     "game-tichu": "{name} calls TICHU!",
     "game-tichu-you": "You call TICHU!",
     "game-exchange-phase": "Exchange: everyone gives three cards.",
@@ -1000,6 +1014,10 @@ WEB_TEXTS: dict[str, str] = {
     "web-type-cards": "Type cards, e.g. R10 GB Ph",
     "web-select": "Select",
     "web-play": "Play",
+    #. one button per reading of the Phoenix in a play; {rank} e.g. Seven
+    "web-play-as": "Play, the Phoenix as {rank}",
+    #. typed cards that are not in the hand; {cards} e.g. ZZ R11
+    "web-unknown-cards": "Not in your hand: {cards}. Cards are typed like S5 R10 GB Ph.",
     "web-pass": "Pass",
     "web-tichu": "Tichu",
     "web-grand": "Grand Tichu",
@@ -1016,11 +1034,21 @@ WEB_TEXTS: dict[str, str] = {
     "web-you": "you",
     "web-partner": "partner",
     "web-cards-left": "{count} cards",
+    #. the same for one card (the page picks it by the language's plural rule)
+    "web-cards-left-one": "{count} card",
+    #. the ranks 2..A as this language writes them on a card (BSW's B D K A are still what is
+    #. typed); thirteen, separated by spaces
+    "web-ranks": "2 3 4 5 6 7 8 9 10 J Q K A",
+    "web-bot": "bot",
     "web-turn": "to play",
     "web-gone": "gone",
-    "web-out": "out ({place}.)",
+    #. {place} e.g. 1st (the catalog's place-N)
+    "web-out": "out ({place})",
     "web-round": "Round {round}",
-    "web-score": "Score: {us} - {them}",
+    #. the reader's side first; {partner} e.g. Cleo; {opponents} e.g. Bert+Dirk
+    "web-score": "Score: you and {partner} {us} : {them} {opponents}",
+    #. a spectator's score line: {team0} e.g. Anna+Cleo, {team1} e.g. Bert+Dirk
+    "web-score-teams": "Score: {team0} {score0} : {score1} {team1}",
     "web-trick": "Trick",
     "web-wish-open": "Wish: {rank}",
     "web-watching": "You are watching this table.",
@@ -1043,7 +1071,9 @@ WEB_TEXTS: dict[str, str] = {
     "web-ev-wish": "{name} wishes for {rank}",
     "web-ev-trick": "{name} takes the trick ({points} points)",
     "web-ev-dragon": "{name} gives the Dragon trick to {to}",
-    "web-ev-out": "{name} is out ({place}.)",
+    "web-ev-out": "{name} is out ({place})",
+    #. after a play with the Phoenix: which rank it stood for; {rank} e.g. Seven
+    "web-ev-phoenix": "(the Phoenix as {rank})",
     "web-ev-exchange": "{name} has given three cards",
     "web-ev-received": "You received {cards}",
 }
@@ -1236,8 +1266,24 @@ def _danish_join(value: str, after: str) -> str:
 
 
 #: lang -> (the rule for the literal before a value, the rule for the literal after it)
+#: Spanish contracts "de el" and "a el" when the value begins with the article: "sale de
+#: {room}" with "el lobby" -> "sale del lobby"
+_SPANISH_PREPOSITION = re.compile(r"(?:^|(?<=\s))(de|a) $", re.I)
+
+
+def _spanish_join(before: str, value: str) -> tuple[str, str]:
+    match = _SPANISH_PREPOSITION.search(before)
+    if match is None or not value.startswith("el "):
+        return before, value
+    short = {"de": "del", "a": "al"}[match.group(1).lower()]
+    if match.group(1)[0].isupper():
+        short = short.capitalize()
+    return before[:match.start(1)] + short + " ", value[3:]
+
+
 _JOIN_RULES: dict[str, tuple[Any, Any]] = {"fr": (_french_join, None), "da": (None, _danish_join),
-                                           "de": (_german_join, None)}
+                                           "de": (_german_join, None),
+                                           "es": (_spanish_join, None)}
 
 
 def _format_joined(template: str, lang: str, params: dict[str, Any]) -> str:

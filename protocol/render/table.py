@@ -222,7 +222,7 @@ def _render_table_lines(d: dict[str, Any], game: dict[str, Any], names: list[Any
                           score=_score(names, scores, lang)))
     trick = game.get("trick")
     if trick:
-        lines.append(_trick_line(game, trick, names, lang, color, width))
+        lines.append(_trick_line(game, trick, names, lang, color, width, d.get("seat")))
     elif phase == "play":
         lines.append(text("view-trick-empty", lang))
     wish = game.get("wish")
@@ -239,10 +239,11 @@ _TRICK_LINE: _memo.LastMemo[str] = _memo.LastMemo()
 
 
 def _trick_line(game: dict[str, Any], trick: list[dict[str, Any]], names: list[Any], lang: str,
-                color: bool, width: int) -> str:
+                color: bool, width: int, me: int | None = None) -> str:
     """``Trick: ann R5, bob R7``: the newest plays of the trick that fit (``TRICK_WIDTH`` at 80
-    columns), and who won it."""
-    key = (lang, color, width, game.get("trick_won"), game.get("holder"))
+    columns), and who won it (``- won by you`` to the seat ``me`` that won it)."""
+    key = (lang, color, width, game.get("trick_won"), game.get("holder"),
+           me if game.get("trick_won") and game.get("holder") == me else None)
     line = _TRICK_LINE.get((trick, names), key)
     if line is not _memo.MISSING:
         return line
@@ -259,7 +260,9 @@ def _trick_line(game: dict[str, Any], trick: list[dict[str, Any]], names: list[A
     plays = ", ".join(f"{name} {color_cards(p['cards'], color)}" for name, p in reversed(shown))
     if len(shown) < len(trick):
         plays = text("view-trick-more", lang, plays=plays)
-    if game.get("trick_won"):
+    if game.get("trick_won") and me is not None and game.get("holder") == me:
+        line = text("view-trick-won-you", lang, plays=plays)
+    elif game.get("trick_won"):
         line = text("view-trick-won", lang, plays=plays,
                     name=_name(names, game.get("holder"), lang))
     else:
@@ -850,7 +853,8 @@ class TableFeed:
         #: whether the last view was a spectator's (no seat), and the names of the Grand
         #: Tichu decisions (declined) a spectator has not been told yet
         self._watching = False
-        self._grand_no: list[str] = []
+        self._grand_no: list[Any] = []                    # their seats
+        self._grand_names: list[Any] = []
         self._grand_lang = "en"
         #: (table, round, the trick's first cards) of the last bomb hint given
         self._bomb_hint: tuple[Any, ...] | None = None
@@ -873,7 +877,8 @@ class TableFeed:
             self._moves.append((event, lines))
             return []
         if event.type == "game-grand" and self._watching and not event.data.get("call"):
-            self._grand_no.append(_seat_name(event.data, lang))   # told when the phase ends
+            self._grand_no.append(event.data.get("seat"))        # told when the phase ends
+            self._grand_names = event.data.get("names") or []
             return []
         if event.type == "table-view":
             return self._view(event, lang, color, width)
@@ -926,8 +931,12 @@ class TableFeed:
         self._moves = []
         if grand and self._grand_no:
             lang = self._grand_lang
-            out.insert(0, text("game-grand-no-all", lang,
-                               names=_joined(self._grand_no, "names-and", lang)))
+            seats = sorted(s for s in set(self._grand_no) if isinstance(s, int))
+            if len(seats) == 4:
+                out.insert(0, text("game-grand-no-nobody", lang))
+            else:                                   # in seat order
+                out.insert(0, text("game-grand-no-all", lang, names=_joined(
+                    [_name(self._grand_names, s, lang) for s in seats], "names-and", lang)))
             self._grand_no = []
         return out
 
@@ -1067,13 +1076,27 @@ class TableFeed:
                   game: dict[str, Any], lang: str) -> str:
         names = d.get("seats") or [None] * 4
         left = game.get("cards_left") or [0] * 4
-        parts = []
+        parts: list[str] = []
+        last: Event | None = None
         for ev, lines in moves:
+            if ev.type == "game-wish" and ev.data.get("rank") and last is not None \
+                    and last.type == "game-play" and last.data.get("seat") == ev.data.get("seat"):
+                # the Mah Jong and its wish: one clause ("Cat plays Ma (1 left) and wishes
+                # for an Ace"), not the subject again after a semicolon
+                mine = _name(names, ev.data.get("seat"), lang) == self._name
+                parts[-1] = text("view-and-wish-you" if mine else "view-and-wish", lang,
+                                 play=parts[-1], rank=ev.data.get("rank"))
+                last = ev
+                continue
             line = " ".join(lines).rstrip(".")
             if ev.type == "game-play" and isinstance(ev.data.get("seat"), int):
                 seat = ev.data["seat"]
-                line += " " + text("view-cards-left", lang, count=left[seat])
+                count = text("view-cards-left", lang, count=left[seat])
+                if line.endswith("!"):     # a bomb's "!" (and Spanish "¡"): not in mid-line
+                    line = line[:-1].rstrip().removeprefix("¡")
+                line += " " + count
             parts.append(line)
+            last = ev
         self._moves = []
-        turn = text("view-turn", lang, name=_name(names, game.get("turn"), lang))
-        return "; ".join(parts + [turn])
+        return text("view-moves", lang, moves=text("view-moves-sep", lang).join(parts),
+                    turn=text("view-turn-next", lang, name=_name(names, game.get("turn"), lang)))

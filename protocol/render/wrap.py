@@ -15,7 +15,8 @@ whispers of users included; machine mode (JSON lines) is never wrapped. The rule
   ``HANGING_INDENT``). A word is never split, so a card (``R10``, ``Ph=7``) always stays whole;
   only a single word wider than the whole line (a long URL) is cut to the width. The space
   before French punctuation (``Exemple :``, ``vraiment ?``, ``»``) and after ``«`` is no break,
-  nor are the spaces of a score (``70 : 30``) and the one before a one-word aside in
+  nor the space after a French spaced colon (``Souhait : As``), nor the spaces of a score
+  (``70 : 30``) and the one before a one-word aside in
   parentheses (``/dragon right (Bot1)``). ``/option help`` continues a description under its
   description column (``wrap_column``).
 - Lines that list the four seats (the table view's seats line, ``/listroom``) are not wrapped
@@ -174,7 +175,8 @@ def _glue(pieces: list[str]) -> list[str]:
         if out and word and (word[0] in _GLUED_AFTER and len(word) <= 2
                              or out[-1] == _GLUED_BEFORE
                              or _NUMBER.fullmatch(word) and _SCORE_HEAD.search(out[-1])
-                             or _ONE_WORD_ASIDE.fullmatch(word)):
+                             or _ONE_WORD_ASIDE.fullmatch(word)
+                             or out[-1].endswith(" :")):    # French "Souhait : As"
             out[-1] += pieces[k - 1] + word    # the space before it stays, as no break
         else:
             if out:

@@ -58,7 +58,8 @@ from twisted.web.resource import Resource
 from twisted.web.server import Site
 
 from lobby.events import error_event
-from lobby.text.messages import CATALOGS, LANGUAGES
+from lobby.tables import options as table_options
+from lobby.text.messages import CATALOGS, LANGUAGES, text
 from protocol.telnet import gathered_write
 from protocol.telnet.transport import TelnetLineProtocol
 
@@ -138,10 +139,20 @@ def parse_proxies(values: Iterable[str]) -> tuple[Any, ...]:
 
 def web_strings(lang: str) -> dict[str, str]:
     """The page's own words in ``lang``: every ``web-*`` key of the catalog (English where the
-    language has none)."""
+    language has none), and words the catalog has already for the telnet screen: the ranks'
+    names (``web-rank-name-K``), the finishing places (``web-place-1``) and what each table
+    option takes (``web-option-about-round``, the hint of the option's value box)."""
     english = CATALOGS["en"]
     own = CATALOGS.get(lang, {})
-    return {k: own.get(k) or v for k, v in english.items() if k.startswith("web-")}
+    out = {k: own.get(k) or v for k, v in english.items() if k.startswith("web-")}
+    for rank in ("2", "3", "4", "5", "6", "7", "8", "9", "10", "B", "D", "K", "A"):
+        out["web-rank-name-" + rank] = text("rank-" + rank, lang)
+    for n in range(1, 5):
+        out[f"web-place-{n}"] = text(f"place-{n}", lang)
+    for option in table_options.OPTIONS:
+        name = option.name.split()[0]
+        out["web-option-about-" + name] = table_options.about(name, lang)
+    return out
 
 
 def _canonical_ip(host: str) -> str | None:
