@@ -166,8 +166,8 @@ class Player:
             if self.json_mode:
                 if any(l.startswith((b'{"type":"state"', b'{"type":"update"')) for l in lines):
                     self.seen_at = now_ns()
-            elif any(l.startswith((self._me, b"! [")) for l in lines):
-                self.seen_at = now_ns()        # the move told back (`NAME passes.`), or refused
+            elif any(l.startswith((self._me, b"You ", b"! [")) for l in lines):
+                self.seen_at = now_ns()        # the move told back (`You pass.`), or refused
         if self.json_mode:
             for line in lines:
                 self._json_line(line.rstrip(b"\r"))
@@ -428,7 +428,7 @@ async def _set_up_table(target: Target, prefix: str, k: int, stats: Stats, rng: 
                 await p.command(f"/join {s}")
             else:
                 await p.command(f"/room {number}", wait_for=f"Table {number}: ")
-                await p.command(f"/join {s}", wait_for="sits down in seat")
+                await p.command(f"/join {s}", wait_for="You sit down in seat")
     except BaseException:
         for p in players:
             p.conn.close()

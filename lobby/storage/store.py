@@ -607,7 +607,11 @@ class Store:
             "SELECT name, password_hash, registered_at, last_seen, role, language, legend_seen "
             "FROM accounts WHERE name_key = ?",
             (name_key(name),)).fetchone()
-        return None if row is None else Account(*row[:6], legend_seen=bool(row[6]))
+        if row is None:
+            return None
+        name, password_hash, registered_at, last_seen, role, language, legend_seen = row
+        return Account(name, password_hash, registered_at, last_seen, role, language,
+                       bool(legend_seen))
 
     def create_account(self, name: str, password_hash: str, now: float) -> "Deferred[bool]":
         """Fires True, or False if the name (case-insensitively) is taken."""
