@@ -10,6 +10,7 @@ from twisted.internet.task import Clock
 
 from lobby.events import Event
 from lobby.tables.table import TableActor
+from lobby.text.messages import CATALOGS, LANGUAGES, text
 from lobby.tichu.actions import (
     CallTichu,
     Exchange,
@@ -29,7 +30,6 @@ from lobby.tichu.cards import (
     rank_name,
 )
 from lobby.tichu.match import Match
-from lobby.text.messages import CATALOGS, LANGUAGES, text
 from protocol.render.table import render_table
 from protocol.render.wrap import wrap_lines
 

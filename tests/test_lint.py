@@ -1,6 +1,7 @@
 """The linter and the type checker run with the suite: `scripts/test` runs them, the inner loop
 `scripts/test -m "not slow"` leaves them out. Their configuration is in pyproject.toml: ruff over
-the whole tree; mypy --strict over the engine (lobby/tichu) and the client library (tichu_bot),
+the whole tree; mypy --strict over the engine (lobby/tichu), the client library (tichu_bot) and the
+connection's parts,
 mypy over lobby, protocol and tichu_bot."""
 from __future__ import annotations
 
@@ -20,8 +21,12 @@ def _run(*args: str) -> subprocess.CompletedProcess[str]:
                           text=True, timeout=600)
 
 
+#: the connection's parts (docs/architecture.md, "The connection"): strict like the engine
+CONNECTION = ("protocol/connection", "protocol/telnet")
+
+
 def test_the_engine_and_the_client_library_are_strictly_typed() -> None:
-    done = _run("mypy", "--strict", "lobby/tichu", "tichu_bot")
+    done = _run("mypy", "--strict", "lobby/tichu", "tichu_bot", *CONNECTION)
     assert done.returncode == 0, done.stdout + done.stderr
 
 
