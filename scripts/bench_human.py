@@ -215,6 +215,9 @@ class Player:
                 if key in line:
                     self.waiters.pop(key).set_result(line)
             return
+        if self.inflight is not None and self.seen_at \
+                and line.startswith((self.name + " ", "You ")) and not line.startswith("Your "):
+            self._answered(None)           # the move told back: "You pass; Cat's turn."
         if line.startswith("Your hand: "):
             self.hand = line[len("Your hand: "):].split()
         elif line.startswith("Trick: "):
@@ -230,15 +233,13 @@ class Player:
         elif line.startswith("! ["):
             code = line[3:].split("]", 1)[0]
             self._answered(code)
-        elif self.inflight is not None and self.seen_at and line.startswith(self.name + " "):
-            self._answered(None)
         if "Game over" in line or "wins the game" in line or "The game ends" in line:
             self.prompt = None
 
     def _read_trick(self, text: str) -> None:
         self.wish = _wish_of(text)
         text = text.split("  |  ", 1)[0]
-        if text.startswith("empty") or " - won by " in text:
+        if text.startswith("empty") or " - won by " in text:       # (you, or a name)
             self.trick = []
             return
         plays = []

@@ -156,6 +156,7 @@ _DYNAMIC_EVENTS = {
     ("protocol/render/records.py", 'event["type"]'): "a replay's game event, rendered as text",
     ("lobby/events.py", "{self.type!r}"): "__repr__",
     ("lobby/tichu/events.py", "{self.kind!r}"): "__repr__",
+    ("protocol/connection/machine.py", "event.type"): "_view_for: a view for protocols 1-3",
 }
 
 
@@ -276,7 +277,7 @@ class SchemaSession:
                 ) -> list[dict[str, Any]]:
         c = FakeClient(self.server.factory)
         c.raw()                                   # the text greeting before the switch
-        c.send("%json 3")
+        c.send("%json 4")
         raw = c.raw()
         assert raw.startswith(b"\r\n")
         c.transport.io.write(raw[2:])             # the objects after the CR LF, read below
@@ -358,8 +359,6 @@ NOT_REACHED = {
                       "its key (tests/test_seat_keys.py)",
     "typed-ahead-dropped": "text mode only: machine mode logs an unregistered name in at once, "
                            "without the guest confirmation it answers",
-    "settings": "the answer to /set alone from protocol 4 on, which this session's protocol 3 "
-                "does not speak yet (the version is added by issue 24)",
 }
 
 
@@ -397,6 +396,7 @@ def test_a_whole_server_session_in_machine_mode_validates(clock: task.Clock) -> 
     s.clients.pop("Eve")
     s.connect("Eve")
     assert "ban-list-empty" in [o["type"] for o in s.cmd("Mod", "/banlist")]
+    assert [o["type"] for o in s.cmd("Mod", "/set")] == ["settings"]     # protocol 4
     s.reply("Mod", "/ban Eve 1h spam")
     s.clients.pop("Eve")
     assert "ban-list" in [o["type"] for o in s.cmd("Mod", "/banlist")]

@@ -11,6 +11,7 @@ import pytest_twisted
 from twisted.internet.endpoints import TCP4ClientEndpoint, connectProtocol
 
 from conftest import LineClient, RunningServer, within
+from test_schema import VALIDATOR
 
 IAC, WILL, WONT, DO, EOR, EOR_MARK, GA, NAWS = 255, 251, 252, 253, 25, 239, 249, 31
 
@@ -75,6 +76,16 @@ async def test_machine_mode_below_protocol_4_refuses_set_alone_as_before(
                             + await c.expect("\n")).splitlines() if l.strip()][-1])
     assert (got["type"], got["code"], got["params"], got["id"]) == (
         "error", "bad-arguments", {"usage": "/set NAME VALUE"}, "s"), got     # as before
+    # from protocol 4 on: the settings object (in the schema)
+    c.send("/iset protocol 4")
+    await c.expect('"iset"')
+    c.send("#t /set")
+    got = json.loads([l for l in (await c.expect('"settings"') + await c.expect("\n")).splitlines()
+                      if l.strip()][-1])
+    assert got["type"] == "settings" and got["id"] == "t", got
+    assert got["settings"] == {"width": "auto", "color": "off", "lang": "en", "bell": "off",
+                               "prompt": "off"} and got["width"] == 80
+    VALIDATOR.validate(got)
 
 
 @pytest_twisted.ensureDeferred

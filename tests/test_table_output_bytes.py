@@ -70,6 +70,12 @@ review: the Mah Jong and its wish in one clause (`Cat plays Ma (13 left) and wis
 Bob's turn.`), a bomb's `!` not in mid-line, `won by you` in the trick line of the trick's own
 winner, and a spectator's `Nobody calls Grand Tichu.` (else the decliners in seat order);
 diffed line by line, nothing else changed.)
+(Issue 24, protocol 4: the fair-play fields are protocol 4's, and these clients still read
+protocol 3: the option `timer` is gone from their `state`, `update` and `table-started` objects
+(an `update` that said only that is not sent), `table-unrated` is not sent to them, and the
+greetings name the versions 1 2 3 4. Compared object by object: the old transcript with exactly
+those changes (render_json.for_protocol) is the new one, line for line; the text lines unchanged
+but the greeting's `(protocols 1 2 3 4)`.)
 """
 from __future__ import annotations
 
@@ -332,20 +338,20 @@ GAMES = {
 
 EXPECTED: dict[str, dict[str, str]] = {
     "machine": {
-        "Ann": "81107401f83ec9a43a01b21c058d95f2c327fd45450606ca4bd7809a424bc490",
-        "Bob": "094cbed48f63a899c440a161162a4862840c8b185392c7ffabab9096a4766783",
-        "Cat": "4c89954cca95fba778397f52a078ed6112166411b30b72da2bc3386d357796b5",
-        "Dan": "92d1c4571ac96c47010031f9fee1554f4818c78531c0a04d228fda41c0a20975",
-        "Eve": "c5b7255f8dc365599c8fe75a2e1eb2342e3faa038220092fae389c48d97465b7",
+        "Ann": "17ee466d35e55608543cb47db417e7e3b2754a6c5fd3bcf450cbb4943056a61e",
+        "Bob": "9700828de71768aede20c38e2d6ed979dfbe21917cb3b0271a749b5454748187",
+        "Cat": "09f43db5f15db00adf6b37c2cca5042e3c9cc4abc9db7019d5a0b6f6a7713581",
+        "Dan": "805f4d0e0085fb24c07b18a0563ed7b3651464a3c0cccbed1097cac4a6aa3a4a",
+        "Eve": "6d90784363989dcc36f8249b4dfb060287800d91aa61223ac86ee952cfdb207f",
     },
     "mixed": {
-        "Ann": "f04e60d1f929732f91a18bbcf602d9ac5eb4ab7a5996e6a27b2fd012d667018d",
-        "Bob": "39aee8a53f927c92132d8bedb7c66a5667930ded0b11cf4c78b44a181ccbdd9b",
-        "Cat": "760d20ebc420dc4f20b8897d8d36dde6e538d50cb46705351fa9ad08b50a19da",
-        "Dan": "7c7c065e4f86d641959d46061423fb69a1dc40cbc90cc6a11980b4f86579a5c0",
-        "Eve": "12d338073b5ba66f3eaf10037bf5ea17cfd2587d2d4c627f0a5018d8dd5e3404",
-        "Fay": "5a4573f3f134077cb362bfc47fb5c42362f9f330dcbcf2266938b82c774a6098",
-        "Gus": "ebdc45f643460a8c9def2a71e326c322eba47b11db90fa0cfa72731d7a5ffb1e",
+        "Ann": "b8b7df2eac59523233a40f68236a265fd71e0c4ef3ca4200786fc3368dcb4d1b",
+        "Bob": "71b63930d55c833cfd7cac6ad168b2583e99f13b30eb34e9faaf3d4d75ad5c9c",
+        "Cat": "838c39b6726929e63edc99de936252d3377c11112bfdfcd04af04c52c6b11576",
+        "Dan": "9f3302eda57b65a01da510597e6a23e9696ba45e7e97bdb4f1df8dd0c687585f",
+        "Eve": "798423e18ea1aa73f7262a81956760d38e6b3aceaf77f3774efffff3c80439d8",
+        "Fay": "ad5e88e4f2c8ea167043915fe6621d768eb08537e9f33acbf13711c89856100d",
+        "Gus": "bdea30e2b85708b2d695965294657cc578e75072b12e47150ee680f4cca5d503",
     },
 }
 
