@@ -48,7 +48,8 @@ def test_the_command_line_defaults() -> None:
                                                 opens_per_minute=10, max_grace=300.0,
                                                 max_timer=300.0, max_target=10000,
                                                 guest_expert_seconds=2.0,
-                                                expert_tables_per_user=1)
+                                                expert_tables_per_user=1,
+                                                presence_per_minute=12)
 
 
 async def _answered(client: Any, name: str) -> str:
