@@ -184,6 +184,10 @@ ERRORS: dict[str, str] = {
         "Your client sends more than {rate} telnet commands a second; they are ignored until it "
         "slows down."),
     "telnet-flood-disconnect": "Too many telnet commands too fast; closing the connection.",
+    "frame-flood": (
+        "Your client sends more than {rate} WebSocket control frames or message fragments a "
+        "second; they are ignored until it slows down."),
+    "frame-flood-disconnect": "Too many WebSocket frames too fast; closing the connection.",
     # moderation and mute lists (lobby/world/moderation.py)
     "not-allowed": "Only a user with the role {role} may use /{command}.",
     "not-yourself": "You cannot use /{command} on yourself.",

@@ -914,6 +914,23 @@ class ConnectionGuard:
                           rate=f"{self.guard.limits.telnet_commands_per_second:g}")
         return False
 
+    def frames_received(self, count: int) -> bool:
+        """``count`` WebSocket frames arrived that carry no line of their own (a pong, a close,
+        a frame of a message that is not its last: a message of zero-length continuation frames
+        never ends): they draw on the telnet commands' budget, as a telnet client's
+        negotiation does (a ping is a subnegotiation, a message's last frame a line). False
+        when over it (the first time a ``frame-flood`` line, and a connection that keeps going
+        is closed)."""
+        allowance = self.telnet
+        if allowance is None:
+            return True
+        verdict = allowance.spend(self.guard.clock.seconds(), float(count))
+        if verdict == ALLOWED:
+            return True
+        self._over_budget(verdict, "frame-flood", "WebSocket frames",
+                          rate=f"{self.guard.limits.telnet_commands_per_second:g}")
+        return False
+
     def command_cost(self, cost: int, command: str) -> bool:
         """A command that declares ``cost`` (in ordinary commands) is about to run: False when
         the connection's or its address group's budget of work cannot pay it (``work-budget``

@@ -724,6 +724,13 @@ class Session(Protocol):
         self.services.metrics.flood_drop("ping")
         return False
 
+    def frames_received(self, count: int) -> bool:
+        """WebSocket frames that carry no line (protocol/web): the guard's telnet-commands
+        budget; False: over it (the guard warns, then closes)."""
+        if not self.login_state.open:
+            return False
+        return self._guard is None or self._guard.frames_received(count)
+
     def telnetCommandsReceived(self, count: int) -> bool:
         # every telnet command counts against the connection's budget (protocol.connection.guard)
         if not self.login_state.open:

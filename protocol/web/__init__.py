@@ -372,6 +372,17 @@ class LobbyWebSocket(WebSocketServerProtocol):
             return
         session.dataReceived(payload + b"\n")
 
+    def onFrameBegin(self) -> None:
+        """Every frame costs: a pong, a close and each frame of a message but its last spend
+        the connection's budget of telnet commands (a ping: ``onPing``; a message's last
+        frame: its line); a flood of them is warned and closed like IAC NOP."""
+        frame = self.current_frame
+        if frame.opcode != 9 and (frame.opcode > 7 or not frame.fin):
+            session = self.session
+            if session is not None and session.is_open:
+                session.frames_received(1)
+        super().onFrameBegin()
+
     def onPing(self, payload: bytes) -> None:
         """A ping is answered only within the connection's flood budget (the guard's, as a
         telnet subnegotiation): a ping flood is dropped and kicked like a line flood."""

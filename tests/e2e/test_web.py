@@ -448,3 +448,37 @@ async def test_an_address_ban_holds_over_websocket(tmp_path: Path) -> None:
         assert await other.guest("Fresh") == "Fresh"
     finally:
         await running.stop()
+
+
+@pytest_twisted.ensureDeferred
+async def test_frames_that_make_no_line_spend_the_telnet_commands_budget(tmp_path: Path) -> None:
+    """A message of endless zero-length continuation frames never ends, so neither the message
+    limit nor flood control nor the byte budget ever saw it (outside attack A2: one socket took
+    the core). Now every frame that is no message's last (and every pong) spends the
+    connection's budget of telnet commands: warned with ``frame-flood``, then closed."""
+    from protocol.connection.guard import Limits
+    running = WebServer(tmp_path / "lobby.sqlite3",
+                        limits=Limits(telnet_commands_per_second=1.0, telnet_commands_burst=10))
+    await running.start()
+    try:
+        c = await running.ws()
+        await c.guest()
+        c.sendFrame(opcode=1, payload=b"g", fin=False)
+        for _ in range(40):
+            c.sendFrame(opcode=0, payload=b"", fin=False)
+        await c.expect("error", code="frame-flood")
+        assert await within(c.closed) is not None
+        assert any(m.get("code") == "frame-flood-disconnect"
+                   for m in c.messages if isinstance(m, dict))
+        d = await running.ws()                       # unsolicited pongs count the same
+        await d.guest()
+        for _ in range(40):
+            d.sendFrame(opcode=10, payload=b"")
+        await d.expect("error", code="frame-flood")
+        assert await within(d.closed) is not None
+        e = await running.ws()                       # an ordinary connection is not touched
+        await e.guest()
+        for i in range(15):
+            assert (await e.command("/who"))["type"] == "who"
+    finally:
+        await running.stop()
