@@ -30,7 +30,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from datetime import datetime, timezone
-from typing import Any, Callable
+from typing import AbstractSet, Any, Callable
 
 from twisted.logger import Logger
 
@@ -180,7 +180,7 @@ class Moderation:
         muted = self.mutes.get(owner_key)
         return muted is not None and speaker_key in muted
 
-    def ignorers(self, speaker_key: str) -> set[str]:
+    def ignorers(self, speaker_key: str) -> AbstractSet[str]:
         """The keys of the users whose mute list holds ``speaker_key`` (usually none: one
         look-up instead of one per listener of a crowded room)."""
         return self.muted_by.get(speaker_key, _NOBODY)
@@ -379,13 +379,13 @@ class Moderation:
         if registered or not address or not self.address_bans:
             return
         group = address_group(address)
-        key = self.address_bans.get(group)
-        ban = self.bans.get(key) if key is not None else None
-        if ban is None:
+        ban_key = self.address_bans.get(group)
+        ban = self.bans.get(ban_key) if ban_key is not None else None
+        if ban is None or ban_key is None:
             self.address_bans.pop(group, None)
             return
         if ban.until is not None and ban.until <= self.clock.seconds():
-            self._expire(key)  # type: ignore[arg-type]
+            self._expire(ban_key)
             return
         raise LobbyError("address-banned", until=_until_text(ban.until), reason=ban.reason)
 

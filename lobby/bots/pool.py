@@ -249,6 +249,7 @@ class BotPool:
                                  name="tichu-bot-worker")
         proc.start()
         theirs.close()          # only the worker holds its end: its death is our end's EOF
+        assert proc.pid is not None         # (started)
         worker = _Worker(proc, ours, proc.pid)
         worker.reader = threading.Thread(target=self._read, args=(worker,), daemon=True,
                                          name=f"bot-worker-{proc.pid}")
