@@ -1,15 +1,15 @@
 """Events: what the world tells a user. Data, never text.
 
-An event has a ``type`` that is also a key of the message catalog (lobby/messages.py INFO or
+An event has a ``type`` that is also a key of the message catalog (lobby/text/messages.py INFO or
 ERRORS) and a ``data`` dict with the fields its template (or a JSON rendering) needs. The wire
-layer turns events into lines (protocol/render_text.py) or, later, into one JSON object per line;
+layer turns events into lines (protocol/render/text.py) or, later, into one JSON object per line;
 the same event drives both, so they cannot drift apart.
 """
 from __future__ import annotations
 
 from typing import Any, Protocol, Sequence
 
-from lobby.messages import ERRORS
+from lobby.text.messages import ERRORS
 from lobby.tichu import FrozenDict, FrozenError, GameEvent, freeze, json_data
 
 __all__ = ["Event", "Listener", "error_event", "game_event"]
@@ -46,7 +46,7 @@ class Event:
 
     @property
     def is_error(self) -> bool:
-        """Error events have an error code (a key of lobby.messages.ERRORS) as their type."""
+        """Error events have an error code (a key of lobby.text.messages.ERRORS) as their type."""
         return self.type in ERRORS
 
     def __eq__(self, other: object) -> bool:
@@ -59,7 +59,7 @@ class Event:
 
 
 def error_event(code: str, **params: Any) -> Event:
-    """The event for a refused command: its type is ``code``, a key of lobby.messages.ERRORS."""
+    """The event for a refused command: its type is ``code``, a key of lobby.text.messages.ERRORS."""
     return Event(code, params)
 
 
@@ -69,7 +69,7 @@ def game_event(ev: GameEvent, table: int | None, names: Sequence[str | None],
     table ``table``: its data made JSON-safe, with the table number, ``names`` (the names by
     seat in the round the event belongs to) and, for ``round-score`` and ``match-over``
     (victory points are per player), ``players`` (the names by player). The one shape of a
-    game event: the live table (lobby/table.py) and a replay (lobby/records.py) both make it
+    game event: the live table (lobby/tables/table.py) and a replay (lobby/storage/records.py) both make it
     here."""
     data = {str(k): json_data(v) for k, v in ev.data.items()}
     data["table"] = table

@@ -1,5 +1,18 @@
 """The wire: bytes <-> commands and events (telnet, text and machine mode). Knows no game rules.
 
+Layers, each a package whose docstring says what it may import (tests/test_layers.py checks it):
+
+- ``protocol.telnet``: the byte layer (framing, IAC, charset, the telnet options); no lobby;
+- ``protocol.render``: events and records -> text or JSON; never a connection;
+- ``protocol.commands``: THE command table, one module per group;
+- ``protocol.connection``: one connection (log-in, output mode, settings, the guard);
+- ``protocol.web``: the HTTP listener (the web client, the WebSocket endpoint);
+- ``protocol.process``: the composition root, options, config file, logs, metrics, admin CLI;
+  nothing below imports it.
+
+Beside them, importable by every layer of protocol and importing nothing of the project:
+``protocol.option_fields`` (options declared on dataclass fields) and this module.
+
 ``json_schema()`` is the JSON Schema of every machine-mode object (draft 2020-12). Its one copy is
 the package data file ``protocol/protocol.schema.json``, so an installed server or bot carries
 it; read it through ``importlib.resources`` (never a path relative to a checkout).

@@ -1,4 +1,4 @@
-"""``python -m protocol``: run the lobby server (see protocol.server.main)."""
-from protocol.server import main
+"""``python -m protocol``: run the lobby server (see protocol.process.server.main)."""
+from protocol.process.server import main
 
 raise SystemExit(main())

@@ -53,8 +53,8 @@ ATTACKS = ("telnet-nop", "telnet-nop-8", "toggles", "replay", "passwords", "spee
 # ---- the server ---------------------------------------------------------------------------------
 def stored_game(db: str, rounds: int = 13, seed: int = 23) -> int:
     """Store one finished game of ``rounds`` rounds, played with random legal actions."""
-    from lobby.records import GameArchive, finished_game
-    from lobby.store import Store
+    from lobby.storage.records import GameArchive, finished_game
+    from lobby.storage.store import Store
     from lobby.tichu import PHOENIX, CallTichu, Exchange, GrandTichu, Match, MatchOptions, Play, Rejected
     rng = random.Random(seed)
     match = Match(MatchOptions(max_rounds=rounds), seed=seed)

@@ -66,8 +66,8 @@ from loadgen import (  # noqa: E402
     split_tables,
 )
 
-from lobby.bots.random_bot import RandomStrategy  # noqa: E402
-from lobby.messages import text as catalog_text  # noqa: E402
+from lobby.bots.strategies.random_bot import RandomStrategy  # noqa: E402
+from lobby.text.messages import text as catalog_text  # noqa: E402
 from lobby.tichu import (  # noqa: E402
     RANKS,
     can_pass,
@@ -76,7 +76,7 @@ from lobby.tichu import (  # noqa: E402
     play_text,
     rank_name,
 )
-from protocol.render_json import apply_update  # noqa: E402
+from protocol.render.json_lines import apply_update  # noqa: E402
 
 __all__ = ["main"]
 
@@ -201,7 +201,7 @@ class Player:
         line = "".join(ch for ch in line if ch >= " ")
         if not prompt:
             # a line longer than the terminal comes wrapped, its rest indented by two spaces
-            # (protocol/wrap.py): read as one line with the one before it
+            # (protocol/render/wrap.py): read as one line with the one before it
             if line.startswith("  ") and self._prev_line:
                 line = self._prev_line + " " + line.strip()
             self._prev_line = line

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""In-process benchmark of the action journal alone (lobby/journal.py): the CPU per journaled
+"""In-process benchmark of the action journal alone (lobby/storage/journal.py): the CPU per journaled
 action on a real SQLite file, the thread path (every transaction handed to the store's worker
 thread) against the inline path (the reactor thread's own connection).
 
@@ -40,8 +40,8 @@ from twisted.internet import asyncioreactor  # noqa: E402
 asyncioreactor.install()
 from twisted.internet import defer, reactor  # noqa: E402
 
-from lobby.journal import Journal  # noqa: E402
-from lobby.store import Store  # noqa: E402
+from lobby.storage.journal import Journal  # noqa: E402
+from lobby.storage.store import Store  # noqa: E402
 from lobby.tichu import (
     Match,
     Pass,

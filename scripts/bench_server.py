@@ -143,8 +143,8 @@ class Bench:
         """A database with ``--accounts`` registered users sharing one password hash (each check
         costs the same as with its own salt), and the file the load generator reads."""
         sys.path.insert(0, str(ROOT))
-        from lobby.accounts import hash_password
-        from lobby.store import Store
+        from lobby.storage.accounts import hash_password
+        from lobby.storage.store import Store
         store = Store(str(self.template_db))
         store.open()
         stored = hash_password(STORM_PASSWORD)

@@ -46,10 +46,10 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 from twisted.internet import task  # noqa: E402
 from twisted.internet.testing import StringTransport  # noqa: E402
 
-from lobby.accounts import Accounts, Argon2Params  # noqa: E402
-from lobby.bots.random_bot import RandomStrategy  # noqa: E402
-from lobby.store import Store, inline_runner  # noqa: E402
-from protocol.render_json import apply_update, state_object  # noqa: E402
+from lobby.bots.strategies.random_bot import RandomStrategy  # noqa: E402
+from lobby.storage.accounts import Accounts, Argon2Params  # noqa: E402
+from lobby.storage.store import Store, inline_runner  # noqa: E402
+from protocol.render.json_lines import apply_update, state_object  # noqa: E402
 
 NAMES = ("Ann", "Bob", "Cat", "Dan")
 
@@ -117,7 +117,7 @@ class Player:
 
 class Bench:
     def __init__(self, tables: int, seed: int, text: int = 0) -> None:
-        from protocol.server import LobbyServer
+        from protocol.process.server import LobbyServer
         self.clock = task.Clock()
         self.clock.advance(1_800_000_000)
         store = Store(":memory:", inline_runner)

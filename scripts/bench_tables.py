@@ -62,8 +62,8 @@ from loadgen import (  # noqa: E402
     split_tables,
 )
 
-from lobby.bots.random_bot import RandomStrategy  # noqa: E402
-from protocol.render_json import apply_update  # noqa: E402
+from lobby.bots.strategies.random_bot import RandomStrategy  # noqa: E402
+from protocol.render.json_lines import apply_update  # noqa: E402
 
 __all__ = ["TableBot", "run_load", "bench_one", "main"]
 

@@ -57,7 +57,7 @@ from twisted.internet.endpoints import TCP4ClientEndpoint, connectProtocol  # no
 from twisted.internet.protocol import Protocol  # noqa: E402
 from twisted.internet.task import deferLater  # noqa: E402
 
-from protocol.render_json import apply_update  # noqa: E402
+from protocol.render.json_lines import apply_update  # noqa: E402
 
 LISTEN = re.compile(r"listening on \S+ \(([\d.]+):(\d+)\)")
 WEB = re.compile(r"web client on \S+ \(([\d.]+):(\d+)\)")

@@ -28,7 +28,7 @@ from typing import Any
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
-from lobby.bots.strategy import Strategy, command_action, make_strategy, my_turn_to  # noqa: E402
+from lobby.bots.strategies.strategy import Strategy, command_action, make_strategy, my_turn_to  # noqa: E402
 from lobby.tichu import Match, MatchOptions, Rejected  # noqa: E402
 
 __all__ = ["play_game", "play_deal", "run", "wilson", "mean_ci", "percentile"]

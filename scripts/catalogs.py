@@ -1,16 +1,16 @@
 #!/usr/bin/env python3
 """Make the translators' files from the English catalog, in one go (docs/translating.md):
 
-    pybabel extract   lobby/messages.py -> lobby/locales/messages.pot
+    pybabel extract   lobby/text/messages.py -> lobby/text/locales/messages.pot
     pybabel init      a new language's PO (only with --add LANG)
-    pybabel update    every lobby/locales/LANG/LC_MESSAGES/messages.po from the template
+    pybabel update    every lobby/text/locales/LANG/LC_MESSAGES/messages.po from the template
                       (a removed message becomes obsolete); then a message whose English
                       changed gets the old translation of its key back, marked fuzzy
     pybabel compile   every PO -> its messages.mo (fuzzy translations left out: English shows)
 
 Run it after adding or changing an English message, and after translating.
 
-It also takes over the old catalogs: a lobby/locales/LANG.py (a dict MESSAGES, the format before
+It also takes over the old catalogs: a lobby/text/locales/LANG.py (a dict MESSAGES, the format before
 the PO files; a branch older than the PO files may still bring one in a merge) is merged into
 LANG's PO, its values winning, and removed (with --keep-dicts: kept). Run again after merging
 such a branch, so that no message of it is lost.
@@ -34,7 +34,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-LOCALES = ROOT / "lobby" / "locales"
+LOCALES = ROOT / "lobby" / "text" / "locales"
 TEMPLATE = LOCALES / "messages.pot"
 EXTRACT_ARGS = ["-F", "babel.cfg", "--no-location", "--project=tichu-lobby",
                 "--copyright-holder=the tichu-lobby authors", "--msgid-bugs-address=",
@@ -189,7 +189,7 @@ def main() -> int:
     parser.add_argument("--add", action="append", default=[], metavar="LANG",
                         help="start the PO of a new language LANG (a CLDR code: pl, cs, pt_BR)")
     parser.add_argument("--keep-dicts", action="store_true",
-                        help="keep lobby/locales/LANG.py after taking it over")
+                        help="keep lobby/text/locales/LANG.py after taking it over")
     parser.add_argument("--check", action="store_true", help="only check that all is fresh")
     args = parser.parse_args()
     os.chdir(ROOT)

@@ -16,7 +16,7 @@
 - Hypothesis profiles: ``ci`` (chosen when the environment variable CI is set: the same examples
   on every run, no deadline, a fixed number of examples where a test does not set its own) and
   ``default``; HYPOTHESIS_PROFILE=name picks one by name. See `hypothesis_profile`.
-- ``write_path``: runs a test twice, on the gathered writes (protocol/gathered_write.py) and on
+- ``write_path``: runs a test twice, on the gathered writes (protocol/telnet/gathered_write.py) and on
   Twisted's own write path (forced with ``TelnetLineProtocol.GATHER_WRITES = False``).
 - Markers: ``slow`` (soak, fuzz and benchmark-smoke tests; ``scripts/test -m "not slow"`` is the
   inner loop) and ``reactor_timeout``.
@@ -43,9 +43,9 @@ from twisted.internet.protocol import Protocol
 from twisted.internet.testing import StringTransport
 from twisted.logger import globalLogPublisher
 
-from lobby.accounts import Accounts, Argon2Params
-from lobby.store import Store, inline_runner
-from lobby.world import World
+from lobby.storage.accounts import Accounts, Argon2Params
+from lobby.storage.store import Store, inline_runner
+from lobby.world.world import World
 
 # cheap argon2id parameters for unit tests only (the server's default: 19 MiB, 2 passes)
 FAST_HASH = Argon2Params(time_cost=1, memory_cost=8, parallelism=1)
@@ -156,10 +156,10 @@ def logged_events() -> Iterator[list[dict[str, Any]]]:
 
 @pytest.fixture(params=["gathered", "twisted"])
 def write_path(request: Any, monkeypatch: pytest.MonkeyPatch) -> str:
-    """Both write paths of protocol.telnet for a test over real sockets: "gathered" (the probe
+    """Both write paths of protocol.telnet.transport for a test over real sockets: "gathered" (the probe
     must pass on this Twisted) and "twisted" (Twisted's own path, forced)."""
-    from protocol import gathered_write
-    from protocol.telnet import TelnetLineProtocol
+    from protocol.telnet import gathered_write
+    from protocol.telnet.transport import TelnetLineProtocol
     if request.param == "twisted":
         monkeypatch.setattr(TelnetLineProtocol, "GATHER_WRITES", False)
     else:
@@ -215,7 +215,7 @@ def strip_telnet(data: bytes) -> bytes:
 
 def unwrap(text: str, indent: int = 0) -> str:
     """Server text with the lines the session wrapped at its width joined again (protocol/
-    wrap.py: a continuation line starts with two more spaces than its line), for finding a long
+    render/wrap.py: a continuation line starts with two more spaces than its line), for finding a long
     message in it: every line indented by more than ``indent`` spaces is joined to the one
     before it (``indent`` 2 keeps the items of an indented list apart)."""
     return re.sub(r"\r?\n {%d,}" % (indent + 2), " ", text)
@@ -270,7 +270,7 @@ class FakeClient:
 
 class FakeLobby:
     def __init__(self, clock: task.Clock, motd: str = "") -> None:
-        from protocol.server import LobbyFactory
+        from protocol.process.server import LobbyFactory
         self.clock = clock
         self.store = Store(":memory:", inline_runner)
         self.store.open()
@@ -283,7 +283,7 @@ class FakeLobby:
 
     def register(self, name: str, password: str) -> None:
         """Create an account directly (as a previous /register would have)."""
-        from lobby.accounts import hash_password
+        from lobby.storage.accounts import hash_password
         self.store.create_account(name, hash_password(password, FAST_SCRYPT), self.clock.seconds())
 
 
@@ -395,12 +395,12 @@ class RunningServer:
     async def start(self) -> None:
         from twisted.internet import reactor
 
-        from protocol.server import LobbyServer, thread_runner
+        from protocol.process.server import LobbyServer, thread_runner
         options = dict(self.server_options)
         if not {"accounts", "scrypt", "password_params"} & set(options):
             # cheap password hashes in the reactor's thread pool: these tests are not about the
             # hash's cost, and a hash of the server's strength in its thread of the lowest CPU
-            # priority (protocol.server.HashPool) waits seconds for a CPU when other processes
+            # priority (protocol.process.server.HashPool) waits seconds for a CPU when other processes
             # keep the machine busy (a moderation test timed out that way)
             options["accounts"] = Accounts(thread_runner(reactor), FAST_HASH)
         self.server = LobbyServer(reactor, Store.threaded(str(self.db), reactor),

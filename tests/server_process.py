@@ -18,11 +18,11 @@ from pathlib import Path
 from typing import Any, Callable, Sequence
 
 from conftest import strip_telnet
-from lobby.messages import INFO
+from lobby.text.messages import INFO
 
 ROOT = Path(__file__).resolve().parent.parent
 BIN = Path(sys.executable).parent
-#: the text log's line (protocol/server.py) and the JSON log's event of the same message
+#: the text log's line (protocol/process/server.py) and the JSON log's event of the same message
 LISTENING = re.compile(r"listening on \S+ \(([\d.]+):(\d+)\)")
 LISTENING_FORMAT = "listening on {endpoint} ({address})"
 BOUND = 90.0  # seconds: the most any step may take on a loaded machine before the test fails

@@ -9,7 +9,7 @@ from typing import Any
 from twisted.internet.task import Clock
 
 from lobby.events import Event
-from lobby.table import TableActor
+from lobby.tables.table import TableActor
 from lobby.tichu.actions import (
     CallTichu,
     Exchange,
@@ -29,7 +29,7 @@ from lobby.tichu.cards import (
     rank_name,
 )
 from lobby.tichu.match import Match
-from protocol.render_table import render_table
+from protocol.render.table import render_table
 
 NAMES = ["ann", "bob", "cat", "dan"]
 CARD_TOKEN = re.compile(r"^(?:[SBGR](?:[2-9]|10|B|D|K|A)|Ma|Hu|Ph|Dr)$")
@@ -239,7 +239,7 @@ def play_to_end(table: TableActor, rec: Recorder, rng: random.Random, *, limit: 
     return steps
 
 
-#: the line that tells a guest the reconnect key of their seat (lobby/seats.py)
+#: the line that tells a guest the reconnect key of their seat (lobby/tables/seats.py)
 SEAT_KEY = re.compile(r"log in as (\S+) and give the key ([a-z0-9]+)\.")
 
 

@@ -1,5 +1,5 @@
 """Issue 23: every connection and every address group has one budget for what it makes the server
-do, accounted by protocol.guard (docs/operations.md, "Abuse budgets"). Each test runs a real
+do, accounted by protocol.connection.guard (docs/operations.md, "Abuse budgets"). Each test runs a real
 server over loopback sockets; the rates are tiny, so what a test sends is far past the budget
 whatever the machine's speed (no wall-clock assertion)."""
 from __future__ import annotations
@@ -10,8 +10,8 @@ from typing import Any, AsyncIterator
 import pytest_twisted
 
 from conftest import LineClient, RunningServer, within
-from protocol.guard import Limits
-from protocol.telnet import DO, IAC, NOP, SGA, WILL, WONT
+from protocol.connection.guard import Limits
+from protocol.telnet.transport import DO, IAC, NOP, SGA, WILL, WONT
 
 NOPS = bytes((IAC, NOP))
 
@@ -228,7 +228,7 @@ async def test_wrong_passwords_from_elsewhere_never_lock_the_owner_out(tmp_path:
 # ---- 4. expensive commands: cached, priced, and never in the way of a log-in ---------------------
 async def _saved_game(srv: RunningServer, rounds: int = 3) -> int:
     from game_support import random_game
-    from lobby.records import finished_game
+    from lobby.storage.records import finished_game
     match = random_game(23, rounds=rounds, tichu_rate=0.2)
     archive = srv.server.persistence.archive
     rec = await within(archive.save(finished_game(match, ["Ann", "Ben", "Cy", "Di"],

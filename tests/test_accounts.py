@@ -17,7 +17,7 @@ from twisted.internet.testing import StringTransport
 from twisted.logger import formatEvent
 
 from conftest import FAST_HASH, FakeClient, FakeLobby, RunningServer, fired, unwrap
-from lobby.accounts import (
+from lobby.storage.accounts import (
     Accounts,
     Argon2Params,
     ScryptParams,
@@ -25,8 +25,8 @@ from lobby.accounts import (
     hash_password,
     hash_password_scrypt,
 )
-from lobby.store import inline_runner
-from protocol.guard import ACCOUNT_DELAY_BASE, Guard, Limits, address_group
+from lobby.storage.store import inline_runner
+from protocol.connection.guard import ACCOUNT_DELAY_BASE, Guard, Limits, address_group
 
 
 class Lobby(FakeLobby):
@@ -366,7 +366,7 @@ def test_a_password_typed_ahead_in_its_own_packet_is_dropped_too(clock: task.Clo
 
 
 def test_the_typeahead_window_is_an_option() -> None:
-    from protocol.server import limits_from, parse_args
+    from protocol.process.server import limits_from, parse_args
     assert limits_from(parse_args([])).typeahead_window == 1.0
     assert limits_from(parse_args(["--typeahead-window", "2.5"])).typeahead_window == 2.5
     assert Limits().typeahead_window == 1.0    # a bound even without the public limits
@@ -497,7 +497,7 @@ def test_banning_a_guest_also_bans_its_address_for_the_ban_time(clock: task.Cloc
 
 
 def test_unban_lifts_the_address_too_and_the_address_ban_is_stored(clock: task.Clock) -> None:
-    from lobby.moderation import Moderation
+    from lobby.world.moderation import Moderation
     lobby = _moderated(clock)
     mod = _mod(lobby)
     lobby.connect_from("2001:db8:7:7::1").login("Spammy")
@@ -543,7 +543,7 @@ def test_only_moderators_see_the_ban_list(clock: task.Clock) -> None:
 
 
 def test_the_account_delay_options(clock: task.Clock) -> None:
-    from protocol.server import limits_from, parse_args
+    from protocol.process.server import limits_from, parse_args
     limits = limits_from(parse_args(["--account-delay-first", "2", "--account-failures-forgotten",
                                      "600"]))
     assert limits.account_delay_first == 2.0 and limits.account_failures_forgotten == 600.0

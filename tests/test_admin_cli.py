@@ -1,4 +1,4 @@
-"""``tichu-lobby admin ...`` (protocol/admin_cli.py) on real database files: create (with a role),
+"""``tichu-lobby admin ...`` (protocol/process/admin_cli.py) on real database files: create (with a role),
 reset-password, remove, bans list/lift, backup -- also while another connection (the running
 server's) has the database open -- and ``--admin NAME``, which needs the account to exist."""
 from __future__ import annotations
@@ -12,9 +12,9 @@ from pathlib import Path
 from typing import Any
 
 from conftest import FAST_HASH, fired
-from lobby.accounts import verify_password
-from lobby.store import Store, inline_runner
-from protocol.admin_cli import main as admin_main
+from lobby.storage.accounts import verify_password
+from lobby.storage.store import Store, inline_runner
+from protocol.process.admin_cli import main as admin_main
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -118,7 +118,7 @@ async def test_a_person_in_text_mode_plays_with_three_in_process_bots(
     """One human-mode client (text lines only) and three /addbot bots play a game to the end.
     The person's moves come from the random strategy on what the person may see."""
 
-    from lobby.bots.strategy import make_strategy
+    from lobby.bots.strategies.strategy import make_strategy
 
     c = await server.client()
     await c.login("Hanna")
@@ -150,9 +150,9 @@ async def test_a_line_dropped_by_flood_control_is_sent_again(tmp_path: Path) -> 
     dropped line, sends it again, and still gets exactly one reply per command, in order."""
     from twisted.internet import reactor
 
-    from lobby.store import Store
-    from protocol.guard import Limits
-    from protocol.server import LobbyServer
+    from lobby.storage.store import Store
+    from protocol.connection.guard import Limits
+    from protocol.process.server import LobbyServer
 
     server = LobbyServer(reactor, Store.threaded(str(tmp_path / "db.sqlite3"), reactor),
                          ["tcp:0:interface=127.0.0.1"],

@@ -137,9 +137,9 @@ STATES = st.dictionaries(st.sampled_from(["turn", "hand", "legal", "trick", "bom
 @given(STATES, STATES)
 def test_the_client_applies_the_servers_updates(before: dict[str, Any],
                                                 after: dict[str, Any]) -> None:
-    """The client's apply_update undoes the server's state_update (protocol/render_json.py) for
+    """The client's apply_update undoes the server's state_update (protocol/render/json_lines.py) for
     any two states of one table: the client always holds the state the server would send."""
-    from protocol.render_json import state_update
+    from protocol.render.json_lines import state_update
     before = {"type": "state", "table": 4, **before}
     after = {"type": "state", "table": 4, **after}
     update = state_update(before, after)
@@ -214,7 +214,7 @@ def test_the_client_library_depends_on_nothing_of_the_server() -> None:
 def test_the_program_finds_the_servers_strategies_by_name() -> None:
     """The strategies come from the installed distributions (the entry points of
     ``tichu_bot.strategies``); this one provides the lobby's own three."""
-    from lobby.bots.strategy import STRATEGY_NAMES
+    from lobby.bots.strategies.strategy import STRATEGY_NAMES
     from tichu_bot.strategies import make_strategy, strategy_names
     assert set(strategy_names()) == set(STRATEGY_NAMES)
     assert make_strategy("expert:2", 1).name == "expert:2"
@@ -255,7 +255,7 @@ async def test_a_password_for_a_guest_name_is_a_clear_error_and_never_on_the_com
 def test_docs_bots_md_lists_every_state_field_and_every_strategy() -> None:
     """Issue 27: docs/bots.md names every field a `state` can have and every strategy the
     program takes; no program name it gives is missing."""
-    from protocol.render_json import GAME_FIELDS
+    from protocol.render.json_lines import GAME_FIELDS
     doc = BOTS_MD.read_text(encoding="utf-8")
     fields = {"type", "table", "status", "you", "seat", "host", "names", "options", "bots",
               "gone", "round_result", "player_seats", "bombwindow_left", "result",

@@ -7,12 +7,12 @@ from typing import Any
 
 import pytest
 
-from lobby.bots.heuristic import HeuristicStrategy
-from lobby.bots.plan import analyse
-from lobby.bots.player import BOT_MARK, is_bot_name
-from lobby.bots.random_bot import RandomStrategy
-from lobby.bots.strategy import STRATEGY_NAMES, command_action, make_strategy, my_turn_to
-from lobby.table import TABLE_COMMANDS, TableActor
+from lobby.bots.runtime.player import BOT_MARK, is_bot_name
+from lobby.bots.strategies.heuristic import HeuristicStrategy
+from lobby.bots.strategies.plan import analyse
+from lobby.bots.strategies.random_bot import RandomStrategy
+from lobby.bots.strategies.strategy import STRATEGY_NAMES, command_action, make_strategy, my_turn_to
+from lobby.tables.table import TABLE_COMMANDS, TableActor
 from lobby.tichu import Match, MatchOptions
 from lobby.tichu.actions import CallTichu, Exchange, GiveDragon, Pass, Play, Wish
 from lobby.tichu.cards import parse_cards
@@ -154,7 +154,7 @@ def test_bot_command_refusals() -> None:
 
 
 def test_a_bot_name_cannot_be_a_user_name() -> None:
-    from lobby.accounts import valid_name
+    from lobby.storage.accounts import valid_name
     assert not valid_name("Bot1~heuristic")
 
 
@@ -318,7 +318,7 @@ def test_random_strategy_uses_only_legal_plays() -> None:
 
 
 def test_bot_names_are_numbered_across_strategies() -> None:
-    from lobby.bots.player import bot_name
+    from lobby.bots.runtime.player import bot_name
     assert bot_name("random", {"Bot1~heuristic", "ann"}) == "Bot2~random"
     assert bot_name("heuristic", {"Bot2~random"}) == "Bot1~heuristic"
 

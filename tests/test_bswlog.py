@@ -26,8 +26,8 @@ from jsonschema import Draft202012Validator
 
 from conftest import unwrap, within
 from game_support import random_game
-from lobby.bswlog import bsw_log, bsw_name, bsw_play, tch_lines
-from lobby.records import GameArchive, finished_game
+from lobby.storage.bswlog import bsw_log, bsw_name, bsw_play, tch_lines
+from lobby.storage.records import GameArchive, finished_game
 from lobby.tichu.actions import UNSET, CallTichu, Exchange, GiveDragon, GrandTichu, Pass, Play
 from lobby.tichu.cards import parse_cards
 from lobby.tichu.match import Match, MatchOptions

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from lobby.messages import text as catalog_text
+from lobby.text.messages import text as catalog_text
 from lobby.tichu import (
     DECK,
     DOG,

@@ -11,7 +11,7 @@ import pytest
 
 import lobby as lobby_package
 from conftest import FakeLobby, fired, unwrap
-from lobby.messages import CATALOGS, LANGUAGES, coverage, text
+from lobby.text.messages import CATALOGS, LANGUAGES, coverage, text
 
 #: the languages the server ships: each stays translated completely
 SHIPPED: tuple[str, ...] = ("de", "fr", "es", "da")
@@ -26,7 +26,7 @@ def fields(template: str) -> set[tuple[str, str | None]]:
 
 
 def catalog(lang: str) -> dict[str, str]:
-    """The messages of ``lang``'s PO file (lobby/locales/LANG/LC_MESSAGES/messages.po) that are
+    """The messages of ``lang``'s PO file (lobby/text/locales/LANG/LC_MESSAGES/messages.po) that are
     translated and not fuzzy, by key."""
     from babel.messages.pofile import read_po
     with po_file(lang).open("rb") as f:
@@ -35,7 +35,7 @@ def catalog(lang: str) -> dict[str, str]:
 
 
 def po_file(lang: str) -> Path:
-    return Path(lobby_package.__file__).parent / "locales" / lang / "LC_MESSAGES" / "messages.po"
+    return Path(lobby_package.__file__).parent / "text" / "locales" / lang / "LC_MESSAGES" / "messages.po"
 
 
 def test_the_shipped_languages_are_there() -> None:
@@ -53,7 +53,7 @@ def test_a_catalog_has_exactly_the_english_keys(lang: str) -> None:
     if lang in SHIPPED:
         assert sorted(set(english) - set(messages)) == [], f"missing in {lang}"
         assert share == 1.0
-        assert CATALOGS[lang] == messages       # and lobby.messages loaded it from the .mo
+        assert CATALOGS[lang] == messages       # and lobby.text.messages loaded it from the .mo
 
 
 @pytest.mark.parametrize("lang", LANGUAGES[1:])
@@ -140,7 +140,7 @@ def test_a_registered_name_keeps_its_language(lobby: FakeLobby) -> None:
 
 
 def test_the_server_default_is_lang(clock: object) -> None:
-    from protocol.server import DEFAULT_LANG, parse_args
+    from protocol.process.server import DEFAULT_LANG, parse_args
     assert DEFAULT_LANG == "en" and parse_args([]).lang == "en"
     assert parse_args(["--lang", "de"]).lang == "de"
     with pytest.raises(SystemExit):

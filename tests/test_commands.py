@@ -6,10 +6,10 @@ from pathlib import Path
 import pytest
 
 from lobby.events import Event
-from lobby.messages import ERRORS, HELP_TEXTS, INFO, LobbyError, text
-from lobby.table_options import OPTIONS, defaults
-from protocol import commands
-from protocol.commands import (
+from lobby.tables.options import OPTIONS, defaults
+from lobby.text.messages import ERRORS, HELP_TEXTS, INFO, LobbyError, text
+from protocol.commands import base as commands
+from protocol.commands.base import (
     COMMANDS,
     CommandTable,
     commands_markdown,
@@ -19,7 +19,7 @@ from protocol.commands import (
     parse_line,
     parse_spec,
 )
-from protocol.render_text import render
+from protocol.render.text import render
 
 DOC = Path(__file__).resolve().parent.parent / "docs" / "protocol.md"
 
@@ -141,7 +141,7 @@ def test_every_help_text_comes_from_the_catalog() -> None:
 def test_the_option_help_lists_every_declared_option_in_every_language() -> None:
     """/help option comes from the options' declaration (the timer too, outside attack F3):
     one line per option, with its meaning in the reader's language, values and default."""
-    from lobby.messages import LANGUAGES
+    from lobby.text.messages import LANGUAGES
     option = COMMANDS.resolve("option")
     assert {"en", "de", "fr", "es", "da"} <= set(LANGUAGES)
     for lang in LANGUAGES:

@@ -1,4 +1,4 @@
-"""The configuration file and the environment (issue 27; protocol/config.py, docs/operations.md
+"""The configuration file and the environment (issue 27; protocol/process/config.py, docs/operations.md
 "Configuration"): TOML keys named as the options, TICHU_LOBBY_* variables, precedence flags >
 environment > file > defaults, --print-config with each value's source, usage errors naming the
 key; and a real server process started from a file and the environment only."""
@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from protocol.config import configure, env_name
-from protocol.server import build_parser, parse_args
+from protocol.process.config import configure, env_name
+from protocol.process.server import build_parser, parse_args
 from server_process import ROOT, ServerProcess, json_port
 
 

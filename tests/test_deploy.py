@@ -16,13 +16,13 @@ from pathlib import Path
 
 import pytest
 
-from protocol.server import parse_args
+from protocol.process.server import parse_args
 from server_process import ROOT, ServerProcess, command
 
 DEPLOY = ROOT / "deploy"
 UNIT = DEPLOY / "tichu-lobby.service"
 DOCKERFILE = DEPLOY / "Dockerfile"
-#: the server's log line of the metrics listener (protocol/server.py)
+#: the server's log line of the metrics listener (protocol/process/server.py)
 METRICS_ON = re.compile(r"metrics on \S+ \([\d.]+:(\d+)\)")
 
 
@@ -177,7 +177,7 @@ def test_the_backup_timer_runs_admin_backup_daily(tmp_path: Path) -> None:
     # the command it runs works: with the date filled in, against a real database
     command_line = shlex.split(run)[2]
     db = tmp_path / "lobby.sqlite3"
-    from lobby.store import Store, inline_runner
+    from lobby.storage.store import Store, inline_runner
     store = Store(str(db), inline_runner)
     store.open()
     store.close()

@@ -9,7 +9,7 @@ import re
 from pathlib import Path
 
 import lobby.tichu
-from lobby.messages import ENGINE_ERRORS, ERRORS, text
+from lobby.text.messages import ENGINE_ERRORS, ERRORS, text
 from lobby.tichu import Rejected
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -101,4 +101,4 @@ def test_one_event_type_per_layer_with_its_own_name() -> None:
     assert defined["GameEvent"] == ["lobby/tichu/events.py"]
     assert defined["Event"] == ["lobby/events.py"]
     assert defined["json_data"] == ["lobby/tichu/events.py"]
-    assert defined["jsonable"] == ["protocol/render_json.py"]
+    assert defined["jsonable"] == ["protocol/render/json_lines.py"]

@@ -1,4 +1,4 @@
-"""The expert bot (lobby/bots/expert.py, knowledge.py, search.py): it plays legal, complete games,
+"""The expert bot (lobby/bots/strategies/expert.py, knowledge.py, search.py): it plays legal, complete games,
 it knows only what its seat may know, its sampled deals agree with that knowledge, its levels;
 and the heuristic bot's Dragon bomb."""
 from __future__ import annotations
@@ -11,12 +11,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from lobby.bots.expert import DEFAULT_SECONDS, ExpertStrategy, parse_level
-from lobby.bots.heuristic import HeuristicStrategy
-from lobby.bots.knowledge import Knowledge
-from lobby.bots.random_bot import RandomStrategy
-from lobby.bots.search import Job, think
-from lobby.bots.strategy import command_action, make_strategy
+from lobby.bots.strategies.expert import DEFAULT_SECONDS, ExpertStrategy, parse_level
+from lobby.bots.strategies.heuristic import HeuristicStrategy
+from lobby.bots.strategies.knowledge import Knowledge
+from lobby.bots.strategies.random_bot import RandomStrategy
+from lobby.bots.strategies.search import Job, think
+from lobby.bots.strategies.strategy import command_action, make_strategy
 from lobby.tichu import Match, MatchOptions
 from lobby.tichu.cards import DECK, MAHJONG, RANK_MASK, cards_mask, parse_cards
 from lobby.tichu.combos import classify
@@ -417,7 +417,7 @@ def test_rollouts_bomb_a_caller_out_of_turn() -> None:
     """In the rollouts an opponent of a Tichu caller who holds the trick bombs it out of turn
     (before, nobody bombed out of turn there, so the rollouts overrated every caller); the same
     trick of a player who did not call and holds many cards is let go."""
-    from lobby.bots.search import _has_bomb, _rollout_bomb
+    from lobby.bots.strategies.search import _has_bomb, _rollout_bomb
     hands = [cards_mask(parse_cards("S9 B9 G9 R9 S2 B3 G4 R6 S7 BB")),
              cards_mask(parse_cards("BK R3 S3 B4 R4 S6 B7 G8 SD")),
              cards_mask(parse_cards("S5 G5 B6 G7 SB GB RD BD")),
@@ -441,7 +441,7 @@ def test_the_search_leaves_the_heuristics_answer_only_for_a_clearly_better_one()
     heuristic's is taken only when it is better in the same deals by more than PRIOR points
     and one standard error of the paired difference; a candidate clearly behind the leader is
     dropped from the search, the heuristic's answer never."""
-    from lobby.bots.search import PRIOR, Answer, Tally, _best, _prune
+    from lobby.bots.strategies.search import PRIOR, Answer, Tally, _best, _prune
     rng = random.Random(3)
     base = [rng.choice([-150.0, -40.0, 0.0, 35.0, 80.0, 200.0]) for _ in range(30)]
 

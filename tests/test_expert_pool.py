@@ -1,4 +1,4 @@
-"""The expert bot thinking in worker processes (lobby/bots/pool.py) at a server over real sockets:
+"""The expert bot thinking in worker processes (lobby/bots/runtime/pool.py) at a server over real sockets:
 complete games without a refused command, other users answered while a bot thinks, a killed
 worker replaced with the decision falling back to the heuristic, no process left behind; and the
 pool itself: a job's deadline counts from its start in a worker (the pool's timers on a
@@ -19,7 +19,7 @@ from twisted.internet.task import Clock, deferLater
 from twisted.logger import Logger
 
 from conftest import RunningServer, play_to_the_end
-from lobby.bots.pool import (
+from lobby.bots.runtime.pool import (
     WORKER_NICE,
     BotPool,
     FallbackLog,
@@ -27,8 +27,8 @@ from lobby.bots.pool import (
     ThinkTimeout,
     WorkerLost,
 )
-from lobby.bots.search import Job
-from lobby.bots.strategy import make_strategy
+from lobby.bots.strategies.search import Job
+from lobby.bots.strategies.strategy import make_strategy
 
 #: the tests' pool waits long for an answer (a busy machine), the kill test does not rely on it
 TEST_SLACK = 60.0
@@ -349,7 +349,7 @@ async def test_bots_whose_decisions_find_no_free_worker_play_the_heuristic_at_on
 
 def test_a_restored_expert_knows_the_round_so_far(clock: Any) -> None:
     """After a restart in the middle of a round the expert is seated again with the round's
-    history as its seat received it (lobby/bots/player.py round_history), so its knowledge is
+    history as its seat received it (lobby/bots/runtime/player.py round_history), so its knowledge is
     the one it had and it searches at once (it played the heuristic until the next round
     before: a fresh Knowledge that missed the deal is not usable)."""
     import random
@@ -396,8 +396,8 @@ def test_a_restored_expert_knows_the_round_so_far(clock: Any) -> None:
 @pytest_twisted.ensureDeferred
 async def test_a_search_that_raises_is_the_heuristic_s_and_the_worker_goes_on(
         clocked: Any) -> None:
-    from lobby.bots.knowledge import Knowledge
-    from lobby.bots.pool import WorkerError
+    from lobby.bots.runtime.pool import WorkerError
+    from lobby.bots.strategies.knowledge import Knowledge
     pool, clock = clocked
     [pid] = pool.pids()
     bad = Job("play", {}, Knowledge(), "pass", seconds=0.05)      # no seat: the search raises
@@ -410,7 +410,7 @@ async def test_a_search_that_raises_is_the_heuristic_s_and_the_worker_goes_on(
 
 
 def test_the_bot_queue_option() -> None:
-    from protocol.server import parse_args
+    from protocol.process.server import parse_args
     assert parse_args([]).bot_queue is None               # the pool's default: one per worker
     assert parse_args(["--bot-queue", "0"]).bot_queue == 0
     assert parse_args(["--bot-queue", "7", "--bot-workers", "2"]).bot_queue == 7
@@ -418,7 +418,7 @@ def test_the_bot_queue_option() -> None:
         parse_args(["--bot-queue", "-1"])
     assert exc.value.code == 2
     assert BotPool(reactor, 3).queue_limit == 3
-    from lobby.bots.pool import HANG, SLACK
+    from lobby.bots.runtime.pool import HANG, SLACK
     opts = parse_args([])
     assert (opts.bot_slack, opts.bot_hang) == (SLACK, HANG) == (2.0, 30.0)
     opts = parse_args(["--bot-slack", "0.5", "--bot-hang", "12"])

@@ -257,8 +257,8 @@ async def test_a_stalling_player_is_warned_timed_out_and_removed_and_the_game_go
 def test_the_move_timers_of_many_tables_share_one_timer_of_the_clock() -> None:
     """500 tables, each waiting for four Grand Tichu decisions under a move timer: ONE
     DelayedCall of the clock (the world's wheel), and each table's time-outs come in time."""
-    from lobby.table import TableActor
-    from lobby.timer_wheel import TimerWheel
+    from lobby.tables.table import TableActor
+    from lobby.tables.timer_wheel import TimerWheel
     clock = task.Clock()
     wheel = TimerWheel(clock)
     tables = []
@@ -428,7 +428,7 @@ class LimitedServer(ClockedServer):
 
     def __init__(self, db: Path) -> None:
         super().__init__(db)
-        from protocol.guard import Limits
+        from protocol.connection.guard import Limits
         self.server_options = dict(self.server_options,
                                    limits=Limits(max_seats_per_user=1, max_grace=600.0,
                                                  max_timer=300.0, max_target=10000))

@@ -1,4 +1,4 @@
-"""Each fast encoder is tested equal to its reference (protocol/render_json.py `FAST_ENCODERS`:
+"""Each fast encoder is tested equal to its reference (protocol/render/json_lines.py `FAST_ENCODERS`:
 the fast one and, beside it, the slow way of writing the same text), for values hypothesis
 chooses: the encoder made once against the json module's, the seat's own values, the gifts
 received, and whole `state` lines of real views with the seat's values varied (their shared
@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from lobby.tichu import freeze
-from protocol.render_json import FAST_ENCODERS
+from protocol.render.json_lines import FAST_ENCODERS
 from table_support import new_table, step
 
 TEXT = st.text(alphabet=st.characters(codec="utf-8"), max_size=6)

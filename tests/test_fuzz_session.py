@@ -8,9 +8,9 @@ from hypothesis import strategies as st
 from twisted.internet import task
 
 from conftest import FakeLobby
-from lobby.messages import LobbyError
-from protocol import sniff
-from protocol.commands import parse_line
+from lobby.text.messages import LobbyError
+from protocol.commands.base import parse_line
+from protocol.telnet import sniff
 
 # Ends every telnet state the junk may have left open: IAC SE closes a subnegotiation (twice, in
 # case the junk ended inside one with a pending IAC), the line end finishes a partial line.

@@ -10,7 +10,7 @@ import string
 import pytest
 import pytest_twisted
 
-from lobby.messages import CATALOGS, LANGUAGES
+from lobby.text.messages import CATALOGS, LANGUAGES
 from test_table_output_bytes import Game, fixed_seat_keys  # noqa: F401 (a fixture)
 
 

@@ -1,4 +1,4 @@
-"""protocol/gathered_write.py (one send per connection and reactor turn) over real loopback
+"""protocol/telnet/gathered_write.py (one send per connection and reactor turn) over real loopback
 sockets, on both write paths: a failing connection never holds back the others' output, and an
 aborted connection sends nothing of what it still had buffered (as with Twisted's own write
 path). The start-up probe of Twisted's private names: a missing one means one warning and
@@ -14,8 +14,8 @@ from twisted.internet.defer import Deferred
 from twisted.internet.protocol import ClientFactory, Factory, Protocol
 
 from conftest import WAIT, logged_events
-from protocol import gathered_write
-from protocol.telnet import GMCP, IAC, WILL, TelnetLineProtocol
+from protocol.telnet import gathered_write
+from protocol.telnet.transport import GMCP, IAC, WILL, TelnetLineProtocol
 
 OFFER_GMCP = bytes((IAC, WILL, GMCP))
 

@@ -190,7 +190,7 @@ def test_oversized_subnegotiations_of_any_option_are_dropped_and_logged_once(
 
 
 def test_subnegotiations_count_toward_flood_control(clock: Any, logged: Any) -> None:
-    from protocol.guard import Guard, Limits
+    from protocol.connection.guard import Guard, Limits
     lobby = FakeLobby(clock)
     guard = Guard(Limits(flood_rate=20, flood_burst=20, flood_kick=500), clock, lobby.world)
     lobby.factory.guard = guard
@@ -238,7 +238,7 @@ async def test_a_burst_of_3000_bad_gmcp_messages_over_a_socket(tmp_path: Path,
     """The public flood limits on a real server: one connection sends 3,000 invalid GMCP
     messages at once; it is warned, then closed, the others go on; a few log lines in all."""
     from conftest import RunningServer
-    from protocol.guard import Limits
+    from protocol.connection.guard import Limits
 
     class Guarded(RunningServer):
         server_options = {"limits": Limits.public(max_connections=100)}
@@ -270,7 +270,7 @@ async def test_a_burst_of_3000_bad_gmcp_messages_over_a_socket(tmp_path: Path,
 
 
 def test_a_gmcp_client_gets_its_friends_news_as_tichu_friend(lobby: FakeLobby) -> None:
-    """Friends (/notify, lobby/friends.py): each friend-* object also as GMCP Tichu.Friend,
+    """Friends (/notify, lobby/world/friends.py): each friend-* object also as GMCP Tichu.Friend,
     with its text in the connection's language; the text lines stay."""
     c = lobby.connect()
     c.raw()

@@ -1,4 +1,4 @@
-"""protocol/guard.py through StringTransport sessions and task.Clock: flood control, connection,
+"""protocol/connection/guard.py through StringTransport sessions and task.Clock: flood control, connection,
 guest and log-in limits, the log-in and idle timers (also: never idle-kicked while the table
 waits on somebody else). Every time here is the clock's; nothing waits for real."""
 from __future__ import annotations
@@ -9,7 +9,7 @@ from typing import Any
 from twisted.internet import task
 
 from conftest import FakeClient, FakeLobby, held_runner, unwrap
-from protocol.guard import Guard, Limits, TokenBucket, is_loopback
+from protocol.connection.guard import Guard, Limits, TokenBucket, is_loopback
 from table_support import new_table
 
 
@@ -257,7 +257,7 @@ def test_idle_and_login_timers_of_many_connections_share_one_timer(clock: task.C
 
 
 def test_the_timer_wheel_runs_deadlines_in_order_and_cancels(clock: task.Clock) -> None:
-    from protocol.guard import TimerWheel
+    from protocol.connection.guard import TimerWheel
     wheel = TimerWheel(clock, resolution=1.0)
     ran: list[str] = []
     t0 = clock.seconds()
@@ -325,8 +325,8 @@ def test_table_waiting_for_names_the_players_the_game_waits_on() -> None:
 
 
 def test_command_line_options_give_the_documented_defaults() -> None:
-    from protocol.guard import PUBLIC_LIMITS
-    from protocol.server import limits_from, parse_args
+    from protocol.connection.guard import PUBLIC_LIMITS
+    from protocol.process.server import limits_from, parse_args
     opts = parse_args([])
     limits = limits_from(opts, (65536, 65536))
     assert limits == Limits.public(max_connections=65436)
@@ -341,7 +341,7 @@ def test_command_line_options_give_the_documented_defaults() -> None:
 
 
 def test_the_limits_of_the_first_bytes_and_the_side_channel_are_options() -> None:
-    from protocol.server import limits_from, parse_args
+    from protocol.process.server import limits_from, parse_args
     limits = limits_from(parse_args([]))
     assert (limits.greeting_delay, limits.max_subnegotiation, limits.max_gmcp_supports) == \
         (0.2, 8192, 64)

@@ -1,4 +1,4 @@
-"""The action journal (lobby/journal.py): one transaction per reactor turn, events held until
+"""The action journal (lobby/storage/journal.py): one transaction per reactor turn, events held until
 the writes before them are committed, restore data for Match.replay, and no torn records after
 a SIGKILL."""
 from __future__ import annotations
@@ -21,9 +21,9 @@ from twisted.python.threadable import isInIOThread
 
 from conftest import fired, within
 from game_support import random_game
-from lobby.journal import Journal
-from lobby.records import GameArchive, Participant, finished_game
-from lobby.store import Store, inline_runner
+from lobby.storage.journal import Journal
+from lobby.storage.records import GameArchive, Participant, finished_game
+from lobby.storage.store import Store, inline_runner
 from lobby.tichu.match import Match
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -82,7 +82,7 @@ def test_the_entries_of_one_transaction_are_few_statements_in_their_order(sqlite
     each while the reactor is busy: a transaction's entries go as one INSERT per
     ROWS_PER_INSERT of them, in order (a later entry of the same key replaces the earlier one,
     a table's new game deletes its old entries first, as separate statements would)."""
-    from lobby.journal import ROWS_PER_INSERT
+    from lobby.storage.journal import ROWS_PER_INSERT
     store = sqlite_store
     statements: list[str] = []
     store._conn.set_trace_callback(statements.append)
@@ -361,12 +361,12 @@ def test_a_failed_commit_is_logged_and_releases_the_events(tmp_path: Path) -> No
 KILLED_WRITER = textwrap.dedent("""
     import sys
     from twisted.internet import task
-    from lobby.journal import Journal
-    from lobby.store import Store, inline_runner
+    from lobby.storage.journal import Journal
+    from lobby.storage.store import Store, inline_runner
     from lobby.tichu.match import Match
 
     if sys.argv[2] == "inline":     # a worker thread that is always free: the journal commits
-        def run(f, *args, **kwargs):  # on its reactor connection (lobby/store.py)
+        def run(f, *args, **kwargs):  # on its reactor connection (lobby/storage/store.py)
             return inline_runner(f, *args, **kwargs)
     else:
         run = inline_runner

@@ -1,9 +1,9 @@
-"""The journal's inline path (lobby/journal.py, lobby/store.py ``reactor_connection``): ordinary
-batches committed on the reactor thread's own SQLite connection, events released in the same
-call and in order; a locked database sends the batch to the store's thread at once, without
-waiting and without reordering; checkpoints on the store's thread keep the WAL bounded; a
-failed inline commit takes the journal's failure path; finishings and ``fsync`` stay on the
-thread; in-memory and inline-runner stores keep the thread path.
+"""The journal's inline path (lobby/storage/journal.py, lobby/storage/store.py
+``reactor_connection``): ordinary batches committed on the reactor thread's own SQLite
+connection, events released in the same call and in order; a locked database sends the batch to
+the store's thread at once, without waiting and without reordering; checkpoints on the store's
+thread keep the WAL bounded; a failed inline commit takes the journal's failure path; finishings
+and ``fsync`` stay on the thread; in-memory and inline-runner stores keep the thread path.
 
 Real SQLite files in a temporary folder; ``task.Clock`` for the reactor, a runner that holds
 the store thread's calls until the test releases them (``HeldRunner``) or runs them at once
@@ -25,9 +25,9 @@ from twisted.python.threadable import isInIOThread
 
 from conftest import fired, logged_events, within
 from game_support import random_game
-from lobby.journal import Journal
-from lobby.records import finished_game
-from lobby.store import REACTOR_BUSY_TIMEOUT, Store, inline_runner
+from lobby.storage.journal import Journal
+from lobby.storage.records import finished_game
+from lobby.storage.store import REACTOR_BUSY_TIMEOUT, Store, inline_runner
 from lobby.tichu.match import Match
 
 PLAYERS = ["Alice", "Bob", ("Bot1~heuristic", "bot"), "Dave"]
@@ -510,7 +510,7 @@ def test_a_reactor_connection_that_cannot_be_opened_leaves_the_thread_path(tmp_p
 
 
 def test_the_server_option_turns_the_inline_path_off_and_is_on_by_default() -> None:
-    from protocol.server import parse_args
+    from protocol.process.server import parse_args
     assert parse_args([]).journal_inline is True
     assert parse_args(["--no-journal-inline"]).journal_inline is False
     assert parse_args(["--journal-inline"]).journal_inline is True
@@ -518,8 +518,8 @@ def test_the_server_option_turns_the_inline_path_off_and_is_on_by_default() -> N
 
 
 def test_the_journal_s_server_options_reach_the_journal() -> None:
-    from lobby.journal import CHECKPOINT_PAGES
-    from protocol.server import configure_journal, parse_args
+    from lobby.storage.journal import CHECKPOINT_PAGES
+    from protocol.process.server import configure_journal, parse_args
     journal = Journal(None, task.Clock())
     configure_journal(journal, parse_args([]))
     assert (journal.fsync, journal.checkpoint_pages, journal.interval) == \

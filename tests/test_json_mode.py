@@ -13,11 +13,11 @@ from jsonschema import Draft202012Validator
 
 from conftest import FakeClient, FakeLobby, held_runner
 from lobby.events import Event
-from lobby.table import TableActor
+from lobby.tables.table import TableActor
 from protocol import json_schema
-from protocol.machine import split_id
-from protocol.render_json import apply_update, render_json, state_object
-from protocol.render_table import render_table
+from protocol.connection.machine import split_id
+from protocol.render.json_lines import apply_update, render_json, state_object
+from protocol.render.table import render_table
 
 SCHEMA = json_schema()
 VALIDATOR = Draft202012Validator(SCHEMA)
@@ -212,7 +212,7 @@ def _table_with_views() -> list[Event]:
         table.submit(name, "join")
     table.submit("Anna", "start")
     rng = random.Random(5)
-    from lobby.bots.strategy import make_strategy
+    from lobby.bots.strategies.strategy import make_strategy
     bots = {n: make_strategy("random", i) for i, n in enumerate(table.players)}
     for _ in range(150):
         if table.state != "playing":
@@ -264,7 +264,7 @@ def test_text_and_json_say_the_same() -> None:
 
 def test_error_objects_carry_the_text_modes_code() -> None:
     from lobby.events import error_event
-    from protocol.render_text import render
+    from protocol.render.text import render
     ev = error_event("seat-taken", seat=2, name="Bert")
     obj = render_json(ev)
     assert render(ev) == [f"! [seat-taken] {obj['message']}"]
@@ -274,7 +274,7 @@ def test_error_objects_carry_the_text_modes_code() -> None:
 def test_a_line_refused_as_busy_does_not_take_the_running_commands_id(lobby: FakeLobby) -> None:
     from twisted.internet.defer import Deferred
 
-    from protocol.session import MAX_QUEUED_LINES
+    from protocol.connection.session import MAX_QUEUED_LINES
     pending: list[Deferred] = []
     slow = held_runner(pending)
 

@@ -17,8 +17,8 @@ from typing import Any, Coroutine
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from lobby.table_views import TableViews
-from protocol.render_json import apply_update, dumps, state_object, state_update
+from lobby.tables.views import TableViews
+from protocol.render.json_lines import apply_update, dumps, state_object, state_update
 from test_table_output_bytes import Game
 from tichu_bot.client import apply_update as bot_apply_update
 

@@ -1,4 +1,4 @@
-"""The French, Spanish and Danish catalogs (lobby/locales/fr.py, es.py, da.py, issue 14): every
+"""The French, Spanish and Danish catalogs (lobby/text/locales/fr.py, es.py, da.py, issue 14): every
 template renders, plurals and durations come out in the language's words, and the game's terms
 are the ones of the project's French, Spanish and Danish rule texts, the same in every message."""
 from __future__ import annotations
@@ -8,7 +8,7 @@ import string
 
 import pytest
 
-from lobby.messages import CATALOGS, text
+from lobby.text.messages import CATALOGS, text
 
 LANGS = ("fr", "es", "da")
 

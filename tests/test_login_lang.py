@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest_twisted
 
 from conftest import RunningServer
-from lobby.messages import text
+from lobby.text.messages import text
 
 
 @pytest_twisted.ensureDeferred

@@ -1,4 +1,4 @@
-"""The server's log options (protocol/logs.py; docs/operations.md, Logs): --log-format json writes
+"""The server's log options (protocol/process/logs.py; docs/operations.md, Logs): --log-format json writes
 one JSON object per line that json.loads and twisted.logger both read, --log-level leaves out the
 events below it, --log-file rotates at the size limit and keeps --log-rotate-keep old files; the
 console script takes them (a real subprocess), and refuses options that do not go together."""
@@ -16,8 +16,8 @@ from twisted.logger import Logger, eventsFromJSONLogFile, formatEvent
 from twisted.python.failure import Failure
 from twisted.python.logfile import DailyLogFile, LogFile
 
-from protocol.logs import LEVELS, make_observer, open_log_file
-from protocol.server import parse_args
+from protocol.process.logs import LEVELS, make_observer, open_log_file
+from protocol.process.server import parse_args
 from server_process import ServerProcess, command, greeting, json_port
 
 
@@ -158,7 +158,7 @@ def test_sighup_reopens_the_log_file(tmp_path: Path) -> None:
 
     from twisted.internet import reactor
 
-    from protocol import logs
+    from protocol.process import logs
     path = tmp_path / "lobby.log"
     options = opts("--log-file", str(path), "--log-rotate-bytes", "0")
     out = open_log_file(options)
@@ -241,7 +241,7 @@ def test_daily_names_sort_and_keep_applies_to_them(tmp_path: Path) -> None:
     import os
     import stat
 
-    from protocol.logs import DatedLogFile
+    from protocol.process.logs import DatedLogFile
     old = os.umask(0o022)
     try:
         daily = open_log_file(opts("--log-file", str(tmp_path / "a.log"), "--log-rotate-daily",

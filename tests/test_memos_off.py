@@ -85,20 +85,20 @@ def test_every_memo_is_emptied_by_the_switch() -> None:
 #: the module-level containers of lobby and protocol that are not memos (what each holds), and
 #: the memos still kept by hand in the connection's modules (their own engineer converts them)
 NOT_MEMOS = {
-    ("lobby/accounts.py", "_HASHERS"): "one argon2 hasher per parameter set (not a value's memo)",
+    ("lobby/storage/accounts.py", "_HASHERS"): "one argon2 hasher per parameter set (not a value's memo)",
     ("lobby/tichu/cards.py", "_CARDS"): "the deck, made once at import",
     ("lobby/tichu/combos.py", "_INTERNED"): "interning: the one Combo of a key",
     ("lobby/tichu/moves.py", "_INDEXES"): "the store of the `_INDEX_OF` memo, emptied with it",
     ("lobby/tichu/moves.py", "_NO_PLAYS"): "the shared empty answer",
     ("lobby/tichu/memo.py", "_CLEARERS"): "the memos' clear functions",
-    ("protocol/gathered_write.py", "_pending"): "the writes waiting for the end of a turn",
-    ("protocol/logs.py", "_opened"): "the log files opened",
-    ("protocol/render_context.py", "_INTERNED"): "interning: the one context of its settings",
-    ("protocol/render_table.py", "_NO_CATALOG"): "the empty catalog (a constant)",
-    ("protocol/machine.py", "_shared"): "to convert with the connection's rewrite",
-    ("protocol/machine.py", "_view_memo"): "to convert with the connection's rewrite",
-    ("protocol/machine.py", "_update_memo"): "to convert with the connection's rewrite",
-    ("protocol/machine.py", "_shared_text"): "to convert with the connection's rewrite",
+    ("protocol/telnet/gathered_write.py", "_pending"): "the writes waiting for the end of a turn",
+    ("protocol/process/logs.py", "_opened"): "the log files opened",
+    ("protocol/render/context.py", "_INTERNED"): "interning: the one context of its settings",
+    ("protocol/render/table.py", "_NO_CATALOG"): "the empty catalog (a constant)",
+    ("protocol/connection/machine.py", "_shared"): "to convert with the connection's rewrite",
+    ("protocol/connection/machine.py", "_view_memo"): "to convert with the connection's rewrite",
+    ("protocol/connection/machine.py", "_update_memo"): "to convert with the connection's rewrite",
+    ("protocol/connection/machine.py", "_shared_text"): "to convert with the connection's rewrite",
 }
 
 
@@ -140,7 +140,7 @@ def test_every_module_level_memo_is_one_of_the_helpers() -> None:
 def test_the_bots_caches_obey_the_switch() -> None:
     """The bots' plan caches are memos like the others: filled while on, bypassed (and empty)
     while off, the answers the same."""
-    from lobby.bots import plan, search
+    from lobby.bots.strategies import plan, search
     from lobby.tichu import parse_cards
     memo.set_memos(True)                         # (empty, so each is asked afresh)
     hand = parse_cards("R2 R3 G4 S5 B6 R9 G9 S9 BK Ph Dr")

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from lobby.messages import CATALOGS, duration, text
+from lobby.text.messages import CATALOGS, duration, text
 
 
 @pytest.mark.parametrize("seconds, shown", [

@@ -1,4 +1,4 @@
-"""The metrics/web port (protocol/metrics.py, ``--metrics ENDPOINT``) with a real HTTP client
+"""The metrics/web port (protocol/process/metrics.py, ``--metrics ENDPOINT``) with a real HTTP client
 (twisted.web.client.Agent) against a real server on port 0: /metrics parses as the Prometheus
 text format and its values follow a log-in, commands, errors, a game action and flood control;
 /healthz; /games/GAME.tch of a stored game is what /tchlog prints; everything else is 404."""
@@ -14,8 +14,8 @@ from twisted.web.client import Agent, readBody
 from twisted.web.http_headers import Headers
 
 from conftest import RunningServer, within
-from lobby.bswlog import bsw_log, tch_lines
-from lobby.records import finished_game
+from lobby.storage.bswlog import bsw_log, tch_lines
+from lobby.storage.records import finished_game
 
 # Twisted's readBody warns about the plain TCP transport of its own Agent (not our code)
 pytestmark = pytest.mark.filterwarnings("ignore:Using readBody:DeprecationWarning")
@@ -133,7 +133,7 @@ async def test_openmetrics_when_the_scraper_asks(web: MetricsServer) -> None:
 
 @pytest_twisted.async_yield_fixture
 async def flooded(tmp_path: Path) -> AsyncIterator[MetricsServer]:
-    from protocol.guard import Limits
+    from protocol.connection.guard import Limits
     running = MetricsServer(tmp_path / "lobby.sqlite3",
                             limits=Limits(flood_burst=3, flood_rate=0.001, flood_kick=0))
     await running.start()
@@ -211,7 +211,7 @@ async def test_a_running_game_is_never_served(web: MetricsServer) -> None:
 
 
 def test_each_server_has_its_own_registry() -> None:
-    from protocol.metrics import ServerMetrics
+    from protocol.process.metrics import ServerMetrics
     a, b = ServerMetrics(), ServerMetrics()
     a.command("who", 0.001)
     assert b"tichu_commands_total{command=\"who\"} 1.0" in a.text()
@@ -219,7 +219,7 @@ def test_each_server_has_its_own_registry() -> None:
 
 
 def test_the_metrics_option() -> None:
-    from protocol.server import parse_args
+    from protocol.process.server import parse_args
     assert parse_args([]).metrics is None
     assert parse_args(["--metrics", "tcp:4001:interface=127.0.0.1"]).metrics == \
         "tcp:4001:interface=127.0.0.1"
@@ -228,7 +228,7 @@ def test_the_metrics_option() -> None:
 def test_command_latency_histogram_buckets() -> None:
     """A time equal to a bucket's bound counts in that bucket (Prometheus' le), above every
     bound only in +Inf; the counter, _count and _sum agree."""
-    from protocol.metrics import LATENCY_BUCKETS, ServerMetrics
+    from protocol.process.metrics import LATENCY_BUCKETS, ServerMetrics
     m = ServerMetrics()
     for seconds in (0.0001, 0.0005, 0.003, 20.0):
         m.command("who", seconds)
@@ -251,8 +251,8 @@ def test_a_half_request_is_closed_after_the_metrics_timeout(web: MetricsServer) 
     from twisted.internet.task import Clock
     from twisted.internet.testing import StringTransport
 
-    from protocol.metrics import MetricsSite
-    from protocol.server import parse_args
+    from protocol.process.metrics import MetricsSite
+    from protocol.process.server import parse_args
     assert parse_args([]).metrics_timeout == 30.0
     assert parse_args(["--metrics-timeout", "5"]).metrics_timeout == 5.0
     clock = Clock()

@@ -9,8 +9,8 @@ import pytest
 
 from conftest import fired
 from game_support import random_game
-from lobby.records import GameArchive, finished_game
-from lobby.store import MIGRATIONS, ROLES, Store, StoreError, inline_runner
+from lobby.storage.records import GameArchive, finished_game
+from lobby.storage.store import MIGRATIONS, ROLES, Store, StoreError, inline_runner
 
 # the schema of version 1 exactly as the first release created it (never changes)
 V1_ACCOUNTS = """CREATE TABLE accounts (

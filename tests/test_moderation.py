@@ -12,7 +12,7 @@ from twisted.internet import task
 from twisted.logger import formatEvent
 
 from conftest import FakeLobby, LineClient, RunningServer, within
-from lobby.moderation import parse_duration
+from lobby.world.moderation import parse_duration
 from table_support import card_tokens
 
 
@@ -32,7 +32,7 @@ def create_account_offline(db: Path, name: str, password: str, role: str = "admi
     import io
 
     from conftest import FAST_HASH
-    from protocol.admin_cli import main as admin_main
+    from protocol.process.admin_cli import main as admin_main
     err = io.StringIO()
     assert admin_main(["--db", str(db), "create", name, "--role", role, "--password-file", "-"],
                       stdin=io.StringIO(password + "\n"), stdout=io.StringIO(), stderr=err,
@@ -400,7 +400,7 @@ def test_the_reverse_mute_index_follows_the_mute_lists() -> None:
     """World.say filters a crowded room by Moderation.ignorers(speaker): one look-up per line."""
     from types import SimpleNamespace
 
-    from lobby.moderation import Moderation
+    from lobby.world.moderation import Moderation
 
     got: list[Any] = []
     world = SimpleNamespace(clock=None, moderation=None, online=lambda name: None)
@@ -434,8 +434,8 @@ def test_two_unmutes_of_the_same_name_at_once() -> None:
 
     from twisted.internet.defer import Deferred
 
-    from lobby.messages import LobbyError
-    from lobby.moderation import Moderation
+    from lobby.text.messages import LobbyError
+    from lobby.world.moderation import Moderation
 
     pending: list[Deferred[None]] = []
 

@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from lobby.messages import text
+from lobby.text.messages import text
 from lobby.tichu import (
     DECK,
     Combo,

@@ -1,5 +1,5 @@
 """Options generated from dataclass fields (protocol/option_fields.py): the limits' options are
-the fields of protocol.guard.Limits, with the default and help declared there, and
+the fields of protocol.connection.guard.Limits, with the default and help declared there, and
 docs/operations.md lists exactly those options with those defaults."""
 from __future__ import annotations
 
@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from protocol.guard import PUBLIC_LIMITS, Limits
+from protocol.connection.guard import PUBLIC_LIMITS, Limits
 from protocol.option_fields import add_options, option, option_specs, public_values, values_from
-from protocol.server import build_parser, limits_from, parse_args
+from protocol.process.server import build_parser, limits_from, parse_args
 
 OPERATIONS = Path(__file__).resolve().parents[1] / "docs" / "operations.md"
 

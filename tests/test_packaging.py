@@ -66,7 +66,7 @@ def test_uvloop_is_an_optional_extra() -> None:
 
 #: runs the server as `python -m protocol` does, with uvloop made unimportable first
 WITHOUT_UVLOOP = ("import sys; sys.modules['uvloop'] = None\n"
-                  "from protocol.server import main\n"
+                  "from protocol.process.server import main\n"
                   "raise SystemExit(main(sys.argv[1:]))")
 
 
@@ -149,8 +149,8 @@ def test_the_wheel_ships_the_schema_the_plugin_and_the_licence(tmp_path: Path) -
     names = set(zipfile.ZipFile(wheel).namelist())
     assert "protocol/protocol.schema.json" in names
     for lang in ("de", "fr", "es", "da"):      # the compiled catalogs are package data
-        assert f"lobby/locales/{lang}/LC_MESSAGES/messages.mo" in names
-        assert f"lobby/locales/{lang}/LC_MESSAGES/messages.po" in names
+        assert f"lobby/text/locales/{lang}/LC_MESSAGES/messages.mo" in names
+        assert f"lobby/text/locales/{lang}/LC_MESSAGES/messages.po" in names
     assert "twisted/plugins/tichu_lobby.py" in names
     # an __init__.py there would make this wheel's twisted/ shadow Twisted itself
     assert "twisted/__init__.py" not in names and "twisted/plugins/__init__.py" not in names

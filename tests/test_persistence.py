@@ -13,9 +13,9 @@ from twisted.internet.address import IPv4Address
 from twisted.internet.defer import Deferred
 
 from conftest import FakeClient, FakeLobby, RunningServer, fired, unwrap, within
-from lobby.persistence import Persistence
-from lobby.records import GameArchive
-from lobby.world import World
+from lobby.storage.records import GameArchive
+from lobby.world.persistence import Persistence
+from lobby.world.world import World
 from table_support import Recorder, seat_keys, step
 from test_bswlog import check_log, read_tch
 
@@ -32,7 +32,7 @@ class Lobby(FakeLobby):
     def __init__(self, clock: Any, store: Any = None) -> None:
         super().__init__(clock)
         if store is not None:                  # a "restart" on the same database
-            from protocol.server import LobbyFactory
+            from protocol.process.server import LobbyFactory
             self.store = store
             self.world = World(clock, rng=random.Random(8))
             self.factory = LobbyFactory(self.world, self.store, self.accounts)

@@ -20,7 +20,7 @@ from twisted.internet.defer import Deferred
 import tichu_bot
 import tichu_bot.client
 from conftest import RunningServer
-from protocol.render_json import PROTOCOL_VERSION, PROTOCOL_VERSIONS
+from protocol.render.json_lines import PROTOCOL_VERSION, PROTOCOL_VERSIONS
 
 
 def as_deferred(coro: Any) -> Deferred:
@@ -154,6 +154,6 @@ async def test_the_greeting_names_the_versions_and_tichu_bot_asks_for_the_newest
 
 @pytest.mark.parametrize("line", ["%json 0", "%json 4", "%json three"])
 def test_an_unknown_version_is_refused_in_text(line: str) -> None:
-    from protocol.machine import parse_protocol
+    from protocol.connection.machine import parse_protocol
     assert parse_protocol(line.split(" ", 1)[1]) is None
     assert [parse_protocol(str(v)) for v in PROTOCOL_VERSIONS] == list(PROTOCOL_VERSIONS)

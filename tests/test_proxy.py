@@ -16,8 +16,8 @@ from twisted.internet.testing import StringTransport
 from twisted.logger import formatEvent
 
 from conftest import FakeLobby, LineClient, RunningServer, within
-from protocol.guard import Guard, Limits, peer_host
-from protocol.proxy import HeaderFirstFactory, proxied
+from protocol.connection.guard import Guard, Limits, peer_host
+from protocol.telnet.proxy import HeaderFirstFactory, proxied
 
 V2_SIGNATURE = b"\r\n\r\n\x00\r\nQUIT\n"
 

@@ -11,7 +11,7 @@ import string
 import pytest
 import pytest_twisted
 
-from lobby.messages import CATALOGS
+from lobby.text.messages import CATALOGS
 from test_game_languages import play_game
 from test_table_output_bytes import fixed_seat_keys  # noqa: F401 (a fixture)
 
@@ -30,7 +30,7 @@ def pseudo(template: str) -> str:
 
 @pytest.fixture
 def pseudo_language(monkeypatch: pytest.MonkeyPatch) -> None:
-    from protocol import commands
+    from protocol.commands import base as commands
     monkeypatch.setitem(CATALOGS, PSEUDO, {k: pseudo(v) for k, v in CATALOGS["en"].items()})
     monkeypatch.setitem(commands.SETTINGS, "lang", (*commands.SETTINGS["lang"], PSEUDO))
 
@@ -64,7 +64,7 @@ async def test_a_whole_game_in_the_pseudo_locale_is_catalog_text_and_data(
 
 def test_the_check_sees_words_outside_the_marks() -> None:
     """What the check above finds: words that did not come from the catalog (the hard-coded
-    ``heuristic or random`` of lobby/table.py before issue 26, a joined ``Table 3 room``)."""
+    ``heuristic or random`` of lobby/tables/table.py before issue 26, a joined ``Table 3 room``)."""
     line = outside_the_marks("⟦There is no bot strategy x; choose heuristic or random.⟧ Bob or Ann")
     assert DATA.sub("", line.replace("\x00", " ")).split() == ["or"]
     assert DATA.sub("", "1 Ann 14 | 2 Bob 9 | R10 Ph=7 ! [bad-card] 2026-05-14").strip() == ""

@@ -1,11 +1,11 @@
-"""Team Elo (lobby/rating.py): the properties docs/rating.md promises."""
+"""Team Elo (lobby/storage/rating.py): the properties docs/rating.md promises."""
 from __future__ import annotations
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from lobby.rating import INITIAL, expected_score, k_factor, rate_game, team_game, turnier_game
+from lobby.storage.rating import INITIAL, expected_score, k_factor, rate_game, team_game, turnier_game
 
 ratings_st = st.lists(st.floats(min_value=800, max_value=2600), min_size=4, max_size=4)
 games_st = st.lists(st.integers(min_value=0, max_value=500), min_size=4, max_size=4)

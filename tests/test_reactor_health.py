@@ -1,4 +1,4 @@
-"""protocol/reactor_health.py: the reactor probe (longest pause, collections) and the GC policy."""
+"""protocol/process/reactor_health.py: the reactor probe (longest pause, collections) and the GC policy."""
 from __future__ import annotations
 
 import gc
@@ -8,7 +8,7 @@ from typing import Iterator
 import pytest
 from twisted.internet import task
 
-from protocol.reactor_health import GEN2_AFTER, GcPolicy, ReactorProbe
+from protocol.process.reactor_health import GEN2_AFTER, GcPolicy, ReactorProbe
 
 
 @pytest.fixture

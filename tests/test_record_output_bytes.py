@@ -3,14 +3,14 @@ by its sha256, over stored games of every kind (rated, turnier with changing sea
 and a guest, /startnosave).
 
 The digests of /history, /rangliste and /finger were computed from the code before the records
-became data (lobby/records.py rendered them then); those of /replay after its game events were
+became data (lobby/storage/records.py rendered them then); those of /replay after its game events were
 rendered by the table view's formatters and its lines indented alike. Changed on purpose for
 issue 14 (any terminal width): the /history lines and the /replay head line longer than 80
 columns are wrapped at 80 with a two-space hanging indent; nothing else changed. Changed on
 purpose for issue 24 (fair play): /finger of a registered player with games has the leaver's
 count line `left N of M games started`.
 
-The renderers of the records (protocol/render_records.py) may be restructured, but a person's
+The renderers of the records (protocol/render/records.py) may be restructured, but a person's
 screen must not change by a byte unless the change is meant. If it is, run this file with
 TRANSCRIPTS_WRITE=1 to write each reply's readable transcript
 (tests/transcripts/records-COMMAND.txt, tests/transcript_text.py), review the diff in git, and
@@ -32,7 +32,7 @@ from twisted.internet import task
 
 from conftest import FakeLobby, fired
 from game_support import random_game
-from lobby.records import GameArchive, Participant, finished_game
+from lobby.storage.records import GameArchive, Participant, finished_game
 from transcript_text import TRANSCRIPTS, check, digest
 
 #: (command, sha256 of the bytes the client receives)

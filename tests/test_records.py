@@ -1,6 +1,6 @@
-"""Game records (lobby/records.py): storing a finished game, statistics, ratings, and the
+"""Game records (lobby/storage/records.py): storing a finished game, statistics, ratings, and the
 queries behind /history, /replay, /rangliste and /finger, as data; their text for people
-(protocol/render_records.py) from that data."""
+(protocol/render/records.py) from that data."""
 from __future__ import annotations
 
 import json
@@ -12,11 +12,11 @@ from twisted.python.threadable import isInIOThread
 
 from conftest import fired, within
 from game_support import random_game
-from lobby.messages import LobbyError
-from lobby.records import GameArchive, GameRecord, Participant, analyse, finished_game, replay_game
-from lobby.store import Store
+from lobby.storage.records import GameArchive, GameRecord, Participant, analyse, finished_game, replay_game
+from lobby.storage.store import Store
+from lobby.text.messages import LobbyError
 from lobby.tichu.match import Match
-from protocol.render_records import history_lines, ranking_lines, replay_lines, stats_lines
+from protocol.render.records import history_lines, ranking_lines, replay_lines, stats_lines
 
 NAMES = ["Alice", "Bob", "Carol", "Dave"]
 
@@ -189,7 +189,7 @@ async def test_saving_runs_on_the_worker_thread(tmp_path: Path) -> None:
 
     def spy(conn, game):
         seen.append(isInIOThread())
-        from lobby.records import insert_game
+        from lobby.storage.records import insert_game
         return insert_game(conn, game)
 
     try:

@@ -1,5 +1,5 @@
 """The caches of rendered bytes are keyed by the event and the render context (protocol/
-render_context.py): connections whose text differs (another language) never get each other's
+render/context.py): connections whose text differs (another language) never get each other's
 cached bytes, in text mode (a room's speech, shared across listeners) and in machine mode (a
 JSON line with a `text` field), whatever order the listeners come in."""
 from __future__ import annotations
@@ -8,9 +8,9 @@ import json
 
 from conftest import FakeLobby
 from lobby.events import Event
-from lobby.messages import CATALOGS
-from protocol.render_context import DEFAULT_CONTEXT, RenderContext
-from protocol.session import Session
+from lobby.text.messages import CATALOGS
+from protocol.connection.session import Session
+from protocol.render.context import DEFAULT_CONTEXT, RenderContext
 
 
 def test_contexts_are_interned() -> None:

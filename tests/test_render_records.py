@@ -18,11 +18,11 @@ import pytest
 
 from conftest import fired
 from game_support import random_game
-from lobby.messages import CATALOGS
-from lobby.records import GameArchive, Participant, PlayerStats, finished_game, replay_game
-from lobby.store import Store
-from protocol.render_records import history_lines, ranking_lines, replay_lines, stats_lines
-from protocol.render_table import TableFeed, render_table
+from lobby.storage.records import GameArchive, Participant, PlayerStats, finished_game, replay_game
+from lobby.storage.store import Store
+from lobby.text.messages import CATALOGS
+from protocol.render.records import history_lines, ranking_lines, replay_lines, stats_lines
+from protocol.render.table import TableFeed, render_table
 from table_support import NAMES as TABLE_NAMES
 from table_support import new_table, play_to_end
 

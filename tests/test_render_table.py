@@ -1,4 +1,4 @@
-"""protocol/render_table.py: table events as compact text for people (80 columns), with prompts
+"""protocol/render/table.py: table events as compact text for people (80 columns), with prompts
 that name the exact commands, hands sorted in BSW notation, optional ANSI colour per suit."""
 from __future__ import annotations
 
@@ -8,9 +8,9 @@ import re
 from twisted.internet.task import Clock
 
 from lobby.events import Event, error_event
-from lobby.table import TableActor
+from lobby.tables.table import TableActor
 from lobby.tichu.cards import parse_cards, sort_cards
-from protocol.render_table import color_cards, render_table
+from protocol.render.table import color_cards, render_table
 from table_support import ANSI, Recorder, play_to_end, step
 
 PLAYERS = ["alice", "bobby", "carol", "dave"]
@@ -245,7 +245,7 @@ def test_a_player_sees_only_the_lines_that_changed_in_the_play() -> None:
     view that read differently from the last view it saw (no redraw of the hand after somebody
     else's move, nor of the trick after a pass); `forget()` (/look, entering again) shows it
     whole."""
-    from protocol.render_table import TableFeed
+    from protocol.render.table import TableFeed
     table, rec = finished_game()
     feed = TableFeed()
     hand_shown: str | None = None

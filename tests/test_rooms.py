@@ -4,8 +4,8 @@ clean-up and number reuse, /set color, /help of table commands."""
 from __future__ import annotations
 
 from conftest import FakeClient, FakeLobby, strip_telnet, unwrap
-from lobby.table import TABLE_COMMANDS
-from protocol.commands import COMMANDS
+from lobby.tables.table import TABLE_COMMANDS
+from protocol.commands.base import COMMANDS
 from table_support import seat_keys
 
 
@@ -112,7 +112,7 @@ def test_table_commands_need_a_table_and_help_explains_them(lobby: FakeLobby) ->
     ann.send("/help kartentausch")
     lines = ann.lines()
     assert lines[0] == "/schupf NEXT PARTNER PREVIOUS" and lines[1].startswith("  also: /kartentausch, ")
-    # every table command of lobby.table is in the command table, with its BSW aliases
+    # every table command of lobby.tables.table is in the command table, with its BSW aliases
     for tc in TABLE_COMMANDS:
         cmd = COMMANDS.lookup_exact(tc.name)
         assert cmd is not None and cmd.help and cmd.summary, tc.name

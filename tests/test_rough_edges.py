@@ -153,7 +153,7 @@ def test_a_restored_table_keeps_the_join_order_for_tichujoin() -> None:
     t.send("ann", "/start")
     snapshot = json.loads(json.dumps(t.table.snapshot()))
     assert snapshot["join_order"] == PLAYERS
-    from lobby.table import TableActor
+    from lobby.tables.table import TableActor
     again = TableActor.restored(9, t.clock, lambda names, event: None, snapshot, t.table.match,
                                 t.table.players, {})
     assert again.join_order == PLAYERS and again.players == ["ann", "cat", "bob", "dan"]
@@ -305,7 +305,7 @@ def test_look_at_a_waiting_table_and_in_the_lobby() -> None:
 
 
 def test_look_in_machine_mode_answers_with_the_whole_state() -> None:
-    from protocol.render_json import state_object
+    from protocol.render.json_lines import state_object
     t = TextTable(spectators=("eve",))
     t.send("ann", "/start")
     t.play_until(lambda: t.table.match.round.phase == "play")
@@ -467,7 +467,7 @@ def test_bell_rings_when_a_move_or_decision_begins_to_wait_for_you() -> None:
     for _ in range(3000):
         if t.table.state != "playing" or t.table.match.round_no > 1:
             break
-        from protocol.render_table import awaits_you
+        from protocol.render.table import awaits_you
         view = t.table._views.view("ann")
         now = awaits_you(view)
         if now and not due:

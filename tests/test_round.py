@@ -5,7 +5,7 @@ import json
 
 import pytest
 
-from lobby.messages import ENGINE_ERRORS
+from lobby.text.messages import ENGINE_ERRORS
 from lobby.tichu.actions import CallTichu, Exchange, GiveDragon, GrandTichu, Pass, Play, Wish
 from lobby.tichu.cards import DECK, parse_cards
 from lobby.tichu.errors import Rejected

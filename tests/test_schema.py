@@ -19,9 +19,9 @@ from jsonschema import Draft202012Validator
 from twisted.internet import task
 
 from conftest import FAST_SCRYPT, FakeClient
-from lobby.accounts import Accounts
-from lobby.messages import ERRORS
-from lobby.store import Store, inline_runner
+from lobby.storage.accounts import Accounts
+from lobby.storage.store import Store, inline_runner
+from lobby.text.messages import ERRORS
 from lobby.tichu.actions import CallTichu, Exchange, GrandTichu, Play
 from lobby.tichu.cards import parse_cards
 from protocol import json_schema
@@ -146,14 +146,14 @@ ROOT = DOCS.parent
 _LITERAL_EVENT = re.compile(r'\b(?:Game)?Event\(\s*"([a-z][a-z0-9-]*)"(?!\s*\+)'
                             r'(?:\s+if\s+[^"\n]*?\s+else\s+"([a-z][a-z0-9-]*)")?')
 _ANY_EVENT = re.compile(r'\b(?:Game)?Event\(\s*([^\s,)]+)')
-_TELL_ALL = re.compile(r'\b_tell_all\(\s*"([a-z][a-z0-9-]*)"')       # lobby/table.py
+_TELL_ALL = re.compile(r'\b_tell_all\(\s*"([a-z][a-z0-9-]*)"')       # lobby/tables/table.py
 _JSON_TYPE = re.compile(r'"type":\s*"([a-z][a-z0-9-]*)"')             # objects the wire layer makes
 #: the places that build an Event whose type is not a literal, and what covers each
 _DYNAMIC_EVENTS = {
     ("lobby/events.py", "code"): "error_event: an error code, sent as `error`",
-    ("lobby/table.py", "type_"): "_tell_all(TYPE, ...): scanned by _TELL_ALL",
+    ("lobby/tables/table.py", "type_"): "_tell_all(TYPE, ...): scanned by _TELL_ALL",
     ("lobby/events.py", '"game-"'): "game_event: 'game-' + an engine event kind (lobby/tichu)",
-    ("protocol/render_records.py", 'event["type"]'): "a replay's game event, rendered as text",
+    ("protocol/render/records.py", 'event["type"]'): "a replay's game event, rendered as text",
     ("lobby/events.py", "{self.type!r}"): "__repr__",
     ("lobby/tichu/events.py", "{self.kind!r}"): "__repr__",
 }
@@ -165,7 +165,7 @@ def emitted_types() -> dict[str, set[str]]:
     to /look) become `state`, error codes `error`."""
     found: dict[str, set[str]] = {}
     dynamic: set[tuple[str, str]] = set()
-    for path in sorted([*ROOT.glob("lobby/**/*.py"), *ROOT.glob("protocol/*.py")]):
+    for path in sorted([*ROOT.glob("lobby/**/*.py"), *ROOT.glob("protocol/**/*.py")]):
         rel = path.relative_to(ROOT).as_posix()
         src = path.read_text(encoding="utf-8")
         engine = rel.startswith("lobby/tichu/")
@@ -224,11 +224,11 @@ class SchemaSession:
     mode. Every line any client receives is checked against the schema as it is read."""
 
     def __init__(self, clock: task.Clock) -> None:
-        from protocol.server import LobbyServer
+        from protocol.process.server import LobbyServer
         self.clock = clock
         store = Store(":memory:", inline_runner)
         store.open()                   # Boss, the --admin, exists before the start (offline)
-        from lobby.accounts import hash_password
+        from lobby.storage.accounts import hash_password
         store.create_account("Boss", hash_password("sesame1", FAST_SCRYPT), clock.seconds())
         self.server = LobbyServer(clock, store, [], motd="Schema test server.", clock=clock,
                                   accounts=Accounts(inline_runner, FAST_SCRYPT), admin="Boss")

@@ -9,9 +9,9 @@ import pytest_twisted
 
 from conftest import FakeLobby, LineClient, RunningServer, unwrap
 from lobby.events import Event
-from lobby.messages import CATALOGS, LANGUAGES, LobbyError, Msg, text
-from protocol.commands import natural_words, parse_line
-from protocol.render_table import render_table
+from lobby.text.messages import CATALOGS, LANGUAGES, LobbyError, Msg, text
+from protocol.commands.base import natural_words, parse_line
+from protocol.render.table import render_table
 from table_support import seat_keys
 
 
@@ -58,7 +58,7 @@ async def test_look_names_the_room_in_the_readers_language(server: RunningServer
 
 
 def test_a_room_name_is_a_message_not_english_parsed_back() -> None:
-    from lobby.world import room_name
+    from lobby.world.world import room_name
     assert isinstance(room_name(3), Msg) and str(room_name(3)) == "Table 3 room"
     assert text("enters", "da", name="Bo", room=room_name(3)) == \
         text("enters", "da", name="Bo", room=text("room-table", "da", number=3))
@@ -126,8 +126,8 @@ async def test_a_list_of_choices_uses_the_languages_or(server: RunningServer) ->
 # ---- figures from constants ---------------------------------------------------------------------
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_the_listroom_help_names_the_page_size_of_the_code(lang: str) -> None:
-    from lobby.world import LISTROOM_PAGE
-    from protocol.commands import COMMANDS
+    from lobby.world.world import LISTROOM_PAGE
+    from protocol.commands.base import COMMANDS
     help_ = COMMANDS.lookup_exact("listroom").help_text(lang)
     assert str(LISTROOM_PAGE) in help_
     assert not re.search(r"(?i)\b(twenty|zwanzig|vingt|veinte|tyve)\b", help_)

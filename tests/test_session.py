@@ -296,7 +296,7 @@ def test_a_line_separator_in_speech_cannot_forge_a_server_line(lobby: FakeLobby)
 def test_a_closed_connection_that_never_drains_is_aborted(lobby: FakeLobby, clock) -> None:
     # loseConnection waits until the output is written: a peer that stopped reading (a full TCP
     # window) would keep the socket, the guard's counts and the name online forever
-    from protocol.session import CLOSE_GRACE
+    from protocol.connection.session import CLOSE_GRACE
     c = logged_in(lobby, "Ann")
     c.session.dataReceived(b"/quit\r\n")       # not through FakeClient: nothing drains
     assert c.transport.disconnecting and not c.transport.disconnected
@@ -309,7 +309,7 @@ def test_a_closed_connection_that_never_drains_is_aborted(lobby: FakeLobby, cloc
 
 
 def test_a_connection_lost_in_time_is_not_aborted(lobby: FakeLobby, clock) -> None:
-    from protocol.session import CLOSE_GRACE
+    from protocol.connection.session import CLOSE_GRACE
     c = logged_in(lobby, "Ann")
     c.send("/quit")
     assert c.closed
@@ -339,7 +339,7 @@ def test_bulk_delivery_isolates_a_failing_listener() -> None:
     from twisted.logger import capturedLogs
 
     from lobby.events import Event
-    from protocol.session import Session
+    from protocol.connection.session import Session
 
     got: list[tuple[str, Event]] = []
 

@@ -11,9 +11,9 @@ from twisted.internet.protocol import Protocol
 from twisted.logger import globalLogPublisher
 
 from conftest import RunningServer, within
-from protocol import sniff
-from protocol.guard import Guard, Limits
-from protocol.telnet import DO, IAC, SGA
+from protocol.connection.guard import Guard, Limits
+from protocol.telnet import sniff
+from protocol.telnet.transport import DO, IAC, SGA
 
 
 def test_classify_signatures_and_prefixes() -> None:

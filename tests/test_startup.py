@@ -19,7 +19,7 @@ import pytest
 from twisted.logger import LogLevel, formatEvent
 
 from conftest import fired, unwrap
-from lobby.store import Store, StoreError, inline_runner
+from lobby.storage.store import Store, StoreError, inline_runner
 
 ROOT = Path(__file__).resolve().parent.parent
 

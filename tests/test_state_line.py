@@ -1,4 +1,4 @@
-"""protocol.render_json.state_line writes exactly what dumps(state_object(data)) writes, for the
+"""protocol.render.json_lines.state_line writes exactly what dumps(state_object(data)) writes, for the
 views of every kind of change (tables with and without a game, seats and spectators, the exchange
 with gifts given and received, turnier, a bomb window, a finished game), whether its memo of the
 shared fragments hits or not."""
@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from protocol.render_json import dumps, state_line, state_object
+from protocol.render.json_lines import dumps, state_line, state_object
 from table_support import new_table, step
 
 

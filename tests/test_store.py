@@ -9,7 +9,7 @@ import pytest_twisted
 from twisted.python.threadable import isInIOThread
 
 from conftest import FAST_SCRYPT, fired, within
-from lobby.accounts import (
+from lobby.storage.accounts import (
     ScryptParams,
     check_name,
     check_password,
@@ -19,8 +19,8 @@ from lobby.accounts import (
     valid_name,
     verify_password,
 )
-from lobby.messages import LobbyError
-from lobby.store import MIGRATIONS, Migration, Store, StoreError, inline_runner
+from lobby.storage.store import MIGRATIONS, Migration, Store, StoreError, inline_runner
+from lobby.text.messages import LobbyError
 
 
 def test_accounts_round_trip(tmp_path: Path) -> None:
@@ -160,7 +160,7 @@ def test_a_final_checkpoint_that_cannot_finish_is_logged_as_an_error(tmp_path: P
     from twisted.logger import formatEvent
 
     from conftest import fired, logged_events
-    from lobby.store import Store
+    from lobby.storage.store import Store
     path = tmp_path / "t.sqlite3"
     store = Store(str(path))
     fired(store.open())

@@ -8,8 +8,8 @@ import pytest
 from twisted.logger import globalLogPublisher
 
 from lobby.events import Event
-from lobby.messages import ERRORS
-from lobby.table import TableActor
+from lobby.tables.table import TableActor
+from lobby.text.messages import ERRORS
 from lobby.tichu.actions import UNSET
 from lobby.tichu.cards import parse_cards, parse_play
 from lobby.tichu.errors import Rejected
@@ -827,7 +827,7 @@ def test_a_drawn_seed_comes_from_a_range_nobody_can_search() -> None:
 
     from twisted.internet import task as _task
 
-    from lobby.table import TableActor
+    from lobby.tables.table import TableActor
 
     table = TableActor(1, _task.Clock(), lambda recipients, event: None)
     table._rng = _random.Random(12345)

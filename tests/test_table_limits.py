@@ -12,8 +12,8 @@ import pytest
 import pytest_twisted
 
 from conftest import FakeLobby, RunningServer, unwrap
-from lobby.world import LISTROOM_PAGE, TableLimits, World
-from protocol.guard import PUBLIC_LIMITS, Limits
+from lobby.world.world import LISTROOM_PAGE, TableLimits, World
+from protocol.connection.guard import PUBLIC_LIMITS, Limits
 
 ERROR = re.compile(r"! \[([a-z0-9-]+)\]")
 #: the command line's defaults, the per-address limit also on loopback (the tests' address)
@@ -36,7 +36,7 @@ async def limited(tmp_path: Path) -> AsyncIterator[LimitedServer]:
 
 def test_the_command_line_defaults() -> None:
     """One seat and one more hosted table per user (as on BSW), four tables per address."""
-    from protocol.server import limits_from, parse_args
+    from protocol.process.server import limits_from, parse_args
     limits = limits_from(parse_args([]), (4096, 4096))
     assert (limits.max_tables_per_user, limits.max_seats_per_user, limits.max_tables_per_ip,
             limits.abandon_after, limits.max_grace) == (2, 1, 4, 3600, 600)
@@ -252,7 +252,7 @@ def test_the_users_of_one_ipv6_64_count_as_one_address(clock: Any) -> None:
     """--max-tables-per-ip counts an address group, as the other per-address limits do: an
     IPv6 client usually has a whole /64 to pick a new address from for every guest (found by an
     external review: seven guests of one /64 opened seven tables, limit 4)."""
-    from lobby.messages import LobbyError
+    from lobby.text.messages import LobbyError
     world = World(clock, table_limits=TableLimits(tables_per_address=2))
     opened = []
     for i in range(1, 4):
@@ -292,7 +292,7 @@ def test_opening_tables_in_a_loop_is_rate_limited(clock: Any, logged: Any) -> No
 
 
 def test_the_table_opening_rate_is_an_option() -> None:
-    from protocol.server import limits_from, parse_args
+    from protocol.process.server import limits_from, parse_args
     assert limits_from(parse_args([])).table_limits().opens_per_minute == 10
     assert limits_from(parse_args(["--tables-per-minute", "2"])).tables_per_minute == 2
     assert Limits().tables_per_minute == 0

@@ -1,4 +1,4 @@
-"""The table options' one declaration (lobby/table_options.py) and what comes from it."""
+"""The table options' one declaration (lobby/tables/options.py) and what comes from it."""
 from __future__ import annotations
 
 import dataclasses
@@ -6,8 +6,7 @@ import dataclasses
 import pytest
 
 from lobby.events import Event
-from lobby.messages import LobbyError, text
-from lobby.table_options import (
+from lobby.tables.options import (
     OPTIONS,
     TableOptions,
     changed,
@@ -16,8 +15,9 @@ from lobby.table_options import (
     options_from_saved,
     options_markdown,
 )
-from protocol.render_table import render_table
-from protocol.render_text import render
+from lobby.text.messages import LobbyError, text
+from protocol.render.table import render_table
+from protocol.render.text import render
 
 
 def test_the_options_object_is_made_from_the_declaration() -> None:

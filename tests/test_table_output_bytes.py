@@ -8,7 +8,7 @@ players and spectators of both kinds, with a bomb window. The deals come from th
 `seed`, the actions from a seeded RNG over the engine's legal actions, typed as text commands.
 
 The same games run a second time with every client on a real loopback TCP connection, once with
-the gathered writes (protocol/gathered_write.py) and once with Twisted's own write path forced
+the gathered writes (protocol/telnet/gathered_write.py) and once with Twisted's own write path forced
 (`GATHER_WRITES = False`): the bytes the client sockets receive must be the same.
 
 The expected digests were computed from the code before the optimisations. If a change of the
@@ -76,8 +76,8 @@ from twisted.internet import task
 from twisted.internet.protocol import Protocol
 
 from conftest import FAST_SCRYPT, FakeClient
-from lobby.accounts import Accounts
-from lobby.store import Store, inline_runner
+from lobby.storage.accounts import Accounts
+from lobby.storage.store import Store, inline_runner
 from lobby.tichu.actions import CallTichu, Exchange, GiveDragon, GrandTichu, Pass, Play, Wish
 from lobby.tichu.cards import MAHJONG, PHOENIX, format_cards, mask_cards, rank_name
 from transcript_text import TRANSCRIPTS, check, digest
@@ -110,7 +110,7 @@ class Game:
     """A LobbyServer without ports on a task.Clock; clients on StringTransports."""
 
     def __init__(self) -> None:
-        from protocol.server import LobbyServer
+        from protocol.process.server import LobbyServer
         self.clock = task.Clock()
         self.clock.advance(1_800_000_000)
         self.server = LobbyServer(self.clock, Store(":memory:", inline_runner), [],
@@ -344,9 +344,9 @@ EXPECTED: dict[str, dict[str, str]] = {
 @pytest.fixture(autouse=True)
 def fixed_seat_keys(monkeypatch: pytest.MonkeyPatch) -> None:
     """The reconnect key a guest is told at /join comes from the system's random source
-    (lobby.seats.new_key); fixed here (k000, k001, ...) so that every transcript is the same."""
+    (lobby.tables.seats.new_key); fixed here (k000, k001, ...) so that every transcript is the same."""
     keys = (f"k{n:03d}" for n in itertools.count())
-    monkeypatch.setattr("lobby.table.new_key", lambda: next(keys))
+    monkeypatch.setattr("lobby.tables.table.new_key", lambda: next(keys))
 
 
 def digests(received: dict[str, bytes]) -> dict[str, str]:

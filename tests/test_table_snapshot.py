@@ -9,10 +9,10 @@ from typing import Any
 from twisted.internet.task import Clock
 
 from lobby.events import Event
-from lobby.recording import Deliver
-from lobby.table import PLAYING, TableActor
+from lobby.tables.recording import Deliver
+from lobby.tables.table import PLAYING, TableActor
 from lobby.tichu.match import Match, MatchOptions
-from lobby.world import World
+from lobby.world.world import World
 from table_support import Recorder, new_table, step
 
 

@@ -1,4 +1,4 @@
-"""Protocol tests for protocol/telnet.py through StringTransport (no reactor)."""
+"""Protocol tests for protocol/telnet/transport.py through StringTransport (no reactor)."""
 from __future__ import annotations
 
 import json
@@ -15,7 +15,7 @@ from twisted.internet.protocol import ClientFactory
 from twisted.internet.testing import StringTransport
 from twisted.logger import capturedLogs
 
-from protocol.telnet import (
+from protocol.telnet.transport import (
     DO,
     DONT,
     EC,

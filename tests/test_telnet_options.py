@@ -1,4 +1,4 @@
-"""The MUD client telnet options (protocol/telnet_options.py): MSSP, CHARSET, TTYPE/MTTS and
+"""The MUD client telnet options (protocol/telnet/options.py): MSSP, CHARSET, TTYPE/MTTS and
 MCCP2, with the real option bytes a MUD client or a listing's crawler sends, through a Session
 on a StringTransport; MCCP2 also over a real socket, the whole session decompressed."""
 from __future__ import annotations
@@ -10,7 +10,7 @@ import pytest
 import pytest_twisted
 
 from conftest import WAIT, FakeClient, FakeLobby, logged_events, strip_telnet, within
-from protocol.telnet_options import (
+from protocol.telnet.options import (
     CHARSET,
     MCCP2,
     MCCP_MEM_LEVEL,
@@ -146,8 +146,8 @@ def test_mssp_values_never_carry_the_protocols_bytes() -> None:
 
 
 def test_mssp_options_on_the_command_line() -> None:
-    from protocol.server import parse_args
-    from protocol.telnet_options import options_from
+    from protocol.process.server import parse_args
+    from protocol.telnet.options import options_from
     opts = parse_args(["--mssp-name", "Tichu at home", "--mssp", "website=https://x.example",
                        "--no-mccp", "--max-mccp", "5"])
     options = options_from(opts)

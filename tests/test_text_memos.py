@@ -1,6 +1,6 @@
 """The memos of the text-mode table path change no byte of what anybody receives.
 
-protocol/render_table.py keeps bounded memos (sorted card text, hand lines, the lines every seat
+protocol/render/table.py keeps bounded memos (sorted card text, hand lines, the lines every seat
 of one change shares, whole views and event lines shared by the connections of one language,
 colour and width), and the session writes a view's lines in one write. With
 ``lobby.tichu.memo.ON = False`` (the one switch of every memo) every line is rendered from its
@@ -23,9 +23,9 @@ from hypothesis import strategies as st
 
 from conftest import IAC, FakeLobby
 from lobby.tichu import memo
-from protocol import render_table
-from protocol.telnet import DO, TelnetLineProtocol
-from protocol.telnet_options import MCCP2
+from protocol.render import table as render_table
+from protocol.telnet.options import MCCP2
+from protocol.telnet.transport import DO, TelnetLineProtocol
 from test_lean_updates import run as run_now
 from test_table_output_bytes import Game
 
@@ -86,7 +86,7 @@ async def play(seed: int, until: int) -> dict[str, bytes]:
 def transcripts(seed: int, until: int, memos: bool, size: int | None = None) -> dict[str, bytes]:
     keys = (f"k{n:03d}" for n in itertools.count())
     with pytest.MonkeyPatch.context() as mp:
-        mp.setattr("lobby.table.new_key", lambda: next(keys))
+        mp.setattr("lobby.tables.table.new_key", lambda: next(keys))
         mp.setattr("lobby.tichu.memo.ON", memos)
         if size is not None:
             mp.setattr(render_table._SORTED_TEXT, "size", size)
@@ -135,7 +135,7 @@ def test_the_sorted_cards_memo_is_bounded(monkeypatch: pytest.MonkeyPatch) -> No
 @pytest.mark.parametrize("how", ["plain", "mccp2", "paused"])
 def test_a_views_lines_in_one_write_are_the_bytes_of_one_write_per_line(
         lobby: FakeLobby, how: str) -> None:
-    """`_send_lines` (a view's lines, protocol/telnet.py) writes exactly what `sendLine` writes
+    """`_send_lines` (a view's lines, protocol/telnet/transport.py) writes exactly what `sendLine` writes
     for each line: the same bytes in one write, and one write per line while compressing
     (MCCP2 flushes each write) or while the client is not reading."""
     one, each = lobby.connect(), lobby.connect()

@@ -12,7 +12,7 @@ from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.x509.oid import NameOID
 
 from conftest import LineClient, within
-from lobby.store import Store
+from lobby.storage.store import Store
 
 
 def make_self_signed(directory: Path, host: str = "localhost") -> tuple[Path, Path]:
@@ -43,7 +43,7 @@ async def test_login_over_tls_with_a_self_signed_certificate(tmp_path: Path) -> 
     from twisted.internet.endpoints import SSL4ClientEndpoint, connectProtocol
     from twisted.internet.ssl import Certificate, optionsForClientTLS
 
-    from protocol.server import LobbyServer
+    from protocol.process.server import LobbyServer
 
     key, cert = make_self_signed(tmp_path)
     endpoint = f"ssl:0:interface=127.0.0.1:privateKey={key}:certKey={cert}"

@@ -17,11 +17,11 @@ from babel.messages.plurals import get_plural
 from babel.messages.pofile import read_po, write_po
 
 from conftest import load_script
-from lobby import translations
-from lobby.messages import CATALOGS, LANGUAGES, PLURAL_FORMS, coverage, language_lines, plural_form, text
+from lobby.text import translations
+from lobby.text.messages import CATALOGS, LANGUAGES, PLURAL_FORMS, coverage, language_lines, plural_form, text
 
 ROOT = Path(__file__).resolve().parent.parent
-LOCALES = ROOT / "lobby" / "locales"
+LOCALES = ROOT / "lobby" / "text" / "locales"
 
 
 def read(path: Path, lang: str | None = None) -> Catalog:
@@ -117,13 +117,13 @@ def test_a_language_is_one_more_po_and_may_be_partly_translated(tmp_path: Path) 
            context="greeting-language")
     po.add("{name} sits down in seat {seat}.", "{name} siada na miejscu {seat}.",
            context="table-joined")
-    folder = copy / "lobby" / "locales" / "pl" / "LC_MESSAGES"
+    folder = copy / "lobby" / "text" / "locales" / "pl" / "LC_MESSAGES"
     folder.mkdir(parents=True)
     with (folder / "messages.po").open("wb") as f:
         write_po(f, po)
     with (folder / "messages.mo").open("wb") as f:
         write_mo(f, po)
-    script = ("from lobby.messages import LANGUAGES, coverage, language_lines, language_name, text\n"
+    script = ("from lobby.text.messages import LANGUAGES, coverage, language_lines, language_name, text\n"
               "print(LANGUAGES); print(language_lines()); print(language_name('pl'))\n"
               "print(text('table-joined', 'pl', name='Ola', seat=2))\n"
               "print(text('table-left', 'pl', name='Ola', seat=2)); print(coverage('pl') < 0.01)\n")

@@ -10,7 +10,7 @@ from pathlib import Path
 from twisted.application.service import IServiceMaker
 from twisted.plugin import IPlugin, getPlugins
 
-from protocol.server import LobbyService, parse_args
+from protocol.process.server import LobbyService, parse_args
 from server_process import ROOT, ServerProcess, command, greeting, json_port, json_record, run
 
 PORT = ["--port", "tcp:0:interface=127.0.0.1"]

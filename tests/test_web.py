@@ -81,7 +81,7 @@ async def test_a_websocket_is_a_machine_mode_connection_of_the_same_session(web:
     assert all(isinstance(m, dict) and "type" in m for m in c.messages)
     assert not any(b"\xff" in r or b"\r\n" in r for r in c.raw)
     # the lobby's own Session class, counted by the same guard and metrics as a TCP connection
-    from protocol.session import Session
+    from protocol.connection.session import Session
     sessions = [s for s in web.server.factory.sessions if s.user is not None]
     assert [type(s) for s in sessions] == [Session]
     assert web.server.factory.guard.total == 1
@@ -166,7 +166,7 @@ async def test_a_message_with_line_breaks_is_refused(web: WebServer) -> None:
 
 @pytest_twisted.ensureDeferred
 async def test_a_flood_over_websocket_meets_the_same_budget_as_tcp(tmp_path: Path) -> None:
-    from protocol.guard import Limits
+    from protocol.connection.guard import Limits
     limits = Limits(flood_rate=0.001, flood_burst=5, flood_kick=3)
     running = WebServer(tmp_path / "lobby.sqlite3", limits=limits)
     await running.start()
@@ -194,7 +194,7 @@ async def test_a_flood_over_websocket_meets_the_same_budget_as_tcp(tmp_path: Pat
 
 @pytest_twisted.ensureDeferred
 async def test_per_address_limits_count_websockets_and_tcp_together(tmp_path: Path) -> None:
-    from protocol.guard import Limits
+    from protocol.connection.guard import Limits
     running = WebServer(tmp_path / "lobby.sqlite3",
                         limits=Limits(max_per_ip=2, limit_loopback=True))
     await running.start()

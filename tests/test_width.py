@@ -1,5 +1,5 @@
 """Any terminal width (issue 14): telnet NAWS (RFC 1073), ``/set width``, the one wrap rule of
-every text-mode line (protocol/wrap.py), abbreviated names in the table view, and the compact,
+every text-mode line (protocol/render/wrap.py), abbreviated names in the table view, and the compact,
 grouped ``/help``.
 
 The width comes from the real NAWS bytes a telnet client sends (``IAC WILL NAWS`` and
@@ -17,10 +17,10 @@ import pytest_twisted
 from twisted.internet import task
 
 from conftest import FakeClient, FakeLobby, RunningServer, strip_telnet
-from lobby.bots.strategy import make_strategy
-from protocol.render_context import DEFAULT_WIDTH, MAX_WIDTH, MIN_WIDTH, RenderContext
-from protocol.telnet import DO, DONT, IAC, NAWS, SB, SE, WILL, WONT
-from protocol.wrap import fit_names, visible_width, wrap_line, wrap_lines, wrap_prompt
+from lobby.bots.strategies.strategy import make_strategy
+from protocol.render.context import DEFAULT_WIDTH, MAX_WIDTH, MIN_WIDTH, RenderContext
+from protocol.render.wrap import fit_names, visible_width, wrap_line, wrap_lines, wrap_prompt
+from protocol.telnet.transport import DO, DONT, IAC, NAWS, SB, SE, WILL, WONT
 
 GUEST_CONFIRM = "or type another name: "
 
@@ -54,7 +54,7 @@ def too_wide(chunks: list[bytes], width: int) -> list[str]:
     return [line for line in screen(chunks) if visible_width(line) > width]
 
 
-# ---- the wrap rule (protocol/wrap.py) -------------------------------------------------------------
+# ---- the wrap rule (protocol/render/wrap.py) -------------------------------------------------------------
 def test_a_long_line_wraps_at_spaces_with_a_hanging_indent() -> None:
     line = "<Bob> " + "word " * 30
     got = wrap_line(line.rstrip(), 41)          # 40 columns used: the last one stays free
@@ -105,7 +105,7 @@ class NawsRecorder:
     """A TelnetLineProtocol that wants NAWS, recording the sizes it is told."""
 
     def __new__(cls) -> Any:
-        from protocol.telnet import TelnetLineProtocol
+        from protocol.telnet.transport import TelnetLineProtocol
 
         class Proto(TelnetLineProtocol):
             WANT_NAWS = True
@@ -170,7 +170,7 @@ def test_the_session_asks_do_naws_with_its_offers_and_an_answer_is_not_answered(
 def test_the_telnet_layer_refuses_naws_unless_it_wants_it() -> None:
     from twisted.internet.testing import StringTransport
 
-    from protocol.telnet import TelnetLineProtocol
+    from protocol.telnet.transport import TelnetLineProtocol
     proto = TelnetLineProtocol()
     transport = StringTransport()
     proto.makeConnection(transport)
@@ -256,10 +256,10 @@ class Server:
 
     def __init__(self) -> None:
         from conftest import FAST_SCRYPT
-        from lobby.accounts import Accounts, hash_password
-        from lobby.store import Store, inline_runner
-        from protocol.guard import Limits
-        from protocol.server import LobbyServer
+        from lobby.storage.accounts import Accounts, hash_password
+        from lobby.storage.store import Store, inline_runner
+        from protocol.connection.guard import Limits
+        from protocol.process.server import LobbyServer
         self.clock = task.Clock()
         self.clock.advance(1_800_000_000)
         store = Store(":memory:", inline_runner)
@@ -436,7 +436,7 @@ def test_a_seat_number_never_parts_from_its_name_at_45_columns() -> None:
     AND wrapped: where the shortest names do not fit, the seats are broken between two seats
     only, with their full names."""
     from lobby.events import Event
-    from protocol.render_table import TableFeed
+    from protocol.render.table import TableFeed
     names = ["Bot1~heuristic", "Bot2~heuristic", "Bot3~heuristic", "Bot4~heuristic"]
     game = {"phase": "play", "turn": 2, "cards_left": [14, 13, 12, 14],
             "calls": ["grand", None, "tichu", None], "out": [], "trick": [],

@@ -7,9 +7,9 @@ import pytest
 from twisted.internet import task
 
 from lobby.events import Event
-from lobby.messages import LobbyError
-from lobby.table import TableActor
-from lobby.world import LOBBY, Room, World
+from lobby.tables.table import TableActor
+from lobby.text.messages import LobbyError
+from lobby.world.world import LOBBY, Room, World
 
 
 class Inbox:
@@ -148,7 +148,7 @@ class _Addressed(Inbox):
 def _crowded_world(tables: int) -> tuple[World, list[str]]:
     """``tables`` tables, each opened by its host, who sits down; every fourth one running with
     three bots."""
-    from lobby.world import TableLimits
+    from lobby.world.world import TableLimits
     w = World(task.Clock(), rng=random.Random(5),
               table_limits=TableLimits(tables_per_user=2, seats_per_user=1, tables_per_address=4,
                                        limit_loopback=True))

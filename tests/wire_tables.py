@@ -19,7 +19,7 @@ from twisted.internet import reactor
 from twisted.internet.endpoints import TCP4ClientEndpoint, connectProtocol
 
 from conftest import LineClient, RunningServer, strip_telnet, within
-from lobby.messages import ERRORS
+from lobby.text.messages import ERRORS
 from lobby.tichu.cards import Card
 from table_support import card_tokens, hidden_cards, legal_command
 

@@ -1,21 +1,12 @@
-"""In-process players and the bot strategies.
+"""Bots: the pure strategies apart from their runtime.
 
-- `strategy.py`: the interface (`Strategy.decide(view) -> command text | None`), `make_strategy`,
-  `command_action` (a bot command as an engine action) and view helpers (`my_turn_to` is the
-  client library's, tichu_bot/view.py: it reads a view as a TCP bot's state);
-- `random_bot.py` (`random`) and `heuristic.py` (`heuristic`, planning in `plan.py`);
-- `player.py`: `BotPlayer`, a strategy seated at a TableActor, answering through the clock.
+- ``lobby.bots.strategies``: how a bot decides from a seat's view (``random``, ``heuristic``,
+  ``expert`` and their planning, knowledge and search). Pure: no Twisted, no clock, no I/O, no
+  import of the runtime; a TCP bot in machine mode (tichu_bot) reuses them unchanged.
+- ``lobby.bots.runtime``: where strategies run: ``BotPlayer`` seated at a table, answering through
+  the injected clock, and the worker-process pool the search bots think in (Twisted).
 
-Strategies only read the seat's view, so a TCP bot in machine mode reuses them unchanged.
+Imports (tests/test_layers.py): strategies import lobby.tichu, lobby.bots.strategies and the
+client library tichu_bot only; the runtime imports the strategies, lobby.tichu, lobby.events and
+lobby.text. Nothing here imports lobby.tables, lobby.world, lobby.storage or protocol.
 """
-from lobby.bots.strategy import (
-    STRATEGY_NAMES,
-    Strategy,
-    command_action,
-    make_strategy,
-    my_turn_to,
-    play_cards,
-)
-
-__all__ = ["STRATEGY_NAMES", "Strategy", "command_action", "make_strategy", "my_turn_to",
-           "play_cards"]

@@ -2,8 +2,8 @@
 
 Cards (`R10 GB SD BK RA Ma Hu Ph Dr`), ranks (`2..10 B D K A`, also `J Q T`), and the card text
 of a play: `Ph=7` (the Phoenix's reading), `Ma wish 8` / `wish none`, and the rank-only shorthand
-`7 7` that takes cards of the hand (`parse_play`, `format_play`). The table (lobby/table.py), the
-bots (lobby/bots/strategy.py) and the renderers use these and write no notation of their own.
+`7 7` that takes cards of the hand (`parse_play`, `format_play`). The table (lobby/tables/table.py), the
+bots (lobby/bots/strategies/strategy.py) and the renderers use these and write no notation of their own.
 
 A card is a `Card`, an `int` subclass with exactly 56 interned instances (index 0..55), so it is
 cheap to hash, compare and use in bit masks (`1 << card`). Normal card index =

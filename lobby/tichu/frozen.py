@@ -11,8 +11,8 @@ and stays the very same object in each of them.
 
 Where it is used: the data of every world event (lobby/events.py `Event`), and at their source
 the values a round and a table share between the views of one change (lobby/tichu/round.py,
-lobby/tichu/match.py, lobby/table_views.py). `list(x)`, `dict(x)`, `x.copy()` and `x + [...]`
-give ordinary (changeable) copies.
+lobby/tichu/match.py, lobby/tables/views.py, lobby/tables/options.py). `list(x)`, `dict(x)`,
+`x.copy()` and `x + [...]` give ordinary (changeable) copies.
 """
 from __future__ import annotations
 

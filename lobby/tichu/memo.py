@@ -4,8 +4,8 @@ one switch turns them all off.
 - `LastMemo`: the value made for the last key, kept while the key's parts are the very same
   objects (compared by identity, the cheapest test there is) and its scalar key is equal. It is
   correct because delivered data is never changed: a new state is a new object, and the data of a
-  delivered event is frozen (lobby/events.py `freeze`: changing it raises). Used where one change
-  is rendered for many listeners in a row.
+  delivered event is frozen (lobby/tichu/frozen.py `freeze`: changing it raises). Used where one
+  change is rendered for many listeners in a row.
 - `BoundedMemo`: a dict from a key (a value, compared by equality) to what it stands for, emptied
   when it holds `size` entries (or, with ``oldest=True``, losing its oldest entry); the value must
   be a function of the key alone. `get` answers MISSING while the switch is off; `find` is the
@@ -20,8 +20,8 @@ module because it is the lowest layer; the lobby, the bots and the wire import i
 (`lobby.tichu.memo`).
 
 Not memos, so not switched: the interning tables (lobby/tichu/combos.py `_INTERNED`,
-protocol/render_context.py `_INTERNED`: the one object of a value, which callers may compare by
-identity), the argon2 hashers of lobby/accounts.py (one per parameter set) and the per-object
+protocol/render/context.py `_INTERNED`: the one object of a value, which callers may compare by
+identity), the argon2 hashers of lobby/storage/accounts.py (one per parameter set) and the per-object
 memos kept on an object (`Combo._text`, `Round`'s `RoundCaches`, a connection's own hand line),
 which obey the switch where they are read. tests/test_memos_off.py checks that no other
 module-level dict or list memo is left.

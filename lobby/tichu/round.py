@@ -152,7 +152,7 @@ class Round:
                  played_first: Sequence[bool] = (False,) * 4, out: Sequence[int] = (),
                  won_points: Sequence[int] = (0, 0, 0, 0), dragon_fixed: bool = False) -> "Round":
         """A round in the middle, from a compact snapshot (what search bots rebuild from a
-        seat's knowledge and a sample of the hidden hands; lobby/bots/search.py): `hands` are
+        seat's knowledge and a sample of the hidden hands; lobby/bots/strategies/search.py): `hands` are
         the card masks held now, `trick` the plays on the table as (seat, Combo) oldest first,
         `phase` one of `exchange` (nobody has given yet; `hands` of 14 cards), `play` or
         `dragon` (the trick is won with the Dragon and waits for its gift: `trick_won`, the

@@ -9,7 +9,7 @@ One HTTP listener (twisted.web) on a Twisted endpoint (``tcp:8080:interface=127.
   allows nothing but this host (``frame-ancestors 'none'`` among it), ``X-Content-Type-Options:
   nosniff`` and ``X-Frame-Options: DENY``;
 - ``/strings/LANG.json``: the page's own words in LANG, the catalog's ``web-*`` keys
-  (lobby/messages.py and its translations, like every other text for people);
+  (lobby/text/messages.py and its translations, like every other text for people);
 - ``/ws``: the WebSocket endpoint (autobahn's Twisted WebSocket server). One WebSocket message
   carries one machine-mode line, in both directions (docs/protocol.md, "Machine mode").
 
@@ -30,6 +30,11 @@ names (the rightmost one that is not itself a trusted proxy; invalid: 400), and 
 its ``X-Forwarded-Proto`` says ``https``; from any other address these headers are ignored. A
 message longer than ``--web-max-message`` bytes closes the WebSocket (code 1009); a line
 longer than the session's line limit within it is refused with ``line-too-long``, as on telnet.
+
+May import: lobby, protocol.telnet (the transport it hands each WebSocket message to, the gathered
+write path), protocol.render, protocol.connection, protocol.web; Twisted and autobahn. Never
+protocol.commands or protocol.process (the exception still in the code is listed in
+tests/test_layers.py).
 """
 from __future__ import annotations
 
@@ -53,14 +58,14 @@ from twisted.web.resource import Resource
 from twisted.web.server import Site
 
 from lobby.events import error_event
-from lobby.messages import CATALOGS, LANGUAGES
-from protocol import gathered_write
-from protocol.telnet import TelnetLineProtocol
+from lobby.text.messages import CATALOGS, LANGUAGES
+from protocol.telnet import gathered_write
+from protocol.telnet.transport import TelnetLineProtocol
 
 if TYPE_CHECKING:
     from twisted.web.server import Request
 
-    from protocol.server import LobbyFactory
+    from protocol.process.server import LobbyFactory
 
 __all__ = ["WebOptions", "WebSite", "MessageTransport", "LobbyWebSocket", "listen_web",
            "CSP", "SECURITY_HEADERS", "web_strings", "parse_proxies"]
@@ -155,14 +160,14 @@ class MessageTransport:
     connection below, so a client that stops reading is the telnet layer's slow reader.
 
     The frames of one reactor turn leave together in one ``send`` at the end of the turn, by
-    the gathered writes of a telnet connection (protocol/gathered_write.py, for which this
+    the gathered writes of a telnet connection (protocol/telnet/gathered_write.py, for which this
     object is the ``Gatherer`` of the TCP connection below; TLS: Twisted's own write): a table's
     action sends each player several objects, and a write per message cost the server half as
     much CPU again per action (docs/performance.md, "Web client"). The frames are the plain
     text frames of RFC 6455, built here (``text_frame``); autobahn does the handshake, reads the
     client's frames and closes."""
 
-    # the protocol side of protocol/gathered_write.py's seam (see Gatherer there)
+    # the protocol side of protocol/telnet/gathered_write.py's seam (see Gatherer there)
     _gathering = False
     _paused = False
     _closed = False
@@ -180,7 +185,7 @@ class MessageTransport:
         self.refuses_passwords = refuses_passwords
         self.disconnecting = False
         self._partial = b""
-        #: the connection below (protocol/gathered_write.py writes to it)
+        #: the connection below (protocol/telnet/gathered_write.py writes to it)
         self.transport = ws.transport
         self._may_gather = TelnetLineProtocol.GATHER_WRITES and gathered_write.usable(
             self.transport)
@@ -207,7 +212,7 @@ class MessageTransport:
             self.transport.write(out)
 
     def _write(self, out: bytes) -> None:
-        """protocol/gathered_write.py's write_shared falls back to this (frames, not lines)."""
+        """protocol/telnet/gathered_write.py's write_shared falls back to this (frames, not lines)."""
         if self._gathering:
             gathered_write.gather(self, out)
         elif not (self._may_gather and gathered_write.start(self, out)):

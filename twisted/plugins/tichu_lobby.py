@@ -26,11 +26,11 @@ class Options(usage.Options):
     """The options of ``tichu-lobby``, parsed by its own argparse parser."""
 
     def parseOptions(self, options: Any = None) -> None:
-        from protocol.server import twist_options
+        from protocol.process.server import twist_options
         self.update(twist_options(list(options or []), getattr(self, "parent", None), PROG))
 
     def getUsage(self, width: Any = None) -> str:
-        from protocol.server import parser_help
+        from protocol.process.server import parser_help
         return parser_help(PROG)
 
 
@@ -41,7 +41,7 @@ class LobbyServiceMaker:
     options = Options
 
     def makeService(self, options: Any) -> Any:
-        from protocol.server import LobbyService, exit_status_at_exit
+        from protocol.process.server import LobbyService, exit_status_at_exit
         service = LobbyService(options["opts"], options["motd"], options["loop"])
         service.on_failure = exit_status_at_exit
         return service

@@ -1,0 +1,62 @@
+"""The recorder: what tables, the world and the wire layer may ask of the server's persistence.
+
+The server keeps one ``lobby.world.persistence.Persistence`` (the action journal and the game archive)
+and calls it the *recorder* everywhere: ``World.recorder``, ``TableActor.recorder``. These
+Protocols say what each side uses, so that nobody needs ``Any`` or ``getattr`` to reach it:
+
+- ``TableRecorder``: what a table tells it (a game started, an action was accepted, a bot took
+  over a seat, the game is over, a running table was closed);
+- ``Recorder``: that, plus what the world and the commands need: the delivery gate a table is
+  built with (``gate``: a table's events leave only after its journal writes are committed),
+  ``when_sent`` (a command's reply waits for the events it caused) and the game ``archive``.
+"""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Callable, Protocol
+
+from lobby.events import Event
+
+if TYPE_CHECKING:
+    from twisted.internet.defer import Deferred
+
+    from lobby.storage.records import GameArchive
+    from lobby.tables.table import TableActor
+    from lobby.tichu import Action
+
+__all__ = ["Deliver", "TableRecorder", "Recorder"]
+
+#: how a table's events leave it: ``deliver(recipients, event)``
+Deliver = Callable[[list[str], Event], None]
+
+
+class TableRecorder(Protocol):
+    """What a table tells the recorder."""
+
+    def started(self, table: "TableActor") -> None:
+        """``/start``: a new game (the journal gets the options, players and the match)."""
+
+    def action(self, table: "TableActor", player: int, action: "Action") -> None:
+        """An accepted action, before its events are handed to the table's deliver."""
+
+    def seats_changed(self, table: "TableActor") -> None:
+        """A bot took over a seat."""
+
+    def finished(self, table: "TableActor") -> Any:
+        """The game is over: store it."""
+
+    def abandoned(self, table: "TableActor") -> None:
+        """A running table was closed without a result."""
+
+
+class Recorder(TableRecorder, Protocol):
+    """The recorder as the world and the wire layer see it."""
+
+    archive: "GameArchive"
+
+    def gate(self, table_no: int, deliver: Deliver) -> Deliver:
+        """``deliver`` behind the journal's outbox: what table ``table_no`` sends leaves only
+        after every journal write the table made before it is committed."""
+
+    def when_sent(self, table_no: int) -> "Deferred[None] | None":
+        """None if table ``table_no`` holds no events back, else a Deferred that fires once
+        the events it holds now have been sent."""

@@ -1,0 +1,130 @@
+"""What each person sees of a table (`table-view` data), and the caches that keep it cheap.
+
+``TableViews(table)`` builds the views of one ``lobby.tables.table.TableActor``: a seated player's own
+view (the engine's view for their player, with their hand) or the public one (``name`` None).
+After every change the table asks for the views of its whole audience at once (``views``): the
+part that does not depend on who looks (seats, options, gone, bots: the ``context``) is computed
+once per change, the game's shared part once per change (``Match.views``), and the parts that did
+not change since the last views are the very objects of the last views, so the renderers
+(protocol/render/json_lines.py) recognise what they have encoded already. The shared values are
+frozen where they are made (lobby.tichu `freeze`): nobody can change a delivered view's data.
+"""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from lobby.tichu import FrozenDict, FrozenList, freeze
+
+if TYPE_CHECKING:
+    from lobby.tables.table import TableActor
+
+__all__ = ["TableViews"]
+
+
+class TableViews:
+    """The views of one table, built from its state (read only)."""
+
+    def __init__(self, table: "TableActor") -> None:
+        self._table = table
+        #: (seated, context) of the last views sent: while they do not change the next views
+        #: take the same objects
+        self._last_context: tuple[list[str | None], dict[str, Any]] | None = None
+
+    def context(self, seated: list[str | None]) -> dict[str, Any]:
+        """The part of every view that does not depend on who looks."""
+        t = self._table
+        return {"options": t.options.shown(),
+                "gone": sorted(t.gone & {n for n in seated if n}) if t.gone else [],
+                "bots": t.bot_list() if t.bots else {}}
+
+    def changed(self) -> tuple[list[str | None], dict[str, Any]]:
+        """The seating and context of the views after a change, reusing the objects of the last
+        views where nothing changed."""
+        seated = freeze(self._table.seated)
+        context = {k: freeze(v) for k, v in self.context(seated).items()}
+        last = self._last_context
+        if last is not None:        # unchanged parts: the very objects of the last views
+            seated = _reuse(last[0], seated)
+            context["gone"] = _reuse(last[1]["gone"], context["gone"])
+            context["bots"] = _reuse(last[1]["bots"], context["bots"])
+        self._last_context = (seated, context)
+        return seated, context
+
+    def view(self, name: str | None, seated: list[str | None] | None = None,
+             context: dict[str, Any] | None = None) -> dict[str, Any]:
+        """The view of ``name`` (seated), or the public view (None or not seated)."""
+        t = self._table
+        if seated is None:
+            seated = t.seated
+        if context is None:
+            context = self.context(seated)
+        seat = seated.index(name) if name is not None and name in seated else None
+        data: dict[str, Any] = {
+            "table": t.number, "state": t.state, "seats": seated, "you": name,
+            "seat": seat, "host": t.host, "options": context["options"],
+            "gone": context["gone"], "bots": context["bots"],
+        }
+        match = t.match
+        if match is not None:
+            player = t.players.index(name) if seat is not None and name is not None else None
+            data["game"] = match.view(player)
+            data["scores"] = list(match.scores)
+            data["round_no"] = match.round_no
+            window = t.bombwindow_left()
+            if window is not None:
+                data["bombwindow_left"] = window
+        if t.result is not None:
+            data["result"] = t.result
+        return data
+
+    def views(self, names: list[str | None], seated: list[str | None],
+              context: dict[str, Any]) -> list[dict[str, Any]]:
+        """`[view(name, seated, context) for name in names]` (each name seated, or None for
+        the public view), the game's part every view shares built once per change."""
+        t = self._table
+        match = t.match
+        if match is None:
+            return [self.view(name, seated, context) for name in names]
+        seats = [seated.index(name) if name is not None else None for name in names]
+        games = match.views([t.players.index(name) if name is not None else None
+                             for name in names])
+        scores = games[0]["scores"] if games else list(match.scores)   # the same values
+        window = t.bombwindow_left()
+        result = freeze(t.result)
+        base: dict[str, Any] = {
+            "table": t.number, "state": t.state, "seats": seated, "you": None,
+            "seat": None, "host": t.host, "options": context["options"],
+            "gone": context["gone"], "bots": context["bots"],
+            "game": None, "scores": scores, "round_no": match.round_no,
+        }
+        if window is not None:
+            base["bombwindow_left"] = window
+        if result is not None:
+            base["result"] = result
+        out = []
+        for name, seat, game in zip(names, seats, games):
+            data = base.copy()          # the same keys in the same order as view's
+            data["you"] = name
+            data["seat"] = seat
+            data["game"] = game
+            out.append(data)
+        return out
+
+
+def _reuse(old: Any, new: Any) -> Any:
+    """`old` if it is a list (or dict) of texts and None with the same items in the same order
+    (of the same types) as `new`, else `new`."""
+    if old is new or type(old) is not type(new) or len(old) != len(new):
+        return new
+    if type(new) is FrozenDict:
+        old_items, new_items = list(old.items()), list(new.items())
+        if old_items != new_items or not all(_plain(k) and _plain(v) for k, v in new_items):
+            return new
+        return old
+    if type(new) is FrozenList and old == new and all(map(_plain, new)):
+        return old
+    return new
+
+
+def _plain(value: Any) -> bool:
+    return value is None or type(value) is str

@@ -1,0 +1,1000 @@
+"""The world: who is online, the rooms they are in, chat routing, and the table registry.
+
+It knows no sockets: each online user has a ``Listener`` (the wire layer's session) and the world
+answers with ``Event`` objects delivered to listeners. Room 0 is the lobby (BSW's village), where
+everybody starts.
+
+Tables: ``open_table`` (``/newroom tichu``) creates a ``TableActor`` and a ``Room`` with the same
+number, with the opener as host, and moves the opener there. Entering a table room means watching
+the table (``TableActor.add_member``); leaving it tells the table (``remove_member``), and a user who
+disconnects while in it is ``member_gone`` for the table. Table numbers are reused: a new table gets
+the smallest number >= 1 that no open table has. A table keeps its number while anybody is in its
+room; it is closed (``TableActor.close()``) and its number freed when its room is empty and no game
+runs. A running game whose room is empty and none of whose human players is online is kept for
+``abandon_after`` seconds, and at least the table's grace time (its players may log in again and
+play on), then closed.
+
+Limits (``TableLimits``, set by the server from its command line): a user hosts or sits at no
+more than ``tables_per_user`` open tables and sits at no more than ``seats_per_user`` of them;
+the users of one IP address host or sit at no more than ``tables_per_address``. ``/newroom`` is
+checked here (``open_table``), ``/join`` by the table asking ``may_sit`` (its seat policy).
+
+Reconnecting: a player of a running game who logs in again (``returning``, called by the session
+after the log-in) is put back into the table's room and so into their seat, with the full state.
+Who may come back is the table's policy (``TableActor.holds_seat_for``): a registered player
+proves themselves with the password, a guest with the reconnect key told to them alone when they
+sat down. While the table's grace time (``/option grace``) runs nobody else may use a guest's
+name (``seat-held``); after it the name is free again, and whoever takes it without the key
+gets neither the seat nor that table's room (``User.barred``), while the guest with the key
+still gets the seat back unless it was given away (a bot took it over).
+"""
+from __future__ import annotations
+
+import ipaddress
+import math
+import random
+import unicodedata
+from collections import deque
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Callable, Iterable
+
+from twisted.logger import Logger
+
+from lobby.events import Event, Listener
+from lobby.storage.accounts import name_key
+from lobby.tables.recording import Deliver, Recorder
+from lobby.tables.timer_wheel import TimerWheel
+from lobby.text.messages import LobbyError, Msg
+from lobby.world.addresses import address_group
+from lobby.world.log_budget import LogBudget
+
+if TYPE_CHECKING:
+    from lobby.tables.table import TableActor
+
+__all__ = ["LOBBY", "GAMES", "LISTROOM_PAGE", "Room", "TableLimits", "User", "World",
+           "visible_text"]
+
+LOBBY = 0
+#: the games a table can be opened for (``/newroom GAME``)
+GAMES = ("tichu",)
+
+#: tables per /listroom page (a screenful); /listroom 2 shows the next ones
+LISTROOM_PAGE = 10   # two lines a table: a page fits a 24-row screen
+
+
+def room_name(number: int) -> Msg:
+    """A room's name: data (the room's number, in the catalog's words ``room-lobby`` and
+    ``room-table``), a ``str`` of its English words for machine mode and logs, and rendered in
+    the reader's language wherever a message names it."""
+    return Msg("room-lobby") if number == LOBBY else Msg("room-table", number=number)
+
+log = Logger(namespace="lobby.world")
+
+#: the Unicode categories taken out of what people say: control (Cc), format (Cf: the bidi
+#: overrides and isolates such as U+202E, which turn the rest of a line around on the reader's
+#: screen, zero-width characters, the BOM) and the line and paragraph separators (Zl, Zp)
+INVISIBLE_CATEGORIES = frozenset({"Cc", "Cf", "Zl", "Zp"})
+#: format characters that are kept: the zero-width (non-)joiner, which emoji sequences and
+#: several scripts (Persian, Indic) need and which cannot reorder a line
+KEPT_FORMAT = frozenset({"\u200c", "\u200d"})
+
+
+#: characters that are not format characters but print as nothing: the Hangul fillers, the
+#: blank Braille pattern, the Khmer inherent vowels, the musical symbols' invisible beams...; a
+#: line of nothing but these (and spaces) looks blank and is refused like an invisible one
+BLANK_LOOKING = frozenset("\u115f\u1160\u3164\uffa0\u2800\u17b4\u17b5\u180e\u2062\u2063"
+                          "\u2064\u034f\U0001d159\U0001d173\U0001d174\U0001d175"
+                          "\U0001d176\U0001d177\U0001d178\U0001d179\U0001d17a\u3000")
+#: combining marks in a row on one character ("Zalgo" text that spills over the lines above
+#: and below); more are refused (``too-many-marks``). Scripts that stack marks need 3 at most
+MAX_COMBINING_RUN = 4
+
+
+def visible_text(text: str) -> str:
+    """What somebody says (speech, whispers, announcements) without the characters that are
+    invisible or rearrange the reader's line (``INVISIBLE_CATEGORIES``, but not
+    ``KEPT_FORMAT``). LobbyError 'invisible-text' when nothing visible is left (blank-looking
+    characters, ``BLANK_LOOKING``, count as nothing), 'too-many-marks' for a run of more than
+    ``MAX_COMBINING_RUN`` combining marks."""
+    if text.isascii() and text.isprintable():
+        return text
+    kept_chars: list[str] = []
+    visible = False
+    run = 0
+    for c in text:
+        category = unicodedata.category(c)
+        if c not in KEPT_FORMAT and category in INVISIBLE_CATEGORIES:
+            continue
+        kept_chars.append(c)
+        if category in ("Mn", "Me"):
+            run += 1
+            if run > MAX_COMBINING_RUN:
+                raise LobbyError("too-many-marks", limit=MAX_COMBINING_RUN)
+            continue
+        run = 0
+        if not visible and c not in BLANK_LOOKING and not c.isspace():
+            visible = True
+    if not visible:
+        raise LobbyError("invisible-text")
+    return "".join(kept_chars)
+
+
+@dataclass(frozen=True, slots=True)
+class TableLimits:
+    """How many open tables (waiting or running) one user and one address may take part in; 0
+    turns a limit off. A user *takes part* in a table they host or sit at (a seat at a waiting
+    table, or a place in a running game, away or not, until a bot takes it over). The server's
+    defaults are protocol.connection.guard.PUBLIC_LIMITS (docs/operations.md, "Limits")."""
+
+    tables_per_user: int = 0        # tables a user hosts or sits at (/newroom is refused beyond)
+    seats_per_user: int = 0         # tables a user sits at (/join is refused beyond)
+    tables_per_address: int = 0     # tables the users of one IP address host or sit at
+    limit_loopback: bool = False    # count 127.0.0.0/8 and ::1 per address too
+    opens_per_minute: int = 0       # tables one user may open (/newroom) in a minute
+    #: the most seconds a guest may give an expert bot (``/addbot expert:SECONDS``; 0: no cap)
+    guest_expert_seconds: float = 0.0
+    #: tables with expert bots one user may host or sit at (0: no limit)
+    expert_tables_per_user: int = 0
+    #: seconds a running table none of whose human players is online is kept (at least its
+    #: grace time; 0 and grace 0: closed at once)
+    abandon_after: float = 3600.0
+    #: the highest grace time /option grace may set (seconds a vanished player's seat waits)
+    max_grace: float = 86400.0
+    #: the highest move timer (seconds per decision) and target score /option may set
+    max_timer: float = 3600.0
+    max_target: int = 100000
+    #: seconds within which a player's vanishing again is not announced at once (TableActor)
+    presence_quiet: float = 60.0
+
+    def limits_address(self, address: str | None) -> bool:
+        """Whether the per-address limit applies to ``address``."""
+        if not self.tables_per_address or not address:
+            return False
+        if self.limit_loopback:
+            return True
+        try:
+            return not ipaddress.ip_address(address).is_loopback
+        except ValueError:
+            return True
+
+
+class User:
+    """Somebody online. A replacing log-in keeps the User (and so any seat) and swaps the listener."""
+
+    __slots__ = ("name", "key", "registered", "listener", "room", "since", "barred", "identity")
+
+    def __init__(self, name: str, registered: bool, listener: Listener, since: float) -> None:
+        self.name = name
+        self.key = name_key(name)
+        self.registered = registered
+        self.listener = listener
+        self.room: Room | None = None
+        self.since = since
+        #: the tables whose running game holds a seat for another guest of this name (this one
+        #: came without the seat's key): they may not enter them
+        self.barred: frozenset[Any] = frozenset()
+        #: who this is, whatever the name: a registered account (``acct:KEY``) or one guest
+        #: (``guest:N``, a guest who proves a held seat with its key keeps theirs); a name
+        #: taken by somebody else after a guest's grace time is another identity
+        self.identity = ("acct:" + self.key) if registered else ""
+
+    def __repr__(self) -> str:
+        return f"User({self.name!r}, registered={self.registered})"
+
+
+#: see World.announce_limit
+ANNOUNCE_LIMIT = 50
+#: the table events a table's players' friends hear of (lobby/world/friends.py)
+_FRIEND_EVENTS = frozenset({"table-started", "game-match-over"})
+#: identities the world remembers (guests' names, who talked to whom), and per user the names
+#: it remembers whom they talked to under: the oldest are forgotten first
+IDENTITIES_KEPT = 20000
+ACQUAINTANCES_KEPT = 200
+
+
+class Room:
+    """A place people talk in: the lobby (number 0), later one per table (``table`` set)."""
+
+    __slots__ = ("number", "name", "members", "table")
+
+    def __init__(self, number: int, name: str, table: "TableActor | None" = None) -> None:
+        self.number = number
+        self.name = name
+        self.members: dict[str, User] = {}
+        self.table = table  # the TableActor of a table room; None for the lobby
+
+    def names(self) -> list[str]:
+        return sorted((u.name for u in self.members.values()), key=str.lower)
+
+    def __repr__(self) -> str:
+        return f"Room({self.number}, {self.name!r}, {len(self.members)} members)"
+
+
+class TableIndex:
+    """Which tables a name, or an address group, may take part in: a superset, kept as names
+    reach a table (its host, its players and seats when it is opened or restored, whoever sits
+    down through the seat policy or enters its room, since a member may become its host) and
+    dropped when the table closes. Without it a log-in, a ``/join`` and a log-out each looked at
+    every table (World._tables_of, guest_seats, returning, logout): 4,750 tables made setting up
+    the tables quadratic."""
+
+    __slots__ = ("_by_name", "_by_group", "_names_at", "_groups_at")
+
+    def __init__(self) -> None:
+        self._by_name: dict[str, set[int]] = {}
+        self._by_group: dict[str, set[int]] = {}
+        self._names_at: dict[int, set[str]] = {}
+        self._groups_at: dict[int, set[str]] = {}
+
+    def add_table(self, table: Any, addresses: Iterable[str | None] = ()) -> None:
+        names = [table.host, *table.seats, *table.players, *getattr(table, "members", ())]
+        for name in names:
+            if name:
+                self.add_name(table.number, name_key(name))
+        for address in addresses:
+            self.add_address(table.number, address)
+
+    def add_name(self, number: int, key: str) -> None:
+        self._by_name.setdefault(key, set()).add(number)
+        self._names_at.setdefault(number, set()).add(key)
+
+    def add_address(self, number: int, address: str | None) -> None:
+        if address is None:
+            return
+        group = address_group(address)
+        self._by_group.setdefault(group, set()).add(number)
+        self._groups_at.setdefault(number, set()).add(group)
+
+    def tables_of(self, key: str) -> set[int]:
+        return self._by_name.get(key, _NONE)
+
+    def tables_of_group(self, group: str) -> set[int]:
+        return self._by_group.get(group, _NONE)
+
+    def remove_table(self, number: int) -> None:
+        for index, at in ((self._by_name, self._names_at), (self._by_group, self._groups_at)):
+            for key in at.pop(number, ()):
+                numbers = index.get(key)
+                if numbers is not None:
+                    numbers.discard(number)
+                    if not numbers:
+                        del index[key]
+
+
+_NONE: set[int] = set()
+
+
+class World:
+    """All users and rooms of one server. ``clock`` is an IReactorTime (task.Clock in tests)."""
+
+    def __init__(self, clock: Any, rng: random.Random | None = None,
+                 table_limits: TableLimits | None = None, bot_pool: Any = None) -> None:
+        self.clock = clock
+        #: the move timers of every table (/option timer) behind one timer of the clock
+        self.wheel = TimerWheel(clock)
+        #: lobby/bots/runtime/pool.py BotPool: every table's search bots think there (None: in process)
+        self.bot_pool = bot_pool
+        #: how many tables a user and an address may take part in (everything off by default)
+        self.table_limits = table_limits if table_limits is not None else TableLimits()
+        self.users: dict[str, User] = {}
+        self.rooms: dict[int, Room] = {LOBBY: Room(LOBBY, room_name(LOBBY))}
+        #: name key -> the language a guest away from a held seat had chosen (keep_guest_language)
+        self._guest_languages: dict[str, str] = {}
+        self.tables: dict[int, "TableActor"] = {}  # by number (the room has the same number)
+        self._rng = rng if rng is not None else random.Random()
+        #: called with every new TableActor before anybody enters it (tests: bot_delay, deals)
+        self.on_new_table: Callable[["TableActor"], None] | None = None
+        #: lobby.world.moderation.Moderation (mute lists, silence, bans) when the server has one
+        self.moderation: Any = None
+        #: lobby.world.friends.Friends (/notify lists) when the server has one
+        self.friends: Any = None
+        #: the log lines a client can cause: the first of each minute written, the rest counted
+        self.log_budget = LogBudget(clock)
+        #: table number -> the name keys of those who added its expert bots (may_add_bot)
+        self._expert_adders: dict[int, set[str]] = {}
+        #: True once a shutdown was announced: no new tables, no new games
+        self.closing = False
+        #: the journal and game records (lobby/world/persistence.py): every new table is built with it
+        #: and with its delivery behind the recorder's journal gate
+        self.recorder: Recorder | None = None
+        self._abandon_calls: dict[int, Any] = {}
+        #: table number -> name key -> the IP address each of its hosts and seated players had
+        #: when they opened it or sat down (the per-address limit counts them while offline too)
+        self._origins: dict[int, dict[str, str | None]] = {}
+        #: who may take part in which table, so that a log-in, a /join or a log-out looks at the
+        #: few tables of one name or address rather than at every table (TableIndex)
+        self._index = TableIndex()
+        #: user key -> when they opened tables in the last minute (TableLimits.opens_per_minute)
+        self._opened: dict[str, deque[float]] = {}
+        #: arrivals and departures are announced only in rooms with fewer members than this: in
+        #: a crowded lobby they would be noise, and every log-in would cost a line per member
+        #: (N log-ins into a room of N cost N**2/2 lines); /who still lists everyone
+        self.announce_limit: int = ANNOUNCE_LIMIT
+        #: identities (``User.identity``): the last guest of each name, so that the guest who
+        #: proves a held seat with its key is who they were; and, by identity, whom each user
+        #: last talked to under each name (name key -> identity; ``tell``), bounded
+        self._guest_serial = 0
+        self._guest_identity: dict[str, str] = {}
+        self._acquainted: dict[str, dict[str, str]] = {}
+        #: table number -> name key -> the identity that sat down there under the name (a
+        #: namesake who speaks in the room later is shown as such: ``says-namesake``)
+        self._sat_as: dict[int, dict[str, str]] = {}
+        #: set by the wire layer: ``bulk_deliver(listeners, event)`` shows one event to many
+        #: listeners at once (a crowded room's speech) and handles each listener's failure
+        #: itself; None: one ``listener.deliver(event)`` after the other
+        self.bulk_deliver: Callable[[list[Any], Event], None] | None = None
+
+    @property
+    def abandon_after(self) -> float:
+        """Seconds a running table none of whose human players is online is kept (at least its
+        grace time)."""
+        return self.table_limits.abandon_after
+
+    @property
+    def lobby(self) -> Room:
+        return self.rooms[LOBBY]
+
+    # ---- who ------------------------------------------------------------------------------------
+    def online(self, name: str) -> User | None:
+        return self.users.get(name_key(name))
+
+    def guest_count(self) -> int:
+        """How many guests are online (protocol.connection.guard's --max-guests)."""
+        return sum(1 for u in self.users.values() if not u.registered)
+
+    def waits_on_others(self, name: str) -> bool:
+        """Whether ``name`` sits at a running table that now waits on somebody else (the
+        guard's idle timer never closes such a player's connection)."""
+        for table in list(self.tables.values()):
+            if table.state == "playing" and name in table.players \
+                    and name not in table.waiting_for():
+                return True
+        return False
+
+    def free_guest_name(self) -> str:
+        """A name ``GuestNNNN`` that nobody online has."""
+        for _ in range(100):
+            name = f"Guest{self._rng.randrange(1000, 10000)}"
+            if name_key(name) not in self.users:
+                return name
+        n = 10000
+        while name_key(f"Guest{n}") in self.users:
+            n += 1
+        return f"Guest{n}"
+
+    # ---- arriving and leaving ---------------------------------------------------------------------
+    def login(self, name: str, listener: Listener, registered: bool,
+              key: str | None = None) -> User:
+        """Bring ``name`` online in the lobby. A registered name that is online already is taken
+        over by the new listener (the old one is told and disconnected); a guest name that is
+        online is refused with LobbyError('name-in-use'). A guest name a running game holds a
+        seat for (``guest_seats``): ``key``, the seat's reconnect key, gives the seat back;
+        without it the name is refused while the seat is reserved for its guest
+        (LobbyError('seat-held')), and after that the new guest has the name but not the seat
+        (they may not enter that table's room, ``seat-held-here``)."""
+        existing = self.users.get(name_key(name))
+        if existing is not None and not registered and self.keyless_namesake(existing, key):
+            # the guest of a held seat came back with its key while a guest without the key had
+            # taken the name after the grace time: the key proves the name's owner
+            log.info("the guest {user} came back with the key of their seat; the namesake "
+                     "without it is logged out", user=existing.name)
+            old = existing.listener
+            self.logout(existing, old)
+            self._safe(old.disconnect, Event("name-reclaimed", name=existing.name))
+            existing = None
+        if existing is not None:
+            if not registered:
+                raise LobbyError("name-in-use", name=existing.name)
+            old = existing.listener
+            existing.listener = listener
+            existing.registered = True
+            existing.identity = "acct:" + existing.key
+            log.info("{user} logged in again; the old connection is replaced", user=existing.name)
+            self._safe(old.disconnect, Event("replaced", name=existing.name))
+            return existing
+        held = self.guest_seats(name, key)
+        others = [h for h in held if not h.proved]
+        if not registered:
+            reserved = [h for h in others if h.reserved]
+            if reserved:
+                raise LobbyError("seat-held", name=reserved[0].name, table=reserved[0].table)
+            name = next((h.name for h in held if h.proved), name)   # the seat's spelling
+        # a guest's seat is not for an account registered under the name later either: only
+        # the key proves the guest
+        barred = frozenset(self.tables[h.table] for h in others)
+        user = User(name, registered, listener, self.clock.seconds())
+        user.barred = barred
+        if not registered:
+            self._guest_identity_for(user, proved=any(h.proved for h in held))
+        self.users[user.key] = user
+        self.enter(user, self.lobby)
+        if self.friends is not None:
+            self.friends.logged_in(user)
+        return user
+
+    def _guest_identity_for(self, user: User, *, proved: bool) -> None:
+        """A guest's identity: the one the last guest of the name had when this one proves a
+        held seat with its key (the same person), else a new one."""
+        known = self._guest_identity.get(user.key) if proved else None
+        if known is None:
+            self._guest_serial += 1
+            known = f"guest:{self._guest_serial}"
+        self._guest_identity.pop(user.key, None)
+        self._guest_identity[user.key] = known
+        if len(self._guest_identity) > IDENTITIES_KEPT:      # the oldest go first
+            del self._guest_identity[next(iter(self._guest_identity))]
+        user.identity = known
+
+    def _acquaint(self, user: User, other: User) -> str | None:
+        """``user`` talks to ``other`` now: the identity ``user`` last talked to under
+        ``other``'s name if it was somebody else (None: the same, or nobody before)."""
+        seen = self._acquainted.get(user.identity)
+        if seen is None:
+            seen = self._acquainted[user.identity] = {}
+            if len(self._acquainted) > IDENTITIES_KEPT:
+                del self._acquainted[next(iter(self._acquainted))]
+        before = seen.pop(other.key, None)
+        seen[other.key] = other.identity
+        if len(seen) > ACQUAINTANCES_KEPT:
+            del seen[next(iter(seen))]
+        return before if before is not None and before != other.identity else None
+
+    def returning(self, user: User) -> None:
+        """After a log-in (the session calls it once ``logged-in`` is shown): a player of a
+        running game goes back into the table's room and so into their seat, and gets the full
+        state with their own hand; a replacing connection at a table gets the table again."""
+        for number, table in self._candidates(user.key):
+            room = self.rooms.get(number)
+            if table.state != "playing" or user.name not in table.players or room is None \
+                    or table in user.barred:
+                continue
+            self._safe(user.listener.deliver, Event("game-rejoined", table=number))
+            if user.room is room:
+                self._tell_table(table, table.member_back, user.name)
+            else:
+                self.enter(user, room)
+            return
+        if user.room is not None and user.room.table is not None:
+            self._tell_table(user.room.table, user.room.table.member_back, user.name)
+
+    _returning = returning
+
+    def guest_seats(self, name: str, key: str | None = None) -> list[Any]:
+        """The seats running games hold for a guest called ``name`` (lobby.tables.seats.HeldSeat, from
+        each table's ``holds_seat_for``), ``proved`` where ``key`` is that seat's key."""
+        out = []
+        for _, table in self._candidates(name_key(name)):
+            if table.state == "playing":
+                held = table.holds_seat_for(name, key)
+                if held is not None and held.guest:
+                    out.append(held)
+        return out
+
+    def keep_guest_language(self, name: str, lang: str) -> None:
+        """A guest who holds a seat in a running game goes away having chosen ``lang`` (/set
+        lang): it waits for them, and the seat's key brings it back (``guest_language``). Kept
+        only while a running game holds a seat for the name."""
+        self._guest_languages = {key: value for key, value in self._guest_languages.items()
+                                 if self.guest_seats(key)}
+        if self.guest_seats(name):
+            self._guest_languages[name_key(name)] = lang
+
+    def guest_language(self, name: str) -> str | None:
+        """The language the guest ``name`` had chosen when they went away (None: none)."""
+        return self._guest_languages.pop(name_key(name), None)
+
+    def keyless_namesake(self, user: User, key: str | None = None) -> bool:
+        """Whether ``user`` is a guest online under the name of a held guest seat without its
+        key (they logged in after the grace time and may not enter that table), so that the
+        seat's guest, coming back with the key (``key``; None: any key), takes the name back."""
+        if user.registered or not user.barred:
+            return False
+        held = self.guest_seats(user.name, key)
+        return any(self.tables.get(h.table) in user.barred and (key is None or h.proved)
+                   for h in held)
+
+    def logout(self, user: User, listener: Listener) -> bool:
+        """Take ``user`` offline if ``listener`` is still theirs (a replaced connection is not)."""
+        if self.users.get(user.key) is not user or user.listener is not listener:
+            return False
+        del self.users[user.key]
+        self.leave(user, gone=True)
+        if self.moderation is not None:
+            self.moderation.forget_guest(user)
+        if self.friends is not None:
+            self.friends.logged_out(user)
+            self.friends.forget_guest(user)
+        for _, table in self._candidates(user.key):   # their other tables may be orphaned now
+            if user.name in table.players:
+                self._maybe_close(table.number)
+        return True
+
+    def enter(self, user: User, room: Room) -> None:
+        """Move ``user`` into ``room`` (leaving their current one); both rooms are told. Entering
+        a table room means watching the table."""
+        if user.room is room:
+            return
+        if (room.table is not None and room.table in user.barred
+                and room.table.holds_seat_for(user.name) is not None):
+            raise LobbyError("seat-held-here", table=room.number, name=user.name)
+        if room.table is not None and room.table.is_barred(user.name):
+            raise LobbyError("barred-from-table", table=room.number, host=room.table.host or "-")
+        self.leave(user)
+        if len(room.members) < self.announce_limit and (
+                room.table is None or room.table.tells_presence(user.name)):
+            self.deliver(room.members.values(), Event("enters", name=user.name, room=room.name))
+        room.members[user.key] = user
+        user.room = room
+        if room.table is not None:
+            self._index.add_name(room.number, user.key)      # a member may become the host
+            call = self._abandon_calls.pop(room.number, None)   # kept: the time starts anew
+            if call is not None and call.active():
+                call.cancel()
+            self._tell_table(room.table, room.table.add_member, user.name)
+
+    def leave(self, user: User, gone: bool = False) -> None:
+        """Take ``user`` out of their room; ``gone``: because they disconnected."""
+        room = user.room
+        if room is None:
+            return
+        room.members.pop(user.key, None)
+        user.room = None
+        if len(room.members) < self.announce_limit and (
+                room.table is None or room.table.tells_presence(user.name)):
+            self.deliver(room.members.values(), Event("leaves", name=user.name, room=room.name))
+        if room.table is not None:
+            self._tell_table(room.table, room.table.member_gone if gone else room.table.remove_member,
+                             user.name)
+            self._maybe_close(room.number)
+
+    # ---- rooms and tables -------------------------------------------------------------------------
+    def room(self, number: int) -> Room:
+        """Room ``number``; LobbyError('no-such-room') if there is none."""
+        room = self.rooms.get(number)
+        if room is None:
+            raise LobbyError("no-such-room", number=number)
+        return room
+
+    def table_of(self, user: User) -> "TableActor":
+        """The TableActor of the room ``user`` is in; LobbyError('not-at-table') in the lobby."""
+        room = user.room
+        if room is None or room.table is None:
+            raise LobbyError("not-at-table")
+        return room.table
+
+    def free_table_number(self) -> int:
+        """The smallest number >= 1 that no open table has."""
+        n = 1
+        while n in self.rooms:
+            n += 1
+        return n
+
+    def open_table(self, user: User, game: str = "tichu") -> Any:
+        """``/newroom GAME``: a new table with ``user`` as its host; ``user`` moves there."""
+        from lobby.tables.table import TableActor  # the table module pulls in the rules engine and bots
+        if game.lower() not in GAMES:
+            raise LobbyError("unknown-game", name=game)
+        if self.closing:
+            raise LobbyError("shutting-down")
+        self._may_open(user)                   # LobbyError too-many-tables / address-tables
+        self.leave(user)                       # the room they leave may close and free its number
+        number = self.free_table_number()
+        table = TableActor(number, self.clock, self.table_deliver(number), host=user.name,
+                           seat_policy=self, recorder=self.recorder, bot_pool=self.bot_pool,
+                           wheel=self.wheel)
+        limits = self.table_limits
+        table.ceilings = {"grace": limits.max_grace, "timer": limits.max_timer,
+                          "target": limits.max_target}
+        table.presence_quiet = self.table_limits.presence_quiet
+        self._origins[number] = {user.key: _address(user)}
+        self._index.add_table(table, self._origins[number].values())
+        if self.on_new_table is not None:
+            self.on_new_table(table)
+        room = Room(number, room_name(number), table)
+        self.rooms[number] = room
+        self.tables[number] = table
+        log.info("{user} opens table {table}", user=user.name, table=number)
+        self._safe(user.listener.deliver, Event("newroom", table=number))
+        self.enter(user, room)
+        return table
+
+    # ---- how many tables one user and one address take part in ------------------------------------
+    def _takes_part(self, table: "TableActor", key: str, *, seated_only: bool = False) -> bool:
+        """Whether the name ``key`` hosts or sits at ``table`` and the table is open (waiting or
+        running; a finished game holds nobody)."""
+        if table.state == "finished":
+            return False
+        if not seated_only and table.host is not None and name_key(table.host) == key:
+            return True
+        return any(n is not None and name_key(n) == key for n in table.seats)
+
+    def _tables_of(self, user: User, skip: Any = None, *, seated_only: bool = False
+                   ) -> list[int]:
+        return [n for n, t in self._candidates(user.key)
+                if t is not skip and t not in user.barred
+                and self._takes_part(t, user.key, seated_only=seated_only)]
+
+    def _candidates(self, key: str) -> list[tuple[int, "TableActor"]]:
+        """The tables, by number, at which the name ``key`` may host, sit or play: a superset
+        (TableIndex) that the callers filter exactly as they would filter every table."""
+        out = []
+        for number in sorted(self._index.tables_of(key)):
+            table = self.tables.get(number)
+            if table is not None:
+                out.append((number, table))
+        return out
+
+    def address_of(self, number: int, name: str) -> str | None:
+        """The IP address ``name`` had when they opened table ``number`` or sat down there."""
+        return self._origins.get(number, {}).get(name_key(name))
+
+    def _tables_of_address(self, address: str, skip: Any = None) -> list[int]:
+        """The open tables somebody from ``address``'s group (the address; an IPv6 /64) hosts or
+        sits at (their address when they opened the table or sat down)."""
+        group = address_group(address)
+        out = []
+        for number in sorted(self._index.tables_of_group(group)):
+            origins = self._origins.get(number, {})
+            table = self.tables.get(number)
+            if table is None or table is skip:
+                continue
+            if any(a is not None and address_group(a) == group and self._takes_part(table, key)
+                   for key, a in origins.items()):
+                out.append(number)
+        return out
+
+    def _may_open(self, user: User) -> None:
+        """``/newroom`` within the limits (TableLimits): the user's tables and their address's.
+        The waiting table of the room they are in does not count: opening a new one leaves it
+        (its seat is freed, the host handed on)."""
+        limits = self.table_limits
+        here = user.room.table if user.room is not None else None
+        skip = here if here is not None and here.state != "playing" else None
+        if limits.tables_per_user:
+            mine = self._tables_of(user, skip)
+            if len(mine) >= limits.tables_per_user:
+                raise LobbyError("too-many-tables", limit=limits.tables_per_user,
+                                 tables=", ".join(map(str, mine)))
+        address = _address(user)
+        if address is not None and limits.limits_address(address):
+            theirs = self._tables_of_address(address, skip)
+            if len(theirs) >= limits.tables_per_address:
+                raise LobbyError("address-tables", limit=limits.tables_per_address)
+        if limits.opens_per_minute:
+            # opening and closing tables in a loop (each is a log line and a broadcast): a rate
+            now = self.clock.seconds()
+            opened = self._opened.setdefault(user.key, deque())
+            while opened and opened[0] <= now - 60.0:
+                opened.popleft()
+            if len(opened) >= limits.opens_per_minute:
+                raise LobbyError("tables-too-fast", limit=limits.opens_per_minute,
+                                 seconds=math.ceil(opened[0] + 60.0 - now))
+            opened.append(now)
+            if len(self._opened) > 10000:
+                self._opened = {k: q for k, q in self._opened.items() if q and q[-1] > now - 60}
+
+    def may_sit(self, table: "TableActor", name: str) -> bool:
+        """The seat policy of every table (``TableActor(seat_policy=...)``): ``name`` sits down
+        at ``table`` (``/join``) within the limits (TableLimits) or LobbyError seat-limit /
+        too-many-tables / address-tables. Returns whether ``name`` is a guest."""
+        user = self.online(name)
+        if user is None:
+            return False
+        limits = self.table_limits
+        if limits.seats_per_user:
+            # a game that waits for another player who vanished does not hold its players:
+            # they may sit down elsewhere meanwhile (docs/protocol.md, "Grace time")
+            seats = [n for n in self._tables_of(user, table, seated_only=True)
+                     if not self.tables[n].waits_for_vanished(user.name)]
+            if len(seats) >= limits.seats_per_user:
+                raise LobbyError("seat-limit", limit=limits.seats_per_user,
+                                 tables=", ".join(map(str, seats)))
+        if limits.tables_per_user and not self._takes_part(table, user.key):
+            mine = self._tables_of(user, table)
+            if len(mine) >= limits.tables_per_user:
+                raise LobbyError("too-many-tables", limit=limits.tables_per_user,
+                                 tables=", ".join(map(str, mine)))
+        address = _address(user)
+        if address is not None and limits.limits_address(address) \
+                and table.number not in self._tables_of_address(address):
+            if len(self._tables_of_address(address, table)) >= limits.tables_per_address:
+                raise LobbyError("address-tables", limit=limits.tables_per_address)
+        self._origins.setdefault(table.number, {})[user.key] = address
+        self._sat_as.setdefault(table.number, {})[user.key] = user.identity
+        self._index.add_name(table.number, user.key)
+        self._index.add_address(table.number, address)
+        return not user.registered
+
+    def may_add_bot(self, table: "TableActor", name: str, seconds: float) -> None:
+        """The seat policy for a search bot (``/addbot expert[:SECONDS]``) that ``name`` adds
+        at ``table``: LobbyError ``guest-bot-level`` beyond the guests' thinking time,
+        ``expert-tables`` beyond the user's tables with expert bots (TableLimits)."""
+        user = self.online(name)
+        if user is None:
+            return
+        limits = self.table_limits
+        if not user.registered and limits.guest_expert_seconds \
+                and seconds > limits.guest_expert_seconds:
+            raise LobbyError("guest-bot-level", seconds=f"{limits.guest_expert_seconds:g}")
+        if limits.expert_tables_per_user:
+            # the tables with expert bots this user added, hosts or sits at (a game of bots
+            # only goes on after its host left: it still counts for whoever added them)
+            others = [t.number for t in self.tables.values() if t is not table
+                      and (user.key in self._expert_adders.get(t.number, ())
+                           or t.host == user.name or user.name in t.seats
+                           or user.name in t.players)
+                      and any(getattr(b, "strategy_name", "").startswith("expert")
+                              for b in t.bots.values())]
+            if len(others) >= limits.expert_tables_per_user:
+                raise LobbyError("expert-tables", limit=limits.expert_tables_per_user,
+                                 tables=", ".join(map(str, sorted(others))))
+        self._expert_adders.setdefault(table.number, set()).add(user.key)
+
+    def is_registered(self, name: str) -> bool:
+        """The seat policy: whether ``name`` is online as a registered user."""
+        user = self.online(name)
+        return user is not None and user.registered
+
+    def send_away(self, table: "TableActor", name: str) -> None:
+        """The seat policy: ``name``, barred by the host of ``table`` (/bar), goes to the lobby
+        (the table hears of it by ``remove_member``, after its current command)."""
+        user = self.online(name)
+        room = self.rooms.get(table.number)
+        if user is not None and room is not None and user.room is room:
+            self.enter(user, self.lobby)
+            self._safe(user.listener.deliver, self.who(user))
+
+    def table_deliver(self, number: int) -> Deliver:
+        """The deliver callback table ``number`` is built with: to whoever of the names is
+        online, behind the recorder's journal gate when the server keeps a journal."""
+        if self.recorder is None:
+            return self._table_deliver
+        return self.recorder.gate(number, self._table_deliver)
+
+    def _table_deliver(self, names: list[str], event: Event) -> None:
+        """The deliver callback of every table: events go to whoever of ``names`` is online;
+        the start and the end of a game are told to the players' friends too."""
+        if self.friends is not None and event.type in _FRIEND_EVENTS:
+            self._tell_friends(event)
+        for name in names:
+            user = self.users.get(name_key(name))
+            if user is not None:
+                self._safe(user.listener.deliver, event)
+
+    def _tell_friends(self, event: Event) -> None:
+        number = event.data.get("table")
+        table = self.tables.get(number) if isinstance(number, int) else None
+        if table is None:
+            return
+        humans = [n for n in table.players if n not in table.bots]
+        try:
+            if event.type == "table-started":
+                self.friends.game_started(table.number, humans)
+            else:
+                self.friends.game_over(table.number, humans)
+        except Exception:
+            log.failure("telling the friends of table {table}'s players failed",
+                        table=table.number)
+
+    def playing_at(self, user: User) -> int | None:
+        """The number of a running table at which ``user`` plays (away from its room), or
+        None."""
+        for number, table in self._candidates(user.key):
+            if table.state == "playing" and user.name in table.players:
+                return number
+        return None
+
+    def _tell_table(self, table: "TableActor", tell: Callable[[str], None], name: str) -> None:
+        """``tell(name)``, one of ``table``'s notifications (``add_member``, ``member_back``,
+        ...); a failure is logged and never reaches the caller."""
+        try:
+            tell(name)
+        except Exception:
+            log.failure("table {table}: {method} of {user} failed", table=table.number,
+                        method=tell.__name__, user=name)
+
+    def _maybe_close(self, number: int) -> None:
+        """Close table ``number`` if its room is empty and nobody can come back to its game."""
+        room = self.rooms.get(number)
+        table = self.tables.get(number)
+        if room is None or table is None or room.members:
+            return
+        if table.state == "playing":
+            if self._players_online(table):
+                return
+            # kept a while: they may come back, at least for their seats' grace time
+            wait = max(self.abandon_after, table.options.grace)
+            if wait > 0:
+                if number not in self._abandon_calls:
+                    self._abandon_calls[number] = self.clock.callLater(
+                        wait, self._abandon, number, table)
+                return
+        self._close_table(number)
+
+    def _abandon(self, number: int, table: "TableActor") -> None:
+        self._abandon_calls.pop(number, None)
+        if self.tables.get(number) is not table:
+            return
+        room = self.rooms.get(number)
+        if room is None or room.members or self._players_online(table):
+            return
+        log.info("table {table}: none of its players came back in {seconds} s", table=number,
+                 seconds=max(self.abandon_after, table.options.grace))
+        self._close_table(number)
+
+    def _players_online(self, table: "TableActor") -> bool:
+        """Whether any human player of ``table``'s game is online (not a namesake of a guest
+        the table holds the seat for)."""
+        for name in table.players:
+            user = self.online(name) if name not in table.bots else None
+            if user is not None and table not in user.barred:
+                return True
+        return False
+
+    def add_restored_table(self, table: "TableActor", addresses: dict[str, str] | None = None) -> Room:
+        """A table rebuilt from the journal at start-up (lobby/world/restore.py), under its number;
+        ``addresses``: the IP address of each of its players where the journal has one (the
+        per-address limit counts them)."""
+        number = table.number
+        self._origins[number] = {name_key(n): a for n, a in (addresses or {}).items()}
+        self._index.add_table(table, self._origins[number].values())
+        room = Room(number, room_name(number), table)
+        self.rooms[number] = room
+        self.tables[number] = table
+        self._maybe_close(number)                      # nobody online yet: the abandon timer
+        return room
+
+    def halt(self) -> None:
+        """The server stops: no abandon timer fires any more and every table is halted
+        (TableActor.halt: no bot plays on, no timer fires); the tables stay as they are."""
+        calls, self._abandon_calls = self._abandon_calls, {}
+        for call in calls.values():
+            if call.active():
+                call.cancel()
+        for table in self.tables.values():
+            table.halt()
+
+    def force_close(self, number: int, by: str, reason: str) -> None:
+        """A moderator's ``/closetable``: everybody in the table's room is told and moved to the
+        lobby, the table closed (a running game abandoned: its journal ends, so it is never
+        restored). LobbyError('no-such-room') if there is none."""
+        room = self.rooms.get(number)
+        if room is None or room.table is None:
+            raise LobbyError("no-such-room", number=number)
+        event = Event("table-closed-by", table=number, by=by, reason=reason or "-")
+        members = list(room.members.values())
+        self.deliver(members, event)
+        for user in members:
+            try:
+                self.enter(user, self.lobby)
+            except LobbyError:
+                pass
+        if number in self.tables:
+            self._close_table(number)
+
+    def _close_table(self, number: int) -> None:
+        table = self.tables[number]
+        call = self._abandon_calls.pop(number, None)
+        if call is not None and call.active():
+            call.cancel()
+        del self.rooms[number]
+        del self.tables[number]
+        self._origins.pop(number, None)
+        self._expert_adders.pop(number, None)
+        self._sat_as.pop(number, None)
+        self._index.remove_table(number)
+        log.info("table {table} closed ({state})", table=number, state=table.state)
+        try:
+            table.close()
+        except Exception:
+            log.failure("closing table {table} failed", table=number)
+
+    def listroom(self, page: int = 1) -> Event:
+        """``/listroom [PAGE]``: the open tables by number, LISTROOM_PAGE at a time, each with
+        game, state, seats, options and spectators; with how many there are in all and how
+        many wait and play (LobbyError('no-such-page') beyond the last page)."""
+        numbers = sorted(self.tables)
+        pages = max(1, -(-len(numbers) // LISTROOM_PAGE))
+        if not 1 <= page <= pages:
+            raise LobbyError("no-such-page", page=page, pages=pages)
+        states = [t.state for t in self.tables.values()]
+        shown = numbers[(page - 1) * LISTROOM_PAGE:page * LISTROOM_PAGE]
+        return Event("listroom", tables=[self.tables[n].summary() for n in shown],
+                     total=len(numbers), page=page, pages=pages,
+                     waiting=states.count("waiting"), playing=states.count("playing"),
+                     per_page=LISTROOM_PAGE)
+
+    def whereis(self, name: str) -> Event:
+        """``/whereis NAME``; LobbyError('not-online')."""
+        target = self.online(name)
+        if target is None or target.room is None:
+            raise LobbyError("not-online", name=name)
+        return Event("whereis", name=target.name, room=target.room.name,
+                     number=target.room.number)
+
+    # ---- talking ----------------------------------------------------------------------------------
+    def say(self, user: User, text: str) -> None:
+        """Speech to everybody in the speaker's room (the speaker sees it too)."""
+        room = user.room
+        if room is None:
+            return
+        text = visible_text(text)
+        listeners: Iterable[User] = room.members.values()
+        moderation = self.moderation
+        if moderation is not None:
+            if moderation.is_silenced(user):
+                raise LobbyError("silenced")
+            ignorers = moderation.ignorers(user.key)
+            if ignorers:
+                listeners = [u for u in listeners if u.key not in ignorers]
+        if room.table is not None and self._sat_as.get(room.number, {}).get(
+                user.key, user.identity) != user.identity:
+            # somebody else sat here under this name (a guest whose name was free again after
+            # the grace time): the room's chat never shows the newcomer as the old player
+            self.deliver(listeners, Event("says-namesake", name=user.name, text=text,
+                                          room=room.name))
+            return
+        self.deliver(listeners, Event("says", name=user.name, text=text, room=room.name))
+
+    def tell(self, user: User, to: str, text: str) -> None:
+        """A private message; LobbyError('not-online') if nobody called ``to`` is online. A
+        name that is somebody else now than when ``user`` last talked to it (a guest's name,
+        taken after the guest left and the grace time was over) is refused once with
+        LobbyError('name-now-someone-else'): the tell reaches the new holder only when sent
+        again; the new holder, written to by somebody who knew another under the name, is
+        told so (``namesake-notice``) before the tell."""
+        target = self.online(to)
+        if target is None:
+            raise LobbyError("not-online", name=to)
+        text = visible_text(text)
+        if target is not user and self._acquaint(user, target) is not None:
+            raise LobbyError("name-now-someone-else", name=target.name)
+        if target is not user and self._acquaint(target, user) is not None:
+            self._safe(target.listener.deliver, Event("namesake-notice", name=user.name))
+        # a tell to somebody who ignores you looks sent to you (it fails quietly)
+        if self.moderation is None or not self.moderation.ignores(target.key, user.key):
+            self._safe(target.listener.deliver, Event("tells", name=user.name, text=text))
+        if target is not user:
+            self._safe(user.listener.deliver, Event("told", name=target.name, text=text))
+
+    # ---- lists ------------------------------------------------------------------------------------
+    def who(self, user: User) -> Event:
+        room = user.room or self.lobby
+        table = room.table
+        bots = sorted(table.bots) if table is not None else []
+        return Event("who", room=room.name, number=room.number, names=room.names(), bots=bots)
+
+    def wwho(self) -> Event:
+        users = sorted(self.users.values(), key=lambda u: u.key)
+        return Event("wwho", users=[
+            {"name": u.name, "room": u.room.name if u.room else "", "registered": u.registered}
+            for u in users])
+
+    # ---- delivery ---------------------------------------------------------------------------------
+    def deliver(self, users: Iterable[User], event: Event) -> None:
+        listeners = [u.listener for u in users]
+        bulk = self.bulk_deliver
+        if bulk is not None and len(listeners) > 1:
+            bulk(listeners, event)
+            return
+        for listener in listeners:
+            try:                 # one listener's failure never stops the others' delivery
+                listener.deliver(event)
+            except Exception:
+                log.failure("delivering {event_type} failed", event_type=event.type)
+
+    def broadcast(self, event: Event) -> None:
+        self.deliver(self.users.values(), event)
+
+    @staticmethod
+    def _safe(method: Any, event: Event) -> None:
+        try:
+            method(event)
+        except Exception:
+            log.failure("delivering {event_type} failed", event_type=event.type)
+
+
+def _address(user: User) -> str | None:
+    """The IP address ``user`` is connected from (None for a listener without one)."""
+    address = getattr(user.listener, "address", None)
+    return address if isinstance(address, str) else None

@@ -1,0 +1,553 @@
+"""The output modes of one connection: text (`TextOutput`) or machine mode (`JsonOutput`).
+
+A connection (protocol.connection.session.Session) holds one output mode object and hands it everything that
+depends on the mode: events to deliver, stray lines, prompts, hidden input, the cleaning of a line
+and the begin and end of each command. Switching (`%json`, `/iset json 1|0`) replaces the object;
+no flag is checked anywhere else.
+
+Machine mode (`/iset json 1`, or a first line `%json` before the login) is a property of the
+connection, never saved. The client names the version of the objects it reads (`%json 3`, or
+`/iset protocol 3` at any time); a client that names none gets protocol 1 (a whole `state` after
+every change, `names` in every `game-*` event), which is what clients written before the versions
+expect (render_json.PROTOCOL_VERSIONS says what each version changed). In machine mode every
+line the server writes is exactly one JSON object with a `type` (protocol/render/json_lines.py):
+events, errors, prompts (as `prompt` objects with a line end, never a bare prompt, never IAC GA)
+and the replies below.
+
+Command ids: in machine mode a line may start with `#ID ` (1 to 32 letters, digits, `-`, `_`).
+Every non-blank line gets exactly one reply object, which carries `"id": ID` when the line had
+one: the answer itself (an event of render_json.REPLY_TYPES addressed to this connection while
+the command runs: `who`, `help`, `table-info`...), or the `error` that refused it, or else
+`{"type": "ok", "command": NAME}` when the command is done (its effects, such as `game-play` and
+`state`, arrive as events). A malformed `#ID` is refused with the error `bad-id`.
+
+GMCP (telnet option 201, when the client agreed), in either mode: the same objects are also sent
+as GMCP messages: `Tichu.State` (each `state`), `Tichu.Event` (each table and game event) and
+`Room.Info` (`{"num", "name", "table"}`) whenever the user enters a room (`gmcp_copies`,
+`Session._announce_room`); what the client sends is read by the GMCP option
+(protocol.telnet.options).
+"""
+from __future__ import annotations
+
+import re
+from json.encoder import encode_basestring as _encode_str
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from lobby.events import Event, error_event
+from lobby.text.messages import ERRORS, text
+from lobby.text.numbers import ascii_int
+from lobby.tichu import memo as _memo
+from protocol.render.json_lines import (
+    PROTOCOL_VERSIONS,
+    REPLY_TYPES,
+    dumps,
+    is_table_event,
+    render_json,
+    state_line,
+    state_object,
+    state_update,
+)
+from protocol.render.table import TableFeed
+from protocol.render.text import render
+from protocol.render.wrap import wrap_line, wrap_lines, wrap_prompt
+from protocol.telnet.transport import TelnetLineProtocol, clean_line, encode_text
+
+if TYPE_CHECKING:
+    from lobby.world.world import Room
+    from protocol.connection.session import Session
+    from protocol.render.context import RenderContext
+
+__all__ = ["TextOutput", "JsonOutput", "ID_PATTERN", "JSON_SWITCH", "split_id", "gmcp_copies"]
+
+#: events whose text-mode lines after the first (a header, wrapped) are raw, exempt from the
+#: wrap rule (docs/protocol.md, "Line width"): /tchlog's lines are the .tch file byte for byte,
+#: as /games/GAME.tch serves it
+RAW_TEXT = frozenset({"tchlog"})
+#: the terminal bell (BEL), rung for `/set bell on` when a move or decision waits for you
+BELL = b"\x07"
+
+#: a command id: `#ID ` at the start of a line
+ID_PATTERN = re.compile(r"[A-Za-z0-9_-]{1,32}")
+#: the pre-login line that switches a new connection to machine mode
+JSON_SWITCH = "%json"
+#: the machine-mode line that asks for the whole `state` of the connection's table again
+STATE_REQUEST = "%state"
+#: the first characters of a machine-mode line that is a request, not a command or chat: `%`
+#: (`%state`), and `{` / `[` (a JSON request: refused, requests are command lines)
+REQUEST_MARKS = ("%", "{", "[")
+
+_NO_ID = object()
+
+#: the last event rendered as a JSON line that carries no id, the render context it was
+#: rendered for (a `text` field is in the connection's language) and that line: the world hands
+#: one Event object to every listener of a table in a row, so it is rendered and encoded once
+#: per audience instead of once per connection (events are never changed once delivered)
+_shared: list[Any] = [None, None, b"", 0]     # (event, context, line, protocol)
+#: the last `table-view` event and its `state` object, its `state` line, and the last
+#: (state before, state after) pair and its `update` line: spectators of a table share one view
+#: event and, having followed the same changes, the same state before it
+_view_memo: list[Any] = [None, None, b""]
+_update_memo: list[Any] = [None, None, b"", 0]
+#: the last lobby event rendered for text mode, the render context it was rendered for, and its
+#: bytes (see TextOutput.deliver): the cache is keyed by everything the text depends on
+_shared_text: list[Any] = [None, None, b""]
+
+
+@_memo.register
+def _clear_memos() -> None:
+    _shared[:] = [None, None, b"", 0]
+    _view_memo[:] = [None, None, b""]
+    _update_memo[:] = [None, None, b"", 0]
+    _shared_text[:] = [None, None, b""]
+
+
+def _view_state(event: Event) -> dict[str, Any]:
+    if not _memo.ON:
+        _view_memo[0] = None
+        return state_object(event.data)
+    if _view_memo[0] is not event:
+        _view_memo[0], _view_memo[1], _view_memo[2] = event, state_object(event.data), None
+    return _view_memo[1]        # type: ignore[no-any-return]
+
+
+def _state_bytes(event: Event) -> bytes:
+    if not _memo.ON:
+        return state_line(event.data).encode("utf-8", "replace") + b"\r\n"
+    _view_state(event)
+    data = _view_memo[2]
+    if data is None:
+        # = encode_text(line): a JSON line has no raw line break, UTF-8 no 0xFF byte
+        data = _view_memo[2] = state_line(event.data).encode("utf-8", "replace") + b"\r\n"
+    return data                 # type: ignore[no-any-return]
+
+
+def _update_bytes(before: dict[str, Any], after: dict[str, Any], protocol: int) -> bytes:
+    memo = _update_memo
+    if _memo.ON and memo[0] is before and memo[1] is after and memo[3] == protocol:
+        return memo[2]          # type: ignore[no-any-return]
+    update = state_update(before, after, trick_add=protocol >= 3)
+    data = b"" if update is None else dumps(update).encode("utf-8", "replace") + b"\r\n"
+    memo[0], memo[1], memo[2], memo[3] = before, after, data, protocol
+    return data
+
+
+def parse_protocol(word: str) -> int | None:
+    """The version a client names (`3`), or None when it is no version this server speaks."""
+    value = ascii_int(word.strip(), max(PROTOCOL_VERSIONS))
+    return value if value in PROTOCOL_VERSIONS else None
+
+
+def _without_names(obj: dict[str, Any]) -> dict[str, Any]:
+    """A `game-*` object without the seats' names (protocols 2 and 3: the `state` has them)."""
+    return {k: v for k, v in obj.items() if k != "names"}
+
+
+def split_id(line: str) -> tuple[str | None, str]:
+    """`#ID rest` -> (ID, rest); a line without `#` -> (None, line). ValueError for a bad id."""
+    stripped = line.lstrip()
+    if not stripped.startswith("#"):
+        return None, line
+    word, _, rest = stripped[1:].partition(" ")
+    if ID_PATTERN.fullmatch(word) is None:
+        raise ValueError(word)
+    return word, rest
+
+
+def gmcp_copies(session: "Session", event: Event, ctx: "RenderContext") -> dict[str, Any] | None:
+    """GMCP (either mode): `Tichu.State` / `Tichu.Event` for a table or game event, and
+    `Tichu.Friend` for a friend's news, to a client that agreed to GMCP and wants `Tichu`. The
+    rendered object of a table event (machine mode sends the same as its line), else None."""
+    obj: dict[str, Any] | None = None
+    etype = event.type
+    if (etype.startswith(("table-", "game-"))
+            and not event.is_error        # (error codes such as game-running stay lines)
+            and session.gmcp_wants("Tichu")):
+        obj = render_json(event, ctx.lang)
+        session.sendGMCP("Tichu.State" if obj["type"] == "state" else "Tichu.Event", obj)
+        if not is_table_event(etype) and obj["type"] != "state":
+            obj = None
+    if etype.startswith("friend") and session.gmcp_wants("Tichu"):   # friends: Tichu.Friend
+        session.sendGMCP("Tichu.Friend", render_json(event, ctx.lang))
+    return obj
+
+
+class TextOutput:
+    """Text mode: events rendered in the connection's language and wrapped to its width, prompts
+    without line end (IAC GA for a telnet client), input hidden with telnet ECHO."""
+
+    __slots__ = ("session",)
+
+    #: machine mode's objects? (for the metrics and the commands that report the mode)
+    machine: ClassVar[bool] = False
+    #: a refusal at the log-in makes the lines typed ahead behind it void (a person's
+    #: password after a mistyped name; a program sends one line per reply)
+    drops_typed_ahead: ClassVar[bool] = True
+    #: an unregistered name is confirmed before it enters as a guest (type-ahead safety)
+    confirms_guests: ClassVar[bool] = True
+
+    def __init__(self, session: "Session") -> None:
+        self.session = session
+
+    def deliver(self, event: Event) -> None:
+        s = self.session
+        if _shared_text[0] is event and s._feed is None and s.login_state.open \
+                and _shared_text[1] is s.render_context:
+            # the lobby event the previous text-mode listener got (a crowded room's speech):
+            # the same bytes, with nothing else to decide (see below)
+            s._write(_shared_text[2])
+            return
+        if not s.login_state.open or s.transport is None:
+            return
+        if event.type in ERRORS:                    # an error line: counted by its code
+            s.services.metrics.error(event.type)
+        ctx = s.render_context
+        if s.gmcp_enabled:
+            gmcp_copies(s, event, ctx)
+        lines: list[str] | None = None
+        if s._feed is not None or event.type.startswith(("table-", "game-")):
+            if s._feed is None:
+                s._feed = TableFeed(s.user.name if s.user is not None else None)
+            lines = s._feed.render(event, ctx.lang, ctx.color, ctx.width)
+            if lines is None:
+                lines = s._feed.flush() + render(event, ctx.lang, ctx.width)
+            elif event.type == "table-timer-warning":
+                if s._settings and s._settings.get("bell") == "on":
+                    s._write(BELL)                # the move timer's warning: /set bell on
+            elif s._feed.ring() and s._settings and s._settings.get("bell") == "on":
+                # /set bell on: your turn or your decision begins (text mode only)
+                s._write(BELL)
+        else:
+            # lobby events (speech, arrivals ...) read the same for every text-mode listener
+            # with the same render context: rendered and encoded once per event and context,
+            # not once per member of a crowded room
+            if _shared_text[0] is event and _shared_text[1] is ctx:
+                data = _shared_text[2]
+            else:
+                rendered = render(event, ctx.lang, ctx.width)
+                if event.type in RAW_TEXT:        # its header line wrapped, the rest raw
+                    rendered = wrap_lines(rendered[:1], ctx.width) + rendered[1:]
+                else:
+                    rendered = wrap_lines(rendered, ctx.width)
+                data = b"".join(encode_text(line) + b"\r\n" for line in rendered)
+                if _memo.ON:
+                    _shared_text[0], _shared_text[1], _shared_text[2] = event, ctx, data
+            s._write(data)      # what TelnetLineProtocol.sendLine writes for each line
+            return
+        if lines:
+            s._send_lines(wrap_lines(lines, ctx.width))
+
+    def shares(self, event: Event) -> bool:
+        """Whether this connection gets the bytes of the text-mode listener before it for
+        ``event`` (a lobby event, no table feed; see Session.deliver_many)."""
+        s = self.session
+        return _shared_text[0] is event and s._feed is None and s.login_state.open
+
+    def line(self, line: str) -> None:
+        """A line wrapped to the connection's width (protocol/render/wrap.py)."""
+        s = self.session
+        for piece in wrap_line(line, s.render_context.width):
+            TelnetLineProtocol.sendLine(s, piece)
+
+    def prompt(self, prompt: str) -> None:
+        """A prompt wider than the connection's width is wrapped, its end (``name: ``) kept
+        whole on the last line, which has no line end (protocol/render/wrap.py)."""
+        s = self.session
+        *head, prompt = wrap_prompt(prompt, s.render_context.width)
+        for line in head:
+            TelnetLineProtocol.sendLine(s, line)
+        TelnetLineProtocol.sendPrompt(s, prompt)
+
+    def hide_input(self, hidden: bool) -> None:
+        """Password entry: telnet ECHO (the client stops echoing what is typed)."""
+        TelnetLineProtocol.setPasswordMode(self.session, hidden)
+
+    def clean(self, text: str) -> str:
+        return clean_line(text)
+
+    def begin(self, line: str) -> str | None:
+        """Before a line runs: `%json` at the log-in switches to machine mode (None: the line
+        is used up)."""
+        s = self.session
+        if s.login_state.takes_json_switch:
+            word, _, version = line.strip().partition(" ")
+            if word == JSON_SWITCH:
+                switch_before_login(s, version)
+                return None
+        return line
+
+    def end(self) -> None:
+        """After a line ran: nothing more in text mode."""
+
+    def aside(self, line: str, event: Event) -> None:
+        """Refuse `line`, which will not run (busy, too long, flooding), with `event`."""
+        self.session.deliver(event)
+
+    def room(self, room: "Room", table: int | None) -> None:
+        """The user entered `room`: text mode says nothing more (the room's own lines do)."""
+
+    def forget_view(self) -> None:
+        """Machine mode's held view of a table: text mode holds none."""
+
+
+class JsonOutput:
+    """Machine mode: every line one JSON object; the command ids and their replies."""
+
+    __slots__ = ("session", "reply_id", "replied", "command_name", "view_held")
+
+    machine: ClassVar[bool] = True
+    drops_typed_ahead: ClassVar[bool] = False
+    confirms_guests: ClassVar[bool] = False
+
+    def __init__(self, session: "Session") -> None:
+        self.session = session
+        self.reply_id: Any = _NO_ID       # the running command's id (None: a line without id)
+        self.replied = True               # the running command has had its reply
+        self.command_name = ""
+        #: the `state` this connection's client holds now: the last `state` sent with every
+        #: `update` after it applied; None: the next view goes out as a whole `state`
+        self.view_held: dict[str, Any] | None = None
+
+    # ---- output --------------------------------------------------------------------------------
+    def send_json(self, obj: dict[str, Any]) -> None:
+        """Write one JSON object as one line."""
+        TelnetLineProtocol.sendLine(self.session, dumps(obj))
+
+    def line(self, line: str) -> None:
+        """A stray text line is wrapped as `{"type": "text"}` (empty lines are dropped), so
+        every line stays one JSON object."""
+        if line.strip():
+            self._emit({"type": "text", "text": line})
+
+    def prompt(self, prompt: str) -> None:
+        kind = self.session.login_state.prompt_kind
+        self._emit({"type": "prompt", "prompt": kind, "text": prompt.strip()})
+
+    def hide_input(self, hidden: bool) -> None:
+        """Nothing but JSON lines: no ECHO negotiation for programs."""
+        self.session.password_mode = hidden
+
+    def _emit(self, obj: dict[str, Any], reply: bool = False) -> None:
+        """Send `obj`; the first reply-like object of a running command carries its id (`reply`:
+        `obj` renders a reply event whatever its type, e.g. the `state` answering `/look`)."""
+        if not self.replied and (reply or obj["type"] in ("error", "prompt")
+                                 or obj["type"] in REPLY_TYPES):
+            self.replied = True
+            if self.reply_id is not None and self.reply_id is not _NO_ID:
+                obj["id"] = self.reply_id
+        self.send_json(obj)
+
+    def deliver(self, event: Event) -> None:
+        """The JSON object of `event` (and its GMCP copies)."""
+        s = self.session
+        if not s.login_state.open or s.transport is None:
+            return
+        if event.type in ERRORS:                    # an error line: counted by its code
+            s.services.metrics.error(event.type)
+        ctx = s.render_context
+        protocol = s.protocol
+        gmcp = s.gmcp_enabled
+        if _shared[0] is event and _shared[1] is ctx and _shared[3] == protocol and not gmcp:
+            s._write(_shared[2])     # the line of the event for the listener before this one
+            return
+        obj = gmcp_copies(s, event, ctx) if gmcp else None
+        if event.type == "table-view":
+            self._deliver_view(event)
+            return
+        if event.type == "table-look":        # /look: the whole state, with the command's id
+            after = _view_state(event)
+            self.view_held = after            # what the client holds now: later updates follow it
+            self._emit(dict(after), reply=True)
+            return
+        if not event.is_error and event.type not in REPLY_TYPES:   # never gets an id
+            if _shared[0] is event and _shared[1] is ctx and _shared[3] == protocol:
+                data = _shared[2]
+            else:
+                # protocol 1: the names in every game event; 2 and 3: only in the `state`
+                game = protocol >= 2 and event.type.startswith("game-") \
+                    and "names" in event.data
+                if obj is None:
+                    obj = render_json(event, ctx.lang)
+                line = dumps(_without_names(obj) if game else obj)
+                # = encode_text(line): a JSON line has no raw line break, UTF-8 no 0xFF byte
+                data = line.encode("utf-8", "replace") + b"\r\n"
+                if _memo.ON:
+                    _shared[0], _shared[1], _shared[2], _shared[3] = event, ctx, data, protocol
+            s._write(data)          # what TelnetLineProtocol.sendLine writes for the line
+            return
+        self._emit(dict(obj) if obj is not None else render_json(event, ctx.lang),
+                   reply=event.type in REPLY_TYPES)
+
+    def shares(self, event: Event) -> bool:
+        return False
+
+    def _deliver_view(self, event: Event) -> None:
+        """A view of a table in machine mode. Protocols 2 and 3: the whole `state` when the
+        client holds none of this table for this seat (it entered, sat down, stood up, came back
+        on a new connection), else an `update` with what changed since the state it holds
+        (nothing when nothing did). Protocol 1: the whole `state` every time."""
+        after = _view_state(event)
+        before, self.view_held = self.view_held, after
+        protocol = self.session.protocol
+        if (protocol == 1 or before is None or before["table"] != after["table"]
+                or before["you"] != after["you"] or before["seat"] != after["seat"]):
+            self.session._write(_state_bytes(event))
+            return
+        data = _update_bytes(before, after, protocol)
+        if data:
+            self.session._write(data)
+
+    def _send_state(self) -> None:
+        """`%state`: the whole state of the table this connection is at, as it holds it now
+        (with the line's id); `not-at-table` if it is at none."""
+        held = self.view_held
+        user = self.session.user
+        room = user.room if user is not None else None
+        if (held is None or room is None or room.table is None
+                or held.get("table") != room.number):
+            self.session.deliver(error_event("not-at-table"))
+            return
+        obj = dict(held)
+        if self.reply_id is not None and self.reply_id is not _NO_ID:
+            obj["id"] = self.reply_id
+        self.replied = True
+        self.send_json(obj)
+
+    # ---- one command ---------------------------------------------------------------------------
+    def clean(self, text: str) -> str:
+        """The `#ID` word of a line is split off before BS and DEL erase and other control
+        characters are dropped, and only the rest is cleaned: a control character never changes
+        which id a reply carries (`#c1 \\x7f0` is the command `0` with the id `c1`; a control
+        character inside the id word makes it a `bad-id`)."""
+        stripped = text.lstrip(" ")
+        if not stripped.startswith("#"):
+            return clean_line(text)
+        word, space, rest = stripped.partition(" ")
+        return word + space + clean_line(rest)
+
+    def begin(self, line: str) -> str | None:
+        """Before a line runs: its id. None when the line is used up here."""
+        if not line.strip():
+            return line          # a blank line gets no reply
+        try:
+            reply_id, rest = split_id(line)
+        except ValueError as e:
+            self.reply_id, self.replied = None, False
+            self.session.deliver(error_event("bad-id", id=str(e)))
+            self.reply_id, self.replied = _NO_ID, True
+            return None
+        self.reply_id = reply_id
+        self.replied = False
+        state = self.session.login_state
+        if not state.logging_in:
+            request = rest.strip()
+            if request[:1] in REQUEST_MARKS:
+                self._refuse_request(request)
+                return None
+        self.command_name = self._name_of(rest)
+        return rest
+
+    def _refuse_request(self, request: str) -> None:
+        """A line of machine mode that is not a command: `%state` (the whole state), another
+        `%` word (`unknown-request`), or a JSON object or list (`json-request`: requests are
+        command lines). None of them is ever chat."""
+        word, _, args = request.partition(" ")
+        deliver = self.session.deliver
+        if word == STATE_REQUEST:
+            self.command_name = "state"
+            if args.strip():
+                deliver(error_event("bad-arguments", usage=STATE_REQUEST))
+            else:
+                self._send_state()
+        elif word.startswith("%"):
+            self.command_name = "request"
+            deliver(error_event("unknown-request", request=word[:40], state=STATE_REQUEST))
+        else:
+            self.command_name = "request"
+            deliver(error_event("json-request", state=STATE_REQUEST))
+        self.session._command_ends()
+
+    def aside(self, line: str, event: Event) -> None:
+        """Refuse `line`, which will not run (busy, too long, flooding), with `event`: the error
+        carries the line's own id (if any), never the id of the command still running."""
+        try:
+            reply_id, _ = split_id(line)
+        except ValueError:
+            reply_id = None
+        saved = self.reply_id, self.replied
+        self.reply_id, self.replied = reply_id, False
+        try:
+            self.session.deliver(event)
+        finally:
+            self.reply_id, self.replied = saved
+
+    def _name_of(self, line: str) -> str:
+        """The command a line names, for its `ok` (`login`, `say`, `tell` for `;NAME text`)."""
+        session = self.session
+        if session.login_state.logging_in:
+            return session.state
+        stripped = line.strip()
+        if stripped.startswith(";"):
+            return "tell"
+        word = stripped.lstrip("/").split(" ", 1)[0]
+        try:
+            return session.commands.resolve(word).name if word else "say"
+        except Exception:
+            return "say"
+
+    def end(self) -> None:
+        """After a line ran: `ok` if nothing answered the line."""
+        if not self.replied and self.session.login_state.open:
+            self.replied = True
+            name, reply_id = self.command_name, self.reply_id
+            if type(name) is str and (type(reply_id) is str or reply_id is None
+                                      or reply_id is _NO_ID):
+                # what dumps({"type": "ok", "command": name[, "id": id]}) writes, without it
+                line = '{"type":"ok","command":' + _encode_str(name) + (
+                    ',"id":' + _encode_str(reply_id) + "}" if type(reply_id) is str else "}")
+                TelnetLineProtocol.sendLine(self.session, line)
+            else:
+                obj: dict[str, Any] = {"type": "ok", "command": name}
+                if reply_id is not None and reply_id is not _NO_ID:
+                    obj["id"] = reply_id
+                self.send_json(obj)
+        self.reply_id = _NO_ID
+        self.replied = True
+
+    def room(self, room: "Room", table: int | None) -> None:
+        """The user entered `room`: a `room` object; a table left is sent whole when it is
+        entered again."""
+        held = self.view_held
+        if held is not None and held.get("table") != room.number:
+            self.view_held = None
+        self.send_json({"type": "room", "number": room.number, "name": room.name,
+                        "table": table})
+
+    def forget_view(self) -> None:
+        """The next view of a table goes out as a whole `state` (another protocol version)."""
+        self.view_held = None
+
+
+def switch_before_login(session: "Session", version: str) -> None:
+    """`%json` (protocol 1) or `%json N` before the login: machine mode from here on. A version
+    this server does not speak is refused in text (`unknown-protocol`, naming the versions), and
+    the connection stays as it was."""
+    TelnetLineProtocol.sendLine(session, "")    # ends the text prompt already on the line
+    if version.strip():
+        chosen = parse_protocol(version)
+        if chosen is None:
+            session.deliver(error_event("unknown-protocol", version=version.strip()[:20],
+                                        versions=" ".join(map(str, PROTOCOL_VERSIONS)),
+                                        newest=PROTOCOL_VERSIONS[-1]))
+            session.sendPrompt(text("login-prompt", session.lang))
+            return
+        session.protocol = chosen
+    output = session.output = JsonOutput(session)
+    output.reply_id, output.replied = None, False
+    session.deliver(Event("iset", name="json", value="1", protocol=session.protocol))
+    output.reply_id, output.replied = _NO_ID, True
+    session.deliver(Event("greeting", protocol=session.protocol,
+                          protocols=list(PROTOCOL_VERSIONS)))
+    motd = session.services.motd
+    if motd:
+        session.deliver(Event("motd", text=motd))
+    session.sendPrompt(text("login-prompt", session.lang))

@@ -1,0 +1,11 @@
+"""The process: the composition root and operations.
+
+- `server.py`: the composition root (``LobbyServer``, ``LobbyFactory``, ``LobbyService``) and the
+  command line; `config.py`: options from a TOML file and the environment;
+- `logs.py`: text and JSON logs, rotation; `metrics.py`: the Prometheus port, health;
+- `reactor_health.py`: the reactor's lag; `admin_cli.py`: ``tichu-lobby admin ...``.
+
+May import: anything of lobby and protocol. Nothing imports it but protocol.__main__,
+twisted/plugins, scripts and tests (the exceptions still in the code are listed in
+tests/test_layers.py).
+"""

@@ -1,0 +1,831 @@
+"""The server: factory, start/stop, command-line options, entry point.
+
+``main()`` installs Twisted's asyncio reactor before anything imports the reactor, logs with
+twisted.logger to stdout (one line per event), opens the database (migrations applied), listens
+on every ``--port`` endpoint and stops cleanly on SIGINT/SIGTERM: listeners closed, users told,
+connections closed, database closed.
+
+Tests build a ``LobbyServer`` with an injected reactor (or task.Clock for the world's time), a
+temporary or in-memory store, and endpoints like ``tcp:0:interface=127.0.0.1``.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import threading
+from pathlib import Path
+from typing import Any, Sequence
+
+from twisted.application.service import Service
+from twisted.internet.defer import (
+    Deferred,
+    DeferredList,
+    TimeoutError,
+    gatherResults,
+    inlineCallbacks,
+    maybeDeferred,
+    succeed,
+)
+from twisted.internet.protocol import Factory
+from twisted.internet.threads import deferToThreadPool
+from twisted.logger import Logger
+
+from lobby import __version__
+from lobby.events import Event
+from lobby.storage.accounts import DEFAULT_PARAMS, Accounts, Argon2Params, Runner
+from lobby.storage.journal import CHECKPOINT_PAGES
+from lobby.storage.store import StartupError, Store
+from lobby.text.messages import LANGUAGES
+from lobby.world.world import World
+from protocol.process.logs import whole_number
+
+__all__ = ["DEFAULT_DB", "DEFAULT_PORT", "LobbyFactory", "LobbyServer", "LobbyService", "main",
+           "parse_args", "read_motd",
+           "raise_fd_limit", "install_reactor", "HashPool", "thread_runner"]
+
+DEFAULT_PORT = "tcp:4000:interface=127.0.0.1"
+#: the language of a connection that chose none (--lang)
+DEFAULT_LANG = "en"
+DEFAULT_DB = "tichu.sqlite3"
+#: --uvloop without uvloop: the server runs on the standard asyncio loop and says why
+UVLOOP_MISSING = "uvloop is not installed: pip install tichu-lobby[uvloop]"
+HASH_THREAD_NICE = 19  # the password-hashing threads' nice value (the lowest priority)
+
+log = Logger(namespace="protocol.server")
+
+
+def thread_runner(reactor: Any) -> Runner:
+    """Run blocking functions in the reactor's thread pool."""
+    def run(f: Any, *args: Any, **kwargs: Any) -> "Deferred[Any]":
+        return deferToThreadPool(reactor, reactor.getThreadPool(), f, *args, **kwargs)
+    return run
+
+
+def _lower_thread_priority() -> None:
+    """Make the calling thread yield the CPU to the reactor thread (Linux: per-thread nice 19)."""
+    try:
+        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), HASH_THREAD_NICE)
+    except (AttributeError, OSError):  # not Linux, or not allowed: run at normal priority
+        pass
+
+
+class HashPool:
+    """Threads for password hashing (argon2id): as many as the process has CPUs, at low priority.
+
+    A password check takes tens of milliseconds of CPU (hashlib releases the GIL meanwhile). In
+    the reactor's general pool ten checks would run at once at the reactor's own priority, and on
+    a machine with few CPUs the reactor thread would wait for a time slice behind them: every
+    other user's command slows down during a login storm. Here at most one check per CPU runs at
+    a time (the others wait in the pool's queue, which orders them) and the hashing threads have
+    the lowest priority, so the reactor thread gets the CPU as soon as it has work.
+    """
+
+    def __init__(self, reactor: Any, size: int | None = None) -> None:
+        from twisted.python.threadpool import ThreadPool
+        if size is None:
+            try:
+                size = len(os.sched_getaffinity(0))
+            except AttributeError:
+                size = os.cpu_count() or 1
+        self.reactor = reactor
+        self.size = max(1, size)
+        self.pool = ThreadPool(minthreads=0, maxthreads=self.size, name="tichu-hash")
+        self._reniced: set[int] = set()
+
+    def start(self) -> None:
+        if not self.pool.started:
+            self.pool.start()
+
+    def stop(self) -> None:
+        if self.pool.started:
+            self.pool.stop()
+
+    def _call(self, f: Any, *args: Any, **kwargs: Any) -> Any:
+        ident = threading.get_ident()
+        if ident not in self._reniced:
+            self._reniced.add(ident)
+            _lower_thread_priority()
+        return f(*args, **kwargs)
+
+    def __call__(self, f: Any, *args: Any, **kwargs: Any) -> "Deferred[Any]":
+        self.start()
+        return deferToThreadPool(self.reactor, self.pool, self._call, f, *args, **kwargs)
+
+
+class _ServiceField:
+    """A LobbyFactory attribute that is the field of the same name of its ``services`` (the
+    server and the tests read and replace them there; the connections read only Services)."""
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
+
+    def __get__(self, factory: Any, owner: type | None = None) -> Any:
+        return self if factory is None else getattr(factory.services, self.name)
+
+    def __set__(self, factory: Any, value: Any) -> None:
+        setattr(factory.services, self.name, value)
+
+
+class LobbyFactory(Factory):
+    """Builds a Session per connection, each with the one ``Services`` of this server."""
+
+    noisy = False  # the server logs its own "listening on" lines
+
+    world = _ServiceField()
+    store = _ServiceField()
+    accounts = _ServiceField()
+    guard = _ServiceField()
+    metrics = _ServiceField()
+    telnet_options = _ServiceField()
+    motd = _ServiceField()
+    lang = _ServiceField()
+    sessions = _ServiceField()
+
+    def __init__(self, world: World, store: Store, accounts: Accounts, motd: str = "",
+                 guard: Any = None, telnet_options: Any = None, metrics: Any = None,
+                 lang: str = DEFAULT_LANG) -> None:
+        from lobby.world.moderation import Moderation
+        from protocol.connection.guard import Guard, Limits
+        from protocol.connection.session import Services, Session  # the session imports the telnet layer
+        from protocol.process.metrics import ServerMetrics
+        from protocol.telnet.options import TelnetOptions
+        self.protocol = Session
+        if telnet_options is None:
+            telnet_options = TelnetOptions()
+        #: the MUD options' facts: the server's start and how many are online (MSSP)
+        telnet_options.started = world.clock.seconds()
+        telnet_options.players = lambda: len(world.users)
+        self.services = Services(
+            world=world, store=store, accounts=accounts,
+            # connection limits, flood control, timers (all off by default)
+            guard=guard if guard is not None else Guard(Limits(), world.clock, world),
+            metrics=metrics if metrics is not None else ServerMetrics(),
+            telnet_options=telnet_options, motd=motd, lang=lang)
+        if world.moderation is None:  # mute lists work in every lobby
+            Moderation(store, world)
+
+    def buildProtocol(self, addr: Any) -> Any:
+        session = self.protocol(self.services)
+        session.factory = self
+        return session
+
+
+class LobbyServer:
+    """One lobby: world + store + listeners. ``start()`` and ``stop()`` return Deferreds."""
+
+    def __init__(self, reactor: Any, store: Store, endpoints: Sequence[str] = (DEFAULT_PORT,),
+                 motd: str = "", clock: Any = None, accounts: Accounts | None = None,
+                 password_params: Argon2Params = DEFAULT_PARAMS, limits: Any = None,
+                 admin: str | None = None, telnet_options: Any = None,
+                 metrics: str | None = None, bot_workers: int = 0, bot_pool: Any = None,
+                 lang: str = DEFAULT_LANG, bot_queue: int | None = None,
+                 bot_slack: float | None = None, bot_hang: float | None = None,
+                 web: Sequence[str] = (), web_options: Any = None) -> None:
+        from lobby.world.moderation import Moderation
+        from protocol.connection.guard import Guard, Limits
+        self.reactor = reactor
+        self.store = store
+        self.endpoints = list(endpoints)
+        #: the defences (protocol.connection.guard.Limits; everything off unless given, see parse_args)
+        self.limits = limits if limits is not None else Limits()
+        #: the search bots' worker processes (lobby/bots/runtime/pool.py; none: they think in process)
+        self.bot_pool: Any = bot_pool               # (tests give their own)
+        if bot_pool is None and bot_workers > 0:
+            from lobby.bots.runtime.pool import HANG, SLACK, BotPool
+            self.bot_pool = BotPool(reactor, bot_workers, queue_limit=bot_queue,
+                                    slack=SLACK if bot_slack is None else bot_slack,
+                                    hang=HANG if bot_hang is None else bot_hang)
+        self.world = World(clock if clock is not None else reactor,
+                           table_limits=self.limits.table_limits(), bot_pool=self.bot_pool)
+        from protocol.connection.session import Session
+        self.world.bulk_deliver = Session.deliver_many     # a crowded room's speech at once
+        self.hash_pool: HashPool | None = None
+        if accounts is None:
+            self.hash_pool = HashPool(reactor)
+            accounts = Accounts(self.hash_pool, password_params)
+        self.accounts = accounts
+        self.moderation = Moderation(store, self.world, admin)
+        from lobby.world.friends import Friends
+        self.friends = Friends(store, self.world)            # /notify lists (world.friends)
+        self.moderation.shutdown_handler = self.shutdown
+        self.factory = LobbyFactory(self.world, store, self.accounts, motd,
+                                    Guard(self.limits, self.world.clock, self.world),
+                                    telnet_options, lang=lang)
+        self.ports: list[Any] = []
+        self._stopping: Deferred[None] | None = None
+        #: run (and waited for) before a /shutdown stops the server: the persistence issue
+        #: records every running table here. Each is a callable returning None or a Deferred.
+        self.before_shutdown: list[Any] = []
+        #: called after a /shutdown has stopped the server (main(): stops the reactor)
+        self.exit: Any = None
+        #: lobby.world.persistence.Persistence: the action journal (flushed once per reactor turn, so
+        #: it runs on the reactor, not the world's clock) and the game records
+        from lobby.world.persistence import Persistence
+        self.persistence = Persistence(store, self.world, reactor)
+        self.world.recorder = self.persistence
+        self.before_shutdown.append(self.persistence.shutdown)
+        self._shutdown_call: Any = None
+        #: --metrics ENDPOINT: the web port of /metrics, /healthz, /games/GAME.tch (None: off)
+        self.metrics_endpoint = metrics
+        #: --metrics-timeout SECONDS: an idle or half-sent HTTP connection is closed after it
+        self.metrics_timeout = 30.0
+        self.metrics_port: Any = None
+        #: --web ENDPOINT: the web client's listeners (protocol/web; none: off)
+        self.web_endpoints = list(web)
+        self.web_options = web_options
+        self.web_ports: list[Any] = []
+        self.factory.metrics.watch(self)
+        self.persistence.journal.on_commit = self.factory.metrics.journal_commit
+
+    @inlineCallbacks
+    def start(self) -> Any:
+        """Open the database, then listen on every endpoint (StoreError / CannotListenError)."""
+        from protocol.telnet.proxy import listen
+        version = yield self.store.open()
+        log.info("database {path} open, schema version {version}", path=self.store.path,
+                 version=version)
+        try:
+            # the address groups the accounts logged in from (protocol/connection/guard.py: throttle,
+            # never lock out)
+            yield self.factory.guard.load_known(self.store)
+            yield Deferred.fromCoroutine(self.moderation.load())
+            yield Deferred.fromCoroutine(self.friends.load())
+            restored = yield Deferred.fromCoroutine(self.persistence.restore())
+        except BaseException:
+            yield self.store.close()
+            raise
+        if restored:
+            log.info("{count} running tables restored from the journal: {tables}",
+                     count=len(restored), tables=[t.number for t in restored])
+        log.info("limits: {limits}", limits=self.limits.describe())
+        try:
+            for description in self.endpoints:
+                # (haproxy:ENDPOINT: each connection's PROXY header first, protocol/telnet/proxy.py)
+                port = yield listen(self.reactor, description, self.factory, self.world.clock,
+                                    self.limits.login_timeout)
+                self.ports.append(port)
+                log.info("listening on {endpoint} ({address})", endpoint=description,
+                         address=_address(port))
+            if self.metrics_endpoint:
+                yield self._listen_metrics()
+            for description in self.web_endpoints:
+                yield self._listen_web(description)
+        except BaseException:
+            yield self._close_ports()
+            yield self.store.close()
+            if self.hash_pool is not None:
+                self.hash_pool.stop()
+            raise
+        return self
+
+    @inlineCallbacks
+    def _listen_metrics(self) -> Any:
+        from twisted.internet.endpoints import serverFromString
+
+        from protocol.process.metrics import MetricsSite
+        endpoint = serverFromString(self.reactor, self.metrics_endpoint)
+        self.metrics_port = yield endpoint.listen(MetricsSite(self, self.metrics_timeout))
+        log.info("metrics on {endpoint} ({address}): /metrics, /healthz, /games/GAME.tch",
+                 endpoint=self.metrics_endpoint, address=_address(self.metrics_port))
+
+    @inlineCallbacks
+    def _listen_web(self, description: str) -> Any:
+        from protocol.web import listen_web
+        port = yield listen_web(self.reactor, description, self.factory, self.web_options)
+        self.web_ports.append(port)
+        log.info("web client on {endpoint} ({address}): open {url}", endpoint=description,
+                 address=_address(port), url=_web_url(description, port))
+
+    def web_port_numbers(self) -> list[int]:
+        return [p.getHost().port for p in self.web_ports]
+
+    def shutdown(self, seconds: float, reason: str = "-", by: str = "the operator") -> None:
+        """``/shutdown``: warn everybody, refuse new tables and games, and after ``seconds`` run
+        the ``before_shutdown`` hooks, ``stop()`` and ``exit``. A second call restarts the count."""
+        self.world.closing = True
+        self.world.broadcast(Event("shutdown-warning", seconds=int(seconds), reason=reason, by=by))
+        if self._shutdown_call is not None and self._shutdown_call.active():
+            self._shutdown_call.cancel()
+        self._shutdown_call = self.world.clock.callLater(seconds, self._shutdown_now)
+
+    def _shutdown_now(self) -> "Deferred[None]":
+        self._shutdown_call = None
+        return Deferred.fromCoroutine(self._run_shutdown())
+
+    async def _run_shutdown(self) -> None:
+        if self._stopping is not None:  # stopped meanwhile (SIGTERM)
+            return
+        for hook in list(self.before_shutdown):
+            try:
+                await maybeDeferred(hook)
+            except Exception:
+                log.failure("a before-shutdown hook failed")
+        await self.stop()
+        if self.exit is not None:
+            self.exit()
+
+    def port_numbers(self) -> list[int]:
+        return [p.getHost().port for p in self.ports]
+
+    def stop(self) -> "Deferred[None]":
+        """Close the listeners, tell everybody and close their connections, close the database."""
+        if self._stopping is None:
+            self._stopping = Deferred.fromCoroutine(self._stop())
+        return self._stopping
+
+    async def _stop(self) -> None:
+        log.info("stopping")
+        self.persistence.frozen = True  # tables closed from now on stay in the journal
+        self.world.log_budget.stop()    # the counted log lines' summaries now
+        await self._close_ports()
+        sessions = list(self.factory.sessions)
+        closed = [s.when_closed() for s in sessions]
+        for session in sessions:
+            session.disconnect(Event("shutdown"))
+        if closed:
+            try:
+                await DeferredList(closed).addTimeout(5, self.reactor)
+            except TimeoutError:
+                log.warn("{count} connections did not close in time", count=len(closed))
+        if self.bot_pool is not None:   # first: no bot answer may reach a table any more
+            await self.bot_pool.stop()
+        self.world.halt()               # then no bot or timer plays on into the closed database
+        try:
+            await self.persistence.shutdown()  # every running table stays in the journal
+        except Exception:
+            log.failure("recording the running tables failed")
+        await self.store.close()
+        if self.hash_pool is not None:
+            self.hash_pool.stop()
+        log.info("stopped; database {path} closed", path=self.store.path)
+
+    def _close_ports(self) -> "Deferred[Any]":
+        ports, self.ports = self.ports, []
+        ports += self.web_ports
+        self.web_ports = []
+        if self.metrics_port is not None:
+            ports.append(self.metrics_port)
+            self.metrics_port = None
+        if not ports:
+            return succeed(None)
+        return gatherResults([p.stopListening() for p in ports])
+
+
+def _address(port: Any) -> str:
+    host = port.getHost()
+    return f"{getattr(host, 'host', host)}:{getattr(host, 'port', '')}"
+
+
+def _web_url(description: str, port: Any) -> str:
+    """The address to open in a browser for the web listener ``description``."""
+    host = getattr(port.getHost(), "host", "127.0.0.1")
+    if host in ("0.0.0.0", "::", ""):
+        host = "127.0.0.1"
+    if ":" in host:
+        host = f"[{host}]"
+    scheme = "https" if description.split(":", 1)[0].lower() in ("ssl", "tls") else "http"
+    return f"{scheme}://{host}:{port.getHost().port}/"
+
+
+def raise_fd_limit() -> tuple[int, int] | None:
+    """Raise the soft limit of open files (RLIMIT_NOFILE) to the hard limit and log it.
+
+    Every connection is one file descriptor; the soft limit is often 1024 while the hard limit is
+    much higher. Returns ``(soft, hard)`` as in force afterwards, or None where the platform has no
+    such limit. docs/operations.md says how to raise the hard limit itself.
+    """
+    try:
+        import resource
+    except ImportError:  # not a POSIX system
+        return None
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if hard != resource.RLIM_INFINITY and soft == hard:
+        log.info("open files limit {soft} (soft = hard)", soft=soft)
+        return soft, hard
+    wanted = hard
+    if hard == resource.RLIM_INFINITY:  # some systems refuse an infinite soft limit
+        wanted = max(soft, 1_048_576) if soft != resource.RLIM_INFINITY else soft
+    try:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
+    except (ValueError, OSError) as e:
+        log.warn("could not raise the open files limit from {soft} to {hard}: {error}",
+                 soft=soft, hard=hard, error=str(e))
+        return soft, hard
+    log.info("open files limit raised from {old} to {soft} (the hard limit)", old=soft,
+             soft=wanted)
+    return wanted, hard
+
+
+def install_reactor(use_uvloop: bool = False) -> str:
+    """Install Twisted's asyncio reactor (on uvloop's event loop if asked and installed).
+
+    Returns a description of the event loop for the log. Does nothing when a reactor is installed
+    already (tests).
+    """
+    if "twisted.internet.reactor" in sys.modules:
+        installed = sys.modules["twisted.internet.reactor"]
+        return f"{type(installed).__module__}.{type(installed).__name__} (installed already)"
+    from twisted.internet import asyncioreactor
+    if use_uvloop:
+        try:
+            import uvloop
+        except ImportError:
+            asyncioreactor.install()
+            return f"asyncio (--uvloop asked for it, but {UVLOOP_MISSING})"
+        asyncioreactor.install(uvloop.new_event_loop())
+        return f"asyncio on uvloop {getattr(uvloop, '__version__', '')}".rstrip()
+    asyncioreactor.install()
+    return "asyncio"
+
+
+def configure_journal(journal: Any, opts: argparse.Namespace) -> None:
+    """The journal options of the command line (--journal-*) on the server's Journal."""
+    journal.interval = max(0.0, opts.journal_interval)
+    journal.inline = opts.journal_inline
+    journal.fsync = opts.journal_fsync
+    if opts.journal_checkpoint_pages is not None:
+        journal.checkpoint_pages = opts.journal_checkpoint_pages
+
+
+def parse_args(argv: Sequence[str] | None = None, prog: str = "tichu-lobby") -> argparse.Namespace:
+    """The options of ``tichu-lobby`` (and of ``twist tichu-lobby``: ``prog``); argparse exits
+    with status 2 and a usage line on a bad option."""
+    from protocol.process.config import configure, render_config
+    from protocol.process.logs import check_log_options
+    parser = build_parser(prog)
+    args = list(sys.argv[1:] if argv is None else argv)
+    configured = configure(parser, args)       # --config FILE and TICHU_LOBBY_* under the flags
+    opts = parser.parse_args(args)
+    opts.port = opts.port or [DEFAULT_PORT]
+    problem = check_log_options(opts)
+    if problem:
+        parser.error(problem)
+    if opts.bot_workers is None:
+        from lobby.bots.runtime.pool import default_workers
+        opts.bot_workers = default_workers()
+    elif opts.bot_workers < 0:
+        parser.error("--bot-workers must be 0 or more")
+    if opts.bot_queue is not None and opts.bot_queue < 0:
+        parser.error("--bot-queue must be 0 or more")
+    if not 0 < opts.bot_slack <= 600:
+        parser.error("--bot-slack must be more than 0 and at most 600 seconds")
+    if not 0 < opts.bot_hang <= 3600:
+        parser.error("--bot-hang must be more than 0 and at most 3600 seconds")
+    if opts.web_max_message < 64:
+        parser.error("--web-max-message must be at least 64 bytes")
+    try:
+        from protocol.web import parse_proxies
+        parse_proxies(opts.trusted_proxy or ())
+    except ValueError as e:
+        parser.error(f"--trusted-proxy: {e}")
+    if opts.print_config:
+        sys.stdout.write(render_config(parser, opts, configured))
+        sys.stdout.flush()
+        raise SystemExit(0)
+    return opts
+
+
+def parser_help(prog: str = "tichu-lobby") -> str:
+    return build_parser(prog).format_help()
+
+
+def build_parser(prog: str = "tichu-lobby") -> argparse.ArgumentParser:
+    from protocol.process.logs import add_log_options
+    parser = argparse.ArgumentParser(
+        prog=prog,
+        description="The Tichu lobby server (BrettspielWelt style) on a classic line protocol.",
+        epilog="Offline administration (accounts, roles, bans, backups): tichu-lobby admin "
+               "--help.")
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    parser.add_argument("--config", metavar="FILE", default=None,
+                        help="read options from this TOML file, keys named as the options "
+                             "(db = \"lobby.sqlite3\"); the environment (TICHU_LOBBY_NAME) and "
+                             "the command line override it (docs/operations.md, Configuration)")
+    parser.add_argument("--print-config", action="store_true",
+                        help="print every option's value and where it came from (flag, env, "
+                             "file, default) as TOML, and exit")
+    parser.add_argument("--port", action="append", metavar="ENDPOINT",
+                        help=f"a Twisted server endpoint string (default {DEFAULT_PORT}); "
+                             "give several --port options for several listeners")
+    parser.add_argument("--db", default=DEFAULT_DB, metavar="PATH",
+                        help=f"the SQLite database file (default {DEFAULT_DB} in the working "
+                             "directory; created if missing)")
+    parser.add_argument("--motd", metavar="FILE",
+                        help="a text file shown to everybody who connects, before the login prompt")
+    parser.add_argument("--uvloop", action="store_true",
+                        help="run the asyncio reactor on uvloop's event loop when uvloop is "
+                             "installed (the optional extra: pip install tichu-lobby[uvloop]); "
+                             "the standard loop otherwise (the log says which)")
+    parser.add_argument("--twisted-writes", action="store_true",
+                        help="leave every write to Twisted's buffered write path instead of "
+                             "gathering a connection's writes of one turn into one send "
+                             "(for comparison)")
+    parser.add_argument("--lang", default=DEFAULT_LANG, choices=LANGUAGES,
+                        help=f"the language of a connection until it chooses one with /set lang "
+                             f"(a registered name keeps its own): {', '.join(LANGUAGES)} "
+                             f"(default {DEFAULT_LANG})")
+    add_log_options(parser)
+    add_limit_options(parser)
+    from protocol.telnet.options import add_arguments as add_telnet_options
+    add_telnet_options(parser)                       # MSSP, MCCP2 (protocol/telnet/options.py)
+    parser.add_argument("--metrics", metavar="ENDPOINT", default=None,
+                        help="serve /metrics (Prometheus), /healthz and /games/GAME.tch over "
+                             "HTTP on this Twisted endpoint, e.g. tcp:4001:interface=127.0.0.1 "
+                             "(default: off; docs/operations.md, Metrics)")
+    parser.add_argument("--metrics-timeout", type=float, default=30.0, metavar="SECONDS",
+                        help="an HTTP connection to the metrics port that sends nothing for "
+                             "SECONDS is closed, a half request too (default 30)")
+    add_health_options(parser)
+    add_web_options(parser)
+    parser.add_argument("--journal-interval", type=float, default=0.005, metavar="SECONDS",
+                        help="at most one journal transaction begins per SECONDS (inline or on "
+                             "the database thread); an action's events wait for its commit "
+                             "(default 0.005; 0: one at the end of every reactor turn)")
+    parser.add_argument("--journal-inline", action=argparse.BooleanOptionalAction, default=True,
+                        help="commit the journal's small transactions on the reactor thread's "
+                             "own database connection, which never waits for a lock (a locked "
+                             "database, a finished game: the database thread); "
+                             "--no-journal-inline: every transaction on the database thread "
+                             "(default: inline)")
+    parser.add_argument("--journal-checkpoint-pages", type=whole_number(1), default=None,
+                        metavar="PAGES",
+                        help="the database thread checkpoints the WAL about every PAGES pages "
+                             f"that the inline commits wrote (default {CHECKPOINT_PAGES})")
+    parser.add_argument("--journal-fsync", action=argparse.BooleanOptionalAction, default=False,
+                        help="every journal transaction commits on the database thread with "
+                             "synchronous = FULL (an fsync per transaction): the moves survive "
+                             "a power cut, not only a killed server (default: off)")
+    parser.add_argument("--bot-workers", type=int, default=None, metavar="N",
+                        help="worker processes in which the expert bots think (default: one per "
+                             "core beyond the first, at least 1; 0: in the server process, which "
+                             "then waits while a bot thinks)")
+    parser.add_argument("--bot-queue", type=int, default=None, metavar="N",
+                        help="bot decisions that may wait for a busy worker (default: as many "
+                             "as there are workers; 0: none); one more, or one that waited its "
+                             "budget, is the heuristic bot's decision at once")
+    from lobby.bots.runtime.pool import HANG, SLACK
+    parser.add_argument("--bot-slack", type=float, default=SLACK, metavar="SECONDS",
+                        help="seconds a worker may take beyond a decision's budget before the "
+                             f"heuristic bot decides instead (default {SLACK:g})")
+    parser.add_argument("--bot-hang", type=float, default=HANG, metavar="SECONDS",
+                        help="seconds a worker may stay busy after that before it counts as hung "
+                             f"and is replaced (default {HANG:g})")
+    parser.add_argument("--admin", metavar="NAME",
+                        help="the first admin: this account gets the role admin (it can then "
+                             "give roles with /role NAME admin|moderator|none); it must exist, "
+                             "or the server does not start: create it offline with "
+                             "'tichu-lobby admin create NAME'")
+    return parser
+
+
+def add_web_options(parser: argparse.ArgumentParser) -> None:
+    """The web client (protocol/web: the page and its WebSocket, docs/web.md)."""
+    from protocol.web import HTTP_TIMEOUT, MAX_MESSAGE
+    group = parser.add_argument_group("web client (docs/web.md)")
+    add = group.add_argument
+    add("--web", action="append", metavar="ENDPOINT",
+        help="serve the web client (the page and its WebSocket) on this Twisted endpoint, e.g. "
+             "tcp:8080:interface=127.0.0.1, or ssl:8443:privateKey=KEY:certKey=CERT for TLS "
+             "(default: off; several --web for several listeners)")
+    add("--web-origin", action="append", metavar="ORIGIN", default=None,
+        help="a page origin (https://tichu.example.org) whose WebSocket connections are "
+             "accepted; give several for several (default: the listener's own, the origin whose "
+             "host is the request's Host)")
+    add("--trusted-proxy", action="append", metavar="ADDRESS", default=None,
+        help="an address or network (10.0.0.0/8) of a proxy in front of the web listener whose "
+             "X-Forwarded-For and X-Forwarded-Proto are believed (default: none)")
+    add("--web-max-message", type=int, default=MAX_MESSAGE, metavar="BYTES",
+        help=f"the longest WebSocket message; a longer one closes the connection (default "
+             f"{MAX_MESSAGE})")
+    add("--web-timeout", type=float, default=HTTP_TIMEOUT, metavar="SECONDS",
+        help=f"an HTTP request or WebSocket upgrade that is not complete after SECONDS is "
+             f"closed (default {HTTP_TIMEOUT:g})")
+
+
+def web_options_from(opts: argparse.Namespace) -> Any:
+    """protocol.web.WebOptions from the parsed options."""
+    from protocol.web import WebOptions, parse_proxies
+    return WebOptions(origins=tuple(o.rstrip("/") for o in opts.web_origin or ()),
+                      trusted_proxies=parse_proxies(opts.trusted_proxy or ()),
+                      max_message=opts.web_max_message, timeout=opts.web_timeout)
+
+
+def add_health_options(parser: argparse.ArgumentParser) -> None:
+    """The garbage-collection policy and the reactor probe (protocol/process/reactor_health.py)."""
+    from protocol.process.reactor_health import DEFAULT_GEN0
+    add = parser.add_argument
+    add("--gc-threshold", type=int, default=DEFAULT_GEN0, metavar="N",
+        help=f"allocations before a collection of the young generation (default {DEFAULT_GEN0}; "
+             "0: CPython's own thresholds)")
+    add("--gc-freeze-interval", type=float, default=60.0, metavar="SECONDS",
+        help="every SECONDS the young generations are collected and what survived is frozen "
+             "out of the collector's way (default 60; 0: only once after start-up)")
+    add("--gc-thaw-interval", type=float, default=3600.0, metavar="SECONDS",
+        help="every SECONDS everything is unfrozen, collected once and frozen again, which "
+             "reclaims reference cycles among frozen objects (default 3600; 0: never)")
+    add("--no-gc-freeze-survivors", dest="gc_freeze_survivors", action="store_false",
+        help="do not freeze the survivors of every young collection at once (by default they "
+             "are: a collection then walks only what was made since the last one)")
+    add("--no-gc-policy", action="store_true",
+        help="leave the garbage collector as CPython sets it (no freezing, no thresholds)")
+    add("--reactor-probe", type=float, default=0.0, metavar="SECONDS",
+        help="log the longest reactor pause and the garbage collections every SECONDS "
+             "(default 0: off)")
+
+
+def add_limit_options(parser: argparse.ArgumentParser) -> None:
+    """The options of the defences, one per field of protocol.connection.guard.Limits (declared there with
+    its default and help); 0 turns a limit off."""
+    from protocol.connection.guard import Limits
+    from protocol.option_fields import add_options
+    add_options(parser.add_argument_group(
+        "limits (0 turns a limit off; docs/operations.md, Limits)"), Limits)
+
+
+def limits_from(opts: argparse.Namespace, nofile: tuple[int, int] | None = None) -> Any:
+    """protocol.connection.guard.Limits from the parsed options; ``nofile`` = (soft, hard) open files (the
+    default of ``--max-connections``: the soft limit minus 100, at least 100)."""
+    from protocol.connection.guard import Limits
+    from protocol.option_fields import values_from
+    values = values_from(Limits, opts)
+    if values["max_connections"] is None:
+        values["max_connections"] = max(100, nofile[0] - 100) if nofile and nofile[0] > 0 else 0
+    return Limits(**values)
+
+
+def read_motd(opts: argparse.Namespace) -> str:
+    """The text of ``--motd`` ("" without it); OSError when the file cannot be read."""
+    if not opts.motd:
+        return ""
+    return Path(opts.motd).read_text(encoding="utf-8", errors="replace").rstrip("\n")
+
+
+class LobbyService(Service):
+    """The server as a Twisted service: ``tichu-lobby`` (``main``) and ``twist tichu-lobby``
+    (twisted/plugins/tichu_lobby.py) both run one, from the same parsed options.
+
+    ``startService`` builds the ``LobbyServer`` on the installed reactor and starts it; a start
+    that fails is logged (critical), written to stderr as one line, sets ``exit_code`` to 1 and
+    stops the reactor. ``stopService`` (the reactor's shutdown) returns the server's stop.
+    """
+
+    name = "tichu-lobby"
+
+    def __init__(self, opts: argparse.Namespace, motd: str = "", loop: str = "asyncio",
+                 reactor: Any = None) -> None:
+        self.opts = opts
+        self.motd = motd
+        self.loop = loop                      # the event loop's description (install_reactor)
+        self._reactor = reactor
+        self.server: LobbyServer | None = None
+        self.exit_code = 0
+        #: called with the exit code after a failed start (the twist plugin: exit status 1)
+        self.on_failure: Any = None
+
+    @property
+    def reactor(self) -> Any:
+        if self._reactor is None:
+            from twisted.internet import reactor
+            self._reactor = reactor
+        return self._reactor
+
+    def startService(self) -> None:
+        Service.startService(self)
+        reactor, opts = self.reactor, self.opts
+        if "not installed" in self.loop:
+            log.warn("event loop: {loop}", loop=self.loop)
+        else:
+            log.info("event loop: {loop}", loop=self.loop)
+        if opts.twisted_writes:
+            from protocol.telnet.transport import TelnetLineProtocol
+            TelnetLineProtocol.GATHER_WRITES = False
+        else:
+            from protocol.telnet.gathered_write import available
+            available(reactor)      # the start-up probe: one warning if Twisted's internals moved
+        from protocol.process.logs import reopen_on_sighup
+        # an external logrotate's postrotate, or a new MOTD: kill -HUP
+        reopen_on_sighup(reactor, self._reload)
+        nofile = raise_fd_limit()
+        from protocol.telnet.options import options_from as telnet_options_from
+        self.server = LobbyServer(reactor, Store.threaded(opts.db, reactor), opts.port, self.motd,
+                                  limits=limits_from(opts, nofile), admin=opts.admin,
+                                  telnet_options=telnet_options_from(opts), metrics=opts.metrics,
+                                  bot_workers=opts.bot_workers, lang=opts.lang,
+                                  bot_queue=opts.bot_queue, bot_slack=opts.bot_slack,
+                                  bot_hang=opts.bot_hang, web=opts.web or (),
+                                  web_options=web_options_from(opts))
+        self.server.metrics_timeout = opts.metrics_timeout
+        configure_journal(self.server.persistence.journal, opts)
+        self.server.exit = reactor.stop  # after /shutdown
+        from protocol.process.reactor_health import GcPolicy, ReactorProbe
+        probe = ReactorProbe(reactor, opts.reactor_probe) if opts.reactor_probe > 0 else None
+        policy = None if opts.no_gc_policy else GcPolicy(
+            reactor, gen0=opts.gc_threshold, freeze_interval=opts.gc_freeze_interval,
+            thaw_interval=opts.gc_thaw_interval, freeze_survivors=opts.gc_freeze_survivors)
+
+        def started(result: Any) -> Any:
+            if policy is not None:
+                policy.start()           # after start-up: what it made is frozen
+            if probe is not None:
+                probe.start()
+            return result
+
+        self.server.start().addCallback(started).addErrback(self._failed)
+
+    def _reload(self) -> list[str]:
+        """SIGHUP: read the --motd file again (what new connections are greeted with); a file
+        that cannot be read keeps the old text. What was done, for the log line."""
+        if not self.opts.motd or self.server is None:
+            return []
+        try:
+            motd = read_motd(self.opts)
+        except OSError as e:
+            return [f"the MOTD {self.opts.motd} kept: {e.strerror or e}"]
+        self.motd = self.server.factory.motd = motd
+        return [f"the MOTD reloaded from {self.opts.motd} ({len(motd)} characters)"]
+
+    def _failed(self, failure: Any) -> None:
+        self.exit_code = 1
+        if failure.check(StartupError):
+            message = str(failure.value)
+        else:
+            message = f"cannot start: {failure.getErrorMessage()}"
+        log.critical("{message}", message=message)
+        # the real stderr: twist redirects sys.stderr into its log
+        stderr = sys.__stderr__ or sys.stderr
+        stderr.write(f"tichu-lobby: {message}\n")
+        stderr.flush()
+        if self.on_failure is not None:
+            self.on_failure(self.exit_code)
+        self.reactor.stop()
+
+    def stopService(self) -> "Deferred[None]":
+        Service.stopService(self)
+        if self.server is None:
+            return succeed(None)
+        return self.server.stop()
+
+
+def twist_options(argv: Sequence[str], twist: Any, prog: str) -> dict[str, Any]:
+    """``twist tichu-lobby ARGV``: the parsed options, the message of the day and the event loop
+    (the asyncio reactor is installed here, before twist would install its default one, unless
+    twist's ``--reactor`` installed one). ``twist`` is twist's own options: our logging options
+    that were given replace its logging ones. A file that cannot be read is a usage error."""
+    from twisted.python.usage import UsageError
+
+    from protocol.process.logs import apply_to_twist
+    opts = parse_args(argv, prog)
+    try:
+        motd = read_motd(opts)
+    except OSError as e:
+        raise UsageError(f"cannot read the message of the day {opts.motd!r}: {e.strerror or e}")
+    try:
+        apply_to_twist(opts, twist)
+    except OSError as e:
+        raise UsageError(f"cannot open the log file {opts.log_file!r}: {e.strerror or e}")
+    return {"opts": opts, "motd": motd, "loop": install_reactor(opts.uvloop)}
+
+
+def exit_status_at_exit(code: int) -> None:
+    """Make the process exit with ``code`` when the interpreter exits (``twist`` itself exits
+    with 0 once its reactor has stopped, even after a failed start)."""
+    import atexit
+
+    def leave() -> None:
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(code)
+    atexit.register(leave)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """The entry point of ``tichu-lobby``, ``python -m protocol`` and ``scripts/serve``;
+    ``tichu-lobby admin ...`` is the offline administration (protocol/process/admin_cli.py)."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    if args[:1] == ["admin"]:
+        from protocol.process.admin_cli import main as admin_main
+        return admin_main(args[1:])
+    opts = parse_args(args)
+    try:
+        motd = read_motd(opts)
+    except OSError as e:
+        sys.stderr.write(f"tichu-lobby: cannot read the message of the day {opts.motd!r}: "
+                         f"{e.strerror or e}\n")
+        return 2
+    from protocol.process.logs import start_logging
+    try:
+        start_logging(opts)
+    except OSError as e:
+        sys.stderr.write(f"tichu-lobby: cannot open the log file {opts.log_file!r}: "
+                         f"{e.strerror or e}\n")
+        return 2
+
+    loop = install_reactor(opts.uvloop)
+    from twisted.internet import reactor
+
+    service = LobbyService(opts, motd, loop, reactor)
+    reactor.callWhenRunning(service.startService)
+    reactor.addSystemEventTrigger("before", "shutdown", service.stopService)
+    reactor.run()
+    return service.exit_code

@@ -1,0 +1,466 @@
+"""Events -> one JSON object each (machine mode, and the payload of GMCP messages).
+
+`render_json(event)` turns one `lobby.events.Event` into one JSON-safe dict with a `type` field,
+from the event's data only (never from its text rendering), so the text and the JSON rendering of
+the same event cannot disagree. The kinds of objects (docs/protocol.md, "Machine mode", and
+protocol/protocol.schema.json describe each field):
+
+- `error`: a refused command: `code` (the same stable code as text mode's `! [code]`), `message`
+  (its text in the connection's language) and `params` (the template's values);
+- `state`: a `table-view` (or a `table-look`, the answer to `/look`, which carries the
+  command's id): what one person may see of a table now (seat names, options, scores,
+  and for a running game the engine's view of that seat: phase, hand, trick, turn, wish, calls,
+  cards left, out, `legal`, `can_pass`, `bombs`...). Spectators get the public state;
+- `prompt`: the server waits for a login name or a password (`prompt`: `login` | `password`);
+- `ok`: a command whose effects arrive as events was accepted (made by the session, see
+  protocol/connection/machine.py);
+- every other event: `{"type": EVENT_TYPE, ...its data}` (`says`, `who`, `table-joined`,
+  `game-play`, `game-round-over`, ...). A data key named `type` or `id` is renamed `type_` / `id_`.
+
+Seats in `state` objects and `game-*` events are the engine's indexes 0..3 (seat 1 of `/join` is
+index 0); the text rendering adds 1 for people.
+"""
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from lobby.events import Event
+from lobby.text.messages import text
+from lobby.tichu import FROZEN_DICT_TYPES, FROZEN_LIST_TYPES, FrozenDict, FrozenList
+from lobby.tichu import memo as _memo
+
+__all__ = ["render_json", "state_object", "state_update", "apply_update", "dumps", "REPLY_TYPES",
+           "GAME_FIELDS", "is_table_event", "jsonable", "PROTOCOL_VERSION", "PROTOCOL_VERSIONS",
+           "DEFAULT_PROTOCOL"]
+
+#: the versions of machine mode's objects a client may ask for (`%json N`, `/iset protocol N`;
+#: the connection's version is in the `iset json` reply and the greeting). 1: a whole `state`
+#: after every change, `names` in every `game-*` event; 2: a whole `state` when a connection comes
+#: to a table (or to another seat), then after every change an `update` with only what changed
+#: for it, `game-*` events without `names`; 3: as 2, and a play on top of the trick comes as
+#: `trick_add` (the new entries), not the whole `trick`. Every later change of an object's shape
+#: is a new version here, and the older ones keep their shapes.
+PROTOCOL_VERSIONS: tuple[int, ...] = (1, 2, 3)
+#: the newest version (what tichu_bot asks for)
+PROTOCOL_VERSION = PROTOCOL_VERSIONS[-1]
+#: the version of a client that names none: what clients written before the versions had expect
+DEFAULT_PROTOCOL = 1
+
+#: event types that answer the command of the person who receives them (in machine mode they
+#: carry the command's id); every other command is answered by an `ok` object
+REPLY_TYPES: frozenset[str] = frozenset({
+    "who", "wwho", "finger", "help", "help-command", "listroom", "whereis", "setting", "iset",
+    "registered", "password-changed", "bye", "told", "table-info", "table-options",
+    "logged-in", "logged-in-guest", "prompt", "history", "replay", "tchlog", "ranking",
+    "look", "table-look", "friends",
+})
+
+#: fields of the engine's view copied into a `state` object as they are
+GAME_FIELDS: tuple[str, ...] = (
+    "phase", "seat", "player", "hand", "given", "received", "trick", "trick_won", "holder", "turn",
+    "wish", "wish_pending", "calls", "grand_decided", "exchanged", "cards_left", "out", "points",
+    "legal", "can_pass", "bombs", "round_no", "scores", "round_scores", "match_finished",
+    "match_result", "victory_points", "tichu_points",
+)
+
+#: events whose catalog text is all they say (no data a program could use instead)
+_WITH_TEXT = frozenset({"greeting", "shutdown", "replaced",
+                        # a friend's news (lobby/world/friends.py): in the connection's language too
+                        "friend-online", "friend-offline", "friend-game-started",
+                        "friend-game-over"})
+
+
+_PLAIN = frozenset((str, int, float, bool, type(None)))
+
+
+#: the frozen types of delivered data (lobby.tichu `freeze`) -> the types they stand for: the
+#: encoders and the update compare the kind of a value, and a frozen list is a list
+_KIND: dict[type[Any], type[Any]] = {FrozenList: list, FrozenDict: dict}
+_kind = _KIND.get
+
+
+def jsonable(value: Any) -> Any:
+    """A JSON-safe copy of `value` (tuples become lists, keys strings, unknown objects text)."""
+    t = type(value)
+    t = _kind(t, t)
+    if t in _PLAIN:                      # the common cases first, by exact type (hot path)
+        return value
+    if t is list or t is tuple:
+        for v in value:
+            if type(v) not in _PLAIN:
+                return [jsonable(v) for v in value]
+        return list(value)              # a list of plain values (names, cards, scores)
+    if t is dict:
+        return {k if type(k) is str else str(k): v if type(v) in _PLAIN else jsonable(v)
+                for k, v in value.items()}
+    if value is None or isinstance(value, (bool, int, float, str)):
+        return value
+    if isinstance(value, dict):
+        return {str(k): jsonable(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple, set, frozenset)):
+        return [jsonable(v) for v in value]
+    return str(value)
+
+
+def state_object(data: dict[str, Any]) -> dict[str, Any]:
+    """The `state` object of a `table-view` event's data (lobby.tables.table.TableActor._view).
+
+    The view is JSON-safe by contract (`Round.view`, `Match.view` and the table's own fields are
+    plain lists, dicts, text and numbers), so its values are taken as they are, not copied: this
+    runs once per seat and change, the hottest path of a busy server. Nobody changes a
+    delivered event's data."""
+    state: dict[str, Any] = {
+        "type": "state",
+        "table": data.get("table"),
+        "status": data.get("state"),
+        "you": data.get("you"),
+        "seat": data.get("seat"),
+        "host": data.get("host"),
+        "names": data.get("seats") or [None] * 4,
+        "options": data.get("options") or {},
+        "bots": data.get("bots") or {},
+        "gone": data.get("gone") or [],
+    }
+    game = data.get("game")
+    if game is not None:
+        for key in GAME_FIELDS:
+            if key in game:
+                state[key] = game[key]
+        state["round_result"] = game.get("result")
+        state["player_seats"] = game.get("seats")
+        if "scores" in data:
+            state["scores"] = data["scores"]
+        if "round_no" in data:
+            state["round_no"] = data["round_no"]
+    if "bombwindow_left" in data:
+        state["bombwindow_left"] = round(float(data["bombwindow_left"]), 3)
+    if data.get("result") is not None:
+        state["result"] = jsonable(data["result"])
+    return state
+
+
+_ABSENT = object()
+
+
+def state_update(before: dict[str, Any], after: dict[str, Any],
+                 trick_add: bool = True) -> dict[str, Any] | None:
+    """The `update` object that turns the `state` object `before` into `after` (both of the
+    same table), or None when nothing changed: `{"type": "update", "table": N, KEY: VALUE...}`
+    with each key whose value changed or is new (a `trick` that only grew: `trick_add`, the
+    entries on top of it), and `"unset": [KEY...]` for keys `after` no longer has.
+    `trick_add=False` (protocol 2): a trick that grew comes whole as `trick`.
+    `apply_update(before, update) == after`. Values are compared by identity first
+    (the views of a table share the objects of what did not change), then by type and value."""
+    update: dict[str, Any] = {"type": "update", "table": after["table"]}
+    get = before.get
+    changed = False
+    for key, value in after.items():
+        old = get(key, _ABSENT)
+        if old is value:
+            continue
+        t_old, t_new = type(old), type(value)
+        t_old, t_new = _kind(t_old, t_old), _kind(t_new, t_new)
+        if t_old is t_new and old == value:
+            continue
+        if key == "trick" and trick_add and t_old is list and t_new is list \
+                and len(value) > len(old) and all(
+                    a is b or _same_json(a, b) for a, b in zip(old, value)):
+            update["trick_add"] = value[len(old):]       # the plays on top of the trick
+        else:
+            update[key] = value
+        changed = True
+    if not before.keys() <= after.keys():                 # some key of `before` is gone
+        update["unset"] = [key for key in before if key not in after]
+        changed = True
+    return update if changed else None
+
+
+def _same_json(a: Any, b: Any) -> bool:
+    """Whether two JSON values read the same on the wire (`True` is not `1` here); the views of
+    a table share the trick's entries, so this runs only where identity did not answer."""
+    ta, tb = type(a), type(b)
+    return (_kind(ta, ta) is _kind(tb, tb)
+            and json.dumps(a, sort_keys=True) == json.dumps(b, sort_keys=True))
+
+
+def apply_update(state: dict[str, Any], update: dict[str, Any]) -> dict[str, Any]:
+    """The `state` object after `update` (a new dict; what a client of protocol 3 does): its
+    keys replace the state's, `trick_add` is appended to the `trick`, the keys in `unset` go."""
+    out = dict(state)
+    for key, value in update.items():
+        if key == "trick_add":
+            out["trick"] = [*out.get("trick", ()), *value]
+        elif key != "type" and key != "unset":
+            out[key] = value
+    for key in update.get("unset", ()):
+        out.pop(key, None)
+    return out
+
+
+def render_json(event: Event, lang: str = "en") -> dict[str, Any]:
+    """The one JSON object that shows `event` to a program."""
+    if event.is_error:
+        return {"type": "error", "code": event.type,
+                "message": text(event.type, lang, **event.data),
+                "params": jsonable(event.data)}
+    if event.type == "table-view" or event.type == "table-look":    # /look: the whole state
+        return state_object(event.data)
+    obj: dict[str, Any] = {"type": event.type}
+    for key, value in event.data.items():
+        key = str(key)
+        if key in ("type", "id"):
+            key += "_"
+        obj[key] = jsonable(value)
+    if event.type in _WITH_TEXT:
+        obj["text"] = text(event.type, lang, **event.data)
+    return obj
+
+
+def is_table_event(event_type: str) -> bool:
+    """Events of a table (sent as GMCP `Tichu.Event`; `table-view` is `Tichu.State`)."""
+    return event_type.startswith(("table-", "game-")) and event_type != "table-view"
+
+
+#: one encoder for every line (json.dumps would build one per call)
+_ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), default=str)
+
+
+try:
+    from json.encoder import c_make_encoder as _c_make_encoder  # type: ignore[attr-defined]
+except ImportError:                      # pragma: no cover (CPython has the C encoder)
+    _c_make_encoder = None
+
+if _c_make_encoder is not None:
+    # what _ENCODER.encode does for a non-text value, without building the C encoder again for
+    # every line: the C encoder itself, made once (no circular-reference check: these objects
+    # are trees; the text is the same)
+    _C_ENCODE = _c_make_encoder(None, str, json.encoder.encode_basestring, None, ":", ",",
+                                False, False, True)
+
+    def _encode(obj: Any) -> str:
+        return "".join(_C_ENCODE(obj, 0))
+else:                                    # pragma: no cover
+    def _encode(obj: Any) -> str:
+        return _ENCODER.encode(obj)
+
+
+def dumps(obj: dict[str, Any]) -> str:
+    """One object as one line of JSON (no line breaks inside, UTF-8 text kept)."""
+    return _encode(obj)
+
+
+# ---- the `state` line of a seat, from pre-encoded parts ---------------------------------------------
+# A busy table sends four `state` objects per change (one per seat) that differ only in a few
+# values (you, seat, player, hand, gifts, legal, can_pass, bombs); the table's views of one change
+# share the objects of everything else. `state_line` encodes that shared part once, as four
+# fragments between the seat's own values, and re-uses them while every shared value is the very
+# same object (identity: delivered data is never changed, and the memo keeps its objects alive so
+# their ids cannot be reused). The text is exactly `dumps(state_object(data))`.
+
+from json.encoder import encode_basestring as _encode_str  # noqa: E402
+from operator import itemgetter as _itemgetter  # noqa: E402
+
+_MISSING = object()
+#: the game's values every seat shares, in the order they appear in a `state` object
+_GAME_TRICK = ("trick", "trick_won", "holder", "turn", "wish", "wish_pending", "calls",
+               "grand_decided", "exchanged", "cards_left", "out", "points")
+_GAME_TRICK_GET = _itemgetter(*_GAME_TRICK)
+#: every shared value of a seat's view, in three parts: the table's, the trick's, the tail's
+_TOP = ("table", "state", "host", "seats", "options", "bots", "gone", "phase")
+_TAIL_GAME = ("round_no", "scores", "round_scores", "match_finished", "match_result", "result",
+              "seats")
+_DATA_ALL = _itemgetter(*_TOP[:-1])
+_GAME_ALL = _itemgetter("phase", *_GAME_TRICK, *_TAIL_GAME)
+_DATA_TAIL_ALL = _itemgetter("scores", "round_no")
+_N_TOP = len(_TOP)
+_N_TRICK = len(_GAME_TRICK)
+_GAME_SEAT = _itemgetter("seat", "player", "hand", "legal", "can_pass", "bombs")
+#: every shared value of the last line and its three fragments (the seats of one change)
+_LAST_STATE: _memo.LastMemo[tuple[tuple[str, str], str, str]] = _memo.LastMemo()
+#: the last shared values and their fragments: the table's part (the same for many changes:
+#: the table keeps its names, options, bots objects while they do not change), the trick's
+#: (the same for the views of one change) and the tail's (scores...: the match keeps those
+#: objects while they do not change)
+_TOP_MEMO: _memo.LastMemo[tuple[str, str]] = _memo.LastMemo()
+_TRICK_MEMO: _memo.LastMemo[str] = _memo.LastMemo()
+_TAIL_MEMO: _memo.LastMemo[str] = _memo.LastMemo()
+#: `received` ({from: card}) -> its JSON (bounded; a function of the value only)
+_RECEIVED: _memo.BoundedMemo[str] = _memo.BoundedMemo(4096)
+#: id of a `received` dict -> (the dict, its JSON): the round shows a seat the same dict all
+#: round (kept alive here, so the id is not re-used while the entry lives; bounded)
+_LAST_RECEIVED: _memo.BoundedMemo[tuple[Any, str]] = _memo.BoundedMemo(4096)
+
+
+def _fragment(obj: dict[str, Any]) -> str:
+    """`"key":value,...` of a dict (its JSON without the braces)."""
+    return _encode(obj)[1:-1]
+
+
+def _scalar_or_strings(value: Any) -> str:
+    """JSON of a text, a number, a flag, None, or a list of texts (the seat's own values)."""
+    t = type(value)
+    t = _kind(t, t)
+    if t is str:
+        return _encode_str(value)
+    if t is list:
+        if not value:
+            return "[]"
+        try:
+            return "[" + ",".join(map(_encode_str, value)) + "]"
+        except TypeError:
+            return _encode(value)
+    if value is None:
+        return "null"
+    if value is True:
+        return "true"
+    if value is False:
+        return "false"
+    if t is int:
+        return int.__repr__(value)
+    return _encode(value)
+
+
+def state_line(data: dict[str, Any]) -> str:
+    """`dumps(state_object(data))`, faster for the views of a change that share their values."""
+    game = data.get("game")
+    if game is None or "hand" not in game:
+        return dumps(state_object(data))       # no game, or the public view (sent once anyway)
+    try:
+        seat, player, hand, legal, can_pass, bombs = _GAME_SEAT(game)
+        key = _DATA_ALL(data) + _GAME_ALL(game) + _DATA_TAIL_ALL(data)
+    except KeyError:
+        return dumps(state_object(data))
+    key += (data.get("bombwindow_left", _MISSING), data.get("result"),
+            game.get("victory_points", _MISSING), game.get("tichu_points", _MISSING))
+    fragments = _LAST_STATE.get(key)        # the other seats of the same change
+    if fragments is _memo.MISSING:
+        fragments = _LAST_STATE.put(key, _state_fragments(data, game, key))
+    head, middle, end = fragments
+    you = data.get("you")
+    out = [head[0], _encode_str(you) if type(you) is str else _scalar_or_strings(you),
+           ',"seat":', _int_repr(seat) if type(seat) is int else _scalar_or_strings(seat),
+           head[1], _int_repr(player) if type(player) is int else _scalar_or_strings(player),
+           ',"hand":', _encode_str(hand) if type(hand) is str else _scalar_or_strings(hand)]
+    if "given" in game:
+        out += (',"given":', _scalar_or_strings(game["given"]))
+    if "received" in game:
+        out += (',"received":', _received(game["received"]))
+    out += (middle, _scalar_or_strings(legal),
+            ',"can_pass":true,"bombs":' if can_pass is True else
+            ',"can_pass":false,"bombs":' if can_pass is False else
+            ',"can_pass":' + _scalar_or_strings(can_pass) + ',"bombs":',
+            "[]" if not bombs and type(bombs) in FROZEN_LIST_TYPES else
+            _scalar_or_strings(bombs), end)
+    return "".join(out)
+
+
+def _state_fragments(data: dict[str, Any], game: dict[str, Any], key: tuple[Any, ...]
+                     ) -> tuple[tuple[str, str], str, str]:
+    """The fragments of `key`'s views: each of the three parts from its own memo while its
+    values are the same objects (the table's part for many changes, the tail for a round)."""
+    top = key[:_N_TOP]
+    head = _TOP_MEMO.get(top)
+    if head is _memo.MISSING:
+        head = _TOP_MEMO.put(top, _state_head(data, game))
+    trick = key[_N_TOP:_N_TOP + _N_TRICK]
+    middle = _TRICK_MEMO.get(trick)
+    if middle is _memo.MISSING:
+        middle = _TRICK_MEMO.put(
+            trick, "," + _fragment(dict(zip(_GAME_TRICK, trick))) + ',"legal":')
+    tail = key[_N_TOP + _N_TRICK:]
+    end = _TAIL_MEMO.get(tail)
+    if end is _memo.MISSING:
+        end = _TAIL_MEMO.put(
+            tail, "," + _fragment(_state_tail(data, game, "victory_points" in game)) + "}")
+    return head, middle, end
+
+
+_int_repr = int.__repr__
+
+
+def _received(value: Any) -> str:
+    if type(value) not in FROZEN_DICT_TYPES or not _memo.ON:
+        return _encode(value)
+    last = _LAST_RECEIVED.find(id(value))
+    if last is not None and last[0] is value:     # the seat's own dict of the last view
+        return last[1]
+    try:
+        key = tuple(value.items())
+        text = _RECEIVED.find(key)
+    except TypeError:                 # an unhashable value
+        return _encode(value)
+    if text is None:
+        text = _RECEIVED.put(key, _encode(value))
+    _LAST_RECEIVED.put(id(value), (value, text))
+    return text
+
+
+#: stands for the seat's own values in the encoding of a shared part (see _cut)
+_HOLE = "\x00"
+_HOLE_JSON = _encode_str(_HOLE)
+
+
+def _cut(first: dict[str, Any], hole: str, second: dict[str, Any]) -> tuple[str, str]:
+    """`first` and `second` encoded as one object with `hole` between them, cut at the hole:
+    ('{"a":1,...,"HOLE":', ',"b":2,...}'). Should a value contain the hole's text, the two are
+    encoded on their own."""
+    whole = dict(first)
+    whole[hole] = _HOLE
+    whole.update(second)
+    if len(whole) == len(first) + len(second) + 1:
+        cut = _encode(whole).split(_HOLE_JSON)
+        if len(cut) == 2:
+            return cut[0], cut[1]
+    inner = _fragment(first)
+    return ("{" + inner + "," if inner else "{") + _encode_str(hole) + ":", \
+        ("," + _fragment(second) if second else "") + "}"
+
+
+def _state_head(data: dict[str, Any], game: dict[str, Any]) -> tuple[str, str]:
+    """The fragments before and after a seat's `you` and `seat`, up to `"player":`."""
+    head = {"type": "state", "table": data.get("table"), "status": data.get("state")}
+    middle = {"host": data.get("host"), "names": data.get("seats") or [None] * 4,
+              "options": data.get("options") or {}, "bots": data.get("bots") or {},
+              "gone": data.get("gone") or [], "phase": game["phase"]}
+    before, after = _cut(head, "you", middle)
+    return before, after[:-1] + ',"player":'
+
+
+def _state_tail(data: dict[str, Any], game: dict[str, Any], turnier: bool) -> dict[str, Any]:
+    tail: dict[str, Any] = {
+        "round_no": data["round_no"] if "round_no" in data else game["round_no"],
+        "scores": data["scores"] if "scores" in data else game["scores"],
+        "round_scores": game["round_scores"], "match_finished": game["match_finished"],
+        "match_result": game["match_result"],
+    }
+    if turnier:
+        tail["victory_points"] = game["victory_points"]
+        if "tichu_points" in game:
+            tail["tichu_points"] = game["tichu_points"]
+    elif "tichu_points" in game:
+        tail["tichu_points"] = game["tichu_points"]
+    tail["round_result"] = game.get("result")
+    tail["player_seats"] = game.get("seats")
+    if "bombwindow_left" in data:
+        tail["bombwindow_left"] = round(float(data["bombwindow_left"]), 3)
+    if data.get("result") is not None:
+        tail["result"] = jsonable(data["result"])
+    return tail
+
+
+# ---- the fast encoders and their references ------------------------------------------------------
+def _reference_state_line(data: dict[str, Any]) -> str:
+    """What `state_line` writes, the slow way: the state object, encoded by the json module."""
+    return _ENCODER.encode(state_object(data))
+
+
+#: each fast encoder of this module -> (it, its reference): the text each writes is exactly its
+#: reference's for every value (tests/test_fast_encoders.py checks them equal, with hypothesis)
+FAST_ENCODERS: dict[str, tuple[Any, Any]] = {
+    "encode": (_encode, _ENCODER.encode),                    # the C encoder made once
+    "fragment": (_fragment, lambda obj: _ENCODER.encode(obj)[1:-1]),
+    "scalar_or_strings": (_scalar_or_strings, _ENCODER.encode),
+    "received": (_received, _ENCODER.encode),
+    "state_line": (state_line, _reference_state_line),
+}

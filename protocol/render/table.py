@@ -1,0 +1,898 @@
+"""Table events -> compact readable text for a person (BSW style), through the message catalog.
+
+`render_table(event, lang="en", color=False)` turns one event of `lobby.tables.table.TableActor` (types
+`table-*` and `game-*`) into a few lines, or returns None for an event it does not know (the
+caller then falls back to protocol/render/text.py). A `table-view` is what a person sees after
+every change: the seats with cards left, Tichu calls and who is out, the score, the current trick
+and who played it, the open wish, their own hand (sorted, BSW notation, optionally in ANSI colour
+per suit) and, when it is their move, the exact command(s) that answer.
+
+Seats are numbered 1..4 for people; play goes 1 -> 2 -> 3 -> 4, so "right" (the next player in
+turn order) of seat 1 is seat 2 and "left" is seat 4.
+"""
+from __future__ import annotations
+
+import math
+from typing import Any, Callable
+
+from lobby.events import Event
+from lobby.tables import options as table_options
+from lobby.tables.options import RATED_TIMER
+from lobby.text.messages import CATALOGS, text
+from lobby.tichu import memo as _memo
+from lobby.tichu import parse_cards, sort_cards
+from protocol.render.context import DEFAULT_WIDTH
+from protocol.render.wrap import fit_seats
+
+__all__ = ["render_table", "TableFeed", "TABLE_FORMATTERS", "color_cards"]
+
+RESET = "\x1b[0m"
+# Schwert (black: shown bold, readable on dark and light terminals), Pagode blue, Jade green,
+# Stern red; the four specials yellow.
+SUIT_COLORS = {"S": "\x1b[1m", "B": "\x1b[34m", "G": "\x1b[32m", "R": "\x1b[31m"}
+SPECIAL_COLOR = "\x1b[33m"
+
+#: the states of a table (lobby/tables/table.py), each a catalog word ``table-state-STATE``
+TABLE_STATES = ("waiting", "playing", "finished")
+TRICK_WIDTH = 64          # the plays shown of the current trick, newest first, fit this width
+#                           (at 80 columns; the width less 16 on a narrower screen)
+
+
+def color_card(token: str) -> str:
+    """One card in BSW notation wrapped in its suit's ANSI colour."""
+    if token[:1] in SUIT_COLORS and token[:2] not in ("Ph",):
+        return SUIT_COLORS[token[0]] + token + RESET
+    return SPECIAL_COLOR + token + RESET
+
+
+def color_cards(cards: str, color: bool) -> str:
+    """BSW card text (space-separated), coloured per suit when `color` is on."""
+    if not color or not cards:
+        return cards
+    return " ".join(color_card(t) for t in cards.split())
+
+
+#: every memo of this module is one of lobby.tichu.memo's, bypassed while the one switch is off
+#: (the reference the tests compare the memoised output with, byte for byte)
+#: the most entries a bounded memo holds; a full memo is emptied and fills again
+MEMO_SIZE = 4096
+#: card text -> the same cards sorted (keyed by the exact text: what any view or deal with
+#: these very cards shows)
+_SORTED_TEXT: _memo.BoundedMemo[str] = _memo.BoundedMemo(MEMO_SIZE)
+
+
+def _sorted_text(cards: str) -> str:
+    if not cards:
+        return ""
+    out = _SORTED_TEXT.find(cards) if _memo.ON else None
+    if out is None:
+        out = " ".join(str(c) for c in sort_cards(parse_cards(cards)))
+        if out == cards:
+            out = cards          # sorted already (a view's hand): one string, not two
+        _SORTED_TEXT.put(cards, out)
+    return out
+
+
+def _hand_line(cards: str, lang: str, color: bool) -> str:
+    """``Your hand: ...``: ``cards`` sorted (in colour), in ``lang``."""
+    return text("view-hand", lang, cards=color_cards(_sorted_text(cards), color))
+
+
+def _template(key: str, lang: str) -> str | None:
+    """The catalog's template of ``key`` that ``text(key, lang)`` uses."""
+    return CATALOGS.get(lang, _NO_CATALOG).get(key) or CATALOGS["en"].get(key)
+
+
+_NO_CATALOG: dict[str, str] = {}
+
+
+def _name(names: list[Any], seat: Any, lang: str = "en") -> str:
+    if isinstance(seat, int) and 0 <= seat < len(names) and names[seat]:
+        return str(names[seat])
+    if seat is None:
+        return "-"
+    return text("seat-unnamed", lang, seat=seat + 1) if isinstance(seat, int) else str(seat)
+
+
+def _seat_name(d: dict[str, Any], lang: str = "en") -> str:
+    """The name of the seat an event is about (its ``seat``), from the event's ``names``."""
+    return _name(d.get("names") or [], d.get("seat"), lang)
+
+
+def _teams(names: list[Any], lang: str = "en") -> tuple[str, str]:
+    """Team names by seat team: seats 1+3 (team 0) and 2+4 (team 1)."""
+    return (f"{_name(names, 0, lang)}+{_name(names, 2, lang)}",
+            f"{_name(names, 1, lang)}+{_name(names, 3, lang)}")
+
+
+def _score(names: list[Any], score: list[int], lang: str = "en") -> str:
+    a, b = _teams(names, lang)
+    return f"{a} {score[0]} : {score[1]} {b}"
+
+
+def _place(n: int, lang: str = "en") -> str:
+    """1st, 2nd, 3rd, 4th: a finishing place as a word of the catalog."""
+    return text(f"place-{n}" if 1 <= n <= 4 else "place-n", lang, place=n)
+
+
+def state_word(state: Any, lang: str = "en") -> str:
+    """A table's state (``waiting``, ``playing``, ``finished``) as a word for people."""
+    return text("table-state-" + str(state), lang) if state in TABLE_STATES else str(state)
+
+
+def _joined(items: list[str], key: str, lang: str) -> str:
+    """``A and B and C`` (``key`` is the catalog's ``names-and`` or ``names-or``)."""
+    out = items[0] if items else ""
+    for item in items[1:]:
+        out = text(key, lang, names=out, name=item)
+    return out
+
+
+# ---- the view ---------------------------------------------------------------------------------
+
+
+def _render_view(event: Event, lang: str, color: bool, show_score: bool = True,
+                 width: int = DEFAULT_WIDTH, hand: str | None = None) -> list[str]:
+    """The view's lines; the seats line fits ``width`` (long names abbreviated: fit_names).
+    ``hand``: the hand line of the view when the caller has it already (TableFeed)."""
+    d = event.data
+    names: list[Any] = d.get("seats") or [None] * 4
+    state = d.get("state")
+    game = d.get("game")
+    if game is None or state == "waiting":
+        def seats_line(shown: list[Any]) -> str:
+            return text("view-seats", lang,
+                        seating=" | ".join(f"{i + 1} {n or '-'}" for i, n in enumerate(shown)))
+        lines = [text("table-view", lang, table=d.get("table"), state=state_word(state, lang)),
+                 *fit_seats(names, seats_line, width, " | ")]
+        if state == "waiting":      # how to fill the table, or (full) how to start it
+            full = len(names) >= 4 and all(names[:4])
+            lines.append(text("view-waiting-full" if full else "view-waiting", lang))
+        return lines
+    lines = list(_table_lines(d, game, names, lang, color, show_score or state == "finished",
+                              width))
+    me = d.get("seat")
+    if me is not None and game.get("hand"):
+        lines.append(hand if hand is not None else _hand_line(game["hand"], lang, color))
+    if state == "finished":
+        lines.append(_outcome_line(d, names, lang))
+        return lines
+    lines.extend(_prompt(d, game, names, me, lang))
+    return lines
+
+
+#: the last lines `_table_lines` rendered: the objects it read, its scalar inputs, the lines
+_TABLE_LINES: _memo.LastMemo[tuple[str, ...]] = _memo.LastMemo()
+
+
+def _table_lines(d: dict[str, Any], game: dict[str, Any], names: list[Any], lang: str,
+                 color: bool, show_score: bool, width: int) -> tuple[str, ...]:
+    """The lines of a game's view that read the same for every seat: the seats line, the score
+    (with ``show_score``), the trick and the wish. The views of one change share the objects
+    they are made of (the players' and the spectators' alike: lobby/tables/views.py), so these
+    lines are rendered once per change for the connections of one language, colour and width:
+    compared by identity with what the last lines were rendered from (kept alive here;
+    delivered data is never changed) and by value for the rest."""
+    key = (lang, color, width, show_score, game.get("phase"), game.get("turn"),
+           game.get("trick_won"), game.get("holder"), game.get("wish"), d.get("round_no"),
+           game.get("round_no"))
+    objs = (names, d.get("gone"), game.get("calls"), game.get("cards_left"), game.get("out"),
+            game.get("trick"), d.get("scores"), game.get("scores"))
+    lines = _TABLE_LINES.get(objs, key)
+    if lines is _memo.MISSING:
+        lines = _TABLE_LINES.put(
+            objs, tuple(_render_table_lines(d, game, names, lang, color, show_score, width)), key)
+    return lines
+
+
+def _render_table_lines(d: dict[str, Any], game: dict[str, Any], names: list[Any], lang: str,
+                        color: bool, show_score: bool, width: int) -> list[str]:
+    gone = d.get("gone") or ()
+    phase = game.get("phase")
+    turn = game.get("turn") if phase in ("play", "wish", "dragon") else None   # marked ">"
+    calls = game.get("calls") or [None] * 4
+    left = game.get("cards_left") or [0] * 4
+    out = game.get("out") or ()
+
+    def players_line(shown: list[Any]) -> str:
+        players = []
+        for s in range(4):
+            part = f"{'>' if turn == s else ' '}{s + 1} {_name(shown, s, lang)}"
+            if s in out:
+                part += " " + text("view-player-out", lang, place=_place(out.index(s) + 1, lang))
+            else:
+                part += f" {left[s]}"
+            if calls[s] is not None:
+                part += " " + text("view-call-" + calls[s], lang)
+            if gone and names[s] in gone:
+                part += " " + text("view-gone", lang)
+            players.append(part)
+        return text("view-players", lang, players=" |".join(players)).strip()
+    lines = fit_seats(names, players_line, width, " |")
+    if show_score:
+        scores = d.get("scores") or game.get("scores") or [0, 0]
+        lines.append(text("view-score", lang, round_no=d.get("round_no", game.get("round_no")),
+                          score=_score(names, scores, lang)))
+    trick = game.get("trick")
+    if trick:
+        lines.append(_trick_line(game, trick, names, lang, color, width))
+    elif phase == "play":
+        lines.append(text("view-trick-empty", lang))
+    wish = game.get("wish")
+    if wish is not None and phase != "finished":    # (a wish still open when the round ended)
+        lines[-1] = text("view-with-wish", lang, line=lines[-1],
+                         wish=text("view-wish", lang, rank=wish))
+    return lines
+
+
+#: the last trick line: (the trick and names it was made of, its scalar inputs, the line); the
+#: views after a pass hold the very trick object of the view before (lobby/tichu/round.py), so
+#: it is made again only after a play, unless another table's views came in between
+_TRICK_LINE: _memo.LastMemo[str] = _memo.LastMemo()
+
+
+def _trick_line(game: dict[str, Any], trick: list[dict[str, Any]], names: list[Any], lang: str,
+                color: bool, width: int) -> str:
+    """``Trick: ann R5, bob R7``: the newest plays of the trick that fit (``TRICK_WIDTH`` at 80
+    columns), and who won it."""
+    key = (lang, color, width, game.get("trick_won"), game.get("holder"))
+    line = _TRICK_LINE.get((trick, names), key)
+    if line is not _memo.MISSING:
+        return line
+    shown: list[tuple[str, dict[str, Any]]] = []
+    used = 0
+    budget = min(TRICK_WIDTH, width - (DEFAULT_WIDTH - TRICK_WIDTH))
+    for p in reversed(trick):
+        name = _name(names, p["seat"], lang)
+        w = len(name) + len(p["cards"]) + 3
+        if shown and used + w > budget:
+            break
+        shown.append((name, p))
+        used += w
+    plays = ", ".join(f"{name} {color_cards(p['cards'], color)}" for name, p in reversed(shown))
+    if len(shown) < len(trick):
+        plays = text("view-trick-more", lang, plays=plays)
+    if game.get("trick_won"):
+        line = text("view-trick-won", lang, plays=plays,
+                    name=_name(names, game.get("holder"), lang))
+    else:
+        line = text("view-trick", lang, plays=plays)
+    return _TRICK_LINE.put((trick, names), line, key)
+
+
+def _outcome_line(d: dict[str, Any], names: list[Any], lang: str) -> str:
+    result = d.get("result") or {}
+    if result.get("abandoned"):
+        return text("view-abandoned", lang, name=result.get("removed"))
+    return text("view-finished", lang, outcome=_outcome(result, names, lang))
+
+
+def _outcome(result: dict[str, Any], names: list[Any], lang: str) -> str:
+    scores = result.get("scores") or [0, 0]
+    if "victory_points" in result:
+        players = result.get("players") or names
+        winners = _joined([str(players[p]) for p in result.get("winners", [])], "names-and", lang)
+        return text("game-turnier-winner", lang, names=winners)
+    if result.get("winner") is None:
+        return text("game-shared", lang, score=_score(names, scores, lang))
+    w = result["winner"]
+    return text("game-winner", lang, names=_teams(names, lang)[w],
+                score=f"{scores[w]} : {scores[1 - w]}")
+
+
+def _prompt(d: dict[str, Any], game: dict[str, Any], names: list[Any], me: int | None,
+            lang: str) -> list[str]:
+    """Whose move it is, and for the person whose move it is the exact command(s)."""
+    phase = game.get("phase")
+    turn = game.get("turn")
+    lines: list[str] = []
+    if phase == "grand":
+        waiting = [s for s, done in enumerate(game.get("grand_decided") or []) if not done]
+        if me is not None and me in waiting:
+            lines.append(text("view-grand", lang))
+        elif waiting:
+            lines.append(text("view-grand-wait", lang,
+                              names=", ".join(_name(names, s, lang) for s in waiting)))
+    elif phase == "exchange":
+        waiting = [s for s, done in enumerate(game.get("exchanged") or []) if not done]
+        if me is not None and me in waiting:
+            lines.append(text("view-exchange", lang, next=_name(names, (me + 1) % 4, lang),
+                              partner=_name(names, (me + 2) % 4, lang),
+                              previous=_name(names, (me + 3) % 4, lang)))
+        elif waiting:
+            lines.append(text("view-exchange-wait", lang,
+                              names=", ".join(_name(names, s, lang) for s in waiting)))
+    elif phase == "wish":
+        wisher = game.get("wish_pending")
+        if me is not None and me == wisher:
+            lines.append(text("view-wish-prompt", lang))
+        else:
+            lines.append(text("view-wish-wait", lang, name=_name(names, wisher, lang)))
+    elif phase == "dragon":
+        holder = game.get("holder")
+        if d.get("bombwindow_left"):
+            # the gift waits for the bomb window: its prompt comes when the window closes
+            lines.append(_window_line(d, names, holder, me, lang))
+        elif me is not None and me == holder:
+            lines.append(text("view-dragon", lang, left=_name(names, (me + 3) % 4, lang),
+                              right=_name(names, (me + 1) % 4, lang)))
+        else:
+            lines.append(text("view-dragon-wait", lang, name=_name(names, holder, lang)))
+    elif phase == "play":
+        if d.get("bombwindow_left"):
+            # the lead waits for the bomb window: no "Your lead" before it closes (the view
+            # after table-window-closed gives the prompt)
+            lines.append(_window_line(d, names, turn, me, lang))
+        elif me is not None and me == turn:
+            leading = not game.get("trick") or game.get("trick_won")
+            wish = game.get("wish")
+            # the wish binds when some legal play holds a real card of the wished rank (RULES 20)
+            bound = wish is not None and any(
+                any(t[1:] == wish for t in p.split()) for p in game.get("legal") or [])
+            if leading:
+                key = "view-your-lead-wish" if bound else "view-your-lead"
+            else:
+                key = "view-your-turn-wish" if bound else "view-your-turn"
+            lines.append(text(key, lang, rank=wish))
+        elif turn is not None:
+            lines.append(text("view-turn", lang, name=_name(names, turn, lang)))
+    own_move = (phase == "exchange" and me is not None
+                and not (game.get("exchanged") or [True] * 4)[me]) or (
+                    phase == "play" and me is not None and me == turn
+                    and not d.get("bombwindow_left"))
+    if own_move and lines and me is not None and _may_call_tichu(game, me):
+        hint = text("view-tichu-hint", lang)
+        if len(lines[-1]) + len(hint) < 80:
+            lines[-1] += "  " + hint
+    if me is not None and phase in ("play", "dragon") and game.get("bombs"):
+        lines.append(text("view-bombs", lang, cards=_joined(game["bombs"][:2], "names-or", lang)))
+    return lines
+
+
+def _window_line(d: dict[str, Any], names: list[Any], seat: Any, me: int | None,
+                 lang: str) -> str:
+    """`bob may go on in 3 seconds: time to bomb.` (`You may go on in ...` to bob himself): the
+    bomb window's seconds left, rounded up."""
+    seconds = max(1, math.ceil(float(d.get("bombwindow_left") or 0)))
+    if me is not None and me == seat:
+        return text("view-bomb-window-you", lang, seconds=seconds)
+    return text("view-bomb-window", lang, name=_name(names, seat, lang), seconds=seconds)
+
+
+def awaits_you(d: dict[str, Any]) -> bool:
+    """Whether a table view (its data) waits for the seated person who gets it: their turn in
+    the play (after any bomb window), or their Grand Tichu decision, exchange, wish or Dragon
+    gift."""
+    game = d.get("game")
+    me = d.get("seat")
+    if game is None or me is None or d.get("state") != "playing":
+        return False
+    phase = game.get("phase")
+    if phase == "grand":
+        return not (game.get("grand_decided") or [True] * 4)[me]
+    if phase == "exchange":
+        return not (game.get("exchanged") or [True] * 4)[me]
+    if d.get("bombwindow_left"):
+        return False
+    if phase == "play":
+        return bool(game.get("turn") == me)
+    if phase == "wish":
+        return bool(game.get("wish_pending") == me)
+    if phase == "dragon":
+        return bool(game.get("holder") == me)
+    return False
+
+
+def _may_call_tichu(game: dict[str, Any], me: int) -> bool:
+    """Small Tichu is open until one's first card (docs/rules.md 3): no call yet, and all 14 cards
+    still in hand (or, in the Grand Tichu phase, the Grand Tichu declined)."""
+    if (game.get("calls") or [None] * 4)[me] is not None:
+        return False
+    phase = game.get("phase")
+    if phase == "grand":
+        return bool((game.get("grand_decided") or [False] * 4)[me])
+    if phase == "exchange":
+        return True
+    return phase in ("play", "wish", "dragon") and (game.get("cards_left") or [0] * 4)[me] == 14
+
+
+# ---- table notices ----------------------------------------------------------------------------
+def _seating(names: list[Any]) -> str:
+    return ", ".join(f"{i + 1} {n or '-'}" for i, n in enumerate(names))
+
+
+def _started(event: Event, lang: str, color: bool) -> list[str]:
+    d = event.data
+    a, b = _teams(d.get("seats") or [], lang)
+    return [text("table-started", lang, table=d.get("table"), team0=a, team1=b)]
+
+
+def _options(event: Event, lang: str, color: bool) -> list[str]:
+    d = event.data
+    lines = [text("table-options", lang, table=d.get("table"))]
+    for option, value in d.get("options", []):
+        lines.append(text("table-option-line", lang, option=option, value=value,
+                          about=table_options.about(option, lang)).rstrip())
+    return lines
+
+
+def _info(event: Event, lang: str, color: bool) -> list[str]:
+    d = event.data
+    names = d.get("seats") or [None] * 4
+    lines = [text("table-info", lang, table=d.get("table"), state=state_word(d.get("state"), lang),
+                  host=d.get("host") or "-"),
+             text("table-info-seats", lang, seating=_seating(names))]
+    if d.get("scores") is not None:
+        # the rounds finished (during round 3: after 2 rounds), not the round being played
+        done = d.get("rounds_done") or 0
+        lines.append(text("table-info-score" if done else "table-info-score-none", lang,
+                          rounds=done, score=_score(names, d["scores"], lang)))
+    opts = d.get("options") or {}
+    changed = [f"{k} {v}" for k, v in table_options.changed(opts)]
+    lines.append(text("table-info-options", lang,
+                      options=", ".join(changed) or text("options-defaults", lang)))
+    # (indented as the lines above: the catalog's templates of these have no indent)
+    if "timer" in d:
+        seconds = d["timer"]
+        lines.append("  " + (text("table-info-timer-auto", lang, seconds=RATED_TIMER)
+                             if seconds is None else
+                             text("table-info-timer", lang, seconds=seconds) if seconds
+                             else text("table-info-timer-off", lang)))
+    if "rated" in d:
+        lines.append("  " + (text("table-info-rated", lang) if d["rated"] else
+                             text("table-unrated", lang, reason=d.get("unrated") or "guests")))
+    if d.get("left"):
+        lines.append("  " + text("table-info-left", lang, names=", ".join(d["left"])))
+    if d.get("spectators"):
+        lines.append(text("table-info-watching", lang, names=", ".join(d["spectators"])))
+    if d.get("state") == "finished" and d.get("result"):
+        lines.append(_outcome_line(d, names, lang))
+    return lines
+
+
+def _vote(event: Event, lang: str, color: bool) -> list[str]:
+    d = event.data
+    return [text("table-vote", lang, name=d.get("name"), target=d.get("target"),
+                 vote=text("vote-yes" if d.get("yes") else "vote-no", lang))]
+
+
+def _abandoned(event: Event, lang: str, color: bool) -> list[str]:
+    d = event.data
+    return [text("table-abandoned", lang, target=d.get("target"),
+                 score=_score(d.get("seats") or [None] * 4, d.get("scores") or [0, 0], lang))]
+
+
+# ---- game events ------------------------------------------------------------------------------
+def _g(key: str) -> Callable[[Event, str, bool], list[str]]:
+    """A game event whose template needs only the name of its `seat`."""
+    def fmt(event: Event, lang: str, color: bool) -> list[str]:
+        d = event.data
+        return [text(key, lang, name=_seat_name(d, lang), **{
+            k: v for k, v in d.items() if k not in ("name", "names", "seat")})]
+    return fmt
+
+
+def _deal(event: Event, lang: str, color: bool) -> list[str]:
+    cards = _sorted_text(event.data.get("cards", ""))
+    key = "game-deal" if len(cards.split()) == 8 else "game-deal-all"
+    return [text(key, lang, cards=color_cards(cards, color))]
+
+
+def _deal_rest(event: Event, lang: str, color: bool) -> list[str]:
+    cards = _sorted_text(event.data.get("cards", ""))
+    return [text("game-deal-rest", lang, cards=color_cards(cards, color))]
+
+
+def _grand(event: Event, lang: str, color: bool) -> list[str]:
+    d = event.data
+    key = "game-grand" if d.get("call") else "game-grand-no"
+    return [text(key, lang, name=_seat_name(d, lang))]
+
+
+def _received(event: Event, lang: str, color: bool) -> list[str]:
+    d = event.data
+    names = d.get("names") or []
+    gifts = ", ".join(text("game-gift-from", lang, card=color_cards(str(card), color),
+                           name=_name(names, int(giver), lang))
+                      for giver, card in (d.get("cards") or {}).items())
+    return [text("game-exchange-received", lang, gifts=gifts)]
+
+
+def _play_phase(event: Event, lang: str, color: bool) -> list[str]:
+    d = event.data
+    return [text("game-play-phase", lang, name=_name(d.get("names") or [], d.get("turn"), lang))]
+
+
+def _play(event: Event, lang: str, color: bool) -> list[str]:
+    d = event.data
+    key = "game-play-bomb" if d.get("combo") == "bomb" else "game-play"
+    return [text(key, lang, name=_seat_name(d, lang),
+                 cards=color_cards(d.get("cards", ""), color))]
+
+
+def _wish(event: Event, lang: str, color: bool) -> list[str]:
+    d = event.data
+    key = "game-wish" if d.get("rank") else "game-wish-none"
+    return [text(key, lang, name=_seat_name(d, lang), rank=d.get("rank"))]
+
+
+def _trick_won(event: Event, lang: str, color: bool) -> list[str]:
+    d = event.data
+    key = "game-trick-won-dragon" if d.get("dragon") else "game-trick-won"
+    return [text(key, lang, name=_seat_name(d, lang))]
+
+
+def _dragon_given(event: Event, lang: str, color: bool) -> list[str]:
+    d = event.data
+    names = d.get("names") or []
+    return [text("game-dragon-given", lang, name=_name(names, d.get("seat"), lang),
+                 to_name=_name(names, d.get("to"), lang))]
+
+
+def _trick_taken(event: Event, lang: str, color: bool) -> list[str]:
+    d = event.data
+    names = d.get("names") or []
+    if d.get("lead") is not None:            # the Dog (its trick is taken at once, by its player)
+        return [text("game-dog", lang, name=_name(names, d.get("lead"), lang))]
+    return []                                  # "wins the trick" / the Dragon gift said it
+
+
+def _out(event: Event, lang: str, color: bool) -> list[str]:
+    d = event.data
+    return [text("game-out", lang, name=_seat_name(d, lang),
+                 place=_place(int(d.get("place", 0)), lang))]
+
+
+def _round_over(event: Event, lang: str, color: bool) -> list[str]:
+    d = event.data
+    names = d.get("names") or []
+    order = ", ".join(_name(names, s, lang) for s in d.get("order") or [])
+    dv = d.get("double_victory")
+    if dv is not None:
+        lines = [text("game-round-over-double", lang, team=_teams(names, lang)[dv], order=order)]
+    else:
+        lines = [text("game-round-over", lang, order=order),
+                 text("game-round-cards", lang,
+                      score=_score(names, d.get("card_points") or [0, 0], lang))]
+    first = (d.get("order") or [None])[0]
+    for seat, call in enumerate(d.get("calls") or []):
+        if call is None:
+            continue
+        points = 200 if call == "grand" else 100
+        key = "game-round-call-won" if seat == first else "game-round-call-lost"
+        lines.append(text(key, lang, name=_name(names, seat, lang), points=points,
+                          call=text("call-" + call, lang)))
+    lines.append(text("game-round-total", lang,
+                      score=_score(names, d.get("score") or [0, 0], lang)))
+    return lines
+
+
+def _round_score(event: Event, lang: str, color: bool) -> list[str]:
+    d = event.data
+    names = d.get("names") or []
+    lines = [text("game-round-score", lang, round=d.get("round"),
+                  score=_score(names, d.get("scores") or [0, 0], lang))]
+    vp = d.get("victory_points")
+    if vp:
+        players = d.get("players") or names
+        lines.append(text("game-victory-points", lang,
+                          points=", ".join(f"{players[p]} {vp[p]}" for p in range(4))))
+    return lines
+
+
+def _match_over(event: Event, lang: str, color: bool) -> list[str]:
+    d = event.data
+    names = d.get("names") or []
+    lines = [text("game-match-over", lang, rounds=d.get("rounds"),
+                  outcome=_outcome(d, names, lang))]
+    if "victory_points" in d:
+        lines.append(_turnier_points(d, names, lang))
+    return lines
+
+
+def _turnier_points(d: dict[str, Any], names: list[Any], lang: str) -> str:
+    players = d.get("players") or names
+    vp = d["victory_points"]
+    tp = d.get("tichu_points") or [0] * 4
+    return text("game-turnier-points", lang,
+                points=", ".join(f"{players[p]} {vp[p]}/{tp[p]}" for p in range(4)))
+
+
+def _plain(key: str) -> Callable[[Event, str, bool], list[str]]:
+    def fmt(event: Event, lang: str, color: bool) -> list[str]:
+        return [text(key, lang, **event.data)]
+    return fmt
+
+
+def _look(event: Event, lang: str, color: bool, width: int = DEFAULT_WIDTH) -> list[str]:
+    """`/look`: the whole view (seats with cards left and calls, score, trick, wish, hand,
+    whose turn and what to type), whatever was shown before; a game's view under a heading."""
+    d = event.data
+    if d.get("game") is None or d.get("state") == "waiting":
+        return _render_view(event, lang, color, width=width)
+    return [text("table-look", lang, table=d.get("table"))] + _render_view(
+        event, lang, color, width=width)
+
+
+TABLE_FORMATTERS: dict[str, Callable[[Event, str, bool], list[str]]] = {
+    "table-view": _render_view,
+    "table-look": _look,
+    "table-started": _started,
+    "table-options": _options,
+    "table-info": _info,
+    "table-vote": _vote,
+    "table-abandoned": _abandoned,
+    "game-round-start": _plain("game-round-start"),
+    "game-deal": _deal,
+    "game-deal-rest": _deal_rest,
+    "game-grand": _grand,
+    "game-tichu": _g("game-tichu"),
+    "game-exchange-phase": _plain("game-exchange-phase"),
+    "game-exchange-given": _g("game-exchange-given"),
+    "game-exchange-received": _received,
+    "game-play-phase": _play_phase,
+    "game-play": _play,
+    "game-wish": _wish,
+    "game-wish-fulfilled": _g("game-wish-fulfilled"),
+    "game-pass": _g("game-pass"),
+    "game-trick-won": _trick_won,
+    "game-dragon-given": _dragon_given,
+    "game-trick-taken": _trick_taken,
+    "game-out": _out,
+    "game-round-over": _round_over,
+    "game-round-score": _round_score,
+    "game-match-over": _match_over,
+}
+for _key in ("table-joined", "table-left", "table-option-set", "table-reset", "table-vanished",
+             "table-back", "table-remove-proposed", "table-remove-refused", "table-vote-ended",
+             "table-window-closed", "table-new-host", "table-seeded", "table-bot-added",
+             "table-bot-removed", "table-bot-takes-over", "table-rated", "table-unrated",
+             "table-timer-warning", "table-timed-out", "table-unseated", "table-barred",
+             "table-unbarred"):
+    TABLE_FORMATTERS[_key] = _plain(_key)
+
+
+def render_table(event: Event, lang: str = "en", color: bool = False) -> list[str] | None:
+    """The lines for one table event, or None if `event` is no table event."""
+    if event.is_error:                 # `game-running` is an error code, not a game event
+        return None
+    fmt = TABLE_FORMATTERS.get(event.type)
+    if fmt is None:
+        if event.type.startswith("game-"):
+            return [text(event.type, lang, **event.data)]
+        return None
+    return fmt(event, lang, color)
+
+
+# ---- one connection's stream of table events ----------------------------------------------------
+#: events whose line a spectator gets merged with the turn that follows (one line per move)
+_MOVES = ("game-play", "game-pass", "game-wish")
+
+#: the last event rendered by `_event_lines` with its language and colour, and its lines: the
+#: world hands one Event object to every listener of a table in a row, so the players and
+#: spectators who read the same language (and colour) share one rendering of it (events are
+#: never changed once delivered; the lines are only read)
+_EVENT_LINES: _memo.LastMemo[list[str] | None] = _memo.LastMemo()
+#: the same for a whole view: (event, lang, color, show_score, width) -> its lines; spectators
+#: of a table share one view event
+_VIEW_LINES: _memo.LastMemo[list[str]] = _memo.LastMemo()
+
+
+def _event_lines(event: Event, lang: str, color: bool) -> list[str] | None:
+    lines = _EVENT_LINES.get((event,), (lang, color))
+    if lines is _memo.MISSING:
+        lines = _EVENT_LINES.put((event,), render_table(event, lang, color), (lang, color))
+    return lines
+
+
+def _view_lines(event: Event, lang: str, color: bool, show_score: bool = True,
+                width: int = DEFAULT_WIDTH, hand: str | None = None) -> list[str]:
+    key = (lang, color, show_score, width)
+    lines = _VIEW_LINES.get((event,), key)
+    if lines is _memo.MISSING:
+        lines = _VIEW_LINES.put((event,), _render_view(event, lang, color, show_score, width,
+                                                       hand), key)
+    return lines
+
+
+class TableFeed:
+    """The table events of one connection, rendered with less noise than event by event:
+
+    - the score line of a view (`Round N | A+C 120 : 80 B+D`) only when it changed since the
+      last view this connection saw (new round, new score, another table);
+    - a waiting table's view in full once, then only its seats line when the seats change;
+    - during the Grand Tichu decisions and the exchange, after the first view of the phase,
+      only the line saying who is still awaited (or your prompt), and your hand when it changed;
+    - no view right after the end of the game was told (it would repeat the outcome);
+    - a spectator gets a play, a pass or a wish and the turn that follows as ONE line
+      (`bob passes; cat's turn.`, `bob plays R7 R7 (5 left); cat's turn.`) instead of the
+      event line and a whole view; when a trick ends, a round ends or anything else happens,
+      the whole (compact) view follows as usual.
+
+    - in the play (and wish, Dragon) phase, a view shows only the lines that changed since the
+      last view this connection saw of the same table: the seats line (cards left, whose turn),
+      the trick, the hand, the prompt, each only when it reads differently now (the hand after
+      the player's own play, the trick after a play, not after a pass). `/look` (or entering
+      the table again) shows the whole view.
+    """
+
+    def __init__(self, name: str | None = None) -> None:
+        #: the connection's user: the lines about them say "you"
+        self._name = name
+        self._moves: list[tuple[Event, list[str]]] = []
+        self._score: tuple[Any, ...] | None = None
+        self._waiting: tuple[Any, ...] | None = None
+        self._phase: tuple[Any, ...] | None = None
+        self._hand: str | None = None
+        #: the last hand line rendered (`_seat_hand`) and what it was rendered from
+        self._hand_key: tuple[Any, ...] | None = None
+        self._hand_shown: str | None = None
+        self._prompt: str | None = None      # the last prompt line of the Grand Tichu / exchange
+        self._dealt: str | None = None       # the cards the last deal line showed (sorted)
+        self._match_over: Any = None
+        #: whether the last view waited for this connection's player; and whether it began to
+        #: (`ring`: the terminal bell of /set bell on)
+        self._due: tuple[Any, ...] | None = None
+        self._ring = False
+        #: (table, round) and the lines of the last view shown in the play phase
+        self._shown: tuple[Any, frozenset[str]] | None = None
+
+    def forget(self) -> None:
+        """The next view is shown whole (`/look`)."""
+        self._shown = None
+        self._score = None
+
+    def render(self, event: Event, lang: str = "en", color: bool = False,
+               width: int = DEFAULT_WIDTH) -> list[str] | None:
+        """The lines for `event` now (possibly none: a move waits for the view after it), or
+        None for an event that is not a table event (after any pending lines were flushed:
+        `flush()`). A view's seats line fits `width` columns (the session wraps the rest)."""
+        if event.type in _MOVES:
+            self._moves.append((event, _event_lines(event, lang, color) or []))
+            return []
+        if event.type == "table-view":
+            return self._view(event, lang, color, width)
+        lines = self._about_you(event, lang)
+        if lines is None:
+            lines = (_look(event, lang, color, width) if event.type == "table-look"
+                     else _event_lines(event, lang, color))
+        if lines is None:
+            return None
+        if event.type == "game-match-over":
+            self._match_over = event.data.get("table")
+        elif event.type in ("game-deal", "game-deal-all"):
+            self._dealt = _sorted_text(event.data.get("cards", ""))
+        elif event.type == "table-look":
+            lines = lines + self._play_again(event.data, lang)
+        return self.flush() + lines
+
+    def _about_you(self, event: Event, lang: str) -> list[str] | None:
+        """The lines of an event about whose move it is, when that is this connection's user:
+        "You may go on now." rather than "ann may go on now."; None for any other event."""
+        me = self._name
+        if me is None:
+            return None
+        d = event.data
+        if event.type == "table-window-closed" and d.get("name") == me:
+            return [text("table-window-closed-you", lang)]
+        if event.type == "game-play-phase" and _name(d.get("names") or [], d.get("turn"),
+                                                     lang) == me:
+            return [text("game-play-phase-you", lang)]
+        return None
+
+    def _play_again(self, d: dict[str, Any], lang: str) -> list[str]:
+        """After the end of the game, the host is told how to play again."""
+        if d.get("state") == "finished" and self._name is not None \
+                and d.get("host") == self._name:
+            return [text("view-play-again", lang)]
+        return []
+
+    def flush(self) -> list[str]:
+        """The lines of moves still waiting for their view."""
+        out = [line for _, lines in self._moves for line in lines]
+        self._moves = []
+        return out
+
+    def ring(self) -> bool:
+        """Whether the view just rendered is the first one that waits for this connection's
+        player (their turn, or their Grand Tichu, exchange, wish or Dragon decision); once."""
+        ring, self._ring = self._ring, False
+        return ring
+
+    def _view(self, event: Event, lang: str, color: bool, width: int) -> list[str]:
+        d = event.data
+        # the wait: for which table, round and phase (a new decision right after another, the
+        # exchange after one's Grand Tichu decision, rings again)
+        game_ = d.get("game") or {}
+        due = (d.get("table"), d.get("round_no"), game_.get("phase")) if awaits_you(d) else None
+        self._ring, self._due = due is not None and due != self._due, due
+        game = d.get("game")
+        if d.get("state") == "waiting":
+            # a waiting table: the whole view once, then only the seats when they change
+            seen = (d.get("table"), tuple(d.get("seats") or ()))
+            last, self._waiting = self._waiting, seen
+            lines = _view_lines(event, lang, color, width=width)
+            if last is None or last[0] != seen[0]:
+                return self.flush() + lines
+            return self.flush() + ([lines[1]] if last != seen else [])
+        self._waiting = None
+        if d.get("state") == "finished" and self._match_over == d.get("table"):
+            self._match_over = None            # the end was just told: no view repeating it
+            return self.flush() + self._play_again(d, lang)
+        phase = (d.get("table"), d.get("round_no"), game.get("phase") if game else None)
+        if (game is not None and game.get("phase") in ("grand", "exchange")
+                and self._phase == phase):
+            # during the Grand Tichu decisions and the exchange, after the first view: who is
+            # still awaited (your prompt), and your hand when it changed
+            hand = self._seat_hand(d, game, lang, color)
+            lines = _view_lines(event, lang, color, False, width, hand)
+            out = [hand] if hand is not None and hand != self._hand else []
+            self._hand = hand
+            # the prompt (or who is still awaited) only when it changed: not the same Grand
+            # Tichu question again after each of the others' decisions
+            prompt = [l for l in lines[-1:] if l != hand and l != self._prompt]
+            if lines[-1:] and lines[-1] != hand:
+                self._prompt = lines[-1]
+            return self.flush() + out + prompt
+        self._phase = phase
+        self._hand = self._seat_hand(d, game, lang, color) if game is not None else None
+        lines = self._first_view(event, lang, color, width)
+        self._prompt = lines[-1] if lines and game is not None and game.get("phase") in (
+            "grand", "exchange") else None
+        return lines
+
+    def _seat_hand(self, d: dict[str, Any], game: dict[str, Any], lang: str,
+                   color: bool) -> str | None:
+        """The hand line of a seated player's view (None: no hand): rendered again only when
+        the cards, the language, the colour or the catalog's template are not those of the
+        last one (a connection's own memo: it holds only its own hand)."""
+        cards = game.get("hand")
+        if d.get("seat") is None or not cards:
+            return None
+        key = (cards, lang, color, _template("view-hand", lang))
+        if key != self._hand_key or not _memo.ON:
+            self._hand_key, self._hand_shown = key, _hand_line(cards, lang, color)
+        return self._hand_shown
+
+    def _first_view(self, event: Event, lang: str, color: bool, width: int) -> list[str]:
+        d = event.data
+        game = d.get("game")
+        dealt, self._dealt = self._dealt, None
+        key = (d.get("table"), d.get("state"), d.get("round_no"), tuple(d.get("scores") or ()),
+               tuple(d.get("seats") or ()))
+        show_score = key != self._score
+        self._score = key
+        if (game is not None and d.get("seat") is None and d.get("state") == "playing"
+                and self._moves and game.get("phase") == "play" and not game.get("trick_won")
+                and not d.get("bombwindow_left") and game.get("turn") is not None):
+            return [self._one_line(self._moves, d, game, lang)] if not show_score else \
+                self.flush() + _view_lines(event, lang, color, show_score, width)
+        lines = _view_lines(event, lang, color, show_score, width, self._hand)
+        if dealt and game is not None and _sorted_text(game.get("hand") or "") == dealt:
+            # the deal's line just showed these very cards: not "Your hand" again
+            lines = [l for l in lines if l != self._hand]
+        if game is not None and d.get("state") == "playing" and \
+                game.get("phase") in ("play", "wish", "dragon"):
+            # the play: only the lines that read differently from the last view shown
+            where = (d.get("table"), d.get("round_no"), d.get("seat"))
+            last, self._shown = self._shown, (where, frozenset(lines))
+            if last is not None and last[0] == where:
+                lines = [line for line in lines if line not in last[1]]
+        else:
+            self._shown = None
+        return self.flush() + lines
+
+    def _one_line(self, moves: list[tuple[Event, list[str]]], d: dict[str, Any],
+                  game: dict[str, Any], lang: str) -> str:
+        names = d.get("seats") or [None] * 4
+        left = game.get("cards_left") or [0] * 4
+        parts = []
+        for ev, lines in moves:
+            line = " ".join(lines).rstrip(".")
+            if ev.type == "game-play" and isinstance(ev.data.get("seat"), int):
+                seat = ev.data["seat"]
+                line += " " + text("view-cards-left", lang, count=left[seat])
+            parts.append(line)
+        self._moves = []
+        turn = text("view-turn", lang, name=_name(names, game.get("turn"), lang))
+        return "; ".join(parts + [turn])

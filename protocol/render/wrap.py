@@ -1,0 +1,254 @@
+"""Text lines -> lines that fit a terminal width: the one wrap rule of every text-mode line.
+
+The session (protocol/connection/session.py) wraps every line it writes in text mode to the connection's
+width (``RenderContext.width``: the client's NAWS width, ``/set width N``, or 80), speech and
+whispers of users included; machine mode (JSON lines) is never wrapped. The rule
+(docs/protocol.md, "Line width"):
+
+- The width of a line is what the terminal shows: ANSI escape sequences (``/set color on``) take
+  no column, characters (not bytes) are counted, East Asian wide and fullwidth characters take
+  two columns, combining marks none.
+- No line fills the terminal's last column (``columns``: a terminal that wraps eagerly would
+  show a blank line after it): "the width" below is the connection's width less one.
+- A line wider than the width is broken at spaces (the spaces at a break are dropped); each
+  continuation line starts with the line's own leading spaces plus two more (the hanging indent,
+  ``HANGING_INDENT``). A word is never split, so a card (``R10``, ``Ph=7``) always stays whole;
+  only a single word wider than the whole line (a long URL) is cut to the width. The space
+  before French punctuation (``Exemple :``, ``vraiment ?``, ``»``) and after ``«`` is no break.
+- Lines that list the four seats (the table view's seats line, ``/listroom``) are not wrapped
+  but made to fit: ``fit_names`` shortens the longest names first to ``Bot1~he…`` (the first
+  characters and ``…``, at least ``MIN_NAME`` - 1 characters kept) until the line fits; the full
+  names are in ``/who``, ``/spielinfo`` and the game's start line.
+  Where even the shortest names do not fit, ``fit_seats`` breaks the line with the full names
+  between two seats only, so a seat's number never parts from its name.
+- ``wrap_prompt`` wraps a prompt the same way and keeps its end (``login: ``, the trailing space
+  included) whole on the last line, where the answer is typed.
+"""
+from __future__ import annotations
+
+import re
+import unicodedata
+from typing import Any, Callable
+
+from lobby.tichu import memo as _memo
+
+__all__ = ["HANGING_INDENT", "ELLIPSIS", "MIN_NAME", "abbreviate", "columns", "fit_names", "fit_seats",
+           "visible_width",
+           "wrap_line", "wrap_lines", "wrap_prompt"]
+
+#: the extra indent of a continuation line
+HANGING_INDENT = "  "
+
+#: an ANSI escape sequence (CSI ... final byte; the server writes only SGR colours)
+_ANSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]")
+_SPACES = re.compile(r"( +)")
+#: words that stay on the line of the word before them (French spacing: ``mot :``, ``« mot »``)
+_GLUED_AFTER = frozenset(":;!?»")
+_GLUED_BEFORE = "«"
+
+
+#: a character -> the columns it takes (bounded; one of lobby.tichu.memo's)
+_CHAR_WIDTH: _memo.BoundedMemo[int] = _memo.BoundedMemo(4096)
+
+
+def _char_width(char: str) -> int:
+    width = _CHAR_WIDTH.find(char) if _memo.ON else None
+    if width is None:
+        if unicodedata.combining(char) or unicodedata.category(char) in ("Mn", "Me", "Cf"):
+            width = 0
+        else:
+            width = 2 if unicodedata.east_asian_width(char) in ("W", "F") else 1
+        _CHAR_WIDTH.put(char, width)
+    return width
+
+
+def visible_width(text: str) -> int:
+    """The columns ``text`` takes on a terminal (ANSI escapes take none, wide characters two)."""
+    if "\x1b" in text:
+        text = _ANSI.sub("", text)
+    if text.isascii():
+        return len(text)
+    return sum(_char_width(c) for c in text)
+
+
+def _cut(word: str, room: int) -> tuple[str, str]:
+    """``word`` (wider than ``room``) -> the head that fits ``room`` columns and the rest; an
+    ANSI escape is never cut. Words glued by French spacing part at a space first."""
+    space = word.rfind(" ")
+    while space > 0:
+        if visible_width(word[:space]) <= room:
+            return word[:space], word[space:].lstrip(" ")
+        space = word.rfind(" ", 0, space)
+    used = 0
+    i = 0
+    while i < len(word):
+        match = _ANSI.match(word, i) if word[i] == "\x1b" else None
+        if match is not None:
+            i = match.end()
+            continue
+        w = _char_width(word[i])
+        if used + w > room and used > 0:
+            break
+        used += w
+        i += 1
+    return word[:i], word[i:]
+
+
+def columns(width: int) -> int:
+    """The columns a line may take on a terminal ``width`` columns wide: all but the last, so
+    that no line fills the last column (a terminal that wraps eagerly would show a blank line
+    after it)."""
+    return max(1, width - 1)
+
+
+def wrap_line(line: str, width: int) -> list[str]:
+    """``line`` as one or more lines no wider than ``columns(width)`` (see the module's rule)."""
+    return _wrap(line, columns(width))
+
+
+def _wrap(line: str, width: int) -> list[str]:
+    if len(line) <= width and (line.isascii() or visible_width(line) <= width):
+        return [line]
+    if visible_width(line) <= width:
+        return [line]
+    stripped = line.lstrip(" ")
+    lead = line[:len(line) - len(stripped)]
+    indent = lead + HANGING_INDENT
+    if len(indent) > width // 2:            # a deeply indented line on a narrow screen
+        indent = HANGING_INDENT
+    pieces = _glue(_SPACES.split(stripped))  # words at even, space runs at odd indexes
+    out: list[str] = []
+    current, used, fresh = lead, len(lead), True
+    for k in range(0, len(pieces), 2):
+        word = pieces[k]
+        if not word:
+            continue
+        gap = pieces[k - 1] if k > 0 and not fresh else ""
+        w = visible_width(word)
+        if used + len(gap) + w <= width:
+            current += gap + word
+            used += len(gap) + w
+            fresh = False
+            continue
+        if not fresh:                        # break here: the gap is dropped
+            out.append(current)
+            current, used, fresh = indent, len(indent), True
+        while used + w > width:              # one word wider than a whole line: cut it
+            head, word = _cut(word, width - used)
+            out.append(current + head)
+            current, used = indent, len(indent)
+            w = visible_width(word)
+        if word:
+            current += word
+            used += w
+            fresh = False
+    if not fresh or not out:
+        out.append(current)
+    return out
+
+
+def _glue(pieces: list[str]) -> list[str]:
+    """Words and space runs (``_SPACES.split``) with French punctuation joined to its word."""
+    out: list[str] = []
+    k = 0
+    while k < len(pieces):
+        word = pieces[k]
+        if out and word and (word[0] in _GLUED_AFTER and len(word) <= 2
+                             or out[-1] == _GLUED_BEFORE):
+            out[-1] += pieces[k - 1] + word    # the space before it stays, as no break
+        else:
+            if out:
+                out.append(pieces[k - 1])
+            out.append(word)
+        k += 2
+    return out
+
+
+def wrap_lines(lines: list[str], width: int) -> list[str]:
+    """Every line of ``lines`` wrapped to ``width`` (a line of its own for each piece)."""
+    width = columns(width)
+    out: list[str] = []
+    for line in lines:
+        if len(line) <= width and line.isascii():
+            out.append(line)
+        else:
+            out.extend(_wrap(line, width))
+    return out
+
+
+def wrap_prompt(prompt: str, width: int) -> list[str]:
+    """A prompt (no line end) wrapped like a line: the lines before the last get line ends, the
+    last one is the prompt itself, written without one. The prompt's last clause (after its
+    last ``, `` or ``. ``: ``or type another name: ``) is kept whole on that last line when it
+    fits, with the prompt's trailing spaces (the cursor waits after them)."""
+    width = columns(width)
+    if visible_width(prompt) <= width:
+        return [prompt]
+    body = prompt.rstrip(" ")
+    tail = prompt[len(body):]
+    cut = max(body.rfind(", "), body.rfind(". "), body.rfind("? "))
+    clause = HANGING_INDENT + body[cut + 2:] + tail
+    if cut > 0 and visible_width(clause) <= width:
+        return _wrap(body[:cut + 1], width) + [clause]
+    lines = _wrap(body, max(1, width - len(tail)))
+    lines[-1] += tail
+    return lines
+
+
+#: the mark of an abbreviated name (one column)
+ELLIPSIS = "\u2026"
+#: the shortest an abbreviated name gets, its ELLIPSIS included
+MIN_NAME = 4
+
+
+def abbreviate(name: str, length: int) -> str:
+    """``name`` cut to ``length`` characters, the last one ELLIPSIS (``Bot1~heuristic``, 7 ->
+    ``Bot1~h…``); a name of at most ``length`` characters as it is."""
+    if len(name) <= length:
+        return name
+    return name[:max(1, length - 1)] + ELLIPSIS
+
+
+def fit_names(names: "list[Any]", build: "Callable[[list[Any]], str]", width: int) -> str:
+    """``build(names)`` (a line naming the seats; None for an empty seat), with the longest
+    names abbreviated just enough for the line to fit ``width`` columns, none below MIN_NAME
+    characters and no two names alike; as close as it gets when it cannot fit. Like every line,
+    it leaves the terminal's last column free (``columns``)."""
+    width = columns(width)
+    line = build(names)
+    if visible_width(line) <= width:
+        return line
+    longest = max((len(n) for n in names if isinstance(n, str)), default=0)
+    for length in range(longest - 1, MIN_NAME - 1, -1):
+        short = [abbreviate(n, length) if isinstance(n, str) else n for n in names]
+        given = [n for n in short if isinstance(n, str)]
+        if len(set(given)) < len(set(n for n in names if isinstance(n, str))):
+            break                           # two names would read alike: keep the last line
+        line = build(short)
+        if visible_width(line) <= width:
+            break
+    return line
+
+
+def fit_seats(names: "list[Any]", build: "Callable[[list[Any]], str]", width: int,
+              sep: str) -> list[str]:
+    """``fit_names``'s line, or, where even the shortest names do not fit, the line with the full
+    names broken only at ``sep`` (between two seats: a seat's number never parts from its
+    name, and names are never both shortened and wrapped), each continuation line starting
+    with ``HANGING_INDENT``; the separator's ``|`` ends the line it breaks."""
+    line = fit_names(names, build, width)
+    room = columns(width)
+    if visible_width(line) <= room:
+        return [line]
+    parts = build(names).split(sep)
+    mark = sep.rstrip()
+    out: list[str] = []
+    current = parts[0]
+    for part in parts[1:]:
+        if visible_width(current + sep + part) <= room:
+            current += sep + part
+        else:
+            out.append(current + mark)
+            current = HANGING_INDENT + part.lstrip(" ")
+    out.append(current)
+    return out

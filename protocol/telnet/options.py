@@ -1,0 +1,528 @@
+"""The MUD client telnet options: MSSP (70), MCCP2 (86), CHARSET (42) and TTYPE/MTTS (24).
+
+`MudOptions` is a mixin of protocol.connection.session.Session on top of protocol.telnet.transport's
+`TelnetLineProtocol`, which it extends only through that class's seam (`_offers`, `_agree_us`,
+`_agree_him`, `_keeps_subnegotiation`, `optionSubnegotiation`, `optionChanged` and the write
+transform `_compress`); one small unit per option below. What the server offers and answers is
+the table in docs/protocol.md, section "Telnet"; the options that configure it are
+`add_arguments` (docs/operations.md, "MUD clients").
+
+MSSP (Mud Server Status Protocol)
+  Offered with IAC WILL MSSP. On DO MSSP the server sends one
+  IAC SB MSSP (MSSP_VAR name MSSP_VAL value ...)* IAC SE with `TelnetOptions.mssp_table()`; a
+  line `MSSP-REQUEST` at the login prompt gets the same table as plain text (MSSP-REPLY-START,
+  one `NAME<TAB>VALUE...` line per variable, MSSP-REPLY-END), and the login prompt again.
+
+MCCP2 (compression)
+  Offered with IAC WILL MCCP2 (unless --no-mccp, or --max-mccp connections compress already).
+  On DO MCCP2 the server sends IAC SB MCCP2 IAC SE and everything after it through one zlib
+  stream per connection, each write flushed with Z_SYNC_FLUSH (the client gets every line at
+  once). DONT MCCP2 ends the stream (Z_FINISH) and the server's WONT MCCP2 and all that follows
+  is sent uncompressed; so does a close by the server (`endCompression`). The zlib state is
+  window 2**MCCP_WINDOW_BITS, memLevel MCCP_MEM_LEVEL: about 40 KiB per compressing connection
+  (zlib's default, 15/8, costs 256 KiB + the same 6 KiB): docs/operations.md has the figures.
+
+CHARSET (RFC 2066)
+  Offered with IAC WILL CHARSET. On DO CHARSET the server sends REQUEST ";UTF-8"; the client's
+  ACCEPTED or REJECTED is remembered (`charset`). A client's own WILL CHARSET is agreed (DO
+  CHARSET), and its REQUEST answered ACCEPTED "UTF-8" when UTF-8 is one of the names, REJECTED
+  otherwise (a request while the server's own is unanswered is ignored: the server's takes
+  precedence, as RFC 2066 says). TTABLE-IS is answered TTABLE-REJECTED. The server speaks UTF-8
+  whatever the outcome (its input decoding stays UTF-8 with the Latin-1 fallback).
+
+TTYPE and MTTS
+  The server asks IAC DO TTYPE; on WILL TTYPE it sends SB TTYPE SEND, up to three times, until a
+  reply repeats the one before: MTTS clients answer their name (MUDLET), then the terminal type
+  (XTERM-256COLOR), then "MTTS <bits>". `client_name`, `terminal_type` and `mtts` keep them;
+  when the cycle ends, `clientIdentified()` runs (the session logs one line and turns colour on
+  for a client that announces ANSI colour, unless /set color was given).
+"""
+from __future__ import annotations
+
+import re
+import zlib
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Callable, Sequence
+
+from twisted.logger import Logger
+
+from lobby.text.numbers import ascii_int
+from protocol.telnet.transport import _WANTNO, DO, IAC, SB, SE, WILL, WONT, TelnetLineProtocol
+
+if TYPE_CHECKING:
+    import argparse
+
+__all__ = ["MudOptions", "TelnetOptions", "MSSP", "MCCP2", "CHARSET", "TTYPE",
+           "MSSP_VAR", "MSSP_VAL", "MTTS_BITS", "MCCP_WINDOW_BITS", "MCCP_MEM_LEVEL",
+           "MSSP_REQUEST", "add_arguments", "options_from", "mtts_names", "codebase"]
+
+log = Logger(namespace="protocol.telnet_options")
+
+# ---- option numbers and subnegotiation codes ----------------------------------------------------
+TTYPE = 24       # RFC 1091 terminal type; MTTS on top
+CHARSET = 42     # RFC 2066
+MSSP = 70        # Mud Server Status Protocol
+MCCP2 = 86       # Mud Client Compression Protocol v2
+
+MSSP_VAR = 1
+MSSP_VAL = 2
+TTYPE_IS = 0
+TTYPE_SEND = 1
+CHARSET_REQUEST = 1
+CHARSET_ACCEPTED = 2
+CHARSET_REJECTED = 3
+CHARSET_TTABLE_IS = 4
+CHARSET_TTABLE_REJECTED = 5
+
+#: a GMCP package name in Core.Supports (`Char.Items`, `Room`): kept only if it looks like one
+_GMCP_PACKAGE = re.compile(r"[A-Za-z][A-Za-z0-9_.-]{0,63}")
+
+#: the line a plain-text MSSP crawler sends at the login prompt
+MSSP_REQUEST = "MSSP-REQUEST"
+#: TTYPE SEND requests per connection at most (MTTS: name, terminal type, MTTS bits)
+TTYPE_REQUESTS = 3
+#: characters kept of one TTYPE reply
+TTYPE_MAX = 64
+
+#: the zlib stream of MCCP2: a 4 KiB window (chat lines and tables are short and repetitive)
+#: and memLevel 5; deflate's state is 2**(window+2) + 2**(memLevel+9) bytes plus ~6 KiB
+MCCP_WINDOW_BITS = 12
+MCCP_MEM_LEVEL = 5
+MCCP_LEVEL = 6
+#: compressing connections at most, by default (--max-mccp; 0: no limit)
+DEFAULT_MAX_MCCP = 1000
+
+#: MTTS bit -> what the client announces with it
+MTTS_BITS: dict[int, str] = {
+    1: "ANSI", 2: "VT100", 4: "UTF-8", 8: "256 colors", 16: "mouse tracking",
+    32: "OSC color palette", 64: "screen reader", 128: "proxy", 256: "truecolor",
+    512: "MNES", 1024: "MSLP", 2048: "SSL",
+}
+
+
+def mtts_names(bits: int) -> list[str]:
+    """The abilities an MTTS bit vector announces, in bit order."""
+    return [name for bit, name in MTTS_BITS.items() if bits & bit]
+
+
+def codebase() -> str:
+    """``tichu-lobby VERSION`` for MSSP's CODEBASE (the installed distribution's version)."""
+    import lobby
+    version = getattr(lobby, "__version__", None)
+    if version is None:
+        try:
+            from importlib.metadata import version as dist_version
+            version = dist_version("tichu-lobby")
+        except Exception:
+            version = "unknown"
+    return f"tichu-lobby {version}"
+
+
+def _clean(value: str) -> str:
+    """An MSSP value without the bytes MSSP forbids in values (NUL, MSSP_VAR, MSSP_VAL, IAC)
+    and without line ends or tabs (the plain-text form)."""
+    return "".join(ch for ch in value if ch not in "\x00\x01\x02\xff\t\r\n")
+
+
+@dataclass
+class TelnetOptions:
+    """What the MUD options of one server need: its MSSP facts and the MCCP2 limit. One per
+    server (protocol.process.server.LobbyFactory.telnet_options); the counters are the server's."""
+
+    name: str = "Tichu lobby"
+    #: further MSSP variables (--mssp VAR=VALUE): added, or replacing the defaults
+    mssp: dict[str, str] = field(default_factory=dict)
+    mccp: bool = True
+    max_mccp: int = DEFAULT_MAX_MCCP
+    #: the server's start (unix time) for MSSP's UPTIME
+    started: float = 0.0
+    #: how many users are online now (MSSP's PLAYERS)
+    players: Callable[[], int] = lambda: 0
+    #: connections compressing with MCCP2 now
+    compressing: int = 0
+
+    def may_compress(self) -> bool:
+        return self.mccp and (self.max_mccp <= 0 or self.compressing < self.max_mccp)
+
+    def mssp_table(self, port: int | None = None) -> list[tuple[str, list[str]]]:
+        """The MSSP variables, each with its values (a variable may have several)."""
+        table: dict[str, list[str]] = {
+            "NAME": [self.name],
+            "PLAYERS": [str(self.players())],
+            "UPTIME": [str(int(self.started))],
+            "CODEBASE": [codebase()],
+            "PORT": [str(port)] if port else [],
+            "LANGUAGE": ["English"],
+            "CHARSET": ["UTF-8"],
+            "CRAWL DELAY": ["-1"],
+            "FAMILY": ["Custom"],
+            "GENRE": ["None"],
+            "SUBGENRE": ["None"],
+            "GAMEPLAY": ["Player versus Player", "Social"],
+            "GAMESYSTEM": ["None"],
+            "STATUS": ["Live"],
+            "MINIMUM AGE": ["0"],
+            "ANSI": ["1"],
+            "GMCP": ["1"],
+            "MCCP": ["1" if self.mccp else "0"],
+            "MSSP": ["1"],
+            "UTF-8": ["1"],
+            "MCP": ["0"], "MSDP": ["0"], "MSP": ["0"], "MXP": ["0"], "PUEBLO": ["0"],
+            "VT100": ["0"], "XTERM 256 COLORS": ["0"], "XTERM TRUE COLORS": ["0"],
+            "PAY TO PLAY": ["0"], "PAY FOR PERKS": ["0"],
+            "HIRING BUILDERS": ["0"], "HIRING CODERS": ["0"],
+        }
+        for var, value in self.mssp.items():
+            table[var.upper()] = [v for v in (_clean(p.strip()) for p in value.split("\t")) if v]
+        cleaned = [(_clean(var), [_clean(v) for v in values]) for var, values in table.items()]
+        return [(var, values) for var, values in cleaned if var and values]
+
+    def mssp_bytes(self, port: int | None = None) -> bytes:
+        """IAC SB MSSP MSSP_VAR name MSSP_VAL value ... IAC SE."""
+        out = bytearray((IAC, SB, MSSP))
+        for var, values in self.mssp_table(port):
+            out.append(MSSP_VAR)
+            out += _clean(var).encode("utf-8")
+            for value in values:
+                out.append(MSSP_VAL)
+                out += value.encode("utf-8")
+        out += bytes((IAC, SE))
+        return bytes(out)
+
+    def mssp_text(self, port: int | None = None) -> str:
+        """The plain-text reply to MSSP-REQUEST (lines end in LF; the wire makes them CR LF)."""
+        lines = ["MSSP-REPLY-START"]
+        lines += ["\t".join([var, *values]) for var, values in self.mssp_table(port)]
+        lines.append("MSSP-REPLY-END")
+        return "\n".join(lines) + "\n"
+
+
+_DEFAULT = TelnetOptions()
+
+
+class MudOptions(TelnetLineProtocol):
+    """MSSP, MCCP2, CHARSET and TTYPE/MTTS for one connection (see the module's docstring)."""
+
+    # what the client told (TTYPE/MTTS, CHARSET); class defaults until it says something
+    client_name: str | None = None
+    terminal_type: str | None = None
+    mtts: int | None = None
+    #: "UTF-8" once agreed with CHARSET; "rejected" when the client refused the server's request
+    charset: str | None = None
+    _ttype_replies: "list[str] | None" = None
+    _ttype_asked: int = 0
+    _charset_asked: bool = False     # the server's REQUEST is sent and unanswered
+    _charset_sent: bool = False      # the server sent its REQUEST (once per connection)
+    _compressor: Any = None
+    _counted_mccp: bool = False
+    gmcp_client: dict[str, Any] | None = None       # Core.Hello
+    gmcp_supports: dict[str, int] | None = None     # Core.Supports.*
+    #: packages kept of Core.Supports.* at most (0: no limit; the server's --max-gmcp-supports)
+    MAX_GMCP_SUPPORTS: int = 64
+
+    # ---- configuration ---------------------------------------------------------------------------
+    @property
+    def telnet_options(self) -> TelnetOptions:
+        """The server's TelnetOptions (its connections' services'), or the defaults."""
+        options = getattr(getattr(self, "services", None), "telnet_options", None)
+        return options if isinstance(options, TelnetOptions) else _DEFAULT
+
+    def _local_port(self) -> int | None:
+        try:
+            return int(self.transport.getHost().port)
+        except Exception:
+            return None
+
+    # ---- the seam of TelnetLineProtocol ----------------------------------------------------------
+    def _offers(self) -> list[tuple[int, int]]:
+        offers = super()._offers()
+        offers.append((WILL, MSSP))
+        if self.telnet_options.may_compress():
+            offers.append((WILL, MCCP2))
+        offers.append((WILL, CHARSET))
+        offers.append((DO, TTYPE))
+        return offers
+
+    def _agree_us(self, option: int) -> bool:
+        if option == MSSP or option == CHARSET:
+            return True
+        if option == MCCP2:
+            return self.telnet_options.may_compress()
+        return super()._agree_us(option)
+
+    def _agree_him(self, option: int) -> bool:
+        return option == TTYPE or option == CHARSET or super()._agree_him(option)
+
+    def _keeps_subnegotiation(self, option: int) -> bool:
+        if option == TTYPE:
+            return self.optionEnabled(TTYPE, local=False)
+        if option == CHARSET:
+            return self.optionEnabled(CHARSET) or self.optionEnabled(CHARSET, local=False)
+        return super()._keeps_subnegotiation(option)
+
+    def optionChanged(self, option: int, local: bool, enabled: bool) -> None:
+        super().optionChanged(option, local, enabled)
+        if local and option == MSSP and enabled:
+            self._send_mssp()
+        elif local and option == MCCP2:
+            if enabled:
+                self._start_compression()
+            else:
+                self.endCompression()
+        elif local and option == CHARSET and enabled:
+            self._request_charset()
+        elif not local and option == TTYPE and enabled:
+            self._ask_ttype()
+
+    def optionSubnegotiation(self, option: int, data: bytes) -> None:
+        if option == TTYPE:
+            self._ttype_received(data)
+        elif option == CHARSET:
+            self._charset_received(data)
+        else:
+            super().optionSubnegotiation(option, data)
+
+    def connectionLost(self, reason: Any = None) -> None:
+        self._compressor = None
+        self._compress = None
+        self._uncount_mccp()
+        super().connectionLost(reason)
+
+    # ---- GMCP from the client ------------------------------------------------------------------
+    def gmcp_wants(self, package: str) -> bool:
+        """Whether GMCP messages of `package` (`Tichu`) go to this client: to a client that
+        never sent Core.Supports all of them (as before issue 27), else only the packages it
+        listed (`Tichu` or `Tichu.State`...; names compared without case)."""
+        supports = self.gmcp_supports
+        if supports is None:
+            return True
+        wanted = package.lower()
+        return any(p.lower() == wanted or p.lower().startswith(wanted + ".") for p in supports)
+
+    def gmcpReceived(self, package: str, data: object) -> None:
+        """Incoming `Core.Hello` (eight short fields) and `Core.Supports.Set/Add/Remove` (a
+        bounded set: MAX_GMCP_SUPPORTS packages, the server's --max-gmcp-supports) are
+        remembered, `Core.Ping` answered; every other GMCP message is ignored silently."""
+        name = package.lower()
+        if name == "core.ping":
+            self.sendGMCP("Core.Ping")   # the answer a MUD client measures its latency with
+            return
+        if name == "core.hello" and isinstance(data, dict):
+            # a few short fields (client, version) are kept; nothing else of it is used
+            self.gmcp_client = {str(k)[:32]: (v[:100] if isinstance(v, str) else v)
+                                for k, v in list(data.items())[:8]
+                                if isinstance(v, (str, int, float, bool)) or v is None}
+        elif name.startswith("core.supports.") and isinstance(data, list):
+            # a bounded set: at most MAX_GMCP_SUPPORTS packages, names as GMCP writes them
+            limit = self.MAX_GMCP_SUPPORTS
+            supports = dict(self.gmcp_supports or {})
+            if name == "core.supports.set":
+                supports = {}
+            for item in data[:limit or len(data)]:
+                if not isinstance(item, str):
+                    continue
+                pkg, _, version = item.partition(" ")
+                if _GMCP_PACKAGE.fullmatch(pkg) is None:
+                    continue
+                if name == "core.supports.remove":
+                    supports.pop(pkg, None)
+                elif pkg in supports or not limit or len(supports) < limit:
+                    supports[pkg] = ascii_int(version, 1_000_000) or 1
+            self.gmcp_supports = supports
+        # anything else: ignored silently
+
+    # ---- MSSP ------------------------------------------------------------------------------------
+    def _send_mssp(self) -> None:
+        self._write(self.telnet_options.mssp_bytes(self._local_port()))
+
+    def mssp_plain_reply(self) -> str:
+        """The plain-text MSSP table, for a line MSSP-REQUEST at the login prompt."""
+        return self.telnet_options.mssp_text(self._local_port())
+
+    # ---- MCCP2 -----------------------------------------------------------------------------------
+    def _start_compression(self) -> None:
+        options = self.telnet_options
+        if self._compressor is not None or self._closed:
+            return
+        if not options.may_compress():
+            # agreed to while the limit filled up: turned off again (RFC 1143: WANTNO)
+            self._set_us(MCCP2, _WANTNO)
+            self._send_negotiation(WONT, MCCP2)
+            return
+        self._write(bytes((IAC, SB, MCCP2, IAC, SE)))     # the last uncompressed bytes
+        self._compressor = zlib.compressobj(MCCP_LEVEL, zlib.DEFLATED, MCCP_WINDOW_BITS,
+                                            MCCP_MEM_LEVEL)
+        self._compress = self._deflate
+        options.compressing += 1
+        self._counted_mccp = True
+
+    def _deflate(self, data: bytes) -> bytes:
+        compressor = self._compressor
+        return compressor.compress(data) + compressor.flush(zlib.Z_SYNC_FLUSH)
+
+    def endCompression(self) -> None:
+        """End the MCCP2 stream (zlib's Z_FINISH) if there is one: what follows is sent as it is
+        (the session calls this before it closes the connection; DONT MCCP2 does too)."""
+        compressor = self._compressor
+        if compressor is None:
+            return
+        self._compress = None
+        self._compressor = None
+        self._uncount_mccp()
+        self._write(compressor.flush(zlib.Z_FINISH))
+
+    @property
+    def compressing(self) -> bool:
+        """Whether this connection's output goes through MCCP2 now."""
+        return self._compressor is not None
+
+    def _uncount_mccp(self) -> None:
+        if self._counted_mccp:
+            self._counted_mccp = False
+            self.telnet_options.compressing -= 1
+
+    # ---- CHARSET (RFC 2066) ----------------------------------------------------------------------
+    def _request_charset(self) -> None:
+        if self._charset_sent:
+            return
+        self._charset_sent = self._charset_asked = True
+        self._write(bytes((IAC, SB, CHARSET, CHARSET_REQUEST)) + b";UTF-8" + bytes((IAC, SE)))
+
+    def _charset_received(self, data: bytes) -> None:
+        if not data:
+            return
+        code, rest = data[0], data[1:]
+        if code == CHARSET_REQUEST:
+            if self._charset_asked:
+                return          # both asked at once: the server's request takes precedence
+            if rest.startswith(b"[TTABLE]"):
+                rest = rest[9:]          # the translation-table version byte follows
+            if not rest:
+                self._charset_reply(CHARSET_REJECTED, b"")
+                return
+            separator, names = rest[:1], rest[1:]
+            for name in names.split(separator):
+                if name.strip().upper().replace(b"_", b"-") in (b"UTF-8", b"UTF8"):
+                    self.charset = "UTF-8"
+                    self._charset_reply(CHARSET_ACCEPTED, name.strip())
+                    return
+            self._charset_reply(CHARSET_REJECTED, b"")
+        elif code == CHARSET_ACCEPTED:
+            if self._charset_asked:
+                self._charset_asked = False
+                name = rest.decode("ascii", "replace").strip().upper()
+                self.charset = "UTF-8" if name in ("UTF-8", "UTF8") else None
+        elif code == CHARSET_REJECTED:
+            if self._charset_asked:
+                self._charset_asked = False
+                self.charset = "rejected"
+                log.info("{peer} rejected the character set UTF-8 (CHARSET); the server "
+                         "sends UTF-8 all the same", peer=self._peer_text())
+        elif code == CHARSET_TTABLE_IS:
+            self._charset_reply(CHARSET_TTABLE_REJECTED, b"")
+
+    def _charset_reply(self, code: int, name: bytes) -> None:
+        body = name.replace(b"\xff", b"")
+        self._write(bytes((IAC, SB, CHARSET, code)) + body + bytes((IAC, SE)))
+
+    # ---- TTYPE / MTTS ----------------------------------------------------------------------------
+    def _ask_ttype(self) -> None:
+        if self._ttype_asked >= TTYPE_REQUESTS:
+            return
+        self._ttype_asked += 1
+        self._write(bytes((IAC, SB, TTYPE, TTYPE_SEND, IAC, SE)))
+
+    def _ttype_received(self, data: bytes) -> None:
+        replies = self._ttype_replies
+        if replies is None:
+            replies = self._ttype_replies = []
+        if not data or data[0] != TTYPE_IS or len(replies) >= self._ttype_asked:
+            return                                   # not a reply to a SEND of ours
+        name = "".join(ch for ch in data[1:].decode("ascii", "replace")
+                       if ch.isprintable())[:TTYPE_MAX].strip()
+        repeated = bool(replies) and name.upper() == replies[-1].upper()
+        if not repeated:
+            replies.append(name)
+            self._ttype_learned(replies)
+        mtts = self.mtts is not None
+        if repeated or mtts or len(replies) >= TTYPE_REQUESTS:
+            self._ttype_asked = TTYPE_REQUESTS       # done: no more requests
+            self.clientIdentified()
+        else:
+            self._ask_ttype()
+
+    def _ttype_learned(self, replies: Sequence[str]) -> None:
+        """Read the replies so far: name, terminal type, MTTS bits (MTTS); a client that
+        answers one value only (plain telnet: its terminal type) has it as both."""
+        self.client_name = replies[0] or None
+        if len(replies) > 1:
+            self.terminal_type = replies[1] or None
+        elif self.terminal_type is None:
+            self.terminal_type = replies[0] or None
+        last = replies[-1]
+        if len(replies) > 1 and last.upper().startswith("MTTS "):
+            digits = last[5:].strip()
+            if digits.isdigit() and len(digits) <= 9:
+                self.mtts = int(digits)
+                if len(replies) == 3 and replies[1].upper() == last.upper():
+                    self.terminal_type = None
+
+    def clientIdentified(self) -> None:
+        """The TTYPE cycle ended: `client_name`, `terminal_type` and `mtts` are what the client
+        told (a subclass uses them)."""
+
+    def client_description(self) -> str | None:
+        """``MUDLET / XTERM-256COLOR / MTTS 2349 (ANSI, UTF-8, ...)``, or None when the client
+        told nothing."""
+        parts = [p for p in (self.client_name, self.terminal_type) if p]
+        if self.terminal_type == self.client_name and parts:
+            parts = parts[:1]
+        if self.mtts is not None:
+            abilities = ", ".join(mtts_names(self.mtts))
+            parts.append(f"MTTS {self.mtts}" + (f" ({abilities})" if abilities else ""))
+        return " / ".join(parts) or None
+
+    @property
+    def announces_color(self) -> bool:
+        """The client announced ANSI colour (MTTS bit 1 or 256 colours, or a terminal type
+        naming 256 colours)."""
+        if self.mtts is not None and self.mtts & (1 | 8 | 256):
+            return True
+        terminal = (self.terminal_type or "").upper()
+        return "256COLOR" in terminal or "ANSI" == terminal
+
+
+# ---- command-line options ---------------------------------------------------------------------
+def add_arguments(parser: "argparse.ArgumentParser") -> None:
+    """The options of the MUD client conventions (docs/operations.md, "MUD clients")."""
+    group = parser.add_argument_group("MUD clients (docs/operations.md, MUD clients)")
+    group.add_argument("--mssp-name", default=_DEFAULT.name, metavar="NAME",
+                       help=f"the server's name for MUD listings (MSSP NAME; default "
+                            f"{_DEFAULT.name!r})")
+    group.add_argument("--mssp", action="append", default=[], type=_mssp_pair,
+                       metavar="VAR=VALUE",
+                       help="an MSSP variable, e.g. CONTACT=ops@example.org, "
+                            "WEBSITE=https://..., HOSTNAME=..., LANGUAGE=German; several values "
+                            "separated by TABs; replaces a default value; give several --mssp")
+    group.add_argument("--no-mccp", action="store_true",
+                       help="do not offer MCCP2 compression (each compressing connection costs "
+                            "about 40 KiB of zlib state)")
+    group.add_argument("--max-mccp", type=int, default=DEFAULT_MAX_MCCP, metavar="N",
+                       help=f"connections compressing with MCCP2 at once; further clients are "
+                            f"not offered it (default {DEFAULT_MAX_MCCP}; 0: no limit)")
+
+
+def _mssp_pair(item: str) -> tuple[str, str]:
+    import argparse
+    var, sep, value = item.partition("=")
+    if not sep or not _clean(var).strip():
+        raise argparse.ArgumentTypeError(f"{item!r}: VAR=VALUE expected")
+    return _clean(var).strip().upper(), value
+
+
+def options_from(opts: Any) -> TelnetOptions:
+    """TelnetOptions from the parsed options."""
+    return TelnetOptions(name=getattr(opts, "mssp_name", _DEFAULT.name),
+                         mssp=dict(getattr(opts, "mssp", None) or []),
+                         mccp=not getattr(opts, "no_mccp", False),
+                         max_mccp=getattr(opts, "max_mccp", DEFAULT_MAX_MCCP))
