@@ -27,7 +27,8 @@ STRICT = [
     "protocol/__init__.py", "protocol/__main__.py", "protocol/option_fields.py", "protocol/commands",
     "protocol/render", "protocol/connection/__init__.py", "protocol/connection/machine.py",
     "protocol/process/__init__.py", "protocol/process/admin_cli.py", "protocol/process/config.py",
-    "protocol/process/logs.py", "protocol/process/reactor_health.py", "protocol/telnet/__init__.py",
+    "protocol/process/logs.py", "protocol/process/metrics.py", "protocol/process/reactor_health.py",
+    "protocol/telnet/__init__.py",
     "protocol/telnet/gathered_write.py", "protocol/telnet/sniff.py", "protocol/telnet/transport.py",
 ]
 

@@ -184,7 +184,7 @@ class _CommandCollector(Collector):
             "tichu_command_duration_seconds", "Time from a command's line to the end of its "
             "work (a command that waits for the database or a password hash included)",
             labels=["command"])
-        bounds = [floatToGoString(b) for b in LATENCY_BUCKETS] + ["+Inf"]
+        bounds = [floatToGoString(b) for b in LATENCY_BUCKETS] + ["+Inf"]  # type: ignore[no-untyped-call]
         for name, stats in sorted(self.commands.items()):
             cumulative, buckets = 0.0, []
             for bound, count in zip(bounds, stats[:-1]):
@@ -290,7 +290,7 @@ class _BotCollector(Collector):
             "tichu_bot_decision_duration_seconds", "Time from a search bot's request to its "
             "answer, by decision type and outcome (as tichu_bot_decisions_total)",
             labels=["todo", "outcome"])
-        bounds = [floatToGoString(b) for b in DECISION_BUCKETS] + ["+Inf"]
+        bounds = [floatToGoString(b) for b in DECISION_BUCKETS] + ["+Inf"]  # type: ignore[no-untyped-call]
         for (todo, outcome), stats in sorted(pool.latency.items()):
             cumulative, buckets = 0.0, []
             for bound, count in zip(bounds, stats[:-1]):
@@ -316,16 +316,16 @@ class _Metrics(Resource):
     isLeaf = True
 
     def __init__(self, metrics: ServerMetrics) -> None:
-        super().__init__()
+        super().__init__()  # type: ignore[no-untyped-call]
         self.metrics = metrics
 
     def render_GET(self, request: "Request") -> bytes:
         encoder, content_type = choose_encoder(request.getHeader("accept") or "")
-        request.setHeader(b"Content-Type", content_type.encode("ascii"))
-        request.setHeader(b"Vary", b"Accept, Accept-Encoding")
+        request.setHeader(b"Content-Type", content_type.encode("ascii"))  # type: ignore[no-untyped-call]
+        request.setHeader(b"Vary", b"Accept, Accept-Encoding")  # type: ignore[no-untyped-call]
         body: bytes = encoder(self.metrics.registry)
         if _accepts_gzip(request.getHeader("accept-encoding") or ""):
-            request.setHeader(b"Content-Encoding", b"gzip")
+            request.setHeader(b"Content-Encoding", b"gzip")  # type: ignore[no-untyped-call]
             body = gzip.compress(body, compresslevel=6)
         return body
 
@@ -349,11 +349,11 @@ def _finish(request: "Request", code: int, body: bytes, content_type: bytes) -> 
     if request.finished or getattr(request, "_disconnected", False):
         return
     request.setResponseCode(code)
-    request.setHeader(b"Content-Type", content_type)
-    request.setHeader(b"Content-Length", str(len(body)).encode("ascii"))
+    request.setHeader(b"Content-Type", content_type)  # type: ignore[no-untyped-call]
+    request.setHeader(b"Content-Length", str(len(body)).encode("ascii"))  # type: ignore[no-untyped-call]
     if request.method != b"HEAD":
-        request.write(body)
-    request.finish()
+        request.write(body)  # type: ignore[no-untyped-call]
+    request.finish()  # type: ignore[no-untyped-call]
 
 
 def _identity(path: str) -> tuple[int, int] | None:
@@ -379,7 +379,7 @@ class _Health(Resource):
     isLeaf = True
 
     def __init__(self, server: "LobbyServer") -> None:
-        super().__init__()
+        super().__init__()  # type: ignore[no-untyped-call]
         self.lobby = server
         path = getattr(server.store, "path", ":memory:")
         self.path = path if isinstance(path, str) else ":memory:"
@@ -426,13 +426,13 @@ class _Game(Resource):
     isLeaf = True
 
     def __init__(self, server: "LobbyServer", game: int) -> None:
-        super().__init__()
+        super().__init__()  # type: ignore[no-untyped-call]
         self.lobby = server
         self.game = game
 
     def render_GET(self, request: "Request") -> Any:
         def found(text: str) -> None:
-            request.setHeader(b"Content-Disposition",
+            request.setHeader(b"Content-Disposition",  # type: ignore[no-untyped-call]
                               f'inline; filename="{self.game}.tch"'.encode("ascii"))
             _finish(request, 200, text.encode("utf-8"), b"text/plain; charset=utf-8")
 
@@ -453,37 +453,37 @@ class _NotFound(Resource):
 
     def render(self, request: "Request") -> bytes:
         request.setResponseCode(404)
-        request.setHeader(b"Content-Type", b"text/plain; charset=utf-8")
+        request.setHeader(b"Content-Type", b"text/plain; charset=utf-8")  # type: ignore[no-untyped-call]
         return b"Not found.\n"
 
 
 class _Games(Resource):
     def __init__(self, server: "LobbyServer") -> None:
-        super().__init__()
+        super().__init__()  # type: ignore[no-untyped-call]
         self.lobby = server
 
     def getChild(self, path: bytes, request: "Request") -> Resource:
         match = _TCH_PATH.fullmatch(path)
         if match is None or request.postpath:
-            return _NotFound()
+            return _NotFound()  # type: ignore[no-untyped-call]
         return _Game(self.lobby, int(match.group(1)))
 
     def render(self, request: "Request") -> bytes:
-        return _NotFound().render(request)
+        return _NotFound().render(request)  # type: ignore[no-untyped-call]
 
 
 class _Root(Resource):
     def __init__(self, server: "LobbyServer") -> None:
-        super().__init__()
+        super().__init__()  # type: ignore[no-untyped-call]
         self.putChild(b"metrics", _Metrics(server.factory.metrics))
         self.putChild(b"healthz", _Health(server))
         self.putChild(b"games", _Games(server))
 
     def getChild(self, path: bytes, request: "Request") -> Resource:
-        return _NotFound()
+        return _NotFound()  # type: ignore[no-untyped-call]
 
     def render(self, request: "Request") -> bytes:
-        return _NotFound().render(request)
+        return _NotFound().render(request)  # type: ignore[no-untyped-call]
 
 
 class MetricsSite(Site):
@@ -494,7 +494,7 @@ class MetricsSite(Site):
     def __init__(self, server: "LobbyServer", timeout: float = 30.0, reactor: Any = None) -> None:
         # timeout: a connection that sends nothing for this long is closed, so that half
         # requests (slowloris) cannot hold sockets for twisted.web's default of 12 hours
-        super().__init__(_Root(server), timeout=timeout, reactor=reactor)
+        super().__init__(_Root(server), timeout=timeout, reactor=reactor)  # type: ignore[no-untyped-call]
 
     def log(self, request: Any) -> None:
         pass
