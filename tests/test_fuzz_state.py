@@ -253,8 +253,8 @@ def test_gmcp_supports_with_digits_that_int_refuses() -> None:
         lobby = FakeLobby(task.Clock())
         ann = lobby.connect()
         ann.login("Ann")
-        ann.session.gmcpReceived("Core.Supports.Set", ["Room ²", "Char 99999999999999999999999", "Tichu 1"])
-        assert ann.session.gmcp_supports == {"Room": 1, "Char": 1, "Tichu": 1}
+        ann.session.gmcp.handle("Core.Supports.Set", ["Room ²", "Char 99999999999999999999999", "Tichu 1"])
+        assert ann.session.gmcp.supports == {"Room": 1, "Char": 1, "Tichu": 1}
         ann.send("/who")
         assert "Ann" in ann.text()
     assert [e for e in events if e.get("log_failure") is not None] == []

@@ -62,9 +62,9 @@ def test_gmcp_client_gets_room_info_state_and_events(lobby: FakeLobby) -> None:
     c.send(bytes((IAC, DO, GMCP)))
     c.send(gmcp("Core.Hello", {"client": "Mudlet", "version": "4.17"}))
     c.send(gmcp("Core.Supports.Set", ["Tichu 1", "Room 1"]))
-    assert c.session.gmcp_enabled
-    assert c.session.gmcp_client == {"client": "Mudlet", "version": "4.17"}
-    assert c.session.gmcp_supports == {"Tichu": 1, "Room": 1}
+    assert c.session.gmcp.enabled
+    assert c.session.gmcp.client == {"client": "Mudlet", "version": "4.17"}
+    assert c.session.gmcp.supports == {"Tichu": 1, "Room": 1}
     c.send("Anna")
     c.send("")                      # "Anna" is not a registered name: Enter confirms
     raw = c.raw()
@@ -200,9 +200,9 @@ def test_subnegotiations_count_toward_flood_control(clock: Any, logged: Any) -> 
     del logged[:]
     for i in range(20):                             # the whole burst, as GMCP (at login:)
         c.send(gmcp("Core.Supports.Add", [f"P{i} 1"]))
-    assert len(c.session.gmcp_supports) == 20
+    assert len(c.session.gmcp.supports) == 20
     c.send(gmcp("Core.Supports.Add", ["Late 1"]))   # no token left: dropped, warned once
-    assert "Late" not in c.session.gmcp_supports
+    assert "Late" not in c.session.gmcp.supports
     lines = c.lines()           # one line, wrapped at 80 columns
     assert len(lines) == 2 and lines[0].startswith("! [flooding] ") and lines[1][:2] == "  "
     c.send(_bad_gmcp(3000))                         # the burst: dropped, then the kick
@@ -217,16 +217,16 @@ def test_core_supports_and_core_hello_are_bounded(lobby: FakeLobby) -> None:
     c.send(gmcp("Core.Supports.Set", ["Room 1"]))
     for start in range(0, 1000, 50):
         c.send(gmcp("Core.Supports.Add", [f"Pkg{i} 1" for i in range(start, start + 50)]))
-    supports = c.session.gmcp_supports
+    supports = c.session.gmcp.supports
     assert len(supports) == 64 and supports["Room"] == 1 and "Pkg999" not in supports
     c.send(gmcp("Core.Supports.Remove", ["Room"]))
     c.send(gmcp("Core.Supports.Add", ["Tichu 1", "x" * 500 + " 1", "bad name 1", "9lives 1"]))
-    assert "Tichu" in c.session.gmcp_supports and "Room" not in c.session.gmcp_supports
-    assert len(c.session.gmcp_supports) == 64
-    assert all(len(k) <= 64 and " " not in k for k in c.session.gmcp_supports)
+    assert "Tichu" in c.session.gmcp.supports and "Room" not in c.session.gmcp.supports
+    assert len(c.session.gmcp.supports) == 64
+    assert all(len(k) <= 64 and " " not in k for k in c.session.gmcp.supports)
     c.send(gmcp("Core.Hello", {"client": "M" * 3000, "version": "1", "junk": [1] * 500,
                                **{f"k{i}": i for i in range(100)}}))
-    hello = c.session.gmcp_client
+    hello = c.session.gmcp.client
     assert hello["client"] == "M" * 100 and hello["version"] == "1" and "junk" not in hello
     assert len(hello) <= 8
     assert "Hello Anna!" in c.login("Anna")

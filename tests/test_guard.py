@@ -353,7 +353,7 @@ def test_the_limits_of_the_first_bytes_and_the_side_channel_are_options() -> Non
     # a session takes its sizes from the limits
     lobby = GuardedLobby(task.Clock(), max_subnegotiation=1024, max_gmcp_supports=8)
     c = lobby.connect()
-    assert c.session.MAX_SUBNEGOTIATION_BYTES == 1024 and c.session.MAX_GMCP_SUPPORTS == 8
+    assert c.session.telnet.MAX_SUBNEGOTIATION_BYTES == 1024 and c.session.gmcp.max_supports == 8
 
 
 def test_the_flooding_warning_in_machine_mode_never_takes_a_running_commands_id(

@@ -57,14 +57,6 @@ LAYERS: dict[str, Layer] = {
 EXCEPTIONS: dict[tuple[str, str], str] = {
     ("protocol.telnet.options", "lobby"):
         "MSSP reports the server's version (lobby.__version__) read where it is sent",
-    ("protocol.commands.base", "protocol.connection.machine"):
-        "/iset protocol parses the version with machine mode's parse_protocol",
-    ("protocol.telnet.options", "lobby.text.numbers"):
-        "GMCP Core.Supports versions read as bounded ASCII numbers (ascii_int)",
-    ("protocol.connection.session", "protocol.process.metrics"):
-        "TYPE_CHECKING: the services object names the server's metrics type",
-    ("protocol.web", "protocol.process.server"):
-        "TYPE_CHECKING: the WebSocket endpoint is built with the LobbyFactory",
 }
 
 

@@ -1,7 +1,7 @@
 """The linter and the type checker run with the suite: `scripts/test` runs them, the inner loop
 `scripts/test -m "not slow"` leaves them out. Their configuration is in pyproject.toml: ruff over
-the whole tree; mypy --strict over `STRICT` (the whole lobby, the client library, and each module
-of protocol as it passes), mypy over lobby, protocol and tichu_bot."""
+the whole tree; mypy --strict over `STRICT` (the whole lobby, the client library, the connection's
+parts and each other module of protocol as it passes), mypy over lobby, protocol and tichu_bot."""
 from __future__ import annotations
 
 import subprocess
@@ -23,13 +23,11 @@ def _run(*args: str) -> subprocess.CompletedProcess[str]:
 #: what mypy --strict checks: add a package or module here as it passes (pyproject.toml reports
 #: a protocol module only once it is listed there too)
 STRICT = [
-    "lobby", "tichu_bot",
+    "lobby", "tichu_bot", "protocol/connection", "protocol/telnet",
     "protocol/__init__.py", "protocol/__main__.py", "protocol/option_fields.py", "protocol/commands",
-    "protocol/render", "protocol/connection/__init__.py", "protocol/connection/machine.py",
-    "protocol/process/__init__.py", "protocol/process/admin_cli.py", "protocol/process/config.py",
-    "protocol/process/logs.py", "protocol/process/metrics.py", "protocol/process/reactor_health.py",
-    "protocol/telnet/__init__.py",
-    "protocol/telnet/gathered_write.py", "protocol/telnet/sniff.py", "protocol/telnet/transport.py",
+    "protocol/render", "protocol/process/__init__.py", "protocol/process/admin_cli.py",
+    "protocol/process/config.py", "protocol/process/logs.py", "protocol/process/metrics.py",
+    "protocol/process/reactor_health.py",
 ]
 
 

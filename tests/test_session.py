@@ -199,7 +199,7 @@ def test_utf8_character_split_across_chunks_and_invalid_utf8(lobby: FakeLobby) -
 
 def test_overlong_line_is_refused_and_the_connection_stays(lobby: FakeLobby) -> None:
     c = logged_in(lobby)
-    limit = c.session.MAX_LINE_BYTES
+    limit = c.session.telnet.MAX_LINE_BYTES
     c.send(b"x" * (limit + 10) + b"\r\n")
     assert c.lines() == [f"! [line-too-long] Line too long ({limit + 10} bytes, limit {limit}); "
                          "it was discarded."]
@@ -269,9 +269,9 @@ def test_passwords_never_reach_the_log(lobby: FakeLobby) -> None:
 
 def test_a_slow_reader_is_closed_and_logged_out(lobby: FakeLobby) -> None:
     slow, talker = logged_in(lobby, "Slow"), logged_in(lobby, "Talker")
-    slow.session.pauseProducing()  # the transport's buffer is full: the client does not read
+    slow.session.telnet.pauseProducing()  # the transport's buffer is full: the client does not read
     line = "x" * 500
-    for _ in range(2 * slow.session.MAX_OUTPUT_BYTES // len(line)):
+    for _ in range(2 * slow.session.telnet.MAX_OUTPUT_BYTES // len(line)):
         talker.send(line)
         if slow.transport.disconnecting or slow.session.state == "closed":
             break

@@ -269,7 +269,7 @@ class TcpGame(Game):
         for client in self.clients.values():
             client.reader.done = Deferred()
             waits.append(client.reader.done)
-            client.session._write(END)
+            client.session.telnet.write(END)
             client.reader.dataReceived(b"")      # END may be there already
         await gatherResults(waits).addTimeout(30, self.reactor)
         for name, client in self.clients.items():
@@ -389,7 +389,7 @@ async def test_what_every_client_socket_receives_is_unchanged(game: str, write_p
     g = TcpGame()
     await g.listen()
     received = await run_game(**GAMES[game], g=g)
-    assert {c.session._may_gather for c in g.clients.values()} == {write_path == "gathered"}
+    assert {c.session.telnet._may_gather for c in g.clients.values()} == {write_path == "gathered"}
     dump = os.environ.get("TABLE_OUTPUT_DUMP")
     if dump:
         for name, data in received.items():

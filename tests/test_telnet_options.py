@@ -164,7 +164,7 @@ def test_charset_the_servers_request_accepted(lobby: FakeLobby) -> None:
     c.send(cmd(IAC, DO, CHARSET))
     assert subnegotiations(c.raw(), CHARSET) == [b"\x01;UTF-8"]      # REQUEST ;UTF-8
     c.send(sb(CHARSET, b"\x02UTF-8"))                                # ACCEPTED UTF-8
-    assert c.raw() == b"" and c.session.charset == "UTF-8"
+    assert c.raw() == b"" and c.session.telnet.options[CHARSET].charset == "UTF-8"
 
 
 def test_charset_the_servers_request_rejected(lobby: FakeLobby) -> None:
@@ -173,7 +173,7 @@ def test_charset_the_servers_request_rejected(lobby: FakeLobby) -> None:
     c.raw()
     with logged_events() as events:
         c.send(sb(CHARSET, b"\x03"))                                 # REJECTED
-    assert c.session.charset == "rejected"
+    assert c.session.telnet.options[CHARSET].charset == "rejected"
     assert any("rejected the character set" in str(e.get("log_format")) for e in events)
     c.send("Anna")                                                    # still UTF-8 either way
     c.send("")
@@ -196,13 +196,13 @@ def test_charset_the_clients_request(lobby: FakeLobby, request_body: bytes,
     assert c.raw() == cmd(IAC, DO, CHARSET)
     c.send(sb(CHARSET, request_body))
     assert subnegotiations(c.raw(), CHARSET) == [answer]
-    assert c.session.charset == ("UTF-8" if answer.startswith(b"\x02") else None)
+    assert c.session.telnet.options[CHARSET].charset == ("UTF-8" if answer.startswith(b"\x02") else None)
 
 
 def test_charset_subnegotiation_before_agreement_is_ignored(lobby: FakeLobby) -> None:
     c = connected(lobby)
     c.send(sb(CHARSET, b"\x01;UTF-8"))
-    assert c.raw() == b"" and c.session.charset is None
+    assert c.raw() == b"" and c.session.telnet.options[CHARSET].charset is None
 
 
 def test_charset_requests_at_once_the_servers_wins(lobby: FakeLobby) -> None:
@@ -213,7 +213,7 @@ def test_charset_requests_at_once_the_servers_wins(lobby: FakeLobby) -> None:
     c.send(sb(CHARSET, b"\x01;UTF-8"))                  # the client's own, crossing ours
     assert c.raw() == b""
     c.send(sb(CHARSET, b"\x02UTF-8"))
-    assert c.session.charset == "UTF-8"
+    assert c.session.telnet.options[CHARSET].charset == "UTF-8"
 
 
 # ---- TTYPE / MTTS -----------------------------------------------------------------------------
@@ -231,17 +231,17 @@ def test_mtts_client_name_terminal_and_bits(lobby: FakeLobby) -> None:
     with logged_events() as events:
         c.send(sb(TTYPE, b"\x00MTTS 2349"))
     assert c.raw() == b""                        # three requests at most: done
-    s = c.session
-    assert (s.client_name, s.terminal_type, s.mtts) == ("MUDLET", "XTERM-256COLOR", 2349)
+    s, t = c.session, c.session.ttype
+    assert (t.client_name, t.terminal_type, t.mtts) == ("MUDLET", "XTERM-256COLOR", 2349)
     assert mtts_names(2349) == ["ANSI", "UTF-8", "256 colors", "OSC color palette",
                                 "truecolor", "SSL"]
-    described = s.client_description()
+    described = t.description()
     assert described == ("MUDLET / XTERM-256COLOR / MTTS 2349 (ANSI, UTF-8, 256 colors, "
                          "OSC color palette, truecolor, SSL)")
     assert [e for e in events if e.get("client") == described]   # one log line names it
     assert s.render_context.color                # a client announcing ANSI: cards in colour
     c.send(sb(TTYPE, b"\x00MUDLET"))             # unasked replies change nothing
-    assert s.client_name == "MUDLET" and c.raw() == b""
+    assert t.client_name == "MUDLET" and c.raw() == b""
 
 
 def test_finger_of_yourself_shows_your_client_to_you_alone(lobby: FakeLobby) -> None:
@@ -277,9 +277,9 @@ def test_plain_telnet_terminal_type_repeats(lobby: FakeLobby) -> None:
     assert c.raw() == SEND
     c.send(sb(TTYPE, b"\x00XTERM"))              # the same again: the list is at its end
     assert c.raw() == b""
-    s = c.session
-    assert (s.client_name, s.terminal_type, s.mtts) == ("XTERM", "XTERM", None)
-    assert s.client_description() == "XTERM"
+    s, t = c.session, c.session.ttype
+    assert (t.client_name, t.terminal_type, t.mtts) == ("XTERM", "XTERM", None)
+    assert t.description() == "XTERM"
     assert not s.render_context.color
 
 
@@ -290,7 +290,7 @@ def test_an_explicit_color_setting_is_kept(lobby: FakeLobby) -> None:
     c.send("/set color off")
     c.send(cmd(IAC, WILL, TTYPE) + sb(TTYPE, b"\x00TINTIN++") + sb(TTYPE, b"\x00ANSI")
            + sb(TTYPE, b"\x00MTTS 137"))
-    assert c.session.mtts == 137 and not c.session.render_context.color
+    assert c.session.ttype.mtts == 137 and not c.session.render_context.color
 
 
 def test_ttype_refused_by_the_client_and_junk_replies(lobby: FakeLobby) -> None:
@@ -298,12 +298,12 @@ def test_ttype_refused_by_the_client_and_junk_replies(lobby: FakeLobby) -> None:
     c.send(cmd(IAC, WONT, TTYPE))
     assert c.raw() == b""                        # the refusal of our DO is not answered
     c.send(sb(TTYPE, b"\x00MUDLET"))
-    assert c.session.client_name is None
+    assert c.session.ttype.client_name is None
     d = connected(lobby)
     d.send(cmd(IAC, WILL, TTYPE))
     d.raw()
     d.send(sb(TTYPE, b"\x00" + b"\x1b[31m" + b"X" * 300))        # control bytes, too long
-    assert d.session.client_name == "[31m" + "X" * 60
+    assert d.session.ttype.client_name == "[31m" + "X" * 60
 
 
 # ---- MCCP2 ------------------------------------------------------------------------------------
@@ -362,9 +362,9 @@ def test_no_mccp_and_the_limit(clock: Any) -> None:
     first, second = limited.connect(), limited.connect()       # both offered
     assert cmd(IAC, WILL, MCCP2) in first.raw() and cmd(IAC, WILL, MCCP2) in second.raw()
     first.send(cmd(IAC, DO, MCCP2))
-    assert first.session.compressing
+    assert first.session.mccp.compressing
     second.send(cmd(IAC, DO, MCCP2))                           # full: turned off again
-    assert second.raw() == cmd(IAC, WONT, MCCP2) and not second.session.compressing
+    assert second.raw() == cmd(IAC, WONT, MCCP2) and not second.session.mccp.compressing
     third = limited.connect()
     assert cmd(IAC, WILL, MCCP2) not in third.raw()            # not even offered
     first.send("Anna")

@@ -25,7 +25,7 @@ from conftest import IAC, FakeLobby
 from lobby.tichu import memo
 from protocol.render import table as render_table
 from protocol.telnet.options import MCCP2
-from protocol.telnet.transport import DO, TelnetLineProtocol
+from protocol.telnet.transport import DO
 from test_lean_updates import run as run_now
 from test_table_output_bytes import Game
 
@@ -143,15 +143,15 @@ def test_a_views_lines_in_one_write_are_the_bytes_of_one_write_per_line(
         if how == "mccp2":
             c.send(bytes((IAC, DO, MCCP2)))
         elif how == "paused":
-            c.session.pauseProducing()
+            c.session.telnet.pauseProducing()
         c.raw()
-        assert (c.session._compress is not None) is (how == "mccp2")
-        assert c.session._paused is (how == "paused")
+        assert (c.session.telnet._compress is not None) is (how == "mccp2")
+        assert c.session.telnet._paused is (how == "paused")
     lines = ["1 Ann 13 |>2 Bob 12 | 3 Cat 14 | 4 Dan 13", "Trick: Ann \x1b[31mR7\x1b[0m",
              "Straße ÿ", "a\nb", ""]
-    one.session._send_lines(lines)
+    one.session.telnet.send_lines(lines)
     for line in lines:
-        TelnetLineProtocol.sendLine(each.session, line)
+        each.session.telnet.sendLine(line)
     got, want = one.raw(), each.raw()
     assert got == want and len(want) > 40
     if how == "plain":

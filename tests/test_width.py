@@ -156,7 +156,7 @@ def test_the_session_asks_do_naws_with_its_offers_and_an_answer_is_not_answered(
     c.send(bytes((IAC, WILL, NAWS)) + naws(100) + bytes((IAC, DO, 3)))
     assert c.raw() == bytes((IAC, WILL, 3))              # SGA agreed; WILL NAWS not answered
     assert c.session.render_context.width == 100
-    assert c.session.optionEnabled(NAWS, local=False)
+    assert c.session.telnet.optionEnabled(NAWS, local=False)
     c.send(bytes((IAC, WONT, NAWS)))                     # the client turns it off
     assert c.raw() == bytes((IAC, DONT, NAWS))
     c.send(naws(40))                                     # NAWS is off: ignored

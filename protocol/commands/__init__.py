@@ -6,6 +6,6 @@
   /replay, /tchlog, the /finger statistics.
 
 May import: lobby (the world the commands act on), protocol.render, protocol.commands; Twisted.
-Never protocol.telnet, protocol.web or protocol.process (the exception still in the code is
-listed in tests/test_layers.py).
+Never protocol.telnet, protocol.connection, protocol.web or protocol.process
+(tests/test_layers.py).
 """

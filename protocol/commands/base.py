@@ -546,8 +546,7 @@ def _set_width(ctx: CommandContext, raw: str) -> None:
 def _iset(ctx: CommandContext, args: dict[str, str]) -> None:
     name, value = args["name"].lower(), args["value"].lower()
     if name == "protocol":
-        from protocol.connection.machine import parse_protocol
-        from protocol.render.json_lines import PROTOCOL_VERSIONS
+        from protocol.render.json_lines import PROTOCOL_VERSIONS, parse_protocol
         version = parse_protocol(value)
         if version is None:
             raise LobbyError("unknown-protocol", version=args["value"][:20],

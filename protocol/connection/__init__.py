@@ -1,12 +1,15 @@
-"""One connection: the log-in, the output mode (text or JSON), settings, and the guard.
+"""One connection, composed of parts: the log-in state machine, the output mode (text or JSON),
+settings, the declared services, and the guard it asks.
 
-- `session.py`: ``Session``, the connection's application protocol (log-in, commands, delivery);
-- `machine.py`: machine mode (JSON lines, protocol versions, views as updates);
-- `guard.py`: the limits and budgets of connections and address groups (``Limits``).
+- `session.py`: ``Session``, the connection (the application of its byte layer): the log-in as
+  ``State`` objects (one prompt each, a transition table), commands and delivery, ``Services``
+  (what every connection of a server reads, never the factory);
+- `machine.py`: the output modes ``TextOutput`` and ``JsonOutput`` (JSON lines, command ids,
+  protocol versions, views as updates) and ``Connection``, what they need of a connection;
+- `guard.py`: the limits and budgets of connections and address groups (``Limits``); it asks a
+  connection only through ``GuardedConnection`` and the world through ``GuardWorld``.
 
 May import: lobby (the world it calls into), protocol.telnet, protocol.render, protocol.commands,
-protocol.option_fields, protocol.connection; Twisted. Never protocol.process (the exceptions still
-in the code are listed in tests/test_layers.py) nor protocol.web.
-
-(Issue 25 item 1 composes this package from parts; its docstring says more when it lands.)
+protocol.option_fields, protocol.connection; Twisted. Never protocol.process nor protocol.web
+(tests/test_layers.py; tests/test_connection_parts.py: no import circle).
 """

@@ -400,13 +400,13 @@ class Allowance:
         return DROPPED
 
 
-def peer_host(session: Any) -> str:
-    """The IP address of a session's peer ("?" when the transport has none, e.g. in tests):
+def peer_host(connection: Any) -> str:
+    """The IP address of a connection's peer ("?" when the transport has none, e.g. in tests):
     behind a ``haproxy:`` listener the client's from the PROXY header (protocol/telnet/proxy.py), in
     the canonical form (IPv6 compressed, an IPv4-mapped IPv6 address as IPv4), so one client is
     one key for every limit and ban whatever wrote its address."""
     try:
-        peer = session.transport.getPeer()
+        peer = connection.transport.getPeer()
     except Exception:
         return "?"
     host = str(getattr(peer, "host", "?"))
@@ -654,7 +654,8 @@ class Guard:
             for key, group in rows:
                 self._logged_in(group, key, remember=False)
             return len(rows)
-        return store.login_addresses(since).addCallback(loaded)
+        done: Deferred[int] = store.login_addresses(since).addCallback(loaded)
+        return done
 
     def registration_attempt(self, session: GuardedConnection) -> "Registration":
         """Admit one new account from the session's address group: a ``Registration`` (call

@@ -31,17 +31,17 @@ from __future__ import annotations
 
 import re
 from json.encoder import encode_basestring as _encode_str
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
 from lobby.events import Event, error_event
 from lobby.text.messages import ERRORS, text
-from lobby.text.numbers import ascii_int
 from lobby.tichu import memo as _memo
 from protocol.render.json_lines import (
     PROTOCOL_VERSIONS,
     REPLY_TYPES,
     dumps,
     is_table_event,
+    parse_protocol,
     render_json,
     state_line,
     state_object,
@@ -50,14 +50,114 @@ from protocol.render.json_lines import (
 from protocol.render.table import TableFeed
 from protocol.render.text import render
 from protocol.render.wrap import wrap_line, wrap_lines, wrap_prompt
-from protocol.telnet.transport import TelnetLineProtocol, clean_line, encode_text
+from protocol.telnet.transport import clean_line, encode_text
 
 if TYPE_CHECKING:
-    from lobby.world.world import Room
-    from protocol.connection.session import Session
+    from lobby.world.world import Room, User
     from protocol.render.context import RenderContext
+    from protocol.telnet.transport import GmcpOption, TelnetLineProtocol
 
-__all__ = ["TextOutput", "JsonOutput", "ID_PATTERN", "JSON_SWITCH", "split_id", "gmcp_copies"]
+__all__ = ["TextOutput", "JsonOutput", "Connection", "Metrics", "ID_PATTERN", "JSON_SWITCH",
+           "split_id", "gmcp_copies", "switch_before_login", "parse_protocol"]
+
+class Metrics(Protocol):
+    """The counters a connection feeds (protocol.process.metrics.ServerMetrics is one)."""
+
+    def connection(self) -> None: ...
+
+    def login(self, registered: bool) -> None: ...
+
+    def error(self, code: str) -> None: ...
+
+    def flood_drop(self, kind: str) -> None: ...
+
+    def command(self, name: str, seconds: float) -> None: ...
+
+
+class _Services(Protocol):
+    @property
+    def metrics(self) -> Metrics: ...
+
+    @property
+    def motd(self) -> str: ...
+
+
+class _StateView(Protocol):
+    """What an output mode reads of the connection's state (protocol.connection.session.State)."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def open(self) -> bool: ...
+
+    @property
+    def logging_in(self) -> bool: ...
+
+    @property
+    def prompt_kind(self) -> str: ...
+
+    @property
+    def takes_json_switch(self) -> bool: ...
+
+    @property
+    def takes_commands(self) -> bool: ...
+
+
+class _Commands(Protocol):
+    def resolve(self, word: str) -> Any: ...
+
+
+class Connection(Protocol):
+    """What an output mode needs of its connection (protocol.connection.session.Session is one): its
+    byte layer and GMCP option, its user, state, settings and table feed, and its services."""
+
+    #: the version of machine mode's objects the connection reads
+    protocol: int
+    #: the connection's output mode (a switch replaces it)
+    output: "TextOutput | JsonOutput"
+    #: the text-mode view of the table the user is at (made with the first table event)
+    _feed: TableFeed | None
+
+    @property
+    def telnet(self) -> "TelnetLineProtocol": ...
+
+    @property
+    def gmcp(self) -> "GmcpOption": ...
+
+    @property
+    def transport(self) -> Any: ...
+
+    @property
+    def user(self) -> "User | None": ...
+
+    @property
+    def login_state(self) -> _StateView: ...
+
+    @property
+    def state(self) -> str: ...
+
+    @property
+    def services(self) -> _Services: ...
+
+    @property
+    def commands(self) -> _Commands: ...
+
+    @property
+    def _settings(self) -> dict[str, str] | None: ...
+
+    @property
+    def render_context(self) -> "RenderContext": ...
+
+    @property
+    def lang(self) -> str: ...
+
+    def deliver(self, event: Event) -> None: ...
+
+    def sendPrompt(self, prompt: str) -> None: ...
+
+    def _command_ends(self) -> None: ...
+
 
 #: events whose text-mode lines after the first (a header, wrapped) are raw, exempt from the
 #: wrap rule (docs/protocol.md, "Line width"): /tchlog's lines are the .tch file byte for byte,
@@ -131,12 +231,6 @@ def _update_bytes(before: dict[str, Any], after: dict[str, Any], protocol: int) 
     return data
 
 
-def parse_protocol(word: str) -> int | None:
-    """The version a client names (`3`), or None when it is no version this server speaks."""
-    value = ascii_int(word.strip(), max(PROTOCOL_VERSIONS))
-    return value if value in PROTOCOL_VERSIONS else None
-
-
 def _without_names(obj: dict[str, Any]) -> dict[str, Any]:
     """A `game-*` object without the seats' names (protocols 2 and 3: the `state` has them)."""
     return {k: v for k, v in obj.items() if k != "names"}
@@ -153,7 +247,7 @@ def split_id(line: str) -> tuple[str | None, str]:
     return word, rest
 
 
-def gmcp_copies(session: "Session", event: Event, ctx: "RenderContext") -> dict[str, Any] | None:
+def gmcp_copies(session: Connection, event: Event, ctx: "RenderContext") -> dict[str, Any] | None:
     """GMCP (either mode): `Tichu.State` / `Tichu.Event` for a table or game event, and
     `Tichu.Friend` for a friend's news, to a client that agreed to GMCP and wants `Tichu`. The
     rendered object of a table event (machine mode sends the same as its line), else None."""
@@ -161,13 +255,13 @@ def gmcp_copies(session: "Session", event: Event, ctx: "RenderContext") -> dict[
     etype = event.type
     if (etype.startswith(("table-", "game-"))
             and not event.is_error        # (error codes such as game-running stay lines)
-            and session.gmcp_wants("Tichu")):
+            and session.gmcp.wants("Tichu")):
         obj = render_json(event, ctx.lang)
-        session.sendGMCP("Tichu.State" if obj["type"] == "state" else "Tichu.Event", obj)
+        session.gmcp.send("Tichu.State" if obj["type"] == "state" else "Tichu.Event", obj)
         if not is_table_event(etype) and obj["type"] != "state":
             obj = None
-    if etype.startswith("friend") and session.gmcp_wants("Tichu"):   # friends: Tichu.Friend
-        session.sendGMCP("Tichu.Friend", render_json(event, ctx.lang))
+    if etype.startswith("friend") and session.gmcp.wants("Tichu"):   # friends: Tichu.Friend
+        session.gmcp.send("Tichu.Friend", render_json(event, ctx.lang))
     return obj
 
 
@@ -185,7 +279,7 @@ class TextOutput:
     #: an unregistered name is confirmed before it enters as a guest (type-ahead safety)
     confirms_guests: ClassVar[bool] = True
 
-    def __init__(self, session: "Session") -> None:
+    def __init__(self, session: Connection) -> None:
         self.session = session
 
     def deliver(self, event: Event) -> None:
@@ -194,14 +288,14 @@ class TextOutput:
                 and _shared_text[1] is s.render_context:
             # the lobby event the previous text-mode listener got (a crowded room's speech):
             # the same bytes, with nothing else to decide (see below)
-            s._write(_shared_text[2])
+            s.telnet.write(_shared_text[2])
             return
         if not s.login_state.open or s.transport is None:
             return
         if event.type in ERRORS:                    # an error line: counted by its code
             s.services.metrics.error(event.type)
         ctx = s.render_context
-        if s.gmcp_enabled:
+        if s.gmcp.enabled:
             gmcp_copies(s, event, ctx)
         lines: list[str] | None = None
         if s._feed is not None or event.type.startswith(("table-", "game-")):
@@ -212,10 +306,10 @@ class TextOutput:
                 lines = s._feed.flush() + render(event, ctx.lang, ctx.width)
             elif event.type == "table-timer-warning":
                 if s._settings and s._settings.get("bell") == "on":
-                    s._write(BELL)                # the move timer's warning: /set bell on
+                    s.telnet.write(BELL)                # the move timer's warning: /set bell on
             elif s._feed.ring() and s._settings and s._settings.get("bell") == "on":
                 # /set bell on: your turn or your decision begins (text mode only)
-                s._write(BELL)
+                s.telnet.write(BELL)
         else:
             # lobby events (speech, arrivals ...) read the same for every text-mode listener
             # with the same render context: rendered and encoded once per event and context,
@@ -231,10 +325,10 @@ class TextOutput:
                 data = b"".join(encode_text(line) + b"\r\n" for line in rendered)
                 if _memo.ON:
                     _shared_text[0], _shared_text[1], _shared_text[2] = event, ctx, data
-            s._write(data)      # what TelnetLineProtocol.sendLine writes for each line
+            s.telnet.write(data)      # what TelnetLineProtocol.sendLine writes for each line
             return
         if lines:
-            s._send_lines(wrap_lines(lines, ctx.width))
+            s.telnet.send_lines(wrap_lines(lines, ctx.width))
 
     def shares(self, event: Event) -> bool:
         """Whether this connection gets the bytes of the text-mode listener before it for
@@ -246,7 +340,7 @@ class TextOutput:
         """A line wrapped to the connection's width (protocol/render/wrap.py)."""
         s = self.session
         for piece in wrap_line(line, s.render_context.width):
-            TelnetLineProtocol.sendLine(s, piece)
+            s.telnet.sendLine(piece)
 
     def prompt(self, prompt: str) -> None:
         """A prompt wider than the connection's width is wrapped, its end (``name: ``) kept
@@ -254,12 +348,12 @@ class TextOutput:
         s = self.session
         *head, prompt = wrap_prompt(prompt, s.render_context.width)
         for line in head:
-            TelnetLineProtocol.sendLine(s, line)
-        TelnetLineProtocol.sendPrompt(s, prompt)
+            s.telnet.sendLine(line)
+        s.telnet.sendPrompt(prompt)
 
     def hide_input(self, hidden: bool) -> None:
         """Password entry: telnet ECHO (the client stops echoing what is typed)."""
-        TelnetLineProtocol.setPasswordMode(self.session, hidden)
+        self.session.telnet.setPasswordMode(hidden)
 
     def clean(self, text: str) -> str:
         return clean_line(text)
@@ -298,7 +392,7 @@ class JsonOutput:
     drops_typed_ahead: ClassVar[bool] = False
     confirms_guests: ClassVar[bool] = False
 
-    def __init__(self, session: "Session") -> None:
+    def __init__(self, session: Connection) -> None:
         self.session = session
         self.reply_id: Any = _NO_ID       # the running command's id (None: a line without id)
         self.replied = True               # the running command has had its reply
@@ -310,7 +404,7 @@ class JsonOutput:
     # ---- output --------------------------------------------------------------------------------
     def send_json(self, obj: dict[str, Any]) -> None:
         """Write one JSON object as one line."""
-        TelnetLineProtocol.sendLine(self.session, dumps(obj))
+        self.session.telnet.sendLine(dumps(obj))
 
     def line(self, line: str) -> None:
         """A stray text line is wrapped as `{"type": "text"}` (empty lines are dropped), so
@@ -324,7 +418,7 @@ class JsonOutput:
 
     def hide_input(self, hidden: bool) -> None:
         """Nothing but JSON lines: no ECHO negotiation for programs."""
-        self.session.password_mode = hidden
+        self.session.telnet.password_mode = hidden
 
     def _emit(self, obj: dict[str, Any], reply: bool = False) -> None:
         """Send `obj`; the first reply-like object of a running command carries its id (`reply`:
@@ -345,9 +439,9 @@ class JsonOutput:
             s.services.metrics.error(event.type)
         ctx = s.render_context
         protocol = s.protocol
-        gmcp = s.gmcp_enabled
+        gmcp = s.gmcp.enabled
         if _shared[0] is event and _shared[1] is ctx and _shared[3] == protocol and not gmcp:
-            s._write(_shared[2])     # the line of the event for the listener before this one
+            s.telnet.write(_shared[2])     # the line of the event for the listener before this one
             return
         obj = gmcp_copies(s, event, ctx) if gmcp else None
         if event.type == "table-view":
@@ -372,7 +466,7 @@ class JsonOutput:
                 data = line.encode("utf-8", "replace") + b"\r\n"
                 if _memo.ON:
                     _shared[0], _shared[1], _shared[2], _shared[3] = event, ctx, data, protocol
-            s._write(data)          # what TelnetLineProtocol.sendLine writes for the line
+            s.telnet.write(data)          # what TelnetLineProtocol.sendLine writes for the line
             return
         self._emit(dict(obj) if obj is not None else render_json(event, ctx.lang),
                    reply=event.type in REPLY_TYPES)
@@ -390,11 +484,11 @@ class JsonOutput:
         protocol = self.session.protocol
         if (protocol == 1 or before is None or before["table"] != after["table"]
                 or before["you"] != after["you"] or before["seat"] != after["seat"]):
-            self.session._write(_state_bytes(event))
+            self.session.telnet.write(_state_bytes(event))
             return
         data = _update_bytes(before, after, protocol)
         if data:
-            self.session._write(data)
+            self.session.telnet.write(data)
 
     def _send_state(self) -> None:
         """`%state`: the whole state of the table this connection is at, as it holds it now
@@ -437,8 +531,7 @@ class JsonOutput:
             return None
         self.reply_id = reply_id
         self.replied = False
-        state = self.session.login_state
-        if not state.logging_in:
+        if self.session.login_state.takes_commands:
             request = rest.strip()
             if request[:1] in REQUEST_MARKS:
                 self._refuse_request(request)
@@ -483,7 +576,7 @@ class JsonOutput:
     def _name_of(self, line: str) -> str:
         """The command a line names, for its `ok` (`login`, `say`, `tell` for `;NAME text`)."""
         session = self.session
-        if session.login_state.logging_in:
+        if not session.login_state.takes_commands:
             return session.state
         stripped = line.strip()
         if stripped.startswith(";"):
@@ -504,7 +597,7 @@ class JsonOutput:
                 # what dumps({"type": "ok", "command": name[, "id": id]}) writes, without it
                 line = '{"type":"ok","command":' + _encode_str(name) + (
                     ',"id":' + _encode_str(reply_id) + "}" if type(reply_id) is str else "}")
-                TelnetLineProtocol.sendLine(self.session, line)
+                self.session.telnet.sendLine(line)
             else:
                 obj: dict[str, Any] = {"type": "ok", "command": name}
                 if reply_id is not None and reply_id is not _NO_ID:
@@ -527,11 +620,11 @@ class JsonOutput:
         self.view_held = None
 
 
-def switch_before_login(session: "Session", version: str) -> None:
+def switch_before_login(session: Connection, version: str) -> None:
     """`%json` (protocol 1) or `%json N` before the login: machine mode from here on. A version
     this server does not speak is refused in text (`unknown-protocol`, naming the versions), and
     the connection stays as it was."""
-    TelnetLineProtocol.sendLine(session, "")    # ends the text prompt already on the line
+    session.telnet.sendLine("")    # ends the text prompt already on the line
     if version.strip():
         chosen = parse_protocol(version)
         if chosen is None:

@@ -1,13 +1,19 @@
-"""One connection: the login state machine, then commands and speech, and event delivery.
+"""One connection, composed of parts: the log-in state machine, then commands and speech, and
+event delivery.
 
-States: ``login`` (a ``login:`` prompt) -> ``password`` (for a registered name, echo off) or, in
-text mode, ``confirm`` (an unregistered name: an empty line enters as that guest, any other line
-is another name) -> ``active`` (commands and speech) -> ``closed``. Lines that arrive while a
-command is still working (a database query, a password hash in a thread) wait in a short queue
-and run in order.
+The log-in is an explicit state machine (`State` objects, one place for each prompt, the
+transitions in `State.next`): ``login`` (a ``login:`` prompt) -> ``password`` (for a registered
+name, echo off) or, in text mode, ``confirm`` (an unregistered name: an empty line enters as that
+guest, any other line is another name) or ``seat-key`` (a guest whose seat a running game holds)
+-> ``active`` (commands and speech) -> ``closed``. Lines that arrive while a command is still
+working (a database query, a password hash in a thread) wait in a short queue and run in order.
 
-The telnet byte layer (negotiation, line framing, UTF-8/Latin-1 decoding, line and output limits)
-is ``protocol.telnet.transport.TelnetLineProtocol``; this class only sees clean lines.
+The parts (docs/architecture.md, "The connection, composed of parts"): the byte layer
+(negotiation, line framing, UTF-8/Latin-1 decoding, line and output limits) is a
+``protocol.telnet.transport.TelnetLineProtocol`` whose application this is, with one handler object per
+telnet option; the output mode is a ``protocol.connection.machine`` TextOutput or JsonOutput; what every
+connection shares is the declared ``Services``; the guard is asked through
+``protocol.connection.guard.GuardedConnection``. This class only sees clean lines.
 """
 from __future__ import annotations
 
@@ -16,6 +22,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from twisted.internet.defer import Deferred, ensureDeferred
+from twisted.internet.protocol import Protocol
 from twisted.logger import Logger
 from twisted.python.failure import Failure
 
@@ -35,15 +42,28 @@ from protocol.render.context import DEFAULT_CONTEXT, RenderContext, clamp_width
 from protocol.render.json_lines import DEFAULT_PROTOCOL, PROTOCOL_VERSIONS
 from protocol.render.table import TableFeed
 from protocol.telnet.gathered_write import write_shared
-from protocol.telnet.options import MSSP_REQUEST, MudOptions
-from protocol.telnet.transport import DO, NAWS
+from protocol.telnet.options import (
+    MSSP_REQUEST,
+    CharsetOption,
+    Mccp2Option,
+    MsspOption,
+    TtypeOption,
+)
+from protocol.telnet.transport import (
+    EchoOption,
+    GmcpOption,
+    NawsOption,
+    SgaOption,
+    TelnetLineProtocol,
+    TelnetOption,
+)
 
 if TYPE_CHECKING:
     from lobby.storage.accounts import Accounts
     from lobby.storage.store import Store
     from lobby.world.world import User, World
     from protocol.connection.guard import Guard
-    from protocol.process.metrics import ServerMetrics
+    from protocol.connection.machine import Metrics
     from protocol.telnet.options import TelnetOptions
 
 __all__ = ["Session", "Services", "MAX_LOGIN_FAILURES", "MAX_QUEUED_LINES", "CLOSE_GRACE"]
@@ -62,7 +82,7 @@ class Services:
     store: "Store"
     accounts: "Accounts"
     guard: "Guard | None"
-    metrics: "ServerMetrics"
+    metrics: "Metrics"
     telnet_options: "TelnetOptions"
     #: the message of the day sent after the greeting ("": none; a config reload may change it)
     motd: str = ""
@@ -79,7 +99,7 @@ TYPEAHEAD_WINDOW = 1.0
 #: peer that stopped reading would otherwise keep it, and the user online, forever)
 CLOSE_GRACE = 30.0
 
-log = Logger(namespace="protocol.session")
+log = Logger(namespace="protocol.connection.session")
 
 
 # ---- the states of a connection: the log-in as an explicit state machine ---------------------
@@ -101,6 +121,8 @@ class State:
     prompt_kind: ClassVar[str] = "login"
     #: a first line `%json` here switches to machine mode
     takes_json_switch: ClassVar[bool] = False
+    #: a line here is a command or speech (logged in)
+    takes_commands: ClassVar[bool] = False
     #: the states this one may go to (the transition table, checked by Session._go)
     next: ClassVar[tuple[str, ...]] = ()
 
@@ -182,6 +204,7 @@ class Active(State):
 
     __slots__ = ()
     name = "active"
+    takes_commands = True
     next = ("closed",)
 
     def handle(self, session: "Session", line: str) -> Any:
@@ -211,11 +234,17 @@ class _TypedAhead(str):
 
 
 
-class Session(MudOptions):
-    """The wire side of one user: implements lobby.events.Listener (deliver, disconnect)."""
+class Session(Protocol):
+    """The wire side of one user: implements lobby.events.Listener (deliver, disconnect).
+
+    Composed of parts, none of them a base class: the byte layer `telnet` (a
+    TelnetLineProtocol whose application this is, with one handler per telnet option: GMCP,
+    MSSP, MCCP2, CHARSET, TTYPE, NAWS, ECHO, SGA), the output mode `output` (TextOutput or
+    JsonOutput), the log-in state `login_state` (a State) and the declared `services`. It is
+    the Twisted protocol of its socket (or of a WebSocket's MessageTransport) and hands the
+    bytes to its byte layer."""
 
     commands: CommandTable = COMMANDS
-    WANT_NAWS = True   # a telnet client's width (NAWS): every text line is wrapped to it
 
     # Per-connection state starts as these class defaults (an idle connection stores little).
     #: where the log-in is (State); `state` is its name
@@ -253,6 +282,20 @@ class Session(MudOptions):
         self.services = services
         #: the output mode: TextOutput, or JsonOutput in machine mode (replaced on a switch)
         self.output: TextOutput | JsonOutput = TextOutput(self)
+        #: the byte layer (framing, IAC, charset) and its option handlers, this its application
+        self.telnet = TelnetLineProtocol(self, self._telnet_options)
+        self.gmcp: GmcpOption = self.telnet.gmcp
+
+    def _telnet_options(self, telnet: TelnetLineProtocol) -> list[TelnetOption]:
+        """One handler per telnet option, in the order of their offers (WILL GMCP, WILL MSSP,
+        WILL MCCP2, WILL CHARSET, DO TTYPE, DO NAWS: a telnet client's width, every text line
+        wrapped to it)."""
+        config = self.services.telnet_options
+        self.mssp = MsspOption(telnet, config)
+        self.mccp = Mccp2Option(telnet, config)
+        self.ttype = TtypeOption(telnet)
+        return [GmcpOption(telnet, core=True), self.mssp, self.mccp, CharsetOption(telnet), self.ttype,
+                NawsOption(telnet), EchoOption(telnet), SgaOption(telnet)]
 
     @property
     def state(self) -> str:
@@ -350,10 +393,6 @@ class Session(MudOptions):
         settings = self._settings
         return (settings.get("lang") if settings else None) or self.services.lang
 
-    def _offers(self) -> list[tuple[int, int]]:
-        # after the MUD options' offers: IAC DO NAWS asks a telnet client for its window size
-        return super()._offers() + [(DO, NAWS)]
-
     def windowSizeChanged(self, width: int, height: int) -> None:
         """Telnet NAWS: the client's window is ``width`` columns wide (0: unknown), told at
         negotiation and again on every resize; the text is wrapped to it from the next line on
@@ -402,7 +441,7 @@ class Session(MudOptions):
                 log.failure("delivering {event_type} failed", event_type=event.type)
         if plain:
             try:
-                write_shared(plain, shared)
+                write_shared([s.telnet for s in plain], shared)
             except Exception:
                 log.failure("delivering {event_type} failed", event_type=event.type)
 
@@ -473,7 +512,7 @@ class Session(MudOptions):
         self._go(CLOSED)
         self._queue = None
         if self.transport is not None:
-            self.endCompression()        # MCCP2: the stream ends properly before the close
+            self.mccp.end()              # MCCP2: the stream ends properly before the close
             self.transport.loseConnection()
             if not self._lost and self._abort_call is None:
                 self._abort_call = self.world.clock.callLater(CLOSE_GRACE, self._abort)
@@ -497,17 +536,17 @@ class Session(MudOptions):
             # a WebSocket (protocol/web): no telnet offers ever; greeted in machine mode when
             # its first message comes (the switch `%json`, or any other line: switched first)
             self._messages = True
-            self._hold_offer = True
-            self._offered = True
+            self.telnet._hold_offer = True
+            self.telnet._offered = True
             delay = 0.0
         if delay > 0:
-            self._hold_offer = True      # not even IAC WILL GMCP before the first bytes
-        super().connectionMade()
+            self.telnet._hold_offer = True   # not even IAC WILL GMCP before the first bytes
+        telnet = self.telnet
+        telnet.makeConnection(self.transport)
         if limits is not None:
-            if limits.max_subnegotiation != self.MAX_SUBNEGOTIATION_BYTES:
-                self.MAX_SUBNEGOTIATION_BYTES = limits.max_subnegotiation
-            if limits.max_gmcp_supports != self.MAX_GMCP_SUPPORTS:
-                self.MAX_GMCP_SUPPORTS = limits.max_gmcp_supports
+            if limits.max_subnegotiation != telnet.MAX_SUBNEGOTIATION_BYTES:
+                telnet.MAX_SUBNEGOTIATION_BYTES = limits.max_subnegotiation
+            self.gmcp.max_supports = limits.max_gmcp_supports
         self.services.sessions.add(self)
         self.services.metrics.connection()
         if self._log_allowed("connect"):
@@ -539,7 +578,7 @@ class Session(MudOptions):
         if self._greeted or not self.login_state.open:
             return
         self._greeted = True
-        self.offerOptions()
+        self.telnet.offerOptions()
         self.deliver(Event("greeting", protocols=list(PROTOCOL_VERSIONS)))
         if self.services.motd:
             self.deliver(Event("motd", text=self.services.motd))
@@ -597,7 +636,7 @@ class Session(MudOptions):
             if user.registered:
                 self.store.touch(user.name, self.world.clock.seconds()).addErrback(
                     lambda f: log.failure("recording last seen of {user}", f, user=user.name))
-        super().connectionLost(reason)
+        self.telnet.connectionLost(reason)
         waiters, self._waiters = self._waiters, None
         for d in waiters or ():
             d.callback(None)
@@ -616,7 +655,7 @@ class Session(MudOptions):
         # the client spoke first (and not HTTP, TLS or SSH): greeted before its first line is
         # read, but after the telnet negotiation its bytes begin with (a window size told at
         # once, NAWS, is the width of the greeting already)
-        super().dataReceived(data)
+        self.telnet.dataReceived(data)
         if not self._greeted and self.login_state.open:
             self._greet()
 
@@ -639,7 +678,7 @@ class Session(MudOptions):
             self._greet()
         # (its id, if any, went with the line: never the id of a command still running)
         self.output.aside("", error_event("line-too-long", length=length,
-                                           limit=self.MAX_LINE_BYTES))
+                                           limit=self.telnet.MAX_LINE_BYTES))
         self._prompt()
 
     def subnegotiationReceived(self, option: int) -> bool:
@@ -657,12 +696,20 @@ class Session(MudOptions):
             return False
         return self._guard is None or self._guard.telnet_commands(count)
 
+    def client_description(self) -> str | None:
+        """What the client told of itself (TTYPE/MTTS), for the user's own /finger."""
+        return self.ttype.description()
+
+    def gmcpReceived(self, package: str, data: object) -> None:
+        """A GMCP message of a package the GMCP option does not answer itself (not Core.*):
+        ignored silently."""
+
     def clientIdentified(self) -> None:
         # TTYPE/MTTS told the client's name and abilities: one log line, and the cards in colour
         # for a client that announced ANSI colour (unless /set color was given already)
         if self._log_allowed("client"):
-            log.info("{peer} uses {client}", peer=self._peer(), client=self.client_description())
-        if self.announces_color and "color" not in self.settings:
+            log.info("{peer} uses {client}", peer=self._peer(), client=self.ttype.description())
+        if self.ttype.announces_color and "color" not in self.settings:
             self.settings["color"] = "on"
 
     def outputOverflow(self) -> None:
@@ -766,7 +813,7 @@ class Session(MudOptions):
                 return None
             self._refused_at = None
         if name == MSSP_REQUEST:       # a MUD listing's crawler: the MSSP table as plain text
-            self.sendText(self.mssp_plain_reply())
+            self.telnet.sendText(self.mssp.plain_reply())
             self._prompt()
             return None
         if not name or name.lower() == "guest":
@@ -1068,5 +1115,5 @@ class Session(MudOptions):
         if feed is not None and room.table is None:
             feed.forget()                 # text mode: left the table; coming back shows it whole
         table = room.number if room.table is not None else None
-        self.sendGMCP("Room.Info", {"num": room.number, "name": room.name, "table": table})
+        self.gmcp.send("Room.Info", {"num": room.number, "name": room.name, "table": table})
         self.output.room(room, table)      # machine mode: forgets the view of a table left

@@ -36,7 +36,7 @@ import os
 import platform
 import re
 from bisect import bisect_left
-from typing import TYPE_CHECKING, Any, Iterator
+from typing import TYPE_CHECKING, Any, Iterator, Protocol
 
 from prometheus_client import (
     CollectorRegistry,
@@ -62,7 +62,18 @@ from lobby.text.messages import ERRORS, LobbyError
 if TYPE_CHECKING:
     from twisted.web.server import Request
 
-    from protocol.process.server import LobbyServer
+
+
+class Watched(Protocol):
+    """What the metrics read of the server they watch at every scrape (protocol.process.server's
+    LobbyServer is one): declared here, so that the metrics never import the server."""
+
+    reactor: Any
+    world: Any
+    store: Any
+    factory: Any
+    persistence: Any
+
 
 __all__ = ["ServerMetrics", "MetricsSite", "HEALTH_TIMEOUT", "LATENCY_BUCKETS"]
 
@@ -150,7 +161,7 @@ class ServerMetrics:
         self.journal_seconds.observe(seconds)
 
     # ---- what is read at a scrape ----------------------------------------------------------------
-    def watch(self, server: "LobbyServer") -> None:
+    def watch(self, server: "Watched") -> None:
         """Read ``server``'s state (users, connections, tables, journal) at every scrape."""
         if self._state is None:
             self._state = _StateCollector(server)
@@ -199,7 +210,7 @@ class _CommandCollector(Collector):
 class _StateCollector(Collector):
     """Gauges read from the server when Prometheus scrapes (on the reactor thread)."""
 
-    def __init__(self, server: "LobbyServer") -> None:
+    def __init__(self, server: "Watched") -> None:
         self.lobby = server
 
     def describe(self) -> list[Any]:
@@ -268,7 +279,7 @@ class _BotCollector(Collector):
     """The search bots' worker pool (lobby/bots/runtime/pool.py), read when Prometheus scrapes; nothing
     when the bots think in the server process (``--bot-workers 0``)."""
 
-    def __init__(self, server: "LobbyServer") -> None:
+    def __init__(self, server: "Watched") -> None:
         self.lobby = server
 
     def describe(self) -> list[Any]:
@@ -378,7 +389,7 @@ def _test_write(conn: Any) -> None:
 class _Health(Resource):
     isLeaf = True
 
-    def __init__(self, server: "LobbyServer") -> None:
+    def __init__(self, server: "Watched") -> None:
         super().__init__()  # type: ignore[no-untyped-call]
         self.lobby = server
         path = getattr(server.store, "path", ":memory:")
@@ -425,7 +436,7 @@ class _Health(Resource):
 class _Game(Resource):
     isLeaf = True
 
-    def __init__(self, server: "LobbyServer", game: int) -> None:
+    def __init__(self, server: "Watched", game: int) -> None:
         super().__init__()  # type: ignore[no-untyped-call]
         self.lobby = server
         self.game = game
@@ -458,7 +469,7 @@ class _NotFound(Resource):
 
 
 class _Games(Resource):
-    def __init__(self, server: "LobbyServer") -> None:
+    def __init__(self, server: "Watched") -> None:
         super().__init__()  # type: ignore[no-untyped-call]
         self.lobby = server
 
@@ -473,7 +484,7 @@ class _Games(Resource):
 
 
 class _Root(Resource):
-    def __init__(self, server: "LobbyServer") -> None:
+    def __init__(self, server: "Watched") -> None:
         super().__init__()  # type: ignore[no-untyped-call]
         self.putChild(b"metrics", _Metrics(server.factory.metrics))
         self.putChild(b"healthz", _Health(server))
@@ -491,7 +502,7 @@ class MetricsSite(Site):
 
     noisy = False
 
-    def __init__(self, server: "LobbyServer", timeout: float = 30.0, reactor: Any = None) -> None:
+    def __init__(self, server: "Watched", timeout: float = 30.0, reactor: Any = None) -> None:
         # timeout: a connection that sends nothing for this long is closed, so that half
         # requests (slowloris) cannot hold sockets for twisted.web's default of 12 hours
         super().__init__(_Root(server), timeout=timeout, reactor=reactor)  # type: ignore[no-untyped-call]

@@ -27,12 +27,13 @@ from typing import Any
 
 from lobby.events import Event
 from lobby.text.messages import text
+from lobby.text.numbers import ascii_int
 from lobby.tichu import FROZEN_DICT_TYPES, FROZEN_LIST_TYPES, FrozenDict, FrozenList
 from lobby.tichu import memo as _memo
 
-__all__ = ["render_json", "state_object", "state_update", "apply_update", "dumps", "REPLY_TYPES",
-           "GAME_FIELDS", "is_table_event", "jsonable", "PROTOCOL_VERSION", "PROTOCOL_VERSIONS",
-           "DEFAULT_PROTOCOL"]
+__all__ = ["render_json", "parse_protocol", "state_object", "state_update", "apply_update",
+           "dumps", "REPLY_TYPES", "GAME_FIELDS", "is_table_event", "jsonable", "PROTOCOL_VERSION",
+           "PROTOCOL_VERSIONS", "DEFAULT_PROTOCOL"]
 
 #: the versions of machine mode's objects a client may ask for (`%json N`, `/iset protocol N`;
 #: the connection's version is in the `iset json` reply and the greeting). 1: a whole `state`
@@ -243,6 +244,12 @@ if _c_make_encoder is not None:
 else:                                    # pragma: no cover
     def _encode(obj: Any) -> str:
         return _ENCODER.encode(obj)
+
+
+def parse_protocol(word: str) -> int | None:
+    """The version a client names (`3`), or None when it is no version this server speaks."""
+    value = ascii_int(word.strip(), max(PROTOCOL_VERSIONS))
+    return value if value in PROTOCOL_VERSIONS else None
 
 
 def dumps(obj: dict[str, Any]) -> str:

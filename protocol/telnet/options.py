@@ -1,9 +1,9 @@
 """The MUD client telnet options: MSSP (70), MCCP2 (86), CHARSET (42) and TTYPE/MTTS (24).
 
-`MudOptions` is a mixin of protocol.connection.session.Session on top of protocol.telnet.transport's
-`TelnetLineProtocol`, which it extends only through that class's seam (`_offers`, `_agree_us`,
-`_agree_him`, `_keeps_subnegotiation`, `optionSubnegotiation`, `optionChanged` and the write
-transform `_compress`); one small unit per option below. What the server offers and answers is
+One handler object per option (protocol.telnet.transport's `TelnetOption`: `MsspOption`, `Mccp2Option`,
+`CharsetOption`, `TtypeOption`), given to a connection's byte layer (`TelnetLineProtocol`) when
+the connection is made; a handler sees the byte layer only through that seam (its negotiation
+state, `_write`, the write transform `_compress`). What the server offers and answers is
 the table in docs/protocol.md, section "Telnet"; the options that configure it are
 `add_arguments` (docs/operations.md, "MUD clients").
 
@@ -34,29 +34,38 @@ TTYPE and MTTS
   The server asks IAC DO TTYPE; on WILL TTYPE it sends SB TTYPE SEND, up to three times, until a
   reply repeats the one before: MTTS clients answer their name (MUDLET), then the terminal type
   (XTERM-256COLOR), then "MTTS <bits>". `client_name`, `terminal_type` and `mtts` keep them;
-  when the cycle ends, `clientIdentified()` runs (the session logs one line and turns colour on
-  for a client that announces ANSI colour, unless /set color was given).
+  when the cycle ends, the byte layer's `clientIdentified()` runs (the session logs one line
+  and turns colour on for a client that announces ANSI colour, unless /set color was given).
 """
 from __future__ import annotations
 
-import re
 import zlib
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 from twisted.logger import Logger
 
-from lobby.text.numbers import ascii_int
-from protocol.telnet.transport import _WANTNO, DO, IAC, SB, SE, WILL, WONT, TelnetLineProtocol
+from protocol.telnet.transport import (
+    _WANTNO,
+    DO,
+    IAC,
+    SB,
+    SE,
+    WILL,
+    WONT,
+    TelnetLineProtocol,
+    TelnetOption,
+)
 
 if TYPE_CHECKING:
     import argparse
 
-__all__ = ["MudOptions", "TelnetOptions", "MSSP", "MCCP2", "CHARSET", "TTYPE",
+__all__ = ["MsspOption", "Mccp2Option", "CharsetOption", "TtypeOption", "TelnetOptions",
+           "MSSP", "MCCP2", "CHARSET", "TTYPE",
            "MSSP_VAR", "MSSP_VAL", "MTTS_BITS", "MCCP_WINDOW_BITS", "MCCP_MEM_LEVEL",
            "MSSP_REQUEST", "add_arguments", "options_from", "mtts_names", "codebase"]
 
-log = Logger(namespace="protocol.telnet_options")
+log = Logger(namespace="protocol.telnet.options")
 
 # ---- option numbers and subnegotiation codes ----------------------------------------------------
 TTYPE = 24       # RFC 1091 terminal type; MTTS on top
@@ -73,9 +82,6 @@ CHARSET_ACCEPTED = 2
 CHARSET_REJECTED = 3
 CHARSET_TTABLE_IS = 4
 CHARSET_TTABLE_REJECTED = 5
-
-#: a GMCP package name in Core.Supports (`Char.Items`, `Room`): kept only if it looks like one
-_GMCP_PACKAGE = re.compile(r"[A-Za-z][A-Za-z0-9_.-]{0,63}")
 
 #: the line a plain-text MSSP crawler sends at the login prompt
 MSSP_REQUEST = "MSSP-REQUEST"
@@ -200,258 +206,224 @@ class TelnetOptions:
 _DEFAULT = TelnetOptions()
 
 
-class MudOptions(TelnetLineProtocol):
-    """MSSP, MCCP2, CHARSET and TTYPE/MTTS for one connection (see the module's docstring)."""
+class MsspOption(TelnetOption):
+    """MSSP (70): offered with WILL; on DO MSSP the table (`TelnetOptions.mssp_bytes`)."""
 
-    # what the client told (TTYPE/MTTS, CHARSET); class defaults until it says something
-    client_name: str | None = None
-    terminal_type: str | None = None
-    mtts: int | None = None
-    #: "UTF-8" once agreed with CHARSET; "rejected" when the client refused the server's request
-    charset: str | None = None
-    _ttype_replies: "list[str] | None" = None
-    _ttype_asked: int = 0
-    _charset_asked: bool = False     # the server's REQUEST is sent and unanswered
-    _charset_sent: bool = False      # the server sent its REQUEST (once per connection)
-    _compressor: Any = None
-    _counted_mccp: bool = False
-    gmcp_client: dict[str, Any] | None = None       # Core.Hello
-    gmcp_supports: dict[str, int] | None = None     # Core.Supports.*
-    #: packages kept of Core.Supports.* at most (0: no limit; the server's --max-gmcp-supports)
-    MAX_GMCP_SUPPORTS: int = 64
+    __slots__ = ("config",)
+    code = MSSP
+    offer = WILL
 
-    # ---- configuration ---------------------------------------------------------------------------
-    @property
-    def telnet_options(self) -> TelnetOptions:
-        """The server's TelnetOptions (its connections' services'), or the defaults."""
-        options = getattr(getattr(self, "services", None), "telnet_options", None)
-        return options if isinstance(options, TelnetOptions) else _DEFAULT
+    def __init__(self, telnet: TelnetLineProtocol, config: TelnetOptions = _DEFAULT) -> None:
+        super().__init__(telnet)
+        self.config = config
 
-    def _local_port(self) -> int | None:
-        try:
-            return int(self.transport.getHost().port)
-        except Exception:
-            return None
+    def agree_local(self) -> bool:
+        return True
 
-    # ---- the seam of TelnetLineProtocol ----------------------------------------------------------
-    def _offers(self) -> list[tuple[int, int]]:
-        offers = super()._offers()
-        offers.append((WILL, MSSP))
-        if self.telnet_options.may_compress():
-            offers.append((WILL, MCCP2))
-        offers.append((WILL, CHARSET))
-        offers.append((DO, TTYPE))
-        return offers
+    def changed(self, local: bool, enabled: bool) -> None:
+        if local and enabled:
+            self.telnet._write(self.config.mssp_bytes(_local_port(self.telnet)))
 
-    def _agree_us(self, option: int) -> bool:
-        if option == MSSP or option == CHARSET:
-            return True
-        if option == MCCP2:
-            return self.telnet_options.may_compress()
-        return super()._agree_us(option)
-
-    def _agree_him(self, option: int) -> bool:
-        return option == TTYPE or option == CHARSET or super()._agree_him(option)
-
-    def _keeps_subnegotiation(self, option: int) -> bool:
-        if option == TTYPE:
-            return self.optionEnabled(TTYPE, local=False)
-        if option == CHARSET:
-            return self.optionEnabled(CHARSET) or self.optionEnabled(CHARSET, local=False)
-        return super()._keeps_subnegotiation(option)
-
-    def optionChanged(self, option: int, local: bool, enabled: bool) -> None:
-        super().optionChanged(option, local, enabled)
-        if local and option == MSSP and enabled:
-            self._send_mssp()
-        elif local and option == MCCP2:
-            if enabled:
-                self._start_compression()
-            else:
-                self.endCompression()
-        elif local and option == CHARSET and enabled:
-            self._request_charset()
-        elif not local and option == TTYPE and enabled:
-            self._ask_ttype()
-
-    def optionSubnegotiation(self, option: int, data: bytes) -> None:
-        if option == TTYPE:
-            self._ttype_received(data)
-        elif option == CHARSET:
-            self._charset_received(data)
-        else:
-            super().optionSubnegotiation(option, data)
-
-    def connectionLost(self, reason: Any = None) -> None:
-        self._compressor = None
-        self._compress = None
-        self._uncount_mccp()
-        super().connectionLost(reason)
-
-    # ---- GMCP from the client ------------------------------------------------------------------
-    def gmcp_wants(self, package: str) -> bool:
-        """Whether GMCP messages of `package` (`Tichu`) go to this client: to a client that
-        never sent Core.Supports all of them (as before issue 27), else only the packages it
-        listed (`Tichu` or `Tichu.State`...; names compared without case)."""
-        supports = self.gmcp_supports
-        if supports is None:
-            return True
-        wanted = package.lower()
-        return any(p.lower() == wanted or p.lower().startswith(wanted + ".") for p in supports)
-
-    def gmcpReceived(self, package: str, data: object) -> None:
-        """Incoming `Core.Hello` (eight short fields) and `Core.Supports.Set/Add/Remove` (a
-        bounded set: MAX_GMCP_SUPPORTS packages, the server's --max-gmcp-supports) are
-        remembered, `Core.Ping` answered; every other GMCP message is ignored silently."""
-        name = package.lower()
-        if name == "core.ping":
-            self.sendGMCP("Core.Ping")   # the answer a MUD client measures its latency with
-            return
-        if name == "core.hello" and isinstance(data, dict):
-            # a few short fields (client, version) are kept; nothing else of it is used
-            self.gmcp_client = {str(k)[:32]: (v[:100] if isinstance(v, str) else v)
-                                for k, v in list(data.items())[:8]
-                                if isinstance(v, (str, int, float, bool)) or v is None}
-        elif name.startswith("core.supports.") and isinstance(data, list):
-            # a bounded set: at most MAX_GMCP_SUPPORTS packages, names as GMCP writes them
-            limit = self.MAX_GMCP_SUPPORTS
-            supports = dict(self.gmcp_supports or {})
-            if name == "core.supports.set":
-                supports = {}
-            for item in data[:limit or len(data)]:
-                if not isinstance(item, str):
-                    continue
-                pkg, _, version = item.partition(" ")
-                if _GMCP_PACKAGE.fullmatch(pkg) is None:
-                    continue
-                if name == "core.supports.remove":
-                    supports.pop(pkg, None)
-                elif pkg in supports or not limit or len(supports) < limit:
-                    supports[pkg] = ascii_int(version, 1_000_000) or 1
-            self.gmcp_supports = supports
-        # anything else: ignored silently
-
-    # ---- MSSP ------------------------------------------------------------------------------------
-    def _send_mssp(self) -> None:
-        self._write(self.telnet_options.mssp_bytes(self._local_port()))
-
-    def mssp_plain_reply(self) -> str:
+    def plain_reply(self) -> str:
         """The plain-text MSSP table, for a line MSSP-REQUEST at the login prompt."""
-        return self.telnet_options.mssp_text(self._local_port())
+        return self.config.mssp_text(_local_port(self.telnet))
 
-    # ---- MCCP2 -----------------------------------------------------------------------------------
-    def _start_compression(self) -> None:
-        options = self.telnet_options
-        if self._compressor is not None or self._closed:
+
+class Mccp2Option(TelnetOption):
+    """MCCP2 (86): offered with WILL while `TelnetOptions.may_compress`; on DO MCCP2 everything
+    after IAC SB MCCP2 IAC SE goes through one zlib stream (the byte layer's `_compress`)."""
+
+    __slots__ = ("config", "_compressor", "_counted")
+    code = MCCP2
+    offer = WILL
+
+    def __init__(self, telnet: TelnetLineProtocol, config: TelnetOptions = _DEFAULT) -> None:
+        super().__init__(telnet)
+        self.config = config
+        self._compressor: Any = None
+        self._counted = False
+
+    def offered(self) -> bool:
+        return self.config.may_compress()
+
+    def agree_local(self) -> bool:
+        return self.config.may_compress()
+
+    def changed(self, local: bool, enabled: bool) -> None:
+        if local:
+            if enabled:
+                self._start()
+            else:
+                self.end()
+
+    def lost(self) -> None:
+        self._compressor = None
+        self.telnet._compress = None
+        self._uncount()
+
+    def _start(self) -> None:
+        telnet = self.telnet
+        if self._compressor is not None or telnet._closed:
             return
-        if not options.may_compress():
+        if not self.config.may_compress():
             # agreed to while the limit filled up: turned off again (RFC 1143: WANTNO)
-            self._set_us(MCCP2, _WANTNO)
-            self._send_negotiation(WONT, MCCP2)
+            telnet._set_us(MCCP2, _WANTNO)
+            telnet._send_negotiation(WONT, MCCP2)
             return
-        self._write(bytes((IAC, SB, MCCP2, IAC, SE)))     # the last uncompressed bytes
+        telnet._write(bytes((IAC, SB, MCCP2, IAC, SE)))     # the last uncompressed bytes
         self._compressor = zlib.compressobj(MCCP_LEVEL, zlib.DEFLATED, MCCP_WINDOW_BITS,
                                             MCCP_MEM_LEVEL)
-        self._compress = self._deflate
-        options.compressing += 1
-        self._counted_mccp = True
+        telnet._compress = self._deflate
+        self.config.compressing += 1
+        self._counted = True
 
     def _deflate(self, data: bytes) -> bytes:
         compressor = self._compressor
-        return compressor.compress(data) + compressor.flush(zlib.Z_SYNC_FLUSH)
+        compressed: bytes = compressor.compress(data) + compressor.flush(zlib.Z_SYNC_FLUSH)
+        return compressed
 
-    def endCompression(self) -> None:
+    def end(self) -> None:
         """End the MCCP2 stream (zlib's Z_FINISH) if there is one: what follows is sent as it is
         (the session calls this before it closes the connection; DONT MCCP2 does too)."""
         compressor = self._compressor
         if compressor is None:
             return
-        self._compress = None
+        self.telnet._compress = None
         self._compressor = None
-        self._uncount_mccp()
-        self._write(compressor.flush(zlib.Z_FINISH))
+        self._uncount()
+        self.telnet._write(compressor.flush(zlib.Z_FINISH))
 
     @property
     def compressing(self) -> bool:
         """Whether this connection's output goes through MCCP2 now."""
         return self._compressor is not None
 
-    def _uncount_mccp(self) -> None:
-        if self._counted_mccp:
-            self._counted_mccp = False
-            self.telnet_options.compressing -= 1
+    def _uncount(self) -> None:
+        if self._counted:
+            self._counted = False
+            self.config.compressing -= 1
 
-    # ---- CHARSET (RFC 2066) ----------------------------------------------------------------------
-    def _request_charset(self) -> None:
-        if self._charset_sent:
-            return
-        self._charset_sent = self._charset_asked = True
-        self._write(bytes((IAC, SB, CHARSET, CHARSET_REQUEST)) + b";UTF-8" + bytes((IAC, SE)))
 
-    def _charset_received(self, data: bytes) -> None:
+class CharsetOption(TelnetOption):
+    """CHARSET (42, RFC 2066): see the module's docstring. `charset` is "UTF-8" once agreed,
+    "rejected" when the client refused the server's request."""
+
+    __slots__ = ("charset", "_asked", "_sent")
+    code = CHARSET
+    offer = WILL
+
+    def __init__(self, telnet: TelnetLineProtocol) -> None:
+        super().__init__(telnet)
+        self.charset: str | None = None
+        self._asked = False     # the server's REQUEST is sent and unanswered
+        self._sent = False      # the server sent its REQUEST (once per connection)
+
+    def agree_local(self) -> bool:
+        return True
+
+    def agree_remote(self) -> bool:
+        return True
+
+    def keeps(self) -> bool:
+        telnet = self.telnet
+        return telnet.optionEnabled(CHARSET) or telnet.optionEnabled(CHARSET, local=False)
+
+    def changed(self, local: bool, enabled: bool) -> None:
+        if local and enabled and not self._sent:
+            self._sent = self._asked = True
+            self.telnet._write(bytes((IAC, SB, CHARSET, CHARSET_REQUEST)) + b";UTF-8"
+                               + bytes((IAC, SE)))
+
+    def received(self, data: bytes) -> None:
         if not data:
             return
         code, rest = data[0], data[1:]
         if code == CHARSET_REQUEST:
-            if self._charset_asked:
+            if self._asked:
                 return          # both asked at once: the server's request takes precedence
             if rest.startswith(b"[TTABLE]"):
                 rest = rest[9:]          # the translation-table version byte follows
             if not rest:
-                self._charset_reply(CHARSET_REJECTED, b"")
+                self._reply(CHARSET_REJECTED, b"")
                 return
             separator, names = rest[:1], rest[1:]
             for name in names.split(separator):
                 if name.strip().upper().replace(b"_", b"-") in (b"UTF-8", b"UTF8"):
                     self.charset = "UTF-8"
-                    self._charset_reply(CHARSET_ACCEPTED, name.strip())
+                    self._reply(CHARSET_ACCEPTED, name.strip())
                     return
-            self._charset_reply(CHARSET_REJECTED, b"")
+            self._reply(CHARSET_REJECTED, b"")
         elif code == CHARSET_ACCEPTED:
-            if self._charset_asked:
-                self._charset_asked = False
+            if self._asked:
+                self._asked = False
                 name = rest.decode("ascii", "replace").strip().upper()
                 self.charset = "UTF-8" if name in ("UTF-8", "UTF8") else None
         elif code == CHARSET_REJECTED:
-            if self._charset_asked:
-                self._charset_asked = False
+            if self._asked:
+                self._asked = False
                 self.charset = "rejected"
                 log.info("{peer} rejected the character set UTF-8 (CHARSET); the server "
-                         "sends UTF-8 all the same", peer=self._peer_text())
+                         "sends UTF-8 all the same", peer=self.telnet._peer_text())
         elif code == CHARSET_TTABLE_IS:
-            self._charset_reply(CHARSET_TTABLE_REJECTED, b"")
+            self._reply(CHARSET_TTABLE_REJECTED, b"")
 
-    def _charset_reply(self, code: int, name: bytes) -> None:
+    def _reply(self, code: int, name: bytes) -> None:
         body = name.replace(b"\xff", b"")
-        self._write(bytes((IAC, SB, CHARSET, code)) + body + bytes((IAC, SE)))
+        self.telnet._write(bytes((IAC, SB, CHARSET, code)) + body + bytes((IAC, SE)))
 
-    # ---- TTYPE / MTTS ----------------------------------------------------------------------------
-    def _ask_ttype(self) -> None:
-        if self._ttype_asked >= TTYPE_REQUESTS:
+
+class TtypeOption(TelnetOption):
+    """TTYPE/MTTS (24): asked with DO TTYPE; see the module's docstring. `client_name`,
+    `terminal_type` and `mtts` are what the client told."""
+
+    __slots__ = ("client_name", "terminal_type", "mtts", "_replies", "_asked")
+    code = TTYPE
+    offer = DO
+
+    def __init__(self, telnet: TelnetLineProtocol) -> None:
+        super().__init__(telnet)
+        self.client_name: str | None = None
+        self.terminal_type: str | None = None
+        self.mtts: int | None = None
+        self._replies: list[str] | None = None
+        self._asked = 0
+
+    def agree_remote(self) -> bool:
+        return True
+
+    def keeps(self) -> bool:
+        return self.telnet.optionEnabled(TTYPE, local=False)
+
+    def changed(self, local: bool, enabled: bool) -> None:
+        if not local and enabled:
+            self._ask()
+
+    def _ask(self) -> None:
+        if self._asked >= TTYPE_REQUESTS:
             return
-        self._ttype_asked += 1
-        self._write(bytes((IAC, SB, TTYPE, TTYPE_SEND, IAC, SE)))
+        self._asked += 1
+        self.telnet._write(bytes((IAC, SB, TTYPE, TTYPE_SEND, IAC, SE)))
 
-    def _ttype_received(self, data: bytes) -> None:
-        replies = self._ttype_replies
+    def received(self, data: bytes) -> None:
+        replies = self._replies
         if replies is None:
-            replies = self._ttype_replies = []
-        if not data or data[0] != TTYPE_IS or len(replies) >= self._ttype_asked:
+            replies = self._replies = []
+        if not data or data[0] != TTYPE_IS or len(replies) >= self._asked:
             return                                   # not a reply to a SEND of ours
         name = "".join(ch for ch in data[1:].decode("ascii", "replace")
                        if ch.isprintable())[:TTYPE_MAX].strip()
         repeated = bool(replies) and name.upper() == replies[-1].upper()
         if not repeated:
             replies.append(name)
-            self._ttype_learned(replies)
+            self._learned(replies)
         mtts = self.mtts is not None
         if repeated or mtts or len(replies) >= TTYPE_REQUESTS:
-            self._ttype_asked = TTYPE_REQUESTS       # done: no more requests
-            self.clientIdentified()
+            self._asked = TTYPE_REQUESTS       # done: no more requests
+            self.telnet.clientIdentified()
         else:
-            self._ask_ttype()
+            self._ask()
 
-    def _ttype_learned(self, replies: Sequence[str]) -> None:
+    def _learned(self, replies: Sequence[str]) -> None:
         """Read the replies so far: name, terminal type, MTTS bits (MTTS); a client that
         answers one value only (plain telnet: its terminal type) has it as both."""
         self.client_name = replies[0] or None
@@ -467,11 +439,7 @@ class MudOptions(TelnetLineProtocol):
                 if len(replies) == 3 and replies[1].upper() == last.upper():
                     self.terminal_type = None
 
-    def clientIdentified(self) -> None:
-        """The TTYPE cycle ended: `client_name`, `terminal_type` and `mtts` are what the client
-        told (a subclass uses them)."""
-
-    def client_description(self) -> str | None:
+    def description(self) -> str | None:
         """``MUDLET / XTERM-256COLOR / MTTS 2349 (ANSI, UTF-8, ...)``, or None when the client
         told nothing."""
         parts = [p for p in (self.client_name, self.terminal_type) if p]
@@ -490,6 +458,13 @@ class MudOptions(TelnetLineProtocol):
             return True
         terminal = (self.terminal_type or "").upper()
         return "256COLOR" in terminal or "ANSI" == terminal
+
+
+def _local_port(telnet: TelnetLineProtocol) -> int | None:
+    try:
+        return int(telnet.transport.getHost().port)
+    except Exception:
+        return None
 
 
 # ---- command-line options ---------------------------------------------------------------------

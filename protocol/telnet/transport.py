@@ -36,12 +36,22 @@ NAWS (RFC 1073, option 31: the client's window size), when WANT_NAWS is set (the
   clamps the width (protocol.render.context). A NAWS subnegotiation of another length is
   invalid (dropped and counted as above).
 
+The application and the options (composition, as twisted.conch's TelnetTransport wraps its
+  application protocol)
+  `TelnetLineProtocol` is the byte layer only. What it reads it hands to its application
+  (`app`, a `TelnetApp`: lines, over-long lines, the budget questions, NAWS sizes, GMCP
+  messages); without one (a subclass, as in the tests) its hook methods are overridden instead.
+  Every telnet option is one small handler object (`TelnetOption`: its code, its offer, whether
+  it agrees when asked, whether its subnegotiation is kept, what its subnegotiation and its
+  turning on or off do): `GmcpOption`, `NawsOption`, `EchoOption` and `SgaOption` here, MSSP,
+  MCCP2, CHARSET and TTYPE in protocol/telnet/options.py. The connection chooses its handlers
+  when it makes its byte layer (`TelnetLineProtocol(app, options)`); this class knows none of
+  the options by number except through `options`.
+
 Negotiation (RFC 1143 "Q method": per option a state NO/YES/WANTNO/WANTYES and a one-deep queue)
-  We offer GMCP (IAC WILL GMCP) at connect, or when `offerOptions()` is called if the subclass holds
-  the offer back (`_hold_offer`: the session waits for the client's first bytes); a subclass adds
-  offers and options through the seam `_offers`, `_agree_us`/`_agree_him`,
-  `_keeps_subnegotiation`, `optionSubnegotiation`, `optionChanged` and `_compress` (the MUD
-  options of protocol/telnet/options.py: MSSP, MCCP2, CHARSET, TTYPE). We agree to SGA
+  We offer the options whose handler has an offer (IAC WILL GMCP first) at connect, or when
+  `offerOptions()` is called if the offer is held back (`_hold_offer`: the session waits for
+  the client's first bytes). We agree to SGA
   when asked (DO SGA -> WILL SGA), accept the client's own SGA (WILL SGA -> DO SGA), turn ECHO on
   and off for password entry, and refuse every other option (DO x -> WONT x, WILL x -> DONT x),
   NAWS too unless WANT_NAWS is set (see NAWS: then we agree to WILL NAWS). An
@@ -70,7 +80,7 @@ Writes
   Every write goes through `_write`: first `_compress` when it is set (MCCP2), then the
   slow-reader check. On a plain TCP connection a
   turn's writes are gathered and leave in one `send` at the end of the turn: protocol/
-  telnet/gathered_write.py, the one module that uses Twisted's private transport names (probed at
+  gathered_write.py, the one module that uses Twisted's private transport names (probed at
   start-up; Twisted's own write path when one is missing). `GATHER_WRITES = False` (the server's
   `--twisted-writes`) leaves every write to Twisted; TLS and other wrapped transports always do.
 """
@@ -78,7 +88,8 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Any
+from typing import Any, Callable, ClassVar
+from typing import Protocol as Interface
 
 from twisted.internet.interfaces import IPushProducer
 from twisted.internet.protocol import Protocol, connectionDone
@@ -90,6 +101,12 @@ from protocol.telnet import gathered_write
 
 __all__ = [
     "TelnetLineProtocol",
+    "TelnetApp",
+    "TelnetOption",
+    "GmcpOption",
+    "NawsOption",
+    "EchoOption",
+    "SgaOption",
     "decode_line",
     "clean_line",
     "encode_text",
@@ -146,6 +163,8 @@ _INERT_RUN = re.compile(rb"(?:\xff[\xf0-\xf6\xf9])+")
 #: a run of negotiations (IAC WILL/WONT/DO/DONT option): counted in one call, then read
 _NEGOTIATION_RUN = re.compile(rb"(?:\xff[\xfb-\xfe][\x00-\xff])+", re.DOTALL)
 _CONTROL = re.compile("[\x00-\x1f\x7f-\x9f]")
+#: a GMCP package name in Core.Supports (`Char.Items`, `Room`): kept only if it looks like one
+_GMCP_PACKAGE = re.compile(r"[A-Za-z][A-Za-z0-9_.-]{0,63}")
 
 
 def decode_line(raw: bytes) -> str:
@@ -186,13 +205,304 @@ def encode_text(text: str) -> bytes:
     return data
 
 
+class TelnetApp(Interface):
+    """What the byte layer tells its application (protocol.connection.session.Session is one): clean
+    lines, and the few questions of the connection's budget."""
+
+    def lineReceived(self, line: str) -> None:
+        """One complete, decoded, cleaned line without its line end."""
+
+    def cleanLine(self, text: str) -> str:
+        """A decoded line -> the line `lineReceived` gets (`clean_line`, or machine mode's)."""
+
+    def lineTooLong(self, length: int) -> None:
+        """A line of `length` bytes (more than MAX_LINE_BYTES) was discarded."""
+
+    def outputOverflow(self) -> None:
+        """The unsent output passed MAX_OUTPUT_BYTES; the connection is closed right after."""
+
+    def subnegotiationReceived(self, option: int) -> bool:
+        """A subnegotiation is complete: False drops it unread (flood control)."""
+
+    def telnetCommandsReceived(self, count: int) -> bool:
+        """`count` telnet commands arrived: False ignores them (the budget)."""
+
+    def windowSizeChanged(self, width: int, height: int) -> None:
+        """NAWS: the client's window size, in characters; 0: unknown."""
+
+    def gmcpReceived(self, package: str, data: object) -> None:
+        """A GMCP message of a package the GMCP option does not answer itself."""
+
+    def clientIdentified(self) -> None:
+        """TTYPE/MTTS: the client told its name and abilities."""
+
+
+class TelnetOption:
+    """One telnet option of one connection: the byte layer asks it whether to offer, agree and
+    keep subnegotiations, and tells it of its subnegotiations and of its turning on or off."""
+
+    __slots__ = ("telnet",)
+
+    #: the option's number
+    code: ClassVar[int] = -1
+    #: the negotiation `offerOptions` sends for it (WILL or DO), None: not offered
+    offer: ClassVar[int | None] = None
+
+    def __init__(self, telnet: "TelnetLineProtocol") -> None:
+        self.telnet = telnet
+
+    def offered(self) -> bool:
+        """Whether it is offered now (its `offer` at `offerOptions`)."""
+        return self.offer is not None
+
+    def agree_local(self) -> bool:
+        """Whether we enable it on our side when the client asks (DO)."""
+        return False
+
+    def agree_remote(self) -> bool:
+        """Whether the client may enable it on its side (WILL)."""
+        return False
+
+    def keeps(self) -> bool:
+        """Whether the bytes of its subnegotiation are kept (else only counted)."""
+        return False
+
+    def received(self, data: bytes) -> None:
+        """A complete subnegotiation whose bytes were kept (IAC IAC undone)."""
+
+    def changed(self, local: bool, enabled: bool) -> None:
+        """It was turned on or off on our side (local) or the client's."""
+
+    def lost(self) -> None:
+        """The connection is gone."""
+
+
+class GmcpOption(TelnetOption):
+    """GMCP (201): offered with WILL; its messages are `package json`. With `core` (the
+    lobby's connections) Core.Ping is answered, Core.Hello (eight short fields) and
+    Core.Supports.Set/Add/Remove (a bounded set: `max_supports` packages, the server's
+    --max-gmcp-supports) are remembered, and only the other packages go to the byte layer's
+    `gmcpReceived`; without it every message does."""
+
+    __slots__ = ("enabled", "client", "supports", "max_supports", "core")
+    code = GMCP
+    offer = WILL
+
+    def __init__(self, telnet: "TelnetLineProtocol", max_supports: int = 64,
+                 core: bool = False) -> None:
+        super().__init__(telnet)
+        self.core = core
+        self.enabled = False
+        self.client: dict[str, Any] | None = None        # Core.Hello
+        self.supports: dict[str, int] | None = None      # Core.Supports.*
+        #: packages kept of Core.Supports.* at most (0: no limit)
+        self.max_supports = max_supports
+
+    def agree_local(self) -> bool:
+        return True
+
+    def keeps(self) -> bool:
+        return self.enabled
+
+    def changed(self, local: bool, enabled: bool) -> None:
+        if local:
+            self.enabled = enabled
+
+    def received(self, data: bytes) -> None:
+        telnet = self.telnet
+        if not self.enabled:
+            return
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError:
+            telnet._sb_rejected("GMCP that is not UTF-8")
+            return
+        package, _, payload = text.strip().partition(" ")
+        if not package:
+            telnet._sb_rejected("GMCP without a package name")
+            return
+        value: Any = None
+        payload = payload.strip()
+        if payload:
+            try:
+                value = json.loads(payload)
+            except (ValueError, RecursionError):    # ([[[[... nested too deep: RecursionError)
+                telnet._sb_rejected("GMCP with invalid JSON")
+                return
+        try:
+            self.handle(package, value)
+        except Exception:
+            # a failing hook is logged; the byte parser and the connection go on
+            _log.failure("handling GMCP {package} from {peer}", package=package,
+                         peer=telnet._peer_text())
+
+    def handle(self, package: str, data: object) -> None:
+        """One decoded GMCP message: Core.* answered or remembered here (with `core`), anything
+        else to the byte layer's `gmcpReceived`."""
+        if not (self.core and self._core(package, data)):
+            self.telnet.gmcpReceived(package, data)
+
+    def _core(self, package: str, data: object) -> bool:
+        """Core.*: answered or remembered here (True); anything else is the application's."""
+        name = package.lower()
+        if name == "core.ping":
+            self.send("Core.Ping")   # the answer a MUD client measures its latency with
+            return True
+        if name == "core.hello" and isinstance(data, dict):
+            # a few short fields (client, version) are kept; nothing else of it is used
+            self.client = {str(k)[:32]: (v[:100] if isinstance(v, str) else v)
+                           for k, v in list(data.items())[:8]
+                           if isinstance(v, (str, int, float, bool)) or v is None}
+            return True
+        if name.startswith("core.supports.") and isinstance(data, list):
+            # a bounded set: at most max_supports packages, names as GMCP writes them
+            limit = self.max_supports
+            supports = dict(self.supports or {})
+            if name == "core.supports.set":
+                supports = {}
+            for item in data[:limit or len(data)]:
+                if not isinstance(item, str):
+                    continue
+                pkg, _, version = item.partition(" ")
+                if _GMCP_PACKAGE.fullmatch(pkg) is None:
+                    continue
+                if name == "core.supports.remove":
+                    supports.pop(pkg, None)
+                elif pkg in supports or not limit or len(supports) < limit:
+                    supports[pkg] = _version_number(version) or 1
+            self.supports = supports
+            return True
+        return name.startswith("core.")    # another Core message: ignored silently
+
+    def wants(self, package: str) -> bool:
+        """Whether GMCP messages of `package` (`Tichu`) go to this client: to a client that
+        never sent Core.Supports all of them, else only the packages it listed (`Tichu` or
+        `Tichu.State`...; names compared without case)."""
+        supports = self.supports
+        if supports is None:
+            return True
+        wanted = package.lower()
+        return any(p.lower() == wanted or p.lower().startswith(wanted + ".") for p in supports)
+
+    def send(self, package: str, data: object = None) -> None:
+        """IAC SB GMCP "<package> <json>" IAC SE when GMCP is on; nothing otherwise. With
+        `data` None only the package name is sent."""
+        if not self.enabled:
+            return
+        payload = package if data is None else (
+            package + " " + json.dumps(data, ensure_ascii=False, separators=(",", ":")))
+        body = payload.encode("utf-8", "replace").replace(b"\xff", b"\xff\xff")
+        self.telnet._write(bytes((IAC, SB, GMCP)) + body + bytes((IAC, SE)))
+
+
+class NawsOption(TelnetOption):
+    """NAWS (31, RFC 1073): the client's WILL NAWS is agreed to (asked with DO NAWS among the
+    offers when `ask`); each IAC SB NAWS w1 w0 h1 h0 IAC SE tells `windowSizeChanged`."""
+
+    __slots__ = ("ask",)
+    code = NAWS
+    offer = DO
+
+    def __init__(self, telnet: "TelnetLineProtocol", ask: bool = True) -> None:
+        super().__init__(telnet)
+        self.ask = ask
+
+    def offered(self) -> bool:
+        return self.ask
+
+    def agree_remote(self) -> bool:
+        return True
+
+    def keeps(self) -> bool:
+        return self.telnet._him.get(NAWS, _NO) & _STATE != _NO
+
+    def received(self, data: bytes) -> None:
+        """IAC SB NAWS w1 w0 h1 h0 IAC SE (IAC IAC already undoubled): the window size."""
+        telnet = self.telnet
+        if len(data) != 4:
+            telnet._sb_rejected(f"NAWS of {len(data)} bytes, not 4")
+            return
+        width, height = data[0] << 8 | data[1], data[2] << 8 | data[3]
+        try:
+            telnet.windowSizeChanged(width, height)
+        except Exception:
+            _log.failure("handling NAWS from {peer}", peer=telnet._peer_text())
+
+
+
+class EchoOption(TelnetOption):
+    """ECHO (1), the exception to the Q method: `hide` sends WILL ECHO / WONT ECHO on every
+    change of the wish, the client's DO/DONT ECHO only update what we know of its state, and the
+    only reply ever sent about ECHO is WONT ECHO to a DO ECHO outside password entry."""
+
+    __slots__ = ()
+    code = ECHO
+
+    def agree_local(self) -> bool:
+        return self.telnet.password_mode
+
+    def hide(self, hidden: bool) -> None:
+        """hidden: IAC WILL ECHO (the client stops echoing what is typed); back: IAC WONT ECHO."""
+        telnet = self.telnet
+        telnet.password_mode = hidden
+        state = telnet._us_state(ECHO)
+        if hidden and state != _YES and state != _WANTYES:
+            telnet._set_us(ECHO, _WANTYES)
+            telnet._send_negotiation(WILL, ECHO)
+        elif not hidden and (state == _YES or state == _WANTYES):
+            telnet._set_us(ECHO, _WANTNO)
+            telnet._send_negotiation(WONT, ECHO)
+
+    def negotiated(self, positive: bool, state: int) -> None:
+        """DO/DONT ECHO: learn the client's state; reply only to refuse an unwanted DO.
+
+        Every WILL/WONT ECHO we send is caused by a change of `password_mode`, never by a
+        message of the client, except the refusal below, which leaves the state at NO; so no
+        exchange about ECHO can loop, whatever the client answers or leaves unanswered.
+        """
+        telnet = self.telnet
+        if positive:
+            if telnet.password_mode:
+                telnet._set_us(ECHO, _YES)  # our WILL ECHO for this wish is sent already
+            elif state == _NO:
+                telnet._reply(WONT, ECHO)  # a request to echo: the server never echoes input
+            # WANTNO: the late answer to a WILL sent before our WONT; wait for its DONT
+        elif state != _NO:
+            telnet._set_us(ECHO, _NO)
+
+
+class SgaOption(TelnetOption):
+    """SGA (3, suppress go-ahead): agreed on both sides when asked; while it is on for our side
+    prompts go without IAC GA."""
+
+    __slots__ = ()
+    code = SGA
+
+    def agree_local(self) -> bool:
+        return True
+
+    def agree_remote(self) -> bool:
+        return True
+
+
+def _version_number(word: str) -> int | None:
+    """A Core.Supports version (`1`): ASCII digits, at most 1,000,000; None otherwise."""
+    word = word.strip()
+    if not word or len(word) > 20 or not word.isascii() or not word.isdigit():
+        return None
+    value = int(word)
+    return value if value <= 1_000_000 else None
+
+
 @implementer(IPushProducer)
 class TelnetLineProtocol(Protocol):
-    """One connection speaking the line protocol over raw TCP or telnet.
+    """The byte layer of one connection speaking the line protocol over raw TCP or telnet.
 
-    Subclasses override the hooks `lineReceived`, `lineTooLong`, `outputOverflow`,
-    `gmcpReceived` and `telnetOptionsChanged`, and call `super().connectionMade()` /
-    `super().connectionLost(reason)` first in their own versions of those methods.
+    It hands what it reads to its `app` (a TelnetApp), and asks one handler per telnet option
+    (`options`, TelnetOption objects by code). Without an app its hooks (`lineReceived`,
+    `lineTooLong`, `outputOverflow`, `gmcpReceived`, `telnetOptionsChanged` ...) are
+    overridden by a subclass, which calls `super().connectionMade()` /
+    `super().connectionLost(reason)` first in its own versions of those methods.
     """
 
     MAX_LINE_BYTES: int = 1024
@@ -202,7 +512,12 @@ class TelnetLineProtocol(Protocol):
 
     # Immutable per-connection state lives in these class defaults until first changed, so an
     # idle connection carries only what it has used. Mutable state is made in connectionMade.
-    gmcp_enabled: bool = False
+    #: the application the lines go to (None: a subclass overrides the hooks)
+    app: TelnetApp | None = None
+    #: the handler of each option this connection knows, by option code
+    options: dict[int, TelnetOption]
+    #: the GMCP option's handler (always there)
+    gmcp: GmcpOption
     password_mode: bool = False
     # True once the client sent any option negotiation: only such clients get IAC GA after
     # prompts (raw netcat and scripts never see those two bytes).
@@ -225,7 +540,7 @@ class TelnetLineProtocol(Protocol):
     transport: Any
     _may_gather: bool = False
     _gathering: bool = False
-    # a transform of every write from now on (MCCP2's compression), or None
+    # a transform of every write from now on (MCCP2's compression, set by its handler), or None
     _compress: Any = None
     _state: int = _DATA
     _saw_cr: bool = False
@@ -242,58 +557,107 @@ class TelnetLineProtocol(Protocol):
     _us: dict[int, int]
     _him: dict[int, int]
 
-    # ---- hooks for subclasses ---------------------------------------------------------------
+    def __init__(self, app: TelnetApp | None = None,
+                 options: "Callable[[TelnetLineProtocol], list[TelnetOption]] | None" = None,
+                 ) -> None:
+        """`app`: where the lines go; `options`: makes the option handlers for this byte
+        layer, in the order of their offers (default: GMCP, NAWS when WANT_NAWS, ECHO, SGA)."""
+        self.app = app
+        if options is None:
+            handlers: list[TelnetOption] = [GmcpOption(self)]
+            if self.WANT_NAWS:
+                handlers.append(NawsOption(self, ask=False))
+            handlers += [EchoOption(self), SgaOption(self)]
+        else:
+            handlers = options(self)
+        self.options = {option.code: option for option in handlers}
+        gmcp = self.options.get(GMCP)
+        if not isinstance(gmcp, GmcpOption):
+            gmcp = self.options[GMCP] = GmcpOption(self)
+        self.gmcp = gmcp
+        echo = self.options.get(ECHO)
+        self._echo = echo if isinstance(echo, EchoOption) else EchoOption(self)
+
+    # ---- hooks: the application's, or a subclass's ----------------------------------------
     def lineReceived(self, line: str) -> None:
         """One complete, decoded, cleaned line without its line end."""
+        app = self.app
+        if app is not None:
+            app.lineReceived(line)
 
     def lineTooLong(self, length: int) -> None:
         """A line of `length` bytes (more than MAX_LINE_BYTES) was discarded."""
+        app = self.app
+        if app is not None:
+            app.lineTooLong(length)
 
     def outputOverflow(self) -> None:
         """The unsent output passed MAX_OUTPUT_BYTES; the connection is closed right after."""
+        app = self.app
+        if app is not None:
+            app.outputOverflow()
 
     def gmcpReceived(self, package: str, data: object) -> None:
-        """A GMCP message from the client (`data` is None when it carried no JSON)."""
+        """A GMCP message from the client (`data` is None when it carried no JSON) that the
+        GMCP option does not answer itself (Core.*)."""
+        app = self.app
+        if app is not None:
+            app.gmcpReceived(package, data)
 
     def telnetOptionsChanged(self) -> None:
         """A negotiation changed the state of some option (see `optionEnabled`)."""
 
     def windowSizeChanged(self, width: int, height: int) -> None:
         """The client's window size (NAWS), in characters; 0: unknown. Again on every resize."""
+        app = self.app
+        if app is not None:
+            app.windowSizeChanged(width, height)
+
+    def clientIdentified(self) -> None:
+        """TTYPE/MTTS told the client's name and abilities (protocol/telnet/options.py)."""
+        app = self.app
+        if app is not None:
+            app.clientIdentified()
 
     def subnegotiationReceived(self, option: int) -> bool:
         """A subnegotiation (`IAC SB option ... IAC SE`, any option, valid or not) is complete:
         False drops it unread (the session's flood control counts it like a line)."""
-        return True
+        app = self.app
+        return app is None or app.subnegotiationReceived(option)
 
     def telnetCommandsReceived(self, count: int) -> bool:
         """`count` telnet commands arrived (IAC NOP, IAC WILL x, IAC SB ...; not IAC IAC, a
         data byte): False ignores them (the session's budget of telnet commands)."""
-        return True
+        app = self.app
+        return app is None or app.telnetCommandsReceived(count)
 
-    # ---- the seam for further options (protocol/telnet/options.py: MSSP, MCCP2, CHARSET,
-    # TTYPE): a subclass lists its offers, agrees to its options, keeps their subnegotiations
-    # and hears of their state changes; this class knows none of them
+    def cleanLine(self, text: str) -> str:
+        """A decoded line -> the line `lineReceived` gets (`clean_line`; machine mode keeps the
+        command id out of the erasing, see protocol.connection.machine)."""
+        app = self.app
+        return clean_line(text) if app is None else app.cleanLine(text)
+
+    @property
+    def gmcp_enabled(self) -> bool:
+        """GMCP is on (the client answered DO GMCP)."""
+        return self.gmcp.enabled
+
+    # ---- the option handlers' seam ------------------------------------------------------------
     def _offers(self) -> list[tuple[int, int]]:
         """The negotiations `offerOptions` sends: (WILL, option) or (DO, option)."""
-        return [(WILL, GMCP)]
+        return [(h.offer, h.code) for h in self.options.values()
+                if h.offer is not None and h.offered()]
 
     def _keeps_subnegotiation(self, option: int) -> bool:
-        """Whether the bytes of a subnegotiation of `option` are kept (GMCP when it is on, NAWS
-        when WANT_NAWS and the client agreed or was asked)."""
-        if option == NAWS:
-            return self.WANT_NAWS and self._him.get(NAWS, _NO) & _STATE != _NO
-        return option == GMCP and self.gmcp_enabled
-
-    def optionSubnegotiation(self, option: int, data: bytes) -> None:
-        """A complete subnegotiation of an option other than GMCP whose bytes were kept
-        (`_keeps_subnegotiation`): `data` without IAC SB option and IAC SE, IAC IAC undone.
-        (NAWS is read here; a subclass handles its options and passes the others on.)"""
-        if option == NAWS:
-            self._naws_received(data)
+        """Whether the bytes of a subnegotiation of `option` are kept (its handler says)."""
+        handler = self.options.get(option)
+        return handler is not None and handler.keeps()
 
     def optionChanged(self, option: int, local: bool, enabled: bool) -> None:
         """`option` was turned on or off on our side (local) or the client's side."""
+        handler = self.options.get(option)
+        if handler is not None:
+            handler.changed(local, enabled)
 
     # ---- connection -------------------------------------------------------------------------
     def connectionMade(self) -> None:
@@ -330,6 +694,8 @@ class TelnetLineProtocol(Protocol):
             self._send_negotiation(command, option)
 
     def connectionLost(self, reason: Failure = connectionDone) -> None:
+        for handler in self.options.values():
+            handler.lost()
         if self._sb_bad > 1:   # the first one was logged when it came
             _log.info("{peer} sent {count} invalid or oversized subnegotiations in all",
                       peer=self._peer_text(), count=self._sb_bad)
@@ -366,7 +732,7 @@ class TelnetLineProtocol(Protocol):
         """Send `text` and CR LF (UTF-8, bare LF inside -> CR LF, 0xFF doubled)."""
         self._write(encode_text(text) + b"\r\n")
 
-    def _send_lines(self, lines: list[str]) -> None:
+    def send_lines(self, lines: list[str]) -> None:
         """`TelnetLineProtocol.sendLine` for each of `lines` (no wrapping): the same bytes, in one
         write (one write per line while
         the output is compressed or the client is not reading, as `sendLine` does)."""
@@ -393,27 +759,13 @@ class TelnetLineProtocol(Protocol):
         self._write(data)
 
     def setPasswordMode(self, hidden: bool) -> None:
-        """hidden: IAC WILL ECHO (the client stops echoing what is typed); back: IAC WONT ECHO."""
-        self.password_mode = hidden
-        state = self._us_state(ECHO)
-        if hidden and state != _YES and state != _WANTYES:
-            self._set_us(ECHO, _WANTYES)
-            self._send_negotiation(WILL, ECHO)
-        elif not hidden and (state == _YES or state == _WANTYES):
-            self._set_us(ECHO, _WANTNO)
-            self._send_negotiation(WONT, ECHO)
+        """hidden: IAC WILL ECHO (the client stops echoing what is typed); back: IAC WONT ECHO
+        (the ECHO option's handler)."""
+        self._echo.hide(hidden)
 
     def sendGMCP(self, package: str, data: object = None) -> None:
-        """IAC SB GMCP "<package> <json>" IAC SE when GMCP is on; nothing otherwise.
-
-        With `data` None only the package name is sent.
-        """
-        if not self.gmcp_enabled:
-            return
-        payload = package if data is None else (
-            package + " " + json.dumps(data, ensure_ascii=False, separators=(",", ":")))
-        body = payload.encode("utf-8", "replace").replace(b"\xff", b"\xff\xff")
-        self._write(bytes((IAC, SB, GMCP)) + body + bytes((IAC, SE)))
+        """IAC SB GMCP "<package> <json>" IAC SE when GMCP is on (the GMCP option's handler)."""
+        self.gmcp.send(package, data)
 
     def optionEnabled(self, option: int, *, local: bool = True) -> bool:
         """Whether `option` is on for our side (local) or the client's side (local=False)."""
@@ -437,6 +789,9 @@ class TelnetLineProtocol(Protocol):
         elif self._may_gather and gathered_write.start(self, data):
             return
         self.transport.write(data)
+
+    #: the application's name for `_write` (bytes written as they are)
+    write = _write
 
     def _overflow(self) -> None:
         self._closing = True
@@ -582,11 +937,6 @@ class TelnetLineProtocol(Protocol):
         self._line = bytearray()
         self.lineReceived(self.cleanLine(decode_line(raw)))
 
-    def cleanLine(self, text: str) -> str:
-        """A decoded line -> the line `lineReceived` gets (`clean_line`; machine mode keeps the
-        command id out of the erasing, see protocol.connection.machine)."""
-        return clean_line(text)
-
     def _command_received(self, command: int) -> None:
         if command == EC:
             self._append(b"\x08")
@@ -638,62 +988,25 @@ class TelnetLineProtocol(Protocol):
             self._sb_rejected(f"{self._sb_size} bytes, more than the limit of "
                               f"{self.MAX_SUBNEGOTIATION_BYTES}")
             return
-        if buffer is None:
+        handler = self.options.get(self._sb_option)
+        if buffer is None or handler is None:
             return                     # an option that is not on: ignored
-        if self._sb_option != GMCP:
-            try:
-                self.optionSubnegotiation(self._sb_option, bytes(buffer))
-            except Exception:
-                _log.failure("handling a subnegotiation of option {option} from {peer}",
-                             option=self._sb_option, peer=self._peer_text())
-            return
-        if not self.gmcp_enabled:
-            return
         try:
-            text = bytes(buffer).decode("utf-8")
-        except UnicodeDecodeError:
-            self._sb_rejected("GMCP that is not UTF-8")
-            return
-        package, _, payload = text.strip().partition(" ")
-        if not package:
-            self._sb_rejected("GMCP without a package name")
-            return
-        data: Any = None
-        payload = payload.strip()
-        if payload:
-            try:
-                data = json.loads(payload)
-            except (ValueError, RecursionError):    # ([[[[... nested too deep: RecursionError)
-                self._sb_rejected("GMCP with invalid JSON")
-                return
-        try:
-            self.gmcpReceived(package, data)
+            handler.received(bytes(buffer))
         except Exception:
-            # a failing hook is logged; the byte parser and the connection go on
-            _log.failure("handling GMCP {package} from {peer}", package=package,
-                         peer=self._peer_text())
-
-    def _naws_received(self, data: bytes) -> None:
-        """IAC SB NAWS w1 w0 h1 h0 IAC SE (IAC IAC already undoubled): the window size."""
-        if len(data) != 4:
-            self._sb_rejected(f"NAWS of {len(data)} bytes, not 4")
-            return
-        width, height = data[0] << 8 | data[1], data[2] << 8 | data[3]
-        try:
-            self.windowSizeChanged(width, height)
-        except Exception:
-            _log.failure("handling NAWS from {peer}", peer=self._peer_text())
+            _log.failure("handling a subnegotiation of option {option} from {peer}",
+                         option=self._sb_option, peer=self._peer_text())
 
     # ---- negotiation (RFC 1143) -------------------------------------------------------------
     def _agree_us(self, option: int) -> bool:
         """Whether we agree to enable `option` on our side when the client asks (DO)."""
-        if option == ECHO:
-            return self.password_mode
-        return option == SGA or option == GMCP
+        handler = self.options.get(option)
+        return handler is not None and handler.agree_local()
 
     def _agree_him(self, option: int) -> bool:
         """Whether we agree that the client enables `option` on its side (WILL)."""
-        return option == SGA or option == NAWS and self.WANT_NAWS
+        handler = self.options.get(option)
+        return handler is not None and handler.agree_remote()
 
     def _us_state(self, option: int) -> int:
         return self._us.get(option, _NO) & _STATE
@@ -705,8 +1018,6 @@ class TelnetLineProtocol(Protocol):
         else:
             self._us[option] = value
         now = value & _STATE == _YES
-        if option == GMCP:
-            self.gmcp_enabled = now
         if was != now:
             self.optionChanged(option, True, now)
 
@@ -736,7 +1047,7 @@ class TelnetLineProtocol(Protocol):
     def _negotiation_received(self, command: int, option: int) -> None:
         if option == ECHO and (command == DO or command == DONT):
             before = self._us_state(ECHO)
-            self._receive_echo(command == DO, before)
+            self._echo.negotiated(command == DO, before)
             if self._us_state(ECHO) != before:
                 self.telnetOptionsChanged()
             return
@@ -789,19 +1100,3 @@ class TelnetLineProtocol(Protocol):
             elif state == _WANTYES:
                 store(option, _NO)
             # _NO: already off, ignore
-
-    def _receive_echo(self, positive: bool, state: int) -> None:
-        """DO/DONT ECHO: learn the client's state; reply only to refuse an unwanted DO.
-
-        Every WILL/WONT ECHO we send is caused by a change of `password_mode`, never by a
-        message of the client, except the refusal below, which leaves the state at NO; so no
-        exchange about ECHO can loop, whatever the client answers or leaves unanswered.
-        """
-        if positive:
-            if self.password_mode:
-                self._set_us(ECHO, _YES)  # our WILL ECHO for this wish is sent already
-            elif state == _NO:
-                self._reply(WONT, ECHO)  # a request to echo: the server never echoes input
-            # WANTNO: the late answer to a WILL sent before our WONT; wait for its DONT
-        elif state != _NO:
-            self._set_us(ECHO, _NO)

@@ -33,8 +33,7 @@ longer than the session's line limit within it is refused with ``line-too-long``
 
 May import: lobby, protocol.telnet (the transport it hands each WebSocket message to, the gathered
 write path), protocol.render, protocol.connection, protocol.web; Twisted and autobahn. Never
-protocol.commands or protocol.process (the exception still in the code is listed in
-tests/test_layers.py).
+protocol.commands or protocol.process (tests/test_layers.py).
 """
 from __future__ import annotations
 
@@ -63,9 +62,8 @@ from protocol.telnet import gathered_write
 from protocol.telnet.transport import TelnetLineProtocol
 
 if TYPE_CHECKING:
+    from twisted.internet.protocol import Factory as LobbyFactory  # the lobby's (process)
     from twisted.web.server import Request
-
-    from protocol.process.server import LobbyFactory
 
 __all__ = ["WebOptions", "WebSite", "MessageTransport", "LobbyWebSocket", "listen_web",
            "CSP", "SECURITY_HEADERS", "web_strings", "parse_proxies"]
@@ -316,7 +314,7 @@ class LobbyWebSocket(WebSocketServerProtocol):
 
     def onMessage(self, payload: bytes, isBinary: bool) -> None:
         session = self.session
-        if session is None or session.state == "closed":
+        if session is None or not session.is_open:
             return
         if payload.endswith(b"\n"):                      # one line end of its own is allowed
             payload = payload[:-2] if payload.endswith(b"\r\n") else payload[:-1]
