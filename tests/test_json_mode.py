@@ -393,7 +393,7 @@ def test_a_client_that_names_no_version_gets_protocol_1(lobby: FakeLobby) -> Non
     got = objects(c, after_switch=True)
     assert got[0] == {"type": "iset", "name": "json", "value": "1", "protocol": 1}
     assert got[1]["type"] == "greeting" and got[1]["protocol"] == 1
-    assert got[1]["protocols"] == [1, 2, 3]
+    assert got[1]["protocols"] == [1, 2, 3, 4]
     c.send("#l Anna")
     objects(c)
     c.send("/newroom")
@@ -456,12 +456,12 @@ def test_an_unknown_version_is_refused_with_the_versions(lobby: FakeLobby) -> No
     c.raw()
     c.send("%json 9")
     said = " ".join(c.text().split())
-    assert "! [unknown-protocol]" in said and "speaks 1 2 3" in said and "login:" in said
+    assert "! [unknown-protocol]" in said and "speaks 1 2 3 4" in said and "login:" in said
     c.send("%json 3")                       # still text: the switch may come again
     assert objects(c, after_switch=True)[0]["protocol"] == 3
     c.send("Anna")
     objects(c)
-    for bad in ("0", "4", "x", "３"):
+    for bad in ("0", "5", "x", "３"):
         c.send(f"#b /iset protocol {bad}")
         (err,) = objects(c)
         assert err["type"] == "error" and err["code"] == "unknown-protocol" and err["id"] == "b"

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import random
 from typing import Any
 
 import pytest
@@ -143,7 +144,7 @@ async def test_the_greeting_names_the_versions_and_tichu_bot_asks_for_the_newest
         greeting = b""
         while b"login:" not in greeting:
             greeting += await asyncio.wait_for(reader.read(4096), 30)
-        assert b"%json VERSION" in greeting and b"protocols 1 2 3" in greeting
+        assert b"%json VERSION" in greeting and b"protocols 1 2 3 4" in greeting
         writer.close()
         async with await tichu_bot.connect("127.0.0.1", server.port, "Newbie") as bot:
             return {"protocol": bot.protocol}
@@ -152,8 +153,109 @@ async def test_the_greeting_names_the_versions_and_tichu_bot_asks_for_the_newest
     assert got["protocol"] == PROTOCOL_VERSION
 
 
-@pytest.mark.parametrize("line", ["%json 0", "%json 4", "%json three"])
+@pytest.mark.parametrize("line", ["%json 0", "%json 5", "%json three"])
 def test_an_unknown_version_is_refused_in_text(line: str) -> None:
     from protocol.connection.machine import parse_protocol
     assert parse_protocol(line.split(" ", 1)[1]) is None
     assert [parse_protocol(str(v)) for v in PROTOCOL_VERSIONS] == list(PROTOCOL_VERSIONS)
+
+
+# ---- protocol 4 (issue 24): the fair-play fields and objects are its own -------------------------
+async def _json_client(server: Any, version: int, name: str) -> Any:
+    c = await server.client()
+    c.send(f"%json {version}")
+    await c.expect('"prompt"')
+    c.send(name)
+    await c.expect('"logged-in-guest"')
+    await c.expect('"room"')
+    return c
+
+
+async def _replies(c: Any, ident: str, line: str) -> list[dict[str, Any]]:
+    """The objects up to the one answering `#ident line`, that one last."""
+    c.send(f"#{ident} {line}")
+    got = await c.expect(f'"id":"{ident}"')
+    got += await c.read_line()
+    return [json.loads(l[l.index("{"):]) for l in got.split("\n") if "{" in l]
+
+
+async def _reply(c: Any, ident: str, line: str) -> dict[str, Any]:
+    """The object answering `#ident line`."""
+    return (await _replies(c, ident, line))[-1]
+
+
+def _paths(obj: Any, prefix: str = "") -> set[str]:
+    """Every field of `obj` as a path (`a`, `a.b`, `a[].b`)."""
+    out: set[str] = set()
+    if isinstance(obj, dict):
+        for key, value in obj.items():
+            path = f"{prefix}{key}"
+            out.add(path)
+            out |= _paths(value, path + ".")
+    elif isinstance(obj, list):
+        for item in obj:
+            out |= _paths(item, prefix[:-1] + "[].")
+    return out
+
+
+@pytest.mark.reactor_timeout(90)
+@pytest_twisted.ensureDeferred
+async def test_a_protocol_3_client_sees_none_of_protocol_4s_fields(tmp_path: Any) -> None:
+    """After a rated game one player left (history, finger, ranking, replay and the table's
+    info all have something of protocol 4 to say), a client of protocol 3 gets the objects of
+    protocol 3 exactly (a protocol-4 client's with FIELDS_SINCE taken out), and the friends
+    commands answer it `needs-protocol`; in text mode they work whatever the version."""
+    from protocol.render.json_lines import FIELDS_SINCE, TYPES_SINCE
+    from test_fair_play import ClockedServer, play_on, quit_player, registered_game
+
+    server = ClockedServer(tmp_path / "lobby.sqlite3")
+    await server.start()
+    try:
+        game = await registered_game(server, {"target": "50", "grace": "30"})
+        await game.play(random.Random(5), limit=6)
+        await quit_player(game, "Dirk")
+        server.clock.advance(31)
+        await game.command("Anna", "/remove Dirk")
+        await game.command("Cleo", "/accept")
+        await play_on(game, random.Random(6))
+        assert game.table.state == "finished" and game.table.result["left"] == ["Dirk"]
+        old = await _json_client(server, 3, "Oldie")
+        new = await _json_client(server, 4, "Newbie")
+        asks = {"h": "/history Dirk", "f": "/finger Dirk", "r": "/rangliste", "p": "/replay 1",
+                "l": "/listroom", "o": "/room 1", "i": "/spielinfo"}
+        got: dict[int, dict[str, dict[str, Any]]] = {3: {}, 4: {}}
+        for version, c in ((3, old), (4, new)):
+            for ident, line in asks.items():
+                got[version][ident] = await _reply(c, ident, line)
+        new_fields = FIELDS_SINCE[4]
+        for ident in asks:
+            o3, o4 = got[3][ident], got[4][ident]
+            kind = o4["type"]
+            assert o3["type"] == kind, (o3, o4)
+            later = set(new_fields.get(kind, ()))
+            assert not later & _paths(o3), (kind, later & _paths(o3))
+            assert _paths(o3) == _paths(o4) - later, kind
+        # protocol 4 does have them here: the test looked where they are
+        seen = set().union(*(_paths(o) & set(new_fields.get(o["type"], ()))
+                             for o in got[4].values()))
+        assert {"games[].result", "games[].left", "statistics.games_left",
+                "players[].games_left", "players[].left_round", "players[].replaced_by",
+                "timer", "rated", "unrated", "left", "options.timer",
+                "tables[].options.timer"} <= seen, seen
+        assert got[4]["f"]["statistics"]["games_left"] == 1
+        assert got[4]["i"]["rated"] is True and got[4]["i"]["left"] == ["Dirk"]
+        assert "timer" not in got[3]["i"] and "timer" not in got[3]["i"]["options"]
+        # friends: protocol 4's objects; protocol 3 is told which version it needs
+        err = await _reply(old, "n", "/notify Anna")
+        assert err["type"] == "error" and err["code"] == "needs-protocol", err
+        assert err["params"] == {"command": "notify", "version": 4, "protocol": 3}
+        assert (await _reply(old, "q", "/friends"))["code"] == "needs-protocol"
+        assert [o["type"] for o in await _replies(new, "n", "/notify Anna")][-2:] == [
+            "friend-added", "ok"]
+        assert (await _reply(new, "q", "/friends"))["type"] == "friends"
+        old.send("#t /iset protocol 4")           # the same connection, now reading 4
+        await old.expect('"id":"t"')
+        assert (await _reply(old, "q2", "/friends"))["type"] == "friends"
+        assert "friends" in TYPES_SINCE[4] and "table-unrated" in TYPES_SINCE[4]
+    finally:
+        await server.stop()

@@ -156,6 +156,7 @@ _DYNAMIC_EVENTS = {
     ("protocol/render/records.py", 'event["type"]'): "a replay's game event, rendered as text",
     ("lobby/events.py", "{self.type!r}"): "__repr__",
     ("lobby/tichu/events.py", "{self.kind!r}"): "__repr__",
+    ("protocol/connection/machine.py", "event.type"): "_view_for: a view for protocols 1-3",
 }
 
 
@@ -276,7 +277,7 @@ class SchemaSession:
                 ) -> list[dict[str, Any]]:
         c = FakeClient(self.server.factory)
         c.raw()                                   # the text greeting before the switch
-        c.send("%json 3")
+        c.send("%json 4")
         raw = c.raw()
         assert raw.startswith(b"\r\n")
         c.transport.io.write(raw[2:])             # the objects after the CR LF, read below

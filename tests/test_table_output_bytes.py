@@ -60,6 +60,12 @@ the old bytes, and the text ones differ only by those wrapped lines.)
 that names none gets protocol 1); the text greeting gained its line for programs (`Programs:
 %json VERSION ...`) and the JSON greeting `protocols`; diffed line by line, those two lines were
 the only change in every transcript.)
+(Issue 24, protocol 4: the fair-play fields are protocol 4's, and these clients still read
+protocol 3: the option `timer` is gone from their `state`, `update` and `table-started` objects
+(an `update` that said only that is not sent), `table-unrated` is not sent to them, and the
+greetings name the versions 1 2 3 4. Compared object by object: the old transcript with exactly
+those changes (render_json.for_protocol) is the new one, line for line; the text lines unchanged
+but the greeting's `(protocols 1 2 3 4)`.)
 """
 from __future__ import annotations
 
@@ -323,20 +329,20 @@ GAMES = {
 
 EXPECTED: dict[str, dict[str, str]] = {
     "machine": {
-        "Ann": "81107401f83ec9a43a01b21c058d95f2c327fd45450606ca4bd7809a424bc490",
-        "Bob": "094cbed48f63a899c440a161162a4862840c8b185392c7ffabab9096a4766783",
-        "Cat": "4c89954cca95fba778397f52a078ed6112166411b30b72da2bc3386d357796b5",
-        "Dan": "92d1c4571ac96c47010031f9fee1554f4818c78531c0a04d228fda41c0a20975",
-        "Eve": "c5b7255f8dc365599c8fe75a2e1eb2342e3faa038220092fae389c48d97465b7",
+        "Ann": "17ee466d35e55608543cb47db417e7e3b2754a6c5fd3bcf450cbb4943056a61e",
+        "Bob": "9700828de71768aede20c38e2d6ed979dfbe21917cb3b0271a749b5454748187",
+        "Cat": "09f43db5f15db00adf6b37c2cca5042e3c9cc4abc9db7019d5a0b6f6a7713581",
+        "Dan": "805f4d0e0085fb24c07b18a0563ed7b3651464a3c0cccbed1097cac4a6aa3a4a",
+        "Eve": "6d90784363989dcc36f8249b4dfb060287800d91aa61223ac86ee952cfdb207f",
     },
     "mixed": {
-        "Ann": "3b0d18b2f95f977e3b22cddf3edefe2219a30075e090efeac5a90cdc941b23cb",
-        "Bob": "39aee8a53f927c92132d8bedb7c66a5667930ded0b11cf4c78b44a181ccbdd9b",
-        "Cat": "b8dcce2d5a2d07328629d657d8103e2f20d7283901f5e14933828e4175e31d6b",
-        "Dan": "7c7c065e4f86d641959d46061423fb69a1dc40cbc90cc6a11980b4f86579a5c0",
-        "Eve": "d2595110fef6d70c314fc06c3dcdf6252a4b6ed0938a937b011151d7bfcc3514",
-        "Fay": "5a4573f3f134077cb362bfc47fb5c42362f9f330dcbcf2266938b82c774a6098",
-        "Gus": "848062724940a0721adbb559b8725f521c811ada3adb89b18c36cecb9fa149d6",
+        "Ann": "3afff60bbfd277b7117fe03c64a1db872d111edfe5855352cbc1ccacadeec369",
+        "Bob": "71b63930d55c833cfd7cac6ad168b2583e99f13b30eb34e9faaf3d4d75ad5c9c",
+        "Cat": "e4e4dd05e299172f7b515f3c8faa99bd3e7ab8250a876241830b5d27688ee09a",
+        "Dan": "9f3302eda57b65a01da510597e6a23e9696ba45e7e97bdb4f1df8dd0c687585f",
+        "Eve": "83492a84a186b91b3419c9057973666922b8e29cdec42a036dc4277859dfb186",
+        "Fay": "ad5e88e4f2c8ea167043915fe6621d768eb08537e9f33acbf13711c89856100d",
+        "Gus": "791cc3ffc44ff4d997d6a2a140783b015915be7fdfa55b29fd9480d9bbc3b422",
     },
 }
 

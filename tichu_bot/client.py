@@ -8,7 +8,7 @@
             ...
             reply = await bot.command("play R5 G5")                 # `#c7 play R5 G5` -> its reply
 
-The wire (docs/protocol.md, "Machine mode"): the bot sends ``%json 3`` (machine mode, protocol 3,
+The wire (docs/protocol.md, "Machine mode"): the bot sends ``%json 4`` (machine mode, protocol 4,
 the newest: ``PROTOCOL``) as its first line; from then
 on every server line is one JSON object with a ``type``. A command line may start with ``#ID``;
 the server's reply to it (the answer, an ``error`` or ``ok``) carries that ``id``, everything else
@@ -18,7 +18,7 @@ table's state is tracked, other objects are queued for ``next_object``/``events`
 is in flight at a time (the server answers a connection's lines in order anyway).
 
 The table's state: a ``state`` object replaces the one held; an ``update`` object (machine mode
-protocol 3, announced by ``iset``'s ``protocol`` field) changes the keys it names, appends its
+protocols 2 and later, announced by ``iset``'s ``protocol`` field) changes the keys it names, appends its
 ``trick_add`` to the trick, and removes the keys listed in its ``unset`` -- ``Client.state`` is
 always the whole state as the server would send it now, and ``state_no`` counts the changes. A bot
 decides from ``Client.state`` (the same fields as the engine's view of its seat: ``phase``,
@@ -40,7 +40,7 @@ __all__ = ["Client", "ClientError", "CommandRefused", "connect", "apply_update"]
 
 #: the version of machine mode's objects this library reads (the newest the server speaks; a
 #: client that names none gets protocol 1, a whole `state` after every change)
-PROTOCOL = 3
+PROTOCOL = 4
 #: what a client sends first to switch a new connection to machine mode, naming its version
 JSON_SWITCH = f"%json {PROTOCOL}"
 #: the objects kept in ``inbox`` (not yet taken) and ``events`` (the latest): a long-running bot
@@ -244,7 +244,7 @@ class Client:
 
     # ---- session ------------------------------------------------------------------------------
     async def switch(self) -> None:
-        """Send ``%json 3`` and read up to the login prompt (the greeting's text lines before the
+        """Send ``%json 4`` and read up to the login prompt (the greeting's text lines before the
         switch are kept in ``prelude``). ClientError when the server refuses the version (an
         error line ``! [unknown-protocol]``: a server older than this library)."""
         self.send_line(JSON_SWITCH)

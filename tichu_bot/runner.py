@@ -10,7 +10,7 @@ opens a table (``--open``, with ``--option NAME=VALUE`` for its options) or ente
 the server's distribution provides ``heuristic``, ``random`` and ``expert``) until the game ends;
 then it quits. Every command carries an id and the bot pairs
 each reply with it; the strategy decides from the table's state as the client holds it (machine
-mode protocol 3: the last `state` object with every `update` after it applied).
+mode protocol 4: the last `state` object with every `update` after it applied).
 Everything is bounded by ``--timeout`` seconds; at most ``--rate`` commands per second (default 6)
 so that a public server's flood control never drops its lines.
 

@@ -27,7 +27,7 @@ CATALOG_NAMES = frozenset({"ERRORS", "INFO", "HELP_TEXTS", "WEB_TEXTS", "ENGINE_
 #: an example value of each placeholder name used in the catalog (the translator comments show
 #: them); a name not listed is shown as its own name in capitals
 EXAMPLES: dict[str, Any] = {
-    "version": 9, "versions": "1 2 3", "newest": 3,
+    "version": 9, "versions": "1 2 3 4", "newest": 4, "protocol": 3,
     # the web client's own words (WEB_TEXTS): a round's and the match's score of your team
     # and of the other one
     "us": 140, "them": -40, "total_us": 340, "total_them": 160, "to": "Ben",

@@ -105,6 +105,8 @@ ERRORS: dict[str, str] = {
     "unknown-game": "There is no game {name} here; /newroom tichu opens a Tichu table.",
     "unknown-protocol": "There is no machine-mode protocol {version}; this server speaks "
                         "{versions} (%json {newest}).",
+    "needs-protocol": "/{command} answers in machine mode from protocol {version} on; this "
+                      "connection reads protocol {protocol} (/iset protocol {version}).",
     "unknown-setting": "There is no setting {name}; /set color on|off is one.",
     "bad-setting-value": "Setting {name} takes {expected}, not {value!r}.",
     "unknown-language": "There is no language {value!r} here; /set lang takes {choices}.",
@@ -369,6 +371,7 @@ INFO: dict[str, str] = {
     "namesake-notice": (
         "{name} talked to someone else under your name before; this is the first message to you."),
     "says-namesake": "<{name} (new, not the {name} who sat here)> {text}",
+    "says-namesake-name": "{name} (new, not the {name} who sat here)",
     "friend-added": (
         "{name} is on your friends list now: you hear when {name} comes, goes, starts or finishes a "
         "game."),

@@ -72,6 +72,13 @@ class CommandContext(Protocol):
     #: the language of everything this connection is told (/set lang, the account's, --lang)
     lang: str
 
+    #: the version of machine mode's objects (/iset protocol, %json N)
+    protocol: int
+
+    @property
+    def json_mode(self) -> bool:
+        """Machine mode (/iset json, %json)."""
+
     def send(self, event: Event) -> None: ...
 
     def quit(self, event: Event) -> None: ...
@@ -332,18 +339,33 @@ def _tell(ctx: CommandContext, args: dict[str, str]) -> None:
     ctx.world.tell(_me(ctx), args["name"], args["text"])
 
 
+#: the machine-mode version whose objects answer the friends commands (render_json.TYPES_SINCE)
+FRIENDS_PROTOCOL = 4
+
+
+def _needs_protocol(ctx: CommandContext, command: str, version: int) -> None:
+    """LobbyError('needs-protocol') in machine mode below `version`: the answer would be an
+    object that version does not have (text mode and newer versions: nothing)."""
+    if ctx.json_mode and ctx.protocol < version:
+        raise LobbyError("needs-protocol", command=command, version=version,
+                         protocol=ctx.protocol)
+
+
 @COMMANDS.command("notify", "NAME")
 async def _notify(ctx: CommandContext, args: dict[str, str]) -> None:
+    _needs_protocol(ctx, "notify", FRIENDS_PROTOCOL)
     await _friends_of(ctx).notify(_me(ctx), args["name"])
 
 
 @COMMANDS.command("unnotify", "NAME")
 async def _unnotify(ctx: CommandContext, args: dict[str, str]) -> None:
+    _needs_protocol(ctx, "unnotify", FRIENDS_PROTOCOL)
     await _friends_of(ctx).unnotify(_me(ctx), args["name"])
 
 
 @COMMANDS.command("friends")
 def _friends(ctx: CommandContext, args: dict[str, str]) -> None:
+    _needs_protocol(ctx, "friends", FRIENDS_PROTOCOL)
     ctx.send(_friends_of(ctx).listing(_me(ctx)))
 
 

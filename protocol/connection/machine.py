@@ -37,10 +37,13 @@ from lobby.events import Event, error_event
 from lobby.text.messages import ERRORS, text
 from lobby.tichu import memo as _memo
 from protocol.render.json_lines import (
+    PROTOCOL_VERSION,
     PROTOCOL_VERSIONS,
     REPLY_TYPES,
     dumps,
+    for_protocol,
     is_table_event,
+    legacy_view_data,
     parse_protocol,
     render_json,
     state_line,
@@ -201,6 +204,23 @@ def _clear_memos() -> None:
     _shared_text[:] = [None, None, b""]
 
 
+#: the last view event and its copy for protocols 1-3 (render_json.legacy_view_data)
+_LEGACY_VIEW: "_memo.LastMemo[Event]" = _memo.LastMemo()
+
+
+def _view_for(event: Event, protocol: int) -> Event:
+    """A `table-view` or `table-look` as `protocol` reads it: the event itself for the newest,
+    else one event (the same for every listener) of its data without the later fields."""
+    if protocol >= PROTOCOL_VERSION:
+        return event
+    legacy = _LEGACY_VIEW.get((event,))
+    if legacy is _memo.MISSING:
+        data = legacy_view_data(event.data)
+        legacy = _LEGACY_VIEW.put((event,), event if data is event.data
+                                  else Event(event.type, data))
+    return legacy
+
+
 def _view_state(event: Event) -> dict[str, Any]:
     if not _memo.ON:
         _view_memo[0] = None
@@ -256,10 +276,15 @@ def gmcp_copies(session: Connection, event: Event, ctx: "RenderContext") -> dict
     if (etype.startswith(("table-", "game-"))
             and not event.is_error        # (error codes such as game-running stay lines)
             and session.gmcp.wants("Tichu")):
-        obj = render_json(event, ctx.lang)
-        session.gmcp.send("Tichu.State" if obj["type"] == "state" else "Tichu.Event", obj)
-        if not is_table_event(etype) and obj["type"] != "state":
-            obj = None
+        protocol = session.protocol       # (older versions: without protocol 4's fields)
+        if etype == "table-view":
+            obj = render_json(_view_for(event, protocol), ctx.lang)
+        else:
+            obj = for_protocol(render_json(event, ctx.lang), protocol, ctx.lang)
+        if obj is not None:           # (None: a type this connection's version does not have)
+            session.gmcp.send("Tichu.State" if obj["type"] == "state" else "Tichu.Event", obj)
+            if not is_table_event(etype) and obj["type"] != "state":
+                obj = None
     if etype.startswith("friend") and session.gmcp.wants("Tichu"):   # friends: Tichu.Friend
         session.gmcp.send("Tichu.Friend", render_json(event, ctx.lang))
     return obj
@@ -448,7 +473,7 @@ class JsonOutput:
             self._deliver_view(event)
             return
         if event.type == "table-look":        # /look: the whole state, with the command's id
-            after = _view_state(event)
+            after = _view_state(_view_for(event, protocol))
             self.view_held = after            # what the client holds now: later updates follow it
             self._emit(dict(after), reply=True)
             return
@@ -461,6 +486,10 @@ class JsonOutput:
                     and "names" in event.data
                 if obj is None:
                     obj = render_json(event, ctx.lang)
+                if protocol < PROTOCOL_VERSION:
+                    obj = for_protocol(obj, protocol, ctx.lang)
+                    if obj is None:             # a type this connection's version does not have
+                        return
                 line = dumps(_without_names(obj) if game else obj)
                 # = encode_text(line): a JSON line has no raw line break, UTF-8 no 0xFF byte
                 data = line.encode("utf-8", "replace") + b"\r\n"
@@ -468,8 +497,12 @@ class JsonOutput:
                     _shared[0], _shared[1], _shared[2], _shared[3] = event, ctx, data, protocol
             s.telnet.write(data)          # what TelnetLineProtocol.sendLine writes for the line
             return
-        self._emit(dict(obj) if obj is not None else render_json(event, ctx.lang),
-                   reply=event.type in REPLY_TYPES)
+        shown: dict[str, Any] | None = obj if obj is not None else render_json(event, ctx.lang)
+        if protocol < PROTOCOL_VERSION:
+            shown = for_protocol(shown, protocol, ctx.lang)
+        if shown is None:                       # a type this connection's version does not have
+            return
+        self._emit(dict(shown), reply=event.type in REPLY_TYPES)
 
     def shares(self, event: Event) -> bool:
         return False
@@ -479,9 +512,10 @@ class JsonOutput:
         client holds none of this table for this seat (it entered, sat down, stood up, came back
         on a new connection), else an `update` with what changed since the state it holds
         (nothing when nothing did). Protocol 1: the whole `state` every time."""
+        protocol = self.session.protocol
+        event = _view_for(event, protocol)
         after = _view_state(event)
         before, self.view_held = self.view_held, after
-        protocol = self.session.protocol
         if (protocol == 1 or before is None or before["table"] != after["table"]
                 or before["you"] != after["you"] or before["seat"] != after["seat"]):
             self.session.telnet.write(_state_bytes(event))

@@ -33,16 +33,19 @@ from lobby.tichu import memo as _memo
 
 __all__ = ["render_json", "parse_protocol", "state_object", "state_update", "apply_update",
            "dumps", "REPLY_TYPES", "GAME_FIELDS", "is_table_event", "jsonable", "PROTOCOL_VERSION",
-           "PROTOCOL_VERSIONS", "DEFAULT_PROTOCOL"]
+           "PROTOCOL_VERSIONS", "DEFAULT_PROTOCOL", "FIELDS_SINCE", "TYPES_SINCE", "for_protocol",
+           "legacy_view_data"]
 
 #: the versions of machine mode's objects a client may ask for (`%json N`, `/iset protocol N`;
 #: the connection's version is in the `iset json` reply and the greeting). 1: a whole `state`
 #: after every change, `names` in every `game-*` event; 2: a whole `state` when a connection comes
 #: to a table (or to another seat), then after every change an `update` with only what changed
 #: for it, `game-*` events without `names`; 3: as 2, and a play on top of the trick comes as
-#: `trick_add` (the new entries), not the whole `trick`. Every later change of an object's shape
-#: is a new version here, and the older ones keep their shapes.
-PROTOCOL_VERSIONS: tuple[int, ...] = (1, 2, 3)
+#: `trick_add` (the new entries), not the whole `trick`; 4: as 3, and the objects of fair play
+#: (FIELDS_SINCE, TYPES_SINCE: the move timer, rated games, leavers, friends, the host's bar).
+#: Every later change of an object's shape is a new version here, and the older ones keep their
+#: shapes.
+PROTOCOL_VERSIONS: tuple[int, ...] = (1, 2, 3, 4)
 #: the newest version (what tichu_bot asks for)
 PROTOCOL_VERSION = PROTOCOL_VERSIONS[-1]
 #: the version of a client that names none: what clients written before the versions had expect
@@ -64,6 +67,113 @@ GAME_FIELDS: tuple[str, ...] = (
     "legal", "can_pass", "bombs", "round_no", "scores", "round_scores", "match_finished",
     "match_result", "victory_points", "tichu_points",
 )
+
+#: the fields a version added to objects older versions have: version -> object type -> the
+#: paths of the fields an older version does not get ("a": field a; "a.b": field b of the
+#: object under a; "a[].b": field b of each object in the list a). docs/protocol.md, "Versions".
+FIELDS_SINCE: dict[int, dict[str, tuple[str, ...]]] = {
+    4: {
+        "state": ("options.timer", "result.left"),
+        "table-info": ("timer", "timer_left", "rated", "unrated", "left", "options.timer",
+                       "result.left"),
+        "table-options": ("options.timer",),
+        "table-started": ("options.timer",),
+        "listroom": ("tables[].options.timer",),
+        "history": ("games[].result", "games[].left"),
+        "replay": ("players[].left_round", "players[].replaced_by"),
+        "ranking": ("players[].games_left",),
+        "finger": ("statistics.games_left",),
+    },
+}
+#: the object types a version added: an older version never gets them (the friends commands
+#: answer it with `needs-protocol`; `says-namesake` comes to it as a `says` whose `name` says
+#: who is speaking, as text mode shows it)
+TYPES_SINCE: dict[int, frozenset[str]] = {
+    4: frozenset({
+        "friends", "friend-added", "friend-removed", "friend-online", "friend-offline",
+        "friend-game-started", "friend-game-over", "namesake-notice", "says-namesake",
+        "table-rated", "table-unrated", "table-timer-warning", "table-timed-out",
+        "table-unseated", "table-barred", "table-unbarred",
+    }),
+}
+
+
+def _drop(obj: Any, path: list[str]) -> Any:
+    """A copy of `obj` without the field at `path` (the same object where nothing is dropped)."""
+    if type(obj) is not dict:
+        return obj
+    head = path[0]
+    if len(path) == 1:
+        if head not in obj:
+            return obj
+        return {k: v for k, v in obj.items() if k != head}
+    listed = head.endswith("[]")
+    key = head[:-2] if listed else head
+    inner = obj.get(key)
+    if inner is None:
+        return obj
+    if listed:
+        if type(inner) is not list:
+            return obj
+        new: Any = [_drop(item, path[1:]) for item in inner]
+        if all(a is b for a, b in zip(new, inner)):
+            return obj
+    else:
+        new = _drop(inner, path[1:])
+        if new is inner:
+            return obj
+    out = dict(obj)
+    out[key] = new
+    return out
+
+
+def for_protocol(obj: dict[str, Any], protocol: int, lang: str = "en") -> dict[str, Any] | None:
+    """`obj` as a client of `protocol` reads it: without the fields later versions added to its
+    type; None for a type added after `protocol` (`says-namesake`: a `says` before 4, its
+    `name` in `lang`). The same object when nothing changes (the newest protocol, and every type
+    without later fields)."""
+    kind = obj.get("type")
+    for version, types in TYPES_SINCE.items():
+        if protocol < version and kind in types:
+            if kind == "says-namesake":
+                return {"type": "says", "name": text("says-namesake-name", lang,
+                                                     name=obj.get("name")),
+                        "text": obj.get("text"), "room": obj.get("room")}
+            return None
+    for version, fields in FIELDS_SINCE.items():
+        if protocol < version:
+            for path in fields.get(str(kind), ()):
+                obj = _drop(obj, path.split("."))
+    return obj
+
+
+#: the last view data made for an older protocol and its copy without the later fields; and of
+#: its parts (the options, the result): the part and its copy
+_LEGACY_DATA: "_memo.LastMemo[dict[str, Any]]" = _memo.LastMemo()
+_LEGACY_PARTS: "dict[str, _memo.LastMemo[dict[str, Any]]]" = {
+    "options": _memo.LastMemo(), "result": _memo.LastMemo()}
+
+
+def legacy_view_data(data: dict[str, Any]) -> dict[str, Any]:
+    """A `table-view`'s data as protocols 1-3 read it (FIELDS_SINCE's `state` fields: no `timer`
+    in the options, no `left` in the result): the same options and result objects while they do
+    not change, so the memos of the `state` line (state_line) keep working."""
+    out = _LEGACY_DATA.get((data,))
+    if out is not _memo.MISSING:
+        return out
+    out = data
+    for key, field in (("options", "timer"), ("result", "left")):
+        value = data.get(key)
+        if type(value) is dict and field in value:
+            memo = _LEGACY_PARTS[key]
+            part = memo.get((value,))
+            if part is _memo.MISSING:
+                part = memo.put((value,), {k: v for k, v in value.items() if k != field})
+            if out is data:
+                out = dict(data)
+            out[key] = part
+    return _LEGACY_DATA.put((data,), out)
+
 
 #: events whose catalog text is all they say (no data a program could use instead)
 _WITH_TEXT = frozenset({"greeting", "shutdown", "replaced",
