@@ -100,7 +100,7 @@ TYPES_SINCE: dict[int, frozenset[str]] = {
 
 def _drop(obj: Any, path: list[str]) -> Any:
     """A copy of `obj` without the field at `path` (the same object where nothing is dropped)."""
-    if type(obj) is not dict:
+    if type(obj) not in FROZEN_DICT_TYPES:          # (delivered data is frozen)
         return obj
     head = path[0]
     if len(path) == 1:
@@ -113,7 +113,7 @@ def _drop(obj: Any, path: list[str]) -> Any:
     if inner is None:
         return obj
     if listed:
-        if type(inner) is not list:
+        if type(inner) not in FROZEN_LIST_TYPES:
             return obj
         new: Any = [_drop(item, path[1:]) for item in inner]
         if all(a is b for a, b in zip(new, inner)):
@@ -164,7 +164,7 @@ def legacy_view_data(data: dict[str, Any]) -> dict[str, Any]:
     out = data
     for key, field in (("options", "timer"), ("result", "left")):
         value = data.get(key)
-        if type(value) is dict and field in value:
+        if type(value) in FROZEN_DICT_TYPES and field in value:
             memo = _LEGACY_PARTS[key]
             part = memo.get((value,))
             if part is _memo.MISSING:
