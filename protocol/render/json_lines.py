@@ -164,7 +164,7 @@ def legacy_view_data(data: dict[str, Any]) -> dict[str, Any]:
     out = data
     for key, field in (("options", "timer"), ("result", "left")):
         value = data.get(key)
-        if type(value) in FROZEN_DICT_TYPES and field in value:
+        if isinstance(value, dict) and field in value:      # (a dict or FrozenDict)
             memo = _LEGACY_PARTS[key]
             part = memo.get((value,))
             if part is _memo.MISSING:
