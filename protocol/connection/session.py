@@ -426,7 +426,10 @@ class Session(Protocol):
         shared_ctx: Any = None
         for s in listeners:
             try:
-                if type(s) is cls and s.output.shares(event):
+                # a text-mode listener without a table feed: the bytes TextOutput.deliver
+                # would write (inline: this loop runs once per member of a crowded room)
+                if type(s) is cls and _shared_text[0] is event and type(s.output) is TextOutput \
+                        and s._feed is None and s.login_state.open:
                     ctx = s.render_context
                     if not plain and _shared_text[1] is ctx:
                         # this event's bytes in this context, whatever comes later
@@ -1086,8 +1089,8 @@ class Session(Protocol):
             return None
         command = parsed.command
         guard = self._guard
-        if guard is not None and command.cost > 1 \
-                and not guard.command_cost(command.cost, command.name):
+        cost = command.price(self.world) if command.cost != 1 else 1
+        if guard is not None and cost > 1 and not guard.command_cost(cost, command.name):
             return None       # over the budget of work: told (protocol.connection.guard), nothing run
         self._timing = (command.name, self.world.clock.seconds())
         return command.handler(self, parsed.args)
