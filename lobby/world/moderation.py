@@ -416,14 +416,14 @@ class Moderation:
         # the ban's prefix (--ipv6-ban-prefix); a ban stored under another prefix (the group's,
         # or before the option changed) holds its own network
         group = ban_group(address)
-        key = self.address_bans.get(group)
-        if key is None:
+        ban_key = self.address_bans.get(group)
+        if ban_key is None:
             for other in (address_group(address), *self._other_prefix_bans(address)):
                 if other in self.address_bans:
-                    group, key = other, self.address_bans[other]
+                    group, ban_key = other, self.address_bans[other]
                     break
-        ban = self.bans.get(key) if key is not None else None
-        if ban is None:
+        ban = self.bans.get(ban_key) if ban_key is not None else None
+        if ban is None or ban_key is None:
             self.address_bans.pop(group, None)
             return
         if ban.until is not None and ban.until <= self.clock.seconds():
@@ -514,7 +514,7 @@ def _until_text(until: float | None) -> str:
 
 
 # ---- SQL (run on the store's worker thread) -----------------------------------------------------
-def _load_all(conn: Any) -> tuple[list[Any], list[Any], list[Any]]:
+def _load_all(conn: Any) -> tuple[list[Any], list[Any], list[Any], list[Any]]:
     mutes = conn.execute("SELECT owner_key, muted_key, muted_name FROM mutes").fetchall()
     bans = conn.execute(
         "SELECT name_key, name, until, reason, banned_by, banned_at, address FROM bans").fetchall()

@@ -837,9 +837,10 @@ class World:
         self._close_table(number)
 
     def _abandon_wait(self, table: "TableActor") -> float:
+        grace: float = table.options.grace
         if not self._humans(table):
-            return table.options.grace
-        return max(self.abandon_after, table.options.grace)
+            return grace
+        return max(self.abandon_after, grace)
 
     @staticmethod
     def _humans(table: "TableActor") -> list[str]:

@@ -518,7 +518,7 @@ class _Connection(ProtocolWrapper):
         if site.request_timeout > 0 and self.deadline is None:
             # a request begins: it must be whole within request_timeout, however it trickles
             self.deadline = site.clock.callLater(site.request_timeout, self._expired, "request")
-        super().dataReceived(data)
+        super().dataReceived(data)  # type: ignore[no-untyped-call]
 
     def request_complete(self) -> None:
         """The request was read whole (twisted.web processes it): the next one gets its own
@@ -553,7 +553,7 @@ class MetricsSite(Site):
                  *, request_timeout: float = 10.0, max_connections: int = 64) -> None:
         # twisted.web's own timeout is off: its "Timing out client" line would be one log line
         # per connection; the connection's timers here do the same within the log budget
-        super().__init__(_Root(server), timeout=None, reactor=reactor)
+        super().__init__(_Root(server), timeout=None, reactor=reactor)  # type: ignore[no-untyped-call]
         self.server = server
         self.clock = reactor if reactor is not None else _reactor()
         self.idle_timeout = timeout or 0.0
@@ -577,7 +577,7 @@ class MetricsSite(Site):
                          "most --metrics-max-connections allows", host=getattr(addr, "host", "?"),
                          count=len(self.open))
             return None           # twisted closes the connection at once
-        channel = super().buildProtocol(addr)
+        channel = super().buildProtocol(addr)  # type: ignore[no-untyped-call]
         return _Connection(self, channel)
 
     def registerProtocol(self, connection: _Connection) -> None:
@@ -594,12 +594,12 @@ class MetricsSite(Site):
         (``request``): closed, without waiting for a client that does not read."""
         connection.cancel_timers()
         self.stats[what] += 1
-        peer = connection.getPeer()
+        peer = connection.getPeer()  # type: ignore[no-untyped-call]
         if self._log_allowed(peer, "metrics-timeout"):
             log.info("metrics port: closed the connection of {host}: {why}",
                      host=getattr(peer, "host", "?"),
                      why="no whole request in time" if what == "request" else "idle")
-        transport = connection.transport
+        transport: Any = connection.transport
         abort = getattr(transport, "abortConnection", None)
         if abort is not None:
             abort()
@@ -611,7 +611,7 @@ class MetricsSite(Site):
         connection = getattr(getattr(request, "channel", None), "transport", None)
         if isinstance(connection, _Connection):
             connection.request_complete()
-        return super().getResourceFor(request)
+        return super().getResourceFor(request)  # type: ignore[no-untyped-call]
 
     def log(self, request: Any) -> None:
         pass

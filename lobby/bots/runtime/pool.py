@@ -194,7 +194,8 @@ class _Usage:
         if entry is None:
             return 0.0
         value, stamp = entry
-        return value * 0.5 ** (max(0.0, now - stamp) / self.half_life)
+        decay: float = 0.5 ** (max(0.0, now - stamp) / self.half_life)
+        return value * decay
 
     def add(self, key: Any, seconds: float, now: float) -> None:
         self._used[key] = (self.get(key, now) + seconds, now)
