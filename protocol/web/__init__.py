@@ -41,7 +41,7 @@ import ipaddress
 import json
 from dataclasses import dataclass
 from importlib import resources
-from typing import TYPE_CHECKING, Any, Iterable
+from typing import TYPE_CHECKING, Any, Iterable, cast
 from urllib.parse import urlsplit
 
 from autobahn.twisted.resource import WebSocketResource
@@ -50,10 +50,10 @@ from autobahn.websocket.types import ConnectionDeny
 from twisted.internet import address as address_types
 from twisted.internet.defer import Deferred
 from twisted.internet.error import ConnectionDone
-from twisted.internet.interfaces import ISSLTransport
+from twisted.internet.interfaces import ISSLTransport, ITransport
 from twisted.logger import Logger
 from twisted.python.failure import Failure
-from twisted.web.resource import Resource
+from twisted.web.resource import IResource, Resource
 from twisted.web.server import Site
 
 from lobby.events import error_event
@@ -183,8 +183,9 @@ class MessageTransport:
         self.refuses_passwords = refuses_passwords
         self.disconnecting = False
         self._partial = b""
-        #: the connection below (protocol/telnet/gathered_write.py writes to it)
-        self.transport = ws.transport
+        #: the connection below (protocol/telnet/gathered_write.py writes to it; a TCP or TLS
+        #: transport: a producer's consumer too)
+        self.transport: Any = ws.transport
         self._may_gather = TelnetLineProtocol.GATHER_WRITES and gathered_write.usable(
             self.transport)
 
@@ -264,7 +265,8 @@ class LobbyWebSocket(WebSocketServerProtocol):
         if origin is not None and not self._origin_allowed(origin, headers.get("host", "")):
             log.info("refused a WebSocket from {peer}: origin {origin!r} is not allowed",
                      peer=request.peer, origin=origin[:200])
-            raise ConnectionDeny(ConnectionDeny.FORBIDDEN, "origin not allowed")
+            raise ConnectionDeny(ConnectionDeny.FORBIDDEN, "origin not allowed")  # type: ignore[no-untyped-call]
+        assert self.transport is not None              # (connected: the handshake runs)
         tcp_peer = self.transport.getPeer()
         host = _canonical_ip(str(getattr(tcp_peer, "host", ""))) or str(
             getattr(tcp_peer, "host", "?"))
@@ -276,7 +278,8 @@ class LobbyWebSocket(WebSocketServerProtocol):
                 if client is None:
                     log.info("refused a WebSocket from the proxy {peer}: an invalid "
                              "X-Forwarded-For {value!r}", peer=host, value=forwarded[:200])
-                    raise ConnectionDeny(ConnectionDeny.BAD_REQUEST, "bad X-Forwarded-For")
+                    raise ConnectionDeny(ConnectionDeny.BAD_REQUEST,  # type: ignore[no-untyped-call]
+                                         "bad X-Forwarded-For")
                 host = client
             proto = headers.get("x-forwarded-proto", "")
             secure = secure or proto.split(",")[-1].strip().lower() == "https"
@@ -307,10 +310,11 @@ class LobbyWebSocket(WebSocketServerProtocol):
     def onOpen(self) -> None:
         lobby = self.factory.lobby
         session = lobby.buildProtocol(self._peer)
+        assert session is not None and self.transport is not None
         self.session = session
         transport = MessageTransport(self, self._peer, self.transport.getHost(),
                                      self._refuses_passwords)
-        session.makeConnection(transport)
+        session.makeConnection(cast(ITransport, transport))
 
     def onMessage(self, payload: bytes, isBinary: bool) -> None:
         session = self.session
@@ -332,20 +336,20 @@ class LobbyWebSocket(WebSocketServerProtocol):
     def onClose(self, wasClean: bool, code: int | None, reason: str | None) -> None:
         session, self.session = self.session, None
         if session is not None:
-            session.connectionLost(Failure(ConnectionDone()))
+            session.connectionLost(Failure(ConnectionDone()))  # type: ignore[no-untyped-call]
 
 
 class LobbyWebSocketFactory(WebSocketServerFactory):
-    protocol = LobbyWebSocket
+    protocol = LobbyWebSocket  # type: ignore[assignment]  # (autobahn's factory builds it)
     noisy = False
 
     def __init__(self, lobby: "LobbyFactory", options: WebOptions) -> None:
-        super().__init__()
+        super().__init__()  # type: ignore[no-untyped-call]
         self.lobby = lobby
         self.options = options
         # a frame longer than the limit is refused from its header on, a message of several
         # frames as soon as they add up to more (both: close code 1009)
-        self.setProtocolOptions(maxMessagePayloadSize=options.max_message,
+        self.setProtocolOptions(maxMessagePayloadSize=options.max_message,  # type: ignore[no-untyped-call]
                                 maxFramePayloadSize=options.max_message,
                                 openHandshakeTimeout=options.timeout or None,
                                 closeHandshakeTimeout=5, failByDrop=False)
@@ -357,21 +361,21 @@ class _Socket(WebSocketResource):
     def render(self, request: "Request") -> Any:
         channel = request.channel
         if channel is not None:
-            channel.setTimeout(None)
-        return super().render(request)
+            channel.setTimeout(None)  # type: ignore[no-untyped-call]
+        return super().render(request)  # type: ignore[no-untyped-call]
 
 
 def _headers(request: "Request", content_type: bytes) -> None:
     for name, value in SECURITY_HEADERS.items():
-        request.setHeader(name, value)
-    request.setHeader(b"Content-Type", content_type)
+        request.setHeader(name, value)  # type: ignore[no-untyped-call]
+    request.setHeader(b"Content-Type", content_type)  # type: ignore[no-untyped-call]
 
 
 class _File(Resource):
     isLeaf = True
 
     def __init__(self, body: bytes, content_type: bytes) -> None:
-        super().__init__()
+        super().__init__()  # type: ignore[no-untyped-call]
         self.body = body
         self.content_type = content_type
 
@@ -386,7 +390,7 @@ class _NotFound(Resource):
     isLeaf = True
 
     def __init__(self, code: int = 404, text: bytes = b"Not found.\n") -> None:
-        super().__init__()
+        super().__init__()  # type: ignore[no-untyped-call]
         self.code = code
         self.text = text
 
@@ -400,8 +404,8 @@ class _Root(Resource):
     """Exact names only: ``/`` is index.html, ``/NAME`` a file of the static directory,
     ``/strings/LANG.json`` the page's words, ``/ws`` the WebSocket; anything else is 404."""
 
-    def __init__(self, files: dict[str, _File], socket: Resource) -> None:
-        super().__init__()
+    def __init__(self, files: dict[str, _File], socket: IResource) -> None:
+        super().__init__()  # type: ignore[no-untyped-call]
         self.files = files
         self.socket = socket
         self.strings = {f"{lang}.json": _File(json.dumps(web_strings(lang), ensure_ascii=False,
@@ -409,10 +413,10 @@ class _Root(Resource):
                                               b"application/json; charset=utf-8")
                         for lang in LANGUAGES}
 
-    def getChild(self, path: bytes, request: "Request") -> Resource:
+    def getChild(self, path: bytes, request: "Request") -> IResource:
         if request.method not in (b"GET", b"HEAD"):
             return _NotFound(405, b"Only GET.\n")
-        rest = request.postpath
+        rest = request.postpath or []
         name = path.decode("utf-8", "replace")
         if name == "ws" and not rest:
             return self.socket
@@ -424,7 +428,8 @@ class _Root(Resource):
         return found if found is not None else _NotFound()
 
     def render(self, request: "Request") -> bytes:
-        return self.getChild(b"", request).render(request)
+        page: bytes = self.getChild(b"", request).render(request)  # type: ignore[no-untyped-call]
+        return page
 
 
 def static_files() -> dict[str, _File]:
@@ -447,7 +452,7 @@ class WebSite(Site):
                  reactor: Any = None) -> None:
         self.options = options if options is not None else WebOptions()
         self.websockets = LobbyWebSocketFactory(lobby, self.options)
-        super().__init__(_Root(static_files(), _Socket(self.websockets)),
+        super().__init__(_Root(static_files(), _Socket(self.websockets)),  # type: ignore[no-untyped-call]
                          timeout=self.options.timeout or None, reactor=reactor)
 
     def log(self, request: Any) -> None:
@@ -458,4 +463,6 @@ def listen_web(reactor: Any, description: str, lobby: "LobbyFactory",
                options: WebOptions | None = None) -> "Deferred[Any]":
     """Listen on the endpoint ``description`` with the web client (a Deferred of the port)."""
     from twisted.internet.endpoints import serverFromString
-    return serverFromString(reactor, description).listen(WebSite(lobby, options, reactor))
+    port: Deferred[Any] = serverFromString(reactor, description).listen(  # type: ignore[no-untyped-call]
+        WebSite(lobby, options, reactor))
+    return port
