@@ -573,7 +573,7 @@ def _reference_state_line(data: dict[str, Any]) -> str:
 
 
 #: each fast encoder of this module -> (it, its reference): the text each writes is exactly its
-#: reference's for every value (tests/test_fast_encoders.py checks them equal, with hypothesis)
+#: reference's for every value (tests/wire/test_fast_encoders.py checks them equal, with hypothesis)
 FAST_ENCODERS: dict[str, tuple[Any, Any]] = {
     "encode": (_encode, _ENCODER.encode),                    # the C encoder made once
     "fragment": (_fragment, lambda obj: _ENCODER.encode(obj)[1:-1]),
