@@ -256,6 +256,9 @@ class Limits:
     max_target: int = option(100000, public=10000, metavar="POINTS", help=(
         "the highest target score /option target may set: how long a game lasts (default "
         "{default})"))
+    presence_per_minute: int = option(0, public=12, metavar="LINES", help=(
+        "lines telling that one user enters or leaves a room, in a minute (default {default}; "
+        "0: all): hopping between rooms moves the user, but does not flood the rooms"))
     presence_quiet: float = option(60.0, metavar="SECONDS", help=(
         "a player of a game who vanished twice within this time is announced, when vanishing "
         "again, only if still away this long after, and their return then not at all (default "
@@ -323,6 +326,7 @@ class Limits:
                            abandon_after=self.abandon_after, max_grace=self.max_grace,
                            max_timer=self.max_timer, max_target=self.max_target,
                            presence_quiet=self.presence_quiet,
+                           presence_per_minute=self.presence_per_minute,
                            guest_expert_seconds=self.guest_expert_seconds,
                            expert_tables_per_user=self.expert_tables_per_user)
 

@@ -50,7 +50,7 @@ from protocol.render.json_lines import (
     state_object,
     state_update,
 )
-from protocol.render.table import TableFeed
+from protocol.render.table import TableFeed, status_prompt
 from protocol.render.text import render
 from protocol.render.wrap import wrap_line, wrap_lines, wrap_prompt
 from protocol.telnet.transport import clean_line, encode_text
@@ -121,6 +121,10 @@ class Connection(Protocol):
     output: "TextOutput | JsonOutput"
     #: the text-mode view of the table the user is at (made with the first table event)
     _feed: TableFeed | None
+    #: whether the card legend was shown (text mode, after the first deal)
+    legend_seen: bool
+
+    def legend_shown(self) -> None: ...
 
     @property
     def telnet(self) -> "TelnetLineProtocol": ...
@@ -310,9 +314,10 @@ class TextOutput:
     def deliver(self, event: Event) -> None:
         s = self.session
         if _shared_text[0] is event and s._feed is None and s.login_state.open \
-                and _shared_text[1] is s.render_context:
+                and not s.gmcp.enabled and _shared_text[1] is s.render_context:
             # the lobby event the previous text-mode listener got (a crowded room's speech):
-            # the same bytes, with nothing else to decide (see below)
+            # the same bytes, with nothing else to decide (see below; a GMCP client may get a
+            # copy too, Tichu.Friend: it takes the way below, which finds the same bytes)
             s.telnet.write(_shared_text[2])
             return
         if not s.login_state.open or s.transport is None:
@@ -352,8 +357,15 @@ class TextOutput:
                     _shared_text[0], _shared_text[1], _shared_text[2] = event, ctx, data
             s.telnet.write(data)      # what TelnetLineProtocol.sendLine writes for each line
             return
+        if event.type == "game-deal" and not s.legend_seen and lines:
+            lines = lines + [text("card-legend", ctx.lang)]      # once: how to read the cards
+            s.legend_shown()
         if lines:
             s.telnet.send_lines(wrap_lines(lines, ctx.width))
+        if event.type == "table-view" and s._settings and s._settings.get("prompt") == "on":
+            status = status_prompt(event.data, ctx.lang)    # /set prompt on (MUD clients)
+            if status is not None:
+                s.sendPrompt(status)
 
     def line(self, line: str) -> None:
         """A line wrapped to the connection's width (protocol/render/wrap.py)."""

@@ -51,6 +51,7 @@ from protocol.telnet.options import (
 )
 from protocol.telnet.transport import (
     EchoOption,
+    EorOption,
     GmcpOption,
     NawsOption,
     SgaOption,
@@ -268,6 +269,9 @@ class Session(Protocol):
     _lost: bool = False
     _settings: "dict[str, str] | None" = None  # /set (per connection, never saved)
     _feed: TableFeed | None = None  # created with the first table event
+    #: whether the card legend was shown (at the first deal): a registered name's account keeps
+    #: it (``legend_seen``), a guest is shown it once per connection
+    legend_seen: bool = False
     _guard: Any = None  # protocol.connection.guard.ConnectionGuard: flood control, timers (set at connect)
     _abort_call: Any = None  # the abort of a closing connection that does not drain
     _greet_call: Any = None  # the greeting's timer while it waits for the first bytes
@@ -295,7 +299,7 @@ class Session(Protocol):
         self.mccp = Mccp2Option(telnet, config)
         self.ttype = TtypeOption(telnet)
         return [GmcpOption(telnet, core=True), self.mssp, self.mccp, CharsetOption(telnet), self.ttype,
-                NawsOption(telnet), EchoOption(telnet), SgaOption(telnet)]
+                NawsOption(telnet), EchoOption(telnet), SgaOption(telnet), EorOption(telnet)]
 
     @property
     def state(self) -> str:
@@ -429,7 +433,7 @@ class Session(Protocol):
                 # a text-mode listener without a table feed: the bytes TextOutput.deliver
                 # would write (inline: this loop runs once per member of a crowded room)
                 if type(s) is cls and _shared_text[0] is event and type(s.output) is TextOutput \
-                        and s._feed is None and s.login_state.open:
+                        and s._feed is None and s.login_state.open and not s.gmcp.enabled:
                     ctx = s.render_context
                     if not plain and _shared_text[1] is ctx:
                         # this event's bytes in this context, whatever comes later
@@ -452,9 +456,24 @@ class Session(Protocol):
         """One event, in the connection's output mode."""
         self.output.deliver(event)
 
+    def legend_shown(self) -> None:
+        """The card legend has just been shown (text mode, at a deal): not again, and a
+        registered name's account keeps that."""
+        self.legend_seen = True
+        user = self.user
+        if user is not None and user.registered:
+            self.services.store.set_legend_seen(user.name).addErrback(
+                lambda f: log.failure("saving that {user} saw the legend", f, user=user.name))
+
     def sendLine(self, line: str) -> None:
         """A line in the output mode: wrapped to the width (text), a `text` object (machine)."""
         self.output.line(line)
+
+    def offer_eor(self) -> None:
+        """``/set prompt on``: telnet EOR offered to the client (its prompts end with IAC EOR
+        once it agrees); nothing over a WebSocket or in machine mode."""
+        if not self.output.machine:
+            self.telnet.offer_eor()
 
     def sendPrompt(self, prompt: str) -> None:
         """A prompt in the output mode (text: without line end; machine: a `prompt` object)."""
@@ -691,6 +710,16 @@ class Session(Protocol):
         if self._guard is None or self._guard.subnegotiation_received():
             return True
         self.services.metrics.flood_drop("subnegotiation")
+        return False
+
+    def ping_received(self) -> bool:
+        """A WebSocket ping: it spends a token of flood control like a subnegotiation (no
+        activity for the idle timer); False: dropped (not answered), counted toward the kick."""
+        if not self.login_state.open:
+            return False
+        if self._guard is None or self._guard.subnegotiation_received():
+            return True
+        self.services.metrics.flood_drop("ping")
         return False
 
     def telnetCommandsReceived(self, count: int) -> bool:
@@ -945,6 +974,7 @@ class Session(Protocol):
             raise LobbyError("wrong-password")
         if account.language in LANGUAGES:      # the language the account chose (/set lang)
             self.settings["lang"] = account.language
+        self.legend_seen = account.legend_seen
         self._enter(account.name, registered=True)
         if verdict.needs_rehash:
             self._upgrade_hash(account.name, line.strip())

@@ -111,8 +111,9 @@ class ServerMetrics:
         self.build_info.labels(lobby.__version__, platform.python_version()).set(1)
         self.errors = Counter("tichu_errors", "Error lines sent, by error code (the catalog key, "
                               "docs/protocol.md)", ["code"], registry=r)
-        self.flood_drops = Counter("tichu_flood_drops", "Lines and telnet subnegotiations "
-                                   "dropped by flood control", ["kind"], registry=r)
+        self.flood_drops = Counter("tichu_flood_drops", "Lines, telnet subnegotiations and "
+                                   "WebSocket pings dropped by flood control", ["kind"],
+                                   registry=r)
         self.connections_total = Counter("tichu_connections_accepted", "Connections accepted "
                                          "(on every --port listener)", registry=r)
         self.logins = Counter("tichu_logins", "Log-ins, by kind", ["kind"], registry=r)
@@ -128,7 +129,8 @@ class ServerMetrics:
         self.registry.register(_CommandCollector(self._commands))
         self._errors: dict[str, Any] = {}
         self._drops = {"line": self.flood_drops.labels("line"),
-                       "subnegotiation": self.flood_drops.labels("subnegotiation")}
+                       "subnegotiation": self.flood_drops.labels("subnegotiation"),
+                       "ping": self.flood_drops.labels("ping")}
         self._logins = {kind: self.logins.labels(kind) for kind in ("registered", "guest")}
         self._state: _StateCollector | None = None
 
@@ -149,7 +151,7 @@ class ServerMetrics:
         child.inc()
 
     def flood_drop(self, kind: str) -> None:
-        """Flood control dropped a ``line`` or a ``subnegotiation``."""
+        """Flood control dropped a ``line``, a ``subnegotiation`` or a WebSocket ``ping``."""
         self._drops[kind].inc()
 
     def connection(self) -> None:

@@ -152,6 +152,11 @@ class WebListenerOptions:
         help="a page origin (https://tichu.example.org) whose WebSocket connections are "
              "accepted; give several for several (default: the listener's own, the origin whose "
              "host is the request's Host)")
+    web_allowed_host: tuple[str, ...] | None = option(
+        None, many=True, metavar="HOST",
+        help="a host name the web listener answers to (the Host header; tichu.example.org); "
+             "give several for several; any other is refused with 421, against DNS rebinding "
+             "(default: localhost, 127.0.0.1, ::1 and the --web endpoint's interface)")
     trusted_proxy: tuple[str, ...] | None = option(
         None, many=True, metavar="ADDRESS",
         help="an address or network (10.0.0.0/8) of a proxy in front of the web listener whose "
@@ -327,6 +332,7 @@ def web_options_from(opts: argparse.Namespace) -> Any:
     """protocol.web.WebOptions from the parsed options."""
     from protocol.web import WebOptions, parse_proxies
     return WebOptions(origins=tuple(o.rstrip("/") for o in opts.web_origin or ()),
+                      allowed_hosts=tuple(h.strip().lower() for h in opts.web_allowed_host or ()),
                       trusted_proxies=parse_proxies(opts.trusted_proxy or ()),
                       max_message=opts.web_max_message, timeout=opts.web_timeout)
 

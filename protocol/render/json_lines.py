@@ -55,6 +55,7 @@ DEFAULT_PROTOCOL = 1
 #: carry the command's id); every other command is answered by an `ok` object
 REPLY_TYPES: frozenset[str] = frozenset({
     "who", "wwho", "finger", "help", "help-command", "listroom", "whereis", "setting", "iset",
+    "settings",
     "registered", "password-changed", "bye", "told", "table-info", "table-options",
     "logged-in", "logged-in-guest", "prompt", "history", "replay", "tchlog", "ranking",
     "look", "table-look", "friends",
@@ -82,7 +83,10 @@ FIELDS_SINCE: dict[int, dict[str, tuple[str, ...]]] = {
         "history": ("games[].result", "games[].left"),
         "replay": ("players[].left_round", "players[].replaced_by"),
         "ranking": ("players[].games_left",),
-        "finger": ("statistics.games_left",),
+        "finger": ("statistics.games_left", "role"),
+        # issue 23: the staff marked
+        "who": ("staff",),
+        "wwho": ("users[].role",),
     },
 }
 #: the object types a version added: an older version never gets them (the friends commands

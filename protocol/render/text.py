@@ -51,7 +51,9 @@ def _ban_list(event: Event, lang: str) -> list[str]:
 
 
 def _who(event: Event, lang: str) -> list[str]:
-    names = list(event.data["names"])
+    staff = event.data.get("staff") or {}
+    names = [text("who-staff", lang, name=n, role=text("staff-role-" + staff[n], lang))
+             if n in staff else n for n in event.data["names"]]
     names += [text("who-bot", lang, name=bot) for bot in event.data.get("bots", ())]
     return [text("who", lang, room=event.data["room"], count=len(names),
                  names=", ".join(names))]
@@ -71,6 +73,8 @@ def _wwho(event: Event, lang: str) -> list[str]:
     lines = [text("wwho", lang, count=len(users))]
     for u in users:
         guest = "" if u["registered"] else text("wwho-guest", lang)
+        if u.get("role"):
+            guest = text("wwho-staff", lang, role=text("staff-role-" + u["role"], lang))
         lines.append(text("wwho-line", lang, name=u["name"], room=u["room"],
                           guest=guest))
     return lines
@@ -84,6 +88,8 @@ def _finger(event: Event, lang: str) -> list[str]:
                           last_seen=format_time(d["last_seen"])))
     else:
         lines.append(text("finger-guest", lang))
+    if d.get("role"):
+        lines.append(text("finger-staff", lang, role=text("staff-role-" + d["role"], lang)))
     if d["online"]:
         lines.append(text("finger-online", lang, room=d["room"]))
     else:
@@ -157,6 +163,20 @@ def _setting(event: Event, lang: str) -> list[str]:
     return [text("setting", lang, **d)]
 
 
+def _settings(event: Event, lang: str) -> list[str]:
+    """``/set`` alone: each setting of the connection and its value (the language with its
+    name, the width ``auto`` with the width in use)."""
+    d = event.data
+    lines = [text("settings-header", lang)]
+    for name, value in (d.get("settings") or {}).items():
+        if name == "lang":
+            value = text("settings-lang", lang, code=value, language=language_name(str(value)))
+        elif name == "width" and value == "auto":
+            value = text("settings-width-auto", lang, width=d.get("width"))
+        lines.append(text("settings-line", lang, name=name, value=value))
+    return lines
+
+
 def _friends(event: Event, lang: str) -> list[str]:
     """``/friends``: a header, then each friend: not online, in which room, or playing."""
     friends = event.data.get("friends") or []
@@ -187,6 +207,7 @@ def _greeting(event: Event, lang: str) -> list[str]:
 FORMATTERS: dict[str, Callable[[Event, str], list[str]]] = {
     "greeting": _greeting,
     "setting": _setting,
+    "settings": _settings,
     "listroom": _listroom,
     "who": _who,
     "look": _look,

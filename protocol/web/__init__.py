@@ -41,7 +41,7 @@ import ipaddress
 import json
 from dataclasses import dataclass
 from importlib import resources
-from typing import TYPE_CHECKING, Any, Iterable, cast
+from typing import TYPE_CHECKING, Any, Iterable
 from urllib.parse import urlsplit
 
 from autobahn.twisted.resource import WebSocketResource
@@ -50,14 +50,15 @@ from autobahn.websocket.types import ConnectionDeny
 from twisted.internet import address as address_types
 from twisted.internet.defer import Deferred
 from twisted.internet.error import ConnectionDone
-from twisted.internet.interfaces import ISSLTransport, ITransport
+from twisted.internet.interfaces import ISSLTransport
 from twisted.logger import Logger
 from twisted.python.failure import Failure
-from twisted.web.resource import IResource, Resource
+from twisted.web.resource import Resource
 from twisted.web.server import Site
 
 from lobby.events import error_event
-from lobby.text.messages import CATALOGS, LANGUAGES
+from lobby.tables import options as table_options
+from lobby.text.messages import CATALOGS, LANGUAGES, text
 from protocol.telnet import gathered_write
 from protocol.telnet.transport import TelnetLineProtocol
 
@@ -66,7 +67,8 @@ if TYPE_CHECKING:
     from twisted.web.server import Request
 
 __all__ = ["WebOptions", "WebSite", "MessageTransport", "LobbyWebSocket", "listen_web",
-           "CSP", "SECURITY_HEADERS", "web_strings", "parse_proxies"]
+           "CSP", "SECURITY_HEADERS", "web_strings", "parse_proxies", "default_hosts", "host_name",
+           "LOOPBACK_HOSTS"]
 
 log = Logger(namespace="protocol.web")
 
@@ -95,9 +97,36 @@ class WebOptions:
     """The web listener's settings (the server's --web-* options, --trusted-proxy)."""
 
     origins: tuple[str, ...] = ()        # allowed Origin values; () = the listener's own
+    #: the names the ``Host`` header may give (DNS rebinding: a page of evil.example whose name
+    #: points here is refused); () = the loopback names and the endpoint's own interface
+    allowed_hosts: tuple[str, ...] = ()
     trusted_proxies: tuple[Any, ...] = ()  # ip_network objects whose X-Forwarded-* is believed
     max_message: int = MAX_MESSAGE       # bytes of one WebSocket message
     timeout: float = HTTP_TIMEOUT        # seconds an idle or half-sent HTTP request is kept
+
+
+#: the host names every web listener answers to unless --web-allowed-host names others
+LOOPBACK_HOSTS = ("localhost", "127.0.0.1", "::1")
+
+
+def default_hosts(description: str) -> tuple[str, ...]:
+    """The ``Host`` names a listener on the endpoint ``description`` answers to by default: the
+    loopback names and the endpoint's ``interface`` (when it is one address, not a wildcard)."""
+    hosts = list(LOOPBACK_HOSTS)
+    for part in description.split(":"):
+        if part.startswith("interface="):
+            interface = part[len("interface="):].strip("[]").lower()
+            if interface and interface not in ("0.0.0.0", "::") and interface not in hosts:
+                hosts.append(interface)
+    return tuple(hosts)
+
+
+def host_name(header: str) -> str:
+    """The host of a ``Host`` header without its port, lower case (``[::1]:8080`` -> ``::1``)."""
+    value = header.strip().lower()
+    if value.startswith("["):
+        return value[1:value.find("]")] if "]" in value else value
+    return value.rsplit(":", 1)[0] if value.count(":") == 1 else value
 
 
 def parse_proxies(values: Iterable[str]) -> tuple[Any, ...]:
@@ -108,10 +137,20 @@ def parse_proxies(values: Iterable[str]) -> tuple[Any, ...]:
 
 def web_strings(lang: str) -> dict[str, str]:
     """The page's own words in ``lang``: every ``web-*`` key of the catalog (English where the
-    language has none)."""
+    language has none), and words the catalog has already for the telnet screen: the ranks'
+    names (``web-rank-name-K``), the finishing places (``web-place-1``) and what each table
+    option takes (``web-option-about-round``, the hint of the option's value box)."""
     english = CATALOGS["en"]
     own = CATALOGS.get(lang, {})
-    return {k: own.get(k) or v for k, v in english.items() if k.startswith("web-")}
+    out = {k: own.get(k) or v for k, v in english.items() if k.startswith("web-")}
+    for rank in ("2", "3", "4", "5", "6", "7", "8", "9", "10", "B", "D", "K", "A"):
+        out["web-rank-name-" + rank] = text("rank-" + rank, lang)
+    for n in range(1, 5):
+        out[f"web-place-{n}"] = text(f"place-{n}", lang)
+    for option in table_options.OPTIONS:
+        name = option.name.split()[0]
+        out["web-option-about-" + name] = table_options.about(name, lang)
+    return out
 
 
 def _canonical_ip(host: str) -> str | None:
@@ -183,9 +222,8 @@ class MessageTransport:
         self.refuses_passwords = refuses_passwords
         self.disconnecting = False
         self._partial = b""
-        #: the connection below (protocol/telnet/gathered_write.py writes to it; a TCP or TLS
-        #: transport: a producer's consumer too)
-        self.transport: Any = ws.transport
+        #: the connection below (protocol/telnet/gathered_write.py writes to it)
+        self.transport = ws.transport
         self._may_gather = TelnetLineProtocol.GATHER_WRITES and gathered_write.usable(
             self.transport)
 
@@ -262,11 +300,6 @@ class LobbyWebSocket(WebSocketServerProtocol):
         options = self.factory.options
         headers = request.headers
         origin = headers.get("origin")
-        if origin is not None and not self._origin_allowed(origin, headers.get("host", "")):
-            log.info("refused a WebSocket from {peer}: origin {origin!r} is not allowed",
-                     peer=request.peer, origin=origin[:200])
-            raise ConnectionDeny(ConnectionDeny.FORBIDDEN, "origin not allowed")  # type: ignore[no-untyped-call]
-        assert self.transport is not None              # (connected: the handshake runs)
         tcp_peer = self.transport.getPeer()
         host = _canonical_ip(str(getattr(tcp_peer, "host", ""))) or str(
             getattr(tcp_peer, "host", "?"))
@@ -278,21 +311,28 @@ class LobbyWebSocket(WebSocketServerProtocol):
                 if client is None:
                     log.info("refused a WebSocket from the proxy {peer}: an invalid "
                              "X-Forwarded-For {value!r}", peer=host, value=forwarded[:200])
-                    raise ConnectionDeny(ConnectionDeny.BAD_REQUEST,  # type: ignore[no-untyped-call]
-                                         "bad X-Forwarded-For")
+                    raise ConnectionDeny(ConnectionDeny.BAD_REQUEST, "bad X-Forwarded-For")
                 host = client
             proto = headers.get("x-forwarded-proto", "")
             secure = secure or proto.split(",")[-1].strip().lower() == "https"
+        if origin is not None and not self._origin_allowed(origin, headers.get("host", ""),
+                                                           secure):
+            log.info("refused a WebSocket from {peer}: origin {origin!r} is not allowed",
+                     peer=request.peer, origin=origin[:200])
+            raise ConnectionDeny(ConnectionDeny.FORBIDDEN, "origin not allowed")
         kind = address_types.IPv6Address if ":" in host else address_types.IPv4Address
         self._peer = kind("TCP", host, int(getattr(tcp_peer, "port", 0) or 0))
         self._refuses_passwords = not secure and not _is_loopback(host)
 
-    def _origin_allowed(self, origin: str, host_header: str) -> bool:
+    def _origin_allowed(self, origin: str, host_header: str, secure: bool) -> bool:
+        """One of --web-origin; by default the listener's own: the origin whose host is the
+        request's ``Host``, with the scheme of the connection (an ``https`` page does not talk
+        to a plain listener: it would be a page of another server, reached by a rebinding)."""
         allowed = self.factory.options.origins
         if allowed:
             return origin.rstrip("/") in allowed
         parts = urlsplit(origin)
-        return parts.scheme in ("http", "https") and bool(parts.netloc) \
+        return parts.scheme == ("https" if secure else "http") and bool(parts.netloc) \
             and parts.netloc.lower() == host_header.strip().lower()
 
     def _forwarded_client(self, value: str, proxy: str) -> str | None:
@@ -310,11 +350,10 @@ class LobbyWebSocket(WebSocketServerProtocol):
     def onOpen(self) -> None:
         lobby = self.factory.lobby
         session = lobby.buildProtocol(self._peer)
-        assert session is not None and self.transport is not None
         self.session = session
         transport = MessageTransport(self, self._peer, self.transport.getHost(),
                                      self._refuses_passwords)
-        session.makeConnection(cast(ITransport, transport))
+        session.makeConnection(transport)
 
     def onMessage(self, payload: bytes, isBinary: bool) -> None:
         session = self.session
@@ -333,23 +372,31 @@ class LobbyWebSocket(WebSocketServerProtocol):
             return
         session.dataReceived(payload + b"\n")
 
+    def onPing(self, payload: bytes) -> None:
+        """A ping is answered only within the connection's flood budget (the guard's, as a
+        telnet subnegotiation): a ping flood is dropped and kicked like a line flood."""
+        session = self.session
+        if session is not None and not session.ping_received():
+            return
+        super().onPing(payload)
+
     def onClose(self, wasClean: bool, code: int | None, reason: str | None) -> None:
         session, self.session = self.session, None
         if session is not None:
-            session.connectionLost(Failure(ConnectionDone()))  # type: ignore[no-untyped-call]
+            session.connectionLost(Failure(ConnectionDone()))
 
 
 class LobbyWebSocketFactory(WebSocketServerFactory):
-    protocol = LobbyWebSocket  # type: ignore[assignment]  # (autobahn's factory builds it)
+    protocol = LobbyWebSocket
     noisy = False
 
     def __init__(self, lobby: "LobbyFactory", options: WebOptions) -> None:
-        super().__init__()  # type: ignore[no-untyped-call]
+        super().__init__()
         self.lobby = lobby
         self.options = options
         # a frame longer than the limit is refused from its header on, a message of several
         # frames as soon as they add up to more (both: close code 1009)
-        self.setProtocolOptions(maxMessagePayloadSize=options.max_message,  # type: ignore[no-untyped-call]
+        self.setProtocolOptions(maxMessagePayloadSize=options.max_message,
                                 maxFramePayloadSize=options.max_message,
                                 openHandshakeTimeout=options.timeout or None,
                                 closeHandshakeTimeout=5, failByDrop=False)
@@ -361,21 +408,21 @@ class _Socket(WebSocketResource):
     def render(self, request: "Request") -> Any:
         channel = request.channel
         if channel is not None:
-            channel.setTimeout(None)  # type: ignore[no-untyped-call]
-        return super().render(request)  # type: ignore[no-untyped-call]
+            channel.setTimeout(None)
+        return super().render(request)
 
 
 def _headers(request: "Request", content_type: bytes) -> None:
     for name, value in SECURITY_HEADERS.items():
-        request.setHeader(name, value)  # type: ignore[no-untyped-call]
-    request.setHeader(b"Content-Type", content_type)  # type: ignore[no-untyped-call]
+        request.setHeader(name, value)
+    request.setHeader(b"Content-Type", content_type)
 
 
 class _File(Resource):
     isLeaf = True
 
     def __init__(self, body: bytes, content_type: bytes) -> None:
-        super().__init__()  # type: ignore[no-untyped-call]
+        super().__init__()
         self.body = body
         self.content_type = content_type
 
@@ -390,7 +437,7 @@ class _NotFound(Resource):
     isLeaf = True
 
     def __init__(self, code: int = 404, text: bytes = b"Not found.\n") -> None:
-        super().__init__()  # type: ignore[no-untyped-call]
+        super().__init__()
         self.code = code
         self.text = text
 
@@ -404,8 +451,10 @@ class _Root(Resource):
     """Exact names only: ``/`` is index.html, ``/NAME`` a file of the static directory,
     ``/strings/LANG.json`` the page's words, ``/ws`` the WebSocket; anything else is 404."""
 
-    def __init__(self, files: dict[str, _File], socket: IResource) -> None:
-        super().__init__()  # type: ignore[no-untyped-call]
+    def __init__(self, files: dict[str, _File], socket: Resource,
+                 hosts: Iterable[str] = LOOPBACK_HOSTS) -> None:
+        super().__init__()
+        self.hosts = frozenset(h.strip("[]").lower() for h in hosts)
         self.files = files
         self.socket = socket
         self.strings = {f"{lang}.json": _File(json.dumps(web_strings(lang), ensure_ascii=False,
@@ -413,10 +462,14 @@ class _Root(Resource):
                                               b"application/json; charset=utf-8")
                         for lang in LANGUAGES}
 
-    def getChild(self, path: bytes, request: "Request") -> IResource:
+    def getChild(self, path: bytes, request: "Request") -> Resource:
+        host = (request.getHeader(b"host") or b"").decode("latin-1")
+        if host_name(host) not in self.hosts:       # DNS rebinding: not a name of ours
+            log.info("refused a web request for the host {host!r}", host=host[:200])
+            return _NotFound(421, b"This server does not answer to that host name.\n")
         if request.method not in (b"GET", b"HEAD"):
             return _NotFound(405, b"Only GET.\n")
-        rest = request.postpath or []
+        rest = request.postpath
         name = path.decode("utf-8", "replace")
         if name == "ws" and not rest:
             return self.socket
@@ -428,8 +481,7 @@ class _Root(Resource):
         return found if found is not None else _NotFound()
 
     def render(self, request: "Request") -> bytes:
-        page: bytes = self.getChild(b"", request).render(request)  # type: ignore[no-untyped-call]
-        return page
+        return self.getChild(b"", request).render(request)
 
 
 def static_files() -> dict[str, _File]:
@@ -449,10 +501,12 @@ class WebSite(Site):
     noisy = False       # the server logs its own "web client on" line
 
     def __init__(self, lobby: "LobbyFactory", options: WebOptions | None = None,
-                 reactor: Any = None) -> None:
+                 reactor: Any = None, hosts: Iterable[str] | None = None) -> None:
         self.options = options if options is not None else WebOptions()
         self.websockets = LobbyWebSocketFactory(lobby, self.options)
-        super().__init__(_Root(static_files(), _Socket(self.websockets)),  # type: ignore[no-untyped-call]
+        allowed = self.options.allowed_hosts or (tuple(hosts) if hosts is not None
+                                                 else LOOPBACK_HOSTS)
+        super().__init__(_Root(static_files(), _Socket(self.websockets), allowed),
                          timeout=self.options.timeout or None, reactor=reactor)
 
     def log(self, request: Any) -> None:
@@ -463,6 +517,5 @@ def listen_web(reactor: Any, description: str, lobby: "LobbyFactory",
                options: WebOptions | None = None) -> "Deferred[Any]":
     """Listen on the endpoint ``description`` with the web client (a Deferred of the port)."""
     from twisted.internet.endpoints import serverFromString
-    port: Deferred[Any] = serverFromString(reactor, description).listen(  # type: ignore[no-untyped-call]
-        WebSite(lobby, options, reactor))
-    return port
+    return serverFromString(reactor, description).listen(
+        WebSite(lobby, options, reactor, default_hosts(description)))

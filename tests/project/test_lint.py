@@ -27,7 +27,7 @@ STRICT = [
     "protocol/__init__.py", "protocol/__main__.py", "protocol/option_fields.py", "protocol/commands",
     "protocol/render", "protocol/process/__init__.py", "protocol/process/admin_cli.py",
     "protocol/process/config.py", "protocol/process/logs.py", "protocol/process/metrics.py",
-    "protocol/process/options.py", "protocol/process/reactor_health.py", "protocol/web",
+    "protocol/process/options.py", "protocol/process/reactor_health.py",
 ]
 
 

@@ -48,7 +48,8 @@ def test_the_command_line_defaults() -> None:
                                                 opens_per_minute=10, max_grace=300.0,
                                                 max_timer=300.0, max_target=10000,
                                                 guest_expert_seconds=2.0,
-                                                expert_tables_per_user=1)
+                                                expert_tables_per_user=1,
+                                                presence_per_minute=12)
 
 
 async def _answered(client: Any, name: str) -> str:
@@ -68,7 +69,7 @@ async def test_one_guest_trying_to_open_a_thousand_tables_gets_two(limited: Limi
     world = limited.server.world
     guest = await limited.client()
     await guest.login("Mallory")
-    for line, answer in [("/newroom", "You open table 1"), ("/join", "sits down in seat 1"),
+    for line, answer in [("/newroom", "You open table 1"), ("/join", "down in seat 1"),
                          ("/addbot", "seat 2"), ("/addbot", "seat 3"), ("/addbot", "seat 4"),
                          ("/start", "the game starts"), ("/newroom", "You open table 2"),
                          ("/join", "! [seat-limit] You sit at table 1 already"),
@@ -131,7 +132,7 @@ async def test_guests_of_one_address_take_part_in_four_tables(limited: LimitedSe
     await guests[4].expect("Table ")
     guests[4].buffer = ""
     guests[4].send("/join")
-    await guests[4].expect("Nat4 sits down in seat ")     # the same table: no new place
+    await guests[4].expect("You sit down in seat ")     # the same table: no new place
     await _answered(guests[4], "Nat4")
 
 
@@ -169,7 +170,7 @@ def test_seat_and_table_limits_through_sessions(clock: Any) -> None:
                            "table at a", "  time; leave it, or let its game end, first."]
     bob.send("/room 2")
     bob.send("/join")                        # others sit down at Ann's second table
-    assert "Bob sits down in seat 1." in bob.lines()
+    assert "You sit down in seat 1." in bob.lines()
     for _ in range(3):
         ann.send("/addbot")
     ann.send("/start")                       # the host starts it without sitting down
