@@ -216,6 +216,9 @@ INFO: dict[str, str] = {
     #. line (lobby.text.messages.language_lines), so each catalog says it for itself only
     "greeting-language": "In English: /set lang {code}",
     "motd": "{text}",
+    # GMCP Comm.Channel.List: the captions of the chat channels (a MUD client shows them)
+    "gmcp-channel-say": "Speech in your room",
+    "gmcp-channel-tell": "Whispers",
     "login-prompt": "login: ",
     "password-prompt": "password: ",
     "guest-confirm": "\"{name}\" is not a registered name. Press Enter to play as the guest "

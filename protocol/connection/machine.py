@@ -271,12 +271,34 @@ def split_id(line: str) -> tuple[str | None, str]:
     return word, rest
 
 
+#: the chat events sent as GMCP Comm.Channel.Text, by their channel (docs/protocol.md, "GMCP")
+CHANNELS = {"says": "say", "says-namesake": "say", "tells": "tell", "told": "tell"}
+
+
+def channel_list(lang: str) -> list[dict[str, str]]:
+    """GMCP Comm.Channel.List: the channels of Comm.Channel.Text, with the caption in `lang` and
+    the command that talks on each (speech: any line that is no command)."""
+    return [{"name": "say", "caption": text("gmcp-channel-say", lang), "command": ""},
+            {"name": "tell", "caption": text("gmcp-channel-tell", lang), "command": "/tell"}]
+
+
 def gmcp_copies(session: Connection, event: Event, ctx: "RenderContext") -> dict[str, Any] | None:
     """GMCP (either mode): `Tichu.State` / `Tichu.Event` for a table or game event, and
-    `Tichu.Friend` for a friend's news, to a client that agreed to GMCP and wants `Tichu`. The
+    `Tichu.Friend` for a friend's news, to a client that agreed to GMCP and wants `Tichu`;
+    `Comm.Channel.Text` for speech and whispers to a client that listed `Comm.Channel`. The
     rendered object of a table event (machine mode sends the same as its line), else None."""
     obj: dict[str, Any] | None = None
     etype = event.type
+    channel = CHANNELS.get(etype)
+    if channel is not None:
+        if session.gmcp.listed("Comm.Channel"):
+            user = session.user
+            talker = (user.name if user is not None else "") if etype == "told" \
+                else str(event.data.get("name", ""))
+            session.gmcp.send("Comm.Channel.Text", {
+                "channel": channel, "talker": talker,
+                "text": "\n".join(render(event, ctx.lang, ctx.width))})
+        return None
     if (etype.startswith(("table-", "game-"))
             and not event.is_error        # (error codes such as game-running stay lines)
             and session.gmcp.wants("Tichu")):

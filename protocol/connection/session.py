@@ -36,6 +36,7 @@ from protocol.connection.machine import (
     JsonOutput,
     TextOutput,
     _shared_text,
+    channel_list,
     switch_before_login,
 )
 from protocol.render.context import DEFAULT_CONTEXT, RenderContext, clamp_width
@@ -432,6 +433,7 @@ class Session(Protocol):
             try:
                 # a text-mode listener without a table feed: the bytes TextOutput.deliver
                 # would write (inline: this loop runs once per member of a crowded room)
+                # (not a GMCP client: it may get a copy of its own, Comm.Channel.Text)
                 if type(s) is cls and _shared_text[0] is event and type(s.output) is TextOutput \
                         and s._feed is None and s.login_state.open and not s.gmcp.enabled:
                     ctx = s.render_context
@@ -733,8 +735,17 @@ class Session(Protocol):
         return self.ttype.description()
 
     def gmcpReceived(self, package: str, data: object) -> None:
-        """A GMCP message of a package the GMCP option does not answer itself (not Core.*):
-        ignored silently."""
+        """A GMCP message of a package the GMCP option does not answer itself (not Core.*), and
+        Core.Supports.* once the option has remembered it: `Comm.Channel.List` (asked, or
+        Comm.Channel listed by Core.Supports.Set/Add) is answered with the channels; anything
+        else is ignored silently."""
+        name = package.lower()
+        if name == "comm.channel.list" or (
+                name in ("core.supports.set", "core.supports.add")
+                and isinstance(data, list) and self.gmcp.listed("Comm.Channel")
+                and any(isinstance(item, str) and item.lower().startswith("comm.channel")
+                        for item in data)):
+            self.gmcp.send("Comm.Channel.List", channel_list(self.render_context.lang))
 
     def clientIdentified(self) -> None:
         # TTYPE/MTTS told the client's name and abilities: one log line, and the cards in colour
@@ -1148,5 +1159,6 @@ class Session(Protocol):
         if feed is not None and room.table is None:
             feed.forget()                 # text mode: left the table; coming back shows it whole
         table = room.number if room.table is not None else None
-        self.gmcp.send("Room.Info", {"num": room.number, "name": room.name, "table": table})
+        if self.gmcp.wants("Room"):
+            self.gmcp.send("Room.Info", {"num": room.number, "name": room.name, "table": table})
         self.output.room(room, table)      # machine mode: forgets the view of a table left

@@ -19,14 +19,20 @@ The web port (``MetricsSite``):
 - ``GET /metrics``: the Prometheus text format (or OpenMetrics when the scraper asks for it);
 - ``GET /healthz``: ``200 {"status": "ok", ...}`` when the reactor answers, the database file
   is still the one opened (device and inode), no journal commit failed in the last
-  ``JOURNAL_FAILURE_WINDOW`` seconds without one working since, and a test write on the
-  database's worker thread returns within ``HEALTH_TIMEOUT`` seconds; else ``503`` with the
+  ``--health-journal-window`` seconds (``JOURNAL_FAILURE_WINDOW``) without one working since, and
+  a test write on the database's worker thread returns within ``--health-timeout`` seconds
+  (``HEALTH_TIMEOUT``); else ``503`` with the
   reason in ``store``;
 - ``GET /games/GAME.tch``: the BSW log of a stored (finished) game, exactly what ``/tchlog GAME``
   prints to anybody logged in, guests included: ``text/plain; charset=utf-8`` (the archive keeps
   the text as UTF-8). A game that is not stored (running, never played), one played with
   ``/option log off`` and any other path are ``404``. No running game is ever served: a game
   reaches the archive only when it has ended.
+- the layout of BSW's public Tichu log archive, which archive tools (BSW-log downloaders) mirror:
+  ``GET /`` a page linking every month that has logs, newest first (``<a href="/YYYYMM">``);
+  ``GET /YYYYMM`` that month's index (UTC, by the game's end), one line ``<a href="/N.tch">N.tch</a>``
+  per game, ascending; ``GET /N.tch`` the log, the same as ``/games/N.tch``. A month without logs
+  is ``404``.
 """
 from __future__ import annotations
 
@@ -80,10 +86,10 @@ __all__ = ["ServerMetrics", "MetricsSite", "HEALTH_TIMEOUT", "LATENCY_BUCKETS"]
 
 log = Logger(namespace="protocol.metrics")
 
-#: seconds /healthz waits for the database's worker thread
+#: seconds /healthz waits for the database's worker thread (the default of --health-timeout)
 HEALTH_TIMEOUT = 5.0
 #: seconds after a failed journal commit (with none working since) during which /healthz
-#: answers 503 (docs/operations.md, "Health")
+#: answers 503 (the default of --health-journal-window; docs/operations.md, "Health")
 JOURNAL_FAILURE_WINDOW = 60.0
 #: command latency buckets (seconds): most commands take well under a millisecond; a log-in
 #: with a password hash tens of milliseconds; a slow database query seconds
@@ -93,6 +99,8 @@ LATENCY_BUCKETS = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0
 JOURNAL_BUCKETS = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 5.0)
 
 _TCH_PATH = re.compile(rb"([0-9]{1,12})\.tch")
+#: a month's index page of the archive, BSW's ``/YYYYMM``
+_MONTH_PATH = re.compile(rb"([0-9]{4})(0[1-9]|1[0-2])")
 
 
 class ServerMetrics:
@@ -198,7 +206,7 @@ class _CommandCollector(Collector):
             "tichu_command_duration_seconds", "Time from a command's line to the end of its "
             "work (a command that waits for the database or a password hash included)",
             labels=["command"])
-        bounds = [floatToGoString(b) for b in LATENCY_BUCKETS] + ["+Inf"]  # type: ignore[no-untyped-call]
+        bounds = [floatToGoString(b) for b in LATENCY_BUCKETS] + ["+Inf"]
         for name, stats in sorted(self.commands.items()):
             cumulative, buckets = 0.0, []
             for bound, count in zip(bounds, stats[:-1]):
@@ -304,7 +312,7 @@ class _BotCollector(Collector):
             "tichu_bot_decision_duration_seconds", "Time from a search bot's request to its "
             "answer, by decision type and outcome (as tichu_bot_decisions_total)",
             labels=["todo", "outcome"])
-        bounds = [floatToGoString(b) for b in DECISION_BUCKETS] + ["+Inf"]  # type: ignore[no-untyped-call]
+        bounds = [floatToGoString(b) for b in DECISION_BUCKETS] + ["+Inf"]
         for (todo, outcome), stats in sorted(pool.latency.items()):
             cumulative, buckets = 0.0, []
             for bound, count in zip(bounds, stats[:-1]):
@@ -330,16 +338,16 @@ class _Metrics(Resource):
     isLeaf = True
 
     def __init__(self, metrics: ServerMetrics) -> None:
-        super().__init__()  # type: ignore[no-untyped-call]
+        super().__init__()
         self.metrics = metrics
 
     def render_GET(self, request: "Request") -> bytes:
         encoder, content_type = choose_encoder(request.getHeader("accept") or "")
-        request.setHeader(b"Content-Type", content_type.encode("ascii"))  # type: ignore[no-untyped-call]
-        request.setHeader(b"Vary", b"Accept, Accept-Encoding")  # type: ignore[no-untyped-call]
+        request.setHeader(b"Content-Type", content_type.encode("ascii"))
+        request.setHeader(b"Vary", b"Accept, Accept-Encoding")
         body: bytes = encoder(self.metrics.registry)
         if _accepts_gzip(request.getHeader("accept-encoding") or ""):
-            request.setHeader(b"Content-Encoding", b"gzip")  # type: ignore[no-untyped-call]
+            request.setHeader(b"Content-Encoding", b"gzip")
             body = gzip.compress(body, compresslevel=6)
         return body
 
@@ -363,11 +371,11 @@ def _finish(request: "Request", code: int, body: bytes, content_type: bytes) -> 
     if request.finished or getattr(request, "_disconnected", False):
         return
     request.setResponseCode(code)
-    request.setHeader(b"Content-Type", content_type)  # type: ignore[no-untyped-call]
-    request.setHeader(b"Content-Length", str(len(body)).encode("ascii"))  # type: ignore[no-untyped-call]
+    request.setHeader(b"Content-Type", content_type)
+    request.setHeader(b"Content-Length", str(len(body)).encode("ascii"))
     if request.method != b"HEAD":
-        request.write(body)  # type: ignore[no-untyped-call]
-    request.finish()  # type: ignore[no-untyped-call]
+        request.write(body)
+    request.finish()
 
 
 def _identity(path: str) -> tuple[int, int] | None:
@@ -393,7 +401,7 @@ class _Health(Resource):
     isLeaf = True
 
     def __init__(self, server: "Watched") -> None:
-        super().__init__()  # type: ignore[no-untyped-call]
+        super().__init__()
         self.lobby = server
         path = getattr(server.store, "path", ":memory:")
         self.path = path if isinstance(path, str) else ":memory:"
@@ -407,7 +415,8 @@ class _Health(Resource):
         journal = getattr(getattr(self.lobby, "persistence", None), "journal", None)
         since = getattr(journal, "last_failure", None)
         if getattr(journal, "failing_since", None) is not None and since is not None \
-                and self.lobby.reactor.seconds() - since <= JOURNAL_FAILURE_WINDOW:
+                and self.lobby.reactor.seconds() - since <= getattr(
+                    self.lobby, "health_journal_window", JOURNAL_FAILURE_WINDOW):
             return "journal commits fail"
         return None
 
@@ -430,7 +439,7 @@ class _Health(Resource):
         except Exception as e:
             answer(False, f"unavailable: {e}")
             return NOT_DONE_YET
-        d.addTimeout(HEALTH_TIMEOUT, server.reactor)
+        d.addTimeout(getattr(server, "health_timeout", HEALTH_TIMEOUT), server.reactor)
         d.addCallbacks(lambda _: answer(True, "ok"),
                        lambda f: answer(False, f"test write failed: {f.getErrorMessage()}"))
         return NOT_DONE_YET
@@ -440,13 +449,13 @@ class _Game(Resource):
     isLeaf = True
 
     def __init__(self, server: "Watched", game: int) -> None:
-        super().__init__()  # type: ignore[no-untyped-call]
+        super().__init__()
         self.lobby = server
         self.game = game
 
     def render_GET(self, request: "Request") -> Any:
         def found(text: str) -> None:
-            request.setHeader(b"Content-Disposition",  # type: ignore[no-untyped-call]
+            request.setHeader(b"Content-Disposition",
                               f'inline; filename="{self.game}.tch"'.encode("ascii"))
             _finish(request, 200, text.encode("utf-8"), b"text/plain; charset=utf-8")
 
@@ -467,37 +476,104 @@ class _NotFound(Resource):
 
     def render(self, request: "Request") -> bytes:
         request.setResponseCode(404)
-        request.setHeader(b"Content-Type", b"text/plain; charset=utf-8")  # type: ignore[no-untyped-call]
+        request.setHeader(b"Content-Type", b"text/plain; charset=utf-8")
         return b"Not found.\n"
 
 
 class _Games(Resource):
     def __init__(self, server: "Watched") -> None:
-        super().__init__()  # type: ignore[no-untyped-call]
+        super().__init__()
         self.lobby = server
 
     def getChild(self, path: bytes, request: "Request") -> Resource:
         match = _TCH_PATH.fullmatch(path)
         if match is None or request.postpath:
-            return _NotFound()  # type: ignore[no-untyped-call]
+            return _NotFound()
         return _Game(self.lobby, int(match.group(1)))
 
     def render(self, request: "Request") -> bytes:
-        return _NotFound().render(request)  # type: ignore[no-untyped-call]
+        return _NotFound().render(request)
+
+
+def _page(title: str, lines: list[str]) -> bytes:
+    """A small HTML page whose links each stand alone on a line (as BSW's archive pages did:
+    the downloaders read them line by line)."""
+    head = ["<!DOCTYPE html>", "<html><head><meta charset=\"utf-8\">",
+            f"<title>{title}</title></head><body>", f"<h1>{title}</h1>", "<pre>"]
+    return ("\n".join(head + lines + ["</pre>", "</body></html>"]) + "\n").encode("utf-8")
+
+
+class _Months(Resource):
+    """``/``: every month with logs, newest first."""
+    isLeaf = True
+
+    def __init__(self, server: "Watched") -> None:
+        super().__init__()
+        self.lobby = server
+
+    def render_GET(self, request: "Request") -> Any:
+        def found(months: list[tuple[int, int, int]]) -> None:
+            lines = [f'<a href="/{y:04d}{m:02d}">{y:04d}-{m:02d}</a> {n} games'
+                     for y, m, n in months]
+            _finish(request, 200, _page("Tichu logs", lines), b"text/html; charset=utf-8")
+
+        self.lobby.persistence.archive.tch_months().addCallbacks(
+            found, lambda f: _unavailable(request, f, "listing the archive's months"))
+        return NOT_DONE_YET
+
+
+class _Month(Resource):
+    """``/YYYYMM``: the games of one month, ascending."""
+    isLeaf = True
+
+    def __init__(self, server: "Watched", year: int, month: int) -> None:
+        super().__init__()
+        self.lobby = server
+        self.year = year
+        self.month = month
+
+    def render_GET(self, request: "Request") -> Any:
+        def found(games: list[int]) -> None:
+            if not games:
+                _finish(request, 404, b"No logs in this month.\n", b"text/plain; charset=utf-8")
+                return
+            lines = [f'<a href="/{n}.tch">{n}.tch</a>' for n in games]
+            _finish(request, 200, _page(f"Tichu logs {self.year:04d}-{self.month:02d}", lines),
+                    b"text/html; charset=utf-8")
+
+        self.lobby.persistence.archive.tch_month(self.year, self.month).addCallbacks(
+            found, lambda f: _unavailable(request, f, "listing a month of the archive"))
+        return NOT_DONE_YET
+
+
+def _unavailable(request: "Request", failure: Any, what: str) -> None:
+    log.failure(what, failure)
+    _finish(request, 503, b"The archive is not available.\n", b"text/plain; charset=utf-8")
 
 
 class _Root(Resource):
     def __init__(self, server: "Watched") -> None:
-        super().__init__()  # type: ignore[no-untyped-call]
+        super().__init__()
+        self.lobby = server
         self.putChild(b"metrics", _Metrics(server.factory.metrics))
         self.putChild(b"healthz", _Health(server))
         self.putChild(b"games", _Games(server))
 
     def getChild(self, path: bytes, request: "Request") -> Resource:
-        return _NotFound()  # type: ignore[no-untyped-call]
+        if request.postpath:
+            return _NotFound()
+        if path == b"":
+            return _Months(self.lobby)
+        match = _MONTH_PATH.fullmatch(path)
+        if match is not None:
+            return _Month(self.lobby, int(match.group(1)), int(match.group(2)))
+        match = _TCH_PATH.fullmatch(path)
+        if match is not None:
+            return _Game(self.lobby, int(match.group(1)))
+        return _NotFound()
 
     def render(self, request: "Request") -> bytes:
-        return _NotFound().render(request)  # type: ignore[no-untyped-call]
+        return _NotFound().render(request)
 
 
 class _Connection(ProtocolWrapper):
@@ -520,7 +596,7 @@ class _Connection(ProtocolWrapper):
         if site.request_timeout > 0 and self.deadline is None:
             # a request begins: it must be whole within request_timeout, however it trickles
             self.deadline = site.clock.callLater(site.request_timeout, self._expired, "request")
-        super().dataReceived(data)  # type: ignore[no-untyped-call]
+        super().dataReceived(data)
 
     def request_complete(self) -> None:
         """The request was read whole (twisted.web processes it): the next one gets its own
@@ -555,7 +631,7 @@ class MetricsSite(Site):
                  *, request_timeout: float = 10.0, max_connections: int = 64) -> None:
         # twisted.web's own timeout is off: its "Timing out client" line would be one log line
         # per connection; the connection's timers here do the same within the log budget
-        super().__init__(_Root(server), timeout=None, reactor=reactor)  # type: ignore[no-untyped-call]
+        super().__init__(_Root(server), timeout=None, reactor=reactor)
         self.server = server
         self.clock = reactor if reactor is not None else _reactor()
         self.idle_timeout = timeout or 0.0
@@ -579,7 +655,7 @@ class MetricsSite(Site):
                          "most --metrics-max-connections allows", host=getattr(addr, "host", "?"),
                          count=len(self.open))
             return None           # twisted closes the connection at once
-        channel = super().buildProtocol(addr)  # type: ignore[no-untyped-call]
+        channel = super().buildProtocol(addr)
         return _Connection(self, channel)
 
     def registerProtocol(self, connection: _Connection) -> None:
@@ -596,7 +672,7 @@ class MetricsSite(Site):
         (``request``): closed, without waiting for a client that does not read."""
         connection.cancel_timers()
         self.stats[what] += 1
-        peer = connection.getPeer()  # type: ignore[no-untyped-call]
+        peer = connection.getPeer()
         if self._log_allowed(peer, "metrics-timeout"):
             log.info("metrics port: closed the connection of {host}: {why}",
                      host=getattr(peer, "host", "?"),
@@ -613,7 +689,7 @@ class MetricsSite(Site):
         connection = getattr(getattr(request, "channel", None), "transport", None)
         if isinstance(connection, _Connection):
             connection.request_complete()
-        return super().getResourceFor(request)  # type: ignore[no-untyped-call]
+        return super().getResourceFor(request)
 
     def log(self, request: Any) -> None:
         pass

@@ -343,8 +343,10 @@ class GmcpOption(TelnetOption):
 
     def handle(self, package: str, data: object) -> None:
         """One decoded GMCP message: Core.* answered or remembered here (with `core`), anything
-        else to the byte layer's `gmcpReceived`."""
-        if not (self.core and self._core(package, data)):
+        else to the byte layer's `gmcpReceived`; Core.Supports.* after it is remembered too, so
+        that the application can answer a package newly listed (Comm.Channel's list)."""
+        if not (self.core and self._core(package, data)) \
+                or package.lower().startswith("core.supports."):
             self.telnet.gmcpReceived(package, data)
 
     def _core(self, package: str, data: object) -> bool:
@@ -388,6 +390,12 @@ class GmcpOption(TelnetOption):
             return True
         wanted = package.lower()
         return any(p.lower() == wanted or p.lower().startswith(wanted + ".") for p in supports)
+
+    def listed(self, package: str) -> bool:
+        """Whether the client named `package` (`Comm.Channel`, or a package within it) in its
+        Core.Supports: the packages a client gets only when it asked for them (one that never
+        sent Core.Supports gets none of them, as before they existed)."""
+        return self.supports is not None and self.wants(package)
 
     def send(self, package: str, data: object = None) -> None:
         """IAC SB GMCP "<package> <json>" IAC SE when GMCP is on; nothing otherwise. With

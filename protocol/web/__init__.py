@@ -514,8 +514,10 @@ class WebSite(Site):
 
 
 def listen_web(reactor: Any, description: str, lobby: "LobbyFactory",
-               options: WebOptions | None = None) -> "Deferred[Any]":
-    """Listen on the endpoint ``description`` with the web client (a Deferred of the port)."""
-    from twisted.internet.endpoints import serverFromString
-    return serverFromString(reactor, description).listen(
+               options: WebOptions | None = None, tls: list[Any] | None = None
+               ) -> "Deferred[Any]":
+    """Listen on the endpoint ``description`` with the web client (a Deferred of the port); the
+    reloadable context of a TLS endpoint is appended to ``tls`` (protocol.telnet.proxy.tls_endpoint)."""
+    from protocol.telnet.proxy import tls_endpoint
+    return tls_endpoint(reactor, description, tls).listen(
         WebSite(lobby, options, reactor, default_hosts(description)))

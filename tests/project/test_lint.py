@@ -26,7 +26,7 @@ STRICT = [
     "lobby", "tichu_bot", "protocol/connection", "protocol/telnet",
     "protocol/__init__.py", "protocol/__main__.py", "protocol/option_fields.py", "protocol/commands",
     "protocol/render", "protocol/process/__init__.py", "protocol/process/admin_cli.py",
-    "protocol/process/config.py", "protocol/process/logs.py", "protocol/process/metrics.py",
+    "protocol/process/config.py", "protocol/process/logs.py",
     "protocol/process/options.py", "protocol/process/reactor_health.py",
 ]
 
