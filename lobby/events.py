@@ -10,19 +10,39 @@ from __future__ import annotations
 from typing import Any, Protocol, Sequence
 
 from lobby.text.messages import ERRORS
-from lobby.tichu import GameEvent, json_data
+from lobby.tichu import FrozenDict, FrozenError, GameEvent, freeze, json_data
 
 __all__ = ["Event", "Listener", "error_event", "game_event"]
 
+_set = object.__setattr__
+
+
+_NO_DATA = FrozenDict()
+
 
 class Event:
-    """One thing that happened, addressed to one user. ``type`` is a catalog key."""
+    """One thing that happened, addressed to one user. ``type`` is a catalog key.
+
+    An event is frozen: its ``type`` and ``data`` cannot be set again, and its data is frozen all
+    the way down (lobby.tichu `freeze`: changing it raises FrozenError). The listeners of a table
+    are handed the same Event in a row and the renderers keep what they made of it by identity
+    (lobby/tichu/memo.py), which is correct because nobody can change it."""
 
     __slots__ = ("type", "data")
+    type: str
+    data: dict[str, Any]
 
     def __init__(self, type: str, data: dict[str, Any] | None = None, /, **fields: Any) -> None:
-        self.type = type
-        self.data: dict[str, Any] = dict(data or {}, **fields) if (data or fields) else {}
+        _set(self, "type", type)
+        _set(self, "data", freeze(dict(data or (), **fields)) if (data or fields) else _NO_DATA)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise FrozenError("delivered data is never changed: an Event is frozen")
+
+    __delattr__ = __setattr__  # type: ignore[assignment]
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (Event, (self.type, dict(self.data)))
 
     @property
     def is_error(self) -> bool:

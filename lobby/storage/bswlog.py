@@ -118,7 +118,7 @@ def bsw_play(cards: Sequence[int], phoenix_as: int | None = None) -> str:
 
     def key(c: int) -> tuple[int, int]:
         if c == PHOENIX:
-            return (int(phoenix_as), 200)       # type: ignore[arg-type]
+            return (int(phoenix_as), 200)
         if c == MAHJONG:
             return (1, 0)
         if c == DOG:
@@ -151,7 +151,7 @@ class _RoundLog:
         self.deal = rnd.deal
         self.grand: list[int] = []
         self.early_tichu: list[int] = []
-        self.exchange: list[tuple | None] = [None] * 4
+        self.exchange: list[tuple[Any, ...] | None] = [None] * 4
         self.bombs: list[int] = []
         self.play: list[str] = []
         self.mahjong_line: int | None = None     # index in self.play of the Mah Jong play

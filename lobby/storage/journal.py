@@ -218,7 +218,7 @@ def _with_journal_actions(conn: sqlite3.Connection, table_no: int,
     (``game.journal_actions``), and the record's JSON text: each action's text as the journal
     stored it, not encoded again."""
     expected = game.journal_actions or 0
-    parts = []
+    parts: list[str] = []
     for seq, payload in conn.execute(
             "SELECT seq, payload FROM journal_actions WHERE table_no = ? ORDER BY seq",
             (table_no,)):
@@ -244,7 +244,7 @@ def load_open_tables(conn: sqlite3.Connection) -> list[OpenTable]:
     for table_no, started_at, options, seats, head, extra in conn.execute(
             "SELECT table_no, started_at, options, seats, head, extra FROM journal_tables "
             "ORDER BY table_no").fetchall():
-        actions = []
+        actions: list[list[Any]] = []
         for seq, payload in conn.execute(
                 "SELECT seq, payload FROM journal_actions WHERE table_no = ? ORDER BY seq",
                 (table_no,)):
@@ -428,7 +428,8 @@ class Journal:
 
     def load_open_tables(self) -> "Deferred[list[OpenTable]]":
         """The tables that were playing (start-up restore)."""
-        return self.store.run_query(load_open_tables)
+        loaded: Deferred[list[OpenTable]] = self.store.run_query(load_open_tables)
+        return loaded
 
     # ---- inside ----------------------------------------------------------------------------
     def _add(self, table_no: int, op: tuple[Any, ...]) -> None:
@@ -452,7 +453,8 @@ class Journal:
         if connect is None:
             return None
         try:
-            return connect()
+            here: sqlite3.Connection = connect()
+            return here
         except (sqlite3.Error, OSError):
             self.inline = False              # (once: every transaction on the thread from now)
             log.failure("journal: the reactor thread's database connection cannot be opened; "
@@ -494,7 +496,7 @@ class Journal:
                 self.locked_fallbacks += 1       # the store's thread writes: it goes there
             except Exception:
                 self.inline_transactions += 1    # (tried here: the same failure path)
-                self._failed(Failure(), ops, batch, waiting)
+                self._failed(Failure(), ops, batch, waiting)  # type: ignore[no-untyped-call]
                 return
             else:
                 self.inline_transactions += 1
@@ -586,7 +588,7 @@ class Journal:
         for index, d in waiting:
             result = results[index]
             if isinstance(result, _NotStored):
-                d.errback(Failure(result.error))
+                d.errback(Failure(result.error))  # type: ignore[no-untyped-call]
             else:
                 d.callback(result)
 

@@ -24,7 +24,7 @@ never raises a rating; a favourite gains less by winning than an underdog does.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Sequence
+from typing import Any, Sequence
 
 __all__ = ["INITIAL", "SCALE", "RatingUpdate", "expected_score", "k_factor", "team_game",
            "turnier_game", "rate_game", "leaver_game"]
@@ -53,7 +53,7 @@ class RatingUpdate:
 
 def expected_score(rating: float, opponent: float, scale: float = SCALE) -> float:
     """The Elo expectation (0..1) of a side rated ``rating`` against one rated ``opponent``."""
-    return 1.0 / (1.0 + 10.0 ** ((opponent - rating) / scale))
+    return 1.0 / (1.0 + float(10.0 ** ((opponent - rating) / scale)))
 
 
 def k_factor(games: int) -> float:
@@ -146,7 +146,7 @@ def leaver_game(ratings: Sequence[float], games: Sequence[int], leavers: Sequenc
     return out
 
 
-def rate_game(ratings: Sequence[float], games: Sequence[int], result: dict,
+def rate_game(ratings: Sequence[float], games: Sequence[int], result: dict[str, Any],
               teams: Sequence[int] | None = None, turnier: bool = False,
               leavers: Sequence[int] = ()) -> list[RatingUpdate]:
     """New ratings of the four players after a game with ``Match.result`` ``result``.

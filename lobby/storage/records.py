@@ -57,6 +57,8 @@ __all__ = ["KINDS", "Participant", "FinishedGame", "GameRecord", "GameSummary", 
 if TYPE_CHECKING:
     from twisted.internet.defer import Deferred
 
+    from lobby.storage.store import Store
+
 KINDS = ("registered", "guest", "bot")
 #: entries of each of the archive's caches (the oldest goes first)
 ARCHIVE_CACHE_SIZE = 256
@@ -276,6 +278,7 @@ def insert_game(conn: sqlite3.Connection, game: FinishedGame,
          json.dumps(game.record) if record_text is None else record_text, len(rec.round_results),
          json.dumps(rec.round_results), int(scores[0]), int(scores[1]), json.dumps(res),
          int(rated), reason, rec.bswlog))
+    assert cur.lastrowid is not None            # (a row was inserted)
     game_id = int(cur.lastrowid)
     rec.game_id = game_id
     keys = [name_key(p.name) for p in game.players]
@@ -372,7 +375,7 @@ class GameSummary:
     left: tuple[str, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
-        out = {"game": self.game_id, "ended_at": self.ended_at, "table": self.table_no,
+        out: dict[str, Any] = {"game": self.game_id, "ended_at": self.ended_at, "table": self.table_no,
                "players": list(self.names), "scores": list(self.scores), "rounds": self.rounds,
                "rated": self.rated, "player": self.player, "won": self.won,
                "shared": self.shared}
@@ -570,7 +573,8 @@ def _player_stats(conn: sqlite3.Connection, name: str) -> PlayerStats | None:
     if row is None and rating is None:
         return None
     row = row or (0,) * 12
-    return PlayerStats(key, *row[:11], *(rating or (None, None)), row[11])
+    fields: tuple[Any, ...] = (key, *row[:11], *(rating or (None, None)), row[11])
+    return PlayerStats(*fields)
 
 
 def _top_players(conn: sqlite3.Connection, limit: int) -> list[RankingRow]:
@@ -589,7 +593,7 @@ class GameArchive:
     """Finished games in the store: saving, and the queries of the commands. Every method
     returns a Deferred and runs on the store's worker thread."""
 
-    def __init__(self, store: Any) -> None:
+    def __init__(self, store: Store) -> None:
         self.store = store
         #: answers that cannot change: a stored game's replay and .tch text, kept per game (and
         #: round); the others (history, statistics, ranking) until the next game is saved.

@@ -15,7 +15,7 @@ the same spec here. Aliases (BSW's ``kartentausch``, ``passe``, ...) are resolve
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterator, Mapping
+from typing import Any, Callable, Iterator, Mapping, TypeVar
 
 from lobby.tables.command_spec import Arg, CommandKeys, bind, keyed, parse_spec
 
@@ -26,6 +26,8 @@ __all__ = ["TableCommand", "TableCommands", "TABLE_COMMANDS", "TableArgs"]
 TableArgs = Mapping[str, Any] | str | list[str] | tuple[str, ...] | None
 
 Handler = Callable[[Any, str, dict[str, str]], None]
+#: a handler as declared (it may take more, with defaults: the decorator hands it back as it is)
+H = TypeVar("H", bound=Handler)
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,9 +55,9 @@ class TableCommands:
     _words: dict[str, TableCommand] = field(default_factory=dict)
 
     def command(self, name: str, spec: str = "", *, aliases: tuple[str, ...] = ()
-                ) -> Callable[[Handler], Handler]:
+                ) -> Callable[[H], H]:
         """Decorator: the decorated TableActor method handles table command ``name``."""
-        def register(handler: Handler) -> Handler:
+        def register(handler: H) -> H:
             cmd = TableCommand(name, parse_spec(spec), handler, tuple(aliases))
             for word in (name, *aliases):
                 if word in self._words:

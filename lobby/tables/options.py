@@ -22,7 +22,8 @@ from dataclasses import asdict, dataclass, field, make_dataclass
 from typing import Any, Iterable, Mapping
 
 from lobby.text.messages import LobbyError, Msg, text
-from lobby.tichu import MatchOptions
+from lobby.tichu import MatchOptions, freeze
+from lobby.tichu import memo as _memo
 
 __all__ = ["RATED_TIMER", "OptionSpec", "OPTIONS", "TableOptions", "find", "changed", "defaults",
            "options_from_saved", "about", "help_params", "help_lines", "options_markdown",
@@ -175,11 +176,11 @@ def _setattr(self: Any, name: str, value: Any) -> None:
 def _shown(self: Any) -> dict[str, str]:
     """`as_dict()`, the same object while no option changes (for the views: nobody changes
     a view's values)."""
-    shown = self.__dict__.get("_shown")
+    shown = self.__dict__.get("_shown") if _memo.ON else None
     if shown is None:
-        shown = _as_dict(self)
+        shown = freeze(_as_dict(self))          # (delivered in the views: frozen)
         object.__setattr__(self, "_shown", shown)
-    return shown
+    return shown  # type: ignore[no-any-return]
 
 
 def _match_options(self: Any) -> MatchOptions:

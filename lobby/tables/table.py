@@ -552,7 +552,8 @@ class TableActor:
         audience = self._audience()
         players = [name for name in audience if name in seated]
         spectators = [name for name in audience if name not in seated]
-        views = self._views.views(players + [None] if spectators else players, seated, context)
+        looking: list[str | None] = [*players, None] if spectators else [*players]
+        views = self._views.views(looking, seated, context)
         for name, view in zip(players, views):
             self._send([name], Event("table-view", view))
         if spectators:

@@ -6,12 +6,14 @@ After every change the table asks for the views of its whole audience at once (`
 part that does not depend on who looks (seats, options, gone, bots: the ``context``) is computed
 once per change, the game's shared part once per change (``Match.views``), and the parts that did
 not change since the last views are the very objects of the last views, so the renderers
-(protocol/render/json_lines.py) recognise what they have encoded already. Nobody mutates a delivered
-view's data.
+(protocol/render/json_lines.py) recognise what they have encoded already. The shared values are
+frozen where they are made (lobby.tichu `freeze`): nobody can change a delivered view's data.
 """
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
+
+from lobby.tichu import FrozenDict, FrozenList, freeze
 
 if TYPE_CHECKING:
     from lobby.tables.table import TableActor
@@ -38,8 +40,8 @@ class TableViews:
     def changed(self) -> tuple[list[str | None], dict[str, Any]]:
         """The seating and context of the views after a change, reusing the objects of the last
         views where nothing changed."""
-        seated = self._table.seated
-        context = self.context(seated)
+        seated = freeze(self._table.seated)
+        context = {k: freeze(v) for k, v in self.context(seated).items()}
         last = self._last_context
         if last is not None:        # unchanged parts: the very objects of the last views
             seated = _reuse(last[0], seated)
@@ -64,7 +66,7 @@ class TableViews:
         }
         match = t.match
         if match is not None:
-            player = t.players.index(name) if seat is not None else None
+            player = t.players.index(name) if seat is not None and name is not None else None
             data["game"] = match.view(player)
             data["scores"] = list(match.scores)
             data["round_no"] = match.round_no
@@ -88,7 +90,7 @@ class TableViews:
                              for name in names])
         scores = games[0]["scores"] if games else list(match.scores)   # the same values
         window = t.bombwindow_left()
-        result = t.result
+        result = freeze(t.result)
         base: dict[str, Any] = {
             "table": t.number, "state": t.state, "seats": seated, "you": None,
             "seat": None, "host": t.host, "options": context["options"],
@@ -114,12 +116,12 @@ def _reuse(old: Any, new: Any) -> Any:
     (of the same types) as `new`, else `new`."""
     if old is new or type(old) is not type(new) or len(old) != len(new):
         return new
-    if type(new) is dict:
+    if type(new) is FrozenDict:
         old_items, new_items = list(old.items()), list(new.items())
         if old_items != new_items or not all(_plain(k) and _plain(v) for k, v in new_items):
             return new
         return old
-    if type(new) is list and old == new and all(map(_plain, new)):
+    if type(new) is FrozenList and old == new and all(map(_plain, new)):
         return old
     return new
 

@@ -129,6 +129,7 @@ def entries(source: str) -> Iterator[tuple[int, str, str, list[str]]]:
     comments = _comments_by_line(source)
     lines = source.splitlines()
     for node in ast.walk(tree):
+        target: ast.expr
         if isinstance(node, ast.AnnAssign):
             target, value = node.target, node.value
         elif isinstance(node, ast.Assign) and len(node.targets) == 1:

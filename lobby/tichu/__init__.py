@@ -47,6 +47,14 @@ from lobby.tichu.cards import (
 from lobby.tichu.combos import Combo, beats, classify, readings
 from lobby.tichu.errors import Rejected
 from lobby.tichu.events import GameEvent, json_data
+from lobby.tichu.frozen import (
+    FROZEN_DICT_TYPES,
+    FROZEN_LIST_TYPES,
+    FrozenDict,
+    FrozenError,
+    FrozenList,
+    freeze,
+)
 from lobby.tichu.match import TURNIER_ROUNDS, Match, MatchOptions, initial_seating
 from lobby.tichu.moves import (
     bombs_out_of_turn,
@@ -72,6 +80,7 @@ __all__ = [
     "Combo", "beats", "classify", "readings",
     "Rejected", "memo",
     "GameEvent", "json_data",
+    "FROZEN_DICT_TYPES", "FROZEN_LIST_TYPES", "FrozenDict", "FrozenError", "FrozenList", "freeze",
     "TURNIER_ROUNDS", "Match", "MatchOptions", "initial_seating",
     "bombs_out_of_turn", "can_pass", "check_bomb_out_of_turn", "check_play", "clear_move_caches",
     "fulfils_wish", "legal_plays", "trick_top", "wish_binds",

@@ -14,10 +14,12 @@ import random
 from dataclasses import dataclass
 from typing import Any, Sequence
 
+from . import memo as _memo
 from .actions import Action, action_from_json
 from .cards import Card, format_cards, parse_cards
 from .errors import Rejected
 from .events import GameEvent
+from .frozen import freeze
 from .round import Round
 
 __all__ = ["MatchOptions", "Match", "initial_seating", "TURNIER_ROUNDS", "TURNIER_SEATING"]
@@ -253,11 +255,11 @@ class Match:
                                 len(self.round_scores), self.scores[0], self.scores[1])
         if self.options.turnier:
             key += tuple(self.victory_points) + tuple(self.tichu_points)
-        last = getattr(self, "_last_match_view", None)
+        last = getattr(self, "_last_match_view", None) if _memo.ON else None
         if last is not None and last[0] == key:
             common = last[1]
-        else:
-            common = self._match_view()
+        else:                       # (its values frozen: shared by the views, then delivered)
+            common = {k: freeze(v) for k, v in self._match_view().items()}
             self._last_match_view = (key, common)
         for v, player in zip(views, players):
             v.update(common)

@@ -4,8 +4,8 @@ one switch turns them all off.
 - `LastMemo`: the value made for the last key, kept while the key's parts are the very same
   objects (compared by identity, the cheapest test there is) and its scalar key is equal. It is
   correct because delivered data is never changed: a new state is a new object, and the data of a
-  delivered event is frozen (lobby/events.py `freeze`: changing it raises). Used where one change
-  is rendered for many listeners in a row.
+  delivered event is frozen (lobby/tichu/frozen.py `freeze`: changing it raises). Used where one
+  change is rendered for many listeners in a row.
 - `BoundedMemo`: a dict from a key (a value, compared by equality) to what it stands for, emptied
   when it holds `size` entries (or, with ``oldest=True``, losing its oldest entry); the value must
   be a function of the key alone. `get` answers MISSING while the switch is off; `find` is the

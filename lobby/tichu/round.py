@@ -35,6 +35,7 @@ from .cards import (
 )
 from .errors import Rejected
 from .events import GameEvent
+from .frozen import FrozenList, freeze
 from .view_text import hand_text, play_text, play_texts, received_text
 
 __all__ = ["Round", "PHASES"]
@@ -46,7 +47,7 @@ _BIT = tuple(1 << i for i in range(56))
 _FULL = (1 << 56) - 1
 #: the empty list of a view's `legal` and `bombs` (the most common value): one object, shared by
 #: every view, since nobody changes a view (fewer objects for the collector to walk)
-_NOTHING: list[Any] = []
+_NOTHING: list[Any] = FrozenList()
 
 
 def _mask(cards: Iterable[int]) -> int:
@@ -319,7 +320,7 @@ class Round:
                 self.hands[s] |= _mask(rec.values())
                 evs.append(GameEvent("exchange-received", s,
                                  {"seat": s, "cards": {f: rec[f] for f in sorted(rec)}}))
-                self._caches.received_shown[s] = received_text(rec)
+                self._caches.received_shown[s] = freeze(received_text(rec))
             self.phase = "play"
             for s in range(4):
                 if self.hands[s] & MAHJONG_BIT:
@@ -689,8 +690,8 @@ class Round:
         entry = self._caches.bombs[seat] if _memo.ON else None
         if entry is None or entry[0] != hand or entry[1] is not above:
             bombs = _moves.bombs_out_of_turn(hand, self._combos)
-            entry = self._caches.bombs[seat] = ((hand, above, bombs, play_texts(bombs)) if bombs
-                                         else (hand, above, _NOTHING, _NOTHING))
+            entry = self._caches.bombs[seat] = ((hand, above, bombs, freeze(play_texts(bombs)))
+                                                if bombs else (hand, above, _NOTHING, _NOTHING))
         return entry if entry[2] else None
 
     def legal_actions(self, seat: int) -> list[Action]:
@@ -775,11 +776,11 @@ class Round:
                 plays = tv[2] + [{"seat": s, "cards": play_text(c), "combo": c.kind}]
             else:
                 plays = [{"seat": s, "cards": play_text(c), "combo": c.kind} for s, c in trick]
-            tv = shown["trick"] = (trick, len(trick), plays)
+            tv = shown["trick"] = (trick, len(trick), freeze(plays))
         result = shown.get("result")
         if result is None or result[0] is not self.result:
             result = shown["result"] = (self.result,
-                                        None if self.result is None else dict(self.result))
+                                        None if self.result is None else freeze(dict(self.result)))
         return {
             "phase": self.phase,
             "seat": None,
@@ -843,9 +844,9 @@ class Round:
 
 
 def _kept(shown: dict[Any, Any], key: str, value: list[Any]) -> list[Any]:
-    """`value`, or the equal list the last view showed under `key` (the same object)."""
+    """`value`, or the equal list the last view showed under `key` (the same object); frozen."""
     last = shown.get(key)
     if last is not None and last == value:
         return last  # type: ignore[no-any-return]
-    shown[key] = value
-    return value
+    shown[key] = frozen = freeze(value)
+    return frozen  # type: ignore[no-any-return]

@@ -13,6 +13,7 @@ migration 7) and read at the server's start; a guest's lasts for its session. At
 """
 from __future__ import annotations
 
+import sqlite3
 from typing import TYPE_CHECKING, Any, Iterable
 
 from twisted.logger import Logger
@@ -166,7 +167,7 @@ def _tell(user: "User", event: Event) -> None:
         log.failure("delivering {event_type} failed", event_type=event.type)
 
 
-def _load_all(conn: Any) -> list[Any]:
+def _load_all(conn: sqlite3.Connection) -> list[Any]:
     return conn.execute("SELECT owner_key, friend_key, friend_name FROM friends").fetchall()
 
 

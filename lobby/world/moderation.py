@@ -31,7 +31,7 @@ import ipaddress
 import re
 from dataclasses import dataclass
 from datetime import datetime, timezone
-from typing import Any, Callable
+from typing import AbstractSet, Any, Callable
 
 from twisted.logger import Logger
 
@@ -220,7 +220,7 @@ class Moderation:
         muted = self.mutes.get(owner_key)
         return muted is not None and speaker_key in muted
 
-    def ignorers(self, speaker_key: str) -> set[str]:
+    def ignorers(self, speaker_key: str) -> AbstractSet[str]:
         """The keys of the users whose mute list holds ``speaker_key`` (usually none: one
         look-up instead of one per listener of a crowded room)."""
         return self.muted_by.get(speaker_key, _NOBODY)
@@ -424,18 +424,18 @@ class Moderation:
         # the ban's prefix (--ipv6-ban-prefix); a ban stored under another prefix (the group's,
         # or before the option changed) holds its own network
         group = ban_group(address)
-        key = self.address_bans.get(group)
-        if key is None:
+        ban_key = self.address_bans.get(group)
+        if ban_key is None:
             for other in (address_group(address), *self._other_prefix_bans(address)):
                 if other in self.address_bans:
-                    group, key = other, self.address_bans[other]
+                    group, ban_key = other, self.address_bans[other]
                     break
-        ban = self.bans.get(key) if key is not None else None
-        if ban is None:
+        ban = self.bans.get(ban_key) if ban_key is not None else None
+        if ban is None or ban_key is None:
             self.address_bans.pop(group, None)
             return
         if ban.until is not None and ban.until <= self.clock.seconds():
-            self._expire(key)  # type: ignore[arg-type]
+            self._expire(ban_key)
             return
         raise LobbyError("address-banned", until=_until_text(ban.until), reason=ban.reason)
 
@@ -522,7 +522,7 @@ def _until_text(until: float | None) -> str:
 
 
 # ---- SQL (run on the store's worker thread) -----------------------------------------------------
-def _load_all(conn: Any) -> tuple[list[Any], list[Any], list[Any]]:
+def _load_all(conn: Any) -> tuple[list[Any], list[Any], list[Any], list[Any]]:
     mutes = conn.execute("SELECT owner_key, muted_key, muted_name FROM mutes").fetchall()
     bans = conn.execute(
         "SELECT name_key, name, until, reason, banned_by, banned_at, address FROM bans").fetchall()

@@ -99,6 +99,7 @@ class Persistence:
     def action(self, table: "TableActor", player: int, action: Action) -> None:
         """An accepted ``match.apply(player, action)``."""
         self.actions += 1
+        assert table.match is not None              # (an action of its match)
         self.journal.record_action(table.number, len(table.match.actions), player, action)
 
     def seats_changed(self, table: "TableActor") -> None:

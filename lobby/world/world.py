@@ -529,7 +529,8 @@ class World:
         a table room means watching the table."""
         if user.room is room:
             return
-        if room.table in user.barred and room.table.holds_seat_for(user.name) is not None:
+        if (room.table is not None and room.table in user.barred
+                and room.table.holds_seat_for(user.name) is not None):
             raise LobbyError("seat-held-here", table=room.number, name=user.name)
         if room.table is not None and room.table.is_barred(user.name):
             raise LobbyError("barred-from-table", table=room.number, host=room.table.host or "-")
@@ -693,7 +694,7 @@ class World:
                 raise LobbyError("too-many-tables", limit=limits.tables_per_user,
                                  tables=", ".join(map(str, mine)))
         address = _address(user)
-        if limits.limits_address(address):
+        if address is not None and limits.limits_address(address):
             theirs = self._tables_of_address(address, skip)
             if len(theirs) >= limits.tables_per_address:
                 raise LobbyError("address-tables", limit=limits.tables_per_address)
@@ -732,8 +733,8 @@ class World:
                 raise LobbyError("too-many-tables", limit=limits.tables_per_user,
                                  tables=", ".join(map(str, mine)))
         address = _address(user)
-        if limits.limits_address(address) and table.number not in self._tables_of_address(
-                address):
+        if address is not None and limits.limits_address(address) \
+                and table.number not in self._tables_of_address(address):
             if len(self._tables_of_address(address, table)) >= limits.tables_per_address:
                 raise LobbyError("address-tables", limit=limits.tables_per_address)
         self._origins.setdefault(table.number, {})[user.key] = address
@@ -862,9 +863,10 @@ class World:
         self._close_table(number)
 
     def _abandon_wait(self, table: "TableActor") -> float:
+        grace: float = table.options.grace
         if not self._humans(table):
-            return table.options.grace
-        return max(self.abandon_after, table.options.grace)
+            return grace
+        return max(self.abandon_after, grace)
 
     @staticmethod
     def _humans(table: "TableActor") -> list[str]:

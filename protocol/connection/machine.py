@@ -526,7 +526,7 @@ class JsonOutput:
             s.telnet.write(data)          # what TelnetLineProtocol.sendLine writes for the line
             return
         shown: dict[str, Any] | None = obj if obj is not None else render_json(event, ctx.lang)
-        if protocol < PROTOCOL_VERSION:
+        if shown is not None and protocol < PROTOCOL_VERSION:
             shown = for_protocol(shown, protocol, ctx.lang)
         if shown is None:                       # a type this connection's version does not have
             return

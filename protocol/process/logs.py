@@ -150,8 +150,8 @@ def open_log_file(opts: argparse.Namespace) -> IO[Any]:
         out = DatedLogFile(name, directory, defaultMode=LOG_FILE_MODE, keep=keep)
     else:
         size = DEFAULT_ROTATE_BYTES if opts.log_rotate_bytes is None else opts.log_rotate_bytes
-        out = LogFile(name, directory, rotateLength=size or None, defaultMode=LOG_FILE_MODE,
-                      maxRotatedFiles=keep or None)
+        out = LogFile(name, directory, rotateLength=size or None,  # type: ignore[no-untyped-call]
+                      defaultMode=LOG_FILE_MODE, maxRotatedFiles=keep or None)
     _opened.append(out)
     return out  # type: ignore[no-any-return]
 
@@ -169,7 +169,7 @@ class DatedLogFile(DailyLogFile):
         try:
             year, month, day = tupledate
         except (TypeError, ValueError):
-            year, month, day = self.toDate(tupledate)
+            year, month, day = self.toDate(tupledate)  # type: ignore[no-untyped-call]
         return f"{year:04d}-{month:02d}-{day:02d}"
 
     def old_files(self) -> list[str]:
@@ -180,7 +180,7 @@ class DatedLogFile(DailyLogFile):
                       if n.startswith(prefix) and dated.fullmatch(n[len(prefix):]))
 
     def rotate(self) -> None:
-        super().rotate()
+        super().rotate()  # type: ignore[no-untyped-call]
         if self.keep:
             for old in self.old_files()[:-self.keep]:
                 try:
@@ -262,7 +262,8 @@ def observer_factory(log_format: str | None) -> Callable[[IO[Any]], ILogObserver
 
 
 def level_of(opts: argparse.Namespace) -> LogLevel:
-    return LogLevel.levelWithName(opts.log_level or DEFAULT_LEVEL)
+    level: LogLevel = LogLevel.levelWithName(opts.log_level or DEFAULT_LEVEL)
+    return level
 
 
 def make_observer(opts: argparse.Namespace, out: IO[Any] | None = None) -> ILogObserver:

@@ -677,7 +677,7 @@ class MetricsSite(Site):
             log.info("metrics port: closed the connection of {host}: {why}",
                      host=getattr(peer, "host", "?"),
                      why="no whole request in time" if what == "request" else "idle")
-        transport = connection.transport
+        transport: Any = connection.transport
         abort = getattr(transport, "abortConnection", None)
         if abort is not None:
             abort()

@@ -126,7 +126,7 @@ class ReactorProbe:
         loop = getattr(self.reactor, "_asyncioEventloop", None)
         selector = getattr(loop, "_selector", None)
         original = getattr(selector, "select", None)
-        if original is None or "select" in vars(selector):
+        if selector is None or original is None or "select" in vars(selector):
             return
         now = self._now
 

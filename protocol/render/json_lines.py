@@ -28,6 +28,7 @@ from typing import Any
 from lobby.events import Event
 from lobby.text.messages import text
 from lobby.text.numbers import ascii_int
+from lobby.tichu import FROZEN_DICT_TYPES, FROZEN_LIST_TYPES, FrozenDict, FrozenList
 from lobby.tichu import memo as _memo
 
 __all__ = ["render_json", "parse_protocol", "state_object", "state_update", "apply_update",
@@ -103,7 +104,7 @@ TYPES_SINCE: dict[int, frozenset[str]] = {
 
 def _drop(obj: Any, path: list[str]) -> Any:
     """A copy of `obj` without the field at `path` (the same object where nothing is dropped)."""
-    if type(obj) is not dict:
+    if type(obj) not in FROZEN_DICT_TYPES:          # (delivered data is frozen)
         return obj
     head = path[0]
     if len(path) == 1:
@@ -116,7 +117,7 @@ def _drop(obj: Any, path: list[str]) -> Any:
     if inner is None:
         return obj
     if listed:
-        if type(inner) is not list:
+        if type(inner) not in FROZEN_LIST_TYPES:
             return obj
         new: Any = [_drop(item, path[1:]) for item in inner]
         if all(a is b for a, b in zip(new, inner)):
@@ -167,7 +168,7 @@ def legacy_view_data(data: dict[str, Any]) -> dict[str, Any]:
     out = data
     for key, field in (("options", "timer"), ("result", "left")):
         value = data.get(key)
-        if type(value) is dict and field in value:
+        if isinstance(value, dict) and field in value:      # (a dict or FrozenDict)
             memo = _LEGACY_PARTS[key]
             part = memo.get((value,))
             if part is _memo.MISSING:
@@ -188,9 +189,16 @@ _WITH_TEXT = frozenset({"greeting", "shutdown", "replaced",
 _PLAIN = frozenset((str, int, float, bool, type(None)))
 
 
+#: the frozen types of delivered data (lobby.tichu `freeze`) -> the types they stand for: the
+#: encoders and the update compare the kind of a value, and a frozen list is a list
+_KIND: dict[type[Any], type[Any]] = {FrozenList: list, FrozenDict: dict}
+_kind = _KIND.get
+
+
 def jsonable(value: Any) -> Any:
     """A JSON-safe copy of `value` (tuples become lists, keys strings, unknown objects text)."""
     t = type(value)
+    t = _kind(t, t)
     if t in _PLAIN:                      # the common cases first, by exact type (hot path)
         return value
     if t is list or t is tuple:
@@ -264,9 +272,13 @@ def state_update(before: dict[str, Any], after: dict[str, Any],
     changed = False
     for key, value in after.items():
         old = get(key, _ABSENT)
-        if old is value or (type(old) is type(value) and old == value):
+        if old is value:
             continue
-        if key == "trick" and trick_add and type(old) is list and type(value) is list \
+        t_old, t_new = type(old), type(value)
+        t_old, t_new = _kind(t_old, t_old), _kind(t_new, t_new)
+        if t_old is t_new and old == value:
+            continue
+        if key == "trick" and trick_add and t_old is list and t_new is list \
                 and len(value) > len(old) and all(
                     a is b or _same_json(a, b) for a, b in zip(old, value)):
             update["trick_add"] = value[len(old):]       # the plays on top of the trick
@@ -282,7 +294,9 @@ def state_update(before: dict[str, Any], after: dict[str, Any],
 def _same_json(a: Any, b: Any) -> bool:
     """Whether two JSON values read the same on the wire (`True` is not `1` here); the views of
     a table share the trick's entries, so this runs only where identity did not answer."""
-    return type(a) is type(b) and json.dumps(a, sort_keys=True) == json.dumps(b, sort_keys=True)
+    ta, tb = type(a), type(b)
+    return (_kind(ta, ta) is _kind(tb, tb)
+            and json.dumps(a, sort_keys=True) == json.dumps(b, sort_keys=True))
 
 
 def apply_update(state: dict[str, Any], update: dict[str, Any]) -> dict[str, Any]:
@@ -328,7 +342,7 @@ _ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), default=s
 
 
 try:
-    from json.encoder import c_make_encoder as _c_make_encoder
+    from json.encoder import c_make_encoder as _c_make_encoder  # type: ignore[attr-defined]
 except ImportError:                      # pragma: no cover (CPython has the C encoder)
     _c_make_encoder = None
 
@@ -342,7 +356,8 @@ if _c_make_encoder is not None:
     def _encode(obj: Any) -> str:
         return "".join(_C_ENCODE(obj, 0))
 else:                                    # pragma: no cover
-    _encode = _ENCODER.encode
+    def _encode(obj: Any) -> str:
+        return _ENCODER.encode(obj)
 
 
 def parse_protocol(word: str) -> int | None:
@@ -406,6 +421,7 @@ def _fragment(obj: dict[str, Any]) -> str:
 def _scalar_or_strings(value: Any) -> str:
     """JSON of a text, a number, a flag, None, or a list of texts (the seat's own values)."""
     t = type(value)
+    t = _kind(t, t)
     if t is str:
         return _encode_str(value)
     if t is list:
@@ -455,7 +471,8 @@ def state_line(data: dict[str, Any]) -> str:
             ',"can_pass":true,"bombs":' if can_pass is True else
             ',"can_pass":false,"bombs":' if can_pass is False else
             ',"can_pass":' + _scalar_or_strings(can_pass) + ',"bombs":',
-            "[]" if type(bombs) is list and not bombs else _scalar_or_strings(bombs), end)
+            "[]" if not bombs and type(bombs) in FROZEN_LIST_TYPES else
+            _scalar_or_strings(bombs), end)
     return "".join(out)
 
 
@@ -484,7 +501,7 @@ _int_repr = int.__repr__
 
 
 def _received(value: Any) -> str:
-    if type(value) is not dict or not _memo.ON:
+    if type(value) not in FROZEN_DICT_TYPES or not _memo.ON:
         return _encode(value)
     last = _LAST_RECEIVED.find(id(value))
     if last is not None and last[0] is value:     # the seat's own dict of the last view
@@ -551,3 +568,20 @@ def _state_tail(data: dict[str, Any], game: dict[str, Any], turnier: bool) -> di
     if data.get("result") is not None:
         tail["result"] = jsonable(data["result"])
     return tail
+
+
+# ---- the fast encoders and their references ------------------------------------------------------
+def _reference_state_line(data: dict[str, Any]) -> str:
+    """What `state_line` writes, the slow way: the state object, encoded by the json module."""
+    return _ENCODER.encode(state_object(data))
+
+
+#: each fast encoder of this module -> (it, its reference): the text each writes is exactly its
+#: reference's for every value (tests/wire/test_fast_encoders.py checks them equal, with hypothesis)
+FAST_ENCODERS: dict[str, tuple[Any, Any]] = {
+    "encode": (_encode, _ENCODER.encode),                    # the C encoder made once
+    "fragment": (_fragment, lambda obj: _ENCODER.encode(obj)[1:-1]),
+    "scalar_or_strings": (_scalar_or_strings, _ENCODER.encode),
+    "received": (_received, _ENCODER.encode),
+    "state_line": (state_line, _reference_state_line),
+}

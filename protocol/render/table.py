@@ -350,7 +350,7 @@ def _prompt(d: dict[str, Any], game: dict[str, Any], names: list[Any], me: int |
                 and not (game.get("exchanged") or [True] * 4)[me]) or (
                     phase == "play" and me is not None and me == turn
                     and not d.get("bombwindow_left"))
-    if own_move and lines and _may_call_tichu(game, me):
+    if own_move and lines and me is not None and _may_call_tichu(game, me):
         hint = text("view-tichu-hint", lang)
         if len(lines[-1]) + len(hint) < 80:
             lines[-1] += "  " + hint
@@ -873,8 +873,8 @@ class TableFeed:
         None for an event that is not a table event (after any pending lines were flushed:
         `flush()`). A view's seats line fits `width` columns (the session wraps the rest)."""
         if event.type in _MOVES:
-            lines = self._mine(event, lang, color) or _event_lines(event, lang, color) or []
-            self._moves.append((event, lines))
+            moved = self._mine(event, lang, color) or _event_lines(event, lang, color) or []
+            self._moves.append((event, moved))
             return []
         if event.type == "game-grand" and self._watching and not event.data.get("call"):
             self._grand_no.append(event.data.get("seat"))        # told when the phase ends

@@ -90,7 +90,6 @@ NOT_MEMOS = {
     ("lobby/tichu/combos.py", "_INTERNED"): "interning: the one Combo of a key",
     ("lobby/tichu/moves.py", "_INDEXES"): "the store of the `_INDEX_OF` memo, emptied with it",
     ("lobby/tichu/moves.py", "_NO_PLAYS"): "the shared empty answer",
-    ("lobby/tichu/round.py", "_NOTHING"): "the shared empty list",
     ("lobby/tichu/memo.py", "_CLEARERS"): "the memos' clear functions",
     ("protocol/telnet/gathered_write.py", "_pending"): "the writes waiting for the end of a turn",
     ("protocol/process/logs.py", "_opened"): "the log files opened",

@@ -12,8 +12,11 @@ the gathered writes (protocol/telnet/gathered_write.py) and once with Twisted's 
 (`GATHER_WRITES = False`): the bytes the client sockets receive must be the same.
 
 The expected digests were computed from the code before the optimisations. If a change of the
-output is intended, run this file with TABLE_OUTPUT_DUMP=DIR to write each client's transcript
-to DIR, compare it with the old one, and update EXPECTED. (Changed once on purpose since: the
+output is intended, run this file with TRANSCRIPTS_WRITE=1 to write each client's readable
+transcript (tests/transcripts/table-GAME-NAME.txt, tests/transcript_text.py: every byte, escaped
+where it is no text), review the diff in git, and update EXPECTED (each digest is derived from its
+transcript and checked equal to it); a failing test shows the diff of the lines. With
+TABLE_OUTPUT_DUMP=DIR the raw bytes are written to DIR as well. (Changed once on purpose since: the
 text-mode players' log-in shows the guest confirmation of an unregistered name, issue 12; every
 byte after it was compared unchanged. Again for issue 12: the seated humans of a seeded game are
 told at /start that the host's seed deals every hand (`table-seeded`), and durations read as
@@ -96,6 +99,7 @@ from lobby.storage.accounts import Accounts
 from lobby.storage.store import Store, inline_runner
 from lobby.tichu.actions import CallTichu, Exchange, GiveDragon, GrandTichu, Pass, Play, Wish
 from lobby.tichu.cards import MAHJONG, PHOENIX, format_cards, mask_cards, rank_name
+from transcript_text import TRANSCRIPTS, check, digest
 
 
 def command_line(action: Any, seat: int, in_turn: bool, rng: random.Random) -> str:
@@ -368,6 +372,11 @@ def digests(received: dict[str, bytes]) -> dict[str, str]:
     return {name: hashlib.sha256(data).hexdigest() for name, data in received.items()}
 
 
+def transcript(game: str, name: str) -> Path:
+    """The readable transcript of what `name` receives in `game` (tests/transcript_text.py)."""
+    return TRANSCRIPTS / f"table-{game}-{name}.txt"
+
+
 @pytest.mark.reactor_timeout(120)
 @pytest.mark.parametrize("game", sorted(GAMES))
 @pytest_twisted.ensureDeferred
@@ -379,7 +388,15 @@ async def test_what_every_client_receives_is_unchanged(game: str) -> None:
             Path(dump, f"{game}-{name}.out").write_bytes(data)
     for name, data in received.items():
         assert len(data) > 10_000, (name, len(data))
+    for name, data in sorted(received.items()):         # a change shows as a diff of lines
+        check(transcript(game, name), data)
     assert digests(received) == EXPECTED[game]
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_the_readable_transcripts_are_the_pinned_bytes(game: str) -> None:
+    """Each transcript in tests/transcripts/ stands for the very bytes its digest pins."""
+    assert {name: digest(transcript(game, name)) for name in EXPECTED[game]} == EXPECTED[game]
 
 
 @pytest.mark.slow
@@ -396,4 +413,7 @@ async def test_what_every_client_socket_receives_is_unchanged(game: str, write_p
     if dump:
         for name, data in received.items():
             Path(dump, f"{game}-{name}.{write_path}.out").write_bytes(data)
+    if not os.environ.get("TRANSCRIPTS_WRITE"):
+        for name, data in sorted(received.items()):
+            check(transcript(game, name), data)
     assert digests(received) == EXPECTED[game]

@@ -12,8 +12,11 @@ count line `left N of M games started`.
 
 The renderers of the records (protocol/render/records.py) may be restructured, but a person's
 screen must not change by a byte unless the change is meant. If it is, run this file with
-RECORD_OUTPUT_DUMP=DIR to write each reply to DIR, compare it with the old one, and update
-EXPECTED. (Changed on purpose for issue 26: no line fills the last column, so /history's and
+TRANSCRIPTS_WRITE=1 to write each reply's readable transcript
+(tests/transcripts/records-COMMAND.txt, tests/transcript_text.py), review the diff in git, and
+update EXPECTED (each digest is derived from its transcript and checked equal to it); a failing
+test shows the diff of the lines. RECORD_OUTPUT_DUMP=DIR writes the raw bytes to DIR.
+(Changed on purpose for issue 26: no line fills the last column, so /history's and
 /replay 3's lines of exactly 80 columns wrap at 79; compared, nothing else changed. For
 issue 14: "1 round", not "1 rounds"; a wish names the rank as a word, "wishes for an Ace",
 not "a A"; the transcripts were compared, nothing else changed. For issue 26 again: a team
@@ -32,6 +35,7 @@ from twisted.internet import task
 from conftest import FakeLobby, fired
 from game_support import random_game
 from lobby.storage.records import GameArchive, Participant, finished_game
+from transcript_text import TRANSCRIPTS, check, digest
 
 #: (command, sha256 of the bytes the client receives)
 EXPECTED: dict[str, str] = {
@@ -113,6 +117,18 @@ def test_the_records_commands_write_the_same_bytes_as_before() -> None:
     digests = {command: hashlib.sha256(data).hexdigest() for command, data in got.items()}
     for command, data in got.items():
         assert data and b"! [" not in data, (command, data[:200])
+    for command, data in got.items():                  # a change shows as a diff of lines
+        check(transcript(command), data)
     if not EXPECTED:
         pytest.fail("EXPECTED is empty; the digests now: " + repr(digests))
     assert digests == EXPECTED
+
+
+def transcript(command: str) -> Path:
+    """The readable transcript of a command's reply (tests/transcript_text.py)."""
+    return TRANSCRIPTS / ("records-" + command.strip("/").replace(" ", "_") + ".txt")
+
+
+def test_the_readable_transcripts_are_the_pinned_bytes() -> None:
+    """Each transcript in tests/transcripts/ stands for the very bytes its digest pins."""
+    assert {command: digest(transcript(command)) for command in EXPECTED} == EXPECTED

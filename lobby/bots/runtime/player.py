@@ -200,7 +200,7 @@ class BotPlayer:
         data = self._data
         if data is None or data.get("state") != "playing":
             return None
-        game = data.get("game")
+        game: dict[str, Any] | None = data.get("game")
         if not game or game.get("seat") is None:
             return None
         return game

@@ -194,7 +194,8 @@ class _Usage:
         if entry is None:
             return 0.0
         value, stamp = entry
-        return value * 0.5 ** (max(0.0, now - stamp) / self.half_life)
+        decay: float = 0.5 ** (max(0.0, now - stamp) / self.half_life)
+        return value * decay
 
     def add(self, key: Any, seconds: float, now: float) -> None:
         self._used[key] = (self.get(key, now) + seconds, now)
@@ -297,6 +298,7 @@ class BotPool:
                                  name="tichu-bot-worker")
         proc.start()
         theirs.close()          # only the worker holds its end: its death is our end's EOF
+        assert proc.pid is not None         # (started)
         worker = _Worker(proc, ours, proc.pid)
         worker.reader = threading.Thread(target=self._read, args=(worker,), daemon=True,
                                          name=f"bot-worker-{proc.pid}")

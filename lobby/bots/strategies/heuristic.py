@@ -25,6 +25,9 @@ from lobby.bots.strategies.plan import Plan, analyse, plan_cost
 from lobby.bots.strategies.strategy import View, my_turn_to, play_cards, play_combo
 from lobby.tichu import DOG, DRAGON, MAHJONG, PHOENIX, Card, parse_cards, rank_name
 
+#: a play the bot considers: (its text, its cards, the plan's cost after it, its Combo or None)
+Option = tuple[str, tuple[Card, ...], float, Any]
+
 __all__ = ["HeuristicStrategy"]
 
 
@@ -164,7 +167,7 @@ class HeuristicStrategy:
         def badness(s: int) -> float:
             if left[s] == 0:
                 return -100.0
-            return left[s] - (20 if calls[s] is not None else 0)
+            return float(left[s] - (20 if calls[s] is not None else 0))
 
         right, lft = (seat + 1) % 4, (seat + 3) % 4
         return "right" if badness(right) >= badness(lft) else "left"
@@ -185,13 +188,14 @@ class HeuristicStrategy:
         partner = (seat + 2) % 4
         # a partner who called Tichu and is still in should go out first: we do not
         supporting = calls[partner] is not None and left[partner] > 0
-        options = []
+        options: list[Option] = []
         for text in legal:
             cards, _ = play_cards(text)
             rest = [c for c in hand if c not in cards]
             after = plan_cost(rest) if rest else (5.0 if supporting else -10.0)
             combo = play_combo(text)
             options.append((text, cards, after, combo))
+        choice: str | None
         if leading:
             choice = self._lead(view, plan, options)
         else:
@@ -207,7 +211,7 @@ class HeuristicStrategy:
             return f"{verb} {text} wish {self._wish(view)}"
         return f"{verb} {text}"
 
-    def _lead(self, view: View, plan: Plan, options: list) -> str:
+    def _lead(self, view: View, plan: Plan, options: list[Option]) -> str:
         seat = view["seat"]
         partner = (seat + 2) % 4
         left = view.get("cards_left") or [0] * 4
@@ -230,7 +234,7 @@ class HeuristicStrategy:
         opp = [(seat + 1) % 4, (seat + 3) % 4]
         danger = min((left[o] for o in opp if left[o] > 0), default=14)
 
-        def key(o: Any) -> tuple:
+        def key(o: Option) -> tuple[float, int]:
             text, cards, after, combo = o
             penalty = 0.0
             if combo is not None and combo.is_bomb:
@@ -246,7 +250,8 @@ class HeuristicStrategy:
 
         return min(options, key=key)[0]
 
-    def _follow(self, view: View, plan: Plan, options: list, can_pass: bool) -> str | None:
+    def _follow(self, view: View, plan: Plan, options: list[Option], can_pass: bool
+                ) -> str | None:
         seat = view["seat"]
         partner = (seat + 2) % 4
         holder = view.get("holder")

@@ -228,16 +228,16 @@ class Knowledge:
         if any(n < 0 for n in need) or sum(need) != pool_mask.bit_count():
             return None
         avoid: dict[int, set[int]] = {}
-        for c in self.constraints:
-            avoid.setdefault(c.wish, set()).add(c.seat)
+        for constraint in self.constraints:
+            avoid.setdefault(constraint.wish, set()).add(constraint.seat)
         cards = [int(c) for c in mask_cards(pool_mask)]
         for attempt in range(tries):
             hands = list(base)
             left = list(need)
             rng.shuffle(cards)
             strict = attempt < tries // 2      # later attempts let a seat keep a wished rank
-            first = []
-            rest = []
+            first: list[int] = []
+            rest: list[int] = []
             for c in cards:
                 (first if avoid and (c >> 2) + 2 in avoid and c < 52 else rest).append(c)
             ok = True

@@ -9,7 +9,7 @@ Cards; results are cached by the hand's card mask.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Iterable
+from typing import Any, Iterable
 
 from lobby.tichu import DOG, DRAGON, PHOENIX, Card
 from lobby.tichu import memo as _memo
@@ -163,12 +163,13 @@ def _cost(cards: tuple[Card, ...]) -> float:
 
 
 
-def _key(by_rank: dict[int, list[Card]], phoenix: bool) -> tuple:
+def _key(by_rank: dict[int, list[Card]], phoenix: bool) -> tuple[Any, ...]:
     return (phoenix,) + tuple(sorted((r, len(cs)) for r, cs in by_rank.items() if cs))
 
 
 def _search(by_rank: dict[int, list[Card]], phoenix: bool, depth: int,
-            memo: dict) -> tuple[float, tuple[Group, ...]]:
+            memo: dict[tuple[Any, ...], tuple[float, tuple[Group, ...]]]
+            ) -> tuple[float, tuple[Group, ...]]:
     key = _key(by_rank, phoenix) + (depth,)
     hit = memo.get(key)
     if hit is not None:

@@ -59,7 +59,7 @@ class RandomStrategy:
             if str(MAHJONG) in choice.split():
                 return f"play {choice} wish {rng.choice(WISHES)}"
             return "play " + choice
-        bombs = view.get("bombs") or []
+        bombs: list[str] = view.get("bombs") or []
         if bombs and rng.random() < self.p_bomb:
             return "bomb " + rng.choice(bombs)
         return None

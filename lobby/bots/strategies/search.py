@@ -394,10 +394,10 @@ def rollout(rnd: Round, seat: int, exchanges: dict[int, Exchange] | None = None)
     """Play `rnd` to its end with the policy: (the seat's team's score minus the opponents',
     whether the seat went out first)."""
     if rnd.phase == "exchange":
-        for s in range(4):
-            if rnd.given[s] is None:
-                ex = (exchanges or {}).get(s) or _heuristic_exchange(rnd, s)
-                rnd.apply(s, ex)
+        for giver in range(4):
+            if rnd.given[giver] is None:
+                ex = (exchanges or {}).get(giver) or _heuristic_exchange(rnd, giver)
+                rnd.apply(giver, ex)
     armed = [_has_bomb(h) for h in rnd.hands]
     for _ in range(MAX_ROLLOUT):
         phase = rnd.phase
@@ -497,8 +497,8 @@ def _my_hand(view: dict[str, Any]) -> int:
 Candidate = tuple[str, Callable[[list[int]], tuple[Round, dict[int, Exchange] | None]]]
 
 
-def _play_candidates(job: Job, view: dict[str, Any], hands_of: Callable, calls: list[Any] | None
-                     ) -> list[tuple[str, Callable]]:
+def _play_candidates(job: Job, view: dict[str, Any], hands_of: Callable[..., Any] | None,
+                     calls: list[Any] | None) -> list[tuple[str, Callable[..., Any]]]:
     seat = view["seat"]
     hand = _my_hand(view)
     legal: list[str] = list(view.get("legal") or [])
@@ -530,7 +530,7 @@ def _play_candidates(job: Job, view: dict[str, Any], hands_of: Callable, calls: 
             commands.append("play " + text)
     if view.get("can_pass"):
         commands.append("pass")
-    out = []
+    out: list[tuple[str, Callable[..., Any]]] = []
     for cmd in commands:
         out.append((cmd, _applier(view, seat, cmd, calls)))
     return out
@@ -586,8 +586,8 @@ def _paired(a: Tally, b: Tally) -> tuple[float, float]:
     return m, (var / n) ** 0.5
 
 
-def _prune(alive: list[tuple[str, Callable]], stats: dict[str, Tally], keep: str | None
-           ) -> list[tuple[str, Callable]]:
+def _prune(alive: list[tuple[str, Callable[..., Any]]], stats: dict[str, Tally], keep: str | None
+           ) -> list[tuple[str, Callable[..., Any]]]:
     """Successive elimination: drop the candidates clearly worse than the best one so far (the
     paired difference over the same deals more than PRUNE_Z standard errors below zero); the
     heuristic's answer (`keep`) stays, as the reference of the final choice."""
@@ -604,7 +604,7 @@ def _prune(alive: list[tuple[str, Callable]], stats: dict[str, Tally], keep: str
     return out
 
 
-def _search(job: Job, candidates: list[tuple[str, Callable]], budget: float,
+def _search(job: Job, candidates: list[tuple[str, Callable[..., Any]]], budget: float,
             playouts: int | None, rng: random.Random, answer: Answer,
             keep: str | None = None) -> dict[str, Tally]:
     """Every candidate rolled out in the same sampled deals until the budget (seconds, or
@@ -698,8 +698,9 @@ def _decide(job: Job, rng: random.Random, answer: Answer) -> str | None:
     if todo == "grand":
         calls = list(view.get("calls") or [None] * 4)
         calls[seat] = "grand"
-        cands = [("grand", lambda hands: _position(view, _full_hands(view, hands), calls=calls,
-                                                   phase="exchange", turn=None))]
+        cands: list[tuple[str, Callable[..., Any]]] = [
+            ("grand", lambda hands: _position(view, _full_hands(view, hands), calls=calls,
+                                              phase="exchange", turn=None))]
         stats = _search(job, cands, budget, playouts, rng, answer)
         st = stats["grand"]
         if st.n:
@@ -778,7 +779,7 @@ def _exchange(job: Job, rng: random.Random, answer: Answer) -> str | None:
     if heur.startswith("schupf "):
         h = tuple(parse_cards(heur[7:]))
         if len(h) == 3:
-            options.append(h)  # type: ignore[arg-type]
+            options.append(h)
     plan = analyse(hand)
     bomb_cards = {c for g in plan.groups if g.kind == "bomb" for c in g.cards}
     free = [c for c in hand if c not in bomb_cards] or hand

@@ -1,0 +1,104 @@
+"""Each fast encoder is tested equal to its reference (protocol/render/json_lines.py `FAST_ENCODERS`:
+the fast one and, beside it, the slow way of writing the same text), for values hypothesis
+chooses: the encoder made once against the json module's, the seat's own values, the gifts
+received, and whole `state` lines of real views with the seat's values varied (their shared
+values the very objects of the game, so the memos are hit as on a busy table)."""
+from __future__ import annotations
+
+import random
+from functools import lru_cache
+from typing import Any
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from lobby.tichu import freeze
+from protocol.render.json_lines import FAST_ENCODERS
+from table_support import new_table, step
+
+TEXT = st.text(alphabet=st.characters(codec="utf-8"), max_size=6)
+SCALAR = st.none() | st.booleans() | st.integers() | TEXT | st.floats(allow_nan=False,
+                                                                      allow_infinity=False)
+JSON = st.recursive(SCALAR, lambda inner: st.lists(inner, max_size=4)
+                    | st.dictionaries(TEXT, inner, max_size=4), max_leaves=16)
+#: a seat's own value: mostly what a view holds (text, a number, a flag, a list of texts)
+SEAT_VALUE = st.one_of(SCALAR, st.lists(TEXT, max_size=4), st.lists(SCALAR, max_size=3), JSON)
+
+
+def _pair(name: str) -> tuple[Any, Any]:
+    return FAST_ENCODERS[name]
+
+
+def test_every_fast_encoder_has_a_reference_beside_it() -> None:
+    assert set(FAST_ENCODERS) == {"encode", "fragment", "scalar_or_strings", "received",
+                                  "state_line"}
+    for fast, reference in FAST_ENCODERS.values():
+        assert callable(fast) and callable(reference) and fast is not reference
+
+
+@given(JSON)
+def test_the_encoder_made_once_writes_what_the_json_module_writes(value: Any) -> None:
+    fast, reference = _pair("encode")
+    assert fast(value) == reference(value)
+    assert fast(freeze(value)) == reference(value)      # delivered (frozen) data the same
+
+
+@given(st.dictionaries(TEXT, JSON, max_size=5))
+def test_a_fragment_is_the_object_without_its_braces(value: dict[str, Any]) -> None:
+    fast, reference = _pair("fragment")
+    assert fast(value) == reference(value)
+
+
+@given(SEAT_VALUE)
+def test_a_seats_own_value_is_encoded_as_the_json_module_does(value: Any) -> None:
+    fast, reference = _pair("scalar_or_strings")
+    assert fast(value) == reference(value)
+    assert fast(freeze(value)) == reference(value)
+
+
+@given(st.dictionaries(st.sampled_from("0123"), TEXT, max_size=4) | JSON)
+def test_the_gifts_received_are_encoded_as_the_json_module_does(value: Any) -> None:
+    fast, reference = _pair("received")
+    frozen = freeze(value)
+    assert fast(value) == reference(value)
+    assert fast(frozen) == fast(frozen) == reference(value)      # the second from its memo
+
+
+@lru_cache(maxsize=1)
+def _views() -> tuple[Any, ...]:
+    """The data of every seat's `table-view` of a seeded game (a turnier with a bomb window and
+    a spectator: gifts, bombs, results)."""
+    table, rec, clock = new_table(options={"seed": "6", "turnier": "on", "bombwindow": "1"},
+                                  spectator="eve")
+    table.bot_delay = 0
+    table.submit("ann", "start")
+    rng = random.Random(2)
+    for _ in range(300):
+        if table.state != "playing":
+            break
+        step(table, rec, rng, tichu=0.2, grand=0.2)
+        if rec.errors():
+            clock.advance(1.5)
+            rec.log[:] = [(r, e) for r, e in rec.log if not e.is_error]
+    views = tuple(e.data for _, e in rec.log
+                  if e.type == "table-view" and (e.data.get("game") or {}).get("hand"))
+    assert len(views) > 100
+    return views
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.data())
+def test_a_state_line_is_the_state_object_encoded(data: st.DataObject) -> None:
+    fast, reference = _pair("state_line")
+    views = _views()
+    i = data.draw(st.integers(0, len(views) - 2))
+    for view in (views[i], views[i + 1]):              # two in a row: the memos of the first
+        assert fast(view) == reference(view)
+    game = dict(views[i]["game"])
+    for key in data.draw(st.sets(st.sampled_from(
+            ("hand", "legal", "can_pass", "bombs", "given", "received", "seat", "player")))):
+        game[key] = data.draw(SEAT_VALUE)
+    varied = dict(views[i], game=game, you=data.draw(SEAT_VALUE))
+    assert fast(varied) == reference(varied)
+    assert fast(freeze(varied)) == reference(varied)
+
