@@ -36,6 +36,12 @@ FLAG, COUNT, SECONDS, TIMER = "flag", "count", "seconds", "timer"
 #: the move timer of a rated game while ``/option timer`` is ``auto`` (its default): seconds
 #: per decision (unrated games have none then)
 RATED_TIMER = 60.0
+#: a rated game's floors, whatever its options say: its move timer is never off nor shorter than
+#: RATED_MIN_TIMER, its grace time never shorter than RATED_MIN_GRACE (a host, or two colluding
+#: opponents, cannot make a rated game a trap for a player who thinks or whose line drops for a
+#: moment: docs/rating.md "Rated games: the floors")
+RATED_MIN_TIMER = 30.0
+RATED_MIN_GRACE = 30.0
 AUTO_WORDS = frozenset({"auto", "default", "standard"})
 
 

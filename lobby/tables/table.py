@@ -80,7 +80,13 @@ from lobby.bots.strategies.strategy import command_action, make_strategy
 from lobby.events import Event, error_event, game_event
 from lobby.storage.accounts import name_key
 from lobby.tables.commands import TABLE_COMMANDS, TableArgs
-from lobby.tables.options import RATED_TIMER, TableOptions, options_from_saved
+from lobby.tables.options import (
+    RATED_MIN_GRACE,
+    RATED_MIN_TIMER,
+    RATED_TIMER,
+    TableOptions,
+    options_from_saved,
+)
 from lobby.tables.options import find as find_option
 from lobby.tables.recording import Deliver, TableRecorder
 from lobby.tables.seats import HeldSeat, SeatPolicy, hash_key, key_matches, new_key
@@ -436,7 +442,7 @@ class TableActor:
         held = next((n for n in self.players if name_key(n) == key_of), None)
         if held is None or held in self.bots:
             return None
-        reserved = held not in self.gone or self.away_for(held) <= self.options.grace
+        reserved = held not in self.gone or self.away_for(held) <= self.grace_seconds()
         guest = held in self.seat_keys
         proved = guest and key is not None and key_matches(key, self.seat_keys[held])
         return HeldSeat(self.number, held, guest, reserved, proved)
@@ -759,7 +765,7 @@ class TableActor:
         self._announced_gone.setdefault(name, []).append(self.clock.seconds())
         # the grace time left: what earlier absences of this game did not use up
         self._tell_all("table-vanished", name=name,
-                       grace=max(0, math.ceil(self.options.grace - self.away_for(name))))
+                       grace=max(0, math.ceil(self.grace_seconds() - self.away_for(name))))
 
     def _back(self, name: str) -> None:
         self.gone_total[name] = self.away_for(name)      # the grace time goes on adding up
@@ -951,10 +957,10 @@ class TableActor:
             self._send([n for n in players if n not in self.bots and n not in self.gone],
                        Event("table-seeded", table=self.number, host=self.host, seed=opts.seed))
         if self.rated:
-            self._tell_all("table-rated", reason="", grace=math.ceil(self.options.grace))
+            self._tell_all("table-rated", reason="", grace=math.ceil(self.grace_seconds()))
         else:
             self._tell_all("table-unrated", reason=self.unrated or "",
-                           grace=math.ceil(self.options.grace))
+                           grace=math.ceil(self.grace_seconds()))
         for ev in match.opening_events():
             self._game_event(ev)
         self._send_views()
@@ -1085,7 +1091,7 @@ class TableActor:
             raise LobbyError("not-vanished", name=target)
         if self._vote is not None:
             raise LobbyError("vote-running", name=self._vote.target)
-        left = self.options.grace - self.away_for(target)
+        left = self.grace_seconds() - self.away_for(target)
         if left > 0 and target not in self.timed_out:
             raise LobbyError("remove-too-early", name=target, seconds=math.ceil(left))
         voters = {n for n in self.players if n != target and n not in self.bots}  # bots abstain
@@ -1395,7 +1401,15 @@ class TableActor:
         chosen = self.options.timer
         if chosen is None:
             return RATED_TIMER if self.rated else 0.0
+        if self.rated:                      # the floor of a rated game: never off, never short
+            return max(float(chosen), RATED_MIN_TIMER) if chosen else RATED_TIMER
         return float(chosen)
+
+    def grace_seconds(self) -> float:
+        """The grace time (``/option grace``) of the running game; a rated game's is at least
+        RATED_MIN_GRACE, so a moment's drop never makes a player a leaver."""
+        grace = float(self.options.grace)
+        return max(grace, RATED_MIN_GRACE) if self.rated else grace
 
     def timer_left(self) -> dict[str, int]:
         """Seconds left, by name, of the decisions the move timer watches now."""
@@ -1529,7 +1543,7 @@ class TableActor:
         for name in sorted(self.gone):
             if name in self.leavers or name not in self.players or name in self.bots:
                 continue
-            if beyond_grace and self.away_for(name) <= self.options.grace:
+            if beyond_grace and self.away_for(name) <= self.grace_seconds():
                 continue
             self.leavers[name] = {"player": self.players.index(name), "bot": None,
                                   "round": self.gone_round.get(name, self.match.round_no)}

@@ -863,7 +863,7 @@ class World:
         self._close_table(number)
 
     def _abandon_wait(self, table: "TableActor") -> float:
-        grace: float = table.options.grace
+        grace: float = table.grace_seconds()
         if not self._humans(table):
             return grace
         return max(self.abandon_after, grace)

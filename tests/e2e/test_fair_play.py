@@ -8,6 +8,7 @@ that a LoopingCall of the real reactor turns by 0 seconds every few milliseconds
 `clock.advance(SECONDS)`, so nothing depends on how fast the machine is."""
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 from pathlib import Path
@@ -522,3 +523,31 @@ async def test_vanish_and_return_in_a_loop_is_told_once_and_the_grace_still_adds
     assert len([l for l in anna.since(mark) if "Dirk has vanished" in l]) == 1
     answer = await game.command("Anna", "/remove Dirk")
     assert not any(ERROR_LINE.match(l) for l in answer), answer
+
+
+@pytest.mark.reactor_timeout(60)
+@pytest_twisted.ensureDeferred
+async def test_a_rated_game_has_floors_for_its_move_timer_and_grace(
+        clocked: ClockedServer) -> None:
+    """A rated game cannot be made a trap (outside attacks A13, A15, B4): a timer of 5 s, a
+    timer `off` or a grace of 0 set at the waiting table give the rated game the floors
+    (RATED_MIN_TIMER 30 s, RATED_TIMER 60 s for off, RATED_MIN_GRACE 30 s); a player who
+    thinks 10 s is not timed out, and one whose line drops for a moment cannot be voted out."""
+    from lobby.tables.options import RATED_MIN_GRACE, RATED_MIN_TIMER, RATED_TIMER
+    game = await registered_game(clocked, {"timer": "5", "grace": "0"})
+    table = game.table
+    assert table.rated
+    assert table.timer_seconds() == RATED_MIN_TIMER and table.grace_seconds() == RATED_MIN_GRACE
+    rated_line = [l for l in game.clients["Anna"].lines if l.startswith("Rated game:")]
+    assert rated_line and "within 30 seconds" in rated_line[-1]
+    for name in PLAYERS[:3]:
+        await game.command(name, "/nogrand")
+    clocked.clock.advance(10)                 # Dirk thinks 10 s: more than the 5 s asked for
+    await game.settle()
+    answer = await game.command("Anna", "/remove Dirk")
+    assert any("[not-vanished]" in l for l in answer), answer
+    info = "\n".join(await game.command("Anna", "/spielinfo"))
+    assert f"{RATED_MIN_TIMER:g} seconds per decision" in info
+    # a timer `off` in a rated game is the rated default, not none
+    table.options = dataclasses.replace(table.options, timer=0.0)   # (as /option timer off)
+    assert table.timer_seconds() == RATED_TIMER
