@@ -236,7 +236,8 @@ def help_params() -> dict[str, str]:
 
 #: the server options that may lower an option's ceiling (protocol/connection/guard.py Limits; the table
 #: gets them as ``TableActor.ceilings``)
-SERVER_CEILINGS = {"grace": "--max-grace", "timer": "--max-timer", "target": "--max-target"}
+SERVER_CEILINGS = {"grace": "--max-grace", "timer": "--max-timer", "target": "--max-target",
+                   "round": "--max-round", "bombwindow": "--max-bombwindow"}
 
 
 def _values(o: OptionSpec) -> str:
