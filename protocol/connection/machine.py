@@ -355,12 +355,6 @@ class TextOutput:
         if lines:
             s.telnet.send_lines(wrap_lines(lines, ctx.width))
 
-    def shares(self, event: Event) -> bool:
-        """Whether this connection gets the bytes of the text-mode listener before it for
-        ``event`` (a lobby event, no table feed; see Session.deliver_many)."""
-        s = self.session
-        return _shared_text[0] is event and s._feed is None and s.login_state.open
-
     def line(self, line: str) -> None:
         """A line wrapped to the connection's width (protocol/render/wrap.py)."""
         s = self.session
@@ -503,9 +497,6 @@ class JsonOutput:
         if shown is None:                       # a type this connection's version does not have
             return
         self._emit(dict(shown), reply=event.type in REPLY_TYPES)
-
-    def shares(self, event: Event) -> bool:
-        return False
 
     def _deliver_view(self, event: Event) -> None:
         """A view of a table in machine mode. Protocols 2 and 3: the whole `state` when the

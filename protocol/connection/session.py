@@ -426,7 +426,10 @@ class Session(Protocol):
         shared_ctx: Any = None
         for s in listeners:
             try:
-                if type(s) is cls and s.output.shares(event):
+                # a text-mode listener without a table feed: the bytes TextOutput.deliver
+                # would write (inline: this loop runs once per member of a crowded room)
+                if type(s) is cls and _shared_text[0] is event and type(s.output) is TextOutput \
+                        and s._feed is None and s.login_state.open:
                     ctx = s.render_context
                     if not plain and _shared_text[1] is ctx:
                         # this event's bytes in this context, whatever comes later
