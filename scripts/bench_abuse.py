@@ -26,7 +26,13 @@ Attacks (``--only`` names them): ``telnet-nop`` (one connection sends IAC NOP at
 (eight connections flood ``/replay`` of the 13-round game), ``passwords`` (20 wrong passwords
 for an account from 4 addresses, then the owner's right one from their usual address),
 ``speech`` (seven connections of one address send 60 lines each in 3 s; a listener counts),
-``refused`` (300 refused moderation commands; the server's log lines counted).
+``refused`` (300 refused moderation commands; the server's log lines counted), ``bots`` (two
+registered users of one address each run a table of four ``expert:10`` bots, watching it; an
+ordinary user's table of three ``/addbot expert`` and one bot client, tichu_bot, in seat 4:
+the ordinary table's bot decisions in ``BOT_SECONDS``, as a ratio to the same table alone
+first, and the pool's outcomes from the metrics port; the hogs' decisions that lost their place
+to the ordinary table are ``evicted``, so the ordinary table's fallbacks are at most the other
+reasons together).
 """
 from __future__ import annotations
 
@@ -34,6 +40,7 @@ import argparse
 import asyncio
 import os
 import random
+import re
 import socket
 import subprocess
 import sys
@@ -47,7 +54,14 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 IAC, NOP, WILL, WONT = 255, 241, 251, 252
-ATTACKS = ("telnet-nop", "telnet-nop-8", "toggles", "replay", "passwords", "speech", "refused")
+ATTACKS = ("telnet-nop", "telnet-nop-8", "toggles", "replay", "passwords", "speech", "refused",
+           "bots")
+#: seconds the ``bots`` scenario counts an ordinary table's bot decisions (the issue's target:
+#: at least 30 in 30 s beside two tables of four expert:10 bots of one address)
+BOT_SECONDS = 30.0
+#: a bot's decision as a spectator reads it (lobby/text/messages.py game-*)
+BOT_DECISION = re.compile(rb"^Bot\d~expert (plays |passes\.|calls |does not call |has given |"
+                          rb"wishes |gives )", re.M)
 
 
 # ---- the server ---------------------------------------------------------------------------------
@@ -142,6 +156,21 @@ class Client:
             if not data:
                 raise ConnectionError("closed")
             self.buffer += data
+
+    async def collect(self, seconds: float) -> bytes:
+        """Everything that arrives in ``seconds``."""
+        deadline = time.monotonic() + seconds
+        got = self.buffer
+        self.buffer = b""
+        while (left := deadline - time.monotonic()) > 0:
+            try:
+                data = await asyncio.wait_for(self.reader.read(65536), left)
+            except TimeoutError:
+                break
+            if not data:
+                break
+            got += data
+        return got
 
     def send(self, line: str) -> None:
         self.writer.write(line.encode() + b"\r\n")
@@ -260,6 +289,8 @@ async def attack(name: str, port: int, stop: asyncio.Event, game: int,
         return [speech(port, info)]
     if name == "refused":
         return [refused(port, info, server)]
+    if name == "bots":
+        return [bots(port, info, server)]
     raise ValueError(name)
 
 
@@ -335,13 +366,87 @@ async def refused(port: int, info: dict[str, Any], server: "Server") -> None:
     c.close()
 
 
+async def hog_table(port: int, n: int) -> Client:
+    """A registered user of 127.0.0.7 at a table of four expert:10 bots, watching it."""
+    c = await Client.connect(port, "127.0.0.7")
+    name = f"Hog{n}x{random.randrange(10**5)}"
+    await c.login(name)
+    c.send("/register sesame12")
+    await c.expect(b"registered now")
+    c.send("/newroom")
+    await c.expect(b"You open table ")
+    for line in ("/option target 100000", *["/addbot expert:10"] * 4, "/start"):
+        c.send(line)
+    await c.expect(b"Bot4~expert", 10.0)
+    return c
+
+
+async def ordinary_decisions(port: int, seconds: float) -> int:
+    """An ordinary user (127.0.0.8) opens a table, adds three expert bots, a bot client sits in
+    seat 4 and starts it: the table's bot decisions in ``seconds``, as its host sees them."""
+    host = await Client.connect(port, "127.0.0.8")
+    await host.login(f"Plain{random.randrange(10**5)}")
+    host.send("/newroom")
+    got = await host.expect(b"You open table ")
+    got += await host.expect(b" ")
+    table = int(re.findall(rb"You open table (\d+)", got)[-1])
+    for seat in (1, 2, 3):
+        host.send(f"/addbot {seat} expert")
+    await host.expect(b"Bot3~expert", 10.0)
+    player = subprocess.Popen(
+        [sys.executable, "-m", "tichu_bot", "--port", str(port), "--name",
+         f"Fourth{random.randrange(10**5)}", "--table", str(table), "--seat", "4", "--start",
+         "--strategy", "heuristic", "--timeout", str(seconds + 60)],
+        cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        await host.expect(b"Seats: 1 Bot1~expert", 30.0)
+        await host.expect(b"4 Fourth", 30.0)
+        host.buffer = b""
+        return len(BOT_DECISION.findall(await host.collect(seconds)))
+    finally:
+        player.terminate()
+        player.wait(10)
+        host.close()                     # (its table closes as its room empties)
+
+
+def decisions(metrics_port: int) -> dict[str, float]:
+    """The pool's decisions so far by outcome (tichu_bot_decisions_total, summed over types)."""
+    import urllib.request
+    text = urllib.request.urlopen(f"http://127.0.0.1:{metrics_port}/metrics", timeout=10).read()
+    out: dict[str, float] = {}
+    for line in text.decode().splitlines():
+        if line.startswith("tichu_bot_decisions_total{"):
+            outcome = re.search(r'outcome="([^"]+)"', line)
+            if outcome:
+                out[outcome.group(1)] = out.get(outcome.group(1), 0.0) + float(line.split()[-1])
+    return out
+
+
+async def bots(port: int, info: dict[str, Any], server: "Server") -> None:
+    alone = await ordinary_decisions(port, BOT_SECONDS)
+    hogs = [await hog_table(port, n) for n in (1, 2)]
+    await asyncio.sleep(2.0)
+    before = decisions(server.metrics_port)
+    beside = await ordinary_decisions(port, BOT_SECONDS)
+    after = decisions(server.metrics_port)
+    info["ordinary_alone"] = alone
+    info["ordinary_beside_hogs"] = beside
+    info["ratio"] = round(beside / alone, 2) if alone else None
+    info["pool_outcomes"] = {k: int(after.get(k, 0) - before.get(k, 0)) for k in after
+                             if after.get(k, 0) - before.get(k, 0)}
+    for c in hogs:
+        c.close()
+
+
 # ---- one run ------------------------------------------------------------------------------------
 class Server:
     def __init__(self, db: str, port: int, log: Path, extra: list[str]) -> None:
         self.log = log
+        self.metrics_port = free_port()
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "protocol", "--db", db, "--port",
-             f"tcp:{port}:interface=127.0.0.1", *extra],
+             f"tcp:{port}:interface=127.0.0.1", "--metrics",
+             f"tcp:{self.metrics_port}:interface=127.0.0.1", *extra],
             cwd=ROOT, stdout=log.open("w"), stderr=subprocess.STDOUT)
 
     def log_lines(self) -> int:
@@ -378,7 +483,10 @@ async def measure(name: str | None, port: int, seconds: float, game: int,
              asyncio.ensure_future(logins(port, stop, delays))]
     attackers = [asyncio.ensure_future(a) for a in
                  (await attack(name, port, stop, game, info, server) if name else [])]
-    await asyncio.sleep(seconds)
+    if name == "bots":                   # a scenario of its own length (BOT_SECONDS, twice)
+        await asyncio.wait(attackers, timeout=4 * BOT_SECONDS + 60)
+    else:
+        await asyncio.sleep(seconds)
     stop.set()
     cpu = (cpu_seconds(server.proc.pid) - cpu0) / (time.monotonic() - t0)
     for t in tasks + attackers:

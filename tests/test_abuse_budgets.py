@@ -225,6 +225,78 @@ async def test_wrong_passwords_from_elsewhere_never_lock_the_owner_out(tmp_path:
         await srv.stop()
 
 
+@pytest_twisted.ensureDeferred
+async def test_an_account_with_no_known_address_is_not_delayed_by_other_addresses(
+        tmp_path: Path) -> None:
+    # the account logged in from nowhere yet (/register makes it; an admin made offline, a new
+    # phone, a known address forgotten after --known-address-days are the same)
+    srv = await _server(tmp_path, account_failures_ceiling=6, **THROTTLE)
+    try:
+        c = await client_from(srv, "127.0.0.1")
+        await c.login("Roamer")
+        c.send("/register sesame12")
+        await c.expect("is registered now")
+        await c.close()
+        accounts = srv.server.accounts
+        before = accounts.hash_calls
+        answers = [await _try_password(srv, f"127.0.0.{2 + i % 4}", "Roamer", f"guess{i:04d}")
+                   for i in range(20)]
+        assert accounts.hash_calls - before <= 5, answers        # guessing stays throttled
+        assert sum("! [account-wait]" in a for a in answers) >= 15
+        # the owner on an address never used before: in at once
+        assert "Welcome back, Roamer!" in await _try_password(srv, "127.0.0.20", "Roamer",
+                                                              "sesame12")
+        # guessing from ever new address groups is slowed past the ceiling (6) all the same
+        before = accounts.hash_calls
+        answers = [await _try_password(srv, f"127.0.1.{i}", "Roamer", f"again{i:04d}")
+                   for i in range(1, 10)]
+        assert accounts.hash_calls - before == 6, answers
+        assert all("! [account-wait]" in a for a in answers[6:]), answers
+    finally:
+        await srv.stop()
+
+
+async def _try_key(srv: RunningServer, source: str, name: str, key: str) -> str:
+    c = await client_from(srv, source)
+    await c.expect("login: ")
+    c.send(name)
+    await c.expect("key: ")
+    c.send(key)
+    got = await c.expect_any(("login: ", "/help for the commands.\r\n"))
+    await c.close()
+    return got
+
+
+@pytest_twisted.ensureDeferred
+async def test_wrong_reconnect_keys_from_elsewhere_never_keep_the_guest_from_the_seat(
+        tmp_path: Path) -> None:
+    from table_support import seat_keys
+    srv = await _server(tmp_path, **THROTTLE)
+    try:
+        guest = await client_from(srv, "127.0.0.1")
+        await guest.login("Seated")
+        guest.send("/newroom")
+        await guest.expect("Table 1")
+        guest.send("/join")
+        for _ in range(3):
+            guest.send("/addbot random")
+        guest.send("/option grace 3600")
+        guest.send("/start")
+        told = await guest.expect_any(("and give the key ", "! ["))
+        assert "! [" not in told, told
+        told += await guest.expect(".\r\n")
+        key = seat_keys(told)["Seated"]
+        await guest.close()
+        answers = [await _try_key(srv, f"127.0.0.{2 + i % 4}", "Seated", f"k{i:03d}")
+                   for i in range(20)]
+        assert sum("! [wrong-seat-key]" in a for a in answers) <= 5, answers
+        assert sum("! [account-wait]" in a for a in answers) >= 15, answers
+        got = await _try_key(srv, "127.0.0.1", "Seated", key)    # from the guest's address
+        assert "/help for the commands." in got and "! [" not in got, got
+    finally:
+        await srv.stop()
+
+
 # ---- 4. expensive commands: cached, priced, and never in the way of a log-in ---------------------
 async def _saved_game(srv: RunningServer, rounds: int = 3) -> int:
     from game_support import random_game
@@ -389,6 +461,72 @@ async def test_a_line_repeated_in_a_row_is_not_sent(tmp_path: Path) -> None:
         await srv.stop()
 
 
+@pytest_twisted.ensureDeferred
+async def test_closing_flooding_connections_is_logged_within_the_log_budget(
+        tmp_path: Path, logged: Any) -> None:
+    """F4: ten connections of one address flooded off write at most the budget's lines (3 a
+    minute per kind and address group), not one each."""
+    srv = await _server(tmp_path, flood_rate=0.5, flood_burst=2, flood_kick=5)
+    try:
+        for i in range(10):
+            c = await srv.client()
+            await c.login(f"Flood{i}")
+            c.transport.write(b"/who\r\n" * 20)
+            await c.expect("! [flood-disconnect]")
+            await within(c.lost)
+        assert srv.server.factory.guard.stats["flood_kicks"] == 10
+        lines = [e for e in logged if "flood: closing" in str(e.get("log_format", ""))]
+        assert len(lines) == 3, lines
+    finally:
+        await srv.stop()
+
+
+@pytest_twisted.ensureDeferred
+async def test_listings_of_everybody_online_cost_by_their_size(tmp_path: Path) -> None:
+    """F6: /who and /wwho cost one more ordinary command per 25 users online, so a client
+    asking them in a loop makes output at the rate of its budget of work, not of its lines."""
+    from protocol.commands.base import COMMANDS, WHO_PER
+    srv = await _server(tmp_path, work_per_second=0.01, work_burst=6)
+    try:
+        c = await srv.client()
+        await c.login("Asker")
+        for _ in range(3):                     # few online: an ordinary command, never priced
+            await _who(c)
+        others = []
+        for i in range(WHO_PER):
+            o = await srv.client()
+            await o.login(f"Crowd{i}")
+            others.append(o)
+        assert COMMANDS.lookup_exact("wwho").price(srv.server.world) == 2
+        for _ in range(3):                     # 26 online: 2 each, the burst (6) pays three
+            await _who(c)
+        c.send("/wwho")
+        await c.expect("! [work-budget]")
+        c.send("/listroom")                    # an ordinary command still runs
+        await c.expect("table")
+    finally:
+        await srv.stop()
+
+
+@pytest_twisted.ensureDeferred
+async def test_new_connections_of_one_address_group_are_paced(tmp_path: Path) -> None:
+    """A9/A4 of the outside attack: connect-and-log-in loops (a guest's enters/leaves lines, a
+    password hash each) are paced by --connections-per-minute per address group."""
+    srv = await _server(tmp_path, limit_loopback=True, connections_per_minute=3)
+    try:
+        for _ in range(3):
+            c = await client_from(srv, "127.0.0.7")
+            await c.expect("login: ")
+            await c.close()
+        c = await client_from(srv, "127.0.0.7")
+        await c.expect("! [connecting-too-fast]")
+        await within(c.lost)
+        other = await client_from(srv, "127.0.0.8")          # another address: as ever
+        assert "Hello Other!" in await other.login("Other")
+    finally:
+        await srv.stop()
+
+
 # ---- 8. the rest of the review ---------------------------------------------------------------------
 @pytest_twisted.ensureDeferred
 async def test_proxy_v2_takes_only_ipv4_and_ipv6_sources(tmp_path: Path) -> None:
@@ -410,6 +548,166 @@ async def test_proxy_v2_takes_only_ipv4_and_ipv6_sources(tmp_path: Path) -> None
 
 
 @pytest_twisted.ensureDeferred
+async def test_a_proxy_v2_header_on_the_plain_port_is_answered_and_closed_like_v1(
+        server: RunningServer) -> None:
+    from test_proxy import v2
+    watcher = await server.client()
+    await watcher.login("Watcher")
+    for header in (v2("203.0.113.9"), v2("2001:db8::9")):
+        c = await server.client()
+        await c.expect("login: ")
+        # the header, then what a careless proxy passes on: an empty line and QUIT are not lines
+        c.transport.write(header + b"\r\nQUIT\r\n")
+        await c.expect("--port haproxy:ENDPOINT.\r\n")
+        await within(c.lost)
+        assert "Hello" not in c.buffer
+    watcher.send("/who")
+    assert await watcher.read_line() == "In the Lobby (1): Watcher"
+    assert server.server.factory.guard.stats["foreign"] == 2
+
+
+@pytest_twisted.ensureDeferred
+async def test_the_ipv6_prefixes_of_address_groups_and_guest_bans_are_options(
+        tmp_path: Path) -> None:
+    from protocol.process.server import limits_from, parse_args
+    from test_moderation import ModeratedServer
+    from test_proxy import v2
+    limits = limits_from(parse_args([]))
+    assert (limits.ipv6_group_prefix, limits.ipv6_ban_prefix) == (64, 56)
+
+    class Proxied(ModeratedServer):
+        endpoints = ["haproxy:tcp:0:interface=127.0.0.1"]
+        server_options = {"admin": "Boss", "limits": Limits(ipv6_ban_prefix=56)}
+
+    srv = Proxied(tmp_path / "lobby.sqlite3")
+    await srv.start()
+    try:
+        async def from_(source: str) -> LineClient:
+            c = await srv.client()
+            c.transport.write(v2(source))
+            return c
+        boss = await from_("2001:db8:9::1")
+        await boss.login("Boss", "sesame1")
+        spammer = await from_("2001:db8:0:1::5")
+        await spammer.login("Spammer")
+        boss.send("/ban Spammer 1h spam")
+        await boss.expect("Spammer is banned until ")
+        # the next /64 of the same /56 is the same customer: no guest from there
+        c = await from_("2001:db8:0:2::7")
+        await c.expect("login: ")
+        c.send("Another")
+        await c.expect("! [address-banned]")
+        # another /56 is somebody else
+        other = await from_("2001:db8:0:100::7")
+        assert "Hello Other!" in await other.login("Other")
+        # the address groups of the limits stay /64: one per customer network
+        from lobby.world.addresses import address_group
+        assert address_group("2001:db8:0:2::7") == "2001:db8:0:2::/64"
+    finally:
+        await srv.stop()
+
+
+def test_an_ipv6_prefix_out_of_range_is_refused_at_start(capsys: Any) -> None:
+    import pytest
+
+    from protocol.process.server import parse_args
+    with pytest.raises(SystemExit):
+        parse_args(["--ipv6-ban-prefix", "129"])
+    assert "--ipv6-ban-prefix must be 1 to 128" in capsys.readouterr().err
+
+
+@pytest_twisted.ensureDeferred
+async def test_the_metrics_port_closes_trickling_requests_and_caps_its_connections(
+        tmp_path: Path, logged: Any) -> None:
+    """Slowloris on the web port: a request must be whole within --metrics-request-timeout
+    however it trickles, at most --metrics-max-connections are open, and the closings are
+    logged within the log budget (not once per connection)."""
+    from twisted.internet import reactor
+    from twisted.internet.endpoints import TCP4ClientEndpoint, connectProtocol
+    from twisted.internet.protocol import Protocol
+    from twisted.internet.task import Clock
+
+    from protocol.process.metrics import MetricsSite
+    from protocol.process.server import parse_args
+    from test_metrics import MetricsServer
+    opts = parse_args([])
+    assert (opts.metrics_request_timeout, opts.metrics_max_connections) == (10.0, 64)
+    srv = MetricsServer(tmp_path / "lobby.sqlite3")
+    await srv.start()
+    clock = Clock()
+    site = MetricsSite(srv.server, 30.0, reactor=clock, request_timeout=10.0, max_connections=5)
+    port = reactor.listenTCP(0, site, interface="127.0.0.1")
+
+    class Raw(Protocol):
+        def __init__(self) -> None:
+            from twisted.internet.defer import Deferred
+            self.data = b""
+            self.lost: Deferred = Deferred()
+
+        def dataReceived(self, data: bytes) -> None:
+            self.data += data
+
+        def connectionLost(self, reason: Any = None) -> None:
+            self.lost.callback(None)
+
+    try:
+        raws = []
+        for _ in range(8):
+            raw = Raw()
+            await within(connectProtocol(TCP4ClientEndpoint(reactor, "127.0.0.1",
+                                                            port.getHost().port), raw))
+            raws.append(raw)
+        for raw in raws[5:]:                      # over the cap: closed at once
+            await within(raw.lost)
+        header = b"GET /healthz HTTP/1.1\r\nHost: x\r\nX-a: b\r\n"
+        for i in range(len(header)):              # one byte every 0.2 s: never idle
+            for raw in raws[:5]:
+                raw.transport.write(header[i:i + 1])
+            # (the first byte starts each request's deadline: wait until the server read it)
+            await within(_until(lambda: all(c.deadline is not None for c in site.open)))
+            clock.advance(0.2)
+        clock.advance(9.8 - clock.seconds())
+        await within(_until(lambda: True))
+        assert len(site.open) == 5 and not any(r.lost.called for r in raws[:5])
+        clock.advance(0.2)                        # 10 s after each request's first byte
+        for raw in raws[:5]:
+            await within(raw.lost)
+        assert site.stats == {"idle": 0, "request": 5, "refused": 3}
+        # an ordinary scrape still gets its answer
+        assert (await srv.get("/healthz"))[0] == 200
+        lines = [e for e in logged if "metrics port:" in str(e.get("log_format", ""))]
+        assert len(lines) <= 2 * 3, lines        # the log budget: 3 a minute per kind
+        assert not [e for e in logged if "Timing out client" in str(e.get("log_format", ""))]
+    finally:
+        await port.stopListening()
+        await srv.stop()
+
+
+async def _until(check: Any) -> None:
+    """Let the reactor run until ``check()`` (the server read what was sent)."""
+    from twisted.internet import reactor
+    from twisted.internet.task import deferLater
+    for _ in range(400):
+        await deferLater(reactor, 0.005, lambda: None)
+        if check():
+            return
+
+
+@pytest_twisted.ensureDeferred
+async def test_runs_of_zero_width_joiners_are_refused_and_emoji_sequences_pass(
+        server: RunningServer) -> None:
+    a = await server.client()
+    await a.login("Ann")
+    for run in ("hi" + "\u200d" * 300, "a\u200c\u200d\u200c b", "x\u200d\u0301\u200d\u0301\u200d"):
+        a.send(run)
+        await a.expect("! [too-many-joiners]")
+        await a.expect("not sent.\r\n")
+    family = "\U0001f468\u200d\U0001f469\u200d\U0001f467\u200d\U0001f466"
+    a.send(f"{family} and \u0645\u06cc\u200c\u062e\u0648\u0627\u0647\u0645")  # Persian ZWNJ
+    assert await a.read_line() == f"<Ann> {family} and \u0645\u06cc\u200c\u062e\u0648\u0627\u0647\u0645"
+
+
+@pytest_twisted.ensureDeferred
 async def test_blank_looking_speech_and_runs_of_combining_marks_are_refused(
         server: RunningServer) -> None:
     a = await server.client()
@@ -426,6 +724,43 @@ async def test_blank_looking_speech_and_runs_of_combining_marks_are_refused(
     await a.expect("not sent.\r\n")
     a.send("caf\u00e9 and Vi\u1ec7t")           # ordinary accents still pass
     assert await a.read_line() == "<Ann> caf\u00e9 and Vi\u1ec7t"
+
+
+@pytest_twisted.ensureDeferred
+async def test_a_new_name_that_reads_like_a_staff_name_is_refused(tmp_path: Path) -> None:
+    from lobby.world.moderation import name_skeleton
+    from test_moderation import ModeratedServer
+    assert name_skeleton("B0SS") == name_skeleton("boss") == name_skeleton("Bo55")
+    assert name_skeleton("Mi1a") == name_skeleton("Mila") == name_skeleton("MIla")
+    assert name_skeleton("Wern") == name_skeleton("Wem") and name_skeleton("Bob") != "boss"
+    srv = ModeratedServer(tmp_path / "lobby.sqlite3")
+    await srv.start()
+    try:
+        for fake in ("B0ss", "Bo55", "BO_SS", "b-o-s-s"):
+            c = await srv.client()
+            await c.expect("login: ")
+            c.send(fake)
+            got = await c.expect_any(("login: ", "Hello"))
+            assert "! [staff-lookalike]" in got and "Boss" in got, (fake, got)
+            await c.close()
+        # a moderator made later: from then on their look-alikes are refused too
+        mod = await srv.client()
+        await mod.login("Mila")
+        mod.send("/register sesame12")
+        await mod.expect("is registered now")
+        boss = await srv.client()
+        await boss.login("Boss", "sesame1")
+        boss.send("/role Mila moderator")
+        await boss.expect("moderator")
+        c = await srv.client()
+        await c.expect("login: ")
+        c.send("Mi1a")
+        assert "! [staff-lookalike]" in await c.expect_any(("login: ", "Hello"))
+        # other names, and the staff themselves, come in as ever
+        ok = await srv.client()
+        assert "Hello Bossa!" in await ok.login("Bossa")
+    finally:
+        await srv.stop()
 
 
 # ---- 7. bot workers: a moderator closes any table ----------------------------------------------
@@ -494,5 +829,119 @@ async def test_guests_expert_bots_think_briefly_and_expert_tables_are_limited(
         g.send("/addbot heuristic")                     # other bots still come
         await g.expect("heuristic")
         assert "~expert" not in " ".join(srv.server.world.tables[2].bots)
+    finally:
+        await srv.stop()
+
+
+# ---- 7. bot workers: shared fairly between tables and address groups -------------------------------
+@pytest_twisted.ensureDeferred
+async def test_the_bot_workers_are_shared_fairly_between_tables_and_address_groups() -> None:
+    """One worker on a task.Clock: a group's long searches are cut to one quantum while another
+    table wants the worker, a full queue gives the lighter group's decision the place, and a
+    free worker takes the table that used it least; a table alone thinks its whole level."""
+    from twisted.internet import reactor
+    from twisted.internet.task import Clock
+
+    from lobby.bots.runtime.pool import BotPool, Overloaded
+    from test_expert_pool import failure_of, grand_job, until
+    clock = Clock()
+    pool = BotPool(reactor, 1, clock=clock, slack=1.0, hang=100.0, quantum=0.25)
+    await pool.warm()
+    try:
+        hog, mine = "address 10.0.0.1", "address 10.0.0.3"
+        # alone: the whole level
+        alone = pool.think(grand_job(0.5, 1), "table 1", hog)
+        assert pool.running() == [("table 1", hog, 0.5)]
+        await alone
+        # another table asked lately: the hog's expert:10 thinks one quantum
+        await pool.think(grand_job(0.05, 2), "table 3", mine)
+        first = pool.think(grand_job(10.0, 3), "table 1", hog)
+        assert pool.running() == [("table 1", hog, 0.25)]
+        second = pool.think(grand_job(10.0, 4), "table 2", hog)        # waits (the queue: 1)
+        ours = pool.think(grand_job(0.05, 5), "table 3", mine)          # takes its place
+        assert isinstance(failure_of(second).value, Overloaded)
+        assert not ours.called and pool.waiting() == 1
+        third = pool.think(grand_job(10.0, 6), "table 2", hog)          # the hog used more
+        assert isinstance(failure_of(third).value, Overloaded)
+        await first
+        await until(lambda: pool.running() == [("table 3", mine, 0.05)] or ours.called,
+                    "the lighter table's decision to get the worker next")
+        await ours
+        assert pool.outcomes[("grand", "evicted")] == 1
+        assert pool.outcomes[("grand", "overloaded")] == 1
+        clock.advance(11.0)                     # nobody else asked lately: the whole level again
+        late = pool.think(grand_job(0.5, 7), "table 3", mine)
+        assert pool.running() == [("table 3", mine, 0.5)]
+        await late
+    finally:
+        await pool.stop()
+
+
+@pytest_twisted.ensureDeferred
+async def test_a_game_of_bots_alone_pauses_with_nobody_there_and_closes_after_its_grace(
+        tmp_path: Path, logged: Any) -> None:
+    """The world on a task.Clock (tests/test_fair_play.py's ClockedServer): bots of a table with
+    no human seated and nobody in its room decide nothing; somebody entering lets them go on;
+    after the grace time nobody watching, the table is closed, and a restart does not bring a
+    game of bots alone back."""
+    from test_fair_play import ClockedServer, pause
+    srv = ClockedServer(tmp_path / "lobby.sqlite3")
+    await srv.start()
+    try:
+        world = srv.server.world
+        world.on_new_table = lambda t: setattr(t, "bot_delay", 1.0)    # a move a second
+        hog = await srv.client()
+        await hog.login("Hogger")
+        hog.send("/newroom")
+        await hog.expect("Table 1")
+        for line in ("/option target 100000", "/option grace 300", *["/addbot random"] * 4):
+            hog.send(line)
+        hog.send("/start")
+        await hog.expect("Bot4~random")
+        table = world.tables[1]
+
+        async def moves_go_on() -> bool:            # (10 s of the clock)
+            before = len(table.match.actions) if table.match is not None else 0
+            for _ in range(10):
+                srv.clock.advance(1.0)
+                for _ in range(3):
+                    await pause()
+            return table.match is not None and len(table.match.actions) > before + 3
+
+        assert await moves_go_on()                      # the host watches: the bots play
+        hog.send("/lobby")
+        await hog.expect("Lobby")
+        for _ in range(20):
+            await pause()
+        assert table.bots_paused
+        assert not await moves_go_on()                  # nobody there: not one move more
+        watcher = await srv.client()
+        await watcher.login("Watcher")
+        watcher.send("/room 1")
+        assert await moves_go_on()                      # somebody watches: they go on
+        watcher.send("/lobby")
+        await watcher.expect("Lobby")
+        for _ in range(20):
+            await pause()
+        assert not await moves_go_on()
+        srv.clock.advance(288)
+        await pause()
+        assert 1 in world.tables
+        srv.clock.advance(3)                            # the grace time (300 s) nobody there
+        await pause()
+        assert 1 not in world.tables
+        from twisted.logger import formatEvent
+        assert any("a game of bots alone, nobody watching" in formatEvent(e) for e in logged)
+        # another one, then a restart: not restored as a running game
+        hog.send("/newroom")
+        await hog.expect("Table 1")
+        for line in ("/option target 100000", *["/addbot random"] * 4):
+            hog.send(line)
+        hog.send("/start")
+        await hog.expect("Bot4~random")
+        await srv.restart()
+        await pause()
+        assert srv.server.world.tables == {}
+        assert any("a game of bots alone is not restored" in formatEvent(e) for e in logged)
     finally:
         await srv.stop()

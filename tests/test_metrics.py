@@ -257,7 +257,7 @@ def test_a_half_request_is_closed_after_the_metrics_timeout(web: MetricsServer) 
     assert parse_args(["--metrics-timeout", "5"]).metrics_timeout == 5.0
     clock = Clock()
     assert web.server.metrics_timeout == 30.0       # what the web port of the fixture uses
-    site = MetricsSite(web.server, web.server.metrics_timeout, reactor=clock)
+    site = MetricsSite(web.server, web.server.metrics_timeout, reactor=clock, request_timeout=0)
     channel = site.buildProtocol(IPv4Address("TCP", "127.0.0.1", 50000))
     transport = StringTransport()
     channel.makeConnection(transport)

@@ -94,7 +94,7 @@ def test_the_operations_guide_lists_every_limit_with_its_default() -> None:
     section = section[:section.index("\n\n", section.index("| --- |"))]
     rows = {}
     for line in section.splitlines():
-        m = re.match(r"\| `(--[a-z-]+)(?: [A-Z]+)?` \| ([^|]+) \|", line)
+        m = re.match(r"\| `(--[a-z0-9-]+)(?: [A-Z]+)?` \| ([^|]+) \|", line)
         if m:
             rows[m.group(1)] = m.group(2).strip()
     specs = list(option_specs(Limits))
@@ -107,4 +107,4 @@ def test_the_operations_guide_lists_every_limit_with_its_default() -> None:
         else:
             assert rows[spec.flag] == _shown(spec.default), spec.flag
     summary = next(line for line in text.splitlines() if line.startswith("| `--max-connections`"))
-    assert set(re.findall(r"`(--[a-z-]+)`", summary)) == {s.flag for s in specs}
+    assert set(re.findall(r"`(--[a-z0-9-]+)`", summary)) == {s.flag for s in specs}

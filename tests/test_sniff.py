@@ -27,6 +27,8 @@ def test_classify_signatures_and_prefixes() -> None:
     assert sniff.classify(b"GE") == sniff.MAYBE
     assert sniff.classify(b"SS") == sniff.MAYBE
     assert sniff.classify(b"\x16") == sniff.MAYBE
+    assert sniff.classify(b"\r\n\r\n\x00\r\nQUIT\n\x21\x11") == "proxy"    # a v2 header, whole
+    assert sniff.classify(b"\r\n\r\n") is None     # its beginning: a person's Return, never held
     for human in (b"GET\r\n", b"Getty\r\n", b"guest\r\n", b"SSHfan\r\n", b"Postman\r\n",
                   b"PROXY\r\n", b"Proxyfan\r\n",
                   bytes((IAC, DO, SGA)), b"\r\n", b"/who\r\n"):

@@ -237,6 +237,8 @@ class TableActor:
         #: in-process bots by name (seated, or playing in place of a removed player)
         self.bots: dict[str, BotPlayer] = {}
         self.bot_delay: float = BOT_DELAY
+        #: nobody watches and no player is online: the bots decide nothing (World._maybe_close)
+        self.bots_paused = False
         self._views = TableViews(self)
         #: a restored table's bots (name -> strategy) until resume() seats them again
         self._restored_bots: dict[str, str] = {}
@@ -249,6 +251,11 @@ class TableActor:
     def submit(self, user: str, command: str, args: TableArgs = None) -> None:
         """Queue a table command of `user` (see TABLE_COMMANDS for names and their args)."""
         self._enqueue(("command", user, command, args))
+
+    def pause_bots(self, paused: bool) -> None:
+        """The world: nobody is in the room and no player is online (``paused``): the bots
+        decide nothing (no worker thinks for nobody) until somebody enters again."""
+        self._enqueue(("internal", None, "pause" if paused else "unpause", None))
 
     def add_member(self, name: str) -> None:
         """The world: `name` entered the table's room (watches; may then /join)."""
@@ -620,6 +627,16 @@ class TableActor:
             return
         if what == "timer":
             self._timer_fired()
+            return
+        if what in ("pause", "unpause"):
+            paused = what == "pause"
+            if paused != self.bots_paused:
+                self.bots_paused = paused
+                if paused:
+                    for bot in self.bots.values():
+                        bot.pause()
+                elif self.state == PLAYING:      # the bots get their view again and go on
+                    self._send_views_to([n for n in self.bots if n in self.players])
             return
         if what == "presence":               # a quiet vanishing's time is over
             if name is not None and name in self._quiet_gone:
@@ -1150,6 +1167,15 @@ class TableActor:
         self._send_views()
 
     # ---- bots --------------------------------------------------------------------------------
+    def bot_budget(self) -> tuple[str, str]:
+        """(this table, its budget group) for the bot workers' fair shares (lobby/bots/runtime/pool.py):
+        the group is the address group of the table's opener (the seat policy's ``bot_group``),
+        else the table itself."""
+        table = f"table {self.number}"
+        group = getattr(self._seat_policy, "bot_group", None)
+        found = group(self) if callable(group) else None
+        return table, found or table
+
     def _new_bot(self, strategy: str) -> str:
         taken = {n for n in self.seats if n} | set(self.players) | self.members | set(self.bots)
         name = bot_name(strategy, taken)

@@ -27,6 +27,9 @@ ERRORS: dict[str, str] = {
     "bad-name": "{name} is not a valid name: use 3 to 16 characters, each an ASCII letter a-z "
                 "or A-Z, a digit 0-9, _ or -.",
     "reserved-name": "The name {name} is reserved; choose another name (or type guest).",
+    "staff-lookalike": (
+        "The name {name} reads too much like that of {staff}, who is on the staff; choose "
+        "another name."),
     "name-in-use": "{name} is online already; choose another name.",
     "seat-held": "Table {table} holds the seat of the guest {name} for them: give its key, or "
                  "choose another name.",
@@ -137,6 +140,8 @@ ERRORS: dict[str, str] = {
     "server-full": "The server is full; please try again later.",
     "too-many-connections": "Too many connections from your address (at most {limit}); this one "
                             "is closed.",
+    "connecting-too-fast": ("Too many new connections from your address (at most {limit} a "
+                            "minute); try again in {seconds!t}."),
     "too-many-guests": "Too many guests are online (at most {limit}); log in with a registered "
                        "name, or try again later.",
     "too-many-attempts": "Too many password attempts from your address; try again in {seconds!t}.",
@@ -161,6 +166,8 @@ ERRORS: dict[str, str] = {
         "the bot workers are shared."),
     "too-many-marks": (
         "More than {limit} combining marks on one character; the message was not sent."),
+    "too-many-joiners": (
+        "More than {limit} zero-width joiners in a row; the message was not sent."),
     "speech-budget": (
         "Your address is talking too fast here (more than {rate} lines a second); lines are not "
         "sent until it slows down."),

@@ -27,6 +27,7 @@ are stored, those of guests last as long as the guest is online.
 """
 from __future__ import annotations
 
+import ipaddress
 import re
 from dataclasses import dataclass
 from datetime import datetime, timezone
@@ -38,7 +39,7 @@ from lobby.events import Event
 from lobby.storage.accounts import name_key
 from lobby.storage.store import StartupError
 from lobby.text.messages import LobbyError, Msg
-from lobby.world.addresses import address_group, is_loopback
+from lobby.world.addresses import address_group, ban_group, is_loopback
 from lobby.world.world import visible_text
 
 __all__ = ["Moderation", "Ban", "ROLE_NAMES", "parse_duration", "MAX_MUTES"]
@@ -89,6 +90,10 @@ class Moderation:
         self.world = world
         self.clock = world.clock
         self.first_admin = name_key(admin) if admin else None
+        #: the staff (moderators and admins): name key -> name, and the skeleton of each name
+        #: (``name_skeleton``) -> the name, so that a new name reading like one is refused
+        self.staff: dict[str, str] = {}
+        self.staff_skeletons: dict[str, str] = {}
         self.first_admin_name = admin or ""
         self.mutes: dict[str, dict[str, str]] = {}   # owner key -> {muted key: muted name}
         self.muted_by: dict[str, set[str]] = {}      # muted key -> owner keys (the reverse)
@@ -106,7 +111,9 @@ class Moderation:
     async def load(self) -> None:
         """Read bans, silenced names and the mute lists; make the ``--admin`` name an admin."""
         rows = await self.store.run_query(_load_all)
-        mutes, bans, silenced = rows
+        mutes, bans, silenced, staff = rows
+        for name, role in staff:
+            self._note_staff(name, role)
         for owner, key, name in mutes:
             self.mutes.setdefault(owner, {})[key] = name
             self.muted_by.setdefault(key, set()).add(owner)
@@ -124,6 +131,7 @@ class Moderation:
                     f"first: tichu-lobby admin create {self.first_admin_name}")
             if account.role != "admin":
                 await self.store.set_role(account.name, "admin")
+            self._note_staff(account.name, "admin")
             log.info("{name} is an admin (--admin)", name=account.name)
         log.info("moderation: {bans} bans, {silenced} silenced, {lists} mute lists",
                  bans=len(self.bans), silenced=len(self.silenced), lists=len(self.mutes))
@@ -168,12 +176,36 @@ class Moderation:
             raise LobbyError("not-yourself", command="role")
         if not await self.store.set_role(name, None if role == "none" else role):
             raise LobbyError("not-registered-user", name=name)
+        account = await self.store.get_account(name)
+        self._note_staff(account.name if account is not None else name,
+                         None if role == "none" else role)
         log.info("moderation: {actor} sets the role of {target} to {role}", actor=actor.name,
                  target=name, role=role)
         self._reply(actor, Event("role-set", name=name, role=role))
         target = self.world.online(name)
         if target is not None and target is not actor:
             self._reply(target, Event("role-changed", role=role, by=actor.name))
+
+    def _note_staff(self, name: str, role: str | None) -> None:
+        key = name_key(name)
+        old = self.staff.pop(key, None)
+        if old is not None:
+            self.staff_skeletons.pop(name_skeleton(old), None)
+        if role is not None:
+            self.staff[key] = name
+            self.staff_skeletons[name_skeleton(name)] = name
+
+    def is_staff(self, name: str) -> bool:
+        """Whether ``name`` is a moderator's or an admin's (from memory: no query)."""
+        return name_key(name) in self.staff
+
+    def check_new_name(self, name: str) -> None:
+        """LobbyError('staff-lookalike') when ``name`` (a guest's, a new account's) reads like
+        a staff member's name without being it: the same letters in another case, 0 for O, 1 or
+        I for l, 5 for S, rn for m ... (``name_skeleton``)."""
+        staff = self.staff_skeletons.get(name_skeleton(name))
+        if staff is not None and name_key(staff) != name_key(name):
+            raise LobbyError("staff-lookalike", name=name, staff=staff)
 
     # ---- mute lists ---------------------------------------------------------------------------
     def ignores(self, owner_key: str, speaker_key: str) -> bool:
@@ -366,8 +398,11 @@ class Moderation:
     def check_login(self, name: str, address: str | None = None,
                     registered: bool = True) -> None:
         """LobbyError('banned') while ``name`` is banned; for a guest (``registered`` False)
-        also LobbyError('address-banned') while a ban holds ``address``'s group. An expired
+        also LobbyError('address-banned') while a ban holds ``address``'s group, and
+        LobbyError('staff-lookalike') for a name reading like a staff member's. An expired
         ban is forgotten."""
+        if not registered:            # a guest's name is new: not one reading like staff's
+            self.check_new_name(name)
         key = name_key(name)
         ban = self.bans.get(key)
         if ban is not None:
@@ -378,8 +413,15 @@ class Moderation:
                                  reason=ban.reason)
         if registered or not address or not self.address_bans:
             return
-        group = address_group(address)
+        # the ban's prefix (--ipv6-ban-prefix); a ban stored under another prefix (the group's,
+        # or before the option changed) holds its own network
+        group = ban_group(address)
         key = self.address_bans.get(group)
+        if key is None:
+            for other in (address_group(address), *self._other_prefix_bans(address)):
+                if other in self.address_bans:
+                    group, key = other, self.address_bans[other]
+                    break
         ban = self.bans.get(key) if key is not None else None
         if ban is None:
             self.address_bans.pop(group, None)
@@ -388,6 +430,24 @@ class Moderation:
             self._expire(key)  # type: ignore[arg-type]
             return
         raise LobbyError("address-banned", until=_until_text(ban.until), reason=ban.reason)
+
+    def _other_prefix_bans(self, address: str) -> list[str]:
+        """The banned IPv6 networks of another prefix length that hold ``address``."""
+        try:
+            ip = ipaddress.ip_address(address.split("%", 1)[0])
+        except ValueError:
+            return []
+        if not isinstance(ip, ipaddress.IPv6Address) or ip.ipv4_mapped is not None:
+            return []
+        found = []
+        for network in self.address_bans:
+            if "/" in network:
+                try:
+                    if ip in ipaddress.IPv6Network(network):
+                        found.append(network)
+                except ValueError:
+                    continue
+        return found
 
     def _forget_ban(self, key: str) -> None:
         ban = self.bans.pop(key, None)
@@ -459,7 +519,24 @@ def _load_all(conn: Any) -> tuple[list[Any], list[Any], list[Any]]:
     bans = conn.execute(
         "SELECT name_key, name, until, reason, banned_by, banned_at, address FROM bans").fetchall()
     silenced = conn.execute("SELECT name_key, name FROM silenced").fetchall()
-    return mutes, bans, silenced
+    staff = conn.execute("SELECT name, role FROM accounts WHERE role IS NOT NULL").fetchall()
+    return mutes, bans, silenced, staff
+
+
+#: characters (and pairs) of a name that read like another one (names are ASCII letters,
+#: digits, _ and -): the skeleton maps each to one of its look-alikes
+_LOOKALIKE_PAIRS = (("rn", "m"), ("vv", "w"))
+_LOOKALIKE = str.maketrans({"0": "o", "1": "l", "i": "l", "3": "e", "4": "a", "5": "s",
+                            "7": "t", "8": "b", "_": None, "-": None})
+
+
+def name_skeleton(name: str) -> str:
+    """What a name reads like, for look-alikes of staff names: lower case, each confusable
+    character as its look-alike (0 -> o, 1/I/l -> l, 5 -> s, rn -> m ...), _ and - left out."""
+    text = name.lower()
+    for pair, one in _LOOKALIKE_PAIRS:
+        text = text.replace(pair, one)
+    return text.translate(_LOOKALIKE)
 
 
 def _insert_mute(conn: Any, owner: str, key: str, name: str) -> None:
@@ -496,10 +573,11 @@ GUEST_ADDRESS_KEPT = 3600.0
 
 
 def _guest_address(user: Any) -> str | None:
-    """The address group a guest is connected from, None for loopback or no address."""
+    """The address a ban of a guest holds (``ban_group``: an IPv4 address, an IPv6 network of
+    --ipv6-ban-prefix bits), None for loopback or no address."""
     host = getattr(getattr(user, "listener", None), "address", None)
     if isinstance(host, str) and host != "?" and not is_loopback(host):
-        return address_group(host)
+        return ban_group(host)
     return None
 
 

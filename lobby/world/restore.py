@@ -45,5 +45,6 @@ def restore_table(world: "World", ot: OpenTable, recorder: "Persistence") -> Tab
         world.on_new_table(table)
     recorder.adopt(table, ot)
     world.add_restored_table(table, table.guest_addresses)
-    table.resume()                               # the bots get their view (and act if due)
+    if world.tables.get(ot.table_no) is table:   # (a game of bots alone is closed instead)
+        table.resume()                           # the bots get their view (and act if due)
     return table

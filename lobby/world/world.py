@@ -88,6 +88,10 @@ BLANK_LOOKING = frozenset("\u115f\u1160\u3164\uffa0\u2800\u17b4\u17b5\u180e\u206
 #: combining marks in a row on one character ("Zalgo" text that spills over the lines above
 #: and below); more are refused (``too-many-marks``). Scripts that stack marks need 3 at most
 MAX_COMBINING_RUN = 4
+#: the kept joiners (``KEPT_FORMAT``) in a row: an emoji sequence or a Persian word needs one
+#: between two characters; a longer run (hundreds of U+200D, invisible bytes relayed to every
+#: listener) is refused (``too-many-joiners``); marks between them do not end the run
+MAX_JOINER_RUN = 2
 
 
 def visible_text(text: str) -> str:
@@ -95,15 +99,22 @@ def visible_text(text: str) -> str:
     invisible or rearrange the reader's line (``INVISIBLE_CATEGORIES``, but not
     ``KEPT_FORMAT``). LobbyError 'invisible-text' when nothing visible is left (blank-looking
     characters, ``BLANK_LOOKING``, count as nothing), 'too-many-marks' for a run of more than
-    ``MAX_COMBINING_RUN`` combining marks."""
+    ``MAX_COMBINING_RUN`` combining marks, 'too-many-joiners' for a run of more than
+    ``MAX_JOINER_RUN`` zero-width joiners (``KEPT_FORMAT``)."""
     if text.isascii() and text.isprintable():
         return text
     kept_chars: list[str] = []
     visible = False
-    run = 0
+    run = joiners = 0
     for c in text:
         category = unicodedata.category(c)
-        if c not in KEPT_FORMAT and category in INVISIBLE_CATEGORIES:
+        if c in KEPT_FORMAT:
+            kept_chars.append(c)
+            joiners += 1
+            if joiners > MAX_JOINER_RUN:
+                raise LobbyError("too-many-joiners", limit=MAX_JOINER_RUN)
+            continue
+        if category in INVISIBLE_CATEGORIES:
             continue
         kept_chars.append(c)
         if category in ("Mn", "Me"):
@@ -111,7 +122,7 @@ def visible_text(text: str) -> str:
             if run > MAX_COMBINING_RUN:
                 raise LobbyError("too-many-marks", limit=MAX_COMBINING_RUN)
             continue
-        run = 0
+        run = joiners = 0
         if not visible and c not in BLANK_LOOKING and not c.isspace():
             visible = True
     if not visible:
@@ -537,6 +548,7 @@ class World:
             call = self._abandon_calls.pop(room.number, None)   # kept: the time starts anew
             if call is not None and call.active():
                 call.cancel()
+            self._pause_bots(room.table, False)                  # somebody watches again
             self._tell_table(room.table, room.table.add_member, user.name)
 
     def leave(self, user: User, gone: bool = False) -> None:
@@ -709,6 +721,15 @@ class World:
         self._index.add_address(table.number, address)
         return not user.registered
 
+    def bot_group(self, table: "TableActor") -> str | None:
+        """The budget group of ``table``'s bots (lobby/bots/runtime/pool.py): the address group its host
+        had when opening it or sitting down, else that of anybody who did (None: none known)."""
+        origins = self._origins.get(table.number, {})
+        address = origins.get(name_key(table.host)) if table.host else None
+        if address is None:
+            address = next((a for a in origins.values() if a is not None), None)
+        return None if address is None else "address " + address_group(address)
+
     def may_add_bot(self, table: "TableActor", name: str, seconds: float) -> None:
         """The seat policy for a search bot (``/addbot expert[:SECONDS]``) that ``name`` adds
         at ``table``: LobbyError ``guest-bot-level`` beyond the guests' thinking time,
@@ -806,14 +827,36 @@ class World:
         if table.state == "playing":
             if self._players_online(table):
                 return
-            # kept a while: they may come back, at least for their seats' grace time
-            wait = max(self.abandon_after, table.options.grace)
+            # nobody watches and no player is online: its bots stop (issue 23: a game of bots
+            # alone must not keep the bot workers busy for nobody) until somebody enters
+            self._pause_bots(table, True)
+            # kept a while: they may come back, at least for their seats' grace time; a game of
+            # bots alone only its grace time (nobody can come back to it)
+            wait = self._abandon_wait(table)
             if wait > 0:
                 if number not in self._abandon_calls:
                     self._abandon_calls[number] = self.clock.callLater(
                         wait, self._abandon, number, table)
                 return
         self._close_table(number)
+
+    def _abandon_wait(self, table: "TableActor") -> float:
+        if not self._humans(table):
+            return table.options.grace
+        return max(self.abandon_after, table.options.grace)
+
+    @staticmethod
+    def _humans(table: "TableActor") -> list[str]:
+        """The human players of ``table``'s game (a restored table's bots are seated again
+        later: their names say they are bots)."""
+        from lobby.bots.runtime.player import is_bot_name
+        return [n for n in table.players if n not in table.bots and not is_bot_name(n)]
+
+    def _pause_bots(self, table: "TableActor", paused: bool) -> None:
+        try:
+            table.pause_bots(paused)
+        except Exception:
+            log.failure("table {table}: pausing its bots failed", table=table.number)
 
     def _abandon(self, number: int, table: "TableActor") -> None:
         self._abandon_calls.pop(number, None)
@@ -822,8 +865,12 @@ class World:
         room = self.rooms.get(number)
         if room is None or room.members or self._players_online(table):
             return
-        log.info("table {table}: none of its players came back in {seconds} s", table=number,
-                 seconds=max(self.abandon_after, table.options.grace))
+        if self._humans(table):
+            log.info("table {table}: none of its players came back in {seconds} s",
+                     table=number, seconds=self._abandon_wait(table))
+        else:
+            log.info("table {table}: a game of bots alone, nobody watching for {seconds} s: "
+                     "closed", table=number, seconds=self._abandon_wait(table))
         self._close_table(number)
 
     def _players_online(self, table: "TableActor") -> bool:
@@ -856,6 +903,12 @@ class World:
         room = Room(number, room_name(number), table)
         self.rooms[number] = room
         self.tables[number] = table
+        if table.state == "playing" and not self._humans(table):
+            # a game of bots alone is not restored as a running game: abandoned (its journal
+            # ends, so it is not restored again either)
+            log.info("table {table}: a game of bots alone is not restored", table=number)
+            self._close_table(number)
+            return room
         self._maybe_close(number)                      # nobody online yet: the abandon timer
         return room
 

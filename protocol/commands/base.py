@@ -116,8 +116,15 @@ class Command(CommandKeys):
     role: str | None = None
     #: what it costs in the connection's and the address group's budget of work, in ordinary
     #: commands (1: paid by the line's flood-control token alone; more: an archive query, a
-    #: replay -- protocol.connection.guard ``ConnectionGuard.command_cost``, docs/operations.md)
-    cost: int = 1
+    #: replay -- protocol.connection.guard ``ConnectionGuard.command_cost``, docs/operations.md);
+    #: a listing whose answer grows with the world declares its price by size instead
+    #: (``ByOnline``: /who and /wwho, so that their output has a price too)
+    cost: "int | ByOnline" = 1
+
+    def price(self, world: Any) -> int:
+        """What running it costs now (``cost``, or its price by the world's size)."""
+        cost = self.cost
+        return cost if isinstance(cost, int) else cost.price(world)
     #: what follows the help text, made in the reader's language from a declaration (/option:
     #: one line per table option, lobby/tables/options.py ``help_lines``)
     help_more: Callable[[str], str] | None = None
@@ -142,6 +149,20 @@ class Command(CommandKeys):
         return bind(self.args, rest, self.usage)
 
 
+@dataclass(frozen=True)
+class ByOnline:
+    """The price of a listing of the users online: one ordinary command for every ``per`` of
+    them (their names and tables are its output), at least 1 and at most ``most`` (a budget's
+    burst can always pay it)."""
+
+    per: int
+    most: int = 10
+
+    def price(self, world: Any) -> int:
+        online = len(getattr(world, "users", ()))
+        return max(1, min(self.most, 1 + online // self.per))
+
+
 @dataclass
 class CommandTable:
     commands: dict[str, Command] = field(default_factory=dict)
@@ -156,7 +177,8 @@ class CommandTable:
     def command(self, name: str, args: str = "", *, aliases: tuple[str, ...] = (),
                 needs_login: bool = True, secret: bool = False,
                 help_params: Mapping[str, Any] | None = None,
-                role: str | None = None, cost: int = 1) -> Callable[[Handler], Handler]:
+                role: str | None = None,
+                cost: "int | ByOnline" = 1) -> Callable[[Handler], Handler]:
         """Decorator: register the decorated function as the handler of a new command (its
         summary and help are the catalog's ``cmd-NAME`` and ``cmd-NAME-help``; ``help_params``
         fill the fields the help's template names)."""
@@ -321,12 +343,17 @@ def _help(ctx: CommandContext, args: dict[str, str]) -> Any:
     return with_role()
 
 
-@COMMANDS.command("who")
+#: /who and /wwho: one more ordinary command per WHO_PER users online (F6 of issue 23: 64 guests
+#: asking /wwho 18 times a second made 30 MB in 15 s)
+WHO_PER = 25
+
+
+@COMMANDS.command("who", cost=ByOnline(WHO_PER))
 def _who(ctx: CommandContext, args: dict[str, str]) -> None:
     ctx.send(ctx.world.who(_me(ctx)))
 
 
-@COMMANDS.command("wwho")
+@COMMANDS.command("wwho", cost=ByOnline(WHO_PER))
 def _wwho(ctx: CommandContext, args: dict[str, str]) -> None:
     ctx.send(ctx.world.wwho())
 
@@ -414,6 +441,8 @@ async def _register(ctx: CommandContext, args: dict[str, str]) -> None:
         raise LobbyError("already-registered")
     if is_reserved(me.name):
         raise LobbyError("reserved-name", name=me.name)
+    if ctx.world.moderation is not None:      # (a guest before the staff name was given)
+        ctx.world.moderation.check_new_name(me.name)
     held = ctx.world.guest_seats(me.name)
     if held:    # only the seat's key proves its guest: an account must not take the name over
         raise LobbyError("name-held-for-guest", name=me.name, table=held[0].table)

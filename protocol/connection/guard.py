@@ -36,11 +36,12 @@ attempts is limited like a sequence of failed ones:
   ``account_failures_before_delay`` of them every further attempt from that group waits a
   growing delay (``account_delay_first`` seconds, doubled with each failure, at most
   ``account_delay_max``; ``account-wait``). The same count over the address groups the account
-  never logged in from is the account's ceiling, which slows only such groups: a group the
-  account logged in from (remembered ``known_address_days`` in the store, ``load_known``; a
-  guest's address for its reconnect key, in memory) is never delayed by failures elsewhere. A
-  success resets both; failures are forgotten ``account_failures_forgotten`` seconds after the
-  last one.
+  never logged in from is the account's ceiling, which slows only such groups that failed for
+  the account themselves (a group with no failure of its own, such as the owner on a new
+  address, only past ``account_failures_ceiling``): a group the account logged in from
+  (remembered ``known_address_days`` in the store, ``load_known``; a guest's address for its
+  reconnect key, in memory) is never delayed by failures elsewhere. A success resets both;
+  failures are forgotten ``account_failures_forgotten`` seconds after the last one.
 
 ``Guard.registration_attempt(session)`` allows ``registrations_per_hour`` new accounts per address
 group in the last hour (``too-many-registrations``). ``Guard.failure_delay()`` is the pause after
@@ -76,7 +77,7 @@ from twisted.logger import Logger
 from lobby.events import error_event
 from lobby.tables.timer_wheel import TimerWheel, WheelTimer
 from lobby.text.messages import LobbyError
-from lobby.world.addresses import address_group
+from lobby.world.addresses import address_group, set_ipv6_prefixes
 from lobby.world.world import TableLimits
 from protocol.option_fields import option, public_values
 from protocol.telnet import sniff
@@ -161,6 +162,9 @@ class Limits:
         "connections from one IP address (default {default}; loopback addresses are exempt "
         "unless --limit-loopback)"))
     max_guests: int = option(0, public=5000, help="guests online in total (default {default})")
+    connections_per_minute: int = option(0, public=60, help=(
+        "new connections from one address group in a minute (default {default}; loopback "
+        "addresses are exempt unless --limit-loopback): connect-and-log-in loops are paced"))
     login_attempts_per_minute: int = option(0, public=10, help=(
         "password attempts (failed log-ins, /register, /password; a log-in that succeeds does "
         "not count) per IP address or IPv6 /64 per minute (default {default})"))
@@ -170,6 +174,12 @@ class Limits:
         "wrong passwords for one account from one address group before each further attempt "
         "from there waits a growing delay; the same count over the address groups the account "
         "never used slows only those (default {default})"))
+    account_failures_ceiling: int = option(0, public=50, help=(
+        "wrong passwords for one account, over all address groups it never used, after which "
+        "even an address group with no failure of its own waits (the growing delay counted "
+        "from there); below it the account's ceiling slows only groups that failed themselves, "
+        "so an owner on a new address is not delayed by others' guessing (default {default}; "
+        "0: never)"))
     account_delay_max: float = option(0.0, public=900.0, help=(
         "the longest such delay (default {default})"))
     account_delay_first: float = option(5.0, help=(
@@ -179,6 +189,12 @@ class Limits:
     known_address_days: float = option(90.0, metavar="DAYS", help=(
         "how long an address group an account logged in from is remembered; wrong passwords "
         "from other addresses never delay a log-in from there (default {default})"))
+    ipv6_group_prefix: int = option(64, metavar="BITS", help=(
+        "the IPv6 network of one address group, which the per-address limits and budgets "
+        "count together (default /{default}: one household or customer)"))
+    ipv6_ban_prefix: int = option(64, public=56, metavar="BITS", help=(
+        "the IPv6 network a guest ban holds (default /{default}: providers give one customer a "
+        "/56 or a /48, so a banned guest cannot come back from the next /64)"))
     registrations_per_hour: int = option(0, public=5, help=(
         "new accounts (/register) per IP address or IPv6 /64 per hour (default {default})"))
     login_failure_delay: float = option(0.0, public=3.0, help=(
@@ -293,7 +309,7 @@ class Limits:
     work_per_second: float = option(0.0, public=2.0, metavar="UNITS", help=(
         "the budget of work of one connection, in ordinary commands per second: the commands "
         "that declare a cost above 1 (/replay 5, /tchlog 5, /history 3, /rangliste 3, /finger "
-        "2) spend it (default {default})"))
+        "2; /who and /wwho 1 more per 25 users online, at most 10) spend it (default {default})"))
     work_burst: int = option(0, public=20, metavar="UNITS", help=(
         "the budget of work of one connection at once (default {default})"))
     group_work_per_second: float = option(0.0, public=6.0, metavar="UNITS", help=(
@@ -453,6 +469,7 @@ class Guard:
         self.limits = limits
         self.clock = clock
         self.world = world
+        set_ipv6_prefixes(limits.ipv6_group_prefix, limits.ipv6_ban_prefix)
         # the log lines a client can cause (lobby/log_budget)
         world.log_budget.per_minute = limits.log_lines_per_minute
         #: the log-in and idle deadlines of every connection: one timer of the clock for all
@@ -462,6 +479,7 @@ class Guard:
         self._attempts: dict[str, deque[float]] = {}         # address group -> attempt times
         self._account_failures: dict[str, tuple[int, float]] = {}   # key -> (count, last)
         self._registrations: dict[str, deque[float]] = {}    # address group -> times
+        self._connects: dict[str, deque[float]] = {}         # address group -> connect times
         #: address group -> keys of the accounts that logged in from there (see password_attempt;
         #: loaded from the store's login_addresses by ``load_known``, kept there by ``_logged_in``)
         self._known: dict[str, set[str]] = {}
@@ -497,13 +515,29 @@ class Guard:
         elif (limits.max_per_ip and self._limited(host)
               and self.per_ip.get(address_group(host), 0) >= limits.max_per_ip):
             code = "too-many-connections"
+        wait = 0.0
+        if code is None and limits.connections_per_minute and self._limited(host):
+            # how often, not only how many at once: connect-and-log-in loops (each a session,
+            # a greeting, a guest's enters/leaves lines, a password hash) are paced
+            now = self.clock.seconds()
+            window = self._connects.setdefault(address_group(host), deque())
+            wait = _window_wait(window, limits.connections_per_minute, 60.0, now)
+            if wait > 0:
+                code = "connecting-too-fast"
+            else:
+                window.append(now)
+                if len(self._connects) > 10000:
+                    self._connects = {g: q for g, q in self._connects.items()
+                                      if q and q[-1] > now - 60.0}
         if code is not None:
             self.stats["refused"] += 1
             if self.world.log_budget.allow(address_group(host), "refused-connection"):
                 log.info("refused a connection from {host}: {code} ({total} open, {here} from "
                          "there)", host=host, code=code, total=self.total,
                          here=self.per_ip.get(address_group(host), 0))
-            session.refuse(_error_text(code, limit=limits.max_per_ip))
+            limit = (limits.connections_per_minute if code == "connecting-too-fast"
+                     else limits.max_per_ip)
+            session.refuse(_error_text(code, limit=limit, seconds=_ceil(wait)))
             return None
         self.total += 1
         group = address_group(host)
@@ -555,7 +589,14 @@ class Guard:
             # counted over the groups it never used, slows only such groups
             wait = self._delay_wait(self._pair_failures, (key, group), now)
             if wait <= 0 and not known:
-                wait = self._delay_wait(self._account_failures, key, now)
+                # the ceiling slows a group that failed for this account itself; a group with
+                # no failure of its own (the owner on a new address) only past the much higher
+                # account_failures_ceiling
+                if (key, group) in self._pair_failures:
+                    wait = self._delay_wait(self._account_failures, key, now)
+                elif limits.account_failures_ceiling:
+                    wait = self._delay_wait(self._account_failures, key, now,
+                                            limits.account_failures_ceiling)
             if wait > 0:
                 if self._log_refusal("account " + key, now):
                     log.info("password attempt for {account} from {host} refused: too many "
@@ -603,7 +644,10 @@ class Guard:
                     self._forget_failures(counter, now)
         return Attempt(self, kind, key, now, addr_window, conn_window, group, known)
 
-    def _delay_wait(self, counter: dict[Any, tuple[int, float]], key: Any, now: float) -> float:
+    def _delay_wait(self, counter: dict[Any, tuple[int, float]], key: Any, now: float,
+                    threshold: int | None = None) -> float:
+        """The seconds ``key`` still waits: the growing delay past ``threshold`` failures
+        (default: account_failures_before_delay) of ``counter``."""
         entry = counter.get(key)
         if entry is None:
             return 0.0
@@ -611,7 +655,8 @@ class Guard:
         if now - last >= self.limits.account_failures_forgotten:
             del counter[key]
             return 0.0
-        excess = count - self.limits.account_failures_before_delay
+        excess = count - (self.limits.account_failures_before_delay if threshold is None
+                          else threshold)
         if excess < 0:
             return 0.0
         delay = self.limits.account_delay_first * (2.0 ** min(excess, 30))
@@ -950,9 +995,10 @@ class ConnectionGuard:
             session.answer_aside(error_event(code, **params))
         elif verdict == KICKED:
             self.guard.stats["budget_kicks"] += 1
-            log.warn("budget: closing the connection of {who} from {host}: it kept sending "
-                     "{what} past the budget ({code})", who=self._who(), host=self.host,
-                     what=what, code=code)
+            if self._log_allowed("budget-close"):
+                log.warn("budget: closing the connection of {who} from {host}: it kept "
+                         "sending {what} past the budget ({code})", who=self._who(),
+                         host=self.host, what=what, code=code)
             session.disconnect(error_event(code + "-disconnect"))
 
     # ---- bytes ----------------------------------------------------------------------------
@@ -970,8 +1016,9 @@ class ConnectionGuard:
         if verdict is None or verdict == sniff.MAYBE:
             return prefix
         self.guard.stats["foreign"] += 1
-        log.info("{host} speaks {protocol}, not telnet: answered and closed", host=self.host,
-                 protocol=verdict)
+        if self._log_allowed("foreign"):
+            log.info("{host} speaks {protocol}, not telnet: answered and closed", host=self.host,
+                     protocol=verdict)
         self.session.answer_foreign(sniff.answer(verdict))
         return None
 
@@ -1019,9 +1066,17 @@ class ConnectionGuard:
             return
         if limits.flood_kick and self.dropped >= limits.flood_kick:
             self.guard.stats["flood_kicks"] += 1
-            log.warn("flood: closing the connection of {who} from {host} after {dropped} "
-                     "dropped lines", who=self._who(), host=self.host, dropped=self.dropped)
+            if self._log_allowed("flood-close"):
+                log.warn("flood: closing the connection of {who} from {host} after {dropped} "
+                         "dropped lines", who=self._who(), host=self.host,
+                         dropped=self.dropped)
             self.session.disconnect(error_event("flood-disconnect"))
+
+    def _log_allowed(self, kind: str) -> bool:
+        """Whether a line of ``kind`` this connection caused is logged: a few a minute per
+        address group, then one summary (lobby/world/log_budget.py), never one per connection
+        of a client that opens many."""
+        return self.guard.world.log_budget.allow(address_group(self.host), kind)
 
     def _who(self) -> str:
         name = self.session.user_name
@@ -1033,8 +1088,9 @@ class ConnectionGuard:
         session = self.session
         if session.awaiting_login:
             self.guard.stats["login_timeouts"] += 1
-            log.info("{host} did not log in within {seconds} s; closed", host=self.host,
-                     seconds=self.guard.limits.login_timeout)
+            if self._log_allowed("login-timeout"):
+                log.info("{host} did not log in within {seconds} s; closed", host=self.host,
+                         seconds=self.guard.limits.login_timeout)
             session.disconnect(error_event("login-timeout",
                                            seconds=f"{self.guard.limits.login_timeout:g}"))
 

@@ -1089,8 +1089,8 @@ class Session(Protocol):
             return None
         command = parsed.command
         guard = self._guard
-        if guard is not None and command.cost > 1 \
-                and not guard.command_cost(command.cost, command.name):
+        cost = command.price(self.world) if command.cost != 1 else 1
+        if guard is not None and cost > 1 and not guard.command_cost(cost, command.name):
             return None       # over the budget of work: told (protocol.connection.guard), nothing run
         self._timing = (command.name, self.world.clock.seconds())
         return command.handler(self, parsed.args)

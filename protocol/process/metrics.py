@@ -53,6 +53,7 @@ from prometheus_client.registry import Collector
 from prometheus_client.utils import floatToGoString
 from twisted.internet.defer import Deferred
 from twisted.logger import Logger
+from twisted.protocols.policies import ProtocolWrapper
 from twisted.web.resource import Resource
 from twisted.web.server import NOT_DONE_YET, Site
 
@@ -497,15 +498,125 @@ class _Root(Resource):
         return _NotFound().render(request)
 
 
+class _Connection(ProtocolWrapper):
+    """One connection of the web port (``MetricsSite``): its idle timer and the total deadline of
+    the request it is sending."""
+
+    def __init__(self, site: "MetricsSite", wrapped: Any) -> None:
+        super().__init__(site, wrapped)       # type: ignore[arg-type]
+        self.site = site
+        self.idle: Any = None
+        self.deadline: Any = None
+
+    def dataReceived(self, data: bytes) -> None:
+        site = self.site
+        if site.idle_timeout > 0:
+            if self.idle is not None and self.idle.active():
+                self.idle.reset(site.idle_timeout)
+            else:
+                self.idle = site.clock.callLater(site.idle_timeout, self._expired, "idle")
+        if site.request_timeout > 0 and self.deadline is None:
+            # a request begins: it must be whole within request_timeout, however it trickles
+            self.deadline = site.clock.callLater(site.request_timeout, self._expired, "request")
+        super().dataReceived(data)
+
+    def request_complete(self) -> None:
+        """The request was read whole (twisted.web processes it): the next one gets its own
+        deadline."""
+        if self.deadline is not None and self.deadline.active():
+            self.deadline.cancel()
+        self.deadline = None
+
+    def _expired(self, what: str) -> None:
+        self.site.expired(self, what)
+
+    def cancel_timers(self) -> None:
+        for call in (self.idle, self.deadline):
+            if call is not None and call.active():
+                call.cancel()
+        self.idle = self.deadline = None
+
+
 class MetricsSite(Site):
-    """The web port of one server; no access log (a scrape every few seconds would flood it)."""
+    """The web port of one server; no access log (a scrape every few seconds would flood it).
+
+    Slowloris cannot hold it (issue 23): a connection that sends nothing for ``timeout`` seconds
+    is closed (``--metrics-timeout``), a request that is not whole ``request_timeout`` seconds
+    after its first byte is closed however it trickles (``--metrics-request-timeout``), and at
+    most ``max_connections`` are open at once (``--metrics-max-connections``; more are closed at
+    once). Those closings are logged within the log budget (``World.log_budget``: a few lines a
+    minute per address group, then one summary), never once per connection."""
 
     noisy = False
 
-    def __init__(self, server: "Watched", timeout: float = 30.0, reactor: Any = None) -> None:
-        # timeout: a connection that sends nothing for this long is closed, so that half
-        # requests (slowloris) cannot hold sockets for twisted.web's default of 12 hours
-        super().__init__(_Root(server), timeout=timeout, reactor=reactor)
+    def __init__(self, server: "Watched", timeout: float = 30.0, reactor: Any = None,
+                 *, request_timeout: float = 10.0, max_connections: int = 64) -> None:
+        # twisted.web's own timeout is off: its "Timing out client" line would be one log line
+        # per connection; the connection's timers here do the same within the log budget
+        super().__init__(_Root(server), timeout=None, reactor=reactor)
+        self.server = server
+        self.clock = reactor if reactor is not None else _reactor()
+        self.idle_timeout = timeout or 0.0
+        self.request_timeout = request_timeout
+        self.max_connections = max_connections
+        self.open: set[_Connection] = set()
+        #: connections closed by a timer and refused over the cap (the tests, the operator)
+        self.stats = {"idle": 0, "request": 0, "refused": 0}
+
+    def _log_allowed(self, addr: Any, kind: str) -> bool:
+        from lobby.world.addresses import address_group
+        budget = getattr(getattr(self.server, "world", None), "log_budget", None)
+        host = getattr(addr, "host", None) or "?"
+        return budget is None or budget.allow(address_group(str(host)), kind)
+
+    def buildProtocol(self, addr: Any) -> Any:
+        if self.max_connections and len(self.open) >= self.max_connections:
+            self.stats["refused"] += 1
+            if self._log_allowed(addr, "metrics-refused"):
+                log.info("metrics port: refused a connection from {host}: {count} open, the "
+                         "most --metrics-max-connections allows", host=getattr(addr, "host", "?"),
+                         count=len(self.open))
+            return None           # twisted closes the connection at once
+        channel = super().buildProtocol(addr)
+        return _Connection(self, channel)
+
+    def registerProtocol(self, connection: _Connection) -> None:
+        self.open.add(connection)
+        if self.idle_timeout > 0:
+            connection.idle = self.clock.callLater(self.idle_timeout, connection._expired, "idle")
+
+    def unregisterProtocol(self, connection: _Connection) -> None:
+        connection.cancel_timers()
+        self.open.discard(connection)
+
+    def expired(self, connection: _Connection, what: str) -> None:
+        """``connection`` sent nothing for the idle time (``idle``) or no whole request in time
+        (``request``): closed, without waiting for a client that does not read."""
+        connection.cancel_timers()
+        self.stats[what] += 1
+        peer = connection.getPeer()
+        if self._log_allowed(peer, "metrics-timeout"):
+            log.info("metrics port: closed the connection of {host}: {why}",
+                     host=getattr(peer, "host", "?"),
+                     why="no whole request in time" if what == "request" else "idle")
+        transport = connection.transport
+        abort = getattr(transport, "abortConnection", None)
+        if abort is not None:
+            abort()
+        else:
+            transport.loseConnection()
+
+    def getResourceFor(self, request: Any) -> Any:
+        # called once a request was read whole: its connection's deadline ends
+        connection = getattr(getattr(request, "channel", None), "transport", None)
+        if isinstance(connection, _Connection):
+            connection.request_complete()
+        return super().getResourceFor(request)
 
     def log(self, request: Any) -> None:
         pass
+
+
+def _reactor() -> Any:
+    from twisted.internet import reactor
+    return reactor

@@ -181,6 +181,7 @@ class LobbyServer:
                  metrics: str | None = None, bot_workers: int = 0, bot_pool: Any = None,
                  lang: str = DEFAULT_LANG, bot_queue: int | None = None,
                  bot_slack: float | None = None, bot_hang: float | None = None,
+                 bot_quantum: float | None = None,
                  web: Sequence[str] = (), web_options: Any = None) -> None:
         from lobby.world.moderation import Moderation
         from protocol.connection.guard import Guard, Limits
@@ -192,10 +193,11 @@ class LobbyServer:
         #: the search bots' worker processes (lobby/bots/runtime/pool.py; none: they think in process)
         self.bot_pool: Any = bot_pool               # (tests give their own)
         if bot_pool is None and bot_workers > 0:
-            from lobby.bots.runtime.pool import HANG, SLACK, BotPool
+            from lobby.bots.runtime.pool import HANG, QUANTUM, SLACK, BotPool
             self.bot_pool = BotPool(reactor, bot_workers, queue_limit=bot_queue,
                                     slack=SLACK if bot_slack is None else bot_slack,
-                                    hang=HANG if bot_hang is None else bot_hang)
+                                    hang=HANG if bot_hang is None else bot_hang,
+                                    quantum=QUANTUM if bot_quantum is None else bot_quantum)
         self.world = World(clock if clock is not None else reactor,
                            table_limits=self.limits.table_limits(), bot_pool=self.bot_pool)
         from protocol.connection.session import Session
@@ -230,6 +232,9 @@ class LobbyServer:
         self.metrics_endpoint = metrics
         #: --metrics-timeout SECONDS: an idle or half-sent HTTP connection is closed after it
         self.metrics_timeout = 30.0
+        #: a request whole within this many seconds, and connections at once (the web port)
+        self.metrics_request_timeout = 10.0
+        self.metrics_max_connections = 64
         self.metrics_port: Any = None
         #: --web ENDPOINT: the web client's listeners (protocol/web; none: off)
         self.web_endpoints = list(web)
@@ -285,7 +290,9 @@ class LobbyServer:
 
         from protocol.process.metrics import MetricsSite
         endpoint = serverFromString(self.reactor, self.metrics_endpoint)
-        self.metrics_port = yield endpoint.listen(MetricsSite(self, self.metrics_timeout))
+        self.metrics_port = yield endpoint.listen(MetricsSite(
+            self, self.metrics_timeout, request_timeout=self.metrics_request_timeout,
+            max_connections=self.metrics_max_connections))
         log.info("metrics on {endpoint} ({address}): /metrics, /healthz, /games/GAME.tch",
                  endpoint=self.metrics_endpoint, address=_address(self.metrics_port))
 
@@ -470,10 +477,17 @@ def parse_args(argv: Sequence[str] | None = None, prog: str = "tichu-lobby") -> 
         parser.error("--bot-queue must be 0 or more")
     if not 0 < opts.bot_slack <= 600:
         parser.error("--bot-slack must be more than 0 and at most 600 seconds")
+    if not 0 <= opts.bot_quantum <= 60:
+        parser.error("--bot-quantum must be 0 to 60 seconds")
     if not 0 < opts.bot_hang <= 3600:
         parser.error("--bot-hang must be more than 0 and at most 3600 seconds")
     if opts.web_max_message < 64:
         parser.error("--web-max-message must be at least 64 bytes")
+    if opts.metrics_request_timeout < 0 or opts.metrics_max_connections < 0:
+        parser.error("--metrics-request-timeout and --metrics-max-connections must be 0 or more")
+    for flag in ("ipv6_group_prefix", "ipv6_ban_prefix"):
+        if not 1 <= getattr(opts, flag) <= 128:
+            parser.error(f"--{flag.replace('_', '-')} must be 1 to 128 (bits of an IPv6 address)")
     try:
         from protocol.web import parse_proxies
         parse_proxies(opts.trusted_proxy or ())
@@ -536,6 +550,14 @@ def build_parser(prog: str = "tichu-lobby") -> argparse.ArgumentParser:
     parser.add_argument("--metrics-timeout", type=float, default=30.0, metavar="SECONDS",
                         help="an HTTP connection to the metrics port that sends nothing for "
                              "SECONDS is closed, a half request too (default 30)")
+    parser.add_argument("--metrics-request-timeout", type=float, default=10.0,
+                        metavar="SECONDS",
+                        help="a request to the metrics port that is not whole SECONDS after its "
+                             "first byte is closed, however slowly it trickles (default 10; "
+                             "0: off)")
+    parser.add_argument("--metrics-max-connections", type=int, default=64, metavar="N",
+                        help="connections to the metrics port at once; more are closed at once "
+                             "(default 64; 0: no limit)")
     add_health_options(parser)
     add_web_options(parser)
     parser.add_argument("--journal-interval", type=float, default=0.005, metavar="SECONDS",
@@ -568,6 +590,12 @@ def build_parser(prog: str = "tichu-lobby") -> argparse.ArgumentParser:
     parser.add_argument("--bot-slack", type=float, default=SLACK, metavar="SECONDS",
                         help="seconds a worker may take beyond a decision's budget before the "
                              f"heuristic bot decides instead (default {SLACK:g})")
+    from lobby.bots.runtime.pool import QUANTUM
+    parser.add_argument("--bot-quantum", type=float, default=QUANTUM, metavar="SECONDS",
+                        help="the most seconds an expert bot thinks per decision while bots of "
+                             "other tables want a worker too; a free worker takes the decision "
+                             "of the table and address group that used the workers least "
+                             f"(default {QUANTUM:g}; 0: every bot its whole level)")
     parser.add_argument("--bot-hang", type=float, default=HANG, metavar="SECONDS",
                         help="seconds a worker may stay busy after that before it counts as hung "
                              f"and is replaced (default {HANG:g})")
@@ -713,9 +741,12 @@ class LobbyService(Service):
                                   telnet_options=telnet_options_from(opts), metrics=opts.metrics,
                                   bot_workers=opts.bot_workers, lang=opts.lang,
                                   bot_queue=opts.bot_queue, bot_slack=opts.bot_slack,
-                                  bot_hang=opts.bot_hang, web=opts.web or (),
+                                  bot_hang=opts.bot_hang, bot_quantum=opts.bot_quantum,
+                                  web=opts.web or (),
                                   web_options=web_options_from(opts))
         self.server.metrics_timeout = opts.metrics_timeout
+        self.server.metrics_request_timeout = opts.metrics_request_timeout
+        self.server.metrics_max_connections = opts.metrics_max_connections
         configure_journal(self.server.persistence.journal, opts)
         self.server.exit = reactor.stop  # after /shutdown
         from protocol.process.reactor_health import GcPolicy, ReactorProbe

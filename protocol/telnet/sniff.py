@@ -8,8 +8,9 @@ Such a connection gets one short answer in its own protocol where that is possib
 response, a TLS alert record, one text line for SSH and the proxy) and is closed; one log line
 says what it was. Nothing of it reaches the login state machine. The session holds its greeting
 back until the first bytes came (or ``--greeting-delay``), so the answer is the first thing
-such a client receives. (A PROXY v2 header is not recognised here: its signature begins with
-CR LF, the empty line a person types to log in as a guest.)
+such a client receives. A PROXY v2 header is recognised too, but only whole in the first bytes
+(``WHOLE_SIGNATURES``: a proxy writes its header at once): its signature begins with CR LF, the
+empty line a person types to log in as a guest, so a first CR LF is never held back for it.
 
 ``classify(prefix)`` looks at the first bytes only: it returns the name of the foreign protocol,
 ``MAYBE`` while ``prefix`` is still the beginning of some signature (wait for more bytes), or None
@@ -18,7 +19,8 @@ beginning of a connection is checked, and at most ``MAX_PREFIX`` bytes are held 
 """
 from __future__ import annotations
 
-__all__ = ["MAYBE", "MAX_PREFIX", "SIGNATURES", "ANSWERS", "classify", "answer"]
+__all__ = ["MAYBE", "MAX_PREFIX", "SIGNATURES", "WHOLE_SIGNATURES", "ANSWERS", "classify",
+           "answer"]
 
 MAYBE = "maybe"
 
@@ -35,7 +37,13 @@ SIGNATURES: dict[bytes, str] = {
     b"PROXY ": "proxy",        # PROXY protocol v1 (haproxy send-proxy, stunnel protocol = proxy)
 }
 
-MAX_PREFIX = max(len(s) for s in SIGNATURES)
+#: signatures recognised only when they arrived whole (their beginning is something a person
+#: types): the binary PROXY protocol v2 header (haproxy send-proxy-v2), answered like v1
+WHOLE_SIGNATURES: dict[bytes, str] = {
+    b"\r\n\r\n\x00\r\nQUIT\n": "proxy",
+}
+
+MAX_PREFIX = max(len(s) for s in (*SIGNATURES, *WHOLE_SIGNATURES))
 
 _HTTP_BODY = b"This is a Tichu lobby speaking telnet, not a web server: telnet HOST PORT.\r\n"
 
@@ -56,6 +64,9 @@ def classify(prefix: bytes) -> str | None:
     """``prefix`` (the first bytes of a connection) -> "http", "tls", "ssh", "proxy", MAYBE or
     None."""
     undecided = False
+    for signature, protocol in WHOLE_SIGNATURES.items():
+        if prefix.startswith(signature):
+            return protocol
     for signature, protocol in SIGNATURES.items():
         if prefix.startswith(signature):
             return protocol

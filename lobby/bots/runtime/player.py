@@ -176,7 +176,21 @@ class BotPlayer:
             call.cancel()
         self._data = None
 
+    def pause(self) -> None:
+        """The table is paused (nobody watches, no player online): a pending decision is
+        cancelled; a worker's answer that comes meanwhile is dropped. The table sends the bot
+        its view again when it goes on."""
+        call, self._call = self._call, None
+        if call is not None and call.active():
+            call.cancel()
+
+    @property
+    def paused(self) -> bool:
+        return bool(getattr(self.table, "bots_paused", False))
+
     def _schedule(self) -> None:
+        if self.paused:
+            return
         if self._call is not None and self._call.active():
             return
         self._call = self.clock.callLater(self.delay, self._act)
@@ -193,6 +207,8 @@ class BotPlayer:
 
     def _act(self) -> None:
         self._call = None
+        if self.paused:
+            return
         game = self._seated_game()
         if game is None:
             return
@@ -229,10 +245,15 @@ class BotPlayer:
             self.fallbacks += 1
             self._answered(key, job.heuristic)
 
-        self.pool.think(job).addCallbacks(answered, failed)
+        # the table and its budget group share the workers fairly with the others (pool.py)
+        budget = getattr(self.table, "bot_budget", None)
+        table, group = budget() if callable(budget) else (None, None)
+        self.pool.think(job, table, group).addCallbacks(answered, failed)
 
     def _answered(self, key: tuple[Any, ...], command: str | None) -> None:
         self._thinking = None
+        if self.paused:
+            return                      # the view sent when the table goes on asks again
         game = self._seated_game()
         if game is None:
             return

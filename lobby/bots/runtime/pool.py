@@ -27,6 +27,17 @@ own budget (`Job.seconds`; a job with a fixed number of playouts: `PLAYOUT_BUDGE
   at once, and the next job runs there.
 - `WorkerError` when the search raised an exception (a bug): the worker goes on.
 
+Fair shares (issue 23): every job names its table and its budget group (`think(job, table=...,
+group=...)`: the address group of the table's opener, lobby/world.py `bot_group`), and the pool
+keeps each one's worker time (seconds, decaying with a half-life of `USAGE_HALF_LIFE`). A free
+worker takes the waiting job of the group that used least, and within it of the table that used
+least, so one user's many bot tables cannot starve another's. While other tables have asked for
+a worker within `ACTIVE_WINDOW` seconds, a job thinks at most `quantum` seconds (`--bot-quantum`;
+the decision is searched that long instead), so a long `expert:10` never holds a worker
+long while others wait. When the queue is full, a job of a group that used less takes the place
+of the newest waiting job of the group that used most (that one: the heuristic at once,
+`evicted`).
+
 Every such fallback is counted (`outcomes`, by decision type and reason) and logged at most once
 per `log_interval` seconds, as one line with the counts of that interval (`FallbackLog`). The
 pool also keeps the time from `think()` to the answer by decision type and outcome (`latency`),
@@ -46,7 +57,7 @@ import threading
 import time
 from bisect import bisect_left
 from collections import deque
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from twisted.internet.defer import Deferred
@@ -57,7 +68,7 @@ from lobby.bots.strategies.search import Answer, Job, think
 
 __all__ = ["BotPool", "WorkerLost", "ThinkTimeout", "Overloaded", "WorkerError", "FallbackLog",
            "default_workers", "SLACK", "HANG", "WORKER_NICE", "LOG_INTERVAL",
-           "DECISION_BUCKETS", "PLAYOUT_BUDGET"]
+           "DECISION_BUCKETS", "PLAYOUT_BUDGET", "QUANTUM", "ACTIVE_WINDOW", "USAGE_HALF_LIFE"]
 
 log = Logger(namespace="lobby.bots.pool")
 
@@ -71,6 +82,12 @@ WORKER_NICE = 19
 LOG_INTERVAL = 60.0
 #: the budget of a job with a fixed number of playouts (the arena, tests) instead of seconds
 PLAYOUT_BUDGET = 60.0
+#: seconds a search may think at most while other tables want a worker too (--bot-quantum)
+QUANTUM = 0.25
+#: seconds after its last job during which a table counts as wanting a worker
+ACTIVE_WINDOW = 10.0
+#: seconds after which a table's or a group's worker time counts half
+USAGE_HALF_LIFE = 30.0
 #: buckets (seconds) of a decision's time from the bot's request to its answer
 DECISION_BUCKETS = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 0.55, 0.6, 0.75, 1.0, 1.5, 2.0,
                     3.0, 5.0, 10.0, 30.0)
@@ -165,6 +182,27 @@ class FallbackLog:
         self._call = None
 
 
+class _Usage:
+    """Worker seconds per key (a table, a budget group), decaying with ``USAGE_HALF_LIFE``."""
+
+    def __init__(self, half_life: float = USAGE_HALF_LIFE) -> None:
+        self.half_life = half_life
+        self._used: dict[Any, tuple[float, float]] = {}
+
+    def get(self, key: Any, now: float) -> float:
+        entry = self._used.get(key)
+        if entry is None:
+            return 0.0
+        value, stamp = entry
+        return value * 0.5 ** (max(0.0, now - stamp) / self.half_life)
+
+    def add(self, key: Any, seconds: float, now: float) -> None:
+        self._used[key] = (self.get(key, now) + seconds, now)
+        if len(self._used) > 10000:           # forget the keys that decayed to nothing
+            self._used = {k: v for k, v in self._used.items()
+                          if v[0] * 0.5 ** ((now - v[1]) / self.half_life) > 0.001}
+
+
 @dataclass(eq=False)
 class _Task:
     id: int
@@ -172,6 +210,8 @@ class _Task:
     d: "Deferred[Answer]"
     asked: float
     budget: float
+    table: Any = None
+    group: Any = None
     done: bool = False
     started: float | None = None
     timers: list[Any] = field(default_factory=list)
@@ -199,7 +239,8 @@ class BotPool:
 
     def __init__(self, reactor: Any, workers: int, *, slack: float = SLACK, hang: float = HANG,
                  queue_limit: int | None = None, wait: bool = True, clock: Any = None,
-                 log_interval: float = LOG_INTERVAL, nice: int = WORKER_NICE) -> None:
+                 log_interval: float = LOG_INTERVAL, nice: int = WORKER_NICE,
+                 quantum: float = QUANTUM) -> None:
         if workers < 1:
             raise ValueError("a pool needs at least one worker")
         if queue_limit is not None and queue_limit < 0:
@@ -214,6 +255,13 @@ class BotPool:
         #: whether a queued job waits at most its own budget
         self.wait = wait
         self.nice = nice
+        #: the most a search thinks while other tables want a worker (0: no limit)
+        self.quantum = quantum
+        #: worker seconds per table and per budget group; the last job of each table
+        self.table_usage = _Usage()
+        self.group_usage = _Usage()
+        self._last_asked: dict[Any, float] = {}
+        self.evicted = 0
         self.fallback_log = FallbackLog(self.clock, log_interval)
         self._ctx = multiprocessing.get_context("spawn")
         self._workers: list[_Worker] = []
@@ -295,6 +343,11 @@ class BotPool:
         """CPU seconds the workers used (each reports its own with every answer)."""
         return self._cpu_gone + sum(w.cpu for w in self._workers)
 
+    def running(self) -> list[tuple[Any, Any, float]]:
+        """(table, budget group, seconds it may think) of each job a worker is on now."""
+        return [(w.task.table, w.task.group, w.task.budget) for w in self._workers
+                if w.task is not None]
+
     def waiting(self) -> int:
         """Jobs waiting for a free worker now."""
         return len(self._queue)
@@ -321,27 +374,67 @@ class BotPool:
         return d
 
     # ---- jobs ------------------------------------------------------------------------------------
-    def think(self, job: Job) -> "Deferred[Answer]":
-        """The job's Answer from a worker, or one of the failures of the module doc."""
+    def think(self, job: Job, table: Any = None, group: Any = None) -> "Deferred[Answer]":
+        """The job's Answer from a worker, or one of the failures of the module doc. ``table``
+        and ``group`` (the budget group; default: the table) share the workers fairly."""
         d: Deferred[Answer] = Deferred()
         if self._stopped:
             return d            # never fires: the server is stopping, no bot acts any more
         self.jobs += 1
         self._next_id += 1
         budget = job.seconds if job.playouts is None else PLAYOUT_BUDGET
-        task = _Task(self._next_id, job, d, self.clock.seconds(), budget)
+        now = self.clock.seconds()
+        task = _Task(self._next_id, job, d, now, budget, table,
+                     table if group is None else group)
+        self._note_asked(table, now)
         self._start_workers()
         free = self._free()
         if free is not None:
             self._send(free, task)
-        elif len(self._queue) < self.queue_limit:
-            self._queue.append(task)
-            if self.wait:
-                task.timers.append(self.clock.callLater(budget, self._waited, task))
-        else:
-            self._fail(task, "overloaded", Overloaded(
-                f"{self.workers} busy workers, {len(self._queue)} decisions waiting"))
+            return d
+        if len(self._queue) >= self.queue_limit:
+            victim = self._heaviest_waiting(task, now)
+            if victim is None:
+                self._fail(task, "overloaded", Overloaded(
+                    f"{self.workers} busy workers, {len(self._queue)} decisions waiting"))
+                return d
+            self._queue.remove(victim)
+            victim.cancel_timers()
+            self.evicted += 1
+            self._fail(victim, "evicted", Overloaded(
+                "a decision of a table that used the workers less took its place"))
+        self._queue.append(task)
+        if self.wait:
+            task.timers.append(self.clock.callLater(budget, self._waited, task))
         return d
+
+    def _note_asked(self, table: Any, now: float) -> None:
+        self._last_asked[table] = now
+        if len(self._last_asked) > 10000:
+            self._last_asked = {k: t for k, t in self._last_asked.items()
+                                if now - t < ACTIVE_WINDOW}
+
+    def _contended(self, task: _Task, now: float) -> bool:
+        """Whether another table wants a worker: one of its jobs waits, or it asked lately."""
+        if any(t.table != task.table for t in self._queue):
+            return True
+        return any(table != task.table and now - when < ACTIVE_WINDOW
+                   for table, when in self._last_asked.items())
+
+    def _rank(self, task: _Task, now: float) -> tuple[float, float, float]:
+        return (self.group_usage.get(task.group, now), self.table_usage.get(task.table, now),
+                task.asked)
+
+    def _heaviest_waiting(self, task: _Task, now: float) -> _Task | None:
+        """The newest waiting job of the group (then table) that used the workers most, if it
+        used more than ``task``'s; None: ``task`` is the one refused."""
+        if not self._queue:
+            return None
+        mine = self._rank(task, now)[:2]
+        worst = max(self._queue, key=lambda t: (*self._rank(t, now)[:2], t.asked))
+        if self._rank(worst, now)[:2] > mine:
+            return worst
+        return None
 
     def _free(self) -> _Worker | None:
         for w in self._workers:
@@ -351,6 +444,16 @@ class BotPool:
 
     def _send(self, worker: _Worker, task: _Task) -> None:
         task.cancel_timers()
+        now = self.clock.seconds()
+        job = task.job
+        if (self.quantum > 0 and job.playouts is None and job.seconds > self.quantum
+                and self._contended(task, now)):
+            # others want a worker too: this decision thinks one quantum, not its whole level
+            task.job = job = replace(job, seconds=self.quantum)
+            task.budget = self.quantum
+        # charged at the start (what it may use), corrected when it ends (_charge)
+        self.table_usage.add(task.table, task.budget, now)
+        self.group_usage.add(task.group, task.budget, now)
         worker.task = task
         # a worker that neither starts nor ends the job by then is hung (a started one gets its
         # own deadline too: _message)
@@ -373,7 +476,19 @@ class BotPool:
             free = self._free()
             if free is None:
                 return
-            self._send(free, self._queue.popleft())
+            now = self.clock.seconds()
+            task = min(self._queue, key=lambda t: self._rank(t, now))
+            self._queue.remove(task)
+            self._send(free, task)
+
+    def _charge(self, task: _Task) -> None:
+        """A job ended: its table and group are charged what it used instead of its budget."""
+        if task.started is None:
+            return
+        now = self.clock.seconds()
+        used = max(0.0, now - task.started)
+        self.table_usage.add(task.table, used - task.budget, now)
+        self.group_usage.add(task.group, used - task.budget, now)
 
     def _message(self, worker: _Worker, msg: tuple[Any, ...]) -> None:
         if self._stopped or worker not in self._workers:
@@ -397,6 +512,7 @@ class BotPool:
         worker.cpu = msg[3]
         worker.task = None
         task.cancel_timers()
+        self._charge(task)
         if not task.done:
             if kind == "done":
                 self._answer(task, msg[2])
