@@ -1,6 +1,6 @@
 """The wire: bytes <-> commands and events (telnet, text and machine mode). Knows no game rules.
 
-Layers, each a package whose docstring says what it may import (tests/test_layers.py checks it):
+Layers, each a package whose docstring says what it may import (tests/project/test_layers.py checks it):
 
 - ``protocol.telnet``: the byte layer (framing, IAC, charset, the telnet options); no lobby;
 - ``protocol.render``: events and records -> text or JSON; never a connection;

@@ -10,6 +10,18 @@ dataclass's own default is what an embedder or a test gets with no argument), an
     class Limits:
         max_per_ip: int = option(0, public=8, help="connections from one address (default {default})")
 
+The same declaration covers every kind of option the process has: a text (``str``, ``None``
+when it is not given), a text that may be given several times (``tuple[str, ...] | None``:
+``many=True``, argparse's ``append``), a choice (``choices=``), a number read by its own parser
+(``parse=``), a switch that is on by default and turned off by its flag (``flag="--no-..."``), or
+one that has both forms (``negatable=True``: ``--journal-inline``/``--no-journal-inline``)::
+
+    @dataclass(frozen=True)
+    class JournalOptions:
+        journal_inline: bool = option(True, negatable=True, help="...")
+        journal_checkpoint_pages: int | None = option(None, parse=whole_number(1), metavar="PAGES",
+                                                      help="...")
+
 ``option_specs(cls)`` yields one ``OptionSpec`` per such field, in field order: everything a
 reader of options needs (the command line here; a configuration file or environment variables
 read the same declarations). ``add_options(parser, cls)`` adds them to an argparse parser or
@@ -21,6 +33,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import types
 import typing
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator
@@ -37,14 +50,26 @@ class _Declared:
     help: str
     public: Any
     metavar: str | None
+    flag: str | None = None
+    choices: tuple[str, ...] | None = None
+    parse: Callable[[str], Any] | None = None
+    many: bool = False
+    negatable: bool = False
 
 
-def option(default: Any, *, help: str, public: Any = _SAME, metavar: str | None = None) -> Any:
+def option(default: Any, *, help: str, public: Any = _SAME, metavar: str | None = None,
+           flag: str | None = None, choices: tuple[str, ...] | None = None,
+           parse: Callable[[str], Any] | None = None, many: bool = False,
+           negatable: bool = False) -> Any:
     """A dataclass field that is also an option: ``default`` for the dataclass, ``public`` for
     the command line (``None``: the process derives it; say how in ``help``), ``help`` with
     ``{default}`` for the command line's default, ``metavar`` (else ``N`` for an int,
-    ``SECONDS`` for a float)."""
-    declared = _Declared(help, default if public is _SAME else public, metavar)
+    ``SECONDS`` for a float), ``flag`` (else ``--`` and the field's name with dashes; a switch
+    that is on by default is turned off by it), ``choices``, ``parse`` (the value's reader, else
+    the field's type), ``many`` (given once per value), ``negatable`` (a switch with a ``--no-``
+    form too)."""
+    declared = _Declared(help, default if public is _SAME else public, metavar, flag, choices,
+                         parse, many, negatable)
     return field(default=default, metadata={_KEY: declared})
 
 
@@ -60,18 +85,47 @@ class OptionSpec:
     default: Any
     help: str
     metavar: str | None
+    choices: tuple[str, ...] | None = None
+    parse: Callable[[str], Any] | None = None
+    many: bool = False
+    negatable: bool = False
 
     def argparse_kwargs(self) -> dict[str, Any]:
         """The keyword arguments of ``add_argument(self.flag, **...)``."""
+        common = {"dest": self.name, "help": self.help}
         if self.type is bool:
-            return {"dest": self.name, "action": "store_true", "default": bool(self.default),
-                    "help": self.help}
-        return {"dest": self.name, "type": self.type, "default": self.default,
-                "metavar": self.metavar, "help": self.help}
+            if self.negatable:
+                return {**common, "action": argparse.BooleanOptionalAction,
+                        "default": bool(self.default)}
+            if self.default:
+                return {**common, "action": "store_false"}
+            # (None: "not given", for a reader that tells it from an explicit off)
+            return {**common, "action": "store_true", "default": self.default}
+        kwargs: dict[str, Any] = {**common, "default": self.default, "metavar": self.metavar}
+        if self.many:
+            kwargs["action"] = "append"
+            if self.parse is not None:
+                kwargs["type"] = self.parse
+            return kwargs
+        if self.type is not str or self.parse is not None:
+            kwargs["type"] = self.parse or self.type
+        if self.choices is not None:
+            kwargs["choices"] = self.choices
+        return kwargs
 
 
 def _shown(value: Any) -> str:
     return f"{value:g}" if isinstance(value, float) else str(value)
+
+
+def _kind(hint: Any) -> tuple[Any, bool]:
+    """(the value's type, given several times) of a field's type: ``int | None`` -> (int, False),
+    ``tuple[str, ...] | None`` -> (str, True)."""
+    if typing.get_origin(hint) in (typing.Union, types.UnionType):
+        (hint,) = [a for a in typing.get_args(hint) if a is not type(None)]
+    if typing.get_origin(hint) in (list, tuple):
+        return typing.get_args(hint)[0], True
+    return hint, False
 
 
 def option_specs(cls: type) -> Iterator[OptionSpec]:
@@ -81,15 +135,18 @@ def option_specs(cls: type) -> Iterator[OptionSpec]:
         declared = f.metadata.get(_KEY)
         if declared is None:
             continue
-        kind = hints[f.name]
-        if kind not in (int, float, bool):
-            raise TypeError(f"{cls.__name__}.{f.name}: an option is an int, float or bool")
-        if kind is bool and declared.public:
-            raise TypeError(f"{cls.__name__}.{f.name}: a switch is off by default")
-        metavar = None if kind is bool else declared.metavar or _METAVARS[kind]
+        kind, many = _kind(hints[f.name])
+        if (kind not in (int, float, bool, str) and declared.parse is None) or many != declared.many:
+            raise TypeError(f"{cls.__name__}.{f.name}: an option is an int, float, bool or str, or "
+                            "read by its parse=; a tuple of them with many=True")
+        if kind is bool and declared.public and not (declared.flag or declared.negatable):
+            raise TypeError(f"{cls.__name__}.{f.name}: a switch on by default needs its --no- "
+                            "flag or negatable=True")
+        metavar = None if kind is bool else declared.metavar or _METAVARS.get(kind)
         help_text = declared.help.replace("{default}", _shown(declared.public))
-        yield OptionSpec(f.name, "--" + f.name.replace("_", "-"), kind, declared.public,
-                         help_text, metavar)
+        yield OptionSpec(f.name, declared.flag or "--" + f.name.replace("_", "-"), kind,
+                         declared.public, help_text, metavar, declared.choices, declared.parse,
+                         declared.many, declared.negatable)
 
 
 def add_options(parser: argparse.ArgumentParser | argparse._ArgumentGroup, cls: type) -> None:

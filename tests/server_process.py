@@ -41,6 +41,13 @@ def run(argv: Sequence[str], cwd: Path, timeout: float = BOUND) -> subprocess.Co
                           env=dict(os.environ, PYTHONPATH=str(ROOT)))
 
 
+def run_server(*args: str, wrapper: Sequence[str] = (), timeout: float = BOUND
+               ) -> subprocess.CompletedProcess[str]:
+    """``python -m protocol ARGS`` run to its end (a start-up error, ``--help``), behind
+    ``wrapper`` (a command that runs it, e.g. ``unshare ...``) when given."""
+    return run([*wrapper, sys.executable, "-m", "protocol", *args], cwd=ROOT, timeout=timeout)
+
+
 def json_record(line: str) -> dict[str, Any] | None:
     """One event of a JSON log line: ours (a JSON object a line) or twist's (RFC 7464: each
     record starts with the record separator 0x1E)."""

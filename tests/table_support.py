@@ -8,6 +8,7 @@ from typing import Any
 
 from twisted.internet.task import Clock
 
+from conftest import FakeClient, FakeLobby, fired
 from lobby.events import Event
 from lobby.tables.table import TableActor
 from lobby.tichu.actions import (
@@ -29,6 +30,8 @@ from lobby.tichu.cards import (
     rank_name,
 )
 from lobby.tichu.match import Match
+from lobby.world.persistence import Persistence
+from lobby.world.world import World
 from protocol.render.table import render_table
 
 NAMES = ["ann", "bob", "cat", "dan"]
@@ -246,3 +249,86 @@ SEAT_KEY = re.compile(r"log in as (\S+) and give the key ([a-z0-9]+)\.")
 def seat_keys(text: str) -> dict[str, str]:
     """The reconnect keys told in ``text``: name -> key (the last one of each name)."""
     return {name: key for name, key in SEAT_KEY.findall(text)}
+
+
+# ---- a FakeLobby with the server's persistence (the journal, the game archive) -----------------
+PLAYERS = ["Ann", "Bob", "Cat", "Dan"]
+
+
+def rows(lobby: FakeLobby, sql: str, *args: Any) -> list[tuple[Any, ...]]:
+    return fired(lobby.store.run_query(lambda c: c.execute(sql, args).fetchall()))
+
+
+class Lobby(FakeLobby):
+    """FakeLobby with the server's persistence wired in (World.recorder)."""
+
+    def __init__(self, clock: Any, store: Any = None) -> None:
+        super().__init__(clock)
+        if store is not None:                  # a "restart" on the same database
+            from protocol.process.server import LobbyFactory
+            self.store = store
+            self.world = World(clock, rng=random.Random(8))
+            self.factory = LobbyFactory(self.world, self.store, self.accounts)
+        self.persistence = Persistence(self.store, self.world, clock)
+        self.world.recorder = self.persistence
+        self.world.on_new_table = lambda t: setattr(t, "bot_delay", 0.0)
+        #: the reconnect keys the guests of seat_players were told, by name
+        self.keys: dict[str, str] = {}
+
+    def turn(self) -> None:
+        """One reactor turn: the journal commits, held events leave, bots act."""
+        for _ in range(3):
+            self.clock.advance(0)
+
+    def say(self, client: FakeClient, line: str) -> list[str]:
+        client.send(line)
+        self.turn()
+        return client.lines()
+
+
+def seat_players(lobby: Lobby, names: list[str] = PLAYERS, *, registered: bool = True,
+                 options: dict[str, str] | None = None, start: str = "/start"
+                 ) -> dict[str, FakeClient]:
+    clients = {}
+    for name in names:
+        if registered:
+            lobby.register(name, "pw" + name.lower() + "1")
+        c = lobby.connect()
+        c.login(name, "pw" + name.lower() + "1" if registered else None)
+        clients[name] = c
+    first = clients[names[0]]
+    lobby.say(first, "/newroom")
+    for name in names[1:]:
+        lobby.say(clients[name], "/room 1")
+    for name in names:
+        lobby.keys.update(seat_keys("\n".join(lobby.say(clients[name], "/join"))))
+    for key, value in (options or {}).items():
+        lobby.say(first, f"/option {key} {value}")
+    lobby.say(first, start)
+    for c in clients.values():
+        c.lines()
+    return clients
+
+
+def play(lobby: Lobby, rng: random.Random, *, steps: int | None = None,
+         until: Any = None) -> int:
+    """Engine-legal commands of the seated humans (bots answer through the clock)."""
+    table = lobby.world.tables[1]
+    done = 0
+    while table.state == "playing" and (steps is None or done < steps):
+        if until is not None and until(table):
+            break
+        humans = [n for n in table.players if n not in table.bots and n not in table.gone]
+        if table.match is not None and not any(
+                a for n in humans for a in table.match.legal_actions(table.players.index(n))):
+            lobby.turn()                        # a bot is due
+            done += 1
+            continue
+        before = len(table.match.actions)
+        while True:
+            name, _, _ = step(table, Recorder(), rng)
+            if name in humans or len(table.match.actions) > before:
+                break
+        lobby.turn()
+        done += 1
+    return done

@@ -67,7 +67,7 @@ def apply_update(state: dict[str, Any], update: dict[str, Any]) -> dict[str, Any
     """The state after an ``update`` object (a new dict): its keys replace the state's,
     ``trick_add`` is appended to the ``trick``, the keys in its ``unset`` are removed
     (docs/protocol.md, "The update object": the client's side of
-    protocol.render.json_lines.state_update; tests/test_bot_library.py checks that it undoes it)."""
+    protocol.render.json_lines.state_update; tests/e2e/test_bot_library.py checks that it undoes it)."""
     out = dict(state)
     for key, value in update.items():
         if key == "trick_add":                  # protocol 3: plays on top of the trick

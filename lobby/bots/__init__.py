@@ -6,7 +6,7 @@
 - ``lobby.bots.runtime``: where strategies run: ``BotPlayer`` seated at a table, answering through
   the injected clock, and the worker-process pool the search bots think in (Twisted).
 
-Imports (tests/test_layers.py): strategies import lobby.tichu, lobby.bots.strategies and the
+Imports (tests/project/test_layers.py): strategies import lobby.tichu, lobby.bots.strategies and the
 client library tichu_bot only; the runtime imports the strategies, lobby.tichu, lobby.events and
 lobby.text. Nothing here imports lobby.tables, lobby.world, lobby.storage or protocol.
 """

@@ -222,7 +222,7 @@ MIGRATIONS: list[Migration] = [
         # the address group (an IPv4 address, an IPv6 /64) banned with the name, or NULL
         "ALTER TABLE bans ADD COLUMN address TEXT",
     ]),
-    # issue 14: a registered name keeps the language chosen with /set lang (protocol/commands/base.py)
+    # issue 14: a registered name keeps the language chosen with /set lang (protocol/commands/settings.py)
     Migration(5, "the language of an account", [
         # a code of lobby.text.messages.LANGUAGES (de, en, fr, es, da), or NULL: the server's --lang
         "ALTER TABLE accounts ADD COLUMN language TEXT",

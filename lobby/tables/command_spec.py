@@ -7,7 +7,7 @@ the key ``strategy`` (the key is the lower-case name unless given after the last
 ``LobbyError("bad-arguments", usage=...)``.
 
 This module is in ``lobby`` so that a table can parse the text of a command it is given
-directly (bots, tests) with the very spec the wire layer's command table (protocol/commands/base.py)
+directly (bots, tests) with the very spec the wire layer's command table (protocol/commands/)
 uses for people: a command's arguments are parsed once, by one parser.
 """
 from __future__ import annotations

@@ -6,7 +6,7 @@ A handler is a method of ``lobby.tables.table.TableActor``, registered with the 
     def cmd_join(self, user: str, args: dict[str, str]) -> None: ...
 
 and gets the arguments parsed once, by the spec (lobby/tables/command_spec.py): a dict of argument key
--> text. The wire layer (protocol/commands/base.py) puts every table command into THE command table
+-> text. The wire layer (protocol/commands/tables.py) puts every table command into THE command table
 from this registry (the same spec, aliases, and help texts: ``cmd-NAME`` and ``cmd-NAME-help``
 in the message catalog), parses what a person typed and hands the table the parsed dict; a bot
 or a test may give the table the text after the command word (or its words), which is parsed by

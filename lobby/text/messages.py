@@ -23,7 +23,7 @@ ERRORS: dict[str, str] = {
     "ambiguous-command": "Ambiguous command /{name}: could be {candidates}.",
     "bad-arguments": "Usage: {usage}",
     "internal-error": "Internal error while handling your command; it was logged and nothing changed.",
-    # login and accounts (protocol/connection/session.py, protocol/commands/base.py)
+    # login and accounts (protocol/connection/session.py, protocol/commands/account.py)
     "bad-name": "{name} is not a valid name: use 3 to 16 characters, each an ASCII letter a-z "
                 "or A-Z, a digit 0-9, _ or -.",
     "reserved-name": "The name {name} is reserved; choose another name (or type guest).",
@@ -100,7 +100,7 @@ ERRORS: dict[str, str] = {
     "give-cards-first": "Give your three cards first: /schupf NEXT PARTNER PREVIOUS.",
     "bad-dragon-target": "Give the Dragon trick with /dragon left or /dragon right (or a seat "
                          "number or a name).",
-    # rooms and table routing (lobby/world/world.py, protocol/commands/base.py)
+    # rooms and table routing (lobby/world/world.py, protocol/commands/tables.py)
     "not-at-table": "You are not at a table; /room N enters one, /newroom tichu opens one.",
     "no-such-room": "There is no room {number}; /listroom lists the tables.",
     "no-such-page": "There is no page {page}; /listroom has {pages} {pages!p:page|pages}.",
@@ -265,7 +265,7 @@ INFO: dict[str, str] = {
     "duration-second": "{n} {n!p:second|seconds}",
     "duration-minute": "{n} {n!p:minute|minutes}",
     "duration-hour": "{n} {n!p:hour|hours}",
-    # rooms and tables in the world (lobby/world/world.py, protocol/commands/base.py)
+    # rooms and tables in the world (lobby/world/world.py, protocol/commands/tables.py)
     "newroom": "You open table {table} (Tichu) and are its host: /join sits down, "
                "/option help lists the options, /manager returns to the lobby.",
     "listroom": "Tables ({count}):",
@@ -317,7 +317,7 @@ INFO: dict[str, str] = {
     "room-lobby": "Lobby",
     "room-table": "Table {number} room",
     "iset": "Interface setting {name} is {value} now.",
-    # help (protocol/commands/base.py)
+    # help (protocol/commands/help.py)
     "help": "Commands (the / is optional, unique prefixes work; plain text is speech to your room, "
             ";NAME text or @NAME text whispers):",
     "help-group": "{group}: {commands}",

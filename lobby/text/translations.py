@@ -11,7 +11,7 @@ in which each message is
     msgstr  "translation"    the language shows English for that message
 
 The compiled lobby/text/locales/LANG/LC_MESSAGES/messages.mo files are package data, committed next to
-their PO (tests/test_translations.py checks that each is the compilation of its PO). A language
+their PO (tests/world/test_translations.py checks that each is the compilation of its PO). A language
 is there when its .mo is: the list of languages, the greeting's language line and ``/set lang``'s
 choices come from these files, so adding a language is adding its PO (and compiling it).
 

@@ -1,7 +1,7 @@
 """The rules engine's facade (docs/engine.md): pure rules, no Twisted, no I/O, no clock, no text.
 
 Application code (lobby, protocol, tichu_bot, scripts) imports the engine from here only, never
-from its modules (tests/test_engine_alone.py checks it); the modules behind it may change.
+from its modules (tests/engine/test_engine_alone.py checks it); the modules behind it may change.
 """
 from lobby.tichu import memo
 from lobby.tichu.actions import (

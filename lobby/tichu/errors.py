@@ -3,7 +3,7 @@
 The codes are keys of the lobby's message catalog (lobby/text/messages.py, `ENGINE_ERRORS`, and every
 language's catalog), which alone holds their text: the lobby renders a refusal in the player's
 language, and docs/protocol.md lists the codes with the other error codes. The engine knows no
-template and no language (tests/test_engine_alone.py checks it).
+template and no language (tests/engine/test_engine_alone.py checks it).
 """
 from __future__ import annotations
 

@@ -13,7 +13,7 @@ one switch turns them all off.
 
 `ON` is the switch: with the environment variable ``TICHU_MEMOS=off`` at start every memo is
 bypassed and each value is made from its inputs every time (the reference the memoised output is
-compared with: tests/test_memos_off.py runs the byte-pinned transcripts so; ``TICHU_MEMOS=off
+compared with: tests/e2e/test_memos_off.py runs the byte-pinned transcripts so; ``TICHU_MEMOS=off
 scripts/test`` runs the whole suite so). `set_memos(False)` does the same at run time and empties
 every memo (a test's fixture). Nothing is kept while the switch is off. The engine holds this
 module because it is the lowest layer; the lobby, the bots and the wire import it from the facade
@@ -23,7 +23,7 @@ Not memos, so not switched: the interning tables (lobby/tichu/combos.py `_INTERN
 protocol/render/context.py `_INTERNED`: the one object of a value, which callers may compare by
 identity), the argon2 hashers of lobby/storage/accounts.py (one per parameter set) and the per-object
 memos kept on an object (`Combo._text`, `Round`'s `RoundCaches`, a connection's own hand line),
-which obey the switch where they are read. tests/test_memos_off.py checks that no other
+which obey the switch where they are read. tests/e2e/test_memos_off.py checks that no other
 module-level dict or list memo is left.
 """
 from __future__ import annotations

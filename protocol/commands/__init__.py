@@ -1,11 +1,55 @@
-"""THE command table: every command of a person or a bot, one module per group.
+"""THE command table: every command of a person or a bot, one module per group, the table built
+here, in one place (``build_commands``), from the groups the modules declare.
 
-- `base.py`: ``Command``, ``CommandTable``, ``parse_line``, the lobby commands and the docs'
-  generated sections (``python -m protocol.commands --write-docs``);
-- `moderation.py`: the moderators' and admins' commands; `records.py`: /history, /rangliste,
-  /replay, /tchlog, the /finger statistics.
+- `base.py`: what the groups are made of (``Command``, ``CommandGroup``, ``CommandTable``,
+  ``CommandContext``) and the parser of a line;
+- `people.py`: /who, /wwho, /whereis, /finger, /manager, /quit, /tell, /notify, /unnotify, /friends;
+- `account.py`: /register, /password; `settings.py`: /set, /iset;
+- `tables.py`: /newroom, /room, /listroom and every table command from its declaration in lobby
+  (lobby/tables/commands.py);
+- `moderation.py`: mute lists and the moderators' and admins' commands;
+- `records.py`: /history, /replay, /tchlog, /rangliste (and /finger's statistics);
+- `help.py`: /help, for the table it describes;
+- `docs.py`: the generated reference of docs/protocol.md (``python -m protocol.commands
+  --write-docs``).
+
+A module declares its commands (``GROUP = CommandGroup()``, ``@GROUP.command(...)`` at each
+handler); importing it registers nothing. /help, /help COMMAND, the reference and ``parse_line``
+work on the table built here.
 
 May import: lobby (the world the commands act on), protocol.render, protocol.commands; Twisted.
 Never protocol.telnet, protocol.connection, protocol.web or protocol.process
-(tests/test_layers.py).
+(tests/project/test_layers.py).
 """
+from __future__ import annotations
+
+from protocol.commands import account, help, moderation, people, records, settings, tables
+from protocol.commands.base import (
+    Command,
+    CommandContext,
+    CommandGroup,
+    CommandTable,
+    Parsed,
+    parse_command_line,
+)
+
+__all__ = ["COMMANDS", "Command", "CommandContext", "CommandGroup", "CommandTable", "Parsed",
+           "build_commands", "parse_line"]
+
+
+def build_commands() -> CommandTable:
+    """THE command table: every group, and /help for it."""
+    table = CommandTable()
+    for group in (people.GROUP, account.GROUP, tables.GROUP, settings.GROUP, tables.table_group(),
+                  moderation.GROUP, records.GROUP, help.help_group(table)):
+        table.add_group(group)
+    return table
+
+
+COMMANDS = build_commands()
+
+
+def parse_line(line: str, table: CommandTable = COMMANDS) -> Parsed | None:
+    """A line typed by a logged-in user, against THE command table unless another is given;
+    None for a blank line. Raises LobbyError (base.py ``parse_command_line``)."""
+    return parse_command_line(line, table)

@@ -1,6 +1,6 @@
 """``python -m protocol.commands --write-docs``: regenerate docs/protocol.md's generated sections."""
 import sys
 
-from protocol.commands.base import main
+from protocol.commands.docs import main
 
 sys.exit(main())

@@ -1,29 +1,27 @@
-"""The commands of mute lists and moderation, registered into THE command table.
+"""The commands of mute lists and moderation: one group of THE command table.
 
-``protocol/commands/base.py`` calls ``register(COMMANDS)`` at its end, so these commands are part of
-/help and of the generated reference in docs/protocol.md like every other one. The work is done
+protocol/commands/__init__.py builds the table from this group with the others, so these commands
+are part of /help and of the generated reference in docs/protocol.md like every other one. The work is done
 by ``lobby.world.moderation.Moderation`` (``ctx.world.moderation``); refusals are LobbyErrors with
 stable codes (``not-allowed`` for anybody without the role).
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from lobby.events import Event
 from lobby.text.messages import LobbyError, Msg
 from lobby.text.numbers import ascii_int
+from protocol.commands.base import CommandContext, CommandGroup
 
-if TYPE_CHECKING:
-    from protocol.commands.base import CommandContext, CommandTable
-
-__all__ = ["register", "DEFAULT_SHUTDOWN_SECONDS", "MAX_SHUTDOWN_SECONDS"]
+__all__ = ["GROUP", "DEFAULT_SHUTDOWN_SECONDS", "MAX_SHUTDOWN_SECONDS"]
 
 DEFAULT_SHUTDOWN_SECONDS = 60
 MAX_SHUTDOWN_SECONDS = 24 * 3600
 _LISTS = ("mute", "ignore")
 
 
-def _moderation(ctx: "CommandContext") -> Any:
+def _moderation(ctx: CommandContext) -> Any:
     moderation = ctx.world.moderation
     if moderation is None:  # a world built without the server (never in the server itself)
         raise LobbyError("not-allowed", command="moderation", role=Msg("role-operator"))
@@ -36,91 +34,91 @@ def _list_name(word: str) -> str:
     return "mute"
 
 
-def register(table: "CommandTable") -> None:
-    """Add the mute-list and moderation commands to ``table``."""
-    command = table.command  # summary and help: the catalog's cmd-NAME, cmd-NAME-help
+#: the mute-list and moderation commands (summary and help: the catalog's cmd-NAME, cmd-NAME-help)
+GROUP = CommandGroup()
 
-    @command("add", "LIST NAME")
-    async def _add(ctx: "CommandContext", args: dict[str, str]) -> None:
-        _list_name(args["list"])
-        assert ctx.user is not None
-        await _moderation(ctx).mute(ctx.user, args["name"])
 
-    @command("sub", "LIST NAME")
-    async def _sub(ctx: "CommandContext", args: dict[str, str]) -> None:
-        _list_name(args["list"])
-        assert ctx.user is not None
-        await _moderation(ctx).unmute(ctx.user, args["name"])
+@GROUP.command("add", "LIST NAME")
+async def _add(ctx: CommandContext, args: dict[str, str]) -> None:
+    _list_name(args["list"])
+    assert ctx.user is not None
+    await _moderation(ctx).mute(ctx.user, args["name"])
 
-    @command("showlist", "LIST")
-    def _showlist(ctx: "CommandContext", args: dict[str, str]) -> None:
-        _list_name(args["list"])
-        assert ctx.user is not None
-        names = _moderation(ctx).mute_list(ctx.user)
-        if names:
-            ctx.send(Event("mute-list", count=len(names), names=list(names)))
-        else:
-            ctx.send(Event("mute-list-empty"))
+@GROUP.command("sub", "LIST NAME")
+async def _sub(ctx: CommandContext, args: dict[str, str]) -> None:
+    _list_name(args["list"])
+    assert ctx.user is not None
+    await _moderation(ctx).unmute(ctx.user, args["name"])
 
-    @command("kick", "NAME [REASON...]", role="moderator")
-    async def _kick(ctx: "CommandContext", args: dict[str, str]) -> None:
-        assert ctx.user is not None
-        await _moderation(ctx).kick(ctx.user, args["name"], args.get("reason", ""))
+@GROUP.command("showlist", "LIST")
+def _showlist(ctx: CommandContext, args: dict[str, str]) -> None:
+    _list_name(args["list"])
+    assert ctx.user is not None
+    names = _moderation(ctx).mute_list(ctx.user)
+    if names:
+        ctx.send(Event("mute-list", count=len(names), names=list(names)))
+    else:
+        ctx.send(Event("mute-list-empty"))
 
-    @command("ban", "NAME [DURATION] [REASON...]", role="moderator")
-    async def _ban(ctx: "CommandContext", args: dict[str, str]) -> None:
-        assert ctx.user is not None
-        rest = " ".join(v for v in (args.get("duration"), args.get("reason")) if v)
-        await _moderation(ctx).ban(ctx.user, args["name"], rest)
+@GROUP.command("kick", "NAME [REASON...]", role="moderator")
+async def _kick(ctx: CommandContext, args: dict[str, str]) -> None:
+    assert ctx.user is not None
+    await _moderation(ctx).kick(ctx.user, args["name"], args.get("reason", ""))
 
-    @command("unban", "NAME", role="moderator")
-    async def _unban(ctx: "CommandContext", args: dict[str, str]) -> None:
-        assert ctx.user is not None
-        await _moderation(ctx).unban(ctx.user, args["name"])
+@GROUP.command("ban", "NAME [DURATION] [REASON...]", role="moderator")
+async def _ban(ctx: CommandContext, args: dict[str, str]) -> None:
+    assert ctx.user is not None
+    rest = " ".join(v for v in (args.get("duration"), args.get("reason")) if v)
+    await _moderation(ctx).ban(ctx.user, args["name"], rest)
 
-    @command("banlist", "", role="moderator")
-    async def _banlist(ctx: "CommandContext", args: dict[str, str]) -> None:
-        assert ctx.user is not None
-        await _moderation(ctx).list_bans(ctx.user)
+@GROUP.command("unban", "NAME", role="moderator")
+async def _unban(ctx: CommandContext, args: dict[str, str]) -> None:
+    assert ctx.user is not None
+    await _moderation(ctx).unban(ctx.user, args["name"])
 
-    @command("bmute", "NAME [OFF]", role="moderator")
-    async def _bmute(ctx: "CommandContext", args: dict[str, str]) -> None:
-        assert ctx.user is not None
-        off = args.get("off")
-        if off is not None and off.lower() != "off":
-            raise LobbyError("bad-arguments", usage="/bmute NAME [off]")
-        await _moderation(ctx).bmute(ctx.user, args["name"], off is not None)
+@GROUP.command("banlist", "", role="moderator")
+async def _banlist(ctx: CommandContext, args: dict[str, str]) -> None:
+    assert ctx.user is not None
+    await _moderation(ctx).list_bans(ctx.user)
 
-    @command("closetable", "TABLE [REASON...]", role="moderator")
-    async def _closetable(ctx: "CommandContext", args: dict[str, str]) -> None:
-        assert ctx.user is not None
-        raw = args["table"].lstrip("#")
-        number = ascii_int(raw)
-        if number is None:
-            raise LobbyError("bad-arguments", usage="/closetable TABLE [REASON...]")
-        await _moderation(ctx).close_table(ctx.user, number, args.get("reason", ""))
+@GROUP.command("bmute", "NAME [OFF]", role="moderator")
+async def _bmute(ctx: CommandContext, args: dict[str, str]) -> None:
+    assert ctx.user is not None
+    off = args.get("off")
+    if off is not None and off.lower() != "off":
+        raise LobbyError("bad-arguments", usage="/bmute NAME [off]")
+    await _moderation(ctx).bmute(ctx.user, args["name"], off is not None)
 
-    @command("announce", "TEXT...", role="moderator")
-    async def _announce(ctx: "CommandContext", args: dict[str, str]) -> None:
-        assert ctx.user is not None
-        await _moderation(ctx).announce(ctx.user, args["text"])
+@GROUP.command("closetable", "TABLE [REASON...]", role="moderator")
+async def _closetable(ctx: CommandContext, args: dict[str, str]) -> None:
+    assert ctx.user is not None
+    raw = args["table"].lstrip("#")
+    number = ascii_int(raw)
+    if number is None:
+        raise LobbyError("bad-arguments", usage="/closetable TABLE [REASON...]")
+    await _moderation(ctx).close_table(ctx.user, number, args.get("reason", ""))
 
-    @command("shutdown", "[SECONDS] [REASON...]", role="admin",
-             help_params={"default": DEFAULT_SHUTDOWN_SECONDS})
-    async def _shutdown(ctx: "CommandContext", args: dict[str, str]) -> None:
-        assert ctx.user is not None
-        word = args.get("seconds", "")
-        reason = args.get("reason", "")
-        if word and word.isascii() and word.isdigit():
-            seconds = int(word)
-        else:
-            seconds = DEFAULT_SHUTDOWN_SECONDS
-            reason = " ".join(v for v in (word, reason) if v)
-        if seconds > MAX_SHUTDOWN_SECONDS:
-            raise LobbyError("bad-arguments", usage="/shutdown [SECONDS] [REASON...]")
-        await _moderation(ctx).shutdown(ctx.user, float(seconds), reason)
+@GROUP.command("announce", "TEXT...", role="moderator")
+async def _announce(ctx: CommandContext, args: dict[str, str]) -> None:
+    assert ctx.user is not None
+    await _moderation(ctx).announce(ctx.user, args["text"])
 
-    @command("role", "NAME ROLE", role="admin")
-    async def _role(ctx: "CommandContext", args: dict[str, str]) -> None:
-        assert ctx.user is not None
-        await _moderation(ctx).set_role(ctx.user, args["name"], args["role"])
+@GROUP.command("shutdown", "[SECONDS] [REASON...]", role="admin",
+         help_params={"default": DEFAULT_SHUTDOWN_SECONDS})
+async def _shutdown(ctx: CommandContext, args: dict[str, str]) -> None:
+    assert ctx.user is not None
+    word = args.get("seconds", "")
+    reason = args.get("reason", "")
+    if word and word.isascii() and word.isdigit():
+        seconds = int(word)
+    else:
+        seconds = DEFAULT_SHUTDOWN_SECONDS
+        reason = " ".join(v for v in (word, reason) if v)
+    if seconds > MAX_SHUTDOWN_SECONDS:
+        raise LobbyError("bad-arguments", usage="/shutdown [SECONDS] [REASON...]")
+    await _moderation(ctx).shutdown(ctx.user, float(seconds), reason)
+
+@GROUP.command("role", "NAME ROLE", role="admin")
+async def _role(ctx: CommandContext, args: dict[str, str]) -> None:
+    assert ctx.user is not None
+    await _moderation(ctx).set_role(ctx.user, args["name"], args["role"])

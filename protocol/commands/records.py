@@ -1,38 +1,36 @@
-"""The commands of the game records, registered into THE command table: ``/history [NAME]``,
+"""The commands of the game records, one group of THE command table: ``/history [NAME]``,
 ``/replay GAME [ROUND]``, ``/tchlog GAME`` and ``/rangliste``.
 
-``protocol/commands/base.py`` calls ``register(COMMANDS)`` at its end. The work (SQL; a replay
+protocol/commands/__init__.py builds the table from this group with the others. The work (SQL; a replay
 re-plays the whole game) runs on the store's worker thread (``lobby.storage.records.GameArchive``); the
 reply is one event (``history``, ``replay``, ``tchlog``, ``ranking``) carrying the records as data
 (``to_json()`` of lobby/storage/records.py's objects): machine mode sends it as it is, text mode renders
 it (protocol/render/records.py). The statistics of ``/finger`` come from the same archive
-(``finger_statistics``, used by protocol/commands/base.py).
+(``finger_statistics``, used by protocol/commands/people.py).
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from lobby.events import Event
 from lobby.storage.bswlog import tch_lines
 from lobby.storage.records import GameArchive, PlayerStats
 from lobby.text.messages import LobbyError
 from lobby.text.numbers import MAX_NUMBER, ascii_int
+from protocol.commands.base import CommandContext, CommandGroup
 
-if TYPE_CHECKING:
-    from protocol.commands.base import CommandContext, CommandTable
-
-__all__ = ["register", "finger_statistics", "HISTORY_LIMIT", "RANKING_LIMIT"]
+__all__ = ["GROUP", "finger_statistics", "HISTORY_LIMIT", "RANKING_LIMIT"]
 
 HISTORY_LIMIT = 10
 RANKING_LIMIT = 20
 
 
-def _archive(ctx: "CommandContext") -> GameArchive:
+def _archive(ctx: CommandContext) -> GameArchive:
     recorder = ctx.world.recorder
     return recorder.archive if recorder is not None else GameArchive(ctx.store)
 
 
-async def finger_statistics(ctx: "CommandContext", name: str) -> dict[str, Any]:
+async def finger_statistics(ctx: CommandContext, name: str) -> dict[str, Any]:
     """The ``statistics`` of ``/finger`` for the registered player ``name``
     (``PlayerStats.to_json()``: zeros and no rating before the first saved game)."""
     stats = await _archive(ctx).player_stats(name)
@@ -52,44 +50,44 @@ def _number(word: str, usage: str) -> int:
     return number
 
 
-def register(table: "CommandTable") -> None:
-    """Add /history, /replay, /tchlog and /rangliste to ``table``."""
-    command = table.command  # summary and help: the catalog's cmd-NAME, cmd-NAME-help
+#: /history, /replay, /tchlog and /rangliste (summary and help: the catalog's cmd-NAME, cmd-NAME-help)
+GROUP = CommandGroup()
 
-    @command("history", "[NAME]", cost=3)
-    async def _history(ctx: "CommandContext", args: dict[str, str]) -> None:
-        assert ctx.user is not None
-        name = args.get("name") or ctx.user.name
-        games = await _archive(ctx).recent_games(name, HISTORY_LIMIT)
-        ctx.send(Event("history", name=name, games=[g.to_json() for g in games]))
 
-    @command("replay", "GAME [ROUND]", cost=5)
-    async def _replay(ctx: "CommandContext", args: dict[str, str]) -> None:
-        usage = "/replay GAME [ROUND]"
-        game = _number(args["game"], usage)
-        round_no = _number(args["round"], usage) if args.get("round") else None
-        try:
-            replay = await _archive(ctx).replay(game, round_no)
-        except LobbyError as e:          # name the numbers as typed, however large
-            if e.code == "no-such-game":
-                e.params["game"] = args["game"].lstrip("#")
-            elif e.code == "no-such-round":
-                e.params["round"] = args["round"].lstrip("#")
-            raise
-        ctx.send(Event("replay", replay.to_json()))
+@GROUP.command("history", "[NAME]", cost=3)
+async def _history(ctx: CommandContext, args: dict[str, str]) -> None:
+    assert ctx.user is not None
+    name = args.get("name") or ctx.user.name
+    games = await _archive(ctx).recent_games(name, HISTORY_LIMIT)
+    ctx.send(Event("history", name=name, games=[g.to_json() for g in games]))
 
-    @command("tchlog", "GAME", cost=5)
-    async def _tchlog(ctx: "CommandContext", args: dict[str, str]) -> None:
-        game = _number(args["game"], "/tchlog GAME")
-        try:
-            text = await _archive(ctx).tch_log(game)
-        except LobbyError as e:
-            if e.code == "no-such-game":
-                e.params["game"] = args["game"].lstrip("#")
-            raise
-        ctx.send(Event("tchlog", game=game, lines=tch_lines(text)))
+@GROUP.command("replay", "GAME [ROUND]", cost=5)
+async def _replay(ctx: CommandContext, args: dict[str, str]) -> None:
+    usage = "/replay GAME [ROUND]"
+    game = _number(args["game"], usage)
+    round_no = _number(args["round"], usage) if args.get("round") else None
+    try:
+        replay = await _archive(ctx).replay(game, round_no)
+    except LobbyError as e:          # name the numbers as typed, however large
+        if e.code == "no-such-game":
+            e.params["game"] = args["game"].lstrip("#")
+        elif e.code == "no-such-round":
+            e.params["round"] = args["round"].lstrip("#")
+        raise
+    ctx.send(Event("replay", replay.to_json()))
 
-    @command("rangliste", aliases=("ranking",), cost=3)
-    async def _rangliste(ctx: "CommandContext", args: dict[str, str]) -> None:
-        rows = await _archive(ctx).top_players(RANKING_LIMIT)
-        ctx.send(Event("ranking", players=[r.to_json() for r in rows]))
+@GROUP.command("tchlog", "GAME", cost=5)
+async def _tchlog(ctx: CommandContext, args: dict[str, str]) -> None:
+    game = _number(args["game"], "/tchlog GAME")
+    try:
+        text = await _archive(ctx).tch_log(game)
+    except LobbyError as e:
+        if e.code == "no-such-game":
+            e.params["game"] = args["game"].lstrip("#")
+        raise
+    ctx.send(Event("tchlog", game=game, lines=tch_lines(text)))
+
+@GROUP.command("rangliste", aliases=("ranking",), cost=3)
+async def _rangliste(ctx: CommandContext, args: dict[str, str]) -> None:
+    rows = await _archive(ctx).top_players(RANKING_LIMIT)
+    ctx.send(Event("ranking", players=[r.to_json() for r in rows]))

@@ -11,5 +11,5 @@ settings, the declared services, and the guard it asks.
 
 May import: lobby (the world it calls into), protocol.telnet, protocol.render, protocol.commands,
 protocol.option_fields, protocol.connection; Twisted. Never protocol.process nor protocol.web
-(tests/test_layers.py; tests/test_connection_parts.py: no import circle).
+(tests/project/test_layers.py; tests/project/test_connection_parts.py: no import circle).
 """

@@ -304,7 +304,7 @@ class Limits:
     expert_tables_per_user: int = option(0, public=1, metavar="N", help=(
         "open tables with expert bots one user may host or sit at (default {default})"))
     # the budget of work: commands that cost more than an ordinary one (an archive query, a
-    # replay: the cost each command declares, protocol/commands/base.py), per connection and per
+    # replay: the cost each command declares, protocol/commands/base.py Command.cost), per connection and per
     # address group (loopback exempt unless limit_loopback)
     work_per_second: float = option(0.0, public=2.0, metavar="UNITS", help=(
         "the budget of work of one connection, in ordinary commands per second: the commands "

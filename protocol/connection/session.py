@@ -30,7 +30,7 @@ from lobby.events import Event, error_event
 from lobby.storage.accounts import check_name, name_key
 from lobby.storage.store import Account
 from lobby.text.messages import LANGUAGES, LobbyError, one_of, text
-from protocol.commands.base import COMMANDS, CommandTable, parse_line
+from protocol.commands import COMMANDS, CommandTable, parse_line
 from protocol.connection.machine import (
     JSON_SWITCH,
     JsonOutput,

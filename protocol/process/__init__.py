@@ -7,5 +7,5 @@
 
 May import: anything of lobby and protocol. Nothing imports it but protocol.__main__,
 twisted/plugins, scripts and tests (the exceptions still in the code are listed in
-tests/test_layers.py).
+tests/project/test_layers.py).
 """

@@ -28,6 +28,7 @@ import os
 import re
 import signal
 import sys
+from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import IO, Any, Callable
 
@@ -44,6 +45,8 @@ from twisted.logger import (
     textFileLogObserver,
 )
 from twisted.python.logfile import DailyLogFile, LogFile
+
+from protocol.option_fields import add_options, option
 
 __all__ = ["DEFAULT_LEVEL", "DEFAULT_FORMAT", "DEFAULT_ROTATE_BYTES", "DEFAULT_ROTATE_KEEP",
            "LEVELS", "FORMATS", "add_log_options", "open_log_file", "observer_factory",
@@ -68,30 +71,6 @@ _OPTIONS = ("log_level", "log_format", "log_file", "log_rotate_bytes", "log_rota
             "log_rotate_daily")
 
 
-def add_log_options(parser: argparse.ArgumentParser) -> None:
-    """``--log-level``, ``--log-format``, ``--log-file`` and the rotation options."""
-    group = parser.add_argument_group("logging (docs/operations.md, Logs)")
-    add = group.add_argument
-    add("--log-level", choices=LEVELS, default=None, metavar="LEVEL",
-        help=f"the least important events logged: {', '.join(LEVELS)} (default {DEFAULT_LEVEL})")
-    add("--log-format", choices=FORMATS, default=None,
-        help=f"text: one line per event; json: one JSON object per line, the event's fields as "
-             f"keys (default {DEFAULT_FORMAT})")
-    add("--log-file", default=None, metavar="PATH",
-        help="append the log to this file, rotated by size (or daily), instead of writing it to "
-             "the standard output")
-    add("--log-rotate-bytes", type=whole_number(0), default=None, metavar="BYTES",
-        help=f"rotate --log-file when it reaches this size: PATH becomes PATH.1, PATH.1 becomes "
-             f"PATH.2, ... (default {DEFAULT_ROTATE_BYTES:,}; 0: never by size)")
-    add("--log-rotate-keep", type=whole_number(0), default=None, metavar="N",
-        help=f"old log files kept, PATH.1 .. PATH.N (or the newest N PATH.YYYY-MM-DD with "
-             f"--log-rotate-daily); older ones are removed (default {DEFAULT_ROTATE_KEEP}; 0: "
-             f"keep every one)")
-    add("--log-rotate-daily", action="store_true", default=None,
-        help="rotate --log-file at the first write after midnight (local time) instead of by "
-             "size: PATH becomes PATH.YYYY-MM-DD; --log-rotate-keep of them are kept")
-
-
 def whole_number(minimum: int) -> Callable[[str], int]:
     """An argparse type: a whole number of at least `minimum` (the server's options use it)."""
     def parse(text: str) -> int:
@@ -103,6 +82,42 @@ def whole_number(minimum: int) -> Callable[[str], int]:
             raise argparse.ArgumentTypeError(f"must be {minimum} or more, not {value}")
         return value
     return parse
+
+
+@dataclass(frozen=True)
+class LogOptions:
+    """The log options; each is None when not given, so that ``twist`` keeps its own then
+    (``apply_to_twist``) and ``start_logging`` applies the default."""
+
+    log_level: str | None = option(
+        None, choices=LEVELS, metavar="LEVEL",
+        help=f"the least important events logged: {', '.join(LEVELS)} (default {DEFAULT_LEVEL})")
+    log_format: str | None = option(
+        None, choices=FORMATS,
+        help=f"text: one line per event; json: one JSON object per line, the event's fields as "
+             f"keys (default {DEFAULT_FORMAT})")
+    log_file: str | None = option(
+        None, metavar="PATH",
+        help="append the log to this file, rotated by size (or daily), instead of writing it to "
+             "the standard output")
+    log_rotate_bytes: int | None = option(
+        None, parse=whole_number(0), metavar="BYTES",
+        help=f"rotate --log-file when it reaches this size: PATH becomes PATH.1, PATH.1 becomes "
+             f"PATH.2, ... (default {DEFAULT_ROTATE_BYTES:,}; 0: never by size)")
+    log_rotate_keep: int | None = option(
+        None, parse=whole_number(0), metavar="N",
+        help=f"old log files kept, PATH.1 .. PATH.N (or the newest N PATH.YYYY-MM-DD with "
+             f"--log-rotate-daily); older ones are removed (default {DEFAULT_ROTATE_KEEP}; 0: "
+             f"keep every one)")
+    log_rotate_daily: bool | None = option(
+        None,
+        help="rotate --log-file at the first write after midnight (local time) instead of by "
+             "size: PATH becomes PATH.YYYY-MM-DD; --log-rotate-keep of them are kept")
+
+
+def add_log_options(parser: argparse.ArgumentParser) -> None:
+    """``--log-level``, ``--log-format``, ``--log-file`` and the rotation options (``LogOptions``)."""
+    add_options(parser.add_argument_group("logging (docs/operations.md, Logs)"), LogOptions)
 
 
 

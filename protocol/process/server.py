@@ -1,4 +1,5 @@
-"""The server: factory, start/stop, command-line options, entry point.
+"""The composition root: the server built from its parts, started and stopped; the service and
+the entry point. The options it is built from are declared in protocol/process/options.py.
 
 ``main()`` installs Twisted's asyncio reactor before anything imports the reactor, logs with
 twisted.logger to stdout (one line per event), opens the database (migrations applied), listens
@@ -31,23 +32,22 @@ from twisted.internet.protocol import Factory
 from twisted.internet.threads import deferToThreadPool
 from twisted.logger import Logger
 
-from lobby import __version__
 from lobby.events import Event
 from lobby.storage.accounts import DEFAULT_PARAMS, Accounts, Argon2Params, Runner
-from lobby.storage.journal import CHECKPOINT_PAGES
 from lobby.storage.store import StartupError, Store
-from lobby.text.messages import LANGUAGES
 from lobby.world.world import World
-from protocol.process.logs import whole_number
+from protocol.process.options import (
+    DEFAULT_LANG,
+    DEFAULT_PORT,
+    configure_journal,
+    limits_from,
+    parse_args,
+    web_options_from,
+)
 
-__all__ = ["DEFAULT_DB", "DEFAULT_PORT", "LobbyFactory", "LobbyServer", "LobbyService", "main",
-           "parse_args", "read_motd",
-           "raise_fd_limit", "install_reactor", "HashPool", "thread_runner"]
+__all__ = ["LobbyFactory", "LobbyServer", "LobbyService", "main", "read_motd", "raise_fd_limit",
+           "install_reactor", "HashPool", "thread_runner"]
 
-DEFAULT_PORT = "tcp:4000:interface=127.0.0.1"
-#: the language of a connection that chose none (--lang)
-DEFAULT_LANG = "en"
-DEFAULT_DB = "tichu.sqlite3"
 #: --uvloop without uvloop: the server runs on the standard asyncio loop and says why
 UVLOOP_MISSING = "uvloop is not installed: pip install tichu-lobby[uvloop]"
 HASH_THREAD_NICE = 19  # the password-hashing threads' nice value (the lowest priority)
@@ -444,242 +444,6 @@ def install_reactor(use_uvloop: bool = False) -> str:
         return f"asyncio on uvloop {getattr(uvloop, '__version__', '')}".rstrip()
     asyncioreactor.install()
     return "asyncio"
-
-
-def configure_journal(journal: Any, opts: argparse.Namespace) -> None:
-    """The journal options of the command line (--journal-*) on the server's Journal."""
-    journal.interval = max(0.0, opts.journal_interval)
-    journal.inline = opts.journal_inline
-    journal.fsync = opts.journal_fsync
-    if opts.journal_checkpoint_pages is not None:
-        journal.checkpoint_pages = opts.journal_checkpoint_pages
-
-
-def parse_args(argv: Sequence[str] | None = None, prog: str = "tichu-lobby") -> argparse.Namespace:
-    """The options of ``tichu-lobby`` (and of ``twist tichu-lobby``: ``prog``); argparse exits
-    with status 2 and a usage line on a bad option."""
-    from protocol.process.config import configure, render_config
-    from protocol.process.logs import check_log_options
-    parser = build_parser(prog)
-    args = list(sys.argv[1:] if argv is None else argv)
-    configured = configure(parser, args)       # --config FILE and TICHU_LOBBY_* under the flags
-    opts = parser.parse_args(args)
-    opts.port = opts.port or [DEFAULT_PORT]
-    problem = check_log_options(opts)
-    if problem:
-        parser.error(problem)
-    if opts.bot_workers is None:
-        from lobby.bots.runtime.pool import default_workers
-        opts.bot_workers = default_workers()
-    elif opts.bot_workers < 0:
-        parser.error("--bot-workers must be 0 or more")
-    if opts.bot_queue is not None and opts.bot_queue < 0:
-        parser.error("--bot-queue must be 0 or more")
-    if not 0 < opts.bot_slack <= 600:
-        parser.error("--bot-slack must be more than 0 and at most 600 seconds")
-    if not 0 <= opts.bot_quantum <= 60:
-        parser.error("--bot-quantum must be 0 to 60 seconds")
-    if not 0 < opts.bot_hang <= 3600:
-        parser.error("--bot-hang must be more than 0 and at most 3600 seconds")
-    if opts.web_max_message < 64:
-        parser.error("--web-max-message must be at least 64 bytes")
-    if opts.metrics_request_timeout < 0 or opts.metrics_max_connections < 0:
-        parser.error("--metrics-request-timeout and --metrics-max-connections must be 0 or more")
-    for flag in ("ipv6_group_prefix", "ipv6_ban_prefix"):
-        if not 1 <= getattr(opts, flag) <= 128:
-            parser.error(f"--{flag.replace('_', '-')} must be 1 to 128 (bits of an IPv6 address)")
-    try:
-        from protocol.web import parse_proxies
-        parse_proxies(opts.trusted_proxy or ())
-    except ValueError as e:
-        parser.error(f"--trusted-proxy: {e}")
-    if opts.print_config:
-        sys.stdout.write(render_config(parser, opts, configured))
-        sys.stdout.flush()
-        raise SystemExit(0)
-    return opts
-
-
-def parser_help(prog: str = "tichu-lobby") -> str:
-    return build_parser(prog).format_help()
-
-
-def build_parser(prog: str = "tichu-lobby") -> argparse.ArgumentParser:
-    from protocol.process.logs import add_log_options
-    parser = argparse.ArgumentParser(
-        prog=prog,
-        description="The Tichu lobby server (BrettspielWelt style) on a classic line protocol.",
-        epilog="Offline administration (accounts, roles, bans, backups): tichu-lobby admin "
-               "--help.")
-    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
-    parser.add_argument("--config", metavar="FILE", default=None,
-                        help="read options from this TOML file, keys named as the options "
-                             "(db = \"lobby.sqlite3\"); the environment (TICHU_LOBBY_NAME) and "
-                             "the command line override it (docs/operations.md, Configuration)")
-    parser.add_argument("--print-config", action="store_true",
-                        help="print every option's value and where it came from (flag, env, "
-                             "file, default) as TOML, and exit")
-    parser.add_argument("--port", action="append", metavar="ENDPOINT",
-                        help=f"a Twisted server endpoint string (default {DEFAULT_PORT}); "
-                             "give several --port options for several listeners")
-    parser.add_argument("--db", default=DEFAULT_DB, metavar="PATH",
-                        help=f"the SQLite database file (default {DEFAULT_DB} in the working "
-                             "directory; created if missing)")
-    parser.add_argument("--motd", metavar="FILE",
-                        help="a text file shown to everybody who connects, before the login prompt")
-    parser.add_argument("--uvloop", action="store_true",
-                        help="run the asyncio reactor on uvloop's event loop when uvloop is "
-                             "installed (the optional extra: pip install tichu-lobby[uvloop]); "
-                             "the standard loop otherwise (the log says which)")
-    parser.add_argument("--twisted-writes", action="store_true",
-                        help="leave every write to Twisted's buffered write path instead of "
-                             "gathering a connection's writes of one turn into one send "
-                             "(for comparison)")
-    parser.add_argument("--lang", default=DEFAULT_LANG, choices=LANGUAGES,
-                        help=f"the language of a connection until it chooses one with /set lang "
-                             f"(a registered name keeps its own): {', '.join(LANGUAGES)} "
-                             f"(default {DEFAULT_LANG})")
-    add_log_options(parser)
-    add_limit_options(parser)
-    from protocol.telnet.options import add_arguments as add_telnet_options
-    add_telnet_options(parser)                       # MSSP, MCCP2 (protocol/telnet/options.py)
-    parser.add_argument("--metrics", metavar="ENDPOINT", default=None,
-                        help="serve /metrics (Prometheus), /healthz and /games/GAME.tch over "
-                             "HTTP on this Twisted endpoint, e.g. tcp:4001:interface=127.0.0.1 "
-                             "(default: off; docs/operations.md, Metrics)")
-    parser.add_argument("--metrics-timeout", type=float, default=30.0, metavar="SECONDS",
-                        help="an HTTP connection to the metrics port that sends nothing for "
-                             "SECONDS is closed, a half request too (default 30)")
-    parser.add_argument("--metrics-request-timeout", type=float, default=10.0,
-                        metavar="SECONDS",
-                        help="a request to the metrics port that is not whole SECONDS after its "
-                             "first byte is closed, however slowly it trickles (default 10; "
-                             "0: off)")
-    parser.add_argument("--metrics-max-connections", type=int, default=64, metavar="N",
-                        help="connections to the metrics port at once; more are closed at once "
-                             "(default 64; 0: no limit)")
-    add_health_options(parser)
-    add_web_options(parser)
-    parser.add_argument("--journal-interval", type=float, default=0.005, metavar="SECONDS",
-                        help="at most one journal transaction begins per SECONDS (inline or on "
-                             "the database thread); an action's events wait for its commit "
-                             "(default 0.005; 0: one at the end of every reactor turn)")
-    parser.add_argument("--journal-inline", action=argparse.BooleanOptionalAction, default=True,
-                        help="commit the journal's small transactions on the reactor thread's "
-                             "own database connection, which never waits for a lock (a locked "
-                             "database, a finished game: the database thread); "
-                             "--no-journal-inline: every transaction on the database thread "
-                             "(default: inline)")
-    parser.add_argument("--journal-checkpoint-pages", type=whole_number(1), default=None,
-                        metavar="PAGES",
-                        help="the database thread checkpoints the WAL about every PAGES pages "
-                             f"that the inline commits wrote (default {CHECKPOINT_PAGES})")
-    parser.add_argument("--journal-fsync", action=argparse.BooleanOptionalAction, default=False,
-                        help="every journal transaction commits on the database thread with "
-                             "synchronous = FULL (an fsync per transaction): the moves survive "
-                             "a power cut, not only a killed server (default: off)")
-    parser.add_argument("--bot-workers", type=int, default=None, metavar="N",
-                        help="worker processes in which the expert bots think (default: one per "
-                             "core beyond the first, at least 1; 0: in the server process, which "
-                             "then waits while a bot thinks)")
-    parser.add_argument("--bot-queue", type=int, default=None, metavar="N",
-                        help="bot decisions that may wait for a busy worker (default: as many "
-                             "as there are workers; 0: none); one more, or one that waited its "
-                             "budget, is the heuristic bot's decision at once")
-    from lobby.bots.runtime.pool import HANG, SLACK
-    parser.add_argument("--bot-slack", type=float, default=SLACK, metavar="SECONDS",
-                        help="seconds a worker may take beyond a decision's budget before the "
-                             f"heuristic bot decides instead (default {SLACK:g})")
-    from lobby.bots.runtime.pool import QUANTUM
-    parser.add_argument("--bot-quantum", type=float, default=QUANTUM, metavar="SECONDS",
-                        help="the most seconds an expert bot thinks per decision while bots of "
-                             "other tables want a worker too; a free worker takes the decision "
-                             "of the table and address group that used the workers least "
-                             f"(default {QUANTUM:g}; 0: every bot its whole level)")
-    parser.add_argument("--bot-hang", type=float, default=HANG, metavar="SECONDS",
-                        help="seconds a worker may stay busy after that before it counts as hung "
-                             f"and is replaced (default {HANG:g})")
-    parser.add_argument("--admin", metavar="NAME",
-                        help="the first admin: this account gets the role admin (it can then "
-                             "give roles with /role NAME admin|moderator|none); it must exist, "
-                             "or the server does not start: create it offline with "
-                             "'tichu-lobby admin create NAME'")
-    return parser
-
-
-def add_web_options(parser: argparse.ArgumentParser) -> None:
-    """The web client (protocol/web: the page and its WebSocket, docs/web.md)."""
-    from protocol.web import HTTP_TIMEOUT, MAX_MESSAGE
-    group = parser.add_argument_group("web client (docs/web.md)")
-    add = group.add_argument
-    add("--web", action="append", metavar="ENDPOINT",
-        help="serve the web client (the page and its WebSocket) on this Twisted endpoint, e.g. "
-             "tcp:8080:interface=127.0.0.1, or ssl:8443:privateKey=KEY:certKey=CERT for TLS "
-             "(default: off; several --web for several listeners)")
-    add("--web-origin", action="append", metavar="ORIGIN", default=None,
-        help="a page origin (https://tichu.example.org) whose WebSocket connections are "
-             "accepted; give several for several (default: the listener's own, the origin whose "
-             "host is the request's Host)")
-    add("--trusted-proxy", action="append", metavar="ADDRESS", default=None,
-        help="an address or network (10.0.0.0/8) of a proxy in front of the web listener whose "
-             "X-Forwarded-For and X-Forwarded-Proto are believed (default: none)")
-    add("--web-max-message", type=int, default=MAX_MESSAGE, metavar="BYTES",
-        help=f"the longest WebSocket message; a longer one closes the connection (default "
-             f"{MAX_MESSAGE})")
-    add("--web-timeout", type=float, default=HTTP_TIMEOUT, metavar="SECONDS",
-        help=f"an HTTP request or WebSocket upgrade that is not complete after SECONDS is "
-             f"closed (default {HTTP_TIMEOUT:g})")
-
-
-def web_options_from(opts: argparse.Namespace) -> Any:
-    """protocol.web.WebOptions from the parsed options."""
-    from protocol.web import WebOptions, parse_proxies
-    return WebOptions(origins=tuple(o.rstrip("/") for o in opts.web_origin or ()),
-                      trusted_proxies=parse_proxies(opts.trusted_proxy or ()),
-                      max_message=opts.web_max_message, timeout=opts.web_timeout)
-
-
-def add_health_options(parser: argparse.ArgumentParser) -> None:
-    """The garbage-collection policy and the reactor probe (protocol/process/reactor_health.py)."""
-    from protocol.process.reactor_health import DEFAULT_GEN0
-    add = parser.add_argument
-    add("--gc-threshold", type=int, default=DEFAULT_GEN0, metavar="N",
-        help=f"allocations before a collection of the young generation (default {DEFAULT_GEN0}; "
-             "0: CPython's own thresholds)")
-    add("--gc-freeze-interval", type=float, default=60.0, metavar="SECONDS",
-        help="every SECONDS the young generations are collected and what survived is frozen "
-             "out of the collector's way (default 60; 0: only once after start-up)")
-    add("--gc-thaw-interval", type=float, default=3600.0, metavar="SECONDS",
-        help="every SECONDS everything is unfrozen, collected once and frozen again, which "
-             "reclaims reference cycles among frozen objects (default 3600; 0: never)")
-    add("--no-gc-freeze-survivors", dest="gc_freeze_survivors", action="store_false",
-        help="do not freeze the survivors of every young collection at once (by default they "
-             "are: a collection then walks only what was made since the last one)")
-    add("--no-gc-policy", action="store_true",
-        help="leave the garbage collector as CPython sets it (no freezing, no thresholds)")
-    add("--reactor-probe", type=float, default=0.0, metavar="SECONDS",
-        help="log the longest reactor pause and the garbage collections every SECONDS "
-             "(default 0: off)")
-
-
-def add_limit_options(parser: argparse.ArgumentParser) -> None:
-    """The options of the defences, one per field of protocol.connection.guard.Limits (declared there with
-    its default and help); 0 turns a limit off."""
-    from protocol.connection.guard import Limits
-    from protocol.option_fields import add_options
-    add_options(parser.add_argument_group(
-        "limits (0 turns a limit off; docs/operations.md, Limits)"), Limits)
-
-
-def limits_from(opts: argparse.Namespace, nofile: tuple[int, int] | None = None) -> Any:
-    """protocol.connection.guard.Limits from the parsed options; ``nofile`` = (soft, hard) open files (the
-    default of ``--max-connections``: the soft limit minus 100, at least 100)."""
-    from protocol.connection.guard import Limits
-    from protocol.option_fields import values_from
-    values = values_from(Limits, opts)
-    if values["max_connections"] is None:
-        values["max_connections"] = max(100, nofile[0] - 100) if nofile and nofile[0] > 0 else 0
-    return Limits(**values)
 
 
 def read_motd(opts: argparse.Namespace) -> str:

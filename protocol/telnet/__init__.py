@@ -10,6 +10,6 @@
   Twisted's private names).
 
 May import: protocol.telnet; Twisted; the standard library. Nothing of lobby (the declared
-exception is in tests/test_layers.py: options.py reads ``lobby.__version__`` for MSSP), nothing
+exception is in tests/project/test_layers.py: options.py reads ``lobby.__version__`` for MSSP), nothing
 of the other protocol layers.
 """

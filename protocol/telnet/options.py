@@ -5,7 +5,8 @@ One handler object per option (protocol.telnet.transport's `TelnetOption`: `Mssp
 the connection is made; a handler sees the byte layer only through that seam (its negotiation
 state, `_write`, the write transform `_compress`). What the server offers and answers is
 the table in docs/protocol.md, section "Telnet"; the options that configure it are
-`add_arguments` (docs/operations.md, "MUD clients").
+protocol/process/options.py's `MudClientOptions` (docs/operations.md, "MUD clients"), read by
+`options_from`.
 
 MSSP (Mud Server Status Protocol)
   Offered with IAC WILL MSSP. On DO MSSP the server sends one
@@ -41,7 +42,7 @@ from __future__ import annotations
 
 import zlib
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Callable, Sequence
+from typing import Any, Callable, Sequence
 
 from twisted.logger import Logger
 
@@ -57,13 +58,10 @@ from protocol.telnet.transport import (
     TelnetOption,
 )
 
-if TYPE_CHECKING:
-    import argparse
-
 __all__ = ["MsspOption", "Mccp2Option", "CharsetOption", "TtypeOption", "TelnetOptions",
            "MSSP", "MCCP2", "CHARSET", "TTYPE",
            "MSSP_VAR", "MSSP_VAL", "MTTS_BITS", "MCCP_WINDOW_BITS", "MCCP_MEM_LEVEL",
-           "MSSP_REQUEST", "add_arguments", "options_from", "mtts_names", "codebase"]
+           "MSSP_REQUEST", "mssp_pair", "options_from", "mtts_names", "codebase"]
 
 log = Logger(namespace="protocol.telnet.options")
 
@@ -468,26 +466,8 @@ def _local_port(telnet: TelnetLineProtocol) -> int | None:
 
 
 # ---- command-line options ---------------------------------------------------------------------
-def add_arguments(parser: "argparse.ArgumentParser") -> None:
-    """The options of the MUD client conventions (docs/operations.md, "MUD clients")."""
-    group = parser.add_argument_group("MUD clients (docs/operations.md, MUD clients)")
-    group.add_argument("--mssp-name", default=_DEFAULT.name, metavar="NAME",
-                       help=f"the server's name for MUD listings (MSSP NAME; default "
-                            f"{_DEFAULT.name!r})")
-    group.add_argument("--mssp", action="append", default=[], type=_mssp_pair,
-                       metavar="VAR=VALUE",
-                       help="an MSSP variable, e.g. CONTACT=ops@example.org, "
-                            "WEBSITE=https://..., HOSTNAME=..., LANGUAGE=German; several values "
-                            "separated by TABs; replaces a default value; give several --mssp")
-    group.add_argument("--no-mccp", action="store_true",
-                       help="do not offer MCCP2 compression (each compressing connection costs "
-                            "about 40 KiB of zlib state)")
-    group.add_argument("--max-mccp", type=int, default=DEFAULT_MAX_MCCP, metavar="N",
-                       help=f"connections compressing with MCCP2 at once; further clients are "
-                            f"not offered it (default {DEFAULT_MAX_MCCP}; 0: no limit)")
-
-
-def _mssp_pair(item: str) -> tuple[str, str]:
+def mssp_pair(item: str) -> tuple[str, str]:
+    """An ``--mssp VAR=VALUE`` option read: (VAR in upper case, VALUE); ArgumentTypeError else."""
     import argparse
     var, sep, value = item.partition("=")
     if not sep or not _clean(var).strip():

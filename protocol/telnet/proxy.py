@@ -29,7 +29,7 @@ from twisted.internet.protocol import Protocol
 from twisted.logger import Logger
 
 # Twisted's PROXY parsers and wrapper: the public API is only the endpoint (proxyEndpoint), and
-# it connects the wrapped protocol too early (see above); tests/test_proxy.py pins the behaviour.
+# it connects the wrapped protocol too early (see above); tests/e2e/test_proxy.py pins the behaviour.
 from twisted.protocols.haproxy._exceptions import InvalidProxyHeader
 from twisted.protocols.haproxy._v1parser import V1Parser
 from twisted.protocols.haproxy._v2parser import V2Parser

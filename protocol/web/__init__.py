@@ -33,7 +33,7 @@ longer than the session's line limit within it is refused with ``line-too-long``
 
 May import: lobby, protocol.telnet (the transport it hands each WebSocket message to, the gathered
 write path), protocol.render, protocol.connection, protocol.web; Twisted and autobahn. Never
-protocol.commands or protocol.process (tests/test_layers.py).
+protocol.commands or protocol.process (tests/project/test_layers.py).
 """
 from __future__ import annotations
 

@@ -30,7 +30,7 @@ class Options(usage.Options):
         self.update(twist_options(list(options or []), getattr(self, "parent", None), PROG))
 
     def getUsage(self, width: Any = None) -> str:
-        from protocol.process.server import parser_help
+        from protocol.process.options import parser_help
         return parser_help(PROG)
 
 

@@ -1,0 +1,129 @@
+"""Who is there and talking to them: /who, /wwho, /whereis, /finger, /manager, /quit, /tell,
+/notify, /unnotify, /friends (the help's groups "lobby" and "chat", but for the mute lists of
+protocol/commands/moderation.py)."""
+from __future__ import annotations
+
+from typing import Any
+
+from lobby.events import Event
+from lobby.text.messages import (
+    LobbyError,
+)
+from protocol.commands.base import (
+    ByOnline,
+    CommandContext,
+    CommandGroup,
+    user_of,
+)
+from protocol.commands.records import finger_statistics
+
+__all__ = ["GROUP"]
+
+GROUP = CommandGroup()
+
+
+#: /who and /wwho: one more ordinary command per WHO_PER users online (F6 of issue 23: 64 guests
+#: asking /wwho 18 times a second made 30 MB in 15 s)
+WHO_PER = 25
+
+
+@GROUP.command("who", cost=ByOnline(WHO_PER))
+def _who(ctx: CommandContext, args: dict[str, str]) -> None:
+    ctx.send(ctx.world.who(user_of(ctx)))
+
+
+@GROUP.command("wwho", cost=ByOnline(WHO_PER))
+def _wwho(ctx: CommandContext, args: dict[str, str]) -> None:
+    ctx.send(ctx.world.wwho())
+
+
+@GROUP.command("tell", "NAME TEXT...", aliases=("whisper",))
+def _tell(ctx: CommandContext, args: dict[str, str]) -> None:
+    if ctx.world.online(args["name"]) is not None \
+            and not ctx.speech_allowed("tell " + args["name"].lower(), args["text"]):
+        return          # (the speech budget of the tells to that recipient: protocol.connection.guard)
+    ctx.world.tell(user_of(ctx), args["name"], args["text"])
+
+
+#: the machine-mode version whose objects answer the friends commands (render_json.TYPES_SINCE)
+FRIENDS_PROTOCOL = 4
+
+
+def _needs_protocol(ctx: CommandContext, command: str, version: int) -> None:
+    """LobbyError('needs-protocol') in machine mode below `version`: the answer would be an
+    object that version does not have (text mode and newer versions: nothing)."""
+    if ctx.json_mode and ctx.protocol < version:
+        raise LobbyError("needs-protocol", command=command, version=version,
+                         protocol=ctx.protocol)
+
+
+@GROUP.command("notify", "NAME")
+async def _notify(ctx: CommandContext, args: dict[str, str]) -> None:
+    _needs_protocol(ctx, "notify", FRIENDS_PROTOCOL)
+    await _friends_of(ctx).notify(user_of(ctx), args["name"])
+
+
+@GROUP.command("unnotify", "NAME")
+async def _unnotify(ctx: CommandContext, args: dict[str, str]) -> None:
+    _needs_protocol(ctx, "unnotify", FRIENDS_PROTOCOL)
+    await _friends_of(ctx).unnotify(user_of(ctx), args["name"])
+
+
+@GROUP.command("friends")
+def _friends(ctx: CommandContext, args: dict[str, str]) -> None:
+    _needs_protocol(ctx, "friends", FRIENDS_PROTOCOL)
+    ctx.send(_friends_of(ctx).listing(user_of(ctx)))
+
+
+def _friends_of(ctx: CommandContext) -> Any:
+    from lobby.world.friends import Friends
+    if ctx.world.friends is None:            # (a world without a server: in memory only)
+        Friends(None, ctx.world)
+    return ctx.world.friends
+
+
+@GROUP.command("finger", "[NAME]", cost=2)
+async def _finger(ctx: CommandContext, args: dict[str, str]) -> None:
+    name = args.get("name") or user_of(ctx).name      # without a name: your own
+    account = await ctx.store.get_account(name)
+    online = ctx.world.online(name)
+    if account is None and online is None:
+        raise LobbyError("no-such-user", name=name)
+    shown = account.name if account is not None else online.name  # type: ignore[union-attr]
+    statistics = None
+    if account is not None:
+        statistics = await finger_statistics(ctx, account.name)
+    ctx.send(Event(
+        "finger", name=shown, registered=account is not None,
+        registered_at=account.registered_at if account else None,
+        last_seen=account.last_seen if account else None,
+        online=online is not None, statistics=statistics,
+        room=online.room.name if online is not None and online.room is not None else None,
+        # your own /finger: what your connection's client told (TTYPE/MTTS), to you alone
+        **_own_client(ctx, online)))
+
+
+def _own_client(ctx: CommandContext, online: Any) -> dict[str, str]:
+    """``{"client": ...}`` for /finger of yourself when your client told its name (TTYPE)."""
+    if online is None or online is not ctx.user:
+        return {}
+    describe = getattr(ctx, "client_description", None)
+    client = describe() if describe is not None else None
+    return {"client": client} if client else {}
+
+
+@GROUP.command("quit", "", aliases=("exit",))
+def _quit(ctx: CommandContext, args: dict[str, str]) -> None:
+    ctx.quit(Event("bye", name=user_of(ctx).name))
+
+
+@GROUP.command("manager", "", aliases=("lobby",))
+def _manager(ctx: CommandContext, args: dict[str, str]) -> None:
+    me = user_of(ctx)
+    ctx.world.enter(me, ctx.world.lobby)
+    ctx.send(ctx.world.who(me))
+
+
+@GROUP.command("whereis", "NAME")
+def _whereis(ctx: CommandContext, args: dict[str, str]) -> None:
+    ctx.send(ctx.world.whereis(args["name"]))

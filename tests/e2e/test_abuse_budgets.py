@@ -1,0 +1,948 @@
+"""Issue 23: every connection and every address group has one budget for what it makes the server
+do, accounted by protocol.connection.guard (docs/operations.md, "Abuse budgets"). Each test runs a real
+server over loopback sockets; the rates are tiny, so what a test sends is far past the budget
+whatever the machine's speed (no wall-clock assertion)."""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, AsyncIterator
+
+import pytest_twisted
+
+from conftest import LineClient, RunningServer, within
+from protocol.connection.guard import Limits
+from protocol.telnet.transport import DO, IAC, NOP, SGA, WILL, WONT
+
+NOPS = bytes((IAC, NOP))
+
+
+class BudgetServer(RunningServer):
+    """A server with the budgets of one test (everything else off)."""
+
+    limits = Limits()
+
+    def __init__(self, db: Path, limits: Limits) -> None:
+        super().__init__(db)
+        self.server_options = {"motd": "Test server.", "limits": limits}
+
+
+async def _server(tmp_path: Path, **limits: Any) -> BudgetServer:
+    srv = BudgetServer(tmp_path / "lobby.sqlite3", Limits(**limits))
+    await srv.start()
+    return srv
+
+
+@pytest_twisted.async_yield_fixture
+async def telnet_budget(tmp_path: Path) -> AsyncIterator[BudgetServer]:
+    srv = await _server(tmp_path, telnet_commands_per_second=1.0, telnet_commands_burst=100)
+    yield srv
+    await srv.stop()
+
+
+async def _who(c: LineClient) -> str:
+    c.send("/who")
+    await c.expect("In the Lobby")
+    return "In the Lobby" + await c.expect("\r\n")
+
+
+# ---- 1. telnet bytes -----------------------------------------------------------------------------
+@pytest_twisted.ensureDeferred
+async def test_telnet_commands_count_and_a_client_that_keeps_negotiating_is_closed(
+        telnet_budget: BudgetServer, logged: Any) -> None:
+    srv = telnet_budget
+    other = await srv.client()
+    await other.login("Other")
+    c = await srv.client()
+    await c.login("Nopper")
+    # an ordinary client's negotiation passes: a few options, a few NOPs (keep-alives)
+    c.transport.write(bytes((IAC, DO, SGA, IAC, WILL, SGA, IAC, WONT, 24)) + NOPS * 20)
+    await _who(c)
+    # NOPs at full speed: one warning, then (it keeps going) the disconnect
+    c.transport.write(NOPS * 200)
+    await c.expect("! [telnet-flood]")
+    c.transport.write(NOPS * 200)
+    await c.expect("! [telnet-flood-disconnect]")
+    await within(c.lost)
+    assert "In the Lobby (1): Other" in await _who(other)
+    closing = [e for e in logged if "budget: closing" in str(e.get("log_format", ""))]
+    assert len(closing) == 1
+
+
+@pytest_twisted.ensureDeferred
+async def test_toggles_split_over_chunks_count_too(telnet_budget: BudgetServer) -> None:
+    c = await telnet_budget.client()
+    await c.login("Toggler")
+    toggle = bytes((IAC, WILL, 24, IAC, WONT, 24))
+    for _ in range(60):                     # one byte at a time: the byte-wise parser counts
+        for b in toggle:
+            c.transport.write(bytes((b,)))
+    await c.expect("! [telnet-flood]")
+    c.transport.write(toggle * 100)
+    await c.expect("! [telnet-flood-disconnect]")
+    await within(c.lost)
+
+
+@pytest_twisted.ensureDeferred
+async def test_every_byte_counts_unterminated_lines_too(tmp_path: Path) -> None:
+    srv = await _server(tmp_path, input_bytes_per_second=1.0, input_bytes_burst=1000)
+    try:
+        c = await srv.client()
+        await c.login("Byter")
+        assert "In the Lobby (1)" in await _who(c)
+        c.transport.write(b"y" * 3000 + b"\r\n")   # a line too long: its bytes count all the same
+        await c.expect("! [line-too-long]")
+        c.send("/who")                        # past the budget now: dropped unread, told once
+        await c.expect("! [input-flood]")
+        c.transport.write(b"z" * 3000)
+        await c.expect("! [input-flood-disconnect]")
+        await within(c.lost)
+    finally:
+        await srv.stop()
+
+
+# ---- 3. type-ahead after any refusal at the log-in -----------------------------------------------
+DROPPED = "(That line was not used: it might be a password typed ahead.)\r\n"
+
+
+def _no_secret_anywhere(secret: str, srv: RunningServer, logged: Any, *clients: LineClient) -> None:
+    from twisted.logger import formatEvent
+    assert not [e for e in logged if secret in formatEvent(e)]
+    assert all(secret not in c.buffer for c in clients)
+    assert secret not in [u.name for u in srv.server.world.users.values()]
+
+
+@pytest_twisted.ensureDeferred
+async def test_a_password_typed_ahead_of_a_bad_name_is_never_a_name(tmp_path: Path,
+                                                                    logged: Any) -> None:
+    srv = await _server(tmp_path, max_guests=2)
+    try:
+        watcher = await srv.client()
+        await watcher.login("Watcher")
+        for first, code in (("Jürgen", "bad-name"), ("Guest1234", "reserved-name"),
+                            ("x", "bad-name")):
+            c = await srv.client()
+            await c.expect("login: ")
+            c.transport.write(f"{first}\r\nhunter22\r\n\r\n".encode())   # typed at once
+            got = await c.expect(f"! [{code}]")
+            got += await c.expect("login: " + DROPPED + "login: " + DROPPED + "login: ")
+            assert "hunter22" not in got
+            await c.close()
+        # too-many-guests comes after the name's look-up (the next lines wait in the queue)
+        other = await srv.client()
+        await other.login("Second")
+        await watcher.expect("Second enters the Lobby.\r\n")
+        c = await srv.client()
+        await c.expect("login: ")
+        c.transport.write(b"Third\r\nhunter22\r\nhunter22\r\n")
+        await c.expect("! [too-many-guests]")
+        await c.expect("login: " + DROPPED + "login: " + DROPPED + "login: ")
+        watcher.send("/who")
+        assert await watcher.read_line() == "In the Lobby (2): Second, Watcher"
+        _no_secret_anywhere("hunter22", srv, logged, watcher, other)
+    finally:
+        await srv.stop()
+
+
+@pytest_twisted.ensureDeferred
+async def test_a_line_still_on_its_way_after_a_refusal_is_dropped_within_the_window(
+        tmp_path: Path, logged: Any) -> None:
+    srv = await _server(tmp_path, typeahead_after_refusal=60.0)
+    try:
+        watcher = await srv.client()
+        await watcher.login("Watcher")
+        c = await srv.client()
+        await c.expect("login: ")
+        c.send("Jürgen")
+        await c.expect("! [bad-name]")
+        await c.expect("login: ")
+        c.send("hunter22")              # its own segment, after the refusal was on its way
+        assert await c.expect("login: ") == DROPPED + "login: "
+        watcher.send("/who")
+        assert await watcher.read_line() == "In the Lobby (1): Watcher"
+        _no_secret_anywhere("hunter22", srv, logged, watcher)
+    finally:
+        await srv.stop()
+
+
+# ---- 2. throttle, never lock out -----------------------------------------------------------------
+async def client_from(srv: RunningServer, source: str) -> LineClient:
+    """A client whose connection comes from the loopback address ``source`` (127.0.0.x)."""
+    from twisted.internet import reactor
+    from twisted.internet.endpoints import TCP4ClientEndpoint, connectProtocol
+    c = LineClient()
+    await within(connectProtocol(TCP4ClientEndpoint(reactor, "127.0.0.1", srv.port,
+                                                    bindAddress=(source, 0)), c))
+    srv.clients.append(c)
+    return c
+
+
+async def _try_password(srv: RunningServer, source: str, name: str, password: str) -> str:
+    c = await client_from(srv, source)
+    await c.expect("login: ")
+    c.send(name)
+    got = await c.expect_any(("password: ", "login: "))
+    if got.endswith("password: "):
+        c.send(password)
+        got = await c.expect_any(("login: ", "/help for the commands.\r\n"))
+    await c.close()
+    return got
+
+
+THROTTLE = dict(limit_loopback=True, login_attempts_per_minute=10,
+                password_attempts_per_connection=3, account_failures_before_delay=3,
+                account_delay_first=5.0, account_delay_max=900.0)
+
+
+@pytest_twisted.ensureDeferred
+async def test_wrong_passwords_from_elsewhere_never_lock_the_owner_out(tmp_path: Path) -> None:
+    srv = await _server(tmp_path, **THROTTLE)
+    try:
+        owner = await client_from(srv, "127.0.0.1")
+        await owner.login("Owner")
+        owner.send("/register sesame12")
+        await owner.expect("is registered now")
+        await owner.close()
+        assert "Welcome back" in await _try_password(srv, "127.0.0.1", "Owner", "sesame12")
+        await srv.restart()                  # the owner's address is remembered in the database
+        accounts = srv.server.accounts
+        before = accounts.hash_calls
+        answers = []
+        for i in range(20):                  # 20 wrong passwords from 4 other addresses
+            answers.append(await _try_password(srv, f"127.0.0.{2 + i % 4}", "Owner",
+                                               f"guess{i:04d}"))
+        checked = accounts.hash_calls - before
+        assert checked <= 5, (checked, answers)
+        assert all("Welcome" not in a for a in answers)
+        assert any("! [account-wait]" in a for a in answers)
+        # the owner's right password from the usual address: in at once
+        got = await _try_password(srv, "127.0.0.1", "Owner", "sesame12")
+        assert "Welcome back, Owner!" in got, got
+        # and a wrong one from there is counted for that address only: still in afterwards
+        assert "! [wrong-password]" in await _try_password(srv, "127.0.0.1", "Owner", "nope1234")
+        assert "Welcome back, Owner!" in await _try_password(srv, "127.0.0.1", "Owner",
+                                                             "sesame12")
+    finally:
+        await srv.stop()
+
+
+@pytest_twisted.ensureDeferred
+async def test_an_account_with_no_known_address_is_not_delayed_by_other_addresses(
+        tmp_path: Path) -> None:
+    # the account logged in from nowhere yet (/register makes it; an admin made offline, a new
+    # phone, a known address forgotten after --known-address-days are the same)
+    srv = await _server(tmp_path, account_failures_ceiling=6, **THROTTLE)
+    try:
+        c = await client_from(srv, "127.0.0.1")
+        await c.login("Roamer")
+        c.send("/register sesame12")
+        await c.expect("is registered now")
+        await c.close()
+        accounts = srv.server.accounts
+        before = accounts.hash_calls
+        answers = [await _try_password(srv, f"127.0.0.{2 + i % 4}", "Roamer", f"guess{i:04d}")
+                   for i in range(20)]
+        assert accounts.hash_calls - before <= 5, answers        # guessing stays throttled
+        assert sum("! [account-wait]" in a for a in answers) >= 15
+        # the owner on an address never used before: in at once
+        assert "Welcome back, Roamer!" in await _try_password(srv, "127.0.0.20", "Roamer",
+                                                              "sesame12")
+        # guessing from ever new address groups is slowed past the ceiling (6) all the same
+        before = accounts.hash_calls
+        answers = [await _try_password(srv, f"127.0.1.{i}", "Roamer", f"again{i:04d}")
+                   for i in range(1, 10)]
+        assert accounts.hash_calls - before == 6, answers
+        assert all("! [account-wait]" in a for a in answers[6:]), answers
+    finally:
+        await srv.stop()
+
+
+async def _try_key(srv: RunningServer, source: str, name: str, key: str) -> str:
+    c = await client_from(srv, source)
+    await c.expect("login: ")
+    c.send(name)
+    await c.expect("key: ")
+    c.send(key)
+    got = await c.expect_any(("login: ", "/help for the commands.\r\n"))
+    await c.close()
+    return got
+
+
+@pytest_twisted.ensureDeferred
+async def test_wrong_reconnect_keys_from_elsewhere_never_keep_the_guest_from_the_seat(
+        tmp_path: Path) -> None:
+    from table_support import seat_keys
+    srv = await _server(tmp_path, **THROTTLE)
+    try:
+        guest = await client_from(srv, "127.0.0.1")
+        await guest.login("Seated")
+        guest.send("/newroom")
+        await guest.expect("Table 1")
+        guest.send("/join")
+        for _ in range(3):
+            guest.send("/addbot random")
+        guest.send("/option grace 3600")
+        guest.send("/start")
+        told = await guest.expect_any(("and give the key ", "! ["))
+        assert "! [" not in told, told
+        told += await guest.expect(".\r\n")
+        key = seat_keys(told)["Seated"]
+        await guest.close()
+        answers = [await _try_key(srv, f"127.0.0.{2 + i % 4}", "Seated", f"k{i:03d}")
+                   for i in range(20)]
+        assert sum("! [wrong-seat-key]" in a for a in answers) <= 5, answers
+        assert sum("! [account-wait]" in a for a in answers) >= 15, answers
+        got = await _try_key(srv, "127.0.0.1", "Seated", key)    # from the guest's address
+        assert "/help for the commands." in got and "! [" not in got, got
+    finally:
+        await srv.stop()
+
+
+# ---- 4. expensive commands: cached, priced, and never in the way of a log-in ---------------------
+async def _saved_game(srv: RunningServer, rounds: int = 3) -> int:
+    from game_support import random_game
+    from lobby.storage.records import finished_game
+    match = random_game(23, rounds=rounds, tichu_rate=0.2)
+    archive = srv.server.persistence.archive
+    rec = await within(archive.save(finished_game(match, ["Ann", "Ben", "Cy", "Di"],
+                                                  table_no=1)))
+    return int(rec.game_id)
+
+
+@pytest_twisted.ensureDeferred
+async def test_a_finished_games_replay_is_made_once(server: RunningServer) -> None:
+    game = await _saved_game(server)
+    archive = server.server.persistence.archive
+    c = await server.client()
+    await c.login("Viewer")
+    texts = []
+    for _ in range(3):
+        c.send(f"/replay {game}")
+        texts.append(await c.expect("Game over after 3 rounds"))
+        c.send(f"/tchlog {game}")
+        await _who(c)
+    assert texts[0] == texts[1] == texts[2]
+    assert archive.cache_misses == 2 and archive.cache_hits == 4   # replay and .tch once each
+    c.send("/history Ann")
+    await _who(c)
+    c.send("/history Ann")
+    await _who(c)
+    assert archive.cache_misses == 3
+    await _saved_game(server)                 # a new game: the history is asked again
+    c.send("/history Ann")
+    await _who(c)
+    assert archive.cache_misses == 4
+
+
+@pytest_twisted.ensureDeferred
+async def test_expensive_commands_are_priced_in_the_budget(tmp_path: Path) -> None:
+    srv = await _server(tmp_path, work_per_second=0.001, work_burst=10)
+    try:
+        game = await _saved_game(srv)
+        c = await srv.client()
+        await c.login("Greedy")
+        for _ in range(2):                     # /replay costs 5: two fit into 10
+            c.send(f"/replay {game}")
+            await c.expect("Game over after 3 rounds")
+        c.send(f"/replay {game}")
+        await c.expect("! [work-budget]")
+        assert "In the Lobby (1): Greedy" in await _who(c)   # ordinary commands still run
+        for _ in range(12):                    # it keeps going: closed
+            c.send(f"/replay {game}")
+        await c.expect("! [work-budget-disconnect]")
+        await within(c.lost)
+    finally:
+        await srv.stop()
+
+
+@pytest_twisted.ensureDeferred
+async def test_a_log_in_never_waits_for_the_archive(server: RunningServer) -> None:
+    import threading
+    store = server.server.store
+    release = threading.Event()
+    blocked = store.run_archive(lambda conn: release.wait(30))   # the archive's thread is busy
+    try:
+        c = await server.client()
+        await c.expect("login: ")
+        c.send("Nobody")                  # a name's look-up in the accounts
+        await c.expect("or type another name: ")
+    finally:
+        release.set()
+    await within(blocked)
+
+
+# ---- 5. logs a client cannot flood ---------------------------------------------------------------
+def _server_lines(logged: list[dict[str, Any]]) -> list[str]:
+    from twisted.logger import formatEvent
+    return [formatEvent(e) for e in logged
+            if str(e.get("log_namespace", "")).startswith(("protocol", "lobby"))]
+
+
+@pytest_twisted.ensureDeferred
+async def test_300_refused_moderation_commands_add_at_most_10_log_lines(
+        server: RunningServer, logged: Any) -> None:
+    c = await server.client()
+    await c.login("Eve")
+    before = len(logged)
+    for i in range(300):
+        c.send(f"/kick Somebody{i % 7} now")
+        if i % 20 == 19:
+            await _who(c)                   # (at the pace flood control lets through)
+    await _who(c)
+    lines = _server_lines(logged[before:])
+    assert len(lines) <= 10, lines
+    assert sum("tried /kick" in t for t in lines) == 3
+    before = len(logged)
+    for _ in range(10):                     # connections and log-ins from the address, too
+        d = await server.client()
+        await d.login("guest")
+        await d.close()
+    await c.close()
+    lines = _server_lines(logged[before:])
+    for kind in ("connection from", "logged in from", "logged out"):
+        assert sum(kind in t for t in lines) <= 3, lines
+    await server.stop()
+    lines = _server_lines(logged)
+    assert any("counted, not logged" in t and "refused-command" in t for t in lines), lines
+
+
+# ---- 6. speech -------------------------------------------------------------------------------------
+@pytest_twisted.ensureDeferred
+async def test_seven_connections_of_one_address_reach_a_listener_with_few_lines(
+        tmp_path: Path) -> None:
+    srv = await _server(tmp_path, speech_per_second=0.001, speech_burst=15, repeat_window=30.0,
+                        speech_kick=1000)
+    try:
+        listener = await client_from(srv, "127.0.0.2")
+        await listener.login("Listener")
+        speakers = []
+        for i in range(7):
+            s = await client_from(srv, "127.0.0.1")
+            await s.login(f"Spk{i}")
+            speakers.append(s)
+        listener.buffer = ""
+        for s in speakers:
+            s.transport.write("".join(f"line {n} from {id(s)}\r\n" for n in range(60)).encode())
+        for s in speakers:
+            await _who(s)
+        listener.send("/who")
+        heard = await listener.expect("In the Lobby (8)")
+        said = sum(1 for line in heard.split("\r\n") if line.startswith("<Spk"))
+        assert 1 <= said <= 15, heard
+        told = "".join(s.buffer for s in speakers)
+        assert told.count("! [speech-budget]") <= 7      # told once each, then dropped silently
+        # the listener's own address still speaks
+        listener.send("hello")
+        await listener.expect("<Listener> hello\r\n")
+        # tells to one recipient share one budget too
+        for s in speakers[:2]:
+            for n in range(20):
+                s.send(f"/tell Listener tell {n} {id(s)}")
+            await _who(s)
+        listener.send("/who")
+        heard = await listener.expect("In the Lobby (8)")
+        assert 1 <= heard.count("tells you:") <= 15, heard
+    finally:
+        await srv.stop()
+
+
+@pytest_twisted.ensureDeferred
+async def test_a_line_repeated_in_a_row_is_not_sent(tmp_path: Path) -> None:
+    srv = await _server(tmp_path, repeat_window=30.0)
+    try:
+        a = await srv.client()
+        await a.login("Ann")
+        a.send("buy gold")
+        assert await a.read_line() == "<Ann> buy gold"
+        a.send("buy gold")
+        assert (await a.read_line()).startswith("! [repeated-line]")
+        a.send("something else")
+        assert await a.read_line() == "<Ann> something else"
+    finally:
+        await srv.stop()
+
+
+@pytest_twisted.ensureDeferred
+async def test_closing_flooding_connections_is_logged_within_the_log_budget(
+        tmp_path: Path, logged: Any) -> None:
+    """F4: ten connections of one address flooded off write at most the budget's lines (3 a
+    minute per kind and address group), not one each."""
+    srv = await _server(tmp_path, flood_rate=0.5, flood_burst=2, flood_kick=5)
+    try:
+        for i in range(10):
+            c = await srv.client()
+            await c.login(f"Flood{i}")
+            c.transport.write(b"/who\r\n" * 20)
+            await c.expect("! [flood-disconnect]")
+            await within(c.lost)
+        assert srv.server.factory.guard.stats["flood_kicks"] == 10
+        lines = [e for e in logged if "flood: closing" in str(e.get("log_format", ""))]
+        assert len(lines) == 3, lines
+    finally:
+        await srv.stop()
+
+
+@pytest_twisted.ensureDeferred
+async def test_listings_of_everybody_online_cost_by_their_size(tmp_path: Path) -> None:
+    """F6: /who and /wwho cost one more ordinary command per 25 users online, so a client
+    asking them in a loop makes output at the rate of its budget of work, not of its lines."""
+    from protocol.commands import COMMANDS
+    from protocol.commands.people import WHO_PER
+    srv = await _server(tmp_path, work_per_second=0.01, work_burst=6)
+    try:
+        c = await srv.client()
+        await c.login("Asker")
+        for _ in range(3):                     # few online: an ordinary command, never priced
+            await _who(c)
+        others = []
+        for i in range(WHO_PER):
+            o = await srv.client()
+            await o.login(f"Crowd{i}")
+            others.append(o)
+        assert COMMANDS.lookup_exact("wwho").price(srv.server.world) == 2
+        for _ in range(3):                     # 26 online: 2 each, the burst (6) pays three
+            await _who(c)
+        c.send("/wwho")
+        await c.expect("! [work-budget]")
+        c.send("/listroom")                    # an ordinary command still runs
+        await c.expect("table")
+    finally:
+        await srv.stop()
+
+
+@pytest_twisted.ensureDeferred
+async def test_new_connections_of_one_address_group_are_paced(tmp_path: Path) -> None:
+    """A9/A4 of the outside attack: connect-and-log-in loops (a guest's enters/leaves lines, a
+    password hash each) are paced by --connections-per-minute per address group."""
+    srv = await _server(tmp_path, limit_loopback=True, connections_per_minute=3)
+    try:
+        for _ in range(3):
+            c = await client_from(srv, "127.0.0.7")
+            await c.expect("login: ")
+            await c.close()
+        c = await client_from(srv, "127.0.0.7")
+        await c.expect("! [connecting-too-fast]")
+        await within(c.lost)
+        other = await client_from(srv, "127.0.0.8")          # another address: as ever
+        assert "Hello Other!" in await other.login("Other")
+    finally:
+        await srv.stop()
+
+
+# ---- 8. the rest of the review ---------------------------------------------------------------------
+@pytest_twisted.ensureDeferred
+async def test_proxy_v2_takes_only_ipv4_and_ipv6_sources(tmp_path: Path) -> None:
+    import struct
+
+    from test_proxy import V2_SIGNATURE, ProxiedServer, v2
+    srv = ProxiedServer(tmp_path / "lobby.sqlite3")
+    await srv.start()
+    try:
+        body = b"/tmp/x".ljust(108, b"\0") + b"/tmp/y".ljust(108, b"\0")
+        unix = V2_SIGNATURE + bytes((0x21, 0x31)) + struct.pack("!H", len(body)) + body
+        c = await srv.client_from(unix)
+        await within(c.lost)
+        assert "login:" not in c.buffer
+        ok = await srv.client_from(v2("203.0.113.9"))
+        assert "Hello Ann!" in await ok.login("Ann")
+    finally:
+        await srv.stop()
+
+
+@pytest_twisted.ensureDeferred
+async def test_a_proxy_v2_header_on_the_plain_port_is_answered_and_closed_like_v1(
+        server: RunningServer) -> None:
+    from test_proxy import v2
+    watcher = await server.client()
+    await watcher.login("Watcher")
+    for header in (v2("203.0.113.9"), v2("2001:db8::9")):
+        c = await server.client()
+        await c.expect("login: ")
+        # the header, then what a careless proxy passes on: an empty line and QUIT are not lines
+        c.transport.write(header + b"\r\nQUIT\r\n")
+        await c.expect("--port haproxy:ENDPOINT.\r\n")
+        await within(c.lost)
+        assert "Hello" not in c.buffer
+    watcher.send("/who")
+    assert await watcher.read_line() == "In the Lobby (1): Watcher"
+    assert server.server.factory.guard.stats["foreign"] == 2
+
+
+@pytest_twisted.ensureDeferred
+async def test_the_ipv6_prefixes_of_address_groups_and_guest_bans_are_options(
+        tmp_path: Path) -> None:
+    from protocol.process.server import limits_from, parse_args
+    from test_moderation import ModeratedServer
+    from test_proxy import v2
+    limits = limits_from(parse_args([]))
+    assert (limits.ipv6_group_prefix, limits.ipv6_ban_prefix) == (64, 56)
+
+    class Proxied(ModeratedServer):
+        endpoints = ["haproxy:tcp:0:interface=127.0.0.1"]
+        server_options = {"admin": "Boss", "limits": Limits(ipv6_ban_prefix=56)}
+
+    srv = Proxied(tmp_path / "lobby.sqlite3")
+    await srv.start()
+    try:
+        async def from_(source: str) -> LineClient:
+            c = await srv.client()
+            c.transport.write(v2(source))
+            return c
+        boss = await from_("2001:db8:9::1")
+        await boss.login("Boss", "sesame1")
+        spammer = await from_("2001:db8:0:1::5")
+        await spammer.login("Spammer")
+        boss.send("/ban Spammer 1h spam")
+        await boss.expect("Spammer is banned until ")
+        # the next /64 of the same /56 is the same customer: no guest from there
+        c = await from_("2001:db8:0:2::7")
+        await c.expect("login: ")
+        c.send("Another")
+        await c.expect("! [address-banned]")
+        # another /56 is somebody else
+        other = await from_("2001:db8:0:100::7")
+        assert "Hello Other!" in await other.login("Other")
+        # the address groups of the limits stay /64: one per customer network
+        from lobby.world.addresses import address_group
+        assert address_group("2001:db8:0:2::7") == "2001:db8:0:2::/64"
+    finally:
+        await srv.stop()
+
+
+def test_an_ipv6_prefix_out_of_range_is_refused_at_start(capsys: Any) -> None:
+    import pytest
+
+    from protocol.process.server import parse_args
+    with pytest.raises(SystemExit):
+        parse_args(["--ipv6-ban-prefix", "129"])
+    assert "--ipv6-ban-prefix must be 1 to 128" in capsys.readouterr().err
+
+
+@pytest_twisted.ensureDeferred
+async def test_the_metrics_port_closes_trickling_requests_and_caps_its_connections(
+        tmp_path: Path, logged: Any) -> None:
+    """Slowloris on the web port: a request must be whole within --metrics-request-timeout
+    however it trickles, at most --metrics-max-connections are open, and the closings are
+    logged within the log budget (not once per connection)."""
+    from twisted.internet import reactor
+    from twisted.internet.endpoints import TCP4ClientEndpoint, connectProtocol
+    from twisted.internet.protocol import Protocol
+    from twisted.internet.task import Clock
+
+    from protocol.process.metrics import MetricsSite
+    from protocol.process.server import parse_args
+    from test_metrics import MetricsServer
+    opts = parse_args([])
+    assert (opts.metrics_request_timeout, opts.metrics_max_connections) == (10.0, 64)
+    srv = MetricsServer(tmp_path / "lobby.sqlite3")
+    await srv.start()
+    clock = Clock()
+    site = MetricsSite(srv.server, 30.0, reactor=clock, request_timeout=10.0, max_connections=5)
+    port = reactor.listenTCP(0, site, interface="127.0.0.1")
+
+    class Raw(Protocol):
+        def __init__(self) -> None:
+            from twisted.internet.defer import Deferred
+            self.data = b""
+            self.lost: Deferred = Deferred()
+
+        def dataReceived(self, data: bytes) -> None:
+            self.data += data
+
+        def connectionLost(self, reason: Any = None) -> None:
+            self.lost.callback(None)
+
+    try:
+        raws = []
+        for _ in range(8):
+            raw = Raw()
+            await within(connectProtocol(TCP4ClientEndpoint(reactor, "127.0.0.1",
+                                                            port.getHost().port), raw))
+            raws.append(raw)
+        for raw in raws[5:]:                      # over the cap: closed at once
+            await within(raw.lost)
+        header = b"GET /healthz HTTP/1.1\r\nHost: x\r\nX-a: b\r\n"
+        for i in range(len(header)):              # one byte every 0.2 s: never idle
+            for raw in raws[:5]:
+                raw.transport.write(header[i:i + 1])
+            # (the first byte starts each request's deadline: wait until the server read it)
+            await within(_until(lambda: all(c.deadline is not None for c in site.open)))
+            clock.advance(0.2)
+        clock.advance(9.8 - clock.seconds())
+        await within(_until(lambda: True))
+        assert len(site.open) == 5 and not any(r.lost.called for r in raws[:5])
+        clock.advance(0.2)                        # 10 s after each request's first byte
+        for raw in raws[:5]:
+            await within(raw.lost)
+        assert site.stats == {"idle": 0, "request": 5, "refused": 3}
+        # an ordinary scrape still gets its answer
+        assert (await srv.get("/healthz"))[0] == 200
+        lines = [e for e in logged if "metrics port:" in str(e.get("log_format", ""))]
+        assert len(lines) <= 2 * 3, lines        # the log budget: 3 a minute per kind
+        assert not [e for e in logged if "Timing out client" in str(e.get("log_format", ""))]
+    finally:
+        await port.stopListening()
+        await srv.stop()
+
+
+async def _until(check: Any) -> None:
+    """Let the reactor run until ``check()`` (the server read what was sent)."""
+    from twisted.internet import reactor
+    from twisted.internet.task import deferLater
+    for _ in range(400):
+        await deferLater(reactor, 0.005, lambda: None)
+        if check():
+            return
+
+
+@pytest_twisted.ensureDeferred
+async def test_runs_of_zero_width_joiners_are_refused_and_emoji_sequences_pass(
+        server: RunningServer) -> None:
+    a = await server.client()
+    await a.login("Ann")
+    for run in ("hi" + "\u200d" * 300, "a\u200c\u200d\u200c b", "x\u200d\u0301\u200d\u0301\u200d"):
+        a.send(run)
+        await a.expect("! [too-many-joiners]")
+        await a.expect("not sent.\r\n")
+    family = "\U0001f468\u200d\U0001f469\u200d\U0001f467\u200d\U0001f466"
+    a.send(f"{family} and \u0645\u06cc\u200c\u062e\u0648\u0627\u0647\u0645")  # Persian ZWNJ
+    assert await a.read_line() == f"<Ann> {family} and \u0645\u06cc\u200c\u062e\u0648\u0627\u0647\u0645"
+
+
+@pytest_twisted.ensureDeferred
+async def test_blank_looking_speech_and_runs_of_combining_marks_are_refused(
+        server: RunningServer) -> None:
+    a = await server.client()
+    await a.login("Ann")
+    for blank in ("\u3164", "\u2800\u2800\u2800", "\u115f\u1160 \uffa0", "\u3164 \u200b \u2800"):
+        a.send(blank)
+        got = await a.expect("from what you say.\r\n")
+        assert got.startswith("! [invisible-text]"), (repr(blank), got)
+        a.send(f"/tell Ann {blank}")
+        await a.expect("! [invisible-text]")
+        await a.expect("from what you say.\r\n")
+    a.send("Z" + "\u0301" * 12 + "algo")
+    await a.expect("! [too-many-marks]")
+    await a.expect("not sent.\r\n")
+    a.send("caf\u00e9 and Vi\u1ec7t")           # ordinary accents still pass
+    assert await a.read_line() == "<Ann> caf\u00e9 and Vi\u1ec7t"
+
+
+@pytest_twisted.ensureDeferred
+async def test_a_new_name_that_reads_like_a_staff_name_is_refused(tmp_path: Path) -> None:
+    from lobby.world.moderation import name_skeleton
+    from test_moderation import ModeratedServer
+    assert name_skeleton("B0SS") == name_skeleton("boss") == name_skeleton("Bo55")
+    assert name_skeleton("Mi1a") == name_skeleton("Mila") == name_skeleton("MIla")
+    assert name_skeleton("Wern") == name_skeleton("Wem") and name_skeleton("Bob") != "boss"
+    srv = ModeratedServer(tmp_path / "lobby.sqlite3")
+    await srv.start()
+    try:
+        for fake in ("B0ss", "Bo55", "BO_SS", "b-o-s-s"):
+            c = await srv.client()
+            await c.expect("login: ")
+            c.send(fake)
+            got = await c.expect_any(("login: ", "Hello"))
+            assert "! [staff-lookalike]" in got and "Boss" in got, (fake, got)
+            await c.close()
+        # a moderator made later: from then on their look-alikes are refused too
+        mod = await srv.client()
+        await mod.login("Mila")
+        mod.send("/register sesame12")
+        await mod.expect("is registered now")
+        boss = await srv.client()
+        await boss.login("Boss", "sesame1")
+        boss.send("/role Mila moderator")
+        await boss.expect("moderator")
+        c = await srv.client()
+        await c.expect("login: ")
+        c.send("Mi1a")
+        assert "! [staff-lookalike]" in await c.expect_any(("login: ", "Hello"))
+        # other names, and the staff themselves, come in as ever
+        ok = await srv.client()
+        assert "Hello Bossa!" in await ok.login("Bossa")
+    finally:
+        await srv.stop()
+
+
+# ---- 7. bot workers: a moderator closes any table ----------------------------------------------
+@pytest_twisted.ensureDeferred
+async def test_a_moderator_closes_any_table_with_one_command_and_it_stays_closed(
+        tmp_path: Path, logged: Any) -> None:
+    from test_moderation import ModeratedServer
+    srv = ModeratedServer(tmp_path / "lobby.sqlite3")
+    await srv.start()
+    try:
+        guest = await srv.client()
+        await guest.login("Hogger")
+        guest.send("/newroom")
+        await guest.expect("Table 1")
+        for _ in range(4):
+            guest.send("/addbot random")
+        guest.send("/start")
+        await guest.expect("/start")                # (whatever the table answers)
+        eve = await srv.client()
+        await eve.login("Eve")
+        eve.send("/closetable 1 mine now")
+        await eve.expect("! [not-allowed]")
+        boss = await srv.client()
+        await boss.login("Boss", "sesame1")
+        assert srv.server.world.tables[1].state == "playing"    # four bots, nobody seated
+        boss.send("/closetable 1 bots hogging the workers")
+        assert "Table 1 is closed." in await boss.expect("Table 1 is closed.\r\n")
+        got = await guest.expect("Table 1 was closed by Boss: bots hogging the workers")
+        assert "! [" not in got.split("\r\n")[-1]
+        assert 1 not in srv.server.world.tables
+        boss.send("/closetable 1")
+        await boss.expect("! [no-such-room]")
+        from twisted.logger import formatEvent
+        assert any("Boss closes table 1: bots hogging the workers" in formatEvent(e)
+                   for e in logged)
+        await srv.restart()
+        assert srv.server.world.tables == {}         # not restored as a running game
+    finally:
+        await srv.stop()
+
+
+@pytest_twisted.ensureDeferred
+async def test_guests_expert_bots_think_briefly_and_expert_tables_are_limited(
+        tmp_path: Path) -> None:
+    srv = await _server(tmp_path, guest_expert_seconds=2.0, expert_tables_per_user=1)
+    try:
+        g = await srv.client()
+        await g.login("Hogger")
+        g.send("/newroom")
+        await g.expect("Table 1")
+        g.send("/addbot expert:10")
+        await g.expect("! [guest-bot-level]")
+        g.send("/addbot expert:2")
+        await g.expect("(expert:2 bot)")
+        g.send("/removebot 1")
+        for _ in range(3):                          # a game of bots only, its host away
+            g.send("/addbot random")
+        g.send("/addbot expert:0.05")
+        g.send("/start")
+        await g.expect("(expert:0.05 bot)")
+        g.send("/newroom")
+        await g.expect("You open table 2")
+        assert srv.server.world.tables[1].state in ("waiting", "playing")
+        g.send("/addbot expert")
+        await g.expect("! [expert-tables]")
+        g.send("/addbot heuristic")                     # other bots still come
+        await g.expect("heuristic")
+        assert "~expert" not in " ".join(srv.server.world.tables[2].bots)
+    finally:
+        await srv.stop()
+
+
+# ---- 7. bot workers: shared fairly between tables and address groups -------------------------------
+@pytest_twisted.ensureDeferred
+async def test_the_bot_workers_are_shared_fairly_between_tables_and_address_groups() -> None:
+    """One worker on a task.Clock: a group's long searches are cut to one quantum while another
+    table wants the worker, a full queue gives the lighter group's decision the place, and a
+    free worker takes the table that used it least; a table alone thinks its whole level."""
+    from twisted.internet import reactor
+    from twisted.internet.task import Clock
+
+    from lobby.bots.runtime.pool import BotPool, Overloaded
+    from test_expert_pool import failure_of, grand_job, until
+    clock = Clock()
+    pool = BotPool(reactor, 1, clock=clock, slack=1.0, hang=100.0, quantum=0.25)
+    await pool.warm()
+    try:
+        hog, mine = "address 10.0.0.1", "address 10.0.0.3"
+        # alone: the whole level
+        alone = pool.think(grand_job(0.5, 1), "table 1", hog)
+        assert pool.running() == [("table 1", hog, 0.5)]
+        await alone
+        # another table asked lately: the hog's expert:10 thinks one quantum
+        await pool.think(grand_job(0.05, 2), "table 3", mine)
+        first = pool.think(grand_job(10.0, 3), "table 1", hog)
+        assert pool.running() == [("table 1", hog, 0.25)]
+        second = pool.think(grand_job(10.0, 4), "table 2", hog)        # waits (the queue: 1)
+        ours = pool.think(grand_job(0.05, 5), "table 3", mine)          # takes its place
+        assert isinstance(failure_of(second).value, Overloaded)
+        assert not ours.called and pool.waiting() == 1
+        third = pool.think(grand_job(10.0, 6), "table 2", hog)          # the hog used more
+        assert isinstance(failure_of(third).value, Overloaded)
+        await first
+        await until(lambda: pool.running() == [("table 3", mine, 0.05)] or ours.called,
+                    "the lighter table's decision to get the worker next")
+        await ours
+        assert pool.outcomes[("grand", "evicted")] == 1
+        assert pool.outcomes[("grand", "overloaded")] == 1
+        clock.advance(11.0)                     # nobody else asked lately: the whole level again
+        late = pool.think(grand_job(0.5, 7), "table 3", mine)
+        assert pool.running() == [("table 3", mine, 0.5)]
+        await late
+    finally:
+        await pool.stop()
+
+
+@pytest_twisted.ensureDeferred
+async def test_a_game_of_bots_alone_pauses_with_nobody_there_and_closes_after_its_grace(
+        tmp_path: Path, logged: Any) -> None:
+    """The world on a task.Clock (tests/test_fair_play.py's ClockedServer): bots of a table with
+    no human seated and nobody in its room decide nothing; somebody entering lets them go on;
+    after the grace time nobody watching, the table is closed, and a restart does not bring a
+    game of bots alone back."""
+    from test_fair_play import ClockedServer, pause
+    srv = ClockedServer(tmp_path / "lobby.sqlite3")
+    await srv.start()
+    try:
+        world = srv.server.world
+        world.on_new_table = lambda t: setattr(t, "bot_delay", 1.0)    # a move a second
+        hog = await srv.client()
+        await hog.login("Hogger")
+        hog.send("/newroom")
+        await hog.expect("Table 1")
+        for line in ("/option target 100000", "/option grace 300", *["/addbot random"] * 4):
+            hog.send(line)
+        hog.send("/start")
+        await hog.expect("Bot4~random")
+        table = world.tables[1]
+
+        async def moves_go_on() -> bool:            # (10 s of the clock)
+            before = len(table.match.actions) if table.match is not None else 0
+            for _ in range(10):
+                srv.clock.advance(1.0)
+                for _ in range(3):
+                    await pause()
+            return table.match is not None and len(table.match.actions) > before + 3
+
+        assert await moves_go_on()                      # the host watches: the bots play
+        hog.send("/lobby")
+        await hog.expect("Lobby")
+        for _ in range(20):
+            await pause()
+        assert table.bots_paused
+        assert not await moves_go_on()                  # nobody there: not one move more
+        watcher = await srv.client()
+        await watcher.login("Watcher")
+        watcher.send("/room 1")
+        assert await moves_go_on()                      # somebody watches: they go on
+        watcher.send("/lobby")
+        await watcher.expect("Lobby")
+        for _ in range(20):
+            await pause()
+        assert not await moves_go_on()
+        srv.clock.advance(288)
+        await pause()
+        assert 1 in world.tables
+        srv.clock.advance(3)                            # the grace time (300 s) nobody there
+        await pause()
+        assert 1 not in world.tables
+        from twisted.logger import formatEvent
+        assert any("a game of bots alone, nobody watching" in formatEvent(e) for e in logged)
+        # another one, then a restart: not restored as a running game
+        hog.send("/newroom")
+        await hog.expect("Table 1")
+        for line in ("/option target 100000", *["/addbot random"] * 4):
+            hog.send(line)
+        hog.send("/start")
+        await hog.expect("Bot4~random")
+        await srv.restart()
+        await pause()
+        assert srv.server.world.tables == {}
+        assert any("a game of bots alone is not restored" in formatEvent(e) for e in logged)
+    finally:
+        await srv.stop()

@@ -1,0 +1,264 @@
+"""The defects of issue 26 ("the player's screen, in every language"), one test each, over real
+sockets where the defect is on the wire, as a person at an 80-column telnet terminal sees it."""
+from __future__ import annotations
+
+import re
+
+import pytest
+import pytest_twisted
+
+from conftest import FakeLobby, LineClient, RunningServer, unwrap
+from lobby.events import Event
+from lobby.text.messages import CATALOGS, LANGUAGES, LobbyError, Msg, text
+from protocol.commands import parse_line
+from protocol.commands.tables import natural_words
+from protocol.render.table import render_table
+from table_support import seat_keys
+
+
+async def guest(server: RunningServer, name: str, lang: str | None = None) -> LineClient:
+    c = await server.client()
+    await c.login(name)
+    if lang is not None:
+        c.send(f"/set lang {lang}")
+        await c.expect("/set lang " + "|".join(LANGUAGES))
+        await c.expect("\r\n")
+    return c
+
+
+async def reply(c: LineClient, line: str, until: str = "\r\n") -> str:
+    """What ``line`` is answered with, up to and including ``until``, unwrapped (80 columns)."""
+    c.send(line)
+    return unwrap(await c.expect(until))
+
+
+# ---- the Dog -----------------------------------------------------------------------------------
+def test_the_dogs_line_is_shown() -> None:
+    """The Dog's event has a winner (its player takes the 0-point trick) and the new lead: the
+    line appeared only for an event without a winner, so never."""
+    event = Event("game-trick-taken", table=1, names=["Ann", "Bob", "Cat", "Dan"], seat=0,
+                  points=0, winner=0, lead=2)
+    assert render_table(event, "en") == ["The Dog gives the lead to Cat."]
+    assert render_table(event, "de") == [text("game-dog", "de", name="Cat")]
+    ordinary = Event("game-trick-taken", table=1, names=["Ann", "Bob", "Cat", "Dan"], seat=1,
+                     points=10, winner=0)
+    assert render_table(ordinary, "en") == []
+
+
+# ---- room names are data ------------------------------------------------------------------------
+@pytest_twisted.ensureDeferred
+async def test_look_names_the_room_in_the_readers_language(server: RunningServer) -> None:
+    c = await guest(server, "Lotte", "de")
+    assert "Du bist in der Lobby" in await reply(c, "/look")
+    await reply(c, "/set lang fr", "changer.\r\n")
+    assert "Tu es dans le lobby" in await reply(c, "/look")
+    await c.expect("\r\n")                     # the second line of /look
+    await reply(c, "/newroom", "/start à quatre.\r\n")
+    assert "la salle de la table 1" in await reply(c, "/who")
+    assert text("room-table", "en", number=1) == "Table 1 room"       # the data's English
+
+
+def test_a_room_name_is_a_message_not_english_parsed_back() -> None:
+    from lobby.world.world import room_name
+    assert isinstance(room_name(3), Msg) and str(room_name(3)) == "Table 3 room"
+    assert text("enters", "da", name="Bo", room=room_name(3)) == \
+        text("enters", "da", name="Bo", room=text("room-table", "da", number=3))
+
+
+# ---- /listroom states ---------------------------------------------------------------------------
+@pytest_twisted.ensureDeferred
+async def test_listroom_shows_the_table_states_translated(server: RunningServer) -> None:
+    c = await guest(server, "Greta", "de")
+    await reply(c, "/newroom", "Tisch 1")
+    await c.expect("PLATZ")
+    out = await reply(c, "/listroom", "Zuschauer")
+    assert "tichu wartet" in out and "tichu waiting" not in out
+    assert "1 Zuschauer" in out                  # (the host, not seated yet)
+
+
+# ---- the language through /register and a guest's reconnect ---------------------------------------
+@pytest_twisted.ensureDeferred
+async def test_a_language_chosen_before_register_is_kept(server: RunningServer) -> None:
+    c = await guest(server, "Pierre", "fr")
+    assert "inscrit" in await reply(c, "/register secret12")
+    c.send("/quit")
+    await c.expect("Pierre.\r\n")
+    again = await server.client()
+    await again.expect("login: ")
+    again.send("Pierre")
+    await again.expect("password: ")
+    again.send("secret12")
+    got = await again.expect_any(("Bon retour", "Welcome back"))
+    assert got.endswith("Bon retour")
+
+
+def test_a_guest_who_reconnects_mid_game_keeps_the_language(lobby: FakeLobby) -> None:
+    players = {}
+    for name in ("Ann", "Bob", "Cat", "Dan"):
+        c = lobby.connect()
+        c.login(name, "")
+        players[name] = c
+    players["Ann"].send("/newroom")
+    for name in ("Bob", "Cat", "Dan"):
+        players[name].send("/room 1")
+    keys: dict[str, str] = {}
+    for c in players.values():
+        c.send("/join")
+        keys.update(seat_keys(c.text()))
+    players["Bob"].send("/set lang es")
+    players["Ann"].send("/start")
+    players["Bob"].send("/quit")
+    back = lobby.connect()
+    out = back.login("Bob", keys["Bob"])
+    assert back.session.lang == "es"
+    assert text("game-rejoined", "es", table=1) in unwrap(out)
+
+
+# ---- lists with the catalog's "or" --------------------------------------------------------------
+@pytest_twisted.ensureDeferred
+async def test_a_list_of_choices_uses_the_languages_or(server: RunningServer) -> None:
+    c = await guest(server, "Heidi", "de")
+    await reply(c, "/newroom", "PLATZ")
+    out = await reply(c, "/addbot genius", "expert")
+    assert "heuristic, random oder expert" in out
+    assert " or " not in out
+
+
+# ---- figures from constants ---------------------------------------------------------------------
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_listroom_help_names_the_page_size_of_the_code(lang: str) -> None:
+    from lobby.world.world import LISTROOM_PAGE
+    from protocol.commands import COMMANDS
+    help_ = COMMANDS.lookup_exact("listroom").help_text(lang)
+    assert str(LISTROOM_PAGE) in help_
+    assert not re.search(r"(?i)\b(twenty|zwanzig|vingt|veinte|tyve)\b", help_)
+
+
+# ---- German grammar, placeholders, card names ----------------------------------------------------
+def test_the_german_start_needs_four_line_agrees_with_its_count() -> None:
+    assert text("need-four", "de", count=1) == "Zum Start braucht es vier Spieler; bisher sitzt 1."
+    assert text("need-four", "de", count=3).endswith("bisher sitzen 3.")
+
+
+@pytest_twisted.ensureDeferred
+async def test_placeholders_are_in_the_readers_language(server: RunningServer) -> None:
+    c = await guest(server, "Klaus", "de")
+    assert await reply(c, "/schupf") == "! [bad-arguments] Syntax: /schupf NÄCHSTER PARTNER VORIGER\r\n"
+    await reply(c, "/set lang fr")
+    assert "/play CARTES" in await reply(c, "/help play", "\r\n  ")
+    for lang in LANGUAGES[1:]:
+        for key in ("view-your-turn", "view-exchange", "view-wish-prompt", "view-waiting",
+                    "help-footer"):
+            assert not re.search(r"\b(CARDS|NEXT|PREVIOUS|RANK|SEAT|COMMAND)\b",
+                                 CATALOGS[lang][key]), (lang, key)
+
+
+def test_the_card_names_are_the_same_everywhere() -> None:
+    for lang in LANGUAGES:
+        for key, template in CATALOGS[lang].items():
+            assert "Mahjongg" not in template and "Koenig" not in template, (lang, key)
+            assert not re.search(r"\bMahjong\b", template), (lang, key)
+    assert not CATALOGS["fr"]["ranking-header"].startswith("Rangliste")
+    assert not CATALOGS["es"]["ranking-header"].startswith("Rangliste")
+
+
+# ---- French: elision, la hauteur, the decimal comma ----------------------------------------------
+def test_french_elides_before_a_vowel_by_rule() -> None:
+    assert text("game-round-call-won", "fr", name="Amelie", call="Tichu", points=100) == \
+        "  Tichu d'Amelie réussi : +100"
+    assert text("game-round-call-won", "fr", name="Bob", call="Tichu", points=100) == \
+        "  Tichu de Bob réussi : +100"
+    for key, template in CATALOGS["fr"].items():
+        assert "le hauteur" not in template, key
+
+
+@pytest_twisted.ensureDeferred
+async def test_french_writes_the_decimal_comma(server: RunningServer) -> None:
+    c = await guest(server, "Zoe", "fr")
+    out = await reply(c, "/help addbot", "10).\r\n")
+    assert "0,05 à 10" in out and "0,5 seconde" in out
+
+
+# ---- the reviewers' corrections -----------------------------------------------------------------
+def test_the_reviewers_corrections() -> None:
+    assert text("game-wish-fulfilled", "de", name="Ute", rank="D") == "Ute erfüllt den Wunsch (Dame)."
+    assert text("game-waiting-for-you", "de", table=2).startswith("Dein Spiel am Tisch 2")
+    assert text("bad-arguments", "de", usage="/wish RANK") == "Syntax: /wish RANG"
+    assert text("a-rank-B", "es") == "una jota" and text("game-shared", "es", score="1:1") == \
+        "Empate a 1:1."
+    assert text("view-seats", "es", seating="x") == "Puestos: x"
+    assert text("game-round-call-won", "da", name="Mads", call="Tichu", points=100) == \
+        "  Mads' Tichu lykkedes: +100"
+    assert text("phoenix-on-dragon", "da").startswith("Føniksen")
+    assert "0 tilskuere" in text("listroom-details", "da", options="x", spectators=0)
+    assert text("game-grand-no", "en", name="Ann") == "Ann does not call Grand Tichu."
+
+
+# ---- plain chat is speech unless it parses as a command with valid arguments -----------------------
+@pytest_twisted.ensureDeferred
+async def test_plain_chat_that_only_looks_like_a_command_is_speech(server: RunningServer) -> None:
+    a = await guest(server, "Marie", "fr")
+    b = await guest(server, "Paul")
+    await a.expect("Paul entre dans le lobby.\r\n")
+    for line in ("grand merci", "tichu ?"):
+        got = await reply(a, line)
+        assert got == f"<Marie> {line}\r\n" and "Usage" not in got
+        assert await b.read_line() == f"<Marie> {line}"
+    with pytest.raises(LobbyError):           # with the slash it is the command, refused
+        parse_line("/grand merci")
+    assert parse_line("tichu").command is not None
+
+
+# ---- natural words -----------------------------------------------------------------------------
+def test_rank_words_and_on_off_words_of_the_readers_language() -> None:
+    assert natural_words("wish", {"rank": "Dame"}, "de") == {"rank": "D"}
+    assert natural_words("wish", {"rank": "queen"}, "fr") == {"rank": "D"}
+    assert natural_words("wish", {"rank": "jota"}, "es") == {"rank": "B"}
+    assert natural_words("option", {"name": "drawseat", "value": "an"}, "de")["value"] == "on"
+    assert natural_words("option", {"name": "drawseat", "value": "non"}, "fr")["value"] == "off"
+    assert natural_words("option", {"name": "round", "value": "1"}, "de")["value"] == "1"
+
+
+@pytest_twisted.ensureDeferred
+async def test_set_color_an_and_the_help_aliases_of_every_language(server: RunningServer) -> None:
+    c = await guest(server, "Jens", "de")
+    assert "! [" not in await reply(c, "/set color an")
+    for alias in ("/aide", "/ayuda", "/hjælp", "/hilfe"):
+        out = await reply(c, alias, "BEFEHL erklärt einen Befehl genauer.\r\n")
+        assert "! [" not in out
+    assert parse_line("/spil R5").command.name == "play"
+    assert parse_line("/souhait D").command.name == "wish"
+
+
+# ---- a whisper without ; -------------------------------------------------------------------------
+@pytest_twisted.ensureDeferred
+async def test_a_whisper_without_the_semicolon_for_tintin(server: RunningServer) -> None:
+    kalle = await guest(server, "Kalle")
+    anna = await guest(server, "Anna")
+    await kalle.expect("Anna enters the Lobby.\r\n")
+    assert await reply(anna, "@Kalle hej") == "You tell Kalle: hej\r\n"
+    assert await kalle.read_line() == "Anna tells you: hej"
+    assert "@NAME" in text("cmd-tell-help", "en")
+
+
+def test_the_guest_language_store_is_bounded(lobby: FakeLobby) -> None:
+    """Only a guest a running game holds a seat for leaves a language behind."""
+    lobby.world.keep_guest_language("Nobody", "de")
+    assert lobby.world.guest_language("Nobody") is None
+
+
+# ---- onboarding ---------------------------------------------------------------------------------
+@pytest_twisted.ensureDeferred
+async def test_finger_without_a_name_shows_your_own(server: RunningServer) -> None:
+    c = await guest(server, "Frida")
+    assert await reply(c, "/finger") == "Frida:\r\n"
+    assert "a guest" in await c.read_line()
+
+
+def test_the_readme_has_a_first_game() -> None:
+    from pathlib import Path
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
+    first = readme.split("## Your first game", 1)[1].split("\n## ", 1)[0]
+    for command in ("/newroom", "/join", "/option round 1", "/start"):
+        assert command in first
+    assert first.count("/addbot") >= 3
