@@ -38,7 +38,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import os
 import random
 import re
 import socket
@@ -46,12 +45,19 @@ import subprocess
 import sys
 import tempfile
 import time
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
+SCRIPTS = ROOT / "scripts"
+for path in (ROOT, SCRIPTS):
+    if str(path) not in sys.path:
+        sys.path.insert(0, str(path))
+# the benchmarks' one server process (on a port the kernel chooses, read from its log) and the
+# one reader of a process's CPU time
+from bench_server import Server as ServerProcess  # noqa: E402
+from loadgen import cpu_seconds  # noqa: E402
 
 IAC, NOP, WILL, WONT = 255, 241, 251, 252
 ATTACKS = ("telnet-nop", "telnet-nop-8", "toggles", "replay", "passwords", "speech", "refused",
@@ -106,11 +112,6 @@ def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return int(s.getsockname()[1])
-
-
-def cpu_seconds(pid: int) -> float:
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 # ---- clients ------------------------------------------------------------------------------------
@@ -439,37 +440,30 @@ async def bots(port: int, info: dict[str, Any], server: "Server") -> None:
 
 
 # ---- one run ------------------------------------------------------------------------------------
+@dataclass
 class Server:
-    def __init__(self, db: str, port: int, log: Path, extra: list[str]) -> None:
-        self.log = log
-        self.metrics_port = free_port()
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "protocol", "--db", db, "--port",
-             f"tcp:{port}:interface=127.0.0.1", "--metrics",
-             f"tcp:{self.metrics_port}:interface=127.0.0.1", *extra],
-            cwd=ROOT, stdout=log.open("w"), stderr=subprocess.STDOUT)
+    """The server under attack: the benchmarks' server process and its metrics port."""
+
+    process: ServerProcess
+    metrics_port: int
+
+    @classmethod
+    def start(cls, db: str, log: Path, extra: list[str]) -> "Server":
+        metrics_port = free_port()
+        return cls(ServerProcess([sys.executable, "-m", "protocol", "--db", db,
+                                  "--port", "tcp:0:interface=127.0.0.1",
+                                  "--metrics", f"tcp:{metrics_port}:interface=127.0.0.1", *extra],
+                                 log, cpu=None, nofile=0, cwd=ROOT), metrics_port)
+
+    @property
+    def port(self) -> int:
+        return self.process.port
 
     def log_lines(self) -> int:
-        return len(self.log.read_text(errors="replace").splitlines())
+        return len(self.process.log.read_text(errors="replace").splitlines())
 
     def stop(self) -> None:
-        self.proc.terminate()
-        try:
-            self.proc.wait(10)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-
-
-async def wait_listening(port: int) -> None:
-    for _ in range(200):
-        try:
-            c = await Client.connect(port, "127.0.0.9")
-            await c.expect(b"login: ")
-            c.close()
-            return
-        except OSError:
-            await asyncio.sleep(0.05)
-    raise RuntimeError("the server did not start")
+        self.process.stop()
 
 
 async def measure(name: str | None, port: int, seconds: float, game: int,
@@ -478,7 +472,7 @@ async def measure(name: str | None, port: int, seconds: float, game: int,
     rtts: list[float] = []
     delays: list[float] = []
     info: dict[str, Any] = {}
-    cpu0, t0 = cpu_seconds(server.proc.pid), time.monotonic()
+    cpu0, t0 = cpu_seconds(server.process.pid), time.monotonic()
     tasks = [asyncio.ensure_future(innocent(port, stop, rtts)),
              asyncio.ensure_future(logins(port, stop, delays))]
     attackers = [asyncio.ensure_future(a) for a in
@@ -488,7 +482,7 @@ async def measure(name: str | None, port: int, seconds: float, game: int,
     else:
         await asyncio.sleep(seconds)
     stop.set()
-    cpu = (cpu_seconds(server.proc.pid) - cpu0) / (time.monotonic() - t0)
+    cpu = (cpu_seconds(server.process.pid) - cpu0) / (time.monotonic() - t0)
     for t in tasks + attackers:
         try:
             await asyncio.wait_for(t, 30)
@@ -503,10 +497,9 @@ async def run(opts: argparse.Namespace) -> list[dict[str, Any]]:
     tmp = Path(tempfile.mkdtemp(prefix="bench-abuse-"))
     db = str(tmp / "lobby.sqlite3")
     game = stored_game(db)
-    port = free_port()
-    server = Server(db, port, tmp / "server.log", opts.server_args)
+    server = Server.start(db, tmp / "server.log", opts.server_args)
+    port = server.port
     try:
-        await wait_listening(port)
         results = [await measure(None, port, opts.seconds, game, server)]
         for name in opts.only:
             results.append(await measure(name, port, opts.seconds, game, server))
