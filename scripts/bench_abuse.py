@@ -26,7 +26,8 @@ Attacks (``--only`` names them): ``telnet-nop`` (one connection sends IAC NOP at
 (eight connections flood ``/replay`` of the 13-round game), ``passwords`` (20 wrong passwords
 for an account from 4 addresses, then the owner's right one from their usual address),
 ``speech`` (seven connections of one address send 60 lines each in 3 s; a listener counts),
-``refused`` (300 refused moderation commands; the server's log lines counted), ``bots`` (two
+``refused`` (300 refused moderation commands; the server's log lines counted), ``wwho`` (64
+guests ask ``/wwho`` 18 times a second each; the bytes they got), ``bots`` (two
 registered users of one address each run a table of four ``expert:10`` bots, watching it; an
 ordinary user's table of three ``/addbot expert`` and one bot client, tichu_bot, in seat 4:
 the ordinary table's bot decisions in ``BOT_SECONDS``, as a ratio to the same table alone
@@ -61,10 +62,12 @@ from loadgen import cpu_seconds  # noqa: E402
 
 IAC, NOP, WILL, WONT = 255, 241, 251, 252
 ATTACKS = ("telnet-nop", "telnet-nop-8", "toggles", "replay", "passwords", "speech", "refused",
-           "bots")
+           "wwho", "bots")
 #: seconds the ``bots`` scenario counts an ordinary table's bot decisions (the issue's target:
 #: at least 30 in 30 s beside two tables of four expert:10 bots of one address)
 BOT_SECONDS = 30.0
+#: seconds the ``wwho`` scenario asks (F6: 64 guests made 30 MB in 15 s before /wwho had a price)
+WWHO_SECONDS = 15.0
 #: a bot's decision as a spectator reads it (lobby/text/messages.py game-*)
 BOT_DECISION = re.compile(rb"^Bot\d~expert (plays |passes\.|calls |does not call |has given |"
                           rb"wishes |gives )", re.M)
@@ -292,6 +295,8 @@ async def attack(name: str, port: int, stop: asyncio.Event, game: int,
         return [refused(port, info, server)]
     if name == "bots":
         return [bots(port, info, server)]
+    if name == "wwho":
+        return [wwho_flood(port, stop, info)]
     raise ValueError(name)
 
 
@@ -365,6 +370,37 @@ async def refused(port: int, info: dict[str, Any], server: "Server") -> None:
     await asyncio.sleep(0.5)
     info["log_lines_for_300_refusals"] = server.log_lines() - before
     c.close()
+
+
+async def wwho_flood(port: int, stop: asyncio.Event, info: dict[str, Any]) -> None:
+    """64 guests of one address ask /wwho 18 times a second each (F6): the bytes they got."""
+    clients = []
+    for i in range(64):
+        c = await Client.connect(port, "127.0.0.1")
+        await c.login(f"Wwho{i}x{random.randrange(10**4)}")
+        clients.append(c)
+
+    end = time.monotonic() + WWHO_SECONDS
+
+    async def ask(c: Client) -> int:
+        got = 0
+        while time.monotonic() < end:
+            c.send("/wwho")
+            try:
+                data = await asyncio.wait_for(c.reader.read(1 << 20), 1.0 / 18)
+            except TimeoutError:
+                continue
+            except ConnectionError:
+                break
+            if not data:
+                break                       # closed (it kept going past its budget)
+            got += len(data)
+        return got
+    received = await asyncio.gather(*(ask(c) for c in clients))
+    info["seconds"] = WWHO_SECONDS
+    info["bytes_received"] = sum(received)
+    for c in clients:
+        c.close()
 
 
 async def hog_table(port: int, n: int) -> Client:
@@ -477,7 +513,7 @@ async def measure(name: str | None, port: int, seconds: float, game: int,
              asyncio.ensure_future(logins(port, stop, delays))]
     attackers = [asyncio.ensure_future(a) for a in
                  (await attack(name, port, stop, game, info, server) if name else [])]
-    if name == "bots":                   # a scenario of its own length (BOT_SECONDS, twice)
+    if name in ("bots", "wwho"):         # scenarios of their own length (BOT_SECONDS, twice)
         await asyncio.wait(attackers, timeout=4 * BOT_SECONDS + 60)
     else:
         await asyncio.sleep(seconds)

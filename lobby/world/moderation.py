@@ -94,6 +94,8 @@ class Moderation:
         #: (``name_skeleton``) -> the name, so that a new name reading like one is refused
         self.staff: dict[str, str] = {}
         self.staff_skeletons: dict[str, str] = {}
+        #: name key -> the staff member's role (``admin``, ``moderator``)
+        self.staff_roles: dict[str, str] = {}
         self.first_admin_name = admin or ""
         self.mutes: dict[str, dict[str, str]] = {}   # owner key -> {muted key: muted name}
         self.muted_by: dict[str, set[str]] = {}      # muted key -> owner keys (the reverse)
@@ -189,15 +191,21 @@ class Moderation:
     def _note_staff(self, name: str, role: str | None) -> None:
         key = name_key(name)
         old = self.staff.pop(key, None)
+        self.staff_roles.pop(key, None)
         if old is not None:
             self.staff_skeletons.pop(name_skeleton(old), None)
         if role is not None:
             self.staff[key] = name
+            self.staff_roles[key] = role
             self.staff_skeletons[name_skeleton(name)] = name
 
     def is_staff(self, name: str) -> bool:
         """Whether ``name`` is a moderator's or an admin's (from memory: no query)."""
         return name_key(name) in self.staff
+
+    def staff_role(self, name: str) -> str | None:
+        """``admin`` or ``moderator`` for a staff member's name, else None (from memory)."""
+        return self.staff_roles.get(name_key(name))
 
     def check_new_name(self, name: str) -> None:
         """LobbyError('staff-lookalike') when ``name`` (a guest's, a new account's) reads like

@@ -146,6 +146,8 @@ class TableLimits:
     guest_expert_seconds: float = 0.0
     #: tables with expert bots one user may host or sit at (0: no limit)
     expert_tables_per_user: int = 0
+    #: "enters"/"leaves" lines about one user told in a minute (0: all)
+    presence_per_minute: int = 0
     #: seconds a running table none of whose human players is online is kept (at least its
     #: grace time; 0 and grace 0: closed at once)
     abandon_after: float = 3600.0
@@ -329,6 +331,8 @@ class World:
         #: a crowded lobby they would be noise, and every log-in would cost a line per member
         #: (N log-ins into a room of N cost N**2/2 lines); /who still lists everyone
         self.announce_limit: int = ANNOUNCE_LIMIT
+        #: user key -> when "enters"/"leaves" lines about them were told (_presence_allowed)
+        self._presence_told: dict[str, deque[float]] = {}
         #: identities (``User.identity``): the last guest of each name, so that the guest who
         #: proves a held seat with its key is who they were; and, by identity, whom each user
         #: last talked to under each name (name key -> identity; ``tell``), bounded
@@ -539,7 +543,8 @@ class World:
             raise LobbyError("barred-from-table", table=room.number, host=room.table.host or "-")
         self.leave(user)
         if len(room.members) < self.announce_limit and (
-                room.table is None or room.table.tells_presence(user.name)):
+                room.table is None or room.table.tells_presence(user.name)) \
+                and self._presence_allowed(user):
             self.deliver(room.members.values(), Event("enters", name=user.name, room=room.name))
         room.members[user.key] = user
         user.room = room
@@ -551,6 +556,25 @@ class World:
             self._pause_bots(room.table, False)                  # somebody watches again
             self._tell_table(room.table, room.table.add_member, user.name)
 
+    def _presence_allowed(self, user: User) -> bool:
+        """Whether one more "enters"/"leaves" line about ``user`` is told: at most
+        ``presence_per_minute`` of them a minute (TableLimits; 0: all), so hopping between
+        rooms cannot flood the lobby and the tables' rooms (the move itself always happens)."""
+        rate = self.table_limits.presence_per_minute
+        if rate <= 0:
+            return True
+        now = self.clock.seconds()
+        told = self._presence_told.setdefault(user.key, deque())
+        while told and told[0] <= now - 60.0:
+            told.popleft()
+        if len(told) >= rate:
+            return False
+        told.append(now)
+        if len(self._presence_told) > 10000:
+            self._presence_told = {k: q for k, q in self._presence_told.items()
+                                   if q and q[-1] > now - 60.0}
+        return True
+
     def leave(self, user: User, gone: bool = False) -> None:
         """Take ``user`` out of their room; ``gone``: because they disconnected."""
         room = user.room
@@ -559,7 +583,8 @@ class World:
         room.members.pop(user.key, None)
         user.room = None
         if len(room.members) < self.announce_limit and (
-                room.table is None or room.table.tells_presence(user.name)):
+                room.table is None or room.table.tells_presence(user.name)) \
+                and self._presence_allowed(user):
             self.deliver(room.members.values(), Event("leaves", name=user.name, room=room.name))
         if room.table is not None:
             self._tell_table(room.table, room.table.member_gone if gone else room.table.remove_member,
@@ -609,7 +634,8 @@ class World:
         room = Room(number, room_name(number), table)
         self.rooms[number] = room
         self.tables[number] = table
-        log.info("{user} opens table {table}", user=user.name, table=number)
+        if self.log_budget.allow(self._log_source(user), "opens-table"):
+            log.info("{user} opens table {table}", user=user.name, table=number)
         self._safe(user.listener.deliver, Event("newroom", table=number))
         self.enter(user, room)
         return table
@@ -940,8 +966,16 @@ class World:
         if number in self.tables:
             self._close_table(number)
 
+    def _log_source(self, user: User) -> str:
+        """Where a line a user causes comes from, for the log budget: their address group."""
+        address = _address(user)
+        return address_group(address) if address is not None and address != "?" else user.key
+
     def _close_table(self, number: int) -> None:
         table = self.tables[number]
+        origins = self._origins.get(number) or {}
+        opener = next((a for a in origins.values() if a is not None), None)
+        source = address_group(opener) if opener is not None else f"table {number}"
         call = self._abandon_calls.pop(number, None)
         if call is not None and call.active():
             call.cancel()
@@ -951,7 +985,8 @@ class World:
         self._expert_adders.pop(number, None)
         self._sat_as.pop(number, None)
         self._index.remove_table(number)
-        log.info("table {table} closed ({state})", table=number, state=table.state)
+        if self.log_budget.allow(source, "table-closed"):
+            log.info("table {table} closed ({state})", table=number, state=table.state)
         try:
             table.close()
         except Exception:
@@ -1030,13 +1065,28 @@ class World:
         room = user.room or self.lobby
         table = room.table
         bots = sorted(table.bots) if table is not None else []
-        return Event("who", room=room.name, number=room.number, names=room.names(), bots=bots)
+        names = room.names()
+        staff = {n: r for n in names if (r := self.staff_role(n)) is not None}
+        return Event("who", room=room.name, number=room.number, names=names, bots=bots,
+                     staff=staff)
 
     def wwho(self) -> Event:
         users = sorted(self.users.values(), key=lambda u: u.key)
-        return Event("wwho", users=[
-            {"name": u.name, "room": u.room.name if u.room else "", "registered": u.registered}
-            for u in users])
+        listed = []
+        for u in users:
+            entry: dict[str, Any] = {"name": u.name, "room": u.room.name if u.room else "",
+                                     "registered": u.registered}
+            role = self.staff_role(u.name) if u.registered else None
+            if role is not None:
+                entry["role"] = role
+            listed.append(entry)
+        return Event("wwho", users=listed)
+
+    def staff_role(self, name: str) -> str | None:
+        """``admin`` or ``moderator`` when ``name`` is a staff member's (marked in /who, /wwho
+        and /finger; protocol 4 in machine mode), else None."""
+        moderation = self.moderation
+        return moderation.staff_role(name) if moderation is not None else None
 
     # ---- delivery ---------------------------------------------------------------------------------
     def deliver(self, users: Iterable[User], event: Event) -> None:

@@ -99,6 +99,9 @@ async def _finger(ctx: CommandContext, args: dict[str, str]) -> None:
         last_seen=account.last_seen if account else None,
         online=online is not None, statistics=statistics,
         room=online.room.name if online is not None and online.room is not None else None,
+        # a staff member's role (protocol 4; text mode marks it)
+        **({"role": role} if account is not None
+           and (role := ctx.world.staff_role(account.name)) is not None else {}),
         # your own /finger: what your connection's client told (TTYPE/MTTS), to you alone
         **_own_client(ctx, online)))
 

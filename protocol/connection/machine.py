@@ -310,9 +310,10 @@ class TextOutput:
     def deliver(self, event: Event) -> None:
         s = self.session
         if _shared_text[0] is event and s._feed is None and s.login_state.open \
-                and _shared_text[1] is s.render_context:
+                and not s.gmcp.enabled and _shared_text[1] is s.render_context:
             # the lobby event the previous text-mode listener got (a crowded room's speech):
-            # the same bytes, with nothing else to decide (see below)
+            # the same bytes, with nothing else to decide (see below; a GMCP client may get a
+            # copy too, Tichu.Friend: it takes the way below, which finds the same bytes)
             s.telnet.write(_shared_text[2])
             return
         if not s.login_state.open or s.transport is None:

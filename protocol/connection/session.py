@@ -429,7 +429,7 @@ class Session(Protocol):
                 # a text-mode listener without a table feed: the bytes TextOutput.deliver
                 # would write (inline: this loop runs once per member of a crowded room)
                 if type(s) is cls and _shared_text[0] is event and type(s.output) is TextOutput \
-                        and s._feed is None and s.login_state.open:
+                        and s._feed is None and s.login_state.open and not s.gmcp.enabled:
                     ctx = s.render_context
                     if not plain and _shared_text[1] is ctx:
                         # this event's bytes in this context, whatever comes later

@@ -81,7 +81,10 @@ FIELDS_SINCE: dict[int, dict[str, tuple[str, ...]]] = {
         "history": ("games[].result", "games[].left"),
         "replay": ("players[].left_round", "players[].replaced_by"),
         "ranking": ("players[].games_left",),
-        "finger": ("statistics.games_left",),
+        "finger": ("statistics.games_left", "role"),
+        # issue 23: the staff marked
+        "who": ("staff",),
+        "wwho": ("users[].role",),
     },
 }
 #: the object types a version added: an older version never gets them (the friends commands

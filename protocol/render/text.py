@@ -51,7 +51,9 @@ def _ban_list(event: Event, lang: str) -> list[str]:
 
 
 def _who(event: Event, lang: str) -> list[str]:
-    names = list(event.data["names"])
+    staff = event.data.get("staff") or {}
+    names = [text("who-staff", lang, name=n, role=text("staff-role-" + staff[n], lang))
+             if n in staff else n for n in event.data["names"]]
     names += [text("who-bot", lang, name=bot) for bot in event.data.get("bots", ())]
     return [text("who", lang, room=event.data["room"], count=len(names),
                  names=", ".join(names))]
@@ -71,6 +73,8 @@ def _wwho(event: Event, lang: str) -> list[str]:
     lines = [text("wwho", lang, count=len(users))]
     for u in users:
         guest = "" if u["registered"] else text("wwho-guest", lang)
+        if u.get("role"):
+            guest = text("wwho-staff", lang, role=text("staff-role-" + u["role"], lang))
         lines.append(text("wwho-line", lang, name=u["name"], room=u["room"],
                           guest=guest))
     return lines
@@ -84,6 +88,8 @@ def _finger(event: Event, lang: str) -> list[str]:
                           last_seen=format_time(d["last_seen"])))
     else:
         lines.append(text("finger-guest", lang))
+    if d.get("role"):
+        lines.append(text("finger-staff", lang, role=text("staff-role-" + d["role"], lang)))
     if d["online"]:
         lines.append(text("finger-online", lang, room=d["room"]))
     else:

@@ -630,9 +630,11 @@ async def test_the_metrics_port_closes_trickling_requests_and_caps_its_connectio
 
     from protocol.process.metrics import MetricsSite
     from protocol.process.server import parse_args
-    from test_metrics import MetricsServer
     opts = parse_args([])
     assert (opts.metrics_request_timeout, opts.metrics_max_connections) == (10.0, 64)
+    class MetricsServer(RunningServer):
+        server_options = {"motd": "Test server.", "metrics": "tcp:0:interface=127.0.0.1"}
+
     srv = MetricsServer(tmp_path / "lobby.sqlite3")
     await srv.start()
     clock = Clock()
@@ -674,8 +676,13 @@ async def test_the_metrics_port_closes_trickling_requests_and_caps_its_connectio
         for raw in raws[:5]:
             await within(raw.lost)
         assert site.stats == {"idle": 0, "request": 5, "refused": 3}
-        # an ordinary scrape still gets its answer
-        assert (await srv.get("/healthz"))[0] == 200
+        # an ordinary scrape of the server's own web port still gets its answer
+        from twisted.web.client import Agent, readBody
+        web_port = srv.server.metrics_port.getHost().port
+        response = await within(Agent(reactor).request(
+            b"GET", f"http://127.0.0.1:{web_port}/healthz".encode()))
+        await within(readBody(response))
+        assert response.code == 200
         lines = [e for e in logged if "metrics port:" in str(e.get("log_format", ""))]
         assert len(lines) <= 2 * 3, lines        # the log budget: 3 a minute per kind
         assert not [e for e in logged if "Timing out client" in str(e.get("log_format", ""))]
@@ -944,5 +951,90 @@ async def test_a_game_of_bots_alone_pauses_with_nobody_there_and_closes_after_it
         await pause()
         assert srv.server.world.tables == {}
         assert any("a game of bots alone is not restored" in formatEvent(e) for e in logged)
+    finally:
+        await srv.stop()
+
+
+@pytest_twisted.ensureDeferred
+async def test_room_hopping_moves_but_does_not_flood_the_rooms(tmp_path: Path,
+                                                              logged: Any) -> None:
+    """A6 and A10 of the outside attack: hopping between the lobby and a table's room tells the
+    others at most --presence-per-minute lines about the hopper; opening and closing tables in
+    a loop writes log lines within the log budget."""
+    srv = await _server(tmp_path, presence_per_minute=4)
+    try:
+        sitter = await srv.client()
+        await sitter.login("Sitter")
+        sitter.send("/newroom")
+        await sitter.expect("Table 1")
+        lobby = await srv.client()
+        await lobby.login("Loiterer")
+        hop = await srv.client()
+        await hop.login("Hopper")
+        await lobby.expect("Hopper enters the Lobby.")       # (1 of 4)
+        for _ in range(10):
+            hop.send("/room 1")
+            hop.send("/lobby")
+        hop.send("/whereis Hopper")
+        await hop.expect("Hopper is in the Lobby")
+        lobby.send("/who")
+        got = await lobby.expect("In the Lobby")
+        # the budget (4): entering the lobby, leaving it, entering and leaving table 1's room
+        assert got.count("Hopper leaves the Lobby.") == 1 and "Hopper enters" not in got, got
+        seen = await sitter.expect("Hopper leaves the Table 1 room.")
+        assert seen.count("Hopper enters") == 1 and "Hopper leaves" not in seen[:-40], seen
+        assert srv.server.world.users["hopper"].room is srv.server.world.lobby
+        for _ in range(8):                              # open and close tables in a loop
+            hop.send("/newroom")
+            await hop.expect("You open table")
+            hop.send("/lobby")
+        hop.send("/whereis Hopper")
+        await hop.expect("Hopper is in the Lobby")
+        opened = [e for e in logged if "opens table" in str(e.get("log_format", ""))]
+        closed = [e for e in logged if "closed ({state})" in str(e.get("log_format", ""))]
+        assert len(opened) <= 3 + 1 and len(closed) <= 3, (len(opened), len(closed))
+    finally:
+        await srv.stop()
+
+
+@pytest_twisted.ensureDeferred
+async def test_staff_are_marked_in_who_wwho_and_finger(tmp_path: Path) -> None:
+    """Text mode marks the staff; machine mode only from protocol 4 (older versions keep their
+    shapes: render_json.FIELDS_SINCE)."""
+    import json
+
+    from test_moderation import ModeratedServer
+    srv = ModeratedServer(tmp_path / "lobby.sqlite3")
+    await srv.start()
+    try:
+        boss = await srv.client()
+        await boss.login("Boss", "sesame1")
+        ann = await srv.client()
+        await ann.login("Ann")
+        ann.send("/who")
+        assert await ann.read_line() == "In the Lobby (2): Ann, Boss (admin)"
+        ann.send("/wwho")
+        got = await ann.expect("Boss")
+        got += await ann.expect("\r\n")
+        assert "(admin)" in got.splitlines()[-1] and "(guest)" in got
+        ann.send("/finger Boss")
+        assert "  on the staff: admin" in await ann.expect("online now")
+        ann.send("/set lang de")
+        ann.send("/who")
+        await ann.expect("Boss (Admin)")
+        for version, marked in ((3, False), (4, True)):
+            bot = await srv.client()
+            await bot.expect("login: ")
+            bot.send(f"%json {version}")
+            bot.send(f"#login Json{version}")
+            await bot.expect('"logged-in-guest"')
+            bot.send("/who")
+            got = await bot.expect('"names"')
+            got += await bot.expect("\n")
+            who = json.loads(got.strip().splitlines()[-1])
+            assert ("staff" in who) is marked, who
+            if marked:
+                assert who["staff"] == {"Boss": "admin"}
+            await bot.close()
     finally:
         await srv.stop()

@@ -294,6 +294,27 @@ def test_a_gmcp_client_gets_its_friends_news_as_tichu_friend(lobby: FakeLobby) -
     assert b"Dein Freund Bert ist jetzt online.\r\n" in got           # and the text line
 
 
+def test_every_gmcp_watcher_gets_the_friends_news(lobby: FakeLobby) -> None:
+    """One friend-online event goes to all who watch the name: each GMCP client gets its
+    Tichu.Friend copy, the second as well as the first (the text bytes they share did not
+    carry it before), and the text line."""
+    watchers = []
+    for name in ("Anna", "Bert", "Cleo"):
+        c = lobby.connect()
+        c.send(bytes((IAC, DO, GMCP)))
+        c.login(name)
+        c.send("/notify Zora")
+        c.raw()
+        watchers.append(c)
+    lobby.connect().login("Zora")
+    for c in watchers:
+        got = c.raw()
+        assert [m for m in messages(got) if m[0] == "Tichu.Friend"] == [
+            ("Tichu.Friend", {"type": "friend-online", "name": "Zora",
+                              "text": "Your friend Zora is online now."})], c.session.user
+        assert b"Zora is online now.\r\n" in got
+
+
 def test_core_ping_is_answered(lobby: FakeLobby) -> None:
     """Issue 27: Core.Ping gets Core.Ping back (a MUD client's latency measure)."""
     c = lobby.connect()

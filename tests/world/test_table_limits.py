@@ -50,7 +50,8 @@ def test_the_command_line_defaults() -> None:
                                                 max_rounds=100, max_bombwindow=10.0,
                                                 min_rated_timer=30.0, max_friends=100,
                                                 guest_expert_seconds=2.0,
-                                                expert_tables_per_user=1)
+                                                expert_tables_per_user=1,
+                                                presence_per_minute=12)
 
 
 async def _answered(client: Any, name: str) -> str:

@@ -39,7 +39,8 @@ def test_users_start_in_the_lobby_and_arrivals_are_announced(world: World) -> No
     world.login("Bob", b, registered=True)
     assert a.events == [Event("enters", name="Bob", room="Lobby")]
     assert b.events == []
-    assert world.who(alice) == Event("who", room="Lobby", number=0, names=["Alice", "Bob"], bots=[])
+    assert world.who(alice) == Event("who", room="Lobby", number=0, names=["Alice", "Bob"], bots=[],
+                                     staff={})
 
 
 def test_arrivals_are_not_announced_in_a_crowded_room(world: World) -> None:
