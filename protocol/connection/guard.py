@@ -256,7 +256,6 @@ class Limits:
     max_target: int = option(100000, public=10000, metavar="POINTS", help=(
         "the highest target score /option target may set: how long a game lasts (default "
         "{default})"))
-<<<<<<< HEAD
     max_round: int = option(1000, public=100, metavar="ROUNDS", help=(
         "the most rounds /option round may set (a turnier plays 9: below 9 it is refused; "
         "default {default})"))
@@ -267,11 +266,9 @@ class Limits:
         "raised to it there, and timer off is auto (default {default})"))
     max_friends: int = option(100, metavar="NAMES", help=(
         "names on one friends list (/notify; default {default})"))
-=======
     presence_per_minute: int = option(0, public=12, metavar="LINES", help=(
         "lines telling that one user enters or leaves a room, in a minute (default {default}; "
         "0: all): hopping between rooms moves the user, but does not flood the rooms"))
->>>>>>> main
     presence_quiet: float = option(60.0, metavar="SECONDS", help=(
         "a player of a game who vanished twice within this time is announced, when vanishing "
         "again, only if still away this long after, and their return then not at all (default "
