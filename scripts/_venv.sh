@@ -1,7 +1,7 @@
 # Sourced by scripts/serve and scripts/test: create or reuse .venv and install the project into it
 # (TICHU_VENV=DIR: another place; PYTHON=python3.12: another interpreter).
 # Reinstalls only when setup.cfg, pyproject.toml or the version (lobby/__init__.py) changed since
-# the last install.
+# the last install (or TICHU_CONSTRAINTS=FILE, a pip constraints file the install obeys: scripts/floors).
 # A half-made environment -- created without pip, as `python3 -m venv` leaves it on Debian and
 # Ubuntu without the python3-venv package -- is repaired with `python -m ensurepip` inside it; when
 # that Python has no ensurepip either, one line says what to install, and the exit status is 1.
@@ -22,13 +22,15 @@ if ! "$venv/bin/python" -m pip --version >/dev/null 2>&1; then
   fi
 fi
 stamp="$venv/.tichu-install-stamp"
-want="$(cat "$root/setup.cfg" "$root/pyproject.toml" "$root/lobby/__init__.py" | cksum)"
+constraints=()
+if [ -n "${TICHU_CONSTRAINTS:-}" ]; then constraints=(-c "$TICHU_CONSTRAINTS"); fi
+want="$(cat "$root/setup.cfg" "$root/pyproject.toml" "$root/lobby/__init__.py" ${TICHU_CONSTRAINTS:+"$TICHU_CONSTRAINTS"} | cksum)"
 if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
   "$venv/bin/python" -m pip install -q --upgrade pip >/dev/null 2>&1 || true
   # editable, in setuptools' compat mode where it has it: the checkout is on sys.path, so that
   # Twisted finds twisted/plugins/tichu_lobby.py (`twist tichu-lobby`) as it does when installed
-  "$venv/bin/python" -m pip install -q -e "$root[test,uvloop]" --config-settings editable_mode=compat 2>/dev/null \
-    || "$venv/bin/python" -m pip install -q -e "$root[test,uvloop]" \
+  "$venv/bin/python" -m pip install -q "${constraints[@]}" -e "$root[test,uvloop]" --config-settings editable_mode=compat 2>/dev/null \
+    || "$venv/bin/python" -m pip install -q "${constraints[@]}" -e "$root[test,uvloop]" \
     || { echo "installing the project into $venv failed" >&2; exit 1; }
   echo "$want" > "$stamp"
 fi

@@ -166,8 +166,8 @@ class Player:
             if self.json_mode:
                 if any(l.startswith((b'{"type":"state"', b'{"type":"update"')) for l in lines):
                     self.seen_at = now_ns()
-            elif any(l.startswith((self._me, b"! [")) for l in lines):
-                self.seen_at = now_ns()        # the move told back (`NAME passes.`), or refused
+            elif any(l.startswith((self._me, b"You ", b"! [")) for l in lines):
+                self.seen_at = now_ns()        # the move told back (`You pass.`), or refused
         if self.json_mode:
             for line in lines:
                 self._json_line(line.rstrip(b"\r"))
@@ -215,6 +215,9 @@ class Player:
                 if key in line:
                     self.waiters.pop(key).set_result(line)
             return
+        if self.inflight is not None and self.seen_at \
+                and line.startswith((self.name + " ", "You ")) and not line.startswith("Your "):
+            self._answered(None)           # the move told back: "You pass; Cat's turn."
         if line.startswith("Your hand: "):
             self.hand = line[len("Your hand: "):].split()
         elif line.startswith("Trick: "):
@@ -230,15 +233,13 @@ class Player:
         elif line.startswith("! ["):
             code = line[3:].split("]", 1)[0]
             self._answered(code)
-        elif self.inflight is not None and self.seen_at and line.startswith(self.name + " "):
-            self._answered(None)
         if "Game over" in line or "wins the game" in line or "The game ends" in line:
             self.prompt = None
 
     def _read_trick(self, text: str) -> None:
         self.wish = _wish_of(text)
         text = text.split("  |  ", 1)[0]
-        if text.startswith("empty") or " - won by " in text:
+        if text.startswith("empty") or " - won by " in text:       # (you, or a name)
             self.trick = []
             return
         plays = []
@@ -428,7 +429,7 @@ async def _set_up_table(target: Target, prefix: str, k: int, stats: Stats, rng: 
                 await p.command(f"/join {s}")
             else:
                 await p.command(f"/room {number}", wait_for=f"Table {number}: ")
-                await p.command(f"/join {s}", wait_for="sits down in seat")
+                await p.command(f"/join {s}", wait_for="You sit down in seat")
     except BaseException:
         for p in players:
             p.conn.close()

@@ -11,6 +11,7 @@ from twisted.internet.task import Clock
 from conftest import FakeClient, FakeLobby, fired
 from lobby.events import Event
 from lobby.tables.table import TableActor
+from lobby.text.messages import CATALOGS, LANGUAGES, text
 from lobby.tichu.actions import (
     CallTichu,
     Exchange,
@@ -33,10 +34,23 @@ from lobby.tichu.match import Match
 from lobby.world.persistence import Persistence
 from lobby.world.world import World
 from protocol.render.table import render_table
+from protocol.render.wrap import wrap_lines
 
 NAMES = ["ann", "bob", "cat", "dan"]
 CARD_TOKEN = re.compile(r"^(?:[SBGR](?:[2-9]|10|B|D|K|A)|Ma|Hu|Ph|Dr)$")
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
+
+
+#: the lines of the card legend (shown once after the first deal) at 80 columns, any language:
+#: they name the specials (Ma Hu Ph Dr) in notation, no card of anybody's
+LEGEND_LINES = frozenset(line for lang in LANGUAGES if lang in CATALOGS
+                         for line in wrap_lines([text("card-legend", lang)], 80))
+
+
+def without_legend(text_: str) -> str:
+    """``text_`` without the lines of the card legend."""
+    return "\n".join(line for line in text_.replace("\r\n", "\n").split("\n")
+                     if line not in LEGEND_LINES)
 
 
 def card_tokens(value: Any) -> set[Card]:

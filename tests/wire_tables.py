@@ -21,7 +21,7 @@ from twisted.internet.endpoints import TCP4ClientEndpoint, connectProtocol
 from conftest import LineClient, RunningServer, strip_telnet, within
 from lobby.text.messages import ERRORS
 from lobby.tichu.cards import Card
-from table_support import card_tokens, hidden_cards, legal_command
+from table_support import LEGEND_LINES, card_tokens, hidden_cards, legal_command
 
 ERROR_LINE = re.compile(r"^! \[([a-z0-9-]+)\] ")
 ROUND_BEGINS = re.compile(r"^Round (\d+) begins\.$")
@@ -57,6 +57,8 @@ class WireClient(LineClient):
         super().send(line)
 
     def _check_hidden(self, line: str) -> None:
+        if line in LEGEND_LINES:       # the card legend names the specials (Ma Hu Ph Dr) in
+            return                     # notation: no card of anybody's
         begins = ROUND_BEGINS.match(line)
         if begins:
             self.round_no = int(begins.group(1))
@@ -123,7 +125,7 @@ class WireGame:
         for option, value in options.items():
             await self.say(host, f"/option {option} {value}", f"sets {option} to ")
         for name in joins or self.players:
-            await self.say(name, "/join", f"{name} sits down in seat ")
+            await self.say(name, "/join", "You sit down in seat ")
         await self.settle()
         if start:
             await self.say(starter or host, "/start", "the game starts")

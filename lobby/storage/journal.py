@@ -96,7 +96,8 @@ __all__ = ["Journal", "OpenTable", "load_open_tables"]
 log = Logger(namespace="lobby.journal")
 
 
-#: seconds between the summary lines of a run of failed commits (its first is logged whole)
+#: seconds between the summary lines of a run of failed commits (its first is logged whole); the
+#: default of ``Journal.failure_summary`` (``--journal-failure-summary``)
 FAILURE_SUMMARY = 60.0
 
 
@@ -299,6 +300,8 @@ class Journal:
         #: the last commit worked); /healthz reports 503 while it is set and recent
         self.failing_since: float | None = None
         self.last_failure: float | None = None
+        #: seconds between the summary lines of a run of failed commits
+        self.failure_summary = FAILURE_SUMMARY
         #: failures after the first of a run, not yet summarised in the log (one line a minute)
         self._unlogged = 0
         self._summarised = 0.0
@@ -602,7 +605,7 @@ class Journal:
                         level=LogLevel.error, count=len(ops), tables=tables)
         else:                            # then one summary line a minute
             self._unlogged += 1
-            if now - self._summarised >= FAILURE_SUMMARY:
+            if now - self._summarised >= self.failure_summary:
                 self._summarise("journal: commits still fail", failure.getErrorMessage())
         self._done(batch)
         if self.on_failure is not None:

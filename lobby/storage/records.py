@@ -38,6 +38,7 @@ import json
 import sqlite3
 import time
 from dataclasses import dataclass, field
+from datetime import datetime, timezone
 from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 from twisted.internet.defer import Deferred, succeed
@@ -669,6 +670,28 @@ class GameArchive:
             return str(row[0])
         return self._cached(self._final, ("tch", int(game_id)),
                             lambda: self.store.run_archive(load))
+
+    def tch_months(self) -> "Deferred[list[tuple[int, int, int]]]":
+        """Each month (UTC, by the game's end) that has stored ``.tch`` logs, newest first, as
+        (year, month, number of logs): the archive's front page on the web port."""
+        def load(conn: sqlite3.Connection) -> list[tuple[int, int, int]]:
+            rows = conn.execute(
+                "SELECT strftime('%Y%m', ended_at, 'unixepoch') AS month, COUNT(*) FROM games "
+                "WHERE bswlog IS NOT NULL GROUP BY month ORDER BY month DESC").fetchall()
+            return [(int(m[:4]), int(m[4:]), int(n)) for m, n in rows if m]
+        return self.store.run_archive(load)
+
+    def tch_month(self, year: int, month: int) -> "Deferred[list[int]]":
+        """The numbers of the games with a ``.tch`` log that ended in ``year``-``month`` (UTC),
+        ascending: one month's index page of the archive."""
+        start = datetime(year, month, 1, tzinfo=timezone.utc)
+        end = datetime(year + month // 12, month % 12 + 1, 1, tzinfo=timezone.utc)
+
+        def load(conn: sqlite3.Connection) -> list[int]:
+            return [int(r[0]) for r in conn.execute(
+                "SELECT id FROM games WHERE bswlog IS NOT NULL AND ended_at >= ? AND ended_at < ? "
+                "ORDER BY id", (start.timestamp(), end.timestamp()))]
+        return self.store.run_archive(load)
 
     def bswlog(self, game_id: int) -> "Deferred[str | None]":
         """The stored BSW ``.tch`` text of a game (None: no such game, or option log off)."""

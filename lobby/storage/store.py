@@ -98,6 +98,7 @@ class Account:
     last_seen: float | None
     role: str | None = None          # None, "moderator" or "admin"
     language: str | None = None      # the language chosen with /set lang (None: the server's)
+    legend_seen: bool = False        # the card legend was shown at a first deal (issue 26)
 
 
 @dataclass(frozen=True, slots=True)
@@ -252,6 +253,10 @@ MIGRATIONS: list[Migration] = [
                friend_name TEXT NOT NULL,
                PRIMARY KEY (owner_key, friend_key)
            ) WITHOUT ROWID""",
+    ]),
+    # issue 26: the card legend is shown once per account, at its first deal
+    Migration(8, "whether an account has seen the card legend", [
+        "ALTER TABLE accounts ADD COLUMN legend_seen INTEGER NOT NULL DEFAULT 0",
     ]),
 ]
 
@@ -599,10 +604,14 @@ class Store:
 
     def _get_account(self, name: str) -> Account | None:
         row = self._db().execute(
-            "SELECT name, password_hash, registered_at, last_seen, role, language FROM accounts "
-            "WHERE name_key = ?",
+            "SELECT name, password_hash, registered_at, last_seen, role, language, legend_seen "
+            "FROM accounts WHERE name_key = ?",
             (name_key(name),)).fetchone()
-        return None if row is None else Account(*row)
+        if row is None:
+            return None
+        name, password_hash, registered_at, last_seen, role, language, legend_seen = row
+        return Account(name, password_hash, registered_at, last_seen, role, language,
+                       bool(legend_seen))
 
     def create_account(self, name: str, password_hash: str, now: float) -> "Deferred[bool]":
         """Fires True, or False if the name (case-insensitively) is taken."""
@@ -639,6 +648,11 @@ class Store:
         server's default). Fires False if there is no such account."""
         return self._run(self._update, "UPDATE accounts SET language = ? WHERE name_key = ?",
                          (language, name_key(name)))
+
+    def set_legend_seen(self, name: str) -> "Deferred[bool]":
+        """``name`` has been shown the card legend (at their first deal): not again."""
+        return self._run(self._update, "UPDATE accounts SET legend_seen = 1 WHERE name_key = ?",
+                         (name_key(name),))
 
     def note_login_address(self, name: str, group: str, now: float) -> "Deferred[bool]":
         """``name`` logged in from the address group ``group`` at ``now`` (remembered)."""

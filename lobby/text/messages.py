@@ -217,6 +217,9 @@ INFO: dict[str, str] = {
     #. line (lobby.text.messages.language_lines), so each catalog says it for itself only
     "greeting-language": "In English: /set lang {code}",
     "motd": "{text}",
+    # GMCP Comm.Channel.List: the captions of the chat channels (a MUD client shows them)
+    "gmcp-channel-say": "Speech in your room",
+    "gmcp-channel-tell": "Whispers",
     "login-prompt": "login: ",
     "password-prompt": "password: ",
     "guest-confirm": "\"{name}\" is not a registered name. Press Enter to play as the guest "
@@ -284,6 +287,13 @@ INFO: dict[str, str] = {
     "game-waiting-for-you": "Your game at table {table} goes on without you: /room {table} "
                             "takes you back.",
     "setting": "{name} is {value} now.",
+    #. /set alone: the connection's settings, one a line
+    "settings-header": "Your settings (/set NAME VALUE changes one):",
+    #. {name}: the setting's name as typed (color, lang, bell, prompt, width); {value} e.g. on
+    "settings-line": "  {name:<7} {value}",
+    "settings-lang": "{code} ({language})",
+    #. {width} e.g. 80: the width in use (the telnet client's, else the default)
+    "settings-width-auto": "auto ({width})",
     #. {choices}: the codes of the languages, such as de|en|fr|es|da
     "setting-lang": "Language: {language}. /set lang {choices} switches.",
     #. the name of this catalog's language in itself (lobby.text.messages.language_name): English,
@@ -339,8 +349,10 @@ INFO: dict[str, str] = {
     "help-aliases": "  also: {aliases}",
     # tables (lobby/tables/table.py events, rendered by protocol/render/table.py)
     "table-joined": "{name} sits down in seat {seat}.",
+    "table-joined-you": "You sit down in seat {seat}.",
     "table-seat-key": "If you lose your connection, log in as {name} and give the key {key}.",
     "table-left": "{name} leaves seat {seat}.",
+    "table-left-you": "You leave seat {seat}.",
     "table-started": "Table {table}: the game starts, {team0} against {team1}.",
     "table-option-set": "{name} sets {option} to {value}.",
     "table-options": "Options of table {table} (/option NAME [VALUE] before the start):",
@@ -426,11 +438,27 @@ INFO: dict[str, str] = {
     "view-player-out": "out {place}",
     "view-call-tichu": "T!",
     "view-call-grand": "GT!",
+    #. after the name of the reader's partner in the players line: "3 Cat 14 (partner)"
+    "view-partner": "(partner)",
+    #. the same on a narrow screen (the card legend explains it): "3 Cat 14 (P)"
+    "view-partner-short": "(P)",
     "view-gone": "(gone)",
     "view-score": "Round {round_no} | {score}",
     "view-trick": "Trick: {plays}",
     "view-trick-empty": "Trick: empty",
     "view-trick-won": "Trick: {plays} - won by {name}",
+    "view-trick-won-you": "Trick: {plays} - won by you",
+    #. a spectator's (or a waiting player's) line of moves and the next turn: {moves} e.g.
+    #. "Ann passes; Bob plays R7 (5 left)", {turn} e.g. "Cat's turn."
+    "view-moves": "{moves}; {turn}",
+    #. what joins two moves in that line
+    "view-moves-sep": "; ",
+    #. the turn at the end of that line (after the separator: lower case where the language
+    #. writes it so)
+    "view-turn-next": "{name}'s turn.",
+    #. the Mah Jong and its wish in that line: {play} e.g. "Cat plays Ma (13 left)"
+    "view-and-wish": "{play} and wishes for {rank!w:a-rank}",
+    "view-and-wish-you": "{play} and wish for {rank!w:a-rank}",
     "view-trick-more": "... {plays}",            # the trick's older plays left out
     "view-wish": "Wish: {rank!w:rank}",
     "view-with-wish": "{line}  |  {wish}",
@@ -445,6 +473,18 @@ INFO: dict[str, str] = {
     "view-bombs": "You may bomb: /bomb {cards}",
     "view-bomb-window": "{name} may go on in {seconds!t}: time to bomb.",
     "view-bomb-window-you": "You may go on in {seconds!t}: the others may still bomb.",
+    #. /set prompt on: the status prompt of a MUD client after each change of the game
+    #. Placeholders: {cards} e.g. 11 (the reader's cards left); {turn} e.g. your move;
+    #. {ours} e.g. 120 (the reader's side's score); {theirs} e.g. 80.
+    "prompt-status": "[{cards} {cards!p:card|cards} | {turn} | us {ours} : {theirs} them] ",
+    #. the same for a spectator: {score} e.g. Ann+Cat 120 : 80 Bob+Dan
+    "prompt-watching": "[{turn} | {score}] ",
+    "prompt-your-move": "your move",
+    "prompt-turn": "{name} to play",
+    "prompt-phase-grand": "Grand Tichu decisions",
+    "prompt-phase-exchange": "exchange",
+    "prompt-phase-wish": "the wish",
+    "prompt-phase-dragon": "the Dragon gift",
     "view-grand": "Grand Tichu? /grand or /nogrand",
     "view-grand-wait": "Waiting for Grand Tichu decisions: {names}",
     "view-exchange": "Exchange: /schupf NEXT PARTNER PREVIOUS ({next}, {partner}, {previous})",
@@ -459,28 +499,57 @@ INFO: dict[str, str] = {
     "view-abandoned": "The game was abandoned ({name} removed).",
     "game-round-start": "Round {round} begins.",
     "game-deal": "Your first 8 cards: {cards}",
+    #. shown once per account (a guest: once per connection), after the first deal: how to
+    #. read the cards and the marks of the players line (BSW's German letters are the notation)
+    "card-legend": (
+        "How to read the cards (shown once): the suits are S Schwert, B Pagode, G Jade and R "
+        "Stern; the ranks 2 to 10, B Bube (Jack), D Dame (Queen), K König (King), A As (Ace); "
+        "the specials Ma Mah Jong, Hu Dog, Ph Phoenix (Ph=7: played as a 7) and Dr Dragon. In "
+        "the players line > marks whose turn it is, T! and GT! a Tichu and a Grand Tichu call, "
+        "(partner) or (P) your partner. /help play tells more."),
     "game-deal-all": "Your cards: {cards}",
     "game-deal-rest": "Your last 6 cards: {cards}",
     "game-grand": "{name} calls GRAND TICHU!",
     "game-grand-no": "{name} does not call Grand Tichu.",
+    #. the reader's own decisions and moves, said to them (the lines above name the player)
+    "game-grand-you": "You call GRAND TICHU!",
+    "game-grand-no-you": "You do not call Grand Tichu.",
+    #. a spectator's one line for the Grand Tichu decisions of a deal: who declined
+    "game-grand-no-all": "No Grand Tichu from {names}.",
+    #. the same when all four declined
+    "game-grand-no-nobody": "Nobody calls Grand Tichu.",
     "game-tichu": "{name} calls TICHU!",
+    "game-tichu-you": "You call TICHU!",
     "game-exchange-phase": "Exchange: everyone gives three cards.",
     "game-exchange-given": "{name} has given three cards.",
+    "game-exchange-given-you": "You have given three cards.",
     "game-exchange-received": "You receive {gifts}.",
     "game-gift-from": "{card} from {name}",
     "game-play-phase": "{name} has the Mah Jong and leads.",
     "game-play-phase-you": "You have the Mah Jong and lead.",
     "game-play": "{name} plays {cards}.",
+    "game-play-you": "You play {cards}.",
     "game-play-bomb": "{name} BOMBS {cards}!",
+    "game-play-bomb-you": "You BOMB {cards}!",
     "game-wish": "{name} wishes for {rank!w:a-rank}.",
+    "game-wish-you": "You wish for {rank!w:a-rank}.",
     "game-wish-none": "{name} wishes for nothing.",
+    "game-wish-none-you": "You wish for nothing.",
     "game-wish-fulfilled": "The wish for {rank!w:a-rank} is fulfilled by {name}.",
+    "game-wish-fulfilled-you": "You fulfil the wish for {rank!w:a-rank}.",
     "game-pass": "{name} passes.",
+    "game-pass-you": "You pass.",
     "game-trick-won": "{name} wins the trick.",
+    "game-trick-won-you": "You win the trick.",
     "game-trick-won-dragon": "{name} wins the Dragon trick and must give it to an opponent.",
+    "game-trick-won-dragon-you": "You win the Dragon trick and must give it to an opponent.",
     "game-dragon-given": "{name} gives the Dragon trick to {to_name}.",
+    "game-dragon-given-you": "You give the Dragon trick to {to_name}.",
+    "game-dragon-given-to-you": "{name} gives you the Dragon trick.",
     "game-dog": "The Dog gives the lead to {name}.",
+    "game-dog-you": "The Dog gives you the lead.",
     "game-out": "{name} is out ({place}).",
+    "game-out-you": "You are out ({place}).",
     "place-1": "1st",
     "place-2": "2nd",
     "place-3": "3rd",
@@ -554,7 +623,9 @@ INFO: dict[str, str] = {
     "game-round-over-double": "Round over: double victory for {team}! Order: {order}.",
     "game-round-cards": "  Card points: {score}",
     "game-round-call-won": "  {name}'s {call} succeeded: +{points}",
+    "game-round-call-won-you": "  Your {call} succeeded: +{points}",
     "game-round-call-lost": "  {name}'s {call} failed: -{points}",
+    "game-round-call-lost-you": "  Your {call} failed: -{points}",
     "call-tichu": "Tichu",
     "call-grand": "Grand Tichu",
     "game-round-total": "  This round:  {score}",
@@ -567,7 +638,7 @@ INFO: dict[str, str] = {
     "game-turnier-points": "Victory points/Tichu points: {points}",
     # game records, statistics, ratings (lobby/storage/records.py data, protocol/render/records.py)
     "history-header": "Recent games of {name}:",
-    "history-line": "  #{game} {date} table {table}: {team0} {score0}:{score1} {team1}, "
+    "history-line": "  #{game} {date} table {table}: {team0} {score0} : {score1} {team1}, "
                     "{rounds} {rounds!p:round|rounds}, {outcome}{unrated}",
     "history-none": "{name} has no finished games.",
     "history-won": "won",
@@ -841,7 +912,9 @@ HELP_TEXTS: dict[str, str] = {
         "name keeps it for the next log-in. /set width N wraps every line at N columns ({min_width}"
         " to {max_width}); /set width auto goes back to the width your telnet client tells (NAWS), "
         "or {default_width}. /set bell on rings the terminal bell when it becomes your turn or a "
-        "decision waits for you."),
+        "decision waits for you. /set prompt on ends each change of your game with a status "
+        "prompt for MUD clients (your cards, whose move, the score), with telnet EOR where the "
+        "client agrees. /set alone shows your settings."),
     "cmd-showlist": "Show a list of yours: /showlist mute.",
     "cmd-showlist-help": "/showlist mute shows the names on your mute list.",
     "cmd-shutdown": "Admins: stop the server after a warning.",
@@ -960,6 +1033,10 @@ WEB_TEXTS: dict[str, str] = {
     "web-type-cards": "Type cards, e.g. R10 GB Ph",
     "web-select": "Select",
     "web-play": "Play",
+    #. one button per reading of the Phoenix in a play; {rank} e.g. Seven
+    "web-play-as": "Play, the Phoenix as {rank}",
+    #. typed cards that are not in the hand; {cards} e.g. ZZ R11
+    "web-unknown-cards": "Not in your hand: {cards}. Cards are typed like S5 R10 GB Ph.",
     "web-pass": "Pass",
     "web-tichu": "Tichu",
     "web-grand": "Grand Tichu",
@@ -976,11 +1053,21 @@ WEB_TEXTS: dict[str, str] = {
     "web-you": "you",
     "web-partner": "partner",
     "web-cards-left": "{count} cards",
+    #. the same for one card (the page picks it by the language's plural rule)
+    "web-cards-left-one": "{count} card",
+    #. the ranks 2..A as this language writes them on a card (BSW's B D K A are still what is
+    #. typed); thirteen, separated by spaces
+    "web-ranks": "2 3 4 5 6 7 8 9 10 J Q K A",
+    "web-bot": "bot",
     "web-turn": "to play",
     "web-gone": "gone",
-    "web-out": "out ({place}.)",
+    #. {place} e.g. 1st (the catalog's place-N)
+    "web-out": "out ({place})",
     "web-round": "Round {round}",
-    "web-score": "Score: {us} - {them}",
+    #. the reader's side first; {partner} e.g. Cleo; {opponents} e.g. Bert+Dirk
+    "web-score": "Score: you and {partner} {us} : {them} {opponents}",
+    #. a spectator's score line: {team0} e.g. Anna+Cleo, {team1} e.g. Bert+Dirk
+    "web-score-teams": "Score: {team0} {score0} : {score1} {team1}",
     "web-trick": "Trick",
     "web-wish-open": "Wish: {rank}",
     "web-watching": "You are watching this table.",
@@ -1003,7 +1090,9 @@ WEB_TEXTS: dict[str, str] = {
     "web-ev-wish": "{name} wishes for {rank}",
     "web-ev-trick": "{name} takes the trick ({points} points)",
     "web-ev-dragon": "{name} gives the Dragon trick to {to}",
-    "web-ev-out": "{name} is out ({place}.)",
+    "web-ev-out": "{name} is out ({place})",
+    #. after a play with the Phoenix: which rank it stood for; {rank} e.g. Seven
+    "web-ev-phoenix": "(the Phoenix as {rank})",
     "web-ev-exchange": "{name} has given three cards",
     "web-ev-received": "You received {cards}",
 }
@@ -1160,12 +1249,33 @@ _VOWEL_START = re.compile(r"[aeiouyàâäéèêëîïôöûùüœæ]", re.I)
 _DANISH_GENITIVE = re.compile(r"s(?=$|[\s.,;:!?)])")
 
 
-def _french_join(before: str, value: str) -> str:
+def _french_join(before: str, value: str) -> tuple[str, str]:
     match = _ELIDABLE.search(before)
     if match is None or not _VOWEL_START.match(value):
-        return before
+        return before, value
     word = match.group(1)
-    return before[:match.start(1)] + word[:-1] + "'"
+    return before[:match.start(1)] + word[:-1] + "'", value
+
+
+#: German contracts a preposition with the article a value begins with: "in dem Raum von
+#: Tisch 1" -> "im Raum von Tisch 1", "an dem", "von dem", "zu dem", "zu der", "in das"
+_GERMAN_CONTRACTIONS = {("in", "dem"): "im", ("an", "dem"): "am", ("von", "dem"): "vom",
+                        ("zu", "dem"): "zum", ("zu", "der"): "zur", ("in", "das"): "ins",
+                        ("bei", "dem"): "beim"}
+_GERMAN_PREPOSITION = re.compile(r"(?:^|(?<=\s))(in|an|von|zu|bei) $", re.I)
+
+
+def _german_join(before: str, value: str) -> tuple[str, str]:
+    match = _GERMAN_PREPOSITION.search(before)
+    if match is None:
+        return before, value
+    article, _, rest = value.partition(" ")
+    short = _GERMAN_CONTRACTIONS.get((match.group(1).lower(), article))
+    if short is None or not rest:
+        return before, value
+    if match.group(1)[0].isupper():
+        short = short.capitalize()
+    return before[:match.start(1)] + short + " ", rest
 
 
 def _danish_join(value: str, after: str) -> str:
@@ -1175,7 +1285,24 @@ def _danish_join(value: str, after: str) -> str:
 
 
 #: lang -> (the rule for the literal before a value, the rule for the literal after it)
-_JOIN_RULES: dict[str, tuple[Any, Any]] = {"fr": (_french_join, None), "da": (None, _danish_join)}
+#: Spanish contracts "de el" and "a el" when the value begins with the article: "sale de
+#: {room}" with "el lobby" -> "sale del lobby"
+_SPANISH_PREPOSITION = re.compile(r"(?:^|(?<=\s))(de|a) $", re.I)
+
+
+def _spanish_join(before: str, value: str) -> tuple[str, str]:
+    match = _SPANISH_PREPOSITION.search(before)
+    if match is None or not value.startswith("el "):
+        return before, value
+    short = {"de": "del", "a": "al"}[match.group(1).lower()]
+    if match.group(1)[0].isupper():
+        short = short.capitalize()
+    return before[:match.start(1)] + short + " ", value[3:]
+
+
+_JOIN_RULES: dict[str, tuple[Any, Any]] = {"fr": (_french_join, None), "da": (None, _danish_join),
+                                           "de": (_german_join, None),
+                                           "es": (_spanish_join, None)}
 
 
 def _format_joined(template: str, lang: str, params: dict[str, Any]) -> str:
@@ -1198,7 +1325,7 @@ def _format_joined(template: str, lang: str, params: dict[str, Any]) -> str:
             spec = formatter.vformat(spec, (), params)
         shown = formatter.format_field(value, spec or "")
         if before_rule is not None and out and shown:
-            out[-1] = before_rule(out[-1], shown)
+            out[-1], shown = before_rule(out[-1], shown)
         out.append(shown)
         last_value = shown
     return "".join(out)

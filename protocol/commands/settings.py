@@ -1,5 +1,5 @@
-"""The connection's settings: /set NAME VALUE (color, lang, bell, width), /iset NAME VALUE
-(json, protocol)."""
+"""The connection's settings: /set NAME VALUE (color, lang, bell, prompt, width), /set alone
+(the settings shown), /iset NAME VALUE (json, protocol)."""
 from __future__ import annotations
 
 from twisted.logger import Logger
@@ -28,15 +28,26 @@ GROUP = CommandGroup()
 #: per-connection settings: name -> accepted values (the session keeps them; only ``lang`` is
 #: saved, for a registered name: lobby.storage.store ``set_language``)
 SETTINGS: dict[str, tuple[str, ...]] = {"color": ("on", "off"), "lang": LANGUAGES,
-                                        "bell": ("on", "off")}
+                                        "bell": ("on", "off"), "prompt": ("on", "off")}
+#: the machine-mode protocol from which `/set` without arguments answers with a `settings`
+#: object (before it, `/set` without arguments is refused as always: no new shape for old
+#: clients)
+SETTINGS_OBJECT_PROTOCOL = 4
+#: the usage a half /set is refused with (and /set alone below SETTINGS_OBJECT_PROTOCOL)
+SET_USAGE = "/set NAME VALUE"
 #: other words for the settings' names (BSW's German, British English)
 SETTING_ALIASES = {"colour": "color", "farbe": "color", "language": "lang", "sprache": "lang"}
 
 
-@GROUP.command("set", "NAME VALUE", help_params={
+@GROUP.command("set", "[NAME] [VALUE]", help_params={
     "min_width": MIN_WIDTH, "max_width": MAX_WIDTH, "default_width": DEFAULT_WIDTH,
     "languages": "|".join(LANGUAGES), "language_names": ", ".join(map(language_name, LANGUAGES))})
 def _set(ctx: CommandContext, args: dict[str, str]) -> None:
+    if not args.get("name"):
+        _show_settings(ctx)
+        return
+    if not args.get("value"):
+        raise LobbyError("bad-arguments", usage=SET_USAGE)
     name, value = args["name"].lower(), args["value"].lower()
     name = SETTING_ALIASES.get(name, name)
     if name == "width":
@@ -58,6 +69,24 @@ def _set(ctx: CommandContext, args: dict[str, str]) -> None:
         ctx.store.set_language(me.name, value).addErrback(
             lambda f: log.failure("saving the language of {user}", f, user=me.name))
     ctx.send(Event("setting", name=name, value=value))
+    if name == "prompt" and value == "on":
+        offer = getattr(ctx, "offer_eor", None)      # telnet EOR for the prompts (MUD clients)
+        if offer is not None and not getattr(ctx, "json_mode", False):
+            offer()
+
+
+def _show_settings(ctx: CommandContext) -> None:
+    """``/set`` alone: this connection's settings, each with its value now (the width: the
+    chosen one, or ``auto`` and the width in use)."""
+    if getattr(ctx, "json_mode", False) and getattr(ctx, "protocol", 0) < SETTINGS_OBJECT_PROTOCOL:
+        raise LobbyError("bad-arguments", usage=SET_USAGE)
+    settings = ctx.settings
+    values = {"width": settings.get("width") or "auto"}
+    values.update((name, settings.get(name) or (ctx.lang if name == "lang" else "off"))
+                  for name in SETTINGS)
+    context = getattr(ctx, "render_context", None)
+    ctx.send(Event("settings", settings=values,
+                   width=context.width if context is not None else DEFAULT_WIDTH))
 
 
 def _set_width(ctx: CommandContext, raw: str) -> None:

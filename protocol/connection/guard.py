@@ -342,9 +342,22 @@ class Limits:
                            guest_expert_seconds=self.guest_expert_seconds,
                            expert_tables_per_user=self.expert_tables_per_user)
 
-    def describe(self) -> str:
-        """One line for the start-up log."""
-        return ", ".join(f"{f.name}={getattr(self, f.name)}" for f in fields(self))
+    def describe(self, most: int = 8) -> str:
+        """One short line for the start-up log: the limits that differ from the command line's
+        defaults, as their options (at most ``most`` of them, then how many more);
+        ``--print-config`` lists every value."""
+        changed = [f"--{f.name.replace('_', '-')} {_shown(getattr(self, f.name))}"
+                   for f in fields(self) if getattr(self, f.name) != getattr(PUBLIC_LIMITS, f.name)]
+        count = len(fields(self))
+        if not changed:
+            return f"the {count} defaults (--print-config lists them)"
+        more = f" and {len(changed) - most} more" if len(changed) > most else ""
+        return (f"the defaults (--print-config lists all {count}) except "
+                + ", ".join(changed[:most]) + more)
+
+
+def _shown(value: Any) -> str:
+    return f"{value:g}" if isinstance(value, float) else str(value)
 
 
 #: the command line's defaults (the ``public=`` of each field; ``max_connections`` the command line

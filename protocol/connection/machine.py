@@ -50,7 +50,7 @@ from protocol.render.json_lines import (
     state_object,
     state_update,
 )
-from protocol.render.table import TableFeed
+from protocol.render.table import TableFeed, status_prompt
 from protocol.render.text import render
 from protocol.render.wrap import wrap_line, wrap_lines, wrap_prompt
 from protocol.telnet.transport import clean_line, encode_text
@@ -121,6 +121,10 @@ class Connection(Protocol):
     output: "TextOutput | JsonOutput"
     #: the text-mode view of the table the user is at (made with the first table event)
     _feed: TableFeed | None
+    #: whether the card legend was shown (text mode, after the first deal)
+    legend_seen: bool
+
+    def legend_shown(self) -> None: ...
 
     @property
     def telnet(self) -> "TelnetLineProtocol": ...
@@ -267,12 +271,34 @@ def split_id(line: str) -> tuple[str | None, str]:
     return word, rest
 
 
+#: the chat events sent as GMCP Comm.Channel.Text, by their channel (docs/protocol.md, "GMCP")
+CHANNELS = {"says": "say", "says-namesake": "say", "tells": "tell", "told": "tell"}
+
+
+def channel_list(lang: str) -> list[dict[str, str]]:
+    """GMCP Comm.Channel.List: the channels of Comm.Channel.Text, with the caption in `lang` and
+    the command that talks on each (speech: any line that is no command)."""
+    return [{"name": "say", "caption": text("gmcp-channel-say", lang), "command": ""},
+            {"name": "tell", "caption": text("gmcp-channel-tell", lang), "command": "/tell"}]
+
+
 def gmcp_copies(session: Connection, event: Event, ctx: "RenderContext") -> dict[str, Any] | None:
     """GMCP (either mode): `Tichu.State` / `Tichu.Event` for a table or game event, and
-    `Tichu.Friend` for a friend's news, to a client that agreed to GMCP and wants `Tichu`. The
+    `Tichu.Friend` for a friend's news, to a client that agreed to GMCP and wants `Tichu`;
+    `Comm.Channel.Text` for speech and whispers to a client that listed `Comm.Channel`. The
     rendered object of a table event (machine mode sends the same as its line), else None."""
     obj: dict[str, Any] | None = None
     etype = event.type
+    channel = CHANNELS.get(etype)
+    if channel is not None:
+        if session.gmcp.listed("Comm.Channel"):
+            user = session.user
+            talker = (user.name if user is not None else "") if etype == "told" \
+                else str(event.data.get("name", ""))
+            session.gmcp.send("Comm.Channel.Text", {
+                "channel": channel, "talker": talker,
+                "text": "\n".join(render(event, ctx.lang, ctx.width))})
+        return None
     if (etype.startswith(("table-", "game-"))
             and not event.is_error        # (error codes such as game-running stay lines)
             and session.gmcp.wants("Tichu")):
@@ -353,8 +379,15 @@ class TextOutput:
                     _shared_text[0], _shared_text[1], _shared_text[2] = event, ctx, data
             s.telnet.write(data)      # what TelnetLineProtocol.sendLine writes for each line
             return
+        if event.type == "game-deal" and not s.legend_seen and lines:
+            lines = lines + [text("card-legend", ctx.lang)]      # once: how to read the cards
+            s.legend_shown()
         if lines:
             s.telnet.send_lines(wrap_lines(lines, ctx.width))
+        if event.type == "table-view" and s._settings and s._settings.get("prompt") == "on":
+            status = status_prompt(event.data, ctx.lang)    # /set prompt on (MUD clients)
+            if status is not None:
+                s.sendPrompt(status)
 
     def line(self, line: str) -> None:
         """A line wrapped to the connection's width (protocol/render/wrap.py)."""

@@ -36,6 +36,7 @@ from protocol.connection.machine import (
     JsonOutput,
     TextOutput,
     _shared_text,
+    channel_list,
     switch_before_login,
 )
 from protocol.render.context import DEFAULT_CONTEXT, RenderContext, clamp_width
@@ -51,6 +52,7 @@ from protocol.telnet.options import (
 )
 from protocol.telnet.transport import (
     EchoOption,
+    EorOption,
     GmcpOption,
     NawsOption,
     SgaOption,
@@ -268,6 +270,9 @@ class Session(Protocol):
     _lost: bool = False
     _settings: "dict[str, str] | None" = None  # /set (per connection, never saved)
     _feed: TableFeed | None = None  # created with the first table event
+    #: whether the card legend was shown (at the first deal): a registered name's account keeps
+    #: it (``legend_seen``), a guest is shown it once per connection
+    legend_seen: bool = False
     _guard: Any = None  # protocol.connection.guard.ConnectionGuard: flood control, timers (set at connect)
     _abort_call: Any = None  # the abort of a closing connection that does not drain
     _greet_call: Any = None  # the greeting's timer while it waits for the first bytes
@@ -295,7 +300,7 @@ class Session(Protocol):
         self.mccp = Mccp2Option(telnet, config)
         self.ttype = TtypeOption(telnet)
         return [GmcpOption(telnet, core=True), self.mssp, self.mccp, CharsetOption(telnet), self.ttype,
-                NawsOption(telnet), EchoOption(telnet), SgaOption(telnet)]
+                NawsOption(telnet), EchoOption(telnet), SgaOption(telnet), EorOption(telnet)]
 
     @property
     def state(self) -> str:
@@ -428,6 +433,7 @@ class Session(Protocol):
             try:
                 # a text-mode listener without a table feed: the bytes TextOutput.deliver
                 # would write (inline: this loop runs once per member of a crowded room)
+                # (not a GMCP client: it may get a copy of its own, Comm.Channel.Text)
                 if type(s) is cls and _shared_text[0] is event and type(s.output) is TextOutput \
                         and s._feed is None and s.login_state.open and not s.gmcp.enabled:
                     ctx = s.render_context
@@ -452,9 +458,24 @@ class Session(Protocol):
         """One event, in the connection's output mode."""
         self.output.deliver(event)
 
+    def legend_shown(self) -> None:
+        """The card legend has just been shown (text mode, at a deal): not again, and a
+        registered name's account keeps that."""
+        self.legend_seen = True
+        user = self.user
+        if user is not None and user.registered:
+            self.services.store.set_legend_seen(user.name).addErrback(
+                lambda f: log.failure("saving that {user} saw the legend", f, user=user.name))
+
     def sendLine(self, line: str) -> None:
         """A line in the output mode: wrapped to the width (text), a `text` object (machine)."""
         self.output.line(line)
+
+    def offer_eor(self) -> None:
+        """``/set prompt on``: telnet EOR offered to the client (its prompts end with IAC EOR
+        once it agrees); nothing over a WebSocket or in machine mode."""
+        if not self.output.machine:
+            self.telnet.offer_eor()
 
     def sendPrompt(self, prompt: str) -> None:
         """A prompt in the output mode (text: without line end; machine: a `prompt` object)."""
@@ -693,6 +714,16 @@ class Session(Protocol):
         self.services.metrics.flood_drop("subnegotiation")
         return False
 
+    def ping_received(self) -> bool:
+        """A WebSocket ping: it spends a token of flood control like a subnegotiation (no
+        activity for the idle timer); False: dropped (not answered), counted toward the kick."""
+        if not self.login_state.open:
+            return False
+        if self._guard is None or self._guard.subnegotiation_received():
+            return True
+        self.services.metrics.flood_drop("ping")
+        return False
+
     def telnetCommandsReceived(self, count: int) -> bool:
         # every telnet command counts against the connection's budget (protocol.connection.guard)
         if not self.login_state.open:
@@ -704,8 +735,17 @@ class Session(Protocol):
         return self.ttype.description()
 
     def gmcpReceived(self, package: str, data: object) -> None:
-        """A GMCP message of a package the GMCP option does not answer itself (not Core.*):
-        ignored silently."""
+        """A GMCP message of a package the GMCP option does not answer itself (not Core.*), and
+        Core.Supports.* once the option has remembered it: `Comm.Channel.List` (asked, or
+        Comm.Channel listed by Core.Supports.Set/Add) is answered with the channels; anything
+        else is ignored silently."""
+        name = package.lower()
+        if name == "comm.channel.list" or (
+                name in ("core.supports.set", "core.supports.add")
+                and isinstance(data, list) and self.gmcp.listed("Comm.Channel")
+                and any(isinstance(item, str) and item.lower().startswith("comm.channel")
+                        for item in data)):
+            self.gmcp.send("Comm.Channel.List", channel_list(self.render_context.lang))
 
     def clientIdentified(self) -> None:
         # TTYPE/MTTS told the client's name and abilities: one log line, and the cards in colour
@@ -945,6 +985,7 @@ class Session(Protocol):
             raise LobbyError("wrong-password")
         if account.language in LANGUAGES:      # the language the account chose (/set lang)
             self.settings["lang"] = account.language
+        self.legend_seen = account.legend_seen
         self._enter(account.name, registered=True)
         if verdict.needs_rehash:
             self._upgrade_hash(account.name, line.strip())
@@ -1118,5 +1159,6 @@ class Session(Protocol):
         if feed is not None and room.table is None:
             feed.forget()                 # text mode: left the table; coming back shows it whole
         table = room.number if room.table is not None else None
-        self.gmcp.send("Room.Info", {"num": room.number, "name": room.name, "table": table})
+        if self.gmcp.wants("Room"):
+            self.gmcp.send("Room.Info", {"num": room.number, "name": room.name, "table": table})
         self.output.room(room, table)      # machine mode: forgets the view of a table left

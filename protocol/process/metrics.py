@@ -19,14 +19,20 @@ The web port (``MetricsSite``):
 - ``GET /metrics``: the Prometheus text format (or OpenMetrics when the scraper asks for it);
 - ``GET /healthz``: ``200 {"status": "ok", ...}`` when the reactor answers, the database file
   is still the one opened (device and inode), no journal commit failed in the last
-  ``JOURNAL_FAILURE_WINDOW`` seconds without one working since, and a test write on the
-  database's worker thread returns within ``HEALTH_TIMEOUT`` seconds; else ``503`` with the
+  ``--health-journal-window`` seconds (``JOURNAL_FAILURE_WINDOW``) without one working since, and
+  a test write on the database's worker thread returns within ``--health-timeout`` seconds
+  (``HEALTH_TIMEOUT``); else ``503`` with the
   reason in ``store``;
 - ``GET /games/GAME.tch``: the BSW log of a stored (finished) game, exactly what ``/tchlog GAME``
   prints to anybody logged in, guests included: ``text/plain; charset=utf-8`` (the archive keeps
   the text as UTF-8). A game that is not stored (running, never played), one played with
   ``/option log off`` and any other path are ``404``. No running game is ever served: a game
   reaches the archive only when it has ended.
+- the layout of BSW's public Tichu log archive, which archive tools (BSW-log downloaders) mirror:
+  ``GET /`` a page linking every month that has logs, newest first (``<a href="/YYYYMM">``);
+  ``GET /YYYYMM`` that month's index (UTC, by the game's end), one line ``<a href="/N.tch">N.tch</a>``
+  per game, ascending; ``GET /N.tch`` the log, the same as ``/games/N.tch``. A month without logs
+  is ``404``.
 """
 from __future__ import annotations
 
@@ -80,10 +86,10 @@ __all__ = ["ServerMetrics", "MetricsSite", "HEALTH_TIMEOUT", "LATENCY_BUCKETS"]
 
 log = Logger(namespace="protocol.metrics")
 
-#: seconds /healthz waits for the database's worker thread
+#: seconds /healthz waits for the database's worker thread (the default of --health-timeout)
 HEALTH_TIMEOUT = 5.0
 #: seconds after a failed journal commit (with none working since) during which /healthz
-#: answers 503 (docs/operations.md, "Health")
+#: answers 503 (the default of --health-journal-window; docs/operations.md, "Health")
 JOURNAL_FAILURE_WINDOW = 60.0
 #: command latency buckets (seconds): most commands take well under a millisecond; a log-in
 #: with a password hash tens of milliseconds; a slow database query seconds
@@ -93,6 +99,8 @@ LATENCY_BUCKETS = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0
 JOURNAL_BUCKETS = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 5.0)
 
 _TCH_PATH = re.compile(rb"([0-9]{1,12})\.tch")
+#: a month's index page of the archive, BSW's ``/YYYYMM``
+_MONTH_PATH = re.compile(rb"([0-9]{4})(0[1-9]|1[0-2])")
 
 
 class ServerMetrics:
@@ -111,8 +119,9 @@ class ServerMetrics:
         self.build_info.labels(lobby.__version__, platform.python_version()).set(1)
         self.errors = Counter("tichu_errors", "Error lines sent, by error code (the catalog key, "
                               "docs/protocol.md)", ["code"], registry=r)
-        self.flood_drops = Counter("tichu_flood_drops", "Lines and telnet subnegotiations "
-                                   "dropped by flood control", ["kind"], registry=r)
+        self.flood_drops = Counter("tichu_flood_drops", "Lines, telnet subnegotiations and "
+                                   "WebSocket pings dropped by flood control", ["kind"],
+                                   registry=r)
         self.connections_total = Counter("tichu_connections_accepted", "Connections accepted "
                                          "(on every --port listener)", registry=r)
         self.logins = Counter("tichu_logins", "Log-ins, by kind", ["kind"], registry=r)
@@ -128,7 +137,8 @@ class ServerMetrics:
         self.registry.register(_CommandCollector(self._commands))
         self._errors: dict[str, Any] = {}
         self._drops = {"line": self.flood_drops.labels("line"),
-                       "subnegotiation": self.flood_drops.labels("subnegotiation")}
+                       "subnegotiation": self.flood_drops.labels("subnegotiation"),
+                       "ping": self.flood_drops.labels("ping")}
         self._logins = {kind: self.logins.labels(kind) for kind in ("registered", "guest")}
         self._state: _StateCollector | None = None
 
@@ -149,7 +159,7 @@ class ServerMetrics:
         child.inc()
 
     def flood_drop(self, kind: str) -> None:
-        """Flood control dropped a ``line`` or a ``subnegotiation``."""
+        """Flood control dropped a ``line``, a ``subnegotiation`` or a WebSocket ``ping``."""
         self._drops[kind].inc()
 
     def connection(self) -> None:
@@ -405,7 +415,8 @@ class _Health(Resource):
         journal = getattr(getattr(self.lobby, "persistence", None), "journal", None)
         since = getattr(journal, "last_failure", None)
         if getattr(journal, "failing_since", None) is not None and since is not None \
-                and self.lobby.reactor.seconds() - since <= JOURNAL_FAILURE_WINDOW:
+                and self.lobby.reactor.seconds() - since <= getattr(
+                    self.lobby, "health_journal_window", JOURNAL_FAILURE_WINDOW):
             return "journal commits fail"
         return None
 
@@ -428,7 +439,7 @@ class _Health(Resource):
         except Exception as e:
             answer(False, f"unavailable: {e}")
             return NOT_DONE_YET
-        d.addTimeout(HEALTH_TIMEOUT, server.reactor)
+        d.addTimeout(getattr(server, "health_timeout", HEALTH_TIMEOUT), server.reactor)
         d.addCallbacks(lambda _: answer(True, "ok"),
                        lambda f: answer(False, f"test write failed: {f.getErrorMessage()}"))
         return NOT_DONE_YET
@@ -484,14 +495,81 @@ class _Games(Resource):
         return _NotFound().render(request)
 
 
+def _page(title: str, lines: list[str]) -> bytes:
+    """A small HTML page whose links each stand alone on a line (as BSW's archive pages did:
+    the downloaders read them line by line)."""
+    head = ["<!DOCTYPE html>", "<html><head><meta charset=\"utf-8\">",
+            f"<title>{title}</title></head><body>", f"<h1>{title}</h1>", "<pre>"]
+    return ("\n".join(head + lines + ["</pre>", "</body></html>"]) + "\n").encode("utf-8")
+
+
+class _Months(Resource):
+    """``/``: every month with logs, newest first."""
+    isLeaf = True
+
+    def __init__(self, server: "Watched") -> None:
+        super().__init__()
+        self.lobby = server
+
+    def render_GET(self, request: "Request") -> Any:
+        def found(months: list[tuple[int, int, int]]) -> None:
+            lines = [f'<a href="/{y:04d}{m:02d}">{y:04d}-{m:02d}</a> {n} games'
+                     for y, m, n in months]
+            _finish(request, 200, _page("Tichu logs", lines), b"text/html; charset=utf-8")
+
+        self.lobby.persistence.archive.tch_months().addCallbacks(
+            found, lambda f: _unavailable(request, f, "listing the archive's months"))
+        return NOT_DONE_YET
+
+
+class _Month(Resource):
+    """``/YYYYMM``: the games of one month, ascending."""
+    isLeaf = True
+
+    def __init__(self, server: "Watched", year: int, month: int) -> None:
+        super().__init__()
+        self.lobby = server
+        self.year = year
+        self.month = month
+
+    def render_GET(self, request: "Request") -> Any:
+        def found(games: list[int]) -> None:
+            if not games:
+                _finish(request, 404, b"No logs in this month.\n", b"text/plain; charset=utf-8")
+                return
+            lines = [f'<a href="/{n}.tch">{n}.tch</a>' for n in games]
+            _finish(request, 200, _page(f"Tichu logs {self.year:04d}-{self.month:02d}", lines),
+                    b"text/html; charset=utf-8")
+
+        self.lobby.persistence.archive.tch_month(self.year, self.month).addCallbacks(
+            found, lambda f: _unavailable(request, f, "listing a month of the archive"))
+        return NOT_DONE_YET
+
+
+def _unavailable(request: "Request", failure: Any, what: str) -> None:
+    log.failure(what, failure)
+    _finish(request, 503, b"The archive is not available.\n", b"text/plain; charset=utf-8")
+
+
 class _Root(Resource):
     def __init__(self, server: "Watched") -> None:
         super().__init__()
+        self.lobby = server
         self.putChild(b"metrics", _Metrics(server.factory.metrics))
         self.putChild(b"healthz", _Health(server))
         self.putChild(b"games", _Games(server))
 
     def getChild(self, path: bytes, request: "Request") -> Resource:
+        if request.postpath:
+            return _NotFound()
+        if path == b"":
+            return _Months(self.lobby)
+        match = _MONTH_PATH.fullmatch(path)
+        if match is not None:
+            return _Month(self.lobby, int(match.group(1)), int(match.group(2)))
+        match = _TCH_PATH.fullmatch(path)
+        if match is not None:
+            return _Game(self.lobby, int(match.group(1)))
         return _NotFound()
 
     def render(self, request: "Request") -> bytes:

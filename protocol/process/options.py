@@ -21,10 +21,12 @@ from typing import Any, Sequence
 
 from lobby import __version__
 from lobby.bots.runtime.pool import HANG, QUANTUM, SLACK
-from lobby.storage.journal import CHECKPOINT_PAGES
+from lobby.storage.journal import CHECKPOINT_PAGES, FAILURE_SUMMARY
 from lobby.text.messages import LANGUAGES
 from protocol.option_fields import add_options, option, values_from
+from protocol.process.config import OptionParser
 from protocol.process.logs import whole_number
+from protocol.process.metrics import HEALTH_TIMEOUT, JOURNAL_FAILURE_WINDOW
 from protocol.process.reactor_health import DEFAULT_GEN0
 from protocol.telnet.options import DEFAULT_MAX_MCCP, TelnetOptions, mssp_pair
 from protocol.web import HTTP_TIMEOUT, MAX_MESSAGE
@@ -109,6 +111,12 @@ class MetricsOptions:
     metrics_max_connections: int = option(
         64, help="connections to the metrics port at once; more are closed at once (default "
                  "{default}; 0: no limit)")
+    health_timeout: float = option(
+        HEALTH_TIMEOUT, help="/healthz answers 503 when its test write on the database takes "
+                             "longer than SECONDS (default {default})")
+    health_journal_window: float = option(
+        JOURNAL_FAILURE_WINDOW, help="/healthz answers 503 for SECONDS after a failed journal "
+                                     "commit, unless one worked since (default {default})")
 
 
 @dataclass(frozen=True)
@@ -152,6 +160,11 @@ class WebListenerOptions:
         help="a page origin (https://tichu.example.org) whose WebSocket connections are "
              "accepted; give several for several (default: the listener's own, the origin whose "
              "host is the request's Host)")
+    web_allowed_host: tuple[str, ...] | None = option(
+        None, many=True, metavar="HOST",
+        help="a host name the web listener answers to (the Host header; tichu.example.org); "
+             "give several for several; any other is refused with 421, against DNS rebinding "
+             "(default: localhost, 127.0.0.1, ::1 and the --web endpoint's interface)")
     trusted_proxy: tuple[str, ...] | None = option(
         None, many=True, metavar="ADDRESS",
         help="an address or network (10.0.0.0/8) of a proxy in front of the web listener whose "
@@ -190,6 +203,9 @@ class JournalOptions:
         help="every journal transaction commits on the database thread with synchronous = FULL "
              "(an fsync per transaction): the moves survive a power cut, not only a killed "
              "server (default: off)")
+    journal_failure_summary: float = option(
+        FAILURE_SUMMARY, help="a run of failed journal commits logs its first traceback whole, "
+                              "then one line with a count every SECONDS (default {default})")
 
 
 @dataclass(frozen=True)
@@ -237,7 +253,7 @@ def build_parser(prog: str = "tichu-lobby") -> argparse.ArgumentParser:
     declared in their modules), in the order of ``--help``."""
     from protocol.connection.guard import Limits
     from protocol.process.logs import add_log_options
-    parser = argparse.ArgumentParser(
+    parser = OptionParser(                 # usage errors without the usage of every option
         prog=prog,
         description="The Tichu lobby server (BrettspielWelt style) on a classic line protocol.",
         epilog="Offline administration (accounts, roles, bans, backups): tichu-lobby admin "
@@ -319,6 +335,7 @@ def configure_journal(journal: Any, opts: argparse.Namespace) -> None:
     journal.interval = max(0.0, opts.journal_interval)
     journal.inline = opts.journal_inline
     journal.fsync = opts.journal_fsync
+    journal.failure_summary = opts.journal_failure_summary
     if opts.journal_checkpoint_pages is not None:
         journal.checkpoint_pages = opts.journal_checkpoint_pages
 
@@ -327,6 +344,7 @@ def web_options_from(opts: argparse.Namespace) -> Any:
     """protocol.web.WebOptions from the parsed options."""
     from protocol.web import WebOptions, parse_proxies
     return WebOptions(origins=tuple(o.rstrip("/") for o in opts.web_origin or ()),
+                      allowed_hosts=tuple(h.strip().lower() for h in opts.web_allowed_host or ()),
                       trusted_proxies=parse_proxies(opts.trusted_proxy or ()),
                       max_message=opts.web_max_message, timeout=opts.web_timeout)
 

@@ -232,10 +232,16 @@ class LobbyServer:
         self.metrics_endpoint = metrics
         #: --metrics-timeout SECONDS: an idle or half-sent HTTP connection is closed after it
         self.metrics_timeout = 30.0
+        from protocol.process.metrics import HEALTH_TIMEOUT, JOURNAL_FAILURE_WINDOW
+        #: /healthz: the test write's bound, and how long a failed journal commit makes it 503
+        self.health_timeout = HEALTH_TIMEOUT
+        self.health_journal_window = JOURNAL_FAILURE_WINDOW
         #: a request whole within this many seconds, and connections at once (the web port)
         self.metrics_request_timeout = 10.0
         self.metrics_max_connections = 64
         self.metrics_port: Any = None
+        #: the TLS contexts of the ssl: listeners (telnet and web), which SIGHUP reloads
+        self.tls: list[Any] = []
         #: --web ENDPOINT: the web client's listeners (protocol/web; none: off)
         self.web_endpoints = list(web)
         self.web_options = web_options
@@ -268,7 +274,7 @@ class LobbyServer:
             for description in self.endpoints:
                 # (haproxy:ENDPOINT: each connection's PROXY header first, protocol/telnet/proxy.py)
                 port = yield listen(self.reactor, description, self.factory, self.world.clock,
-                                    self.limits.login_timeout)
+                                    self.limits.login_timeout, tls=self.tls)
                 self.ports.append(port)
                 log.info("listening on {endpoint} ({address})", endpoint=description,
                          address=_address(port))
@@ -293,13 +299,15 @@ class LobbyServer:
         self.metrics_port = yield endpoint.listen(MetricsSite(
             self, self.metrics_timeout, request_timeout=self.metrics_request_timeout,
             max_connections=self.metrics_max_connections))
-        log.info("metrics on {endpoint} ({address}): /metrics, /healthz, /games/GAME.tch",
+        log.info("metrics on {endpoint} ({address}): /metrics, /healthz, /games/GAME.tch, "
+                 "the log archive /",
                  endpoint=self.metrics_endpoint, address=_address(self.metrics_port))
 
     @inlineCallbacks
     def _listen_web(self, description: str) -> Any:
         from protocol.web import listen_web
-        port = yield listen_web(self.reactor, description, self.factory, self.web_options)
+        port = yield listen_web(self.reactor, description, self.factory, self.web_options,
+                                tls=self.tls)
         self.web_ports.append(port)
         log.info("web client on {endpoint} ({address}): open {url}", endpoint=description,
                  address=_address(port), url=_web_url(description, port))
@@ -509,6 +517,8 @@ class LobbyService(Service):
                                   web=opts.web or (),
                                   web_options=web_options_from(opts))
         self.server.metrics_timeout = opts.metrics_timeout
+        self.server.health_timeout = opts.health_timeout
+        self.server.health_journal_window = opts.health_journal_window
         self.server.metrics_request_timeout = opts.metrics_request_timeout
         self.server.metrics_max_connections = opts.metrics_max_connections
         configure_journal(self.server.persistence.journal, opts)
@@ -529,16 +539,20 @@ class LobbyService(Service):
         self.server.start().addCallback(started).addErrback(self._failed)
 
     def _reload(self) -> list[str]:
-        """SIGHUP: read the --motd file again (what new connections are greeted with); a file
-        that cannot be read keeps the old text. What was done, for the log line."""
-        if not self.opts.motd or self.server is None:
+        """SIGHUP: read the --motd file again (what new connections are greeted with) and the
+        certificate and key of every TLS listener (what new connections are offered); a file
+        that cannot be read keeps the old one. What was done, for the log line."""
+        if self.server is None:
             return []
+        done = [tls.reload() for tls in self.server.tls]
+        if not self.opts.motd:
+            return done
         try:
             motd = read_motd(self.opts)
         except OSError as e:
-            return [f"the MOTD {self.opts.motd} kept: {e.strerror or e}"]
+            return [f"the MOTD {self.opts.motd} kept: {e.strerror or e}"] + done
         self.motd = self.server.factory.motd = motd
-        return [f"the MOTD reloaded from {self.opts.motd} ({len(motd)} characters)"]
+        return [f"the MOTD reloaded from {self.opts.motd} ({len(motd)} characters)"] + done
 
     def _failed(self, failure: Any) -> None:
         self.exit_code = 1

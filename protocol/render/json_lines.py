@@ -54,6 +54,7 @@ DEFAULT_PROTOCOL = 1
 #: carry the command's id); every other command is answered by an `ok` object
 REPLY_TYPES: frozenset[str] = frozenset({
     "who", "wwho", "finger", "help", "help-command", "listroom", "whereis", "setting", "iset",
+    "settings",
     "registered", "password-changed", "bye", "told", "table-info", "table-options",
     "logged-in", "logged-in-guest", "prompt", "history", "replay", "tchlog", "ranking",
     "look", "table-look", "friends",

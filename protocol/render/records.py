@@ -40,7 +40,7 @@ def _date(ts: float | None) -> str:
 
 
 def _team(names: Sequence[str], team: int) -> str:
-    return f"{names[team]} & {names[team + 2]}"
+    return f"{names[team]}+{names[team + 2]}"          # as every other line writes a team
 
 
 def _or_dash(value: Any) -> Any:

@@ -22,9 +22,9 @@ from lobby.text.messages import CATALOGS, text
 from lobby.tichu import memo as _memo
 from lobby.tichu import parse_cards, sort_cards
 from protocol.render.context import DEFAULT_WIDTH
-from protocol.render.wrap import fit_seats
+from protocol.render.wrap import fit_seats, wrap_column
 
-__all__ = ["render_table", "TableFeed", "TABLE_FORMATTERS", "color_cards"]
+__all__ = ["render_table", "TableFeed", "TABLE_FORMATTERS", "color_cards", "status_prompt"]
 
 RESET = "\x1b[0m"
 # Schwert (black: shown bold, readable on dark and light terminals), Pagode blue, Jade green,
@@ -121,11 +121,10 @@ def state_word(state: Any, lang: str = "en") -> str:
 
 
 def _joined(items: list[str], key: str, lang: str) -> str:
-    """``A and B and C`` (``key`` is the catalog's ``names-and`` or ``names-or``)."""
-    out = items[0] if items else ""
-    for item in items[1:]:
-        out = text(key, lang, names=out, name=item)
-    return out
+    """``A, B and C`` (``key`` is the catalog's ``names-and`` or ``names-or``)."""
+    if len(items) < 2:
+        return items[0] if items else ""
+    return text(key, lang, names=", ".join(items[:-1]), name=items[-1])
 
 
 # ---- the view ---------------------------------------------------------------------------------
@@ -175,7 +174,7 @@ def _table_lines(d: dict[str, Any], game: dict[str, Any], names: list[Any], lang
     delivered data is never changed) and by value for the rest."""
     key = (lang, color, width, show_score, game.get("phase"), game.get("turn"),
            game.get("trick_won"), game.get("holder"), game.get("wish"), d.get("round_no"),
-           game.get("round_no"))
+           game.get("round_no"), d.get("seat"))
     objs = (names, d.get("gone"), game.get("calls"), game.get("cards_left"), game.get("out"),
             game.get("trick"), d.get("scores"), game.get("scores"))
     lines = _TABLE_LINES.get(objs, key)
@@ -193,8 +192,10 @@ def _render_table_lines(d: dict[str, Any], game: dict[str, Any], names: list[Any
     calls = game.get("calls") or [None] * 4
     left = game.get("cards_left") or [0] * 4
     out = game.get("out") or ()
+    me = d.get("seat")
+    partner = (me + 2) % 4 if isinstance(me, int) else None
 
-    def players_line(shown: list[Any]) -> str:
+    def players_line(shown: list[Any], mark: str = "view-partner") -> str:
         players = []
         for s in range(4):
             part = f"{'>' if turn == s else ' '}{s + 1} {_name(shown, s, lang)}"
@@ -206,16 +207,22 @@ def _render_table_lines(d: dict[str, Any], game: dict[str, Any], names: list[Any
                 part += " " + text("view-call-" + calls[s], lang)
             if gone and names[s] in gone:
                 part += " " + text("view-gone", lang)
+            if s == partner:
+                part += " " + text(mark, lang)
             players.append(part)
         return text("view-players", lang, players=" |".join(players)).strip()
     lines = fit_seats(names, players_line, width, " |")
+    if partner is not None and (len(lines) > 1 or lines[0] != players_line(names)):
+        # too narrow for the word: the partner's short mark, before any name is cut further
+        lines = fit_seats(names, lambda shown: players_line(shown, "view-partner-short"), width,
+                          " |")
     if show_score:
         scores = d.get("scores") or game.get("scores") or [0, 0]
         lines.append(text("view-score", lang, round_no=d.get("round_no", game.get("round_no")),
                           score=_score(names, scores, lang)))
     trick = game.get("trick")
     if trick:
-        lines.append(_trick_line(game, trick, names, lang, color, width))
+        lines.append(_trick_line(game, trick, names, lang, color, width, d.get("seat")))
     elif phase == "play":
         lines.append(text("view-trick-empty", lang))
     wish = game.get("wish")
@@ -232,10 +239,11 @@ _TRICK_LINE: _memo.LastMemo[str] = _memo.LastMemo()
 
 
 def _trick_line(game: dict[str, Any], trick: list[dict[str, Any]], names: list[Any], lang: str,
-                color: bool, width: int) -> str:
+                color: bool, width: int, me: int | None = None) -> str:
     """``Trick: ann R5, bob R7``: the newest plays of the trick that fit (``TRICK_WIDTH`` at 80
-    columns), and who won it."""
-    key = (lang, color, width, game.get("trick_won"), game.get("holder"))
+    columns), and who won it (``- won by you`` to the seat ``me`` that won it)."""
+    key = (lang, color, width, game.get("trick_won"), game.get("holder"),
+           me if game.get("trick_won") and game.get("holder") == me else None)
     line = _TRICK_LINE.get((trick, names), key)
     if line is not _memo.MISSING:
         return line
@@ -252,7 +260,9 @@ def _trick_line(game: dict[str, Any], trick: list[dict[str, Any]], names: list[A
     plays = ", ".join(f"{name} {color_cards(p['cards'], color)}" for name, p in reversed(shown))
     if len(shown) < len(trick):
         plays = text("view-trick-more", lang, plays=plays)
-    if game.get("trick_won"):
+    if game.get("trick_won") and me is not None and game.get("holder") == me:
+        line = text("view-trick-won-you", lang, plays=plays)
+    elif game.get("trick_won"):
         line = text("view-trick-won", lang, plays=plays,
                     name=_name(names, game.get("holder"), lang))
     else:
@@ -345,8 +355,13 @@ def _prompt(d: dict[str, Any], game: dict[str, Any], names: list[Any], me: int |
         if len(lines[-1]) + len(hint) < 80:
             lines[-1] += "  " + hint
     if me is not None and phase in ("play", "dragon") and game.get("bombs"):
-        lines.append(text("view-bombs", lang, cards=_joined(game["bombs"][:2], "names-or", lang)))
+        lines.append(_bomb_line(game, lang))
     return lines
+
+
+def _bomb_line(game: dict[str, Any], lang: str) -> str:
+    """``You may bomb: /bomb S5 B5 G5 R5``: the first two of the reader's bombs."""
+    return text("view-bombs", lang, cards=_joined(game["bombs"][:2], "names-or", lang))
 
 
 def _window_line(d: dict[str, Any], names: list[Any], seat: Any, me: int | None,
@@ -357,6 +372,31 @@ def _window_line(d: dict[str, Any], names: list[Any], seat: Any, me: int | None,
     if me is not None and me == seat:
         return text("view-bomb-window-you", lang, seconds=seconds)
     return text("view-bomb-window", lang, name=_name(names, seat, lang), seconds=seconds)
+
+
+def status_prompt(d: dict[str, Any], lang: str) -> str | None:
+    """``/set prompt on``: the status prompt after a view of a game being played, for a MUD
+    client's prompt line: ``[11 cards | your move | us 120 : 80 them] `` (a spectator: whose
+    turn and the score by seats); None outside a game."""
+    game = d.get("game")
+    if game is None or d.get("state") != "playing":
+        return None
+    me = d.get("seat")
+    names: list[Any] = d.get("seats") or [None] * 4
+    scores = d.get("scores") or game.get("scores") or [0, 0]
+    phase = game.get("phase")
+    if awaits_you(d):
+        turn = text("prompt-your-move", lang)
+    elif phase == "play" and game.get("turn") is not None:
+        turn = text("prompt-turn", lang, name=_name(names, game.get("turn"), lang))
+    else:
+        turn = text("prompt-phase-" + str(phase), lang) if phase in (
+            "grand", "exchange", "wish", "dragon") else "-"
+    if me is None:
+        return text("prompt-watching", lang, turn=turn, score=_score(names, scores, lang))
+    left = (game.get("cards_left") or [0] * 4)[me]
+    ours, theirs = scores[me % 2], scores[1 - me % 2]
+    return text("prompt-status", lang, cards=left, turn=turn, ours=ours, theirs=theirs)
 
 
 def awaits_you(d: dict[str, Any]) -> bool:
@@ -407,12 +447,20 @@ def _started(event: Event, lang: str, color: bool) -> list[str]:
     return [text("table-started", lang, table=d.get("table"), team0=a, team1=b)]
 
 
-def _options(event: Event, lang: str, color: bool) -> list[str]:
+def _options(event: Event, lang: str, color: bool, width: int | None = None) -> list[str]:
+    """``/option help``: one option a line; at ``width`` (a connection's: TableFeed) a
+    description too long for the line is continued under the description column (not under
+    the option's name)."""
     d = event.data
     lines = [text("table-options", lang, table=d.get("table"))]
     for option, value in d.get("options", []):
-        lines.append(text("table-option-line", lang, option=option, value=value,
-                          about=table_options.about(option, lang)).rstrip())
+        line = text("table-option-line", lang, option=option, value=value,
+                    about=table_options.about(option, lang)).rstrip()
+        if width is None:
+            lines.append(line)
+            continue
+        column = len(text("table-option-line", lang, option=option, value=value, about=""))
+        lines.extend(wrap_column(line, width, column))
     return lines
 
 
@@ -543,7 +591,7 @@ def _out(event: Event, lang: str, color: bool) -> list[str]:
                  place=_place(int(d.get("place", 0)), lang))]
 
 
-def _round_over(event: Event, lang: str, color: bool) -> list[str]:
+def _round_over(event: Event, lang: str, color: bool, me: str | None = None) -> list[str]:
     d = event.data
     names = d.get("names") or []
     order = ", ".join(_name(names, s, lang) for s in d.get("order") or [])
@@ -560,6 +608,8 @@ def _round_over(event: Event, lang: str, color: bool) -> list[str]:
             continue
         points = 200 if call == "grand" else 100
         key = "game-round-call-won" if seat == first else "game-round-call-lost"
+        if me is not None and seat < len(names) and names[seat] == me:
+            key += "-you"                    # "Your Tichu succeeded" to its caller
         lines.append(text(key, lang, name=_name(names, seat, lang), points=points,
                           call=text("call-" + call, lang)))
     lines.append(text("game-round-total", lang,
@@ -652,6 +702,60 @@ for _key in ("table-joined", "table-left", "table-option-set", "table-reset", "t
     TABLE_FORMATTERS[_key] = _plain(_key)
 
 
+#: the events about one seat (their ``seat``) whose line has a form said to that seat's player
+#: (the catalog's KEY-you): "You pass." rather than "Ann passes." to Ann
+_YOU_EVENTS = {"game-pass": "game-pass", "game-tichu": "game-tichu",
+               "game-exchange-given": "game-exchange-given", "game-out": "game-out",
+               "game-wish-fulfilled": "game-wish-fulfilled"}
+
+
+def render_for(event: Event, lang: str, color: bool, me: str) -> list[str] | None:
+    """The lines of ``event`` said to ``me`` when the event is about ``me`` (their move, their
+    call, the trick they win, the Dragon trick given to them...): "You pass.", "Bob gives you
+    the Dragon trick."; None when the event is not about ``me`` (render_table's lines are the
+    same for every reader then)."""
+    d = event.data
+    names = d.get("names") or []
+    t = event.type
+
+    def named(seat: Any) -> bool:
+        return isinstance(seat, int) and 0 <= seat < len(names) and names[seat] == me
+    if t in ("table-joined", "table-left"):
+        return [text(t + "-you", lang, seat=d.get("seat"))] if d.get("name") == me else None
+    if t == "game-round-over":
+        if not any(named(s) and c is not None for s, c in enumerate(d.get("calls") or [])):
+            return None
+        return _round_over(event, lang, color, me)
+    if t == "game-dragon-given":
+        if named(d.get("to")):
+            return [text("game-dragon-given-to-you", lang, name=_name(names, d.get("seat"), lang))]
+        if named(d.get("seat")):
+            return [text("game-dragon-given-you", lang, to_name=_name(names, d.get("to"), lang))]
+        return None
+    if t == "game-trick-taken":
+        if d.get("lead") is not None and named(d.get("lead")):
+            return [text("game-dog-you", lang)]
+        return None
+    if not named(d.get("seat")):
+        return None
+    if t in _YOU_EVENTS:
+        return [text(_YOU_EVENTS[t] + "-you", lang, **{
+            k: (_place(int(v), lang) if k == "place" else v)
+            for k, v in d.items() if k not in ("name", "names", "seat")})]
+    if t == "game-grand":
+        return [text("game-grand-you" if d.get("call") else "game-grand-no-you", lang)]
+    if t == "game-play":
+        key = "game-play-bomb-you" if d.get("combo") == "bomb" else "game-play-you"
+        return [text(key, lang, cards=color_cards(d.get("cards", ""), color))]
+    if t == "game-wish":
+        key = "game-wish-you" if d.get("rank") else "game-wish-none-you"
+        return [text(key, lang, rank=d.get("rank"))]
+    if t == "game-trick-won":
+        key = "game-trick-won-dragon-you" if d.get("dragon") else "game-trick-won-you"
+        return [text(key, lang)]
+    return None
+
+
 def render_table(event: Event, lang: str = "en", color: bool = False) -> list[str] | None:
     """The lines for one table event, or None if `event` is no table event."""
     if event.is_error:                 # `game-running` is an error code, not a game event
@@ -667,6 +771,10 @@ def render_table(event: Event, lang: str = "en", color: bool = False) -> list[st
 # ---- one connection's stream of table events ----------------------------------------------------
 #: events whose line a spectator gets merged with the turn that follows (one line per move)
 _MOVES = ("game-play", "game-pass", "game-wish")
+#: the other events whose line may be about the reader (render_for)
+_ABOUT_YOU = frozenset({"table-joined", "table-left", "game-grand", "game-tichu",
+                        "game-exchange-given", "game-wish-fulfilled", "game-trick-won",
+                        "game-dragon-given", "game-trick-taken", "game-out", "game-round-over"})
 
 #: the last event rendered by `_event_lines` with its language and colour, and its lines: the
 #: world hands one Event object to every listener of a table in a row, so the players and
@@ -713,7 +821,13 @@ class TableFeed:
       last view this connection saw of the same table: the seats line (cards left, whose turn),
       the trick, the hand, the prompt, each only when it reads differently now (the hand after
       the player's own play, the trick after a play, not after a pass). `/look` (or entering
-      the table again) shows the whole view.
+      the table again) shows the whole view. Your turn's prompt always comes with the trick
+      and your hand, whatever was shown before (they may have scrolled away);
+    - the bomb hint (`You may bomb: ...`) once per trick, and not while your side holds it;
+    - the lines about the reader's own moves and calls say "you" (`render_for`);
+    - a spectator gets the Grand Tichu decisions of a deal as one line (`No Grand Tichu from
+      ann, bob and cat.`) when the phase ends; a call has its own line at once;
+    - a finished table's view once: not again when someone leaves it or sits down.
     """
 
     def __init__(self, name: str | None = None) -> None:
@@ -736,11 +850,22 @@ class TableFeed:
         self._ring = False
         #: (table, round) and the lines of the last view shown in the play phase
         self._shown: tuple[Any, frozenset[str]] | None = None
+        #: whether the last view was a spectator's (no seat), and the names of the Grand
+        #: Tichu decisions (declined) a spectator has not been told yet
+        self._watching = False
+        self._grand_no: list[Any] = []                    # their seats
+        self._grand_names: list[Any] = []
+        self._grand_lang = "en"
+        #: (table, round, the trick's first cards) of the last bomb hint given
+        self._bomb_hint: tuple[Any, ...] | None = None
+        #: the finished table whose view was shown (or whose end was told)
+        self._finished: Any = None
 
     def forget(self) -> None:
         """The next view is shown whole (`/look`)."""
         self._shown = None
         self._score = None
+        self._finished = None
 
     def render(self, event: Event, lang: str = "en", color: bool = False,
                width: int = DEFAULT_WIDTH) -> list[str] | None:
@@ -748,17 +873,24 @@ class TableFeed:
         None for an event that is not a table event (after any pending lines were flushed:
         `flush()`). A view's seats line fits `width` columns (the session wraps the rest)."""
         if event.type in _MOVES:
-            lines = _event_lines(event, lang, color) or []
+            lines = self._mine(event, lang, color) or _event_lines(event, lang, color) or []
             self._moves.append((event, lines))
+            return []
+        if event.type == "game-grand" and self._watching and not event.data.get("call"):
+            self._grand_no.append(event.data.get("seat"))        # told when the phase ends
+            self._grand_names = event.data.get("names") or []
             return []
         if event.type == "table-view":
             return self._view(event, lang, color, width)
         lines = self._about_you(event, lang)
         if lines is None:
             lines = (_look(event, lang, color, width) if event.type == "table-look"
+                     else _options(event, lang, color, width) if event.type == "table-options"
                      else _event_lines(event, lang, color))
         if lines is None:
             return None
+        if event.type == "game-grand":
+            return self.flush(grand=False) + lines
         if event.type == "game-match-over":
             self._match_over = event.data.get("table")
         elif event.type in ("game-deal", "game-deal-all"):
@@ -779,7 +911,11 @@ class TableFeed:
         if event.type == "game-play-phase" and _name(d.get("names") or [], d.get("turn"),
                                                      lang) == me:
             return [text("game-play-phase-you", lang)]
-        return None
+        return render_for(event, lang, False, me) if event.type in _ABOUT_YOU else None
+
+    def _mine(self, event: Event, lang: str, color: bool) -> list[str] | None:
+        """A move's line said to its own player ("You pass."), or None."""
+        return None if self._name is None else render_for(event, lang, color, self._name)
 
     def _play_again(self, d: dict[str, Any], lang: str) -> list[str]:
         """After the end of the game, the host is told how to play again."""
@@ -788,10 +924,20 @@ class TableFeed:
             return [text("view-play-again", lang)]
         return []
 
-    def flush(self) -> list[str]:
-        """The lines of moves still waiting for their view."""
+    def flush(self, grand: bool = True) -> list[str]:
+        """The lines of moves still waiting for their view (with ``grand``, and a spectator's
+        Grand Tichu decisions not told yet, first)."""
         out = [line for _, lines in self._moves for line in lines]
         self._moves = []
+        if grand and self._grand_no:
+            lang = self._grand_lang
+            seats = sorted(s for s in set(self._grand_no) if isinstance(s, int))
+            if len(seats) == 4:
+                out.insert(0, text("game-grand-no-nobody", lang))
+            else:                                   # in seat order
+                out.insert(0, text("game-grand-no-all", lang, names=_joined(
+                    [_name(self._grand_names, s, lang) for s in seats], "names-and", lang)))
+            self._grand_no = []
         return out
 
     def ring(self) -> bool:
@@ -802,6 +948,8 @@ class TableFeed:
 
     def _view(self, event: Event, lang: str, color: bool, width: int) -> list[str]:
         d = event.data
+        self._watching = d.get("seat") is None
+        self._grand_lang = lang
         # the wait: for which table, round and phase (a new decision right after another, the
         # exchange after one's Grand Tichu decision, rings again)
         game_ = d.get("game") or {}
@@ -817,6 +965,12 @@ class TableFeed:
                 return self.flush() + lines
             return self.flush() + ([lines[1]] if last != seen else [])
         self._waiting = None
+        if d.get("state") == "finished" and self._finished == d.get("table"):
+            return self.flush()                # shown already: not again when someone leaves
+        if d.get("state") == "finished":
+            self._finished = d.get("table")
+        else:
+            self._finished = None
         if d.get("state") == "finished" and self._match_over == d.get("table"):
             self._match_over = None            # the end was just told: no view repeating it
             return self.flush() + self._play_again(d, lang)
@@ -825,6 +979,8 @@ class TableFeed:
                 and self._phase == phase):
             # during the Grand Tichu decisions and the exchange, after the first view: who is
             # still awaited (your prompt), and your hand when it changed
+            if game.get("phase") == "grand" and self._watching:
+                return self.flush(grand=False)  # a spectator: one line when the phase ends
             hand = self._seat_hand(d, game, lang, color)
             lines = _view_lines(event, lang, color, False, width, hand)
             out = [hand] if hand is not None and hand != self._hand else []
@@ -863,37 +1019,84 @@ class TableFeed:
                tuple(d.get("seats") or ()))
         show_score = key != self._score
         self._score = key
-        if (game is not None and d.get("seat") is None and d.get("state") == "playing"
+        if (game is not None and d.get("state") == "playing" and not awaits_you(d)
                 and self._moves and game.get("phase") == "play" and not game.get("trick_won")
                 and not d.get("bombwindow_left") and game.get("turn") is not None):
-            return [self._one_line(self._moves, d, game, lang)] if not show_score else \
-                self.flush() + _view_lines(event, lang, color, show_score, width)
+            # a move and the next turn, not yours: one line (and the bomb hint when due)
+            if show_score:
+                return self.flush() + _view_lines(event, lang, color, show_score, width)
+            hint = [_bomb_line(game, lang)] if d.get("seat") is not None and \
+                game.get("bombs") else []
+            return [self._one_line(self._moves, d, game, lang),
+                    *self._bomb_once(d, game, hint, lang)]
         lines = _view_lines(event, lang, color, show_score, width, self._hand)
         if dealt and game is not None and _sorted_text(game.get("hand") or "") == dealt:
             # the deal's line just showed these very cards: not "Your hand" again
             lines = [l for l in lines if l != self._hand]
         if game is not None and d.get("state") == "playing" and \
                 game.get("phase") in ("play", "wish", "dragon"):
-            # the play: only the lines that read differently from the last view shown
+            lines = self._bomb_once(d, game, lines, lang)
+            # the play: only the lines that read differently from the last view shown; your
+            # turn's prompt with the trick and your hand always
             where = (d.get("table"), d.get("round_no"), d.get("seat"))
             last, self._shown = self._shown, (where, frozenset(lines))
             if last is not None and last[0] == where:
-                lines = [line for line in lines if line not in last[1]]
+                keep: set[str] = set()
+                if awaits_you(d):
+                    # the hand and the prompt (after the table's lines), and the trick
+                    table = _table_lines(d, game, d.get("seats") or [None] * 4, lang, color,
+                                         show_score, width)
+                    keep = set(lines[len(table):])
+                    if game.get("phase") == "play" and not game.get("trick_won"):
+                        keep.add(table[-1])
+                lines = [line for line in lines if line not in last[1] or line in keep]
         else:
             self._shown = None
         return self.flush() + lines
+
+    def _bomb_once(self, d: dict[str, Any], game: dict[str, Any], lines: list[str],
+                   lang: str) -> list[str]:
+        """``lines`` without the bomb hint where it is not due: given once per trick, and not
+        while the reader's side holds the trick (nor on an empty one)."""
+        me = d.get("seat")
+        if me is None or not game.get("bombs"):
+            return lines
+        trick = game.get("trick") or []
+        holder = game.get("holder")
+        trick_key = (d.get("table"), d.get("round_no"), trick[0].get("cards") if trick else None)
+        due = bool(trick) and not game.get("trick_won") and trick_key != self._bomb_hint \
+            and holder not in (me, (me + 2) % 4)
+        hint = _bomb_line(game, lang)
+        if due:
+            self._bomb_hint = trick_key
+            return lines
+        return [line for line in lines if line != hint]
 
     def _one_line(self, moves: list[tuple[Event, list[str]]], d: dict[str, Any],
                   game: dict[str, Any], lang: str) -> str:
         names = d.get("seats") or [None] * 4
         left = game.get("cards_left") or [0] * 4
-        parts = []
+        parts: list[str] = []
+        last: Event | None = None
         for ev, lines in moves:
+            if ev.type == "game-wish" and ev.data.get("rank") and last is not None \
+                    and last.type == "game-play" and last.data.get("seat") == ev.data.get("seat"):
+                # the Mah Jong and its wish: one clause ("Cat plays Ma (1 left) and wishes
+                # for an Ace"), not the subject again after a semicolon
+                mine = _name(names, ev.data.get("seat"), lang) == self._name
+                parts[-1] = text("view-and-wish-you" if mine else "view-and-wish", lang,
+                                 play=parts[-1], rank=ev.data.get("rank"))
+                last = ev
+                continue
             line = " ".join(lines).rstrip(".")
             if ev.type == "game-play" and isinstance(ev.data.get("seat"), int):
                 seat = ev.data["seat"]
-                line += " " + text("view-cards-left", lang, count=left[seat])
+                count = text("view-cards-left", lang, count=left[seat])
+                if line.endswith("!"):     # a bomb's "!" (and Spanish "¡"): not in mid-line
+                    line = line[:-1].rstrip().removeprefix("¡")
+                line += " " + count
             parts.append(line)
+            last = ev
         self._moves = []
-        turn = text("view-turn", lang, name=_name(names, game.get("turn"), lang))
-        return "; ".join(parts + [turn])
+        return text("view-moves", lang, moves=text("view-moves-sep", lang).join(parts),
+                    turn=text("view-turn-next", lang, name=_name(names, game.get("turn"), lang)))

@@ -163,6 +163,20 @@ def _setting(event: Event, lang: str) -> list[str]:
     return [text("setting", lang, **d)]
 
 
+def _settings(event: Event, lang: str) -> list[str]:
+    """``/set`` alone: each setting of the connection and its value (the language with its
+    name, the width ``auto`` with the width in use)."""
+    d = event.data
+    lines = [text("settings-header", lang)]
+    for name, value in (d.get("settings") or {}).items():
+        if name == "lang":
+            value = text("settings-lang", lang, code=value, language=language_name(str(value)))
+        elif name == "width" and value == "auto":
+            value = text("settings-width-auto", lang, width=d.get("width"))
+        lines.append(text("settings-line", lang, name=name, value=value))
+    return lines
+
+
 def _friends(event: Event, lang: str) -> list[str]:
     """``/friends``: a header, then each friend: not online, in which room, or playing."""
     friends = event.data.get("friends") or []
@@ -193,6 +207,7 @@ def _greeting(event: Event, lang: str) -> list[str]:
 FORMATTERS: dict[str, Callable[[Event, str], list[str]]] = {
     "greeting": _greeting,
     "setting": _setting,
+    "settings": _settings,
     "listroom": _listroom,
     "who": _who,
     "look": _look,

@@ -14,9 +14,14 @@ whispers of users included; machine mode (JSON lines) is never wrapped. The rule
   continuation line starts with the line's own leading spaces plus two more (the hanging indent,
   ``HANGING_INDENT``). A word is never split, so a card (``R10``, ``Ph=7``) always stays whole;
   only a single word wider than the whole line (a long URL) is cut to the width. The space
-  before French punctuation (``Exemple :``, ``vraiment ?``, ``»``) and after ``«`` is no break.
+  before French punctuation (``Exemple :``, ``vraiment ?``, ``»``) and after ``«`` is no break,
+  nor the space after a French spaced colon (``Souhait : As``), nor the spaces of a score
+  (``70 : 30``) and the one before a one-word aside in
+  parentheses (``/dragon right (Bot1)``). ``/option help`` continues a description under its
+  description column (``wrap_column``).
 - Lines that list the four seats (the table view's seats line, ``/listroom``) are not wrapped
-  but made to fit: ``fit_names`` shortens the longest names first to ``Bot1~he…`` (the first
+  but made to fit: a bot's name first loses its strategy (``Bot1~heuristic`` -> ``Bot1``),
+  then ``fit_names`` shortens the longest names to ``Bot1~he…`` (the first
   characters and ``…``, at least ``MIN_NAME`` - 1 characters kept) until the line fits; the full
   names are in ``/who``, ``/spielinfo`` and the game's start line.
   Where even the shortest names do not fit, ``fit_seats`` breaks the line with the full names
@@ -33,7 +38,7 @@ from typing import Any, Callable
 from lobby.tichu import memo as _memo
 
 __all__ = ["HANGING_INDENT", "ELLIPSIS", "MIN_NAME", "abbreviate", "columns", "fit_names", "fit_seats",
-           "visible_width",
+           "visible_width", "wrap_column",
            "wrap_line", "wrap_lines", "wrap_prompt"]
 
 #: the extra indent of a continuation line
@@ -45,6 +50,11 @@ _SPACES = re.compile(r"( +)")
 #: words that stay on the line of the word before them (French spacing: ``mot :``, ``« mot »``)
 _GLUED_AFTER = frozenset(":;!?»")
 _GLUED_BEFORE = "«"
+#: a score stays whole (``70 : 30``): a number after a number and its lone colon
+_NUMBER = re.compile(r"-?\d+")
+_SCORE_HEAD = re.compile(r"(?:^|\s)-?\d+ :$")
+#: a one-word aside stays with the word it is about (``/dragon right (Bot1~heuristic)``)
+_ONE_WORD_ASIDE = re.compile(r"\([^()\s]+\)[.,;:!?]?")
 
 
 #: a character -> the columns it takes (bounded; one of lobby.tichu.memo's)
@@ -106,14 +116,21 @@ def wrap_line(line: str, width: int) -> list[str]:
     return _wrap(line, columns(width))
 
 
-def _wrap(line: str, width: int) -> list[str]:
+def wrap_column(line: str, width: int, column: int) -> list[str]:
+    """``line`` wrapped like ``wrap_line``, its continuation lines indented to ``column`` (a
+    table's description column: ``/option help``) where that leaves half the width, else by
+    the usual hanging indent."""
+    return _wrap(line, columns(width), column)
+
+
+def _wrap(line: str, width: int, column: int | None = None) -> list[str]:
     if len(line) <= width and (line.isascii() or visible_width(line) <= width):
         return [line]
     if visible_width(line) <= width:
         return [line]
     stripped = line.lstrip(" ")
     lead = line[:len(line) - len(stripped)]
-    indent = lead + HANGING_INDENT
+    indent = lead + HANGING_INDENT if column is None else " " * column
     if len(indent) > width // 2:            # a deeply indented line on a narrow screen
         indent = HANGING_INDENT
     pieces = _glue(_SPACES.split(stripped))  # words at even, space runs at odd indexes
@@ -148,13 +165,18 @@ def _wrap(line: str, width: int) -> list[str]:
 
 
 def _glue(pieces: list[str]) -> list[str]:
-    """Words and space runs (``_SPACES.split``) with French punctuation joined to its word."""
+    """Words and space runs (``_SPACES.split``) with French punctuation joined to its word, a
+    score's two numbers (``70 : 30``) kept together and a one-word aside in parentheses joined
+    to the word before it."""
     out: list[str] = []
     k = 0
     while k < len(pieces):
         word = pieces[k]
         if out and word and (word[0] in _GLUED_AFTER and len(word) <= 2
-                             or out[-1] == _GLUED_BEFORE):
+                             or out[-1] == _GLUED_BEFORE
+                             or _NUMBER.fullmatch(word) and _SCORE_HEAD.search(out[-1])
+                             or _ONE_WORD_ASIDE.fullmatch(word)
+                             or out[-1].endswith(" :")):    # French "Souhait : As"
             out[-1] += pieces[k - 1] + word    # the space before it stays, as no break
         else:
             if out:
@@ -195,6 +217,8 @@ def wrap_prompt(prompt: str, width: int) -> list[str]:
     return lines
 
 
+#: what joins a bot's name and its strategy (lobby/bots/player.py BOT_MARK: ``Bot1~heuristic``)
+BOT_MARK = "~"
 #: the mark of an abbreviated name (one column)
 ELLIPSIS = "\u2026"
 #: the shortest an abbreviated name gets, its ELLIPSIS included
@@ -218,6 +242,16 @@ def fit_names(names: "list[Any]", build: "Callable[[list[Any]], str]", width: in
     line = build(names)
     if visible_width(line) <= width:
         return line
+    # a bot's name without its strategy first (``Bot1~heuristic`` -> ``Bot1``): shorter than
+    # any abbreviation of it, and still the name /finger and /tell take
+    bare = [n.split(BOT_MARK, 1)[0] if isinstance(n, str) and BOT_MARK in n[1:] else n
+            for n in names]
+    if bare != names and len(set(n for n in bare if isinstance(n, str))) == len(
+            set(n for n in names if isinstance(n, str))):
+        names = bare
+        line = build(names)
+        if visible_width(line) <= width:
+            return line
     longest = max((len(n) for n in names if isinstance(n, str)), default=0)
     for length in range(longest - 1, MIN_NAME - 1, -1):
         short = [abbreviate(n, length) if isinstance(n, str) else n for n in names]

@@ -15,8 +15,11 @@ sends no valid header (or none within ``header_timeout`` seconds, the server's
 ``--login-timeout``) is closed without ever reaching the lobby, with one log line. A header
 ``PROXY UNKNOWN`` (or a v2 LOCAL command: the proxy's own health check) leaves the proxy's address.
 
-``listen(reactor, description, factory, clock, header_timeout)`` listens on one endpoint string,
-with this wrapper for a ``haproxy:`` one.
+``listen(reactor, description, factory, clock, header_timeout, tls)`` listens on one endpoint
+string, with this wrapper for a ``haproxy:`` one. A TLS endpoint (``ssl:...``, behind
+``haproxy:`` too) gets a ``ReloadableTLS`` context (appended to ``tls``): ``reload()`` reads its
+certificate and key files again (SIGHUP), new connections get the new certificate, open ones keep
+theirs, and a file that cannot be read keeps the old one.
 """
 from __future__ import annotations
 
@@ -25,6 +28,7 @@ from typing import Any
 
 from twisted.internet import address as address_types
 from twisted.internet.endpoints import serverFromString
+from twisted.internet.interfaces import IOpenSSLContextFactory
 from twisted.internet.protocol import Protocol
 from twisted.logger import Logger
 
@@ -34,9 +38,10 @@ from twisted.protocols.haproxy._exceptions import InvalidProxyHeader
 from twisted.protocols.haproxy._v1parser import V1Parser
 from twisted.protocols.haproxy._v2parser import V2Parser
 from twisted.protocols.haproxy._wrapper import HAProxyProtocolWrapper, HAProxyWrappingFactory
-from zope.interface import directlyProvides, providedBy
+from zope.interface import directlyProvides, implementer, providedBy
 
-__all__ = ["PREFIX", "HeaderFirstWrapper", "HeaderFirstFactory", "proxied", "listen"]
+__all__ = ["PREFIX", "HeaderFirstWrapper", "HeaderFirstFactory", "ReloadableTLS", "proxied",
+           "listen", "tls_endpoint"]
 
 log = Logger(namespace="protocol.proxy")
 
@@ -202,11 +207,54 @@ def proxied(description: str) -> str | None:
 
 
 def listen(reactor: Any, description: str, factory: Any, clock: Any,
-           header_timeout: float = 0.0) -> Any:
+           header_timeout: float = 0.0, tls: list["ReloadableTLS"] | None = None) -> Any:
     """Listen on the endpoint ``description`` (a Deferred of the port); a ``haproxy:`` endpoint
-    reads each connection's PROXY header before ``factory``'s protocol is connected."""
+    reads each connection's PROXY header before ``factory``'s protocol is connected. A TLS
+    endpoint's reloadable context is appended to ``tls``."""
     inner = proxied(description)
     if inner is None:
-        return serverFromString(reactor, description).listen(factory)
-    return serverFromString(reactor, inner).listen(
+        return tls_endpoint(reactor, description, tls).listen(factory)
+    return tls_endpoint(reactor, inner, tls).listen(
         HeaderFirstFactory(factory, clock, header_timeout))
+
+
+@implementer(IOpenSSLContextFactory)
+class ReloadableTLS:
+    """The TLS context of one listening endpoint, replaceable while it listens: Twisted's TLS
+    wrapper asks ``getContext()`` for each new connection, and this hands it the context of the
+    certificate read last. ``reload()`` parses the endpoint string again (Twisted reads the
+    ``privateKey=``/``certKey=`` files then) and says what it did, for the SIGHUP log line."""
+
+    def __init__(self, reactor: Any, description: str, current: Any) -> None:
+        self.reactor = reactor
+        self.description = description
+        self.current = current
+
+    def getContext(self) -> Any:
+        return self.current.getContext()
+
+    def reload(self) -> str:
+        try:
+            fresh = getattr(serverFromString(self.reactor, self.description),
+                            "_sslContextFactory", None)
+            if fresh is None:
+                raise ValueError("no TLS context")
+            fresh.getContext()              # a key that does not match its certificate fails here
+        except Exception as e:
+            return f"the TLS certificate of {self.description} kept: {e}"
+        self.current = fresh
+        return f"the TLS certificate of {self.description} reloaded"
+
+
+def tls_endpoint(reactor: Any, description: str, tls: list[ReloadableTLS] | None = None) -> Any:
+    """``serverFromString(reactor, description)``; for a TLS endpoint (``ssl:``) with a
+    ``ReloadableTLS`` context in place of its own, appended to ``tls``. (Twisted's TLS server
+    endpoint keeps its context factory in ``_sslContextFactory``: no public way to replace it;
+    tests/test_tls.py fails if that changes.)"""
+    endpoint = serverFromString(reactor, description)
+    current = getattr(endpoint, "_sslContextFactory", None)
+    if current is not None and tls is not None:
+        wrapper = ReloadableTLS(reactor, description, current)
+        endpoint._sslContextFactory = wrapper
+        tls.append(wrapper)
+    return endpoint

@@ -43,7 +43,7 @@ The application and the options (composition, as twisted.conch's TelnetTransport
   messages); without one (a subclass, as in the tests) its hook methods are overridden instead.
   Every telnet option is one small handler object (`TelnetOption`: its code, its offer, whether
   it agrees when asked, whether its subnegotiation is kept, what its subnegotiation and its
-  turning on or off do): `GmcpOption`, `NawsOption`, `EchoOption` and `SgaOption` here, MSSP,
+  turning on or off do): `GmcpOption`, `NawsOption`, `EchoOption`, `SgaOption` and `EorOption` here, MSSP,
   MCCP2, CHARSET and TTYPE in protocol/telnet/options.py. The connection chooses its handlers
   when it makes its byte layer (`TelnetLineProtocol(app, options)`); this class knows none of
   the options by number except through `options`.
@@ -52,7 +52,8 @@ Negotiation (RFC 1143 "Q method": per option a state NO/YES/WANTNO/WANTYES and a
   We offer the options whose handler has an offer (IAC WILL GMCP first) at connect, or when
   `offerOptions()` is called if the offer is held back (`_hold_offer`: the session waits for
   the client's first bytes). We agree to SGA
-  when asked (DO SGA -> WILL SGA), accept the client's own SGA (WILL SGA -> DO SGA), turn ECHO on
+  when asked (DO SGA -> WILL SGA) and to EOR (DO EOR -> WILL EOR; `offer_eor` offers it: `/set
+  prompt on`), accept the client's own SGA (WILL SGA -> DO SGA), turn ECHO on
   and off for password entry, and refuse every other option (DO x -> WONT x, WILL x -> DONT x),
   NAWS too unless WANT_NAWS is set (see NAWS: then we agree to WILL NAWS). An
   answer is never answered, so there are no negotiation loops; as a second safety net a connection
@@ -69,7 +70,8 @@ Output
   byte is doubled (IAC IAC). `sendPrompt` sends IAC GA after the prompt to a client that negotiates
   telnet options at all (it asked for telnet behaviour) unless SGA (suppress go-ahead) is on for our
   side, i.e. the client asked DO SGA and we answered WILL SGA. A client that never negotiated (netcat,
-  a script) never receives GA.
+  a script) never receives GA. Where EOR is on for our side (the client agreed, DO EOR), a prompt
+  ends with IAC EOR instead of GA.
 
 Slow readers
   The protocol registers itself as a streaming producer on its transport. While the transport has
@@ -107,6 +109,7 @@ __all__ = [
     "NawsOption",
     "EchoOption",
     "SgaOption",
+    "EorOption",
     "decode_line",
     "clean_line",
     "encode_text",
@@ -124,6 +127,7 @@ WONT = 252
 WILL = 251
 SB = 250
 GA = 249
+EOR_MARK = 239   # RFC 885, the end-of-record mark (IAC EOR) that ends a prompt under option EOR
 EL = 248
 EC = 247
 NOP = 241
@@ -132,6 +136,7 @@ SE = 240
 # options
 ECHO = 1      # RFC 857
 SGA = 3       # RFC 858, suppress go-ahead
+EOR = 25      # RFC 885, end of record: prompts end with IAC EOR (MUD clients)
 NAWS = 31     # RFC 1073, negotiate about window size
 GMCP = 201    # Generic MUD Communication Protocol
 
@@ -338,8 +343,10 @@ class GmcpOption(TelnetOption):
 
     def handle(self, package: str, data: object) -> None:
         """One decoded GMCP message: Core.* answered or remembered here (with `core`), anything
-        else to the byte layer's `gmcpReceived`."""
-        if not (self.core and self._core(package, data)):
+        else to the byte layer's `gmcpReceived`; Core.Supports.* after it is remembered too, so
+        that the application can answer a package newly listed (Comm.Channel's list)."""
+        if not (self.core and self._core(package, data)) \
+                or package.lower().startswith("core.supports."):
             self.telnet.gmcpReceived(package, data)
 
     def _core(self, package: str, data: object) -> bool:
@@ -383,6 +390,12 @@ class GmcpOption(TelnetOption):
             return True
         wanted = package.lower()
         return any(p.lower() == wanted or p.lower().startswith(wanted + ".") for p in supports)
+
+    def listed(self, package: str) -> bool:
+        """Whether the client named `package` (`Comm.Channel`, or a package within it) in its
+        Core.Supports: the packages a client gets only when it asked for them (one that never
+        sent Core.Supports gets none of them, as before they existed)."""
+        return self.supports is not None and self.wants(package)
 
     def send(self, package: str, data: object = None) -> None:
         """IAC SB GMCP "<package> <json>" IAC SE when GMCP is on; nothing otherwise. With
@@ -485,6 +498,17 @@ class SgaOption(TelnetOption):
         return True
 
 
+class EorOption(TelnetOption):
+    """EOR (25, end of record): agreed on our side when asked (`offer_eor` offers it for `/set
+    prompt on`); while it is on, prompts end with IAC EOR instead of IAC GA."""
+
+    __slots__ = ()
+    code = EOR
+
+    def agree_local(self) -> bool:
+        return True
+
+
 def _version_number(word: str) -> int | None:
     """A Core.Supports version (`1`): ASCII digits, at most 1,000,000; None otherwise."""
     word = word.strip()
@@ -567,7 +591,7 @@ class TelnetLineProtocol(Protocol):
             handlers: list[TelnetOption] = [GmcpOption(self)]
             if self.WANT_NAWS:
                 handlers.append(NawsOption(self, ask=False))
-            handlers += [EchoOption(self), SgaOption(self)]
+            handlers += [EchoOption(self), SgaOption(self), EorOption(self)]
         else:
             handlers = options(self)
         self.options = {option.code: option for option in handlers}
@@ -754,9 +778,18 @@ class TelnetLineProtocol(Protocol):
         """Send a prompt without line end, then IAC GA for a telnet client that has not agreed
         to suppress go-ahead (SGA); a client that never negotiated gets no GA bytes."""
         data = encode_text(text)
-        if self.speaks_telnet and self._us_state(SGA) != _YES:
+        if self._us_state(EOR) == _YES:
+            data += bytes((IAC, EOR_MARK))
+        elif self.speaks_telnet and self._us_state(SGA) != _YES:
             data += bytes((IAC, GA))
         self._write(data)
+
+    def offer_eor(self) -> None:
+        """IAC WILL EOR, once, to a client that speaks telnet (a MUD client answers DO EOR, and
+        its prompts end with IAC EOR from then on)."""
+        if self.speaks_telnet and self._us_state(EOR) == _NO:
+            self._set_us(EOR, _WANTYES)
+            self._send_negotiation(WILL, EOR)
 
     def setPasswordMode(self, hidden: bool) -> None:
         """hidden: IAC WILL ECHO (the client stops echoing what is typed); back: IAC WONT ECHO

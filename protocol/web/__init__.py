@@ -57,7 +57,8 @@ from twisted.web.resource import Resource
 from twisted.web.server import Site
 
 from lobby.events import error_event
-from lobby.text.messages import CATALOGS, LANGUAGES
+from lobby.tables import options as table_options
+from lobby.text.messages import CATALOGS, LANGUAGES, text
 from protocol.telnet import gathered_write
 from protocol.telnet.transport import TelnetLineProtocol
 
@@ -66,7 +67,8 @@ if TYPE_CHECKING:
     from twisted.web.server import Request
 
 __all__ = ["WebOptions", "WebSite", "MessageTransport", "LobbyWebSocket", "listen_web",
-           "CSP", "SECURITY_HEADERS", "web_strings", "parse_proxies"]
+           "CSP", "SECURITY_HEADERS", "web_strings", "parse_proxies", "default_hosts", "host_name",
+           "LOOPBACK_HOSTS"]
 
 log = Logger(namespace="protocol.web")
 
@@ -95,9 +97,36 @@ class WebOptions:
     """The web listener's settings (the server's --web-* options, --trusted-proxy)."""
 
     origins: tuple[str, ...] = ()        # allowed Origin values; () = the listener's own
+    #: the names the ``Host`` header may give (DNS rebinding: a page of evil.example whose name
+    #: points here is refused); () = the loopback names and the endpoint's own interface
+    allowed_hosts: tuple[str, ...] = ()
     trusted_proxies: tuple[Any, ...] = ()  # ip_network objects whose X-Forwarded-* is believed
     max_message: int = MAX_MESSAGE       # bytes of one WebSocket message
     timeout: float = HTTP_TIMEOUT        # seconds an idle or half-sent HTTP request is kept
+
+
+#: the host names every web listener answers to unless --web-allowed-host names others
+LOOPBACK_HOSTS = ("localhost", "127.0.0.1", "::1")
+
+
+def default_hosts(description: str) -> tuple[str, ...]:
+    """The ``Host`` names a listener on the endpoint ``description`` answers to by default: the
+    loopback names and the endpoint's ``interface`` (when it is one address, not a wildcard)."""
+    hosts = list(LOOPBACK_HOSTS)
+    for part in description.split(":"):
+        if part.startswith("interface="):
+            interface = part[len("interface="):].strip("[]").lower()
+            if interface and interface not in ("0.0.0.0", "::") and interface not in hosts:
+                hosts.append(interface)
+    return tuple(hosts)
+
+
+def host_name(header: str) -> str:
+    """The host of a ``Host`` header without its port, lower case (``[::1]:8080`` -> ``::1``)."""
+    value = header.strip().lower()
+    if value.startswith("["):
+        return value[1:value.find("]")] if "]" in value else value
+    return value.rsplit(":", 1)[0] if value.count(":") == 1 else value
 
 
 def parse_proxies(values: Iterable[str]) -> tuple[Any, ...]:
@@ -108,10 +137,20 @@ def parse_proxies(values: Iterable[str]) -> tuple[Any, ...]:
 
 def web_strings(lang: str) -> dict[str, str]:
     """The page's own words in ``lang``: every ``web-*`` key of the catalog (English where the
-    language has none)."""
+    language has none), and words the catalog has already for the telnet screen: the ranks'
+    names (``web-rank-name-K``), the finishing places (``web-place-1``) and what each table
+    option takes (``web-option-about-round``, the hint of the option's value box)."""
     english = CATALOGS["en"]
     own = CATALOGS.get(lang, {})
-    return {k: own.get(k) or v for k, v in english.items() if k.startswith("web-")}
+    out = {k: own.get(k) or v for k, v in english.items() if k.startswith("web-")}
+    for rank in ("2", "3", "4", "5", "6", "7", "8", "9", "10", "B", "D", "K", "A"):
+        out["web-rank-name-" + rank] = text("rank-" + rank, lang)
+    for n in range(1, 5):
+        out[f"web-place-{n}"] = text(f"place-{n}", lang)
+    for option in table_options.OPTIONS:
+        name = option.name.split()[0]
+        out["web-option-about-" + name] = table_options.about(name, lang)
+    return out
 
 
 def _canonical_ip(host: str) -> str | None:
@@ -261,10 +300,6 @@ class LobbyWebSocket(WebSocketServerProtocol):
         options = self.factory.options
         headers = request.headers
         origin = headers.get("origin")
-        if origin is not None and not self._origin_allowed(origin, headers.get("host", "")):
-            log.info("refused a WebSocket from {peer}: origin {origin!r} is not allowed",
-                     peer=request.peer, origin=origin[:200])
-            raise ConnectionDeny(ConnectionDeny.FORBIDDEN, "origin not allowed")
         tcp_peer = self.transport.getPeer()
         host = _canonical_ip(str(getattr(tcp_peer, "host", ""))) or str(
             getattr(tcp_peer, "host", "?"))
@@ -280,16 +315,24 @@ class LobbyWebSocket(WebSocketServerProtocol):
                 host = client
             proto = headers.get("x-forwarded-proto", "")
             secure = secure or proto.split(",")[-1].strip().lower() == "https"
+        if origin is not None and not self._origin_allowed(origin, headers.get("host", ""),
+                                                           secure):
+            log.info("refused a WebSocket from {peer}: origin {origin!r} is not allowed",
+                     peer=request.peer, origin=origin[:200])
+            raise ConnectionDeny(ConnectionDeny.FORBIDDEN, "origin not allowed")
         kind = address_types.IPv6Address if ":" in host else address_types.IPv4Address
         self._peer = kind("TCP", host, int(getattr(tcp_peer, "port", 0) or 0))
         self._refuses_passwords = not secure and not _is_loopback(host)
 
-    def _origin_allowed(self, origin: str, host_header: str) -> bool:
+    def _origin_allowed(self, origin: str, host_header: str, secure: bool) -> bool:
+        """One of --web-origin; by default the listener's own: the origin whose host is the
+        request's ``Host``, with the scheme of the connection (an ``https`` page does not talk
+        to a plain listener: it would be a page of another server, reached by a rebinding)."""
         allowed = self.factory.options.origins
         if allowed:
             return origin.rstrip("/") in allowed
         parts = urlsplit(origin)
-        return parts.scheme in ("http", "https") and bool(parts.netloc) \
+        return parts.scheme == ("https" if secure else "http") and bool(parts.netloc) \
             and parts.netloc.lower() == host_header.strip().lower()
 
     def _forwarded_client(self, value: str, proxy: str) -> str | None:
@@ -328,6 +371,14 @@ class LobbyWebSocket(WebSocketServerProtocol):
             session.message_refused(error_event("bad-message"))   # counted as a line
             return
         session.dataReceived(payload + b"\n")
+
+    def onPing(self, payload: bytes) -> None:
+        """A ping is answered only within the connection's flood budget (the guard's, as a
+        telnet subnegotiation): a ping flood is dropped and kicked like a line flood."""
+        session = self.session
+        if session is not None and not session.ping_received():
+            return
+        super().onPing(payload)
 
     def onClose(self, wasClean: bool, code: int | None, reason: str | None) -> None:
         session, self.session = self.session, None
@@ -400,8 +451,10 @@ class _Root(Resource):
     """Exact names only: ``/`` is index.html, ``/NAME`` a file of the static directory,
     ``/strings/LANG.json`` the page's words, ``/ws`` the WebSocket; anything else is 404."""
 
-    def __init__(self, files: dict[str, _File], socket: Resource) -> None:
+    def __init__(self, files: dict[str, _File], socket: Resource,
+                 hosts: Iterable[str] = LOOPBACK_HOSTS) -> None:
         super().__init__()
+        self.hosts = frozenset(h.strip("[]").lower() for h in hosts)
         self.files = files
         self.socket = socket
         self.strings = {f"{lang}.json": _File(json.dumps(web_strings(lang), ensure_ascii=False,
@@ -410,6 +463,10 @@ class _Root(Resource):
                         for lang in LANGUAGES}
 
     def getChild(self, path: bytes, request: "Request") -> Resource:
+        host = (request.getHeader(b"host") or b"").decode("latin-1")
+        if host_name(host) not in self.hosts:       # DNS rebinding: not a name of ours
+            log.info("refused a web request for the host {host!r}", host=host[:200])
+            return _NotFound(421, b"This server does not answer to that host name.\n")
         if request.method not in (b"GET", b"HEAD"):
             return _NotFound(405, b"Only GET.\n")
         rest = request.postpath
@@ -444,10 +501,12 @@ class WebSite(Site):
     noisy = False       # the server logs its own "web client on" line
 
     def __init__(self, lobby: "LobbyFactory", options: WebOptions | None = None,
-                 reactor: Any = None) -> None:
+                 reactor: Any = None, hosts: Iterable[str] | None = None) -> None:
         self.options = options if options is not None else WebOptions()
         self.websockets = LobbyWebSocketFactory(lobby, self.options)
-        super().__init__(_Root(static_files(), _Socket(self.websockets)),
+        allowed = self.options.allowed_hosts or (tuple(hosts) if hosts is not None
+                                                 else LOOPBACK_HOSTS)
+        super().__init__(_Root(static_files(), _Socket(self.websockets), allowed),
                          timeout=self.options.timeout or None, reactor=reactor)
 
     def log(self, request: Any) -> None:
@@ -455,7 +514,10 @@ class WebSite(Site):
 
 
 def listen_web(reactor: Any, description: str, lobby: "LobbyFactory",
-               options: WebOptions | None = None) -> "Deferred[Any]":
-    """Listen on the endpoint ``description`` with the web client (a Deferred of the port)."""
-    from twisted.internet.endpoints import serverFromString
-    return serverFromString(reactor, description).listen(WebSite(lobby, options, reactor))
+               options: WebOptions | None = None, tls: list[Any] | None = None
+               ) -> "Deferred[Any]":
+    """Listen on the endpoint ``description`` with the web client (a Deferred of the port); the
+    reloadable context of a TLS endpoint is appended to ``tls`` (protocol.telnet.proxy.tls_endpoint)."""
+    from protocol.telnet.proxy import tls_endpoint
+    return tls_endpoint(reactor, description, tls).listen(
+        WebSite(lobby, options, reactor, default_hosts(description)))

@@ -127,7 +127,7 @@ async def test_a_person_in_text_mode_plays_with_three_in_process_bots(
     world = server.server.world
     table = world.online("Hanna").room.table
     table.bot_delay = 0
-    for line, answer in (("/join 1", "sits down in seat 1"), ("/addbot", "seat 2"),
+    for line, answer in (("/join 1", "down in seat 1"), ("/addbot", "seat 2"),
                          ("/addbot 3 random", "seat 3"), ("/addbot", "seat 4"),
                          ("/option target 200", "sets target to 200"),
                          ("/start", "the game starts")):

@@ -215,7 +215,7 @@ def test_sigkill_in_the_middle_of_a_game_then_the_players_finish_it(
         # the stored final score is that of the same seed and actions played without a crash
         uninterrupted = Match.replay(match.record())
         assert uninterrupted.finished and uninterrupted.scores == match.scores
-        assert f"{match.scores[0]}:{match.scores[1]}" in line[0], (line, match.scores)
+        assert f"{match.scores[0]} : {match.scores[1]}" in line[0], (line, match.scores)
         assert "(unrated)" in line[0]                   # /option seed: unrated
         replay = clients["Cleo"].command("Cleo", "/replay 1 1")
         assert "Game #1, table 1" in replay and "! [" not in replay

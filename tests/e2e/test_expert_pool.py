@@ -92,7 +92,7 @@ async def open_table(running: PoolServer, name: str, lines: list[tuple[str, str]
 async def test_expert_bots_in_workers_play_a_complete_game_with_a_person(pooled: Any) -> None:
     running, pool = pooled
     c, table = await open_table(running, "Hanna", [
-        ("/join 1", "sits down in seat 1"), ("/addbot expert:0.05", "seat 2"),
+        ("/join 1", "down in seat 1"), ("/addbot expert:0.05", "seat 2"),
         ("/addbot 3 heuristic", "seat 3"), ("/addbot expert:0.05", "seat 4"),
         ("/option target 100", "sets target to 100"), ("/start", "the game starts")])
     person = make_strategy("random", 3)

@@ -53,7 +53,7 @@ async def test_look_names_the_room_in_the_readers_language(server: RunningServer
     await reply(c, "/set lang fr", "changer.\r\n")
     assert "Tu es dans le lobby" in await reply(c, "/look")
     await c.expect("\r\n")                     # the second line of /look
-    await reply(c, "/newroom", "/start à quatre.\r\n")
+    await reply(c, "/newroom", "êtes quatre.\r\n")
     assert "la salle de la table 1" in await reply(c, "/who")
     assert text("room-table", "en", number=1) == "Table 1 room"       # the data's English
 

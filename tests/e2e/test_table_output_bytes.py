@@ -57,6 +57,19 @@ the old bytes, and the text ones differ only by those wrapped lines.)
 that names none gets protocol 1); the text greeting gained its line for programs (`Programs:
 %json VERSION ...`) and the JSON greeting `protocols`; diffed line by line, those two lines were
 the only change in every transcript.)
+(Issue 26, the table view, text mode only (the machine-mode transcripts are the old bytes): the
+reader's own moves and decisions say "you" (`You pass.`, `You sit down in seat 1.`); the
+partner is marked in the players line (`3 Bob 14 (partner)`); another player's move followed
+by a turn that is not yours is one line (`Cat plays BK (13 left); Bob's turn.`), as spectators
+had it; your turn always comes with the trick and your hand; the bomb hint once per trick and
+not while your side holds it; a spectator gets a deal's declined Grand Tichu decisions as one
+line (`No Grand Tichu from Cat, Dan, Bob and Ann.`). Diffed line by line: nothing else changed.
+Then the card legend, once per account (a guest: per connection), after the first deal: the
+six lines after Ann's and Cat's first deal are the only change. After the native speakers'
+review: the Mah Jong and its wish in one clause (`Cat plays Ma (13 left) and wishes for a 2;
+Bob's turn.`), a bomb's `!` not in mid-line, `won by you` in the trick line of the trick's own
+winner, and a spectator's `Nobody calls Grand Tichu.` (else the decliners in seat order);
+diffed line by line, nothing else changed.)
 (Issue 24, protocol 4: the fair-play fields are protocol 4's, and these clients still read
 protocol 3: the option `timer` is gone from their `state`, `update` and `table-started` objects
 (an `update` that said only that is not sent), `table-unrated` is not sent to them, and the
@@ -332,13 +345,13 @@ EXPECTED: dict[str, dict[str, str]] = {
         "Eve": "6d90784363989dcc36f8249b4dfb060287800d91aa61223ac86ee952cfdb207f",
     },
     "mixed": {
-        "Ann": "3afff60bbfd277b7117fe03c64a1db872d111edfe5855352cbc1ccacadeec369",
+        "Ann": "b8b7df2eac59523233a40f68236a265fd71e0c4ef3ca4200786fc3368dcb4d1b",
         "Bob": "71b63930d55c833cfd7cac6ad168b2583e99f13b30eb34e9faaf3d4d75ad5c9c",
-        "Cat": "e4e4dd05e299172f7b515f3c8faa99bd3e7ab8250a876241830b5d27688ee09a",
+        "Cat": "838c39b6726929e63edc99de936252d3377c11112bfdfcd04af04c52c6b11576",
         "Dan": "9f3302eda57b65a01da510597e6a23e9696ba45e7e97bdb4f1df8dd0c687585f",
-        "Eve": "83492a84a186b91b3419c9057973666922b8e29cdec42a036dc4277859dfb186",
+        "Eve": "798423e18ea1aa73f7262a81956760d38e6b3aceaf77f3774efffff3c80439d8",
         "Fay": "ad5e88e4f2c8ea167043915fe6621d768eb08537e9f33acbf13711c89856100d",
-        "Gus": "791cc3ffc44ff4d997d6a2a140783b015915be7fdfa55b29fd9480d9bbc3b422",
+        "Gus": "bdea30e2b85708b2d695965294657cc578e75072b12e47150ee680f4cca5d503",
     },
 }
 

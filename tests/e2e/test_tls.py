@@ -73,3 +73,65 @@ async def test_login_over_tls_with_a_self_signed_certificate(tmp_path: Path) -> 
         await within(again.lost)
     finally:
         await within(server.stop(), 10)
+
+
+def _served_certificate(port: int) -> bytes:
+    """The DER certificate a TLS listener offers a new connection."""
+    import socket
+    import ssl
+    context = ssl.create_default_context()
+    context.check_hostname = False
+    context.verify_mode = ssl.CERT_NONE
+    with socket.create_connection(("127.0.0.1", port), timeout=60) as raw:
+        with context.wrap_socket(raw, server_hostname="localhost") as tls:
+            der = tls.getpeercert(binary_form=True)
+    assert der is not None
+    return der
+
+
+def _der(cert_path: Path) -> bytes:
+    return x509.load_pem_x509_certificate(cert_path.read_bytes()).public_bytes(
+        serialization.Encoding.DER)
+
+
+def test_sighup_reloads_the_tls_certificate(tmp_path: Path) -> None:
+    """Issue 27: a real server with a TLS telnet port and a TLS web port; the key and certificate
+    files replaced by a second pair and SIGHUP sent, new connections on both get the second
+    certificate, and the log line says so. A broken pair then keeps the second one."""
+    import re
+    import signal
+
+    from server_process import ServerProcess, command
+    first = tmp_path / "first"
+    second = tmp_path / "second"
+    first.mkdir()
+    second.mkdir()
+    make_self_signed(first)
+    make_self_signed(second)
+    key, cert = tmp_path / "server.key", tmp_path / "server.crt"
+    key.write_bytes((first / "server.key").read_bytes())
+    cert.write_bytes((first / "server.crt").read_bytes())
+    tls = f"ssl:0:interface=127.0.0.1:privateKey={key}:certKey={cert}"
+    argv = [command("tichu-lobby"), "--db", str(tmp_path / "l.sqlite3"), "--port", tls,
+            "--web", tls]
+    with ServerProcess(argv, tmp_path) as server:
+        line = server.wait_for(lambda text: "web client on " in text)
+        found = re.search(r"\(127\.0\.0\.1:(\d+)\)", line)
+        assert found, line
+        web = int(found.group(1))
+        assert _served_certificate(server.port) == _der(cert) == _served_certificate(web)
+        key.write_bytes((second / "server.key").read_bytes())
+        cert.write_bytes((second / "server.crt").read_bytes())
+        server.proc.send_signal(signal.SIGHUP)
+        line = server.wait_for(lambda text: "SIGHUP: " in text)
+        assert line.count(f"the TLS certificate of {tls} reloaded") == 2, line
+        assert _served_certificate(server.port) == _der(second / "server.crt")
+        assert _served_certificate(web) == _der(second / "server.crt")
+        # a key that is not the certificate's: the old pair stays
+        key.write_bytes((first / "server.key").read_bytes())
+        server.proc.send_signal(signal.SIGHUP)
+        line = server.wait_for(lambda text: "SIGHUP: " in text)
+        assert line.count(f"the TLS certificate of {tls} kept: ") == 2, line
+        assert _served_certificate(server.port) == _der(second / "server.crt")
+        code, out = server.stop()
+    assert code == 0, out

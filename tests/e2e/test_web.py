@@ -263,7 +263,8 @@ async def test_a_password_over_plain_ws_from_elsewhere_is_refused(tmp_path: Path
         reply = await c.command("/register secret12")
         assert reply["code"] == "password-needs-tls"
         # behind a TLS proxy (X-Forwarded-Proto https), and from loopback, the password is asked
-        tls = await running.ws(headers={**far, "X-Forwarded-Proto": "https"})
+        tls = await running.ws(headers={**far, "X-Forwarded-Proto": "https"},   # the page: https
+                               origin=f"https://127.0.0.1:{running.web_port}")
         await tls.expect("prompt", prompt="login")
         tls.send("Rosa")
         await tls.expect("prompt", prompt="password")
@@ -344,5 +345,106 @@ async def test_over_tls_a_password_may_come_from_anywhere(tmp_path: Path) -> Non
         c.send("secret12")
         await c.expect("logged-in", name="Tess")
         assert running.server.world.online("Tess").listener.address == "203.0.113.9"
+    finally:
+        await running.stop()
+
+
+# ---- DNS rebinding, the origin's scheme, pings, bans (issue 28, the outside browser user) -------
+def http_get_host(port: int, target: str, host: str) -> tuple[int, bytes]:
+    with socket.create_connection(("127.0.0.1", port), timeout=20) as s:
+        s.sendall(f"GET {target} HTTP/1.0\r\nHost: {host}\r\n\r\n".encode())
+        data = b""
+        while chunk := s.recv(65536):
+            data += chunk
+    head, _, body = data.partition(b"\r\n\r\n")
+    return int(head.split()[1]), body
+
+
+@pytest_twisted.ensureDeferred
+async def test_a_host_name_that_is_not_ours_is_refused(web: WebServer) -> None:
+    """A page of evil.example whose name was made to point at 127.0.0.1 (DNS rebinding) sends
+    `Host: evil.example`: neither the files nor the WebSocket answer it (421); the loopback
+    names do (the default: loopback and the endpoint's interface)."""
+    port = web.web_port
+    code, body = await within(deferToThread(http_get_host, port, "/", "evil.example"))
+    assert code == 421 and b"host name" in body
+    for host in (f"127.0.0.1:{port}", f"localhost:{port}", f"[::1]:{port}"):
+        assert (await within(deferToThread(http_get_host, port, "/", host)))[0] == 200, host
+    with pytest.raises(ConnectionError, match="421"):
+        await web.ws(origin="http://evil.example", headers={"Host": "evil.example"})
+
+
+@pytest_twisted.ensureDeferred
+async def test_the_allowed_host_names_can_be_named(tmp_path: Path) -> None:
+    running = WebServer(tmp_path / "lobby.sqlite3",
+                        web_options=WebOptions(allowed_hosts=("tichu.example.org",)))
+    await running.start()
+    try:
+        port = running.web_port
+        assert (await within(deferToThread(http_get_host, port, "/", "tichu.example.org")))[0] \
+            == 200
+        assert (await within(deferToThread(http_get_host, port, "/", f"127.0.0.1:{port}")))[0] \
+            == 421
+    finally:
+        await running.stop()
+
+
+@pytest_twisted.ensureDeferred
+async def test_an_https_origin_is_refused_on_a_plain_listener(web: WebServer) -> None:
+    port = web.web_port
+    with pytest.raises(ConnectionError, match="403"):
+        await web.ws(origin=f"https://127.0.0.1:{port}")
+    await (await web.ws(origin=f"http://127.0.0.1:{port}")).expect("prompt")
+
+
+@pytest_twisted.ensureDeferred
+async def test_a_ping_flood_spends_the_same_budget(tmp_path: Path) -> None:
+    """WebSocket pings were answered by autobahn outside the guard: now each spends a token of
+    the connection's flood budget (like a telnet subnegotiation); a flood of them is dropped,
+    unanswered, and kicks the connection."""
+    from protocol.connection.guard import Limits
+    running = WebServer(tmp_path / "lobby.sqlite3",
+                        limits=Limits(flood_rate=0.001, flood_burst=5, flood_kick=3))
+    await running.start()
+    try:
+        c = await running.ws()
+        await c.guest()
+        pongs: list[bytes] = []
+        c.onPong = pongs.append                      # type: ignore[method-assign]
+        for i in range(20):
+            c.sendPing(b"p%d" % i)
+        assert await within(c.closed) is not None
+        assert any(m.get("code") == "flood-disconnect" for m in c.messages if isinstance(m, dict))
+        assert 0 < len(pongs) < 5                   # the burst less the two lines before
+        metrics = running.server.factory.metrics
+        assert metrics.flood_drops.labels("ping")._value.get() >= 3
+    finally:
+        await running.stop()
+
+
+@pytest_twisted.ensureDeferred
+async def test_an_address_ban_holds_over_websocket(tmp_path: Path) -> None:
+    """A guest banned by a moderator is disconnected, and no guest comes back from that
+    address over a WebSocket either (the address a trusted proxy names); another address can."""
+    running = WebServer(tmp_path / "lobby.sqlite3",
+                        web_options=WebOptions(trusted_proxies=parse_proxies(["127.0.0.1"])))
+    await running.start()
+    try:
+        await _register(running, "Mod", "modpass12")
+        await running.server.store.set_role("Mod", "moderator")
+        mod = await running.client()
+        await mod.login("Mod", "modpass12")
+        spammer = await running.ws(headers={"X-Forwarded-For": "203.0.113.9"})
+        await spammer.guest("Spammy")
+        mod.send("/ban Spammy 2h spam")
+        await mod.expect("Spammy is banned until ")
+        assert await within(spammer.closed) is not None
+        again = await running.ws(headers={"X-Forwarded-For": "203.0.113.9"})
+        await again.expect("prompt", prompt="login")
+        again.send("Sneaky")
+        refused = await again.expect("error")
+        assert refused["code"] == "address-banned", refused
+        other = await running.ws(headers={"X-Forwarded-For": "203.0.113.10"})
+        assert await other.guest("Fresh") == "Fresh"
     finally:
         await running.stop()

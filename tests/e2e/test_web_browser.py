@@ -188,6 +188,9 @@ def test_a_whole_round_in_the_page(site: str, tmp_path: Path) -> None:
             p.type("#option-value", value)
             p.click("#option-set")
             p.wait(lambda: p.state()["options"][name] == value, f"option {name}")
+        # every seat numbered, the free ones too
+        assert p.js("return ['me', 'right', 'top', 'left'].map(w => document.querySelector("
+                    "'#seat-' + w + ' .num').textContent)") == ["1", "2", "3", "4"]
         p.press("Sit down")
         p.wait(lambda: p.state().get("seat") == 0, "seat 1")
         for level in ("heuristic", "random", "heuristic"):
@@ -195,6 +198,11 @@ def test_a_whole_round_in_the_page(site: str, tmp_path: Path) -> None:
             p.click("#add-bot")
         p.wait(lambda: all(p.state()["names"]), "three bots")
         assert sorted(p.state()["bots"].values()) == ["heuristic", "heuristic", "random"]
+        assert not p.find("#add-bot").is_displayed()         # no "Add a bot" at a full table
+        # the option's value box says what the option takes
+        p.find("#option-name").send_keys("target")
+        p.wait(lambda: "score" in (p.find("#option-value").get_attribute("placeholder") or ""),
+               "the option's hint")
         p.click("#start")
         p.wait(lambda: p.state().get("phase") == "grand", "the Grand Tichu question")
         p.press("No Grand Tichu")
@@ -202,6 +210,21 @@ def test_a_whole_round_in_the_page(site: str, tmp_path: Path) -> None:
         hand = set(p.state()["hand"].split())
         assert DEALT <= hand, hand
         assert p.button("Tichu").is_displayed()          # callable before the first card
+        # English rank letters on the cards (J Q, not BSW's B D); the notation stays BSW's
+        faces = [c for c in hand if c[1:] in ("B", "D")]
+        for card in faces:
+            face = p.text(f'#hand .card[data-card="{card}"]')
+            assert face.split()[-1] == {"B": "J", "D": "Q"}[card[1:]], (card, face)
+        # the score says which side is yours
+        p.wait(lambda: "you and " in p.text("#score"), "the score with the sides")
+        # cards that are not in the hand: a sentence, and the toast leaves Log out free
+        p.type("#card-input", "ZZ")
+        p.click("#card-form button")
+        p.wait(lambda: "Not in your hand: ZZ" in p.text("#toast"), "the unreadable cards")
+        assert p.js("const a = document.getElementById('toast').getBoundingClientRect(),"
+                    " b = document.getElementById('logout').getBoundingClientRect();"
+                    " return a.bottom <= b.top || a.top >= b.bottom || a.right <= b.left"
+                    " || a.left >= b.right")
         p.shot("exchange-360", 360, 740)
         p.shot("exchange-1280", 1280, 800)
         # the schupf: a card, then whom it goes to (three times), then give
@@ -214,11 +237,14 @@ def test_a_whole_round_in_the_page(site: str, tmp_path: Path) -> None:
         # spectator in German; the player's line drops and comes back
         watcher = Page(site, tmp_path, 360, 740, lang="de")
         watcher.guest("Bea")
+        # the lobby's Online list: everyone online, Anna at her table too
+        watcher.wait(lambda: "Anna" in watcher.text("#who"), "everyone online")
         watcher.press("Zuschauen")
         watcher.wait(lambda: watcher.state() and watcher.state().get("names") == p.state()["names"],
                      "the spectator's view")
         assert watcher.state().get("hand") is None and not watcher.find("#watching").get_attribute("hidden")
         assert "Anna" in watcher.text("#felt") and "Karten" in watcher.text("#felt")
+        assert "Anna+" in watcher.text("#score")          # a spectator: both teams by name
         watcher.shot("spectator-de-360", 360, 740)
         # Mah Jong first (its holder leads), typed in its notation, then the wish
         p.wait(lambda: my_turn(p), "the lead with the Mah Jong")
@@ -241,13 +267,30 @@ def test_a_whole_round_in_the_page(site: str, tmp_path: Path) -> None:
         assert p.visible("#banner").is_displayed()
         assert "game is over" in p.text("#banner-text").lower()
         watcher.wait(lambda: "Spiel ist vorbei" in watcher.text("#banner-text"), "the spectator's end")
+        assert watcher.all("#actions button") == []         # no "New game" for a spectator
         p.shot("game-over-360", 360, 740)
+        # the banner follows a language switch
+        choose = "const s = document.getElementById('lang'); s.value = arguments[0];" \
+                 " s.dispatchEvent(new Event('change'));"
+        p.js(choose, "de")
+        p.wait(lambda: "Spiel ist vorbei" in p.text("#banner-text"), "the banner in German")
+        p.js(choose, "en")
+        p.wait(lambda: "game is over" in p.text("#banner-text").lower(), "the banner in English")
         # the history and the replay of the game just played
         p.click("#history-button")
+        p.wait(lambda: p.js("return !!document.querySelector('#dialog-body td button')"),
+               "the history")
+        assert p.js("return getComputedStyle(document.querySelector('#dialog-body td button'))"
+                    ".whiteSpace") == "nowrap"              # "Replay" never breaks inside
         p.press("Replay", "#dialog")
         p.wait(lambda: "Round 1" in p.text("#dialog-body") and "Anna was dealt" in p.text("#dialog-body"),
                "the replay")
         p.shot("replay-1280", 1280, 800)
+        p.click("#dialog-close")
+        # a new game: the last game's banner goes
+        p.press("New game")
+        p.wait(lambda: p.state().get("status") == "waiting", "the table cleared")
+        assert not p.find("#banner").is_displayed()
         assert p.js("return [...performance.getEntriesByType('resource')]"
                     ".map(e => e.name).filter(n => !n.startsWith(location.origin))") == []
     finally:

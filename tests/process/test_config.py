@@ -46,11 +46,15 @@ def test_precedence_flags_then_environment_then_file_then_defaults(tmp_path: Pat
 
 @pytest.mark.parametrize("text, env, message", [
     ("colour = true\n", {}, "there is no option --colour"),
-    ('lang = "xx"\n', {}, "lang"),
-    ("flood-rate = [1, 2]\n", {}, "takes one value"),
+    ('lang = "xx"\n', {}, "key lang (--lang): one of en, da, de, es, fr, not 'xx'"),
+    ("flood-rate = [1, 2]\n", {}, "one value, not [1, 2]: a number"),
     ("uvloop = 3\n", {}, "a switch takes true or false"),
     ("", {"TICHU_LOBBY_NO_SUCH": "1"}, "TICHU_LOBBY_NO_SUCH names no option"),
-    ("", {"TICHU_LOBBY_FLOOD_RATE": "fast"}, "flood-rate"),
+    ("", {"TICHU_LOBBY_FLOOD_RATE": "fast"},
+     "the environment variable TICHU_LOBBY_FLOOD_RATE (--flood-rate): a number, not 'fast'"),
+    ("", {"TICHU_LOBBY_MAX_PER_IP": "lots"},
+     "the environment variable TICHU_LOBBY_MAX_PER_IP (--max-per-ip): a whole number, not 'lots'"),
+    ("", {"TICHU_LOBBY_FLOD_RATE": "1"}, "names no option (did you mean --flood-rate?)"),
     ("not toml = = \n", {}, "is not TOML"),
 ])
 def test_a_wrong_key_or_value_is_a_usage_error_naming_it(
@@ -61,7 +65,68 @@ def test_a_wrong_key_or_value_is_a_usage_error_naming_it(
     with pytest.raises(SystemExit) as exit_:
         parsed(["--config", str(conf)], env)
     assert exit_.value.code == 2
-    assert message in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert message in err
+    # our own words, and no usage summary of every option before them
+    assert "invalid literal" not in err and "usage:" not in err
+    assert err.endswith("tichu-lobby --help lists every option (docs/operations.md)\n")
+    assert len(err.splitlines()) == 2, err
+
+
+def test_a_bad_file_names_every_wrong_key(tmp_path: Path,
+                                          capsys: pytest.CaptureFixture[str]) -> None:
+    conf = tmp_path / "bad.toml"
+    conf.write_text('max-per-ip = "lots"\ncolur = 3\nflood_rat = 1\nlang = "xx"\ndb = "ok"\n',
+                    encoding="utf-8")
+    with pytest.raises(SystemExit):
+        parsed(["--config", str(conf)], {"TICHU_LOBBY_GC_THRESHOLD": "many"})
+    lines = capsys.readouterr().err.splitlines()
+    assert lines == [
+        f"tichu-lobby: error: the configuration file {conf}, key max-per-ip (--max-per-ip): "
+        "a whole number, not 'lots'",
+        f"tichu-lobby: error: the configuration file {conf}, key colur: there is no option --colur",
+        f"tichu-lobby: error: the configuration file {conf}, key flood_rat: there is no option "
+        "--flood-rat (did you mean --flood-rate?)",
+        f"tichu-lobby: error: the configuration file {conf}, key lang (--lang): one of en, da, "
+        "de, es, fr, not 'xx'",
+        "tichu-lobby: error: the environment variable TICHU_LOBBY_GC_THRESHOLD (--gc-threshold): "
+        "a whole number, not 'many'",
+        "tichu-lobby --help lists every option (docs/operations.md)"]
+
+
+@pytest.mark.parametrize("argv, words", [
+    (["--max-per-ip", "abc"], "--max-per-ip: a whole number, not 'abc'"),
+    (["--bot-slack", "soon"], "--bot-slack: a number, not 'soon'"),
+    (["--lang", "xx"], "--lang: one of 'en', 'da', 'de', 'es', 'fr', not 'xx'"),
+    (["--db"], "--db needs a value"),
+    (["--no-such"], "unrecognized arguments: --no-such"),
+])
+def test_a_bad_flag_is_two_lines_without_the_usage(argv: list[str], words: str) -> None:
+    """The console script itself: one error line in our words, one pointer to --help."""
+    from server_process import command
+    done = subprocess.run([command("tichu-lobby"), *argv], capture_output=True, text=True,
+                          timeout=60, env={k: v for k, v in os.environ.items()
+                                           if not k.startswith("TICHU_LOBBY_")})
+    assert done.returncode == 2
+    assert done.stderr.splitlines() == [f"tichu-lobby: error: {words}",
+                                        "tichu-lobby --help lists every option (docs/operations.md)"]
+
+
+def test_the_limits_line_is_short() -> None:
+    """The start-up line names only the limits that differ from the defaults, as options."""
+    from dataclasses import fields, replace
+
+    from protocol.connection.guard import PUBLIC_LIMITS
+    count = len(fields(PUBLIC_LIMITS))
+    assert PUBLIC_LIMITS.describe() == f"the {count} defaults (--print-config lists them)"
+    names = [f.name for f in fields(PUBLIC_LIMITS)]
+    assert names.index("max_connections") < names.index("flood_rate")
+    changed = replace(PUBLIC_LIMITS, flood_rate=3.0, max_connections=19900)
+    assert changed.describe() == (f"the defaults (--print-config lists all {count}) except "
+                                  "--max-connections 19900, --flood-rate 3")
+    everything = replace(PUBLIC_LIMITS, **{name: 12345 for name in names[:10]})
+    line = everything.describe()
+    assert line.endswith(" and 2 more") and line.count("12345") == 8 and len(line) < 400, line
 
 
 def test_every_option_has_its_environment_name() -> None:

@@ -105,7 +105,7 @@ async def test_metrics_follow_logins_commands_errors_and_actions(web: MetricsSer
     c.send("/start")
     await c.expect("Grand Tichu? /grand or /nogrand\r\n")
     c.send("/nogrand")
-    await c.expect("Anna does not call Grand Tichu.\r\n")
+    await c.expect("You do not call Grand Tichu.\r\n")
     playing = await web.scrape()
     assert value(playing, "tichu_tables", status="playing") == 1
     assert value(playing, "tichu_actions_total") >= actions_before + 1
@@ -193,7 +193,7 @@ async def test_games_tch_is_the_tchlog_of_a_stored_game(web: MetricsServer) -> N
     assert [await c.read_line() for _ in want] == want
 
     for path in ("/games/2.tch", "/games/3.tch", "/games/1", "/games/x.tch", "/games/",
-                 "/games/1.tch/more", "/nothing", "/"):
+                 "/games/1.tch/more", "/nothing"):
         code, headers, _ = await web.get(path)
         assert code == 404, path
 

@@ -136,10 +136,21 @@ def test_a_failed_journal_write_is_an_error_and_the_players_are_told(clock: Any,
     assert lobby.world.tables[1].state == "playing"          # the game goes on
 
 
+@pytest.mark.parametrize("every", [None, 3600.0])
 def test_a_run_of_failed_journal_writes_logs_one_traceback_then_a_summary_a_minute(
-        clock: Any, logged: Any) -> None:
+        clock: Any, logged: Any, every: float | None) -> None:
+    """The summary comes a minute after the first failure; with --journal-failure-summary 3600
+    (configure_journal sets it on the journal) not yet."""
+    from protocol.process.options import configure_journal, parse_args
     from table_support import Lobby, play, seat_players
     lobby = Lobby(clock)
+    if every is not None:
+        class Journal:
+            failure_summary = 60.0
+        configured = Journal()
+        configure_journal(configured, parse_args(["--journal-failure-summary", str(every)]))
+        assert configured.failure_summary == every
+        lobby.persistence.journal.failure_summary = every
     clients = seat_players(lobby)
     lobby.turn()
     fired(lobby.store.run_query(lambda conn: conn.execute("PRAGMA query_only = ON")))
@@ -154,5 +165,8 @@ def test_a_run_of_failed_journal_writes_logs_one_traceback_then_a_summary_a_minu
     whole = [e for e in logged if "was NOT committed" in formatEvent(e)]
     assert len(whole) == 1 and whole[0].get("log_failure") is not None
     summaries = [formatEvent(e) for e in logged if "commits still fail" in formatEvent(e)]
+    if every is not None:
+        assert summaries == []
+        return
     assert len(summaries) == 1 and "more batches NOT committed" in summaries[0], summaries
     assert clients

@@ -114,7 +114,7 @@ def test_one_handler_object_per_telnet_option(lobby: object) -> None:
     options = c.session.telnet.options
     assert isinstance(c.session.telnet, TelnetLineProtocol)
     assert c.session.telnet.app is c.session
-    assert sorted(options) == sorted([telnet.GMCP, telnet.NAWS, telnet.ECHO, telnet.SGA,
+    assert sorted(options) == sorted([telnet.GMCP, telnet.NAWS, telnet.ECHO, telnet.SGA, telnet.EOR,
                                       telnet_options.MSSP, telnet_options.MCCP2,
                                       telnet_options.CHARSET, telnet_options.TTYPE])
     assert all(isinstance(h, TelnetOption) and h.code == code for code, h in options.items())

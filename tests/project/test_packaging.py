@@ -9,9 +9,11 @@ from __future__ import annotations
 import configparser
 import importlib.metadata
 import os
+import re
 import shutil
 import subprocess
 import sys
+import tarfile
 import zipfile
 from pathlib import Path
 
@@ -114,20 +116,21 @@ def test_the_schema_is_package_data_in_one_place() -> None:
     assert (Path(protocol.__file__).parent / protocol.SCHEMA_FILE).read_text("utf-8") \
         == protocol.json_schema_text()
     copies = sorted(p.relative_to(ROOT).as_posix() for p in ROOT.rglob("*.schema.json")
-                    if ".venv" not in p.parts and "build" not in p.parts)
+                    if not any(part.startswith(".venv") for part in p.parts)
+                    and "build" not in p.parts)
     assert copies == ["protocol/protocol.schema.json"]
     assert SETUP["options.package_data"]["protocol"].strip() == "protocol.schema.json"
 
 
 # ---- the wheel -----------------------------------------------------------------------------------
-def checkout_copy(dest: Path) -> Path:
-    """The files git knows (and new ones not ignored), without tests/: what a release is built
-    from, so that the build never writes into the checkout."""
+def checkout_copy(dest: Path, tests: bool = False) -> Path:
+    """The files git knows (and new ones not ignored), without tests/ unless asked: what a release
+    is built from, so that the build never writes into the checkout."""
     listed = subprocess.run(["git", "ls-files", "-co", "--exclude-standard"], cwd=ROOT,
                             capture_output=True, text=True, check=True).stdout.splitlines()
     for name in listed:
         source = ROOT / name
-        if name.startswith("tests/") or not source.is_file():
+        if (name.startswith("tests/") and not tests) or not source.is_file():
             continue
         target = dest / name
         target.parent.mkdir(parents=True, exist_ok=True)
@@ -180,3 +183,120 @@ def test_the_wheel_ships_the_schema_the_plugin_and_the_licence(tmp_path: Path) -
     protocol_file, plugin_file, size = done.stdout.split()
     assert Path(protocol_file).is_relative_to(target) and Path(plugin_file).is_relative_to(target)
     assert int(size) > 0
+
+
+# ---- the metadata --------------------------------------------------------------------------------
+def test_the_metadata_has_classifiers_and_keywords() -> None:
+    meta = importlib.metadata.metadata("tichu-lobby")
+    classifiers = meta.get_all("Classifier") or []
+    assert "License :: OSI Approved :: MIT License" in classifiers
+    assert "Framework :: Twisted" in classifiers
+    assert "Topic :: Games/Entertainment :: Board Games" in classifiers
+    # the Python versions claimed are those python_requires allows (the suite runs on them)
+    floor = SETUP["options"]["python_requires"].strip()
+    assert floor == ">=3.11"
+    pythons = [c.rsplit(" :: ", 1)[1] for c in classifiers
+               if re.fullmatch(r"Programming Language :: Python :: 3\.\d+", c)]
+    assert pythons and all(tuple(map(int, v.split("."))) >= (3, 11) for v in pythons)
+    # the catalogs' languages (lobby/text/locales) are the natural languages claimed
+    languages = {c.rsplit(" :: ", 1)[1] for c in classifiers if c.startswith("Natural Language")}
+    assert languages == {"English", "German", "French", "Spanish", "Danish"}
+    keywords = [k.strip() for k in (meta["Keywords"] or "").split(",")]
+    assert {"tichu", "brettspielwelt", "telnet", "twisted"} <= set(keywords)
+
+
+# ---- the dependency floors -----------------------------------------------------------------------
+REQUIREMENT = re.compile(r"([A-Za-z0-9_.-]+)(\[[^\]]*\])?\s*>=\s*([0-9][0-9A-Za-z.]*)\s*,\s*<\s*([0-9]+)")
+
+
+def floors() -> dict[str, str]:
+    """Each direct dependency's floor, as scripts/floors reads them."""
+    found: dict[str, str] = {}
+    for line in requirements(SETUP["options"]["install_requires"]):
+        if line.startswith("#"):
+            continue
+        match = REQUIREMENT.fullmatch(line)
+        assert match, f"{line!r}: a floor and a bounded major (NAME >= LOW, < MAJOR)"
+        found[match.group(1)] = match.group(3)
+    return found
+
+
+def test_every_dependency_has_a_floor_and_a_bounded_major() -> None:
+    assert set(floors()) == {"Twisted", "argon2-cffi", "prometheus-client", "autobahn", "Babel"}
+
+
+@pytest.mark.skipif(not os.environ.get("TICHU_FLOORS"),
+                    reason="runs under scripts/floors (the suite against the dependency floors)")
+def test_scripts_floors_installed_each_floor() -> None:
+    """Under scripts/floors, what is installed is each floor setup.cfg names, not a newer release."""
+    from packaging.version import Version
+    written = Path(os.environ["TICHU_FLOORS"]).read_text("utf-8").split()
+    assert sorted(written) == sorted(f"{name}=={low}" for name, low in floors().items())
+    for name, low in floors().items():
+        assert Version(importlib.metadata.version(name)) == Version(low), name
+
+
+# ---- the source distribution ---------------------------------------------------------------------
+@pytest.mark.slow   # builds an sdist (a few seconds of setuptools)
+def test_the_sdist_carries_tests_docs_and_the_licence(tmp_path: Path) -> None:
+    pytest.importorskip("setuptools", reason="the test extra's setuptools builds the sdist")
+    source = checkout_copy(tmp_path / "src", tests=True)
+    dist = tmp_path / "dist"
+    done = subprocess.run([sys.executable, "-c",
+                           "import sys; from setuptools import build_meta as b; "
+                           "print(b.build_sdist(sys.argv[1]))", str(dist)],
+                          capture_output=True, text=True, timeout=300, cwd=source)
+    assert done.returncode == 0, done.stdout + done.stderr
+    (sdist,) = dist.glob("tichu_lobby-*.tar.gz")
+    top = f"tichu_lobby-{lobby.__version__}/"
+    with tarfile.open(sdist) as tar:
+        names = {n[len(top):] for n in tar.getnames() if n.startswith(top)}
+        info = tar.extractfile(top + "PKG-INFO")
+        assert info is not None
+        pkg_info = info.read().decode()
+    for name in ("LICENSE", "README.md", "setup.cfg", "pyproject.toml", "MANIFEST.in",
+                 "tests/project/test_packaging.py", "tests/conftest.py", "tests/server_process.py",
+                 "docs/operations.md", "docs/protocol.md", "docs/bots.md",
+                 "deploy/tichu-lobby.toml", "deploy/tichu-lobby.service",
+                 "scripts/test", "scripts/floors", "protocol/protocol.schema.json",
+                 "lobby/text/locales/de/LC_MESSAGES/messages.mo"):
+        assert name in names, name
+    tracked = subprocess.run(["git", "ls-files", "tests", "docs"], cwd=ROOT, capture_output=True,
+                             text=True, check=True).stdout.split()
+    assert not [n for n in tracked if n not in names]      # every test and every page of docs
+    assert not [n for n in names if "__pycache__" in n or n.endswith((".pyc", ".sqlite3"))]
+    assert "\nKeywords: " in pkg_info and "Classifier: Framework :: Twisted" in pkg_info
+
+
+# ---- a fresh virtual environment -----------------------------------------------------------------
+@pytest.mark.slow   # a new venv, `pip install .` of the project and its dependencies (a minute)
+def test_pip_install_into_a_fresh_venv_and_the_programs_run(tmp_path: Path) -> None:
+    """`pip install .` of a copy of the checkout into a new virtual environment (build isolation,
+    the dependencies from the package index as a user gets them), then its console scripts, and
+    `tichu-lobby` started with deploy/'s example configuration: it serves its greeting."""
+    source = checkout_copy(tmp_path / "src")
+    venv = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, timeout=300)
+    bindir = venv / "bin"
+    clean = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")}
+    done = subprocess.run([str(bindir / "python"), "-m", "pip", "install", "-q", str(source)],
+                          capture_output=True, text=True, timeout=900, cwd=tmp_path, env=clean)
+    assert done.returncode == 0, done.stdout + done.stderr
+    for argv, expect in (([str(bindir / "tichu-lobby"), "--version"], f"tichu-lobby {lobby.__version__}"),
+                         ([str(bindir / "tichu-bot"), "--help"], "usage: tichu-bot")):
+        done = subprocess.run(argv, capture_output=True, text=True, timeout=120, cwd=tmp_path,
+                              env=clean)
+        assert done.returncode == 0, done.stderr
+        assert expect in done.stdout
+    # the installed package is the one that runs, not the checkout
+    done = subprocess.run([str(bindir / "python"), "-c", "import protocol; print(protocol.__file__)"],
+                          capture_output=True, text=True, timeout=120, cwd=tmp_path, env=clean)
+    assert Path(done.stdout.strip()).is_relative_to(venv), done.stdout + done.stderr
+    config = ROOT / "deploy" / "tichu-lobby.toml"
+    argv = [str(bindir / "tichu-lobby"), "--config", str(config),
+            "--db", str(tmp_path / "lobby.sqlite3"), "--port", "tcp:0:interface=127.0.0.1",
+            "--metrics", "tcp:0:interface=127.0.0.1"]
+    with ServerProcess(argv, tmp_path, env={"PYTHONPATH": ""}) as server:
+        assert "Welcome to the Tichu lobby" in greeting(server.port)
+        code, out = server.stop()
+    assert code == 0, out

@@ -343,3 +343,83 @@ def test_tichu_packages_only_to_clients_that_listed_them(lobby: FakeLobby) -> No
     c.send(gmcp("Core.Supports.Add", ["Tichu 1"]))
     c.send("/look")
     assert any(p == "Tichu.State" for p, _ in messages(c.raw()))
+
+
+def gmcp_guest(lobby: FakeLobby, name: str, supports: list[str] | None) -> FakeClient:
+    """A GMCP client (Core.Supports.Set `supports` unless None) logged in as the guest `name`."""
+    c = lobby.connect()
+    c.raw()
+    c.send(bytes((IAC, DO, GMCP)))
+    if supports is not None:
+        c.send(gmcp("Core.Supports.Set", supports))
+    c.send(name)
+    c.send("")
+    c.raw()
+    return c
+
+
+def plain_guest(lobby: FakeLobby, name: str) -> FakeClient:
+    c = lobby.connect()
+    c.send(name)
+    c.send("")
+    c.raw()
+    return c
+
+
+def test_chat_goes_out_as_comm_channel_text_to_clients_that_listed_it(lobby: FakeLobby) -> None:
+    """Issue 27: a client that listed Comm.Channel gets Comm.Channel.List when it does, and each
+    line of speech in its room and each whisper as Comm.Channel.Text (the text as text mode
+    shows it) besides the text line; also after two text-mode listeners of the same speech,
+    whose shared bytes it does not take."""
+    bob = plain_guest(lobby, "Bob")
+    cara = plain_guest(lobby, "Cara")
+    c = lobby.connect()
+    c.raw()
+    c.send(bytes((IAC, DO, GMCP)))
+    c.send(gmcp("Core.Supports.Set", ["Room 1", "Comm.Channel 1"]))
+    assert messages(c.raw()) == [("Comm.Channel.List", [
+        {"name": "say", "caption": "Speech in your room", "command": ""},
+        {"name": "tell", "caption": "Whispers", "command": "/tell"}])]
+    c.send("Anna")
+    c.send("")
+    c.raw()
+    bob.send("hello everybody")
+    raw = c.raw()
+    assert b"<Bob> hello everybody" in raw                       # the text line stays
+    assert messages(raw) == [("Comm.Channel.Text", {"channel": "say", "talker": "Bob",
+                                                    "text": "<Bob> hello everybody"})]
+    assert b"<Bob> hello everybody" in cara.raw() and messages(bob.raw()) == []
+    bob.send("/tell Anna psst")
+    assert messages(c.raw()) == [("Comm.Channel.Text", {"channel": "tell", "talker": "Bob",
+                                                        "text": "Bob tells you: psst"})]
+    c.send("/tell Bob yes?")
+    assert messages(c.raw()) == [("Comm.Channel.Text", {"channel": "tell", "talker": "Anna",
+                                                        "text": "You tell Bob: yes?"})]
+    c.send("/set lang de")
+    c.raw()
+    c.send(gmcp("Comm.Channel.List"))                          # asked: in the client's language
+    assert messages(c.raw()) == [("Comm.Channel.List", [
+        {"name": "say", "caption": "Gespräch in deinem Raum", "command": ""},
+        {"name": "tell", "caption": "Flüstern", "command": "/tell"}])]
+
+
+def test_comm_channel_only_when_listed(lobby: FakeLobby) -> None:
+    """A client that never sent Core.Supports gets what it got before Comm.Channel existed (no
+    Comm.Channel.*, Room.Info); one whose Core.Supports leaves Comm.Channel out gets none of it,
+    and one that leaves Room out no Room.Info."""
+    bob = plain_guest(lobby, "Bob")
+    old = gmcp_guest(lobby, "Old", None)
+    other = gmcp_guest(lobby, "Other", ["Tichu 1"])
+    bob.send("hi")
+    bob.send("/tell Old psst")
+    bob.send("/tell Other psst")
+    for c in (old, other):
+        raw = c.raw()
+        assert b"<Bob> hi" in raw and b"psst" in raw
+        assert not [p for p, _ in messages(raw) if p.startswith("Comm.")]
+    old.send("/newroom")
+    assert ("Room.Info", {"num": 1, "name": "Table 1 room", "table": 1}) in messages(old.raw())
+    other.send("/newroom")
+    assert not [p for p, _ in messages(other.raw()) if p == "Room.Info"]
+    other.send(gmcp("Core.Supports.Add", ["Comm.Channel 1"]))     # now it asks for it
+    assert [p for p, _ in messages(other.raw())] == ["Comm.Channel.List"]

@@ -167,12 +167,18 @@ def test_waiting_table_view_options_and_info() -> None:
         "/join [SEAT] or /addbot fills a seat (1+3 against 2+4); /start when four sit.",
     ]
     table.submit("alice", "option", "help")
-    lines = render_table(rec.to("alice")[-1])
+    from protocol.render.table import TableFeed
+    lines = TableFeed().render(rec.to("alice")[-1], width=80)       # a connection's width
     assert lines[0].startswith("Options of table 3")
-    assert [l.split()[0] for l in lines[1:]] == ["round", "tichujoin", "turnier", "target",
-                                                 "drawseat", "host", "dragon", "bombwindow", "seed",
-                                                 "log", "grace", "timer"]
-    assert "500" in lines[4]
+    options = [l for l in lines[1:] if not l.startswith("   ")]     # not a continuation
+    assert [l.split()[0] for l in options] == ["round", "tichujoin", "turnier", "target",
+                                               "drawseat", "host", "dragon", "bombwindow", "seed",
+                                               "log", "grace", "timer"]
+    assert "500" in options[3]
+    # a description too long for 80 columns goes on under the description column
+    column = len("  round         ") + len("off    ")
+    assert all(len(l) <= 79 for l in lines)
+    assert any(l.startswith(" " * column) and l[column] != " " for l in lines[1:]), lines
     table.submit("alice", "spielinfo")
     info = render_table(rec.to("alice")[-1])
     assert info == ["Table 3: waiting, host alice.",
@@ -243,14 +249,15 @@ def test_vanished_player_vote_and_bot_takeover() -> None:
 def test_a_player_sees_only_the_lines_that_changed_in_the_play() -> None:
     """Text mode in the play phase: after a change a player's connection gets the lines of the
     view that read differently from the last view it saw (no redraw of the hand after somebody
-    else's move, nor of the trick after a pass); `forget()` (/look, entering again) shows it
-    whole."""
-    from protocol.render.table import TableFeed
+    else's move, nor of the trick after a pass), except that the player's turn always comes
+    with the trick and the hand (issue 26: they had scrolled off a 24-row screen); `forget()`
+    (/look, entering again) shows it whole."""
+    from protocol.render.table import TableFeed, awaits_you
     table, rec = finished_game()
     feed = TableFeed()
     hand_shown: str | None = None
     trick_shown: str | None = None
-    passes_seen = 0
+    passes_seen = turns = 0
     whole: list[str] | None = None
     for e in rec.to("alice"):
         lines = feed.render(e) or []
@@ -262,8 +269,13 @@ def test_a_player_sees_only_the_lines_that_changed_in_the_play() -> None:
             continue
         hands = [l for l in lines if l.startswith("Your hand: ")]
         tricks = [l for l in lines if l.startswith("Trick")]
-        for got, shown in ((hands, hand_shown), (tricks, trick_shown)):
-            assert not got or got[0] != shown, lines        # never the same line again
+        if game_.get("phase") == "play" and awaits_you(e.data):
+            turns += 1
+            assert hands and any(l.startswith(("Your turn", "Your lead")) for l in lines), lines
+            assert tricks or game_.get("trick_won"), lines
+        else:
+            for got, shown in ((hands, hand_shown), (tricks, trick_shown)):
+                assert not got or got[0] != shown, lines        # never the same line again
         if hands:
             hand_shown = hands[0]
         if tricks:
@@ -275,7 +287,7 @@ def test_a_player_sees_only_the_lines_that_changed_in_the_play() -> None:
             whole = feed.render(Event("table-view", e.data)) or []
             assert whole[0] in render_table(Event("table-view", e.data))
             assert any(l.startswith("Your hand: ") for l in whole), whole
-    assert passes_seen > 20 and whole is not None
+    assert passes_seen > 20 and turns > 5 and whole is not None
 
 
 def test_a_wish_still_open_when_the_round_ended_is_not_shown_after_it() -> None:

@@ -48,7 +48,7 @@ def test_newroom_listroom_whereis_and_back_to_the_lobby(lobby: FakeLobby) -> Non
     ann.send("/join 3")
     lines = ann.lines()
     key = seat_keys(lines[1])["Ann"]          # a guest is told the reconnect key of the seat
-    assert lines == ["Ann sits down in seat 3.",
+    assert lines == ["You sit down in seat 3.",
                      f"If you lose your connection, log in as Ann and give the key {key}.",
                      "Seats: 1 - | 2 - | 3 Ann | 4 -"]
     assert bob.lines() == []                  # nobody else
@@ -224,6 +224,6 @@ def test_a_failure_inside_one_table_leaves_the_others_running(lobby: FakeLobby) 
         bob.send("/spielinfo")
         assert bob.lines()[0] == "Table 2: waiting, host Bob."
         ann.send("/join")                       # the broken table itself still works too
-        assert ann.lines()[0] == "Ann sits down in seat 1."
+        assert ann.lines()[0] == "You sit down in seat 1."
     finally:
         del broken.bot_list

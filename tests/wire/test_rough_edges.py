@@ -333,7 +333,7 @@ def test_no_lead_prompt_before_the_bomb_window_closes_and_the_seconds_actually_l
                        and t.table.match.round.phase == "play")
     winner = t.table.seated[t.table.match.round.turn]
     other = next(n for n in PLAYERS if n != winner)
-    mine = out[winner].split("wins the trick.", 1)[1]
+    mine = out[winner].split("You win the trick.", 1)[1]
     assert "You may go on in 5 seconds: the others may still bomb." in mine
     assert "Your lead" not in mine and "Your turn" not in mine
     theirs = out[other].split("wins the trick.", 1)[1]

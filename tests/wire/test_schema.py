@@ -396,6 +396,7 @@ def test_a_whole_server_session_in_machine_mode_validates(clock: task.Clock) -> 
     s.clients.pop("Eve")
     s.connect("Eve")
     assert "ban-list-empty" in [o["type"] for o in s.cmd("Mod", "/banlist")]
+    assert [o["type"] for o in s.cmd("Mod", "/set")] == ["settings"]     # protocol 4
     s.reply("Mod", "/ban Eve 1h spam")
     s.clients.pop("Eve")
     assert "ban-list" in [o["type"] for o in s.cmd("Mod", "/banlist")]

@@ -55,7 +55,7 @@ def test_a_finished_game_is_stored_and_shown_by_history_replay_rangliste_and_fin
     ann.lines()
     history = lobby.say(ann, "/history")
     assert history[0] == "Recent games of Ann:" and history[1].startswith("  #1 ")
-    assert f"{table.match.scores[0]}:{table.match.scores[1]}" in history[1]
+    assert f"{table.match.scores[0]} : {table.match.scores[1]}" in history[1]
     assert lobby.say(ann, "/history Zed") == ["Zed has no finished games."]
     replay = lobby.say(ann, "/replay 1")
     assert replay[0].startswith("Game #1, table 1") and len(replay) > 20

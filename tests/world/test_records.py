@@ -146,7 +146,7 @@ def test_history_lists_a_players_recent_games_newest_first(archive) -> None:
     assert fired(archive.recent_games("Erin"))[0].player == 0
     lines = history_lines("Alice", [g.to_json() for g in hist])
     assert lines[0] == "Recent games of Alice:" and len(lines) == 4
-    assert "#4" in lines[1] and "Alice & Carol" in lines[1] and "Bob & Dave" in lines[1]
+    assert "#4" in lines[1] and "Alice+Carol" in lines[1] and "Bob+Dave" in lines[1]
     assert history_lines("Zed", []) == ["Zed has no finished games."]
 
 

@@ -71,7 +71,7 @@ async def test_one_guest_trying_to_open_a_thousand_tables_gets_two(limited: Limi
     world = limited.server.world
     guest = await limited.client()
     await guest.login("Mallory")
-    for line, answer in [("/newroom", "You open table 1"), ("/join", "sits down in seat 1"),
+    for line, answer in [("/newroom", "You open table 1"), ("/join", "down in seat 1"),
                          ("/addbot", "seat 2"), ("/addbot", "seat 3"), ("/addbot", "seat 4"),
                          ("/start", "the game starts"), ("/newroom", "You open table 2"),
                          ("/join", "! [seat-limit] You sit at table 1 already"),
@@ -134,7 +134,7 @@ async def test_guests_of_one_address_take_part_in_four_tables(limited: LimitedSe
     await guests[4].expect("Table ")
     guests[4].buffer = ""
     guests[4].send("/join")
-    await guests[4].expect("Nat4 sits down in seat ")     # the same table: no new place
+    await guests[4].expect("You sit down in seat ")     # the same table: no new place
     await _answered(guests[4], "Nat4")
 
 
@@ -172,7 +172,7 @@ def test_seat_and_table_limits_through_sessions(clock: Any) -> None:
                            "table at a", "  time; leave it, or let its game end, first."]
     bob.send("/room 2")
     bob.send("/join")                        # others sit down at Ann's second table
-    assert "Bob sits down in seat 1." in bob.lines()
+    assert "You sit down in seat 1." in bob.lines()
     for _ in range(3):
         ann.send("/addbot")
     ann.send("/start")                       # the host starts it without sitting down

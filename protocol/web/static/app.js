@@ -28,6 +28,22 @@
     if (params) for (const k of Object.keys(params)) s = s.split("{" + k + "}").join(String(params[k]));
     return s;
   }
+  // "1 card" / "3 cards": the language's plural rule picks KEY-one or KEY
+  function tn(key, count, params) {
+    let rule = "other";
+    try { rule = new Intl.PluralRules(app.lang).select(count); } catch (e) { /* other */ }
+    const k = rule === "one" && app.strings[key + "-one"] ? key + "-one" : key;
+    return t(k, Object.assign({ count: count }, params || {}));
+  }
+  // a rank as the reader's language writes it on a card (English J Q K A, German B D K A);
+  // the notation typed and sent stays BSW's (B D K A)
+  function rankLetter(rank) {
+    const letters = (app.strings["web-ranks"] || RANKS.join(" ")).split(" ");
+    const i = RANKS.indexOf(String(rank));
+    return i >= 0 && letters[i] ? letters[i] : String(rank);
+  }
+  function rankName(rank) { return app.strings["web-rank-name-" + rank] || rankLetter(rank); }
+  function place(n) { return app.strings["web-place-" + n] || String(n); }
   async function loadStrings(lang) {
     try {
       const r = await fetch("strings/" + lang + ".json", { cache: "no-cache" });
@@ -36,6 +52,7 @@
     document.documentElement.lang = app.lang;
     for (const el of document.querySelectorAll("[data-t]")) el.textContent = t(el.dataset.t);
     for (const el of document.querySelectorAll("[data-tp]")) el.placeholder = t(el.dataset.tp);
+    renderBanner();
     render();
   }
 
@@ -114,13 +131,18 @@
       for (const k of o.unset || []) delete s[k];
       app.state = s; syncSelection(); render();
     },
-    who(o) { if (app.room && app.room.table === null) fillList($("who"), o.names || []); },
+    who() { /* the lobby lists everyone online (wwho) */ },
+    wwho(o) {
+      if (app.room && app.room.table === null) {
+        fillList($("who"), (o.users || []).map((u) => u.name));
+      }
+    },
     listroom(o) { renderTables(o.tables || []); },
     says(o) { logLine([b(o.name), " " + o.text], "says"); },
     tells(o) { logLine([b(o.name + " \u2192 " + app.name), " " + o.text], "says"); },
     told(o) { logLine([b(app.name + " \u2192 " + o.name), " " + o.text], "says"); },
-    enters() { if (app.room && app.room.table === null) send("/who"); },
-    leaves() { if (app.room && app.room.table === null) send("/who"); },
+    enters() { if (app.room && app.room.table === null) send("/wwho"); },
+    leaves() { if (app.room && app.room.table === null) send("/wwho"); },
     "table-seat-key"(o) { if (o.name === app.name) { saveKey(o.name, o.key); render(); } },
     history: showHistory,
     replay: showReplay,
@@ -149,7 +171,7 @@
     clearInterval(app.pollTimer);
     if (view === "lobby") app.pollTimer = setInterval(refreshLobby, 15000);
   }
-  function refreshLobby() { send("/who"); send("/listroom"); }
+  function refreshLobby() { send("/wwho"); send("/listroom"); }
   function el(tag, cls, text) {
     const e = document.createElement(tag);
     if (cls) e.className = cls;
@@ -184,14 +206,15 @@
     x.dataset.card = bare;
     if (SPECIAL[bare]) {
       x.classList.add("suit-X");
-      x.append(el("small", null, SPECIAL[bare]), document.createTextNode(bare));
+      const as = code.split("=")[1];           // a Phoenix played as a rank: Ph=7
+      x.append(el("small", null, SPECIAL[bare]), document.createTextNode(bare + (as ? "=" + rankLetter(as) : "")));
       x.title = bare;
     } else {
       const suit = bare[0];
       x.classList.add("suit-" + suit);
       // symbol, letter and colour: readable without telling the colours apart
-      x.append(el("small", null, (SUIT_SYMBOL[suit] || "?") + suit), document.createTextNode(bare.slice(1)));
-      x.title = bare;
+      x.append(el("small", null, (SUIT_SYMBOL[suit] || "?") + suit), document.createTextNode(rankLetter(bare.slice(1))));
+      x.title = bare;                          // the notation to type
     }
     if (!mini) x.type = "button";
     return x;
@@ -224,8 +247,15 @@
     const playing = s.status === "playing";
     $("round").textContent = s.round_no ? t("web-round", { round: s.round_no }) : "";
     const team = base % 2;
-    $("score").textContent = s.scores ? t("web-score", { us: s.scores[team], them: s.scores[1 - team] }) : "";
-    $("wish-open").textContent = s.wish ? t("web-wish-open", { rank: RANKS[s.wish - 2] || s.wish }) : "";
+    if (!s.scores) $("score").textContent = "";
+    else if (me === null) {       // a spectator: both teams by name
+      $("score").textContent = t("web-score-teams", { team0: seatName(0) + "+" + seatName(2), score0: s.scores[0],
+        score1: s.scores[1], team1: seatName(1) + "+" + seatName(3) });
+    } else {                      // which side is yours
+      $("score").textContent = t("web-score", { us: s.scores[team], them: s.scores[1 - team],
+        partner: seatName((me + 2) % 4), opponents: seatName((me + 1) % 4) + "+" + seatName((me + 3) % 4) });
+    }
+    $("wish-open").textContent = s.wish ? t("web-wish-open", { rank: rankName(RANKS[s.wish - 2] || s.wish) }) : "";
     for (const [where, i] of Object.entries(places)) renderSeat($("seat-" + where), i, where, me);
     renderTrick();
     $("setup").hidden = s.status !== "waiting";
@@ -243,15 +273,16 @@
     box.className = "seat";
     box.dataset.seat = String(i);
     const name = s.names ? s.names[i] : null;
+    box.append(el("span", "num", String(i + 1)));          // the seat's number, free or not
     box.append(el("span", "name", name || t("web-free")));
     if (i === me) box.append(el("span", "tag", t("web-you")));
     else if (me !== null && i === (me + 2) % 4) box.append(el("span", "tag", t("web-partner")));
-    if (name && s.bots && s.bots[name]) box.append(el("span", "tag", "bot"));
+    if (name && s.bots && s.bots[name]) box.append(el("span", "tag", t("web-bot")));
     if (name && (s.gone || []).includes(name)) { box.classList.add("gone"); box.append(el("span", "tag", t("web-gone"))); }
     const line = el("div", "small");
-    if (s.cards_left) line.append(t("web-cards-left", { count: s.cards_left[i] }) + " ");
     const out = (s.out || []).indexOf(i);
-    if (out >= 0) line.append(t("web-out", { place: out + 1 }) + " ");
+    if (out >= 0) line.append(t("web-out", { place: place(out + 1) }) + " ");
+    else if (s.cards_left) line.append(tn("web-cards-left", s.cards_left[i]) + " ");
     box.append(line);
     const call = s.calls ? s.calls[i] : null;
     if (call) box.append(el("div", "call", call === "grand" ? t("web-grand") : t("web-tichu")));
@@ -281,6 +312,10 @@
     $("options-shown").textContent = Object.entries(s.options || {}).map(([k, v]) => k + " " + v).join(" \u00B7 ");
     $("start").hidden = me === null;
     $("stand-up").hidden = me === null;
+    $("add-bot-row").hidden = (s.names || []).filter(Boolean).length >= 4;   // a full table
+    const name = $("option-name").value;      // what the chosen option takes
+    $("option-value").placeholder = app.strings["web-option-about-" + name] || "";
+    $("option-value").title = $("option-value").placeholder;
   }
   function renderHand() {
     const s = app.state, hand = $("hand");
@@ -310,7 +345,7 @@
     box.replaceChildren();
     $("schupf").hidden = true; $("wish").hidden = true; $("dragon").hidden = true;
     if (me === null || s.status !== "playing") {
-      if (s.status === "finished") box.append(button(t("web-reset"), () => send("/reset")));
+      if (s.status === "finished" && me !== null) box.append(button(t("web-reset"), () => send("/reset")));
       return;
     }
     const phase = s.phase;
@@ -330,7 +365,11 @@
         const x = button(t("web-play"), () => { if (plays.length) play(plays[0]); }, "primary");
         x.id = "play"; x.disabled = plays.length === 0; box.append(x);
       } else {
-        for (const p of plays) { const x = button(t("web-play") + " " + p, () => play(p), "primary"); box.append(x); }
+        for (const p of plays) {           // one per reading of the Phoenix, in words
+          const as = (p.match(/Ph=(\w+)/) || [])[1];
+          const x = button(as ? t("web-play-as", { rank: rankName(as) }) : t("web-play") + " " + p, () => play(p), "primary");
+          box.append(x);
+        }
       }
     }
     if (phase === "play" && s.can_pass) { const x = button(t("web-pass"), () => send("/pass")); x.id = "pass"; box.append(x); }
@@ -341,7 +380,7 @@
     if (phase === "wish" && s.wish_pending === me) {
       $("wish").hidden = false;
       const ranks = $("wish-ranks");
-      ranks.replaceChildren(...RANKS.map((r) => button(r, () => send("/wish " + r))),
+      ranks.replaceChildren(...RANKS.map((r) => { const x = button(rankLetter(r), () => send("/wish " + r)); x.title = rankName(r); x.dataset.rank = r; return x; }),
         button(t("web-no-wish"), () => send("/wish none")));
     }
     if (phase === "dragon" && s.holder === me) {
@@ -382,31 +421,45 @@
     if (line) logLine(line);
     if (o.type === "game-round-score") {
       const team = (mySeat() || 0) % 2;
-      banner(t("web-round-over", { round: o.round, us: o.score[team], them: o.score[1 - team],
-        total_us: o.scores[team], total_them: o.scores[1 - team] }));
+      banner("web-round-over", { round: o.round, us: o.score[team], them: o.score[1 - team],
+        total_us: o.scores[team], total_them: o.scores[1 - team] });
     } else if (o.type === "game-match-over") {
       const team = (mySeat() || 0) % 2;
-      banner(t("web-game-over", { us: o.scores[team], them: o.scores[1 - team] }));
+      banner("web-game-over", { us: o.scores[team], them: o.scores[1 - team] });
+    } else if (["game-round-start", "table-started", "table-reset"].includes(o.type)) {
+      app.banner = null; renderBanner();
     }
   }
   function eventLine(o, names) {
     const who = (i) => (names ? names[i] : seatName(i)) || "?";
     switch (o.type) {
-      case "game-play": { const x = el("span"); x.append(t("web-ev-play", { name: who(o.seat), cards: "" }), cardsElement(o.cards)); return x; }
+      case "game-play": {
+        const x = el("span"); x.append(t("web-ev-play", { name: who(o.seat), cards: "" }), cardsElement(o.cards));
+        const as = ((o.cards || "").match(/Ph=(\w+)/) || [])[1];
+        if (as) x.append(" " + t("web-ev-phoenix", { rank: rankName(as) }));   // which reading
+        return x;
+      }
       case "game-pass": return t("web-ev-pass", { name: who(o.seat) });
       case "game-tichu": return t("web-ev-tichu", { name: who(o.seat) });
       case "game-grand": return o.call ? t("web-ev-grand", { name: who(o.seat) }) : null;
-      case "game-wish": return o.rank ? t("web-ev-wish", { name: who(o.seat), rank: RANKS[o.rank - 2] || o.rank }) : null;
+      case "game-wish": return o.rank ? t("web-ev-wish", { name: who(o.seat), rank: rankName(RANKS[o.rank - 2] || o.rank) }) : null;
       case "game-trick-taken": return t("web-ev-trick", { name: who(o.seat), points: o.points });
       case "game-dragon-given": return t("web-ev-dragon", { name: who(o.seat), to: who(o.to) });
-      case "game-out": return t("web-ev-out", { name: who(o.seat), place: o.place });
+      case "game-out": return t("web-ev-out", { name: who(o.seat), place: place(o.place) });
       case "game-exchange-given": return t("web-ev-exchange", { name: who(o.seat) }) + (o.given ? " (" + o.given + ")" : "");
       case "game-exchange-received": return t("web-ev-received", { cards: Object.values(o.cards || {}).join(" ") });
       case "game-round-score": return t("web-round-over", { round: o.round, us: o.score[0], them: o.score[1], total_us: o.scores[0], total_them: o.scores[1] });
       default: return null;
     }
   }
-  function banner(text) { $("banner-text").textContent = text; $("banner").hidden = false; }
+  // the end of a round or of the game: kept as words and values, so that a language switch
+  // translates it again; a new game (or round) takes it away
+  function banner(key, params) { app.banner = { key: key, params: params }; renderBanner(); }
+  function renderBanner() {
+    const x = app.banner;
+    $("banner").hidden = !x;
+    $("banner-text").textContent = x ? t(x.key, x.params) : "";
+  }
 
   // ---- the lobby's table list --------------------------------------------------------------------
   function renderTables(tables) {
@@ -484,7 +537,7 @@
     });
     $("history-button").addEventListener("click", () => send("/history"));
     $("dialog-close").addEventListener("click", () => { $("dialog").hidden = true; });
-    $("banner-close").addEventListener("click", () => { $("banner").hidden = true; });
+    $("banner-close").addEventListener("click", () => { app.banner = null; renderBanner(); });
     $("lang").addEventListener("change", (e) => {
       const lang = e.target.value;
       localStorage.setItem("tichu-lang", lang);
@@ -494,6 +547,7 @@
     $("refresh").addEventListener("click", refreshLobby);
     $("to-lobby").addEventListener("click", () => send("/manager"));
     $("add-bot").addEventListener("click", () => send("/addbot " + $("bot-level").value));
+    $("option-name").addEventListener("change", render);
     $("option-set").addEventListener("click", () => {
       const v = $("option-value").value.trim();
       send("/option " + $("option-name").value + (v ? " " + v : ""));
@@ -517,7 +571,7 @@
         const c = byUpper.get(w.split("=")[0].toUpperCase());
         if (c) app.selected.add(c); else unknown.push(w);
       }
-      if (unknown.length) toast(unknown.join(" ") + " ?");
+      if (unknown.length) toast(t("web-unknown-cards", { cards: unknown.join(" ") }));
       $("card-input").value = "";
       render();
     });

@@ -1,0 +1,115 @@
+"""Issue 26: `/set` without arguments shows the connection's settings; `/set prompt on` gives a
+MUD client a status prompt (cards, whose move, the score) after each change of its game, ended
+by IAC EOR (telnet option 25) once the client agreed to EOR, by IAC GA before; over real
+sockets. Machine mode below protocol 4 refuses `/set` alone as it always did."""
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest_twisted
+from twisted.internet.endpoints import TCP4ClientEndpoint, connectProtocol
+
+from conftest import LineClient, RunningServer, within
+from test_schema import VALIDATOR
+
+IAC, WILL, WONT, DO, EOR, EOR_MARK, GA, NAWS = 255, 251, 252, 253, 25, 239, 249, 31
+
+
+class MudClient(LineClient):
+    """A telnet client that keeps the raw bytes and agrees to EOR when the server offers it."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.raw = b""
+
+    def dataReceived(self, data: bytes) -> None:
+        self.raw += data
+        if bytes((IAC, DO, NAWS)) in data:          # a telnet client answers the offers
+            self.transport.write(bytes((IAC, WONT, NAWS)))
+        if bytes((IAC, WILL, EOR)) in data:
+            self.transport.write(bytes((IAC, DO, EOR)))
+        super().dataReceived(data)
+
+
+async def mud_client(server: RunningServer) -> MudClient:
+    from twisted.internet import reactor
+    c = MudClient()
+    await within(connectProtocol(TCP4ClientEndpoint(reactor, "127.0.0.1", server.port), c))
+    server.clients.append(c)
+    return c
+
+
+@pytest_twisted.ensureDeferred
+async def test_set_alone_shows_the_settings(server: RunningServer) -> None:
+    c = await server.client()
+    await c.login("Setty")
+    c.send("/set color on")
+    await c.expect("color is on now.\r\n")
+    c.send("/set")
+    got = await c.expect("prompt  off\r\n")
+    assert "Your settings (/set NAME VALUE changes one):" in got
+    for line in ("  width   auto (80)", "  color   on", "  lang    en (English)", "  bell    off"):
+        assert line in got, got
+    c.send("/set width 60")
+    await c.expect("width is 60 now.\r\n")
+    c.send("/set lang de")
+    await c.expect("\r\n")
+    c.send("/set")
+    got = await c.expect("prompt  off\r\n")
+    assert "Deine Einstellungen" in got and "  width   60" in got and "  lang    de (Deutsch)" in got
+    c.send("/set color")                     # a name without a value: the usage, as before
+    assert "! [bad-arguments]" in await c.expect("\r\n")
+
+
+@pytest_twisted.ensureDeferred
+async def test_machine_mode_below_protocol_4_refuses_set_alone_as_before(
+        server: RunningServer) -> None:
+    c = await server.client()
+    await c.expect("login: ")
+    c.send("%json 3")
+    await c.expect('"prompt"')
+    c.send("#login Botty")
+    await c.expect('"room"')
+    c.send("#s /set")
+    got = json.loads([l for l in (await c.expect("bad-arguments")
+                            + await c.expect("\n")).splitlines() if l.strip()][-1])
+    assert (got["type"], got["code"], got["params"], got["id"]) == (
+        "error", "bad-arguments", {"usage": "/set NAME VALUE"}, "s"), got     # as before
+    # from protocol 4 on: the settings object (in the schema)
+    c.send("/iset protocol 4")
+    await c.expect('"iset"')
+    c.send("#t /set")
+    got = json.loads([l for l in (await c.expect('"settings"') + await c.expect("\n")).splitlines()
+                      if l.strip()][-1])
+    assert got["type"] == "settings" and got["id"] == "t", got
+    assert got["settings"] == {"width": "auto", "color": "off", "lang": "en", "bell": "off",
+                               "prompt": "off"} and got["width"] == 80
+    VALIDATOR.validate(got)
+
+
+@pytest_twisted.ensureDeferred
+async def test_set_prompt_on_gives_a_status_prompt_ended_by_eor(server: RunningServer) -> None:
+    c = await mud_client(server)
+    await c.login("Mudder")
+    c.send("/set prompt on")
+    await c.expect("prompt is on now.\r\n")
+    c.send("/newroom")
+    await c.expect("/start when four sit.\r\n")
+    world: Any = server.server.world
+    table = world.tables[world.online("Mudder").room.number]
+    table.bot_delay = 0
+    c.send("/join")
+    await c.expect("You sit down in seat 1.\r\n")
+    for _ in range(3):
+        c.send("/addbot")
+        await c.expect(" bot) in seat ")
+    before = len(c.raw)
+    c.send("/start")
+    await c.expect("Grand Tichu? /grand or /nogrand\r\n")
+    await c.expect("your move | us 0 : 0 them] ")
+    raw = c.raw[before:]
+    assert b"[8 cards | your move | us 0 : 0 them] " + bytes((IAC, EOR_MARK)) in raw
+    assert bytes((IAC, GA)) not in raw                   # EOR agreed: no GA after a prompt
+    c.send("/nogrand")
+    await c.expect("[14 cards | your move | us 0 : 0 them] ")   # the exchange waits for you
