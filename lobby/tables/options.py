@@ -36,11 +36,9 @@ FLAG, COUNT, SECONDS, TIMER = "flag", "count", "seconds", "timer"
 #: the move timer of a rated game while ``/option timer`` is ``auto`` (its default): seconds
 #: per decision (unrated games have none then)
 RATED_TIMER = 60.0
-#: a rated game's floors, whatever its options say: its move timer is never off nor shorter than
-#: RATED_MIN_TIMER, its grace time never shorter than RATED_MIN_GRACE (a host, or two colluding
-#: opponents, cannot make a rated game a trap for a player who thinks or whose line drops for a
-#: moment: docs/rating.md "Rated games: the floors")
-RATED_MIN_TIMER = 30.0
+#: a rated game's floor for its grace time, whatever ``/option grace`` says (a host, or two
+#: colluding opponents, cannot make a moment's drop a rated loss: docs/rating.md "Rated games:
+#: the floors"; the timer's floor is the server's --min-rated-timer)
 RATED_MIN_GRACE = 30.0
 AUTO_WORDS = frozenset({"auto", "default", "standard"})
 
@@ -243,7 +241,8 @@ def help_params() -> dict[str, str]:
 
 #: the server options that may lower an option's ceiling (protocol/connection/guard.py Limits; the table
 #: gets them as ``TableActor.ceilings``)
-SERVER_CEILINGS = {"grace": "--max-grace", "timer": "--max-timer", "target": "--max-target"}
+SERVER_CEILINGS = {"grace": "--max-grace", "timer": "--max-timer", "target": "--max-target",
+                   "round": "--max-round", "bombwindow": "--max-bombwindow"}
 
 
 def _values(o: OptionSpec) -> str:

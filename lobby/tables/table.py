@@ -82,7 +82,6 @@ from lobby.storage.accounts import name_key
 from lobby.tables.commands import TABLE_COMMANDS, TableArgs
 from lobby.tables.options import (
     RATED_MIN_GRACE,
-    RATED_MIN_TIMER,
     RATED_TIMER,
     TableOptions,
     options_from_saved,
@@ -183,6 +182,8 @@ class TableActor:
         #: the server's ceilings of options, by TableOptions attribute (--max-grace,
         #: --max-timer, --max-target): /option refuses a higher value (bad-option-value)
         self.ceilings: dict[str, float] = {}
+        #: the shortest move timer of a rated game (--min-rated-timer; `off` there is auto)
+        self.min_rated_timer: float = 30.0
         #: presence lines of one player are bounded (the server's --presence-quiet): a player
         #: who vanished PRESENCE_BURST times within this many seconds is announced only if
         #: still away this long after vanishing again (and their return then not at all)
@@ -1067,6 +1068,11 @@ class TableActor:
         if high is not None and new is not None and new > high:
             raise LobbyError("bad-option-value", name=option.name, value=value or "",
                              expected=Msg(option.expects_key, high=f"{high:g}"))
+        # a turnier plays 9 rounds: refused where the server allows fewer (--max-round)
+        if option.attr == "turnier" and new and self.ceilings.get("max_rounds",
+                                                                  TURNIER_ROUNDS) < TURNIER_ROUNDS:
+            raise LobbyError("turnier-too-long", rounds=TURNIER_ROUNDS,
+                             most=f"{self.ceilings['max_rounds']:g}")
         # a turnier always plays its 9 rounds: `round X` would be ignored, so it is refused
         if (option.attr == "max_rounds" and new is not None and self.options.turnier) or (
                 option.attr == "turnier" and new and self.options.max_rounds is not None):
@@ -1399,10 +1405,10 @@ class TableActor:
         """The move timer of the running (or next) game in seconds per decision; 0: none.
         ``/option timer auto`` (the default): RATED_TIMER in a rated game, none otherwise."""
         chosen = self.options.timer
+        if self.rated:              # a rated game always has one, of at least --min-rated-timer
+            return RATED_TIMER if not chosen else max(float(chosen), self.min_rated_timer)
         if chosen is None:
-            return RATED_TIMER if self.rated else 0.0
-        if self.rated:                      # the floor of a rated game: never off, never short
-            return max(float(chosen), RATED_MIN_TIMER) if chosen else RATED_TIMER
+            return 0.0
         return float(chosen)
 
     def grace_seconds(self) -> float:

@@ -73,6 +73,7 @@ ERRORS: dict[str, str] = {
     "not-finished": "The game is not over; /reset only clears a finished table.",
     "unknown-option": "Unknown option {name}; /option help lists them.",
     "bad-option-value": "Option {name} takes {expected}, not {value!r}.",
+    "turnier-too-long": "A turnier plays {rounds} rounds; this server allows at most {most}.",
     "turnier-rounds": "A turnier always plays {rounds} rounds, so it cannot be combined with "
                       "round: set round off first, or turnier off.",
     "not-a-player": "{name} does not play at this table.",
@@ -864,7 +865,7 @@ HELP_TEXTS: dict[str, str] = {
     "cmd-notify-help": (
         "Puts NAME on your friends list (as FICS' +notify): you are told when NAME logs in or out and "
         "when NAME starts or finishes a game. A registered name keeps its list; a guest's lasts for "
-        "the session. At most 100 names."),
+        "the session. At most 100 names (the server's --max-friends may set another limit)."),
     "cmd-unnotify": "Take NAME off your friends list.",
     "cmd-unnotify-help": "Takes NAME off your friends list (/notify NAME put it there).",
     "cmd-friends": "List your friends: who is online and where.",

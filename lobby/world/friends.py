@@ -5,7 +5,7 @@ Whoever has NAME on their list is told when NAME logs in or out (``friend-online
 ``friend-game-over``, with the table's number); ``/friends`` lists them with who is online and
 where (``friends``). A registered user's list is kept in the database (table ``friends``,
 migration 7) and read at the server's start; a guest's lasts for its session. At most
-``MAX_FRIENDS`` names per list (``friends-list-full``).
+``--max-friends`` names per list (TableLimits.max_friends, 100; ``friends-list-full``).
 
 ``Friends(store, world)`` is made once per server (protocol/process/server.py) and is the world's
 ``friends``; the world calls ``logged_in`` / ``logged_out`` and, as a table's events pass,
@@ -25,12 +25,9 @@ from lobby.text.messages import LobbyError
 if TYPE_CHECKING:
     from lobby.world.world import User, World
 
-__all__ = ["Friends", "MAX_FRIENDS"]
+__all__ = ["Friends"]
 
 log = Logger(namespace="lobby.friends")
-
-#: names on one friends list
-MAX_FRIENDS = 100
 
 
 class Friends:
@@ -67,8 +64,9 @@ class Friends:
         mine = self.lists.get(user.key, {})
         if key in mine:
             raise LobbyError("already-friend", name=mine[key])
-        if len(mine) >= MAX_FRIENDS:
-            raise LobbyError("friends-list-full", limit=MAX_FRIENDS)
+        limit = self.world.table_limits.max_friends          # --max-friends
+        if limit and len(mine) >= limit:
+            raise LobbyError("friends-list-full", limit=limit)
         online = self.world.online(name)
         shown = online.name if online is not None else name
         if user.registered and self.store is not None:

@@ -156,6 +156,14 @@ class TableLimits:
     #: the highest move timer (seconds per decision) and target score /option may set
     max_timer: float = 3600.0
     max_target: int = 100000
+    #: the most rounds /option round may set (a turnier's 9 need at least 9) and the longest
+    #: bomb window /option bombwindow may set
+    max_rounds: int = 1000
+    max_bombwindow: float = 60.0
+    #: the shortest move timer of a rated game (seconds per decision; `off` there is `auto`)
+    min_rated_timer: float = 30.0
+    #: names on one friends list (/notify)
+    max_friends: int = 100
     #: seconds within which a player's vanishing again is not announced at once (TableActor)
     presence_quiet: float = 60.0
 
@@ -619,10 +627,7 @@ class World:
         table = TableActor(number, self.clock, self.table_deliver(number), host=user.name,
                            seat_policy=self, recorder=self.recorder, bot_pool=self.bot_pool,
                            wheel=self.wheel)
-        limits = self.table_limits
-        table.ceilings = {"grace": limits.max_grace, "timer": limits.max_timer,
-                          "target": limits.max_target}
-        table.presence_quiet = self.table_limits.presence_quiet
+        self._configure(table)
         self._origins[number] = {user.key: _address(user)}
         self._index.add_table(table, self._origins[number].values())
         if self.on_new_table is not None:
@@ -905,11 +910,22 @@ class World:
                 return True
         return False
 
+    def _configure(self, table: "TableActor") -> None:
+        """The server's limits a table applies (TableLimits): the ceilings of its options, the
+        shortest move timer of a rated game, the quiet time of its presence lines."""
+        limits = self.table_limits
+        table.ceilings = {"grace": limits.max_grace, "timer": limits.max_timer,
+                          "target": limits.max_target, "max_rounds": limits.max_rounds,
+                          "bombwindow": limits.max_bombwindow}
+        table.min_rated_timer = limits.min_rated_timer
+        table.presence_quiet = limits.presence_quiet
+
     def add_restored_table(self, table: "TableActor", addresses: dict[str, str] | None = None) -> Room:
         """A table rebuilt from the journal at start-up (lobby/world/restore.py), under its number;
         ``addresses``: the IP address of each of its players where the journal has one (the
         per-address limit counts them)."""
         number = table.number
+        self._configure(table)
         self._origins[number] = {name_key(n): a for n, a in (addresses or {}).items()}
         self._index.add_table(table, self._origins[number].values())
         room = Room(number, room_name(number), table)

@@ -256,6 +256,16 @@ class Limits:
     max_target: int = option(100000, public=10000, metavar="POINTS", help=(
         "the highest target score /option target may set: how long a game lasts (default "
         "{default})"))
+    max_round: int = option(1000, public=100, metavar="ROUNDS", help=(
+        "the most rounds /option round may set (a turnier plays 9: below 9 it is refused; "
+        "default {default})"))
+    max_bombwindow: float = option(60.0, public=10.0, metavar="SECONDS", help=(
+        "the longest bomb window /option bombwindow may set (default {default})"))
+    min_rated_timer: float = option(30.0, metavar="SECONDS", help=(
+        "the shortest move timer of a rated game, in seconds per decision: a shorter one is "
+        "raised to it there, and timer off is auto (default {default})"))
+    max_friends: int = option(100, metavar="NAMES", help=(
+        "names on one friends list (/notify; default {default})"))
     presence_per_minute: int = option(0, public=12, metavar="LINES", help=(
         "lines telling that one user enters or leaves a room, in a minute (default {default}; "
         "0: all): hopping between rooms moves the user, but does not flood the rooms"))
@@ -325,6 +335,8 @@ class Limits:
                            opens_per_minute=self.tables_per_minute,
                            abandon_after=self.abandon_after, max_grace=self.max_grace,
                            max_timer=self.max_timer, max_target=self.max_target,
+                           max_rounds=self.max_round, max_bombwindow=self.max_bombwindow,
+                           min_rated_timer=self.min_rated_timer, max_friends=self.max_friends,
                            presence_quiet=self.presence_quiet,
                            presence_per_minute=self.presence_per_minute,
                            guest_expert_seconds=self.guest_expert_seconds,

@@ -425,14 +425,17 @@ async def test_friends_are_told_of_log_ins_games_and_log_outs_and_the_list_is_ke
 
 # ---- options that keep the others waiting (outside attack, F1) ---------------------------------
 class LimitedServer(ClockedServer):
-    """A ClockedServer with one seat per user and a grace time of at most 600 s."""
+    """A ClockedServer with one seat per user, a grace time of at most 600 s, at most 8 rounds
+    (so no turnier), a bomb window of at most 10 s and two friends per list."""
 
     def __init__(self, db: Path) -> None:
         super().__init__(db)
         from protocol.connection.guard import Limits
         self.server_options = dict(self.server_options,
                                    limits=Limits(max_seats_per_user=1, max_grace=600.0,
-                                                 max_timer=300.0, max_target=10000))
+                                                 max_timer=300.0, max_target=10000,
+                                                 max_round=8, max_bombwindow=10.0,
+                                                 max_friends=2))
 
 
 @pytest_twisted.async_yield_fixture
@@ -467,6 +470,22 @@ async def test_a_seated_guest_cannot_set_a_long_grace_nor_keep_the_host_from_pla
         answer = await game.command("Anna", f"/option {option}")
         assert answer[0].startswith("! [bad-option-value]"), answer
     assert table.options.timer is None and table.options.target == 1000
+    # --max-round, --max-bombwindow: the rounds and the bomb window have ceilings too, and a
+    # turnier (9 rounds) is refused where fewer are allowed
+    for option in ("round 9", "bombwindow 11"):
+        answer = await game.command("Anna", f"/option {option}")
+        assert answer[0].startswith("! [bad-option-value]"), answer
+    assert "0 to 10" in (await game.command("Anna", "/option bombwindow 11"))[0]
+    answer = await game.command("Anna", "/option turnier on")
+    assert answer[0] == "! [turnier-too-long] A turnier plays 9 rounds; this server allows at " \
+        "most 8.", answer
+    await game.say("Anna", "/option round 8", "sets round to 8")
+    assert table.options.max_rounds == 8 and not table.options.turnier
+    # --max-friends: the friends list's length
+    await game.say("Anna", "/notify Bert", "Bert is on your friends list now")
+    await game.say("Anna", "/notify Cleo", "Cleo is on your friends list now")
+    answer = await game.command("Anna", "/notify Griefz")
+    assert answer[0].startswith("! [friends-list-full] Your friends list is full (2 names)")
     await game.say("Anna", "/start", "the game starts")
     await game.settle()
     c = game.clients.pop("Griefz")
@@ -482,6 +501,38 @@ async def test_a_seated_guest_cannot_set_a_long_grace_nor_keep_the_host_from_pla
     answer = await game.command("Anna", "/join")
     assert not any(ERROR_LINE.match(l) for l in answer), answer
     assert "Anna" in limited.server.world.online("Anna").room.table.seats
+
+
+@pytest.mark.reactor_timeout(60)
+@pytest_twisted.ensureDeferred
+async def test_a_rated_game_always_has_a_move_timer_of_at_least_the_servers_minimum(
+        clocked: ClockedServer) -> None:
+    """Outside attack A13/A15: `/option timer off` would let a staller hold a rated game hostage,
+    `/option timer 5` would let two opponents vote out a partner who hesitated 5 s: in a rated
+    game `off` is `auto` (60 s) and a shorter timer is --min-rated-timer (30 s)."""
+    game = await registered_game(clocked, {"timer": "5", "grace": "30"})
+    table = game.table
+    assert table.rated and table.timer_seconds() == 30
+    info = "\n".join(await game.command("Anna", "/spielinfo"))
+    assert "Move timer: 30 seconds per decision." in info
+    for name in PLAYERS[:3]:
+        await game.command(name, "/nogrand")
+    clocked.clock.advance(29)
+    await game.settle()
+    answer = await game.command("Anna", "/remove Dirk")     # 29 s of thinking: not removable
+    assert answer[0].startswith("! [not-vanished]"), answer
+    clocked.clock.advance(1)
+    await game.settle()
+    assert "Dirk" in table.timed_out
+
+
+@pytest.mark.reactor_timeout(60)
+@pytest_twisted.ensureDeferred
+async def test_timer_off_in_a_rated_game_is_auto(clocked: ClockedServer) -> None:
+    game = await registered_game(clocked, {"timer": "off"})
+    assert game.table.rated and game.table.timer_seconds() == 60
+    info = "\n".join(await game.command("Anna", "/spielinfo"))
+    assert "Move timer: 1 minute per decision." in info
 
 
 # ---- vanish-and-return in a loop (outside attack F7) -------------------------------------------
@@ -531,13 +582,14 @@ async def test_a_rated_game_has_floors_for_its_move_timer_and_grace(
         clocked: ClockedServer) -> None:
     """A rated game cannot be made a trap (outside attacks A13, A15, B4): a timer of 5 s, a
     timer `off` or a grace of 0 set at the waiting table give the rated game the floors
-    (RATED_MIN_TIMER 30 s, RATED_TIMER 60 s for off, RATED_MIN_GRACE 30 s); a player who
+    (--min-rated-timer 30 s, RATED_TIMER 60 s for off, RATED_MIN_GRACE 30 s); a player who
     thinks 10 s is not timed out, and one whose line drops for a moment cannot be voted out."""
-    from lobby.tables.options import RATED_MIN_GRACE, RATED_MIN_TIMER, RATED_TIMER
+    from lobby.tables.options import RATED_MIN_GRACE, RATED_TIMER
+    min_timer = 30.0                         # --min-rated-timer's default
     game = await registered_game(clocked, {"timer": "5", "grace": "0"})
     table = game.table
     assert table.rated
-    assert table.timer_seconds() == RATED_MIN_TIMER and table.grace_seconds() == RATED_MIN_GRACE
+    assert table.timer_seconds() == min_timer and table.grace_seconds() == RATED_MIN_GRACE
     rated_line = [l for l in game.clients["Anna"].lines if l.startswith("Rated game:")]
     assert rated_line and "within 30 seconds" in rated_line[-1]
     for name in PLAYERS[:3]:
@@ -547,7 +599,7 @@ async def test_a_rated_game_has_floors_for_its_move_timer_and_grace(
     answer = await game.command("Anna", "/remove Dirk")
     assert any("[not-vanished]" in l for l in answer), answer
     info = "\n".join(await game.command("Anna", "/spielinfo"))
-    assert f"{RATED_MIN_TIMER:g} seconds per decision" in info
+    assert f"{min_timer:g} seconds per decision" in info
     # a timer `off` in a rated game is the rated default, not none
     table.options = dataclasses.replace(table.options, timer=0.0)   # (as /option timer off)
     assert table.timer_seconds() == RATED_TIMER
