@@ -430,7 +430,7 @@ def test_a_whole_server_session_in_machine_mode_validates(clock: task.Clock) -> 
     # Dan vanishes, is not removable before the grace time, the vote is refused, he comes back
     s.drop("Dan")
     assert s.reply(ann, "/remove Dan")["code"] == "remove-too-early"
-    s.turn(6)
+    s.turn(31)          # a rated game's grace is never under 30 s (docs/rating.md, the floors)
     s.reply(ann, "/remove Dan")
     s.reply(bob, "/refuse")
     s.reply("Cat", "/refuse")
@@ -461,7 +461,7 @@ def test_a_whole_server_session_in_machine_mode_validates(clock: task.Clock) -> 
     s.reply(bob, "/start")
     s.play(rng, until=lambda t: s.seen.get("table-window-closed", 0) > 0)
     s.drop("Cat")
-    s.turn(6)
+    s.turn(31)          # a rated game's grace is never under 30 s (docs/rating.md, the floors)
     s.reply(ann, "/remove Cat")
     s.reply(bob, "/accept")
     s.reply("Dan", "/accept")
