@@ -417,6 +417,11 @@ class _Socket(WebSocketResource):
     """The upgrade: twisted.web's channel hands its connection over (its idle timer stopped)."""
 
     def render(self, request: "Request") -> Any:
+        upgrade = (request.getHeader(b"upgrade") or b"").lower()
+        if b"websocket" not in upgrade:     # not autobahn's own page, and with our headers
+            request.setHeader(b"Upgrade", b"websocket")
+            return _NotFound(426, b"This is the WebSocket endpoint: it takes an upgrade to a "
+                                  b"WebSocket only.\n").render(request)
         channel = request.channel
         if channel is not None:
             channel.setTimeout(None)

@@ -482,3 +482,13 @@ async def test_frames_that_make_no_line_spend_the_telnet_commands_budget(tmp_pat
             assert (await e.command("/who"))["type"] == "who"
     finally:
         await running.stop()
+
+
+@pytest_twisted.ensureDeferred
+async def test_the_websocket_path_without_an_upgrade_is_refused_with_our_headers(
+        web: WebServer) -> None:
+    """A plain GET of /ws got autobahn's own HTML page (library versions, no CSP, frameable:
+    outside attack A11); now 426 with the listener's security headers."""
+    status, headers, body = await get(web.web_port, "/ws")
+    assert status == 426 and headers["upgrade"] == "websocket"
+    assert headers["content-security-policy"] == CSP and b"Autobahn" not in body
