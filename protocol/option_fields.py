@@ -35,8 +35,9 @@ import argparse
 import dataclasses
 import types
 import typing
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterator
+from typing import Any
 
 __all__ = ["OptionSpec", "option", "option_specs", "add_options", "public_values", "values_from"]
 

@@ -57,8 +57,8 @@ for path in (ROOT, SCRIPTS):
         sys.path.insert(0, str(path))
 # the benchmarks' one server process (on a port the kernel chooses, read from its log) and the
 # one reader of a process's CPU time
-from bench_server import Server as ServerProcess  # noqa: E402
-from loadgen import cpu_seconds  # noqa: E402
+from bench_server import Server as ServerProcess
+from loadgen import cpu_seconds
 
 IAC, NOP, WILL, WONT = 255, 241, 251, 252
 ATTACKS = ("telnet-nop", "telnet-nop-8", "toggles", "replay", "passwords", "speech", "refused",
@@ -125,7 +125,7 @@ class Client:
         self.buffer = b""
 
     @classmethod
-    async def connect(cls, port: int, source: str = "127.0.0.1") -> "Client":
+    async def connect(cls, port: int, source: str = "127.0.0.1") -> Client:
         reader, writer = await asyncio.open_connection("127.0.0.1", port,
                                                        local_addr=(source, 0), limit=1 << 22)
         return cls(reader, writer)
@@ -276,7 +276,7 @@ async def replay_flood(port: int, stop: asyncio.Event, game: int, info: dict[str
 
 
 async def attack(name: str, port: int, stop: asyncio.Event, game: int,
-                 info: dict[str, Any], server: "Server") -> list[Any]:
+                 info: dict[str, Any], server: Server) -> list[Any]:
     if name == "telnet-nop":
         return [flood_bytes(port, stop, bytes((IAC, NOP)) * 32768, info, False)]
     if name == "telnet-nop-8":
@@ -356,7 +356,7 @@ async def speech(port: int, info: dict[str, Any]) -> None:
     listener.close()
 
 
-async def refused(port: int, info: dict[str, Any], server: "Server") -> None:
+async def refused(port: int, info: dict[str, Any], server: Server) -> None:
     c = await Client.connect(port, "127.0.0.6")
     await c.login()
     await asyncio.sleep(0.5)
@@ -459,7 +459,7 @@ def decisions(metrics_port: int) -> dict[str, float]:
     return out
 
 
-async def bots(port: int, info: dict[str, Any], server: "Server") -> None:
+async def bots(port: int, info: dict[str, Any], server: Server) -> None:
     alone = await ordinary_decisions(port, BOT_SECONDS)
     hogs = [await hog_table(port, n) for n in (1, 2)]
     await asyncio.sleep(2.0)
@@ -484,7 +484,7 @@ class Server:
     metrics_port: int
 
     @classmethod
-    def start(cls, db: str, log: Path, extra: list[str]) -> "Server":
+    def start(cls, db: str, log: Path, extra: list[str]) -> Server:
         metrics_port = free_port()
         return cls(ServerProcess([sys.executable, "-m", "protocol", "--db", db,
                                   "--port", "tcp:0:interface=127.0.0.1",

@@ -43,8 +43,9 @@ import sys
 import tempfile
 import time
 import urllib.request
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 
 SCRIPTS = Path(__file__).resolve().parent
 ROOT = SCRIPTS.parent
@@ -52,9 +53,9 @@ for p in (str(ROOT), str(SCRIPTS)):
     if p not in sys.path:
         sys.path.insert(0, p)
 
-from bench_server import Server  # noqa: E402
-from bench_tables import SERVER_LIMITS, Stats, TableBot  # noqa: E402
-from loadgen import Conn, Target, cpu_seconds  # noqa: E402
+from bench_server import Server
+from bench_tables import SERVER_LIMITS, Stats, TableBot
+from loadgen import Conn, Target, cpu_seconds
 
 __all__ = ["main"]
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 import argparse
 import resource
 import sys
-from typing import Sequence
+from collections.abc import Sequence
 
 
 def main(argv: Sequence[str] | None = None) -> int:

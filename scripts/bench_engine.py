@@ -24,7 +24,7 @@ import timeit
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
-from lobby.tichu import (  # noqa: E402
+from lobby.tichu import (
     DECK,
     CallTichu,
     Exchange,

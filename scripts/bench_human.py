@@ -43,8 +43,9 @@ import resource
 import sys
 import tempfile
 import time
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 
 SCRIPTS = Path(__file__).resolve().parent
 ROOT = SCRIPTS.parent
@@ -52,8 +53,8 @@ for p in (str(SCRIPTS), str(ROOT)):
     if p not in sys.path:
         sys.path.insert(0, p)
 
-from bench_tables import Process, bench_echo  # noqa: E402
-from loadgen import (  # noqa: E402
+from bench_tables import Process, bench_echo
+from loadgen import (
     GAME_VERBS,
     ID_RE,
     Conn,
@@ -66,9 +67,9 @@ from loadgen import (  # noqa: E402
     split_tables,
 )
 
-from lobby.bots.strategies.random_bot import RandomStrategy  # noqa: E402
-from lobby.text.messages import text as catalog_text  # noqa: E402
-from lobby.tichu import (  # noqa: E402
+from lobby.bots.strategies.random_bot import RandomStrategy
+from lobby.text.messages import text as catalog_text
+from lobby.tichu import (
     RANKS,
     can_pass,
     legal_plays,
@@ -76,7 +77,7 @@ from lobby.tichu import (  # noqa: E402
     play_text,
     rank_name,
 )
-from protocol.render.json_lines import apply_update  # noqa: E402
+from protocol.render.json_lines import apply_update
 
 __all__ = ["main"]
 
@@ -502,7 +503,7 @@ def _load_worker(port: int, tables: int, prefix: str, opts: argparse.Namespace,
                                       opts.time_limit)
     try:
         result = asyncio.run(go())
-    except (Exception, asyncio.TimeoutError) as e:
+    except (TimeoutError, Exception) as e:
         barrier.abort()
         result = {"error": f"{type(e).__name__}: {e}"}
     out.put(result)

@@ -35,13 +35,13 @@ from typing import Any
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
-from twisted.internet import asyncioreactor  # noqa: E402
+from twisted.internet import asyncioreactor
 
 asyncioreactor.install()
-from twisted.internet import defer, reactor  # noqa: E402
+from twisted.internet import defer, reactor
 
-from lobby.storage.journal import Journal  # noqa: E402
-from lobby.storage.store import Store  # noqa: E402
+from lobby.storage.journal import Journal
+from lobby.storage.store import Store
 from lobby.tichu import (
     Match,
     Pass,

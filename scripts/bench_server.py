@@ -46,9 +46,10 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable, Sequence
 from importlib.util import find_spec
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 SCRIPTS = ROOT / "scripts"
@@ -69,7 +70,7 @@ LOBBY_SCENARIOS = ("lobby_echo", "idle_prompt", "idle_login", "chat", "logins", 
 
 if str(SCRIPTS) not in sys.path:
     sys.path.insert(0, str(SCRIPTS))
-from loadgen import UVLOOP_MISSING, cpu_seconds  # noqa: E402  (the one reader of a process's CPU time)
+from loadgen import UVLOOP_MISSING, cpu_seconds
 
 
 # ---- processes ----------------------------------------------------------------------------------
@@ -300,7 +301,7 @@ def figures(r: dict[str, Any]) -> list[tuple[str, float, str, float | None, str]
         ("echo baseline: round trips/s", e["round_trips_per_s"], "/s", 1.0, ""),
         ("echo baseline: round trip p50", e["latency"]["p50_ms"], "ms", 1.0, ""),
         ("echo baseline: round trip p99", e["latency"]["p99_ms"], "ms", 1.0, "")]
-    makers: list[Callable[[], list[tuple[str, float, str, float | None, str]]]] = [  # noqa
+    makers: list[Callable[[], list[tuple[str, float, str, float | None, str]]]] = [
         lambda: [
             ("lobby round trips/s (whisper to oneself)", r["lobby_echo"]["round_trips_per_s"],
              "/s", div(r["lobby_echo"]["round_trips_per_s"], e["round_trips_per_s"]),

@@ -43,13 +43,13 @@ from typing import Any
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
-from twisted.internet import task  # noqa: E402
-from twisted.internet.testing import StringTransport  # noqa: E402
+from twisted.internet import task
+from twisted.internet.testing import StringTransport
 
-from lobby.bots.strategies.random_bot import RandomStrategy  # noqa: E402
-from lobby.storage.accounts import Accounts, Argon2Params  # noqa: E402
-from lobby.storage.store import Store, inline_runner  # noqa: E402
-from protocol.render.json_lines import apply_update, state_object  # noqa: E402
+from lobby.bots.strategies.random_bot import RandomStrategy
+from lobby.storage.accounts import Accounts, Argon2Params
+from lobby.storage.store import Store, inline_runner
+from protocol.render.json_lines import apply_update, state_object
 
 NAMES = ("Ann", "Bob", "Cat", "Dan")
 

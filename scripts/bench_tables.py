@@ -38,9 +38,10 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable, Sequence
 from importlib.util import find_spec
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import Any
 
 SCRIPTS = Path(__file__).resolve().parent
 ROOT = SCRIPTS.parent
@@ -48,7 +49,7 @@ for p in (str(ROOT), str(SCRIPTS)):
     if p not in sys.path:
         sys.path.insert(0, p)
 
-from loadgen import (  # noqa: E402
+from loadgen import (
     GAME_VERBS,
     ID_RE,
     UVLOOP_MISSING,
@@ -62,8 +63,8 @@ from loadgen import (  # noqa: E402
     split_tables,
 )
 
-from lobby.bots.strategies.random_bot import RandomStrategy  # noqa: E402
-from protocol.render.json_lines import apply_update  # noqa: E402
+from lobby.bots.strategies.random_bot import RandomStrategy
+from protocol.render.json_lines import apply_update
 
 __all__ = ["TableBot", "run_load", "bench_one", "main"]
 
@@ -87,7 +88,7 @@ class BotFailed(Exception):
 class TableBot:
     """One machine-mode connection at a table; reads with loadgen's Conn in measure mode."""
 
-    def __init__(self, conn: Conn, name: str, stats: "Stats", rng: random.Random) -> None:
+    def __init__(self, conn: Conn, name: str, stats: Stats, rng: random.Random) -> None:
         self.conn = conn
         self.name = name
         self.stats = stats
@@ -323,7 +324,7 @@ def _load_worker(port: int, tables: int, prefix: str, warmup: float, seconds: fl
             result = uvloop.run(go())
         else:
             result = asyncio.run(go())
-    except (Exception, asyncio.TimeoutError) as e:     # reported, the parent fails the run
+    except (TimeoutError, Exception) as e:     # reported, the parent fails the run
         barrier.abort()
         result = {"error": f"{type(e).__name__}: {e}"}
     out.put(result)
@@ -331,7 +332,7 @@ def _load_worker(port: int, tables: int, prefix: str, warmup: float, seconds: fl
 
 # ---- processes ----------------------------------------------------------------------------------
 # A server process on a port chosen by the kernel: the same helper as bench_server.py's.
-from bench_server import Server as Process  # noqa: E402
+from bench_server import Server as Process
 
 
 def _preexec(cpu: int | None, nofile: int) -> Callable[[], None]:

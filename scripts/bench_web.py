@@ -43,21 +43,21 @@ from typing import Any
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
-from twisted.internet import asyncioreactor  # noqa: E402
+from twisted.internet import asyncioreactor
 
 asyncioreactor.install()
 
-from autobahn.twisted.websocket import (  # noqa: E402
+from autobahn.twisted.websocket import (
     WebSocketClientFactory,
     WebSocketClientProtocol,
 )
-from twisted.internet import reactor  # noqa: E402
-from twisted.internet.defer import Deferred, ensureDeferred  # noqa: E402
-from twisted.internet.endpoints import TCP4ClientEndpoint, connectProtocol  # noqa: E402
-from twisted.internet.protocol import Protocol  # noqa: E402
-from twisted.internet.task import deferLater  # noqa: E402
+from twisted.internet import reactor
+from twisted.internet.defer import Deferred, ensureDeferred
+from twisted.internet.endpoints import TCP4ClientEndpoint, connectProtocol
+from twisted.internet.protocol import Protocol
+from twisted.internet.task import deferLater
 
-from protocol.render.json_lines import apply_update  # noqa: E402
+from protocol.render.json_lines import apply_update
 
 LISTEN = re.compile(r"listening on \S+ \(([\d.]+):(\d+)\)")
 WEB = re.compile(r"web client on \S+ \(([\d.]+):(\d+)\)")
@@ -67,7 +67,7 @@ class Player:
     """One seat's program: keeps its `state`, decides when it is its turn, one command at a
     time; ``active`` says whether its kind acts in this phase."""
 
-    def __init__(self, bench: "Bench", kind: str, name: str) -> None:
+    def __init__(self, bench: Bench, kind: str, name: str) -> None:
         self.bench = bench
         self.kind = kind
         self.name = name
@@ -156,7 +156,7 @@ class Player:
 
 
 class WebPlayer(Player, WebSocketClientProtocol):
-    def __init__(self, bench: "Bench", name: str) -> None:
+    def __init__(self, bench: Bench, name: str) -> None:
         Player.__init__(self, bench, "ws", name)
         WebSocketClientProtocol.__init__(self)
 
@@ -180,7 +180,7 @@ class RawWebPlayer(Player, Protocol):
     line sent as one frame masked with the key 0 (RFC 6455 allows any key; the server unmasks
     as always)."""
 
-    def __init__(self, bench: "Bench", name: str, port: int) -> None:
+    def __init__(self, bench: Bench, name: str, port: int) -> None:
         Player.__init__(self, bench, "ws", name)
         self.port = port
         self.buffer = b""
@@ -233,7 +233,7 @@ class RawWebPlayer(Player, Protocol):
 
 
 class TcpPlayer(Player, Protocol):
-    def __init__(self, bench: "Bench", name: str) -> None:
+    def __init__(self, bench: Bench, name: str) -> None:
         Player.__init__(self, bench, "tcp", name)
         self.buffer = b""
 

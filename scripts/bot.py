@@ -12,7 +12,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from tichu_bot.runner import main  # noqa: E402
+from tichu_bot.runner import main
 
 if __name__ == "__main__":
     raise SystemExit(main())

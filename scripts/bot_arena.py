@@ -28,8 +28,8 @@ from typing import Any
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
-from lobby.bots.strategies.strategy import Strategy, command_action, make_strategy, my_turn_to  # noqa: E402
-from lobby.tichu import Match, MatchOptions, Rejected  # noqa: E402
+from lobby.bots.strategies.strategy import Strategy, command_action, make_strategy, my_turn_to
+from lobby.tichu import Match, MatchOptions, Rejected
 
 __all__ = ["play_game", "play_deal", "run", "wilson", "mean_ci", "percentile"]
 
@@ -51,7 +51,7 @@ class Stats:
         self.playouts: dict[str, dict[str, list[int]]] = {"A": {}, "B": {}}
         self.cpu = 0.0
 
-    def merge(self, other: "Stats") -> None:
+    def merge(self, other: Stats) -> None:
         self.games += other.games
         self.wins += other.wins
         self.rounds += other.rounds

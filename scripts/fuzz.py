@@ -102,7 +102,7 @@ class Generator:
                                    '["Tichu ٣", 7, null]', '["Room 99999999999999999999"]',
                                    '{"a": [[[[]]]]}', "[", "null", '"x"', "1e999", ""])
                 parts.append(bytes((IAC, DO, 201, IAC, SB, 201))
-                             + f"{package} {body}".encode("utf-8") + bytes((IAC, SE)))
+                             + f"{package} {body}".encode() + bytes((IAC, SE)))
             else:
                 parts.append(b"who")
         return b"".join(parts) + bytes((IAC, SE)) + self.end()
@@ -192,13 +192,13 @@ async def fuzz_connection(host: str, port: int, gen: Generator, rng: random.Rand
                 if task.done():
                     stats.closed_by_server += 1
                     break
-        except (ConnectionError, OSError, asyncio.TimeoutError):
+        except (TimeoutError, ConnectionError, OSError):
             stats.closed_by_server += 1
         finally:
             w.close()
             try:
                 await asyncio.wait_for(w.wait_closed(), 2)
-            except (ConnectionError, OSError, asyncio.TimeoutError):
+            except (TimeoutError, ConnectionError, OSError):
                 pass
             task.cancel()
 
@@ -282,7 +282,7 @@ async def run(opts: argparse.Namespace, port: int) -> tuple[Stats, float, str]:
     elapsed = time.monotonic() - start
     try:
         answer = await normal_client(opts.host, port)
-    except (OSError, ConnectionError, asyncio.TimeoutError) as e:
+    except (TimeoutError, OSError, ConnectionError) as e:
         answer = f"(no answer: {e!r})"
     return stats, elapsed, answer
 

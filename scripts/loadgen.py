@@ -50,9 +50,10 @@ import socket
 import sys
 import threading
 import time
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from importlib.util import find_spec
-from typing import Any, Awaitable, Callable, Sequence
+from typing import Any
 
 __all__ = ["Histogram", "Conn", "Drainer", "ProbeSet", "Target", "login", "connect_many",
            "read_rss", "SCENARIOS", "run_scenario", "main", "LOGIN_DONE", "ID_RE", "GAME_VERBS",
@@ -164,7 +165,7 @@ class Histogram:
     def record_ns(self, nanoseconds: int) -> None:
         self.record(nanoseconds / 1e9)
 
-    def merge(self, other: "Histogram") -> "Histogram":
+    def merge(self, other: Histogram) -> Histogram:
         for k, v in other.buckets.items():
             self.buckets[k] = self.buckets.get(k, 0) + v
         self.count += other.count
@@ -199,7 +200,7 @@ class Histogram:
                 "total": self.total, "max": self.max}
 
     @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> "Histogram":
+    def from_dict(cls, d: dict[str, Any]) -> Histogram:
         h = cls()
         h.buckets = {int(k): v for k, v in d["buckets"].items()}
         h.count, h.total, h.max = d["count"], d["total"], d["max"]
@@ -239,7 +240,7 @@ def recv_some(sock: socket.socket) -> bytes | None:
         return b""
 
 
-def whole_lines(c: "Conn", data: bytes) -> tuple[bytes, int]:
+def whole_lines(c: Conn, data: bytes) -> tuple[bytes, int]:
     """``data`` after what ``c`` held back, and the end of its last whole line; the part after
     that end (an unfinished line) is held back in ``c.buffer`` for the next read."""
     if c.buffer:
@@ -267,14 +268,14 @@ class Conn:
         self.loop = loop
         self.sock: socket.socket | None = None
         self.buffer = bytearray()
-        self.on_data: Callable[["Conn", bytes], None] | None = None
+        self.on_data: Callable[[Conn, bytes], None] | None = None
         self.closed = False
         self._waiter: asyncio.Future[bytes] | None = None
         self._tokens: tuple[bytes, ...] = ()
         self.received = 0
         self.name = ""
 
-    async def connect(self, host: str, port: int, source: str | None = None) -> "Conn":
+    async def connect(self, host: str, port: int, source: str | None = None) -> Conn:
         sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
         sock.setblocking(False)
         sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
@@ -374,7 +375,7 @@ class Conn:
         if self.sock is not None and not self.closed:
             await self.loop.sock_sendall(self.sock, data)
 
-    def measure(self, on_data: Callable[["Conn", bytes], None]) -> None:
+    def measure(self, on_data: Callable[[Conn, bytes], None]) -> None:
         """Hand every further chunk to ``on_data`` (what was buffered is dropped)."""
         self.buffer = bytearray()
         self.on_data = on_data
@@ -507,7 +508,7 @@ async def connect_many(target: Target, count: int, first: int = 0, concurrency: 
                 await asyncio.wait_for(conn.connect(target.host, target.port, target.source(n)), 30)
                 if setup is not None:
                     await setup(conn, n)
-            except (OSError, asyncio.TimeoutError, ConnectionClosed):
+            except (TimeoutError, OSError, ConnectionClosed):
                 failures += 1
                 conn.close()
                 continue
@@ -913,7 +914,7 @@ async def scenario_logins(target: Target, opts: argparse.Namespace) -> dict[str,
                 stats["logins"] += 1
                 conn.send(b"/quit\r\n")
                 await conn.expect(b"Goodbye", 10)
-            except (OSError, asyncio.TimeoutError, ConnectionClosed):
+            except (TimeoutError, OSError, ConnectionClosed):
                 stats["failures"] += 1
             finally:
                 conn.close()
@@ -972,7 +973,7 @@ async def scenario_flood(target: Target, opts: argparse.Namespace) -> dict[str, 
         while time.monotonic() < end and not c.closed:
             try:
                 await asyncio.wait_for(c.sendall(batch), max(0.1, end - time.monotonic()))
-            except (OSError, asyncio.TimeoutError):
+            except (TimeoutError, OSError):
                 break
             sent["lines"] += 256
         if c.closed:

@@ -37,8 +37,8 @@ for p in (str(ROOT), str(ROOT / "scripts")):
     if p not in sys.path:
         sys.path.insert(0, p)
 
-from lobby.bots.strategies.strategy import STRATEGY_NAMES  # noqa: E402
-from tichu_bot.runner import BotResult, run_bot  # noqa: E402
+from lobby.bots.strategies.strategy import STRATEGY_NAMES
+from tichu_bot.runner import BotResult, run_bot
 
 __all__ = ["Tally", "wilson", "play_game", "run_selfplay", "main"]
 

@@ -31,8 +31,9 @@ import os
 import random
 import re
 import sys
+from collections.abc import AsyncIterator, Callable, Iterator
 from pathlib import Path
-from typing import Any, AsyncIterator, Callable, Iterator
+from typing import Any
 
 import pytest
 import pytest_twisted

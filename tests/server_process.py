@@ -14,8 +14,9 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import Any
 
 from conftest import strip_telnet
 from lobby.text.messages import INFO
@@ -138,7 +139,7 @@ class ServerProcess:
         if self.proc.stdout is not None:
             self.proc.stdout.close()
 
-    def __enter__(self) -> "ServerProcess":
+    def __enter__(self) -> ServerProcess:
         return self
 
     def __exit__(self, *exc: Any) -> None:

@@ -13,7 +13,8 @@ from __future__ import annotations
 
 import random
 import re
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from twisted.internet import reactor
 from twisted.internet.endpoints import TCP4ClientEndpoint, connectProtocol
@@ -30,7 +31,7 @@ ROUND_BEGINS = re.compile(r"^Round (\d+) begins\.$")
 class WireClient(LineClient):
     """A LineClient that keeps all raw bytes and checks every complete line for hidden cards."""
 
-    def __init__(self, name: str, game: "WireGame") -> None:
+    def __init__(self, name: str, game: WireGame) -> None:
         super().__init__()
         self.name = name
         self.game = game

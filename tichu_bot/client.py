@@ -34,7 +34,8 @@ from __future__ import annotations
 import asyncio
 import json
 from collections import deque
-from typing import Any, AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable
+from typing import Any
 
 __all__ = ["Client", "ClientError", "CommandRefused", "connect", "apply_update"]
 
@@ -292,7 +293,7 @@ class Client:
         if not self.writer.is_closing():
             try:
                 await asyncio.wait_for(self.command("/quit"), 10)
-            except (ClientError, ConnectionError, OSError, asyncio.TimeoutError):
+            except (TimeoutError, ClientError, ConnectionError, OSError):
                 pass                        # closed after the goodbye, or already gone: fine
         self.writer.close()
         try:
@@ -300,7 +301,7 @@ class Client:
         except (ConnectionError, OSError):
             pass
 
-    async def __aenter__(self) -> "Client":
+    async def __aenter__(self) -> Client:
         return self
 
     async def __aexit__(self, *exc: Any) -> None:

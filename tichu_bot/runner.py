@@ -23,8 +23,9 @@ import argparse
 import asyncio
 import os
 import sys
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Callable, Sequence
+from typing import Any
 
 from tichu_bot.client import Client, ClientError, CommandRefused
 from tichu_bot.strategies import make_strategy, strategy_names
@@ -150,7 +151,7 @@ async def run_bot(*, host: str = "127.0.0.1", port: int, name: str, password: st
                   table: int | None = None, open_table: bool = False, seat: int | None = None,
                   strategy: str = "heuristic", seed: int | None = None, start: bool | None = None,
                   options: list[tuple[str, str]] | None = None, timeout: float = 600.0,
-                  table_ready: "asyncio.Future[int] | None" = None,
+                  table_ready: asyncio.Future[int] | None = None,
                   on_line: Callable[[str], None] | None = None,
                   rate: float = 0.0) -> BotResult:
     """Connect, log in, open or enter a table, sit down, play the game to its end, quit.
@@ -271,7 +272,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             table=opts.table, open_table=opts.open, seat=opts.seat, strategy=opts.strategy,
             seed=opts.seed, start=opts.start, options=opts.option, timeout=opts.timeout,
             on_line=on_line, rate=opts.rate))
-    except asyncio.TimeoutError:
+    except TimeoutError:
         print(f"{opts.name}: timed out after {opts.timeout:g} s", file=sys.stderr)
         return 1
     except (ClientError, OSError) as e:

@@ -4,7 +4,8 @@ with no import of the server: the server's own strategies (lobby/bots) read thei
 same functions."""
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 __all__ = ["View", "my_turn_to"]
 

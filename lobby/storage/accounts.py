@@ -17,8 +17,9 @@ import hashlib
 import hmac
 import re
 import secrets
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
@@ -185,14 +186,14 @@ class Accounts:
         self.params = params
         self.hash_calls = 0
 
-    def hash(self, password: str) -> "Deferred[str]":
+    def hash(self, password: str) -> Deferred[str]:
         self.hash_calls += 1
         return self._run(hash_password, password, self.params)
 
-    def check(self, password: str, stored: str) -> "Deferred[Verdict]":
+    def check(self, password: str, stored: str) -> Deferred[Verdict]:
         """Fires with a Verdict: the password is right, and the hash should be upgraded."""
         self.hash_calls += 1
         return self._run(check_password_hash, password, stored, self.params)
 
-    def verify(self, password: str, stored: str) -> "Deferred[bool]":
+    def verify(self, password: str, stored: str) -> Deferred[bool]:
         return self.check(password, stored).addCallback(lambda v: v.ok)

@@ -73,7 +73,8 @@ lines (``/tchlog`` sends them; a web view would serve the text itself).
 """
 from __future__ import annotations
 
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from lobby.tichu import (
     DECK,

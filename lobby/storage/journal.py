@@ -79,8 +79,9 @@ import json
 import math
 import sqlite3
 from collections import deque
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
-from typing import Any, Callable, Sequence
+from typing import Any
 
 from twisted.internet.defer import Deferred, succeed
 from twisted.internet.interfaces import IDelayedCall, IReactorTime
@@ -374,7 +375,7 @@ class Journal:
         """Table state that is not in the match (JSON-safe), returned by load_open_tables."""
         self._add(table_no, ("extra", table_no, json.dumps(extra)))
 
-    def finish_table(self, table_no: int, game: FinishedGame | None) -> "Deferred[GameRecord | None]":
+    def finish_table(self, table_no: int, game: FinishedGame | None) -> Deferred[GameRecord | None]:
         """The game at ``table_no`` is over: store ``game`` (records, statistics, ratings) and
         close the table's journal in the same transaction, after the table's earlier writes.
         ``game`` None (abandoned, reset) only closes the journal. Fires with the GameRecord."""
@@ -383,7 +384,7 @@ class Journal:
         self._waiting.append((len(self._buffer) - 1, d))
         return d
 
-    def end_table(self, table_no: int) -> "Deferred[GameRecord | None]":
+    def end_table(self, table_no: int) -> Deferred[GameRecord | None]:
         """Close the table's journal without storing a game."""
         return self.finish_table(table_no, None)
 
@@ -409,7 +410,7 @@ class Journal:
         return (len(self._buffer) + self._in_flight,
                 sum(len(queue) for queue in self._outbox.values()))
 
-    def flush(self) -> "Deferred[None]":
+    def flush(self) -> Deferred[None]:
         """Commit what is buffered now (shutdown, tests); fires when every batch so far is
         committed (or failed)."""
         if self._call is not None and self._call.active():
@@ -426,7 +427,7 @@ class Journal:
         self._flushed.setdefault(last, []).append(d)
         return d
 
-    def load_open_tables(self) -> "Deferred[list[OpenTable]]":
+    def load_open_tables(self) -> Deferred[list[OpenTable]]:
         """The tables that were playing (start-up restore)."""
         loaded: Deferred[list[OpenTable]] = self.store.run_query(load_open_tables)
         return loaded

@@ -23,8 +23,9 @@ never raises a rating; a favourite gains less by winning than an underdog does.
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import Any
 
 __all__ = ["INITIAL", "SCALE", "RatingUpdate", "expected_score", "k_factor", "team_game",
            "turnier_game", "rate_game", "leaver_game"]

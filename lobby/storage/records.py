@@ -37,9 +37,10 @@ from __future__ import annotations
 import json
 import sqlite3
 import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
-from typing import TYPE_CHECKING, Any, Callable, Sequence
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Any
 
 from twisted.internet.defer import Deferred, succeed
 
@@ -89,7 +90,7 @@ class Participant:
         return out
 
     @classmethod
-    def from_json(cls, d: dict[str, Any]) -> "Participant":
+    def from_json(cls, d: dict[str, Any]) -> Participant:
         left = d.get("left_round")
         bot = d.get("replaced_by")
         return cls(str(d["name"]), str(d.get("kind", "registered")),
@@ -156,7 +157,7 @@ def finished_game(match: Match, players: Sequence[Participant | tuple[str, str] 
                   options: dict[str, Any] | None = None, table_no: int | None = None,
                   started_at: float | None = None, ended_at: float | None = None,
                   nosave: bool = False, log: bool = True, seeded: bool = False,
-                  from_journal: bool = False, unrated: str | None | bool = False,
+                  from_journal: bool = False, unrated: str | bool | None = False,
                   abandoned: dict[str, Any] | None = None) -> FinishedGame:
     """Snapshot a finished Match for ``GameArchive.save`` / ``Journal.finish_table``.
 
@@ -407,7 +408,7 @@ class PlayerStats:
     games_left: int = 0
 
     @classmethod
-    def empty(cls, name: str) -> "PlayerStats":
+    def empty(cls, name: str) -> PlayerStats:
         """The figures of a registered player without a saved game."""
         return cls(name_key(name), *(0,) * 11, None, None, 0)
 
@@ -605,7 +606,7 @@ class GameArchive:
         self.cache_misses = 0
 
     def _cached(self, cache: dict[Any, Any], key: Any,
-                query: Callable[[], "Deferred[Any]"]) -> "Deferred[Any]":
+                query: Callable[[], Deferred[Any]]) -> Deferred[Any]:
         if key in cache:
             self.cache_hits += 1
             return succeed(cache[key])
@@ -618,7 +619,7 @@ class GameArchive:
             return result
         return query().addCallback(keep)
 
-    def save(self, game: FinishedGame) -> "Deferred[GameRecord]":
+    def save(self, game: FinishedGame) -> Deferred[GameRecord]:
         """Store a finished game (one transaction); fires with its GameRecord (``game_id``).
         The cached history, statistics and ranking are forgotten (they change with it)."""
         return self.store.run_transaction(insert_game, game).addBoth(self.game_saved)
@@ -629,26 +630,26 @@ class GameArchive:
         self._until_next_game.clear()
         return result
 
-    def recent_games(self, name: str, limit: int = 10) -> "Deferred[list[GameSummary]]":
+    def recent_games(self, name: str, limit: int = 10) -> Deferred[list[GameSummary]]:
         """``/history NAME``: the player's last ``limit`` games, newest first."""
         return self._cached(self._until_next_game, ("history", name.lower(), limit),
                             lambda: self.store.run_archive(_recent_games, name, limit))
 
-    def load(self, game_id: int) -> "Deferred[GameRecord | None]":
+    def load(self, game_id: int) -> Deferred[GameRecord | None]:
         """``/replay GAME``: the stored game (a GameRecord) or None."""
         return self.store.run_archive(_load_game, int(game_id))
 
-    def player_stats(self, name: str) -> "Deferred[PlayerStats | None]":
+    def player_stats(self, name: str) -> Deferred[PlayerStats | None]:
         """``/finger NAME``: PlayerStats, or None for a player without saved games."""
         return self._cached(self._until_next_game, ("stats", name.lower()),
                             lambda: self.store.run_archive(_player_stats, name))
 
-    def top_players(self, limit: int = 10) -> "Deferred[list[RankingRow]]":
+    def top_players(self, limit: int = 10) -> Deferred[list[RankingRow]]:
         """``/rangliste``: the best ``limit`` ratings (RankingRow list)."""
         return self._cached(self._until_next_game, ("ranking", limit),
                             lambda: self.store.run_archive(_top_players, limit))
 
-    def replay(self, game_id: int, round_no: int | None = None) -> "Deferred[GameReplay]":
+    def replay(self, game_id: int, round_no: int | None = None) -> Deferred[GameReplay]:
         """``/replay GAME [ROUND]``: the game replayed (a whole replay of its record, on the
         archive's thread, once: a stored game never changes, so its replay is cached); fails
         with ``LobbyError`` ``no-such-game`` or ``no-such-round``."""
@@ -660,7 +661,7 @@ class GameArchive:
         return self._cached(self._final, ("replay", int(game_id), round_no),
                             lambda: self.store.run_archive(replay))
 
-    def tch_log(self, game_id: int) -> "Deferred[str]":
+    def tch_log(self, game_id: int) -> Deferred[str]:
         """The BSW ``.tch`` text of a stored game, for ``/tchlog GAME`` (and for a web view of
         the same file). Every stored game may be seen by everyone, as with /history and
         /replay; fails with ``LobbyError`` ``no-such-game``, or ``no-tch-log`` for a game
@@ -675,7 +676,7 @@ class GameArchive:
         return self._cached(self._final, ("tch", int(game_id)),
                             lambda: self.store.run_archive(load))
 
-    def tch_months(self) -> "Deferred[list[tuple[int, int, int]]]":
+    def tch_months(self) -> Deferred[list[tuple[int, int, int]]]:
         """Each month (UTC, by the game's end) that has stored ``.tch`` logs, newest first, as
         (year, month, number of logs): the archive's front page on the web port."""
         def load(conn: sqlite3.Connection) -> list[tuple[int, int, int]]:
@@ -685,11 +686,11 @@ class GameArchive:
             return [(int(m[:4]), int(m[4:]), int(n)) for m, n in rows if m]
         return self.store.run_archive(load)
 
-    def tch_month(self, year: int, month: int) -> "Deferred[list[int]]":
+    def tch_month(self, year: int, month: int) -> Deferred[list[int]]:
         """The numbers of the games with a ``.tch`` log that ended in ``year``-``month`` (UTC),
         ascending: one month's index page of the archive."""
-        start = datetime(year, month, 1, tzinfo=timezone.utc)
-        end = datetime(year + month // 12, month % 12 + 1, 1, tzinfo=timezone.utc)
+        start = datetime(year, month, 1, tzinfo=UTC)
+        end = datetime(year + month // 12, month % 12 + 1, 1, tzinfo=UTC)
 
         def load(conn: sqlite3.Connection) -> list[int]:
             return [int(r[0]) for r in conn.execute(
@@ -697,7 +698,7 @@ class GameArchive:
                 "ORDER BY id", (start.timestamp(), end.timestamp()))]
         return self.store.run_archive(load)
 
-    def bswlog(self, game_id: int) -> "Deferred[str | None]":
+    def bswlog(self, game_id: int) -> Deferred[str | None]:
         """The stored BSW ``.tch`` text of a game (None: no such game, or option log off)."""
         return self.store.run_query(lambda conn: (conn.execute(
             "SELECT bswlog FROM games WHERE id = ?", (int(game_id),)).fetchone() or (None,))[0])

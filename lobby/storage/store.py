@@ -31,8 +31,9 @@ from __future__ import annotations
 
 import os
 import sqlite3
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Callable, Sequence, TypeVar
+from typing import Any, TypeVar
 
 from twisted.internet.defer import Deferred, fail, succeed
 from twisted.internet.threads import deferToThreadPool
@@ -292,7 +293,7 @@ class ThreadRunner:
         self._started = False
         self._stopped = False
 
-    def __call__(self, f: Callable[..., Any], *args: Any, **kwargs: Any) -> "Deferred[Any]":
+    def __call__(self, f: Callable[..., Any], *args: Any, **kwargs: Any) -> Deferred[Any]:
         if self._stopped:
             return fail(StoreError("the database worker thread has been stopped"))
         if not self._started:
@@ -313,7 +314,7 @@ class ThreadRunner:
                 pass
 
 
-def inline_runner(f: Callable[..., Any], *args: Any, **kwargs: Any) -> "Deferred[Any]":
+def inline_runner(f: Callable[..., Any], *args: Any, **kwargs: Any) -> Deferred[Any]:
     """Run ``f`` at once in the calling thread (tests only: in-memory databases, StringTransport)."""
     try:
         return succeed(f(*args, **kwargs))
@@ -324,9 +325,9 @@ def inline_runner(f: Callable[..., Any], *args: Any, **kwargs: Any) -> "Deferred
 class Store:
     """The lobby's database. Every public method returns a Deferred and runs on the runner."""
 
-    def __init__(self, path: str, run: Callable[..., "Deferred[Any]"] = inline_runner,
+    def __init__(self, path: str, run: Callable[..., Deferred[Any]] = inline_runner,
                  migrations: Sequence[Migration] = MIGRATIONS,
-                 archive_run: Callable[..., "Deferred[Any]"] | None = None) -> None:
+                 archive_run: Callable[..., Deferred[Any]] | None = None) -> None:
         self.path = path
         self._run = run
         #: the archive's reads (records, replays: ``run_archive``) on a thread and a read-only
@@ -341,19 +342,19 @@ class Store:
 
     @classmethod
     def threaded(cls, path: str, reactor: Any,
-                 migrations: Sequence[Migration] = MIGRATIONS) -> "Store":
+                 migrations: Sequence[Migration] = MIGRATIONS) -> Store:
         """A store with its own worker thread and one more for the archive's reads (both
         stopped by ``close()``)."""
         return cls(path, ThreadRunner(reactor), migrations,
                    archive_run=ThreadRunner(reactor, "tichu-archive"))
 
     # ---- life cycle -------------------------------------------------------------------------
-    def open(self) -> "Deferred[int]":
+    def open(self) -> Deferred[int]:
         """Connect, switch to WAL, apply pending migrations. Fires with the schema version;
         fails with StoreError (naming the file) if the file is corrupt, unwritable or too new."""
         return self._run(self._open)
 
-    def close(self) -> "Deferred[None]":
+    def close(self) -> Deferred[None]:
         """Close the connection and stop the worker thread. Closing twice is harmless."""
         if self._closed is not None:
             return succeed(None)
@@ -538,7 +539,7 @@ class Store:
             raise
         return out
 
-    def checkpoint(self) -> "Deferred[tuple[int, int, int]]":
+    def checkpoint(self) -> Deferred[tuple[int, int, int]]:
         """A PASSIVE checkpoint on the worker thread (it never waits for a lock; what it cannot
         copy now waits for the next one). Fires with SQLite's (busy, WAL frames, frames
         copied)."""
@@ -547,12 +548,12 @@ class Store:
             return int(busy), int(frames), int(copied)
         return self.run_query(passive)
 
-    def run_query(self, fn: Callable[..., T], *args: Any) -> "Deferred[T]":
+    def run_query(self, fn: Callable[..., T], *args: Any) -> Deferred[T]:
         """Run ``fn(connection, *args)`` on the store's worker thread (reads; a single
         statement commits on its own). Fires with its result."""
         return self._run(lambda: fn(self._db(), *args))
 
-    def run_archive(self, fn: Callable[..., T], *args: Any) -> "Deferred[T]":
+    def run_archive(self, fn: Callable[..., T], *args: Any) -> Deferred[T]:
         """Run the read ``fn(connection, *args)`` of the archive (``/replay``, ``/history``,
         ...) on the archive's own thread and read-only connection (WAL lets it read while the
         worker thread writes), so a flood of archive queries never delays a log-in's look-up
@@ -578,7 +579,7 @@ class Store:
         if conn is not None:
             conn.close()
 
-    def run_transaction(self, fn: Callable[..., T], *args: Any) -> "Deferred[T]":
+    def run_transaction(self, fn: Callable[..., T], *args: Any) -> Deferred[T]:
         """Run ``fn(connection, *args)`` inside one ``BEGIN IMMEDIATE ... COMMIT`` on the worker
         thread: all of it is committed, or (on any exception) none of it."""
         return self._run(self._transaction, fn, args)
@@ -595,11 +596,11 @@ class Store:
         return out
 
     # ---- queries ------------------------------------------------------------------------------
-    def schema_version(self) -> "Deferred[int]":
+    def schema_version(self) -> Deferred[int]:
         return self._run(lambda: int(self._db().execute(
             "SELECT version FROM schema_version").fetchone()[0]))
 
-    def get_account(self, name: str) -> "Deferred[Account | None]":
+    def get_account(self, name: str) -> Deferred[Account | None]:
         return self._run(self._get_account, name)
 
     def _get_account(self, name: str) -> Account | None:
@@ -613,7 +614,7 @@ class Store:
         return Account(name, password_hash, registered_at, last_seen, role, language,
                        bool(legend_seen))
 
-    def create_account(self, name: str, password_hash: str, now: float) -> "Deferred[bool]":
+    def create_account(self, name: str, password_hash: str, now: float) -> Deferred[bool]:
         """Fires True, or False if the name (case-insensitively) is taken."""
         return self._run(self._create_account, name, password_hash, now)
 
@@ -626,16 +627,16 @@ class Store:
             return False
         return True
 
-    def set_password(self, name: str, password_hash: str) -> "Deferred[bool]":
+    def set_password(self, name: str, password_hash: str) -> Deferred[bool]:
         return self._run(self._update, "UPDATE accounts SET password_hash = ? WHERE name_key = ?",
                          (password_hash, name_key(name)))
 
-    def touch(self, name: str, now: float) -> "Deferred[bool]":
+    def touch(self, name: str, now: float) -> Deferred[bool]:
         """Record that a registered user was seen at ``now`` (log-in, log-out)."""
         return self._run(self._update, "UPDATE accounts SET last_seen = ? WHERE name_key = ?",
                          (now, name_key(name)))
 
-    def set_role(self, name: str, role: str | None) -> "Deferred[bool]":
+    def set_role(self, name: str, role: str | None) -> Deferred[bool]:
         """Make a registered user a moderator or admin (``role`` in ROLES) or an ordinary
         player (None). Fires False if there is no such account."""
         if role is not None and role not in ROLES:
@@ -643,18 +644,18 @@ class Store:
         return self._run(self._update, "UPDATE accounts SET role = ? WHERE name_key = ?",
                          (role, name_key(name)))
 
-    def set_language(self, name: str, language: str | None) -> "Deferred[bool]":
+    def set_language(self, name: str, language: str | None) -> Deferred[bool]:
         """Keep the language ``name`` chose (/set lang) for their next log-in (None: the
         server's default). Fires False if there is no such account."""
         return self._run(self._update, "UPDATE accounts SET language = ? WHERE name_key = ?",
                          (language, name_key(name)))
 
-    def set_legend_seen(self, name: str) -> "Deferred[bool]":
+    def set_legend_seen(self, name: str) -> Deferred[bool]:
         """``name`` has been shown the card legend (at their first deal): not again."""
         return self._run(self._update, "UPDATE accounts SET legend_seen = 1 WHERE name_key = ?",
                          (name_key(name),))
 
-    def note_login_address(self, name: str, group: str, now: float) -> "Deferred[bool]":
+    def note_login_address(self, name: str, group: str, now: float) -> Deferred[bool]:
         """``name`` logged in from the address group ``group`` at ``now`` (remembered)."""
         return self._run(self._update,
                          "INSERT INTO login_addresses (name_key, address_group, last_login) "
@@ -662,7 +663,7 @@ class Store:
                          "DO UPDATE SET last_login = excluded.last_login",
                          (name_key(name), group, now))
 
-    def login_addresses(self, since: float) -> "Deferred[list[tuple[str, str]]]":
+    def login_addresses(self, since: float) -> Deferred[list[tuple[str, str]]]:
         """Every (name key, address group) with a log-in after ``since``; older ones are
         forgotten (deleted) first."""
         def query() -> list[tuple[str, str]]:

@@ -12,8 +12,8 @@ uses for people: a command's arguments are parsed once, by one parser.
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Mapping
 
 from lobby.text.messages import LobbyError, Usage
 

@@ -14,8 +14,9 @@ the same spec here. Aliases (BSW's ``kartentausch``, ``passe``, ...) are resolve
 """
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterator, Mapping, TypeVar
+from typing import Any, TypeVar
 
 from lobby.tables.command_spec import Arg, CommandKeys, bind, keyed, parse_spec
 

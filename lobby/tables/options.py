@@ -18,8 +18,9 @@ Number options take ASCII digits only (``int()`` would also read ``５００`` o
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable, Mapping
 from dataclasses import asdict, dataclass, field, make_dataclass
-from typing import Any, Iterable, Mapping
+from typing import Any
 
 from lobby.text.messages import LobbyError, Msg, text
 from lobby.tichu import MatchOptions, freeze

@@ -12,7 +12,8 @@ Protocols say what each side uses, so that nobody needs ``Any`` or ``getattr`` t
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Callable, Protocol
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, Protocol
 
 from lobby.events import Event
 
@@ -32,31 +33,31 @@ Deliver = Callable[[list[str], Event], None]
 class TableRecorder(Protocol):
     """What a table tells the recorder."""
 
-    def started(self, table: "TableActor") -> None:
+    def started(self, table: TableActor) -> None:
         """``/start``: a new game (the journal gets the options, players and the match)."""
 
-    def action(self, table: "TableActor", player: int, action: "Action") -> None:
+    def action(self, table: TableActor, player: int, action: Action) -> None:
         """An accepted action, before its events are handed to the table's deliver."""
 
-    def seats_changed(self, table: "TableActor") -> None:
+    def seats_changed(self, table: TableActor) -> None:
         """A bot took over a seat."""
 
-    def finished(self, table: "TableActor") -> Any:
+    def finished(self, table: TableActor) -> Any:
         """The game is over: store it."""
 
-    def abandoned(self, table: "TableActor") -> None:
+    def abandoned(self, table: TableActor) -> None:
         """A running table was closed without a result."""
 
 
 class Recorder(TableRecorder, Protocol):
     """The recorder as the world and the wire layer see it."""
 
-    archive: "GameArchive"
+    archive: GameArchive
 
     def gate(self, table_no: int, deliver: Deliver) -> Deliver:
         """``deliver`` behind the journal's outbox: what table ``table_no`` sends leaves only
         after every journal write the table made before it is committed."""
 
-    def when_sent(self, table_no: int) -> "Deferred[None] | None":
+    def when_sent(self, table_no: int) -> Deferred[None] | None:
         """None if table ``table_no`` holds no events back, else a Deferred that fires once
         the events it holds now have been sent."""

@@ -60,8 +60,9 @@ import math
 import random
 import secrets
 from collections import deque
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Mapping
+from typing import Any
 
 from twisted.internet.interfaces import IDelayedCall, IReactorTime
 from twisted.logger import Logger
@@ -323,7 +324,7 @@ class TableActor:
                  snapshot: Mapping[str, Any], match: Match, players: list[str],
                  bots: Mapping[str, str], *, recorder: TableRecorder | None = None,
                  seat_policy: SeatPolicy | None = None, guests: Iterable[str] = (),
-                 bot_pool: Any = None, wheel: TimerWheel | None = None) -> "TableActor":
+                 bot_pool: Any = None, wheel: TimerWheel | None = None) -> TableActor:
         """A running table rebuilt from its `snapshot()` and its match as the journal left it:
         `players` by player index, `bots` the bot players' strategies. Every human player is
         away (`gone`) from now on; `resume()` seats the bots again and lets the game go on."""
@@ -1020,7 +1021,7 @@ class TableActor:
         if user != self.host and user not in self.seated:
             raise LobbyError("not-seated")
         keep = [n if n and n in self.seats    # not who did /leave after the game
-                and (n in self.bots or n not in self.gone and n in self.members)
+                and (n in self.bots or (n not in self.gone and n in self.members))
                 else None for n in self.seated]
         self.seats = keep
         self.seat_keys = {n: k for n, k in self.seat_keys.items() if n in keep}
@@ -1060,7 +1061,7 @@ class TableActor:
         self._may_manage(user)
         # /option seed deals every hand; grace, timer, target ... decide how long the others
         # can be kept waiting: the host's (issue 24: the host is in charge of a waiting table)
-        if (option.host_only or option.keeps_waiting and self.host is not None) \
+        if (option.host_only or (option.keeps_waiting and self.host is not None)) \
                 and user != self.host:
             raise LobbyError("host-only-option", option=option.name, host=self.host or "-")
         new = option.parse(value, getattr(self.options, option.attr))

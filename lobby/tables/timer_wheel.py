@@ -22,7 +22,7 @@ class WheelTimer:
 
     __slots__ = ("wheel", "slot", "fn")
 
-    def __init__(self, wheel: "TimerWheel | None", slot: int, fn: Any) -> None:
+    def __init__(self, wheel: TimerWheel | None, slot: int, fn: Any) -> None:
         self.wheel = wheel
         self.slot = slot
         self.fn = fn

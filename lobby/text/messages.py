@@ -1378,7 +1378,7 @@ class Msg(str):
     key: str
     params: dict[str, Any]
 
-    def __new__(cls, key: str, /, **params: Any) -> "Msg":
+    def __new__(cls, key: str, /, **params: Any) -> Msg:
         self = super().__new__(cls, text(key, "en", **params))
         self.key = key
         self.params = params

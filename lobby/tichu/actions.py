@@ -5,8 +5,9 @@ Actions are what game records store: `action.to_json()` gives a small JSON-safe 
 """
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Iterable
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from .cards import Card
@@ -21,9 +22,9 @@ class _Unset:
     """The wish of a Mah Jong play that is still to be named with a following `Wish` action."""
 
     __slots__ = ()
-    _instance: "_Unset | None" = None
+    _instance: _Unset | None = None
 
-    def __new__(cls) -> "_Unset":
+    def __new__(cls) -> _Unset:
         if cls._instance is None:
             cls._instance = super().__new__(cls)
         return cls._instance

@@ -14,7 +14,8 @@ The tables at the bottom (RANK_OF, RANK_MASK, ...) are for the engine's hot path
 from __future__ import annotations
 
 import re
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 from lobby.tichu import memo as _memo
 from lobby.tichu.actions import UNSET
@@ -44,7 +45,7 @@ _SPECIAL_INPUT = {
     "DR": _DRAGON, "DRAGON": _DRAGON, "DRACHE": _DRAGON,
 }
 
-_CARDS: list["Card"] = []
+_CARDS: list[Card] = []
 
 
 class Card(int):
@@ -56,7 +57,7 @@ class Card(int):
     points: int
     name: str          # BSW notation
 
-    def __new__(cls, index: int) -> "Card":
+    def __new__(cls, index: int) -> Card:
         if _CARDS:
             try:
                 if index >= 0:
@@ -75,10 +76,10 @@ class Card(int):
     def __reduce__(self) -> tuple[type[Card], tuple[int]]:
         return (Card, (int(self),))
 
-    def __copy__(self) -> "Card":
+    def __copy__(self) -> Card:
         return self
 
-    def __deepcopy__(self, memo: dict[int, Any]) -> "Card":
+    def __deepcopy__(self, memo: dict[int, Any]) -> Card:
         return self
 
 

@@ -5,7 +5,7 @@ twice returns the same object, so the move generator can hand out combos without
 """
 from __future__ import annotations
 
-from typing import Iterable, Iterator
+from collections.abc import Iterable, Iterator
 
 from lobby.tichu import memo as _memo
 from lobby.tichu.cards import (
@@ -59,7 +59,7 @@ class Combo(_Slots):
 
     __slots__ = ()
 
-    def __new__(cls, kind: str, rank: int | float, mask: int, phoenix_as: int | None = None) -> "Combo":
+    def __new__(cls, kind: str, rank: int | float, mask: int, phoenix_as: int | None = None) -> Combo:
         return _make(kind, rank, mask, phoenix_as, _key(mask, phoenix_as, rank))
 
     @property

@@ -11,8 +11,9 @@ its deals) or by explicit deals, plus its list of actions. `record()` / `Match.r
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import Any
 
 from . import memo as _memo
 from .actions import Action, action_from_json
@@ -44,7 +45,7 @@ class MatchOptions:
                 "dragon_fixed": self.dragon_fixed}
 
     @classmethod
-    def from_json(cls, d: dict[str, Any]) -> "MatchOptions":
+    def from_json(cls, d: dict[str, Any]) -> MatchOptions:
         return cls(**{k: d[k] for k in ("target", "max_rounds", "turnier", "dragon_fixed") if k in d})
 
 
@@ -299,7 +300,7 @@ class Match:
         }
 
     @classmethod
-    def replay(cls, record: dict[str, Any]) -> "Match":
+    def replay(cls, record: dict[str, Any]) -> Match:
         """The match in exactly the state `record` describes."""
         deals = record.get("deals")
         if deals is not None:

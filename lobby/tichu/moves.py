@@ -9,7 +9,8 @@ its rank (`follow_plays`, what `Round` asks, with `lead_plays`).
 """
 from __future__ import annotations
 
-from typing import Iterable, Sequence, Union
+from collections.abc import Iterable, Sequence
+from typing import Union
 
 from lobby.tichu import memo as _memo
 from lobby.tichu.cards import (

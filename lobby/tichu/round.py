@@ -11,9 +11,10 @@ dicts; nothing is deep-copied.
 """
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from functools import reduce
 from operator import or_
-from typing import Any, Iterable, Sequence
+from typing import Any
 
 from . import memo as _memo
 from . import moves as _moves
@@ -150,7 +151,7 @@ class Round:
                  trick: Sequence[tuple[int, Any]] = (), trick_won: bool = False,
                  wish: int | None = None, calls: Sequence[str | None] = (None,) * 4,
                  played_first: Sequence[bool] = (False,) * 4, out: Sequence[int] = (),
-                 won_points: Sequence[int] = (0, 0, 0, 0), dragon_fixed: bool = False) -> "Round":
+                 won_points: Sequence[int] = (0, 0, 0, 0), dragon_fixed: bool = False) -> Round:
         """A round in the middle, from a compact snapshot (what search bots rebuild from a
         seat's knowledge and a sample of the hidden hands; lobby/bots/strategies/search.py): `hands` are
         the card masks held now, `trick` the plays on the table as (seat, Combo) oldest first,

@@ -14,7 +14,8 @@ migration 7) and read at the server's start; a guest's lasts for its session. At
 from __future__ import annotations
 
 import sqlite3
-from typing import TYPE_CHECKING, Any, Iterable
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
 
 from twisted.logger import Logger
 
@@ -33,7 +34,7 @@ log = Logger(namespace="lobby.friends")
 class Friends:
     """Every online user's friends list, and who has whom on theirs."""
 
-    def __init__(self, store: Any, world: "World") -> None:
+    def __init__(self, store: Any, world: World) -> None:
         self.store = store
         self.world = world
         #: owner key -> friend key -> the friend's name as written (registered users: all of
@@ -54,7 +55,7 @@ class Friends:
         log.info("friends: {lists} lists", lists=len(self.lists))
 
     # ---- the commands -------------------------------------------------------------------------
-    async def notify(self, user: "User", name: str) -> None:
+    async def notify(self, user: User, name: str) -> None:
         """``/notify NAME``: NAME goes on ``user``'s list (``friend-added``)."""
         from lobby.storage.accounts import check_name
         check_name(name)
@@ -75,7 +76,7 @@ class Friends:
         self.watchers.setdefault(key, set()).add(user.key)
         _tell(user, Event("friend-added", name=shown, online=online is not None))
 
-    async def unnotify(self, user: "User", name: str) -> None:
+    async def unnotify(self, user: User, name: str) -> None:
         """``/unnotify NAME``: NAME goes off ``user``'s list (``friend-removed``)."""
         key = name_key(name)
         if key not in self.lists.get(user.key, {}):
@@ -91,7 +92,7 @@ class Friends:
         self._unwatch(user.key, key)
         _tell(user, Event("friend-removed", name=shown))
 
-    def listing(self, user: "User") -> Event:
+    def listing(self, user: User) -> Event:
         """``/friends``: each friend, online or not, and where (room, table, playing)."""
         out = []
         for key, name in sorted(self.lists.get(user.key, {}).items(),
@@ -113,7 +114,7 @@ class Friends:
             out.append(entry)
         return Event("friends", friends=out, online=sum(e["online"] for e in out))
 
-    def forget_guest(self, user: "User") -> None:
+    def forget_guest(self, user: User) -> None:
         """A guest went offline: their list goes with them."""
         if user.registered:
             return
@@ -121,10 +122,10 @@ class Friends:
             self._unwatch(user.key, key)
 
     # ---- what friends are told ----------------------------------------------------------------
-    def logged_in(self, user: "User") -> None:
+    def logged_in(self, user: User) -> None:
         self._tell_watchers(user.key, Event("friend-online", name=user.name))
 
-    def logged_out(self, user: "User") -> None:
+    def logged_out(self, user: User) -> None:
         self._tell_watchers(user.key, Event("friend-offline", name=user.name))
 
     def game_started(self, table_no: int, names: Iterable[str | None]) -> None:
@@ -158,7 +159,7 @@ class Friends:
                 del self.watchers[key]
 
 
-def _tell(user: "User", event: Event) -> None:
+def _tell(user: User, event: Event) -> None:
     try:
         user.listener.deliver(event)
     except Exception:

@@ -29,9 +29,10 @@ from __future__ import annotations
 
 import ipaddress
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import datetime, timezone
-from typing import AbstractSet, Any, Callable
+from datetime import UTC, datetime
+from typing import AbstractSet, Any
 
 from twisted.logger import Logger
 
@@ -512,13 +513,13 @@ class Moderation:
 
 
 #: the end of the calendar datetime can show: a ban ending later is a ban until further notice
-_LAST_DATE = datetime(9999, 12, 31, tzinfo=timezone.utc).timestamp()
+_LAST_DATE = datetime(9999, 12, 31, tzinfo=UTC).timestamp()
 
 
 def _until_text(until: float | None) -> str:
     if until is None or until >= _LAST_DATE:
         return Msg("until-further-notice")
-    return datetime.fromtimestamp(until, timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    return datetime.fromtimestamp(until, UTC).strftime("%Y-%m-%d %H:%M UTC")
 
 
 # ---- SQL (run on the store's worker thread) -----------------------------------------------------

@@ -50,7 +50,7 @@ log = Logger(namespace="lobby.persistence")
 class Persistence:
     """The server's journal and game archive, and the hooks tables call."""
 
-    def __init__(self, store: "Store", world: "World", clock: IReactorTime | None = None, *,
+    def __init__(self, store: Store, world: World, clock: IReactorTime | None = None, *,
                  fsync: bool = False, inline: bool = True) -> None:
         self.store = store
         self.world = world
@@ -81,7 +81,7 @@ class Persistence:
         return gated
 
     # ---- what tables call ----------------------------------------------------------------------
-    def started(self, table: "TableActor") -> None:
+    def started(self, table: TableActor) -> None:
         """``/start``: the journal of a new game (replaces whatever it held for the number)."""
         assert table.match is not None
         number = table.number
@@ -96,13 +96,13 @@ class Persistence:
             number, options=table.options.as_dict(), players=self._players(table),
             head=head, extra=self._extra(table), started_at=started_at)
 
-    def action(self, table: "TableActor", player: int, action: Action) -> None:
+    def action(self, table: TableActor, player: int, action: Action) -> None:
         """An accepted ``match.apply(player, action)``."""
         self.actions += 1
         assert table.match is not None              # (an action of its match)
         self.journal.record_action(table.number, len(table.match.actions), player, action)
 
-    def seats_changed(self, table: "TableActor") -> None:
+    def seats_changed(self, table: TableActor) -> None:
         """A bot took over a seat (or a player came back into one)."""
         kinds = self._kinds.setdefault(table.number, {})
         for name in table.players:
@@ -112,7 +112,7 @@ class Persistence:
         self.journal.set_players(table.number, self._players(table))
         self.journal.set_extra(table.number, self._extra(table))
 
-    def finished(self, table: "TableActor") -> "Deferred[Any]":
+    def finished(self, table: TableActor) -> Deferred[Any]:
         """The game is over: store it (records, statistics, ratings), close the journal."""
         number = table.number
         try:
@@ -127,7 +127,7 @@ class Persistence:
         d.addCallbacks(self._saved, self._not_saved, errbackArgs=(number, humans))
         return d
 
-    def abandoned(self, table: "TableActor") -> None:
+    def abandoned(self, table: TableActor) -> None:
         """A running table is closed before the game's end: what was played is stored with the
         result ``abandoned`` and who left (each of them loses the game), and its journal goes
         (unless shutting down: then it is kept for the next start)."""
@@ -146,7 +146,7 @@ class Persistence:
         d = self.journal.finish_table(number, game)
         d.addCallbacks(self._saved, self._not_saved, errbackArgs=(number, humans))
 
-    def _game(self, table: "TableActor", abandoned: dict[str, Any] | None = None) -> Any:
+    def _game(self, table: TableActor, abandoned: dict[str, Any] | None = None) -> Any:
         """The FinishedGame of ``table``'s game (``abandoned``: its result when the table was
         closed before the end), with what /start decided and who left."""
         number = table.number
@@ -160,7 +160,7 @@ class Persistence:
             from_journal=number not in self.journal.failed_tables,
             unrated=table.unrated, abandoned=abandoned)
 
-    def when_sent(self, table_no: int) -> "Deferred[None] | None":
+    def when_sent(self, table_no: int) -> Deferred[None] | None:
         """None if the table holds no events back; else a Deferred that fires once the events
         it holds now have been sent (a command's reply comes after what the command caused)."""
         if not self.journal.pending(table_no):
@@ -170,7 +170,7 @@ class Persistence:
         return d
 
     # ---- start-up and shutdown -----------------------------------------------------------------
-    async def restore(self) -> list["TableActor"]:
+    async def restore(self) -> list[TableActor]:
         """Rebuild every table the journal holds (start-up, before the ports open). Returns the
         restored TableActors. A table that cannot be rebuilt is logged and its journal kept."""
         from lobby.world.restore import restore_table
@@ -192,18 +192,18 @@ class Persistence:
                      table=ot.table_no, seq=ot.last_seq, players=[p.name for p in ot.players])
         return tables
 
-    def adopt(self, table: "TableActor", ot: OpenTable) -> None:
+    def adopt(self, table: TableActor, ot: OpenTable) -> None:
         """A restored table (built with this recorder and its gate): no new journal, it goes on
         at ``last_seq + 1``."""
         self._kinds[table.number] = {p.name: p.kind for p in ot.players}
         if ot.started_at is not None:
             self._started_at[table.number] = ot.started_at
 
-    def flush(self) -> "Deferred[None]":
+    def flush(self) -> Deferred[None]:
         """Commit everything buffered now."""
         return self.journal.flush()
 
-    def shutdown(self) -> "Deferred[None]":
+    def shutdown(self) -> Deferred[None]:
         """``/shutdown`` or SIGTERM: every running table stays in the journal (the next start
         restores it); what is buffered is committed."""
         self.frozen = True
@@ -218,7 +218,7 @@ class Persistence:
             return succeed(None)
 
     # ---- inside ----------------------------------------------------------------------------
-    def _kind(self, table: "TableActor", name: str) -> str:
+    def _kind(self, table: TableActor, name: str) -> str:
         if name in table.bots:
             return "bot"
         known = self._kinds.get(table.number, {}).get(name)
@@ -227,12 +227,12 @@ class Persistence:
         user = self.world.online(name)
         return "registered" if user is not None and user.registered else "guest"
 
-    def _players(self, table: "TableActor") -> list[Participant]:
+    def _players(self, table: TableActor) -> list[Participant]:
         kinds = self._kinds.get(table.number, {})
         return [Participant(n, "bot" if n in table.bots else kinds.get(n) or self._kind(table, n))
                 for n in table.players]
 
-    def _record_players(self, table: "TableActor") -> list[Participant]:
+    def _record_players(self, table: TableActor) -> list[Participant]:
         """The players as the game's record keeps them: a seat whose player left stays theirs,
         marked with the round they left in and the bot that took it over."""
         players = self._players(table)
@@ -246,7 +246,7 @@ class Persistence:
                                      bot if isinstance(bot, str) else None)
         return players
 
-    def _extra(self, table: "TableActor") -> dict[str, Any]:
+    def _extra(self, table: TableActor) -> dict[str, Any]:
         """What the table needs besides the match to go on after a restart (its `snapshot()`,
         with the reconnect keys' hashes); `guests`: the address each guest player had when they
         sat down (the per-address table limit counts it after a restart too)."""

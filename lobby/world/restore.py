@@ -24,7 +24,7 @@ if TYPE_CHECKING:
 __all__ = ["restore_table"]
 
 
-def restore_table(world: "World", ot: OpenTable, recorder: "Persistence") -> TableActor:
+def restore_table(world: World, ot: OpenTable, recorder: Persistence) -> TableActor:
     """Build table ``ot.table_no`` in ``world`` as the journal left it; returns the table."""
     snapshot = ot.extra if isinstance(ot.extra, dict) else {}
     match = ot.match()

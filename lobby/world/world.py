@@ -35,8 +35,9 @@ import math
 import random
 import unicodedata
 from collections import deque
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Callable, Iterable
+from typing import TYPE_CHECKING, Any
 
 from twisted.logger import Logger
 
@@ -218,7 +219,7 @@ class Room:
 
     __slots__ = ("number", "name", "members", "table")
 
-    def __init__(self, number: int, name: str, table: "TableActor | None" = None) -> None:
+    def __init__(self, number: int, name: str, table: TableActor | None = None) -> None:
         self.number = number
         self.name = name
         self.members: dict[str, User] = {}
@@ -301,10 +302,10 @@ class World:
         self.rooms: dict[int, Room] = {LOBBY: Room(LOBBY, room_name(LOBBY))}
         #: name key -> the language a guest away from a held seat had chosen (keep_guest_language)
         self._guest_languages: dict[str, str] = {}
-        self.tables: dict[int, "TableActor"] = {}  # by number (the room has the same number)
+        self.tables: dict[int, TableActor] = {}  # by number (the room has the same number)
         self._rng = rng if rng is not None else random.Random()
         #: called with every new TableActor before anybody enters it (tests: bot_delay, deals)
-        self.on_new_table: Callable[["TableActor"], None] | None = None
+        self.on_new_table: Callable[[TableActor], None] | None = None
         #: lobby.world.moderation.Moderation (mute lists, silence, bans) when the server has one
         self.moderation: Any = None
         #: lobby.world.friends.Friends (/notify lists) when the server has one
@@ -600,7 +601,7 @@ class World:
             raise LobbyError("no-such-room", number=number)
         return room
 
-    def table_of(self, user: User) -> "TableActor":
+    def table_of(self, user: User) -> TableActor:
         """The TableActor of the room ``user`` is in; LobbyError('not-at-table') in the lobby."""
         room = user.room
         if room is None or room.table is None:
@@ -642,7 +643,7 @@ class World:
         return table
 
     # ---- how many tables one user and one address take part in ------------------------------------
-    def _takes_part(self, table: "TableActor", key: str, *, seated_only: bool = False) -> bool:
+    def _takes_part(self, table: TableActor, key: str, *, seated_only: bool = False) -> bool:
         """Whether the name ``key`` hosts or sits at ``table`` and the table is open (waiting or
         running; a finished game holds nobody)."""
         if table.state == "finished":
@@ -657,7 +658,7 @@ class World:
                 if t is not skip and t not in user.barred
                 and self._takes_part(t, user.key, seated_only=seated_only)]
 
-    def _candidates(self, key: str) -> list[tuple[int, "TableActor"]]:
+    def _candidates(self, key: str) -> list[tuple[int, TableActor]]:
         """The tables, by number, at which the name ``key`` may host, sit or play: a superset
         (TableIndex) that the callers filter exactly as they would filter every table."""
         out = []
@@ -716,7 +717,7 @@ class World:
             if len(self._opened) > 10000:
                 self._opened = {k: q for k, q in self._opened.items() if q and q[-1] > now - 60}
 
-    def may_sit(self, table: "TableActor", name: str) -> bool:
+    def may_sit(self, table: TableActor, name: str) -> bool:
         """The seat policy of every table (``TableActor(seat_policy=...)``): ``name`` sits down
         at ``table`` (``/join``) within the limits (TableLimits) or LobbyError seat-limit /
         too-many-tables / address-tables. Returns whether ``name`` is a guest."""
@@ -748,7 +749,7 @@ class World:
         self._index.add_address(table.number, address)
         return not user.registered
 
-    def bot_group(self, table: "TableActor") -> str | None:
+    def bot_group(self, table: TableActor) -> str | None:
         """The budget group of ``table``'s bots (lobby/bots/runtime/pool.py): the address group its host
         had when opening it or sitting down, else that of anybody who did (None: none known)."""
         origins = self._origins.get(table.number, {})
@@ -757,7 +758,7 @@ class World:
             address = next((a for a in origins.values() if a is not None), None)
         return None if address is None else "address " + address_group(address)
 
-    def may_add_bot(self, table: "TableActor", name: str, seconds: float) -> None:
+    def may_add_bot(self, table: TableActor, name: str, seconds: float) -> None:
         """The seat policy for a search bot (``/addbot expert[:SECONDS]``) that ``name`` adds
         at ``table``: LobbyError ``guest-bot-level`` beyond the guests' thinking time,
         ``expert-tables`` beyond the user's tables with expert bots (TableLimits)."""
@@ -787,7 +788,7 @@ class World:
         user = self.online(name)
         return user is not None and user.registered
 
-    def send_away(self, table: "TableActor", name: str) -> None:
+    def send_away(self, table: TableActor, name: str) -> None:
         """The seat policy: ``name``, barred by the host of ``table`` (/bar), goes to the lobby
         (the table hears of it by ``remove_member``, after its current command)."""
         user = self.online(name)
@@ -836,7 +837,7 @@ class World:
                 return number
         return None
 
-    def _tell_table(self, table: "TableActor", tell: Callable[[str], None], name: str) -> None:
+    def _tell_table(self, table: TableActor, tell: Callable[[str], None], name: str) -> None:
         """``tell(name)``, one of ``table``'s notifications (``add_member``, ``member_back``,
         ...); a failure is logged and never reaches the caller."""
         try:
@@ -867,26 +868,26 @@ class World:
                 return
         self._close_table(number)
 
-    def _abandon_wait(self, table: "TableActor") -> float:
+    def _abandon_wait(self, table: TableActor) -> float:
         grace: float = table.grace_seconds()
         if not self._humans(table):
             return grace
         return max(self.abandon_after, grace)
 
     @staticmethod
-    def _humans(table: "TableActor") -> list[str]:
+    def _humans(table: TableActor) -> list[str]:
         """The human players of ``table``'s game (a restored table's bots are seated again
         later: their names say they are bots)."""
         from lobby.bots.runtime.player import is_bot_name
         return [n for n in table.players if n not in table.bots and not is_bot_name(n)]
 
-    def _pause_bots(self, table: "TableActor", paused: bool) -> None:
+    def _pause_bots(self, table: TableActor, paused: bool) -> None:
         try:
             table.pause_bots(paused)
         except Exception:
             log.failure("table {table}: pausing its bots failed", table=table.number)
 
-    def _abandon(self, number: int, table: "TableActor") -> None:
+    def _abandon(self, number: int, table: TableActor) -> None:
         self._abandon_calls.pop(number, None)
         if self.tables.get(number) is not table:
             return
@@ -901,7 +902,7 @@ class World:
                      "closed", table=number, seconds=self._abandon_wait(table))
         self._close_table(number)
 
-    def _players_online(self, table: "TableActor") -> bool:
+    def _players_online(self, table: TableActor) -> bool:
         """Whether any human player of ``table``'s game is online (not a namesake of a guest
         the table holds the seat for)."""
         for name in table.players:
@@ -910,7 +911,7 @@ class World:
                 return True
         return False
 
-    def _configure(self, table: "TableActor") -> None:
+    def _configure(self, table: TableActor) -> None:
         """The server's limits a table applies (TableLimits): the ceilings of its options, the
         shortest move timer of a rated game, the quiet time of its presence lines."""
         limits = self.table_limits
@@ -920,7 +921,7 @@ class World:
         table.min_rated_timer = limits.min_rated_timer
         table.presence_quiet = limits.presence_quiet
 
-    def add_restored_table(self, table: "TableActor", addresses: dict[str, str] | None = None) -> Room:
+    def add_restored_table(self, table: TableActor, addresses: dict[str, str] | None = None) -> Room:
         """A table rebuilt from the journal at start-up (lobby/world/restore.py), under its number;
         ``addresses``: the IP address of each of its players where the journal has one (the
         per-address limit counts them)."""

@@ -28,8 +28,9 @@ speech to your room.
 """
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable, Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Awaitable, Callable, Iterator, Mapping, Protocol
+from typing import Any, Protocol
 
 from lobby.events import Event
 from lobby.storage.accounts import Accounts
@@ -102,7 +103,7 @@ class Command(CommandKeys):
     #: replay -- protocol.connection.guard ``ConnectionGuard.command_cost``, docs/operations.md);
     #: a listing whose answer grows with the world declares its price by size instead
     #: (``ByOnline``: /who and /wwho, so that their output has a price too)
-    cost: "int | ByOnline" = 1
+    cost: int | ByOnline = 1
 
     def price(self, world: Any) -> int:
         """What running it costs now (``cost``, or its price by the world's size)."""
@@ -213,7 +214,7 @@ class CommandGroup:
                 needs_login: bool = True, secret: bool = False,
                 help_params: Mapping[str, Any] | None = None,
                 role: str | None = None,
-                cost: "int | ByOnline" = 1) -> Callable[[Handler], Handler]:
+                cost: int | ByOnline = 1) -> Callable[[Handler], Handler]:
         """Decorator: the decorated function is the handler of a new command of this group (its
         summary and help are the catalog's ``cmd-NAME`` and ``cmd-NAME-help``; ``help_params``
         fill the fields the help's template names)."""

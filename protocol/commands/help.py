@@ -35,7 +35,7 @@ HELP_GROUPS: dict[str, tuple[str, ...]] = {
 ROLE_ORDER: tuple[str | None, ...] = (None, "moderator", "admin")
 
 
-def help_listing(table: "CommandTable", role: str | None,
+def help_listing(table: CommandTable, role: str | None,
                  lang: str = "en") -> list[dict[str, str]]:
     """The commands a user with ``role`` may use, grouped (HELP_GROUPS' order): /help's list."""
     rank = ROLE_ORDER.index(role) if role in ROLE_ORDER else 0

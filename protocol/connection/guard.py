@@ -111,14 +111,14 @@ class GuardedConnection(Protocol):
     def user_name(self) -> str | None:
         """The name of its user whatever the state (for the log), None before the log-in."""
 
-    def deliver(self, event: "Event") -> None:
+    def deliver(self, event: Event) -> None:
         """Tell the connection's user ``event`` (the idle warning)."""
 
-    def answer_aside(self, event: "Event") -> None:
+    def answer_aside(self, event: Event) -> None:
         """Tell ``event`` aside from the command now running (machine mode: never with its
         id): a flood or budget warning."""
 
-    def disconnect(self, event: "Event") -> None:
+    def disconnect(self, event: Event) -> None:
         """Say ``event`` and close."""
 
     def refuse(self, line: str) -> None:
@@ -131,7 +131,7 @@ class GuardedConnection(Protocol):
 class GuardWorld(Protocol):
     """What the guard needs of the world (lobby.world.world.World is one)."""
 
-    log_budget: "LogBudget"
+    log_budget: LogBudget
     #: lobby.world.moderation.Moderation (banned names and addresses), or None
     moderation: Any
 
@@ -322,11 +322,11 @@ class Limits:
         "the budget of work of one address group at once (default {default})"))
 
     @classmethod
-    def public(cls, **overrides: Any) -> "Limits":
+    def public(cls, **overrides: Any) -> Limits:
         """The command line's defaults for a public server, with ``overrides``."""
         return replace(PUBLIC_LIMITS, **overrides)
 
-    def table_limits(self) -> "TableLimits":
+    def table_limits(self) -> TableLimits:
         """The world's share: how many tables a user and an address may take part in."""
         return TableLimits(tables_per_user=self.max_tables_per_user,
                            seats_per_user=self.max_seats_per_user,
@@ -522,7 +522,7 @@ class Guard:
 
     # ---- connections ------------------------------------------------------------------------
 
-    def connection_made(self, session: GuardedConnection) -> "ConnectionGuard | None":
+    def connection_made(self, session: GuardedConnection) -> ConnectionGuard | None:
         """Admit a new connection (a ConnectionGuard) or refuse it: one error line, closed, None."""
         host = session.address
         limits = self.limits
@@ -587,7 +587,7 @@ class Guard:
     # ---- logging in -------------------------------------------------------------------------
     def password_attempt(self, session: GuardedConnection, account: str | None,
                          kind: str = "login",
-                         connection: "ConnectionGuard | None" = None) -> "Attempt":
+                         connection: ConnectionGuard | None = None) -> Attempt:
         """Admit one password attempt (``kind``: ``login``, ``register``, ``password``) for
         ``account`` (a name) before its hash runs: an ``Attempt`` to end with ``succeeded()`` or
         ``failed()``, or LobbyError ``too-many-attempts`` (address), ``too-many-attempts-here``
@@ -718,7 +718,7 @@ class Guard:
         (memory only; a guest's key follows the rule of a password)."""
         self._logged_in(address_group(session.address), name.lower(), remember=False)
 
-    def load_known(self, store: Any) -> "Deferred[int]":
+    def load_known(self, store: Any) -> Deferred[int]:
         """Remember the address groups of the accounts' log-ins of the last
         ``known_address_days`` (older ones are deleted); from now on new ones are stored."""
         self.store = store
@@ -731,7 +731,7 @@ class Guard:
         done: Deferred[int] = store.login_addresses(since).addCallback(loaded)
         return done
 
-    def registration_attempt(self, session: GuardedConnection) -> "Registration":
+    def registration_attempt(self, session: GuardedConnection) -> Registration:
         """Admit one new account from the session's address group: a ``Registration`` (call
         ``cancel()`` if no account was made), or LobbyError ``too-many-registrations``."""
         limit = self.limits.registrations_per_hour
@@ -753,7 +753,7 @@ class Guard:
                 del self._registrations[k]
         return Registration(window, now)
 
-    def failure_delay(self) -> "Deferred[None]":
+    def failure_delay(self) -> Deferred[None]:
         """Fires after ``login_failure_delay`` seconds of the clock (at once when it is 0)."""
         if self.limits.login_failure_delay <= 0:
             return succeed(None)

@@ -80,18 +80,18 @@ class Services:
     (protocol.process.server.LobbyFactory) and handed to each connection when it is made; a connection
     never reads the factory."""
 
-    world: "World"
-    store: "Store"
-    accounts: "Accounts"
-    guard: "Guard | None"
-    metrics: "Metrics"
-    telnet_options: "TelnetOptions"
+    world: World
+    store: Store
+    accounts: Accounts
+    guard: Guard | None
+    metrics: Metrics
+    telnet_options: TelnetOptions
     #: the message of the day sent after the greeting ("": none; a config reload may change it)
     motd: str = ""
     #: the language of a connection that chose none (--lang; /set lang, an account's own)
     lang: str = "en"
     #: the open connections (the metrics count them; the server closes them at shutdown)
-    sessions: "set[Any]" = field(default_factory=set)
+    sessions: set[Any] = field(default_factory=set)
 
 MAX_LOGIN_FAILURES = 3
 MAX_QUEUED_LINES = 16
@@ -128,11 +128,11 @@ class State:
     #: the states this one may go to (the transition table, checked by Session._go)
     next: ClassVar[tuple[str, ...]] = ()
 
-    def prompt(self, session: "Session") -> str | None:
+    def prompt(self, session: Session) -> str | None:
         """The text of this state's prompt in the connection's language (None: no prompt)."""
         return None
 
-    def handle(self, session: "Session", line: str) -> Any:
+    def handle(self, session: Session, line: str) -> Any:
         """One line in this state: None, or an awaitable the connection waits for."""
         return None
 
@@ -149,10 +149,10 @@ class AskName(State):
     logging_in = timed = takes_json_switch = True
     next = ("login", "password", "confirm", "seat-key", "active", "closed")
 
-    def prompt(self, session: "Session") -> str | None:
+    def prompt(self, session: Session) -> str | None:
         return text("login-prompt", session.lang)
 
-    def handle(self, session: "Session", line: str) -> Any:
+    def handle(self, session: Session, line: str) -> Any:
         return session._login(line)
 
 
@@ -164,10 +164,10 @@ class AskPassword(State):
     logging_in = timed = True
     next = ("login", "closed")
 
-    def prompt(self, session: "Session") -> str | None:
+    def prompt(self, session: Session) -> str | None:
         return text("password-prompt", session.lang)
 
-    def handle(self, session: "Session", line: str) -> Any:
+    def handle(self, session: Session, line: str) -> Any:
         return session._password(line)
 
 
@@ -179,10 +179,10 @@ class ConfirmGuest(State):
     logging_in = timed = True
     next = ("login", "closed")
 
-    def prompt(self, session: "Session") -> str | None:
+    def prompt(self, session: Session) -> str | None:
         return text("guest-confirm", session.lang, name=session._guest_name)
 
-    def handle(self, session: "Session", line: str) -> Any:
+    def handle(self, session: Session, line: str) -> Any:
         return session._confirm(line)
 
 
@@ -194,10 +194,10 @@ class AskSeatKey(State):
     logging_in = True
     next = ("login", "closed")
 
-    def prompt(self, session: "Session") -> str | None:
+    def prompt(self, session: Session) -> str | None:
         return text("seat-key-prompt", session.lang)
 
-    def handle(self, session: "Session", line: str) -> Any:
+    def handle(self, session: Session, line: str) -> Any:
         return session._seat_key(line)
 
 
@@ -209,7 +209,7 @@ class Active(State):
     takes_commands = True
     next = ("closed",)
 
-    def handle(self, session: "Session", line: str) -> Any:
+    def handle(self, session: Session, line: str) -> Any:
         return session._active_line(line)
 
 
@@ -255,7 +255,7 @@ class Session(Protocol):
     #: N`; kept in text mode too, for a later switch)
     protocol: int = DEFAULT_PROTOCOL
     _room_seen: Any = None            # (number, name) of the last room announced
-    user: "User | None" = None
+    user: User | None = None
     _account: Account | None = None  # the account whose password is being asked
     _guest_name: str | None = None  # state "confirm": the unregistered name to confirm
     _confirm_asked: float = 0.0     # ... asked at this clock time (lines before: typed ahead)
@@ -265,10 +265,10 @@ class Session(Protocol):
     _seat_name: str | None = None  # the guest name whose seat's reconnect key is being asked
     _failures: int = 0
     _busy: bool = False
-    _queue: "deque[str] | None" = None  # created only when a line has to wait
-    _waiters: "list[Deferred[None]] | None" = None
+    _queue: deque[str] | None = None  # created only when a line has to wait
+    _waiters: list[Deferred[None]] | None = None
     _lost: bool = False
-    _settings: "dict[str, str] | None" = None  # /set (per connection, never saved)
+    _settings: dict[str, str] | None = None  # /set (per connection, never saved)
     _feed: TableFeed | None = None  # created with the first table event
     #: whether the card legend was shown (at the first deal): a registered name's account keeps
     #: it (``legend_seen``), a guest is shown it once per connection
@@ -340,7 +340,7 @@ class Session(Protocol):
         self.output.forget_view()
         self.deliver(Event("iset", name="protocol", value=str(version), protocol=version))
 
-    def when_closed(self) -> "Deferred[None]":
+    def when_closed(self) -> Deferred[None]:
         """A Deferred that fires when the connection is closed."""
         d: Deferred[None] = Deferred()
         if self._lost:
@@ -351,15 +351,15 @@ class Session(Protocol):
 
     # ---- what handlers use ------------------------------------------------------------------
     @property
-    def world(self) -> "World":
+    def world(self) -> World:
         return self.services.world
 
     @property
-    def store(self) -> "Store":
+    def store(self) -> Store:
         return self.services.store
 
     @property
-    def accounts(self) -> "Accounts":
+    def accounts(self) -> Accounts:
         return self.services.accounts
 
     @property
@@ -1078,7 +1078,7 @@ class Session(Protocol):
             return Attempt(None, kind, None, 0.0, None, None)
         return guard.password_attempt(self, account, kind, self._guard)
 
-    def failure_delay(self) -> "Deferred[None]":
+    def failure_delay(self) -> Deferred[None]:
         """The pause after a wrong password (protocol.connection.guard's login_failure_delay)."""
         guard = self.services.guard
         if guard is None:

@@ -30,9 +30,10 @@ import getpass
 import sqlite3
 import sys
 import time
-from datetime import datetime, timezone
+from collections.abc import Callable, Sequence
+from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Callable, Sequence, TextIO
+from typing import Any, TextIO
 
 from lobby.storage.accounts import (
     DEFAULT_PARAMS,
@@ -112,13 +113,13 @@ def _when(ts: float | None) -> str:
     if ts is None:
         return "further notice"
     try:
-        return datetime.fromtimestamp(ts, timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+        return datetime.fromtimestamp(ts, UTC).strftime("%Y-%m-%d %H:%M UTC")
     except (OverflowError, OSError, ValueError):
         return "further notice"
 
 
 # ---- the subcommands ----------------------------------------------------------------------------
-def _create(opts: argparse.Namespace, env: "_Env") -> str:
+def _create(opts: argparse.Namespace, env: _Env) -> str:
     try:
         check_name(opts.name)
     except LobbyError as e:
@@ -149,7 +150,7 @@ def _role(name: str) -> str | None:
     return None if name in ("player", "none") else name
 
 
-def _list(opts: argparse.Namespace, env: "_Env") -> str:
+def _list(opts: argparse.Namespace, env: _Env) -> str:
     store = _open(opts.db)
     try:
         rows = _fired(store.run_query(lambda c: c.execute(
@@ -171,12 +172,12 @@ def _day(ts: float | None) -> str:
     if ts is None:
         return "never"
     try:
-        return datetime.fromtimestamp(ts, timezone.utc).strftime("%Y-%m-%d")
+        return datetime.fromtimestamp(ts, UTC).strftime("%Y-%m-%d")
     except (OverflowError, OSError, ValueError):
         return "?"
 
 
-def _set_role(opts: argparse.Namespace, env: "_Env") -> str:
+def _set_role(opts: argparse.Namespace, env: _Env) -> str:
     store = _open(opts.db)
     try:
         account = _fired(store.get_account(opts.name))
@@ -189,7 +190,7 @@ def _set_role(opts: argparse.Namespace, env: "_Env") -> str:
             f"(was {account.role or 'player'}; a running server uses it at the next log-in)")
 
 
-def _reset_password(opts: argparse.Namespace, env: "_Env") -> str:
+def _reset_password(opts: argparse.Namespace, env: _Env) -> str:
     store = _open(opts.db)
     try:
         account = _fired(store.get_account(opts.name))
@@ -211,7 +212,7 @@ def _delete_account(conn: sqlite3.Connection, key: str) -> int:
     return int(removed)
 
 
-def _remove(opts: argparse.Namespace, env: "_Env") -> str:
+def _remove(opts: argparse.Namespace, env: _Env) -> str:
     store = _open(opts.db)
     try:
         account = _fired(store.get_account(opts.name))
@@ -228,7 +229,7 @@ def _list_bans(conn: sqlite3.Connection) -> list[tuple[Any, ...]]:
     return conn.execute("SELECT * FROM bans ORDER BY banned_at").fetchall()
 
 
-def _bans(opts: argparse.Namespace, env: "_Env") -> str:
+def _bans(opts: argparse.Namespace, env: _Env) -> str:
     store = _open(opts.db)
     try:
         if opts.action == "list":
@@ -259,7 +260,7 @@ def _bans(opts: argparse.Namespace, env: "_Env") -> str:
         _fired(store.close())
 
 
-def _backup(opts: argparse.Namespace, env: "_Env") -> str:
+def _backup(opts: argparse.Namespace, env: _Env) -> str:
     dest = Path(opts.dest)
     if dest.exists():
         raise AdminError(f"{opts.dest!r} exists already; name a new file")

@@ -29,7 +29,8 @@ import json
 import os
 import re
 import tomllib
-from typing import Any, Mapping, NoReturn, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any, NoReturn
 
 __all__ = ["ENV_PREFIX", "Configured", "OptionParser", "configure", "env_name", "render_config"]
 

@@ -28,9 +28,10 @@ import os
 import re
 import signal
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import datetime, timezone
-from typing import IO, Any, Callable
+from datetime import UTC, datetime
+from typing import IO, Any
 
 from twisted.logger import (
     FileLogObserver,
@@ -233,7 +234,7 @@ def json_line(event: dict[str, Any]) -> str:
     record: dict[str, Any] = json.loads(eventAsJSON(safe))
     when = event.get("log_time")
     if isinstance(when, (int, float)):
-        record["time"] = datetime.fromtimestamp(when, timezone.utc).isoformat(
+        record["time"] = datetime.fromtimestamp(when, UTC).isoformat(
             timespec="milliseconds").replace("+00:00", "Z")
     level = event.get("log_level")
     record["level"] = getattr(level, "name", str(level)) if level is not None else "info"

@@ -42,7 +42,8 @@ import os
 import platform
 import re
 from bisect import bisect_left
-from typing import TYPE_CHECKING, Any, Iterator, Protocol
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any, Protocol
 
 from prometheus_client import (
     CollectorRegistry,
@@ -172,7 +173,7 @@ class ServerMetrics:
         self.journal_seconds.observe(seconds)
 
     # ---- what is read at a scrape ----------------------------------------------------------------
-    def watch(self, server: "Watched") -> None:
+    def watch(self, server: Watched) -> None:
         """Read ``server``'s state (users, connections, tables, journal) at every scrape."""
         if self._state is None:
             self._state = _StateCollector(server)
@@ -221,7 +222,7 @@ class _CommandCollector(Collector):
 class _StateCollector(Collector):
     """Gauges read from the server when Prometheus scrapes (on the reactor thread)."""
 
-    def __init__(self, server: "Watched") -> None:
+    def __init__(self, server: Watched) -> None:
         self.lobby = server
 
     def describe(self) -> list[Any]:
@@ -290,7 +291,7 @@ class _BotCollector(Collector):
     """The search bots' worker pool (lobby/bots/runtime/pool.py), read when Prometheus scrapes; nothing
     when the bots think in the server process (``--bot-workers 0``)."""
 
-    def __init__(self, server: "Watched") -> None:
+    def __init__(self, server: Watched) -> None:
         self.lobby = server
 
     def describe(self) -> list[Any]:
@@ -341,7 +342,7 @@ class _Metrics(Resource):
         super().__init__()
         self.metrics = metrics
 
-    def render_GET(self, request: "Request") -> bytes:
+    def render_GET(self, request: Request) -> bytes:
         encoder, content_type = choose_encoder(request.getHeader("accept") or "")
         request.setHeader(b"Content-Type", content_type.encode("ascii"))
         request.setHeader(b"Vary", b"Accept, Accept-Encoding")
@@ -367,7 +368,7 @@ def _accepts_gzip(header: str) -> bool:
     return False
 
 
-def _finish(request: "Request", code: int, body: bytes, content_type: bytes) -> None:
+def _finish(request: Request, code: int, body: bytes, content_type: bytes) -> None:
     if request.finished or getattr(request, "_disconnected", False):
         return
     request.setResponseCode(code)
@@ -400,7 +401,7 @@ def _test_write(conn: Any) -> None:
 class _Health(Resource):
     isLeaf = True
 
-    def __init__(self, server: "Watched") -> None:
+    def __init__(self, server: Watched) -> None:
         super().__init__()
         self.lobby = server
         path = getattr(server.store, "path", ":memory:")
@@ -420,7 +421,7 @@ class _Health(Resource):
             return "journal commits fail"
         return None
 
-    def render_GET(self, request: "Request") -> Any:
+    def render_GET(self, request: Request) -> Any:
         server = self.lobby
         started = server.factory.telnet_options.started
 
@@ -448,12 +449,12 @@ class _Health(Resource):
 class _Game(Resource):
     isLeaf = True
 
-    def __init__(self, server: "Watched", game: int) -> None:
+    def __init__(self, server: Watched, game: int) -> None:
         super().__init__()
         self.lobby = server
         self.game = game
 
-    def render_GET(self, request: "Request") -> Any:
+    def render_GET(self, request: Request) -> Any:
         def found(text: str) -> None:
             request.setHeader(b"Content-Disposition",
                               f'inline; filename="{self.game}.tch"'.encode("ascii"))
@@ -474,24 +475,24 @@ class _Game(Resource):
 class _NotFound(Resource):
     isLeaf = True
 
-    def render(self, request: "Request") -> bytes:
+    def render(self, request: Request) -> bytes:
         request.setResponseCode(404)
         request.setHeader(b"Content-Type", b"text/plain; charset=utf-8")
         return b"Not found.\n"
 
 
 class _Games(Resource):
-    def __init__(self, server: "Watched") -> None:
+    def __init__(self, server: Watched) -> None:
         super().__init__()
         self.lobby = server
 
-    def getChild(self, path: bytes, request: "Request") -> Resource:
+    def getChild(self, path: bytes, request: Request) -> Resource:
         match = _TCH_PATH.fullmatch(path)
         if match is None or request.postpath:
             return _NotFound()
         return _Game(self.lobby, int(match.group(1)))
 
-    def render(self, request: "Request") -> bytes:
+    def render(self, request: Request) -> bytes:
         return _NotFound().render(request)
 
 
@@ -507,11 +508,11 @@ class _Months(Resource):
     """``/``: every month with logs, newest first."""
     isLeaf = True
 
-    def __init__(self, server: "Watched") -> None:
+    def __init__(self, server: Watched) -> None:
         super().__init__()
         self.lobby = server
 
-    def render_GET(self, request: "Request") -> Any:
+    def render_GET(self, request: Request) -> Any:
         def found(months: list[tuple[int, int, int]]) -> None:
             lines = [f'<a href="/{y:04d}{m:02d}">{y:04d}-{m:02d}</a> {n} games'
                      for y, m, n in months]
@@ -526,13 +527,13 @@ class _Month(Resource):
     """``/YYYYMM``: the games of one month, ascending."""
     isLeaf = True
 
-    def __init__(self, server: "Watched", year: int, month: int) -> None:
+    def __init__(self, server: Watched, year: int, month: int) -> None:
         super().__init__()
         self.lobby = server
         self.year = year
         self.month = month
 
-    def render_GET(self, request: "Request") -> Any:
+    def render_GET(self, request: Request) -> Any:
         def found(games: list[int]) -> None:
             if not games:
                 _finish(request, 404, b"No logs in this month.\n", b"text/plain; charset=utf-8")
@@ -546,20 +547,20 @@ class _Month(Resource):
         return NOT_DONE_YET
 
 
-def _unavailable(request: "Request", failure: Any, what: str) -> None:
+def _unavailable(request: Request, failure: Any, what: str) -> None:
     log.failure(what, failure)
     _finish(request, 503, b"The archive is not available.\n", b"text/plain; charset=utf-8")
 
 
 class _Root(Resource):
-    def __init__(self, server: "Watched") -> None:
+    def __init__(self, server: Watched) -> None:
         super().__init__()
         self.lobby = server
         self.putChild(b"metrics", _Metrics(server.factory.metrics))
         self.putChild(b"healthz", _Health(server))
         self.putChild(b"games", _Games(server))
 
-    def getChild(self, path: bytes, request: "Request") -> Resource:
+    def getChild(self, path: bytes, request: Request) -> Resource:
         if request.postpath:
             return _NotFound()
         if path == b"":
@@ -572,7 +573,7 @@ class _Root(Resource):
             return _Game(self.lobby, int(match.group(1)))
         return _NotFound()
 
-    def render(self, request: "Request") -> bytes:
+    def render(self, request: Request) -> bytes:
         return _NotFound().render(request)
 
 
@@ -580,7 +581,7 @@ class _Connection(ProtocolWrapper):
     """One connection of the web port (``MetricsSite``): its idle timer and the total deadline of
     the request it is sending."""
 
-    def __init__(self, site: "MetricsSite", wrapped: Any) -> None:
+    def __init__(self, site: MetricsSite, wrapped: Any) -> None:
         super().__init__(site, wrapped)       # type: ignore[arg-type]
         self.site = site
         self.idle: Any = None
@@ -627,7 +628,7 @@ class MetricsSite(Site):
 
     noisy = False
 
-    def __init__(self, server: "Watched", timeout: float = 30.0, reactor: Any = None,
+    def __init__(self, server: Watched, timeout: float = 30.0, reactor: Any = None,
                  *, request_timeout: float = 10.0, max_connections: int = 64) -> None:
         # twisted.web's own timeout is off: its "Timing out client" line would be one log line
         # per connection; the connection's timers here do the same within the log budget

@@ -16,8 +16,9 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import Any
 
 from lobby import __version__
 from lobby.bots.runtime.pool import HANG, QUANTUM, SLACK

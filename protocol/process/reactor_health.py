@@ -60,7 +60,8 @@ from __future__ import annotations
 
 import gc
 import time
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from twisted.internet.task import LoopingCall
 from twisted.logger import Logger

@@ -15,8 +15,9 @@ import argparse
 import os
 import sys
 import threading
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 
 from twisted.application.service import Service
 from twisted.internet.defer import (
@@ -57,7 +58,7 @@ log = Logger(namespace="protocol.server")
 
 def thread_runner(reactor: Any) -> Runner:
     """Run blocking functions in the reactor's thread pool."""
-    def run(f: Any, *args: Any, **kwargs: Any) -> "Deferred[Any]":
+    def run(f: Any, *args: Any, **kwargs: Any) -> Deferred[Any]:
         return deferToThreadPool(reactor, reactor.getThreadPool(), f, *args, **kwargs)
     return run
 
@@ -108,7 +109,7 @@ class HashPool:
             _lower_thread_priority()
         return f(*args, **kwargs)
 
-    def __call__(self, f: Any, *args: Any, **kwargs: Any) -> "Deferred[Any]":
+    def __call__(self, f: Any, *args: Any, **kwargs: Any) -> Deferred[Any]:
         self.start()
         return deferToThreadPool(self.reactor, self.pool, self._call, f, *args, **kwargs)
 
@@ -324,7 +325,7 @@ class LobbyServer:
             self._shutdown_call.cancel()
         self._shutdown_call = self.world.clock.callLater(seconds, self._shutdown_now)
 
-    def _shutdown_now(self) -> "Deferred[None]":
+    def _shutdown_now(self) -> Deferred[None]:
         self._shutdown_call = None
         return Deferred.fromCoroutine(self._run_shutdown())
 
@@ -343,7 +344,7 @@ class LobbyServer:
     def port_numbers(self) -> list[int]:
         return [p.getHost().port for p in self.ports]
 
-    def stop(self) -> "Deferred[None]":
+    def stop(self) -> Deferred[None]:
         """Close the listeners, tell everybody and close their connections, close the database."""
         if self._stopping is None:
             self._stopping = Deferred.fromCoroutine(self._stop())
@@ -375,7 +376,7 @@ class LobbyServer:
             self.hash_pool.stop()
         log.info("stopped; database {path} closed", path=self.store.path)
 
-    def _close_ports(self) -> "Deferred[Any]":
+    def _close_ports(self) -> Deferred[Any]:
         ports, self.ports = self.ports, []
         ports += self.web_ports
         self.web_ports = []
@@ -569,7 +570,7 @@ class LobbyService(Service):
             self.on_failure(self.exit_code)
         self.reactor.stop()
 
-    def stopService(self) -> "Deferred[None]":
+    def stopService(self) -> Deferred[None]:
         Service.stopService(self)
         if self.server is None:
             return succeed(None)

@@ -35,7 +35,7 @@ def clamp_width(width: int) -> int:
     return min(MAX_WIDTH, max(MIN_WIDTH, width))
 
 #: interned contexts, by their fields (bounded: settings have few values each)
-_INTERNED: dict[tuple[Any, ...], "RenderContext"] = {}
+_INTERNED: dict[tuple[Any, ...], RenderContext] = {}
 _MAX_INTERNED = 4096
 
 
@@ -49,7 +49,7 @@ class RenderContext:
 
     @classmethod
     def of(cls, lang: str = "en", color: bool = False,
-           width: int = DEFAULT_WIDTH) -> "RenderContext":
+           width: int = DEFAULT_WIDTH) -> RenderContext:
         """The one context with these settings (interned)."""
         key = (lang, color, width)
         ctx = _INTERNED.get(key)

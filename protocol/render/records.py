@@ -13,7 +13,8 @@ after it.
 from __future__ import annotations
 
 import time
-from typing import Any, Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
 
 from lobby.events import Event
 from lobby.text.messages import text

@@ -13,7 +13,8 @@ turn order) of seat 1 is seat 2 and "left" is seat 4.
 from __future__ import annotations
 
 import math
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from lobby.events import Event
 from lobby.tables import options as table_options

@@ -7,8 +7,9 @@ template filled with the event's data.
 """
 from __future__ import annotations
 
-from datetime import datetime, timezone
-from typing import Any, Callable
+from collections.abc import Callable
+from datetime import UTC, datetime
+from typing import Any
 
 from lobby.events import Event
 from lobby.tables import options as table_options
@@ -32,7 +33,7 @@ def format_time(ts: float | None, lang: str = "en") -> str:
     """A timestamp (seconds since the epoch) as ``YYYY-MM-DD HH:MM UTC``."""
     if ts is None:
         return text("never", lang)
-    return datetime.fromtimestamp(ts, timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    return datetime.fromtimestamp(ts, UTC).strftime("%Y-%m-%d %H:%M UTC")
 
 
 def _mute_list(event: Event, lang: str) -> list[str]:

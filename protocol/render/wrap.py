@@ -33,7 +33,8 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from lobby.tichu import memo as _memo
 
@@ -172,9 +173,9 @@ def _glue(pieces: list[str]) -> list[str]:
     k = 0
     while k < len(pieces):
         word = pieces[k]
-        if out and word and (word[0] in _GLUED_AFTER and len(word) <= 2
+        if out and word and ((word[0] in _GLUED_AFTER and len(word) <= 2)
                              or out[-1] == _GLUED_BEFORE
-                             or _NUMBER.fullmatch(word) and _SCORE_HEAD.search(out[-1])
+                             or (_NUMBER.fullmatch(word) and _SCORE_HEAD.search(out[-1]))
                              or _ONE_WORD_ASIDE.fullmatch(word)
                              or out[-1].endswith(" :")):    # French "Souhait : As"
             out[-1] += pieces[k - 1] + word    # the space before it stays, as no break
@@ -233,7 +234,7 @@ def abbreviate(name: str, length: int) -> str:
     return name[:max(1, length - 1)] + ELLIPSIS
 
 
-def fit_names(names: "list[Any]", build: "Callable[[list[Any]], str]", width: int) -> str:
+def fit_names(names: list[Any], build: Callable[[list[Any]], str], width: int) -> str:
     """``build(names)`` (a line naming the seats; None for an empty seat), with the longest
     names abbreviated just enough for the line to fit ``width`` columns, none below MIN_NAME
     characters and no two names alike; as close as it gets when it cannot fit. Like every line,
@@ -264,7 +265,7 @@ def fit_names(names: "list[Any]", build: "Callable[[list[Any]], str]", width: in
     return line
 
 
-def fit_seats(names: "list[Any]", build: "Callable[[list[Any]], str]", width: int,
+def fit_seats(names: list[Any], build: Callable[[list[Any]], str], width: int,
               sep: str) -> list[str]:
     """``fit_names``'s line, or, where even the shortest names do not fit, the line with the full
     names broken only at ``sep`` (between two seats: a seat's number never parts from its

@@ -41,8 +41,9 @@ TTYPE and MTTS
 from __future__ import annotations
 
 import zlib
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Callable, Sequence
+from typing import Any
 
 from twisted.logger import Logger
 
@@ -455,7 +456,7 @@ class TtypeOption(TelnetOption):
         if self.mtts is not None and self.mtts & (1 | 8 | 256):
             return True
         terminal = (self.terminal_type or "").upper()
-        return "256COLOR" in terminal or "ANSI" == terminal
+        return "256COLOR" in terminal or terminal == "ANSI"
 
 
 def _local_port(telnet: TelnetLineProtocol) -> int | None:

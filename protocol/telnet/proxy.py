@@ -54,7 +54,7 @@ _V2_HEAD = 16
 class HeaderFirstWrapper(HAProxyProtocolWrapper):
     """Reads the PROXY header, then connects the lobby's protocol (with the client's address)."""
 
-    factory: "HeaderFirstFactory"
+    factory: HeaderFirstFactory
     _connected = False
     _deadline: Any = None
     _head = b""
@@ -207,7 +207,7 @@ def proxied(description: str) -> str | None:
 
 
 def listen(reactor: Any, description: str, factory: Any, clock: Any,
-           header_timeout: float = 0.0, tls: list["ReloadableTLS"] | None = None) -> Any:
+           header_timeout: float = 0.0, tls: list[ReloadableTLS] | None = None) -> Any:
     """Listen on the endpoint ``description`` (a Deferred of the port); a ``haproxy:`` endpoint
     reads each connection's PROXY header before ``factory``'s protocol is connected. A TLS
     endpoint's reloadable context is appended to ``tls``."""

@@ -90,7 +90,8 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Any, Callable, ClassVar
+from collections.abc import Callable
+from typing import Any, ClassVar
 from typing import Protocol as Interface
 
 from twisted.internet.interfaces import IPushProducer
@@ -253,7 +254,7 @@ class TelnetOption:
     #: the negotiation `offerOptions` sends for it (WILL or DO), None: not offered
     offer: ClassVar[int | None] = None
 
-    def __init__(self, telnet: "TelnetLineProtocol") -> None:
+    def __init__(self, telnet: TelnetLineProtocol) -> None:
         self.telnet = telnet
 
     def offered(self) -> bool:
@@ -293,7 +294,7 @@ class GmcpOption(TelnetOption):
     code = GMCP
     offer = WILL
 
-    def __init__(self, telnet: "TelnetLineProtocol", max_supports: int = 64,
+    def __init__(self, telnet: TelnetLineProtocol, max_supports: int = 64,
                  core: bool = False) -> None:
         super().__init__(telnet)
         self.core = core
@@ -416,7 +417,7 @@ class NawsOption(TelnetOption):
     code = NAWS
     offer = DO
 
-    def __init__(self, telnet: "TelnetLineProtocol", ask: bool = True) -> None:
+    def __init__(self, telnet: TelnetLineProtocol, ask: bool = True) -> None:
         super().__init__(telnet)
         self.ask = ask
 
@@ -582,7 +583,7 @@ class TelnetLineProtocol(Protocol):
     _him: dict[int, int]
 
     def __init__(self, app: TelnetApp | None = None,
-                 options: "Callable[[TelnetLineProtocol], list[TelnetOption]] | None" = None,
+                 options: Callable[[TelnetLineProtocol], list[TelnetOption]] | None = None,
                  ) -> None:
         """`app`: where the lines go; `options`: makes the option handlers for this byte
         layer, in the order of their offers (default: GMCP, NAWS when WANT_NAWS, ECHO, SGA)."""

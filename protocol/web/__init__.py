@@ -39,9 +39,10 @@ from __future__ import annotations
 
 import ipaddress
 import json
+from collections.abc import Iterable
 from dataclasses import dataclass
 from importlib import resources
-from typing import TYPE_CHECKING, Any, Iterable
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 from autobahn.twisted.resource import WebSocketResource
@@ -214,7 +215,7 @@ class MessageTransport:
     #: the session reads this: lines are messages (no telnet negotiation, machine mode only)
     carries_messages = True
 
-    def __init__(self, ws: "LobbyWebSocket", peer: Any, host: Any, refuses_passwords: bool) -> None:
+    def __init__(self, ws: LobbyWebSocket, peer: Any, host: Any, refuses_passwords: bool) -> None:
         self.ws = ws
         self._peer = peer
         self._host = host
@@ -291,7 +292,7 @@ class LobbyWebSocket(WebSocketServerProtocol):
     """One WebSocket: checks the upgrade, then connects a lobby ``Session`` to a
     ``MessageTransport`` and hands it each message as a line."""
 
-    factory: "LobbyWebSocketFactory"
+    factory: LobbyWebSocketFactory
     session: Any = None
     _peer: Any = None
     _refuses_passwords = True
@@ -401,7 +402,7 @@ class LobbyWebSocketFactory(WebSocketServerFactory):
     protocol = LobbyWebSocket
     noisy = False
 
-    def __init__(self, lobby: "LobbyFactory", options: WebOptions) -> None:
+    def __init__(self, lobby: LobbyFactory, options: WebOptions) -> None:
         super().__init__()
         self.lobby = lobby
         self.options = options
@@ -416,7 +417,7 @@ class LobbyWebSocketFactory(WebSocketServerFactory):
 class _Socket(WebSocketResource):
     """The upgrade: twisted.web's channel hands its connection over (its idle timer stopped)."""
 
-    def render(self, request: "Request") -> Any:
+    def render(self, request: Request) -> Any:
         upgrade = (request.getHeader(b"upgrade") or b"").lower()
         if b"websocket" not in upgrade:     # not autobahn's own page, and with our headers
             request.setHeader(b"Upgrade", b"websocket")
@@ -428,7 +429,7 @@ class _Socket(WebSocketResource):
         return super().render(request)
 
 
-def _headers(request: "Request", content_type: bytes) -> None:
+def _headers(request: Request, content_type: bytes) -> None:
     for name, value in SECURITY_HEADERS.items():
         request.setHeader(name, value)
     request.setHeader(b"Content-Type", content_type)
@@ -442,7 +443,7 @@ class _File(Resource):
         self.body = body
         self.content_type = content_type
 
-    def render_GET(self, request: "Request") -> bytes:
+    def render_GET(self, request: Request) -> bytes:
         _headers(request, self.content_type)
         return self.body
 
@@ -457,7 +458,7 @@ class _NotFound(Resource):
         self.code = code
         self.text = text
 
-    def render(self, request: "Request") -> bytes:
+    def render(self, request: Request) -> bytes:
         request.setResponseCode(self.code)
         _headers(request, b"text/plain; charset=utf-8")
         return self.text
@@ -478,7 +479,7 @@ class _Root(Resource):
                                               b"application/json; charset=utf-8")
                         for lang in LANGUAGES}
 
-    def getChild(self, path: bytes, request: "Request") -> Resource:
+    def getChild(self, path: bytes, request: Request) -> Resource:
         host = (request.getHeader(b"host") or b"").decode("latin-1")
         if host_name(host) not in self.hosts:       # DNS rebinding: not a name of ours
             log.info("refused a web request for the host {host!r}", host=host[:200])
@@ -496,7 +497,7 @@ class _Root(Resource):
         found = self.files.get(name or "index.html")
         return found if found is not None else _NotFound()
 
-    def render(self, request: "Request") -> bytes:
+    def render(self, request: Request) -> bytes:
         return self.getChild(b"", request).render(request)
 
 
@@ -516,7 +517,7 @@ class WebSite(Site):
 
     noisy = False       # the server logs its own "web client on" line
 
-    def __init__(self, lobby: "LobbyFactory", options: WebOptions | None = None,
+    def __init__(self, lobby: LobbyFactory, options: WebOptions | None = None,
                  reactor: Any = None, hosts: Iterable[str] | None = None) -> None:
         self.options = options if options is not None else WebOptions()
         self.websockets = LobbyWebSocketFactory(lobby, self.options)
@@ -529,9 +530,9 @@ class WebSite(Site):
         """No access log of its own: connections are logged by the session."""
 
 
-def listen_web(reactor: Any, description: str, lobby: "LobbyFactory",
+def listen_web(reactor: Any, description: str, lobby: LobbyFactory,
                options: WebOptions | None = None, tls: list[Any] | None = None
-               ) -> "Deferred[Any]":
+               ) -> Deferred[Any]:
     """Listen on the endpoint ``description`` with the web client (a Deferred of the port); the
     reloadable context of a TLS endpoint is appended to ``tls`` (protocol.telnet.proxy.tls_endpoint)."""
     from protocol.telnet.proxy import tls_endpoint

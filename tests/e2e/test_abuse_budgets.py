@@ -4,8 +4,9 @@ server over loopback sockets; the rates are tiny, so what a test sends is far pa
 whatever the machine's speed (no wall-clock assertion)."""
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
 from pathlib import Path
-from typing import Any, AsyncIterator
+from typing import Any
 
 import pytest_twisted
 

@@ -137,7 +137,7 @@ def next_command(match: Match, rng: random.Random) -> tuple[int, Any, str]:
     for player in range(4):
         seat = match.seat_of(player)
         for a in match.legal_actions(player):
-            if isinstance(a, (CallTichu, Exchange)) or isinstance(a, GrandTichu) and a.call:
+            if isinstance(a, (CallTichu, Exchange)) or (isinstance(a, GrandTichu) and a.call):
                 continue
             choices.append((player, a))
         rnd = match.round

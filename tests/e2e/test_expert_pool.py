@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import os
 import signal
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
-from typing import Any, AsyncIterator, Callable
+from typing import Any
 
 import pytest
 import pytest_twisted

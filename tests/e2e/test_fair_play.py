@@ -11,8 +11,9 @@ from __future__ import annotations
 import dataclasses
 import json
 import random
+from collections.abc import AsyncIterator
 from pathlib import Path
-from typing import Any, AsyncIterator
+from typing import Any
 
 import pytest
 import pytest_twisted

@@ -3,8 +3,9 @@ wire: StringTransport sessions speak the same bytes); passwords never in the log
 from __future__ import annotations
 
 import json
+from collections.abc import AsyncIterator
 from pathlib import Path
-from typing import Any, AsyncIterator
+from typing import Any
 
 import pytest
 import pytest_twisted

@@ -6,8 +6,9 @@ from __future__ import annotations
 import ipaddress
 import socket
 import struct
+from collections.abc import AsyncIterator
 from pathlib import Path
-from typing import Any, AsyncIterator
+from typing import Any
 
 import pytest_twisted
 from twisted.internet import task

@@ -6,8 +6,9 @@ headers, without listing or path traversal."""
 from __future__ import annotations
 
 import socket
+from collections.abc import AsyncIterator
 from pathlib import Path
-from typing import Any, AsyncIterator
+from typing import Any
 
 import pytest
 import pytest_twisted

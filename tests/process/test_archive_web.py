@@ -5,7 +5,7 @@ archive tool that mirrors BSW reads it the way the public BSW-log downloader rea
 index's link lines, the first and last number, then every log between them."""
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 import pytest
 import pytest_twisted
@@ -21,7 +21,7 @@ NAMES = ["Alice", "Bob", "Carol", "Bot1~random"]
 
 
 def utc(year: int, month: int, day: int, hour: int = 12) -> float:
-    return datetime(year, month, day, hour, tzinfo=timezone.utc).timestamp()
+    return datetime(year, month, day, hour, tzinfo=UTC).timestamp()
 
 
 def links(page: str) -> list[str]:

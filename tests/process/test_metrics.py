@@ -4,8 +4,9 @@ text format and its values follow a log-in, commands, errors, a game action and 
 /healthz; /games/GAME.tch of a stored game is what /tchlog prints; everything else is 404."""
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
 from pathlib import Path
-from typing import Any, AsyncIterator
+from typing import Any
 
 import pytest
 import pytest_twisted

@@ -2,8 +2,8 @@
 from __future__ import annotations
 
 import gc
+from collections.abc import Iterator
 from types import SimpleNamespace
-from typing import Iterator
 
 import pytest
 from twisted.internet import task

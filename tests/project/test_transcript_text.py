@@ -23,7 +23,7 @@ def test_the_text_gives_the_very_bytes_back(data: bytes) -> None:
 
 
 def test_text_lines_stay_readable() -> None:
-    assert readable("Table 1: ann R5, bob R7\r\nSpielstand: 0:0\r\n".encode()) == \
+    assert readable(b"Table 1: ann R5, bob R7\r\nSpielstand: 0:0\r\n") == \
         "Table 1: ann R5, bob R7\nSpielstand: 0:0\n"
     assert readable(b"\xff\xfb\xc9\x1b[1mS2\x1b[0m") == "\\xff\\xfb\\xc9\\x1b[1mS2\\x1b[0m"
 

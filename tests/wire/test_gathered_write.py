@@ -37,7 +37,7 @@ class _Client(Protocol):
         if not self.lost.called:
             self.lost.callback(None)
 
-    def wait_for(self, wanted: bytes) -> "Deferred[None]":
+    def wait_for(self, wanted: bytes) -> Deferred[None]:
         d: Deferred[None] = Deferred()
         if wanted in self.received:
             d.callback(None)

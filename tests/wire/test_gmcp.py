@@ -256,8 +256,8 @@ async def test_a_burst_of_3000_bad_gmcp_messages_over_a_socket(tmp_path: Path,
         await within(bad.lost, 30)
         told = bad.buffer
         # (3.7 MB of them: the byte budget or the flood control closes it, whichever first)
-        assert ("! [flooding]" in told and "! [flood-disconnect]" in told
-                or "! [input-flood]" in told and "! [input-flood-disconnect]" in told), told
+        assert (("! [flooding]" in told and "! [flood-disconnect]" in told)
+                or ("! [input-flood]" in told and "! [input-flood-disconnect]" in told)), told
         await other.expect("Flooder leaves the Lobby.\r\n", timeout=30)
         other.send("/who")
         assert await other.read_line(timeout=30) == "In the Lobby (1): Other"
@@ -283,7 +283,7 @@ def test_a_gmcp_client_gets_its_friends_news_as_tichu_friend(lobby: FakeLobby) -
     got = c.raw()
     assert ("Tichu.Friend", {"type": "friend-added", "name": "Bert", "online": False}) in \
         messages(got)
-    assert "Bert steht jetzt auf deiner Freundesliste".encode() in got
+    assert b"Bert steht jetzt auf deiner Freundesliste" in got
     bert = lobby.connect()
     bert.login("Bert")
     got = c.raw()

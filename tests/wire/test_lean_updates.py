@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import json
 import random
-from typing import Any, Coroutine
+from collections.abc import Coroutine
+from typing import Any
 
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st

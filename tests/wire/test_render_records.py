@@ -12,7 +12,7 @@ import codecs
 import random
 import re
 import string
-from typing import Iterator
+from collections.abc import Iterator
 
 import pytest
 

@@ -188,7 +188,7 @@ def test_negotiation_bytes_mixed_into_a_line_never_reach_the_parser(lobby: FakeL
 def test_utf8_character_split_across_chunks_and_invalid_utf8(lobby: FakeLobby) -> None:
     a, b = logged_in(lobby, "Ann"), logged_in(lobby, "Ben")
     a.raw()
-    word = "Grüße ♠".encode("utf-8")
+    word = "Grüße ♠".encode()
     cut = word.index(b"\xc3") + 1  # inside the two-byte ü
     b.send(word[:cut])
     b.send(word[cut:] + b"\r\n")
@@ -224,7 +224,7 @@ def test_iac_in_output_is_doubled(lobby: FakeLobby) -> None:
     b.send("ÿ")  # U+00FF is C3 BF in UTF-8; a raw 0xFF byte in a line is Latin-1 ÿ
     assert a.raw() == b"<Ben> \xc3\xbf\r\n"
     b.send(b"\xff\xff\xfe\r\n")  # IAC IAC is a literal 0xFF data byte: invalid UTF-8 -> Latin-1
-    assert a.raw() == "<Ben> ÿþ\r\n".encode("utf-8")
+    assert a.raw() == "<Ben> ÿþ\r\n".encode()
 
 
 def test_lines_typed_while_a_command_works_wait_their_turn(lobby: FakeLobby) -> None:

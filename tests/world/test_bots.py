@@ -383,7 +383,7 @@ def test_a_refused_bot_command_falls_back_to_a_random_legal_one() -> None:
     assert refusals and set(refusals) <= {"must-lead", "must-fulfil-wish"}
 
 
-def test_bots_are_marked_in_who(lobby) -> None:  # noqa: ANN001 - the FakeLobby fixture of conftest
+def test_bots_are_marked_in_who(lobby) -> None:
     ann = lobby.connect()
     ann.login("Ann")
     ann.send("/newroom")

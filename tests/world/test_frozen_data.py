@@ -7,7 +7,8 @@ import copy
 import json
 import pickle
 import random
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import pytest
 from hypothesis import given

@@ -208,7 +208,7 @@ class _Usage:
 class _Task:
     id: int
     job: Job
-    d: "Deferred[Answer]"
+    d: Deferred[Answer]
     asked: float
     budget: float
     table: Any = None
@@ -358,7 +358,7 @@ class BotPool:
         """Workers thinking about a job (or finishing an abandoned one) now."""
         return sum(1 for w in self._workers if w.task is not None)
 
-    def warm(self) -> "Deferred[list[int]]":
+    def warm(self) -> Deferred[list[int]]:
         """Start every worker now (the first jobs would wait for their start-up otherwise);
         fires with the workers' process ids once each has reported that it is ready."""
         self._start_workers()
@@ -376,7 +376,7 @@ class BotPool:
         return d
 
     # ---- jobs ------------------------------------------------------------------------------------
-    def think(self, job: Job, table: Any = None, group: Any = None) -> "Deferred[Answer]":
+    def think(self, job: Job, table: Any = None, group: Any = None) -> Deferred[Answer]:
         """The job's Answer from a worker, or one of the failures of the module doc. ``table``
         and ``group`` (the budget group; default: the table) share the workers fairly."""
         d: Deferred[Answer] = Deferred()
@@ -602,7 +602,7 @@ class BotPool:
         """Decisions the heuristic answered for the search so far."""
         return sum(n for (_, outcome), n in self.outcomes.items() if outcome != "searched")
 
-    def stop(self) -> "Deferred[None]":
+    def stop(self) -> Deferred[None]:
         """End the workers (a job being thought about is dropped: its bot has the heuristic's
         answer); fires when they are gone (waited for in a thread)."""
         self._stopped = True

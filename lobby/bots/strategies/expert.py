@@ -16,7 +16,8 @@ from __future__ import annotations
 
 import copy
 import random
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from lobby.bots.strategies.heuristic import HeuristicStrategy
 from lobby.bots.strategies.knowledge import Knowledge
@@ -92,7 +93,7 @@ class ExpertStrategy:
             return answer.command
         return job
 
-    def prepare(self, view: View) -> str | None | Job:
+    def prepare(self, view: View) -> str | Job | None:
         """An answer at once, or the Job to search."""
         seat = view.get("seat")
         if seat is None or view.get("phase") in (None, "finished"):
@@ -133,8 +134,8 @@ class ExpertStrategy:
         if bombs and holder is not None:
             opponent = (holder - seat) % 2 == 1
             own_dragon = view.get("phase") == "dragon" and holder == seat
-            if (opponent and (view.get("trick_won") or view.get("phase") == "dragon"
-                              or 0 < left[holder] <= 3 or calls[holder] is not None)
+            if ((opponent and (view.get("trick_won") or view.get("phase") == "dragon"
+                              or 0 < left[holder] <= 3 or calls[holder] is not None))
                     or own_dragon or (heur or "").startswith("bomb")):
                 return self._job("bomb", view, heur)
         return heur

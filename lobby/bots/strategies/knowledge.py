@@ -21,8 +21,9 @@ that showed they lack them, then the rest at random, and checking the constraint
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Mapping
+from typing import Any
 
 from lobby.tichu import (
     MAHJONG_BIT,

@@ -8,8 +8,9 @@ Cards; results are cached by the hand's card mask.
 """
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any, Iterable
+from typing import Any
 
 from lobby.tichu import DOG, DRAGON, PHOENIX, Card
 from lobby.tichu import memo as _memo

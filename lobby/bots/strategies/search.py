@@ -26,8 +26,9 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 from lobby.bots.strategies.knowledge import Knowledge
 from lobby.bots.strategies.plan import analyse, group_strength, plan_cost
