@@ -186,8 +186,8 @@ def record_rounds(rng: random.Random, count: int) -> list:
         steps: list = []
 
         def act(seat: int, action: object, step: object = None) -> None:
-            r.apply(seat, action)  # type: ignore[arg-type]
-            steps.append((seat, action if step is None else step))
+            r.apply(seat, action)  # type: ignore[arg-type]  # noqa: B023 (called in this iteration)
+            steps.append((seat, action if step is None else step))  # noqa: B023 (called in this iteration)
 
         for s in range(4):
             act(s, GrandTichu(rng.random() < 0.05))
@@ -294,7 +294,7 @@ def uncached_cost(positions: list) -> float:
         clear()
         legal_plays(hand, trick, wish)
     t1 = time.perf_counter()
-    for hand, trick, wish in positions:
+    for _ in positions:
         clear()
     t2 = time.perf_counter()
     return ((t1 - t0) - (t2 - t1)) / max(1, len(positions)) * 1e6

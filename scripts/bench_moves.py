@@ -99,7 +99,7 @@ def play_round(rng: random.Random, stats: list[float]) -> None:
             if wish is not None and play.mask & (0xF << ((wish - 2) * 4)):
                 wish = None
             if play.mask & MAHJONG_BIT:
-                wish = rng.choice([None] + list(range(2, 15)))
+                wish = rng.choice([None, *range(2, 15)])
             if play.kind == "dog":
                 trick, holder, passes = [], (turn + 2) & 3, 0
                 turn = holder

@@ -93,7 +93,7 @@ class Server:
     def __init__(self, argv: list[str], log: Path, cpu: int | None, nofile: int,
                  cwd: Path) -> None:
         self.log = log
-        self.out = open(log, "w")
+        self.out = open(log, "w")  # noqa: SIM115 (the child's log: open while it runs)
         env = dict(os.environ, PYTHONPATH=str(ROOT))
         self.proc = subprocess.Popen(argv, stdout=self.out, stderr=subprocess.STDOUT, env=env,
                                      cwd=cwd, preexec_fn=_preexec(cpu, nofile))

@@ -333,7 +333,7 @@ class Bench:
                 "ws_us_per_action": ws, "tcp_us_per_action": tcp,
                 "ws_median_us": statistics.median(ws), "tcp_median_us": statistics.median(tcp),
                 "ratio_ws_to_tcp": statistics.median(ws) / statistics.median(tcp),
-                "ratios_per_pair": [w / t for w, t in zip(ws, tcp)]}
+                "ratios_per_pair": [w / t for w, t in zip(ws, tcp, strict=True)]}
 
 
 def cpu(pid: int) -> float:

@@ -234,7 +234,7 @@ def start_server(workdir: Path, flood: bool) -> tuple[subprocess.Popen[bytes], i
             "--port", "tcp:0:interface=127.0.0.1", "--login-failure-delay", "0"]
     if not flood:
         argv += ["--flood-rate", "0"]
-    out = open(log, "wb")
+    out = open(log, "wb")  # noqa: SIM115 (the child's log: open while it runs)
     proc = subprocess.Popen(argv, stdout=out, stderr=subprocess.STDOUT, cwd=ROOT)
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:

@@ -119,7 +119,7 @@ def run_load_processes(name: str, server_pid: int, worker: Callable[..., None],
             barrier.wait(timeout=time_limit)
         except threading.BrokenBarrierError:
             failed = out.get(timeout=30)
-            raise SystemExit(f"{name}: a load process failed: {failed.get('error')}")
+            raise SystemExit(f"{name}: a load process failed: {failed.get('error')}") from None
         time.sleep(warmup)                         # the server's CPU time while measuring
         if window_starts is not None:
             window_starts()
@@ -724,7 +724,7 @@ async def scenario_idle(target: Target, opts: argparse.Namespace) -> dict[str, A
     first = 0
     started = time.monotonic()
     mode = ("login" if opts.login else "prompt") if lobby else "connect"
-    for i, n in enumerate(per):
+    for _i, n in enumerate(per):
         parent, child = ctx.Pipe()
         p = ctx.Process(target=_hold_worker, daemon=True,
                         args=(target, n, first, mode, deadline, child))
@@ -841,7 +841,7 @@ async def scenario_chat(target: Target, opts: argparse.Namespace) -> dict[str, A
             drainer.add(conn)
 
     started = time.monotonic()
-    conns, failures, login_hist = await connect_many(target, opts.listeners + opts.talkers, 0, 48,
+    conns, failures, _login_hist = await connect_many(target, opts.listeners + opts.talkers, 0, 48,
                                                      setup, deadline)
     login_seconds = time.monotonic() - started
     settle = await drainer.quiet(0.5, max(1.0, min(120.0, deadline - time.monotonic() - 30)))

@@ -132,7 +132,7 @@ async def play_game(port: int, game_no: int, seed: int, a: str, b: str, a_team: 
     opener's result and `a_team`."""
     ready: asyncio.Future[int] = asyncio.get_running_loop().create_future()
     strategies = [a if seat % 2 == a_team else b for seat in range(4)]
-    options = [("seed", str(seed)), ("target", str(target))] + list(extra_options or [])
+    options = [("seed", str(seed)), ("target", str(target)), *(extra_options or [])]
     tasks = []
     for seat in range(4):
         name = f"sp{game_no}s{seat + 1}"
@@ -230,7 +230,7 @@ async def _main(opts: argparse.Namespace) -> int:
         if port is None:
             tmp = tempfile.TemporaryDirectory(prefix="tichu-selfplay-")
             port = free_port()
-            log = open(os.path.join(tmp.name, "server.log"), "wb")
+            log = open(os.path.join(tmp.name, "server.log"), "wb")  # noqa: SIM115 (the child's log: open while it runs)
             server = subprocess.Popen(
                 [sys.executable, "-m", "protocol", "--port", f"tcp:{port}:interface=127.0.0.1",
                  "--db", os.path.join(tmp.name, "lobby.sqlite3"), "--flood-rate", "0",

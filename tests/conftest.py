@@ -219,7 +219,7 @@ def unwrap(text: str, indent: int = 0) -> str:
     render/wrap.py: a continuation line starts with two more spaces than its line), for finding a long
     message in it: every line indented by more than ``indent`` spaces is joined to the one
     before it (``indent`` 2 keeps the items of an indented list apart)."""
-    return re.sub(r"\r?\n {%d,}" % (indent + 2), " ", text)
+    return re.sub(rf"\r?\n {{{indent + 2},}}", " ", text)
 
 
 # ---- StringTransport sessions -------------------------------------------------------------------

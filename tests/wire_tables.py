@@ -54,7 +54,7 @@ class WireClient(LineClient):
         super().dataReceived(data)
 
     def send(self, line: str) -> None:
-        self.typed = (self.typed + [line])[-4:]
+        self.typed = [*self.typed, line][-4:]
         super().send(line)
 
     def _check_hidden(self, line: str) -> None:

@@ -246,9 +246,7 @@ def _partner_left(game: FinishedGame, player: int) -> bool:
 def _won(game: FinishedGame, player: int) -> bool:
     leavers = game.leavers
     if leavers:          # a leaver loses, and so (without being punished) does their partner
-        if player in leavers or _partner_left(game, player):
-            return False
-        return True
+        return not (player in leavers or _partner_left(game, player))
     if game.abandoned:
         return False
     res = game.result
@@ -290,7 +288,7 @@ def insert_game(conn: sqlite3.Connection, game: FinishedGame,
         played = [r[1] if r else 0 for r in rows]
         turnier = bool(game.record.get("options", {}).get("turnier"))
         updates = rate_game(before, played, res, turnier=turnier, leavers=game.leavers)
-        for k, r, u, n in zip(keys, rows, updates, played):
+        for k, r, u, n in zip(keys, rows, updates, played, strict=False):
             if u.games == n:         # the partner of a leaver: their rating does not move
                 continue
             peak = max(u.after, r[2]) if r else u.after

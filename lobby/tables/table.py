@@ -562,7 +562,7 @@ class TableActor:
         spectators = [name for name in audience if name not in seated]
         looking: list[str | None] = [*players, None] if spectators else [*players]
         views = self._views.views(looking, seated, context)
-        for name, view in zip(players, views):
+        for name, view in zip(players, views, strict=False):   # views has the spectators' too
             self._send([name], Event("table-view", view))
         if spectators:
             self._send(spectators, Event("table-view", views[-1]))
@@ -919,7 +919,7 @@ class TableActor:
             seats = initial_seating(order, tichujoin=opts.tichujoin, drawseat=opts.drawseat,
                                     rng=rng)
             players: list[str] = [""] * 4
-            for name, seat in zip(order, seats):
+            for name, seat in zip(order, seats, strict=False):
                 players[seat] = name
         else:
             players = [n for n in self.seats if n]
@@ -1283,7 +1283,7 @@ class TableActor:
     def cmd_schupf(self, user: str, args: dict[str, str]) -> None:
         player = self._player_of(user)
         words = [args["next"], args["partner"], args["previous"]]
-        cards, phoenix_as, wish = parse_play(words, self._hand(player), allow_wish=False)
+        cards, _phoenix_as, _wish = parse_play(words, self._hand(player), allow_wish=False)
         if len(cards) != 3:
             raise LobbyError("bad-arguments", usage=TABLE_COMMANDS.commands["schupf"].usage)
         self._act(user, Exchange(tuple(cards)))
@@ -1297,7 +1297,7 @@ class TableActor:
     @TABLE_COMMANDS.command("bomb", "CARDS...", aliases=("bomben", "bombe", "bomba"))
     def cmd_bomb(self, user: str, args: dict[str, str]) -> None:
         player = self._player_of(user)
-        cards, phoenix_as, wish = parse_play(args["cards"], self._hand(player), allow_wish=False)
+        cards, _phoenix_as, _wish = parse_play(args["cards"], self._hand(player), allow_wish=False)
         combo = classify(cards)
         if combo is None or not combo.is_bomb:
             raise LobbyError("not-a-bomb", cards=format_cards(sort_cards(cards)))
@@ -1345,7 +1345,7 @@ class TableActor:
             self.recorder.action(self, player, action)
         if self._decisions.pop(user, None) is not None and not self._timing_out:
             self.timed_out.discard(user)             # decided by themselves: not stalling
-        if isinstance(action, Play) or isinstance(action, GiveDragon):
+        if isinstance(action, (Play, GiveDragon)):
             self._clear_window()
         # the audience does not change while the events of one action go out (members, seats
         # and who is gone change only by other commands): computed once for all of them
@@ -1558,9 +1558,8 @@ class TableActor:
     def _game_event(self, ev: Any, names: list[str | None] | None = None) -> None:
         """One engine event -> a table event `game-KIND` (a catalog key). Events addressed to a
         seat (a hand, gifts received) go to the player in that seat only; the others to all."""
-        if ev.kind == "trick-won":
-            if ev.data.get("dragon") or ev.data.get("lead") is not None:
-                self._open_window()
+        if ev.kind == "trick-won" and (ev.data.get("dragon") or ev.data.get("lead") is not None):
+            self._open_window()
         event = game_event(ev, self.number, names if names is not None else self.seated,
                            self.players)
         if ev.to is None:

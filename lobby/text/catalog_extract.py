@@ -93,7 +93,7 @@ def comments_for(template: str, source_comments: list[str]) -> list[str]:
     placeholders = fields(template)
     if placeholders:
         shown = []
-        for name, conversion, spec in placeholders:
+        for name, conversion, _spec in placeholders:
             value = EXAMPLES.get(name, name.upper())
             what = {"t": " (a duration, written out)", "p": " (chooses a plural form)",
                     "w": " (a word of the catalog)", "r": " (quoted)"}.get(conversion or "", "")
@@ -141,7 +141,7 @@ def entries(source: str) -> Iterator[tuple[int, str, str, list[str]]]:
             continue
         section: list[str] = []
         previous_end = value.lineno
-        for key, item in zip(value.keys, value.values):
+        for key, item in zip(value.keys, value.values, strict=True):
             if not (isinstance(key, ast.Constant) and isinstance(key.value, str)
                     and isinstance(item, ast.Constant) and isinstance(item.value, str)):
                 continue

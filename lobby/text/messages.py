@@ -1229,7 +1229,7 @@ def format_template(template: str, lang: str, params: dict[str, Any]) -> str:
     usage = params.get("usage")
     if usage is not None and type(usage) is str and lang != "en":
         params = {**params, "usage": Usage(usage)}
-    for name, value in params.items():
+    for _name, value in params.items():
         if type(value) in _LAZY:
             params = {k: v.text(lang) if type(v) in _LAZY else v for k, v in params.items()}
             break
@@ -1473,7 +1473,7 @@ def duration(seconds: float | int | str, lang: str = "en") -> str:
         raise ValueError(f"not a duration: {seconds!r}")
     if abs(value) < 60:
         return _unit("second", round(value, 1), lang)
-    whole = int(round(value))
+    whole = round(value)
     hours, rest = divmod(whole, 3600)
     minutes, secs = divmod(rest, 60)
     parts = [_unit(unit, n, lang) for unit, n in (("hour", hours), ("minute", minutes),

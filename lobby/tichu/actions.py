@@ -160,7 +160,7 @@ def action_from_json(d: dict[str, Any]) -> Action:
         a = d["a"]
         if a == "play":
             return Play(_cards_from_text(d["cards"]), d.get("phoenix_as"),
-                        d["wish"] if "wish" in d else UNSET)
+                        d.get("wish", UNSET))
         if a == "pass":
             return Pass()
         if a == "tichu":

@@ -354,7 +354,7 @@ def _straight_bomb_cards(hand: list[Card]) -> set[Card]:
     for suit in range(4):
         ranks = sorted(c.rank for c in normal if c.suit == suit)
         run: list[int] = []
-        for r in ranks + [99]:
+        for r in [*ranks, 99]:
             if run and r == run[-1] + 1:
                 run.append(r)
                 continue

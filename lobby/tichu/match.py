@@ -262,7 +262,7 @@ class Match:
         else:                       # (its values frozen: shared by the views, then delivered)
             common = {k: freeze(v) for k, v in self._match_view().items()}
             self._last_match_view = (key, common)
-        for v, player in zip(views, players):
+        for v, player in zip(views, players, strict=False):
             v.update(common)
             v["player"] = player
         return views

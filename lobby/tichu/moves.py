@@ -10,7 +10,6 @@ its rank (`follow_plays`, what `Round` asks, with `lead_plays`).
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import Union
 
 from lobby.tichu import memo as _memo
 from lobby.tichu.cards import (
@@ -51,10 +50,10 @@ from lobby.tichu.errors import Rejected
 __all__ = ["legal_plays", "can_pass", "bombs_out_of_turn", "check_play", "check_bomb_out_of_turn",
            "trick_top", "wish_binds", "fulfils_wish", "follow_plays", "lead_plays"]
 
-Play = Union[Combo, Iterable[Card]]
-Wish = Union[str, int, None]
+Play = Combo | Iterable[Card]
+Wish = str | int | None
 #: a hand: its cards, or their bit mask (what Round keeps)
-Hand = Union[Iterable[Card], int]
+Hand = Iterable[Card] | int
 
 # ---- tables -------------------------------------------------------------------------------------
 _POP = tuple(bin(n).count("1") for n in range(16))
@@ -350,7 +349,7 @@ class _Index:
         out: list[Combo] = []
         if kind == SINGLE:
             _gen_singles(out, hand, nib)
-        elif kind == PAIR or kind == TRIPLE:
+        elif kind in (PAIR, TRIPLE):
             _gen_same_rank(out, nib, ph, 2 if kind == PAIR else 3, 1)
         elif kind == FULLHOUSE:
             _gen_fullhouses(out, nib, ph, 1)
@@ -422,7 +421,7 @@ def _generate(hand: int, top: Combo | None) -> list[Combo]:
         out = [c for c in plays if c.rank > rank and c.mask != PHOENIX_BIT and not c.mask & gone]
         if hand & PHOENIX_BIT and top.mask != DRAGON_BIT:
             out.append(phoenix_single(int(rank * 2) + 1))
-    elif kind == STRAIGHT or kind == STAIRS:
+    elif kind in (STRAIGHT, STAIRS):
         length = top.length
         out = [c for c in plays if c.rank > rank and c.length == length and not c.mask & gone]
     else:
@@ -764,9 +763,9 @@ def check_play(hand: Hand, trick: Sequence[Play], wish: Wish,
     if top is not None and not beats(combo, top):
         raise _why_not(combo, top)
     w = _wish_rank(wish)
-    if w and not combo.is_bomb and not combo.mask & RANK_MASK[w] and h & RANK_MASK[w]:
-        if _answer(h, top, w)[2]:
-            raise Rejected("wish-not-followed", rank=rank_name(w))
+    if w and not combo.is_bomb and not combo.mask & RANK_MASK[w] and h & RANK_MASK[w] \
+            and _answer(h, top, w)[2]:
+        raise Rejected("wish-not-followed", rank=rank_name(w))
     return combo
 
 

@@ -30,9 +30,10 @@ from __future__ import annotations
 import ipaddress
 import re
 from collections.abc import Callable
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import AbstractSet, Any
+from typing import Any
 
 from twisted.logger import Logger
 

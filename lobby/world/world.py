@@ -740,9 +740,9 @@ class World:
                                  tables=", ".join(map(str, mine)))
         address = _address(user)
         if address is not None and limits.limits_address(address) \
-                and table.number not in self._tables_of_address(address):
-            if len(self._tables_of_address(address, table)) >= limits.tables_per_address:
-                raise LobbyError("address-tables", limit=limits.tables_per_address)
+                and table.number not in self._tables_of_address(address) \
+                and len(self._tables_of_address(address, table)) >= limits.tables_per_address:
+            raise LobbyError("address-tables", limit=limits.tables_per_address)
         self._origins.setdefault(table.number, {})[user.key] = address
         self._sat_as.setdefault(table.number, {})[user.key] = user.identity
         self._index.add_name(table.number, user.key)

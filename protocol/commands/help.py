@@ -41,7 +41,7 @@ def help_listing(table: CommandTable, role: str | None,
     rank = ROLE_ORDER.index(role) if role in ROLE_ORDER else 0
     listed: list[dict[str, str]] = []
     seen: set[str] = set()
-    groups = list(HELP_GROUPS.items()) + [("other", tuple(c.name for c in table))]
+    groups = [*HELP_GROUPS.items(), ("other", tuple(c.name for c in table))]
     for group, names in groups:
         for name in names:
             cmd = table.commands.get(name)

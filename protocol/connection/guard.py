@@ -654,7 +654,7 @@ class Guard:
             counters: list[dict[Any, tuple[int, float]]] = [self._pair_failures]
             if not known:
                 counters.append(self._account_failures)
-            for counter, ckey in zip(counters, ((key, group), key)):
+            for counter, ckey in zip(counters, ((key, group), key), strict=False):  # 1 or 2 counters
                 count, _ = counter.get(ckey, (0, now))
                 counter[ckey] = (count + 1, now)
                 if len(counter) > 100000:
@@ -766,10 +766,9 @@ class Guard:
         if moderation is not None:   # banned names; guests also by their address
             moderation.check_login(name, session.address, registered)
         limit = self.limits.max_guests
-        if not registered and limit:
-            if world.guest_count() >= limit:
-                log.info("guest limit {limit} reached; refused {name}", limit=limit, name=name)
-                raise LobbyError("too-many-guests", limit=limit)
+        if not registered and limit and world.guest_count() >= limit:
+            log.info("guest limit {limit} reached; refused {name}", limit=limit, name=name)
+            raise LobbyError("too-many-guests", limit=limit)
 
 
 def _ceil(seconds: float) -> int:

@@ -235,7 +235,7 @@ def _bans(opts: argparse.Namespace, env: _Env) -> str:
         if opts.action == "list":
             conn = store._db()
             columns = [c[1] for c in conn.execute("PRAGMA table_info(bans)")]
-            rows = [dict(zip(columns, row)) for row in _fired(store.run_query(_list_bans))]
+            rows = [dict(zip(columns, row, strict=True)) for row in _fired(store.run_query(_list_bans))]
             if not rows:
                 return "no bans"
             now = time.time()

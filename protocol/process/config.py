@@ -131,8 +131,8 @@ def _convert(action: argparse.Action, value: Any) -> Any:
     def fail(why: str) -> Any:
         raise _Refused(why)
 
-    if action.nargs == 0 or isinstance(action, argparse.BooleanOptionalAction) \
-            or isinstance(action, (argparse._StoreTrueAction, argparse._StoreFalseAction)):
+    if action.nargs == 0 or isinstance(action, (argparse.BooleanOptionalAction, argparse._StoreTrueAction,
+                                                argparse._StoreFalseAction)):
         if isinstance(value, str):
             word = value.strip().lower()
             if word not in _TRUE | _FALSE:
@@ -240,7 +240,7 @@ def configure(parser: argparse.ArgumentParser, argv: Sequence[str],
         defaults[dest] = value
         configured.sources[dest] = source
     parser.set_defaults(**defaults)
-    for name, action in options.items():
+    for action in options.values():
         if action.dest in given:
             configured.sources[action.dest] = "flag"
         configured.sources.setdefault(action.dest, "default")

@@ -210,7 +210,7 @@ class _CommandCollector(Collector):
         bounds = [floatToGoString(b) for b in LATENCY_BUCKETS] + ["+Inf"]
         for name, stats in sorted(self.commands.items()):
             cumulative, buckets = 0.0, []
-            for bound, count in zip(bounds, stats[:-1]):
+            for bound, count in zip(bounds, stats[:-1], strict=False):
                 cumulative += count
                 buckets.append((bound, cumulative))
             counts.add_metric([name], cumulative)
@@ -316,7 +316,7 @@ class _BotCollector(Collector):
         bounds = [floatToGoString(b) for b in DECISION_BUCKETS] + ["+Inf"]
         for (todo, outcome), stats in sorted(pool.latency.items()):
             cumulative, buckets = 0.0, []
-            for bound, count in zip(bounds, stats[:-1]):
+            for bound, count in zip(bounds, stats[:-1], strict=False):
                 cumulative += count
                 buckets.append((bound, cumulative))
             latency.add_metric([todo, outcome], buckets, sum_value=stats[-1])

@@ -551,9 +551,9 @@ class LobbyService(Service):
         try:
             motd = read_motd(self.opts)
         except OSError as e:
-            return [f"the MOTD {self.opts.motd} kept: {e.strerror or e}"] + done
+            return [f"the MOTD {self.opts.motd} kept: {e.strerror or e}", *done]
         self.motd = self.server.factory.motd = motd
-        return [f"the MOTD reloaded from {self.opts.motd} ({len(motd)} characters)"] + done
+        return [f"the MOTD reloaded from {self.opts.motd} ({len(motd)} characters)", *done]
 
     def _failed(self, failure: Any) -> None:
         self.exit_code = 1
@@ -589,11 +589,11 @@ def twist_options(argv: Sequence[str], twist: Any, prog: str) -> dict[str, Any]:
     try:
         motd = read_motd(opts)
     except OSError as e:
-        raise UsageError(f"cannot read the message of the day {opts.motd!r}: {e.strerror or e}")
+        raise UsageError(f"cannot read the message of the day {opts.motd!r}: {e.strerror or e}") from e
     try:
         apply_to_twist(opts, twist)
     except OSError as e:
-        raise UsageError(f"cannot open the log file {opts.log_file!r}: {e.strerror or e}")
+        raise UsageError(f"cannot open the log file {opts.log_file!r}: {e.strerror or e}") from e
     return {"opts": opts, "motd": motd, "loop": install_reactor(opts.uvloop)}
 
 

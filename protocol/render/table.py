@@ -661,8 +661,7 @@ def _look(event: Event, lang: str, color: bool, width: int = DEFAULT_WIDTH) -> l
     d = event.data
     if d.get("game") is None or d.get("state") == "waiting":
         return _render_view(event, lang, color, width=width)
-    return [text("table-look", lang, table=d.get("table"))] + _render_view(
-        event, lang, color, width=width)
+    return [text("table-look", lang, table=d.get("table")), *_render_view(event, lang, color, width=width)]
 
 
 TABLE_FORMATTERS: dict[str, Callable[[Event, str, bool], list[str]]] = {

@@ -141,7 +141,7 @@ def _listroom(event: Event, lang: str, width: int = DEFAULT_WIDTH) -> list[str]:
     else:
         lines = [text("listroom", lang, count=len(tables))]
     for t in tables:
-        def table_line(names: list[Any]) -> str:     # long names abbreviated to fit: fit_names
+        def table_line(names: list[Any], t: Any = t) -> str:  # long names abbreviated to fit: fit_names
             seating = " | ".join(f"{i + 1} {n or '-'}" for i, n in enumerate(names))
             return text("listroom-line", lang, table=t["table"], game=t.get("game", "tichu"),
                         state=state_word(t["state"], lang), seating=seating)

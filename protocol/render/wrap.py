@@ -212,7 +212,7 @@ def wrap_prompt(prompt: str, width: int) -> list[str]:
     cut = max(body.rfind(", "), body.rfind(". "), body.rfind("? "))
     clause = HANGING_INDENT + body[cut + 2:] + tail
     if cut > 0 and visible_width(clause) <= width:
-        return _wrap(body[:cut + 1], width) + [clause]
+        return [*_wrap(body[:cut + 1], width), clause]
     lines = _wrap(body, max(1, width - len(tail)))
     lines[-1] += tail
     return lines

@@ -463,7 +463,7 @@ class EchoOption(TelnetOption):
         if hidden and state != _YES and state != _WANTYES:
             telnet._set_us(ECHO, _WANTYES)
             telnet._send_negotiation(WILL, ECHO)
-        elif not hidden and (state == _YES or state == _WANTYES):
+        elif not hidden and state in (_YES, _WANTYES):
             telnet._set_us(ECHO, _WANTNO)
             telnet._send_negotiation(WONT, ECHO)
 
@@ -854,7 +854,7 @@ class TelnetLineProtocol(Protocol):
             if state == _DATA:
                 if self._saw_cr:
                     byte = data[index]
-                    if byte == _LF or byte == _NUL:  # CR LF and CR NUL end one line
+                    if byte in (_LF, _NUL):  # CR LF and CR NUL end one line
                         self._saw_cr = False
                         index += 1
                         continue
@@ -974,9 +974,8 @@ class TelnetLineProtocol(Protocol):
     def _command_received(self, command: int) -> None:
         if command == EC:
             self._append(b"\x08")
-        elif command == EL:
-            if not self._discarding:
-                self._line = bytearray()
+        elif command == EL and not self._discarding:
+            self._line = bytearray()
         # NOP, GA, AYT, IP, AO, BRK, DM, SE without SB: nothing to do.
 
     def _sb_append(self, chunk: bytes) -> None:
@@ -1079,13 +1078,13 @@ class TelnetLineProtocol(Protocol):
         self._send_negotiation(command, option)
 
     def _negotiation_received(self, command: int, option: int) -> None:
-        if option == ECHO and (command == DO or command == DONT):
+        if option == ECHO and command in (DO, DONT):
             before = self._us_state(ECHO)
             self._echo.negotiated(command == DO, before)
             if self._us_state(ECHO) != before:
                 self.telnetOptionsChanged()
             return
-        if command == DO or command == DONT:
+        if command in (DO, DONT):
             before = self._us.get(option, _NO)
             self._receive(command == DO, option, before, self._set_us, self._agree_us,
                           WILL, WONT)

@@ -68,7 +68,7 @@ async def test_four_tcp_bots_play_a_complete_game(server: RunningServer) -> None
                         on_line=recorders[seat])
             for seat in range(4)]
     results = await as_deferred(asyncio.gather(*runs))
-    for seat, (result, rec) in enumerate(zip(results, recorders)):
+    for seat, (result, rec) in enumerate(zip(results, recorders, strict=True)):
         assert result.finished and result.seat == seat
         assert rec.problems == []
         # every command had exactly one reply with its id (BotClient raises on a stray id)

@@ -35,7 +35,7 @@ def assert_no_leaks(game: WireGame) -> None:
 @pytest_twisted.ensureDeferred
 async def test_a_complete_game_with_a_spectator(server: RunningServer) -> None:
     game = WireGame(server, PLAYERS, ["Eve"])
-    for name in PLAYERS + ["Eve"]:
+    for name in [*PLAYERS, "Eve"]:
         await game.connect(name)
     # colour on for one player and the spectator: the hiding check strips the ANSI codes
     for name in ("Bert", "Eve"):
@@ -45,7 +45,7 @@ async def test_a_complete_game_with_a_spectator(server: RunningServer) -> None:
     table = game.table
     assert table.state == "finished" and table.result and "winner" in table.result
     assert steps > 100
-    for name in PLAYERS + ["Eve"]:
+    for name in [*PLAYERS, "Eve"]:
         dump(game, name)
         text = "\n".join(ANSI.sub("", l) for l in game.clients[name].lines)
         assert "Game over after " in text
@@ -69,7 +69,7 @@ async def test_round_2_ends_after_two_rounds(server: RunningServer) -> None:
     await game.play(random.Random(77))
     table = game.table
     assert table.state == "finished" and table.match.round_no == 2
-    for name in PLAYERS + ["Eve"]:
+    for name in [*PLAYERS, "Eve"]:
         lines = game.clients[name].lines
         assert "Game over after 2 rounds: " in "\n".join(lines)
         assert not any(l.startswith("Round 3 begins") for l in lines)
@@ -129,7 +129,7 @@ def code(answer: list[str]) -> str | None:
 @pytest_twisted.ensureDeferred
 async def test_bad_input_at_a_table_gets_its_code_and_the_game_goes_on(server: RunningServer) -> None:
     game = WireGame(server, PLAYERS, ["Eve"])
-    for name in PLAYERS + ["Eve"]:
+    for name in [*PLAYERS, "Eve"]:
         await game.connect(name)
     assert code(await game.command("Anna", "/play S2")) == "not-at-table"
     assert code(await game.command("Anna", "/newroom chess")) == "unknown-game"

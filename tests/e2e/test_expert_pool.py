@@ -113,7 +113,7 @@ async def test_other_users_are_answered_while_an_expert_thinks(pooled: Any) -> N
     """A bot with a long budget (10 s per decision) thinks in its worker; meanwhile another
     user's commands are answered, and the bot is still thinking when the answers arrive."""
     running, pool = pooled
-    c, table = await open_table(running, "Ida", [
+    _c, table = await open_table(running, "Ida", [
         ("/addbot expert:10", "seat 1"), ("/addbot heuristic", "seat 2"),
         ("/addbot heuristic", "seat 3"), ("/addbot heuristic", "seat 4"),
         ("/start", "the game starts")])
@@ -121,7 +121,7 @@ async def test_other_users_are_answered_while_an_expert_thinks(pooled: Any) -> N
     await until(lambda: bot._thinking is not None, "the expert to think")
     other = await running.client()
     await other.login("Jens")
-    for i in range(5):
+    for _i in range(5):
         other.send("/whereis Ida")
         await other.expect("Ida is in the ")
     assert bot._thinking is not None               # still on the same decision
@@ -132,7 +132,7 @@ async def test_other_users_are_answered_while_an_expert_thinks(pooled: Any) -> N
 @pytest_twisted.ensureDeferred
 async def test_a_killed_worker_is_replaced_and_the_decision_falls_back(pooled: Any) -> None:
     running, pool = pooled
-    c, table = await open_table(running, "Kai", [
+    _c, table = await open_table(running, "Kai", [
         ("/addbot expert:10", "seat 1"), ("/addbot heuristic", "seat 2"),
         ("/addbot heuristic", "seat 3"), ("/addbot heuristic", "seat 4"),
         ("/start", "the game starts")])
@@ -329,7 +329,7 @@ async def test_bots_whose_decisions_find_no_free_worker_play_the_heuristic_at_on
     await running.start()
     try:
         await pool.warm()
-        c, table = await open_table(running, "Lena", [
+        _c, table = await open_table(running, "Lena", [
             ("/addbot expert:10", "seat 1"), ("/addbot expert:10", "seat 2"),
             ("/addbot expert:10", "seat 3"), ("/addbot expert:10", "seat 4"),
             ("/start", "the game starts")])
@@ -399,7 +399,7 @@ async def test_a_search_that_raises_is_the_heuristic_s_and_the_worker_goes_on(
         clocked: Any) -> None:
     from lobby.bots.runtime.pool import WorkerError
     from lobby.bots.strategies.knowledge import Knowledge
-    pool, clock = clocked
+    pool, _clock = clocked
     [pid] = pool.pids()
     bad = Job("play", {}, Knowledge(), "pass", seconds=0.05)      # no seat: the search raises
     with pytest.raises(WorkerError):

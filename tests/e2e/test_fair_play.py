@@ -200,7 +200,7 @@ async def test_an_abandoned_table_is_stored_with_who_left(clocked: ClockedServer
         if rows:
             break
         await pause()
-    [(result, rounds, record)] = rows
+    [(result, _rounds, record)] = rows
     assert json.loads(result)["abandoned"] is True
     assert sorted(json.loads(result)["left"]) == sorted(PLAYERS)
     assert len(json.loads(record)["actions"]) == played

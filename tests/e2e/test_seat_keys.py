@@ -159,7 +159,7 @@ def _guests_at_a_running_table(lobby: FakeLobby, grace: int = 120) -> dict[str, 
     for name in PLAYERS[1:]:
         clients[name].send("/room 1")
     keys: dict[str, str] = {}
-    for name, c in clients.items():
+    for c in clients.values():
         c.send("/join")
         keys.update(seat_keys(c.text()))
     clients["Ann"].send(f"/option grace {grace}")

@@ -82,9 +82,9 @@ def _served_certificate(port: int) -> bytes:
     context = ssl.create_default_context()
     context.check_hostname = False
     context.verify_mode = ssl.CERT_NONE
-    with socket.create_connection(("127.0.0.1", port), timeout=60) as raw:
-        with context.wrap_socket(raw, server_hostname="localhost") as tls:
-            der = tls.getpeercert(binary_form=True)
+    with socket.create_connection(("127.0.0.1", port), timeout=60) as raw, \
+            context.wrap_socket(raw, server_hostname="localhost") as tls:
+        der = tls.getpeercert(binary_form=True)
     assert der is not None
     return der
 

@@ -479,7 +479,7 @@ async def test_frames_that_make_no_line_spend_the_telnet_commands_budget(tmp_pat
         assert await within(d.closed) is not None
         e = await running.ws()                       # an ordinary connection is not touched
         await e.guest()
-        for i in range(15):
+        for _i in range(15):
             assert (await e.command("/who"))["type"] == "who"
     finally:
         await running.stop()

@@ -63,7 +63,7 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
                         "--web", "tcp:0:interface=127.0.0.1", "--bot-workers", "0"],
                        cwd=tmp, find_port=web_port) as server:
         yield f"http://127.0.0.1:{server.port}/"
-        code, output = server.stop()
+        _code, output = server.stop()
         print(output)                          # shown when a test failed
         assert "Traceback" not in output, output
 
@@ -188,7 +188,7 @@ def test_a_whole_round_in_the_page(site: str, tmp_path: Path) -> None:
             p.find("#option-name").send_keys(name)
             p.type("#option-value", value)
             p.click("#option-set")
-            p.wait(lambda: p.state()["options"][name] == value, f"option {name}")
+            p.wait(lambda: p.state()["options"][name] == value, f"option {name}")  # noqa: B023 (called in this iteration)
         # every seat numbered, the free ones too
         assert p.js("return ['me', 'right', 'top', 'left'].map(w => document.querySelector("
                     "'#seat-' + w + ' .num').textContent)") == ["1", "2", "3", "4"]
@@ -230,7 +230,7 @@ def test_a_whole_round_in_the_page(site: str, tmp_path: Path) -> None:
         p.shot("exchange-1280", 1280, 800)
         # the schupf: a card, then whom it goes to (three times), then give
         give = sorted(hand - DEALT)[:3]
-        for card, slot in zip(give, ("left", "partner", "right")):
+        for card, slot in zip(give, ("left", "partner", "right"), strict=True):
             p.click(f'#hand .card[data-card="{card}"]')
             p.click(f"#give-{slot}")
         p.click("#give")
@@ -320,7 +320,7 @@ def play_out(p: Page) -> tuple[bool, bool]:
         if offered and not bombed and dragon_given and (not trick or trick[-1]["seat"] != me):
             bomb = offered[0]
             p.press("Bomb")
-            p.wait(lambda: bomb.split()[0] not in (p.state().get("hand") or ""), "the bomb")
+            p.wait(lambda: bomb.split()[0] not in (p.state().get("hand") or ""), "the bomb")  # noqa: B023 (called in this iteration)
             bombed = True
             continue
         if my_turn(p) and (s.get("legal") or s.get("can_pass")):
@@ -344,8 +344,8 @@ def play_out(p: Page) -> tuple[bool, bool]:
             # done (every play and pass adds a line to the table's log: the bots may have
             # answered and the turn come back before this looks), or refused (the table moved
             # on meanwhile: the loop looks again)
-            p.wait(lambda: len((p.state().get("hand") or "").split()) != before
-                   or p.js("return window.tichuApp.lines") > lines, "the move done")
+            p.wait(lambda: len((p.state().get("hand") or "").split()) != before  # noqa: B023 (called in this iteration)
+                   or p.js("return window.tichuApp.lines") > lines, "the move done")  # noqa: B023 (called in this iteration)
             continue
         time.sleep(0.05)
     raise AssertionError(f"the round did not end; dragon given {dragon_given}, bombed {bombed}")

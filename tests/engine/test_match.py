@@ -24,7 +24,7 @@ from roundkit import (
 DV0 = (DOUBLE_VICTORY_HANDS, DOUBLE_VICTORY_LINES, {})                      # [200, 0]
 DV0_FAILED = (DOUBLE_VICTORY_HANDS, DOUBLE_VICTORY_LINES, {2: "tichu"})     # [100, 0]
 DV1 = (rotate_hands(DOUBLE_VICTORY_HANDS, 1), rotate_lines(DOUBLE_VICTORY_LINES, 1), {})  # [0, 200]
-EVEN = (last_card_hands("Dr", "Ph"), last_card_lines("Dr") + ["3 dragon 2"], {})  # [50, 50]
+EVEN = (last_card_hands("Dr", "Ph"), [*last_card_lines("Dr"), "3 dragon 2"], {})  # [50, 50]
 UNEVEN = (last_card_hands("Ph", "Dr"), last_card_lines("Ph"), {})           # [25, 75]
 
 

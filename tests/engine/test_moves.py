@@ -312,7 +312,7 @@ def test_index_of_a_larger_hand_gives_the_same_plays(situation: tuple, data: st.
     some plays), gives exactly what direct generation from the smaller hand gives."""
     from lobby.tichu import moves
 
-    hand, trick, wish = situation
+    hand, trick, _wish = situation
     full = cards_mask(hand)
     moves._generate(full, None)                        # index the full hand
     kept = data.draw(st.lists(st.sampled_from(hand), min_size=1, max_size=len(hand), unique=True))

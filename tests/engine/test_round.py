@@ -148,7 +148,7 @@ def test_lead_after_a_trick_winner_went_out():
              straight("S") + " Dr"]
     r = make_round(hands)
     evs = script(r, "0 play Ma " + straight("R") + " wish none", "1 pass", "2 pass", "3 pass")
-    won = [e for e in evs if e.kind == "trick-won"][0]
+    won = next(e for e in evs if e.kind == "trick-won")
     assert won.data["seat"] == 0 and won.data["lead"] == 1 and r.turn == 1
     script(r, "1 play G3")
     assert r.won_points[0] == 25 and r.trick[0][0] == 1
@@ -221,7 +221,7 @@ def test_phases_and_rejections():
     rejected(r, other, Pass(), "not-your-turn")
     rejected(r, lead, Play(r.hand(other)[:1]), "cards-not-in-hand")
     rejected(r, lead, Play(parse_cards("Ma"), None, "Z"), "bad-wish")
-    single = [c for c in r.hand(lead) if c < 52][0]
+    single = next(c for c in r.hand(lead) if c < 52)
     rejected(r, lead, Play((single,), None, "7"), "wish-without-mahjong")
     rejected(r, lead, "play", "bad-action")
 
@@ -233,7 +233,7 @@ def test_wish_named_after_the_play():
     assert r.phase == "wish" and r.turn == 0 and r.wisher == 0
     rejected(r, 1, Play(parse_cards("S2")), "waiting-for-wish")
     rejected(r, 1, Wish("7"), "no-wish-pending")
-    assert [a for a in r.legal_actions(0) if isinstance(a, Wish)][0] == Wish(None)
+    assert next(a for a in r.legal_actions(0) if isinstance(a, Wish)) == Wish(None)
     script(r, "0 wish 7")
     assert r.phase == "play" and r.turn == 1 and r.wish == 7
     rejected(r, 1, Pass(), "must-fulfil-wish")
@@ -289,7 +289,7 @@ def test_view_for_the_seat_in_turn():
 
 def test_all_56_cards_always_accounted_for_and_points():
     r = make_round(last_card_hands("Dr", "Ph"))
-    for line in last_card_lines("Dr") + ["3 dragon 0"]:
+    for line in [*last_card_lines("Dr"), "3 dragon 0"]:
         act(r, line)
         cards = r.all_cards()
         assert sorted(cards) == list(DECK)
@@ -300,12 +300,12 @@ def test_all_56_cards_always_accounted_for_and_points():
 def test_a_play_handed_out_for_an_older_state_is_checked_again():
     r = make_round(fill("Ma", "S2 SA", "G9", ""))
     script(r, "0 play Ma wish none")
-    low = [p for p in r.legal_plays(1) if p.cards == parse_cards("S2")][0]
+    low = next(p for p in r.legal_plays(1) if p.cards == parse_cards("S2"))
     script(r, "1 pass", "2 play G9", "3 pass", "0 pass")
     assert r.turn == 1 and r.hand(1) and not r.trick_won
     rejected(r, 1, Play(low.cards), "too-low")
     # and one handed out for this very state is accepted as it is
-    high = [p for p in r.legal_plays(1) if p.cards == parse_cards("SA")][0]
+    high = next(p for p in r.legal_plays(1) if p.cards == parse_cards("SA"))
     r.apply(1, Play(high.cards))
     assert r.holder == 1 and r.trick[-1][1] is high
 
@@ -317,7 +317,7 @@ def test_garbage_is_rejected_as_bad_cards():
     rejected(r, 1, Play((-1,)), "bad-card")
     rejected(r, 0, Play(()), "no-cards")
     rejected(r, 0, GiveDragon(True), "no-dragon-pending")
-    deal, given = deal_for(fill("", "", "", ""))
+    deal, _given = deal_for(fill("", "", "", ""))
     r = Round(deal, grand_allowed=False)
     rejected(r, 0, Exchange(("x", "y", "z")), "bad-card")
     with pytest.raises(ValueError):

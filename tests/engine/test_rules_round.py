@@ -243,7 +243,7 @@ def test_rule_27_tichu_and_grand_tichu_bonuses():
 
 def test_rule_28_invariants_over_a_round():
     r = make_round(last_card_hands("Dr", "Ph"))
-    for line in last_card_lines("Dr") + ["3 dragon 0"]:
+    for line in [*last_card_lines("Dr"), "3 dragon 0"]:
         script(r, line)
         assert sorted(r.all_cards()) == list(DECK)
     assert sum(r.result["card_points"]) == 100
@@ -255,7 +255,7 @@ def _deals(*scripted):
 
 
 def test_rule_29_target_and_a_tie_over_it():
-    even = (last_card_hands("Dr", "Ph"), last_card_lines("Dr") + ["3 dragon 2"])
+    even = (last_card_hands("Dr", "Ph"), [*last_card_lines("Dr"), "3 dragon 2"])
     dv = (DOUBLE_VICTORY_HANDS, DOUBLE_VICTORY_LINES)
     m = Match(MatchOptions(target=50), seed=2, deals=_deals(even, dv))
     play_in_match(m, *even)
@@ -266,7 +266,7 @@ def test_rule_29_target_and_a_tie_over_it():
 
 
 def test_rule_30_round_limit_shared_victory():
-    even = (last_card_hands("Dr", "Ph"), last_card_lines("Dr") + ["3 dragon 2"])
+    even = (last_card_hands("Dr", "Ph"), [*last_card_lines("Dr"), "3 dragon 2"])
     m = Match(MatchOptions(max_rounds=1), seed=2, deals=_deals(even))
     play_in_match(m, *even)
     assert m.finished and m.result["shared"] and m.result["winners"] == [0, 1, 2, 3]

@@ -34,7 +34,7 @@ CARDS = ["S2", "B5", "G10", "RA", "Ma", "Hu", "Ph", "Dr", "SK", "GB", "Ph=7", "R
          "7", "ä", ""]
 
 card_text = st.lists(st.sampled_from(CARDS), max_size=5).map(" ".join)
-name_arg = st.sampled_from(NAMES + ["Nobody", "bot", "Bot1~heuristic", ""])
+name_arg = st.sampled_from([*NAMES, "Nobody", "bot", "Bot1~heuristic", ""])
 number = st.sampled_from(["0", "1", "2", "3", "4", "5", "-1", "99", "x", "#1", "", "²", "٣",
                           "99999999999999999999"])
 junk_text = st.text(alphabet=st.characters(blacklist_categories=("Cs",)), max_size=30)

@@ -287,7 +287,7 @@ def test_a_gmcp_client_gets_its_friends_news_as_tichu_friend(lobby: FakeLobby) -
     bert = lobby.connect()
     bert.login("Bert")
     got = c.raw()
-    [(package, data)] = [m for m in messages(got) if m[0] == "Tichu.Friend"]
+    [(_package, data)] = [m for m in messages(got) if m[0] == "Tichu.Friend"]
     assert data == {"type": "friend-online", "name": "Bert",
                     "text": "Dein Freund Bert ist jetzt online."}
     VALIDATOR.validate(data)

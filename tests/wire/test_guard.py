@@ -307,7 +307,7 @@ def test_a_seated_player_is_not_idle_kicked_while_the_table_waits_on_somebody_el
 
 
 def test_table_waiting_for_names_the_players_the_game_waits_on() -> None:
-    table, rec, clock = new_table(options={"seed": "11"})
+    table, rec, _clock = new_table(options={"seed": "11"})
     assert table.waiting_for() == set()           # no game yet
     table.submit("ann", "start")
     assert table.waiting_for() == {"ann", "bob", "cat", "dan"}   # Grand Tichu: everybody

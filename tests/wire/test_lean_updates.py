@@ -119,7 +119,7 @@ def test_updates_applied_in_order_rebuild_the_whole_state(seed: int, bombwindow:
     g = Game()
     names = ["Ann", "Bob", "Cat", "Dan"]
     json_names = [n for i, n in enumerate(names) if i != text_seat] + ["Eve", "Fay"]
-    for i, name in enumerate(names + ["Eve", "Fay"]):
+    for i, name in enumerate([*names, "Eve", "Fay"]):
         run(g.connect(name, i != text_seat))
     followers = {name: Follower(name) for name in json_names}
 
@@ -137,7 +137,7 @@ def test_updates_applied_in_order_rebuild_the_whole_state(seed: int, bombwindow:
     for line in (f"/option seed {seed % 100000 + 1}", "/option target 300",
                  f"/option bombwindow {bombwindow}", f"/option turnier {'on' if turnier else 'off'}"):
         run(g.send("Ann", line))
-    for name in names[1:] + ["Eve"]:
+    for name in [*names[1:], "Eve"]:
         run(g.send(name, f"/room {number}"))
     for name in names:
         run(g.send(name, "/join"))

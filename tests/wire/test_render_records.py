@@ -93,7 +93,7 @@ def test_the_records_have_no_text_outside_the_catalog(made_up_language: set[str]
     lines += stats_lines(fired(archive.player_stats("Alice")).to_json(), LANG)
     lines += stats_lines(PlayerStats.empty("Zed").to_json(), LANG)
     assert len(lines) > 1000
-    assert english_left(lines, made_up_language, NAMES + ["Guest7", "Zed"]) == set()
+    assert english_left(lines, made_up_language, [*NAMES, "Guest7", "Zed"]) == set()
     # and the English rendering is English (the check sees what it should)
     english = replay_lines(replay_game(fired(archive.load(1))).to_json())
     assert {"plays", "passes", "Round"} <= english_left(english, made_up_language, NAMES)
@@ -114,4 +114,4 @@ def test_a_live_table_has_no_text_outside_the_catalog(made_up_language: set[str]
             lines += render_table(event, LANG) or []
             lines += feed.render(event, LANG) or []
     assert len(lines) > 500
-    assert english_left(lines, made_up_language, TABLE_NAMES + ["zed"] + OPTION_WORDS) == set()
+    assert english_left(lines, made_up_language, [*TABLE_NAMES, "zed", *OPTION_WORDS]) == set()

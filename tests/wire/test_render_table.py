@@ -55,7 +55,7 @@ def test_every_event_of_a_game_renders_within_80_columns() -> None:
     table, rec = finished_game()
     assert table.state == "finished"
     seen_types = set()
-    for name in PLAYERS + ["eve"]:
+    for name in [*PLAYERS, "eve"]:
         for e in rec.to(name):
             if e.is_error:
                 continue
@@ -115,7 +115,7 @@ def test_the_dragon_and_the_wish_prompts() -> None:
 
 
 def test_hand_is_sorted_and_only_for_its_owner() -> None:
-    table, rec = game(seed=5, finish=False)
+    _table, rec = game(seed=5, finish=False)
     for name in PLAYERS:
         views = lines_for(rec, name)
         hands = [l for ls in views for l in ls if l.startswith("Your hand: ")]
@@ -134,7 +134,7 @@ def test_colour_per_suit() -> None:
     assert "\x1b[31mR10\x1b[0m" in coloured and "\x1b[32mGB\x1b[0m" in coloured
     assert "\x1b[34mBK\x1b[0m" in coloured and "\x1b[33mPh\x1b[0m" in coloured
     assert ANSI.sub("", coloured) == "R10 GB SD BK Ma Ph"
-    table, rec = game(seed=5, finish=False)
+    _table, rec = game(seed=5, finish=False)
     plain = lines_for(rec, "alice")
     colour = lines_for(rec, "alice", color=True)
     assert [[ANSI.sub("", l) for l in ls] for ls in colour] == plain
@@ -185,7 +185,7 @@ def test_waiting_table_view_options_and_info() -> None:
                     "  Seats: 1 -, 2 alice, 3 -, 4 -",
                     "  Options: target 500",
                     "  Move timer: auto (1 minute per decision if the game is rated, else none)."]
-    joined = [e for e in rec.log if e[1].type == "table-joined"][0][1]
+    joined = next(e for e in rec.log if e[1].type == "table-joined")[1]
     assert render_table(joined) == ["alice sits down in seat 2."]
 
 
@@ -253,7 +253,7 @@ def test_a_player_sees_only_the_lines_that_changed_in_the_play() -> None:
     with the trick and the hand (issue 26: they had scrolled off a 24-row screen); `forget()`
     (/look, entering again) shows it whole."""
     from protocol.render.table import TableFeed, awaits_you
-    table, rec = finished_game()
+    _table, rec = finished_game()
     feed = TableFeed()
     hand_shown: str | None = None
     trick_shown: str | None = None

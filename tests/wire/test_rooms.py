@@ -162,7 +162,7 @@ def test_a_player_who_leaves_or_disconnects_vanishes_and_can_come_back(lobby: Fa
         "Bob", keys["Bob"])
     assert "Bob is back." in ann.lines() and table.gone == set()
     # everybody goes offline: the table waits for its players a while, then it is abandoned
-    for p in [ann, again] + players[2:]:
+    for p in [ann, again, *players[2:]]:
         p.send("/quit")
     assert 1 in lobby.world.tables and table.state == "playing"
     lobby.clock.advance(lobby.world.abandon_after)

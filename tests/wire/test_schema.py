@@ -302,7 +302,7 @@ class SchemaSession:
         return got
 
     def reply(self, name: str, line: str) -> dict[str, Any]:
-        return [o for o in self.cmd(name, line, "r") if o.get("id") == "r"][0]
+        return next(o for o in self.cmd(name, line, "r") if o.get("id") == "r")
 
     def drop(self, name: str) -> None:
         c = self.clients.pop(name)
@@ -342,7 +342,7 @@ class SchemaSession:
             command, args = command_for(action, seat, rng, in_turn=match.round.turn == seat)
             text = args["cards"] if isinstance(args, dict) else args
             got = self.cmd(name, f"/{command} {text or ''}".strip(), "p")
-            answer = [o for o in got if o.get("id") == "p"][0]
+            answer = next(o for o in got if o.get("id") == "p")
             if answer["type"] == "error":
                 assert answer["code"] == "bomb-window", answer
                 self.turn(float(answer["params"]["seconds"]) + 0.1)
@@ -370,7 +370,7 @@ def test_a_whole_server_session_in_machine_mode_validates(clock: task.Clock) -> 
     # ---- log-in, accounts, the lobby
     got = s.connect("Boss", "sesame1")                                  # the --admin
     assert [o["type"] for o in got][:2] == ["logged-in", "room"]
-    for name in players + ["Mod"]:
+    for name in [*players, "Mod"]:
         s.connect(name, "pw" + name.lower() + "1", register=True)
     s.connect("Eve")                                                    # a guest
     s.reply("Boss", "/notify Ann")              # Boss hears when Ann's games start and end
@@ -415,7 +415,7 @@ def test_a_whole_server_session_in_machine_mode_validates(clock: task.Clock) -> 
     for line in ("/option target 50", "/option grace 5", "/join", "/addbot 4 random",
                  "/removebot 4"):
         s.reply(ann, line)
-    for name in players[1:] + ["Boss"]:
+    for name in [*players[1:], "Boss"]:
         s.reply(name, "/room 1")
     s.reply(bob, "/join")
     s.reply(ann, "/manager")                       # the host leaves: Bob is the host now

@@ -98,7 +98,7 @@ def assert_same(got: dict[str, bytes], want: dict[str, bytes]) -> None:
     for name in want:
         if got[name] != want[name]:
             a, b = got[name].split(b"\r\n"), want[name].split(b"\r\n")
-            first = next(i for i, (x, y) in enumerate(zip(a + [b""], b + [b""])) if x != y)
+            first = next(i for i, (x, y) in enumerate(zip([*a, b""], [*b, b""], strict=False)) if x != y)
             raise AssertionError(f"{name}: line {first}: {a[first:first + 3]!r} "
                                  f"!= {b[first:first + 3]!r}")
 

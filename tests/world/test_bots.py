@@ -100,7 +100,7 @@ def test_the_bot_commands_are_table_commands() -> None:
 
 
 def test_addbot_seats_bots_marked_as_bots_and_removebot_frees_the_seat() -> None:
-    table, rec, clock = bot_table(join=False, spectator="eve")
+    table, rec, _clock = bot_table(join=False, spectator="eve")
     table.submit("ann", "join", "1")
     table.submit("ann", "addbot")                              # first free seat, heuristic
     table.submit("ann", "addbot", "4 random")
@@ -130,7 +130,7 @@ def test_addbot_seats_bots_marked_as_bots_and_removebot_frees_the_seat() -> None
 
 
 def test_bot_command_refusals() -> None:
-    table, rec, clock = bot_table(join=False, spectator="eve")
+    table, rec, _clock = bot_table(join=False, spectator="eve")
     table.submit("ann", "join", "1")
     table.submit("eve", "addbot")
     assert codes(rec, "eve") == ["not-seated"]                  # a spectator may not
@@ -371,7 +371,7 @@ class _Stubborn:
 
 
 def test_a_refused_bot_command_falls_back_to_a_random_legal_one() -> None:
-    table, rec, clock = bot_table(join=False, options={"seed": "6", "target": "100"})
+    table, _rec, clock = bot_table(join=False, options={"seed": "6", "target": "100"})
     for _ in range(4):
         table.submit("ann", "addbot")
     for bot in table.bots.values():

@@ -392,7 +392,7 @@ def check_log(match: Match, names: list[str] = NAMES, text: str | None = None) -
     rounds = read_tch(text)
     want = engine_rounds(match, names)
     assert len(rounds) == match.round_no == len(want) - 1 + (want[-1]["result"] is not None)
-    for r, w in zip(rounds, want):
+    for r, w in zip(rounds, want, strict=False):
         assert r.names == w["names"]
         assert [sorted(h) for h in r.start14] == [sorted(h) for h in w["deal"]]
         assert [sorted(h) for h in r.first8] == [sorted(h[:8]) for h in w["deal"]]

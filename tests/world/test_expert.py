@@ -100,7 +100,7 @@ def test_levels_parse_within_their_range() -> None:
 
 
 def test_addbot_expert_levels_and_their_refusals() -> None:
-    table, rec, clock = new_table(join=False, spectator="eve")
+    table, rec, _clock = new_table(join=False, spectator="eve")
     table.bot_delay = 0.0
     table.submit("ann", "join", "1")
     table.submit("ann", "addbot", "expert")

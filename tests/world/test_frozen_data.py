@@ -4,6 +4,7 @@ value reads, compares, copies and encodes exactly like the value it was made fro
 from __future__ import annotations
 
 import copy
+import itertools
 import json
 import pickle
 import random
@@ -109,7 +110,7 @@ def test_everything_a_game_delivers_is_frozen_and_the_views_share_it() -> None:
             assert type(part) in (FrozenList, FrozenDict), (event.type, part)
     shared = 0
     views = [e for e in events if e.type == "table-view" and e.data.get("game")]
-    for first, second in zip(views, views[1:]):
+    for first, second in itertools.pairwise(views):
         if first.data["game"].get("trick") == second.data["game"].get("trick") \
                 and first.data["game"]["trick"]:
             shared += first.data["game"]["trick"] is second.data["game"]["trick"]

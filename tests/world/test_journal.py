@@ -198,7 +198,7 @@ def test_with_an_interval_at_most_one_transaction_per_interval_goes_to_the_store
 
 
 def test_events_wait_for_the_commit_and_keep_their_order(inline) -> None:
-    store, clock, journal, commits = inline
+    store, clock, journal, _commits = inline
     sent: list[tuple] = []
 
     def deliver(table: int, what: str) -> None:
@@ -256,7 +256,7 @@ async def test_on_the_thread_path_events_leave_only_after_the_commit(tmp_path: P
 
 
 def test_open_tables_come_back_as_they_were(inline) -> None:
-    store, clock, journal, _ = inline
+    _store, clock, journal, _ = inline
     match = random_game(4, rounds=2, until_actions=150)
     journal_game(journal, 3, Match(match.options, seed=match.seed), match.actions[:100])
     clock.advance(0)
@@ -306,7 +306,7 @@ def test_a_game_finished_from_the_journal_stores_the_record_of_its_entries(inlin
     """`from_journal`: the finished game carries no actions; the finishing transaction takes
     them from the table's journal entries, each action's text as the journal encoded it, and
     the stored record is byte for byte `json.dumps(match.record())`."""
-    store, clock, journal, commits = inline
+    store, clock, journal, _commits = inline
     match = random_game(6, rounds=1)
     journal_game(journal, 2, Match(match.options, seed=match.seed), match.actions)
     game = finished_game(match, PLAYERS, table_no=2, ended_at=9.0, from_journal=True)

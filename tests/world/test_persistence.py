@@ -236,7 +236,7 @@ def test_a_guest_with_a_drawn_name_comes_back_by_that_name(clock: Any) -> None:
     for c in (clients["Bob"], clients["Cat"], guest):
         lobby.say(c, "/room 1")
     keys: dict[str, str] = {}
-    for c in list(clients.values()) + [guest]:
+    for c in [*clients.values(), guest]:
         keys.update(seat_keys("\n".join(lobby.say(c, "/join"))))
     lobby.say(clients["Ann"], "/start")
     guest.send("/quit")

@@ -296,7 +296,7 @@ def test_replay_lines_are_indented_alike(archive) -> None:
     end = next(i for i, line in enumerate(lines) if line.startswith("Game over"))
     margin = [i for i, line in enumerate(lines) if not line.startswith(" ")]
     heads = [i for i, line in enumerate(lines) if line.startswith("Round ") and "seats" in line]
-    assert margin == [0] + heads + list(range(end, len(lines)))
+    assert margin == [0, *heads, *range(end, len(lines))]
     inside = [line for i, line in enumerate(lines) if i not in margin]
     assert all(line.startswith("  ") for line in inside)
     deeper = [line for line in inside if line.startswith("   ")]

@@ -62,7 +62,7 @@ def test_an_older_database_is_upgraded_not_recreated(tmp_path: Path) -> None:
     fired(old.open())
     fired(old.create_account("Bob", "hash", 5.0))
     fired(old.close())
-    later = MIGRATIONS + [Migration(MIGRATIONS[-1].version + 1, "ratings", [
+    later = [*MIGRATIONS, Migration(MIGRATIONS[-1].version + 1, "ratings", [
         "CREATE TABLE ratings (name_key TEXT PRIMARY KEY, rating INTEGER NOT NULL)",
         "INSERT INTO ratings SELECT name_key, 1500 FROM accounts",
     ])]
@@ -73,15 +73,15 @@ def test_an_older_database_is_upgraded_not_recreated(tmp_path: Path) -> None:
         ("bob", 1500)]
     fired(new.close())
     # and the older server refuses the newer file clearly
-    with pytest.raises(StoreError, match="old.sqlite3.*newer"):
+    with pytest.raises(StoreError, match=r"old\.sqlite3.*newer"):
         fired(Store(path, inline_runner, MIGRATIONS).open())
 
 
 def test_a_failing_migration_leaves_the_old_version(tmp_path: Path) -> None:
     path = str(tmp_path / "m.sqlite3")
     fired(Store(path, inline_runner).open())
-    broken = MIGRATIONS + [Migration(99, "broken", ["CREATE TABLE x (a)", "NOT SQL AT ALL"])]
-    with pytest.raises(StoreError, match="m.sqlite3"):
+    broken = [*MIGRATIONS, Migration(99, "broken", ["CREATE TABLE x (a)", "NOT SQL AT ALL"])]
+    with pytest.raises(StoreError, match=r"m\.sqlite3"):
         fired(Store(path, inline_runner, broken).open())
     conn = sqlite3.connect(path)
     assert conn.execute("SELECT version FROM schema_version").fetchone()[0] == MIGRATIONS[-1].version
@@ -92,10 +92,10 @@ def test_a_failing_migration_leaves_the_old_version(tmp_path: Path) -> None:
 def test_corrupt_and_unusable_files_give_a_clear_error_naming_the_file(tmp_path: Path) -> None:
     corrupt = tmp_path / "corrupt.sqlite3"
     corrupt.write_bytes(b"this is not a database at all" * 200)
-    with pytest.raises(StoreError, match="corrupt.sqlite3"):
+    with pytest.raises(StoreError, match=r"corrupt\.sqlite3"):
         fired(Store(str(corrupt), inline_runner).open())
     missing_dir = tmp_path / "no" / "such" / "dir.sqlite3"
-    with pytest.raises(StoreError, match="dir.sqlite3"):
+    with pytest.raises(StoreError, match=r"dir\.sqlite3"):
         fired(Store(str(missing_dir), inline_runner).open())
     with pytest.raises(StoreError, match="is_a_dir"):
         (tmp_path / "is_a_dir").mkdir()

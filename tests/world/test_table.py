@@ -22,7 +22,7 @@ def codes(rec: Recorder, name: str) -> list[str]:
 
 # ---- complete games ---------------------------------------------------------------------------
 def test_complete_game_with_fixed_seed_and_a_spectator() -> None:
-    table, rec, clock = new_table(options={"target": "300", "seed": "11"}, spectator="eve")
+    table, rec, _clock = new_table(options={"target": "300", "seed": "11"}, spectator="eve")
     table.submit("bob", "start")
     assert table.state == "playing"
     steps = play_to_end(table, rec, random.Random(3))
@@ -32,7 +32,7 @@ def test_complete_game_with_fixed_seed_and_a_spectator() -> None:
     assert max(result["scores"]) >= 300
     assert result["players"] == NAMES and result["seed"] == 11
     # everybody, the spectator included, was told the end with the winner and the final score
-    for name in NAMES + ["eve"]:
+    for name in [*NAMES, "eve"]:
         over = [e for e in rec.to(name) if e.type == "game-match-over"]
         assert len(over) == 1 and over[0].data["scores"] == result["scores"]
     # information hiding held over the whole game, and it was really checked
@@ -89,7 +89,7 @@ def test_turnier_victory_points_after_a_round() -> None:
     assert len(deals[0].data["cards"].split()) == 14
     rng = random.Random(2)
     play_to_end(table, rec, rng, stop=lambda: any(e.type == "game-round-score" for _, e in rec.log))
-    score = [e for e in rec.to("dan") if e.type == "game-round-score"][0].data
+    score = next(e for e in rec.to("dan") if e.type == "game-round-score").data
     vp = score["victory_points"]
     assert score["players"] == NAMES
     # per round: 2 each for the winners, 1 each on a tie, 3 (or 2) for a double victory
@@ -105,14 +105,14 @@ def test_tichujoin_seats_the_first_two_joiners_together() -> None:
     table.submit("dan", "start")
     # ann and bob joined first: bob moves opposite ann
     assert table.seated == ["ann", "cat", "bob", "dan"]
-    started = [e for _, e in rec.log if e.type == "table-started"][0]
+    started = next(e for _, e in rec.log if e.type == "table-started")
     assert started.data["seats"] == ["ann", "cat", "bob", "dan"]
 
 
 def test_drawseat_is_reproducible_with_a_seed() -> None:
     seatings = []
     for _ in range(2):
-        table, rec, _ = new_table(options={"drawseat": "on", "seed": "31"})
+        table, _rec, _ = new_table(options={"drawseat": "on", "seed": "31"})
         table.submit("ann", "start")
         seatings.append(table.seated)
     assert seatings[0] == seatings[1] and sorted(seatings[0]) == sorted(NAMES)
@@ -131,7 +131,7 @@ def test_host_option() -> None:
 def test_option_help_and_values() -> None:
     table, rec, _ = new_table(join=False)
     table.submit("ann", "option", "help")
-    listing = [e for e in rec.to("ann") if e.type == "table-options"][0].data["options"]
+    listing = next(e for e in rec.to("ann") if e.type == "table-options").data["options"]
     assert [name for name, _ in listing] == ["round", "tichujoin", "turnier", "target", "drawseat",
                                              "host", "dragon fixed", "bombwindow", "seed", "log",
                                              "grace", "timer"]
@@ -525,7 +525,7 @@ def test_spielinfo() -> None:
 
 
 def test_summary_for_listroom() -> None:
-    table, rec, _ = new_table(spectator="eve")
+    table, _rec, _ = new_table(spectator="eve")
     s = table.summary()
     assert s == {"table": 5, "game": "tichu", "state": "waiting", "seats": NAMES,
                  "options": table.options.as_dict(), "spectators": 1, "host": "ann", "bots": {}}
@@ -762,7 +762,7 @@ def test_only_the_host_sets_the_seed_and_the_players_are_told_at_the_start() -> 
 def test_a_host_who_left_during_the_game_hands_the_table_on_at_reset() -> None:
     """With option host only the host may start: a host who vanished from the game (and was
     replaced by a bot) must not leave the reset table to nobody who may start it again."""
-    table, rec, clock = new_table(options={"host": "on", "round": "1", "seed": "4", "grace": "0"})
+    table, rec, _clock = new_table(options={"host": "on", "round": "1", "seed": "4", "grace": "0"})
     table.submit("ann", "start")
     table.member_gone("ann")
     table.submit("bob", "remove", "ann")

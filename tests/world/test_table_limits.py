@@ -104,7 +104,7 @@ async def test_guests_of_one_address_take_part_in_four_tables(limited: LimitedSe
         c = await limited.client()
         await c.login(f"Nat{n}")
         guests.append(c)
-    for n, c in enumerate(guests[:4]):
+    for c in guests[:4]:
         c.buffer = ""
         c.send("/newroom")
         await c.expect("You open table ")

@@ -67,7 +67,7 @@ def test_listing_renderers_use_the_declared_defaults_and_help() -> None:
     lines = render_table(Event("table-options", table=1, options=opts.listing(),
                                state="waiting"))
     assert lines is not None and len(lines) == 1 + len(OPTIONS)
-    for option, line in zip(OPTIONS, lines[1:]):
+    for option, line in zip(OPTIONS, lines[1:], strict=True):
         assert line.split()[0] == option.name.split()[0]
         assert line.endswith(text(option.help_key))
 

@@ -177,7 +177,7 @@ def test_a_login_join_and_logout_look_only_at_the_tables_of_that_name(monkeypatc
     """Set-up was quadratic: every log-in, /join and log-out asked every table about the name.
     With 400 tables open, one more player's log-in, /newroom, /join, a /join elsewhere and
     log-out ask a handful of tables, not 400."""
-    w, hosts = _crowded_world(400)
+    w, _hosts = _crowded_world(400)
     asked: list[int] = []
     real_takes_part, real_holds = World._takes_part, TableActor.holds_seat_for
     monkeypatch.setattr(World, "_takes_part",

@@ -159,7 +159,7 @@ def _grand_score(view: View) -> float:
     score = 0.0
     ranks: dict[int, int] = {}
     for c in parse_cards(view.get("hand") or ""):
-        if c == DRAGON or c == PHOENIX:
+        if c in (DRAGON, PHOENIX):
             score += 1.0
         elif not c.is_special:
             ranks[c.rank] = ranks.get(c.rank, 0) + 1

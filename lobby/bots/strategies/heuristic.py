@@ -75,9 +75,9 @@ class HeuristicStrategy:
         score = 0.0
         ranks: dict[int, int] = {}
         for c in hand:
-            if c == DRAGON or c == PHOENIX:
+            if c in (DRAGON, PHOENIX):
                 score += 1.0
-            elif c == DOG or c == MAHJONG:
+            elif c in (DOG, MAHJONG):
                 score -= 0.2
             else:
                 ranks[c.rank] = ranks.get(c.rank, 0) + 1
@@ -196,10 +196,7 @@ class HeuristicStrategy:
             combo = play_combo(text)
             options.append((text, cards, after, combo))
         choice: str | None
-        if leading:
-            choice = self._lead(view, plan, options)
-        else:
-            choice = self._follow(view, plan, options, can_pass)
+        choice = self._lead(view, plan, options) if leading else self._follow(view, plan, options, can_pass)
         if choice is None:
             return "pass"
         return self._play_command(view, choice)
@@ -217,25 +214,25 @@ class HeuristicStrategy:
         left = view.get("cards_left") or [0] * 4
         calls = view.get("calls") or [None] * 4
         # going out at once
-        for text, cards, after, combo in options:
+        for text, _cards, after, _combo in options:
             if after <= -10:
                 return text
         dog = [o for o in options if DOG in o[1]]
-        if dog and left[partner] > 0:
-            if calls[partner] is not None or plan.weak >= 4 + plan.controls:
-                return dog[0][0]
+        if dog and left[partner] > 0 and (calls[partner] is not None
+                                          or plan.weak >= 4 + plan.controls):
+            return dog[0][0]
         # endgame: one weak group left besides strong ones: lead a strong one first
         strong = [g for g in plan.groups if g.kind != "dog" and (g.kind == "bomb" or g.strength >= 0.75)]
         if len(plan.groups) <= 3 and plan.weak <= 1 and strong:
             wanted = {frozenset(g.cards) for g in strong if g.kind != "bomb"}
-            for text, cards, after, combo in options:
+            for text, cards, _after, _combo in options:
                 if frozenset(cards) in wanted:
                     return text
         opp = [(seat + 1) % 4, (seat + 3) % 4]
         danger = min((left[o] for o in opp if left[o] > 0), default=14)
 
         def key(o: Option) -> tuple[float, int]:
-            text, cards, after, combo = o
+            _text, cards, after, combo = o
             penalty = 0.0
             if combo is not None and combo.is_bomb:
                 penalty += 3.0
@@ -257,7 +254,7 @@ class HeuristicStrategy:
         holder = view.get("holder")
         left = view.get("cards_left") or [0] * 4
         calls = view.get("calls") or [None] * 4
-        for text, cards, after, combo in options:
+        for text, _cards, after, _combo in options:
             if after <= -10:
                 return text                           # going out
         normal = [o for o in options if not (o[3] is not None and o[3].is_bomb)]
@@ -293,7 +290,7 @@ class HeuristicStrategy:
         seat = view["seat"]
         partner = (seat + 2) % 4
         holder = view.get("holder")
-        if holder is None or holder == seat or holder == partner:
+        if holder is None or holder in (seat, partner):
             return None
         left = view.get("cards_left") or [0] * 4
         calls = view.get("calls") or [None] * 4

@@ -266,10 +266,7 @@ class Knowledge:
         return None
 
     def _constraints_hold(self, hands: list[int], seat: int) -> bool:
-        for c in self.constraints:
-            if not c.holds(hands[c.seat], self.played[c.seat]):
-                return False
-        return True
+        return all(c.holds(hands[c.seat], self.played[c.seat]) for c in self.constraints)
 
     def consistent(self, view: Mapping[str, Any], hands: list[int]) -> bool:
         """Whether a deal of the unseen cards agrees with everything this seat knows."""

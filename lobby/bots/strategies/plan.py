@@ -123,7 +123,7 @@ def _split(cards: tuple[Card, ...]) -> tuple[list[Group], dict[int, list[Card]],
         best: list[int] = []
         run: list[int] = []
         for r in ranks:
-            run = run + [r] if run and r == run[-1] + 1 else [r]
+            run = [*run, r] if run and r == run[-1] + 1 else [r]
             if len(run) > len(best):
                 best = list(run)
         if len(best) >= 5:
@@ -165,13 +165,13 @@ def _cost(cards: tuple[Card, ...]) -> float:
 
 
 def _key(by_rank: dict[int, list[Card]], phoenix: bool) -> tuple[Any, ...]:
-    return (phoenix,) + tuple(sorted((r, len(cs)) for r, cs in by_rank.items() if cs))
+    return (phoenix, *sorted((r, len(cs)) for r, cs in by_rank.items() if cs))
 
 
 def _search(by_rank: dict[int, list[Card]], phoenix: bool, depth: int,
             memo: dict[tuple[Any, ...], tuple[float, tuple[Group, ...]]]
             ) -> tuple[float, tuple[Group, ...]]:
-    key = _key(by_rank, phoenix) + (depth,)
+    key = (*_key(by_rank, phoenix), depth)
     hit = memo.get(key)
     if hit is not None:
         return hit
@@ -192,7 +192,7 @@ def _search(by_rank: dict[int, list[Card]], phoenix: bool, depth: int,
             cost, groups = _search(rest, phoenix and gap is None, depth + 1, memo)
             cost += g.cost
             if cost < best[0] - 1e-9:
-                best = (cost, (g,) + groups)
+                best = (cost, (g, *groups))
     memo[key] = best
     return best
 
@@ -234,7 +234,7 @@ def _flat(by_rank: dict[int, list[Card]], phoenix: bool) -> tuple[float, tuple[G
     if phoenix:
         ph = _group("single", 14.5, (PHOENIX,))
         c, gs = options[0]
-        options = [(c + ph.cost, gs + (ph,))]
+        options = [(c + ph.cost, (*gs, ph))]
         for r, cs in by_rank.items():
             if len(cs) in (1, 2) and r >= 2:
                 options.append(_flat_no_phoenix(by_rank, r))

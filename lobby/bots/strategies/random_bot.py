@@ -13,7 +13,7 @@ from lobby.tichu import MAHJONG, parse_cards, rank_name
 
 __all__ = ["RandomStrategy"]
 
-WISHES = ("none",) + tuple(rank_name(r) for r in range(2, 15))
+WISHES = ("none", *(rank_name(r) for r in range(2, 15)))
 
 
 class RandomStrategy:

@@ -579,7 +579,7 @@ def _paired(a: Tally, b: Tally) -> tuple[float, float]:
     n = min(a.n, b.n)
     if n == 0:
         return 0.0, 1e9
-    d = [x - y for x, y in zip(a.values[:n], b.values[:n])]
+    d = [x - y for x, y in zip(a.values[:n], b.values[:n], strict=False)]
     m = sum(d) / n
     if n == 1:
         return m, 1e9
@@ -596,7 +596,7 @@ def _prune(alive: list[tuple[str, Callable[..., Any]]], stats: dict[str, Tally],
     out = []
     for cand in alive:
         cmd = cand[0]
-        if cmd == lead or cmd == keep:
+        if cmd in (lead, keep):
             out.append(cand)
             continue
         m, se = _paired(stats[cmd], stats[lead])
@@ -712,7 +712,7 @@ def _decide(job: Job, rng: random.Random, answer: Answer) -> str | None:
     if todo == "wish":
         hand = _my_hand(view)
         held = {c.rank for c in mask_cards(hand) if not c.is_special}
-        wishes = ["none"] + [rank_name(r) for r in range(14, 1, -1) if r not in held][:4]
+        wishes = ["none", *[rank_name(r) for r in range(14, 1, -1) if r not in held][:4]]
         heur = (job.heuristic or "wish none")[5:]
         if heur not in wishes:
             wishes.append(heur)
