@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any, Protocol, Sequence
 
 from lobby.text.messages import ERRORS
-from lobby.tichu import FrozenDict, FrozenError, GameEvent, freeze, json_data
+from lobby.tichu import FrozenDict, FrozenError, GameEvent, freeze_dict, json_data
 
 __all__ = ["Event", "Listener", "error_event", "game_event"]
 
@@ -24,7 +24,8 @@ class Event:
     """One thing that happened, addressed to one user. ``type`` is a catalog key.
 
     An event is frozen: its ``type`` and ``data`` cannot be set again, and its data is frozen all
-    the way down (lobby.tichu `freeze`: changing it raises FrozenError). The listeners of a table
+    the way down (lobby.tichu `freeze_dict`: changing it raises FrozenError; a FrozenDict is
+    taken as it is, anything else copied once). The listeners of a table
     are handed the same Event in a row and the renderers keep what they made of it by identity
     (lobby/tichu/memo.py), which is correct because nobody can change it."""
 
@@ -34,7 +35,8 @@ class Event:
 
     def __init__(self, type: str, data: dict[str, Any] | None = None, /, **fields: Any) -> None:
         _set(self, "type", type)
-        _set(self, "data", freeze(dict(data or (), **fields)) if (data or fields) else _NO_DATA)
+        _set(self, "data", freeze_dict(data or _NO_DATA, **fields) if (data or fields)
+             else _NO_DATA)
 
     def __setattr__(self, name: str, value: Any) -> None:
         raise FrozenError("delivered data is never changed: an Event is frozen")

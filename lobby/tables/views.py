@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from lobby.tichu import FrozenDict, FrozenList, freeze
+from lobby.tichu import FrozenDict, FrozenList, freeze, freeze_dict
 
 if TYPE_CHECKING:
     from lobby.tables.table import TableActor
@@ -101,14 +101,10 @@ class TableViews:
             base["bombwindow_left"] = window
         if result is not None:
             base["result"] = result
-        out = []
-        for name, seat, game in zip(names, seats, games):
-            data = base.copy()          # the same keys in the same order as view's
-            data["you"] = name
-            data["seat"] = seat
-            data["game"] = game
-            out.append(data)
-        return out
+        # the same keys in the same order as view's; each a FrozenDict already, which the
+        # table's Event takes as it is (no second copy)
+        return [freeze_dict(base, you=name, seat=seat, game=game)
+                for name, seat, game in zip(names, seats, games, strict=True)]
 
 
 def _reuse(old: Any, new: Any) -> Any:

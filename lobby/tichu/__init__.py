@@ -54,6 +54,7 @@ from lobby.tichu.frozen import (
     FrozenError,
     FrozenList,
     freeze,
+    freeze_dict,
 )
 from lobby.tichu.match import TURNIER_ROUNDS, Match, MatchOptions, initial_seating
 from lobby.tichu.moves import (
@@ -81,6 +82,7 @@ __all__ = [
     "Rejected", "memo",
     "GameEvent", "json_data",
     "FROZEN_DICT_TYPES", "FROZEN_LIST_TYPES", "FrozenDict", "FrozenError", "FrozenList", "freeze",
+    "freeze_dict",
     "TURNIER_ROUNDS", "Match", "MatchOptions", "initial_seating",
     "bombs_out_of_turn", "can_pass", "check_bomb_out_of_turn", "check_play", "clear_move_caches",
     "fulfils_wish", "legal_plays", "trick_top", "wish_binds",

@@ -208,41 +208,34 @@ def _clear_memos() -> None:
     _shared_text[:] = [None, None, b""]
 
 
-#: the last view event and its copy for protocols 1-3 (render_json.legacy_view_data)
-_LEGACY_VIEW: "_memo.LastMemo[Event]" = _memo.LastMemo()
-
-
-def _view_for(event: Event, protocol: int) -> Event:
-    """A `table-view` or `table-look` as `protocol` reads it: the event itself for the newest,
-    else one event (the same for every listener) of its data without the later fields."""
+def _view_for(event: Event, protocol: int) -> dict[str, Any]:
+    """The data of a `table-view` or `table-look` as `protocol` reads it: the event's own for
+    the newest, else the same data without the later fields (render_json.legacy_view_data,
+    which keeps it by identity: the same object for every listener of the event)."""
     if protocol >= PROTOCOL_VERSION:
-        return event
-    legacy = _LEGACY_VIEW.get((event,))
-    if legacy is _memo.MISSING:
-        data = legacy_view_data(event.data)
-        legacy = _LEGACY_VIEW.put((event,), event if data is event.data
-                                  else Event(event.type, data))
-    return legacy
+        return event.data
+    return legacy_view_data(event.data)
 
 
-def _view_state(event: Event) -> dict[str, Any]:
+def _view_state(data: dict[str, Any]) -> dict[str, Any]:
+    """state_object(data), kept for the listeners of the same view data in a row."""
     if not _memo.ON:
         _view_memo[0] = None
-        return state_object(event.data)
-    if _view_memo[0] is not event:
-        _view_memo[0], _view_memo[1], _view_memo[2] = event, state_object(event.data), None
+        return state_object(data)
+    if _view_memo[0] is not data:
+        _view_memo[0], _view_memo[1], _view_memo[2] = data, state_object(data), None
     return _view_memo[1]        # type: ignore[no-any-return]
 
 
-def _state_bytes(event: Event) -> bytes:
+def _state_bytes(data: dict[str, Any]) -> bytes:
     if not _memo.ON:
-        return state_line(event.data).encode("utf-8", "replace") + b"\r\n"
-    _view_state(event)
-    data = _view_memo[2]
-    if data is None:
+        return state_line(data).encode("utf-8", "replace") + b"\r\n"
+    _view_state(data)
+    line = _view_memo[2]
+    if line is None:
         # = encode_text(line): a JSON line has no raw line break, UTF-8 no 0xFF byte
-        data = _view_memo[2] = state_line(event.data).encode("utf-8", "replace") + b"\r\n"
-    return data                 # type: ignore[no-any-return]
+        line = _view_memo[2] = state_line(data).encode("utf-8", "replace") + b"\r\n"
+    return line                 # type: ignore[no-any-return]
 
 
 def _update_bytes(before: dict[str, Any], after: dict[str, Any], protocol: int) -> bytes:
@@ -304,7 +297,7 @@ def gmcp_copies(session: Connection, event: Event, ctx: "RenderContext") -> dict
             and session.gmcp.wants("Tichu")):
         protocol = session.protocol       # (older versions: without protocol 4's fields)
         if etype == "table-view":
-            obj = render_json(_view_for(event, protocol), ctx.lang)
+            obj = state_object(_view_for(event, protocol))
         else:
             obj = for_protocol(render_json(event, ctx.lang), protocol, ctx.lang)
         if obj is not None:           # (None: a type this connection's version does not have)
@@ -538,16 +531,16 @@ class JsonOutput:
         on a new connection), else an `update` with what changed since the state it holds
         (nothing when nothing did). Protocol 1: the whole `state` every time."""
         protocol = self.session.protocol
-        event = _view_for(event, protocol)
-        after = _view_state(event)
+        data = _view_for(event, protocol)
+        after = _view_state(data)
         before, self.view_held = self.view_held, after
         if (protocol == 1 or before is None or before["table"] != after["table"]
                 or before["you"] != after["you"] or before["seat"] != after["seat"]):
-            self.session.telnet.write(_state_bytes(event))
+            self.session.telnet.write(_state_bytes(data))
             return
-        data = _update_bytes(before, after, protocol)
-        if data:
-            self.session.telnet.write(data)
+        line = _update_bytes(before, after, protocol)
+        if line:
+            self.session.telnet.write(line)
 
     def _send_state(self) -> None:
         """`%state`: the whole state of the table this connection is at, as it holds it now

@@ -166,16 +166,18 @@ def legacy_view_data(data: dict[str, Any]) -> dict[str, Any]:
     if out is not _memo.MISSING:
         return out
     out = data
+    changed: dict[str, Any] = {}
     for key, field in (("options", "timer"), ("result", "left")):
         value = data.get(key)
         if isinstance(value, dict) and field in value:      # (a dict or FrozenDict)
             memo = _LEGACY_PARTS[key]
             part = memo.get((value,))
             if part is _memo.MISSING:
-                part = memo.put((value,), {k: v for k, v in value.items() if k != field})
-            if out is data:
-                out = dict(data)
-            out[key] = part
+                part = memo.put((value,), FrozenDict(
+                    {k: v for k, v in value.items() if k != field}))
+            changed[key] = part
+    if changed:                 # (frozen as the data it comes from: its values are)
+        out = FrozenDict(data, **changed)
     return _LEGACY_DATA.put((data,), out)
 
 
