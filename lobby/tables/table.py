@@ -187,6 +187,8 @@ class TableActor:
         self.ceilings: dict[str, float] = {}
         #: the shortest move timer of a rated game (--min-rated-timer; `off` there is auto)
         self.min_rated_timer: float = 30.0
+        #: the shortest grace time of a rated game (--min-rated-grace)
+        self.min_rated_grace: float = RATED_MIN_GRACE
         #: presence lines of one player are bounded (the server's --presence-quiet): a player
         #: who vanished PRESENCE_BURST times within this many seconds is announced only if
         #: still away this long after vanishing again (and their return then not at all)
@@ -1419,9 +1421,9 @@ class TableActor:
 
     def grace_seconds(self) -> float:
         """The grace time (``/option grace``) of the running game; a rated game's is at least
-        RATED_MIN_GRACE, so a moment's drop never makes a player a leaver."""
+        the server's --min-rated-grace, so a moment's drop never makes a player a leaver."""
         grace = float(self.options.grace)
-        return max(grace, RATED_MIN_GRACE) if self.rated else grace
+        return max(grace, self.min_rated_grace) if self.rated else grace
 
     def timer_left(self) -> dict[str, int]:
         """Seconds left, by name, of the decisions the move timer watches now."""
