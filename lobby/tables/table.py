@@ -120,6 +120,8 @@ __all__ = ["TableActor", "TableOptions", "Deliver", "TABLE_COMMANDS", "WAITING",
            "FINISHED"]
 
 log = Logger(namespace="lobby.table")
+#: the calls the engine names in English in its reasons (`already-called`) -> their catalog words
+_CALL_WORDS = {"Tichu": "call-tichu", "Grand Tichu": "call-grand"}
 
 WAITING = "waiting"
 #: seconds a bot waits before each decision (tables in tests set `table.bot_delay = 0`)
@@ -597,6 +599,9 @@ class TableActor:
             if type(v) is int and 0 <= v < 4:
                 out[key] = f"{v + 1} ({seated[v]})" if seated[v] else str(v + 1)
                 out[key + "_seat"] = v
+        call = params.get("call")
+        if call in _CALL_WORDS:                 # the engine's English call, in the reader's language
+            out["call"] = Msg(_CALL_WORDS[call])
         return out
 
     # ---- helpers -----------------------------------------------------------------------------
