@@ -37,9 +37,10 @@ FLAG, COUNT, SECONDS, TIMER = "flag", "count", "seconds", "timer"
 #: the move timer of a rated game while ``/option timer`` is ``auto`` (its default): seconds
 #: per decision (unrated games have none then)
 RATED_TIMER = 60.0
-#: a rated game's floor for its grace time, whatever ``/option grace`` says (a host, or two
-#: colluding opponents, cannot make a moment's drop a rated loss: docs/rating.md "Rated games:
-#: the floors"; the timer's floor is the server's --min-rated-timer)
+#: the default of a rated game's floor for its grace time (the server's --min-rated-grace),
+#: whatever ``/option grace`` says (a host, or two colluding opponents, cannot make a moment's
+#: drop a rated loss: docs/rating.md "Rated games: the floors"; the timer's floor is the
+#: server's --min-rated-timer)
 RATED_MIN_GRACE = 30.0
 AUTO_WORDS = frozenset({"auto", "default", "standard"})
 

@@ -120,6 +120,8 @@ __all__ = ["TableActor", "TableOptions", "Deliver", "TABLE_COMMANDS", "WAITING",
            "FINISHED"]
 
 log = Logger(namespace="lobby.table")
+#: the calls the engine names in English in its reasons (`already-called`) -> their catalog words
+_CALL_WORDS = {"Tichu": "call-tichu", "Grand Tichu": "call-grand"}
 
 WAITING = "waiting"
 #: seconds a bot waits before each decision (tables in tests set `table.bot_delay = 0`)
@@ -185,6 +187,8 @@ class TableActor:
         self.ceilings: dict[str, float] = {}
         #: the shortest move timer of a rated game (--min-rated-timer; `off` there is auto)
         self.min_rated_timer: float = 30.0
+        #: the shortest grace time of a rated game (--min-rated-grace)
+        self.min_rated_grace: float = RATED_MIN_GRACE
         #: presence lines of one player are bounded (the server's --presence-quiet): a player
         #: who vanished PRESENCE_BURST times within this many seconds is announced only if
         #: still away this long after vanishing again (and their return then not at all)
@@ -595,6 +599,9 @@ class TableActor:
             if type(v) is int and 0 <= v < 4:
                 out[key] = f"{v + 1} ({seated[v]})" if seated[v] else str(v + 1)
                 out[key + "_seat"] = v
+        call = params.get("call")
+        if call in _CALL_WORDS:                 # the engine's English call, in the reader's language
+            out["call"] = Msg(_CALL_WORDS[call])
         return out
 
     # ---- helpers -----------------------------------------------------------------------------
@@ -1414,9 +1421,9 @@ class TableActor:
 
     def grace_seconds(self) -> float:
         """The grace time (``/option grace``) of the running game; a rated game's is at least
-        RATED_MIN_GRACE, so a moment's drop never makes a player a leaver."""
+        the server's --min-rated-grace, so a moment's drop never makes a player a leaver."""
         grace = float(self.options.grace)
-        return max(grace, RATED_MIN_GRACE) if self.rated else grace
+        return max(grace, self.min_rated_grace) if self.rated else grace
 
     def timer_left(self) -> dict[str, int]:
         """Seconds left, by name, of the decisions the move timer watches now."""

@@ -212,10 +212,12 @@ class Moderation:
     def check_new_name(self, name: str) -> None:
         """LobbyError('staff-lookalike') when ``name`` (a guest's, a new account's) reads like
         a staff member's name without being it: the same letters in another case, 0 for O, 1 or
-        I for l, 5 for S, rn for m ... (``name_skeleton``)."""
-        staff = self.staff_skeletons.get(name_skeleton(name))
-        if staff is not None and name_key(staff) != name_key(name):
-            raise LobbyError("staff-lookalike", name=name, staff=staff)
+        I for l, 5 for S, rn for m, a letter repeated, trailing digits, a staff word such as
+        ``admin`` before or after it (``name_skeletons``)."""
+        for skeleton in sorted(name_skeletons(name)):
+            staff = self.staff_skeletons.get(skeleton)
+            if staff is not None and name_key(staff) != name_key(name):
+                raise LobbyError("staff-lookalike", name=name, staff=staff)
 
     # ---- mute lists ---------------------------------------------------------------------------
     def ignores(self, owner_key: str, speaker_key: str) -> bool:
@@ -542,11 +544,44 @@ _LOOKALIKE = str.maketrans({"0": "o", "1": "l", "i": "l", "3": "e", "4": "a", "5
 
 def name_skeleton(name: str) -> str:
     """What a name reads like, for look-alikes of staff names: lower case, each confusable
-    character as its look-alike (0 -> o, 1/I/l -> l, 5 -> s, rn -> m ...), _ and - left out."""
+    character as its look-alike (0 -> o, 1/I/l -> l, 5 -> s, rn -> m ...), _ and - left out,
+    and a run of one letter read as one (``bosss`` reads like ``boss``)."""
+    return _collapse_runs(_confusable_skeleton(name))
+
+
+def _confusable_skeleton(name: str) -> str:
     text = name.lower()
     for pair, one in _LOOKALIKE_PAIRS:
         text = text.replace(pair, one)
     return text.translate(_LOOKALIKE)
+
+
+def _collapse_runs(text: str) -> str:
+    return "".join(ch for i, ch in enumerate(text) if i == 0 or text[i - 1] != ch)
+
+
+#: words a look-alike adds to a staff name to pass for staff (``bossadmin``, ``modboss``)
+_STAFF_AFFIXES = ("admin", "administrator", "moderator", "mod", "staff", "sysop", "official",
+                  "support", "team", "real", "the")
+_AFFIX_SKELETONS = tuple(sorted({_confusable_skeleton(word) for word in _STAFF_AFFIXES},
+                                key=len, reverse=True))
+
+
+def name_skeletons(name: str) -> set[str]:
+    """Every skeleton (``name_skeleton``) a new name may read as: the whole name, the name
+    without its trailing digits (``boss1``, ``boss2026``), and the name without a staff word
+    before or after it (``bossadmin``, ``the_boss``). Empty skeletons are left out."""
+    bare = name.replace("_", "").replace("-", "")
+    stem = bare.rstrip("0123456789")
+    # each length of the trailing digits dropped: 5 may stand for S (Bo55_1 reads Boss)
+    forms = {_confusable_skeleton(bare[:end]) for end in range(len(stem), len(bare) + 1)}
+    for form in list(forms):
+        for affix in _AFFIX_SKELETONS:
+            if form.endswith(affix):
+                forms.add(form[:-len(affix)])
+            if form.startswith(affix):
+                forms.add(form[len(affix):])
+    return {_collapse_runs(form) for form in forms if form}
 
 
 def _insert_mute(conn: Any, owner: str, key: str, name: str) -> None:

@@ -163,6 +163,8 @@ class TableLimits:
     max_bombwindow: float = 60.0
     #: the shortest move timer of a rated game (seconds per decision; `off` there is `auto`)
     min_rated_timer: float = 30.0
+    #: the shortest grace time of a rated game (seconds; a shorter /option grace is raised)
+    min_rated_grace: float = 30.0
     #: names on one friends list (/notify)
     max_friends: int = 100
     #: seconds within which a player's vanishing again is not announced at once (TableActor)
@@ -919,6 +921,7 @@ class World:
                           "target": limits.max_target, "max_rounds": limits.max_rounds,
                           "bombwindow": limits.max_bombwindow}
         table.min_rated_timer = limits.min_rated_timer
+        table.min_rated_grace = limits.min_rated_grace
         table.presence_quiet = limits.presence_quiet
 
     def add_restored_table(self, table: TableActor, addresses: dict[str, str] | None = None) -> Room:

@@ -264,6 +264,10 @@ class Limits:
     min_rated_timer: float = option(30.0, metavar="SECONDS", help=(
         "the shortest move timer of a rated game, in seconds per decision: a shorter one is "
         "raised to it there, and timer off is auto (default {default})"))
+    min_rated_grace: float = option(30.0, metavar="SECONDS", help=(
+        "the shortest grace time of a rated game, in seconds: a shorter /option grace is "
+        "raised to it there, so a moment's drop never makes a player a leaver (default "
+        "{default})"))
     max_friends: int = option(100, metavar="NAMES", help=(
         "names on one friends list (/notify; default {default})"))
     presence_per_minute: int = option(0, public=12, metavar="LINES", help=(
@@ -336,7 +340,8 @@ class Limits:
                            abandon_after=self.abandon_after, max_grace=self.max_grace,
                            max_timer=self.max_timer, max_target=self.max_target,
                            max_rounds=self.max_round, max_bombwindow=self.max_bombwindow,
-                           min_rated_timer=self.min_rated_timer, max_friends=self.max_friends,
+                           min_rated_timer=self.min_rated_timer,
+                           min_rated_grace=self.min_rated_grace, max_friends=self.max_friends,
                            presence_quiet=self.presence_quiet,
                            presence_per_minute=self.presence_per_minute,
                            guest_expert_seconds=self.guest_expert_seconds,

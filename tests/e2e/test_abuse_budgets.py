@@ -737,15 +737,21 @@ async def test_blank_looking_speech_and_runs_of_combining_marks_are_refused(
 
 @pytest_twisted.ensureDeferred
 async def test_a_new_name_that_reads_like_a_staff_name_is_refused(tmp_path: Path) -> None:
-    from lobby.world.moderation import name_skeleton
+    from lobby.world.moderation import name_skeleton, name_skeletons
     from test_moderation import ModeratedServer
     assert name_skeleton("B0SS") == name_skeleton("boss") == name_skeleton("Bo55")
     assert name_skeleton("Mi1a") == name_skeleton("Mila") == name_skeleton("MIla")
     assert name_skeleton("Wern") == name_skeleton("Wem") and name_skeleton("Bob") != "boss"
+    # repeated letters, trailing digits and staff words around the name read as the name
+    for fake in ("bosss", "boss1", "Boss2026", "bossadmin", "the_boss", "B0SS_mod"):
+        assert name_skeleton("Boss") in name_skeletons(fake), fake
+    for other in ("Bossa", "Bob", "Bossy", "Boston"):
+        assert name_skeleton("Boss") not in name_skeletons(other), other
     srv = ModeratedServer(tmp_path / "lobby.sqlite3")
     await srv.start()
     try:
-        for fake in ("B0ss", "Bo55", "BO_SS", "b-o-s-s"):
+        for fake in ("B0ss", "Bo55", "BO_SS", "b-o-s-s", "bosss", "boss1", "bossadmin",
+                     "Bo55_1", "the_boss", "ModBoss"):
             c = await srv.client()
             await c.expect("login: ")
             c.send(fake)

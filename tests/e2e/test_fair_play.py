@@ -604,3 +604,26 @@ async def test_a_rated_game_has_floors_for_its_move_timer_and_grace(
     # a timer `off` in a rated game is the rated default, not none
     table.options = dataclasses.replace(table.options, timer=0.0)   # (as /option timer off)
     assert table.timer_seconds() == RATED_TIMER
+
+
+@pytest.mark.reactor_timeout(60)
+@pytest_twisted.ensureDeferred
+async def test_the_rated_grace_floor_is_the_servers_min_rated_grace(tmp_path: Path) -> None:
+    """--min-rated-grace (default 30 s) sets a rated game's floor for its grace time: on a
+    server started with 45, a grace of 0 at the waiting table gives the rated game 45 s, and
+    the table is told so; a grace above the floor is kept."""
+    from protocol.connection.guard import Limits
+    server = ClockedServer(tmp_path / "lobby.sqlite3")
+    server.server_options = dict(server.server_options, limits=Limits(min_rated_grace=45.0))
+    await server.start()
+    try:
+        game = await registered_game(server, {"grace": "0"})
+        table = game.table
+        assert table.rated and table.min_rated_grace == 45.0
+        assert table.grace_seconds() == 45.0
+        rated_line = [l for l in game.clients["Anna"].lines if l.startswith("Rated game:")]
+        assert rated_line and "within 45 seconds" in rated_line[-1], rated_line
+        table.options = dataclasses.replace(table.options, grace=120.0)  # (as /option grace 120)
+        assert table.grace_seconds() == 120.0
+    finally:
+        await server.stop()

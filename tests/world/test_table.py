@@ -837,3 +837,21 @@ def test_a_drawn_seed_comes_from_a_range_nobody_can_search() -> None:
     assert table.state == "playing"
     expected = _random.Random(12345).randrange(2 ** 63)
     assert table.seed == expected and table.seed >= 2 ** 31
+
+
+def test_already_called_names_the_call_in_the_readers_language() -> None:
+    """U10: `already-called` after a Grand Tichu reads `Großes Tichu` in German, not the engine's
+    English; the English text and machine mode's param stay `Grand Tichu`."""
+    from lobby.text.messages import text
+    table, rec, _ = new_table(options={"seed": "17"})
+    table.submit("ann", "start")
+    table.submit("ann", "grand")
+    for n in NAMES[1:]:
+        table.submit(n, "nogrand")
+    rec.clear()
+    table.submit("ann", "tichu")
+    [err] = rec.errors("ann")
+    assert err.type == "already-called"
+    assert str(err.data["call"]) == "Grand Tichu"
+    assert text(err.type, "de", **err.data) == "Du hast schon Großes Tichu angesagt."
+    assert text(err.type, "en", **err.data) == "You have already called Grand Tichu."

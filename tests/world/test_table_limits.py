@@ -49,7 +49,8 @@ def test_the_command_line_defaults() -> None:
                                                 opens_per_minute=10, max_grace=300.0,
                                                 max_timer=300.0, max_target=10000,
                                                 max_rounds=100, max_bombwindow=10.0,
-                                                min_rated_timer=30.0, max_friends=100,
+                                                min_rated_timer=30.0, min_rated_grace=30.0,
+                                                max_friends=100,
                                                 guest_expert_seconds=2.0,
                                                 expert_tables_per_user=1,
                                                 presence_per_minute=12)
