@@ -143,7 +143,7 @@ class GuardWorld(Protocol):
 
 
 __all__ = ["Limits", "PUBLIC_LIMITS", "TokenBucket", "Allowance", "Guard", "ConnectionGuard",
-           "GuardedConnection", "GuardWorld", "peer_host",
+           "GuardedConnection", "GuardWorld", "OpenConnections", "peer_host",
            "is_loopback", "address_group", "Attempt", "Registration", "ACCOUNT_DELAY_BASE",
            "ACCOUNT_FAILURES_FORGOTTEN"]
 
@@ -482,6 +482,44 @@ def is_loopback(host: str) -> bool:
         return ipaddress.ip_address(host).is_loopback
     except ValueError:
         return False
+
+
+class OpenConnections:
+    """Connections open at once on one listener, in total and per address group, each count
+    with its cap (0: none). The metrics port counts its connections here
+    (``--metrics-max-connections``, ``--metrics-max-per-address``: one address never holds every
+    slot, so the operator's monitor still gets its ``/healthz``)."""
+
+    __slots__ = ("max_total", "max_per_group", "total", "per_group")
+
+    def __init__(self, max_total: int, max_per_group: int) -> None:
+        self.max_total = max_total
+        self.max_per_group = max_per_group
+        self.total = 0
+        self.per_group: dict[str, int] = {}
+
+    def admit(self, host: str) -> str | None:
+        """Count one more connection from ``host``; or the cap it is over (``total``, ``address``:
+        not counted, the caller closes it)."""
+        if self.max_total and self.total >= self.max_total:
+            return "total"
+        group = address_group(host)
+        here = self.per_group.get(group, 0)
+        if self.max_per_group and here >= self.max_per_group:
+            return "address"
+        self.total += 1
+        self.per_group[group] = here + 1
+        return None
+
+    def release(self, host: str) -> None:
+        """A connection ``admit`` counted closed."""
+        self.total -= 1
+        group = address_group(host)
+        left = self.per_group.get(group, 0) - 1
+        if left > 0:
+            self.per_group[group] = left
+        else:
+            self.per_group.pop(group, None)
 
 
 class Guard:

@@ -240,6 +240,7 @@ class LobbyServer:
         #: a request whole within this many seconds, and connections at once (the web port)
         self.metrics_request_timeout = 10.0
         self.metrics_max_connections = 64
+        self.metrics_max_per_address = 8
         self.metrics_port: Any = None
         #: the TLS contexts of the ssl: listeners (telnet and web), which SIGHUP reloads
         self.tls: list[Any] = []
@@ -299,7 +300,8 @@ class LobbyServer:
         endpoint = serverFromString(self.reactor, self.metrics_endpoint)
         self.metrics_port = yield endpoint.listen(MetricsSite(
             self, self.metrics_timeout, request_timeout=self.metrics_request_timeout,
-            max_connections=self.metrics_max_connections))
+            max_connections=self.metrics_max_connections,
+            max_per_address=self.metrics_max_per_address))
         log.info("metrics on {endpoint} ({address}): /metrics, /healthz, /games/GAME.tch, "
                  "the log archive /",
                  endpoint=self.metrics_endpoint, address=_address(self.metrics_port))
@@ -522,6 +524,7 @@ class LobbyService(Service):
         self.server.health_journal_window = opts.health_journal_window
         self.server.metrics_request_timeout = opts.metrics_request_timeout
         self.server.metrics_max_connections = opts.metrics_max_connections
+        self.server.metrics_max_per_address = opts.metrics_max_per_address
         configure_journal(self.server.persistence.journal, opts)
         self.server.exit = reactor.stop  # after /shutdown
         from protocol.process.reactor_health import GcPolicy, ReactorProbe

@@ -692,6 +692,60 @@ async def test_the_metrics_port_closes_trickling_requests_and_caps_its_connectio
         await srv.stop()
 
 
+@pytest_twisted.ensureDeferred
+async def test_one_address_never_holds_every_slot_of_the_metrics_port(tmp_path: Path) -> None:
+    """B1 of the outside attack: the metrics port's cap was global, so one address holding all
+    --metrics-max-connections slots made /healthz fail for the operator's monitor. Now one
+    address group holds at most --metrics-max-per-address (default 8) of them."""
+    from twisted.internet import reactor
+    from twisted.internet.defer import Deferred
+    from twisted.internet.endpoints import TCP4ClientEndpoint, connectProtocol
+    from twisted.internet.protocol import Protocol
+
+    from protocol.process.server import parse_args
+    opts = parse_args([])
+    assert (opts.metrics_max_connections, opts.metrics_max_per_address) == (64, 8)
+
+    class MetricsServer(RunningServer):
+        server_options = {"motd": "Test server.", "metrics": "tcp:0:interface=127.0.0.1"}
+
+    class Raw(Protocol):
+        def __init__(self) -> None:
+            self.data = b""
+            self.lost: Deferred = Deferred()
+
+        def dataReceived(self, data: bytes) -> None:
+            self.data += data
+
+        def connectionLost(self, reason: Any = None) -> None:
+            self.lost.callback(None)
+
+    srv = MetricsServer(tmp_path / "lobby.sqlite3")
+    await srv.start()
+    web_port = srv.server.metrics_port.getHost().port
+
+    async def connect(source: str) -> Raw:
+        raw = Raw()
+        await within(connectProtocol(TCP4ClientEndpoint(reactor, "127.0.0.1", web_port,
+                                                        bindAddress=(source, 0)), raw))
+        return raw
+
+    try:
+        held = [await connect("127.0.0.9") for _ in range(64)]    # one address, every slot
+        for raw in held[8:]:                                       # past 8: closed at once
+            await within(raw.lost)
+        assert not any(raw.lost.called for raw in held[:8])
+        monitor = await connect("127.0.0.1")                       # the operator's monitor
+        monitor.transport.write(b"GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        await within(monitor.lost)
+        assert monitor.data.startswith(b"HTTP/1.1 200"), monitor.data[:200]
+        assert not any(raw.lost.called for raw in held[:8])        # the others are kept
+    finally:
+        for raw in held:
+            raw.transport.loseConnection()
+        await srv.stop()
+
+
 async def _until(check: Any) -> None:
     """Let the reactor run until ``check()`` (the server read what was sent)."""
     from twisted.internet import reactor
