@@ -990,6 +990,9 @@ class Session(Protocol):
             if guard is not None:
                 await guard.failure_delay()  # a pause after each wrong password
             raise LobbyError("wrong-password")
+        moderation = self.world.moderation
+        if moderation is not None:             # the role as the account row has it now
+            moderation.logged_in(account.name, account.role)
         if account.language in LANGUAGES:      # the language the account chose (/set lang)
             self.settings["lang"] = account.language
         self.legend_seen = account.legend_seen
