@@ -30,6 +30,9 @@ attempts is limited like a sequence of failed ones:
   log-ins from there pass the address's limit (the account's own limit still applies), so a NAT
   of many users is not locked out by one of them guessing; ``/register`` and ``/password``
   always count;
+- per address group, at most ``password_checks_per_minute`` hash runs in the last 60 s,
+  whatever their outcome and whether the account is known there (``too-many-attempts``): the
+  hash work one address group may cause, so a valid account cannot be used to pump hashes;
 - per connection, at most ``password_attempts_per_connection`` in the last 60 s
   (``too-many-attempts-here``), counted the same way;
 - throttle, never lock out: failures are counted per (account, address group); after
@@ -168,6 +171,11 @@ class Limits:
     login_attempts_per_minute: int = option(0, public=10, help=(
         "password attempts (failed log-ins, /register, /password; a log-in that succeeds does "
         "not count) per IP address or IPv6 /64 per minute (default {default})"))
+    password_checks_per_minute: int = option(0, public=30, help=(
+        "password checks (each an argon2 hash: every log-in, right or wrong, from an address "
+        "the account knows too; /register, /password; a guest's reconnect key) per IP address "
+        "or IPv6 /64 per minute, the hash work one address group may cause (default "
+        "{default})"))
     password_attempts_per_connection: int = option(0, public=3, help=(
         "password attempts per connection per minute, counted the same way (default {default})"))
     account_failures_before_delay: int = option(0, public=3, help=(
@@ -537,6 +545,7 @@ class Guard:
         self.total = 0
         self.per_ip: dict[str, int] = {}
         self._attempts: dict[str, deque[float]] = {}         # address group -> attempt times
+        self._checks: dict[str, deque[float]] = {}           # address group -> hash runs
         self._account_failures: dict[str, tuple[int, float]] = {}   # key -> (count, last)
         self._registrations: dict[str, deque[float]] = {}    # address group -> times
         self._connects: dict[str, deque[float]] = {}         # address group -> connect times
@@ -675,6 +684,21 @@ class Guard:
                     log.info("too many password attempts on one connection from {host} (further "
                              "refusals of this minute are counted, not logged)", host=host)
                 raise LobbyError("too-many-attempts-here", seconds=_ceil(wait))
+        checks: deque[float] | None = None
+        if limits.password_checks_per_minute and self._limited(host):
+            # every hash run draws on the address group's budget, right or wrong, known or
+            # not: a valid account cannot pump hashes (issue 23, A4)
+            checks = self._checks.setdefault(group, deque())
+            wait = _window_wait(checks, limits.password_checks_per_minute, 60.0, now)
+            if wait > 0:
+                if self._log_refusal("checks " + group, now):
+                    log.info("too many password checks from {host} ({count} in a minute; "
+                             "further refusals of this minute are counted, not logged)",
+                             host=host, count=len(checks))
+                raise LobbyError("too-many-attempts", seconds=_ceil(wait))
+            if len(self._checks) > 10000:  # forget addresses that went quiet
+                for k in [k for k, q in self._checks.items() if not q or q[-1] <= now - 60.0]:
+                    del self._checks[k]
         addr_window: deque[float] | None = None
         if limits.login_attempts_per_minute and self._limited(host) and not known:
             addr_window = self._attempts.setdefault(group, deque())
@@ -688,6 +712,8 @@ class Guard:
             if len(self._attempts) > 10000:  # forget addresses that went quiet
                 for k in [k for k, q in self._attempts.items() if not q or q[-1] <= now - 60.0]:
                     del self._attempts[k]
+        if checks is not None:
+            checks.append(now)        # never taken off again: the hash ran
         if addr_window is not None:
             addr_window.append(now)
         if conn_window is not None:

@@ -227,6 +227,32 @@ async def test_wrong_passwords_from_elsewhere_never_lock_the_owner_out(tmp_path:
 
 
 @pytest_twisted.ensureDeferred
+async def test_every_password_check_draws_on_the_address_groups_budget(tmp_path: Path) -> None:
+    """A4 of the outside attack: a right password cost a hash too, but was taken off the
+    count, so a valid account from its own address pumped hashes without end. Every check,
+    right or wrong, draws on --password-checks-per-minute of the address group."""
+    from protocol.process.server import parse_args
+    assert parse_args([]).password_checks_per_minute == 30
+    srv = await _server(tmp_path, password_checks_per_minute=5, **THROTTLE)
+    try:
+        c = await client_from(srv, "127.0.0.5")
+        await c.login("Pump")
+        c.send("/register sesame12")                       # the first check
+        await c.expect("is registered now")
+        await c.close()
+        accounts = srv.server.accounts
+        before = accounts.hash_calls
+        answers = [await _try_password(srv, "127.0.0.5", "Pump", "sesame12") for _ in range(8)]
+        assert [("Welcome back" in a) for a in answers] == [True] * 4 + [False] * 4, answers
+        assert all("! [too-many-attempts]" in a for a in answers[4:]), answers
+        assert accounts.hash_calls - before == 4
+        # another address group has its own budget
+        assert "Welcome back" in await _try_password(srv, "127.0.0.6", "Pump", "sesame12")
+    finally:
+        await srv.stop()
+
+
+@pytest_twisted.ensureDeferred
 async def test_an_account_with_no_known_address_is_not_delayed_by_other_addresses(
         tmp_path: Path) -> None:
     # the account logged in from nowhere yet (/register makes it; an admin made offline, a new
