@@ -513,9 +513,11 @@ class Session(Protocol):
         the id of that command in machine mode)."""
         self.output.aside("", event)
 
-    def refuse(self, line: str) -> None:
-        """Refused at connect (too many connections): `line`, and closed."""
-        self.sendLine(line)
+    def refuse(self, line: str | None) -> None:
+        """Refused at connect (too many connections): `line`, and closed; None: closed at
+        once without a word (past --refusals-per-minute)."""
+        if line is not None:
+            self.sendLine(line)
         self._go(CLOSED)
         self.transport.loseConnection()
 

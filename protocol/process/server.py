@@ -172,6 +172,29 @@ class LobbyFactory(Factory):
         return session
 
 
+class RefusingGate(Factory):
+    """The factory of a plain TCP listener (no TLS, no PROXY header, so the peer is the client),
+    in front of the ``LobbyFactory``: a connection the guard refuses past its address group's
+    ``--refusals-per-minute`` is closed at once, before a session is made, without a word
+    (``Guard.refused_at_once``); every other one gets its session from the lobby's factory."""
+
+    noisy = False
+
+    def __init__(self, lobby: LobbyFactory) -> None:
+        self.lobby = lobby
+
+    def buildProtocol(self, addr: Any) -> Any:
+        from protocol.connection.guard import canonical_host
+        if self.lobby.services.guard.refused_at_once(canonical_host(str(getattr(addr, "host", "?")))):
+            return None                   # twisted closes the socket at once
+        return self.lobby.buildProtocol(addr)
+
+
+def _plain_tcp(description: str) -> bool:
+    """``tcp:4000...``, ``tcp6:...``: the peer of a connection is its client."""
+    return description.split(":", 1)[0].lower() in ("tcp", "tcp6")
+
+
 class LobbyServer:
     """One lobby: world + store + listeners. ``start()`` and ``stop()`` return Deferreds."""
 
@@ -275,7 +298,8 @@ class LobbyServer:
         try:
             for description in self.endpoints:
                 # (haproxy:ENDPOINT: each connection's PROXY header first, protocol/telnet/proxy.py)
-                port = yield listen(self.reactor, description, self.factory, self.world.clock,
+                factory = RefusingGate(self.factory) if _plain_tcp(description) else self.factory
+                port = yield listen(self.reactor, description, factory, self.world.clock,
                                     self.limits.login_timeout, tls=self.tls)
                 self.ports.append(port)
                 log.info("listening on {endpoint} ({address})", endpoint=description,

@@ -555,6 +555,39 @@ async def test_new_connections_of_one_address_group_are_paced(tmp_path: Path) ->
         await srv.stop()
 
 
+@pytest_twisted.ensureDeferred
+async def test_refused_connects_past_a_rate_are_closed_without_a_word(
+        tmp_path: Path, logged: Any) -> None:
+    """A9 of the outside attack: every refused connect cost a session, an error line and a
+    log line (1,784/s took 0.28 of a core). The first --refusals-per-minute refusals of an
+    address group in a minute get their ! [code] line; later ones are closed at once, before a
+    session is made, without a byte or a log line (counted in the minute's summary)."""
+    from protocol.process.server import parse_args
+    assert parse_args([]).refusals_per_minute == 20
+    srv = await _server(tmp_path, limit_loopback=True, max_per_ip=2, refusals_per_minute=3)
+    try:
+        held = [await client_from(srv, "127.0.0.11") for _ in range(2)]
+        for c in held:
+            await c.expect("login: ")
+        before = len(_server_lines(logged))
+        received = []
+        for _ in range(12):
+            c = await client_from(srv, "127.0.0.11")
+            await within(c.lost)
+            received.append(c.buffer)
+        assert all("! [too-many-connections]" in r for r in received[:3]), received
+        assert received[3:] == [""] * 9, received
+        stats = srv.server.factory.guard.stats
+        assert stats["silent_refusals"] == stats["closed_at_once"] == 9    # (no session made)
+        assert len(_server_lines(logged)) - before <= 3 + 3     # connects and refusals, once
+        other = await client_from(srv, "127.0.0.12")             # another address: as ever
+        assert "Hello Other!" in await other.login("Other")
+    finally:
+        await srv.stop()
+    assert any("refused-connection" in t and "counted, not logged" in t
+               for t in _server_lines(logged))
+
+
 # ---- 8. the rest of the review ---------------------------------------------------------------------
 @pytest_twisted.ensureDeferred
 async def test_proxy_v2_takes_only_ipv4_and_ipv6_sources(tmp_path: Path) -> None:
