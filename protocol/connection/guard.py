@@ -2,7 +2,10 @@
 
 One ``Guard`` per server holds the shared counts (connections in total and per IP address, log-in
 attempts per IP address); every connection gets a ``ConnectionGuard`` from
-``Guard.connection_made(session)`` that does the per-connection work:
+``Guard.connection_made(session)`` that does the per-connection work (a refused one gets its
+``! [code]`` line only the first ``refusals_per_minute`` times a minute per address group; later
+ones are closed without a word, on a plain listener before a session is made:
+``Guard.refused_at_once``):
 
 - other protocols: the first bytes go through ``protocol.telnet.sniff``; an HTTP request, a TLS
   ClientHello or an SSH banner gets one short answer and the connection is closed (logged once).
