@@ -253,6 +253,8 @@ class TableActor:
         #: a restored table's bots (name -> strategy) until resume() seats them again
         self._restored_bots: dict[str, str] = {}
         self._audience_now: list[str] | None = None
+        #: the host disconnected: the hand-over waiting in the wheel (None: the host is here)
+        self._host_call: WheelTimer | None = None
         if host:
             self.members.add(host)
             self.member_since[host] = clock.seconds()
@@ -293,6 +295,7 @@ class TableActor:
         self._mailbox.clear()
         self._clear_window()
         self._stop_timer()
+        self._cancel_host_call()
         for bot in self.bots.values():
             bot.stop()
 
@@ -676,6 +679,7 @@ class TableActor:
             self._send_views()
             return
         if what == "close":
+            self._cancel_host_call()
             self._clear_window()
             self._stop_timer()
             for bot in self.bots.values():
@@ -691,6 +695,8 @@ class TableActor:
             return
         assert name is not None
         if what == "enter":
+            if name == self.host:
+                self._cancel_host_call()         # the host came back within the hand-over time
             self.members.add(name)
             self.member_since.setdefault(name, self.clock.seconds())
             back = name in self.gone
@@ -713,7 +719,6 @@ class TableActor:
             self.member_since.pop(name, None)
             if self.state == PLAYING and name in self.players:
                 self._vanished(name)
-                self._host_left(name)
             else:
                 self.members.discard(name)
                 if name in self.seats:
@@ -721,12 +726,53 @@ class TableActor:
                     self._unseat(name)
                     self._tell_all("table-left", name=name, seat=seat + 1)
                     self._send_views()
+            self._host_away(name)
+        elif what == "host-timeout":
+            if name == self.host and self._host_call is not None and not self._host_here():
+                self._host_call = None
+                self._host_left(name)
+        elif what == "host-replaced":            # the host's name is somebody else's now
+            if name == self.host and not self._host_here():
+                self._cancel_host_call()
                 self._host_left(name)
         elif what == "back":
+            if name == self.host:
+                self._cancel_host_call()
             if name in self.gone:
                 self._back(name)
             elif name in self.members or name in self.seated:
                 self._send_views_to([name])          # a new connection: the full state again
+
+    def _host_here(self) -> bool:
+        return self.host is not None and self.host in self.members and self.host not in self.gone
+
+    def host_away(self) -> bool:
+        """Whether the host disconnected and the table waits for them (the hand-over time)."""
+        return self._host_call is not None
+
+    def _host_away(self, name: str) -> None:
+        """The host disconnected: they stay the host for the hand-over time (the table's grace
+        time, ``/option grace``), so a short drop changes nothing; still away after it, the
+        table is handed on (``_host_left``). Nobody is told before a real hand-over."""
+        if name != self.host or self._host_call is not None:
+            return
+        seconds = self.grace_seconds()
+        if seconds <= 0:
+            self._host_left(name)
+            return
+        self._host_call = self._wheel.call_at(
+            self.clock.seconds() + seconds,
+            lambda: self._enqueue(("internal", name, "host-timeout", None)))
+
+    def _cancel_host_call(self) -> None:
+        call, self._host_call = self._host_call, None
+        if call is not None:
+            call.cancel()
+
+    def host_replaced(self, name: str) -> None:
+        """The world: somebody else holds the away host's name now (a guest namesake): the
+        table is handed on at once rather than to the newcomer."""
+        self._enqueue(("internal", name, "host-replaced", None))
 
     def _host_left(self, name: str) -> None:
         """The host who leaves the room (or vanishes) hands the table on: to the human who has
@@ -1052,7 +1098,7 @@ class TableActor:
         self._clear_window()
         self.state = WAITING
         self._tell_all("table-reset", name=user)
-        if self.host is not None and self.host not in self.members:
+        if self.host is not None and self.host not in self.members and self._host_call is None:
             self._host_left(self.host)           # gone during the game: nobody else could start
         self._send_views()
 

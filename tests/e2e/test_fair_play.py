@@ -330,6 +330,57 @@ async def test_the_host_removes_and_bars_a_griefer_and_hands_the_table_on(
     assert not any(ERROR_LINE.match(l) for l in answer), answer
 
 
+async def drop(game: WireGame, name: str) -> None:
+    """``name``'s connection drops (no /quit)."""
+    c = game.clients.pop(name)
+    c.transport.loseConnection()
+    await within(c.lost)
+    await game.settle()
+
+
+@pytest.mark.reactor_timeout(60)
+@pytest_twisted.ensureDeferred
+async def test_a_short_drop_of_the_host_keeps_the_host_and_only_a_long_one_hands_on(
+        clocked: ClockedServer) -> None:
+    """Outside findings A17/B3: a one-second drop of the host handed the table over for good,
+    and the new host could then /bar the opener. The host stays the host for the hand-over time
+    (the table's grace) and is told nothing; a real hand-over is told to everyone."""
+    game = WireGame(clocked, ["Anna", "Bert", "Cleo", "Zed"])
+    for name in game.players:
+        await game.connect(name)
+    await game.setup({"grace": "30"}, start=False, joins=["Bert", "Zed", "Cleo"])
+    table = game.table
+    bert = game.clients["Bert"]
+    mark = len(bert.lines)
+    await drop(game, "Anna")
+    clocked.clock.advance(1)
+    await game.settle()
+    assert table.host == "Anna"
+    answer = await game.command("Bert", "/bar Anna")
+    assert "! [host-command] Only the host, Anna, may do that." in answer
+    # she comes back within the hand-over time: into the room, and still the host
+    await game.connect("Anna")
+    await game.settle()
+    assert "Anna" in table.members and table.host == "Anna"
+    answer = await game.command("Anna", "/unseat Zed")
+    assert "Anna (the host) takes seat 2 away from Zed." in answer
+    assert not any("host of this table now" in line for line in bert.since(mark))
+    # the hand-over time the drop started is over, and nothing happens: she is here
+    clocked.clock.advance(31)
+    await game.settle()
+    assert table.host == "Anna"
+    # away longer than the hand-over time: the table passes on, and everyone is told
+    await drop(game, "Anna")
+    clocked.clock.advance(29)
+    await game.settle()
+    assert table.host == "Anna"
+    clocked.clock.advance(2)
+    await game.settle()
+    assert table.host == "Bert"
+    assert "Bert is the host of this table now." in bert.lines
+    assert "Bert is the host of this table now." in game.clients["Cleo"].lines
+
+
 # ---- names that stay who they were -------------------------------------------------------------
 @pytest.mark.reactor_timeout(60)
 @pytest_twisted.ensureDeferred
