@@ -337,6 +337,9 @@ class TableActor:
         away (`gone`) from now on; `resume()` seats the bots again and lets the game go on."""
         table = cls(number, clock, deliver, host=snapshot.get("host"), recorder=recorder,
                     seat_policy=seat_policy, bot_pool=bot_pool, wheel=wheel)
+        if table.host is not None:               # nobody is here yet: the host is away too
+            table.members.discard(table.host)
+            table.member_since.pop(table.host, None)
         table.options = options_from_saved(snapshot.get("options"))
         table.nosave = bool(snapshot.get("nosave"))
         table.match = match
@@ -676,6 +679,8 @@ class TableActor:
                     bot.catch_up(round_history(self.match, self.players.index(bot_name_),
                                                self.number, self.seated, self.players))
             self._restored_bots = {}
+            if self.host is not None and not self._host_here():
+                self._host_away(self.host)       # the host too has the hand-over time to come back
             self._send_views()
             return
         if what == "close":

@@ -971,6 +971,11 @@ class World:
         room = Room(number, room_name(number), table)
         self.rooms[number] = room
         self.tables[number] = table
+        if table.host is not None:       # the host is away until they log in again
+            host_address = (addresses or {}).get(table.host)
+            self._away_hosts[number] = (
+                "" if table.host in table.seat_keys else "acct:" + name_key(table.host),
+                address_group(host_address) if host_address else None)
         if table.state == "playing" and not self._humans(table):
             # a game of bots alone is not restored as a running game: abandoned (its journal
             # ends, so it is not restored again either)

@@ -381,6 +381,47 @@ async def test_a_short_drop_of_the_host_keeps_the_host_and_only_a_long_one_hands
     assert "Bert is the host of this table now." in game.clients["Cleo"].lines
 
 
+@pytest.mark.reactor_timeout(60)
+@pytest_twisted.ensureDeferred
+async def test_the_host_survives_a_restart_of_the_server(clocked: ClockedServer) -> None:
+    """Outside finding A3: after a restart the table's state said ``host: null`` and the bar
+    message "The host (-)". The host is in the journal's snapshot, and stays the host after the
+    restart for the hand-over time."""
+    game = await registered_game(clocked, {"grace": "60"})
+    assert game.table.host == "Anna"
+    game.clients.clear()
+    await clocked.restart()
+    table = clocked.server.world.tables[1]
+    assert table.host == "Anna"
+    bert = await clocked.client()
+    await bert.login("Bert", "pwbert1")
+    bert.send("/spielinfo")
+    assert "Table 1: playing, host Anna." in await bert.expect("Seats:")
+    assert table.host == "Anna"
+    bert.send("/bar Dirk")
+    got = await bert.expect("may do that.")
+    assert "Only the host, Anna, may do that." in got
+    anna = await clocked.client()
+    await anna.login("Anna", "pwanna1")
+    clocked.clock.advance(61)                     # the hand-over time of the restart is over
+    anna.send("/whereis Anna")
+    await anna.expect("Anna is in the ")
+    assert table.host == "Anna"
+    # a host who does not come back after a restart: handed on after the hand-over time
+    game.clients.clear()
+    await clocked.restart()
+    table = clocked.server.world.tables[1]
+    bert = await clocked.client()
+    await bert.login("Bert", "pwbert1")
+    clocked.clock.advance(59)
+    bert.send("/whereis Bert")
+    await bert.expect("Bert is in the ")
+    assert table.host == "Anna"
+    clocked.clock.advance(2)
+    assert "Bert is the host of this table now." in await bert.expect("host of this table now.")
+    assert table.host == "Bert"
+
+
 # ---- names that stay who they were -------------------------------------------------------------
 @pytest.mark.reactor_timeout(60)
 @pytest_twisted.ensureDeferred
