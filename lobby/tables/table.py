@@ -828,12 +828,16 @@ class TableActor:
                        grace=max(0, math.ceil(self.grace_seconds() - self.away_for(name))))
 
     def _back(self, name: str) -> None:
-        self.gone_total[name] = self.away_for(name)      # the grace time goes on adding up
+        away = self.gone_total[name] = self.away_for(name)   # the grace time goes on adding up
         self.gone.discard(name)
         self.gone_since.pop(name, None)
         self.gone_round.pop(name, None)
         self.members.add(name)
-        if self._vote is not None and self._vote.target == name:
+        # a return ends a running vote on them only while they have grace time left (and did
+        # not run out of move time): once their grace, added up over the game, is used up, the
+        # vote goes on, so vanish-and-return cycles cannot dodge it (docs/protocol.md)
+        if self._vote is not None and self._vote.target == name \
+                and away < self.grace_seconds() and name not in self.timed_out:
             self._vote = None
             self._tell_all("table-vote-ended", name=name)
         if name in self._quiet_gone:          # their vanishing was not told: nor is the return

@@ -671,6 +671,33 @@ async def test_vanish_and_return_in_a_loop_is_told_once_and_the_grace_still_adds
 
 @pytest.mark.reactor_timeout(60)
 @pytest_twisted.ensureDeferred
+async def test_a_return_after_the_grace_is_used_up_does_not_cancel_the_remove_vote(
+        clocked: ClockedServer) -> None:
+    """Outside finding: a return of the vanished player cancelled a running /remove vote, so
+    vanish-and-return cycles dodged removal. Once the grace time (added up over the game) is
+    used up, the vote goes on after a return, and can remove the present player."""
+    game = await registered_game(clocked, {"grace": "30"})
+    table = game.table
+    await drop(game, "Dirk")
+    clocked.clock.advance(31)
+    answer = await game.command("Anna", "/remove Dirk")
+    assert not any(ERROR_LINE.match(l) for l in answer), answer
+    anna = game.clients["Anna"]
+    mark = len(anna.lines)
+    dirk = await clocked.client()
+    await dirk.login("Dirk", "pwdirk1")
+    game.clients["Dirk"] = dirk
+    await game.settle()
+    assert "Dirk" not in table.gone
+    assert "Dirk is back." in anna.since(mark)
+    assert not any("The vote on removing" in l for l in anna.since(mark))
+    answer = await game.command("Cleo", "/accept")
+    assert not any(ERROR_LINE.match(l) for l in answer), answer
+    assert "Dirk" not in table.players and "Dirk" in table.leavers
+
+
+@pytest.mark.reactor_timeout(60)
+@pytest_twisted.ensureDeferred
 async def test_a_rated_game_has_floors_for_its_move_timer_and_grace(
         clocked: ClockedServer) -> None:
     """A rated game cannot be made a trap (outside attacks A13, A15, B4): a timer of 5 s, a
