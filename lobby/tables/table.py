@@ -253,6 +253,10 @@ class TableActor:
         #: a restored table's bots (name -> strategy) until resume() seats them again
         self._restored_bots: dict[str, str] = {}
         self._audience_now: list[str] | None = None
+        #: when each seated player last did something real at the table (sat down, a move, a
+        #: vote, an option, table talk): the idle timeout of a seated player counts only this
+        #: (``last_activity``), so a /who every few minutes keeps nobody seated
+        self.active_at: dict[str, float] = {}
         #: the host disconnected: the hand-over waiting in the wheel (None: the host is here)
         self._host_call: WheelTimer | None = None
         if host:
@@ -371,6 +375,7 @@ class TableActor:
         if isinstance(rounds, dict):
             table.gone_round = {str(n): int(v) for n, v in rounds.items() if isinstance(v, int)}
         now = clock.seconds()
+        table.active_at = {n: now for n in players}
         for name in players:
             if name in bots:
                 table._restored_bots[name] = bots[name]
@@ -465,6 +470,21 @@ class TableActor:
         return self.state == PLAYING and any(
             n in self.gone and n not in self.bots and name_key(n) != name_key(name)
             for n in self.players)
+
+    def last_activity(self, name: str) -> float | None:
+        """When ``name``, seated here (at a waiting table, or a player of the running game),
+        last did something real at the table: sat down, a move, a vote, an option, or table
+        talk (``note_activity``). None: not seated here. Other lines (``/who``, ``/look``) do
+        not count: the idle timeout of a seated player reads this (protocol/connection/guard.py)."""
+        seated = name in self.players if self.state == PLAYING else name in self.seats
+        if not seated:
+            return None
+        return self.active_at.get(name, self.seated_since.get(name, 0.0))
+
+    def note_activity(self, name: str) -> None:
+        """The world: ``name`` spoke in the table's room (table talk is activity)."""
+        if name in self.seats or name in self.players:
+            self.active_at[name] = self.clock.seconds()
 
     def tells_presence(self, name: str) -> bool:
         """Whether the room's ``enters`` / ``leaves`` lines are shown for ``name``: not for a
@@ -633,6 +653,7 @@ class TableActor:
             raise LobbyError("not-seated")
 
     def _unseat(self, name: str) -> None:
+        self.active_at.pop(name, None)
         self.seat_keys.pop(name, None)
         self.seated_since.pop(name, None)
         if name in self.seats:
@@ -833,11 +854,11 @@ class TableActor:
         self.gone_since.pop(name, None)
         self.gone_round.pop(name, None)
         self.members.add(name)
-        # a return ends a running vote on them only while they have grace time left (and did
-        # not run out of move time): once their grace, added up over the game, is used up, the
-        # vote goes on, so vanish-and-return cycles cannot dodge it (docs/protocol.md)
-        if self._vote is not None and self._vote.target == name \
-                and away < self.grace_seconds() and name not in self.timed_out:
+        self.active_at[name] = self.clock.seconds()
+        # a return ends a running vote on them only while they have grace time left (a vote
+        # on a player who ran out of move time): once their grace, added up over the game, is
+        # used up, the vote goes on, so vanish-and-return cycles cannot dodge it (docs/rating.md)
+        if self._vote is not None and self._vote.target == name and away < self.grace_seconds():
             self._vote = None
             self._tell_all("table-vote-ended", name=name)
         if name in self._quiet_gone:          # their vanishing was not told: nor is the return
@@ -872,7 +893,7 @@ class TableActor:
         self.members.add(user)
         self.member_since.setdefault(user, self.clock.seconds())
         self.seats[seat] = user
-        self.seated_since[user] = self.clock.seconds()
+        self.seated_since[user] = self.active_at[user] = self.clock.seconds()
         self.join_order.append(user)
         self._tell_all("table-joined", name=user, seat=seat + 1)
         if guest:           # told to the guest alone; the table keeps only the key's hash
@@ -1000,6 +1021,8 @@ class TableActor:
                     bot.reseed(seat_seed)
         self.result = None
         self.state = PLAYING
+        now = self.clock.seconds()
+        self.active_at = {n: now for n in players}     # the game starts: everyone's clock too
         self.nosave = nosave
         self.games_started += 1
         # a game counts from its start: rated or not is decided now, whoever leaves later
@@ -1141,6 +1164,8 @@ class TableActor:
                 option.attr == "turnier" and new and self.options.max_rounds is not None):
             raise LobbyError("turnier-rounds", rounds=TURNIER_ROUNDS)
         setattr(self.options, option.attr, new)
+        if user in self.seats:
+            self.active_at[user] = self.clock.seconds()
         shown = option.show(getattr(self.options, option.attr))
         self._tell_all("table-option-set", name=user, option=option.name, value=shown)
         self._send_views()
@@ -1164,6 +1189,7 @@ class TableActor:
         if left > 0 and target not in self.timed_out:
             raise LobbyError("remove-too-early", name=target, seconds=math.ceil(left))
         voters = {n for n in self.players if n != target and n not in self.bots}  # bots abstain
+        self.active_at[user] = self.clock.seconds()
         vote = _RemoveVote(target=target, proposer=user, voters=voters, yes={user})
         self._vote = vote
         self._tell_all("table-remove-proposed", name=user, target=target,
@@ -1194,6 +1220,7 @@ class TableActor:
             raise LobbyError("not-a-voter")
         (vote.yes if yes else vote.no).add(user)
         (vote.no if yes else vote.yes).discard(user)
+        self.active_at[user] = self.clock.seconds()
         self._tell_all("table-vote", name=user, target=vote.target, yes=yes)
         self._count_votes()
 
@@ -1405,6 +1432,8 @@ class TableActor:
         events = match.apply(player, action)          # raises Rejected; nothing changed then
         if self.recorder is not None:                  # journaled before its events leave
             self.recorder.action(self, player, action)
+        if not self._timing_out:
+            self.active_at[user] = self.clock.seconds()   # a move of their own: activity
         if self._decisions.pop(user, None) is not None and not self._timing_out:
             self.timed_out.discard(user)             # decided by themselves: not stalling
         if isinstance(action, (Play, GiveDragon)):

@@ -381,6 +381,19 @@ class World:
                 return True
         return False
 
+    def seated_activity(self, name: str) -> float | None:
+        """When ``name``, seated at a table (waiting, or a player of its running game), last
+        did something real there (``TableActor.last_activity``: a move, a vote, an option, table
+        talk); None: seated nowhere. The guard's idle timer counts only this for a seated
+        player, not every line (a /who now and then keeps nobody at a table)."""
+        found: float | None = None
+        for _, table in self._candidates(name_key(name)):
+            last = getattr(table, "last_activity", None)
+            when = last(name) if callable(last) else None
+            if when is not None and (found is None or when > found):
+                found = when
+        return found
+
     def free_guest_name(self) -> str:
         """A name ``GuestNNNN`` that nobody online has."""
         for _ in range(100):
@@ -1086,6 +1099,8 @@ class World:
                                           room=room.name))
             return
         self.deliver(listeners, Event("says", name=user.name, text=text, room=room.name))
+        if room.table is not None:
+            room.table.note_activity(user.name)         # table talk counts for idleness
 
     def tell(self, user: User, to: str, text: str) -> None:
         """A private message; LobbyError('not-online') if nobody called ``to`` is online. A

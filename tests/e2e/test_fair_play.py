@@ -422,6 +422,51 @@ async def test_the_host_survives_a_restart_of_the_server(clocked: ClockedServer)
     assert table.host == "Bert"
 
 
+class IdleServer(ClockedServer):
+    """A ClockedServer whose idle timeout is 100 s, with the warning 20 s before."""
+
+    def __init__(self, db: Path) -> None:
+        super().__init__(db)
+        from protocol.connection.guard import Limits
+        self.server_options = dict(self.server_options,
+                                   limits=Limits(idle_timeout=100.0, idle_warning=20.0))
+
+
+@pytest.mark.reactor_timeout(60)
+@pytest_twisted.ensureDeferred
+async def test_a_seated_player_stays_active_only_by_playing_or_talking_at_the_table(
+        tmp_path: Path) -> None:
+    """Outside finding: one /who every 50 minutes kept an absent seated player from being
+    timed out. For a seated player only real activity at the table counts: a move, a vote, an
+    option, table talk; /who does not."""
+    server = IdleServer(tmp_path / "lobby.sqlite3")
+    await server.start()
+    try:
+        game = WireGame(server, PLAYERS)
+        await game.setup({"timer": "off"})
+        for name in PLAYERS[1:]:                  # the game waits on Anna alone now
+            await game.command(name, "/nogrand")
+        anna = game.clients["Anna"]
+        clock = server.clock
+        clock.advance(50)
+        await game.command("Anna", "I am thinking")     # table talk: activity
+        clock.advance(49)
+        await game.command("Anna", "/who")              # not activity
+        clock.advance(1)
+        await game.settle()
+        assert not any("[idle-warning" in l for l in anna.lines)   # 100 s after the start
+        clock.advance(30)                          # 80 s after the table talk: the warning
+        await game.settle()
+        assert any("! [idle-warning-seated] You have not played nor spoken at your table" in l
+                   for l in anna.lines), anna.lines[-5:]
+        await game.command("Anna", "/who")              # does not help
+        clock.advance(20)
+        await within(anna.lost)
+        assert any("[idle-timeout]" in l for l in anna.lines)
+    finally:
+        await server.stop()
+
+
 # ---- names that stay who they were -------------------------------------------------------------
 @pytest.mark.reactor_timeout(60)
 @pytest_twisted.ensureDeferred
