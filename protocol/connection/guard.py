@@ -18,6 +18,8 @@ ones are closed without a word, on a plain listener before a session is made:
   down) the connection is closed and logged;
 - the log-in timer: who has not logged in after ``login_timeout`` seconds is disconnected;
 - the idle timer: ``idle_warning`` seconds before ``idle_timeout`` a warning, then the disconnect.
+  For a player seated at a table only real activity there counts (a move, a vote, an option,
+  table talk: ``GuardWorld.seated_activity``), not every line; the warning says so.
   A player seated at a running table is never disconnected for idleness while that table waits
   on somebody else (``TableActor.waiting_for()``); the check is repeated later instead.
 
@@ -147,6 +149,10 @@ class GuardWorld(Protocol):
 
     def waits_on_others(self, name: str) -> bool:
         """Whether ``name`` sits at a running table that now waits on somebody else."""
+
+    def seated_activity(self, name: str) -> float | None:
+        """When ``name``, seated at a table, last did something real there (None: not
+        seated): the idle timer of a seated player counts only that."""
 
 
 __all__ = ["Limits", "PUBLIC_LIMITS", "TokenBucket", "Allowance", "Guard", "ConnectionGuard",
@@ -1206,7 +1212,6 @@ class ConnectionGuard:
                 self._flood(now)
                 return False
         self._last_line = now
-        self._idle_warned = None
         return True
 
     def subnegotiation_received(self) -> bool:
@@ -1272,13 +1277,21 @@ class ConnectionGuard:
         limits = self.guard.limits
         clock = self.guard.clock
         now = clock.seconds()
-        warn_at = self._last_line + limits.idle_timeout - limits.idle_warning
+        last = self._last_line
         session = self.session
         user = session.active_user
         if user is None:
+            warn_at = last + limits.idle_timeout - limits.idle_warning
             self._schedule_idle(max(warn_at, now + 60.0))  # the log-in timer closes it anyway
             return
+        # a seated player is idle unless they do something real at the table (a move, a vote,
+        # table talk): any other line (/who, /look) does not count for them
+        seated = self.table_activity(user)
+        if seated is not None:
+            last = seated
+        warn_at = last + limits.idle_timeout - limits.idle_warning
         if now < warn_at:
+            self._idle_warned = None                 # active since the warning (if any)
             self._schedule_idle(warn_at)
             return
         if self.table_waits_on_others(user):
@@ -1289,7 +1302,8 @@ class ConnectionGuard:
         if limits.idle_warning > 0:
             if self._idle_warned is None:
                 self._idle_warned = now
-                session.deliver(error_event("idle-warning",
+                session.deliver(error_event("idle-warning-seated" if seated is not None
+                                            else "idle-warning",
                                             seconds=f"{limits.idle_warning:.0f}"))
                 self._schedule_idle(now + limits.idle_warning)
                 return
@@ -1304,6 +1318,12 @@ class ConnectionGuard:
     def _schedule_idle(self, when: float) -> None:
         self._idle_call = self.guard.wheel.call_at(max(when, self.guard.clock.seconds()),
                                                    self._idle_check)
+
+    def table_activity(self, name: str) -> float | None:
+        """When ``name``, seated at a table, last did something real there (the world tells;
+        None: seated nowhere, every line counts)."""
+        found = getattr(self.guard.world, "seated_activity", None)
+        return found(name) if callable(found) else None
 
     def table_waits_on_others(self, name: str) -> bool:
         """Whether ``name`` sits at a running table that now waits on somebody else (the
