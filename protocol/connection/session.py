@@ -434,12 +434,14 @@ class Session(Protocol):
                 # a text-mode listener without a table feed: the bytes TextOutput.deliver
                 # would write (inline: this loop runs once per member of a crowded room)
                 # (not a GMCP client: it may get a copy of its own, Comm.Channel.Text)
-                if type(s) is cls and _shared_text[0] is event and type(s.output) is TextOutput \
+                # (_shared_text's parts: (event, context), empty while the memos are off)
+                parts = _shared_text.parts
+                if type(s) is cls and parts and parts[0] is event and type(s.output) is TextOutput \
                         and s._feed is None and s.login_state.open and not s.gmcp.enabled:
                     ctx = s.render_context
-                    if not plain and _shared_text[1] is ctx:
+                    if not plain and parts[1] is ctx:
                         # this event's bytes in this context, whatever comes later
-                        shared, shared_ctx = _shared_text[2], ctx
+                        shared, shared_ctx = _shared_text.value, ctx
                         plain.append(s)
                         continue
                     if ctx is shared_ctx:
