@@ -27,8 +27,15 @@ import ipaddress
 from typing import TYPE_CHECKING, Any, cast
 
 from twisted.internet import address as address_types
+from twisted.internet.defer import Deferred
 from twisted.internet.endpoints import serverFromString
-from twisted.internet.interfaces import IOpenSSLContextFactory, IProtocol, ITransport
+from twisted.internet.interfaces import (
+    IListeningPort,
+    IOpenSSLContextFactory,
+    IProtocol,
+    IStreamServerEndpoint,
+    ITransport,
+)
 from twisted.internet.protocol import Protocol, connectionDone
 from twisted.logger import Logger
 
@@ -224,7 +231,8 @@ def proxied(description: str) -> str | None:
 
 
 def listen(reactor: Any, description: str, factory: Any, clock: Any,
-           header_timeout: float = 0.0, tls: list[ReloadableTLS] | None = None) -> Any:
+           header_timeout: float = 0.0, tls: list[ReloadableTLS] | None = None
+           ) -> Deferred[IListeningPort]:
     """Listen on the endpoint ``description`` (a Deferred of the port); a ``haproxy:`` endpoint
     reads each connection's PROXY header before ``factory``'s protocol is connected. A TLS
     endpoint's reloadable context is appended to ``tls``."""
@@ -263,15 +271,17 @@ class ReloadableTLS:
         return f"the TLS certificate of {self.description} reloaded"
 
 
-def tls_endpoint(reactor: Any, description: str, tls: list[ReloadableTLS] | None = None) -> Any:
+def tls_endpoint(reactor: Any, description: str,
+                 tls: list[ReloadableTLS] | None = None) -> IStreamServerEndpoint:
     """``serverFromString(reactor, description)``; for a TLS endpoint (``ssl:``) with a
     ``ReloadableTLS`` context in place of its own, appended to ``tls``. (Twisted's TLS server
     endpoint keeps its context factory in ``_sslContextFactory``: no public way to replace it;
     tests/test_tls.py fails if that changes.)"""
-    endpoint = serverFromString(reactor, description)
-    current = getattr(endpoint, "_sslContextFactory", None)
+    made = serverFromString(reactor, description)
+    current = getattr(made, "_sslContextFactory", None)
     if current is not None and tls is not None:
         wrapper = ReloadableTLS(reactor, description, current)
-        endpoint._sslContextFactory = wrapper
+        made._sslContextFactory = wrapper
         tls.append(wrapper)
+    endpoint: IStreamServerEndpoint = made
     return endpoint
