@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from twisted.internet.interfaces import IReactorTime
 from twisted.logger import Logger
 
 __all__ = ["LogBudget", "LOG_LINES_PER_MINUTE"]
@@ -26,7 +27,7 @@ MAX_SOURCES = 100000
 class LogBudget:
     """How many lines of each kind each source may write to the log in a minute."""
 
-    def __init__(self, clock: Any, per_minute: int = LOG_LINES_PER_MINUTE) -> None:
+    def __init__(self, clock: IReactorTime, per_minute: int = LOG_LINES_PER_MINUTE) -> None:
         self.clock = clock
         self.per_minute = per_minute     # 0: every line is logged
         #: (source, kind) -> [the minute's start, lines logged, lines only counted]

@@ -46,15 +46,24 @@ class CommandContext(Protocol):
     """What a handler may use: the session of the user who typed the command."""
 
     user: User | None
-    world: World
-    store: Store
-    accounts: Accounts
 
-    #: per-connection settings (/set), e.g. {"color": "on"}
-    settings: dict[str, str]
+    @property
+    def world(self) -> World: ...
 
-    #: the language of everything this connection is told (/set lang, the account's, --lang)
-    lang: str
+    @property
+    def store(self) -> Store: ...
+
+    @property
+    def accounts(self) -> Accounts: ...
+
+    @property
+    def settings(self) -> dict[str, str]:
+        """Per-connection settings (/set), e.g. {"color": "on"}."""
+
+    @property
+    def lang(self) -> str:
+        """The language of everything this connection is told (/set lang, the account's,
+        --lang)."""
 
     #: the version of machine mode's objects (/iset protocol, %json N)
     protocol: int
@@ -62,6 +71,12 @@ class CommandContext(Protocol):
     @property
     def json_mode(self) -> bool:
         """Machine mode (/iset json, %json)."""
+
+    def set_json_mode(self, on: bool) -> None:
+        """/iset json 1|0: switch the connection's output mode."""
+
+    def set_protocol(self, version: int) -> None:
+        """/iset protocol N: the version of the objects the connection reads from now on."""
 
     def send(self, event: Event) -> None: ...
 

@@ -79,6 +79,7 @@ from dataclasses import dataclass, fields, replace
 from typing import TYPE_CHECKING, Any, Protocol
 
 from twisted.internet.defer import Deferred, succeed
+from twisted.internet.interfaces import IReactorTime
 from twisted.internet.task import deferLater
 from twisted.logger import Logger
 
@@ -553,7 +554,7 @@ class OpenConnections:
 class Guard:
     """The shared counts of one server and the factory of per-connection guards."""
 
-    def __init__(self, limits: Limits, clock: Any, world: GuardWorld) -> None:
+    def __init__(self, limits: Limits, clock: IReactorTime, world: GuardWorld) -> None:
         self.limits = limits
         self.clock = clock
         self.world = world

@@ -17,7 +17,7 @@ import sys
 import threading
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from twisted.application.service import Service
 from twisted.internet.defer import (
@@ -37,6 +37,12 @@ from lobby.events import Event
 from lobby.storage.accounts import DEFAULT_PARAMS, Accounts, Argon2Params, Runner
 from lobby.storage.store import StartupError, Store
 from lobby.world.world import World
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from protocol.connection.session import Services, Session
+
 from protocol.process.options import (
     DEFAULT_LANG,
     DEFAULT_PORT,
@@ -128,10 +134,12 @@ class _ServiceField:
         setattr(factory.services, self.name, value)
 
 
-class LobbyFactory(Factory):
+class LobbyFactory(Factory["Session"]):
     """Builds a Session per connection, each with the one ``Services`` of this server."""
 
     noisy = False  # the server logs its own "listening on" lines
+    #: the connection's class (Session), set in __init__: never None here
+    protocol: Callable[[Services], Session]
 
     world = _ServiceField()
     store = _ServiceField()
@@ -166,7 +174,7 @@ class LobbyFactory(Factory):
         if world.moderation is None:  # mute lists work in every lobby
             Moderation(store, world)
 
-    def buildProtocol(self, addr: Any) -> Any:
+    def buildProtocol(self, addr: Any) -> Session:
         session = self.protocol(self.services)
         session.factory = self
         return session
