@@ -26,6 +26,10 @@ whispers of users included; machine mode (JSON lines) is never wrapped. The rule
   names are in ``/who``, ``/spielinfo`` and the game's start line.
   Where even the shortest names do not fit, ``fit_seats`` breaks the line with the full names
   between two seats only, so a seat's number never parts from its name.
+- A line that holds ``LINE_BREAK`` (``"\\n"``) is one logical line of several physical lines
+  (``seats_block``: a seats line broken between two seats): ``wrap_lines`` writes each piece
+  on a line of its own, and whoever shows only the lines that changed (the table view's
+  update, protocol/render/table.py ``TableFeed``) shows or leaves out all its pieces at once.
 - ``wrap_prompt`` wraps a prompt the same way and keeps its end (``login: ``, the trailing space
   included) whole on the last line, where the answer is typed.
 """
@@ -38,12 +42,14 @@ from typing import Any
 
 from lobby.tichu import memo as _memo
 
-__all__ = ["HANGING_INDENT", "ELLIPSIS", "MIN_NAME", "abbreviate", "columns", "fit_names", "fit_seats",
-           "visible_width", "wrap_column",
+__all__ = ["HANGING_INDENT", "ELLIPSIS", "LINE_BREAK", "MIN_NAME", "abbreviate", "columns",
+           "fit_names", "fit_seats", "seats_block", "visible_width", "wrap_column",
            "wrap_line", "wrap_lines", "wrap_prompt"]
 
 #: the extra indent of a continuation line
 HANGING_INDENT = "  "
+#: what parts the physical lines of one logical line (``seats_block``): shown as one unit
+LINE_BREAK = "\n"
 
 #: an ANSI escape sequence (CSI ... final byte; the server writes only SGR colours)
 _ANSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]")
@@ -114,6 +120,8 @@ def columns(width: int) -> int:
 
 def wrap_line(line: str, width: int) -> list[str]:
     """``line`` as one or more lines no wider than ``columns(width)`` (see the module's rule)."""
+    if LINE_BREAK in line:
+        return wrap_lines([line], width)
     return _wrap(line, columns(width))
 
 
@@ -192,7 +200,10 @@ def wrap_lines(lines: list[str], width: int) -> list[str]:
     width = columns(width)
     out: list[str] = []
     for line in lines:
-        if len(line) <= width and line.isascii():
+        if LINE_BREAK in line:                 # one logical line of several (seats_block)
+            for piece in line.split(LINE_BREAK):
+                out.extend(_wrap(piece, width))
+        elif len(line) <= width and line.isascii():
             out.append(line)
         else:
             out.extend(_wrap(line, width))
@@ -287,3 +298,11 @@ def fit_seats(names: list[Any], build: Callable[[list[Any]], str], width: int,
             current = HANGING_INDENT + part.lstrip(" ")
     out.append(current)
     return out
+
+
+def seats_block(names: list[Any], build: Callable[[list[Any]], str], width: int,
+                sep: str) -> str:
+    """``fit_seats``'s lines as one logical line (its pieces joined by ``LINE_BREAK``): a view
+    that shows only the lines that changed shows all of them or none, never a continuation
+    without its first line."""
+    return LINE_BREAK.join(fit_seats(names, build, width, sep))

@@ -452,3 +452,66 @@ def test_a_seat_number_never_parts_from_its_name_at_45_columns() -> None:
                 (width, lines)
         if len(seat_lines) > 1:
             assert not any("…" in line for line in seat_lines), (width, lines)
+
+
+# ---- a players line that takes two lines, in every update (outside findings U2/U4, A16) -----------
+#: a piece of a players or seats line: a seat's number (the turn mark ">" before it) and its name
+SEAT_PIECE = re.compile(r"(?:^(?:\w+: )?\s*|\|)[ >]?([1-4]) (\S)")
+
+
+def seat_blocks(lines: list[str]) -> list[list[str]]:
+    """The players (and seats) lines of a screen with their continuation lines: a block begins
+    with seat 1's piece (``1 Hanna 14 |``, ``>1 Hanna``, ``Seats: 1 Hanna |``) and goes on with
+    the lines indented under it; a continuation line without its first line is a block of its
+    own (the defect)."""
+    blocks: list[list[str]] = []
+    for line in lines:
+        head = re.match(r"^(?:[A-Za-zäöüÄÖÜ]+: )?[ >]?1 \S", line)
+        piece = re.match(r"^  [ >]?[1-4] \S", line)
+        if head:
+            blocks.append([line])
+        elif piece and blocks and blocks[-1][-1].endswith("|"):
+            blocks[-1].append(line)
+        elif piece:
+            blocks.append([line])
+    return blocks
+
+
+@pytest.mark.parametrize(("width", "lang"), [(45, "en"), (45, "de"), (60, "en"), (60, "de")])
+def test_a_players_line_that_wraps_is_shown_whole_in_every_update(width: int, lang: str) -> None:
+    """The changed-lines-only update of the table view printed pieces of a players line that
+    takes two lines: a continuation without its first line, seats left out (in German, after
+    the fourth seat only seats 1-2). A logical line is one unit: every time it is shown, all
+    four seats are, each seat's number on the line of its name."""
+    srv = Server()
+    srv.connect("Hanna", width)                        # NAWS, as a telnet client tells it
+    srv.connect("Sam", None)                           # a spectator on netcat: /set width
+    srv.send("Sam", f"/set width {width}")
+    for name in ("Hanna", "Sam"):
+        srv.send(name, f"/set lang {lang}")
+    start = {name: len(srv.received[name]) for name in ("Hanna", "Sam")}
+    srv.send("Hanna", "/newroom tichu")
+    for line in ("/join 1", "/addbot", "/addbot 3 random", "/addbot", "/option target 200",
+                 "/option seed 7"):
+        srv.send("Hanna", line)
+    srv.send("Sam", "/room 1")
+    srv.send("Hanna", "/start")
+    table = srv.world.tables[1]
+    strategy = make_strategy("random", 7)
+    for _ in range(3000):
+        if table.state != "playing":
+            break
+        command = strategy.decide(table.match.view(table.players.index("Hanna")))
+        srv.send("Hanna", "/" + command)
+    assert table.state == "finished"
+    for name in ("Hanna", "Sam"):
+        got = srv.received[name][start[name]:]
+        assert not too_wide(got, width), too_wide(got, width)
+        blocks = seat_blocks(screen(got))
+        assert len(blocks) > 10, (name, blocks)
+        for block in blocks:
+            seats = [int(m.group(1)) for line in block for m in SEAT_PIECE.finditer(line)]
+            assert seats == [1, 2, 3, 4], (name, block)
+            assert not any(re.search(r"[ >|][1-4]$", line) for line in block), (name, block)
+        if width == 45:
+            assert any(len(block) > 1 for block in blocks), name    # it does take two lines
