@@ -515,3 +515,61 @@ def test_a_players_line_that_wraps_is_shown_whole_in_every_update(width: int, la
             assert not any(re.search(r"[ >|][1-4]$", line) for line in block), (name, block)
         if width == 45:
             assert any(len(block) > 1 for block in blocks), name    # it does take two lines
+
+
+# ---- grapheme clusters (outside finding A5) ---------------------------------------------------------
+FAMILY = "\U0001F469\u200d\U0001F469\u200d\U0001F467"        # 👩‍👩‍👧: one emoji, five code points
+FLAG = "\U0001F1E9\U0001F1EA"                                 # 🇩🇪: two regional indicators
+THUMB = "\U0001F44D\U0001F3FD"                                # 👍🏽: an emoji and its skin tone
+ACCENTED = "e\u0301\u0323"                                    # é with a dot below: three points
+
+
+def test_a_long_word_is_cut_between_grapheme_clusters_and_counted_as_shown() -> None:
+    from protocol.render.graphemes import clusters
+    from protocol.render.wrap import abbreviate
+    assert list(clusters(FAMILY + FLAG + THUMB + ACCENTED + "x")) == [
+        FAMILY, FLAG, THUMB, ACCENTED, "x"]
+    assert list(clusters(FLAG + FLAG[0])) == [FLAG, FLAG[0]]       # flags pair up
+    assert list(clusters("\u1100\u1161\u11a8" + "한")) == ["\u1100\u1161\u11a8", "한"]
+    assert visible_width(FAMILY) == 2 and visible_width(THUMB) == 2
+    assert visible_width(FLAG) == 2 and visible_width(ACCENTED) == 1
+    assert visible_width("\u2764\ufe0f") == 2                      # ❤️: emoji presentation
+    for unit in (FAMILY, FLAG, THUMB, ACCENTED, "日"):
+        word = unit * 60
+        for width in (21, 22, 45):
+            got = wrap_line("see " + word, width)
+            pieces = [p.strip() for p in got[1:]]
+            assert "".join(pieces) == word, (unit, width)
+            assert all(visible_width(p) <= width - 1 for p in got), (unit, width, got)
+            # every piece is whole clusters: as many as fit
+            assert all(len(p) % len(unit) == 0 for p in pieces), (unit, width, got)
+            room = (width - 1 - 2) // visible_width(unit)
+            assert len(pieces[0]) // len(unit) == room, (unit, width, got)
+    assert abbreviate("Zo" + ACCENTED * 6, 5) == "Zo" + ACCENTED * 2 + "…"
+
+
+@pytest_twisted.ensureDeferred
+async def test_speech_with_emoji_and_accents_wraps_between_clusters_over_a_socket(
+        server: RunningServer) -> None:
+    ann = await server.client()
+    await ann.login("Ann")
+    teller = await server.client()
+    await teller.login("Teller")
+    ann.transport.write(bytes((IAC, WILL, NAWS)) + naws(30))    # a telnet client's window
+    ann.send("/whereis Ann")
+    await ann.expect("(room 0).\r\n")
+    units = [FAMILY, THUMB, FLAG, ACCENTED] * 12
+    word = "".join(units) + "end"
+    teller.send(f"/tell Ann {word}")
+    got = await ann.expect("end\r\n")
+    pieces = got.rstrip("\r\n").split("\r\n")
+    assert len(pieces) >= 3 and all(visible_width(p) <= 29 for p in pieces), pieces
+    # the word's pieces (after the first line's "Teller tells you: ") are whole clusters
+    cut = "".join(p.strip() for p in pieces[1:])
+    assert word.endswith(cut)
+    ends = {len(word) - len(cut)}
+    for p in pieces[1:]:
+        ends.add(max(ends) + len(p.strip()))
+    bounds = {0, len(word)} | {sum(map(len, units[:k])) for k in range(len(units) + 1)}
+    bounds |= {len(word) - k for k in range(3)}                 # "end" is three clusters
+    assert ends <= bounds, (sorted(ends - bounds), pieces)
