@@ -18,6 +18,7 @@ from twisted.internet import task
 
 from conftest import FakeClient, FakeLobby, RunningServer, strip_telnet
 from lobby.bots.strategies.strategy import make_strategy
+from protocol.connection.guard import Limits
 from protocol.render.context import DEFAULT_WIDTH, MAX_WIDTH, MIN_WIDTH, RenderContext
 from protocol.render.wrap import fit_names, visible_width, wrap_line, wrap_lines, wrap_prompt
 from protocol.telnet.transport import DO, DONT, IAC, NAWS, SB, SE, WILL, WONT
@@ -254,7 +255,7 @@ class Server:
     """A LobbyServer (persistence, journal, moderation with the admin Boss) without ports, on a
     task.Clock; clients are Sessions on StringTransports that speak the real telnet bytes."""
 
-    def __init__(self) -> None:
+    def __init__(self, limits: Any = None) -> None:
         from conftest import FAST_SCRYPT
         from lobby.storage.accounts import Accounts, hash_password
         from lobby.storage.store import Store, inline_runner
@@ -268,7 +269,7 @@ class Server:
         # the greeting waits for the client's first bytes, as on a public server
         self.server = LobbyServer(self.clock, store, [], clock=self.clock, admin="Boss",
                                   accounts=Accounts(inline_runner, FAST_SCRYPT),
-                                  limits=Limits(greeting_delay=0.2))
+                                  limits=limits or Limits(greeting_delay=0.2))
         started: list[Any] = []
         self.server.start().addBoth(started.append)
         assert started and not hasattr(started[0], "raiseException"), started
@@ -573,3 +574,64 @@ async def test_speech_with_emoji_and_accents_wraps_between_clusters_over_a_socke
     bounds = {0, len(word)} | {sum(map(len, units[:k])) for k in range(len(units) + 1)}
     bounds |= {len(word) - k for k in range(3)}                 # "end" is three clusters
     assert ends <= bounds, (sorted(ends - bounds), pieces)
+
+
+
+# ---- the greeting at the client's width (outside finding U3) ----------------------------------------
+class NawsWaitServer(RunningServer):
+    """A real server whose greeting waits for NAWS longer than any test waits (--naws-wait)."""
+
+    server_options = {"motd": "Test server.", "limits": Limits(naws_wait=600.0)}
+
+
+@pytest_twisted.async_yield_fixture
+async def nawsrv(tmp_path: Any) -> Any:
+    running = NawsWaitServer(tmp_path / "lobby.sqlite3")
+    await running.start()
+    yield running
+    await running.stop()
+
+
+WELCOME = "Welcome to the Tichu lobby. Log in with your name, or type guest."
+
+
+@pytest_twisted.ensureDeferred
+async def test_the_greeting_waits_for_the_window_size_and_is_drawn_at_it(nawsrv: Any) -> None:
+    """A telnet client answers the server's DO NAWS within one round trip: the greeting waits
+    for its width (here: a client that tells it at once) and is drawn at 45 columns, not 80."""
+    c = await nawsrv.client()
+    c.transport.write(bytes((IAC, WILL, NAWS)) + naws(45))
+    got = await c.expect("login: ")
+    lines = got.split("\r\n")
+    assert lines[0] == "Welcome to the Tichu lobby. Log in with your", lines
+    assert all(visible_width(line) <= 44 for line in lines), lines
+    refuser = await nawsrv.client()                  # a client that refuses NAWS: at once, 80
+    refuser.transport.write(bytes((IAC, WONT, NAWS)))
+    got = await refuser.expect("login: ")
+    assert got.split("\r\n")[0] == WELCOME
+    typist = await nawsrv.client()                   # a line typed first: greeted, then read
+    typist.send("Tess")
+    got = await typist.expect(GUEST_CONFIRM)
+    assert got.startswith(WELCOME) and '"Tess" is not a registered name' in got
+    bot = await nawsrv.client()                      # a bot: its %json line is answered at once
+    bot.send("%json 4")
+    got = await bot.expect('"type":"greeting"')
+    assert '"protocol":4' in got.replace(" ", "")
+
+
+def test_a_client_that_never_negotiates_is_greeted_after_the_naws_wait() -> None:
+    """netcat says nothing and answers no offer: the greeting comes when --naws-wait is up
+    (after --greeting-delay), at 80 columns; a client that tells its width is greeted at once."""
+    srv = Server(Limits(greeting_delay=0.2, naws_wait=0.3))
+    c = FakeClient(srv.server.factory)
+    srv.clock.advance(0.2)                      # the first bytes never came: the offers go out
+    first = c.raw()
+    assert bytes((IAC, DO, NAWS)) in first and b"Welcome" not in first
+    srv.clock.advance(0.29)
+    assert b"Welcome" not in c.raw()
+    srv.clock.advance(0.01)
+    got = lines_of(c.raw())
+    assert got[0] == WELCOME and got[-1] == "login: "
+    quick = FakeClient(srv.server.factory)      # NAWS before the offers: no wait at all
+    quick.send(bytes((IAC, WILL, NAWS)) + naws(45))
+    assert lines_of(quick.raw())[0] == "Welcome to the Tichu lobby. Log in with your"
