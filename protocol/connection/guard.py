@@ -243,6 +243,10 @@ class Limits:
     greeting_delay: float = option(0.0, public=0.2, help=(
         "how long the greeting waits for the client's first bytes, so that an HTTP or TLS "
         "client gets its own protocol's answer first (default {default}; 0: greet at once)"))
+    naws_wait: float = option(0.0, public=0.3, help=(
+        "how long the greeting text waits, after the telnet offers, for the client's window "
+        "size (NAWS) or its refusal, so that it is drawn at the client's width "
+        "(default {default}; 0: at once)"))
     max_subnegotiation: int = option(8192, metavar="BYTES", help=(
         "bytes of one telnet subnegotiation (a GMCP message); longer ones are dropped "
         "(default {default})"))
