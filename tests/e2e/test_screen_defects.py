@@ -262,3 +262,20 @@ def test_the_readme_has_a_first_game() -> None:
     for command in ("/newroom", "/join", "/option round 1", "/start"):
         assert command in first
     assert first.count("/addbot") >= 3
+
+
+# ---- a name nobody has (outside finding U7) ------------------------------------------------------
+@pytest_twisted.ensureDeferred
+async def test_history_of_an_unknown_name_is_no_such_user_as_finger(server: RunningServer) -> None:
+    """``/history NAME`` of a name nobody has answered "NAME has no finished games", where
+    ``/finger NAME`` says nobody is called so; both say ``no-such-user`` now, in every language.
+    A registered name without games, a guest online and your own name still list no games."""
+    c = await guest(server, "Hanne", "da")
+    for line in ("/history Nemo", "/finger Nemo"):
+        assert await reply(c, line) == "! [no-such-user] " + text(
+            "no-such-user", "da", name="Nemo") + "\r\n"
+    await guest(server, "Otto")
+    await c.expect("Otto")
+    await c.expect("\r\n")
+    assert await reply(c, "/history Otto") == text("history-none", "da", name="Otto") + "\r\n"
+    assert await reply(c, "/history") == text("history-none", "da", name="Hanne") + "\r\n"
