@@ -1182,7 +1182,7 @@ class Session(Protocol):
 
     # ---- commands and speech ----------------------------------------------------------------------
     def _active_line(self, line: str) -> Any:
-        parsed = parse_line(line, self.commands)
+        parsed = parse_line(line, self.commands, self)
         if parsed is None or self.user is None:
             return None
         if parsed.command is None:
