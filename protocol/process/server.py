@@ -648,6 +648,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     """The entry point of ``tichu-lobby``, ``python -m protocol`` and ``scripts/serve``;
     ``tichu-lobby admin ...`` is the offline administration (protocol/process/admin_cli.py)."""
     args = list(sys.argv[1:] if argv is None else argv)
+    if args[:1] != ["admin"]:
+        from protocol.process.logs import hold_sighup
+        hold_sighup()                   # a SIGHUP before the reactor runs is kept, not fatal
     if args[:1] == ["admin"]:
         from protocol.process.admin_cli import main as admin_main
         return admin_main(args[1:])
