@@ -401,6 +401,9 @@ INFO: dict[str, str] = {
     "table-unbarred": "{by} (the host) lets {name} come to this table again.",
     "namesake-notice": (
         "{name} talked to someone else under your name before; this is the first message to you."),
+    "namesake-writes": (
+        "{name} is someone else now: the {name} you talked to left, and a newcomer with the name "
+        "writes to you."),
     "says-namesake": "<{name} (new, not the {name} who sat here)> {text}",
     "says-namesake-name": "{name} (new, not the {name} who sat here)",
     "friend-added": (

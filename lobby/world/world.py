@@ -342,6 +342,9 @@ class World:
         self._guest_serial = 0
         self._guest_identity: dict[str, str] = {}
         self._acquainted: dict[str, dict[str, str]] = {}
+        #: (sender identity, new holder identity): the sender was told the name is somebody
+        #: else's now; the new holder is told so (namesake-notice) with the first tell
+        self._notice_due: dict[tuple[str, str], None] = {}
         #: table number -> name key -> the identity that sat down there under the name (a
         #: namesake who speaks in the room later is shown as such: ``says-namesake``)
         self._sat_as: dict[int, dict[str, str]] = {}
@@ -872,10 +875,11 @@ class World:
             return
         humans = [n for n in table.players if n not in table.bots]
         try:
+            identities = self._sat_as.get(table.number)
             if event.type == "table-started":
-                self.friends.game_started(table.number, humans)
+                self.friends.game_started(table.number, humans, identities)
             else:
-                self.friends.game_over(table.number, humans)
+                self.friends.game_over(table.number, humans, identities)
         except Exception:
             log.failure("telling the friends of table {table}'s players failed",
                         table=table.number)
@@ -1113,10 +1117,20 @@ class World:
         if target is None:
             raise LobbyError("not-online", name=to)
         text = visible_text(text)
-        if target is not user and self._acquaint(user, target) is not None:
-            raise LobbyError("name-now-someone-else", name=target.name)
-        if target is not user and self._acquaint(target, user) is not None:
-            self._safe(target.listener.deliver, Event("namesake-notice", name=user.name))
+        if target is not user:
+            if self._acquaint(user, target) is not None:
+                # the sender knew somebody else under the name: told first; the new holder
+                # hears of it with the first message that reaches them (namesake-notice)
+                self._notice_due[(user.identity, target.identity)] = None
+                if len(self._notice_due) > IDENTITIES_KEPT:
+                    del self._notice_due[next(iter(self._notice_due))]
+                raise LobbyError("name-now-someone-else", name=target.name)
+            if self._acquaint(target, user) is not None:
+                # the sender is the newcomer (they write first): the one who knew somebody
+                # else under the sender's name is told that this is somebody else
+                self._safe(target.listener.deliver, Event("namesake-writes", name=user.name))
+            if self._notice_due.pop((user.identity, target.identity), 0) is None:
+                self._safe(target.listener.deliver, Event("namesake-notice", name=user.name))
         # a tell to somebody who ignores you looks sent to you (it fails quietly)
         if self.moderation is None or not self.moderation.ignores(target.key, user.key):
             self._safe(target.listener.deliver, Event("tells", name=user.name, text=text))

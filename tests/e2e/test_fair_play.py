@@ -516,6 +516,74 @@ async def test_a_namesake_after_the_grace_time_gets_no_tell_before_the_sender_is
     assert "<Bob> I am Bob, trust me" not in seen
 
 
+@pytest.mark.reactor_timeout(60)
+@pytest_twisted.ensureDeferred
+async def test_a_namesake_who_writes_first_is_shown_as_somebody_else(
+        clocked: ClockedServer) -> None:
+    """Outside finding A12: when the newcomer wrote first, the one who knew the old holder of
+    the name was told "Bob talked to someone else under your name before" (inverted). Now she is
+    told that this Bob is somebody else; and when she writes first, the newcomer is told."""
+    eve = await clocked.client()
+    await eve.login("Eve")
+    bob = await clocked.client()
+    await bob.login("Bob")
+    eve.send("/tell Bob hi old Bob")
+    await bob.expect("hi old Bob")
+    await eve.expect("You tell Bob: hi old Bob")
+    bob.send("/quit")
+    await within(bob.lost)
+    newbob = await clocked.client()
+    await newbob.login("Bob")                     # a new guest under the freed name
+    eve.buffer = ""
+    newbob.send("/tell Eve hello, I am Bob")
+    got = await eve.expect("hello, I am Bob")
+    assert "Bob is someone else now: the Bob you talked to left, and a newcomer with the name" \
+        in " ".join(got.split())
+    assert "talked to someone else under your name" not in got
+    # the other way: Eve knew old Dan; she writes first to the new Dan, who is told
+    dan = await clocked.client()
+    await dan.login("Dan")
+    eve.send("/tell Dan hi old Dan")
+    await dan.expect("hi old Dan")
+    dan.send("/quit")
+    await within(dan.lost)
+    newdan = await clocked.client()
+    await newdan.login("Dan")
+    eve.send("/tell Dan are you there?")
+    assert "[name-now-someone-else]" in await eve.expect("someone-else]")
+    eve.send("/tell Dan are you there?")
+    got = await newdan.expect("are you there?")
+    assert "Eve talked to someone else under your name before" in " ".join(got.split())
+
+
+@pytest.mark.reactor_timeout(60)
+@pytest_twisted.ensureDeferred
+async def test_a_friends_entry_follows_the_guest_not_a_later_namesake(
+        clocked: ClockedServer) -> None:
+    """Outside finding A1: a friends list followed a guest's name to a later namesake."""
+    ann = await clocked.client()
+    await ann.login("Ann")
+    bob = await clocked.client()
+    await bob.login("Bob")
+    ann.send("/notify Bob")
+    await ann.expect("finishes a game.\r\n")
+    bob.send("/quit")
+    await ann.expect("Your friend Bob has logged out.\r\n")
+    newbob = await clocked.client()
+    await newbob.login("Bob")                     # a new guest under the freed name
+    ann.buffer = ""
+    ann.send("/friends")
+    got = await ann.expect("\r\n  Bob: ")
+    got += await ann.expect("\r\n")
+    assert "Bob: not online" in got, got
+    assert "Your friend Bob is online now." not in got
+    newbob.send("/quit")
+    await within(newbob.lost)
+    ann.send("/whereis Ann")
+    got = await ann.expect("Ann is in the ")
+    assert "Your friend Bob has logged out." not in got
+
+
 # ---- friends -----------------------------------------------------------------------------------
 @pytest.mark.reactor_timeout(60)
 @pytest_twisted.ensureDeferred
