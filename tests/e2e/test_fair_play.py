@@ -467,6 +467,31 @@ async def test_a_seated_player_stays_active_only_by_playing_or_talking_at_the_ta
         await server.stop()
 
 
+@pytest.mark.reactor_timeout(60)
+@pytest_twisted.ensureDeferred
+async def test_option_values_parse_exactly_as_documented(clocked: ClockedServer) -> None:
+    """Outside finding A7: `/option timer 30.5` was accepted (the timer counts whole seconds),
+    and `/option seed 0` read as off although 0 is a seed of the documented range."""
+    game = WireGame(clocked, ["Anna", "Bert", "Cleo", "Dirk"])
+    await game.setup({}, start=False)
+    table = game.table
+    answer = await game.command("Anna", "/option timer 30.5")
+    assert answer[0].startswith("! [bad-option-value] "), answer
+    assert "whole seconds, 5 to 3600, or off or auto" in " ".join(" ".join(answer).split())
+    assert table.options.timer is None
+    answer = await game.command("Anna", "/option timer 30")
+    assert "Anna sets timer to 30." in answer, answer
+    answer = await game.command("Anna", "/option seed 0")
+    assert "Anna sets seed to 0." in answer, answer
+    assert table.options.seed == 0
+    answer = await game.command("Anna", "/option seed off")
+    assert table.options.seed is None
+    answer = await game.command("Anna", "/option round 0")
+    assert answer[0].startswith("! [bad-option-value] "), answer
+    answer = await game.command("Anna", "/option timer 0")          # 0 seconds: no timer
+    assert table.options.timer == 0.0
+
+
 # ---- names that stay who they were -------------------------------------------------------------
 @pytest.mark.reactor_timeout(60)
 @pytest_twisted.ensureDeferred
