@@ -99,6 +99,9 @@ TYPES_SINCE: dict[int, frozenset[str]] = {
         "says-namesake",
         "table-rated", "table-unrated", "table-timer-warning", "table-timed-out",
         "table-unseated", "table-barred", "table-unbarred",
+        # issue 23's /closetable (after protocol 3): older clients get what they got before,
+        # the move to the lobby (`room`) and the command's `ok`
+        "table-closed-by", "closetable-done",
     }),
 }
 
