@@ -33,9 +33,10 @@ from __future__ import annotations
 import ipaddress
 import math
 import random
+import secrets
 import unicodedata
 from collections import deque
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -340,6 +341,7 @@ class World:
         #: proves a held seat with its key is who they were; and, by identity, whom each user
         #: last talked to under each name (name key -> identity; ``tell``), bounded
         self._guest_serial = 0
+        self._run = secrets.token_hex(4)
         self._guest_identity: dict[str, str] = {}
         self._acquainted: dict[str, dict[str, str]] = {}
         #: (sender identity, new holder identity): the sender was told the name is somebody
@@ -458,13 +460,31 @@ class World:
             self.friends.logged_in(user)
         return user
 
+    def identity_at(self, number: int, name: str) -> str | None:
+        """The identity that sat down under ``name`` at table ``number`` (the journal keeps a
+        guest player's: lobby/world/persistence.py)."""
+        return self._sat_as.get(number, {}).get(name_key(name))
+
+    def restore_identities(self, number: int, identities: Mapping[str, str]) -> None:
+        """After a restart: the guest players of restored table ``number`` are who they were
+        (``name -> identity`` from the journal): the one who proves the seat with its key gets
+        the identity back (so those they talked to do not take them for a newcomer), and a
+        namesake speaking in the room is shown as somebody else (``says-namesake``)."""
+        if number not in self.tables:
+            return
+        sat = self._sat_as.setdefault(number, {})
+        for name, identity in identities.items():
+            sat[name_key(name)] = identity
+            self._guest_identity[name_key(name)] = identity
+
     def _guest_identity_for(self, user: User, *, proved: bool) -> None:
         """A guest's identity: the one the last guest of the name had when this one proves a
         held seat with its key (the same person), else a new one."""
         known = self._guest_identity.get(user.key) if proved else None
         if known is None:
             self._guest_serial += 1
-            known = f"guest:{self._guest_serial}"
+            # (this run's mark: an identity journaled before a restart is never handed out again)
+            known = f"guest:{self._run}:{self._guest_serial}"
         self._guest_identity.pop(user.key, None)
         self._guest_identity[user.key] = known
         if len(self._guest_identity) > IDENTITIES_KEPT:      # the oldest go first

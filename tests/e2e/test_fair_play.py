@@ -609,6 +609,46 @@ async def test_a_friends_entry_follows_the_guest_not_a_later_namesake(
     assert "Your friend Bob has logged out." not in got
 
 
+@pytest.mark.reactor_timeout(60)
+@pytest_twisted.ensureDeferred
+async def test_guest_players_stay_who_they_were_after_a_restart(clocked: ClockedServer) -> None:
+    """Item 5 of the fair-play notes: the guests' identities were not journaled. After a
+    restart the guest who comes back with the seat's key is who they were (shown as themselves
+    in the table's room), and a newcomer under the name of a guest who sat there is shown as
+    somebody else."""
+    from table_support import seat_keys
+    game = WireGame(clocked, ["Ann", "Bob", "Cat", "Dan"])
+    await game.setup({"grace": "30"})
+    keys: dict[str, str] = {}
+    for client in game.clients.values():
+        keys.update(seat_keys("\n".join(client.lines)))
+    game.clients.clear()
+    await clocked.restart()
+    back = {}
+    for name in ("Ann", "Cat", "Dan"):             # with their keys: their seats again
+        c = back[name] = await clocked.client()
+        await c.expect("login: ")
+        c.send(name)
+        await c.expect("key: ")
+        c.send(keys[name])
+        await c.expect("back in your seat")
+    back["Cat"].send("Cat here again")
+    got = await back["Ann"].expect("Cat here again")
+    assert "<Cat> Cat here again" in got and "new, not the Cat" not in got
+    clocked.clock.advance(31)                      # Bob is not back: a bot takes his seat
+    back["Ann"].send("/remove Bob")
+    await back["Ann"].expect("Bob")
+    back["Cat"].send("/accept")
+    await back["Ann"].expect("plays on in seat")
+    newbob = await clocked.client()
+    await newbob.login("Bob")                      # another guest under the name
+    newbob.send("/room 1")
+    await newbob.expect("Round 1")
+    newbob.send("I am Bob, trust me")
+    got = await back["Ann"].expect("trust me")
+    assert "<Bob (new, not the Bob who sat here)> I am Bob, trust me" in got, got
+
+
 # ---- friends -----------------------------------------------------------------------------------
 @pytest.mark.reactor_timeout(60)
 @pytest_twisted.ensureDeferred
