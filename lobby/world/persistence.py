@@ -158,7 +158,7 @@ class Persistence:
             seeded=table.options.seed is not None,
             # the actions as the journal encoded them (once), unless a write was lost
             from_journal=number not in self.journal.failed_tables,
-            unrated=table.unrated, abandoned=abandoned)
+            unrated=table.unrated, abandoned=abandoned, left_first=table.first_leaver())
 
     def when_sent(self, table_no: int) -> Deferred[None] | None:
         """None if the table holds no events back; else a Deferred that fires once the events

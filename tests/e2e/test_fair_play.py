@@ -212,6 +212,42 @@ async def test_an_abandoned_table_is_stored_with_who_left(clocked: ClockedServer
     assert "(abandoned), left: " in await watcher.expect("left: ")
 
 
+@pytest.mark.reactor_timeout(60)
+@pytest_twisted.ensureDeferred
+async def test_when_all_four_leave_only_the_first_leavers_side_takes_the_loss(
+        clocked: ClockedServer) -> None:
+    """If all four left a rated game, all four counted as leavers with a loss. Now the one who
+    left first takes the loss (their partner is not punished) and the later leavers have a
+    leave counted, without a rating change (docs/rating.md)."""
+    game = await registered_game(clocked, {"grace": "30"})
+    await game.play(random.Random(8), limit=10)
+    for name in ["Dirk", "Cleo", "Bert"]:                  # Dirk first, then the others
+        await quit_player(game, name)
+        clocked.clock.advance(1)
+    c = game.clients.pop("Anna")
+    c.send("/quit")
+    await within(c.lost)
+    world = clocked.server.world
+    clocked.clock.advance(world.abandon_after + 1)
+    for _ in range(200):
+        rows = await within(query(clocked, "SELECT record FROM games"))
+        if rows:
+            break
+        await pause()
+    players = await within(query(
+        clocked, "SELECT name, won, rating_before, rating_after FROM game_players "
+        "ORDER BY player"))
+    anna, bert, cleo, dirk = players
+    assert dirk[3] < dirk[2] == 1500.0                         # the first leaver's loss
+    for other in (anna, bert, cleo):                           # later leavers: no change
+        assert other[1] == 0 and other[3] == other[2] == 1500.0, other
+    stats = dict((r[0], r[1:]) for r in await within(query(
+        clocked, "SELECT name_key, games, wins, rated_games, games_left FROM player_stats")))
+    assert stats["dirk"] == (1, 0, 1, 1)
+    assert stats["anna"] == stats["bert"] == stats["cleo"] == (1, 0, 0, 1)
+    assert json.loads(rows[0][0])["left_first"] == 3           # Dirk, player 4
+
+
 # ---- the move timer --------------------------------------------------------------------------
 @pytest.mark.reactor_timeout(60)
 @pytest_twisted.ensureDeferred
