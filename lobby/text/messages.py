@@ -660,7 +660,6 @@ INFO: dict[str, str] = {
     "replay-hand": "{name}: {cards}",
     "replay-exchange": "{name} gives {gifts}.",
     "replay-gift": "{card} to {name}",
-    "tchlog-header": "Game #{game} as a BSW log (.tch), {count} {count!p:line|lines}:",
     "ranking-header": "Rangliste (Team Elo, rated games only):",
     "ranking-line": "  {place:>3}. {name:<16} {rating:>5}  ({games} {games!p:game|games})",
     "ranking-none": "Nobody has played a rated game yet.",

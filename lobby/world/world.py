@@ -40,6 +40,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from twisted.internet.interfaces import IReactorTime
 from twisted.logger import Logger
 
 from lobby.events import Event, Listener
@@ -292,7 +293,7 @@ _NONE: set[int] = set()
 class World:
     """All users and rooms of one server. ``clock`` is an IReactorTime (task.Clock in tests)."""
 
-    def __init__(self, clock: Any, rng: random.Random | None = None,
+    def __init__(self, clock: IReactorTime, rng: random.Random | None = None,
                  table_limits: TableLimits | None = None, bot_pool: Any = None) -> None:
         self.clock = clock
         #: the move timers of every table (/option timer) behind one timer of the clock
