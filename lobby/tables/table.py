@@ -1242,7 +1242,8 @@ class TableActor:
         name = self._new_bot(BOT_TAKEOVER_STRATEGY)
         # the record keeps the seat theirs, marked with the round they left in; they lose
         self.leavers[removed] = {"player": player, "bot": name,
-                                 "round": self.gone_round.get(removed, self.match.round_no)}
+                                 "round": self.gone_round.get(removed, self.match.round_no),
+                                 "at": self._left_at(removed)}
         self.players[player] = name
         self.seats = [name if n == removed else n for n in self.seats]
         self.join_order = [name if n == removed else n for n in self.join_order]
@@ -1644,7 +1645,23 @@ class TableActor:
             if beyond_grace and self.away_for(name) <= self.grace_seconds():
                 continue
             self.leavers[name] = {"player": self.players.index(name), "bot": None,
-                                  "round": self.gone_round.get(name, self.match.round_no)}
+                                  "round": self.gone_round.get(name, self.match.round_no),
+                                  "at": self._left_at(name)}
+
+    def _left_at(self, name: str) -> float:
+        """When ``name`` left the game: the start of the absence they did not come back from
+        (now for a present player removed by the vote). The first to leave takes the loss."""
+        return float(self.gone_since.get(name, self.clock.seconds()))
+
+    def first_leaver(self) -> int | None:
+        """The player index of who left the game first (None: nobody left): their side takes
+        the loss; later leavers have a leave counted (docs/rating.md)."""
+        if not self.leavers:
+            return None
+        far = float("inf")
+        name = min(self.leavers, key=lambda n: (float(self.leavers[n].get("at", far)), n))
+        player = self.leavers[name].get("player")
+        return player if isinstance(player, int) else None
 
     def _game_event(self, ev: Any, names: list[str | None] | None = None) -> None:
         """One engine event -> a table event `game-KIND` (a catalog key). Events addressed to a

@@ -401,6 +401,9 @@ INFO: dict[str, str] = {
     "table-unbarred": "{by} (the host) lets {name} come to this table again.",
     "namesake-notice": (
         "{name} talked to someone else under your name before; this is the first message to you."),
+    "namesake-writes": (
+        "{name} is someone else now: the {name} you talked to left, and a newcomer with the name "
+        "writes to you."),
     "says-namesake": "<{name} (new, not the {name} who sat here)> {text}",
     "says-namesake-name": "{name} (new, not the {name} who sat here)",
     "friend-added": (
@@ -850,7 +853,7 @@ HELP_TEXTS: dict[str, str] = {
         "logging in with this name asks for the password, and nobody else can use it. Guest names "
         "(Guest1234) cannot be registered: log in with a name of your own first."),
     "option-timer": "seconds per decision before it is made for the player (off; auto: 60 in a rated game)",
-    "option-expects-timer": "seconds, 5 to {high}, or off or auto",
+    "option-expects-timer": "whole seconds, 5 to {high}, or off or auto",
     "cmd-unseat": "The host takes a seat away from a player (or bot) at a waiting table.",
     "cmd-unseat-help": (
         "Before the start the host may take anyone's seat away (BSW: /rauswerfen NAME); the player "

@@ -95,9 +95,13 @@ FIELDS_SINCE: dict[int, dict[str, tuple[str, ...]]] = {
 TYPES_SINCE: dict[int, frozenset[str]] = {
     4: frozenset({
         "friends", "friend-added", "friend-removed", "friend-online", "friend-offline",
-        "friend-game-started", "friend-game-over", "namesake-notice", "says-namesake",
+        "friend-game-started", "friend-game-over", "namesake-notice", "namesake-writes",
+        "says-namesake",
         "table-rated", "table-unrated", "table-timer-warning", "table-timed-out",
         "table-unseated", "table-barred", "table-unbarred",
+        # issue 23's /closetable (after protocol 3): older clients get what they got before,
+        # the move to the lobby (`room`) and the command's `ok`
+        "table-closed-by", "closetable-done",
     }),
 }
 
