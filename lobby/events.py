@@ -7,7 +7,8 @@ the same event drives both, so they cannot drift apart.
 """
 from __future__ import annotations
 
-from typing import Any, Protocol, Sequence
+from collections.abc import Sequence
+from typing import Any, Protocol
 
 from lobby.text.messages import ERRORS
 from lobby.tichu import FrozenDict, FrozenError, GameEvent, freeze_dict, json_data
