@@ -571,6 +571,7 @@ class Session(Protocol):
         if delay > 0:
             self.telnet._hold_offer = True   # not even IAC WILL GMCP before the first bytes
         telnet = self.telnet
+        assert self.transport is not None       # (makeConnection set it before calling this)
         telnet.makeConnection(self.transport)
         if limits is not None:
             if limits.max_subnegotiation != telnet.MAX_SUBNEGOTIATION_BYTES:
