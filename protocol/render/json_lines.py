@@ -344,6 +344,7 @@ _ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), default=s
 
 
 try:
+    # (CPython's C encoder: typeshed does not declare it)
     from json.encoder import c_make_encoder as _c_make_encoder  # type: ignore[attr-defined]
 except ImportError:                      # pragma: no cover (CPython has the C encoder)
     _c_make_encoder = None
