@@ -59,6 +59,23 @@ class LogBudget:
             self._call = self.clock.callLater(max(0.0, window[0] + 60.0 - now), self.flush)
         return False
 
+    def count(self, source: str, kind: str) -> None:
+        """A line of ``kind`` caused by ``source`` that is never written, only counted in the
+        minute's summary (a connection refused without a word)."""
+        now = self.clock.seconds()
+        key = (source, kind)
+        window = self._windows.get(key)
+        if window is None or now - window[0] >= 60.0:
+            if window is not None:
+                self._summary(key, window)
+            if len(self._windows) >= MAX_SOURCES:
+                self.flush(force=True)
+            window = self._windows[key] = [now, 0.0, 0.0]
+        window[2] += 1
+        self.suppressed += 1
+        if self._call is None or not self._call.active():
+            self._call = self.clock.callLater(max(0.0, window[0] + 60.0 - now), self.flush)
+
     def _summary(self, key: tuple[str, str], window: list[float]) -> None:
         if window[2]:
             log.info("{count} more log lines of the kind {kind} from {source} in that minute "

@@ -166,9 +166,8 @@ class Connection(Protocol):
     def _command_ends(self) -> None: ...
 
 
-#: events whose text-mode lines after the first (a header, wrapped) are raw, exempt from the
-#: wrap rule (docs/protocol.md, "Line width"): /tchlog's lines are the .tch file byte for byte,
-#: as /games/GAME.tch serves it
+#: events whose text-mode lines are raw, exempt from the wrap rule (docs/protocol.md, "Line
+#: width"): /tchlog's lines are the .tch file byte for byte, as /games/GAME.tch serves it
 RAW_TEXT = frozenset({"tchlog"})
 #: the terminal bell (BEL), rung for `/set bell on` when a move or decision waits for you
 BELL = b"\x07"
@@ -359,9 +358,7 @@ class TextOutput:
                 data = memo.value
             else:
                 rendered = render(event, ctx.lang, ctx.width)
-                if event.type in RAW_TEXT:        # its header line wrapped, the rest raw
-                    rendered = wrap_lines(rendered[:1], ctx.width) + rendered[1:]
-                else:
+                if event.type not in RAW_TEXT:    # (raw: as they are, never wrapped)
                     rendered = wrap_lines(rendered, ctx.width)
                 data = memo.put((event, ctx), b"".join(encode_text(line) + b"\r\n"
                                                        for line in rendered))

@@ -51,6 +51,7 @@ from protocol.telnet.options import (
     TtypeOption,
 )
 from protocol.telnet.transport import (
+    NAWS,
     EchoOption,
     EorOption,
     GmcpOption,
@@ -277,7 +278,10 @@ class Session(Protocol):
     _guard: ConnectionGuard | None = None
     _abort_call: Any = None  # the abort of a closing connection that does not drain
     _greet_call: Any = None  # the greeting's timer while it waits for the first bytes
+    #: the greeting text's timer while it waits for the client's window size (NAWS)
+    _naws_call: Any = None
     _greeted: bool = False
+    _greeting_told: bool = False   # the greeting's text (after the offers and NAWS) was sent
     _timing: Any = None   # (command name, start) of the command running now, for the metrics
     _naws_width: int = 0  # the client's window width (telnet NAWS; 0: not told)
     #: the transport carries messages, not a byte stream (a WebSocket, protocol/web): no telnet
@@ -404,6 +408,8 @@ class Session(Protocol):
         negotiation and again on every resize; the text is wrapped to it from the next line on
         (unless ``/set width N`` chose a width)."""
         self._naws_width = width
+        if self._naws_call is not None:
+            self._greet_text()     # the greeting waited for this width
 
     @property
     def address(self) -> str:
@@ -516,9 +522,11 @@ class Session(Protocol):
         the id of that command in machine mode)."""
         self.output.aside("", event)
 
-    def refuse(self, line: str) -> None:
-        """Refused at connect (too many connections): `line`, and closed."""
-        self.sendLine(line)
+    def refuse(self, line: str | None) -> None:
+        """Refused at connect (too many connections): `line`, and closed; None: closed at
+        once without a word (past --refusals-per-minute)."""
+        if line is not None:
+            self.sendLine(line)
         self._go(CLOSED)
         if self.transport is not None:          # (always: refused at connect)
             self.transport.loseConnection()
@@ -609,10 +617,37 @@ class Session(Protocol):
             return
         self._greeted = True
         self.telnet.offerOptions()
+        guard = self.services.guard
+        wait = guard.limits.naws_wait if guard is not None else 0.0
+        if wait > 0 and guard is not None and self._naws_width == 0 and not self.output.machine and (
+                self.telnet.optionPending(NAWS, local=False)
+                or self.telnet.optionEnabled(NAWS, local=False)):
+            # the offers asked DO NAWS: a telnet client answers within one round trip, so
+            # the greeting text waits for its width (or its refusal, or a line it types) at
+            # most --naws-wait seconds, and is drawn at that width, not at 80 columns; a
+            # client that never negotiates (netcat) is greeted when the time is up
+            self._naws_call = guard.clock.callLater(wait, self._greet_text)
+            return
+        self._greet_text()
+
+    def _greet_text(self) -> None:
+        """The greeting, message of the day and login prompt (once), after the offers."""
+        call, self._naws_call = self._naws_call, None
+        if call is not None and call.active():
+            call.cancel()
+        if self._greeting_told or not self.login_state.open:
+            return
+        self._greeting_told = True
         self.deliver(Event("greeting", protocols=list(PROTOCOL_VERSIONS)))
         if self.services.motd:
             self.deliver(Event("motd", text=self.services.motd))
         self._prompt()
+
+    def _naws_settled(self) -> None:
+        """The greeting text waits for NAWS: told now if the client refused it."""
+        if self._naws_call is not None and not self.telnet.optionPending(NAWS, local=False) \
+                and not self.telnet.optionEnabled(NAWS, local=False):
+            self._greet_text()
 
     def _greet_machine(self, line: str) -> None:
         """The first line over a WebSocket: the switch to machine mode answers it (`%json`) or
@@ -645,10 +680,12 @@ class Session(Protocol):
     def connectionLost(self, reason: Failure | None = None) -> None:
         self._lost = True
         self._go(CLOSED)
-        if self._greet_call is not None:
-            if self._greet_call.active():
-                self._greet_call.cancel()
-            self._greet_call = None
+        for name in ("_greet_call", "_naws_call"):
+            call = getattr(self, name)
+            if call is not None:
+                if call.active():
+                    call.cancel()
+                setattr(self, name, None)
         if self._abort_call is not None:
             if self._abort_call.active():
                 self._abort_call.cancel()
@@ -688,6 +725,8 @@ class Session(Protocol):
         self.telnet.dataReceived(data)
         if not self._greeted and self.login_state.open:
             self._greet()
+        elif self._naws_call is not None:
+            self._naws_settled()
 
     def _log_allowed(self, kind: str) -> bool:
         """Whether a log line of ``kind`` this client caused is written: the first few of each
@@ -709,6 +748,8 @@ class Session(Protocol):
     def lineTooLong(self, length: int) -> None:
         if not self._greeted and self.login_state.open:
             self._greet()
+        if self._naws_call is not None:
+            self._greet_text()
         # (its id, if any, went with the line: never the id of a command still running)
         self.output.aside("", error_event("line-too-long", length=length,
                                            limit=self.telnet.MAX_LINE_BYTES))
@@ -782,6 +823,8 @@ class Session(Protocol):
                 self._greet_machine(line)
             else:
                 self._greet()    # the first line of a client that spoke first
+        if self._naws_call is not None:
+            self._greet_text()   # a line typed while the greeting waited for NAWS
         if not self.login_state.open:
             return
         if self._guard is not None and not self._guard.line_received():
@@ -1001,6 +1044,9 @@ class Session(Protocol):
             if guard is not None:
                 await guard.failure_delay()  # a pause after each wrong password
             raise LobbyError("wrong-password")
+        moderation = self.world.moderation
+        if moderation is not None:             # the role as the account row has it now
+            moderation.logged_in(account.name, account.role)
         if account.language in LANGUAGES:      # the language the account chose (/set lang)
             self.settings["lang"] = account.language
         self.legend_seen = account.legend_seen
@@ -1137,7 +1183,7 @@ class Session(Protocol):
 
     # ---- commands and speech ----------------------------------------------------------------------
     def _active_line(self, line: str) -> Any:
-        parsed = parse_line(line, self.commands)
+        parsed = parse_line(line, self.commands, self)
         if parsed is None or self.user is None:
             return None
         if parsed.command is None:

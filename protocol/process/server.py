@@ -180,6 +180,31 @@ class LobbyFactory(Factory["Session"]):
         return session
 
 
+class RefusingGate(Factory):
+    """The factory of a plain TCP listener (no TLS, no PROXY header, so the peer is the client),
+    in front of the ``LobbyFactory``: a connection the guard refuses past its address group's
+    ``--refusals-per-minute`` is closed at once, before a session is made, without a word
+    (``Guard.refused_at_once``); every other one gets its session from the lobby's factory."""
+
+    noisy = False
+
+    def __init__(self, lobby: LobbyFactory) -> None:
+        self.lobby = lobby
+
+    def buildProtocol(self, addr: Any) -> Any:
+        from protocol.connection.guard import canonical_host
+        guard = self.lobby.services.guard          # (a LobbyFactory always has one)
+        if guard is not None and guard.refused_at_once(
+                canonical_host(str(getattr(addr, "host", "?")))):
+            return None                   # twisted closes the socket at once
+        return self.lobby.buildProtocol(addr)
+
+
+def _plain_tcp(description: str) -> bool:
+    """``tcp:4000...``, ``tcp6:...``: the peer of a connection is its client."""
+    return description.split(":", 1)[0].lower() in ("tcp", "tcp6")
+
+
 class LobbyServer:
     """One lobby: world + store + listeners. ``start()`` and ``stop()`` return Deferreds."""
 
@@ -248,6 +273,7 @@ class LobbyServer:
         #: a request whole within this many seconds, and connections at once (the web port)
         self.metrics_request_timeout = 10.0
         self.metrics_max_connections = 64
+        self.metrics_max_per_address = 8
         self.metrics_port: Any = None
         #: the TLS contexts of the ssl: listeners (telnet and web), which SIGHUP reloads
         self.tls: list[Any] = []
@@ -282,7 +308,8 @@ class LobbyServer:
         try:
             for description in self.endpoints:
                 # (haproxy:ENDPOINT: each connection's PROXY header first, protocol/telnet/proxy.py)
-                port = yield listen(self.reactor, description, self.factory, self.world.clock,
+                factory = RefusingGate(self.factory) if _plain_tcp(description) else self.factory
+                port = yield listen(self.reactor, description, factory, self.world.clock,
                                     self.limits.login_timeout, tls=self.tls)
                 self.ports.append(port)
                 log.info("listening on {endpoint} ({address})", endpoint=description,
@@ -307,7 +334,8 @@ class LobbyServer:
         endpoint = serverFromString(self.reactor, self.metrics_endpoint)
         self.metrics_port = yield endpoint.listen(MetricsSite(
             self, self.metrics_timeout, request_timeout=self.metrics_request_timeout,
-            max_connections=self.metrics_max_connections))
+            max_connections=self.metrics_max_connections,
+            max_per_address=self.metrics_max_per_address))
         log.info("metrics on {endpoint} ({address}): /metrics, /healthz, /games/GAME.tch, "
                  "the log archive /",
                  endpoint=self.metrics_endpoint, address=_address(self.metrics_port))
@@ -530,6 +558,7 @@ class LobbyService(Service):
         self.server.health_journal_window = opts.health_journal_window
         self.server.metrics_request_timeout = opts.metrics_request_timeout
         self.server.metrics_max_connections = opts.metrics_max_connections
+        self.server.metrics_max_per_address = opts.metrics_max_per_address
         configure_journal(self.server.persistence.journal, opts)
         self.server.exit = reactor.stop  # after /shutdown
         from protocol.process.reactor_health import GcPolicy, ReactorProbe
@@ -621,6 +650,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     """The entry point of ``tichu-lobby``, ``python -m protocol`` and ``scripts/serve``;
     ``tichu-lobby admin ...`` is the offline administration (protocol/process/admin_cli.py)."""
     args = list(sys.argv[1:] if argv is None else argv)
+    if args[:1] != ["admin"]:
+        from protocol.process.logs import hold_sighup
+        hold_sighup()                   # a SIGHUP before the reactor runs is kept, not fatal
     if args[:1] == ["admin"]:
         from protocol.process.admin_cli import main as admin_main
         return admin_main(args[1:])

@@ -805,6 +805,12 @@ class TelnetLineProtocol(Protocol):
         """IAC SB GMCP "<package> <json>" IAC SE when GMCP is on (the GMCP option's handler)."""
         self.gmcp.send(package, data)
 
+    def optionPending(self, option: int, *, local: bool = True) -> bool:
+        """Whether our offer of `option` (WILL for our side, DO for the client's: local=False)
+        still waits for the client's answer."""
+        table = self._us if local else self._him
+        return (table.get(option, _NO) & _STATE) == _WANTYES
+
     def optionEnabled(self, option: int, *, local: bool = True) -> bool:
         """Whether `option` is on for our side (local) or the client's side (local=False)."""
         table = self._us if local else self._him

@@ -55,16 +55,13 @@ from twisted.internet.interfaces import IListeningPort, ISSLTransport
 from twisted.logger import Logger
 from twisted.python.failure import Failure
 from twisted.web.resource import IResource, Resource
-from twisted.web.server import Site
+from twisted.web.server import Request, Site
 
 from lobby.events import Event, error_event
 from lobby.tables import options as table_options
 from lobby.text.messages import CATALOGS, LANGUAGES, text
 from protocol.telnet import gathered_write
 from protocol.telnet.transport import TelnetLineProtocol
-
-if TYPE_CHECKING:
-    from twisted.web.server import Request
 
 __all__ = ["WebOptions", "WebSite", "MessageTransport", "LobbyWebSocket", "listen_web",
            "CSP", "SECURITY_HEADERS", "web_strings", "parse_proxies", "default_hosts", "host_name",
@@ -561,10 +558,28 @@ def static_files() -> dict[str, _File]:
     return files
 
 
+class WebRequest(Request):
+    """Every answer of the web listener carries the security headers, whatever answers it
+    (twisted.web's own ``OPTIONS *`` and error pages too), and no ``Server`` header: twisted.web
+    would name itself and its version there."""
+
+    def process(self) -> None:
+        for name, value in SECURITY_HEADERS.items():
+            self.setHeader(name, value)
+        Request.process(self)
+
+    def setHeader(self, name: bytes | str, value: bytes | str) -> None:
+        key = name.encode("latin-1") if isinstance(name, str) else name
+        if key.lower() == b"server":
+            return
+        Request.setHeader(self, name, value)
+
+
 class WebSite(Site):
     """The web listener's site (``--web``): the files, the strings and the WebSocket."""
 
     noisy = False       # the server logs its own "web client on" line
+    requestFactory = WebRequest
 
     def __init__(self, lobby: LobbyFactory, options: WebOptions | None = None,
                  reactor: Any = None, hosts: Iterable[str] | None = None) -> None:
