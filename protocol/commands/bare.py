@@ -28,8 +28,7 @@ from lobby.bots.runtime.player import is_bot_level
 from lobby.bots.strategies import STRATEGY_NAMES
 from lobby.tables import options as table_options
 from lobby.text.messages import LobbyError, rank_of_word
-from lobby.tichu.cards import is_play_text, parse_wish
-from lobby.tichu.errors import Rejected
+from lobby.tichu import Rejected, is_play_text, parse_wish
 from protocol.commands.base import MIN_BARE_PREFIX, on_off
 from protocol.commands.settings import SETTING_ALIASES, SETTINGS
 

@@ -65,9 +65,9 @@ GROUP = CommandGroup()
 async def _history(ctx: CommandContext, args: dict[str, str]) -> None:
     assert ctx.user is not None
     name = args.get("name") or ctx.user.name
-    if name != ctx.user.name:
-        await known_name(ctx, name)
     games = await _archive(ctx).recent_games(name, HISTORY_LIMIT)
+    if not games and name != ctx.user.name:
+        await known_name(ctx, name)      # (a guest's old games are still shown: archive first)
     ctx.send(Event("history", name=name, games=[g.to_json() for g in games]))
 
 @GROUP.command("replay", "GAME [ROUND]", cost=5)
