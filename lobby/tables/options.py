@@ -184,11 +184,11 @@ def _setattr(self: Any, name: str, value: Any) -> None:
 def _shown(self: Any) -> dict[str, str]:
     """`as_dict()`, the same object while no option changes (for the views: nobody changes
     a view's values)."""
-    shown = self.__dict__.get("_shown") if _memo.ON else None
+    shown: dict[str, str] | None = self.__dict__.get("_shown") if _memo.ON else None
     if shown is None:
         shown = freeze(_as_dict(self))          # (delivered in the views: frozen)
         object.__setattr__(self, "_shown", shown)
-    return shown  # type: ignore[no-any-return]
+    return shown
 
 
 def _match_options(self: Any) -> MatchOptions:

@@ -160,13 +160,13 @@ class Moderation:
     async def require(self, user: Any, role: str, command: str) -> str:
         """The user's role if it is ``role`` or higher; LobbyError('not-allowed') otherwise."""
         have = await self.role_of(user)
-        if _RANK[have] < _RANK[role]:
+        if have is None or _RANK[have] < _RANK[role]:
             if self.world.log_budget.allow(_source(user), "refused-command"):
                 log.info("{user} tried /{command} without the role {role} (further refusals "
                          "of this minute are counted)", user=user.name, command=command,
                          role=role)
             raise LobbyError("not-allowed", command=command, role=role)
-        return have  # type: ignore[return-value]
+        return have
 
     async def _may_act_on(self, actor: Any, actor_role: str, target: str, command: str) -> None:
         """A moderator never acts against a moderator or an admin; nobody against themselves."""

@@ -193,7 +193,9 @@ class RefusingGate(Factory):
 
     def buildProtocol(self, addr: Any) -> Any:
         from protocol.connection.guard import canonical_host
-        if self.lobby.services.guard.refused_at_once(canonical_host(str(getattr(addr, "host", "?")))):
+        guard = self.lobby.services.guard          # (a LobbyFactory always has one)
+        if guard is not None and guard.refused_at_once(
+                canonical_host(str(getattr(addr, "host", "?")))):
             return None                   # twisted closes the socket at once
         return self.lobby.buildProtocol(addr)
 

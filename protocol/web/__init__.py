@@ -566,13 +566,13 @@ class WebRequest(Request):
     def process(self) -> None:
         for name, value in SECURITY_HEADERS.items():
             self.setHeader(name, value)
-        super().process()
+        Request.process(self)
 
     def setHeader(self, name: bytes | str, value: bytes | str) -> None:
         key = name.encode("latin-1") if isinstance(name, str) else name
         if key.lower() == b"server":
             return
-        super().setHeader(name, value)
+        Request.setHeader(self, name, value)
 
 
 class WebSite(Site):
