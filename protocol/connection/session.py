@@ -65,7 +65,7 @@ if TYPE_CHECKING:
     from lobby.storage.accounts import Accounts
     from lobby.storage.store import Store
     from lobby.world.world import User, World
-    from protocol.connection.guard import Guard
+    from protocol.connection.guard import ConnectionGuard, Guard
     from protocol.connection.machine import Metrics
     from protocol.telnet.options import TelnetOptions
 
@@ -274,7 +274,8 @@ class Session(Protocol):
     #: whether the card legend was shown (at the first deal): a registered name's account keeps
     #: it (``legend_seen``), a guest is shown it once per connection
     legend_seen: bool = False
-    _guard: Any = None  # protocol.connection.guard.ConnectionGuard: flood control, timers (set at connect)
+    #: flood control, timers (protocol.connection.guard; set at connect)
+    _guard: ConnectionGuard | None = None
     _abort_call: Any = None  # the abort of a closing connection that does not drain
     _greet_call: Any = None  # the greeting's timer while it waits for the first bytes
     #: the greeting text's timer while it waits for the client's window size (NAWS)
@@ -440,12 +441,14 @@ class Session(Protocol):
                 # a text-mode listener without a table feed: the bytes TextOutput.deliver
                 # would write (inline: this loop runs once per member of a crowded room)
                 # (not a GMCP client: it may get a copy of its own, Comm.Channel.Text)
-                if type(s) is cls and _shared_text[0] is event and type(s.output) is TextOutput \
+                # (_shared_text's parts: (event, context), empty while the memos are off)
+                parts = _shared_text.parts
+                if type(s) is cls and parts and parts[0] is event and type(s.output) is TextOutput \
                         and s._feed is None and s.login_state.open and not s.gmcp.enabled:
                     ctx = s.render_context
-                    if not plain and _shared_text[1] is ctx:
+                    if not plain and parts[1] is ctx:
                         # this event's bytes in this context, whatever comes later
-                        shared, shared_ctx = _shared_text[2], ctx
+                        shared, shared_ctx = _shared_text.value, ctx
                         plain.append(s)
                         continue
                     if ctx is shared_ctx:
@@ -519,18 +522,22 @@ class Session(Protocol):
         the id of that command in machine mode)."""
         self.output.aside("", event)
 
-    def refuse(self, line: str) -> None:
-        """Refused at connect (too many connections): `line`, and closed."""
-        self.sendLine(line)
+    def refuse(self, line: str | None) -> None:
+        """Refused at connect (too many connections): `line`, and closed; None: closed at
+        once without a word (past --refusals-per-minute)."""
+        if line is not None:
+            self.sendLine(line)
         self._go(CLOSED)
-        self.transport.loseConnection()
+        if self.transport is not None:          # (always: refused at connect)
+            self.transport.loseConnection()
 
     def answer_foreign(self, data: bytes) -> None:
         """Another protocol's client (HTTP, TLS, SSH): `data` as it is, and closed."""
         self._go(CLOSED)
         transport = self.transport
-        transport.write(data)
-        transport.loseConnection()
+        if transport is not None:               # (always: answered on its first bytes)
+            transport.write(data)
+            transport.loseConnection()
 
     def disconnect(self, event: Event) -> None:
         if not self.login_state.open:
@@ -587,7 +594,7 @@ class Session(Protocol):
                 return
         if self._messages:
             return
-        if delay > 0:
+        if delay > 0 and guard is not None:     # (a delay comes from the guard's limits)
             # The greeting waits for the client's first bytes (at most `delay` seconds): an
             # HTTP request or a TLS ClientHello then gets its own protocol's answer as the very
             # first bytes (protocol.telnet.sniff), while a telnet user who sends nothing is greeted
@@ -707,7 +714,7 @@ class Session(Protocol):
             return              # over the byte budget: dropped unparsed (protocol.connection.guard)
         if guard is not None and guard.prefix is not None:
             # the first bytes: another protocol (HTTP, TLS, SSH) is answered once and closed
-            filtered = self._guard.filter_bytes(data)
+            filtered = guard.filter_bytes(data)
             if not filtered:
                 return           # answered and closing, or held back until more bytes came
             data = filtered
@@ -727,8 +734,11 @@ class Session(Protocol):
         return self.world.log_budget.allow(address_group(self.address), kind)
 
     def _peer(self) -> str:
+        transport = self.transport
+        if transport is None:
+            return "?"
         try:
-            peer = self.transport.getPeer()
+            peer = transport.getPeer()
             return f"{getattr(peer, 'host', peer)}:{getattr(peer, 'port', '')}"
         except Exception:
             return "?"
@@ -857,8 +867,9 @@ class Session(Protocol):
         d.addBoth(self._finished)
 
     def _failed(self, failure: Failure) -> None:
-        if failure.check(LobbyError):
-            self._refused(failure.value)
+        error = failure.value
+        if isinstance(error, LobbyError):
+            self._refused(error)
         else:
             log.failure("handling a line in state {state}", failure, state=self.state)
             self._refused(LobbyError("internal-error"))
@@ -893,9 +904,10 @@ class Session(Protocol):
     # ---- login -----------------------------------------------------------------------------------
     def _login(self, line: str) -> Any:
         name = line.strip()
-        if type(line) is _TypedAhead or self._refused_at is not None:
-            if type(line) is _TypedAhead or (self.world.clock.seconds() - self._refused_at
-                                              < self._refusal_window()):
+        refused_at = self._refused_at
+        if type(line) is _TypedAhead or refused_at is not None:
+            if type(line) is _TypedAhead or (refused_at is not None and self.world.clock.seconds()
+                                              - refused_at < self._refusal_window()):
                 # typed ahead of a refusal at the log-in (bad-name, reserved-name, banned,
                 # address-banned, too-many-guests, wrong-password ...): it may be the password
                 # that followed a refused name, so it is never a name, never shown, never logged
@@ -1031,6 +1043,9 @@ class Session(Protocol):
             if guard is not None:
                 await guard.failure_delay()  # a pause after each wrong password
             raise LobbyError("wrong-password")
+        moderation = self.world.moderation
+        if moderation is not None:             # the role as the account row has it now
+            moderation.logged_in(account.name, account.role)
         if account.language in LANGUAGES:      # the language the account chose (/set lang)
             self.settings["lang"] = account.language
         self.legend_seen = account.legend_seen
@@ -1167,7 +1182,7 @@ class Session(Protocol):
 
     # ---- commands and speech ----------------------------------------------------------------------
     def _active_line(self, line: str) -> Any:
-        parsed = parse_line(line, self.commands)
+        parsed = parse_line(line, self.commands, self)
         if parsed is None or self.user is None:
             return None
         if parsed.command is None:

@@ -198,6 +198,18 @@ def reopen_log_files() -> None:
             out.reopen()
 
 
+#: SIGHUPs that arrived between ``hold_sighup()`` and ``reopen_on_sighup()`` (the start-up)
+_held: list[int] = []
+
+
+def hold_sighup() -> None:
+    """From the first line of the server's start on, a SIGHUP is kept instead of ending the
+    process (the default); ``reopen_on_sighup`` handles one kept SIGHUP once it is installed.
+    (scripts/serve ignores SIGHUP until it execs the server, which inherits that until here.)"""
+    if hasattr(signal, "SIGHUP"):
+        signal.signal(signal.SIGHUP, lambda signum, frame: _held.append(signum))
+
+
 def reopen_on_sighup(reactor: Any, reload: Callable[[], list[str]] | None = None) -> bool:
     """Let SIGHUP reopen the log files and run `reload` (the server's: the message of the day),
     on the reactor thread between two events, and log one line saying what was reloaded; True
@@ -217,6 +229,9 @@ def reopen_on_sighup(reactor: Any, reload: Callable[[], list[str]] | None = None
                 done.append(f"reload failed: {e}")
         _log.info("SIGHUP: {done}", done="; ".join(done) or "nothing to reload")
     signal.signal(signal.SIGHUP, lambda signum, frame: reactor.callFromThread(hangup))
+    if _held:                            # one arrived during the start-up: handle it now
+        _held.clear()
+        reactor.callFromThread(hangup)
     return True
 
 

@@ -176,8 +176,9 @@ def _replay(event: Event, lang: str) -> list[str]:
 
 
 def _tchlog(event: Event, lang: str) -> list[str]:
-    lines = event.data["lines"]
-    return [text("tchlog-header", lang, game=event.data["game"], count=len(lines)), *lines]
+    """The .tch file's lines and nothing else: byte for byte /games/GAME.tch (no header, which
+    the tools that read BSW logs would take for a broken file)."""
+    return list(event.data["lines"])
 
 
 def _ranking(event: Event, lang: str) -> list[str]:

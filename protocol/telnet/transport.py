@@ -718,7 +718,7 @@ class TelnetLineProtocol(Protocol):
             (self._set_us if local else self._set_him)(option, _WANTYES)
             self._send_negotiation(command, option)
 
-    def connectionLost(self, reason: Failure = connectionDone) -> None:
+    def connectionLost(self, reason: Failure | None = connectionDone) -> None:
         for handler in self.options.values():
             handler.lost()
         if self._sb_bad > 1:   # the first one was logged when it came

@@ -493,3 +493,19 @@ async def test_the_websocket_path_without_an_upgrade_is_refused_with_our_headers
     status, headers, body = await get(web.web_port, "/ws")
     assert status == 426 and headers["upgrade"] == "websocket"
     assert headers["content-security-policy"] == CSP and b"Autobahn" not in body
+
+
+@pytest_twisted.ensureDeferred
+async def test_every_answer_has_our_headers_and_no_server_version(web: WebServer) -> None:
+    """Outside attack A11: ``OPTIONS *`` got twisted.web's empty 200 without the security
+    headers, and every answer named the library and its version in ``Server:``. Now each
+    answer, whoever makes it, carries the headers and no ``Server``."""
+    for target, method, want in (("*", "OPTIONS", 200), ("*", "GET", 405), ("/", "GET", 200),
+                                 ("/nothing", "GET", 404), ("/", "POST", 405),
+                                 ("/ws", "GET", 426), ("/app.js", "HEAD", 200)):
+        status, headers, _ = await get(web.web_port, target, method)
+        assert status == want, (target, method, status)
+        assert headers.get("content-security-policy") == CSP, (target, method)
+        assert headers.get("x-content-type-options") == "nosniff", (target, method)
+        assert headers.get("x-frame-options") == "DENY", (target, method)
+        assert "server" not in headers, (target, method, headers.get("server"))

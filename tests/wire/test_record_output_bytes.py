@@ -57,7 +57,7 @@ EXPECTED: dict[str, str] = {
     "/replay 4 1": "1352c87efa539d35fb95278b294dae855404f9eef9338ab82214e14b983a3709",
 }
 
-REGISTERED = ["Alice", "Bob", "Carol", "Dave", "Erin"]
+REGISTERED = ["Alice", "Bob", "Carol", "Dave", "Erin", "Zed"]  # Zed: registered, no games
 DAY = 86400.0
 
 
