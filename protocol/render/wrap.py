@@ -21,15 +21,17 @@ whispers of users included; machine mode (JSON lines) is never wrapped. The rule
   a score (``70 : 30``) and the one before a one-word aside in parentheses
   (``/dragon right (Bot1)``). ``/option help`` continues a description under its description
   column (``wrap_column``).
-- Lines that list the four seats (the table view's seats line, ``/listroom``) are not wrapped
-  but made to fit: a bot's name first loses its strategy (``Bot1~heuristic`` -> ``Bot1``),
-  then ``fit_names`` shortens the longest names to ``Bot1~he…`` (the first
-  characters and ``…``, at least ``MIN_NAME`` - 1 characters kept) until the line fits; the full
-  names are in ``/who``, ``/spielinfo`` and the game's start line.
-  Where even the shortest names do not fit, ``fit_seats`` breaks the line with the full names
-  between two seats only, so a seat's number never parts from its name.
+- ``/listroom``'s line of a table's seats is not wrapped but made to fit: a bot's name first
+  loses its strategy (``Bot1~heuristic`` -> ``Bot1``), then ``fit_names`` shortens the longest
+  names to ``Bot1~he…`` (the first characters and ``…``, at least ``MIN_NAME`` - 1 characters
+  kept) until the line fits; the full names are in ``/who``, ``/spielinfo`` and the game's
+  start line.
+- The table view names each player in one form on a screen (``name_forms`` gives the forms,
+  longest first; protocol/render/table.py ``screen_names`` chooses one per table, language and
+  width). Its seats and players lines are never shortened further but broken between two
+  seats only (``break_seats``), so a seat's number never parts from its name.
 - A line that holds ``LINE_BREAK`` (``"\\n"``) is one logical line of several physical lines
-  (``seats_block``: a seats line broken between two seats): ``wrap_lines`` writes each piece
+  (``break_seats``: a seats line broken between two seats): ``wrap_lines`` writes each piece
   on a line of its own, and whoever shows only the lines that changed (the table view's
   update, protocol/render/table.py ``TableFeed``) shows or leaves out all its pieces at once.
 - ``wrap_prompt`` wraps a prompt the same way and keeps its end (``login: ``, the trailing space
@@ -45,12 +47,15 @@ from lobby.tichu import memo as _memo
 from protocol.render import graphemes as _graphemes
 
 __all__ = ["HANGING_INDENT", "ELLIPSIS", "LINE_BREAK", "MIN_NAME", "abbreviate", "columns",
-           "fit_names", "fit_seats", "seats_block", "visible_width", "wrap_column",
-           "wrap_line", "wrap_lines", "wrap_prompt"]
+           "break_seats", "fit_names", "name_forms", "visible_width",
+           "wrap_column", "wrap_line", "wrap_lines", "wrap_prompt"]
 
+#: a seat's number and the space after it (``>2 Bot1``): kept with the name by a no-break space
+#: where a seat's piece is wider than a whole line (``break_seats``)
+_SEAT_NUMBER = re.compile(r"((?:^|[ >|])[1-4]) (?=\S)")
 #: the extra indent of a continuation line
 HANGING_INDENT = "  "
-#: what parts the physical lines of one logical line (``seats_block``): shown as one unit
+#: what parts the physical lines of one logical line (``break_seats``): shown as one unit
 LINE_BREAK = "\n"
 
 #: an ANSI escape sequence (CSI ... final byte; the server writes only SGR colours)
@@ -67,6 +72,8 @@ _GLUED_BEFORE = "«"
 #: a score stays whole (``70 : 30``): a number after a number and its lone colon
 _NUMBER = re.compile(r"-?\d+")
 _SCORE_HEAD = re.compile(r"(?:^|\s)-?\d+ :$")
+#: what joins the two names of a team (``Ann+Cat``): a team's score stays whole
+TEAM_MARK = "+"
 #: a one-word aside stays with the word it is about (``/dragon right (Bot1~heuristic)``)
 _ONE_WORD_ASIDE = re.compile(r"\([^()\s]+\)[.,;:!?]?")
 
@@ -189,15 +196,23 @@ def _glue(pieces: list[str]) -> list[str]:
     to the word before it."""
     out: list[str] = []
     k = 0
+    team_next = False
     while k < len(pieces):
         word = pieces[k]
-        if out and word and ((word[0] in _GLUED_AFTER and len(word) <= 2)
+        score = bool(out and word and _NUMBER.fullmatch(word) and _SCORE_HEAD.search(out[-1]))
+        if out and word and (score or (word[0] in _GLUED_AFTER and len(word) <= 2)
                              or out[-1] == _GLUED_BEFORE
-                             or (_NUMBER.fullmatch(word) and _SCORE_HEAD.search(out[-1]))
+                             or (team_next and TEAM_MARK in word)
                              or _ONE_WORD_ASIDE.fullmatch(word)
                              or out[-1].endswith(" :")):    # French "Souhait : As"
             out[-1] += pieces[k - 1] + word    # the space before it stays, as no break
+            team_next = False
+            if score and len(out) >= 3 and TEAM_MARK in out[-3]:
+                # a team's score (``A+C 70 : 30 B+D``): both teams stay with their figures
+                out[-3:] = [out[-3] + out[-2] + out[-1]]
+                team_next = True
         else:
+            team_next = False
             if out:
                 out.append(pieces[k - 1])
             out.append(word)
@@ -210,7 +225,7 @@ def wrap_lines(lines: list[str], width: int) -> list[str]:
     width = columns(width)
     out: list[str] = []
     for line in lines:
-        if LINE_BREAK in line:                 # one logical line of several (seats_block)
+        if LINE_BREAK in line:                 # one logical line of several (break_seats)
             for piece in line.split(LINE_BREAK):
                 out.extend(_wrap(piece, width))
         elif len(line) <= width and line.isascii():
@@ -292,33 +307,51 @@ def fit_names(names: list[Any], build: Callable[[list[Any]], str], width: int) -
     return line
 
 
-def fit_seats(names: list[Any], build: Callable[[list[Any]], str], width: int,
-              sep: str) -> list[str]:
-    """``fit_names``'s line, or, where even the shortest names do not fit, the line with the full
-    names broken only at ``sep`` (between two seats: a seat's number never parts from its
-    name, and names are never both shortened and wrapped), each continuation line starting
-    with ``HANGING_INDENT``; the separator's ``|`` ends the line it breaks."""
-    line = fit_names(names, build, width)
+def name_forms(names: list[Any]) -> list[list[Any]]:
+    """The forms the names of a table may take on a narrow screen, longest first: the names
+    as they are, a bot's name without its strategy (``Bot1``), then the longest names cut to
+    ``MIN_NAME`` characters at least (``abbreviate``); no form where two names read alike.
+    None (an empty seat) stays None."""
+    forms = [names]
+    given = len(set(n for n in names if isinstance(n, str)))
+    bare = [n.split(BOT_MARK, 1)[0] if isinstance(n, str) and BOT_MARK in n[1:] else n
+            for n in names]
+    if bare != names and len(set(n for n in bare if isinstance(n, str))) == given:
+        forms.append(bare)
+        names = bare
+    longest = max((len(n) for n in names if isinstance(n, str)), default=0)
+    for length in range(longest - 1, MIN_NAME - 1, -1):
+        short = [abbreviate(n, length) if isinstance(n, str) else n for n in names]
+        if len(set(n for n in short if isinstance(n, str))) < given:
+            break                           # two names would read alike
+        if short != forms[-1]:
+            forms.append(short)
+    return forms
+
+
+def break_seats(names: list[Any], build: Callable[[list[Any]], str], width: int,
+                sep: str) -> str:
+    """``build(names)`` with the names as given (one form per screen: no name is shortened
+    here), broken between two seats only where it does not fit ``width``: one logical line,
+    its pieces joined by ``LINE_BREAK``, each continuation starting with ``HANGING_INDENT``,
+    the separator's ``|`` ending the line it breaks. A piece still too wide for a line of its
+    own keeps its seat's number with the name (a no-break space between them)."""
     room = columns(width)
+    line = build(names)
     if visible_width(line) <= room:
-        return [line]
-    parts = build(names).split(sep)
+        return line
+    parts = line.split(sep)
     mark = sep.rstrip()
     out: list[str] = []
     current = parts[0]
-    for part in parts[1:]:
-        if visible_width(current + sep + part) <= room:
+    last = len(parts) - 1
+    for k, part in enumerate(parts[1:], 1):
+        # the line with this seat fits, and so does its ``|`` where another seat follows
+        if visible_width(current + sep + part + (mark if k < last else "")) <= room:
             current += sep + part
         else:
             out.append(current + mark)
             current = HANGING_INDENT + part.lstrip(" ")
     out.append(current)
-    return out
-
-
-def seats_block(names: list[Any], build: Callable[[list[Any]], str], width: int,
-                sep: str) -> str:
-    """``fit_seats``'s lines as one logical line (its pieces joined by ``LINE_BREAK``): a view
-    that shows only the lines that changed shows all of them or none, never a continuation
-    without its first line."""
-    return LINE_BREAK.join(fit_seats(names, build, width, sep))
+    return LINE_BREAK.join(_SEAT_NUMBER.sub("\\1\u00a0", piece)
+                           if visible_width(piece) > room else piece for piece in out)

@@ -10,6 +10,7 @@ counted twice).
 from __future__ import annotations
 
 import re
+from itertools import takewhile
 from typing import Any
 
 import pytest
@@ -455,9 +456,13 @@ def test_a_seat_number_never_parts_from_its_name_at_45_columns() -> None:
             assert not any("…" in line for line in seat_lines), (width, lines)
 
 
+#: a team's score: both teams and their figures
+TEAM_SCORE = re.compile(r"\S+\+\S+ -?\d+ : -?\d+ \S+\+[^\s.,;!]+")
+
+
 # ---- a players line that takes two lines, in every update (outside findings U2/U4, A16) -----------
 #: a piece of a players or seats line: a seat's number (the turn mark ">" before it) and its name
-SEAT_PIECE = re.compile(r"(?:^(?:\w+: )?\s*|\|)[ >]?([1-4]) (\S)")
+SEAT_PIECE = re.compile(r"(?:^(?:\w+: )?\s*|\|)[ >]?([1-4])[ \u00a0]([\w-])")
 
 
 def seat_blocks(lines: list[str]) -> list[list[str]]:
@@ -467,23 +472,34 @@ def seat_blocks(lines: list[str]) -> list[list[str]]:
     own (the defect)."""
     blocks: list[list[str]] = []
     for line in lines:
-        head = re.match(r"^(?:[A-Za-zäöüÄÖÜ]+: )?[ >]?1 \S", line)
-        piece = re.match(r"^  [ >]?[1-4] \S", line)
+        head = re.match(r"^(?:[A-Za-zäöüÄÖÜ]+: )?[ >]?1[ \u00a0][\w-]", line)
+        piece = re.match(r"^  [ >]?[1-4][ \u00a0][\w-]", line)
         if head:
             blocks.append([line])
         elif piece and blocks and blocks[-1][-1].endswith("|"):
             blocks[-1].append(line)
+        elif blocks and line.startswith("    ") and re.match(r"^  \S", blocks[-1][-1]):
+            blocks[-1].append(line)       # a seat too wide for a line of its own, wrapped
         elif piece:
             blocks.append([line])
     return blocks
 
 
-@pytest.mark.parametrize(("width", "lang"), [(45, "en"), (45, "de"), (60, "en"), (60, "de")])
+#: a form of a player's name on the screen: Hanna or its abbreviation, a bot with or without
+#: its strategy, or abbreviated
+NAME_FORM = re.compile(r"\b(Han(?:na|n?…|…)|Bot[1-3](?:~[a-z]*…?)?)")
+
+
+@pytest.mark.parametrize(("width", "lang"), [(20, "en"), (30, "en"), (40, "de"), (45, "en"),
+                                             (45, "de"), (60, "en"), (60, "de")])
 def test_a_players_line_that_wraps_is_shown_whole_in_every_update(width: int, lang: str) -> None:
     """The changed-lines-only update of the table view printed pieces of a players line that
     takes two lines: a continuation without its first line, seats left out (in German, after
-    the fourth seat only seats 1-2). A logical line is one unit: every time it is shown, all
-    four seats are, each seat's number on the line of its name."""
+    the fourth seat only seats 1-2) (U2/U4). A logical line is one unit: every time it is
+    shown, all four seats are, each seat's number on the line of its name, also at 20-40
+    columns (A16). A player's name has one form on the screen (U13), and a team's score stays
+    on one line with both teams (A16) where it fits one. /replay's seats line never parts a
+    seat's number from its name (U14)."""
     srv = Server()
     srv.connect("Hanna", width)                        # NAWS, as a telnet client tells it
     srv.connect("Sam", None)                           # a spectator on netcat: /set width
@@ -505,8 +521,13 @@ def test_a_players_line_that_wraps_is_shown_whole_in_every_update(width: int, la
         command = strategy.decide(table.match.view(table.players.index("Hanna")))
         srv.send("Hanna", "/" + command)
     assert table.state == "finished"
+    end = {name: len(srv.received[name]) for name in ("Hanna", "Sam")}
+    srv.send("Hanna", "/replay 1 1")         # its seats line keeps each number with its name
+    replay = screen(srv.received["Hanna"][-1:])
+    for seat, player in enumerate(table.players):
+        assert any(f"{seat + 1}\u00a0{player}" in line for line in replay), (seat, replay)
     for name in ("Hanna", "Sam"):
-        got = srv.received[name][start[name]:]
+        got = srv.received[name][start[name]:end[name]]
         assert not too_wide(got, width), too_wide(got, width)
         blocks = seat_blocks(screen(got))
         assert len(blocks) > 10, (name, blocks)
@@ -514,8 +535,28 @@ def test_a_players_line_that_wraps_is_shown_whole_in_every_update(width: int, la
             seats = [int(m.group(1)) for line in block for m in SEAT_PIECE.finditer(line)]
             assert seats == [1, 2, 3, 4], (name, block)
             assert not any(re.search(r"[ >|][1-4]$", line) for line in block), (name, block)
-        if width == 45:
+        if width <= 45:
             assert any(len(block) > 1 for block in blocks), name    # it does take two lines
+        # one form of each name, from the deal on (the game's start line names them in full)
+        lines = screen(got)
+        game = lines[next(i for i, line in enumerate(lines) if "Round 1 " in line
+                          or "Runde 1 " in line) + 1:]
+        forms: dict[str, set[str]] = {}
+        for line in game:
+            for form in NAME_FORM.findall(line):
+                forms.setdefault(form[:4], set()).add(form)
+        assert forms and all(len(f) == 1 for f in forms.values()), (name, forms)
+        # a team's score (A+C 70 : 30 B+D) on one line wherever it fits one
+        scores = 0
+        for k, line in enumerate(game):
+            indent = len(line) - len(line.lstrip())
+            rest = list(takewhile(lambda c, deeper=" " * (indent + 2): c.startswith(deeper),
+                                  game[k + 1:]))
+            for unit in TEAM_SCORE.findall(" ".join([line, *rest])):
+                if visible_width(unit) + indent + 2 <= width - 1:
+                    scores += 1
+                    assert any(unit in c for c in [line, *rest]), (name, unit, [line, *rest])
+        assert width < 30 or scores, name
 
 
 # ---- grapheme clusters (outside finding A5) ---------------------------------------------------------
