@@ -388,3 +388,22 @@ async def test_a_spectators_refusals_are_addressed_to_them_without_a_join_hint(
                 assert got.startswith("! [game-running]"), got
                 continue
             assert got == refusal, (lang, line, got)
+
+
+# ---- the Phoenix's reading in a play line (outside finding U1) -----------------------------------
+@pytest_twisted.ensureDeferred
+async def test_a_play_line_shows_the_phoenix_as_the_trick_does(server: RunningServer) -> None:
+    """Four bots, seed 1: Bot1 plays a full house with the Phoenix. The play line said
+    ``S3 B3 GB RB Ph`` where the trick line says ``Ph=B``; text mode reads the Phoenix from the
+    view that follows the play (the trick's entry), so machine mode's play event is unchanged."""
+    w = await guest(server, "Watcher")
+    await reply(w, "/set width 200")
+    await reply(w, "/newroom", "four sit.\r\n")
+    for line in ("/addbot", "/addbot", "/addbot", "/addbot", "/option round 1",
+                 "/option seed 1", "/start"):
+        w.send(line)
+    got = await w.expect("Ph")
+    got += await w.expect("\r\n")
+    line = got.splitlines()[-1]
+    assert "plays S3 B3 GB RB Ph=B (9 left)" in line, line
+    assert "GB RB Ph=B" in await w.expect("won by")          # the trick line, as before
