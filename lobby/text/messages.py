@@ -76,7 +76,7 @@ ERRORS: dict[str, str] = {
     "turnier-too-long": "A turnier plays {rounds} rounds; this server allows at most {most}.",
     "turnier-rounds": "A turnier always plays {rounds} rounds, so it cannot be combined with "
                       "round: set round off first, or turnier off.",
-    "not-a-player": "{name} does not play at this table.",
+    "not-a-player": "You are watching; only the players of this game can do that.",
     "host-command": "Only the host, {host}, may do that.",
     "not-seated-here": "{name} does not sit at this table.",
     "barred-from-table": "The host ({host}) has barred you from table {table} until it closes.",
