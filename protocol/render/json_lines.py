@@ -98,6 +98,8 @@ TYPES_SINCE: dict[int, frozenset[str]] = {
         "friend-game-started", "friend-game-over", "namesake-notice", "says-namesake",
         "table-rated", "table-unrated", "table-timer-warning", "table-timed-out",
         "table-unseated", "table-barred", "table-unbarred",
+        # (outside finding U12) an admin's /shutdown cancel
+        "shutdown-cancelled",
     }),
 }
 
