@@ -39,6 +39,7 @@ from __future__ import annotations
 
 import ipaddress
 import json
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from importlib import resources
@@ -161,7 +162,32 @@ def web_strings(lang: str) -> dict[str, str]:
     for option in table_options.OPTIONS:
         name = option.name.split()[0]
         out["web-option-about-" + name] = table_options.about(name, lang)
+    # the texts of protocol 4's table and namesake objects, as the telnet screen words them:
+    # the catalog's own template with its {placeholders} (a duration's {x!t} as {x}: the page
+    # fills in a number of seconds as web-duration-second says it)
+    for web_key, key in WEB_TEMPLATES.items():
+        template = own.get(key) or english[key]
+        out[web_key] = _DURATION_FIELD.sub(r"{\1}", template)
+    for reason in ("nosave", "seed", "bots", "guests"):
+        out["web-ev-unrated-" + reason] = text("table-unrated", lang, reason=reason)
+    for n, suffix in ((1, "-one"), (7, "")):
+        out["web-duration-second" + suffix] = text("duration-second", lang, n=n).replace(
+            str(n), "{count}", 1)
     return out
+
+
+#: the page's words taken from the catalog's templates: the page's key -> the catalog's key
+WEB_TEMPLATES = {
+    "web-ev-timer-warning": "table-timer-warning",
+    "web-ev-timed-out": "table-timed-out",
+    "web-ev-rated": "table-rated",
+    "web-ev-unseated": "table-unseated",
+    "web-ev-barred": "table-barred",
+    "web-ev-unbarred": "table-unbarred",
+    "web-namesake": "says-namesake-name",
+    "web-namesake-notice": "namesake-notice",
+}
+_DURATION_FIELD = re.compile(r"\{(\w+)!t\}")
 
 
 def _canonical_ip(host: str) -> str | None:

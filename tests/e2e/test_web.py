@@ -594,3 +594,26 @@ async def test_a_trickled_request_is_closed_after_the_request_timeout(tmp_path: 
         assert status == 200 and headers["connection"] == "close"
     finally:
         await running.stop()
+
+
+def test_the_page_asks_for_the_newest_protocol_and_words_its_objects() -> None:
+    """The web client spoke protocol 3; it asks for the newest (as tichu_bot does) and shows
+    each object a player meets that the newest protocol added, in every language, with the
+    catalog's words as plain templates (no conversion the page could not fill in)."""
+    from lobby.text.messages import LANGUAGES
+    from protocol.render.json_lines import PROTOCOL_VERSION, TYPES_SINCE
+    from protocol.web import WEB_TEMPLATES, web_strings
+    js = (Path(__file__).resolve().parents[2] / "protocol" / "web" / "static" / "app.js"
+          ).read_text(encoding="utf-8")
+    assert f'const PROTOCOL_SWITCH = "%json {PROTOCOL_VERSION}";' in js
+    not_for_the_page = {"friends", "friend-added", "friend-removed",   # the page has no /notify
+                        "shutdown-cancelled"}
+    for kind in sorted(TYPES_SINCE[PROTOCOL_VERSION] - not_for_the_page):
+        assert f'"{kind}"' in js, f"app.js does not handle {kind}"
+    for lang in LANGUAGES:
+        strings = web_strings(lang)
+        for key in [*WEB_TEMPLATES, "web-duration-second", "web-duration-second-one",
+                    "web-ev-unrated-seed", "web-ev-unrated-bots"]:
+            assert strings[key] and "!" not in strings[key], (lang, key, strings[key])
+        assert "{seconds}" in strings["web-ev-timer-warning"]
+        assert "{count}" in strings["web-duration-second"]
