@@ -253,6 +253,12 @@ class TableActor:
         #: a restored table's bots (name -> strategy) until resume() seats them again
         self._restored_bots: dict[str, str] = {}
         self._audience_now: list[str] | None = None
+        #: when each seated player last did something real at the table (sat down, a move, a
+        #: vote, an option, table talk): the idle timeout of a seated player counts only this
+        #: (``last_activity``), so a /who every few minutes keeps nobody seated
+        self.active_at: dict[str, float] = {}
+        #: the host disconnected: the hand-over waiting in the wheel (None: the host is here)
+        self._host_call: WheelTimer | None = None
         if host:
             self.members.add(host)
             self.member_since[host] = clock.seconds()
@@ -293,6 +299,7 @@ class TableActor:
         self._mailbox.clear()
         self._clear_window()
         self._stop_timer()
+        self._cancel_host_call()
         for bot in self.bots.values():
             bot.stop()
 
@@ -334,6 +341,9 @@ class TableActor:
         away (`gone`) from now on; `resume()` seats the bots again and lets the game go on."""
         table = cls(number, clock, deliver, host=snapshot.get("host"), recorder=recorder,
                     seat_policy=seat_policy, bot_pool=bot_pool, wheel=wheel)
+        if table.host is not None:               # nobody is here yet: the host is away too
+            table.members.discard(table.host)
+            table.member_since.pop(table.host, None)
         table.options = options_from_saved(snapshot.get("options"))
         table.nosave = bool(snapshot.get("nosave"))
         table.match = match
@@ -365,6 +375,7 @@ class TableActor:
         if isinstance(rounds, dict):
             table.gone_round = {str(n): int(v) for n, v in rounds.items() if isinstance(v, int)}
         now = clock.seconds()
+        table.active_at = {n: now for n in players}
         for name in players:
             if name in bots:
                 table._restored_bots[name] = bots[name]
@@ -459,6 +470,21 @@ class TableActor:
         return self.state == PLAYING and any(
             n in self.gone and n not in self.bots and name_key(n) != name_key(name)
             for n in self.players)
+
+    def last_activity(self, name: str) -> float | None:
+        """When ``name``, seated here (at a waiting table, or a player of the running game),
+        last did something real at the table: sat down, a move, a vote, an option, or table
+        talk (``note_activity``). None: not seated here. Other lines (``/who``, ``/look``) do
+        not count: the idle timeout of a seated player reads this (protocol/connection/guard.py)."""
+        seated = name in self.players if self.state == PLAYING else name in self.seats
+        if not seated:
+            return None
+        return self.active_at.get(name, self.seated_since.get(name, 0.0))
+
+    def note_activity(self, name: str) -> None:
+        """The world: ``name`` spoke in the table's room (table talk is activity)."""
+        if name in self.seats or name in self.players:
+            self.active_at[name] = self.clock.seconds()
 
     def tells_presence(self, name: str) -> bool:
         """Whether the room's ``enters`` / ``leaves`` lines are shown for ``name``: not for a
@@ -627,6 +653,7 @@ class TableActor:
             raise LobbyError("not-seated")
 
     def _unseat(self, name: str) -> None:
+        self.active_at.pop(name, None)
         self.seat_keys.pop(name, None)
         self.seated_since.pop(name, None)
         if name in self.seats:
@@ -673,9 +700,12 @@ class TableActor:
                     bot.catch_up(round_history(self.match, self.players.index(bot_name_),
                                                self.number, self.seated, self.players))
             self._restored_bots = {}
+            if self.host is not None and not self._host_here():
+                self._host_away(self.host)       # the host too has the hand-over time to come back
             self._send_views()
             return
         if what == "close":
+            self._cancel_host_call()
             self._clear_window()
             self._stop_timer()
             for bot in self.bots.values():
@@ -691,6 +721,8 @@ class TableActor:
             return
         assert name is not None
         if what == "enter":
+            if name == self.host:
+                self._cancel_host_call()         # the host came back within the hand-over time
             self.members.add(name)
             self.member_since.setdefault(name, self.clock.seconds())
             back = name in self.gone
@@ -713,7 +745,6 @@ class TableActor:
             self.member_since.pop(name, None)
             if self.state == PLAYING and name in self.players:
                 self._vanished(name)
-                self._host_left(name)
             else:
                 self.members.discard(name)
                 if name in self.seats:
@@ -721,12 +752,53 @@ class TableActor:
                     self._unseat(name)
                     self._tell_all("table-left", name=name, seat=seat + 1)
                     self._send_views()
+            self._host_away(name)
+        elif what == "host-timeout":
+            if name == self.host and self._host_call is not None and not self._host_here():
+                self._host_call = None
+                self._host_left(name)
+        elif what == "host-replaced":            # the host's name is somebody else's now
+            if name == self.host and not self._host_here():
+                self._cancel_host_call()
                 self._host_left(name)
         elif what == "back":
+            if name == self.host:
+                self._cancel_host_call()
             if name in self.gone:
                 self._back(name)
             elif name in self.members or name in self.seated:
                 self._send_views_to([name])          # a new connection: the full state again
+
+    def _host_here(self) -> bool:
+        return self.host is not None and self.host in self.members and self.host not in self.gone
+
+    def host_away(self) -> bool:
+        """Whether the host disconnected and the table waits for them (the hand-over time)."""
+        return self._host_call is not None
+
+    def _host_away(self, name: str) -> None:
+        """The host disconnected: they stay the host for the hand-over time (the table's grace
+        time, ``/option grace``), so a short drop changes nothing; still away after it, the
+        table is handed on (``_host_left``). Nobody is told before a real hand-over."""
+        if name != self.host or self._host_call is not None:
+            return
+        seconds = self.grace_seconds()
+        if seconds <= 0:
+            self._host_left(name)
+            return
+        self._host_call = self._wheel.call_at(
+            self.clock.seconds() + seconds,
+            lambda: self._enqueue(("internal", name, "host-timeout", None)))
+
+    def _cancel_host_call(self) -> None:
+        call, self._host_call = self._host_call, None
+        if call is not None:
+            call.cancel()
+
+    def host_replaced(self, name: str) -> None:
+        """The world: somebody else holds the away host's name now (a guest namesake): the
+        table is handed on at once rather than to the newcomer."""
+        self._enqueue(("internal", name, "host-replaced", None))
 
     def _host_left(self, name: str) -> None:
         """The host who leaves the room (or vanishes) hands the table on: to the human who has
@@ -777,12 +849,16 @@ class TableActor:
                        grace=max(0, math.ceil(self.grace_seconds() - self.away_for(name))))
 
     def _back(self, name: str) -> None:
-        self.gone_total[name] = self.away_for(name)      # the grace time goes on adding up
+        away = self.gone_total[name] = self.away_for(name)   # the grace time goes on adding up
         self.gone.discard(name)
         self.gone_since.pop(name, None)
         self.gone_round.pop(name, None)
         self.members.add(name)
-        if self._vote is not None and self._vote.target == name:
+        self.active_at[name] = self.clock.seconds()
+        # a return ends a running vote on them only while they have grace time left (a vote
+        # on a player who ran out of move time): once their grace, added up over the game, is
+        # used up, the vote goes on, so vanish-and-return cycles cannot dodge it (docs/rating.md)
+        if self._vote is not None and self._vote.target == name and away < self.grace_seconds():
             self._vote = None
             self._tell_all("table-vote-ended", name=name)
         if name in self._quiet_gone:          # their vanishing was not told: nor is the return
@@ -817,7 +893,7 @@ class TableActor:
         self.members.add(user)
         self.member_since.setdefault(user, self.clock.seconds())
         self.seats[seat] = user
-        self.seated_since[user] = self.clock.seconds()
+        self.seated_since[user] = self.active_at[user] = self.clock.seconds()
         self.join_order.append(user)
         self._tell_all("table-joined", name=user, seat=seat + 1)
         if guest:           # told to the guest alone; the table keeps only the key's hash
@@ -945,6 +1021,8 @@ class TableActor:
                     bot.reseed(seat_seed)
         self.result = None
         self.state = PLAYING
+        now = self.clock.seconds()
+        self.active_at = {n: now for n in players}     # the game starts: everyone's clock too
         self.nosave = nosave
         self.games_started += 1
         # a game counts from its start: rated or not is decided now, whoever leaves later
@@ -1052,7 +1130,7 @@ class TableActor:
         self._clear_window()
         self.state = WAITING
         self._tell_all("table-reset", name=user)
-        if self.host is not None and self.host not in self.members:
+        if self.host is not None and self.host not in self.members and self._host_call is None:
             self._host_left(self.host)           # gone during the game: nobody else could start
         self._send_views()
 
@@ -1086,6 +1164,8 @@ class TableActor:
                 option.attr == "turnier" and new and self.options.max_rounds is not None):
             raise LobbyError("turnier-rounds", rounds=TURNIER_ROUNDS)
         setattr(self.options, option.attr, new)
+        if user in self.seats:
+            self.active_at[user] = self.clock.seconds()
         shown = option.show(getattr(self.options, option.attr))
         self._tell_all("table-option-set", name=user, option=option.name, value=shown)
         self._send_views()
@@ -1109,6 +1189,7 @@ class TableActor:
         if left > 0 and target not in self.timed_out:
             raise LobbyError("remove-too-early", name=target, seconds=math.ceil(left))
         voters = {n for n in self.players if n != target and n not in self.bots}  # bots abstain
+        self.active_at[user] = self.clock.seconds()
         vote = _RemoveVote(target=target, proposer=user, voters=voters, yes={user})
         self._vote = vote
         self._tell_all("table-remove-proposed", name=user, target=target,
@@ -1139,6 +1220,7 @@ class TableActor:
             raise LobbyError("not-a-voter")
         (vote.yes if yes else vote.no).add(user)
         (vote.no if yes else vote.yes).discard(user)
+        self.active_at[user] = self.clock.seconds()
         self._tell_all("table-vote", name=user, target=vote.target, yes=yes)
         self._count_votes()
 
@@ -1350,6 +1432,8 @@ class TableActor:
         events = match.apply(player, action)          # raises Rejected; nothing changed then
         if self.recorder is not None:                  # journaled before its events leave
             self.recorder.action(self, player, action)
+        if not self._timing_out:
+            self.active_at[user] = self.clock.seconds()   # a move of their own: activity
         if self._decisions.pop(user, None) is not None and not self._timing_out:
             self.timed_out.discard(user)             # decided by themselves: not stalling
         if isinstance(action, (Play, GiveDragon)):

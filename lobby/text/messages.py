@@ -154,6 +154,8 @@ ERRORS: dict[str, str] = {
     "login-timeout": "You did not log in within {seconds!t}; closing the connection.",
     "idle-warning": "You have typed nothing for a long time; you will be disconnected in "
                     "{seconds!t} unless you type something.",
+    "idle-warning-seated": "You have not played nor spoken at your table for a long time; you "
+                           "will be disconnected in {seconds!t} unless you play or speak there.",
     "idle-timeout": "Disconnected after {seconds!t} without input.",
     "flooding": "You are sending lines too fast (more than {rate} a second); lines are dropped "
                 "until you slow down.",

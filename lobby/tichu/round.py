@@ -819,7 +819,7 @@ class Round:
             # final after the exchange: the same dict in all the seat's views of the round
             v["received"] = caches.received_shown[seat]
         if self.phase == "play" and seat == self.turn:
-            v["legal"] = play_texts(self.legal_plays(seat))
+            v["legal"] = FrozenList(play_texts(self.legal_plays(seat)))   # (texts: frozen)
             v["can_pass"] = self.can_pass(seat)
         else:
             v["legal"] = _NOTHING

@@ -144,11 +144,20 @@ class Moderation:
 
     # ---- roles --------------------------------------------------------------------------------
     async def role_of(self, user: Any) -> str | None:
-        """The role of an online user (None for guests and ordinary players)."""
-        if not user.registered:
+        """The role of an online user (None for guests and ordinary players). Only a name
+        the staff list holds (loaded at start, kept by /role, and refreshed with the role of
+        each log-in: ``logged_in``) is looked up in the database, so a refused moderation
+        command of anybody else costs no query (issue 23: no database work for a refusal)."""
+        if not user.registered or name_key(user.name) not in self.staff_roles:
             return None
         account = await self.store.get_account(user.name)
         return None if account is None else account.role
+
+    def logged_in(self, name: str, role: str | None) -> None:
+        """``name`` logged in with the account's ``role`` (read with its password hash): a
+        role given or taken offline (``tichu-lobby admin``) holds from that log-in on."""
+        if self.staff_roles.get(name_key(name)) != role:
+            self._note_staff(name, role)
 
     async def require(self, user: Any, role: str, command: str) -> str:
         """The user's role if it is ``role`` or higher; LobbyError('not-allowed') otherwise."""

@@ -39,6 +39,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from twisted.internet.interfaces import IReactorTime
 from twisted.logger import Logger
 
 from lobby.events import Event, Listener
@@ -291,7 +292,7 @@ _NONE: set[int] = set()
 class World:
     """All users and rooms of one server. ``clock`` is an IReactorTime (task.Clock in tests)."""
 
-    def __init__(self, clock: Any, rng: random.Random | None = None,
+    def __init__(self, clock: IReactorTime, rng: random.Random | None = None,
                  table_limits: TableLimits | None = None, bot_pool: Any = None) -> None:
         self.clock = clock
         #: the move timers of every table (/option timer) behind one timer of the clock
@@ -345,6 +346,10 @@ class World:
         #: table number -> name key -> the identity that sat down there under the name (a
         #: namesake who speaks in the room later is shown as such: ``says-namesake``)
         self._sat_as: dict[int, dict[str, str]] = {}
+        #: table number -> (identity, address group) of its host who disconnected: the host who
+        #: logs in again within the table's hand-over time goes back into the room and stays the
+        #: host; a namesake who is somebody else makes the table pass on at once (returning)
+        self._away_hosts: dict[int, tuple[str, str | None]] = {}
         #: set by the wire layer: ``bulk_deliver(listeners, event)`` shows one event to many
         #: listeners at once (a crowded room's speech) and handles each listener's failure
         #: itself; None: one ``listener.deliver(event)`` after the other
@@ -376,6 +381,19 @@ class World:
                     and name not in table.waiting_for():
                 return True
         return False
+
+    def seated_activity(self, name: str) -> float | None:
+        """When ``name``, seated at a table (waiting, or a player of its running game), last
+        did something real there (``TableActor.last_activity``: a move, a vote, an option, table
+        talk); None: seated nowhere. The guard's idle timer counts only this for a seated
+        player, not every line (a /who now and then keeps nobody at a table)."""
+        found: float | None = None
+        for _, table in self._candidates(name_key(name)):
+            last = getattr(table, "last_activity", None)
+            when = last(name) if callable(last) else None
+            if when is not None and (found is None or when > found):
+                found = when
+        return found
 
     def free_guest_name(self) -> str:
         """A name ``GuestNNNN`` that nobody online has."""
@@ -482,6 +500,34 @@ class World:
             return
         if user.room is not None and user.room.table is not None:
             self._tell_table(user.room.table, user.room.table.member_back, user.name)
+        self._host_returning(user)
+
+    def _host_returning(self, user: User) -> None:
+        """A table's host who disconnected logs in again within its hand-over time: they go back
+        into the table's room (and so stay its host). The same identity (a registered account,
+        the same guest session) or, for a guest, the same address group counts as the host; a
+        guest namesake from elsewhere is somebody else: the table is handed on at once."""
+        for number, (identity, group) in list(self._away_hosts.items()):
+            table = self.tables.get(number)
+            if table is None or table.host is None or not table.host_away():
+                del self._away_hosts[number]
+                continue
+            if name_key(table.host) != user.key:
+                continue
+            del self._away_hosts[number]
+            address = _address(user)
+            same = identity == user.identity or (
+                not user.registered and not identity.startswith("acct:") and group is not None
+                and address is not None and address_group(address) == group)
+            room = self.rooms.get(number)
+            if not same or room is None:
+                self._tell_table(table, table.host_replaced, table.host)
+                continue
+            if user.room is not room:
+                try:
+                    self.enter(user, room)
+                except LobbyError:
+                    self._tell_table(table, table.host_replaced, table.host)
 
     _returning = returning
 
@@ -586,6 +632,10 @@ class World:
             return
         room.members.pop(user.key, None)
         user.room = None
+        if gone and room.table is not None and room.table.host == user.name:
+            address = _address(user)
+            self._away_hosts[room.number] = (
+                user.identity, address_group(address) if address is not None else None)
         if len(room.members) < self.announce_limit and (
                 room.table is None or room.table.tells_presence(user.name)) \
                 and self._presence_allowed(user):
@@ -935,6 +985,11 @@ class World:
         room = Room(number, room_name(number), table)
         self.rooms[number] = room
         self.tables[number] = table
+        if table.host is not None:       # the host is away until they log in again
+            host_address = (addresses or {}).get(table.host)
+            self._away_hosts[number] = (
+                "" if table.host in table.seat_keys else "acct:" + name_key(table.host),
+                address_group(host_address) if host_address else None)
         if table.state == "playing" and not self._humans(table):
             # a game of bots alone is not restored as a running game: abandoned (its journal
             # ends, so it is not restored again either)
@@ -990,6 +1045,7 @@ class World:
         self._origins.pop(number, None)
         self._expert_adders.pop(number, None)
         self._sat_as.pop(number, None)
+        self._away_hosts.pop(number, None)
         self._index.remove_table(number)
         if self.log_budget.allow(source, "table-closed"):
             log.info("table {table} closed ({state})", table=number, state=table.state)
@@ -1044,6 +1100,8 @@ class World:
                                           room=room.name))
             return
         self.deliver(listeners, Event("says", name=user.name, text=text, room=room.name))
+        if room.table is not None:
+            room.table.note_activity(user.name)         # table talk counts for idleness
 
     def tell(self, user: User, to: str, text: str) -> None:
         """A private message; LobbyError('not-online') if nobody called ``to`` is online. A

@@ -66,6 +66,8 @@ from twisted.web.server import NOT_DONE_YET, Site
 
 import lobby
 from lobby.text.messages import ERRORS, LobbyError
+from lobby.world.addresses import address_group
+from protocol.connection.guard import OpenConnections
 
 if TYPE_CHECKING:
     from twisted.web.server import Request
@@ -581,9 +583,10 @@ class _Connection(ProtocolWrapper):
     """One connection of the web port (``MetricsSite``): its idle timer and the total deadline of
     the request it is sending."""
 
-    def __init__(self, site: MetricsSite, wrapped: Any) -> None:
+    def __init__(self, site: MetricsSite, wrapped: Any, host: str) -> None:
         super().__init__(site, wrapped)       # type: ignore[arg-type]
         self.site = site
+        self.host = host                      # the peer, as the connection caps counted it
         self.idle: Any = None
         self.deadline: Any = None
 
@@ -623,13 +626,17 @@ class MetricsSite(Site):
     is closed (``--metrics-timeout``), a request that is not whole ``request_timeout`` seconds
     after its first byte is closed however it trickles (``--metrics-request-timeout``), and at
     most ``max_connections`` are open at once (``--metrics-max-connections``; more are closed at
-    once). Those closings are logged within the log budget (``World.log_budget``: a few lines a
+    once), at most ``max_per_address`` of them from one address group
+    (``--metrics-max-per-address``: one address never holds every slot, so the operator's
+    monitor still gets its ``/healthz``; protocol.connection.guard.OpenConnections counts).
+    Those closings are logged within the log budget (``World.log_budget``: a few lines a
     minute per address group, then one summary), never once per connection."""
 
     noisy = False
 
     def __init__(self, server: Watched, timeout: float = 30.0, reactor: Any = None,
-                 *, request_timeout: float = 10.0, max_connections: int = 64) -> None:
+                 *, request_timeout: float = 10.0, max_connections: int = 64,
+                 max_per_address: int = 8) -> None:
         # twisted.web's own timeout is off: its "Timing out client" line would be one log line
         # per connection; the connection's timers here do the same within the log budget
         super().__init__(_Root(server), timeout=None, reactor=reactor)
@@ -638,26 +645,32 @@ class MetricsSite(Site):
         self.idle_timeout = timeout or 0.0
         self.request_timeout = request_timeout
         self.max_connections = max_connections
+        self.max_per_address = max_per_address
+        self.caps = OpenConnections(max_connections, max_per_address)
         self.open: set[_Connection] = set()
         #: connections closed by a timer and refused over the cap (the tests, the operator)
         self.stats = {"idle": 0, "request": 0, "refused": 0}
 
     def _log_allowed(self, addr: Any, kind: str) -> bool:
-        from lobby.world.addresses import address_group
         budget = getattr(getattr(self.server, "world", None), "log_budget", None)
         host = getattr(addr, "host", None) or "?"
         return budget is None or budget.allow(address_group(str(host)), kind)
 
     def buildProtocol(self, addr: Any) -> Any:
-        if self.max_connections and len(self.open) >= self.max_connections:
+        host = str(getattr(addr, "host", None) or "?")
+        over = self.caps.admit(host)
+        if over is not None:
             self.stats["refused"] += 1
             if self._log_allowed(addr, "metrics-refused"):
                 log.info("metrics port: refused a connection from {host}: {count} open, the "
-                         "most --metrics-max-connections allows", host=getattr(addr, "host", "?"),
-                         count=len(self.open))
+                         "most {option} allows", host=host,
+                         count=(self.caps.total if over == "total"
+                                else self.caps.per_group.get(address_group(host), 0)),
+                         option=("--metrics-max-connections" if over == "total"
+                                 else "--metrics-max-per-address"))
             return None           # twisted closes the connection at once
         channel = super().buildProtocol(addr)
-        return _Connection(self, channel)
+        return _Connection(self, channel, host)
 
     def registerProtocol(self, connection: _Connection) -> None:
         self.open.add(connection)
@@ -666,6 +679,8 @@ class MetricsSite(Site):
 
     def unregisterProtocol(self, connection: _Connection) -> None:
         connection.cancel_timers()
+        if connection in self.open:
+            self.caps.release(connection.host)
         self.open.discard(connection)
 
     def expired(self, connection: _Connection, what: str) -> None:

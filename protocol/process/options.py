@@ -112,6 +112,11 @@ class MetricsOptions:
     metrics_max_connections: int = option(
         64, help="connections to the metrics port at once; more are closed at once (default "
                  "{default}; 0: no limit)")
+    metrics_max_per_address: int = option(
+        8, help="connections to the metrics port at once from one address group (an IPv4 "
+                "address, an IPv6 --ipv6-group-prefix network, loopback included); more are "
+                "closed at once, so one address never holds every slot and the monitor still "
+                "gets /healthz (default {default}; 0: no limit)")
     health_timeout: float = option(
         HEALTH_TIMEOUT, help="/healthz answers 503 when its test write on the database takes "
                              "longer than SECONDS (default {default})")
@@ -325,8 +330,10 @@ def parse_args(argv: Sequence[str] | None = None, prog: str = "tichu-lobby") -> 
         parser.error("--web-max-message must be at least 64 bytes")
     if opts.web_pending_per_address < 0 or opts.web_request_timeout < 0:
         parser.error("--web-pending-per-address and --web-request-timeout must be 0 or more")
-    if opts.metrics_request_timeout < 0 or opts.metrics_max_connections < 0:
-        parser.error("--metrics-request-timeout and --metrics-max-connections must be 0 or more")
+    if (opts.metrics_request_timeout < 0 or opts.metrics_max_connections < 0
+            or opts.metrics_max_per_address < 0):
+        parser.error("--metrics-request-timeout, --metrics-max-connections and "
+                     "--metrics-max-per-address must be 0 or more")
     for flag in ("ipv6_group_prefix", "ipv6_ban_prefix"):
         if not 1 <= getattr(opts, flag) <= 128:
             parser.error(f"--{flag.replace('_', '-')} must be 1 to 128 (bits of an IPv6 address)")

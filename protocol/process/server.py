@@ -17,7 +17,7 @@ import sys
 import threading
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from twisted.application.service import Service
 from twisted.internet.defer import (
@@ -37,6 +37,12 @@ from lobby.events import Event
 from lobby.storage.accounts import DEFAULT_PARAMS, Accounts, Argon2Params, Runner
 from lobby.storage.store import StartupError, Store
 from lobby.world.world import World
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from protocol.connection.session import Services, Session
+
 from protocol.process.options import (
     DEFAULT_LANG,
     DEFAULT_PORT,
@@ -128,10 +134,12 @@ class _ServiceField:
         setattr(factory.services, self.name, value)
 
 
-class LobbyFactory(Factory):
+class LobbyFactory(Factory["Session"]):
     """Builds a Session per connection, each with the one ``Services`` of this server."""
 
     noisy = False  # the server logs its own "listening on" lines
+    #: the connection's class (Session), set in __init__: never None here
+    protocol: Callable[[Services], Session]
 
     world = _ServiceField()
     store = _ServiceField()
@@ -166,10 +174,33 @@ class LobbyFactory(Factory):
         if world.moderation is None:  # mute lists work in every lobby
             Moderation(store, world)
 
-    def buildProtocol(self, addr: Any) -> Any:
+    def buildProtocol(self, addr: Any) -> Session:
         session = self.protocol(self.services)
         session.factory = self
         return session
+
+
+class RefusingGate(Factory):
+    """The factory of a plain TCP listener (no TLS, no PROXY header, so the peer is the client),
+    in front of the ``LobbyFactory``: a connection the guard refuses past its address group's
+    ``--refusals-per-minute`` is closed at once, before a session is made, without a word
+    (``Guard.refused_at_once``); every other one gets its session from the lobby's factory."""
+
+    noisy = False
+
+    def __init__(self, lobby: LobbyFactory) -> None:
+        self.lobby = lobby
+
+    def buildProtocol(self, addr: Any) -> Any:
+        from protocol.connection.guard import canonical_host
+        if self.lobby.services.guard.refused_at_once(canonical_host(str(getattr(addr, "host", "?")))):
+            return None                   # twisted closes the socket at once
+        return self.lobby.buildProtocol(addr)
+
+
+def _plain_tcp(description: str) -> bool:
+    """``tcp:4000...``, ``tcp6:...``: the peer of a connection is its client."""
+    return description.split(":", 1)[0].lower() in ("tcp", "tcp6")
 
 
 class LobbyServer:
@@ -241,6 +272,7 @@ class LobbyServer:
         #: a request whole within this many seconds, and connections at once (the web port)
         self.metrics_request_timeout = 10.0
         self.metrics_max_connections = 64
+        self.metrics_max_per_address = 8
         self.metrics_port: Any = None
         #: the TLS contexts of the ssl: listeners (telnet and web), which SIGHUP reloads
         self.tls: list[Any] = []
@@ -275,7 +307,8 @@ class LobbyServer:
         try:
             for description in self.endpoints:
                 # (haproxy:ENDPOINT: each connection's PROXY header first, protocol/telnet/proxy.py)
-                port = yield listen(self.reactor, description, self.factory, self.world.clock,
+                factory = RefusingGate(self.factory) if _plain_tcp(description) else self.factory
+                port = yield listen(self.reactor, description, factory, self.world.clock,
                                     self.limits.login_timeout, tls=self.tls)
                 self.ports.append(port)
                 log.info("listening on {endpoint} ({address})", endpoint=description,
@@ -300,7 +333,8 @@ class LobbyServer:
         endpoint = serverFromString(self.reactor, self.metrics_endpoint)
         self.metrics_port = yield endpoint.listen(MetricsSite(
             self, self.metrics_timeout, request_timeout=self.metrics_request_timeout,
-            max_connections=self.metrics_max_connections))
+            max_connections=self.metrics_max_connections,
+            max_per_address=self.metrics_max_per_address))
         log.info("metrics on {endpoint} ({address}): /metrics, /healthz, /games/GAME.tch, "
                  "the log archive /",
                  endpoint=self.metrics_endpoint, address=_address(self.metrics_port))
@@ -536,6 +570,7 @@ class LobbyService(Service):
         self.server.health_journal_window = opts.health_journal_window
         self.server.metrics_request_timeout = opts.metrics_request_timeout
         self.server.metrics_max_connections = opts.metrics_max_connections
+        self.server.metrics_max_per_address = opts.metrics_max_per_address
         configure_journal(self.server.persistence.journal, opts)
         self.server.exit = reactor.stop  # after /shutdown
         from protocol.process.reactor_health import GcPolicy, ReactorProbe

@@ -23,7 +23,7 @@ from lobby.text.messages import CATALOGS, text
 from lobby.tichu import memo as _memo
 from lobby.tichu import parse_cards, sort_cards
 from protocol.render.context import DEFAULT_WIDTH
-from protocol.render.wrap import fit_seats, wrap_column
+from protocol.render.wrap import seats_block, wrap_column
 
 __all__ = ["render_table", "TableFeed", "TABLE_FORMATTERS", "color_cards", "status_prompt"]
 
@@ -144,7 +144,7 @@ def _render_view(event: Event, lang: str, color: bool, show_score: bool = True,
             return text("view-seats", lang,
                         seating=" | ".join(f"{i + 1} {n or '-'}" for i, n in enumerate(shown)))
         lines = [text("table-view", lang, table=d.get("table"), state=state_word(state, lang)),
-                 *fit_seats(names, seats_line, width, " | ")]
+                 seats_block(names, seats_line, width, " | ")]
         if state == "waiting":      # how to fill the table, or (full) how to start it
             full = len(names) >= 4 and all(names[:4])
             lines.append(text("view-waiting-full" if full else "view-waiting", lang))
@@ -212,11 +212,14 @@ def _render_table_lines(d: dict[str, Any], game: dict[str, Any], names: list[Any
                 part += " " + text(mark, lang)
             players.append(part)
         return text("view-players", lang, players=" |".join(players)).strip()
-    lines = fit_seats(names, players_line, width, " |")
-    if partner is not None and (len(lines) > 1 or lines[0] != players_line(names)):
+    # the players line: one logical line however many lines it takes (seats_block), so that
+    # the update that shows only the lines that changed shows all of it or none of it
+    seats = seats_block(names, players_line, width, " |")
+    if partner is not None and seats != players_line(names):
         # too narrow for the word: the partner's short mark, before any name is cut further
-        lines = fit_seats(names, lambda shown: players_line(shown, "view-partner-short"), width,
-                          " |")
+        seats = seats_block(names, lambda shown: players_line(shown, "view-partner-short"),
+                            width, " |")
+    lines = [seats]
     if show_score:
         scores = d.get("scores") or game.get("scores") or [0, 0]
         lines.append(text("view-score", lang, round_no=d.get("round_no", game.get("round_no")),

@@ -7,18 +7,20 @@ whispers of users included; machine mode (JSON lines) is never wrapped. The rule
 
 - The width of a line is what the terminal shows: ANSI escape sequences (``/set color on``) take
   no column, characters (not bytes) are counted, East Asian wide and fullwidth characters take
-  two columns, combining marks none.
+  two columns, combining marks none, and a grapheme cluster (an emoji ZWJ sequence, a flag)
+  as many as it shows (protocol/render/graphemes.py).
 - No line fills the terminal's last column (``columns``: a terminal that wraps eagerly would
   show a blank line after it): "the width" below is the connection's width less one.
 - A line wider than the width is broken at spaces (the spaces at a break are dropped); each
   continuation line starts with the line's own leading spaces plus two more (the hanging indent,
   ``HANGING_INDENT``). A word is never split, so a card (``R10``, ``Ph=7``) always stays whole;
-  only a single word wider than the whole line (a long URL) is cut to the width. The space
-  before French punctuation (``Exemple :``, ``vraiment ?``, ``»``) and after ``«`` is no break,
-  nor the space after a French spaced colon (``Souhait : As``), nor the spaces of a score
-  (``70 : 30``) and the one before a one-word aside in
-  parentheses (``/dragon right (Bot1)``). ``/option help`` continues a description under its
-  description column (``wrap_column``).
+  only a single word wider than the whole line (a long URL) is cut to the width, between two
+  grapheme clusters (never inside a letter with its combining marks or an emoji sequence).
+  The space before French punctuation (``Exemple :``, ``vraiment ?``, ``»``) and after ``«``
+  is no break, nor the space after a French spaced colon (``Souhait : As``), nor the spaces of
+  a score (``70 : 30``) and the one before a one-word aside in parentheses
+  (``/dragon right (Bot1)``). ``/option help`` continues a description under its description
+  column (``wrap_column``).
 - Lines that list the four seats (the table view's seats line, ``/listroom``) are not wrapped
   but made to fit: a bot's name first loses its strategy (``Bot1~heuristic`` -> ``Bot1``),
   then ``fit_names`` shortens the longest names to ``Bot1~he…`` (the first
@@ -26,27 +28,38 @@ whispers of users included; machine mode (JSON lines) is never wrapped. The rule
   names are in ``/who``, ``/spielinfo`` and the game's start line.
   Where even the shortest names do not fit, ``fit_seats`` breaks the line with the full names
   between two seats only, so a seat's number never parts from its name.
+- A line that holds ``LINE_BREAK`` (``"\\n"``) is one logical line of several physical lines
+  (``seats_block``: a seats line broken between two seats): ``wrap_lines`` writes each piece
+  on a line of its own, and whoever shows only the lines that changed (the table view's
+  update, protocol/render/table.py ``TableFeed``) shows or leaves out all its pieces at once.
 - ``wrap_prompt`` wraps a prompt the same way and keeps its end (``login: ``, the trailing space
   included) whole on the last line, where the answer is typed.
 """
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections.abc import Callable
 from typing import Any
 
 from lobby.tichu import memo as _memo
+from protocol.render import graphemes as _graphemes
 
-__all__ = ["HANGING_INDENT", "ELLIPSIS", "MIN_NAME", "abbreviate", "columns", "fit_names", "fit_seats",
-           "visible_width", "wrap_column",
+__all__ = ["HANGING_INDENT", "ELLIPSIS", "LINE_BREAK", "MIN_NAME", "abbreviate", "columns",
+           "fit_names", "fit_seats", "seats_block", "visible_width", "wrap_column",
            "wrap_line", "wrap_lines", "wrap_prompt"]
 
 #: the extra indent of a continuation line
 HANGING_INDENT = "  "
+#: what parts the physical lines of one logical line (``seats_block``): shown as one unit
+LINE_BREAK = "\n"
 
 #: an ANSI escape sequence (CSI ... final byte; the server writes only SGR colours)
 _ANSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]")
+_ANSI_SPLIT = re.compile(r"(\x1b\[[0-?]*[ -/]*[@-~])")
+#: the characters that make a grapheme cluster's width differ from the sum of its characters'
+#: (ZWJ, VS16, emoji modifiers, regional indicators, Hangul medial and final jamo)
+_JOINING = re.compile("[\u200d\ufe0f\U0001F3FB-\U0001F3FF\U0001F1E6-\U0001F1FF"
+                      "\u1160-\u11ff\ud7b0-\ud7ff]")
 _SPACES = re.compile(r"( +)")
 #: words that stay on the line of the word before them (French spacing: ``mot :``, ``« mot »``)
 _GLUED_AFTER = frozenset(":;!?»")
@@ -65,26 +78,27 @@ _CHAR_WIDTH: _memo.BoundedMemo[int] = _memo.BoundedMemo(4096)
 def _char_width(char: str) -> int:
     width = _CHAR_WIDTH.find(char) if _memo.ON else None
     if width is None:
-        if unicodedata.combining(char) or unicodedata.category(char) in ("Mn", "Me", "Cf"):
-            width = 0
-        else:
-            width = 2 if unicodedata.east_asian_width(char) in ("W", "F") else 1
+        width = _graphemes.char_width(char)
         _CHAR_WIDTH.put(char, width)
     return width
 
 
 def visible_width(text: str) -> int:
-    """The columns ``text`` takes on a terminal (ANSI escapes take none, wide characters two)."""
+    """The columns ``text`` takes on a terminal (ANSI escapes take none, wide characters two,
+    a grapheme cluster such as an emoji ZWJ sequence or a flag as many as it shows)."""
     if "\x1b" in text:
         text = _ANSI.sub("", text)
     if text.isascii():
         return len(text)
+    if _JOINING.search(text) is not None:   # a cluster wider or narrower than its characters
+        return sum(_graphemes.cluster_width(c) for c in _graphemes.clusters(text))
     return sum(_char_width(c) for c in text)
 
 
 def _cut(word: str, room: int) -> tuple[str, str]:
     """``word`` (wider than ``room``) -> the head that fits ``room`` columns and the rest; an
-    ANSI escape is never cut. Words glued by French spacing part at a space first."""
+    ANSI escape is never cut, nor a grapheme cluster (a letter and its combining marks, an
+    emoji sequence). Words glued by French spacing part at a space first."""
     space = word.rfind(" ")
     while space > 0:
         if visible_width(word[:space]) <= room:
@@ -92,16 +106,18 @@ def _cut(word: str, room: int) -> tuple[str, str]:
         space = word.rfind(" ", 0, space)
     used = 0
     i = 0
-    while i < len(word):
-        match = _ANSI.match(word, i) if word[i] == "\x1b" else None
-        if match is not None:
-            i = match.end()
+    for piece in _ANSI_SPLIT.split(word):
+        if not piece:
             continue
-        w = _char_width(word[i])
-        if used + w > room and used > 0:
-            break
-        used += w
-        i += 1
+        if piece[0] == "\x1b" and _ANSI.fullmatch(piece):
+            i += len(piece)
+            continue
+        for cluster in _graphemes.clusters(piece):
+            w = _graphemes.cluster_width(cluster)
+            if used + w > room and used > 0:
+                return word[:i], word[i:]
+            used += w
+            i += len(cluster)
     return word[:i], word[i:]
 
 
@@ -114,6 +130,8 @@ def columns(width: int) -> int:
 
 def wrap_line(line: str, width: int) -> list[str]:
     """``line`` as one or more lines no wider than ``columns(width)`` (see the module's rule)."""
+    if LINE_BREAK in line:
+        return wrap_lines([line], width)
     return _wrap(line, columns(width))
 
 
@@ -192,7 +210,10 @@ def wrap_lines(lines: list[str], width: int) -> list[str]:
     width = columns(width)
     out: list[str] = []
     for line in lines:
-        if len(line) <= width and line.isascii():
+        if LINE_BREAK in line:                 # one logical line of several (seats_block)
+            for piece in line.split(LINE_BREAK):
+                out.extend(_wrap(piece, width))
+        elif len(line) <= width and line.isascii():
             out.append(line)
         else:
             out.extend(_wrap(line, width))
@@ -228,9 +249,15 @@ MIN_NAME = 4
 
 def abbreviate(name: str, length: int) -> str:
     """``name`` cut to ``length`` characters, the last one ELLIPSIS (``Bot1~heuristic``, 7 ->
-    ``Bot1~h…``); a name of at most ``length`` characters as it is."""
+    ``Bot1~h…``); a name of at most ``length`` characters as it is. A character here is a
+    grapheme cluster (a letter with its combining marks): never cut inside one."""
     if len(name) <= length:
         return name
+    if not name.isascii():
+        parts = list(_graphemes.clusters(name))
+        if len(parts) <= length:
+            return name
+        return "".join(parts[:max(1, length - 1)]) + ELLIPSIS
     return name[:max(1, length - 1)] + ELLIPSIS
 
 
@@ -287,3 +314,11 @@ def fit_seats(names: list[Any], build: Callable[[list[Any]], str], width: int,
             current = HANGING_INDENT + part.lstrip(" ")
     out.append(current)
     return out
+
+
+def seats_block(names: list[Any], build: Callable[[list[Any]], str], width: int,
+                sep: str) -> str:
+    """``fit_seats``'s lines as one logical line (its pieces joined by ``LINE_BREAK``): a view
+    that shows only the lines that changed shows all of them or none, never a continuation
+    without its first line."""
+    return LINE_BREAK.join(fit_seats(names, build, width, sep))

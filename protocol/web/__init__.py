@@ -43,7 +43,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from importlib import resources
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol, cast
 from urllib.parse import urlsplit
 
 from autobahn.twisted.resource import WebSocketResource
@@ -52,27 +52,63 @@ from autobahn.websocket.types import ConnectionDeny
 from twisted.internet import address as address_types
 from twisted.internet.defer import Deferred
 from twisted.internet.error import ConnectionDone
-from twisted.internet.interfaces import ISSLTransport
+from twisted.internet.interfaces import IListeningPort, ISSLTransport
 from twisted.logger import Logger
 from twisted.python.failure import Failure
 from twisted.web.http import HTTPChannel
-from twisted.web.resource import Resource
+from twisted.web.resource import IResource, Resource
 from twisted.web.server import Request, Site
 
-from lobby.events import error_event
+from lobby.events import Event, error_event
 from lobby.tables import options as table_options
 from lobby.text.messages import CATALOGS, LANGUAGES, text
 from protocol.telnet import gathered_write
 from protocol.telnet.transport import TelnetLineProtocol
-
-if TYPE_CHECKING:
-    from twisted.internet.protocol import Factory as LobbyFactory  # the lobby's (process)
 
 __all__ = ["WebOptions", "WebSite", "MessageTransport", "LobbyWebSocket", "listen_web",
            "CSP", "SECURITY_HEADERS", "web_strings", "parse_proxies", "default_hosts", "host_name",
            "LOOPBACK_HOSTS", "MAX_PENDING", "REQUEST_TIMEOUT", "WebRequest", "WebChannel"]
 
 log = Logger(namespace="protocol.web")
+
+
+class WebSession(Protocol):
+    """What a WebSocket needs of the lobby's connection (protocol.connection.session.Session,
+    which this package may not import): it is connected to a MessageTransport, handed each
+    message as a line, told of refused messages and of frames, and of the close."""
+
+    @property
+    def is_open(self) -> bool: ...
+
+    def makeConnection(self, transport: MessageTransport) -> None: ...
+
+    def dataReceived(self, data: bytes) -> None: ...
+
+    def connectionLost(self, reason: Failure) -> None: ...
+
+    def message_refused(self, event: Event) -> None: ...
+
+    def frames_received(self, count: int) -> bool: ...
+
+    def ping_received(self) -> bool: ...
+
+
+class LobbyFactory(Protocol):
+    """What the web listener needs of the lobby's factory (protocol.process.server.LobbyFactory):
+    a connection for each WebSocket."""
+
+    def buildProtocol(self, addr: Any) -> WebSession: ...
+
+
+class _Below(Protocol):
+    """The TCP (or TLS) connection below a WebSocket, as a MessageTransport uses it: a
+    transport that is a consumer too (Twisted's ITCPTransport and IConsumer)."""
+
+    def write(self, data: bytes) -> None: ...
+
+    def registerProducer(self, producer: Any, streaming: bool) -> None: ...
+
+    def unregisterProducer(self) -> None: ...
 
 #: what a page of ours may load: only from this host (the WebSocket too), never in a frame
 CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; "
@@ -259,8 +295,9 @@ class MessageTransport:
         self.refuses_passwords = refuses_passwords
         self.disconnecting = False
         self._partial = b""
-        #: the connection below (protocol/telnet/gathered_write.py writes to it)
-        self.transport = ws.transport
+        #: the connection below (protocol/telnet/gathered_write.py writes to it): the socket of
+        #: an open WebSocket, which autobahn declares as an optional ITransport only
+        self.transport = cast(_Below, ws.transport)
         self._may_gather = TelnetLineProtocol.GATHER_WRITES and gathered_write.usable(
             self.transport)
 
@@ -329,7 +366,7 @@ class LobbyWebSocket(WebSocketServerProtocol):
     ``MessageTransport`` and hands it each message as a line."""
 
     factory: LobbyWebSocketFactory
-    session: Any = None
+    session: WebSession | None = None
     _peer: Any = None
     _refuses_passwords = True
 
@@ -337,6 +374,7 @@ class LobbyWebSocket(WebSocketServerProtocol):
         options = self.factory.options
         headers = request.headers
         origin = headers.get("origin")
+        assert self.transport is not None       # (a connection being upgraded has its socket)
         tcp_peer = self.transport.getPeer()
         host = _canonical_ip(str(getattr(tcp_peer, "host", ""))) or str(
             getattr(tcp_peer, "host", "?"))
@@ -388,6 +426,7 @@ class LobbyWebSocket(WebSocketServerProtocol):
         lobby = self.factory.lobby
         session = lobby.buildProtocol(self._peer)
         self.session = session
+        assert self.transport is not None       # (an open WebSocket has its socket)
         transport = MessageTransport(self, self._peer, self.transport.getHost(),
                                      self._refuses_passwords)
         session.makeConnection(transport)
@@ -435,16 +474,19 @@ class LobbyWebSocket(WebSocketServerProtocol):
 
 
 class LobbyWebSocketFactory(WebSocketServerFactory):
-    protocol = LobbyWebSocket
+    # autobahn's factory is a twisted Factory without a type argument, so Twisted's typing reads
+    # its protocol as the default `_ProtoWithFactory`, whose `factory` (a Factory of itself) no
+    # protocol with a factory of its own type matches
+    protocol = LobbyWebSocket  # type: ignore[assignment]
     noisy = False
 
     def __init__(self, lobby: LobbyFactory, options: WebOptions) -> None:
-        super().__init__()
+        WebSocketServerFactory.__init__(self)
         self.lobby = lobby
         self.options = options
         # a frame longer than the limit is refused from its header on, a message of several
         # frames as soon as they add up to more (both: close code 1009)
-        self.setProtocolOptions(maxMessagePayloadSize=options.max_message,
+        WebSocketServerFactory.setProtocolOptions(self, maxMessagePayloadSize=options.max_message,
                                 maxFramePayloadSize=options.max_message,
                                 openHandshakeTimeout=options.timeout or None,
                                 closeHandshakeTimeout=5, failByDrop=False)
@@ -452,6 +494,9 @@ class LobbyWebSocketFactory(WebSocketServerFactory):
 
 class _Socket(WebSocketResource):
     """The upgrade: twisted.web's channel hands its connection over (its idle timer stopped)."""
+
+    def __init__(self, factory: LobbyWebSocketFactory) -> None:
+        WebSocketResource.__init__(self, factory)
 
     def render(self, request: Request) -> Any:
         upgrade = (request.getHeader(b"upgrade") or b"").lower()
@@ -462,7 +507,7 @@ class _Socket(WebSocketResource):
         channel = request.channel
         if channel is not None:
             channel.setTimeout(None)
-        return super().render(request)
+        return WebSocketResource.render(self, request)
 
 
 def _headers(request: Request, content_type: bytes) -> None:
@@ -475,7 +520,7 @@ class _File(Resource):
     isLeaf = True
 
     def __init__(self, body: bytes, content_type: bytes) -> None:
-        super().__init__()
+        Resource.__init__(self)
         self.body = body
         self.content_type = content_type
 
@@ -490,7 +535,7 @@ class _NotFound(Resource):
     isLeaf = True
 
     def __init__(self, code: int = 404, text: bytes = b"Not found.\n") -> None:
-        super().__init__()
+        Resource.__init__(self)
         self.code = code
         self.text = text
 
@@ -504,9 +549,9 @@ class _Root(Resource):
     """Exact names only: ``/`` is index.html, ``/NAME`` a file of the static directory,
     ``/strings/LANG.json`` the page's words, ``/ws`` the WebSocket; anything else is 404."""
 
-    def __init__(self, files: dict[str, _File], socket: Resource,
+    def __init__(self, files: dict[str, _File], socket: IResource,
                  hosts: Iterable[str] = LOOPBACK_HOSTS) -> None:
-        super().__init__()
+        Resource.__init__(self)
         self.hosts = frozenset(h.strip("[]").lower() for h in hosts)
         self.files = files
         self.socket = socket
@@ -515,14 +560,14 @@ class _Root(Resource):
                                               b"application/json; charset=utf-8")
                         for lang in LANGUAGES}
 
-    def getChild(self, path: bytes, request: Request) -> Resource:
+    def getChild(self, path: bytes, request: Request) -> IResource:
         host = (request.getHeader(b"host") or b"").decode("latin-1")
         if host_name(host) not in self.hosts:       # DNS rebinding: not a name of ours
             log.info("refused a web request for the host {host!r}", host=host[:200])
             return _NotFound(421, b"This server does not answer to that host name.\n")
         if request.method not in (b"GET", b"HEAD"):
             return _NotFound(405, b"Only GET.\n")
-        rest = request.postpath
+        rest = request.postpath or []           # (always a list while a path is walked)
         name = path.decode("utf-8", "replace")
         if name == "ws" and not rest:
             return self.socket
@@ -534,7 +579,9 @@ class _Root(Resource):
         return found if found is not None else _NotFound()
 
     def render(self, request: Request) -> bytes:
-        return self.getChild(b"", request).render(request)
+        # (a file or a refusal: `/` is never the socket; twisted.web's render has no annotation)
+        body: bytes = self.getChild(b"", request).render(request)
+        return body
 
 
 def static_files() -> dict[str, _File]:
@@ -599,8 +646,8 @@ class WebSite(Site):
         self.websockets = LobbyWebSocketFactory(lobby, self.options)
         allowed = self.options.allowed_hosts or (tuple(hosts) if hosts is not None
                                                  else LOOPBACK_HOSTS)
-        super().__init__(_Root(static_files(), _Socket(self.websockets), allowed),
-                         timeout=self.options.timeout or None, reactor=reactor)
+        Site.__init__(self, _Root(static_files(), _Socket(self.websockets), allowed),
+                      timeout=self.options.timeout or None, reactor=reactor)
         self.clock = reactor if reactor is not None else _default_reactor()
         #: each connection (channel) whose request is not whole yet -> (group, deadline)
         self.pending: dict[Any, tuple[str, Any]] = {}
@@ -675,7 +722,7 @@ def _default_reactor() -> Any:
 
 def listen_web(reactor: Any, description: str, lobby: LobbyFactory,
                options: WebOptions | None = None, tls: list[Any] | None = None
-               ) -> Deferred[Any]:
+               ) -> Deferred[IListeningPort]:
     """Listen on the endpoint ``description`` with the web client (a Deferred of the port); the
     reloadable context of a TLS endpoint is appended to ``tls`` (protocol.telnet.proxy.tls_endpoint)."""
     from protocol.telnet.proxy import tls_endpoint

@@ -330,6 +330,143 @@ async def test_the_host_removes_and_bars_a_griefer_and_hands_the_table_on(
     assert not any(ERROR_LINE.match(l) for l in answer), answer
 
 
+async def drop(game: WireGame, name: str) -> None:
+    """``name``'s connection drops (no /quit)."""
+    c = game.clients.pop(name)
+    c.transport.loseConnection()
+    await within(c.lost)
+    await game.settle()
+
+
+@pytest.mark.reactor_timeout(60)
+@pytest_twisted.ensureDeferred
+async def test_a_short_drop_of_the_host_keeps_the_host_and_only_a_long_one_hands_on(
+        clocked: ClockedServer) -> None:
+    """Outside findings A17/B3: a one-second drop of the host handed the table over for good,
+    and the new host could then /bar the opener. The host stays the host for the hand-over time
+    (the table's grace) and is told nothing; a real hand-over is told to everyone."""
+    game = WireGame(clocked, ["Anna", "Bert", "Cleo", "Zed"])
+    for name in game.players:
+        await game.connect(name)
+    await game.setup({"grace": "30"}, start=False, joins=["Bert", "Zed", "Cleo"])
+    table = game.table
+    bert = game.clients["Bert"]
+    mark = len(bert.lines)
+    await drop(game, "Anna")
+    clocked.clock.advance(1)
+    await game.settle()
+    assert table.host == "Anna"
+    answer = await game.command("Bert", "/bar Anna")
+    assert "! [host-command] Only the host, Anna, may do that." in answer
+    # she comes back within the hand-over time: into the room, and still the host
+    await game.connect("Anna")
+    await game.settle()
+    assert "Anna" in table.members and table.host == "Anna"
+    answer = await game.command("Anna", "/unseat Zed")
+    assert "Anna (the host) takes seat 2 away from Zed." in answer
+    assert not any("host of this table now" in line for line in bert.since(mark))
+    # the hand-over time the drop started is over, and nothing happens: she is here
+    clocked.clock.advance(31)
+    await game.settle()
+    assert table.host == "Anna"
+    # away longer than the hand-over time: the table passes on, and everyone is told
+    await drop(game, "Anna")
+    clocked.clock.advance(29)
+    await game.settle()
+    assert table.host == "Anna"
+    clocked.clock.advance(2)
+    await game.settle()
+    assert table.host == "Bert"
+    assert "Bert is the host of this table now." in bert.lines
+    assert "Bert is the host of this table now." in game.clients["Cleo"].lines
+
+
+@pytest.mark.reactor_timeout(60)
+@pytest_twisted.ensureDeferred
+async def test_the_host_survives_a_restart_of_the_server(clocked: ClockedServer) -> None:
+    """Outside finding A3: after a restart the table's state said ``host: null`` and the bar
+    message "The host (-)". The host is in the journal's snapshot, and stays the host after the
+    restart for the hand-over time."""
+    game = await registered_game(clocked, {"grace": "60"})
+    assert game.table.host == "Anna"
+    game.clients.clear()
+    await clocked.restart()
+    table = clocked.server.world.tables[1]
+    assert table.host == "Anna"
+    bert = await clocked.client()
+    await bert.login("Bert", "pwbert1")
+    bert.send("/spielinfo")
+    assert "Table 1: playing, host Anna." in await bert.expect("Seats:")
+    assert table.host == "Anna"
+    bert.send("/bar Dirk")
+    got = await bert.expect("may do that.")
+    assert "Only the host, Anna, may do that." in got
+    anna = await clocked.client()
+    await anna.login("Anna", "pwanna1")
+    clocked.clock.advance(61)                     # the hand-over time of the restart is over
+    anna.send("/whereis Anna")
+    await anna.expect("Anna is in the ")
+    assert table.host == "Anna"
+    # a host who does not come back after a restart: handed on after the hand-over time
+    game.clients.clear()
+    await clocked.restart()
+    table = clocked.server.world.tables[1]
+    bert = await clocked.client()
+    await bert.login("Bert", "pwbert1")
+    clocked.clock.advance(59)
+    bert.send("/whereis Bert")
+    await bert.expect("Bert is in the ")
+    assert table.host == "Anna"
+    clocked.clock.advance(2)
+    assert "Bert is the host of this table now." in await bert.expect("host of this table now.")
+    assert table.host == "Bert"
+
+
+class IdleServer(ClockedServer):
+    """A ClockedServer whose idle timeout is 100 s, with the warning 20 s before."""
+
+    def __init__(self, db: Path) -> None:
+        super().__init__(db)
+        from protocol.connection.guard import Limits
+        self.server_options = dict(self.server_options,
+                                   limits=Limits(idle_timeout=100.0, idle_warning=20.0))
+
+
+@pytest.mark.reactor_timeout(60)
+@pytest_twisted.ensureDeferred
+async def test_a_seated_player_stays_active_only_by_playing_or_talking_at_the_table(
+        tmp_path: Path) -> None:
+    """Outside finding: one /who every 50 minutes kept an absent seated player from being
+    timed out. For a seated player only real activity at the table counts: a move, a vote, an
+    option, table talk; /who does not."""
+    server = IdleServer(tmp_path / "lobby.sqlite3")
+    await server.start()
+    try:
+        game = WireGame(server, PLAYERS)
+        await game.setup({"timer": "off"})
+        for name in PLAYERS[1:]:                  # the game waits on Anna alone now
+            await game.command(name, "/nogrand")
+        anna = game.clients["Anna"]
+        clock = server.clock
+        clock.advance(50)
+        await game.command("Anna", "I am thinking")     # table talk: activity
+        clock.advance(49)
+        await game.command("Anna", "/who")              # not activity
+        clock.advance(1)
+        await game.settle()
+        assert not any("[idle-warning" in l for l in anna.lines)   # 100 s after the start
+        clock.advance(30)                          # 80 s after the table talk: the warning
+        await game.settle()
+        assert any("! [idle-warning-seated] You have not played nor spoken at your table" in l
+                   for l in anna.lines), anna.lines[-5:]
+        await game.command("Anna", "/who")              # does not help
+        clock.advance(20)
+        await within(anna.lost)
+        assert any("[idle-timeout]" in l for l in anna.lines)
+    finally:
+        await server.stop()
+
+
 # ---- names that stay who they were -------------------------------------------------------------
 @pytest.mark.reactor_timeout(60)
 @pytest_twisted.ensureDeferred
@@ -575,6 +712,33 @@ async def test_vanish_and_return_in_a_loop_is_told_once_and_the_grace_still_adds
     assert len([l for l in anna.since(mark) if "Dirk has vanished" in l]) == 1
     answer = await game.command("Anna", "/remove Dirk")
     assert not any(ERROR_LINE.match(l) for l in answer), answer
+
+
+@pytest.mark.reactor_timeout(60)
+@pytest_twisted.ensureDeferred
+async def test_a_return_after_the_grace_is_used_up_does_not_cancel_the_remove_vote(
+        clocked: ClockedServer) -> None:
+    """Outside finding: a return of the vanished player cancelled a running /remove vote, so
+    vanish-and-return cycles dodged removal. Once the grace time (added up over the game) is
+    used up, the vote goes on after a return, and can remove the present player."""
+    game = await registered_game(clocked, {"grace": "30"})
+    table = game.table
+    await drop(game, "Dirk")
+    clocked.clock.advance(31)
+    answer = await game.command("Anna", "/remove Dirk")
+    assert not any(ERROR_LINE.match(l) for l in answer), answer
+    anna = game.clients["Anna"]
+    mark = len(anna.lines)
+    dirk = await clocked.client()
+    await dirk.login("Dirk", "pwdirk1")
+    game.clients["Dirk"] = dirk
+    await game.settle()
+    assert "Dirk" not in table.gone
+    assert "Dirk is back." in anna.since(mark)
+    assert not any("The vote on removing" in l for l in anna.since(mark))
+    answer = await game.command("Cleo", "/accept")
+    assert not any(ERROR_LINE.match(l) for l in answer), answer
+    assert "Dirk" not in table.players and "Dirk" in table.leavers
 
 
 @pytest.mark.reactor_timeout(60)

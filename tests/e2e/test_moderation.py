@@ -136,6 +136,33 @@ async def test_everything_is_refused_without_the_role(msrv: ModeratedServer, log
 
 
 @pytest_twisted.ensureDeferred
+async def test_a_refused_moderation_command_costs_no_database_work(
+        msrv: ModeratedServer, monkeypatch: Any) -> None:
+    """Issue 23: a refused /kick, /ban ... of a guest or an ordinary player is refused on the
+    caller's own role, known since the log-in, before any database work (it cost an account
+    query each, on the thread the log-ins read from)."""
+    await registered(msrv, "Bob")
+    eve = await registered(msrv, "Eve")
+    guest = await msrv.client()
+    await guest.login("guest")
+    assert (await eve.read_line()).endswith("enters the Lobby.")
+    store = msrv.server.store
+    looked_up: list[str] = []
+    get_account = store.get_account
+    monkeypatch.setattr(store, "get_account",                  # (a spy of the test)
+                        lambda name: looked_up.append(name) or get_account(name))
+    for line in [*MODERATION_LINES, "/banlist", "/closetable 1 spam"]:
+        for c in (eve, guest):
+            assert (await reply(c, line)).startswith("! [not-allowed]"), line
+    assert looked_up == []
+    # a role given offline while the server runs holds from the next log-in
+    create_account_offline(msrv.db, "Mia", "sesame1", role="moderator")
+    mia = await msrv.client()
+    await mia.login("Mia", "sesame1")
+    assert await reply(mia, "/kick Eve") == "Eve was kicked."
+
+
+@pytest_twisted.ensureDeferred
 async def test_admin_and_moderator_commands_are_logged(msrv: ModeratedServer, logged: Any) -> None:
     boss = await boss_of(msrv)           # --admin Boss
     mod = await registered(msrv, "Mod")

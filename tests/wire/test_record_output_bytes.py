@@ -55,7 +55,7 @@ EXPECTED: dict[str, str] = {
     "/replay 4 1": "71c9514c6416e24375f16eee67d9ce921bf3b90b8162ff2d2750b604cfef2374",
 }
 
-REGISTERED = ["Alice", "Bob", "Carol", "Dave", "Erin"]
+REGISTERED = ["Alice", "Bob", "Carol", "Dave", "Erin", "Zed"]  # Zed: registered, no games
 DAY = 86400.0
 
 
