@@ -208,6 +208,7 @@ ERRORS: dict[str, str] = {
                       "with a registered name.",
     "not-banned": "{name} is not banned.",
     "shutting-down": "The server is shutting down; no new games start.",
+    "no-shutdown": "No shutdown is under way to cancel.",
     # the database fails while the server runs (lobby/world/persistence.py)
     "game-not-saved": "The server cannot save the game at table {table} (a database write "
                       "failed; the operator finds it in the log). You can play on, but this "
@@ -697,6 +698,10 @@ INFO: dict[str, str] = {
     "announcement": "*** {by} announces: {text}",
     "shutdown-warning": "*** The server shuts down in {seconds!t} ({reason}; {by}). No new games "
                         "start.",
+    "shutdown-warning-plain": "*** The server shuts down in {seconds!t} (announced by {by}). No "
+                              "new games start.",
+    "shutdown-cancelled": "*** {by} has cancelled the shutdown: the server stays up, and new "
+                          "games may start again.",
 }
 
 # ---- help texts: every command's summary and explanation (/help, docs/protocol.md) -------------
@@ -927,9 +932,10 @@ HELP_TEXTS: dict[str, str] = {
     "cmd-showlist-help": "/showlist mute shows the names on your mute list.",
     "cmd-shutdown": "Admins: stop the server after a warning.",
     "cmd-shutdown-help": (
-        "Admins: warns everybody that the server stops in SECONDS (default {default}), refuses new "
-        "tables and new games from then on, and after SECONDS stops cleanly (every connection told "
-        "and closed, the database closed). Logged."),
+        "Admins: warns everybody that the server stops in SECONDS (a REASON alone: {default}), "
+        "refuses new tables and new games from then on, and after SECONDS stops cleanly (every "
+        "connection told and closed, the database closed). /shutdown cancel calls it off. "
+        "/shutdown alone only shows how to use it. Logged."),
     "cmd-spielinfo": "The table's options, seats, scores and state.",
     "cmd-spielinfo-help": (
         "Shows the state of the table (waiting, playing, finished), its host, the players by seat, "

@@ -109,6 +109,8 @@ class Moderation:
         self.silenced: dict[str, str] = {}            # key -> name
         #: set by the server: shutdown(seconds, reason, by) -> None
         self.shutdown_handler: Callable[[float, str, str], Any] | None = None
+        #: set by the server: cancel_shutdown(by) -> whether a shutdown was under way
+        self.cancel_handler: Callable[[str], bool] | None = None
         world.moderation = self
 
     # ---- start-up -----------------------------------------------------------------------------
@@ -506,7 +508,17 @@ class Moderation:
             raise LobbyError("not-allowed", command="shutdown", role=Msg("role-operator"))
         log.info("moderation: {actor} shuts the server down in {seconds} s: {reason}",
                  actor=actor.name, seconds=seconds, reason=reason or "-")
-        self.shutdown_handler(seconds, reason or "-", actor.name)
+        self.shutdown_handler(seconds, reason.strip(), actor.name)
+
+    async def cancel_shutdown(self, actor: Any) -> None:
+        """``/shutdown cancel`` (admins): the announced shutdown does not happen; new tables and
+        games may start again; everybody is told."""
+        await self.require(actor, "admin", "shutdown")
+        if self.cancel_handler is None:
+            raise LobbyError("not-allowed", command="shutdown", role=Msg("role-operator"))
+        if not self.cancel_handler(actor.name):
+            raise LobbyError("no-shutdown")
+        log.info("moderation: {actor} cancels the shutdown", actor=actor.name)
 
     # ---- helpers ------------------------------------------------------------------------------
     @staticmethod

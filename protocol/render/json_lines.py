@@ -102,6 +102,8 @@ TYPES_SINCE: dict[int, frozenset[str]] = {
         # issue 23's /closetable (after protocol 3): older clients get what they got before,
         # the move to the lobby (`room`) and the command's `ok`
         "table-closed-by", "closetable-done",
+        # (outside finding U12) an admin's /shutdown cancel
+        "shutdown-cancelled",
     }),
 }
 

@@ -539,7 +539,10 @@ def test_a_whole_server_session_in_machine_mode_validates(clock: task.Clock) -> 
     s.turn(5)                                            # no Grand Tichu decided: timed out
     s.read_all()
     assert s.seen.get("table-timed-out", 0) >= 4
-    # ---- the admin stops the server
+    # ---- the admin announces a shutdown, calls it off, and stops the server
+    s.reply("Boss", "/shutdown 600")
+    s.reply("Boss", "/shutdown cancel")
+    s.read_all()
     s.reply("Boss", "/shutdown 5 maintenance")
     s.turn(6)
     s.read_all()
