@@ -53,6 +53,7 @@ from twisted.internet import address as address_types
 from twisted.internet.defer import Deferred
 from twisted.internet.error import ConnectionDone
 from twisted.internet.interfaces import IListeningPort, ISSLTransport
+from twisted.internet.protocol import connectionDone
 from twisted.logger import Logger
 from twisted.python.failure import Failure
 from twisted.web.http import HTTPChannel
@@ -603,7 +604,7 @@ class WebRequest(Request):
     def process(self) -> None:
         # the request is whole: it no longer counts as pending (A8); one request a connection
         # (a kept-alive one could trickle its next request past the pending count)
-        site = self.channel.site if self.channel is not None else None
+        site = getattr(self.channel, "site", None)      # (a Site's channel has its site)
         if isinstance(site, WebSite):
             site.request_whole(self.channel)
         if not (self.getHeader(b"upgrade") or b"").lower().startswith(b"websocket"):
@@ -626,11 +627,11 @@ class WebChannel(HTTPChannel):
     closed before its request was whole stops counting as pending. (The web listener speaks
     HTTP/1.1 only: twisted.web's HTTP/2 needs the h2 package, which is not installed.)"""
 
-    def connectionLost(self, reason: Any) -> None:
+    def connectionLost(self, reason: Failure = connectionDone) -> None:
         site = getattr(self, "site", None)
         if isinstance(site, WebSite):
             site.request_whole(self)
-        super().connectionLost(reason)
+        HTTPChannel.connectionLost(self, reason)
 
 
 class WebSite(Site):
@@ -638,7 +639,9 @@ class WebSite(Site):
 
     noisy = False       # the server logs its own "web client on" line
     requestFactory = WebRequest
-    protocol = WebChannel
+    # twisted.web declares the channel factory as its HTTP/1.1-or-2 wrapper's; any callable that
+    # makes a channel serves (Site.buildProtocol only calls it), and this one is HTTP/1.1 only
+    protocol = WebChannel  # type: ignore[assignment]
 
     def __init__(self, lobby: LobbyFactory, options: WebOptions | None = None,
                  reactor: Any = None, hosts: Iterable[str] | None = None) -> None:
@@ -666,7 +669,7 @@ class WebSite(Site):
         ``max_pending`` such connections of one address group it is closed at once."""
         host = str(getattr(addr, "host", "") or "?")
         if not self._counted(host):
-            return super().buildProtocol(addr)
+            return Site.buildProtocol(self, addr)
         from lobby.world.addresses import address_group
         group = address_group(host)
         count = self.pending_groups.get(group, 0)
@@ -678,7 +681,7 @@ class WebSite(Site):
                          "address group are not whole yet (--web-pending-per-address)",
                          host=host, count=count)
             return None                      # twisted closes the connection at once
-        channel = super().buildProtocol(addr)
+        channel = Site.buildProtocol(self, addr)
         deadline = None
         if self.options.request_timeout > 0:
             deadline = self.clock.callLater(self.options.request_timeout, self._expired, channel)
