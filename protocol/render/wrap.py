@@ -26,6 +26,11 @@ whispers of users included; machine mode (JSON lines) is never wrapped. The rule
   names are in ``/who``, ``/spielinfo`` and the game's start line.
   Where even the shortest names do not fit, ``fit_seats`` breaks the line with the full names
   between two seats only, so a seat's number never parts from its name.
+- A person's words (speech, tells: ``wrap_speech``) are wrapped the same way, but each
+  continuation line starts with the hanging indent and ``SPEECH_MARK`` (``  | ``), which no
+  line of the server starts with: whatever somebody types (``! [kicked] ...``, ``*** ...``,
+  ``NAME tells you: ...``), a piece of it that lands at the start of a line can never look
+  like a line of the server's own (issue 23, item 8).
 - ``wrap_prompt`` wraps a prompt the same way and keeps its end (``login: ``, the trailing space
   included) whole on the last line, where the answer is typed.
 """
@@ -38,12 +43,19 @@ from typing import Any
 
 from lobby.tichu import memo as _memo
 
-__all__ = ["HANGING_INDENT", "ELLIPSIS", "MIN_NAME", "abbreviate", "columns", "fit_names", "fit_seats",
-           "visible_width", "wrap_column",
-           "wrap_line", "wrap_lines", "wrap_prompt"]
+__all__ = ["HANGING_INDENT", "ELLIPSIS", "MIN_NAME", "SPEECH_INDENT", "SPEECH_MARK", "abbreviate",
+           "columns", "fit_names", "fit_seats", "visible_width", "wrap_column",
+           "wrap_line", "wrap_lines", "wrap_prompt", "wrap_speech"]
 
 #: the extra indent of a continuation line
 HANGING_INDENT = "  "
+
+#: the mark after the hanging indent of a continuation line of a person's words: no line of the
+#: server starts with it, nor with the hanging indent and it (tests/wire/test_wrap.py checks the
+#: catalog), so a reader always knows such a line for a piece of somebody's words
+SPEECH_MARK = "| "
+#: how every continuation line of a person's words starts, at every width (20 columns at least)
+SPEECH_INDENT = HANGING_INDENT + SPEECH_MARK
 
 #: an ANSI escape sequence (CSI ... final byte; the server writes only SGR colours)
 _ANSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]")
@@ -124,16 +136,30 @@ def wrap_column(line: str, width: int, column: int) -> list[str]:
     return _wrap(line, columns(width), column)
 
 
-def _wrap(line: str, width: int, column: int | None = None) -> list[str]:
+def wrap_speech(lines: list[str], width: int) -> list[str]:
+    """The lines of a person's words (``says``, ``tells``, ``told``) wrapped like ``wrap_lines``,
+    each continuation line starting with ``SPEECH_INDENT`` (the hanging indent and
+    ``SPEECH_MARK``), so that no piece of what somebody typed can start a line as if the
+    server wrote it."""
+    width = columns(width)
+    out: list[str] = []
+    for line in lines:
+        out.extend(_wrap(line, width, indent=SPEECH_INDENT))
+    return out
+
+
+def _wrap(line: str, width: int, column: int | None = None,
+          indent: str | None = None) -> list[str]:
     if len(line) <= width and (line.isascii() or visible_width(line) <= width):
         return [line]
     if visible_width(line) <= width:
         return [line]
     stripped = line.lstrip(" ")
     lead = line[:len(line) - len(stripped)]
-    indent = lead + HANGING_INDENT if column is None else " " * column
-    if len(indent) > width // 2:            # a deeply indented line on a narrow screen
-        indent = HANGING_INDENT
+    if indent is None:
+        indent = lead + HANGING_INDENT if column is None else " " * column
+        if len(indent) > width // 2:            # a deeply indented line on a narrow screen
+            indent = HANGING_INDENT
     pieces = _glue(_SPACES.split(stripped))  # words at even, space runs at odd indexes
     out: list[str] = []
     current, used, fresh = lead, len(lead), True
