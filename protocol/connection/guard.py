@@ -273,6 +273,10 @@ class Limits:
     presence_per_minute: int = option(0, public=12, metavar="LINES", help=(
         "lines telling that one user enters or leaves a room, in a minute (default {default}; "
         "0: all): hopping between rooms moves the user, but does not flood the rooms"))
+    group_presence_per_minute: int = option(0, public=30, metavar="LINES", help=(
+        "lines telling that the users of one address group enter or leave rooms, in a minute, "
+        "all together (default {default}; 0: no such limit; loopback addresses are exempt "
+        "unless --limit-loopback): several users of one address hopping do not add up"))
     presence_quiet: float = option(60.0, metavar="SECONDS", help=(
         "a player of a game who vanished twice within this time is announced, when vanishing "
         "again, only if still away this long after, and their return then not at all (default "
@@ -359,6 +363,7 @@ class Limits:
                            min_rated_grace=self.min_rated_grace, max_friends=self.max_friends,
                            presence_quiet=self.presence_quiet,
                            presence_per_minute=self.presence_per_minute,
+                           group_presence_per_minute=self.group_presence_per_minute,
                            guest_expert_seconds=self.guest_expert_seconds,
                            expert_tables_per_user=self.expert_tables_per_user)
 

@@ -1133,3 +1133,57 @@ async def test_tells_spread_over_many_recipients_share_one_budget(tmp_path: Path
         await people[1].expect("Person0 tells you: still here")
     finally:
         await srv.stop()
+
+
+@pytest_twisted.ensureDeferred
+async def test_several_users_of_one_address_hopping_share_one_presence_budget(
+        tmp_path: Path, logged: Any) -> None:
+    """A6 and A10, re-tested with several users of one address: their enters/leaves lines
+    together are at most --group-presence-per-minute (each user's own budget alone let three
+    hoppers put three times as many lines on the others' screens), and their table-open/close
+    loops stay within the log budget of the address group."""
+    srv = await _server(tmp_path, limit_loopback=True, presence_per_minute=100,
+                        group_presence_per_minute=4, log_lines_per_minute=3)
+    try:
+        sitter = await client_from(srv, "127.0.0.2")
+        await sitter.login("Sitter")
+        sitter.send("/newroom")
+        await sitter.expect("Table 1")
+        lobby = await client_from(srv, "127.0.0.2")
+        await lobby.login("Loiterer")
+        hoppers = []
+        for i in range(3):
+            h = await client_from(srv, "127.0.0.1")
+            await h.login(f"Hopper{i}")
+            hoppers.append(h)
+        for _ in range(5):
+            for h in hoppers:
+                h.send("/room 1")
+                h.send("/lobby")
+        for i, h in enumerate(hoppers):
+            h.send(f"/whereis Hopper{i}")
+            await h.expect(f"Hopper{i} is in the Lobby")
+        lobby.send("/who")
+        heard = await lobby.expect("In the Lobby")
+        sitter.send("/who")
+        seen = await sitter.expect("In the Table 1 room")
+        told = heard.count("Hopper") + seen.count("Hopper")
+        # the address's budget (4): the three log-ins' arrivals and one more line, not 33
+        assert told == 4, (heard, seen)
+        assert "Hopper" in heard
+        other = await client_from(srv, "127.0.0.3")    # another address is still told
+        await other.login("Newcomer")
+        await lobby.expect("Newcomer enters the Lobby.")
+        for _ in range(6):                               # open and close tables in a loop
+            for h in hoppers[:2]:
+                h.send("/newroom")
+                h.send("/lobby")
+        for i, h in enumerate(hoppers[:2]):
+            h.send(f"/whereis Hopper{i}")
+            await h.expect(f"Hopper{i} is in the Lobby")
+        opened = [e for e in logged if "opens table" in str(e.get("log_format", ""))]
+        closed = [e for e in logged if "closed ({state})" in str(e.get("log_format", ""))]
+        # Sitter's table 1 and the address 127.0.0.1's three of each a minute
+        assert len(opened) <= 1 + 3 and len(closed) <= 3, (len(opened), len(closed))
+    finally:
+        await srv.stop()
