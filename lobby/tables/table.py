@@ -1126,11 +1126,11 @@ class TableActor:
                        needed=vote.needed, yes=1)
         self._count_votes()
 
-    @TABLE_COMMANDS.command("accept")
+    @TABLE_COMMANDS.command("accept", notices=True)
     def cmd_accept(self, user: str, args: dict[str, str]) -> None:
         self._vote_on(user, True)
 
-    @TABLE_COMMANDS.command("refuse")
+    @TABLE_COMMANDS.command("refuse", notices=True)
     def cmd_refuse(self, user: str, args: dict[str, str]) -> None:
         self._vote_on(user, False)
 

@@ -315,9 +315,9 @@ class Limits:
     # options, bots, votes (the commands that declare ``notices``, lobby/tables/table.py)
     table_changes_per_minute: int = option(0, public=20, metavar="N", help=(
         "table changes that tell the table's people something (/join, /leave, /option NAME, "
-        "/addbot, /removebot, /unseat, /bar, /unbar, /remove, /reset) one address group may "
-        "make in a minute on average, one user where loopback is exempt (default {default}); "
-        "over it the change is refused with table-budget"))
+        "/addbot, /removebot, /unseat, /bar, /unbar, /remove, /reset, /accept, /refuse) one "
+        "address group may make in a minute on average, one user where loopback is exempt "
+        "(default {default}); over it the change is refused with table-budget"))
     table_changes_burst: int = option(0, public=15, metavar="N", help=(
         "such table changes at once (default {default})"))
     speech_kick: int = option(0, public=200, metavar="LINES", help=(
