@@ -33,7 +33,12 @@ ordinary user's table of three ``/addbot expert`` and one bot client, tichu_bot,
 the ordinary table's bot decisions in ``BOT_SECONDS``, as a ratio to the same table alone
 first, and the pool's outcomes from the metrics port; the hogs' decisions that lost their place
 to the ordinary table are ``evicted``, so the ordinary table's fallbacks are at most the other
-reasons together).
+reasons together). What one user makes others read: ``hopping`` (A6: one user hops between the
+lobby and a table's room at 15 lines a second; the lines about them in the lobby and at the
+table), ``tables`` (A10: a table-open/close loop; the server's log lines), ``notices`` (B5:
+``/join``-``/leave`` cycles at somebody's waiting table, then ``/option`` toggles at one's own
+watched table; the lines the host and the watcher get; ``--show`` prints them) and ``tells``
+(B7: one connection tells eight people in turn, 15 tells a second; the tells they got).
 """
 from __future__ import annotations
 
@@ -462,7 +467,9 @@ async def table_notices(port: int, stop: asyncio.Event, info: dict[str, Any]) ->
     info["seat_cycle_lines_to_host"] = heard.count(b"\r\n")
     if "--show" in sys.argv:
         print(heard.decode(errors="replace")[:3000])
-    toggler.send("/lobby")
+    toggler.close()
+    toggler = await Client.connect(port, "127.0.0.7")      # a fresh user with a fresh budget
+    await toggler.login(f"Toggler{tag}b")
     toggler.send("/newroom")
     got = await toggler.expect(b"You open table ")
     number = int(re.findall(rb"You open table (\d+)", got + await toggler.expect(b"."))[-1])
@@ -470,7 +477,7 @@ async def table_notices(port: int, stop: asyncio.Event, info: dict[str, Any]) ->
     await asyncio.sleep(0.5)
     listening = asyncio.ensure_future(host.collect(6.0))
     t = time.monotonic()
-    while not stop.is_set() and time.monotonic() - t < 5.0:
+    while time.monotonic() - t < 5.0:       # (after the attack's time: its second part)
         toggler.send("/option tichujoin on")
         toggler.send("/option tichujoin off")
         await asyncio.sleep(2 / 15)
