@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from lobby.tichu import FrozenDict, FrozenList, freeze, freeze_dict
+from lobby.tichu import FrozenDict, FrozenList, freeze
 
 if TYPE_CHECKING:
     from lobby.tables.table import TableActor
@@ -24,7 +24,7 @@ __all__ = ["TableViews"]
 class TableViews:
     """The views of one table, built from its state (read only)."""
 
-    def __init__(self, table: "TableActor") -> None:
+    def __init__(self, table: TableActor) -> None:
         self._table = table
         #: (seated, context) of the last views sent: while they do not change the next views
         #: take the same objects
@@ -88,7 +88,7 @@ class TableViews:
         seats = [seated.index(name) if name is not None else None for name in names]
         games = match.views([t.players.index(name) if name is not None else None
                              for name in names])
-        scores = games[0]["scores"] if games else list(match.scores)   # the same values
+        scores = games[0]["scores"] if games else freeze(list(match.scores))   # the same values
         window = t.bombwindow_left()
         result = freeze(t.result)
         base: dict[str, Any] = {
@@ -101,9 +101,10 @@ class TableViews:
             base["bombwindow_left"] = window
         if result is not None:
             base["result"] = result
-        # the same keys in the same order as view's; each a FrozenDict already, which the
-        # table's Event takes as it is (no second copy)
-        return [freeze_dict(base, you=name, seat=seat, game=game)
+        # the same keys in the same order as view's; every value of `base` is frozen (the
+        # context's, the match's, text and numbers) and so is each game (Match.views): one copy
+        # per view makes it a FrozenDict, which the table's Event takes as it is
+        return [FrozenDict(base, you=name, seat=seat, game=game)
                 for name, seat, game in zip(names, seats, games, strict=True)]
 
 

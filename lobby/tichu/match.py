@@ -20,7 +20,7 @@ from .actions import Action, action_from_json
 from .cards import Card, format_cards, parse_cards
 from .errors import Rejected
 from .events import GameEvent
-from .frozen import freeze
+from .frozen import FrozenDict, freeze
 from .round import Round
 
 __all__ = ["MatchOptions", "Match", "initial_seating", "TURNIER_ROUNDS", "TURNIER_SEATING"]
@@ -102,8 +102,9 @@ class Match:
         self.victory_points = [0, 0, 0, 0]    # per player (turnier)
         self.finished = False
         self.result: dict[str, Any] | None = None
-        self.round: Round = None  # type: ignore[assignment]
         self._opening: list[GameEvent] = []
+        #: the round being played (made by _new_round here, and after each round)
+        self.round: Round
         self._new_round()
 
     # ---- seating -----------------------------------------------------------------------------
@@ -262,10 +263,14 @@ class Match:
         else:                       # (its values frozen: shared by the views, then delivered)
             common = {k: freeze(v) for k, v in self._match_view().items()}
             self._last_match_view = (key, common)
+        out: list[dict[str, Any]] = []
         for v, player in zip(views, players, strict=False):
             v.update(common)
             v["player"] = player
-        return views
+            # every value is frozen where it is made (the round's, `common`): one copy makes
+            # the view itself frozen, with no walk through its values
+            out.append(FrozenDict(v))
+        return out
 
     def _match_view(self) -> dict[str, Any]:
         m: dict[str, Any] = {

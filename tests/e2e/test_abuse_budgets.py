@@ -227,6 +227,32 @@ async def test_wrong_passwords_from_elsewhere_never_lock_the_owner_out(tmp_path:
 
 
 @pytest_twisted.ensureDeferred
+async def test_every_password_check_draws_on_the_address_groups_budget(tmp_path: Path) -> None:
+    """A4 of the outside attack: a right password cost a hash too, but was taken off the
+    count, so a valid account from its own address pumped hashes without end. Every check,
+    right or wrong, draws on --password-checks-per-minute of the address group."""
+    from protocol.process.server import parse_args
+    assert parse_args([]).password_checks_per_minute == 30
+    srv = await _server(tmp_path, password_checks_per_minute=5, **THROTTLE)
+    try:
+        c = await client_from(srv, "127.0.0.5")
+        await c.login("Pump")
+        c.send("/register sesame12")                       # the first check
+        await c.expect("is registered now")
+        await c.close()
+        accounts = srv.server.accounts
+        before = accounts.hash_calls
+        answers = [await _try_password(srv, "127.0.0.5", "Pump", "sesame12") for _ in range(8)]
+        assert [("Welcome back" in a) for a in answers] == [True] * 4 + [False] * 4, answers
+        assert all("! [too-many-attempts]" in a for a in answers[4:]), answers
+        assert accounts.hash_calls - before == 4
+        # another address group has its own budget
+        assert "Welcome back" in await _try_password(srv, "127.0.0.6", "Pump", "sesame12")
+    finally:
+        await srv.stop()
+
+
+@pytest_twisted.ensureDeferred
 async def test_an_account_with_no_known_address_is_not_delayed_by_other_addresses(
         tmp_path: Path) -> None:
     # the account logged in from nowhere yet (/register makes it; an admin made offline, a new
@@ -323,13 +349,13 @@ async def test_a_finished_games_replay_is_made_once(server: RunningServer) -> No
         await _who(c)
     assert texts[0] == texts[1] == texts[2]
     assert archive.cache_misses == 2 and archive.cache_hits == 4   # replay and .tch once each
-    c.send("/history Ann")
+    c.send("/history Viewer")          # (someone online: a name nobody has is no-such-user)
     await _who(c)
-    c.send("/history Ann")
+    c.send("/history Viewer")
     await _who(c)
     assert archive.cache_misses == 3
     await _saved_game(server)                 # a new game: the history is asked again
-    c.send("/history Ann")
+    c.send("/history Viewer")
     await _who(c)
     assert archive.cache_misses == 4
 
@@ -529,6 +555,39 @@ async def test_new_connections_of_one_address_group_are_paced(tmp_path: Path) ->
         await srv.stop()
 
 
+@pytest_twisted.ensureDeferred
+async def test_refused_connects_past_a_rate_are_closed_without_a_word(
+        tmp_path: Path, logged: Any) -> None:
+    """A9 of the outside attack: every refused connect cost a session, an error line and a
+    log line (1,784/s took 0.28 of a core). The first --refusals-per-minute refusals of an
+    address group in a minute get their ! [code] line; later ones are closed at once, before a
+    session is made, without a byte or a log line (counted in the minute's summary)."""
+    from protocol.process.server import parse_args
+    assert parse_args([]).refusals_per_minute == 20
+    srv = await _server(tmp_path, limit_loopback=True, max_per_ip=2, refusals_per_minute=3)
+    try:
+        held = [await client_from(srv, "127.0.0.11") for _ in range(2)]
+        for c in held:
+            await c.expect("login: ")
+        before = len(_server_lines(logged))
+        received = []
+        for _ in range(12):
+            c = await client_from(srv, "127.0.0.11")
+            await within(c.lost)
+            received.append(c.buffer)
+        assert all("! [too-many-connections]" in r for r in received[:3]), received
+        assert received[3:] == [""] * 9, received
+        stats = srv.server.factory.guard.stats
+        assert stats["silent_refusals"] == stats["closed_at_once"] == 9    # (no session made)
+        assert len(_server_lines(logged)) - before <= 3 + 3     # connects and refusals, once
+        other = await client_from(srv, "127.0.0.12")             # another address: as ever
+        assert "Hello Other!" in await other.login("Other")
+    finally:
+        await srv.stop()
+    assert any("refused-connection" in t and "counted, not logged" in t
+               for t in _server_lines(logged))
+
+
 # ---- 8. the rest of the review ---------------------------------------------------------------------
 @pytest_twisted.ensureDeferred
 async def test_proxy_v2_takes_only_ipv4_and_ipv6_sources(tmp_path: Path) -> None:
@@ -689,6 +748,60 @@ async def test_the_metrics_port_closes_trickling_requests_and_caps_its_connectio
         assert not [e for e in logged if "Timing out client" in str(e.get("log_format", ""))]
     finally:
         await port.stopListening()
+        await srv.stop()
+
+
+@pytest_twisted.ensureDeferred
+async def test_one_address_never_holds_every_slot_of_the_metrics_port(tmp_path: Path) -> None:
+    """B1 of the outside attack: the metrics port's cap was global, so one address holding all
+    --metrics-max-connections slots made /healthz fail for the operator's monitor. Now one
+    address group holds at most --metrics-max-per-address (default 8) of them."""
+    from twisted.internet import reactor
+    from twisted.internet.defer import Deferred
+    from twisted.internet.endpoints import TCP4ClientEndpoint, connectProtocol
+    from twisted.internet.protocol import Protocol
+
+    from protocol.process.server import parse_args
+    opts = parse_args([])
+    assert (opts.metrics_max_connections, opts.metrics_max_per_address) == (64, 8)
+
+    class MetricsServer(RunningServer):
+        server_options = {"motd": "Test server.", "metrics": "tcp:0:interface=127.0.0.1"}
+
+    class Raw(Protocol):
+        def __init__(self) -> None:
+            self.data = b""
+            self.lost: Deferred = Deferred()
+
+        def dataReceived(self, data: bytes) -> None:
+            self.data += data
+
+        def connectionLost(self, reason: Any = None) -> None:
+            self.lost.callback(None)
+
+    srv = MetricsServer(tmp_path / "lobby.sqlite3")
+    await srv.start()
+    web_port = srv.server.metrics_port.getHost().port
+
+    async def connect(source: str) -> Raw:
+        raw = Raw()
+        await within(connectProtocol(TCP4ClientEndpoint(reactor, "127.0.0.1", web_port,
+                                                        bindAddress=(source, 0)), raw))
+        return raw
+
+    try:
+        held = [await connect("127.0.0.9") for _ in range(64)]    # one address, every slot
+        for raw in held[8:]:                                       # past 8: closed at once
+            await within(raw.lost)
+        assert not any(raw.lost.called for raw in held[:8])
+        monitor = await connect("127.0.0.1")                       # the operator's monitor
+        monitor.transport.write(b"GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        await within(monitor.lost)
+        assert monitor.data.startswith(b"HTTP/1.1 200"), monitor.data[:200]
+        assert not any(raw.lost.called for raw in held[:8])        # the others are kept
+    finally:
+        for raw in held:
+            raw.transport.loseConnection()
         await srv.stop()
 
 
