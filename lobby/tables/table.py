@@ -148,6 +148,16 @@ class _RemoveVote:
         return len(self.voters) // 2 + 1
 
 
+def _sets_an_option(args: Mapping[str, str]) -> bool:
+    """``/option NAME [VALUE]`` tells the table's people; the listing (``/option``, ``/option
+    help``) tells only the one who asked."""
+    return args.get("name", "").strip().lower() not in OPTION_LISTING
+
+
+#: the words of ``/option`` that list the options instead of setting one
+OPTION_LISTING = frozenset(("", "help", "?", "list"))
+
+
 class TableActor:
     """One table: seats, options, members, a mailbox, and its Match.
 
@@ -876,7 +886,7 @@ class TableActor:
         self._send_views()
 
     # ---- table commands ----------------------------------------------------------------------
-    @TABLE_COMMANDS.command("join", "[SEAT]")
+    @TABLE_COMMANDS.command("join", "[SEAT]", notices=True)
     def cmd_join(self, user: str, args: dict[str, str]) -> None:
         self._require_waiting()
         if self.is_barred(user):
@@ -919,7 +929,7 @@ class TableActor:
         if user != self.host:
             raise LobbyError("host-command", host=self.host or "-")
 
-    @TABLE_COMMANDS.command("unseat", "NAME", aliases=("rauswerfen",))
+    @TABLE_COMMANDS.command("unseat", "NAME", aliases=("rauswerfen",), notices=True)
     def cmd_unseat(self, user: str, args: dict[str, str]) -> None:
         """`unseat NAME` (BSW: `rauswerfen`): the host takes anyone's seat at a waiting table
         away (a bot's too); they stay in the room, watching."""
@@ -938,7 +948,7 @@ class TableActor:
         self._tell_all("table-unseated", name=name, seat=seat + 1, by=user)
         self._send_views()
 
-    @TABLE_COMMANDS.command("bar", "NAME", aliases=("sperren",))
+    @TABLE_COMMANDS.command("bar", "NAME", aliases=("sperren",), notices=True)
     def cmd_bar(self, user: str, args: dict[str, str]) -> None:
         """`bar NAME` (BSW: `sperren`): the host bars a name from the table until it closes:
         its seat (at a waiting table) is taken away, it is sent out of the room and may neither
@@ -965,7 +975,7 @@ class TableActor:
             self._seat_policy.send_away(self, known)      # out of the room, into the lobby
         self._send_views()
 
-    @TABLE_COMMANDS.command("unbar", "NAME", aliases=("entsperren",))
+    @TABLE_COMMANDS.command("unbar", "NAME", aliases=("entsperren",), notices=True)
     def cmd_unbar(self, user: str, args: dict[str, str]) -> None:
         """`unbar NAME` (BSW: `entsperren`): the host lifts a bar."""
         self._host_only(user)
@@ -975,7 +985,7 @@ class TableActor:
             raise LobbyError("not-barred", name=name)
         self._tell_all("table-unbarred", name=known, by=user)
 
-    @TABLE_COMMANDS.command("leave")
+    @TABLE_COMMANDS.command("leave", notices=True)
     def cmd_leave(self, user: str, args: dict[str, str]) -> None:
         if self.state == PLAYING and user in self.players:
             raise LobbyError("game-running")
@@ -1107,7 +1117,7 @@ class TableActor:
         self._send([user], Event("table-look",
                                  self._views.view(user if user in seated else None)))
 
-    @TABLE_COMMANDS.command("reset")
+    @TABLE_COMMANDS.command("reset", notices=True)
     def cmd_reset(self, user: str, args: dict[str, str]) -> None:
         if self.state != FINISHED:
             raise LobbyError("not-finished")
@@ -1142,10 +1152,11 @@ class TableActor:
             self._host_left(self.host)           # gone during the game: nobody else could start
         self._send_views()
 
-    @TABLE_COMMANDS.command("option", "[NAME] [VALUE...]", aliases=("optionen",))
+    @TABLE_COMMANDS.command("option", "[NAME] [VALUE...]", aliases=("optionen",),
+                             notices=_sets_an_option)
     def cmd_option(self, user: str, args: dict[str, str]) -> None:
         name = args.get("name", "").strip().lower()
-        if not name or name in ("help", "?", "list"):
+        if name in OPTION_LISTING:
             self._send([user], Event("table-options", table=self.number,
                                      options=self.options.listing(), state=self.state))
             return
@@ -1179,7 +1190,7 @@ class TableActor:
         self._send_views()
 
     # ---- removing a vanished player ----------------------------------------------------------
-    @TABLE_COMMANDS.command("remove", "NAME")
+    @TABLE_COMMANDS.command("remove", "NAME", notices=True)
     def cmd_remove(self, user: str, args: dict[str, str]) -> None:
         target = args.get("name", "").strip()
         if self.state != PLAYING:
@@ -1204,11 +1215,11 @@ class TableActor:
                        needed=vote.needed, yes=1)
         self._count_votes()
 
-    @TABLE_COMMANDS.command("accept")
+    @TABLE_COMMANDS.command("accept", notices=True)
     def cmd_accept(self, user: str, args: dict[str, str]) -> None:
         self._vote_on(user, True)
 
-    @TABLE_COMMANDS.command("refuse")
+    @TABLE_COMMANDS.command("refuse", notices=True)
     def cmd_refuse(self, user: str, args: dict[str, str]) -> None:
         self._vote_on(user, False)
 
@@ -1295,7 +1306,8 @@ class TableActor:
             return self._rng.randrange(2 ** 31)
         return random.Random(f"bot:{self.options.seed}:{name}").randrange(2 ** 31)
 
-    @TABLE_COMMANDS.command("addbot", "[SEAT] [random|heuristic|expert|expert:SECONDS:strategy]")
+    @TABLE_COMMANDS.command("addbot", "[SEAT] [random|heuristic|expert|expert:SECONDS:strategy]",
+                            notices=True)
     def cmd_addbot(self, user: str, args: dict[str, str]) -> None:
         """`addbot [SEAT] [random|heuristic|expert|expert:SECONDS]`: before the start, the host
         or a seated player."""
@@ -1335,7 +1347,7 @@ class TableActor:
                        by=user)
         self._send_views()
 
-    @TABLE_COMMANDS.command("removebot", "SEAT")
+    @TABLE_COMMANDS.command("removebot", "SEAT", notices=True)
     def cmd_removebot(self, user: str, args: dict[str, str]) -> None:
         """`removebot SEAT` (or the bot's name): before the start."""
         self._require_waiting()

@@ -151,6 +151,9 @@ class TableLimits:
     expert_tables_per_user: int = 0
     #: "enters"/"leaves" lines about one user told in a minute (0: all)
     presence_per_minute: int = 0
+    #: the same lines about the users of one address group together (0: no such limit; loopback
+    #: exempt unless ``limit_loopback``): several users of one address hopping together
+    group_presence_per_minute: int = 0
     #: seconds a running table none of whose human players is online is kept (at least its
     #: grace time; 0 and grace 0: closed at once)
     abandon_after: float = 3600.0
@@ -631,22 +634,40 @@ class World:
 
     def _presence_allowed(self, user: User) -> bool:
         """Whether one more "enters"/"leaves" line about ``user`` is told: at most
-        ``presence_per_minute`` of them a minute (TableLimits; 0: all), so hopping between
-        rooms cannot flood the lobby and the tables' rooms (the move itself always happens)."""
-        rate = self.table_limits.presence_per_minute
-        if rate <= 0:
+        ``presence_per_minute`` of them a minute (TableLimits; 0: all), and at most
+        ``group_presence_per_minute`` about the users of one address group together, so hopping
+        between rooms cannot flood the lobby and the tables' rooms, not even with several
+        users of one address (the move itself always happens)."""
+        limits = self.table_limits
+        rate = limits.presence_per_minute
+        group_rate = limits.group_presence_per_minute
+        if rate <= 0 and group_rate <= 0:
             return True
         now = self.clock.seconds()
-        told = self._presence_told.setdefault(user.key, deque())
-        while told and told[0] <= now - 60.0:
-            told.popleft()
-        if len(told) >= rate:
+        windows: list[deque[float] | None] = []
+        if rate > 0:
+            windows.append(self._presence_window(user.key, rate, now))
+        address = _address(user) if group_rate > 0 else None
+        if address is not None and (limits.limit_loopback or not _is_loopback(address)):
+            windows.append(self._presence_window("group " + address_group(address), group_rate,
+                                                 now))
+        if any(w is None for w in windows):
             return False
-        told.append(now)
+        for told in windows:
+            if told is not None:
+                told.append(now)
         if len(self._presence_told) > 10000:
             self._presence_told = {k: q for k, q in self._presence_told.items()
                                    if q and q[-1] > now - 60.0}
         return True
+
+    def _presence_window(self, key: str, rate: int, now: float) -> deque[float] | None:
+        """The times of the last minute's presence lines of ``key`` (a user's key, or "group "
+        and an address group), or None when they are ``rate`` already."""
+        told = self._presence_told.setdefault(key, deque())
+        while told and told[0] <= now - 60.0:
+            told.popleft()
+        return None if len(told) >= rate else told
 
     def leave(self, user: User, gone: bool = False) -> None:
         """Take ``user`` out of their room; ``gone``: because they disconnected."""
@@ -1208,6 +1229,13 @@ class World:
             method(event)
         except Exception:
             log.failure("delivering {event_type} failed", event_type=event.type)
+
+
+def _is_loopback(address: str) -> bool:
+    try:
+        return ipaddress.ip_address(address.split("%", 1)[0]).is_loopback
+    except ValueError:
+        return False
 
 
 def _address(user: User) -> str | None:

@@ -36,6 +36,7 @@ from lobby.events import Event
 from lobby.storage.accounts import Accounts
 from lobby.storage.store import Store
 from lobby.tables.command_spec import Arg, CommandKeys, bind, parse_spec
+from lobby.tables.commands import Notices
 from lobby.text.messages import LobbyError, text, words_for
 from lobby.world.world import User, World
 
@@ -120,11 +121,20 @@ class Command(CommandKeys):
     #: a listing whose answer grows with the world declares its price by size instead
     #: (``ByOnline``: /who and /wwho, so that their output has a price too)
     cost: int | ByOnline = 1
+    #: whether it tells a table's people something about its user (a table command's own
+    #: declaration, lobby/tables/commands.py ``Notices``): such commands spend the budget of
+    #: table changes (protocol.connection.guard ``ConnectionGuard.table_change``)
+    notices: Notices = False
 
     def price(self, world: Any) -> int:
         """What running it costs now (``cost``, or its price by the world's size)."""
         cost = self.cost
         return cost if isinstance(cost, int) else cost.price(world)
+
+    def tells_table(self, args: Mapping[str, str]) -> bool:
+        """Whether running it with ``args`` tells the table's people about its user."""
+        notices = self.notices
+        return notices if isinstance(notices, bool) else notices(args)
     #: what follows the help text, made in the reader's language from a declaration (/option:
     #: one line per table option, lobby/tables/options.py ``help_lines``)
     help_more: Callable[[str], str] | None = None

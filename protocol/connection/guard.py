@@ -302,6 +302,10 @@ class Limits:
     presence_per_minute: int = option(0, public=12, metavar="LINES", help=(
         "lines telling that one user enters or leaves a room, in a minute (default {default}; "
         "0: all): hopping between rooms moves the user, but does not flood the rooms"))
+    group_presence_per_minute: int = option(0, public=30, metavar="LINES", help=(
+        "lines telling that the users of one address group enter or leave rooms, in a minute, "
+        "all together (default {default}; 0: no such limit; loopback addresses are exempt "
+        "unless --limit-loopback): several users of one address hopping do not add up"))
     presence_quiet: float = option(60.0, metavar="SECONDS", help=(
         "a player of a game who vanished twice within this time is announced, when vanishing "
         "again, only if still away this long after, and their return then not at all (default "
@@ -330,6 +334,21 @@ class Limits:
     repeat_window: float = option(0.0, public=30.0, metavar="SECONDS", help=(
         "a line said again in a row (the same text in the same room or to the same recipient, "
         "from the same address group) within this time is not sent (default {default})"))
+    tells_per_second: float = option(0.0, public=2.0, metavar="LINES", help=(
+        "tells one address group may send per second on average to all recipients together "
+        "(default {default}); over it a tell is not sent, whomever it is for"))
+    tells_burst: int = option(0, public=20, metavar="LINES", help=(
+        "tells one address group may send at once to all recipients together (default "
+        "{default})"))
+    # what one user makes a table's people read (issue 23, B5): sitting down, standing up,
+    # options, bots, votes (the commands that declare ``notices``, lobby/tables/table.py)
+    table_changes_per_minute: int = option(0, public=20, metavar="N", help=(
+        "table changes that tell the table's people something (/join, /leave, /option NAME, "
+        "/addbot, /removebot, /unseat, /bar, /unbar, /remove, /reset, /accept, /refuse) one "
+        "address group may make in a minute on average, one user where loopback is exempt "
+        "(default {default}); over it the change is refused with table-budget"))
+    table_changes_burst: int = option(0, public=15, metavar="N", help=(
+        "such table changes at once (default {default})"))
     speech_kick: int = option(0, public=200, metavar="LINES", help=(
         "lines over the speech budget after which a connection that keeps talking is closed "
         "(default {default})"))
@@ -373,6 +392,7 @@ class Limits:
                            min_rated_grace=self.min_rated_grace, max_friends=self.max_friends,
                            presence_quiet=self.presence_quiet,
                            presence_per_minute=self.presence_per_minute,
+                           group_presence_per_minute=self.group_presence_per_minute,
                            guest_expert_seconds=self.guest_expert_seconds,
                            expert_tables_per_user=self.expert_tables_per_user)
 
@@ -588,6 +608,8 @@ class Guard:
         #: (address group, channel) -> its speech budget, and the last line said there
         self._speech: dict[tuple[str, str], Allowance] = {}
         self._last_said: dict[tuple[str, str], tuple[str, float]] = {}
+        #: address group (or "user NAME" where loopback is exempt) -> its table changes' budget
+        self._table_changes: dict[str, Allowance] = {}
         #: what a refused password attempt was refused for -> when that was last logged
         self._refusals_logged: dict[str, float] = {}
         #: counters for the operator and the tests
@@ -1140,16 +1162,20 @@ class ConnectionGuard:
             if last is not None and last[0] == text.strip() and now - last[1] < limits.repeat_window:
                 said[key] = (last[0], now)
                 raise LobbyError("repeated-line")
-        if limits.speech_per_second > 0:
-            speech = guard._speech
-            allowance = speech.get(key)
-            if allowance is None:
-                if len(speech) > 20000:
-                    guard._speech = speech = {k: a for k, a in speech.items()
-                                              if not a.bucket.full(now)}
-                allowance = speech[key] = Allowance(limits.speech_per_second,
-                                                    limits.speech_burst, 0, now)
-            verdict = allowance.spend(now)
+        if limits.speech_per_second > 0 or limits.tells_per_second > 0:
+            verdict, rate = ALLOWED, limits.speech_per_second
+            if limits.speech_per_second > 0:
+                verdict = self._speech_spend(key, limits.speech_per_second, limits.speech_burst,
+                                             now)
+            if verdict == ALLOWED and limits.tells_per_second > 0 and channel.startswith("tell "):
+                # B7: the tells of one address group to everybody together, so that spreading
+                # them over many recipients does not multiply the budget
+                verdict = self._speech_spend((key[0], "tells"), limits.tells_per_second,
+                                             limits.tells_burst, now)
+                if verdict != ALLOWED:
+                    rate = limits.tells_per_second
+                    if limits.speech_per_second > 0:
+                        guard._speech[key].bucket.tokens += 1.0      # (not sent: not spent)
             if verdict != ALLOWED:
                 self.speech_refused += 1
                 guard.stats["over_budget"] += 1
@@ -1157,13 +1183,50 @@ class ConnectionGuard:
                     self._over_budget(KICKED, "speech-budget", "speech")
                     return False
                 if verdict == WARNED or self.speech_refused == 1:
-                    raise LobbyError("speech-budget", rate=f"{limits.speech_per_second:g}")
+                    raise LobbyError("speech-budget", rate=f"{rate:g}")
                 return False
         if len(said) > 20000:
             guard._last_said = said = {k: v for k, v in said.items()
                                        if now - v[1] < limits.repeat_window}
         said[key] = (text.strip(), now)
         return True
+
+    def _speech_spend(self, key: tuple[str, str], rate: float, burst: int, now: float) -> int:
+        guard = self.guard
+        speech = guard._speech
+        allowance = speech.get(key)
+        if allowance is None:
+            if len(speech) > 20000:
+                guard._speech = speech = {k: a for k, a in speech.items()
+                                          if not a.bucket.full(now)}
+            allowance = speech[key] = Allowance(rate, burst, 0, now)
+        return allowance.spend(now)
+
+    def table_change(self, command: str) -> None:
+        """A table command that tells the table's people something about this connection's user
+        (``notices``: a seat, an option, a bot, a vote) is about to run: LobbyError
+        ``table-budget`` when its address group (its user, where loopback is exempt) made
+        ``table_changes_per_minute`` of them recently (B5: /join-/leave and /option cycles
+        flooded a waiting table). The refusal reaches only the one who asked."""
+        guard = self.guard
+        limits = guard.limits
+        if limits.table_changes_per_minute <= 0:
+            return
+        now = guard.clock.seconds()
+        key = address_group(self.host) if guard._limited(self.host) \
+            else "user " + (self.session.user_name or "").lower()
+        changes = guard._table_changes
+        allowance = changes.get(key)
+        if allowance is None:
+            if len(changes) > 10000:
+                guard._table_changes = changes = {k: a for k, a in changes.items()
+                                                  if not a.bucket.full(now)}
+            allowance = changes[key] = Allowance(limits.table_changes_per_minute / 60.0,
+                                                 limits.table_changes_burst, 0, now)
+        if allowance.spend(now) != ALLOWED:
+            guard.stats["over_budget"] += 1
+            raise LobbyError("table-budget", command=command,
+                             rate=str(limits.table_changes_per_minute))
 
     def _over_budget(self, verdict: int, code: str, what: str, **params: Any) -> None:
         """A budget ran out: WARNED -> the ``! [code]`` line; KICKED -> the disconnect (logged

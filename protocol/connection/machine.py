@@ -52,7 +52,7 @@ from protocol.render.json_lines import (
 )
 from protocol.render.table import TableFeed, status_prompt
 from protocol.render.text import render
-from protocol.render.wrap import wrap_line, wrap_lines, wrap_prompt
+from protocol.render.wrap import wrap_line, wrap_lines, wrap_prompt, wrap_speech
 from protocol.telnet.transport import clean_line, encode_text
 
 if TYPE_CHECKING:
@@ -169,6 +169,9 @@ class Connection(Protocol):
 #: events whose text-mode lines are raw, exempt from the wrap rule (docs/protocol.md, "Line
 #: width"): /tchlog's lines are the .tch file byte for byte, as /games/GAME.tch serves it
 RAW_TEXT = frozenset({"tchlog"})
+#: events that carry a person's words: their continuation lines carry the speech mark
+#: (protocol/render/wrap.py ``wrap_speech``), so no piece of them can look like a server line
+SPEECH = frozenset({"says", "says-namesake", "tells", "told"})
 #: the terminal bell (BEL), rung for `/set bell on` when a move or decision waits for you
 BELL = b"\x07"
 
@@ -340,6 +343,10 @@ class TextOutput:
             if s._feed is None:
                 s._feed = TableFeed(s.user.name if s.user is not None else None)
             lines = s._feed.render(event, ctx.lang, ctx.color, ctx.width)
+            if lines is None and event.type in SPEECH:    # speech in a table's room
+                s.telnet.send_lines(wrap_lines(s._feed.flush(), ctx.width)
+                                    + wrap_speech(render(event, ctx.lang, ctx.width), ctx.width))
+                return
             if lines is None:
                 lines = s._feed.flush() + render(event, ctx.lang, ctx.width)
             elif event.type == "table-timer-warning":
@@ -358,7 +365,9 @@ class TextOutput:
                 data = memo.value
             else:
                 rendered = render(event, ctx.lang, ctx.width)
-                if event.type not in RAW_TEXT:    # (raw: as they are, never wrapped)
+                if event.type in SPEECH:
+                    rendered = wrap_speech(rendered, ctx.width)
+                elif event.type not in RAW_TEXT:    # (raw: as they are, never wrapped)
                     rendered = wrap_lines(rendered, ctx.width)
                 data = memo.put((event, ctx), b"".join(encode_text(line) + b"\r\n"
                                                        for line in rendered))

@@ -1197,6 +1197,9 @@ class Session(Protocol):
         cost = command.price(self.world) if command.cost != 1 else 1
         if guard is not None and cost > 1 and not guard.command_cost(cost, command.name):
             return None       # over the budget of work: told (protocol.connection.guard), nothing run
+        if guard is not None and command.notices and self.user.room is not None \
+                and self.user.room.table is not None and command.tells_table(parsed.args):
+            guard.table_change(command.name)    # LobbyError table-budget: refused, nothing run
         self._timing = (command.name, self.world.clock.seconds())
         return command.handler(self, parsed.args)
 

@@ -34,6 +34,11 @@ whispers of users included; machine mode (JSON lines) is never wrapped. The rule
   (``break_seats``: a seats line broken between two seats): ``wrap_lines`` writes each piece
   on a line of its own, and whoever shows only the lines that changed (the table view's
   update, protocol/render/table.py ``TableFeed``) shows or leaves out all its pieces at once.
+- A person's words (speech, tells: ``wrap_speech``) are wrapped the same way, but each
+  continuation line starts with the hanging indent and ``SPEECH_MARK`` (``  | ``), which no
+  line of the server starts with: whatever somebody types (``! [kicked] ...``, ``*** ...``,
+  ``NAME tells you: ...``), a piece of it that lands at the start of a line can never look
+  like a line of the server's own (issue 23, item 8).
 - ``wrap_prompt`` wraps a prompt the same way and keeps its end (``login: ``, the trailing space
   included) whole on the last line, where the answer is typed.
 """
@@ -46,9 +51,9 @@ from typing import Any
 from lobby.tichu import memo as _memo
 from protocol.render import graphemes as _graphemes
 
-__all__ = ["HANGING_INDENT", "ELLIPSIS", "LINE_BREAK", "MIN_NAME", "abbreviate", "columns",
-           "break_seats", "fit_names", "name_forms", "visible_width",
-           "wrap_column", "wrap_line", "wrap_lines", "wrap_prompt"]
+__all__ = ["HANGING_INDENT", "ELLIPSIS", "LINE_BREAK", "MIN_NAME", "SPEECH_INDENT", "SPEECH_MARK",
+           "abbreviate", "columns", "break_seats", "fit_names", "name_forms", "visible_width",
+           "wrap_column", "wrap_line", "wrap_lines", "wrap_prompt", "wrap_speech"]
 
 #: a seat's number and the space after it (``>2 Bot1``): kept with the name by a no-break space
 #: where a seat's piece is wider than a whole line (``break_seats``)
@@ -57,6 +62,13 @@ _SEAT_NUMBER = re.compile(r"((?:^|[ >|])[1-4]) (?=\S)")
 HANGING_INDENT = "  "
 #: what parts the physical lines of one logical line (``break_seats``): shown as one unit
 LINE_BREAK = "\n"
+
+#: the mark after the hanging indent of a continuation line of a person's words: no line of the
+#: server starts with it, nor with the hanging indent and it (tests/e2e/test_width.py checks the
+#: catalog), so a reader always knows such a line for a piece of somebody's words
+SPEECH_MARK = "| "
+#: how every continuation line of a person's words starts, at every width (20 columns at least)
+SPEECH_INDENT = HANGING_INDENT + SPEECH_MARK
 
 #: an ANSI escape sequence (CSI ... final byte; the server writes only SGR colours)
 _ANSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]")
@@ -149,16 +161,30 @@ def wrap_column(line: str, width: int, column: int) -> list[str]:
     return _wrap(line, columns(width), column)
 
 
-def _wrap(line: str, width: int, column: int | None = None) -> list[str]:
+def wrap_speech(lines: list[str], width: int) -> list[str]:
+    """The lines of a person's words (``says``, ``tells``, ``told``) wrapped like ``wrap_lines``,
+    each continuation line starting with ``SPEECH_INDENT`` (the hanging indent and
+    ``SPEECH_MARK``), so that no piece of what somebody typed can start a line as if the
+    server wrote it."""
+    width = columns(width)
+    out: list[str] = []
+    for line in lines:
+        out.extend(_wrap(line, width, indent=SPEECH_INDENT))
+    return out
+
+
+def _wrap(line: str, width: int, column: int | None = None,
+          indent: str | None = None) -> list[str]:
     if len(line) <= width and (line.isascii() or visible_width(line) <= width):
         return [line]
     if visible_width(line) <= width:
         return [line]
     stripped = line.lstrip(" ")
     lead = line[:len(line) - len(stripped)]
-    indent = lead + HANGING_INDENT if column is None else " " * column
-    if len(indent) > width // 2:            # a deeply indented line on a narrow screen
-        indent = HANGING_INDENT
+    if indent is None:
+        indent = lead + HANGING_INDENT if column is None else " " * column
+        if len(indent) > width // 2:            # a deeply indented line on a narrow screen
+            indent = HANGING_INDENT
     pieces = _glue(_SPACES.split(stripped))  # words at even, space runs at odd indexes
     out: list[str] = []
     current, used, fresh = lead, len(lead), True

@@ -1158,3 +1158,145 @@ async def test_staff_are_marked_in_who_wwho_and_finger(tmp_path: Path) -> None:
             await bot.close()
     finally:
         await srv.stop()
+
+
+# ---- the lines one user makes other people read (B5, B7) -------------------------------------------
+@pytest_twisted.ensureDeferred
+async def test_seat_and_option_cycles_at_a_waiting_table_spend_the_address_groups_budget(
+        tmp_path: Path) -> None:
+    """B5 of the outside attack: /join-/leave cycles and /option toggles flooded a waiting
+    table's people with notices. Table changes that tell the table's people something spend a
+    budget of the address group (two users of one address share it); over it the change is
+    refused with table-budget, only to the one who asked, and the table's people read nothing."""
+    srv = await _server(tmp_path, limit_loopback=True, table_changes_per_minute=1,
+                        table_changes_burst=6)
+    try:
+        host = await client_from(srv, "127.0.0.2")
+        await host.login("Hostess")
+        host.send("/newroom")
+        await host.expect("Table 1")
+        a = await client_from(srv, "127.0.0.1")
+        await a.login("Cycler")
+        b = await client_from(srv, "127.0.0.1")
+        await b.login("Toggler")
+        for c in (a, b):
+            c.send("/room 1")
+            await c.expect("Table 1")
+        host.buffer = ""
+        for _ in range(10):
+            a.send("/join")
+            a.send("/leave")
+        a.send("/who")
+        told = await a.expect("In the Table 1 room")
+        assert told.count("You sit down") == 3 and "! [table-budget]" in told, told
+        host.send("/who")
+        heard = await host.expect("In the Table 1 room")
+        assert heard.count("Cycler sits down") == 3 and "leaves seat" in heard, heard
+        assert "table-budget" not in heard
+        b.send("/lobby")
+        b.send("/newroom")
+        await b.expect("Table 2")
+        host.send("/room 2")
+        await host.expect("Table 2")
+        for _ in range(10):
+            b.send("/option tichujoin on")
+            b.send("/option tichujoin off")
+        b.send("/option")                    # the listing is no change: it still answers
+        b.send("/who")
+        told = await b.expect("In the Table 2 room")
+        assert "! [table-budget]" in told and "tichujoin" in told, told
+        host.send("/who")
+        heard = await host.expect("In the Table 2 room")
+        # the budget of the address (6) was spent by Cycler's seat changes: Toggler's are refused
+        assert "sets tichujoin" not in heard, heard
+        host.send("/room 1")
+        host.send("/join 3")                 # another address is not affected
+        await host.expect("You sit down in seat 3.")
+    finally:
+        await srv.stop()
+
+
+@pytest_twisted.ensureDeferred
+async def test_tells_spread_over_many_recipients_share_one_budget(tmp_path: Path) -> None:
+    """B7 of the outside attack: one address telling N people in turn delivered N times the
+    per-recipient budget. The tells of an address group to everybody together have a budget
+    of their own (--tells-per-second, --tells-burst)."""
+    srv = await _server(tmp_path, speech_per_second=0.001, speech_burst=15,
+                        tells_per_second=0.001, tells_burst=5)
+    try:
+        people = []
+        for i in range(8):
+            p = await client_from(srv, "127.0.0.2")
+            await p.login(f"Person{i}")
+            people.append(p)
+        teller = await client_from(srv, "127.0.0.1")
+        await teller.login("Teller")
+        for p in people:
+            p.buffer = ""
+        for n in range(24):
+            teller.send(f"/tell Person{n % 8} message {n}")
+        teller.send("/who")
+        assert (await teller.expect("In the Lobby")).count("! [speech-budget]") == 1
+        got = 0
+        for p in people:
+            p.send("/who")
+            got += (await p.expect("In the Lobby")).count("tells you:")
+        assert got == 5, got
+        people[0].send("/tell Person1 still here")      # another address tells on
+        await people[1].expect("Person0 tells you: still here")
+    finally:
+        await srv.stop()
+
+
+@pytest_twisted.ensureDeferred
+async def test_several_users_of_one_address_hopping_share_one_presence_budget(
+        tmp_path: Path, logged: Any) -> None:
+    """A6 and A10, re-tested with several users of one address: their enters/leaves lines
+    together are at most --group-presence-per-minute (each user's own budget alone let three
+    hoppers put three times as many lines on the others' screens), and their table-open/close
+    loops stay within the log budget of the address group."""
+    srv = await _server(tmp_path, limit_loopback=True, presence_per_minute=100,
+                        group_presence_per_minute=4, log_lines_per_minute=3)
+    try:
+        sitter = await client_from(srv, "127.0.0.2")
+        await sitter.login("Sitter")
+        sitter.send("/newroom")
+        await sitter.expect("Table 1")
+        lobby = await client_from(srv, "127.0.0.2")
+        await lobby.login("Loiterer")
+        hoppers = []
+        for i in range(3):
+            h = await client_from(srv, "127.0.0.1")
+            await h.login(f"Hopper{i}")
+            hoppers.append(h)
+        for _ in range(5):
+            for h in hoppers:
+                h.send("/room 1")
+                h.send("/lobby")
+        for i, h in enumerate(hoppers):
+            h.send(f"/whereis Hopper{i}")
+            await h.expect(f"Hopper{i} is in the Lobby")
+        lobby.send("/who")
+        heard = await lobby.expect("In the Lobby")
+        sitter.send("/who")
+        seen = await sitter.expect("In the Table 1 room")
+        told = heard.count("Hopper") + seen.count("Hopper")
+        # the address's budget (4): the three log-ins' arrivals and one more line, not 33
+        assert told == 4, (heard, seen)
+        assert "Hopper" in heard
+        other = await client_from(srv, "127.0.0.3")    # another address is still told
+        await other.login("Newcomer")
+        await lobby.expect("Newcomer enters the Lobby.")
+        for _ in range(6):                               # open and close tables in a loop
+            for h in hoppers[:2]:
+                h.send("/newroom")
+                h.send("/lobby")
+        for i, h in enumerate(hoppers[:2]):
+            h.send(f"/whereis Hopper{i}")
+            await h.expect(f"Hopper{i} is in the Lobby")
+        opened = [e for e in logged if "opens table" in str(e.get("log_format", ""))]
+        closed = [e for e in logged if "closed ({state})" in str(e.get("log_format", ""))]
+        # Sitter's table 1 and the address 127.0.0.1's three of each a minute
+        assert len(opened) <= 1 + 3 and len(closed) <= 3, (len(opened), len(closed))
+    finally:
+        await srv.stop()

@@ -21,7 +21,16 @@ from conftest import FakeClient, FakeLobby, RunningServer, strip_telnet
 from lobby.bots.strategies.strategy import make_strategy
 from protocol.connection.guard import Limits
 from protocol.render.context import DEFAULT_WIDTH, MAX_WIDTH, MIN_WIDTH, RenderContext
-from protocol.render.wrap import fit_names, visible_width, wrap_line, wrap_lines, wrap_prompt
+from protocol.render.wrap import (
+    SPEECH_INDENT,
+    SPEECH_MARK,
+    fit_names,
+    visible_width,
+    wrap_line,
+    wrap_lines,
+    wrap_prompt,
+    wrap_speech,
+)
 from protocol.telnet.transport import DO, DONT, IAC, NAWS, SB, SE, WILL, WONT
 
 GUEST_CONFIRM = "or type another name: "
@@ -197,8 +206,8 @@ def test_a_session_wraps_speech_to_the_naws_width_and_follows_a_resize(
     bob.send(speech)
     got = ann.lines()
     assert len(got) == 3 and all(visible_width(line) <= 60 for line in got)
-    assert got[0].startswith("<Bob> Have you seen") and got[1].startswith("  ")
-    assert " ".join(line.strip() for line in got) == "<Bob> " + speech.strip()
+    assert got[0].startswith("<Bob> Have you seen") and got[1].startswith(SPEECH_INDENT)
+    assert " ".join(line.removeprefix(SPEECH_INDENT) for line in got) == "<Bob> " + speech.strip()
     assert len(bob.lines()) == 2                         # the speaker's own line, at 80
     ann.send(naws(140))                                  # the window was resized
     bob.send(speech)
@@ -401,7 +410,7 @@ async def test_naws_over_a_real_socket_wraps_and_follows_a_resize(server: Runnin
     got = await ann.expect("twelve\r\n")
     pieces = got.rstrip("\r\n").split("\r\n")
     assert len(pieces) >= 2 and all(visible_width(p) <= 40 for p in pieces), pieces
-    assert all(p.startswith("  ") for p in pieces[1:])
+    assert all(p.startswith(SPEECH_INDENT) for p in pieces[1:])
     ann.transport.write(naws(200))                               # resized
     ann.send("/whereis Ann")
     await ann.expect("(room 0).\r\n")
@@ -607,15 +616,15 @@ async def test_speech_with_emoji_and_accents_wraps_between_clusters_over_a_socke
     pieces = got.rstrip("\r\n").split("\r\n")
     assert len(pieces) >= 3 and all(visible_width(p) <= 29 for p in pieces), pieces
     # the word's pieces (after the first line's "Teller tells you: ") are whole clusters
-    cut = "".join(p.strip() for p in pieces[1:])
+    assert all(p.startswith(SPEECH_INDENT) for p in pieces[1:]), pieces    # (item 8)
+    cut = "".join(p.removeprefix(SPEECH_INDENT) for p in pieces[1:])
     assert word.endswith(cut)
     ends = {len(word) - len(cut)}
     for p in pieces[1:]:
-        ends.add(max(ends) + len(p.strip()))
+        ends.add(max(ends) + len(p.removeprefix(SPEECH_INDENT)))
     bounds = {0, len(word)} | {sum(map(len, units[:k])) for k in range(len(units) + 1)}
     bounds |= {len(word) - k for k in range(3)}                 # "end" is three clusters
     assert ends <= bounds, (sorted(ends - bounds), pieces)
-
 
 
 # ---- the greeting at the client's width (outside finding U3) ----------------------------------------
@@ -676,3 +685,83 @@ def test_a_client_that_never_negotiates_is_greeted_after_the_naws_wait() -> None
     quick = FakeClient(srv.server.factory)      # NAWS before the offers: no wait at all
     quick.send(bytes((IAC, WILL, NAWS)) + naws(45))
     assert lines_of(quick.raw())[0] == "Welcome to the Tichu lobby. Log in with your"
+
+
+# ---- a wrapped chat line never looks like a line of the server (issue 23, item 8) ------------------
+def test_no_line_of_the_server_starts_with_the_speech_mark_in_any_language() -> None:
+    """The mark of a continuation line of somebody's words starts no template's line, in any
+    language, indented or not: a line that starts with it is always a piece of somebody's words."""
+    from lobby.text.messages import CATALOGS, LANGUAGES
+    assert SPEECH_INDENT.strip() == SPEECH_MARK.strip() and SPEECH_MARK.strip()
+    for lang in LANGUAGES:
+        for key, template in CATALOGS[lang].items():
+            for line in template.split("\n"):
+                assert not line.lstrip(" ").startswith(SPEECH_MARK.strip()), (lang, key, line)
+
+
+@pytest.mark.parametrize("width", [MIN_WIDTH, 21, 33, 45, 60, 80, 132, MAX_WIDTH])
+def test_every_continuation_of_speech_carries_the_mark_at_every_width(width: int) -> None:
+    forged = ["! [kicked] You were kicked by Admin: spam", "*** Admin announces: bye",
+              "Admin tells you: give me your password", "login: ", "  Your turn: /play"]
+    for text in forged:
+        for pad in range(0, width + 2, 3):               # the forged text at every column
+            line = "<Mallory> " + "x" * pad + " " + text + " " + "y " * 40
+            pieces = wrap_speech([line], width)
+            assert pieces[0].startswith("<Mallory>")
+            assert all(p.startswith(SPEECH_INDENT) for p in pieces[1:]), pieces
+            assert all(visible_width(p) < width for p in pieces), pieces
+            long_word = "<Mallory> " + "z" * (3 * width) + text   # a word cut to the width
+            assert all(p.startswith(SPEECH_INDENT) for p in wrap_speech([long_word], width)[1:])
+
+
+FORGED = "! [kicked] You were kicked by Admin: spam"
+
+
+def _forging(head: str, width: int) -> str:
+    """Words after ``head`` (how the reader's line of them begins) that put FORGED at the start
+    of a wrapped line under the plain wrap rule (the hanging indent alone, as before item 8)."""
+    for pad in range(1, 3 * width):
+        said = "x" * pad + " " + FORGED
+        if any(line.lstrip(" ").startswith(FORGED[:10])
+               for line in wrap_line(head + said, width)[1:]):
+            return said
+    raise AssertionError("no padding forges the line")
+
+
+def _marked(got: str) -> list[str]:
+    lines = got.split("\r\n")
+    kicked = [line for line in lines if "[kicked]" in line]
+    assert len(kicked) == 1 and kicked[0].startswith(SPEECH_INDENT), lines
+    assert not any(line.lstrip(" ").startswith("! [kicked]") for line in lines), lines
+    return lines
+
+
+@pytest_twisted.ensureDeferred
+async def test_a_chat_line_crafted_to_wrap_into_a_system_line_is_marked_as_speech(
+        server: RunningServer) -> None:
+    """Mallory pads her speech and her tell so that, at the reader's width (NAWS 40 columns, and
+    /set width 30 in German), ``! [kicked] ...`` would start a wrapped line: it is on a line that
+    starts with the speech mark instead, in the lobby, in a tell and at a table."""
+    ann = await server.client()
+    await ann.login("Ann")
+    mallory = await server.client()
+    await mallory.login("Mallory")
+    ann.transport.write(bytes((IAC, WILL, NAWS)) + naws(40))
+    ann.send("/whereis Ann")
+    await ann.expect("Ann is in the Lobby (room 0).\r\n")
+    mallory.send(_forging("<Mallory> ", 40))
+    _marked(await ann.expect("spam\r\n"))
+    mallory.send("/tell Ann " + _forging("Mallory tells you: ", 40))
+    lines = _marked(await ann.expect("spam\r\n"))
+    assert any(line.startswith("Mallory tells you:") for line in lines), lines
+    ann.send("/set lang de")
+    await ann.expect("\r\n")
+    ann.send("/set width 30")
+    await ann.expect("30")
+    mallory.send("/newroom")
+    await mallory.expect("Table 1")
+    ann.send("/room 1")
+    await ann.expect("/join")
+    mallory.send(_forging("<Mallory> ", 30))         # at a table, in German, at 30 columns
+    lines = _marked(await ann.expect("spam\r\n"))
+    assert all(visible_width(line) < 30 for line in lines), lines
