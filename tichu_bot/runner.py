@@ -173,7 +173,12 @@ async def run_bot(*, host: str = "127.0.0.1", port: int, name: str, password: st
                 if on_open is not None:
                     on_open(number)
             else:
-                number = table if table is not None else await table_ready  # type: ignore[misc]
+                if table is not None:
+                    number = table
+                elif table_ready is not None:
+                    number = await table_ready
+                else:
+                    raise TypeError("a table, table_ready or open_table is needed")
                 await client.enter_table(number)
             await client.join(seat)
             result = await client.play(strategy, seed, open_table if start is None else start)

@@ -638,6 +638,14 @@ class TableActor:
             raise LobbyError("not-a-player", name=name)
         return self.players.index(name)
 
+    def _not_seated(self, user: str) -> LobbyError:
+        """The refusal of a seat's command to ``user``, who has none: at a waiting table with a
+        free seat ``not-seated`` (``/join takes a seat``); else they are watching a game (or a
+        full table) and ``not-a-player`` says so, with no hint to a /join that cannot work."""
+        if self.state == WAITING and None in self.seats:
+            return LobbyError("not-seated")
+        return LobbyError("not-a-player", name=user)
+
     def _require_waiting(self) -> None:
         if self.state == PLAYING:
             raise LobbyError("game-running")
@@ -650,7 +658,7 @@ class TableActor:
             if user != self.host:
                 raise LobbyError("host-only", host=self.host or "-")
         elif user != self.host and user not in self.seats:
-            raise LobbyError("not-seated")
+            raise self._not_seated(user)
 
     def _unseat(self, name: str) -> None:
         self.active_at.pop(name, None)
@@ -972,7 +980,7 @@ class TableActor:
         if self.state == PLAYING and user in self.players:
             raise LobbyError("game-running")
         if user not in self.seats:
-            raise LobbyError("not-seated")
+            raise self._not_seated(user)
         seat = self.seats.index(user)
         self._unseat(user)
         self._tell_all("table-left", name=user, seat=seat + 1)
@@ -989,7 +997,7 @@ class TableActor:
         if self.options.host and user != self.host:
             raise LobbyError("host-only", host=self.host or "-")
         if user not in self.seats and user != self.host:
-            raise LobbyError("not-seated")
+            raise self._not_seated(user)
         count = sum(1 for s in self.seats if s)
         if count < 4:
             raise LobbyError("need-four", count=count)
@@ -1104,7 +1112,7 @@ class TableActor:
         if self.state != FINISHED:
             raise LobbyError("not-finished")
         if user != self.host and user not in self.seated:
-            raise LobbyError("not-seated")
+            raise self._not_seated(user)
         keep = [n if n and n in self.seats    # not who did /leave after the game
                 and (n in self.bots or (n not in self.gone and n in self.members))
                 else None for n in self.seated]
@@ -1177,7 +1185,7 @@ class TableActor:
         if self.state != PLAYING:
             raise LobbyError("no-game")
         if user not in self.players or user in self.gone:
-            raise LobbyError("not-seated")
+            raise self._not_seated(user)
         target = self._match_player_name(target)
         # a vanished player after the grace time, or a present one who ran out of time
         if target == user or target in self.bots or (target not in self.gone
@@ -1210,7 +1218,7 @@ class TableActor:
         for n in self.players:
             if n.lower() == text.lower():
                 return n
-        raise LobbyError("not-a-player", name=text)
+        raise LobbyError("not-seated-here", name=text)     # (not-a-player speaks to you)
 
     def _vote_on(self, user: str, yes: bool) -> None:
         vote = self._vote
@@ -1242,7 +1250,8 @@ class TableActor:
         name = self._new_bot(BOT_TAKEOVER_STRATEGY)
         # the record keeps the seat theirs, marked with the round they left in; they lose
         self.leavers[removed] = {"player": player, "bot": name,
-                                 "round": self.gone_round.get(removed, self.match.round_no)}
+                                 "round": self.gone_round.get(removed, self.match.round_no),
+                                 "at": self._left_at(removed)}
         self.players[player] = name
         self.seats = [name if n == removed else n for n in self.seats]
         self.join_order = [name if n == removed else n for n in self.join_order]
@@ -1644,7 +1653,23 @@ class TableActor:
             if beyond_grace and self.away_for(name) <= self.grace_seconds():
                 continue
             self.leavers[name] = {"player": self.players.index(name), "bot": None,
-                                  "round": self.gone_round.get(name, self.match.round_no)}
+                                  "round": self.gone_round.get(name, self.match.round_no),
+                                  "at": self._left_at(name)}
+
+    def _left_at(self, name: str) -> float:
+        """When ``name`` left the game: the start of the absence they did not come back from
+        (now for a present player removed by the vote). The first to leave takes the loss."""
+        return float(self.gone_since.get(name, self.clock.seconds()))
+
+    def first_leaver(self) -> int | None:
+        """The player index of who left the game first (None: nobody left): their side takes
+        the loss; later leavers have a leave counted (docs/rating.md)."""
+        if not self.leavers:
+            return None
+        far = float("inf")
+        name = min(self.leavers, key=lambda n: (float(self.leavers[n].get("at", far)), n))
+        player = self.leavers[name].get("player")
+        return player if isinstance(player, int) else None
 
     def _game_event(self, ev: Any, names: list[str | None] | None = None) -> None:
         """One engine event -> a table event `game-KIND` (a catalog key). Events addressed to a

@@ -29,8 +29,9 @@ module-level dict or list memo is left.
 from __future__ import annotations
 
 import os
+from collections.abc import Callable, Hashable
 from operator import is_
-from typing import Any, Callable, Generic, Hashable, TypeVar
+from typing import Any, Generic, TypeVar
 
 __all__ = ["ON", "MISSING", "LastMemo", "BoundedMemo", "set_memos", "memos_on", "clear_memos",
            "register"]

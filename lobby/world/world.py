@@ -33,9 +33,10 @@ from __future__ import annotations
 import ipaddress
 import math
 import random
+import secrets
 import unicodedata
 from collections import deque
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -341,8 +342,12 @@ class World:
         #: proves a held seat with its key is who they were; and, by identity, whom each user
         #: last talked to under each name (name key -> identity; ``tell``), bounded
         self._guest_serial = 0
+        self._run = secrets.token_hex(4)
         self._guest_identity: dict[str, str] = {}
         self._acquainted: dict[str, dict[str, str]] = {}
+        #: (sender identity, new holder identity): the sender was told the name is somebody
+        #: else's now; the new holder is told so (namesake-notice) with the first tell
+        self._notice_due: dict[tuple[str, str], None] = {}
         #: table number -> name key -> the identity that sat down there under the name (a
         #: namesake who speaks in the room later is shown as such: ``says-namesake``)
         self._sat_as: dict[int, dict[str, str]] = {}
@@ -456,13 +461,31 @@ class World:
             self.friends.logged_in(user)
         return user
 
+    def identity_at(self, number: int, name: str) -> str | None:
+        """The identity that sat down under ``name`` at table ``number`` (the journal keeps a
+        guest player's: lobby/world/persistence.py)."""
+        return self._sat_as.get(number, {}).get(name_key(name))
+
+    def restore_identities(self, number: int, identities: Mapping[str, str]) -> None:
+        """After a restart: the guest players of restored table ``number`` are who they were
+        (``name -> identity`` from the journal): the one who proves the seat with its key gets
+        the identity back (so those they talked to do not take them for a newcomer), and a
+        namesake speaking in the room is shown as somebody else (``says-namesake``)."""
+        if number not in self.tables:
+            return
+        sat = self._sat_as.setdefault(number, {})
+        for name, identity in identities.items():
+            sat[name_key(name)] = identity
+            self._guest_identity[name_key(name)] = identity
+
     def _guest_identity_for(self, user: User, *, proved: bool) -> None:
         """A guest's identity: the one the last guest of the name had when this one proves a
         held seat with its key (the same person), else a new one."""
         known = self._guest_identity.get(user.key) if proved else None
         if known is None:
             self._guest_serial += 1
-            known = f"guest:{self._guest_serial}"
+            # (this run's mark: an identity journaled before a restart is never handed out again)
+            known = f"guest:{self._run}:{self._guest_serial}"
         self._guest_identity.pop(user.key, None)
         self._guest_identity[user.key] = known
         if len(self._guest_identity) > IDENTITIES_KEPT:      # the oldest go first
@@ -873,10 +896,11 @@ class World:
             return
         humans = [n for n in table.players if n not in table.bots]
         try:
+            identities = self._sat_as.get(table.number)
             if event.type == "table-started":
-                self.friends.game_started(table.number, humans)
+                self.friends.game_started(table.number, humans, identities)
             else:
-                self.friends.game_over(table.number, humans)
+                self.friends.game_over(table.number, humans, identities)
         except Exception:
             log.failure("telling the friends of table {table}'s players failed",
                         table=table.number)
@@ -1114,10 +1138,20 @@ class World:
         if target is None:
             raise LobbyError("not-online", name=to)
         text = visible_text(text)
-        if target is not user and self._acquaint(user, target) is not None:
-            raise LobbyError("name-now-someone-else", name=target.name)
-        if target is not user and self._acquaint(target, user) is not None:
-            self._safe(target.listener.deliver, Event("namesake-notice", name=user.name))
+        if target is not user:
+            if self._acquaint(user, target) is not None:
+                # the sender knew somebody else under the name: told first; the new holder
+                # hears of it with the first message that reaches them (namesake-notice)
+                self._notice_due[(user.identity, target.identity)] = None
+                if len(self._notice_due) > IDENTITIES_KEPT:
+                    del self._notice_due[next(iter(self._notice_due))]
+                raise LobbyError("name-now-someone-else", name=target.name)
+            if self._acquaint(target, user) is not None:
+                # the sender is the newcomer (they write first): the one who knew somebody
+                # else under the sender's name is told that this is somebody else
+                self._safe(target.listener.deliver, Event("namesake-writes", name=user.name))
+            if self._notice_due.pop((user.identity, target.identity), 0) is None:
+                self._safe(target.listener.deliver, Event("namesake-notice", name=user.name))
         # a tell to somebody who ignores you looks sent to you (it fails quietly)
         if self.moderation is None or not self.moderation.ignores(target.key, user.key):
             self._safe(target.listener.deliver, Event("tells", name=user.name, text=text))

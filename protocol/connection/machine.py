@@ -118,7 +118,7 @@ class Connection(Protocol):
     #: the version of machine mode's objects the connection reads
     protocol: int
     #: the connection's output mode (a switch replaces it)
-    output: "TextOutput | JsonOutput"
+    output: TextOutput | JsonOutput
     #: the text-mode view of the table the user is at (made with the first table event)
     _feed: TableFeed | None
     #: whether the card legend was shown (text mode, after the first deal)
@@ -127,16 +127,16 @@ class Connection(Protocol):
     def legend_shown(self) -> None: ...
 
     @property
-    def telnet(self) -> "TelnetLineProtocol": ...
+    def telnet(self) -> TelnetLineProtocol: ...
 
     @property
-    def gmcp(self) -> "GmcpOption": ...
+    def gmcp(self) -> GmcpOption: ...
 
     @property
     def transport(self) -> Any: ...
 
     @property
-    def user(self) -> "User | None": ...
+    def user(self) -> User | None: ...
 
     @property
     def login_state(self) -> _StateView: ...
@@ -154,7 +154,7 @@ class Connection(Protocol):
     def _settings(self) -> dict[str, str] | None: ...
 
     @property
-    def render_context(self) -> "RenderContext": ...
+    def render_context(self) -> RenderContext: ...
 
     @property
     def lang(self) -> str: ...
@@ -267,7 +267,7 @@ def channel_list(lang: str) -> list[dict[str, str]]:
             {"name": "tell", "caption": text("gmcp-channel-tell", lang), "command": "/tell"}]
 
 
-def gmcp_copies(session: Connection, event: Event, ctx: "RenderContext") -> dict[str, Any] | None:
+def gmcp_copies(session: Connection, event: Event, ctx: RenderContext) -> dict[str, Any] | None:
     """GMCP (either mode): `Tichu.State` / `Tichu.Event` for a table or game event, and
     `Tichu.Friend` for a friend's news, to a client that agreed to GMCP and wants `Tichu`;
     `Comm.Channel.Text` for speech and whispers to a client that listed `Comm.Channel`. The
@@ -365,7 +365,7 @@ class TextOutput:
             s.telnet.write(data)      # what TelnetLineProtocol.sendLine writes for each line
             return
         if event.type == "game-deal" and not s.legend_seen and lines:
-            lines = lines + [text("card-legend", ctx.lang)]      # once: how to read the cards
+            lines = [*lines, text("card-legend", ctx.lang)]      # once: how to read the cards
             s.legend_shown()
         if lines:
             s.telnet.send_lines(wrap_lines(lines, ctx.width))
@@ -414,7 +414,7 @@ class TextOutput:
         """Refuse `line`, which will not run (busy, too long, flooding), with `event`."""
         self.session.deliver(event)
 
-    def room(self, room: "Room", table: int | None) -> None:
+    def room(self, room: Room, table: int | None) -> None:
         """The user entered `room`: text mode says nothing more (the room's own lines do)."""
 
     def forget_view(self) -> None:
@@ -652,7 +652,7 @@ class JsonOutput:
         self.reply_id = _NO_ID
         self.replied = True
 
-    def room(self, room: "Room", table: int | None) -> None:
+    def room(self, room: Room, table: int | None) -> None:
         """The user entered `room`: a `room` object; a table left is sent whole when it is
         entered again."""
         held = self.view_held

@@ -579,6 +579,7 @@ class Session(Protocol):
         if delay > 0:
             self.telnet._hold_offer = True   # not even IAC WILL GMCP before the first bytes
         telnet = self.telnet
+        assert self.transport is not None       # (makeConnection set it before calling this)
         telnet.makeConnection(self.transport)
         if limits is not None:
             if limits.max_subnegotiation != telnet.MAX_SUBNEGOTIATION_BYTES:
@@ -618,7 +619,7 @@ class Session(Protocol):
         self.telnet.offerOptions()
         guard = self.services.guard
         wait = guard.limits.naws_wait if guard is not None else 0.0
-        if wait > 0 and self._naws_width == 0 and not self.output.machine and (
+        if wait > 0 and guard is not None and self._naws_width == 0 and not self.output.machine and (
                 self.telnet.optionPending(NAWS, local=False)
                 or self.telnet.optionEnabled(NAWS, local=False)):
             # the offers asked DO NAWS: a telnet client answers within one round trip, so

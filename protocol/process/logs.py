@@ -151,9 +151,10 @@ def open_log_file(opts: argparse.Namespace) -> IO[Any]:
         out = DatedLogFile(name, directory, defaultMode=LOG_FILE_MODE, keep=keep)
     else:
         size = DEFAULT_ROTATE_BYTES if opts.log_rotate_bytes is None else opts.log_rotate_bytes
-        out = LogFile(name, directory, rotateLength=size or None,  # type: ignore[no-untyped-call]
+        out = LogFile(name, directory, rotateLength=size or None,
                       defaultMode=LOG_FILE_MODE, maxRotatedFiles=keep or None)
     _opened.append(out)
+    # Twisted's log files are file-like (write, flush, close) without being typed as IO
     return out  # type: ignore[no-any-return]
 
 
@@ -170,7 +171,7 @@ class DatedLogFile(DailyLogFile):
         try:
             year, month, day = tupledate
         except (TypeError, ValueError):
-            year, month, day = self.toDate(tupledate)  # type: ignore[no-untyped-call]
+            year, month, day = DailyLogFile.toDate(self, tupledate)
         return f"{year:04d}-{month:02d}-{day:02d}"
 
     def old_files(self) -> list[str]:
@@ -181,7 +182,7 @@ class DatedLogFile(DailyLogFile):
                       if n.startswith(prefix) and dated.fullmatch(n[len(prefix):]))
 
     def rotate(self) -> None:
-        super().rotate()  # type: ignore[no-untyped-call]
+        DailyLogFile.rotate(self)
         if self.keep:
             for old in self.old_files()[:-self.keep]:
                 try:

@@ -70,6 +70,7 @@ from lobby.world.addresses import address_group
 from protocol.connection.guard import OpenConnections
 
 if TYPE_CHECKING:
+    from twisted.internet.interfaces import IAddress
     from twisted.web.server import Request
 
 
@@ -341,7 +342,7 @@ class _Metrics(Resource):
     isLeaf = True
 
     def __init__(self, metrics: ServerMetrics) -> None:
-        super().__init__()
+        Resource.__init__(self)
         self.metrics = metrics
 
     def render_GET(self, request: Request) -> bytes:
@@ -404,7 +405,7 @@ class _Health(Resource):
     isLeaf = True
 
     def __init__(self, server: Watched) -> None:
-        super().__init__()
+        Resource.__init__(self)
         self.lobby = server
         path = getattr(server.store, "path", ":memory:")
         self.path = path if isinstance(path, str) else ":memory:"
@@ -452,7 +453,7 @@ class _Game(Resource):
     isLeaf = True
 
     def __init__(self, server: Watched, game: int) -> None:
-        super().__init__()
+        Resource.__init__(self)
         self.lobby = server
         self.game = game
 
@@ -477,6 +478,9 @@ class _Game(Resource):
 class _NotFound(Resource):
     isLeaf = True
 
+    def __init__(self) -> None:
+        Resource.__init__(self)
+
     def render(self, request: Request) -> bytes:
         request.setResponseCode(404)
         request.setHeader(b"Content-Type", b"text/plain; charset=utf-8")
@@ -485,7 +489,7 @@ class _NotFound(Resource):
 
 class _Games(Resource):
     def __init__(self, server: Watched) -> None:
-        super().__init__()
+        Resource.__init__(self)
         self.lobby = server
 
     def getChild(self, path: bytes, request: Request) -> Resource:
@@ -511,7 +515,7 @@ class _Months(Resource):
     isLeaf = True
 
     def __init__(self, server: Watched) -> None:
-        super().__init__()
+        Resource.__init__(self)
         self.lobby = server
 
     def render_GET(self, request: Request) -> Any:
@@ -530,7 +534,7 @@ class _Month(Resource):
     isLeaf = True
 
     def __init__(self, server: Watched, year: int, month: int) -> None:
-        super().__init__()
+        Resource.__init__(self)
         self.lobby = server
         self.year = year
         self.month = month
@@ -556,7 +560,7 @@ def _unavailable(request: Request, failure: Any, what: str) -> None:
 
 class _Root(Resource):
     def __init__(self, server: Watched) -> None:
-        super().__init__()
+        Resource.__init__(self)
         self.lobby = server
         self.putChild(b"metrics", _Metrics(server.factory.metrics))
         self.putChild(b"healthz", _Health(server))
@@ -584,11 +588,17 @@ class _Connection(ProtocolWrapper):
     the request it is sending."""
 
     def __init__(self, site: MetricsSite, wrapped: Any, host: str) -> None:
+        # ProtocolWrapper needs only register/unregisterProtocol of its factory (the site has
+        # them); Twisted declares the factory a WrappingFactory
         super().__init__(site, wrapped)       # type: ignore[arg-type]
         self.site = site
         self.host = host                      # the peer, as the connection caps counted it
         self.idle: Any = None
         self.deadline: Any = None
+
+    if TYPE_CHECKING:
+        # what twisted.protocols.policies.ProtocolWrapper has, without annotations there
+        def getPeer(self) -> IAddress: ...
 
     def dataReceived(self, data: bytes) -> None:
         site = self.site
@@ -600,7 +610,7 @@ class _Connection(ProtocolWrapper):
         if site.request_timeout > 0 and self.deadline is None:
             # a request begins: it must be whole within request_timeout, however it trickles
             self.deadline = site.clock.callLater(site.request_timeout, self._expired, "request")
-        super().dataReceived(data)
+        ProtocolWrapper.dataReceived(self, data)
 
     def request_complete(self) -> None:
         """The request was read whole (twisted.web processes it): the next one gets its own
@@ -639,7 +649,7 @@ class MetricsSite(Site):
                  max_per_address: int = 8) -> None:
         # twisted.web's own timeout is off: its "Timing out client" line would be one log line
         # per connection; the connection's timers here do the same within the log budget
-        super().__init__(_Root(server), timeout=None, reactor=reactor)
+        Site.__init__(self, _Root(server), timeout=None, reactor=reactor)
         self.server = server
         self.clock = reactor if reactor is not None else _reactor()
         self.idle_timeout = timeout or 0.0
@@ -669,7 +679,7 @@ class MetricsSite(Site):
                          option=("--metrics-max-connections" if over == "total"
                                  else "--metrics-max-per-address"))
             return None           # twisted closes the connection at once
-        channel = super().buildProtocol(addr)
+        channel = Site.buildProtocol(self, addr)
         return _Connection(self, channel, host)
 
     def registerProtocol(self, connection: _Connection) -> None:
@@ -705,7 +715,7 @@ class MetricsSite(Site):
         connection = getattr(getattr(request, "channel", None), "transport", None)
         if isinstance(connection, _Connection):
             connection.request_complete()
-        return super().getResourceFor(request)
+        return Site.getResourceFor(self, request)
 
     def log(self, request: Any) -> None:
         pass

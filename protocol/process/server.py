@@ -193,7 +193,9 @@ class RefusingGate(Factory):
 
     def buildProtocol(self, addr: Any) -> Any:
         from protocol.connection.guard import canonical_host
-        if self.lobby.services.guard.refused_at_once(canonical_host(str(getattr(addr, "host", "?")))):
+        guard = self.lobby.services.guard          # (a LobbyFactory always has one)
+        if guard is not None and guard.refused_at_once(
+                canonical_host(str(getattr(addr, "host", "?")))):
             return None                   # twisted closes the socket at once
         return self.lobby.buildProtocol(addr)
 
@@ -243,6 +245,7 @@ class LobbyServer:
         from lobby.world.friends import Friends
         self.friends = Friends(store, self.world)            # /notify lists (world.friends)
         self.moderation.shutdown_handler = self.shutdown
+        self.moderation.cancel_handler = self.cancel_shutdown
         self.factory = LobbyFactory(self.world, store, self.accounts, motd,
                                     Guard(self.limits, self.world.clock, self.world),
                                     telnet_options, lang=lang)
@@ -350,14 +353,27 @@ class LobbyServer:
     def web_port_numbers(self) -> list[int]:
         return [p.getHost().port for p in self.web_ports]
 
-    def shutdown(self, seconds: float, reason: str = "-", by: str = "the operator") -> None:
+    def shutdown(self, seconds: float, reason: str = "", by: str = "the operator") -> None:
         """``/shutdown``: warn everybody, refuse new tables and games, and after ``seconds`` run
-        the ``before_shutdown`` hooks, ``stop()`` and ``exit``. A second call restarts the count."""
+        the ``before_shutdown`` hooks, ``stop()`` and ``exit``. A second call restarts the count.
+        ``reason`` is empty when none was given."""
         self.world.closing = True
         self.world.broadcast(Event("shutdown-warning", seconds=int(seconds), reason=reason, by=by))
         if self._shutdown_call is not None and self._shutdown_call.active():
             self._shutdown_call.cancel()
         self._shutdown_call = self.world.clock.callLater(seconds, self._shutdown_now)
+
+    def cancel_shutdown(self, by: str) -> bool:
+        """``/shutdown cancel``: the count stops, new tables and games may start again, and
+        everybody is told; False when no shutdown is under way (or it has begun)."""
+        call = self._shutdown_call
+        if call is None or not call.active() or self._stopping is not None:
+            return False
+        call.cancel()
+        self._shutdown_call = None
+        self.world.closing = False
+        self.world.broadcast(Event("shutdown-cancelled", by=by))
+        return True
 
     def _shutdown_now(self) -> Deferred[None]:
         self._shutdown_call = None

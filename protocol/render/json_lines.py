@@ -95,9 +95,15 @@ FIELDS_SINCE: dict[int, dict[str, tuple[str, ...]]] = {
 TYPES_SINCE: dict[int, frozenset[str]] = {
     4: frozenset({
         "friends", "friend-added", "friend-removed", "friend-online", "friend-offline",
-        "friend-game-started", "friend-game-over", "namesake-notice", "says-namesake",
+        "friend-game-started", "friend-game-over", "namesake-notice", "namesake-writes",
+        "says-namesake",
         "table-rated", "table-unrated", "table-timer-warning", "table-timed-out",
         "table-unseated", "table-barred", "table-unbarred",
+        # issue 23's /closetable (after protocol 3): older clients get what they got before,
+        # the move to the lobby (`room`) and the command's `ok`
+        "table-closed-by", "closetable-done",
+        # (outside finding U12) an admin's /shutdown cancel
+        "shutdown-cancelled",
     }),
 }
 
@@ -120,7 +126,7 @@ def _drop(obj: Any, path: list[str]) -> Any:
         if type(inner) not in FROZEN_LIST_TYPES:
             return obj
         new: Any = [_drop(item, path[1:]) for item in inner]
-        if all(a is b for a, b in zip(new, inner)):
+        if all(a is b for a, b in zip(new, inner, strict=True)):
             return obj
     else:
         new = _drop(inner, path[1:])
@@ -153,8 +159,8 @@ def for_protocol(obj: dict[str, Any], protocol: int, lang: str = "en") -> dict[s
 
 #: the last view data made for an older protocol and its copy without the later fields; and of
 #: its parts (the options, the result): the part and its copy
-_LEGACY_DATA: "_memo.LastMemo[dict[str, Any]]" = _memo.LastMemo()
-_LEGACY_PARTS: "dict[str, _memo.LastMemo[dict[str, Any]]]" = {
+_LEGACY_DATA: _memo.LastMemo[dict[str, Any]] = _memo.LastMemo()
+_LEGACY_PARTS: dict[str, _memo.LastMemo[dict[str, Any]]] = {
     "options": _memo.LastMemo(), "result": _memo.LastMemo()}
 
 
@@ -282,7 +288,7 @@ def state_update(before: dict[str, Any], after: dict[str, Any],
             continue
         if key == "trick" and trick_add and t_old is list and t_new is list \
                 and len(value) > len(old) and all(
-                    a is b or _same_json(a, b) for a, b in zip(old, value)):
+                    a is b or _same_json(a, b) for a, b in zip(old, value, strict=False)):
             update["trick_add"] = value[len(old):]       # the plays on top of the trick
         else:
             update[key] = value
@@ -344,6 +350,7 @@ _ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), default=s
 
 
 try:
+    # (CPython's C encoder: typeshed does not declare it)
     from json.encoder import c_make_encoder as _c_make_encoder  # type: ignore[attr-defined]
 except ImportError:                      # pragma: no cover (CPython has the C encoder)
     _c_make_encoder = None
@@ -490,7 +497,7 @@ def _state_fragments(data: dict[str, Any], game: dict[str, Any], key: tuple[Any,
     middle = _TRICK_MEMO.get(trick)
     if middle is _memo.MISSING:
         middle = _TRICK_MEMO.put(
-            trick, "," + _fragment(dict(zip(_GAME_TRICK, trick))) + ',"legal":')
+            trick, "," + _fragment(dict(zip(_GAME_TRICK, trick, strict=True))) + ',"legal":')
     tail = key[_N_TOP + _N_TRICK:]
     end = _TAIL_MEMO.get(tail)
     if end is _memo.MISSING:

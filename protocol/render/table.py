@@ -1038,6 +1038,9 @@ class TableFeed:
 
     def _view(self, event: Event, lang: str, color: bool, width: int) -> list[str]:
         d = event.data
+        if self._moves and d.get("game"):
+            self._moves = [self._phoenix_read(ev, lines, d["game"], lang, color)
+                           for ev, lines in self._moves]
         self._watching = d.get("seat") is None
         self._grand_lang = lang
         # the wait: for which table, round and phase (a new decision right after another, the
@@ -1087,6 +1090,24 @@ class TableFeed:
         self._prompt = lines[-1] if lines and game is not None and game.get("phase") in (
             "grand", "exchange") else None
         return lines
+
+    def _phoenix_read(self, event: Event, lines: list[str], game: dict[str, Any], lang: str,
+                      color: bool) -> tuple[Event, list[str]]:
+        """A play with the Phoenix in it, told as the trick shows it (``R5 G5 Ph=5``, not
+        ``R5 G5 Ph``): the play event names the cards only, its reading is in the view that
+        follows it (the trick's entry of these cards), so text mode needs no new field."""
+        cards = str(event.data.get("cards") or "")
+        if event.type != "game-play" or "Ph" not in cards.split() or len(cards.split()) < 2:
+            return event, lines
+        played = sorted(cards.split())
+        for entry in reversed(game.get("trick") or ()):
+            shown = str(entry.get("cards") or "")
+            if entry.get("seat") == event.data.get("seat") and "Ph=" in shown and sorted(
+                    t.partition("=")[0] for t in shown.split()) == played:
+                read = Event(event.type, {**event.data, "cards": shown})
+                return event, (self._mine(read, lang, color) or _event_lines(read, lang, color)
+                               or lines)
+        return event, lines
 
     def _seat_hand(self, d: dict[str, Any], game: dict[str, Any], lang: str,
                    color: bool) -> str | None:

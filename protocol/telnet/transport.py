@@ -91,10 +91,10 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 from typing import Protocol as Interface
 
-from twisted.internet.interfaces import IPushProducer
+from twisted.internet.interfaces import IPushProducer, ITransport
 from twisted.internet.protocol import Protocol, connectionDone
 from twisted.logger import Logger
 from twisted.python.failure import Failure
@@ -581,6 +581,10 @@ class TelnetLineProtocol(Protocol):
     _line: bytearray
     _us: dict[int, int]
     _him: dict[int, int]
+
+    if TYPE_CHECKING:
+        # twisted's BaseProtocol.makeConnection, which has no annotations there
+        def makeConnection(self, transport: ITransport) -> None: ...
 
     def __init__(self, app: TelnetApp | None = None,
                  options: Callable[[TelnetLineProtocol], list[TelnetOption]] | None = None,

@@ -39,6 +39,7 @@ from __future__ import annotations
 
 import ipaddress
 import json
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from importlib import resources
@@ -54,6 +55,7 @@ from twisted.internet.error import ConnectionDone
 from twisted.internet.interfaces import IListeningPort, ISSLTransport
 from twisted.logger import Logger
 from twisted.python.failure import Failure
+from twisted.web.http import HTTPChannel
 from twisted.web.resource import IResource, Resource
 from twisted.web.server import Request, Site
 
@@ -65,7 +67,7 @@ from protocol.telnet.transport import TelnetLineProtocol
 
 __all__ = ["WebOptions", "WebSite", "MessageTransport", "LobbyWebSocket", "listen_web",
            "CSP", "SECURITY_HEADERS", "web_strings", "parse_proxies", "default_hosts", "host_name",
-           "LOOPBACK_HOSTS"]
+           "LOOPBACK_HOSTS", "MAX_PENDING", "REQUEST_TIMEOUT", "WebRequest", "WebChannel"]
 
 log = Logger(namespace="protocol.web")
 
@@ -126,6 +128,12 @@ _TYPES = {".html": b"text/html; charset=utf-8", ".js": b"text/javascript; charse
 MAX_MESSAGE = 4096
 #: the default of --web-timeout: an HTTP connection that sends nothing this long is closed
 HTTP_TIMEOUT = 30.0
+#: the default of --web-pending-per-address: connections of one address group whose request is
+#: not yet whole (slowloris), at once; more are closed at once
+MAX_PENDING = 8
+#: the default of --web-request-timeout: seconds from a connection's start until its request is
+#: whole, however slowly it trickles (the idle --web-timeout restarts with every byte)
+REQUEST_TIMEOUT = 10.0
 
 
 @dataclass(frozen=True)
@@ -139,6 +147,10 @@ class WebOptions:
     trusted_proxies: tuple[Any, ...] = ()  # ip_network objects whose X-Forwarded-* is believed
     max_message: int = MAX_MESSAGE       # bytes of one WebSocket message
     timeout: float = HTTP_TIMEOUT        # seconds an idle or half-sent HTTP request is kept
+    #: connections per address group whose request is not whole yet (0: no limit)
+    max_pending: int = MAX_PENDING
+    #: seconds from a connection's start until its request must be whole (0: off)
+    request_timeout: float = REQUEST_TIMEOUT
 
 
 #: the host names every web listener answers to unless --web-allowed-host names others
@@ -186,7 +198,32 @@ def web_strings(lang: str) -> dict[str, str]:
     for option in table_options.OPTIONS:
         name = option.name.split()[0]
         out["web-option-about-" + name] = table_options.about(name, lang)
+    # the texts of protocol 4's table and namesake objects, as the telnet screen words them:
+    # the catalog's own template with its {placeholders} (a duration's {x!t} as {x}: the page
+    # fills in a number of seconds as web-duration-second says it)
+    for web_key, key in WEB_TEMPLATES.items():
+        template = own.get(key) or english[key]
+        out[web_key] = _DURATION_FIELD.sub(r"{\1}", template)
+    for reason in ("nosave", "seed", "bots", "guests"):
+        out["web-ev-unrated-" + reason] = text("table-unrated", lang, reason=reason)
+    for n, suffix in ((1, "-one"), (7, "")):
+        out["web-duration-second" + suffix] = text("duration-second", lang, n=n).replace(
+            str(n), "{count}", 1)
     return out
+
+
+#: the page's words taken from the catalog's templates: the page's key -> the catalog's key
+WEB_TEMPLATES = {
+    "web-ev-timer-warning": "table-timer-warning",
+    "web-ev-timed-out": "table-timed-out",
+    "web-ev-rated": "table-rated",
+    "web-ev-unseated": "table-unseated",
+    "web-ev-barred": "table-barred",
+    "web-ev-unbarred": "table-unbarred",
+    "web-namesake": "says-namesake-name",
+    "web-namesake-notice": "namesake-notice",
+}
+_DURATION_FIELD = re.compile(r"\{(\w+)!t\}")
 
 
 def _canonical_ip(host: str) -> str | None:
@@ -564,15 +601,36 @@ class WebRequest(Request):
     would name itself and its version there."""
 
     def process(self) -> None:
+        # the request is whole: it no longer counts as pending (A8); one request a connection
+        # (a kept-alive one could trickle its next request past the pending count)
+        site = self.channel.site if self.channel is not None else None
+        if isinstance(site, WebSite):
+            site.request_whole(self.channel)
+        if not (self.getHeader(b"upgrade") or b"").lower().startswith(b"websocket"):
+            self.setHeader(b"Connection", b"close")
+            if self.channel is not None:
+                self.channel.persistent = False
         for name, value in SECURITY_HEADERS.items():
             self.setHeader(name, value)
-        super().process()
+        Request.process(self)
 
     def setHeader(self, name: bytes | str, value: bytes | str) -> None:
         key = name.encode("latin-1") if isinstance(name, str) else name
         if key.lower() == b"server":
             return
-        super().setHeader(name, value)
+        Request.setHeader(self, name, value)
+
+
+class WebChannel(HTTPChannel):
+    """twisted.web's HTTP/1.1 channel that tells the site when it is gone, so that a connection
+    closed before its request was whole stops counting as pending. (The web listener speaks
+    HTTP/1.1 only: twisted.web's HTTP/2 needs the h2 package, which is not installed.)"""
+
+    def connectionLost(self, reason: Any) -> None:
+        site = getattr(self, "site", None)
+        if isinstance(site, WebSite):
+            site.request_whole(self)
+        super().connectionLost(reason)
 
 
 class WebSite(Site):
@@ -580,6 +638,7 @@ class WebSite(Site):
 
     noisy = False       # the server logs its own "web client on" line
     requestFactory = WebRequest
+    protocol = WebChannel
 
     def __init__(self, lobby: LobbyFactory, options: WebOptions | None = None,
                  reactor: Any = None, hosts: Iterable[str] | None = None) -> None:
@@ -589,9 +648,76 @@ class WebSite(Site):
                                                  else LOOPBACK_HOSTS)
         Site.__init__(self, _Root(static_files(), _Socket(self.websockets), allowed),
                       timeout=self.options.timeout or None, reactor=reactor)
+        self.clock = reactor if reactor is not None else _default_reactor()
+        #: each connection (channel) whose request is not whole yet -> (group, deadline)
+        self.pending: dict[Any, tuple[str, Any]] = {}
+        #: address group -> its number of such connections
+        self.pending_groups: dict[str, int] = {}
+        #: connections refused over --web-pending-per-address, closed by --web-request-timeout
+        self.stats = {"refused": 0, "request": 0}
+
+    def _counted(self, host: str) -> bool:
+        """Whether ``host``'s half-sent requests count: not a --trusted-proxy's (a proxy sends
+        whole requests of many clients, and buffers the slow ones itself)."""
+        return not _trusted(host, self.options.trusted_proxies)
+
+    def buildProtocol(self, addr: Any) -> Any:
+        """A new connection: pending until its request is whole (``request_whole``); over
+        ``max_pending`` such connections of one address group it is closed at once."""
+        host = str(getattr(addr, "host", "") or "?")
+        if not self._counted(host):
+            return super().buildProtocol(addr)
+        from lobby.world.addresses import address_group
+        group = address_group(host)
+        count = self.pending_groups.get(group, 0)
+        if self.options.max_pending and count >= self.options.max_pending:
+            self.stats["refused"] += 1
+            budget = getattr(getattr(self.websockets.lobby, "world", None), "log_budget", None)
+            if budget is None or budget.allow(group, "web-pending"):
+                log.info("web port: refused a connection from {host}: {count} requests of its "
+                         "address group are not whole yet (--web-pending-per-address)",
+                         host=host, count=count)
+            return None                      # twisted closes the connection at once
+        channel = super().buildProtocol(addr)
+        deadline = None
+        if self.options.request_timeout > 0:
+            deadline = self.clock.callLater(self.options.request_timeout, self._expired, channel)
+        self.pending[channel] = (group, deadline)
+        self.pending_groups[group] = count + 1
+        return channel
+
+    def request_whole(self, channel: Any) -> None:
+        """``channel`` has its request whole (or is gone): it no longer counts as pending."""
+        found = self.pending.pop(channel, None)
+        if found is None:
+            return
+        group, deadline = found
+        if deadline is not None and deadline.active():
+            deadline.cancel()
+        left = self.pending_groups.get(group, 1) - 1
+        if left > 0:
+            self.pending_groups[group] = left
+        else:
+            self.pending_groups.pop(group, None)
+
+    def _expired(self, channel: Any) -> None:
+        """No whole request ``request_timeout`` seconds after the connection began: closed."""
+        if channel not in self.pending:
+            return
+        self.stats["request"] += 1
+        self.request_whole(channel)
+        transport = getattr(channel, "transport", None)
+        if transport is not None:
+            abort = getattr(transport, "abortConnection", None)
+            (abort or transport.loseConnection)()
 
     def log(self, request: Any) -> None:
         """No access log of its own: connections are logged by the session."""
+
+
+def _default_reactor() -> Any:
+    from twisted.internet import reactor
+    return reactor
 
 
 def listen_web(reactor: Any, description: str, lobby: LobbyFactory,

@@ -212,6 +212,42 @@ async def test_an_abandoned_table_is_stored_with_who_left(clocked: ClockedServer
     assert "(abandoned), left: " in await watcher.expect("left: ")
 
 
+@pytest.mark.reactor_timeout(60)
+@pytest_twisted.ensureDeferred
+async def test_when_all_four_leave_only_the_first_leavers_side_takes_the_loss(
+        clocked: ClockedServer) -> None:
+    """If all four left a rated game, all four counted as leavers with a loss. Now the one who
+    left first takes the loss (their partner is not punished) and the later leavers have a
+    leave counted, without a rating change (docs/rating.md)."""
+    game = await registered_game(clocked, {"grace": "30"})
+    await game.play(random.Random(8), limit=10)
+    for name in ["Dirk", "Cleo", "Bert"]:                  # Dirk first, then the others
+        await quit_player(game, name)
+        clocked.clock.advance(1)
+    c = game.clients.pop("Anna")
+    c.send("/quit")
+    await within(c.lost)
+    world = clocked.server.world
+    clocked.clock.advance(world.abandon_after + 1)
+    for _ in range(200):
+        rows = await within(query(clocked, "SELECT record FROM games"))
+        if rows:
+            break
+        await pause()
+    players = await within(query(
+        clocked, "SELECT name, won, rating_before, rating_after FROM game_players "
+        "ORDER BY player"))
+    anna, bert, cleo, dirk = players
+    assert dirk[3] < dirk[2] == 1500.0                         # the first leaver's loss
+    for other in (anna, bert, cleo):                           # later leavers: no change
+        assert other[1] == 0 and other[3] == other[2] == 1500.0, other
+    stats = dict((r[0], r[1:]) for r in await within(query(
+        clocked, "SELECT name_key, games, wins, rated_games, games_left FROM player_stats")))
+    assert stats["dirk"] == (1, 0, 1, 1)
+    assert stats["anna"] == stats["bert"] == stats["cleo"] == (1, 0, 0, 1)
+    assert json.loads(rows[0][0])["left_first"] == 3           # Dirk, player 4
+
+
 # ---- the move timer --------------------------------------------------------------------------
 @pytest.mark.reactor_timeout(60)
 @pytest_twisted.ensureDeferred
@@ -467,6 +503,31 @@ async def test_a_seated_player_stays_active_only_by_playing_or_talking_at_the_ta
         await server.stop()
 
 
+@pytest.mark.reactor_timeout(60)
+@pytest_twisted.ensureDeferred
+async def test_option_values_parse_exactly_as_documented(clocked: ClockedServer) -> None:
+    """Outside finding A7: `/option timer 30.5` was accepted (the timer counts whole seconds),
+    and `/option seed 0` read as off although 0 is a seed of the documented range."""
+    game = WireGame(clocked, ["Anna", "Bert", "Cleo", "Dirk"])
+    await game.setup({}, start=False)
+    table = game.table
+    answer = await game.command("Anna", "/option timer 30.5")
+    assert answer[0].startswith("! [bad-option-value] "), answer
+    assert "whole seconds, 5 to 3600, or off or auto" in " ".join(" ".join(answer).split())
+    assert table.options.timer is None
+    answer = await game.command("Anna", "/option timer 30")
+    assert "Anna sets timer to 30." in answer, answer
+    answer = await game.command("Anna", "/option seed 0")
+    assert "Anna sets seed to 0." in answer, answer
+    assert table.options.seed == 0
+    answer = await game.command("Anna", "/option seed off")
+    assert table.options.seed is None
+    answer = await game.command("Anna", "/option round 0")
+    assert answer[0].startswith("! [bad-option-value] "), answer
+    answer = await game.command("Anna", "/option timer 0")          # 0 seconds: no timer
+    assert table.options.timer == 0.0
+
+
 # ---- names that stay who they were -------------------------------------------------------------
 @pytest.mark.reactor_timeout(60)
 @pytest_twisted.ensureDeferred
@@ -514,6 +575,114 @@ async def test_a_namesake_after_the_grace_time_gets_no_tell_before_the_sender_is
     seen = game.clients["Anna"].lines
     assert "<Bob (new, not the Bob who sat here)> I am Bob, trust me" in seen
     assert "<Bob> I am Bob, trust me" not in seen
+
+
+@pytest.mark.reactor_timeout(60)
+@pytest_twisted.ensureDeferred
+async def test_a_namesake_who_writes_first_is_shown_as_somebody_else(
+        clocked: ClockedServer) -> None:
+    """Outside finding A12: when the newcomer wrote first, the one who knew the old holder of
+    the name was told "Bob talked to someone else under your name before" (inverted). Now she is
+    told that this Bob is somebody else; and when she writes first, the newcomer is told."""
+    eve = await clocked.client()
+    await eve.login("Eve")
+    bob = await clocked.client()
+    await bob.login("Bob")
+    eve.send("/tell Bob hi old Bob")
+    await bob.expect("hi old Bob")
+    await eve.expect("You tell Bob: hi old Bob")
+    bob.send("/quit")
+    await within(bob.lost)
+    newbob = await clocked.client()
+    await newbob.login("Bob")                     # a new guest under the freed name
+    eve.buffer = ""
+    newbob.send("/tell Eve hello, I am Bob")
+    got = await eve.expect("hello, I am Bob")
+    assert "Bob is someone else now: the Bob you talked to left, and a newcomer with the name" \
+        in " ".join(got.split())
+    assert "talked to someone else under your name" not in got
+    # the other way: Eve knew old Dan; she writes first to the new Dan, who is told
+    dan = await clocked.client()
+    await dan.login("Dan")
+    eve.send("/tell Dan hi old Dan")
+    await dan.expect("hi old Dan")
+    dan.send("/quit")
+    await within(dan.lost)
+    newdan = await clocked.client()
+    await newdan.login("Dan")
+    eve.send("/tell Dan are you there?")
+    assert "[name-now-someone-else]" in await eve.expect("someone-else]")
+    eve.send("/tell Dan are you there?")
+    got = await newdan.expect("are you there?")
+    assert "Eve talked to someone else under your name before" in " ".join(got.split())
+
+
+@pytest.mark.reactor_timeout(60)
+@pytest_twisted.ensureDeferred
+async def test_a_friends_entry_follows_the_guest_not_a_later_namesake(
+        clocked: ClockedServer) -> None:
+    """Outside finding A1: a friends list followed a guest's name to a later namesake."""
+    ann = await clocked.client()
+    await ann.login("Ann")
+    bob = await clocked.client()
+    await bob.login("Bob")
+    ann.send("/notify Bob")
+    await ann.expect("finishes a game.\r\n")
+    bob.send("/quit")
+    await ann.expect("Your friend Bob has logged out.\r\n")
+    newbob = await clocked.client()
+    await newbob.login("Bob")                     # a new guest under the freed name
+    ann.buffer = ""
+    ann.send("/friends")
+    got = await ann.expect("\r\n  Bob: ")
+    got += await ann.expect("\r\n")
+    assert "Bob: not online" in got, got
+    assert "Your friend Bob is online now." not in got
+    newbob.send("/quit")
+    await within(newbob.lost)
+    ann.send("/whereis Ann")
+    got = await ann.expect("Ann is in the ")
+    assert "Your friend Bob has logged out." not in got
+
+
+@pytest.mark.reactor_timeout(60)
+@pytest_twisted.ensureDeferred
+async def test_guest_players_stay_who_they_were_after_a_restart(clocked: ClockedServer) -> None:
+    """Item 5 of the fair-play notes: the guests' identities were not journaled. After a
+    restart the guest who comes back with the seat's key is who they were (shown as themselves
+    in the table's room), and a newcomer under the name of a guest who sat there is shown as
+    somebody else."""
+    from table_support import seat_keys
+    game = WireGame(clocked, ["Ann", "Bob", "Cat", "Dan"])
+    await game.setup({"grace": "30"})
+    keys: dict[str, str] = {}
+    for client in game.clients.values():
+        keys.update(seat_keys("\n".join(client.lines)))
+    game.clients.clear()
+    await clocked.restart()
+    back = {}
+    for name in ("Ann", "Cat", "Dan"):             # with their keys: their seats again
+        c = back[name] = await clocked.client()
+        await c.expect("login: ")
+        c.send(name)
+        await c.expect("key: ")
+        c.send(keys[name])
+        await c.expect("back in your seat")
+    back["Cat"].send("Cat here again")
+    got = await back["Ann"].expect("Cat here again")
+    assert "<Cat> Cat here again" in got and "new, not the Cat" not in got
+    clocked.clock.advance(31)                      # Bob is not back: a bot takes his seat
+    back["Ann"].send("/remove Bob")
+    await back["Ann"].expect("Bob")
+    back["Cat"].send("/accept")
+    await back["Ann"].expect("plays on in seat")
+    newbob = await clocked.client()
+    await newbob.login("Bob")                      # another guest under the name
+    newbob.send("/room 1")
+    await newbob.expect("Round 1")
+    newbob.send("I am Bob, trust me")
+    got = await back["Ann"].expect("trust me")
+    assert "<Bob (new, not the Bob who sat here)> I am Bob, trust me" in got, got
 
 
 # ---- friends -----------------------------------------------------------------------------------

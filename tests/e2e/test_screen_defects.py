@@ -338,3 +338,72 @@ def test_every_command_with_arguments_declares_its_bare_check() -> None:
     missing = [c.name for c in COMMANDS if c.args and c.name not in BARE_CHECKS]
     assert missing == []
     assert set(BARE_CHECKS) <= set(COMMANDS.commands)
+
+
+# ---- a spectator's refusals speak to them (outside finding U9) -----------------------------------
+async def error_reply(c: LineClient, line: str) -> str:
+    """The error line ``line`` is refused with (the table's lines that arrive meanwhile are
+    skipped: the bots play on)."""
+    c.send(line)
+    while not (got := unwrap(await c.expect("\r\n"))).startswith("! ["):
+        pass
+    return got
+
+
+@pytest_twisted.ensureDeferred
+async def test_a_spectators_refusals_are_addressed_to_them_without_a_join_hint(
+        server: RunningServer) -> None:
+    """A spectator trying a player's command was told ``Eve does not play at this table`` (of
+    themselves, in the third person), and at a running game or a full table ``/join takes a
+    seat``, which cannot work. Now: ``You are watching; ...`` in their language, no /join; the
+    /join hint only where a seat is free."""
+    host = await guest(server, "Hosta")
+    await reply(host, "/newroom", "four sit.\r\n")
+    eve = await guest(server, "Eve")
+    await reply(eve, "/set width 160")          # (each refusal one line)
+    await reply(eve, "/room 1", "four sit.\r\n")
+    assert await reply(eve, "/addbot") == "! [not-seated] " + text("not-seated", "en") + "\r\n"
+    assert "/join" in text("not-seated", "en")
+    for line in ("/join 1", "/addbot", "/addbot", "/addbot"):
+        host.send(line)
+    await eve.expect("| 4 Bot")
+    await reply(eve, "/set lang en", "switches.\r\n")
+    for lang in ("en", "de", "fr", "es", "da"):          # a full waiting table
+        await reply(eve, f"/set lang {lang}")
+        refusal = "! [not-a-player] " + text("not-a-player", lang) + "\r\n"
+        assert await error_reply(eve, "/addbot") == refusal
+        assert "/join" not in refusal and "Eve" not in refusal
+    host.send("/start")
+    await reply(eve, "/set lang en", "switches.\r\n")
+    await eve.expect("Grand Tichu")
+    await reply(eve, "/set lang en", "switches.\r\n")
+    for lang in ("en", "de", "fr", "es", "da"):
+        await reply(eve, f"/set lang {lang}")
+        refusal = "! [not-a-player] " + text("not-a-player", lang) + "\r\n"
+        for line in ("/grand", "/nogrand", "/tichu", "/schupf S2 S3 S4", "/play S2", "/pass",
+                     "/bomb S2 B2 G2 R2", "/wish 8", "/dragon left", "/leave", "/remove Hosta",
+                     "/start"):
+            got = await error_reply(eve, line)
+            if line == "/start":
+                assert got.startswith("! [game-running]"), got
+                continue
+            assert got == refusal, (lang, line, got)
+
+
+# ---- the Phoenix's reading in a play line (outside finding U1) -----------------------------------
+@pytest_twisted.ensureDeferred
+async def test_a_play_line_shows_the_phoenix_as_the_trick_does(server: RunningServer) -> None:
+    """Four bots, seed 1: Bot1 plays a full house with the Phoenix. The play line said
+    ``S3 B3 GB RB Ph`` where the trick line says ``Ph=B``; text mode reads the Phoenix from the
+    view that follows the play (the trick's entry), so machine mode's play event is unchanged."""
+    w = await guest(server, "Watcher")
+    await reply(w, "/set width 200")
+    await reply(w, "/newroom", "four sit.\r\n")
+    for line in ("/addbot", "/addbot", "/addbot", "/addbot", "/option round 1",
+                 "/option seed 1", "/start"):
+        w.send(line)
+    got = await w.expect("Ph")
+    got += await w.expect("\r\n")
+    line = got.splitlines()[-1]
+    assert "plays S3 B3 GB RB Ph=B (9 left)" in line, line
+    assert "GB RB Ph=B" in await w.expect("won by")          # the trick line, as before

@@ -515,10 +515,16 @@ def test_a_whole_server_session_in_machine_mode_validates(clock: task.Clock) -> 
         s.drop(name)
         s.connect(name)                                  # the same names, other guests
     assert s.reply("Hal", ";Kim hello again")["code"] == "name-now-someone-else"
-    assert {"friend-online", "friend-offline"} <= set(s.seen)     # Gil heard of Kim
+    s.reply("Hal", ";Kim hello again")              # sent again: the new Kim is told who wrote
+    assert s.seen.get("namesake-notice") == 1
+    assert "friend-offline" in s.seen                 # Gil heard of Kim, not of the new Kim
+    assert "friend-online" not in s.seen
+    s.reply("Gil", "/notify Nia")
+    s.connect("Nia")
+    assert "friend-online" in s.seen
     s.reply("Gil", "/unnotify Kim")
     s.reply("Kim", ";Gil I am new")                     # Gil is told: another Kim
-    assert s.seen.get("namesake-notice") == 1
+    assert s.seen.get("namesake-writes") == 1
     s.reply("Lee", f"/room {number}")
     s.reply("Lee", "I sat here once")                    # says-namesake: another Lee sat here
     for name in ("Hal", "Ida", "Jon"):
@@ -535,7 +541,10 @@ def test_a_whole_server_session_in_machine_mode_validates(clock: task.Clock) -> 
     s.turn(5)                                            # no Grand Tichu decided: timed out
     s.read_all()
     assert s.seen.get("table-timed-out", 0) >= 4
-    # ---- the admin stops the server
+    # ---- the admin announces a shutdown, calls it off, and stops the server
+    s.reply("Boss", "/shutdown 600")
+    s.reply("Boss", "/shutdown cancel")
+    s.read_all()
     s.reply("Boss", "/shutdown 5 maintenance")
     s.turn(6)
     s.read_all()

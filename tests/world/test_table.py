@@ -523,7 +523,7 @@ def test_reset_after_a_finished_game_keeps_the_players() -> None:
     play_to_end(table, rec, random.Random(1))
     assert table.state == "finished"
     table.submit("eve", "reset")
-    assert codes(rec, "eve") == ["not-seated"]
+    assert codes(rec, "eve") == ["not-a-player"]    # watching: no /join hint (U9)
     table.submit("bob", "reset")
     assert table.state == "waiting" and table.seated == NAMES and table.match is None
     table.submit("bob", "start")
