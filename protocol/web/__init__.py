@@ -223,6 +223,8 @@ WEB_TEMPLATES = {
     "web-ev-unbarred": "table-unbarred",
     "web-namesake": "says-namesake-name",
     "web-namesake-notice": "namesake-notice",
+    "web-namesake-writes": "namesake-writes",
+    "web-ev-closed-by": "table-closed-by",
 }
 _DURATION_FIELD = re.compile(r"\{(\w+)!t\}")
 

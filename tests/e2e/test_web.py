@@ -607,6 +607,7 @@ def test_the_page_asks_for_the_newest_protocol_and_words_its_objects() -> None:
           ).read_text(encoding="utf-8")
     assert f'const PROTOCOL_SWITCH = "%json {PROTOCOL_VERSION}";' in js
     not_for_the_page = {"friends", "friend-added", "friend-removed",   # the page has no /notify
+                        "closetable-done",                  # nor a moderator's /closetable
                         "shutdown-cancelled"}
     for kind in sorted(TYPES_SINCE[PROTOCOL_VERSION] - not_for_the_page):
         assert f'"{kind}"' in js, f"app.js does not handle {kind}"

@@ -153,6 +153,7 @@
     // protocol 4: speech by a newcomer under the name of somebody who sat at this table
     "says-namesake"(o) { logLine([b(t("web-namesake", { name: o.name })), " " + o.text], "says"); },
     "namesake-notice"(o) { logLine(t("web-namesake-notice", { name: o.name }), "error"); },
+    "namesake-writes"(o) { logLine(t("web-namesake-writes", { name: o.name }), "error"); },
     // a friend's news (/notify in telnet): the server words them
     "friend-online"(o) { logLine(o.text); },
     "friend-offline"(o) { logLine(o.text); },
@@ -431,7 +432,8 @@
   function gameEvent(o, names) {
     const line = eventLine(o, names);
     if (line) logLine(line);
-    if (o.type === "table-timer-warning" && line) toast(line);   // to this player alone
+    // to this player alone; the table is gone (its room too: the lobby comes next)
+    if (["table-timer-warning", "table-closed-by"].includes(o.type) && line) toast(line);
     if (o.type === "game-round-score") {
       const team = (mySeat() || 0) % 2;
       banner("web-round-over", { round: o.round, us: o.score[team], them: o.score[1 - team],
@@ -470,6 +472,7 @@
       case "table-unseated": return t("web-ev-unseated", { by: o.by, seat: o.seat, name: o.name });
       case "table-barred": return t("web-ev-barred", { by: o.by, name: o.name });
       case "table-unbarred": return t("web-ev-unbarred", { by: o.by, name: o.name });
+      case "table-closed-by": return t("web-ev-closed-by", { table: o.table, by: o.by, reason: o.reason || "" });
       default: return null;
     }
   }
