@@ -1159,6 +1159,9 @@ class World:
         if target is None:
             raise LobbyError("not-online", name=to)
         text = visible_text(text)
+        # a tell to somebody who ignores you looks sent to you (it fails quietly), and nothing
+        # of it reaches them: no tell, no namesake notice either
+        heard = self.moderation is None or not self.moderation.ignores(target.key, user.key)
         if target is not user:
             if self._acquaint(user, target) is not None:
                 # the sender knew somebody else under the name: told first; the new holder
@@ -1167,14 +1170,13 @@ class World:
                 if len(self._notice_due) > IDENTITIES_KEPT:
                     del self._notice_due[next(iter(self._notice_due))]
                 raise LobbyError("name-now-someone-else", name=target.name)
-            if self._acquaint(target, user) is not None:
+            if self._acquaint(target, user) is not None and heard:
                 # the sender is the newcomer (they write first): the one who knew somebody
                 # else under the sender's name is told that this is somebody else
                 self._safe(target.listener.deliver, Event("namesake-writes", name=user.name))
-            if self._notice_due.pop((user.identity, target.identity), 0) is None:
+            if heard and self._notice_due.pop((user.identity, target.identity), 0) is None:
                 self._safe(target.listener.deliver, Event("namesake-notice", name=user.name))
-        # a tell to somebody who ignores you looks sent to you (it fails quietly)
-        if self.moderation is None or not self.moderation.ignores(target.key, user.key):
+        if heard:
             self._safe(target.listener.deliver, Event("tells", name=user.name, text=text))
         if target is not user:
             self._safe(user.listener.deliver, Event("told", name=target.name, text=text))
