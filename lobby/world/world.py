@@ -48,7 +48,7 @@ from lobby.storage.accounts import name_key
 from lobby.tables.recording import Deliver, Recorder
 from lobby.tables.timer_wheel import TimerWheel
 from lobby.text.messages import LobbyError, Msg
-from lobby.world.addresses import address_group
+from lobby.world.addresses import address_group, is_loopback
 from lobby.world.log_budget import LogBudget
 
 if TYPE_CHECKING:
@@ -648,7 +648,7 @@ class World:
         if rate > 0:
             windows.append(self._presence_window(user.key, rate, now))
         address = _address(user) if group_rate > 0 else None
-        if address is not None and (limits.limit_loopback or not _is_loopback(address)):
+        if address is not None and (limits.limit_loopback or not is_loopback(address)):
             windows.append(self._presence_window("group " + address_group(address), group_rate,
                                                  now))
         if any(w is None for w in windows):
@@ -1231,13 +1231,6 @@ class World:
             method(event)
         except Exception:
             log.failure("delivering {event_type} failed", event_type=event.type)
-
-
-def _is_loopback(address: str) -> bool:
-    try:
-        return ipaddress.ip_address(address.split("%", 1)[0]).is_loopback
-    except ValueError:
-        return False
 
 
 def _address(user: User) -> str | None:
