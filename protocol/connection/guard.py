@@ -1152,7 +1152,8 @@ class ConnectionGuard:
         it with a line; a connection that keeps talking past the budget is closed."""
         guard = self.guard
         limits = guard.limits
-        if limits.speech_per_second <= 0 and limits.repeat_window <= 0:
+        if limits.speech_per_second <= 0 and limits.repeat_window <= 0 \
+                and limits.tells_per_second <= 0:
             return True
         now = guard.clock.seconds()
         key = (address_group(self.host), channel)
