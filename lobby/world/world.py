@@ -509,6 +509,12 @@ class World:
             del seen[next(iter(seen))]
         return before if before is not None and before != other.identity else None
 
+    def talked_with(self, user: User, name: str) -> bool:
+        """Whether ``user`` exchanged tells with somebody called ``name`` (online or not; the
+        last ``ACQUAINTANCES_KEPT`` names, memory only): a bare ``tell NAME ...`` to them is a
+        tell even when they are away, never speech to the room (protocol/commands/bare.py)."""
+        return name_key(name) in self._acquainted.get(user.identity, {})
+
     def returning(self, user: User) -> None:
         """After a log-in (the session calls it once ``logged-in`` is shown): a player of a
         running game goes back into the table's room and so into their seat, and gets the full
