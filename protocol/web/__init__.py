@@ -63,6 +63,8 @@ from twisted.web.server import Request, Site
 from lobby.events import Event, error_event
 from lobby.tables import options as table_options
 from lobby.text.messages import CATALOGS, LANGUAGES, text
+from lobby.world.addresses import address_group
+from protocol.connection.guard import OpenConnections
 from protocol.telnet import gathered_write
 from protocol.telnet.transport import TelnetLineProtocol
 
@@ -654,10 +656,10 @@ class WebSite(Site):
         Site.__init__(self, _Root(static_files(), _Socket(self.websockets), allowed),
                       timeout=self.options.timeout or None, reactor=reactor)
         self.clock = reactor if reactor is not None else _default_reactor()
-        #: each connection (channel) whose request is not whole yet -> (group, deadline)
+        #: each connection (channel) whose request is not whole yet -> (host, deadline)
         self.pending: dict[Any, tuple[str, Any]] = {}
-        #: address group -> its number of such connections
-        self.pending_groups: dict[str, int] = {}
+        #: such connections per address group, capped at --web-pending-per-address
+        self.pending_open = OpenConnections(0, self.options.max_pending)
         #: connections refused over --web-pending-per-address, closed by --web-request-timeout
         self.stats = {"refused": 0, "request": 0}
 
@@ -672,38 +674,36 @@ class WebSite(Site):
         host = str(getattr(addr, "host", "") or "?")
         if not self._counted(host):
             return Site.buildProtocol(self, addr)
-        from lobby.world.addresses import address_group
-        group = address_group(host)
-        count = self.pending_groups.get(group, 0)
-        if self.options.max_pending and count >= self.options.max_pending:
+        if self.pending_open.admit(host) is not None:
             self.stats["refused"] += 1
+            group = address_group(host)
             budget = getattr(getattr(self.websockets.lobby, "world", None), "log_budget", None)
             if budget is None or budget.allow(group, "web-pending"):
                 log.info("web port: refused a connection from {host}: {count} requests of its "
                          "address group are not whole yet (--web-pending-per-address)",
-                         host=host, count=count)
+                         host=host, count=self.pending_open.per_group.get(group, 0))
             return None                      # twisted closes the connection at once
         channel = Site.buildProtocol(self, addr)
         deadline = None
         if self.options.request_timeout > 0:
             deadline = self.clock.callLater(self.options.request_timeout, self._expired, channel)
-        self.pending[channel] = (group, deadline)
-        self.pending_groups[group] = count + 1
+        self.pending[channel] = (host, deadline)
         return channel
+
+    @property
+    def pending_groups(self) -> dict[str, int]:
+        """Address group -> its connections whose request is not whole yet."""
+        return self.pending_open.per_group
 
     def request_whole(self, channel: Any) -> None:
         """``channel`` has its request whole (or is gone): it no longer counts as pending."""
         found = self.pending.pop(channel, None)
         if found is None:
             return
-        group, deadline = found
+        host, deadline = found
         if deadline is not None and deadline.active():
             deadline.cancel()
-        left = self.pending_groups.get(group, 1) - 1
-        if left > 0:
-            self.pending_groups[group] = left
-        else:
-            self.pending_groups.pop(group, None)
+        self.pending_open.release(host)
 
     def _expired(self, channel: Any) -> None:
         """No whole request ``request_timeout`` seconds after the connection began: closed."""
