@@ -4,11 +4,14 @@ server over loopback sockets; the rates are tiny, so what a test sends is far pa
 whatever the machine's speed (no wall-clock assertion)."""
 from __future__ import annotations
 
+import io
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
 import pytest_twisted
+from twisted.internet import reactor
+from twisted.internet.task import deferLater
 
 from conftest import LineClient, RunningServer, within
 from protocol.connection.guard import Limits
@@ -887,6 +890,54 @@ async def test_a_new_name_that_reads_like_a_staff_name_is_refused(tmp_path: Path
         # other names, and the staff themselves, come in as ever
         ok = await srv.client()
         assert "Hello Bossa!" in await ok.login("Bossa")
+    finally:
+        await srv.stop()
+
+
+class RefreshingServer(RunningServer):
+    """A server that reads its staff accounts again every 0.2 s (--staff-refresh)."""
+
+    server_options = {"staff_refresh": 0.2}
+
+
+@pytest_twisted.ensureDeferred
+async def test_a_role_given_offline_while_the_server_runs_protects_its_name_soon(
+        tmp_path: Path) -> None:
+    """(outside attack 9) `tichu-lobby admin create Dolores --role admin` while the server runs:
+    within --staff-refresh, D0lores is refused, before Dolores ever logs in; a role taken away
+    offline frees the look-alikes again."""
+    from protocol.process.admin_cli import main as admin_main
+    from test_moderation import create_account_offline
+    srv = RefreshingServer(tmp_path / "lobby.sqlite3")
+    await srv.start()
+    try:
+        first = await srv.client()
+        assert "Hello D0lores!" in await first.login("D0lores")      # nobody is staff yet
+        await first.close()
+        create_account_offline(srv.db, "Dolores", "sesame1", role="admin")
+
+        async def refused(name: str) -> bool:
+            c = await srv.client()
+            await c.expect("login: ")
+            c.send(name)
+            got = await c.expect_any(("login: ", "another name"))
+            await c.close()
+            return "! [staff-lookalike]" in got
+        for _ in range(100):                     # (0.2 s refreshes: a few at most)
+            if await refused("DoIores"):
+                break
+            await deferLater(reactor, 0.05, lambda: None)
+        else:
+            raise AssertionError("D0lores-like names were never refused")
+        assert await refused("Dolore5")
+        assert admin_main(["--db", str(srv.db), "set-role", "Dolores", "player"],
+                          stdout=io.StringIO(), stderr=io.StringIO()) == 0
+        for _ in range(100):
+            if not await refused("DoIores"):
+                break
+            await deferLater(reactor, 0.05, lambda: None)
+        else:
+            raise AssertionError("the role taken away offline still protected the name")
     finally:
         await srv.stop()
 
