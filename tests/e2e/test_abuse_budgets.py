@@ -51,6 +51,32 @@ async def _who(c: LineClient) -> str:
 
 # ---- 1. telnet bytes -----------------------------------------------------------------------------
 @pytest_twisted.ensureDeferred
+async def test_the_telnet_layers_own_log_lines_spend_the_log_budget(tmp_path: Path,
+                                                                   logged: Any) -> None:
+    """(outside attack 8) a bad NAWS subnegotiation and a rejected CHARSET each wrote one log
+    line per connection, whatever the log budget: now a few a minute per address group, the
+    rest counted into the minute's summary."""
+    from protocol.telnet.options import CHARSET, CHARSET_REJECTED
+    from protocol.telnet.transport import NAWS, SB, SE
+    srv = await _server(tmp_path, log_lines_per_minute=3)
+    try:
+        for _ in range(12):
+            c = await srv.client()
+            await c.expect("login: ")
+            c.transport.write(bytes((IAC, WILL, NAWS, IAC, SB, NAWS, 0, IAC, SE,
+                                     IAC, DO, CHARSET)))
+            c.transport.write(bytes((IAC, SB, CHARSET, CHARSET_REJECTED, IAC, SE)))
+            c.send("Nemo")                   # (a line after them: they were read)
+            await c.expect("another name")
+            await c.close()
+        lines = [str(e.get("log_format", "")) for e in logged]
+        assert 1 <= sum("Ignored a subnegotiation" in f for f in lines) <= 3
+        assert 1 <= sum("rejected the character set" in f for f in lines) <= 3
+    finally:
+        await srv.stop()
+
+
+@pytest_twisted.ensureDeferred
 async def test_telnet_commands_count_and_a_client_that_keeps_negotiating_is_closed(
         telnet_budget: BudgetServer, logged: Any) -> None:
     srv = telnet_budget
