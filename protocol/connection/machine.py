@@ -43,7 +43,6 @@ from protocol.render.json_lines import (
     dumps,
     for_protocol,
     is_table_event,
-    legacy_view_data,
     parse_protocol,
     render_json,
     state_line,
@@ -190,10 +189,11 @@ _NO_ID = object()
 #: one Event object to every listener of a table in a row, so it is rendered and encoded once
 #: per audience instead of once per connection (events are never changed once delivered)
 _shared: list[Any] = [None, None, b"", 0]     # (event, context, line, protocol)
-#: the last `table-view` event and its `state` object, its `state` line, and the last
+#: the last `table-view` data and its `state` object, its `state` line and the version they are
+#: for (data, state, line, protocol), and the last
 #: (state before, state after) pair and its `update` line: spectators of a table share one view
 #: event and, having followed the same changes, the same state before it
-_view_memo: list[Any] = [None, None, b""]
+_view_memo: list[Any] = [None, None, b"", 0]
 _update_memo: list[Any] = [None, None, b"", 0]
 #: the last lobby event rendered for text mode, the render context it was rendered for, and its
 #: bytes (see TextOutput.deliver): the cache is keyed by everything the text depends on
@@ -203,38 +203,31 @@ _shared_text: list[Any] = [None, None, b""]
 @_memo.register
 def _clear_memos() -> None:
     _shared[:] = [None, None, b"", 0]
-    _view_memo[:] = [None, None, b""]
+    _view_memo[:] = [None, None, b"", 0]
     _update_memo[:] = [None, None, b"", 0]
     _shared_text[:] = [None, None, b""]
 
 
-def _view_for(event: Event, protocol: int) -> dict[str, Any]:
-    """The data of a `table-view` or `table-look` as `protocol` reads it: the event's own for
-    the newest, else the same data without the later fields (render_json.legacy_view_data,
-    which keeps it by identity: the same object for every listener of the event)."""
-    if protocol >= PROTOCOL_VERSION:
-        return event.data
-    return legacy_view_data(event.data)
-
-
-def _view_state(data: dict[str, Any]) -> dict[str, Any]:
-    """state_object(data), kept for the listeners of the same view data in a row."""
+def _view_state(data: dict[str, Any], protocol: int) -> dict[str, Any]:
+    """state_object(data, protocol), kept for the listeners of the same view data and version
+    in a row (the spectators of one view)."""
     if not _memo.ON:
         _view_memo[0] = None
-        return state_object(data)
-    if _view_memo[0] is not data:
-        _view_memo[0], _view_memo[1], _view_memo[2] = data, state_object(data), None
+        return state_object(data, protocol)
+    if _view_memo[0] is not data or _view_memo[3] != protocol:
+        _view_memo[0], _view_memo[1], _view_memo[2], _view_memo[3] = \
+            data, state_object(data, protocol), None, protocol
     return _view_memo[1]        # type: ignore[no-any-return]
 
 
-def _state_bytes(data: dict[str, Any]) -> bytes:
+def _state_bytes(data: dict[str, Any], protocol: int) -> bytes:
     if not _memo.ON:
-        return state_line(data).encode("utf-8", "replace") + b"\r\n"
-    _view_state(data)
+        return state_line(data, protocol).encode("utf-8", "replace") + b"\r\n"
+    _view_state(data, protocol)
     line = _view_memo[2]
     if line is None:
         # = encode_text(line): a JSON line has no raw line break, UTF-8 no 0xFF byte
-        line = _view_memo[2] = state_line(data).encode("utf-8", "replace") + b"\r\n"
+        line = _view_memo[2] = state_line(data, protocol).encode("utf-8", "replace") + b"\r\n"
     return line                 # type: ignore[no-any-return]
 
 
@@ -297,7 +290,7 @@ def gmcp_copies(session: Connection, event: Event, ctx: "RenderContext") -> dict
             and session.gmcp.wants("Tichu")):
         protocol = session.protocol       # (older versions: without protocol 4's fields)
         if etype == "table-view":
-            obj = state_object(_view_for(event, protocol))
+            obj = state_object(event.data, protocol)
         else:
             obj = for_protocol(render_json(event, ctx.lang), protocol, ctx.lang)
         if obj is not None:           # (None: a type this connection's version does not have)
@@ -494,7 +487,7 @@ class JsonOutput:
             self._deliver_view(event)
             return
         if event.type == "table-look":        # /look: the whole state, with the command's id
-            after = _view_state(_view_for(event, protocol))
+            after = _view_state(event.data, protocol)
             self.view_held = after            # what the client holds now: later updates follow it
             self._emit(dict(after), reply=True)
             return
@@ -531,12 +524,12 @@ class JsonOutput:
         on a new connection), else an `update` with what changed since the state it holds
         (nothing when nothing did). Protocol 1: the whole `state` every time."""
         protocol = self.session.protocol
-        data = _view_for(event, protocol)
-        after = _view_state(data)
+        data = event.data
+        after = _view_state(data, protocol)
         before, self.view_held = self.view_held, after
         if (protocol == 1 or before is None or before["table"] != after["table"]
                 or before["you"] != after["you"] or before["seat"] != after["seat"]):
-            self.session.telnet.write(_state_bytes(data))
+            self.session.telnet.write(_state_bytes(data, protocol))
             return
         line = _update_bytes(before, after, protocol)
         if line:
