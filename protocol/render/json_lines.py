@@ -191,6 +191,10 @@ def _state_parts(protocol: int) -> dict[str, tuple[tuple[str, ...], ...]]:
 #: per version, the `state` fields it reads without some of their fields (none for the newest)
 _STATE_PARTS: dict[int, dict[str, tuple[tuple[str, ...], ...]]] = {
     version: _state_parts(version) for version in PROTOCOL_VERSIONS}
+#: per version, the `state` fields other than the options that it reads without some fields
+_STATE_OTHERS: dict[int, tuple[str, ...]] = {
+    version: tuple(key for key in parts if key != "options")
+    for version, parts in _STATE_PARTS.items()}
 #: id of a part of a view (its options, its result) -> (the part, the paths, the part without
 #: them): the same object for every seat and change while the part is the same object (the
 #: renderers' memos and the update compare by identity; kept alive here, so the id is not re-used
@@ -289,26 +293,29 @@ def state_object(data: dict[str, Any], protocol: int = PROTOCOL_VERSION) -> dict
         state["result"] = jsonable(data["result"])
     parts = _STATE_PARTS.get(protocol) if protocol != PROTOCOL_VERSION else None
     if parts:
-        _older_state(state, data, parts)
+        paths = parts.get("options")
+        if paths is not None:           # the options of the view as `protocol` reads them
+            options = state["options"]
+            kept = _OLDER.find(id(options)) if _memo.ON else None
+            state["options"] = kept[2] if (kept is not None and kept[0] is options
+                                           and kept[1] == paths) else _older(options, paths)
+        for key in _STATE_OTHERS[protocol]:
+            if key in state:
+                _older_field(state, data, key, parts[key])
     return state
 
 
-def _older_state(state: dict[str, Any], data: dict[str, Any],
-                 parts: dict[str, tuple[tuple[str, ...], ...]]) -> None:
-    """`state` without the fields of `parts` (_STATE_PARTS): the view's options and result
-    without them are the same objects for every seat (`_older`)."""
-    for key, paths in parts.items():
-        if key not in state:
-            continue
-        if () in paths:
-            del state[key]
-        elif key == "options":
-            state[key] = _older(state[key], paths)
-        elif key == "result":
-            state[key] = jsonable(_older(data["result"], paths))
-        else:
-            for path in paths:
-                state[key] = _drop(state[key], list(path))
+def _older_field(state: dict[str, Any], data: dict[str, Any], key: str,
+                 paths: tuple[tuple[str, ...], ...]) -> None:
+    """`state` without the fields at `paths` under its field `key` (the field itself for the
+    path ()): the view's result without them is the same object for every seat (`_older`)."""
+    if () in paths:
+        del state[key]
+    elif key == "result":
+        state[key] = jsonable(_older(data["result"], paths))
+    else:
+        for path in paths:
+            state[key] = _drop(state[key], list(path))
 
 
 _ABSENT = object()
