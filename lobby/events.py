@@ -7,7 +7,8 @@ the same event drives both, so they cannot drift apart.
 """
 from __future__ import annotations
 
-from typing import Any, Protocol, Sequence
+from collections.abc import Sequence
+from typing import Any, Protocol
 
 from lobby.text.messages import ERRORS
 from lobby.tichu import FrozenDict, FrozenError, GameEvent, freeze_dict, json_data
@@ -44,7 +45,8 @@ class Event:
     def __setattr__(self, name: str, value: Any) -> None:
         raise FrozenError("delivered data is never changed: an Event is frozen")
 
-    __delattr__ = __setattr__  # type: ignore[assignment]
+    def __delattr__(self, name: str) -> None:
+        raise FrozenError("delivered data is never changed: an Event is frozen")
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (Event, (self.type, dict(self.data)))
@@ -57,6 +59,8 @@ class Event:
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Event) and (self.type, self.data) == (other.type, other.data)
 
+    # unhashable, as Python makes a class with __eq__ (said so for the reader; typeshed declares
+    # object.__hash__ a method, so mypy cannot take None here)
     __hash__ = None  # type: ignore[assignment]
 
     def __repr__(self) -> str:

@@ -33,7 +33,12 @@ ordinary user's table of three ``/addbot expert`` and one bot client, tichu_bot,
 the ordinary table's bot decisions in ``BOT_SECONDS``, as a ratio to the same table alone
 first, and the pool's outcomes from the metrics port; the hogs' decisions that lost their place
 to the ordinary table are ``evicted``, so the ordinary table's fallbacks are at most the other
-reasons together).
+reasons together). What one user makes others read: ``hopping`` (A6: one user hops between the
+lobby and a table's room at 15 lines a second; the lines about them in the lobby and at the
+table), ``tables`` (A10: a table-open/close loop; the server's log lines), ``notices`` (B5:
+``/join``-``/leave`` cycles at somebody's waiting table, then ``/option`` toggles at one's own
+watched table; the lines the host and the watcher get; ``--show`` prints them) and ``tells``
+(B7: one connection tells eight people in turn, 15 tells a second; the tells they got).
 """
 from __future__ import annotations
 
@@ -62,7 +67,7 @@ from loadgen import cpu_seconds
 
 IAC, NOP, WILL, WONT = 255, 241, 251, 252
 ATTACKS = ("telnet-nop", "telnet-nop-8", "toggles", "replay", "passwords", "speech", "refused",
-           "wwho", "bots")
+           "wwho", "bots", "hopping", "tables", "notices", "tells")
 #: seconds the ``bots`` scenario counts an ordinary table's bot decisions (the issue's target:
 #: at least 30 in 30 s beside two tables of four expert:10 bots of one address)
 BOT_SECONDS = 30.0
@@ -297,6 +302,14 @@ async def attack(name: str, port: int, stop: asyncio.Event, game: int,
         return [bots(port, info, server)]
     if name == "wwho":
         return [wwho_flood(port, stop, info)]
+    if name == "hopping":
+        return [hopping(port, stop, info)]
+    if name == "tables":
+        return [table_loop(port, stop, info, server)]
+    if name == "notices":
+        return [table_notices(port, stop, info)]
+    if name == "tells":
+        return [spread_tells(port, stop, info)]
     raise ValueError(name)
 
 
@@ -370,6 +383,137 @@ async def refused(port: int, info: dict[str, Any], server: Server) -> None:
     await asyncio.sleep(0.5)
     info["log_lines_for_300_refusals"] = server.log_lines() - before
     c.close()
+
+
+#: lines about the attacker that others receive (lobby/text/messages.py: enters, leaves, the
+#: table's notices of seats and options)
+NOTICE = re.compile(rb"[^\r\n]*Hopper[^\r\n]*\r\n")
+
+
+async def _heard(client: Client, seconds: float) -> list[bytes]:
+    """The lines ``client`` got in ``seconds`` that name the attacker."""
+    return NOTICE.findall(await client.collect(seconds))
+
+
+async def hopping(port: int, stop: asyncio.Event, info: dict[str, Any]) -> None:
+    """A6: one user hops between the lobby and a table's room at 15 lines a second (below
+    flood control); a user in the lobby and one at the table count the lines about the hopper."""
+    tag = random.randrange(10**4)
+    sitter = await Client.connect(port, "127.0.0.4")
+    await sitter.login(f"Sitter{tag}")
+    sitter.send("/newroom")
+    opened = await sitter.expect(b"You open table ")
+    number = int(re.findall(rb"You open table (\d+)", opened + await sitter.expect(b"."))[-1])
+    loiterer = await Client.connect(port, "127.0.0.5")
+    await loiterer.login(f"Loiterer{tag}")
+    hopper = await Client.connect(port, "127.0.0.1")
+    await hopper.login(f"Hopper{tag}")
+    listening = [asyncio.ensure_future(_heard(c, 7.0)) for c in (sitter, loiterer)]
+    t = time.monotonic()
+    while not stop.is_set() and time.monotonic() - t < 5.0:
+        hopper.send(f"/room {number}")
+        hopper.send("/lobby")
+        await asyncio.sleep(2 / 15)
+    heard = [len(await f) for f in listening]
+    info["hops"] = "5 s at 15 lines/s"
+    info["lines_about_hopper_at_table"] = heard[0]
+    info["lines_about_hopper_in_lobby"] = heard[1]
+    for c in (sitter, loiterer, hopper):
+        c.close()
+
+
+async def table_loop(port: int, stop: asyncio.Event, info: dict[str, Any],
+                     server: Server) -> None:
+    """A10: one user opens a table and leaves it (closing it) in a loop; the server's log lines."""
+    c = await Client.connect(port, "127.0.0.6")
+    await c.login(f"Opener{random.randrange(10**4)}")
+    await asyncio.sleep(0.5)
+    before = server.log_lines()
+    loops = 0
+    t = time.monotonic()
+    while not stop.is_set() and time.monotonic() - t < 5.0:
+        c.send("/newroom")
+        c.send("/lobby")
+        loops += 1
+        await asyncio.sleep(2 / 15)
+    c.send("/who")
+    await c.expect(b"In the Lobby", 20.0)
+    await asyncio.sleep(0.5)
+    info["open_close_loops"] = loops
+    info["log_lines"] = server.log_lines() - before
+    c.close()
+
+
+async def table_notices(port: int, stop: asyncio.Event, info: dict[str, Any]) -> None:
+    """B5: at a waiting table one user joins and leaves a seat in a loop; at their own table they
+    toggle an option in a loop, watched. The lines others get about it."""
+    tag = random.randrange(10**4)
+    host = await Client.connect(port, "127.0.0.4")
+    await host.login(f"Host{tag}")
+    host.send("/newroom")
+    got = await host.expect(b"You open table ")
+    number = int(re.findall(rb"You open table (\d+)", got + await host.expect(b"."))[-1])
+    toggler = await Client.connect(port, "127.0.0.1")
+    await toggler.login(f"Toggler{tag}")
+    toggler.send(f"/room {number}")
+    await asyncio.sleep(0.5)
+    listening = asyncio.ensure_future(host.collect(6.0))
+    t = time.monotonic()
+    while not stop.is_set() and time.monotonic() - t < 5.0:
+        toggler.send("/join")
+        toggler.send("/leave")
+        await asyncio.sleep(2 / 15)
+    heard = await listening
+    info["seat_cycle_lines_to_host"] = heard.count(b"\r\n")
+    if "--show" in sys.argv:
+        print(heard.decode(errors="replace")[:3000])
+    toggler.close()
+    toggler = await Client.connect(port, "127.0.0.7")      # a fresh user with a fresh budget
+    await toggler.login(f"Toggler{tag}b")
+    toggler.send("/newroom")
+    got = await toggler.expect(b"You open table ")
+    number = int(re.findall(rb"You open table (\d+)", got + await toggler.expect(b"."))[-1])
+    host.send(f"/room {number}")
+    await asyncio.sleep(0.5)
+    listening = asyncio.ensure_future(host.collect(6.0))
+    t = time.monotonic()
+    while time.monotonic() - t < 5.0:       # (after the attack's time: its second part)
+        toggler.send("/option tichujoin on")
+        toggler.send("/option tichujoin off")
+        await asyncio.sleep(2 / 15)
+    heard = await listening
+    info["option_toggle_lines_to_watcher"] = heard.count(b"\r\n")
+    if "--show" in sys.argv:
+        print(heard.decode(errors="replace")[:3000])
+    for c in (host, toggler):
+        c.close()
+
+
+async def spread_tells(port: int, stop: asyncio.Event, info: dict[str, Any]) -> None:
+    """B7: one connection tells eight people in turn, 15 tells a second in all; the tells the
+    eight got together."""
+    tag = random.randrange(10**4)
+    people = []
+    for i in range(8):
+        p = await Client.connect(port, "127.0.0.5")
+        await p.login(f"Person{i}x{tag}")
+        people.append(p)
+    teller = await Client.connect(port, "127.0.0.1")
+    await teller.login(f"Teller{tag}")
+    listening = [asyncio.ensure_future(p.collect(6.0)) for p in people]
+    t = time.monotonic()
+    n = 0
+    while not stop.is_set() and time.monotonic() - t < 5.0:
+        teller.send(f"/tell Person{n % 8}x{tag} message number {n}")
+        n += 1
+        await asyncio.sleep(1 / 15)
+    heard = 0
+    for f in listening:
+        heard += (await f).count(b"tells you:")
+    info["tells_sent"] = n
+    info["tells_received"] = heard
+    for c in (*people, teller):
+        c.close()
 
 
 async def wwho_flood(port: int, stop: asyncio.Event, info: dict[str, Any]) -> None:
@@ -566,6 +710,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--seconds", type=float, default=6.0, help="per attack and for the baseline")
     p.add_argument("--only", type=lambda s: [a for a in s.split(",") if a],
                    default=list(ATTACKS), help="the attacks, comma-separated")
+    p.add_argument("--show", action="store_true", help="print what the notices' victims got")
     p.add_argument("--server-args", nargs=argparse.REMAINDER, default=[],
                    help="more options of the server (last)")
     opts = p.parse_args(argv)

@@ -60,10 +60,11 @@ STORM_PASSWORD = "bench-secret"
 # The lobby servers run with the limits that would cap the benchmark's own load turned off: the
 # total of connections and of guests, and flood control (which allows 20 lines/s per connection:
 # the round-trip clients send far more). The flood scenario runs twice: with the command line's
-# default flood control, and with none. The speech budget of an address group (every client of
-# the benchmark is 127.0.0.1) and the byte budget would cap the chat and echo loads the same way.
+# default flood control, and with none. The speech and tells budgets of an address group (every
+# client of the benchmark is 127.0.0.1) and the byte budget would cap the chat and echo loads the
+# same way.
 CAPACITY_LIMITS = ("--max-connections", "0", "--max-guests", "0", "--flood-rate", "0",
-                   "--speech-per-second", "0", "--repeat-window", "0",
+                   "--speech-per-second", "0", "--tells-per-second", "0", "--repeat-window", "0",
                    "--input-bytes-per-second", "0", "--log-lines-per-minute", "0")
 FLOOD_LIMITS = ("--max-connections", "0", "--max-guests", "0")
 LOBBY_SCENARIOS = ("lobby_echo", "idle_prompt", "idle_login", "chat", "logins", "flood")

@@ -75,7 +75,8 @@ SERVER_LIMITS = ("--max-connections", "0", "--max-per-ip", "0", "--max-guests", 
                  # (issue 23's budgets that would cap the benchmark's own load: its users are
                  # guests on 127.0.0.1 with expert bots, chatting and asking at full speed)
                  "--guest-expert-seconds", "0", "--expert-tables-per-user", "0",
-                 "--speech-per-second", "0", "--repeat-window", "0", "--work-per-second", "0",
+                 "--speech-per-second", "0", "--tells-per-second", "0",
+                 "--repeat-window", "0", "--work-per-second", "0", "--table-changes-per-minute", "0",
                  "--input-bytes-per-second", "0", "--telnet-commands-per-second", "0")
 _STATE = b'{"type":"state"'
 _UPDATE = b'{"type":"update"'

@@ -153,12 +153,13 @@ async def run_bot(*, host: str = "127.0.0.1", port: int, name: str, password: st
                   options: list[tuple[str, str]] | None = None, timeout: float = 600.0,
                   table_ready: asyncio.Future[int] | None = None,
                   on_line: Callable[[str], None] | None = None,
+                  on_open: Callable[[int], None] | None = None,
                   rate: float = 0.0) -> BotResult:
     """Connect, log in, open or enter a table, sit down, play the game to its end, quit.
 
-    With ``open_table`` the bot opens a new table (and passes its number to ``table_ready`` when
-    given); otherwise it enters ``table`` (or waits for ``table_ready``). ``start`` (default: the
-    opener) sends /start once four sit."""
+    With ``open_table`` the bot opens a new table (and passes its number to ``table_ready`` and
+    ``on_open`` when given); otherwise it enters ``table`` (or waits for ``table_ready``).
+    ``start`` (default: the opener) sends /start once four sit."""
     async def go() -> BotResult:
         reader, writer = await asyncio.open_connection(host, port)
         client = BotClient(reader, writer, name, on_line=on_line, rate=rate)
@@ -169,8 +170,15 @@ async def run_bot(*, host: str = "127.0.0.1", port: int, name: str, password: st
                 number = await client.open_table(options or [])
                 if table_ready is not None and not table_ready.done():
                     table_ready.set_result(number)
+                if on_open is not None:
+                    on_open(number)
             else:
-                number = table if table is not None else await table_ready  # type: ignore[misc]
+                if table is not None:
+                    number = table
+                elif table_ready is not None:
+                    number = await table_ready
+                else:
+                    raise TypeError("a table, table_ready or open_table is needed")
                 await client.enter_table(number)
             await client.join(seat)
             result = await client.play(strategy, seed, open_table if start is None else start)
@@ -266,12 +274,17 @@ def main(argv: Sequence[str] | None = None) -> int:
               f"{e.strerror or e}", file=sys.stderr)
         return 2
     on_line = (lambda line: print(line, flush=True)) if opts.verbose else None
+
+    def opened(number: int) -> None:
+        # at once, before the game: the author tells the other players where to sit
+        print(f"{opts.name}: opened table {number}; others sit down with /join {number} "
+              f"(tichu-bot --table {number})", flush=True)
     try:
         result = asyncio.run(run_bot(
             host=opts.host, port=opts.port, name=opts.name, password=password,
             table=opts.table, open_table=opts.open, seat=opts.seat, strategy=opts.strategy,
             seed=opts.seed, start=opts.start, options=opts.option, timeout=opts.timeout,
-            on_line=on_line, rate=opts.rate))
+            on_line=on_line, on_open=opened, rate=opts.rate))
     except TimeoutError:
         print(f"{opts.name}: timed out after {opts.timeout:g} s", file=sys.stderr)
         return 1

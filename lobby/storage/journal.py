@@ -497,7 +497,7 @@ class Journal:
                 self.locked_fallbacks += 1       # the store's thread writes: it goes there
             except Exception:
                 self.inline_transactions += 1    # (tried here: the same failure path)
-                self._failed(Failure(), ops, batch, waiting)  # type: ignore[no-untyped-call]
+                self._failed(Failure(), ops, batch, waiting)
                 return
             else:
                 self.inline_transactions += 1
@@ -589,7 +589,7 @@ class Journal:
         for index, d in waiting:
             result = results[index]
             if isinstance(result, _NotStored):
-                d.errback(Failure(result.error))  # type: ignore[no-untyped-call]
+                d.errback(Failure(result.error))
             else:
                 d.callback(result)
 

@@ -107,7 +107,8 @@ def turnier_game(ratings: Sequence[float], games: Sequence[int],
 
 
 def leaver_game(ratings: Sequence[float], games: Sequence[int], leavers: Sequence[int],
-                teams: Sequence[int] | None = None, turnier: bool = False) -> list[float]:
+                teams: Sequence[int] | None = None, turnier: bool = False,
+                absent: Sequence[int] = ()) -> list[float]:
     """Rating changes of a rated game that players left (``leavers``: their player indexes;
     docs/rating.md "Leaving a game"). Whatever the score was, a leaver lost.
 
@@ -115,15 +116,18 @@ def leaver_game(ratings: Sequence[float], games: Sequence[int], leavers: Sequenc
     partner who stayed does not move at all (not punished for the partner's leaving); the other
     team moves by ``K * (1 - E)``, as for a won game, unless it has a leaver too (then its
     staying player does not move either). ``turnier``: every duel between a leaver and a player
-    who stayed is lost by the leaver, and only those duels count."""
+    who stayed is lost by the leaver, and only those duels count. ``absent``: players who left
+    later than the ``leavers`` (docs/rating.md): they do not move, and in ``turnier`` count in
+    no duel."""
     _check_four(ratings, games)
     left = set(leavers)
+    gone = set(absent) - left
     if turnier:
         out = []
         for p in range(4):
             total = 0.0
             for q in range(4):
-                if q == p or (p in left) == (q in left):
+                if q == p or (p in left) == (q in left) or p in gone or q in gone:
                     continue
                 actual = 0.0 if p in left else 1.0
                 total += actual - expected_score(ratings[p], ratings[q])
@@ -140,7 +144,7 @@ def leaver_game(ratings: Sequence[float], games: Sequence[int], leavers: Sequenc
         e = expected_score(team_rating[t], team_rating[1 - t])
         if p in left:
             out.append(k_factor(games[p]) * (0.0 - e))
-        elif t in losing:
+        elif t in losing or p in gone:
             out.append(0.0)
         else:
             out.append(k_factor(games[p]) * (1.0 - e))
@@ -149,17 +153,19 @@ def leaver_game(ratings: Sequence[float], games: Sequence[int], leavers: Sequenc
 
 def rate_game(ratings: Sequence[float], games: Sequence[int], result: dict[str, Any],
               teams: Sequence[int] | None = None, turnier: bool = False,
-              leavers: Sequence[int] = ()) -> list[RatingUpdate]:
+              leavers: Sequence[int] = (), absent: Sequence[int] = ()) -> list[RatingUpdate]:
     """New ratings of the four players after a game with ``Match.result`` ``result``.
 
     ``teams[p]`` is player p's team (default: seat parity, player p sat in seat p at the start);
     in ``turnier`` the standing comes from ``result["victory_points"]`` and
     ``result["tichu_points"]``. ``leavers``: the players who left the game (``leaver_game``);
-    a player who does not move keeps their count of rated games too.
+    a player who does not move keeps their count of rated games too. ``absent``: players who
+    left later than ``leavers`` (they do not move).
     """
     if leavers:
-        deltas = leaver_game(ratings, games, leavers, teams, turnier)
-        moved = [not _partner_of_leaver(p, leavers, teams, turnier) for p in range(4)]
+        deltas = leaver_game(ratings, games, leavers, teams, turnier, absent)
+        moved = [not _partner_of_leaver(p, leavers, teams, turnier) and p not in absent
+                 for p in range(4)]
         return [RatingUpdate(float(ratings[p]), float(ratings[p]) + deltas[p],
                              int(games[p]) + int(moved[p])) for p in range(4)]
     if turnier:

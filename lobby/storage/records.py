@@ -132,6 +132,17 @@ class FinishedGame:
         return [p for p, person in enumerate(self.players) if person.left_round is not None]
 
     @property
+    def losing_leavers(self) -> list[int]:
+        """The leavers who take the game's loss: the one who left first (the record's
+        ``left_first``); a record without it (an older version, one leaver): every leaver.
+        The others left later: a leave is counted for them, not a loss (docs/rating.md)."""
+        first = self.record.get("left_first")
+        leavers = self.leavers
+        if isinstance(first, int) and first in leavers:
+            return [first]
+        return leavers
+
+    @property
     def unrated_reason(self) -> str | None:
         """Why the game is not rated (``nosave``, ``seed``, ``bots``, ``guests``), or None. A
         game counts from its start: what was decided at /start holds, whoever left later."""
@@ -158,7 +169,8 @@ def finished_game(match: Match, players: Sequence[Participant | tuple[str, str] 
                   started_at: float | None = None, ended_at: float | None = None,
                   nosave: bool = False, log: bool = True, seeded: bool = False,
                   from_journal: bool = False, unrated: str | bool | None = False,
-                  abandoned: dict[str, Any] | None = None) -> FinishedGame:
+                  abandoned: dict[str, Any] | None = None,
+                  left_first: int | None = None) -> FinishedGame:
     """Snapshot a finished Match for ``GameArchive.save`` / ``Journal.finish_table``.
 
     ``players[p]`` is player p: a Participant, a ``(name, kind)`` pair, or a bare name (a
@@ -167,7 +179,8 @@ def finished_game(match: Match, players: Sequence[Participant | tuple[str, str] 
     table's journal entries (every one of them committed). ``unrated``: what /start decided
     (None: rated, a reason: unrated; False: not decided, the players' kinds decide).
     ``abandoned``: the result of a game whose table was closed before its end (``abandoned``,
-    ``left``, ``scores``, ``round_no``): what was played is stored with it."""
+    ``left``, ``scores``, ``round_no``): what was played is stored with it. ``left_first``:
+    the player who left first (their side takes the loss; the record keeps it)."""
     if abandoned is None and (not match.finished or match.result is None):
         raise ValueError("only a finished match can be recorded")
     if len(players) != 4:
@@ -179,6 +192,8 @@ def finished_game(match: Match, players: Sequence[Participant | tuple[str, str] 
     decided = unrated is not False
     if decided:                              # the game's record says it from its start
         record = dict(record, rated=unrated is None, unrated=unrated)
+    if left_first is not None and people[left_first].left_round is not None:
+        record = dict(record, left_first=left_first)
     result = abandoned if abandoned is not None else match.result
     return FinishedGame(record, people, json.loads(json.dumps(result)),
                         dict(options or {}), table_no, started_at,
@@ -237,15 +252,16 @@ def analyse(game: FinishedGame) -> GameRecord:
 
 
 def _partner_left(game: FinishedGame, player: int) -> bool:
-    """Whether ``player`` stayed in a partnership one of whose players left the game."""
+    """Whether ``player`` stayed in a partnership whose player who left takes the loss."""
     if game.record.get("options", {}).get("turnier") or player in game.leavers:
         return False
-    return any((q & 1) == (player & 1) for q in game.leavers)
+    return any((q & 1) == (player & 1) for q in game.losing_leavers)
 
 
 def _won(game: FinishedGame, player: int) -> bool:
     leavers = game.leavers
-    if leavers:          # a leaver loses, and so (without being punished) does their partner
+    if leavers:          # a leaver loses, and so (without being punished) does their partner;
+        # a later leaver wins nothing either
         return not (player in leavers or _partner_left(game, player))
     if game.abandoned:
         return False
@@ -287,7 +303,10 @@ def insert_game(conn: sqlite3.Connection, game: FinishedGame,
         before = [r[0] if r else INITIAL for r in rows]
         played = [r[1] if r else 0 for r in rows]
         turnier = bool(game.record.get("options", {}).get("turnier"))
-        updates = rate_game(before, played, res, turnier=turnier, leavers=game.leavers)
+        losing = game.losing_leavers
+        later = [p for p in game.leavers if p not in losing]
+        updates = rate_game(before, played, res, turnier=turnier, leavers=losing,
+                            absent=later)
         for k, r, u, n in zip(keys, rows, updates, played, strict=False):
             if u.games == n:         # the partner of a leaver: their rating does not move
                 continue
@@ -312,8 +331,10 @@ def insert_game(conn: sqlite3.Connection, game: FinishedGame,
             continue
         st = _round_stats(rec.round_results, p)
         left = int(person.left_round is not None)
-        # the partner of a leaver: the game is no rated game of theirs (docs/rating.md)
-        counted = int(rated and not _partner_left(game, p) and rb is not None)
+        # the partner of a leaver, or a later leaver: the game is no rated game of theirs
+        # (docs/rating.md)
+        left_later = p in game.leavers and p not in game.losing_leavers
+        counted = int(rated and not _partner_left(game, p) and rb is not None and not left_later)
         conn.execute(
             "INSERT INTO player_stats (name_key, games, wins, rated_games, rated_wins, rounds, "
             "tichu_calls, tichu_made, grand_calls, grand_made, double_victories, first_out, "

@@ -43,7 +43,7 @@ from twisted.python.threadpool import ThreadPool
 from lobby.storage.accounts import name_key
 
 __all__ = ["Account", "Migration", "MIGRATIONS", "ROLES", "StartupError", "Store", "StoreError",
-           "StoreLocked", "ThreadRunner", "inline_runner"]
+           "StoreLocked", "ThreadRunner", "inline_runner", "open_failure"]
 
 T = TypeVar("T")
 log = Logger(namespace="lobby.store")
@@ -281,7 +281,23 @@ def _unusable(path: str, e: sqlite3.Error) -> str:
     if "unable to open" in message:
         return (f"database file {path!r} cannot be opened ({message}): SQLite creates "
                 f"{path}-wal and {path}-shm next to it, so its folder must be writable")
+    if "not a database" in message:
+        return (f"database file {path!r} is not an SQLite database (another kind of file, or a "
+                "damaged one)")
     return f"database file {path!r} is not usable: {message}"
+
+
+def open_failure(path: str, e: Exception) -> str:
+    """Why the file ``path`` cannot be opened or made, in words (not SQLite's or Python's)."""
+    folder = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(folder):
+        return f"its folder {os.path.dirname(path) or '.'!r} does not exist"
+    if os.path.isdir(path):
+        return "it is a folder"
+    if not os.access(folder, os.W_OK):
+        return f"its folder {os.path.dirname(path) or '.'!r} cannot be written"
+    strerror = getattr(e, "strerror", None)
+    return str(strerror).lower() if strerror else str(e)
 
 
 class ThreadRunner:
@@ -384,7 +400,8 @@ class Store:
             conn = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None,
                                    uri=self.path.startswith("file:"))
         except (sqlite3.Error, OSError) as e:
-            raise StoreError(f"cannot open database file {self.path!r}: {e}") from None
+            raise StoreError(f"cannot open database file {self.path!r}: "
+                             f"{open_failure(self.path, e)}") from None
         try:
             conn.execute("PRAGMA busy_timeout = 5000")
             mode = conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]

@@ -20,13 +20,18 @@ from typing import Any, TypeVar
 
 from lobby.tables.command_spec import Arg, CommandKeys, bind, keyed, parse_spec
 
-__all__ = ["TableCommand", "TableCommands", "TABLE_COMMANDS", "TableArgs"]
+__all__ = ["Notices", "TableCommand", "TableCommands", "TABLE_COMMANDS", "TableArgs"]
 
 #: what a table command may be given: parsed arguments, or the text after the command word
 #: (or its words), or nothing
 TableArgs = Mapping[str, Any] | str | list[str] | tuple[str, ...] | None
 
 Handler = Callable[[Any, str, dict[str, str]], None]
+#: whether a table command, with these arguments, tells the table's people something about its
+#: user (True, False, or a test of the parsed arguments: ``/option NAME VALUE`` does, the
+#: listing ``/option`` does not). The wire layer's guard prices those (issue 23, B5:
+#: ``--table-changes-per-minute``), so one user cannot flood a table's people with notices.
+Notices = bool | Callable[[Mapping[str, str]], bool]
 #: a handler as declared (it may take more, with defaults: the decorator hands it back as it is)
 H = TypeVar("H", bound=Handler)
 
@@ -37,6 +42,7 @@ class TableCommand(CommandKeys):
     args: tuple[Arg, ...]
     handler: Handler
     aliases: tuple[str, ...] = ()
+    notices: Notices = False
 
     def parse(self, args: TableArgs) -> dict[str, str]:
         """The arguments by key: a mapping is taken as parsed already (its values as text);
@@ -55,11 +61,12 @@ class TableCommands:
     commands: dict[str, TableCommand] = field(default_factory=dict)
     _words: dict[str, TableCommand] = field(default_factory=dict)
 
-    def command(self, name: str, spec: str = "", *, aliases: tuple[str, ...] = ()
-                ) -> Callable[[H], H]:
-        """Decorator: the decorated TableActor method handles table command ``name``."""
+    def command(self, name: str, spec: str = "", *, aliases: tuple[str, ...] = (),
+                notices: Notices = False) -> Callable[[H], H]:
+        """Decorator: the decorated TableActor method handles table command ``name``;
+        ``notices``: it tells the table's people about its user (see ``Notices``)."""
         def register(handler: H) -> H:
-            cmd = TableCommand(name, parse_spec(spec), handler, tuple(aliases))
+            cmd = TableCommand(name, parse_spec(spec), handler, tuple(aliases), notices)
             for word in (name, *aliases):
                 if word in self._words:
                     raise ValueError(f"table command word {word!r} is defined twice")

@@ -102,17 +102,19 @@ class OptionSpec:
         if self.kind == TIMER:
             if low in AUTO_WORDS:
                 return None
-            if low in OFF_WORDS:
+            if low in OFF_WORDS:            # `0` too: no timer
                 return 0.0
-        elif self.off and low in OFF_WORDS:
-            return None
-        if self.kind == COUNT:
+        elif self.off and low in OFF_WORDS and not low.isdigit():
+            return None                     # (`seed 0` is the seed 0, `round 0` no round count)
+        if self.kind == COUNT or self.kind == TIMER:
+            # whole numbers: a count, or the move timer's seconds (its deadlines are whole
+            # seconds of the timer wheel: `timer 30.5` is refused, not rounded)
             if not (word.isascii() and word.isdigit()):      # int() reads ５００ and ² too
                 raise self._bad(word)
             n = int(word)
             if not self.low <= n <= self.high:
                 raise self._bad(word)
-            return n
+            return float(n) if self.kind == TIMER else n
         if not (word.isascii() and word.replace(".", "", 1).isdigit()):
             raise self._bad(word)                            # no nan, inf, 1e3, -1, ５
         seconds = float(word)
@@ -182,11 +184,11 @@ def _setattr(self: Any, name: str, value: Any) -> None:
 def _shown(self: Any) -> dict[str, str]:
     """`as_dict()`, the same object while no option changes (for the views: nobody changes
     a view's values)."""
-    shown = self.__dict__.get("_shown") if _memo.ON else None
+    shown: dict[str, str] | None = self.__dict__.get("_shown") if _memo.ON else None
     if shown is None:
         shown = freeze(_as_dict(self))          # (delivered in the views: frozen)
         object.__setattr__(self, "_shown", shown)
-    return shown  # type: ignore[no-any-return]
+    return shown
 
 
 def _match_options(self: Any) -> MatchOptions:
@@ -258,12 +260,13 @@ def _plain_values(o: OptionSpec) -> str:
     if o.kind == FLAG:
         return "`on`, `off` (no value: toggles)"
     if o.kind == COUNT:
-        values = f"{int(o.low)} to {int(o.high)}"
-        return values + (", `off`" if o.off else "")
+        values = f"whole numbers, {int(o.low)} to {int(o.high)}"
+        return values + (", `off` (a number is always a number: `0` is not off)" if o.off
+                         else "")
     if o.kind == TIMER:
-        return (f"seconds, {o.low:g} to {o.high:g}, `off`, `auto` ({RATED_TIMER:g} seconds in a "
-                "rated game, off in others)")
-    return f"seconds, {o.low:g} to {o.high:g}"
+        return (f"whole seconds, {o.low:g} to {o.high:g}, `off` (or `0`), `auto` "
+                f"({RATED_TIMER:g} seconds in a rated game, off in others)")
+    return f"seconds (a decimal such as 2.5 too), {o.low:g} to {o.high:g}"
 
 
 def help_lines(lang: str = "en") -> str:

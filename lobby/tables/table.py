@@ -148,6 +148,16 @@ class _RemoveVote:
         return len(self.voters) // 2 + 1
 
 
+def _sets_an_option(args: Mapping[str, str]) -> bool:
+    """``/option NAME [VALUE]`` tells the table's people; the listing (``/option``, ``/option
+    help``) tells only the one who asked."""
+    return args.get("name", "").strip().lower() not in OPTION_LISTING
+
+
+#: the words of ``/option`` that list the options instead of setting one
+OPTION_LISTING = frozenset(("", "help", "?", "list"))
+
+
 class TableActor:
     """One table: seats, options, members, a mailbox, and its Match.
 
@@ -253,6 +263,12 @@ class TableActor:
         #: a restored table's bots (name -> strategy) until resume() seats them again
         self._restored_bots: dict[str, str] = {}
         self._audience_now: list[str] | None = None
+        #: when each seated player last did something real at the table (sat down, a move, a
+        #: vote, an option, table talk): the idle timeout of a seated player counts only this
+        #: (``last_activity``), so a /who every few minutes keeps nobody seated
+        self.active_at: dict[str, float] = {}
+        #: the host disconnected: the hand-over waiting in the wheel (None: the host is here)
+        self._host_call: WheelTimer | None = None
         if host:
             self.members.add(host)
             self.member_since[host] = clock.seconds()
@@ -293,6 +309,7 @@ class TableActor:
         self._mailbox.clear()
         self._clear_window()
         self._stop_timer()
+        self._cancel_host_call()
         for bot in self.bots.values():
             bot.stop()
 
@@ -334,6 +351,9 @@ class TableActor:
         away (`gone`) from now on; `resume()` seats the bots again and lets the game go on."""
         table = cls(number, clock, deliver, host=snapshot.get("host"), recorder=recorder,
                     seat_policy=seat_policy, bot_pool=bot_pool, wheel=wheel)
+        if table.host is not None:               # nobody is here yet: the host is away too
+            table.members.discard(table.host)
+            table.member_since.pop(table.host, None)
         table.options = options_from_saved(snapshot.get("options"))
         table.nosave = bool(snapshot.get("nosave"))
         table.match = match
@@ -365,6 +385,7 @@ class TableActor:
         if isinstance(rounds, dict):
             table.gone_round = {str(n): int(v) for n, v in rounds.items() if isinstance(v, int)}
         now = clock.seconds()
+        table.active_at = {n: now for n in players}
         for name in players:
             if name in bots:
                 table._restored_bots[name] = bots[name]
@@ -459,6 +480,21 @@ class TableActor:
         return self.state == PLAYING and any(
             n in self.gone and n not in self.bots and name_key(n) != name_key(name)
             for n in self.players)
+
+    def last_activity(self, name: str) -> float | None:
+        """When ``name``, seated here (at a waiting table, or a player of the running game),
+        last did something real at the table: sat down, a move, a vote, an option, or table
+        talk (``note_activity``). None: not seated here. Other lines (``/who``, ``/look``) do
+        not count: the idle timeout of a seated player reads this (protocol/connection/guard.py)."""
+        seated = name in self.players if self.state == PLAYING else name in self.seats
+        if not seated:
+            return None
+        return self.active_at.get(name, self.seated_since.get(name, 0.0))
+
+    def note_activity(self, name: str) -> None:
+        """The world: ``name`` spoke in the table's room (table talk is activity)."""
+        if name in self.seats or name in self.players:
+            self.active_at[name] = self.clock.seconds()
 
     def tells_presence(self, name: str) -> bool:
         """Whether the room's ``enters`` / ``leaves`` lines are shown for ``name``: not for a
@@ -612,6 +648,14 @@ class TableActor:
             raise LobbyError("not-a-player", name=name)
         return self.players.index(name)
 
+    def _not_seated(self, user: str) -> LobbyError:
+        """The refusal of a seat's command to ``user``, who has none: at a waiting table with a
+        free seat ``not-seated`` (``/join takes a seat``); else they are watching a game (or a
+        full table) and ``not-a-player`` says so, with no hint to a /join that cannot work."""
+        if self.state == WAITING and None in self.seats:
+            return LobbyError("not-seated")
+        return LobbyError("not-a-player", name=user)
+
     def _require_waiting(self) -> None:
         if self.state == PLAYING:
             raise LobbyError("game-running")
@@ -624,9 +668,10 @@ class TableActor:
             if user != self.host:
                 raise LobbyError("host-only", host=self.host or "-")
         elif user != self.host and user not in self.seats:
-            raise LobbyError("not-seated")
+            raise self._not_seated(user)
 
     def _unseat(self, name: str) -> None:
+        self.active_at.pop(name, None)
         self.seat_keys.pop(name, None)
         self.seated_since.pop(name, None)
         if name in self.seats:
@@ -673,9 +718,12 @@ class TableActor:
                     bot.catch_up(round_history(self.match, self.players.index(bot_name_),
                                                self.number, self.seated, self.players))
             self._restored_bots = {}
+            if self.host is not None and not self._host_here():
+                self._host_away(self.host)       # the host too has the hand-over time to come back
             self._send_views()
             return
         if what == "close":
+            self._cancel_host_call()
             self._clear_window()
             self._stop_timer()
             for bot in self.bots.values():
@@ -691,6 +739,8 @@ class TableActor:
             return
         assert name is not None
         if what == "enter":
+            if name == self.host:
+                self._cancel_host_call()         # the host came back within the hand-over time
             self.members.add(name)
             self.member_since.setdefault(name, self.clock.seconds())
             back = name in self.gone
@@ -713,7 +763,6 @@ class TableActor:
             self.member_since.pop(name, None)
             if self.state == PLAYING and name in self.players:
                 self._vanished(name)
-                self._host_left(name)
             else:
                 self.members.discard(name)
                 if name in self.seats:
@@ -721,12 +770,53 @@ class TableActor:
                     self._unseat(name)
                     self._tell_all("table-left", name=name, seat=seat + 1)
                     self._send_views()
+            self._host_away(name)
+        elif what == "host-timeout":
+            if name == self.host and self._host_call is not None and not self._host_here():
+                self._host_call = None
+                self._host_left(name)
+        elif what == "host-replaced":            # the host's name is somebody else's now
+            if name == self.host and not self._host_here():
+                self._cancel_host_call()
                 self._host_left(name)
         elif what == "back":
+            if name == self.host:
+                self._cancel_host_call()
             if name in self.gone:
                 self._back(name)
             elif name in self.members or name in self.seated:
                 self._send_views_to([name])          # a new connection: the full state again
+
+    def _host_here(self) -> bool:
+        return self.host is not None and self.host in self.members and self.host not in self.gone
+
+    def host_away(self) -> bool:
+        """Whether the host disconnected and the table waits for them (the hand-over time)."""
+        return self._host_call is not None
+
+    def _host_away(self, name: str) -> None:
+        """The host disconnected: they stay the host for the hand-over time (the table's grace
+        time, ``/option grace``), so a short drop changes nothing; still away after it, the
+        table is handed on (``_host_left``). Nobody is told before a real hand-over."""
+        if name != self.host or self._host_call is not None:
+            return
+        seconds = self.grace_seconds()
+        if seconds <= 0:
+            self._host_left(name)
+            return
+        self._host_call = self._wheel.call_at(
+            self.clock.seconds() + seconds,
+            lambda: self._enqueue(("internal", name, "host-timeout", None)))
+
+    def _cancel_host_call(self) -> None:
+        call, self._host_call = self._host_call, None
+        if call is not None:
+            call.cancel()
+
+    def host_replaced(self, name: str) -> None:
+        """The world: somebody else holds the away host's name now (a guest namesake): the
+        table is handed on at once rather than to the newcomer."""
+        self._enqueue(("internal", name, "host-replaced", None))
 
     def _host_left(self, name: str) -> None:
         """The host who leaves the room (or vanishes) hands the table on: to the human who has
@@ -777,12 +867,16 @@ class TableActor:
                        grace=max(0, math.ceil(self.grace_seconds() - self.away_for(name))))
 
     def _back(self, name: str) -> None:
-        self.gone_total[name] = self.away_for(name)      # the grace time goes on adding up
+        away = self.gone_total[name] = self.away_for(name)   # the grace time goes on adding up
         self.gone.discard(name)
         self.gone_since.pop(name, None)
         self.gone_round.pop(name, None)
         self.members.add(name)
-        if self._vote is not None and self._vote.target == name:
+        self.active_at[name] = self.clock.seconds()
+        # a return ends a running vote on them only while they have grace time left (a vote
+        # on a player who ran out of move time): once their grace, added up over the game, is
+        # used up, the vote goes on, so vanish-and-return cycles cannot dodge it (docs/rating.md)
+        if self._vote is not None and self._vote.target == name and away < self.grace_seconds():
             self._vote = None
             self._tell_all("table-vote-ended", name=name)
         if name in self._quiet_gone:          # their vanishing was not told: nor is the return
@@ -792,7 +886,7 @@ class TableActor:
         self._send_views()
 
     # ---- table commands ----------------------------------------------------------------------
-    @TABLE_COMMANDS.command("join", "[SEAT]")
+    @TABLE_COMMANDS.command("join", "[SEAT]", notices=True)
     def cmd_join(self, user: str, args: dict[str, str]) -> None:
         self._require_waiting()
         if self.is_barred(user):
@@ -817,7 +911,7 @@ class TableActor:
         self.members.add(user)
         self.member_since.setdefault(user, self.clock.seconds())
         self.seats[seat] = user
-        self.seated_since[user] = self.clock.seconds()
+        self.seated_since[user] = self.active_at[user] = self.clock.seconds()
         self.join_order.append(user)
         self._tell_all("table-joined", name=user, seat=seat + 1)
         if guest:           # told to the guest alone; the table keeps only the key's hash
@@ -835,7 +929,7 @@ class TableActor:
         if user != self.host:
             raise LobbyError("host-command", host=self.host or "-")
 
-    @TABLE_COMMANDS.command("unseat", "NAME", aliases=("rauswerfen",))
+    @TABLE_COMMANDS.command("unseat", "NAME", aliases=("rauswerfen",), notices=True)
     def cmd_unseat(self, user: str, args: dict[str, str]) -> None:
         """`unseat NAME` (BSW: `rauswerfen`): the host takes anyone's seat at a waiting table
         away (a bot's too); they stay in the room, watching."""
@@ -854,7 +948,7 @@ class TableActor:
         self._tell_all("table-unseated", name=name, seat=seat + 1, by=user)
         self._send_views()
 
-    @TABLE_COMMANDS.command("bar", "NAME", aliases=("sperren",))
+    @TABLE_COMMANDS.command("bar", "NAME", aliases=("sperren",), notices=True)
     def cmd_bar(self, user: str, args: dict[str, str]) -> None:
         """`bar NAME` (BSW: `sperren`): the host bars a name from the table until it closes:
         its seat (at a waiting table) is taken away, it is sent out of the room and may neither
@@ -881,7 +975,7 @@ class TableActor:
             self._seat_policy.send_away(self, known)      # out of the room, into the lobby
         self._send_views()
 
-    @TABLE_COMMANDS.command("unbar", "NAME", aliases=("entsperren",))
+    @TABLE_COMMANDS.command("unbar", "NAME", aliases=("entsperren",), notices=True)
     def cmd_unbar(self, user: str, args: dict[str, str]) -> None:
         """`unbar NAME` (BSW: `entsperren`): the host lifts a bar."""
         self._host_only(user)
@@ -891,12 +985,12 @@ class TableActor:
             raise LobbyError("not-barred", name=name)
         self._tell_all("table-unbarred", name=known, by=user)
 
-    @TABLE_COMMANDS.command("leave")
+    @TABLE_COMMANDS.command("leave", notices=True)
     def cmd_leave(self, user: str, args: dict[str, str]) -> None:
         if self.state == PLAYING and user in self.players:
             raise LobbyError("game-running")
         if user not in self.seats:
-            raise LobbyError("not-seated")
+            raise self._not_seated(user)
         seat = self.seats.index(user)
         self._unseat(user)
         self._tell_all("table-left", name=user, seat=seat + 1)
@@ -913,7 +1007,7 @@ class TableActor:
         if self.options.host and user != self.host:
             raise LobbyError("host-only", host=self.host or "-")
         if user not in self.seats and user != self.host:
-            raise LobbyError("not-seated")
+            raise self._not_seated(user)
         count = sum(1 for s in self.seats if s)
         if count < 4:
             raise LobbyError("need-four", count=count)
@@ -945,6 +1039,8 @@ class TableActor:
                     bot.reseed(seat_seed)
         self.result = None
         self.state = PLAYING
+        now = self.clock.seconds()
+        self.active_at = {n: now for n in players}     # the game starts: everyone's clock too
         self.nosave = nosave
         self.games_started += 1
         # a game counts from its start: rated or not is decided now, whoever leaves later
@@ -1021,12 +1117,12 @@ class TableActor:
         self._send([user], Event("table-look",
                                  self._views.view(user if user in seated else None)))
 
-    @TABLE_COMMANDS.command("reset")
+    @TABLE_COMMANDS.command("reset", notices=True)
     def cmd_reset(self, user: str, args: dict[str, str]) -> None:
         if self.state != FINISHED:
             raise LobbyError("not-finished")
         if user != self.host and user not in self.seated:
-            raise LobbyError("not-seated")
+            raise self._not_seated(user)
         keep = [n if n and n in self.seats    # not who did /leave after the game
                 and (n in self.bots or (n not in self.gone and n in self.members))
                 else None for n in self.seated]
@@ -1052,14 +1148,15 @@ class TableActor:
         self._clear_window()
         self.state = WAITING
         self._tell_all("table-reset", name=user)
-        if self.host is not None and self.host not in self.members:
+        if self.host is not None and self.host not in self.members and self._host_call is None:
             self._host_left(self.host)           # gone during the game: nobody else could start
         self._send_views()
 
-    @TABLE_COMMANDS.command("option", "[NAME] [VALUE...]", aliases=("optionen",))
+    @TABLE_COMMANDS.command("option", "[NAME] [VALUE...]", aliases=("optionen",),
+                             notices=_sets_an_option)
     def cmd_option(self, user: str, args: dict[str, str]) -> None:
         name = args.get("name", "").strip().lower()
-        if not name or name in ("help", "?", "list"):
+        if name in OPTION_LISTING:
             self._send([user], Event("table-options", table=self.number,
                                      options=self.options.listing(), state=self.state))
             return
@@ -1086,18 +1183,20 @@ class TableActor:
                 option.attr == "turnier" and new and self.options.max_rounds is not None):
             raise LobbyError("turnier-rounds", rounds=TURNIER_ROUNDS)
         setattr(self.options, option.attr, new)
+        if user in self.seats:
+            self.active_at[user] = self.clock.seconds()
         shown = option.show(getattr(self.options, option.attr))
         self._tell_all("table-option-set", name=user, option=option.name, value=shown)
         self._send_views()
 
     # ---- removing a vanished player ----------------------------------------------------------
-    @TABLE_COMMANDS.command("remove", "NAME")
+    @TABLE_COMMANDS.command("remove", "NAME", notices=True)
     def cmd_remove(self, user: str, args: dict[str, str]) -> None:
         target = args.get("name", "").strip()
         if self.state != PLAYING:
             raise LobbyError("no-game")
         if user not in self.players or user in self.gone:
-            raise LobbyError("not-seated")
+            raise self._not_seated(user)
         target = self._match_player_name(target)
         # a vanished player after the grace time, or a present one who ran out of time
         if target == user or target in self.bots or (target not in self.gone
@@ -1109,17 +1208,18 @@ class TableActor:
         if left > 0 and target not in self.timed_out:
             raise LobbyError("remove-too-early", name=target, seconds=math.ceil(left))
         voters = {n for n in self.players if n != target and n not in self.bots}  # bots abstain
+        self.active_at[user] = self.clock.seconds()
         vote = _RemoveVote(target=target, proposer=user, voters=voters, yes={user})
         self._vote = vote
         self._tell_all("table-remove-proposed", name=user, target=target,
                        needed=vote.needed, yes=1)
         self._count_votes()
 
-    @TABLE_COMMANDS.command("accept")
+    @TABLE_COMMANDS.command("accept", notices=True)
     def cmd_accept(self, user: str, args: dict[str, str]) -> None:
         self._vote_on(user, True)
 
-    @TABLE_COMMANDS.command("refuse")
+    @TABLE_COMMANDS.command("refuse", notices=True)
     def cmd_refuse(self, user: str, args: dict[str, str]) -> None:
         self._vote_on(user, False)
 
@@ -1129,7 +1229,7 @@ class TableActor:
         for n in self.players:
             if n.lower() == text.lower():
                 return n
-        raise LobbyError("not-a-player", name=text)
+        raise LobbyError("not-seated-here", name=text)     # (not-a-player speaks to you)
 
     def _vote_on(self, user: str, yes: bool) -> None:
         vote = self._vote
@@ -1139,6 +1239,7 @@ class TableActor:
             raise LobbyError("not-a-voter")
         (vote.yes if yes else vote.no).add(user)
         (vote.no if yes else vote.yes).discard(user)
+        self.active_at[user] = self.clock.seconds()
         self._tell_all("table-vote", name=user, target=vote.target, yes=yes)
         self._count_votes()
 
@@ -1160,7 +1261,8 @@ class TableActor:
         name = self._new_bot(BOT_TAKEOVER_STRATEGY)
         # the record keeps the seat theirs, marked with the round they left in; they lose
         self.leavers[removed] = {"player": player, "bot": name,
-                                 "round": self.gone_round.get(removed, self.match.round_no)}
+                                 "round": self.gone_round.get(removed, self.match.round_no),
+                                 "at": self._left_at(removed)}
         self.players[player] = name
         self.seats = [name if n == removed else n for n in self.seats]
         self.join_order = [name if n == removed else n for n in self.join_order]
@@ -1204,7 +1306,8 @@ class TableActor:
             return self._rng.randrange(2 ** 31)
         return random.Random(f"bot:{self.options.seed}:{name}").randrange(2 ** 31)
 
-    @TABLE_COMMANDS.command("addbot", "[SEAT] [random|heuristic|expert|expert:SECONDS:strategy]")
+    @TABLE_COMMANDS.command("addbot", "[SEAT] [random|heuristic|expert|expert:SECONDS:strategy]",
+                            notices=True)
     def cmd_addbot(self, user: str, args: dict[str, str]) -> None:
         """`addbot [SEAT] [random|heuristic|expert|expert:SECONDS]`: before the start, the host
         or a seated player."""
@@ -1244,7 +1347,7 @@ class TableActor:
                        by=user)
         self._send_views()
 
-    @TABLE_COMMANDS.command("removebot", "SEAT")
+    @TABLE_COMMANDS.command("removebot", "SEAT", notices=True)
     def cmd_removebot(self, user: str, args: dict[str, str]) -> None:
         """`removebot SEAT` (or the bot's name): before the start."""
         self._require_waiting()
@@ -1350,6 +1453,8 @@ class TableActor:
         events = match.apply(player, action)          # raises Rejected; nothing changed then
         if self.recorder is not None:                  # journaled before its events leave
             self.recorder.action(self, player, action)
+        if not self._timing_out:
+            self.active_at[user] = self.clock.seconds()   # a move of their own: activity
         if self._decisions.pop(user, None) is not None and not self._timing_out:
             self.timed_out.discard(user)             # decided by themselves: not stalling
         if isinstance(action, (Play, GiveDragon)):
@@ -1560,7 +1665,23 @@ class TableActor:
             if beyond_grace and self.away_for(name) <= self.grace_seconds():
                 continue
             self.leavers[name] = {"player": self.players.index(name), "bot": None,
-                                  "round": self.gone_round.get(name, self.match.round_no)}
+                                  "round": self.gone_round.get(name, self.match.round_no),
+                                  "at": self._left_at(name)}
+
+    def _left_at(self, name: str) -> float:
+        """When ``name`` left the game: the start of the absence they did not come back from
+        (now for a present player removed by the vote). The first to leave takes the loss."""
+        return float(self.gone_since.get(name, self.clock.seconds()))
+
+    def first_leaver(self) -> int | None:
+        """The player index of who left the game first (None: nobody left): their side takes
+        the loss; later leavers have a leave counted (docs/rating.md)."""
+        if not self.leavers:
+            return None
+        far = float("inf")
+        name = min(self.leavers, key=lambda n: (float(self.leavers[n].get("at", far)), n))
+        player = self.leavers[name].get("player")
+        return player if isinstance(player, int) else None
 
     def _game_event(self, ev: Any, names: list[str | None] | None = None) -> None:
         """One engine event -> a table event `game-KIND` (a catalog key). Events addressed to a

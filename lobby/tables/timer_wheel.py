@@ -10,6 +10,7 @@ import heapq
 import math
 from typing import Any
 
+from twisted.internet.interfaces import IReactorTime
 from twisted.logger import Logger
 
 __all__ = ["TimerWheel", "WheelTimer"]
@@ -46,7 +47,7 @@ class TimerWheel:
     one dict entry, no timer and no periodic call of its own; a slot's deadlines run in the
     order they were set. `call_at(when, fn)` -> a `WheelTimer` (`cancel()`, `active()`)."""
 
-    def __init__(self, clock: Any, resolution: float = 1.0) -> None:
+    def __init__(self, clock: IReactorTime, resolution: float = 1.0) -> None:
         self.clock = clock
         self.resolution = resolution
         self._slots: dict[int, dict[WheelTimer, None]] = {}

@@ -24,7 +24,7 @@ __all__ = ["TableViews"]
 class TableViews:
     """The views of one table, built from its state (read only)."""
 
-    def __init__(self, table: "TableActor") -> None:
+    def __init__(self, table: TableActor) -> None:
         self._table = table
         #: (seated, context) of the last views sent: while they do not change the next views
         #: take the same objects

@@ -76,7 +76,7 @@ ERRORS: dict[str, str] = {
     "turnier-too-long": "A turnier plays {rounds} rounds; this server allows at most {most}.",
     "turnier-rounds": "A turnier always plays {rounds} rounds, so it cannot be combined with "
                       "round: set round off first, or turnier off.",
-    "not-a-player": "{name} does not play at this table.",
+    "not-a-player": "You are watching; only the players of this game can do that.",
     "host-command": "Only the host, {host}, may do that.",
     "not-seated-here": "{name} does not sit at this table.",
     "barred-from-table": "The host ({host}) has barred you from table {table} until it closes.",
@@ -154,6 +154,8 @@ ERRORS: dict[str, str] = {
     "login-timeout": "You did not log in within {seconds!t}; closing the connection.",
     "idle-warning": "You have typed nothing for a long time; you will be disconnected in "
                     "{seconds!t} unless you type something.",
+    "idle-warning-seated": "You have not played nor spoken at your table for a long time; you "
+                           "will be disconnected in {seconds!t} unless you play or speak there.",
     "idle-timeout": "Disconnected after {seconds!t} without input.",
     "flooding": "You are sending lines too fast (more than {rate} a second); lines are dropped "
                 "until you slow down.",
@@ -173,6 +175,9 @@ ERRORS: dict[str, str] = {
         "sent until it slows down."),
     "speech-budget-disconnect": "Too many lines too fast; closing the connection.",
     "repeated-line": "You said that just now; a line repeated in a row is not sent.",
+    "table-budget": (
+        "Too many table changes from your address (more than {rate} a minute): /{command} was not "
+        "done. Wait a moment and try again."),
     "work-budget": (
         "You are asking the server for too much at once (/{command} costs {cost} ordinary "
         "commands); wait a moment."),
@@ -206,6 +211,7 @@ ERRORS: dict[str, str] = {
                       "with a registered name.",
     "not-banned": "{name} is not banned.",
     "shutting-down": "The server is shutting down; no new games start.",
+    "no-shutdown": "No shutdown is under way to cancel.",
     # the database fails while the server runs (lobby/world/persistence.py)
     "game-not-saved": "The server cannot save the game at table {table} (a database write "
                       "failed; the operator finds it in the log). You can play on, but this "
@@ -399,6 +405,9 @@ INFO: dict[str, str] = {
     "table-unbarred": "{by} (the host) lets {name} come to this table again.",
     "namesake-notice": (
         "{name} talked to someone else under your name before; this is the first message to you."),
+    "namesake-writes": (
+        "{name} is someone else now: the {name} you talked to left, and a newcomer with the name "
+        "writes to you."),
     "says-namesake": "<{name} (new, not the {name} who sat here)> {text}",
     "says-namesake-name": "{name} (new, not the {name} who sat here)",
     "friend-added": (
@@ -655,7 +664,6 @@ INFO: dict[str, str] = {
     "replay-hand": "{name}: {cards}",
     "replay-exchange": "{name} gives {gifts}.",
     "replay-gift": "{card} to {name}",
-    "tchlog-header": "Game #{game} as a BSW log (.tch), {count} {count!p:line|lines}:",
     "ranking-header": "Rangliste (Team Elo, rated games only):",
     "ranking-line": "  {place:>3}. {name:<16} {rating:>5}  ({games} {games!p:game|games})",
     "ranking-none": "Nobody has played a rated game yet.",
@@ -693,6 +701,10 @@ INFO: dict[str, str] = {
     "announcement": "*** {by} announces: {text}",
     "shutdown-warning": "*** The server shuts down in {seconds!t} ({reason}; {by}). No new games "
                         "start.",
+    "shutdown-warning-plain": "*** The server shuts down in {seconds!t} (announced by {by}). No "
+                              "new games start.",
+    "shutdown-cancelled": "*** {by} has cancelled the shutdown: the server stays up, and new "
+                          "games may start again.",
 }
 
 # ---- help texts: every command's summary and explanation (/help, docs/protocol.md) -------------
@@ -849,7 +861,7 @@ HELP_TEXTS: dict[str, str] = {
         "logging in with this name asks for the password, and nobody else can use it. Guest names "
         "(Guest1234) cannot be registered: log in with a name of your own first."),
     "option-timer": "seconds per decision before it is made for the player (off; auto: 60 in a rated game)",
-    "option-expects-timer": "seconds, 5 to {high}, or off or auto",
+    "option-expects-timer": "whole seconds, 5 to {high}, or off or auto",
     "cmd-unseat": "The host takes a seat away from a player (or bot) at a waiting table.",
     "cmd-unseat-help": (
         "Before the start the host may take anyone's seat away (BSW: /rauswerfen NAME); the player "
@@ -923,9 +935,10 @@ HELP_TEXTS: dict[str, str] = {
     "cmd-showlist-help": "/showlist mute shows the names on your mute list.",
     "cmd-shutdown": "Admins: stop the server after a warning.",
     "cmd-shutdown-help": (
-        "Admins: warns everybody that the server stops in SECONDS (default {default}), refuses new "
-        "tables and new games from then on, and after SECONDS stops cleanly (every connection told "
-        "and closed, the database closed). Logged."),
+        "Admins: warns everybody that the server stops in SECONDS (a REASON alone: {default}), "
+        "refuses new tables and new games from then on, and after SECONDS stops cleanly (every "
+        "connection told and closed, the database closed). /shutdown cancel calls it off. "
+        "/shutdown alone only shows how to use it. Logged."),
     "cmd-spielinfo": "The table's options, seats, scores and state.",
     "cmd-spielinfo-help": (
         "Shows the state of the table (waiting, playing, finished), its host, the players by seat, "

@@ -25,7 +25,7 @@ __all__ = [
     "Card", "DECK", "MAHJONG", "DOG", "PHOENIX", "DRAGON", "SUITS", "RANKS",
     "parse_cards", "parse_card", "format_cards", "sort_cards", "rank_name", "parse_rank",
     "cards_mask", "mask_cards", "card_points", "mask_points", "parse_play", "format_play",
-    "parse_wish", "WISH_WORDS",
+    "parse_wish", "WISH_WORDS", "is_play_text",
 ]
 
 SUITS = "SBGR"                      # Schwert (black), Pagode (blue), Jade (green), Stern (red)
@@ -322,6 +322,33 @@ def parse_play(text: str | Iterable[str], hand: Iterable[Card] | None = None, *,
         assert hand is not None
         explicit = explicit + _pick_ranks(ranks, list(hand), explicit)
     return explicit, phoenix_as, wish
+
+
+def is_play_text(text: str, *, allow_wish: bool = True) -> bool:
+    """Whether ``text`` reads as the card text of a play (``parse_play``'s forms, a rank alone
+    included, whatever the hand): every token a card, a rank, ``Ph=RANK``, or (``allow_wish``)
+    ``wish RANK``. ``play nice`` and ``joue avec moi`` do not."""
+    tokens = text.replace(",", " ").split()
+    i = 0
+    while i < len(tokens):
+        tok = tokens[i]
+        if allow_wish and tok.lower() in WISH_WORDS:
+            if i + 1 >= len(tokens):
+                return False
+            try:
+                parse_wish(tokens[i + 1])
+            except Rejected:
+                return False
+            i += 2
+            continue
+        if "=" in tok:
+            head, _, reading = tok.partition("=")
+            if _maybe_card(head) != _PHOENIX or _maybe_rank(reading) is None:
+                return False
+        elif _maybe_card(tok) is None and _maybe_rank(tok) is None:
+            return False
+        i += 1
+    return bool(tokens)
 
 
 def _one_card(tok: str) -> Card:

@@ -102,8 +102,9 @@ class Match:
         self.victory_points = [0, 0, 0, 0]    # per player (turnier)
         self.finished = False
         self.result: dict[str, Any] | None = None
-        self.round: Round = None  # type: ignore[assignment]
         self._opening: list[GameEvent] = []
+        #: the round being played (made by _new_round here, and after each round)
+        self.round: Round
         self._new_round()
 
     # ---- seating -----------------------------------------------------------------------------

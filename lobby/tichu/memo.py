@@ -29,8 +29,9 @@ module-level dict or list memo is left.
 from __future__ import annotations
 
 import os
+from collections.abc import Callable, Hashable
 from operator import is_
-from typing import Any, Callable, Generic, Hashable, TypeVar
+from typing import Any, Generic, TypeVar
 
 __all__ = ["ON", "MISSING", "LastMemo", "BoundedMemo", "set_memos", "memos_on", "clear_memos",
            "register"]
@@ -78,7 +79,9 @@ class LastMemo(Generic[V]):
     def __init__(self) -> None:
         self.key: Hashable = None
         self.parts: tuple[Any, ...] = ()
-        self.value: Any = MISSING
+        #: the value kept (MISSING when none): the hot paths read `parts`, `key` and this
+        #: inline, with the test of `get` (protocol/connection/machine.py)
+        self.value: V = MISSING
         register(self.clear)
 
     def get(self, parts: tuple[Any, ...], key: Hashable = None) -> V:
@@ -86,7 +89,7 @@ class LastMemo(Generic[V]):
         value), else MISSING."""
         mine = self.parts
         if ON and key == self.key and len(parts) == len(mine) and all(map(is_, parts, mine)):
-            return self.value  # type: ignore[no-any-return]
+            return self.value
         return MISSING  # type: ignore[no-any-return]
 
     def put(self, parts: tuple[Any, ...], value: V, key: Hashable = None) -> V:

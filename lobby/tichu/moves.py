@@ -337,7 +337,8 @@ class _Index:
     def __init__(self, hand: int) -> None:
         self.hand = hand
         self.nib = _nibbles(hand)
-        self.kinds: dict[str, list[Combo]] = {}
+        #: the plays of each kind, and under None every lead (all kinds)
+        self.kinds: dict[str | None, list[Combo]] = {}
 
     def plays(self, kind: str) -> list[Combo]:
         """Every lead of this kind from the full hand (singles: Dog and led Phoenix included)."""
@@ -397,12 +398,12 @@ def _generate(hand: int, top: Combo | None) -> list[Combo]:
     idx, gone = _index_for(hand)
     kinds = idx.kinds
     if top is None:
-        leads = kinds.get(None)       # type: ignore[call-overload]
+        leads = kinds.get(None)
         if leads is None:
             leads = []
             for kind in _LEAD_ORDER:
                 leads += idx.plays(kind)
-            kinds[None] = leads       # type: ignore[index]
+            kinds[None] = leads
         return [c for c in leads if not c.mask & gone] if gone else leads
     kind = top.kind
     if kind == DOG:

@@ -844,10 +844,11 @@ class Round:
         return cards
 
 
-def _kept(shown: dict[Any, Any], key: str, value: list[Any]) -> list[Any]:
+def _kept(shown: dict[str, list[Any]], key: str, value: list[Any]) -> list[Any]:
     """`value`, or the equal list the last view showed under `key` (the same object); frozen."""
     last = shown.get(key)
     if last is not None and last == value:
-        return last  # type: ignore[no-any-return]
-    shown[key] = frozen = freeze(value)
-    return frozen  # type: ignore[no-any-return]
+        return last
+    frozen: list[Any] = freeze(value)           # (a FrozenList)
+    shown[key] = frozen
+    return frozen

@@ -4,7 +4,9 @@ Whoever has NAME on their list is told when NAME logs in or out (``friend-online
 ``friend-offline``) and when NAME starts or finishes a game (``friend-game-started``,
 ``friend-game-over``, with the table's number); ``/friends`` lists them with who is online and
 where (``friends``). A registered user's list is kept in the database (table ``friends``,
-migration 7) and read at the server's start; a guest's lasts for its session. At most
+migration 7) and read at the server's start; a guest's lasts for its session. An entry follows
+one identity, not the string (``bound``): the friend online when it was added, else the first to
+come under the name; a guest namesake who takes the name later is somebody else. At most
 ``--max-friends`` names per list (TableLimits.max_friends, 100; ``friends-list-full``).
 
 ``Friends(store, world)`` is made once per server (protocol/process/server.py) and is the world's
@@ -42,6 +44,12 @@ class Friends:
         self.lists: dict[str, dict[str, str]] = {}
         #: friend key -> the owners who have them on their list
         self.watchers: dict[str, set[str]] = {}
+        #: (owner key, friend key) -> the identity (``User.identity``: a registered account, or
+        #: one guest session) the entry follows: the friend who was online when it was added,
+        #: else the first to come under the name after it (a list read from the database: the
+        #: first after the start). A later namesake (a new guest under a freed guest name) is
+        #: somebody else: not told about, not listed as online
+        self.bound: dict[tuple[str, str], str] = {}
         world.friends = self
 
     async def load(self) -> None:
@@ -74,6 +82,10 @@ class Friends:
             await self.store.run_query(_insert, user.key, key, shown)
         self.lists.setdefault(user.key, {})[key] = shown
         self.watchers.setdefault(key, set()).add(user.key)
+        if online is not None:
+            self.bound[(user.key, key)] = online.identity
+        else:
+            self.bound.pop((user.key, key), None)
         _tell(user, Event("friend-added", name=shown, online=online is not None))
 
     async def unnotify(self, user: User, name: str) -> None:
@@ -90,6 +102,7 @@ class Friends:
         if not mine:
             self.lists.pop(user.key, None)
         self._unwatch(user.key, key)
+        self.bound.pop((user.key, key), None)
         _tell(user, Event("friend-removed", name=shown))
 
     def listing(self, user: User) -> Event:
@@ -98,6 +111,9 @@ class Friends:
         for key, name in sorted(self.lists.get(user.key, {}).items(),
                                 key=lambda kv: kv[1].lower()):
             friend = self.world.users.get(key)
+            if friend is not None and not self._follows(user.key, key, friend.identity,
+                                                        bind=False):
+                friend = None                  # a namesake: somebody else, not this friend
             entry: dict[str, Any] = {"name": friend.name if friend else name,
                                      "online": friend is not None, "room": None,
                                      "table": None, "playing": False}
@@ -120,33 +136,61 @@ class Friends:
             return
         for key in self.lists.pop(user.key, {}):
             self._unwatch(user.key, key)
+            self.bound.pop((user.key, key), None)
 
     # ---- what friends are told ----------------------------------------------------------------
     def logged_in(self, user: User) -> None:
-        self._tell_watchers(user.key, Event("friend-online", name=user.name))
+        self._tell_watchers(user.key, Event("friend-online", name=user.name), user.identity)
 
     def logged_out(self, user: User) -> None:
-        self._tell_watchers(user.key, Event("friend-offline", name=user.name))
+        self._tell_watchers(user.key, Event("friend-offline", name=user.name), user.identity)
 
-    def game_started(self, table_no: int, names: Iterable[str | None]) -> None:
+    def game_started(self, table_no: int, names: Iterable[str | None],
+                     identities: dict[str, str] | None = None) -> None:
+        """``identities``: name key -> the identity that sat down under the name (the world's)."""
         for name in names:
             if name:
                 self._tell_watchers(name_key(name), Event("friend-game-started", name=name,
-                                                          table=table_no))
+                                                          table=table_no),
+                                    self._identity(name, identities))
 
-    def game_over(self, table_no: int, names: Iterable[str | None]) -> None:
+    def game_over(self, table_no: int, names: Iterable[str | None],
+                  identities: dict[str, str] | None = None) -> None:
         for name in names:
             if name:
                 self._tell_watchers(name_key(name), Event("friend-game-over", name=name,
-                                                          table=table_no))
+                                                          table=table_no),
+                                    self._identity(name, identities))
 
     # ---- inside -------------------------------------------------------------------------------
-    def _tell_watchers(self, key: str, event: Event) -> None:
+    def _identity(self, name: str, identities: dict[str, str] | None) -> str | None:
+        key = name_key(name)
+        known = (identities or {}).get(key)
+        if known:
+            return known
+        user = self.world.users.get(key)
+        return user.identity if user is not None and user.identity else None
+
+    def _follows(self, owner: str, key: str, identity: str | None, *, bind: bool) -> bool:
+        """Whether ``owner``'s entry for the name ``key`` follows ``identity`` (an entry that
+        follows nobody yet takes it when ``bind``). None: not known, the name decides."""
+        if identity is None:
+            return True
+        bound = self.bound.get((owner, key))
+        if bound is None:
+            if bind:
+                self.bound[(owner, key)] = identity
+            return True
+        return bound == identity
+
+    def _tell_watchers(self, key: str, event: Event, identity: str | None = None) -> None:
         owners = self.watchers.get(key)
         if not owners:
             return
         users = self.world.users
         for owner in sorted(owners):
+            if not self._follows(owner, key, identity, bind=True):
+                continue                      # a namesake of the friend: somebody else
             watcher = users.get(owner)
             if watcher is not None and watcher.key != key:
                 _tell(watcher, event)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from twisted.internet.interfaces import IReactorTime
 from twisted.logger import Logger
 
 __all__ = ["LogBudget", "LOG_LINES_PER_MINUTE"]
@@ -26,7 +27,7 @@ MAX_SOURCES = 100000
 class LogBudget:
     """How many lines of each kind each source may write to the log in a minute."""
 
-    def __init__(self, clock: Any, per_minute: int = LOG_LINES_PER_MINUTE) -> None:
+    def __init__(self, clock: IReactorTime, per_minute: int = LOG_LINES_PER_MINUTE) -> None:
         self.clock = clock
         self.per_minute = per_minute     # 0: every line is logged
         #: (source, kind) -> [the minute's start, lines logged, lines only counted]
@@ -57,6 +58,23 @@ class LogBudget:
         if self._call is None or not self._call.active():
             self._call = self.clock.callLater(max(0.0, window[0] + 60.0 - now), self.flush)
         return False
+
+    def count(self, source: str, kind: str) -> None:
+        """A line of ``kind`` caused by ``source`` that is never written, only counted in the
+        minute's summary (a connection refused without a word)."""
+        now = self.clock.seconds()
+        key = (source, kind)
+        window = self._windows.get(key)
+        if window is None or now - window[0] >= 60.0:
+            if window is not None:
+                self._summary(key, window)
+            if len(self._windows) >= MAX_SOURCES:
+                self.flush(force=True)
+            window = self._windows[key] = [now, 0.0, 0.0]
+        window[2] += 1
+        self.suppressed += 1
+        if self._call is None or not self._call.active():
+            self._call = self.clock.callLater(max(0.0, window[0] + 60.0 - now), self.flush)
 
     def _summary(self, key: tuple[str, str], window: list[float]) -> None:
         if window[2]:

@@ -109,6 +109,8 @@ class Moderation:
         self.silenced: dict[str, str] = {}            # key -> name
         #: set by the server: shutdown(seconds, reason, by) -> None
         self.shutdown_handler: Callable[[float, str, str], Any] | None = None
+        #: set by the server: cancel_shutdown(by) -> whether a shutdown was under way
+        self.cancel_handler: Callable[[str], bool] | None = None
         world.moderation = self
 
     # ---- start-up -----------------------------------------------------------------------------
@@ -142,22 +144,31 @@ class Moderation:
 
     # ---- roles --------------------------------------------------------------------------------
     async def role_of(self, user: Any) -> str | None:
-        """The role of an online user (None for guests and ordinary players)."""
-        if not user.registered:
+        """The role of an online user (None for guests and ordinary players). Only a name
+        the staff list holds (loaded at start, kept by /role, and refreshed with the role of
+        each log-in: ``logged_in``) is looked up in the database, so a refused moderation
+        command of anybody else costs no query (issue 23: no database work for a refusal)."""
+        if not user.registered or name_key(user.name) not in self.staff_roles:
             return None
         account = await self.store.get_account(user.name)
         return None if account is None else account.role
 
+    def logged_in(self, name: str, role: str | None) -> None:
+        """``name`` logged in with the account's ``role`` (read with its password hash): a
+        role given or taken offline (``tichu-lobby admin``) holds from that log-in on."""
+        if self.staff_roles.get(name_key(name)) != role:
+            self._note_staff(name, role)
+
     async def require(self, user: Any, role: str, command: str) -> str:
         """The user's role if it is ``role`` or higher; LobbyError('not-allowed') otherwise."""
         have = await self.role_of(user)
-        if _RANK[have] < _RANK[role]:
+        if have is None or _RANK[have] < _RANK[role]:
             if self.world.log_budget.allow(_source(user), "refused-command"):
                 log.info("{user} tried /{command} without the role {role} (further refusals "
                          "of this minute are counted)", user=user.name, command=command,
                          role=role)
             raise LobbyError("not-allowed", command=command, role=role)
-        return have  # type: ignore[return-value]
+        return have
 
     async def _may_act_on(self, actor: Any, actor_role: str, target: str, command: str) -> None:
         """A moderator never acts against a moderator or an admin; nobody against themselves."""
@@ -497,7 +508,17 @@ class Moderation:
             raise LobbyError("not-allowed", command="shutdown", role=Msg("role-operator"))
         log.info("moderation: {actor} shuts the server down in {seconds} s: {reason}",
                  actor=actor.name, seconds=seconds, reason=reason or "-")
-        self.shutdown_handler(seconds, reason or "-", actor.name)
+        self.shutdown_handler(seconds, reason.strip(), actor.name)
+
+    async def cancel_shutdown(self, actor: Any) -> None:
+        """``/shutdown cancel`` (admins): the announced shutdown does not happen; new tables and
+        games may start again; everybody is told."""
+        await self.require(actor, "admin", "shutdown")
+        if self.cancel_handler is None:
+            raise LobbyError("not-allowed", command="shutdown", role=Msg("role-operator"))
+        if not self.cancel_handler(actor.name):
+            raise LobbyError("no-shutdown")
+        log.info("moderation: {actor} cancels the shutdown", actor=actor.name)
 
     # ---- helpers ------------------------------------------------------------------------------
     @staticmethod

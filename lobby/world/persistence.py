@@ -158,7 +158,7 @@ class Persistence:
             seeded=table.options.seed is not None,
             # the actions as the journal encoded them (once), unless a write was lost
             from_journal=number not in self.journal.failed_tables,
-            unrated=table.unrated, abandoned=abandoned)
+            unrated=table.unrated, abandoned=abandoned, left_first=table.first_leaver())
 
     def when_sent(self, table_no: int) -> Deferred[None] | None:
         """None if the table holds no events back; else a Deferred that fires once the events
@@ -253,11 +253,20 @@ class Persistence:
         kinds = self._kinds.get(table.number, {})
         snapshot = table.snapshot()
         guests = snapshot["guests"]
+        identities: dict[str, str] = {}
         for name in table.players:
             if kinds.get(name) == "guest" and name not in table.bots:
                 address = self.world.address_of(table.number, name)
                 if address is not None:
                     guests[name] = address
+                # who sat down under the name (one guest session): the guest who comes back
+                # with the seat's key after a restart is the same person to those they talked
+                # to, and a namesake in the room is shown as somebody else
+                identity = self.world.identity_at(table.number, name)
+                if identity:
+                    identities[name] = identity
+        if identities:
+            snapshot["identities"] = identities
         return snapshot
 
     def _forget(self, number: int) -> None:

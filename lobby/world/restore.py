@@ -45,6 +45,10 @@ def restore_table(world: World, ot: OpenTable, recorder: Persistence) -> TableAc
         world.on_new_table(table)
     recorder.adopt(table, ot)
     world.add_restored_table(table, table.guest_addresses)
+    identities = snapshot.get("identities")
+    if isinstance(identities, dict):              # (a journal of an older version: none)
+        world.restore_identities(ot.table_no, {str(n): str(i) for n, i in identities.items()
+                                               if n in guests and isinstance(i, str)})
     if world.tables.get(ot.table_no) is table:   # (a game of bots alone is closed instead)
         table.resume()                           # the bots get their view (and act if due)
     return table

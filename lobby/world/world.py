@@ -33,12 +33,14 @@ from __future__ import annotations
 import ipaddress
 import math
 import random
+import secrets
 import unicodedata
 from collections import deque
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from twisted.internet.interfaces import IReactorTime
 from twisted.logger import Logger
 
 from lobby.events import Event, Listener
@@ -149,6 +151,9 @@ class TableLimits:
     expert_tables_per_user: int = 0
     #: "enters"/"leaves" lines about one user told in a minute (0: all)
     presence_per_minute: int = 0
+    #: the same lines about the users of one address group together (0: no such limit; loopback
+    #: exempt unless ``limit_loopback``): several users of one address hopping together
+    group_presence_per_minute: int = 0
     #: seconds a running table none of whose human players is online is kept (at least its
     #: grace time; 0 and grace 0: closed at once)
     abandon_after: float = 3600.0
@@ -291,7 +296,7 @@ _NONE: set[int] = set()
 class World:
     """All users and rooms of one server. ``clock`` is an IReactorTime (task.Clock in tests)."""
 
-    def __init__(self, clock: Any, rng: random.Random | None = None,
+    def __init__(self, clock: IReactorTime, rng: random.Random | None = None,
                  table_limits: TableLimits | None = None, bot_pool: Any = None) -> None:
         self.clock = clock
         #: the move timers of every table (/option timer) behind one timer of the clock
@@ -340,11 +345,19 @@ class World:
         #: proves a held seat with its key is who they were; and, by identity, whom each user
         #: last talked to under each name (name key -> identity; ``tell``), bounded
         self._guest_serial = 0
+        self._run = secrets.token_hex(4)
         self._guest_identity: dict[str, str] = {}
         self._acquainted: dict[str, dict[str, str]] = {}
+        #: (sender identity, new holder identity): the sender was told the name is somebody
+        #: else's now; the new holder is told so (namesake-notice) with the first tell
+        self._notice_due: dict[tuple[str, str], None] = {}
         #: table number -> name key -> the identity that sat down there under the name (a
         #: namesake who speaks in the room later is shown as such: ``says-namesake``)
         self._sat_as: dict[int, dict[str, str]] = {}
+        #: table number -> (identity, address group) of its host who disconnected: the host who
+        #: logs in again within the table's hand-over time goes back into the room and stays the
+        #: host; a namesake who is somebody else makes the table pass on at once (returning)
+        self._away_hosts: dict[int, tuple[str, str | None]] = {}
         #: set by the wire layer: ``bulk_deliver(listeners, event)`` shows one event to many
         #: listeners at once (a crowded room's speech) and handles each listener's failure
         #: itself; None: one ``listener.deliver(event)`` after the other
@@ -376,6 +389,19 @@ class World:
                     and name not in table.waiting_for():
                 return True
         return False
+
+    def seated_activity(self, name: str) -> float | None:
+        """When ``name``, seated at a table (waiting, or a player of its running game), last
+        did something real there (``TableActor.last_activity``: a move, a vote, an option, table
+        talk); None: seated nowhere. The guard's idle timer counts only this for a seated
+        player, not every line (a /who now and then keeps nobody at a table)."""
+        found: float | None = None
+        for _, table in self._candidates(name_key(name)):
+            last = getattr(table, "last_activity", None)
+            when = last(name) if callable(last) else None
+            if when is not None and (found is None or when > found):
+                found = when
+        return found
 
     def free_guest_name(self) -> str:
         """A name ``GuestNNNN`` that nobody online has."""
@@ -438,13 +464,31 @@ class World:
             self.friends.logged_in(user)
         return user
 
+    def identity_at(self, number: int, name: str) -> str | None:
+        """The identity that sat down under ``name`` at table ``number`` (the journal keeps a
+        guest player's: lobby/world/persistence.py)."""
+        return self._sat_as.get(number, {}).get(name_key(name))
+
+    def restore_identities(self, number: int, identities: Mapping[str, str]) -> None:
+        """After a restart: the guest players of restored table ``number`` are who they were
+        (``name -> identity`` from the journal): the one who proves the seat with its key gets
+        the identity back (so those they talked to do not take them for a newcomer), and a
+        namesake speaking in the room is shown as somebody else (``says-namesake``)."""
+        if number not in self.tables:
+            return
+        sat = self._sat_as.setdefault(number, {})
+        for name, identity in identities.items():
+            sat[name_key(name)] = identity
+            self._guest_identity[name_key(name)] = identity
+
     def _guest_identity_for(self, user: User, *, proved: bool) -> None:
         """A guest's identity: the one the last guest of the name had when this one proves a
         held seat with its key (the same person), else a new one."""
         known = self._guest_identity.get(user.key) if proved else None
         if known is None:
             self._guest_serial += 1
-            known = f"guest:{self._guest_serial}"
+            # (this run's mark: an identity journaled before a restart is never handed out again)
+            known = f"guest:{self._run}:{self._guest_serial}"
         self._guest_identity.pop(user.key, None)
         self._guest_identity[user.key] = known
         if len(self._guest_identity) > IDENTITIES_KEPT:      # the oldest go first
@@ -482,6 +526,34 @@ class World:
             return
         if user.room is not None and user.room.table is not None:
             self._tell_table(user.room.table, user.room.table.member_back, user.name)
+        self._host_returning(user)
+
+    def _host_returning(self, user: User) -> None:
+        """A table's host who disconnected logs in again within its hand-over time: they go back
+        into the table's room (and so stay its host). The same identity (a registered account,
+        the same guest session) or, for a guest, the same address group counts as the host; a
+        guest namesake from elsewhere is somebody else: the table is handed on at once."""
+        for number, (identity, group) in list(self._away_hosts.items()):
+            table = self.tables.get(number)
+            if table is None or table.host is None or not table.host_away():
+                del self._away_hosts[number]
+                continue
+            if name_key(table.host) != user.key:
+                continue
+            del self._away_hosts[number]
+            address = _address(user)
+            same = identity == user.identity or (
+                not user.registered and not identity.startswith("acct:") and group is not None
+                and address is not None and address_group(address) == group)
+            room = self.rooms.get(number)
+            if not same or room is None:
+                self._tell_table(table, table.host_replaced, table.host)
+                continue
+            if user.room is not room:
+                try:
+                    self.enter(user, room)
+                except LobbyError:
+                    self._tell_table(table, table.host_replaced, table.host)
 
     _returning = returning
 
@@ -562,22 +634,40 @@ class World:
 
     def _presence_allowed(self, user: User) -> bool:
         """Whether one more "enters"/"leaves" line about ``user`` is told: at most
-        ``presence_per_minute`` of them a minute (TableLimits; 0: all), so hopping between
-        rooms cannot flood the lobby and the tables' rooms (the move itself always happens)."""
-        rate = self.table_limits.presence_per_minute
-        if rate <= 0:
+        ``presence_per_minute`` of them a minute (TableLimits; 0: all), and at most
+        ``group_presence_per_minute`` about the users of one address group together, so hopping
+        between rooms cannot flood the lobby and the tables' rooms, not even with several
+        users of one address (the move itself always happens)."""
+        limits = self.table_limits
+        rate = limits.presence_per_minute
+        group_rate = limits.group_presence_per_minute
+        if rate <= 0 and group_rate <= 0:
             return True
         now = self.clock.seconds()
-        told = self._presence_told.setdefault(user.key, deque())
-        while told and told[0] <= now - 60.0:
-            told.popleft()
-        if len(told) >= rate:
+        windows: list[deque[float] | None] = []
+        if rate > 0:
+            windows.append(self._presence_window(user.key, rate, now))
+        address = _address(user) if group_rate > 0 else None
+        if address is not None and (limits.limit_loopback or not _is_loopback(address)):
+            windows.append(self._presence_window("group " + address_group(address), group_rate,
+                                                 now))
+        if any(w is None for w in windows):
             return False
-        told.append(now)
+        for told in windows:
+            if told is not None:
+                told.append(now)
         if len(self._presence_told) > 10000:
             self._presence_told = {k: q for k, q in self._presence_told.items()
                                    if q and q[-1] > now - 60.0}
         return True
+
+    def _presence_window(self, key: str, rate: int, now: float) -> deque[float] | None:
+        """The times of the last minute's presence lines of ``key`` (a user's key, or "group "
+        and an address group), or None when they are ``rate`` already."""
+        told = self._presence_told.setdefault(key, deque())
+        while told and told[0] <= now - 60.0:
+            told.popleft()
+        return None if len(told) >= rate else told
 
     def leave(self, user: User, gone: bool = False) -> None:
         """Take ``user`` out of their room; ``gone``: because they disconnected."""
@@ -586,6 +676,10 @@ class World:
             return
         room.members.pop(user.key, None)
         user.room = None
+        if gone and room.table is not None and room.table.host == user.name:
+            address = _address(user)
+            self._away_hosts[room.number] = (
+                user.identity, address_group(address) if address is not None else None)
         if len(room.members) < self.announce_limit and (
                 room.table is None or room.table.tells_presence(user.name)) \
                 and self._presence_allowed(user):
@@ -823,10 +917,11 @@ class World:
             return
         humans = [n for n in table.players if n not in table.bots]
         try:
+            identities = self._sat_as.get(table.number)
             if event.type == "table-started":
-                self.friends.game_started(table.number, humans)
+                self.friends.game_started(table.number, humans, identities)
             else:
-                self.friends.game_over(table.number, humans)
+                self.friends.game_over(table.number, humans, identities)
         except Exception:
             log.failure("telling the friends of table {table}'s players failed",
                         table=table.number)
@@ -935,6 +1030,11 @@ class World:
         room = Room(number, room_name(number), table)
         self.rooms[number] = room
         self.tables[number] = table
+        if table.host is not None:       # the host is away until they log in again
+            host_address = (addresses or {}).get(table.host)
+            self._away_hosts[number] = (
+                "" if table.host in table.seat_keys else "acct:" + name_key(table.host),
+                address_group(host_address) if host_address else None)
         if table.state == "playing" and not self._humans(table):
             # a game of bots alone is not restored as a running game: abandoned (its journal
             # ends, so it is not restored again either)
@@ -990,6 +1090,7 @@ class World:
         self._origins.pop(number, None)
         self._expert_adders.pop(number, None)
         self._sat_as.pop(number, None)
+        self._away_hosts.pop(number, None)
         self._index.remove_table(number)
         if self.log_budget.allow(source, "table-closed"):
             log.info("table {table} closed ({state})", table=number, state=table.state)
@@ -1044,6 +1145,8 @@ class World:
                                           room=room.name))
             return
         self.deliver(listeners, Event("says", name=user.name, text=text, room=room.name))
+        if room.table is not None:
+            room.table.note_activity(user.name)         # table talk counts for idleness
 
     def tell(self, user: User, to: str, text: str) -> None:
         """A private message; LobbyError('not-online') if nobody called ``to`` is online. A
@@ -1056,10 +1159,20 @@ class World:
         if target is None:
             raise LobbyError("not-online", name=to)
         text = visible_text(text)
-        if target is not user and self._acquaint(user, target) is not None:
-            raise LobbyError("name-now-someone-else", name=target.name)
-        if target is not user and self._acquaint(target, user) is not None:
-            self._safe(target.listener.deliver, Event("namesake-notice", name=user.name))
+        if target is not user:
+            if self._acquaint(user, target) is not None:
+                # the sender knew somebody else under the name: told first; the new holder
+                # hears of it with the first message that reaches them (namesake-notice)
+                self._notice_due[(user.identity, target.identity)] = None
+                if len(self._notice_due) > IDENTITIES_KEPT:
+                    del self._notice_due[next(iter(self._notice_due))]
+                raise LobbyError("name-now-someone-else", name=target.name)
+            if self._acquaint(target, user) is not None:
+                # the sender is the newcomer (they write first): the one who knew somebody
+                # else under the sender's name is told that this is somebody else
+                self._safe(target.listener.deliver, Event("namesake-writes", name=user.name))
+            if self._notice_due.pop((user.identity, target.identity), 0) is None:
+                self._safe(target.listener.deliver, Event("namesake-notice", name=user.name))
         # a tell to somebody who ignores you looks sent to you (it fails quietly)
         if self.moderation is None or not self.moderation.ignores(target.key, user.key):
             self._safe(target.listener.deliver, Event("tells", name=user.name, text=text))
@@ -1116,6 +1229,13 @@ class World:
             method(event)
         except Exception:
             log.failure("delivering {event_type} failed", event_type=event.type)
+
+
+def _is_loopback(address: str) -> bool:
+    try:
+        return ipaddress.ip_address(address.split("%", 1)[0]).is_loopback
+    except ValueError:
+        return False
 
 
 def _address(user: User) -> str | None:

@@ -10,6 +10,7 @@ here, in one place (``build_commands``), from the groups the modules declare.
 - `moderation.py`: mute lists and the moderators' and admins' commands;
 - `records.py`: /history, /replay, /tchlog, /rangliste (and /finger's statistics);
 - `help.py`: /help, for the table it describes;
+- `bare.py`: what a command's arguments must be when it is typed without the slash;
 - `docs.py`: the generated reference of docs/protocol.md (``python -m protocol.commands
   --write-docs``).
 
@@ -23,7 +24,10 @@ Never protocol.telnet, protocol.connection, protocol.web or protocol.process
 """
 from __future__ import annotations
 
+from typing import Any
+
 from protocol.commands import account, help, moderation, people, records, settings, tables
+from protocol.commands.bare import BARE_CHECKS, BARE_WHOLE_WORD
 from protocol.commands.base import (
     Command,
     CommandContext,
@@ -39,7 +43,7 @@ __all__ = ["COMMANDS", "Command", "CommandContext", "CommandGroup", "CommandTabl
 
 def build_commands() -> CommandTable:
     """THE command table: every group, and /help for it."""
-    table = CommandTable()
+    table = CommandTable(bare_checks=BARE_CHECKS, bare_whole_word=BARE_WHOLE_WORD)
     for group in (people.GROUP, account.GROUP, tables.GROUP, settings.GROUP, tables.table_group(),
                   moderation.GROUP, records.GROUP, help.help_group(table)):
         table.add_group(group)
@@ -49,7 +53,8 @@ def build_commands() -> CommandTable:
 COMMANDS = build_commands()
 
 
-def parse_line(line: str, table: CommandTable = COMMANDS) -> Parsed | None:
-    """A line typed by a logged-in user, against THE command table unless another is given;
-    None for a blank line. Raises LobbyError (base.py ``parse_command_line``)."""
-    return parse_command_line(line, table)
+def parse_line(line: str, table: CommandTable = COMMANDS, ctx: Any = None) -> Parsed | None:
+    """A line typed by a logged-in user (``ctx``: their session), against THE command table
+    unless another is given; None for a blank line. Raises LobbyError (base.py
+    ``parse_command_line``)."""
+    return parse_command_line(line, table, ctx)

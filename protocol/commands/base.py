@@ -36,25 +36,36 @@ from lobby.events import Event
 from lobby.storage.accounts import Accounts
 from lobby.storage.store import Store
 from lobby.tables.command_spec import Arg, CommandKeys, bind, parse_spec
+from lobby.tables.commands import Notices
 from lobby.text.messages import LobbyError, text, words_for
 from lobby.world.world import User, World
 
 __all__ = ["Arg", "ByOnline", "Command", "CommandContext", "CommandGroup", "CommandTable", "Handler",
-           "Parsed", "parse_command_line", "parse_spec", "on_off", "table_sent", "user_of"]
+           "Parsed", "ROLE_ORDER", "bare_valid", "parse_command_line", "parse_spec", "on_off",
+           "table_sent", "user_of"]
 
 class CommandContext(Protocol):
     """What a handler may use: the session of the user who typed the command."""
 
     user: User | None
-    world: World
-    store: Store
-    accounts: Accounts
 
-    #: per-connection settings (/set), e.g. {"color": "on"}
-    settings: dict[str, str]
+    @property
+    def world(self) -> World: ...
 
-    #: the language of everything this connection is told (/set lang, the account's, --lang)
-    lang: str
+    @property
+    def store(self) -> Store: ...
+
+    @property
+    def accounts(self) -> Accounts: ...
+
+    @property
+    def settings(self) -> dict[str, str]:
+        """Per-connection settings (/set), e.g. {"color": "on"}."""
+
+    @property
+    def lang(self) -> str:
+        """The language of everything this connection is told (/set lang, the account's,
+        --lang)."""
 
     #: the version of machine mode's objects (/iset protocol, %json N)
     protocol: int
@@ -62,6 +73,12 @@ class CommandContext(Protocol):
     @property
     def json_mode(self) -> bool:
         """Machine mode (/iset json, %json)."""
+
+    def set_json_mode(self, on: bool) -> None:
+        """/iset json 1|0: switch the connection's output mode."""
+
+    def set_protocol(self, version: int) -> None:
+        """/iset protocol N: the version of the objects the connection reads from now on."""
 
     def send(self, event: Event) -> None: ...
 
@@ -104,11 +121,20 @@ class Command(CommandKeys):
     #: a listing whose answer grows with the world declares its price by size instead
     #: (``ByOnline``: /who and /wwho, so that their output has a price too)
     cost: int | ByOnline = 1
+    #: whether it tells a table's people something about its user (a table command's own
+    #: declaration, lobby/tables/commands.py ``Notices``): such commands spend the budget of
+    #: table changes (protocol.connection.guard ``ConnectionGuard.table_change``)
+    notices: Notices = False
 
     def price(self, world: Any) -> int:
         """What running it costs now (``cost``, or its price by the world's size)."""
         cost = self.cost
         return cost if isinstance(cost, int) else cost.price(world)
+
+    def tells_table(self, args: Mapping[str, str]) -> bool:
+        """Whether running it with ``args`` tells the table's people about its user."""
+        notices = self.notices
+        return notices if isinstance(notices, bool) else notices(args)
     #: what follows the help text, made in the reader's language from a declaration (/option:
     #: one line per table option, lobby/tables/options.py ``help_lines``)
     help_more: Callable[[str], str] | None = None
@@ -150,6 +176,12 @@ class ByOnline:
 @dataclass
 class CommandTable:
     commands: dict[str, Command] = field(default_factory=dict)
+    #: what the arguments of a command must be when it is typed without the slash (the name ->
+    #: a check, or "always"; protocol/commands/bare.py ``BARE_CHECKS`` for THE table): a command
+    #: with arguments and no check is a command whenever its arguments bind
+    bare_checks: Mapping[str, Any] = field(default_factory=dict)
+    #: commands that need their whole name or an alias when typed without the slash
+    bare_whole_word: frozenset[str] = frozenset()
 
     def add(self, cmd: Command) -> Command:
         for word in (cmd.name, *cmd.aliases):
@@ -246,9 +278,11 @@ class Parsed:
     text: str = ""
 
 
-def parse_command_line(line: str, table: CommandTable) -> Parsed | None:
+def parse_command_line(line: str, table: CommandTable, ctx: Any = None) -> Parsed | None:
     """Interpret a line typed by a logged-in user against ``table``; None for a blank line.
-    Raises LobbyError. (``protocol.commands.parse_line`` is this against THE table.)"""
+    Raises LobbyError. (``protocol.commands.parse_line`` is this against THE table.) ``ctx``,
+    the session of the user who typed it, lets a line without the slash be checked for valid
+    arguments (``bare_valid``); without it such a line is a command when its arguments bind."""
     stripped = line.strip()
     if not stripped:
         return None
@@ -273,16 +307,39 @@ def parse_command_line(line: str, table: CommandTable) -> Parsed | None:
         if slash:
             raise
         return Parsed(None, {}, stripped)
-    if not slash and len(word) < MIN_BARE_PREFIX and table.lookup_exact(word) is None:
+    if not slash and table.lookup_exact(word) is None and (
+            len(word) < MIN_BARE_PREFIX or cmd.name in table.bare_whole_word):
         return Parsed(None, {}, stripped)  # "hi again" is speech, not /history again
     if not slash:
         # without the slash a line is a command only when its arguments fit the command:
         # "grand merci" and "tichu ?" are speech
         try:
-            return Parsed(cmd, cmd.bind(rest))
+            args = cmd.bind(rest)
         except LobbyError:
             return Parsed(None, {}, stripped)
+        if ctx is not None and not bare_valid(cmd, args, ctx, table):
+            return Parsed(None, {}, stripped)  # "help me", "join us", "play nice": speech
+        return Parsed(cmd, args)
     return Parsed(cmd, cmd.bind(rest))
+
+
+#: the roles, least first (lobby/world/moderation.py's ranks)
+ROLE_ORDER: tuple[str | None, ...] = (None, "moderator", "admin")
+
+
+def bare_valid(cmd: Command, args: dict[str, str], ctx: Any, table: CommandTable) -> bool:
+    """Whether a command typed without the slash, its arguments bound, is one: a moderation
+    command only for a user with its role, and arguments valid by the table's ``bare_checks``
+    (protocol/commands/bare.py). Reads memory only (the world, the user's table)."""
+    if cmd.role is not None:
+        user = getattr(ctx, "user", None)
+        role = ctx.world.staff_role(user.name) if user is not None else None
+        if ROLE_ORDER.index(role if role in ROLE_ORDER else None) < ROLE_ORDER.index(cmd.role):
+            return False
+    check = table.bare_checks.get(cmd.name)
+    if check is None or check == "always" or not cmd.args:
+        return True
+    return bool(check(args, ctx, table))
 
 
 # ---- what the handlers of every group share ---------------------------------------------------

@@ -9,6 +9,7 @@ from typing import Any
 
 from lobby.events import Event
 from protocol.commands.base import (
+    ROLE_ORDER,
     CommandContext,
     CommandGroup,
     CommandTable,
@@ -31,8 +32,6 @@ HELP_GROUPS: dict[str, tuple[str, ...]] = {
     "moderation": ("kick", "ban", "unban", "banlist", "bmute", "announce", "closetable", "role",
                    "shutdown"),
 }
-#: the roles, least first (lobby/world/moderation.py's ranks)
-ROLE_ORDER: tuple[str | None, ...] = (None, "moderator", "admin")
 
 
 def help_listing(table: CommandTable, role: str | None,

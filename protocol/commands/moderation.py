@@ -103,19 +103,28 @@ async def _announce(ctx: CommandContext, args: dict[str, str]) -> None:
     assert ctx.user is not None
     await _moderation(ctx).announce(ctx.user, args["text"])
 
+#: what /shutdown alone answers (it never shuts the server down by itself)
+SHUTDOWN_USAGE = "/shutdown SECONDS [REASON...] | /shutdown cancel"
+
+
 @GROUP.command("shutdown", "[SECONDS] [REASON...]", role="admin",
          help_params={"default": DEFAULT_SHUTDOWN_SECONDS})
 async def _shutdown(ctx: CommandContext, args: dict[str, str]) -> None:
     assert ctx.user is not None
     word = args.get("seconds", "")
     reason = args.get("reason", "")
-    if word and word.isascii() and word.isdigit():
+    if not word:                    # a slip of the keyboard must not stop the server
+        raise LobbyError("bad-arguments", usage=SHUTDOWN_USAGE)
+    if word.lower() == "cancel" and not reason:
+        await _moderation(ctx).cancel_shutdown(ctx.user)
+        return
+    if word.isascii() and word.isdigit():
         seconds = int(word)
     else:
         seconds = DEFAULT_SHUTDOWN_SECONDS
         reason = " ".join(v for v in (word, reason) if v)
     if seconds > MAX_SHUTDOWN_SECONDS:
-        raise LobbyError("bad-arguments", usage="/shutdown [SECONDS] [REASON...]")
+        raise LobbyError("bad-arguments", usage=SHUTDOWN_USAGE)
     await _moderation(ctx).shutdown(ctx.user, float(seconds), reason)
 
 @GROUP.command("role", "NAME ROLE", role="admin")

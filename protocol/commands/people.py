@@ -87,9 +87,12 @@ async def _finger(ctx: CommandContext, args: dict[str, str]) -> None:
     name = args.get("name") or user_of(ctx).name      # without a name: your own
     account = await ctx.store.get_account(name)
     online = ctx.world.online(name)
-    if account is None and online is None:
+    if account is not None:
+        shown = account.name
+    elif online is not None:
+        shown = online.name
+    else:
         raise LobbyError("no-such-user", name=name)
-    shown = account.name if account is not None else online.name  # type: ignore[union-attr]
     statistics = None
     if account is not None:
         statistics = await finger_statistics(ctx, account.name)

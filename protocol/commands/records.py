@@ -19,7 +19,7 @@ from lobby.text.messages import LobbyError
 from lobby.text.numbers import MAX_NUMBER, ascii_int
 from protocol.commands.base import CommandContext, CommandGroup
 
-__all__ = ["GROUP", "finger_statistics", "HISTORY_LIMIT", "RANKING_LIMIT"]
+__all__ = ["GROUP", "finger_statistics", "known_name", "HISTORY_LIMIT", "RANKING_LIMIT"]
 
 HISTORY_LIMIT = 10
 RANKING_LIMIT = 20
@@ -35,6 +35,13 @@ async def finger_statistics(ctx: CommandContext, name: str) -> dict[str, Any]:
     (``PlayerStats.to_json()``: zeros and no rating before the first saved game)."""
     stats = await _archive(ctx).player_stats(name)
     return (stats if stats is not None else PlayerStats.empty(name)).to_json()
+
+
+async def known_name(ctx: CommandContext, name: str) -> None:
+    """LobbyError('no-such-user') unless ``name`` is a registered account or someone online
+    (as /finger: ``/history nobody`` is not "nobody has no finished games")."""
+    if ctx.world.online(name) is None and await ctx.store.get_account(name) is None:
+        raise LobbyError("no-such-user", name=name)
 
 
 def _number(word: str, usage: str) -> int:
@@ -59,6 +66,8 @@ async def _history(ctx: CommandContext, args: dict[str, str]) -> None:
     assert ctx.user is not None
     name = args.get("name") or ctx.user.name
     games = await _archive(ctx).recent_games(name, HISTORY_LIMIT)
+    if not games and name != ctx.user.name:
+        await known_name(ctx, name)      # (a guest's old games are still shown: archive first)
     ctx.send(Event("history", name=name, games=[g.to_json() for g in games]))
 
 @GROUP.command("replay", "GAME [ROUND]", cost=5)

@@ -112,11 +112,11 @@ def _iset(ctx: CommandContext, args: dict[str, str]) -> None:
             raise LobbyError("unknown-protocol", version=args["value"][:20],
                              versions=" ".join(map(str, PROTOCOL_VERSIONS)),
                              newest=PROTOCOL_VERSIONS[-1])
-        ctx.set_protocol(version)  # type: ignore[attr-defined]
+        ctx.set_protocol(version)
         return
     if name != "json":
         raise LobbyError("unknown-setting", name=args["name"])
     if value not in ("1", "0", "on", "off"):
         raise LobbyError("bad-setting-value", name=name, value=args["value"],
                          expected=one_of(("1", "0")))
-    ctx.set_json_mode(value in ("1", "on"))  # type: ignore[attr-defined]
+    ctx.set_json_mode(value in ("1", "on"))

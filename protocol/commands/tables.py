@@ -115,5 +115,5 @@ def table_group() -> CommandGroup:
             tc.name, {})
         more = table_options.help_lines if tc.name == "option" else None
         group.commands.append(Command(tc.name, tc.args, _table_command(tc.name), tc.aliases,
-                                      help_params=params, help_more=more))
+                                      help_params=params, help_more=more, notices=tc.notices))
     return group

@@ -2,7 +2,10 @@
 
 One ``Guard`` per server holds the shared counts (connections in total and per IP address, log-in
 attempts per IP address); every connection gets a ``ConnectionGuard`` from
-``Guard.connection_made(session)`` that does the per-connection work:
+``Guard.connection_made(session)`` that does the per-connection work (a refused one gets its
+``! [code]`` line only the first ``refusals_per_minute`` times a minute per address group; later
+ones are closed without a word, on a plain listener before a session is made:
+``Guard.refused_at_once``):
 
 - other protocols: the first bytes go through ``protocol.telnet.sniff``; an HTTP request, a TLS
   ClientHello or an SSH banner gets one short answer and the connection is closed (logged once).
@@ -15,6 +18,8 @@ attempts per IP address); every connection gets a ``ConnectionGuard`` from
   down) the connection is closed and logged;
 - the log-in timer: who has not logged in after ``login_timeout`` seconds is disconnected;
 - the idle timer: ``idle_warning`` seconds before ``idle_timeout`` a warning, then the disconnect.
+  For a player seated at a table only real activity there counts (a move, a vote, an option,
+  table talk: ``GuardWorld.seated_activity``), not every line; the warning says so.
   A player seated at a running table is never disconnected for idleness while that table waits
   on somebody else (``TableActor.waiting_for()``); the check is repeated later instead.
 
@@ -30,6 +35,9 @@ attempts is limited like a sequence of failed ones:
   log-ins from there pass the address's limit (the account's own limit still applies), so a NAT
   of many users is not locked out by one of them guessing; ``/register`` and ``/password``
   always count;
+- per address group, at most ``password_checks_per_minute`` hash runs in the last 60 s,
+  whatever their outcome and whether the account is known there (``too-many-attempts``): the
+  hash work one address group may cause, so a valid account cannot be used to pump hashes;
 - per connection, at most ``password_attempts_per_connection`` in the last 60 s
   (``too-many-attempts-here``), counted the same way;
 - throttle, never lock out: failures are counted per (account, address group); after
@@ -71,6 +79,7 @@ from dataclasses import dataclass, fields, replace
 from typing import TYPE_CHECKING, Any, Protocol
 
 from twisted.internet.defer import Deferred, succeed
+from twisted.internet.interfaces import IReactorTime
 from twisted.internet.task import deferLater
 from twisted.logger import Logger
 
@@ -121,8 +130,9 @@ class GuardedConnection(Protocol):
     def disconnect(self, event: Event) -> None:
         """Say ``event`` and close."""
 
-    def refuse(self, line: str) -> None:
-        """Refused at connect: send ``line`` (a text error line) and close."""
+    def refuse(self, line: str | None) -> None:
+        """Refused at connect: send ``line`` (a text error line) and close; None: close at
+        once without a word (past ``refusals_per_minute``)."""
 
     def answer_foreign(self, data: bytes) -> None:
         """The client speaks another protocol: send ``data`` as it is and close."""
@@ -141,9 +151,13 @@ class GuardWorld(Protocol):
     def waits_on_others(self, name: str) -> bool:
         """Whether ``name`` sits at a running table that now waits on somebody else."""
 
+    def seated_activity(self, name: str) -> float | None:
+        """When ``name``, seated at a table, last did something real there (None: not
+        seated): the idle timer of a seated player counts only that."""
+
 
 __all__ = ["Limits", "PUBLIC_LIMITS", "TokenBucket", "Allowance", "Guard", "ConnectionGuard",
-           "GuardedConnection", "GuardWorld", "peer_host",
+           "GuardedConnection", "GuardWorld", "OpenConnections", "canonical_host", "peer_host",
            "is_loopback", "address_group", "Attempt", "Registration", "ACCOUNT_DELAY_BASE",
            "ACCOUNT_FAILURES_FORGOTTEN"]
 
@@ -165,9 +179,20 @@ class Limits:
     connections_per_minute: int = option(0, public=60, help=(
         "new connections from one address group in a minute (default {default}; loopback "
         "addresses are exempt unless --limit-loopback): connect-and-log-in loops are paced"))
+    refusals_per_minute: int = option(0, public=20, help=(
+        "connections of one address group refused at connect (too-many-connections, "
+        "connecting-too-fast, server-full) in a minute that get the ! [code] line; past it a "
+        "refused connection is closed at once, before a session is made, without a word or a "
+        "log line (counted in the log's summary a minute; default {default}; 0: every one "
+        "gets its line)"))
     login_attempts_per_minute: int = option(0, public=10, help=(
         "password attempts (failed log-ins, /register, /password; a log-in that succeeds does "
         "not count) per IP address or IPv6 /64 per minute (default {default})"))
+    password_checks_per_minute: int = option(0, public=30, help=(
+        "password checks (each an argon2 hash: every log-in, right or wrong, from an address "
+        "the account knows too; /register, /password; a guest's reconnect key) per IP address "
+        "or IPv6 /64 per minute, the hash work one address group may cause (default "
+        "{default})"))
     password_attempts_per_connection: int = option(0, public=3, help=(
         "password attempts per connection per minute, counted the same way (default {default})"))
     account_failures_before_delay: int = option(0, public=3, help=(
@@ -218,6 +243,10 @@ class Limits:
     greeting_delay: float = option(0.0, public=0.2, help=(
         "how long the greeting waits for the client's first bytes, so that an HTTP or TLS "
         "client gets its own protocol's answer first (default {default}; 0: greet at once)"))
+    naws_wait: float = option(0.0, public=0.3, help=(
+        "how long the greeting text waits, after the telnet offers, for the client's window "
+        "size (NAWS) or its refusal, so that it is drawn at the client's width "
+        "(default {default}; 0: at once)"))
     max_subnegotiation: int = option(8192, metavar="BYTES", help=(
         "bytes of one telnet subnegotiation (a GMCP message); longer ones are dropped "
         "(default {default})"))
@@ -273,6 +302,10 @@ class Limits:
     presence_per_minute: int = option(0, public=12, metavar="LINES", help=(
         "lines telling that one user enters or leaves a room, in a minute (default {default}; "
         "0: all): hopping between rooms moves the user, but does not flood the rooms"))
+    group_presence_per_minute: int = option(0, public=30, metavar="LINES", help=(
+        "lines telling that the users of one address group enter or leave rooms, in a minute, "
+        "all together (default {default}; 0: no such limit; loopback addresses are exempt "
+        "unless --limit-loopback): several users of one address hopping do not add up"))
     presence_quiet: float = option(60.0, metavar="SECONDS", help=(
         "a player of a game who vanished twice within this time is announced, when vanishing "
         "again, only if still away this long after, and their return then not at all (default "
@@ -301,6 +334,21 @@ class Limits:
     repeat_window: float = option(0.0, public=30.0, metavar="SECONDS", help=(
         "a line said again in a row (the same text in the same room or to the same recipient, "
         "from the same address group) within this time is not sent (default {default})"))
+    tells_per_second: float = option(0.0, public=2.0, metavar="LINES", help=(
+        "tells one address group may send per second on average to all recipients together "
+        "(default {default}); over it a tell is not sent, whomever it is for"))
+    tells_burst: int = option(0, public=20, metavar="LINES", help=(
+        "tells one address group may send at once to all recipients together (default "
+        "{default})"))
+    # what one user makes a table's people read (issue 23, B5): sitting down, standing up,
+    # options, bots, votes (the commands that declare ``notices``, lobby/tables/table.py)
+    table_changes_per_minute: int = option(0, public=20, metavar="N", help=(
+        "table changes that tell the table's people something (/join, /leave, /option NAME, "
+        "/addbot, /removebot, /unseat, /bar, /unbar, /remove, /reset, /accept, /refuse) one "
+        "address group may make in a minute on average, one user where loopback is exempt "
+        "(default {default}); over it the change is refused with table-budget"))
+    table_changes_burst: int = option(0, public=15, metavar="N", help=(
+        "such table changes at once (default {default})"))
     speech_kick: int = option(0, public=200, metavar="LINES", help=(
         "lines over the speech budget after which a connection that keeps talking is closed "
         "(default {default})"))
@@ -344,6 +392,7 @@ class Limits:
                            min_rated_grace=self.min_rated_grace, max_friends=self.max_friends,
                            presence_quiet=self.presence_quiet,
                            presence_per_minute=self.presence_per_minute,
+                           group_presence_per_minute=self.group_presence_per_minute,
                            guest_expert_seconds=self.guest_expert_seconds,
                            expert_tables_per_user=self.expert_tables_per_user)
 
@@ -459,7 +508,11 @@ def peer_host(connection: Any) -> str:
         peer = connection.transport.getPeer()
     except Exception:
         return "?"
-    host = str(getattr(peer, "host", "?"))
+    return canonical_host(str(getattr(peer, "host", "?")))
+
+
+def canonical_host(host: str) -> str:
+    """An IP address in the canonical form (``peer_host``); anything else as it is."""
     try:
         ip = ipaddress.ip_address(host)
     except ValueError:
@@ -484,10 +537,48 @@ def is_loopback(host: str) -> bool:
         return False
 
 
+class OpenConnections:
+    """Connections open at once on one listener, in total and per address group, each count
+    with its cap (0: none). The metrics port counts its connections here
+    (``--metrics-max-connections``, ``--metrics-max-per-address``: one address never holds every
+    slot, so the operator's monitor still gets its ``/healthz``)."""
+
+    __slots__ = ("max_total", "max_per_group", "total", "per_group")
+
+    def __init__(self, max_total: int, max_per_group: int) -> None:
+        self.max_total = max_total
+        self.max_per_group = max_per_group
+        self.total = 0
+        self.per_group: dict[str, int] = {}
+
+    def admit(self, host: str) -> str | None:
+        """Count one more connection from ``host``; or the cap it is over (``total``, ``address``:
+        not counted, the caller closes it)."""
+        if self.max_total and self.total >= self.max_total:
+            return "total"
+        group = address_group(host)
+        here = self.per_group.get(group, 0)
+        if self.max_per_group and here >= self.max_per_group:
+            return "address"
+        self.total += 1
+        self.per_group[group] = here + 1
+        return None
+
+    def release(self, host: str) -> None:
+        """A connection ``admit`` counted closed."""
+        self.total -= 1
+        group = address_group(host)
+        left = self.per_group.get(group, 0) - 1
+        if left > 0:
+            self.per_group[group] = left
+        else:
+            self.per_group.pop(group, None)
+
+
 class Guard:
     """The shared counts of one server and the factory of per-connection guards."""
 
-    def __init__(self, limits: Limits, clock: Any, world: GuardWorld) -> None:
+    def __init__(self, limits: Limits, clock: IReactorTime, world: GuardWorld) -> None:
         self.limits = limits
         self.clock = clock
         self.world = world
@@ -499,9 +590,12 @@ class Guard:
         self.total = 0
         self.per_ip: dict[str, int] = {}
         self._attempts: dict[str, deque[float]] = {}         # address group -> attempt times
+        self._checks: dict[str, deque[float]] = {}           # address group -> hash runs
         self._account_failures: dict[str, tuple[int, float]] = {}   # key -> (count, last)
         self._registrations: dict[str, deque[float]] = {}    # address group -> times
         self._connects: dict[str, deque[float]] = {}         # address group -> connect times
+        #: address group -> [the minute's start, connections refused in it]
+        self._refusals: dict[str, list[float]] = {}
         #: address group -> keys of the accounts that logged in from there (see password_attempt;
         #: loaded from the store's login_addresses by ``load_known``, kept there by ``_logged_in``)
         self._known: dict[str, set[str]] = {}
@@ -514,13 +608,16 @@ class Guard:
         #: (address group, channel) -> its speech budget, and the last line said there
         self._speech: dict[tuple[str, str], Allowance] = {}
         self._last_said: dict[tuple[str, str], tuple[str, float]] = {}
+        #: address group (or "user NAME" where loopback is exempt) -> its table changes' budget
+        self._table_changes: dict[str, Allowance] = {}
         #: what a refused password attempt was refused for -> when that was last logged
         self._refusals_logged: dict[str, float] = {}
         #: counters for the operator and the tests
         self.stats: dict[str, int] = {"refused": 0, "foreign": 0, "flood_kicks": 0,
                                       "idle_kicks": 0, "login_timeouts": 0, "dropped_lines": 0,
                                       "refused_attempts": 0, "over_budget": 0,
-                                      "budget_kicks": 0}
+                                      "budget_kicks": 0, "silent_refusals": 0,
+                                      "closed_at_once": 0}
 
     def _limited(self, host: str) -> bool:
         return self.limits.limit_loopback or not is_loopback(host)
@@ -528,43 +625,94 @@ class Guard:
     # ---- connections ------------------------------------------------------------------------
 
     def connection_made(self, session: GuardedConnection) -> ConnectionGuard | None:
-        """Admit a new connection (a ConnectionGuard) or refuse it: one error line, closed, None."""
+        """Admit a new connection (a ConnectionGuard) or refuse it: one error line (the first
+        ``refusals_per_minute`` refusals of its address group in a minute; later ones not a
+        word), closed, None."""
         host = session.address
         limits = self.limits
-        code: str | None = None
-        if limits.max_connections and self.total >= limits.max_connections:
-            code = "server-full"
-        elif (limits.max_per_ip and self._limited(host)
-              and self.per_ip.get(address_group(host), 0) >= limits.max_per_ip):
-            code = "too-many-connections"
-        wait = 0.0
-        if code is None and limits.connections_per_minute and self._limited(host):
-            # how often, not only how many at once: connect-and-log-in loops (each a session,
-            # a greeting, a guest's enters/leaves lines, a password hash) are paced
-            now = self.clock.seconds()
-            window = self._connects.setdefault(address_group(host), deque())
-            wait = _window_wait(window, limits.connections_per_minute, 60.0, now)
-            if wait > 0:
-                code = "connecting-too-fast"
-            else:
-                window.append(now)
-                if len(self._connects) > 10000:
-                    self._connects = {g: q for g, q in self._connects.items()
-                                      if q and q[-1] > now - 60.0}
+        now = self.clock.seconds()
+        group = address_group(host)
+        code, wait = self._refusal(host, group, now)
         if code is not None:
             self.stats["refused"] += 1
-            if self.world.log_budget.allow(address_group(host), "refused-connection"):
+            if not self._refusal_said(group, now):
+                self._refused_silently(group)
+                session.refuse(None)
+                return None
+            if self.world.log_budget.allow(group, "refused-connection"):
                 log.info("refused a connection from {host}: {code} ({total} open, {here} from "
                          "there)", host=host, code=code, total=self.total,
-                         here=self.per_ip.get(address_group(host), 0))
+                         here=self.per_ip.get(group, 0))
             limit = (limits.connections_per_minute if code == "connecting-too-fast"
                      else limits.max_per_ip)
             session.refuse(_error_text(code, limit=limit, seconds=_ceil(wait)))
             return None
+        if limits.connections_per_minute and self._limited(host):
+            # how often, not only how many at once: connect-and-log-in loops (each a session,
+            # a greeting, a guest's enters/leaves lines, a password hash) are paced
+            self._connects.setdefault(group, deque()).append(now)
+            if len(self._connects) > 10000:
+                self._connects = {g: q for g, q in self._connects.items()
+                                  if q and q[-1] > now - 60.0}
         self.total += 1
-        group = address_group(host)
         self.per_ip[group] = self.per_ip.get(group, 0) + 1
         return ConnectionGuard(self, session, host)
+
+    def refused_at_once(self, host: str) -> bool:
+        """Before a connection from ``host`` (a plain listener's peer) gets a session: True when
+        it is refused and its address group had its ``refusals_per_minute`` lines this minute.
+        The caller closes it at once, writing and logging nothing (counted in the log budget's
+        summary): a refused connect costs next to nothing, however fast they come (A9)."""
+        limit = self.limits.refusals_per_minute
+        if not limit:
+            return False
+        group = address_group(host)
+        said = self._refusals.get(group)
+        now = self.clock.seconds()
+        if said is None or said[1] < limit or now - said[0] >= 60.0:
+            return False               # the session says it (or admits it)
+        if self._refusal(host, group, now)[0] is None:
+            return False
+        self.stats["refused"] += 1
+        self.stats["closed_at_once"] += 1
+        said[1] += 1
+        self._refused_silently(group)
+        return True
+
+    def _refusal(self, host: str, group: str, now: float) -> tuple[str | None, float]:
+        """Why a new connection from ``host`` is refused now (None: admitted), and the seconds
+        to wait (connecting-too-fast); nothing is counted."""
+        limits = self.limits
+        if limits.max_connections and self.total >= limits.max_connections:
+            return "server-full", 0.0
+        if not self._limited(host):
+            return None, 0.0
+        if limits.max_per_ip and self.per_ip.get(group, 0) >= limits.max_per_ip:
+            return "too-many-connections", 0.0
+        if limits.connections_per_minute:
+            window = self._connects.get(group)
+            if window is not None:
+                wait = _window_wait(window, limits.connections_per_minute, 60.0, now)
+                if wait > 0:
+                    return "connecting-too-fast", wait
+        return None, 0.0
+
+    def _refusal_said(self, group: str, now: float) -> bool:
+        """Count one refusal of ``group``: whether it still gets its line this minute."""
+        limit = self.limits.refusals_per_minute
+        if not limit:
+            return True
+        said = self._refusals.get(group)
+        if said is None or now - said[0] >= 60.0:
+            if len(self._refusals) > 10000:
+                self._refusals = {g: w for g, w in self._refusals.items() if now - w[0] < 60.0}
+            said = self._refusals[group] = [now, 0.0]
+        said[1] += 1
+        return said[1] <= limit
+
+    def _refused_silently(self, group: str) -> None:
+        self.stats["silent_refusals"] += 1
+        self.world.log_budget.count(group, "refused-connection")
 
     def _released(self, host: str) -> None:
         self.total -= 1
@@ -637,6 +785,21 @@ class Guard:
                     log.info("too many password attempts on one connection from {host} (further "
                              "refusals of this minute are counted, not logged)", host=host)
                 raise LobbyError("too-many-attempts-here", seconds=_ceil(wait))
+        checks: deque[float] | None = None
+        if limits.password_checks_per_minute and self._limited(host):
+            # every hash run draws on the address group's budget, right or wrong, known or
+            # not: a valid account cannot pump hashes (issue 23, A4)
+            checks = self._checks.setdefault(group, deque())
+            wait = _window_wait(checks, limits.password_checks_per_minute, 60.0, now)
+            if wait > 0:
+                if self._log_refusal("checks " + group, now):
+                    log.info("too many password checks from {host} ({count} in a minute; "
+                             "further refusals of this minute are counted, not logged)",
+                             host=host, count=len(checks))
+                raise LobbyError("too-many-attempts", seconds=_ceil(wait))
+            if len(self._checks) > 10000:  # forget addresses that went quiet
+                for k in [k for k, q in self._checks.items() if not q or q[-1] <= now - 60.0]:
+                    del self._checks[k]
         addr_window: deque[float] | None = None
         if limits.login_attempts_per_minute and self._limited(host) and not known:
             addr_window = self._attempts.setdefault(group, deque())
@@ -650,6 +813,8 @@ class Guard:
             if len(self._attempts) > 10000:  # forget addresses that went quiet
                 for k in [k for k, q in self._attempts.items() if not q or q[-1] <= now - 60.0]:
                     del self._attempts[k]
+        if checks is not None:
+            checks.append(now)        # never taken off again: the hash ran
         if addr_window is not None:
             addr_window.append(now)
         if conn_window is not None:
@@ -997,16 +1162,20 @@ class ConnectionGuard:
             if last is not None and last[0] == text.strip() and now - last[1] < limits.repeat_window:
                 said[key] = (last[0], now)
                 raise LobbyError("repeated-line")
-        if limits.speech_per_second > 0:
-            speech = guard._speech
-            allowance = speech.get(key)
-            if allowance is None:
-                if len(speech) > 20000:
-                    guard._speech = speech = {k: a for k, a in speech.items()
-                                              if not a.bucket.full(now)}
-                allowance = speech[key] = Allowance(limits.speech_per_second,
-                                                    limits.speech_burst, 0, now)
-            verdict = allowance.spend(now)
+        if limits.speech_per_second > 0 or limits.tells_per_second > 0:
+            verdict, rate = ALLOWED, limits.speech_per_second
+            if limits.speech_per_second > 0:
+                verdict = self._speech_spend(key, limits.speech_per_second, limits.speech_burst,
+                                             now)
+            if verdict == ALLOWED and limits.tells_per_second > 0 and channel.startswith("tell "):
+                # B7: the tells of one address group to everybody together, so that spreading
+                # them over many recipients does not multiply the budget
+                verdict = self._speech_spend((key[0], "tells"), limits.tells_per_second,
+                                             limits.tells_burst, now)
+                if verdict != ALLOWED:
+                    rate = limits.tells_per_second
+                    if limits.speech_per_second > 0:
+                        guard._speech[key].bucket.tokens += 1.0      # (not sent: not spent)
             if verdict != ALLOWED:
                 self.speech_refused += 1
                 guard.stats["over_budget"] += 1
@@ -1014,13 +1183,50 @@ class ConnectionGuard:
                     self._over_budget(KICKED, "speech-budget", "speech")
                     return False
                 if verdict == WARNED or self.speech_refused == 1:
-                    raise LobbyError("speech-budget", rate=f"{limits.speech_per_second:g}")
+                    raise LobbyError("speech-budget", rate=f"{rate:g}")
                 return False
         if len(said) > 20000:
             guard._last_said = said = {k: v for k, v in said.items()
                                        if now - v[1] < limits.repeat_window}
         said[key] = (text.strip(), now)
         return True
+
+    def _speech_spend(self, key: tuple[str, str], rate: float, burst: int, now: float) -> int:
+        guard = self.guard
+        speech = guard._speech
+        allowance = speech.get(key)
+        if allowance is None:
+            if len(speech) > 20000:
+                guard._speech = speech = {k: a for k, a in speech.items()
+                                          if not a.bucket.full(now)}
+            allowance = speech[key] = Allowance(rate, burst, 0, now)
+        return allowance.spend(now)
+
+    def table_change(self, command: str) -> None:
+        """A table command that tells the table's people something about this connection's user
+        (``notices``: a seat, an option, a bot, a vote) is about to run: LobbyError
+        ``table-budget`` when its address group (its user, where loopback is exempt) made
+        ``table_changes_per_minute`` of them recently (B5: /join-/leave and /option cycles
+        flooded a waiting table). The refusal reaches only the one who asked."""
+        guard = self.guard
+        limits = guard.limits
+        if limits.table_changes_per_minute <= 0:
+            return
+        now = guard.clock.seconds()
+        key = address_group(self.host) if guard._limited(self.host) \
+            else "user " + (self.session.user_name or "").lower()
+        changes = guard._table_changes
+        allowance = changes.get(key)
+        if allowance is None:
+            if len(changes) > 10000:
+                guard._table_changes = changes = {k: a for k, a in changes.items()
+                                                  if not a.bucket.full(now)}
+            allowance = changes[key] = Allowance(limits.table_changes_per_minute / 60.0,
+                                                 limits.table_changes_burst, 0, now)
+        if allowance.spend(now) != ALLOWED:
+            guard.stats["over_budget"] += 1
+            raise LobbyError("table-budget", command=command,
+                             rate=str(limits.table_changes_per_minute))
 
     def _over_budget(self, verdict: int, code: str, what: str, **params: Any) -> None:
         """A budget ran out: WARNED -> the ``! [code]`` line; KICKED -> the disconnect (logged
@@ -1074,7 +1280,6 @@ class ConnectionGuard:
                 self._flood(now)
                 return False
         self._last_line = now
-        self._idle_warned = None
         return True
 
     def subnegotiation_received(self) -> bool:
@@ -1140,13 +1345,21 @@ class ConnectionGuard:
         limits = self.guard.limits
         clock = self.guard.clock
         now = clock.seconds()
-        warn_at = self._last_line + limits.idle_timeout - limits.idle_warning
+        last = self._last_line
         session = self.session
         user = session.active_user
         if user is None:
+            warn_at = last + limits.idle_timeout - limits.idle_warning
             self._schedule_idle(max(warn_at, now + 60.0))  # the log-in timer closes it anyway
             return
+        # a seated player is idle unless they do something real at the table (a move, a vote,
+        # table talk): any other line (/who, /look) does not count for them
+        seated = self.table_activity(user)
+        if seated is not None:
+            last = seated
+        warn_at = last + limits.idle_timeout - limits.idle_warning
         if now < warn_at:
+            self._idle_warned = None                 # active since the warning (if any)
             self._schedule_idle(warn_at)
             return
         if self.table_waits_on_others(user):
@@ -1157,7 +1370,8 @@ class ConnectionGuard:
         if limits.idle_warning > 0:
             if self._idle_warned is None:
                 self._idle_warned = now
-                session.deliver(error_event("idle-warning",
+                session.deliver(error_event("idle-warning-seated" if seated is not None
+                                            else "idle-warning",
                                             seconds=f"{limits.idle_warning:.0f}"))
                 self._schedule_idle(now + limits.idle_warning)
                 return
@@ -1172,6 +1386,12 @@ class ConnectionGuard:
     def _schedule_idle(self, when: float) -> None:
         self._idle_call = self.guard.wheel.call_at(max(when, self.guard.clock.seconds()),
                                                    self._idle_check)
+
+    def table_activity(self, name: str) -> float | None:
+        """When ``name``, seated at a table, last did something real there (the world tells;
+        None: seated nowhere, every line counts)."""
+        found = getattr(self.guard.world, "seated_activity", None)
+        return found(name) if callable(found) else None
 
     def table_waits_on_others(self, name: str) -> bool:
         """Whether ``name`` sits at a running table that now waits on somebody else (the

@@ -51,7 +51,7 @@ from protocol.render.json_lines import (
 )
 from protocol.render.table import TableFeed, status_prompt
 from protocol.render.text import render
-from protocol.render.wrap import wrap_line, wrap_lines, wrap_prompt
+from protocol.render.wrap import wrap_line, wrap_lines, wrap_prompt, wrap_speech
 from protocol.telnet.transport import clean_line, encode_text
 
 if TYPE_CHECKING:
@@ -117,7 +117,7 @@ class Connection(Protocol):
     #: the version of machine mode's objects the connection reads
     protocol: int
     #: the connection's output mode (a switch replaces it)
-    output: "TextOutput | JsonOutput"
+    output: TextOutput | JsonOutput
     #: the text-mode view of the table the user is at (made with the first table event)
     _feed: TableFeed | None
     #: whether the card legend was shown (text mode, after the first deal)
@@ -126,16 +126,16 @@ class Connection(Protocol):
     def legend_shown(self) -> None: ...
 
     @property
-    def telnet(self) -> "TelnetLineProtocol": ...
+    def telnet(self) -> TelnetLineProtocol: ...
 
     @property
-    def gmcp(self) -> "GmcpOption": ...
+    def gmcp(self) -> GmcpOption: ...
 
     @property
     def transport(self) -> Any: ...
 
     @property
-    def user(self) -> "User | None": ...
+    def user(self) -> User | None: ...
 
     @property
     def login_state(self) -> _StateView: ...
@@ -153,7 +153,7 @@ class Connection(Protocol):
     def _settings(self) -> dict[str, str] | None: ...
 
     @property
-    def render_context(self) -> "RenderContext": ...
+    def render_context(self) -> RenderContext: ...
 
     @property
     def lang(self) -> str: ...
@@ -165,10 +165,12 @@ class Connection(Protocol):
     def _command_ends(self) -> None: ...
 
 
-#: events whose text-mode lines after the first (a header, wrapped) are raw, exempt from the
-#: wrap rule (docs/protocol.md, "Line width"): /tchlog's lines are the .tch file byte for byte,
-#: as /games/GAME.tch serves it
+#: events whose text-mode lines are raw, exempt from the wrap rule (docs/protocol.md, "Line
+#: width"): /tchlog's lines are the .tch file byte for byte, as /games/GAME.tch serves it
 RAW_TEXT = frozenset({"tchlog"})
+#: events that carry a person's words: their continuation lines carry the speech mark
+#: (protocol/render/wrap.py ``wrap_speech``), so no piece of them can look like a server line
+SPEECH = frozenset({"says", "says-namesake", "tells", "told"})
 #: the terminal bell (BEL), rung for `/set bell on` when a move or decision waits for you
 BELL = b"\x07"
 
@@ -187,58 +189,51 @@ _NO_ID = object()
 #: the last event rendered as a JSON line that carries no id, the render context it was
 #: rendered for (a `text` field is in the connection's language) and that line: the world hands
 #: one Event object to every listener of a table in a row, so it is rendered and encoded once
-#: per audience instead of once per connection (events are never changed once delivered)
-_shared: list[Any] = [None, None, b"", 0]     # (event, context, line, protocol)
-#: the last `table-view` data and its `state` object, its `state` line and the version they are
-#: for (data, state, line, protocol), and the last
-#: (state before, state after) pair and its `update` line: spectators of a table share one view
-#: event and, having followed the same changes, the same state before it
-_view_memo: list[Any] = [None, None, b"", 0]
-_update_memo: list[Any] = [None, None, b"", 0]
+#: per audience instead of once per connection (events are never changed once delivered).
+#: parts (event, context), key the protocol. The hot paths read these memos' fields inline (the
+#: same test as LastMemo.get, without a call per listener); their parts are empty while the
+#: switch is off, since `put` keeps nothing then.
+_shared: _memo.LastMemo[bytes] = _memo.LastMemo()
+#: the last `table-view` data and its `state` object, and its `state` line (key the protocol:
+#: state_object leaves out the fields of later versions); the last
+#: (state before, state after) pair and its `update` line (key the protocol): spectators of a
+#: table share one view event and, having followed the same changes, the same state before it
+_view_memo: _memo.LastMemo[dict[str, Any]] = _memo.LastMemo()
+_state_line_memo: _memo.LastMemo[bytes] = _memo.LastMemo()
+_update_memo: _memo.LastMemo[bytes] = _memo.LastMemo()
 #: the last lobby event rendered for text mode, the render context it was rendered for, and its
-#: bytes (see TextOutput.deliver): the cache is keyed by everything the text depends on
-_shared_text: list[Any] = [None, None, b""]
-
-
-@_memo.register
-def _clear_memos() -> None:
-    _shared[:] = [None, None, b"", 0]
-    _view_memo[:] = [None, None, b"", 0]
-    _update_memo[:] = [None, None, b"", 0]
-    _shared_text[:] = [None, None, b""]
+#: bytes (see TextOutput.deliver): parts (event, context), everything the text depends on
+_shared_text: _memo.LastMemo[bytes] = _memo.LastMemo()
 
 
 def _view_state(data: dict[str, Any], protocol: int) -> dict[str, Any]:
-    """state_object(data, protocol), kept for the listeners of the same view data and version
-    in a row (the spectators of one view)."""
-    if not _memo.ON:
-        _view_memo[0] = None
-        return state_object(data, protocol)
-    if _view_memo[0] is not data or _view_memo[3] != protocol:
-        _view_memo[0], _view_memo[1], _view_memo[2], _view_memo[3] = \
-            data, state_object(data, protocol), None, protocol
-    return _view_memo[1]        # type: ignore[no-any-return]
+    """state_object(data, protocol), kept for the listeners of the same view data and version in
+    a row (the spectators of one view)."""
+    memo = _view_memo
+    parts = memo.parts
+    if parts and parts[0] is data and memo.key == protocol:
+        return memo.value
+    return memo.put((data,), state_object(data, protocol), protocol)
 
 
 def _state_bytes(data: dict[str, Any], protocol: int) -> bytes:
-    if not _memo.ON:
-        return state_line(data, protocol).encode("utf-8", "replace") + b"\r\n"
-    _view_state(data, protocol)
-    line = _view_memo[2]
-    if line is None:
-        # = encode_text(line): a JSON line has no raw line break, UTF-8 no 0xFF byte
-        line = _view_memo[2] = state_line(data, protocol).encode("utf-8", "replace") + b"\r\n"
-    return line                 # type: ignore[no-any-return]
+    memo = _state_line_memo
+    parts = memo.parts
+    if parts and parts[0] is data and memo.key == protocol:
+        return memo.value
+    # = encode_text(line): a JSON line has no raw line break, UTF-8 no 0xFF byte
+    return memo.put((data,), state_line(data, protocol).encode("utf-8", "replace") + b"\r\n",
+                    protocol)
 
 
 def _update_bytes(before: dict[str, Any], after: dict[str, Any], protocol: int) -> bytes:
     memo = _update_memo
-    if _memo.ON and memo[0] is before and memo[1] is after and memo[3] == protocol:
-        return memo[2]          # type: ignore[no-any-return]
+    parts = memo.parts
+    if parts and parts[0] is before and parts[1] is after and memo.key == protocol:
+        return memo.value
     update = state_update(before, after, trick_add=protocol >= 3)
     data = b"" if update is None else dumps(update).encode("utf-8", "replace") + b"\r\n"
-    memo[0], memo[1], memo[2], memo[3] = before, after, data, protocol
-    return data
+    return memo.put((before, after), data, protocol)
 
 
 def _without_names(obj: dict[str, Any]) -> dict[str, Any]:
@@ -268,7 +263,7 @@ def channel_list(lang: str) -> list[dict[str, str]]:
             {"name": "tell", "caption": text("gmcp-channel-tell", lang), "command": "/tell"}]
 
 
-def gmcp_copies(session: Connection, event: Event, ctx: "RenderContext") -> dict[str, Any] | None:
+def gmcp_copies(session: Connection, event: Event, ctx: RenderContext) -> dict[str, Any] | None:
     """GMCP (either mode): `Tichu.State` / `Tichu.Event` for a table or game event, and
     `Tichu.Friend` for a friend's news, to a client that agreed to GMCP and wants `Tichu`;
     `Comm.Channel.Text` for speech and whispers to a client that listed `Comm.Channel`. The
@@ -321,12 +316,13 @@ class TextOutput:
 
     def deliver(self, event: Event) -> None:
         s = self.session
-        if _shared_text[0] is event and s._feed is None and s.login_state.open \
-                and not s.gmcp.enabled and _shared_text[1] is s.render_context:
+        parts = _shared_text.parts
+        if parts and parts[0] is event and s._feed is None and s.login_state.open \
+                and not s.gmcp.enabled and parts[1] is s.render_context:
             # the lobby event the previous text-mode listener got (a crowded room's speech):
             # the same bytes, with nothing else to decide (see below; a GMCP client may get a
             # copy too, Tichu.Friend: it takes the way below, which finds the same bytes)
-            s.telnet.write(_shared_text[2])
+            s.telnet.write(_shared_text.value)
             return
         if not s.login_state.open or s.transport is None:
             return
@@ -340,6 +336,10 @@ class TextOutput:
             if s._feed is None:
                 s._feed = TableFeed(s.user.name if s.user is not None else None)
             lines = s._feed.render(event, ctx.lang, ctx.color, ctx.width)
+            if lines is None and event.type in SPEECH:    # speech in a table's room
+                s.telnet.send_lines(wrap_lines(s._feed.flush(), ctx.width)
+                                    + wrap_speech(render(event, ctx.lang, ctx.width), ctx.width))
+                return
             if lines is None:
                 lines = s._feed.flush() + render(event, ctx.lang, ctx.width)
             elif event.type == "table-timer-warning":
@@ -352,21 +352,22 @@ class TextOutput:
             # lobby events (speech, arrivals ...) read the same for every text-mode listener
             # with the same render context: rendered and encoded once per event and context,
             # not once per member of a crowded room
-            if _shared_text[0] is event and _shared_text[1] is ctx:
-                data = _shared_text[2]
+            memo = _shared_text
+            parts = memo.parts
+            if parts and parts[0] is event and parts[1] is ctx:
+                data = memo.value
             else:
                 rendered = render(event, ctx.lang, ctx.width)
-                if event.type in RAW_TEXT:        # its header line wrapped, the rest raw
-                    rendered = wrap_lines(rendered[:1], ctx.width) + rendered[1:]
-                else:
+                if event.type in SPEECH:
+                    rendered = wrap_speech(rendered, ctx.width)
+                elif event.type not in RAW_TEXT:    # (raw: as they are, never wrapped)
                     rendered = wrap_lines(rendered, ctx.width)
-                data = b"".join(encode_text(line) + b"\r\n" for line in rendered)
-                if _memo.ON:
-                    _shared_text[0], _shared_text[1], _shared_text[2] = event, ctx, data
+                data = memo.put((event, ctx), b"".join(encode_text(line) + b"\r\n"
+                                                       for line in rendered))
             s.telnet.write(data)      # what TelnetLineProtocol.sendLine writes for each line
             return
         if event.type == "game-deal" and not s.legend_seen and lines:
-            lines = lines + [text("card-legend", ctx.lang)]      # once: how to read the cards
+            lines = [*lines, text("card-legend", ctx.lang)]      # once: how to read the cards
             s.legend_shown()
         if lines:
             s.telnet.send_lines(wrap_lines(lines, ctx.width))
@@ -415,7 +416,7 @@ class TextOutput:
         """Refuse `line`, which will not run (busy, too long, flooding), with `event`."""
         self.session.deliver(event)
 
-    def room(self, room: "Room", table: int | None) -> None:
+    def room(self, room: Room, table: int | None) -> None:
         """The user entered `room`: text mode says nothing more (the room's own lines do)."""
 
     def forget_view(self) -> None:
@@ -479,8 +480,10 @@ class JsonOutput:
         ctx = s.render_context
         protocol = s.protocol
         gmcp = s.gmcp.enabled
-        if _shared[0] is event and _shared[1] is ctx and _shared[3] == protocol and not gmcp:
-            s.telnet.write(_shared[2])     # the line of the event for the listener before this one
+        shared = _shared
+        parts = shared.parts
+        if parts and parts[0] is event and parts[1] is ctx and shared.key == protocol and not gmcp:
+            s.telnet.write(shared.value)   # the line of the event for the listener before this one
             return
         obj = gmcp_copies(s, event, ctx) if gmcp else None
         if event.type == "table-view":
@@ -492,8 +495,9 @@ class JsonOutput:
             self._emit(dict(after), reply=True)
             return
         if not event.is_error and event.type not in REPLY_TYPES:   # never gets an id
-            if _shared[0] is event and _shared[1] is ctx and _shared[3] == protocol:
-                data = _shared[2]
+            parts = shared.parts
+            if parts and parts[0] is event and parts[1] is ctx and shared.key == protocol:
+                data = shared.value
             else:
                 # protocol 1: the names in every game event; 2 and 3: only in the `state`
                 game = protocol >= 2 and event.type.startswith("game-") \
@@ -506,9 +510,8 @@ class JsonOutput:
                         return
                 line = dumps(_without_names(obj) if game else obj)
                 # = encode_text(line): a JSON line has no raw line break, UTF-8 no 0xFF byte
-                data = line.encode("utf-8", "replace") + b"\r\n"
-                if _memo.ON:
-                    _shared[0], _shared[1], _shared[2], _shared[3] = event, ctx, data, protocol
+                data = shared.put((event, ctx), line.encode("utf-8", "replace") + b"\r\n",
+                                  protocol)
             s.telnet.write(data)          # what TelnetLineProtocol.sendLine writes for the line
             return
         shown: dict[str, Any] | None = obj if obj is not None else render_json(event, ctx.lang)
@@ -651,7 +654,7 @@ class JsonOutput:
         self.reply_id = _NO_ID
         self.replied = True
 
-    def room(self, room: "Room", table: int | None) -> None:
+    def room(self, room: Room, table: int | None) -> None:
         """The user entered `room`: a `room` object; a table left is sent whole when it is
         entered again."""
         held = self.view_held

@@ -51,6 +51,7 @@ from protocol.telnet.options import (
     TtypeOption,
 )
 from protocol.telnet.transport import (
+    NAWS,
     EchoOption,
     EorOption,
     GmcpOption,
@@ -64,7 +65,7 @@ if TYPE_CHECKING:
     from lobby.storage.accounts import Accounts
     from lobby.storage.store import Store
     from lobby.world.world import User, World
-    from protocol.connection.guard import Guard
+    from protocol.connection.guard import ConnectionGuard, Guard
     from protocol.connection.machine import Metrics
     from protocol.telnet.options import TelnetOptions
 
@@ -273,10 +274,14 @@ class Session(Protocol):
     #: whether the card legend was shown (at the first deal): a registered name's account keeps
     #: it (``legend_seen``), a guest is shown it once per connection
     legend_seen: bool = False
-    _guard: Any = None  # protocol.connection.guard.ConnectionGuard: flood control, timers (set at connect)
+    #: flood control, timers (protocol.connection.guard; set at connect)
+    _guard: ConnectionGuard | None = None
     _abort_call: Any = None  # the abort of a closing connection that does not drain
     _greet_call: Any = None  # the greeting's timer while it waits for the first bytes
+    #: the greeting text's timer while it waits for the client's window size (NAWS)
+    _naws_call: Any = None
     _greeted: bool = False
+    _greeting_told: bool = False   # the greeting's text (after the offers and NAWS) was sent
     _timing: Any = None   # (command name, start) of the command running now, for the metrics
     _naws_width: int = 0  # the client's window width (telnet NAWS; 0: not told)
     #: the transport carries messages, not a byte stream (a WebSocket, protocol/web): no telnet
@@ -403,6 +408,8 @@ class Session(Protocol):
         negotiation and again on every resize; the text is wrapped to it from the next line on
         (unless ``/set width N`` chose a width)."""
         self._naws_width = width
+        if self._naws_call is not None:
+            self._greet_text()     # the greeting waited for this width
 
     @property
     def address(self) -> str:
@@ -434,12 +441,14 @@ class Session(Protocol):
                 # a text-mode listener without a table feed: the bytes TextOutput.deliver
                 # would write (inline: this loop runs once per member of a crowded room)
                 # (not a GMCP client: it may get a copy of its own, Comm.Channel.Text)
-                if type(s) is cls and _shared_text[0] is event and type(s.output) is TextOutput \
+                # (_shared_text's parts: (event, context), empty while the memos are off)
+                parts = _shared_text.parts
+                if type(s) is cls and parts and parts[0] is event and type(s.output) is TextOutput \
                         and s._feed is None and s.login_state.open and not s.gmcp.enabled:
                     ctx = s.render_context
-                    if not plain and _shared_text[1] is ctx:
+                    if not plain and parts[1] is ctx:
                         # this event's bytes in this context, whatever comes later
-                        shared, shared_ctx = _shared_text[2], ctx
+                        shared, shared_ctx = _shared_text.value, ctx
                         plain.append(s)
                         continue
                     if ctx is shared_ctx:
@@ -513,18 +522,22 @@ class Session(Protocol):
         the id of that command in machine mode)."""
         self.output.aside("", event)
 
-    def refuse(self, line: str) -> None:
-        """Refused at connect (too many connections): `line`, and closed."""
-        self.sendLine(line)
+    def refuse(self, line: str | None) -> None:
+        """Refused at connect (too many connections): `line`, and closed; None: closed at
+        once without a word (past --refusals-per-minute)."""
+        if line is not None:
+            self.sendLine(line)
         self._go(CLOSED)
-        self.transport.loseConnection()
+        if self.transport is not None:          # (always: refused at connect)
+            self.transport.loseConnection()
 
     def answer_foreign(self, data: bytes) -> None:
         """Another protocol's client (HTTP, TLS, SSH): `data` as it is, and closed."""
         self._go(CLOSED)
         transport = self.transport
-        transport.write(data)
-        transport.loseConnection()
+        if transport is not None:               # (always: answered on its first bytes)
+            transport.write(data)
+            transport.loseConnection()
 
     def disconnect(self, event: Event) -> None:
         if not self.login_state.open:
@@ -566,6 +579,7 @@ class Session(Protocol):
         if delay > 0:
             self.telnet._hold_offer = True   # not even IAC WILL GMCP before the first bytes
         telnet = self.telnet
+        assert self.transport is not None       # (makeConnection set it before calling this)
         telnet.makeConnection(self.transport)
         if limits is not None:
             if limits.max_subnegotiation != telnet.MAX_SUBNEGOTIATION_BYTES:
@@ -581,7 +595,7 @@ class Session(Protocol):
                 return
         if self._messages:
             return
-        if delay > 0:
+        if delay > 0 and guard is not None:     # (a delay comes from the guard's limits)
             # The greeting waits for the client's first bytes (at most `delay` seconds): an
             # HTTP request or a TLS ClientHello then gets its own protocol's answer as the very
             # first bytes (protocol.telnet.sniff), while a telnet user who sends nothing is greeted
@@ -603,10 +617,37 @@ class Session(Protocol):
             return
         self._greeted = True
         self.telnet.offerOptions()
+        guard = self.services.guard
+        wait = guard.limits.naws_wait if guard is not None else 0.0
+        if wait > 0 and guard is not None and self._naws_width == 0 and not self.output.machine and (
+                self.telnet.optionPending(NAWS, local=False)
+                or self.telnet.optionEnabled(NAWS, local=False)):
+            # the offers asked DO NAWS: a telnet client answers within one round trip, so
+            # the greeting text waits for its width (or its refusal, or a line it types) at
+            # most --naws-wait seconds, and is drawn at that width, not at 80 columns; a
+            # client that never negotiates (netcat) is greeted when the time is up
+            self._naws_call = guard.clock.callLater(wait, self._greet_text)
+            return
+        self._greet_text()
+
+    def _greet_text(self) -> None:
+        """The greeting, message of the day and login prompt (once), after the offers."""
+        call, self._naws_call = self._naws_call, None
+        if call is not None and call.active():
+            call.cancel()
+        if self._greeting_told or not self.login_state.open:
+            return
+        self._greeting_told = True
         self.deliver(Event("greeting", protocols=list(PROTOCOL_VERSIONS)))
         if self.services.motd:
             self.deliver(Event("motd", text=self.services.motd))
         self._prompt()
+
+    def _naws_settled(self) -> None:
+        """The greeting text waits for NAWS: told now if the client refused it."""
+        if self._naws_call is not None and not self.telnet.optionPending(NAWS, local=False) \
+                and not self.telnet.optionEnabled(NAWS, local=False):
+            self._greet_text()
 
     def _greet_machine(self, line: str) -> None:
         """The first line over a WebSocket: the switch to machine mode answers it (`%json`) or
@@ -639,10 +680,12 @@ class Session(Protocol):
     def connectionLost(self, reason: Failure | None = None) -> None:
         self._lost = True
         self._go(CLOSED)
-        if self._greet_call is not None:
-            if self._greet_call.active():
-                self._greet_call.cancel()
-            self._greet_call = None
+        for name in ("_greet_call", "_naws_call"):
+            call = getattr(self, name)
+            if call is not None:
+                if call.active():
+                    call.cancel()
+                setattr(self, name, None)
         if self._abort_call is not None:
             if self._abort_call.active():
                 self._abort_call.cancel()
@@ -672,7 +715,7 @@ class Session(Protocol):
             return              # over the byte budget: dropped unparsed (protocol.connection.guard)
         if guard is not None and guard.prefix is not None:
             # the first bytes: another protocol (HTTP, TLS, SSH) is answered once and closed
-            filtered = self._guard.filter_bytes(data)
+            filtered = guard.filter_bytes(data)
             if not filtered:
                 return           # answered and closing, or held back until more bytes came
             data = filtered
@@ -682,6 +725,8 @@ class Session(Protocol):
         self.telnet.dataReceived(data)
         if not self._greeted and self.login_state.open:
             self._greet()
+        elif self._naws_call is not None:
+            self._naws_settled()
 
     def _log_allowed(self, kind: str) -> bool:
         """Whether a log line of ``kind`` this client caused is written: the first few of each
@@ -690,8 +735,11 @@ class Session(Protocol):
         return self.world.log_budget.allow(address_group(self.address), kind)
 
     def _peer(self) -> str:
+        transport = self.transport
+        if transport is None:
+            return "?"
         try:
-            peer = self.transport.getPeer()
+            peer = transport.getPeer()
             return f"{getattr(peer, 'host', peer)}:{getattr(peer, 'port', '')}"
         except Exception:
             return "?"
@@ -700,6 +748,8 @@ class Session(Protocol):
     def lineTooLong(self, length: int) -> None:
         if not self._greeted and self.login_state.open:
             self._greet()
+        if self._naws_call is not None:
+            self._greet_text()
         # (its id, if any, went with the line: never the id of a command still running)
         self.output.aside("", error_event("line-too-long", length=length,
                                            limit=self.telnet.MAX_LINE_BYTES))
@@ -773,6 +823,8 @@ class Session(Protocol):
                 self._greet_machine(line)
             else:
                 self._greet()    # the first line of a client that spoke first
+        if self._naws_call is not None:
+            self._greet_text()   # a line typed while the greeting waited for NAWS
         if not self.login_state.open:
             return
         if self._guard is not None and not self._guard.line_received():
@@ -816,8 +868,9 @@ class Session(Protocol):
         d.addBoth(self._finished)
 
     def _failed(self, failure: Failure) -> None:
-        if failure.check(LobbyError):
-            self._refused(failure.value)
+        error = failure.value
+        if isinstance(error, LobbyError):
+            self._refused(error)
         else:
             log.failure("handling a line in state {state}", failure, state=self.state)
             self._refused(LobbyError("internal-error"))
@@ -852,9 +905,10 @@ class Session(Protocol):
     # ---- login -----------------------------------------------------------------------------------
     def _login(self, line: str) -> Any:
         name = line.strip()
-        if type(line) is _TypedAhead or self._refused_at is not None:
-            if type(line) is _TypedAhead or (self.world.clock.seconds() - self._refused_at
-                                              < self._refusal_window()):
+        refused_at = self._refused_at
+        if type(line) is _TypedAhead or refused_at is not None:
+            if type(line) is _TypedAhead or (refused_at is not None and self.world.clock.seconds()
+                                              - refused_at < self._refusal_window()):
                 # typed ahead of a refusal at the log-in (bad-name, reserved-name, banned,
                 # address-banned, too-many-guests, wrong-password ...): it may be the password
                 # that followed a refused name, so it is never a name, never shown, never logged
@@ -990,6 +1044,9 @@ class Session(Protocol):
             if guard is not None:
                 await guard.failure_delay()  # a pause after each wrong password
             raise LobbyError("wrong-password")
+        moderation = self.world.moderation
+        if moderation is not None:             # the role as the account row has it now
+            moderation.logged_in(account.name, account.role)
         if account.language in LANGUAGES:      # the language the account chose (/set lang)
             self.settings["lang"] = account.language
         self.legend_seen = account.legend_seen
@@ -1126,7 +1183,7 @@ class Session(Protocol):
 
     # ---- commands and speech ----------------------------------------------------------------------
     def _active_line(self, line: str) -> Any:
-        parsed = parse_line(line, self.commands)
+        parsed = parse_line(line, self.commands, self)
         if parsed is None or self.user is None:
             return None
         if parsed.command is None:
@@ -1140,6 +1197,9 @@ class Session(Protocol):
         cost = command.price(self.world) if command.cost != 1 else 1
         if guard is not None and cost > 1 and not guard.command_cost(cost, command.name):
             return None       # over the budget of work: told (protocol.connection.guard), nothing run
+        if guard is not None and command.notices and self.user.room is not None \
+                and self.user.room.table is not None and command.tells_table(parsed.args):
+            guard.table_change(command.name)    # LobbyError table-budget: refused, nothing run
         self._timing = (command.name, self.world.clock.seconds())
         return command.handler(self, parsed.args)
 

@@ -8,7 +8,7 @@ The server's own program takes ``admin`` as its first argument for these subcomm
     tichu-lobby admin [--db PATH] set-role NAME player|moderator|admin
     tichu-lobby admin [--db PATH] reset-password NAME [--password-file FILE]
     tichu-lobby admin [--db PATH] remove NAME
-    tichu-lobby admin [--db PATH] bans list
+    tichu-lobby admin [--db PATH] bans [list]
     tichu-lobby admin [--db PATH] bans lift NAME
     tichu-lobby admin [--db PATH] backup DEST
 
@@ -43,7 +43,14 @@ from lobby.storage.accounts import (
     hash_password,
     name_key,
 )
-from lobby.storage.store import ROLES, Store, StoreError, create_private, inline_runner
+from lobby.storage.store import (
+    ROLES,
+    Store,
+    StoreError,
+    create_private,
+    inline_runner,
+    open_failure,
+)
 from lobby.text.messages import LobbyError
 
 __all__ = ["main", "build_parser", "AdminError", "PROG"]
@@ -74,6 +81,11 @@ def _open(path: str, create: bool = False) -> Store:
     except StoreError as e:
         raise AdminError(str(e)) from None
     return store
+
+
+def _count(n: int, word: str) -> str:
+    """``1 account``, ``2 accounts``."""
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
 
 def _refusal(e: LobbyError) -> AdminError:
@@ -161,10 +173,13 @@ def _list(opts: argparse.Namespace, env: _Env) -> str:
     if not rows:
         return "no accounts"
     width = max(len(r[0]) for r in rows)
-    lines = [f"{len(rows)} accounts:"]
+    lines = [f"{_count(len(rows), 'account')}:"]
     for name, role, registered, seen in rows:
+        # an account made here is stamped "seen" at its creation; one made by /register is
+        # seen again at the log-out: the same time means nobody has logged in with it yet
+        never = seen is None or seen == registered
         lines.append(f"  {name:<{width}}  {role or 'player':<9}  registered {_day(registered)}"
-                     f", last seen {_day(seen)}")
+                     + (", never logged in" if never else f", last seen {_day(seen)}"))
     return "\n".join(lines)
 
 
@@ -239,7 +254,7 @@ def _bans(opts: argparse.Namespace, env: _Env) -> str:
             if not rows:
                 return "no bans"
             now = time.time()
-            lines = [f"{len(rows)} bans:"]
+            lines = [f"{_count(len(rows), 'ban')}:"]
             for r in rows:
                 until = r["until"]
                 state = " (expired)" if until is not None and until <= now else ""
@@ -271,7 +286,8 @@ def _backup(opts: argparse.Namespace, env: _Env) -> str:
     except sqlite3.Error as e:
         if dest.is_file() and dest.stat().st_size == 0:
             dest.unlink()              # the empty file made for it
-        raise AdminError(f"cannot write the backup {opts.dest!r}: {e}") from None
+        raise AdminError(f"cannot write the backup {opts.dest!r}: "
+                         f"{open_failure(str(dest), e)}") from None
     finally:
         _fired(store.close())
     return f"backup of {opts.db} written to {opts.dest}"
@@ -321,8 +337,8 @@ def build_parser() -> argparse.ArgumentParser:
     password_option(p)
     p = command("remove", "remove an account (its games stay in the records)", _remove)
     p.add_argument("name", metavar="NAME")
-    p = command("bans", "list the bans, or lift one", _bans)
-    p.add_argument("action", choices=("list", "lift"))
+    p = command("bans", "list the bans (bans alone: the same), or lift one", _bans)
+    p.add_argument("action", choices=("list", "lift"), nargs="?", default="list")
     p.add_argument("name", metavar="NAME", nargs="?")
     p = command("backup", "write a consistent copy of the database to DEST (VACUUM INTO)",
                 _backup)

@@ -151,9 +151,10 @@ def open_log_file(opts: argparse.Namespace) -> IO[Any]:
         out = DatedLogFile(name, directory, defaultMode=LOG_FILE_MODE, keep=keep)
     else:
         size = DEFAULT_ROTATE_BYTES if opts.log_rotate_bytes is None else opts.log_rotate_bytes
-        out = LogFile(name, directory, rotateLength=size or None,  # type: ignore[no-untyped-call]
+        out = LogFile(name, directory, rotateLength=size or None,
                       defaultMode=LOG_FILE_MODE, maxRotatedFiles=keep or None)
     _opened.append(out)
+    # Twisted's log files are file-like (write, flush, close) without being typed as IO
     return out  # type: ignore[no-any-return]
 
 
@@ -170,7 +171,7 @@ class DatedLogFile(DailyLogFile):
         try:
             year, month, day = tupledate
         except (TypeError, ValueError):
-            year, month, day = self.toDate(tupledate)  # type: ignore[no-untyped-call]
+            year, month, day = DailyLogFile.toDate(self, tupledate)
         return f"{year:04d}-{month:02d}-{day:02d}"
 
     def old_files(self) -> list[str]:
@@ -181,7 +182,7 @@ class DatedLogFile(DailyLogFile):
                       if n.startswith(prefix) and dated.fullmatch(n[len(prefix):]))
 
     def rotate(self) -> None:
-        super().rotate()  # type: ignore[no-untyped-call]
+        DailyLogFile.rotate(self)
         if self.keep:
             for old in self.old_files()[:-self.keep]:
                 try:
@@ -196,6 +197,18 @@ def reopen_log_files() -> None:
     for out in _opened:
         if not getattr(out, "closed", False):
             out.reopen()
+
+
+#: SIGHUPs that arrived between ``hold_sighup()`` and ``reopen_on_sighup()`` (the start-up)
+_held: list[int] = []
+
+
+def hold_sighup() -> None:
+    """From the first line of the server's start on, a SIGHUP is kept instead of ending the
+    process (the default); ``reopen_on_sighup`` handles one kept SIGHUP once it is installed.
+    (scripts/serve ignores SIGHUP until it execs the server, which inherits that until here.)"""
+    if hasattr(signal, "SIGHUP"):
+        signal.signal(signal.SIGHUP, lambda signum, frame: _held.append(signum))
 
 
 def reopen_on_sighup(reactor: Any, reload: Callable[[], list[str]] | None = None) -> bool:
@@ -217,6 +230,9 @@ def reopen_on_sighup(reactor: Any, reload: Callable[[], list[str]] | None = None
                 done.append(f"reload failed: {e}")
         _log.info("SIGHUP: {done}", done="; ".join(done) or "nothing to reload")
     signal.signal(signal.SIGHUP, lambda signum, frame: reactor.callFromThread(hangup))
+    if _held:                            # one arrived during the start-up: handle it now
+        _held.clear()
+        reactor.callFromThread(hangup)
     return True
 
 

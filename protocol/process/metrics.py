@@ -66,8 +66,11 @@ from twisted.web.server import NOT_DONE_YET, Site
 
 import lobby
 from lobby.text.messages import ERRORS, LobbyError
+from lobby.world.addresses import address_group
+from protocol.connection.guard import OpenConnections
 
 if TYPE_CHECKING:
+    from twisted.internet.interfaces import IAddress
     from twisted.web.server import Request
 
 
@@ -339,7 +342,7 @@ class _Metrics(Resource):
     isLeaf = True
 
     def __init__(self, metrics: ServerMetrics) -> None:
-        super().__init__()
+        Resource.__init__(self)
         self.metrics = metrics
 
     def render_GET(self, request: Request) -> bytes:
@@ -402,7 +405,7 @@ class _Health(Resource):
     isLeaf = True
 
     def __init__(self, server: Watched) -> None:
-        super().__init__()
+        Resource.__init__(self)
         self.lobby = server
         path = getattr(server.store, "path", ":memory:")
         self.path = path if isinstance(path, str) else ":memory:"
@@ -450,7 +453,7 @@ class _Game(Resource):
     isLeaf = True
 
     def __init__(self, server: Watched, game: int) -> None:
-        super().__init__()
+        Resource.__init__(self)
         self.lobby = server
         self.game = game
 
@@ -475,6 +478,9 @@ class _Game(Resource):
 class _NotFound(Resource):
     isLeaf = True
 
+    def __init__(self) -> None:
+        Resource.__init__(self)
+
     def render(self, request: Request) -> bytes:
         request.setResponseCode(404)
         request.setHeader(b"Content-Type", b"text/plain; charset=utf-8")
@@ -483,7 +489,7 @@ class _NotFound(Resource):
 
 class _Games(Resource):
     def __init__(self, server: Watched) -> None:
-        super().__init__()
+        Resource.__init__(self)
         self.lobby = server
 
     def getChild(self, path: bytes, request: Request) -> Resource:
@@ -509,7 +515,7 @@ class _Months(Resource):
     isLeaf = True
 
     def __init__(self, server: Watched) -> None:
-        super().__init__()
+        Resource.__init__(self)
         self.lobby = server
 
     def render_GET(self, request: Request) -> Any:
@@ -528,7 +534,7 @@ class _Month(Resource):
     isLeaf = True
 
     def __init__(self, server: Watched, year: int, month: int) -> None:
-        super().__init__()
+        Resource.__init__(self)
         self.lobby = server
         self.year = year
         self.month = month
@@ -554,7 +560,7 @@ def _unavailable(request: Request, failure: Any, what: str) -> None:
 
 class _Root(Resource):
     def __init__(self, server: Watched) -> None:
-        super().__init__()
+        Resource.__init__(self)
         self.lobby = server
         self.putChild(b"metrics", _Metrics(server.factory.metrics))
         self.putChild(b"healthz", _Health(server))
@@ -581,11 +587,18 @@ class _Connection(ProtocolWrapper):
     """One connection of the web port (``MetricsSite``): its idle timer and the total deadline of
     the request it is sending."""
 
-    def __init__(self, site: MetricsSite, wrapped: Any) -> None:
+    def __init__(self, site: MetricsSite, wrapped: Any, host: str) -> None:
+        # ProtocolWrapper needs only register/unregisterProtocol of its factory (the site has
+        # them); Twisted declares the factory a WrappingFactory
         super().__init__(site, wrapped)       # type: ignore[arg-type]
         self.site = site
+        self.host = host                      # the peer, as the connection caps counted it
         self.idle: Any = None
         self.deadline: Any = None
+
+    if TYPE_CHECKING:
+        # what twisted.protocols.policies.ProtocolWrapper has, without annotations there
+        def getPeer(self) -> IAddress: ...
 
     def dataReceived(self, data: bytes) -> None:
         site = self.site
@@ -597,7 +610,7 @@ class _Connection(ProtocolWrapper):
         if site.request_timeout > 0 and self.deadline is None:
             # a request begins: it must be whole within request_timeout, however it trickles
             self.deadline = site.clock.callLater(site.request_timeout, self._expired, "request")
-        super().dataReceived(data)
+        ProtocolWrapper.dataReceived(self, data)
 
     def request_complete(self) -> None:
         """The request was read whole (twisted.web processes it): the next one gets its own
@@ -623,41 +636,51 @@ class MetricsSite(Site):
     is closed (``--metrics-timeout``), a request that is not whole ``request_timeout`` seconds
     after its first byte is closed however it trickles (``--metrics-request-timeout``), and at
     most ``max_connections`` are open at once (``--metrics-max-connections``; more are closed at
-    once). Those closings are logged within the log budget (``World.log_budget``: a few lines a
+    once), at most ``max_per_address`` of them from one address group
+    (``--metrics-max-per-address``: one address never holds every slot, so the operator's
+    monitor still gets its ``/healthz``; protocol.connection.guard.OpenConnections counts).
+    Those closings are logged within the log budget (``World.log_budget``: a few lines a
     minute per address group, then one summary), never once per connection."""
 
     noisy = False
 
     def __init__(self, server: Watched, timeout: float = 30.0, reactor: Any = None,
-                 *, request_timeout: float = 10.0, max_connections: int = 64) -> None:
+                 *, request_timeout: float = 10.0, max_connections: int = 64,
+                 max_per_address: int = 8) -> None:
         # twisted.web's own timeout is off: its "Timing out client" line would be one log line
         # per connection; the connection's timers here do the same within the log budget
-        super().__init__(_Root(server), timeout=None, reactor=reactor)
+        Site.__init__(self, _Root(server), timeout=None, reactor=reactor)
         self.server = server
         self.clock = reactor if reactor is not None else _reactor()
         self.idle_timeout = timeout or 0.0
         self.request_timeout = request_timeout
         self.max_connections = max_connections
+        self.max_per_address = max_per_address
+        self.caps = OpenConnections(max_connections, max_per_address)
         self.open: set[_Connection] = set()
         #: connections closed by a timer and refused over the cap (the tests, the operator)
         self.stats = {"idle": 0, "request": 0, "refused": 0}
 
     def _log_allowed(self, addr: Any, kind: str) -> bool:
-        from lobby.world.addresses import address_group
         budget = getattr(getattr(self.server, "world", None), "log_budget", None)
         host = getattr(addr, "host", None) or "?"
         return budget is None or budget.allow(address_group(str(host)), kind)
 
     def buildProtocol(self, addr: Any) -> Any:
-        if self.max_connections and len(self.open) >= self.max_connections:
+        host = str(getattr(addr, "host", None) or "?")
+        over = self.caps.admit(host)
+        if over is not None:
             self.stats["refused"] += 1
             if self._log_allowed(addr, "metrics-refused"):
                 log.info("metrics port: refused a connection from {host}: {count} open, the "
-                         "most --metrics-max-connections allows", host=getattr(addr, "host", "?"),
-                         count=len(self.open))
+                         "most {option} allows", host=host,
+                         count=(self.caps.total if over == "total"
+                                else self.caps.per_group.get(address_group(host), 0)),
+                         option=("--metrics-max-connections" if over == "total"
+                                 else "--metrics-max-per-address"))
             return None           # twisted closes the connection at once
-        channel = super().buildProtocol(addr)
-        return _Connection(self, channel)
+        channel = Site.buildProtocol(self, addr)
+        return _Connection(self, channel, host)
 
     def registerProtocol(self, connection: _Connection) -> None:
         self.open.add(connection)
@@ -666,6 +689,8 @@ class MetricsSite(Site):
 
     def unregisterProtocol(self, connection: _Connection) -> None:
         connection.cancel_timers()
+        if connection in self.open:
+            self.caps.release(connection.host)
         self.open.discard(connection)
 
     def expired(self, connection: _Connection, what: str) -> None:
@@ -690,7 +715,7 @@ class MetricsSite(Site):
         connection = getattr(getattr(request, "channel", None), "transport", None)
         if isinstance(connection, _Connection):
             connection.request_complete()
-        return super().getResourceFor(request)
+        return Site.getResourceFor(self, request)
 
     def log(self, request: Any) -> None:
         pass

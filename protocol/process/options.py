@@ -30,7 +30,7 @@ from protocol.process.logs import whole_number
 from protocol.process.metrics import HEALTH_TIMEOUT, JOURNAL_FAILURE_WINDOW
 from protocol.process.reactor_health import DEFAULT_GEN0
 from protocol.telnet.options import DEFAULT_MAX_MCCP, TelnetOptions, mssp_pair
-from protocol.web import HTTP_TIMEOUT, MAX_MESSAGE
+from protocol.web import HTTP_TIMEOUT, MAX_MESSAGE, MAX_PENDING, REQUEST_TIMEOUT
 
 __all__ = ["AdminOptions", "BotOptions", "DEFAULT_DB", "DEFAULT_LANG", "DEFAULT_PORT",
            "HealthOptions", "JournalOptions", "ListenOptions", "MetricsOptions", "MudClientOptions",
@@ -112,6 +112,11 @@ class MetricsOptions:
     metrics_max_connections: int = option(
         64, help="connections to the metrics port at once; more are closed at once (default "
                  "{default}; 0: no limit)")
+    metrics_max_per_address: int = option(
+        8, help="connections to the metrics port at once from one address group (an IPv4 "
+                "address, an IPv6 --ipv6-group-prefix network, loopback included); more are "
+                "closed at once, so one address never holds every slot and the monitor still "
+                "gets /healthz (default {default}; 0: no limit)")
     health_timeout: float = option(
         HEALTH_TIMEOUT, help="/healthz answers 503 when its test write on the database takes "
                              "longer than SECONDS (default {default})")
@@ -178,6 +183,15 @@ class WebListenerOptions:
         HTTP_TIMEOUT,
         help="an HTTP request or WebSocket upgrade that is not complete after SECONDS is closed "
              "(default {default})")
+    web_pending_per_address: int = option(
+        MAX_PENDING, metavar="N",
+        help="connections to the web listener from one address group whose request is not "
+             "whole yet, at once; more are closed at once (default {default}; 0: no limit; a "
+             "--trusted-proxy is not counted)")
+    web_request_timeout: float = option(
+        REQUEST_TIMEOUT,
+        help="a connection to the web listener whose request is not whole SECONDS after it "
+             "began is closed, however slowly it trickles (default {default}; 0: off)")
 
 
 @dataclass(frozen=True)
@@ -314,8 +328,12 @@ def parse_args(argv: Sequence[str] | None = None, prog: str = "tichu-lobby") -> 
         parser.error("--bot-hang must be more than 0 and at most 3600 seconds")
     if opts.web_max_message < 64:
         parser.error("--web-max-message must be at least 64 bytes")
-    if opts.metrics_request_timeout < 0 or opts.metrics_max_connections < 0:
-        parser.error("--metrics-request-timeout and --metrics-max-connections must be 0 or more")
+    if opts.web_pending_per_address < 0 or opts.web_request_timeout < 0:
+        parser.error("--web-pending-per-address and --web-request-timeout must be 0 or more")
+    if (opts.metrics_request_timeout < 0 or opts.metrics_max_connections < 0
+            or opts.metrics_max_per_address < 0):
+        parser.error("--metrics-request-timeout, --metrics-max-connections and "
+                     "--metrics-max-per-address must be 0 or more")
     for flag in ("ipv6_group_prefix", "ipv6_ban_prefix"):
         if not 1 <= getattr(opts, flag) <= 128:
             parser.error(f"--{flag.replace('_', '-')} must be 1 to 128 (bits of an IPv6 address)")
@@ -347,7 +365,9 @@ def web_options_from(opts: argparse.Namespace) -> Any:
     return WebOptions(origins=tuple(o.rstrip("/") for o in opts.web_origin or ()),
                       allowed_hosts=tuple(h.strip().lower() for h in opts.web_allowed_host or ()),
                       trusted_proxies=parse_proxies(opts.trusted_proxy or ()),
-                      max_message=opts.web_max_message, timeout=opts.web_timeout)
+                      max_message=opts.web_max_message, timeout=opts.web_timeout,
+                      max_pending=opts.web_pending_per_address,
+                      request_timeout=opts.web_request_timeout)
 
 
 def limits_from(opts: argparse.Namespace, nofile: tuple[int, int] | None = None) -> Any:

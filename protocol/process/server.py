@@ -17,7 +17,7 @@ import sys
 import threading
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from twisted.application.service import Service
 from twisted.internet.defer import (
@@ -37,6 +37,12 @@ from lobby.events import Event
 from lobby.storage.accounts import DEFAULT_PARAMS, Accounts, Argon2Params, Runner
 from lobby.storage.store import StartupError, Store
 from lobby.world.world import World
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from protocol.connection.session import Services, Session
+
 from protocol.process.options import (
     DEFAULT_LANG,
     DEFAULT_PORT,
@@ -128,10 +134,12 @@ class _ServiceField:
         setattr(factory.services, self.name, value)
 
 
-class LobbyFactory(Factory):
+class LobbyFactory(Factory["Session"]):
     """Builds a Session per connection, each with the one ``Services`` of this server."""
 
     noisy = False  # the server logs its own "listening on" lines
+    #: the connection's class (Session), set in __init__: never None here
+    protocol: Callable[[Services], Session]
 
     world = _ServiceField()
     store = _ServiceField()
@@ -166,10 +174,35 @@ class LobbyFactory(Factory):
         if world.moderation is None:  # mute lists work in every lobby
             Moderation(store, world)
 
-    def buildProtocol(self, addr: Any) -> Any:
+    def buildProtocol(self, addr: Any) -> Session:
         session = self.protocol(self.services)
         session.factory = self
         return session
+
+
+class RefusingGate(Factory):
+    """The factory of a plain TCP listener (no TLS, no PROXY header, so the peer is the client),
+    in front of the ``LobbyFactory``: a connection the guard refuses past its address group's
+    ``--refusals-per-minute`` is closed at once, before a session is made, without a word
+    (``Guard.refused_at_once``); every other one gets its session from the lobby's factory."""
+
+    noisy = False
+
+    def __init__(self, lobby: LobbyFactory) -> None:
+        self.lobby = lobby
+
+    def buildProtocol(self, addr: Any) -> Any:
+        from protocol.connection.guard import canonical_host
+        guard = self.lobby.services.guard          # (a LobbyFactory always has one)
+        if guard is not None and guard.refused_at_once(
+                canonical_host(str(getattr(addr, "host", "?")))):
+            return None                   # twisted closes the socket at once
+        return self.lobby.buildProtocol(addr)
+
+
+def _plain_tcp(description: str) -> bool:
+    """``tcp:4000...``, ``tcp6:...``: the peer of a connection is its client."""
+    return description.split(":", 1)[0].lower() in ("tcp", "tcp6")
 
 
 class LobbyServer:
@@ -212,6 +245,7 @@ class LobbyServer:
         from lobby.world.friends import Friends
         self.friends = Friends(store, self.world)            # /notify lists (world.friends)
         self.moderation.shutdown_handler = self.shutdown
+        self.moderation.cancel_handler = self.cancel_shutdown
         self.factory = LobbyFactory(self.world, store, self.accounts, motd,
                                     Guard(self.limits, self.world.clock, self.world),
                                     telnet_options, lang=lang)
@@ -240,6 +274,7 @@ class LobbyServer:
         #: a request whole within this many seconds, and connections at once (the web port)
         self.metrics_request_timeout = 10.0
         self.metrics_max_connections = 64
+        self.metrics_max_per_address = 8
         self.metrics_port: Any = None
         #: the TLS contexts of the ssl: listeners (telnet and web), which SIGHUP reloads
         self.tls: list[Any] = []
@@ -274,7 +309,8 @@ class LobbyServer:
         try:
             for description in self.endpoints:
                 # (haproxy:ENDPOINT: each connection's PROXY header first, protocol/telnet/proxy.py)
-                port = yield listen(self.reactor, description, self.factory, self.world.clock,
+                factory = RefusingGate(self.factory) if _plain_tcp(description) else self.factory
+                port = yield listen(self.reactor, description, factory, self.world.clock,
                                     self.limits.login_timeout, tls=self.tls)
                 self.ports.append(port)
                 log.info("listening on {endpoint} ({address})", endpoint=description,
@@ -299,7 +335,8 @@ class LobbyServer:
         endpoint = serverFromString(self.reactor, self.metrics_endpoint)
         self.metrics_port = yield endpoint.listen(MetricsSite(
             self, self.metrics_timeout, request_timeout=self.metrics_request_timeout,
-            max_connections=self.metrics_max_connections))
+            max_connections=self.metrics_max_connections,
+            max_per_address=self.metrics_max_per_address))
         log.info("metrics on {endpoint} ({address}): /metrics, /healthz, /games/GAME.tch, "
                  "the log archive /",
                  endpoint=self.metrics_endpoint, address=_address(self.metrics_port))
@@ -316,14 +353,27 @@ class LobbyServer:
     def web_port_numbers(self) -> list[int]:
         return [p.getHost().port for p in self.web_ports]
 
-    def shutdown(self, seconds: float, reason: str = "-", by: str = "the operator") -> None:
+    def shutdown(self, seconds: float, reason: str = "", by: str = "the operator") -> None:
         """``/shutdown``: warn everybody, refuse new tables and games, and after ``seconds`` run
-        the ``before_shutdown`` hooks, ``stop()`` and ``exit``. A second call restarts the count."""
+        the ``before_shutdown`` hooks, ``stop()`` and ``exit``. A second call restarts the count.
+        ``reason`` is empty when none was given."""
         self.world.closing = True
         self.world.broadcast(Event("shutdown-warning", seconds=int(seconds), reason=reason, by=by))
         if self._shutdown_call is not None and self._shutdown_call.active():
             self._shutdown_call.cancel()
         self._shutdown_call = self.world.clock.callLater(seconds, self._shutdown_now)
+
+    def cancel_shutdown(self, by: str) -> bool:
+        """``/shutdown cancel``: the count stops, new tables and games may start again, and
+        everybody is told; False when no shutdown is under way (or it has begun)."""
+        call = self._shutdown_call
+        if call is None or not call.active() or self._stopping is not None:
+            return False
+        call.cancel()
+        self._shutdown_call = None
+        self.world.closing = False
+        self.world.broadcast(Event("shutdown-cancelled", by=by))
+        return True
 
     def _shutdown_now(self) -> Deferred[None]:
         self._shutdown_call = None
@@ -522,6 +572,7 @@ class LobbyService(Service):
         self.server.health_journal_window = opts.health_journal_window
         self.server.metrics_request_timeout = opts.metrics_request_timeout
         self.server.metrics_max_connections = opts.metrics_max_connections
+        self.server.metrics_max_per_address = opts.metrics_max_per_address
         configure_journal(self.server.persistence.journal, opts)
         self.server.exit = reactor.stop  # after /shutdown
         from protocol.process.reactor_health import GcPolicy, ReactorProbe
@@ -613,6 +664,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     """The entry point of ``tichu-lobby``, ``python -m protocol`` and ``scripts/serve``;
     ``tichu-lobby admin ...`` is the offline administration (protocol/process/admin_cli.py)."""
     args = list(sys.argv[1:] if argv is None else argv)
+    if args[:1] != ["admin"]:
+        from protocol.process.logs import hold_sighup
+        hold_sighup()                   # a SIGHUP before the reactor runs is kept, not fatal
     if args[:1] == ["admin"]:
         from protocol.process.admin_cli import main as admin_main
         return admin_main(args[1:])

@@ -94,9 +94,15 @@ FIELDS_SINCE: dict[int, dict[str, tuple[str, ...]]] = {
 TYPES_SINCE: dict[int, frozenset[str]] = {
     4: frozenset({
         "friends", "friend-added", "friend-removed", "friend-online", "friend-offline",
-        "friend-game-started", "friend-game-over", "namesake-notice", "says-namesake",
+        "friend-game-started", "friend-game-over", "namesake-notice", "namesake-writes",
+        "says-namesake",
         "table-rated", "table-unrated", "table-timer-warning", "table-timed-out",
         "table-unseated", "table-barred", "table-unbarred",
+        # issue 23's /closetable (after protocol 3): older clients get what they got before,
+        # the move to the lobby (`room`) and the command's `ok`
+        "table-closed-by", "closetable-done",
+        # (outside finding U12) an admin's /shutdown cancel
+        "shutdown-cancelled",
     }),
 }
 
@@ -119,7 +125,7 @@ def _drop(obj: Any, path: list[str]) -> Any:
         if type(inner) not in FROZEN_LIST_TYPES:
             return obj
         new: Any = [_drop(item, path[1:]) for item in inner]
-        if all(a is b for a, b in zip(new, inner)):
+        if all(a is b for a, b in zip(new, inner, strict=True)):
             return obj
     else:
         new = _drop(inner, path[1:])
@@ -199,7 +205,7 @@ _STATE_OTHERS: dict[int, tuple[str, ...]] = {
 #: them): the same object for every seat and change while the part is the same object (the
 #: renderers' memos and the update compare by identity; kept alive here, so the id is not re-used
 #: while the entry lives)
-_OLDER: "_memo.BoundedMemo[tuple[Any, Any, Any]]" = _memo.BoundedMemo(4096, oldest=True)
+_OLDER: _memo.BoundedMemo[tuple[Any, Any, Any]] = _memo.BoundedMemo(4096, oldest=True)
 
 
 def _older(value: Any, paths: tuple[tuple[str, ...], ...]) -> Any:
@@ -345,7 +351,7 @@ def state_update(before: dict[str, Any], after: dict[str, Any],
         if key == "trick" and trick_add and t_old in FROZEN_LIST_TYPES \
                 and t_new in FROZEN_LIST_TYPES \
                 and len(value) > len(old) and all(
-                    a is b or _same_json(a, b) for a, b in zip(old, value)):
+                    a is b or _same_json(a, b) for a, b in zip(old, value, strict=False)):
             update["trick_add"] = value[len(old):]       # the plays on top of the trick
         else:
             update[key] = value
@@ -407,6 +413,7 @@ _ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), default=s
 
 
 try:
+    # (CPython's C encoder: typeshed does not declare it)
     from json.encoder import c_make_encoder as _c_make_encoder  # type: ignore[attr-defined]
 except ImportError:                      # pragma: no cover (CPython has the C encoder)
     _c_make_encoder = None
@@ -567,7 +574,7 @@ def _state_fragments(data: dict[str, Any], game: dict[str, Any], key: tuple[Any,
     middle = _TRICK_MEMO.get(trick)
     if middle is _memo.MISSING:
         middle = _TRICK_MEMO.put(
-            trick, "," + _fragment(dict(zip(_GAME_TRICK, trick))) + ',"legal":')
+            trick, "," + _fragment(dict(zip(_GAME_TRICK, trick, strict=True))) + ',"legal":')
     tail = key[_N_TOP + _N_TRICK:]
     end = _TAIL_MEMO.get(tail)
     if end is _memo.MISSING:

@@ -138,7 +138,8 @@ def replay_lines(replay: Mapping[str, Any], lang: str = "en") -> list[str]:
                   team0=_team(names, 0), team1=_team(names, 1), rounds=replay["total_rounds"])]
     for rnd in replay["rounds"]:
         seats = rnd["seats"]
-        seating = ", ".join(f"{s + 1} {name}" for s, name in enumerate(seats))
+        # a seat's number and its name joined by a no-break space: never parted by the wrap
+        seating = ", ".join(f"{s + 1}\u00a0{name}" for s, name in enumerate(seats))
         lines.append(text("replay-round", lang, round=rnd["round"], seating=seating))
         for seat, cards in enumerate(rnd["hands"]):
             lines.append(INDENT + text("replay-hand", lang, name=seats[seat], cards=cards))
@@ -175,8 +176,9 @@ def _replay(event: Event, lang: str) -> list[str]:
 
 
 def _tchlog(event: Event, lang: str) -> list[str]:
-    lines = event.data["lines"]
-    return [text("tchlog-header", lang, game=event.data["game"], count=len(lines)), *lines]
+    """The .tch file's lines and nothing else: byte for byte /games/GAME.tch (no header, which
+    the tools that read BSW logs would take for a broken file)."""
+    return list(event.data["lines"])
 
 
 def _ranking(event: Event, lang: str) -> list[str]:

@@ -23,7 +23,14 @@ from lobby.text.messages import CATALOGS, text
 from lobby.tichu import memo as _memo
 from lobby.tichu import parse_cards, sort_cards
 from protocol.render.context import DEFAULT_WIDTH
-from protocol.render.wrap import fit_seats, wrap_column
+from protocol.render.wrap import (
+    HANGING_INDENT,
+    break_seats,
+    columns,
+    name_forms,
+    visible_width,
+    wrap_column,
+)
 
 __all__ = ["render_table", "TableFeed", "TABLE_FORMATTERS", "color_cards", "status_prompt"]
 
@@ -129,6 +136,55 @@ def _joined(items: list[str], key: str, lang: str) -> str:
 
 
 # ---- the view ---------------------------------------------------------------------------------
+#: (the names of a table's seats, language, width) -> the form of those names on that screen
+_FORMS: _memo.BoundedMemo[list[Any]] = _memo.BoundedMemo(MEMO_SIZE)
+
+
+def screen_names(names: list[Any], lang: str, width: int) -> list[Any]:
+    """The one form of a table's names on a screen ``width`` columns wide (outside finding
+    U13: the seats line, the players line, the score, the trick, the prompts and the lines of
+    the moves all name a player alike): the longest form of ``name_forms`` (the names, bots
+    without their strategy, then the longest names abbreviated) in which the players line
+    (with a call and the partner's mark) fits one line and the score line fits; where no form
+    fits the players line on one line (about 50 columns and less), the longest in which each
+    seat fits a line of its own and the score line fits, the players line then broken
+    between two seats. The full names are in ``/who``, ``/spielinfo`` and the game's start
+    line. ``names`` itself when it is its own form."""
+    key = (tuple(names), lang, width)
+    form = _FORMS.find(key) if _memo.ON else None
+    if form is None:
+        form = _FORMS.put(key, _choose_form(names, lang, width))
+    return form
+
+
+def _choose_form(names: list[Any], lang: str, width: int) -> list[Any]:
+    room = columns(width)
+    call = max((text("view-call-" + c, lang) for c in ("tichu", "grand")), key=len)
+    mark = text("view-partner-short", lang)
+
+    def piece(s: int, n: Any) -> str:
+        return f"{s + 1} {n or '-'} 14" + (f" {call}" if s == 0 else "") + (
+            f" {mark}" if s == 2 else "")
+
+    def score_fits(shown: list[Any], whole: bool) -> bool:
+        # the score line on one line, or (narrow) its score on a line of its own: the wrap
+        # keeps ``A+C 0 : 0 B+D`` together (protocol/render/wrap.py)
+        if whole:
+            return visible_width(text("view-score", lang, round_no=10,
+                                      score=_score(shown, [100, 100], lang))) <= room
+        return visible_width(HANGING_INDENT + _score(shown, [0, 0], lang)) <= room
+    forms = name_forms(list(names))
+    for shown in forms:
+        line = " | ".join(piece(s, n) for s, n in enumerate(shown[:4]))
+        if visible_width(">" + line) <= room and score_fits(shown, True):
+            return names if shown == names else shown
+    for shown in forms:
+        if all(visible_width(f"  >{piece(s, n)} |") <= room for s, n in enumerate(shown[:4])) \
+                and score_fits(shown, False):
+            return names if shown == names else shown
+    return names if forms[-1] == names else forms[-1]
+
+
 
 
 def _render_view(event: Event, lang: str, color: bool, show_score: bool = True,
@@ -136,7 +192,7 @@ def _render_view(event: Event, lang: str, color: bool, show_score: bool = True,
     """The view's lines; the seats line fits ``width`` (long names abbreviated: fit_names).
     ``hand``: the hand line of the view when the caller has it already (TableFeed)."""
     d = event.data
-    names: list[Any] = d.get("seats") or [None] * 4
+    names: list[Any] = screen_names(d.get("seats") or [None] * 4, lang, width)
     state = d.get("state")
     game = d.get("game")
     if game is None or state == "waiting":
@@ -144,7 +200,7 @@ def _render_view(event: Event, lang: str, color: bool, show_score: bool = True,
             return text("view-seats", lang,
                         seating=" | ".join(f"{i + 1} {n or '-'}" for i, n in enumerate(shown)))
         lines = [text("table-view", lang, table=d.get("table"), state=state_word(state, lang)),
-                 *fit_seats(names, seats_line, width, " | ")]
+                 break_seats(names, seats_line, width, " | ")]
         if state == "waiting":      # how to fill the table, or (full) how to start it
             full = len(names) >= 4 and all(names[:4])
             lines.append(text("view-waiting-full" if full else "view-waiting", lang))
@@ -195,6 +251,7 @@ def _render_table_lines(d: dict[str, Any], game: dict[str, Any], names: list[Any
     out = game.get("out") or ()
     me = d.get("seat")
     partner = (me + 2) % 4 if isinstance(me, int) else None
+    seated = d.get("seats") or names          # the names as they are (``names``: as shown)
 
     def players_line(shown: list[Any], mark: str = "view-partner") -> str:
         players = []
@@ -206,17 +263,21 @@ def _render_table_lines(d: dict[str, Any], game: dict[str, Any], names: list[Any
                 part += f" {left[s]}"
             if calls[s] is not None:
                 part += " " + text("view-call-" + calls[s], lang)
-            if gone and names[s] in gone:
+            if gone and seated[s] in gone:
                 part += " " + text("view-gone", lang)
             if s == partner:
                 part += " " + text(mark, lang)
             players.append(part)
         return text("view-players", lang, players=" |".join(players)).strip()
-    lines = fit_seats(names, players_line, width, " |")
-    if partner is not None and (len(lines) > 1 or lines[0] != players_line(names)):
-        # too narrow for the word: the partner's short mark, before any name is cut further
-        lines = fit_seats(names, lambda shown: players_line(shown, "view-partner-short"), width,
-                          " |")
+    # the players line: one logical line however many lines it takes (break_seats), so that
+    # the update that shows only the lines that changed shows all of it or none of it
+    # (the names in the screen's one form: screen_names)
+    seats = break_seats(names, players_line, width, " |")
+    if partner is not None and seats != players_line(names):
+        # too narrow for the word: the partner's short mark
+        seats = break_seats(names, lambda shown: players_line(shown, "view-partner-short"),
+                            width, " |")
+    lines = [seats]
     if show_score:
         scores = d.get("scores") or game.get("scores") or [0, 0]
         lines.append(text("view-score", lang, round_no=d.get("round_no", game.get("round_no")),
@@ -803,6 +864,26 @@ def _view_lines(event: Event, lang: str, color: bool, show_score: bool = True,
     return lines
 
 
+#: the last game event given the names of a screen's form: (event, the form) -> its copy
+_RENAMED: _memo.LastMemo[Event] = _memo.LastMemo()
+
+
+def _in_form(event: Event, lang: str, width: int) -> Event:
+    """``event`` with its ``names`` in the form the screen shows them (``screen_names``): a
+    copy where the form differs, shared by the connections of one form; else ``event``."""
+    names = event.data.get("names")
+    if not names:
+        return event
+    shown = screen_names(names, lang, width)
+    if shown is names or shown == names:
+        return event
+    renamed = _RENAMED.get((event,), tuple(shown))
+    if renamed is _memo.MISSING:
+        renamed = _RENAMED.put((event,), Event(event.type, {**event.data, "names": shown}),
+                               tuple(shown))
+    return renamed
+
+
 class TableFeed:
     """The table events of one connection, rendered with less noise than event by event:
 
@@ -833,6 +914,8 @@ class TableFeed:
     def __init__(self, name: str | None = None) -> None:
         #: the connection's user: the lines about them say "you"
         self._name = name
+        #: the same as the event being rendered names them (the screen's form: _in_form)
+        self._me = name
         self._moves: list[tuple[Event, list[str]]] = []
         self._score: tuple[Any, ...] | None = None
         self._waiting: tuple[Any, ...] | None = None
@@ -872,6 +955,12 @@ class TableFeed:
         """The lines for `event` now (possibly none: a move waits for the view after it), or
         None for an event that is not a table event (after any pending lines were flushed:
         `flush()`). A view's seats line fits `width` columns (the session wraps the rest)."""
+        self._me = self._name
+        if event.type.startswith("game-"):
+            original, event = event, _in_form(event, lang, width)   # the names as shown
+            if event is not original and self._name in original.data["names"]:
+                # this connection's user as the event now names them
+                self._me = event.data["names"][original.data["names"].index(self._name)]
         if event.type in _MOVES:
             moved = self._mine(event, lang, color) or _event_lines(event, lang, color) or []
             self._moves.append((event, moved))
@@ -902,7 +991,7 @@ class TableFeed:
     def _about_you(self, event: Event, lang: str) -> list[str] | None:
         """The lines of an event about whose move it is, when that is this connection's user:
         "You may go on now." rather than "ann may go on now."; None for any other event."""
-        me = self._name
+        me = self._me
         if me is None:
             return None
         d = event.data
@@ -915,7 +1004,8 @@ class TableFeed:
 
     def _mine(self, event: Event, lang: str, color: bool) -> list[str] | None:
         """A move's line said to its own player ("You pass."), or None."""
-        return None if self._name is None else render_for(event, lang, color, self._name)
+        me = self._me
+        return None if me is None else render_for(event, lang, color, me)
 
     def _play_again(self, d: dict[str, Any], lang: str) -> list[str]:
         """After the end of the game, the host is told how to play again."""
@@ -948,6 +1038,9 @@ class TableFeed:
 
     def _view(self, event: Event, lang: str, color: bool, width: int) -> list[str]:
         d = event.data
+        if self._moves and d.get("game"):
+            self._moves = [self._phoenix_read(ev, lines, d["game"], lang, color)
+                           for ev, lines in self._moves]
         self._watching = d.get("seat") is None
         self._grand_lang = lang
         # the wait: for which table, round and phase (a new decision right after another, the
@@ -998,6 +1091,24 @@ class TableFeed:
             "grand", "exchange") else None
         return lines
 
+    def _phoenix_read(self, event: Event, lines: list[str], game: dict[str, Any], lang: str,
+                      color: bool) -> tuple[Event, list[str]]:
+        """A play with the Phoenix in it, told as the trick shows it (``R5 G5 Ph=5``, not
+        ``R5 G5 Ph``): the play event names the cards only, its reading is in the view that
+        follows it (the trick's entry of these cards), so text mode needs no new field."""
+        cards = str(event.data.get("cards") or "")
+        if event.type != "game-play" or "Ph" not in cards.split() or len(cards.split()) < 2:
+            return event, lines
+        played = sorted(cards.split())
+        for entry in reversed(game.get("trick") or ()):
+            shown = str(entry.get("cards") or "")
+            if entry.get("seat") == event.data.get("seat") and "Ph=" in shown and sorted(
+                    t.partition("=")[0] for t in shown.split()) == played:
+                read = Event(event.type, {**event.data, "cards": shown})
+                return event, (self._mine(read, lang, color) or _event_lines(read, lang, color)
+                               or lines)
+        return event, lines
+
     def _seat_hand(self, d: dict[str, Any], game: dict[str, Any], lang: str,
                    color: bool) -> str | None:
         """The hand line of a seated player's view (None: no hand): rendered again only when
@@ -1027,7 +1138,7 @@ class TableFeed:
                 return self.flush() + _view_lines(event, lang, color, show_score, width)
             hint = [_bomb_line(game, lang)] if d.get("seat") is not None and \
                 game.get("bombs") else []
-            return [self._one_line(self._moves, d, game, lang),
+            return [self._one_line(self._moves, d, game, lang, width),
                     *self._bomb_once(d, game, hint, lang)]
         lines = _view_lines(event, lang, color, show_score, width, self._hand)
         if dealt and game is not None and _sorted_text(game.get("hand") or "") == dealt:
@@ -1044,7 +1155,8 @@ class TableFeed:
                 keep: set[str] = set()
                 if awaits_you(d):
                     # the hand and the prompt (after the table's lines), and the trick
-                    table = _table_lines(d, game, d.get("seats") or [None] * 4, lang, color,
+                    table = _table_lines(d, game, screen_names(d.get("seats") or [None] * 4,
+                                                               lang, width), lang, color,
                                          show_score, width)
                     keep = set(lines[len(table):])
                     if game.get("phase") == "play" and not game.get("trick_won"):
@@ -1073,8 +1185,8 @@ class TableFeed:
         return [line for line in lines if line != hint]
 
     def _one_line(self, moves: list[tuple[Event, list[str]]], d: dict[str, Any],
-                  game: dict[str, Any], lang: str) -> str:
-        names = d.get("seats") or [None] * 4
+                  game: dict[str, Any], lang: str, width: int) -> str:
+        names = screen_names(d.get("seats") or [None] * 4, lang, width)
         left = game.get("cards_left") or [0] * 4
         parts: list[str] = []
         last: Event | None = None

@@ -51,6 +51,14 @@ def _ban_list(event: Event, lang: str) -> list[str]:
     return lines
 
 
+def _shutdown_warning(event: Event, lang: str) -> list[str]:
+    d = event.data
+    reason = str(d.get("reason") or "").strip()
+    if reason in ("", "-"):             # none given ("-": what older servers sent)
+        return [text("shutdown-warning-plain", lang, seconds=d["seconds"], by=d["by"])]
+    return [text("shutdown-warning", lang, seconds=d["seconds"], reason=reason, by=d["by"])]
+
+
 def _who(event: Event, lang: str) -> list[str]:
     staff = event.data.get("staff") or {}
     names = [text("who-staff", lang, name=n, role=text("staff-role-" + staff[n], lang))
@@ -214,6 +222,7 @@ FORMATTERS: dict[str, Callable[[Event, str], list[str]]] = {
     "look": _look,
     "mute-list": _mute_list,
     "ban-list": _ban_list,
+    "shutdown-warning": _shutdown_warning,
     "wwho": _wwho,
     "finger": _finger,
     "friends": _friends,

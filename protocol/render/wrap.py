@@ -7,46 +7,76 @@ whispers of users included; machine mode (JSON lines) is never wrapped. The rule
 
 - The width of a line is what the terminal shows: ANSI escape sequences (``/set color on``) take
   no column, characters (not bytes) are counted, East Asian wide and fullwidth characters take
-  two columns, combining marks none.
+  two columns, combining marks none, and a grapheme cluster (an emoji ZWJ sequence, a flag)
+  as many as it shows (protocol/render/graphemes.py).
 - No line fills the terminal's last column (``columns``: a terminal that wraps eagerly would
   show a blank line after it): "the width" below is the connection's width less one.
 - A line wider than the width is broken at spaces (the spaces at a break are dropped); each
   continuation line starts with the line's own leading spaces plus two more (the hanging indent,
   ``HANGING_INDENT``). A word is never split, so a card (``R10``, ``Ph=7``) always stays whole;
-  only a single word wider than the whole line (a long URL) is cut to the width. The space
-  before French punctuation (``Exemple :``, ``vraiment ?``, ``»``) and after ``«`` is no break,
-  nor the space after a French spaced colon (``Souhait : As``), nor the spaces of a score
-  (``70 : 30``) and the one before a one-word aside in
-  parentheses (``/dragon right (Bot1)``). ``/option help`` continues a description under its
-  description column (``wrap_column``).
-- Lines that list the four seats (the table view's seats line, ``/listroom``) are not wrapped
-  but made to fit: a bot's name first loses its strategy (``Bot1~heuristic`` -> ``Bot1``),
-  then ``fit_names`` shortens the longest names to ``Bot1~he…`` (the first
-  characters and ``…``, at least ``MIN_NAME`` - 1 characters kept) until the line fits; the full
-  names are in ``/who``, ``/spielinfo`` and the game's start line.
-  Where even the shortest names do not fit, ``fit_seats`` breaks the line with the full names
-  between two seats only, so a seat's number never parts from its name.
+  only a single word wider than the whole line (a long URL) is cut to the width, between two
+  grapheme clusters (never inside a letter with its combining marks or an emoji sequence).
+  The space before French punctuation (``Exemple :``, ``vraiment ?``, ``»``) and after ``«``
+  is no break, nor the space after a French spaced colon (``Souhait : As``), nor the spaces of
+  a score (``70 : 30``) and the one before a one-word aside in parentheses
+  (``/dragon right (Bot1)``). ``/option help`` continues a description under its description
+  column (``wrap_column``).
+- ``/listroom``'s line of a table's seats is not wrapped but made to fit: a bot's name first
+  loses its strategy (``Bot1~heuristic`` -> ``Bot1``), then ``fit_names`` shortens the longest
+  names to ``Bot1~he…`` (the first characters and ``…``, at least ``MIN_NAME`` - 1 characters
+  kept) until the line fits; the full names are in ``/who``, ``/spielinfo`` and the game's
+  start line.
+- The table view names each player in one form on a screen (``name_forms`` gives the forms,
+  longest first; protocol/render/table.py ``screen_names`` chooses one per table, language and
+  width). Its seats and players lines are never shortened further but broken between two
+  seats only (``break_seats``), so a seat's number never parts from its name.
+- A line that holds ``LINE_BREAK`` (``"\\n"``) is one logical line of several physical lines
+  (``break_seats``: a seats line broken between two seats): ``wrap_lines`` writes each piece
+  on a line of its own, and whoever shows only the lines that changed (the table view's
+  update, protocol/render/table.py ``TableFeed``) shows or leaves out all its pieces at once.
+- A person's words (speech, tells: ``wrap_speech``) are wrapped the same way, but each
+  continuation line starts with the hanging indent and ``SPEECH_MARK`` (``  | ``), which no
+  line of the server starts with: whatever somebody types (``! [kicked] ...``, ``*** ...``,
+  ``NAME tells you: ...``), a piece of it that lands at the start of a line can never look
+  like a line of the server's own (issue 23, item 8).
 - ``wrap_prompt`` wraps a prompt the same way and keeps its end (``login: ``, the trailing space
   included) whole on the last line, where the answer is typed.
 """
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections.abc import Callable
 from typing import Any
 
 from lobby.tichu import memo as _memo
+from protocol.render import graphemes as _graphemes
 
-__all__ = ["HANGING_INDENT", "ELLIPSIS", "MIN_NAME", "abbreviate", "columns", "fit_names", "fit_seats",
-           "visible_width", "wrap_column",
-           "wrap_line", "wrap_lines", "wrap_prompt"]
+__all__ = ["HANGING_INDENT", "ELLIPSIS", "LINE_BREAK", "MIN_NAME", "SPEECH_INDENT", "SPEECH_MARK",
+           "abbreviate", "columns", "break_seats", "fit_names", "name_forms", "visible_width",
+           "wrap_column", "wrap_line", "wrap_lines", "wrap_prompt", "wrap_speech"]
 
+#: a seat's number and the space after it (``>2 Bot1``): kept with the name by a no-break space
+#: where a seat's piece is wider than a whole line (``break_seats``)
+_SEAT_NUMBER = re.compile(r"((?:^|[ >|])[1-4]) (?=\S)")
 #: the extra indent of a continuation line
 HANGING_INDENT = "  "
+#: what parts the physical lines of one logical line (``break_seats``): shown as one unit
+LINE_BREAK = "\n"
+
+#: the mark after the hanging indent of a continuation line of a person's words: no line of the
+#: server starts with it, nor with the hanging indent and it (tests/e2e/test_width.py checks the
+#: catalog), so a reader always knows such a line for a piece of somebody's words
+SPEECH_MARK = "| "
+#: how every continuation line of a person's words starts, at every width (20 columns at least)
+SPEECH_INDENT = HANGING_INDENT + SPEECH_MARK
 
 #: an ANSI escape sequence (CSI ... final byte; the server writes only SGR colours)
 _ANSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]")
+_ANSI_SPLIT = re.compile(r"(\x1b\[[0-?]*[ -/]*[@-~])")
+#: the characters that make a grapheme cluster's width differ from the sum of its characters'
+#: (ZWJ, VS16, emoji modifiers, regional indicators, Hangul medial and final jamo)
+_JOINING = re.compile("[\u200d\ufe0f\U0001F3FB-\U0001F3FF\U0001F1E6-\U0001F1FF"
+                      "\u1160-\u11ff\ud7b0-\ud7ff]")
 _SPACES = re.compile(r"( +)")
 #: words that stay on the line of the word before them (French spacing: ``mot :``, ``« mot »``)
 _GLUED_AFTER = frozenset(":;!?»")
@@ -54,6 +84,8 @@ _GLUED_BEFORE = "«"
 #: a score stays whole (``70 : 30``): a number after a number and its lone colon
 _NUMBER = re.compile(r"-?\d+")
 _SCORE_HEAD = re.compile(r"(?:^|\s)-?\d+ :$")
+#: what joins the two names of a team (``Ann+Cat``): a team's score stays whole
+TEAM_MARK = "+"
 #: a one-word aside stays with the word it is about (``/dragon right (Bot1~heuristic)``)
 _ONE_WORD_ASIDE = re.compile(r"\([^()\s]+\)[.,;:!?]?")
 
@@ -65,26 +97,27 @@ _CHAR_WIDTH: _memo.BoundedMemo[int] = _memo.BoundedMemo(4096)
 def _char_width(char: str) -> int:
     width = _CHAR_WIDTH.find(char) if _memo.ON else None
     if width is None:
-        if unicodedata.combining(char) or unicodedata.category(char) in ("Mn", "Me", "Cf"):
-            width = 0
-        else:
-            width = 2 if unicodedata.east_asian_width(char) in ("W", "F") else 1
+        width = _graphemes.char_width(char)
         _CHAR_WIDTH.put(char, width)
     return width
 
 
 def visible_width(text: str) -> int:
-    """The columns ``text`` takes on a terminal (ANSI escapes take none, wide characters two)."""
+    """The columns ``text`` takes on a terminal (ANSI escapes take none, wide characters two,
+    a grapheme cluster such as an emoji ZWJ sequence or a flag as many as it shows)."""
     if "\x1b" in text:
         text = _ANSI.sub("", text)
     if text.isascii():
         return len(text)
+    if _JOINING.search(text) is not None:   # a cluster wider or narrower than its characters
+        return sum(_graphemes.cluster_width(c) for c in _graphemes.clusters(text))
     return sum(_char_width(c) for c in text)
 
 
 def _cut(word: str, room: int) -> tuple[str, str]:
     """``word`` (wider than ``room``) -> the head that fits ``room`` columns and the rest; an
-    ANSI escape is never cut. Words glued by French spacing part at a space first."""
+    ANSI escape is never cut, nor a grapheme cluster (a letter and its combining marks, an
+    emoji sequence). Words glued by French spacing part at a space first."""
     space = word.rfind(" ")
     while space > 0:
         if visible_width(word[:space]) <= room:
@@ -92,16 +125,18 @@ def _cut(word: str, room: int) -> tuple[str, str]:
         space = word.rfind(" ", 0, space)
     used = 0
     i = 0
-    while i < len(word):
-        match = _ANSI.match(word, i) if word[i] == "\x1b" else None
-        if match is not None:
-            i = match.end()
+    for piece in _ANSI_SPLIT.split(word):
+        if not piece:
             continue
-        w = _char_width(word[i])
-        if used + w > room and used > 0:
-            break
-        used += w
-        i += 1
+        if piece[0] == "\x1b" and _ANSI.fullmatch(piece):
+            i += len(piece)
+            continue
+        for cluster in _graphemes.clusters(piece):
+            w = _graphemes.cluster_width(cluster)
+            if used + w > room and used > 0:
+                return word[:i], word[i:]
+            used += w
+            i += len(cluster)
     return word[:i], word[i:]
 
 
@@ -114,6 +149,8 @@ def columns(width: int) -> int:
 
 def wrap_line(line: str, width: int) -> list[str]:
     """``line`` as one or more lines no wider than ``columns(width)`` (see the module's rule)."""
+    if LINE_BREAK in line:
+        return wrap_lines([line], width)
     return _wrap(line, columns(width))
 
 
@@ -124,16 +161,30 @@ def wrap_column(line: str, width: int, column: int) -> list[str]:
     return _wrap(line, columns(width), column)
 
 
-def _wrap(line: str, width: int, column: int | None = None) -> list[str]:
+def wrap_speech(lines: list[str], width: int) -> list[str]:
+    """The lines of a person's words (``says``, ``tells``, ``told``) wrapped like ``wrap_lines``,
+    each continuation line starting with ``SPEECH_INDENT`` (the hanging indent and
+    ``SPEECH_MARK``), so that no piece of what somebody typed can start a line as if the
+    server wrote it."""
+    width = columns(width)
+    out: list[str] = []
+    for line in lines:
+        out.extend(_wrap(line, width, indent=SPEECH_INDENT))
+    return out
+
+
+def _wrap(line: str, width: int, column: int | None = None,
+          indent: str | None = None) -> list[str]:
     if len(line) <= width and (line.isascii() or visible_width(line) <= width):
         return [line]
     if visible_width(line) <= width:
         return [line]
     stripped = line.lstrip(" ")
     lead = line[:len(line) - len(stripped)]
-    indent = lead + HANGING_INDENT if column is None else " " * column
-    if len(indent) > width // 2:            # a deeply indented line on a narrow screen
-        indent = HANGING_INDENT
+    if indent is None:
+        indent = lead + HANGING_INDENT if column is None else " " * column
+        if len(indent) > width // 2:            # a deeply indented line on a narrow screen
+            indent = HANGING_INDENT
     pieces = _glue(_SPACES.split(stripped))  # words at even, space runs at odd indexes
     out: list[str] = []
     current, used, fresh = lead, len(lead), True
@@ -171,15 +222,23 @@ def _glue(pieces: list[str]) -> list[str]:
     to the word before it."""
     out: list[str] = []
     k = 0
+    team_next = False
     while k < len(pieces):
         word = pieces[k]
-        if out and word and ((word[0] in _GLUED_AFTER and len(word) <= 2)
+        score = bool(out and word and _NUMBER.fullmatch(word) and _SCORE_HEAD.search(out[-1]))
+        if out and word and (score or (word[0] in _GLUED_AFTER and len(word) <= 2)
                              or out[-1] == _GLUED_BEFORE
-                             or (_NUMBER.fullmatch(word) and _SCORE_HEAD.search(out[-1]))
+                             or (team_next and TEAM_MARK in word)
                              or _ONE_WORD_ASIDE.fullmatch(word)
                              or out[-1].endswith(" :")):    # French "Souhait : As"
             out[-1] += pieces[k - 1] + word    # the space before it stays, as no break
+            team_next = False
+            if score and len(out) >= 3 and TEAM_MARK in out[-3]:
+                # a team's score (``A+C 70 : 30 B+D``): both teams stay with their figures
+                out[-3:] = [out[-3] + out[-2] + out[-1]]
+                team_next = True
         else:
+            team_next = False
             if out:
                 out.append(pieces[k - 1])
             out.append(word)
@@ -192,7 +251,10 @@ def wrap_lines(lines: list[str], width: int) -> list[str]:
     width = columns(width)
     out: list[str] = []
     for line in lines:
-        if len(line) <= width and line.isascii():
+        if LINE_BREAK in line:                 # one logical line of several (break_seats)
+            for piece in line.split(LINE_BREAK):
+                out.extend(_wrap(piece, width))
+        elif len(line) <= width and line.isascii():
             out.append(line)
         else:
             out.extend(_wrap(line, width))
@@ -228,9 +290,15 @@ MIN_NAME = 4
 
 def abbreviate(name: str, length: int) -> str:
     """``name`` cut to ``length`` characters, the last one ELLIPSIS (``Bot1~heuristic``, 7 ->
-    ``Bot1~h…``); a name of at most ``length`` characters as it is."""
+    ``Bot1~h…``); a name of at most ``length`` characters as it is. A character here is a
+    grapheme cluster (a letter with its combining marks): never cut inside one."""
     if len(name) <= length:
         return name
+    if not name.isascii():
+        parts = list(_graphemes.clusters(name))
+        if len(parts) <= length:
+            return name
+        return "".join(parts[:max(1, length - 1)]) + ELLIPSIS
     return name[:max(1, length - 1)] + ELLIPSIS
 
 
@@ -265,25 +333,51 @@ def fit_names(names: list[Any], build: Callable[[list[Any]], str], width: int) -
     return line
 
 
-def fit_seats(names: list[Any], build: Callable[[list[Any]], str], width: int,
-              sep: str) -> list[str]:
-    """``fit_names``'s line, or, where even the shortest names do not fit, the line with the full
-    names broken only at ``sep`` (between two seats: a seat's number never parts from its
-    name, and names are never both shortened and wrapped), each continuation line starting
-    with ``HANGING_INDENT``; the separator's ``|`` ends the line it breaks."""
-    line = fit_names(names, build, width)
+def name_forms(names: list[Any]) -> list[list[Any]]:
+    """The forms the names of a table may take on a narrow screen, longest first: the names
+    as they are, a bot's name without its strategy (``Bot1``), then the longest names cut to
+    ``MIN_NAME`` characters at least (``abbreviate``); no form where two names read alike.
+    None (an empty seat) stays None."""
+    forms = [names]
+    given = len(set(n for n in names if isinstance(n, str)))
+    bare = [n.split(BOT_MARK, 1)[0] if isinstance(n, str) and BOT_MARK in n[1:] else n
+            for n in names]
+    if bare != names and len(set(n for n in bare if isinstance(n, str))) == given:
+        forms.append(bare)
+        names = bare
+    longest = max((len(n) for n in names if isinstance(n, str)), default=0)
+    for length in range(longest - 1, MIN_NAME - 1, -1):
+        short = [abbreviate(n, length) if isinstance(n, str) else n for n in names]
+        if len(set(n for n in short if isinstance(n, str))) < given:
+            break                           # two names would read alike
+        if short != forms[-1]:
+            forms.append(short)
+    return forms
+
+
+def break_seats(names: list[Any], build: Callable[[list[Any]], str], width: int,
+                sep: str) -> str:
+    """``build(names)`` with the names as given (one form per screen: no name is shortened
+    here), broken between two seats only where it does not fit ``width``: one logical line,
+    its pieces joined by ``LINE_BREAK``, each continuation starting with ``HANGING_INDENT``,
+    the separator's ``|`` ending the line it breaks. A piece still too wide for a line of its
+    own keeps its seat's number with the name (a no-break space between them)."""
     room = columns(width)
+    line = build(names)
     if visible_width(line) <= room:
-        return [line]
-    parts = build(names).split(sep)
+        return line
+    parts = line.split(sep)
     mark = sep.rstrip()
     out: list[str] = []
     current = parts[0]
-    for part in parts[1:]:
-        if visible_width(current + sep + part) <= room:
+    last = len(parts) - 1
+    for k, part in enumerate(parts[1:], 1):
+        # the line with this seat fits, and so does its ``|`` where another seat follows
+        if visible_width(current + sep + part + (mark if k < last else "")) <= room:
             current += sep + part
         else:
             out.append(current + mark)
             current = HANGING_INDENT + part.lstrip(" ")
     out.append(current)
-    return out
+    return LINE_BREAK.join(_SEAT_NUMBER.sub("\\1\u00a0", piece)
+                           if visible_width(piece) > room else piece for piece in out)

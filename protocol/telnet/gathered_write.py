@@ -88,6 +88,7 @@ def probe(reactor: Any) -> list[str]:
     missing: list[str] = []
     a, b = socket.socketpair()
     try:
+        # (Twisted declares the protocol an IProtocol; the probe's connection never reads)
         conn = tcp.Connection(a, None, reactor)  # type: ignore[arg-type]
         for name, kind in TRANSPORT_NAMES.items():
             try:

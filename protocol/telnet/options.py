@@ -355,8 +355,8 @@ class CharsetOption(TelnetOption):
         elif code == CHARSET_ACCEPTED:
             if self._asked:
                 self._asked = False
-                name = rest.decode("ascii", "replace").strip().upper()
-                self.charset = "UTF-8" if name in ("UTF-8", "UTF8") else None
+                accepted = rest.decode("ascii", "replace").strip().upper()
+                self.charset = "UTF-8" if accepted in ("UTF-8", "UTF8") else None
         elif code == CHARSET_REJECTED:
             if self._asked:
                 self._asked = False

@@ -24,12 +24,19 @@ theirs, and a file that cannot be read keeps the old one.
 from __future__ import annotations
 
 import ipaddress
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 from twisted.internet import address as address_types
+from twisted.internet.defer import Deferred
 from twisted.internet.endpoints import serverFromString
-from twisted.internet.interfaces import IOpenSSLContextFactory
-from twisted.internet.protocol import Protocol
+from twisted.internet.interfaces import (
+    IListeningPort,
+    IOpenSSLContextFactory,
+    IProtocol,
+    IStreamServerEndpoint,
+    ITransport,
+)
+from twisted.internet.protocol import Protocol, connectionDone
 from twisted.logger import Logger
 
 # Twisted's PROXY parsers and wrapper: the public API is only the endpoint (proxyEndpoint), and
@@ -38,6 +45,7 @@ from twisted.protocols.haproxy._exceptions import InvalidProxyHeader
 from twisted.protocols.haproxy._v1parser import V1Parser
 from twisted.protocols.haproxy._v2parser import V2Parser
 from twisted.protocols.haproxy._wrapper import HAProxyProtocolWrapper, HAProxyWrappingFactory
+from twisted.python.failure import Failure
 from zope.interface import directlyProvides, implementer, providedBy
 
 __all__ = ["PREFIX", "HeaderFirstWrapper", "HeaderFirstFactory", "ReloadableTLS", "proxied",
@@ -59,6 +67,10 @@ class HeaderFirstWrapper(HAProxyProtocolWrapper):
     _deadline: Any = None
     _head = b""
     _peer: Any = None
+
+    if TYPE_CHECKING:
+        # what twisted.protocols.policies.ProtocolWrapper has, without annotations there
+        def loseConnection(self) -> None: ...
 
     def makeConnection(self, transport: Any) -> None:
         # ProtocolWrapper.makeConnection would connect the wrapped protocol now
@@ -110,7 +122,9 @@ class HeaderFirstWrapper(HAProxyProtocolWrapper):
         self._peer = _canonical(info.source)
         self._cancel_deadline()
         self._connected = True
-        self.wrappedProtocol.makeConnection(self)
+        # the wrapper is the wrapped protocol's transport: it provides the interfaces of the
+        # real transport (directlyProvides in makeConnection), which a type checker cannot see
+        self.wrappedProtocol.makeConnection(cast(ITransport, self))
         if remaining and not self.disconnecting:
             self.wrappedProtocol.dataReceived(remaining)
 
@@ -134,23 +148,33 @@ class HeaderFirstWrapper(HAProxyProtocolWrapper):
         if call is not None and call.active():
             call.cancel()
 
-    def connectionLost(self, reason: Any) -> None:
+    def connectionLost(self, reason: Failure = connectionDone) -> None:
         self._cancel_deadline()
         if self._connected:
-            super().connectionLost(reason)
+            # (twisted's ProtocolWrapper.connectionLost has no annotations)
+            super().connectionLost(reason)  # type: ignore[no-untyped-call]
         else:                               # the lobby never saw this connection
             self.factory.unregisterProtocol(self)
-            self.wrappedProtocol = None
+            # what ProtocolWrapper.connectionLost does too: Twisted declares the attribute an
+            # IProtocol, though its own wrapper drops the protocol so
+            self.wrappedProtocol = None  # type: ignore[assignment]
 
 
 class HeaderFirstFactory(HAProxyWrappingFactory):
     """Wraps the lobby's factory: every connection starts with a PROXY header."""
 
-    protocol = HeaderFirstWrapper
+    protocol: type[HAProxyProtocolWrapper] = HeaderFirstWrapper
     noisy = False
 
+    if TYPE_CHECKING:
+        # what twisted.protocols.policies.WrappingFactory has, without annotations there
+        def registerProtocol(self, p: IProtocol) -> None: ...
+
+        def unregisterProtocol(self, p: IProtocol) -> None: ...
+
     def __init__(self, wrapped: Any, clock: Any, header_timeout: float = 0.0) -> None:
-        super().__init__(wrapped)
+        # (twisted's WrappingFactory.__init__ has no annotations)
+        super().__init__(wrapped)  # type: ignore[no-untyped-call]
         self.clock = clock
         self.header_timeout = header_timeout
 
@@ -207,7 +231,8 @@ def proxied(description: str) -> str | None:
 
 
 def listen(reactor: Any, description: str, factory: Any, clock: Any,
-           header_timeout: float = 0.0, tls: list[ReloadableTLS] | None = None) -> Any:
+           header_timeout: float = 0.0, tls: list[ReloadableTLS] | None = None
+           ) -> Deferred[IListeningPort]:
     """Listen on the endpoint ``description`` (a Deferred of the port); a ``haproxy:`` endpoint
     reads each connection's PROXY header before ``factory``'s protocol is connected. A TLS
     endpoint's reloadable context is appended to ``tls``."""
@@ -246,15 +271,17 @@ class ReloadableTLS:
         return f"the TLS certificate of {self.description} reloaded"
 
 
-def tls_endpoint(reactor: Any, description: str, tls: list[ReloadableTLS] | None = None) -> Any:
+def tls_endpoint(reactor: Any, description: str,
+                 tls: list[ReloadableTLS] | None = None) -> IStreamServerEndpoint:
     """``serverFromString(reactor, description)``; for a TLS endpoint (``ssl:``) with a
     ``ReloadableTLS`` context in place of its own, appended to ``tls``. (Twisted's TLS server
     endpoint keeps its context factory in ``_sslContextFactory``: no public way to replace it;
     tests/test_tls.py fails if that changes.)"""
-    endpoint = serverFromString(reactor, description)
-    current = getattr(endpoint, "_sslContextFactory", None)
+    made = serverFromString(reactor, description)
+    current = getattr(made, "_sslContextFactory", None)
     if current is not None and tls is not None:
         wrapper = ReloadableTLS(reactor, description, current)
-        endpoint._sslContextFactory = wrapper
+        made._sslContextFactory = wrapper
         tls.append(wrapper)
+    endpoint: IStreamServerEndpoint = made
     return endpoint

@@ -91,10 +91,10 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 from typing import Protocol as Interface
 
-from twisted.internet.interfaces import IPushProducer
+from twisted.internet.interfaces import IPushProducer, ITransport
 from twisted.internet.protocol import Protocol, connectionDone
 from twisted.logger import Logger
 from twisted.python.failure import Failure
@@ -582,6 +582,10 @@ class TelnetLineProtocol(Protocol):
     _us: dict[int, int]
     _him: dict[int, int]
 
+    if TYPE_CHECKING:
+        # twisted's BaseProtocol.makeConnection, which has no annotations there
+        def makeConnection(self, transport: ITransport) -> None: ...
+
     def __init__(self, app: TelnetApp | None = None,
                  options: Callable[[TelnetLineProtocol], list[TelnetOption]] | None = None,
                  ) -> None:
@@ -718,7 +722,7 @@ class TelnetLineProtocol(Protocol):
             (self._set_us if local else self._set_him)(option, _WANTYES)
             self._send_negotiation(command, option)
 
-    def connectionLost(self, reason: Failure = connectionDone) -> None:
+    def connectionLost(self, reason: Failure | None = connectionDone) -> None:
         for handler in self.options.values():
             handler.lost()
         if self._sb_bad > 1:   # the first one was logged when it came
@@ -800,6 +804,12 @@ class TelnetLineProtocol(Protocol):
     def sendGMCP(self, package: str, data: object = None) -> None:
         """IAC SB GMCP "<package> <json>" IAC SE when GMCP is on (the GMCP option's handler)."""
         self.gmcp.send(package, data)
+
+    def optionPending(self, option: int, *, local: bool = True) -> bool:
+        """Whether our offer of `option` (WILL for our side, DO for the client's: local=False)
+        still waits for the client's answer."""
+        table = self._us if local else self._him
+        return (table.get(option, _NO) & _STATE) == _WANTYES
 
     def optionEnabled(self, option: int, *, local: bool = True) -> bool:
         """Whether `option` is on for our side (local) or the client's side (local=False)."""

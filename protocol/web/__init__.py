@@ -39,10 +39,11 @@ from __future__ import annotations
 
 import ipaddress
 import json
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from importlib import resources
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol, cast
 from urllib.parse import urlsplit
 
 from autobahn.twisted.resource import WebSocketResource
@@ -51,27 +52,64 @@ from autobahn.websocket.types import ConnectionDeny
 from twisted.internet import address as address_types
 from twisted.internet.defer import Deferred
 from twisted.internet.error import ConnectionDone
-from twisted.internet.interfaces import ISSLTransport
+from twisted.internet.interfaces import IListeningPort, ISSLTransport
+from twisted.internet.protocol import connectionDone
 from twisted.logger import Logger
 from twisted.python.failure import Failure
-from twisted.web.resource import Resource
-from twisted.web.server import Site
+from twisted.web.http import HTTPChannel
+from twisted.web.resource import IResource, Resource
+from twisted.web.server import Request, Site
 
-from lobby.events import error_event
+from lobby.events import Event, error_event
 from lobby.tables import options as table_options
 from lobby.text.messages import CATALOGS, LANGUAGES, text
 from protocol.telnet import gathered_write
 from protocol.telnet.transport import TelnetLineProtocol
 
-if TYPE_CHECKING:
-    from twisted.internet.protocol import Factory as LobbyFactory  # the lobby's (process)
-    from twisted.web.server import Request
-
 __all__ = ["WebOptions", "WebSite", "MessageTransport", "LobbyWebSocket", "listen_web",
            "CSP", "SECURITY_HEADERS", "web_strings", "parse_proxies", "default_hosts", "host_name",
-           "LOOPBACK_HOSTS"]
+           "LOOPBACK_HOSTS", "MAX_PENDING", "REQUEST_TIMEOUT", "WebRequest", "WebChannel"]
 
 log = Logger(namespace="protocol.web")
+
+
+class WebSession(Protocol):
+    """What a WebSocket needs of the lobby's connection (protocol.connection.session.Session,
+    which this package may not import): it is connected to a MessageTransport, handed each
+    message as a line, told of refused messages and of frames, and of the close."""
+
+    @property
+    def is_open(self) -> bool: ...
+
+    def makeConnection(self, transport: MessageTransport) -> None: ...
+
+    def dataReceived(self, data: bytes) -> None: ...
+
+    def connectionLost(self, reason: Failure) -> None: ...
+
+    def message_refused(self, event: Event) -> None: ...
+
+    def frames_received(self, count: int) -> bool: ...
+
+    def ping_received(self) -> bool: ...
+
+
+class LobbyFactory(Protocol):
+    """What the web listener needs of the lobby's factory (protocol.process.server.LobbyFactory):
+    a connection for each WebSocket."""
+
+    def buildProtocol(self, addr: Any) -> WebSession: ...
+
+
+class _Below(Protocol):
+    """The TCP (or TLS) connection below a WebSocket, as a MessageTransport uses it: a
+    transport that is a consumer too (Twisted's ITCPTransport and IConsumer)."""
+
+    def write(self, data: bytes) -> None: ...
+
+    def registerProducer(self, producer: Any, streaming: bool) -> None: ...
+
+    def unregisterProducer(self) -> None: ...
 
 #: what a page of ours may load: only from this host (the WebSocket too), never in a frame
 CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; "
@@ -91,6 +129,12 @@ _TYPES = {".html": b"text/html; charset=utf-8", ".js": b"text/javascript; charse
 MAX_MESSAGE = 4096
 #: the default of --web-timeout: an HTTP connection that sends nothing this long is closed
 HTTP_TIMEOUT = 30.0
+#: the default of --web-pending-per-address: connections of one address group whose request is
+#: not yet whole (slowloris), at once; more are closed at once
+MAX_PENDING = 8
+#: the default of --web-request-timeout: seconds from a connection's start until its request is
+#: whole, however slowly it trickles (the idle --web-timeout restarts with every byte)
+REQUEST_TIMEOUT = 10.0
 
 
 @dataclass(frozen=True)
@@ -104,6 +148,10 @@ class WebOptions:
     trusted_proxies: tuple[Any, ...] = ()  # ip_network objects whose X-Forwarded-* is believed
     max_message: int = MAX_MESSAGE       # bytes of one WebSocket message
     timeout: float = HTTP_TIMEOUT        # seconds an idle or half-sent HTTP request is kept
+    #: connections per address group whose request is not whole yet (0: no limit)
+    max_pending: int = MAX_PENDING
+    #: seconds from a connection's start until its request must be whole (0: off)
+    request_timeout: float = REQUEST_TIMEOUT
 
 
 #: the host names every web listener answers to unless --web-allowed-host names others
@@ -151,7 +199,34 @@ def web_strings(lang: str) -> dict[str, str]:
     for option in table_options.OPTIONS:
         name = option.name.split()[0]
         out["web-option-about-" + name] = table_options.about(name, lang)
+    # the texts of protocol 4's table and namesake objects, as the telnet screen words them:
+    # the catalog's own template with its {placeholders} (a duration's {x!t} as {x}: the page
+    # fills in a number of seconds as web-duration-second says it)
+    for web_key, key in WEB_TEMPLATES.items():
+        template = own.get(key) or english[key]
+        out[web_key] = _DURATION_FIELD.sub(r"{\1}", template)
+    for reason in ("nosave", "seed", "bots", "guests"):
+        out["web-ev-unrated-" + reason] = text("table-unrated", lang, reason=reason)
+    for n, suffix in ((1, "-one"), (7, "")):
+        out["web-duration-second" + suffix] = text("duration-second", lang, n=n).replace(
+            str(n), "{count}", 1)
     return out
+
+
+#: the page's words taken from the catalog's templates: the page's key -> the catalog's key
+WEB_TEMPLATES = {
+    "web-ev-timer-warning": "table-timer-warning",
+    "web-ev-timed-out": "table-timed-out",
+    "web-ev-rated": "table-rated",
+    "web-ev-unseated": "table-unseated",
+    "web-ev-barred": "table-barred",
+    "web-ev-unbarred": "table-unbarred",
+    "web-namesake": "says-namesake-name",
+    "web-namesake-notice": "namesake-notice",
+    "web-namesake-writes": "namesake-writes",
+    "web-ev-closed-by": "table-closed-by",
+}
+_DURATION_FIELD = re.compile(r"\{(\w+)!t\}")
 
 
 def _canonical_ip(host: str) -> str | None:
@@ -223,8 +298,9 @@ class MessageTransport:
         self.refuses_passwords = refuses_passwords
         self.disconnecting = False
         self._partial = b""
-        #: the connection below (protocol/telnet/gathered_write.py writes to it)
-        self.transport = ws.transport
+        #: the connection below (protocol/telnet/gathered_write.py writes to it): the socket of
+        #: an open WebSocket, which autobahn declares as an optional ITransport only
+        self.transport = cast(_Below, ws.transport)
         self._may_gather = TelnetLineProtocol.GATHER_WRITES and gathered_write.usable(
             self.transport)
 
@@ -293,7 +369,7 @@ class LobbyWebSocket(WebSocketServerProtocol):
     ``MessageTransport`` and hands it each message as a line."""
 
     factory: LobbyWebSocketFactory
-    session: Any = None
+    session: WebSession | None = None
     _peer: Any = None
     _refuses_passwords = True
 
@@ -301,6 +377,7 @@ class LobbyWebSocket(WebSocketServerProtocol):
         options = self.factory.options
         headers = request.headers
         origin = headers.get("origin")
+        assert self.transport is not None       # (a connection being upgraded has its socket)
         tcp_peer = self.transport.getPeer()
         host = _canonical_ip(str(getattr(tcp_peer, "host", ""))) or str(
             getattr(tcp_peer, "host", "?"))
@@ -352,6 +429,7 @@ class LobbyWebSocket(WebSocketServerProtocol):
         lobby = self.factory.lobby
         session = lobby.buildProtocol(self._peer)
         self.session = session
+        assert self.transport is not None       # (an open WebSocket has its socket)
         transport = MessageTransport(self, self._peer, self.transport.getHost(),
                                      self._refuses_passwords)
         session.makeConnection(transport)
@@ -399,16 +477,19 @@ class LobbyWebSocket(WebSocketServerProtocol):
 
 
 class LobbyWebSocketFactory(WebSocketServerFactory):
-    protocol = LobbyWebSocket
+    # autobahn's factory is a twisted Factory without a type argument, so Twisted's typing reads
+    # its protocol as the default `_ProtoWithFactory`, whose `factory` (a Factory of itself) no
+    # protocol with a factory of its own type matches
+    protocol = LobbyWebSocket  # type: ignore[assignment]
     noisy = False
 
     def __init__(self, lobby: LobbyFactory, options: WebOptions) -> None:
-        super().__init__()
+        WebSocketServerFactory.__init__(self)
         self.lobby = lobby
         self.options = options
         # a frame longer than the limit is refused from its header on, a message of several
         # frames as soon as they add up to more (both: close code 1009)
-        self.setProtocolOptions(maxMessagePayloadSize=options.max_message,
+        WebSocketServerFactory.setProtocolOptions(self, maxMessagePayloadSize=options.max_message,
                                 maxFramePayloadSize=options.max_message,
                                 openHandshakeTimeout=options.timeout or None,
                                 closeHandshakeTimeout=5, failByDrop=False)
@@ -416,6 +497,9 @@ class LobbyWebSocketFactory(WebSocketServerFactory):
 
 class _Socket(WebSocketResource):
     """The upgrade: twisted.web's channel hands its connection over (its idle timer stopped)."""
+
+    def __init__(self, factory: LobbyWebSocketFactory) -> None:
+        WebSocketResource.__init__(self, factory)
 
     def render(self, request: Request) -> Any:
         upgrade = (request.getHeader(b"upgrade") or b"").lower()
@@ -426,7 +510,7 @@ class _Socket(WebSocketResource):
         channel = request.channel
         if channel is not None:
             channel.setTimeout(None)
-        return super().render(request)
+        return WebSocketResource.render(self, request)
 
 
 def _headers(request: Request, content_type: bytes) -> None:
@@ -439,7 +523,7 @@ class _File(Resource):
     isLeaf = True
 
     def __init__(self, body: bytes, content_type: bytes) -> None:
-        super().__init__()
+        Resource.__init__(self)
         self.body = body
         self.content_type = content_type
 
@@ -454,7 +538,7 @@ class _NotFound(Resource):
     isLeaf = True
 
     def __init__(self, code: int = 404, text: bytes = b"Not found.\n") -> None:
-        super().__init__()
+        Resource.__init__(self)
         self.code = code
         self.text = text
 
@@ -468,9 +552,9 @@ class _Root(Resource):
     """Exact names only: ``/`` is index.html, ``/NAME`` a file of the static directory,
     ``/strings/LANG.json`` the page's words, ``/ws`` the WebSocket; anything else is 404."""
 
-    def __init__(self, files: dict[str, _File], socket: Resource,
+    def __init__(self, files: dict[str, _File], socket: IResource,
                  hosts: Iterable[str] = LOOPBACK_HOSTS) -> None:
-        super().__init__()
+        Resource.__init__(self)
         self.hosts = frozenset(h.strip("[]").lower() for h in hosts)
         self.files = files
         self.socket = socket
@@ -479,14 +563,14 @@ class _Root(Resource):
                                               b"application/json; charset=utf-8")
                         for lang in LANGUAGES}
 
-    def getChild(self, path: bytes, request: Request) -> Resource:
+    def getChild(self, path: bytes, request: Request) -> IResource:
         host = (request.getHeader(b"host") or b"").decode("latin-1")
         if host_name(host) not in self.hosts:       # DNS rebinding: not a name of ours
             log.info("refused a web request for the host {host!r}", host=host[:200])
             return _NotFound(421, b"This server does not answer to that host name.\n")
         if request.method not in (b"GET", b"HEAD"):
             return _NotFound(405, b"Only GET.\n")
-        rest = request.postpath
+        rest = request.postpath or []           # (always a list while a path is walked)
         name = path.decode("utf-8", "replace")
         if name == "ws" and not rest:
             return self.socket
@@ -498,7 +582,9 @@ class _Root(Resource):
         return found if found is not None else _NotFound()
 
     def render(self, request: Request) -> bytes:
-        return self.getChild(b"", request).render(request)
+        # (a file or a refusal: `/` is never the socket; twisted.web's render has no annotation)
+        body: bytes = self.getChild(b"", request).render(request)
+        return body
 
 
 def static_files() -> dict[str, _File]:
@@ -512,10 +598,52 @@ def static_files() -> dict[str, _File]:
     return files
 
 
+class WebRequest(Request):
+    """Every answer of the web listener carries the security headers, whatever answers it
+    (twisted.web's own ``OPTIONS *`` and error pages too), and no ``Server`` header: twisted.web
+    would name itself and its version there."""
+
+    def process(self) -> None:
+        # the request is whole: it no longer counts as pending (A8); one request a connection
+        # (a kept-alive one could trickle its next request past the pending count)
+        site = getattr(self.channel, "site", None)      # (a Site's channel has its site)
+        if isinstance(site, WebSite):
+            site.request_whole(self.channel)
+        if not (self.getHeader(b"upgrade") or b"").lower().startswith(b"websocket"):
+            self.setHeader(b"Connection", b"close")
+            if self.channel is not None:
+                self.channel.persistent = False
+        for name, value in SECURITY_HEADERS.items():
+            self.setHeader(name, value)
+        Request.process(self)
+
+    def setHeader(self, name: bytes | str, value: bytes | str) -> None:
+        key = name.encode("latin-1") if isinstance(name, str) else name
+        if key.lower() == b"server":
+            return
+        Request.setHeader(self, name, value)
+
+
+class WebChannel(HTTPChannel):
+    """twisted.web's HTTP/1.1 channel that tells the site when it is gone, so that a connection
+    closed before its request was whole stops counting as pending. (The web listener speaks
+    HTTP/1.1 only: twisted.web's HTTP/2 needs the h2 package, which is not installed.)"""
+
+    def connectionLost(self, reason: Failure = connectionDone) -> None:
+        site = getattr(self, "site", None)
+        if isinstance(site, WebSite):
+            site.request_whole(self)
+        HTTPChannel.connectionLost(self, reason)
+
+
 class WebSite(Site):
     """The web listener's site (``--web``): the files, the strings and the WebSocket."""
 
     noisy = False       # the server logs its own "web client on" line
+    requestFactory = WebRequest
+    # twisted.web declares the channel factory as its HTTP/1.1-or-2 wrapper's; any callable that
+    # makes a channel serves (Site.buildProtocol only calls it), and this one is HTTP/1.1 only
+    protocol = WebChannel  # type: ignore[assignment]
 
     def __init__(self, lobby: LobbyFactory, options: WebOptions | None = None,
                  reactor: Any = None, hosts: Iterable[str] | None = None) -> None:
@@ -523,16 +651,83 @@ class WebSite(Site):
         self.websockets = LobbyWebSocketFactory(lobby, self.options)
         allowed = self.options.allowed_hosts or (tuple(hosts) if hosts is not None
                                                  else LOOPBACK_HOSTS)
-        super().__init__(_Root(static_files(), _Socket(self.websockets), allowed),
-                         timeout=self.options.timeout or None, reactor=reactor)
+        Site.__init__(self, _Root(static_files(), _Socket(self.websockets), allowed),
+                      timeout=self.options.timeout or None, reactor=reactor)
+        self.clock = reactor if reactor is not None else _default_reactor()
+        #: each connection (channel) whose request is not whole yet -> (group, deadline)
+        self.pending: dict[Any, tuple[str, Any]] = {}
+        #: address group -> its number of such connections
+        self.pending_groups: dict[str, int] = {}
+        #: connections refused over --web-pending-per-address, closed by --web-request-timeout
+        self.stats = {"refused": 0, "request": 0}
+
+    def _counted(self, host: str) -> bool:
+        """Whether ``host``'s half-sent requests count: not a --trusted-proxy's (a proxy sends
+        whole requests of many clients, and buffers the slow ones itself)."""
+        return not _trusted(host, self.options.trusted_proxies)
+
+    def buildProtocol(self, addr: Any) -> Any:
+        """A new connection: pending until its request is whole (``request_whole``); over
+        ``max_pending`` such connections of one address group it is closed at once."""
+        host = str(getattr(addr, "host", "") or "?")
+        if not self._counted(host):
+            return Site.buildProtocol(self, addr)
+        from lobby.world.addresses import address_group
+        group = address_group(host)
+        count = self.pending_groups.get(group, 0)
+        if self.options.max_pending and count >= self.options.max_pending:
+            self.stats["refused"] += 1
+            budget = getattr(getattr(self.websockets.lobby, "world", None), "log_budget", None)
+            if budget is None or budget.allow(group, "web-pending"):
+                log.info("web port: refused a connection from {host}: {count} requests of its "
+                         "address group are not whole yet (--web-pending-per-address)",
+                         host=host, count=count)
+            return None                      # twisted closes the connection at once
+        channel = Site.buildProtocol(self, addr)
+        deadline = None
+        if self.options.request_timeout > 0:
+            deadline = self.clock.callLater(self.options.request_timeout, self._expired, channel)
+        self.pending[channel] = (group, deadline)
+        self.pending_groups[group] = count + 1
+        return channel
+
+    def request_whole(self, channel: Any) -> None:
+        """``channel`` has its request whole (or is gone): it no longer counts as pending."""
+        found = self.pending.pop(channel, None)
+        if found is None:
+            return
+        group, deadline = found
+        if deadline is not None and deadline.active():
+            deadline.cancel()
+        left = self.pending_groups.get(group, 1) - 1
+        if left > 0:
+            self.pending_groups[group] = left
+        else:
+            self.pending_groups.pop(group, None)
+
+    def _expired(self, channel: Any) -> None:
+        """No whole request ``request_timeout`` seconds after the connection began: closed."""
+        if channel not in self.pending:
+            return
+        self.stats["request"] += 1
+        self.request_whole(channel)
+        transport = getattr(channel, "transport", None)
+        if transport is not None:
+            abort = getattr(transport, "abortConnection", None)
+            (abort or transport.loseConnection)()
 
     def log(self, request: Any) -> None:
         """No access log of its own: connections are logged by the session."""
 
 
+def _default_reactor() -> Any:
+    from twisted.internet import reactor
+    return reactor
+
+
 def listen_web(reactor: Any, description: str, lobby: LobbyFactory,
                options: WebOptions | None = None, tls: list[Any] | None = None
-               ) -> Deferred[Any]:
+               ) -> Deferred[IListeningPort]:
     """Listen on the endpoint ``description`` with the web client (a Deferred of the port); the
     reloadable context of a TLS endpoint is appended to ``tls`` (protocol.telnet.proxy.tls_endpoint)."""
     from protocol.telnet.proxy import tls_endpoint

@@ -227,6 +227,32 @@ async def test_wrong_passwords_from_elsewhere_never_lock_the_owner_out(tmp_path:
 
 
 @pytest_twisted.ensureDeferred
+async def test_every_password_check_draws_on_the_address_groups_budget(tmp_path: Path) -> None:
+    """A4 of the outside attack: a right password cost a hash too, but was taken off the
+    count, so a valid account from its own address pumped hashes without end. Every check,
+    right or wrong, draws on --password-checks-per-minute of the address group."""
+    from protocol.process.server import parse_args
+    assert parse_args([]).password_checks_per_minute == 30
+    srv = await _server(tmp_path, password_checks_per_minute=5, **THROTTLE)
+    try:
+        c = await client_from(srv, "127.0.0.5")
+        await c.login("Pump")
+        c.send("/register sesame12")                       # the first check
+        await c.expect("is registered now")
+        await c.close()
+        accounts = srv.server.accounts
+        before = accounts.hash_calls
+        answers = [await _try_password(srv, "127.0.0.5", "Pump", "sesame12") for _ in range(8)]
+        assert [("Welcome back" in a) for a in answers] == [True] * 4 + [False] * 4, answers
+        assert all("! [too-many-attempts]" in a for a in answers[4:]), answers
+        assert accounts.hash_calls - before == 4
+        # another address group has its own budget
+        assert "Welcome back" in await _try_password(srv, "127.0.0.6", "Pump", "sesame12")
+    finally:
+        await srv.stop()
+
+
+@pytest_twisted.ensureDeferred
 async def test_an_account_with_no_known_address_is_not_delayed_by_other_addresses(
         tmp_path: Path) -> None:
     # the account logged in from nowhere yet (/register makes it; an admin made offline, a new
@@ -323,13 +349,13 @@ async def test_a_finished_games_replay_is_made_once(server: RunningServer) -> No
         await _who(c)
     assert texts[0] == texts[1] == texts[2]
     assert archive.cache_misses == 2 and archive.cache_hits == 4   # replay and .tch once each
-    c.send("/history Ann")
+    c.send("/history Viewer")          # (someone online: a name nobody has is no-such-user)
     await _who(c)
-    c.send("/history Ann")
+    c.send("/history Viewer")
     await _who(c)
     assert archive.cache_misses == 3
     await _saved_game(server)                 # a new game: the history is asked again
-    c.send("/history Ann")
+    c.send("/history Viewer")
     await _who(c)
     assert archive.cache_misses == 4
 
@@ -529,6 +555,39 @@ async def test_new_connections_of_one_address_group_are_paced(tmp_path: Path) ->
         await srv.stop()
 
 
+@pytest_twisted.ensureDeferred
+async def test_refused_connects_past_a_rate_are_closed_without_a_word(
+        tmp_path: Path, logged: Any) -> None:
+    """A9 of the outside attack: every refused connect cost a session, an error line and a
+    log line (1,784/s took 0.28 of a core). The first --refusals-per-minute refusals of an
+    address group in a minute get their ! [code] line; later ones are closed at once, before a
+    session is made, without a byte or a log line (counted in the minute's summary)."""
+    from protocol.process.server import parse_args
+    assert parse_args([]).refusals_per_minute == 20
+    srv = await _server(tmp_path, limit_loopback=True, max_per_ip=2, refusals_per_minute=3)
+    try:
+        held = [await client_from(srv, "127.0.0.11") for _ in range(2)]
+        for c in held:
+            await c.expect("login: ")
+        before = len(_server_lines(logged))
+        received = []
+        for _ in range(12):
+            c = await client_from(srv, "127.0.0.11")
+            await within(c.lost)
+            received.append(c.buffer)
+        assert all("! [too-many-connections]" in r for r in received[:3]), received
+        assert received[3:] == [""] * 9, received
+        stats = srv.server.factory.guard.stats
+        assert stats["silent_refusals"] == stats["closed_at_once"] == 9    # (no session made)
+        assert len(_server_lines(logged)) - before <= 3 + 3     # connects and refusals, once
+        other = await client_from(srv, "127.0.0.12")             # another address: as ever
+        assert "Hello Other!" in await other.login("Other")
+    finally:
+        await srv.stop()
+    assert any("refused-connection" in t and "counted, not logged" in t
+               for t in _server_lines(logged))
+
+
 # ---- 8. the rest of the review ---------------------------------------------------------------------
 @pytest_twisted.ensureDeferred
 async def test_proxy_v2_takes_only_ipv4_and_ipv6_sources(tmp_path: Path) -> None:
@@ -689,6 +748,60 @@ async def test_the_metrics_port_closes_trickling_requests_and_caps_its_connectio
         assert not [e for e in logged if "Timing out client" in str(e.get("log_format", ""))]
     finally:
         await port.stopListening()
+        await srv.stop()
+
+
+@pytest_twisted.ensureDeferred
+async def test_one_address_never_holds_every_slot_of_the_metrics_port(tmp_path: Path) -> None:
+    """B1 of the outside attack: the metrics port's cap was global, so one address holding all
+    --metrics-max-connections slots made /healthz fail for the operator's monitor. Now one
+    address group holds at most --metrics-max-per-address (default 8) of them."""
+    from twisted.internet import reactor
+    from twisted.internet.defer import Deferred
+    from twisted.internet.endpoints import TCP4ClientEndpoint, connectProtocol
+    from twisted.internet.protocol import Protocol
+
+    from protocol.process.server import parse_args
+    opts = parse_args([])
+    assert (opts.metrics_max_connections, opts.metrics_max_per_address) == (64, 8)
+
+    class MetricsServer(RunningServer):
+        server_options = {"motd": "Test server.", "metrics": "tcp:0:interface=127.0.0.1"}
+
+    class Raw(Protocol):
+        def __init__(self) -> None:
+            self.data = b""
+            self.lost: Deferred = Deferred()
+
+        def dataReceived(self, data: bytes) -> None:
+            self.data += data
+
+        def connectionLost(self, reason: Any = None) -> None:
+            self.lost.callback(None)
+
+    srv = MetricsServer(tmp_path / "lobby.sqlite3")
+    await srv.start()
+    web_port = srv.server.metrics_port.getHost().port
+
+    async def connect(source: str) -> Raw:
+        raw = Raw()
+        await within(connectProtocol(TCP4ClientEndpoint(reactor, "127.0.0.1", web_port,
+                                                        bindAddress=(source, 0)), raw))
+        return raw
+
+    try:
+        held = [await connect("127.0.0.9") for _ in range(64)]    # one address, every slot
+        for raw in held[8:]:                                       # past 8: closed at once
+            await within(raw.lost)
+        assert not any(raw.lost.called for raw in held[:8])
+        monitor = await connect("127.0.0.1")                       # the operator's monitor
+        monitor.transport.write(b"GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        await within(monitor.lost)
+        assert monitor.data.startswith(b"HTTP/1.1 200"), monitor.data[:200]
+        assert not any(raw.lost.called for raw in held[:8])        # the others are kept
+    finally:
+        for raw in held:
+            raw.transport.loseConnection()
         await srv.stop()
 
 
@@ -1043,5 +1156,147 @@ async def test_staff_are_marked_in_who_wwho_and_finger(tmp_path: Path) -> None:
             if marked:
                 assert who["staff"] == {"Boss": "admin"}
             await bot.close()
+    finally:
+        await srv.stop()
+
+
+# ---- the lines one user makes other people read (B5, B7) -------------------------------------------
+@pytest_twisted.ensureDeferred
+async def test_seat_and_option_cycles_at_a_waiting_table_spend_the_address_groups_budget(
+        tmp_path: Path) -> None:
+    """B5 of the outside attack: /join-/leave cycles and /option toggles flooded a waiting
+    table's people with notices. Table changes that tell the table's people something spend a
+    budget of the address group (two users of one address share it); over it the change is
+    refused with table-budget, only to the one who asked, and the table's people read nothing."""
+    srv = await _server(tmp_path, limit_loopback=True, table_changes_per_minute=1,
+                        table_changes_burst=6)
+    try:
+        host = await client_from(srv, "127.0.0.2")
+        await host.login("Hostess")
+        host.send("/newroom")
+        await host.expect("Table 1")
+        a = await client_from(srv, "127.0.0.1")
+        await a.login("Cycler")
+        b = await client_from(srv, "127.0.0.1")
+        await b.login("Toggler")
+        for c in (a, b):
+            c.send("/room 1")
+            await c.expect("Table 1")
+        host.buffer = ""
+        for _ in range(10):
+            a.send("/join")
+            a.send("/leave")
+        a.send("/who")
+        told = await a.expect("In the Table 1 room")
+        assert told.count("You sit down") == 3 and "! [table-budget]" in told, told
+        host.send("/who")
+        heard = await host.expect("In the Table 1 room")
+        assert heard.count("Cycler sits down") == 3 and "leaves seat" in heard, heard
+        assert "table-budget" not in heard
+        b.send("/lobby")
+        b.send("/newroom")
+        await b.expect("Table 2")
+        host.send("/room 2")
+        await host.expect("Table 2")
+        for _ in range(10):
+            b.send("/option tichujoin on")
+            b.send("/option tichujoin off")
+        b.send("/option")                    # the listing is no change: it still answers
+        b.send("/who")
+        told = await b.expect("In the Table 2 room")
+        assert "! [table-budget]" in told and "tichujoin" in told, told
+        host.send("/who")
+        heard = await host.expect("In the Table 2 room")
+        # the budget of the address (6) was spent by Cycler's seat changes: Toggler's are refused
+        assert "sets tichujoin" not in heard, heard
+        host.send("/room 1")
+        host.send("/join 3")                 # another address is not affected
+        await host.expect("You sit down in seat 3.")
+    finally:
+        await srv.stop()
+
+
+@pytest_twisted.ensureDeferred
+async def test_tells_spread_over_many_recipients_share_one_budget(tmp_path: Path) -> None:
+    """B7 of the outside attack: one address telling N people in turn delivered N times the
+    per-recipient budget. The tells of an address group to everybody together have a budget
+    of their own (--tells-per-second, --tells-burst)."""
+    srv = await _server(tmp_path, speech_per_second=0.001, speech_burst=15,
+                        tells_per_second=0.001, tells_burst=5)
+    try:
+        people = []
+        for i in range(8):
+            p = await client_from(srv, "127.0.0.2")
+            await p.login(f"Person{i}")
+            people.append(p)
+        teller = await client_from(srv, "127.0.0.1")
+        await teller.login("Teller")
+        for p in people:
+            p.buffer = ""
+        for n in range(24):
+            teller.send(f"/tell Person{n % 8} message {n}")
+        teller.send("/who")
+        assert (await teller.expect("In the Lobby")).count("! [speech-budget]") == 1
+        got = 0
+        for p in people:
+            p.send("/who")
+            got += (await p.expect("In the Lobby")).count("tells you:")
+        assert got == 5, got
+        people[0].send("/tell Person1 still here")      # another address tells on
+        await people[1].expect("Person0 tells you: still here")
+    finally:
+        await srv.stop()
+
+
+@pytest_twisted.ensureDeferred
+async def test_several_users_of_one_address_hopping_share_one_presence_budget(
+        tmp_path: Path, logged: Any) -> None:
+    """A6 and A10, re-tested with several users of one address: their enters/leaves lines
+    together are at most --group-presence-per-minute (each user's own budget alone let three
+    hoppers put three times as many lines on the others' screens), and their table-open/close
+    loops stay within the log budget of the address group."""
+    srv = await _server(tmp_path, limit_loopback=True, presence_per_minute=100,
+                        group_presence_per_minute=4, log_lines_per_minute=3)
+    try:
+        sitter = await client_from(srv, "127.0.0.2")
+        await sitter.login("Sitter")
+        sitter.send("/newroom")
+        await sitter.expect("Table 1")
+        lobby = await client_from(srv, "127.0.0.2")
+        await lobby.login("Loiterer")
+        hoppers = []
+        for i in range(3):
+            h = await client_from(srv, "127.0.0.1")
+            await h.login(f"Hopper{i}")
+            hoppers.append(h)
+        for _ in range(5):
+            for h in hoppers:
+                h.send("/room 1")
+                h.send("/lobby")
+        for i, h in enumerate(hoppers):
+            h.send(f"/whereis Hopper{i}")
+            await h.expect(f"Hopper{i} is in the Lobby")
+        lobby.send("/who")
+        heard = await lobby.expect("In the Lobby")
+        sitter.send("/who")
+        seen = await sitter.expect("In the Table 1 room")
+        told = heard.count("Hopper") + seen.count("Hopper")
+        # the address's budget (4): the three log-ins' arrivals and one more line, not 33
+        assert told == 4, (heard, seen)
+        assert "Hopper" in heard
+        other = await client_from(srv, "127.0.0.3")    # another address is still told
+        await other.login("Newcomer")
+        await lobby.expect("Newcomer enters the Lobby.")
+        for _ in range(6):                               # open and close tables in a loop
+            for h in hoppers[:2]:
+                h.send("/newroom")
+                h.send("/lobby")
+        for i, h in enumerate(hoppers[:2]):
+            h.send(f"/whereis Hopper{i}")
+            await h.expect(f"Hopper{i} is in the Lobby")
+        opened = [e for e in logged if "opens table" in str(e.get("log_format", ""))]
+        closed = [e for e in logged if "closed ({state})" in str(e.get("log_format", ""))]
+        # Sitter's table 1 and the address 127.0.0.1's three of each a minute
+        assert len(opened) <= 1 + 3 and len(closed) <= 3, (len(opened), len(closed))
     finally:
         await srv.stop()

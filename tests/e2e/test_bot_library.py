@@ -268,3 +268,23 @@ def test_docs_bots_md_lists_every_state_field_and_every_strategy() -> None:
         if program.startswith("python scripts/"):
             assert (ROOT / "scripts" / "bot.py").is_file()
     assert "--password-file" in doc and "TICHU_BOT_PASSWORD" in doc
+
+
+@pytest.mark.reactor_timeout(120)
+@pytest_twisted.ensureDeferred
+async def test_tichu_bot_open_prints_its_table_number_at_once(server: RunningServer,
+                                                               tmp_path: Path) -> None:
+    """Outside finding U5: ``tichu-bot --open`` says which table it opened as soon as it is
+    open (the game has not begun: nobody else sits), so its author can tell the others where
+    to sit."""
+    from twisted.internet.threads import deferToThread
+    proc = subprocess.Popen([command("tichu-bot"), "--port", str(server.port), "--name", "Opener",
+                             "--open", "--timeout", "60"], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, cwd=tmp_path)
+    try:
+        line = await deferToThread(proc.stdout.readline)        # type: ignore[union-attr]
+        assert re.fullmatch(r"Opener: opened table (\d+); others sit down with /join \1 "
+                            r"\(tichu-bot --table \1\)\n", line), line
+    finally:
+        proc.kill()
+        proc.communicate(timeout=30)

@@ -212,6 +212,42 @@ async def test_an_abandoned_table_is_stored_with_who_left(clocked: ClockedServer
     assert "(abandoned), left: " in await watcher.expect("left: ")
 
 
+@pytest.mark.reactor_timeout(60)
+@pytest_twisted.ensureDeferred
+async def test_when_all_four_leave_only_the_first_leavers_side_takes_the_loss(
+        clocked: ClockedServer) -> None:
+    """If all four left a rated game, all four counted as leavers with a loss. Now the one who
+    left first takes the loss (their partner is not punished) and the later leavers have a
+    leave counted, without a rating change (docs/rating.md)."""
+    game = await registered_game(clocked, {"grace": "30"})
+    await game.play(random.Random(8), limit=10)
+    for name in ["Dirk", "Cleo", "Bert"]:                  # Dirk first, then the others
+        await quit_player(game, name)
+        clocked.clock.advance(1)
+    c = game.clients.pop("Anna")
+    c.send("/quit")
+    await within(c.lost)
+    world = clocked.server.world
+    clocked.clock.advance(world.abandon_after + 1)
+    for _ in range(200):
+        rows = await within(query(clocked, "SELECT record FROM games"))
+        if rows:
+            break
+        await pause()
+    players = await within(query(
+        clocked, "SELECT name, won, rating_before, rating_after FROM game_players "
+        "ORDER BY player"))
+    anna, bert, cleo, dirk = players
+    assert dirk[3] < dirk[2] == 1500.0                         # the first leaver's loss
+    for other in (anna, bert, cleo):                           # later leavers: no change
+        assert other[1] == 0 and other[3] == other[2] == 1500.0, other
+    stats = dict((r[0], r[1:]) for r in await within(query(
+        clocked, "SELECT name_key, games, wins, rated_games, games_left FROM player_stats")))
+    assert stats["dirk"] == (1, 0, 1, 1)
+    assert stats["anna"] == stats["bert"] == stats["cleo"] == (1, 0, 0, 1)
+    assert json.loads(rows[0][0])["left_first"] == 3           # Dirk, player 4
+
+
 # ---- the move timer --------------------------------------------------------------------------
 @pytest.mark.reactor_timeout(60)
 @pytest_twisted.ensureDeferred
@@ -330,6 +366,168 @@ async def test_the_host_removes_and_bars_a_griefer_and_hands_the_table_on(
     assert not any(ERROR_LINE.match(l) for l in answer), answer
 
 
+async def drop(game: WireGame, name: str) -> None:
+    """``name``'s connection drops (no /quit)."""
+    c = game.clients.pop(name)
+    c.transport.loseConnection()
+    await within(c.lost)
+    await game.settle()
+
+
+@pytest.mark.reactor_timeout(60)
+@pytest_twisted.ensureDeferred
+async def test_a_short_drop_of_the_host_keeps_the_host_and_only_a_long_one_hands_on(
+        clocked: ClockedServer) -> None:
+    """Outside findings A17/B3: a one-second drop of the host handed the table over for good,
+    and the new host could then /bar the opener. The host stays the host for the hand-over time
+    (the table's grace) and is told nothing; a real hand-over is told to everyone."""
+    game = WireGame(clocked, ["Anna", "Bert", "Cleo", "Zed"])
+    for name in game.players:
+        await game.connect(name)
+    await game.setup({"grace": "30"}, start=False, joins=["Bert", "Zed", "Cleo"])
+    table = game.table
+    bert = game.clients["Bert"]
+    mark = len(bert.lines)
+    await drop(game, "Anna")
+    clocked.clock.advance(1)
+    await game.settle()
+    assert table.host == "Anna"
+    answer = await game.command("Bert", "/bar Anna")
+    assert "! [host-command] Only the host, Anna, may do that." in answer
+    # she comes back within the hand-over time: into the room, and still the host
+    await game.connect("Anna")
+    await game.settle()
+    assert "Anna" in table.members and table.host == "Anna"
+    answer = await game.command("Anna", "/unseat Zed")
+    assert "Anna (the host) takes seat 2 away from Zed." in answer
+    assert not any("host of this table now" in line for line in bert.since(mark))
+    # the hand-over time the drop started is over, and nothing happens: she is here
+    clocked.clock.advance(31)
+    await game.settle()
+    assert table.host == "Anna"
+    # away longer than the hand-over time: the table passes on, and everyone is told
+    await drop(game, "Anna")
+    clocked.clock.advance(29)
+    await game.settle()
+    assert table.host == "Anna"
+    clocked.clock.advance(2)
+    await game.settle()
+    assert table.host == "Bert"
+    assert "Bert is the host of this table now." in bert.lines
+    assert "Bert is the host of this table now." in game.clients["Cleo"].lines
+
+
+@pytest.mark.reactor_timeout(60)
+@pytest_twisted.ensureDeferred
+async def test_the_host_survives_a_restart_of_the_server(clocked: ClockedServer) -> None:
+    """Outside finding A3: after a restart the table's state said ``host: null`` and the bar
+    message "The host (-)". The host is in the journal's snapshot, and stays the host after the
+    restart for the hand-over time."""
+    game = await registered_game(clocked, {"grace": "60"})
+    assert game.table.host == "Anna"
+    game.clients.clear()
+    await clocked.restart()
+    table = clocked.server.world.tables[1]
+    assert table.host == "Anna"
+    bert = await clocked.client()
+    await bert.login("Bert", "pwbert1")
+    bert.send("/spielinfo")
+    assert "Table 1: playing, host Anna." in await bert.expect("Seats:")
+    assert table.host == "Anna"
+    bert.send("/bar Dirk")
+    got = await bert.expect("may do that.")
+    assert "Only the host, Anna, may do that." in got
+    anna = await clocked.client()
+    await anna.login("Anna", "pwanna1")
+    clocked.clock.advance(61)                     # the hand-over time of the restart is over
+    anna.send("/whereis Anna")
+    await anna.expect("Anna is in the ")
+    assert table.host == "Anna"
+    # a host who does not come back after a restart: handed on after the hand-over time
+    game.clients.clear()
+    await clocked.restart()
+    table = clocked.server.world.tables[1]
+    bert = await clocked.client()
+    await bert.login("Bert", "pwbert1")
+    clocked.clock.advance(59)
+    bert.send("/whereis Bert")
+    await bert.expect("Bert is in the ")
+    assert table.host == "Anna"
+    clocked.clock.advance(2)
+    assert "Bert is the host of this table now." in await bert.expect("host of this table now.")
+    assert table.host == "Bert"
+
+
+class IdleServer(ClockedServer):
+    """A ClockedServer whose idle timeout is 100 s, with the warning 20 s before."""
+
+    def __init__(self, db: Path) -> None:
+        super().__init__(db)
+        from protocol.connection.guard import Limits
+        self.server_options = dict(self.server_options,
+                                   limits=Limits(idle_timeout=100.0, idle_warning=20.0))
+
+
+@pytest.mark.reactor_timeout(60)
+@pytest_twisted.ensureDeferred
+async def test_a_seated_player_stays_active_only_by_playing_or_talking_at_the_table(
+        tmp_path: Path) -> None:
+    """Outside finding: one /who every 50 minutes kept an absent seated player from being
+    timed out. For a seated player only real activity at the table counts: a move, a vote, an
+    option, table talk; /who does not."""
+    server = IdleServer(tmp_path / "lobby.sqlite3")
+    await server.start()
+    try:
+        game = WireGame(server, PLAYERS)
+        await game.setup({"timer": "off"})
+        for name in PLAYERS[1:]:                  # the game waits on Anna alone now
+            await game.command(name, "/nogrand")
+        anna = game.clients["Anna"]
+        clock = server.clock
+        clock.advance(50)
+        await game.command("Anna", "I am thinking")     # table talk: activity
+        clock.advance(49)
+        await game.command("Anna", "/who")              # not activity
+        clock.advance(1)
+        await game.settle()
+        assert not any("[idle-warning" in l for l in anna.lines)   # 100 s after the start
+        clock.advance(30)                          # 80 s after the table talk: the warning
+        await game.settle()
+        assert any("! [idle-warning-seated] You have not played nor spoken at your table" in l
+                   for l in anna.lines), anna.lines[-5:]
+        await game.command("Anna", "/who")              # does not help
+        clock.advance(20)
+        await within(anna.lost)
+        assert any("[idle-timeout]" in l for l in anna.lines)
+    finally:
+        await server.stop()
+
+
+@pytest.mark.reactor_timeout(60)
+@pytest_twisted.ensureDeferred
+async def test_option_values_parse_exactly_as_documented(clocked: ClockedServer) -> None:
+    """Outside finding A7: `/option timer 30.5` was accepted (the timer counts whole seconds),
+    and `/option seed 0` read as off although 0 is a seed of the documented range."""
+    game = WireGame(clocked, ["Anna", "Bert", "Cleo", "Dirk"])
+    await game.setup({}, start=False)
+    table = game.table
+    answer = await game.command("Anna", "/option timer 30.5")
+    assert answer[0].startswith("! [bad-option-value] "), answer
+    assert "whole seconds, 5 to 3600, or off or auto" in " ".join(" ".join(answer).split())
+    assert table.options.timer is None
+    answer = await game.command("Anna", "/option timer 30")
+    assert "Anna sets timer to 30." in answer, answer
+    answer = await game.command("Anna", "/option seed 0")
+    assert "Anna sets seed to 0." in answer, answer
+    assert table.options.seed == 0
+    answer = await game.command("Anna", "/option seed off")
+    assert table.options.seed is None
+    answer = await game.command("Anna", "/option round 0")
+    assert answer[0].startswith("! [bad-option-value] "), answer
+    answer = await game.command("Anna", "/option timer 0")          # 0 seconds: no timer
+    assert table.options.timer == 0.0
+
+
 # ---- names that stay who they were -------------------------------------------------------------
 @pytest.mark.reactor_timeout(60)
 @pytest_twisted.ensureDeferred
@@ -377,6 +575,114 @@ async def test_a_namesake_after_the_grace_time_gets_no_tell_before_the_sender_is
     seen = game.clients["Anna"].lines
     assert "<Bob (new, not the Bob who sat here)> I am Bob, trust me" in seen
     assert "<Bob> I am Bob, trust me" not in seen
+
+
+@pytest.mark.reactor_timeout(60)
+@pytest_twisted.ensureDeferred
+async def test_a_namesake_who_writes_first_is_shown_as_somebody_else(
+        clocked: ClockedServer) -> None:
+    """Outside finding A12: when the newcomer wrote first, the one who knew the old holder of
+    the name was told "Bob talked to someone else under your name before" (inverted). Now she is
+    told that this Bob is somebody else; and when she writes first, the newcomer is told."""
+    eve = await clocked.client()
+    await eve.login("Eve")
+    bob = await clocked.client()
+    await bob.login("Bob")
+    eve.send("/tell Bob hi old Bob")
+    await bob.expect("hi old Bob")
+    await eve.expect("You tell Bob: hi old Bob")
+    bob.send("/quit")
+    await within(bob.lost)
+    newbob = await clocked.client()
+    await newbob.login("Bob")                     # a new guest under the freed name
+    eve.buffer = ""
+    newbob.send("/tell Eve hello, I am Bob")
+    got = await eve.expect("hello, I am Bob")
+    assert "Bob is someone else now: the Bob you talked to left, and a newcomer with the name" \
+        in " ".join(got.split())
+    assert "talked to someone else under your name" not in got
+    # the other way: Eve knew old Dan; she writes first to the new Dan, who is told
+    dan = await clocked.client()
+    await dan.login("Dan")
+    eve.send("/tell Dan hi old Dan")
+    await dan.expect("hi old Dan")
+    dan.send("/quit")
+    await within(dan.lost)
+    newdan = await clocked.client()
+    await newdan.login("Dan")
+    eve.send("/tell Dan are you there?")
+    assert "[name-now-someone-else]" in await eve.expect("someone-else]")
+    eve.send("/tell Dan are you there?")
+    got = await newdan.expect("are you there?")
+    assert "Eve talked to someone else under your name before" in " ".join(got.split())
+
+
+@pytest.mark.reactor_timeout(60)
+@pytest_twisted.ensureDeferred
+async def test_a_friends_entry_follows_the_guest_not_a_later_namesake(
+        clocked: ClockedServer) -> None:
+    """Outside finding A1: a friends list followed a guest's name to a later namesake."""
+    ann = await clocked.client()
+    await ann.login("Ann")
+    bob = await clocked.client()
+    await bob.login("Bob")
+    ann.send("/notify Bob")
+    await ann.expect("finishes a game.\r\n")
+    bob.send("/quit")
+    await ann.expect("Your friend Bob has logged out.\r\n")
+    newbob = await clocked.client()
+    await newbob.login("Bob")                     # a new guest under the freed name
+    ann.buffer = ""
+    ann.send("/friends")
+    got = await ann.expect("\r\n  Bob: ")
+    got += await ann.expect("\r\n")
+    assert "Bob: not online" in got, got
+    assert "Your friend Bob is online now." not in got
+    newbob.send("/quit")
+    await within(newbob.lost)
+    ann.send("/whereis Ann")
+    got = await ann.expect("Ann is in the ")
+    assert "Your friend Bob has logged out." not in got
+
+
+@pytest.mark.reactor_timeout(60)
+@pytest_twisted.ensureDeferred
+async def test_guest_players_stay_who_they_were_after_a_restart(clocked: ClockedServer) -> None:
+    """Item 5 of the fair-play notes: the guests' identities were not journaled. After a
+    restart the guest who comes back with the seat's key is who they were (shown as themselves
+    in the table's room), and a newcomer under the name of a guest who sat there is shown as
+    somebody else."""
+    from table_support import seat_keys
+    game = WireGame(clocked, ["Ann", "Bob", "Cat", "Dan"])
+    await game.setup({"grace": "30"})
+    keys: dict[str, str] = {}
+    for client in game.clients.values():
+        keys.update(seat_keys("\n".join(client.lines)))
+    game.clients.clear()
+    await clocked.restart()
+    back = {}
+    for name in ("Ann", "Cat", "Dan"):             # with their keys: their seats again
+        c = back[name] = await clocked.client()
+        await c.expect("login: ")
+        c.send(name)
+        await c.expect("key: ")
+        c.send(keys[name])
+        await c.expect("back in your seat")
+    back["Cat"].send("Cat here again")
+    got = await back["Ann"].expect("Cat here again")
+    assert "<Cat> Cat here again" in got and "new, not the Cat" not in got
+    clocked.clock.advance(31)                      # Bob is not back: a bot takes his seat
+    back["Ann"].send("/remove Bob")
+    await back["Ann"].expect("Bob")
+    back["Cat"].send("/accept")
+    await back["Ann"].expect("plays on in seat")
+    newbob = await clocked.client()
+    await newbob.login("Bob")                      # another guest under the name
+    newbob.send("/room 1")
+    await newbob.expect("Round 1")
+    newbob.send("I am Bob, trust me")
+    got = await back["Ann"].expect("trust me")
+    assert "<Bob (new, not the Bob who sat here)> I am Bob, trust me" in got, got
 
 
 # ---- friends -----------------------------------------------------------------------------------
@@ -575,6 +881,33 @@ async def test_vanish_and_return_in_a_loop_is_told_once_and_the_grace_still_adds
     assert len([l for l in anna.since(mark) if "Dirk has vanished" in l]) == 1
     answer = await game.command("Anna", "/remove Dirk")
     assert not any(ERROR_LINE.match(l) for l in answer), answer
+
+
+@pytest.mark.reactor_timeout(60)
+@pytest_twisted.ensureDeferred
+async def test_a_return_after_the_grace_is_used_up_does_not_cancel_the_remove_vote(
+        clocked: ClockedServer) -> None:
+    """Outside finding: a return of the vanished player cancelled a running /remove vote, so
+    vanish-and-return cycles dodged removal. Once the grace time (added up over the game) is
+    used up, the vote goes on after a return, and can remove the present player."""
+    game = await registered_game(clocked, {"grace": "30"})
+    table = game.table
+    await drop(game, "Dirk")
+    clocked.clock.advance(31)
+    answer = await game.command("Anna", "/remove Dirk")
+    assert not any(ERROR_LINE.match(l) for l in answer), answer
+    anna = game.clients["Anna"]
+    mark = len(anna.lines)
+    dirk = await clocked.client()
+    await dirk.login("Dirk", "pwdirk1")
+    game.clients["Dirk"] = dirk
+    await game.settle()
+    assert "Dirk" not in table.gone
+    assert "Dirk is back." in anna.since(mark)
+    assert not any("The vote on removing" in l for l in anna.since(mark))
+    answer = await game.command("Cleo", "/accept")
+    assert not any(ERROR_LINE.match(l) for l in answer), answer
+    assert "Dirk" not in table.players and "Dirk" in table.leavers
 
 
 @pytest.mark.reactor_timeout(60)

@@ -82,8 +82,7 @@ def test_every_memo_is_emptied_by_the_switch() -> None:
     assert Round  # the facade names the engine's Round (its caches: Round._caches)
 
 
-#: the module-level containers of lobby and protocol that are not memos (what each holds), and
-#: the memos still kept by hand in the connection's modules (their own engineer converts them)
+#: the module-level containers of lobby and protocol that are not memos (what each holds)
 NOT_MEMOS = {
     ("lobby/storage/accounts.py", "_HASHERS"): "one argon2 hasher per parameter set (not a value's memo)",
     ("lobby/tichu/cards.py", "_CARDS"): "the deck, made once at import",
@@ -91,14 +90,11 @@ NOT_MEMOS = {
     ("lobby/tichu/moves.py", "_INDEXES"): "the store of the `_INDEX_OF` memo, emptied with it",
     ("lobby/tichu/moves.py", "_NO_PLAYS"): "the shared empty answer",
     ("lobby/tichu/memo.py", "_CLEARERS"): "the memos' clear functions",
+    ("protocol/process/logs.py", "_held"): "a SIGHUP that arrived during the start-up, handled once ready",
     ("protocol/telnet/gathered_write.py", "_pending"): "the writes waiting for the end of a turn",
     ("protocol/process/logs.py", "_opened"): "the log files opened",
     ("protocol/render/context.py", "_INTERNED"): "interning: the one context of its settings",
     ("protocol/render/table.py", "_NO_CATALOG"): "the empty catalog (a constant)",
-    ("protocol/connection/machine.py", "_shared"): "to convert with the connection's rewrite",
-    ("protocol/connection/machine.py", "_view_memo"): "to convert with the connection's rewrite",
-    ("protocol/connection/machine.py", "_update_memo"): "to convert with the connection's rewrite",
-    ("protocol/connection/machine.py", "_shared_text"): "to convert with the connection's rewrite",
 }
 
 

@@ -136,6 +136,33 @@ async def test_everything_is_refused_without_the_role(msrv: ModeratedServer, log
 
 
 @pytest_twisted.ensureDeferred
+async def test_a_refused_moderation_command_costs_no_database_work(
+        msrv: ModeratedServer, monkeypatch: Any) -> None:
+    """Issue 23: a refused /kick, /ban ... of a guest or an ordinary player is refused on the
+    caller's own role, known since the log-in, before any database work (it cost an account
+    query each, on the thread the log-ins read from)."""
+    await registered(msrv, "Bob")
+    eve = await registered(msrv, "Eve")
+    guest = await msrv.client()
+    await guest.login("guest")
+    assert (await eve.read_line()).endswith("enters the Lobby.")
+    store = msrv.server.store
+    looked_up: list[str] = []
+    get_account = store.get_account
+    monkeypatch.setattr(store, "get_account",                  # (a spy of the test)
+                        lambda name: looked_up.append(name) or get_account(name))
+    for line in [*MODERATION_LINES, "/banlist", "/closetable 1 spam"]:
+        for c in (eve, guest):
+            assert (await reply(c, line)).startswith("! [not-allowed]"), line
+    assert looked_up == []
+    # a role given offline while the server runs holds from the next log-in
+    create_account_offline(msrv.db, "Mia", "sesame1", role="moderator")
+    mia = await msrv.client()
+    await mia.login("Mia", "sesame1")
+    assert await reply(mia, "/kick Eve") == "Eve was kicked."
+
+
+@pytest_twisted.ensureDeferred
 async def test_admin_and_moderator_commands_are_logged(msrv: ModeratedServer, logged: Any) -> None:
     boss = await boss_of(msrv)           # --admin Boss
     mod = await registered(msrv, "Mod")
@@ -254,6 +281,46 @@ async def test_shutdown_warns_stops_new_games_and_stops(msrv: ModeratedServer,
                for t in texts(logged))
 
 
+@pytest_twisted.ensureDeferred
+async def test_shutdown_alone_only_asks_cancel_calls_it_off_and_no_reason_reads_well(
+        msrv: ModeratedServer, logged: Any) -> None:
+    """Outside finding U12: `/shutdown` alone shut the server down in 60 s with no way back,
+    and a shutdown without a reason read `(-; Boss)`. Now `/shutdown` alone shows its usage,
+    `/shutdown cancel` calls an announced one off (everybody told, new games again), and a
+    warning without a reason reads well in every language."""
+    boss = await boss_of(msrv)
+    ann = await msrv.client()
+    await ann.login("Ann")
+    assert await boss.read_line() == "Ann enters the Lobby."
+    assert await reply(boss, "/shutdown") == \
+        "! [bad-arguments] Usage: /shutdown SECONDS [REASON...] | /shutdown cancel"
+    assert await reply(boss, "/shutdown cancel") == "! [no-shutdown] No shutdown is under way to cancel."
+    assert not msrv.server.world.closing
+    assert (await reply(ann, "/set lang de")).startswith("Sprache: Deutsch")
+    for c in (ann, boss):
+        await reply(c, "/set width 250")        # each announcement on one line
+    boss.send("/shutdown 3600")
+    assert await boss.read_line() == \
+        "*** The server shuts down in 1 hour (announced by Boss). No new games start."
+    assert await ann.read_line() == ("*** Der Server fährt in 1 Stunde herunter (angekündigt "
+                                     "von Boss). Keine neuen Spiele mehr.")
+    assert (await reply(ann, "/newroom")).startswith("! [shutting-down]")
+    boss.send("/shutdown cancel")
+    assert await boss.read_line() == ("*** Boss has cancelled the shutdown: the server stays up, "
+                                      "and new games may start again.")
+    assert await ann.read_line() == ("*** Boss hat das Herunterfahren abgesagt: Der Server läuft "
+                                     "weiter, und neue Spiele können wieder beginnen.")
+    assert not (await reply(ann, "/newroom")).startswith("! [")
+    assert await boss.read_line() == "Ann leaves the Lobby."
+    assert any("moderation: Boss cancels the shutdown" in t for t in texts(logged))
+    assert await reply(boss, "/shutdown cancel") == "! [no-shutdown] No shutdown is under way to cancel."
+    from lobby.events import Event
+    from protocol.render.text import render
+    for lang in ("en", "de", "fr", "es", "da"):                 # no `-`, no empty parentheses
+        line, = render(Event("shutdown-warning", seconds=60, reason="", by="Boss"), lang)
+        assert "-;" not in line and "()" not in line and "( " not in line and "Boss" in line
+
+
 # ---- nobody acts for somebody else (the same bytes as a socket, through StringTransport) -------
 def test_nobody_acts_in_a_seat_not_theirs_or_at_a_table_not_theirs(clock: task.Clock) -> None:
     lobby = FakeLobby(clock)
@@ -272,10 +339,10 @@ def test_nobody_acts_in_a_seat_not_theirs_or_at_a_table_not_theirs(clock: task.C
     for c in players.values():
         c.raw()
     # Eve watches: she may neither configure nor start this table, nor take a taken seat
-    eve.send("/option target 500")
-    assert "! [not-seated]" in eve.text()
+    eve.send("/option target 500")          # (a spectator is told so: U9)
+    assert "! [not-a-player]" in eve.text()
     eve.send("/start")
-    assert "! [not-seated]" in eve.text()
+    assert "! [not-a-player]" in eve.text()
     eve.send("/join 2")
     assert "! [seat-taken]" in eve.text() or "! [table-full]" in eve.text()
     ann.send("/start")

@@ -259,3 +259,57 @@ async def test_a_protocol_3_client_sees_none_of_protocol_4s_fields(tmp_path: Any
         assert "friends" in TYPES_SINCE[4] and "table-unrated" in TYPES_SINCE[4]
     finally:
         await server.stop()
+
+
+@pytest.mark.reactor_timeout(60)
+@pytest_twisted.ensureDeferred
+async def test_closing_a_table_sends_its_new_objects_only_to_protocol_4(tmp_path: Any) -> None:
+    """`table-closed-by` and `closetable-done` came with /closetable after protocol 3: a client
+    of protocols 1-3 gets what it got before (the move to the lobby, the command's `ok`), a
+    client of protocol 4 the new objects too."""
+    from test_moderation import ModeratedServer
+
+    server = ModeratedServer(tmp_path / "lobby.sqlite3")
+    await server.start()
+    try:
+        clients = {}
+        for version in (1, 3, 4):
+            c = clients[version] = await _json_client(server, version, f"Watcher{version}")
+            if version == 1:
+                c.send("/newroom tichu")
+                await c.expect('"state"')
+            else:
+                await _replies(c, "r", "/room 1")
+        bosses = {}
+        for version in (3, 4):
+            boss = bosses[version] = await server.client()
+            boss.send(f"%json {version}")
+            await boss.expect('"prompt"')
+            boss.send("Boss")
+            await boss.expect('"prompt"')
+            boss.send("sesame1")
+            await boss.expect('"logged-in"')
+            if version == 3:                      # the first log-in is replaced by the second
+                boss.transport.loseConnection()
+                await boss.lost
+        boss = bosses[4]
+        kinds = [o["type"] for o in await _replies(boss, "c", "/closetable 1 a test")]
+        assert kinds[-2:] == ["closetable-done", "ok"], kinds
+        for version, c in clients.items():
+            c.send(f"#w /whereis Watcher{version}")
+            got = await c.expect('"id":"w"')
+            assert ('"type":"table-closed-by"' in got) == (version >= 4), (version, got)
+        server.server.world.open_table(server.server.world.online("Watcher3"))
+        number = server.server.world.online("Watcher3").room.number
+        old_boss = await server.client()
+        old_boss.send("%json 3")
+        await old_boss.expect('"prompt"')
+        old_boss.send("Boss")
+        await old_boss.expect('"prompt"')
+        old_boss.send("sesame1")
+        await old_boss.expect('"logged-in"')
+        kinds = [o["type"] for o in await _replies(old_boss, "c", f"/closetable {number}")]
+        assert kinds[-1] == "ok" and "closetable-done" not in kinds, kinds
+        assert "table-closed-by" not in kinds
+    finally:
+        await server.stop()

@@ -262,3 +262,148 @@ def test_the_readme_has_a_first_game() -> None:
     for command in ("/newroom", "/join", "/option round 1", "/start"):
         assert command in first
     assert first.count("/addbot") >= 3
+
+
+# ---- a name nobody has (outside finding U7) ------------------------------------------------------
+@pytest_twisted.ensureDeferred
+async def test_history_of_an_unknown_name_is_no_such_user_as_finger(server: RunningServer) -> None:
+    """``/history NAME`` of a name nobody has answered "NAME has no finished games", where
+    ``/finger NAME`` says nobody is called so; both say ``no-such-user`` now, in every language.
+    A registered name without games, a guest online and your own name still list no games."""
+    c = await guest(server, "Hanne", "da")
+    for line in ("/history Nemo", "/finger Nemo"):
+        assert await reply(c, line) == "! [no-such-user] " + text(
+            "no-such-user", "da", name="Nemo") + "\r\n"
+    await guest(server, "Otto")
+    await c.expect("Otto")
+    await c.expect("\r\n")
+    assert await reply(c, "/history Otto") == text("history-none", "da", name="Otto") + "\r\n"
+    assert await reply(c, "/history") == text("history-none", "da", name="Hanne") + "\r\n"
+
+
+# ---- bare-word chat is speech unless its arguments are valid (outside finding A14) ---------------
+#: ordinary chat in the five languages that begins with a command word, its alias or prefix
+CHAT_LINES = (
+    "help me", "hilfe bitte", "aide moi", "ayuda por favor", "hjælp mig", "aid me",
+    "join us", "join me for a game", "who is here?", "look at this", "pass the salt",
+    "passe auf", "pas mal", "play nice", "play again?", "joue avec moi", "juego limpio",
+    "spil en runde", "spiele mit", "tell me more", "tell him hi", "whisper something",
+    "set the table", "set off", "history lesson", "his turn", "finger food", "Finger weg!",
+    "fin ?", "where bob", "show me", "room service", "new game", "list all", "notify me",
+    "add me too", "remove it", "bar none", "raus hier", "uns allen", "option one",
+    "wish granted", "Wunsch frei", "souhait exaucé", "deseo suerte", "des cartes",
+    "bombe atomique", "bom dia", "drage afsted", "drag me", "cambio todo ya",
+    "announce the winner", "kick off at 8", "close the window", "shut up", "ban them",
+    "role play", "replay that", "qui", "regarde ça", "tichu ?", "grand merci",
+)
+
+
+@pytest_twisted.ensureDeferred
+async def test_ordinary_chat_in_five_languages_is_speech(server: RunningServer) -> None:
+    """Without a ``/`` a line is a command only when its arguments are valid: each line of
+    CHAT_LINES reaches the room as speech, in the lobby and at a waiting table; with the slash
+    it is the command and its error; and valid bare arguments are still the command."""
+    langs = ("en", "de", "fr", "es", "da")
+    talker = await guest(server, "Talker")
+    hearer = await guest(server, "Hearer")
+    await talker.expect("Hearer")
+    await talker.expect("\r\n")
+    for where in ("lobby", "table"):
+        if where == "table":
+            await reply(talker, "/set lang en")
+            await reply(talker, "/newroom", "four sit.\r\n")
+            await reply(hearer, "/room 1", "four sit.\r\n")
+            await reply(talker, "/set lang en", "switches.\r\n")   # (and Hearer's arrival)
+        for i, line in enumerate(CHAT_LINES):
+            lang = langs[i % len(langs)]
+            await reply(talker, f"/set lang {lang}")
+            got = await reply(talker, line)
+            assert got == f"<Talker> {line}\r\n", (where, line, got)
+            assert await hearer.read_line() == f"<Talker> {line}", (where, line)
+    # with the slash it is the command: its error (here, in Danish)
+    assert (await reply(talker, "/help me")).startswith("! [unknown-command]")
+    assert (await reply(talker, "/join us")).startswith("! [no-such-seat]")
+    # valid arguments without the slash: still the command
+    assert "! [" not in await reply(talker, "set color on")
+    assert (await reply(talker, "help play")).startswith("/play")
+    await reply(talker, "/set lang en", "switches.\r\n")     # (the rest of the help)
+    got = await reply(talker, "join 2")
+    assert got == "You sit down in seat 2.\r\n"
+
+
+def test_every_command_with_arguments_declares_its_bare_check() -> None:
+    """protocol/commands/bare.py: a new command with arguments cannot bind loosely by omission."""
+    from protocol.commands import COMMANDS
+    from protocol.commands.bare import BARE_CHECKS
+    missing = [c.name for c in COMMANDS if c.args and c.name not in BARE_CHECKS]
+    assert missing == []
+    assert set(BARE_CHECKS) <= set(COMMANDS.commands)
+
+
+# ---- a spectator's refusals speak to them (outside finding U9) -----------------------------------
+async def error_reply(c: LineClient, line: str) -> str:
+    """The error line ``line`` is refused with (the table's lines that arrive meanwhile are
+    skipped: the bots play on)."""
+    c.send(line)
+    while not (got := unwrap(await c.expect("\r\n"))).startswith("! ["):
+        pass
+    return got
+
+
+@pytest_twisted.ensureDeferred
+async def test_a_spectators_refusals_are_addressed_to_them_without_a_join_hint(
+        server: RunningServer) -> None:
+    """A spectator trying a player's command was told ``Eve does not play at this table`` (of
+    themselves, in the third person), and at a running game or a full table ``/join takes a
+    seat``, which cannot work. Now: ``You are watching; ...`` in their language, no /join; the
+    /join hint only where a seat is free."""
+    host = await guest(server, "Hosta")
+    await reply(host, "/newroom", "four sit.\r\n")
+    eve = await guest(server, "Eve")
+    await reply(eve, "/set width 160")          # (each refusal one line)
+    await reply(eve, "/room 1", "four sit.\r\n")
+    assert await reply(eve, "/addbot") == "! [not-seated] " + text("not-seated", "en") + "\r\n"
+    assert "/join" in text("not-seated", "en")
+    for line in ("/join 1", "/addbot", "/addbot", "/addbot"):
+        host.send(line)
+    await eve.expect("| 4 Bot")
+    await reply(eve, "/set lang en", "switches.\r\n")
+    for lang in ("en", "de", "fr", "es", "da"):          # a full waiting table
+        await reply(eve, f"/set lang {lang}")
+        refusal = "! [not-a-player] " + text("not-a-player", lang) + "\r\n"
+        assert await error_reply(eve, "/addbot") == refusal
+        assert "/join" not in refusal and "Eve" not in refusal
+    host.send("/start")
+    await reply(eve, "/set lang en", "switches.\r\n")
+    await eve.expect("Grand Tichu")
+    await reply(eve, "/set lang en", "switches.\r\n")
+    for lang in ("en", "de", "fr", "es", "da"):
+        await reply(eve, f"/set lang {lang}")
+        refusal = "! [not-a-player] " + text("not-a-player", lang) + "\r\n"
+        for line in ("/grand", "/nogrand", "/tichu", "/schupf S2 S3 S4", "/play S2", "/pass",
+                     "/bomb S2 B2 G2 R2", "/wish 8", "/dragon left", "/leave", "/remove Hosta",
+                     "/start"):
+            got = await error_reply(eve, line)
+            if line == "/start":
+                assert got.startswith("! [game-running]"), got
+                continue
+            assert got == refusal, (lang, line, got)
+
+
+# ---- the Phoenix's reading in a play line (outside finding U1) -----------------------------------
+@pytest_twisted.ensureDeferred
+async def test_a_play_line_shows_the_phoenix_as_the_trick_does(server: RunningServer) -> None:
+    """Four bots, seed 1: Bot1 plays a full house with the Phoenix. The play line said
+    ``S3 B3 GB RB Ph`` where the trick line says ``Ph=B``; text mode reads the Phoenix from the
+    view that follows the play (the trick's entry), so machine mode's play event is unchanged."""
+    w = await guest(server, "Watcher")
+    await reply(w, "/set width 200")
+    await reply(w, "/newroom", "four sit.\r\n")
+    for line in ("/addbot", "/addbot", "/addbot", "/addbot", "/option round 1",
+                 "/option seed 1", "/start"):
+        w.send(line)
+    got = await w.expect("Ph")
+    got += await w.expect("\r\n")
+    line = got.splitlines()[-1]
+    assert "plays S3 B3 GB RB Ph=B (9 left)" in line, line
+    assert "GB RB Ph=B" in await w.expect("won by")          # the trick line, as before

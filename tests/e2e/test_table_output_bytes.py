@@ -79,6 +79,9 @@ protocol 3: the option `timer` is gone from their `state`, `update` and `table-s
 greetings name the versions 1 2 3 4. Compared object by object: the old transcript with exactly
 those changes (render_json.for_protocol) is the new one, line for line; the text lines unchanged
 but the greeting's `(protocols 1 2 3 4)`.)
+(Issue 26, outside finding U1: a text-mode play line shows the Phoenix's reading as the trick
+line does, `You play G6 Ph=6`, `Dan plays S7 Ph=7`, not a bare `Ph`; those six play lines of each
+text client of the mixed game (Ann, Cat, Eve, Gus) were the only change; machine mode unchanged.)
 """
 from __future__ import annotations
 
@@ -349,13 +352,13 @@ EXPECTED: dict[str, dict[str, str]] = {
         "Eve": "6d90784363989dcc36f8249b4dfb060287800d91aa61223ac86ee952cfdb207f",
     },
     "mixed": {
-        "Ann": "b8b7df2eac59523233a40f68236a265fd71e0c4ef3ca4200786fc3368dcb4d1b",
+        "Ann": "258d7bc91aff567b27170443f9fc50a15222851d72aba71d27c03ea164907122",
         "Bob": "71b63930d55c833cfd7cac6ad168b2583e99f13b30eb34e9faaf3d4d75ad5c9c",
-        "Cat": "838c39b6726929e63edc99de936252d3377c11112bfdfcd04af04c52c6b11576",
+        "Cat": "6359dd609673800fbb8b9a86d84f84efef8e0f1fc9863a9d1243aaf04d5abcb0",
         "Dan": "9f3302eda57b65a01da510597e6a23e9696ba45e7e97bdb4f1df8dd0c687585f",
-        "Eve": "798423e18ea1aa73f7262a81956760d38e6b3aceaf77f3774efffff3c80439d8",
+        "Eve": "f3b373e1e69cb0887644e3b490ce7b0741734addcb9dbb67e3ed61c38ffe59bb",
         "Fay": "ad5e88e4f2c8ea167043915fe6621d768eb08537e9f33acbf13711c89856100d",
-        "Gus": "bdea30e2b85708b2d695965294657cc578e75072b12e47150ee680f4cca5d503",
+        "Gus": "b9556180018a63b0ddc6f510f4c6e7feed614e314621d8784d95057855e1a35e",
     },
 }
 

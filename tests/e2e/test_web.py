@@ -6,6 +6,7 @@ headers, without listing or path traversal."""
 from __future__ import annotations
 
 import socket
+import time
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -493,3 +494,127 @@ async def test_the_websocket_path_without_an_upgrade_is_refused_with_our_headers
     status, headers, body = await get(web.web_port, "/ws")
     assert status == 426 and headers["upgrade"] == "websocket"
     assert headers["content-security-policy"] == CSP and b"Autobahn" not in body
+
+
+@pytest_twisted.ensureDeferred
+async def test_every_answer_has_our_headers_and_no_server_version(web: WebServer) -> None:
+    """Outside attack A11: ``OPTIONS *`` got twisted.web's empty 200 without the security
+    headers, and every answer named the library and its version in ``Server:``. Now each
+    answer, whoever makes it, carries the headers and no ``Server``."""
+    for target, method, want in (("*", "OPTIONS", 200), ("*", "GET", 405), ("/", "GET", 200),
+                                 ("/nothing", "GET", 404), ("/", "POST", 405),
+                                 ("/ws", "GET", 426), ("/app.js", "HEAD", 200)):
+        status, headers, _ = await get(web.web_port, target, method)
+        assert status == want, (target, method, status)
+        assert headers.get("content-security-policy") == CSP, (target, method)
+        assert headers.get("x-content-type-options") == "nosniff", (target, method)
+        assert headers.get("x-frame-options") == "DENY", (target, method)
+        assert "server" not in headers, (target, method, headers.get("server"))
+
+
+def _slow_clients(port: int, count: int) -> list[socket.socket]:
+    """``count`` connections that each send the start of a request and never its end."""
+    socks = []
+    for _ in range(count):
+        s = socket.create_connection(("127.0.0.1", port), timeout=20)
+        s.sendall(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ")
+        socks.append(s)
+    return socks
+
+
+def _closed_by_server(s: socket.socket, trickle: bool = False) -> bool:
+    """Whether the server closes ``s`` (within the bound) -- sending a byte now and then while
+    it waits when ``trickle``."""
+    s.settimeout(0.05 if trickle else 20)
+    for _ in range(1200):
+        try:
+            if s.recv(4096) == b"":
+                return True
+        except TimeoutError:
+            if trickle:
+                try:
+                    s.sendall(b"x")
+                except OSError:
+                    return True
+            continue
+        except OSError:
+            return True
+    return False
+
+
+@pytest_twisted.ensureDeferred
+async def test_half_sent_requests_are_counted_per_address(tmp_path: Path) -> None:
+    """Outside attack A8: a slowloris from one address held any number of half-sent requests.
+    Now at most --web-pending-per-address (here 2) of one address group are open at once: the
+    next connection is closed at once, whole requests too; once one of them goes, a whole
+    request is answered again."""
+    running = WebServer(tmp_path / "lobby.sqlite3",
+                        web_options=WebOptions(max_pending=2, request_timeout=0))
+    await running.start()
+    try:
+        port = running.web_port
+        slow = await within(deferToThread(_slow_clients, port, 2))
+        third = await within(deferToThread(_slow_clients, port, 1))
+        assert await within(deferToThread(_closed_by_server, third[0]))
+        site = running.server.web_ports[0].factory
+        assert site.stats["refused"] == 1 and sum(site.pending_groups.values()) == 2
+        slow[0].close()
+
+        def answered() -> int:
+            for _ in range(200):
+                try:
+                    status = http_get(port, "/")[0]
+                except OSError:
+                    status = 0
+                if status == 200:
+                    return status
+                time.sleep(0.05)
+            return 0
+        assert await within(deferToThread(answered)) == 200
+        for s in (*slow, *third):
+            s.close()
+    finally:
+        await running.stop()
+
+
+@pytest_twisted.ensureDeferred
+async def test_a_trickled_request_is_closed_after_the_request_timeout(tmp_path: Path) -> None:
+    """Outside attack A8: --web-timeout restarts with every byte, so a request trickled a byte
+    at a time was never closed; --web-request-timeout closes it however it trickles, and the
+    page's own requests (whole at once) are answered as before."""
+    running = WebServer(tmp_path / "lobby.sqlite3",
+                        web_options=WebOptions(request_timeout=0.3, timeout=30))
+    await running.start()
+    try:
+        slow = await within(deferToThread(_slow_clients, running.web_port, 1))
+        assert await within(deferToThread(_closed_by_server, slow[0], True))
+        assert running.server.web_ports[0].factory.stats["request"] == 1
+        slow[0].close()
+        status, headers, _ = await get(running.web_port, "/")
+        assert status == 200 and headers["connection"] == "close"
+    finally:
+        await running.stop()
+
+
+def test_the_page_asks_for_the_newest_protocol_and_words_its_objects() -> None:
+    """The web client spoke protocol 3; it asks for the newest (as tichu_bot does) and shows
+    each object a player meets that the newest protocol added, in every language, with the
+    catalog's words as plain templates (no conversion the page could not fill in)."""
+    from lobby.text.messages import LANGUAGES
+    from protocol.render.json_lines import PROTOCOL_VERSION, TYPES_SINCE
+    from protocol.web import WEB_TEMPLATES, web_strings
+    js = (Path(__file__).resolve().parents[2] / "protocol" / "web" / "static" / "app.js"
+          ).read_text(encoding="utf-8")
+    assert f'const PROTOCOL_SWITCH = "%json {PROTOCOL_VERSION}";' in js
+    not_for_the_page = {"friends", "friend-added", "friend-removed",   # the page has no /notify
+                        "closetable-done",                  # nor a moderator's /closetable
+                        "shutdown-cancelled"}
+    for kind in sorted(TYPES_SINCE[PROTOCOL_VERSION] - not_for_the_page):
+        assert f'"{kind}"' in js, f"app.js does not handle {kind}"
+    for lang in LANGUAGES:
+        strings = web_strings(lang)
+        for key in [*WEB_TEMPLATES, "web-duration-second", "web-duration-second-one",
+                    "web-ev-unrated-seed", "web-ev-unrated-bots"]:
+            assert strings[key] and "!" not in strings[key], (lang, key, strings[key])
+        assert "{seconds}" in strings["web-ev-timer-warning"]
+        assert "{count}" in strings["web-duration-second"]

@@ -204,8 +204,12 @@ def test_a_whole_round_in_the_page(site: str, tmp_path: Path) -> None:
         p.find("#option-name").send_keys("target")
         p.wait(lambda: "score" in (p.find("#option-value").get_attribute("placeholder") or ""),
                "the option's hint")
+        # the page speaks protocol 4: its state carries the move timer among the options
+        assert "timer" in p.state()["options"]
         p.click("#start")
         p.wait(lambda: p.state().get("phase") == "grand", "the Grand Tichu question")
+        # ... and shows protocol 4's table-unrated (seed and bots) as a line in its words
+        p.wait(lambda: "This game is not rated: " in p.text("#table-log"), "the unrated line")
         p.press("No Grand Tichu")
         p.wait(lambda: p.state().get("phase") == "exchange", "the exchange")
         hand = set(p.state()["hand"].split())

@@ -10,6 +10,7 @@ counted twice).
 from __future__ import annotations
 
 import re
+from itertools import takewhile
 from typing import Any
 
 import pytest
@@ -18,8 +19,18 @@ from twisted.internet import task
 
 from conftest import FakeClient, FakeLobby, RunningServer, strip_telnet
 from lobby.bots.strategies.strategy import make_strategy
+from protocol.connection.guard import Limits
 from protocol.render.context import DEFAULT_WIDTH, MAX_WIDTH, MIN_WIDTH, RenderContext
-from protocol.render.wrap import fit_names, visible_width, wrap_line, wrap_lines, wrap_prompt
+from protocol.render.wrap import (
+    SPEECH_INDENT,
+    SPEECH_MARK,
+    fit_names,
+    visible_width,
+    wrap_line,
+    wrap_lines,
+    wrap_prompt,
+    wrap_speech,
+)
 from protocol.telnet.transport import DO, DONT, IAC, NAWS, SB, SE, WILL, WONT
 
 GUEST_CONFIRM = "or type another name: "
@@ -195,8 +206,8 @@ def test_a_session_wraps_speech_to_the_naws_width_and_follows_a_resize(
     bob.send(speech)
     got = ann.lines()
     assert len(got) == 3 and all(visible_width(line) <= 60 for line in got)
-    assert got[0].startswith("<Bob> Have you seen") and got[1].startswith("  ")
-    assert " ".join(line.strip() for line in got) == "<Bob> " + speech.strip()
+    assert got[0].startswith("<Bob> Have you seen") and got[1].startswith(SPEECH_INDENT)
+    assert " ".join(line.removeprefix(SPEECH_INDENT) for line in got) == "<Bob> " + speech.strip()
     assert len(bob.lines()) == 2                         # the speaker's own line, at 80
     ann.send(naws(140))                                  # the window was resized
     bob.send(speech)
@@ -254,7 +265,7 @@ class Server:
     """A LobbyServer (persistence, journal, moderation with the admin Boss) without ports, on a
     task.Clock; clients are Sessions on StringTransports that speak the real telnet bytes."""
 
-    def __init__(self) -> None:
+    def __init__(self, limits: Any = None) -> None:
         from conftest import FAST_SCRYPT
         from lobby.storage.accounts import Accounts, hash_password
         from lobby.storage.store import Store, inline_runner
@@ -268,7 +279,7 @@ class Server:
         # the greeting waits for the client's first bytes, as on a public server
         self.server = LobbyServer(self.clock, store, [], clock=self.clock, admin="Boss",
                                   accounts=Accounts(inline_runner, FAST_SCRYPT),
-                                  limits=Limits(greeting_delay=0.2))
+                                  limits=limits or Limits(greeting_delay=0.2))
         started: list[Any] = []
         self.server.start().addBoth(started.append)
         assert started and not hasattr(started[0], "raiseException"), started
@@ -399,7 +410,7 @@ async def test_naws_over_a_real_socket_wraps_and_follows_a_resize(server: Runnin
     got = await ann.expect("twelve\r\n")
     pieces = got.rstrip("\r\n").split("\r\n")
     assert len(pieces) >= 2 and all(visible_width(p) <= 40 for p in pieces), pieces
-    assert all(p.startswith("  ") for p in pieces[1:])
+    assert all(p.startswith(SPEECH_INDENT) for p in pieces[1:])
     ann.transport.write(naws(200))                               # resized
     ann.send("/whereis Ann")
     await ann.expect("(room 0).\r\n")
@@ -452,3 +463,305 @@ def test_a_seat_number_never_parts_from_its_name_at_45_columns() -> None:
                 (width, lines)
         if len(seat_lines) > 1:
             assert not any("…" in line for line in seat_lines), (width, lines)
+
+
+#: a team's score: both teams and their figures
+TEAM_SCORE = re.compile(r"\S+\+\S+ -?\d+ : -?\d+ \S+\+[^\s.,;!]+")
+
+
+# ---- a players line that takes two lines, in every update (outside findings U2/U4, A16) -----------
+#: a piece of a players or seats line: a seat's number (the turn mark ">" before it) and its name
+SEAT_PIECE = re.compile(r"(?:^(?:\w+: )?\s*|\|)[ >]?([1-4])[ \u00a0]([\w-])")
+
+
+def seat_blocks(lines: list[str]) -> list[list[str]]:
+    """The players (and seats) lines of a screen with their continuation lines: a block begins
+    with seat 1's piece (``1 Hanna 14 |``, ``>1 Hanna``, ``Seats: 1 Hanna |``) and goes on with
+    the lines indented under it; a continuation line without its first line is a block of its
+    own (the defect)."""
+    blocks: list[list[str]] = []
+    for line in lines:
+        head = re.match(r"^(?:[A-Za-zäöüÄÖÜ]+: )?[ >]?1[ \u00a0][\w-]", line)
+        piece = re.match(r"^  [ >]?[1-4][ \u00a0][\w-]", line)
+        if head:
+            blocks.append([line])
+        elif piece and blocks and blocks[-1][-1].endswith("|"):
+            blocks[-1].append(line)
+        elif blocks and line.startswith("    ") and re.match(r"^  \S", blocks[-1][-1]):
+            blocks[-1].append(line)       # a seat too wide for a line of its own, wrapped
+        elif piece:
+            blocks.append([line])
+    return blocks
+
+
+#: a form of a player's name on the screen: Hanna or its abbreviation, a bot with or without
+#: its strategy, or abbreviated
+NAME_FORM = re.compile(r"\b(Han(?:na|n?…|…)|Bot[1-3](?:~[a-z]*…?)?)")
+
+
+@pytest.mark.parametrize(("width", "lang"), [(20, "en"), (30, "en"), (40, "de"), (45, "en"),
+                                             (45, "de"), (60, "en"), (60, "de")])
+def test_a_players_line_that_wraps_is_shown_whole_in_every_update(width: int, lang: str) -> None:
+    """The changed-lines-only update of the table view printed pieces of a players line that
+    takes two lines: a continuation without its first line, seats left out (in German, after
+    the fourth seat only seats 1-2) (U2/U4). A logical line is one unit: every time it is
+    shown, all four seats are, each seat's number on the line of its name, also at 20-40
+    columns (A16). A player's name has one form on the screen (U13), and a team's score stays
+    on one line with both teams (A16) where it fits one. /replay's seats line never parts a
+    seat's number from its name (U14)."""
+    srv = Server()
+    srv.connect("Hanna", width)                        # NAWS, as a telnet client tells it
+    srv.connect("Sam", None)                           # a spectator on netcat: /set width
+    srv.send("Sam", f"/set width {width}")
+    for name in ("Hanna", "Sam"):
+        srv.send(name, f"/set lang {lang}")
+    start = {name: len(srv.received[name]) for name in ("Hanna", "Sam")}
+    srv.send("Hanna", "/newroom tichu")
+    for line in ("/join 1", "/addbot", "/addbot 3 random", "/addbot", "/option target 200",
+                 "/option seed 7"):
+        srv.send("Hanna", line)
+    srv.send("Sam", "/room 1")
+    srv.send("Hanna", "/start")
+    table = srv.world.tables[1]
+    strategy = make_strategy("random", 7)
+    for _ in range(3000):
+        if table.state != "playing":
+            break
+        command = strategy.decide(table.match.view(table.players.index("Hanna")))
+        srv.send("Hanna", "/" + command)
+    assert table.state == "finished"
+    end = {name: len(srv.received[name]) for name in ("Hanna", "Sam")}
+    srv.send("Hanna", "/replay 1 1")         # its seats line keeps each number with its name
+    replay = screen(srv.received["Hanna"][-1:])
+    for seat, player in enumerate(table.players):
+        assert any(f"{seat + 1}\u00a0{player}" in line for line in replay), (seat, replay)
+    for name in ("Hanna", "Sam"):
+        got = srv.received[name][start[name]:end[name]]
+        assert not too_wide(got, width), too_wide(got, width)
+        blocks = seat_blocks(screen(got))
+        assert len(blocks) > 10, (name, blocks)
+        for block in blocks:
+            seats = [int(m.group(1)) for line in block for m in SEAT_PIECE.finditer(line)]
+            assert seats == [1, 2, 3, 4], (name, block)
+            assert not any(re.search(r"[ >|][1-4]$", line) for line in block), (name, block)
+        if width <= 45:
+            assert any(len(block) > 1 for block in blocks), name    # it does take two lines
+        # one form of each name, from the deal on (the game's start line names them in full)
+        lines = screen(got)
+        game = lines[next(i for i, line in enumerate(lines) if "Round 1 " in line
+                          or "Runde 1 " in line) + 1:]
+        forms: dict[str, set[str]] = {}
+        for line in game:
+            for form in NAME_FORM.findall(line):
+                forms.setdefault(form[:4], set()).add(form)
+        assert forms and all(len(f) == 1 for f in forms.values()), (name, forms)
+        # a team's score (A+C 70 : 30 B+D) on one line wherever it fits one
+        scores = 0
+        for k, line in enumerate(game):
+            indent = len(line) - len(line.lstrip())
+            rest = list(takewhile(lambda c, deeper=" " * (indent + 2): c.startswith(deeper),
+                                  game[k + 1:]))
+            for unit in TEAM_SCORE.findall(" ".join([line, *rest])):
+                if visible_width(unit) + indent + 2 <= width - 1:
+                    scores += 1
+                    assert any(unit in c for c in [line, *rest]), (name, unit, [line, *rest])
+        assert width < 30 or scores, name
+
+
+# ---- grapheme clusters (outside finding A5) ---------------------------------------------------------
+FAMILY = "\U0001F469\u200d\U0001F469\u200d\U0001F467"        # 👩‍👩‍👧: one emoji, five code points
+FLAG = "\U0001F1E9\U0001F1EA"                                 # 🇩🇪: two regional indicators
+THUMB = "\U0001F44D\U0001F3FD"                                # 👍🏽: an emoji and its skin tone
+ACCENTED = "e\u0301\u0323"                                    # é with a dot below: three points
+
+
+def test_a_long_word_is_cut_between_grapheme_clusters_and_counted_as_shown() -> None:
+    from protocol.render.graphemes import clusters
+    from protocol.render.wrap import abbreviate
+    assert list(clusters(FAMILY + FLAG + THUMB + ACCENTED + "x")) == [
+        FAMILY, FLAG, THUMB, ACCENTED, "x"]
+    assert list(clusters(FLAG + FLAG[0])) == [FLAG, FLAG[0]]       # flags pair up
+    assert list(clusters("\u1100\u1161\u11a8" + "한")) == ["\u1100\u1161\u11a8", "한"]
+    assert visible_width(FAMILY) == 2 and visible_width(THUMB) == 2
+    assert visible_width(FLAG) == 2 and visible_width(ACCENTED) == 1
+    assert visible_width("\u2764\ufe0f") == 2                      # ❤️: emoji presentation
+    for unit in (FAMILY, FLAG, THUMB, ACCENTED, "日"):
+        word = unit * 60
+        for width in (21, 22, 45):
+            got = wrap_line("see " + word, width)
+            pieces = [p.strip() for p in got[1:]]
+            assert "".join(pieces) == word, (unit, width)
+            assert all(visible_width(p) <= width - 1 for p in got), (unit, width, got)
+            # every piece is whole clusters: as many as fit
+            assert all(len(p) % len(unit) == 0 for p in pieces), (unit, width, got)
+            room = (width - 1 - 2) // visible_width(unit)
+            assert len(pieces[0]) // len(unit) == room, (unit, width, got)
+    assert abbreviate("Zo" + ACCENTED * 6, 5) == "Zo" + ACCENTED * 2 + "…"
+
+
+@pytest_twisted.ensureDeferred
+async def test_speech_with_emoji_and_accents_wraps_between_clusters_over_a_socket(
+        server: RunningServer) -> None:
+    ann = await server.client()
+    await ann.login("Ann")
+    teller = await server.client()
+    await teller.login("Teller")
+    ann.transport.write(bytes((IAC, WILL, NAWS)) + naws(30))    # a telnet client's window
+    ann.send("/whereis Ann")
+    await ann.expect("(room 0).\r\n")
+    units = [FAMILY, THUMB, FLAG, ACCENTED] * 12
+    word = "".join(units) + "end"
+    teller.send(f"/tell Ann {word}")
+    got = await ann.expect("end\r\n")
+    pieces = got.rstrip("\r\n").split("\r\n")
+    assert len(pieces) >= 3 and all(visible_width(p) <= 29 for p in pieces), pieces
+    # the word's pieces (after the first line's "Teller tells you: ") are whole clusters
+    assert all(p.startswith(SPEECH_INDENT) for p in pieces[1:]), pieces    # (item 8)
+    cut = "".join(p.removeprefix(SPEECH_INDENT) for p in pieces[1:])
+    assert word.endswith(cut)
+    ends = {len(word) - len(cut)}
+    for p in pieces[1:]:
+        ends.add(max(ends) + len(p.removeprefix(SPEECH_INDENT)))
+    bounds = {0, len(word)} | {sum(map(len, units[:k])) for k in range(len(units) + 1)}
+    bounds |= {len(word) - k for k in range(3)}                 # "end" is three clusters
+    assert ends <= bounds, (sorted(ends - bounds), pieces)
+
+
+# ---- the greeting at the client's width (outside finding U3) ----------------------------------------
+class NawsWaitServer(RunningServer):
+    """A real server whose greeting waits for NAWS longer than any test waits (--naws-wait)."""
+
+    server_options = {"motd": "Test server.", "limits": Limits(naws_wait=600.0)}
+
+
+@pytest_twisted.async_yield_fixture
+async def nawsrv(tmp_path: Any) -> Any:
+    running = NawsWaitServer(tmp_path / "lobby.sqlite3")
+    await running.start()
+    yield running
+    await running.stop()
+
+
+WELCOME = "Welcome to the Tichu lobby. Log in with your name, or type guest."
+
+
+@pytest_twisted.ensureDeferred
+async def test_the_greeting_waits_for_the_window_size_and_is_drawn_at_it(nawsrv: Any) -> None:
+    """A telnet client answers the server's DO NAWS within one round trip: the greeting waits
+    for its width (here: a client that tells it at once) and is drawn at 45 columns, not 80."""
+    c = await nawsrv.client()
+    c.transport.write(bytes((IAC, WILL, NAWS)) + naws(45))
+    got = await c.expect("login: ")
+    lines = got.split("\r\n")
+    assert lines[0] == "Welcome to the Tichu lobby. Log in with your", lines
+    assert all(visible_width(line) <= 44 for line in lines), lines
+    refuser = await nawsrv.client()                  # a client that refuses NAWS: at once, 80
+    refuser.transport.write(bytes((IAC, WONT, NAWS)))
+    got = await refuser.expect("login: ")
+    assert got.split("\r\n")[0] == WELCOME
+    typist = await nawsrv.client()                   # a line typed first: greeted, then read
+    typist.send("Tess")
+    got = await typist.expect(GUEST_CONFIRM)
+    assert got.startswith(WELCOME) and '"Tess" is not a registered name' in got
+    bot = await nawsrv.client()                      # a bot: its %json line is answered at once
+    bot.send("%json 4")
+    got = await bot.expect('"type":"greeting"')
+    assert '"protocol":4' in got.replace(" ", "")
+
+
+def test_a_client_that_never_negotiates_is_greeted_after_the_naws_wait() -> None:
+    """netcat says nothing and answers no offer: the greeting comes when --naws-wait is up
+    (after --greeting-delay), at 80 columns; a client that tells its width is greeted at once."""
+    srv = Server(Limits(greeting_delay=0.2, naws_wait=0.3))
+    c = FakeClient(srv.server.factory)
+    srv.clock.advance(0.2)                      # the first bytes never came: the offers go out
+    first = c.raw()
+    assert bytes((IAC, DO, NAWS)) in first and b"Welcome" not in first
+    srv.clock.advance(0.29)
+    assert b"Welcome" not in c.raw()
+    srv.clock.advance(0.01)
+    got = lines_of(c.raw())
+    assert got[0] == WELCOME and got[-1] == "login: "
+    quick = FakeClient(srv.server.factory)      # NAWS before the offers: no wait at all
+    quick.send(bytes((IAC, WILL, NAWS)) + naws(45))
+    assert lines_of(quick.raw())[0] == "Welcome to the Tichu lobby. Log in with your"
+
+
+# ---- a wrapped chat line never looks like a line of the server (issue 23, item 8) ------------------
+def test_no_line_of_the_server_starts_with_the_speech_mark_in_any_language() -> None:
+    """The mark of a continuation line of somebody's words starts no template's line, in any
+    language, indented or not: a line that starts with it is always a piece of somebody's words."""
+    from lobby.text.messages import CATALOGS, LANGUAGES
+    assert SPEECH_INDENT.strip() == SPEECH_MARK.strip() and SPEECH_MARK.strip()
+    for lang in LANGUAGES:
+        for key, template in CATALOGS[lang].items():
+            for line in template.split("\n"):
+                assert not line.lstrip(" ").startswith(SPEECH_MARK.strip()), (lang, key, line)
+
+
+@pytest.mark.parametrize("width", [MIN_WIDTH, 21, 33, 45, 60, 80, 132, MAX_WIDTH])
+def test_every_continuation_of_speech_carries_the_mark_at_every_width(width: int) -> None:
+    forged = ["! [kicked] You were kicked by Admin: spam", "*** Admin announces: bye",
+              "Admin tells you: give me your password", "login: ", "  Your turn: /play"]
+    for text in forged:
+        for pad in range(0, width + 2, 3):               # the forged text at every column
+            line = "<Mallory> " + "x" * pad + " " + text + " " + "y " * 40
+            pieces = wrap_speech([line], width)
+            assert pieces[0].startswith("<Mallory>")
+            assert all(p.startswith(SPEECH_INDENT) for p in pieces[1:]), pieces
+            assert all(visible_width(p) < width for p in pieces), pieces
+            long_word = "<Mallory> " + "z" * (3 * width) + text   # a word cut to the width
+            assert all(p.startswith(SPEECH_INDENT) for p in wrap_speech([long_word], width)[1:])
+
+
+FORGED = "! [kicked] You were kicked by Admin: spam"
+
+
+def _forging(head: str, width: int) -> str:
+    """Words after ``head`` (how the reader's line of them begins) that put FORGED at the start
+    of a wrapped line under the plain wrap rule (the hanging indent alone, as before item 8)."""
+    for pad in range(1, 3 * width):
+        said = "x" * pad + " " + FORGED
+        if any(line.lstrip(" ").startswith(FORGED[:10])
+               for line in wrap_line(head + said, width)[1:]):
+            return said
+    raise AssertionError("no padding forges the line")
+
+
+def _marked(got: str) -> list[str]:
+    lines = got.split("\r\n")
+    kicked = [line for line in lines if "[kicked]" in line]
+    assert len(kicked) == 1 and kicked[0].startswith(SPEECH_INDENT), lines
+    assert not any(line.lstrip(" ").startswith("! [kicked]") for line in lines), lines
+    return lines
+
+
+@pytest_twisted.ensureDeferred
+async def test_a_chat_line_crafted_to_wrap_into_a_system_line_is_marked_as_speech(
+        server: RunningServer) -> None:
+    """Mallory pads her speech and her tell so that, at the reader's width (NAWS 40 columns, and
+    /set width 30 in German), ``! [kicked] ...`` would start a wrapped line: it is on a line that
+    starts with the speech mark instead, in the lobby, in a tell and at a table."""
+    ann = await server.client()
+    await ann.login("Ann")
+    mallory = await server.client()
+    await mallory.login("Mallory")
+    ann.transport.write(bytes((IAC, WILL, NAWS)) + naws(40))
+    ann.send("/whereis Ann")
+    await ann.expect("Ann is in the Lobby (room 0).\r\n")
+    mallory.send(_forging("<Mallory> ", 40))
+    _marked(await ann.expect("spam\r\n"))
+    mallory.send("/tell Ann " + _forging("Mallory tells you: ", 40))
+    lines = _marked(await ann.expect("spam\r\n"))
+    assert any(line.startswith("Mallory tells you:") for line in lines), lines
+    ann.send("/set lang de")
+    await ann.expect("\r\n")
+    ann.send("/set width 30")
+    await ann.expect("30")
+    mallory.send("/newroom")
+    await mallory.expect("Table 1")
+    ann.send("/room 1")
+    await ann.expect("/join")
+    mallory.send(_forging("<Mallory> ", 30))         # at a table, in German, at 30 columns
+    lines = _marked(await ann.expect("spam\r\n"))
+    assert all(visible_width(line) < 30 for line in lines), lines

@@ -136,7 +136,7 @@ def test_bans_list_and_lift(tmp_path: Path) -> None:
         "  Old: until 2017-07-14 02:50 UTC (expired), by Boss at 2017-07-14 02:40 UTC: flooding"]
     code, out, _ = admin(db, "bans", "lift", "spammer")
     assert code == 0 and out.startswith("the ban on spammer is lifted")
-    assert admin(db, "bans", "list")[1].splitlines()[0] == "1 bans:"
+    assert admin(db, "bans", "list")[1].splitlines()[0] == "1 ban:"
 
 
 def test_backup_while_the_server_has_the_database_open(tmp_path: Path) -> None:
@@ -227,3 +227,35 @@ def test_the_database_and_its_backup_are_private(tmp_path: Path) -> None:
                 assert stat.S_IMODE(path.stat().st_mode) == 0o600, path
     finally:
         os.umask(old)
+
+
+def test_the_wording_of_counts_never_seen_accounts_bans_alone_and_bad_files(
+        tmp_path: Path) -> None:
+    """Outside finding U6: `1 account:` / `1 ban:` (no `1 accounts`), an account nobody has
+    logged in with is `never logged in` (not "last seen" at its creation), `bans` alone lists
+    them, and a file that cannot be used is said in words, not SQLite's or Python's."""
+    db = tmp_path / "lobby.sqlite3"
+    assert admin(db, "create", "Ann", "--password-file", "-", stdin="sesame12\n")[0] == 0
+    code, out, _ = admin(db, "list")
+    lines = out.splitlines()
+    assert code == 0 and lines[0] == "1 account:"
+    assert lines[1].endswith(", never logged in") and "last seen" not in lines[1]
+    store = Store(str(db), inline_runner)
+    fired(store.open())
+    fired(store.touch("Ann", 2e9))                   # she logged in (and out) later
+    fired(store.close())
+    assert admin(db, "list")[1].splitlines()[1].endswith(", last seen 2033-05-18")
+    assert admin(db, "bans") == (0, "no bans\n", "")
+    (tmp_path / "junk.sqlite3").write_bytes(b"not a database, just some text " * 100)
+    code, _, err = admin(tmp_path / "junk.sqlite3", "list")
+    assert code == 1 and err == ("tichu-lobby admin: database file "
+                                 f"{str(tmp_path / 'junk.sqlite3')!r} is not an SQLite database "
+                                 "(another kind of file, or a damaged one)\n")
+    nowhere = tmp_path / "nowhere" / "x.sqlite3"
+    code, _, err = admin(nowhere, "create", "Bob", "--password-file", "-", stdin="sesame12\n")
+    assert code == 1 and err == (f"tichu-lobby admin: cannot open database file {str(nowhere)!r}"
+                                 f": its folder {str(nowhere.parent)!r} does not exist\n")
+    code, _, err = admin(db, "backup", str(nowhere))
+    assert code == 1 and err.endswith(f"its folder {str(nowhere.parent)!r} does not exist\n")
+    for text in (err, out):
+        assert "unable to open" not in text and "file is not a database" not in text

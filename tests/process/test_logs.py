@@ -277,3 +277,54 @@ def test_sighup_reloads_the_motd_and_says_so(tmp_path: Path) -> None:
         assert "The new news." in greeting(server.port)
         code, _ = server.stop()
     assert code == 0
+
+
+def test_a_sighup_during_the_start_never_ends_scripts_serve(tmp_path: Path) -> None:
+    """Outside finding U11: SIGHUP sent to scripts/serve over and over from its first moment on
+    (while it checks the environment, while the server imports, until it listens) never ends
+    it: the process started is the server itself (exec), it comes up, and a SIGHUP then is
+    handled (a log line), so one sent during the start-up never leaves an orphan either."""
+    import signal
+    import threading
+
+    from server_process import ROOT
+    argv = [str(ROOT / "scripts" / "serve"), "--db", str(tmp_path / "h.sqlite3"),
+            "--port", "tcp:0:interface=127.0.0.1"]
+    def under_way(pid: int) -> bool:
+        """Past the wrapper's first line: it runs a command (its environment check) or it is
+        the server already (exec'd). Before that no program can hold a SIGHUP."""
+        try:
+            if b"protocol" in Path(f"/proc/{pid}/cmdline").read_bytes():
+                return True
+        except OSError:
+            return True                                   # gone: the test sees it below
+        for stat in Path("/proc").glob("[0-9]*/stat"):
+            try:
+                if int(stat.read_text().rsplit(")", 1)[1].split()[1]) == pid:
+                    return True
+            except (OSError, IndexError, ValueError):
+                continue
+        return False
+
+    with ServerProcess(argv, tmp_path, find_port=None) as server:
+        done = threading.Event()
+
+        def hang_up() -> None:
+            while not under_way(server.proc.pid) and not done.wait(0.002):
+                pass
+            while not done.is_set() and server.proc.poll() is None:
+                server.proc.send_signal(signal.SIGHUP)
+                done.wait(0.02)
+        sender = threading.Thread(target=hang_up, daemon=True)
+        sender.start()
+        try:
+            server.wait_for(lambda text: "listening on" in text)
+        finally:
+            done.set()
+            sender.join()
+        assert server.proc.poll() is None
+        assert "SIGHUP: " in server.output           # those of the start-up were handled
+        server.proc.send_signal(signal.SIGHUP)
+        server.wait_for(lambda text: "SIGHUP: " in text)
+        code, _ = server.stop()
+    assert code == 0

@@ -142,7 +142,7 @@ def test_who_wwho_tell_speech_and_finger(lobby: FakeLobby, clock) -> None:
     a.send("quit")
     assert a.closed and b.lines() == ["Alice leaves the Lobby."]
     clock.advance(3600)
-    c.send("fin alice")
+    c.send("/fin alice")          # (without the slash only a name online: docs/protocol.md)
     assert c.lines() == ["Alice leaves the Lobby.", "Alice:",
                          "  registered since 2027-01-15 08:00 UTC, last seen 2027-01-15 08:01 UTC",
                              "  not online", "  no finished games yet"]

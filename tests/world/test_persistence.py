@@ -56,7 +56,8 @@ def test_a_finished_game_is_stored_and_shown_by_history_replay_rangliste_and_fin
     history = lobby.say(ann, "/history")
     assert history[0] == "Recent games of Ann:" and history[1].startswith("  #1 ")
     assert f"{table.match.scores[0]} : {table.match.scores[1]}" in history[1]
-    assert lobby.say(ann, "/history Zed") == ["Zed has no finished games."]
+    assert lobby.say(ann, "/history Zed") == [
+        "! [no-such-user] Nobody called Zed is online or registered."]
     replay = lobby.say(ann, "/replay 1")
     assert replay[0].startswith("Game #1, table 1") and len(replay) > 20
     rounds = table.match.round_no

@@ -209,9 +209,9 @@ def test_replay_of_a_turnier_game_follows_the_changing_seats(archive) -> None:
     stored = fired(archive.load(rec.game_id))
     fourth = replay_text(stored, 4)
     # rounds 4-6: partners 1+2 / 3+4 by join order -> seats Alice, Carol, Bob, Dave
-    assert fourth[1] == "Round 4: seats 1 Alice, 2 Carol, 3 Bob, 4 Dave"
+    assert fourth[1] == "Round 4: seats 1\u00a0Alice, 2\u00a0Carol, 3\u00a0Bob, 4\u00a0Dave"
     third = replay_text(stored, 3)
-    assert third[1] == "Round 3: seats 1 Alice, 2 Bob, 3 Carol, 4 Dave"
+    assert third[1] == "Round 3: seats 1\u00a0Alice, 2\u00a0Bob, 3\u00a0Carol, 4\u00a0Dave"
     # the end of round 3 still names round 3's seats: whoever went out is a round-3 name
     m = Match(match.options, seed=match.seed)
     for p, a in match.actions:

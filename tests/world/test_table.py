@@ -474,12 +474,30 @@ def test_removal_refused_or_ended_by_return() -> None:
     assert any(e.type == "table-remove-refused" for _, e in rec.log)
     table.submit("cat", "remove", "bob")
     table.member_back("bob")
+    # his grace time is used up: coming back does not end the vote (issue 24)
+    assert not any(e.type == "table-vote-ended" for _, e in rec.log)
+    assert rec.to("bob")[-1].type == "table-view"          # bob got his view back
+    table.submit("dan", "refuse")
+    table.submit("ann", "refuse")
+    assert any(e.type == "table-remove-refused" for _, e in rec.log)
+    assert table.state == "playing" and "bob" in table.players
+
+
+def test_a_return_with_grace_left_ends_a_vote_on_a_timed_out_player() -> None:
+    table, rec, clock = new_table(options={"seed": "2", "grace": "60", "timer": "10"})
+    table.submit("ann", "start")
+    waited = sorted(table.waiting_for())
+    for name in waited[1:]:
+        table.submit(name, "nogrand")
+    slow = waited[0]
+    clock.advance(11)                                 # the timer decides for the slow one
+    assert slow in table.timed_out
+    other = next(n for n in table.players if n != slow)
+    table.submit(other, "remove", slow)
+    table.member_gone(slow)
+    clock.advance(1)
+    table.member_back(slow)                          # 1 s of 60 used: the vote ends
     assert any(e.type == "table-vote-ended" for _, e in rec.log)
-    table.submit("ann", "accept")
-    assert codes(rec, "ann")[-1] == "no-vote"
-    assert table.state == "playing"
-    # bob got his view back
-    assert rec.to("bob")[-1].type == "table-view"
 
 
 def test_leaving_the_room_before_the_start_frees_the_seat() -> None:
@@ -505,7 +523,7 @@ def test_reset_after_a_finished_game_keeps_the_players() -> None:
     play_to_end(table, rec, random.Random(1))
     assert table.state == "finished"
     table.submit("eve", "reset")
-    assert codes(rec, "eve") == ["not-seated"]
+    assert codes(rec, "eve") == ["not-a-player"]    # watching: no /join hint (U9)
     table.submit("bob", "reset")
     assert table.state == "waiting" and table.seated == NAMES and table.match is None
     table.submit("bob", "start")

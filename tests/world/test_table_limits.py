@@ -53,7 +53,8 @@ def test_the_command_line_defaults() -> None:
                                                 max_friends=100,
                                                 guest_expert_seconds=2.0,
                                                 expert_tables_per_user=1,
-                                                presence_per_minute=12)
+                                                presence_per_minute=12,
+                                                group_presence_per_minute=30)
 
 
 async def _answered(client: Any, name: str) -> str:

@@ -75,5 +75,5 @@ def test_listing_renderers_use_the_declared_defaults_and_help() -> None:
 def test_the_docs_table_has_one_row_per_option() -> None:
     rows = options_markdown().splitlines()[2:]
     assert [row.split("`")[1] for row in rows] == [o.name for o in OPTIONS]
-    assert "| `target` | 50 to 100000 (the server's `--max-target` may lower the ceiling) | `1000` |" \
-        in options_markdown()
+    assert ("| `target` | whole numbers, 50 to 100000 (the server's `--max-target` may lower "
+            "the ceiling) | `1000` |") in options_markdown()

@@ -5,7 +5,10 @@
    web-* keys). No request goes to any other host. */
 "use strict";
 (function () {
-  const PROTOCOL_SWITCH = "%json 3";         // the first message: machine mode, protocol 3
+  // the first message: machine mode, protocol 4 (the newest, as tichu_bot asks for; docs/protocol.md
+  // "Versions"): the whole `state` on arrival, then `update`s; the move timer, rated games, the
+  // host's bar and namesakes as objects of their own
+  const PROTOCOL_SWITCH = "%json 4";
   const LANGS = ["en", "de", "fr", "es", "da"];
   const SUIT_SYMBOL = { S: "\u2660", B: "\u25C6", G: "\u2663", R: "\u2605" };
   const RANKS = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "B", "D", "K", "A"];
@@ -43,6 +46,7 @@
     return i >= 0 && letters[i] ? letters[i] : String(rank);
   }
   function rankName(rank) { return app.strings["web-rank-name-" + rank] || rankLetter(rank); }
+  function seconds(n) { return tn("web-duration-second", Number(n) || 0); }
   function place(n) { return app.strings["web-place-" + n] || String(n); }
   async function loadStrings(lang) {
     try {
@@ -146,6 +150,15 @@
     "table-seat-key"(o) { if (o.name === app.name) { saveKey(o.name, o.key); render(); } },
     history: showHistory,
     replay: showReplay,
+    // protocol 4: speech by a newcomer under the name of somebody who sat at this table
+    "says-namesake"(o) { logLine([b(t("web-namesake", { name: o.name })), " " + o.text], "says"); },
+    "namesake-notice"(o) { logLine(t("web-namesake-notice", { name: o.name }), "error"); },
+    "namesake-writes"(o) { logLine(t("web-namesake-writes", { name: o.name }), "error"); },
+    // a friend's news (/notify in telnet): the server words them
+    "friend-online"(o) { logLine(o.text); },
+    "friend-offline"(o) { logLine(o.text); },
+    "friend-game-started"(o) { logLine(o.text); },
+    "friend-game-over"(o) { logLine(o.text); },
     bye() { app.leaving = true; },
     shutdown(o) { toast(o.text); },
     replaced(o) { app.leaving = true; toast(o.text); },
@@ -419,6 +432,8 @@
   function gameEvent(o, names) {
     const line = eventLine(o, names);
     if (line) logLine(line);
+    // to this player alone; the table is gone (its room too: the lobby comes next)
+    if (["table-timer-warning", "table-closed-by"].includes(o.type) && line) toast(line);
     if (o.type === "game-round-score") {
       const team = (mySeat() || 0) % 2;
       banner("web-round-over", { round: o.round, us: o.score[team], them: o.score[1 - team],
@@ -449,6 +464,15 @@
       case "game-exchange-given": return t("web-ev-exchange", { name: who(o.seat) }) + (o.given ? " (" + o.given + ")" : "");
       case "game-exchange-received": return t("web-ev-received", { cards: Object.values(o.cards || {}).join(" ") });
       case "game-round-score": return t("web-round-over", { round: o.round, us: o.score[0], them: o.score[1], total_us: o.scores[0], total_them: o.scores[1] });
+      // protocol 4's table objects
+      case "table-timer-warning": return t("web-ev-timer-warning", { seconds: seconds(o.seconds) });
+      case "table-timed-out": return t("web-ev-timed-out", { name: o.name, seconds: seconds(o.seconds) });
+      case "table-rated": return t("web-ev-rated", { grace: seconds(o.grace) });
+      case "table-unrated": return app.strings["web-ev-unrated-" + o.reason] || null;
+      case "table-unseated": return t("web-ev-unseated", { by: o.by, seat: o.seat, name: o.name });
+      case "table-barred": return t("web-ev-barred", { by: o.by, name: o.name });
+      case "table-unbarred": return t("web-ev-unbarred", { by: o.by, name: o.name });
+      case "table-closed-by": return t("web-ev-closed-by", { table: o.table, by: o.by, reason: o.reason || "" });
       default: return null;
     }
   }
