@@ -213,7 +213,10 @@ def _view_state(data: dict[str, Any], protocol: int) -> dict[str, Any]:
     parts = memo.parts
     if parts and parts[0] is data and memo.key == protocol:
         return memo.value
-    return memo.put((data,), state_object(data, protocol), protocol)
+    state = state_object(data, protocol)
+    if _memo.ON:                # = memo.put((data,), state, protocol), without a call per seat
+        memo.key, memo.parts, memo.value = protocol, (data,), state
+    return state
 
 
 def _state_bytes(data: dict[str, Any], protocol: int) -> bytes:
@@ -233,7 +236,9 @@ def _update_bytes(before: dict[str, Any], after: dict[str, Any], protocol: int) 
         return memo.value
     update = state_update(before, after, trick_add=protocol >= 3)
     data = b"" if update is None else dumps(update).encode("utf-8", "replace") + b"\r\n"
-    return memo.put((before, after), data, protocol)
+    if _memo.ON:                # = memo.put((before, after), data, protocol), without a call
+        memo.key, memo.parts, memo.value = protocol, (before, after), data
+    return data
 
 
 def _without_names(obj: dict[str, Any]) -> dict[str, Any]:
