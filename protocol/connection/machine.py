@@ -377,7 +377,7 @@ class TextOutput:
         if lines:
             s.telnet.send_lines(wrap_lines(lines, ctx.width))
         if event.type == "table-view" and s._settings and s._settings.get("prompt") == "on":
-            status = status_prompt(event.data, ctx.lang)    # /set prompt on (MUD clients)
+            status = status_prompt(event.data, ctx.lang, ctx.width)  # /set prompt on (MUD clients)
             if status is not None:
                 s.sendPrompt(status)
 

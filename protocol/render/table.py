@@ -436,15 +436,16 @@ def _window_line(d: dict[str, Any], names: list[Any], seat: Any, me: int | None,
     return text("view-bomb-window", lang, name=_name(names, seat, lang), seconds=seconds)
 
 
-def status_prompt(d: dict[str, Any], lang: str) -> str | None:
+def status_prompt(d: dict[str, Any], lang: str, width: int = DEFAULT_WIDTH) -> str | None:
     """``/set prompt on``: the status prompt after a view of a game being played, for a MUD
     client's prompt line: ``[11 cards | your move | us 120 : 80 them] `` (a spectator: whose
-    turn and the score by seats); None outside a game."""
+    turn and the score by seats, the names in the screen's form: ``screen_names``); None
+    outside a game."""
     game = d.get("game")
     if game is None or d.get("state") != "playing":
         return None
     me = d.get("seat")
-    names: list[Any] = d.get("seats") or [None] * 4
+    names: list[Any] = screen_names(d.get("seats") or [None] * 4, lang, width)
     scores = d.get("scores") or game.get("scores") or [0, 0]
     phase = game.get("phase")
     if awaits_you(d):

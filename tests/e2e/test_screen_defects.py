@@ -407,3 +407,29 @@ async def test_a_play_line_shows_the_phoenix_as_the_trick_does(server: RunningSe
     line = got.splitlines()[-1]
     assert "plays S3 B3 GB RB Ph=B (9 left)" in line, line
     assert "GB RB Ph=B" in await w.expect("won by")          # the trick line, as before
+
+
+# ---- the native-speaker pass over whole games in de, fr, es, da (this session) -------------------
+@pytest_twisted.ensureDeferred
+async def test_a_settings_on_and_off_read_in_the_readers_language(server: RunningServer) -> None:
+    """``/set bell on`` answered ``bell ist jetzt on.``, ``Réglage bell : on.``: the value
+    on or off is a word of the reader's language now (the setting's name stays what you type)."""
+    c = await guest(server, "Vera", "de")
+    assert await reply(c, "/set bell on") == "bell ist jetzt an.\r\n"
+    await reply(c, "/set lang fr", "changer.\r\n")
+    assert await reply(c, "/set bell off") == "Réglage bell : désactivé.\r\n"
+    await reply(c, "/set lang da", "skifter.\r\n")
+    assert await reply(c, "/set color til") == "color er nu slået til.\r\n"
+    await reply(c, "/set lang en", "switches.\r\n")
+    assert await reply(c, "/set bell on") == "bell is on now.\r\n"
+
+
+def test_the_spanish_exchange_prompt_names_the_partner_as_its_usage_does() -> None:
+    """The exchange prompt said ``/schupf SIGUIENTE COMPAÑERO ANTERIOR``, the usage line
+    ``SIGUIENTE PAREJA ANTERIOR`` and the legend ``(pareja)``: one word for the partner."""
+    usage = text("bad-arguments", "es", usage="/schupf NEXT PARTNER PREVIOUS")
+    assert "SIGUIENTE PAREJA ANTERIOR" in usage
+    for key in ("view-exchange", "give-cards-first"):
+        if key in CATALOGS["en"]:
+            shown = text(key, "es", next="A", partner="B", previous="C")
+            assert "SIGUIENTE PAREJA ANTERIOR" in shown and "COMPAÑERO" not in shown

@@ -765,3 +765,29 @@ async def test_a_chat_line_crafted_to_wrap_into_a_system_line_is_marked_as_speec
     mallory.send(_forging("<Mallory> ", 30))         # at a table, in German, at 30 columns
     lines = _marked(await ann.expect("spam\r\n"))
     assert all(visible_width(line) < 30 for line in lines), lines
+
+
+def test_the_status_prompt_names_players_as_the_screen_does() -> None:
+    """/set prompt on: a spectator's status prompt names whose turn it is and the teams in the
+    screen's one form of the names (U13), as the players line does."""
+    srv = Server()
+    srv.connect("Hanna", 45)
+    srv.connect("Sam", 45)
+    srv.send("Sam", "/set prompt on")
+    srv.send("Hanna", "/newroom tichu")
+    for line in ("/join 1", "/addbot", "/addbot", "/addbot", "/option seed 3"):
+        srv.send("Hanna", line)
+    srv.send("Sam", "/room 1")
+    start = len(srv.received["Sam"])
+    srv.send("Hanna", "/start")
+    table = srv.world.tables[1]
+    strategy = make_strategy("random", 3)
+    for _ in range(40):
+        if table.state != "playing":
+            break
+        srv.send("Hanna", "/" + strategy.decide(table.match.view(table.players.index("Hanna"))))
+    text = strip_telnet(b"".join(srv.received["Sam"][start:])).decode()
+    prompts = re.findall(r"\[[^\]\r\n]* to play \| [^\]\r\n]*\] ", text)
+    assert prompts, text[-2000:]
+    assert not any("~" in p for p in prompts), prompts       # Bot1, as on the players line
+    assert any("Bot1+Bot3" in p for p in prompts), prompts
