@@ -9,6 +9,7 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
+import pytest
 import pytest_twisted
 from twisted.internet import reactor
 from twisted.internet.task import deferLater
@@ -1293,12 +1294,15 @@ async def test_seat_and_option_cycles_at_a_waiting_table_spend_the_address_group
         await srv.stop()
 
 
+@pytest.mark.parametrize("speech_per_second", [0.001, 0.0])
 @pytest_twisted.ensureDeferred
-async def test_tells_spread_over_many_recipients_share_one_budget(tmp_path: Path) -> None:
+async def test_tells_spread_over_many_recipients_share_one_budget(
+        tmp_path: Path, speech_per_second: float) -> None:
     """B7 of the outside attack: one address telling N people in turn delivered N times the
     per-recipient budget. The tells of an address group to everybody together have a budget
-    of their own (--tells-per-second, --tells-burst)."""
-    srv = await _server(tmp_path, speech_per_second=0.001, speech_burst=15,
+    of their own (--tells-per-second, --tells-burst), also with the speech budget and the
+    repeat window off (0.0: the guard skipped every budget of speech then, review)."""
+    srv = await _server(tmp_path, speech_per_second=speech_per_second, speech_burst=15,
                         tells_per_second=0.001, tells_burst=5)
     try:
         people = []
