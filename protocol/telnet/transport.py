@@ -90,6 +90,7 @@ from __future__ import annotations
 
 import json
 import re
+import weakref
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, ClassVar
 from typing import Protocol as Interface
@@ -734,11 +735,19 @@ class TelnetLineProtocol(Protocol):
             self._send_negotiation(command, option)
 
     def connectionLost(self, reason: Failure | None = connectionDone) -> None:
+        # the options and this layer hold each other, and it holds the app that holds it: from
+        # now on they hold it weakly and the app not at all, so reference counting frees a
+        # closed connection at once (nothing waits for the collector, which
+        # --gc-freeze-survivors holds off until the thaw; outside finding W1)
+        this = weakref.proxy(self)
         for handler in self.options.values():
             handler.lost()
+            handler.telnet = this
+        self._echo.telnet = this
         if self._sb_bad > 1 and self.log_allowed("telnet-subnegotiation"):
             _log.info("{peer} sent {count} invalid or oversized subnegotiations in all",
                       peer=self._peer_text(), count=self._sb_bad)
+        self.app = None
         self._closed = True
         self._gathering = False
         self._paused = False
