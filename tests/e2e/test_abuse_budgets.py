@@ -4,12 +4,15 @@ server over loopback sockets; the rates are tiny, so what a test sends is far pa
 whatever the machine's speed (no wall-clock assertion)."""
 from __future__ import annotations
 
+import io
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 import pytest_twisted
+from twisted.internet import reactor
+from twisted.internet.task import deferLater
 
 from conftest import LineClient, RunningServer, within
 from protocol.connection.guard import Limits
@@ -48,6 +51,32 @@ async def _who(c: LineClient) -> str:
 
 
 # ---- 1. telnet bytes -----------------------------------------------------------------------------
+@pytest_twisted.ensureDeferred
+async def test_the_telnet_layers_own_log_lines_spend_the_log_budget(tmp_path: Path,
+                                                                   logged: Any) -> None:
+    """(outside attack 8) a bad NAWS subnegotiation and a rejected CHARSET each wrote one log
+    line per connection, whatever the log budget: now a few a minute per address group, the
+    rest counted into the minute's summary."""
+    from protocol.telnet.options import CHARSET, CHARSET_REJECTED
+    from protocol.telnet.transport import NAWS, SB, SE
+    srv = await _server(tmp_path, log_lines_per_minute=3)
+    try:
+        for _ in range(12):
+            c = await srv.client()
+            await c.expect("login: ")
+            c.transport.write(bytes((IAC, WILL, NAWS, IAC, SB, NAWS, 0, IAC, SE,
+                                     IAC, DO, CHARSET)))
+            c.transport.write(bytes((IAC, SB, CHARSET, CHARSET_REJECTED, IAC, SE)))
+            c.send("Nemo")                   # (a line after them: they were read)
+            await c.expect("another name")
+            await c.close()
+        lines = [str(e.get("log_format", "")) for e in logged]
+        assert 1 <= sum("Ignored a subnegotiation" in f for f in lines) <= 3
+        assert 1 <= sum("rejected the character set" in f for f in lines) <= 3
+    finally:
+        await srv.stop()
+
+
 @pytest_twisted.ensureDeferred
 async def test_telnet_commands_count_and_a_client_that_keeps_negotiating_is_closed(
         telnet_budget: BudgetServer, logged: Any) -> None:
@@ -888,6 +917,54 @@ async def test_a_new_name_that_reads_like_a_staff_name_is_refused(tmp_path: Path
         # other names, and the staff themselves, come in as ever
         ok = await srv.client()
         assert "Hello Bossa!" in await ok.login("Bossa")
+    finally:
+        await srv.stop()
+
+
+class RefreshingServer(RunningServer):
+    """A server that reads its staff accounts again every 0.2 s (--staff-refresh)."""
+
+    server_options = {"staff_refresh": 0.2}
+
+
+@pytest_twisted.ensureDeferred
+async def test_a_role_given_offline_while_the_server_runs_protects_its_name_soon(
+        tmp_path: Path) -> None:
+    """(outside attack 9) `tichu-lobby admin create Dolores --role admin` while the server runs:
+    within --staff-refresh, D0lores is refused, before Dolores ever logs in; a role taken away
+    offline frees the look-alikes again."""
+    from protocol.process.admin_cli import main as admin_main
+    from test_moderation import create_account_offline
+    srv = RefreshingServer(tmp_path / "lobby.sqlite3")
+    await srv.start()
+    try:
+        first = await srv.client()
+        assert "Hello D0lores!" in await first.login("D0lores")      # nobody is staff yet
+        await first.close()
+        create_account_offline(srv.db, "Dolores", "sesame1", role="admin")
+
+        async def refused(name: str) -> bool:
+            c = await srv.client()
+            await c.expect("login: ")
+            c.send(name)
+            got = await c.expect_any(("login: ", "another name"))
+            await c.close()
+            return "! [staff-lookalike]" in got
+        for _ in range(100):                     # (0.2 s refreshes: a few at most)
+            if await refused("DoIores"):
+                break
+            await deferLater(reactor, 0.05, lambda: None)
+        else:
+            raise AssertionError("D0lores-like names were never refused")
+        assert await refused("Dolore5")
+        assert admin_main(["--db", str(srv.db), "set-role", "Dolores", "player"],
+                          stdout=io.StringIO(), stderr=io.StringIO()) == 0
+        for _ in range(100):
+            if not await refused("DoIores"):
+                break
+            await deferLater(reactor, 0.05, lambda: None)
+        else:
+            raise AssertionError("the role taken away offline still protected the name")
     finally:
         await srv.stop()
 

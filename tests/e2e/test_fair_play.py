@@ -58,7 +58,13 @@ async def clocked(tmp_path: Path) -> AsyncIterator[ClockedServer]:
 
 
 def query(server: ClockedServer, sql: str, *args: Any) -> Deferred:
-    return server.server.store.run_query(lambda c: c.execute(sql, args).fetchall())
+    """The rows of ``sql`` once the journal has committed every write so far. A game's record
+    is written by the journal's next transaction, a turn of the clock after the last action
+    (the pump's, when a bot made it): a query sent at once could run before it and find no
+    game (the quitter test failed so now and then on a busy machine)."""
+    flushed: Deferred = server.server.persistence.journal.flush()
+    return flushed.addCallback(
+        lambda _: server.server.store.run_query(lambda c: c.execute(sql, args).fetchall()))
 
 
 async def pause() -> None:
