@@ -206,7 +206,33 @@ async def test_plain_chat_that_only_looks_like_a_command_is_speech(server: Runni
         assert await b.read_line() == f"<Marie> {line}"
     with pytest.raises(LobbyError):           # with the slash it is the command, refused
         parse_line("/grand merci")
-    assert parse_line("tichu").command is not None
+    assert parse_line("tichu").command is None          # a bet needs the slash (issue 26, #1)
+    assert parse_line("/tichu").command is not None
+
+
+@pytest_twisted.ensureDeferred
+async def test_a_bare_word_never_places_a_bet(server: RunningServer) -> None:
+    """Outside finding (issue 26, #1): at the table ``grand`` called GRAND TICHU and ``tichu``
+    during the exchange called Tichu, while ``tichu?`` was chat. A command without arguments that
+    changes the game for good needs the slash; ``pass`` (and the harmless ``who``, ``look``)
+    still work bare; /help states the one rule."""
+    a = await guest(server, "Bettina")
+    await reply(a, "/set width 160")
+    await reply(a, "/newroom", "four sit.\r\n")
+    for line in ("/join 1", "/addbot", "/addbot", "/addbot"):
+        a.send(line)
+    await a.expect("| 4 Bot")
+    await a.expect("\r\n")
+    a.send("/start")
+    await a.expect("/nogrand")
+    await a.expect("\r\n")
+    for word in ("grand", "tichu", "nogrand", "start", "leave", "reset"):
+        assert await reply(a, word) == f"<Bettina> {word}\r\n", word
+    assert "GRAND TICHU" in await reply(a, "/grand")
+    for word in ("pass", "who", "look", "quit", "passe"):
+        assert parse_line(word).command is not None, word
+    for lang in LANGUAGES:
+        assert "/tichu" in text("help", lang) and "/grand" in text("help", lang)
 
 
 # ---- natural words -----------------------------------------------------------------------------
@@ -360,6 +386,10 @@ def test_every_command_with_arguments_declares_its_bare_check() -> None:
     from protocol.commands.bare import BARE_CHECKS
     missing = [c.name for c in COMMANDS if c.args and c.name not in BARE_CHECKS]
     assert missing == []
+    from protocol.commands.bare import BARE_WITHOUT_ARGUMENTS, NEEDS_SLASH
+    undeclared = [c.name for c in COMMANDS if not c.args
+                  and c.name not in BARE_WITHOUT_ARGUMENTS | NEEDS_SLASH]
+    assert undeclared == []                # a new command without arguments says which it is
     assert set(BARE_CHECKS) <= set(COMMANDS.commands)
 
 
