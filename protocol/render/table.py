@@ -946,10 +946,15 @@ class TableFeed:
         self._finished: Any = None
 
     def forget(self) -> None:
-        """The next view is shown whole (`/look`)."""
+        """The next view is shown whole (`/look`, coming back to the table's room), the
+        pending prompt of the Grand Tichu decision or the exchange with it."""
         self._shown = None
         self._score = None
         self._finished = None
+        self._phase = None
+        self._prompt = None
+        self._hand = None
+        self._waiting = None
 
     def render(self, event: Event, lang: str = "en", color: bool = False,
                width: int = DEFAULT_WIDTH) -> list[str] | None:

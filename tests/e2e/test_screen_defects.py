@@ -486,3 +486,28 @@ def test_the_spanish_exchange_prompt_names_the_partner_as_its_usage_does() -> No
         if key in CATALOGS["en"]:
             shown = text(key, "es", next="A", partner="B", previous="C")
             assert "SIGUIENTE PAREJA ANTERIOR" in shown and "COMPAÑERO" not in shown
+
+
+# ---- coming back to your seat (issue 26, #3) ------------------------------------------------------
+@pytest_twisted.ensureDeferred
+async def test_coming_back_to_your_seat_shows_the_table_and_the_pending_prompt(
+        server: RunningServer) -> None:
+    """Outside finding: a seated player who went to the lobby (``/manager``) during the Grand
+    Tichu decision and came back (``/room 1``) saw only ``bertram is back.``: no hand, no
+    table, no prompt until ``/look``. Coming back shows the table picture and the prompt."""
+    b = await guest(server, "bertram")
+    await reply(b, "/set width 160")
+    await reply(b, "/newroom", "four sit.\r\n")
+    for line in ("/join 1", "/addbot", "/addbot", "/addbot"):
+        b.send(line)
+    await b.expect("| 4 Bot")
+    await b.expect("\r\n")
+    b.send("/start")
+    await b.expect("/nogrand")
+    await b.expect("\r\n")
+    await reply(b, "/manager", "Lobby")
+    b.send("/room 1")
+    got = unwrap(await b.expect("/nogrand"))
+    assert "bertram is back." in got, got
+    assert "Your hand: " in got and "1 bertram 8 | 2 Bot1" in got, got
+    assert got.endswith("Grand Tichu? /grand or /nogrand"), got
