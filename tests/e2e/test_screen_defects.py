@@ -511,3 +511,40 @@ async def test_coming_back_to_your_seat_shows_the_table_and_the_pending_prompt(
     assert "bertram is back." in got, got
     assert "Your hand: " in got and "1 bertram 8 | 2 Bot1" in got, got
     assert got.endswith("Grand Tichu? /grand or /nogrand"), got
+
+
+def test_a_play_line_writes_the_phoenix_with_its_reading_in_its_place() -> None:
+    """Outside finding (issue 26, #6): ``Bot2 plays R3 B4 R5 R7 R8 S9 Ph.`` (the player went
+    out: no trick follows to read the Phoenix from) and ``R7 B8 R9 RB SD BK RA Ph``: the play
+    line always writes ``Ph=N``, in its place in the sorted combination; machine mode's
+    ``game-play`` is unchanged (the Phoenix bare)."""
+    from protocol.render.table import play_cards
+    assert play_cards({"cards": "R3 B4 R5 R7 R8 S9 Ph", "combo": "straight"}) == \
+        "R3 B4 R5 Ph=6 R7 R8 S9"
+    assert play_cards({"cards": "R7 B8 R9 RB SD BK RA Ph=10", "combo": "straight"}) == \
+        "R7 B8 R9 Ph=10 RB SD BK RA"
+    assert play_cards({"cards": "R8 B9 R9 Ph", "combo": "stairs"}) == "R8 Ph=8 B9 R9"
+    assert play_cards({"cards": "Ph", "combo": "single"}) == "Ph"
+    event = Event("game-play", table=1, names=["Ann", "Bob", "Cat", "Dan"], seat=1,
+                  cards="R3 B4 R5 R7 R8 S9 Ph", combo="straight")
+    assert render_table(event, "de") == [text("game-play", "de", name="Bob",
+                                              cards="R3 B4 R5 Ph=6 R7 R8 S9")]
+
+
+@pytest_twisted.ensureDeferred
+async def test_no_play_line_of_a_whole_game_leaves_the_phoenix_bare(server: RunningServer) -> None:
+    """The same over a socket: four bots play a round (seed 2: ``plays RK Ph.``); every play
+    line with the
+    Phoenix in a longer combination names its reading."""
+    w = await guest(server, "Watcher")
+    await reply(w, "/set width 250")
+    await reply(w, "/newroom", "four sit.\r\n")
+    for line in ("/addbot", "/addbot", "/addbot", "/addbot", "/option round 1",
+                 "/option seed 2", "/start"):
+        w.send(line)
+    got = await w.expect("Round over")
+    plays = [line for line in got.splitlines() if " plays " in line and "Ph" in line]
+    assert plays
+    bare = [line for line in plays if re.search(r"\bPh\b(?!=)", line)
+            and not re.search(r" plays Ph[ .;]", line)]
+    assert bare == [], bare
