@@ -53,6 +53,10 @@ ERRORS: dict[str, str] = {
     "game-finished": "The game is over; /reset clears the table for a new game.",
     "no-game": "No game is running at this table.",
     "not-seated": "You do not sit at this table; /join takes a seat.",
+    "quit-in-game": "You are playing at table {table}; the game waits for you. /quit again to "
+                    "leave; log in as {name} to come back.",
+    "quit-in-game-guest": "You are playing at table {table}; the game waits for you. /quit "
+                          "again to leave; log in as {name} with your key to come back.",
     "already-seated": "You sit in seat {seat} already.",
     "no-such-seat": "There is no seat {seat}; the seats are 1 to 4.",
     "seat-taken": "Seat {seat} is taken by {name}.",
@@ -851,7 +855,9 @@ HELP_TEXTS: dict[str, str] = {
         "shorthand (/play 7 7) is accepted where it is unambiguous; it picks cards that do not "
         "break a bomb. A bomb may be played out of turn with /play too."),
     "cmd-quit": "Leave the server.",
-    "cmd-quit-help": "Closes your connection. Your account (if registered) stays.",
+    "cmd-quit-help": "Closes your connection. Your account (if registered) stays. A player of "
+                     "a running game is warned first, once (the game waits for them): /quit "
+                     "again leaves.",
     "cmd-rangliste": "The best players by rating (rated games only).",
     "cmd-rangliste-help": (
         "The ranking list: the players with the highest Team Elo rating (docs/rating.md), with "

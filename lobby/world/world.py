@@ -190,7 +190,8 @@ class TableLimits:
 class User:
     """Somebody online. A replacing log-in keeps the User (and so any seat) and swaps the listener."""
 
-    __slots__ = ("name", "key", "registered", "listener", "room", "since", "barred", "identity")
+    __slots__ = ("name", "key", "registered", "listener", "room", "since", "barred", "identity",
+                 "quit_warned")
 
     def __init__(self, name: str, registered: bool, listener: Listener, since: float) -> None:
         self.name = name
@@ -206,6 +207,8 @@ class User:
         #: (``guest:N``, a guest who proves a held seat with its key keeps theirs); a name
         #: taken by somebody else after a guest's grace time is another identity
         self.identity = ("acct:" + self.key) if registered else ""
+        #: told once that /quit leaves a running game waiting (protocol/commands/people.py)
+        self.quit_warned = False
 
     def __repr__(self) -> str:
         return f"User({self.name!r}, registered={self.registered})"

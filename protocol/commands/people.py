@@ -120,7 +120,15 @@ def _own_client(ctx: CommandContext, online: Any) -> dict[str, str]:
 
 @GROUP.command("quit", "", aliases=("exit",))
 def _quit(ctx: CommandContext, args: dict[str, str]) -> None:
-    ctx.quit(Event("bye", name=user_of(ctx).name))
+    me = user_of(ctx)
+    if not ctx.json_mode and not me.quit_warned:
+        # a player of a running game is warned once (issue 26, #7): the game waits for them
+        playing = ctx.world.playing_at(me)
+        if playing is not None:
+            me.quit_warned = True
+            raise LobbyError("quit-in-game" if me.registered else "quit-in-game-guest",
+                             table=playing, name=me.name)
+    ctx.quit(Event("bye", name=me.name))
 
 
 @GROUP.command("manager", "", aliases=("lobby",))

@@ -548,3 +548,25 @@ async def test_no_play_line_of_a_whole_game_leaves_the_phoenix_bare(server: Runn
     bare = [line for line in plays if re.search(r"\bPh\b(?!=)", line)
             and not re.search(r" plays Ph[ .;]", line)]
     assert bare == [], bare
+
+
+# ---- /quit during a game (issue 26, #7) -----------------------------------------------------------
+@pytest_twisted.ensureDeferred
+async def test_quit_during_a_game_warns_once(server: RunningServer) -> None:
+    """Outside finding: ``/quit`` right after ``/start`` said Goodbye at once. A player of a
+    running game is warned once (the game waits; how to come back); ``/quit`` again leaves."""
+    q = await guest(server, "Quentin")
+    await reply(q, "/set width 200")
+    await reply(q, "/newroom", "four sit.\r\n")
+    for line in ("/join 1", "/addbot", "/addbot", "/addbot"):
+        q.send(line)
+    await q.expect("| 4 Bot")
+    await q.expect("\r\n")
+    q.send("/start")
+    await q.expect("/nogrand")
+    await q.expect("\r\n")
+    got = await error_reply(q, "/quit")
+    assert got == "! [quit-in-game-guest] " + text("quit-in-game-guest", "en", table=1,
+                                                   name="Quentin") + "\r\n"
+    q.send("/quit")
+    await within(q.lost)
