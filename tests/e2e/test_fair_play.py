@@ -108,6 +108,7 @@ async def play_on(game: WireGame, rng: random.Random, done: Any = None, limit: i
 async def quit_player(game: WireGame, name: str) -> None:
     c = game.clients.pop(name)
     c.send("/quit")
+    c.send("/quit")                 # (a player is warned once: issue 26, #7)
     await within(c.lost)
     await game.settle()
 
@@ -169,6 +170,7 @@ async def test_vanishing_and_coming_back_cannot_stretch_the_grace_time(
     for _ in range(2):                              # away 20 s, back, away 20 s again
         c = game.clients.pop("Dirk")
         c.send("/quit")
+        c.send("/quit")                 # (a player is warned once: issue 26, #7)
         await within(c.lost)
         clocked.clock.advance(20)
         client = await clocked.client()
@@ -178,6 +180,7 @@ async def test_vanishing_and_coming_back_cannot_stretch_the_grace_time(
         assert "Dirk" not in table.gone
     c = game.clients.pop("Dirk")
     c.send("/quit")
+    c.send("/quit")                 # (a player is warned once: issue 26, #7)
     await within(c.lost)
     await game.settle()
     # 40 s away in all: more than the 30 s of grace, so the vote may start at once
@@ -198,6 +201,7 @@ async def test_an_abandoned_table_is_stored_with_who_left(clocked: ClockedServer
         await quit_player(game, name)
     c = game.clients.pop("Anna")
     c.send("/quit")
+    c.send("/quit")                 # (a player is warned once: issue 26, #7)
     await within(c.lost)
     world = clocked.server.world
     clocked.clock.advance(world.abandon_after + 1)
@@ -232,6 +236,7 @@ async def test_when_all_four_leave_only_the_first_leavers_side_takes_the_loss(
         clocked.clock.advance(1)
     c = game.clients.pop("Anna")
     c.send("/quit")
+    c.send("/quit")                 # (a player is warned once: issue 26, #7)
     await within(c.lost)
     world = clocked.server.world
     clocked.clock.advance(world.abandon_after + 1)
@@ -598,6 +603,7 @@ async def test_a_namesake_who_writes_first_is_shown_as_somebody_else(
     await bob.expect("hi old Bob")
     await eve.expect("You tell Bob: hi old Bob")
     bob.send("/quit")
+    bob.send("/quit")                 # (a player is warned once: issue 26, #7)
     await within(bob.lost)
     newbob = await clocked.client()
     await newbob.login("Bob")                     # a new guest under the freed name
@@ -613,6 +619,7 @@ async def test_a_namesake_who_writes_first_is_shown_as_somebody_else(
     eve.send("/tell Dan hi old Dan")
     await dan.expect("hi old Dan")
     dan.send("/quit")
+    dan.send("/quit")                 # (a player is warned once: issue 26, #7)
     await within(dan.lost)
     newdan = await clocked.client()
     await newdan.login("Dan")
@@ -635,6 +642,7 @@ async def test_a_muted_namesake_who_writes_first_reaches_nobody(clocked: Clocked
     eve.send("/tell Bob hi old Bob")
     await bob.expect("hi old Bob")
     bob.send("/quit")
+    bob.send("/quit")                 # (a player is warned once: issue 26, #7)
     await within(bob.lost)
     eve.send("/add mute Bob")
     await eve.expect("mute list")
@@ -660,6 +668,7 @@ async def test_a_friends_entry_follows_the_guest_not_a_later_namesake(
     ann.send("/notify Bob")
     await ann.expect("finishes a game.\r\n")
     bob.send("/quit")
+    bob.send("/quit")                 # (a player is warned once: issue 26, #7)
     await ann.expect("Your friend Bob has logged out.\r\n")
     newbob = await clocked.client()
     await newbob.login("Bob")                     # a new guest under the freed name
@@ -670,6 +679,7 @@ async def test_a_friends_entry_follows_the_guest_not_a_later_namesake(
     assert "Bob: not online" in got, got
     assert "Your friend Bob is online now." not in got
     newbob.send("/quit")
+    newbob.send("/quit")                 # (a player is warned once: issue 26, #7)
     await within(newbob.lost)
     ann.send("/whereis Ann")
     got = await ann.expect("Ann is in the ")
@@ -749,6 +759,7 @@ async def test_friends_are_told_of_log_ins_games_and_log_outs_and_the_list_is_ke
     await ann.expect("Your friend Bob has logged out.\r\n")
     # a registered user's list is kept (in the database): after logging in again too
     ann.send("/quit")
+    ann.send("/quit")                 # (a player is warned once: issue 26, #7)
     await within(ann.lost)
     rows = await within(query(clocked, "SELECT owner_key, friend_name FROM friends"))
     assert rows == [("ann", "Bob")]
