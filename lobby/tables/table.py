@@ -158,6 +158,14 @@ def _sets_an_option(args: Mapping[str, str]) -> bool:
 OPTION_LISTING = frozenset(("", "help", "?", "list"))
 
 
+#: the words for the Dragon trick's two opponents in every language (``/dragon links``,
+#: ``/dragon gauche``, ``/dragon izquierda``, ``/dragon venstre``): the prompts show them
+DRAGON_RIGHT = frozenset({"right", "r", "next", "rechts", "droite", "derecha", "højre",
+                          "hoejre"})
+DRAGON_LEFT = frozenset({"left", "l", "previous", "prev", "links", "gauche", "izquierda",
+                         "venstre"})
+
+
 class TableActor:
     """One table: seats, options, members, a mailbox, and its Match.
 
@@ -1423,9 +1431,9 @@ class TableActor:
         assert self.match is not None
         text = args["to"].strip().lower()
         me = self.match.seat_of(player)
-        if text in ("right", "rechts", "r", "next"):
+        if text in DRAGON_RIGHT:
             seat = (me + 1) % 4
-        elif text in ("left", "links", "l", "previous", "prev"):
+        elif text in DRAGON_LEFT:
             seat = (me + 3) % 4
         elif text.isascii() and text.isdigit() and 1 <= int(text) <= 4:   # int() refuses ²
             seat = int(text) - 1

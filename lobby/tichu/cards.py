@@ -240,8 +240,9 @@ def parse_cards(text: str) -> tuple[Card, ...]:
 
 # ---- the card text of a play --------------------------------------------------------------------
 #: the word before a wish (`Ma wish 8`), and the words for no wish (`Ma wish none`)
-WISH_WORDS = ("wish", "wunsch", "w")
-NO_WISH_WORDS = ("none", "no", "nothing", "keiner", "kein", "-", "0")
+WISH_WORDS = ("wish", "wunsch", "w", "souhait", "vœu", "voeu", "deseo", "ønske", "onske")
+NO_WISH_WORDS = ("none", "no", "nothing", "keiner", "kein", "-", "0", "aucun", "rien",
+                 "ninguno", "nada", "ingen", "intet")
 
 
 def parse_wish(text: str) -> str | None:

@@ -34,6 +34,7 @@ from typing import Any
 from lobby.bots.runtime.player import is_bot_level
 from lobby.bots.strategies import STRATEGY_NAMES
 from lobby.tables import options as table_options
+from lobby.tables.table import DRAGON_LEFT, DRAGON_RIGHT
 from lobby.text.messages import LobbyError, rank_of_word
 from lobby.tichu import Rejected, is_play_text, parse_wish
 from protocol.commands.base import MIN_BARE_PREFIX, on_off
@@ -49,8 +50,7 @@ ALWAYS = "always"
 #: a command that is never one without the slash (``NEEDS_SLASH``)
 NEVER = "never"
 #: the Dragon's targets as words (lobby/tables/table.py ``cmd_dragon``)
-SEAT_WORDS_DRAGON = frozenset({"right", "rechts", "r", "next", "left", "links", "l",
-                               "previous", "prev"})
+SEAT_WORDS_DRAGON = DRAGON_RIGHT | DRAGON_LEFT
 
 
 def _number(word: str | None, low: int = 0, high: int | None = None) -> bool:

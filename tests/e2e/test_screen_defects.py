@@ -570,3 +570,33 @@ async def test_quit_during_a_game_warns_once(server: RunningServer) -> None:
                                                    name="Quentin") + "\r\n"
     q.send("/quit")
     await within(q.lost)
+
+
+# ---- the player's words in every language (issue 26, #9 and #11) ---------------------------------
+def test_the_dragon_and_wish_words_of_every_language_are_accepted_and_shown() -> None:
+    """``/dragon links`` worked, ``/dragon venstre`` / ``gauche`` / ``izquierda`` not; ``/play Ma
+    ønske 9`` (``wunsch``/``souhait``/``deseo``) not; and the prompts in German and Danish showed
+    English ``/dragon left``. The words of each language are accepted, and its prompts show them."""
+    from lobby.tables.table import DRAGON_LEFT, DRAGON_RIGHT
+    from lobby.tichu import parse_play
+    words = {"de": ("links", "rechts"), "fr": ("gauche", "droite"),
+             "es": ("izquierda", "derecha"), "da": ("venstre", "højre")}
+    for lang, (left, right) in words.items():
+        assert left in DRAGON_LEFT and right in DRAGON_RIGHT
+        prompt = text("give-dragon-first", lang, left="Ben", right="Dan")
+        assert f"/dragon {left} (Ben)" in prompt and "/dragon left" not in prompt, prompt
+        assert parse_line(f"dragon {left}").command.name == "dragon"
+    for word in ("wish", "wunsch", "souhait", "deseo", "ønske"):
+        _cards, _, wish = parse_play(f"Ma {word} 9")
+        assert wish == "9", word
+
+
+def test_the_native_readers_corrections_of_this_pass() -> None:
+    assert "Bot3 hat den Mah Jong" in text("game-play-phase", "de", name="Bot3")
+    assert text("game-round-call-lost-you", "de", call="Großes Tichu", points=200) == \
+        "  Dein Großes Tichu ist gescheitert: -200"
+    assert "Verschenke" in text("bad-dragon-target", "de")
+    assert text("bad-card", "fr", token="XY").startswith("Ce n'est pas une carte")
+    assert "Espectadores: Eva" in text("table-info-watching", "es", names="Eva")
+    assert "conectado" in text("not-online", "es", name="Eva")
+    assert "dragestikket" in text("bad-dragon-target", "da")
