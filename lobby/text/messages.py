@@ -20,6 +20,8 @@ ERRORS: dict[str, str] = {
     # protocol / session
     "line-too-long": "Line too long ({length} bytes, limit {limit}); it was discarded.",
     "unknown-command": "Unknown command /{name}. Type /help for a list of commands.",
+    "did-you-mean": "Unknown command /{name}. Did you mean /{command}?",
+    "tell-yourself": "That is you: /tell whispers to somebody else.",
     "ambiguous-command": "Ambiguous command /{name}: could be {candidates}.",
     "bad-arguments": "Usage: {usage}",
     "internal-error": "Internal error while handling your command; it was logged and nothing changed.",

@@ -28,6 +28,7 @@ speech to your room.
 """
 from __future__ import annotations
 
+import difflib
 from collections.abc import Awaitable, Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -229,6 +230,12 @@ class CommandTable:
         if len(matches) == 1:
             return next(iter(matches.values()))
         if not matches:
+            # a typo (``/plya``): the nearest command anybody may use, if one is near enough
+            words = [c for cmd in self.commands.values() if cmd.role is None
+                     for c in (cmd.name, *cmd.aliases)]
+            near = difflib.get_close_matches(w, words, n=1, cutoff=0.7) if len(w) >= 3 else []
+            if near:
+                raise LobbyError("did-you-mean", name=word, command=near[0])
             raise LobbyError("unknown-command", name=word)
         raise LobbyError("ambiguous-command", name=word,
                          candidates=", ".join("/" + n for n in sorted(matches)))

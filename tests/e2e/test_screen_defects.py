@@ -600,3 +600,16 @@ def test_the_native_readers_corrections_of_this_pass() -> None:
     assert "Espectadores: Eva" in text("table-info-watching", "es", names="Eva")
     assert "conectado" in text("not-online", "es", name="Eva")
     assert "dragestikket" in text("bad-dragon-target", "da")
+
+
+# ---- small refusals (issue 26, #15) ----------------------------------------------------------------
+@pytest_twisted.ensureDeferred
+async def test_a_tell_to_yourself_is_refused_and_a_typo_gets_a_suggestion(
+        server: RunningServer) -> None:
+    """``/tell`` to yourself was delivered; ``/plya`` got no "did you mean /play?"."""
+    c = await guest(server, "Selma")
+    assert await reply(c, "/tell selma hi") == "! [tell-yourself] " + text(
+        "tell-yourself", "en") + "\r\n"
+    assert await reply(c, "/plya R5") == "! [did-you-mean] Unknown command /plya. Did you " \
+                                         "mean /play?\r\n"
+    assert (await reply(c, "/xyzzy")).startswith("! [unknown-command]")
