@@ -350,6 +350,7 @@ INFO: dict[str, str] = {
     # the rooms' names (lobby/world/world.py names them in English for the machine mode's data)
     "room-lobby": "Lobby",
     "room-table": "Table {number} room",
+    "finger-bot": "{name} is a bot (strategy {strategy}) playing at table {table}.",
     "iset": "Interface setting {name} is {value} now.",
     # help (protocol/commands/help.py)
     "help": "Commands (unique prefixes work; the / is optional when the words after the command "

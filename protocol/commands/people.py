@@ -94,6 +94,10 @@ async def _finger(ctx: CommandContext, args: dict[str, str]) -> None:
     elif online is not None:
         shown = online.name
     else:
+        bot = None if ctx.json_mode else _bot_named(ctx, name)
+        if bot is not None:             # /who lists the bots: /finger says what one is
+            ctx.send(Event("finger-bot", **bot))
+            return
         raise LobbyError("no-such-user", name=name)
     statistics = None
     if account is not None:
@@ -109,6 +113,18 @@ async def _finger(ctx: CommandContext, args: dict[str, str]) -> None:
            and (role := ctx.world.staff_role(account.name)) is not None else {}),
         # your own /finger: what your connection's client told (TTYPE/MTTS), to you alone
         **_own_client(ctx, online)))
+
+
+def _bot_named(ctx: CommandContext, name: str) -> dict[str, Any] | None:
+    """A bot seated at a table called ``name`` (``Bot1`` or ``Bot1~heuristic``): its name,
+    strategy and table (text mode's /finger of a bot, issue 26 #4), or None."""
+    low = name.lower()
+    for number, table in sorted(ctx.world.tables.items()):
+        for full, bot in table.bots.items():
+            if low in (full.lower(), full.partition("~")[0].lower()):
+                return {"name": full.partition("~")[0], "strategy": bot.strategy_name,
+                        "table": number}
+    return None
 
 
 def _own_client(ctx: CommandContext, online: Any) -> dict[str, str]:

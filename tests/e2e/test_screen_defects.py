@@ -613,3 +613,20 @@ async def test_a_tell_to_yourself_is_refused_and_a_typo_gets_a_suggestion(
     assert await reply(c, "/plya R5") == "! [did-you-mean] Unknown command /plya. Did you " \
                                          "mean /play?\r\n"
     assert (await reply(c, "/xyzzy")).startswith("! [unknown-command]")
+
+
+# ---- /finger of a bot (issue 26, #4) ---------------------------------------------------------------
+@pytest_twisted.ensureDeferred
+async def test_finger_of_a_bot_says_it_is_a_bot(server: RunningServer) -> None:
+    """``/finger Bot1`` and ``/finger Bot1~heuristic`` gave no-such-user though /who lists the
+    bot: they say it is a bot, its strategy and its table."""
+    c = await guest(server, "Fritz")
+    await reply(c, "/set width 160")
+    await reply(c, "/newroom", "four sit.\r\n")
+    c.send("/addbot")
+    await c.expect("1 Bot1")
+    await c.expect("\r\n")
+    want = text("finger-bot", "en", name="Bot1", strategy="heuristic", table=1) + "\r\n"
+    assert await reply(c, "/finger Bot1") == want
+    assert await reply(c, "/finger bot1~heuristic") == want
+    assert (await reply(c, "/finger Bot9")).startswith("! [no-such-user]")
