@@ -663,11 +663,16 @@ class TableActor:
             raise LobbyError("game-finished")
 
     def _may_manage(self, user: str) -> None:
-        """Options and start: the host, or (without option host) any seated player."""
-        if self.options.host:
+        """Every option, /addbot, /removebot and /start at a waiting table: the host's alone
+        (issue 24: the host is in charge; ``host-command`` names them). A table left without a
+        host (it passed on to nobody) is managed by its seated players, unless option host."""
+        if self.host is not None:
             if user != self.host:
-                raise LobbyError("host-only", host=self.host or "-")
-        elif user != self.host and user not in self.seats:
+                raise LobbyError("host-command", host=self.host)
+            return
+        if self.options.host:
+            raise LobbyError("host-only", host="-")
+        if user not in self.seats:
             raise self._not_seated(user)
 
     def _unseat(self, name: str) -> None:
@@ -1004,10 +1009,7 @@ class TableActor:
     @TABLE_COMMANDS.command("start")
     def cmd_start(self, user: str, args: dict[str, str], nosave: bool = False) -> None:
         self._require_waiting()
-        if self.options.host and user != self.host:
-            raise LobbyError("host-only", host=self.host or "-")
-        if user not in self.seats and user != self.host:
-            raise self._not_seated(user)
+        self._may_manage(user)
         count = sum(1 for s in self.seats if s)
         if count < 4:
             raise LobbyError("need-four", count=count)
@@ -1162,12 +1164,11 @@ class TableActor:
             return
         option, value = find_option(name, args.get("value"))
         self._require_waiting()
-        self._may_manage(user)
-        # /option seed deals every hand; grace, timer, target ... decide how long the others
-        # can be kept waiting: the host's (issue 24: the host is in charge of a waiting table)
-        if (option.host_only or (option.keeps_waiting and self.host is not None)) \
-                and user != self.host:
+        # every option is the host's (issue 24: the host is in charge of a waiting table);
+        # /option seed deals every hand: the host's even at a table left without a host
+        if (option.host_only or self.host is not None) and user != self.host:
             raise LobbyError("host-only-option", option=option.name, host=self.host or "-")
+        self._may_manage(user)
         new = option.parse(value, getattr(self.options, option.attr))
         high = self.ceilings.get(option.attr)          # the server's ceiling (--max-grace ...)
         if high is not None and new is not None and new > high:
@@ -1310,7 +1311,7 @@ class TableActor:
                             notices=True)
     def cmd_addbot(self, user: str, args: dict[str, str]) -> None:
         """`addbot [SEAT] [random|heuristic|expert|expert:SECONDS]`: before the start, the host
-        or a seated player."""
+        (a seated player at a table left without a host)."""
         self._require_waiting()
         self._may_manage(user)
         seat: int | None = None
@@ -1349,7 +1350,7 @@ class TableActor:
 
     @TABLE_COMMANDS.command("removebot", "SEAT", notices=True)
     def cmd_removebot(self, user: str, args: dict[str, str]) -> None:
-        """`removebot SEAT` (or the bot's name): before the start."""
+        """`removebot SEAT` (or the bot's name): before the start, as /addbot."""
         self._require_waiting()
         self._may_manage(user)
         text = args["seat"].strip()

@@ -725,8 +725,8 @@ HELP_TEXTS: dict[str, str] = {
     "cmd-addbot": (
         "Seat a bot (heuristic unless named) in SEAT or the first free seat, before the start."),
     "cmd-addbot-help": (
-        "Seat a bot (heuristic unless named) in SEAT or the first free seat, before the start; the "
-        "host or any seated player. expert searches {default!t} per decision, expert:SECONDS "
+        "Seat a bot (heuristic unless named) in SEAT or the first free seat, before the start; only "
+        "the host (at a table left without a host, any seated player). expert searches {default!t} per decision, expert:SECONDS "
         "as long as you give it ({low} to {high})."),
     "cmd-announce": "Moderators: say TEXT to everybody online.",
     "cmd-announce-help": (
@@ -830,10 +830,9 @@ HELP_TEXTS: dict[str, str] = {
         "Declines Grand Tichu. When all four have answered, the last 6 cards are dealt."),
     "cmd-option": "Set a table option before the start; /option help lists them.",
     "cmd-option-help": (
-        "/option help lists the options with their current values. Before the start the host "
-        "(or, without the option host, any seated player) sets them; round X, turnier, target N, "
-        "bombwindow, grace and timer, which decide how long the others can be kept waiting, and "
-        "seed only the host. A flag without VALUE toggles; on/off set it. The options:"),
+        "/option help lists the options with their current values. Before the start only the host "
+        "sets them (at a table left without a host, any seated player; seed even then only the "
+        "host). A flag without VALUE toggles; on/off set it. The options:"),
     "cmd-pass": "Pass (do not play on the current trick).",
     "cmd-pass-help": (
         "Passes on the current trick. Not possible when you lead, nor when the open wish binds "
@@ -894,7 +893,9 @@ HELP_TEXTS: dict[str, str] = {
         "majority decides. A removed player's seat is taken over by a bot that plays on with their "
         "cards."),
     "cmd-removebot": "Take the bot in SEAT off the table again, before the start.",
-    "cmd-removebot-help": "Take the bot in SEAT off the table again, before the start.",
+    "cmd-removebot-help": (
+        "Take the bot in SEAT off the table again, before the start; only the host (at a table "
+        "left without a host, any seated player)."),
     "cmd-replay": "Show a stored game round by round.",
     "cmd-replay-help": (
         "Prints stored game GAME (the number /history shows) round by round: the seats, every hand "
@@ -949,8 +950,9 @@ HELP_TEXTS: dict[str, str] = {
         " end the outcome."),
     "cmd-start": "Start the game when four players sit.",
     "cmd-start-help": (
-        "Starts the game once all four seats are taken. Any seated player may start, or only the "
-        "host with the option host. The seating, the options and the seed are fixed from here on."),
+        "Starts the game once all four seats are taken. Only the host may start (at a table left "
+        "without a host, any seated player). The seating, the options and the seed are fixed from "
+        "here on."),
     "cmd-startnosave": "Start an unrated game that counts in no statistics.",
     "cmd-startnosave-help": (
         "Starts the game like /start, but it is unrated and counts in nobody's statistics (it is "

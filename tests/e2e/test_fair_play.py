@@ -766,9 +766,9 @@ async def test_a_seated_guest_cannot_set_a_long_grace_nor_keep_the_host_from_pla
         assert f"! [host-only-option] Only the host, Anna, may set the option {name}." in \
             answer, answer
     assert table.options.grace == 120 and table.options.target == 1000
-    # other options keep their meaning: any seated player sets them without option host
+    # and so is every other option (the host in charge, outside finding of issue 24)
     answer = await game.command("Griefz", "/option drawseat on")
-    assert not any(ERROR_LINE.match(l) for l in answer), answer
+    assert "! [host-only-option] Only the host, Anna, may set the option drawseat." in answer
     # the host's grace has the server's ceiling (--max-grace)
     answer = await game.command("Anna", "/option grace 86400")
     assert any(l.startswith("! [bad-option-value]") and "600" in l for l in answer), answer
@@ -960,3 +960,47 @@ async def test_the_rated_grace_floor_is_the_servers_min_rated_grace(tmp_path: Pa
         assert table.grace_seconds() == 120.0
     finally:
         await server.stop()
+
+
+@pytest.mark.reactor_timeout(60)
+@pytest_twisted.ensureDeferred
+async def test_only_the_host_sets_options_adds_and_removes_bots_and_starts(
+        clocked: ClockedServer) -> None:
+    """Outside finding (issue 24, "the host in charge"): a seated player who was not the host
+    added and removed the host's bots, set /option log off, drawseat, tichujoin, dragon fixed,
+    and started the game without the host. Each is refused, naming the host; once the host
+    leaves, the table's new host may do all of it."""
+    game = WireGame(clocked, ["Anna", "Bert"])
+    for name in game.players:
+        await game.connect(name)
+    await game.setup({}, start=False)                      # Anna hosts in seat 1, Bert seat 2
+    table = game.table
+    await game.command("Anna", "/addbot 3")
+    await game.command("Anna", "/addbot 4")
+    bots = list(table.seats[2:])
+    before = table.options.listing()
+    for line in ("/addbot", "/removebot 3", "/start", "/startnosave"):
+        answer = await game.command("Bert", line)
+        assert "! [host-command] Only the host, Anna, may do that." in answer, (line, answer)
+    for option in ("log off", "drawseat", "tichujoin", "dragon fixed", "round 1", "host"):
+        answer = await game.command("Bert", f"/option {option}")
+        name = option.removesuffix(" off").removesuffix(" 1")
+        assert f"! [host-only-option] Only the host, Anna, may set the option {name}." \
+            in answer, (option, answer)
+    assert table.options.listing() == before and table.seats[2:] == bots
+    assert table.state == "waiting"
+    # the host leaves: the table passes to Bert, who may now run it and start it
+    await game.command("Anna", "/room 0")
+    assert table.host == "Bert"
+    await game.command("Bert", "/removebot 4")
+    await game.command("Bert", "/addbot 4")
+    await game.command("Bert", "/option dragon fixed")
+    assert table.options.dragon_fixed is True
+    await game.command("Anna", "/room 1")
+    answer = await game.command("Anna", "/start")
+    assert any(line.startswith("! [") for line in answer), answer    # not seated, not the host
+    await game.command("Anna", "/join 1")
+    answer = await game.command("Anna", "/start")
+    assert "! [host-command] Only the host, Bert, may do that." in answer
+    await game.command("Bert", "/start")
+    assert table.state == "playing"
