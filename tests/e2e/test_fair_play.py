@@ -1004,3 +1004,62 @@ async def test_only_the_host_sets_options_adds_and_removes_bots_and_starts(
     assert "! [host-command] Only the host, Bert, may do that." in answer
     await game.command("Bert", "/start")
     assert table.state == "playing"
+
+
+@pytest.mark.reactor_timeout(60)
+@pytest_twisted.ensureDeferred
+async def test_two_opponents_cannot_vote_a_present_player_out_of_a_rated_game(
+        clocked: ClockedServer) -> None:
+    """Outside finding (issue 24): in a rated game a present player who let one 30 s decision
+    run out was removed by the two opponents (2 votes of 3) and took the loss. Now a present
+    player is removable only after --rated-remove-timeouts (2) time-outs, and only with their
+    partner's yes."""
+    game = await registered_game(clocked, {"timer": "30", "grace": "30"})
+    table = game.table
+    assert table.rated and table.players == PLAYERS          # Bert plays with Dirk
+    for name in ("Anna", "Cleo", "Dirk"):
+        await game.command(name, "/nogrand")
+    clocked.clock.advance(31)                                # Bert lets Grand Tichu run out
+    await game.settle()
+    assert table.match.round.phase == "exchange" and "Bert" in table.timed_out
+    said = " ".join(" ".join(game.clients["Anna"].lines).split())
+    assert "Bert ran out of time (30 seconds); the decision is made for them. In a rated game " \
+        "a present player may be removed only after 2 time-outs (1 so far)." in said
+    answer = " ".join(" ".join(await game.command("Anna", "/remove Bert")).split())
+    assert "! [remove-needs-timeouts] Bert is here: in a rated game" in answer, answer
+    clocked.clock.advance(31)                                # the exchange: a second time-out
+    await game.settle()
+    assert table.timeouts["Bert"] == 2 and "Bert" in table.timed_out
+    # the two opponents alone do not remove him
+    answer = await game.command("Anna", "/remove Bert")
+    assert not any(ERROR_LINE.match(l) for l in answer), answer
+    assert "Bert is here: the removal needs the yes of Dirk, Bert's partner." in \
+        " ".join(" ".join(answer).split())
+    await game.command("Cleo", "/accept")
+    assert "Bert" in table.players and not table.bots
+    await game.command("Dirk", "/refuse")
+    assert "Bert" in table.players and table._vote is None
+    # with the partner's yes he is removed (and loses the rated game)
+    await game.command("Anna", "/remove Bert")
+    await game.command("Dirk", "/accept")
+    assert "Bert" not in table.players and "Bert" in table.leavers
+
+
+def test_a_vanished_player_whose_grace_is_used_up_is_removed_by_a_majority() -> None:
+    """The partner's yes is for a present player only: a rated game's vanished player whose
+    added-up grace is used up is removed by the majority, as before."""
+    from lobby.tables.table import TableActor
+    from table_support import Recorder
+    clock = task.Clock()
+    rec = Recorder()
+    table = TableActor(5, clock, rec.deliver, host="ann")
+    rec.table = table
+    for name in ("ann", "bob", "cat", "dan"):
+        table.submit(name, "join")
+    table.submit("ann", "start")
+    table.rated = True                           # (all four registered in a real server)
+    table.member_gone("bob")
+    clock.advance(table.grace_seconds() + 1)
+    table.submit("ann", "remove", "bob")
+    table.submit("cat", "accept")
+    assert "bob" not in table.players and not rec.errors()
