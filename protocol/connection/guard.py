@@ -539,7 +539,8 @@ def is_loopback(host: str) -> bool:
 
 class OpenConnections:
     """Connections open at once on one listener, in total and per address group, each count
-    with its cap (0: none). The metrics port counts its connections here
+    with its cap (0: none). The guard counts the lobby's connections here (without caps: it
+    refuses by its own rules, ``Guard._refusal``); the metrics port counts its connections here
     (``--metrics-max-connections``, ``--metrics-max-per-address``: one address never holds every
     slot, so the operator's monitor still gets its ``/healthz``)."""
 
@@ -587,8 +588,9 @@ class Guard:
         world.log_budget.per_minute = limits.log_lines_per_minute
         #: the log-in and idle deadlines of every connection: one timer of the clock for all
         self.wheel = TimerWheel(clock)
-        self.total = 0
-        self.per_ip: dict[str, int] = {}
+        #: the connections open now, in total and per address group (their caps, with the
+        #: loopback exemption and the refusal codes, are ``_refusal``'s)
+        self.open = OpenConnections(0, 0)
         self._attempts: dict[str, deque[float]] = {}         # address group -> attempt times
         self._checks: dict[str, deque[float]] = {}           # address group -> hash runs
         self._account_failures: dict[str, tuple[int, float]] = {}   # key -> (count, last)
@@ -654,9 +656,18 @@ class Guard:
             if len(self._connects) > 10000:
                 self._connects = {g: q for g, q in self._connects.items()
                                   if q and q[-1] > now - 60.0}
-        self.total += 1
-        self.per_ip[group] = self.per_ip.get(group, 0) + 1
+        self.open.admit(host)
         return ConnectionGuard(self, session, host)
+
+    @property
+    def total(self) -> int:
+        """Connections open now."""
+        return self.open.total
+
+    @property
+    def per_ip(self) -> dict[str, int]:
+        """Connections open now per address group."""
+        return self.open.per_group
 
     def refused_at_once(self, host: str) -> bool:
         """Before a connection from ``host`` (a plain listener's peer) gets a session: True when
@@ -715,13 +726,7 @@ class Guard:
         self.world.log_budget.count(group, "refused-connection")
 
     def _released(self, host: str) -> None:
-        self.total -= 1
-        group = address_group(host)
-        left = self.per_ip.get(group, 0) - 1
-        if left > 0:
-            self.per_ip[group] = left
-        else:
-            self.per_ip.pop(group, None)
+        self.open.release(host)
 
     def _log_refusal(self, what: str, now: float) -> bool:
         """Whether a refused password attempt of ``what`` (an account, an address group, a
@@ -1152,7 +1157,8 @@ class ConnectionGuard:
         it with a line; a connection that keeps talking past the budget is closed."""
         guard = self.guard
         limits = guard.limits
-        if limits.speech_per_second <= 0 and limits.repeat_window <= 0:
+        if limits.speech_per_second <= 0 and limits.repeat_window <= 0 \
+                and limits.tells_per_second <= 0:
             return True
         now = guard.clock.seconds()
         key = (address_group(self.host), channel)

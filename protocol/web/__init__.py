@@ -475,6 +475,15 @@ class LobbyWebSocket(WebSocketServerProtocol):
         if session is not None:
             session.connectionLost(Failure(ConnectionDone()))
 
+    def connectionLost(self, reason: Failure = connectionDone) -> None:
+        """Gone: autobahn resolved its ``is_closed`` with the protocol itself (a cycle that only
+        the collector frees, and ``--gc-freeze-survivors`` freezes it until the thaw); fresh
+        Deferreds that hold nothing take their place, so reference counting frees a closed
+        WebSocket at once (outside finding W1)."""
+        super().connectionLost(reason)
+        self.is_open = Deferred()
+        self.is_closed = Deferred()
+
 
 class LobbyWebSocketFactory(WebSocketServerFactory):
     # autobahn's factory is a twisted Factory without a type argument, so Twisted's typing reads
@@ -616,12 +625,24 @@ class WebRequest(Request):
         for name, value in SECURITY_HEADERS.items():
             self.setHeader(name, value)
         Request.process(self)
+        channel = getattr(self, "channel", None)     # (a finished request has none left)
+        if channel is not None and channel.transport is None and isinstance(site, WebSite):
+            # upgraded: the WebSocket took the connection over, and twisted.web's channel and
+            # this request, which hold each other, would wait for the collector (W1)
+            site.clock.callLater(0, _forget_request, channel, self)
 
     def setHeader(self, name: bytes | str, value: bytes | str) -> None:
         key = name.encode("latin-1") if isinstance(name, str) else name
         if key.lower() == b"server":
             return
         Request.setHeader(self, name, value)
+
+
+def _forget_request(channel: HTTPChannel, request: Request) -> None:
+    """Break the cycle of an upgraded request and its channel (neither is used again)."""
+    if request in channel.requests:
+        channel.requests.remove(request)
+    request.channel = None  # type: ignore[assignment]  # (never used again)
 
 
 class WebChannel(HTTPChannel):

@@ -625,6 +625,31 @@ async def test_a_namesake_who_writes_first_is_shown_as_somebody_else(
 
 @pytest.mark.reactor_timeout(60)
 @pytest_twisted.ensureDeferred
+async def test_a_muted_namesake_who_writes_first_reaches_nobody(clocked: ClockedServer) -> None:
+    """Review of session 10: namesake-writes and namesake-notice went out before the mute
+    check, so somebody on your mute list still made you read a line about them."""
+    eve = await clocked.client()
+    await eve.login("Eve")
+    bob = await clocked.client()
+    await bob.login("Bob")
+    eve.send("/tell Bob hi old Bob")
+    await bob.expect("hi old Bob")
+    bob.send("/quit")
+    await within(bob.lost)
+    eve.send("/add mute Bob")
+    await eve.expect("mute list")
+    newbob = await clocked.client()
+    await newbob.login("Bob")                     # a new guest under the freed, muted name
+    eve.buffer = ""
+    newbob.send("/tell Eve hello, I am Bob")
+    await newbob.expect("You tell Eve: hello, I am Bob")
+    eve.send("/whereis Eve")                      # (a line after the tell: it came, if at all)
+    got = await eve.expect("Eve is in the ")
+    assert "Bob" not in got, got
+
+
+@pytest.mark.reactor_timeout(60)
+@pytest_twisted.ensureDeferred
 async def test_a_friends_entry_follows_the_guest_not_a_later_namesake(
         clocked: ClockedServer) -> None:
     """Outside finding A1: a friends list followed a guest's name to a later namesake."""
