@@ -200,6 +200,10 @@ def reopen_log_files() -> None:
             out.reopen()
 
 
+class _Failed(str):
+    failed = True
+
+
 def hold_sighup() -> None:
     """From here on a SIGHUP is kept instead of ending the process (the default);
     ``reopen_on_sighup`` handles one kept SIGHUP once it is installed. The entry points do this
@@ -224,8 +228,11 @@ def reopen_on_sighup(reactor: Any, reload: Callable[[], list[str]] | None = None
             try:
                 done += reload()
             except Exception as e:       # one line, the old state kept
-                done.append(f"reload failed: {e}")
-        _log.info("SIGHUP: {done}", done="; ".join(done) or "nothing to reload")
+                done.append(_Failed(f"reload failed: {e}"))
+        # a warning when something could not be reloaded (the old one kept), else information
+        failed = any(getattr(part, "failed", False) for part in done)
+        (_log.warn if failed else _log.info)("SIGHUP: {done}",
+                                             done="; ".join(done) or "nothing to reload")
     signal.signal(signal.SIGHUP, lambda signum, frame: reactor.callFromThread(hangup))
     if entry.held:                       # one arrived during the start-up: handle it now
         entry.held.clear()

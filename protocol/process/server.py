@@ -602,7 +602,8 @@ class LobbyService(Service):
         try:
             motd = read_motd(self.opts)
         except OSError as e:
-            return [f"the MOTD {self.opts.motd} kept: {e.strerror or e}", *done]
+            from protocol.telnet.proxy import NotReloaded
+            return [NotReloaded(f"the MOTD {self.opts.motd} kept: {e.strerror or e}"), *done]
         self.motd = self.server.factory.motd = motd
         return [f"the MOTD reloaded from {self.opts.motd} ({len(motd)} characters)", *done]
 
