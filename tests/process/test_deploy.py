@@ -238,3 +238,27 @@ def test_the_backup_unit_can_open_the_database_in_its_sandbox(tmp_path: Path) ->
     assert done.returncode == 0, done.stderr
     (copy,) = (tmp_path / "backups").iterdir()
     assert copy.stat().st_size > 0
+
+
+def test_the_systemd_steps_of_the_docs_install_what_the_unit_needs() -> None:
+    """Outside finding (issue 27 review, item 3): docs/operations.md's systemd steps never
+    installed /etc/tichu-lobby/tichu-lobby.toml, which ExecStart's --config reads (the unit then
+    fails with exit status 2, not retried); they installed the package by a name no index has;
+    and said to add options to ExecStart=. Every file the unit's command line reads is installed
+    by the steps, from the checkout, and the options are said to go into the file."""
+    docs = (ROOT / "docs" / "operations.md").read_text(encoding="utf-8")
+    section = docs[docs.index("### systemd (deploy/tichu-lobby.service)"):]
+    section = section[:section.index("\n### ", 1)]
+    steps = section[section.index("```sh"):section.index("```", section.index("```sh") + 5)]
+    argv = shlex.split(unit()["Service"]["ExecStart"])
+    config = argv[argv.index("--config") + 1]
+    installs = [line.split(" #")[0].strip() for line in steps.splitlines()
+                if line.startswith("install ")]
+    assert any(line.split()[-1] == config and "deploy/tichu-lobby.toml" in line
+               for line in installs), steps
+    assert any(line.split()[-1] == str(Path(config).parent) for line in installs), steps
+    assert "pip install '.[uvloop]'" in steps
+    everywhere = docs + "".join(p.read_text(encoding="utf-8") for p in DEPLOY.iterdir())
+    assert not re.search(r"pip install '?tichu-lobby", everywhere)   # no index has it
+    assert "Add options to `ExecStart=`" not in section
+    assert "/etc/tichu-lobby/tichu-lobby.toml" in section
