@@ -345,7 +345,7 @@ class LobbyServer:
     def _listen_web(self, description: str) -> Any:
         from protocol.web import listen_web
         port = yield listen_web(self.reactor, description, self.factory, self.web_options,
-                                tls=self.tls)
+                                tls=self.tls, archive=lambda: self.persistence.archive)
         self.web_ports.append(port)
         log.info("web client on {endpoint} ({address}): open {url}", endpoint=description,
                  address=_address(port), url=_web_url(description, port))
