@@ -19,10 +19,12 @@ it; read it through ``importlib.resources`` (never a path relative to a checkout
 """
 from __future__ import annotations
 
-from typing import Any
-
-# (json and importlib.resources are imported where used: ``python -m protocol`` loads this module
-# before its first line, which holds SIGHUP, so this module stays light; protocol/process/entry.py)
+# Nothing is imported at load time (json, importlib.resources where used; typing only for the
+# type checker): ``python -m protocol`` and the console script load this module before their
+# first line, which holds SIGHUP (protocol/process/entry.py), so it stays light.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 SCHEMA_FILE = "protocol.schema.json"
 
