@@ -297,6 +297,9 @@ INFO: dict[str, str] = {
     "game-waiting-for-you": "Your game at table {table} goes on without you: /room {table} "
                             "takes you back.",
     "setting": "{name} is {value} now.",
+    #. a setting's value on or off as shown (/set bell on: "bell is on now."; /set alone)
+    "value-on": "on",
+    "value-off": "off",
     #. /set alone: the connection's settings, one a line
     "settings-header": "Your settings (/set NAME VALUE changes one):",
     #. {name}: the setting's name as typed (color, lang, bell, prompt, width); {value} e.g. on

@@ -169,7 +169,12 @@ def _setting(event: Event, lang: str) -> list[str]:
     if d.get("name") == "lang":
         return [text("setting-lang", lang, language=language_name(str(d.get("value"))),
                      choices="|".join(LANGUAGES))]
-    return [text("setting", lang, **d)]
+    return [text("setting", lang, **{**d, "value": _on_off(d.get("value"), lang)})]
+
+
+def _on_off(value: object, lang: str) -> object:
+    """``on`` and ``off`` in the reader's language (``an``, ``activé``); any other value as is."""
+    return text(f"value-{value}", lang) if value in ("on", "off") else value
 
 
 def _settings(event: Event, lang: str) -> list[str]:
@@ -182,7 +187,7 @@ def _settings(event: Event, lang: str) -> list[str]:
             value = text("settings-lang", lang, code=value, language=language_name(str(value)))
         elif name == "width" and value == "auto":
             value = text("settings-width-auto", lang, width=d.get("width"))
-        lines.append(text("settings-line", lang, name=name, value=value))
+        lines.append(text("settings-line", lang, name=name, value=_on_off(value, lang)))
     return lines
 
 

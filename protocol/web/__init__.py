@@ -66,6 +66,8 @@ from twisted.web.server import Request, Site
 from lobby.events import Event, error_event
 from lobby.tables import options as table_options
 from lobby.text.messages import CATALOGS, LANGUAGES, text
+from lobby.world.addresses import address_group
+from protocol.connection.guard import OpenConnections
 from protocol.telnet import gathered_write
 from protocol.telnet.transport import TelnetLineProtocol
 from protocol.web.archive import Source as ArchiveSource
@@ -480,6 +482,15 @@ class LobbyWebSocket(WebSocketServerProtocol):
         if session is not None:
             session.connectionLost(Failure(ConnectionDone()))
 
+    def connectionLost(self, reason: Failure = connectionDone) -> None:
+        """Gone: autobahn resolved its ``is_closed`` with the protocol itself (a cycle that only
+        the collector frees, and ``--gc-freeze-survivors`` freezes it until the thaw); fresh
+        Deferreds that hold nothing take their place, so reference counting frees a closed
+        WebSocket at once (outside finding W1)."""
+        super().connectionLost(reason)
+        self.is_open = Deferred()
+        self.is_closed = Deferred()
+
 
 class LobbyWebSocketFactory(WebSocketServerFactory):
     # autobahn's factory is a twisted Factory without a type argument, so Twisted's typing reads
@@ -629,12 +640,24 @@ class WebRequest(Request):
         for name, value in SECURITY_HEADERS.items():
             self.setHeader(name, value)
         Request.process(self)
+        channel = getattr(self, "channel", None)     # (a finished request has none left)
+        if channel is not None and channel.transport is None and isinstance(site, WebSite):
+            # upgraded: the WebSocket took the connection over, and twisted.web's channel and
+            # this request, which hold each other, would wait for the collector (W1)
+            site.clock.callLater(0, _forget_request, channel, self)
 
     def setHeader(self, name: bytes | str, value: bytes | str) -> None:
         key = name.encode("latin-1") if isinstance(name, str) else name
         if key.lower() == b"server":
             return
         Request.setHeader(self, name, value)
+
+
+def _forget_request(channel: HTTPChannel, request: Request) -> None:
+    """Break the cycle of an upgraded request and its channel (neither is used again)."""
+    if request in channel.requests:
+        channel.requests.remove(request)
+    request.channel = None  # type: ignore[assignment]  # (never used again)
 
 
 class WebChannel(HTTPChannel):
@@ -668,10 +691,10 @@ class WebSite(Site):
         Site.__init__(self, _Root(static_files(), _Socket(self.websockets), allowed, archive),
                       timeout=self.options.timeout or None, reactor=reactor)
         self.clock = reactor if reactor is not None else _default_reactor()
-        #: each connection (channel) whose request is not whole yet -> (group, deadline)
+        #: each connection (channel) whose request is not whole yet -> (host, deadline)
         self.pending: dict[Any, tuple[str, Any]] = {}
-        #: address group -> its number of such connections
-        self.pending_groups: dict[str, int] = {}
+        #: such connections per address group, capped at --web-pending-per-address
+        self.pending_open = OpenConnections(0, self.options.max_pending)
         #: connections refused over --web-pending-per-address, closed by --web-request-timeout
         self.stats = {"refused": 0, "request": 0}
 
@@ -686,38 +709,36 @@ class WebSite(Site):
         host = str(getattr(addr, "host", "") or "?")
         if not self._counted(host):
             return Site.buildProtocol(self, addr)
-        from lobby.world.addresses import address_group
-        group = address_group(host)
-        count = self.pending_groups.get(group, 0)
-        if self.options.max_pending and count >= self.options.max_pending:
+        if self.pending_open.admit(host) is not None:
             self.stats["refused"] += 1
+            group = address_group(host)
             budget = getattr(getattr(self.websockets.lobby, "world", None), "log_budget", None)
             if budget is None or budget.allow(group, "web-pending"):
                 log.info("web port: refused a connection from {host}: {count} requests of its "
                          "address group are not whole yet (--web-pending-per-address)",
-                         host=host, count=count)
+                         host=host, count=self.pending_open.per_group.get(group, 0))
             return None                      # twisted closes the connection at once
         channel = Site.buildProtocol(self, addr)
         deadline = None
         if self.options.request_timeout > 0:
             deadline = self.clock.callLater(self.options.request_timeout, self._expired, channel)
-        self.pending[channel] = (group, deadline)
-        self.pending_groups[group] = count + 1
+        self.pending[channel] = (host, deadline)
         return channel
+
+    @property
+    def pending_groups(self) -> dict[str, int]:
+        """Address group -> its connections whose request is not whole yet."""
+        return self.pending_open.per_group
 
     def request_whole(self, channel: Any) -> None:
         """``channel`` has its request whole (or is gone): it no longer counts as pending."""
         found = self.pending.pop(channel, None)
         if found is None:
             return
-        group, deadline = found
+        host, deadline = found
         if deadline is not None and deadline.active():
             deadline.cancel()
-        left = self.pending_groups.get(group, 1) - 1
-        if left > 0:
-            self.pending_groups[group] = left
-        else:
-            self.pending_groups.pop(group, None)
+        self.pending_open.release(host)
 
     def _expired(self, channel: Any) -> None:
         """No whole request ``request_timeout`` seconds after the connection began: closed."""

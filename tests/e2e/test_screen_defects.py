@@ -7,7 +7,7 @@ import re
 import pytest
 import pytest_twisted
 
-from conftest import FakeLobby, LineClient, RunningServer, unwrap
+from conftest import FakeLobby, LineClient, RunningServer, unwrap, within
 from lobby.events import Event
 from lobby.text.messages import CATALOGS, LANGUAGES, LobbyError, Msg, text
 from protocol.commands import parse_line
@@ -331,6 +331,29 @@ async def test_ordinary_chat_in_five_languages_is_speech(server: RunningServer) 
     assert got == "You sit down in seat 2.\r\n"
 
 
+@pytest_twisted.ensureDeferred
+async def test_a_bare_tell_to_somebody_who_just_left_is_never_said_to_the_room(
+        server: RunningServer) -> None:
+    """Review of session 10 (A14's bare checks): ``tell NAME ...`` without the slash was a
+    command only for a name online, so a private line to the partner who had just dropped was
+    said aloud to the room (the table's opponents too). A name you exchanged tells with stays a
+    tell: its ``not-online``. ``tell me more`` is still speech."""
+    ann = await guest(server, "Ann")
+    bob = await guest(server, "Bob")
+    hearer = await guest(server, "Hearer")
+    for c in (ann, bob):
+        await c.expect("Hearer enters the Lobby.\r\n")
+    assert await reply(bob, "tell Ann hi") == "You tell Ann: hi\r\n"
+    await ann.expect("Bob tells you: hi\r\n")
+    bob.send("/quit")
+    await within(bob.lost)
+    await ann.expect("Bob leaves the Lobby.\r\n")
+    await hearer.expect("Bob leaves the Lobby.\r\n")
+    assert (await reply(ann, "tell Bob I have the Dragon")).startswith("! [not-online]")
+    assert await reply(ann, "tell me more") == "<Ann> tell me more\r\n"
+    assert await hearer.read_line() == "<Ann> tell me more"     # the first line since Bob left
+
+
 def test_every_command_with_arguments_declares_its_bare_check() -> None:
     """protocol/commands/bare.py: a new command with arguments cannot bind loosely by omission."""
     from protocol.commands import COMMANDS
@@ -407,3 +430,29 @@ async def test_a_play_line_shows_the_phoenix_as_the_trick_does(server: RunningSe
     line = got.splitlines()[-1]
     assert "plays S3 B3 GB RB Ph=B (9 left)" in line, line
     assert "GB RB Ph=B" in await w.expect("won by")          # the trick line, as before
+
+
+# ---- the native-speaker pass over whole games in de, fr, es, da (this session) -------------------
+@pytest_twisted.ensureDeferred
+async def test_a_settings_on_and_off_read_in_the_readers_language(server: RunningServer) -> None:
+    """``/set bell on`` answered ``bell ist jetzt on.``, ``Réglage bell : on.``: the value
+    on or off is a word of the reader's language now (the setting's name stays what you type)."""
+    c = await guest(server, "Vera", "de")
+    assert await reply(c, "/set bell on") == "bell ist jetzt an.\r\n"
+    await reply(c, "/set lang fr", "changer.\r\n")
+    assert await reply(c, "/set bell off") == "Réglage bell : désactivé.\r\n"
+    await reply(c, "/set lang da", "skifter.\r\n")
+    assert await reply(c, "/set color til") == "color er nu slået til.\r\n"
+    await reply(c, "/set lang en", "switches.\r\n")
+    assert await reply(c, "/set bell on") == "bell is on now.\r\n"
+
+
+def test_the_spanish_exchange_prompt_names_the_partner_as_its_usage_does() -> None:
+    """The exchange prompt said ``/schupf SIGUIENTE COMPAÑERO ANTERIOR``, the usage line
+    ``SIGUIENTE PAREJA ANTERIOR`` and the legend ``(pareja)``: one word for the partner."""
+    usage = text("bad-arguments", "es", usage="/schupf NEXT PARTNER PREVIOUS")
+    assert "SIGUIENTE PAREJA ANTERIOR" in usage
+    for key in ("view-exchange", "give-cards-first"):
+        if key in CATALOGS["en"]:
+            shown = text(key, "es", next="A", partner="B", previous="C")
+            assert "SIGUIENTE PAREJA ANTERIOR" in shown and "COMPAÑERO" not in shown

@@ -19,7 +19,7 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from lobby.tables.views import TableViews
-from protocol.render.json_lines import apply_update, dumps, legacy_view_data, state_object, state_update
+from protocol.render.json_lines import apply_update, dumps, state_object, state_update
 from test_table_output_bytes import Game
 from tichu_bot.client import apply_update as bot_apply_update
 
@@ -77,7 +77,7 @@ def whole_state(table: Any, name: str) -> dict[str, Any]:
     seated = table.seated
     view = TableViews(table).view(name if name in seated else None)
     # what the client (protocol 3: test_table_output_bytes' clients) parses
-    return json.loads(dumps(state_object(legacy_view_data(view))))
+    return json.loads(dumps(state_object(view, 3)))
 
 
 def test_state_update_and_apply_update_are_inverse() -> None:

@@ -56,7 +56,7 @@ async def test_set_alone_shows_the_settings(server: RunningServer) -> None:
     c.send("/set lang de")
     await c.expect("\r\n")
     c.send("/set")
-    got = await c.expect("prompt  off\r\n")
+    got = await c.expect("prompt  aus\r\n")      # on and off in the reader's language
     assert "Deine Einstellungen" in got and "  width   60" in got and "  lang    de (Deutsch)" in got
     c.send("/set color")                     # a name without a value: the usage, as before
     assert "! [bad-arguments]" in await c.expect("\r\n")
