@@ -433,7 +433,10 @@ else:                                    # pragma: no cover
 
 
 def parse_protocol(word: str) -> int | None:
-    """The version a client names (`3`), or None when it is no version this server speaks."""
+    """The version a client names (`3`, or `newest`: the newest this server speaks), or None when
+    it is no version this server speaks."""
+    if word.strip().lower() == "newest":
+        return PROTOCOL_VERSIONS[-1]
     value = ascii_int(word.strip(), max(PROTOCOL_VERSIONS))
     return value if value in PROTOCOL_VERSIONS else None
 

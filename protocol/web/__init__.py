@@ -10,6 +10,9 @@ One HTTP listener (twisted.web) on a Twisted endpoint (``tcp:8080:interface=127.
   nosniff`` and ``X-Frame-Options: DENY``;
 - ``/strings/LANG.json``: the page's own words in LANG, the catalog's ``web-*`` keys
   (lobby/text/messages.py and its translations, like every other text for people);
+- ``/archive/``, ``/YYYYMM``, ``/N.tch``, ``/games/N.tch``: the log archive in the layout of BSW's
+  public archive (protocol/web/archive.py; the same pages as on the metrics port, whose months
+  page is ``/``), with the same headers and per-address limits as every other answer here;
 - ``/ws``: the WebSocket endpoint (autobahn's Twisted WebSocket server). One WebSocket message
   carries one machine-mode line, in both directions (docs/protocol.md, "Machine mode").
 
@@ -67,6 +70,8 @@ from lobby.world.addresses import address_group
 from protocol.connection.guard import OpenConnections
 from protocol.telnet import gathered_write
 from protocol.telnet.transport import TelnetLineProtocol
+from protocol.web.archive import Source as ArchiveSource
+from protocol.web.archive import archive_child
 
 __all__ = ["WebOptions", "WebSite", "MessageTransport", "LobbyWebSocket", "listen_web",
            "CSP", "SECURITY_HEADERS", "web_strings", "parse_proxies", "default_hosts", "host_name",
@@ -561,11 +566,15 @@ class _NotFound(Resource):
 
 class _Root(Resource):
     """Exact names only: ``/`` is index.html, ``/NAME`` a file of the static directory,
-    ``/strings/LANG.json`` the page's words, ``/ws`` the WebSocket; anything else is 404."""
+    ``/strings/LANG.json`` the page's words, ``/ws`` the WebSocket, and with an archive its
+    pages (protocol/web/archive.py: ``/archive/``, ``/YYYYMM``, ``/N.tch``, ``/games/N.tch``);
+    anything else is 404."""
 
     def __init__(self, files: dict[str, _File], socket: IResource,
-                 hosts: Iterable[str] = LOOPBACK_HOSTS) -> None:
+                 hosts: Iterable[str] = LOOPBACK_HOSTS,
+                 archive: ArchiveSource | None = None) -> None:
         Resource.__init__(self)
+        self.archive = archive
         self.hosts = frozenset(h.strip("[]").lower() for h in hosts)
         self.files = files
         self.socket = socket
@@ -587,6 +596,10 @@ class _Root(Resource):
             return self.socket
         if name == "strings" and len(rest) == 1:
             return self.strings.get(rest[0].decode("utf-8", "replace"), _NotFound())
+        if self.archive is not None:
+            page = archive_child(self.archive, path, list(rest), b"archive")
+            if page is not None:
+                return page
         if rest:
             return _NotFound()
         found = self.files.get(name or "index.html")
@@ -669,12 +682,13 @@ class WebSite(Site):
     protocol = WebChannel  # type: ignore[assignment]
 
     def __init__(self, lobby: LobbyFactory, options: WebOptions | None = None,
-                 reactor: Any = None, hosts: Iterable[str] | None = None) -> None:
+                 reactor: Any = None, hosts: Iterable[str] | None = None,
+                 archive: ArchiveSource | None = None) -> None:
         self.options = options if options is not None else WebOptions()
         self.websockets = LobbyWebSocketFactory(lobby, self.options)
         allowed = self.options.allowed_hosts or (tuple(hosts) if hosts is not None
                                                  else LOOPBACK_HOSTS)
-        Site.__init__(self, _Root(static_files(), _Socket(self.websockets), allowed),
+        Site.__init__(self, _Root(static_files(), _Socket(self.websockets), allowed, archive),
                       timeout=self.options.timeout or None, reactor=reactor)
         self.clock = reactor if reactor is not None else _default_reactor()
         #: each connection (channel) whose request is not whole yet -> (host, deadline)
@@ -747,10 +761,11 @@ def _default_reactor() -> Any:
 
 
 def listen_web(reactor: Any, description: str, lobby: LobbyFactory,
-               options: WebOptions | None = None, tls: list[Any] | None = None
-               ) -> Deferred[IListeningPort]:
-    """Listen on the endpoint ``description`` with the web client (a Deferred of the port); the
-    reloadable context of a TLS endpoint is appended to ``tls`` (protocol.telnet.proxy.tls_endpoint)."""
+               options: WebOptions | None = None, tls: list[Any] | None = None,
+               archive: ArchiveSource | None = None) -> Deferred[IListeningPort]:
+    """Listen on the endpoint ``description`` with the web client (a Deferred of the port), and
+    the log archive's pages when ``archive`` gives it; the reloadable context of a TLS endpoint
+    is appended to ``tls`` (protocol.telnet.proxy.tls_endpoint)."""
     from protocol.telnet.proxy import tls_endpoint
     return tls_endpoint(reactor, description, tls).listen(
-        WebSite(lobby, options, reactor, default_hosts(description)))
+        WebSite(lobby, options, reactor, default_hosts(description), archive))
