@@ -97,6 +97,8 @@ TYPES_SINCE: dict[int, frozenset[str]] = {
         "friend-game-started", "friend-game-over", "namesake-notice", "namesake-writes",
         "says-namesake",
         "table-rated", "table-unrated", "table-timer-warning", "table-timed-out",
+        # the removal of a present player from a rated game (issue 24 outside finding)
+        "table-timed-out-rated", "table-remove-needs-partner", "table-remove-needs-all",
         "table-unseated", "table-barred", "table-unbarred",
         # issue 23's /closetable (after protocol 3): older clients get what they got before,
         # the move to the lobby (`room`) and the command's `ok`

@@ -133,7 +133,7 @@ def test_bot_command_refusals() -> None:
     table, rec, _clock = bot_table(join=False, spectator="eve")
     table.submit("ann", "join", "1")
     table.submit("eve", "addbot")
-    assert codes(rec, "eve") == ["not-seated"]                  # a spectator may not
+    assert codes(rec, "eve") == ["host-command"]                # only the host may
     table.submit("ann", "addbot", "clever")
     table.submit("ann", "addbot", "7")
     table.submit("ann", "addbot", "1")
