@@ -48,7 +48,7 @@ from lobby.storage.accounts import name_key
 from lobby.tables.recording import Deliver, Recorder
 from lobby.tables.timer_wheel import TimerWheel
 from lobby.text.messages import LobbyError, Msg
-from lobby.world.addresses import address_group, ban_group
+from lobby.world.addresses import address_group, ban_group, is_loopback
 from lobby.world.log_budget import LogBudget
 
 if TYPE_CHECKING:
@@ -512,6 +512,12 @@ class World:
             del seen[next(iter(seen))]
         return before if before is not None and before != other.identity else None
 
+    def talked_with(self, user: User, name: str) -> bool:
+        """Whether ``user`` exchanged tells with somebody called ``name`` (online or not; the
+        last ``ACQUAINTANCES_KEPT`` names, memory only): a bare ``tell NAME ...`` to them is a
+        tell even when they are away, never speech to the room (protocol/commands/bare.py)."""
+        return name_key(name) in self._acquainted.get(user.identity, {})
+
     def returning(self, user: User) -> None:
         """After a log-in (the session calls it once ``logged-in`` is shown): a player of a
         running game goes back into the table's room and so into their seat, and gets the full
@@ -651,7 +657,7 @@ class World:
         if rate > 0:
             windows.append(self._presence_window(user.key, rate, now))
         address = _address(user) if group_rate > 0 else None
-        if address is not None and (limits.limit_loopback or not _is_loopback(address)):
+        if address is not None and (limits.limit_loopback or not is_loopback(address)):
             windows.append(self._presence_window("group " + address_group(address), group_rate,
                                                  now))
         if any(w is None for w in windows):
@@ -1173,6 +1179,9 @@ class World:
         if target is None:
             raise LobbyError("not-online", name=to)
         text = visible_text(text)
+        # a tell to somebody who ignores you looks sent to you (it fails quietly), and nothing
+        # of it reaches them: no tell, no namesake notice either
+        heard = self.moderation is None or not self.moderation.ignores(target.key, user.key)
         if target is not user:
             if self._acquaint(user, target) is not None:
                 # the sender knew somebody else under the name: told first; the new holder
@@ -1181,14 +1190,13 @@ class World:
                 if len(self._notice_due) > IDENTITIES_KEPT:
                     del self._notice_due[next(iter(self._notice_due))]
                 raise LobbyError("name-now-someone-else", name=target.name)
-            if self._acquaint(target, user) is not None:
+            if self._acquaint(target, user) is not None and heard:
                 # the sender is the newcomer (they write first): the one who knew somebody
                 # else under the sender's name is told that this is somebody else
                 self._safe(target.listener.deliver, Event("namesake-writes", name=user.name))
-            if self._notice_due.pop((user.identity, target.identity), 0) is None:
+            if heard and self._notice_due.pop((user.identity, target.identity), 0) is None:
                 self._safe(target.listener.deliver, Event("namesake-notice", name=user.name))
-        # a tell to somebody who ignores you looks sent to you (it fails quietly)
-        if self.moderation is None or not self.moderation.ignores(target.key, user.key):
+        if heard:
             self._safe(target.listener.deliver, Event("tells", name=user.name, text=text))
         if target is not user:
             self._safe(user.listener.deliver, Event("told", name=target.name, text=text))
@@ -1243,13 +1251,6 @@ class World:
             method(event)
         except Exception:
             log.failure("delivering {event_type} failed", event_type=event.type)
-
-
-def _is_loopback(address: str) -> bool:
-    try:
-        return ipaddress.ip_address(address.split("%", 1)[0]).is_loopback
-    except ValueError:
-        return False
 
 
 def _address(user: User) -> str | None:

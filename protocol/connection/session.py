@@ -17,6 +17,7 @@ connection shares is the declared ``Services``; the guard is asked through
 """
 from __future__ import annotations
 
+import weakref
 from collections import deque
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -707,6 +708,20 @@ class Session(Protocol):
         waiters, self._waiters = self._waiters, None
         for d in waiters or ():
             d.callback(None)
+        self._unlink()
+
+    def _unlink(self) -> None:
+        """Closed: the parts that point back at this session (its output, its guard) point
+        weakly from now on, so reference counting frees it at once, with no cycle left for the
+        collector, which --gc-freeze-survivors holds off until the hourly thaw (outside finding
+        W1). A late call still reaches the session while anything holds it."""
+        this = weakref.proxy(self)
+        output = self.output
+        if getattr(output, "session", None) is self:
+            output.session = this
+        guard = self._guard
+        if guard is not None:
+            guard.session = this
 
     def dataReceived(self, data: bytes) -> None:
         self._chunks += 1
@@ -727,6 +742,10 @@ class Session(Protocol):
             self._greet()
         elif self._naws_call is not None:
             self._naws_settled()
+
+    def logAllowed(self, kind: str) -> bool:
+        """TelnetApp: the byte layer's and its options' log lines spend the same budget."""
+        return self._log_allowed(kind)
 
     def _log_allowed(self, kind: str) -> bool:
         """Whether a log line of ``kind`` this client caused is written: the first few of each

@@ -90,6 +90,7 @@ from __future__ import annotations
 
 import json
 import re
+import weakref
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, ClassVar
 from typing import Protocol as Interface
@@ -241,6 +242,10 @@ class TelnetApp(Interface):
 
     def clientIdentified(self) -> None:
         """TTYPE/MTTS: the client told its name and abilities."""
+
+    def logAllowed(self, kind: str) -> bool:
+        """Whether a log line of ``kind`` that this client caused is written (the log budget of
+        its address group: a few a minute, then counted into one summary)."""
 
 
 class TelnetOption:
@@ -648,6 +653,13 @@ class TelnetLineProtocol(Protocol):
         if app is not None:
             app.clientIdentified()
 
+    def log_allowed(self, kind: str) -> bool:
+        """Whether a log line of ``kind`` this client caused is written: its application's log
+        budget decides (every line of the byte layer and its options asks; without an
+        application, yes)."""
+        app = self.app
+        return app is None or app.logAllowed(kind)
+
     def subnegotiationReceived(self, option: int) -> bool:
         """A subnegotiation (`IAC SB option ... IAC SE`, any option, valid or not) is complete:
         False drops it unread (the session's flood control counts it like a line)."""
@@ -723,11 +735,19 @@ class TelnetLineProtocol(Protocol):
             self._send_negotiation(command, option)
 
     def connectionLost(self, reason: Failure | None = connectionDone) -> None:
+        # the options and this layer hold each other, and it holds the app that holds it: from
+        # now on they hold it weakly and the app not at all, so reference counting frees a
+        # closed connection at once (nothing waits for the collector, which
+        # --gc-freeze-survivors holds off until the thaw; outside finding W1)
+        this = weakref.proxy(self)
         for handler in self.options.values():
             handler.lost()
-        if self._sb_bad > 1:   # the first one was logged when it came
+            handler.telnet = this
+        self._echo.telnet = this
+        if self._sb_bad > 1 and self.log_allowed("telnet-subnegotiation"):
             _log.info("{peer} sent {count} invalid or oversized subnegotiations in all",
                       peer=self._peer_text(), count=self._sb_bad)
+        self.app = None
         self._closed = True
         self._gathering = False
         self._paused = False
@@ -841,11 +861,12 @@ class TelnetLineProtocol(Protocol):
         self._closing = True
         self._gathering = False
         self.outputOverflow()
-        _log.warn(
-            "Closing connection to {peer}: {unsent} bytes of output queued while the client "
-            "was not reading (limit {limit})",
-            peer=str(self.transport.getPeer()), unsent=self._paused_bytes,
-            limit=self.MAX_OUTPUT_BYTES)
+        if self.log_allowed("output-overflow"):
+            _log.warn(
+                "Closing connection to {peer}: {unsent} bytes of output queued while the client "
+                "was not reading (limit {limit})",
+                peer=str(self.transport.getPeer()), unsent=self._paused_bytes,
+                limit=self.MAX_OUTPUT_BYTES)
         abort = getattr(self.transport, "abortConnection", None)
         if abort is not None:
             abort()
@@ -1008,7 +1029,7 @@ class TelnetLineProtocol(Protocol):
         logged, the others are only counted (one more line at the close gives the count), so a
         burst of thousands costs two log lines."""
         self._sb_bad += 1
-        if self._sb_bad == 1:
+        if self._sb_bad == 1 and self.log_allowed("telnet-subnegotiation"):
             _log.info("Ignored a subnegotiation for option {option} from {peer}: {reason}; "
                       "further invalid ones of this connection are only counted",
                       option=self._sb_option, peer=self._peer_text(), reason=reason)
@@ -1082,7 +1103,8 @@ class TelnetLineProtocol(Protocol):
         if self._replies >= self.MAX_NEGOTIATION_REPLIES:
             return
         self._replies += 1
-        if self._replies == self.MAX_NEGOTIATION_REPLIES:
+        if self._replies == self.MAX_NEGOTIATION_REPLIES and self.log_allowed(
+                "telnet-negotiation"):
             _log.info("Negotiation reply budget used up for {peer}; further requests ignored",
                       peer=str(self.transport.getPeer()))
         self._send_negotiation(command, option)

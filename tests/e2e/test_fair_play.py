@@ -58,7 +58,13 @@ async def clocked(tmp_path: Path) -> AsyncIterator[ClockedServer]:
 
 
 def query(server: ClockedServer, sql: str, *args: Any) -> Deferred:
-    return server.server.store.run_query(lambda c: c.execute(sql, args).fetchall())
+    """The rows of ``sql`` once the journal has committed every write so far. A game's record
+    is written by the journal's next transaction, a turn of the clock after the last action
+    (the pump's, when a bot made it): a query sent at once could run before it and find no
+    game (the quitter test failed so now and then on a busy machine)."""
+    flushed: Deferred = server.server.persistence.journal.flush()
+    return flushed.addCallback(
+        lambda _: server.server.store.run_query(lambda c: c.execute(sql, args).fetchall()))
 
 
 async def pause() -> None:
@@ -615,6 +621,31 @@ async def test_a_namesake_who_writes_first_is_shown_as_somebody_else(
     eve.send("/tell Dan are you there?")
     got = await newdan.expect("are you there?")
     assert "Eve talked to someone else under your name before" in " ".join(got.split())
+
+
+@pytest.mark.reactor_timeout(60)
+@pytest_twisted.ensureDeferred
+async def test_a_muted_namesake_who_writes_first_reaches_nobody(clocked: ClockedServer) -> None:
+    """Review of session 10: namesake-writes and namesake-notice went out before the mute
+    check, so somebody on your mute list still made you read a line about them."""
+    eve = await clocked.client()
+    await eve.login("Eve")
+    bob = await clocked.client()
+    await bob.login("Bob")
+    eve.send("/tell Bob hi old Bob")
+    await bob.expect("hi old Bob")
+    bob.send("/quit")
+    await within(bob.lost)
+    eve.send("/add mute Bob")
+    await eve.expect("mute list")
+    newbob = await clocked.client()
+    await newbob.login("Bob")                     # a new guest under the freed, muted name
+    eve.buffer = ""
+    newbob.send("/tell Eve hello, I am Bob")
+    await newbob.expect("You tell Eve: hello, I am Bob")
+    eve.send("/whereis Eve")                      # (a line after the tell: it came, if at all)
+    got = await eve.expect("Eve is in the ")
+    assert "Bob" not in got, got
 
 
 @pytest.mark.reactor_timeout(60)

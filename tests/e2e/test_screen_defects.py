@@ -7,7 +7,7 @@ import re
 import pytest
 import pytest_twisted
 
-from conftest import FakeLobby, LineClient, RunningServer, unwrap
+from conftest import FakeLobby, LineClient, RunningServer, unwrap, within
 from lobby.events import Event
 from lobby.text.messages import CATALOGS, LANGUAGES, LobbyError, Msg, text
 from protocol.commands import parse_line
@@ -329,6 +329,29 @@ async def test_ordinary_chat_in_five_languages_is_speech(server: RunningServer) 
     await reply(talker, "/set lang en", "switches.\r\n")     # (the rest of the help)
     got = await reply(talker, "join 2")
     assert got == "You sit down in seat 2.\r\n"
+
+
+@pytest_twisted.ensureDeferred
+async def test_a_bare_tell_to_somebody_who_just_left_is_never_said_to_the_room(
+        server: RunningServer) -> None:
+    """Review of session 10 (A14's bare checks): ``tell NAME ...`` without the slash was a
+    command only for a name online, so a private line to the partner who had just dropped was
+    said aloud to the room (the table's opponents too). A name you exchanged tells with stays a
+    tell: its ``not-online``. ``tell me more`` is still speech."""
+    ann = await guest(server, "Ann")
+    bob = await guest(server, "Bob")
+    hearer = await guest(server, "Hearer")
+    for c in (ann, bob):
+        await c.expect("Hearer enters the Lobby.\r\n")
+    assert await reply(bob, "tell Ann hi") == "You tell Ann: hi\r\n"
+    await ann.expect("Bob tells you: hi\r\n")
+    bob.send("/quit")
+    await within(bob.lost)
+    await ann.expect("Bob leaves the Lobby.\r\n")
+    await hearer.expect("Bob leaves the Lobby.\r\n")
+    assert (await reply(ann, "tell Bob I have the Dragon")).startswith("! [not-online]")
+    assert await reply(ann, "tell me more") == "<Ann> tell me more\r\n"
+    assert await hearer.read_line() == "<Ann> tell me more"     # the first line since Bob left
 
 
 def test_every_command_with_arguments_declares_its_bare_check() -> None:

@@ -1,0 +1,141 @@
+"""The web port's cost budget (issue 23, the outside attacker's findings on the web port):
+closed WebSockets free themselves at once, the per-address connection budget holds before the
+upgrade, every log line goes through the log budget, the byte budget is counted at the TCP
+level and aborts, and HTTP requests have a per-address budget."""
+from __future__ import annotations
+
+import base64
+import gc
+import os
+import socket
+from pathlib import Path
+
+import pytest_twisted
+from twisted.internet import reactor
+from twisted.internet.task import deferLater
+from twisted.internet.threads import deferToThread
+
+from conftest import within
+from test_web import WebServer
+
+UPGRADE = ("GET /ws HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nUpgrade: websocket\r\n"
+           "Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n"
+           "{extra}\r\n")
+
+
+def upgrade_request(port: int, extra: str = "") -> bytes:
+    key = base64.b64encode(os.urandom(16)).decode()
+    return UPGRADE.format(port=port, key=key, extra=extra).encode()
+
+
+def upgrade_and_close(port: int, count: int, src: str = "127.0.0.1") -> list[bytes]:
+    """``count`` WebSockets that upgrade and close at once, without a word: the answers."""
+    answers = []
+    for _ in range(count):
+        with socket.create_connection(("127.0.0.1", port), timeout=20,
+                                      source_address=(src, 0)) as s:
+            s.sendall(upgrade_request(port))
+            data = b""
+            while b"\r\n\r\n" not in data:
+                chunk = s.recv(4096)
+                if not chunk:
+                    break
+                data += chunk
+            answers.append(data)
+    return answers
+
+
+LEAKY = ("LobbyWebSocket", "MessageTransport", "Session", "WebChannel", "WebRequest",
+         "WebSocketServerProtocol", "PreparedResponse", "FrameHeader", "Telnet", "TelnetTransport")
+
+
+def live(names: tuple[str, ...] = LEAKY) -> dict[str, int]:
+    counts: dict[str, int] = {}
+    for o in gc.get_objects():
+        name = type(o).__name__
+        if name in names:
+            counts[name] = counts.get(name, 0) + 1
+    return counts
+
+
+async def settle(running: WebServer) -> None:
+    for _ in range(200):
+        if not running.server.factory.services.sessions:
+            break
+        await deferLater(reactor, 0.02, lambda: None)
+    await deferLater(reactor, 0.1, lambda: None)
+
+
+@pytest_twisted.ensureDeferred
+async def test_a_closed_websocket_frees_itself_without_a_collection(tmp_path: Path) -> None:
+    """Outside finding: a WebSocket that upgraded and closed without logging in kept ~9 KB in
+    reference cycles until the hourly thaw of the frozen generation (--gc-freeze-survivors), and
+    the thaw then stalled the server for seconds. With the collector off (as good as frozen),
+    the server's objects of N closed WebSockets are all gone by reference counting alone."""
+    running = WebServer(tmp_path / "lobby.sqlite3")
+    await running.start()
+    try:
+        port = running.web_port
+        await within(deferToThread(upgrade_and_close, port, 2))    # warm-up (imports, caches)
+        await settle(running)
+        gc.collect()
+        gc.freeze()
+        gc.disable()
+        try:
+            before = live()
+            answers = await within(deferToThread(upgrade_and_close, port, 20))
+            assert all(b" 101 " in a.split(b"\r\n")[0] for a in answers)
+            await settle(running)
+            after = live()
+        finally:
+            gc.enable()
+            gc.unfreeze()
+        grown = {k: v - before.get(k, 0) for k, v in after.items() if v > before.get(k, 0)}
+        assert grown == {}
+    finally:
+        await running.stop()
+
+
+@pytest_twisted.ensureDeferred
+async def test_a_telnet_session_that_played_frees_itself_without_a_collection(
+        tmp_path: Path) -> None:
+    """The same for telnet: a guest who logs in, talks, opens a table, starts a game with bots
+    and leaves leaves none of the connection's objects behind for the collector."""
+    running = WebServer(tmp_path / "lobby.sqlite3")
+    await running.start()
+    try:
+        async def play(name: str) -> None:
+            c = await running.client()
+            await c.login(name)
+            c.send("/who")
+            c.send("hello")
+            c.send("/newroom")
+            await c.expect("Table ")
+            c.send("/join")
+            for _ in range(3):
+                c.send("/addbot random")
+            c.send("/start")
+            await c.expect_any(("and give the key ", "! ["))
+            c.send("/quit")
+            await within(c.lost)
+
+        await play("Warmup")
+        await settle(running)
+        gc.collect()
+        gc.freeze()
+        gc.disable()
+        try:
+            before = live(("Session", "TelnetLineProtocol", "TextOutput", "ConnectionGuard",
+                           "GmcpOption"))
+            for i in range(3):
+                await play(f"Player{i}")
+            await settle(running)
+            after = live(("Session", "TelnetLineProtocol", "TextOutput", "ConnectionGuard",
+                          "GmcpOption"))
+        finally:
+            gc.enable()
+            gc.unfreeze()
+        grown = {k: v - before.get(k, 0) for k, v in after.items() if v > before.get(k, 0)}
+        assert grown == {}
+    finally:
+        await running.stop()
