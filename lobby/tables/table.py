@@ -1252,6 +1252,11 @@ class TableActor:
         if target == user or target in self.bots or (target not in self.gone
                                                      and target not in self.timed_out):
             raise LobbyError("not-vanished", name=target)
+        if self._vote is not None and self._vote.required & self.gone:
+            # it waits for the yes of a partner who vanished: it cannot pass, nor keep the
+            # table from voting on somebody else (the vanished partner, say)
+            self._tell_all("table-vote-ended", name=self._vote.target)
+            self._vote = None
         if self._vote is not None:
             raise LobbyError("vote-running", name=self._vote.target)
         left = self.grace_seconds() - self.away_for(target)

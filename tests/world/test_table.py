@@ -907,3 +907,23 @@ def test_a_present_player_of_a_rated_game_needs_two_time_outs_and_the_partners_y
     assert any(e.type == "table-remove-needs-all" for _, e in rec.log)
     table.submit("cat", "refuse")
     assert "bob" in table.players and table._vote is None
+
+
+def test_a_vote_waiting_for_a_vanished_partner_gives_way_to_a_new_one() -> None:
+    """The partner's yes cannot come while the partner is away: a new /remove (of the partner
+    whose grace is used up) ends that vote instead of being refused with vote-running."""
+    table, rec, clock = new_table(options={"timer": "30", "grace": "30"})
+    table.submit("ann", "start")
+    table.rated = True
+    for name in ("ann", "bob", "cat"):
+        table.submit(name, "nogrand")
+    clock.advance(31)
+    clock.advance(31)                      # dan: two time-outs
+    table.submit("ann", "remove", "dan")   # needs bob's yes
+    table.member_gone("bob")
+    clock.advance(31)                      # bob's grace is used up
+    table.submit("cat", "remove", "bob")
+    assert not rec.errors("cat")
+    assert any(e.type == "table-vote-ended" and e.data["name"] == "dan" for _, e in rec.log)
+    table.submit("ann", "accept")
+    assert "bob" not in table.players and "dan" in table.players
