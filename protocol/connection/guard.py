@@ -1081,6 +1081,24 @@ class ConnectionGuard:
                           rate=f"{self.guard.limits.input_bytes_per_second:g}")
         return False
 
+    def stream_bytes(self, count: int) -> bool:
+        """``count`` bytes of a stream that cannot drop any (a WebSocket's frames, counted as
+        they arrive, before they are parsed: protocol/web) arrived: False when they are over the
+        connection's byte budget; the caller closes the connection at once, without reading on
+        (logged once, as a budget's disconnect)."""
+        allowance = self.in_bytes
+        if allowance is None:
+            return True
+        guard = self.guard
+        if allowance.spend(guard.clock.seconds(), float(count)) == ALLOWED:
+            return True
+        guard.stats["over_budget"] += 1
+        guard.stats["budget_kicks"] += 1
+        if self._log_allowed("budget-close"):
+            log.warn("budget: closing the connection of {who} from {host}: it kept sending "
+                     "bytes past the budget (input-flood)", who=self._who(), host=self.host)
+        return False
+
     def telnet_commands(self, count: int) -> bool:
         """``count`` telnet commands arrived (IAC NOP, IAC WILL x ...; IAC IAC is a data byte):
         False when they are over the budget (ignored; the first time a ``telnet-flood`` line,

@@ -91,6 +91,8 @@ class WebSession(Protocol):
 
     def frames_received(self, count: int) -> bool: ...
 
+    def stream_bytes(self, count: int) -> bool: ...
+
     def ping_received(self) -> bool: ...
 
 
@@ -135,6 +137,9 @@ MAX_PENDING = 8
 #: the default of --web-request-timeout: seconds from a connection's start until its request is
 #: whole, however slowly it trickles (the idle --web-timeout restarts with every byte)
 REQUEST_TIMEOUT = 10.0
+#: seconds a WebSocket cut off over its byte budget has to take its last line before it is
+#: aborted (it is read no more meanwhile)
+CUT_GRACE = 2.0
 
 
 @dataclass(frozen=True)
@@ -370,6 +375,7 @@ class LobbyWebSocket(WebSocketServerProtocol):
 
     factory: LobbyWebSocketFactory
     session: WebSession | None = None
+    _cut = False                 # over the byte budget: nothing more is read
     _peer: Any = None
     _refuses_passwords = True
 
@@ -393,6 +399,11 @@ class LobbyWebSocket(WebSocketServerProtocol):
                 host = client
             proto = headers.get("x-forwarded-proto", "")
             secure = secure or proto.split(",")[-1].strip().lower() == "https"
+            guard = getattr(getattr(self.factory.lobby, "services", None), "guard", None)
+            if forwarded is not None and guard is not None and guard.refused_at_once(host):
+                # the client behind the proxy is past its connection budget and its refusals'
+                # answers: refused before the upgrade (its own address, not the proxy's)
+                raise ConnectionDeny(ConnectionDeny.SERVICE_UNAVAILABLE, "refused")
         if origin is not None and not self._origin_allowed(origin, headers.get("host", ""),
                                                            secure):
             log.info("refused a WebSocket from {peer}: origin {origin!r} is not allowed",
@@ -433,6 +444,33 @@ class LobbyWebSocket(WebSocketServerProtocol):
         transport = MessageTransport(self, self._peer, self.transport.getHost(),
                                      self._refuses_passwords)
         session.makeConnection(transport)
+
+    def dataReceived(self, data: bytes) -> None:
+        """Every byte of an open WebSocket is counted as it arrives, before autobahn parses a
+        frame of it, against the connection's byte budget (``--input-bytes-*``, as on
+        telnet). Past it the session says ``input-flood-disconnect`` and the TCP connection is
+        closed at once: nothing more is read (no closing handshake that goes on reading), and
+        it is aborted if what was written does not drain within ``CUT_GRACE`` seconds
+        (outside finding W4)."""
+        if self._cut:
+            return
+        session = self.session
+        if session is not None and not session.stream_bytes(len(data)):
+            self._cut_off()
+            return
+        super().dataReceived(data)
+
+    def _cut_off(self) -> None:
+        self._cut = True
+        transport = self.transport
+        if transport is None:
+            return
+        below = cast(Any, transport)
+        below.pauseProducing()               # not another byte is read
+        below.loseConnection()               # what was written goes first (the line)
+        abort = getattr(below, "abortConnection", None)
+        if abort is not None:
+            self.factory.clock.callLater(CUT_GRACE, _abort_if_open, below)
 
     def onMessage(self, payload: bytes, isBinary: bool) -> None:
         session = self.session
@@ -485,6 +523,11 @@ class LobbyWebSocket(WebSocketServerProtocol):
         self.is_closed = Deferred()
 
 
+def _abort_if_open(transport: Any) -> None:
+    if getattr(transport, "connected", False):
+        transport.abortConnection()
+
+
 class LobbyWebSocketFactory(WebSocketServerFactory):
     # autobahn's factory is a twisted Factory without a type argument, so Twisted's typing reads
     # its protocol as the default `_ProtoWithFactory`, whose `factory` (a Factory of itself) no
@@ -496,6 +539,7 @@ class LobbyWebSocketFactory(WebSocketServerFactory):
         WebSocketServerFactory.__init__(self)
         self.lobby = lobby
         self.options = options
+        self.clock: Any = _default_reactor()     # (the site sets its own)
         # a frame longer than the limit is refused from its header on, a message of several
         # frames as soon as they add up to more (both: close code 1009)
         WebSocketServerFactory.setProtocolOptions(self, maxMessagePayloadSize=options.max_message,
@@ -675,12 +719,17 @@ class WebSite(Site):
         Site.__init__(self, _Root(static_files(), _Socket(self.websockets), allowed),
                       timeout=self.options.timeout or None, reactor=reactor)
         self.clock = reactor if reactor is not None else _default_reactor()
+        self.websockets.clock = self.clock
         #: each connection (channel) whose request is not whole yet -> (group, deadline)
         self.pending: dict[Any, tuple[str, Any]] = {}
         #: address group -> its number of such connections
         self.pending_groups: dict[str, int] = {}
         #: connections refused over --web-pending-per-address, closed by --web-request-timeout
-        self.stats = {"refused": 0, "request": 0}
+        self.stats = {"refused": 0, "request": 0, "closed_at_once": 0}
+
+    def _guard(self) -> Any:
+        """The lobby's guard (protocol.connection.guard.Guard), if it has one."""
+        return getattr(getattr(self.websockets.lobby, "services", None), "guard", None)
 
     def _counted(self, host: str) -> bool:
         """Whether ``host``'s half-sent requests count: not a --trusted-proxy's (a proxy sends
@@ -693,6 +742,14 @@ class WebSite(Site):
         host = str(getattr(addr, "host", "") or "?")
         if not self._counted(host):
             return Site.buildProtocol(self, addr)
+        guard = self._guard()
+        if guard is not None and guard.refused_at_once(_canonical_ip(host) or host):
+            # the per-address connection budget (--connections-per-minute, --max-per-ip)
+            # holds before a request is read or a WebSocket upgraded: once the address group
+            # had its --refusals-per-minute answers, it is closed at once, without a word
+            # (outside finding W2)
+            self.stats["closed_at_once"] += 1
+            return None
         from lobby.world.addresses import address_group
         group = address_group(host)
         count = self.pending_groups.get(group, 0)

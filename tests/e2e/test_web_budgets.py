@@ -9,6 +9,7 @@ import gc
 import os
 import socket
 from pathlib import Path
+from typing import Any
 
 import pytest_twisted
 from twisted.internet import reactor
@@ -138,4 +139,110 @@ async def test_a_telnet_session_that_played_frees_itself_without_a_collection(
         grown = {k: v - before.get(k, 0) for k, v in after.items() if v > before.get(k, 0)}
         assert grown == {}
     finally:
+        await running.stop()
+
+
+def upgrade_answer(port: int, src: str = "127.0.0.1") -> bytes:
+    """One upgrade request: everything the server answers until it closes (b"": closed at
+    once, without a word)."""
+    with socket.create_connection(("127.0.0.1", port), timeout=20,
+                                  source_address=(src, 0)) as s:
+        s.sendall(upgrade_request(port))
+        s.settimeout(2)
+        data = b""
+        try:
+            while chunk := s.recv(65536):
+                data += chunk
+                if b"\r\n\r\n" in data and b" 101 " not in data.split(b"\r\n")[0]:
+                    break
+                if b'"code"' in data:
+                    break
+        except (TimeoutError, ConnectionResetError):
+            pass
+        return data
+
+
+@pytest_twisted.ensureDeferred
+async def test_the_connection_budget_holds_before_the_upgrade(tmp_path: Path) -> None:
+    """Outside finding W2: about 330 WebSocket upgrades a second from one address, each answered
+    101 and only then refused by --connections-per-minute. Past its address group's
+    --refusals-per-minute answers, a connection of the web port is closed at its accept, as on
+    the telnet port: no upgrade, not a byte."""
+    from protocol.connection.guard import Limits
+    running = WebServer(tmp_path / "lobby.sqlite3",
+                        limits=Limits(connections_per_minute=2, refusals_per_minute=1,
+                                      limit_loopback=True))
+    await running.start()
+    try:
+        port = running.web_port
+        first = [await running.ws(), await running.ws()]
+        for c in first:
+            await c.expect("prompt")
+        told = await within(deferToThread(upgrade_answer, port))
+        assert b" 101 " in told and b"connecting-too-fast" in told     # the one answer
+        for _ in range(3):
+            assert await within(deferToThread(upgrade_answer, port)) == b""
+        site = running.server.web_ports[0].factory
+        assert site.stats["closed_at_once"] == 3
+        other = await within(deferToThread(upgrade_answer, port, "127.0.0.2"))
+        assert b" 101 " in other and b"connecting-too-fast" not in other
+    finally:
+        await running.stop()
+
+
+def flood_websocket(port: int, total: int) -> tuple[int, bool]:
+    """A WebSocket that sends ``total`` bytes of 4 KB messages as fast as it can: (bytes sent,
+    whether the server stopped it)."""
+    import struct
+    s = socket.create_connection(("127.0.0.1", port), timeout=20)
+    s.sendall(upgrade_request(port))
+    data = b""
+    while b"\r\n\r\n" not in data:
+        data += s.recv(4096)
+    payload = b'{"x":"' + b"a" * 4000 + b'"}'
+    frame = struct.pack("!BBH", 0x81, 0x80 | 126, len(payload)) + b"\0\0\0\0" + payload
+    chunk = frame * 16
+    sent = 0
+    stopped = False
+    s.settimeout(5)
+    try:
+        while sent < total:
+            s.sendall(chunk)
+            sent += len(chunk)
+    except OSError:
+        stopped = True
+    s.close()
+    return sent, stopped
+
+
+@pytest_twisted.ensureDeferred
+async def test_a_websocket_over_its_byte_budget_is_cut_off_before_parsing(
+        tmp_path: Path) -> None:
+    """Outside finding W4: one WebSocket sending 4 KB messages had 148 MB accepted and parsed
+    before it was closed, because the bytes were counted only as messages and autobahn went
+    on reading through its closing handshake. The bytes are counted as they arrive, before
+    autobahn parses them; past the budget the connection is read no more and closed."""
+    from autobahn.websocket.protocol import WebSocketProtocol
+
+    from protocol.connection.guard import Limits
+    parsed = [0]
+    original = WebSocketProtocol._dataReceived
+
+    def counting(self: Any, data: bytes) -> None:
+        parsed[0] += len(data)
+        original(self, data)
+
+    WebSocketProtocol._dataReceived = counting    # type: ignore[method-assign]
+    running = WebServer(tmp_path / "lobby.sqlite3",
+                        limits=Limits(input_bytes_per_second=1000, input_bytes_burst=20000))
+    try:
+        await running.start()
+        sent, stopped = await within(deferToThread(flood_websocket, running.web_port,
+                                                   8_000_000))
+        await settle(running)
+        assert stopped
+        assert parsed[0] < 20000 + 2 * 65536, (parsed[0], sent)
+        assert running.server.factory.services.guard.stats["budget_kicks"] == 1
+    finally:
+        WebSocketProtocol._dataReceived = original    # type: ignore[method-assign]
         await running.stop()
