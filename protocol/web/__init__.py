@@ -68,9 +68,67 @@ from protocol.telnet.transport import TelnetLineProtocol
 
 __all__ = ["WebOptions", "WebSite", "MessageTransport", "LobbyWebSocket", "listen_web",
            "CSP", "SECURITY_HEADERS", "web_strings", "parse_proxies", "default_hosts", "host_name",
-           "LOOPBACK_HOSTS", "MAX_PENDING", "REQUEST_TIMEOUT", "WebRequest", "WebChannel"]
+           "LOOPBACK_HOSTS", "MAX_PENDING", "REQUEST_TIMEOUT", "WebRequest", "WebChannel",
+           "BudgetedLog"]
 
 log = Logger(namespace="protocol.web")
+
+
+class _LogBudget(Protocol):
+    def allow(self, source: str, kind: str) -> bool: ...
+
+
+def _lobby_budget(lobby: Any) -> _LogBudget | None:
+    """The lobby's log budget (lobby/world/log_budget.py), if it has one."""
+    budget = getattr(getattr(lobby, "world", None), "log_budget", None)
+    return cast("_LogBudget | None", budget)
+
+
+def _group(host: str) -> str:
+    from lobby.world.addresses import address_group
+    return address_group(_canonical_ip(host) or host)
+
+
+class BudgetedLog:
+    """The logger of one connection's library code (autobahn's WebSocket protocol, twisted.web's
+    HTTP channel) in place of the library's own: every line of it a client can cause (a failed
+    handshake, a bad frame, a dropped connection, a timed-out request) goes through the log
+    budget (lobby/world/log_budget.py) of the connection's address group, kind ``web``, like
+    every line of ours; debug and trace lines are dropped (outside finding W3)."""
+
+    __slots__ = ("budget", "group")
+
+    def __init__(self, budget: _LogBudget | None, host: str) -> None:
+        self.budget = budget
+        self.group = _group(host)
+
+    def _allowed(self) -> bool:
+        return self.budget is None or self.budget.allow(self.group, "web")
+
+    def trace(self, *args: Any, **kwargs: Any) -> None:
+        """Dropped."""
+
+    debug = trace
+
+    def info(self, format: str | None = None, **kwargs: Any) -> None:
+        if self._allowed():
+            log.info(format, **kwargs)
+
+    def warn(self, format: str | None = None, **kwargs: Any) -> None:
+        if self._allowed():
+            log.warn(format, **kwargs)
+
+    def error(self, format: str | None = None, **kwargs: Any) -> None:
+        if self._allowed():
+            log.error(format, **kwargs)
+
+    def critical(self, format: str | None = None, **kwargs: Any) -> None:
+        if self._allowed():
+            log.critical(format, **kwargs)
+
+    def failure(self, format: str, failure: Failure | None = None, **kwargs: Any) -> None:
+        if self._allowed():
+            log.failure(format, failure, **kwargs)
 
 
 class WebSession(Protocol):
@@ -379,6 +437,14 @@ class LobbyWebSocket(WebSocketServerProtocol):
     _peer: Any = None
     _refuses_passwords = True
 
+    def connectionMade(self) -> None:
+        # autobahn's per-connection lines go through the log budget (BudgetedLog)
+        transport = self.transport
+        peer = transport.getPeer() if transport is not None else None
+        self.log = BudgetedLog(_lobby_budget(self.factory.lobby),
+                               str(getattr(peer, "host", "?")))
+        super().connectionMade()
+
     def onConnect(self, request: Any) -> None:
         options = self.factory.options
         headers = request.headers
@@ -393,8 +459,8 @@ class LobbyWebSocket(WebSocketServerProtocol):
             if forwarded is not None:
                 client = self._forwarded_client(forwarded, host)
                 if client is None:
-                    log.info("refused a WebSocket from the proxy {peer}: an invalid "
-                             "X-Forwarded-For {value!r}", peer=host, value=forwarded[:200])
+                    self.log.info("refused a WebSocket from the proxy {peer}: an invalid "
+                                  "X-Forwarded-For {value!r}", peer=host, value=forwarded[:200])
                     raise ConnectionDeny(ConnectionDeny.BAD_REQUEST, "bad X-Forwarded-For")
                 host = client
             proto = headers.get("x-forwarded-proto", "")
@@ -406,8 +472,8 @@ class LobbyWebSocket(WebSocketServerProtocol):
                 raise ConnectionDeny(ConnectionDeny.SERVICE_UNAVAILABLE, "refused")
         if origin is not None and not self._origin_allowed(origin, headers.get("host", ""),
                                                            secure):
-            log.info("refused a WebSocket from {peer}: origin {origin!r} is not allowed",
-                     peer=request.peer, origin=origin[:200])
+            self.log.info("refused a WebSocket from {peer}: origin {origin!r} is not allowed",
+                          peer=request.peer, origin=origin[:200])
             raise ConnectionDeny(ConnectionDeny.FORBIDDEN, "origin not allowed")
         kind = address_types.IPv6Address if ":" in host else address_types.IPv4Address
         self._peer = kind("TCP", host, int(getattr(tcp_peer, "port", 0) or 0))
@@ -540,6 +606,8 @@ class LobbyWebSocketFactory(WebSocketServerFactory):
         self.lobby = lobby
         self.options = options
         self.clock: Any = _default_reactor()     # (the site sets its own)
+        #: no ``Server`` header in the upgrade's answer either (autobahn names its version)
+        self.server = None
         # a frame longer than the limit is refused from its header on, a message of several
         # frames as soon as they add up to more (both: close code 1009)
         WebSocketServerFactory.setProtocolOptions(self, maxMessagePayloadSize=options.max_message,
@@ -608,6 +676,8 @@ class _Root(Resource):
     def __init__(self, files: dict[str, _File], socket: IResource,
                  hosts: Iterable[str] = LOOPBACK_HOSTS) -> None:
         Resource.__init__(self)
+        #: the lobby's log budget (the site sets it)
+        self.log_budget: _LogBudget | None = None
         self.hosts = frozenset(h.strip("[]").lower() for h in hosts)
         self.files = files
         self.socket = socket
@@ -619,7 +689,9 @@ class _Root(Resource):
     def getChild(self, path: bytes, request: Request) -> IResource:
         host = (request.getHeader(b"host") or b"").decode("latin-1")
         if host_name(host) not in self.hosts:       # DNS rebinding: not a name of ours
-            log.info("refused a web request for the host {host!r}", host=host[:200])
+            client = request.getClientAddress()
+            BudgetedLog(self.log_budget, str(getattr(client, "host", "?"))).info(
+                "refused a web request for the host {host!r}", host=host[:200])
             return _NotFound(421, b"This server does not answer to that host name.\n")
         if request.method not in (b"GET", b"HEAD"):
             return _NotFound(405, b"Only GET.\n")
@@ -694,6 +766,14 @@ class WebChannel(HTTPChannel):
     closed before its request was whole stops counting as pending. (The web listener speaks
     HTTP/1.1 only: twisted.web's HTTP/2 needs the h2 package, which is not installed.)"""
 
+    def connectionMade(self) -> None:
+        # twisted.web's per-connection lines (a timed-out client) go through the log budget
+        site = getattr(self, "site", None)
+        if isinstance(site, WebSite) and self.transport is not None:
+            self._log = BudgetedLog(site.log_budget,  # type: ignore[assignment]
+                                    str(getattr(self.transport.getPeer(), "host", "?")))
+        HTTPChannel.connectionMade(self)
+
     def connectionLost(self, reason: Failure = connectionDone) -> None:
         site = getattr(self, "site", None)
         if isinstance(site, WebSite):
@@ -716,8 +796,10 @@ class WebSite(Site):
         self.websockets = LobbyWebSocketFactory(lobby, self.options)
         allowed = self.options.allowed_hosts or (tuple(hosts) if hosts is not None
                                                  else LOOPBACK_HOSTS)
-        Site.__init__(self, _Root(static_files(), _Socket(self.websockets), allowed),
-                      timeout=self.options.timeout or None, reactor=reactor)
+        root = _Root(static_files(), _Socket(self.websockets), allowed)
+        #: the lobby's log budget: every line a client of this port can cause goes through it
+        self.log_budget = root.log_budget = _lobby_budget(lobby)
+        Site.__init__(self, root, timeout=self.options.timeout or None, reactor=reactor)
         self.clock = reactor if reactor is not None else _default_reactor()
         self.websockets.clock = self.clock
         #: each connection (channel) whose request is not whole yet -> (group, deadline)
@@ -755,7 +837,7 @@ class WebSite(Site):
         count = self.pending_groups.get(group, 0)
         if self.options.max_pending and count >= self.options.max_pending:
             self.stats["refused"] += 1
-            budget = getattr(getattr(self.websockets.lobby, "world", None), "log_budget", None)
+            budget = self.log_budget
             if budget is None or budget.allow(group, "web-pending"):
                 log.info("web port: refused a connection from {host}: {count} requests of its "
                          "address group are not whole yet (--web-pending-per-address)",

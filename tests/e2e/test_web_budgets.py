@@ -180,6 +180,7 @@ async def test_the_connection_budget_holds_before_the_upgrade(tmp_path: Path) ->
             await c.expect("prompt")
         told = await within(deferToThread(upgrade_answer, port))
         assert b" 101 " in told and b"connecting-too-fast" in told     # the one answer
+        assert b"\r\nserver:" not in told.lower()           # (autobahn's name and version)
         for _ in range(3):
             assert await within(deferToThread(upgrade_answer, port)) == b""
         site = running.server.web_ports[0].factory
@@ -245,4 +246,53 @@ async def test_a_websocket_over_its_byte_budget_is_cut_off_before_parsing(
         assert running.server.factory.services.guard.stats["budget_kicks"] == 1
     finally:
         WebSocketProtocol._dataReceived = original    # type: ignore[method-assign]
+        await running.stop()
+
+
+def bad_requests(port: int, count: int) -> None:
+    """``count`` of each request a client can make the web port log about: an upgrade with a
+    foreign Origin, one with a protocol version of the future, a request for a host that is not
+    ours, and a WebSocket that sends a frame of a reserved opcode."""
+    requests = [upgrade_request(port, "Origin: http://evil.example\r\n"),
+                upgrade_request(port).replace(b"Version: 13", b"Version: 99"),
+                b"GET / HTTP/1.1\r\nHost: evil.example\r\nConnection: close\r\n\r\n",
+                upgrade_request(port) + b"\x83\x80\x00\x00\x00\x00"]
+    for _ in range(count):
+        for request in requests:
+            with socket.create_connection(("127.0.0.1", port), timeout=20) as s:
+                s.sendall(request)
+                s.settimeout(2)
+                data = b""
+                try:       # the answer (and, after a 101, the close frame for the bad frame)
+                    while chunk := s.recv(65536):
+                        data += chunk
+                        head, end, rest = data.partition(b"\r\n\r\n")
+                        if end and (b" 101 " not in head or rest.startswith(b"\x88")):
+                            break
+                except OSError:
+                    pass
+
+
+@pytest_twisted.ensureDeferred
+async def test_every_line_the_web_port_writes_is_within_the_log_budget(tmp_path: Path) -> None:
+    """Outside finding W3: an upgrade with a foreign Origin wrote 3 log lines (ours and two of
+    autobahn's), a bad Host 1, a bad protocol version 2, a bad frame about 2, none of them
+    counted by the log budget (276 KiB/s of log from one address). Every line a client can make
+    the web port write (autobahn's and twisted.web's too) goes through the log budget."""
+    from twisted.logger import LogLevel
+
+    from conftest import logged_events
+    from protocol.connection.guard import Limits
+    running = WebServer(tmp_path / "lobby.sqlite3", limits=Limits(log_lines_per_minute=3))
+    await running.start()
+    try:
+        with logged_events() as events:
+            await within(deferToThread(bad_requests, running.web_port, 5), 60)
+            await settle(running)
+        written = [e for e in events if e.get("log_level", LogLevel.debug) >= LogLevel.info]
+        namespaces = {e.get("log_namespace") for e in written}
+        # 20 connections: a few lines of each kind, not one or more per connection
+        assert len(written) <= 12, (len(written), namespaces)
+        assert not any(str(n).startswith("autobahn") for n in namespaces), namespaces
+    finally:
         await running.stop()
