@@ -63,13 +63,14 @@ from twisted.web.server import Request, Site
 from lobby.events import Event, error_event
 from lobby.tables import options as table_options
 from lobby.text.messages import CATALOGS, LANGUAGES, text
+from protocol.connection.guard import RequestBudget
 from protocol.telnet import gathered_write
 from protocol.telnet.transport import TelnetLineProtocol
 
 __all__ = ["WebOptions", "WebSite", "MessageTransport", "LobbyWebSocket", "listen_web",
            "CSP", "SECURITY_HEADERS", "web_strings", "parse_proxies", "default_hosts", "host_name",
            "LOOPBACK_HOSTS", "MAX_PENDING", "REQUEST_TIMEOUT", "WebRequest", "WebChannel",
-           "BudgetedLog"]
+           "BudgetedLog", "REQUESTS_PER_SECOND"]
 
 log = Logger(namespace="protocol.web")
 
@@ -195,6 +196,10 @@ MAX_PENDING = 8
 #: the default of --web-request-timeout: seconds from a connection's start until its request is
 #: whole, however slowly it trickles (the idle --web-timeout restarts with every byte)
 REQUEST_TIMEOUT = 10.0
+#: the default of --web-requests-per-second: HTTP requests (pages, files, WebSocket upgrades)
+#: of one address group a second on average; five seconds' worth at once (a page load is about
+#: six); past it 429
+REQUESTS_PER_SECOND = 20.0
 #: seconds a WebSocket cut off over its byte budget has to take its last line before it is
 #: aborted (it is read no more meanwhile)
 CUT_GRACE = 2.0
@@ -215,6 +220,8 @@ class WebOptions:
     max_pending: int = MAX_PENDING
     #: seconds from a connection's start until its request must be whole (0: off)
     request_timeout: float = REQUEST_TIMEOUT
+    #: HTTP requests per address group a second (five seconds' worth at once; 0: no limit)
+    requests_per_second: float = REQUESTS_PER_SECOND
 
 
 #: the host names every web listener answers to unless --web-allowed-host names others
@@ -807,7 +814,10 @@ class WebSite(Site):
         #: address group -> its number of such connections
         self.pending_groups: dict[str, int] = {}
         #: connections refused over --web-pending-per-address, closed by --web-request-timeout
-        self.stats = {"refused": 0, "request": 0, "closed_at_once": 0}
+        self.stats = {"refused": 0, "request": 0, "closed_at_once": 0, "too_many": 0}
+        rate = self.options.requests_per_second
+        #: --web-requests-per-second: requests per address group, past it 429
+        self.requests = RequestBudget(rate, int(5 * rate), self.clock)
 
     def _guard(self) -> Any:
         """The lobby's guard (protocol.connection.guard.Guard), if it has one."""
@@ -875,6 +885,16 @@ class WebSite(Site):
         if transport is not None:
             abort = getattr(transport, "abortConnection", None)
             (abort or transport.loseConnection)()
+
+    def getResourceFor(self, request: Any) -> Any:
+        """A whole request: past its address group's --web-requests-per-second, 429 and
+        nothing else (a --trusted-proxy's requests are not counted: it carries many clients)."""
+        host = str(getattr(request.getClientAddress(), "host", "") or "?")
+        if self._counted(host) and not self.requests.allow(_canonical_ip(host) or host):
+            self.stats["too_many"] += 1
+            request.setHeader(b"Retry-After", b"1")
+            return _NotFound(429, b"Too many requests; try again in a moment.\n")
+        return Site.getResourceFor(self, request)
 
     def log(self, request: Any) -> None:
         """No access log of its own: connections are logged by the session."""

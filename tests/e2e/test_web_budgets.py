@@ -296,3 +296,39 @@ async def test_every_line_the_web_port_writes_is_within_the_log_budget(tmp_path:
         assert not any(str(n).startswith("autobahn") for n in namespaces), namespaces
     finally:
         await running.stop()
+
+
+def statuses(port: int, path: str, count: int, src: str = "127.0.0.1") -> list[int]:
+    """``count`` requests of ``path`` one after another from ``src``: their status codes."""
+    found = []
+    for _ in range(count):
+        with socket.create_connection(("127.0.0.1", port), timeout=20,
+                                      source_address=(src, 0)) as s:
+            s.sendall(f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n"
+                      .encode())
+            data = b""
+            while chunk := s.recv(65536):
+                data += chunk
+        found.append(int(data.split(b" ", 2)[1]))
+    return found
+
+
+@pytest_twisted.ensureDeferred
+async def test_the_web_port_answers_429_past_an_address_groups_request_budget(
+        tmp_path: Path) -> None:
+    """Outside finding W5: the web port served 2900 ``GET /`` a second to one address. Past
+    --web-requests-per-second (five seconds' worth at once) an address group's requests are
+    answered 429; another address is served."""
+    from protocol.web import WebOptions
+    running = WebServer(tmp_path / "lobby.sqlite3",
+                        web_options=WebOptions(requests_per_second=0.01))
+    await running.start()
+    try:
+        port = running.web_port
+        codes = await within(deferToThread(statuses, port, "/", 4))
+        assert codes == [200, 429, 429, 429]          # (a burst of one at this rate)
+        assert await within(deferToThread(statuses, port, "/app.js", 1, "127.0.0.2")) == [200]
+        assert running.server.web_ports[0].factory.stats["too_many"] == 3
+    finally:
+        await running.stop()
+
