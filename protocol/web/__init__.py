@@ -200,9 +200,10 @@ REQUEST_TIMEOUT = 10.0
 #: of one address group a second on average; five seconds' worth at once (a page load is about
 #: six); past it 429
 REQUESTS_PER_SECOND = 20.0
-#: seconds a WebSocket cut off over its byte budget has to take its last line before it is
-#: aborted (it is read no more meanwhile)
-CUT_GRACE = 2.0
+#: seconds a WebSocket the server closes (over its byte budget, refused, /quit ...) has to take
+#: its last output before it is aborted (it is read no more meanwhile; autobahn's closing
+#: handshake waited as long)
+CUT_GRACE = 5.0
 
 
 @dataclass(frozen=True)
@@ -409,7 +410,12 @@ class MessageTransport:
         if self.disconnecting:
             return
         self.disconnecting = True          # (what was written goes first, then the close)
-        self.ws.sendClose(1000)
+        ws = self.ws
+        ws.sendClose(1000)
+        # no closing handshake that goes on reading (autobahn would parse what comes for
+        # another 5 s, a refused or flooding client's too): read no more, and close the TCP
+        # connection once the close frame is sent (outside finding W4)
+        ws.cut_off()
 
     def abortConnection(self) -> None:
         self.disconnecting = True
@@ -529,11 +535,15 @@ class LobbyWebSocket(WebSocketServerProtocol):
             return
         session = self.session
         if session is not None and not session.stream_bytes(len(data)):
-            self._cut_off()
+            self.cut_off()
             return
         super().dataReceived(data)
 
-    def _cut_off(self) -> None:
+    def cut_off(self) -> None:
+        """Read no more; close the TCP connection below once what was written is sent, and
+        abort it if that takes ``CUT_GRACE`` seconds."""
+        if self._cut:
+            return
         self._cut = True
         transport = self.transport
         if transport is None:

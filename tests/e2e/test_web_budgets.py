@@ -332,3 +332,34 @@ async def test_the_web_port_answers_429_past_an_address_groups_request_budget(
     finally:
         await running.stop()
 
+
+
+@pytest_twisted.ensureDeferred
+async def test_a_websocket_the_server_closes_is_read_no_more(tmp_path: Path) -> None:
+    """Outside finding W4, the rest of it: a WebSocket the server closed (here refused,
+    too-many-connections) went on being read and parsed through autobahn's closing handshake,
+    5 s of whatever the client sent. The server sends its close and reads no more."""
+    from autobahn.websocket.protocol import WebSocketProtocol
+
+    from protocol.connection.guard import Limits
+    parsed = [0]
+    original = WebSocketProtocol._dataReceived
+
+    def counting(self: Any, data: bytes) -> None:
+        parsed[0] += len(data)
+        original(self, data)
+
+    running = WebServer(tmp_path / "lobby.sqlite3",
+                        limits=Limits(max_per_ip=1, limit_loopback=True))
+    try:
+        await running.start()
+        first = await running.ws()
+        await first.expect("prompt")
+        WebSocketProtocol._dataReceived = counting    # type: ignore[method-assign]
+        sent, stopped = await within(deferToThread(flood_websocket, running.web_port,
+                                                   8_000_000))
+        assert stopped
+        assert parsed[0] < 4 * 65536, (parsed[0], sent)
+    finally:
+        WebSocketProtocol._dataReceived = original    # type: ignore[method-assign]
+        await running.stop()
