@@ -36,8 +36,11 @@ class Event:
 
     def __init__(self, type: str, data: dict[str, Any] | None = None, /, **fields: Any) -> None:
         _set(self, "type", type)
-        _set(self, "data", freeze_dict(data or _NO_DATA, **fields) if (data or fields)
-             else _NO_DATA)
+        if data.__class__ is FrozenDict and not fields:   # (a table's view: frozen already)
+            _set(self, "data", data)
+        else:
+            _set(self, "data", freeze_dict(data or _NO_DATA, **fields) if (data or fields)
+                 else _NO_DATA)
 
     def __setattr__(self, name: str, value: Any) -> None:
         raise FrozenError("delivered data is never changed: an Event is frozen")

@@ -41,36 +41,38 @@ class LogBudget:
         if self.per_minute <= 0:
             return True
         now = self.clock.seconds()
-        key = (source, kind)
-        window = self._windows.get(key)
-        if window is None or now - window[0] >= 60.0:
-            if window is not None:
-                self._summary(key, window)
-            if len(self._windows) >= MAX_SOURCES:
-                self.flush(force=True)
-            self._windows[key] = [now, 1.0, 0.0]
+        window, new = self._window((source, kind), now, logged=1.0)
+        if new:
             return True
         if window[1] < self.per_minute:
             window[1] += 1
             return True
-        window[2] += 1
-        self.suppressed += 1
-        if self._call is None or not self._call.active():
-            self._call = self.clock.callLater(max(0.0, window[0] + 60.0 - now), self.flush)
+        self._counted(window, now)
         return False
 
     def count(self, source: str, kind: str) -> None:
         """A line of ``kind`` caused by ``source`` that is never written, only counted in the
         minute's summary (a connection refused without a word)."""
         now = self.clock.seconds()
-        key = (source, kind)
+        window, _ = self._window((source, kind), now, logged=0.0)
+        self._counted(window, now)
+
+    def _window(self, key: tuple[str, str], now: float, logged: float
+                ) -> tuple[list[float], bool]:
+        """The minute of ``key`` now, and whether it began with this line (``logged``: the
+        lines it starts with); the summary of the minute before is written."""
         window = self._windows.get(key)
-        if window is None or now - window[0] >= 60.0:
-            if window is not None:
-                self._summary(key, window)
-            if len(self._windows) >= MAX_SOURCES:
-                self.flush(force=True)
-            window = self._windows[key] = [now, 0.0, 0.0]
+        if window is not None and now - window[0] < 60.0:
+            return window, False
+        if window is not None:
+            self._summary(key, window)
+        if len(self._windows) >= MAX_SOURCES:
+            self.flush(force=True)
+        window = self._windows[key] = [now, logged, 0.0]
+        return window, True
+
+    def _counted(self, window: list[float], now: float) -> None:
+        """One more line of ``window`` only counted; its summary is due at the minute's end."""
         window[2] += 1
         self.suppressed += 1
         if self._call is None or not self._call.active():

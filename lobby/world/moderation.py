@@ -35,6 +35,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
+from twisted.internet.defer import ensureDeferred
 from twisted.logger import Logger
 
 from lobby.events import Event
@@ -92,6 +93,8 @@ class Moderation:
         self.world = world
         self.clock = world.clock
         self.first_admin = name_key(admin) if admin else None
+        self._refresh_seconds = 0.0
+        self._refresh_call: Any = None               # the next refresh_staff (refresh_every)
         #: the staff (moderators and admins): name key -> name, and the skeleton of each name
         #: (``name_skeleton``) -> the name, so that a new name reading like one is refused
         self.staff: dict[str, str] = {}
@@ -141,6 +144,41 @@ class Moderation:
             log.info("{name} is an admin (--admin)", name=account.name)
         log.info("moderation: {bans} bans, {silenced} silenced, {lists} mute lists",
                  bans=len(self.bans), silenced=len(self.silenced), lists=len(self.mutes))
+
+    async def refresh_staff(self) -> None:
+        """Read the staff accounts again, so that a role given or taken offline while the
+        server runs (``tichu-lobby admin create NAME --role admin``, ``admin set-role``) is
+        known to the look-alike check within ``--staff-refresh`` seconds, not only from that
+        account's next log-in. One query of the accounts that have a role."""
+        rows = await self.store.run_query(_load_staff)
+        now = {name_key(name): (name, role) for name, role in rows}
+        for key, name in list(self.staff.items()):
+            if key not in now:
+                self._note_staff(name, None)
+        for key, (name, role) in now.items():
+            if self.staff_roles.get(key) != role or self.staff.get(key) != name:
+                self._note_staff(name, role)
+
+    def refresh_every(self, seconds: float) -> None:
+        """Call ``refresh_staff`` every ``seconds`` on the world's clock (0: never)."""
+        self._refresh_seconds = seconds
+        if seconds > 0 and self._refresh_call is None:
+            self._refresh_call = self.clock.callLater(seconds, self._refresh_due)
+
+    def stop_refreshing(self) -> None:
+        if self._refresh_call is not None and self._refresh_call.active():
+            self._refresh_call.cancel()
+        self._refresh_call = None
+        self._refresh_seconds = 0.0
+
+    def _refresh_due(self) -> None:
+        self._refresh_call = None
+        if self._refresh_seconds <= 0:
+            return
+        done = ensureDeferred(self.refresh_staff())
+        done.addErrback(lambda failure: log.failure("moderation: the staff list was not read "
+                                                    "again", failure))
+        done.addBoth(lambda _: self.refresh_every(self._refresh_seconds))
 
     # ---- roles --------------------------------------------------------------------------------
     async def role_of(self, user: Any) -> str | None:
@@ -547,13 +585,18 @@ def _until_text(until: float | None) -> str:
 
 
 # ---- SQL (run on the store's worker thread) -----------------------------------------------------
+def _load_staff(conn: Any) -> list[Any]:
+    rows: list[Any] = conn.execute(
+        "SELECT name, role FROM accounts WHERE role IS NOT NULL").fetchall()
+    return rows
+
+
 def _load_all(conn: Any) -> tuple[list[Any], list[Any], list[Any], list[Any]]:
     mutes = conn.execute("SELECT owner_key, muted_key, muted_name FROM mutes").fetchall()
     bans = conn.execute(
         "SELECT name_key, name, until, reason, banned_by, banned_at, address FROM bans").fetchall()
     silenced = conn.execute("SELECT name_key, name FROM silenced").fetchall()
-    staff = conn.execute("SELECT name, role FROM accounts WHERE role IS NOT NULL").fetchall()
-    return mutes, bans, silenced, staff
+    return mutes, bans, silenced, _load_staff(conn)
 
 
 #: characters (and pairs) of a name that read like another one (names are ASCII letters,

@@ -48,7 +48,7 @@ from lobby.storage.accounts import name_key
 from lobby.tables.recording import Deliver, Recorder
 from lobby.tables.timer_wheel import TimerWheel
 from lobby.text.messages import LobbyError, Msg
-from lobby.world.addresses import address_group
+from lobby.world.addresses import address_group, is_loopback
 from lobby.world.log_budget import LogBudget
 
 if TYPE_CHECKING:
@@ -170,6 +170,9 @@ class TableLimits:
     min_rated_timer: float = 30.0
     #: the shortest grace time of a rated game (seconds; a shorter /option grace is raised)
     min_rated_grace: float = 30.0
+    #: time-outs of a present player in a rated game before the others may vote to remove them
+    #: (and then their partner's yes is needed: docs/rating.md)
+    rated_remove_timeouts: int = 2
     #: names on one friends list (/notify)
     max_friends: int = 100
     #: seconds within which a player's vanishing again is not announced at once (TableActor)
@@ -509,6 +512,12 @@ class World:
             del seen[next(iter(seen))]
         return before if before is not None and before != other.identity else None
 
+    def talked_with(self, user: User, name: str) -> bool:
+        """Whether ``user`` exchanged tells with somebody called ``name`` (online or not; the
+        last ``ACQUAINTANCES_KEPT`` names, memory only): a bare ``tell NAME ...`` to them is a
+        tell even when they are away, never speech to the room (protocol/commands/bare.py)."""
+        return name_key(name) in self._acquainted.get(user.identity, {})
+
     def returning(self, user: User) -> None:
         """After a log-in (the session calls it once ``logged-in`` is shown): a player of a
         running game goes back into the table's room and so into their seat, and gets the full
@@ -648,7 +657,7 @@ class World:
         if rate > 0:
             windows.append(self._presence_window(user.key, rate, now))
         address = _address(user) if group_rate > 0 else None
-        if address is not None and (limits.limit_loopback or not _is_loopback(address)):
+        if address is not None and (limits.limit_loopback or not is_loopback(address)):
             windows.append(self._presence_window("group " + address_group(address), group_rate,
                                                  now))
         if any(w is None for w in windows):
@@ -1017,6 +1026,7 @@ class World:
                           "bombwindow": limits.max_bombwindow}
         table.min_rated_timer = limits.min_rated_timer
         table.min_rated_grace = limits.min_rated_grace
+        table.rated_remove_timeouts = limits.rated_remove_timeouts
         table.presence_quiet = limits.presence_quiet
 
     def add_restored_table(self, table: TableActor, addresses: dict[str, str] | None = None) -> Room:
@@ -1159,6 +1169,9 @@ class World:
         if target is None:
             raise LobbyError("not-online", name=to)
         text = visible_text(text)
+        # a tell to somebody who ignores you looks sent to you (it fails quietly), and nothing
+        # of it reaches them: no tell, no namesake notice either
+        heard = self.moderation is None or not self.moderation.ignores(target.key, user.key)
         if target is not user:
             if self._acquaint(user, target) is not None:
                 # the sender knew somebody else under the name: told first; the new holder
@@ -1167,14 +1180,13 @@ class World:
                 if len(self._notice_due) > IDENTITIES_KEPT:
                     del self._notice_due[next(iter(self._notice_due))]
                 raise LobbyError("name-now-someone-else", name=target.name)
-            if self._acquaint(target, user) is not None:
+            if self._acquaint(target, user) is not None and heard:
                 # the sender is the newcomer (they write first): the one who knew somebody
                 # else under the sender's name is told that this is somebody else
                 self._safe(target.listener.deliver, Event("namesake-writes", name=user.name))
-            if self._notice_due.pop((user.identity, target.identity), 0) is None:
+            if heard and self._notice_due.pop((user.identity, target.identity), 0) is None:
                 self._safe(target.listener.deliver, Event("namesake-notice", name=user.name))
-        # a tell to somebody who ignores you looks sent to you (it fails quietly)
-        if self.moderation is None or not self.moderation.ignores(target.key, user.key):
+        if heard:
             self._safe(target.listener.deliver, Event("tells", name=user.name, text=text))
         if target is not user:
             self._safe(user.listener.deliver, Event("told", name=target.name, text=text))
@@ -1229,13 +1241,6 @@ class World:
             method(event)
         except Exception:
             log.failure("delivering {event_type} failed", event_type=event.type)
-
-
-def _is_loopback(address: str) -> bool:
-    try:
-        return ipaddress.ip_address(address.split("%", 1)[0]).is_loopback
-    except ValueError:
-        return False
 
 
 def _address(user: User) -> str | None:

@@ -5,7 +5,8 @@ command only when it parses as one with valid arguments; anything else is speech
 Binding alone is too loose for chat: ``help me`` bound ``me`` as a command name, ``join us`` a
 seat, ``play nice`` cards, ``tell me more`` a name. So every command that takes arguments
 declares here what its arguments must be when typed without the slash (``BARE_CHECKS``): a seat
-number, a command name, card text, a rank, a known setting, someone online... A check reads
+number, a command name, card text, a rank, a known setting, someone online (for a tell, also
+somebody you exchanged tells with: private words are never said to a room by mistake)... A check reads
 only what is in memory (the command table, the world, the user's table); never the database.
 
 - A command with a ``role`` (moderation) is a command without the slash only for a user who has
@@ -162,6 +163,15 @@ def _name(key: str, optional: bool = False) -> BareCheck:
     return check
 
 
+def _tell(args: Mapping[str, str], ctx: Any, commands: Any) -> bool:
+    """Someone online, or somebody the user exchanged tells with: a line meant for them when
+    they just left is the tell's ``not-online``, never their private words said to the room."""
+    name = args.get("name")
+    user = getattr(ctx, "user", None)
+    return _online(ctx, name) or (bool(name) and user is not None
+                                  and ctx.world.talked_with(user, name))
+
+
 def _lists(args: Mapping[str, str], ctx: Any, commands: Any) -> bool:
     return args["list"].lower() in ("mute", "ignore")
 
@@ -177,7 +187,7 @@ def _numbers(*keys: str) -> BareCheck:
 BARE_CHECKS: dict[str, BareCheck | str] = {
     # the lobby
     "help": _command_name,
-    "tell": _name("name"),
+    "tell": _tell,
     "whereis": _name("name"),
     "finger": _name("name", optional=True),
     "history": _name("name", optional=True),

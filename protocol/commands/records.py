@@ -64,9 +64,10 @@ GROUP = CommandGroup()
 @GROUP.command("history", "[NAME]", cost=3)
 async def _history(ctx: CommandContext, args: dict[str, str]) -> None:
     assert ctx.user is not None
-    name = args.get("name") or ctx.user.name
+    me = ctx.user.name                   # (ctx.user is None once the connection is gone)
+    name = args.get("name") or me
     games = await _archive(ctx).recent_games(name, HISTORY_LIMIT)
-    if not games and name != ctx.user.name:
+    if not games and name != me:
         await known_name(ctx, name)      # (a guest's old games are still shown: archive first)
     ctx.send(Event("history", name=name, games=[g.to_json() for g in games]))
 

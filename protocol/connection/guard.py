@@ -298,6 +298,9 @@ class Limits:
         "the shortest grace time of a rated game, in seconds: a shorter /option grace is "
         "raised to it there, so a moment's drop never makes a player a leaver (default "
         "{default})"))
+    rated_remove_timeouts: int = option(2, metavar="COUNT", help=(
+        "time-outs of a present player in a rated game before the others may vote to remove "
+        "them, their partner's yes needed (default {default})"))
     max_friends: int = option(100, metavar="NAMES", help=(
         "names on one friends list (/notify; default {default})"))
     presence_per_minute: int = option(0, public=12, metavar="LINES", help=(
@@ -391,6 +394,7 @@ class Limits:
                            max_rounds=self.max_round, max_bombwindow=self.max_bombwindow,
                            min_rated_timer=self.min_rated_timer,
                            min_rated_grace=self.min_rated_grace, max_friends=self.max_friends,
+                           rated_remove_timeouts=self.rated_remove_timeouts,
                            presence_quiet=self.presence_quiet,
                            presence_per_minute=self.presence_per_minute,
                            group_presence_per_minute=self.group_presence_per_minute,
@@ -570,9 +574,24 @@ class RequestBudget:
         return False
 
 
+def shared_allowance(table: dict[Any, Allowance], key: Any, rate: float, burst: int,
+                     now: float, kept: int = 10000) -> Allowance:
+    """The shared ``Allowance`` of ``key`` in ``table`` (an address group's, a channel's), made
+    when missing; past ``kept`` entries the full ones (nobody spent of them lately) are
+    forgotten first, so the table stays bounded however many keys come."""
+    allowance = table.get(key)
+    if allowance is None:
+        if len(table) > kept:
+            for old in [k for k, a in table.items() if a.bucket.full(now)]:
+                del table[old]
+        allowance = table[key] = Allowance(rate, burst, 0, now)
+    return allowance
+
+
 class OpenConnections:
     """Connections open at once on one listener, in total and per address group, each count
-    with its cap (0: none). The metrics port counts its connections here
+    with its cap (0: none). The guard counts the lobby's connections here (without caps: it
+    refuses by its own rules, ``Guard._refusal``); the metrics port counts its connections here
     (``--metrics-max-connections``, ``--metrics-max-per-address``: one address never holds every
     slot, so the operator's monitor still gets its ``/healthz``)."""
 
@@ -620,8 +639,9 @@ class Guard:
         world.log_budget.per_minute = limits.log_lines_per_minute
         #: the log-in and idle deadlines of every connection: one timer of the clock for all
         self.wheel = TimerWheel(clock)
-        self.total = 0
-        self.per_ip: dict[str, int] = {}
+        #: the connections open now, in total and per address group (their caps, with the
+        #: loopback exemption and the refusal codes, are ``_refusal``'s)
+        self.open = OpenConnections(0, 0)
         self._attempts: dict[str, deque[float]] = {}         # address group -> attempt times
         self._checks: dict[str, deque[float]] = {}           # address group -> hash runs
         self._account_failures: dict[str, tuple[int, float]] = {}   # key -> (count, last)
@@ -687,9 +707,18 @@ class Guard:
             if len(self._connects) > 10000:
                 self._connects = {g: q for g, q in self._connects.items()
                                   if q and q[-1] > now - 60.0}
-        self.total += 1
-        self.per_ip[group] = self.per_ip.get(group, 0) + 1
+        self.open.admit(host)
         return ConnectionGuard(self, session, host)
+
+    @property
+    def total(self) -> int:
+        """Connections open now."""
+        return self.open.total
+
+    @property
+    def per_ip(self) -> dict[str, int]:
+        """Connections open now per address group."""
+        return self.open.per_group
 
     def refused_at_once(self, host: str) -> bool:
         """Before a connection from ``host`` (a plain listener's peer) gets a session: True when
@@ -748,13 +777,7 @@ class Guard:
         self.world.log_budget.count(group, "refused-connection")
 
     def _released(self, host: str) -> None:
-        self.total -= 1
-        group = address_group(host)
-        left = self.per_ip.get(group, 0) - 1
-        if left > 0:
-            self.per_ip[group] = left
-        else:
-            self.per_ip.pop(group, None)
+        self.open.release(host)
 
     def _log_refusal(self, what: str, now: float) -> bool:
         """Whether a refused password attempt of ``what`` (an account, an address group, a
@@ -1179,14 +1202,8 @@ class ConnectionGuard:
                                         5 * limits.work_burst, now)
         verdict = own.spend(now, float(cost)) if own is not None else ALLOWED
         if verdict == ALLOWED and limits.group_work_per_second > 0 and guard._limited(self.host):
-            group = address_group(self.host)
-            shared = guard._group_work.get(group)
-            if shared is None:
-                if len(guard._group_work) > 10000:
-                    guard._group_work = {g: a for g, a in guard._group_work.items()
-                                         if not a.bucket.full(now)}
-                shared = guard._group_work[group] = Allowance(
-                    limits.group_work_per_second, limits.group_work_burst, 0, now)
+            shared = shared_allowance(guard._group_work, address_group(self.host),
+                                      limits.group_work_per_second, limits.group_work_burst, now)
             if shared.spend(now, float(cost)) != ALLOWED:
                 if own is not None:
                     own.bucket.tokens += cost          # (not run: the connection pays nothing)
@@ -1203,7 +1220,8 @@ class ConnectionGuard:
         it with a line; a connection that keeps talking past the budget is closed."""
         guard = self.guard
         limits = guard.limits
-        if limits.speech_per_second <= 0 and limits.repeat_window <= 0:
+        if limits.speech_per_second <= 0 and limits.repeat_window <= 0 \
+                and limits.tells_per_second <= 0:
             return True
         now = guard.clock.seconds()
         key = (address_group(self.host), channel)
@@ -1243,15 +1261,7 @@ class ConnectionGuard:
         return True
 
     def _speech_spend(self, key: tuple[str, str], rate: float, burst: int, now: float) -> int:
-        guard = self.guard
-        speech = guard._speech
-        allowance = speech.get(key)
-        if allowance is None:
-            if len(speech) > 20000:
-                guard._speech = speech = {k: a for k, a in speech.items()
-                                          if not a.bucket.full(now)}
-            allowance = speech[key] = Allowance(rate, burst, 0, now)
-        return allowance.spend(now)
+        return shared_allowance(self.guard._speech, key, rate, burst, now, 20000).spend(now)
 
     def table_change(self, command: str) -> None:
         """A table command that tells the table's people something about this connection's user
@@ -1266,14 +1276,9 @@ class ConnectionGuard:
         now = guard.clock.seconds()
         key = address_group(self.host) if guard._limited(self.host) \
             else "user " + (self.session.user_name or "").lower()
-        changes = guard._table_changes
-        allowance = changes.get(key)
-        if allowance is None:
-            if len(changes) > 10000:
-                guard._table_changes = changes = {k: a for k, a in changes.items()
-                                                  if not a.bucket.full(now)}
-            allowance = changes[key] = Allowance(limits.table_changes_per_minute / 60.0,
-                                                 limits.table_changes_burst, 0, now)
+        allowance = shared_allowance(guard._table_changes, key,
+                                     limits.table_changes_per_minute / 60.0,
+                                     limits.table_changes_burst, now)
         if allowance.spend(now) != ALLOWED:
             guard.stats["over_budget"] += 1
             raise LobbyError("table-budget", command=command,

@@ -43,7 +43,6 @@ from protocol.render.json_lines import (
     dumps,
     for_protocol,
     is_table_event,
-    legacy_view_data,
     parse_protocol,
     render_json,
     state_line,
@@ -195,7 +194,8 @@ _NO_ID = object()
 #: same test as LastMemo.get, without a call per listener); their parts are empty while the
 #: switch is off, since `put` keeps nothing then.
 _shared: _memo.LastMemo[bytes] = _memo.LastMemo()
-#: the last `table-view` data and its `state` object, and its `state` line; the last
+#: the last `table-view` data and its `state` object, and its `state` line (key the protocol:
+#: state_object leaves out the fields of later versions); the last
 #: (state before, state after) pair and its `update` line (key the protocol): spectators of a
 #: table share one view event and, having followed the same changes, the same state before it
 _view_memo: _memo.LastMemo[dict[str, Any]] = _memo.LastMemo()
@@ -206,31 +206,27 @@ _update_memo: _memo.LastMemo[bytes] = _memo.LastMemo()
 _shared_text: _memo.LastMemo[bytes] = _memo.LastMemo()
 
 
-def _view_for(event: Event, protocol: int) -> dict[str, Any]:
-    """The data of a `table-view` or `table-look` as `protocol` reads it: the event's own for
-    the newest, else the same data without the later fields (render_json.legacy_view_data,
-    which keeps it by identity: the same object for every listener of the event)."""
-    if protocol >= PROTOCOL_VERSION:
-        return event.data
-    return legacy_view_data(event.data)
-
-
-def _view_state(data: dict[str, Any]) -> dict[str, Any]:
-    """state_object(data), kept for the listeners of the same view data in a row."""
+def _view_state(data: dict[str, Any], protocol: int) -> dict[str, Any]:
+    """state_object(data, protocol), kept for the listeners of the same view data and version in
+    a row (the spectators of one view)."""
     memo = _view_memo
     parts = memo.parts
-    if parts and parts[0] is data:
+    if parts and parts[0] is data and memo.key == protocol:
         return memo.value
-    return memo.put((data,), state_object(data))
+    state = state_object(data, protocol)
+    if _memo.ON:                # = memo.put((data,), state, protocol), without a call per seat
+        memo.key, memo.parts, memo.value = protocol, (data,), state
+    return state
 
 
-def _state_bytes(data: dict[str, Any]) -> bytes:
+def _state_bytes(data: dict[str, Any], protocol: int) -> bytes:
     memo = _state_line_memo
     parts = memo.parts
-    if parts and parts[0] is data:
+    if parts and parts[0] is data and memo.key == protocol:
         return memo.value
     # = encode_text(line): a JSON line has no raw line break, UTF-8 no 0xFF byte
-    return memo.put((data,), state_line(data).encode("utf-8", "replace") + b"\r\n")
+    return memo.put((data,), state_line(data, protocol).encode("utf-8", "replace") + b"\r\n",
+                    protocol)
 
 
 def _update_bytes(before: dict[str, Any], after: dict[str, Any], protocol: int) -> bytes:
@@ -240,7 +236,9 @@ def _update_bytes(before: dict[str, Any], after: dict[str, Any], protocol: int) 
         return memo.value
     update = state_update(before, after, trick_add=protocol >= 3)
     data = b"" if update is None else dumps(update).encode("utf-8", "replace") + b"\r\n"
-    return memo.put((before, after), data, protocol)
+    if _memo.ON:                # = memo.put((before, after), data, protocol), without a call
+        memo.key, memo.parts, memo.value = protocol, (before, after), data
+    return data
 
 
 def _without_names(obj: dict[str, Any]) -> dict[str, Any]:
@@ -292,7 +290,7 @@ def gmcp_copies(session: Connection, event: Event, ctx: RenderContext) -> dict[s
             and session.gmcp.wants("Tichu")):
         protocol = session.protocol       # (older versions: without protocol 4's fields)
         if etype == "table-view":
-            obj = state_object(_view_for(event, protocol))
+            obj = state_object(event.data, protocol)
         else:
             obj = for_protocol(render_json(event, ctx.lang), protocol, ctx.lang)
         if obj is not None:           # (None: a type this connection's version does not have)
@@ -497,7 +495,7 @@ class JsonOutput:
             self._deliver_view(event)
             return
         if event.type == "table-look":        # /look: the whole state, with the command's id
-            after = _view_state(_view_for(event, protocol))
+            after = _view_state(event.data, protocol)
             self.view_held = after            # what the client holds now: later updates follow it
             self._emit(dict(after), reply=True)
             return
@@ -534,12 +532,12 @@ class JsonOutput:
         on a new connection), else an `update` with what changed since the state it holds
         (nothing when nothing did). Protocol 1: the whole `state` every time."""
         protocol = self.session.protocol
-        data = _view_for(event, protocol)
-        after = _view_state(data)
+        data = event.data
+        after = _view_state(data, protocol)
         before, self.view_held = self.view_held, after
         if (protocol == 1 or before is None or before["table"] != after["table"]
                 or before["you"] != after["you"] or before["seat"] != after["seat"]):
-            self.session.telnet.write(_state_bytes(data))
+            self.session.telnet.write(_state_bytes(data, protocol))
             return
         line = _update_bytes(before, after, protocol)
         if line:

@@ -756,6 +756,10 @@ class Session(Protocol):
         elif self._naws_call is not None:
             self._naws_settled()
 
+    def logAllowed(self, kind: str) -> bool:
+        """TelnetApp: the byte layer's and its options' log lines spend the same budget."""
+        return self._log_allowed(kind)
+
     def _log_allowed(self, kind: str) -> bool:
         """Whether a log line of ``kind`` this client caused is written: the first few of each
         minute per address group are, the others only counted (lobby/world/log_budget.py)."""

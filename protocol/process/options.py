@@ -52,6 +52,8 @@ DEFAULT_PORT = "tcp:4000:interface=127.0.0.1"
 #: the language of a connection that chose none (--lang)
 DEFAULT_LANG = "en"
 DEFAULT_DB = "tichu.sqlite3"
+#: --staff-refresh: how often the staff accounts are read again (seconds)
+STAFF_REFRESH = 60.0
 
 
 @dataclass(frozen=True)
@@ -287,6 +289,11 @@ class AdminOptions:
         help="the first admin: this account gets the role admin (it can then give roles with "
              "/role NAME admin|moderator|none); it must exist, or the server does not start: "
              "create it offline with 'tichu-lobby admin create NAME'")
+    staff_refresh: float = option(
+        STAFF_REFRESH, metavar="SECONDS",
+        help="read the staff accounts again every SECONDS (default {default}; 0: only at "
+             "start and at their log-ins), so that a role given offline while the server runs "
+             "protects its name from look-alikes within that time")
 
 
 def build_parser(prog: str = "tichu-lobby") -> argparse.ArgumentParser:

@@ -216,7 +216,8 @@ class LobbyServer:
                  lang: str = DEFAULT_LANG, bot_queue: int | None = None,
                  bot_slack: float | None = None, bot_hang: float | None = None,
                  bot_quantum: float | None = None,
-                 web: Sequence[str] = (), web_options: Any = None) -> None:
+                 web: Sequence[str] = (), web_options: Any = None,
+                 staff_refresh: float = 0.0) -> None:
         from lobby.world.moderation import Moderation
         from protocol.connection.guard import Guard, Limits
         self.reactor = reactor
@@ -242,6 +243,8 @@ class LobbyServer:
             accounts = Accounts(self.hash_pool, password_params)
         self.accounts = accounts
         self.moderation = Moderation(store, self.world, admin)
+        #: --staff-refresh: seconds between readings of the staff accounts (0: never)
+        self.staff_refresh = staff_refresh
         from lobby.world.friends import Friends
         self.friends = Friends(store, self.world)            # /notify lists (world.friends)
         self.moderation.shutdown_handler = self.shutdown
@@ -302,6 +305,7 @@ class LobbyServer:
             # never lock out)
             yield self.factory.guard.load_known(self.store)
             yield Deferred.fromCoroutine(self.moderation.load())
+            self.moderation.refresh_every(self.staff_refresh)
             yield Deferred.fromCoroutine(self.friends.load())
             restored = yield Deferred.fromCoroutine(self.persistence.restore())
         except BaseException:
@@ -351,7 +355,7 @@ class LobbyServer:
     def _listen_web(self, description: str) -> Any:
         from protocol.web import listen_web
         port = yield listen_web(self.reactor, description, self.factory, self.web_options,
-                                tls=self.tls)
+                                tls=self.tls, archive=lambda: self.persistence.archive)
         self.web_ports.append(port)
         log.info("web client on {endpoint} ({address}): open {url}", endpoint=description,
                  address=_address(port), url=_web_url(description, port))
@@ -408,6 +412,7 @@ class LobbyServer:
 
     async def _stop(self) -> None:
         log.info("stopping")
+        self.moderation.stop_refreshing()
         self.persistence.frozen = True  # tables closed from now on stay in the journal
         self.world.log_budget.stop()    # the counted log lines' summaries now
         await self._close_ports()
@@ -572,7 +577,8 @@ class LobbyService(Service):
                                   bot_queue=opts.bot_queue, bot_slack=opts.bot_slack,
                                   bot_hang=opts.bot_hang, bot_quantum=opts.bot_quantum,
                                   web=opts.web or (),
-                                  web_options=web_options_from(opts))
+                                  web_options=web_options_from(opts),
+                                  staff_refresh=opts.staff_refresh)
         self.server.metrics_timeout = opts.metrics_timeout
         self.server.health_timeout = opts.health_timeout
         self.server.health_journal_window = opts.health_journal_window
@@ -610,7 +616,8 @@ class LobbyService(Service):
         try:
             motd = read_motd(self.opts)
         except OSError as e:
-            return [f"the MOTD {self.opts.motd} kept: {e.strerror or e}", *done]
+            from protocol.telnet.proxy import NotReloaded
+            return [NotReloaded(f"the MOTD {self.opts.motd} kept: {e.strerror or e}"), *done]
         self.motd = self.server.factory.motd = motd
         return [f"the MOTD reloaded from {self.opts.motd} ({len(motd)} characters)", *done]
 

@@ -28,13 +28,13 @@ from typing import Any
 from lobby.events import Event
 from lobby.text.messages import text
 from lobby.text.numbers import ascii_int
-from lobby.tichu import FROZEN_DICT_TYPES, FROZEN_LIST_TYPES, FrozenDict, FrozenList
+from lobby.tichu import FROZEN_DICT_TYPES, FROZEN_LIST_TYPES, FrozenDict, FrozenList, freeze
 from lobby.tichu import memo as _memo
 
 __all__ = ["render_json", "parse_protocol", "state_object", "state_update", "apply_update",
            "dumps", "REPLY_TYPES", "GAME_FIELDS", "is_table_event", "jsonable", "PROTOCOL_VERSION",
-           "PROTOCOL_VERSIONS", "DEFAULT_PROTOCOL", "FIELDS_SINCE", "TYPES_SINCE", "for_protocol",
-           "legacy_view_data"]
+           "PROTOCOL_VERSIONS", "DEFAULT_PROTOCOL", "FIELDS_SINCE", "TYPES_SINCE", "CODES_SINCE",
+           "for_protocol"]
 
 #: the versions of machine mode's objects a client may ask for (`%json N`, `/iset protocol N`;
 #: the connection's version is in the `iset json` reply and the greeting). 1: a whole `state`
@@ -98,6 +98,8 @@ TYPES_SINCE: dict[int, frozenset[str]] = {
         "friend-game-started", "friend-game-over", "namesake-notice", "namesake-writes",
         "says-namesake",
         "table-rated", "table-unrated", "table-timer-warning", "table-timed-out",
+        # the removal of a present player from a rated game (issue 24 outside finding)
+        "table-timed-out-rated", "table-remove-needs-partner", "table-remove-needs-all",
         "table-unseated", "table-barred", "table-unbarred",
         # issue 23's /closetable (after protocol 3): older clients get what they got before,
         # the move to the lobby (`room`) and the command's `ok`
@@ -106,6 +108,34 @@ TYPES_SINCE: dict[int, frozenset[str]] = {
         "shutdown-cancelled",
     }),
 }
+
+#: the error codes a version added for a case an older version already had a code for: version
+#: -> the new code -> the code an older version gets instead (with that code's message in the
+#: connection's language and the same `params`), so an old bot that matches the code still sees it
+CODES_SINCE: dict[int, dict[str, str]] = {
+    4: {
+        # issue 24: a seated player's idle warning (only activity at the table counts)
+        "idle-warning-seated": "idle-warning",
+    },
+}
+
+
+def _codes_of(protocol: int) -> dict[str, str]:
+    """The error codes `protocol` does not have -> the code it gets instead (followed through
+    every later version, newest first)."""
+    codes: dict[str, str] = {}
+    for version, renamed in sorted(CODES_SINCE.items(), reverse=True):
+        if protocol < version:
+            for new, old in renamed.items():
+                for key, value in list(codes.items()):
+                    if value == new:
+                        codes[key] = old
+                codes.setdefault(new, old)
+    return codes
+
+
+#: per version, the error codes it reads under an older code (none for the newest)
+_CODES: dict[int, dict[str, str]] = {version: _codes_of(version) for version in PROTOCOL_VERSIONS}
 
 
 def _drop(obj: Any, path: list[str]) -> Any:
@@ -137,54 +167,99 @@ def _drop(obj: Any, path: list[str]) -> Any:
     return out
 
 
+#: a type a version does not have (in `_SHAPES`)
+_GONE = ("gone",)
+
+
+def _shapes_of(protocol: int) -> dict[Any, Any]:
+    """What `protocol` changes, per object type: `_GONE` for a type added after it, else the
+    paths (split at the dots) of the fields added after it; types it reads as they are are
+    not in it."""
+    shapes: dict[Any, Any] = {}
+    for version, types in sorted(TYPES_SINCE.items()):
+        if protocol < version:
+            shapes.update(dict.fromkeys(types, _GONE))
+    for version, fields in sorted(FIELDS_SINCE.items()):
+        if protocol < version:
+            for kind, paths in fields.items():
+                if shapes.get(kind) is not _GONE:
+                    shapes[kind] = (*shapes.get(kind, ()), *(tuple(p.split(".")) for p in paths))
+    return shapes
+
+
+#: the decision of `for_protocol` made once per version and object type (the same for every
+#: delivery of that type: only the fields present differ)
+_SHAPES: dict[int, dict[Any, Any]] = {version: _shapes_of(version) for version in PROTOCOL_VERSIONS}
+
+
 def for_protocol(obj: dict[str, Any], protocol: int, lang: str = "en") -> dict[str, Any] | None:
     """`obj` as a client of `protocol` reads it: without the fields later versions added to its
     type; None for a type added after `protocol` (`says-namesake`: a `says` before 4, its
-    `name` in `lang`). The same object when nothing changes (the newest protocol, and every type
-    without later fields)."""
+    `name` in `lang`); an `error` whose code came later under the older code (CODES_SINCE).
+    The same object when nothing changes (the newest protocol, and every type without later
+    fields)."""
+    shapes = _SHAPES.get(protocol)
+    if shapes is None:
+        shapes = _shapes_of(protocol)
     kind = obj.get("type")
-    for version, types in TYPES_SINCE.items():
-        if protocol < version and kind in types:
-            if kind == "says-namesake":
-                return {"type": "says", "name": text("says-namesake-name", lang,
-                                                     name=obj.get("name")),
-                        "text": obj.get("text"), "room": obj.get("room")}
-            return None
-    for version, fields in FIELDS_SINCE.items():
-        if protocol < version:
-            for path in fields.get(str(kind), ()):
-                obj = _drop(obj, path.split("."))
+    if kind == "error":
+        codes = _CODES.get(protocol)
+        old = (codes if codes is not None else _codes_of(protocol)).get(obj.get("code", ""))
+        if old is None:
+            return obj
+        params = obj.get("params") or {}
+        return {**obj, "code": old, "message": text(old, lang, **params)}
+    drop = shapes.get(kind)
+    if drop is None:
+        return obj
+    if drop is _GONE:
+        if kind == "says-namesake":
+            return {"type": "says", "name": text("says-namesake-name", lang,
+                                                 name=obj.get("name")),
+                    "text": obj.get("text"), "room": obj.get("room")}
+        return None
+    for path in drop:
+        obj = _drop(obj, list(path))
     return obj
 
 
-#: the last view data made for an older protocol and its copy without the later fields; and of
-#: its parts (the options, the result): the part and its copy
-_LEGACY_DATA: _memo.LastMemo[dict[str, Any]] = _memo.LastMemo()
-_LEGACY_PARTS: dict[str, _memo.LastMemo[dict[str, Any]]] = {
-    "options": _memo.LastMemo(), "result": _memo.LastMemo()}
+def _state_parts(protocol: int) -> dict[str, tuple[tuple[str, ...], ...]]:
+    """The fields `protocol` does not have in a `state` object, by the state's field they are
+    in: {"options": (("timer",),), "result": (("left",),)} for protocols 1-3; a field of the
+    state itself is a key with the path ()."""
+    parts: dict[str, tuple[tuple[str, ...], ...]] = {}
+    for path in (_SHAPES.get(protocol) or _shapes_of(protocol)).get("state", ()):
+        parts[path[0]] = (*parts.get(path[0], ()), path[1:])
+    return parts
 
 
-def legacy_view_data(data: dict[str, Any]) -> dict[str, Any]:
-    """A `table-view`'s data as protocols 1-3 read it (FIELDS_SINCE's `state` fields: no `timer`
-    in the options, no `left` in the result): the same options and result objects while they do
-    not change, so the memos of the `state` line (state_line) keep working."""
-    out = _LEGACY_DATA.get((data,))
-    if out is not _memo.MISSING:
-        return out
-    out = data
-    changed: dict[str, Any] = {}
-    for key, field in (("options", "timer"), ("result", "left")):
-        value = data.get(key)
-        if isinstance(value, dict) and field in value:      # (a dict or FrozenDict)
-            memo = _LEGACY_PARTS[key]
-            part = memo.get((value,))
-            if part is _memo.MISSING:
-                part = memo.put((value,), FrozenDict(
-                    {k: v for k, v in value.items() if k != field}))
-            changed[key] = part
-    if changed:                 # (frozen as the data it comes from: its values are)
-        out = FrozenDict(data, **changed)
-    return _LEGACY_DATA.put((data,), out)
+#: per version, the `state` fields it reads without some of their fields (none for the newest)
+_STATE_PARTS: dict[int, dict[str, tuple[tuple[str, ...], ...]]] = {
+    version: _state_parts(version) for version in PROTOCOL_VERSIONS}
+#: per version, the `state` fields other than the options that it reads without some fields
+_STATE_OTHERS: dict[int, tuple[str, ...]] = {
+    version: tuple(key for key in parts if key != "options")
+    for version, parts in _STATE_PARTS.items()}
+#: id of a part of a view (its options, its result) -> (the part, the paths, the part without
+#: them): the same object for every seat and change while the part is the same object (the
+#: renderers' memos and the update compare by identity; kept alive here, so the id is not re-used
+#: while the entry lives)
+_OLDER: _memo.BoundedMemo[tuple[Any, Any, Any]] = _memo.BoundedMemo(4096, oldest=True)
+
+
+def _older(value: Any, paths: tuple[tuple[str, ...], ...]) -> Any:
+    """`value` without the fields at `paths` (frozen: the same object while `value` is)."""
+    if _memo.ON:
+        kept = _OLDER.find(id(value))
+        if kept is not None and kept[0] is value and kept[1] == paths:
+            return kept[2]
+    out = value
+    for path in paths:
+        out = _drop(out, list(path))
+    if out is not value:
+        out = freeze(out)
+    _OLDER.put(id(value), (value, paths, out))
+    return out
 
 
 #: events whose catalog text is all they say (no data a program could use instead)
@@ -226,8 +301,9 @@ def jsonable(value: Any) -> Any:
     return str(value)
 
 
-def state_object(data: dict[str, Any]) -> dict[str, Any]:
-    """The `state` object of a `table-view` event's data (lobby.tables.table.TableActor._view).
+def state_object(data: dict[str, Any], protocol: int = PROTOCOL_VERSION) -> dict[str, Any]:
+    """The `state` object of a `table-view` event's data (lobby.tables.table.TableActor._view),
+    as `protocol` reads it (1-3: without protocol 4's fields, FIELDS_SINCE).
 
     The view is JSON-safe by contract (`Round.view`, `Match.view` and the table's own fields are
     plain lists, dicts, text and numbers), so its values are taken as they are, not copied: this
@@ -260,7 +336,31 @@ def state_object(data: dict[str, Any]) -> dict[str, Any]:
         state["bombwindow_left"] = round(float(data["bombwindow_left"]), 3)
     if data.get("result") is not None:
         state["result"] = jsonable(data["result"])
+    parts = _STATE_PARTS.get(protocol) if protocol != PROTOCOL_VERSION else None
+    if parts:
+        paths = parts.get("options")
+        if paths is not None:           # the options of the view as `protocol` reads them
+            options = state["options"]
+            kept = _OLDER.find(id(options)) if _memo.ON else None
+            state["options"] = kept[2] if (kept is not None and kept[0] is options
+                                           and kept[1] == paths) else _older(options, paths)
+        for key in _STATE_OTHERS[protocol]:
+            if key in state:
+                _older_field(state, data, key, parts[key])
     return state
+
+
+def _older_field(state: dict[str, Any], data: dict[str, Any], key: str,
+                 paths: tuple[tuple[str, ...], ...]) -> None:
+    """`state` without the fields at `paths` under its field `key` (the field itself for the
+    path ()): the view's result without them is the same object for every seat (`_older`)."""
+    if () in paths:
+        del state[key]
+    elif key == "result":
+        state[key] = jsonable(_older(data["result"], paths))
+    else:
+        for path in paths:
+            state[key] = _drop(state[key], list(path))
 
 
 _ABSENT = object()
@@ -283,10 +383,12 @@ def state_update(before: dict[str, Any], after: dict[str, Any],
         if old is value:
             continue
         t_old, t_new = type(old), type(value)
-        t_old, t_new = _kind(t_old, t_old), _kind(t_new, t_new)
+        if t_old is not t_new:          # (a frozen list is a list: their kinds are compared)
+            t_old, t_new = _kind(t_old, t_old), _kind(t_new, t_new)
         if t_old is t_new and old == value:
             continue
-        if key == "trick" and trick_add and t_old is list and t_new is list \
+        if key == "trick" and trick_add and t_old in FROZEN_LIST_TYPES \
+                and t_new in FROZEN_LIST_TYPES \
                 and len(value) > len(old) and all(
                     a is b or _same_json(a, b) for a, b in zip(old, value, strict=False)):
             update["trick_add"] = value[len(old):]       # the plays on top of the trick
@@ -370,7 +472,10 @@ else:                                    # pragma: no cover
 
 
 def parse_protocol(word: str) -> int | None:
-    """The version a client names (`3`), or None when it is no version this server speaks."""
+    """The version a client names (`3`, or `newest`: the newest this server speaks), or None when
+    it is no version this server speaks."""
+    if word.strip().lower() == "newest":
+        return PROTOCOL_VERSIONS[-1]
     value = ascii_int(word.strip(), max(PROTOCOL_VERSIONS))
     return value if value in PROTOCOL_VERSIONS else None
 
@@ -404,6 +509,10 @@ _DATA_ALL = _itemgetter(*_TOP[:-1])
 _GAME_ALL = _itemgetter("phase", *_GAME_TRICK, *_TAIL_GAME)
 _DATA_TAIL_ALL = _itemgetter("scores", "round_no")
 _N_TOP = len(_TOP)
+#: where the options are in a line's key (state_line puts the version's options there)
+_OPTIONS_AT = _TOP.index("options")
+#: the `state` fields whose later fields state_line's fragments leave out (_STATE_PARTS)
+_LINE_PARTS = frozenset(("options", "result"))
 _N_TRICK = len(_GAME_TRICK)
 _GAME_SEAT = _itemgetter("seat", "player", "hand", "legal", "can_pass", "bombs")
 #: every shared value of the last line and its three fragments (the seats of one change)
@@ -451,21 +560,29 @@ def _scalar_or_strings(value: Any) -> str:
     return _encode(value)
 
 
-def state_line(data: dict[str, Any]) -> str:
-    """`dumps(state_object(data))`, faster for the views of a change that share their values."""
+def state_line(data: dict[str, Any], protocol: int = PROTOCOL_VERSION) -> str:
+    """`dumps(state_object(data, protocol))`, faster for the views of a change that share their
+    values."""
     game = data.get("game")
     if game is None or "hand" not in game:
-        return dumps(state_object(data))       # no game, or the public view (sent once anyway)
+        # no game, or the public view (sent once anyway)
+        return dumps(state_object(data, protocol))
+    parts = _STATE_PARTS.get(protocol) if protocol != PROTOCOL_VERSION else None
+    if parts and not parts.keys() <= _LINE_PARTS:
+        return dumps(state_object(data, protocol))     # (fields these fragments do not drop)
     try:
         seat, player, hand, legal, can_pass, bombs = _GAME_SEAT(game)
         key = _DATA_ALL(data) + _GAME_ALL(game) + _DATA_TAIL_ALL(data)
     except KeyError:
-        return dumps(state_object(data))
+        return dumps(state_object(data, protocol))
+    if parts and "options" in parts:        # the options as `protocol` reads them
+        key = (*key[:_OPTIONS_AT], _older(key[_OPTIONS_AT], parts["options"]),
+               *key[_OPTIONS_AT + 1:])
     key += (data.get("bombwindow_left", _MISSING), data.get("result"),
-            game.get("victory_points", _MISSING), game.get("tichu_points", _MISSING))
+            game.get("victory_points", _MISSING), game.get("tichu_points", _MISSING), protocol)
     fragments = _LAST_STATE.get(key)        # the other seats of the same change
     if fragments is _memo.MISSING:
-        fragments = _LAST_STATE.put(key, _state_fragments(data, game, key))
+        fragments = _LAST_STATE.put(key, _state_fragments(data, game, key, parts))
     head, middle, end = fragments
     you = data.get("you")
     out = [head[0], _encode_str(you) if type(you) is str else _scalar_or_strings(you),
@@ -485,14 +602,16 @@ def state_line(data: dict[str, Any]) -> str:
     return "".join(out)
 
 
-def _state_fragments(data: dict[str, Any], game: dict[str, Any], key: tuple[Any, ...]
+def _state_fragments(data: dict[str, Any], game: dict[str, Any], key: tuple[Any, ...],
+                     parts: dict[str, tuple[tuple[str, ...], ...]] | None
                      ) -> tuple[tuple[str, str], str, str]:
     """The fragments of `key`'s views: each of the three parts from its own memo while its
-    values are the same objects (the table's part for many changes, the tail for a round)."""
+    values are the same objects (the table's part for many changes, the tail for a round;
+    `key` holds the options as the connection's version reads them, and the version)."""
     top = key[:_N_TOP]
     head = _TOP_MEMO.get(top)
     if head is _memo.MISSING:
-        head = _TOP_MEMO.put(top, _state_head(data, game))
+        head = _TOP_MEMO.put(top, _state_head(data, game, key[_OPTIONS_AT]))
     trick = key[_N_TOP:_N_TOP + _N_TRICK]
     middle = _TRICK_MEMO.get(trick)
     if middle is _memo.MISSING:
@@ -502,7 +621,8 @@ def _state_fragments(data: dict[str, Any], game: dict[str, Any], key: tuple[Any,
     end = _TAIL_MEMO.get(tail)
     if end is _memo.MISSING:
         end = _TAIL_MEMO.put(
-            tail, "," + _fragment(_state_tail(data, game, "victory_points" in game)) + "}")
+            tail, "," + _fragment(_state_tail(data, game, "victory_points" in game,
+                                              parts.get("result") if parts else None)) + "}")
     return head, middle, end
 
 
@@ -547,17 +667,19 @@ def _cut(first: dict[str, Any], hole: str, second: dict[str, Any]) -> tuple[str,
         ("," + _fragment(second) if second else "") + "}"
 
 
-def _state_head(data: dict[str, Any], game: dict[str, Any]) -> tuple[str, str]:
-    """The fragments before and after a seat's `you` and `seat`, up to `"player":`."""
+def _state_head(data: dict[str, Any], game: dict[str, Any], options: Any) -> tuple[str, str]:
+    """The fragments before and after a seat's `you` and `seat`, up to `"player":` (`options`:
+    the view's as the connection's version reads them)."""
     head = {"type": "state", "table": data.get("table"), "status": data.get("state")}
     middle = {"host": data.get("host"), "names": data.get("seats") or [None] * 4,
-              "options": data.get("options") or {}, "bots": data.get("bots") or {},
+              "options": options or {}, "bots": data.get("bots") or {},
               "gone": data.get("gone") or [], "phase": game["phase"]}
     before, after = _cut(head, "you", middle)
     return before, after[:-1] + ',"player":'
 
 
-def _state_tail(data: dict[str, Any], game: dict[str, Any], turnier: bool) -> dict[str, Any]:
+def _state_tail(data: dict[str, Any], game: dict[str, Any], turnier: bool,
+                result_paths: tuple[tuple[str, ...], ...] | None = None) -> dict[str, Any]:
     tail: dict[str, Any] = {
         "round_no": data["round_no"] if "round_no" in data else game["round_no"],
         "scores": data["scores"] if "scores" in data else game["scores"],
@@ -575,14 +697,15 @@ def _state_tail(data: dict[str, Any], game: dict[str, Any], turnier: bool) -> di
     if "bombwindow_left" in data:
         tail["bombwindow_left"] = round(float(data["bombwindow_left"]), 3)
     if data.get("result") is not None:
-        tail["result"] = jsonable(data["result"])
+        tail["result"] = jsonable(data["result"] if not result_paths
+                                  else _older(data["result"], result_paths))
     return tail
 
 
 # ---- the fast encoders and their references ------------------------------------------------------
-def _reference_state_line(data: dict[str, Any]) -> str:
+def _reference_state_line(data: dict[str, Any], protocol: int = PROTOCOL_VERSION) -> str:
     """What `state_line` writes, the slow way: the state object, encoded by the json module."""
-    return _ENCODER.encode(state_object(data))
+    return _ENCODER.encode(state_object(data, protocol))
 
 
 #: each fast encoder of this module -> (it, its reference): the text each writes is exactly its

@@ -361,8 +361,9 @@ class CharsetOption(TelnetOption):
             if self._asked:
                 self._asked = False
                 self.charset = "rejected"
-                log.info("{peer} rejected the character set UTF-8 (CHARSET); the server "
-                         "sends UTF-8 all the same", peer=self.telnet._peer_text())
+                if self.telnet.log_allowed("telnet-charset"):
+                    log.info("{peer} rejected the character set UTF-8 (CHARSET); the server "
+                             "sends UTF-8 all the same", peer=self.telnet._peer_text())
         elif code == CHARSET_TTABLE_IS:
             self._reply(CHARSET_TTABLE_REJECTED, b"")
 

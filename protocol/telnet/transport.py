@@ -243,6 +243,10 @@ class TelnetApp(Interface):
     def clientIdentified(self) -> None:
         """TTYPE/MTTS: the client told its name and abilities."""
 
+    def logAllowed(self, kind: str) -> bool:
+        """Whether a log line of ``kind`` that this client caused is written (the log budget of
+        its address group: a few a minute, then counted into one summary)."""
+
 
 class TelnetOption:
     """One telnet option of one connection: the byte layer asks it whether to offer, agree and
@@ -649,6 +653,13 @@ class TelnetLineProtocol(Protocol):
         if app is not None:
             app.clientIdentified()
 
+    def log_allowed(self, kind: str) -> bool:
+        """Whether a log line of ``kind`` this client caused is written: its application's log
+        budget decides (every line of the byte layer and its options asks; without an
+        application, yes)."""
+        app = self.app
+        return app is None or app.logAllowed(kind)
+
     def subnegotiationReceived(self, option: int) -> bool:
         """A subnegotiation (`IAC SB option ... IAC SE`, any option, valid or not) is complete:
         False drops it unread (the session's flood control counts it like a line)."""
@@ -733,10 +744,10 @@ class TelnetLineProtocol(Protocol):
             handler.lost()
             handler.telnet = this
         self._echo.telnet = this
-        self.app = None
-        if self._sb_bad > 1:   # the first one was logged when it came
+        if self._sb_bad > 1 and self.log_allowed("telnet-subnegotiation"):
             _log.info("{peer} sent {count} invalid or oversized subnegotiations in all",
                       peer=self._peer_text(), count=self._sb_bad)
+        self.app = None
         self._closed = True
         self._gathering = False
         self._paused = False
@@ -850,11 +861,12 @@ class TelnetLineProtocol(Protocol):
         self._closing = True
         self._gathering = False
         self.outputOverflow()
-        _log.warn(
-            "Closing connection to {peer}: {unsent} bytes of output queued while the client "
-            "was not reading (limit {limit})",
-            peer=str(self.transport.getPeer()), unsent=self._paused_bytes,
-            limit=self.MAX_OUTPUT_BYTES)
+        if self.log_allowed("output-overflow"):
+            _log.warn(
+                "Closing connection to {peer}: {unsent} bytes of output queued while the client "
+                "was not reading (limit {limit})",
+                peer=str(self.transport.getPeer()), unsent=self._paused_bytes,
+                limit=self.MAX_OUTPUT_BYTES)
         abort = getattr(self.transport, "abortConnection", None)
         if abort is not None:
             abort()
@@ -1017,7 +1029,7 @@ class TelnetLineProtocol(Protocol):
         logged, the others are only counted (one more line at the close gives the count), so a
         burst of thousands costs two log lines."""
         self._sb_bad += 1
-        if self._sb_bad == 1:
+        if self._sb_bad == 1 and self.log_allowed("telnet-subnegotiation"):
             _log.info("Ignored a subnegotiation for option {option} from {peer}: {reason}; "
                       "further invalid ones of this connection are only counted",
                       option=self._sb_option, peer=self._peer_text(), reason=reason)
@@ -1091,7 +1103,8 @@ class TelnetLineProtocol(Protocol):
         if self._replies >= self.MAX_NEGOTIATION_REPLIES:
             return
         self._replies += 1
-        if self._replies == self.MAX_NEGOTIATION_REPLIES:
+        if self._replies == self.MAX_NEGOTIATION_REPLIES and self.log_allowed(
+                "telnet-negotiation"):
             _log.info("Negotiation reply budget used up for {peer}; further requests ignored",
                       peer=str(self.transport.getPeer()))
         self._send_negotiation(command, option)

@@ -4,11 +4,15 @@ server over loopback sockets; the rates are tiny, so what a test sends is far pa
 whatever the machine's speed (no wall-clock assertion)."""
 from __future__ import annotations
 
+import io
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
+import pytest
 import pytest_twisted
+from twisted.internet import reactor
+from twisted.internet.task import deferLater
 
 from conftest import LineClient, RunningServer, within
 from protocol.connection.guard import Limits
@@ -47,6 +51,32 @@ async def _who(c: LineClient) -> str:
 
 
 # ---- 1. telnet bytes -----------------------------------------------------------------------------
+@pytest_twisted.ensureDeferred
+async def test_the_telnet_layers_own_log_lines_spend_the_log_budget(tmp_path: Path,
+                                                                   logged: Any) -> None:
+    """(outside attack 8) a bad NAWS subnegotiation and a rejected CHARSET each wrote one log
+    line per connection, whatever the log budget: now a few a minute per address group, the
+    rest counted into the minute's summary."""
+    from protocol.telnet.options import CHARSET, CHARSET_REJECTED
+    from protocol.telnet.transport import NAWS, SB, SE
+    srv = await _server(tmp_path, log_lines_per_minute=3)
+    try:
+        for _ in range(12):
+            c = await srv.client()
+            await c.expect("login: ")
+            c.transport.write(bytes((IAC, WILL, NAWS, IAC, SB, NAWS, 0, IAC, SE,
+                                     IAC, DO, CHARSET)))
+            c.transport.write(bytes((IAC, SB, CHARSET, CHARSET_REJECTED, IAC, SE)))
+            c.send("Nemo")                   # (a line after them: they were read)
+            await c.expect("another name")
+            await c.close()
+        lines = [str(e.get("log_format", "")) for e in logged]
+        assert 1 <= sum("Ignored a subnegotiation" in f for f in lines) <= 3
+        assert 1 <= sum("rejected the character set" in f for f in lines) <= 3
+    finally:
+        await srv.stop()
+
+
 @pytest_twisted.ensureDeferred
 async def test_telnet_commands_count_and_a_client_that_keeps_negotiating_is_closed(
         telnet_budget: BudgetServer, logged: Any) -> None:
@@ -891,6 +921,54 @@ async def test_a_new_name_that_reads_like_a_staff_name_is_refused(tmp_path: Path
         await srv.stop()
 
 
+class RefreshingServer(RunningServer):
+    """A server that reads its staff accounts again every 0.2 s (--staff-refresh)."""
+
+    server_options = {"staff_refresh": 0.2}
+
+
+@pytest_twisted.ensureDeferred
+async def test_a_role_given_offline_while_the_server_runs_protects_its_name_soon(
+        tmp_path: Path) -> None:
+    """(outside attack 9) `tichu-lobby admin create Dolores --role admin` while the server runs:
+    within --staff-refresh, D0lores is refused, before Dolores ever logs in; a role taken away
+    offline frees the look-alikes again."""
+    from protocol.process.admin_cli import main as admin_main
+    from test_moderation import create_account_offline
+    srv = RefreshingServer(tmp_path / "lobby.sqlite3")
+    await srv.start()
+    try:
+        first = await srv.client()
+        assert "Hello D0lores!" in await first.login("D0lores")      # nobody is staff yet
+        await first.close()
+        create_account_offline(srv.db, "Dolores", "sesame1", role="admin")
+
+        async def refused(name: str) -> bool:
+            c = await srv.client()
+            await c.expect("login: ")
+            c.send(name)
+            got = await c.expect_any(("login: ", "another name"))
+            await c.close()
+            return "! [staff-lookalike]" in got
+        for _ in range(100):                     # (0.2 s refreshes: a few at most)
+            if await refused("DoIores"):
+                break
+            await deferLater(reactor, 0.05, lambda: None)
+        else:
+            raise AssertionError("D0lores-like names were never refused")
+        assert await refused("Dolore5")
+        assert admin_main(["--db", str(srv.db), "set-role", "Dolores", "player"],
+                          stdout=io.StringIO(), stderr=io.StringIO()) == 0
+        for _ in range(100):
+            if not await refused("DoIores"):
+                break
+            await deferLater(reactor, 0.05, lambda: None)
+        else:
+            raise AssertionError("the role taken away offline still protected the name")
+    finally:
+        await srv.stop()
+
+
 # ---- 7. bot workers: a moderator closes any table ----------------------------------------------
 @pytest_twisted.ensureDeferred
 async def test_a_moderator_closes_any_table_with_one_command_and_it_stays_closed(
@@ -1216,12 +1294,15 @@ async def test_seat_and_option_cycles_at_a_waiting_table_spend_the_address_group
         await srv.stop()
 
 
+@pytest.mark.parametrize("speech_per_second", [0.001, 0.0])
 @pytest_twisted.ensureDeferred
-async def test_tells_spread_over_many_recipients_share_one_budget(tmp_path: Path) -> None:
+async def test_tells_spread_over_many_recipients_share_one_budget(
+        tmp_path: Path, speech_per_second: float) -> None:
     """B7 of the outside attack: one address telling N people in turn delivered N times the
     per-recipient budget. The tells of an address group to everybody together have a budget
-    of their own (--tells-per-second, --tells-burst)."""
-    srv = await _server(tmp_path, speech_per_second=0.001, speech_burst=15,
+    of their own (--tells-per-second, --tells-burst), also with the speech budget and the
+    repeat window off (0.0: the guard skipped every budget of speech then, review)."""
+    srv = await _server(tmp_path, speech_per_second=speech_per_second, speech_burst=15,
                         tells_per_second=0.001, tells_burst=5)
     try:
         people = []

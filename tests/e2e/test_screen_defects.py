@@ -7,7 +7,7 @@ import re
 import pytest
 import pytest_twisted
 
-from conftest import FakeLobby, LineClient, RunningServer, unwrap
+from conftest import FakeLobby, LineClient, RunningServer, unwrap, within
 from lobby.events import Event
 from lobby.text.messages import CATALOGS, LANGUAGES, LobbyError, Msg, text
 from protocol.commands import parse_line
@@ -331,6 +331,29 @@ async def test_ordinary_chat_in_five_languages_is_speech(server: RunningServer) 
     assert got == "You sit down in seat 2.\r\n"
 
 
+@pytest_twisted.ensureDeferred
+async def test_a_bare_tell_to_somebody_who_just_left_is_never_said_to_the_room(
+        server: RunningServer) -> None:
+    """Review of session 10 (A14's bare checks): ``tell NAME ...`` without the slash was a
+    command only for a name online, so a private line to the partner who had just dropped was
+    said aloud to the room (the table's opponents too). A name you exchanged tells with stays a
+    tell: its ``not-online``. ``tell me more`` is still speech."""
+    ann = await guest(server, "Ann")
+    bob = await guest(server, "Bob")
+    hearer = await guest(server, "Hearer")
+    for c in (ann, bob):
+        await c.expect("Hearer enters the Lobby.\r\n")
+    assert await reply(bob, "tell Ann hi") == "You tell Ann: hi\r\n"
+    await ann.expect("Bob tells you: hi\r\n")
+    bob.send("/quit")
+    await within(bob.lost)
+    await ann.expect("Bob leaves the Lobby.\r\n")
+    await hearer.expect("Bob leaves the Lobby.\r\n")
+    assert (await reply(ann, "tell Bob I have the Dragon")).startswith("! [not-online]")
+    assert await reply(ann, "tell me more") == "<Ann> tell me more\r\n"
+    assert await hearer.read_line() == "<Ann> tell me more"     # the first line since Bob left
+
+
 def test_every_command_with_arguments_declares_its_bare_check() -> None:
     """protocol/commands/bare.py: a new command with arguments cannot bind loosely by omission."""
     from protocol.commands import COMMANDS
@@ -362,7 +385,10 @@ async def test_a_spectators_refusals_are_addressed_to_them_without_a_join_hint(
     eve = await guest(server, "Eve")
     await reply(eve, "/set width 160")          # (each refusal one line)
     await reply(eve, "/room 1", "four sit.\r\n")
-    assert await reply(eve, "/addbot") == "! [not-seated] " + text("not-seated", "en") + "\r\n"
+    # /addbot, /option, /start are the host's (issue 24): the refusal names the host
+    assert await reply(eve, "/addbot") == "! [host-command] " + text(
+        "host-command", "en", host="Hosta") + "\r\n"
+    assert await reply(eve, "/leave") == "! [not-seated] " + text("not-seated", "en") + "\r\n"
     assert "/join" in text("not-seated", "en")
     for line in ("/join 1", "/addbot", "/addbot", "/addbot"):
         host.send(line)
@@ -371,8 +397,13 @@ async def test_a_spectators_refusals_are_addressed_to_them_without_a_join_hint(
     for lang in ("en", "de", "fr", "es", "da"):          # a full waiting table
         await reply(eve, f"/set lang {lang}")
         refusal = "! [not-a-player] " + text("not-a-player", lang) + "\r\n"
-        assert await error_reply(eve, "/addbot") == refusal
+        assert await error_reply(eve, "/leave") == refusal
         assert "/join" not in refusal and "Eve" not in refusal
+        hosts = "! [host-command] " + text("host-command", lang, host="Hosta") + "\r\n"
+        assert "Hosta" in hosts
+        assert await error_reply(eve, "/addbot") == hosts
+        assert await error_reply(eve, "/option drawseat") == "! [host-only-option] " + text(
+            "host-only-option", lang, host="Hosta", option="drawseat") + "\r\n"
     host.send("/start")
     await reply(eve, "/set lang en", "switches.\r\n")
     await eve.expect("Grand Tichu")

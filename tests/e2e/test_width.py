@@ -9,6 +9,7 @@ counted twice).
 """
 from __future__ import annotations
 
+import random
 import re
 from itertools import takewhile
 from typing import Any
@@ -34,6 +35,8 @@ from protocol.render.wrap import (
 from protocol.telnet.transport import DO, DONT, IAC, NAWS, SB, SE, WILL, WONT
 
 GUEST_CONFIRM = "or type another name: "
+#: the seed of the tables' deals in the whole games (the games stay unseeded to their players)
+DEAL_SEED = 1
 
 
 def naws(width: int, height: int = 24) -> bytes:
@@ -284,9 +287,18 @@ class Server:
         self.server.start().addBoth(started.append)
         assert started and not hasattr(started[0], "raiseException"), started
         self.world = self.server.world
-        self.world.on_new_table = lambda table: setattr(table, "bot_delay", 0.0)
+        self.world.on_new_table = self._new_table
         self.received: dict[str, list[bytes]] = {}      # the output after each line typed
         self.clients: dict[str, FakeClient] = {}
+
+    @staticmethod
+    def _new_table(table: Any) -> None:
+        table.bot_delay = 0.0
+        # the same deals (and bot seeds) every run, as the table draws them: with drawn deals
+        # about one game in forty at 60 columns reaches a seats line that cannot fit even with
+        # the shortest names ("3 Bot2 out 2nd (P) | 4 Bot3 out 1st T!"), which wraps by the
+        # one wrap rule, and the test failed now and then (DEAL_SEED 27 is such a game)
+        table._rng = random.Random(DEAL_SEED)
 
     def turn(self) -> None:
         for _ in range(4):

@@ -305,7 +305,7 @@ def test_look_at_a_waiting_table_and_in_the_lobby() -> None:
 
 
 def test_look_in_machine_mode_answers_with_the_whole_state() -> None:
-    from protocol.render.json_lines import legacy_view_data, state_object
+    from protocol.render.json_lines import state_object
     t = TextTable(spectators=("eve",))
     t.send("ann", "/start")
     t.play_until(lambda: t.table.match.round.phase == "play")
@@ -314,8 +314,7 @@ def test_look_in_machine_mode_answers_with_the_whole_state() -> None:
         objs = [json.loads(line) for line in t.send(name, "#l7 look").splitlines()]
         assert [o["type"] for o in objs] == ["state"] and objs[0]["id"] == "l7"
         # (protocol 1: /iset json 1 names no version; without protocol 4's fields)
-        whole = state_object(legacy_view_data(
-            t.table._views.view(name if name == "cat" else None)))
+        whole = state_object(t.table._views.view(name if name == "cat" else None), 1)
         assert {k: v for k, v in objs[0].items() if k != "id"} == json.loads(json.dumps(whole))
         assert bool(objs[0].get("hand")) is ("legal" in objs[0]) is (name == "cat")
     t.send("dan", "/iset json 1")

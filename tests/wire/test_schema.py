@@ -156,7 +156,7 @@ _DYNAMIC_EVENTS = {
     ("protocol/render/records.py", 'event["type"]'): "a replay's game event, rendered as text",
     ("lobby/events.py", "{self.type!r}"): "__repr__",
     ("lobby/tichu/events.py", "{self.kind!r}"): "__repr__",
-    ("protocol/connection/machine.py", "event.type"): "_view_for: a view for protocols 1-3",
+    ("protocol/connection/machine.py", "event.type"): "a view for protocols 1-3",
     ("protocol/render/table.py", "event.type"): "_in_form: a game event with its names as a "
                                                  "text screen shows them (never sent as JSON)",
 }

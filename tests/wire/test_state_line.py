@@ -9,7 +9,13 @@ from typing import Any
 
 import pytest
 
-from protocol.render.json_lines import dumps, state_line, state_object
+from protocol.render.json_lines import (
+    PROTOCOL_VERSIONS,
+    dumps,
+    for_protocol,
+    state_line,
+    state_object,
+)
 from table_support import new_table, step
 
 
@@ -17,9 +23,18 @@ def _check_all(rec: Any, start: int = 0) -> int:
     n = 0
     for _, event in rec.log[start:]:
         if event.type == "table-view":
-            assert state_line(event.data) == dumps(state_object(event.data))
+            for protocol in PROTOCOL_VERSIONS:
+                _check(event.data, protocol)
             n += 1
     return n
+
+
+def _check(data: dict[str, Any], protocol: int) -> None:
+    """The fast line is the state object encoded, and an older version's state object is the
+    newest one with for_protocol's fields dropped (the declared shapes: FIELDS_SINCE)."""
+    whole = state_object(data, protocol)
+    assert state_line(data, protocol) == dumps(whole)
+    assert whole == for_protocol(state_object(data), protocol)
 
 
 @pytest.mark.slow
@@ -62,8 +77,19 @@ def test_unusual_values_fall_back_to_the_encoder() -> None:
     assert state_line(data) == dumps(state_object(data))
     data["result"] = {"x": (1, 2)}
     assert state_line(data) == dumps(state_object(data))
+    # protocol 4's fields (options.timer, result.left) left out for 1-3, with the memo of the
+    # fragments holding the other version's line
+    data["options"] = {"target": "1000", "timer": "30"}
+    data["result"] = {"winner": 0, "left": ["c"]}
+    for protocol in (*PROTOCOL_VERSIONS, *reversed(PROTOCOL_VERSIONS)):
+        _check(data, protocol)
+        if protocol < 4:
+            assert '"timer"' not in state_line(data, protocol)
+            assert '"left"' not in state_line(data, protocol)
     del game["hand"]
     assert state_line(data) == dumps(state_object(data))
+    for protocol in PROTOCOL_VERSIONS:
+        _check(data, protocol)
 
 
 def test_dumps_writes_what_the_json_encoder_writes() -> None:

@@ -224,3 +224,24 @@ def test_the_index_answers_what_asking_every_table_answers() -> None:
                           and t.holds_seat_for(other) is not None]
             assert [h.table for h in w.guest_seats(other)] == [
                 n for n in brute_held if w.tables[n].holds_seat_for(other).guest]
+
+
+class LocalInbox(Inbox):
+    """A listener connected from the IPv4 loopback address as a dual-stack socket shows it."""
+
+    address = "::ffff:127.0.0.1"
+
+
+def test_a_loopback_address_in_its_ipv6_mapped_form_is_exempt_from_the_group_presence_budget(
+        ) -> None:
+    """Review of session 10: the world's own loopback test did not read ::ffff:127.0.0.1 (a
+    dual-stack listener's peer) as loopback, as lobby.world.addresses.is_loopback does, so its
+    users shared one address group's enters/leaves budget although loopback is exempt."""
+    from lobby.world.world import TableLimits
+    world = World(task.Clock(), rng=random.Random(3),
+                  table_limits=TableLimits(group_presence_per_minute=1))
+    watcher = Inbox()
+    world.login("Watcher", watcher, registered=False)
+    for n in range(3):
+        world.login(f"Local{n}", LocalInbox(), registered=False)
+    assert [e.data["name"] for e in watcher.events] == ["Local0", "Local1", "Local2"]
