@@ -561,7 +561,7 @@ class LobbyWebSocket(WebSocketServerProtocol):
         if transport is None:
             return
         below = cast(Any, transport)
-        below.pauseProducing()               # not another byte is read
+        below.pauseProducing()    # not another byte is read (TLS: its wrapper passes it down)
         below.loseConnection()               # what was written goes first (the line)
         abort = getattr(below, "abortConnection", None)
         if abort is not None:

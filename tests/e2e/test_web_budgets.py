@@ -363,3 +363,31 @@ async def test_a_websocket_the_server_closes_is_read_no_more(tmp_path: Path) -> 
     finally:
         WebSocketProtocol._dataReceived = original    # type: ignore[method-assign]
         await running.stop()
+
+
+@pytest_twisted.ensureDeferred
+async def test_a_websocket_over_tls_the_server_closes_ends_cleanly(tmp_path: Path) -> None:
+    """The server's close without a closing handshake over ``--web ssl:...`` too: the TLS
+    wrapper passes the pause down to the TCP connection below it; the
+    client gets its last line and the close, and nothing fails in the server."""
+    from twisted.internet.ssl import Certificate, optionsForClientTLS
+
+    from conftest import logged_events
+    from test_tls import make_self_signed
+    key, cert = make_self_signed(tmp_path)
+    running = WebServer(tmp_path / "lobby.sqlite3",
+                        web=[f"ssl:0:interface=127.0.0.1:privateKey={key}:certKey={cert}"])
+    await running.start()
+    try:
+        with logged_events() as events:
+            tls = optionsForClientTLS("localhost",
+                                      trustRoot=Certificate.loadPEM(cert.read_bytes()))
+            c = await running.ws(tls=tls)
+            await c.guest()
+            c.send("/quit")
+            assert await within(c.closed) is not None
+            await settle(running)
+        assert not [e for e in events if e.get("log_failure") is not None]
+        assert not running.server.factory.services.sessions
+    finally:
+        await running.stop()
