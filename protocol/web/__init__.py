@@ -409,6 +409,13 @@ class LobbyWebSocket(WebSocketServerProtocol):
         self._peer = kind("TCP", host, int(getattr(tcp_peer, "port", 0) or 0))
         self._refuses_passwords = not secure and not _is_loopback(host)
 
+    def failHandshake(self, reason: str, code: int = 400,
+                      responseHeaders: Any = None) -> None:
+        """An Origin that autobahn cannot even read is refused like a foreign one: 403."""
+        if reason.startswith("HTTP Origin header invalid"):
+            code = 403
+        super().failHandshake(reason, code, responseHeaders)
+
     def _origin_allowed(self, origin: str, host_header: str, secure: bool) -> bool:
         """One of --web-origin; by default the listener's own: the origin whose host is the
         request's ``Host``, with the scheme of the connection (an ``https`` page does not talk
@@ -508,7 +515,10 @@ class LobbyWebSocketFactory(WebSocketServerFactory):
         WebSocketServerFactory.setProtocolOptions(self, maxMessagePayloadSize=options.max_message,
                                 maxFramePayloadSize=options.max_message,
                                 openHandshakeTimeout=options.timeout or None,
-                                closeHandshakeTimeout=5, failByDrop=False)
+                                closeHandshakeTimeout=5, failByDrop=False,
+                                # `Origin: null` reaches onConnect's check (403, as any other
+                                # refused origin) instead of autobahn's own 400
+                                allowNullOrigin=True)
 
 
 class _Socket(WebSocketResource):
@@ -550,6 +560,9 @@ class _File(Resource):
     render_HEAD = render_GET
 
 
+_PHRASES = {421: b"Misdirected Request", 426: b"Upgrade Required"}
+
+
 class _NotFound(Resource):
     isLeaf = True
 
@@ -559,7 +572,8 @@ class _NotFound(Resource):
         self.text = text
 
     def render(self, request: Request) -> bytes:
-        request.setResponseCode(self.code)
+        # twisted.web knows no phrase for 421 and 426 ("Unknown Status": outside finding 28-13)
+        request.setResponseCode(self.code, _PHRASES.get(self.code))
         _headers(request, b"text/plain; charset=utf-8")
         return self.text
 

@@ -21,6 +21,7 @@ from twisted.internet.defer import Deferred
 import tichu_bot
 import tichu_bot.client
 from conftest import RunningServer
+from lobby.text.messages import text as text_of
 from protocol.render.json_lines import PROTOCOL_VERSION, PROTOCOL_VERSIONS
 
 
@@ -334,5 +335,41 @@ async def test_closing_a_table_sends_its_new_objects_only_to_protocol_4(tmp_path
         kinds = [o["type"] for o in await _replies(old_boss, "c", f"/closetable {number}")]
         assert kinds[-1] == "ok" and "closetable-done" not in kinds, kinds
         assert "table-closed-by" not in kinds
+    finally:
+        await server.stop()
+
+
+@pytest.mark.reactor_timeout(60)
+@pytest_twisted.ensureDeferred
+async def test_a_seated_old_client_gets_the_idle_warning_under_its_old_code(tmp_path: Any) -> None:
+    """Review of issue 24: a seated player's idle warning became `idle-warning-seated` at every
+    version, so a protocol 1-3 bot matching the code `idle-warning` missed it. Before protocol 4
+    it is the old `idle-warning` (code, message and params); protocol 4 and text mode get the new
+    one."""
+    from test_fair_play import IdleServer
+
+    server = IdleServer(tmp_path / "lobby.sqlite3")
+    await server.start()
+    try:
+        clients = {}
+        for version in (1, 3, 4):
+            c = clients[version] = await _json_client(server, version, f"Sitter{version}")
+            await _replies(c, "n", "/newroom")
+            await _replies(c, "j", "/join")
+        text = await server.client()
+        await text.login("Texter")
+        text.send("/newroom")
+        text.send("/join")
+        await text.expect("You sit down in seat")
+        server.clock.advance(81)                  # 80 s after the last line: the warning
+        for version, c in clients.items():
+            line = (await c.expect('"type":"error"')).split("\n")[-1] + await c.read_line()
+            got = json.loads(line[line.index("{"):])
+            code = "idle-warning-seated" if version >= 4 else "idle-warning"
+            assert got == {"type": "error", "code": code, "message": text_of(code, seconds="20"),
+                           "params": {"seconds": "20"}}, (version, got)
+        await text.expect("! [idle-warning")
+        assert (await text.read_line()).startswith(
+            "-seated] You have not played nor spoken at your table")
     finally:
         await server.stop()
