@@ -293,6 +293,9 @@ def web_strings(lang: str) -> dict[str, str]:
 WEB_TEMPLATES = {
     "web-ev-timer-warning": "table-timer-warning",
     "web-ev-timed-out": "table-timed-out",
+    "web-ev-timed-out-rated": "table-timed-out-rated",
+    "web-ev-remove-needs-partner": "table-remove-needs-partner",
+    "web-ev-remove-needs-all": "table-remove-needs-all",
     "web-ev-rated": "table-rated",
     "web-ev-unseated": "table-unseated",
     "web-ev-barred": "table-barred",
