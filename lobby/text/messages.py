@@ -1073,7 +1073,7 @@ WEB_TEXTS: dict[str, str] = {
     #. one button per reading of the Phoenix in a play; {rank} e.g. Seven
     "web-play-as": "Play, the Phoenix as {rank}",
     #. typed cards that are not in the hand; {cards} e.g. ZZ R11
-    "web-unknown-cards": "Not in your hand: {cards}. Cards are typed like S5 R10 GB Ph.",
+    "web-unknown-cards": "Not in your hand: {cards}. Cards are typed like S5 R10 GJ Ph.",
     "web-pass": "Pass",
     "web-tichu": "Tichu",
     "web-grand": "Grand Tichu",

@@ -264,6 +264,9 @@ def test_a_whole_round_in_the_page(site: str, tmp_path: Path) -> None:
         card = p.js("const r = document.querySelector('#hand .card').getBoundingClientRect();"
                     " return [r.width, r.height]")
         assert card[0] >= 40 and card[1] >= 56, card
+        p.js("document.getElementById('hand').scrollIntoView()")
+        p.shot("hand-360", 360, 740)
+        p.js("window.scrollTo(0, 0)")
         p.shot("exchange-1280", 1280, 800)
         # the schupf: a card, then whom it goes to (three times), then give
         give = sorted(hand - DEALT)[:3]

@@ -286,7 +286,7 @@
   function renderLegend() {
     const suits = Object.entries(SUIT_SYMBOL).map(([k, v]) => v + k).join(" ");
     $("card-legend").textContent = t("web-card-legend", { suits: suits,
-      ranks: (app.strings["web-ranks"] || RANKS.join(" ")).split(" ").slice(8).join(" ") });
+      ranks: (app.strings["web-ranks"] || RANKS.join(" ")).split(" ").slice(9).join(" ") });
   }
   function splitCards(text) { return (text || "").split(" ").filter(Boolean); }
   function cardElement(code, mini) {
