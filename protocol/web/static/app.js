@@ -76,6 +76,14 @@
     if (rank === "T") return suit + "10";
     return null;
   }
+  // cards in words as the page shows them: BSW's SB (sword jack) is SJ in English
+  function shownCards(text) {
+    return splitCards(text).map((c) => {
+      const [bare, as] = c.split("=");
+      const shown = SPECIAL[bare] ? bare : bare[0] + rankLetter(bare.slice(1));
+      return as ? shown + "=" + rankLetter(as) : shown;
+    }).join(" ");
+  }
   function rankName(rank) { return app.strings["web-rank-name-" + rank] || rankLetter(rank); }
   function seconds(n) { return tn("web-duration-second", Number(n) || 0); }
   function place(n) { return app.strings["web-place-" + n] || String(n); }
@@ -474,7 +482,7 @@
       } else {
         for (const p of plays) {           // one per reading of the Phoenix, in words
           const as = (p.match(/Ph=(\w+)/) || [])[1];
-          const x = button(as ? t("web-play-as", { rank: rankName(as) }) : t("web-play") + " " + p, () => play(p), "primary");
+          const x = button(as ? t("web-play-as", { rank: rankName(as) }) : t("web-play") + " " + shownCards(p), () => play(p), "primary");
           box.append(x);
         }
       }
@@ -483,7 +491,7 @@
     // a bomb whenever you hold one: out of turn the state's `bombs`, on your turn the legal
     // plays that are bombs (four of a rank, or five or more of a suit in a row)
     const bombs = (s.bombs || []).concat(phase === "play" && s.turn === me ? (s.legal || []).filter(isBomb) : []);
-    for (const bomb of bombs) box.append(button(t("web-bomb", { cards: bomb }), () => send("/bomb " + bomb), "bomb"));
+    for (const bomb of bombs) box.append(button(t("web-bomb", { cards: shownCards(bomb) }), () => send("/bomb " + bomb), "bomb"));
     if (phase === "wish" && s.wish_pending === me) {
       $("wish").hidden = false;
       const ranks = $("wish-ranks");
