@@ -297,6 +297,9 @@ class Limits:
         "the shortest grace time of a rated game, in seconds: a shorter /option grace is "
         "raised to it there, so a moment's drop never makes a player a leaver (default "
         "{default})"))
+    rated_remove_timeouts: int = option(2, metavar="COUNT", help=(
+        "time-outs of a present player in a rated game before the others may vote to remove "
+        "them, their partner's yes needed (default {default})"))
     max_friends: int = option(100, metavar="NAMES", help=(
         "names on one friends list (/notify; default {default})"))
     presence_per_minute: int = option(0, public=12, metavar="LINES", help=(
@@ -390,6 +393,7 @@ class Limits:
                            max_rounds=self.max_round, max_bombwindow=self.max_bombwindow,
                            min_rated_timer=self.min_rated_timer,
                            min_rated_grace=self.min_rated_grace, max_friends=self.max_friends,
+                           rated_remove_timeouts=self.rated_remove_timeouts,
                            presence_quiet=self.presence_quiet,
                            presence_per_minute=self.presence_per_minute,
                            group_presence_per_minute=self.group_presence_per_minute,
@@ -535,6 +539,20 @@ def is_loopback(host: str) -> bool:
         return ipaddress.ip_address(host).is_loopback
     except ValueError:
         return False
+
+
+def shared_allowance(table: dict[Any, Allowance], key: Any, rate: float, burst: int,
+                     now: float, kept: int = 10000) -> Allowance:
+    """The shared ``Allowance`` of ``key`` in ``table`` (an address group's, a channel's), made
+    when missing; past ``kept`` entries the full ones (nobody spent of them lately) are
+    forgotten first, so the table stays bounded however many keys come."""
+    allowance = table.get(key)
+    if allowance is None:
+        if len(table) > kept:
+            for old in [k for k, a in table.items() if a.bucket.full(now)]:
+                del table[old]
+        allowance = table[key] = Allowance(rate, burst, 0, now)
+    return allowance
 
 
 class OpenConnections:
@@ -1133,14 +1151,8 @@ class ConnectionGuard:
                                         5 * limits.work_burst, now)
         verdict = own.spend(now, float(cost)) if own is not None else ALLOWED
         if verdict == ALLOWED and limits.group_work_per_second > 0 and guard._limited(self.host):
-            group = address_group(self.host)
-            shared = guard._group_work.get(group)
-            if shared is None:
-                if len(guard._group_work) > 10000:
-                    guard._group_work = {g: a for g, a in guard._group_work.items()
-                                         if not a.bucket.full(now)}
-                shared = guard._group_work[group] = Allowance(
-                    limits.group_work_per_second, limits.group_work_burst, 0, now)
+            shared = shared_allowance(guard._group_work, address_group(self.host),
+                                      limits.group_work_per_second, limits.group_work_burst, now)
             if shared.spend(now, float(cost)) != ALLOWED:
                 if own is not None:
                     own.bucket.tokens += cost          # (not run: the connection pays nothing)
@@ -1198,15 +1210,7 @@ class ConnectionGuard:
         return True
 
     def _speech_spend(self, key: tuple[str, str], rate: float, burst: int, now: float) -> int:
-        guard = self.guard
-        speech = guard._speech
-        allowance = speech.get(key)
-        if allowance is None:
-            if len(speech) > 20000:
-                guard._speech = speech = {k: a for k, a in speech.items()
-                                          if not a.bucket.full(now)}
-            allowance = speech[key] = Allowance(rate, burst, 0, now)
-        return allowance.spend(now)
+        return shared_allowance(self.guard._speech, key, rate, burst, now, 20000).spend(now)
 
     def table_change(self, command: str) -> None:
         """A table command that tells the table's people something about this connection's user
@@ -1221,14 +1225,9 @@ class ConnectionGuard:
         now = guard.clock.seconds()
         key = address_group(self.host) if guard._limited(self.host) \
             else "user " + (self.session.user_name or "").lower()
-        changes = guard._table_changes
-        allowance = changes.get(key)
-        if allowance is None:
-            if len(changes) > 10000:
-                guard._table_changes = changes = {k: a for k, a in changes.items()
-                                                  if not a.bucket.full(now)}
-            allowance = changes[key] = Allowance(limits.table_changes_per_minute / 60.0,
-                                                 limits.table_changes_burst, 0, now)
+        allowance = shared_allowance(guard._table_changes, key,
+                                     limits.table_changes_per_minute / 60.0,
+                                     limits.table_changes_burst, now)
         if allowance.spend(now) != ALLOWED:
             guard.stats["over_budget"] += 1
             raise LobbyError("table-budget", command=command,
