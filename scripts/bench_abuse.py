@@ -614,7 +614,7 @@ async def hog_table(port: int, n: int) -> Client:
 
 async def ordinary_decisions(port: int, seconds: float) -> int:
     """An ordinary user (127.0.0.8) opens a table, adds three expert bots, a bot client sits in
-    seat 4 and starts it: the table's bot decisions in ``seconds``, as its host sees them."""
+    seat 4, the host starts it: the table's bot decisions in ``seconds``, as its host sees them."""
     host = await Client.connect(port, "127.0.0.8")
     await host.login(f"Plain{random.randrange(10**5)}")
     host.send("/newroom")
@@ -626,10 +626,12 @@ async def ordinary_decisions(port: int, seconds: float) -> int:
     await host.expect(b"Bot3~expert", 10.0)
     player = subprocess.Popen(
         [sys.executable, "-m", "tichu_bot", "--port", str(port), "--name",
-         f"Fourth{random.randrange(10**5)}", "--table", str(table), "--seat", "4", "--start",
+         f"Fourth{random.randrange(10**5)}", "--table", str(table), "--seat", "4",
          "--strategy", "heuristic", "--timeout", str(seconds + 60)],
         cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
+        await host.expect(b"sits down in seat 4", 30.0)
+        host.send("/start")                 # (only the host may start the game)
         await host.expect(b"the game starts", 30.0)
         host.buffer = b""
         return len(BOT_DECISION.findall(await host.collect(seconds)))
