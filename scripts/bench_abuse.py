@@ -12,14 +12,16 @@ run. For the baseline and for each attack the script measures, during ``--second
 - the server's CPU (``/proc/PID/stat``: user + system time over the wall time);
 - an innocent user's ``/who`` round trip (a guest from 127.0.0.2 sends ``/who`` every 50 ms
   and waits for its answer): p50 and p90;
-- a new log-in's delay (every 0.25 s a new connection from 127.0.0.3: from the name sent to the
-  guest question), p90;
+- a new log-in's delay (every 0.25 s a new connection from 127.0.3.N, N = 1 to 250 in turn: from
+  the name sent to the guest question), p90;
 
 and prints each as a ratio to the baseline, plus what the attack itself met (how soon its
 connection was closed, how many of its lines reached a listener, how many log lines it caused,
 how many password checks ran). The attackers come from 127.0.0.1 (loopback: the per-address
 connection and log-in limits do not apply to it unless ``--limit-loopback``; the budgets that
-matter here are the per-connection ones and those that include loopback).
+matter here are the per-connection ones and those that include loopback). ``--only replay
+--server-args --limit-loopback`` meets the ``replay`` attackers with the budgets of one outside
+address (its group's budget of work, its connections and connects a minute).
 
 Attacks (``--only`` names them): ``telnet-nop`` (one connection sends IAC NOP at full speed),
 ``telnet-nop-8`` (eight of them, reconnecting), ``toggles`` (IAC WILL/WONT toggles), ``replay``
@@ -236,7 +238,9 @@ async def logins(port: int, stop: asyncio.Event, delays: list[float]) -> None:
     while not stop.is_set():
         n += 1
         try:
-            c = await Client.connect(port, "127.0.0.3")
+            # (each from an address of its own: with --limit-loopback, one address's connects
+            # a minute would refuse them)
+            c = await Client.connect(port, f"127.0.3.{1 + n % 250}")
             await c.expect(b"login: ")
             t = time.perf_counter()
             c.send(f"Newcomer{random.randrange(10**6)}")
