@@ -95,6 +95,10 @@ ERRORS: dict[str, str] = {
     "not-a-friend": "{name} is not on your friends list.",
     "not-vanished": "{name} has neither vanished nor run out of time; only such a player can be removed.",
     "vote-running": "A vote on removing {name} is running already: /accept or /refuse.",
+    "remove-needs-timeouts": (
+        "{name} is here: in a rated game the others may /remove a present player only after the "
+        "timer has decided for them {needed} times ({count} so far), and only with the yes of "
+        "{name}'s partner."),
     "remove-too-early": "{name} may still come back: /remove is possible in {seconds!t} (the "
                         "table's grace time, /option grace).",
     "no-vote": "There is no vote to answer.",
@@ -408,6 +412,13 @@ INFO: dict[str, str] = {
     "table-timed-out": (
         "{name} ran out of time ({seconds!t}); the decision is made for them. The others may now "
         "/remove {name}."),
+    "table-timed-out-rated": (
+        "{name} ran out of time ({seconds!t}); the decision is made for them. In a rated game a "
+        "present player may be removed only after {needed} time-outs ({count} so far)."),
+    "table-remove-needs-partner": (
+        "{target} is here: the removal needs the yes of {partner}, {target}'s partner."),
+    "table-remove-needs-all": (
+        "{target} is here and has no partner to vote: the removal needs every other player's yes."),
     "table-info-timer": "Move timer: {seconds!t} per decision.",
     "table-info-timer-off": "Move timer: off.",
     "table-info-rated": "This game is rated.",
@@ -734,9 +745,9 @@ HELP_TEXTS: dict[str, str] = {
     "cmd-addbot": (
         "Seat a bot (heuristic unless named) in SEAT or the first free seat, before the start."),
     "cmd-addbot-help": (
-        "Seat a bot (heuristic unless named) in SEAT or the first free seat, before the start; the "
-        "host or any seated player. expert searches {default!t} per decision, expert:SECONDS "
-        "as long as you give it ({low} to {high})."),
+        "Seat a bot (heuristic unless named) in SEAT or the first free seat, before the start; only "
+        "the host (at a table left without a host, any seated player). expert searches "
+        "{default!t} per decision, expert:SECONDS as long as you give it ({low} to {high})."),
     "cmd-announce": "Moderators: say TEXT to everybody online.",
     "cmd-announce-help": (
         "Moderators and admins: one line to everybody online, wherever they are. Logged."),
@@ -839,10 +850,9 @@ HELP_TEXTS: dict[str, str] = {
         "Declines Grand Tichu. When all four have answered, the last 6 cards are dealt."),
     "cmd-option": "Set a table option before the start; /option help lists them.",
     "cmd-option-help": (
-        "/option help lists the options with their current values. Before the start the host "
-        "(or, without the option host, any seated player) sets them; round X, turnier, target N, "
-        "bombwindow, grace and timer, which decide how long the others can be kept waiting, and "
-        "seed only the host. A flag without VALUE toggles; on/off set it. The options:"),
+        "/option help lists the options with their current values. Before the start only the host "
+        "sets them (at a table left without a host, any seated player; seed even then only the "
+        "host). A flag without VALUE toggles; on/off set it. The options:"),
     "cmd-pass": "Pass (do not play on the current trick).",
     "cmd-pass-help": (
         "Passes on the current trick. Not possible when you lead, nor when the open wish binds "
@@ -903,9 +913,12 @@ HELP_TEXTS: dict[str, str] = {
         "When a player has vanished (disconnected or left the room) during a game, another player "
         "may propose to remove them; the other seated players vote with /accept or /refuse, and a "
         "majority decides. A removed player's seat is taken over by a bot that plays on with their "
-        "cards."),
+        "cards. A player who is present but ran out of time: in a rated game only after two "
+        "time-outs, and only with their partner's yes."),
     "cmd-removebot": "Take the bot in SEAT off the table again, before the start.",
-    "cmd-removebot-help": "Take the bot in SEAT off the table again, before the start.",
+    "cmd-removebot-help": (
+        "Take the bot in SEAT off the table again, before the start; only the host (at a table "
+        "left without a host, any seated player)."),
     "cmd-replay": "Show a stored game round by round.",
     "cmd-replay-help": (
         "Prints stored game GAME (the number /history shows) round by round: the seats, every hand "
@@ -960,8 +973,9 @@ HELP_TEXTS: dict[str, str] = {
         " end the outcome."),
     "cmd-start": "Start the game when four players sit.",
     "cmd-start-help": (
-        "Starts the game once all four seats are taken. Any seated player may start, or only the "
-        "host with the option host. The seating, the options and the seed are fixed from here on."),
+        "Starts the game once all four seats are taken. Only the host may start (at a table left "
+        "without a host, any seated player). The seating, the options and the seed are fixed from "
+        "here on."),
     "cmd-startnosave": "Start an unrated game that counts in no statistics.",
     "cmd-startnosave-help": (
         "Starts the game like /start, but it is unrated and counts in nobody's statistics (it is "
@@ -1061,13 +1075,30 @@ WEB_TEXTS: dict[str, str] = {
     "web-reset": "New game",
     "web-leave-seat": "Stand up",
     "web-hand": "Your hand",
-    "web-type-cards": "Type cards, e.g. R10 GB Ph",
+    #. the card input's placeholder: short (a 360 px phone); the ranks as the cards show them
+    #. in the language (English J Q K A: GJ is the jade jack)
+    "web-type-cards": "e.g. R10 GJ Ph",
+    #. beside the card input; {suits} e.g. ♠S ◆B ♣G ★R (the suit letters stay), {ranks} the
+    #. page's letters for jack, queen, king, ace (web-ranks), e.g. J Q K A
+    "web-card-legend": "A card is its suit and rank: {suits}; 2-10 {ranks}; specials Ma Hu Ph Dr.",
+    #. after a reload a registered name comes back into the form: the password is never kept
+    "web-password-again": "Log in again with your password.",
+    #. the answer to /register typed in a chat line
+    "web-registered": "{name} is registered: next time log in with the password.",
+    #. the trick is over (won, a bomb too) and its winner leads
+    "web-trick-won": "{name} takes the trick.",
+    #. the Tichu button after one tap: a second tap calls
+    "web-confirm-tichu": "Call Tichu? Tap again",
+    "web-confirm-grand": "Call Grand Tichu? Tap again",
+    #. the value box of an option (its hint is a line below)
+    "web-value": "value",
+    "web-value-auto": "auto",
     "web-select": "Select",
     "web-play": "Play",
     #. one button per reading of the Phoenix in a play; {rank} e.g. Seven
     "web-play-as": "Play, the Phoenix as {rank}",
     #. typed cards that are not in the hand; {cards} e.g. ZZ R11
-    "web-unknown-cards": "Not in your hand: {cards}. Cards are typed like S5 R10 GB Ph.",
+    "web-unknown-cards": "Not in your hand: {cards}. Cards are typed like S5 R10 GJ Ph.",
     "web-pass": "Pass",
     "web-tichu": "Tichu",
     "web-grand": "Grand Tichu",
@@ -1095,17 +1126,23 @@ WEB_TEXTS: dict[str, str] = {
     #. {place} e.g. 1st (the catalog's place-N)
     "web-out": "out ({place})",
     "web-round": "Round {round}",
-    #. the reader's side first; {partner} e.g. Cleo; {opponents} e.g. Bert+Dirk
-    "web-score": "Score: you and {partner} {us} : {them} {opponents}",
-    #. a spectator's score line: {team0} e.g. Anna+Cleo, {team1} e.g. Bert+Dirk
-    "web-score-teams": "Score: {team0} {score0} : {score1} {team1}",
+    #. the reader's side first (a spectator's: seats 1 and 3); {side_a} e.g. "you and Cleo"
+    #. (web-side-you) or "Anna and Cleo" (web-side), {a} its score
+    "web-score-sides": "Score: {side_a} {a} : {b} {side_b}",
+    "web-side-you": "you and {partner}",
+    "web-side": "{a} and {b}",
     "web-trick": "Trick",
     "web-wish-open": "Wish: {rank}",
     "web-watching": "You are watching this table.",
     "web-waiting-for": "Waiting for {name}",
     "web-key": "Your key to come back to this seat: {key}",
-    "web-round-over": "Round {round} is over: {us} - {them} (total {total_us} - {total_them})",
-    "web-game-over": "The game is over: {us} - {them}",
+    "web-round-over": "Round {round} is over: {us} : {them} (total {total_us} : {total_them}).",
+    #. {winners} e.g. "you and Cleo" or "Bert and Dirk"; the winners' score first
+    "web-game-over-won": "The game is over: {winners} win, {winner_score} : {loser_score}.",
+    "web-game-over-shared": "The game is over: a draw, {us} : {them}.",
+    #. the round's breakdown, the reader's side first: card points and the Tichu calls' bonuses
+    "web-round-detail": "Card points {cards_us} : {cards_them}; Tichu calls {tichu_us} : {tichu_them}.",
+    "web-double-victory": "A double victory for {side}.",
     "web-history": "My games",
     "web-no-games": "No finished games yet.",
     "web-replay": "Replay",
@@ -1125,7 +1162,10 @@ WEB_TEXTS: dict[str, str] = {
     #. after a play with the Phoenix: which rank it stood for; {rank} e.g. Seven
     "web-ev-phoenix": "(the Phoenix as {rank})",
     "web-ev-exchange": "{name} has given three cards",
-    "web-ev-received": "You received {cards}",
+    #. one card of the schupf: {card} the card, {name} who gave it
+    "web-ev-received-from": "You received {card} from {name}",
+    #. in a replay: {name} gave {card} to {to}
+    "web-ev-gave": "{name} gave {card} to {to}",
 }
 # ---- the rules engine's refusals: error codes too --------------------------------------------
 # lobby.tichu raises `Rejected(code, **params)` (illegal plays, wrong phase, ...) and has no

@@ -48,7 +48,7 @@ from lobby.storage.accounts import name_key
 from lobby.tables.recording import Deliver, Recorder
 from lobby.tables.timer_wheel import TimerWheel
 from lobby.text.messages import LobbyError, Msg
-from lobby.world.addresses import address_group, is_loopback
+from lobby.world.addresses import address_group, ban_group, is_loopback
 from lobby.world.log_budget import LogBudget
 
 if TYPE_CHECKING:
@@ -170,6 +170,9 @@ class TableLimits:
     min_rated_timer: float = 30.0
     #: the shortest grace time of a rated game (seconds; a shorter /option grace is raised)
     min_rated_grace: float = 30.0
+    #: time-outs of a present player in a rated game before the others may vote to remove them
+    #: (and then their partner's yes is needed: docs/rating.md)
+    rated_remove_timeouts: int = 2
     #: names on one friends list (/notify)
     max_friends: int = 100
     #: seconds within which a player's vanishing again is not announced at once (TableActor)
@@ -902,6 +905,16 @@ class World:
             self.enter(user, self.lobby)
             self._safe(user.listener.deliver, self.who(user))
 
+    def identity_of(self, name: str) -> tuple[str | None, str | None, bool]:
+        """The seat policy: who ``name`` is for a table's bar (/bar holds against the person,
+        not only the name: docs/protocol.md, "The host in charge")."""
+        user = self.online(name)
+        if user is None:
+            return None, None, False
+        address = _address(user)
+        return (user.identity or None, ban_group(address) if address else None,
+                user.registered)
+
     def table_deliver(self, number: int) -> Deliver:
         """The deliver callback table ``number`` is built with: to whoever of the names is
         online, behind the recorder's journal gate when the server keeps a journal."""
@@ -1026,6 +1039,7 @@ class World:
                           "bombwindow": limits.max_bombwindow}
         table.min_rated_timer = limits.min_rated_timer
         table.min_rated_grace = limits.min_rated_grace
+        table.rated_remove_timeouts = limits.rated_remove_timeouts
         table.presence_quiet = limits.presence_quiet
 
     def add_restored_table(self, table: TableActor, addresses: dict[str, str] | None = None) -> Room:

@@ -33,7 +33,8 @@ from lobby.tichu import memo as _memo
 
 __all__ = ["render_json", "parse_protocol", "state_object", "state_update", "apply_update",
            "dumps", "REPLY_TYPES", "GAME_FIELDS", "is_table_event", "jsonable", "PROTOCOL_VERSION",
-           "PROTOCOL_VERSIONS", "DEFAULT_PROTOCOL", "FIELDS_SINCE", "TYPES_SINCE", "for_protocol"]
+           "PROTOCOL_VERSIONS", "DEFAULT_PROTOCOL", "FIELDS_SINCE", "TYPES_SINCE", "CODES_SINCE",
+           "for_protocol"]
 
 #: the versions of machine mode's objects a client may ask for (`%json N`, `/iset protocol N`;
 #: the connection's version is in the `iset json` reply and the greeting). 1: a whole `state`
@@ -97,6 +98,8 @@ TYPES_SINCE: dict[int, frozenset[str]] = {
         "friend-game-started", "friend-game-over", "namesake-notice", "namesake-writes",
         "says-namesake",
         "table-rated", "table-unrated", "table-timer-warning", "table-timed-out",
+        # the removal of a present player from a rated game (issue 24 outside finding)
+        "table-timed-out-rated", "table-remove-needs-partner", "table-remove-needs-all",
         "table-unseated", "table-barred", "table-unbarred",
         # issue 23's /closetable (after protocol 3): older clients get what they got before,
         # the move to the lobby (`room`) and the command's `ok`
@@ -105,6 +108,34 @@ TYPES_SINCE: dict[int, frozenset[str]] = {
         "shutdown-cancelled",
     }),
 }
+
+#: the error codes a version added for a case an older version already had a code for: version
+#: -> the new code -> the code an older version gets instead (with that code's message in the
+#: connection's language and the same `params`), so an old bot that matches the code still sees it
+CODES_SINCE: dict[int, dict[str, str]] = {
+    4: {
+        # issue 24: a seated player's idle warning (only activity at the table counts)
+        "idle-warning-seated": "idle-warning",
+    },
+}
+
+
+def _codes_of(protocol: int) -> dict[str, str]:
+    """The error codes `protocol` does not have -> the code it gets instead (followed through
+    every later version, newest first)."""
+    codes: dict[str, str] = {}
+    for version, renamed in sorted(CODES_SINCE.items(), reverse=True):
+        if protocol < version:
+            for new, old in renamed.items():
+                for key, value in list(codes.items()):
+                    if value == new:
+                        codes[key] = old
+                codes.setdefault(new, old)
+    return codes
+
+
+#: per version, the error codes it reads under an older code (none for the newest)
+_CODES: dict[int, dict[str, str]] = {version: _codes_of(version) for version in PROTOCOL_VERSIONS}
 
 
 def _drop(obj: Any, path: list[str]) -> Any:
@@ -164,12 +195,20 @@ _SHAPES: dict[int, dict[Any, Any]] = {version: _shapes_of(version) for version i
 def for_protocol(obj: dict[str, Any], protocol: int, lang: str = "en") -> dict[str, Any] | None:
     """`obj` as a client of `protocol` reads it: without the fields later versions added to its
     type; None for a type added after `protocol` (`says-namesake`: a `says` before 4, its
-    `name` in `lang`). The same object when nothing changes (the newest protocol, and every type
-    without later fields)."""
+    `name` in `lang`); an `error` whose code came later under the older code (CODES_SINCE).
+    The same object when nothing changes (the newest protocol, and every type without later
+    fields)."""
     shapes = _SHAPES.get(protocol)
     if shapes is None:
         shapes = _shapes_of(protocol)
     kind = obj.get("type")
+    if kind == "error":
+        codes = _CODES.get(protocol)
+        old = (codes if codes is not None else _codes_of(protocol)).get(obj.get("code", ""))
+        if old is None:
+            return obj
+        params = obj.get("params") or {}
+        return {**obj, "code": old, "message": text(old, lang, **params)}
     drop = shapes.get(kind)
     if drop is None:
         return obj
@@ -433,7 +472,10 @@ else:                                    # pragma: no cover
 
 
 def parse_protocol(word: str) -> int | None:
-    """The version a client names (`3`), or None when it is no version this server speaks."""
+    """The version a client names (`3`, or `newest`: the newest this server speaks), or None when
+    it is no version this server speaks."""
+    if word.strip().lower() == "newest":
+        return PROTOCOL_VERSIONS[-1]
     value = ascii_int(word.strip(), max(PROTOCOL_VERSIONS))
     return value if value in PROTOCOL_VERSIONS else None
 

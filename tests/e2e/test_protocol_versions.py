@@ -21,6 +21,7 @@ from twisted.internet.defer import Deferred
 import tichu_bot
 import tichu_bot.client
 from conftest import RunningServer
+from lobby.text.messages import text as text_of
 from protocol.render.json_lines import PROTOCOL_VERSION, PROTOCOL_VERSIONS
 
 
@@ -158,6 +159,29 @@ def test_an_unknown_version_is_refused_in_text(line: str) -> None:
     from protocol.connection.machine import parse_protocol
     assert parse_protocol(line.split(" ", 1)[1]) is None
     assert [parse_protocol(str(v)) for v in PROTOCOL_VERSIONS] == list(PROTOCOL_VERSIONS)
+
+
+@pytest.mark.reactor_timeout(60)
+@pytest_twisted.ensureDeferred
+async def test_a_client_can_ask_for_the_newest_version_by_that_word(server: RunningServer) -> None:
+    """Outside finding (issue 27 review, item 7): a client asks for the newest version without
+    hard-coding its number: `%json newest` and `/iset protocol newest`; a refused version's
+    `error` carries `params.newest` (docs/protocol.md)."""
+    c = await server.client()
+    c.send("%json newest")
+    got = await c.expect('"iset"')
+    got += await c.read_line()
+    switched = json.loads(got[got.index("{"):].splitlines()[0])
+    assert switched["protocol"] == PROTOCOL_VERSIONS[-1]
+    await c.expect('"prompt"')
+    c.send("Newest")
+    await c.expect('"logged-in-guest"')
+    await c.expect('"room"')
+    assert (await _reply(c, "c1", "/iset protocol 1"))["protocol"] == 1
+    assert (await _reply(c, "c2", "/iset protocol NEWEST"))["protocol"] == PROTOCOL_VERSIONS[-1]
+    refused = await _reply(c, "c3", "/iset protocol 9")
+    assert refused["code"] == "unknown-protocol"
+    assert refused["params"]["newest"] == PROTOCOL_VERSIONS[-1]
 
 
 # ---- protocol 4 (issue 24): the fair-play fields and objects are its own -------------------------
@@ -311,5 +335,41 @@ async def test_closing_a_table_sends_its_new_objects_only_to_protocol_4(tmp_path
         kinds = [o["type"] for o in await _replies(old_boss, "c", f"/closetable {number}")]
         assert kinds[-1] == "ok" and "closetable-done" not in kinds, kinds
         assert "table-closed-by" not in kinds
+    finally:
+        await server.stop()
+
+
+@pytest.mark.reactor_timeout(60)
+@pytest_twisted.ensureDeferred
+async def test_a_seated_old_client_gets_the_idle_warning_under_its_old_code(tmp_path: Any) -> None:
+    """Review of issue 24: a seated player's idle warning became `idle-warning-seated` at every
+    version, so a protocol 1-3 bot matching the code `idle-warning` missed it. Before protocol 4
+    it is the old `idle-warning` (code, message and params); protocol 4 and text mode get the new
+    one."""
+    from test_fair_play import IdleServer
+
+    server = IdleServer(tmp_path / "lobby.sqlite3")
+    await server.start()
+    try:
+        clients = {}
+        for version in (1, 3, 4):
+            c = clients[version] = await _json_client(server, version, f"Sitter{version}")
+            await _replies(c, "n", "/newroom")
+            await _replies(c, "j", "/join")
+        text = await server.client()
+        await text.login("Texter")
+        text.send("/newroom")
+        text.send("/join")
+        await text.expect("You sit down in seat")
+        server.clock.advance(81)                  # 80 s after the last line: the warning
+        for version, c in clients.items():
+            line = (await c.expect('"type":"error"')).split("\n")[-1] + await c.read_line()
+            got = json.loads(line[line.index("{"):])
+            code = "idle-warning-seated" if version >= 4 else "idle-warning"
+            assert got == {"type": "error", "code": code, "message": text_of(code, seconds="20"),
+                           "params": {"seconds": "20"}}, (version, got)
+        await text.expect("! [idle-warning")
+        assert (await text.read_line()).startswith(
+            "-seated] You have not played nor spoken at your table")
     finally:
         await server.stop()

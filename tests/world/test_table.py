@@ -23,7 +23,7 @@ def codes(rec: Recorder, name: str) -> list[str]:
 # ---- complete games ---------------------------------------------------------------------------
 def test_complete_game_with_fixed_seed_and_a_spectator() -> None:
     table, rec, _clock = new_table(options={"target": "300", "seed": "11"}, spectator="eve")
-    table.submit("bob", "start")
+    table.submit("ann", "start")
     assert table.state == "playing"
     steps = play_to_end(table, rec, random.Random(3))
     assert table.state == "finished", steps
@@ -71,7 +71,7 @@ def test_hidden_cards_go_to_their_owner_only() -> None:
 
 def test_round_option_ends_after_two_rounds() -> None:
     table, rec, _ = new_table(options={"round": "2", "target": "10000", "seed": "21"})
-    table.submit("cat", "start")
+    table.submit("ann", "start")
     play_to_end(table, rec, random.Random(8))
     assert table.state == "finished"
     assert table.result is not None and table.result["rounds"] == 2
@@ -102,7 +102,7 @@ def test_turnier_victory_points_after_a_round() -> None:
 def test_tichujoin_seats_the_first_two_joiners_together() -> None:
     table, rec, _ = new_table(options={"tichujoin": "on"})
     assert table.seated == NAMES            # before the start: in the seats they took
-    table.submit("dan", "start")
+    table.submit("ann", "start")
     # ann and bob joined first: bob moves opposite ann
     assert table.seated == ["ann", "cat", "bob", "dan"]
     started = next(e for _, e in rec.log if e.type == "table-started")
@@ -122,7 +122,7 @@ def test_host_option() -> None:
     table, rec, _ = new_table(options={"host": "on"})
     table.submit("bob", "start")
     table.submit("bob", "option", {"name": "target", "value": "500"})
-    assert codes(rec, "bob") == ["host-only", "host-only"]
+    assert codes(rec, "bob") == ["host-command", "host-only-option"]
     assert table.state == "waiting" and table.options.target == 1000
     table.submit("ann", "start")
     assert table.state == "playing"
@@ -150,7 +150,7 @@ def test_option_help_and_values() -> None:
     assert codes(rec, "ann") == ["bad-option-value"] * 5 + ["unknown-option"]
     assert not rec.errors("bob")
     table.submit("zed", "option", "target 500")       # a spectator may not change options
-    assert codes(rec, "zed") == ["not-seated"]
+    assert codes(rec, "zed") == ["host-only-option"]
 
 
 def test_number_options_take_ascii_digits_only() -> None:
@@ -526,7 +526,9 @@ def test_reset_after_a_finished_game_keeps_the_players() -> None:
     assert codes(rec, "eve") == ["not-a-player"]    # watching: no /join hint (U9)
     table.submit("bob", "reset")
     assert table.state == "waiting" and table.seated == NAMES and table.match is None
-    table.submit("bob", "start")
+    table.submit("bob", "start")                  # not the host (issue 24)
+    assert codes(rec, "bob")[-1] == "host-command"
+    table.submit("ann", "start")
     assert table.state == "playing" and table.games_started == 2
 
 
@@ -758,13 +760,15 @@ def test_only_the_host_sets_the_seed_and_the_players_are_told_at_the_start() -> 
     assert codes(rec, "bob") == ["host-only-option"] * 2
     assert rec.errors("bob")[0].data == {"option": "seed", "host": "ann"}
     assert table.options.seed is None
-    table.submit("bob", "option", "dragon fixed on")     # other options: any seated player
+    table.submit("bob", "option", "dragon fixed on")     # every option is the host's (issue 24)
+    assert table.options.dragon_fixed is False
+    table.submit("ann", "option", "dragon fixed on")
     assert table.options.dragon_fixed is True
     table.submit("dan", "leave")
     table.submit("ann", "addbot", "4")
     table.submit("ann", "option", "seed 7")
     assert table.options.seed == 7
-    table.submit("bob", "start")
+    table.submit("ann", "start")
     told = [(names, e) for names, e in rec.log if e.type == "table-seeded"]
     assert len(told) == 1
     names, event = told[0]
@@ -873,3 +877,53 @@ def test_already_called_names_the_call_in_the_readers_language() -> None:
     assert str(err.data["call"]) == "Grand Tichu"
     assert text(err.type, "de", **err.data) == "Du hast schon Großes Tichu angesagt."
     assert text(err.type, "en", **err.data) == "You have already called Grand Tichu."
+
+
+def test_a_present_player_of_a_rated_game_needs_two_time_outs_and_the_partners_yes() -> None:
+    """Issue 24 (outside finding): the opponents alone cannot remove a present player of a
+    rated game; with a bot in the partner's seat every other player must agree."""
+    table, rec, clock = new_table(options={"timer": "30"})
+    table.submit("ann", "start")
+    table.rated = True                    # (four registered players in a real server)
+    for name in ("ann", "bob", "cat"):
+        table.submit(name, "nogrand")
+    clock.advance(31)                      # dan: one time-out
+    assert [e.type for _, e in rec.log if e.type.startswith("table-timed-out")] == [
+        "table-timed-out-rated"]
+    table.submit("ann", "remove", "dan")
+    assert codes(rec, "ann")[-1] == "remove-needs-timeouts"
+    assert rec.errors("ann")[-1].data == {"name": "dan", "count": 1, "needed": 2}
+    clock.advance(31)                      # the exchange: everyone times out, dan a second time
+    assert table.timeouts == {"ann": 1, "bob": 1, "cat": 1, "dan": 2}
+    table.submit("ann", "remove", "dan")   # bob (partner of dan) must say yes
+    table.submit("cat", "accept")
+    assert "dan" in table.players
+    table.submit("bob", "accept")
+    assert "dan" not in table.players and "dan" in table.leavers
+    # bob's partner is a bot now: ann and cat must both agree
+    table.timed_out.add("bob")
+    table.timeouts["bob"] = 2
+    table.submit("ann", "remove", "bob")
+    assert any(e.type == "table-remove-needs-all" for _, e in rec.log)
+    table.submit("cat", "refuse")
+    assert "bob" in table.players and table._vote is None
+
+
+def test_a_vote_waiting_for_a_vanished_partner_gives_way_to_a_new_one() -> None:
+    """The partner's yes cannot come while the partner is away: a new /remove (of the partner
+    whose grace is used up) ends that vote instead of being refused with vote-running."""
+    table, rec, clock = new_table(options={"timer": "30", "grace": "30"})
+    table.submit("ann", "start")
+    table.rated = True
+    for name in ("ann", "bob", "cat"):
+        table.submit(name, "nogrand")
+    clock.advance(31)
+    clock.advance(31)                      # dan: two time-outs
+    table.submit("ann", "remove", "dan")   # needs bob's yes
+    table.member_gone("bob")
+    clock.advance(31)                      # bob's grace is used up
+    table.submit("cat", "remove", "bob")
+    assert not rec.errors("cat")
+    assert any(e.type == "table-vote-ended" and e.data["name"] == "dan" for _, e in rec.log)
+    table.submit("ann", "accept")
+    assert "bob" not in table.players and "dan" in table.players
