@@ -1508,6 +1508,8 @@ class TableActor:
     def cmd_dragon(self, user: str, args: dict[str, str]) -> None:
         player = self._player_of(user)
         assert self.match is not None
+        if self.match.round is not None and self.match.round.phase != "dragon":
+            raise LobbyError("no-dragon-pending")        # not a phase name (issue 26, #8)
         text = args["to"].strip().lower()
         me = self.match.seat_of(player)
         if text in DRAGON_RIGHT:

@@ -22,6 +22,7 @@ ERRORS: dict[str, str] = {
     "unknown-command": "Unknown command /{name}. Type /help for a list of commands.",
     "did-you-mean": "Unknown command /{name}. Did you mean /{command}?",
     "tell-yourself": "That is you: /tell whispers to somebody else.",
+    "finger-bot": "{name} is a bot (strategy {strategy}) playing at table {table}.",
     "ambiguous-command": "Ambiguous command /{name}: could be {candidates}.",
     "bad-arguments": "Usage: {usage}",
     "internal-error": "Internal error while handling your command; it was logged and nothing changed.",
@@ -73,7 +74,8 @@ ERRORS: dict[str, str] = {
     "address-tables": "The users of your address host or sit at {limit} open "
                       "{limit!p:table|tables} already, "
                       "the most one address may; leave one first.",
-    "need-four": "Four players are needed to start; {count} seated.",
+    "need-four": "Four players are needed to start; {count} seated. /join or /addbot fills a "
+                 "seat.",
     "host-only": "Only the host, {host}, may do that (option host).",
     "host-only-option": "Only the host, {host}, may set the option {option}.",
     "not-finished": "The game is not over; /reset only clears a finished table.",
@@ -354,7 +356,6 @@ INFO: dict[str, str] = {
     # the rooms' names (lobby/world/world.py names them in English for the machine mode's data)
     "room-lobby": "Lobby",
     "room-table": "Table {number} room",
-    "finger-bot": "{name} is a bot (strategy {strategy}) playing at table {table}.",
     "iset": "Interface setting {name} is {value} now.",
     # help (protocol/commands/help.py)
     "help": "Commands (unique prefixes work; the / is optional when the words after the command "
@@ -1180,7 +1181,7 @@ ENGINE_ERRORS: dict[str, str] = {
     "match-over": "The game is over.",
     "no-grand-tichu": "Grand Tichu is not played at this table.",
     "grand-already-decided": "You have already decided on the Grand Tichu.",
-    "grand-undecided": "First decide on the Grand Tichu (yes or no).",
+    "grand-undecided": "First decide on the Grand Tichu: /grand or /nogrand.",
     "already-called": "You have already called {call}.",
     "tichu-too-late": "Too late for Tichu: you have already played a card.",
     "exchange-over": "The exchange is over.",

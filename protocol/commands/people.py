@@ -96,8 +96,7 @@ async def _finger(ctx: CommandContext, args: dict[str, str]) -> None:
     else:
         bot = None if ctx.json_mode else _bot_named(ctx, name)
         if bot is not None:             # /who lists the bots: /finger says what one is
-            ctx.send(Event("finger-bot", **bot))
-            return
+            raise LobbyError("finger-bot", **bot)
         raise LobbyError("no-such-user", name=name)
     statistics = None
     if account is not None:

@@ -137,8 +137,9 @@ def test_the_listroom_help_names_the_page_size_of_the_code(lang: str) -> None:
 
 # ---- German grammar, placeholders, card names ----------------------------------------------------
 def test_the_german_start_needs_four_line_agrees_with_its_count() -> None:
-    assert text("need-four", "de", count=1) == "Zum Start braucht es vier Spieler; bisher sitzt 1."
-    assert text("need-four", "de", count=3).endswith("bisher sitzen 3.")
+    assert text("need-four", "de", count=1) == "Zum Start braucht es vier Spieler; bisher sitzt 1. " \
+        "/join oder /addbot besetzt einen Platz."
+    assert "bisher sitzen 3." in text("need-four", "de", count=3)
 
 
 @pytest_twisted.ensureDeferred
@@ -635,7 +636,30 @@ async def test_finger_of_a_bot_says_it_is_a_bot(server: RunningServer) -> None:
     c.send("/addbot")
     await c.expect("1 Bot1")
     await c.expect("\r\n")
-    want = text("finger-bot", "en", name="Bot1", strategy="heuristic", table=1) + "\r\n"
+    want = "! [finger-bot] " + text("finger-bot", "en", name="Bot1", strategy="heuristic",
+                                    table=1) + "\r\n"
     assert await reply(c, "/finger Bot1") == want
     assert await reply(c, "/finger bot1~heuristic") == want
     assert (await reply(c, "/finger Bot9")).startswith("! [no-such-user]")
+
+
+# ---- errors that name the command that works (issue 26, #8) ----------------------------------------
+@pytest_twisted.ensureDeferred
+async def test_refusals_name_the_command_that_works(server: RunningServer) -> None:
+    """``/tichu`` before the Grand Tichu decision, ``/start`` with nobody seated and ``/dragon``
+    with no Dragon trick to give named no command that works (or named a phase)."""
+    c = await guest(server, "Erika")
+    await reply(c, "/set width 200")
+    await reply(c, "/newroom", "four sit.\r\n")
+    got = await error_reply(c, "/start")
+    assert got.startswith("! [need-four]") and "/join or /addbot" in got, got
+    for line in ("/join 1", "/addbot", "/addbot", "/addbot"):
+        c.send(line)
+    await c.expect("| 4 Bot")
+    await c.expect("\r\n")
+    c.send("/start")
+    await c.expect("/nogrand")
+    await c.expect("\r\n")
+    assert (await error_reply(c, "/tichu")).endswith("/grand or /nogrand.\r\n")
+    assert (await error_reply(c, "/dragon Bot1")) == "! [no-dragon-pending] " + text(
+        "no-dragon-pending", "en") + "\r\n"

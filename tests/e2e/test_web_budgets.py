@@ -118,6 +118,7 @@ async def test_a_telnet_session_that_played_frees_itself_without_a_collection(
             c.send("/start")
             await c.expect_any(("and give the key ", "! ["))
             c.send("/quit")
+            c.send("/quit")      # (a player is warned once: issue 26, #7)
             await within(c.lost)
 
         await play("Warmup")
@@ -385,6 +386,7 @@ async def test_a_websocket_over_tls_the_server_closes_ends_cleanly(tmp_path: Pat
             c = await running.ws(tls=tls)
             await c.guest()
             c.send("/quit")
+            c.send("/quit")      # (a player is warned once: issue 26, #7)
             assert await within(c.closed) is not None
             await settle(running)
         assert not [e for e in events if e.get("log_failure") is not None]

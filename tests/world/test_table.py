@@ -265,8 +265,9 @@ def test_every_bad_input_gets_its_code_and_the_game_goes_on() -> None:
     refused("ann", "remove", "bob", "not-vanished")
     refused("ann", "wish", "7", "no-wish-pending")
     refused("ann", "dragon", "left", "no-dragon-pending")
-    refused("ann", "dragon", "up", "bad-dragon-target")
-    refused("ann", "dragon", "\u00b2", "bad-dragon-target")     # a digit int() refuses
+    # no Dragon trick to give: said first, whatever the target (issue 26, #8)
+    refused("ann", "dragon", "up", "no-dragon-pending")
+    refused("ann", "dragon", "\u00b2", "no-dragon-pending")
     refused("eve", "play", "S2", "not-a-player")
     refused("eve", "grand", None, "not-a-player")
     refused("ann", "frobnicate", None, "unknown-command")
