@@ -39,8 +39,6 @@ def _wwho(ctx: CommandContext, args: dict[str, str]) -> None:
 
 @GROUP.command("tell", "NAME TEXT...", aliases=("whisper",))
 def _tell(ctx: CommandContext, args: dict[str, str]) -> None:
-    if args["name"].lower() == user_of(ctx).name.lower():
-        raise LobbyError("tell-yourself")          # (issue 26, #15)
     if ctx.world.online(args["name"]) is not None \
             and not ctx.speech_allowed("tell " + args["name"].lower(), args["text"]):
         return          # (the speech budget of the tells to that recipient: protocol.connection.guard)
