@@ -20,10 +20,8 @@ from lobby.events import Event
 from lobby.tables import options as table_options
 from lobby.tables.options import RATED_TIMER
 from lobby.text.messages import CATALOGS, text
-from lobby.tichu import Rejected, parse_cards, sort_cards
+from lobby.tichu import Rejected, parse_cards, parse_rank, rank_name, readings, sort_cards
 from lobby.tichu import memo as _memo
-from lobby.tichu.cards import parse_card, parse_rank, rank_name
-from lobby.tichu.combos import readings
 from protocol.render.context import DEFAULT_WIDTH
 from protocol.render.wrap import (
     HANGING_INDENT,
@@ -637,7 +635,7 @@ def play_cards(d: Any) -> str:
         return cards
     rest = [t for t in tokens if t is not phoenix]
     try:
-        ranks = [parse_card(t).rank for t in rest]
+        ranks = [parse_cards(t)[0].rank for t in rest]
         if phoenix == "Ph":
             combo = d.get("combo")
             found = [c for c in readings(parse_cards(cards))
