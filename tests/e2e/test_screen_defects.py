@@ -3,6 +3,7 @@ sockets where the defect is on the wire, as a person at an 80-column telnet term
 from __future__ import annotations
 
 import re
+from typing import Any
 
 import pytest
 import pytest_twisted
