@@ -495,6 +495,11 @@ class Allowance:
             return ALLOWED
         if bucket.tokens > 0.0:
             bucket.tokens = 0.0          # what was over the budget used up what was left
+        return self.refuse(amount)
+
+    def refuse(self, amount: float = 1.0) -> int:
+        """``amount`` was refused (by this budget, or by a larger one it belongs to: an address
+        group's): WARNED the first time, then DROPPED, KICKED past ``kick``."""
         self.refused += amount
         if not self.warned:
             self.warned = True
@@ -1205,9 +1210,10 @@ class ConnectionGuard:
             shared = shared_allowance(guard._group_work, address_group(self.host),
                                       limits.group_work_per_second, limits.group_work_burst, now)
             if shared.spend(now, float(cost)) != ALLOWED:
-                if own is not None:
-                    own.bucket.tokens += cost          # (not run: the connection pays nothing)
-                verdict = WARNED
+                # refused for its group: the connection pays what it asked for and the refusal
+                # counts against its own budget, so one that keeps asking is warned once, then
+                # dropped, then closed (a refund and a warning each time let it flood for ever)
+                verdict = own.refuse(float(cost)) if own is not None else WARNED
         if verdict == ALLOWED:
             return True
         self._over_budget(verdict, "work-budget", "expensive commands", command=command,

@@ -412,6 +412,34 @@ async def test_expensive_commands_are_priced_in_the_budget(tmp_path: Path) -> No
 
 
 @pytest_twisted.ensureDeferred
+async def test_a_connection_that_keeps_going_past_its_groups_budget_is_closed(
+        tmp_path: Path) -> None:
+    """(found measuring issue 23's targets) the address group's work budget only ever warned:
+    each refusal gave the connection its tokens back, so eight connections flooding /replay got
+    340 `work-budget` lines each in 5 s and none was closed. A refused command is still paid
+    from the connection's own budget: one that keeps going is closed."""
+    srv = await _server(tmp_path, limit_loopback=True, work_per_second=0.001, work_burst=20,
+                        group_work_per_second=0.001, group_work_burst=10)
+    try:
+        game = await _saved_game(srv)
+        first = await srv.client()
+        await first.login("Spender")
+        for _ in range(2):                     # /replay costs 5: the group's 10 pay two
+            first.send(f"/replay {game}")
+            await first.expect("Game over after 3 rounds")
+        c = await srv.client()
+        await c.login("Flooder")
+        c.send(f"/replay {game}")
+        await c.expect("! [work-budget]")      # its group's budget is spent
+        for _ in range(30):                    # it keeps going: closed, one warning in all
+            c.send(f"/replay {game}")
+        await c.expect("! [work-budget-disconnect]")
+        await within(c.lost)
+    finally:
+        await srv.stop()
+
+
+@pytest_twisted.ensureDeferred
 async def test_a_log_in_never_waits_for_the_archive(server: RunningServer) -> None:
     import threading
     store = server.server.store
