@@ -857,6 +857,22 @@ async def test_one_address_never_holds_every_slot_of_the_metrics_port(tmp_path: 
         await within(monitor.lost)
         assert monitor.data.startswith(b"HTTP/1.1 200"), monitor.data[:200]
         assert not any(raw.lost.called for raw in held[:8])        # the others are kept
+        # (the second outside attack) eight addresses with eight half-sent requests each hold
+        # every slot: a new connection makes room by closing the oldest unfinished one
+        for raw in held[:8]:
+            raw.transport.write(b"GET /metrics HTTP/1.1\r\n")         # never finished
+        for n in range(10, 17):
+            for _ in range(8):
+                raw = await connect(f"127.0.0.{n}")
+                raw.transport.write(b"GET /metrics HTTP/1.1\r\n")
+                held.append(raw)
+        await _until(lambda: srv.server.metrics_port.factory.caps.total == 64)
+        monitor = await connect("127.0.0.1")
+        monitor.transport.write(b"GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        await within(monitor.lost)
+        assert monitor.data.startswith(b"HTTP/1.1 200"), monitor.data[:200]
+        await within(held[0].lost)                                 # the oldest unfinished
+        assert srv.server.metrics_port.factory.stats["evicted"] == 1
     finally:
         for raw in held:
             raw.transport.loseConnection()
