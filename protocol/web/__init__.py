@@ -295,6 +295,7 @@ def web_strings(lang: str) -> dict[str, str]:
 WEB_TEMPLATES = {
     "web-ev-timer-warning": "table-timer-warning",
     "web-ev-timed-out": "table-timed-out",
+    "web-ev-timed-out-rated": "table-timed-out-rated",
     "web-ev-rated": "table-rated",
     "web-ev-unseated": "table-unseated",
     "web-ev-barred": "table-barred",
@@ -303,6 +304,8 @@ WEB_TEMPLATES = {
     "web-namesake-notice": "namesake-notice",
     "web-namesake-writes": "namesake-writes",
     "web-ev-closed-by": "table-closed-by",
+    "web-ev-remove-needs-partner": "table-remove-needs-partner",
+    "web-ev-remove-needs-all": "table-remove-needs-all",
 }
 _DURATION_FIELD = re.compile(r"\{(\w+)!t\}")
 
