@@ -246,6 +246,7 @@
   function show(view) {
     for (const v of ["login", "lobby", "table"]) $(v).hidden = v !== view;
     $("logout").hidden = view === "login";
+    if (view === "login") $("me").textContent = "";   // nobody is logged in
     $("history-button").hidden = view === "login";
     clearInterval(app.pollTimer);
     if (view === "lobby") app.pollTimer = setInterval(refreshLobby, 15000);
