@@ -285,6 +285,9 @@ def test_a_whole_round_in_the_page(site: str, tmp_path: Path) -> None:
         watcher.guest("Bea")
         # the lobby's Online list: everyone online, Anna at her table too
         watcher.wait(lambda: "Anna" in watcher.text("#who"), "everyone online")
+        # the table list's options: their values in German (28-4), "tichujoin aus", not "off"
+        opts = watcher.wait(lambda: watcher.text("#tables .opts"), "the options line")
+        assert "tichujoin aus" in opts and " off" not in opts, opts
         watcher.press("Zuschauen")
         watcher.wait(lambda: watcher.state() and watcher.state().get("names") == p.state()["names"],
                      "the spectator's view")
