@@ -350,8 +350,10 @@ INFO: dict[str, str] = {
     "room-table": "Table {number} room",
     "iset": "Interface setting {name} is {value} now.",
     # help (protocol/commands/help.py)
-    "help": "Commands (the / is optional, unique prefixes work; plain text is speech to your room, "
-            ";NAME text or @NAME text whispers):",
+    "help": "Commands (unique prefixes work; the / is optional when the words after the command "
+            "are valid, but a call or a step that changes the game for good (/grand, /nogrand, "
+            "/tichu, /start, /leave, /reset) always needs it; any other line is speech to your "
+            "room, ;NAME text or @NAME text whispers):",
     "help-group": "{group}: {commands}",
     "help-group-lobby": "Lobby",
     "help-group-chat": "Chat",

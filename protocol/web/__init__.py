@@ -296,6 +296,8 @@ WEB_TEMPLATES = {
     "web-ev-timer-warning": "table-timer-warning",
     "web-ev-timed-out": "table-timed-out",
     "web-ev-timed-out-rated": "table-timed-out-rated",
+    "web-ev-remove-needs-partner": "table-remove-needs-partner",
+    "web-ev-remove-needs-all": "table-remove-needs-all",
     "web-ev-rated": "table-rated",
     "web-ev-unseated": "table-unseated",
     "web-ev-barred": "table-barred",
@@ -304,8 +306,6 @@ WEB_TEMPLATES = {
     "web-namesake-notice": "namesake-notice",
     "web-namesake-writes": "namesake-writes",
     "web-ev-closed-by": "table-closed-by",
-    "web-ev-remove-needs-partner": "table-remove-needs-partner",
-    "web-ev-remove-needs-all": "table-remove-needs-all",
 }
 _DURATION_FIELD = re.compile(r"\{(\w+)!t\}")
 

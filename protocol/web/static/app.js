@@ -602,14 +602,13 @@
       case "table-timer-warning": return t("web-ev-timer-warning", { seconds: seconds(o.seconds) });
       case "table-timed-out": return t("web-ev-timed-out", { name: o.name, seconds: seconds(o.seconds) });
       case "table-timed-out-rated": return t("web-ev-timed-out-rated", { name: o.name, seconds: seconds(o.seconds), count: o.count, needed: o.needed });
+      case "table-remove-needs-partner": return t("web-ev-remove-needs-partner", { target: o.target, partner: o.partner });
+      case "table-remove-needs-all": return t("web-ev-remove-needs-all", { target: o.target });
       case "table-rated": return t("web-ev-rated", { grace: seconds(o.grace) });
       case "table-unrated": return app.strings["web-ev-unrated-" + o.reason] || null;
       case "table-unseated": return t("web-ev-unseated", { by: o.by, seat: o.seat, name: o.name });
       case "table-barred": return t("web-ev-barred", { by: o.by, name: o.name });
       case "table-unbarred": return t("web-ev-unbarred", { by: o.by, name: o.name });
-      // protocol 4: what a vote to remove a present player of a rated game needs
-      case "table-remove-needs-partner": return t("web-ev-remove-needs-partner", { target: o.target, partner: o.partner });
-      case "table-remove-needs-all": return t("web-ev-remove-needs-all", { target: o.target });
       case "table-closed-by": return t("web-ev-closed-by", { table: o.table, by: o.by, reason: o.reason || "" });
       default: return null;
     }
