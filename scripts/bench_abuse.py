@@ -422,7 +422,8 @@ async def speech(port: int, info: dict[str, Any]) -> None:
 
 async def refused(port: int, info: dict[str, Any], server: Server) -> None:
     c = await Client.connect(port, "127.0.0.6")
-    await c.login()
+    name = f"Kicker{random.randrange(10**5)}"
+    await c.login(name)
     await asyncio.sleep(0.5)
     before = server.log_lines()
     for i in range(300):
@@ -432,7 +433,8 @@ async def refused(port: int, info: dict[str, Any], server: Server) -> None:
     c.send("/who")
     answers = await c.expect(b"In the Lobby", 20.0)
     await asyncio.sleep(0.5)
-    info["log_lines_for_300_refusals"] = server.log_lines() - before
+    info["log_lines_for_300_refusals"] = server.attack_log_lines(before)
+    info["log_lines_of_everybody"] = server.log_lines() - before
     # (each must be the refusal for the role, not one of flood control or a budget)
     codes = re.findall(rb"! \[([a-z-]+)\]", answers)
     info["answers"] = {code.decode(): codes.count(code) for code in sorted(set(codes))}
@@ -480,7 +482,8 @@ async def table_loop(port: int, stop: asyncio.Event, info: dict[str, Any],
                      server: Server) -> None:
     """A10: one user opens a table and leaves it (closing it) in a loop; the server's log lines."""
     c = await Client.connect(port, "127.0.0.6")
-    await c.login(f"Opener{random.randrange(10**4)}")
+    name = f"Opener{random.randrange(10**4)}"
+    await c.login(name)
     await asyncio.sleep(0.5)
     before = server.log_lines()
     loops = 0
@@ -494,7 +497,8 @@ async def table_loop(port: int, stop: asyncio.Event, info: dict[str, Any],
     await c.expect(b"In the Lobby", 20.0)
     await asyncio.sleep(0.5)
     info["open_close_loops"] = loops
-    info["log_lines"] = server.log_lines() - before
+    info["log_lines"] = server.attack_log_lines(before)
+    info["log_lines_of_everybody"] = server.log_lines() - before
     c.close()
 
 
@@ -701,6 +705,10 @@ async def bots(port: int, info: dict[str, Any], server: Server) -> None:
         c.close()
 
 
+#: what the measurement's own users' log lines name (``Server.attack_log_lines``)
+MEASURING = ("127.0.0.2:", "127.0.3.", "Innocent", "Newcomer")
+
+
 # ---- one run ------------------------------------------------------------------------------------
 @dataclass
 class Server:
@@ -723,6 +731,12 @@ class Server:
 
     def log_lines(self) -> int:
         return len(self.process.log.read_text(errors="replace").splitlines())
+
+    def attack_log_lines(self, since: int) -> int:
+        """The log lines after the first ``since``, but for those of the measurement's own
+        users (the innocent ``/who`` user of 127.0.0.2 and the new log-ins of 127.0.3.N)."""
+        lines = self.process.log.read_text(errors="replace").splitlines()[since:]
+        return sum(1 for line in lines if not any(n in line for n in MEASURING))
 
     def stop(self) -> None:
         self.process.stop()
