@@ -272,6 +272,8 @@ def web_strings(lang: str) -> dict[str, str]:
         out["web-rank-name-" + rank] = text("rank-" + rank, lang)
     for n in range(1, 5):
         out[f"web-place-{n}"] = text(f"place-{n}", lang)
+    for value in ("on", "off"):                 # an option's value in the reader's words
+        out["web-value-" + value] = text("value-" + value, lang)
     for option in table_options.OPTIONS:
         name = option.name.split()[0]
         out["web-option-about-" + name] = table_options.about(name, lang)
@@ -293,6 +295,9 @@ def web_strings(lang: str) -> dict[str, str]:
 WEB_TEMPLATES = {
     "web-ev-timer-warning": "table-timer-warning",
     "web-ev-timed-out": "table-timed-out",
+    "web-ev-timed-out-rated": "table-timed-out-rated",
+    "web-ev-remove-needs-partner": "table-remove-needs-partner",
+    "web-ev-remove-needs-all": "table-remove-needs-all",
     "web-ev-rated": "table-rated",
     "web-ev-unseated": "table-unseated",
     "web-ev-barred": "table-barred",
