@@ -113,7 +113,9 @@ class BotClient(Client):
                     and all(state.get("names") or [None])):
                 started = True
                 reply = await self.command("/start")
-                if reply["type"] == "error" and reply["code"] not in ("game-running",):
+                # (only the host starts, issue 24: a bot at somebody else's table waits for them)
+                if reply["type"] == "error" and reply["code"] not in ("game-running",
+                                                                      "host-command"):
                     raise CommandRefused("/start", reply)
                 continue
             if state is None or self.state_no == decided or state.get("status") != "playing":
