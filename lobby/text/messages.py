@@ -708,6 +708,10 @@ INFO: dict[str, str] = {
                               "new games start.",
     "shutdown-cancelled": "*** {by} has cancelled the shutdown: the server stays up, and new "
                           "games may start again.",
+    # the `text` of the `announcement` a machine-mode client before protocol 4 gets instead of
+    # `shutdown-cancelled` (render_json.for_protocol)
+    "shutdown-cancelled-announcement": "The shutdown is called off: the server stays up, and new "
+                                       "games may start again.",
 }
 
 # ---- help texts: every command's summary and explanation (/help, docs/protocol.md) -------------
