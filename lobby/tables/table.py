@@ -496,6 +496,12 @@ class TableActor:
         if name in self.seats or name in self.players:
             self.active_at[name] = self.clock.seconds()
 
+    def tells_leaving(self, name: str) -> bool:
+        """Whether ``name`` leaving the table's room (or disconnecting) now tells the table's
+        people (``table-left``): they sit at it and no game runs. The world makes such a move
+        spend the user's budget of table changes, as /leave does."""
+        return self.state != PLAYING and name in self.seats
+
     def tells_presence(self, name: str) -> bool:
         """Whether the room's ``enters`` / ``leaves`` lines are shown for ``name``: not for a
         player of the running game, whose vanishing and return the table tells (bounded:

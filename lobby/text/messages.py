@@ -176,8 +176,8 @@ ERRORS: dict[str, str] = {
     "speech-budget-disconnect": "Too many lines too fast; closing the connection.",
     "repeated-line": "You said that just now; a line repeated in a row is not sent.",
     "table-budget": (
-        "Too many table changes from your address (more than {rate} a minute): /{command} was not "
-        "done. Wait a moment and try again."),
+        "Too many table changes from you or your address (more than {rate} a minute): /{command} "
+        "was not done. Wait a moment and try again."),
     "work-budget": (
         "You are asking the server for too much at once (/{command} costs {cost} ordinary "
         "commands); wait a moment."),

@@ -459,7 +459,7 @@ class World:
         if not registered:
             self._guest_identity_for(user, proved=any(h.proved for h in held))
         self.users[user.key] = user
-        self.enter(user, self.lobby)
+        self.enter(user, self.lobby, None)
         if self.friends is not None:
             self.friends.logged_in(user)
         return user
@@ -528,7 +528,7 @@ class World:
             if user.room is room:
                 self._tell_table(table, table.member_back, user.name)
             else:
-                self.enter(user, room)
+                self.enter(user, room, None)
             return
         if user.room is not None and user.room.table is not None:
             self._tell_table(user.room.table, user.room.table.member_back, user.name)
@@ -557,7 +557,7 @@ class World:
                 continue
             if user.room is not room:
                 try:
-                    self.enter(user, room)
+                    self.enter(user, room, None)
                 except LobbyError:
                     self._tell_table(table, table.host_replaced, table.host)
 
@@ -602,6 +602,10 @@ class World:
         if self.users.get(user.key) is not user or user.listener is not listener:
             return False
         del self.users[user.key]
+        try:
+            self._leaving_seat(user, "quit", forced=True)
+        except LobbyError:                      # (forced: never refused; a listener's own)
+            pass
         self.leave(user, gone=True)
         if self.moderation is not None:
             self.moderation.forget_guest(user)
@@ -613,9 +617,11 @@ class World:
                 self._maybe_close(table.number)
         return True
 
-    def enter(self, user: User, room: Room) -> None:
+    def enter(self, user: User, room: Room, command: str | None = "room") -> None:
         """Move ``user`` into ``room`` (leaving their current one); both rooms are told. Entering
-        a table room means watching the table."""
+        a table room means watching the table. ``command``: the user's own command that moves
+        them (it spends their budget of table changes when they leave a seat at a waiting
+        table: LobbyError ``table-budget``, nothing done); None: somebody else moves them."""
         if user.room is room:
             return
         if (room.table is not None and room.table in user.barred
@@ -623,6 +629,8 @@ class World:
             raise LobbyError("seat-held-here", table=room.number, name=user.name)
         if room.table is not None and room.table.is_barred(user.name):
             raise LobbyError("barred-from-table", table=room.number, host=room.table.host or "-")
+        if command is not None:
+            self._leaving_seat(user, command)
         self.leave(user)
         if len(room.members) < self.announce_limit and (
                 room.table is None or room.table.tells_presence(user.name)) \
@@ -637,6 +645,20 @@ class World:
                 call.cancel()
             self._pause_bots(room.table, False)                  # somebody watches again
             self._tell_table(room.table, room.table.add_member, user.name)
+
+    def _leaving_seat(self, user: User, command: str, forced: bool = False) -> None:
+        """``user`` is about to leave their room: seated at its waiting table, that tells the
+        table's people (``table-left``), so it spends the user's budget of table changes as
+        /leave does (the listener's ``table_change``, protocol.connection.guard: LobbyError
+        ``table-budget`` refuses a move of their own; ``forced``, a disconnect, is only
+        counted). Review of B5: /join and /room 0 cycles put twice the budget on the table."""
+        room = user.room
+        table = room.table if room is not None else None
+        if table is None or not table.tells_leaving(user.name):
+            return
+        spend = getattr(user.listener, "table_change", None)
+        if callable(spend):
+            spend(command, user.name, forced)
 
     def _presence_allowed(self, user: User) -> bool:
         """Whether one more "enters"/"leaves" line about ``user`` is told: at most
@@ -725,6 +747,7 @@ class World:
         if self.closing:
             raise LobbyError("shutting-down")
         self._may_open(user)                   # LobbyError too-many-tables / address-tables
+        self._leaving_seat(user, "newroom")    # LobbyError table-budget: nothing done
         self.leave(user)                       # the room they leave may close and free its number
         number = self.free_table_number()
         table = TableActor(number, self.clock, self.table_deliver(number), host=user.name,
@@ -896,7 +919,7 @@ class World:
         user = self.online(name)
         room = self.rooms.get(table.number)
         if user is not None and room is not None and user.room is room:
-            self.enter(user, self.lobby)
+            self.enter(user, self.lobby, None)
             self._safe(user.listener.deliver, self.who(user))
 
     def table_deliver(self, number: int) -> Deliver:
@@ -1072,7 +1095,7 @@ class World:
         self.deliver(members, event)
         for user in members:
             try:
-                self.enter(user, self.lobby)
+                self.enter(user, self.lobby, None)
             except LobbyError:
                 pass
         if number in self.tables:
