@@ -469,6 +469,27 @@ class World:
         guest player's: lobby/world/persistence.py)."""
         return self._sat_as.get(number, {}).get(name_key(name))
 
+    def host_record(self, number: int) -> dict[str, str] | None:
+        """What the journal keeps of table ``number``'s host (lobby/world/persistence.py): their
+        ``identity`` (a registered account, one guest session) and ``group`` (their address
+        group, when known), so that after a restart the host who comes back is recognised as
+        before (``_host_returning``): online now, or away within the hand-over time."""
+        table = self.tables.get(number)
+        if table is None or table.host is None:
+            return None
+        user = self.users.get(name_key(table.host))
+        if user is not None:
+            address = _address(user)
+            identity, group = user.identity, address_group(address) if address else None
+        elif number in self._away_hosts:
+            identity, group = self._away_hosts[number]
+        else:
+            return None
+        record = {"identity": identity}
+        if group:
+            record["group"] = group
+        return record
+
     def restore_identities(self, number: int, identities: Mapping[str, str]) -> None:
         """After a restart: the guest players of restored table ``number`` are who they were
         (``name -> identity`` from the journal): the one who proves the seat with its key gets
@@ -1048,10 +1069,12 @@ class World:
         table.min_rated_grace = limits.min_rated_grace
         table.presence_quiet = limits.presence_quiet
 
-    def add_restored_table(self, table: TableActor, addresses: dict[str, str] | None = None) -> Room:
+    def add_restored_table(self, table: TableActor, addresses: dict[str, str] | None = None,
+                           host: Mapping[str, Any] | None = None) -> Room:
         """A table rebuilt from the journal at start-up (lobby/world/restore.py), under its number;
         ``addresses``: the IP address of each of its players where the journal has one (the
-        per-address limit counts them)."""
+        per-address limit counts them); ``host``: what the journal keeps of the host
+        (``host_record``: their identity and address group)."""
         number = table.number
         self._configure(table)
         self._origins[number] = {name_key(n): a for n, a in (addresses or {}).items()}
@@ -1061,9 +1084,15 @@ class World:
         self.tables[number] = table
         if table.host is not None:       # the host is away until they log in again
             host_address = (addresses or {}).get(table.host)
-            self._away_hosts[number] = (
-                "" if table.host in table.seat_keys else "acct:" + name_key(table.host),
-                address_group(host_address) if host_address else None)
+            group = address_group(host_address) if host_address else None
+            # (review) who the host was: a guest who only watched is no account, and a seated
+            # guest is the guest session the journal names, not just an address group
+            identity = (host or {}).get("identity")
+            kept = (host or {}).get("group")
+            if not isinstance(identity, str) or not identity:   # (a journal of an older version)
+                identity = "" if table.host in table.seat_keys else "acct:" + name_key(table.host)
+            self._away_hosts[number] = (identity, kept if isinstance(kept, str) and kept
+                                        else group)
         if table.state == "playing" and not self._humans(table):
             # a game of bots alone is not restored as a running game: abandoned (its journal
             # ends, so it is not restored again either)
