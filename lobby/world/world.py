@@ -30,7 +30,6 @@ still gets the seat back unless it was given away (a bot took it over).
 """
 from __future__ import annotations
 
-import ipaddress
 import math
 import random
 import secrets
@@ -179,12 +178,7 @@ class TableLimits:
         """Whether the per-address limit applies to ``address``."""
         if not self.tables_per_address or not address:
             return False
-        if self.limit_loopback:
-            return True
-        try:
-            return not ipaddress.ip_address(address).is_loopback
-        except ValueError:
-            return True
+        return self.limit_loopback or not is_loopback(address)
 
 
 class User:

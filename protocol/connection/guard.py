@@ -86,7 +86,7 @@ from twisted.logger import Logger
 from lobby.events import error_event
 from lobby.tables.timer_wheel import TimerWheel, WheelTimer
 from lobby.text.messages import LobbyError
-from lobby.world.addresses import address_group, set_ipv6_prefixes
+from lobby.world.addresses import address_group, is_loopback, set_ipv6_prefixes
 from lobby.world.world import TableLimits
 from protocol.option_fields import option, public_values
 from protocol.telnet import sniff
@@ -534,13 +534,6 @@ def canonical_host(host: str) -> str:
 #: failure)
 ACCOUNT_DELAY_BASE = 5.0
 ACCOUNT_FAILURES_FORGOTTEN = 3600.0
-
-
-def is_loopback(host: str) -> bool:
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False
 
 
 def shared_allowance(table: dict[Any, Allowance], key: Any, rate: float, burst: int,
