@@ -541,6 +541,7 @@ class World:
                 continue
             self._safe(user.listener.deliver, Event("game-rejoined", table=number))
             if user.room is room:
+                self._coming_back(user, table, "login")
                 self._tell_table(table, table.member_back, user.name)
             else:
                 self.enter(user, room, None)
@@ -654,6 +655,7 @@ class World:
         room.members[user.key] = user
         user.room = room
         if room.table is not None:
+            self._coming_back(user, room.table, command or "login")
             self._index.add_name(room.number, user.key)      # a member may become the host
             call = self._abandon_calls.pop(room.number, None)   # kept: the time starts anew
             if call is not None and call.active():
@@ -662,15 +664,28 @@ class World:
             self._tell_table(room.table, room.table.add_member, user.name)
 
     def _leaving_seat(self, user: User, command: str, forced: bool = False) -> None:
-        """``user`` is about to leave their room: seated at its waiting table, that tells the
-        table's people (``table-left``), so it spends the user's budget of table changes as
-        /leave does (the listener's ``table_change``, protocol.connection.guard: LobbyError
+        """``user`` is about to leave their room: seated at its waiting table (``table-left``),
+        or a player of its running game (``table-vanished``, unless presence_quiet keeps it
+        quiet), that tells the table's people, so it spends the user's budget of table changes
+        as /leave does (the listener's ``table_change``, protocol.connection.guard: LobbyError
         ``table-budget`` refuses a move of their own; ``forced``, a disconnect, is only
         counted). Review of B5: /join and /room 0 cycles put twice the budget on the table."""
         room = user.room
         table = room.table if room is not None else None
-        if table is None or not table.tells_leaving(user.name):
-            return
+        if table is not None and table.tells_leaving(user.name):
+            self._spend_table_change(user, command, forced)
+
+    def _coming_back(self, user: User, table: TableActor, command: str) -> None:
+        """``user``, a player of ``table``'s running game, comes back into its room (a log-in,
+        /room): when that tells the table's people (``table-back``) it is counted in their
+        budget of table changes, never refused (nobody is kept out of their game)."""
+        if table.tells_return(user.name):
+            try:
+                self._spend_table_change(user, command, True)
+            except LobbyError:                  # (forced: never refused; a listener's own)
+                pass
+
+    def _spend_table_change(self, user: User, command: str, forced: bool) -> None:
         spend = getattr(user.listener, "table_change", None)
         if callable(spend):
             spend(command, user.name, forced)

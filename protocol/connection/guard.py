@@ -345,9 +345,9 @@ class Limits:
     table_changes_per_minute: int = option(0, public=20, metavar="N", help=(
         "table changes that tell the table's people something (/join, /leave, /option NAME, "
         "/addbot, /removebot, /unseat, /bar, /unbar, /remove, /reset, /accept, /refuse; a "
-        "seated player's /room, /newroom, /lobby or disconnect at a waiting table) one user may "
-        "make in a minute on average (default {default}); over it the change is refused with "
-        "table-budget (a disconnect is only counted)"))
+        "seated player's /room, /newroom, /lobby or disconnect, a player's return to a running "
+        "game) one user may make in a minute on average (default {default}); over it the change "
+        "is refused with table-budget (a disconnect or a return is only counted)"))
     table_changes_burst: int = option(0, public=15, metavar="N", help=(
         "such table changes of one user at once (default {default})"))
     group_table_changes_per_minute: int = option(0, public=60, metavar="N", help=(

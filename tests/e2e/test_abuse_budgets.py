@@ -1352,6 +1352,30 @@ async def test_leaving_a_seat_by_room_newroom_lobby_or_disconnect_spends_the_tab
         await srv.stop()
 
 
+@pytest_twisted.ensureDeferred
+async def test_a_player_hopping_out_of_a_running_games_room_spends_the_table_budget(
+        tmp_path: Path) -> None:
+    """Review of B5: a player of a running game who leaves its room tells everybody there
+    `has vanished`, and coming back `is back`; these spend the budget of table changes too (a
+    return is only counted: nobody is kept out of their game), and a move over the budget is
+    refused, the player staying at the table."""
+    from wire_tables import WireGame
+    srv = await _server(tmp_path, table_changes_per_minute=1, table_changes_burst=3)
+    try:
+        game = WireGame(srv, ["Anna", "Bert", "Cleo", "Dirk"])
+        await game.setup({})                   # each /join spent one: two left
+        await game.say("Anna", "/room 0", "In the Lobby")          # vanished: one left
+        await game.say("Anna", "/room 1", "Anna is back.")         # counted: none left
+        got = await game.say("Anna", "/room 0", "[table-budget]")
+        assert "/room was not done" in got + await game.clients["Anna"].expect("again.")
+        await game.settle()
+        assert srv.server.world.online("Anna").room.number == 1
+        bert = "\n".join(game.clients["Bert"].lines)
+        assert bert.count("Anna has vanished") == 1 and bert.count("Anna is back") == 1, bert
+    finally:
+        await srv.stop()
+
+
 @pytest.mark.parametrize("speech_per_second", [0.001, 0.0])
 @pytest_twisted.ensureDeferred
 async def test_tells_spread_over_many_recipients_share_one_budget(
