@@ -19,19 +19,24 @@ it; read it through ``importlib.resources`` (never a path relative to a checkout
 """
 from __future__ import annotations
 
-import json
-from importlib import resources
-from typing import Any
+# Nothing is imported at load time (json, importlib.resources where used; typing only for the
+# type checker): ``python -m protocol`` and the console script load this module before their
+# first line, which holds SIGHUP (protocol/process/entry.py), so it stays light.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 SCHEMA_FILE = "protocol.schema.json"
 
 
 def json_schema_text() -> str:
     """The JSON Schema of machine mode as shipped in the package."""
+    from importlib import resources
     return resources.files(__name__).joinpath(SCHEMA_FILE).read_text(encoding="utf-8")
 
 
 def json_schema() -> dict[str, Any]:
     """The JSON Schema of machine mode, parsed (a new dict on every call)."""
+    import json
     schema: dict[str, Any] = json.loads(json_schema_text())
     return schema

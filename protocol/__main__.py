@@ -1,8 +1,5 @@
-"""``python -m protocol``: run the lobby server (see protocol.process.server.main)."""
-from protocol.process.logs import hold_sighup
-
-hold_sighup()       # before the server's imports: a SIGHUP during the start-up never ends it
-
-from protocol.process.server import main  # noqa: E402
+"""``python -m protocol``: run the lobby server (see protocol.process.server.main); the first thing
+it does is hold SIGHUP (protocol/process/entry.py), so one during the start-up never ends it."""
+from protocol.process.entry import main
 
 raise SystemExit(main())

@@ -53,6 +53,13 @@ class ClientError(Exception):
     """The connection cannot go on: closed by the server, or a line that is not machine mode."""
 
 
+#: the codes of the client's own refusals of a log-in (never sent by the server, whose codes are in
+#: docs/protocol.md; docs/bots.md, "The client library", lists these): a registered name without
+#: a password; a password given for a name that logged in as a guest (not registered there)
+CLIENT_PASSWORD_NEEDED = "client-password-needed"
+CLIENT_PASSWORD_UNUSED = "client-password-unused"
+
+
 class CommandRefused(ClientError):
     """``must()``: the server answered the command with an ``error`` (``code``, ``message``)."""
 
@@ -271,7 +278,7 @@ class Client:
         reply = await self.command(name)
         if reply["type"] == "prompt" and reply.get("prompt") == "password":
             if password is None:
-                raise CommandRefused(name, {"code": "password-needed",
+                raise CommandRefused(name, {"code": CLIENT_PASSWORD_NEEDED,
                                             "message": f"{name} is registered: a password is "
                                                        "needed"})
             reply = await self.command(password)
@@ -281,7 +288,7 @@ class Client:
         if reply["type"] == "logged-in-guest" and password is not None:
             # a password was meant for a registered name, which this is not (a typo, another
             # server): never play on as a guest under the name as if logged in
-            raise CommandRefused(name, {"code": "not-registered",
+            raise CommandRefused(name, {"code": CLIENT_PASSWORD_UNUSED,
                                         "message": f"{name} is not a registered name on this "
                                                    "server: the log-in ended as a guest, so the "
                                                    "password was not used"})

@@ -581,7 +581,12 @@ class Journal:
         self.transactions += 1
         self.writes += len(ops)
         if self.failing_since is not None:
-            self._summarise("journal: commits work again")
+            if self._unlogged:           # (a warning: the trouble is over, its count stays)
+                log.warn("journal: commits work again; {count} more batches failed since the "
+                         "last line", count=self._unlogged)
+            else:
+                log.warn("journal: commits work again")
+            self._unlogged = 0
             self.failing_since = None
         if self.on_commit is not None:
             self.on_commit(self.clock.seconds() - handed)
@@ -620,10 +625,10 @@ class Journal:
         for _, d in waiting:
             d.errback(failure)
 
-    def _summarise(self, what: str, error: str = "") -> None:
+    def _summarise(self, what: str, error: str) -> None:
         if self._unlogged:
             log.error("{what}: {count} more batches NOT committed since the last line ({error})",
-                      what=what, count=self._unlogged, error=error or "-")
+                      what=what, count=self._unlogged, error=error)
         self._unlogged = 0
         self._summarised = self.clock.seconds()
 

@@ -285,8 +285,7 @@ def options_markdown(options: Iterable[OptionSpec] = OPTIONS) -> str:
     out = ["| option | values | default | set by | meaning |", "| --- | --- | --- | --- | --- |"]
     for o in options:
         who = ("the host" if o.host_only else
-               "the host (any seated player at a table without a host)" if o.keeps_waiting
-               else "the host, or any seated player without `host`")
+               "the host (any seated player at a table without a host)")
         when = "" if o.after_start else ", before the start"
         out.append(f"| `{o.name}` | {_values(o)} | `{o.show(o.default)}` | {who}{when} | "
                    f"{text(o.help_key)} |")

@@ -142,9 +142,14 @@ class _RemoveVote:
     voters: set[str]                    # the other seated players (everyone but the target)
     yes: set[str] = field(default_factory=set)
     no: set[str] = field(default_factory=set)
+    #: voters whose yes the removal needs besides the majority: in a rated game, for a player
+    #: who is present, their partner (or, with no human partner voting, every voter)
+    required: set[str] = field(default_factory=set)
 
     @property
     def needed(self) -> int:
+        if self.required and self.required == self.voters:
+            return len(self.voters)
         return len(self.voters) // 2 + 1
 
 
@@ -181,6 +186,11 @@ class TableActor:
         #: players whose decision the timer made since they last decided themselves: the
         #: others may vote to remove them although they are present (/remove)
         self.timed_out: set[str] = set()
+        #: how many decisions the timer made for each player in the running game
+        self.timeouts: dict[str, int] = {}
+        #: the time-outs of a present player before a rated game lets the others vote to remove
+        #: them (the server's --rated-remove-timeouts; docs/rating.md)
+        self.rated_remove_timeouts: int = 2
         #: lobby/bots/runtime/pool.py BotPool: where the search bots think (None: in this process)
         self.bot_pool = bot_pool
         #: asked before anybody sits down (the world's limits; whether they are a guest)
@@ -681,11 +691,16 @@ class TableActor:
             raise LobbyError("game-finished")
 
     def _may_manage(self, user: str) -> None:
-        """Options and start: the host, or (without option host) any seated player."""
-        if self.options.host:
+        """Every option, /addbot, /removebot and /start at a waiting table: the host's alone
+        (issue 24: the host is in charge; ``host-command`` names them). A table left without a
+        host (it passed on to nobody) is managed by its seated players, unless option host."""
+        if self.host is not None:
             if user != self.host:
-                raise LobbyError("host-only", host=self.host or "-")
-        elif user != self.host and user not in self.seats:
+                raise LobbyError("host-command", host=self.host)
+            return
+        if self.options.host:
+            raise LobbyError("host-only", host="-")
+        if user not in self.seats:
             raise self._not_seated(user)
 
     def _unseat(self, name: str) -> None:
@@ -1022,10 +1037,7 @@ class TableActor:
     @TABLE_COMMANDS.command("start")
     def cmd_start(self, user: str, args: dict[str, str], nosave: bool = False) -> None:
         self._require_waiting()
-        if self.options.host and user != self.host:
-            raise LobbyError("host-only", host=self.host or "-")
-        if user not in self.seats and user != self.host:
-            raise self._not_seated(user)
+        self._may_manage(user)
         count = sum(1 for s in self.seats if s)
         if count < 4:
             raise LobbyError("need-four", count=count)
@@ -1066,6 +1078,7 @@ class TableActor:
         self.rated = self.unrated is None
         self.leavers = {}
         self.timed_out.clear()
+        self.timeouts.clear()
         self.gone_total.clear()
         self.gone_round.clear()
         self._announced_gone.clear()
@@ -1180,12 +1193,11 @@ class TableActor:
             return
         option, value = find_option(name, args.get("value"))
         self._require_waiting()
-        self._may_manage(user)
-        # /option seed deals every hand; grace, timer, target ... decide how long the others
-        # can be kept waiting: the host's (issue 24: the host is in charge of a waiting table)
-        if (option.host_only or (option.keeps_waiting and self.host is not None)) \
-                and user != self.host:
+        # every option is the host's (issue 24: the host is in charge of a waiting table);
+        # /option seed deals every hand: the host's even at a table left without a host
+        if (option.host_only or self.host is not None) and user != self.host:
             raise LobbyError("host-only-option", option=option.name, host=self.host or "-")
+        self._may_manage(user)
         new = option.parse(value, getattr(self.options, option.attr))
         high = self.ceilings.get(option.attr)          # the server's ceiling (--max-grace ...)
         if high is not None and new is not None and new > high:
@@ -1226,12 +1238,35 @@ class TableActor:
         if left > 0 and target not in self.timed_out:
             raise LobbyError("remove-too-early", name=target, seconds=math.ceil(left))
         voters = {n for n in self.players if n != target and n not in self.bots}  # bots abstain
+        required: set[str] = set()
+        # a rated game: a player who is here (or away within the grace) is removable for
+        # running out of time only after --rated-remove-timeouts time-outs, and only with their
+        # partner's yes: two opponents, who gain from the removal, cannot hand them a loss
+        if self.rated and (target not in self.gone or left > 0):
+            count = self.timeouts.get(target, 0)
+            if count < self.rated_remove_timeouts:
+                raise LobbyError("remove-needs-timeouts", name=target, count=count,
+                                 needed=self.rated_remove_timeouts)
+            partner = self._partner_of(target)
+            required = {partner} if partner in voters else set(voters)
         self.active_at[user] = self.clock.seconds()
-        vote = _RemoveVote(target=target, proposer=user, voters=voters, yes={user})
+        vote = _RemoveVote(target=target, proposer=user, voters=voters, yes={user},
+                           required=required)
         self._vote = vote
         self._tell_all("table-remove-proposed", name=user, target=target,
                        needed=vote.needed, yes=1)
+        if required and required != voters:
+            self._tell_all("table-remove-needs-partner", target=target,
+                           partner=next(iter(required)))
+        elif required:
+            self._tell_all("table-remove-needs-all", target=target)
         self._count_votes()
+
+    def _partner_of(self, name: str) -> str:
+        """Who plays with ``name`` in the current round (seats 1+3, 2+4)."""
+        assert self.match is not None
+        seat = self.match.seat_of(self.players.index(name))
+        return self.players[self.match.player_at((seat + 2) % 4)]
 
     @TABLE_COMMANDS.command("accept", notices=True)
     def cmd_accept(self, user: str, args: dict[str, str]) -> None:
@@ -1265,10 +1300,10 @@ class TableActor:
         vote = self._vote
         if vote is None:
             return
-        if len(vote.yes) >= vote.needed:
+        if len(vote.yes) >= vote.needed and vote.required <= vote.yes:
             self._vote = None
             self._bot_takes_over(vote.target)
-        elif len(vote.no) > len(vote.voters) - vote.needed:
+        elif len(vote.no) > len(vote.voters) - vote.needed or vote.required & vote.no:
             self._vote = None
             self._tell_all("table-remove-refused", target=vote.target)
 
@@ -1287,6 +1322,7 @@ class TableActor:
         present = removed not in self.gone       # timed out: stays in the room, watching
         self.gone.discard(removed)
         self.timed_out.discard(removed)
+        self.timeouts.pop(removed, None)
         self._decisions.pop(removed, None)
         self.gone_since.pop(removed, None)
         self.gone_total.pop(removed, None)
@@ -1328,7 +1364,7 @@ class TableActor:
                             notices=True)
     def cmd_addbot(self, user: str, args: dict[str, str]) -> None:
         """`addbot [SEAT] [random|heuristic|expert|expert:SECONDS]`: before the start, the host
-        or a seated player."""
+        (a seated player at a table left without a host)."""
         self._require_waiting()
         self._may_manage(user)
         seat: int | None = None
@@ -1367,7 +1403,7 @@ class TableActor:
 
     @TABLE_COMMANDS.command("removebot", "SEAT", notices=True)
     def cmd_removebot(self, user: str, args: dict[str, str]) -> None:
-        """`removebot SEAT` (or the bot's name): before the start."""
+        """`removebot SEAT` (or the bot's name): before the start, as /addbot."""
         self._require_waiting()
         self._may_manage(user)
         text = args["seat"].strip()
@@ -1632,7 +1668,14 @@ class TableActor:
         if action is None:
             return
         self.timed_out.add(name)
-        self._tell_all("table-timed-out", name=name, seconds=seconds)
+        count = self.timeouts[name] = self.timeouts.get(name, 0) + 1
+        if self.rated and count < self.rated_remove_timeouts and (
+                name not in self.gone or self.away_for(name) < self.grace_seconds()):
+            # (one slow decision does not make a player of a rated game removable)
+            self._tell_all("table-timed-out-rated", name=name, seconds=seconds, count=count,
+                           needed=self.rated_remove_timeouts)
+        else:
+            self._tell_all("table-timed-out", name=name, seconds=seconds)
         self._timing_out = True
         try:
             self._act(name, action)

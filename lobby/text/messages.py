@@ -89,6 +89,10 @@ ERRORS: dict[str, str] = {
     "not-a-friend": "{name} is not on your friends list.",
     "not-vanished": "{name} has neither vanished nor run out of time; only such a player can be removed.",
     "vote-running": "A vote on removing {name} is running already: /accept or /refuse.",
+    "remove-needs-timeouts": (
+        "{name} is here: in a rated game the others may /remove a present player only after the "
+        "timer has decided for them {needed} times ({count} so far), and only with the yes of "
+        "{name}'s partner."),
     "remove-too-early": "{name} may still come back: /remove is possible in {seconds!t} (the "
                         "table's grace time, /option grace).",
     "no-vote": "There is no vote to answer.",
@@ -399,6 +403,13 @@ INFO: dict[str, str] = {
     "table-timed-out": (
         "{name} ran out of time ({seconds!t}); the decision is made for them. The others may now "
         "/remove {name}."),
+    "table-timed-out-rated": (
+        "{name} ran out of time ({seconds!t}); the decision is made for them. In a rated game a "
+        "present player may be removed only after {needed} time-outs ({count} so far)."),
+    "table-remove-needs-partner": (
+        "{target} is here: the removal needs the yes of {partner}, {target}'s partner."),
+    "table-remove-needs-all": (
+        "{target} is here and has no partner to vote: the removal needs every other player's yes."),
     "table-info-timer": "Move timer: {seconds!t} per decision.",
     "table-info-timer-off": "Move timer: off.",
     "table-info-rated": "This game is rated.",
@@ -729,9 +740,9 @@ HELP_TEXTS: dict[str, str] = {
     "cmd-addbot": (
         "Seat a bot (heuristic unless named) in SEAT or the first free seat, before the start."),
     "cmd-addbot-help": (
-        "Seat a bot (heuristic unless named) in SEAT or the first free seat, before the start; the "
-        "host or any seated player. expert searches {default!t} per decision, expert:SECONDS "
-        "as long as you give it ({low} to {high})."),
+        "Seat a bot (heuristic unless named) in SEAT or the first free seat, before the start; only "
+        "the host (at a table left without a host, any seated player). expert searches "
+        "{default!t} per decision, expert:SECONDS as long as you give it ({low} to {high})."),
     "cmd-announce": "Moderators: say TEXT to everybody online.",
     "cmd-announce-help": (
         "Moderators and admins: one line to everybody online, wherever they are. Logged."),
@@ -834,10 +845,9 @@ HELP_TEXTS: dict[str, str] = {
         "Declines Grand Tichu. When all four have answered, the last 6 cards are dealt."),
     "cmd-option": "Set a table option before the start; /option help lists them.",
     "cmd-option-help": (
-        "/option help lists the options with their current values. Before the start the host "
-        "(or, without the option host, any seated player) sets them; round X, turnier, target N, "
-        "bombwindow, grace and timer, which decide how long the others can be kept waiting, and "
-        "seed only the host. A flag without VALUE toggles; on/off set it. The options:"),
+        "/option help lists the options with their current values. Before the start only the host "
+        "sets them (at a table left without a host, any seated player; seed even then only the "
+        "host). A flag without VALUE toggles; on/off set it. The options:"),
     "cmd-pass": "Pass (do not play on the current trick).",
     "cmd-pass-help": (
         "Passes on the current trick. Not possible when you lead, nor when the open wish binds "
@@ -896,9 +906,12 @@ HELP_TEXTS: dict[str, str] = {
         "When a player has vanished (disconnected or left the room) during a game, another player "
         "may propose to remove them; the other seated players vote with /accept or /refuse, and a "
         "majority decides. A removed player's seat is taken over by a bot that plays on with their "
-        "cards."),
+        "cards. A player who is present but ran out of time: in a rated game only after two "
+        "time-outs, and only with their partner's yes."),
     "cmd-removebot": "Take the bot in SEAT off the table again, before the start.",
-    "cmd-removebot-help": "Take the bot in SEAT off the table again, before the start.",
+    "cmd-removebot-help": (
+        "Take the bot in SEAT off the table again, before the start; only the host (at a table "
+        "left without a host, any seated player)."),
     "cmd-replay": "Show a stored game round by round.",
     "cmd-replay-help": (
         "Prints stored game GAME (the number /history shows) round by round: the seats, every hand "
@@ -953,8 +966,9 @@ HELP_TEXTS: dict[str, str] = {
         " end the outcome."),
     "cmd-start": "Start the game when four players sit.",
     "cmd-start-help": (
-        "Starts the game once all four seats are taken. Any seated player may start, or only the "
-        "host with the option host. The seating, the options and the seed are fixed from here on."),
+        "Starts the game once all four seats are taken. Only the host may start (at a table left "
+        "without a host, any seated player). The seating, the options and the seed are fixed from "
+        "here on."),
     "cmd-startnosave": "Start an unrated game that counts in no statistics.",
     "cmd-startnosave-help": (
         "Starts the game like /start, but it is unrated and counts in nobody's statistics (it is "

@@ -169,6 +169,9 @@ class TableLimits:
     min_rated_timer: float = 30.0
     #: the shortest grace time of a rated game (seconds; a shorter /option grace is raised)
     min_rated_grace: float = 30.0
+    #: time-outs of a present player in a rated game before the others may vote to remove them
+    #: (and then their partner's yes is needed: docs/rating.md)
+    rated_remove_timeouts: int = 2
     #: names on one friends list (/notify)
     max_friends: int = 100
     #: seconds within which a player's vanishing again is not announced at once (TableActor)
@@ -1076,6 +1079,7 @@ class World:
                           "bombwindow": limits.max_bombwindow}
         table.min_rated_timer = limits.min_rated_timer
         table.min_rated_grace = limits.min_rated_grace
+        table.rated_remove_timeouts = limits.rated_remove_timeouts
         table.presence_quiet = limits.presence_quiet
 
     def add_restored_table(self, table: TableActor, addresses: dict[str, str] | None = None,

@@ -297,6 +297,9 @@ class Limits:
         "the shortest grace time of a rated game, in seconds: a shorter /option grace is "
         "raised to it there, so a moment's drop never makes a player a leaver (default "
         "{default})"))
+    rated_remove_timeouts: int = option(2, metavar="COUNT", help=(
+        "time-outs of a present player in a rated game before the others may vote to remove "
+        "them, their partner's yes needed (default {default})"))
     max_friends: int = option(100, metavar="NAMES", help=(
         "names on one friends list (/notify; default {default})"))
     presence_per_minute: int = option(0, public=12, metavar="LINES", help=(
@@ -396,6 +399,7 @@ class Limits:
                            max_rounds=self.max_round, max_bombwindow=self.max_bombwindow,
                            min_rated_timer=self.min_rated_timer,
                            min_rated_grace=self.min_rated_grace, max_friends=self.max_friends,
+                           rated_remove_timeouts=self.rated_remove_timeouts,
                            presence_quiet=self.presence_quiet,
                            presence_per_minute=self.presence_per_minute,
                            group_presence_per_minute=self.group_presence_per_minute,

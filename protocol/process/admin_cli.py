@@ -5,7 +5,7 @@ The server's own program takes ``admin`` as its first argument for these subcomm
 
     tichu-lobby admin [--db PATH] create NAME [--role player|moderator|admin] [--password-file FILE]
     tichu-lobby admin [--db PATH] list
-    tichu-lobby admin [--db PATH] set-role NAME player|moderator|admin
+    tichu-lobby admin [--db PATH] set-role NAME player|none|moderator|admin
     tichu-lobby admin [--db PATH] reset-password NAME [--password-file FILE]
     tichu-lobby admin [--db PATH] remove NAME
     tichu-lobby admin [--db PATH] bans [list]
@@ -154,8 +154,9 @@ def _create(opts: argparse.Namespace, env: _Env) -> str:
     return f"created the account {opts.name} ({opts.role}) in {opts.db}"
 
 
-#: the roles an account may have, as the command line names them: `player` is no role
-ROLE_NAMES = ("player", *ROLES)
+#: the roles an account may have, as the command line names them: `player` is no role, and
+#: `none` is another name for it (the lobby's `/role NAME none`)
+ROLE_NAMES = ("player", *ROLES, "none")
 
 
 def _role(name: str) -> str | None:
@@ -201,7 +202,8 @@ def _set_role(opts: argparse.Namespace, env: _Env) -> str:
         _fired(store.set_role(account.name, _role(opts.role)))
     finally:
         _fired(store.close())
-    return (f"{account.name} is {'a ' + opts.role if opts.role != 'player' else 'a player'} now "
+    role = _role(opts.role) or "player"
+    return (f"{account.name}'s role is {role} now "
             f"(was {account.role or 'player'}; a running server uses it at the next log-in)")
 
 
@@ -329,7 +331,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="the account's role (default player; the first admin: --role admin)")
     password_option(p)
     p = command("list", "list the accounts with their roles", _list)
-    p = command("set-role", "give an account a role (player: none)", _set_role)
+    p = command("set-role", "give an account a role (player, or none: no role)", _set_role)
     p.add_argument("name", metavar="NAME")
     p.add_argument("role", metavar="ROLE", choices=ROLE_NAMES)
     p = command("reset-password", "give an account a new password", _reset_password)

@@ -48,6 +48,7 @@ from twisted.logger import (
 from twisted.python.logfile import DailyLogFile, LogFile
 
 from protocol.option_fields import add_options, option
+from protocol.process import entry
 
 __all__ = ["DEFAULT_LEVEL", "DEFAULT_FORMAT", "DEFAULT_ROTATE_BYTES", "DEFAULT_ROTATE_KEEP",
            "LEVELS", "FORMATS", "add_log_options", "open_log_file", "observer_factory",
@@ -199,16 +200,16 @@ def reopen_log_files() -> None:
             out.reopen()
 
 
-#: SIGHUPs that arrived between ``hold_sighup()`` and ``reopen_on_sighup()`` (the start-up)
-_held: list[int] = []
+class _Failed(str):
+    failed = True
 
 
 def hold_sighup() -> None:
-    """From the first line of the server's start on, a SIGHUP is kept instead of ending the
-    process (the default); ``reopen_on_sighup`` handles one kept SIGHUP once it is installed.
-    (scripts/serve ignores SIGHUP until it execs the server, which inherits that until here.)"""
-    if hasattr(signal, "SIGHUP"):
-        signal.signal(signal.SIGHUP, lambda signum, frame: _held.append(signum))
+    """From here on a SIGHUP is kept instead of ending the process (the default);
+    ``reopen_on_sighup`` handles one kept SIGHUP once it is installed. The entry points do this
+    before any other import (protocol/process/entry.py); this is the same, for a caller that
+    starts the server otherwise."""
+    entry.hold_sighup()
 
 
 def reopen_on_sighup(reactor: Any, reload: Callable[[], list[str]] | None = None) -> bool:
@@ -227,11 +228,14 @@ def reopen_on_sighup(reactor: Any, reload: Callable[[], list[str]] | None = None
             try:
                 done += reload()
             except Exception as e:       # one line, the old state kept
-                done.append(f"reload failed: {e}")
-        _log.info("SIGHUP: {done}", done="; ".join(done) or "nothing to reload")
+                done.append(_Failed(f"reload failed: {e}"))
+        # a warning when something could not be reloaded (the old one kept), else information
+        failed = any(getattr(part, "failed", False) for part in done)
+        (_log.warn if failed else _log.info)("SIGHUP: {done}",
+                                             done="; ".join(done) or "nothing to reload")
     signal.signal(signal.SIGHUP, lambda signum, frame: reactor.callFromThread(hangup))
-    if _held:                            # one arrived during the start-up: handle it now
-        _held.clear()
+    if entry.held:                       # one arrived during the start-up: handle it now
+        entry.held.clear()
         reactor.callFromThread(hangup)
     return True
 

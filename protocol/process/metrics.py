@@ -40,7 +40,6 @@ import gzip
 import json
 import os
 import platform
-import re
 from bisect import bisect_left
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any, Protocol
@@ -65,9 +64,10 @@ from twisted.web.resource import Resource
 from twisted.web.server import NOT_DONE_YET, Site
 
 import lobby
-from lobby.text.messages import ERRORS, LobbyError
+from lobby.text.messages import ERRORS
 from lobby.world.addresses import address_group
 from protocol.connection.guard import OpenConnections
+from protocol.web.archive import Archive, archive_child
 
 if TYPE_CHECKING:
     from twisted.internet.interfaces import IAddress
@@ -102,9 +102,6 @@ LATENCY_BUCKETS = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0
 #: journal commit buckets (seconds): one transaction per reactor turn
 JOURNAL_BUCKETS = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 5.0)
 
-_TCH_PATH = re.compile(rb"([0-9]{1,12})\.tch")
-#: a month's index page of the archive, BSW's ``/YYYYMM``
-_MONTH_PATH = re.compile(rb"([0-9]{4})(0[1-9]|1[0-2])")
 
 
 class ServerMetrics:
@@ -449,32 +446,6 @@ class _Health(Resource):
         return NOT_DONE_YET
 
 
-class _Game(Resource):
-    isLeaf = True
-
-    def __init__(self, server: Watched, game: int) -> None:
-        Resource.__init__(self)
-        self.lobby = server
-        self.game = game
-
-    def render_GET(self, request: Request) -> Any:
-        def found(text: str) -> None:
-            request.setHeader(b"Content-Disposition",
-                              f'inline; filename="{self.game}.tch"'.encode("ascii"))
-            _finish(request, 200, text.encode("utf-8"), b"text/plain; charset=utf-8")
-
-        def failed(failure: Any) -> None:
-            if failure.check(LobbyError):        # no-such-game, no-tch-log
-                _finish(request, 404, b"No such game log.\n", b"text/plain; charset=utf-8")
-                return
-            log.failure("serving the log of game {game}", failure, game=self.game)
-            _finish(request, 503, b"The archive is not available.\n",
-                    b"text/plain; charset=utf-8")
-
-        self.lobby.persistence.archive.tch_log(self.game).addCallbacks(found, failed)
-        return NOT_DONE_YET
-
-
 class _NotFound(Resource):
     isLeaf = True
 
@@ -487,97 +458,21 @@ class _NotFound(Resource):
         return b"Not found.\n"
 
 
-class _Games(Resource):
-    def __init__(self, server: Watched) -> None:
-        Resource.__init__(self)
-        self.lobby = server
-
-    def getChild(self, path: bytes, request: Request) -> Resource:
-        match = _TCH_PATH.fullmatch(path)
-        if match is None or request.postpath:
-            return _NotFound()
-        return _Game(self.lobby, int(match.group(1)))
-
-    def render(self, request: Request) -> bytes:
-        return _NotFound().render(request)
-
-
-def _page(title: str, lines: list[str]) -> bytes:
-    """A small HTML page whose links each stand alone on a line (as BSW's archive pages did:
-    the downloaders read them line by line)."""
-    head = ["<!DOCTYPE html>", "<html><head><meta charset=\"utf-8\">",
-            f"<title>{title}</title></head><body>", f"<h1>{title}</h1>", "<pre>"]
-    return ("\n".join(head + lines + ["</pre>", "</body></html>"]) + "\n").encode("utf-8")
-
-
-class _Months(Resource):
-    """``/``: every month with logs, newest first."""
-    isLeaf = True
-
-    def __init__(self, server: Watched) -> None:
-        Resource.__init__(self)
-        self.lobby = server
-
-    def render_GET(self, request: Request) -> Any:
-        def found(months: list[tuple[int, int, int]]) -> None:
-            lines = [f'<a href="/{y:04d}{m:02d}">{y:04d}-{m:02d}</a> {n} games'
-                     for y, m, n in months]
-            _finish(request, 200, _page("Tichu logs", lines), b"text/html; charset=utf-8")
-
-        self.lobby.persistence.archive.tch_months().addCallbacks(
-            found, lambda f: _unavailable(request, f, "listing the archive's months"))
-        return NOT_DONE_YET
-
-
-class _Month(Resource):
-    """``/YYYYMM``: the games of one month, ascending."""
-    isLeaf = True
-
-    def __init__(self, server: Watched, year: int, month: int) -> None:
-        Resource.__init__(self)
-        self.lobby = server
-        self.year = year
-        self.month = month
-
-    def render_GET(self, request: Request) -> Any:
-        def found(games: list[int]) -> None:
-            if not games:
-                _finish(request, 404, b"No logs in this month.\n", b"text/plain; charset=utf-8")
-                return
-            lines = [f'<a href="/{n}.tch">{n}.tch</a>' for n in games]
-            _finish(request, 200, _page(f"Tichu logs {self.year:04d}-{self.month:02d}", lines),
-                    b"text/html; charset=utf-8")
-
-        self.lobby.persistence.archive.tch_month(self.year, self.month).addCallbacks(
-            found, lambda f: _unavailable(request, f, "listing a month of the archive"))
-        return NOT_DONE_YET
-
-
-def _unavailable(request: Request, failure: Any, what: str) -> None:
-    log.failure(what, failure)
-    _finish(request, 503, b"The archive is not available.\n", b"text/plain; charset=utf-8")
-
-
 class _Root(Resource):
     def __init__(self, server: Watched) -> None:
         Resource.__init__(self)
         self.lobby = server
         self.putChild(b"metrics", _Metrics(server.factory.metrics))
         self.putChild(b"healthz", _Health(server))
-        self.putChild(b"games", _Games(server))
+
+    def _archive(self) -> Archive:
+        archive: Archive = self.lobby.persistence.archive
+        return archive
 
     def getChild(self, path: bytes, request: Request) -> Resource:
-        if request.postpath:
-            return _NotFound()
-        if path == b"":
-            return _Months(self.lobby)
-        match = _MONTH_PATH.fullmatch(path)
-        if match is not None:
-            return _Month(self.lobby, int(match.group(1)), int(match.group(2)))
-        match = _TCH_PATH.fullmatch(path)
-        if match is not None:
-            return _Game(self.lobby, int(match.group(1)))
-        return _NotFound()
+        # the log archive (protocol/web/archive.py): its months at /, /YYYYMM, /N.tch, /games/N.tch
+        found = archive_child(self._archive, path, list(request.postpath or []), b"")
+        return found if found is not None else _NotFound()
 
     def render(self, request: Request) -> bytes:
         return _NotFound().render(request)

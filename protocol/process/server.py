@@ -349,7 +349,7 @@ class LobbyServer:
     def _listen_web(self, description: str) -> Any:
         from protocol.web import listen_web
         port = yield listen_web(self.reactor, description, self.factory, self.web_options,
-                                tls=self.tls)
+                                tls=self.tls, archive=lambda: self.persistence.archive)
         self.web_ports.append(port)
         log.info("web client on {endpoint} ({address}): open {url}", endpoint=description,
                  address=_address(port), url=_web_url(description, port))
@@ -608,7 +608,8 @@ class LobbyService(Service):
         try:
             motd = read_motd(self.opts)
         except OSError as e:
-            return [f"the MOTD {self.opts.motd} kept: {e.strerror or e}", *done]
+            from protocol.telnet.proxy import NotReloaded
+            return [NotReloaded(f"the MOTD {self.opts.motd} kept: {e.strerror or e}"), *done]
         self.motd = self.server.factory.motd = motd
         return [f"the MOTD reloaded from {self.opts.motd} ({len(motd)} characters)", *done]
 

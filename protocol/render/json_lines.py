@@ -98,6 +98,8 @@ TYPES_SINCE: dict[int, frozenset[str]] = {
         "friend-game-started", "friend-game-over", "namesake-notice", "namesake-writes",
         "says-namesake",
         "table-rated", "table-unrated", "table-timer-warning", "table-timed-out",
+        # the removal of a present player from a rated game (issue 24 outside finding)
+        "table-timed-out-rated", "table-remove-needs-partner", "table-remove-needs-all",
         "table-unseated", "table-barred", "table-unbarred",
         # issue 23's /closetable (after protocol 3): older clients get what they got before,
         # the move to the lobby (`room`) and the command's `ok`
@@ -473,7 +475,10 @@ else:                                    # pragma: no cover
 
 
 def parse_protocol(word: str) -> int | None:
-    """The version a client names (`3`), or None when it is no version this server speaks."""
+    """The version a client names (`3`, or `newest`: the newest this server speaks), or None when
+    it is no version this server speaks."""
+    if word.strip().lower() == "newest":
+        return PROTOCOL_VERSIONS[-1]
     value = ascii_int(word.strip(), max(PROTOCOL_VERSIONS))
     return value if value in PROTOCOL_VERSIONS else None
 

@@ -24,6 +24,7 @@ theirs, and a file that cannot be read keeps the old one.
 from __future__ import annotations
 
 import ipaddress
+import re
 from typing import TYPE_CHECKING, Any, cast
 
 from twisted.internet import address as address_types
@@ -243,6 +244,34 @@ def listen(reactor: Any, description: str, factory: Any, clock: Any,
         HeaderFirstFactory(factory, clock, header_timeout))
 
 
+class NotReloaded(str):
+    """What a SIGHUP reload says when it failed and kept the old state: the SIGHUP line is then a
+    warning (protocol.process.logs.reopen_on_sighup looks for ``failed``)."""
+    failed = True
+
+
+def _endpoint_files(description: str) -> tuple[str, str]:
+    """The ``privateKey=`` and ``certKey=`` files of an ``ssl:`` endpoint string (``?`` if none)."""
+    fields = dict(part.split("=", 1) for part in description.split(":") if "=" in part)
+    key = fields.get("privateKey", "?")
+    return key, fields.get("certKey", key)
+
+
+def tls_reload_failure(description: str, error: BaseException) -> str:
+    """Why the key and certificate of `description` could not be loaded, in a sentence that
+    names the files (not OpenSSL's raw error list)."""
+    key, cert = _endpoint_files(description)
+    if isinstance(error, OSError):
+        name = error.filename or f"{key} or {cert}"
+        return f"cannot read {name}: {error.strerror or error}"
+    text = str(error)
+    if "mismatch" in text or "do not match" in text:
+        return f"the key in {key} does not belong to the certificate in {cert}"
+    reasons = re.findall(r"'([^']*)'\)", text)     # OpenSSL's [('lib', 'func', 'reason'), ...]
+    why = ", ".join(r for r in reasons if r) or text or type(error).__name__
+    return f"{cert} and {key} are no usable PEM certificate and key ({why})"
+
+
 @implementer(IOpenSSLContextFactory)
 class ReloadableTLS:
     """The TLS context of one listening endpoint, replaceable while it listens: Twisted's TLS
@@ -266,7 +295,9 @@ class ReloadableTLS:
                 raise ValueError("no TLS context")
             fresh.getContext()              # a key that does not match its certificate fails here
         except Exception as e:
-            return f"the TLS certificate of {self.description} kept: {e}"
+            return NotReloaded(f"the TLS certificate of {self.description} kept: "
+                               f"{tls_reload_failure(self.description, e)}; new connections "
+                               "still get the old certificate")
         self.current = fresh
         return f"the TLS certificate of {self.description} reloaded"
 

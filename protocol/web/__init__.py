@@ -10,6 +10,9 @@ One HTTP listener (twisted.web) on a Twisted endpoint (``tcp:8080:interface=127.
   nosniff`` and ``X-Frame-Options: DENY``;
 - ``/strings/LANG.json``: the page's own words in LANG, the catalog's ``web-*`` keys
   (lobby/text/messages.py and its translations, like every other text for people);
+- ``/archive/``, ``/YYYYMM``, ``/N.tch``, ``/games/N.tch``: the log archive in the layout of BSW's
+  public archive (protocol/web/archive.py; the same pages as on the metrics port, whose months
+  page is ``/``), with the same headers and per-address limits as every other answer here;
 - ``/ws``: the WebSocket endpoint (autobahn's Twisted WebSocket server). One WebSocket message
   carries one machine-mode line, in both directions (docs/protocol.md, "Machine mode").
 
@@ -67,6 +70,8 @@ from lobby.world.addresses import address_group, is_loopback
 from protocol.connection.guard import OpenConnections
 from protocol.telnet import gathered_write
 from protocol.telnet.transport import TelnetLineProtocol
+from protocol.web.archive import Source as ArchiveSource
+from protocol.web.archive import archive_child
 
 __all__ = ["WebOptions", "WebSite", "MessageTransport", "LobbyWebSocket", "listen_web",
            "CSP", "SECURITY_HEADERS", "web_strings", "parse_proxies", "default_hosts", "host_name",
@@ -397,6 +402,13 @@ class LobbyWebSocket(WebSocketServerProtocol):
         self._peer = kind("TCP", host, int(getattr(tcp_peer, "port", 0) or 0))
         self._refuses_passwords = not secure and not is_loopback(host)
 
+    def failHandshake(self, reason: str, code: int = 400,
+                      responseHeaders: Any = None) -> None:
+        """An Origin that autobahn cannot even read is refused like a foreign one: 403."""
+        if reason.startswith("HTTP Origin header invalid"):
+            code = 403
+        super().failHandshake(reason, code, responseHeaders)
+
     def _origin_allowed(self, origin: str, host_header: str, secure: bool) -> bool:
         """One of --web-origin; by default the listener's own: the origin whose host is the
         request's ``Host``, with the scheme of the connection (an ``https`` page does not talk
@@ -496,7 +508,10 @@ class LobbyWebSocketFactory(WebSocketServerFactory):
         WebSocketServerFactory.setProtocolOptions(self, maxMessagePayloadSize=options.max_message,
                                 maxFramePayloadSize=options.max_message,
                                 openHandshakeTimeout=options.timeout or None,
-                                closeHandshakeTimeout=5, failByDrop=False)
+                                closeHandshakeTimeout=5, failByDrop=False,
+                                # `Origin: null` reaches onConnect's check (403, as any other
+                                # refused origin) instead of autobahn's own 400
+                                allowNullOrigin=True)
 
 
 class _Socket(WebSocketResource):
@@ -538,6 +553,9 @@ class _File(Resource):
     render_HEAD = render_GET
 
 
+_PHRASES = {421: b"Misdirected Request", 426: b"Upgrade Required"}
+
+
 class _NotFound(Resource):
     isLeaf = True
 
@@ -547,18 +565,23 @@ class _NotFound(Resource):
         self.text = text
 
     def render(self, request: Request) -> bytes:
-        request.setResponseCode(self.code)
+        # twisted.web knows no phrase for 421 and 426 ("Unknown Status": outside finding 28-13)
+        request.setResponseCode(self.code, _PHRASES.get(self.code))
         _headers(request, b"text/plain; charset=utf-8")
         return self.text
 
 
 class _Root(Resource):
     """Exact names only: ``/`` is index.html, ``/NAME`` a file of the static directory,
-    ``/strings/LANG.json`` the page's words, ``/ws`` the WebSocket; anything else is 404."""
+    ``/strings/LANG.json`` the page's words, ``/ws`` the WebSocket, and with an archive its
+    pages (protocol/web/archive.py: ``/archive/``, ``/YYYYMM``, ``/N.tch``, ``/games/N.tch``);
+    anything else is 404."""
 
     def __init__(self, files: dict[str, _File], socket: IResource,
-                 hosts: Iterable[str] = LOOPBACK_HOSTS) -> None:
+                 hosts: Iterable[str] = LOOPBACK_HOSTS,
+                 archive: ArchiveSource | None = None) -> None:
         Resource.__init__(self)
+        self.archive = archive
         self.hosts = frozenset(h.strip("[]").lower() for h in hosts)
         self.files = files
         self.socket = socket
@@ -580,6 +603,10 @@ class _Root(Resource):
             return self.socket
         if name == "strings" and len(rest) == 1:
             return self.strings.get(rest[0].decode("utf-8", "replace"), _NotFound())
+        if self.archive is not None:
+            page = archive_child(self.archive, path, list(rest), b"archive")
+            if page is not None:
+                return page
         if rest:
             return _NotFound()
         found = self.files.get(name or "index.html")
@@ -662,12 +689,13 @@ class WebSite(Site):
     protocol = WebChannel  # type: ignore[assignment]
 
     def __init__(self, lobby: LobbyFactory, options: WebOptions | None = None,
-                 reactor: Any = None, hosts: Iterable[str] | None = None) -> None:
+                 reactor: Any = None, hosts: Iterable[str] | None = None,
+                 archive: ArchiveSource | None = None) -> None:
         self.options = options if options is not None else WebOptions()
         self.websockets = LobbyWebSocketFactory(lobby, self.options)
         allowed = self.options.allowed_hosts or (tuple(hosts) if hosts is not None
                                                  else LOOPBACK_HOSTS)
-        Site.__init__(self, _Root(static_files(), _Socket(self.websockets), allowed),
+        Site.__init__(self, _Root(static_files(), _Socket(self.websockets), allowed, archive),
                       timeout=self.options.timeout or None, reactor=reactor)
         self.clock = reactor if reactor is not None else _default_reactor()
         #: each connection (channel) whose request is not whole yet -> (host, deadline)
@@ -740,10 +768,11 @@ def _default_reactor() -> Any:
 
 
 def listen_web(reactor: Any, description: str, lobby: LobbyFactory,
-               options: WebOptions | None = None, tls: list[Any] | None = None
-               ) -> Deferred[IListeningPort]:
-    """Listen on the endpoint ``description`` with the web client (a Deferred of the port); the
-    reloadable context of a TLS endpoint is appended to ``tls`` (protocol.telnet.proxy.tls_endpoint)."""
+               options: WebOptions | None = None, tls: list[Any] | None = None,
+               archive: ArchiveSource | None = None) -> Deferred[IListeningPort]:
+    """Listen on the endpoint ``description`` with the web client (a Deferred of the port), and
+    the log archive's pages when ``archive`` gives it; the reloadable context of a TLS endpoint
+    is appended to ``tls`` (protocol.telnet.proxy.tls_endpoint)."""
     from protocol.telnet.proxy import tls_endpoint
     return tls_endpoint(reactor, description, tls).listen(
-        WebSite(lobby, options, reactor, default_hosts(description)))
+        WebSite(lobby, options, reactor, default_hosts(description), archive))

@@ -243,6 +243,10 @@ async def test_a_password_for_a_guest_name_is_a_clear_error_and_never_on_the_com
     assert by_file.returncode == 1, by_file.stderr
     assert "Robin is not a registered name" in by_file.stderr
     assert "password was not used" in by_file.stderr
+    # (outside finding, issue 27 review item 9: the client's own code, not the server's
+    # `not-registered`, which means something else: docs/bots.md)
+    assert "[client-password-unused]" in by_file.stderr
+    assert "[not-registered]" not in by_file.stderr
     by_env = await deferToThread(run, "--name", "Robyn", env={"TICHU_BOT_PASSWORD": "x1234567"})
     assert by_env.returncode == 1 and "not a registered name" in by_env.stderr
     by_flag = await deferToThread(run, "--name", "Rowan", "--password", "sesame12")

@@ -40,7 +40,7 @@ async def test_a_complete_game_with_a_spectator(server: RunningServer) -> None:
     # colour on for one player and the spectator: the hiding check strips the ANSI codes
     for name in ("Bert", "Eve"):
         await game.say(name, "/set color on", "color is on now.\r\n")
-    await game.setup({"seed": "4242", "target": "200"}, starter="Cleo")
+    await game.setup({"seed": "4242", "target": "200"}, starter="Anna")
     steps = await game.play(random.Random(4242))
     table = game.table
     assert table.state == "finished" and table.result and "winner" in table.result
@@ -106,7 +106,7 @@ async def test_tichujoin_seats_the_first_two_joiners_together(server: RunningSer
     # before the start the seats follow /join
     info = await game.command("Dirk", "/spielinfo")
     assert "  Seats: 1 Anna, 2 Bert, 3 Cleo, 4 Dirk" in info
-    started = await game.command("Dirk", "/start")
+    started = await game.command("Anna", "/start")
     assert f"Table {game.table.number}: the game starts, Anna+Bert against Cleo+Dirk." in started
     assert game.table.seated == ["Anna", "Cleo", "Bert", "Dirk"]
     info = await game.command("Anna", "/spielinfo")

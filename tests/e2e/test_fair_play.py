@@ -825,9 +825,9 @@ async def test_a_seated_guest_cannot_set_a_long_grace_nor_keep_the_host_from_pla
         assert f"! [host-only-option] Only the host, Anna, may set the option {name}." in \
             answer, answer
     assert table.options.grace == 120 and table.options.target == 1000
-    # other options keep their meaning: any seated player sets them without option host
+    # and so is every other option (the host in charge, outside finding of issue 24)
     answer = await game.command("Griefz", "/option drawseat on")
-    assert not any(ERROR_LINE.match(l) for l in answer), answer
+    assert "! [host-only-option] Only the host, Anna, may set the option drawseat." in answer
     # the host's grace has the server's ceiling (--max-grace)
     answer = await game.command("Anna", "/option grace 86400")
     assert any(l.startswith("! [bad-option-value]") and "600" in l for l in answer), answer
@@ -1019,3 +1019,106 @@ async def test_the_rated_grace_floor_is_the_servers_min_rated_grace(tmp_path: Pa
         assert table.grace_seconds() == 120.0
     finally:
         await server.stop()
+
+
+@pytest.mark.reactor_timeout(60)
+@pytest_twisted.ensureDeferred
+async def test_only_the_host_sets_options_adds_and_removes_bots_and_starts(
+        clocked: ClockedServer) -> None:
+    """Outside finding (issue 24, "the host in charge"): a seated player who was not the host
+    added and removed the host's bots, set /option log off, drawseat, tichujoin, dragon fixed,
+    and started the game without the host. Each is refused, naming the host; once the host
+    leaves, the table's new host may do all of it."""
+    game = WireGame(clocked, ["Anna", "Bert"])
+    for name in game.players:
+        await game.connect(name)
+    await game.setup({}, start=False)                      # Anna hosts in seat 1, Bert seat 2
+    table = game.table
+    await game.command("Anna", "/addbot 3")
+    await game.command("Anna", "/addbot 4")
+    bots = list(table.seats[2:])
+    before = table.options.listing()
+    for line in ("/addbot", "/removebot 3", "/start", "/startnosave"):
+        answer = await game.command("Bert", line)
+        assert "! [host-command] Only the host, Anna, may do that." in answer, (line, answer)
+    for option in ("log off", "drawseat", "tichujoin", "dragon fixed", "round 1", "host"):
+        answer = await game.command("Bert", f"/option {option}")
+        name = option.removesuffix(" off").removesuffix(" 1")
+        assert f"! [host-only-option] Only the host, Anna, may set the option {name}." \
+            in answer, (option, answer)
+    assert table.options.listing() == before and table.seats[2:] == bots
+    assert table.state == "waiting"
+    # the host leaves: the table passes to Bert, who may now run it and start it
+    await game.command("Anna", "/room 0")
+    assert table.host == "Bert"
+    await game.command("Bert", "/removebot 4")
+    await game.command("Bert", "/addbot 4")
+    await game.command("Bert", "/option dragon fixed")
+    assert table.options.dragon_fixed is True
+    await game.command("Anna", "/room 1")
+    answer = await game.command("Anna", "/start")
+    assert any(line.startswith("! [") for line in answer), answer    # not seated, not the host
+    await game.command("Anna", "/join 1")
+    answer = await game.command("Anna", "/start")
+    assert "! [host-command] Only the host, Bert, may do that." in answer
+    await game.command("Bert", "/start")
+    assert table.state == "playing"
+
+
+@pytest.mark.reactor_timeout(60)
+@pytest_twisted.ensureDeferred
+async def test_two_opponents_cannot_vote_a_present_player_out_of_a_rated_game(
+        clocked: ClockedServer) -> None:
+    """Outside finding (issue 24): in a rated game a present player who let one 30 s decision
+    run out was removed by the two opponents (2 votes of 3) and took the loss. Now a present
+    player is removable only after --rated-remove-timeouts (2) time-outs, and only with their
+    partner's yes."""
+    game = await registered_game(clocked, {"timer": "30", "grace": "30"})
+    table = game.table
+    assert table.rated and table.players == PLAYERS          # Bert plays with Dirk
+    for name in ("Anna", "Cleo", "Dirk"):
+        await game.command(name, "/nogrand")
+    clocked.clock.advance(31)                                # Bert lets Grand Tichu run out
+    await game.settle()
+    assert table.match.round.phase == "exchange" and "Bert" in table.timed_out
+    said = " ".join(" ".join(game.clients["Anna"].lines).split())
+    assert "Bert ran out of time (30 seconds); the decision is made for them. In a rated game " \
+        "a present player may be removed only after 2 time-outs (1 so far)." in said
+    answer = " ".join(" ".join(await game.command("Anna", "/remove Bert")).split())
+    assert "! [remove-needs-timeouts] Bert is here: in a rated game" in answer, answer
+    clocked.clock.advance(31)                                # the exchange: a second time-out
+    await game.settle()
+    assert table.timeouts["Bert"] == 2 and "Bert" in table.timed_out
+    # the two opponents alone do not remove him
+    answer = await game.command("Anna", "/remove Bert")
+    assert not any(ERROR_LINE.match(l) for l in answer), answer
+    assert "Bert is here: the removal needs the yes of Dirk, Bert's partner." in \
+        " ".join(" ".join(answer).split())
+    await game.command("Cleo", "/accept")
+    assert "Bert" in table.players and not table.bots
+    await game.command("Dirk", "/refuse")
+    assert "Bert" in table.players and table._vote is None
+    # with the partner's yes he is removed (and loses the rated game)
+    await game.command("Anna", "/remove Bert")
+    await game.command("Dirk", "/accept")
+    assert "Bert" not in table.players and "Bert" in table.leavers
+
+
+def test_a_vanished_player_whose_grace_is_used_up_is_removed_by_a_majority() -> None:
+    """The partner's yes is for a present player only: a rated game's vanished player whose
+    added-up grace is used up is removed by the majority, as before."""
+    from lobby.tables.table import TableActor
+    from table_support import Recorder
+    clock = task.Clock()
+    rec = Recorder()
+    table = TableActor(5, clock, rec.deliver, host="ann")
+    rec.table = table
+    for name in ("ann", "bob", "cat", "dan"):
+        table.submit(name, "join")
+    table.submit("ann", "start")
+    table.rated = True                           # (all four registered in a real server)
+    table.member_gone("bob")
+    clock.advance(table.grace_seconds() + 1)
+    table.submit("ann", "remove", "bob")
+    table.submit("cat", "accept")
+    assert "bob" not in table.players and not rec.errors()

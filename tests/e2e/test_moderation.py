@@ -339,10 +339,10 @@ def test_nobody_acts_in_a_seat_not_theirs_or_at_a_table_not_theirs(clock: task.C
     for c in players.values():
         c.raw()
     # Eve watches: she may neither configure nor start this table, nor take a taken seat
-    eve.send("/option target 500")          # (a spectator is told so: U9)
-    assert "! [not-a-player]" in eve.text()
+    eve.send("/option target 500")          # (only the host may: issue 24)
+    assert "! [host-only-option]" in eve.text()
     eve.send("/start")
-    assert "! [not-a-player]" in eve.text()
+    assert "! [host-command]" in eve.text()
     eve.send("/join 2")
     assert "! [seat-taken]" in eve.text() or "! [table-full]" in eve.text()
     ann.send("/start")

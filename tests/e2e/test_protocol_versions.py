@@ -161,6 +161,29 @@ def test_an_unknown_version_is_refused_in_text(line: str) -> None:
     assert [parse_protocol(str(v)) for v in PROTOCOL_VERSIONS] == list(PROTOCOL_VERSIONS)
 
 
+@pytest.mark.reactor_timeout(60)
+@pytest_twisted.ensureDeferred
+async def test_a_client_can_ask_for_the_newest_version_by_that_word(server: RunningServer) -> None:
+    """Outside finding (issue 27 review, item 7): a client asks for the newest version without
+    hard-coding its number: `%json newest` and `/iset protocol newest`; a refused version's
+    `error` carries `params.newest` (docs/protocol.md)."""
+    c = await server.client()
+    c.send("%json newest")
+    got = await c.expect('"iset"')
+    got += await c.read_line()
+    switched = json.loads(got[got.index("{"):].splitlines()[0])
+    assert switched["protocol"] == PROTOCOL_VERSIONS[-1]
+    await c.expect('"prompt"')
+    c.send("Newest")
+    await c.expect('"logged-in-guest"')
+    await c.expect('"room"')
+    assert (await _reply(c, "c1", "/iset protocol 1"))["protocol"] == 1
+    assert (await _reply(c, "c2", "/iset protocol NEWEST"))["protocol"] == PROTOCOL_VERSIONS[-1]
+    refused = await _reply(c, "c3", "/iset protocol 9")
+    assert refused["code"] == "unknown-protocol"
+    assert refused["params"]["newest"] == PROTOCOL_VERSIONS[-1]
+
+
 # ---- protocol 4 (issue 24): the fair-play fields and objects are its own -------------------------
 async def _json_client(server: Any, version: int, name: str) -> Any:
     c = await server.client()

@@ -385,7 +385,10 @@ async def test_a_spectators_refusals_are_addressed_to_them_without_a_join_hint(
     eve = await guest(server, "Eve")
     await reply(eve, "/set width 160")          # (each refusal one line)
     await reply(eve, "/room 1", "four sit.\r\n")
-    assert await reply(eve, "/addbot") == "! [not-seated] " + text("not-seated", "en") + "\r\n"
+    # /addbot, /option, /start are the host's (issue 24): the refusal names the host
+    assert await reply(eve, "/addbot") == "! [host-command] " + text(
+        "host-command", "en", host="Hosta") + "\r\n"
+    assert await reply(eve, "/leave") == "! [not-seated] " + text("not-seated", "en") + "\r\n"
     assert "/join" in text("not-seated", "en")
     for line in ("/join 1", "/addbot", "/addbot", "/addbot"):
         host.send(line)
@@ -394,8 +397,13 @@ async def test_a_spectators_refusals_are_addressed_to_them_without_a_join_hint(
     for lang in ("en", "de", "fr", "es", "da"):          # a full waiting table
         await reply(eve, f"/set lang {lang}")
         refusal = "! [not-a-player] " + text("not-a-player", lang) + "\r\n"
-        assert await error_reply(eve, "/addbot") == refusal
+        assert await error_reply(eve, "/leave") == refusal
         assert "/join" not in refusal and "Eve" not in refusal
+        hosts = "! [host-command] " + text("host-command", lang, host="Hosta") + "\r\n"
+        assert "Hosta" in hosts
+        assert await error_reply(eve, "/addbot") == hosts
+        assert await error_reply(eve, "/option drawseat") == "! [host-only-option] " + text(
+            "host-only-option", lang, host="Hosta", option="drawseat") + "\r\n"
     host.send("/start")
     await reply(eve, "/set lang en", "switches.\r\n")
     await eve.expect("Grand Tichu")

@@ -109,6 +109,10 @@ async def test_any_first_message_starts_machine_mode(web: WebServer) -> None:
 async def test_a_foreign_origin_is_refused(web: WebServer) -> None:
     with pytest.raises(ConnectionError, match="403"):
         await web.ws(origin="http://evil.example")
+    # `Origin: null` (a sandboxed or file: page) is refused alike: 403, not autobahn's 400
+    # (outside finding 28-13)
+    with pytest.raises(ConnectionError, match="403"):
+        await web.ws(origin="null")
     # the listener's own origin and a program that sends none are accepted
     await (await web.ws(origin="own")).expect("prompt")
     await (await web.ws(origin=None)).expect("prompt")
@@ -510,6 +514,25 @@ async def test_every_answer_has_our_headers_and_no_server_version(web: WebServer
         assert headers.get("x-content-type-options") == "nosniff", (target, method)
         assert headers.get("x-frame-options") == "DENY", (target, method)
         assert "server" not in headers, (target, method, headers.get("server"))
+
+
+def _status_line(port: int, target: str, host: str) -> str:
+    with socket.create_connection(("127.0.0.1", port), timeout=20) as s:
+        s.sendall(f"GET {target} HTTP/1.0\r\nHost: {host}\r\n\r\n".encode())
+        data = b""
+        while chunk := s.recv(65536):
+            data += chunk
+    return data.split(b"\r\n", 1)[0].decode("latin-1")
+
+
+@pytest_twisted.ensureDeferred
+async def test_refusals_carry_their_reason_phrases(web: WebServer) -> None:
+    """421 and 426 said "Unknown Status" (outside finding 28-13)."""
+    port = web.web_port
+    line = await within(deferToThread(_status_line, port, "/ws", f"127.0.0.1:{port}"))
+    assert line == "HTTP/1.0 426 Upgrade Required"
+    line = await within(deferToThread(_status_line, port, "/", "evil.example"))
+    assert line == "HTTP/1.0 421 Misdirected Request"
 
 
 def _slow_clients(port: int, count: int) -> list[socket.socket]:

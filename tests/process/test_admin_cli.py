@@ -210,6 +210,20 @@ def test_create_makes_a_player_by_default_and_list_and_set_role(tmp_path: Path) 
     assert admin(db, "set-role", "Ann", "king")[0] == 2
 
 
+def test_set_role_takes_none_as_the_lobby_does_and_says_it_without_an_article(
+        tmp_path: Path) -> None:
+    """Outside finding (issue 27 review, item 8): `admin set-role Alice none` was refused while
+    the lobby's `/role` takes `none`; and the answer read "Alice is a admin now"."""
+    db = tmp_path / "lobby.sqlite3"
+    assert admin(db, "create", "Alice", "--password-file", "-", stdin="sesame12\n")[0] == 0
+    code, out, _ = admin(db, "set-role", "Alice", "admin")
+    assert code == 0 and out.startswith("Alice's role is admin now (was player; "), out
+    code, out, err = admin(db, "set-role", "Alice", "none")
+    assert code == 0, err
+    assert account(db, "Alice").role is None and out.startswith("Alice's role is player now "
+                                                                "(was admin; "), out
+
+
 def test_the_database_and_its_backup_are_private(tmp_path: Path) -> None:
     """Issue 27: they hold password hashes: 0600 whatever the umask, the WAL too."""
     import os

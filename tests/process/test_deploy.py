@@ -7,6 +7,7 @@ health check (which passes against a real server) and names no package registry 
 from __future__ import annotations
 
 import configparser
+import os
 import re
 import shlex
 import shutil
@@ -199,3 +200,65 @@ def test_the_backup_timer_runs_admin_backup_daily(tmp_path: Path) -> None:
                                    str(tmp_path / "tichu-lobby-backup.service")],
                                   capture_output=True, text=True, timeout=120)
         assert verified.returncode == 0, verified.stdout + verified.stderr
+
+
+def test_the_backup_unit_can_open_the_database_in_its_sandbox(tmp_path: Path) -> None:
+    """Outside finding (issue 27 review, item 2): the backup unit has ProtectSystem=strict and
+    made only the backups folder writable, but SQLite (WAL) must create the -wal/-shm files next
+    to the database to read it: `admin backup` failed. Here the unit's sandbox is rebuilt with
+    `unshare -rm`: /var/lib/tichu-lobby (tmp_path) read-only but for the folders the unit makes
+    writable (StateDirectory=, ReadWritePaths=), and the unit's command must succeed in it."""
+    if shutil.which("unshare") is None or subprocess.run(
+            ["unshare", "-rm", "true"], capture_output=True).returncode != 0:
+        pytest.skip("no user and mount namespaces here (unshare -rm)")
+    service = configparser.ConfigParser(interpolation=None, strict=True, delimiters=("=",))
+    service.optionxform = str  # type: ignore[assignment,method-assign]
+    service.read_string((DEPLOY / "tichu-lobby-backup.service").read_text(encoding="utf-8"))
+    section = service["Service"]
+    assert section["ProtectSystem"] == "strict"
+    state = "/var/lib/tichu-lobby"
+    writable = ["/var/lib/" + d for d in section.get("StateDirectory", "").split()]
+    writable += [p.lstrip("-") for p in section.get("ReadWritePaths", "").split()]
+    db = tmp_path / "lobby.sqlite3"
+    from lobby.storage.store import Store, inline_runner
+    store = Store(str(db), inline_runner)
+    store.open()
+    store.close()
+    (tmp_path / "backups").mkdir()
+    binds = [str(tmp_path) + w[len(state):] for w in writable if w.startswith(state + "/")]
+    read_only = ([] if state in writable else
+                 [f"mount --rbind {tmp_path} {tmp_path}", f"mount -o remount,bind,ro {tmp_path}"])
+    script = (shlex.split(section["ExecStart"])[2].replace("%%", "%")
+              .replace(state, str(tmp_path))
+              .replace("/opt/tichu-lobby/bin/tichu-lobby", command("tichu-lobby")))
+    sandbox = " && ".join([*(f"mount --bind {shlex.quote(b)} {shlex.quote(b)}" for b in binds),
+                           *read_only, script])
+    done = subprocess.run(["unshare", "-rm", "sh", "-c", sandbox], capture_output=True,
+                          text=True, timeout=120, env=dict(os.environ, PYTHONPATH=str(ROOT)))
+    assert done.returncode == 0, done.stderr
+    (copy,) = (tmp_path / "backups").iterdir()
+    assert copy.stat().st_size > 0
+
+
+def test_the_systemd_steps_of_the_docs_install_what_the_unit_needs() -> None:
+    """Outside finding (issue 27 review, item 3): docs/operations.md's systemd steps never
+    installed /etc/tichu-lobby/tichu-lobby.toml, which ExecStart's --config reads (the unit then
+    fails with exit status 2, not retried); they installed the package by a name no index has;
+    and said to add options to ExecStart=. Every file the unit's command line reads is installed
+    by the steps, from the checkout, and the options are said to go into the file."""
+    docs = (ROOT / "docs" / "operations.md").read_text(encoding="utf-8")
+    section = docs[docs.index("### systemd (deploy/tichu-lobby.service)"):]
+    section = section[:section.index("\n### ", 1)]
+    steps = section[section.index("```sh"):section.index("```", section.index("```sh") + 5)]
+    argv = shlex.split(unit()["Service"]["ExecStart"])
+    config = argv[argv.index("--config") + 1]
+    installs = [line.split(" #")[0].strip() for line in steps.splitlines()
+                if line.startswith("install ")]
+    assert any(line.split()[-1] == config and "deploy/tichu-lobby.toml" in line
+               for line in installs), steps
+    assert any(line.split()[-1] == str(Path(config).parent) for line in installs), steps
+    assert "pip install '.[uvloop]'" in steps
+    everywhere = docs + "".join(p.read_text(encoding="utf-8") for p in DEPLOY.iterdir())
+    assert not re.search(r"pip install '?tichu-lobby", everywhere)   # no index has it
+    assert "Add options to `ExecStart=`" not in section
+    assert "/etc/tichu-lobby/tichu-lobby.toml" in section

@@ -328,3 +328,65 @@ def test_a_sighup_during_the_start_never_ends_scripts_serve(tmp_path: Path) -> N
         server.wait_for(lambda text: "SIGHUP: " in text)
         code, _ = server.stop()
     assert code == 0
+
+
+def _sig_mask(pid: int, field: str) -> int:
+    """A signal mask of /proc/PID/status (SigCgt: caught, SigIgn: ignored); 0 when it is gone."""
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith(field + ":"):
+                return int(line.split()[1], 16)
+    except (OSError, ValueError):
+        pass
+    return 0
+
+
+def test_a_sighup_while_scripts_serve_checks_its_environment_is_kept(tmp_path: Path) -> None:
+    """Outside finding (issue 27 review, item 1): one SIGHUP sent to scripts/serve while it still
+    checks its environment (the wrapper, not yet the server) is not lost: the server it execs
+    handles it once it runs (a "SIGHUP: " line), and then runs on."""
+    import signal
+    import time
+
+    from server_process import ROOT
+    argv = [str(ROOT / "scripts" / "serve"), "--db", str(tmp_path / "h.sqlite3"),
+            "--port", "tcp:0:interface=127.0.0.1"]
+    hup = 1 << (signal.SIGHUP - 1)
+    with ServerProcess(argv, tmp_path, find_port=None) as server:
+        pid = server.proc.pid
+        # the wrapper has its trap (SIGHUP caught or, before the fix, ignored) and is no server yet
+        while not (_sig_mask(pid, "SigCgt") | _sig_mask(pid, "SigIgn")) & hup:
+            assert server.proc.poll() is None
+            time.sleep(0.001)
+        assert b"protocol" not in Path(f"/proc/{pid}/cmdline").read_bytes()
+        server.proc.send_signal(signal.SIGHUP)
+        server.wait_for(lambda text: "listening on" in text)
+        if "SIGHUP: " not in server.output:          # (it is handled as the server starts)
+            server.wait_for(lambda text: "SIGHUP: " in text)
+        assert server.proc.poll() is None
+        code, _ = server.stop()
+    assert code == 0
+
+
+@pytest.mark.parametrize("how", ["tichu-lobby", "python -m protocol"])
+def test_a_sighup_while_the_server_imports_never_ends_it(tmp_path: Path, how: str) -> None:
+    """Outside finding (issue 27 review, item 1): a SIGHUP in the first second of ``tichu-lobby``
+    (the console script) or ``python -m protocol`` ended it (exit 129, nothing logged): the
+    handler came after the server's imports. Now every entry point holds SIGHUP before them.
+    The SIGHUP is sent the moment the first Twisted module is imported (``-X importtime``
+    reports each import on the standard error as it ends), while the imports go on; the server
+    comes up, handles it once (a "SIGHUP: " line) and stops cleanly."""
+    import signal
+    argv = ([command("tichu-lobby")] if how == "tichu-lobby"
+            else [sys.executable, "-m", "protocol"])
+    argv += ["--db", str(tmp_path / "h.sqlite3"), "--port", "tcp:0:interface=127.0.0.1"]
+    with ServerProcess(argv, tmp_path, find_port=None,
+                       env={"PYTHONPROFILEIMPORTTIME": "1"}) as server:
+        server.wait_for(lambda text: "import time:" in text and "twisted" in text)
+        server.proc.send_signal(signal.SIGHUP)
+        server.wait_for(lambda text: "listening on" in text)
+        if "SIGHUP: " not in server.output:          # (it is handled as the server starts)
+            server.wait_for(lambda text: "SIGHUP: " in text)
+        assert server.proc.poll() is None
+        code, _ = server.stop()
+    assert code == 0

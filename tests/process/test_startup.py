@@ -136,6 +136,30 @@ def test_a_failed_journal_write_is_an_error_and_the_players_are_told(clock: Any,
     assert lobby.world.tables[1].state == "playing"          # the game goes on
 
 
+def test_commits_that_work_again_are_a_warning_with_the_count_meanwhile(clock: Any,
+                                                                         logged: Any) -> None:
+    """Outside finding (issue 27 review, item 5): the recovery line was an error ending in a
+    stray "(-)" (`journal: commits work again: 129 more batches NOT committed since the last
+    line (-)`); it is a warning that says the trouble is over and how many failed meanwhile."""
+    from table_support import Lobby, play, seat_players
+    lobby = Lobby(clock)
+    seat_players(lobby)
+    lobby.turn()
+    fired(lobby.store.run_query(lambda conn: conn.execute("PRAGMA query_only = ON")))
+    play(lobby, random.Random(3), steps=6)
+    lobby.turn()
+    failed = lobby.persistence.journal.failures
+    assert failed >= 2
+    fired(lobby.store.run_query(lambda conn: conn.execute("PRAGMA query_only = OFF")))
+    play(lobby, random.Random(4), steps=3)
+    lobby.turn()
+    again = [e for e in logged if "commits work again" in formatEvent(e)]
+    assert len(again) == 1, [formatEvent(e) for e in again]
+    assert again[0]["log_level"] == LogLevel.warn
+    assert formatEvent(again[0]) == (f"journal: commits work again; {failed - 1} more batches "
+                                     "failed since the last line")
+
+
 @pytest.mark.parametrize("every", [None, 3600.0])
 def test_a_run_of_failed_journal_writes_logs_one_traceback_then_a_summary_a_minute(
         clock: Any, logged: Any, every: float | None) -> None:

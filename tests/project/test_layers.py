@@ -163,9 +163,8 @@ def test_lobby_never_imports_protocol() -> None:
 def test_nothing_imports_the_process_but_its_entry_points() -> None:
     users = sorted((m, i) for m in SOURCES if not _under(m, "protocol.process")
                    for i in imports_of(m) if _under(i, "protocol.process"))
-    # (__main__ holds SIGHUP with the process's logs before it imports the server)
-    allowed = {("protocol.__main__", "protocol.process.server"),
-               ("protocol.__main__", "protocol.process.logs")}
+    # (__main__ holds SIGHUP with the process's tiny entry module, which imports the server)
+    allowed = {("protocol.__main__", "protocol.process.entry")}
     assert set(users) - allowed <= set(EXCEPTIONS)
 
 

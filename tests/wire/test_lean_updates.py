@@ -15,6 +15,7 @@ import random
 from collections.abc import Coroutine
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
@@ -107,14 +108,34 @@ def test_a_trick_that_only_grew_comes_as_trick_add() -> None:
     assert state_update(before, after) == {"type": "update", "table": 1, "trick": [1, 2]}
 
 
-@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(seed=st.integers(0, 2**32 - 1), bombwindow=st.sampled_from([0, 1]),
-       turnier=st.booleans(), text_seat=st.sampled_from([None, 1, 3]),
-       late=st.integers(0, 120))
+#: a random seeded game (the deal, the players' choices, the table options, when Fay comes)
+GAMES = dict(seed=st.integers(0, 2**32 - 1), bombwindow=st.sampled_from([0, 1]),
+             turnier=st.booleans(), text_seat=st.sampled_from([None, 1, 3]),
+             late=st.integers(0, 120))
+
+
+@settings(max_examples=3, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(**GAMES)
 @example(seed=1365, bombwindow=0, turnier=False, text_seat=None, late=94)   # Fay saw no trick grow
 def test_updates_applied_in_order_rebuild_the_whole_state(seed: int, bombwindow: int,
                                                          turnier: bool, text_seat: int | None,
                                                          late: int) -> None:
+    """Three games (and the pinned one) in the quick loop; the whole suite plays twelve more
+    (`test_updates_rebuild_the_whole_state_in_more_games`)."""
+    rebuild_the_whole_state(seed, bombwindow, turnier, text_seat, late)
+
+
+@pytest.mark.slow(reason="more games of test_updates_applied_in_order_rebuild_the_whole_state, "
+                        "which plays three (and the pinned one) in the quick loop")
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(**GAMES)
+def test_updates_rebuild_the_whole_state_in_more_games(seed: int, bombwindow: int, turnier: bool,
+                                                       text_seat: int | None, late: int) -> None:
+    rebuild_the_whole_state(seed, bombwindow, turnier, text_seat, late)
+
+
+def rebuild_the_whole_state(seed: int, bombwindow: int, turnier: bool, text_seat: int | None,
+                            late: int) -> None:
     rng = random.Random(seed)
     g = Game()
     names = ["Ann", "Bob", "Cat", "Dan"]

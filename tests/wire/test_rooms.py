@@ -143,7 +143,7 @@ def test_a_player_who_leaves_or_disconnects_vanishes_and_can_come_back(lobby: Fa
     players = online(lobby, "Ann", "Bob", "Cat", "Dan")
     ann, bob = players[0], players[1]
     keys = sit_at_a_new_table(players)
-    bob.send("/start")
+    ann.send("/start")
     table = lobby.world.tables[1]
     assert table.state == "playing"
     for p in players:
@@ -176,7 +176,7 @@ def test_a_guest_back_under_another_spelling_of_the_name_gets_the_seat(lobby: Fa
     (not-a-player)."""
     players = online(lobby, "Ann", "Bob", "Cat", "Dan")
     keys = sit_at_a_new_table(players)
-    players[1].send("/start")
+    players[0].send("/start")
     table = lobby.world.tables[1]
     players[1].send("/quit")
     assert table.gone == {"Bob"}
@@ -191,7 +191,7 @@ def test_the_abandon_time_starts_again_when_a_player_was_back(lobby: FakeLobby) 
     departure: the timer of an earlier departure must not close it seconds after the next."""
     players = online(lobby, "Ann", "Bob", "Cat", "Dan")
     keys = sit_at_a_new_table(players)
-    players[1].send("/start")
+    players[0].send("/start")
     table = lobby.world.tables[1]
     for p in players:
         p.send("/quit")

@@ -495,12 +495,18 @@ def any_game(seed: int, *, rounds: int = 3, turnier: bool = False, dragon_fixed:
     return match
 
 
-@pytest.mark.parametrize("seed", range(8))
+#: more seeded games of a check the quick loop makes on the first seeds (the whole suite: all)
+MORE_GAMES = pytest.mark.slow(reason="more seeds of a check the quick loop makes on seed 0-2 "
+                                     "(turnier: seed 0)")
+
+
+@pytest.mark.parametrize("seed", [*range(3), *(pytest.param(s, marks=MORE_GAMES)
+                                               for s in range(3, 8))])
 def test_random_games_read_as_bsw_games(seed: int) -> None:
     check_log(any_game(seed, tichu_rate=0.15))
 
 
-@pytest.mark.parametrize("seed", range(3))
+@pytest.mark.parametrize("seed", [0, *(pytest.param(s, marks=MORE_GAMES) for s in (1, 2))])
 def test_turnier_games_read_as_bsw_games(seed: int) -> None:
     """Nine rounds, seats changing after rounds 3 and 6: each block names that round's seating."""
     match = any_game(100 + seed, turnier=True)

@@ -101,7 +101,7 @@ def test_everything_a_game_delivers_is_frozen_and_the_views_share_it() -> None:
     """A whole game with a spectator: every list and dict of every delivered event is frozen,
     and the views of one change share the objects of what every seat sees."""
     table, rec, _ = new_table(options={"target": "300", "seed": "11"}, spectator="eve")
-    table.submit("bob", "start")
+    table.submit("ann", "start")
     play_to_end(table, rec, random.Random(3))
     events = [event for _, event in rec.log]
     assert len(events) > 500

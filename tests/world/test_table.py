@@ -23,7 +23,7 @@ def codes(rec: Recorder, name: str) -> list[str]:
 # ---- complete games ---------------------------------------------------------------------------
 def test_complete_game_with_fixed_seed_and_a_spectator() -> None:
     table, rec, _clock = new_table(options={"target": "300", "seed": "11"}, spectator="eve")
-    table.submit("bob", "start")
+    table.submit("ann", "start")
     assert table.state == "playing"
     steps = play_to_end(table, rec, random.Random(3))
     assert table.state == "finished", steps
@@ -71,7 +71,7 @@ def test_hidden_cards_go_to_their_owner_only() -> None:
 
 def test_round_option_ends_after_two_rounds() -> None:
     table, rec, _ = new_table(options={"round": "2", "target": "10000", "seed": "21"})
-    table.submit("cat", "start")
+    table.submit("ann", "start")
     play_to_end(table, rec, random.Random(8))
     assert table.state == "finished"
     assert table.result is not None and table.result["rounds"] == 2
@@ -102,7 +102,7 @@ def test_turnier_victory_points_after_a_round() -> None:
 def test_tichujoin_seats_the_first_two_joiners_together() -> None:
     table, rec, _ = new_table(options={"tichujoin": "on"})
     assert table.seated == NAMES            # before the start: in the seats they took
-    table.submit("dan", "start")
+    table.submit("ann", "start")
     # ann and bob joined first: bob moves opposite ann
     assert table.seated == ["ann", "cat", "bob", "dan"]
     started = next(e for _, e in rec.log if e.type == "table-started")
@@ -122,7 +122,7 @@ def test_host_option() -> None:
     table, rec, _ = new_table(options={"host": "on"})
     table.submit("bob", "start")
     table.submit("bob", "option", {"name": "target", "value": "500"})
-    assert codes(rec, "bob") == ["host-only", "host-only"]
+    assert codes(rec, "bob") == ["host-command", "host-only-option"]
     assert table.state == "waiting" and table.options.target == 1000
     table.submit("ann", "start")
     assert table.state == "playing"
@@ -150,7 +150,7 @@ def test_option_help_and_values() -> None:
     assert codes(rec, "ann") == ["bad-option-value"] * 5 + ["unknown-option"]
     assert not rec.errors("bob")
     table.submit("zed", "option", "target 500")       # a spectator may not change options
-    assert codes(rec, "zed") == ["not-seated"]
+    assert codes(rec, "zed") == ["host-only-option"]
 
 
 def test_number_options_take_ascii_digits_only() -> None:
@@ -526,7 +526,9 @@ def test_reset_after_a_finished_game_keeps_the_players() -> None:
     assert codes(rec, "eve") == ["not-a-player"]    # watching: no /join hint (U9)
     table.submit("bob", "reset")
     assert table.state == "waiting" and table.seated == NAMES and table.match is None
-    table.submit("bob", "start")
+    table.submit("bob", "start")                  # not the host (issue 24)
+    assert codes(rec, "bob")[-1] == "host-command"
+    table.submit("ann", "start")
     assert table.state == "playing" and table.games_started == 2
 
 
@@ -758,13 +760,15 @@ def test_only_the_host_sets_the_seed_and_the_players_are_told_at_the_start() -> 
     assert codes(rec, "bob") == ["host-only-option"] * 2
     assert rec.errors("bob")[0].data == {"option": "seed", "host": "ann"}
     assert table.options.seed is None
-    table.submit("bob", "option", "dragon fixed on")     # other options: any seated player
+    table.submit("bob", "option", "dragon fixed on")     # every option is the host's (issue 24)
+    assert table.options.dragon_fixed is False
+    table.submit("ann", "option", "dragon fixed on")
     assert table.options.dragon_fixed is True
     table.submit("dan", "leave")
     table.submit("ann", "addbot", "4")
     table.submit("ann", "option", "seed 7")
     assert table.options.seed == 7
-    table.submit("bob", "start")
+    table.submit("ann", "start")
     told = [(names, e) for names, e in rec.log if e.type == "table-seeded"]
     assert len(told) == 1
     names, event = told[0]

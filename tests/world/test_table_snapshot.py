@@ -20,7 +20,7 @@ def test_snapshot_and_restored_rebuild_the_running_table() -> None:
     table, rec, clock = new_table(options={"seed": "11", "target": "500", "dragon fixed": "on"})
     table.submit("ann", "leave")
     table.submit("ann", "addbot", "1 random")
-    table.submit("bob", "start")
+    table.submit("ann", "start")
     assert table.state == PLAYING
     rng = random.Random(3)
     for _ in range(12):
