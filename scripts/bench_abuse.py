@@ -12,23 +12,28 @@ run. For the baseline and for each attack the script measures, during ``--second
 - the server's CPU (``/proc/PID/stat``: user + system time over the wall time);
 - an innocent user's ``/who`` round trip (a guest from 127.0.0.2 sends ``/who`` every 50 ms
   and waits for its answer): p50 and p90;
-- a new log-in's delay (every 0.25 s a new connection from 127.0.0.3: from the name sent to the
-  guest question), p90;
+- a new log-in's delay (every 0.25 s a new connection from 127.0.3.N, N = 1 to 250 in turn: from
+  the name sent to the guest question), p90;
 
 and prints each as a ratio to the baseline, plus what the attack itself met (how soon its
 connection was closed, how many of its lines reached a listener, how many log lines it caused,
 how many password checks ran). The attackers come from 127.0.0.1 (loopback: the per-address
 connection and log-in limits do not apply to it unless ``--limit-loopback``; the budgets that
-matter here are the per-connection ones and those that include loopback).
+matter here are the per-connection ones and those that include loopback). ``--only replay
+--server-args --limit-loopback`` meets the ``replay`` attackers with the budgets of one outside
+address (its group's budget of work, its connections and connects a minute).
 
 Attacks (``--only`` names them): ``telnet-nop`` (one connection sends IAC NOP at full speed),
 ``telnet-nop-8`` (eight of them, reconnecting), ``toggles`` (IAC WILL/WONT toggles), ``replay``
-(eight connections flood ``/replay`` of the 13-round game), ``passwords`` (20 wrong passwords
+(eight connections flood ``/replay`` of the 13-round game, ``REPLAY_RATE`` lines a second each
+whatever the answers, logging in again when closed), ``passwords`` (20 wrong passwords
 for an account from 4 addresses, then the owner's right one from their usual address),
 ``speech`` (seven connections of one address send 60 lines each in 3 s; a listener counts),
 ``refused`` (300 refused moderation commands; the server's log lines counted), ``wwho`` (64
-guests ask ``/wwho`` 18 times a second each; the bytes they got), ``bots`` (two
-registered users of one address each run a table of four ``expert:10`` bots, watching it; an
+guests ask ``/wwho`` 18 times a second each; the bytes they got), ``bots`` (first what a guest
+meets who tries four ``expert:10`` bots and a second table of expert bots itself; then, as the
+harder case a guest cannot make, two registered users of one address each run a table of four
+``expert:10`` bots, watching it; an
 ordinary user's table of three ``/addbot expert`` and one bot client, tichu_bot, in seat 4:
 the ordinary table's bot decisions in ``BOT_SECONDS``, as a ratio to the same table alone
 first, and the pool's outcomes from the metrics port; the hogs' decisions that lost their place
@@ -73,19 +78,22 @@ ATTACKS = ("telnet-nop", "telnet-nop-8", "toggles", "replay", "passwords", "spee
 BOT_SECONDS = 30.0
 #: seconds the ``wwho`` scenario asks (F6: 64 guests made 30 MB in 15 s before /wwho had a price)
 WWHO_SECONDS = 15.0
-#: a bot's decision as a spectator reads it (lobby/text/messages.py game-*)
-BOT_DECISION = re.compile(rb"^Bot\d~expert (plays |passes\.|calls |does not call |has given |"
-                          rb"wishes |gives )", re.M)
+#: a decision of the ordinary table's bots (seats 1-3) as its host reads it (lobby/text/messages.py
+#: game-*: "Bot3 plays B7 (13 left); Fourth's turn.", "Bot2 passes; Bot3's turn."; a game's lines
+#: name a bot without its level; "Nobody calls Grand Tichu" counts no decision)
+BOT_DECISION = re.compile(rb"^Bot[123] (plays |BOMBS |passes[.;]|calls |does not call |"
+                          rb"has given |wishes |gives )", re.M)
 
 
 # ---- the server ---------------------------------------------------------------------------------
 def stored_game(db: str, rounds: int = 13, seed: int = 23) -> int:
-    """Store one finished game of ``rounds`` rounds, played with random legal actions."""
+    """Store one finished game of exactly ``rounds`` rounds, played with random legal actions
+    (a target no game reaches: the round limit ends it, not the score)."""
     from lobby.storage.records import GameArchive, finished_game
     from lobby.storage.store import Store
     from lobby.tichu import PHOENIX, CallTichu, Exchange, GrandTichu, Match, MatchOptions, Play, Rejected
     rng = random.Random(seed)
-    match = Match(MatchOptions(max_rounds=rounds), seed=seed)
+    match = Match(MatchOptions(target=100000, max_rounds=rounds), seed=seed)
     while not match.finished:
         players = [p for p in range(4) if match.legal_actions(p)]
         player = rng.choice(players)
@@ -107,6 +115,8 @@ def stored_game(db: str, rounds: int = 13, seed: int = 23) -> int:
                 break
             except Rejected:
                 continue
+    if match.round_no != rounds:
+        raise SystemExit(f"the stored game has {match.round_no} rounds, not {rounds}")
     store = Store(db)
     store.open()
     out: list[Any] = []
@@ -228,7 +238,9 @@ async def logins(port: int, stop: asyncio.Event, delays: list[float]) -> None:
     while not stop.is_set():
         n += 1
         try:
-            c = await Client.connect(port, "127.0.0.3")
+            # (each from an address of its own: with --limit-loopback, one address's connects
+            # a minute would refuse them)
+            c = await Client.connect(port, f"127.0.3.{1 + n % 250}")
             await c.expect(b"login: ")
             t = time.perf_counter()
             c.send(f"Newcomer{random.randrange(10**6)}")
@@ -265,19 +277,57 @@ async def flood_bytes(port: int, stop: asyncio.Event, payload: bytes, info: dict
             return
 
 
+#: ``/replay`` lines a second each flooding connection sends, answered or not (below the line
+#: flood control's 20 a second, so that the work budget is what meets them)
+REPLAY_RATE = 10.0
+#: the end of a replay's answer: the stored game's last line (``game-match-over``)
+ANSWERED = b"Game over after 13 rounds"
+
+
 async def replay_flood(port: int, stop: asyncio.Event, game: int, info: dict[str, Any]) -> None:
-    c = await Client.connect(port)
-    await c.login()
-    answered = 0
+    """One connection sends ``/replay`` of the stored game ``REPLAY_RATE`` times a second until
+    the attack ends, whatever the answers; closed, it logs in again and goes on. Counted: the
+    replays answered (the whole 13 rounds), the refusals (``! [code]``), the closes."""
+    answered = refused = closed = 0
     while not stop.is_set():
-        c.send(f"/replay {game}")
         try:
-            await c.expect(b"Game over after", 10.0)
-            answered += 1
-        except (TimeoutError, ConnectionError):
-            break
+            c = await Client.connect(port)
+            await c.login()
+        except (TimeoutError, ConnectionError, OSError):
+            await asyncio.sleep(0.1)
+            continue
+        done = asyncio.Event()
+
+        async def read(c: Client = c, done: asyncio.Event = done) -> None:
+            nonlocal answered, refused
+            data, tail1, tail2 = c.buffer, b"", b""
+            while True:
+                # (a tail shorter than its marker: a marker cut in two is counted once)
+                answered += (tail1 + data).count(ANSWERED)
+                refused += (tail2 + data).count(b"! [")
+                tail1, tail2 = (tail1 + data)[-len(ANSWERED) + 1:], (tail2 + data)[-2:]
+                try:
+                    data = await c.reader.read(1 << 20)
+                except (ConnectionError, OSError):
+                    data = b""
+                if not data:
+                    done.set()
+                    return
+        reader = asyncio.ensure_future(read())
+        while not stop.is_set() and not done.is_set():
+            c.send(f"/replay {game}")
+            try:
+                await c.writer.drain()
+            except (ConnectionError, OSError):
+                break
+            await asyncio.sleep(1 / REPLAY_RATE)
+        if done.is_set() or not stop.is_set():
+            closed += 1
+        c.close()
+        reader.cancel()
     info["replays_answered"] = info.get("replays_answered", 0) + answered
-    c.close()
+    info["refusals"] = info.get("refusals", 0) + refused
+    info["closed"] = info.get("closed", 0) + closed
 
 
 async def attack(name: str, port: int, stop: asyncio.Event, game: int,
@@ -340,6 +390,7 @@ async def passwords(port: int, info: dict[str, Any]) -> None:
     c.send("sesame12")
     got = await c.expect_any((b"Welcome back", b"login: "), 10.0)
     info["wrong_answers"] = answers
+    info["wrong_passwords_checked"] = answers.get("wrong-password", 0)   # (the rest never ran)
     info["owner_logged_in"] = got.endswith(b"Welcome back")
     info["owner_login_s"] = round(time.perf_counter() - t, 3)
     c.close()
@@ -379,9 +430,12 @@ async def refused(port: int, info: dict[str, Any], server: Server) -> None:
         if i % 15 == 14:
             await asyncio.sleep(1.0)    # (below flood control: 15 lines a second)
     c.send("/who")
-    await c.expect(b"In the Lobby", 20.0)
+    answers = await c.expect(b"In the Lobby", 20.0)
     await asyncio.sleep(0.5)
     info["log_lines_for_300_refusals"] = server.log_lines() - before
+    # (each must be the refusal for the role, not one of flood control or a budget)
+    codes = re.findall(rb"! \[([a-z-]+)\]", answers)
+    info["answers"] = {code.decode(): codes.count(code) for code in sorted(set(codes))}
     c.close()
 
 
@@ -564,7 +618,7 @@ async def hog_table(port: int, n: int) -> Client:
 
 async def ordinary_decisions(port: int, seconds: float) -> int:
     """An ordinary user (127.0.0.8) opens a table, adds three expert bots, a bot client sits in
-    seat 4 and starts it: the table's bot decisions in ``seconds``, as its host sees them."""
+    seat 4, the host starts it: the table's bot decisions in ``seconds``, as its host sees them."""
     host = await Client.connect(port, "127.0.0.8")
     await host.login(f"Plain{random.randrange(10**5)}")
     host.send("/newroom")
@@ -576,12 +630,13 @@ async def ordinary_decisions(port: int, seconds: float) -> int:
     await host.expect(b"Bot3~expert", 10.0)
     player = subprocess.Popen(
         [sys.executable, "-m", "tichu_bot", "--port", str(port), "--name",
-         f"Fourth{random.randrange(10**5)}", "--table", str(table), "--seat", "4", "--start",
+         f"Fourth{random.randrange(10**5)}", "--table", str(table), "--seat", "4",
          "--strategy", "heuristic", "--timeout", str(seconds + 60)],
         cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
-        await host.expect(b"Seats: 1 Bot1~expert", 30.0)
-        await host.expect(b"4 Fourth", 30.0)
+        await host.expect(b"sits down in seat 4", 30.0)
+        host.send("/start")                 # (only the host may start the game)
+        await host.expect(b"the game starts", 30.0)
         host.buffer = b""
         return len(BOT_DECISION.findall(await host.collect(seconds)))
     finally:
@@ -603,8 +658,34 @@ def decisions(metrics_port: int) -> dict[str, float]:
     return out
 
 
+async def guest_hog(port: int) -> list[str]:
+    """What one guest (127.0.0.9) meets who tries the issue's attack itself: four ``expert:10``
+    bots at a table of their own, then a second table of expert bots. The refusals' codes."""
+    c = await Client.connect(port, "127.0.0.9")
+    await c.login(f"Greedy{random.randrange(10**5)}")
+    c.send("/newroom")
+    await c.expect(b"You open table ")
+    c.send("/addbot expert:10")
+    c.send("/addbot expert")
+    c.send("/newroom")
+    c.send("/addbot expert")
+    got = await c.collect(2.0)
+    c.close()
+    return [code.decode() for code in re.findall(rb"! \[([a-z-]+)\]", got)]
+
+
+def _outcomes(before: dict[str, float], after: dict[str, float]) -> dict[str, int]:
+    return {k: int(after.get(k, 0) - before.get(k, 0)) for k in after
+            if after.get(k, 0) - before.get(k, 0)}
+
+
 async def bots(port: int, info: dict[str, Any], server: Server) -> None:
+    info["guest_attempt_refused"] = await guest_hog(port)
+    before = decisions(server.metrics_port)
     alone = await ordinary_decisions(port, BOT_SECONDS)
+    after = decisions(server.metrics_port)
+    # (alone, every decision of the pool is the ordinary table's)
+    info["pool_outcomes_alone"] = _outcomes(before, after)
     hogs = [await hog_table(port, n) for n in (1, 2)]
     await asyncio.sleep(2.0)
     before = decisions(server.metrics_port)
@@ -613,8 +694,9 @@ async def bots(port: int, info: dict[str, Any], server: Server) -> None:
     info["ordinary_alone"] = alone
     info["ordinary_beside_hogs"] = beside
     info["ratio"] = round(beside / alone, 2) if alone else None
-    info["pool_outcomes"] = {k: int(after.get(k, 0) - before.get(k, 0)) for k in after
-                             if after.get(k, 0) - before.get(k, 0)}
+    # (the pool counts by outcome, not by table: beside the hogs, the ordinary table's own
+    # fallbacks are at most the ones not ``evicted``; evicted are the heavier group's)
+    info["pool_outcomes_beside"] = _outcomes(before, after)
     for c in hogs:
         c.close()
 
@@ -657,7 +739,9 @@ async def measure(name: str | None, port: int, seconds: float, game: int,
              asyncio.ensure_future(logins(port, stop, delays))]
     attackers = [asyncio.ensure_future(a) for a in
                  (await attack(name, port, stop, game, info, server) if name else [])]
-    if name in ("bots", "wwho"):         # scenarios of their own length (BOT_SECONDS, twice)
+    if name in ("bots", "wwho", "hopping", "tables", "notices", "tells"):
+        # scenarios of their own length (BOT_SECONDS twice; WWHO_SECONDS; 5 s after their users
+        # logged in, however long that took)
         await asyncio.wait(attackers, timeout=4 * BOT_SECONDS + 60)
     else:
         await asyncio.sleep(seconds)

@@ -77,3 +77,8 @@ class SeatPolicy(Protocol):
 
     def send_away(self, table: Any, name: str) -> None:
         """The host barred ``name`` from ``table`` (/bar): out of its room, into the lobby."""
+
+    def identity_of(self, name: str) -> tuple[str | None, str | None, bool]:
+        """Who ``name`` online now is, for a bar (/bar): (their identity: ``acct:KEY`` or one
+        guest session, the address group a guest ban holds (``ban_group``), whether they are
+        registered); (None, None, False) for nobody online under the name."""

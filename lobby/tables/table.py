@@ -226,6 +226,11 @@ class TableActor:
         self.seated_since: dict[str, float] = {}
         #: the name keys the host barred from the table until it closes (/bar, /sperren)
         self.barred: dict[str, str] = {}
+        #: what else each bar holds (name key -> [identity, address group]): the barred person's
+        #: identity (account or guest session) and address group, so that a new name does not
+        #: get past it; the group keeps out guests only (a registered player from behind the
+        #: same NAT is not barred by it)
+        self.bar_marks: dict[str, list[str | None]] = {}
         self.gone: set[str] = set()                  # seated players who vanished
         self.gone_since: dict[str, float] = {}       # ... since when (clock seconds)
         #: seconds each player of the game was away before their last return: the grace time
@@ -345,6 +350,8 @@ class TableActor:
             "guest_keys": {n: h for n, h in self.seat_keys.items() if h and n in self.players},
             "join_order": [n for n in self.join_order if n in self.players],
             "barred": dict(self.barred),
+            # (a guest session's identity does not outlive the server: only the groups)
+            "bar_groups": {k: m[1] for k, m in self.bar_marks.items() if m[1]},
             "rated": self.rated, "unrated": self.unrated,
             "leavers": {n: dict(v) for n, v in self.leavers.items()},
             "gone_total": dict(self.gone_total), "gone_round": dict(self.gone_round),
@@ -384,6 +391,9 @@ class TableActor:
         barred = snapshot.get("barred")
         if isinstance(barred, dict):
             table.barred = {str(k): str(v) for k, v in barred.items()}
+        groups = snapshot.get("bar_groups")
+        if isinstance(groups, dict):
+            table.bar_marks = {str(k): [None, str(v)] for k, v in groups.items()}
         leavers = snapshot.get("leavers")
         if isinstance(leavers, dict):
             table.leavers = {str(n): dict(v) for n, v in leavers.items() if isinstance(v, dict)}
@@ -955,8 +965,31 @@ class TableActor:
 
     # ---- the host in charge ------------------------------------------------------------------
     def is_barred(self, name: str) -> bool:
-        """Whether the host barred ``name`` from this table (until it closes)."""
-        return bool(self.barred) and name_key(name) in self.barred
+        """Whether the host barred ``name`` from this table (until it closes): the name, or
+        the person under another name (their identity; a guest from the barred person's
+        address group). The host and the table's players are never kept out by the person
+        marks (someone behind the same NAT who sits here already comes back)."""
+        if not self.barred:
+            return False
+        if name_key(name) in self.barred:
+            return True
+        if not self.bar_marks or name == self.host or name in self.seats \
+                or name in self.players or self._seat_policy is None:
+            return False
+        identity, group, registered = self._marks_of(name)
+        for barred_identity, barred_group in self.bar_marks.values():
+            if identity is not None and identity == barred_identity:
+                return True
+            if not registered and group is not None and group == barred_group:
+                return True
+        return False
+
+    def _marks_of(self, name: str) -> tuple[str | None, str | None, bool]:
+        find = getattr(self._seat_policy, "identity_of", None)
+        if not callable(find):
+            return None, None, False
+        found = find(name)
+        return found if isinstance(found, tuple) else (None, None, False)
 
     def _host_only(self, user: str) -> None:
         if user != self.host:
@@ -997,6 +1030,10 @@ class TableActor:
         known = next((n for n in (*self.members, *(s for s in self.seats if s))
                       if name_key(n) == name_key(name)), name)
         self.barred[name_key(known)] = known
+        if self._seat_policy is not None:
+            identity, group, _registered = self._marks_of(known)
+            if identity is not None or group is not None:
+                self.bar_marks[name_key(known)] = [identity, group]
         if known in self.seats and self.state != PLAYING:
             seat = self.seats.index(known)
             self._unseat(known)
@@ -1014,6 +1051,7 @@ class TableActor:
         self._host_only(user)
         name = args.get("name", "").strip()
         known = self.barred.pop(name_key(name), None)
+        self.bar_marks.pop(name_key(name), None)
         if known is None:
             raise LobbyError("not-barred", name=name)
         self._tell_all("table-unbarred", name=known, by=user)
@@ -1232,6 +1270,11 @@ class TableActor:
         if target == user or target in self.bots or (target not in self.gone
                                                      and target not in self.timed_out):
             raise LobbyError("not-vanished", name=target)
+        if self._vote is not None and self._vote.required & self.gone:
+            # it waits for the yes of a partner who vanished: it cannot pass, nor keep the
+            # table from voting on somebody else (the vanished partner, say)
+            self._tell_all("table-vote-ended", name=self._vote.target)
+            self._vote = None
         if self._vote is not None:
             raise LobbyError("vote-running", name=self._vote.target)
         left = self.grace_seconds() - self.away_for(target)

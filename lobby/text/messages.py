@@ -350,8 +350,10 @@ INFO: dict[str, str] = {
     "room-table": "Table {number} room",
     "iset": "Interface setting {name} is {value} now.",
     # help (protocol/commands/help.py)
-    "help": "Commands (the / is optional, unique prefixes work; plain text is speech to your room, "
-            ";NAME text or @NAME text whispers):",
+    "help": "Commands (unique prefixes work; the / is optional when the words after the command "
+            "are valid, but a call or a step that changes the game for good (/grand, /nogrand, "
+            "/tichu, /start, /leave, /reset) always needs it; any other line is speech to your "
+            "room, ;NAME text or @NAME text whispers):",
     "help-group": "{group}: {commands}",
     "help-group-lobby": "Lobby",
     "help-group-chat": "Chat",
@@ -1068,13 +1070,30 @@ WEB_TEXTS: dict[str, str] = {
     "web-reset": "New game",
     "web-leave-seat": "Stand up",
     "web-hand": "Your hand",
-    "web-type-cards": "Type cards, e.g. R10 GB Ph",
+    #. the card input's placeholder: short (a 360 px phone); the ranks as the cards show them
+    #. in the language (English J Q K A: GJ is the jade jack)
+    "web-type-cards": "e.g. R10 GJ Ph",
+    #. beside the card input; {suits} e.g. ♠S ◆B ♣G ★R (the suit letters stay), {ranks} the
+    #. page's letters for jack, queen, king, ace (web-ranks), e.g. J Q K A
+    "web-card-legend": "A card is its suit and rank: {suits}; 2-10 {ranks}; specials Ma Hu Ph Dr.",
+    #. after a reload a registered name comes back into the form: the password is never kept
+    "web-password-again": "Log in again with your password.",
+    #. the answer to /register typed in a chat line
+    "web-registered": "{name} is registered: next time log in with the password.",
+    #. the trick is over (won, a bomb too) and its winner leads
+    "web-trick-won": "{name} takes the trick.",
+    #. the Tichu button after one tap: a second tap calls
+    "web-confirm-tichu": "Call Tichu? Tap again",
+    "web-confirm-grand": "Call Grand Tichu? Tap again",
+    #. the value box of an option (its hint is a line below)
+    "web-value": "value",
+    "web-value-auto": "auto",
     "web-select": "Select",
     "web-play": "Play",
     #. one button per reading of the Phoenix in a play; {rank} e.g. Seven
     "web-play-as": "Play, the Phoenix as {rank}",
     #. typed cards that are not in the hand; {cards} e.g. ZZ R11
-    "web-unknown-cards": "Not in your hand: {cards}. Cards are typed like S5 R10 GB Ph.",
+    "web-unknown-cards": "Not in your hand: {cards}. Cards are typed like S5 R10 GJ Ph.",
     "web-pass": "Pass",
     "web-tichu": "Tichu",
     "web-grand": "Grand Tichu",
@@ -1102,17 +1121,23 @@ WEB_TEXTS: dict[str, str] = {
     #. {place} e.g. 1st (the catalog's place-N)
     "web-out": "out ({place})",
     "web-round": "Round {round}",
-    #. the reader's side first; {partner} e.g. Cleo; {opponents} e.g. Bert+Dirk
-    "web-score": "Score: you and {partner} {us} : {them} {opponents}",
-    #. a spectator's score line: {team0} e.g. Anna+Cleo, {team1} e.g. Bert+Dirk
-    "web-score-teams": "Score: {team0} {score0} : {score1} {team1}",
+    #. the reader's side first (a spectator's: seats 1 and 3); {side_a} e.g. "you and Cleo"
+    #. (web-side-you) or "Anna and Cleo" (web-side), {a} its score
+    "web-score-sides": "Score: {side_a} {a} : {b} {side_b}",
+    "web-side-you": "you and {partner}",
+    "web-side": "{a} and {b}",
     "web-trick": "Trick",
     "web-wish-open": "Wish: {rank}",
     "web-watching": "You are watching this table.",
     "web-waiting-for": "Waiting for {name}",
     "web-key": "Your key to come back to this seat: {key}",
-    "web-round-over": "Round {round} is over: {us} - {them} (total {total_us} - {total_them})",
-    "web-game-over": "The game is over: {us} - {them}",
+    "web-round-over": "Round {round} is over: {us} : {them} (total {total_us} : {total_them}).",
+    #. {winners} e.g. "you and Cleo" or "Bert and Dirk"; the winners' score first
+    "web-game-over-won": "The game is over: {winners} win, {winner_score} : {loser_score}.",
+    "web-game-over-shared": "The game is over: a draw, {us} : {them}.",
+    #. the round's breakdown, the reader's side first: card points and the Tichu calls' bonuses
+    "web-round-detail": "Card points {cards_us} : {cards_them}; Tichu calls {tichu_us} : {tichu_them}.",
+    "web-double-victory": "A double victory for {side}.",
     "web-history": "My games",
     "web-no-games": "No finished games yet.",
     "web-replay": "Replay",
@@ -1132,7 +1157,10 @@ WEB_TEXTS: dict[str, str] = {
     #. after a play with the Phoenix: which rank it stood for; {rank} e.g. Seven
     "web-ev-phoenix": "(the Phoenix as {rank})",
     "web-ev-exchange": "{name} has given three cards",
-    "web-ev-received": "You received {cards}",
+    #. one card of the schupf: {card} the card, {name} who gave it
+    "web-ev-received-from": "You received {card} from {name}",
+    #. in a replay: {name} gave {card} to {to}
+    "web-ev-gave": "{name} gave {card} to {to}",
 }
 # ---- the rules engine's refusals: error codes too --------------------------------------------
 # lobby.tichu raises `Rejected(code, **params)` (illegal plays, wrong phase, ...) and has no

@@ -47,7 +47,7 @@ from lobby.storage.accounts import name_key
 from lobby.tables.recording import Deliver, Recorder
 from lobby.tables.timer_wheel import TimerWheel
 from lobby.text.messages import LobbyError, Msg
-from lobby.world.addresses import address_group, is_loopback
+from lobby.world.addresses import address_group, ban_group, is_loopback
 from lobby.world.log_budget import LogBudget
 
 if TYPE_CHECKING:
@@ -954,6 +954,16 @@ class World:
         if user is not None and room is not None and user.room is room:
             self.enter(user, self.lobby, None)
             self._safe(user.listener.deliver, self.who(user))
+
+    def identity_of(self, name: str) -> tuple[str | None, str | None, bool]:
+        """The seat policy: who ``name`` is for a table's bar (/bar holds against the person,
+        not only the name: docs/protocol.md, "The host in charge")."""
+        user = self.online(name)
+        if user is None:
+            return None, None, False
+        address = _address(user)
+        return (user.identity or None, ban_group(address) if address else None,
+                user.registered)
 
     def table_deliver(self, number: int) -> Deliver:
         """The deliver callback table ``number`` is built with: to whoever of the names is

@@ -15,8 +15,14 @@ only what is in memory (the command table, the world, the user's table); never t
   whatever their arguments: a password is never said aloud to a room.
 - ``quit``, ``register``, ``password`` and ``shutdown`` need their whole name (or an alias)
   without the slash (``BARE_WHOLE_WORD``): French ``qui`` alone does not disconnect you.
-- A command without arguments needs no check: any word after it fails to bind, and the line is
-  speech (``who is here?``, ``look at this``, ``pass the salt``).
+- A command without arguments is a command without the slash only when it is declared harmless
+  (``BARE_WITHOUT_ARGUMENTS``: it shows something or moves you, as ``who``, ``look``, ``lobby``) or
+  when it is ``pass`` (what a BSW player types at their turn; it gives up one turn, never a bet)
+  or ``quit`` (the MUD clients' word; in a game it warns before it disconnects). A command
+  without arguments that changes a game for good (``grand``, ``nogrand``, ``tichu``: a 100- or
+  200-point bet; ``start``, ``leave``, ``reset``...) needs the slash (``NEEDS_SLASH``): a single
+  word is too easy to say as chat. Any word after a command without arguments fails to bind, and
+  the line is speech (``who is here?``, ``look at this``, ``pass the salt``).
 
 tests/project/test_bare_checks.py checks that every command with arguments is declared here.
 """
@@ -33,12 +39,15 @@ from lobby.tichu import Rejected, is_play_text, parse_wish
 from protocol.commands.base import MIN_BARE_PREFIX, on_off
 from protocol.commands.settings import SETTING_ALIASES, SETTINGS
 
-__all__ = ["BARE_CHECKS", "BARE_WHOLE_WORD", "BareCheck", "ALWAYS", "SEAT_WORDS_DRAGON"]
+__all__ = ["BARE_CHECKS", "BARE_WHOLE_WORD", "BARE_WITHOUT_ARGUMENTS", "BareCheck", "ALWAYS",
+           "NEEDS_SLASH", "NEVER", "SEAT_WORDS_DRAGON"]
 
 #: a check: (the bound arguments, the session, the command table) -> valid
 BareCheck = Callable[[Mapping[str, str], Any, Any], bool]
 #: arguments that are valid whenever they bind (passwords: never spoken)
 ALWAYS = "always"
+#: a command that is never one without the slash (``NEEDS_SLASH``)
+NEVER = "never"
 #: the Dragon's targets as words (lobby/tables/table.py ``cmd_dragon``)
 SEAT_WORDS_DRAGON = frozenset({"right", "rechts", "r", "next", "left", "links", "l",
                                "previous", "prev"})
@@ -231,6 +240,15 @@ BARE_CHECKS: dict[str, BareCheck | str] = {
     "closetable": _numbers("table"),
     "shutdown": _numbers("seconds"),
 }
+
+#: commands without arguments that are commands without the slash too: they show something or
+#: move you (and ``pass``, ``quit``: see the module's docstring)
+BARE_WITHOUT_ARGUMENTS = frozenset({"who", "wwho", "look", "spielinfo", "friends", "manager",
+                                    "rangliste", "banlist", "pass", "quit"})
+#: commands without arguments that change a game for good: only with the slash
+NEEDS_SLASH = frozenset({"grand", "nogrand", "tichu", "start", "startnosave", "reset", "leave",
+                         "accept", "refuse"})
+BARE_CHECKS.update(dict.fromkeys(NEEDS_SLASH, NEVER))
 
 
 #: commands that a shortened word without the slash never names (they end your connection, make

@@ -317,7 +317,8 @@ def parse_command_line(line: str, table: CommandTable, ctx: Any = None) -> Parse
             args = cmd.bind(rest)
         except LobbyError:
             return Parsed(None, {}, stripped)
-        if ctx is not None and not bare_valid(cmd, args, ctx, table):
+        if table.bare_checks.get(cmd.name) == "never" or (
+                ctx is not None and not bare_valid(cmd, args, ctx, table)):
             return Parsed(None, {}, stripped)  # "help me", "join us", "play nice": speech
         return Parsed(cmd, args)
     return Parsed(cmd, cmd.bind(rest))
@@ -337,6 +338,8 @@ def bare_valid(cmd: Command, args: dict[str, str], ctx: Any, table: CommandTable
         if ROLE_ORDER.index(role if role in ROLE_ORDER else None) < ROLE_ORDER.index(cmd.role):
             return False
     check = table.bare_checks.get(cmd.name)
+    if check == "never":
+        return False                   # /grand, /tichu, /start...: the slash, never a chat word
     if check is None or check == "always" or not cmd.args:
         return True
     return bool(check(args, ctx, table))

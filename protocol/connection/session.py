@@ -723,10 +723,23 @@ class Session(Protocol):
         if guard is not None:
             guard.session = this
 
+    def stream_bytes(self, count: int) -> bool:
+        """``count`` bytes arrived below a WebSocket (protocol/web counts them before they are
+        parsed): False when they are over the byte budget; the session is closed with
+        ``input-flood-disconnect``, and the caller drops the connection below at once."""
+        guard = self._guard
+        if guard is None or guard.stream_bytes(count):
+            return True
+        if self.login_state.open:
+            self.deliver(error_event("input-flood-disconnect"))
+            self._go(CLOSED)
+        return False
+
     def dataReceived(self, data: bytes) -> None:
         self._chunks += 1
         guard = self._guard
-        if guard is not None and not guard.bytes_received(len(data)):
+        # (a WebSocket's bytes were counted below it, as they came: stream_bytes)
+        if guard is not None and not self._messages and not guard.bytes_received(len(data)):
             return              # over the byte budget: dropped unparsed (protocol.connection.guard)
         if guard is not None and guard.prefix is not None:
             # the first bytes: another protocol (HTTP, TLS, SSH) is answered once and closed

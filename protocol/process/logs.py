@@ -48,7 +48,7 @@ from twisted.logger import (
 from twisted.python.logfile import DailyLogFile, LogFile
 
 from protocol.option_fields import add_options, option
-from protocol.process import entry
+from protocol.process import hold
 
 __all__ = ["DEFAULT_LEVEL", "DEFAULT_FORMAT", "DEFAULT_ROTATE_BYTES", "DEFAULT_ROTATE_KEEP",
            "LEVELS", "FORMATS", "add_log_options", "open_log_file", "observer_factory",
@@ -209,7 +209,7 @@ def hold_sighup() -> None:
     ``reopen_on_sighup`` handles one kept SIGHUP once it is installed. The entry points do this
     before any other import (protocol/process/entry.py); this is the same, for a caller that
     starts the server otherwise."""
-    entry.hold_sighup()
+    hold.hold_sighup()
 
 
 def reopen_on_sighup(reactor: Any, reload: Callable[[], list[str]] | None = None) -> bool:
@@ -234,8 +234,7 @@ def reopen_on_sighup(reactor: Any, reload: Callable[[], list[str]] | None = None
         (_log.warn if failed else _log.info)("SIGHUP: {done}",
                                              done="; ".join(done) or "nothing to reload")
     signal.signal(signal.SIGHUP, lambda signum, frame: reactor.callFromThread(hangup))
-    if entry.held:                       # one arrived during the start-up: handle it now
-        entry.held.clear()
+    if hold.take_held():                 # one arrived during the start-up: handle it now
         reactor.callFromThread(hangup)
     return True
 

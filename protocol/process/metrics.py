@@ -66,7 +66,7 @@ from twisted.web.server import NOT_DONE_YET, Site
 import lobby
 from lobby.text.messages import ERRORS
 from lobby.world.addresses import address_group
-from protocol.connection.guard import OpenConnections
+from protocol.connection.guard import OpenConnections, RequestBudget
 from protocol.web.archive import Archive, archive_child
 
 if TYPE_CHECKING:
@@ -95,6 +95,12 @@ HEALTH_TIMEOUT = 5.0
 #: seconds after a failed journal commit (with none working since) during which /healthz
 #: answers 503 (the default of --health-journal-window; docs/operations.md, "Health")
 JOURNAL_FAILURE_WINDOW = 60.0
+#: the default of --health-cache: seconds /healthz gives the verdict of its last test write
+#: (at most one test write on the database that often, however fast /healthz is asked)
+HEALTH_CACHE = 1.0
+#: the default of --metrics-requests-per-second: requests of one address group a second on
+#: average (five seconds' worth at once); past it 429
+METRICS_REQUESTS_PER_SECOND = 10.0
 #: command latency buckets (seconds): most commands take well under a millisecond; a log-in
 #: with a password hash tens of milliseconds; a slow database query seconds
 LATENCY_BUCKETS = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5,
@@ -408,6 +414,10 @@ class _Health(Resource):
         self.path = path if isinstance(path, str) else ":memory:"
         #: the database file the server opened (see _identity)
         self.opened = _identity(self.path)
+        #: the last test write's verdict: (when it came, ok, store), given for --health-cache
+        #: seconds; the requests waiting for the test write now running (None: none runs)
+        self.verdict: tuple[float, bool, str] | None = None
+        self.waiting: list[Any] | None = None
 
     def _problem(self) -> str | None:
         """Why the store cannot be trusted without asking it, or None."""
@@ -435,14 +445,34 @@ class _Health(Resource):
         if problem is not None:
             answer(False, problem)
             return NOT_DONE_YET
+        # the test write runs at most once per --health-cache seconds, however fast /healthz
+        # is asked: a verdict that young is given again, and requests that come while a test
+        # write runs wait for its verdict (issue 23: 1013 test writes a second from one address)
+        now = server.reactor.seconds()
+        verdict = self.verdict
+        if verdict is not None and now - verdict[0] < getattr(server, "health_cache",
+                                                              HEALTH_CACHE):
+            answer(verdict[1], verdict[2])
+            return NOT_DONE_YET
+        if self.waiting is not None:
+            self.waiting.append(answer)
+            return NOT_DONE_YET
+        waiting = self.waiting = [answer]
+
+        def told(ok: bool, store: str) -> None:
+            self.waiting = None
+            self.verdict = (server.reactor.seconds(), ok, store)
+            for each in waiting:
+                each(ok, store)
+
         try:
             d: Deferred[Any] = server.store.run_query(_test_write)
         except Exception as e:
-            answer(False, f"unavailable: {e}")
+            told(False, f"unavailable: {e}")
             return NOT_DONE_YET
         d.addTimeout(getattr(server, "health_timeout", HEALTH_TIMEOUT), server.reactor)
-        d.addCallbacks(lambda _: answer(True, "ok"),
-                       lambda f: answer(False, f"test write failed: {f.getErrorMessage()}"))
+        d.addCallbacks(lambda _: told(True, "ok"),
+                       lambda f: told(False, f"test write failed: {f.getErrorMessage()}"))
         return NOT_DONE_YET
 
 
@@ -456,6 +486,19 @@ class _NotFound(Resource):
         request.setResponseCode(404)
         request.setHeader(b"Content-Type", b"text/plain; charset=utf-8")
         return b"Not found.\n"
+
+
+class _TooMany(Resource):
+    isLeaf = True
+
+    def __init__(self) -> None:
+        Resource.__init__(self)
+
+    def render(self, request: Request) -> bytes:
+        request.setResponseCode(429)
+        request.setHeader(b"Retry-After", b"1")
+        request.setHeader(b"Content-Type", b"text/plain; charset=utf-8")
+        return b"Too many requests; try again in a moment.\n"
 
 
 class _Root(Resource):
@@ -534,14 +577,18 @@ class MetricsSite(Site):
     once), at most ``max_per_address`` of them from one address group
     (``--metrics-max-per-address``: one address never holds every slot, so the operator's
     monitor still gets its ``/healthz``; protocol.connection.guard.OpenConnections counts).
-    Those closings are logged within the log budget (``World.log_budget``: a few lines a
-    minute per address group, then one summary), never once per connection."""
+    An address group's requests past ``--metrics-requests-per-second`` are answered 429 (a
+    ``RequestBudget``), and ``/healthz`` writes to the database at most once per
+    ``--health-cache`` seconds. Those closings are logged within the log budget
+    (``World.log_budget``: a few lines a minute per address group, then one summary), never
+    once per connection."""
 
     noisy = False
 
     def __init__(self, server: Watched, timeout: float = 30.0, reactor: Any = None,
                  *, request_timeout: float = 10.0, max_connections: int = 64,
-                 max_per_address: int = 8) -> None:
+                 max_per_address: int = 8,
+                 requests_per_second: float = METRICS_REQUESTS_PER_SECOND) -> None:
         # twisted.web's own timeout is off: its "Timing out client" line would be one log line
         # per connection; the connection's timers here do the same within the log budget
         Site.__init__(self, _Root(server), timeout=None, reactor=reactor)
@@ -553,8 +600,11 @@ class MetricsSite(Site):
         self.max_per_address = max_per_address
         self.caps = OpenConnections(max_connections, max_per_address)
         self.open: set[_Connection] = set()
-        #: connections closed by a timer and refused over the cap (the tests, the operator)
-        self.stats = {"idle": 0, "request": 0, "refused": 0}
+        #: connections closed by a timer and refused over the cap, requests answered 429
+        self.stats = {"idle": 0, "request": 0, "refused": 0, "too_many": 0}
+        #: --metrics-requests-per-second: requests per address group (loopback included)
+        self.requests = RequestBudget(requests_per_second, int(5 * requests_per_second),
+                                      self.clock)
 
     def _log_allowed(self, addr: Any, kind: str) -> bool:
         budget = getattr(getattr(self.server, "world", None), "log_budget", None)
@@ -610,6 +660,10 @@ class MetricsSite(Site):
         connection = getattr(getattr(request, "channel", None), "transport", None)
         if isinstance(connection, _Connection):
             connection.request_complete()
+            if not self.requests.allow(connection.host):
+                # past the address group's --metrics-requests-per-second: 429, nothing else
+                self.stats["too_many"] += 1
+                return _TooMany()
         return Site.getResourceFor(self, request)
 
     def log(self, request: Any) -> None:

@@ -27,10 +27,21 @@ from lobby.text.messages import LANGUAGES
 from protocol.option_fields import add_options, option, values_from
 from protocol.process.config import OptionParser
 from protocol.process.logs import whole_number
-from protocol.process.metrics import HEALTH_TIMEOUT, JOURNAL_FAILURE_WINDOW
+from protocol.process.metrics import (
+    HEALTH_CACHE,
+    HEALTH_TIMEOUT,
+    JOURNAL_FAILURE_WINDOW,
+    METRICS_REQUESTS_PER_SECOND,
+)
 from protocol.process.reactor_health import DEFAULT_GEN0
 from protocol.telnet.options import DEFAULT_MAX_MCCP, TelnetOptions, mssp_pair
-from protocol.web import HTTP_TIMEOUT, MAX_MESSAGE, MAX_PENDING, REQUEST_TIMEOUT
+from protocol.web import (
+    HTTP_TIMEOUT,
+    MAX_MESSAGE,
+    MAX_PENDING,
+    REQUEST_TIMEOUT,
+    REQUESTS_PER_SECOND,
+)
 
 __all__ = ["AdminOptions", "BotOptions", "DEFAULT_DB", "DEFAULT_LANG", "DEFAULT_PORT",
            "HealthOptions", "JournalOptions", "ListenOptions", "MetricsOptions", "MudClientOptions",
@@ -119,6 +130,16 @@ class MetricsOptions:
                 "address, an IPv6 --ipv6-group-prefix network, loopback included); more are "
                 "closed at once, so one address never holds every slot and the monitor still "
                 "gets /healthz (default {default}; 0: no limit)")
+    metrics_requests_per_second: float = option(
+        METRICS_REQUESTS_PER_SECOND, metavar="N",
+        help="requests to the metrics port per address group a second on average (loopback "
+             "included), five seconds' worth at once; more are answered 429 (default "
+             "{default}; 0: no limit)")
+    health_cache: float = option(
+        HEALTH_CACHE, metavar="SECONDS",
+        help="/healthz gives the verdict of its last database test write for SECONDS: at most "
+             "one test write that long, whatever the request rate (default {default}; 0: one "
+             "for every request)")
     health_timeout: float = option(
         HEALTH_TIMEOUT, help="/healthz answers 503 when its test write on the database takes "
                              "longer than SECONDS (default {default})")
@@ -190,6 +211,11 @@ class WebListenerOptions:
         help="connections to the web listener from one address group whose request is not "
              "whole yet, at once; more are closed at once (default {default}; 0: no limit; a "
              "--trusted-proxy is not counted)")
+    web_requests_per_second: float = option(
+        REQUESTS_PER_SECOND, metavar="N",
+        help="HTTP requests to the web listener (pages, files, WebSocket upgrades) per address "
+             "group a second on average, five seconds' worth at once; more are answered 429 "
+             "(default {default}; 0: no limit; a --trusted-proxy is not counted)")
     web_request_timeout: float = option(
         REQUEST_TIMEOUT,
         help="a connection to the web listener whose request is not whole SECONDS after it "
@@ -335,6 +361,10 @@ def parse_args(argv: Sequence[str] | None = None, prog: str = "tichu-lobby") -> 
         parser.error("--bot-hang must be more than 0 and at most 3600 seconds")
     if opts.web_max_message < 64:
         parser.error("--web-max-message must be at least 64 bytes")
+    if opts.web_requests_per_second < 0 or opts.metrics_requests_per_second < 0 \
+            or opts.health_cache < 0:
+        parser.error("--web-requests-per-second, --metrics-requests-per-second and "
+                     "--health-cache must be 0 or more")
     if opts.web_pending_per_address < 0 or opts.web_request_timeout < 0:
         parser.error("--web-pending-per-address and --web-request-timeout must be 0 or more")
     if (opts.metrics_request_timeout < 0 or opts.metrics_max_connections < 0
@@ -374,7 +404,8 @@ def web_options_from(opts: argparse.Namespace) -> Any:
                       trusted_proxies=parse_proxies(opts.trusted_proxy or ()),
                       max_message=opts.web_max_message, timeout=opts.web_timeout,
                       max_pending=opts.web_pending_per_address,
-                      request_timeout=opts.web_request_timeout)
+                      request_timeout=opts.web_request_timeout,
+                      requests_per_second=opts.web_requests_per_second)
 
 
 def limits_from(opts: argparse.Namespace, nofile: tuple[int, int] | None = None) -> Any:

@@ -278,6 +278,11 @@ class LobbyServer:
         self.metrics_request_timeout = 10.0
         self.metrics_max_connections = 64
         self.metrics_max_per_address = 8
+        from protocol.process.metrics import HEALTH_CACHE, METRICS_REQUESTS_PER_SECOND
+        #: requests per address group a second (past it 429), and how long /healthz's verdict
+        #: stands (--metrics-requests-per-second, --health-cache)
+        self.metrics_requests_per_second = METRICS_REQUESTS_PER_SECOND
+        self.health_cache = HEALTH_CACHE
         self.metrics_port: Any = None
         #: the TLS contexts of the ssl: listeners (telnet and web), which SIGHUP reloads
         self.tls: list[Any] = []
@@ -340,7 +345,8 @@ class LobbyServer:
         self.metrics_port = yield endpoint.listen(MetricsSite(
             self, self.metrics_timeout, request_timeout=self.metrics_request_timeout,
             max_connections=self.metrics_max_connections,
-            max_per_address=self.metrics_max_per_address))
+            max_per_address=self.metrics_max_per_address,
+            requests_per_second=self.metrics_requests_per_second))
         log.info("metrics on {endpoint} ({address}): /metrics, /healthz, /games/GAME.tch, "
                  "the log archive /",
                  endpoint=self.metrics_endpoint, address=_address(self.metrics_port))
@@ -579,6 +585,8 @@ class LobbyService(Service):
         self.server.metrics_request_timeout = opts.metrics_request_timeout
         self.server.metrics_max_connections = opts.metrics_max_connections
         self.server.metrics_max_per_address = opts.metrics_max_per_address
+        self.server.metrics_requests_per_second = opts.metrics_requests_per_second
+        self.server.health_cache = opts.health_cache
         configure_journal(self.server.persistence.journal, opts)
         self.server.exit = reactor.stop  # after /shutdown
         from protocol.process.reactor_health import GcPolicy, ReactorProbe

@@ -20,8 +20,10 @@ from lobby.events import Event
 from lobby.tables import options as table_options
 from lobby.tables.options import RATED_TIMER
 from lobby.text.messages import CATALOGS, text
+from lobby.tichu import Rejected, parse_cards, sort_cards
 from lobby.tichu import memo as _memo
-from lobby.tichu import parse_cards, sort_cards
+from lobby.tichu.cards import parse_card, parse_rank, rank_name
+from lobby.tichu.combos import readings
 from protocol.render.context import DEFAULT_WIDTH
 from protocol.render.wrap import (
     HANGING_INDENT,
@@ -618,7 +620,39 @@ def _play(event: Event, lang: str, color: bool) -> list[str]:
     d = event.data
     key = "game-play-bomb" if d.get("combo") == "bomb" else "game-play"
     return [text(key, lang, name=_seat_name(d, lang),
-                 cards=color_cards(d.get("cards", ""), color))]
+                 cards=color_cards(play_cards(d), color))]
+
+
+def play_cards(d: Any) -> str:
+    """A play's cards as a play line shows them: the Phoenix of a longer play with its reading,
+    in its place in the combination (``R7 B8 R9 Ph=10 RB``, ``R8 Ph=8 B9 R9``). The play event
+    names the Phoenix bare (machine mode's shape); its reading is the trick's (``Ph=N``, put in
+    by ``TableFeed`` from the view that follows) or, where no trick follows (the player went
+    out), the combination's reading as the engine takes it without one named (the highest of
+    its kind)."""
+    cards = str(d.get("cards") or "")
+    tokens = cards.split()
+    phoenix = next((t for t in tokens if t == "Ph" or t.startswith("Ph=")), None)
+    if phoenix is None or len(tokens) < 2:
+        return cards
+    rest = [t for t in tokens if t is not phoenix]
+    try:
+        ranks = [parse_card(t).rank for t in rest]
+        if phoenix == "Ph":
+            combo = d.get("combo")
+            found = [c for c in readings(parse_cards(cards))
+                     if c.phoenix_as and (combo is None or c.kind == combo)]
+            if not found:
+                return cards
+            rank = int(found[0].phoenix_as or 0)
+        else:
+            rank = parse_rank(phoenix[3:])
+    except (Rejected, ValueError, KeyError):
+        return cards
+    at = sum(1 for r in ranks if r <= rank)      # after the cards of its rank and below
+    order = sorted(range(len(rest)), key=lambda k: ranks[k])
+    shown = [rest[k] for k in order]
+    return " ".join([*shown[:at], "Ph=" + rank_name(rank), *shown[at:]])
 
 
 def _wish(event: Event, lang: str, color: bool) -> list[str]:
@@ -808,7 +842,7 @@ def render_for(event: Event, lang: str, color: bool, me: str) -> list[str] | Non
         return [text("game-grand-you" if d.get("call") else "game-grand-no-you", lang)]
     if t == "game-play":
         key = "game-play-bomb-you" if d.get("combo") == "bomb" else "game-play-you"
-        return [text(key, lang, cards=color_cards(d.get("cards", ""), color))]
+        return [text(key, lang, cards=color_cards(play_cards(d), color))]
     if t == "game-wish":
         key = "game-wish-you" if d.get("rank") else "game-wish-none-you"
         return [text(key, lang, rank=d.get("rank"))]
@@ -946,10 +980,15 @@ class TableFeed:
         self._finished: Any = None
 
     def forget(self) -> None:
-        """The next view is shown whole (`/look`)."""
+        """The next view is shown whole (`/look`, coming back to the table's room), the
+        pending prompt of the Grand Tichu decision or the exchange with it."""
         self._shown = None
         self._score = None
         self._finished = None
+        self._phase = None
+        self._prompt = None
+        self._hand = None
+        self._waiting = None
 
     def render(self, event: Event, lang: str = "en", color: bool = False,
                width: int = DEFAULT_WIDTH) -> list[str] | None:

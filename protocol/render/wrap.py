@@ -19,7 +19,9 @@ whispers of users included; machine mode (JSON lines) is never wrapped. The rule
   The space before French punctuation (``Exemple :``, ``vraiment ?``, ``»``) and after ``«``
   is no break, nor the space after a French spaced colon (``Souhait : As``), nor the spaces of
   a score (``70 : 30``) and the one before a one-word aside in parentheses
-  (``/dragon right (Bot1)``). ``/option help`` continues a description under its description
+  (``/dragon right (Bot1)``). A label of several words at a line's start (``Points des
+  cartes :``) stays one unit where it fits, and the line breaks after it (``_label_end``).
+  ``/option help`` continues a description under its description
   column (``wrap_column``).
 - ``/listroom``'s line of a table's seats is not wrapped but made to fit: a bot's name first
   loses its strategy (``Bot1~heuristic`` -> ``Bot1``), then ``fit_names`` shortens the longest
@@ -86,6 +88,8 @@ _NUMBER = re.compile(r"-?\d+")
 _SCORE_HEAD = re.compile(r"(?:^|\s)-?\d+ :$")
 #: what joins the two names of a team (``Ann+Cat``): a team's score stays whole
 TEAM_MARK = "+"
+#: the most words of a line's label (``Score après la manche 1 :``), kept as one unit
+_LABEL_WORDS = 6
 #: a one-word aside stays with the word it is about (``/dragon right (Bot1~heuristic)``)
 _ONE_WORD_ASIDE = re.compile(r"\([^()\s]+\)[.,;:!?]?")
 
@@ -185,7 +189,8 @@ def _wrap(line: str, width: int, column: int | None = None,
         indent = lead + HANGING_INDENT if column is None else " " * column
         if len(indent) > width // 2:            # a deeply indented line on a narrow screen
             indent = HANGING_INDENT
-    pieces = _glue(_SPACES.split(stripped))  # words at even, space runs at odd indexes
+    # words at even, space runs at odd indexes
+    pieces = _glue(_SPACES.split(stripped), width - len(lead))
     out: list[str] = []
     current, used, fresh = lead, len(lead), True
     for k in range(0, len(pieces), 2):
@@ -216,21 +221,47 @@ def _wrap(line: str, width: int, column: int | None = None,
     return out
 
 
-def _glue(pieces: list[str]) -> list[str]:
+def _label_end(pieces: list[str]) -> int | None:
+    """The index of the word that ends the line's label (``Card points:``, ``Points des
+    cartes :``: at most ``_LABEL_WORDS`` words from the line's start, no sentence, the last
+    ending in a colon, and more than one word after it), or None."""
+    for k in range(0, min(len(pieces), 2 * _LABEL_WORDS), 2):
+        word = pieces[k]
+        if word == ":" and k > 1 and _NUMBER.fullmatch(pieces[k - 2]) and (
+                k + 2 < len(pieces) and _NUMBER.fullmatch(pieces[k + 2])):
+            return None                        # a score (``0 : 0``), not a label
+        if word.endswith(":") and not word.startswith(("/", "<", "http")):
+            # a label of several words, with a value of several words after it
+            return k if k > 0 and len(pieces) >= k + 5 else None
+        if word[-1:] in ".,;!?()" or word == "|":
+            return None                        # a sentence, not a label
+    return None
+
+
+def _glue(pieces: list[str], width: int | None = None) -> list[str]:
     """Words and space runs (``_SPACES.split``) with French punctuation joined to its word, a
     score's two numbers (``70 : 30``) kept together and a one-word aside in parentheses joined
-    to the word before it."""
+    to the word before it. A label of several words at the line's start (``Points des
+    cartes :``) is one unit when it fits in ``width``, and the line may break after it."""
     out: list[str] = []
     k = 0
     team_next = False
+    after_label = False
+    end = _label_end(pieces) if width is not None else None
+    if end is not None and width is not None and visible_width("".join(pieces[:end + 1])) <= width:
+        out.append("".join(pieces[:end + 1]))
+        k = end + 2
+        after_label = True
     while k < len(pieces):
         word = pieces[k]
         score = bool(out and word and _NUMBER.fullmatch(word) and _SCORE_HEAD.search(out[-1]))
+        colon = out and out[-1].endswith(" :") and not after_label   # French "Souhait : As"
+        after_label = False
         if out and word and (score or (word[0] in _GLUED_AFTER and len(word) <= 2)
                              or out[-1] == _GLUED_BEFORE
                              or (team_next and TEAM_MARK in word)
                              or _ONE_WORD_ASIDE.fullmatch(word)
-                             or out[-1].endswith(" :")):    # French "Souhait : As"
+                             or colon):
             out[-1] += pieces[k - 1] + word    # the space before it stays, as no break
             team_next = False
             if score and len(out) >= 3 and TEAM_MARK in out[-3]:

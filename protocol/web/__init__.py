@@ -67,7 +67,7 @@ from lobby.events import Event, error_event
 from lobby.tables import options as table_options
 from lobby.text.messages import CATALOGS, LANGUAGES, text
 from lobby.world.addresses import address_group, is_loopback
-from protocol.connection.guard import OpenConnections
+from protocol.connection.guard import OpenConnections, RequestBudget
 from protocol.telnet import gathered_write
 from protocol.telnet.transport import TelnetLineProtocol
 from protocol.web.archive import Source as ArchiveSource
@@ -75,9 +75,66 @@ from protocol.web.archive import archive_child
 
 __all__ = ["WebOptions", "WebSite", "MessageTransport", "LobbyWebSocket", "listen_web",
            "CSP", "SECURITY_HEADERS", "web_strings", "parse_proxies", "default_hosts", "host_name",
-           "LOOPBACK_HOSTS", "MAX_PENDING", "REQUEST_TIMEOUT", "WebRequest", "WebChannel"]
+           "LOOPBACK_HOSTS", "MAX_PENDING", "REQUEST_TIMEOUT", "WebRequest", "WebChannel",
+           "BudgetedLog", "REQUESTS_PER_SECOND"]
 
 log = Logger(namespace="protocol.web")
+
+
+class _LogBudget(Protocol):
+    def allow(self, source: str, kind: str) -> bool: ...
+
+
+def _lobby_budget(lobby: Any) -> _LogBudget | None:
+    """The lobby's log budget (lobby/world/log_budget.py), if it has one."""
+    budget = getattr(getattr(lobby, "world", None), "log_budget", None)
+    return cast("_LogBudget | None", budget)
+
+
+def _group(host: str) -> str:
+    return address_group(_canonical_ip(host) or host)
+
+
+class BudgetedLog:
+    """The logger of one connection's library code (autobahn's WebSocket protocol, twisted.web's
+    HTTP channel) in place of the library's own: every line of it a client can cause (a failed
+    handshake, a bad frame, a dropped connection, a timed-out request) goes through the log
+    budget (lobby/world/log_budget.py) of the connection's address group, kind ``web``, like
+    every line of ours; debug and trace lines are dropped (outside finding W3)."""
+
+    __slots__ = ("budget", "group")
+
+    def __init__(self, budget: _LogBudget | None, host: str) -> None:
+        self.budget = budget
+        self.group = _group(host)
+
+    def _allowed(self) -> bool:
+        return self.budget is None or self.budget.allow(self.group, "web")
+
+    def trace(self, *args: Any, **kwargs: Any) -> None:
+        """Dropped."""
+
+    debug = trace
+
+    def info(self, format: str | None = None, **kwargs: Any) -> None:
+        if self._allowed():
+            log.info(format, **kwargs)
+
+    def warn(self, format: str | None = None, **kwargs: Any) -> None:
+        if self._allowed():
+            log.warn(format, **kwargs)
+
+    def error(self, format: str | None = None, **kwargs: Any) -> None:
+        if self._allowed():
+            log.error(format, **kwargs)
+
+    def critical(self, format: str | None = None, **kwargs: Any) -> None:
+        if self._allowed():
+            log.critical(format, **kwargs)
+
+    def failure(self, format: str, failure: Failure | None = None, **kwargs: Any) -> None:
+        if self._allowed():
+            log.failure(format, failure, **kwargs)
 
 
 class WebSession(Protocol):
@@ -97,6 +154,8 @@ class WebSession(Protocol):
     def message_refused(self, event: Event) -> None: ...
 
     def frames_received(self, count: int) -> bool: ...
+
+    def stream_bytes(self, count: int) -> bool: ...
 
     def ping_received(self) -> bool: ...
 
@@ -142,6 +201,14 @@ MAX_PENDING = 8
 #: the default of --web-request-timeout: seconds from a connection's start until its request is
 #: whole, however slowly it trickles (the idle --web-timeout restarts with every byte)
 REQUEST_TIMEOUT = 10.0
+#: the default of --web-requests-per-second: HTTP requests (pages, files, WebSocket upgrades)
+#: of one address group a second on average; five seconds' worth at once (a page load is about
+#: six); past it 429
+REQUESTS_PER_SECOND = 20.0
+#: seconds a WebSocket the server closes (over its byte budget, refused, /quit ...) has to take
+#: its last output before it is aborted (it is read no more meanwhile; autobahn's closing
+#: handshake waited as long)
+CUT_GRACE = 5.0
 
 
 @dataclass(frozen=True)
@@ -159,6 +226,8 @@ class WebOptions:
     max_pending: int = MAX_PENDING
     #: seconds from a connection's start until its request must be whole (0: off)
     request_timeout: float = REQUEST_TIMEOUT
+    #: HTTP requests per address group a second (five seconds' worth at once; 0: no limit)
+    requests_per_second: float = REQUESTS_PER_SECOND
 
 
 #: the host names every web listener answers to unless --web-allowed-host names others
@@ -203,6 +272,8 @@ def web_strings(lang: str) -> dict[str, str]:
         out["web-rank-name-" + rank] = text("rank-" + rank, lang)
     for n in range(1, 5):
         out[f"web-place-{n}"] = text(f"place-{n}", lang)
+    for value in ("on", "off"):                 # an option's value in the reader's words
+        out["web-value-" + value] = text("value-" + value, lang)
     for option in table_options.OPTIONS:
         name = option.name.split()[0]
         out["web-option-about-" + name] = table_options.about(name, lang)
@@ -224,6 +295,9 @@ def web_strings(lang: str) -> dict[str, str]:
 WEB_TEMPLATES = {
     "web-ev-timer-warning": "table-timer-warning",
     "web-ev-timed-out": "table-timed-out",
+    "web-ev-timed-out-rated": "table-timed-out-rated",
+    "web-ev-remove-needs-partner": "table-remove-needs-partner",
+    "web-ev-remove-needs-all": "table-remove-needs-all",
     "web-ev-rated": "table-rated",
     "web-ev-unseated": "table-unseated",
     "web-ev-barred": "table-barred",
@@ -339,7 +413,12 @@ class MessageTransport:
         if self.disconnecting:
             return
         self.disconnecting = True          # (what was written goes first, then the close)
-        self.ws.sendClose(1000)
+        ws = self.ws
+        ws.sendClose(1000)
+        # no closing handshake that goes on reading (autobahn would parse what comes for
+        # another 5 s, a refused or flooding client's too): read no more, and close the TCP
+        # connection once the close frame is sent (outside finding W4)
+        ws.cut_off()
 
     def abortConnection(self) -> None:
         self.disconnecting = True
@@ -370,8 +449,17 @@ class LobbyWebSocket(WebSocketServerProtocol):
 
     factory: LobbyWebSocketFactory
     session: WebSession | None = None
+    _cut = False                 # over the byte budget: nothing more is read
     _peer: Any = None
     _refuses_passwords = True
+
+    def connectionMade(self) -> None:
+        # autobahn's per-connection lines go through the log budget (BudgetedLog)
+        transport = self.transport
+        peer = transport.getPeer() if transport is not None else None
+        self.log = BudgetedLog(_lobby_budget(self.factory.lobby),
+                               str(getattr(peer, "host", "?")))
+        super().connectionMade()
 
     def onConnect(self, request: Any) -> None:
         options = self.factory.options
@@ -387,16 +475,21 @@ class LobbyWebSocket(WebSocketServerProtocol):
             if forwarded is not None:
                 client = self._forwarded_client(forwarded, host)
                 if client is None:
-                    log.info("refused a WebSocket from the proxy {peer}: an invalid "
-                             "X-Forwarded-For {value!r}", peer=host, value=forwarded[:200])
+                    self.log.info("refused a WebSocket from the proxy {peer}: an invalid "
+                                  "X-Forwarded-For {value!r}", peer=host, value=forwarded[:200])
                     raise ConnectionDeny(ConnectionDeny.BAD_REQUEST, "bad X-Forwarded-For")
                 host = client
             proto = headers.get("x-forwarded-proto", "")
             secure = secure or proto.split(",")[-1].strip().lower() == "https"
+            guard = getattr(getattr(self.factory.lobby, "services", None), "guard", None)
+            if forwarded is not None and guard is not None and guard.refused_at_once(host):
+                # the client behind the proxy is past its connection budget and its refusals'
+                # answers: refused before the upgrade (its own address, not the proxy's)
+                raise ConnectionDeny(ConnectionDeny.SERVICE_UNAVAILABLE, "refused")
         if origin is not None and not self._origin_allowed(origin, headers.get("host", ""),
                                                            secure):
-            log.info("refused a WebSocket from {peer}: origin {origin!r} is not allowed",
-                     peer=request.peer, origin=origin[:200])
+            self.log.info("refused a WebSocket from {peer}: origin {origin!r} is not allowed",
+                          peer=request.peer, origin=origin[:200])
             raise ConnectionDeny(ConnectionDeny.FORBIDDEN, "origin not allowed")
         kind = address_types.IPv6Address if ":" in host else address_types.IPv4Address
         self._peer = kind("TCP", host, int(getattr(tcp_peer, "port", 0) or 0))
@@ -440,6 +533,37 @@ class LobbyWebSocket(WebSocketServerProtocol):
         transport = MessageTransport(self, self._peer, self.transport.getHost(),
                                      self._refuses_passwords)
         session.makeConnection(transport)
+
+    def dataReceived(self, data: bytes) -> None:
+        """Every byte of an open WebSocket is counted as it arrives, before autobahn parses a
+        frame of it, against the connection's byte budget (``--input-bytes-*``, as on
+        telnet). Past it the session says ``input-flood-disconnect`` and the TCP connection is
+        closed at once: nothing more is read (no closing handshake that goes on reading), and
+        it is aborted if what was written does not drain within ``CUT_GRACE`` seconds
+        (outside finding W4)."""
+        if self._cut:
+            return
+        session = self.session
+        if session is not None and not session.stream_bytes(len(data)):
+            self.cut_off()
+            return
+        super().dataReceived(data)
+
+    def cut_off(self) -> None:
+        """Read no more; close the TCP connection below once what was written is sent, and
+        abort it if that takes ``CUT_GRACE`` seconds."""
+        if self._cut:
+            return
+        self._cut = True
+        transport = self.transport
+        if transport is None:
+            return
+        below = cast(Any, transport)
+        below.pauseProducing()    # not another byte is read (TLS: its wrapper passes it down)
+        below.loseConnection()               # what was written goes first (the line)
+        abort = getattr(below, "abortConnection", None)
+        if abort is not None:
+            self.factory.clock.callLater(CUT_GRACE, _abort_if_open, below)
 
     def onMessage(self, payload: bytes, isBinary: bool) -> None:
         session = self.session
@@ -492,6 +616,11 @@ class LobbyWebSocket(WebSocketServerProtocol):
         self.is_closed = Deferred()
 
 
+def _abort_if_open(transport: Any) -> None:
+    if getattr(transport, "connected", False):
+        transport.abortConnection()
+
+
 class LobbyWebSocketFactory(WebSocketServerFactory):
     # autobahn's factory is a twisted Factory without a type argument, so Twisted's typing reads
     # its protocol as the default `_ProtoWithFactory`, whose `factory` (a Factory of itself) no
@@ -503,6 +632,9 @@ class LobbyWebSocketFactory(WebSocketServerFactory):
         WebSocketServerFactory.__init__(self)
         self.lobby = lobby
         self.options = options
+        self.clock: Any = _default_reactor()     # (the site sets its own)
+        #: no ``Server`` header in the upgrade's answer either (autobahn names its version)
+        self.server = None
         # a frame longer than the limit is refused from its header on, a message of several
         # frames as soon as they add up to more (both: close code 1009)
         WebSocketServerFactory.setProtocolOptions(self, maxMessagePayloadSize=options.max_message,
@@ -581,6 +713,8 @@ class _Root(Resource):
                  hosts: Iterable[str] = LOOPBACK_HOSTS,
                  archive: ArchiveSource | None = None) -> None:
         Resource.__init__(self)
+        #: the lobby's log budget (the site sets it)
+        self.log_budget: _LogBudget | None = None
         self.archive = archive
         self.hosts = frozenset(h.strip("[]").lower() for h in hosts)
         self.files = files
@@ -593,7 +727,9 @@ class _Root(Resource):
     def getChild(self, path: bytes, request: Request) -> IResource:
         host = (request.getHeader(b"host") or b"").decode("latin-1")
         if host_name(host) not in self.hosts:       # DNS rebinding: not a name of ours
-            log.info("refused a web request for the host {host!r}", host=host[:200])
+            client = request.getClientAddress()
+            BudgetedLog(self.log_budget, str(getattr(client, "host", "?"))).info(
+                "refused a web request for the host {host!r}", host=host[:200])
             return _NotFound(421, b"This server does not answer to that host name.\n")
         if request.method not in (b"GET", b"HEAD"):
             return _NotFound(405, b"Only GET.\n")
@@ -672,6 +808,14 @@ class WebChannel(HTTPChannel):
     closed before its request was whole stops counting as pending. (The web listener speaks
     HTTP/1.1 only: twisted.web's HTTP/2 needs the h2 package, which is not installed.)"""
 
+    def connectionMade(self) -> None:
+        # twisted.web's per-connection lines (a timed-out client) go through the log budget
+        site = getattr(self, "site", None)
+        if isinstance(site, WebSite) and self.transport is not None:
+            self._log = BudgetedLog(site.log_budget,  # type: ignore[assignment]
+                                    str(getattr(self.transport.getPeer(), "host", "?")))
+        HTTPChannel.connectionMade(self)
+
     def connectionLost(self, reason: Failure = connectionDone) -> None:
         site = getattr(self, "site", None)
         if isinstance(site, WebSite):
@@ -695,15 +839,25 @@ class WebSite(Site):
         self.websockets = LobbyWebSocketFactory(lobby, self.options)
         allowed = self.options.allowed_hosts or (tuple(hosts) if hosts is not None
                                                  else LOOPBACK_HOSTS)
-        Site.__init__(self, _Root(static_files(), _Socket(self.websockets), allowed, archive),
-                      timeout=self.options.timeout or None, reactor=reactor)
+        root = _Root(static_files(), _Socket(self.websockets), allowed, archive)
+        #: the lobby's log budget: every line a client of this port can cause goes through it
+        self.log_budget = root.log_budget = _lobby_budget(lobby)
+        Site.__init__(self, root, timeout=self.options.timeout or None, reactor=reactor)
         self.clock = reactor if reactor is not None else _default_reactor()
+        self.websockets.clock = self.clock
         #: each connection (channel) whose request is not whole yet -> (host, deadline)
         self.pending: dict[Any, tuple[str, Any]] = {}
         #: such connections per address group, capped at --web-pending-per-address
         self.pending_open = OpenConnections(0, self.options.max_pending)
         #: connections refused over --web-pending-per-address, closed by --web-request-timeout
-        self.stats = {"refused": 0, "request": 0}
+        self.stats = {"refused": 0, "request": 0, "closed_at_once": 0, "too_many": 0}
+        rate = self.options.requests_per_second
+        #: --web-requests-per-second: requests per address group, past it 429
+        self.requests = RequestBudget(rate, int(5 * rate), self.clock)
+
+    def _guard(self) -> Any:
+        """The lobby's guard (protocol.connection.guard.Guard), if it has one."""
+        return getattr(getattr(self.websockets.lobby, "services", None), "guard", None)
 
     def _counted(self, host: str) -> bool:
         """Whether ``host``'s half-sent requests count: not a --trusted-proxy's (a proxy sends
@@ -716,10 +870,18 @@ class WebSite(Site):
         host = str(getattr(addr, "host", "") or "?")
         if not self._counted(host):
             return Site.buildProtocol(self, addr)
+        guard = self._guard()
+        if guard is not None and guard.refused_at_once(_canonical_ip(host) or host):
+            # the per-address connection budget (--connections-per-minute, --max-per-ip)
+            # holds before a request is read or a WebSocket upgraded: once the address group
+            # had its --refusals-per-minute answers, it is closed at once, without a word
+            # (outside finding W2)
+            self.stats["closed_at_once"] += 1
+            return None
         if self.pending_open.admit(host) is not None:
             self.stats["refused"] += 1
             group = address_group(host)
-            budget = getattr(getattr(self.websockets.lobby, "world", None), "log_budget", None)
+            budget = self.log_budget
             if budget is None or budget.allow(group, "web-pending"):
                 log.info("web port: refused a connection from {host}: {count} requests of its "
                          "address group are not whole yet (--web-pending-per-address)",
@@ -757,6 +919,16 @@ class WebSite(Site):
         if transport is not None:
             abort = getattr(transport, "abortConnection", None)
             (abort or transport.loseConnection)()
+
+    def getResourceFor(self, request: Any) -> Any:
+        """A whole request: past its address group's --web-requests-per-second, 429 and
+        nothing else (a --trusted-proxy's requests are not counted: it carries many clients)."""
+        host = str(getattr(request.getClientAddress(), "host", "") or "?")
+        if self._counted(host) and not self.requests.allow(_canonical_ip(host) or host):
+            self.stats["too_many"] += 1
+            request.setHeader(b"Retry-After", b"1")
+            return _NotFound(429, b"Too many requests; try again in a moment.\n")
+        return Site.getResourceFor(self, request)
 
     def log(self, request: Any) -> None:
         """No access log of its own: connections are logged by the session."""

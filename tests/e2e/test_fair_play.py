@@ -1122,3 +1122,63 @@ def test_a_vanished_player_whose_grace_is_used_up_is_removed_by_a_majority() -> 
     table.submit("ann", "remove", "bob")
     table.submit("cat", "accept")
     assert "bob" not in table.players and not rec.errors()
+
+
+async def client_from(server: RunningServer, source: str, name: str) -> Any:
+    """A guest ``name`` whose connection comes from the loopback address ``source``."""
+    from twisted.internet import reactor
+    from twisted.internet.endpoints import TCP4ClientEndpoint, connectProtocol
+
+    from conftest import LineClient
+    c = LineClient()
+    await within(connectProtocol(TCP4ClientEndpoint(reactor, "127.0.0.1", server.port,
+                                                    bindAddress=(source, 0)), c))
+    server.clients.append(c)
+    await c.login(name)
+    return c
+
+
+async def answer(c: Any, line: str) -> str:
+    """``line``'s answer: everything up to the next prompt-free probe."""
+    c.send(line)
+    c.send("/whereis Nobody7")
+    got = await c.expect("! [not-online]")
+    return " ".join(got.split()).replace("! [not-online]", "")
+
+
+@pytest.mark.reactor_timeout(60)
+@pytest_twisted.ensureDeferred
+async def test_a_bar_holds_against_the_person_not_only_the_name(
+        clocked: ClockedServer) -> None:
+    """Outside finding (issue 24, bar.py): after /bar Greta the same address came back as the
+    guest Greta2 within a second and sat down again. A bar holds the barred person's identity
+    and, for guests, their address group until the table closes; a registered player from
+    that address (a family behind one NAT) is not barred by it."""
+    host = await client_from(clocked, "127.0.11.1", "Bertha")
+    assert "You open table 1" in await answer(host, "/newroom")
+    await answer(host, "/join 1")
+    greta = await client_from(clocked, "127.0.11.2", "Greta")
+    await answer(greta, "/room 1")
+    assert "You sit down in seat 2" in await answer(greta, "/join 2")
+    assert "bars Greta from this table" in await answer(host, "/bar Greta")
+    greta.send("/quit")
+    await within(greta.lost)
+    # the same address, a new guest name: neither the room nor a seat
+    again = await client_from(clocked, "127.0.11.2", "Greta2")
+    got = await answer(again, "/room 1")
+    assert "! [barred-from-table] The host (Bertha) has barred you from table 1" in got, got
+    table = clocked.server.world.tables[1]
+    assert "Greta2" not in table.members and "Greta2" not in table.seats
+    got = await answer(again, "/join 2")
+    assert "! [" in got and "Greta2" not in table.seats
+    # a registered player from the same address is not the barred guest
+    rolf = await client_from(clocked, "127.0.11.2", "Rolf")
+    assert "is registered now" in await answer(rolf, "/register pwrolf123")
+    got = await answer(rolf, "/room 1")
+    assert "! [" not in got, got
+    assert "You sit down in seat 2" in await answer(rolf, "/join 2")
+    # a guest from elsewhere may come; /unbar lets the address in again
+    other = await client_from(clocked, "127.0.11.3", "Otto")
+    assert "! [" not in await answer(other, "/room 1")
+    await answer(host, "/unbar Greta")
+    assert "! [" not in await answer(again, "/room 1")

@@ -90,7 +90,7 @@ NOT_MEMOS = {
     ("lobby/tichu/moves.py", "_INDEXES"): "the store of the `_INDEX_OF` memo, emptied with it",
     ("lobby/tichu/moves.py", "_NO_PLAYS"): "the shared empty answer",
     ("lobby/tichu/memo.py", "_CLEARERS"): "the memos' clear functions",
-    ("protocol/process/logs.py", "_held"): "a SIGHUP that arrived during the start-up, handled once ready",
+    ("protocol/process/hold.py", "_held"): "a SIGHUP that arrived during the start-up, handled once ready",
     ("protocol/telnet/gathered_write.py", "_pending"): "the writes waiting for the end of a turn",
     ("protocol/process/logs.py", "_opened"): "the log files opened",
     ("protocol/render/context.py", "_INTERNED"): "interning: the one context of its settings",

@@ -206,7 +206,33 @@ async def test_plain_chat_that_only_looks_like_a_command_is_speech(server: Runni
         assert await b.read_line() == f"<Marie> {line}"
     with pytest.raises(LobbyError):           # with the slash it is the command, refused
         parse_line("/grand merci")
-    assert parse_line("tichu").command is not None
+    assert parse_line("tichu").command is None          # a bet needs the slash (issue 26, #1)
+    assert parse_line("/tichu").command is not None
+
+
+@pytest_twisted.ensureDeferred
+async def test_a_bare_word_never_places_a_bet(server: RunningServer) -> None:
+    """Outside finding (issue 26, #1): at the table ``grand`` called GRAND TICHU and ``tichu``
+    during the exchange called Tichu, while ``tichu?`` was chat. A command without arguments that
+    changes the game for good needs the slash; ``pass`` (and the harmless ``who``, ``look``)
+    still work bare; /help states the one rule."""
+    a = await guest(server, "Bettina")
+    await reply(a, "/set width 160")
+    await reply(a, "/newroom", "four sit.\r\n")
+    for line in ("/join 1", "/addbot", "/addbot", "/addbot"):
+        a.send(line)
+    await a.expect("| 4 Bot")
+    await a.expect("\r\n")
+    a.send("/start")
+    await a.expect("/nogrand")
+    await a.expect("\r\n")
+    for word in ("grand", "tichu", "nogrand", "start", "leave", "reset"):
+        assert await reply(a, word) == f"<Bettina> {word}\r\n", word
+    assert "GRAND TICHU" in await reply(a, "/grand")
+    for word in ("pass", "who", "look", "quit", "passe"):
+        assert parse_line(word).command is not None, word
+    for lang in LANGUAGES:
+        assert "/tichu" in text("help", lang) and "/grand" in text("help", lang)
 
 
 # ---- natural words -----------------------------------------------------------------------------
@@ -360,6 +386,10 @@ def test_every_command_with_arguments_declares_its_bare_check() -> None:
     from protocol.commands.bare import BARE_CHECKS
     missing = [c.name for c in COMMANDS if c.args and c.name not in BARE_CHECKS]
     assert missing == []
+    from protocol.commands.bare import BARE_WITHOUT_ARGUMENTS, NEEDS_SLASH
+    undeclared = [c.name for c in COMMANDS if not c.args
+                  and c.name not in BARE_WITHOUT_ARGUMENTS | NEEDS_SLASH]
+    assert undeclared == []                # a new command without arguments says which it is
     assert set(BARE_CHECKS) <= set(COMMANDS.commands)
 
 
@@ -464,3 +494,65 @@ def test_the_spanish_exchange_prompt_names_the_partner_as_its_usage_does() -> No
         if key in CATALOGS["en"]:
             shown = text(key, "es", next="A", partner="B", previous="C")
             assert "SIGUIENTE PAREJA ANTERIOR" in shown and "COMPAÑERO" not in shown
+
+
+# ---- coming back to your seat (issue 26, #3) ------------------------------------------------------
+@pytest_twisted.ensureDeferred
+async def test_coming_back_to_your_seat_shows_the_table_and_the_pending_prompt(
+        server: RunningServer) -> None:
+    """Outside finding: a seated player who went to the lobby (``/manager``) during the Grand
+    Tichu decision and came back (``/room 1``) saw only ``bertram is back.``: no hand, no
+    table, no prompt until ``/look``. Coming back shows the table picture and the prompt."""
+    b = await guest(server, "bertram")
+    await reply(b, "/set width 160")
+    await reply(b, "/newroom", "four sit.\r\n")
+    for line in ("/join 1", "/addbot", "/addbot", "/addbot"):
+        b.send(line)
+    await b.expect("| 4 Bot")
+    await b.expect("\r\n")
+    b.send("/start")
+    await b.expect("/nogrand")
+    await b.expect("\r\n")
+    await reply(b, "/manager", "Lobby")
+    b.send("/room 1")
+    got = unwrap(await b.expect("/nogrand"))
+    assert "bertram is back." in got, got
+    assert "Your hand: " in got and "1 bertram 8 | 2 Bot1" in got, got
+    assert got.endswith("Grand Tichu? /grand or /nogrand"), got
+
+
+def test_a_play_line_writes_the_phoenix_with_its_reading_in_its_place() -> None:
+    """Outside finding (issue 26, #6): ``Bot2 plays R3 B4 R5 R7 R8 S9 Ph.`` (the player went
+    out: no trick follows to read the Phoenix from) and ``R7 B8 R9 RB SD BK RA Ph``: the play
+    line always writes ``Ph=N``, in its place in the sorted combination; machine mode's
+    ``game-play`` is unchanged (the Phoenix bare)."""
+    from protocol.render.table import play_cards
+    assert play_cards({"cards": "R3 B4 R5 R7 R8 S9 Ph", "combo": "straight"}) == \
+        "R3 B4 R5 Ph=6 R7 R8 S9"
+    assert play_cards({"cards": "R7 B8 R9 RB SD BK RA Ph=10", "combo": "straight"}) == \
+        "R7 B8 R9 Ph=10 RB SD BK RA"
+    assert play_cards({"cards": "R8 B9 R9 Ph", "combo": "stairs"}) == "R8 Ph=8 B9 R9"
+    assert play_cards({"cards": "Ph", "combo": "single"}) == "Ph"
+    event = Event("game-play", table=1, names=["Ann", "Bob", "Cat", "Dan"], seat=1,
+                  cards="R3 B4 R5 R7 R8 S9 Ph", combo="straight")
+    assert render_table(event, "de") == [text("game-play", "de", name="Bob",
+                                              cards="R3 B4 R5 Ph=6 R7 R8 S9")]
+
+
+@pytest_twisted.ensureDeferred
+async def test_no_play_line_of_a_whole_game_leaves_the_phoenix_bare(server: RunningServer) -> None:
+    """The same over a socket: four bots play a round (seed 2: ``plays RK Ph.``); every play
+    line with the
+    Phoenix in a longer combination names its reading."""
+    w = await guest(server, "Watcher")
+    await reply(w, "/set width 250")
+    await reply(w, "/newroom", "four sit.\r\n")
+    for line in ("/addbot", "/addbot", "/addbot", "/addbot", "/option round 1",
+                 "/option seed 2", "/start"):
+        w.send(line)
+    got = await w.expect("Round over")
+    plays = [line for line in got.splitlines() if " plays " in line and "Ph" in line]
+    assert plays
+    bare = [line for line in plays if re.search(r"\bPh\b(?!=)", line)
+            and not re.search(r" plays Ph[ .;]", line)]
+    assert bare == [], bare

@@ -81,7 +81,10 @@ those changes (render_json.for_protocol) is the new one, line for line; the text
 but the greeting's `(protocols 1 2 3 4)`.)
 (Issue 26, outside finding U1: a text-mode play line shows the Phoenix's reading as the trick
 line does, `You play G6 Ph=6`, `Dan plays S7 Ph=7`, not a bare `Ph`; those six play lines of each
-text client of the mixed game (Ann, Cat, Eve, Gus) were the only change; machine mode unchanged.)
+text client of the mixed game (Ann, Cat, Eve, Gus) were the only change; machine mode unchanged.
+Issue 26, outside finding #6: the Phoenix stands in its place in the sorted combination
+(`You play B4 Ph=5 G6 R7 S8`, was `B4 G6 R7 S8 Ph=5`); four play lines of each text client of
+the mixed game were the only change.)
 """
 from __future__ import annotations
 
@@ -352,13 +355,13 @@ EXPECTED: dict[str, dict[str, str]] = {
         "Eve": "6d90784363989dcc36f8249b4dfb060287800d91aa61223ac86ee952cfdb207f",
     },
     "mixed": {
-        "Ann": "258d7bc91aff567b27170443f9fc50a15222851d72aba71d27c03ea164907122",
+        "Ann": "d9b76a01c0fd9f376f64e0a6dff4b00871a17524e1b0c4af60be270ca1dd8d6d",
         "Bob": "71b63930d55c833cfd7cac6ad168b2583e99f13b30eb34e9faaf3d4d75ad5c9c",
-        "Cat": "6359dd609673800fbb8b9a86d84f84efef8e0f1fc9863a9d1243aaf04d5abcb0",
+        "Cat": "fc8ec26dfbd63b296c07a51668f70560b18b1469bb90263c0a488b47f55a34be",
         "Dan": "9f3302eda57b65a01da510597e6a23e9696ba45e7e97bdb4f1df8dd0c687585f",
-        "Eve": "f3b373e1e69cb0887644e3b490ce7b0741734addcb9dbb67e3ed61c38ffe59bb",
+        "Eve": "e124d07fd4d41426ddab19c89c373cf5385717d3aee3ee28b9345e1bf1541b37",
         "Fay": "ad5e88e4f2c8ea167043915fe6621d768eb08537e9f33acbf13711c89856100d",
-        "Gus": "b9556180018a63b0ddc6f510f4c6e7feed614e314621d8784d95057855e1a35e",
+        "Gus": "d272076121f7301f372edc41c4b965a4ef510679ed83e5dd24c68e5ac46f7efc",
     },
 }
 

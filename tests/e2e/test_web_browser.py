@@ -200,21 +200,37 @@ def test_a_whole_round_in_the_page(site: str, tmp_path: Path) -> None:
         p.wait(lambda: all(p.state()["names"]), "three bots")
         assert sorted(p.state()["bots"].values()) == ["heuristic", "heuristic", "random"]
         assert not p.find("#add-bot").is_displayed()         # no "Add a bot" at a full table
-        # the option's value box says what the option takes
+        # the option's value box says what the option takes: a line of its own, not a
+        # placeholder cut off (outside finding 28-9)
         p.find("#option-name").send_keys("target")
-        p.wait(lambda: "score" in (p.find("#option-value").get_attribute("placeholder") or ""),
-               "the option's hint")
+        p.wait(lambda: "score" in p.text("#option-about"), "the option's hint")
+        # the options' values in the reader's words (28-4): "log on" comes from the catalog
+        assert " on" in p.text("#options-shown")
         # the page speaks protocol 4: its state carries the move timer among the options
         assert "timer" in p.state()["options"]
         p.click("#start")
         p.wait(lambda: p.state().get("phase") == "grand", "the Grand Tichu question")
+        # the safe choice first and plain; the call apart, not the filled default (28-10)
+        labels = p.wait(lambda: p.js("return [...document.querySelectorAll('#actions button')]"
+                                     ".map(b => [b.textContent, b.className])"), "the question")
+        assert labels[0][0] == "No Grand Tichu" and "primary" not in labels[1][1], labels
         # ... and shows protocol 4's table-unrated (seed and bots) as a line in its words
         p.wait(lambda: "This game is not rated: " in p.text("#table-log"), "the unrated line")
         p.press("No Grand Tichu")
         p.wait(lambda: p.state().get("phase") == "exchange", "the exchange")
         hand = set(p.state()["hand"].split())
         assert hand >= DEALT, hand
-        assert p.button("Tichu").is_displayed()          # callable before the first card
+        p.wait(lambda: p.button("Tichu").is_displayed(), "Tichu")   # callable before the first card
+        # a Tichu takes a second tap: the first only asks (28-10)
+        p.click("#call-tichu")
+        p.wait(lambda: p.text("#call-tichu").startswith("Call Tichu?"), "the call asked")
+        assert p.state()["calls"][0] is None
+        # the seats' words apart, and a label for each (28-12)
+        assert p.text("#seat-me").startswith("1 Anna you")
+        assert p.find("#seat-me").get_attribute("aria-label").startswith("Seat 1, Anna, you")
+        # a disabled button looks disabled, one rule for all (28-3): the schupf's Give now
+        disabled_look = p.js("return getComputedStyle(document.getElementById('give'))"
+                             ".backgroundColor")
         # English rank letters on the cards (J Q, not BSW's B D); the notation stays BSW's
         faces = [c for c in hand if c[1:] in ("B", "D")]
         for card in faces:
@@ -223,6 +239,15 @@ def test_a_whole_round_in_the_page(site: str, tmp_path: Path) -> None:
         # the score says which side is yours
         p.wait(lambda: "you and " in p.text("#score"), "the score with the sides")
         # cards that are not in the hand: a sentence, and the toast leaves Log out free
+        # the card input takes the letters the cards show (J Q in English) and says so (28-2)
+        assert "J Q K A" in p.text("#card-legend")
+        for card in faces:
+            shown = card[0] + {"B": "J", "D": "Q"}[card[1:]]
+            p.type("#card-input", shown.lower())
+            p.click("#card-form button")
+            p.wait(lambda: p.js("return [...window.tichuApp.selected]") == [card]  # noqa: B023 (called in this iteration)
+                   and p.find(f'#hand .card[data-card="{card}"]').get_attribute("aria-pressed")  # noqa: B023
+                   == "true", f"{card} selected as {shown}")
         p.type("#card-input", "ZZ")
         p.click("#card-form button")
         p.wait(lambda: "Not in your hand: ZZ" in p.text("#toast"), "the unreadable cards")
@@ -231,6 +256,17 @@ def test_a_whole_round_in_the_page(site: str, tmp_path: Path) -> None:
                     " return a.bottom <= b.top || a.top >= b.bottom || a.right <= b.left"
                     " || a.left >= b.right")
         p.shot("exchange-360", 360, 740)
+        # tap targets on a phone (28-5): buttons 44 px tall, the cards as large as fit
+        small = p.js("return [...document.querySelectorAll('#table button')].filter(b => "
+                     "b.offsetParent && !b.classList.contains('card'))"
+                     ".map(b => b.getBoundingClientRect().height).filter(h => h < 44)")
+        assert small == [], small
+        card = p.js("const r = document.querySelector('#hand .card').getBoundingClientRect();"
+                    " return [r.width, r.height]")
+        assert card[0] >= 40 and card[1] >= 56, card
+        p.js("document.getElementById('hand').scrollIntoView()")
+        p.shot("hand-360", 360, 740)
+        p.js("window.scrollTo(0, 0)")
         p.shot("exchange-1280", 1280, 800)
         # the schupf: a card, then whom it goes to (three times), then give
         give = sorted(hand - DEALT)[:3]
@@ -239,6 +275,11 @@ def test_a_whole_round_in_the_page(site: str, tmp_path: Path) -> None:
             p.click(f"#give-{slot}")
         p.click("#give")
         p.wait(lambda: p.state().get("phase") == "play", "the play")
+        # the schupf's cards: from whom, in the letters the cards show (28-11, 28-2)
+        p.wait(lambda: p.text("#table-log").count("You received") == 3, "the cards received")
+        assert p.js("return [...document.querySelectorAll('#table-log li')].filter(l => "
+                    "l.textContent.includes('You received') && l.textContent.includes(' from ')"
+                    " && l.querySelector('.card')).length") == 3
         # spectator in German; the player's line drops and comes back
         watcher = Page(site, tmp_path, 360, 740, lang="de")
         watcher.guest("Bea")
@@ -249,10 +290,13 @@ def test_a_whole_round_in_the_page(site: str, tmp_path: Path) -> None:
                      "the spectator's view")
         assert watcher.state().get("hand") is None and not watcher.find("#watching").get_attribute("hidden")
         assert "Anna" in watcher.text("#felt") and "Karten" in watcher.text("#felt")
-        assert "Anna+" in watcher.text("#score")          # a spectator: both teams by name
+        assert "Stand: Anna und " in watcher.text("#score")   # a spectator: both sides by name
         watcher.shot("spectator-de-360", 360, 740)
         # Mah Jong first (its holder leads), typed in its notation, then the wish
         p.wait(lambda: my_turn(p), "the lead with the Mah Jong")
+        assert p.find("#play").get_attribute("disabled") is not None
+        assert p.js("return getComputedStyle(document.getElementById('play')).backgroundColor") \
+            == disabled_look
         p.type("#card-input", "ma")
         p.click("#card-form button")
         p.wait(lambda: "selected" in p.find('#hand .card[data-card="Ma"]').get_attribute("class"),
@@ -261,16 +305,25 @@ def test_a_whole_round_in_the_page(site: str, tmp_path: Path) -> None:
         p.wait(lambda: p.state().get("phase") == "wish", "the wish")
         p.press("K", "#wish")
         p.wait(lambda: p.state().get("wish") == 13 or p.state().get("phase") == "play", "the wish made")
-        p.js("window.tichuApp.dropConnection()")
+        # while the line is down the table's controls are disabled (28-7)
+        p.js("window.tichuApp.dropConnection(true)")
         p.wait(lambda: "connect" in p.text("#status").lower(), "the page seeing the drop")
+        assert p.js("return [...document.querySelectorAll('#table button, #table input')]"
+                    ".filter(b => b.offsetParent && !b.disabled).length") == 0
+        p.js("window.tichuApp.resume()")
         p.wait(lambda: p.text("#status") == "" and p.state() and p.state().get("seat") == 0
                and p.state().get("hand"), "back in the seat")
         p.shot("table-1280", 1280, 800)
-        dragon_given, bombed = play_out(p)
+        won_shown: list[Any] = []
+        dragon_given, bombed = play_out(p, won_shown)
         assert dragon_given and bombed, p.text("#table-log")
         p.wait(lambda: p.state().get("status") == "finished", "the end of the game")
         assert p.visible("#banner").is_displayed()
         assert "game is over" in p.text("#banner-text").lower()
+        # the winners by name, and the round's breakdown (28-8)
+        assert " win, " in p.text("#banner-text") or "a draw" in p.text("#banner-text")
+        assert "Card points " in p.text("#banner-detail")
+        assert won_shown == [], won_shown
         watcher.wait(lambda: "Spiel ist vorbei" in watcher.text("#banner-text"), "the spectator's end")
         assert watcher.all("#actions button") == []         # no "New game" for a spectator
         p.shot("game-over-360", 360, 740)
@@ -304,12 +357,64 @@ def test_a_whole_round_in_the_page(site: str, tmp_path: Path) -> None:
             watcher.quit()
 
 
-def play_out(p: Page) -> tuple[bool, bool]:
+def test_a_registered_name_after_a_reload(site: str, tmp_path: Path) -> None:
+    """Outside finding 28-1: a reload sent an empty password for a registered name (a red
+    "Wrong password." and, after three reloads, the account throttled). Now the form comes
+    back with the name and nothing is sent; the right password still logs in at once. And
+    28-4: a refusal at the log-in is in the language chosen; a language switch words the
+    lobby's table list anew at once."""
+    p = Page(site, tmp_path, 360, 740, lang="fr")
+    try:
+        p.guest("Rosa")
+        p.type("#lobby .say-text", "/register secret12")
+        p.click("#lobby form.say button")
+        p.wait(lambda: "Rosa est enregistré" in p.text("#lobby-log"), "the registration")
+        p.click("#logout")
+        p.visible("#login-form")
+        # a wrong password: the refusal in French (the page asks for the language first)
+        p.type("#login-name", "Rosa")
+        p.type("#login-password", "wrong123")
+        p.click("#login-button")
+        p.wait(lambda: p.text("#toast") == "Mauvais mot de passe.", "the refusal in French")
+        p.type("#login-name", "Rosa")
+        p.type("#login-password", "secret12")
+        p.click("#login-button")
+        p.wait(lambda: p.text("#me") == "Rosa", "logged in with the password")
+        for _ in range(4):
+            p.js("document.getElementById('toast').hidden = true")
+            p.driver.refresh()
+            p.visible("#login-form")
+            p.wait(lambda: p.find("#login-name").get_attribute("value") == "Rosa",
+                   "the name in the form")
+            time.sleep(0.5)                          # what a wrong log-in would have shown
+            assert not p.find("#toast").is_displayed(), p.text("#toast")
+        p.type("#login-password", "secret12")
+        p.click("#login-button")
+        p.wait(lambda: p.text("#me") == "Rosa", "logged in again, not throttled")
+        # the table list follows a language switch at once (no refresh)
+        p.wait(lambda: p.text("#tables"), "the table list")
+        before = p.text("#tables")
+        p.js("const s = document.getElementById('lang'); s.value = 'de';"
+             " s.dispatchEvent(new Event('change'));")
+        p.wait(lambda: "Zuschauen" in p.text("#tables") or "Keine offenen Tische" in
+               p.text("#tables"), f"the table list in German (was {before!r})")
+    finally:
+        p.quit()
+
+
+def play_out(p: Page, won_shown: list[Any]) -> tuple[bool, bool]:
     """Every turn of seat 1 until the round is over: the Dragon is led as soon as seat 1 leads
-    and its trick given away, the bomb thrown once it is offered, else the first legal play."""
+    and its trick given away, the bomb thrown once it is offered, else the first legal play.
+    ``won_shown`` collects each moment a trick that is over (a bomb's too) still showed its
+    cards (outside finding 28-6)."""
     dragon_given = bombed = False
     deadline = time.monotonic() + 3 * BOUND
     while time.monotonic() < deadline:
+        shown = p.js("const s = window.tichuApp.state; return s && s.phase === 'play' && "
+                     "s.trick_won && (s.trick || []).length ? [s.trick, "
+                     "document.querySelectorAll('#trick .card').length] : null")
+        if shown and shown[1]:
+            won_shown.append(shown[0])
         s = p.state() or {}
         if s.get("status") != "playing":
             return dragon_given, bombed

@@ -9,6 +9,7 @@ import gc
 import os
 import socket
 from pathlib import Path
+from typing import Any
 
 import pytest_twisted
 from twisted.internet import reactor
@@ -137,5 +138,256 @@ async def test_a_telnet_session_that_played_frees_itself_without_a_collection(
             gc.unfreeze()
         grown = {k: v - before.get(k, 0) for k, v in after.items() if v > before.get(k, 0)}
         assert grown == {}
+    finally:
+        await running.stop()
+
+
+def upgrade_answer(port: int, src: str = "127.0.0.1") -> bytes:
+    """One upgrade request: everything the server answers until it closes (b"": closed at
+    once, without a word)."""
+    with socket.create_connection(("127.0.0.1", port), timeout=20,
+                                  source_address=(src, 0)) as s:
+        s.sendall(upgrade_request(port))
+        s.settimeout(2)
+        data = b""
+        try:
+            while chunk := s.recv(65536):
+                data += chunk
+                if b"\r\n\r\n" in data and b" 101 " not in data.split(b"\r\n")[0]:
+                    break
+                if b'"code"' in data:
+                    break
+        except (TimeoutError, ConnectionResetError):
+            pass
+        return data
+
+
+@pytest_twisted.ensureDeferred
+async def test_the_connection_budget_holds_before_the_upgrade(tmp_path: Path) -> None:
+    """Outside finding W2: about 330 WebSocket upgrades a second from one address, each answered
+    101 and only then refused by --connections-per-minute. Past its address group's
+    --refusals-per-minute answers, a connection of the web port is closed at its accept, as on
+    the telnet port: no upgrade, not a byte."""
+    from protocol.connection.guard import Limits
+    running = WebServer(tmp_path / "lobby.sqlite3",
+                        limits=Limits(connections_per_minute=2, refusals_per_minute=1,
+                                      limit_loopback=True))
+    await running.start()
+    try:
+        port = running.web_port
+        first = [await running.ws(), await running.ws()]
+        for c in first:
+            await c.expect("prompt")
+        told = await within(deferToThread(upgrade_answer, port))
+        assert b" 101 " in told and b"connecting-too-fast" in told     # the one answer
+        assert b"\r\nserver:" not in told.lower()           # (autobahn's name and version)
+        for _ in range(3):
+            assert await within(deferToThread(upgrade_answer, port)) == b""
+        site = running.server.web_ports[0].factory
+        assert site.stats["closed_at_once"] == 3
+        other = await within(deferToThread(upgrade_answer, port, "127.0.0.2"))
+        assert b" 101 " in other and b"connecting-too-fast" not in other
+    finally:
+        await running.stop()
+
+
+def flood_websocket(port: int, total: int) -> tuple[int, bool]:
+    """A WebSocket that sends ``total`` bytes of 4 KB messages as fast as it can: (bytes sent,
+    whether the server stopped it)."""
+    import struct
+    s = socket.create_connection(("127.0.0.1", port), timeout=20)
+    s.sendall(upgrade_request(port))
+    data = b""
+    while b"\r\n\r\n" not in data:
+        data += s.recv(4096)
+    payload = b'{"x":"' + b"a" * 4000 + b'"}'
+    frame = struct.pack("!BBH", 0x81, 0x80 | 126, len(payload)) + b"\0\0\0\0" + payload
+    chunk = frame * 16
+    sent = 0
+    stopped = False
+    s.settimeout(5)
+    try:
+        while sent < total:
+            s.sendall(chunk)
+            sent += len(chunk)
+    except OSError:
+        stopped = True
+    s.close()
+    return sent, stopped
+
+
+@pytest_twisted.ensureDeferred
+async def test_a_websocket_over_its_byte_budget_is_cut_off_before_parsing(
+        tmp_path: Path) -> None:
+    """Outside finding W4: one WebSocket sending 4 KB messages had 148 MB accepted and parsed
+    before it was closed, because the bytes were counted only as messages and autobahn went
+    on reading through its closing handshake. The bytes are counted as they arrive, before
+    autobahn parses them; past the budget the connection is read no more and closed."""
+    from autobahn.websocket.protocol import WebSocketProtocol
+
+    from protocol.connection.guard import Limits
+    parsed = [0]
+    original = WebSocketProtocol._dataReceived
+
+    def counting(self: Any, data: bytes) -> None:
+        parsed[0] += len(data)
+        original(self, data)
+
+    WebSocketProtocol._dataReceived = counting    # type: ignore[method-assign]
+    running = WebServer(tmp_path / "lobby.sqlite3",
+                        limits=Limits(input_bytes_per_second=1000, input_bytes_burst=20000))
+    try:
+        await running.start()
+        sent, stopped = await within(deferToThread(flood_websocket, running.web_port,
+                                                   8_000_000))
+        await settle(running)
+        assert stopped
+        assert parsed[0] < 20000 + 2 * 65536, (parsed[0], sent)
+        assert running.server.factory.services.guard.stats["budget_kicks"] == 1
+    finally:
+        WebSocketProtocol._dataReceived = original    # type: ignore[method-assign]
+        await running.stop()
+
+
+def bad_requests(port: int, count: int) -> None:
+    """``count`` of each request a client can make the web port log about: an upgrade with a
+    foreign Origin, one with a protocol version of the future, a request for a host that is not
+    ours, and a WebSocket that sends a frame of a reserved opcode."""
+    requests = [upgrade_request(port, "Origin: http://evil.example\r\n"),
+                upgrade_request(port).replace(b"Version: 13", b"Version: 99"),
+                b"GET / HTTP/1.1\r\nHost: evil.example\r\nConnection: close\r\n\r\n",
+                upgrade_request(port) + b"\x83\x80\x00\x00\x00\x00"]
+    for _ in range(count):
+        for request in requests:
+            with socket.create_connection(("127.0.0.1", port), timeout=20) as s:
+                s.sendall(request)
+                s.settimeout(2)
+                data = b""
+                try:       # the answer (and, after a 101, the close frame for the bad frame)
+                    while chunk := s.recv(65536):
+                        data += chunk
+                        head, end, rest = data.partition(b"\r\n\r\n")
+                        if end and (b" 101 " not in head or rest.startswith(b"\x88")):
+                            break
+                except OSError:
+                    pass
+
+
+@pytest_twisted.ensureDeferred
+async def test_every_line_the_web_port_writes_is_within_the_log_budget(tmp_path: Path) -> None:
+    """Outside finding W3: an upgrade with a foreign Origin wrote 3 log lines (ours and two of
+    autobahn's), a bad Host 1, a bad protocol version 2, a bad frame about 2, none of them
+    counted by the log budget (276 KiB/s of log from one address). Every line a client can make
+    the web port write (autobahn's and twisted.web's too) goes through the log budget."""
+    from twisted.logger import LogLevel
+
+    from conftest import logged_events
+    from protocol.connection.guard import Limits
+    running = WebServer(tmp_path / "lobby.sqlite3", limits=Limits(log_lines_per_minute=3))
+    await running.start()
+    try:
+        with logged_events() as events:
+            await within(deferToThread(bad_requests, running.web_port, 5), 60)
+            await settle(running)
+        written = [e for e in events if e.get("log_level", LogLevel.debug) >= LogLevel.info]
+        namespaces = {e.get("log_namespace") for e in written}
+        # 20 connections: a few lines of each kind, not one or more per connection
+        assert len(written) <= 12, (len(written), namespaces)
+        assert not any(str(n).startswith("autobahn") for n in namespaces), namespaces
+    finally:
+        await running.stop()
+
+
+def statuses(port: int, path: str, count: int, src: str = "127.0.0.1") -> list[int]:
+    """``count`` requests of ``path`` one after another from ``src``: their status codes."""
+    found = []
+    for _ in range(count):
+        with socket.create_connection(("127.0.0.1", port), timeout=20,
+                                      source_address=(src, 0)) as s:
+            s.sendall(f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n"
+                      .encode())
+            data = b""
+            while chunk := s.recv(65536):
+                data += chunk
+        found.append(int(data.split(b" ", 2)[1]))
+    return found
+
+
+@pytest_twisted.ensureDeferred
+async def test_the_web_port_answers_429_past_an_address_groups_request_budget(
+        tmp_path: Path) -> None:
+    """Outside finding W5: the web port served 2900 ``GET /`` a second to one address. Past
+    --web-requests-per-second (five seconds' worth at once) an address group's requests are
+    answered 429; another address is served."""
+    from protocol.web import WebOptions
+    running = WebServer(tmp_path / "lobby.sqlite3",
+                        web_options=WebOptions(requests_per_second=0.01))
+    await running.start()
+    try:
+        port = running.web_port
+        codes = await within(deferToThread(statuses, port, "/", 4))
+        assert codes == [200, 429, 429, 429]          # (a burst of one at this rate)
+        assert await within(deferToThread(statuses, port, "/app.js", 1, "127.0.0.2")) == [200]
+        assert running.server.web_ports[0].factory.stats["too_many"] == 3
+    finally:
+        await running.stop()
+
+
+
+@pytest_twisted.ensureDeferred
+async def test_a_websocket_the_server_closes_is_read_no_more(tmp_path: Path) -> None:
+    """Outside finding W4, the rest of it: a WebSocket the server closed (here refused,
+    too-many-connections) went on being read and parsed through autobahn's closing handshake,
+    5 s of whatever the client sent. The server sends its close and reads no more."""
+    from autobahn.websocket.protocol import WebSocketProtocol
+
+    from protocol.connection.guard import Limits
+    parsed = [0]
+    original = WebSocketProtocol._dataReceived
+
+    def counting(self: Any, data: bytes) -> None:
+        parsed[0] += len(data)
+        original(self, data)
+
+    running = WebServer(tmp_path / "lobby.sqlite3",
+                        limits=Limits(max_per_ip=1, limit_loopback=True))
+    try:
+        await running.start()
+        first = await running.ws()
+        await first.expect("prompt")
+        WebSocketProtocol._dataReceived = counting    # type: ignore[method-assign]
+        sent, stopped = await within(deferToThread(flood_websocket, running.web_port,
+                                                   8_000_000))
+        assert stopped
+        assert parsed[0] < 4 * 65536, (parsed[0], sent)
+    finally:
+        WebSocketProtocol._dataReceived = original    # type: ignore[method-assign]
+        await running.stop()
+
+
+@pytest_twisted.ensureDeferred
+async def test_a_websocket_over_tls_the_server_closes_ends_cleanly(tmp_path: Path) -> None:
+    """The server's close without a closing handshake over ``--web ssl:...`` too: the TLS
+    wrapper passes the pause down to the TCP connection below it; the
+    client gets its last line and the close, and nothing fails in the server."""
+    from twisted.internet.ssl import Certificate, optionsForClientTLS
+
+    from conftest import logged_events
+    from test_tls import make_self_signed
+    key, cert = make_self_signed(tmp_path)
+    running = WebServer(tmp_path / "lobby.sqlite3",
+                        web=[f"ssl:0:interface=127.0.0.1:privateKey={key}:certKey={cert}"])
+    await running.start()
+    try:
+        with logged_events() as events:
+            tls = optionsForClientTLS("localhost",
+                                      trustRoot=Certificate.loadPEM(cert.read_bytes()))
+            c = await running.ws(tls=tls)
+            await c.guest()
+            c.send("/quit")
+            assert await within(c.closed) is not None
+            await settle(running)
+        assert not [e for e in events if e.get("log_failure") is not None]
+        assert not running.server.factory.services.sessions
     finally:
         await running.stop()

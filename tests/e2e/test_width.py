@@ -803,3 +803,25 @@ def test_the_status_prompt_names_players_as_the_screen_does() -> None:
     assert prompts, text[-2000:]
     assert not any("~" in p for p in prompts), prompts       # Bot1, as on the players line
     assert any("Bot1+Bot3" in p for p in prompts), prompts
+
+
+@pytest.mark.parametrize("width", [45, 30])
+def test_a_score_label_stays_one_unit_and_the_line_breaks_after_it(width: int) -> None:
+    """Outside finding (issue 26, #2): French at 45 columns broke the score inside its label
+    (``  Points des`` / ``    cartes : Guest7219+Bot2 50 : 50``, ``Score après la manche`` /
+    ``  1 : ...``): the spaced colon glued the label to the score. A label of several words
+    stays one unit, and the line breaks after it, in every language."""
+    from lobby.events import Event
+    from lobby.text.messages import LANGUAGES, text
+    from protocol.render.table import render_table
+    names = ["Guest7219", "Bot1", "Bot2", "Bot3"]
+    over = Event("game-round-over", table=1, names=names, order=[0, 1, 2, 3],
+                 card_points=[50, 50], calls=[None, None, None, None], score=[50, 50])
+    score = Event("game-round-score", table=1, names=names, round=1, scores=[50, 50])
+    for lang in LANGUAGES:
+        lines = wrap_lines(render_table(over, lang) + render_table(score, lang), width)
+        for key, params in (("game-round-cards", {}), ("game-round-total", {}),
+                            ("game-round-score", {"round": 1})):
+            label = text(key, lang, score="", **params).strip()
+            assert any(line.strip() == label for line in lines), (lang, width, label, lines)
+        assert all(visible_width(line) < width for line in lines)

@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 import pytest_twisted
 from prometheus_client.parser import text_string_to_metric_families
+from twisted.internet.threads import deferToThread
 from twisted.web.client import Agent, readBody
 from twisted.web.http_headers import Headers
 
@@ -29,6 +30,14 @@ class MetricsServer(RunningServer):
         super().__init__(db)
         self.server_options = {"motd": "Test server.",
                                "metrics": "tcp:0:interface=127.0.0.1", **options}
+
+    #: /healthz's verdict stands this long (--health-cache): 0 here, so each request of a test
+    #: sees a fresh test write (tests/process/test_health.py); the cache has its own test
+    health_cache = 0.0
+
+    async def start(self) -> None:
+        await super().start()
+        self.server.health_cache = self.health_cache
 
     @property
     def web_port(self) -> int:
@@ -366,3 +375,49 @@ async def test_healthz_while_journal_commits_fail_then_ok_again(web: MetricsServ
     await within(web.server.persistence.journal.flush())
     code, _, body = await web.get("/healthz")
     assert code == 200 and json.loads(body)["status"] == "ok", body
+
+
+def statuses(port: int, path: str, count: int, src: str = "127.0.0.1") -> list[int]:
+    """``count`` requests of ``path`` one after another from ``src``: their status codes."""
+    import socket
+    found = []
+    for _ in range(count):
+        with socket.create_connection(("127.0.0.1", port), timeout=20,
+                                      source_address=(src, 0)) as s:
+            s.sendall(f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n"
+                      .encode())
+            data = b""
+            while chunk := s.recv(65536):
+                data += chunk
+        found.append(int(data.split(b" ", 2)[1]))
+    return found
+
+
+@pytest_twisted.ensureDeferred
+async def test_the_metrics_port_answers_429_and_healthz_writes_once_a_while(
+        tmp_path: Path, monkeypatch: Any) -> None:
+    """Outside finding W5: the metrics port answered 296 /metrics a second to one address, and
+    /healthz made 1013 test writes on the database a second. Past
+    --metrics-requests-per-second an address group gets 429; /healthz's verdict stands for
+    --health-cache seconds, so its test write runs once however fast it is asked."""
+    from protocol.process import metrics
+    writes = [0]
+    test_write = metrics._test_write
+
+    def counted(conn: Any) -> None:
+        writes[0] += 1
+        test_write(conn)
+
+    monkeypatch.setattr(metrics, "_test_write", counted)
+    monkeypatch.setattr(metrics, "METRICS_REQUESTS_PER_SECOND", 2.0)     # ten at once
+    running = MetricsServer(tmp_path / "lobby.sqlite3")
+    running.health_cache = 60.0
+    await running.start()
+    try:
+        port = running.web_port
+        codes = await within(deferToThread(statuses, port, "/healthz", 14))
+        assert codes.count(200) == 10 and codes.count(429) == 4, codes
+        assert writes[0] == 1
+        assert await within(deferToThread(statuses, port, "/metrics", 1, "127.0.0.2")) == [200]
+    finally:
+        await running.stop()

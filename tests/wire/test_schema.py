@@ -361,6 +361,8 @@ NOT_REACHED = {
                       "its key (tests/e2e/test_seat_keys.py)",
     "typed-ahead-dropped": "text mode only: machine mode logs an unregistered name in at once, "
                            "without the guest confirmation it answers",
+    "table-remove-needs-all": "a rated game's present player whose partner's seat a bot took "
+                              "(tests/world/test_table.py)",
     "table-vote-ended": "a return ends a /remove vote only with grace time left, i.e. of a "
                         "player who ran out of move time (tests/world/test_table.py)",
 }
@@ -463,6 +465,19 @@ def test_a_whole_server_session_in_machine_mode_validates(clock: task.Clock) -> 
     s.reply(bob, "/reset")
     s.reply(bob, "/option bombwindow 1")
     s.reply(bob, "/start")
+    # a present player of a rated game: removable after two time-outs, with the partner's yes
+    slow = table.players[3]
+    for name in table.players[:3]:
+        s.reply(name, "/nogrand")
+    for _ in range(4):                   # the rated timer (60 s): Grand Tichu, then the exchange
+        s.turn(31)
+        s.read_all()
+    assert s.seen.get("table-timed-out-rated") and table.timeouts[slow] == 2
+    partner = table._partner_of(slow)
+    proposer = next(n for n in table.players if n not in (slow, partner))
+    s.reply(proposer, f"/remove {slow}")
+    assert s.seen.get("table-remove-needs-partner")
+    s.reply(partner, "/refuse")
     s.play(rng, until=lambda t: s.seen.get("table-window-closed", 0) > 0)
     s.drop("Cat")
     s.turn(31)          # a rated game's grace is never under 30 s (docs/rating.md, the floors)

@@ -877,3 +877,53 @@ def test_already_called_names_the_call_in_the_readers_language() -> None:
     assert str(err.data["call"]) == "Grand Tichu"
     assert text(err.type, "de", **err.data) == "Du hast schon Großes Tichu angesagt."
     assert text(err.type, "en", **err.data) == "You have already called Grand Tichu."
+
+
+def test_a_present_player_of_a_rated_game_needs_two_time_outs_and_the_partners_yes() -> None:
+    """Issue 24 (outside finding): the opponents alone cannot remove a present player of a
+    rated game; with a bot in the partner's seat every other player must agree."""
+    table, rec, clock = new_table(options={"timer": "30"})
+    table.submit("ann", "start")
+    table.rated = True                    # (four registered players in a real server)
+    for name in ("ann", "bob", "cat"):
+        table.submit(name, "nogrand")
+    clock.advance(31)                      # dan: one time-out
+    assert [e.type for _, e in rec.log if e.type.startswith("table-timed-out")] == [
+        "table-timed-out-rated"]
+    table.submit("ann", "remove", "dan")
+    assert codes(rec, "ann")[-1] == "remove-needs-timeouts"
+    assert rec.errors("ann")[-1].data == {"name": "dan", "count": 1, "needed": 2}
+    clock.advance(31)                      # the exchange: everyone times out, dan a second time
+    assert table.timeouts == {"ann": 1, "bob": 1, "cat": 1, "dan": 2}
+    table.submit("ann", "remove", "dan")   # bob (partner of dan) must say yes
+    table.submit("cat", "accept")
+    assert "dan" in table.players
+    table.submit("bob", "accept")
+    assert "dan" not in table.players and "dan" in table.leavers
+    # bob's partner is a bot now: ann and cat must both agree
+    table.timed_out.add("bob")
+    table.timeouts["bob"] = 2
+    table.submit("ann", "remove", "bob")
+    assert any(e.type == "table-remove-needs-all" for _, e in rec.log)
+    table.submit("cat", "refuse")
+    assert "bob" in table.players and table._vote is None
+
+
+def test_a_vote_waiting_for_a_vanished_partner_gives_way_to_a_new_one() -> None:
+    """The partner's yes cannot come while the partner is away: a new /remove (of the partner
+    whose grace is used up) ends that vote instead of being refused with vote-running."""
+    table, rec, clock = new_table(options={"timer": "30", "grace": "30"})
+    table.submit("ann", "start")
+    table.rated = True
+    for name in ("ann", "bob", "cat"):
+        table.submit(name, "nogrand")
+    clock.advance(31)
+    clock.advance(31)                      # dan: two time-outs
+    table.submit("ann", "remove", "dan")   # needs bob's yes
+    table.member_gone("bob")
+    clock.advance(31)                      # bob's grace is used up
+    table.submit("cat", "remove", "bob")
+    assert not rec.errors("cat")
+    assert any(e.type == "table-vote-ended" and e.data["name"] == "dan" for _, e in rec.log)
+    table.submit("ann", "accept")
+    assert "bob" not in table.players and "dan" in table.players

@@ -19,7 +19,8 @@
   const app = {
     ws: null, ids: 0, pending: {}, strings: {}, lang: "en",
     name: null, password: null, wanted: null,   // who logs in (and again after a drop)
-    loggedIn: false, leaving: false, retries: 0,
+    loggedIn: false, leaving: false, retries: 0, offline: false,
+    langSent: false, atLoginPrompt: false, confirm: null, tables: null, roundDetail: null,
     room: null, state: null, selected: new Set(), exchange: { left: null, partner: null, right: null },
     optionNames: [], pollTimer: null, lines: 0,
   };
@@ -45,6 +46,44 @@
     const i = RANKS.indexOf(String(rank));
     return i >= 0 && letters[i] ? letters[i] : String(rank);
   }
+  // a number as a person reads it: a minus sign, not a dash ("-100 - 200" read as a range)
+  function num(n) { n = Number(n) || 0; return n < 0 ? "\u2212" + Math.abs(n) : String(n); }
+  function signed(n) { n = Number(n) || 0; return n > 0 ? "+" + n : num(n); }
+  // a template whose parameters may be elements (cards in the middle of a sentence)
+  function tNodes(key, params) {
+    const x = el("span");
+    const parts = (app.strings[key] || key).split(/(\{\w+\})/);
+    for (const part of parts) {
+      const m = part.match(/^\{(\w+)\}$/);
+      const v = m && params && m[1] in params ? params[m[1]] : null;
+      if (v instanceof Node) x.append(v);
+      else if (m && v !== null) x.append(String(v));
+      else if (part) x.append(part);
+    }
+    return x;
+  }
+  // a typed card in the letters the page shows (English J Q, German B D, French V D R ...) or in
+  // BSW's notation (B D K A), to BSW's notation as the server takes it; null: no card
+  function typedCard(word) {
+    const w = word.split("=")[0].toUpperCase();
+    for (const sp of Object.keys(SPECIAL)) if (sp.toUpperCase() === w) return sp;
+    const suit = w[0], rank = w.slice(1);
+    if (!SUIT_SYMBOL[suit] || !rank) return null;
+    const shown = (app.strings["web-ranks"] || RANKS.join(" ")).toUpperCase().split(" ");
+    const i = shown.indexOf(rank);
+    if (i >= 0) return suit + RANKS[i];
+    if (RANKS.includes(rank)) return suit + rank;
+    if (rank === "T") return suit + "10";
+    return null;
+  }
+  // cards in words as the page shows them: BSW's SB (sword jack) is SJ in English
+  function shownCards(text) {
+    return splitCards(text).map((c) => {
+      const [bare, as] = c.split("=");
+      const shown = SPECIAL[bare] ? bare : bare[0] + rankLetter(bare.slice(1));
+      return as ? shown + "=" + rankLetter(as) : shown;
+    }).join(" ");
+  }
   function rankName(rank) { return app.strings["web-rank-name-" + rank] || rankLetter(rank); }
   function seconds(n) { return tn("web-duration-second", Number(n) || 0); }
   function place(n) { return app.strings["web-place-" + n] || String(n); }
@@ -56,7 +95,9 @@
     document.documentElement.lang = app.lang;
     for (const el of document.querySelectorAll("[data-t]")) el.textContent = t(el.dataset.t);
     for (const el of document.querySelectorAll("[data-tp]")) el.placeholder = t(el.dataset.tp);
+    renderLegend();
     renderBanner();
+    if (app.tables) renderTables(app.tables);   // the table list in the new language at once
     render();
   }
 
@@ -67,13 +108,21 @@
     const ws = new WebSocket(scheme + "//" + location.host + "/ws");
     app.ws = ws;
     status(t("web-connecting"));
+    app.langSent = false; app.atLoginPrompt = false;
     ws.onopen = () => { app.retries = 0; ws.send(PROTOCOL_SWITCH); };
     ws.onmessage = (m) => { let o; try { o = JSON.parse(m.data); } catch (e) { return; } receive(o); };
     ws.onclose = () => {
       if (app.ws !== ws) return;
       app.ws = null; app.loggedIn = false; app.pending = {};
-      if (app.leaving) { app.leaving = false; show("login"); status(""); return; }
+      if (app.leaving) {
+        app.leaving = false; show("login");
+        status(app.askPassword ? t("web-password-again") : ""); app.askPassword = false;
+        return;
+      }
+      // the table's buttons wait for the connection: nothing they would send arrives
+      app.offline = true; lockOffline();
       status(t("web-reconnecting"));
+      if (app.hold) return;                   // the tests' line held down (app.resume)
       const wait = Math.min(8000, 300 * Math.pow(2, app.retries++));
       setTimeout(connect, wait);
     };
@@ -95,16 +144,27 @@
   const HANDLERS = {
     prompt(o) {
       if (o.prompt === "login") {
-        if (!app.wanted) { show("login"); status(""); return; }
+        // the language first, so that a refusal of the log-in (a wrong password) is in it too
+        if (!app.langSent) { app.langSent = true; app.ws.send("/set lang " + app.lang); return; }
+        if (!app.wanted) { app.atLoginPrompt = true; show("login"); status(""); return; }
+        app.atLoginPrompt = false;
         app.ws.send(app.wanted);
       } else if (o.prompt === "password") {
-        app.ws.send(app.password ? "#pw " + app.password : "");
+        if (app.password) { app.ws.send("#pw " + app.password); return; }
+        // no password in hand (a reload: it is never kept): nothing is sent, which would
+        // count as a wrong one; the form asks for it
+        const name = app.wanted;
+        app.wanted = null; app.leaving = true; app.askPassword = true; app.ws.close();
+        $("login-name").value = name || "";
+        show("login");
+        status(t("web-password-again"));
+        $("login-password").focus();
       } else if (o.prompt === "seat-key") {
         app.ws.send("#key " + (keyFor(app.wanted) || ""));
       }
     },
-    "logged-in": (o) => loggedIn(o.name),
-    "logged-in-guest": (o) => loggedIn(o.name),
+    "logged-in": (o) => loggedIn(o.name, false),
+    "logged-in-guest": (o) => loggedIn(o.name, true),
     error(o) {
       if (!app.loggedIn && ["reserved-name", "seat-held", "wrong-seat-key", "name-in-use"].includes(o.code)
           && app.wanted && app.wanted !== "guest" && !app.password) {
@@ -114,6 +174,7 @@
       if (!app.loggedIn && ["wrong-password", "password-needs-tls", "bad-name", "banned",
                             "too-many-attempts", "account-wait"].includes(o.code)) {
         app.wanted = null; app.password = null; show("login");
+        store.removeItem("tichu-name");
       }
       toast(o.message);
       logLine(o.message, "error");
@@ -141,13 +202,14 @@
         fillList($("who"), (o.users || []).map((u) => u.name));
       }
     },
-    listroom(o) { renderTables(o.tables || []); },
+    listroom(o) { app.tables = o.tables || []; renderTables(app.tables); },
     says(o) { logLine([b(o.name), " " + o.text], "says"); },
     tells(o) { logLine([b(o.name + " \u2192 " + app.name), " " + o.text], "says"); },
     told(o) { logLine([b(app.name + " \u2192 " + o.name), " " + o.text], "says"); },
     enters() { if (app.room && app.room.table === null) send("/wwho"); },
     leaves() { if (app.room && app.room.table === null) send("/wwho"); },
     "table-seat-key"(o) { if (o.name === app.name) { saveKey(o.name, o.key); render(); } },
+    registered(o) { logLine(t("web-registered", { name: o.name })); },
     history: showHistory,
     replay: showReplay,
     // protocol 4: speech by a newcomer under the name of somebody who sat at this table
@@ -164,9 +226,13 @@
     replaced(o) { app.leaving = true; toast(o.text); },
   };
 
-  function loggedIn(name) {
+  function loggedIn(name, guest) {
     app.name = name; app.loggedIn = true; app.wanted = name;
+    // a reload logs a guest in again (its seat with its key); a registered name only comes
+    // back into the form: its password is never stored
     store.setItem("tichu-name", name);
+    store.setItem("tichu-guest", guest ? "1" : "0");
+    app.offline = false; unlockOffline();
     $("me").textContent = name;
     status("");
     send("/set lang " + app.lang);
@@ -183,6 +249,18 @@
     $("history-button").hidden = view === "login";
     clearInterval(app.pollTimer);
     if (view === "lobby") app.pollTimer = setInterval(refreshLobby, 15000);
+  }
+  // while the connection is down every control of the lobby and the table is disabled (and
+  // marked, so that the reconnect enables exactly those again; render() then decides anew)
+  function lockOffline() {
+    for (const x of document.querySelectorAll("main button, main input, main select")) {
+      if (!x.disabled) { x.disabled = true; x.dataset.offline = "1"; }
+    }
+    document.body.classList.add("offline");
+  }
+  function unlockOffline() {
+    for (const x of document.querySelectorAll("[data-offline]")) { x.disabled = false; delete x.dataset.offline; }
+    document.body.classList.remove("offline");
   }
   function refreshLobby() { send("/wwho"); send("/listroom"); }
   function el(tag, cls, text) {
@@ -212,6 +290,12 @@
   }
 
   // ---- cards ----------------------------------------------------------------------------------
+  // beside the card input: how to type a card in the letters the cards show
+  function renderLegend() {
+    const suits = Object.entries(SUIT_SYMBOL).map(([k, v]) => v + k).join(" ");
+    $("card-legend").textContent = t("web-card-legend", { suits: suits,
+      ranks: (app.strings["web-ranks"] || RANKS.join(" ")).split(" ").slice(9).join(" ") });
+  }
   function splitCards(text) { return (text || "").split(" ").filter(Boolean); }
   function cardElement(code, mini) {
     const x = el(mini ? "span" : "button", "card" + (mini ? " mini" : ""));
@@ -249,6 +333,10 @@
   }
   function seatName(i) { const s = app.state; return (s && s.names && s.names[i]) || t("web-free"); }
   function render() {
+    renderView();
+    if (app.offline) lockOffline();          // what it drew anew waits for the line too
+  }
+  function renderView() {
     if (!app.room) return;
     if (app.room.table === null) return;
     const s = app.state;
@@ -260,13 +348,12 @@
     const playing = s.status === "playing";
     $("round").textContent = s.round_no ? t("web-round", { round: s.round_no }) : "";
     const team = base % 2;
+    // both sides alike, by their players' names ("you and Bea" for yours; a spectator's
+    // first side is seats 1 and 3)
     if (!s.scores) $("score").textContent = "";
-    else if (me === null) {       // a spectator: both teams by name
-      $("score").textContent = t("web-score-teams", { team0: seatName(0) + "+" + seatName(2), score0: s.scores[0],
-        score1: s.scores[1], team1: seatName(1) + "+" + seatName(3) });
-    } else {                      // which side is yours
-      $("score").textContent = t("web-score", { us: s.scores[team], them: s.scores[1 - team],
-        partner: seatName((me + 2) % 4), opponents: seatName((me + 1) % 4) + "+" + seatName((me + 3) % 4) });
+    else {
+      $("score").textContent = t("web-score-sides", { side_a: sideName(team), a: num(s.scores[team]),
+        b: num(s.scores[1 - team]), side_b: sideName(1 - team) });
     }
     $("wish-open").textContent = s.wish ? t("web-wish-open", { rank: rankName(RANKS[s.wish - 2] || s.wish) }) : "";
     for (const [where, i] of Object.entries(places)) renderSeat($("seat-" + where), i, where, me);
@@ -286,24 +373,36 @@
     box.className = "seat";
     box.dataset.seat = String(i);
     const name = s.names ? s.names[i] : null;
-    box.append(el("span", "num", String(i + 1)));          // the seat's number, free or not
+    // words with separators between them (a screen reader read "1aliceyou"), and the whole
+    // seat as one label
+    const said = [t("web-seat", { seat: i + 1 }), name || t("web-free")];
+    const tag = (text) => { box.append(" ", el("span", "tag", text)); said.push(text); };
+    box.append(el("span", "num", String(i + 1)), " ");     // the seat's number, free or not
     box.append(el("span", "name", name || t("web-free")));
-    if (i === me) box.append(el("span", "tag", t("web-you")));
-    else if (me !== null && i === (me + 2) % 4) box.append(el("span", "tag", t("web-partner")));
-    if (name && s.bots && s.bots[name]) box.append(el("span", "tag", t("web-bot")));
-    if (name && (s.gone || []).includes(name)) { box.classList.add("gone"); box.append(el("span", "tag", t("web-gone"))); }
+    if (i === me) tag(t("web-you"));
+    else if (me !== null && i === (me + 2) % 4) tag(t("web-partner"));
+    if (name && s.bots && s.bots[name]) tag(t("web-bot"));
+    if (name && (s.gone || []).includes(name)) { box.classList.add("gone"); tag(t("web-gone")); }
     const line = el("div", "small");
     const out = (s.out || []).indexOf(i);
     if (out >= 0) line.append(t("web-out", { place: place(out + 1) }) + " ");
     else if (s.cards_left) line.append(tn("web-cards-left", s.cards_left[i]) + " ");
     box.append(line);
+    said.push(line.textContent.trim());
     const call = s.calls ? s.calls[i] : null;
-    if (call) box.append(el("div", "call", call === "grand" ? t("web-grand") : t("web-tichu")));
-    if (s.turn === i && s.status === "playing") { box.classList.add("turn"); box.append(el("div", "small", t("web-turn"))); }
+    if (call) { box.append(el("div", "call", call === "grand" ? t("web-grand") : t("web-tichu"))); said.push(box.lastChild.textContent); }
+    if (s.turn === i && s.status === "playing") { box.classList.add("turn"); box.append(el("div", "small", t("web-turn"))); said.push(t("web-turn")); }
+    box.setAttribute("role", "group");
+    box.setAttribute("aria-label", said.filter(Boolean).join(", "));
   }
   function renderTrick() {
     const s = app.state, box = $("trick");
     box.replaceChildren();
+    if (s.trick_won && s.trick && s.trick.length && s.phase === "play") {
+      // the trick is over (won, with a bomb too): its winner leads; it is no longer shown
+      box.append(el("div", "small won", t("web-trick-won", { name: seatName(s.holder) })));
+      return;
+    }
     for (const p of (s.trick || []).slice(-4)) {
       const row = cardsElement(p.cards);
       row.prepend(el("span", "who", seatName(p.seat)));
@@ -322,13 +421,13 @@
       app.optionNames = names;
       $("option-name").replaceChildren(...names.map((n) => { const o = el("option", null, n); o.value = n; return o; }));
     }
-    $("options-shown").textContent = Object.entries(s.options || {}).map(([k, v]) => k + " " + v).join(" \u00B7 ");
+    $("options-shown").textContent = optionsLine(s.options);
     $("start").hidden = me === null;
     $("stand-up").hidden = me === null;
     $("add-bot-row").hidden = (s.names || []).filter(Boolean).length >= 4;   // a full table
-    const name = $("option-name").value;      // what the chosen option takes
-    $("option-value").placeholder = app.strings["web-option-about-" + name] || "";
-    $("option-value").title = $("option-value").placeholder;
+    const name = $("option-name").value;      // what the chosen option takes: a line of its own
+    $("option-about").textContent = app.strings["web-option-about-" + name] || "";
+    $("option-value").placeholder = t("web-value");
   }
   function renderHand() {
     const s = app.state, hand = $("hand");
@@ -337,6 +436,7 @@
     for (const c of splitCards(s.hand)) {
       const x = cardElement(c, false);
       if (app.selected.has(c)) x.classList.add("selected");
+      x.setAttribute("aria-pressed", app.selected.has(c) ? "true" : "false");
       if (given.has(c)) x.classList.add("given");
       x.addEventListener("click", () => toggle(c));
       hand.append(x);
@@ -362,14 +462,16 @@
       return;
     }
     const phase = s.phase;
+    // a call is no default: the safe choice comes first and plain, the call apart, and the
+    // call takes a second tap to confirm it
     if (phase === "grand" && s.grand_decided && !s.grand_decided[me]) {
-      box.append(button(t("web-grand"), () => send("/grand"), "primary"));
       box.append(button(t("web-no-grand"), () => send("/nogrand")));
+      box.append(callButton("grand", "/grand"));
     }
     const noCardPlayed = s.cards_left && s.cards_left[me] === 14 && !(s.trick || []).some((p) => p.seat === me);
     if ((phase === "exchange" || phase === "play") && s.calls && !s.calls[me] && noCardPlayed
         && s.grand_decided && s.grand_decided[me]) {
-      box.append(button(t("web-tichu"), () => send("/tichu"), "tichu"));
+      box.append(callButton("tichu", "/tichu"));
     }
     if (phase === "exchange" && !s.given) renderSchupf(me);
     if (phase === "play" && s.turn === me && (s.legal || []).length) {
@@ -380,7 +482,7 @@
       } else {
         for (const p of plays) {           // one per reading of the Phoenix, in words
           const as = (p.match(/Ph=(\w+)/) || [])[1];
-          const x = button(as ? t("web-play-as", { rank: rankName(as) }) : t("web-play") + " " + p, () => play(p), "primary");
+          const x = button(as ? t("web-play-as", { rank: rankName(as) }) : t("web-play") + " " + shownCards(p), () => play(p), "primary");
           box.append(x);
         }
       }
@@ -389,7 +491,7 @@
     // a bomb whenever you hold one: out of turn the state's `bombs`, on your turn the legal
     // plays that are bombs (four of a rank, or five or more of a suit in a row)
     const bombs = (s.bombs || []).concat(phase === "play" && s.turn === me ? (s.legal || []).filter(isBomb) : []);
-    for (const bomb of bombs) box.append(button(t("web-bomb", { cards: bomb }), () => send("/bomb " + bomb), "bomb"));
+    for (const bomb of bombs) box.append(button(t("web-bomb", { cards: shownCards(bomb) }), () => send("/bomb " + bomb), "bomb"));
     if (phase === "wish" && s.wish_pending === me) {
       $("wish").hidden = false;
       const ranks = $("wish-ranks");
@@ -401,6 +503,17 @@
       $("dragon-left").textContent = "\u2190 " + seatName((me + 3) % 4);
       $("dragon-right").textContent = seatName((me + 1) % 4) + " \u2192";
     }
+  }
+  function callButton(call, line) {
+    const asked = app.confirm === call;
+    const x = button(asked ? t("web-confirm-" + call) : t(call === "grand" ? "web-grand" : "web-tichu"), () => {
+      if (app.confirm === call) { app.confirm = null; send(line); return; }
+      app.confirm = call; render();
+      clearTimeout(app.confirmTimer);
+      app.confirmTimer = setTimeout(() => { if (app.confirm === call) { app.confirm = null; render(); } }, 5000);
+    }, "tichu call" + (asked ? " asked" : ""));
+    x.id = "call-" + call;
+    return x;
   }
   function isBomb(p) {
     const cards = splitCards(p);
@@ -431,16 +544,26 @@
   // ---- events as lines ------------------------------------------------------------------------
   function gameEvent(o, names) {
     const line = eventLine(o, names);
-    if (line) logLine(line);
+    if (Array.isArray(line)) line.forEach((x) => logLine(x));
+    else if (line) logLine(line);
     // to this player alone; the table is gone (its room too: the lobby comes next)
     if (["table-timer-warning", "table-closed-by"].includes(o.type) && line) toast(line);
-    if (o.type === "game-round-score") {
+    if (o.type === "game-round-over") {
+      app.roundDetail = o;                     // its breakdown goes with the round's score
+    } else if (o.type === "game-round-score") {
       const team = (mySeat() || 0) % 2;
-      banner("web-round-over", { round: o.round, us: o.score[team], them: o.score[1 - team],
-        total_us: o.scores[team], total_them: o.scores[1 - team] });
+      banner("web-round-over", { round: o.round, us: num(o.score[team]), them: num(o.score[1 - team]),
+        total_us: num(o.scores[team]), total_them: num(o.scores[1 - team]) }, roundDetail(team));
     } else if (o.type === "game-match-over") {
       const team = (mySeat() || 0) % 2;
-      banner("web-game-over", { us: o.scores[team], them: o.scores[1 - team] });
+      const detail = app.banner && app.banner.key === "web-round-over" ? app.banner.detail : null;
+      if (o.winner === null || o.winner === undefined) {
+        banner("web-game-over-shared", { us: num(o.scores[team]), them: num(o.scores[1 - team]) }, detail);
+      } else {
+        const w = o.winner;
+        banner("web-game-over-won", { winners: { side: w }, winner_score: num(o.scores[w]),
+          loser_score: num(o.scores[1 - w]) }, detail);
+      }
     } else if (["game-round-start", "table-started", "table-reset"].includes(o.type)) {
       app.banner = null; renderBanner();
     }
@@ -461,12 +584,27 @@
       case "game-trick-taken": return t("web-ev-trick", { name: who(o.seat), points: o.points });
       case "game-dragon-given": return t("web-ev-dragon", { name: who(o.seat), to: who(o.to) });
       case "game-out": return t("web-ev-out", { name: who(o.seat), place: place(o.place) });
-      case "game-exchange-given": return t("web-ev-exchange", { name: who(o.seat) }) + (o.given ? " (" + o.given + ")" : "");
-      case "game-exchange-received": return t("web-ev-received", { cards: Object.values(o.cards || {}).join(" ") });
-      case "game-round-score": return t("web-round-over", { round: o.round, us: o.score[0], them: o.score[1], total_us: o.scores[0], total_them: o.scores[1] });
+      case "game-exchange-given": {
+        if (!o.given) return t("web-ev-exchange", { name: who(o.seat) });
+        // a replay's: which card went to whom (the given cards: next, partner, previous)
+        const x = el("span"), given = splitCards(o.given);
+        [1, 2, 3].forEach((d, k) => {
+          if (given[k]) x.append(k ? "; " : "", tNodes("web-ev-gave", { name: who(o.seat), card: cardsElement(given[k]), to: who((o.seat + d) % 4) }));
+        });
+        return x;
+      }
+      case "game-exchange-received": {
+        // one line a card: from whom (the cards in the letters the page shows)
+        return Object.entries(o.cards || {}).map(([from, card]) =>
+          tNodes("web-ev-received-from", { card: cardsElement(card), name: who(Number(from)) }));
+      }
+      case "game-round-score": return t("web-round-over", { round: o.round, us: num(o.score[0]), them: num(o.score[1]), total_us: num(o.scores[0]), total_them: num(o.scores[1]) });
       // protocol 4's table objects
       case "table-timer-warning": return t("web-ev-timer-warning", { seconds: seconds(o.seconds) });
       case "table-timed-out": return t("web-ev-timed-out", { name: o.name, seconds: seconds(o.seconds) });
+      case "table-timed-out-rated": return t("web-ev-timed-out-rated", { name: o.name, seconds: seconds(o.seconds), count: o.count, needed: o.needed });
+      case "table-remove-needs-partner": return t("web-ev-remove-needs-partner", { target: o.target, partner: o.partner });
+      case "table-remove-needs-all": return t("web-ev-remove-needs-all", { target: o.target });
       case "table-rated": return t("web-ev-rated", { grace: seconds(o.grace) });
       case "table-unrated": return app.strings["web-ev-unrated-" + o.reason] || null;
       case "table-unseated": return t("web-ev-unseated", { by: o.by, seat: o.seat, name: o.name });
@@ -478,14 +616,40 @@
   }
   // the end of a round or of the game: kept as words and values, so that a language switch
   // translates it again; a new game (or round) takes it away
-  function banner(key, params) { app.banner = { key: key, params: params }; renderBanner(); }
+  function banner(key, params, detail) { app.banner = { key: key, params: params, detail: detail || null }; renderBanner(); }
+  // a side by its players' names: "you and Bea" for the reader's own, else "Bot1 and Bot3"
+  function sideName(side) {
+    const me = mySeat();
+    if (me !== null && me % 2 === side) return t("web-side-you", { partner: seatName((me + 2) % 4) });
+    return t("web-side", { a: seatName(side), b: seatName(side + 2) });
+  }
+  // the round's breakdown as the server gave it (game-round-over), from the reader's side
+  function roundDetail(team) {
+    const d = app.roundDetail;
+    if (!d || !d.card_points) return null;
+    return { cards_us: num(d.card_points[team]), cards_them: num(d.card_points[1 - team]),
+      tichu_us: signed((d.tichu || [0, 0])[team]), tichu_them: signed((d.tichu || [0, 0])[1 - team]),
+      double: d.double_victory === null || d.double_victory === undefined ? null : d.double_victory };
+  }
   function renderBanner() {
     const x = app.banner;
     $("banner").hidden = !x;
-    $("banner-text").textContent = x ? t(x.key, x.params) : "";
+    if (!x) { $("banner-text").textContent = ""; $("banner-detail").textContent = ""; return; }
+    const params = Object.assign({}, x.params);
+    if (params.winners) params.winners = sideName(params.winners.side);
+    $("banner-text").textContent = t(x.key, params);
+    const d = x.detail;
+    let detail = d ? t("web-round-detail", d) : "";
+    if (d && d.double !== null) detail += " " + t("web-double-victory", { side: sideName(d.double) });
+    $("banner-detail").textContent = detail;
   }
 
   // ---- the lobby's table list --------------------------------------------------------------------
+  // "round off · log on": the option's name as typed in /option, its value in the reader's words
+  function optionsLine(options) {
+    return Object.entries(options || {}).map(([k, v]) =>
+      k + " " + (app.strings["web-value-" + v] || v)).join(" \u00B7 ");
+  }
   function renderTables(tables) {
     const ul = $("tables");
     ul.replaceChildren();
@@ -500,10 +664,11 @@
       if ((tb.seats || []).some((n) => !n) && tb.state === "waiting") {
         li.append(button(t("web-sit"), () => { send("/room " + tb.table); send("/join"); }));
       }
-      const opts = Object.entries(tb.options || {}).map(([k, v]) => k + " " + v).join(" \u00B7 ");
+      const opts = optionsLine(tb.options);
       li.append(el("span", "small opts", opts + (opts ? " \u00B7 " : "") + t("web-spectators", { count: tb.spectators || 0 })));
       ul.append(li);
     }
+    if (app.offline) lockOffline();
   }
 
   // ---- records: history and replay ---------------------------------------------------------------
@@ -534,7 +699,7 @@
       const ol = el("ol", "log");
       for (const e of r.events || []) {
         const line = eventLine(e, r.seats);
-        if (line) { const li = el("li"); li.append(line); ol.append(li); }
+        for (const x of [].concat(line || [])) { const li = el("li"); li.append(x); ol.append(li); }
       }
       div.append(ol);
       nodes.push(div);
@@ -545,8 +710,10 @@
   // ---- the controls ------------------------------------------------------------------------------
   function startLogin(name, password) {
     app.wanted = name || "guest"; app.password = password || null;
-    if (app.ws && app.ws.readyState === 1) app.ws.send(app.wanted);
-    else connect();
+    if (app.ws && app.ws.readyState === 1) {
+      // the name goes at the login prompt (still on its way: the prompt sends it)
+      if (app.atLoginPrompt) { app.atLoginPrompt = false; app.ws.send(app.wanted); }
+    } else if (!app.ws) connect();
   }
   function wire() {
     $("login-form").addEventListener("submit", (e) => {
@@ -556,7 +723,7 @@
     });
     $("guest-button").addEventListener("click", () => startLogin($("login-name").value.trim() || "guest", null));
     $("logout").addEventListener("click", () => {
-      app.wanted = null; app.password = null; store.removeItem("tichu-name");
+      app.wanted = null; app.password = null; store.removeItem("tichu-name"); store.removeItem("tichu-guest");
       app.leaving = true; send("/quit");
     });
     $("history-button").addEventListener("click", () => send("/history"));
@@ -565,7 +732,10 @@
     $("lang").addEventListener("change", (e) => {
       const lang = e.target.value;
       localStorage.setItem("tichu-lang", lang);
-      loadStrings(lang).then(() => { if (app.loggedIn) send("/set lang " + lang); });
+      loadStrings(lang).then(() => {
+        if (app.loggedIn) send("/set lang " + lang);
+        else if (app.ws && app.atLoginPrompt) { app.atLoginPrompt = false; app.ws.send("/set lang " + lang); }
+      });
     });
     $("new-table").addEventListener("click", () => send("/newroom tichu"));
     $("refresh").addEventListener("click", refreshLobby);
@@ -587,13 +757,12 @@
     $("dragon-right").addEventListener("click", () => send("/dragon right"));
     $("card-form").addEventListener("submit", (e) => {
       e.preventDefault();
-      const hand = splitCards(app.state && app.state.hand);
-      const byUpper = new Map(hand.map((c) => [c.toUpperCase(), c]));
+      const hand = new Set(splitCards(app.state && app.state.hand));
       app.selected.clear();
-      let unknown = [];
+      const unknown = [];
       for (const w of splitCards($("card-input").value.trim())) {
-        const c = byUpper.get(w.split("=")[0].toUpperCase());
-        if (c) app.selected.add(c); else unknown.push(w);
+        const c = typedCard(w);              // the page's letters (J Q in English) or BSW's
+        if (c && hand.has(c)) app.selected.add(c); else unknown.push(w);
       }
       if (unknown.length) toast(t("web-unknown-cards", { cards: unknown.join(" ") }));
       $("card-input").value = "";
@@ -621,8 +790,11 @@
     $("lang").value = lang;
     loadStrings(lang);
     const name = store.getItem("tichu-name");
-    if (name) { app.wanted = name; connect(); }      // a reload: back in, the seat too
+    if (name && store.getItem("tichu-guest") === "1") { app.wanted = name; connect(); }   // a reload: back in, the seat too
+    else if (name) { $("login-name").value = name; $("login-password").focus(); }      // a registered name: the form, nothing sent
   }
-  app.dropConnection = () => { if (app.ws) app.ws.close(); };   // the tests' dropped line
+  // the tests' dropped line; held: it stays down until app.resume()
+  app.dropConnection = (hold) => { app.hold = !!hold; if (app.ws) app.ws.close(); };
+  app.resume = () => { app.hold = false; if (!app.ws) connect(); };
   document.addEventListener("DOMContentLoaded", start);
 })();
