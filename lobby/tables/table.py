@@ -524,6 +524,24 @@ class TableActor:
         if name in self.seats or name in self.players:
             self.active_at[name] = self.clock.seconds()
 
+    def tells_leaving(self, name: str) -> bool:
+        """Whether ``name`` leaving the table's room (or disconnecting) now tells the table's
+        people: ``table-left`` when they sit at it and no game runs, ``table-vanished`` for a
+        player of the running game unless presence_quiet keeps it quiet. The world makes such
+        a move spend the user's budget of table changes, as /leave does."""
+        if self.state != PLAYING:
+            return name in self.seats
+        if name not in self.players or name in self.gone:
+            return False
+        now = self.clock.seconds()
+        told = [t for t in self._announced_gone.get(name, ()) if t > now - self.presence_quiet]
+        return len(told) < PRESENCE_BURST
+
+    def tells_return(self, name: str) -> bool:
+        """Whether ``name`` coming back into the room now tells the table's people
+        (``table-back``: a player of the running game whose vanishing was told)."""
+        return self.state == PLAYING and name in self.gone and name not in self._quiet_gone
+
     def tells_presence(self, name: str) -> bool:
         """Whether the room's ``enters`` / ``leaves`` lines are shown for ``name``: not for a
         player of the running game, whose vanishing and return the table tells (bounded:

@@ -188,8 +188,8 @@ ERRORS: dict[str, str] = {
     "speech-budget-disconnect": "Too many lines too fast; closing the connection.",
     "repeated-line": "You said that just now; a line repeated in a row is not sent.",
     "table-budget": (
-        "Too many table changes from your address (more than {rate} a minute): /{command} was not "
-        "done. Wait a moment and try again."),
+        "Too many table changes from you or your address (more than {rate} a minute): /{command} "
+        "was not done. Wait a moment and try again."),
     "work-budget": (
         "You are asking the server for too much at once (/{command} costs {cost} ordinary "
         "commands); wait a moment."),
@@ -729,6 +729,10 @@ INFO: dict[str, str] = {
                               "new games start.",
     "shutdown-cancelled": "*** {by} has cancelled the shutdown: the server stays up, and new "
                           "games may start again.",
+    # the `text` of the `announcement` a machine-mode client before protocol 4 gets instead of
+    # `shutdown-cancelled` (render_json.for_protocol)
+    "shutdown-cancelled-announcement": "The shutdown is called off: the server stays up, and new "
+                                       "games may start again.",
 }
 
 # ---- help texts: every command's summary and explanation (/help, docs/protocol.md) -------------

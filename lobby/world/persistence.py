@@ -267,6 +267,9 @@ class Persistence:
                     identities[name] = identity
         if identities:
             snapshot["identities"] = identities
+        host = self.world.host_record(table.number)   # (review) who the host is, to know them again
+        if host is not None:
+            snapshot["host_record"] = host
         return snapshot
 
     def _forget(self, number: int) -> None:

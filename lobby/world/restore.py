@@ -44,7 +44,9 @@ def restore_table(world: World, ot: OpenTable, recorder: Persistence) -> TableAc
     if world.on_new_table is not None:          # tests: bot_delay
         world.on_new_table(table)
     recorder.adopt(table, ot)
-    world.add_restored_table(table, table.guest_addresses)
+    host = snapshot.get("host_record")
+    world.add_restored_table(table, table.guest_addresses,
+                             host if isinstance(host, dict) else None)
     identities = snapshot.get("identities")
     if isinstance(identities, dict):              # (a journal of an older version: none)
         world.restore_identities(ot.table_no, {str(n): str(i) for n, i in identities.items()

@@ -30,7 +30,6 @@ still gets the seat back unless it was given away (a bot took it over).
 """
 from __future__ import annotations
 
-import ipaddress
 import math
 import random
 import secrets
@@ -182,12 +181,7 @@ class TableLimits:
         """Whether the per-address limit applies to ``address``."""
         if not self.tables_per_address or not address:
             return False
-        if self.limit_loopback:
-            return True
-        try:
-            return not ipaddress.ip_address(address).is_loopback
-        except ValueError:
-            return True
+        return self.limit_loopback or not is_loopback(address)
 
 
 class User:
@@ -465,7 +459,7 @@ class World:
         if not registered:
             self._guest_identity_for(user, proved=any(h.proved for h in held))
         self.users[user.key] = user
-        self.enter(user, self.lobby)
+        self.enter(user, self.lobby, None)
         if self.friends is not None:
             self.friends.logged_in(user)
         return user
@@ -474,6 +468,27 @@ class World:
         """The identity that sat down under ``name`` at table ``number`` (the journal keeps a
         guest player's: lobby/world/persistence.py)."""
         return self._sat_as.get(number, {}).get(name_key(name))
+
+    def host_record(self, number: int) -> dict[str, str] | None:
+        """What the journal keeps of table ``number``'s host (lobby/world/persistence.py): their
+        ``identity`` (a registered account, one guest session) and ``group`` (their address
+        group, when known), so that after a restart the host who comes back is recognised as
+        before (``_host_returning``): online now, or away within the hand-over time."""
+        table = self.tables.get(number)
+        if table is None or table.host is None:
+            return None
+        user = self.users.get(name_key(table.host))
+        if user is not None:
+            address = _address(user)
+            identity, group = user.identity, address_group(address) if address else None
+        elif number in self._away_hosts:
+            identity, group = self._away_hosts[number]
+        else:
+            return None
+        record = {"identity": identity}
+        if group:
+            record["group"] = group
+        return record
 
     def restore_identities(self, number: int, identities: Mapping[str, str]) -> None:
         """After a restart: the guest players of restored table ``number`` are who they were
@@ -532,9 +547,10 @@ class World:
                 continue
             self._safe(user.listener.deliver, Event("game-rejoined", table=number))
             if user.room is room:
+                self._coming_back(user, table, "login")
                 self._tell_table(table, table.member_back, user.name)
             else:
-                self.enter(user, room)
+                self.enter(user, room, None)
             return
         if user.room is not None and user.room.table is not None:
             self._tell_table(user.room.table, user.room.table.member_back, user.name)
@@ -563,7 +579,7 @@ class World:
                 continue
             if user.room is not room:
                 try:
-                    self.enter(user, room)
+                    self.enter(user, room, None)
                 except LobbyError:
                     self._tell_table(table, table.host_replaced, table.host)
 
@@ -608,6 +624,10 @@ class World:
         if self.users.get(user.key) is not user or user.listener is not listener:
             return False
         del self.users[user.key]
+        try:
+            self._leaving_seat(user, "quit", forced=True)
+        except LobbyError:                      # (forced: never refused; a listener's own)
+            pass
         self.leave(user, gone=True)
         if self.moderation is not None:
             self.moderation.forget_guest(user)
@@ -619,9 +639,11 @@ class World:
                 self._maybe_close(table.number)
         return True
 
-    def enter(self, user: User, room: Room) -> None:
+    def enter(self, user: User, room: Room, command: str | None = "room") -> None:
         """Move ``user`` into ``room`` (leaving their current one); both rooms are told. Entering
-        a table room means watching the table."""
+        a table room means watching the table. ``command``: the user's own command that moves
+        them (it spends their budget of table changes when they leave a seat at a waiting
+        table: LobbyError ``table-budget``, nothing done); None: somebody else moves them."""
         if user.room is room:
             return
         if (room.table is not None and room.table in user.barred
@@ -629,6 +651,8 @@ class World:
             raise LobbyError("seat-held-here", table=room.number, name=user.name)
         if room.table is not None and room.table.is_barred(user.name):
             raise LobbyError("barred-from-table", table=room.number, host=room.table.host or "-")
+        if command is not None:
+            self._leaving_seat(user, command)
         self.leave(user)
         if len(room.members) < self.announce_limit and (
                 room.table is None or room.table.tells_presence(user.name)) \
@@ -637,12 +661,40 @@ class World:
         room.members[user.key] = user
         user.room = room
         if room.table is not None:
+            self._coming_back(user, room.table, command or "login")
             self._index.add_name(room.number, user.key)      # a member may become the host
             call = self._abandon_calls.pop(room.number, None)   # kept: the time starts anew
             if call is not None and call.active():
                 call.cancel()
             self._pause_bots(room.table, False)                  # somebody watches again
             self._tell_table(room.table, room.table.add_member, user.name)
+
+    def _leaving_seat(self, user: User, command: str, forced: bool = False) -> None:
+        """``user`` is about to leave their room: seated at its waiting table (``table-left``),
+        or a player of its running game (``table-vanished``, unless presence_quiet keeps it
+        quiet), that tells the table's people, so it spends the user's budget of table changes
+        as /leave does (the listener's ``table_change``, protocol.connection.guard: LobbyError
+        ``table-budget`` refuses a move of their own; ``forced``, a disconnect, is only
+        counted). Review of B5: /join and /room 0 cycles put twice the budget on the table."""
+        room = user.room
+        table = room.table if room is not None else None
+        if table is not None and table.tells_leaving(user.name):
+            self._spend_table_change(user, command, forced)
+
+    def _coming_back(self, user: User, table: TableActor, command: str) -> None:
+        """``user``, a player of ``table``'s running game, comes back into its room (a log-in,
+        /room): when that tells the table's people (``table-back``) it is counted in their
+        budget of table changes, never refused (nobody is kept out of their game)."""
+        if table.tells_return(user.name):
+            try:
+                self._spend_table_change(user, command, True)
+            except LobbyError:                  # (forced: never refused; a listener's own)
+                pass
+
+    def _spend_table_change(self, user: User, command: str, forced: bool) -> None:
+        spend = getattr(user.listener, "table_change", None)
+        if callable(spend):
+            spend(command, user.name, forced)
 
     def _presence_allowed(self, user: User) -> bool:
         """Whether one more "enters"/"leaves" line about ``user`` is told: at most
@@ -731,6 +783,7 @@ class World:
         if self.closing:
             raise LobbyError("shutting-down")
         self._may_open(user)                   # LobbyError too-many-tables / address-tables
+        self._leaving_seat(user, "newroom")    # LobbyError table-budget: nothing done
         self.leave(user)                       # the room they leave may close and free its number
         number = self.free_table_number()
         table = TableActor(number, self.clock, self.table_deliver(number), host=user.name,
@@ -902,7 +955,7 @@ class World:
         user = self.online(name)
         room = self.rooms.get(table.number)
         if user is not None and room is not None and user.room is room:
-            self.enter(user, self.lobby)
+            self.enter(user, self.lobby, None)
             self._safe(user.listener.deliver, self.who(user))
 
     def identity_of(self, name: str) -> tuple[str | None, str | None, bool]:
@@ -1042,10 +1095,12 @@ class World:
         table.rated_remove_timeouts = limits.rated_remove_timeouts
         table.presence_quiet = limits.presence_quiet
 
-    def add_restored_table(self, table: TableActor, addresses: dict[str, str] | None = None) -> Room:
+    def add_restored_table(self, table: TableActor, addresses: dict[str, str] | None = None,
+                           host: Mapping[str, Any] | None = None) -> Room:
         """A table rebuilt from the journal at start-up (lobby/world/restore.py), under its number;
         ``addresses``: the IP address of each of its players where the journal has one (the
-        per-address limit counts them)."""
+        per-address limit counts them); ``host``: what the journal keeps of the host
+        (``host_record``: their identity and address group)."""
         number = table.number
         self._configure(table)
         self._origins[number] = {name_key(n): a for n, a in (addresses or {}).items()}
@@ -1055,9 +1110,15 @@ class World:
         self.tables[number] = table
         if table.host is not None:       # the host is away until they log in again
             host_address = (addresses or {}).get(table.host)
-            self._away_hosts[number] = (
-                "" if table.host in table.seat_keys else "acct:" + name_key(table.host),
-                address_group(host_address) if host_address else None)
+            group = address_group(host_address) if host_address else None
+            # (review) who the host was: a guest who only watched is no account, and a seated
+            # guest is the guest session the journal names, not just an address group
+            identity = (host or {}).get("identity")
+            kept = (host or {}).get("group")
+            if not isinstance(identity, str) or not identity:   # (a journal of an older version)
+                identity = "" if table.host in table.seat_keys else "acct:" + name_key(table.host)
+            self._away_hosts[number] = (identity, kept if isinstance(kept, str) and kept
+                                        else group)
         if table.state == "playing" and not self._humans(table):
             # a game of bots alone is not restored as a running game: abandoned (its journal
             # ends, so it is not restored again either)
@@ -1089,7 +1150,7 @@ class World:
         self.deliver(members, event)
         for user in members:
             try:
-                self.enter(user, self.lobby)
+                self.enter(user, self.lobby, None)
             except LobbyError:
                 pass
         if number in self.tables:

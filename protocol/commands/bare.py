@@ -24,6 +24,10 @@ only what is in memory (the command table, the world, the user's table); never t
   word is too easy to say as chat. Any word after a command without arguments fails to bind, and
   the line is speech (``who is here?``, ``look at this``, ``pass the salt``).
 
+All of this is for people: in machine mode a line is a command whenever its arguments bind
+(protocol/commands/base.py ``parse_command_line``), so that programs written to older docs, which
+send ``nogrand`` or ``play R5`` without the slash, keep working.
+
 tests/project/test_bare_checks.py checks that every command with arguments is declared here.
 """
 from __future__ import annotations

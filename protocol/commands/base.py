@@ -289,7 +289,9 @@ def parse_command_line(line: str, table: CommandTable, ctx: Any = None) -> Parse
     """Interpret a line typed by a logged-in user against ``table``; None for a blank line.
     Raises LobbyError. (``protocol.commands.parse_line`` is this against THE table.) ``ctx``,
     the session of the user who typed it, lets a line without the slash be checked for valid
-    arguments (``bare_valid``); without it such a line is a command when its arguments bind."""
+    arguments (``bare_valid``) and against the commands that need the slash; without it, and
+    in machine mode (a program, not a person: old bots send `nogrand` without the slash), such
+    a line is a command when its arguments bind."""
     stripped = line.strip()
     if not stripped:
         return None
@@ -324,6 +326,10 @@ def parse_command_line(line: str, table: CommandTable, ctx: Any = None) -> Parse
             args = cmd.bind(rest)
         except LobbyError:
             return Parsed(None, {}, stripped)
+        if ctx is not None and ctx.json_mode:
+            # machine mode: a program's line is a command when its arguments bind, as it has
+            # always been (bots send `#a nogrand`, `#a play R5`): the checks below are for people
+            return Parsed(cmd, args)
         if table.bare_checks.get(cmd.name) == "never" or (
                 ctx is not None and not bare_valid(cmd, args, ctx, table)):
             return Parsed(None, {}, stripped)  # "help me", "join us", "play nice": speech

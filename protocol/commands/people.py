@@ -149,7 +149,7 @@ def _quit(ctx: CommandContext, args: dict[str, str]) -> None:
 @GROUP.command("manager", "", aliases=("lobby",))
 def _manager(ctx: CommandContext, args: dict[str, str]) -> None:
     me = user_of(ctx)
-    ctx.world.enter(me, ctx.world.lobby)
+    ctx.world.enter(me, ctx.world.lobby, "manager")
     ctx.send(ctx.world.who(me))
 
 

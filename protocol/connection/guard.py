@@ -86,7 +86,7 @@ from twisted.logger import Logger
 from lobby.events import error_event
 from lobby.tables.timer_wheel import TimerWheel, WheelTimer
 from lobby.text.messages import LobbyError
-from lobby.world.addresses import address_group, set_ipv6_prefixes
+from lobby.world.addresses import address_group, is_loopback, set_ipv6_prefixes
 from lobby.world.world import TableLimits
 from protocol.option_fields import option, public_values
 from protocol.telnet import sniff
@@ -348,11 +348,17 @@ class Limits:
     # options, bots, votes (the commands that declare ``notices``, lobby/tables/table.py)
     table_changes_per_minute: int = option(0, public=20, metavar="N", help=(
         "table changes that tell the table's people something (/join, /leave, /option NAME, "
-        "/addbot, /removebot, /unseat, /bar, /unbar, /remove, /reset, /accept, /refuse) one "
-        "address group may make in a minute on average, one user where loopback is exempt "
-        "(default {default}); over it the change is refused with table-budget"))
+        "/addbot, /removebot, /unseat, /bar, /unbar, /remove, /reset, /accept, /refuse; a "
+        "seated player's /room, /newroom, /lobby or disconnect, a player's return to a running "
+        "game) one user may make in a minute on average (default {default}); over it the change "
+        "is refused with table-budget (a disconnect or a return is only counted)"))
     table_changes_burst: int = option(0, public=15, metavar="N", help=(
-        "such table changes at once (default {default})"))
+        "such table changes of one user at once (default {default})"))
+    group_table_changes_per_minute: int = option(0, public=60, metavar="N", help=(
+        "such table changes all users of one address group together may make in a minute on "
+        "average (default {default}; loopback exempt unless --limit-loopback)"))
+    group_table_changes_burst: int = option(0, public=45, metavar="N", help=(
+        "such table changes of one address group at once (default {default})"))
     speech_kick: int = option(0, public=200, metavar="LINES", help=(
         "lines over the speech budget after which a connection that keeps talking is closed "
         "(default {default})"))
@@ -495,6 +501,11 @@ class Allowance:
             return ALLOWED
         if bucket.tokens > 0.0:
             bucket.tokens = 0.0          # what was over the budget used up what was left
+        return self.refuse(amount)
+
+    def refuse(self, amount: float = 1.0) -> int:
+        """``amount`` was refused (by this budget, or by a larger one it belongs to: an address
+        group's): WARNED the first time, then DROPPED, KICKED past ``kick``."""
         self.refused += amount
         if not self.warned:
             self.warned = True
@@ -533,13 +544,6 @@ def canonical_host(host: str) -> str:
 #: failure)
 ACCOUNT_DELAY_BASE = 5.0
 ACCOUNT_FAILURES_FORGOTTEN = 3600.0
-
-
-def is_loopback(host: str) -> bool:
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False
 
 
 class RequestBudget:
@@ -663,6 +667,7 @@ class Guard:
         self._last_said: dict[tuple[str, str], tuple[str, float]] = {}
         #: address group (or "user NAME" where loopback is exempt) -> its table changes' budget
         self._table_changes: dict[str, Allowance] = {}
+        self._group_table_changes: dict[str, Allowance] = {}
         #: what a refused password attempt was refused for -> when that was last logged
         self._refusals_logged: dict[str, float] = {}
         #: counters for the operator and the tests
@@ -1205,9 +1210,10 @@ class ConnectionGuard:
             shared = shared_allowance(guard._group_work, address_group(self.host),
                                       limits.group_work_per_second, limits.group_work_burst, now)
             if shared.spend(now, float(cost)) != ALLOWED:
-                if own is not None:
-                    own.bucket.tokens += cost          # (not run: the connection pays nothing)
-                verdict = WARNED
+                # refused for its group: the connection pays what it asked for and the refusal
+                # counts against its own budget, so one that keeps asking is warned once, then
+                # dropped, then closed (a refund and a warning each time let it flood for ever)
+                verdict = own.refuse(float(cost)) if own is not None else WARNED
         if verdict == ALLOWED:
             return True
         self._over_budget(verdict, "work-budget", "expensive commands", command=command,
@@ -1263,26 +1269,49 @@ class ConnectionGuard:
     def _speech_spend(self, key: tuple[str, str], rate: float, burst: int, now: float) -> int:
         return shared_allowance(self.guard._speech, key, rate, burst, now, 20000).spend(now)
 
-    def table_change(self, command: str) -> None:
-        """A table command that tells the table's people something about this connection's user
-        (``notices``: a seat, an option, a bot, a vote) is about to run: LobbyError
-        ``table-budget`` when its address group (its user, where loopback is exempt) made
-        ``table_changes_per_minute`` of them recently (B5: /join-/leave and /option cycles
-        flooded a waiting table). The refusal reaches only the one who asked."""
+    def table_change(self, command: str, forced: bool = False, name: str | None = None) -> None:
+        """A change that tells a table's people something about this connection's user
+        (``notices``: a seat, an option, a bot, a vote; leaving a seat at a waiting table by a
+        move or a disconnect) is about to happen: LobbyError ``table-budget`` when its user made
+        ``table_changes_per_minute`` of them recently, or all users of its address group
+        together ``group_table_changes_per_minute`` (where loopback is not exempt) (B5:
+        /join-/leave and /option cycles flooded a waiting table; the review: one user behind a
+        shared address must not use up everybody's budget there). The refusal reaches only the
+        one who asked. ``forced``: it happens all the same (a disconnect): counted, a debt the
+        next changes wait for, never refused. ``name``: the user's (after the log-out the
+        session has none)."""
         guard = self.guard
         limits = guard.limits
-        if limits.table_changes_per_minute <= 0:
+        if limits.table_changes_per_minute <= 0 and limits.group_table_changes_per_minute <= 0:
             return
         now = guard.clock.seconds()
-        key = address_group(self.host) if guard._limited(self.host) \
-            else "user " + (self.session.user_name or "").lower()
-        allowance = shared_allowance(guard._table_changes, key,
-                                     limits.table_changes_per_minute / 60.0,
-                                     limits.table_changes_burst, now)
-        if allowance.spend(now) != ALLOWED:
-            guard.stats["over_budget"] += 1
-            raise LobbyError("table-budget", command=command,
-                             rate=str(limits.table_changes_per_minute))
+        budgets: list[tuple[Allowance, int]] = []     # the user's, then the address group's
+        if limits.table_changes_per_minute > 0:
+            budgets.append((shared_allowance(guard._table_changes,
+                                             "user " + (name or self.session.user_name
+                                                        or "").lower(),
+                                             limits.table_changes_per_minute / 60.0,
+                                             limits.table_changes_burst, now),
+                            limits.table_changes_per_minute))
+        if limits.group_table_changes_per_minute > 0 and guard._limited(self.host):
+            budgets.append((shared_allowance(guard._group_table_changes,
+                                             address_group(self.host),
+                                             limits.group_table_changes_per_minute / 60.0,
+                                             limits.group_table_changes_burst, now),
+                            limits.group_table_changes_per_minute))
+        taken: list[Allowance] = []
+        for allowance, rate in budgets:
+            bucket = allowance.bucket
+            if forced:
+                if not bucket.take(now):
+                    bucket.tokens = max(-bucket.burst, bucket.tokens - 1.0)
+            elif allowance.spend(now) == ALLOWED:
+                taken.append(allowance)
+            else:
+                for done in taken:                # (not done: nothing is spent)
+                    done.bucket.tokens += 1.0
+                guard.stats["over_budget"] += 1
+                raise LobbyError("table-budget", command=command, rate=str(rate))
 
     def _over_budget(self, verdict: int, code: str, what: str, **params: Any) -> None:
         """A budget ran out: WARNED -> the ``! [code]`` line; KICKED -> the disconnect (logged

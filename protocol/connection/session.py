@@ -1182,6 +1182,16 @@ class Session(Protocol):
         guard = self._guard
         return guard is None or guard.speech(channel, text)
 
+    def table_change(self, command: str, name: str, forced: bool = False) -> None:
+        """The world: this connection's user is about to tell a table's people something
+        without a table command (leaving a seat at a waiting table by ``command``: /room,
+        /newroom, /lobby, or a disconnect, ``forced``): it spends the one budget of table
+        changes (protocol.connection.guard ``table_change``; LobbyError ``table-budget``
+        refuses a move, a disconnect is only counted)."""
+        guard = self._guard
+        if guard is not None:
+            guard.table_change(command, forced, name)
+
     def registration_attempt(self) -> Any:
         """A protocol.connection.guard.Registration (``cancel()`` it when no account was made), or
         LobbyError too-many-registrations."""

@@ -533,6 +533,10 @@ class _Connection(ProtocolWrapper):
         self.host = host                      # the peer, as the connection caps counted it
         self.idle: Any = None
         self.deadline: Any = None
+        #: when it was opened (the oldest unfinished one makes room when the port is full), and
+        #: whether a whole request came since (a monitor's does at once)
+        self.opened = site.clock.seconds()
+        self.finished = False
 
     if TYPE_CHECKING:
         # what twisted.protocols.policies.ProtocolWrapper has, without annotations there
@@ -553,6 +557,7 @@ class _Connection(ProtocolWrapper):
     def request_complete(self) -> None:
         """The request was read whole (twisted.web processes it): the next one gets its own
         deadline."""
+        self.finished = True
         if self.deadline is not None and self.deadline.active():
             self.deadline.cancel()
         self.deadline = None
@@ -601,7 +606,7 @@ class MetricsSite(Site):
         self.caps = OpenConnections(max_connections, max_per_address)
         self.open: set[_Connection] = set()
         #: connections closed by a timer and refused over the cap, requests answered 429
-        self.stats = {"idle": 0, "request": 0, "refused": 0, "too_many": 0}
+        self.stats = {"idle": 0, "request": 0, "refused": 0, "too_many": 0, "evicted": 0}
         #: --metrics-requests-per-second: requests per address group (loopback included)
         self.requests = RequestBudget(requests_per_second, int(5 * requests_per_second),
                                       self.clock)
@@ -614,6 +619,8 @@ class MetricsSite(Site):
     def buildProtocol(self, addr: Any) -> Any:
         host = str(getattr(addr, "host", None) or "?")
         over = self.caps.admit(host)
+        if over == "total" and self._evict_oldest_unfinished(host):
+            over = self.caps.admit(host)
         if over is not None:
             self.stats["refused"] += 1
             if self._log_allowed(addr, "metrics-refused"):
@@ -626,6 +633,25 @@ class MetricsSite(Site):
             return None           # twisted closes the connection at once
         channel = Site.buildProtocol(self, addr)
         return _Connection(self, channel, host)
+
+    def _evict_oldest_unfinished(self, host: str) -> bool:
+        """Every slot is taken (``--metrics-max-connections``): make room for ``host`` by closing
+        the oldest connection that has not sent a whole request yet, from another address group
+        (a monitor's request is whole in milliseconds; several addresses trickling half
+        requests could otherwise hold every slot and starve ``/healthz``). False when every
+        open connection is busy with a whole request or is ``host``'s own group's."""
+        group = address_group(host)
+        pending = [c for c in self.open if not c.finished
+                   and c.transport is not None and address_group(c.host) != group]
+        if not pending:
+            return False
+        oldest = min(pending, key=lambda c: c.opened)
+        self.unregisterProtocol(oldest)        # (its slot is free at once)
+        self.stats["evicted"] += 1
+        transport: Any = oldest.transport
+        abort = getattr(transport, "abortConnection", None)
+        (abort or transport.loseConnection)()
+        return True
 
     def registerProtocol(self, connection: _Connection) -> None:
         self.open.add(connection)

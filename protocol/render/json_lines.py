@@ -104,7 +104,7 @@ TYPES_SINCE: dict[int, frozenset[str]] = {
         # issue 23's /closetable (after protocol 3): older clients get what they got before,
         # the move to the lobby (`room`) and the command's `ok`
         "table-closed-by", "closetable-done",
-        # (outside finding U12) an admin's /shutdown cancel
+        # (outside finding U12) an admin's /shutdown cancel: older clients get an `announcement`
         "shutdown-cancelled",
     }),
 }
@@ -195,9 +195,9 @@ _SHAPES: dict[int, dict[Any, Any]] = {version: _shapes_of(version) for version i
 def for_protocol(obj: dict[str, Any], protocol: int, lang: str = "en") -> dict[str, Any] | None:
     """`obj` as a client of `protocol` reads it: without the fields later versions added to its
     type; None for a type added after `protocol` (`says-namesake`: a `says` before 4, its
-    `name` in `lang`); an `error` whose code came later under the older code (CODES_SINCE).
-    The same object when nothing changes (the newest protocol, and every type without later
-    fields)."""
+    `name` in `lang`; `shutdown-cancelled`: an `announcement`, its `text` in `lang`); an
+    `error` whose code came later under the older code (CODES_SINCE). The same object when
+    nothing changes (the newest protocol, and every type without later fields)."""
     shapes = _SHAPES.get(protocol)
     if shapes is None:
         shapes = _shapes_of(protocol)
@@ -217,6 +217,9 @@ def for_protocol(obj: dict[str, Any], protocol: int, lang: str = "en") -> dict[s
             return {"type": "says", "name": text("says-namesake-name", lang,
                                                  name=obj.get("name")),
                     "text": obj.get("text"), "room": obj.get("room")}
+        if kind == "shutdown-cancelled":      # an object older clients know, in their language
+            return {"type": "announcement", "by": obj.get("by"),
+                    "text": text("shutdown-cancelled-announcement", lang)}
         return None
     for path in drop:
         obj = _drop(obj, list(path))

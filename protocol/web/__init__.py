@@ -66,7 +66,7 @@ from twisted.web.server import Request, Site
 from lobby.events import Event, error_event
 from lobby.tables import options as table_options
 from lobby.text.messages import CATALOGS, LANGUAGES, text
-from lobby.world.addresses import address_group
+from lobby.world.addresses import address_group, is_loopback
 from protocol.connection.guard import OpenConnections, RequestBudget
 from protocol.telnet import gathered_write
 from protocol.telnet.transport import TelnetLineProtocol
@@ -328,13 +328,6 @@ def _trusted(host: str, proxies: tuple[Any, ...]) -> bool:
     return any(ip in net for net in proxies if net.version == ip.version)
 
 
-def _is_loopback(host: str) -> bool:
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False
-
-
 def text_frame(payload: bytes) -> bytes:
     """One unfragmented, unmasked text frame (RFC 6455 5.2: what a server sends) of
     ``payload``: FIN and opcode 1, the length in 7, 7+16 or 7+64 bits, the payload."""
@@ -500,7 +493,7 @@ class LobbyWebSocket(WebSocketServerProtocol):
             raise ConnectionDeny(ConnectionDeny.FORBIDDEN, "origin not allowed")
         kind = address_types.IPv6Address if ":" in host else address_types.IPv4Address
         self._peer = kind("TCP", host, int(getattr(tcp_peer, "port", 0) or 0))
-        self._refuses_passwords = not secure and not _is_loopback(host)
+        self._refuses_passwords = not secure and not is_loopback(host)
 
     def failHandshake(self, reason: str, code: int = 400,
                       responseHeaders: Any = None) -> None:

@@ -412,6 +412,34 @@ async def test_expensive_commands_are_priced_in_the_budget(tmp_path: Path) -> No
 
 
 @pytest_twisted.ensureDeferred
+async def test_a_connection_that_keeps_going_past_its_groups_budget_is_closed(
+        tmp_path: Path) -> None:
+    """(found measuring issue 23's targets) the address group's work budget only ever warned:
+    each refusal gave the connection its tokens back, so eight connections flooding /replay got
+    340 `work-budget` lines each in 5 s and none was closed. A refused command is still paid
+    from the connection's own budget: one that keeps going is closed."""
+    srv = await _server(tmp_path, limit_loopback=True, work_per_second=0.001, work_burst=20,
+                        group_work_per_second=0.001, group_work_burst=10)
+    try:
+        game = await _saved_game(srv)
+        first = await srv.client()
+        await first.login("Spender")
+        for _ in range(2):                     # /replay costs 5: the group's 10 pay two
+            first.send(f"/replay {game}")
+            await first.expect("Game over after 3 rounds")
+        c = await srv.client()
+        await c.login("Flooder")
+        c.send(f"/replay {game}")
+        await c.expect("! [work-budget]")      # its group's budget is spent
+        for _ in range(30):                    # it keeps going: closed, one warning in all
+            c.send(f"/replay {game}")
+        await c.expect("! [work-budget-disconnect]")
+        await within(c.lost)
+    finally:
+        await srv.stop()
+
+
+@pytest_twisted.ensureDeferred
 async def test_a_log_in_never_waits_for_the_archive(server: RunningServer) -> None:
     import threading
     store = server.server.store
@@ -829,6 +857,22 @@ async def test_one_address_never_holds_every_slot_of_the_metrics_port(tmp_path: 
         await within(monitor.lost)
         assert monitor.data.startswith(b"HTTP/1.1 200"), monitor.data[:200]
         assert not any(raw.lost.called for raw in held[:8])        # the others are kept
+        # (the second outside attack) eight addresses with eight half-sent requests each hold
+        # every slot: a new connection makes room by closing the oldest unfinished one
+        for raw in held[:8]:
+            raw.transport.write(b"GET /metrics HTTP/1.1\r\n")         # never finished
+        for n in range(10, 17):
+            for _ in range(8):
+                raw = await connect(f"127.0.0.{n}")
+                raw.transport.write(b"GET /metrics HTTP/1.1\r\n")
+                held.append(raw)
+        await _until(lambda: srv.server.metrics_port.factory.caps.total == 64)
+        monitor = await connect("127.0.0.1")
+        monitor.transport.write(b"GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        await within(monitor.lost)
+        assert monitor.data.startswith(b"HTTP/1.1 200"), monitor.data[:200]
+        await within(held[0].lost)                                 # the oldest unfinished
+        assert srv.server.metrics_port.factory.stats["evicted"] == 1
     finally:
         for raw in held:
             raw.transport.loseConnection()
@@ -1240,14 +1284,18 @@ async def test_staff_are_marked_in_who_wwho_and_finger(tmp_path: Path) -> None:
 
 # ---- the lines one user makes other people read (B5, B7) -------------------------------------------
 @pytest_twisted.ensureDeferred
-async def test_seat_and_option_cycles_at_a_waiting_table_spend_the_address_groups_budget(
+async def test_seat_and_option_cycles_spend_the_users_budget_and_the_address_groups_cap(
         tmp_path: Path) -> None:
     """B5 of the outside attack: /join-/leave cycles and /option toggles flooded a waiting
     table's people with notices. Table changes that tell the table's people something spend a
-    budget of the address group (two users of one address share it); over it the change is
-    refused with table-budget, only to the one who asked, and the table's people read nothing."""
+    budget of the user, and all users of an address group together a larger one; over either
+    the change is refused with table-budget, only to the one who asked, and the table's people
+    read nothing. Review: the budget was the address group's alone, so one user behind a shared
+    NAT used it up for everybody there; now another user there still has their own (up to the
+    group's cap)."""
     srv = await _server(tmp_path, limit_loopback=True, table_changes_per_minute=1,
-                        table_changes_burst=6)
+                        table_changes_burst=6, group_table_changes_per_minute=1,
+                        group_table_changes_burst=9)
     try:
         host = await client_from(srv, "127.0.0.2")
         await host.login("Hostess")
@@ -1271,6 +1319,8 @@ async def test_seat_and_option_cycles_at_a_waiting_table_spend_the_address_group
         heard = await host.expect("In the Table 1 room")
         assert heard.count("Cycler sits down") == 3 and "leaves seat" in heard, heard
         assert "table-budget" not in heard
+        b.send("/join")                      # the same address: Toggler has a budget of their own
+        await b.expect("You sit down in seat 1.")
         b.send("/lobby")
         b.send("/newroom")
         await b.expect("Table 2")
@@ -1285,11 +1335,87 @@ async def test_seat_and_option_cycles_at_a_waiting_table_spend_the_address_group
         assert "! [table-budget]" in told and "tichujoin" in told, told
         host.send("/who")
         heard = await host.expect("In the Table 2 room")
-        # the budget of the address (6) was spent by Cycler's seat changes: Toggler's are refused
-        assert "sets tichujoin" not in heard, heard
+        # the address group's cap (9): Cycler spent 6, Toggler's /join and /lobby 2, one left
+        assert heard.count("Toggler sets tichujoin") == 1, heard
         host.send("/room 1")
         host.send("/join 3")                 # another address is not affected
         await host.expect("You sit down in seat 3.")
+    finally:
+        await srv.stop()
+
+
+@pytest_twisted.ensureDeferred
+async def test_leaving_a_seat_by_room_newroom_lobby_or_disconnect_spends_the_table_budget(
+        tmp_path: Path) -> None:
+    """Review of B5: a seated player leaving the room of a waiting table (/room 0, /newroom,
+    /lobby) or disconnecting tells everybody there `table-left` without spending the budget of
+    table changes, so /join-/room cycles put twice the budget on the table. Every way of leaving
+    a seat spends it: a move over it is refused (the player stays seated), a disconnect is
+    counted (the next changes wait)."""
+    srv = await _server(tmp_path, table_changes_per_minute=1, table_changes_burst=5)
+    try:
+        host = await srv.client()
+        await host.login("Hostess")
+        host.send("/newroom")
+        await host.expect("Table 1")
+        a = await srv.client()
+        await a.login("Cycler")
+        for leave in ("/room 0", "/newroom", "/lobby"):      # 2 changes each: 6 > 5
+            a.send("/room 1")
+            a.send("/join")
+            a.send(leave)
+        a.send("/who")
+        told = await a.expect("In the Table 1 room")
+        assert told.count("You sit down") == 3, told
+        assert "! [table-budget]" in told and "/manager was not done" in told, told
+        host.send("/who")
+        heard = await host.expect("In the Table 1 room")
+        assert heard.count("Cycler sits down") == 3, heard
+        assert heard.count("Cycler leaves seat") == 2, heard   # the /lobby was refused
+        await a.close()                        # seated: table-left all the same, counted
+        await host.expect("Cycler leaves seat")
+        b = await srv.client()
+        await b.login("Cycler")
+        b.send("/room 1")
+        b.send("/join")
+        assert "! [table-budget]" in await b.expect("[table-budget]")
+        host.send("/who")
+        heard = await host.expect("In the Table 1 room")
+        assert "Cycler sits down" not in heard, heard
+        sat = 0
+        for _ in range(4):                     # /join and disconnect: 2 changes each
+            d = await srv.client()
+            await d.login("Dropper")
+            d.send("/room 1")
+            d.send("/join")
+            got = await d.expect_any(("You sit down", "[table-budget]"))
+            sat += "You sit down" in got
+            await d.close()
+        assert sat == 3
+    finally:
+        await srv.stop()
+
+
+@pytest_twisted.ensureDeferred
+async def test_a_player_hopping_out_of_a_running_games_room_spends_the_table_budget(
+        tmp_path: Path) -> None:
+    """Review of B5: a player of a running game who leaves its room tells everybody there
+    `has vanished`, and coming back `is back`; these spend the budget of table changes too (a
+    return is only counted: nobody is kept out of their game), and a move over the budget is
+    refused, the player staying at the table."""
+    from wire_tables import WireGame
+    srv = await _server(tmp_path, table_changes_per_minute=1, table_changes_burst=3)
+    try:
+        game = WireGame(srv, ["Anna", "Bert", "Cleo", "Dirk"])
+        await game.setup({})                   # each /join spent one: two left
+        await game.say("Anna", "/room 0", "In the Lobby")          # vanished: one left
+        await game.say("Anna", "/room 1", "Anna is back.")         # counted: none left
+        got = await game.say("Anna", "/room 0", "[table-budget]")
+        assert "/room was not done" in got + await game.clients["Anna"].expect("again.")
+        await game.settle()
+        assert srv.server.world.online("Anna").room.number == 1
+        bert = "\n".join(game.clients["Bert"].lines)
+        assert bert.count("Anna has vanished") == 1 and bert.count("Anna is back") == 1, bert
     finally:
         await srv.stop()
 

@@ -469,6 +469,34 @@ async def test_the_host_survives_a_restart_of_the_server(clocked: ClockedServer)
     assert table.host == "Bert"
 
 
+@pytest.mark.reactor_timeout(60)
+@pytest_twisted.ensureDeferred
+async def test_a_guest_host_who_only_watched_is_the_host_again_after_a_restart(
+        clocked: ClockedServer) -> None:
+    """Review of A3: after a restart a guest host who watched rather than sat was taken for the
+    account ``acct:NAME``, so when they came back the table was handed on at once. The journal
+    keeps who the host was (their guest session and address group): back within the hand-over
+    time, they go into the table's room and stay its host."""
+    game = WireGame(clocked, ["Gus", "Anna", "Bert", "Cleo"], spectators=["Dirk"])
+    await game.setup({"grace": "60"}, joins=["Anna", "Bert", "Cleo", "Dirk"], starter="Gus")
+    table = game.table
+    assert table.host == "Gus" and "Gus" not in table.players
+    game.clients.clear()
+    await clocked.restart()
+    table = clocked.server.world.tables[1]
+    assert table.host == "Gus"
+    gus = await clocked.client()
+    await gus.login("Gus")
+    gus.send("/whereis Gus")
+    await gus.expect("Gus is in the ")
+    assert (await gus.read_line()).startswith("Table 1"), "Gus is not back at the table"
+    assert table.host == "Gus"
+    clocked.clock.advance(61)                     # the hand-over time is over: still the host
+    gus.send("/whereis Gus")
+    await gus.expect("Gus is in the ")
+    assert table.host == "Gus"
+
+
 class IdleServer(ClockedServer):
     """A ClockedServer whose idle timeout is 100 s, with the warning 20 s before."""
 

@@ -373,3 +373,40 @@ async def test_a_seated_old_client_gets_the_idle_warning_under_its_old_code(tmp_
             "-seated] You have not played nor spoken at your table")
     finally:
         await server.stop()
+
+
+@pytest.mark.reactor_timeout(60)
+@pytest_twisted.ensureDeferred
+async def test_an_old_client_hears_that_a_shutdown_was_called_off(tmp_path: Any) -> None:
+    """Review of outside finding U12: `shutdown-cancelled` is protocol 4's, so a protocol 1-3
+    bot got the shutdown warning but never heard it was called off. It gets an `announcement`
+    (an object it knows) by the admin, the text in its language; protocol 4 the new object."""
+    from test_moderation import ModeratedServer, boss_of
+
+    server = ModeratedServer(tmp_path / "lobby.sqlite3")
+    await server.start()
+    try:
+        clients = {version: await _json_client(server, version, f"Bot{version}")
+                   for version in (1, 3, 4)}
+        await _replies(clients[3], "l", "/set lang de")
+        boss = await boss_of(server)
+        boss.send("/shutdown 3600")
+        for c in clients.values():
+            await c.expect('"type":"shutdown-warning"')
+            await c.read_line()
+        boss.send("/shutdown cancel")
+        await boss.expect("has cancelled the shutdown")
+        lines = {}
+        for version, c in clients.items():
+            lines[version] = await c.read_line()
+            got = json.loads(lines[version])
+            if version >= 4:
+                assert got == {"type": "shutdown-cancelled", "by": "Boss"}, got
+            else:
+                assert got == {"type": "announcement", "by": "Boss", "text": text_of(
+                    "shutdown-cancelled-announcement", "de" if version == 3 else "en")}, got
+        assert lines[3].endswith(
+            '"text":"Das Herunterfahren ist abgesagt: Der Server läuft weiter, und neue Spiele '
+            'können wieder beginnen."}')
+    finally:
+        await server.stop()

@@ -3,6 +3,7 @@ sockets where the defect is on the wire, as a person at an 80-column telnet term
 from __future__ import annotations
 
 import re
+from typing import Any
 
 import pytest
 import pytest_twisted
@@ -235,6 +236,36 @@ async def test_a_bare_word_never_places_a_bet(server: RunningServer) -> None:
         assert parse_line(word).command is not None, word
     for lang in LANGUAGES:
         assert "/tichu" in text("help", lang) and "/grand" in text("help", lang)
+
+
+@pytest_twisted.ensureDeferred
+async def test_a_program_in_machine_mode_still_sends_its_moves_without_the_slash(
+        server: RunningServer) -> None:
+    """The rules for bare words are for people: a bot written to the older docs sends
+    `nogrand` or `#a nogrand` without the slash (tichu_bot did), and it stays its move, in
+    every protocol version; a person's `nogrand` is speech."""
+    import json
+    bot = await server.client()
+    await bot.expect("login: ")
+    bot.send("%json")                          # protocol 1: names no version
+    bot.send("Botter")
+    bot.send("")
+    for line in ("/newroom", "/join 1", "/addbot", "/addbot", "/addbot", "/start"):
+        bot.send(line)
+    async def next_object() -> dict[str, Any]:
+        while True:
+            line = await bot.read_line()
+            if line.startswith("{"):
+                return dict(json.loads(line))
+    while (await next_object()).get("type") != "game-deal":
+        pass                                   # the first eight cards: the Grand Tichu's turn
+    bot.send("#a nogrand")
+    while True:
+        obj = await next_object()
+        assert obj.get("type") != "says", obj             # never said to the room
+        if obj.get("id") == "a":
+            assert obj.get("type") == "ok", obj
+            break
 
 
 # ---- natural words -----------------------------------------------------------------------------

@@ -285,6 +285,9 @@ def test_a_whole_round_in_the_page(site: str, tmp_path: Path) -> None:
         watcher.guest("Bea")
         # the lobby's Online list: everyone online, Anna at her table too
         watcher.wait(lambda: "Anna" in watcher.text("#who"), "everyone online")
+        # the table list's options: their values in German (28-4), "tichujoin aus", not "off"
+        opts = watcher.wait(lambda: watcher.text("#tables .opts"), "the options line")
+        assert "tichujoin aus" in opts and " off" not in opts, opts
         watcher.press("Zuschauen")
         watcher.wait(lambda: watcher.state() and watcher.state().get("names") == p.state()["names"],
                      "the spectator's view")
@@ -379,18 +382,23 @@ def test_a_registered_name_after_a_reload(site: str, tmp_path: Path) -> None:
         p.type("#login-name", "Rosa")
         p.type("#login-password", "secret12")
         p.click("#login-button")
-        p.wait(lambda: p.text("#me") == "Rosa", "logged in with the password")
+        p.wait(lambda: p.js("return window.tichuApp.loggedIn") and p.text("#me") == "Rosa",
+               "logged in with the password")
         for _ in range(4):
             p.js("document.getElementById('toast').hidden = true")
             p.driver.refresh()
             p.visible("#login-form")
             p.wait(lambda: p.find("#login-name").get_attribute("value") == "Rosa",
-                   "the name in the form")
+                   "the name in the form " + str(p.js("return [sessionStorage.getItem("
+                                                     "'tichu-name'), sessionStorage.getItem("
+                                                     "'tichu-guest'), document.getElementById("
+                                                     "'status').textContent]")))
             time.sleep(0.5)                          # what a wrong log-in would have shown
             assert not p.find("#toast").is_displayed(), p.text("#toast")
         p.type("#login-password", "secret12")
         p.click("#login-button")
-        p.wait(lambda: p.text("#me") == "Rosa", "logged in again, not throttled")
+        p.wait(lambda: p.js("return window.tichuApp.loggedIn") and p.text("#me") == "Rosa",
+               "logged in again, not throttled")
         # the table list follows a language switch at once (no refresh)
         p.wait(lambda: p.text("#tables"), "the table list")
         before = p.text("#tables")

@@ -54,6 +54,8 @@ def test_token_bucket_allows_a_burst_then_the_rate() -> None:
 def test_loopback_addresses() -> None:
     assert is_loopback("127.0.0.1") and is_loopback("127.0.0.9") and is_loopback("::1")
     assert not is_loopback("192.168.1.1") and not is_loopback("?")
+    # (review) the one function of lobby.world.addresses: the IPv4-mapped form too
+    assert is_loopback("::ffff:127.0.0.1") and not is_loopback("::ffff:192.168.1.1")
 
 
 # ---- flood control -----------------------------------------------------------------------------

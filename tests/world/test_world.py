@@ -245,3 +245,17 @@ def test_a_loopback_address_in_its_ipv6_mapped_form_is_exempt_from_the_group_pre
     for n in range(3):
         world.login(f"Local{n}", LocalInbox(), registered=False)
     assert [e.data["name"] for e in watcher.events] == ["Local0", "Local1", "Local2"]
+
+
+def test_a_loopback_address_in_its_ipv6_mapped_form_is_exempt_from_the_per_address_tables(
+        ) -> None:
+    """Review: TableLimits.limits_address had its own loopback test, without the IPv4-mapped
+    form, so the users of ::ffff:127.0.0.1 (a dual-stack listener's peer) shared one address's
+    table limit although loopback is exempt. It uses lobby.world.addresses.is_loopback now."""
+    from lobby.world.world import TableLimits
+    world = World(task.Clock(), rng=random.Random(3),
+                  table_limits=TableLimits(tables_per_address=1))
+    for n in range(3):
+        user = world.login(f"Local{n}", LocalInbox(), registered=False)
+        world.open_table(user)                 # no address-tables: loopback is exempt
+    assert len(world.tables) == 3

@@ -246,6 +246,7 @@
   function show(view) {
     for (const v of ["login", "lobby", "table"]) $(v).hidden = v !== view;
     $("logout").hidden = view === "login";
+    if (view === "login") $("me").textContent = "";   // nobody is logged in
     $("history-button").hidden = view === "login";
     clearInterval(app.pollTimer);
     if (view === "lobby") app.pollTimer = setInterval(refreshLobby, 15000);
@@ -587,11 +588,9 @@
       case "game-exchange-given": {
         if (!o.given) return t("web-ev-exchange", { name: who(o.seat) });
         // a replay's: which card went to whom (the given cards: next, partner, previous)
-        const x = el("span"), given = splitCards(o.given);
-        [1, 2, 3].forEach((d, k) => {
-          if (given[k]) x.append(k ? "; " : "", tNodes("web-ev-gave", { name: who(o.seat), card: cardsElement(given[k]), to: who((o.seat + d) % 4) }));
-        });
-        return x;
+        const given = splitCards(o.given);
+        return given.slice(0, 3).map((card, k) =>
+          tNodes("web-ev-gave", { name: who(o.seat), card: cardsElement(card), to: who((o.seat + k + 1) % 4) }));
       }
       case "game-exchange-received": {
         // one line a card: from whom (the cards in the letters the page shows)
