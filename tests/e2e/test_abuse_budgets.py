@@ -793,7 +793,7 @@ async def test_the_metrics_port_closes_trickling_requests_and_caps_its_connectio
         clock.advance(0.2)                        # 10 s after each request's first byte
         for raw in raws[:5]:
             await within(raw.lost)
-        assert site.stats == {"idle": 0, "request": 5, "refused": 3, "too_many": 0}
+        assert site.stats == {"idle": 0, "request": 5, "refused": 3, "too_many": 0, "evicted": 0}
         # an ordinary scrape of the server's own web port still gets its answer
         from twisted.web.client import Agent, readBody
         web_port = srv.server.metrics_port.getHost().port

@@ -24,6 +24,9 @@ is written `Alice+Carol` and a score `20 : -220` in /history and /replay as on e
 (`&` and `20:-220` before); compared line by line, nothing else changed. For issue 26, outside
 finding U14: /replay's seats line joins each seat's number and name with a no-break space
 (U+00A0, looks like a space), so a narrow screen never parts them; nothing else changed.)
+Issue 26's outside finding #6 (tenth session): a play line writes the Phoenix's reading in its
+place in the sorted combination (`Bob plays RA Ph=A.`, `Dave plays RB Ph=B BD RD.`): the four
+/replay digests changed by those lines only (compared line by line in tests/transcripts/).
 """
 from __future__ import annotations
 
@@ -50,11 +53,11 @@ EXPECTED: dict[str, str] = {
     "/finger Dave": "6762bc651e1cf71bc73882f48f20c10aa473e698df53d3fd4412dd97317f0357",
     "/finger Erin": "c2a2f79d1d19029568dfcbd892b452d91e689b90bc905c2acee09c5d8d3696cb",
     "/finger GUEST": "59fe627514337986401e32d793c87a3dc535ee22c43f0f63e56aea18b41b6047",
-    "/replay 1": "b89785c242d1f225927c8dddb98124cf32d998c2efbfde092bc991dcaabc040f",
+    "/replay 1": "ca138332e44727f7b804bd47da00e8b1cf5be51e465c99950b7b293e12523e09",
     "/replay 1 2": "669228f8b84e94962ad125b6af8597699ff8b3877a92d7a26ebc02ef4da9a384",
-    "/replay 2 4": "44bb6eb4aca08c101aab340831b6ed7051ea3a4c0530b9898925ca81d6212a96",
-    "/replay 3": "e2319d58cd9c0085f7367699c523f35fb7d6faae7b3d2c8d30708ca0f3036dd2",
-    "/replay 4 1": "1352c87efa539d35fb95278b294dae855404f9eef9338ab82214e14b983a3709",
+    "/replay 2 4": "d891541f16d35de4c9323c5b28c7d1decfb029e2d93dfe2f1cb092c91200aff4",
+    "/replay 3": "49e9f7f47a33cc8ec47d0f2b5ae969c7e2e9fd6ab78a7ea25c76aa3d2011db8e",
+    "/replay 4 1": "9d945a0d4e27117cd296a0c6d462a9ba5d373071987934a4aeddf54901accbc9",
 }
 
 REGISTERED = ["Alice", "Bob", "Carol", "Dave", "Erin", "Zed"]  # Zed: registered, no games
