@@ -21,7 +21,6 @@ ERRORS: dict[str, str] = {
     "line-too-long": "Line too long ({length} bytes, limit {limit}); it was discarded.",
     "unknown-command": "Unknown command /{name}. Type /help for a list of commands.",
     "did-you-mean": "Unknown command /{name}. Did you mean /{command}?",
-    "tell-yourself": "That is you: /tell whispers to somebody else.",
     "finger-bot": "{name} is a bot (strategy {strategy}) playing at table {table}.",
     "ambiguous-command": "Ambiguous command /{name}: could be {candidates}.",
     "bad-arguments": "Usage: {usage}",

@@ -645,12 +645,12 @@ def test_the_native_readers_corrections_of_this_pass() -> None:
 
 # ---- small refusals (issue 26, #15) ----------------------------------------------------------------
 @pytest_twisted.ensureDeferred
-async def test_a_tell_to_yourself_is_refused_and_a_typo_gets_a_suggestion(
+async def test_a_typo_gets_a_suggestion_and_a_tell_to_yourself_is_a_note(
         server: RunningServer) -> None:
-    """``/tell`` to yourself was delivered; ``/plya`` got no "did you mean /play?"."""
+    """``/plya`` got no "did you mean /play?". A ``/tell`` to yourself stays delivered (a note
+    to yourself, as in MUDs; scripts/loadgen.py's round-trip probe whispers to itself)."""
     c = await guest(server, "Selma")
-    assert await reply(c, "/tell selma hi") == "! [tell-yourself] " + text(
-        "tell-yourself", "en") + "\r\n"
+    assert await reply(c, "/tell selma hi") == "Selma tells you: hi\r\n"
     assert await reply(c, "/plya R5") == "! [did-you-mean] Unknown command /plya. Did you " \
                                          "mean /play?\r\n"
     assert (await reply(c, "/xyzzy")).startswith("! [unknown-command]")
