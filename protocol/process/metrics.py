@@ -67,7 +67,7 @@ import lobby
 from lobby.text.messages import ERRORS
 from lobby.world.addresses import address_group
 from protocol.connection.guard import OpenConnections, RequestBudget
-from protocol.web.archive import Archive, archive_child
+from protocol.web.archive import Archive, archive_child, finish
 
 if TYPE_CHECKING:
     from twisted.internet.interfaces import IAddress
@@ -374,17 +374,6 @@ def _accepts_gzip(header: str) -> bool:
     return False
 
 
-def _finish(request: Request, code: int, body: bytes, content_type: bytes) -> None:
-    if request.finished or getattr(request, "_disconnected", False):
-        return
-    request.setResponseCode(code)
-    request.setHeader(b"Content-Type", content_type)
-    request.setHeader(b"Content-Length", str(len(body)).encode("ascii"))
-    if request.method != b"HEAD":
-        request.write(body)
-    request.finish()
-
-
 def _identity(path: str) -> tuple[int, int] | None:
     """(device, inode) of the database file at ``path``; None when it is not there (or the
     database is not a file)."""
@@ -438,7 +427,7 @@ class _Health(Resource):
         def answer(ok: bool, store: str) -> None:
             body = {"status": "ok" if ok else "error", "reactor": "running", "store": store,
                     "started": int(started)}
-            _finish(request, 200 if ok else 503,
+            finish(request, 200 if ok else 503,
                     (json.dumps(body) + "\n").encode("utf-8"), b"application/json")
 
         problem = self._problem()
