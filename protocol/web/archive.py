@@ -29,7 +29,7 @@ from lobby.text.messages import LobbyError
 if TYPE_CHECKING:
     from twisted.web.server import Request
 
-__all__ = ["Archive", "archive_child", "TCH_PATH", "MONTH_PATH"]
+__all__ = ["Archive", "archive_child", "finish", "TCH_PATH", "MONTH_PATH"]
 
 log = Logger(namespace="protocol.archive")
 
