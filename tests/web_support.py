@@ -4,6 +4,7 @@ sends, one per message, with timeouts."""
 from __future__ import annotations
 
 import json
+import socket
 from typing import Any
 
 from autobahn.twisted.websocket import WebSocketClientFactory, WebSocketClientProtocol
@@ -113,3 +114,19 @@ async def web_client(port: int, path: str = "/ws", origin: str | None = "own",
     if switch:
         client.send("%json")
     return client
+
+
+def statuses(port: int, path: str, count: int, src: str = "127.0.0.1") -> list[int]:
+    """``count`` HTTP requests of ``path`` one after another from ``src`` (blocking: run it in a
+    thread): their status codes. The web port's and the metrics port's request budgets use it."""
+    found = []
+    for _ in range(count):
+        with socket.create_connection(("127.0.0.1", port), timeout=20,
+                                      source_address=(src, 0)) as s:
+            s.sendall(f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n"
+                      .encode())
+            data = b""
+            while chunk := s.recv(65536):
+                data += chunk
+        found.append(int(data.split(b" ", 2)[1]))
+    return found

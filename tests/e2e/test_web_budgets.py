@@ -18,6 +18,7 @@ from twisted.internet.threads import deferToThread
 
 from conftest import within
 from test_web import WebServer
+from web_support import statuses
 
 UPGRADE = ("GET /ws HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nUpgrade: websocket\r\n"
            "Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n"
@@ -299,21 +300,6 @@ async def test_every_line_the_web_port_writes_is_within_the_log_budget(tmp_path:
         await running.stop()
 
 
-def statuses(port: int, path: str, count: int, src: str = "127.0.0.1") -> list[int]:
-    """``count`` requests of ``path`` one after another from ``src``: their status codes."""
-    found = []
-    for _ in range(count):
-        with socket.create_connection(("127.0.0.1", port), timeout=20,
-                                      source_address=(src, 0)) as s:
-            s.sendall(f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n"
-                      .encode())
-            data = b""
-            while chunk := s.recv(65536):
-                data += chunk
-        found.append(int(data.split(b" ", 2)[1]))
-    return found
-
-
 @pytest_twisted.ensureDeferred
 async def test_the_web_port_answers_429_past_an_address_groups_request_budget(
         tmp_path: Path) -> None:
@@ -332,7 +318,6 @@ async def test_the_web_port_answers_429_past_an_address_groups_request_budget(
         assert running.server.web_ports[0].factory.stats["too_many"] == 3
     finally:
         await running.stop()
-
 
 
 @pytest_twisted.ensureDeferred

@@ -18,6 +18,7 @@ from twisted.web.http_headers import Headers
 from conftest import RunningServer, within
 from lobby.storage.bswlog import bsw_log, tch_lines
 from lobby.storage.records import finished_game
+from web_support import statuses
 
 # Twisted's readBody warns about the plain TCP transport of its own Agent (not our code)
 pytestmark = pytest.mark.filterwarnings("ignore:Using readBody:DeprecationWarning")
@@ -375,22 +376,6 @@ async def test_healthz_while_journal_commits_fail_then_ok_again(web: MetricsServ
     await within(web.server.persistence.journal.flush())
     code, _, body = await web.get("/healthz")
     assert code == 200 and json.loads(body)["status"] == "ok", body
-
-
-def statuses(port: int, path: str, count: int, src: str = "127.0.0.1") -> list[int]:
-    """``count`` requests of ``path`` one after another from ``src``: their status codes."""
-    import socket
-    found = []
-    for _ in range(count):
-        with socket.create_connection(("127.0.0.1", port), timeout=20,
-                                      source_address=(src, 0)) as s:
-            s.sendall(f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n"
-                      .encode())
-            data = b""
-            while chunk := s.recv(65536):
-                data += chunk
-        found.append(int(data.split(b" ", 2)[1]))
-    return found
 
 
 @pytest_twisted.ensureDeferred
