@@ -387,8 +387,12 @@ async def test_a_websocket_the_server_closes_is_read_no_more(tmp_path: Path) -> 
 async def test_a_websocket_over_tls_the_server_closes_ends_cleanly(tmp_path: Path) -> None:
     """The server's close without a closing handshake over ``--web ssl:...`` too: the TLS
     wrapper passes the pause down to the TCP connection below it; the
-    client gets its last line and the close, and nothing fails in the server."""
+    client gets its last line and the close, and nothing fails in the server. The close comes
+    without the abort after CUT_GRACE (its clock here never moves): TLS's own close waited to
+    read the client's close_notify, which a connection read no more never does, so a wss://
+    client saw the close only 5 s later, when a timer aborted it (this test took 5 s)."""
     from twisted.internet.ssl import Certificate, optionsForClientTLS
+    from twisted.internet.task import Clock
 
     from conftest import logged_events
     from test_tls import make_self_signed
@@ -396,15 +400,22 @@ async def test_a_websocket_over_tls_the_server_closes_ends_cleanly(tmp_path: Pat
     running = WebServer(tmp_path / "lobby.sqlite3",
                         web=[f"ssl:0:interface=127.0.0.1:privateKey={key}:certKey={cert}"])
     await running.start()
+    site = running.server.web_ports[0].factory
+    websockets = getattr(site, "wrappedFactory", site).websockets
+    websockets.clock = Clock()                      # no abort after CUT_GRACE
+    websockets.closeHandshakeTimeout = 3600         # nor autobahn's after its 5 s
     try:
         with logged_events() as events:
             tls = optionsForClientTLS("localhost",
                                       trustRoot=Certificate.loadPEM(cert.read_bytes()))
             c = await running.ws(tls=tls)
+            # nor does the client drop the connection itself (autobahn: after a second)
+            c.serverConnectionDropTimeout = c.closeHandshakeTimeout = 3600
             await c.guest()
             c.send("/quit")
             c.send("/quit")      # (a player is warned once: issue 26, #7)
             assert await within(c.closed) is not None
+            assert c.clean
             await settle(running)
         assert not [e for e in events if e.get("log_failure") is not None]
         assert not running.server.factory.services.sessions
