@@ -23,6 +23,8 @@ index 0); the text rendering adds 1 for people.
 from __future__ import annotations
 
 import json
+from json.encoder import encode_basestring as _encode_str
+from operator import itemgetter as _itemgetter
 from typing import Any
 
 from lobby.events import Event
@@ -496,8 +498,6 @@ def dumps(obj: dict[str, Any]) -> str:
 # same object (identity: delivered data is never changed, and the memo keeps its objects alive so
 # their ids cannot be reused). The text is exactly `dumps(state_object(data))`.
 
-from json.encoder import encode_basestring as _encode_str  # noqa: E402
-from operator import itemgetter as _itemgetter  # noqa: E402
 
 _MISSING = object()
 #: the game's values every seat shares, in the order they appear in a `state` object
