@@ -162,6 +162,8 @@ class Connection(Protocol):
 
     def sendPrompt(self, prompt: str) -> None: ...
 
+    def show_prompt(self) -> None: ...
+
     def _command_ends(self) -> None: ...
 
 
@@ -684,7 +686,7 @@ def switch_before_login(session: Connection, version: str) -> None:
             session.deliver(error_event("unknown-protocol", version=version.strip()[:20],
                                         versions=" ".join(map(str, PROTOCOL_VERSIONS)),
                                         newest=PROTOCOL_VERSIONS[-1]))
-            session.sendPrompt(text("login-prompt", session.lang))
+            session.show_prompt()
             return
         session.protocol = chosen
     output = session.output = JsonOutput(session)
@@ -696,4 +698,4 @@ def switch_before_login(session: Connection, version: str) -> None:
     motd = session.services.motd
     if motd:
         session.deliver(Event("motd", text=motd))
-    session.sendPrompt(text("login-prompt", session.lang))
+    session.show_prompt()

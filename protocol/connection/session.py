@@ -642,7 +642,7 @@ class Session(Protocol):
         self.deliver(Event("greeting", protocols=list(PROTOCOL_VERSIONS)))
         if self.services.motd:
             self.deliver(Event("motd", text=self.services.motd))
-        self._prompt()
+        self.show_prompt()
 
     def _naws_settled(self) -> None:
         """The greeting text waits for NAWS: told now if the client refused it."""
@@ -785,7 +785,7 @@ class Session(Protocol):
         # (its id, if any, went with the line: never the id of a command still running)
         self.output.aside("", error_event("line-too-long", length=length,
                                            limit=self.telnet.MAX_LINE_BYTES))
-        self._prompt()
+        self.show_prompt()
 
     def subnegotiationReceived(self, option: int) -> bool:
         # GMCP and every other subnegotiation count toward flood control like lines
@@ -924,9 +924,11 @@ class Session(Protocol):
             if self._queue:
                 self._queue = deque(_TypedAhead(q) for q in self._queue)
         self.deliver(error_event(error.code, **error.params))
-        self._prompt()
+        self.show_prompt()
 
-    def _prompt(self) -> None:
+    def show_prompt(self) -> None:
+        """The prompt of the state the connection is in (its State's, the one place each prompt
+        is chosen; none when logged in)."""
         prompt = self.login_state.prompt(self)
         if prompt is not None:
             self.sendPrompt(prompt)
@@ -945,12 +947,12 @@ class Session(Protocol):
                 # address-banned, too-many-guests, wrong-password ...): it may be the password
                 # that followed a refused name, so it is never a name, never shown, never logged
                 self.deliver(Event("typed-ahead-dropped"))
-                self._prompt()
+                self.show_prompt()
                 return None
             self._refused_at = None
         if name == MSSP_REQUEST:       # a MUD listing's crawler: the MSSP table as plain text
             self.telnet.sendText(self.mssp.plain_reply())
-            self._prompt()
+            self.show_prompt()
             return None
         if not name or name.lower() == "guest":
             self._enter(self.world.free_guest_name(), registered=False)
@@ -964,7 +966,7 @@ class Session(Protocol):
                                  choices=one_of(LANGUAGES))
             self.settings["lang"] = words[2]
             self.deliver(Event("setting", name="lang", value=words[2]))
-            self._prompt()
+            self.show_prompt()
             return None
         try:
             check_name(name)
@@ -994,14 +996,14 @@ class Session(Protocol):
             self._guest_name = name
             self._confirm_asked = self.world.clock.seconds()
             self._go(CONFIRM)
-            self._prompt()
+            self.show_prompt()
             return
         if self.refuses_passwords:   # asked for, the password would travel unencrypted
             raise LobbyError("password-needs-tls")
         self._account = account
         self._go(PASSWORD)
         self.setPasswordMode(True)
-        self._prompt()
+        self.show_prompt()
 
     def _confirm(self, line: str) -> Any:
         """The answer to ``"NAME" is not a registered name. Press Enter ...``: an empty line
@@ -1016,7 +1018,7 @@ class Session(Protocol):
             if not self._typed_ahead():
                 self._guest_name = None
                 self._go(LOGIN)
-            self._prompt()
+            self.show_prompt()
             return None
         name, self._guest_name = self._guest_name, None
         self._go(LOGIN)
@@ -1100,7 +1102,7 @@ class Session(Protocol):
         self.deliver(Event("seat-key-asked" if any(h.reserved for h in held)
                            else "seat-key-asked-late", name=first.name, table=first.table))
         self.setPasswordMode(True)
-        self._prompt()
+        self.show_prompt()
         return True
 
     async def _seat_key(self, line: str) -> None:

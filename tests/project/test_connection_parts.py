@@ -147,6 +147,21 @@ def test_the_log_in_is_a_state_machine_with_one_prompt_place() -> None:
             assert "def prompt" in inspect.getsource(type(state))
     assert {s.name for s in STATES.values() if s.logging_in} == {"login", "password", "confirm",
                                                                  "seat-key"}
+    # each prompt's text is chosen in its State's `prompt` and nowhere else (the switch to machine
+    # mode and a refusal ask the state: Session.show_prompt)
+    keys = {"login-prompt": "AskName", "password-prompt": "AskPassword",
+            "guest-confirm": "ConfirmGuest", "seat-key-prompt": "AskSeatKey"}
+    found: dict[str, list[str]] = {key: [] for key in keys}
+    for path in sorted((ROOT / "protocol").rglob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for cls in [n for n in ast.walk(tree) if isinstance(n, ast.ClassDef)] + [tree]:
+            body = cls.body if isinstance(cls, ast.ClassDef) else [
+                n for n in tree.body if not isinstance(n, ast.ClassDef)]
+            for node in (c for b in body for c in ast.walk(b)):
+                if isinstance(node, ast.Constant) and node.value in keys:
+                    where = cls.name if isinstance(cls, ast.ClassDef) else path.name
+                    found[node.value].append(where)
+    assert found == {key: [cls] for key, cls in keys.items()}
 
 
 def test_an_impossible_transition_is_refused(lobby: object) -> None:
