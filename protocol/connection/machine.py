@@ -30,7 +30,6 @@ as GMCP messages: `Tichu.State` (each `state`), `Tichu.Event` (each table and ga
 from __future__ import annotations
 
 import re
-from json.encoder import encode_basestring as _encode_str
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
 from lobby.events import Event, error_event
@@ -43,6 +42,7 @@ from protocol.render.json_lines import (
     dumps,
     for_protocol,
     is_table_event,
+    ok_line,
     parse_protocol,
     render_json,
     state_line,
@@ -649,10 +649,9 @@ class JsonOutput:
             name, reply_id = self.command_name, self.reply_id
             if type(name) is str and (type(reply_id) is str or reply_id is None
                                       or reply_id is _NO_ID):
-                # what dumps({"type": "ok", "command": name[, "id": id]}) writes, without it
-                line = '{"type":"ok","command":' + _encode_str(name) + (
-                    ',"id":' + _encode_str(reply_id) + "}" if type(reply_id) is str else "}")
-                self.session.telnet.sendLine(line)
+                # (the fast encoder beside its reference: json_lines.FAST_ENCODERS)
+                self.session.telnet.sendLine(
+                    ok_line(name, reply_id if type(reply_id) is str else None))
             else:
                 obj: dict[str, Any] = {"type": "ok", "command": name}
                 if reply_id is not None and reply_id is not _NO_ID:
