@@ -402,6 +402,11 @@ class TextOutput:
         """Password entry: telnet ECHO (the client stops echoing what is typed)."""
         self.session.telnet.setPasswordMode(hidden)
 
+    def offer_eor(self) -> None:
+        """``/set prompt on``: telnet EOR offered (a MUD client's prompts end with IAC EOR once
+        it agrees)."""
+        self.session.telnet.offer_eor()
+
     def clean(self, text: str) -> str:
         return clean_line(text)
 
@@ -466,6 +471,9 @@ class JsonOutput:
     def hide_input(self, hidden: bool) -> None:
         """Nothing but JSON lines: no ECHO negotiation for programs."""
         self.session.telnet.password_mode = hidden
+
+    def offer_eor(self) -> None:
+        """Nothing: a prompt is a `prompt` object, not a telnet record."""
 
     def _emit(self, obj: dict[str, Any], reply: bool = False) -> None:
         """Send `obj`; the first reply-like object of a running command carries its id (`reply`:

@@ -483,9 +483,8 @@ class Session(Protocol):
 
     def offer_eor(self) -> None:
         """``/set prompt on``: telnet EOR offered to the client (its prompts end with IAC EOR
-        once it agrees); nothing over a WebSocket or in machine mode."""
-        if not self.output.machine:
-            self.telnet.offer_eor()
+        once it agrees); the output mode decides (nothing in machine mode)."""
+        self.output.offer_eor()
 
     def sendPrompt(self, prompt: str) -> None:
         """A prompt in the output mode (text: without line end; machine: a `prompt` object)."""
