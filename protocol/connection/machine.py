@@ -119,7 +119,7 @@ class Connection(Protocol):
     #: the connection's output mode (a switch replaces it)
     output: TextOutput | JsonOutput
     #: the text-mode view of the table the user is at (made with the first table event)
-    _feed: TableFeed | None
+    feed: TableFeed | None
     #: whether the card legend was shown (text mode, after the first deal)
     legend_seen: bool
 
@@ -150,7 +150,7 @@ class Connection(Protocol):
     def commands(self) -> _Commands: ...
 
     @property
-    def _settings(self) -> dict[str, str] | None: ...
+    def settings_chosen(self) -> dict[str, str] | None: ...
 
     @property
     def render_context(self) -> RenderContext: ...
@@ -164,7 +164,7 @@ class Connection(Protocol):
 
     def show_prompt(self) -> None: ...
 
-    def _command_ends(self) -> None: ...
+    def command_ends(self) -> None: ...
 
 
 #: events whose text-mode lines are raw, exempt from the wrap rule (docs/protocol.md, "Line
@@ -324,7 +324,7 @@ class TextOutput:
     def deliver(self, event: Event) -> None:
         s = self.session
         parts = _shared_text.parts
-        if parts and parts[0] is event and s._feed is None and s.login_state.open \
+        if parts and parts[0] is event and s.feed is None and s.login_state.open \
                 and not s.gmcp.enabled and parts[1] is s.render_context:
             # the lobby event the previous text-mode listener got (a crowded room's speech):
             # the same bytes, with nothing else to decide (see below; a GMCP client may get a
@@ -339,20 +339,20 @@ class TextOutput:
         if s.gmcp.enabled:
             gmcp_copies(s, event, ctx)
         lines: list[str] | None = None
-        if s._feed is not None or event.type.startswith(("table-", "game-")):
-            if s._feed is None:
-                s._feed = TableFeed(s.user.name if s.user is not None else None)
-            lines = s._feed.render(event, ctx.lang, ctx.color, ctx.width)
+        if s.feed is not None or event.type.startswith(("table-", "game-")):
+            if s.feed is None:
+                s.feed = TableFeed(s.user.name if s.user is not None else None)
+            lines = s.feed.render(event, ctx.lang, ctx.color, ctx.width)
             if lines is None and event.type in SPEECH:    # speech in a table's room
-                s.telnet.send_lines(wrap_lines(s._feed.flush(), ctx.width)
+                s.telnet.send_lines(wrap_lines(s.feed.flush(), ctx.width)
                                     + wrap_speech(render(event, ctx.lang, ctx.width), ctx.width))
                 return
             if lines is None:
-                lines = s._feed.flush() + render(event, ctx.lang, ctx.width)
+                lines = s.feed.flush() + render(event, ctx.lang, ctx.width)
             elif event.type == "table-timer-warning":
-                if s._settings and s._settings.get("bell") == "on":
+                if s.settings_chosen and s.settings_chosen.get("bell") == "on":
                     s.telnet.write(BELL)                # the move timer's warning: /set bell on
-            elif s._feed.ring() and s._settings and s._settings.get("bell") == "on":
+            elif s.feed.ring() and s.settings_chosen and s.settings_chosen.get("bell") == "on":
                 # /set bell on: your turn or your decision begins (text mode only)
                 s.telnet.write(BELL)
         else:
@@ -378,7 +378,7 @@ class TextOutput:
             s.legend_shown()
         if lines:
             s.telnet.send_lines(wrap_lines(lines, ctx.width))
-        if event.type == "table-view" and s._settings and s._settings.get("prompt") == "on":
+        if event.type == "table-view" and s.settings_chosen and s.settings_chosen.get("prompt") == "on":
             status = status_prompt(event.data, ctx.lang, ctx.width)  # /set prompt on (MUD clients)
             if status is not None:
                 s.sendPrompt(status)
@@ -620,7 +620,7 @@ class JsonOutput:
         else:
             self.command_name = "request"
             deliver(error_event("json-request", state=STATE_REQUEST))
-        self.session._command_ends()
+        self.session.command_ends()
 
     def aside(self, line: str, event: Event) -> None:
         """Refuse `line`, which will not run (busy, too long, flooding), with `event`: the error

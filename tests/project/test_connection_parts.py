@@ -213,3 +213,31 @@ def test_the_guard_never_reaches_into_a_session_or_the_world() -> None:
     asked = {n for n in dir(guard_module.GuardedConnection) if not n.startswith("_")}
     assert asked == {"address", "is_open", "awaiting_login", "active_user", "user_name",
                      "deliver", "answer_aside", "disconnect", "refuse", "answer_foreign"}
+
+
+def _foreign_private_names(tree: ast.Module) -> list[str]:
+    """`obj._name` in a module where `_name` is not defined (a method, a class attribute or an
+    attribute its own classes set): a private name of another module's object."""
+    own: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            own.add(node.name)
+        elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
+            own.add(node.target.id)
+        elif isinstance(node, ast.Assign):
+            own.update(t.id for t in node.targets if isinstance(t, ast.Name))
+        elif (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name)
+              and node.value.id == "self"):
+            own.add(node.attr)
+    return [f"{node.lineno}: {ast.unparse(node)}" for node in ast.walk(tree)
+            if isinstance(node, ast.Attribute) and node.attr.startswith("_")
+            and not node.attr.startswith("__") and node.attr not in own
+            and not (isinstance(node.value, ast.Name) and node.value.id in ("self", "cls"))]
+
+
+def test_the_connections_parts_use_no_private_name_of_another_part() -> None:
+    # each part acts on the next through its declared interface (the byte layer's hold_offers,
+    # never_offer; the session's show_prompt, command_ends, feed, settings_chosen), never through
+    # a private name of an object another module defines
+    for module in (session, machine, guard_module):
+        assert _foreign_private_names(_tree(module)) == [], module.__name__
