@@ -41,10 +41,12 @@ if TYPE_CHECKING:
 
     from protocol.connection.session import Services, Session
 
+from protocol.option_fields import values_from
 from protocol.process.host import HashPool, install_reactor, raise_fd_limit
 from protocol.process.options import (
     DEFAULT_LANG,
     DEFAULT_PORT,
+    MetricsOptions,
     configure_journal,
     limits_from,
     parse_args,
@@ -154,7 +156,8 @@ class LobbyServer:
                  bot_slack: float | None = None, bot_hang: float | None = None,
                  bot_quantum: float | None = None,
                  web: Sequence[str] = (), web_options: Any = None,
-                 staff_refresh: float = 0.0) -> None:
+                 staff_refresh: float = 0.0,
+                 metrics_options: MetricsOptions | None = None) -> None:
         from lobby.world.moderation import Moderation
         from protocol.connection.guard import Guard, Limits
         self.reactor = reactor
@@ -205,21 +208,22 @@ class LobbyServer:
         self._shutdown_call: Any = None
         #: --metrics ENDPOINT: the web port of /metrics, /healthz, /games/GAME.tch (None: off)
         self.metrics_endpoint = metrics
+        # the metrics port's settings (--metrics-timeout ... --health-cache: MetricsOptions,
+        # declared once in protocol/process/options.py, their defaults too)
+        defaults = metrics_options if metrics_options is not None else MetricsOptions()
         #: --metrics-timeout SECONDS: an idle or half-sent HTTP connection is closed after it
-        self.metrics_timeout = 30.0
-        from protocol.process.metrics import HEALTH_TIMEOUT, JOURNAL_FAILURE_WINDOW
+        self.metrics_timeout = defaults.metrics_timeout
         #: /healthz: the test write's bound, and how long a failed journal commit makes it 503
-        self.health_timeout = HEALTH_TIMEOUT
-        self.health_journal_window = JOURNAL_FAILURE_WINDOW
+        self.health_timeout = defaults.health_timeout
+        self.health_journal_window = defaults.health_journal_window
         #: a request whole within this many seconds, and connections at once (the web port)
-        self.metrics_request_timeout = 10.0
-        self.metrics_max_connections = 64
-        self.metrics_max_per_address = 8
-        from protocol.process.metrics import HEALTH_CACHE, METRICS_REQUESTS_PER_SECOND
+        self.metrics_request_timeout = defaults.metrics_request_timeout
+        self.metrics_max_connections = defaults.metrics_max_connections
+        self.metrics_max_per_address = defaults.metrics_max_per_address
         #: requests per address group a second (past it 429), and how long /healthz's verdict
         #: stands (--metrics-requests-per-second, --health-cache)
-        self.metrics_requests_per_second = METRICS_REQUESTS_PER_SECOND
-        self.health_cache = HEALTH_CACHE
+        self.metrics_requests_per_second = defaults.metrics_requests_per_second
+        self.health_cache = defaults.health_cache
         self.metrics_port: Any = None
         #: the TLS contexts of the ssl: listeners (telnet and web), which SIGHUP reloads
         self.tls: list[Any] = []
@@ -464,15 +468,8 @@ class LobbyService(Service):
                                   bot_hang=opts.bot_hang, bot_quantum=opts.bot_quantum,
                                   web=opts.web or (),
                                   web_options=web_options_from(opts),
-                                  staff_refresh=opts.staff_refresh)
-        self.server.metrics_timeout = opts.metrics_timeout
-        self.server.health_timeout = opts.health_timeout
-        self.server.health_journal_window = opts.health_journal_window
-        self.server.metrics_request_timeout = opts.metrics_request_timeout
-        self.server.metrics_max_connections = opts.metrics_max_connections
-        self.server.metrics_max_per_address = opts.metrics_max_per_address
-        self.server.metrics_requests_per_second = opts.metrics_requests_per_second
-        self.server.health_cache = opts.health_cache
+                                  staff_refresh=opts.staff_refresh,
+                                  metrics_options=MetricsOptions(**values_from(MetricsOptions, opts)))
         configure_journal(self.server.persistence.journal, opts)
         self.server.exit = reactor.stop  # after /shutdown
         from protocol.process.reactor_health import GcPolicy, ReactorProbe
