@@ -58,6 +58,7 @@ from twisted.internet.error import ConnectionDone
 from twisted.internet.interfaces import IListeningPort, ISSLTransport
 from twisted.internet.protocol import connectionDone
 from twisted.logger import Logger
+from twisted.protocols.tls import TLSMemoryBIOProtocol
 from twisted.python.failure import Failure
 from twisted.web.http import HTTPChannel
 from twisted.web.resource import IResource, Resource
@@ -561,6 +562,12 @@ class LobbyWebSocket(WebSocketServerProtocol):
         below = cast(Any, transport)
         below.pauseProducing()    # not another byte is read (TLS: its wrapper passes it down)
         below.loseConnection()               # what was written goes first (the line)
+        if isinstance(below, TLSMemoryBIOProtocol) and below.transport is not None:
+            # TLS's close sends its close_notify and then waits to read the peer's, which a
+            # connection read no more never does: the client saw its close only at the abort,
+            # CUT_GRACE seconds later. The TCP connection beneath closes once what was
+            # written (the close_notify too) is sent, as a plain one does
+            below.transport.loseConnection()
         abort = getattr(below, "abortConnection", None)
         if abort is not None:
             self.factory.clock.callLater(CUT_GRACE, _abort_if_open, below)

@@ -490,6 +490,7 @@ async def test_a_play_line_shows_the_phoenix_as_the_trick_does(server: RunningSe
     """Four bots, seed 1: Bot1 plays a full house with the Phoenix. The play line said
     ``S3 B3 GB RB Ph`` where the trick line says ``Ph=B``; text mode reads the Phoenix from the
     view that follows the play (the trick's entry), so machine mode's play event is unchanged."""
+    server.bots_without_delay()
     w = await guest(server, "Watcher")
     await reply(w, "/set width 200")
     await reply(w, "/newroom", "four sit.\r\n")
@@ -577,6 +578,7 @@ async def test_no_play_line_of_a_whole_game_leaves_the_phoenix_bare(server: Runn
     """The same over a socket: four bots play a round (seed 2: ``plays RK Ph.``); every play
     line with the
     Phoenix in a longer combination names its reading."""
+    server.bots_without_delay()
     w = await guest(server, "Watcher")
     await reply(w, "/set width 250")
     await reply(w, "/newroom", "four sit.\r\n")
