@@ -266,6 +266,15 @@ INFO: dict[str, str] = {
     # rooms and chat (lobby/world/world.py)
     "enters": "{name} enters the {room}.",
     "leaves": "{name} leaves the {room}.",
+    # the same messages where {room} is a table's room: `text` takes KEY-table then, with the
+    # table's {number} (a room's name is data, read as each language says it)
+    "enters-table": "{name} comes to table {number}.",
+    "leaves-table": "{name} leaves table {number}.",
+    "who-table": "At table {number} ({count}): {names}",
+    "wwho-line-table": "  {name:<16} at table {number}{guest}",
+    "finger-online-table": "  online now, at table {number}",
+    "whereis-table": "{name} is in the room of table {number} (/room {number} goes there).",
+    "friends-line-room-table": "  {name}: online, at table {number}",
     "says": "<{name}> {text}",
     "tells": "{name} tells you: {text}",
     "told": "You tell {name}: {text}",
@@ -1287,7 +1296,14 @@ def text(key: str, lang: str = "en", /, **params: Any) -> str:
     `{seconds!t}` is a duration in seconds, shown as people read it (`duration`); a field
     written `{count!p:table|tables}` is the word form that goes with `count` (`plural_form`); a
     field written `{rank!w:a-rank}` is the catalog's word `a-rank-VALUE` for its value (`word`).
-    A parameter that is a `Msg` is rendered in `lang` first."""
+    A parameter that is a `Msg` is rendered in `lang` first. A message whose ``room`` is a
+    table's room (``room-table``) is its ``KEY-table`` form where the catalog has one."""
+    room = params.get("room")
+    if type(room) is Msg and room.key == "room-table" and key + "-table" in CATALOGS["en"]:
+        # a table's room reads as each language says it ("leaves table 2"), not as the room's
+        # data words ("leaves the Table 2 room"): the message's KEY-table form
+        key += "-table"
+        params = {**params, "number": room.params["number"]}
     template = CATALOGS.get(lang, {}).get(key) or CATALOGS["en"].get(key)
     if template is None:
         return key + ("" if not params else " " + " ".join(f"{k}={v}" for k, v in params.items()))

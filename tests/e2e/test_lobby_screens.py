@@ -4,6 +4,7 @@ the paging of /replay (#13), each language's quotation marks, one form of a bot'
 N from the lobby and the name of a table's room. Over real sockets, as a person sees it."""
 from __future__ import annotations
 
+import pytest
 import pytest_twisted
 
 from conftest import LineClient, RunningServer
@@ -49,3 +50,32 @@ async def test_spielinfo_with_a_table_number_works_from_the_lobby(server: Runnin
         assert await reply(c, f"/spielinfo {number}") == "! [no-such-table] " + text(
             "no-such-table", "de", number=number) + "\r\n"
     assert (await reply(c, "/spielinfo")).startswith("! [not-at-table]")
+
+
+# ---- the name of a table's room -----------------------------------------------------------------
+#: how a table's room reads in each language when somebody comes and goes, and in /who
+ROOM_WORDS = {"en": ("Bob comes to table 1.", "Bob leaves table 1.", "At table 1 (2):"),
+              "de": ("Bob kommt an Tisch 1.", "Bob verlässt Tisch 1.", "An Tisch 1 (2):"),
+              "fr": ("Bob arrive à la table 1.", "Bob quitte la table 1.", "À la table 1 (2) :"),
+              "es": ("Bob llega a la mesa 1.", "Bob se va de la mesa 1.", "En la mesa 1 (2):"),
+              "da": ("Bob kommer hen til bord 1.", "Bob forlader bord 1.", "Ved bord 1 (2):")}
+
+
+@pytest.mark.parametrize("lang", sorted(ROOM_WORDS))
+@pytest_twisted.ensureDeferred
+async def test_a_tables_room_reads_naturally_in_every_language(server: RunningServer,
+                                                               lang: str) -> None:
+    """"Bob leaves the Table 2 room": the room's data words (machine mode's ``Table 2 room``)
+    were English text in every message; a table's room is now read as each language says it."""
+    ann = await guest(server, "Ann", lang)
+    ann.send("/newroom")
+    await ann.expect("/start")
+    bob = await guest(server, "Bob", lang)
+    comes, leaves, who = ROOM_WORDS[lang]
+    bob.send("/room 1")
+    assert (await ann.expect_any((comes, "room."))).endswith(comes)   # was "... the Table 1 room."
+    assert who in await reply(bob, "/who", "Ann, Bob\r\n")
+    bob.send("/room 0")
+    assert (await ann.expect_any((leaves, "room."))).endswith(leaves)
+    out = await reply(bob, "/whereis Ann")
+    assert "room" not in out.replace("/room", "")
