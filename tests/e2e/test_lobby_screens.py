@@ -4,6 +4,8 @@ the paging of /replay (#13), each language's quotation marks, one form of a bot'
 N from the lobby and the name of a table's room. Over real sockets, as a person sees it."""
 from __future__ import annotations
 
+import re
+
 import pytest
 import pytest_twisted
 
@@ -79,3 +81,61 @@ async def test_a_tables_room_reads_naturally_in_every_language(server: RunningSe
     assert (await ann.expect_any((leaves, "room."))).endswith(leaves)
     out = await reply(bob, "/whereis Ann")
     assert "room" not in out.replace("/room", "")
+
+
+# ---- /listroom at any width (#5) -----------------------------------------------------------------
+LONG = ("Bartholomew_Long", "Wilhelmina_Berg")
+SEAT = re.compile(r"[1-4] (\S+)")
+
+
+def listroom_seats(out: str, lang: str) -> list[list[str]]:
+    """The seats of each table of a /listroom answer, each physical line checked: a seat's
+    number and its name on one line (a line ends with ``|`` between two seats, never with a
+    bare number)."""
+    tables: list[list[str]] = []
+    for line in out.split("\r\n"):
+        head = re.match(r" {2,4}\d+ tichu ", line)
+        if head is None and not (tables and re.match(r" {6}[1-4] ", line)):
+            continue                              # the header, the details, the empty line
+        if head is not None:
+            tables.append([])
+            line = line[head.end():]
+            for state in ("waiting", "playing", "finished"):
+                line = line.replace(text("table-state-" + state, lang), "", 1)
+        pieces = line.strip().removesuffix(" |").split(" | ")
+        for piece in filter(None, pieces):
+            seat = SEAT.fullmatch(piece.strip())
+            assert seat is not None, (line, piece)
+            tables[-1].append(seat.group(1))
+    return tables
+
+
+@pytest.mark.parametrize("width", [80, 45])
+@pytest.mark.parametrize("lang", LANGUAGES)
+@pytest_twisted.ensureDeferred
+async def test_listroom_keeps_each_seat_with_its_name_at_any_width(server: RunningServer,
+                                                                   lang: str, width: int) -> None:
+    """Outside finding #5: at 45 columns /listroom cut the names (``Ann…``) and parted a seat's
+    number from its name (``| 3`` ending a line, ``Bot2`` starting the next). A table's seats
+    are broken between two seats only, no name is cut without ``…``, and no line fills the
+    terminal's last column."""
+    host = await guest(server, LONG[0])
+    await reply(host, "/newroom", "four sit.\r\n")
+    await reply(host, "/join", "4 -\r\n")
+    for level in ("expert", "heuristic", "random"):
+        await reply(host, f"/addbot {level}", "\r\nSeats: ")
+    other = await guest(server, LONG[1])
+    await reply(other, "/newroom", "four sit.\r\n")
+    await reply(other, "/join", "4 -\r\n")
+    c = await guest(server, "Lotte", lang, width)
+    c.send("/listroom")
+    out = str(await c.expect(text("options-default", lang)))
+    out += str(await c.expect(text("options-default", lang)))
+    out += str(await c.expect("\r\n"))
+    assert all(len(line) < width for line in out.split("\r\n")), out
+    seats = listroom_seats(out, lang)
+    assert len(seats) == 2 and all(len(s) == 4 for s in seats), out
+    for name, full in zip(seats[0] + seats[1], [LONG[0], "Bot1", "Bot2", "Bot3", LONG[1], "-", "-",
+                                                "-"], strict=True):
+        assert name == full or (name.endswith("…") and full.startswith(name[:-1])) \
+            or name.startswith(full + "~"), (name, out)
