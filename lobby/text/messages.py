@@ -114,6 +114,7 @@ ERRORS: dict[str, str] = {
     # rooms and table routing (lobby/world/world.py, protocol/commands/tables.py)
     "not-at-table": "You are not at a table; /room N enters one, /newroom tichu opens one.",
     "no-such-room": "There is no room {number}; /listroom lists the tables.",
+    "no-such-table": "There is no table {number}; /listroom lists the tables.",   # /spielinfo N
     "no-such-page": "There is no page {page}; /listroom has {pages} {pages!p:page|pages}.",
     "seat-held-here": "Table {table} holds a seat for the guest {name} who sat down there "
                       "before you; log in with another name to watch it.",
@@ -265,6 +266,15 @@ INFO: dict[str, str] = {
     # rooms and chat (lobby/world/world.py)
     "enters": "{name} enters the {room}.",
     "leaves": "{name} leaves the {room}.",
+    # the same messages where {room} is a table's room: `text` takes KEY-table then, with the
+    # table's {number} (a room's name is data, read as each language says it)
+    "enters-table": "{name} comes to table {number}.",
+    "leaves-table": "{name} leaves table {number}.",
+    "who-table": "At table {number} ({count}): {names}",
+    "wwho-line-table": "  {name:<16} at table {number}{guest}",
+    "finger-online-table": "  online now, at table {number}",
+    "whereis-table": "{name} is in the room of table {number} (/room {number} goes there).",
+    "friends-line-room-table": "  {name}: online, at table {number}",
     "says": "<{name}> {text}",
     "tells": "{name} tells you: {text}",
     "told": "You tell {name}: {text}",
@@ -974,7 +984,7 @@ HELP_TEXTS: dict[str, str] = {
     "cmd-spielinfo-help": (
         "Shows the state of the table (waiting, playing, finished), its host, the players by seat, "
         "the score and round, the options that differ from the defaults, who watches, and after the"
-        " end the outcome."),
+        " end the outcome. /spielinfo N shows table N from anywhere, the lobby too."),
     "cmd-start": "Start the game when four players sit.",
     "cmd-start-help": (
         "Starts the game once all four seats are taken. Only the host may start (at a table left "
@@ -1286,7 +1296,14 @@ def text(key: str, lang: str = "en", /, **params: Any) -> str:
     `{seconds!t}` is a duration in seconds, shown as people read it (`duration`); a field
     written `{count!p:table|tables}` is the word form that goes with `count` (`plural_form`); a
     field written `{rank!w:a-rank}` is the catalog's word `a-rank-VALUE` for its value (`word`).
-    A parameter that is a `Msg` is rendered in `lang` first."""
+    A parameter that is a `Msg` is rendered in `lang` first. A message whose ``room`` is a
+    table's room (``room-table``) is its ``KEY-table`` form where the catalog has one."""
+    room = params.get("room")
+    if type(room) is Msg and room.key == "room-table" and key + "-table" in CATALOGS["en"]:
+        # a table's room reads as each language says it ("leaves table 2"), not as the room's
+        # data words ("leaves the Table 2 room"): the message's KEY-table form
+        key += "-table"
+        params = {**params, "number": room.params["number"]}
     template = CATALOGS.get(lang, {}).get(key) or CATALOGS["en"].get(key)
     if template is None:
         return key + ("" if not params else " " + " ".join(f"{k}={v}" for k, v in params.items()))

@@ -55,7 +55,7 @@ async def test_look_names_the_room_in_the_readers_language(server: RunningServer
     assert "Tu es dans le lobby" in await reply(c, "/look")
     await c.expect("\r\n")                     # the second line of /look
     await reply(c, "/newroom", "êtes quatre.\r\n")
-    assert "la salle de la table 1" in await reply(c, "/who")
+    assert "À la table 1" in await reply(c, "/who")
     assert text("room-table", "en", number=1) == "Table 1 room"       # the data's English
 
 
@@ -63,7 +63,7 @@ def test_a_room_name_is_a_message_not_english_parsed_back() -> None:
     from lobby.world.world import room_name
     assert isinstance(room_name(3), Msg) and str(room_name(3)) == "Table 3 room"
     assert text("enters", "da", name="Bo", room=room_name(3)) == \
-        text("enters", "da", name="Bo", room=text("room-table", "da", number=3))
+        text("enters-table", "da", name="Bo", number=3)       # a table's room: "kommer hen til bord 3"
 
 
 # ---- /listroom states ---------------------------------------------------------------------------

@@ -84,7 +84,10 @@ line does, `You play G6 Ph=6`, `Dan plays S7 Ph=7`, not a bare `Ph`; those six p
 text client of the mixed game (Ann, Cat, Eve, Gus) were the only change; machine mode unchanged.
 Issue 26, outside finding #6: the Phoenix stands in its place in the sorted combination
 (`You play B4 Ph=5 G6 R7 S8`, was `B4 G6 R7 S8 Ph=5`); four play lines of each text client of
-the mixed game were the only change.)
+the mixed game were the only change.
+Issue 26, telnet review: a table's room reads as the language says it, `Bob comes to table 1.`
+(was `Bob enters the Table 1 room.`); those lines of Ann (6), Cat (4) and Eve (2) were the only
+change; machine mode keeps its `room` data, `Table 1 room`.)
 """
 from __future__ import annotations
 
@@ -355,11 +358,11 @@ EXPECTED: dict[str, dict[str, str]] = {
         "Eve": "6d90784363989dcc36f8249b4dfb060287800d91aa61223ac86ee952cfdb207f",
     },
     "mixed": {
-        "Ann": "d9b76a01c0fd9f376f64e0a6dff4b00871a17524e1b0c4af60be270ca1dd8d6d",
+        "Ann": "e1a1b4ff826d7151c1e09620ac883f3d6083f42ee60278e77fecb03f3a51f045",
         "Bob": "71b63930d55c833cfd7cac6ad168b2583e99f13b30eb34e9faaf3d4d75ad5c9c",
-        "Cat": "fc8ec26dfbd63b296c07a51668f70560b18b1469bb90263c0a488b47f55a34be",
+        "Cat": "e3062f46c51c0294ae765b1d8577b81a21454449689e0c64098d8b2af5cdd26b",
         "Dan": "9f3302eda57b65a01da510597e6a23e9696ba45e7e97bdb4f1df8dd0c687585f",
-        "Eve": "e124d07fd4d41426ddab19c89c373cf5385717d3aee3ee28b9345e1bf1541b37",
+        "Eve": "17f0d6d6218ae0054b0dd5044e39e21b629efcdfcf260dac53ef2c5cd294ea1d",
         "Fay": "ad5e88e4f2c8ea167043915fe6621d768eb08537e9f33acbf13711c89856100d",
         "Gus": "d272076121f7301f372edc41c4b965a4ef510679ed83e5dd24c68e5ac46f7efc",
     },
