@@ -1192,11 +1192,14 @@ class TableFeed:
             if last is not None and last[0] == where:
                 keep: set[str] = set()
                 if awaits_you(d):
-                    # the hand and the prompt (after the table's lines), and the trick
+                    # the hand and the prompt (after the table's lines), the players line
+                    # (the lead after a trick won by a player who is out, or after the Dragon
+                    # gift, leaves it as it was: issue 26 #14), and the trick
                     table = _table_lines(d, game, screen_names(d.get("seats") or [None] * 4,
                                                                lang, width), lang, color,
                                          show_score, width)
                     keep = set(lines[len(table):])
+                    keep.add(table[0])
                     if game.get("phase") == "play" and not game.get("trick_won"):
                         keep.add(table[-1])
                 lines = [line for line in lines if line not in last[1] or line in keep]

@@ -84,7 +84,11 @@ line does, `You play G6 Ph=6`, `Dan plays S7 Ph=7`, not a bare `Ph`; those six p
 text client of the mixed game (Ann, Cat, Eve, Gus) were the only change; machine mode unchanged.
 Issue 26, outside finding #6: the Phoenix stands in its place in the sorted combination
 (`You play B4 Ph=5 G6 R7 S8`, was `B4 G6 R7 S8 Ph=5`); four play lines of each text client of
-the mixed game were the only change.)
+the mixed game were the only change.
+Issue 26, telnet review #14: every prompt for the reader's move in the play comes with the
+players line, also where it reads as before (the lead after the bomb window, after a trick won
+by a player who is out, after the Dragon gift): the players lines added before Ann's 56 and
+Cat's 53 such prompts were the only change.)
 """
 from __future__ import annotations
 
@@ -355,9 +359,9 @@ EXPECTED: dict[str, dict[str, str]] = {
         "Eve": "6d90784363989dcc36f8249b4dfb060287800d91aa61223ac86ee952cfdb207f",
     },
     "mixed": {
-        "Ann": "d9b76a01c0fd9f376f64e0a6dff4b00871a17524e1b0c4af60be270ca1dd8d6d",
+        "Ann": "c9eb5330dad67e0b0d4f134bb8177a14bc131481a1509843be395ae886787e2f",
         "Bob": "71b63930d55c833cfd7cac6ad168b2583e99f13b30eb34e9faaf3d4d75ad5c9c",
-        "Cat": "fc8ec26dfbd63b296c07a51668f70560b18b1469bb90263c0a488b47f55a34be",
+        "Cat": "482b567ab444f5d77d6274d6cca90aa7393d3fa40798d1110bc1b897b47f7b34",
         "Dan": "9f3302eda57b65a01da510597e6a23e9696ba45e7e97bdb4f1df8dd0c687585f",
         "Eve": "e124d07fd4d41426ddab19c89c373cf5385717d3aee3ee28b9345e1bf1541b37",
         "Fay": "ad5e88e4f2c8ea167043915fe6621d768eb08537e9f33acbf13711c89856100d",

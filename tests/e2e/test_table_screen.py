@@ -143,3 +143,44 @@ async def test_the_card_legend_once_per_account(server: RunningServer) -> None:
     await again.expect("/help for the commands.\r\n")
     got = await _deal_with_bots(again, server, "Lara")
     assert "Your first 8 cards: " in got and LEGEND not in got
+
+
+#: a prompt that waits for the reader's move in the play
+YOUR_MOVE = ("Your turn:", "Your lead:", "Give the Dragon trick:")
+
+
+@pytest.mark.reactor_timeout(120)
+@pytest_twisted.ensureDeferred
+async def test_every_turn_shows_the_players_line_the_trick_and_the_hand(
+        server: RunningServer) -> None:
+    """Issue 26, review #14: the players line (cards left, whose turn) was missing at the lead
+    after a trick won by a player who is out (the lead passes on: the line read as before) and
+    at the lead after the Dragon gift. Every prompt for a move of the reader's comes with the
+    players line, the trick and the hand, at 80 and at 45 columns (Bert and Cleo)."""
+    game = WireGame(server, PLAYERS, ["Eve"])
+    for name in ("Bert", "Cleo"):
+        await game.connect(name)
+        await game.say(name, "/set width 45", "width")
+    await game.setup({"seed": "8", "round": "1"})
+    await game.play(random.Random(8))
+    cases = {"out": 0, "dragon": 0}
+    for name in PLAYERS:
+        lines = unwrap("\n".join(screen(game, name))).split("\n")
+        out: set[str] = set()
+        for i, line in enumerate(lines):
+            found = re.match(r"(\w+) is out ", line)
+            if found:
+                out.add(found.group(1))
+            if not line.startswith(YOUR_MOVE):
+                continue
+            assert lines[i - 1].startswith("Your hand: "), (name, lines[i - 5:i + 1])
+            players = [k for k in range(max(0, i - 4), i) if re.match(r"^[ >]?1 Anna ", lines[k])]
+            assert players, (name, lines[i - 6:i + 1])
+            before = lines[players[0] - 1]
+            won = re.match(r"(\w+) wins the trick\.", before)
+            if won and won.group(1) in out:
+                cases["out"] += 1
+            if "Dragon trick to" in lines[players[0] - 1] or any(
+                    "give the Dragon trick to" in l for l in lines[i - 5:i]):
+                cases["dragon"] += 1
+    assert cases["out"] and cases["dragon"], cases       # the seed has both
