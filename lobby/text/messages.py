@@ -395,6 +395,9 @@ INFO: dict[str, str] = {
     "table-back": "{name} is back.",
     "table-remove-proposed": "{name} proposes to remove {target}: /accept or /refuse "
                              "({needed} {needed!p:vote|votes} needed).",
+    #. the same said to a spectator, who has no vote
+    "table-remove-proposed-watching": "{name} proposes to remove {target}; the players vote "
+                                      "({needed} {needed!p:vote|votes} needed).",
     "table-vote": "{name} votes {vote} on removing {target}.",
     "table-remove-refused": "{target} stays: the removal was refused.",
     "table-vote-ended": "The vote on removing {name} ends.",
@@ -470,6 +473,14 @@ INFO: dict[str, str] = {
                     "sit.",
     #. a waiting table whose four seats are taken
     "view-waiting-full": "All four seats are taken: /start begins the game.",
+    #. the same two hints to anybody but the host (only the host may /addbot and /start);
+    #. {host} e.g. Ann
+    "view-waiting-guest": "/join [SEAT] takes a free seat (1+3 against 2+4); the host, {host}, "
+                          "starts the game when four sit.",
+    "view-waiting-full-guest": "All four seats are taken; the host, {host}, starts the game.",
+    #. the head of a spectator's table picture (at a waiting table instead of "Table 1:
+    #. waiting.")
+    "view-watching": "You are watching table {table}.",
     "view-players": "{players}",
     "view-player-out": "out {place}",
     "view-call-tichu": "T!",

@@ -1010,8 +1010,11 @@ class TableFeed:
         if event.type == "table-view":
             return self._view(event, lang, color, width)
         lines = self._about_you(event, lang)
+        if event.type == "table-remove-proposed" and self._watching:
+            # a spectator has no vote: the proposal without "/accept or /refuse"
+            lines = [text("table-remove-proposed-watching", lang, **event.data)]
         if lines is None:
-            lines = (_look(event, lang, color, width) if event.type == "table-look"
+            lines = (self._look(event, lang, color, width) if event.type == "table-look"
                      else _options(event, lang, color, width) if event.type == "table-options"
                      else _event_lines(event, lang, color))
         if lines is None:
@@ -1093,7 +1096,7 @@ class TableFeed:
             last, self._waiting = self._waiting, seen
             lines = _view_lines(event, lang, color, width=width)
             if last is None or last[0] != seen[0]:
-                return self.flush() + lines
+                return self.flush() + self._waiting_for_reader(d, lines, lang)
             return self.flush() + ([lines[1]] if last != seen else [])
         self._waiting = None
         if d.get("state") == "finished" and self._finished == d.get("table"):
@@ -1168,12 +1171,16 @@ class TableFeed:
                tuple(d.get("seats") or ()))
         show_score = key != self._score
         self._score = key
+        # a spectator's whole picture (coming to the table, a new round) says so at its head
+        head = [text("view-watching", lang, table=d.get("table"))] if (
+            show_score and game is not None and d.get("state") == "playing"
+            and self._watches(d)) else []
         if (game is not None and d.get("state") == "playing" and not awaits_you(d)
                 and self._moves and game.get("phase") == "play" and not game.get("trick_won")
                 and not d.get("bombwindow_left") and game.get("turn") is not None):
             # a move and the next turn, not yours: one line (and the bomb hint when due)
             if show_score:
-                return self.flush() + _view_lines(event, lang, color, show_score, width)
+                return self.flush() + head + _view_lines(event, lang, color, show_score, width)
             hint = [_bomb_line(game, lang)] if d.get("seat") is not None and \
                 game.get("bombs") else []
             return [self._one_line(self._moves, d, game, lang, width),
@@ -1205,7 +1212,41 @@ class TableFeed:
                 lines = [line for line in lines if line not in last[1] or line in keep]
         else:
             self._shown = None
-        return self.flush() + lines
+        return self.flush() + head + lines
+
+    def _waiting_for_reader(self, d: dict[str, Any], lines: list[str],
+                            lang: str) -> list[str]:
+        """A waiting table's view for this reader: one who does not sit there reads that they
+        watch (not ``Table 1: waiting.``), and the hint how to fill and start the table names
+        only what the reader may do: /addbot and /start are the host's (issue 24), so anybody
+        but the host reads that the host starts the game (issue 26, telnet review #12)."""
+        host = d.get("host")
+        out = list(lines)
+        if self._watches(d):
+            out[0] = text("view-watching", lang, table=d.get("table"))
+        if host is not None and host != self._name and len(out) > 2:
+            key = ("view-waiting-full-guest" if out[2] == text("view-waiting-full", lang)
+                   else "view-waiting-guest")
+            out[2] = text(key, lang, host=host)
+        return out
+
+    def _watches(self, d: dict[str, Any]) -> bool:
+        """Whether this connection's user watches the table of view ``d``: sits in no seat (and,
+        at a waiting table, is not its host, who fills it)."""
+        return self._name is not None and d.get("seat") is None \
+            and self._name not in (d.get("seats") or ()) \
+            and not (d.get("state") == "waiting" and d.get("host") == self._name)
+
+    def _look(self, event: Event, lang: str, color: bool, width: int) -> list[str]:
+        """``/look`` for this reader: a waiting table as ``_waiting_for_reader`` shows it, a
+        game watched under the header that says so."""
+        d = event.data
+        lines = _look(event, lang, color, width)
+        if d.get("game") is None or d.get("state") == "waiting":
+            return self._waiting_for_reader(d, lines, lang)
+        if self._watches(d):
+            lines = [text("view-watching", lang, table=d.get("table")), *lines[1:]]
+        return lines
 
     def _bomb_once(self, d: dict[str, Any], game: dict[str, Any], lines: list[str],
                    lang: str) -> list[str]:

@@ -694,3 +694,85 @@ async def test_refusals_name_the_command_that_works(server: RunningServer) -> No
     assert (await error_reply(c, "/tichu")).endswith("/grand or /nogrand.\r\n")
     assert (await error_reply(c, "/dragon Bot1")) == "! [no-dragon-pending] " + text(
         "no-dragon-pending", "en") + "\r\n"
+
+
+# ---- the telnet review of the tenth session (issue 26 #12, #10, /leave, the seat key) -------------
+async def read_until(c: LineClient, test: Any) -> str:
+    """Lines of ``c`` (unwrapped) until ``test(text so far)`` holds."""
+    got = ""
+    while not test(unwrap(got)):
+        try:
+            got += await c.expect("\r\n")
+        except Exception as e:
+            raise AssertionError("not found in:\n" + got + c.buffer) from e
+    return unwrap(got)
+
+
+#: the prompts of a seated player's own decisions and the host's, which a spectator never gets
+def _not_for_spectators(lang: str) -> list[str]:
+    keys = ("view-grand", "view-your-turn", "view-your-lead", "view-wish-prompt", "view-waiting",
+            "view-waiting-full", "view-play-again", "view-tichu-hint")
+    shown = [text(key, lang) for key in keys]
+    shown += [text(key, lang, left="X", right="Y", next="X", partner="Y", previous="Z",
+                   cards="S2").split(":")[0] + ":"
+              for key in ("view-dragon", "view-exchange", "view-bombs")]
+    return shown
+
+
+@pytest.mark.reactor_timeout(90)
+@pytest_twisted.ensureDeferred
+async def test_a_spectator_reads_that_they_watch_and_gets_no_prompt_of_the_players(
+        server: RunningServer) -> None:
+    """Review #12: a spectator got the host's hint at a waiting table (``/join [SEAT] or
+    /addbot fills a seat ...; /start when four sit.``, ``/start begins the game.``: /addbot and
+    /start are the host's) and no line saying they watch. Now, in five languages at 80 and 45
+    columns: ``You are watching table 1.`` heads their table picture (at the waiting table, on
+    /look, at each deal), the hint names the host who starts, and no prompt of a player's or
+    the host's ever reaches them; the host keeps the host's hint."""
+    host = await guest(server, "Hosta")
+    await reply(host, "/newroom", "four sit.\r\n")
+    watchers: dict[tuple[str, int], LineClient] = {}
+    for lang in LANGUAGES:
+        for width in (80, 45):
+            c = await guest(server, f"W{lang}{width}", lang)
+            await reply(c, f"/set width {width}")
+            c.send("/room 1")
+            got = await read_until(c, lambda t, lang=lang: text("view-waiting-guest", lang,
+                                                                host="Hosta") in t)
+            assert text("view-watching", lang, table=1) in got, (lang, width, got)
+            assert "/addbot" not in got and "/start" not in got, (lang, width, got)
+            watchers[lang, width] = c
+    bert = await guest(server, "Bert", "de")                 # seated, not the host
+    await reply(bert, "/room 1", "\r\n")
+    await read_until(bert, lambda t: text("view-waiting-guest", "de", host="Hosta") in t)
+    bert.send("/join 2")
+    got = await read_until(bert, lambda t: text("table-joined-you", "de", seat=2) in t)
+    bert.send("/look")
+    got = await read_until(bert, lambda t: text("view-waiting-guest", "de", host="Hosta") in t)
+    assert text("view-watching", "de", table=1) not in got          # Bert sits: not watching
+    assert "/addbot" not in got
+    world: Any = server.server.world
+    world.tables[1].bot_delay = 0
+    for line in ("/join 1", "/addbot", "/addbot"):
+        host.send(line)
+    await read_until(host, lambda t: "| 4 Bot2" in t)
+    assert text("view-waiting-full", "en") in await reply(host, "/look", "game.\r\n")
+    for (lang, width), c in watchers.items():
+        c.send("/look")
+        got = await read_until(c, lambda t, lang=lang: text("view-waiting-full-guest", lang,
+                                                            host="Hosta") in t)
+        assert text("view-watching", lang, table=1) in got, (lang, width, got)
+        assert "/addbot" not in got and "/start" not in got, (lang, width, got)
+    bert.send("/leave")
+    host.send("/addbot")
+    await read_until(host, lambda t: "| 4 Bot2" in t)
+    host.send("/start")
+    for (lang, width), c in watchers.items():
+        head = text("view-watching", lang, table=1)
+        got = await read_until(c, lambda t, head=head: head in t and t.split(head)[-1].count("\n") > 1)
+        after = got.split(head)[-1].lstrip("\r\n")
+        assert re.match(r"[ >]?1 Hosta ", after), (lang, width, after[:200])    # the picture
+        c.send("/look")
+        got += await read_until(c, lambda t, head=head: head in t and t.split(head)[-1].count("\n") > 1)
+        for prompt in _not_for_spectators(lang):
+            assert prompt not in got, (lang, width, prompt)

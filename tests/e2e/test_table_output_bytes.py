@@ -88,7 +88,13 @@ the mixed game were the only change.
 Issue 26, telnet review #14: every prompt for the reader's move in the play comes with the
 players line, also where it reads as before (the lead after the bomb window, after a trick won
 by a player who is out, after the Dragon gift): the players lines added before Ann's 56 and
-Cat's 53 such prompts were the only change.)
+Cat's 53 such prompts were the only change.
+Issue 26, telnet review #12: a spectator's table picture starts `You are watching table 1.`
+(at the waiting table instead of `Table 1: waiting.`, and before the first view of each deal:
+Eve 15, Gus 15 lines), and anybody but the host reads `/join [SEAT] takes a free seat (1+3
+against 2+4); the host, Ann, starts the game when four sit.` and `All four seats are taken; the
+host, Ann, starts the game.` (Cat, Eve, Gus) instead of the host's /addbot and /start hints;
+diffed line by line, nothing else changed.)
 """
 from __future__ import annotations
 
@@ -361,11 +367,11 @@ EXPECTED: dict[str, dict[str, str]] = {
     "mixed": {
         "Ann": "c9eb5330dad67e0b0d4f134bb8177a14bc131481a1509843be395ae886787e2f",
         "Bob": "71b63930d55c833cfd7cac6ad168b2583e99f13b30eb34e9faaf3d4d75ad5c9c",
-        "Cat": "482b567ab444f5d77d6274d6cca90aa7393d3fa40798d1110bc1b897b47f7b34",
+        "Cat": "eb375ca3a2ead906c5855f6921952260207cb99cd01781f3a880456c8d617989",
         "Dan": "9f3302eda57b65a01da510597e6a23e9696ba45e7e97bdb4f1df8dd0c687585f",
-        "Eve": "e124d07fd4d41426ddab19c89c373cf5385717d3aee3ee28b9345e1bf1541b37",
+        "Eve": "47b4a1f2667d8b604593eeddab635aa90443221c7861434bd13b478a8660c829",
         "Fay": "ad5e88e4f2c8ea167043915fe6621d768eb08537e9f33acbf13711c89856100d",
-        "Gus": "d272076121f7301f372edc41c4b965a4ef510679ed83e5dd24c68e5ac46f7efc",
+        "Gus": "d50bccd2c2a1ca2059b539193bba974cc252836c38064f6bdf14ecf42fe79be1",
     },
 }
 
