@@ -20,7 +20,19 @@ from lobby.events import Event
 from lobby.tables import options as table_options
 from lobby.tables.options import RATED_TIMER
 from lobby.text.messages import CATALOGS, text
-from lobby.tichu import Rejected, parse_cards, parse_rank, rank_name, readings, sort_cards
+from lobby.tichu import (
+    DOG,
+    DRAGON,
+    MAHJONG,
+    PHOENIX,
+    SUITS,
+    Rejected,
+    parse_cards,
+    parse_rank,
+    rank_name,
+    readings,
+    sort_cards,
+)
 from lobby.tichu import memo as _memo
 from protocol.render.context import DEFAULT_WIDTH
 from protocol.render.wrap import (
@@ -32,7 +44,8 @@ from protocol.render.wrap import (
     wrap_column,
 )
 
-__all__ = ["render_table", "TableFeed", "TABLE_FORMATTERS", "color_cards", "status_prompt"]
+__all__ = ["render_table", "TableFeed", "TABLE_FORMATTERS", "card_legend", "color_cards",
+           "status_prompt"]
 
 RESET = "\x1b[0m"
 # Schwert (black: shown bold, readable on dark and light terminals), Pagode blue, Jade green,
@@ -133,6 +146,45 @@ def _joined(items: list[str], key: str, lang: str) -> str:
     if len(items) < 2:
         return items[0] if items else ""
     return text(key, lang, names=", ".join(items[:-1]), name=items[-1])
+
+
+# ---- the card legend --------------------------------------------------------------------------
+#: the language of the names BSW's letters stand for (S Schwert, K König, A Ass): the German
+#: catalog's words of the suits and ranks are those names, so each is written in one place
+NOTATION_LANGUAGE = "de"
+#: a space inside one entry of the legend (``S Schwert (Sword)``): no break, so the wrap never
+#: parts a card's notation from its name (protocol/render/wrap.py breaks at U+0020 only)
+NO_BREAK = "\u00a0"
+
+
+def _legend_entry(card: str, word: str, german: str | None, lang: str) -> str:
+    """``S Schwert (Sword)`` (the catalog's ``card-legend-card``; ``card-legend-card-same``,
+    ``G Jade``, where the reader's word is BSW's own name or there is no German name), as one
+    unbreakable unit."""
+    if german is None or german.casefold() == word.casefold():
+        entry = text("card-legend-card-same", lang, card=card, word=word)
+    else:
+        entry = text("card-legend-card", lang, card=card, german=german, word=word)
+    return entry.replace(" ", NO_BREAK)
+
+
+def card_legend(lang: str) -> list[str]:
+    """The card legend shown once per account at the first deal (issue 26): paragraphs (each
+    wrapped by protocol/render/wrap.py at any width) for the suits, the ranks, the specials and
+    the marks of the players line; each card's notation stays with its name (``NO_BREAK``).
+    The notation comes from lobby.tichu, the German names from the German catalog, the
+    reader's words from theirs."""
+    def names(letters: list[str], key: str) -> str:
+        return _joined([_legend_entry(c, text(key + c, lang), text(key + c, NOTATION_LANGUAGE),
+                                      lang) for c in letters], "names-and", lang)
+    suits = names(list(SUITS), "suit-")
+    ranks = names([rank_name(r) for r in (11, 12, 13, 14)], "rank-")
+    specials = _joined([_legend_entry(str(c), text("special-" + str(c), lang), None, lang)
+                        for c in (MAHJONG, DOG, PHOENIX, DRAGON)], "names-and", lang)
+    return [text("card-legend", lang, suits=suits),
+            text("card-legend-ranks", lang, ranks=ranks),
+            text("card-legend-specials", lang, specials=specials),
+            text("card-legend-marks", lang)]
 
 
 # ---- the view ---------------------------------------------------------------------------------

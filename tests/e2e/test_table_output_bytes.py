@@ -94,7 +94,11 @@ Issue 26, telnet review #12: a spectator's table picture starts `You are watchin
 Eve 15, Gus 15 lines), and anybody but the host reads `/join [SEAT] takes a free seat (1+3
 against 2+4); the host, Ann, starts the game when four sit.` and `All four seats are taken; the
 host, Ann, starts the game.` (Cat, Eve, Gus) instead of the host's /addbot and /start hints;
-diffed line by line, nothing else changed.)
+diffed line by line, nothing else changed.
+Issue 26, telnet review #10: the card legend after Ann's and Cat's first deal is four
+paragraphs (suits, ranks, specials, the players line's marks), the Ace `A Ass (Ace)` (was
+`As`), each card's entry joined by no-break spaces (`S Schwert (Sword)`); its six lines became
+seven in each, nothing else changed.)
 """
 from __future__ import annotations
 
@@ -365,9 +369,9 @@ EXPECTED: dict[str, dict[str, str]] = {
         "Eve": "6d90784363989dcc36f8249b4dfb060287800d91aa61223ac86ee952cfdb207f",
     },
     "mixed": {
-        "Ann": "c9eb5330dad67e0b0d4f134bb8177a14bc131481a1509843be395ae886787e2f",
+        "Ann": "3fa5e2f5f7c501736d8f132794ddda96812410ce54b394788687a153b169e2bc",
         "Bob": "71b63930d55c833cfd7cac6ad168b2583e99f13b30eb34e9faaf3d4d75ad5c9c",
-        "Cat": "eb375ca3a2ead906c5855f6921952260207cb99cd01781f3a880456c8d617989",
+        "Cat": "fc04f3bc785795c7af19052fef684c6bf72d08a1a17e2e1fd82359d1ce86da9f",
         "Dan": "9f3302eda57b65a01da510597e6a23e9696ba45e7e97bdb4f1df8dd0c687585f",
         "Eve": "47b4a1f2667d8b604593eeddab635aa90443221c7861434bd13b478a8660c829",
         "Fay": "ad5e88e4f2c8ea167043915fe6621d768eb08537e9f33acbf13711c89856100d",

@@ -19,6 +19,9 @@ import pytest
 import pytest_twisted
 
 from conftest import RunningServer, unwrap
+from lobby.text.messages import text
+from protocol.render.table import card_legend
+from protocol.render.wrap import visible_width, wrap_lines
 from wire_tables import WireGame
 
 PLAYERS = ["Anna", "Bert", "Cleo", "Dirk"]       # seats 1..4: Anna+Cleo against Bert+Dirk
@@ -112,7 +115,7 @@ async def _deal_with_bots(c: Any, server: RunningServer, name: str) -> str:
     return unwrap(await c.expect("Grand Tichu? /grand or /nogrand\r\n"))
 
 
-LEGEND = "How to read the cards (shown once): the suits are S Schwert"
+LEGEND = "How to read the cards (shown once). Suits: S\u00a0Schwert\u00a0(Sword)"
 
 
 @pytest_twisted.ensureDeferred
@@ -184,3 +187,43 @@ async def test_every_turn_shows_the_players_line_the_trick_and_the_hand(
                     "give the Dragon trick to" in l for l in lines[i - 5:i]):
                 cases["dragon"] += 1
     assert cases["out"] and cases["dragon"], cases       # the seed has both
+
+
+@pytest.mark.reactor_timeout(120)
+@pytest_twisted.ensureDeferred
+async def test_the_card_legend_wraps_as_paragraphs_and_names_the_ace_ass(
+        server: RunningServer) -> None:
+    """Review #10: the legend wrote BSW's Ace `As` (the German catalog's word is `Ass`), and
+    as one long line it broke between a card's notation and its name (`K` / `König`, `B` /
+    `(valet, Bube)`). Now, in five languages at 80 and 45 columns: four paragraphs (suits,
+    ranks, specials, the players line's marks), no line fills the last column, every card's
+    entry (``A\u00a0(Ass)``, ``S\u00a0Schwert\u00a0(Sword)``) whole on one line, and the Ace
+    `Ass` in every language."""
+    world: Any = server.server.world
+    for lang in ("en", "de", "fr", "es", "da"):
+        for width in (80, 45):
+            c = await server.client()
+            await c.login(f"L{lang}{width}")
+            c.send(f"/set lang {lang}")
+            await c.expect("\r\n")
+            c.send(f"/set width {width}")
+            await c.expect("\r\n")
+            c.send("/newroom")
+            await c.expect("[")                               # the hint: /join [SEAT]
+            world.tables[world.online(f"L{lang}{width}").room.number].bot_delay = 0
+            for line in ("/join", "/addbot", "/addbot", "/addbot", "/start"):
+                c.send(line)
+            legend = card_legend(lang)
+            last = wrap_lines(legend[-1:], width)[-1]
+            got = await c.expect(last + "\r\n")
+            shown = got[got.index(wrap_lines(legend, width)[0]):].split("\r\n")[:-1]
+            assert shown == wrap_lines(legend, width), (lang, width, shown)
+            assert unwrap("\n".join(shown)).split("\n") == legend       # four paragraphs
+            assert all(visible_width(line) < width for line in shown), (lang, width)
+            entries = [e for p in legend for e in re.findall(r"\S*\u00a0\S*(?:\u00a0\S*)*", p)]
+            assert len(entries) == 12, entries                    # 4 suits, 4 ranks, 4 specials
+            for entry in entries:
+                assert any(entry in line for line in shown), (lang, width, entry)
+            ace = next(e for e in entries if e.startswith("A\u00a0"))
+            assert text("rank-A", "de") == "Ass" and "Ass" in ace, (lang, ace)
+            assert "Ass" in text("cmd-play-help", lang), lang     # the help says it alike
