@@ -55,6 +55,12 @@ ERRORS: dict[str, str] = {
     "game-finished": "The game is over; /reset clears the table for a new game.",
     "no-game": "No game is running at this table.",
     "not-seated": "You do not sit at this table; /join takes a seat.",
+    #. /leave by a player of the running game: the seat cannot be given up; {grace} e.g. 2
+    #. minutes (the grace time this player has left: the others may then vote them out)
+    "leave-in-game": "You play in the running game at table {table}, so your seat stays yours "
+                     "and the game waits for your moves. /manager takes you to the lobby and "
+                     "/room {table} brings you back; away for more than {grace!t}, you may be "
+                     "voted out, and a bot then plays on in your seat.",
     "quit-in-game": "You are playing at table {table}; the game waits for you. /quit again to "
                     "leave; log in as {name} to come back.",
     "quit-in-game-guest": "You are playing at table {table}; the game waits for you. /quit "
