@@ -87,7 +87,21 @@ Issue 26, outside finding #6: the Phoenix stands in its place in the sorted comb
 the mixed game were the only change.
 Issue 26, telnet review: a table's room reads as the language says it, `Bob comes to table 1.`
 (was `Bob enters the Table 1 room.`); those lines of Ann (6), Cat (4) and Eve (2) were the only
-change; machine mode keeps its `room` data, `Table 1 room`.)
+change; machine mode keeps its `room` data, `Table 1 room`.
+Issue 26, telnet review #14: every prompt for the reader's move in the play comes with the
+players line, also where it reads as before (the lead after the bomb window, after a trick won
+by a player who is out, after the Dragon gift): the players lines added before Ann's 56 and
+Cat's 53 such prompts were the only change.
+Issue 26, telnet review #12: a spectator's table picture starts `You are watching table 1.`
+(at the waiting table instead of `Table 1: waiting.`, and before the first view of each deal:
+Eve 15, Gus 15 lines), and anybody but the host reads `/join [SEAT] takes a free seat (1+3
+against 2+4); the host, Ann, starts the game when four sit.` and `All four seats are taken; the
+host, Ann, starts the game.` (Cat, Eve, Gus) instead of the host's /addbot and /start hints;
+diffed line by line, nothing else changed.
+Issue 26, telnet review #10: the card legend after Ann's and Cat's first deal is four
+paragraphs (suits, ranks, specials, the players line's marks), the Ace `A Ass (Ace)` (was
+`As`), each card's entry joined by no-break spaces (`S Schwert (Sword)`); its six lines became
+seven in each, nothing else changed.)
 """
 from __future__ import annotations
 
@@ -364,7 +378,7 @@ EXPECTED: dict[str, dict[str, str]] = {
         "Dan": "9f3302eda57b65a01da510597e6a23e9696ba45e7e97bdb4f1df8dd0c687585f",
         "Eve": "17f0d6d6218ae0054b0dd5044e39e21b629efcdfcf260dac53ef2c5cd294ea1d",
         "Fay": "ad5e88e4f2c8ea167043915fe6621d768eb08537e9f33acbf13711c89856100d",
-        "Gus": "d272076121f7301f372edc41c4b965a4ef510679ed83e5dd24c68e5ac46f7efc",
+        "Gus": "d50bccd2c2a1ca2059b539193bba974cc252836c38064f6bdf14ecf42fe79be1",
     },
 }
 
