@@ -1135,6 +1135,24 @@ WEB_TEXTS: dict[str, str] = {
     "web-card-legend": "A card is its suit and rank: {suits}; 2-10 {ranks}; specials Ma Hu Ph Dr.",
     #. after a reload a registered name comes back into the form: the password is never kept
     "web-password-again": "Log in again with your password.",
+    #. a running game holds the seat of the guest {name} at table {table}, and this browser tab
+    #. has not the key of that seat (it is kept only in the tab where they sat down); the log-in
+    #. form comes back, for a guest name or another name
+    "web-seat-key-missing": "Table {table} keeps the seat of the guest {name}, and this tab "
+                            "does not have its key (only the tab where you sat down has it). "
+                            "Play as a guest, or log in with another name.",
+    #. the WebSocket did not open, and the server gave no reason: it tries again by itself
+    "web-cannot-connect": "The server cannot be reached; trying again...",
+    #. the WebSocket was refused: the server has as many connections as it takes
+    "web-refused-server-full": "The server is full; trying again in a moment...",
+    #. the WebSocket was refused: this address has as many connections open as one address may
+    #. (other tabs or devices behind the same address count too)
+    "web-refused-too-many-connections": "Too many connections are open from your address "
+                                        "(other tabs or devices count too); close one. "
+                                        "Trying again...",
+    #. the WebSocket was refused: this address opened too many connections in the last minute
+    "web-refused-connecting-too-fast": "Too many new connections from your address; trying "
+                                       "again in a moment...",
     #. the answer to /register typed in a chat line
     "web-registered": "{name} is registered: next time log in with the password.",
     #. the trick is over (won, a bomb too) and its winner leads
