@@ -396,12 +396,13 @@ class RunningServer:
     async def start(self) -> None:
         from twisted.internet import reactor
 
-        from protocol.process.server import LobbyServer, thread_runner
+        from protocol.process.host import thread_runner
+        from protocol.process.server import LobbyServer
         options = dict(self.server_options)
         if not {"accounts", "scrypt", "password_params"} & set(options):
             # cheap password hashes in the reactor's thread pool: these tests are not about the
             # hash's cost, and a hash of the server's strength in its thread of the lowest CPU
-            # priority (protocol.process.server.HashPool) waits seconds for a CPU when other processes
+            # priority (protocol.process.host.HashPool) waits seconds for a CPU when other processes
             # keep the machine busy (a moderation test timed out that way)
             options["accounts"] = Accounts(thread_runner(reactor), FAST_HASH)
         self.server = LobbyServer(reactor, Store.threaded(str(self.db), reactor),

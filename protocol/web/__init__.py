@@ -59,7 +59,7 @@ from twisted.internet.protocol import connectionDone
 from twisted.logger import Logger
 from twisted.protocols.tls import TLSMemoryBIOProtocol
 from twisted.python.failure import Failure
-from twisted.web.http import HTTPChannel
+from twisted.web.http import RESPONSES, HTTPChannel
 from twisted.web.resource import IResource, Resource
 from twisted.web.server import Request, Site
 
@@ -67,7 +67,7 @@ from lobby.events import Event, error_event
 from lobby.tables import options as table_options
 from lobby.text.messages import CATALOGS, LANGUAGES, text
 from lobby.world.addresses import address_group, is_loopback
-from protocol.connection.guard import OpenConnections, RequestBudget
+from protocol.connection.guard import OpenConnections, Refusal, RequestBudget
 from protocol.telnet import gathered_write
 from protocol.telnet.transport import TelnetLineProtocol
 from protocol.web.archive import Source as ArchiveSource
@@ -190,6 +190,23 @@ SECURITY_HEADERS = {
     b"Referrer-Policy": b"no-referrer",
     b"Cache-Control": b"no-cache",
 }
+def http_answer(code: int, phrase: str, body: str = "",
+                headers: Iterable[tuple[str, str]] = ()) -> bytes:
+    """A whole HTTP/1.1 answer with the security headers, for the answers the libraries write
+    themselves (twisted.web's 400 for a malformed request, autobahn's refused upgrades): no
+    ``Server`` header, ``Connection: close`` (the connection is closed after it)."""
+    data = body.encode("utf-8")
+    lines = [f"HTTP/1.1 {code} {phrase}"]
+    lines += [f"{k.decode()}: {v.decode()}" for k, v in SECURITY_HEADERS.items()]
+    lines += [f"{k}: {v}" for k, v in headers]
+    lines += ["Content-Type: text/plain; charset=utf-8", f"Content-Length: {len(data)}",
+              "Connection: close"]
+    return ("\r\n".join(lines) + "\r\n\r\n").encode("utf-8", "replace") + data
+
+
+#: the HTTP status of a WebSocket refused at its upgrade by the connection limits
+#: (Guard.refuse): 429 with Retry-After for connecting too often, else 503
+REFUSAL_STATUS = {"connecting-too-fast": 429}
 _TYPES = {".html": b"text/html; charset=utf-8", ".js": b"text/javascript; charset=utf-8",
           ".css": b"text/css; charset=utf-8", ".png": b"image/png", ".svg": b"image/svg+xml",
           ".txt": b"text/plain; charset=utf-8", ".json": b"application/json"}
@@ -323,6 +340,24 @@ def _canonical_ip(host: str) -> str | None:
     return str(ip)
 
 
+def _forwarded_client(value: str, proxies: tuple[Any, ...]) -> str | None:
+    """The client an X-Forwarded-For names: the rightmost address that is not a trusted
+    proxy (all trusted: the leftmost); None when an entry is no IP address."""
+    hops = [_canonical_ip(v) for v in value.split(",")]
+    if not hops or any(h is None for h in hops):
+        return None
+    for hop in reversed(hops):
+        assert hop is not None
+        if not _trusted(hop, proxies):
+            return hop
+    return hops[0]
+
+
+def _guard_of(lobby: Any) -> Any:
+    """The lobby's guard (protocol.connection.guard.Guard), if it has one."""
+    return getattr(getattr(lobby, "services", None), "guard", None)
+
+
 def _trusted(host: str, proxies: tuple[Any, ...]) -> bool:
     try:
         ip = ipaddress.ip_address(host)
@@ -336,10 +371,17 @@ def text_frame(payload: bytes) -> bytes:
     ``payload``: FIN and opcode 1, the length in 7, 7+16 or 7+64 bits, the payload."""
     n = len(payload)
     if n < 126:
-        return bytes((0x81, n)) + payload
+        return _SHORT_HEADS[n] + payload
     if n < 65536:
         return b"\x81\x7e" + n.to_bytes(2, "big") + payload
     return b"\x81\x7f" + n.to_bytes(8, "big") + payload
+
+
+#: a text frame's head for each payload length below 126
+_SHORT_HEADS = [bytes((0x81, n)) for n in range(126)]
+#: the last whole line framed, and its frame: a table's event is the same bytes object for
+#: each of its listeners (protocol.connection.machine's shared line), framed once
+_last_framed: list[bytes] = [b"", b""]
 
 
 class MessageTransport:
@@ -355,7 +397,8 @@ class MessageTransport:
     action sends each player several objects, and a write per message cost the server half as
     much CPU again per action (docs/performance.md, "Web client"). The frames are the plain
     text frames of RFC 6455, built here (``text_frame``); autobahn does the handshake, reads the
-    client's frames and closes."""
+    client's frames (but for the common case, one whole short text message, which
+    ``LobbyWebSocket.dataReceived`` reads itself) and closes."""
 
     # the protocol side of protocol/telnet/gathered_write.py's seam (see Gatherer there)
     _gathering = False
@@ -387,8 +430,17 @@ class MessageTransport:
         if self._partial:
             data = self._partial + data
             self._partial = b""
-        if data.find(b"\r\n") == len(data) - 2 and len(data) > 2:
-            out = text_frame(data[:-2])     # the common case: one whole line
+        n = len(data) - 2
+        if n > 0 and data.find(b"\n") == n + 1 and data[n] == 13:
+            # the common case: one whole line (its only LF is its last byte; a one-byte find
+            # is a memchr, a search for CR LF a much slower scan of a long line)
+            last = _last_framed
+            if data is last[0]:
+                out = last[1]
+            else:
+                out = text_frame(data[:n])
+                last[0] = data
+                last[1] = out
         else:
             *lines, self._partial = data.split(b"\r\n")
             out = b"".join([text_frame(line) for line in lines if line])
@@ -467,7 +519,7 @@ class _File(Resource):
     render_HEAD = render_GET
 
 
-_PHRASES = {421: b"Misdirected Request", 426: b"Upgrade Required"}
+_PHRASES = {421: b"Misdirected Request", 426: b"Upgrade Required", 429: b"Too Many Requests"}
 
 
 class _NotFound(Resource):
@@ -604,6 +656,20 @@ class WebChannel(HTTPChannel):
             site.request_whole(self)
         HTTPChannel.connectionLost(self, reason)
 
+    def _respondToBadRequestAndDisconnect(self) -> None:
+        """A malformed request (its request line, a header, a too long head, a bad chunk):
+        twisted.web writes a bare ``400 Bad Request`` itself; this one carries the security
+        headers of every other answer, and no ``Server``."""
+        transport = self.transport
+        if transport is not None:
+            transport.write(http_answer(400, "Bad Request", "Bad request.\n"))
+        self.loseConnection()  # type: ignore[no-untyped-call]  # (twisted.web: untyped)
+
+    def lineLengthExceeded(self, line: bytes) -> None:
+        """A request line or header line longer than twisted.web reads (16 KB): closed without
+        a word by twisted.web; answered 400 like any other malformed request."""
+        self._respondToBadRequestAndDisconnect()
+
 
 class WebSite(Site):
     """The web listener's site (``--web``): the files, the strings and the WebSocket."""
@@ -640,7 +706,7 @@ class WebSite(Site):
 
     def _guard(self) -> Any:
         """The lobby's guard (protocol.connection.guard.Guard), if it has one."""
-        return getattr(getattr(self.websockets.lobby, "services", None), "guard", None)
+        return _guard_of(self.websockets.lobby)
 
     def _counted(self, host: str) -> bool:
         """Whether ``host``'s half-sent requests count: not a --trusted-proxy's (a proxy sends

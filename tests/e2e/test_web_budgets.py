@@ -173,7 +173,9 @@ def upgrade_answer(port: int, src: str = "127.0.0.1") -> bytes:
 @pytest_twisted.ensureDeferred
 async def test_the_connection_budget_holds_before_the_upgrade(tmp_path: Path) -> None:
     """Outside finding W2: about 330 WebSocket upgrades a second from one address, each answered
-    101 and only then refused by --connections-per-minute. Past its address group's
+    101 and only then refused by --connections-per-minute. The refusal that is told is an HTTP
+    answer before the upgrade (429, Retry-After, the code; the browser attack's finding: it was
+    a 101 and then the error over the WebSocket). Past its address group's
     --refusals-per-minute answers, a connection of the web port is closed at its accept, as on
     the telnet port: no upgrade, not a byte."""
     from protocol.connection.guard import Limits
@@ -187,7 +189,9 @@ async def test_the_connection_budget_holds_before_the_upgrade(tmp_path: Path) ->
         for c in first:
             await c.expect("prompt")
         told = await within(deferToThread(upgrade_answer, port))
-        assert b" 101 " in told and b"connecting-too-fast" in told     # the one answer
+        assert told.startswith(b"HTTP/1.1 429 Too Many Requests\r\n"), told   # the one answer
+        assert b"\r\nRetry-After: " in told and b"\n! [connecting-too-fast] " in told
+        assert b" 101 " not in told
         assert b"\r\nserver:" not in told.lower()           # (autobahn's name and version)
         for _ in range(3):
             assert await within(deferToThread(upgrade_answer, port)) == b""
@@ -199,15 +203,24 @@ async def test_the_connection_budget_holds_before_the_upgrade(tmp_path: Path) ->
         await running.stop()
 
 
-def flood_websocket(port: int, total: int) -> tuple[int, bool]:
-    """A WebSocket that sends ``total`` bytes of 4 KB messages as fast as it can: (bytes sent,
-    whether the server stopped it)."""
+def flood_websocket(port: int, total: int, first: tuple[bytes, ...] = (),
+                    until: bytes = b"") -> tuple[int, bool]:
+    """A WebSocket that sends the messages ``first``, reads until the server said ``until``,
+    then ``total`` bytes of 4 KB messages as fast as it can: (bytes sent, whether the server
+    stopped it)."""
     import struct
     s = socket.create_connection(("127.0.0.1", port), timeout=20)
     s.sendall(upgrade_request(port))
     data = b""
     while b"\r\n\r\n" not in data:
         data += s.recv(4096)
+    for message in first:
+        s.sendall(struct.pack("!BB", 0x81, 0x80 | len(message)) + b"\0\0\0\0" + message)
+    while until not in data:
+        chunk = s.recv(4096)
+        if not chunk:
+            break
+        data += chunk
     payload = b'{"x":"' + b"a" * 4000 + b'"}'
     frame = struct.pack("!BBH", 0x81, 0x80 | 126, len(payload)) + b"\0\0\0\0" + payload
     chunk = frame * 16
@@ -354,9 +367,10 @@ async def test_the_web_port_answers_429_past_an_address_groups_request_budget(
 
 @pytest_twisted.ensureDeferred
 async def test_a_websocket_the_server_closes_is_read_no_more(tmp_path: Path) -> None:
-    """Outside finding W4, the rest of it: a WebSocket the server closed (here refused,
-    too-many-connections) went on being read and parsed through autobahn's closing handshake,
-    5 s of whatever the client sent. The server sends its close and reads no more."""
+    """Outside finding W4, the rest of it: a WebSocket the server closed (a refused one,
+    too-many-connections, which is now refused before its upgrade; here one that said /quit)
+    went on being read and parsed through autobahn's closing handshake, 5 s of whatever the
+    client sent. The server sends its close and reads no more."""
     from autobahn.websocket.protocol import WebSocketProtocol
 
     from protocol.connection.guard import Limits
@@ -371,11 +385,10 @@ async def test_a_websocket_the_server_closes_is_read_no_more(tmp_path: Path) -> 
                         limits=Limits(max_per_ip=1, limit_loopback=True))
     try:
         await running.start()
-        first = await running.ws()
-        await first.expect("prompt")
         WebSocketProtocol._dataReceived = counting    # type: ignore[method-assign]
-        sent, stopped = await within(deferToThread(flood_websocket, running.web_port,
-                                                   8_000_000))
+        sent, stopped = await within(deferToThread(
+            flood_websocket, running.web_port, 8_000_000, (b"%json", b"guest", b"/quit"),
+            b'"type":"bye"'))
         assert stopped
         assert parsed[0] < 4 * 65536, (parsed[0], sent)
     finally:
