@@ -13,10 +13,12 @@ One HTTP listener (twisted.web) on a Twisted endpoint (``tcp:8080:interface=127.
 - ``/archive/``, ``/YYYYMM``, ``/N.tch``, ``/games/N.tch``: the log archive in the layout of BSW's
   public archive (protocol/web/archive.py; the same pages as on the metrics port, whose months
   page is ``/``), with the same headers and per-address limits as every other answer here;
-- ``/ws``: the WebSocket endpoint (autobahn's Twisted WebSocket server, in
-  protocol/web/websocket.py, imported only when a listener is made: a server without ``--web``
-  never imports autobahn). One WebSocket message carries one machine-mode line, in both
-  directions (docs/protocol.md, "Machine mode").
+- ``/ws``: the WebSocket endpoint (autobahn's Twisted WebSocket server). One WebSocket message
+  carries one machine-mode line, in both directions (docs/protocol.md, "Machine mode").
+
+The listener itself (``listen_web``, the site, its requests and channels) and the WebSocket are
+in protocol/web/websocket.py, which the server imports only for a web listener: a server
+without ``--web`` never imports autobahn.
 
 A WebSocket is a connection like any other: the lobby's own ``Session`` is connected to a
 ``MessageTransport`` (this module) instead of a TCP transport, and every message is handed to
@@ -73,12 +75,9 @@ from protocol.telnet.transport import TelnetLineProtocol
 from protocol.web.archive import Source as ArchiveSource
 from protocol.web.archive import archive_child
 
-if TYPE_CHECKING:      # (imported when a listener is made: protocol/web/websocket.py says why)
-    from protocol.web.websocket import LobbyWebSocket
-
-__all__ = ["WebOptions", "WebSite", "MessageTransport", "listen_web", "CUT_GRACE",
+__all__ = ["WebOptions", "MessageTransport", "WebSocketSide", "CUT_GRACE",
            "CSP", "SECURITY_HEADERS", "web_strings", "parse_proxies", "default_hosts", "host_name",
-           "LOOPBACK_HOSTS", "MAX_PENDING", "REQUEST_TIMEOUT", "WebRequest", "WebChannel",
+           "LOOPBACK_HOSTS", "MAX_PENDING", "REQUEST_TIMEOUT",
            "BudgetedLog", "REQUESTS_PER_SECOND"]
 
 log = Logger(namespace="protocol.web")
@@ -168,6 +167,21 @@ class LobbyFactory(Protocol):
     a connection for each WebSocket."""
 
     def buildProtocol(self, addr: Any) -> WebSession: ...
+
+
+class WebSocketSide(Protocol):
+    """What a MessageTransport asks of its WebSocket (protocol/web/websocket.py
+    `LobbyWebSocket`, which imports this module, never the other way round)."""
+
+    transport: Any
+    state: int
+    STATE_OPEN: int
+
+    def sendClose(self, code: int | None = None, reason: str | None = None) -> None: ...
+
+    def cut_off(self) -> None: ...
+
+    def dropConnection(self, abort: bool = False) -> None: ...
 
 
 class _Below(Protocol):
@@ -410,7 +424,7 @@ class MessageTransport:
     #: the session reads this: lines are messages (no telnet negotiation, machine mode only)
     carries_messages = True
 
-    def __init__(self, ws: LobbyWebSocket, peer: Any, host: Any, refuses_passwords: bool) -> None:
+    def __init__(self, ws: WebSocketSide, peer: Any, host: Any, refuses_passwords: bool) -> None:
         self.ws = ws
         self._peer = peer
         self._host = host
@@ -599,201 +613,6 @@ def static_files() -> dict[str, _File]:
     return files
 
 
-class WebRequest(Request):
-    """Every answer of the web listener carries the security headers, whatever answers it
-    (twisted.web's own ``OPTIONS *`` and error pages too), and no ``Server`` header: twisted.web
-    would name itself and its version there."""
-
-    def process(self) -> None:
-        # the request is whole: it no longer counts as pending (A8); one request a connection
-        # (a kept-alive one could trickle its next request past the pending count)
-        site = getattr(self.channel, "site", None)      # (a Site's channel has its site)
-        if isinstance(site, WebSite):
-            site.request_whole(self.channel)
-        if not (self.getHeader(b"upgrade") or b"").lower().startswith(b"websocket"):
-            self.setHeader(b"Connection", b"close")
-            if self.channel is not None:
-                self.channel.persistent = False
-        for name, value in SECURITY_HEADERS.items():
-            self.setHeader(name, value)
-        Request.process(self)
-        channel = getattr(self, "channel", None)     # (a finished request has none left)
-        if channel is not None and channel.transport is None and isinstance(site, WebSite):
-            # upgraded: the WebSocket took the connection over, and twisted.web's channel and
-            # this request, which hold each other, would wait for the collector (W1)
-            site.clock.callLater(0, _forget_request, channel, self)
-
-    def setHeader(self, name: bytes | str, value: bytes | str) -> None:
-        key = name.encode("latin-1") if isinstance(name, str) else name
-        if key.lower() == b"server":
-            return
-        Request.setHeader(self, name, value)
-
-
-def _forget_request(channel: HTTPChannel, request: Request) -> None:
-    """Break the cycle of an upgraded request and its channel (neither is used again)."""
-    if request in channel.requests:
-        channel.requests.remove(request)
-    request.channel = None  # type: ignore[assignment]  # (never used again)
-
-
-class WebChannel(HTTPChannel):
-    """twisted.web's HTTP/1.1 channel that tells the site when it is gone, so that a connection
-    closed before its request was whole stops counting as pending. (The web listener speaks
-    HTTP/1.1 only: twisted.web's HTTP/2 needs the h2 package, which is not installed.)"""
-
-    def connectionMade(self) -> None:
-        # twisted.web's per-connection lines (a timed-out client) go through the log budget
-        site = getattr(self, "site", None)
-        if isinstance(site, WebSite) and self.transport is not None:
-            self._log = BudgetedLog(site.log_budget,  # type: ignore[assignment]
-                                    str(getattr(self.transport.getPeer(), "host", "?")))
-        HTTPChannel.connectionMade(self)
-
-    def connectionLost(self, reason: Failure = connectionDone) -> None:
-        site = getattr(self, "site", None)
-        if isinstance(site, WebSite):
-            site.request_whole(self)
-        HTTPChannel.connectionLost(self, reason)
-
-    def _respondToBadRequestAndDisconnect(self) -> None:
-        """A malformed request (its request line, a header, a too long head, a bad chunk):
-        twisted.web writes a bare ``400 Bad Request`` itself; this one carries the security
-        headers of every other answer, and no ``Server``."""
-        transport = self.transport
-        if transport is not None:
-            transport.write(http_answer(400, "Bad Request", "Bad request.\n"))
-        self.loseConnection()  # type: ignore[no-untyped-call]  # (twisted.web: untyped)
-
-    def lineLengthExceeded(self, line: bytes) -> None:
-        """A request line or header line longer than twisted.web reads (16 KB): closed without
-        a word by twisted.web; answered 400 like any other malformed request."""
-        self._respondToBadRequestAndDisconnect()
-
-
-class WebSite(Site):
-    """The web listener's site (``--web``): the files, the strings and the WebSocket."""
-
-    noisy = False       # the server logs its own "web client on" line
-    requestFactory = WebRequest
-    # twisted.web declares the channel factory as its HTTP/1.1-or-2 wrapper's; any callable that
-    # makes a channel serves (Site.buildProtocol only calls it), and this one is HTTP/1.1 only
-    protocol = WebChannel  # type: ignore[assignment]
-
-    def __init__(self, lobby: LobbyFactory, options: WebOptions | None = None,
-                 reactor: Any = None, hosts: Iterable[str] | None = None,
-                 archive: ArchiveSource | None = None) -> None:
-        self.options = options if options is not None else WebOptions()
-        from protocol.web.websocket import LobbyWebSocketFactory, WebSocketUpgrade
-        self.websockets = LobbyWebSocketFactory(lobby, self.options)
-        allowed = self.options.allowed_hosts or (tuple(hosts) if hosts is not None
-                                                 else LOOPBACK_HOSTS)
-        root = _Root(static_files(), WebSocketUpgrade(self.websockets), allowed, archive)
-        #: the lobby's log budget: every line a client of this port can cause goes through it
-        self.log_budget = root.log_budget = _lobby_budget(lobby)
-        Site.__init__(self, root, timeout=self.options.timeout or None, reactor=reactor)
-        self.clock = reactor if reactor is not None else _default_reactor()
-        self.websockets.clock = self.clock
-        #: each connection (channel) whose request is not whole yet -> (host, deadline)
-        self.pending: dict[Any, tuple[str, Any]] = {}
-        #: such connections per address group, capped at --web-pending-per-address
-        self.pending_open = OpenConnections(0, self.options.max_pending)
-        #: connections refused over --web-pending-per-address, closed by --web-request-timeout
-        self.stats = {"refused": 0, "request": 0, "closed_at_once": 0, "too_many": 0}
-        rate = self.options.requests_per_second
-        #: --web-requests-per-second: requests per address group, past it 429
-        self.requests = RequestBudget(rate, int(5 * rate), self.clock)
-
-    def _guard(self) -> Any:
-        """The lobby's guard (protocol.connection.guard.Guard), if it has one."""
-        return _guard_of(self.websockets.lobby)
-
-    def _counted(self, host: str) -> bool:
-        """Whether ``host``'s half-sent requests count: not a --trusted-proxy's (a proxy sends
-        whole requests of many clients, and buffers the slow ones itself)."""
-        return not _trusted(host, self.options.trusted_proxies)
-
-    def buildProtocol(self, addr: Any) -> Any:
-        """A new connection: pending until its request is whole (``request_whole``); over
-        ``max_pending`` such connections of one address group it is closed at once."""
-        host = str(getattr(addr, "host", "") or "?")
-        if not self._counted(host):
-            return Site.buildProtocol(self, addr)
-        guard = self._guard()
-        if guard is not None and guard.refused_at_once(_canonical_ip(host) or host):
-            # the per-address connection budget (--connections-per-minute, --max-per-ip)
-            # holds before a request is read or a WebSocket upgraded: once the address group
-            # had its --refusals-per-minute answers, it is closed at once, without a word
-            # (outside finding W2)
-            self.stats["closed_at_once"] += 1
-            return None
-        if self.pending_open.admit(host) is not None:
-            self.stats["refused"] += 1
-            group = address_group(host)
-            budget = self.log_budget
-            if budget is None or budget.allow(group, "web-pending"):
-                log.info("web port: refused a connection from {host}: {count} requests of its "
-                         "address group are not whole yet (--web-pending-per-address)",
-                         host=host, count=self.pending_open.per_group.get(group, 0))
-            return None                      # twisted closes the connection at once
-        channel = Site.buildProtocol(self, addr)
-        deadline = None
-        if self.options.request_timeout > 0:
-            deadline = self.clock.callLater(self.options.request_timeout, self._expired, channel)
-        self.pending[channel] = (host, deadline)
-        return channel
-
-    @property
-    def pending_groups(self) -> dict[str, int]:
-        """Address group -> its connections whose request is not whole yet."""
-        return self.pending_open.per_group
-
-    def request_whole(self, channel: Any) -> None:
-        """``channel`` has its request whole (or is gone): it no longer counts as pending."""
-        found = self.pending.pop(channel, None)
-        if found is None:
-            return
-        host, deadline = found
-        if deadline is not None and deadline.active():
-            deadline.cancel()
-        self.pending_open.release(host)
-
-    def _expired(self, channel: Any) -> None:
-        """No whole request ``request_timeout`` seconds after the connection began: closed."""
-        if channel not in self.pending:
-            return
-        self.stats["request"] += 1
-        self.request_whole(channel)
-        transport = getattr(channel, "transport", None)
-        if transport is not None:
-            abort = getattr(transport, "abortConnection", None)
-            (abort or transport.loseConnection)()
-
-    def getResourceFor(self, request: Any) -> Any:
-        """A whole request: past its address group's --web-requests-per-second, 429 and
-        nothing else (a --trusted-proxy's requests are not counted: it carries many clients)."""
-        host = str(getattr(request.getClientAddress(), "host", "") or "?")
-        if self._counted(host) and not self.requests.allow(_canonical_ip(host) or host):
-            self.stats["too_many"] += 1
-            request.setHeader(b"Retry-After", b"1")
-            return _NotFound(429, b"Too many requests; try again in a moment.\n")
-        return Site.getResourceFor(self, request)
-
-    def log(self, request: Any) -> None:
-        """No access log of its own: connections are logged by the session."""
-
-
 def _default_reactor() -> Any:
     from twisted.internet import reactor
     return reactor
-
-
-def listen_web(reactor: Any, description: str, lobby: LobbyFactory,
-               options: WebOptions | None = None, tls: list[Any] | None = None,
-               archive: ArchiveSource | None = None) -> Deferred[IListeningPort]:
-    """Listen on the endpoint ``description`` with the web client (a Deferred of the port), and
-    the log archive's pages when ``archive`` gives it; the reloadable context of a TLS endpoint
-    is appended to ``tls`` (protocol.telnet.proxy.tls_endpoint)."""
-    from protocol.telnet.proxy import tls_endpoint
-    return tls_endpoint(reactor, description, tls).listen(
-        WebSite(lobby, options, reactor, default_hosts(description), archive))
