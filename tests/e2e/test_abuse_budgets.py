@@ -559,7 +559,7 @@ async def test_closing_flooding_connections_is_logged_within_the_log_budget(
             c.transport.write(b"/who\r\n" * 20)
             await c.expect("! [flood-disconnect]")
             await within(c.lost)
-        assert srv.server.factory.guard.stats["flood_kicks"] == 10
+        assert srv.server.factory.services.guard.stats["flood_kicks"] == 10
         lines = [e for e in logged if "flood: closing" in str(e.get("log_format", ""))]
         assert len(lines) == 3, lines
     finally:
@@ -635,7 +635,7 @@ async def test_refused_connects_past_a_rate_are_closed_without_a_word(
             received.append(c.buffer)
         assert all("! [too-many-connections]" in r for r in received[:3]), received
         assert received[3:] == [""] * 9, received
-        stats = srv.server.factory.guard.stats
+        stats = srv.server.factory.services.guard.stats
         assert stats["silent_refusals"] == stats["closed_at_once"] == 9    # (no session made)
         assert len(_server_lines(logged)) - before <= 3 + 3     # connects and refusals, once
         other = await client_from(srv, "127.0.0.12")             # another address: as ever
@@ -682,7 +682,7 @@ async def test_a_proxy_v2_header_on_the_plain_port_is_answered_and_closed_like_v
         assert "Hello" not in c.buffer
     watcher.send("/who")
     assert await watcher.read_line() == "In the Lobby (1): Watcher"
-    assert server.server.factory.guard.stats["foreign"] == 2
+    assert server.server.factory.services.guard.stats["foreign"] == 2
 
 
 @pytest_twisted.ensureDeferred

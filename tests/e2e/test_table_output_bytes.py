@@ -270,13 +270,13 @@ class TcpGame(Game):
     async def connect(self, name: str, json_mode: bool) -> None:
         from twisted.internet.endpoints import TCP4ClientEndpoint, connectProtocol
         from twisted.internet.task import deferLater
-        known = set(self.server.factory.sessions)
+        known = set(self.server.factory.services.sessions)
         reader = _Reader()
         await connectProtocol(
             TCP4ClientEndpoint(self.reactor, "127.0.0.1", self.port.getHost().port), reader)
-        while set(self.server.factory.sessions) == known:   # the server's side accepted it
+        while set(self.server.factory.services.sessions) == known:   # the server's side accepted it
             await deferLater(self.reactor, 0, lambda: None)
-        (session,) = set(self.server.factory.sessions) - known
+        (session,) = set(self.server.factory.services.sessions) - known
         self.clients[name] = _Client(session, reader)
         self.received[name] = reader.data
         if json_mode:

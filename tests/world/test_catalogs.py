@@ -146,7 +146,7 @@ def test_the_server_default_is_lang(clock: object) -> None:
     with pytest.raises(SystemExit):
         parse_args(["--lang", "xx"])
     lobby = FakeLobby(clock)  # type: ignore[arg-type]
-    lobby.factory.lang = "es"
+    lobby.factory.services.lang = "es"
     a = lobby.connect()
     assert a.session.lang == "es"
     out = a.text()
