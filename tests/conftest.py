@@ -426,6 +426,12 @@ class RunningServer:
         self.clients = []
         await self.start()
 
+    def bots_without_delay(self) -> None:
+        """Tables made from now on have bots that act at once (no ``bot_delay`` of half a
+        second of real time per decision): for tests of what the game's lines say, not of
+        the bots' pace."""
+        self.server.world.on_new_table = lambda table: setattr(table, "bot_delay", 0.0)
+
     @property
     def port(self) -> int:
         return self.server.port_numbers()[0]

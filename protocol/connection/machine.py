@@ -49,7 +49,7 @@ from protocol.render.json_lines import (
     state_object,
     state_update,
 )
-from protocol.render.table import TableFeed, status_prompt
+from protocol.render.table import TableFeed, card_legend, status_prompt
 from protocol.render.text import render
 from protocol.render.wrap import wrap_line, wrap_lines, wrap_prompt, wrap_speech
 from protocol.telnet.transport import clean_line, encode_text
@@ -374,7 +374,7 @@ class TextOutput:
             s.telnet.write(data)      # what TelnetLineProtocol.sendLine writes for each line
             return
         if event.type == "game-deal" and not s.legend_seen and lines:
-            lines = [*lines, text("card-legend", ctx.lang)]      # once: how to read the cards
+            lines = [*lines, *card_legend(ctx.lang)]      # once: how to read the cards
             s.legend_shown()
         if lines:
             s.telnet.send_lines(wrap_lines(lines, ctx.width))

@@ -118,6 +118,8 @@ CODES_SINCE: dict[int, dict[str, str]] = {
     4: {
         # issue 24: a seated player's idle warning (only activity at the table counts)
         "idle-warning-seated": "idle-warning",
+        # issue 26: /leave by a player of the running game says what becomes of the seat
+        "leave-in-game": "game-running",
     },
 }
 
