@@ -13,6 +13,8 @@ from typing import Any
 
 import pytest
 import pytest_twisted
+from twisted.internet import reactor
+from twisted.internet.task import deferLater
 from twisted.internet.threads import deferToThread
 
 from conftest import RunningServer, within
@@ -741,3 +743,73 @@ def test_the_page_asks_for_the_newest_protocol_and_words_its_objects() -> None:
             assert strings[key] and "!" not in strings[key], (lang, key, strings[key])
         assert "{seconds}" in strings["web-ev-timer-warning"]
         assert "{count}" in strings["web-duration-second"]
+
+
+def client_frame(payload: bytes, first: int = 0x81, mask: bytes | None = b"k3y!") -> bytes:
+    """One client frame written by hand: ``first`` is FIN, RSV and the opcode; masked with
+    ``mask`` (None: unmasked, which a server must refuse); a 7-bit length."""
+    assert len(payload) < 126
+    if mask is None:
+        return bytes((first, len(payload))) + payload
+    body = bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
+    return bytes((first, 0x80 | len(payload))) + mask + body
+
+
+@pytest_twisted.ensureDeferred
+async def test_messages_are_read_alike_however_their_frames_arrive(web: WebServer) -> None:
+    """A whole short text message that arrives alone is read by the web port itself (the
+    common case, without autobahn's per-frame reading: docs/performance.md, "Web client");
+    two messages in one segment, a frame in pieces, a binary message of UTF-8 and an empty
+    message are autobahn's to read: every one is the same line."""
+    c = await web.ws()
+    name = await c.guest()
+    assert c.transport is not None
+    c.transport.write(client_frame(b"#a1 /who"))             # alone (the common case)
+    assert (await c.expect(id="a1"))["type"] == "who"
+    c.transport.write(client_frame(b"#a2 /who") + client_frame(b"#a3 /who"))
+    await c.expect(id="a2")
+    await c.expect(id="a3")
+    frame = client_frame(b"#a4 /who")
+    c.transport.write(frame[:3])
+    await within(deferLater(reactor, 0.05, lambda: None))
+    c.transport.write(frame[3:])
+    assert (await c.expect(id="a4"))["type"] == "who"
+    c.transport.write(client_frame(b"#a5 /who", first=0x82))  # binary, valid UTF-8
+    assert (await c.expect(id="a5"))["type"] == "who"
+    c.transport.write(client_frame(f";{name} Größe".encode()))   # UTF-8 of two bytes
+    assert (await c.expect("tells"))["text"] == "Größe"
+    c.transport.write(client_frame(b""))                     # an empty line: nothing to do
+    c.transport.write(client_frame(b"#a7 /who"))
+    assert (await c.expect(id="a7"))["type"] == "who"
+
+
+@pytest_twisted.ensureDeferred
+@pytest.mark.parametrize(("frame", "code"), [
+    (client_frame(b"/who \xc3\x28"), 1007),             # not UTF-8
+    (client_frame(b"/who", mask=None), 1002),          # unmasked
+    (client_frame(b"/who", first=0xC1), 1002),         # an RSV bit without an extension
+    (client_frame(b"/who", first=0x83), 1002),         # a reserved opcode
+    (client_frame(b"/who", first=0x80), 1002),         # a continuation outside a message
+])
+async def test_a_bad_short_frame_fails_the_websocket(web: WebServer, frame: bytes,
+                                                     code: int) -> None:
+    c = await web.ws()
+    await c.guest()
+    assert c.transport is not None
+    c.transport.write(frame)
+    assert await within(c.closed) == code
+
+
+@pytest_twisted.ensureDeferred
+async def test_a_short_message_over_a_small_message_limit_closes(tmp_path: Path) -> None:
+    running = WebServer(tmp_path / "lobby.sqlite3", web_options=WebOptions(max_message=64))
+    await running.start()
+    try:
+        c = await running.ws()
+        await c.guest()
+        assert (await c.command("/who"))["type"] == "who"
+        assert c.transport is not None
+        c.transport.write(client_frame(b"x" * 100))       # under 126 bytes, over the limit
+        assert await within(c.closed) == 1009
+    finally:
+        await running.stop()
