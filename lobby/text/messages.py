@@ -33,9 +33,13 @@ ERRORS: dict[str, str] = {
         "The name {name} reads too much like that of {staff}, who is on the staff; choose "
         "another name."),
     "name-in-use": "{name} is online already; choose another name.",
-    "seat-held": "Table {table} holds the seat of the guest {name} for them: give its key, or "
-                 "choose another name.",
-    "wrong-seat-key": "Wrong key.",
+    #. back at the login prompt: how the guest takes the held seat back
+    "seat-held": "Table {table} holds the seat of the guest {name} for them: to take it back, "
+                 "type {name} at the login prompt, then its key; or choose another name.",
+    #. a wrong reconnect key; the connection is back at the login prompt
+    "wrong-seat-key": "Wrong key for the seat of {name}. To try again, type {name} at the login "
+                      "prompt, then the key you were told when you sat down; or choose another "
+                      "name.",
     "wrong-password": "Wrong password.",
     "too-many-failures": "Too many failed log-ins; closing the connection.",
     "bad-password": "A password has {min} to {max} characters and no spaces.",
@@ -486,7 +490,7 @@ INFO: dict[str, str] = {
     "view-waiting-full-guest": "All four seats are taken; the host, {host}, starts the game.",
     #. the head of a spectator's table picture (at a waiting table instead of "Table 1:
     #. waiting.")
-    "view-watching": "You are watching table {table}.",
+    "view-watching": "Table {table}: you are watching.",
     "view-players": "{players}",
     "view-player-out": "out {place}",
     "view-call-tichu": "T!",

@@ -89,7 +89,7 @@ Issue 26, telnet review #14: every prompt for the reader's move in the play come
 players line, also where it reads as before (the lead after the bomb window, after a trick won
 by a player who is out, after the Dragon gift): the players lines added before Ann's 56 and
 Cat's 53 such prompts were the only change.
-Issue 26, telnet review #12: a spectator's table picture starts `You are watching table 1.`
+Issue 26, telnet review #12: a spectator's table picture starts `Table 1: you are watching.`
 (at the waiting table instead of `Table 1: waiting.`, and before the first view of each deal:
 Eve 15, Gus 15 lines), and anybody but the host reads `/join [SEAT] takes a free seat (1+3
 against 2+4); the host, Ann, starts the game when four sit.` and `All four seats are taken; the
@@ -371,11 +371,11 @@ EXPECTED: dict[str, dict[str, str]] = {
     "mixed": {
         "Ann": "3fa5e2f5f7c501736d8f132794ddda96812410ce54b394788687a153b169e2bc",
         "Bob": "71b63930d55c833cfd7cac6ad168b2583e99f13b30eb34e9faaf3d4d75ad5c9c",
-        "Cat": "fc04f3bc785795c7af19052fef684c6bf72d08a1a17e2e1fd82359d1ce86da9f",
+        "Cat": "7bc865f7ea5b6fca7977fdb31af0d9d6c602f6336d743bc9ddec8b90bf6b9104",
         "Dan": "9f3302eda57b65a01da510597e6a23e9696ba45e7e97bdb4f1df8dd0c687585f",
-        "Eve": "47b4a1f2667d8b604593eeddab635aa90443221c7861434bd13b478a8660c829",
+        "Eve": "23c0a46172817dd848efef9ff544be4598fa76abb48e7e392a61cfa1cb724fde",
         "Fay": "ad5e88e4f2c8ea167043915fe6621d768eb08537e9f33acbf13711c89856100d",
-        "Gus": "d50bccd2c2a1ca2059b539193bba974cc252836c38064f6bdf14ecf42fe79be1",
+        "Gus": "13dc72f39f256ea6b3958a12adbe56ffd51374d7e28c95ef30365b9b522e1a46",
     },
 }
 
