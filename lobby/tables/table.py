@@ -1163,8 +1163,10 @@ class TableActor:
             return "guests"
         return None
 
-    @TABLE_COMMANDS.command("spielinfo")
+    @TABLE_COMMANDS.command("spielinfo", "[NUMBER]")
     def cmd_spielinfo(self, user: str, args: dict[str, str]) -> None:
+        """The table's public state, to ``user``: at the table, or from anywhere with the
+        table's number (``/spielinfo 2``: protocol/commands/tables.py routes it here)."""
         data: dict[str, Any] = {"table": self.number, "state": self.state, "host": self.host,
                                 "seats": self.seated, "options": self.options.as_dict(),
                                 "spectators": self.spectators, "gone": sorted(self.gone),

@@ -124,6 +124,7 @@ ERRORS: dict[str, str] = {
     # rooms and table routing (lobby/world/world.py, protocol/commands/tables.py)
     "not-at-table": "You are not at a table; /room N enters one, /newroom tichu opens one.",
     "no-such-room": "There is no room {number}; /listroom lists the tables.",
+    "no-such-table": "There is no table {number}; /listroom lists the tables.",   # /spielinfo N
     "no-such-page": "There is no page {page}; /listroom has {pages} {pages!p:page|pages}.",
     "seat-held-here": "Table {table} holds a seat for the guest {name} who sat down there "
                       "before you; log in with another name to watch it.",
@@ -275,6 +276,15 @@ INFO: dict[str, str] = {
     # rooms and chat (lobby/world/world.py)
     "enters": "{name} enters the {room}.",
     "leaves": "{name} leaves the {room}.",
+    # the same messages where {room} is a table's room: `text` takes KEY-table then, with the
+    # table's {number} (a room's name is data, read as each language says it)
+    "enters-table": "{name} comes to table {number}.",
+    "leaves-table": "{name} leaves table {number}.",
+    "who-table": "At table {number} ({count}): {names}",
+    "wwho-line-table": "  {name:<16} at table {number}{guest}",
+    "finger-online-table": "  online now, at table {number}",
+    "whereis-table": "{name} is in the room of table {number} (/room {number} goes there).",
+    "friends-line-room-table": "  {name}: online, at table {number}",
     "says": "<{name}> {text}",
     "tells": "{name} tells you: {text}",
     "told": "You tell {name}: {text}",
@@ -1016,7 +1026,7 @@ HELP_TEXTS: dict[str, str] = {
     "cmd-spielinfo-help": (
         "Shows the state of the table (waiting, playing, finished), its host, the players by seat, "
         "the score and round, the options that differ from the defaults, who watches, and after the"
-        " end the outcome."),
+        " end the outcome. /spielinfo N shows table N from anywhere, the lobby too."),
     "cmd-start": "Start the game when four players sit.",
     "cmd-start-help": (
         "Starts the game once all four seats are taken. Only the host may start (at a table left "
@@ -1129,6 +1139,24 @@ WEB_TEXTS: dict[str, str] = {
     "web-card-legend": "A card is its suit and rank: {suits}; 2-10 {ranks}; specials Ma Hu Ph Dr.",
     #. after a reload a registered name comes back into the form: the password is never kept
     "web-password-again": "Log in again with your password.",
+    #. a running game holds the seat of the guest {name} at table {table}, and this browser tab
+    #. has not the key of that seat (it is kept only in the tab where they sat down); the log-in
+    #. form comes back, for a guest name or another name
+    "web-seat-key-missing": "Table {table} keeps the seat of the guest {name}, and this tab "
+                            "does not have its key (only the tab where you sat down has it). "
+                            "Play as a guest, or log in with another name.",
+    #. the WebSocket did not open, and the server gave no reason: it tries again by itself
+    "web-cannot-connect": "The server cannot be reached; trying again...",
+    #. the WebSocket was refused: the server has as many connections as it takes
+    "web-refused-server-full": "The server is full; trying again in a moment...",
+    #. the WebSocket was refused: this address has as many connections open as one address may
+    #. (other tabs or devices behind the same address count too)
+    "web-refused-too-many-connections": "Too many connections are open from your address "
+                                        "(other tabs or devices count too); close one. "
+                                        "Trying again...",
+    #. the WebSocket was refused: this address opened too many connections in the last minute
+    "web-refused-connecting-too-fast": "Too many new connections from your address; trying "
+                                       "again in a moment...",
     #. the answer to /register typed in a chat line
     "web-registered": "{name} is registered: next time log in with the password.",
     #. the trick is over (won, a bomb too) and its winner leads
@@ -1328,7 +1356,14 @@ def text(key: str, lang: str = "en", /, **params: Any) -> str:
     `{seconds!t}` is a duration in seconds, shown as people read it (`duration`); a field
     written `{count!p:table|tables}` is the word form that goes with `count` (`plural_form`); a
     field written `{rank!w:a-rank}` is the catalog's word `a-rank-VALUE` for its value (`word`).
-    A parameter that is a `Msg` is rendered in `lang` first."""
+    A parameter that is a `Msg` is rendered in `lang` first. A message whose ``room`` is a
+    table's room (``room-table``) is its ``KEY-table`` form where the catalog has one."""
+    room = params.get("room")
+    if type(room) is Msg and room.key == "room-table" and key + "-table" in CATALOGS["en"]:
+        # a table's room reads as each language says it ("leaves table 2"), not as the room's
+        # data words ("leaves the Table 2 room"): the message's KEY-table form
+        key += "-table"
+        params = {**params, "number": room.params["number"]}
     template = CATALOGS.get(lang, {}).get(key) or CATALOGS["en"].get(key)
     if template is None:
         return key + ("" if not params else " " + " ".join(f"{k}={v}" for k, v in params.items()))

@@ -2,6 +2,10 @@
 
 Application code (lobby, protocol, tichu_bot, scripts) imports the engine from here only, never
 from its modules (tests/engine/test_engine_alone.py checks it); the modules behind it may change.
+
+May import: its own modules (lobby.tichu) and the standard library only: nothing of lobby,
+protocol or tichu_bot, no Twisted, no other package (tests/project/test_layers.py,
+tests/engine/test_engine_alone.py), so it runs and is tested on its own.
 """
 from lobby.tichu import memo
 from lobby.tichu.actions import (

@@ -57,7 +57,7 @@ async def test_look_names_the_room_in_the_readers_language(server: RunningServer
     assert "Tu es dans le lobby" in await reply(c, "/look")
     await c.expect("\r\n")                     # the second line of /look
     await reply(c, "/newroom", "êtes quatre.\r\n")
-    assert "la salle de la table 1" in await reply(c, "/who")
+    assert "À la table 1" in await reply(c, "/who")
     assert text("room-table", "en", number=1) == "Table 1 room"       # the data's English
 
 
@@ -65,7 +65,7 @@ def test_a_room_name_is_a_message_not_english_parsed_back() -> None:
     from lobby.world.world import room_name
     assert isinstance(room_name(3), Msg) and str(room_name(3)) == "Table 3 room"
     assert text("enters", "da", name="Bo", room=room_name(3)) == \
-        text("enters", "da", name="Bo", room=text("room-table", "da", number=3))
+        text("enters-table", "da", name="Bo", number=3)       # a table's room: "kommer hen til bord 3"
 
 
 # ---- /listroom states ---------------------------------------------------------------------------
@@ -492,6 +492,7 @@ async def test_a_play_line_shows_the_phoenix_as_the_trick_does(server: RunningSe
     """Four bots, seed 1: Bot1 plays a full house with the Phoenix. The play line said
     ``S3 B3 GB RB Ph`` where the trick line says ``Ph=B``; text mode reads the Phoenix from the
     view that follows the play (the trick's entry), so machine mode's play event is unchanged."""
+    server.bots_without_delay()
     w = await guest(server, "Watcher")
     await reply(w, "/set width 200")
     await reply(w, "/newroom", "four sit.\r\n")
@@ -579,6 +580,7 @@ async def test_no_play_line_of_a_whole_game_leaves_the_phoenix_bare(server: Runn
     """The same over a socket: four bots play a round (seed 2: ``plays RK Ph.``); every play
     line with the
     Phoenix in a longer combination names its reading."""
+    server.bots_without_delay()
     w = await guest(server, "Watcher")
     await reply(w, "/set width 250")
     await reply(w, "/newroom", "four sit.\r\n")

@@ -85,6 +85,9 @@ text client of the mixed game (Ann, Cat, Eve, Gus) were the only change; machine
 Issue 26, outside finding #6: the Phoenix stands in its place in the sorted combination
 (`You play B4 Ph=5 G6 R7 S8`, was `B4 G6 R7 S8 Ph=5`); four play lines of each text client of
 the mixed game were the only change.
+Issue 26, telnet review: a table's room reads as the language says it, `Bob comes to table 1.`
+(was `Bob enters the Table 1 room.`); those lines of Ann (6), Cat (4) and Eve (2) were the only
+change; machine mode keeps its `room` data, `Table 1 room`.
 Issue 26, telnet review #14: every prompt for the reader's move in the play comes with the
 players line, also where it reads as before (the lead after the bomb window, after a trick won
 by a player who is out, after the Dragon gift): the players lines added before Ann's 56 and
@@ -369,11 +372,11 @@ EXPECTED: dict[str, dict[str, str]] = {
         "Eve": "6d90784363989dcc36f8249b4dfb060287800d91aa61223ac86ee952cfdb207f",
     },
     "mixed": {
-        "Ann": "3fa5e2f5f7c501736d8f132794ddda96812410ce54b394788687a153b169e2bc",
+        "Ann": "25295b74574376d51a4aa9c7d43064a7ba87c410b3792de557dfbb42f2f01392",
         "Bob": "71b63930d55c833cfd7cac6ad168b2583e99f13b30eb34e9faaf3d4d75ad5c9c",
-        "Cat": "7bc865f7ea5b6fca7977fdb31af0d9d6c602f6336d743bc9ddec8b90bf6b9104",
+        "Cat": "604f49f8c2ff74437409d473dd433b47d0f77350dae8e26b2f5726a85c99a3e6",
         "Dan": "9f3302eda57b65a01da510597e6a23e9696ba45e7e97bdb4f1df8dd0c687585f",
-        "Eve": "23c0a46172817dd848efef9ff544be4598fa76abb48e7e392a61cfa1cb724fde",
+        "Eve": "5e68a1f03ca2cb9cfeff69e9b74a364474d966377d94eaa7939a3fec442c79ae",
         "Fay": "ad5e88e4f2c8ea167043915fe6621d768eb08537e9f33acbf13711c89856100d",
         "Gus": "13dc72f39f256ea6b3958a12adbe56ffd51374d7e28c95ef30365b9b522e1a46",
     },
