@@ -409,7 +409,8 @@ INFO: dict[str, str] = {
     "table-info-score-none": "  Score: {score} (no rounds played yet)",
     "table-info-options": "  Options: {options}",
     "table-info-watching": "  Watching: {names}",
-    "table-reset": "{name} clears the table for a new game: /join, then /start.",
+    #. the table's view follows, with what the reader may do (the host: /start)
+    "table-reset": "{name} clears the table for a new game.",
     "table-vanished": "{name} has vanished; the game waits for them. After {grace!t} the other "
                       "players may /remove {name}.",
     "table-back": "{name} is back.",

@@ -101,7 +101,10 @@ diffed line by line, nothing else changed.
 Issue 26, telnet review #10: the card legend after Ann's and Cat's first deal is four
 paragraphs (suits, ranks, specials, the players line's marks), the Ace `A Ass (Ace)` (was
 `As`), each card's entry joined by no-break spaces (`S Schwert (Sword)`); its six lines became
-seven in each, nothing else changed.)
+seven in each, nothing else changed.
+Issue 26, telnet review #12 again: the reset line is `Ann clears the table for a new game.`
+without `: /join, then /start` (the waiting view right after it tells each reader what they
+may do; /start is the host's): that line of Ann, Cat, Eve and Gus was the only change.)
 """
 from __future__ import annotations
 
@@ -372,13 +375,13 @@ EXPECTED: dict[str, dict[str, str]] = {
         "Eve": "6d90784363989dcc36f8249b4dfb060287800d91aa61223ac86ee952cfdb207f",
     },
     "mixed": {
-        "Ann": "25295b74574376d51a4aa9c7d43064a7ba87c410b3792de557dfbb42f2f01392",
+        "Ann": "5263181d4a90e5864093870a6311f1c6e19bd728275de987f6fcca2b8b88e0d1",
         "Bob": "71b63930d55c833cfd7cac6ad168b2583e99f13b30eb34e9faaf3d4d75ad5c9c",
-        "Cat": "604f49f8c2ff74437409d473dd433b47d0f77350dae8e26b2f5726a85c99a3e6",
+        "Cat": "45ae8649956cfb4e797d443578b3c1981b8b6ff5b29f9c5de7afe4c5cdc71ed3",
         "Dan": "9f3302eda57b65a01da510597e6a23e9696ba45e7e97bdb4f1df8dd0c687585f",
-        "Eve": "5e68a1f03ca2cb9cfeff69e9b74a364474d966377d94eaa7939a3fec442c79ae",
+        "Eve": "6f167cecd44ea24fd1fe05de8754e399d01e00f55c156a5f1ee92b513c6cd1c2",
         "Fay": "ad5e88e4f2c8ea167043915fe6621d768eb08537e9f33acbf13711c89856100d",
-        "Gus": "13dc72f39f256ea6b3958a12adbe56ffd51374d7e28c95ef30365b9b522e1a46",
+        "Gus": "f79dc15df9ac6920ce73bf3bba6e941bcc90930996b80dabb1acbf816f96d955",
     },
 }
 
