@@ -501,7 +501,7 @@ INFO: dict[str, str] = {
     "view-waiting-full-guest": "All four seats are taken; the host, {host}, starts the game.",
     #. the head of a spectator's table picture (at a waiting table instead of "Table 1:
     #. waiting.")
-    "view-watching": "Table {table}: you are watching.",
+    "view-watching": "You are watching table {table}.",
     "view-players": "{players}",
     "view-player-out": "out {place}",
     "view-call-tichu": "T!",

@@ -731,7 +731,7 @@ async def test_a_spectator_reads_that_they_watch_and_gets_no_prompt_of_the_playe
     """Review #12: a spectator got the host's hint at a waiting table (``/join [SEAT] or
     /addbot fills a seat ...; /start when four sit.``, ``/start begins the game.``: /addbot and
     /start are the host's) and no line saying they watch. Now, in five languages at 80 and 45
-    columns: ``Table 1: you are watching.`` heads their table picture (at the waiting table, on
+    columns: ``You are watching table 1.`` heads their table picture (at the waiting table, on
     /look, at each deal), the hint names the host who starts, and no prompt of a player's or
     the host's ever reaches them; the host keeps the host's hint."""
     host = await guest(server, "Hosta")

@@ -92,7 +92,7 @@ Issue 26, telnet review #14: every prompt for the reader's move in the play come
 players line, also where it reads as before (the lead after the bomb window, after a trick won
 by a player who is out, after the Dragon gift): the players lines added before Ann's 56 and
 Cat's 53 such prompts were the only change.
-Issue 26, telnet review #12: a spectator's table picture starts `Table 1: you are watching.`
+Issue 26, telnet review #12: a spectator's table picture starts `You are watching table 1.`
 (at the waiting table instead of `Table 1: waiting.`, and before the first view of each deal:
 Eve 15, Gus 15 lines), and anybody but the host reads `/join [SEAT] takes a free seat (1+3
 against 2+4); the host, Ann, starts the game when four sit.` and `All four seats are taken; the
@@ -377,11 +377,11 @@ EXPECTED: dict[str, dict[str, str]] = {
     "mixed": {
         "Ann": "5263181d4a90e5864093870a6311f1c6e19bd728275de987f6fcca2b8b88e0d1",
         "Bob": "71b63930d55c833cfd7cac6ad168b2583e99f13b30eb34e9faaf3d4d75ad5c9c",
-        "Cat": "45ae8649956cfb4e797d443578b3c1981b8b6ff5b29f9c5de7afe4c5cdc71ed3",
+        "Cat": "49a53dc6d15087ac953d8743a7a2d7f3867489617a47cba7d72af8aa0810f6ea",
         "Dan": "9f3302eda57b65a01da510597e6a23e9696ba45e7e97bdb4f1df8dd0c687585f",
-        "Eve": "6f167cecd44ea24fd1fe05de8754e399d01e00f55c156a5f1ee92b513c6cd1c2",
+        "Eve": "b04d7977499b0ab5b2ab50a4ad83344f585443e2f2f52ad40abf06ec46e6586d",
         "Fay": "ad5e88e4f2c8ea167043915fe6621d768eb08537e9f33acbf13711c89856100d",
-        "Gus": "f79dc15df9ac6920ce73bf3bba6e941bcc90930996b80dabb1acbf816f96d955",
+        "Gus": "72c659a40ba62c371027cb2446f456beba7e2fba616bea92c313241ca4631557",
     },
 }
 
