@@ -109,7 +109,7 @@ async def test_a_stranger_behind_the_same_nat_gets_no_seat_and_the_guest_with_th
         await stranger.expect("/help for the commands.")
         stranger.send("/room 1")
         stranger.send("/whereis Strange")
-        await stranger.expect("Strange is in the Table 1 room")
+        await stranger.expect("Strange is in the room of table 1")
         assert game.world.tables[1].gone == {"Bob"}
         # Bob, with the key, is back in the seat with the hand
         bob = await _client(game, "Bob")
@@ -162,7 +162,7 @@ async def test_after_the_grace_time_the_name_is_free_but_the_seat_waits_for_the_
     await watcher.login("Bob")                  # no key asked: nothing is held for the name
     watcher.send("/room 1")
     watcher.send("/whereis Bob")
-    await watcher.expect("Bob is in the Table 1 room")
+    await watcher.expect("Bob is in the room of table 1")
     _saw_nothing_hidden(stranger, keys["Bob"])
     _saw_nothing_hidden(watcher, keys["Bob"])
     assert game.leaks() == []
