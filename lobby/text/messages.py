@@ -1249,6 +1249,48 @@ CATALOGS: dict[str, dict[str, str]] = {"en": {**INFO, **ERRORS, **HELP_TEXTS, **
 # the PO next to it; docs/translating.md), each holding the keys whose translation was made for
 # today's English (the rest falls back to English)
 _translated, PLURAL_FORMS = _translations.load(CATALOGS["en"])
+
+#: each language's quotation marks, opening and closing (a quoted name, words quoted in a help
+#: text): German „…“, French « … » with no-break spaces, Spanish «…» (the RAE's first choice),
+#: Danish »…« (Dansk Sprognævn's first recommendation, the usual marks of Danish print). A
+#: catalog writes a quotation with any pair of marks ("…" in English, which keeps them);
+#: `quote_marks` gives every template of a language that language's own, one rule for all.
+QUOTES: dict[str, tuple[str, str]] = {"de": ("\u201e", "\u201c"), "fr": ("\u00ab\u00a0", "\u00a0\u00bb"),
+                                      "es": ("\u00ab", "\u00bb"), "da": ("\u00bb", "\u00ab")}
+#: the pairs of marks a translator may have written, each read as a quotation (the spaces
+#: inside French marks included)
+_QUOTED = re.compile('|'.join([
+    "\u00ab[ \u00a0\u202f]?([^\u00ab\u00bb\n]*?)[ \u00a0\u202f]?\u00bb",   # « … »
+    "\u201e([^\u201e\u201c\n]*?)\u201c",                                        # „…“
+    "\u201c([^\u201c\u201d\n]*?)\u201d",                                        # “…”
+    "\u00bb([^\u00ab\u00bb\n]*?)\u00ab",                                        # »…«
+    '"([^"\n]*)"']))                                                              # "…"
+
+
+def quote_marks(template: str, lang: str) -> str:
+    """``template`` with each quotation in ``lang``'s own marks (``QUOTES``); English, and a
+    language without marks of its own, as it is."""
+    marks = QUOTES.get(lang)
+    if marks is None or template.count('"') % 2:
+        return template
+    opening, closing = marks
+    return _QUOTED.sub(lambda m: opening + next(g for g in m.groups() if g is not None) + closing,
+                       template)
+
+
+def quoted(value: Any, lang: str) -> str:
+    """``value`` as somebody typed it, in ``lang``'s quotation marks (``QUOTES``; English "…"),
+    a character that prints nothing shown as its escape (``\\x1b``), as repr did."""
+    shown = str(value)
+    if not shown.isprintable():
+        shown = "".join(c if c.isprintable() else repr(c)[1:-1] for c in shown)
+    opening, closing = QUOTES.get(lang, ('"', '"'))
+    return opening + shown + closing
+
+
+for _lang, _catalog in _translated.items():
+    for _key, _template in _catalog.items():
+        _catalog[_key] = quote_marks(_template, _lang)
 CATALOGS.update(_translated)
 
 #: the languages of the catalogs, English first (the default and the fallback), then every
@@ -1602,7 +1644,8 @@ class _Word:
 class _Formatter(string.Formatter):
     """str.format with three more conversions: `!t` writes a duration (`duration`), `!p` the
     word form for a count (`{count!p:table|tables}`, `plural_form`), `!w` the catalog's word for
-    a value (`{rank!w:rank}`: `rank-A` "Ace", `word`)."""
+    a value (`{rank!w:rank}`: `rank-A` "Ace", `word`); and `!r` quotes what somebody typed in
+    the language's own marks (`quoted`), not as Python's repr."""
 
     def __init__(self, lang: str) -> None:
         self.lang = lang
@@ -1619,6 +1662,8 @@ class _Formatter(string.Formatter):
             return _Plural(value, self.lang)
         if conversion == "w":
             return _Word(value, self.lang)
+        if conversion == "r":
+            return quoted(value, self.lang)
         return super().convert_field(value, conversion)
 
 

@@ -139,3 +139,32 @@ async def test_listroom_keeps_each_seat_with_its_name_at_any_width(server: Runni
                                                 "-"], strict=True):
         assert name == full or (name.endswith("…") and full.startswith(name[:-1])) \
             or name.startswith(full + "~"), (name, out)
+
+
+# ---- each language's quotation marks --------------------------------------------------------------
+QUOTED_NAME = {"en": '"Zoe"', "de": "„Zoe“", "fr": "«\u00a0Zoe\u00a0»", "es": "«Zoe»",
+               "da": "»Zoe«"}
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+@pytest_twisted.ensureDeferred
+async def test_a_quoted_name_and_quoted_words_have_the_languages_own_marks(
+        server: RunningServer, lang: str) -> None:
+    """A quotation reads in the reader's language: the log-in's question about a name that is
+    not registered (Spanish and Danish quoted with English marks before) and the help's quoted
+    words; French keeps its marks with no-break spaces, which the wrap never breaks. One rule
+    in the catalog layer (lobby/text/messages.py ``quote_marks``)."""
+    c = await server.client()
+    await c.expect(text("login-prompt", "en"))
+    c.send(f"/set lang {lang}")
+    await c.expect(text("login-prompt", lang))
+    c.send("Zoe")
+    asked = str(await c.expect(QUOTED_NAME[lang][-1] + " "))
+    assert asked.endswith(QUOTED_NAME[lang] + " "), asked
+    await c.expect(": ")
+    c.send("")
+    c.send("/help tell")
+    c.send("/whereis Zoe")                      # its answer ends what the help wrote
+    got = str(await c.expect("\r\nZoe "))
+    if lang != "en":
+        assert '"' not in got and QUOTED_NAME[lang][0] in got, got
