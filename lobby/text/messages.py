@@ -115,6 +115,8 @@ ERRORS: dict[str, str] = {
     "not-at-table": "You are not at a table; /room N enters one, /newroom tichu opens one.",
     "no-such-room": "There is no room {number}; /listroom lists the tables.",
     "no-such-table": "There is no table {number}; /listroom lists the tables.",   # /spielinfo N
+    "no-more-pages": "Nothing more to show: /next goes on with a long answer (/replay) where it "
+                     "stopped at -- more --.",
     "no-such-page": "There is no page {page}; /listroom has {pages} {pages!p:page|pages}.",
     "seat-held-here": "Table {table} holds a seat for the guest {name} who sat down there "
                       "before you; log in with another name to watch it.",
@@ -307,6 +309,8 @@ INFO: dict[str, str] = {
     # rooms and tables in the world (lobby/world/world.py, protocol/commands/tables.py)
     "newroom": "You open table {table} (Tichu) and are its host: /join sits down, "
                "/option help lists the options, /manager returns to the lobby.",
+    #. a long answer (/replay) stopped after a screenful: {last} lines shown of {total}
+    "more": "-- more ({last} of {total} lines): /next shows the next page --",
     "listroom": "Tables ({count}):",
     "listroom-empty": "No tables are open; /newroom tichu opens one.",
     "listroom-page": "Tables {first}-{last} of {count} ({waiting} waiting, {playing} playing), "
@@ -938,6 +942,11 @@ HELP_TEXTS: dict[str, str] = {
         "Prints stored game GAME (the number /history shows) round by round: the seats, every hand "
         "as dealt, the calls, the exchange, every play, pass and Dragon gift, and each round's "
         "score. With ROUND only that round."),
+    "cmd-next": "Show the next page of a long answer.",
+    "cmd-next-help": (
+        "A long answer (/replay) comes a screenful at a time, sized to your terminal's height "
+        "(telnet NAWS, else {rows} rows), each page ending in a -- more -- line; /next shows the "
+        "next page. /replay GAME starts again from the top. Machine mode is never paged."),
     "cmd-reset": "Clear a finished table for a new game.",
     "cmd-reset-help": (
         "After a game has ended, clears the table for the next game: the players who are still here"

@@ -374,7 +374,7 @@ async def test_a_finished_games_replay_is_made_once(server: RunningServer) -> No
     texts = []
     for _ in range(3):
         c.send(f"/replay {game}")
-        texts.append(await c.expect("Game over after 3 rounds"))
+        texts.append(await c.expect("/next shows the next page --"))
         c.send(f"/tchlog {game}")
         await _who(c)
     assert texts[0] == texts[1] == texts[2]
@@ -399,7 +399,7 @@ async def test_expensive_commands_are_priced_in_the_budget(tmp_path: Path) -> No
         await c.login("Greedy")
         for _ in range(2):                     # /replay costs 5: two fit into 10
             c.send(f"/replay {game}")
-            await c.expect("Game over after 3 rounds")
+            await c.expect("/next shows the next page --")
         c.send(f"/replay {game}")
         await c.expect("! [work-budget]")
         assert "In the Lobby (1): Greedy" in await _who(c)   # ordinary commands still run
@@ -426,7 +426,7 @@ async def test_a_connection_that_keeps_going_past_its_groups_budget_is_closed(
         await first.login("Spender")
         for _ in range(2):                     # /replay costs 5: the group's 10 pay two
             first.send(f"/replay {game}")
-            await first.expect("Game over after 3 rounds")
+            await first.expect("/next shows the next page --")
         c = await srv.client()
         await c.login("Flooder")
         c.send(f"/replay {game}")

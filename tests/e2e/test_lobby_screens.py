@@ -168,3 +168,67 @@ async def test_a_quoted_name_and_quoted_words_have_the_languages_own_marks(
     got = str(await c.expect("\r\nZoe "))
     if lang != "en":
         assert '"' not in got and QUOTED_NAME[lang][0] in got, got
+
+
+# ---- /replay a page at a time (#13) ----------------------------------------------------------------
+def naws(width: int, height: int) -> bytes:
+    """Telnet NAWS: the client's window is ``width`` columns and ``height`` rows."""
+    return bytes([255, 250, 31, width >> 8, width & 255, height >> 8, height & 255, 255, 240])
+
+
+async def saved_game(server: RunningServer) -> int:
+    from game_support import random_game
+    from lobby.storage.records import finished_game
+    archive = server.server.persistence.archive
+    rec = await archive.save(finished_game(random_game(23, rounds=2, tichu_rate=0.2),
+                                           ["Ann", "Ben", "Cy", "Di"], table_no=1))
+    return int(rec.game_id)
+
+
+async def until_whereis(c: LineClient, name: str, lang: str = "en") -> list[str]:
+    """The lines ``c`` gets before the answer to a ``/whereis`` of itself sent now."""
+    c.send(f"/whereis {name}")
+    end = text("whereis", lang, name=name, room=text("room-lobby", lang), number=0)
+    got = str(await c.expect(end + "\r\n"))
+    return got[:-len(end) - 2].split("\r\n")[:-1]
+
+
+@pytest_twisted.ensureDeferred
+async def test_a_long_replay_comes_a_page_at_a_time(server: RunningServer) -> None:
+    """Outside finding #13: one round of /replay is about 100 lines, and a person at a 24-row
+    terminal lost its start. A text-mode answer longer than the window comes a page at a time
+    (the NAWS rows, else 24, less the -- more -- line and the line one types on), the more line
+    in the reader's language; /next shows the next page, exactly where the last one stopped;
+    machine mode gets its one object as before."""
+    game = await saved_game(server)
+    tall = await guest(server, "Tall")
+    tall.transport.write(naws(80, 1000))
+    tall.send(f"/replay {game} 1")
+    whole = await until_whereis(tall, "Tall")
+    assert whole[0].startswith(f"Game #{game}") and len(whole) > 60
+
+    c = await guest(server, "Short")             # no NAWS: 24 rows
+    c.send(f"/replay {game} 1")
+    pages = [await until_whereis(c, "Short")]
+    while pages[-1][-1].startswith("-- more ("):
+        c.send("/next")
+        pages.append(await until_whereis(c, "Short"))
+    assert len(pages) >= 3
+    assert all(len(page) == 23 for page in pages[:-1]), pages      # 22 lines and the more line
+    assert pages[0][-1] == text("more", "en", last=22, total=len(whole))
+    assert [line for page in pages for line in page if not line.startswith("-- more (")] == whole
+    assert (await reply(c, "/next")).startswith("! [no-more-pages] ")
+
+    de = await guest(server, "Hoch", "de")
+    de.transport.write(naws(80, 30))
+    de.send(f"/replay {game} 1")
+    page = await until_whereis(de, "Hoch", "de")
+    assert len(page) == 29 and page[-1].startswith("-- weiter (28 von ")   # 28 lines + more
+
+    bot = await guest(server, "Prog")
+    await reply(bot, "/iset json 1")
+    bot.send(f"/replay {game} 1")
+    got = str(await bot.expect("\r\n"))
+    assert got.startswith('{"type":"replay"') and got.rstrip().endswith("}")
+    refused = await reply(bot, "/next")
+    assert '"type":"error"' in refused and "no-more-pages" in refused
