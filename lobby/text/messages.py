@@ -21,7 +21,10 @@ ERRORS: dict[str, str] = {
     "line-too-long": "Line too long ({length} bytes, limit {limit}); it was discarded.",
     "unknown-command": "Unknown command /{name}. Type /help for a list of commands.",
     "did-you-mean": "Unknown command /{name}. Did you mean /{command}?",
-    "finger-bot": "{name} is a bot (strategy {strategy}) playing at table {table}.",
+    # a bot's name is one form everywhere (Bot1~expert: its strategy after the ~), so no
+    # message names its strategy a second time
+    "finger-bot": "{name} is a bot playing at table {table}; its name ends in its strategy "
+                  "(/help addbot).",
     "ambiguous-command": "Ambiguous command /{name}: could be {candidates}.",
     "bad-arguments": "Usage: {usage}",
     "internal-error": "Internal error while handling your command; it was logged and nothing changed.",
@@ -466,7 +469,7 @@ INFO: dict[str, str] = {
     "table-window-closed-you": "You may go on now.",
     "table-new-host": "{name} is the host of this table now.",
     "table-seeded": "Seed {seed}, set by the host {host}: whoever knows it knows every hand.",
-    "table-bot-added": "{by} seats {name} ({strategy} bot) in seat {seat}.",
+    "table-bot-added": "{by} seats the bot {name} in seat {seat}.",
     "table-bot-removed": "{by} takes {name} off seat {seat}.",
     "table-bot-takes-over": "{target} was removed; {name} plays on in seat {seat}.",
     "vote-yes": "yes",

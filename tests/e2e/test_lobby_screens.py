@@ -232,3 +232,44 @@ async def test_a_long_replay_comes_a_page_at_a_time(server: RunningServer) -> No
     assert got.startswith('{"type":"replay"') and got.rstrip().endswith("}")
     refused = await reply(bot, "/next")
     assert '"type":"error"' in refused and "no-more-pages" in refused
+
+
+# ---- a bot's name in one form (#4) -----------------------------------------------------------------
+@pytest_twisted.ensureDeferred
+async def test_a_bots_name_has_one_form_in_every_line(server: RunningServer) -> None:
+    """Outside finding #4 (part): a bot was ``Bot1~expert (expert bot)`` when seated, ``Bot1``
+    with ``(strategy expert)`` in /finger, ``Bot1~expert`` in the seats line, /replay and
+    /history. Its name is one form everywhere (``Bot1~expert``: its strategy after the ~), and
+    no line names the strategy a second time; a narrow screen drops the strategy alike in
+    every seats line (protocol/render/wrap.py ``name_forms``)."""
+    from game_support import random_game
+    from lobby.storage.records import Participant, finished_game
+    c = await guest(server, "Hanne")
+    await reply(c, "/newroom", "four sit.\r\n")
+    await reply(c, "/join", "4 -\r\n")
+    seen = await reply(c, "/addbot expert", "4 -\r\n")
+    for command in ("/spielinfo", "/who", "/finger Bot1", "/listroom"):
+        c.send(command)
+        seen += "\r\n".join(await until_whereis_at_table(c))
+    assert "Bot1~expert" in seen and "Bot1 " not in seen.replace("\u00a0", " "), seen
+    assert seen.count("expert") == seen.count("Bot1~expert"), seen
+
+    archive = server.server.persistence.archive
+    rec = await archive.save(finished_game(
+        random_game(12, rounds=1), [Participant("Alice"), Participant("Guest4711", "guest"),
+                                    Participant("Bot1~random", "bot"), Participant("Bob")],
+        table_no=2))
+    r = await guest(server, "Reader")
+    r.transport.write(naws(80, 1000))
+    r.send(f"/replay {rec.game_id}")
+    r.send("/history Alice")
+    records = "\r\n".join(await until_whereis(r, "Reader"))
+    assert records.count("Bot1") == records.count("Bot1~random") > 5, records
+
+
+async def until_whereis_at_table(c: LineClient) -> list[str]:
+    """The lines ``c`` (Hanne, in table 1's room) gets before the answer to a /whereis."""
+    c.send("/whereis Hanne")
+    end = text("whereis-table", "en", name="Hanne", number=1)
+    got = str(await c.expect(end + "\r\n"))
+    return got[:-len(end) - 2].split("\r\n")[:-1]
