@@ -1067,7 +1067,9 @@ class TableActor:
     @TABLE_COMMANDS.command("leave", notices=True)
     def cmd_leave(self, user: str, args: dict[str, str]) -> None:
         if self.state == PLAYING and user in self.players:
-            raise LobbyError("game-running")
+            # the seat stays theirs: what happens if they go away (issue 26, telnet review)
+            raise LobbyError("leave-in-game", table=self.number, grace=max(
+                0, math.ceil(self.grace_seconds() - self.away_for(user))))
         if user not in self.seats:
             raise self._not_seated(user)
         seat = self.seats.index(user)

@@ -1307,7 +1307,7 @@ async def test_seat_and_option_cycles_spend_the_users_budget_and_the_address_gro
         await b.login("Toggler")
         for c in (a, b):
             c.send("/room 1")
-            await c.expect("Table 1")
+            await c.expect("watching table 1")
         host.buffer = ""
         for _ in range(10):
             a.send("/join")
@@ -1325,7 +1325,7 @@ async def test_seat_and_option_cycles_spend_the_users_budget_and_the_address_gro
         b.send("/newroom")
         await b.expect("Table 2")
         host.send("/room 2")
-        await host.expect("Table 2")
+        await host.expect("watching table 2")
         for _ in range(10):
             b.send("/option tichujoin on")
             b.send("/option tichujoin off")

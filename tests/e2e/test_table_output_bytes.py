@@ -87,7 +87,21 @@ Issue 26, outside finding #6: the Phoenix stands in its place in the sorted comb
 the mixed game were the only change.
 Issue 26, telnet review: a table's room reads as the language says it, `Bob comes to table 1.`
 (was `Bob enters the Table 1 room.`); those lines of Ann (6), Cat (4) and Eve (2) were the only
-change; machine mode keeps its `room` data, `Table 1 room`.)
+change; machine mode keeps its `room` data, `Table 1 room`.
+Issue 26, telnet review #14: every prompt for the reader's move in the play comes with the
+players line, also where it reads as before (the lead after the bomb window, after a trick won
+by a player who is out, after the Dragon gift): the players lines added before Ann's 56 and
+Cat's 53 such prompts were the only change.
+Issue 26, telnet review #12: a spectator's table picture starts `You are watching table 1.`
+(at the waiting table instead of `Table 1: waiting.`, and before the first view of each deal:
+Eve 15, Gus 15 lines), and anybody but the host reads `/join [SEAT] takes a free seat (1+3
+against 2+4); the host, Ann, starts the game when four sit.` and `All four seats are taken; the
+host, Ann, starts the game.` (Cat, Eve, Gus) instead of the host's /addbot and /start hints;
+diffed line by line, nothing else changed.
+Issue 26, telnet review #10: the card legend after Ann's and Cat's first deal is four
+paragraphs (suits, ranks, specials, the players line's marks), the Ace `A Ass (Ace)` (was
+`As`), each card's entry joined by no-break spaces (`S Schwert (Sword)`); its six lines became
+seven in each, nothing else changed.)
 """
 from __future__ import annotations
 
@@ -358,13 +372,13 @@ EXPECTED: dict[str, dict[str, str]] = {
         "Eve": "6d90784363989dcc36f8249b4dfb060287800d91aa61223ac86ee952cfdb207f",
     },
     "mixed": {
-        "Ann": "e1a1b4ff826d7151c1e09620ac883f3d6083f42ee60278e77fecb03f3a51f045",
+        "Ann": "25295b74574376d51a4aa9c7d43064a7ba87c410b3792de557dfbb42f2f01392",
         "Bob": "71b63930d55c833cfd7cac6ad168b2583e99f13b30eb34e9faaf3d4d75ad5c9c",
-        "Cat": "e3062f46c51c0294ae765b1d8577b81a21454449689e0c64098d8b2af5cdd26b",
+        "Cat": "67d330e7179a8ee4e200c255cfaa10bf389d1728099f7abcfba2b1c6b397bc25",
         "Dan": "9f3302eda57b65a01da510597e6a23e9696ba45e7e97bdb4f1df8dd0c687585f",
-        "Eve": "17f0d6d6218ae0054b0dd5044e39e21b629efcdfcf260dac53ef2c5cd294ea1d",
+        "Eve": "ce9ce4408377528f91f645471d14e536697f8c2ad543ce7e4b2da4ddd054a319",
         "Fay": "ad5e88e4f2c8ea167043915fe6621d768eb08537e9f33acbf13711c89856100d",
-        "Gus": "d272076121f7301f372edc41c4b965a4ef510679ed83e5dd24c68e5ac46f7efc",
+        "Gus": "d50bccd2c2a1ca2059b539193bba974cc252836c38064f6bdf14ecf42fe79be1",
     },
 }
 

@@ -61,7 +61,7 @@ def test_newroom_listroom_whereis_and_back_to_the_lobby(lobby: FakeLobby) -> Non
     bob.send("/whereis ann")
     assert bob.lines() == ["Ann is in the room of table 1 (/room 1 goes there)."]
     bob.send("/room 1")
-    assert bob.lines()[0] == "Table 1: waiting."
+    assert bob.lines()[0] == "You are watching table 1."          # (issue 26, review #12)
     assert ann.lines() == ["Bob comes to table 1."]
     bob.send("/room 1")                   # there already: the table is shown again, nobody told
     assert bob.lines()[:2] == ["Table 1: waiting, host Ann.", "  Seats: 1 -, 2 -, 3 Ann, 4 -"]

@@ -97,35 +97,59 @@
     for (const el of document.querySelectorAll("[data-tp]")) el.placeholder = t(el.dataset.tp);
     renderLegend();
     renderBanner();
+    renderStatus();
     if (app.tables) renderTables(app.tables);   // the table list in the new language at once
     render();
   }
 
   // ---- the connection ------------------------------------------------------------------------
-  function status(text) { $("status").textContent = text || ""; }
+  function status(text) { app.statusNote = null; $("status").textContent = text || ""; }
+  // a status in the page's words: worded again when the language changes
+  function statusT(key, params) { app.statusNote = { key: key, params: params }; renderStatus(); }
+  function renderStatus() {
+    const n = app.statusNote;
+    if (n) $("status").textContent = t(n.key, n.params);
+  }
   function connect() {
     const scheme = location.protocol === "https:" ? "wss:" : "ws:";
     const ws = new WebSocket(scheme + "//" + location.host + "/ws");
+    let opened = false;
     app.ws = ws;
-    status(t("web-connecting"));
+    if (!app.refused) statusT("web-connecting");   // (why the last try was refused stays)
     app.langSent = false; app.atLoginPrompt = false;
-    ws.onopen = () => { app.retries = 0; ws.send(PROTOCOL_SWITCH); };
+    ws.onopen = () => { opened = true; app.retries = 0; app.refused = false; ws.send(PROTOCOL_SWITCH); };
     ws.onmessage = (m) => { let o; try { o = JSON.parse(m.data); } catch (e) { return; } receive(o); };
     ws.onclose = () => {
       if (app.ws !== ws) return;
       app.ws = null; app.loggedIn = false; app.pending = {};
       if (app.leaving) {
         app.leaving = false; show("login");
-        status(app.askPassword ? t("web-password-again") : ""); app.askPassword = false;
+        if (app.leaveNote) statusT(app.leaveNote.key, app.leaveNote.params); else status("");
+        app.leaveNote = null;
         return;
       }
       // the table's buttons wait for the connection: nothing they would send arrives
       app.offline = true; lockOffline();
-      status(t("web-reconnecting"));
+      if (opened) statusT("web-reconnecting");
+      else whyRefused();                      // never opened: refused before the upgrade?
       if (app.hold) return;                   // the tests' line held down (app.resume)
       const wait = Math.min(8000, 300 * Math.pow(2, app.retries++));
       setTimeout(connect, wait);
     };
+  }
+  // a WebSocket the server refuses (too many connections from this address, the server full,
+  // connecting too often) gets an HTTP answer that a script never sees; a plain GET of the
+  // WebSocket's path says why (docs/web.md), and the page says it in the reader's words
+  async function whyRefused() {
+    let code = null;
+    try {
+      const r = await fetch("ws", { cache: "no-store" });
+      if (r.status === 503 || r.status === 429) code = ((await r.text()).match(/\[([a-z-]+)\]/) || [])[1] || null;
+    } catch (e) { /* the server cannot be reached at all */ }
+    if (app.ws && app.ws.readyState === 1) return;      // connected meanwhile
+    const key = code && app.strings["web-refused-" + code] ? "web-refused-" + code : "web-cannot-connect";
+    app.refused = true;
+    statusT(key);
   }
   function send(line, then) {
     if (!app.ws || app.ws.readyState !== 1) return;
@@ -154,15 +178,30 @@
         // no password in hand (a reload: it is never kept): nothing is sent, which would
         // count as a wrong one; the form asks for it
         const name = app.wanted;
-        app.wanted = null; app.leaving = true; app.askPassword = true; app.ws.close();
+        app.wanted = null; app.leaving = true; app.leaveNote = { key: "web-password-again" }; app.ws.close();
         $("login-name").value = name || "";
         show("login");
-        status(t("web-password-again"));
+        statusT("web-password-again");
         $("login-password").focus();
       } else if (o.prompt === "seat-key") {
-        app.ws.send("#key " + (keyFor(app.wanted) || ""));
+        const key = keyFor(app.wanted);
+        if (key) { app.ws.send("#key " + key); return; }
+        // a running game holds this guest's seat, and this tab has not its key (another tab,
+        // the storage cleared, the name typed): an empty key is never sent (the seat is not
+        // ours to take, and a key that is no key is refused); the form, for another name
+        const held = app.seatAsked || {};
+        const note = { key: "web-seat-key-missing", params: { name: held.name || app.wanted, table: held.table || "?" } };
+        app.wanted = null; app.leaving = true; app.leaveNote = note; app.ws.close();
+        store.removeItem("tichu-name"); store.removeItem("tichu-guest");
+        $("login-name").value = "";
+        show("login");
+        statusT(note.key, note.params);
+        $("login-name").focus();
       }
     },
+    // a running game holds the seat of the guest being logged in: its key is asked next
+    "seat-key-asked"(o) { app.seatAsked = o; },
+    "seat-key-asked-late"(o) { app.seatAsked = o; },
     "logged-in": (o) => loggedIn(o.name, false),
     "logged-in-guest": (o) => loggedIn(o.name, true),
     error(o) {
@@ -227,7 +266,7 @@
   };
 
   function loggedIn(name, guest) {
-    app.name = name; app.loggedIn = true; app.wanted = name;
+    app.name = name; app.loggedIn = true; app.wanted = name; app.seatAsked = null;
     // a reload logs a guest in again (its seat with its key); a registered name only comes
     // back into the form: its password is never stored
     store.setItem("tichu-name", name);
