@@ -479,6 +479,9 @@ INFO: dict[str, str] = {
     "table-new-host": "{name} is the host of this table now.",
     "table-seeded": "Seed {seed}, set by the host {host}: whoever knows it knows every hand.",
     "table-bot-added": "{by} seats the bot {name} in seat {seat}.",
+    #. an expert bot with its own thinking time (/addbot expert:2): {seconds} e.g. 2 or 0.5
+    "table-bot-added-level": "{by} seats the bot {name} in seat {seat}; it thinks up to "
+                             "{seconds} {seconds!p:second|seconds} per decision.",
     "table-bot-removed": "{by} takes {name} off seat {seat}.",
     "table-bot-takes-over": "{target} was removed; {name} plays on in seat {seat}.",
     "vote-yes": "yes",
