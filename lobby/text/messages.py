@@ -36,9 +36,13 @@ ERRORS: dict[str, str] = {
         "The name {name} reads too much like that of {staff}, who is on the staff; choose "
         "another name."),
     "name-in-use": "{name} is online already; choose another name.",
-    "seat-held": "Table {table} holds the seat of the guest {name} for them: give its key, or "
-                 "choose another name.",
-    "wrong-seat-key": "Wrong key.",
+    #. back at the login prompt: how the guest takes the held seat back
+    "seat-held": "Table {table} holds the seat of the guest {name} for them: to take it back, "
+                 "type {name} at the login prompt, then its key; or choose another name.",
+    #. a wrong reconnect key; the connection is back at the login prompt
+    "wrong-seat-key": "Wrong key for the seat of {name}. To try again, type {name} at the login "
+                      "prompt, then the key you were told when you sat down; or choose another "
+                      "name.",
     "wrong-password": "Wrong password.",
     "too-many-failures": "Too many failed log-ins; closing the connection.",
     "bad-password": "A password has {min} to {max} characters and no spaces.",
@@ -412,7 +416,8 @@ INFO: dict[str, str] = {
     "table-info-score-none": "  Score: {score} (no rounds played yet)",
     "table-info-options": "  Options: {options}",
     "table-info-watching": "  Watching: {names}",
-    "table-reset": "{name} clears the table for a new game: /join, then /start.",
+    #. the table's view follows, with what the reader may do (the host: /start)
+    "table-reset": "{name} clears the table for a new game.",
     "table-vanished": "{name} has vanished; the game waits for them. After {grace!t} the other "
                       "players may /remove {name}.",
     "table-back": "{name} is back.",

@@ -1153,7 +1153,8 @@ class Session(Protocol):
             self.disconnect(error_event("too-many-failures"))
             return
         await self.failure_delay()   # a pause after each wrong key, as after a wrong password
-        raise LobbyError("wrong-seat-key")
+        held = self.world.guest_seats(name)
+        raise LobbyError("wrong-seat-key", name=held[0].name if held else name)
 
     def _upgrade_hash(self, name: str, password: str) -> None:
         """After a successful log-in with a hash of an older scheme or older costs: store a
