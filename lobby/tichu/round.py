@@ -738,6 +738,17 @@ class Round:
                 acts += [Play(b.cards) for b in self.bombs(seat)]
         return acts
 
+    @property
+    def table_mask(self) -> int:
+        """The cards of the trick on the table now, as a mask (lobby.tichu `mask_points` counts
+        them)."""
+        return self._table
+
+    @property
+    def ending(self) -> bool:
+        """Over but for the Dragon's gift: the last trick is the Dragon's and waits for it."""
+        return self._ending
+
     def cards_left(self) -> list[int]:
         """How many cards each seat holds."""
         return [h.bit_count() for h in self.hands]

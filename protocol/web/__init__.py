@@ -89,7 +89,8 @@ class _LogBudget(Protocol):
 
 def _lobby_budget(lobby: Any) -> _LogBudget | None:
     """The lobby's log budget (lobby/world/log_budget.py), if it has one."""
-    budget = getattr(getattr(lobby, "world", None), "log_budget", None)
+    world = getattr(getattr(lobby, "services", None), "world", None)
+    budget = getattr(world, "log_budget", None)
     return cast("_LogBudget | None", budget)
 
 

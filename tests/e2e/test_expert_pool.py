@@ -340,7 +340,7 @@ async def test_bots_whose_decisions_find_no_free_worker_play_the_heuristic_at_on
         fell_back = [b for b in bots if b.fallbacks]
         await until(lambda: all(b.sent for b in fell_back), "their commands")
         assert not any(b.errors for b in bots)
-        text = running.server.factory.metrics.text().decode()
+        text = running.server.factory.services.metrics.text().decode()
         assert 'tichu_bot_decisions_total{outcome="overloaded"' in text or \
             'outcome="overloaded"' in text
         assert "tichu_bot_worker_cpu_seconds_total" in text

@@ -101,7 +101,10 @@ diffed line by line, nothing else changed.
 Issue 26, telnet review #10: the card legend after Ann's and Cat's first deal is four
 paragraphs (suits, ranks, specials, the players line's marks), the Ace `A Ass (Ace)` (was
 `As`), each card's entry joined by no-break spaces (`S Schwert (Sword)`); its six lines became
-seven in each, nothing else changed.)
+seven in each, nothing else changed.
+Issue 26, telnet review #12 again: the reset line is `Ann clears the table for a new game.`
+without `: /join, then /start` (the waiting view right after it tells each reader what they
+may do; /start is the host's): that line of Ann, Cat, Eve and Gus was the only change.)
 """
 from __future__ import annotations
 
@@ -173,13 +176,13 @@ class TcpGame(Game):
     async def connect(self, name: str, json_mode: bool) -> None:
         from twisted.internet.endpoints import TCP4ClientEndpoint, connectProtocol
         from twisted.internet.task import deferLater
-        known = set(self.server.factory.sessions)
+        known = set(self.server.factory.services.sessions)
         reader = _Reader()
         await connectProtocol(
             TCP4ClientEndpoint(self.reactor, "127.0.0.1", self.port.getHost().port), reader)
-        while set(self.server.factory.sessions) == known:   # the server's side accepted it
+        while set(self.server.factory.services.sessions) == known:   # the server's side accepted it
             await deferLater(self.reactor, 0, lambda: None)
-        (session,) = set(self.server.factory.sessions) - known
+        (session,) = set(self.server.factory.services.sessions) - known
         self.clients[name] = _Client(session, reader)
         self.received[name] = reader.data
         if json_mode:
@@ -258,13 +261,13 @@ EXPECTED: dict[str, dict[str, str]] = {
         "Eve": "6d90784363989dcc36f8249b4dfb060287800d91aa61223ac86ee952cfdb207f",
     },
     "mixed": {
-        "Ann": "25295b74574376d51a4aa9c7d43064a7ba87c410b3792de557dfbb42f2f01392",
+        "Ann": "5263181d4a90e5864093870a6311f1c6e19bd728275de987f6fcca2b8b88e0d1",
         "Bob": "71b63930d55c833cfd7cac6ad168b2583e99f13b30eb34e9faaf3d4d75ad5c9c",
-        "Cat": "67d330e7179a8ee4e200c255cfaa10bf389d1728099f7abcfba2b1c6b397bc25",
+        "Cat": "49a53dc6d15087ac953d8743a7a2d7f3867489617a47cba7d72af8aa0810f6ea",
         "Dan": "9f3302eda57b65a01da510597e6a23e9696ba45e7e97bdb4f1df8dd0c687585f",
-        "Eve": "ce9ce4408377528f91f645471d14e536697f8c2ad543ce7e4b2da4ddd054a319",
+        "Eve": "b04d7977499b0ab5b2ab50a4ad83344f585443e2f2f52ad40abf06ec46e6586d",
         "Fay": "ad5e88e4f2c8ea167043915fe6621d768eb08537e9f33acbf13711c89856100d",
-        "Gus": "d50bccd2c2a1ca2059b539193bba974cc252836c38064f6bdf14ecf42fe79be1",
+        "Gus": "72c659a40ba62c371027cb2446f456beba7e2fba616bea92c313241ca4631557",
     },
 }
 

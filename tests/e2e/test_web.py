@@ -86,9 +86,9 @@ async def test_a_websocket_is_a_machine_mode_connection_of_the_same_session(web:
     assert not any(b"\xff" in r or b"\r\n" in r for r in c.raw)
     # the lobby's own Session class, counted by the same guard and metrics as a TCP connection
     from protocol.connection.session import Session
-    sessions = [s for s in web.server.factory.sessions if s.user is not None]
+    sessions = [s for s in web.server.factory.services.sessions if s.user is not None]
     assert [type(s) for s in sessions] == [Session]
-    assert web.server.factory.guard.total == 1
+    assert web.server.factory.services.guard.total == 1
     # a telnet user and the web user meet in the same lobby
     t = await web.client()
     t.send("guest")
@@ -473,7 +473,7 @@ async def test_a_ping_flood_spends_the_same_budget(tmp_path: Path) -> None:
         assert await within(c.closed) is not None
         assert any(m.get("code") == "flood-disconnect" for m in c.messages if isinstance(m, dict))
         assert 0 < len(pongs) < 5                   # the burst less the two lines before
-        metrics = running.server.factory.metrics
+        metrics = running.server.factory.services.metrics
         assert metrics.flood_drops.labels("ping")._value.get() >= 3
     finally:
         await running.stop()

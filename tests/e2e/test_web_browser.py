@@ -528,6 +528,7 @@ def test_a_guest_seat_without_its_key_in_this_tab(site: str, tmp_path: Path) -> 
         other.wait(lambda: keys_sent(other) or "guarda el puesto del invitado Carl"
                    in other.text("#status"), "the answer in Spanish")
         assert keys_sent(other) == [] and other.find("#login-form").is_displayed()
+        other.shot("seat-key-missing-es-360", 360, 740)      # (nothing wider than the screen)
         assert other.js("return window.tichuApp.ws") is None     # nothing more is sent
         # the message follows a language switch
         other.js(CHOOSE_LANG, "de")
@@ -578,3 +579,38 @@ def test_a_refused_websocket_says_why_in_the_page(tmp_path: Path) -> None:
                 second.quit()
         _code, output = server.stop()
         assert "Traceback" not in output, output
+
+
+def test_a_language_switch_does_not_move_the_lobby_under_a_click(site: str,
+                                                                tmp_path: Path) -> None:
+    """The review's lost first click on "Mesa nueva" right after a language change. The button
+    is the same element throughout (a click survives its words being replaced), but the words
+    came a fetch after the switch, and with them the header wrapped anew and moved the whole
+    lobby under a click already aimed at New table: by 16 px at 375 to 412 px (a header row
+    without a button was lower than one with), by a whole row at 480 px. Now the words of every
+    language are fetched when the menu is opened, a switch words the page at once, and every
+    header item is as tall as a button."""
+    p = Page(site, tmp_path, 480, 800)
+    try:
+        p.guest("Hana")
+        for width in (375, 390, 412, 480):
+            viewport(p.driver, width, 800)
+            p.driver.set_window_size(width, 900)
+            p.js("document.getElementById('lang').focus()")     # the menu opened
+            p.wait(lambda: p.js("return Object.keys(window.tichuApp.stringCache).length") == 5,
+                   "the words of every language")
+            tops = set()
+            for lang in ("en", "de", "fr", "es", "da"):
+                # the switch and, in the same moment, where New table is and what it says
+                now = p.js(CHOOSE_LANG + " const b = document.getElementById('new-table');"
+                           " return [b.textContent, b.getBoundingClientRect().top];", lang)
+                assert now[0] == p.js("return window.tichuApp.stringCache[arguments[0]]"
+                                      "['web-new-table']", lang), (lang, now)
+                time.sleep(0.3)                              # nothing moves later either
+                assert p.js("return document.getElementById('new-table')"
+                            ".getBoundingClientRect().top") == now[1], (width, lang)
+                tops.add(now[1])
+            # the header's rows are as tall in every language
+            assert width == 480 or len(tops) == 1, (width, sorted(tops))
+    finally:
+        p.quit()

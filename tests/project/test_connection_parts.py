@@ -190,6 +190,9 @@ def test_the_connection_reads_services_never_the_factory() -> None:
     assert [f for f in Services.__dataclass_fields__] == [
         "world", "store", "accounts", "guard", "metrics", "telnet_options", "motd", "lang",
         "sessions"]
+    # and the factory is no second way to them: it builds connections and holds `services`
+    from protocol.process.server import LobbyFactory
+    assert not [name for name in Services.__dataclass_fields__ if hasattr(LobbyFactory, name)]
 
 
 def test_the_guard_never_reaches_into_a_session_or_the_world() -> None:

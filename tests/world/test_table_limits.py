@@ -156,7 +156,7 @@ def test_seat_and_table_limits_through_sessions(clock: Any) -> None:
     a table does not count (its seat is freed)."""
     lobby = FakeLobby(clock)
     lobby.world = World(clock, table_limits=LIMITS.table_limits())
-    lobby.factory.world = lobby.world
+    lobby.factory.services.world = lobby.world
     ann, bob = _online(lobby, "Ann", "Bob")
     ann.send("/newroom")
     ann.send("/join")
@@ -280,7 +280,7 @@ def test_opening_tables_in_a_loop_is_rate_limited(clock: Any, logged: Any) -> No
     from twisted.logger import formatEvent
     lobby = FakeLobby(clock)
     lobby.world = World(clock, table_limits=Limits(tables_per_minute=3).table_limits())
-    lobby.factory.world = lobby.world
+    lobby.factory.services.world = lobby.world
     (churn,) = _online(lobby, "Churn")
     before = len(logged)
     for _ in range(20):

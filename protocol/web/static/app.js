@@ -87,11 +87,29 @@
   function rankName(rank) { return app.strings["web-rank-name-" + rank] || rankLetter(rank); }
   function seconds(n) { return tn("web-duration-second", Number(n) || 0); }
   function place(n) { return app.strings["web-place-" + n] || String(n); }
-  async function loadStrings(lang) {
-    try {
-      const r = await fetch("strings/" + lang + ".json", { cache: "no-cache" });
-      if (r.ok) { app.strings = await r.json(); app.lang = lang; }
-    } catch (e) { /* keep the words we have */ }
+  // the words of every language, fetched when the language menu is opened (five small files):
+  // a switch then words the page in the same moment, so nothing moves under a click aimed
+  // right after it (the review's lost click on "Mesa nueva": the words, and with them the
+  // header's wrapping and the lobby's place, came a fetch later)
+  const stringCache = {};
+  app.stringCache = stringCache;
+  async function fetchStrings(lang) {
+    if (stringCache[lang]) return stringCache[lang];
+    const r = await fetch("strings/" + lang + ".json", { cache: "no-cache" });
+    if (!r.ok) throw new Error("no strings for " + lang);
+    stringCache[lang] = await r.json();
+    return stringCache[lang];
+  }
+  function prefetchStrings() { for (const l of LANGS) fetchStrings(l).catch(() => {}); }
+  let langAsked = 0;                       // the last switch wins, whatever arrives later
+  function loadStrings(lang) {
+    const asked = ++langAsked;
+    if (stringCache[lang]) { useStrings(lang, stringCache[lang]); return Promise.resolve(); }
+    return fetchStrings(lang).then((s) => { if (asked === langAsked) useStrings(lang, s); },
+      () => { if (asked === langAsked) useStrings(app.lang, app.strings); });   // keep ours
+  }
+  function useStrings(lang, strings) {
+    app.strings = strings; app.lang = lang;
     document.documentElement.lang = app.lang;
     for (const el of document.querySelectorAll("[data-t]")) el.textContent = t(el.dataset.t);
     for (const el of document.querySelectorAll("[data-tp]")) el.placeholder = t(el.dataset.tp);
@@ -767,6 +785,8 @@
     $("history-button").addEventListener("click", () => send("/history"));
     $("dialog-close").addEventListener("click", () => { $("dialog").hidden = true; });
     $("banner-close").addEventListener("click", () => { app.banner = null; renderBanner(); });
+    $("lang").addEventListener("focus", prefetchStrings);
+    $("lang").addEventListener("pointerdown", prefetchStrings);
     $("lang").addEventListener("change", (e) => {
       const lang = e.target.value;
       localStorage.setItem("tichu-lang", lang);
