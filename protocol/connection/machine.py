@@ -362,6 +362,13 @@ class TextOutput:
         if s.gmcp.enabled:
             gmcp_copies(s, event, ctx)
         lines: list[str] | None = None
+        if event.type in PAGED:
+            # a long answer pages whether or not a table was seen before (the table feed,
+            # once made, stays: its way pages nothing); what the feed holds comes first
+            if s.feed is not None and (held := s.feed.flush()):
+                s.telnet.send_lines(wrap_lines(held, ctx.width))
+            self._paged(wrap_lines(render(event, ctx.lang, ctx.width), ctx.width))
+            return
         if s.feed is not None or event.type.startswith(("table-", "game-")):
             if s.feed is None:
                 s.feed = TableFeed(s.user.name if s.user is not None else None)
@@ -382,9 +389,6 @@ class TextOutput:
             # lobby events (speech, arrivals ...) read the same for every text-mode listener
             # with the same render context: rendered and encoded once per event and context,
             # not once per member of a crowded room
-            if event.type in PAGED:
-                self._paged(wrap_lines(render(event, ctx.lang, ctx.width), ctx.width))
-                return
             memo = _shared_text
             parts = memo.parts
             if parts and parts[0] is event and parts[1] is ctx:

@@ -234,6 +234,36 @@ async def test_a_long_replay_comes_a_page_at_a_time(server: RunningServer) -> No
     assert '"type":"error"' in refused and "no-more-pages" in refused
 
 
+@pytest.mark.parametrize("before", ["/room 1", "/spielinfo 1", "/history"])
+@pytest_twisted.ensureDeferred
+async def test_replay_still_pages_after_a_table_was_seen(server: RunningServer,
+                                                         before: str) -> None:
+    """Issue 26 telnet review, item 1: after ``/room 5`` or ``/spielinfo 5`` (anything that
+    showed a table) ``/replay 1`` came all at once (its event took the table view's way, which
+    pages nothing) and ``/next`` said there was nothing more. It pages as in a fresh session,
+    in Spanish too."""
+    game = await saved_game(server)
+    host = await guest(server, "Hanne")
+    await reply(host, "/newroom", "four sit.\r\n")
+    c = await guest(server, "Pepa", "es")
+    c.send(before)
+    if before == "/room 1":
+        c.send("/room 0")
+    await until_whereis(c, "Pepa", "es")
+    c.send(f"/replay {game} 1")
+    page = await until_whereis(c, "Pepa", "es")
+    assert len(page) == 23 and page[-1] == text("more", "es", last=22, total=page_total(page))
+    c.send("/next")
+    assert len(await until_whereis(c, "Pepa", "es")) > 1
+    out = await reply(c, "/next")
+    assert "no-more-pages" not in out
+
+
+def page_total(page: list[str]) -> int:
+    """The total of a ``-- more --`` line."""
+    return int(re.findall(r"\d+", page[-1])[-1])
+
+
 # ---- a bot's name in one form (#4) -----------------------------------------------------------------
 @pytest_twisted.ensureDeferred
 async def test_a_bots_name_has_one_form_in_every_line(server: RunningServer) -> None:
