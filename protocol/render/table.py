@@ -361,17 +361,18 @@ def _trick_line(game: dict[str, Any], trick: list[dict[str, Any]], names: list[A
     line = _TRICK_LINE.get((trick, names), key)
     if line is not _memo.MISSING:
         return line
-    shown: list[tuple[str, dict[str, Any]]] = []
+    shown: list[tuple[str, str]] = []
     used = 0
     budget = min(TRICK_WIDTH, width - (DEFAULT_WIDTH - TRICK_WIDTH))
     for p in reversed(trick):
         name = _name(names, p["seat"], lang)
-        w = len(name) + len(p["cards"]) + 3
+        cards = play_cards(p)           # in rank order, the Phoenix in its place (as a play line)
+        w = len(name) + len(cards) + 3
         if shown and used + w > budget:
             break
-        shown.append((name, p))
+        shown.append((name, cards))
         used += w
-    plays = ", ".join(f"{name} {color_cards(p['cards'], color)}" for name, p in reversed(shown))
+    plays = ", ".join(f"{name} {color_cards(cards, color)}" for name, cards in reversed(shown))
     if len(shown) < len(trick):
         plays = text("view-trick-more", lang, plays=plays)
     if game.get("trick_won") and me is not None and game.get("holder") == me:
