@@ -36,10 +36,12 @@ from lobby.tichu import (
 from lobby.tichu import memo as _memo
 from protocol.render.context import DEFAULT_WIDTH
 from protocol.render.wrap import (
+    ELLIPSIS,
     HANGING_INDENT,
     break_seats,
     columns,
     name_forms,
+    seats_packed,
     visible_width,
     wrap_column,
 )
@@ -218,21 +220,36 @@ def _choose_form(names: list[Any], lang: str, width: int) -> list[Any]:
         return f"{s + 1} {n or '-'} 14" + (f" {call}" if s == 0 else "") + (
             f" {mark}" if s == 2 else "")
 
-    def score_fits(shown: list[Any], whole: bool) -> bool:
-        # the score line on one line, or (narrow) its score on a line of its own: the wrap
-        # keeps ``A+C 0 : 0 B+D`` together (protocol/render/wrap.py)
+    def score_fits(shown: list[Any], whole: bool | None) -> bool:
+        # the score line on one line (``whole``), or (narrow) its score on a line of its own:
+        # the wrap keeps ``A+C 0 : 0 B+D`` together (protocol/render/wrap.py); or (None:
+        # narrower still) ``A+C 0 : 0`` and the second team on lines of their own
         if whole:
             return visible_width(text("view-score", lang, round_no=10,
                                       score=_score(shown, [100, 100], lang))) <= room
-        return visible_width(HANGING_INDENT + _score(shown, [0, 0], lang)) <= room
+        if whole is False:
+            return visible_width(HANGING_INDENT + _score(shown, [0, 0], lang)) <= room
+        a, b = _teams(shown, lang)
+        return visible_width(HANGING_INDENT + f"{a} 0 : 0") <= room \
+            and visible_width(HANGING_INDENT + b) <= room
+
+    def pieces_fit(shown: list[Any], whole: bool | None) -> bool:
+        return all(visible_width(f"  >{piece(s, n)} |") <= room
+                   for s, n in enumerate(shown[:4])) and score_fits(shown, whole)
     forms = name_forms(list(names))
     for shown in forms:
         line = " | ".join(piece(s, n) for s, n in enumerate(shown[:4]))
         if visible_width(">" + line) <= room and score_fits(shown, True):
             return names if shown == names else shown
-    for shown in forms:
-        if all(visible_width(f"  >{piece(s, n)} |") <= room for s, n in enumerate(shown[:4])) \
-                and score_fits(shown, False):
+    # a name is cut only where a seat does not fit a line of its own (issue 26 review, item 4):
+    # the forms without a cut name (the bots' without their strategy first) with the score
+    # parted between its teams before any cut form
+    whole = [f for f in forms
+             if not any(isinstance(n, str) and n.endswith(ELLIPSIS) and n not in names for n in f)]
+    tries = [*((f, False) for f in whole), *((f, None) for f in reversed(whole)),
+             *((f, False) for f in forms[len(whole):]), *((f, None) for f in forms[len(whole):])]
+    for shown, fits in tries:
+        if pieces_fit(shown, fits):
             return names if shown == names else shown
     return names if forms[-1] == names else forms[-1]
 
@@ -580,12 +597,20 @@ def _options(event: Event, lang: str, color: bool, width: int | None = None) -> 
     return lines
 
 
-def _info(event: Event, lang: str, color: bool) -> list[str]:
+#: what /spielinfo's seats line holds in place of the seats, to be split there
+_SEATS_AT = "\x00"
+
+
+def _info(event: Event, lang: str, color: bool, width: int | None = None) -> list[str]:
     d = event.data
     names = d.get("seats") or [None] * 4
+    head, _, tail = text("table-info-seats", lang, seating=_SEATS_AT).partition(_SEATS_AT)
+    # the full names, broken between two seats only (the rule of /listroom: seats_packed)
+    seating = (head + _seating(names) + tail if width is None else
+               seats_packed(head, names, width, " " * (len(head) - len(head.lstrip())) + HANGING_INDENT,
+                            ", ", tail, cut=False))
     lines = [text("table-info", lang, table=d.get("table"), state=state_word(d.get("state"), lang),
-                  host=d.get("host") or "-"),
-             text("table-info-seats", lang, seating=_seating(names))]
+                  host=d.get("host") or "-"), seating]
     if d.get("scores") is not None:
         # the rounds finished (during round 3: after 2 rounds), not the round being played
         done = d.get("rounds_done") or 0
@@ -1086,6 +1111,7 @@ class TableFeed:
         if lines is None:
             lines = (self._look(event, lang, color, width) if event.type == "table-look"
                      else _options(event, lang, color, width) if event.type == "table-options"
+                     else _info(event, lang, color, width) if event.type == "table-info"
                      else _event_lines(event, lang, color))
         if lines is None:
             return None
