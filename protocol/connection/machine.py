@@ -374,11 +374,12 @@ class TextOutput:
                 s.feed = TableFeed(s.user.name if s.user is not None else None)
             lines = s.feed.render(event, ctx.lang, ctx.color, ctx.width)
             if lines is None and event.type in SPEECH:    # speech in a table's room
-                s.telnet.send_lines(wrap_lines(s.feed.flush(), ctx.width)
+                s.telnet.send_lines(wrap_lines(s.feed.flush(grand=False), ctx.width)
                                     + wrap_speech(render(event, ctx.lang, ctx.width), ctx.width))
                 return
             if lines is None:
-                lines = s.feed.flush() + render(event, ctx.lang, ctx.width)
+                # (a spectator's Grand Tichu decisions wait for the phase's end all the same)
+                lines = s.feed.flush(grand=False) + render(event, ctx.lang, ctx.width)
             elif event.type == "table-timer-warning":
                 if s.settings_chosen and s.settings_chosen.get("bell") == "on":
                     s.telnet.write(BELL)                # the move timer's warning: /set bell on

@@ -1065,6 +1065,8 @@ class TableFeed:
         #: Tichu decisions (declined) a spectator has not been told yet
         self._watching = False
         self._grand_no: list[Any] = []                    # their seats
+        #: a spectator's table whose exchange is under way (its gives not told one by one)
+        self._exchanged: Any = None
         self._grand_names: list[Any] = []
         self._grand_lang = "en"
         #: (table, round, the trick's first cards) of the last bomb hint given
@@ -1098,6 +1100,11 @@ class TableFeed:
             moved = self._mine(event, lang, color) or _event_lines(event, lang, color) or []
             self._moves.append((event, moved))
             return []
+        if self._exchanged is not None and event.type == "game-play-phase":
+            self._exchange_done(event.data.get("table"), lang)     # (the lead comes after it)
+        if event.type == "game-exchange-given" and self._watching:
+            self._exchanged = event.data.get("table")   # a spectator: one line when complete
+            return self.flush()
         if event.type == "game-grand" and self._watching and not event.data.get("call"):
             self._grand_no.append(event.data.get("seat"))        # told when the phase ends
             self._grand_names = event.data.get("names") or []
@@ -1173,6 +1180,14 @@ class TableFeed:
         ring, self._ring = self._ring, False
         return ring
 
+    def _exchange_done(self, table: Any, lang: str) -> None:
+        """A spectator's exchange (its gives and waits condensed) ends: one line says so, first
+        of what is shown next (not when the table is another one now)."""
+        if table == self._exchanged:
+            self._moves.insert(0, (Event("game-exchange-done", {}),
+                                   [text("game-exchange-done", lang)]))
+        self._exchanged = None
+
     def _view(self, event: Event, lang: str, color: bool, width: int) -> list[str]:
         d = event.data
         if self._moves and d.get("game"):
@@ -1180,6 +1195,8 @@ class TableFeed:
                            for ev, lines in self._moves]
         self._watching = d.get("seat") is None
         self._grand_lang = lang
+        if self._exchanged is not None and (d.get("game") or {}).get("phase") != "exchange":
+            self._exchange_done(d.get("table") if d.get("game") else None, lang)
         # the wait: for which table, round and phase (a new decision right after another, the
         # exchange after one's Grand Tichu decision, rings again)
         game_ = d.get("game") or {}
@@ -1209,8 +1226,10 @@ class TableFeed:
                 and self._phase == phase):
             # during the Grand Tichu decisions and the exchange, after the first view: who is
             # still awaited (your prompt), and your hand when it changed
-            if game.get("phase") == "grand" and self._watching:
-                return self.flush(grand=False)  # a spectator: one line when the phase ends
+            if self._watching:
+                # a spectator: one line when the phase ends (the Grand Tichu decisions not
+                # called; the exchange complete), not who is still awaited after each decision
+                return self.flush(grand=False)
             hand = self._seat_hand(d, game, lang, color)
             lines = _view_lines(event, lang, color, False, width, hand)
             out = [hand] if hand is not None and hand != self._hand else []

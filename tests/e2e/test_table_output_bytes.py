@@ -108,6 +108,10 @@ may do; /start is the host's): that line of Ann, Cat, Eve and Gus was the only c
 Issue 26, telnet review item 2: the trick line writes each play as the play line does, the
 Phoenix in its place (`Trick: Ann B4 Ph=5 G6 R7 S8`, was `B4 G6 R7 S8 Ph=5`): those trick lines
 of the text clients (Ann 6, Cat 8, Eve 4, Gus 4) were the only change.
+Issue 26, telnet review item 6: a spectator's exchange is one line when it starts (`Waiting for
+the exchange: ...`) and one when it is complete (`The exchange is complete.`, before the lead):
+the spectators' (Eve, Gus) `X has given three cards.` lines and the shrinking waiting lines
+after each give were removed, one complete line per deal added; nothing else changed.
 """
 from __future__ import annotations
 
@@ -268,9 +272,9 @@ EXPECTED: dict[str, dict[str, str]] = {
         "Bob": "71b63930d55c833cfd7cac6ad168b2583e99f13b30eb34e9faaf3d4d75ad5c9c",
         "Cat": "eb0663210e988c0a61186bba96e0e1b0c49f2747d4db251ed8a2c161afa1720b",
         "Dan": "9f3302eda57b65a01da510597e6a23e9696ba45e7e97bdb4f1df8dd0c687585f",
-        "Eve": "5ea59d69e246130df1cd8dd3cd6a6867bd9d1f4b99c714cccf149baa29faca7f",
+        "Eve": "cd02dd42a7b13de9d68dd98035bc40e252dd5655178a348460343ed8cc1e5a6e",
         "Fay": "ad5e88e4f2c8ea167043915fe6621d768eb08537e9f33acbf13711c89856100d",
-        "Gus": "570632f2ebf916aa942d0195e0cb018d12d043a069e2101e010797c37b5150df",
+        "Gus": "dde70467c0b11fc80fdfc1e55668c240b45b54c400f20cb0160aa670d6aa85af",
     },
 }
 
