@@ -329,7 +329,7 @@ class TextOutput:
     answer (``PAGED``) comes a page at a time, a page the rows of the client's window less
     two (the ``-- more --`` line, and the line one types on); ``/next`` shows the next."""
 
-    __slots__ = ("session", "pages")
+    __slots__ = ("session", "pages", "status")
 
     #: machine mode's objects? (for the metrics and the commands that report the mode)
     machine: ClassVar[bool] = False
@@ -343,6 +343,8 @@ class TextOutput:
         self.session = session
         #: the rest of the last long answer (``/next``), or None
         self.pages: _Pages | None = None
+        #: the last status prompt written (``/set prompt on``)
+        self.status: str | None = None
 
     def deliver(self, event: Event) -> None:
         s = self.session
@@ -411,8 +413,10 @@ class TextOutput:
             s.telnet.send_lines(wrap_lines(lines, ctx.width))
         if event.type == "table-view" and s.settings_chosen and s.settings_chosen.get("prompt") == "on":
             status = status_prompt(event.data, ctx.lang, ctx.width)  # /set prompt on (MUD clients)
-            if status is not None:
+            # (not the same prompt again while the cursor still stands after it)
+            if status is not None and not (s.telnet.after_prompt and status == self.status):
                 s.sendPrompt(status)
+                self.status = status
 
     def _paged(self, lines: list[str]) -> None:
         """A long answer: all of it when it fits the window, else its first page."""
