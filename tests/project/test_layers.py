@@ -49,7 +49,7 @@ LAYERS: dict[str, Layer] = {
     "protocol.connection": Layer(("lobby", "protocol.telnet", "protocol.render", "protocol.commands",
                                   "protocol.option_fields", "protocol.connection")),
     "protocol.web": Layer(("lobby", "protocol.telnet", "protocol.render", "protocol.connection",
-                           "protocol.web")),
+                           "protocol.option_fields", "protocol.web")),
     "protocol.process": Layer(("lobby", "protocol")),
 }
 
