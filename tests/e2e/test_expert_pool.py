@@ -28,8 +28,8 @@ from lobby.bots.runtime.pool import (
     ThinkTimeout,
     WorkerLost,
 )
+from lobby.bots.strategies.registry import make_strategy
 from lobby.bots.strategies.search import Job
-from lobby.bots.strategies.strategy import make_strategy
 
 #: the tests' pool waits long for an answer (a busy machine), the kill test does not rely on it
 TEST_SLACK = 60.0

@@ -19,7 +19,7 @@ import pytest_twisted
 from twisted.internet import task
 
 from conftest import FakeClient, FakeLobby, RunningServer, strip_telnet
-from lobby.bots.strategies.strategy import make_strategy
+from lobby.bots.strategies.registry import make_strategy
 from protocol.connection.guard import Limits
 from protocol.render.context import DEFAULT_WIDTH, MAX_WIDTH, MIN_WIDTH, RenderContext
 from protocol.render.wrap import (
