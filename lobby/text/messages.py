@@ -21,7 +21,10 @@ ERRORS: dict[str, str] = {
     "line-too-long": "Line too long ({length} bytes, limit {limit}); it was discarded.",
     "unknown-command": "Unknown command /{name}. Type /help for a list of commands.",
     "did-you-mean": "Unknown command /{name}. Did you mean /{command}?",
-    "finger-bot": "{name} is a bot (strategy {strategy}) playing at table {table}.",
+    # a bot's name is one form everywhere (Bot1~expert: its strategy after the ~), so no
+    # message names its strategy a second time
+    "finger-bot": "{name} is a bot playing at table {table}; its name ends in its strategy "
+                  "(/help addbot).",
     "ambiguous-command": "Ambiguous command /{name}: could be {candidates}.",
     "bad-arguments": "Usage: {usage}",
     "internal-error": "Internal error while handling your command; it was logged and nothing changed.",
@@ -125,6 +128,8 @@ ERRORS: dict[str, str] = {
     "not-at-table": "You are not at a table; /room N enters one, /newroom tichu opens one.",
     "no-such-room": "There is no room {number}; /listroom lists the tables.",
     "no-such-table": "There is no table {number}; /listroom lists the tables.",   # /spielinfo N
+    "no-more-pages": "Nothing more to show: /next goes on with a long answer (/replay) where it "
+                     "stopped at -- more --.",
     "no-such-page": "There is no page {page}; /listroom has {pages} {pages!p:page|pages}.",
     "seat-held-here": "Table {table} holds a seat for the guest {name} who sat down there "
                       "before you; log in with another name to watch it.",
@@ -317,6 +322,8 @@ INFO: dict[str, str] = {
     # rooms and tables in the world (lobby/world/world.py, protocol/commands/tables.py)
     "newroom": "You open table {table} (Tichu) and are its host: /join sits down, "
                "/option help lists the options, /manager returns to the lobby.",
+    #. a long answer (/replay) stopped after a screenful: {last} lines shown of {total}
+    "more": "-- more ({last} of {total} lines): /next shows the next page --",
     "listroom": "Tables ({count}):",
     "listroom-empty": "No tables are open; /newroom tichu opens one.",
     "listroom-page": "Tables {first}-{last} of {count} ({waiting} waiting, {playing} playing), "
@@ -476,7 +483,10 @@ INFO: dict[str, str] = {
     "table-window-closed-you": "You may go on now.",
     "table-new-host": "{name} is the host of this table now.",
     "table-seeded": "Seed {seed}, set by the host {host}: whoever knows it knows every hand.",
-    "table-bot-added": "{by} seats {name} ({strategy} bot) in seat {seat}.",
+    "table-bot-added": "{by} seats the bot {name} in seat {seat}.",
+    #. an expert bot with its own thinking time (/addbot expert:2): {seconds} e.g. 2 or 0.5
+    "table-bot-added-level": "{by} seats the bot {name} in seat {seat}; it thinks up to "
+                             "{seconds} {seconds!p:second|seconds} per decision.",
     "table-bot-removed": "{by} takes {name} off seat {seat}.",
     "table-bot-takes-over": "{target} was removed; {name} plays on in seat {seat}.",
     "vote-yes": "yes",
@@ -981,6 +991,11 @@ HELP_TEXTS: dict[str, str] = {
         "Prints stored game GAME (the number /history shows) round by round: the seats, every hand "
         "as dealt, the calls, the exchange, every play, pass and Dragon gift, and each round's "
         "score. With ROUND only that round."),
+    "cmd-next": "Show the next page of a long answer.",
+    "cmd-next-help": (
+        "A long answer (/replay) comes a screenful at a time, sized to your terminal's height "
+        "(telnet NAWS, else {rows} rows), each page ending in a -- more -- line; /next shows the "
+        "next page. /replay GAME starts again from the top. Machine mode is never paged."),
     "cmd-reset": "Clear a finished table for a new game.",
     "cmd-reset-help": (
         "After a game has ended, clears the table for the next game: the players who are still here"
@@ -1310,6 +1325,48 @@ CATALOGS: dict[str, dict[str, str]] = {"en": {**INFO, **ERRORS, **HELP_TEXTS, **
 # the PO next to it; docs/translating.md), each holding the keys whose translation was made for
 # today's English (the rest falls back to English)
 _translated, PLURAL_FORMS = _translations.load(CATALOGS["en"])
+
+#: each language's quotation marks, opening and closing (a quoted name, words quoted in a help
+#: text): German „…“, French « … » with no-break spaces, Spanish «…» (the RAE's first choice),
+#: Danish »…« (Dansk Sprognævn's first recommendation, the usual marks of Danish print). A
+#: catalog writes a quotation with any pair of marks ("…" in English, which keeps them);
+#: `quote_marks` gives every template of a language that language's own, one rule for all.
+QUOTES: dict[str, tuple[str, str]] = {"de": ("\u201e", "\u201c"), "fr": ("\u00ab\u00a0", "\u00a0\u00bb"),
+                                      "es": ("\u00ab", "\u00bb"), "da": ("\u00bb", "\u00ab")}
+#: the pairs of marks a translator may have written, each read as a quotation (the spaces
+#: inside French marks included)
+_QUOTED = re.compile('|'.join([
+    "\u00ab[ \u00a0\u202f]?([^\u00ab\u00bb\n]*?)[ \u00a0\u202f]?\u00bb",   # « … »
+    "\u201e([^\u201e\u201c\n]*?)\u201c",                                        # „…“
+    "\u201c([^\u201c\u201d\n]*?)\u201d",                                        # “…”
+    "\u00bb([^\u00ab\u00bb\n]*?)\u00ab",                                        # »…«
+    '"([^"\n]*)"']))                                                              # "…"
+
+
+def quote_marks(template: str, lang: str) -> str:
+    """``template`` with each quotation in ``lang``'s own marks (``QUOTES``); English, and a
+    language without marks of its own, as it is."""
+    marks = QUOTES.get(lang)
+    if marks is None or template.count('"') % 2:
+        return template
+    opening, closing = marks
+    return _QUOTED.sub(lambda m: opening + next(g for g in m.groups() if g is not None) + closing,
+                       template)
+
+
+def quoted(value: Any, lang: str) -> str:
+    """``value`` as somebody typed it, in ``lang``'s quotation marks (``QUOTES``; English "…"),
+    a character that prints nothing shown as its escape (``\\x1b``), as repr did."""
+    shown = str(value)
+    if not shown.isprintable():
+        shown = "".join(c if c.isprintable() else repr(c)[1:-1] for c in shown)
+    opening, closing = QUOTES.get(lang, ('"', '"'))
+    return opening + shown + closing
+
+
+for _lang, _catalog in _translated.items():
+    for _key, _template in _catalog.items():
+        _catalog[_key] = quote_marks(_template, _lang)
 CATALOGS.update(_translated)
 
 #: the languages of the catalogs, English first (the default and the fallback), then every
@@ -1663,7 +1720,8 @@ class _Word:
 class _Formatter(string.Formatter):
     """str.format with three more conversions: `!t` writes a duration (`duration`), `!p` the
     word form for a count (`{count!p:table|tables}`, `plural_form`), `!w` the catalog's word for
-    a value (`{rank!w:rank}`: `rank-A` "Ace", `word`)."""
+    a value (`{rank!w:rank}`: `rank-A` "Ace", `word`); and `!r` quotes what somebody typed in
+    the language's own marks (`quoted`), not as Python's repr."""
 
     def __init__(self, lang: str) -> None:
         self.lang = lang
@@ -1680,6 +1738,8 @@ class _Formatter(string.Formatter):
             return _Plural(value, self.lang)
         if conversion == "w":
             return _Word(value, self.lang)
+        if conversion == "r":
+            return quoted(value, self.lang)
         return super().convert_field(value, conversion)
 
 

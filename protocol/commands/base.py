@@ -104,6 +104,9 @@ class CommandContext(Protocol):
     def set_protocol(self, version: int) -> None:
         """/iset protocol N: the version of the objects the connection reads from now on."""
 
+    def next_page(self) -> bool:
+        """/next: the next page of the last long answer (text mode); False when none is left."""
+
     def send(self, event: Event) -> None: ...
 
     def quit(self, event: Event) -> None: ...

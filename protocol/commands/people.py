@@ -119,7 +119,7 @@ def _bot_named(ctx: CommandContext, name: str) -> dict[str, Any] | None:
     for number, table in sorted(ctx.world.tables.items()):
         for full, bot in table.bots.items():
             if low in (full.lower(), full.partition("~")[0].lower()):
-                return {"name": full.partition("~")[0], "strategy": bot.strategy_name,
+                return {"name": full, "strategy": bot.strategy_name,   # the one form of its name
                         "table": number}
     return None
 

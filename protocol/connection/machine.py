@@ -156,6 +156,10 @@ class Connection(Protocol):
     def render_context(self) -> RenderContext: ...
 
     @property
+    def rows(self) -> int:
+        """The rows of the client's window (telnet NAWS, else 24): the size of a page."""
+
+    @property
     def lang(self) -> str: ...
 
     def deliver(self, event: Event) -> None: ...
@@ -304,11 +308,28 @@ def gmcp_copies(session: Connection, event: Event, ctx: RenderContext) -> dict[s
     return obj
 
 
+#: the events whose text comes a page at a time when it is longer than a screen (``/replay``:
+#: about 100 lines a round); ``/next`` shows the next page
+PAGED = frozenset({"replay"})
+
+
+class _Pages:
+    """The lines of a long answer that are still to come (``/next``)."""
+
+    __slots__ = ("lines", "shown")
+
+    def __init__(self, lines: list[str]) -> None:
+        self.lines = lines
+        self.shown = 0
+
+
 class TextOutput:
     """Text mode: events rendered in the connection's language and wrapped to its width, prompts
-    without line end (IAC GA for a telnet client), input hidden with telnet ECHO."""
+    without line end (IAC GA for a telnet client), input hidden with telnet ECHO. A long
+    answer (``PAGED``) comes a page at a time, a page the rows of the client's window less
+    two (the ``-- more --`` line, and the line one types on); ``/next`` shows the next."""
 
-    __slots__ = ("session",)
+    __slots__ = ("session", "pages")
 
     #: a word typed without the slash is a command only when it fits what a person means by
     #: it ("help me" and "play nice" are speech: protocol/commands/bare.py's checks)
@@ -329,6 +350,8 @@ class TextOutput:
 
     def __init__(self, session: Connection) -> None:
         self.session = session
+        #: the rest of the last long answer (``/next``), or None
+        self.pages: _Pages | None = None
 
     def deliver(self, event: Event) -> None:
         s = self.session
@@ -368,6 +391,9 @@ class TextOutput:
             # lobby events (speech, arrivals ...) read the same for every text-mode listener
             # with the same render context: rendered and encoded once per event and context,
             # not once per member of a crowded room
+            if event.type in PAGED:
+                self._paged(wrap_lines(render(event, ctx.lang, ctx.width), ctx.width))
+                return
             memo = _shared_text
             parts = memo.parts
             if parts and parts[0] is event and parts[1] is ctx:
@@ -391,6 +417,34 @@ class TextOutput:
             status = status_prompt(event.data, ctx.lang, ctx.width)  # /set prompt on (MUD clients)
             if status is not None:
                 s.sendPrompt(status)
+
+    def _paged(self, lines: list[str]) -> None:
+        """A long answer: all of it when it fits the window, else its first page."""
+        self.pages = None
+        if len(lines) < self.session.rows:
+            self.session.telnet.send_lines(lines)
+            return
+        self.pages = _Pages(lines)
+        self.next_page()
+
+    def next_page(self) -> bool:
+        """The next page of the long answer under way, with a ``-- more --`` line while more
+        is left; False when nothing is."""
+        pages = self.pages
+        if pages is None:
+            return False
+        s = self.session
+        page = pages.lines[pages.shown:pages.shown + max(1, s.rows - 2)]
+        pages.shown += len(page)
+        total = len(pages.lines)
+        if pages.shown < total:
+            ctx = s.render_context
+            page = [*page, *wrap_line(text("more", ctx.lang, last=pages.shown, total=total),
+                                      ctx.width)]
+        else:
+            self.pages = None
+        s.telnet.send_lines(page)
+        return True
 
     def line(self, line: str) -> None:
         """A line wrapped to the connection's width (protocol/render/wrap.py)."""
@@ -709,6 +763,10 @@ class JsonOutput:
         Machine mode: when it reads an older version (`/set` alone's `settings`, the friends
         commands' objects: the command is refused instead)."""
         return self.session.protocol < version
+
+    def next_page(self) -> bool:
+        """Machine mode pages nothing: ``/next`` has nothing to show."""
+        return False
 
 
 def switch_before_login(session: Connection, version: str) -> None:

@@ -40,7 +40,7 @@ from protocol.connection.machine import (
     channel_list,
     switch_before_login,
 )
-from protocol.render.context import DEFAULT_CONTEXT, RenderContext, clamp_width
+from protocol.render.context import DEFAULT_CONTEXT, RenderContext, clamp_height, clamp_width
 from protocol.render.json_lines import DEFAULT_PROTOCOL, PROTOCOL_VERSIONS
 from protocol.render.table import TableFeed
 from protocol.telnet.gathered_write import write_shared
@@ -285,6 +285,7 @@ class Session(Protocol):
     _greeting_told: bool = False   # the greeting's text (after the offers and NAWS) was sent
     _timing: Any = None   # (command name, start) of the command running now, for the metrics
     _naws_width: int = 0  # the client's window width (telnet NAWS; 0: not told)
+    _naws_height: int = 0  # the client's window height in rows (telnet NAWS; 0: not told)
     #: the transport carries messages, not a byte stream (a WebSocket, protocol/web): no telnet
     #: negotiation, machine mode from the first line on, and one line per message
     _messages: bool = False
@@ -333,6 +334,16 @@ class Session(Protocol):
             self.deliver(Event("iset", name="json", value="1", protocol=self.protocol))
         else:
             self.deliver(Event("iset", name="json", value="0"))
+
+    @property
+    def rows(self) -> int:
+        """The rows of the client's window (telnet NAWS, else 24): a page of a long answer."""
+        return clamp_height(self._naws_height)
+
+    def next_page(self) -> bool:
+        """``/next``: the next page of the last long answer (text mode); False when none is
+        left (machine mode pages nothing)."""
+        return self.output.next_page()
 
     def set_protocol(self, version: int) -> None:
         """`/iset protocol N`: the version of the objects this connection reads from now on (in
@@ -404,6 +415,7 @@ class Session(Protocol):
         negotiation and again on every resize; the text is wrapped to it from the next line on
         (unless ``/set width N`` chose a width)."""
         self._naws_width = width
+        self._naws_height = height
         if self._naws_call is not None:
             self._greet_text()     # the greeting waited for this width
 
