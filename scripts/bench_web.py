@@ -12,7 +12,10 @@ all connected from the start and seated at their running games side by side. Eve
 program deciding from its `state` (and the `update`s it applies): `/nogrand`, the first three
 cards for `/schupf`, the first legal play (else `/pass`), `/wish none`, `/dragon left`; one
 command at a time, each with an id, the next after its reply. A finished game is `/reset` and
-started again (not counted).
+started again (not counted). Both kinds ask for the same version of machine mode's objects
+(``--protocol``: 1 by default, ``%json``, a whole `state` after every change; the web page asks
+for 4, ``--protocol 4``: `update`s), so an action sends both kinds the same objects and only
+the transport differs.
 
 The same server runs the two kinds in alternating phases, ``--rounds`` times each (WebSocket,
 TCP, WebSocket, TCP, ...): in a phase only the tables of one kind act, until their players have
@@ -161,7 +164,7 @@ class WebPlayer(Player, WebSocketClientProtocol):
         WebSocketClientProtocol.__init__(self)
 
     def onOpen(self) -> None:
-        self.write("%json")
+        self.write(self.bench.switch)
 
     def onMessage(self, payload: bytes, isBinary: bool) -> None:
         self.received(json.loads(payload))
@@ -205,7 +208,7 @@ class RawWebPlayer(Player, Protocol):
                 raise ConnectionError(head.decode("latin-1"))
             self.upgraded = True
             buf = rest
-            self.write("%json")
+            self.write(self.bench.switch)
         at = 0
         while len(buf) - at >= 2:
             n = buf[at + 1] & 0x7F
@@ -238,7 +241,7 @@ class TcpPlayer(Player, Protocol):
         self.buffer = b""
 
     def connectionMade(self) -> None:
-        self.write("%json")
+        self.write(self.bench.switch)
 
     def dataReceived(self, data: bytes) -> None:
         self.buffer += data
@@ -263,6 +266,8 @@ class Bench:
         self.players: dict[str, list[Player]] = {"ws": [], "tcp": []}
         self.enough: Deferred | None = None
         self.start = 0                         # the kind's count when its phase began
+        #: the first line of every player, both kinds: machine mode of --protocol's objects
+        self.switch = "%json" if opts.protocol == 1 else f"%json {opts.protocol}"
 
     def acting(self, kind: str) -> bool:
         return self.phase == kind
@@ -328,7 +333,7 @@ class Bench:
         ws = per_action["ws"][1:]
         tcp = per_action["tcp"][1:]
         return {"tables_per_kind": self.opts.tables, "actions_per_phase": self.opts.actions,
-                "think_ms": self.opts.think,
+                "think_ms": self.opts.think, "protocol": self.opts.protocol,
                 "phases_per_kind": self.opts.rounds,
                 "ws_us_per_action": ws, "tcp_us_per_action": tcp,
                 "ws_median_us": statistics.median(ws), "tcp_median_us": statistics.median(tcp),
@@ -379,6 +384,10 @@ def main(argv: list[str] | None = None) -> int:
                         help="each player waits MS milliseconds before each command, so that "
                              "every action is a reactor turn of its own for both kinds, however "
                              "fast their clients are (default 5; 0: at once)")
+    parser.add_argument("--protocol", type=int, default=1, choices=(1, 2, 3, 4),
+                        help="the machine-mode version both kinds of players ask for (`%%json "
+                             "N`; default 1, `%%json`: a whole `state` after every change; the "
+                             "web page asks for 4: `update`s)")
     parser.add_argument("--autobahn-client", action="store_true",
                         help="the WebSocket players use autobahn's client (heavier than the "
                              "TCP players' client: its cost on this machine's shared CPUs "
@@ -410,7 +419,8 @@ def main(argv: list[str] | None = None) -> int:
             proc.terminate()
             proc.wait(timeout=60)
     print(f"server CPU per accepted action, {opts.tables} tables of each kind, "
-          f"{opts.actions} actions a phase, median of {opts.rounds} phases each:")
+          f"{opts.actions} actions a phase, median of {opts.rounds} phases each, "
+          f"protocol {opts.protocol} for both kinds:")
     print(f"  WebSocket {result['ws_median_us']:.0f} µs, TCP machine mode "
           f"{result['tcp_median_us']:.0f} µs: ratio {result['ratio_ws_to_tcp']:.2f} "
           f"(per pair: {', '.join(f'{r:.2f}' for r in result['ratios_per_pair'])})")

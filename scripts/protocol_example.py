@@ -7,9 +7,11 @@ real server's output.
 
 It starts the server (`python -m protocol` on a free loopback port, a temporary database), reads
 the text greeting up to `login:` (not shown), then sends the example's lines one by one: each
-after the reply to the one before (the object carrying its id) and a short quiet time, so what
-the bots do meanwhile is in the order it arrived. `>` is what the client sent, `<` a line it
-read, exactly as it came. The client asks for the newest protocol (`%json N`, N =
+after the reply to the one before (the object carrying its id) and, where the next line needs
+it, a definite object after that reply (`room` after the log-in; the `update` to the exchange
+phase before the schupf, to the play phase before the pass), never after a quiet time that a
+busy machine stretches; what the bots do meanwhile is in the order it arrived. `>` is what the
+client sent, `<` a line it read, exactly as it came. The client asks for the newest protocol (`%json N`, N =
 protocol.render.json_lines.PROTOCOL_VERSION), as tichu_bot does. tests/wire/test_schema.py
 checks the block against a new run.
 """
@@ -36,8 +38,15 @@ DOC = ROOT / "docs" / "protocol.md"
 COMMANDS = ["Anna", "/newroom tichu", "/option seed 7", "/join 1", "/addbot random",
             "/addbot heuristic", "/addbot random", "/start", "nogrand", "schupf S2 SA S4",
             "pass", "%state", "/quit"]
-#: seconds without a line after a reply before the next line is sent
-QUIET = 0.4
+#: the object read after a command's reply before the next line is sent, by command: the
+#: log-in's room comes after its reply; the schupf waits for the exchange (all four have
+#: declined the Grand Tichu, the bots after their pause), the pass for the play
+THEN: dict[str, dict[str, str]] = {
+    "Anna": {"type": "room"},
+    "nogrand": {"type": "update", "phase": "exchange"},
+    "schupf S2 SA S4": {"type": "update", "phase": "play"}}
+#: seconds the example waits for any one line before it gives up
+WAIT = 30
 
 
 class Lines:
@@ -83,7 +92,7 @@ def transcript(port: int) -> list[str]:
 
         def read_until(done: Any) -> None:
             while True:
-                raw = lines.next(30)
+                raw = lines.next(WAIT)
                 if raw is None:
                     raise SystemExit("no answer; so far:\n" + "\n".join(out))
                 if not raw.startswith(b"{"):      # the end of the text greeting's line
@@ -91,15 +100,18 @@ def transcript(port: int) -> list[str]:
                 out.append("< " + raw.decode("utf-8"))
                 if done(json.loads(raw)):
                     break
-            while (raw := lines.next(QUIET)) is not None:
-                out.append("< " + raw.decode("utf-8"))
+
+        def having(fields: dict[str, str]) -> Any:
+            return lambda obj: all(obj.get(k) == v for k, v in fields.items())
 
         send(f"%json {PROTOCOL_VERSION}")
-        read_until(lambda obj: obj.get("type") == "prompt")
+        read_until(having({"type": "prompt"}))
         for number, command in enumerate(COMMANDS, 1):
             cid = f"c{number}"
             send(f"#{cid} {command}")
             read_until(lambda obj, cid=cid: obj.get("id") == cid)
+            if command in THEN:
+                read_until(having(THEN[command]))
     return out
 
 

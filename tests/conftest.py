@@ -396,12 +396,13 @@ class RunningServer:
     async def start(self) -> None:
         from twisted.internet import reactor
 
-        from protocol.process.server import LobbyServer, thread_runner
+        from protocol.process.host import thread_runner
+        from protocol.process.server import LobbyServer
         options = dict(self.server_options)
         if not {"accounts", "scrypt", "password_params"} & set(options):
             # cheap password hashes in the reactor's thread pool: these tests are not about the
             # hash's cost, and a hash of the server's strength in its thread of the lowest CPU
-            # priority (protocol.process.server.HashPool) waits seconds for a CPU when other processes
+            # priority (protocol.process.host.HashPool) waits seconds for a CPU when other processes
             # keep the machine busy (a moderation test timed out that way)
             options["accounts"] = Accounts(thread_runner(reactor), FAST_HASH)
         self.server = LobbyServer(reactor, Store.threaded(str(self.db), reactor),
@@ -424,6 +425,12 @@ class RunningServer:
         await self.stop()
         self.clients = []
         await self.start()
+
+    def bots_without_delay(self) -> None:
+        """Tables made from now on have bots that act at once (no ``bot_delay`` of half a
+        second of real time per decision): for tests of what the game's lines say, not of
+        the bots' pace."""
+        self.server.world.on_new_table = lambda table: setattr(table, "bot_delay", 0.0)
 
     @property
     def port(self) -> int:

@@ -11,7 +11,7 @@ from twisted.internet.task import Clock
 from conftest import FakeClient, FakeLobby, fired
 from lobby.events import Event
 from lobby.tables.table import TableActor
-from lobby.text.messages import CATALOGS, LANGUAGES, text
+from lobby.text.messages import CATALOGS, LANGUAGES
 from lobby.tichu.actions import (
     CallTichu,
     Exchange,
@@ -33,7 +33,7 @@ from lobby.tichu.cards import (
 from lobby.tichu.match import Match
 from lobby.world.persistence import Persistence
 from lobby.world.world import World
-from protocol.render.table import render_table
+from protocol.render.table import card_legend, render_table
 from protocol.render.wrap import wrap_lines
 
 NAMES = ["ann", "bob", "cat", "dan"]
@@ -41,10 +41,11 @@ CARD_TOKEN = re.compile(r"^(?:[SBGR](?:[2-9]|10|B|D|K|A)|Ma|Hu|Ph|Dr)$")
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
 
 
-#: the lines of the card legend (shown once after the first deal) at 80 columns, any language:
-#: they name the specials (Ma Hu Ph Dr) in notation, no card of anybody's
+#: the lines of the card legend (shown once after the first deal) at the widths the tests use,
+#: any language: they name the specials (Ma Hu Ph Dr) in notation, no card of anybody's
 LEGEND_LINES = frozenset(line for lang in LANGUAGES if lang in CATALOGS
-                         for line in wrap_lines([text("card-legend", lang)], 80))
+                         for width in (40, 45, 50, 60, 70, 80, 100, 120, 160, 200)
+                         for line in wrap_lines(card_legend(lang), width))
 
 
 def without_legend(text_: str) -> str:

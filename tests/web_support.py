@@ -23,6 +23,9 @@ class WebClient(WebSocketClientProtocol):
         self.opened: Deferred = Deferred()
         self.closed: Deferred = Deferred()
         self.close_code: int | None = None
+        #: autobahn's wasClean of the close: False when the client had to drop the connection
+        #: itself because the server did not close it after the closing handshake
+        self.clean: bool | None = None
         self._waiter: tuple[Any, Deferred] | None = None
         self._next = 0
         self._ids = 0
@@ -40,6 +43,7 @@ class WebClient(WebSocketClientProtocol):
 
     def onClose(self, wasClean: bool, code: int | None, reason: str | None) -> None:
         self.close_code = code
+        self.clean = wasClean
         if not self.opened.called:
             self.opened.errback(ConnectionError(f"refused: {code} {reason}"))
         if self._waiter is not None:

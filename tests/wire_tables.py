@@ -122,7 +122,7 @@ class WireGame:
         self.table = self.world.tables[number]
         self.table.bot_delay = 0
         for name in self.players[1:] + self.spectators:
-            await self.say(name, f"/room {number}", f"Table {number}: waiting.")
+            await self.say(name, f"/room {number}", f"You are watching table {number}.")
         for option, value in options.items():
             await self.say(host, f"/option {option} {value}", f"sets {option} to ")
         for name in joins or self.players:

@@ -68,7 +68,8 @@ def check_password(password: str) -> None:
 class Argon2Params:
     """argon2id cost parameters (argon2-cffi's names). The default is OWASP's argon2id setting:
     19 MiB, 2 passes, one lane -- about 20-30 ms of one CPU per hash, and one thread per hash,
-    so the server's HashPool (one hashing thread per CPU) bounds the CPU that hashing takes."""
+    so the server's HashPool (protocol/process/host.py: one hashing thread per CPU) bounds the
+    CPU that hashing takes."""
 
     time_cost: int = 2
     memory_cost: int = 19456         # KiB

@@ -213,6 +213,11 @@ def _entry(player: int, action_text: str) -> str:
     return _ENTRY_HEAD + str(int(player)) + _ENTRY_ACTION + action_text + "}"
 
 
+def _reference_entry(player: int, action_text: str) -> str:
+    """What `_entry` writes, the slow way (tests/world/test_journal.py checks them equal)."""
+    return json.dumps({"p": int(player), "a": json.loads(action_text)})
+
+
 def _with_journal_actions(conn: sqlite3.Connection, table_no: int,
                           game: FinishedGame) -> tuple[FinishedGame, str]:
     """``game`` with the actions of its record taken from the table's journal entries 1..N

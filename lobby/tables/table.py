@@ -1067,7 +1067,9 @@ class TableActor:
     @TABLE_COMMANDS.command("leave", notices=True)
     def cmd_leave(self, user: str, args: dict[str, str]) -> None:
         if self.state == PLAYING and user in self.players:
-            raise LobbyError("game-running")
+            # the seat stays theirs: what happens if they go away (issue 26, telnet review)
+            raise LobbyError("leave-in-game", table=self.number, grace=max(
+                0, math.ceil(self.grace_seconds() - self.away_for(user))))
         if user not in self.seats:
             raise self._not_seated(user)
         seat = self.seats.index(user)
@@ -1161,8 +1163,10 @@ class TableActor:
             return "guests"
         return None
 
-    @TABLE_COMMANDS.command("spielinfo")
+    @TABLE_COMMANDS.command("spielinfo", "[NUMBER]")
     def cmd_spielinfo(self, user: str, args: dict[str, str]) -> None:
+        """The table's public state, to ``user``: at the table, or from anywhere with the
+        table's number (``/spielinfo 2``: protocol/commands/tables.py routes it here)."""
         data: dict[str, Any] = {"table": self.number, "state": self.state, "host": self.host,
                                 "seats": self.seated, "options": self.options.as_dict(),
                                 "spectators": self.spectators, "gone": sorted(self.gone),

@@ -33,9 +33,13 @@ ERRORS: dict[str, str] = {
         "The name {name} reads too much like that of {staff}, who is on the staff; choose "
         "another name."),
     "name-in-use": "{name} is online already; choose another name.",
-    "seat-held": "Table {table} holds the seat of the guest {name} for them: give its key, or "
-                 "choose another name.",
-    "wrong-seat-key": "Wrong key.",
+    #. back at the login prompt: how the guest takes the held seat back
+    "seat-held": "Table {table} holds the seat of the guest {name} for them: to take it back, "
+                 "type {name} at the login prompt, then its key; or choose another name.",
+    #. a wrong reconnect key; the connection is back at the login prompt
+    "wrong-seat-key": "Wrong key for the seat of {name}. To try again, type {name} at the login "
+                      "prompt, then the key you were told when you sat down; or choose another "
+                      "name.",
     "wrong-password": "Wrong password.",
     "too-many-failures": "Too many failed log-ins; closing the connection.",
     "bad-password": "A password has {min} to {max} characters and no spaces.",
@@ -55,6 +59,12 @@ ERRORS: dict[str, str] = {
     "game-finished": "The game is over; /reset clears the table for a new game.",
     "no-game": "No game is running at this table.",
     "not-seated": "You do not sit at this table; /join takes a seat.",
+    #. /leave by a player of the running game: the seat cannot be given up; {grace} e.g. 2
+    #. minutes (the grace time this player has left: the others may then vote them out)
+    "leave-in-game": "You play in the running game at table {table}, so your seat stays yours "
+                     "and the game waits for your moves. /manager takes you to the lobby and "
+                     "/room {table} brings you back; away for more than {grace!t}, you may be "
+                     "voted out, and a bot then plays on in your seat.",
     "quit-in-game": "You are playing at table {table}; the game waits for you. /quit again to "
                     "leave; log in as {name} to come back.",
     "quit-in-game-guest": "You are playing at table {table}; the game waits for you. /quit "
@@ -114,6 +124,7 @@ ERRORS: dict[str, str] = {
     # rooms and table routing (lobby/world/world.py, protocol/commands/tables.py)
     "not-at-table": "You are not at a table; /room N enters one, /newroom tichu opens one.",
     "no-such-room": "There is no room {number}; /listroom lists the tables.",
+    "no-such-table": "There is no table {number}; /listroom lists the tables.",   # /spielinfo N
     "no-such-page": "There is no page {page}; /listroom has {pages} {pages!p:page|pages}.",
     "seat-held-here": "Table {table} holds a seat for the guest {name} who sat down there "
                       "before you; log in with another name to watch it.",
@@ -265,6 +276,15 @@ INFO: dict[str, str] = {
     # rooms and chat (lobby/world/world.py)
     "enters": "{name} enters the {room}.",
     "leaves": "{name} leaves the {room}.",
+    # the same messages where {room} is a table's room: `text` takes KEY-table then, with the
+    # table's {number} (a room's name is data, read as each language says it)
+    "enters-table": "{name} comes to table {number}.",
+    "leaves-table": "{name} leaves table {number}.",
+    "who-table": "At table {number} ({count}): {names}",
+    "wwho-line-table": "  {name:<16} at table {number}{guest}",
+    "finger-online-table": "  online now, at table {number}",
+    "whereis-table": "{name} is in the room of table {number} (/room {number} goes there).",
+    "friends-line-room-table": "  {name}: online, at table {number}",
     "says": "<{name}> {text}",
     "tells": "{name} tells you: {text}",
     "told": "You tell {name}: {text}",
@@ -389,12 +409,16 @@ INFO: dict[str, str] = {
     "table-info-score-none": "  Score: {score} (no rounds played yet)",
     "table-info-options": "  Options: {options}",
     "table-info-watching": "  Watching: {names}",
-    "table-reset": "{name} clears the table for a new game: /join, then /start.",
+    #. the table's view follows, with what the reader may do (the host: /start)
+    "table-reset": "{name} clears the table for a new game.",
     "table-vanished": "{name} has vanished; the game waits for them. After {grace!t} the other "
                       "players may /remove {name}.",
     "table-back": "{name} is back.",
     "table-remove-proposed": "{name} proposes to remove {target}: /accept or /refuse "
                              "({needed} {needed!p:vote|votes} needed).",
+    #. the same said to a spectator, who has no vote
+    "table-remove-proposed-watching": "{name} proposes to remove {target}; the players vote "
+                                      "({needed} {needed!p:vote|votes} needed).",
     "table-vote": "{name} votes {vote} on removing {target}.",
     "table-remove-refused": "{target} stays: the removal was refused.",
     "table-vote-ended": "The vote on removing {name} ends.",
@@ -470,6 +494,14 @@ INFO: dict[str, str] = {
                     "sit.",
     #. a waiting table whose four seats are taken
     "view-waiting-full": "All four seats are taken: /start begins the game.",
+    #. the same two hints to anybody but the host (only the host may /addbot and /start);
+    #. {host} e.g. Ann
+    "view-waiting-guest": "/join [SEAT] takes a free seat (1+3 against 2+4); the host, {host}, "
+                          "starts the game when four sit.",
+    "view-waiting-full-guest": "All four seats are taken; the host, {host}, starts the game.",
+    #. the head of a spectator's table picture (at a waiting table instead of "Table 1:
+    #. waiting.")
+    "view-watching": "You are watching table {table}.",
     "view-players": "{players}",
     "view-player-out": "out {place}",
     "view-call-tichu": "T!",
@@ -536,13 +568,34 @@ INFO: dict[str, str] = {
     "game-round-start": "Round {round} begins.",
     "game-deal": "Your first 8 cards: {cards}",
     #. shown once per account (a guest: once per connection), after the first deal: how to
-    #. read the cards and the marks of the players line (BSW's German letters are the notation)
-    "card-legend": (
-        "How to read the cards (shown once): the suits are S Schwert, B Pagode, G Jade and R "
-        "Stern; the ranks 2 to 10, B Bube (Jack), D Dame (Queen), K König (King), A As (Ace); "
-        "the specials Ma Mah Jong, Hu Dog, Ph Phoenix (Ph=7: played as a 7) and Dr Dragon. In "
-        "the players line > marks whose turn it is, T! and GT! a Tichu and a Grand Tichu call, "
-        "(partner) or (P) your partner. /help play tells more."),
+    #. read the cards and the marks of the players line, four paragraphs (BSW's German letters
+    #. are the notation). {suits} e.g. "S Schwert (Sword), B Pagode (Pagoda), G Jade and R Stern
+    #. (Star)": card-legend-card for each, joined with names-and
+    "card-legend": "How to read the cards (shown once). Suits: {suits}.",
+    #. {ranks} e.g. "B Bube (Jack), D Dame (Queen), K König (King) and A Ass (Ace)"
+    "card-legend-ranks": "Ranks: 2 to 10, {ranks}.",
+    #. {specials} e.g. "Ma Mah Jong, Hu Dog, Ph Phoenix and Dr Dragon"
+    "card-legend-specials": "Specials: {specials}. Ph=7: the Phoenix played as a 7.",
+    "card-legend-marks": (
+        "In the players line > marks whose turn it is, T! and GT! a Tichu and a Grand Tichu "
+        "call, (partner) or (P) your partner. /help play tells more."),
+    #. one card of the legend: {card} its letters (S, K, Ma), {german} the German name they
+    #. stand for (the German catalog's suit-/rank- word: Schwert, König), {word} the reader's
+    #. word for it (suit-/rank-/special-: Sword, King). Its spaces never break a line.
+    "card-legend-card": "{card} {german} ({word})",
+    #. the same where the reader's word is the German name (Jade, Dame), and for a special
+    #. card (Ma Mah Jong): {word} the reader's word
+    "card-legend-card-same": "{card} {word}",
+    #. the suits by their letters (BSW notation S B G R: Schwert, Pagode, Jade, Stern)
+    "suit-S": "Sword",
+    "suit-B": "Pagoda",
+    "suit-G": "Jade",
+    "suit-R": "Star",
+    #. the special cards by their letters (Ma Hu Ph Dr)
+    "special-Ma": "Mah Jong",
+    "special-Hu": "Dog",
+    "special-Ph": "Phoenix",
+    "special-Dr": "Dragon",
     "game-deal-all": "Your cards: {cards}",
     "game-deal-rest": "Your last 6 cards: {cards}",
     "game-grand": "{name} calls GRAND TICHU!",
@@ -866,7 +919,7 @@ HELP_TEXTS: dict[str, str] = {
     "cmd-play": "Play cards (BSW notation), e.g. /play R10 G10 or /play 7 7.",
     "cmd-play-help": (
         "Plays CARDS in BSW notation: suit S (Schwert), B (Pagode), G (Jade), R (Stern) and rank "
-        "2-10, B (Bube, jack), D (Dame), K (König), A (As), or Ma (Mah Jong), Hu (Dog), Ph "
+        "2-10, B (Bube, jack), D (Dame), K (König), A (Ass), or Ma (Mah Jong), Hu (Dog), Ph "
         "(Phoenix), Dr (Dragon). Ph=7 names the rank the Phoenix stands for where it is not clear. "
         "With the Mah Jong add a wish: /play Ma wish 8 (or /wish RANK right after). Rank-only "
         "shorthand (/play 7 7) is accepted where it is unambiguous; it picks cards that do not "
@@ -974,7 +1027,7 @@ HELP_TEXTS: dict[str, str] = {
     "cmd-spielinfo-help": (
         "Shows the state of the table (waiting, playing, finished), its host, the players by seat, "
         "the score and round, the options that differ from the defaults, who watches, and after the"
-        " end the outcome."),
+        " end the outcome. /spielinfo N shows table N from anywhere, the lobby too."),
     "cmd-start": "Start the game when four players sit.",
     "cmd-start-help": (
         "Starts the game once all four seats are taken. Only the host may start (at a table left "
@@ -1087,6 +1140,24 @@ WEB_TEXTS: dict[str, str] = {
     "web-card-legend": "A card is its suit and rank: {suits}; 2-10 {ranks}; specials Ma Hu Ph Dr.",
     #. after a reload a registered name comes back into the form: the password is never kept
     "web-password-again": "Log in again with your password.",
+    #. a running game holds the seat of the guest {name} at table {table}, and this browser tab
+    #. has not the key of that seat (it is kept only in the tab where they sat down); the log-in
+    #. form comes back, for a guest name or another name
+    "web-seat-key-missing": "Table {table} keeps the seat of the guest {name}, and this tab "
+                            "does not have its key (only the tab where you sat down has it). "
+                            "Play as a guest, or log in with another name.",
+    #. the WebSocket did not open, and the server gave no reason: it tries again by itself
+    "web-cannot-connect": "The server cannot be reached; trying again...",
+    #. the WebSocket was refused: the server has as many connections as it takes
+    "web-refused-server-full": "The server is full; trying again in a moment...",
+    #. the WebSocket was refused: this address has as many connections open as one address may
+    #. (other tabs or devices behind the same address count too)
+    "web-refused-too-many-connections": "Too many connections are open from your address "
+                                        "(other tabs or devices count too); close one. "
+                                        "Trying again...",
+    #. the WebSocket was refused: this address opened too many connections in the last minute
+    "web-refused-connecting-too-fast": "Too many new connections from your address; trying "
+                                       "again in a moment...",
     #. the answer to /register typed in a chat line
     "web-registered": "{name} is registered: next time log in with the password.",
     #. the trick is over (won, a bomb too) and its winner leads
@@ -1286,7 +1357,14 @@ def text(key: str, lang: str = "en", /, **params: Any) -> str:
     `{seconds!t}` is a duration in seconds, shown as people read it (`duration`); a field
     written `{count!p:table|tables}` is the word form that goes with `count` (`plural_form`); a
     field written `{rank!w:a-rank}` is the catalog's word `a-rank-VALUE` for its value (`word`).
-    A parameter that is a `Msg` is rendered in `lang` first."""
+    A parameter that is a `Msg` is rendered in `lang` first. A message whose ``room`` is a
+    table's room (``room-table``) is its ``KEY-table`` form where the catalog has one."""
+    room = params.get("room")
+    if type(room) is Msg and room.key == "room-table" and key + "-table" in CATALOGS["en"]:
+        # a table's room reads as each language says it ("leaves table 2"), not as the room's
+        # data words ("leaves the Table 2 room"): the message's KEY-table form
+        key += "-table"
+        params = {**params, "number": room.params["number"]}
     template = CATALOGS.get(lang, {}).get(key) or CATALOGS["en"].get(key)
     if template is None:
         return key + ("" if not params else " " + " ".join(f"{k}={v}" for k, v in params.items()))

@@ -2,6 +2,10 @@
 
 Application code (lobby, protocol, tichu_bot, scripts) imports the engine from here only, never
 from its modules (tests/engine/test_engine_alone.py checks it); the modules behind it may change.
+
+May import: its own modules (lobby.tichu) and the standard library only: nothing of lobby,
+protocol or tichu_bot, no Twisted, no other package (tests/project/test_layers.py,
+tests/engine/test_engine_alone.py), so it runs and is tested on its own.
 """
 from lobby.tichu import memo
 from lobby.tichu.actions import (
@@ -30,6 +34,7 @@ from lobby.tichu.cards import (
     RANK_OF,
     RANKS,
     SORT_KEY,
+    SUITS,
     Card,
     card_points,
     cards_mask,
@@ -76,7 +81,7 @@ __all__ = [
     "UNSET", "Action", "CallTichu", "Exchange", "GiveDragon", "GrandTichu", "Pass", "Play",
     "Wish", "action_from_json",
     "DECK", "DOG", "DOG_BIT", "DRAGON", "DRAGON_BIT", "MAHJONG", "MAHJONG_BIT", "PHOENIX",
-    "PHOENIX_BIT", "RANK_MASK", "RANK_OF", "RANKS", "SORT_KEY", "Card", "card_points",
+    "PHOENIX_BIT", "RANK_MASK", "RANK_OF", "RANKS", "SORT_KEY", "SUITS", "Card", "card_points",
     "cards_mask", "format_cards", "format_play", "mask_cards", "mask_points", "parse_cards",
     "is_play_text", "parse_play", "parse_rank", "parse_wish", "rank_name", "sort_cards",
     "Combo", "beats", "classify", "readings",

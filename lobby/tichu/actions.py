@@ -7,10 +7,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-if TYPE_CHECKING:
-    from .cards import Card
+from lobby.tichu.cards import UNSET, Card, format_cards, parse_cards
 
 __all__ = [
     "UNSET", "Action", "GrandTichu", "CallTichu", "Exchange", "Play", "Pass", "Wish", "GiveDragon",
@@ -18,41 +17,16 @@ __all__ = [
 ]
 
 
-class _Unset:
-    """The wish of a Mah Jong play that is still to be named with a following `Wish` action."""
-
-    __slots__ = ()
-    _instance: _Unset | None = None
-
-    def __new__(cls) -> _Unset:
-        if cls._instance is None:
-            cls._instance = super().__new__(cls)
-        return cls._instance
-
-    def __repr__(self) -> str:
-        return "UNSET"
-
-    def __bool__(self) -> bool:
-        return False
-
-    def __reduce__(self) -> str:
-        return "UNSET"
-
-
-UNSET: Any = _Unset()
 _set = object.__setattr__
 
 
 def _cards_text(cards: Iterable[int]) -> str:
-    from .cards import format_cards
     return format_cards(cards)
 
 
 def _cards_from_text(text: Any) -> tuple[Card, ...]:
-    from .cards import parse_cards
     if isinstance(text, str):
         return tuple(parse_cards(text))
-    from .cards import Card
     return tuple(Card(c) if not isinstance(c, str) else parse_cards(c)[0] for c in text)
 
 

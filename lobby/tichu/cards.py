@@ -18,15 +18,38 @@ from collections.abc import Iterable
 from typing import Any
 
 from lobby.tichu import memo as _memo
-from lobby.tichu.actions import UNSET
 from lobby.tichu.errors import Rejected
 
 __all__ = [
     "Card", "DECK", "MAHJONG", "DOG", "PHOENIX", "DRAGON", "SUITS", "RANKS",
     "parse_cards", "parse_card", "format_cards", "sort_cards", "rank_name", "parse_rank",
     "cards_mask", "mask_cards", "card_points", "mask_points", "parse_play", "format_play",
-    "parse_wish", "WISH_WORDS", "is_play_text",
+    "parse_wish", "WISH_WORDS", "is_play_text", "UNSET",
 ]
+
+
+class _Unset:
+    """The wish of a Mah Jong play that is still to be named with a following `Wish` action."""
+
+    __slots__ = ()
+    _instance: _Unset | None = None
+
+    def __new__(cls) -> _Unset:
+        if cls._instance is None:
+            cls._instance = super().__new__(cls)
+        return cls._instance
+
+    def __repr__(self) -> str:
+        return "UNSET"
+
+    def __bool__(self) -> bool:
+        return False
+
+    def __reduce__(self) -> str:
+        return "UNSET"
+
+
+UNSET: Any = _Unset()
 
 SUITS = "SBGR"                      # Schwert (black), Pagode (blue), Jade (green), Stern (red)
 RANKS = tuple(range(2, 15))         # 2..14 (Ace)

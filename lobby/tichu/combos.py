@@ -6,6 +6,7 @@ twice returns the same object, so the move generator can hand out combos without
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
+from typing import cast
 
 from lobby.tichu import memo as _memo
 from lobby.tichu.cards import (
@@ -122,7 +123,7 @@ def _make(kind: str, rank: int | float, mask: int, phoenix_as: int | None, key: 
     # straight bombs beat every four of a kind; longer beats shorter; then by rank
     self.bomb_order = (n * 100 + rank if n >= 5 else rank) if bomb else 0
     self.__class__ = Combo
-    return self  # type: ignore[return-value]
+    return cast(Combo, self)        # (a Combo now: its class was set the line above)
 
 
 def _key(mask: int, phoenix_as: int | None, rank: int | float) -> int:
@@ -252,7 +253,7 @@ def _compute_readings(mask: int) -> tuple[Combo, ...]:
 
 def readings(cards: Iterable[int] | int) -> tuple[Combo, ...]:
     """Every combination these cards (or this card mask) form, highest reading first."""
-    mask = cards if type(cards) is int else cards_mask(cards)  # type: ignore[arg-type]
+    mask = cards if isinstance(cards, int) else cards_mask(cards)
     found = _READINGS.find(mask) if _memo.ON else None
     if found is None:
         found = _READINGS.put(mask, _compute_readings(mask))

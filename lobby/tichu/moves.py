@@ -300,8 +300,9 @@ def _generate_direct(hand: int, top: Combo | None) -> list[Combo]:
         _gen_runs(out, nib, ph, ma, True, None, 0, False)
         return out
     rank = top.rank
+    above = int(rank)               # a half only in a Phoenix single's rank: the others' are whole
     if kind == SINGLE:
-        for r in range(int(rank) + 1, 15):
+        for r in range(above + 1, 15):
             n = nib[r]
             if n:
                 out += _SINGLES[r][n]
@@ -311,15 +312,15 @@ def _generate_direct(hand: int, top: Combo | None) -> list[Combo]:
             if hand & DRAGON_BIT:
                 out.append(_DRAGON_SINGLE)
     elif kind == PAIR:
-        _gen_same_rank(out, nib, ph, 2, rank)  # type: ignore[arg-type]
+        _gen_same_rank(out, nib, ph, 2, above)
     elif kind == TRIPLE:
-        _gen_same_rank(out, nib, ph, 3, rank)  # type: ignore[arg-type]
+        _gen_same_rank(out, nib, ph, 3, above)
     elif kind == FULLHOUSE:
-        _gen_fullhouses(out, nib, ph, rank)  # type: ignore[arg-type]
+        _gen_fullhouses(out, nib, ph, above)
     elif kind == STRAIGHT:
-        _gen_runs(out, nib, ph, ma, False, top.length, rank, flushes)  # type: ignore[arg-type]
+        _gen_runs(out, nib, ph, ma, False, top.length, above, flushes)
     elif kind == STAIRS:
-        _gen_runs(out, nib, ph, ma, True, top.length // 2, rank, False)  # type: ignore[arg-type]
+        _gen_runs(out, nib, ph, ma, True, top.length // 2, above, False)
     return out
 
 
@@ -439,7 +440,9 @@ def _generate(hand: int, top: Combo | None) -> list[Combo]:
 _NORMAL = (1 << 52) - 1
 _ABOVE = tuple(_NORMAL & ~((1 << ((r - 1) * 4)) - 1) if r >= 1 else _NORMAL for r in range(16))
 _NIB0 = sum(1 << (4 * i) for i in range(13))       # the lowest bit of every rank's nibble
-_PH_SINGLES = tuple(phoenix_single(k) if k % 2 else None for k in range(31))
+#: the Phoenix single above each whole rank r, at index 2r + 1 (an even index holds its odd
+#: neighbour's, never read: the list holds Combos only)
+_PH_SINGLES = tuple(phoenix_single(min(k | 1, 29)) for k in range(31))
 
 
 class _Chunks:
@@ -513,12 +516,12 @@ def follow_plays(hand: int, top: Combo, w: int) -> tuple[list[Combo], bool]:
             _add_above(out, _C_SINGLES, m)
         if r < 15:
             if hand & PHOENIX_BIT:
-                out.append(_PH_SINGLES[int(rank * 2) + 1])  # type: ignore[arg-type]  # odd: a Combo
+                out.append(_PH_SINGLES[int(rank * 2) + 1])
             if hand & DRAGON_BIT:
                 out.append(_DRAGON_SINGLE)
     elif kind is PAIR or kind is TRIPLE:
         out = []
-        m = hand & _ABOVE[top.rank]  # type: ignore[index]  # a pair's or triple's rank: an int
+        m = hand & _ABOVE[int(top.rank)]      # (a pair's or triple's rank is whole)
         if m:
             if kind is PAIR:
                 _add_above(out, _C_PAIRS, m)
@@ -535,13 +538,13 @@ def follow_plays(hand: int, top: Combo, w: int) -> tuple[list[Combo], bool]:
         if kind is STRAIGHT:
             y = hand & _NORMAL
             _gen_runs(out, nib, hand & PHOENIX_BIT, hand & MAHJONG_BIT, False, top.length,
-                      top.rank,  # type: ignore[arg-type]  # only a single's rank is a float
+                      int(top.rank),                       # (a single's rank only is a half)
                       bool(y & y >> 4 & y >> 8 & y >> 12 & y >> 16))
         elif kind is STAIRS:
             _gen_runs(out, nib, hand & PHOENIX_BIT, 0, True, top.length // 2,
-                      top.rank, False)  # type: ignore[arg-type]
+                      int(top.rank), False)
         else:
-            _gen_fullhouses(out, nib, hand & PHOENIX_BIT, top.rank)  # type: ignore[arg-type]
+            _gen_fullhouses(out, nib, hand & PHOENIX_BIT, int(top.rank))
     else:
         plays, may_pass, _ = _generic_answer(hand, top, w)
         return plays.copy(), may_pass
@@ -635,10 +638,10 @@ def _answer(hand: int, top: Combo | None, w: int) -> tuple[list[Combo], bool, bo
 
 
 def _hand_mask(hand: Hand) -> int:
-    if type(hand) is int:
+    if isinstance(hand, int):
         return hand
     m = 0
-    for c in hand:  # type: ignore[union-attr]
+    for c in hand:
         m |= 1 << c
     return m
 

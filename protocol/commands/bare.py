@@ -208,6 +208,7 @@ BARE_CHECKS: dict[str, BareCheck | str] = {
     "unnotify": _name("name"),
     "newroom": lambda args, ctx, commands: (args.get("game") or "tichu").lower() == "tichu",
     "room": _numbers("number"),
+    "spielinfo": _numbers("number"),
     "listroom": _numbers("page"),
     "replay": _numbers("game", "round"),
     "tchlog": _numbers("game"),
@@ -247,7 +248,7 @@ BARE_CHECKS: dict[str, BareCheck | str] = {
 
 #: commands without arguments that are commands without the slash too: they show something or
 #: move you (and ``pass``, ``quit``: see the module's docstring)
-BARE_WITHOUT_ARGUMENTS = frozenset({"who", "wwho", "look", "spielinfo", "friends", "manager",
+BARE_WITHOUT_ARGUMENTS = frozenset({"who", "wwho", "look", "friends", "manager",
                                     "rangliste", "banlist", "pass", "quit"})
 #: commands without arguments that change a game for good: only with the slash
 NEEDS_SLASH = frozenset({"grand", "nogrand", "tichu", "start", "startnosave", "reset", "leave",

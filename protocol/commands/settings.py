@@ -70,8 +70,8 @@ def _set(ctx: CommandContext, args: dict[str, str]) -> None:
             lambda f: log.failure("saving the language of {user}", f, user=me.name))
     ctx.send(Event("setting", name=name, value=value))
     if name == "prompt" and value == "on":
-        offer = getattr(ctx, "offer_eor", None)      # telnet EOR for the prompts (MUD clients)
-        if offer is not None and not getattr(ctx, "json_mode", False):
+        offer = getattr(ctx, "offer_eor", None)      # telnet EOR for the prompts (MUD clients;
+        if offer is not None:                        # the output mode decides: not in machine mode)
             offer()
 
 

@@ -68,7 +68,8 @@ def _table_command(name: str) -> Handler:
         if name == "look" and (me.room is None or me.room.table is None):
             ctx.send(_lobby_look(ctx, me))     # outside a table: where you are
             return None
-        table = ctx.world.table_of(me)
+        table = _info_table(ctx, args) if name == "spielinfo" and args.get("number") else \
+            ctx.world.table_of(me)
         if name in ("start", "startnosave") and ctx.world.closing:
             raise LobbyError("shutting-down")
         table.submit(me.name, name, natural_words(name, args, ctx.lang))
@@ -76,6 +77,16 @@ def _table_command(name: str) -> Handler:
         # next line) once they are out, so nobody sees an answer before what it caused
         return table_sent(ctx, table.number)
     return handler
+
+
+def _info_table(ctx: CommandContext, args: dict[str, str]) -> Any:
+    """The table ``/spielinfo NUMBER`` asks about, from anywhere (the lobby too): its room's
+    table; ``no-such-table`` for a number no table has (the lobby's 0 included)."""
+    raw = args["number"].lstrip("#")
+    if not (raw.isascii() and raw.isdigit()) or int(raw) not in ctx.world.rooms or \
+            ctx.world.room(int(raw)).table is None:
+        raise LobbyError("no-such-table", number=args["number"])
+    return ctx.world.room(int(raw)).table
 
 
 def natural_words(command: str, args: dict[str, str], lang: str) -> dict[str, str]:

@@ -157,7 +157,7 @@ class GuardWorld(Protocol):
 
 
 __all__ = ["Limits", "PUBLIC_LIMITS", "TokenBucket", "Allowance", "Guard", "ConnectionGuard",
-           "RequestBudget",
+           "RequestBudget", "Refusal",
            "GuardedConnection", "GuardWorld", "OpenConnections", "canonical_host", "peer_host",
            "is_loopback", "address_group", "Attempt", "Registration", "ACCOUNT_DELAY_BASE",
            "ACCOUNT_FAILURES_FORGOTTEN"]
@@ -631,6 +631,16 @@ class OpenConnections:
             self.per_group.pop(group, None)
 
 
+@dataclass(frozen=True)
+class Refusal:
+    """A connection refused at its connect (``Guard.refuse``): the error's code, the line that
+    tells it (None: closed without a word), and the seconds to wait (``connecting-too-fast``)."""
+
+    code: str
+    line: str | None
+    seconds: int
+
+
 class Guard:
     """The shared counts of one server and the factory of per-connection guards."""
 
@@ -687,24 +697,13 @@ class Guard:
         ``refusals_per_minute`` refusals of its address group in a minute; later ones not a
         word), closed, None."""
         host = session.address
+        refused = self.refuse(host)
+        if refused is not None:
+            session.refuse(refused.line)
+            return None
         limits = self.limits
         now = self.clock.seconds()
         group = address_group(host)
-        code, wait = self._refusal(host, group, now)
-        if code is not None:
-            self.stats["refused"] += 1
-            if not self._refusal_said(group, now):
-                self._refused_silently(group)
-                session.refuse(None)
-                return None
-            if self.world.log_budget.allow(group, "refused-connection"):
-                log.info("refused a connection from {host}: {code} ({total} open, {here} from "
-                         "there)", host=host, code=code, total=self.total,
-                         here=self.per_ip.get(group, 0))
-            limit = (limits.connections_per_minute if code == "connecting-too-fast"
-                     else limits.max_per_ip)
-            session.refuse(_error_text(code, limit=limit, seconds=_ceil(wait)))
-            return None
         if limits.connections_per_minute and self._limited(host):
             # how often, not only how many at once: connect-and-log-in loops (each a session,
             # a greeting, a guest's enters/leaves lines, a password hash) are paced
@@ -714,6 +713,37 @@ class Guard:
                                   if q and q[-1] > now - 60.0}
         self.open.admit(host)
         return ConnectionGuard(self, session, host)
+
+    def refuse(self, host: str) -> Refusal | None:
+        """Whether a new connection from ``host`` is refused now (None: it may have its session;
+        nothing is counted then). A refusal is counted and logged (within the log budget) here:
+        its ``line`` is the error line to tell it, or None past the address group's
+        ``refusals_per_minute`` answers this minute (closed without a word). The web port asks
+        this before a WebSocket's upgrade and answers it with an HTTP error; a session asks it
+        at its connect (``connection_made``)."""
+        now = self.clock.seconds()
+        group = address_group(host)
+        code, wait = self._refusal(host, group, now)
+        if code is None:
+            return None
+        self.stats["refused"] += 1
+        seconds = _ceil(wait)
+        if not self._refusal_said(group, now):
+            self._refused_silently(group)
+            return Refusal(code, None, seconds)
+        if self.world.log_budget.allow(group, "refused-connection"):
+            log.info("refused a connection from {host}: {code} ({total} open, {here} from "
+                     "there)", host=host, code=code, total=self.total,
+                     here=self.per_ip.get(group, 0))
+        limits = self.limits
+        limit = (limits.connections_per_minute if code == "connecting-too-fast"
+                 else limits.max_per_ip)
+        return Refusal(code, _error_text(code, limit=limit, seconds=seconds), seconds)
+
+    def refusal_code(self, host: str) -> str | None:
+        """The code a new connection from ``host`` would be refused with now (None: admitted);
+        nothing is counted or logged (the web page asks why its WebSocket was refused)."""
+        return self._refusal(host, address_group(host), self.clock.seconds())[0]
 
     @property
     def total(self) -> int:

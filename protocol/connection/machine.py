@@ -30,7 +30,6 @@ as GMCP messages: `Tichu.State` (each `state`), `Tichu.Event` (each table and ga
 from __future__ import annotations
 
 import re
-from json.encoder import encode_basestring as _encode_str
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
 from lobby.events import Event, error_event
@@ -43,13 +42,14 @@ from protocol.render.json_lines import (
     dumps,
     for_protocol,
     is_table_event,
+    ok_line,
     parse_protocol,
     render_json,
     state_line,
     state_object,
     state_update,
 )
-from protocol.render.table import TableFeed, status_prompt
+from protocol.render.table import TableFeed, card_legend, status_prompt
 from protocol.render.text import render
 from protocol.render.wrap import wrap_line, wrap_lines, wrap_prompt, wrap_speech
 from protocol.telnet.transport import clean_line, encode_text
@@ -119,7 +119,7 @@ class Connection(Protocol):
     #: the connection's output mode (a switch replaces it)
     output: TextOutput | JsonOutput
     #: the text-mode view of the table the user is at (made with the first table event)
-    _feed: TableFeed | None
+    feed: TableFeed | None
     #: whether the card legend was shown (text mode, after the first deal)
     legend_seen: bool
 
@@ -150,7 +150,7 @@ class Connection(Protocol):
     def commands(self) -> _Commands: ...
 
     @property
-    def _settings(self) -> dict[str, str] | None: ...
+    def settings_chosen(self) -> dict[str, str] | None: ...
 
     @property
     def render_context(self) -> RenderContext: ...
@@ -162,7 +162,9 @@ class Connection(Protocol):
 
     def sendPrompt(self, prompt: str) -> None: ...
 
-    def _command_ends(self) -> None: ...
+    def show_prompt(self) -> None: ...
+
+    def command_ends(self) -> None: ...
 
 
 #: events whose text-mode lines are raw, exempt from the wrap rule (docs/protocol.md, "Line
@@ -322,7 +324,7 @@ class TextOutput:
     def deliver(self, event: Event) -> None:
         s = self.session
         parts = _shared_text.parts
-        if parts and parts[0] is event and s._feed is None and s.login_state.open \
+        if parts and parts[0] is event and s.feed is None and s.login_state.open \
                 and not s.gmcp.enabled and parts[1] is s.render_context:
             # the lobby event the previous text-mode listener got (a crowded room's speech):
             # the same bytes, with nothing else to decide (see below; a GMCP client may get a
@@ -337,20 +339,20 @@ class TextOutput:
         if s.gmcp.enabled:
             gmcp_copies(s, event, ctx)
         lines: list[str] | None = None
-        if s._feed is not None or event.type.startswith(("table-", "game-")):
-            if s._feed is None:
-                s._feed = TableFeed(s.user.name if s.user is not None else None)
-            lines = s._feed.render(event, ctx.lang, ctx.color, ctx.width)
+        if s.feed is not None or event.type.startswith(("table-", "game-")):
+            if s.feed is None:
+                s.feed = TableFeed(s.user.name if s.user is not None else None)
+            lines = s.feed.render(event, ctx.lang, ctx.color, ctx.width)
             if lines is None and event.type in SPEECH:    # speech in a table's room
-                s.telnet.send_lines(wrap_lines(s._feed.flush(), ctx.width)
+                s.telnet.send_lines(wrap_lines(s.feed.flush(), ctx.width)
                                     + wrap_speech(render(event, ctx.lang, ctx.width), ctx.width))
                 return
             if lines is None:
-                lines = s._feed.flush() + render(event, ctx.lang, ctx.width)
+                lines = s.feed.flush() + render(event, ctx.lang, ctx.width)
             elif event.type == "table-timer-warning":
-                if s._settings and s._settings.get("bell") == "on":
+                if s.settings_chosen and s.settings_chosen.get("bell") == "on":
                     s.telnet.write(BELL)                # the move timer's warning: /set bell on
-            elif s._feed.ring() and s._settings and s._settings.get("bell") == "on":
+            elif s.feed.ring() and s.settings_chosen and s.settings_chosen.get("bell") == "on":
                 # /set bell on: your turn or your decision begins (text mode only)
                 s.telnet.write(BELL)
         else:
@@ -372,11 +374,11 @@ class TextOutput:
             s.telnet.write(data)      # what TelnetLineProtocol.sendLine writes for each line
             return
         if event.type == "game-deal" and not s.legend_seen and lines:
-            lines = [*lines, text("card-legend", ctx.lang)]      # once: how to read the cards
+            lines = [*lines, *card_legend(ctx.lang)]      # once: how to read the cards
             s.legend_shown()
         if lines:
             s.telnet.send_lines(wrap_lines(lines, ctx.width))
-        if event.type == "table-view" and s._settings and s._settings.get("prompt") == "on":
+        if event.type == "table-view" and s.settings_chosen and s.settings_chosen.get("prompt") == "on":
             status = status_prompt(event.data, ctx.lang, ctx.width)  # /set prompt on (MUD clients)
             if status is not None:
                 s.sendPrompt(status)
@@ -399,6 +401,11 @@ class TextOutput:
     def hide_input(self, hidden: bool) -> None:
         """Password entry: telnet ECHO (the client stops echoing what is typed)."""
         self.session.telnet.setPasswordMode(hidden)
+
+    def offer_eor(self) -> None:
+        """``/set prompt on``: telnet EOR offered (a MUD client's prompts end with IAC EOR once
+        it agrees)."""
+        self.session.telnet.offer_eor()
 
     def clean(self, text: str) -> str:
         return clean_line(text)
@@ -464,6 +471,9 @@ class JsonOutput:
     def hide_input(self, hidden: bool) -> None:
         """Nothing but JSON lines: no ECHO negotiation for programs."""
         self.session.telnet.password_mode = hidden
+
+    def offer_eor(self) -> None:
+        """Nothing: a prompt is a `prompt` object, not a telnet record."""
 
     def _emit(self, obj: dict[str, Any], reply: bool = False) -> None:
         """Send `obj`; the first reply-like object of a running command carries its id (`reply`:
@@ -610,7 +620,7 @@ class JsonOutput:
         else:
             self.command_name = "request"
             deliver(error_event("json-request", state=STATE_REQUEST))
-        self.session._command_ends()
+        self.session.command_ends()
 
     def aside(self, line: str, event: Event) -> None:
         """Refuse `line`, which will not run (busy, too long, flooding), with `event`: the error
@@ -647,10 +657,9 @@ class JsonOutput:
             name, reply_id = self.command_name, self.reply_id
             if type(name) is str and (type(reply_id) is str or reply_id is None
                                       or reply_id is _NO_ID):
-                # what dumps({"type": "ok", "command": name[, "id": id]}) writes, without it
-                line = '{"type":"ok","command":' + _encode_str(name) + (
-                    ',"id":' + _encode_str(reply_id) + "}" if type(reply_id) is str else "}")
-                self.session.telnet.sendLine(line)
+                # (the fast encoder beside its reference: json_lines.FAST_ENCODERS)
+                self.session.telnet.sendLine(
+                    ok_line(name, reply_id if type(reply_id) is str else None))
             else:
                 obj: dict[str, Any] = {"type": "ok", "command": name}
                 if reply_id is not None and reply_id is not _NO_ID:
@@ -684,7 +693,7 @@ def switch_before_login(session: Connection, version: str) -> None:
             session.deliver(error_event("unknown-protocol", version=version.strip()[:20],
                                         versions=" ".join(map(str, PROTOCOL_VERSIONS)),
                                         newest=PROTOCOL_VERSIONS[-1]))
-            session.sendPrompt(text("login-prompt", session.lang))
+            session.show_prompt()
             return
         session.protocol = chosen
     output = session.output = JsonOutput(session)
@@ -696,4 +705,4 @@ def switch_before_login(session: Connection, version: str) -> None:
     motd = session.services.motd
     if motd:
         session.deliver(Event("motd", text=motd))
-    session.sendPrompt(text("login-prompt", session.lang))
+    session.show_prompt()

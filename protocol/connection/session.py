@@ -270,8 +270,8 @@ class Session(Protocol):
     _queue: deque[str] | None = None  # created only when a line has to wait
     _waiters: list[Deferred[None]] | None = None
     _lost: bool = False
-    _settings: dict[str, str] | None = None  # /set (per connection, never saved)
-    _feed: TableFeed | None = None  # created with the first table event
+    settings_chosen: dict[str, str] | None = None  # /set (per connection, never saved)
+    feed: TableFeed | None = None  # created with the first table event
     #: whether the card legend was shown (at the first deal): a registered name's account keeps
     #: it (``legend_seen``), a guest is shown it once per connection
     legend_seen: bool = False
@@ -372,20 +372,20 @@ class Session(Protocol):
     def settings(self) -> dict[str, str]:
         """This connection's settings (``/set color on``); only ``lang`` is saved, for a
         registered name (protocol/commands/base.py)."""
-        if self._settings is None:
-            self._settings = {}
-        return self._settings
+        if self.settings_chosen is None:
+            self.settings_chosen = {}
+        return self.settings_chosen
 
     @property
     def color(self) -> bool:
-        return self._settings is not None and self._settings.get("color") == "on"
+        return self.settings_chosen is not None and self.settings_chosen.get("color") == "on"
 
     @property
     def render_context(self) -> RenderContext:
         """What the text this connection gets depends on (its settings: ``color``, ``lang``,
         ``width``, else the NAWS width); the key of every cache of rendered bytes, with the
         event."""
-        settings = self._settings
+        settings = self.settings_chosen
         naws = self._naws_width
         if not settings and not naws:
             lang = self.services.lang
@@ -401,7 +401,7 @@ class Session(Protocol):
     def lang(self) -> str:
         """The language of everything this connection is told: ``/set lang``, else the
         account's, else the server's ``--lang``."""
-        settings = self._settings
+        settings = self.settings_chosen
         return (settings.get("lang") if settings else None) or self.services.lang
 
     def windowSizeChanged(self, width: int, height: int) -> None:
@@ -445,7 +445,7 @@ class Session(Protocol):
                 # (_shared_text's parts: (event, context), empty while the memos are off)
                 parts = _shared_text.parts
                 if type(s) is cls and parts and parts[0] is event and type(s.output) is TextOutput \
-                        and s._feed is None and s.login_state.open and not s.gmcp.enabled:
+                        and s.feed is None and s.login_state.open and not s.gmcp.enabled:
                     ctx = s.render_context
                     if not plain and parts[1] is ctx:
                         # this event's bytes in this context, whatever comes later
@@ -483,9 +483,8 @@ class Session(Protocol):
 
     def offer_eor(self) -> None:
         """``/set prompt on``: telnet EOR offered to the client (its prompts end with IAC EOR
-        once it agrees); nothing over a WebSocket or in machine mode."""
-        if not self.output.machine:
-            self.telnet.offer_eor()
+        once it agrees); the output mode decides (nothing in machine mode)."""
+        self.output.offer_eor()
 
     def sendPrompt(self, prompt: str) -> None:
         """A prompt in the output mode (text: without line end; machine: a `prompt` object)."""
@@ -574,11 +573,10 @@ class Session(Protocol):
             # a WebSocket (protocol/web): no telnet offers ever; greeted in machine mode when
             # its first message comes (the switch `%json`, or any other line: switched first)
             self._messages = True
-            self.telnet._hold_offer = True
-            self.telnet._offered = True
+            self.telnet.never_offer()
             delay = 0.0
         if delay > 0:
-            self.telnet._hold_offer = True   # not even IAC WILL GMCP before the first bytes
+            self.telnet.hold_offers()   # not even IAC WILL GMCP before the first bytes
         telnet = self.telnet
         assert self.transport is not None       # (makeConnection set it before calling this)
         telnet.makeConnection(self.transport)
@@ -642,7 +640,7 @@ class Session(Protocol):
         self.deliver(Event("greeting", protocols=list(PROTOCOL_VERSIONS)))
         if self.services.motd:
             self.deliver(Event("motd", text=self.services.motd))
-        self._prompt()
+        self.show_prompt()
 
     def _naws_settled(self) -> None:
         """The greeting text waits for NAWS: told now if the client refused it."""
@@ -785,7 +783,7 @@ class Session(Protocol):
         # (its id, if any, went with the line: never the id of a command still running)
         self.output.aside("", error_event("line-too-long", length=length,
                                            limit=self.telnet.MAX_LINE_BYTES))
-        self._prompt()
+        self.show_prompt()
 
     def subnegotiationReceived(self, option: int) -> bool:
         # GMCP and every other subnegotiation count toward flood control like lines
@@ -884,15 +882,15 @@ class Session(Protocol):
             result = self._handle(line)
         except LobbyError as e:
             self._refused(e)
-            self._command_ends()
+            self.command_ends()
             return
         except Exception:
             log.failure("handling a line in state {state}", state=self.state)
             self._refused(LobbyError("internal-error"))
-            self._command_ends()
+            self.command_ends()
             return
         if result is None:
-            self._command_ends()
+            self.command_ends()
             return
         self._busy = True
         d: Deferred[Any] = ensureDeferred(result)
@@ -908,7 +906,7 @@ class Session(Protocol):
             self._refused(LobbyError("internal-error"))
 
     def _finished(self, _: Any) -> None:
-        self._command_ends()
+        self.command_ends()
         self._busy = False
         while self._queue and not self._busy and self.login_state.open:
             self._run(self._queue.popleft())
@@ -924,9 +922,11 @@ class Session(Protocol):
             if self._queue:
                 self._queue = deque(_TypedAhead(q) for q in self._queue)
         self.deliver(error_event(error.code, **error.params))
-        self._prompt()
+        self.show_prompt()
 
-    def _prompt(self) -> None:
+    def show_prompt(self) -> None:
+        """The prompt of the state the connection is in (its State's, the one place each prompt
+        is chosen; none when logged in)."""
         prompt = self.login_state.prompt(self)
         if prompt is not None:
             self.sendPrompt(prompt)
@@ -945,12 +945,12 @@ class Session(Protocol):
                 # address-banned, too-many-guests, wrong-password ...): it may be the password
                 # that followed a refused name, so it is never a name, never shown, never logged
                 self.deliver(Event("typed-ahead-dropped"))
-                self._prompt()
+                self.show_prompt()
                 return None
             self._refused_at = None
         if name == MSSP_REQUEST:       # a MUD listing's crawler: the MSSP table as plain text
             self.telnet.sendText(self.mssp.plain_reply())
-            self._prompt()
+            self.show_prompt()
             return None
         if not name or name.lower() == "guest":
             self._enter(self.world.free_guest_name(), registered=False)
@@ -964,7 +964,7 @@ class Session(Protocol):
                                  choices=one_of(LANGUAGES))
             self.settings["lang"] = words[2]
             self.deliver(Event("setting", name="lang", value=words[2]))
-            self._prompt()
+            self.show_prompt()
             return None
         try:
             check_name(name)
@@ -994,14 +994,14 @@ class Session(Protocol):
             self._guest_name = name
             self._confirm_asked = self.world.clock.seconds()
             self._go(CONFIRM)
-            self._prompt()
+            self.show_prompt()
             return
         if self.refuses_passwords:   # asked for, the password would travel unencrypted
             raise LobbyError("password-needs-tls")
         self._account = account
         self._go(PASSWORD)
         self.setPasswordMode(True)
-        self._prompt()
+        self.show_prompt()
 
     def _confirm(self, line: str) -> Any:
         """The answer to ``"NAME" is not a registered name. Press Enter ...``: an empty line
@@ -1016,7 +1016,7 @@ class Session(Protocol):
             if not self._typed_ahead():
                 self._guest_name = None
                 self._go(LOGIN)
-            self._prompt()
+            self.show_prompt()
             return None
         name, self._guest_name = self._guest_name, None
         self._go(LOGIN)
@@ -1100,7 +1100,7 @@ class Session(Protocol):
         self.deliver(Event("seat-key-asked" if any(h.reserved for h in held)
                            else "seat-key-asked-late", name=first.name, table=first.table))
         self.setPasswordMode(True)
-        self._prompt()
+        self.show_prompt()
         return True
 
     async def _seat_key(self, line: str) -> None:
@@ -1141,7 +1141,8 @@ class Session(Protocol):
             self.disconnect(error_event("too-many-failures"))
             return
         await self.failure_delay()   # a pause after each wrong key, as after a wrong password
-        raise LobbyError("wrong-seat-key")
+        held = self.world.guest_seats(name)
+        raise LobbyError("wrong-seat-key", name=held[0].name if held else name)
 
     def _upgrade_hash(self, name: str, password: str) -> None:
         """After a successful log-in with a hash of an older scheme or older costs: store a
@@ -1245,7 +1246,7 @@ class Session(Protocol):
         self._timing = (command.name, self.world.clock.seconds())
         return command.handler(self, parsed.args)
 
-    def _command_ends(self) -> None:
+    def command_ends(self) -> None:
         """After a line ran: `Room.Info` (and machine mode's `room`) if the room changed, the
         output mode's end of the command (machine mode's `ok`), and its time in the metrics."""
         self._announce_room()
@@ -1264,7 +1265,7 @@ class Session(Protocol):
         if key == self._room_seen:
             return
         self._room_seen = key
-        feed = self._feed
+        feed = self.feed
         if feed is not None and room.table is None:
             feed.forget()                 # text mode: left the table; coming back shows it whole
         table = room.number if room.table is not None else None

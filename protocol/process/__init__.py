@@ -1,7 +1,10 @@
 """The process: the composition root and operations.
 
-- `server.py`: the composition root (``LobbyServer``, ``LobbyFactory``, ``LobbyService``) and the
-  command line; `config.py`: options from a TOML file and the environment;
+- `server.py`: the composition root (``LobbyServer``, ``LobbyFactory``, ``LobbyService``,
+  ``main``); `options.py`: every option declared once, the command line built from them;
+  `config.py`: options from a TOML file and the environment;
+- `host.py`: what the process asks of its machine (the hashing threads, the open-files limit,
+  the reactor's install);
 - `logs.py`: text and JSON logs, rotation; `metrics.py`: the Prometheus port, health;
 - `reactor_health.py`: the reactor's lag; `admin_cli.py`: ``tichu-lobby admin ...``.
 

@@ -14,7 +14,6 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-import threading
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -30,11 +29,10 @@ from twisted.internet.defer import (
     succeed,
 )
 from twisted.internet.protocol import Factory
-from twisted.internet.threads import deferToThreadPool
 from twisted.logger import Logger
 
 from lobby.events import Event
-from lobby.storage.accounts import DEFAULT_PARAMS, Accounts, Argon2Params, Runner
+from lobby.storage.accounts import DEFAULT_PARAMS, Accounts, Argon2Params
 from lobby.storage.store import StartupError, Store
 from lobby.world.world import World
 
@@ -43,81 +41,22 @@ if TYPE_CHECKING:
 
     from protocol.connection.session import Services, Session
 
+from protocol.option_fields import values_from
+from protocol.process.host import HashPool, install_reactor, raise_fd_limit
 from protocol.process.options import (
     DEFAULT_LANG,
     DEFAULT_PORT,
+    MetricsOptions,
     configure_journal,
     limits_from,
     parse_args,
     web_options_from,
 )
 
-__all__ = ["LobbyFactory", "LobbyServer", "LobbyService", "main", "read_motd", "raise_fd_limit",
-           "install_reactor", "HashPool", "thread_runner"]
+__all__ = ["LobbyFactory", "LobbyServer", "LobbyService", "main", "read_motd"]
 
-#: --uvloop without uvloop: the server runs on the standard asyncio loop and says why
-UVLOOP_MISSING = "uvloop is not installed: pip install tichu-lobby[uvloop]"
-HASH_THREAD_NICE = 19  # the password-hashing threads' nice value (the lowest priority)
 
 log = Logger(namespace="protocol.server")
-
-
-def thread_runner(reactor: Any) -> Runner:
-    """Run blocking functions in the reactor's thread pool."""
-    def run(f: Any, *args: Any, **kwargs: Any) -> Deferred[Any]:
-        return deferToThreadPool(reactor, reactor.getThreadPool(), f, *args, **kwargs)
-    return run
-
-
-def _lower_thread_priority() -> None:
-    """Make the calling thread yield the CPU to the reactor thread (Linux: per-thread nice 19)."""
-    try:
-        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), HASH_THREAD_NICE)
-    except (AttributeError, OSError):  # not Linux, or not allowed: run at normal priority
-        pass
-
-
-class HashPool:
-    """Threads for password hashing (argon2id): as many as the process has CPUs, at low priority.
-
-    A password check takes tens of milliseconds of CPU (hashlib releases the GIL meanwhile). In
-    the reactor's general pool ten checks would run at once at the reactor's own priority, and on
-    a machine with few CPUs the reactor thread would wait for a time slice behind them: every
-    other user's command slows down during a login storm. Here at most one check per CPU runs at
-    a time (the others wait in the pool's queue, which orders them) and the hashing threads have
-    the lowest priority, so the reactor thread gets the CPU as soon as it has work.
-    """
-
-    def __init__(self, reactor: Any, size: int | None = None) -> None:
-        from twisted.python.threadpool import ThreadPool
-        if size is None:
-            try:
-                size = len(os.sched_getaffinity(0))
-            except AttributeError:
-                size = os.cpu_count() or 1
-        self.reactor = reactor
-        self.size = max(1, size)
-        self.pool = ThreadPool(minthreads=0, maxthreads=self.size, name="tichu-hash")
-        self._reniced: set[int] = set()
-
-    def start(self) -> None:
-        if not self.pool.started:
-            self.pool.start()
-
-    def stop(self) -> None:
-        if self.pool.started:
-            self.pool.stop()
-
-    def _call(self, f: Any, *args: Any, **kwargs: Any) -> Any:
-        ident = threading.get_ident()
-        if ident not in self._reniced:
-            self._reniced.add(ident)
-            _lower_thread_priority()
-        return f(*args, **kwargs)
-
-    def __call__(self, f: Any, *args: Any, **kwargs: Any) -> Deferred[Any]:
-        self.start()
-        return deferToThreadPool(self.reactor, self.pool, self._call, f, *args, **kwargs)
 
 
 class _ServiceField:
@@ -217,7 +156,8 @@ class LobbyServer:
                  bot_slack: float | None = None, bot_hang: float | None = None,
                  bot_quantum: float | None = None,
                  web: Sequence[str] = (), web_options: Any = None,
-                 staff_refresh: float = 0.0) -> None:
+                 staff_refresh: float = 0.0,
+                 metrics_options: MetricsOptions | None = None) -> None:
         from lobby.world.moderation import Moderation
         from protocol.connection.guard import Guard, Limits
         self.reactor = reactor
@@ -268,21 +208,22 @@ class LobbyServer:
         self._shutdown_call: Any = None
         #: --metrics ENDPOINT: the web port of /metrics, /healthz, /games/GAME.tch (None: off)
         self.metrics_endpoint = metrics
+        # the metrics port's settings (--metrics-timeout ... --health-cache: MetricsOptions,
+        # declared once in protocol/process/options.py, their defaults too)
+        defaults = metrics_options if metrics_options is not None else MetricsOptions()
         #: --metrics-timeout SECONDS: an idle or half-sent HTTP connection is closed after it
-        self.metrics_timeout = 30.0
-        from protocol.process.metrics import HEALTH_TIMEOUT, JOURNAL_FAILURE_WINDOW
+        self.metrics_timeout = defaults.metrics_timeout
         #: /healthz: the test write's bound, and how long a failed journal commit makes it 503
-        self.health_timeout = HEALTH_TIMEOUT
-        self.health_journal_window = JOURNAL_FAILURE_WINDOW
+        self.health_timeout = defaults.health_timeout
+        self.health_journal_window = defaults.health_journal_window
         #: a request whole within this many seconds, and connections at once (the web port)
-        self.metrics_request_timeout = 10.0
-        self.metrics_max_connections = 64
-        self.metrics_max_per_address = 8
-        from protocol.process.metrics import HEALTH_CACHE, METRICS_REQUESTS_PER_SECOND
+        self.metrics_request_timeout = defaults.metrics_request_timeout
+        self.metrics_max_connections = defaults.metrics_max_connections
+        self.metrics_max_per_address = defaults.metrics_max_per_address
         #: requests per address group a second (past it 429), and how long /healthz's verdict
         #: stands (--metrics-requests-per-second, --health-cache)
-        self.metrics_requests_per_second = METRICS_REQUESTS_PER_SECOND
-        self.health_cache = HEALTH_CACHE
+        self.metrics_requests_per_second = defaults.metrics_requests_per_second
+        self.health_cache = defaults.health_cache
         self.metrics_port: Any = None
         #: the TLS contexts of the ssl: listeners (telnet and web), which SIGHUP reloads
         self.tls: list[Any] = []
@@ -465,57 +406,6 @@ def _web_url(description: str, port: Any) -> str:
     return f"{scheme}://{host}:{port.getHost().port}/"
 
 
-def raise_fd_limit() -> tuple[int, int] | None:
-    """Raise the soft limit of open files (RLIMIT_NOFILE) to the hard limit and log it.
-
-    Every connection is one file descriptor; the soft limit is often 1024 while the hard limit is
-    much higher. Returns ``(soft, hard)`` as in force afterwards, or None where the platform has no
-    such limit. docs/operations.md says how to raise the hard limit itself.
-    """
-    try:
-        import resource
-    except ImportError:  # not a POSIX system
-        return None
-    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    if hard != resource.RLIM_INFINITY and soft == hard:
-        log.info("open files limit {soft} (soft = hard)", soft=soft)
-        return soft, hard
-    wanted = hard
-    if hard == resource.RLIM_INFINITY:  # some systems refuse an infinite soft limit
-        wanted = max(soft, 1_048_576) if soft != resource.RLIM_INFINITY else soft
-    try:
-        resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
-    except (ValueError, OSError) as e:
-        log.warn("could not raise the open files limit from {soft} to {hard}: {error}",
-                 soft=soft, hard=hard, error=str(e))
-        return soft, hard
-    log.info("open files limit raised from {old} to {soft} (the hard limit)", old=soft,
-             soft=wanted)
-    return wanted, hard
-
-
-def install_reactor(use_uvloop: bool = False) -> str:
-    """Install Twisted's asyncio reactor (on uvloop's event loop if asked and installed).
-
-    Returns a description of the event loop for the log. Does nothing when a reactor is installed
-    already (tests).
-    """
-    if "twisted.internet.reactor" in sys.modules:
-        installed = sys.modules["twisted.internet.reactor"]
-        return f"{type(installed).__module__}.{type(installed).__name__} (installed already)"
-    from twisted.internet import asyncioreactor
-    if use_uvloop:
-        try:
-            import uvloop
-        except ImportError:
-            asyncioreactor.install()
-            return f"asyncio (--uvloop asked for it, but {UVLOOP_MISSING})"
-        asyncioreactor.install(uvloop.new_event_loop())
-        return f"asyncio on uvloop {getattr(uvloop, '__version__', '')}".rstrip()
-    asyncioreactor.install()
-    return "asyncio"
-
-
 def read_motd(opts: argparse.Namespace) -> str:
     """The text of ``--motd`` ("" without it); OSError when the file cannot be read."""
     if not opts.motd:
@@ -578,15 +468,8 @@ class LobbyService(Service):
                                   bot_hang=opts.bot_hang, bot_quantum=opts.bot_quantum,
                                   web=opts.web or (),
                                   web_options=web_options_from(opts),
-                                  staff_refresh=opts.staff_refresh)
-        self.server.metrics_timeout = opts.metrics_timeout
-        self.server.health_timeout = opts.health_timeout
-        self.server.health_journal_window = opts.health_journal_window
-        self.server.metrics_request_timeout = opts.metrics_request_timeout
-        self.server.metrics_max_connections = opts.metrics_max_connections
-        self.server.metrics_max_per_address = opts.metrics_max_per_address
-        self.server.metrics_requests_per_second = opts.metrics_requests_per_second
-        self.server.health_cache = opts.health_cache
+                                  staff_refresh=opts.staff_refresh,
+                                  metrics_options=MetricsOptions(**values_from(MetricsOptions, opts)))
         configure_journal(self.server.persistence.journal, opts)
         self.server.exit = reactor.stop  # after /shutdown
         from protocol.process.reactor_health import GcPolicy, ReactorProbe

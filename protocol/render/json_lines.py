@@ -23,6 +23,8 @@ index 0); the text rendering adds 1 for people.
 from __future__ import annotations
 
 import json
+from json.encoder import encode_basestring as _encode_str
+from operator import itemgetter as _itemgetter
 from typing import Any
 
 from lobby.events import Event
@@ -34,7 +36,7 @@ from lobby.tichu import memo as _memo
 __all__ = ["render_json", "parse_protocol", "state_object", "state_update", "apply_update",
            "dumps", "REPLY_TYPES", "GAME_FIELDS", "is_table_event", "jsonable", "PROTOCOL_VERSION",
            "PROTOCOL_VERSIONS", "DEFAULT_PROTOCOL", "FIELDS_SINCE", "TYPES_SINCE", "CODES_SINCE",
-           "for_protocol"]
+           "for_protocol", "ok_line"]
 
 #: the versions of machine mode's objects a client may ask for (`%json N`, `/iset protocol N`;
 #: the connection's version is in the `iset json` reply and the greeting). 1: a whole `state`
@@ -116,6 +118,8 @@ CODES_SINCE: dict[int, dict[str, str]] = {
     4: {
         # issue 24: a seated player's idle warning (only activity at the table counts)
         "idle-warning-seated": "idle-warning",
+        # issue 26: /leave by a player of the running game says what becomes of the seat
+        "leave-in-game": "game-running",
     },
 }
 
@@ -498,6 +502,15 @@ def dumps(obj: dict[str, Any]) -> str:
     return _encode(obj)
 
 
+def ok_line(name: str, reply_id: str | None = None) -> str:
+    """The `ok` that ends a command nothing else answered in machine mode: the text of
+    ``dumps({"type": "ok", "command": name[, "id": reply_id]})``, written without building the
+    object (every command of a bot gets one; `_reference_ok_line` beside it is the slow way)."""
+    if reply_id is None:
+        return '{"type":"ok","command":' + _encode_str(name) + "}"
+    return '{"type":"ok","command":' + _encode_str(name) + ',"id":' + _encode_str(reply_id) + "}"
+
+
 # ---- the `state` line of a seat, from pre-encoded parts ---------------------------------------------
 # A busy table sends four `state` objects per change (one per seat) that differ only in a few
 # values (you, seat, player, hand, gifts, legal, can_pass, bombs); the table's views of one change
@@ -506,8 +519,6 @@ def dumps(obj: dict[str, Any]) -> str:
 # same object (identity: delivered data is never changed, and the memo keeps its objects alive so
 # their ids cannot be reused). The text is exactly `dumps(state_object(data))`.
 
-from json.encoder import encode_basestring as _encode_str  # noqa: E402
-from operator import itemgetter as _itemgetter  # noqa: E402
 
 _MISSING = object()
 #: the game's values every seat shares, in the order they appear in a `state` object
@@ -721,6 +732,14 @@ def _reference_state_line(data: dict[str, Any], protocol: int = PROTOCOL_VERSION
     return _ENCODER.encode(state_object(data, protocol))
 
 
+def _reference_ok_line(name: str, reply_id: str | None = None) -> str:
+    """What `ok_line` writes, the slow way: the object, encoded by the json module."""
+    obj = {"type": "ok", "command": name}
+    if reply_id is not None:
+        obj["id"] = reply_id
+    return _ENCODER.encode(obj)
+
+
 #: each fast encoder of this module -> (it, its reference): the text each writes is exactly its
 #: reference's for every value (tests/wire/test_fast_encoders.py checks them equal, with hypothesis)
 FAST_ENCODERS: dict[str, tuple[Any, Any]] = {
@@ -729,4 +748,5 @@ FAST_ENCODERS: dict[str, tuple[Any, Any]] = {
     "scalar_or_strings": (_scalar_or_strings, _ENCODER.encode),
     "received": (_received, _ENCODER.encode),
     "state_line": (state_line, _reference_state_line),
+    "ok_line": (ok_line, _reference_ok_line),
 }

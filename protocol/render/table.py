@@ -20,7 +20,19 @@ from lobby.events import Event
 from lobby.tables import options as table_options
 from lobby.tables.options import RATED_TIMER
 from lobby.text.messages import CATALOGS, text
-from lobby.tichu import Rejected, parse_cards, parse_rank, rank_name, readings, sort_cards
+from lobby.tichu import (
+    DOG,
+    DRAGON,
+    MAHJONG,
+    PHOENIX,
+    SUITS,
+    Rejected,
+    parse_cards,
+    parse_rank,
+    rank_name,
+    readings,
+    sort_cards,
+)
 from lobby.tichu import memo as _memo
 from protocol.render.context import DEFAULT_WIDTH
 from protocol.render.wrap import (
@@ -32,7 +44,8 @@ from protocol.render.wrap import (
     wrap_column,
 )
 
-__all__ = ["render_table", "TableFeed", "TABLE_FORMATTERS", "color_cards", "status_prompt"]
+__all__ = ["render_table", "TableFeed", "TABLE_FORMATTERS", "card_legend", "color_cards",
+           "status_prompt"]
 
 RESET = "\x1b[0m"
 # Schwert (black: shown bold, readable on dark and light terminals), Pagode blue, Jade green,
@@ -133,6 +146,45 @@ def _joined(items: list[str], key: str, lang: str) -> str:
     if len(items) < 2:
         return items[0] if items else ""
     return text(key, lang, names=", ".join(items[:-1]), name=items[-1])
+
+
+# ---- the card legend --------------------------------------------------------------------------
+#: the language of the names BSW's letters stand for (S Schwert, K König, A Ass): the German
+#: catalog's words of the suits and ranks are those names, so each is written in one place
+NOTATION_LANGUAGE = "de"
+#: a space inside one entry of the legend (``S Schwert (Sword)``): no break, so the wrap never
+#: parts a card's notation from its name (protocol/render/wrap.py breaks at U+0020 only)
+NO_BREAK = "\u00a0"
+
+
+def _legend_entry(card: str, word: str, german: str | None, lang: str) -> str:
+    """``S Schwert (Sword)`` (the catalog's ``card-legend-card``; ``card-legend-card-same``,
+    ``G Jade``, where the reader's word is BSW's own name or there is no German name), as one
+    unbreakable unit."""
+    if german is None or german.casefold() == word.casefold():
+        entry = text("card-legend-card-same", lang, card=card, word=word)
+    else:
+        entry = text("card-legend-card", lang, card=card, german=german, word=word)
+    return entry.replace(" ", NO_BREAK)
+
+
+def card_legend(lang: str) -> list[str]:
+    """The card legend shown once per account at the first deal (issue 26): paragraphs (each
+    wrapped by protocol/render/wrap.py at any width) for the suits, the ranks, the specials and
+    the marks of the players line; each card's notation stays with its name (``NO_BREAK``).
+    The notation comes from lobby.tichu, the German names from the German catalog, the
+    reader's words from theirs."""
+    def names(letters: list[str], key: str) -> str:
+        return _joined([_legend_entry(c, text(key + c, lang), text(key + c, NOTATION_LANGUAGE),
+                                      lang) for c in letters], "names-and", lang)
+    suits = names(list(SUITS), "suit-")
+    ranks = names([rank_name(r) for r in (11, 12, 13, 14)], "rank-")
+    specials = _joined([_legend_entry(str(c), text("special-" + str(c), lang), None, lang)
+                        for c in (MAHJONG, DOG, PHOENIX, DRAGON)], "names-and", lang)
+    return [text("card-legend", lang, suits=suits),
+            text("card-legend-ranks", lang, ranks=ranks),
+            text("card-legend-specials", lang, specials=specials),
+            text("card-legend-marks", lang)]
 
 
 # ---- the view ---------------------------------------------------------------------------------
@@ -1010,8 +1062,11 @@ class TableFeed:
         if event.type == "table-view":
             return self._view(event, lang, color, width)
         lines = self._about_you(event, lang)
+        if event.type == "table-remove-proposed" and self._watching:
+            # a spectator has no vote: the proposal without "/accept or /refuse"
+            lines = [text("table-remove-proposed-watching", lang, **event.data)]
         if lines is None:
-            lines = (_look(event, lang, color, width) if event.type == "table-look"
+            lines = (self._look(event, lang, color, width) if event.type == "table-look"
                      else _options(event, lang, color, width) if event.type == "table-options"
                      else _event_lines(event, lang, color))
         if lines is None:
@@ -1093,7 +1148,7 @@ class TableFeed:
             last, self._waiting = self._waiting, seen
             lines = _view_lines(event, lang, color, width=width)
             if last is None or last[0] != seen[0]:
-                return self.flush() + lines
+                return self.flush() + self._waiting_for_reader(d, lines, lang)
             return self.flush() + ([lines[1]] if last != seen else [])
         self._waiting = None
         if d.get("state") == "finished" and self._finished == d.get("table"):
@@ -1168,12 +1223,16 @@ class TableFeed:
                tuple(d.get("seats") or ()))
         show_score = key != self._score
         self._score = key
+        # a spectator's whole picture (coming to the table, a new round) says so at its head
+        head = [text("view-watching", lang, table=d.get("table"))] if (
+            show_score and game is not None and d.get("state") == "playing"
+            and self._watches(d)) else []
         if (game is not None and d.get("state") == "playing" and not awaits_you(d)
                 and self._moves and game.get("phase") == "play" and not game.get("trick_won")
                 and not d.get("bombwindow_left") and game.get("turn") is not None):
             # a move and the next turn, not yours: one line (and the bomb hint when due)
             if show_score:
-                return self.flush() + _view_lines(event, lang, color, show_score, width)
+                return self.flush() + head + _view_lines(event, lang, color, show_score, width)
             hint = [_bomb_line(game, lang)] if d.get("seat") is not None and \
                 game.get("bombs") else []
             return [self._one_line(self._moves, d, game, lang, width),
@@ -1192,17 +1251,54 @@ class TableFeed:
             if last is not None and last[0] == where:
                 keep: set[str] = set()
                 if awaits_you(d):
-                    # the hand and the prompt (after the table's lines), and the trick
+                    # the hand and the prompt (after the table's lines), the players line
+                    # (the lead after a trick won by a player who is out, or after the Dragon
+                    # gift, leaves it as it was: issue 26 #14), and the trick
                     table = _table_lines(d, game, screen_names(d.get("seats") or [None] * 4,
                                                                lang, width), lang, color,
                                          show_score, width)
                     keep = set(lines[len(table):])
+                    keep.add(table[0])
                     if game.get("phase") == "play" and not game.get("trick_won"):
                         keep.add(table[-1])
                 lines = [line for line in lines if line not in last[1] or line in keep]
         else:
             self._shown = None
-        return self.flush() + lines
+        return self.flush() + head + lines
+
+    def _waiting_for_reader(self, d: dict[str, Any], lines: list[str],
+                            lang: str) -> list[str]:
+        """A waiting table's view for this reader: one who does not sit there reads that they
+        watch (not ``Table 1: waiting.``), and the hint how to fill and start the table names
+        only what the reader may do: /addbot and /start are the host's (issue 24), so anybody
+        but the host reads that the host starts the game (issue 26, telnet review #12)."""
+        host = d.get("host")
+        out = list(lines)
+        if self._watches(d):
+            out[0] = text("view-watching", lang, table=d.get("table"))
+        if host is not None and host != self._name and len(out) > 2:
+            key = ("view-waiting-full-guest" if out[2] == text("view-waiting-full", lang)
+                   else "view-waiting-guest")
+            out[2] = text(key, lang, host=host)
+        return out
+
+    def _watches(self, d: dict[str, Any]) -> bool:
+        """Whether this connection's user watches the table of view ``d``: sits in no seat (and,
+        at a waiting table, is not its host, who fills it)."""
+        return self._name is not None and d.get("seat") is None \
+            and self._name not in (d.get("seats") or ()) \
+            and not (d.get("state") == "waiting" and d.get("host") == self._name)
+
+    def _look(self, event: Event, lang: str, color: bool, width: int) -> list[str]:
+        """``/look`` for this reader: a waiting table as ``_waiting_for_reader`` shows it, a
+        game watched under the header that says so."""
+        d = event.data
+        lines = _look(event, lang, color, width)
+        if d.get("game") is None or d.get("state") == "waiting":
+            return self._waiting_for_reader(d, lines, lang)
+        if self._watches(d):
+            lines = [text("view-watching", lang, table=d.get("table")), *lines[1:]]
+        return lines
 
     def _bomb_once(self, d: dict[str, Any], game: dict[str, Any], lines: list[str],
                    lang: str) -> list[str]:

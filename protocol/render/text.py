@@ -17,7 +17,7 @@ from lobby.text.messages import LANGUAGES, language_lines, language_name, text
 from protocol.render.context import DEFAULT_WIDTH
 from protocol.render.records import RECORD_FORMATTERS, stats_lines
 from protocol.render.table import state_word
-from protocol.render.wrap import fit_names
+from protocol.render.wrap import LINE_BREAK, name_forms, pack_seats
 
 __all__ = ["ERROR_PREFIX", "render", "error_line", "format_time"]
 
@@ -149,11 +149,7 @@ def _listroom(event: Event, lang: str, width: int = DEFAULT_WIDTH) -> list[str]:
     else:
         lines = [text("listroom", lang, count=len(tables))]
     for t in tables:
-        def table_line(names: list[Any], t: Any = t) -> str:  # long names abbreviated to fit: fit_names
-            seating = " | ".join(f"{i + 1} {n or '-'}" for i, n in enumerate(names))
-            return text("listroom-line", lang, table=t["table"], game=t.get("game", "tichu"),
-                        state=state_word(t["state"], lang), seating=seating)
-        lines.append(fit_names(list(t.get("seats") or []), table_line, width))
+        lines.append(_listroom_line(t, lang, width))
         opts = t.get("options") or {}
         changed = ", ".join(f"{k} {v}" for k, v in table_options.changed(opts))
         lines.append(text("listroom-details", lang, options=changed or text("options-default", lang),
@@ -162,6 +158,40 @@ def _listroom(event: Event, lang: str, width: int = DEFAULT_WIDTH) -> list[str]:
         lines.append(text("listroom-more", lang, next=data["page"] + 1,
                           per_page=data["per_page"]))
     return lines
+
+
+#: what /listroom's head (``  1 tichu waiting``) holds in place of the seats, to be split there
+_SEATS = "\x00"
+#: the indent of a /listroom line's continuation: the details' (``listroom-details``)
+_LISTROOM_INDENT = " " * 6
+
+
+def _listroom_line(t: dict[str, Any], lang: str, width: int) -> str:
+    """A table's line of /listroom: its head, then the seats. On one line where the names or
+    the bots' names without their strategy (``Bot1``) fit; else broken between two seats only
+    (``pack_seats``: a seat's number never parts from its name), in the form of the names
+    (``name_forms``: a shortened name ends in ``…``) that takes the fewest lines, the longest
+    of those."""
+    head, _, tail = text("listroom-line", lang, table=t["table"], game=t.get("game", "tichu"),
+                         state=state_word(t["state"], lang), seating=_SEATS).partition(_SEATS)
+    forms = name_forms(list(t.get("seats") or []))
+
+    def packed(names: list[Any]) -> str | None:
+        seats = [f"{i + 1} {n or '-'}" for i, n in enumerate(names)]
+        if seats:
+            seats[-1] += tail
+        return pack_seats(head, seats, width, _LISTROOM_INDENT)
+    # one line where a bot's name without its strategy makes it fit (no name is cut for it)
+    for names in forms[:2]:
+        line = packed(names)
+        if line is not None and LINE_BREAK not in line:
+            return line
+    # else broken between seats: the fewest lines, and of those the longest form
+    fitting = [line for line in map(packed, forms) if line is not None]
+    if fitting:
+        return min(fitting, key=lambda line: line.count(LINE_BREAK))
+    # not even the shortest names fit a narrow line each: the session's wrap takes over
+    return head + " | ".join(f"{i + 1}\u00a0{n or '-'}" for i, n in enumerate(forms[-1])) + tail
 
 
 def _setting(event: Event, lang: str) -> list[str]:

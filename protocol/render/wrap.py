@@ -23,11 +23,13 @@ whispers of users included; machine mode (JSON lines) is never wrapped. The rule
   cartes :``) stays one unit where it fits, and the line breaks after it (``_label_end``).
   ``/option help`` continues a description under its description
   column (``wrap_column``).
-- ``/listroom``'s line of a table's seats is not wrapped but made to fit: a bot's name first
-  loses its strategy (``Bot1~heuristic`` -> ``Bot1``), then ``fit_names`` shortens the longest
-  names to ``Bot1~he…`` (the first characters and ``…``, at least ``MIN_NAME`` - 1 characters
-  kept) until the line fits; the full names are in ``/who``, ``/spielinfo`` and the game's
-  start line.
+- ``/listroom``'s line of a table's seats is not wrapped but packed (``pack_seats``): the
+  table's head, then the seats (``2 Bot1``), broken between two seats only, so that a seat's
+  number never parts from its name; each continuation line starts with the details' indent.
+  The names keep their longest form (``name_forms``) in which every line fits: a bot's name
+  first loses its strategy (``Bot1~heuristic`` -> ``Bot1``), then the longest names are
+  shortened to ``Bot1~he…`` (a cut name always ends in ``…``); the full names are in
+  ``/who``, ``/spielinfo`` and the game's start line.
 - The table view names each player in one form on a screen (``name_forms`` gives the forms,
   longest first; protocol/render/table.py ``screen_names`` chooses one per table, language and
   width). Its seats and players lines are never shortened further but broken between two
@@ -54,7 +56,8 @@ from lobby.tichu import memo as _memo
 from protocol.render import graphemes as _graphemes
 
 __all__ = ["HANGING_INDENT", "ELLIPSIS", "LINE_BREAK", "MIN_NAME", "SPEECH_INDENT", "SPEECH_MARK",
-           "abbreviate", "columns", "break_seats", "fit_names", "name_forms", "visible_width",
+           "abbreviate", "columns", "break_seats", "fit_names", "name_forms", "pack_seats",
+           "visible_width",
            "wrap_column", "wrap_line", "wrap_lines", "wrap_prompt", "wrap_speech"]
 
 #: a seat's number and the space after it (``>2 Bot1``): kept with the name by a no-break space
@@ -412,3 +415,32 @@ def break_seats(names: list[Any], build: Callable[[list[Any]], str], width: int,
     out.append(current)
     return LINE_BREAK.join(_SEAT_NUMBER.sub("\\1\u00a0", piece)
                            if visible_width(piece) > room else piece for piece in out)
+
+
+def pack_seats(head: str, seats: list[str], width: int, indent: str,
+               sep: str = " | ") -> str | None:
+    """``head`` and the ``seats`` (``1 Ann``, each one unit) joined by ``sep``, broken between two
+    seats only where the line does not fit ``width``: one logical line, its pieces joined by
+    ``LINE_BREAK``, each continuation starting with ``indent``, the separator's ``|`` ending the
+    line it breaks (a line that ends with the head alone ends without it). None when a seat
+    does not fit a line of its own (the caller takes shorter names)."""
+    room = columns(width)
+    mark = sep.rstrip()
+    if not seats:
+        return head.rstrip()
+    last = len(seats) - 1
+    out: list[str] = []
+    current = head + seats[0]
+    if visible_width(current + (mark if last else "")) > room:
+        out.append(head.rstrip())
+        current = indent + seats[0]
+    for k, seat in enumerate(seats[1:], 1):
+        if visible_width(current + sep + seat + (mark if k < last else "")) <= room:
+            current += sep + seat
+        else:
+            out.append(current + mark)
+            current = indent + seat
+    out.append(current)
+    if any(visible_width(piece) > room for piece in out):
+        return None
+    return LINE_BREAK.join(out)

@@ -50,7 +50,7 @@ The application and the options (composition, as twisted.conch's TelnetTransport
 
 Negotiation (RFC 1143 "Q method": per option a state NO/YES/WANTNO/WANTYES and a one-deep queue)
   We offer the options whose handler has an offer (IAC WILL GMCP first) at connect, or when
-  `offerOptions()` is called if the offer is held back (`_hold_offer`: the session waits for
+  `offerOptions()` is called if the offer is held back (`hold_offers()`: the session waits for
   the client's first bytes). We agree to SGA
   when asked (DO SGA -> WILL SGA) and to EOR (DO EOR -> WILL EOR; `offer_eor` offers it: `/set
   prompt on`), accept the client's own SGA (WILL SGA -> DO SGA), turn ECHO on
@@ -718,6 +718,16 @@ class TelnetLineProtocol(Protocol):
                 pass
         if not self._hold_offer:
             self.offerOptions()
+
+    def hold_offers(self) -> None:
+        """Before `makeConnection`: offer nothing when the connection is made; the application
+        calls `offerOptions()` later (it waits for the client's first bytes)."""
+        self._hold_offer = True
+
+    def never_offer(self) -> None:
+        """Before `makeConnection`: no telnet offer ever (a transport that carries messages, not
+        a byte stream: a WebSocket)."""
+        self._hold_offer = self._offered = True
 
     def offerOptions(self) -> None:
         """Offer GMCP and the options of `_offers` (once); a client answering DO GMCP enables

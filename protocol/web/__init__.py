@@ -58,8 +58,9 @@ from twisted.internet.error import ConnectionDone
 from twisted.internet.interfaces import IListeningPort, ISSLTransport
 from twisted.internet.protocol import connectionDone
 from twisted.logger import Logger
+from twisted.protocols.tls import TLSMemoryBIOProtocol
 from twisted.python.failure import Failure
-from twisted.web.http import HTTPChannel
+from twisted.web.http import RESPONSES, HTTPChannel
 from twisted.web.resource import IResource, Resource
 from twisted.web.server import Request, Site
 
@@ -67,7 +68,7 @@ from lobby.events import Event, error_event
 from lobby.tables import options as table_options
 from lobby.text.messages import CATALOGS, LANGUAGES, text
 from lobby.world.addresses import address_group, is_loopback
-from protocol.connection.guard import OpenConnections, RequestBudget
+from protocol.connection.guard import OpenConnections, Refusal, RequestBudget
 from protocol.telnet import gathered_write
 from protocol.telnet.transport import TelnetLineProtocol
 from protocol.web.archive import Source as ArchiveSource
@@ -187,6 +188,23 @@ SECURITY_HEADERS = {
     b"Referrer-Policy": b"no-referrer",
     b"Cache-Control": b"no-cache",
 }
+def http_answer(code: int, phrase: str, body: str = "",
+                headers: Iterable[tuple[str, str]] = ()) -> bytes:
+    """A whole HTTP/1.1 answer with the security headers, for the answers the libraries write
+    themselves (twisted.web's 400 for a malformed request, autobahn's refused upgrades): no
+    ``Server`` header, ``Connection: close`` (the connection is closed after it)."""
+    data = body.encode("utf-8")
+    lines = [f"HTTP/1.1 {code} {phrase}"]
+    lines += [f"{k.decode()}: {v.decode()}" for k, v in SECURITY_HEADERS.items()]
+    lines += [f"{k}: {v}" for k, v in headers]
+    lines += ["Content-Type: text/plain; charset=utf-8", f"Content-Length: {len(data)}",
+              "Connection: close"]
+    return ("\r\n".join(lines) + "\r\n\r\n").encode("utf-8", "replace") + data
+
+
+#: the HTTP status of a WebSocket refused at its upgrade by the connection limits
+#: (Guard.refuse): 429 with Retry-After for connecting too often, else 503
+REFUSAL_STATUS = {"connecting-too-fast": 429}
 _TYPES = {".html": b"text/html; charset=utf-8", ".js": b"text/javascript; charset=utf-8",
           ".css": b"text/css; charset=utf-8", ".png": b"image/png", ".svg": b"image/svg+xml",
           ".txt": b"text/plain; charset=utf-8", ".json": b"application/json"}
@@ -320,6 +338,24 @@ def _canonical_ip(host: str) -> str | None:
     return str(ip)
 
 
+def _forwarded_client(value: str, proxies: tuple[Any, ...]) -> str | None:
+    """The client an X-Forwarded-For names: the rightmost address that is not a trusted
+    proxy (all trusted: the leftmost); None when an entry is no IP address."""
+    hops = [_canonical_ip(v) for v in value.split(",")]
+    if not hops or any(h is None for h in hops):
+        return None
+    for hop in reversed(hops):
+        assert hop is not None
+        if not _trusted(hop, proxies):
+            return hop
+    return hops[0]
+
+
+def _guard_of(lobby: Any) -> Any:
+    """The lobby's guard (protocol.connection.guard.Guard), if it has one."""
+    return getattr(getattr(lobby, "services", None), "guard", None)
+
+
 def _trusted(host: str, proxies: tuple[Any, ...]) -> bool:
     try:
         ip = ipaddress.ip_address(host)
@@ -333,10 +369,17 @@ def text_frame(payload: bytes) -> bytes:
     ``payload``: FIN and opcode 1, the length in 7, 7+16 or 7+64 bits, the payload."""
     n = len(payload)
     if n < 126:
-        return bytes((0x81, n)) + payload
+        return _SHORT_HEADS[n] + payload
     if n < 65536:
         return b"\x81\x7e" + n.to_bytes(2, "big") + payload
     return b"\x81\x7f" + n.to_bytes(8, "big") + payload
+
+
+#: a text frame's head for each payload length below 126
+_SHORT_HEADS = [bytes((0x81, n)) for n in range(126)]
+#: the last whole line framed, and its frame: a table's event is the same bytes object for
+#: each of its listeners (protocol.connection.machine's shared line), framed once
+_last_framed: list[bytes] = [b"", b""]
 
 
 class MessageTransport:
@@ -352,7 +395,8 @@ class MessageTransport:
     action sends each player several objects, and a write per message cost the server half as
     much CPU again per action (docs/performance.md, "Web client"). The frames are the plain
     text frames of RFC 6455, built here (``text_frame``); autobahn does the handshake, reads the
-    client's frames and closes."""
+    client's frames (but for the common case, one whole short text message, which
+    ``LobbyWebSocket.dataReceived`` reads itself) and closes."""
 
     # the protocol side of protocol/telnet/gathered_write.py's seam (see Gatherer there)
     _gathering = False
@@ -384,8 +428,17 @@ class MessageTransport:
         if self._partial:
             data = self._partial + data
             self._partial = b""
-        if data.find(b"\r\n") == len(data) - 2 and len(data) > 2:
-            out = text_frame(data[:-2])     # the common case: one whole line
+        n = len(data) - 2
+        if n > 0 and data.find(b"\n") == n + 1 and data[n] == 13:
+            # the common case: one whole line (its only LF is its last byte; a one-byte find
+            # is a memchr, a search for CR LF a much slower scan of a long line)
+            last = _last_framed
+            if data is last[0]:
+                out = last[1]
+            else:
+                out = text_frame(data[:n])
+                last[0] = data
+                last[1] = out
         else:
             *lines, self._partial = data.split(b"\r\n")
             out = b"".join([text_frame(line) for line in lines if line])
@@ -443,6 +496,17 @@ class MessageTransport:
             below.unregisterProducer()
 
 
+def _unmask(mask: bytes, masked: bytes) -> bytes:
+    """A client's frame payload unmasked (RFC 6455 5.3: byte i XOR mask[i % 4])."""
+    n = len(masked)
+    key = (mask * ((n >> 2) + 1))[:n]
+    return (int.from_bytes(masked, "little") ^ int.from_bytes(key, "little")).to_bytes(
+        n, "little")
+
+
+_OPEN = WebSocketServerProtocol.STATE_OPEN
+
+
 class LobbyWebSocket(WebSocketServerProtocol):
     """One WebSocket: checks the upgrade, then connects a lobby ``Session`` to a
     ``MessageTransport`` and hands it each message as a line."""
@@ -450,8 +514,13 @@ class LobbyWebSocket(WebSocketServerProtocol):
     factory: LobbyWebSocketFactory
     session: WebSession | None = None
     _cut = False                 # over the byte budget: nothing more is read
+    #: the longest message dataReceived reads itself (a 7-bit frame length, at most
+    #: --web-max-message): -1 until the WebSocket is open
+    _fast_limit = -1
     _peer: Any = None
     _refuses_passwords = True
+    #: the connection limits refused it at its upgrade (Guard.refuse)
+    _refusal: Refusal | None = None
 
     def connectionMade(self) -> None:
         # autobahn's per-connection lines go through the log budget (BudgetedLog)
@@ -481,16 +550,19 @@ class LobbyWebSocket(WebSocketServerProtocol):
                 host = client
             proto = headers.get("x-forwarded-proto", "")
             secure = secure or proto.split(",")[-1].strip().lower() == "https"
-            guard = getattr(getattr(self.factory.lobby, "services", None), "guard", None)
-            if forwarded is not None and guard is not None and guard.refused_at_once(host):
-                # the client behind the proxy is past its connection budget and its refusals'
-                # answers: refused before the upgrade (its own address, not the proxy's)
-                raise ConnectionDeny(ConnectionDeny.SERVICE_UNAVAILABLE, "refused")
         if origin is not None and not self._origin_allowed(origin, headers.get("host", ""),
                                                            secure):
             self.log.info("refused a WebSocket from {peer}: origin {origin!r} is not allowed",
                           peer=request.peer, origin=origin[:200])
             raise ConnectionDeny(ConnectionDeny.FORBIDDEN, "origin not allowed")
+        guard = _guard_of(self.factory.lobby)
+        refused = guard.refuse(host) if guard is not None else None
+        if refused is not None:
+            # the connection limits (--max-connections, --max-per-ip, --connections-per-minute)
+            # hold before the upgrade: an HTTP refusal naming the code, never a WebSocket
+            # (behind a trusted proxy: the client's own address, not the proxy's)
+            self._refusal = refused
+            raise ConnectionDeny(REFUSAL_STATUS.get(refused.code, 503), refused.code)
         kind = address_types.IPv6Address if ":" in host else address_types.IPv4Address
         self._peer = kind("TCP", host, int(getattr(tcp_peer, "port", 0) or 0))
         self._refuses_passwords = not secure and not is_loopback(host)
@@ -501,6 +573,23 @@ class LobbyWebSocket(WebSocketServerProtocol):
         if reason.startswith("HTTP Origin header invalid"):
             code = 403
         super().failHandshake(reason, code, responseHeaders)
+
+    def sendHttpErrorResponse(self, code: int, reason: str,
+                              responseHeaders: Any = None) -> None:
+        """A refused upgrade: autobahn's answer with our security headers and no ``Server``,
+        its reason as a short body; refused by the connection limits, the standard phrase and
+        the error line as its body (``! [too-many-connections] ...``; none past the address
+        group's --refusals-per-minute), and ``Retry-After`` when it is connecting too often."""
+        extra = [(str(k), str(v)) for k, v in responseHeaders or ()]
+        refused = self._refusal
+        if refused is None:
+            self.sendData(http_answer(code, reason, reason + "\n", extra))
+            return
+        if refused.code == "connecting-too-fast":
+            extra.append(("Retry-After", str(max(1, refused.seconds))))
+        phrase = (_PHRASES.get(code) or RESPONSES.get(code, b"Refused")).decode("latin-1")
+        body = refused.line + "\n" if refused.line is not None else ""
+        self.sendData(http_answer(code, phrase, body, extra))
 
     def _origin_allowed(self, origin: str, host_header: str, secure: bool) -> bool:
         """One of --web-origin; by default the listener's own: the origin whose host is the
@@ -514,16 +603,7 @@ class LobbyWebSocket(WebSocketServerProtocol):
             and parts.netloc.lower() == host_header.strip().lower()
 
     def _forwarded_client(self, value: str, proxy: str) -> str | None:
-        """The client an X-Forwarded-For names: the rightmost address that is not a trusted
-        proxy (all trusted: the leftmost); None when an entry is no IP address."""
-        hops = [_canonical_ip(v) for v in value.split(",")]
-        if not hops or any(h is None for h in hops):
-            return None
-        for hop in reversed(hops):
-            assert hop is not None
-            if not _trusted(hop, self.factory.options.trusted_proxies):
-                return hop
-        return hops[0]
+        return _forwarded_client(value, self.factory.options.trusted_proxies)
 
     def onOpen(self) -> None:
         lobby = self.factory.lobby
@@ -533,6 +613,8 @@ class LobbyWebSocket(WebSocketServerProtocol):
         transport = MessageTransport(self, self._peer, self.transport.getHost(),
                                      self._refuses_passwords)
         session.makeConnection(transport)
+        limit = self.factory.options.max_message     # (autobahn's message and frame limit)
+        self._fast_limit = min(125, limit) if limit > 0 else 125
 
     def dataReceived(self, data: bytes) -> None:
         """Every byte of an open WebSocket is counted as it arrives, before autobahn parses a
@@ -547,7 +629,27 @@ class LobbyWebSocket(WebSocketServerProtocol):
         if session is not None and not session.stream_bytes(len(data)):
             self.cut_off()
             return
-        super().dataReceived(data)
+        # The common case, read here: the bytes are one whole short text message (a single
+        # masked frame, FIN, no RSV bits, a 7-bit length within --web-max-message) while the
+        # WebSocket is open and between messages; valid UTF-8, it is the message. Anything
+        # else, and invalid UTF-8 (which autobahn then fails with 1007), is autobahn's to
+        # read: autobahn's per-frame reading in Python cost a WebSocket action about 7 % more
+        # server instructions than a TCP one (docs/performance.md, "Web client").
+        n = len(data) - 6
+        if 0 <= n <= self._fast_limit and data[0] == 0x81 and data[1] == 0x80 | n \
+                and self.state == _OPEN and not self.data and self.current_frame is None \
+                and not self.inside_message and self._perMessageCompress is None \
+                and self.autoPingTimeoutCall is None:
+            payload = _unmask(data[2:6], data[6:]) if n else b""
+            try:
+                payload.decode("utf-8")
+            except UnicodeDecodeError:
+                pass
+            else:
+                self.onMessage(payload, False)
+                return
+        # (autobahn's Twisted dataReceived adds only a debug line, built even when not logged)
+        self._dataReceived(data)
 
     def cut_off(self) -> None:
         """Read no more; close the TCP connection below once what was written is sent, and
@@ -561,6 +663,12 @@ class LobbyWebSocket(WebSocketServerProtocol):
         below = cast(Any, transport)
         below.pauseProducing()    # not another byte is read (TLS: its wrapper passes it down)
         below.loseConnection()               # what was written goes first (the line)
+        if isinstance(below, TLSMemoryBIOProtocol) and below.transport is not None:
+            # TLS's close sends its close_notify and then waits to read the peer's, which a
+            # connection read no more never does: the client saw its close only at the abort,
+            # CUT_GRACE seconds later. The TCP connection beneath closes once what was
+            # written (the close_notify too) is sent, as a plain one does
+            below.transport.loseConnection()
         abort = getattr(below, "abortConnection", None)
         if abort is not None:
             self.factory.clock.callLater(CUT_GRACE, _abort_if_open, below)
@@ -633,8 +741,10 @@ class LobbyWebSocketFactory(WebSocketServerFactory):
         self.lobby = lobby
         self.options = options
         self.clock: Any = _default_reactor()     # (the site sets its own)
-        #: no ``Server`` header in the upgrade's answer either (autobahn names its version)
+        #: no ``Server`` header in the upgrade's answer either (autobahn names its version),
+        #: and the security headers of every other answer
         self.server = None
+        self.headers = {k.decode(): v.decode() for k, v in SECURITY_HEADERS.items()}
         # a frame longer than the limit is refused from its header on, a message of several
         # frames as soon as they add up to more (both: close code 1009)
         WebSocketServerFactory.setProtocolOptions(self, maxMessagePayloadSize=options.max_message,
@@ -651,10 +761,18 @@ class _Socket(WebSocketResource):
 
     def __init__(self, factory: LobbyWebSocketFactory) -> None:
         WebSocketResource.__init__(self, factory)
+        self.websockets = factory
 
     def render(self, request: Request) -> Any:
         upgrade = (request.getHeader(b"upgrade") or b"").lower()
         if b"websocket" not in upgrade:     # not autobahn's own page, and with our headers
+            refused = self._refusal_code(request)
+            if refused is not None:
+                # why a WebSocket of this address would be refused now (the page asks after
+                # a failed connect, whose HTTP answer a browser's script never sees): the
+                # status and the code of that refusal, nothing counted
+                return _NotFound(REFUSAL_STATUS.get(refused, 503),
+                                 f"! [{refused}]\n".encode()).render(request)
             request.setHeader(b"Upgrade", b"websocket")
             return _NotFound(426, b"This is the WebSocket endpoint: it takes an upgrade to a "
                                   b"WebSocket only.\n").render(request)
@@ -662,6 +780,19 @@ class _Socket(WebSocketResource):
         if channel is not None:
             channel.setTimeout(None)
         return WebSocketResource.render(self, request)
+
+    def _refusal_code(self, request: Request) -> str | None:
+        guard = _guard_of(self.websockets.lobby)
+        if guard is None:
+            return None
+        tcp = str(getattr(request.getClientAddress(), "host", "") or "?")
+        host = _canonical_ip(tcp) or tcp
+        proxies = self.websockets.options.trusted_proxies
+        forwarded = request.getHeader(b"x-forwarded-for")
+        if forwarded is not None and proxies and _trusted(host, proxies):
+            host = _forwarded_client(forwarded.decode("latin-1"), proxies) or host
+        code: str | None = guard.refusal_code(host)
+        return code
 
 
 def _headers(request: Request, content_type: bytes) -> None:
@@ -685,7 +816,7 @@ class _File(Resource):
     render_HEAD = render_GET
 
 
-_PHRASES = {421: b"Misdirected Request", 426: b"Upgrade Required"}
+_PHRASES = {421: b"Misdirected Request", 426: b"Upgrade Required", 429: b"Too Many Requests"}
 
 
 class _NotFound(Resource):
@@ -822,6 +953,20 @@ class WebChannel(HTTPChannel):
             site.request_whole(self)
         HTTPChannel.connectionLost(self, reason)
 
+    def _respondToBadRequestAndDisconnect(self) -> None:
+        """A malformed request (its request line, a header, a too long head, a bad chunk):
+        twisted.web writes a bare ``400 Bad Request`` itself; this one carries the security
+        headers of every other answer, and no ``Server``."""
+        transport = self.transport
+        if transport is not None:
+            transport.write(http_answer(400, "Bad Request", "Bad request.\n"))
+        self.loseConnection()  # type: ignore[no-untyped-call]  # (twisted.web: untyped)
+
+    def lineLengthExceeded(self, line: bytes) -> None:
+        """A request line or header line longer than twisted.web reads (16 KB): closed without
+        a word by twisted.web; answered 400 like any other malformed request."""
+        self._respondToBadRequestAndDisconnect()
+
 
 class WebSite(Site):
     """The web listener's site (``--web``): the files, the strings and the WebSocket."""
@@ -857,7 +1002,7 @@ class WebSite(Site):
 
     def _guard(self) -> Any:
         """The lobby's guard (protocol.connection.guard.Guard), if it has one."""
-        return getattr(getattr(self.websockets.lobby, "services", None), "guard", None)
+        return _guard_of(self.websockets.lobby)
 
     def _counted(self, host: str) -> bool:
         """Whether ``host``'s half-sent requests count: not a --trusted-proxy's (a proxy sends

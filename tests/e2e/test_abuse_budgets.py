@@ -1223,8 +1223,8 @@ async def test_room_hopping_moves_but_does_not_flood_the_rooms(tmp_path: Path,
         got = await lobby.expect("In the Lobby")
         # the budget (4): entering the lobby, leaving it, entering and leaving table 1's room
         assert got.count("Hopper leaves the Lobby.") == 1 and "Hopper enters" not in got, got
-        seen = await sitter.expect("Hopper leaves the Table 1 room.")
-        assert seen.count("Hopper enters") == 1 and "Hopper leaves" not in seen[:-40], seen
+        seen = await sitter.expect("Hopper leaves table 1.")
+        assert seen.count("Hopper comes to") == 1 and "Hopper leaves" not in seen[:-40], seen
         assert srv.server.world.users["hopper"].room is srv.server.world.lobby
         for _ in range(8):                              # open and close tables in a loop
             hop.send("/newroom")
@@ -1307,16 +1307,16 @@ async def test_seat_and_option_cycles_spend_the_users_budget_and_the_address_gro
         await b.login("Toggler")
         for c in (a, b):
             c.send("/room 1")
-            await c.expect("Table 1")
+            await c.expect("watching table 1")
         host.buffer = ""
         for _ in range(10):
             a.send("/join")
             a.send("/leave")
         a.send("/who")
-        told = await a.expect("In the Table 1 room")
+        told = await a.expect("At table 1")
         assert told.count("You sit down") == 3 and "! [table-budget]" in told, told
         host.send("/who")
-        heard = await host.expect("In the Table 1 room")
+        heard = await host.expect("At table 1")
         assert heard.count("Cycler sits down") == 3 and "leaves seat" in heard, heard
         assert "table-budget" not in heard
         b.send("/join")                      # the same address: Toggler has a budget of their own
@@ -1325,16 +1325,16 @@ async def test_seat_and_option_cycles_spend_the_users_budget_and_the_address_gro
         b.send("/newroom")
         await b.expect("Table 2")
         host.send("/room 2")
-        await host.expect("Table 2")
+        await host.expect("watching table 2")
         for _ in range(10):
             b.send("/option tichujoin on")
             b.send("/option tichujoin off")
         b.send("/option")                    # the listing is no change: it still answers
         b.send("/who")
-        told = await b.expect("In the Table 2 room")
+        told = await b.expect("At table 2")
         assert "! [table-budget]" in told and "tichujoin" in told, told
         host.send("/who")
-        heard = await host.expect("In the Table 2 room")
+        heard = await host.expect("At table 2")
         # the address group's cap (9): Cycler spent 6, Toggler's /join and /lobby 2, one left
         assert heard.count("Toggler sets tichujoin") == 1, heard
         host.send("/room 1")
@@ -1365,11 +1365,11 @@ async def test_leaving_a_seat_by_room_newroom_lobby_or_disconnect_spends_the_tab
             a.send("/join")
             a.send(leave)
         a.send("/who")
-        told = await a.expect("In the Table 1 room")
+        told = await a.expect("At table 1")
         assert told.count("You sit down") == 3, told
         assert "! [table-budget]" in told and "/manager was not done" in told, told
         host.send("/who")
-        heard = await host.expect("In the Table 1 room")
+        heard = await host.expect("At table 1")
         assert heard.count("Cycler sits down") == 3, heard
         assert heard.count("Cycler leaves seat") == 2, heard   # the /lobby was refused
         await a.close()                        # seated: table-left all the same, counted
@@ -1380,7 +1380,7 @@ async def test_leaving_a_seat_by_room_newroom_lobby_or_disconnect_spends_the_tab
         b.send("/join")
         assert "! [table-budget]" in await b.expect("[table-budget]")
         host.send("/who")
-        heard = await host.expect("In the Table 1 room")
+        heard = await host.expect("At table 1")
         assert "Cycler sits down" not in heard, heard
         sat = 0
         for _ in range(4):                     # /join and disconnect: 2 changes each
@@ -1486,7 +1486,7 @@ async def test_several_users_of_one_address_hopping_share_one_presence_budget(
         lobby.send("/who")
         heard = await lobby.expect("In the Lobby")
         sitter.send("/who")
-        seen = await sitter.expect("In the Table 1 room")
+        seen = await sitter.expect("At table 1")
         told = heard.count("Hopper") + seen.count("Hopper")
         # the address's budget (4): the three log-ins' arrivals and one more line, not 33
         assert told == 4, (heard, seen)

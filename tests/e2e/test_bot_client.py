@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -14,14 +13,11 @@ import pytest_twisted
 from jsonschema import Draft202012Validator
 from twisted.internet.defer import Deferred
 
-from conftest import RunningServer, play_to_the_end
+from conftest import RunningServer, load_script, play_to_the_end
 from protocol import json_schema
 from tichu_bot import runner as bot
 
-ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT / "scripts"))
-
-import selfplay  # noqa: E402
+selfplay = load_script("selfplay")
 
 SCHEMA = json_schema()
 VALIDATOR = Draft202012Validator(SCHEMA)

@@ -159,7 +159,7 @@ async def test_bad_input_at_a_table_gets_its_code_and_the_game_goes_on(server: R
     assert code(await game.command("Eve", "/join")) == "game-running"
     assert code(await game.command("Eve", "/grand")) == "not-a-player"
     assert code(await game.command("Bert", "/option target 500")) == "game-running"
-    assert code(await game.command("Bert", "/leave")) == "game-running"
+    assert code(await game.command("Bert", "/leave")) == "leave-in-game"
     assert code(await game.command("Cleo", "/remove Dirk")) == "not-vanished"
     assert code(await game.command("Cleo", "/accept")) == "no-vote"
     rng = random.Random(2024)

@@ -489,7 +489,7 @@ async def test_a_guest_host_who_only_watched_is_the_host_again_after_a_restart(
     await gus.login("Gus")
     gus.send("/whereis Gus")
     await gus.expect("Gus is in the ")
-    assert (await gus.read_line()).startswith("Table 1"), "Gus is not back at the table"
+    assert (await gus.read_line()).startswith("room of table 1"), "Gus is not back at the table"
     assert table.host == "Gus"
     clocked.clock.advance(61)                     # the hand-over time is over: still the host
     gus.send("/whereis Gus")

@@ -122,7 +122,7 @@ async def old_client_game(port: int) -> OldClient:
 @pytest_twisted.ensureDeferred
 async def test_a_client_written_to_the_protocol_1_docs_plays_a_whole_game(
         server: RunningServer) -> None:
-    server.server.world.on_new_table = lambda table: setattr(table, "bot_delay", 0)
+    server.bots_without_delay()
     c = await as_deferred(old_client_game(server.port))
     assert c.state is not None and c.state["status"] == "finished", c.state
     kinds = [o["type"] for o in c.seen]

@@ -2,6 +2,7 @@
 sockets where the defect is on the wire, as a person at an 80-column telnet terminal sees it."""
 from __future__ import annotations
 
+import math
 import re
 from typing import Any
 
@@ -14,6 +15,7 @@ from lobby.text.messages import CATALOGS, LANGUAGES, LobbyError, Msg, text
 from protocol.commands import parse_line
 from protocol.commands.tables import natural_words
 from protocol.render.table import render_table
+from protocol.render.wrap import visible_width
 from table_support import seat_keys
 
 
@@ -55,7 +57,7 @@ async def test_look_names_the_room_in_the_readers_language(server: RunningServer
     assert "Tu es dans le lobby" in await reply(c, "/look")
     await c.expect("\r\n")                     # the second line of /look
     await reply(c, "/newroom", "êtes quatre.\r\n")
-    assert "la salle de la table 1" in await reply(c, "/who")
+    assert "À la table 1" in await reply(c, "/who")
     assert text("room-table", "en", number=1) == "Table 1 room"       # the data's English
 
 
@@ -63,7 +65,7 @@ def test_a_room_name_is_a_message_not_english_parsed_back() -> None:
     from lobby.world.world import room_name
     assert isinstance(room_name(3), Msg) and str(room_name(3)) == "Table 3 room"
     assert text("enters", "da", name="Bo", room=room_name(3)) == \
-        text("enters", "da", name="Bo", room=text("room-table", "da", number=3))
+        text("enters-table", "da", name="Bo", number=3)       # a table's room: "kommer hen til bord 3"
 
 
 # ---- /listroom states ---------------------------------------------------------------------------
@@ -490,6 +492,7 @@ async def test_a_play_line_shows_the_phoenix_as_the_trick_does(server: RunningSe
     """Four bots, seed 1: Bot1 plays a full house with the Phoenix. The play line said
     ``S3 B3 GB RB Ph`` where the trick line says ``Ph=B``; text mode reads the Phoenix from the
     view that follows the play (the trick's entry), so machine mode's play event is unchanged."""
+    server.bots_without_delay()
     w = await guest(server, "Watcher")
     await reply(w, "/set width 200")
     await reply(w, "/newroom", "four sit.\r\n")
@@ -577,6 +580,7 @@ async def test_no_play_line_of_a_whole_game_leaves_the_phoenix_bare(server: Runn
     """The same over a socket: four bots play a round (seed 2: ``plays RK Ph.``); every play
     line with the
     Phoenix in a longer combination names its reading."""
+    server.bots_without_delay()
     w = await guest(server, "Watcher")
     await reply(w, "/set width 250")
     await reply(w, "/newroom", "four sit.\r\n")
@@ -694,3 +698,126 @@ async def test_refusals_name_the_command_that_works(server: RunningServer) -> No
     assert (await error_reply(c, "/tichu")).endswith("/grand or /nogrand.\r\n")
     assert (await error_reply(c, "/dragon Bot1")) == "! [no-dragon-pending] " + text(
         "no-dragon-pending", "en") + "\r\n"
+
+
+# ---- the telnet review of the tenth session (issue 26 #12, #10, /leave, the seat key) -------------
+async def read_until(c: LineClient, test: Any, raw: bool = False) -> str:
+    """Lines of ``c`` (unwrapped, unless ``raw``) until ``test(the unwrapped text so far)``
+    holds."""
+    got = ""
+    while not test(unwrap(got)):
+        try:
+            got += await c.expect("\r\n")
+        except Exception as e:
+            raise AssertionError("not found in:\n" + got + c.buffer) from e
+    return got if raw else unwrap(got)
+
+
+#: the prompts of a seated player's own decisions and the host's, which a spectator never gets
+def _not_for_spectators(lang: str) -> list[str]:
+    keys = ("view-grand", "view-your-turn", "view-your-lead", "view-wish-prompt", "view-waiting",
+            "view-waiting-full", "view-play-again", "view-tichu-hint")
+    shown = [text(key, lang) for key in keys]
+    shown += [text(key, lang, left="X", right="Y", next="X", partner="Y", previous="Z",
+                   cards="S2").split(":")[0] + ":"
+              for key in ("view-dragon", "view-exchange", "view-bombs")]
+    return shown
+
+
+@pytest.mark.reactor_timeout(90)
+@pytest_twisted.ensureDeferred
+async def test_a_spectator_reads_that_they_watch_and_gets_no_prompt_of_the_players(
+        server: RunningServer) -> None:
+    """Review #12: a spectator got the host's hint at a waiting table (``/join [SEAT] or
+    /addbot fills a seat ...; /start when four sit.``, ``/start begins the game.``: /addbot and
+    /start are the host's) and no line saying they watch. Now, in five languages at 80 and 45
+    columns: ``You are watching table 1.`` heads their table picture (at the waiting table, on
+    /look, at each deal), the hint names the host who starts, and no prompt of a player's or
+    the host's ever reaches them; the host keeps the host's hint."""
+    host = await guest(server, "Hosta")
+    await reply(host, "/newroom", "four sit.\r\n")
+    watchers: dict[tuple[str, int], LineClient] = {}
+    for lang in LANGUAGES:
+        for width in (80, 45):
+            c = await guest(server, f"W{lang}{width}", lang)
+            await reply(c, f"/set width {width}")
+            c.send("/room 1")
+            got = await read_until(c, lambda t, lang=lang: text("view-waiting-guest", lang,
+                                                                host="Hosta") in t)
+            assert text("view-watching", lang, table=1) in got, (lang, width, got)
+            assert "/addbot" not in got and "/start" not in got, (lang, width, got)
+            watchers[lang, width] = c
+    bert = await guest(server, "Bert", "de")                 # seated, not the host
+    await reply(bert, "/room 1", "\r\n")
+    await read_until(bert, lambda t: text("view-waiting-guest", "de", host="Hosta") in t)
+    bert.send("/join 2")
+    got = await read_until(bert, lambda t: text("table-joined-you", "de", seat=2) in t)
+    bert.send("/look")
+    got = await read_until(bert, lambda t: text("view-waiting-guest", "de", host="Hosta") in t)
+    assert text("view-watching", "de", table=1) not in got          # Bert sits: not watching
+    assert "/addbot" not in got
+    world: Any = server.server.world
+    world.tables[1].bot_delay = 0
+    for line in ("/join 1", "/addbot", "/addbot"):
+        host.send(line)
+    await read_until(host, lambda t: "| 4 Bot2" in t)
+    assert text("view-waiting-full", "en") in await reply(host, "/look", "game.\r\n")
+    for (lang, width), c in watchers.items():
+        c.send("/look")
+        got = await read_until(c, lambda t, lang=lang: text("view-waiting-full-guest", lang,
+                                                            host="Hosta") in t)
+        assert text("view-watching", lang, table=1) in got, (lang, width, got)
+        assert "/addbot" not in got and "/start" not in got, (lang, width, got)
+    bert.send("/leave")
+    host.send("/addbot")
+    await read_until(host, lambda t: "| 4 Bot2" in t)
+    host.send("/start")
+    for (lang, width), c in watchers.items():
+        head = text("view-watching", lang, table=1)
+        got = await read_until(c, lambda t, head=head: head in t and t.split(head)[-1].count("\n") > 1)
+        after = got.split(head)[-1].lstrip("\r\n")
+        assert re.match(r"[ >]?1 Hosta ", after), (lang, width, after[:200])    # the picture
+        c.send("/look")
+        got += await read_until(c, lambda t, head=head: head in t and t.split(head)[-1].count("\n") > 1)
+        for prompt in _not_for_spectators(lang):
+            assert prompt not in got, (lang, width, prompt)
+
+
+@pytest.mark.reactor_timeout(90)
+@pytest_twisted.ensureDeferred
+async def test_leave_in_a_running_game_says_what_becomes_of_the_seat(server: RunningServer) -> None:
+    """The telnet review: /leave while seated in a running game answered ``The game is running;
+    that is only possible before the start.``, which says neither what becomes of the seat nor
+    what to do. Now ``leave-in-game``, in five languages (80 and 45 columns): the seat stays
+    yours and the game waits for your moves, /manager goes to the lobby and /room N comes back,
+    and after the grace time you have left the others may vote you out and a bot plays on.
+    Machine mode before protocol 4 keeps the old code (CODES_SINCE)."""
+    from test_protocol_versions import _json_client, _reply
+    host = await guest(server, "Lea")
+    await reply(host, "/newroom", "four sit.\r\n")
+    world: Any = server.server.world
+    table = world.tables[1]
+    table.bot_delay = 0
+    machines = {}
+    for version in (1, 4):
+        c = machines[version] = await _json_client(server, version, f"Mach{version}")
+        await _reply(c, "r", "/room 1")
+        await _reply(c, "j", "/join")
+    for line in ("/join", "/addbot", "/start"):
+        host.send(line)
+    await read_until(host, lambda t: text("view-grand", "en") in t)
+    grace = math.ceil(table.grace_seconds())
+    for version, c in machines.items():
+        got = await _reply(c, "l", "/leave")
+        code = "leave-in-game" if version >= 4 else "game-running"
+        assert got["type"] == "error" and got["code"] == code, (version, got)
+    for lang in ("en", "de", "fr", "es", "da"):
+        for width in (80, 45):
+            await reply(host, f"/set lang {lang}")
+            await reply(host, f"/set width {width}")
+            want = "! [leave-in-game] " + text("leave-in-game", lang, table=1, grace=grace)
+            host.send("/leave")
+            got = await read_until(host, lambda t, want=want: want in t, raw=True)
+            assert "/manager" in want and "/room 1" in want
+            shown = got[got.index("! [leave-in-game]"):].split("\r\n")
+            assert all(visible_width(line) < width for line in shown), (lang, width, shown)

@@ -102,14 +102,14 @@ async def test_a_stranger_behind_the_same_nat_gets_no_seat_and_the_guest_with_th
         await stranger.expect("! [seat-held] Table 1 holds the seat of the guest Bob for them")
         wrong = "zzzz" if keys["Bob"] != "zzzz" else "yyyy"
         got = await _give_key(stranger, "bob", wrong)
-        assert "! [wrong-seat-key] Wrong key." in got
+        assert "! [wrong-seat-key] Wrong key for the seat of Bob." in got
         stranger.send("Strange")                       # then as somebody else: watches only
         await stranger.expect("Press Enter to play as the guest Strange")
         stranger.send("")
         await stranger.expect("/help for the commands.")
         stranger.send("/room 1")
         stranger.send("/whereis Strange")
-        await stranger.expect("Strange is in the Table 1 room")
+        await stranger.expect("Strange is in the room of table 1")
         assert game.world.tables[1].gone == {"Bob"}
         # Bob, with the key, is back in the seat with the hand
         bob = await _client(game, "Bob")
@@ -162,7 +162,7 @@ async def test_after_the_grace_time_the_name_is_free_but_the_seat_waits_for_the_
     await watcher.login("Bob")                  # no key asked: nothing is held for the name
     watcher.send("/room 1")
     watcher.send("/whereis Bob")
-    await watcher.expect("Bob is in the Table 1 room")
+    await watcher.expect("Bob is in the room of table 1")
     _saw_nothing_hidden(stranger, keys["Bob"])
     _saw_nothing_hidden(watcher, keys["Bob"])
     assert game.leaks() == []
@@ -194,7 +194,7 @@ def test_three_wrong_keys_close_the_connection_like_three_wrong_passwords(
     keys = _guests_at_a_running_table(lobby)
     guesser = lobby.connect()
     guesser.login("Bob", "aaaa" if keys["Bob"] != "aaaa" else "bbbb")
-    assert "[wrong-seat-key] Wrong key." in guesser.login("Bob", "cccc")
+    assert "[wrong-seat-key] Wrong key for the seat of Bob." in guesser.login("Bob", "cccc")
     assert not guesser.closed
     assert "[too-many-failures]" in guesser.login("Bob", "dddd")
     assert guesser.closed and lobby.world.tables[1].gone == {"Bob"}
@@ -242,3 +242,48 @@ def test_the_key_takes_the_name_back_from_a_namesake_online_without_it(
     assert keys["Bob"] not in told
     assert lobby.world.online("Bob").listener is bob.session
     assert lobby.world.tables[1].gone == set()
+
+
+@pytest.mark.reactor_timeout(120)
+@pytest_twisted.ensureDeferred
+async def test_a_wrong_key_says_what_to_type_at_the_login_prompt_and_that_works(
+        server: RunningServer) -> None:
+    """The telnet review: after a wrong key the connection is back at the login prompt, and the
+    refusal said only ``Wrong key.``: a guest typed the key again there (as a name). The
+    refusal (and ``seat-held`` after an empty key) now says what works, in five languages at
+    80 and 45 columns (NAWS): type the name at the login prompt, then the key; doing so asks
+    for the key again."""
+    from conftest import unwrap
+    from lobby.text.messages import text
+    from protocol.render.wrap import visible_width
+    from protocol.telnet.transport import IAC, NAWS, WILL
+    from test_width import naws
+    game, keys = await _started(server, {"seed": "5"})
+    await _gone(game, "Bob")
+    wrong = "zzzz" if keys["Bob"] != "zzzz" else "yyyy"
+    for lang in ("en", "de", "fr", "es", "da"):
+        for width in (80, 45):
+            c = await _client(game, f"Bob {lang} {width}")
+            c.transport.write(bytes((IAC, WILL, NAWS)) + naws(width))
+            login = text("login-prompt", lang)
+            await c.expect(text("login-prompt", "en"))
+            c.send(f"/set lang {lang}")
+            await c.expect(login)
+            c.send("bob")
+            await c.expect(text("seat-key-prompt", lang))
+            c.send(wrong)
+            got = (await c.expect(login)).lstrip("\r\n")
+            refusal = "! [wrong-seat-key] " + text("wrong-seat-key", lang, name="Bob")
+            assert unwrap(got) == refusal + "\r\n" + login, (lang, width, got)
+            assert "Bob" in refusal and "/" not in refusal
+            assert all(visible_width(line) < width for line in got.split("\r\n")), got
+            c.send("Bob")                                     # what it says: the key again
+            await c.expect(text("seat-key-prompt", lang))
+            c.send("")                                        # (an empty key: back to login)
+            got = (await c.expect(login)).lstrip("\r\n")
+            held = "! [seat-held] " + text("seat-held", lang, name="Bob", table=1)
+            assert unwrap(got) == held + "\r\n" + login, (lang, width, got)
+            assert all(visible_width(line) < width for line in got.split("\r\n")), got
+            await c.close()
+    bob = await _client(game, "Bob")                          # the right key still works
+    assert "Hello Bob!" in await _give_key(bob, "Bob", keys["Bob"])

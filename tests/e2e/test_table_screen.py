@@ -19,6 +19,9 @@ import pytest
 import pytest_twisted
 
 from conftest import RunningServer, unwrap
+from lobby.text.messages import text
+from protocol.render.table import card_legend
+from protocol.render.wrap import visible_width, wrap_lines
 from wire_tables import WireGame
 
 PLAYERS = ["Anna", "Bert", "Cleo", "Dirk"]       # seats 1..4: Anna+Cleo against Bert+Dirk
@@ -112,7 +115,7 @@ async def _deal_with_bots(c: Any, server: RunningServer, name: str) -> str:
     return unwrap(await c.expect("Grand Tichu? /grand or /nogrand\r\n"))
 
 
-LEGEND = "How to read the cards (shown once): the suits are S Schwert"
+LEGEND = "How to read the cards (shown once). Suits: S\u00a0Schwert\u00a0(Sword)"
 
 
 @pytest_twisted.ensureDeferred
@@ -143,3 +146,84 @@ async def test_the_card_legend_once_per_account(server: RunningServer) -> None:
     await again.expect("/help for the commands.\r\n")
     got = await _deal_with_bots(again, server, "Lara")
     assert "Your first 8 cards: " in got and LEGEND not in got
+
+
+#: a prompt that waits for the reader's move in the play
+YOUR_MOVE = ("Your turn:", "Your lead:", "Give the Dragon trick:")
+
+
+@pytest.mark.reactor_timeout(120)
+@pytest_twisted.ensureDeferred
+async def test_every_turn_shows_the_players_line_the_trick_and_the_hand(
+        server: RunningServer) -> None:
+    """Issue 26, review #14: the players line (cards left, whose turn) was missing at the lead
+    after a trick won by a player who is out (the lead passes on: the line read as before) and
+    at the lead after the Dragon gift. Every prompt for a move of the reader's comes with the
+    players line, the trick and the hand, at 80 and at 45 columns (Bert and Cleo)."""
+    game = WireGame(server, PLAYERS, ["Eve"])
+    for name in ("Bert", "Cleo"):
+        await game.connect(name)
+        await game.say(name, "/set width 45", "width")
+    await game.setup({"seed": "8", "round": "1"})
+    await game.play(random.Random(8))
+    cases = {"out": 0, "dragon": 0}
+    for name in PLAYERS:
+        lines = unwrap("\n".join(screen(game, name))).split("\n")
+        out: set[str] = set()
+        for i, line in enumerate(lines):
+            found = re.match(r"(\w+) is out ", line)
+            if found:
+                out.add(found.group(1))
+            if not line.startswith(YOUR_MOVE):
+                continue
+            assert lines[i - 1].startswith("Your hand: "), (name, lines[i - 5:i + 1])
+            players = [k for k in range(max(0, i - 4), i) if re.match(r"^[ >]?1 Anna ", lines[k])]
+            assert players, (name, lines[i - 6:i + 1])
+            before = lines[players[0] - 1]
+            won = re.match(r"(\w+) wins the trick\.", before)
+            if won and won.group(1) in out:
+                cases["out"] += 1
+            if "Dragon trick to" in lines[players[0] - 1] or any(
+                    "give the Dragon trick to" in l for l in lines[i - 5:i]):
+                cases["dragon"] += 1
+    assert cases["out"] and cases["dragon"], cases       # the seed has both
+
+
+@pytest.mark.reactor_timeout(120)
+@pytest_twisted.ensureDeferred
+async def test_the_card_legend_wraps_as_paragraphs_and_names_the_ace_ass(
+        server: RunningServer) -> None:
+    """Review #10: the legend wrote BSW's Ace `As` (the German catalog's word is `Ass`), and
+    as one long line it broke between a card's notation and its name (`K` / `König`, `B` /
+    `(valet, Bube)`). Now, in five languages at 80 and 45 columns: four paragraphs (suits,
+    ranks, specials, the players line's marks), no line fills the last column, every card's
+    entry (``A\u00a0(Ass)``, ``S\u00a0Schwert\u00a0(Sword)``) whole on one line, and the Ace
+    `Ass` in every language."""
+    world: Any = server.server.world
+    for lang in ("en", "de", "fr", "es", "da"):
+        for width in (80, 45):
+            c = await server.client()
+            await c.login(f"L{lang}{width}")
+            c.send(f"/set lang {lang}")
+            await c.expect("\r\n")
+            c.send(f"/set width {width}")
+            await c.expect("\r\n")
+            c.send("/newroom")
+            await c.expect("[")                               # the hint: /join [SEAT]
+            world.tables[world.online(f"L{lang}{width}").room.number].bot_delay = 0
+            for line in ("/join", "/addbot", "/addbot", "/addbot", "/start"):
+                c.send(line)
+            legend = card_legend(lang)
+            last = wrap_lines(legend[-1:], width)[-1]
+            got = await c.expect(last + "\r\n")
+            shown = got[got.index(wrap_lines(legend, width)[0]):].split("\r\n")[:-1]
+            assert shown == wrap_lines(legend, width), (lang, width, shown)
+            assert unwrap("\n".join(shown)).split("\n") == legend       # four paragraphs
+            assert all(visible_width(line) < width for line in shown), (lang, width)
+            entries = [e for p in legend for e in re.findall(r"\S*\u00a0\S*(?:\u00a0\S*)*", p)]
+            assert len(entries) == 12, entries                    # 4 suits, 4 ranks, 4 specials
+            for entry in entries:
+                assert any(entry in line for line in shown), (lang, width, entry)
+            ace = next(e for e in entries if e.startswith("A\u00a0"))
+            assert text("rank-A", "de") == "Ass" and "Ass" in ace, (lang, ace)
+            assert "Ass" in text("cmd-play-help", lang), lang     # the help says it alike

@@ -13,6 +13,8 @@ from typing import Any
 
 import pytest
 import pytest_twisted
+from twisted.internet import reactor
+from twisted.internet.task import deferLater
 from twisted.internet.threads import deferToThread
 
 from conftest import RunningServer, within
@@ -209,9 +211,58 @@ async def test_per_address_limits_count_websockets_and_tcp_together(tmp_path: Pa
         await t.expect("login:")
         c = await running.ws()
         await c.expect("prompt")
-        third = await running.ws(switch=False)
-        assert await within(third.closed) is not None
-        assert b"too-many-connections" in b"".join(third.raw)
+        # the third is refused before the upgrade (it was upgraded, 101, and only then told
+        # and closed: the finding of the browser attack): 503 with our headers and the code
+        with pytest.raises(ConnectionError, match="503"):
+            await running.ws(switch=False)
+        status, headers, body = await within(deferToThread(raw_upgrade, running.web_port))
+        assert status.startswith("HTTP/1.1 503 "), status
+        assert b"! [too-many-connections] " in body
+        assert headers.get("content-security-policy") == CSP and "server" not in headers
+        # why, for the page, whose script never sees a refused upgrade's answer: a plain GET
+        # of /ws says it (nothing counted)
+        code, headers, body = await get(running.web_port, "/ws")
+        assert code == 503 and body == b"! [too-many-connections]\n"
+        assert running.server.factory.services.guard.total == 2
+    finally:
+        await running.stop()
+
+
+def raw_upgrade(port: int) -> tuple[str, dict[str, str], bytes]:
+    """One WebSocket upgrade request over a raw socket: the answer's status line, headers and
+    body (up to the close)."""
+    import base64
+    import os
+    key = base64.b64encode(os.urandom(16)).decode()
+    with socket.create_connection(("127.0.0.1", port), timeout=20) as s:
+        s.sendall(f"GET /ws HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nUpgrade: websocket\r\n"
+                  f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\n"
+                  f"Sec-WebSocket-Version: 13\r\n\r\n".encode())
+        data = b""
+        while chunk := s.recv(65536):
+            data += chunk
+            if data.startswith(b"HTTP/1.1 101 ") and b"\r\n\r\n" in data:
+                break                                  # a WebSocket: open until closed
+    head, _, body = data.partition(b"\r\n\r\n")
+    lines = head.decode("latin-1").split("\r\n")
+    headers = {k.lower(): v.strip() for k, _, v in (h.partition(":") for h in lines[1:])}
+    return lines[0], headers, body
+
+
+@pytest_twisted.ensureDeferred
+async def test_a_full_server_refuses_a_websocket_before_the_upgrade(tmp_path: Path) -> None:
+    """--max-connections: the upgrade is refused with 503 ``server-full``, never a WebSocket."""
+    from protocol.connection.guard import Limits
+    running = WebServer(tmp_path / "lobby.sqlite3", limits=Limits(max_connections=1))
+    await running.start()
+    try:
+        c = await running.ws()
+        await c.expect("prompt")
+        status, headers, body = await within(deferToThread(raw_upgrade, running.web_port))
+        assert status.startswith("HTTP/1.1 503 ") and body.startswith(b"! [server-full] ")
+        assert headers.get("x-content-type-options") == "nosniff"
+        code, _, body = await get(running.web_port, "/ws")
+        assert code == 503 and body == b"! [server-full]\n"
     finally:
         await running.stop()
 
@@ -516,6 +567,57 @@ async def test_every_answer_has_our_headers_and_no_server_version(web: WebServer
         assert "server" not in headers, (target, method, headers.get("server"))
 
 
+def raw_answer(port: int, data: bytes) -> tuple[str, dict[str, str], bytes]:
+    """``data`` sent as it is over a raw socket: the answer's status line, headers and body."""
+    with socket.create_connection(("127.0.0.1", port), timeout=20) as s:
+        s.sendall(data)
+        got = b""
+        try:
+            while chunk := s.recv(65536):
+                got += chunk
+        except ConnectionResetError:
+            pass
+    head, _, body = got.partition(b"\r\n\r\n")
+    lines = head.decode("latin-1").split("\r\n")
+    headers = {k.lower(): v.strip() for k, _, v in (h.partition(":") for h in lines[1:])}
+    return lines[0], headers, body
+
+
+MALFORMED = {
+    "a request line that is none": b"GARBAGE\r\n\r\n",
+    "a header without a colon": b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nBad header\r\n\r\n",
+    "an unknown version": b"GET / HTTP/9.9\r\nHost: 127.0.0.1\r\n\r\n",
+    "a too long request line": b"GET /" + b"a" * 20000 + b" HTTP/1.1\r\n\r\n",
+    "a too long header": b"GET / HTTP/1.1\r\nX-Long: " + b"b" * 20000 + b"\r\n\r\n",
+    "a too long head": b"GET / HTTP/1.1\r\n" + b"".join(
+        b"X-%d: %s\r\n" % (i, b"c" * 8000) for i in range(4)) + b"\r\n",
+    "a bad Content-Length": b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: x\r\n\r\n",
+    "an upgrade without its key": b"GET /ws HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                                  b"Upgrade: websocket\r\nConnection: Upgrade\r\n\r\n",
+}
+
+
+@pytest_twisted.ensureDeferred
+async def test_a_malformed_request_is_answered_with_our_headers(web: WebServer) -> None:
+    """twisted.web answered a malformed request itself with a bare ``400 Bad Request`` (no
+    CSP, no nosniff, no frame-ancestors), and a too long line with a close and not a word;
+    autobahn's refused upgrades were bare too. Every answer of the web port carries the same
+    headers and no ``Server`` (the browser attack's finding)."""
+    for what, data in MALFORMED.items():
+        status, headers, _ = await within(deferToThread(raw_answer, web.web_port, data))
+        assert status.startswith("HTTP/1.1 400 "), (what, status)
+        assert headers.get("content-security-policy") == CSP, (what, headers)
+        assert "frame-ancestors 'none'" in headers["content-security-policy"]
+        assert headers.get("x-content-type-options") == "nosniff", what
+        assert headers.get("x-frame-options") == "DENY", what
+        assert headers.get("connection") == "close", what
+        assert "server" not in headers, (what, headers)
+    # and the upgrade itself
+    status, headers, _ = await within(deferToThread(raw_upgrade, web.web_port))
+    assert status == "HTTP/1.1 101 Switching Protocols"
+    assert headers.get("content-security-policy") == CSP and "server" not in headers
+
+
 def _status_line(port: int, target: str, host: str) -> str:
     with socket.create_connection(("127.0.0.1", port), timeout=20) as s:
         s.sendall(f"GET {target} HTTP/1.0\r\nHost: {host}\r\n\r\n".encode())
@@ -641,3 +743,73 @@ def test_the_page_asks_for_the_newest_protocol_and_words_its_objects() -> None:
             assert strings[key] and "!" not in strings[key], (lang, key, strings[key])
         assert "{seconds}" in strings["web-ev-timer-warning"]
         assert "{count}" in strings["web-duration-second"]
+
+
+def client_frame(payload: bytes, first: int = 0x81, mask: bytes | None = b"k3y!") -> bytes:
+    """One client frame written by hand: ``first`` is FIN, RSV and the opcode; masked with
+    ``mask`` (None: unmasked, which a server must refuse); a 7-bit length."""
+    assert len(payload) < 126
+    if mask is None:
+        return bytes((first, len(payload))) + payload
+    body = bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
+    return bytes((first, 0x80 | len(payload))) + mask + body
+
+
+@pytest_twisted.ensureDeferred
+async def test_messages_are_read_alike_however_their_frames_arrive(web: WebServer) -> None:
+    """A whole short text message that arrives alone is read by the web port itself (the
+    common case, without autobahn's per-frame reading: docs/performance.md, "Web client");
+    two messages in one segment, a frame in pieces, a binary message of UTF-8 and an empty
+    message are autobahn's to read: every one is the same line."""
+    c = await web.ws()
+    name = await c.guest()
+    assert c.transport is not None
+    c.transport.write(client_frame(b"#a1 /who"))             # alone (the common case)
+    assert (await c.expect(id="a1"))["type"] == "who"
+    c.transport.write(client_frame(b"#a2 /who") + client_frame(b"#a3 /who"))
+    await c.expect(id="a2")
+    await c.expect(id="a3")
+    frame = client_frame(b"#a4 /who")
+    c.transport.write(frame[:3])
+    await within(deferLater(reactor, 0.05, lambda: None))
+    c.transport.write(frame[3:])
+    assert (await c.expect(id="a4"))["type"] == "who"
+    c.transport.write(client_frame(b"#a5 /who", first=0x82))  # binary, valid UTF-8
+    assert (await c.expect(id="a5"))["type"] == "who"
+    c.transport.write(client_frame(f";{name} Größe".encode()))   # UTF-8 of two bytes
+    assert (await c.expect("tells"))["text"] == "Größe"
+    c.transport.write(client_frame(b""))                     # an empty line: nothing to do
+    c.transport.write(client_frame(b"#a7 /who"))
+    assert (await c.expect(id="a7"))["type"] == "who"
+
+
+@pytest_twisted.ensureDeferred
+@pytest.mark.parametrize(("frame", "code"), [
+    (client_frame(b"/who \xc3\x28"), 1007),             # not UTF-8
+    (client_frame(b"/who", mask=None), 1002),          # unmasked
+    (client_frame(b"/who", first=0xC1), 1002),         # an RSV bit without an extension
+    (client_frame(b"/who", first=0x83), 1002),         # a reserved opcode
+    (client_frame(b"/who", first=0x80), 1002),         # a continuation outside a message
+])
+async def test_a_bad_short_frame_fails_the_websocket(web: WebServer, frame: bytes,
+                                                     code: int) -> None:
+    c = await web.ws()
+    await c.guest()
+    assert c.transport is not None
+    c.transport.write(frame)
+    assert await within(c.closed) == code
+
+
+@pytest_twisted.ensureDeferred
+async def test_a_short_message_over_a_small_message_limit_closes(tmp_path: Path) -> None:
+    running = WebServer(tmp_path / "lobby.sqlite3", web_options=WebOptions(max_message=64))
+    await running.start()
+    try:
+        c = await running.ws()
+        await c.guest()
+        assert (await c.command("/who"))["type"] == "who"
+        assert c.transport is not None
+        c.transport.write(client_frame(b"x" * 100))       # under 126 bytes, over the limit
+        assert await within(c.closed) == 1009
+    finally:
+        await running.stop()

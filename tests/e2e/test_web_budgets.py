@@ -145,21 +145,27 @@ async def test_a_telnet_session_that_played_frees_itself_without_a_collection(
 
 
 def upgrade_answer(port: int, src: str = "127.0.0.1") -> bytes:
-    """One upgrade request: everything the server answers until it closes (b"": closed at
-    once, without a word)."""
+    """One upgrade request: everything the server answers until it closes, or until the pong
+    to a ping sent after the 101 (b"": closed at once, without a word)."""
     with socket.create_connection(("127.0.0.1", port), timeout=20,
                                   source_address=(src, 0)) as s:
         s.sendall(upgrade_request(port))
-        s.settimeout(2)
         data = b""
+        pinged = False
         try:
             while chunk := s.recv(65536):
                 data += chunk
-                if b"\r\n\r\n" in data and b" 101 " not in data.split(b"\r\n")[0]:
+                head, end, rest = data.partition(b"\r\n\r\n")
+                if end and b" 101 " not in head.split(b"\r\n")[0]:
                     break
                 if b'"code"' in data:
                     break
-        except (TimeoutError, ConnectionResetError):
+                if end and not pinged:     # an open WebSocket says nothing first: its pong
+                    s.sendall(PING)        # ends the answer (a refused one has closed by then)
+                    pinged = True
+                if PONG in opcodes(rest):
+                    break
+        except ConnectionResetError:
             pass
         return data
 
@@ -167,7 +173,9 @@ def upgrade_answer(port: int, src: str = "127.0.0.1") -> bytes:
 @pytest_twisted.ensureDeferred
 async def test_the_connection_budget_holds_before_the_upgrade(tmp_path: Path) -> None:
     """Outside finding W2: about 330 WebSocket upgrades a second from one address, each answered
-    101 and only then refused by --connections-per-minute. Past its address group's
+    101 and only then refused by --connections-per-minute. The refusal that is told is an HTTP
+    answer before the upgrade (429, Retry-After, the code; the browser attack's finding: it was
+    a 101 and then the error over the WebSocket). Past its address group's
     --refusals-per-minute answers, a connection of the web port is closed at its accept, as on
     the telnet port: no upgrade, not a byte."""
     from protocol.connection.guard import Limits
@@ -181,7 +189,9 @@ async def test_the_connection_budget_holds_before_the_upgrade(tmp_path: Path) ->
         for c in first:
             await c.expect("prompt")
         told = await within(deferToThread(upgrade_answer, port))
-        assert b" 101 " in told and b"connecting-too-fast" in told     # the one answer
+        assert told.startswith(b"HTTP/1.1 429 Too Many Requests\r\n"), told   # the one answer
+        assert b"\r\nRetry-After: " in told and b"\n! [connecting-too-fast] " in told
+        assert b" 101 " not in told
         assert b"\r\nserver:" not in told.lower()           # (autobahn's name and version)
         for _ in range(3):
             assert await within(deferToThread(upgrade_answer, port)) == b""
@@ -193,15 +203,24 @@ async def test_the_connection_budget_holds_before_the_upgrade(tmp_path: Path) ->
         await running.stop()
 
 
-def flood_websocket(port: int, total: int) -> tuple[int, bool]:
-    """A WebSocket that sends ``total`` bytes of 4 KB messages as fast as it can: (bytes sent,
-    whether the server stopped it)."""
+def flood_websocket(port: int, total: int, first: tuple[bytes, ...] = (),
+                    until: bytes = b"") -> tuple[int, bool]:
+    """A WebSocket that sends the messages ``first``, reads until the server said ``until``,
+    then ``total`` bytes of 4 KB messages as fast as it can: (bytes sent, whether the server
+    stopped it)."""
     import struct
     s = socket.create_connection(("127.0.0.1", port), timeout=20)
     s.sendall(upgrade_request(port))
     data = b""
     while b"\r\n\r\n" not in data:
         data += s.recv(4096)
+    for message in first:
+        s.sendall(struct.pack("!BB", 0x81, 0x80 | len(message)) + b"\0\0\0\0" + message)
+    while until not in data:
+        chunk = s.recv(4096)
+        if not chunk:
+            break
+        data += chunk
     payload = b'{"x":"' + b"a" * 4000 + b'"}'
     frame = struct.pack("!BBH", 0x81, 0x80 | 126, len(payload)) + b"\0\0\0\0" + payload
     chunk = frame * 16
@@ -251,28 +270,54 @@ async def test_a_websocket_over_its_byte_budget_is_cut_off_before_parsing(
         await running.stop()
 
 
+def opcodes(stream: bytes) -> list[int]:
+    """The opcodes of the server's frames (unmasked) in ``stream``, a last partial one too: a
+    close frame or a pong is found by walking the frames before it (the greeting's, an error)."""
+    found, at = [], 0
+    while at + 2 <= len(stream):
+        found.append(stream[at] & 0x0F)
+        size, at = stream[at + 1] & 0x7F, at + 2
+        if size == 126:
+            size, at = int.from_bytes(stream[at:at + 2], "big"), at + 2
+        elif size == 127:
+            size, at = int.from_bytes(stream[at:at + 8], "big"), at + 8
+        at += size
+    return found
+
+
+CLOSE, PONG = 8, 10
+#: a client's ping without payload (masked, as a client's frames must be)
+PING = b"\x89\x80\x00\x00\x00\x00"
+
+
 def bad_requests(port: int, count: int) -> None:
     """``count`` of each request a client can make the web port log about: an upgrade with a
     foreign Origin, one with a protocol version of the future, a request for a host that is not
-    ours, and a WebSocket that sends a frame of a reserved opcode."""
-    requests = [upgrade_request(port, "Origin: http://evil.example\r\n"),
-                upgrade_request(port).replace(b"Version: 13", b"Version: 99"),
-                b"GET / HTTP/1.1\r\nHost: evil.example\r\nConnection: close\r\n\r\n",
-                upgrade_request(port) + b"\x83\x80\x00\x00\x00\x00"]
+    ours, and a WebSocket that sends a frame of a reserved opcode. Each ends at a definite
+    answer: the refusal, or after the 101 the close frame the bad frame gets (the frame is sent
+    after the 101, as RFC 6455 has a client wait for it: bytes sent along with the upgrade
+    request were never read as a frame, and the test waited 2 s for a close that never came)."""
+    bad_frame = b"\x83\x80\x00\x00\x00\x00"
+    requests = [(upgrade_request(port, "Origin: http://evil.example\r\n"), b""),
+                (upgrade_request(port).replace(b"Version: 13", b"Version: 99"), b""),
+                (b"GET / HTTP/1.1\r\nHost: evil.example\r\nConnection: close\r\n\r\n", b""),
+                (upgrade_request(port), bad_frame)]
     for _ in range(count):
-        for request in requests:
+        for request, then in requests:
             with socket.create_connection(("127.0.0.1", port), timeout=20) as s:
                 s.sendall(request)
-                s.settimeout(2)
                 data = b""
-                try:       # the answer (and, after a 101, the close frame for the bad frame)
-                    while chunk := s.recv(65536):
-                        data += chunk
-                        head, end, rest = data.partition(b"\r\n\r\n")
-                        if end and (b" 101 " not in head or rest.startswith(b"\x88")):
-                            break
-                except OSError:
-                    pass
+                while chunk := s.recv(65536):     # the answer, and after a 101 the close frame
+                    data += chunk
+                    head, end, rest = data.partition(b"\r\n\r\n")
+                    if end and b" 101 " not in head:
+                        break
+                    if end and then:
+                        s.sendall(then)
+                        then = b""
+                    if end and CLOSE in opcodes(rest):
+                        break
+                assert b" 101 " not in data or CLOSE in opcodes(data.partition(b"\r\n\r\n")[2])
 
 
 @pytest_twisted.ensureDeferred
@@ -322,9 +367,10 @@ async def test_the_web_port_answers_429_past_an_address_groups_request_budget(
 
 @pytest_twisted.ensureDeferred
 async def test_a_websocket_the_server_closes_is_read_no_more(tmp_path: Path) -> None:
-    """Outside finding W4, the rest of it: a WebSocket the server closed (here refused,
-    too-many-connections) went on being read and parsed through autobahn's closing handshake,
-    5 s of whatever the client sent. The server sends its close and reads no more."""
+    """Outside finding W4, the rest of it: a WebSocket the server closed (a refused one,
+    too-many-connections, which is now refused before its upgrade; here one that said /quit)
+    went on being read and parsed through autobahn's closing handshake, 5 s of whatever the
+    client sent. The server sends its close and reads no more."""
     from autobahn.websocket.protocol import WebSocketProtocol
 
     from protocol.connection.guard import Limits
@@ -339,11 +385,10 @@ async def test_a_websocket_the_server_closes_is_read_no_more(tmp_path: Path) -> 
                         limits=Limits(max_per_ip=1, limit_loopback=True))
     try:
         await running.start()
-        first = await running.ws()
-        await first.expect("prompt")
         WebSocketProtocol._dataReceived = counting    # type: ignore[method-assign]
-        sent, stopped = await within(deferToThread(flood_websocket, running.web_port,
-                                                   8_000_000))
+        sent, stopped = await within(deferToThread(
+            flood_websocket, running.web_port, 8_000_000, (b"%json", b"guest", b"/quit"),
+            b'"type":"bye"'))
         assert stopped
         assert parsed[0] < 4 * 65536, (parsed[0], sent)
     finally:
@@ -355,8 +400,12 @@ async def test_a_websocket_the_server_closes_is_read_no_more(tmp_path: Path) -> 
 async def test_a_websocket_over_tls_the_server_closes_ends_cleanly(tmp_path: Path) -> None:
     """The server's close without a closing handshake over ``--web ssl:...`` too: the TLS
     wrapper passes the pause down to the TCP connection below it; the
-    client gets its last line and the close, and nothing fails in the server."""
+    client gets its last line and the close, and nothing fails in the server. The close comes
+    without the abort after CUT_GRACE (its clock here never moves): TLS's own close waited to
+    read the client's close_notify, which a connection read no more never does, so a wss://
+    client saw the close only 5 s later, when a timer aborted it (this test took 5 s)."""
     from twisted.internet.ssl import Certificate, optionsForClientTLS
+    from twisted.internet.task import Clock
 
     from conftest import logged_events
     from test_tls import make_self_signed
@@ -364,15 +413,22 @@ async def test_a_websocket_over_tls_the_server_closes_ends_cleanly(tmp_path: Pat
     running = WebServer(tmp_path / "lobby.sqlite3",
                         web=[f"ssl:0:interface=127.0.0.1:privateKey={key}:certKey={cert}"])
     await running.start()
+    site = running.server.web_ports[0].factory
+    websockets = getattr(site, "wrappedFactory", site).websockets
+    websockets.clock = Clock()                      # no abort after CUT_GRACE
+    websockets.closeHandshakeTimeout = 3600         # nor autobahn's after its 5 s
     try:
         with logged_events() as events:
             tls = optionsForClientTLS("localhost",
                                       trustRoot=Certificate.loadPEM(cert.read_bytes()))
             c = await running.ws(tls=tls)
+            # nor does the client drop the connection itself (autobahn: after a second)
+            c.serverConnectionDropTimeout = c.closeHandshakeTimeout = 3600
             await c.guest()
             c.send("/quit")
             c.send("/quit")      # (a player is warned once: issue 26, #7)
             assert await within(c.closed) is not None
+            assert c.clean
             await settle(running)
         assert not [e for e in events if e.get("log_failure") is not None]
         assert not running.server.factory.services.sessions

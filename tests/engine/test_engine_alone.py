@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import ast
 import re
+import sys
 from pathlib import Path
 
 import lobby.tichu
@@ -62,6 +63,8 @@ def test_the_engine_imports_nothing_above_it() -> None:
             top = module.partition(".")[0]
             assert top not in ("protocol", "twisted", "tichu_bot"), f"{path.name}: {module}"
             assert top != "lobby" or module.startswith("lobby.tichu"), f"{path.name}: {module}"
+            # and of the rest, the standard library only: the engine could be a package of its own
+            assert top == "lobby" or top in sys.stdlib_module_names, f"{path.name}: {module}"
 
 
 def test_the_engine_has_no_text_templates() -> None:
@@ -102,3 +105,29 @@ def test_one_event_type_per_layer_with_its_own_name() -> None:
     assert defined["Event"] == ["lobby/events.py"]
     assert defined["json_data"] == ["lobby/tichu/events.py"]
     assert defined["jsonable"] == ["protocol/render/json_lines.py"]
+
+
+def test_the_engines_modules_import_each_other_in_no_circle() -> None:
+    """Each engine module may use those below it, never one that uses it back (no import put
+    off into a function to break a circle): the graph of their imports, nested ones included,
+    has an order."""
+    graph: dict[str, set[str]] = {}
+    for path in sorted(ENGINE.glob("*.py")):
+        if path.stem == "__init__":
+            continue
+        deps = set()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.level == 1 and node.module:
+                deps.add(node.module)
+            elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+                if node.module.startswith("lobby.tichu."):
+                    deps.add(node.module.rpartition(".")[2])
+                elif node.module == "lobby.tichu":
+                    deps.update(alias.name for alias in node.names
+                                if (ENGINE / f"{alias.name}.py").exists())
+        graph[path.stem] = deps - {path.stem}
+    done: list[str] = []
+    while len(done) < len(graph):
+        ready = [m for m in graph if m not in done and graph[m] <= set(done)]
+        assert ready, f"a circle among {sorted(set(graph) - set(done))}"
+        done += ready

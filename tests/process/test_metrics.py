@@ -256,6 +256,20 @@ def test_command_latency_histogram_buckets() -> None:
     assert len([k for k in samples if k[0].endswith("_bucket")]) == len(LATENCY_BUCKETS) + 1
 
 
+def test_the_servers_metrics_settings_default_to_the_declared_options(web: MetricsServer) -> None:
+    """LobbyServer's metrics settings take their defaults from MetricsOptions (one place, no
+    copy of a default in the server), and the service passes them whole from the command line."""
+    from dataclasses import fields
+
+    from protocol.process.options import MetricsOptions, parse_args
+    names = [f.name for f in fields(MetricsOptions) if f.name != "metrics"]   # (the endpoint)
+    assert len(names) == 8
+    opts, declared = parse_args([]), MetricsOptions()
+    for name in names:
+        if name != "health_cache":                  # (the fixture's own: 0, see MetricsServer)
+            assert getattr(web.server, name) == getattr(opts, name) == getattr(declared, name)
+
+
 def test_a_half_request_is_closed_after_the_metrics_timeout(web: MetricsServer) -> None:
     from twisted.internet.address import IPv4Address
     from twisted.internet.task import Clock
@@ -394,8 +408,9 @@ async def test_the_metrics_port_answers_429_and_healthz_writes_once_a_while(
         test_write(conn)
 
     monkeypatch.setattr(metrics, "_test_write", counted)
-    monkeypatch.setattr(metrics, "METRICS_REQUESTS_PER_SECOND", 2.0)     # ten at once
-    running = MetricsServer(tmp_path / "lobby.sqlite3")
+    from protocol.process.options import MetricsOptions
+    running = MetricsServer(tmp_path / "lobby.sqlite3",            # ten at once
+                            metrics_options=MetricsOptions(metrics_requests_per_second=2.0))
     running.health_cache = 60.0
     await running.start()
     try:

@@ -147,6 +147,21 @@ def test_the_log_in_is_a_state_machine_with_one_prompt_place() -> None:
             assert "def prompt" in inspect.getsource(type(state))
     assert {s.name for s in STATES.values() if s.logging_in} == {"login", "password", "confirm",
                                                                  "seat-key"}
+    # each prompt's text is chosen in its State's `prompt` and nowhere else (the switch to machine
+    # mode and a refusal ask the state: Session.show_prompt)
+    keys = {"login-prompt": "AskName", "password-prompt": "AskPassword",
+            "guest-confirm": "ConfirmGuest", "seat-key-prompt": "AskSeatKey"}
+    found: dict[str, list[str]] = {key: [] for key in keys}
+    for path in sorted((ROOT / "protocol").rglob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for cls in [n for n in ast.walk(tree) if isinstance(n, ast.ClassDef)] + [tree]:
+            body = cls.body if isinstance(cls, ast.ClassDef) else [
+                n for n in tree.body if not isinstance(n, ast.ClassDef)]
+            for node in (c for b in body for c in ast.walk(b)):
+                if isinstance(node, ast.Constant) and node.value in keys:
+                    where = cls.name if isinstance(cls, ast.ClassDef) else path.name
+                    found[node.value].append(where)
+    assert found == {key: [cls] for key, cls in keys.items()}
 
 
 def test_an_impossible_transition_is_refused(lobby: object) -> None:
@@ -198,3 +213,31 @@ def test_the_guard_never_reaches_into_a_session_or_the_world() -> None:
     asked = {n for n in dir(guard_module.GuardedConnection) if not n.startswith("_")}
     assert asked == {"address", "is_open", "awaiting_login", "active_user", "user_name",
                      "deliver", "answer_aside", "disconnect", "refuse", "answer_foreign"}
+
+
+def _foreign_private_names(tree: ast.Module) -> list[str]:
+    """`obj._name` in a module where `_name` is not defined (a method, a class attribute or an
+    attribute its own classes set): a private name of another module's object."""
+    own: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            own.add(node.name)
+        elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
+            own.add(node.target.id)
+        elif isinstance(node, ast.Assign):
+            own.update(t.id for t in node.targets if isinstance(t, ast.Name))
+        elif (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name)
+              and node.value.id == "self"):
+            own.add(node.attr)
+    return [f"{node.lineno}: {ast.unparse(node)}" for node in ast.walk(tree)
+            if isinstance(node, ast.Attribute) and node.attr.startswith("_")
+            and not node.attr.startswith("__") and node.attr not in own
+            and not (isinstance(node.value, ast.Name) and node.value.id in ("self", "cls"))]
+
+
+def test_the_connections_parts_use_no_private_name_of_another_part() -> None:
+    # each part acts on the next through its declared interface (the byte layer's hold_offers,
+    # never_offer; the session's show_prompt, command_ends, feed, settings_chosen), never through
+    # a private name of an object another module defines
+    for module in (session, machine, guard_module):
+        assert _foreign_private_names(_tree(module)) == [], module.__name__

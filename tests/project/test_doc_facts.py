@@ -50,3 +50,13 @@ def test_the_schema_version_of_the_docs_is_the_codes() -> None:
 def test_the_motd_row_says_sighup_reads_it_again() -> None:
     row = next(line for line in OPERATIONS_MD.splitlines() if line.startswith("| `--motd FILE` |"))
     assert "once" not in row and "SIGHUP" in row, row
+
+
+def test_the_architecture_names_every_module() -> None:
+    """docs/architecture.md's tables name each module of the server and the client library
+    (a module it does not name is a room missing from the plan)."""
+    architecture = (ROOT / "docs" / "architecture.md").read_text(encoding="utf-8")
+    missing = [str(path.relative_to(ROOT)) for top in ("lobby", "protocol", "tichu_bot")
+               for path in sorted((ROOT / top).rglob("*.py"))
+               if path.name not in ("__init__.py", "__main__.py") and path.name not in architecture]
+    assert missing == []

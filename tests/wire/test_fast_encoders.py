@@ -31,7 +31,7 @@ def _pair(name: str) -> tuple[Any, Any]:
 
 def test_every_fast_encoder_has_a_reference_beside_it() -> None:
     assert set(FAST_ENCODERS) == {"encode", "fragment", "scalar_or_strings", "received",
-                                  "state_line"}
+                                  "state_line", "ok_line"}
     for fast, reference in FAST_ENCODERS.values():
         assert callable(fast) and callable(reference) and fast is not reference
 
@@ -41,6 +41,14 @@ def test_the_encoder_made_once_writes_what_the_json_module_writes(value: Any) ->
     fast, reference = _pair("encode")
     assert fast(value) == reference(value)
     assert fast(freeze(value)) == reference(value)      # delivered (frozen) data the same
+
+
+@given(TEXT, st.none() | TEXT)
+def test_the_ok_of_a_command_is_the_object_the_json_module_writes(name: str,
+                                                                  reply_id: str | None) -> None:
+    fast, reference = _pair("ok_line")
+    assert fast(name, reply_id) == reference(name, reply_id)
+    assert fast(name) == reference(name) == reference(name, None)
 
 
 @given(st.dictionaries(TEXT, JSON, max_size=5))

@@ -308,3 +308,25 @@ def test_a_wish_still_open_when_the_round_ended_is_not_shown_after_it() -> None:
     look = [e for e in rec.to("eve") if e.type == "table-look"][-1]
     assert (look.data.get("game") or {}).get("wish") is not None
     assert not any("Wish:" in line for line in render_table(look) or [])
+
+
+def test_a_spectator_reads_a_removal_proposal_without_a_vote_to_cast() -> None:
+    """Issue 26, telnet review #12: ``/accept or /refuse`` reached the spectators too, who have
+    no vote; a spectator's feed says the players vote, in every language."""
+    from lobby.text.messages import LANGUAGES, text
+    from protocol.render.table import TableFeed
+    table, rec = game(seed=3, finish=False, options={"grace": "0"})
+    table.member_gone("dave")
+    table.submit("alice", "remove", "dave")
+    for lang in LANGUAGES:
+        feeds = {name: TableFeed(name) for name in ("eve", "bobby")}
+        said: dict[str, list[str]] = {name: [] for name in feeds}
+        for recipients, event in rec.log:
+            for name, feed in feeds.items():
+                if name in recipients:
+                    said[name] += feed.render(event, lang) or []
+        assert text("table-remove-proposed-watching", lang, name="alice", target="dave",
+                    needed=2) in said["eve"]
+        assert not any("/accept" in line for line in said["eve"])
+        assert text("table-remove-proposed", lang, name="alice", target="dave",
+                    needed=2) in said["bobby"]

@@ -59,10 +59,10 @@ def test_newroom_listroom_whereis_and_back_to_the_lobby(lobby: FakeLobby) -> Non
                            "    1 tichu waiting  1 - | 2 - | 3 Ann | 4 -",
                            "      target 500; 0 watching"]
     bob.send("/whereis ann")
-    assert bob.lines() == ["Ann is in the Table 1 room (room 1)."]
+    assert bob.lines() == ["Ann is in the room of table 1 (/room 1 goes there)."]
     bob.send("/room 1")
-    assert bob.lines()[0] == "Table 1: waiting."
-    assert ann.lines() == ["Bob enters the Table 1 room."]
+    assert bob.lines()[0] == "You are watching table 1."          # (issue 26, review #12)
+    assert ann.lines() == ["Bob comes to table 1."]
     bob.send("/room 1")                   # there already: the table is shown again, nobody told
     assert bob.lines()[:2] == ["Table 1: waiting, host Ann.", "  Seats: 1 -, 2 -, 3 Ann, 4 -"]
     assert ann.lines() == []
@@ -72,7 +72,7 @@ def test_newroom_listroom_whereis_and_back_to_the_lobby(lobby: FakeLobby) -> Non
     assert bob.lines()[-1] == "      target 500; 1 watching"
     ann.send("/lobby")                    # alias of /manager; leaving frees the seat
     assert ann.lines() == ["In the Lobby (1): Ann"]
-    assert bob.lines() == ["Ann leaves the Table 1 room.", "Ann leaves seat 3.",
+    assert bob.lines() == ["Ann leaves table 1.", "Ann leaves seat 3.",
                            "Seats: 1 - | 2 - | 3 - | 4 -", "Bob is the host of this table now."]
     table = lobby.world.tables[1]
     assert table.seats == [None] * 4 and table.host == "Bob"

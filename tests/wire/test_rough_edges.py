@@ -253,7 +253,8 @@ def test_look_shows_a_player_the_whole_view_and_a_spectator_the_public_one() -> 
     turn = t.table.seated[t.table.match.round.turn]
     for name in [*PLAYERS, "eve"]:
         lines = t.send(name, "/look" if name != "bob" else "/l").splitlines()
-        assert lines[0] == f"Table {t.number} as it stands:", lines
+        assert lines[0] == (f"You are watching table {t.number}." if name == "eve"
+                            else f"Table {t.number} as it stands:"), lines
         players = lines[1]
         assert re.fullmatch(r">?1 ann \d+.*\|[ >]2 bob \d+.*\|[ >]3 cat \d+.*\|[ >]4 dan \d+.*",
                             players), players

@@ -113,3 +113,20 @@ async def test_set_prompt_on_gives_a_status_prompt_ended_by_eor(server: RunningS
     assert bytes((IAC, GA)) not in raw                   # EOR agreed: no GA after a prompt
     c.send("/nogrand")
     await c.expect("[14 cards | your move | us 0 : 0 them] ")   # the exchange waits for you
+
+
+@pytest_twisted.ensureDeferred
+async def test_set_prompt_on_in_machine_mode_offers_no_eor(server: RunningServer) -> None:
+    """The output mode decides: a program's prompts are `prompt` objects, so machine mode
+    offers no telnet EOR (text mode does: the test above)."""
+    c = await mud_client(server)
+    await c.expect("login: ")
+    c.send("%json 4")
+    await c.expect('"prompt"')
+    c.send("#login Botter")
+    await c.expect('"room"')
+    c.send("#p /set prompt on")
+    await c.expect('"setting"')
+    c.send("#w /who")
+    await c.expect('"id":"w"')
+    assert bytes((IAC, WILL, EOR)) not in c.raw

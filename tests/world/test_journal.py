@@ -16,12 +16,14 @@ from typing import Any
 
 import pytest
 import pytest_twisted
+from hypothesis import given
+from hypothesis import strategies as st
 from twisted.internet import task
 from twisted.python.threadable import isInIOThread
 
 from conftest import fired, within
 from game_support import random_game
-from lobby.storage.journal import Journal
+from lobby.storage.journal import Journal, _entry, _reference_entry
 from lobby.storage.records import GameArchive, Participant, finished_game
 from lobby.storage.store import Store, inline_runner
 from lobby.tichu.match import Match
@@ -429,3 +431,17 @@ def test_sigkill_leaves_a_consistent_prefix(tmp_path: Path, kill_after: int, whe
         [[s % 4 for s in range(1, counts[0] + 1)]] * 3
     assert rows(path, "PRAGMA integrity_check") == [("ok",)]
     fired(store.close())
+
+
+_JSON = st.recursive(st.none() | st.booleans() | st.integers() | st.text(max_size=6),
+                     lambda inner: st.lists(inner, max_size=3)
+                     | st.dictionaries(st.text(max_size=4), inner, max_size=3), max_leaves=8)
+
+
+@given(st.integers(0, 3), _JSON)
+def test_the_fast_entry_is_what_json_dumps_writes(player: int, action: Any) -> None:
+    """The journal writes an entry by joining the action's text into the entry's (no second
+    encoding): the same text as json.dumps of the whole entry, its reference beside it."""
+    text = json.dumps(action)
+    assert _entry(player, text) == _reference_entry(player, text) \
+        == json.dumps({"p": player, "a": action})

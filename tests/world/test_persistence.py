@@ -33,7 +33,7 @@ def test_an_action_is_journaled_before_anybody_sees_it(clock: Any) -> None:
     assert rows(lobby, "SELECT seq, table_no FROM journal_actions") == [(1, 1)]
     assert any("Ann" in line for line in clients["Bob"].lines())
     ann = clients["Ann"].lines()
-    assert any(line.startswith("In the Table 1 room") for line in ann)
+    assert any(line.startswith("At table 1") for line in ann)
     assert len(table.match.actions) == 1
     assert lobby.persistence.journal.transactions >= 2
 

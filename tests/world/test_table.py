@@ -258,7 +258,7 @@ def test_every_bad_input_gets_its_code_and_the_game_goes_on() -> None:
     refused("ann", "pass", None, "wrong-phase")
     refused("ann", "tichu", None, "grand-undecided")
     refused("ann", "join", None, "game-running")
-    refused("ann", "leave", None, "game-running")
+    refused("ann", "leave", None, "leave-in-game")
     refused("ann", "option", "target 500", "game-running")
     refused("ann", "reset", None, "not-finished")
     refused("ann", "accept", None, "no-vote")

@@ -134,7 +134,7 @@ async def test_guests_of_one_address_take_part_in_four_tables(limited: LimitedSe
     await again.expect("You open table ")
     # /join at a table opened from elsewhere counts for the joiner's address too
     guests[4].send(f"/room {world.online('Nat5').room.number}")
-    await guests[4].expect("Table ")
+    await guests[4].expect("watching table ")
     guests[4].buffer = ""
     guests[4].send("/join")
     await guests[4].expect("You sit down in seat ")     # the same table: no new place

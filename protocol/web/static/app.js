@@ -87,45 +87,87 @@
   function rankName(rank) { return app.strings["web-rank-name-" + rank] || rankLetter(rank); }
   function seconds(n) { return tn("web-duration-second", Number(n) || 0); }
   function place(n) { return app.strings["web-place-" + n] || String(n); }
-  async function loadStrings(lang) {
-    try {
-      const r = await fetch("strings/" + lang + ".json", { cache: "no-cache" });
-      if (r.ok) { app.strings = await r.json(); app.lang = lang; }
-    } catch (e) { /* keep the words we have */ }
+  // the words of every language, fetched when the language menu is opened (five small files):
+  // a switch then words the page in the same moment, so nothing moves under a click aimed
+  // right after it (the review's lost click on "Mesa nueva": the words, and with them the
+  // header's wrapping and the lobby's place, came a fetch later)
+  const stringCache = {};
+  app.stringCache = stringCache;
+  async function fetchStrings(lang) {
+    if (stringCache[lang]) return stringCache[lang];
+    const r = await fetch("strings/" + lang + ".json", { cache: "no-cache" });
+    if (!r.ok) throw new Error("no strings for " + lang);
+    stringCache[lang] = await r.json();
+    return stringCache[lang];
+  }
+  function prefetchStrings() { for (const l of LANGS) fetchStrings(l).catch(() => {}); }
+  let langAsked = 0;                       // the last switch wins, whatever arrives later
+  function loadStrings(lang) {
+    const asked = ++langAsked;
+    if (stringCache[lang]) { useStrings(lang, stringCache[lang]); return Promise.resolve(); }
+    return fetchStrings(lang).then((s) => { if (asked === langAsked) useStrings(lang, s); },
+      () => { if (asked === langAsked) useStrings(app.lang, app.strings); });   // keep ours
+  }
+  function useStrings(lang, strings) {
+    app.strings = strings; app.lang = lang;
     document.documentElement.lang = app.lang;
     for (const el of document.querySelectorAll("[data-t]")) el.textContent = t(el.dataset.t);
     for (const el of document.querySelectorAll("[data-tp]")) el.placeholder = t(el.dataset.tp);
     renderLegend();
     renderBanner();
+    renderStatus();
     if (app.tables) renderTables(app.tables);   // the table list in the new language at once
     render();
   }
 
   // ---- the connection ------------------------------------------------------------------------
-  function status(text) { $("status").textContent = text || ""; }
+  function status(text) { app.statusNote = null; $("status").textContent = text || ""; }
+  // a status in the page's words: worded again when the language changes
+  function statusT(key, params) { app.statusNote = { key: key, params: params }; renderStatus(); }
+  function renderStatus() {
+    const n = app.statusNote;
+    if (n) $("status").textContent = t(n.key, n.params);
+  }
   function connect() {
     const scheme = location.protocol === "https:" ? "wss:" : "ws:";
     const ws = new WebSocket(scheme + "//" + location.host + "/ws");
+    let opened = false;
     app.ws = ws;
-    status(t("web-connecting"));
+    if (!app.refused) statusT("web-connecting");   // (why the last try was refused stays)
     app.langSent = false; app.atLoginPrompt = false;
-    ws.onopen = () => { app.retries = 0; ws.send(PROTOCOL_SWITCH); };
+    ws.onopen = () => { opened = true; app.retries = 0; app.refused = false; ws.send(PROTOCOL_SWITCH); };
     ws.onmessage = (m) => { let o; try { o = JSON.parse(m.data); } catch (e) { return; } receive(o); };
     ws.onclose = () => {
       if (app.ws !== ws) return;
       app.ws = null; app.loggedIn = false; app.pending = {};
       if (app.leaving) {
         app.leaving = false; show("login");
-        status(app.askPassword ? t("web-password-again") : ""); app.askPassword = false;
+        if (app.leaveNote) statusT(app.leaveNote.key, app.leaveNote.params); else status("");
+        app.leaveNote = null;
         return;
       }
       // the table's buttons wait for the connection: nothing they would send arrives
       app.offline = true; lockOffline();
-      status(t("web-reconnecting"));
+      if (opened) statusT("web-reconnecting");
+      else whyRefused();                      // never opened: refused before the upgrade?
       if (app.hold) return;                   // the tests' line held down (app.resume)
       const wait = Math.min(8000, 300 * Math.pow(2, app.retries++));
       setTimeout(connect, wait);
     };
+  }
+  // a WebSocket the server refuses (too many connections from this address, the server full,
+  // connecting too often) gets an HTTP answer that a script never sees; a plain GET of the
+  // WebSocket's path says why (docs/web.md), and the page says it in the reader's words
+  async function whyRefused() {
+    let code = null;
+    try {
+      const r = await fetch("ws", { cache: "no-store" });
+      if (r.status === 503 || r.status === 429) code = ((await r.text()).match(/\[([a-z-]+)\]/) || [])[1] || null;
+    } catch (e) { /* the server cannot be reached at all */ }
+    if (app.ws && app.ws.readyState === 1) return;      // connected meanwhile
+    const key = code && app.strings["web-refused-" + code] ? "web-refused-" + code : "web-cannot-connect";
+    app.refused = true;
+    statusT(key);
   }
   function send(line, then) {
     if (!app.ws || app.ws.readyState !== 1) return;
@@ -154,15 +196,30 @@
         // no password in hand (a reload: it is never kept): nothing is sent, which would
         // count as a wrong one; the form asks for it
         const name = app.wanted;
-        app.wanted = null; app.leaving = true; app.askPassword = true; app.ws.close();
+        app.wanted = null; app.leaving = true; app.leaveNote = { key: "web-password-again" }; app.ws.close();
         $("login-name").value = name || "";
         show("login");
-        status(t("web-password-again"));
+        statusT("web-password-again");
         $("login-password").focus();
       } else if (o.prompt === "seat-key") {
-        app.ws.send("#key " + (keyFor(app.wanted) || ""));
+        const key = keyFor(app.wanted);
+        if (key) { app.ws.send("#key " + key); return; }
+        // a running game holds this guest's seat, and this tab has not its key (another tab,
+        // the storage cleared, the name typed): an empty key is never sent (the seat is not
+        // ours to take, and a key that is no key is refused); the form, for another name
+        const held = app.seatAsked || {};
+        const note = { key: "web-seat-key-missing", params: { name: held.name || app.wanted, table: held.table || "?" } };
+        app.wanted = null; app.leaving = true; app.leaveNote = note; app.ws.close();
+        store.removeItem("tichu-name"); store.removeItem("tichu-guest");
+        $("login-name").value = "";
+        show("login");
+        statusT(note.key, note.params);
+        $("login-name").focus();
       }
     },
+    // a running game holds the seat of the guest being logged in: its key is asked next
+    "seat-key-asked"(o) { app.seatAsked = o; },
+    "seat-key-asked-late"(o) { app.seatAsked = o; },
     "logged-in": (o) => loggedIn(o.name, false),
     "logged-in-guest": (o) => loggedIn(o.name, true),
     error(o) {
@@ -227,7 +284,7 @@
   };
 
   function loggedIn(name, guest) {
-    app.name = name; app.loggedIn = true; app.wanted = name;
+    app.name = name; app.loggedIn = true; app.wanted = name; app.seatAsked = null;
     // a reload logs a guest in again (its seat with its key); a registered name only comes
     // back into the form: its password is never stored
     store.setItem("tichu-name", name);
@@ -728,6 +785,8 @@
     $("history-button").addEventListener("click", () => send("/history"));
     $("dialog-close").addEventListener("click", () => { $("dialog").hidden = true; });
     $("banner-close").addEventListener("click", () => { app.banner = null; renderBanner(); });
+    $("lang").addEventListener("focus", prefetchStrings);
+    $("lang").addEventListener("pointerdown", prefetchStrings);
     $("lang").addEventListener("change", (e) => {
       const lang = e.target.value;
       localStorage.setItem("tichu-lang", lang);
