@@ -209,12 +209,18 @@ class CommandTable:
     bare_checks: Mapping[str, Any] = field(default_factory=dict)
     #: commands that need their whole name or an alias when typed without the slash
     bare_whole_word: frozenset[str] = frozenset()
+    #: every name and alias -> its command (lookup_exact runs for every line: a dict, not a
+    #: walk over the commands), made again when ``commands`` has changed in size
+    _words: dict[str, Command] = field(default_factory=dict, init=False, repr=False,
+                                       compare=False)
+    _indexed: int = field(default=-1, init=False, repr=False, compare=False)
 
     def add(self, cmd: Command) -> Command:
         for word in (cmd.name, *cmd.aliases):
             if self.lookup_exact(word) is not None:
                 raise ValueError(f"command word {word!r} is defined twice")
         self.commands[cmd.name] = cmd
+        self._indexed = -1
         return cmd
 
     def add_group(self, group: CommandGroup) -> None:
@@ -235,11 +241,14 @@ class CommandTable:
         return iter(sorted(self.commands.values(), key=lambda c: c.name))
 
     def lookup_exact(self, word: str) -> Command | None:
-        word = word.lower()
-        for cmd in self.commands.values():
-            if word == cmd.name or word in cmd.aliases:
-                return cmd
-        return None
+        """The command whose name or alias is ``word`` (any case), or None."""
+        if self._indexed != len(self.commands):
+            words: dict[str, Command] = {}
+            for cmd in self.commands.values():      # (the first command that has the word)
+                for w in (cmd.name, *cmd.aliases):
+                    words.setdefault(w, cmd)
+            self._words, self._indexed = words, len(self.commands)
+        return self._words.get(word.lower())
 
     def resolve(self, word: str) -> Command:
         """The command ``word`` names: exact name or alias, else a unique prefix.
