@@ -429,7 +429,7 @@ async def _set_up_table(target: Target, prefix: str, k: int, stats: Stats, rng: 
                 await p.command(f"/room {number}")
                 await p.command(f"/join {s}")
             else:
-                await p.command(f"/room {number}", wait_for=f"Table {number}: ")
+                await p.command(f"/room {number}", wait_for=f"watching table {number}.")
                 await p.command(f"/join {s}", wait_for="You sit down in seat")
     except BaseException:
         for p in players:

@@ -274,7 +274,7 @@ class LobbyServer:
 
     @inlineCallbacks
     def _listen_web(self, description: str) -> Any:
-        from protocol.web import listen_web
+        from protocol.web.websocket import listen_web
         port = yield listen_web(self.reactor, description, self.factory, self.web_options,
                                 tls=self.tls, archive=lambda: self.persistence.archive)
         self.web_ports.append(port)
