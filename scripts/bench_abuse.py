@@ -279,14 +279,15 @@ async def flood_bytes(port: int, stop: asyncio.Event, payload: bytes, info: dict
 #: ``/replay`` lines a second each flooding connection sends, answered or not (below the line
 #: flood control's 20 a second, so that the work budget is what meets them)
 REPLAY_RATE = 10.0
-#: the end of a replay's answer: the stored game's last line (``game-match-over``)
-ANSWERED = b"Game over after 13 rounds"
+#: the end of a replay's answer: its first page's ``-- more --`` line (a text-mode answer
+#: longer than the window comes a page at a time, /next; the whole replay is made all the same)
+ANSWERED = b"/next shows the next page --"
 
 
 async def replay_flood(port: int, stop: asyncio.Event, game: int, info: dict[str, Any]) -> None:
     """One connection sends ``/replay`` of the stored game ``REPLAY_RATE`` times a second until
     the attack ends, whatever the answers; closed, it logs in again and goes on. Counted: the
-    replays answered (the whole 13 rounds), the refusals (``! [code]``), the closes."""
+    replays answered (their first page), the refusals (``! [code]``), the closes."""
     answered = refused = closed = 0
     while not stop.is_set():
         try:

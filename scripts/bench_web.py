@@ -3,6 +3,7 @@
 
     .venv/bin/python scripts/bench_web.py                         # 4 + 4 tables, 5 rounds
     .venv/bin/python scripts/bench_web.py --tables 8 --rounds 7 --actions 400 --json w.json
+    .venv/bin/python scripts/bench_web.py --instructions --rounds 3 --actions 300   # valgrind
 
 One lobby server (``python -m protocol`` with ``--web``, a temporary database, flood control and
 the per-address limits that would refuse so many players from one address off, ``--bot-workers
@@ -23,6 +24,11 @@ had ``--actions`` commands accepted, while the other kind's connections stay ope
 server's CPU in a phase (utime + stime from /proc, never wall-clock) divided by the commands
 accepted in it is its CPU per action of that kind; the figures are the median over the phases
 of each kind and their ratio (WebSocket / TCP). The target: at most 1.2.
+
+``--instructions`` counts the server's instructions in user space per action instead of its
+CPU time (the server under valgrind's callgrind, counting only in the phases): the same figure
+however loaded the machine is, so a change can be judged on a shared machine (the kernel's part,
+the sends and receives, is not in it; it is about the same for both kinds).
 
 Each player thinks ``--think`` milliseconds before every command (5 by default): the server then
 meets every action in a reactor turn of its own, as at human pace, whichever client sent it.
@@ -312,7 +318,7 @@ class Bench:
             await p.command("/join")
         await host.command("/start")
 
-    async def run(self, server_pid: int, tcp_port: int, web_port: int) -> dict[str, Any]:
+    async def run(self, meter: Meter, tcp_port: int, web_port: int) -> dict[str, Any]:
         for number in range(1, self.opts.tables + 1):
             await self.table("ws", number, tcp_port, web_port)
             await self.table("tcp", number, tcp_port, web_port)
@@ -320,7 +326,8 @@ class Bench:
         for _ in range(self.opts.rounds + 1):            # the first pair warms up
             for kind in ("ws", "tcp"):
                 await deferLater(reactor, 0.3, lambda: None)    # the other kind's last replies
-                before, counted = cpu(server_pid), self.counts[kind]
+                meter.start()
+                counted = self.counts[kind]
                 self.enough = Deferred()
                 self.start = counted
                 self.phase = kind
@@ -328,36 +335,96 @@ class Bench:
                     p.act()
                 await self.enough
                 await deferLater(reactor, 0.3, lambda: None)    # the replies of those in flight
-                spent, done = cpu(server_pid) - before, self.counts[kind] - counted
-                per_action[kind].append(spent / done * 1e6)
+                spent, done = meter.stop(), self.counts[kind] - counted
+                per_action[kind].append(spent / done)
         ws = per_action["ws"][1:]
         tcp = per_action["tcp"][1:]
+        unit = meter.unit
         return {"tables_per_kind": self.opts.tables, "actions_per_phase": self.opts.actions,
                 "think_ms": self.opts.think, "protocol": self.opts.protocol,
-                "phases_per_kind": self.opts.rounds,
-                "ws_us_per_action": ws, "tcp_us_per_action": tcp,
-                "ws_median_us": statistics.median(ws), "tcp_median_us": statistics.median(tcp),
+                "phases_per_kind": self.opts.rounds, "unit": unit,
+                f"ws_{unit}_per_action": ws, f"tcp_{unit}_per_action": tcp,
+                f"ws_median_{unit}": statistics.median(ws),
+                f"tcp_median_{unit}": statistics.median(tcp),
                 "ratio_ws_to_tcp": statistics.median(ws) / statistics.median(tcp),
                 "ratios_per_pair": [w / t for w, t in zip(ws, tcp, strict=True)]}
 
 
-def cpu(pid: int) -> float:
-    """The process's CPU seconds so far (utime + stime)."""
-    with open(f"/proc/{pid}/stat") as f:
-        fields = f.read().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+class Meter:
+    """What the server spends in a phase: its CPU in µs (utime + stime, /proc)."""
+
+    unit = "us"
+
+    def __init__(self, pid: int) -> None:
+        self.pid = pid
+        self.before = 0.0
+
+    def cpu(self) -> float:
+        """The process's CPU seconds so far (utime + stime)."""
+        with open(f"/proc/{self.pid}/stat") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+    def start(self) -> None:
+        self.before = self.cpu()
+
+    def stop(self) -> float:
+        return (self.cpu() - self.before) * 1e6
 
 
-def start_server(tmp: str) -> tuple[subprocess.Popen[str], int, int]:
+class Instructions(Meter):
+    """``--instructions``: the instructions the server executes in user space in a phase
+    (valgrind's callgrind, its counting switched on for the phase only with callgrind_control;
+    the kernel's work, such as the sends, is not in it). Independent of the machine's load
+    and of the other processes on its cores, unlike the CPU time; the server runs many times
+    slower under it."""
+
+    unit = "instructions"
+
+    def __init__(self, pid: int, out: str) -> None:
+        super().__init__(pid)
+        self.out = out                  # callgrind's --callgrind-out-file: dumps are OUT.N
+        self.phase = 0
+
+    def control(self, *args: str) -> None:
+        subprocess.run(["callgrind_control", *args, str(self.pid)], check=True,
+                       capture_output=True)
+
+    def start(self) -> None:
+        self.control("--zero")
+        self.control("--instr=on")
+
+    def stop(self) -> float:
+        self.control("--instr=off")
+        self.phase += 1
+        self.control(f"--dump=phase{self.phase}")
+        folder, name = os.path.split(self.out)
+        dumps = [f for f in os.listdir(folder) if f.startswith(name + ".")]
+        for dump in sorted(dumps, key=lambda f: int(f.rsplit(".", 1)[1]), reverse=True):
+            with open(os.path.join(folder, dump)) as f:
+                text = f.read()
+            if f"Trigger: dump phase{self.phase}\n" in text:
+                found = re.search(r"^totals: (\d+)", text, re.M)
+                if found is None:
+                    raise SystemExit(f"no totals in callgrind's dump {dump}")
+                return float(found.group(1))
+        raise SystemExit(f"callgrind wrote no dump of phase {self.phase}")
+
+
+def start_server(tmp: str, instructions: bool = False) -> tuple[subprocess.Popen[str], int,
+                                                                 int]:
     argv = [sys.executable, "-m", "protocol", "--db", os.path.join(tmp, "bench.sqlite3"),
             "--port", "tcp:0:interface=127.0.0.1", "--web", "tcp:0:interface=127.0.0.1",
             "--bot-workers", "0", "--flood-rate", "0", "--max-per-ip", "0", "--max-guests", "0",
             "--max-tables-per-ip", "0", "--tables-per-minute", "0"]
+    if instructions:
+        argv = ["valgrind", "--tool=callgrind", "--instr-atstart=no",
+                f"--callgrind-out-file={os.path.join(tmp, 'callgrind.out')}", *argv]
     root = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
     proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
                             cwd=tmp, env=dict(os.environ, PYTHONPATH=root))
     tcp = web = 0
-    deadline = time.monotonic() + 60
+    deadline = time.monotonic() + (300 if instructions else 60)
     assert proc.stdout is not None
     while not (tcp and web) and time.monotonic() < deadline:
         line = proc.stdout.readline()
@@ -392,10 +459,17 @@ def main(argv: list[str] | None = None) -> int:
                         help="the WebSocket players use autobahn's client (heavier than the "
                              "TCP players' client: its cost on this machine's shared CPUs "
                              "shows in the server's figures too)")
+    parser.add_argument("--instructions", action="store_true",
+                        help="count the server's instructions per action (user space, "
+                             "valgrind's callgrind: needs valgrind) instead of its CPU time: "
+                             "independent of the machine's load; much slower, so fewer "
+                             "--actions serve (300)")
     parser.add_argument("--json", metavar="FILE", help="write the figures there too")
     opts = parser.parse_args(argv)
     with tempfile.TemporaryDirectory(prefix="bench-web-") as tmp:
-        proc, tcp, web = start_server(tmp)
+        proc, tcp, web = start_server(tmp, opts.instructions)
+        meter = Instructions(proc.pid, os.path.join(tmp, "callgrind.out")) \
+            if opts.instructions else Meter(proc.pid)
         try:
             import threading
             assert proc.stdout is not None
@@ -411,19 +485,24 @@ def main(argv: list[str] | None = None) -> int:
                 failure.append(f.value)
                 reactor.stop()
             reactor.callWhenRunning(lambda: ensureDeferred(
-                Bench(opts).run(proc.pid, tcp, web)).addCallbacks(done, failed))
+                Bench(opts).run(meter, tcp, web)).addCallbacks(done, failed))
             reactor.run()
             if failure:
                 raise failure[0]
         finally:
             proc.terminate()
             proc.wait(timeout=60)
-    print(f"server CPU per accepted action, {opts.tables} tables of each kind, "
+    unit = result["unit"]
+    what, shown = ("instructions (user space)", "k instructions") if unit == "instructions" \
+        else ("CPU", " µs")
+    scale = 1000 if unit == "instructions" else 1
+    print(f"server {what} per accepted action, {opts.tables} tables of each kind, "
           f"{opts.actions} actions a phase, median of {opts.rounds} phases each, "
           f"protocol {opts.protocol} for both kinds:")
-    print(f"  WebSocket {result['ws_median_us']:.0f} µs, TCP machine mode "
-          f"{result['tcp_median_us']:.0f} µs: ratio {result['ratio_ws_to_tcp']:.2f} "
-          f"(per pair: {', '.join(f'{r:.2f}' for r in result['ratios_per_pair'])})")
+    print(f"  WebSocket {result[f'ws_median_{unit}'] / scale:.0f}{shown}, TCP machine mode "
+          f"{result[f'tcp_median_{unit}'] / scale:.0f}{shown}: ratio "
+          f"{result['ratio_ws_to_tcp']:.3f} "
+          f"(per pair: {', '.join(f'{r:.3f}' for r in result['ratios_per_pair'])})")
     if opts.json:
         with open(opts.json, "w") as f:
             json.dump(result, f, indent=1)

@@ -33,7 +33,7 @@ import re
 import sys
 from collections.abc import AsyncIterator, Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import pytest
 import pytest_twisted
@@ -442,12 +442,32 @@ class RunningServer:
         return c
 
 
-@pytest_twisted.async_yield_fixture
-async def server(tmp_path: Path) -> AsyncIterator[RunningServer]:
-    running = RunningServer(tmp_path / "lobby.sqlite3")
+_Server = TypeVar("_Server", bound=RunningServer)
+
+
+@contextlib.asynccontextmanager
+async def started(running: _Server) -> AsyncIterator[_Server]:
+    """``running`` started for the block and stopped after it, whatever the block does:
+    ``async with started(running): ...`` (the one start/stop of the tests' servers)."""
     await running.start()
-    yield running
-    await running.stop()
+    try:
+        yield running
+    finally:
+        await running.stop()
+
+
+def server_fixture(make: Callable[[Path], RunningServer], name: str) -> Any:
+    """A fixture called ``name``: the server ``make(db)`` (a RunningServer or a subclass of it,
+    on a fresh database in the test's tmp_path), started before its test and stopped after it.
+    Every server fixture is made here: ``web = server_fixture(WebServer, "web")``."""
+    @pytest_twisted.async_yield_fixture(name=name)
+    async def fixture(tmp_path: Path) -> AsyncIterator[RunningServer]:
+        async with started(make(tmp_path / "lobby.sqlite3")) as running:
+            yield running
+    return fixture
+
+
+server = server_fixture(RunningServer, "server")
 
 
 def held_runner(pending: list[Deferred]) -> Callable[..., Deferred]:

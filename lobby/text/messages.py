@@ -21,7 +21,10 @@ ERRORS: dict[str, str] = {
     "line-too-long": "Line too long ({length} bytes, limit {limit}); it was discarded.",
     "unknown-command": "Unknown command /{name}. Type /help for a list of commands.",
     "did-you-mean": "Unknown command /{name}. Did you mean /{command}?",
-    "finger-bot": "{name} is a bot (strategy {strategy}) playing at table {table}.",
+    # a bot's name is one form everywhere (Bot1~expert: its strategy after the ~), so no
+    # message names its strategy a second time
+    "finger-bot": "{name} is a bot playing at table {table}; its name ends in its strategy "
+                  "(/help addbot).",
     "ambiguous-command": "Ambiguous command /{name}: could be {candidates}.",
     "bad-arguments": "Usage: {usage}",
     "internal-error": "Internal error while handling your command; it was logged and nothing changed.",
@@ -125,6 +128,8 @@ ERRORS: dict[str, str] = {
     "not-at-table": "You are not at a table; /room N enters one, /newroom tichu opens one.",
     "no-such-room": "There is no room {number}; /listroom lists the tables.",
     "no-such-table": "There is no table {number}; /listroom lists the tables.",   # /spielinfo N
+    "no-more-pages": "Nothing more to show: /next goes on with a long answer (/replay) where it "
+                     "stopped at -- more --.",
     "no-such-page": "There is no page {page}; /listroom has {pages} {pages!p:page|pages}.",
     "seat-held-here": "Table {table} holds a seat for the guest {name} who sat down there "
                       "before you; log in with another name to watch it.",
@@ -317,6 +322,8 @@ INFO: dict[str, str] = {
     # rooms and tables in the world (lobby/world/world.py, protocol/commands/tables.py)
     "newroom": "You open table {table} (Tichu) and are its host: /join sits down, "
                "/option help lists the options, /manager returns to the lobby.",
+    #. a long answer (/replay) stopped after a screenful: {last} lines shown of {total}
+    "more": "-- more ({last} of {total} lines): /next shows the next page --",
     "listroom": "Tables ({count}):",
     "listroom-empty": "No tables are open; /newroom tichu opens one.",
     "listroom-page": "Tables {first}-{last} of {count} ({waiting} waiting, {playing} playing), "
@@ -476,7 +483,10 @@ INFO: dict[str, str] = {
     "table-window-closed-you": "You may go on now.",
     "table-new-host": "{name} is the host of this table now.",
     "table-seeded": "Seed {seed}, set by the host {host}: whoever knows it knows every hand.",
-    "table-bot-added": "{by} seats {name} ({strategy} bot) in seat {seat}.",
+    "table-bot-added": "{by} seats the bot {name} in seat {seat}.",
+    #. an expert bot with its own thinking time (/addbot expert:2): {seconds} e.g. 2 or 0.5
+    "table-bot-added-level": "{by} seats the bot {name} in seat {seat}; it thinks up to "
+                             "{seconds} {seconds!p:second|seconds} per decision.",
     "table-bot-removed": "{by} takes {name} off seat {seat}.",
     "table-bot-takes-over": "{target} was removed; {name} plays on in seat {seat}.",
     "vote-yes": "yes",
@@ -981,6 +991,11 @@ HELP_TEXTS: dict[str, str] = {
         "Prints stored game GAME (the number /history shows) round by round: the seats, every hand "
         "as dealt, the calls, the exchange, every play, pass and Dragon gift, and each round's "
         "score. With ROUND only that round."),
+    "cmd-next": "Show the next page of a long answer.",
+    "cmd-next-help": (
+        "A long answer (/replay) comes a screenful at a time, sized to your terminal's height "
+        "(telnet NAWS, else {rows} rows), each page ending in a -- more -- line; /next shows the "
+        "next page. /replay GAME starts again from the top. Machine mode is never paged."),
     "cmd-reset": "Clear a finished table for a new game.",
     "cmd-reset-help": (
         "After a game has ended, clears the table for the next game: the players who are still here"
@@ -1112,6 +1127,8 @@ WEB_TEXTS: dict[str, str] = {
     "web-refresh": "Refresh",
     "web-new-table": "New table",
     "web-watch": "Watch",
+    #. the lobby's button for a table where the reader holds a seat (instead of "Watch")
+    "web-back-to-seat": "Back to my seat",
     "web-sit": "Sit down",
     "web-seat": "Seat {seat}",
     "web-free": "free",
@@ -1145,7 +1162,11 @@ WEB_TEXTS: dict[str, str] = {
     #. form comes back, for a guest name or another name
     "web-seat-key-missing": "Table {table} keeps the seat of the guest {name}, and this tab "
                             "does not have its key (only the tab where you sat down has it). "
-                            "Play as a guest, or log in with another name.",
+                            "Type the key shown at the table, play as a guest, or log in with "
+                            "another name.",
+    #. the box for that key in the log-in form, and its button
+    "web-seat-key": "Key of the seat",
+    "web-seat-key-use": "Back to the seat",
     #. the WebSocket did not open, and the server gave no reason: it tries again by itself
     "web-cannot-connect": "The server cannot be reached; trying again...",
     #. the WebSocket was refused: the server has as many connections as it takes
@@ -1174,6 +1195,13 @@ WEB_TEXTS: dict[str, str] = {
     "web-play-as": "Play, the Phoenix as {rank}",
     #. typed cards that are not in the hand; {cards} e.g. ZZ R11
     "web-unknown-cards": "Not in your hand: {cards}. Cards are typed like S5 R10 GJ Ph.",
+    #. a typed card whose first letter is no suit; {letter} e.g. Z, {suits} e.g. "♠S ◆B ♣G ★R"
+    "web-unknown-suit": "{letter} is no suit letter: the suits are {suits}.",
+    #. a typed card with a rank letter of another language (the English Q of a queen, which
+    #. French writes D); {letter} e.g. Q, {name} the rank's name e.g. Queen, {shown} its letter here
+    "web-unknown-rank-as": "{letter} is no card letter here; {name} is {shown}.",
+    #. a typed card whose rank is no rank; {letter} e.g. X, {ranks} e.g. "2-10 J Q K A"
+    "web-unknown-rank": "{letter} is no card letter here: the ranks are {ranks}.",
     "web-pass": "Pass",
     "web-tichu": "Tichu",
     "web-grand": "Grand Tichu",
@@ -1209,12 +1237,17 @@ WEB_TEXTS: dict[str, str] = {
     "web-trick": "Trick",
     "web-wish-open": "Wish: {rank}",
     "web-watching": "You are watching this table.",
+    #. to the host of a new table who has not sat down yet
+    "web-host-hint": "Your table: sit down, add bots, set the options, then start.",
     "web-waiting-for": "Waiting for {name}",
     "web-key": "Your key to come back to this seat: {key}",
-    "web-round-over": "Round {round} is over: {us} : {them} (total {total_us} : {total_them}).",
-    #. {winners} e.g. "you and Cleo" or "Bert and Dirk"; the winners' score first
-    "web-game-over-won": "The game is over: {winners} win, {winner_score} : {loser_score}.",
-    "web-game-over-shared": "The game is over: a draw, {us} : {them}.",
+    #. every score on the page in one order, the reader's side first (a spectator's: seats 1
+    #. and 3), each side named: {side_a} e.g. "you and Cleo", {side_b} e.g. "Bert and Dirk"
+    "web-round-over": "Round {round} is over: {side_a} {a} : {b} {side_b} "
+                      "(total {total_a} : {total_b}).",
+    #. {winners} e.g. "you and Cleo" or "Bert and Dirk"; then the score, the reader's side first
+    "web-game-over-won": "The game is over: {winners} win; {side_a} {a} : {b} {side_b}.",
+    "web-game-over-shared": "The game is over: a draw; {side_a} {a} : {b} {side_b}.",
     #. the round's breakdown, the reader's side first: card points and the Tichu calls' bonuses
     "web-round-detail": "Card points {cards_us} : {cards_them}; Tichu calls {tichu_us} : {tichu_them}.",
     "web-double-victory": "A double victory for {side}.",
@@ -1310,6 +1343,48 @@ CATALOGS: dict[str, dict[str, str]] = {"en": {**INFO, **ERRORS, **HELP_TEXTS, **
 # the PO next to it; docs/translating.md), each holding the keys whose translation was made for
 # today's English (the rest falls back to English)
 _translated, PLURAL_FORMS = _translations.load(CATALOGS["en"])
+
+#: each language's quotation marks, opening and closing (a quoted name, words quoted in a help
+#: text): German „…“, French « … » with no-break spaces, Spanish «…» (the RAE's first choice),
+#: Danish »…« (Dansk Sprognævn's first recommendation, the usual marks of Danish print). A
+#: catalog writes a quotation with any pair of marks ("…" in English, which keeps them);
+#: `quote_marks` gives every template of a language that language's own, one rule for all.
+QUOTES: dict[str, tuple[str, str]] = {"de": ("\u201e", "\u201c"), "fr": ("\u00ab\u00a0", "\u00a0\u00bb"),
+                                      "es": ("\u00ab", "\u00bb"), "da": ("\u00bb", "\u00ab")}
+#: the pairs of marks a translator may have written, each read as a quotation (the spaces
+#: inside French marks included)
+_QUOTED = re.compile('|'.join([
+    "\u00ab[ \u00a0\u202f]?([^\u00ab\u00bb\n]*?)[ \u00a0\u202f]?\u00bb",   # « … »
+    "\u201e([^\u201e\u201c\n]*?)\u201c",                                        # „…“
+    "\u201c([^\u201c\u201d\n]*?)\u201d",                                        # “…”
+    "\u00bb([^\u00ab\u00bb\n]*?)\u00ab",                                        # »…«
+    '"([^"\n]*)"']))                                                              # "…"
+
+
+def quote_marks(template: str, lang: str) -> str:
+    """``template`` with each quotation in ``lang``'s own marks (``QUOTES``); English, and a
+    language without marks of its own, as it is."""
+    marks = QUOTES.get(lang)
+    if marks is None or template.count('"') % 2:
+        return template
+    opening, closing = marks
+    return _QUOTED.sub(lambda m: opening + next(g for g in m.groups() if g is not None) + closing,
+                       template)
+
+
+def quoted(value: Any, lang: str) -> str:
+    """``value`` as somebody typed it, in ``lang``'s quotation marks (``QUOTES``; English "…"),
+    a character that prints nothing shown as its escape (``\\x1b``), as repr did."""
+    shown = str(value)
+    if not shown.isprintable():
+        shown = "".join(c if c.isprintable() else repr(c)[1:-1] for c in shown)
+    opening, closing = QUOTES.get(lang, ('"', '"'))
+    return opening + shown + closing
+
+
+for _lang, _catalog in _translated.items():
+    for _key, _template in _catalog.items():
+        _catalog[_key] = quote_marks(_template, _lang)
 CATALOGS.update(_translated)
 
 #: the languages of the catalogs, English first (the default and the fallback), then every
@@ -1663,7 +1738,8 @@ class _Word:
 class _Formatter(string.Formatter):
     """str.format with three more conversions: `!t` writes a duration (`duration`), `!p` the
     word form for a count (`{count!p:table|tables}`, `plural_form`), `!w` the catalog's word for
-    a value (`{rank!w:rank}`: `rank-A` "Ace", `word`)."""
+    a value (`{rank!w:rank}`: `rank-A` "Ace", `word`); and `!r` quotes what somebody typed in
+    the language's own marks (`quoted`), not as Python's repr."""
 
     def __init__(self, lang: str) -> None:
         self.lang = lang
@@ -1680,6 +1756,8 @@ class _Formatter(string.Formatter):
             return _Plural(value, self.lang)
         if conversion == "w":
             return _Word(value, self.lang)
+        if conversion == "r":
+            return quoted(value, self.lang)
         return super().convert_field(value, conversion)
 
 

@@ -252,7 +252,7 @@ BARE_WITHOUT_ARGUMENTS = frozenset({"who", "wwho", "look", "friends", "manager",
                                     "rangliste", "banlist", "pass", "quit"})
 #: commands without arguments that change a game for good: only with the slash
 NEEDS_SLASH = frozenset({"grand", "nogrand", "tichu", "start", "startnosave", "reset", "leave",
-                         "accept", "refuse"})
+                         "accept", "refuse", "next"})
 BARE_CHECKS.update(dict.fromkeys(NEEDS_SLASH, NEVER))
 
 

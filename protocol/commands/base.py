@@ -45,6 +45,29 @@ __all__ = ["Arg", "ByOnline", "Command", "CommandContext", "CommandGroup", "Comm
            "Parsed", "ROLE_ORDER", "bare_valid", "parse_command_line", "parse_spec", "on_off",
            "table_sent", "user_of"]
 
+class OutputMode(Protocol):
+    """What a command asks the connection's output mode (protocol.connection.machine's
+    TextOutput or JsonOutput) where a person and a program are answered differently: what to
+    do, never which mode it is."""
+
+    @property
+    def checks_bare_words(self) -> bool:
+        """A word without the slash is a command only when it fits what a person means by it
+        (bare.py's checks); False: whenever its arguments bind (programs)."""
+
+    @property
+    def describes_bots(self) -> bool:
+        """`/finger` of a bot's name says what the bot is (`finger-bot`)."""
+
+    @property
+    def warns_on_quit(self) -> bool:
+        """`/quit` in a running game warns once before it leaves."""
+
+    def lacks_objects_of(self, version: int) -> bool:
+        """An answer made of the objects of protocol `version` would not reach the connection
+        (machine mode below that version): the command is refused instead."""
+
+
 class CommandContext(Protocol):
     """What a handler may use: the session of the user who typed the command."""
 
@@ -72,14 +95,17 @@ class CommandContext(Protocol):
     protocol: int
 
     @property
-    def json_mode(self) -> bool:
-        """Machine mode (/iset json, %json)."""
+    def output(self) -> OutputMode:
+        """The connection's output mode (text or machine mode; /iset json, %json replace it)."""
 
     def set_json_mode(self, on: bool) -> None:
         """/iset json 1|0: switch the connection's output mode."""
 
     def set_protocol(self, version: int) -> None:
         """/iset protocol N: the version of the objects the connection reads from now on."""
+
+    def next_page(self) -> bool:
+        """/next: the next page of the last long answer (text mode); False when none is left."""
 
     def send(self, event: Event) -> None: ...
 
@@ -335,7 +361,7 @@ def parse_command_line(line: str, table: CommandTable, ctx: Any = None) -> Parse
             args = cmd.bind(rest)
         except LobbyError:
             return Parsed(None, {}, stripped)
-        if ctx is not None and ctx.json_mode:
+        if ctx is not None and not ctx.output.checks_bare_words:
             # machine mode: a program's line is a command when its arguments bind, as it has
             # always been (bots send `#a nogrand`, `#a play R5`): the checks below are for people
             return Parsed(cmd, args)

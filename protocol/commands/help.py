@@ -27,7 +27,7 @@ HELP_GROUPS: dict[str, tuple[str, ...]] = {
                "option", "start", "startnosave", "spielinfo", "reset", "remove", "accept",
                "refuse", "unseat", "bar", "unbar"),
     "play": ("play", "pass", "bomb", "tichu", "grand", "nogrand", "schupf", "wish", "dragon"),
-    "records": ("history", "replay", "tchlog", "rangliste"),
+    "records": ("history", "replay", "next", "tchlog", "rangliste"),
     "account": ("register", "password", "set", "iset"),
     "moderation": ("kick", "ban", "unban", "banlist", "bmute", "announce", "closetable", "role",
                    "shutdown"),

@@ -18,6 +18,7 @@ from lobby.storage.records import GameArchive, PlayerStats
 from lobby.text.messages import LobbyError
 from lobby.text.numbers import MAX_NUMBER, ascii_int
 from protocol.commands.base import CommandContext, CommandGroup
+from protocol.render.context import DEFAULT_HEIGHT
 
 __all__ = ["GROUP", "finger_statistics", "known_name", "HISTORY_LIMIT", "RANKING_LIMIT"]
 
@@ -85,6 +86,13 @@ async def _replay(ctx: CommandContext, args: dict[str, str]) -> None:
             e.params["round"] = args["round"].lstrip("#")
         raise
     ctx.send(Event("replay", replay.to_json()))
+
+@GROUP.command("next", help_params={"rows": DEFAULT_HEIGHT})
+def _next(ctx: CommandContext, args: dict[str, str]) -> None:
+    """The next page of a long answer (/replay) that stopped at its ``-- more --`` line."""
+    if not ctx.next_page():
+        raise LobbyError("no-more-pages")
+
 
 @GROUP.command("tchlog", "GAME", cost=5)
 async def _tchlog(ctx: CommandContext, args: dict[str, str]) -> None:

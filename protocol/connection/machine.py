@@ -156,6 +156,10 @@ class Connection(Protocol):
     def render_context(self) -> RenderContext: ...
 
     @property
+    def rows(self) -> int:
+        """The rows of the client's window (telnet NAWS, else 24): the size of a page."""
+
+    @property
     def lang(self) -> str: ...
 
     def deliver(self, event: Event) -> None: ...
@@ -304,14 +308,40 @@ def gmcp_copies(session: Connection, event: Event, ctx: RenderContext) -> dict[s
     return obj
 
 
+#: the events whose text comes a page at a time when it is longer than a screen (``/replay``:
+#: about 100 lines a round); ``/next`` shows the next page
+PAGED = frozenset({"replay"})
+
+
+class _Pages:
+    """The lines of a long answer that are still to come (``/next``)."""
+
+    __slots__ = ("lines", "shown")
+
+    def __init__(self, lines: list[str]) -> None:
+        self.lines = lines
+        self.shown = 0
+
+
 class TextOutput:
     """Text mode: events rendered in the connection's language and wrapped to its width, prompts
-    without line end (IAC GA for a telnet client), input hidden with telnet ECHO."""
+    without line end (IAC GA for a telnet client), input hidden with telnet ECHO. A long
+    answer (``PAGED``) comes a page at a time, a page the rows of the client's window less
+    two (the ``-- more --`` line, and the line one types on); ``/next`` shows the next."""
 
-    __slots__ = ("session",)
+    __slots__ = ("session", "pages")
 
-    #: machine mode's objects? (for the metrics and the commands that report the mode)
-    machine: ClassVar[bool] = False
+    #: a word typed without the slash is a command only when it fits what a person means by
+    #: it ("help me" and "play nice" are speech: protocol/commands/bare.py's checks)
+    checks_bare_words: ClassVar[bool] = True
+    #: the greeting waits (--naws-wait) for the telnet client's width before it is drawn
+    waits_for_naws: ClassVar[bool] = True
+    #: `/finger` of a bot's name says what the bot is (`finger-bot`)
+    describes_bots: ClassVar[bool] = True
+    #: `/quit` in a running game warns once before it leaves (the game waits for the player)
+    warns_on_quit: ClassVar[bool] = True
+    #: the metrics count the user as a bot (tichu_users_online{kind="bot"})
+    is_bot_client: ClassVar[bool] = False
     #: a refusal at the log-in makes the lines typed ahead behind it void (a person's
     #: password after a mistyped name; a program sends one line per reply)
     drops_typed_ahead: ClassVar[bool] = True
@@ -320,6 +350,8 @@ class TextOutput:
 
     def __init__(self, session: Connection) -> None:
         self.session = session
+        #: the rest of the last long answer (``/next``), or None
+        self.pages: _Pages | None = None
 
     def deliver(self, event: Event) -> None:
         s = self.session
@@ -359,6 +391,9 @@ class TextOutput:
             # lobby events (speech, arrivals ...) read the same for every text-mode listener
             # with the same render context: rendered and encoded once per event and context,
             # not once per member of a crowded room
+            if event.type in PAGED:
+                self._paged(wrap_lines(render(event, ctx.lang, ctx.width), ctx.width))
+                return
             memo = _shared_text
             parts = memo.parts
             if parts and parts[0] is event and parts[1] is ctx:
@@ -382,6 +417,34 @@ class TextOutput:
             status = status_prompt(event.data, ctx.lang, ctx.width)  # /set prompt on (MUD clients)
             if status is not None:
                 s.sendPrompt(status)
+
+    def _paged(self, lines: list[str]) -> None:
+        """A long answer: all of it when it fits the window, else its first page."""
+        self.pages = None
+        if len(lines) < self.session.rows:
+            self.session.telnet.send_lines(lines)
+            return
+        self.pages = _Pages(lines)
+        self.next_page()
+
+    def next_page(self) -> bool:
+        """The next page of the long answer under way, with a ``-- more --`` line while more
+        is left; False when nothing is."""
+        pages = self.pages
+        if pages is None:
+            return False
+        s = self.session
+        page = pages.lines[pages.shown:pages.shown + max(1, s.rows - 2)]
+        pages.shown += len(page)
+        total = len(pages.lines)
+        if pages.shown < total:
+            ctx = s.render_context
+            page = [*page, *wrap_line(text("more", ctx.lang, last=pages.shown, total=total),
+                                      ctx.width)]
+        else:
+            self.pages = None
+        s.telnet.send_lines(page)
+        return True
 
     def line(self, line: str) -> None:
         """A line wrapped to the connection's width (protocol/render/wrap.py)."""
@@ -434,13 +497,27 @@ class TextOutput:
     def forget_view(self) -> None:
         """Machine mode's held view of a table: text mode holds none."""
 
+    def lacks_objects_of(self, version: int) -> bool:
+        """Would an answer made of the objects of protocol `version` not reach this connection?
+        Text mode: it always does (the text is rendered from the event)."""
+        return False
+
 
 class JsonOutput:
     """Machine mode: every line one JSON object; the command ids and their replies."""
 
     __slots__ = ("session", "reply_id", "replied", "command_name", "view_held")
 
-    machine: ClassVar[bool] = True
+    #: a program's line is a command whenever its arguments bind, as it has always been (bots
+    #: send `#a nogrand`, `#a play R5`): the checks for people's speech are not for programs
+    checks_bare_words: ClassVar[bool] = False
+    #: a program reads the greeting's objects, which have no width: no wait for NAWS
+    waits_for_naws: ClassVar[bool] = False
+    #: `/finger` of a bot's name: `no-such-user`, as programs have always been answered
+    describes_bots: ClassVar[bool] = False
+    #: a program's `/quit` leaves at once
+    warns_on_quit: ClassVar[bool] = False
+    is_bot_client: ClassVar[bool] = True
     drops_typed_ahead: ClassVar[bool] = False
     confirms_guests: ClassVar[bool] = False
 
@@ -680,6 +757,16 @@ class JsonOutput:
     def forget_view(self) -> None:
         """The next view of a table goes out as a whole `state` (another protocol version)."""
         self.view_held = None
+
+    def lacks_objects_of(self, version: int) -> bool:
+        """Would an answer made of the objects of protocol `version` not reach this connection?
+        Machine mode: when it reads an older version (`/set` alone's `settings`, the friends
+        commands' objects: the command is refused instead)."""
+        return self.session.protocol < version
+
+    def next_page(self) -> bool:
+        """Machine mode pages nothing: ``/next`` has nothing to show."""
+        return False
 
 
 def switch_before_login(session: Connection, version: str) -> None:

@@ -40,7 +40,7 @@ from protocol.connection.machine import (
     channel_list,
     switch_before_login,
 )
-from protocol.render.context import DEFAULT_CONTEXT, RenderContext, clamp_width
+from protocol.render.context import DEFAULT_CONTEXT, RenderContext, clamp_height, clamp_width
 from protocol.render.json_lines import DEFAULT_PROTOCOL, PROTOCOL_VERSIONS
 from protocol.render.table import TableFeed
 from protocol.telnet.gathered_write import write_shared
@@ -285,6 +285,7 @@ class Session(Protocol):
     _greeting_told: bool = False   # the greeting's text (after the offers and NAWS) was sent
     _timing: Any = None   # (command name, start) of the command running now, for the metrics
     _naws_width: int = 0  # the client's window width (telnet NAWS; 0: not told)
+    _naws_height: int = 0  # the client's window height in rows (telnet NAWS; 0: not told)
     #: the transport carries messages, not a byte stream (a WebSocket, protocol/web): no telnet
     #: negotiation, machine mode from the first line on, and one line per message
     _messages: bool = False
@@ -320,17 +321,12 @@ class Session(Protocol):
             raise RuntimeError(f"no transition from {self.login_state.name} to {state.name}")
         self.login_state = state
 
-    @property
-    def json_mode(self) -> bool:
-        """Machine mode (the output mode's, for the metrics and reports)."""
-        return self.output.machine
-
     # ---- switching the output mode ----------------------------------------------------------
     def set_json_mode(self, on: bool) -> None:
         """`/iset json 1|0`: switch this connection; the answer comes in the new mode."""
-        if on and not self.output.machine:
+        if on and not isinstance(self.output, JsonOutput):
             self.output = JsonOutput(self)
-        elif not on and self.output.machine:
+        elif not on and isinstance(self.output, JsonOutput):
             self.deliver(Event("iset", name="json", value="0"))   # the last JSON line
             self.output = TextOutput(self)
             return
@@ -338,6 +334,16 @@ class Session(Protocol):
             self.deliver(Event("iset", name="json", value="1", protocol=self.protocol))
         else:
             self.deliver(Event("iset", name="json", value="0"))
+
+    @property
+    def rows(self) -> int:
+        """The rows of the client's window (telnet NAWS, else 24): a page of a long answer."""
+        return clamp_height(self._naws_height)
+
+    def next_page(self) -> bool:
+        """``/next``: the next page of the last long answer (text mode); False when none is
+        left (machine mode pages nothing)."""
+        return self.output.next_page()
 
     def set_protocol(self, version: int) -> None:
         """`/iset protocol N`: the version of the objects this connection reads from now on (in
@@ -409,6 +415,7 @@ class Session(Protocol):
         negotiation and again on every resize; the text is wrapped to it from the next line on
         (unless ``/set width N`` chose a width)."""
         self._naws_width = width
+        self._naws_height = height
         if self._naws_call is not None:
             self._greet_text()     # the greeting waited for this width
 
@@ -618,7 +625,7 @@ class Session(Protocol):
         self.telnet.offerOptions()
         guard = self.services.guard
         wait = guard.limits.naws_wait if guard is not None else 0.0
-        if wait > 0 and guard is not None and self._naws_width == 0 and not self.output.machine and (
+        if wait > 0 and guard is not None and self._naws_width == 0 and self.output.waits_for_naws and (
                 self.telnet.optionPending(NAWS, local=False)
                 or self.telnet.optionEnabled(NAWS, local=False)):
             # the offers asked DO NAWS: a telnet client answers within one round trip, so

@@ -242,17 +242,18 @@ def _remove(opts: argparse.Namespace, env: _Env) -> str:
             "finished games stay in the records)")
 
 
-def _list_bans(conn: sqlite3.Connection) -> list[tuple[Any, ...]]:
-    return conn.execute("SELECT * FROM bans ORDER BY banned_at").fetchall()
+def _list_bans(conn: sqlite3.Connection) -> list[dict[str, Any]]:
+    """Every ban, oldest first, as {column: value} (on the store's own thread)."""
+    cursor = conn.execute("SELECT * FROM bans ORDER BY banned_at")
+    columns = [c[0] for c in cursor.description]
+    return [dict(zip(columns, row, strict=True)) for row in cursor.fetchall()]
 
 
 def _bans(opts: argparse.Namespace, env: _Env) -> str:
     store = _open(opts.db)
     try:
         if opts.action == "list":
-            conn = store._db()
-            columns = [c[1] for c in conn.execute("PRAGMA table_info(bans)")]
-            rows = [dict(zip(columns, row, strict=True)) for row in _fired(store.run_query(_list_bans))]
+            rows = _fired(store.run_query(_list_bans))
             if not rows:
                 return "no bans"
             now = time.time()

@@ -237,10 +237,12 @@ class _StateCollector(Collector):
     def collect(self) -> Iterator[Any]:
         server = self.lobby
         world = server.world
-        factory = server.factory
+        services = server.factory.services
         kinds = {"registered": 0, "guest": 0, "bot": 0}
         for user in list(world.users.values()):
-            if getattr(user.listener, "json_mode", False):
+            # the connection's output mode says whether it is a bot's (a listener that is no
+            # connection, e.g. a test's, has none: a person's)
+            if getattr(getattr(user.listener, "output", None), "is_bot_client", False):
                 kinds["bot"] += 1
             else:
                 kinds["registered" if user.registered else "guest"] += 1
@@ -250,9 +252,9 @@ class _StateCollector(Collector):
             users.add_metric([kind], count)
         yield users
         yield GaugeMetricFamily("tichu_connections", "Open connections (logged in or not)",
-                                value=len(factory.sessions))
+                                value=len(services.sessions))
         yield GaugeMetricFamily("tichu_mccp_connections", "Connections compressing with MCCP2",
-                                value=factory.telnet_options.compressing)
+                                value=services.telnet_options.compressing)
         states: dict[str, int] = {"waiting": 0, "playing": 0, "finished": 0}
         seated_bots = 0
         for table in list(world.tables.values()):
@@ -290,7 +292,7 @@ class _StateCollector(Collector):
                                   "asked the database's worker thread for",
                                   value=journal.checkpoints)
         yield GaugeMetricFamily("tichu_start_time_seconds", "When the server started (unix "
-                                "time)", value=factory.telnet_options.started)
+                                "time)", value=services.telnet_options.started)
 
 
 class _BotCollector(Collector):
@@ -422,7 +424,7 @@ class _Health(Resource):
 
     def render_GET(self, request: Request) -> Any:
         server = self.lobby
-        started = server.factory.telnet_options.started
+        started = server.factory.services.telnet_options.started
 
         def answer(ok: bool, store: str) -> None:
             body = {"status": "ok" if ok else "error", "reactor": "running", "store": store,
@@ -494,7 +496,7 @@ class _Root(Resource):
     def __init__(self, server: Watched) -> None:
         Resource.__init__(self)
         self.lobby = server
-        self.putChild(b"metrics", _Metrics(server.factory.metrics))
+        self.putChild(b"metrics", _Metrics(server.factory.services.metrics))
         self.putChild(b"healthz", _Health(server))
 
     def _archive(self) -> Archive:

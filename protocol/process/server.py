@@ -59,36 +59,12 @@ __all__ = ["LobbyFactory", "LobbyServer", "LobbyService", "main", "read_motd"]
 log = Logger(namespace="protocol.server")
 
 
-class _ServiceField:
-    """A LobbyFactory attribute that is the field of the same name of its ``services`` (the
-    server and the tests read and replace them there; the connections read only Services)."""
-
-    def __set_name__(self, owner: type, name: str) -> None:
-        self.name = name
-
-    def __get__(self, factory: Any, owner: type | None = None) -> Any:
-        return self if factory is None else getattr(factory.services, self.name)
-
-    def __set__(self, factory: Any, value: Any) -> None:
-        setattr(factory.services, self.name, value)
-
-
 class LobbyFactory(Factory["Session"]):
     """Builds a Session per connection, each with the one ``Services`` of this server."""
 
     noisy = False  # the server logs its own "listening on" lines
     #: the connection's class (Session), set in __init__: never None here
     protocol: Callable[[Services], Session]
-
-    world = _ServiceField()
-    store = _ServiceField()
-    accounts = _ServiceField()
-    guard = _ServiceField()
-    metrics = _ServiceField()
-    telnet_options = _ServiceField()
-    motd = _ServiceField()
-    lang = _ServiceField()
-    sessions = _ServiceField()
 
     def __init__(self, world: World, store: Store, accounts: Accounts, motd: str = "",
                  guard: Any = None, telnet_options: Any = None, metrics: Any = None,
@@ -189,9 +165,13 @@ class LobbyServer:
         self.friends = Friends(store, self.world)            # /notify lists (world.friends)
         self.moderation.shutdown_handler = self.shutdown
         self.moderation.cancel_handler = self.cancel_shutdown
-        self.factory = LobbyFactory(self.world, store, self.accounts, motd,
-                                    Guard(self.limits, self.world.clock, self.world),
-                                    telnet_options, lang=lang)
+        from protocol.process.metrics import ServerMetrics
+        #: the defences' state and the Prometheus metrics (the connections read them as
+        #: services: self.factory.services)
+        self.guard = Guard(self.limits, self.world.clock, self.world)
+        self.metrics = ServerMetrics()
+        self.factory = LobbyFactory(self.world, store, self.accounts, motd, self.guard,
+                                    telnet_options, self.metrics, lang=lang)
         self.ports: list[Any] = []
         self._stopping: Deferred[None] | None = None
         #: run (and waited for) before a /shutdown stops the server: the persistence issue
@@ -231,8 +211,8 @@ class LobbyServer:
         self.web_endpoints = list(web)
         self.web_options = web_options
         self.web_ports: list[Any] = []
-        self.factory.metrics.watch(self)
-        self.persistence.journal.on_commit = self.factory.metrics.journal_commit
+        self.metrics.watch(self)
+        self.persistence.journal.on_commit = self.metrics.journal_commit
 
     @inlineCallbacks
     def start(self) -> Any:
@@ -244,7 +224,7 @@ class LobbyServer:
         try:
             # the address groups the accounts logged in from (protocol/connection/guard.py: throttle,
             # never lock out)
-            yield self.factory.guard.load_known(self.store)
+            yield self.guard.load_known(self.store)
             yield Deferred.fromCoroutine(self.moderation.load())
             self.moderation.refresh_every(self.staff_refresh)
             yield Deferred.fromCoroutine(self.friends.load())
@@ -294,7 +274,7 @@ class LobbyServer:
 
     @inlineCallbacks
     def _listen_web(self, description: str) -> Any:
-        from protocol.web import listen_web
+        from protocol.web.websocket import listen_web
         port = yield listen_web(self.reactor, description, self.factory, self.web_options,
                                 tls=self.tls, archive=lambda: self.persistence.archive)
         self.web_ports.append(port)
@@ -357,7 +337,7 @@ class LobbyServer:
         self.persistence.frozen = True  # tables closed from now on stay in the journal
         self.world.log_budget.stop()    # the counted log lines' summaries now
         await self._close_ports()
-        sessions = list(self.factory.sessions)
+        sessions = list(self.factory.services.sessions)
         closed = [s.when_closed() for s in sessions]
         for session in sessions:
             session.disconnect(Event("shutdown"))
@@ -501,7 +481,7 @@ class LobbyService(Service):
         except OSError as e:
             from protocol.telnet.proxy import NotReloaded
             return [NotReloaded(f"the MOTD {self.opts.motd} kept: {e.strerror or e}"), *done]
-        self.motd = self.server.factory.motd = motd
+        self.motd = self.server.factory.services.motd = motd
         return [f"the MOTD reloaded from {self.opts.motd} ({len(motd)} characters)", *done]
 
     def _failed(self, failure: Any) -> None:

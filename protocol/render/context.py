@@ -16,8 +16,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["RenderContext", "DEFAULT_CONTEXT", "DEFAULT_WIDTH", "MIN_WIDTH", "MAX_WIDTH",
-           "clamp_width"]
+__all__ = ["RenderContext", "DEFAULT_CONTEXT", "DEFAULT_HEIGHT", "DEFAULT_WIDTH", "MIN_HEIGHT",
+           "MIN_WIDTH", "MAX_WIDTH", "clamp_height", "clamp_width"]
 
 #: the width (columns) of a text-mode connection whose client told none (no NAWS, no /set width)
 DEFAULT_WIDTH = 80
@@ -25,6 +25,19 @@ DEFAULT_WIDTH = 80
 #: (NAWS) or refused (``/set width``, error ``bad-width``); see docs/operations.md
 MIN_WIDTH = 20
 MAX_WIDTH = 250
+
+
+#: the rows of a text-mode terminal whose client told none (telnet NAWS): a long answer
+#: (/replay) comes a page at a time, a page sized to the rows (protocol/connection/machine.py)
+DEFAULT_HEIGHT = 24
+#: the fewest rows a page is sized to (a NAWS height below is taken as this)
+MIN_HEIGHT = 5
+
+
+def clamp_height(height: int) -> int:
+    """The rows the client told (NAWS; 0: unknown, DEFAULT_HEIGHT) -> the rows a page is sized
+    to, at least MIN_HEIGHT."""
+    return DEFAULT_HEIGHT if height <= 0 else max(MIN_HEIGHT, height)
 
 
 def clamp_width(width: int) -> int:

@@ -810,8 +810,25 @@ def _look(event: Event, lang: str, color: bool, width: int = DEFAULT_WIDTH) -> l
     return [text("table-look", lang, table=d.get("table")), *_render_view(event, lang, color, width=width)]
 
 
+def _bot_added(event: Event, lang: str, color: bool) -> list[str]:
+    """A bot seated: its name is its one form (``Bot1~expert``, the strategy after the ~), so
+    the line does not name the strategy again; an expert's own thinking time (``/addbot
+    expert:2``), which the name does not say, is told."""
+    d = event.data
+    level = str(d.get("strategy") or "").partition(":")[2]
+    try:
+        seconds = float(level) if level else None
+    except ValueError:
+        seconds = None
+    if seconds is None:
+        return [text("table-bot-added", lang, **d)]
+    return [text("table-bot-added-level", lang, **d,
+                 seconds=int(seconds) if seconds.is_integer() else seconds)]
+
+
 TABLE_FORMATTERS: dict[str, Callable[[Event, str, bool], list[str]]] = {
     "table-view": _render_view,
+    "table-bot-added": _bot_added,
     "table-look": _look,
     "table-started": _started,
     "table-options": _options,
@@ -841,7 +858,7 @@ TABLE_FORMATTERS: dict[str, Callable[[Event, str, bool], list[str]]] = {
 }
 for _key in ("table-joined", "table-left", "table-option-set", "table-reset", "table-vanished",
              "table-back", "table-remove-proposed", "table-remove-refused", "table-vote-ended",
-             "table-window-closed", "table-new-host", "table-seeded", "table-bot-added",
+             "table-window-closed", "table-new-host", "table-seeded",
              "table-bot-removed", "table-bot-takes-over", "table-rated", "table-unrated",
              "table-timer-warning", "table-timed-out", "table-unseated", "table-barred",
              "table-unbarred"):

@@ -48,13 +48,11 @@ from typing import Any
 from twisted.logger import Logger
 
 from protocol.telnet.transport import (
-    _WANTNO,
     DO,
     IAC,
     SB,
     SE,
     WILL,
-    WONT,
     TelnetLineProtocol,
     TelnetOption,
 )
@@ -221,7 +219,7 @@ class MsspOption(TelnetOption):
 
     def changed(self, local: bool, enabled: bool) -> None:
         if local and enabled:
-            self.telnet._write(self.config.mssp_bytes(_local_port(self.telnet)))
+            self.telnet.send_raw(self.config.mssp_bytes(_local_port(self.telnet)))
 
     def plain_reply(self) -> str:
         """The plain-text MSSP table, for a line MSSP-REQUEST at the login prompt."""
@@ -257,22 +255,21 @@ class Mccp2Option(TelnetOption):
 
     def lost(self) -> None:
         self._compressor = None
-        self.telnet._compress = None
+        self.telnet.set_output_transform(None)
         self._uncount()
 
     def _start(self) -> None:
         telnet = self.telnet
-        if self._compressor is not None or telnet._closed:
+        if self._compressor is not None or telnet.is_closed:
             return
         if not self.config.may_compress():
             # agreed to while the limit filled up: turned off again (RFC 1143: WANTNO)
-            telnet._set_us(MCCP2, _WANTNO)
-            telnet._send_negotiation(WONT, MCCP2)
+            telnet.refuse_local(MCCP2)
             return
-        telnet._write(bytes((IAC, SB, MCCP2, IAC, SE)))     # the last uncompressed bytes
+        telnet.send_raw(bytes((IAC, SB, MCCP2, IAC, SE)))     # the last uncompressed bytes
         self._compressor = zlib.compressobj(MCCP_LEVEL, zlib.DEFLATED, MCCP_WINDOW_BITS,
                                             MCCP_MEM_LEVEL)
-        telnet._compress = self._deflate
+        telnet.set_output_transform(self._deflate)
         self.config.compressing += 1
         self._counted = True
 
@@ -287,10 +284,10 @@ class Mccp2Option(TelnetOption):
         compressor = self._compressor
         if compressor is None:
             return
-        self.telnet._compress = None
+        self.telnet.set_output_transform(None)
         self._compressor = None
         self._uncount()
-        self.telnet._write(compressor.flush(zlib.Z_FINISH))
+        self.telnet.send_raw(compressor.flush(zlib.Z_FINISH))
 
     @property
     def compressing(self) -> bool:
@@ -330,7 +327,7 @@ class CharsetOption(TelnetOption):
     def changed(self, local: bool, enabled: bool) -> None:
         if local and enabled and not self._sent:
             self._sent = self._asked = True
-            self.telnet._write(bytes((IAC, SB, CHARSET, CHARSET_REQUEST)) + b";UTF-8"
+            self.telnet.send_raw(bytes((IAC, SB, CHARSET, CHARSET_REQUEST)) + b";UTF-8"
                                + bytes((IAC, SE)))
 
     def received(self, data: bytes) -> None:
@@ -363,13 +360,13 @@ class CharsetOption(TelnetOption):
                 self.charset = "rejected"
                 if self.telnet.log_allowed("telnet-charset"):
                     log.info("{peer} rejected the character set UTF-8 (CHARSET); the server "
-                             "sends UTF-8 all the same", peer=self.telnet._peer_text())
+                             "sends UTF-8 all the same", peer=self.telnet.peer_text())
         elif code == CHARSET_TTABLE_IS:
             self._reply(CHARSET_TTABLE_REJECTED, b"")
 
     def _reply(self, code: int, name: bytes) -> None:
         body = name.replace(b"\xff", b"")
-        self.telnet._write(bytes((IAC, SB, CHARSET, code)) + body + bytes((IAC, SE)))
+        self.telnet.send_raw(bytes((IAC, SB, CHARSET, code)) + body + bytes((IAC, SE)))
 
 
 class TtypeOption(TelnetOption):
@@ -402,7 +399,7 @@ class TtypeOption(TelnetOption):
         if self._asked >= TTYPE_REQUESTS:
             return
         self._asked += 1
-        self.telnet._write(bytes((IAC, SB, TTYPE, TTYPE_SEND, IAC, SE)))
+        self.telnet.send_raw(bytes((IAC, SB, TTYPE, TTYPE_SEND, IAC, SE)))
 
     def received(self, data: bytes) -> None:
         replies = self._replies

@@ -79,8 +79,8 @@ Slow readers
   connection is closed (`outputOverflow()` first, one log line). `resumeProducing` resets the count.
 
 Writes
-  Every write goes through `_write`: first `_compress` when it is set (MCCP2), then the
-  slow-reader check. On a plain TCP connection a
+  Every write goes through `_write`: first the output transform when one is set (MCCP2:
+  `set_output_transform`), then the slow-reader check. On a plain TCP connection a
   turn's writes are gathered and leave in one `send` at the end of the turn: protocol/
   gathered_write.py, the one module that uses Twisted's private transport names (probed at
   start-up; Twisted's own write path when one is missing). `GATHER_WRITES = False` (the server's
@@ -345,7 +345,7 @@ class GmcpOption(TelnetOption):
         except Exception:
             # a failing hook is logged; the byte parser and the connection go on
             _log.failure("handling GMCP {package} from {peer}", package=package,
-                         peer=telnet._peer_text())
+                         peer=telnet.peer_text())
 
     def handle(self, package: str, data: object) -> None:
         """One decoded GMCP message: Core.* answered or remembered here (with `core`), anything
@@ -445,7 +445,7 @@ class NawsOption(TelnetOption):
         try:
             telnet.windowSizeChanged(width, height)
         except Exception:
-            _log.failure("handling NAWS from {peer}", peer=telnet._peer_text())
+            _log.failure("handling NAWS from {peer}", peer=telnet.peer_text())
 
 
 
@@ -700,6 +700,26 @@ class TelnetLineProtocol(Protocol):
         if handler is not None:
             handler.changed(local, enabled)
 
+    # what a handler may do besides the negotiation queries (optionEnabled, optionPending)
+    def send_raw(self, data: bytes) -> None:
+        """Bytes as they are (a subnegotiation, the end of a compressed stream): the write path
+        (the output transform, the bound on unread output), no IAC doubling."""
+        self._write(data)
+
+    def set_output_transform(self, transform: Callable[[bytes], bytes] | None) -> None:
+        """Every later write passes `transform` first (MCCP2's deflate; None: bytes as they are)."""
+        self._compress = transform
+
+    @property
+    def is_closed(self) -> bool:
+        """The connection is closed or lost: nothing more is sent."""
+        return self._closed
+
+    def refuse_local(self, option: int) -> None:
+        """Turn `option` off again on our side after agreeing to it (RFC 1143: WANTNO, WONT)."""
+        self._set_us(option, _WANTNO)
+        self._send_negotiation(WONT, option)
+
     # ---- connection -------------------------------------------------------------------------
     def connectionMade(self) -> None:
         self._line = bytearray()
@@ -756,7 +776,7 @@ class TelnetLineProtocol(Protocol):
         self._echo.telnet = this
         if self._sb_bad > 1 and self.log_allowed("telnet-subnegotiation"):
             _log.info("{peer} sent {count} invalid or oversized subnegotiations in all",
-                      peer=self._peer_text(), count=self._sb_bad)
+                      peer=self.peer_text(), count=self._sb_bad)
         self.app = None
         self._closed = True
         self._gathering = False
@@ -1042,9 +1062,9 @@ class TelnetLineProtocol(Protocol):
         if self._sb_bad == 1 and self.log_allowed("telnet-subnegotiation"):
             _log.info("Ignored a subnegotiation for option {option} from {peer}: {reason}; "
                       "further invalid ones of this connection are only counted",
-                      option=self._sb_option, peer=self._peer_text(), reason=reason)
+                      option=self._sb_option, peer=self.peer_text(), reason=reason)
 
-    def _peer_text(self) -> str:
+    def peer_text(self) -> str:
         """The peer as HOST:PORT for the log (behind a PROXY header: the real client's)."""
         try:
             peer = self.transport.getPeer()
@@ -1069,7 +1089,7 @@ class TelnetLineProtocol(Protocol):
             handler.received(bytes(buffer))
         except Exception:
             _log.failure("handling a subnegotiation of option {option} from {peer}",
-                         option=self._sb_option, peer=self._peer_text())
+                         option=self._sb_option, peer=self.peer_text())
 
     # ---- negotiation (RFC 1143) -------------------------------------------------------------
     def _agree_us(self, option: int) -> bool:

@@ -16,6 +16,10 @@ One HTTP listener (twisted.web) on a Twisted endpoint (``tcp:8080:interface=127.
 - ``/ws``: the WebSocket endpoint (autobahn's Twisted WebSocket server). One WebSocket message
   carries one machine-mode line, in both directions (docs/protocol.md, "Machine mode").
 
+The listener itself (``listen_web``, the site, its requests and channels) and the WebSocket are
+in protocol/web/websocket.py, which the server imports only for a web listener: a server
+without ``--web`` never imports autobahn.
+
 A WebSocket is a connection like any other: the lobby's own ``Session`` is connected to a
 ``MessageTransport`` (this module) instead of a TCP transport, and every message is handed to
 ``Session.dataReceived`` as one line. So the guard (connection limits per address, flood
@@ -35,23 +39,22 @@ message longer than ``--web-max-message`` bytes closes the WebSocket (code 1009)
 longer than the session's line limit within it is refused with ``line-too-long``, as on telnet.
 
 May import: lobby, protocol.telnet (the transport it hands each WebSocket message to, the gathered
-write path), protocol.render, protocol.connection, protocol.web; Twisted and autobahn. Never
+write path), protocol.render, protocol.connection, protocol.option_fields (WebOptions, the
+--web-* options declared on its fields), protocol.web; Twisted and autobahn. Never
 protocol.commands or protocol.process (tests/project/test_layers.py).
 """
 from __future__ import annotations
 
+import argparse
 import ipaddress
 import json
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from importlib import resources
 from typing import TYPE_CHECKING, Any, Protocol, cast
 from urllib.parse import urlsplit
 
-from autobahn.twisted.resource import WebSocketResource
-from autobahn.twisted.websocket import WebSocketServerFactory, WebSocketServerProtocol
-from autobahn.websocket.types import ConnectionDeny
 from twisted.internet import address as address_types
 from twisted.internet.defer import Deferred
 from twisted.internet.error import ConnectionDone
@@ -69,14 +72,15 @@ from lobby.tables import options as table_options
 from lobby.text.messages import CATALOGS, LANGUAGES, text
 from lobby.world.addresses import address_group, is_loopback
 from protocol.connection.guard import OpenConnections, Refusal, RequestBudget
+from protocol.option_fields import OptionSpec, option, values_from
 from protocol.telnet import gathered_write
 from protocol.telnet.transport import TelnetLineProtocol
 from protocol.web.archive import Source as ArchiveSource
 from protocol.web.archive import archive_child
 
-__all__ = ["WebOptions", "WebSite", "MessageTransport", "LobbyWebSocket", "listen_web",
+__all__ = ["WebOptions", "MessageTransport", "WebSocketSide", "CUT_GRACE",
            "CSP", "SECURITY_HEADERS", "web_strings", "parse_proxies", "default_hosts", "host_name",
-           "LOOPBACK_HOSTS", "MAX_PENDING", "REQUEST_TIMEOUT", "WebRequest", "WebChannel",
+           "LOOPBACK_HOSTS", "MAX_PENDING", "REQUEST_TIMEOUT",
            "BudgetedLog", "REQUESTS_PER_SECOND"]
 
 log = Logger(namespace="protocol.web")
@@ -88,7 +92,8 @@ class _LogBudget(Protocol):
 
 def _lobby_budget(lobby: Any) -> _LogBudget | None:
     """The lobby's log budget (lobby/world/log_budget.py), if it has one."""
-    budget = getattr(getattr(lobby, "world", None), "log_budget", None)
+    world = getattr(getattr(lobby, "services", None), "world", None)
+    budget = getattr(world, "log_budget", None)
     return cast("_LogBudget | None", budget)
 
 
@@ -168,6 +173,21 @@ class LobbyFactory(Protocol):
     def buildProtocol(self, addr: Any) -> WebSession: ...
 
 
+class WebSocketSide(Protocol):
+    """What a MessageTransport asks of its WebSocket (protocol/web/websocket.py
+    `LobbyWebSocket`, which imports this module, never the other way round)."""
+
+    transport: Any
+    state: int
+    STATE_OPEN: int
+
+    def sendClose(self, code: int | None = None, reason: str | None = None) -> None: ...
+
+    def cut_off(self) -> None: ...
+
+    def dropConnection(self, abort: bool = False) -> None: ...
+
+
 class _Below(Protocol):
     """The TCP (or TLS) connection below a WebSocket, as a MessageTransport uses it: a
     transport that is a consumer too (Twisted's ITCPTransport and IConsumer)."""
@@ -231,21 +251,65 @@ CUT_GRACE = 5.0
 
 @dataclass(frozen=True)
 class WebOptions:
-    """The web listener's settings (the server's --web-* options, --trusted-proxy)."""
+    """The web listener's settings, each declared once as the server's option (``name``: the
+    --web-* flag, the file's key, TICHU_LOBBY_WEB_*; protocol/option_fields.py); ``from_options``
+    reads them from the parsed command line."""
 
-    origins: tuple[str, ...] = ()        # allowed Origin values; () = the listener's own
+    #: allowed Origin values; () = the listener's own
+    origins: tuple[str, ...] = option(
+        (), public=None, many=True, name="web_origin", metavar="ORIGIN",
+        help="a page origin (https://tichu.example.org) whose WebSocket connections are "
+             "accepted; give several for several (default: the listener's own, the origin whose "
+             "host is the request's Host)")
     #: the names the ``Host`` header may give (DNS rebinding: a page of evil.example whose name
     #: points here is refused); () = the loopback names and the endpoint's own interface
-    allowed_hosts: tuple[str, ...] = ()
-    trusted_proxies: tuple[Any, ...] = ()  # ip_network objects whose X-Forwarded-* is believed
-    max_message: int = MAX_MESSAGE       # bytes of one WebSocket message
-    timeout: float = HTTP_TIMEOUT        # seconds an idle or half-sent HTTP request is kept
+    allowed_hosts: tuple[str, ...] = option(
+        (), public=None, many=True, name="web_allowed_host", metavar="HOST",
+        help="a host name the web listener answers to (the Host header; tichu.example.org); "
+             "give several for several; any other is refused with 421, against DNS rebinding "
+             "(default: localhost, 127.0.0.1, ::1 and the --web endpoint's interface)")
+    #: ip_network objects whose X-Forwarded-* is believed (the command line's texts, read by
+    #: parse_proxies in from_options)
+    trusted_proxies: tuple[Any, ...] = option(
+        (), public=None, many=True, parse=str, name="trusted_proxy", metavar="ADDRESS",
+        help="an address or network (10.0.0.0/8) of a proxy in front of the web listener whose "
+             "X-Forwarded-For and X-Forwarded-Proto are believed (default: none)")
+    #: bytes of one WebSocket message
+    max_message: int = option(
+        MAX_MESSAGE, name="web_max_message", metavar="BYTES",
+        help="the longest WebSocket message; a longer one closes the connection (default "
+             "{default})")
+    #: seconds an idle or half-sent HTTP request is kept
+    timeout: float = option(
+        HTTP_TIMEOUT, name="web_timeout",
+        help="an HTTP request or WebSocket upgrade that is not complete after SECONDS is closed "
+             "(default {default})")
     #: connections per address group whose request is not whole yet (0: no limit)
-    max_pending: int = MAX_PENDING
-    #: seconds from a connection's start until its request must be whole (0: off)
-    request_timeout: float = REQUEST_TIMEOUT
+    max_pending: int = option(
+        MAX_PENDING, name="web_pending_per_address", metavar="N",
+        help="connections to the web listener from one address group whose request is not "
+             "whole yet, at once; more are closed at once (default {default}; 0: no limit; a "
+             "--trusted-proxy is not counted)")
     #: HTTP requests per address group a second (five seconds' worth at once; 0: no limit)
-    requests_per_second: float = REQUESTS_PER_SECOND
+    requests_per_second: float = option(
+        REQUESTS_PER_SECOND, name="web_requests_per_second", metavar="N",
+        help="HTTP requests to the web listener (pages, files, WebSocket upgrades) per address "
+             "group a second on average, five seconds' worth at once; more are answered 429 "
+             "(default {default}; 0: no limit; a --trusted-proxy is not counted)")
+    #: seconds from a connection's start until its request must be whole (0: off)
+    request_timeout: float = option(
+        REQUEST_TIMEOUT, name="web_request_timeout",
+        help="a connection to the web listener whose request is not whole SECONDS after it "
+             "began is closed, however slowly it trickles (default {default}; 0: off)")
+
+    @classmethod
+    def from_options(cls, opts: argparse.Namespace) -> WebOptions:
+        """The settings from the parsed options (values_from: one per declared field); the
+        texts of the command line made the fields' values by their readers (_READERS)."""
+        def read(spec: OptionSpec, value: Any) -> Any:
+            reader = _READERS.get(spec.field)
+            return reader(value or ()) if reader is not None else value
+        return cls(**values_from(cls, opts, read))
 
 
 #: the host names every web listener answers to unless --web-allowed-host names others
@@ -278,6 +342,14 @@ def parse_proxies(values: Iterable[str]) -> tuple[Any, ...]:
     return tuple(ipaddress.ip_network(v.strip(), strict=False) for v in values)
 
 
+#: how the command line's texts of a WebOptions field become its value (none given: ())
+_READERS: dict[str, Callable[[Iterable[str]], tuple[Any, ...]]] = {
+    "origins": lambda given: tuple(o.rstrip("/") for o in given),
+    "allowed_hosts": lambda given: tuple(h.strip().lower() for h in given),
+    "trusted_proxies": parse_proxies,
+}
+
+
 def web_strings(lang: str) -> dict[str, str]:
     """The page's own words in ``lang``: every ``web-*`` key of the catalog (English where the
     language has none), and words the catalog has already for the telnet screen: the ranks'
@@ -292,8 +364,8 @@ def web_strings(lang: str) -> dict[str, str]:
         out[f"web-place-{n}"] = text(f"place-{n}", lang)
     for value in ("on", "off"):                 # an option's value in the reader's words
         out["web-value-" + value] = text("value-" + value, lang)
-    for option in table_options.OPTIONS:
-        name = option.name.split()[0]
+    for table_option in table_options.OPTIONS:
+        name = table_option.name.split()[0]
         out["web-option-about-" + name] = table_options.about(name, lang)
     # the texts of protocol 4's table and namesake objects, as the telnet screen words them:
     # the catalog's own template with its {placeholders} (a duration's {x!t} as {x}: the page
@@ -408,7 +480,7 @@ class MessageTransport:
     #: the session reads this: lines are messages (no telnet negotiation, machine mode only)
     carries_messages = True
 
-    def __init__(self, ws: LobbyWebSocket, peer: Any, host: Any, refuses_passwords: bool) -> None:
+    def __init__(self, ws: WebSocketSide, peer: Any, host: Any, refuses_passwords: bool) -> None:
         self.ws = ws
         self._peer = peer
         self._host = host
@@ -494,305 +566,6 @@ class MessageTransport:
         below = self.transport
         if below is not None and getattr(below, "producer", None) is not None:
             below.unregisterProducer()
-
-
-def _unmask(mask: bytes, masked: bytes) -> bytes:
-    """A client's frame payload unmasked (RFC 6455 5.3: byte i XOR mask[i % 4])."""
-    n = len(masked)
-    key = (mask * ((n >> 2) + 1))[:n]
-    return (int.from_bytes(masked, "little") ^ int.from_bytes(key, "little")).to_bytes(
-        n, "little")
-
-
-_OPEN = WebSocketServerProtocol.STATE_OPEN
-
-
-class LobbyWebSocket(WebSocketServerProtocol):
-    """One WebSocket: checks the upgrade, then connects a lobby ``Session`` to a
-    ``MessageTransport`` and hands it each message as a line."""
-
-    factory: LobbyWebSocketFactory
-    session: WebSession | None = None
-    _cut = False                 # over the byte budget: nothing more is read
-    #: the longest message dataReceived reads itself (a 7-bit frame length, at most
-    #: --web-max-message): -1 until the WebSocket is open
-    _fast_limit = -1
-    _peer: Any = None
-    _refuses_passwords = True
-    #: the connection limits refused it at its upgrade (Guard.refuse)
-    _refusal: Refusal | None = None
-
-    def connectionMade(self) -> None:
-        # autobahn's per-connection lines go through the log budget (BudgetedLog)
-        transport = self.transport
-        peer = transport.getPeer() if transport is not None else None
-        self.log = BudgetedLog(_lobby_budget(self.factory.lobby),
-                               str(getattr(peer, "host", "?")))
-        super().connectionMade()
-
-    def onConnect(self, request: Any) -> None:
-        options = self.factory.options
-        headers = request.headers
-        origin = headers.get("origin")
-        assert self.transport is not None       # (a connection being upgraded has its socket)
-        tcp_peer = self.transport.getPeer()
-        host = _canonical_ip(str(getattr(tcp_peer, "host", ""))) or str(
-            getattr(tcp_peer, "host", "?"))
-        secure = ISSLTransport.providedBy(self.transport)
-        if options.trusted_proxies and _trusted(host, options.trusted_proxies):
-            forwarded = headers.get("x-forwarded-for")
-            if forwarded is not None:
-                client = self._forwarded_client(forwarded, host)
-                if client is None:
-                    self.log.info("refused a WebSocket from the proxy {peer}: an invalid "
-                                  "X-Forwarded-For {value!r}", peer=host, value=forwarded[:200])
-                    raise ConnectionDeny(ConnectionDeny.BAD_REQUEST, "bad X-Forwarded-For")
-                host = client
-            proto = headers.get("x-forwarded-proto", "")
-            secure = secure or proto.split(",")[-1].strip().lower() == "https"
-        if origin is not None and not self._origin_allowed(origin, headers.get("host", ""),
-                                                           secure):
-            self.log.info("refused a WebSocket from {peer}: origin {origin!r} is not allowed",
-                          peer=request.peer, origin=origin[:200])
-            raise ConnectionDeny(ConnectionDeny.FORBIDDEN, "origin not allowed")
-        guard = _guard_of(self.factory.lobby)
-        refused = guard.refuse(host) if guard is not None else None
-        if refused is not None:
-            # the connection limits (--max-connections, --max-per-ip, --connections-per-minute)
-            # hold before the upgrade: an HTTP refusal naming the code, never a WebSocket
-            # (behind a trusted proxy: the client's own address, not the proxy's)
-            self._refusal = refused
-            raise ConnectionDeny(REFUSAL_STATUS.get(refused.code, 503), refused.code)
-        kind = address_types.IPv6Address if ":" in host else address_types.IPv4Address
-        self._peer = kind("TCP", host, int(getattr(tcp_peer, "port", 0) or 0))
-        self._refuses_passwords = not secure and not is_loopback(host)
-
-    def failHandshake(self, reason: str, code: int = 400,
-                      responseHeaders: Any = None) -> None:
-        """An Origin that autobahn cannot even read is refused like a foreign one: 403."""
-        if reason.startswith("HTTP Origin header invalid"):
-            code = 403
-        super().failHandshake(reason, code, responseHeaders)
-
-    def sendHttpErrorResponse(self, code: int, reason: str,
-                              responseHeaders: Any = None) -> None:
-        """A refused upgrade: autobahn's answer with our security headers and no ``Server``,
-        its reason as a short body; refused by the connection limits, the standard phrase and
-        the error line as its body (``! [too-many-connections] ...``; none past the address
-        group's --refusals-per-minute), and ``Retry-After`` when it is connecting too often."""
-        extra = [(str(k), str(v)) for k, v in responseHeaders or ()]
-        refused = self._refusal
-        if refused is None:
-            self.sendData(http_answer(code, reason, reason + "\n", extra))
-            return
-        if refused.code == "connecting-too-fast":
-            extra.append(("Retry-After", str(max(1, refused.seconds))))
-        phrase = (_PHRASES.get(code) or RESPONSES.get(code, b"Refused")).decode("latin-1")
-        body = refused.line + "\n" if refused.line is not None else ""
-        self.sendData(http_answer(code, phrase, body, extra))
-
-    def _origin_allowed(self, origin: str, host_header: str, secure: bool) -> bool:
-        """One of --web-origin; by default the listener's own: the origin whose host is the
-        request's ``Host``, with the scheme of the connection (an ``https`` page does not talk
-        to a plain listener: it would be a page of another server, reached by a rebinding)."""
-        allowed = self.factory.options.origins
-        if allowed:
-            return origin.rstrip("/") in allowed
-        parts = urlsplit(origin)
-        return parts.scheme == ("https" if secure else "http") and bool(parts.netloc) \
-            and parts.netloc.lower() == host_header.strip().lower()
-
-    def _forwarded_client(self, value: str, proxy: str) -> str | None:
-        return _forwarded_client(value, self.factory.options.trusted_proxies)
-
-    def onOpen(self) -> None:
-        lobby = self.factory.lobby
-        session = lobby.buildProtocol(self._peer)
-        self.session = session
-        assert self.transport is not None       # (an open WebSocket has its socket)
-        transport = MessageTransport(self, self._peer, self.transport.getHost(),
-                                     self._refuses_passwords)
-        session.makeConnection(transport)
-        limit = self.factory.options.max_message     # (autobahn's message and frame limit)
-        self._fast_limit = min(125, limit) if limit > 0 else 125
-
-    def dataReceived(self, data: bytes) -> None:
-        """Every byte of an open WebSocket is counted as it arrives, before autobahn parses a
-        frame of it, against the connection's byte budget (``--input-bytes-*``, as on
-        telnet). Past it the session says ``input-flood-disconnect`` and the TCP connection is
-        closed at once: nothing more is read (no closing handshake that goes on reading), and
-        it is aborted if what was written does not drain within ``CUT_GRACE`` seconds
-        (outside finding W4)."""
-        if self._cut:
-            return
-        session = self.session
-        if session is not None and not session.stream_bytes(len(data)):
-            self.cut_off()
-            return
-        # The common case, read here: the bytes are one whole short text message (a single
-        # masked frame, FIN, no RSV bits, a 7-bit length within --web-max-message) while the
-        # WebSocket is open and between messages; valid UTF-8, it is the message. Anything
-        # else, and invalid UTF-8 (which autobahn then fails with 1007), is autobahn's to
-        # read: autobahn's per-frame reading in Python cost a WebSocket action about 7 % more
-        # server instructions than a TCP one (docs/performance.md, "Web client").
-        n = len(data) - 6
-        if 0 <= n <= self._fast_limit and data[0] == 0x81 and data[1] == 0x80 | n \
-                and self.state == _OPEN and not self.data and self.current_frame is None \
-                and not self.inside_message and self._perMessageCompress is None \
-                and self.autoPingTimeoutCall is None:
-            payload = _unmask(data[2:6], data[6:]) if n else b""
-            try:
-                payload.decode("utf-8")
-            except UnicodeDecodeError:
-                pass
-            else:
-                self.onMessage(payload, False)
-                return
-        # (autobahn's Twisted dataReceived adds only a debug line, built even when not logged)
-        self._dataReceived(data)
-
-    def cut_off(self) -> None:
-        """Read no more; close the TCP connection below once what was written is sent, and
-        abort it if that takes ``CUT_GRACE`` seconds."""
-        if self._cut:
-            return
-        self._cut = True
-        transport = self.transport
-        if transport is None:
-            return
-        below = cast(Any, transport)
-        below.pauseProducing()    # not another byte is read (TLS: its wrapper passes it down)
-        below.loseConnection()               # what was written goes first (the line)
-        if isinstance(below, TLSMemoryBIOProtocol) and below.transport is not None:
-            # TLS's close sends its close_notify and then waits to read the peer's, which a
-            # connection read no more never does: the client saw its close only at the abort,
-            # CUT_GRACE seconds later. The TCP connection beneath closes once what was
-            # written (the close_notify too) is sent, as a plain one does
-            below.transport.loseConnection()
-        abort = getattr(below, "abortConnection", None)
-        if abort is not None:
-            self.factory.clock.callLater(CUT_GRACE, _abort_if_open, below)
-
-    def onMessage(self, payload: bytes, isBinary: bool) -> None:
-        session = self.session
-        if session is None or not session.is_open:
-            return
-        if payload.endswith(b"\n"):                      # one line end of its own is allowed
-            payload = payload[:-2] if payload.endswith(b"\r\n") else payload[:-1]
-        bad = b"\n" in payload or b"\r" in payload or b"\xff" in payload
-        if not bad and isBinary:
-            try:
-                payload.decode("utf-8")
-            except UnicodeDecodeError:
-                bad = True
-        if bad:
-            session.message_refused(error_event("bad-message"))   # counted as a line
-            return
-        session.dataReceived(payload + b"\n")
-
-    def onFrameBegin(self) -> None:
-        """Every frame costs: a pong, a close and each frame of a message but its last spend
-        the connection's budget of telnet commands (a ping: ``onPing``; a message's last
-        frame: its line); a flood of them is warned and closed like IAC NOP."""
-        frame = self.current_frame
-        if frame.opcode != 9 and (frame.opcode > 7 or not frame.fin):
-            session = self.session
-            if session is not None and session.is_open:
-                session.frames_received(1)
-        super().onFrameBegin()
-
-    def onPing(self, payload: bytes) -> None:
-        """A ping is answered only within the connection's flood budget (the guard's, as a
-        telnet subnegotiation): a ping flood is dropped and kicked like a line flood."""
-        session = self.session
-        if session is not None and not session.ping_received():
-            return
-        super().onPing(payload)
-
-    def onClose(self, wasClean: bool, code: int | None, reason: str | None) -> None:
-        session, self.session = self.session, None
-        if session is not None:
-            session.connectionLost(Failure(ConnectionDone()))
-
-    def connectionLost(self, reason: Failure = connectionDone) -> None:
-        """Gone: autobahn resolved its ``is_closed`` with the protocol itself (a cycle that only
-        the collector frees, and ``--gc-freeze-survivors`` freezes it until the thaw); fresh
-        Deferreds that hold nothing take their place, so reference counting frees a closed
-        WebSocket at once (outside finding W1)."""
-        super().connectionLost(reason)
-        self.is_open = Deferred()
-        self.is_closed = Deferred()
-
-
-def _abort_if_open(transport: Any) -> None:
-    if getattr(transport, "connected", False):
-        transport.abortConnection()
-
-
-class LobbyWebSocketFactory(WebSocketServerFactory):
-    # autobahn's factory is a twisted Factory without a type argument, so Twisted's typing reads
-    # its protocol as the default `_ProtoWithFactory`, whose `factory` (a Factory of itself) no
-    # protocol with a factory of its own type matches
-    protocol = LobbyWebSocket  # type: ignore[assignment]
-    noisy = False
-
-    def __init__(self, lobby: LobbyFactory, options: WebOptions) -> None:
-        WebSocketServerFactory.__init__(self)
-        self.lobby = lobby
-        self.options = options
-        self.clock: Any = _default_reactor()     # (the site sets its own)
-        #: no ``Server`` header in the upgrade's answer either (autobahn names its version),
-        #: and the security headers of every other answer
-        self.server = None
-        self.headers = {k.decode(): v.decode() for k, v in SECURITY_HEADERS.items()}
-        # a frame longer than the limit is refused from its header on, a message of several
-        # frames as soon as they add up to more (both: close code 1009)
-        WebSocketServerFactory.setProtocolOptions(self, maxMessagePayloadSize=options.max_message,
-                                maxFramePayloadSize=options.max_message,
-                                openHandshakeTimeout=options.timeout or None,
-                                closeHandshakeTimeout=5, failByDrop=False,
-                                # `Origin: null` reaches onConnect's check (403, as any other
-                                # refused origin) instead of autobahn's own 400
-                                allowNullOrigin=True)
-
-
-class _Socket(WebSocketResource):
-    """The upgrade: twisted.web's channel hands its connection over (its idle timer stopped)."""
-
-    def __init__(self, factory: LobbyWebSocketFactory) -> None:
-        WebSocketResource.__init__(self, factory)
-        self.websockets = factory
-
-    def render(self, request: Request) -> Any:
-        upgrade = (request.getHeader(b"upgrade") or b"").lower()
-        if b"websocket" not in upgrade:     # not autobahn's own page, and with our headers
-            refused = self._refusal_code(request)
-            if refused is not None:
-                # why a WebSocket of this address would be refused now (the page asks after
-                # a failed connect, whose HTTP answer a browser's script never sees): the
-                # status and the code of that refusal, nothing counted
-                return _NotFound(REFUSAL_STATUS.get(refused, 503),
-                                 f"! [{refused}]\n".encode()).render(request)
-            request.setHeader(b"Upgrade", b"websocket")
-            return _NotFound(426, b"This is the WebSocket endpoint: it takes an upgrade to a "
-                                  b"WebSocket only.\n").render(request)
-        channel = request.channel
-        if channel is not None:
-            channel.setTimeout(None)
-        return WebSocketResource.render(self, request)
-
-    def _refusal_code(self, request: Request) -> str | None:
-        guard = _guard_of(self.websockets.lobby)
-        if guard is None:
-            return None
-        tcp = str(getattr(request.getClientAddress(), "host", "") or "?")
-        host = _canonical_ip(tcp) or tcp
-        proxies = self.websockets.options.trusted_proxies
-        forwarded = request.getHeader(b"x-forwarded-for")
-        if forwarded is not None and proxies and _trusted(host, proxies):
-            host = _forwarded_client(forwarded.decode("latin-1"), proxies) or host
-        code: str | None = guard.refusal_code(host)
-        return code
 
 
 def _headers(request: Request, content_type: bytes) -> None:
@@ -896,200 +669,6 @@ def static_files() -> dict[str, _File]:
     return files
 
 
-class WebRequest(Request):
-    """Every answer of the web listener carries the security headers, whatever answers it
-    (twisted.web's own ``OPTIONS *`` and error pages too), and no ``Server`` header: twisted.web
-    would name itself and its version there."""
-
-    def process(self) -> None:
-        # the request is whole: it no longer counts as pending (A8); one request a connection
-        # (a kept-alive one could trickle its next request past the pending count)
-        site = getattr(self.channel, "site", None)      # (a Site's channel has its site)
-        if isinstance(site, WebSite):
-            site.request_whole(self.channel)
-        if not (self.getHeader(b"upgrade") or b"").lower().startswith(b"websocket"):
-            self.setHeader(b"Connection", b"close")
-            if self.channel is not None:
-                self.channel.persistent = False
-        for name, value in SECURITY_HEADERS.items():
-            self.setHeader(name, value)
-        Request.process(self)
-        channel = getattr(self, "channel", None)     # (a finished request has none left)
-        if channel is not None and channel.transport is None and isinstance(site, WebSite):
-            # upgraded: the WebSocket took the connection over, and twisted.web's channel and
-            # this request, which hold each other, would wait for the collector (W1)
-            site.clock.callLater(0, _forget_request, channel, self)
-
-    def setHeader(self, name: bytes | str, value: bytes | str) -> None:
-        key = name.encode("latin-1") if isinstance(name, str) else name
-        if key.lower() == b"server":
-            return
-        Request.setHeader(self, name, value)
-
-
-def _forget_request(channel: HTTPChannel, request: Request) -> None:
-    """Break the cycle of an upgraded request and its channel (neither is used again)."""
-    if request in channel.requests:
-        channel.requests.remove(request)
-    request.channel = None  # type: ignore[assignment]  # (never used again)
-
-
-class WebChannel(HTTPChannel):
-    """twisted.web's HTTP/1.1 channel that tells the site when it is gone, so that a connection
-    closed before its request was whole stops counting as pending. (The web listener speaks
-    HTTP/1.1 only: twisted.web's HTTP/2 needs the h2 package, which is not installed.)"""
-
-    def connectionMade(self) -> None:
-        # twisted.web's per-connection lines (a timed-out client) go through the log budget
-        site = getattr(self, "site", None)
-        if isinstance(site, WebSite) and self.transport is not None:
-            self._log = BudgetedLog(site.log_budget,  # type: ignore[assignment]
-                                    str(getattr(self.transport.getPeer(), "host", "?")))
-        HTTPChannel.connectionMade(self)
-
-    def connectionLost(self, reason: Failure = connectionDone) -> None:
-        site = getattr(self, "site", None)
-        if isinstance(site, WebSite):
-            site.request_whole(self)
-        HTTPChannel.connectionLost(self, reason)
-
-    def _respondToBadRequestAndDisconnect(self) -> None:
-        """A malformed request (its request line, a header, a too long head, a bad chunk):
-        twisted.web writes a bare ``400 Bad Request`` itself; this one carries the security
-        headers of every other answer, and no ``Server``."""
-        transport = self.transport
-        if transport is not None:
-            transport.write(http_answer(400, "Bad Request", "Bad request.\n"))
-        self.loseConnection()  # type: ignore[no-untyped-call]  # (twisted.web: untyped)
-
-    def lineLengthExceeded(self, line: bytes) -> None:
-        """A request line or header line longer than twisted.web reads (16 KB): closed without
-        a word by twisted.web; answered 400 like any other malformed request."""
-        self._respondToBadRequestAndDisconnect()
-
-
-class WebSite(Site):
-    """The web listener's site (``--web``): the files, the strings and the WebSocket."""
-
-    noisy = False       # the server logs its own "web client on" line
-    requestFactory = WebRequest
-    # twisted.web declares the channel factory as its HTTP/1.1-or-2 wrapper's; any callable that
-    # makes a channel serves (Site.buildProtocol only calls it), and this one is HTTP/1.1 only
-    protocol = WebChannel  # type: ignore[assignment]
-
-    def __init__(self, lobby: LobbyFactory, options: WebOptions | None = None,
-                 reactor: Any = None, hosts: Iterable[str] | None = None,
-                 archive: ArchiveSource | None = None) -> None:
-        self.options = options if options is not None else WebOptions()
-        self.websockets = LobbyWebSocketFactory(lobby, self.options)
-        allowed = self.options.allowed_hosts or (tuple(hosts) if hosts is not None
-                                                 else LOOPBACK_HOSTS)
-        root = _Root(static_files(), _Socket(self.websockets), allowed, archive)
-        #: the lobby's log budget: every line a client of this port can cause goes through it
-        self.log_budget = root.log_budget = _lobby_budget(lobby)
-        Site.__init__(self, root, timeout=self.options.timeout or None, reactor=reactor)
-        self.clock = reactor if reactor is not None else _default_reactor()
-        self.websockets.clock = self.clock
-        #: each connection (channel) whose request is not whole yet -> (host, deadline)
-        self.pending: dict[Any, tuple[str, Any]] = {}
-        #: such connections per address group, capped at --web-pending-per-address
-        self.pending_open = OpenConnections(0, self.options.max_pending)
-        #: connections refused over --web-pending-per-address, closed by --web-request-timeout
-        self.stats = {"refused": 0, "request": 0, "closed_at_once": 0, "too_many": 0}
-        rate = self.options.requests_per_second
-        #: --web-requests-per-second: requests per address group, past it 429
-        self.requests = RequestBudget(rate, int(5 * rate), self.clock)
-
-    def _guard(self) -> Any:
-        """The lobby's guard (protocol.connection.guard.Guard), if it has one."""
-        return _guard_of(self.websockets.lobby)
-
-    def _counted(self, host: str) -> bool:
-        """Whether ``host``'s half-sent requests count: not a --trusted-proxy's (a proxy sends
-        whole requests of many clients, and buffers the slow ones itself)."""
-        return not _trusted(host, self.options.trusted_proxies)
-
-    def buildProtocol(self, addr: Any) -> Any:
-        """A new connection: pending until its request is whole (``request_whole``); over
-        ``max_pending`` such connections of one address group it is closed at once."""
-        host = str(getattr(addr, "host", "") or "?")
-        if not self._counted(host):
-            return Site.buildProtocol(self, addr)
-        guard = self._guard()
-        if guard is not None and guard.refused_at_once(_canonical_ip(host) or host):
-            # the per-address connection budget (--connections-per-minute, --max-per-ip)
-            # holds before a request is read or a WebSocket upgraded: once the address group
-            # had its --refusals-per-minute answers, it is closed at once, without a word
-            # (outside finding W2)
-            self.stats["closed_at_once"] += 1
-            return None
-        if self.pending_open.admit(host) is not None:
-            self.stats["refused"] += 1
-            group = address_group(host)
-            budget = self.log_budget
-            if budget is None or budget.allow(group, "web-pending"):
-                log.info("web port: refused a connection from {host}: {count} requests of its "
-                         "address group are not whole yet (--web-pending-per-address)",
-                         host=host, count=self.pending_open.per_group.get(group, 0))
-            return None                      # twisted closes the connection at once
-        channel = Site.buildProtocol(self, addr)
-        deadline = None
-        if self.options.request_timeout > 0:
-            deadline = self.clock.callLater(self.options.request_timeout, self._expired, channel)
-        self.pending[channel] = (host, deadline)
-        return channel
-
-    @property
-    def pending_groups(self) -> dict[str, int]:
-        """Address group -> its connections whose request is not whole yet."""
-        return self.pending_open.per_group
-
-    def request_whole(self, channel: Any) -> None:
-        """``channel`` has its request whole (or is gone): it no longer counts as pending."""
-        found = self.pending.pop(channel, None)
-        if found is None:
-            return
-        host, deadline = found
-        if deadline is not None and deadline.active():
-            deadline.cancel()
-        self.pending_open.release(host)
-
-    def _expired(self, channel: Any) -> None:
-        """No whole request ``request_timeout`` seconds after the connection began: closed."""
-        if channel not in self.pending:
-            return
-        self.stats["request"] += 1
-        self.request_whole(channel)
-        transport = getattr(channel, "transport", None)
-        if transport is not None:
-            abort = getattr(transport, "abortConnection", None)
-            (abort or transport.loseConnection)()
-
-    def getResourceFor(self, request: Any) -> Any:
-        """A whole request: past its address group's --web-requests-per-second, 429 and
-        nothing else (a --trusted-proxy's requests are not counted: it carries many clients)."""
-        host = str(getattr(request.getClientAddress(), "host", "") or "?")
-        if self._counted(host) and not self.requests.allow(_canonical_ip(host) or host):
-            self.stats["too_many"] += 1
-            request.setHeader(b"Retry-After", b"1")
-            return _NotFound(429, b"Too many requests; try again in a moment.\n")
-        return Site.getResourceFor(self, request)
-
-    def log(self, request: Any) -> None:
-        """No access log of its own: connections are logged by the session."""
-
-
 def _default_reactor() -> Any:
     from twisted.internet import reactor
     return reactor
-
-
-def listen_web(reactor: Any, description: str, lobby: LobbyFactory,
-               options: WebOptions | None = None, tls: list[Any] | None = None,
-               archive: ArchiveSource | None = None) -> Deferred[IListeningPort]:
-    """Listen on the endpoint ``description`` with the web client (a Deferred of the port), and
-    the log archive's pages when ``archive`` gives it; the reloadable context of a TLS endpoint
-    is appended to ``tls`` (protocol.telnet.proxy.tls_endpoint)."""
-    from protocol.telnet.proxy import tls_endpoint
-    return tls_endpoint(reactor, description, tls).listen(
-        WebSite(lobby, options, reactor, default_hosts(description), archive))

@@ -374,7 +374,7 @@ async def test_a_finished_games_replay_is_made_once(server: RunningServer) -> No
     texts = []
     for _ in range(3):
         c.send(f"/replay {game}")
-        texts.append(await c.expect("Game over after 3 rounds"))
+        texts.append(await c.expect("/next shows the next page --"))
         c.send(f"/tchlog {game}")
         await _who(c)
     assert texts[0] == texts[1] == texts[2]
@@ -399,7 +399,7 @@ async def test_expensive_commands_are_priced_in_the_budget(tmp_path: Path) -> No
         await c.login("Greedy")
         for _ in range(2):                     # /replay costs 5: two fit into 10
             c.send(f"/replay {game}")
-            await c.expect("Game over after 3 rounds")
+            await c.expect("/next shows the next page --")
         c.send(f"/replay {game}")
         await c.expect("! [work-budget]")
         assert "In the Lobby (1): Greedy" in await _who(c)   # ordinary commands still run
@@ -426,7 +426,7 @@ async def test_a_connection_that_keeps_going_past_its_groups_budget_is_closed(
         await first.login("Spender")
         for _ in range(2):                     # /replay costs 5: the group's 10 pay two
             first.send(f"/replay {game}")
-            await first.expect("Game over after 3 rounds")
+            await first.expect("/next shows the next page --")
         c = await srv.client()
         await c.login("Flooder")
         c.send(f"/replay {game}")
@@ -559,7 +559,7 @@ async def test_closing_flooding_connections_is_logged_within_the_log_budget(
             c.transport.write(b"/who\r\n" * 20)
             await c.expect("! [flood-disconnect]")
             await within(c.lost)
-        assert srv.server.factory.guard.stats["flood_kicks"] == 10
+        assert srv.server.factory.services.guard.stats["flood_kicks"] == 10
         lines = [e for e in logged if "flood: closing" in str(e.get("log_format", ""))]
         assert len(lines) == 3, lines
     finally:
@@ -635,7 +635,7 @@ async def test_refused_connects_past_a_rate_are_closed_without_a_word(
             received.append(c.buffer)
         assert all("! [too-many-connections]" in r for r in received[:3]), received
         assert received[3:] == [""] * 9, received
-        stats = srv.server.factory.guard.stats
+        stats = srv.server.factory.services.guard.stats
         assert stats["silent_refusals"] == stats["closed_at_once"] == 9    # (no session made)
         assert len(_server_lines(logged)) - before <= 3 + 3     # connects and refusals, once
         other = await client_from(srv, "127.0.0.12")             # another address: as ever
@@ -682,7 +682,7 @@ async def test_a_proxy_v2_header_on_the_plain_port_is_answered_and_closed_like_v
         assert "Hello" not in c.buffer
     watcher.send("/who")
     assert await watcher.read_line() == "In the Lobby (1): Watcher"
-    assert server.server.factory.guard.stats["foreign"] == 2
+    assert server.server.factory.services.guard.stats["foreign"] == 2
 
 
 @pytest_twisted.ensureDeferred
@@ -1059,18 +1059,19 @@ async def test_guests_expert_bots_think_briefly_and_expert_tables_are_limited(
     try:
         g = await srv.client()
         await g.login("Hogger")
+        g.send("/set width 200")                    # (the bot's line on one line)
         g.send("/newroom")
         await g.expect("Table 1")
         g.send("/addbot expert:10")
         await g.expect("! [guest-bot-level]")
         g.send("/addbot expert:2")
-        await g.expect("(expert:2 bot)")
+        await g.expect("thinks up to 2 seconds per decision.")
         g.send("/removebot 1")
         for _ in range(3):                          # a game of bots only, its host away
             g.send("/addbot random")
         g.send("/addbot expert:0.05")
         g.send("/start")
-        await g.expect("(expert:0.05 bot)")
+        await g.expect("thinks up to 0.05 seconds per decision.")
         g.send("/newroom")
         await g.expect("You open table 2")
         assert srv.server.world.tables[1].state in ("waiting", "playing")

@@ -10,8 +10,9 @@ import string
 import pytest
 import pytest_twisted
 
+from game_support import Game
 from lobby.text.messages import CATALOGS, LANGUAGES
-from test_table_output_bytes import Game, fixed_seat_keys  # noqa: F401 (a fixture)
+from test_table_output_bytes import fixed_seat_keys  # noqa: F401 (a fixture)
 
 
 def english_chunks(lang: str) -> set[str]:

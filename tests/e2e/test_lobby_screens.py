@@ -139,3 +139,137 @@ async def test_listroom_keeps_each_seat_with_its_name_at_any_width(server: Runni
                                                 "-"], strict=True):
         assert name == full or (name.endswith("…") and full.startswith(name[:-1])) \
             or name.startswith(full + "~"), (name, out)
+
+
+# ---- each language's quotation marks --------------------------------------------------------------
+QUOTED_NAME = {"en": '"Zoe"', "de": "„Zoe“", "fr": "«\u00a0Zoe\u00a0»", "es": "«Zoe»",
+               "da": "»Zoe«"}
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+@pytest_twisted.ensureDeferred
+async def test_a_quoted_name_and_quoted_words_have_the_languages_own_marks(
+        server: RunningServer, lang: str) -> None:
+    """A quotation reads in the reader's language: the log-in's question about a name that is
+    not registered (Spanish and Danish quoted with English marks before) and the help's quoted
+    words; French keeps its marks with no-break spaces, which the wrap never breaks. One rule
+    in the catalog layer (lobby/text/messages.py ``quote_marks``)."""
+    c = await server.client()
+    await c.expect(text("login-prompt", "en"))
+    c.send(f"/set lang {lang}")
+    await c.expect(text("login-prompt", lang))
+    c.send("Zoe")
+    asked = str(await c.expect(QUOTED_NAME[lang][-1] + " "))
+    assert asked.endswith(QUOTED_NAME[lang] + " "), asked
+    await c.expect(": ")
+    c.send("")
+    c.send("/help tell")
+    c.send("/whereis Zoe")                      # its answer ends what the help wrote
+    got = str(await c.expect("\r\nZoe "))
+    if lang != "en":
+        assert '"' not in got and QUOTED_NAME[lang][0] in got, got
+
+
+# ---- /replay a page at a time (#13) ----------------------------------------------------------------
+def naws(width: int, height: int) -> bytes:
+    """Telnet NAWS: the client's window is ``width`` columns and ``height`` rows."""
+    return bytes([255, 250, 31, width >> 8, width & 255, height >> 8, height & 255, 255, 240])
+
+
+async def saved_game(server: RunningServer) -> int:
+    from game_support import random_game
+    from lobby.storage.records import finished_game
+    archive = server.server.persistence.archive
+    rec = await archive.save(finished_game(random_game(23, rounds=2, tichu_rate=0.2),
+                                           ["Ann", "Ben", "Cy", "Di"], table_no=1))
+    return int(rec.game_id)
+
+
+async def until_whereis(c: LineClient, name: str, lang: str = "en") -> list[str]:
+    """The lines ``c`` gets before the answer to a ``/whereis`` of itself sent now."""
+    c.send(f"/whereis {name}")
+    end = text("whereis", lang, name=name, room=text("room-lobby", lang), number=0)
+    got = str(await c.expect(end + "\r\n"))
+    return got[:-len(end) - 2].split("\r\n")[:-1]
+
+
+@pytest_twisted.ensureDeferred
+async def test_a_long_replay_comes_a_page_at_a_time(server: RunningServer) -> None:
+    """Outside finding #13: one round of /replay is about 100 lines, and a person at a 24-row
+    terminal lost its start. A text-mode answer longer than the window comes a page at a time
+    (the NAWS rows, else 24, less the -- more -- line and the line one types on), the more line
+    in the reader's language; /next shows the next page, exactly where the last one stopped;
+    machine mode gets its one object as before."""
+    game = await saved_game(server)
+    tall = await guest(server, "Tall")
+    tall.transport.write(naws(80, 1000))
+    tall.send(f"/replay {game} 1")
+    whole = await until_whereis(tall, "Tall")
+    assert whole[0].startswith(f"Game #{game}") and len(whole) > 60
+
+    c = await guest(server, "Short")             # no NAWS: 24 rows
+    c.send(f"/replay {game} 1")
+    pages = [await until_whereis(c, "Short")]
+    while pages[-1][-1].startswith("-- more ("):
+        c.send("/next")
+        pages.append(await until_whereis(c, "Short"))
+    assert len(pages) >= 3
+    assert all(len(page) == 23 for page in pages[:-1]), pages      # 22 lines and the more line
+    assert pages[0][-1] == text("more", "en", last=22, total=len(whole))
+    assert [line for page in pages for line in page if not line.startswith("-- more (")] == whole
+    assert (await reply(c, "/next")).startswith("! [no-more-pages] ")
+
+    de = await guest(server, "Hoch", "de")
+    de.transport.write(naws(80, 30))
+    de.send(f"/replay {game} 1")
+    page = await until_whereis(de, "Hoch", "de")
+    assert len(page) == 29 and page[-1].startswith("-- weiter (28 von ")   # 28 lines + more
+
+    bot = await guest(server, "Prog")
+    await reply(bot, "/iset json 1")
+    bot.send(f"/replay {game} 1")
+    got = str(await bot.expect("\r\n"))
+    assert got.startswith('{"type":"replay"') and got.rstrip().endswith("}")
+    refused = await reply(bot, "/next")
+    assert '"type":"error"' in refused and "no-more-pages" in refused
+
+
+# ---- a bot's name in one form (#4) -----------------------------------------------------------------
+@pytest_twisted.ensureDeferred
+async def test_a_bots_name_has_one_form_in_every_line(server: RunningServer) -> None:
+    """Outside finding #4 (part): a bot was ``Bot1~expert (expert bot)`` when seated, ``Bot1``
+    with ``(strategy expert)`` in /finger, ``Bot1~expert`` in the seats line, /replay and
+    /history. Its name is one form everywhere (``Bot1~expert``: its strategy after the ~), and
+    no line names the strategy a second time; a narrow screen drops the strategy alike in
+    every seats line (protocol/render/wrap.py ``name_forms``)."""
+    from game_support import random_game
+    from lobby.storage.records import Participant, finished_game
+    c = await guest(server, "Hanne")
+    await reply(c, "/newroom", "four sit.\r\n")
+    await reply(c, "/join", "4 -\r\n")
+    seen = await reply(c, "/addbot expert", "4 -\r\n")
+    for command in ("/spielinfo", "/who", "/finger Bot1", "/listroom"):
+        c.send(command)
+        seen += "\r\n".join(await until_whereis_at_table(c))
+    assert "Bot1~expert" in seen and "Bot1 " not in seen.replace("\u00a0", " "), seen
+    assert seen.count("expert") == seen.count("Bot1~expert"), seen
+
+    archive = server.server.persistence.archive
+    rec = await archive.save(finished_game(
+        random_game(12, rounds=1), [Participant("Alice"), Participant("Guest4711", "guest"),
+                                    Participant("Bot1~random", "bot"), Participant("Bob")],
+        table_no=2))
+    r = await guest(server, "Reader")
+    r.transport.write(naws(80, 1000))
+    r.send(f"/replay {rec.game_id}")
+    r.send("/history Alice")
+    records = "\r\n".join(await until_whereis(r, "Reader"))
+    assert records.count("Bot1") == records.count("Bot1~random") > 5, records
+
+
+async def until_whereis_at_table(c: LineClient) -> list[str]:
+    """The lines ``c`` (Hanne, in table 1's room) gets before the answer to a /whereis."""
+    c.send("/whereis Hanne")
+    end = text("whereis-table", "en", name="Hanne", number=1)
+    got = str(await c.expect(end + "\r\n"))
+    return got[:-len(end) - 2].split("\r\n")[:-1]

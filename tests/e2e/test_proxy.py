@@ -6,8 +6,6 @@ from __future__ import annotations
 import ipaddress
 import socket
 import struct
-from collections.abc import AsyncIterator
-from pathlib import Path
 from typing import Any
 
 import pytest_twisted
@@ -16,7 +14,7 @@ from twisted.internet.address import IPv4Address
 from twisted.internet.testing import StringTransport
 from twisted.logger import formatEvent
 
-from conftest import FakeLobby, LineClient, RunningServer, within
+from conftest import FakeLobby, LineClient, RunningServer, server_fixture, within
 from protocol.connection.guard import Guard, Limits, peer_host
 from protocol.telnet.proxy import HeaderFirstFactory, proxied
 
@@ -66,7 +64,7 @@ def test_the_session_is_connected_only_after_the_header(clock: task.Clock, logge
         assert "Hello Guest" in transport.value().decode("utf-8", "replace")
         name = session.user.name
         wrapper.connectionLost(None)
-        assert session not in lobby.factory.sessions and lobby.world.online(name) is None
+        assert session not in lobby.factory.services.sessions and lobby.world.online(name) is None
     lines = [formatEvent(e) for e in logged]
     assert any("connection from 203.0.113.7:56324" in t for t in lines)
     assert any("logged in from 2001:db8::7:56324 (guest)" in t for t in lines)
@@ -97,7 +95,7 @@ def test_no_header_or_a_bad_one_never_reaches_the_lobby(clock: task.Clock, logge
     clock.advance(1)
     assert transport.disconnecting and transport.value() == b""
     wrapper.connectionLost(None)
-    assert lobby.factory.sessions == set()
+    assert lobby.factory.services.sessions == set()
     lines = [formatEvent(e) for e in logged]
     assert sum("on a PROXY-protocol port" in t for t in lines) == 5
     assert any("no complete PROXY header within 120 s" in t for t in lines)
@@ -105,7 +103,7 @@ def test_no_header_or_a_bad_one_never_reaches_the_lobby(clock: task.Clock, logge
 
 def test_limits_count_the_address_of_the_header(clock: task.Clock) -> None:
     lobby = FakeLobby(clock)
-    lobby.factory.guard = Guard(Limits(max_per_ip=2, login_attempts_per_minute=1), clock,
+    lobby.factory.services.guard = Guard(Limits(max_per_ip=2, login_attempts_per_minute=1), clock,
                                 lobby.world)
     outputs = []
     for source in ("203.0.113.7", "203.0.113.7", "203.0.113.7", "198.51.100.2"):
@@ -113,7 +111,7 @@ def test_limits_count_the_address_of_the_header(clock: task.Clock) -> None:
         wrapper.dataReceived(v2(source))
         outputs.append(transport.value().decode("utf-8", "replace"))
     assert ["too-many-connections" in out for out in outputs] == [False, False, True, False]
-    assert lobby.factory.guard.per_ip == {"203.0.113.7": 2, "198.51.100.2": 1}
+    assert lobby.factory.services.guard.per_ip == {"203.0.113.7": 2, "198.51.100.2": 1}
 
 
 def test_a_header_whose_source_is_no_address_of_its_family_is_refused(
@@ -132,7 +130,7 @@ def test_a_header_whose_source_is_no_address_of_its_family_is_refused(
         assert transport.disconnecting and transport.value() == b"", header
         assert wrapper.wrappedProtocol.transport is None
         wrapper.connectionLost(None)
-    assert lobby.factory.sessions == set()
+    assert lobby.factory.services.sessions == set()
     lines = [formatEvent(e) for e in logged]
     assert not any("\x1b" in t or "\x08" in t or "999.1.1.1" in t for t in lines)
     assert sum("not an IP address of its family" in t for t in lines) == len(headers)
@@ -142,7 +140,7 @@ def test_connections_of_one_ipv6_64_count_together(clock: task.Clock) -> None:
     """--max-per-ip counts an address group (IPv4: the address, IPv6: its /64), as the log-in
     limits and bans do: an IPv6 client usually has a whole /64 to pick addresses from."""
     lobby = FakeLobby(clock)
-    lobby.factory.guard = Guard(Limits(max_per_ip=2), clock, lobby.world)
+    lobby.factory.services.guard = Guard(Limits(max_per_ip=2), clock, lobby.world)
     outputs = []
     for source in ("2001:db8:1:2::1", "2001:db8:1:2::a", "2001:db8:1:2:ffff::1",
                    "2001:db8:1:3::1"):
@@ -150,7 +148,7 @@ def test_connections_of_one_ipv6_64_count_together(clock: task.Clock) -> None:
         wrapper.dataReceived(v1(source))
         outputs.append(transport.value().decode("utf-8", "replace"))
     assert ["too-many-connections" in out for out in outputs] == [False, False, True, False]
-    assert lobby.factory.guard.per_ip == {"2001:db8:1:2::/64": 2, "2001:db8:1:3::/64": 1}
+    assert lobby.factory.services.guard.per_ip == {"2001:db8:1:2::/64": 2, "2001:db8:1:3::/64": 1}
 
 
 # ---- a real server listening on haproxy:tcp:0 --------------------------------------------------
@@ -166,16 +164,11 @@ class ProxiedServer(RunningServer):
         return c
 
 
-@pytest_twisted.async_yield_fixture
-async def psrv(tmp_path: Path) -> AsyncIterator[ProxiedServer]:
-    running = ProxiedServer(tmp_path / "lobby.sqlite3")
-    await running.start()
-    yield running
-    await running.stop()
+psrv = server_fixture(ProxiedServer, "psrv")
 
 
 def _session_of(srv: RunningServer, name: str) -> Any:
-    return next(s for s in srv.server.factory.sessions
+    return next(s for s in srv.server.factory.services.sessions
                 if s.user is not None and s.user.name == name)
 
 
@@ -218,7 +211,7 @@ async def test_a_connection_without_a_header_is_closed_unseen(psrv: ProxiedServe
             return data
     from twisted.internet import threads
     assert await within(threads.deferToThread(plain), 30) == b""
-    assert psrv.server.factory.sessions == set()
+    assert psrv.server.factory.services.sessions == set()
 
 
 def test_proxied_endpoint_strings() -> None:

@@ -671,7 +671,7 @@ async def test_finger_of_a_bot_says_it_is_a_bot(server: RunningServer) -> None:
     c.send("/addbot")
     await c.expect("1 Bot1")
     await c.expect("\r\n")
-    want = "! [finger-bot] " + text("finger-bot", "en", name="Bot1", strategy="heuristic",
+    want = "! [finger-bot] " + text("finger-bot", "en", name="Bot1~heuristic", strategy="heuristic",
                                     table=1) + "\r\n"
     assert await reply(c, "/finger Bot1") == want
     assert await reply(c, "/finger bot1~heuristic") == want

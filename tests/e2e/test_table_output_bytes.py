@@ -117,124 +117,10 @@ from typing import Any
 
 import pytest
 import pytest_twisted
-from twisted.internet import task
 from twisted.internet.protocol import Protocol
 
-from conftest import FAST_SCRYPT, FakeClient
-from lobby.storage.accounts import Accounts
-from lobby.storage.store import Store, inline_runner
-from lobby.tichu.actions import CallTichu, Exchange, GiveDragon, GrandTichu, Pass, Play, Wish
-from lobby.tichu.cards import MAHJONG, PHOENIX, format_cards, mask_cards, rank_name
+from game_support import Game
 from transcript_text import TRANSCRIPTS, check, digest
-
-
-def command_line(action: Any, seat: int, in_turn: bool, rng: random.Random) -> str:
-    if isinstance(action, GrandTichu):
-        return "/grand" if action.call else "/nogrand"
-    if isinstance(action, CallTichu):
-        return "/tichu"
-    if isinstance(action, Pass):
-        return "/pass"
-    if isinstance(action, Exchange):
-        return "/schupf " + format_cards(action.cards)
-    if isinstance(action, Wish):
-        return f"/wish {action.rank or 'none'}"
-    if isinstance(action, GiveDragon):
-        return "/dragon " + ("right" if action.seat == (seat + 1) % 4 else "left")
-    assert isinstance(action, Play)
-    cards = list(action.cards)
-    text = format_cards(cards)
-    if action.phoenix_as is not None and len(cards) > 1 and PHOENIX in cards:
-        text = text.replace("Ph", "Ph=" + rank_name(action.phoenix_as))
-    if MAHJONG in cards and rng.random() < 0.5:
-        text += " wish " + rng.choice(["none", "2", "7", "10", "B", "A"])
-    return ("/play " if in_turn else "/bomb ") + text
-
-
-class Game:
-    """A LobbyServer without ports on a task.Clock; clients on StringTransports."""
-
-    def __init__(self) -> None:
-        from protocol.process.server import LobbyServer
-        self.clock = task.Clock()
-        self.clock.advance(1_800_000_000)
-        self.server = LobbyServer(self.clock, Store(":memory:", inline_runner), [],
-                                  motd="Output test server.", clock=self.clock,
-                                  accounts=Accounts(inline_runner, FAST_SCRYPT))
-        started: list[Any] = []
-        self.server.start().addBoth(started.append)
-        assert started and not hasattr(started[0], "raiseException"), started
-        self.world = self.server.world
-        self.world.on_new_table = lambda table: setattr(table, "bot_delay", 0.0)
-        self.clients: dict[str, Any] = {}   # FakeClient, or _Client over TCP
-        self.received: dict[str, bytearray] = {}
-
-    async def turn(self, seconds: float = 0.0) -> None:
-        for _ in range(4):
-            self.clock.advance(0)
-        if seconds:
-            self.clock.advance(seconds)
-            for _ in range(4):
-                self.clock.advance(0)
-        self.collect()
-
-    def collect(self) -> None:
-        for name, c in self.clients.items():
-            self.received[name] += c.raw()
-
-    async def connect(self, name: str, json_mode: bool) -> None:
-        c = FakeClient(self.server.factory)
-        self.clients[name] = c
-        self.received[name] = bytearray()
-        if json_mode:
-            c.send("%json 3")
-        c.send(name)
-        if not json_mode:
-            c.send("")              # an unregistered name: Enter plays as that guest
-        await self.turn()
-
-    async def send(self, name: str, line: str) -> None:
-        if self.received[name] and self.clients[name].session.json_mode:
-            line = "#c " + line
-        self.clients[name].send(line)
-        await self.turn()
-
-    async def play(self, table: Any, rng: random.Random, limit: int = 5000, until: int = 0) -> int:
-        steps = 0
-        while table.state == "playing":
-            if until and len(table.match.actions) >= until:
-                break
-            steps += 1
-            assert steps < limit, "the game did not end"
-            match = table.match
-            rnd = match.round
-            choices = []
-            for player, name in enumerate(table.players):
-                seat = match.seat_of(player)
-                for action in match.legal_actions(player):
-                    if isinstance(action, CallTichu) and rng.random() > 0.1:
-                        continue
-                    if isinstance(action, GrandTichu) and action.call and rng.random() > 0.1:
-                        continue
-                    if isinstance(action, Exchange):
-                        continue
-                    choices.append((name, seat, action))
-                if rnd.phase == "exchange" and rnd.given[seat] is None:
-                    hand = list(mask_cards(rnd.hands[seat]))
-                    choices.append((name, seat, Exchange(tuple(rng.sample(hand, 3)))))
-            plays = [c for c in choices if isinstance(c[2], Play)]
-            if plays and rng.random() < 0.4:
-                choices = plays
-            name, seat, action = rng.choice(choices)
-            line = command_line(action, seat, rnd.turn == seat, rng)
-            before = len(match.actions)
-            await self.send(name, line)
-            if len(match.actions) == before and table.state == "playing":
-                # refused: only the bomb window may refuse an engine-legal action
-                assert table._window_until is not None, (name, line)
-                await self.turn(table.options.bombwindow + 0.1)
-        return steps
-
 
 #: written last to each session (through its write path) to know that the client has it all
 END = b"\x00end of the test\x00"
@@ -290,13 +176,13 @@ class TcpGame(Game):
     async def connect(self, name: str, json_mode: bool) -> None:
         from twisted.internet.endpoints import TCP4ClientEndpoint, connectProtocol
         from twisted.internet.task import deferLater
-        known = set(self.server.factory.sessions)
+        known = set(self.server.factory.services.sessions)
         reader = _Reader()
         await connectProtocol(
             TCP4ClientEndpoint(self.reactor, "127.0.0.1", self.port.getHost().port), reader)
-        while set(self.server.factory.sessions) == known:   # the server's side accepted it
+        while set(self.server.factory.services.sessions) == known:   # the server's side accepted it
             await deferLater(self.reactor, 0, lambda: None)
-        (session,) = set(self.server.factory.sessions) - known
+        (session,) = set(self.server.factory.services.sessions) - known
         self.clients[name] = _Client(session, reader)
         self.received[name] = reader.data
         if json_mode:

@@ -110,7 +110,7 @@ async def _deal_with_bots(c: Any, server: RunningServer, name: str) -> str:
     await c.expect("You sit down in seat 1.\r\n")
     for _ in range(3):
         c.send("/addbot")
-        await c.expect(" bot) in seat ")
+        await c.expect(" in seat ")
     c.send("/start")
     return unwrap(await c.expect("Grand Tichu? /grand or /nogrand\r\n"))
 

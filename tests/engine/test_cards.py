@@ -85,7 +85,7 @@ def test_bad_token_is_named(text: str, token: str) -> None:
     with pytest.raises(Rejected) as info:
         parse_cards(text)
     assert info.value.code == "bad-card" and info.value.params["token"] == token
-    assert repr(token) in catalog_text(info.value.code, **info.value.params)
+    assert f'"{token}"' in catalog_text(info.value.code, **info.value.params)   # quoted as typed
 
 
 def test_duplicate_card() -> None:

@@ -194,3 +194,20 @@ def test_a_run_of_failed_journal_writes_logs_one_traceback_then_a_summary_a_minu
         return
     assert len(summaries) == 1 and "more batches NOT committed" in summaries[0], summaries
     assert clients
+
+
+def test_a_server_without_a_web_listener_never_imports_autobahn() -> None:
+    """autobahn (the WebSocket of ``--web``, protocol/web/websocket.py) cost about 0.13 s of CPU
+    of every server start, ``--help`` and admin command; it is imported when a web listener is
+    made, and only then (issue 25: most of the quick loop's subprocesses are such starts)."""
+    import sys
+
+    from server_process import run
+    done = run([sys.executable, "-c",
+                "import sys\n"
+                "import protocol.process.entry, protocol.process.server, protocol.process.options\n"
+                "import protocol.process.admin_cli, protocol.process.metrics, protocol.web\n"
+                "print(sorted(m for m in sys.modules if m.split('.')[0] == 'autobahn'))"],
+               cwd=ROOT)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert done.stdout.strip() == "[]", done.stdout

@@ -5,6 +5,7 @@ actions asked for and the figures are there."""
 from __future__ import annotations
 
 import json
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -28,3 +29,24 @@ def test_a_websocket_table_beside_a_tcp_table_is_measured(tmp_path: Path) -> Non
     assert figures["ws_median_us"] > 0 and figures["tcp_median_us"] > 0
     assert figures["ratio_ws_to_tcp"] > 0
     assert "ratio" in done.stdout
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(shutil.which("valgrind") is None or shutil.which("callgrind_control") is None,
+                    reason="--instructions needs valgrind (apt-get install valgrind)")
+def test_the_instructions_per_action_are_counted(tmp_path: Path) -> None:
+    """``--instructions``: the server under callgrind, counting only in the phases."""
+    out = tmp_path / "web.json"
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "scripts" / "bench_web.py"), "--instructions", "--tables",
+         "1", "--rounds", "1", "--actions", "20", "--think", "1", "--protocol", "4",
+         "--json", str(out)],
+        capture_output=True, text=True, timeout=600, cwd=ROOT)
+    assert done.returncode == 0, done.stderr[-3000:]
+    figures = json.loads(out.read_text())
+    assert figures["unit"] == "instructions" and figures["protocol"] == 4
+    assert len(figures["ws_instructions_per_action"]) == 1
+    # an action is hundreds of thousands of instructions, not the whole server's start-up
+    assert 10_000 < figures["ws_median_instructions"] < 50_000_000
+    assert 10_000 < figures["tcp_median_instructions"] < 50_000_000
+    assert "instructions (user space)" in done.stdout

@@ -35,7 +35,7 @@ class Lobby(FakeLobby):
     def __init__(self, clock: task.Clock, **limits: Any) -> None:
         super().__init__(clock)
         self.guard = Guard(Limits(**limits), clock, self.world)
-        self.factory.guard = self.guard
+        self.factory.services.guard = self.guard
 
     def connect_from(self, host: str) -> FakeClient:
         address = (IPv6Address("TCP", host, 4321) if ":" in host
@@ -142,7 +142,7 @@ def test_refused_password_attempts_add_one_log_line_a_minute(
     assert out.count("! [too-many-attempts-here]") + out.count("! [account-wait]") >= 40
     refusals = [e for e in logged if "refused" in formatEvent(e) or "too many" in formatEvent(e)]
     assert 1 <= len(refusals) <= 2, [formatEvent(e) for e in refusals]
-    assert lobby.factory.guard.stats["refused_attempts"] >= 40
+    assert lobby.factory.services.guard.stats["refused_attempts"] >= 40
     clock.advance(61)                       # a new minute: its first refusal is logged again
     for _ in range(4):
         c.send("/password wrong000 newpass12")

@@ -193,7 +193,7 @@ def test_subnegotiations_count_toward_flood_control(clock: Any, logged: Any) -> 
     from protocol.connection.guard import Guard, Limits
     lobby = FakeLobby(clock)
     guard = Guard(Limits(flood_rate=20, flood_burst=20, flood_kick=500), clock, lobby.world)
-    lobby.factory.guard = guard
+    lobby.factory.services.guard = guard
     c = lobby.connect()
     c.send(bytes((IAC, DO, GMCP)))                  # (negotiation is no subnegotiation)
     c.raw()

@@ -19,7 +19,7 @@ class GuardedLobby(FakeLobby):
     def __init__(self, clock: task.Clock, **limits: Any) -> None:
         super().__init__(clock)
         self.guard = Guard(Limits(**limits), clock, self.world)
-        self.factory.guard = self.guard
+        self.factory.services.guard = self.guard
 
     def connect_from(self, host: str) -> FakeClient:
         from twisted.internet.address import IPv4Address

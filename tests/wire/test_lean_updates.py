@@ -19,9 +19,9 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
+from game_support import Game
 from lobby.tables.views import TableViews
 from protocol.render.json_lines import apply_update, dumps, state_object, state_update
-from test_table_output_bytes import Game
 from tichu_bot.client import apply_update as bot_apply_update
 
 

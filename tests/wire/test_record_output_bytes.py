@@ -103,6 +103,9 @@ def transcripts() -> dict[str, bytes]:
     (guest_name,) = [u.name for u in lobby.world.users.values()]
     alice = lobby.connect()
     alice.login("Alice", "pwalice1")
+    # a tall window (telnet NAWS: 80 columns, 1000 rows), so that a /replay comes whole, not a
+    # page of 24 rows at a time (its paging: tests/e2e/test_lobby_screens.py)
+    alice.send(bytes([255, 250, 31, 0, 80, 1000 >> 8, 1000 & 255, 255, 240]))
     alice.raw()
     out = {}
     for command in COMMANDS:

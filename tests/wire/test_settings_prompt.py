@@ -103,7 +103,7 @@ async def test_set_prompt_on_gives_a_status_prompt_ended_by_eor(server: RunningS
     await c.expect("You sit down in seat 1.\r\n")
     for _ in range(3):
         c.send("/addbot")
-        await c.expect(" bot) in seat ")
+        await c.expect(" in seat ")
     before = len(c.raw)
     c.send("/start")
     await c.expect("Grand Tichu? /grand or /nogrand\r\n")

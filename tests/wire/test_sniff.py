@@ -10,7 +10,7 @@ from twisted.internet import task
 from twisted.internet.protocol import Protocol
 from twisted.logger import globalLogPublisher
 
-from conftest import RunningServer, within
+from conftest import RunningServer, server_fixture, within
 from protocol.connection.guard import Guard, Limits
 from protocol.telnet import sniff
 from protocol.telnet.transport import DO, IAC, SGA
@@ -38,7 +38,7 @@ def test_classify_signatures_and_prefixes() -> None:
 def _lobby(clock: task.Clock) -> Any:
     from conftest import FakeLobby
     lobby = FakeLobby(clock)
-    lobby.factory.guard = Guard(Limits(), clock, lobby.world)
+    lobby.factory.services.guard = Guard(Limits(), clock, lobby.world)
     return lobby
 
 
@@ -63,7 +63,7 @@ def test_other_protocols_get_one_answer_and_are_closed(clock: task.Clock, first:
     assert out.startswith(answer) or answer in out
     assert c.closed
     assert b"login:" not in out and b"[bad-name]" not in out
-    assert lobby.factory.guard.stats["foreign"] == 1
+    assert lobby.factory.services.guard.stats["foreign"] == 1
     watcher.raw()
     watcher.send("/who")
     assert watcher.lines() == ["In the Lobby (1): Watcher"]
@@ -124,7 +124,7 @@ async def test_http_over_a_real_socket_without_a_traceback(server: RunningServer
 def _waiting_lobby(clock: task.Clock, delay: float = 0.2) -> Any:
     from conftest import FakeLobby
     lobby = FakeLobby(clock, motd="Welcome.")
-    lobby.factory.guard = Guard(Limits(greeting_delay=delay), clock, lobby.world)
+    lobby.factory.services.guard = Guard(Limits(greeting_delay=delay), clock, lobby.world)
     return lobby
 
 
@@ -177,12 +177,7 @@ class WaitingServer(RunningServer):
     server_options = {"limits": Limits(greeting_delay=0.2)}
 
 
-@pytest_twisted.async_yield_fixture
-async def wserver(tmp_path: Any) -> Any:
-    running = WaitingServer(tmp_path / "lobby.sqlite3")
-    await running.start()
-    yield running
-    await running.stop()
+wserver = server_fixture(WaitingServer, "wserver")
 
 
 def _in_thread(f: Any, *args: Any) -> Any:

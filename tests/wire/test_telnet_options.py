@@ -96,7 +96,7 @@ def test_unknown_options_are_still_refused(lobby: FakeLobby) -> None:
 
 # ---- MSSP -------------------------------------------------------------------------------------
 def test_mssp_table_on_do_mssp(lobby: FakeLobby, clock: Any) -> None:
-    lobby.factory.telnet_options.mssp.update({"CONTACT": "ops@example.org",
+    lobby.factory.services.telnet_options.mssp.update({"CONTACT": "ops@example.org",
                                               "LANGUAGE": "English\tGerman"})
     anna = connected(lobby)
     anna.send("Anna")
@@ -325,13 +325,13 @@ def test_mccp2_compresses_everything_after_the_start(lobby: FakeLobby) -> None:
     c.send("/who")
     got = inflate.decompress(c.raw()).decode()
     assert "Anna" in got and "In the Lobby" in got
-    assert lobby.factory.telnet_options.compressing == 1
+    assert lobby.factory.services.telnet_options.compressing == 1
     c.send(cmd(IAC, DONT, MCCP2))                      # the client turns it off
     raw = c.raw()
     tail = inflate.decompress(raw)
     assert inflate.eof and tail == b""                 # the stream ended (Z_FINISH) ...
     assert inflate.unused_data == cmd(IAC, WONT, MCCP2)   # ... and the answer is plain
-    assert lobby.factory.telnet_options.compressing == 0
+    assert lobby.factory.services.telnet_options.compressing == 0
     c.send("/who")
     assert b"In the Lobby" in c.raw()                  # uncompressed from now on
 
@@ -346,19 +346,19 @@ def test_mccp2_stream_ends_before_the_server_closes(lobby: FakeLobby) -> None:
     c.send("/quit")
     text = inflate.decompress(c.raw())
     assert inflate.eof and text.endswith(b"Goodbye, Anna.\r\n") and not inflate.unused_data
-    assert lobby.factory.telnet_options.compressing == 0
+    assert lobby.factory.services.telnet_options.compressing == 0
 
 
 def test_no_mccp_and_the_limit(clock: Any) -> None:
     off = FakeLobby(clock)
-    off.factory.telnet_options.mccp = False
+    off.factory.services.telnet_options.mccp = False
     c = off.connect()
     assert cmd(IAC, WILL, MCCP2) not in c.raw()
     c.send(cmd(IAC, DO, MCCP2))
     assert c.raw() == cmd(IAC, WONT, MCCP2)
 
     limited = FakeLobby(clock)
-    limited.factory.telnet_options.max_mccp = 1
+    limited.factory.services.telnet_options.max_mccp = 1
     first, second = limited.connect(), limited.connect()       # both offered
     assert cmd(IAC, WILL, MCCP2) in first.raw() and cmd(IAC, WILL, MCCP2) in second.raw()
     first.send(cmd(IAC, DO, MCCP2))
@@ -370,7 +370,7 @@ def test_no_mccp_and_the_limit(clock: Any) -> None:
     first.send("Anna")
     first.send("")
     first.send("/quit")
-    assert limited.factory.telnet_options.compressing == 0
+    assert limited.factory.services.telnet_options.compressing == 0
     fourth = limited.connect()
     assert cmd(IAC, WILL, MCCP2) in fourth.raw()
 
@@ -453,4 +453,4 @@ async def test_mccp2_over_a_real_socket_whole_session(server: Any, write_path: s
     assert text.endswith("Goodbye, Mira.\r\n")
     got = await second.expect("hello everybody\r\n")
     assert "<Mira> hello everybody" in got
-    assert server.server.factory.telnet_options.compressing == 0
+    assert server.server.factory.services.telnet_options.compressing == 0

@@ -22,12 +22,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from conftest import IAC, FakeLobby
+from game_support import Game
 from lobby.tichu import memo
 from protocol.render import table as render_table
 from protocol.telnet.options import MCCP2
 from protocol.telnet.transport import DO
 from test_lean_updates import run as run_now
-from test_table_output_bytes import Game
 
 LANGS = ("en", "de", "fr", "es", "da")
 WIDTHS = (80, 80, 60, 40, 120)

@@ -11,7 +11,7 @@ import pytest
 
 import lobby as lobby_package
 from conftest import FakeLobby, fired, unwrap
-from lobby.text.messages import CATALOGS, LANGUAGES, coverage, text
+from lobby.text.messages import CATALOGS, LANGUAGES, coverage, quote_marks, text
 
 #: the languages the server ships: each stays translated completely
 SHIPPED: tuple[str, ...] = ("de", "fr", "es", "da")
@@ -53,7 +53,9 @@ def test_a_catalog_has_exactly_the_english_keys(lang: str) -> None:
     if lang in SHIPPED:
         assert sorted(set(english) - set(messages)) == [], f"missing in {lang}"
         assert share == 1.0
-        assert CATALOGS[lang] == messages       # and lobby.text.messages loaded it from the .mo
+        # and lobby.text.messages loaded it from the .mo, each quotation in the language's
+        # own marks (quote_marks: one rule for every template)
+        assert CATALOGS[lang] == {key: quote_marks(v, lang) for key, v in messages.items()}
 
 
 @pytest.mark.parametrize("lang", LANGUAGES[1:])
@@ -116,7 +118,7 @@ def test_set_lang_chooses_the_language_of_the_connection(lobby: FakeLobby) -> No
     a.text()
     a.send("/set lang xx")
     out = a.text()
-    assert "! [unknown-language]" in out and "'xx'" in out
+    assert "! [unknown-language]" in out and "«\u00a0xx\u00a0»" in out   # (no-break spaces)
     assert a.session.lang == "fr"
     a.send("/set language EN")
     assert a.session.lang == "en" and "Language: English." in a.text()
@@ -146,7 +148,7 @@ def test_the_server_default_is_lang(clock: object) -> None:
     with pytest.raises(SystemExit):
         parse_args(["--lang", "xx"])
     lobby = FakeLobby(clock)  # type: ignore[arg-type]
-    lobby.factory.lang = "es"
+    lobby.factory.services.lang = "es"
     a = lobby.connect()
     assert a.session.lang == "es"
     out = a.text()

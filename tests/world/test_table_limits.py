@@ -5,14 +5,12 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import AsyncIterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 import pytest_twisted
 
-from conftest import FakeLobby, RunningServer, unwrap
+from conftest import FakeLobby, RunningServer, server_fixture, unwrap
 from lobby.world.world import LISTROOM_PAGE, TableLimits, World
 from protocol.connection.guard import PUBLIC_LIMITS, Limits
 
@@ -27,12 +25,7 @@ class LimitedServer(RunningServer):
     server_options = {"motd": "Test server.", "limits": LIMITS}
 
 
-@pytest_twisted.async_yield_fixture
-async def limited(tmp_path: Path) -> AsyncIterator[LimitedServer]:
-    running = LimitedServer(tmp_path / "lobby.sqlite3")
-    await running.start()
-    yield running
-    await running.stop()
+limited = server_fixture(LimitedServer, "limited")
 
 
 def test_the_command_line_defaults() -> None:
@@ -156,7 +149,7 @@ def test_seat_and_table_limits_through_sessions(clock: Any) -> None:
     a table does not count (its seat is freed)."""
     lobby = FakeLobby(clock)
     lobby.world = World(clock, table_limits=LIMITS.table_limits())
-    lobby.factory.world = lobby.world
+    lobby.factory.services.world = lobby.world
     ann, bob = _online(lobby, "Ann", "Bob")
     ann.send("/newroom")
     ann.send("/join")
@@ -280,7 +273,7 @@ def test_opening_tables_in_a_loop_is_rate_limited(clock: Any, logged: Any) -> No
     from twisted.logger import formatEvent
     lobby = FakeLobby(clock)
     lobby.world = World(clock, table_limits=Limits(tables_per_minute=3).table_limits())
-    lobby.factory.world = lobby.world
+    lobby.factory.services.world = lobby.world
     (churn,) = _online(lobby, "Churn")
     before = len(logged)
     for _ in range(20):

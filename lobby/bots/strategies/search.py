@@ -317,7 +317,7 @@ def rollout_action(rnd: Round, seat: int) -> Action:
             urgent, threshold = True, 2.0
         elif calls[holder] is not None or calls[partner] is not None:
             threshold = 0.5
-        if mask_points(rnd._table) >= 20:
+        if mask_points(rnd.table_mask) >= 20:
             threshold = max(threshold, 0.4)
     normal = [c for c in plays if not c.is_bomb]
     bombs = [c for c in plays if c.is_bomb]
@@ -443,7 +443,7 @@ def _rollout_bomb(rnd: Round, armed: list[bool]) -> tuple[int, Play] | None:
     Dragon trick with few cards left: the out-of-turn bombs the heuristic and people throw,
     so that the rollouts do not overrate a caller's chances (nobody stops him otherwise)."""
     h = rnd.holder
-    if h is None or rnd._ending:
+    if h is None or rnd.ending:
         return None
     left = rnd.cards_left()
     if not left[h]:
