@@ -882,6 +882,9 @@ class Session(Protocol):
 
     # ---- running one line ----------------------------------------------------------------------
     def _run(self, line: str) -> None:
+        # the line answers the prompt before it (typed ahead and run only now: the prompt
+        # came after it was typed), so what it gives goes on after that prompt as ever
+        self.telnet.after_prompt = False
         command_line = self.output.begin(line)  # machine mode: the #ID; %json before login
         if command_line is None:
             return
