@@ -1101,7 +1101,7 @@ class TableFeed:
             self._moves.append((event, moved))
             return []
         if self._exchanged is not None and event.type == "game-play-phase":
-            self._exchange_done(event.data.get("table"), lang)     # (the lead comes after it)
+            self._exchange_done(event, event.data.get("table"), lang)  # (the lead after it)
         if event.type == "game-exchange-given" and self._watching:
             self._exchanged = event.data.get("table")   # a spectator: one line when complete
             return self.flush()
@@ -1180,12 +1180,11 @@ class TableFeed:
         ring, self._ring = self._ring, False
         return ring
 
-    def _exchange_done(self, table: Any, lang: str) -> None:
-        """A spectator's exchange (its gives and waits condensed) ends: one line says so, first
-        of what is shown next (not when the table is another one now)."""
+    def _exchange_done(self, event: Event, table: Any, lang: str) -> None:
+        """A spectator's exchange (its gives and waits condensed) ends (``event``): one line says
+        so, first of what is shown next (not when the table is another one now)."""
         if table == self._exchanged:
-            self._moves.insert(0, (Event("game-exchange-done", {}),
-                                   [text("game-exchange-done", lang)]))
+            self._moves.insert(0, (event, [text("game-exchange-done", lang)]))
         self._exchanged = None
 
     def _view(self, event: Event, lang: str, color: bool, width: int) -> list[str]:
@@ -1196,7 +1195,7 @@ class TableFeed:
         self._watching = d.get("seat") is None
         self._grand_lang = lang
         if self._exchanged is not None and (d.get("game") or {}).get("phase") != "exchange":
-            self._exchange_done(d.get("table") if d.get("game") else None, lang)
+            self._exchange_done(event, d.get("table") if d.get("game") else None, lang)
         # the wait: for which table, round and phase (a new decision right after another, the
         # exchange after one's Grand Tichu decision, rings again)
         game_ = d.get("game") or {}
