@@ -105,6 +105,13 @@ seven in each, nothing else changed.
 Issue 26, telnet review #12 again: the reset line is `Ann clears the table for a new game.`
 without `: /join, then /start` (the waiting view right after it tells each reader what they
 may do; /start is the host's): that line of Ann, Cat, Eve and Gus was the only change.)
+Issue 26, telnet review item 2: the trick line writes each play as the play line does, the
+Phoenix in its place (`Trick: Ann B4 Ph=5 G6 R7 S8`, was `B4 G6 R7 S8 Ph=5`): those trick lines
+of the text clients (Ann 6, Cat 8, Eve 4, Gus 4) were the only change.
+Issue 26, telnet review item 6: a spectator's exchange is one line when it starts (`Waiting for
+the exchange: ...`) and one when it is complete (`The exchange is complete.`, before the lead):
+the spectators' (Eve, Gus) `X has given three cards.` lines and the shrinking waiting lines
+after each give were removed, one complete line per deal added; nothing else changed.
 """
 from __future__ import annotations
 
@@ -261,13 +268,13 @@ EXPECTED: dict[str, dict[str, str]] = {
         "Eve": "6d90784363989dcc36f8249b4dfb060287800d91aa61223ac86ee952cfdb207f",
     },
     "mixed": {
-        "Ann": "5263181d4a90e5864093870a6311f1c6e19bd728275de987f6fcca2b8b88e0d1",
+        "Ann": "b96a256a75fba108c4528822a7eae9a9f7cf6650184ff721962305733d047377",
         "Bob": "71b63930d55c833cfd7cac6ad168b2583e99f13b30eb34e9faaf3d4d75ad5c9c",
-        "Cat": "49a53dc6d15087ac953d8743a7a2d7f3867489617a47cba7d72af8aa0810f6ea",
+        "Cat": "eb0663210e988c0a61186bba96e0e1b0c49f2747d4db251ed8a2c161afa1720b",
         "Dan": "9f3302eda57b65a01da510597e6a23e9696ba45e7e97bdb4f1df8dd0c687585f",
-        "Eve": "b04d7977499b0ab5b2ab50a4ad83344f585443e2f2f52ad40abf06ec46e6586d",
+        "Eve": "cd02dd42a7b13de9d68dd98035bc40e252dd5655178a348460343ed8cc1e5a6e",
         "Fay": "ad5e88e4f2c8ea167043915fe6621d768eb08537e9f33acbf13711c89856100d",
-        "Gus": "72c659a40ba62c371027cb2446f456beba7e2fba616bea92c313241ca4631557",
+        "Gus": "dde70467c0b11fc80fdfc1e55668c240b45b54c400f20cb0160aa670d6aa85af",
     },
 }
 
