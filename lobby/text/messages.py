@@ -1649,12 +1649,19 @@ def words_for(key: str, lang: str) -> frozenset[str]:
     return frozenset(out)
 
 
+#: the language of the names BSW's letters stand for (S Schwert, K König, A Ass): the German
+#: catalog's words of the suits and ranks are those names, so each is written in one place (the
+#: card legend prints them in every language, and rank words are read in it in every language)
+NOTATION_LANGUAGE = "de"
+
+
 def rank_of_word(word: str, lang: str) -> str | None:
-    """The rank (``D``) a word of ``lang`` or English names (``Dame``, ``queen``, ``Queens``,
-    ``Jack``), or None."""
+    """The rank (``D``) a word of ``lang``, of English or of BSW's notation (the German names
+    the letters stand for, printed in every language's card legend) names (``Dame``, ``queen``,
+    ``Queens``, ``Jack``), or None."""
     low = word.strip().lower()
     for rank in ("2", "3", "4", "5", "6", "7", "8", "9", "10", "B", "D", "K", "A"):
-        for language in {lang, "en"}:
+        for language in {lang, "en", NOTATION_LANGUAGE}:
             for prefix in ("rank", "ranks"):
                 if text(f"{prefix}-{rank}", language).lower() == low:
                     return rank

@@ -19,7 +19,7 @@ from typing import Any
 from lobby.events import Event
 from lobby.tables import options as table_options
 from lobby.tables.options import RATED_TIMER
-from lobby.text.messages import CATALOGS, text
+from lobby.text.messages import CATALOGS, NOTATION_LANGUAGE, text
 from lobby.tichu import (
     DOG,
     DRAGON,
@@ -149,9 +149,6 @@ def _joined(items: list[str], key: str, lang: str) -> str:
 
 
 # ---- the card legend --------------------------------------------------------------------------
-#: the language of the names BSW's letters stand for (S Schwert, K König, A Ass): the German
-#: catalog's words of the suits and ranks are those names, so each is written in one place
-NOTATION_LANGUAGE = "de"
 #: a space inside one entry of the legend (``S Schwert (Sword)``): no break, so the wrap never
 #: parts a card's notation from its name (protocol/render/wrap.py breaks at U+0020 only)
 NO_BREAK = "\u00a0"

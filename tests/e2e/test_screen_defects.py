@@ -821,3 +821,30 @@ async def test_leave_in_a_running_game_says_what_becomes_of_the_seat(server: Run
             assert "/manager" in want and "/room 1" in want
             shown = got[got.index("! [leave-in-game]"):].split("\r\n")
             assert all(visible_width(line) < width for line in shown), (lang, width, shown)
+
+
+@pytest.mark.reactor_timeout(60)
+@pytest_twisted.ensureDeferred
+async def test_the_german_rank_names_of_the_legend_are_rank_words_in_every_language(
+        server: RunningServer) -> None:
+    """The legend prints BSW's German names (`D Dame (Queen)`) in every language: `/wish Dame`
+    was refused in English and Spanish (outside review of issue 26, item 1)."""
+    import random
+
+    from wire_tables import WireGame
+    players = ["Adam", "Bert", "Carl", "Dora"]
+    game = WireGame(server, players)
+    await game.setup({"seed": "7"})
+    rng = random.Random(7)
+    match = game.table.match
+    await game.play(rng, until=lambda: match.round.phase == "play")
+    lead = game.table.seated[match.round.turn]
+    assert "! [" not in "".join(await game.command(lead, "/play Ma"))
+    answer = "\n".join(await game.command(lead, "/wish Dame"))
+    assert "! [" not in answer and "You wish for a Queen" in answer
+    for lang in LANGUAGES:
+        assert natural_words("wish", {"rank": "Dame"}, lang) == {"rank": "D"}
+        assert natural_words("wish", {"rank": "Ass"}, lang) == {"rank": "A"}
+        assert natural_words("play", {"cards": "Ma wunsch König"}, lang) == {
+            "cards": "Ma wunsch K"}
+    assert natural_words("play", {"cards": "Ma deseo reina"}, "es") == {"cards": "Ma deseo D"}
