@@ -462,9 +462,9 @@ def _prompt(d: dict[str, Any], game: dict[str, Any], names: list[Any], me: int |
                     phase == "play" and me is not None and me == turn
                     and not d.get("bombwindow_left"))
     if own_move and lines and me is not None and _may_call_tichu(game, me):
-        hint = text("view-tichu-hint", lang)
-        if len(lines[-1]) + len(hint) < 80:
-            lines[-1] += "  " + hint
+        # always, in every language: a length test here hid it where the prompt is longer
+        # than English's (German, French, Spanish); the wrap fits the line to the screen
+        lines[-1] += " " + text("view-tichu-hint", lang)
     if me is not None and phase in ("play", "dragon") and game.get("bombs"):
         lines.append(_bomb_line(game, lang))
     return lines

@@ -848,3 +848,31 @@ async def test_the_german_rank_names_of_the_legend_are_rank_words_in_every_langu
         assert natural_words("play", {"cards": "Ma wunsch König"}, lang) == {
             "cards": "Ma wunsch K"}
     assert natural_words("play", {"cards": "Ma deseo reina"}, "es") == {"cards": "Ma deseo D"}
+
+
+@pytest_twisted.ensureDeferred
+async def test_the_exchange_prompt_names_tichu_in_every_language(server: RunningServer) -> None:
+    """The Tichu hint was added to the exchange prompt only while the line stayed under 80
+    characters, so German, French and Spanish never showed it (outside review of issue 26,
+    item 2); one space before it."""
+    a = await guest(server, "Bettina")
+    await reply(a, "/set width 200")
+    await reply(a, "/newroom", "four sit.\r\n")
+    for line in ("/join 1", "/addbot", "/addbot", "/addbot"):
+        a.send(line)
+    await a.expect("| 4 Bot")
+    await a.expect("\r\n")
+    a.send("/start")
+    await a.expect("/nogrand")
+    await a.expect("\r\n")
+    a.send("/nogrand")
+    await a.expect("(/tichu calls Tichu)\r\n")
+    for lang in LANGUAGES:
+        if lang != "en":
+            await reply(a, f"/set lang {lang}", "\r\n")
+        a.send("/look")
+        hint = text("view-tichu-hint", lang)
+        seen = unwrap(await a.expect(hint + "\r\n"))
+        line = next(line for line in seen.split("\n") if line.endswith(hint + "\r"))
+        assert line.startswith(text("view-exchange", lang, next="", partner="", previous="")[:8])
+        assert ") " + hint in line and ")  " + hint not in line, line

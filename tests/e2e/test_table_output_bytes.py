@@ -261,9 +261,9 @@ EXPECTED: dict[str, dict[str, str]] = {
         "Eve": "6d90784363989dcc36f8249b4dfb060287800d91aa61223ac86ee952cfdb207f",
     },
     "mixed": {
-        "Ann": "5263181d4a90e5864093870a6311f1c6e19bd728275de987f6fcca2b8b88e0d1",
+        "Ann": "2c28d38545fb0ba45f51c7c5efb8ca80c729c7013b4eb51cb0452b81b30d9530",
         "Bob": "71b63930d55c833cfd7cac6ad168b2583e99f13b30eb34e9faaf3d4d75ad5c9c",
-        "Cat": "49a53dc6d15087ac953d8743a7a2d7f3867489617a47cba7d72af8aa0810f6ea",
+        "Cat": "8a25d5728f0eb4ba2b27381312545c69d5c408a547f1f78b6eb45815f346d19d",
         "Dan": "9f3302eda57b65a01da510597e6a23e9696ba45e7e97bdb4f1df8dd0c687585f",
         "Eve": "b04d7977499b0ab5b2ab50a4ad83344f585443e2f2f52ad40abf06ec46e6586d",
         "Fay": "ad5e88e4f2c8ea167043915fe6621d768eb08537e9f33acbf13711c89856100d",
