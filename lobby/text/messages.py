@@ -334,8 +334,15 @@ INFO: dict[str, str] = {
     "whereis": "{name} is in the {room} (room {number}).",
     "game-waiting-for-you": "Your game at table {table} goes on without you: /room {table} "
                             "takes you back.",
+    #. {name}: the setting's label (setting-label-*: "Color", "Width"), {value} its value
     "setting": "{name} is {value} now.",
-    #. a setting's value on or off as shown (/set bell on: "bell is on now."; /set alone)
+    #. the settings by name, as the answer to /set NAME VALUE names them (where the reader's word
+    #. is not the name typed, add it in brackets: "Farbe (color)")
+    "setting-label-color": "Color",
+    "setting-label-bell": "Bell",
+    "setting-label-prompt": "Status prompt",
+    "setting-label-width": "Width",
+    #. a setting's value on or off as shown (/set bell on: "Bell is on now."; /set alone)
     "value-on": "on",
     "value-off": "off",
     #. /set alone: the connection's settings, one a line

@@ -267,7 +267,7 @@ async def test_a_stalling_player_is_warned_timed_out_and_removed_and_the_game_go
     game = WireGame(clocked, PLAYERS)
     for name in PLAYERS:
         await game.connect(name)
-    await game.say("Dirk", "/set bell on", "bell is on now.")
+    await game.say("Dirk", "/set bell on", "Bell is on now.")
     await game.setup({"timer": "30"})
     table = game.table
     assert table._wheel is clocked.server.world.wheel     # the world's one wheel

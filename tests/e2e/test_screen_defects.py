@@ -510,15 +510,18 @@ async def test_a_play_line_shows_the_phoenix_as_the_trick_does(server: RunningSe
 @pytest_twisted.ensureDeferred
 async def test_a_settings_on_and_off_read_in_the_readers_language(server: RunningServer) -> None:
     """``/set bell on`` answered ``bell ist jetzt on.``, ``Réglage bell : on.``: the value
-    on or off is a word of the reader's language now (the setting's name stays what you type)."""
+    on or off is a word of the reader's language now, and the setting is named in it, with the
+    name you type where it differs (outside review of issue 26, items 4 and 8: ``color ist
+    jetzt an.``, ``prompt is on now.``)."""
     c = await guest(server, "Vera", "de")
-    assert await reply(c, "/set bell on") == "bell ist jetzt an.\r\n"
+    assert await reply(c, "/set bell on") == "Klingel (bell) ist jetzt an.\r\n"
     await reply(c, "/set lang fr", "changer.\r\n")
-    assert await reply(c, "/set bell off") == "Réglage bell : désactivé.\r\n"
+    assert await reply(c, "/set bell off") == "Réglage sonnerie (bell) : désactivé.\r\n"
     await reply(c, "/set lang da", "skifter.\r\n")
-    assert await reply(c, "/set color til") == "color er nu slået til.\r\n"
+    assert await reply(c, "/set color til") == "Farve (color) er nu slået til.\r\n"
     await reply(c, "/set lang en", "switches.\r\n")
-    assert await reply(c, "/set bell on") == "bell is on now.\r\n"
+    assert await reply(c, "/set bell on") == "Bell is on now.\r\n"
+    assert await reply(c, "/set prompt on") == "Status prompt is on now.\r\n"
 
 
 def test_the_spanish_exchange_prompt_names_the_partner_as_its_usage_does() -> None:
@@ -637,7 +640,7 @@ def test_the_dragon_and_wish_words_of_every_language_are_accepted_and_shown() ->
 
 
 def test_the_native_readers_corrections_of_this_pass() -> None:
-    assert "Bot3 hat den Mah Jong" in text("game-play-phase", "de", name="Bot3")
+    assert "Bot3 hat das Mah Jong" in text("game-play-phase", "de", name="Bot3")
     assert text("game-round-call-lost-you", "de", call="Großes Tichu", points=200) == \
         "  Dein Großes Tichu ist gescheitert: -200"
     assert "Verschenke" in text("bad-dragon-target", "de")

@@ -263,11 +263,11 @@ EXPECTED: dict[str, dict[str, str]] = {
     "mixed": {
         "Ann": "2c28d38545fb0ba45f51c7c5efb8ca80c729c7013b4eb51cb0452b81b30d9530",
         "Bob": "71b63930d55c833cfd7cac6ad168b2583e99f13b30eb34e9faaf3d4d75ad5c9c",
-        "Cat": "8a25d5728f0eb4ba2b27381312545c69d5c408a547f1f78b6eb45815f346d19d",
+        "Cat": "fb9fa7f560c5cdfec289b8a1182e0baec0399b2eff377cc749a362243d417333",
         "Dan": "9f3302eda57b65a01da510597e6a23e9696ba45e7e97bdb4f1df8dd0c687585f",
         "Eve": "b04d7977499b0ab5b2ab50a4ad83344f585443e2f2f52ad40abf06ec46e6586d",
         "Fay": "ad5e88e4f2c8ea167043915fe6621d768eb08537e9f33acbf13711c89856100d",
-        "Gus": "72c659a40ba62c371027cb2446f456beba7e2fba616bea92c313241ca4631557",
+        "Gus": "3825edbb8228e10bb1531ee2fd418772c30f80bf2c40834a3ca682d950f087a6",
     },
 }
 

@@ -229,13 +229,13 @@ def test_set_width_overrides_naws_and_auto_returns_to_it(lobby: FakeLobby) -> No
     ann.login("Ann")
     ann.raw()
     ann.send("/set width 30")
-    assert ann.lines() == ["width is 30 now."]
+    assert ann.lines() == ["Width is 30 now."]
     ann.send(naws(120))                                  # a resize does not undo /set width
     ann.send("/who")
     assert ann.session.render_context.width == 30
     ann.raw()
     ann.send("/set width auto")
-    assert ann.lines() == ["width is auto now."]
+    assert ann.lines() == ["Width is auto now."]
     assert ann.session.render_context.width == 120       # the last NAWS width
     for bad in ("19", "251", "wide", "８０", "-5", "0"):
         ann.send("/set width " + bad)

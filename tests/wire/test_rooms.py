@@ -127,7 +127,7 @@ def test_set_color_colours_the_hand(lobby: FakeLobby) -> None:
     players = online(lobby, "Ann", "Bob", "Cat", "Dan")
     ann = players[0]
     ann.send("/set color on")
-    assert ann.lines() == ["color is on now."]
+    assert ann.lines() == ["Color is on now."]
     sit_at_a_new_table(players)
     ann.send("/option seed 5")
     ann.send("/start")

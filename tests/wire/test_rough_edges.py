@@ -442,7 +442,7 @@ def test_a_spectator_entering_mid_game_sees_the_round_and_score() -> None:
 # ---- /set bell ------------------------------------------------------------------------------------
 def test_bell_rings_when_a_move_or_decision_begins_to_wait_for_you() -> None:
     t = TextTable({"bombwindow": "2"})
-    assert "bell is on now." in t.send("ann", "/set bell on")
+    assert "Bell is on now." in t.send("ann", "/set bell on")
     t.send("bob", "/set bell on")
     t.send("bob", "/iset json 1")               # machine mode: never a bell
     raw = {n: b"" for n in PLAYERS}
