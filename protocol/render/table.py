@@ -157,7 +157,10 @@ NO_BREAK = "\u00a0"
 def _legend_entry(card: str, word: str, german: str | None, lang: str) -> str:
     """``S Schwert (Sword)`` (the catalog's ``card-legend-card``; ``card-legend-card-same``,
     ``G Jade``, where the reader's word is BSW's own name or there is no German name), as one
-    unbreakable unit."""
+    unbreakable unit. The reader's word is capitalised as the name of a card (as BSW's German
+    names are, and the special cards' words): one case in every language's legend, whatever
+    case the word takes in the catalog's sentences (Spanish ``reina``, Danish ``dame``)."""
+    word = word[:1].upper() + word[1:]
     if german is None or german.casefold() == word.casefold():
         entry = text("card-legend-card-same", lang, card=card, word=word)
     else:

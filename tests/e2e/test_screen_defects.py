@@ -879,3 +879,19 @@ async def test_the_exchange_prompt_names_tichu_in_every_language(server: Running
         line = next(line for line in seen.split("\n") if line.endswith(hint + "\r"))
         assert line.startswith(text("view-exchange", lang, next="", partner="", previous="")[:8])
         assert ") " + hint in line and ")  " + hint not in line, line
+
+
+def test_every_legend_writes_its_card_names_in_one_case() -> None:
+    """`S (épée, Schwert)` beside `Hu (Chien)`, `B (pagoda, Pagode)` beside `Hu (Perro)`: the
+    legend names cards as names, capitalised, in every language (outside review of issue 26,
+    item 5); and the French wish is granted (`exauce`)."""
+    from protocol.render.table import NO_BREAK, card_legend
+    for lang in LANGUAGES:
+        entries = [w for paragraph in card_legend(lang)[:3] for w in paragraph.split(" ")
+                   if NO_BREAK in w]
+        assert len(entries) == 12, (lang, entries)
+        for entry in entries:
+            for word in re.split(r"[\s()\u00a0,.]+", entry)[1:]:
+                assert not word or word[0].isupper() or word[0].isdigit(), (lang, entry)
+    assert text("game-wish-fulfilled", "fr", name="Ingrid", rank="D").startswith(
+        "Ingrid exauce le souhait")
