@@ -895,3 +895,20 @@ def test_every_legend_writes_its_card_names_in_one_case() -> None:
                 assert not word or word[0].isupper() or word[0].isdigit(), (lang, entry)
     assert text("game-wish-fulfilled", "fr", name="Ingrid", rank="D").startswith(
         "Ingrid exauce le souhait")
+
+
+@pytest_twisted.ensureDeferred
+async def test_an_unknown_command_suggests_the_help_in_the_readers_own_word(
+        server: RunningServer) -> None:
+    """`! [unknown-command]` suggested /help in French, Spanish and Danish: each language names
+    its own alias of /help there (outside review of issue 26, item 7), one that is /help."""
+    c = await guest(server, "Hilde")
+    for lang in LANGUAGES:
+        c.send(f"/set lang {lang}")
+        await c.expect("/set lang " + "|".join(LANGUAGES))
+        await c.expect("\r\n")
+        out = await reply(c, "/frobnicate")
+        assert out.startswith("! [unknown-command] "), out
+        words = re.findall(r"/(\w+)", out.split("frobnicate", 1)[1])
+        assert words and parse_line("/" + words[0]).command.name == "help", (lang, out)
+        assert (words[0] == "help") == (lang == "en"), (lang, out)
