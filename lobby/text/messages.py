@@ -387,7 +387,8 @@ INFO: dict[str, str] = {
     "arg-TO": "TO",
     "arg-VALUE": "VALUE",
     # the rooms' names (lobby/world/world.py names them in English for the machine mode's data)
-    "room-lobby": "Lobby",
+    #. the lobby as a sentence names it: "enters the lobby", "Du bist in der Lobby"
+    "room-lobby": "lobby",
     "room-table": "Table {number} room",
     "iset": "Interface setting {name} is {value} now.",
     # help (protocol/commands/help.py)
@@ -531,8 +532,8 @@ INFO: dict[str, str] = {
     "view-score": "Round {round_no} | {score}",
     "view-trick": "Trick: {plays}",
     "view-trick-empty": "Trick: empty",
-    "view-trick-won": "Trick: {plays} - won by {name}",
-    "view-trick-won-you": "Trick: {plays} - won by you",
+    "view-trick-won": "Trick: {plays} \u2013 won by {name}",
+    "view-trick-won-you": "Trick: {plays} \u2013 won by you",
     #. a spectator's (or a waiting player's) line of moves and the next turn: {moves} e.g.
     #. "Ann passes; Bob plays R7 (5 left)", {turn} e.g. "Cat's turn."
     "view-moves": "{moves}; {turn}",
@@ -734,7 +735,7 @@ INFO: dict[str, str] = {
     "game-round-call-lost-you": "  Your {call} failed: -{points}",
     "call-tichu": "Tichu",
     "call-grand": "Grand Tichu",
-    "game-round-total": "  This round:  {score}",
+    "game-round-total": "  This round: {score}",
     "game-round-score": "Score after round {round}: {score}",
     "game-victory-points": "Victory points: {points}",
     "game-match-over": "Game over after {rounds} {rounds!p:round|rounds}: {outcome}",
@@ -1592,7 +1593,14 @@ class Msg(str):
     params: dict[str, Any]
 
     def __new__(cls, key: str, /, **params: Any) -> Msg:
-        self = super().__new__(cls, text(key, "en", **params))
+        return cls.named(text(key, "en", **params), key, **params)
+
+    @classmethod
+    def named(cls, data: str, key: str, /, **params: Any) -> Msg:
+        """The message ``key`` whose ``str`` (machine mode's data, logs) is ``data``, not its
+        English text: a name that stays as programs know it while people read the catalog's
+        words (the lobby's room: ``Lobby`` as data, "the lobby" in an English sentence)."""
+        self = super().__new__(cls, data)
         self.key = key
         self.params = params
         return self
@@ -1601,11 +1609,11 @@ class Msg(str):
         return text(self.key, lang, **self.params)
 
     def __reduce__(self) -> Any:
-        return (_msg, (self.key, self.params))
+        return (_msg, (self.key, self.params, str(self)))
 
 
-def _msg(key: str, params: dict[str, Any]) -> Msg:
-    return Msg(key, **params)
+def _msg(key: str, params: dict[str, Any], data: str | None = None) -> Msg:
+    return Msg(key, **params) if data is None else Msg.named(data, key, **params)
 
 
 _PLACEHOLDER = re.compile(r"\b[A-Z][A-Z_]+\b")

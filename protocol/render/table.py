@@ -355,7 +355,7 @@ _TRICK_LINE: _memo.LastMemo[str] = _memo.LastMemo()
 def _trick_line(game: dict[str, Any], trick: list[dict[str, Any]], names: list[Any], lang: str,
                 color: bool, width: int, me: int | None = None) -> str:
     """``Trick: ann R5, bob R7``: the newest plays of the trick that fit (``TRICK_WIDTH`` at 80
-    columns), and who won it (``- won by you`` to the seat ``me`` that won it)."""
+    columns), and who won it (``won by you`` to the seat ``me`` that won it)."""
     key = (lang, color, width, game.get("trick_won"), game.get("holder"),
            me if game.get("trick_won") and game.get("holder") == me else None)
     line = _TRICK_LINE.get((trick, names), key)

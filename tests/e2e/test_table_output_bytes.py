@@ -261,13 +261,13 @@ EXPECTED: dict[str, dict[str, str]] = {
         "Eve": "6d90784363989dcc36f8249b4dfb060287800d91aa61223ac86ee952cfdb207f",
     },
     "mixed": {
-        "Ann": "2c28d38545fb0ba45f51c7c5efb8ca80c729c7013b4eb51cb0452b81b30d9530",
+        "Ann": "80651cc0ca3ae3fbdf830045e40f79533ba0c85b6e5991ab0ae2a4ef852e051c",
         "Bob": "71b63930d55c833cfd7cac6ad168b2583e99f13b30eb34e9faaf3d4d75ad5c9c",
-        "Cat": "fb9fa7f560c5cdfec289b8a1182e0baec0399b2eff377cc749a362243d417333",
+        "Cat": "9c563a68c015b4307ebeef99f15c15a3f8637a20302f8b4c66235572d1f9d7fa",
         "Dan": "9f3302eda57b65a01da510597e6a23e9696ba45e7e97bdb4f1df8dd0c687585f",
-        "Eve": "b04d7977499b0ab5b2ab50a4ad83344f585443e2f2f52ad40abf06ec46e6586d",
+        "Eve": "7e35de6611f8466c1d5db0960b8f860ccd6df9fb8ec8f00ac59c12861c7f8892",
         "Fay": "ad5e88e4f2c8ea167043915fe6621d768eb08537e9f33acbf13711c89856100d",
-        "Gus": "3825edbb8228e10bb1531ee2fd418772c30f80bf2c40834a3ca682d950f087a6",
+        "Gus": "a4a6a5643578616d4ae91b2d10d15f49af69646faee48f6027b92d06d3b82b20",
     },
 }
 

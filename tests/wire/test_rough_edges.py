@@ -293,14 +293,14 @@ def test_look_at_a_waiting_table_and_in_the_lobby() -> None:
     c = lobby.connect()
     c.login("zed")
     c.send("look")                      # a full command word needs no slash
-    assert c.text().splitlines() == ["You are in the Lobby; nobody else is here.",
+    assert c.text().splitlines() == ["You are in the lobby; nobody else is here.",
                                      "No table is open: /newroom opens one."]
     t.send("bob", "/manager")
     t.send("cat", "/manager")
     t.send("dan", "/manager")
     t.read_all()
     assert t.send("bob", "/l").splitlines() == [
-        "You are in the Lobby, with 2 other people here.",
+        "You are in the lobby, with 2 other people here.",
         "1 table open: /listroom shows the list, /room N watches a table, /newroom opens",
         "  another."]                                            # wrapped at 80 columns
 
