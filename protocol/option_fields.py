@@ -28,6 +28,10 @@ read the same declarations). ``add_options(parser, cls)`` adds them to an argpar
 group, ``public_values(cls)`` is the command line's defaults as a dict of field values, and
 ``values_from(cls, namespace)`` reads the parsed values back, one per field (nothing copies the
 names by hand).
+
+A field may be known to the process by another name than its own (``name="web_timeout"`` on
+``protocol.web.WebOptions.timeout``: ``--web-timeout``, ``web_timeout = ...`` in the file): the
+command line, the file and the environment use that name, ``values_from`` gives the field's.
 """
 from __future__ import annotations
 
@@ -56,29 +60,31 @@ class _Declared:
     parse: Callable[[str], Any] | None = None
     many: bool = False
     negatable: bool = False
+    name: str | None = None
 
 
 def option(default: Any, *, help: str, public: Any = _SAME, metavar: str | None = None,
            flag: str | None = None, choices: tuple[str, ...] | None = None,
            parse: Callable[[str], Any] | None = None, many: bool = False,
-           negatable: bool = False) -> Any:
+           negatable: bool = False, name: str | None = None) -> Any:
     """A dataclass field that is also an option: ``default`` for the dataclass, ``public`` for
     the command line (``None``: the process derives it; say how in ``help``), ``help`` with
     ``{default}`` for the command line's default, ``metavar`` (else ``N`` for an int,
     ``SECONDS`` for a float), ``flag`` (else ``--`` and the field's name with dashes; a switch
     that is on by default is turned off by it), ``choices``, ``parse`` (the value's reader, else
     the field's type), ``many`` (given once per value), ``negatable`` (a switch with a ``--no-``
-    form too)."""
+    form too), ``name`` (the option's name, else the field's)."""
     declared = _Declared(help, default if public is _SAME else public, metavar, flag, choices,
-                         parse, many, negatable)
+                         parse, many, negatable, name)
     return field(default=default, metadata={_KEY: declared})
 
 
 @dataclass(frozen=True, slots=True)
 class OptionSpec:
-    """One declared option: ``name`` (the field, and argparse's ``dest``), ``flag``, ``type``
-    (``int``, ``float`` or ``bool``), ``default`` (the command line's), ``help`` (its text with
-    the default filled in) and ``metavar`` (None for a switch)."""
+    """One declared option: ``name`` (argparse's ``dest``, the file's and the environment's
+    name: the field's unless declared otherwise), ``flag``, ``type`` (``int``, ``float`` or
+    ``bool``), ``default`` (the command line's), ``help`` (its text with the default filled in),
+    ``metavar`` (None for a switch) and ``field`` (the dataclass field)."""
 
     name: str
     flag: str
@@ -90,6 +96,7 @@ class OptionSpec:
     parse: Callable[[str], Any] | None = None
     many: bool = False
     negatable: bool = False
+    field: str = ""
 
     def argparse_kwargs(self) -> dict[str, Any]:
         """The keyword arguments of ``add_argument(self.flag, **...)``."""
@@ -145,9 +152,10 @@ def option_specs(cls: type) -> Iterator[OptionSpec]:
                             "flag or negatable=True")
         metavar = None if kind is bool else declared.metavar or _METAVARS.get(kind)
         help_text = declared.help.replace("{default}", _shown(declared.public))
-        yield OptionSpec(f.name, declared.flag or "--" + f.name.replace("_", "-"), kind,
+        name = declared.name or f.name
+        yield OptionSpec(name, declared.flag or "--" + name.replace("_", "-"), kind,
                          declared.public, help_text, metavar, declared.choices, declared.parse,
-                         declared.many, declared.negatable)
+                         declared.many, declared.negatable, f.name)
 
 
 def add_options(parser: argparse.ArgumentParser | argparse._ArgumentGroup, cls: type) -> None:
@@ -158,7 +166,7 @@ def add_options(parser: argparse.ArgumentParser | argparse._ArgumentGroup, cls: 
 
 def public_values(cls: type) -> dict[str, Any]:
     """The command line's defaults: {field name: value} of every declared option."""
-    return {spec.name: spec.default for spec in option_specs(cls)}
+    return {spec.field: spec.default for spec in option_specs(cls)}
 
 
 def values_from(cls: type, namespace: argparse.Namespace,
@@ -168,5 +176,5 @@ def values_from(cls: type, namespace: argparse.Namespace,
     values = {}
     for spec in option_specs(cls):
         value = getattr(namespace, spec.name)
-        values[spec.name] = convert(spec, value) if convert else value
+        values[spec.field] = convert(spec, value) if convert else value
     return values

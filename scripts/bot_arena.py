@@ -28,7 +28,8 @@ from typing import Any
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
-from lobby.bots.strategies.strategy import Strategy, command_action, make_strategy, my_turn_to
+from lobby.bots.strategies.registry import make_strategy
+from lobby.bots.strategies.strategy import Strategy, command_action, my_turn_to
 from lobby.tichu import Match, MatchOptions, Rejected
 
 __all__ = ["play_game", "play_deal", "run", "wilson", "mean_ci", "percentile"]

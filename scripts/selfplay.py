@@ -37,7 +37,7 @@ for p in (str(ROOT), str(ROOT / "scripts")):
     if p not in sys.path:
         sys.path.insert(0, p)
 
-from lobby.bots.strategies.strategy import STRATEGY_NAMES
+from lobby.bots.strategies.registry import STRATEGY_NAMES
 from tichu_bot.runner import BotResult, run_bot
 
 __all__ = ["Tally", "wilson", "play_game", "run_selfplay", "main"]

@@ -15,7 +15,9 @@
   ``line_client(port)`` connects to it over real loopback and reads lines with a timeout.
 - Hypothesis profiles: ``ci`` (chosen when the environment variable CI is set: the same examples
   on every run, no deadline, a fixed number of examples where a test does not set its own) and
-  ``default``; HYPOTHESIS_PROFILE=name picks one by name. See `hypothesis_profile`.
+  ``local`` (elsewhere: new random examples each run, the example database kept, and no deadline
+  either, so a busy machine never fails a property); HYPOTHESIS_PROFILE=name picks one by name.
+  See `hypothesis_profile`.
 - ``write_path``: runs a test twice, on the gathered writes (protocol/telnet/gathered_write.py) and on
   Twisted's own write path (forced with ``TelnetLineProtocol.GATHER_WRITES = False``).
 - Markers: ``slow`` (soak, fuzz and benchmark-smoke tests; ``scripts/test -m "not slow"`` is the
@@ -33,7 +35,7 @@ import re
 import sys
 from collections.abc import AsyncIterator, Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import pytest
 import pytest_twisted
@@ -66,16 +68,19 @@ IAC = 0xFF
 CI_MAX_EXAMPLES = 100
 settings.register_profile("ci", derandomize=True, deadline=None, max_examples=CI_MAX_EXAMPLES,
                           database=None, print_blob=True)
+#: a developer's run: Hypothesis's default examples and database, but no deadline (its default of
+#: 200 ms per example failed test_fast_encoders once on a machine busy with other work)
+settings.register_profile("local", deadline=None, print_blob=True)
 
 
 def hypothesis_profile(environ: Any) -> str:
     """The Hypothesis profile for an environment: HYPOTHESIS_PROFILE if set, else "ci" when CI
-    is set to anything but "" / "0" / "false" (CI services set CI=true), else "default"."""
+    is set to anything but "" / "0" / "false" (CI services set CI=true), else "local"."""
     name = environ.get("HYPOTHESIS_PROFILE")
     if name:
         return str(name)
     ci = environ.get("CI", "")
-    return "ci" if ci and ci.lower() not in ("0", "false", "no") else "default"
+    return "ci" if ci and ci.lower() not in ("0", "false", "no") else "local"
 
 
 settings.load_profile(hypothesis_profile(os.environ))
@@ -442,12 +447,32 @@ class RunningServer:
         return c
 
 
-@pytest_twisted.async_yield_fixture
-async def server(tmp_path: Path) -> AsyncIterator[RunningServer]:
-    running = RunningServer(tmp_path / "lobby.sqlite3")
+_Server = TypeVar("_Server", bound=RunningServer)
+
+
+@contextlib.asynccontextmanager
+async def started(running: _Server) -> AsyncIterator[_Server]:
+    """``running`` started for the block and stopped after it, whatever the block does:
+    ``async with started(running): ...`` (the one start/stop of the tests' servers)."""
     await running.start()
-    yield running
-    await running.stop()
+    try:
+        yield running
+    finally:
+        await running.stop()
+
+
+def server_fixture(make: Callable[[Path], RunningServer], name: str) -> Any:
+    """A fixture called ``name``: the server ``make(db)`` (a RunningServer or a subclass of it,
+    on a fresh database in the test's tmp_path), started before its test and stopped after it.
+    Every server fixture is made here: ``web = server_fixture(WebServer, "web")``."""
+    @pytest_twisted.async_yield_fixture(name=name)
+    async def fixture(tmp_path: Path) -> AsyncIterator[RunningServer]:
+        async with started(make(tmp_path / "lobby.sqlite3")) as running:
+            yield running
+    return fixture
+
+
+server = server_fixture(RunningServer, "server")
 
 
 def held_runner(pending: list[Deferred]) -> Callable[..., Deferred]:

@@ -127,7 +127,7 @@ class Game:
         await self.turn()
 
     async def send(self, name: str, line: str) -> None:
-        if self.received[name] and self.clients[name].session.json_mode:
+        if self.received[name] and self.clients[name].session.output.is_bot_client:
             line = "#c " + line
         self.clients[name].send(line)
         await self.turn()

@@ -13,7 +13,7 @@ Protocols say what each side uses, so that nobody needs ``Any`` or ``getattr`` t
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from lobby.events import Event
 
@@ -21,7 +21,6 @@ if TYPE_CHECKING:
     from twisted.internet.defer import Deferred
 
     from lobby.storage.records import GameArchive
-    from lobby.tables.table import TableActor
     from lobby.tichu import Action
 
 __all__ = ["Deliver", "TableRecorder", "Recorder"]
@@ -29,28 +28,32 @@ __all__ = ["Deliver", "TableRecorder", "Recorder"]
 #: how a table's events leave it: ``deliver(recipients, event)``
 Deliver = Callable[[list[str], Event], None]
 
+#: the table the recorder is told about (lobby.tables.table.TableActor, which imports this
+#: module: the interface names no table class, so there is no import circle, not even for types)
+Table = TypeVar("Table", contravariant=True)
 
-class TableRecorder(Protocol):
-    """What a table tells the recorder."""
 
-    def started(self, table: TableActor) -> None:
+class TableRecorder(Protocol[Table]):
+    """What a table tells the recorder (``TableRecorder[TableActor]``)."""
+
+    def started(self, table: Table) -> None:
         """``/start``: a new game (the journal gets the options, players and the match)."""
 
-    def action(self, table: TableActor, player: int, action: Action) -> None:
+    def action(self, table: Table, player: int, action: Action) -> None:
         """An accepted action, before its events are handed to the table's deliver."""
 
-    def seats_changed(self, table: TableActor) -> None:
+    def seats_changed(self, table: Table) -> None:
         """A bot took over a seat."""
 
-    def finished(self, table: TableActor) -> Any:
+    def finished(self, table: Table) -> Any:
         """The game is over: store it."""
 
-    def abandoned(self, table: TableActor) -> None:
+    def abandoned(self, table: Table) -> None:
         """A running table was closed without a result."""
 
 
-class Recorder(TableRecorder, Protocol):
-    """The recorder as the world and the wire layer see it."""
+class Recorder(TableRecorder[Table], Protocol[Table]):
+    """The recorder as the world and the wire layer see it (``Recorder[TableActor]``)."""
 
     archive: GameArchive
 

@@ -77,7 +77,8 @@ from lobby.bots.runtime.player import (
     round_history,
 )
 from lobby.bots.strategies.expert import parse_level
-from lobby.bots.strategies.strategy import command_action, make_strategy
+from lobby.bots.strategies.registry import make_strategy
+from lobby.bots.strategies.strategy import command_action
 from lobby.events import Event, error_event, game_event
 from lobby.storage.accounts import name_key
 from lobby.tables.commands import TABLE_COMMANDS, TableArgs
@@ -181,7 +182,7 @@ class TableActor:
 
     def __init__(self, number: int, clock: IReactorTime, deliver: Deliver, *,
                  host: str | None = None, seat_policy: SeatPolicy | None = None,
-                 recorder: TableRecorder | None = None, bot_pool: Any = None,
+                 recorder: TableRecorder[TableActor] | None = None, bot_pool: Any = None,
                  wheel: TimerWheel | None = None) -> None:
         self.number = number
         #: where the move timer's deadline waits (lobby/tables/timer_wheel.py): the world's one wheel
@@ -368,7 +369,7 @@ class TableActor:
     @classmethod
     def restored(cls, number: int, clock: IReactorTime, deliver: Deliver,
                  snapshot: Mapping[str, Any], match: Match, players: list[str],
-                 bots: Mapping[str, str], *, recorder: TableRecorder | None = None,
+                 bots: Mapping[str, str], *, recorder: TableRecorder[TableActor] | None = None,
                  seat_policy: SeatPolicy | None = None, guests: Iterable[str] = (),
                  bot_pool: Any = None, wheel: TimerWheel | None = None) -> TableActor:
         """A running table rebuilt from its `snapshot()` and its match as the journal left it:

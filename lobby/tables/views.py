@@ -8,23 +8,69 @@ once per change, the game's shared part once per change (``Match.views``), and t
 not change since the last views are the very objects of the last views, so the renderers
 (protocol/render/json_lines.py) recognise what they have encoded already. The shared values are
 frozen where they are made (lobby.tichu `freeze`): nobody can change a delivered view's data.
+What the views read of the table is the Protocol ``ViewedTable``: this module, which table.py
+imports, imports nothing of table.py (not even for types).
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, Protocol
 
 from lobby.tichu import FrozenDict, FrozenList, freeze
 
 if TYPE_CHECKING:
-    from lobby.tables.table import TableActor
+    from lobby.tichu import Match
 
-__all__ = ["TableViews"]
+__all__ = ["TableViews", "ViewedTable"]
+
+
+class ViewedTable(Protocol):
+    """What the views read of a table (lobby.tables.table.TableActor), read only."""
+
+    @property
+    def number(self) -> int: ...
+
+    @property
+    def state(self) -> str: ...
+
+    @property
+    def host(self) -> str | None: ...
+
+    @property
+    def options(self) -> Any:
+        """Its lobby.tables.options.TableOptions (a generated dataclass: ``shown()``)."""
+
+    @property
+    def gone(self) -> set[str]: ...
+
+    @property
+    def bots(self) -> Mapping[str, object]: ...
+
+    @property
+    def seated(self) -> list[str | None]:
+        """Names by seat, following the Match's seating while it runs."""
+
+    @property
+    def match(self) -> Match | None: ...
+
+    @property
+    def players(self) -> list[str]:
+        """Match player index -> name (fixed at the start)."""
+
+    @property
+    def result(self) -> dict[str, Any] | None: ...
+
+    def bot_list(self) -> dict[str, str]:
+        """Bots at the table: name -> strategy."""
+
+    def bombwindow_left(self) -> float | None:
+        """Seconds until the bomb window after a won trick closes; None when none is open."""
 
 
 class TableViews:
     """The views of one table, built from its state (read only)."""
 
-    def __init__(self, table: TableActor) -> None:
+    def __init__(self, table: ViewedTable) -> None:
         self._table = table
         #: (seated, context) of the last views sent: while they do not change the next views
         #: take the same objects

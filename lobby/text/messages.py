@@ -1135,6 +1135,8 @@ WEB_TEXTS: dict[str, str] = {
     "web-refresh": "Refresh",
     "web-new-table": "New table",
     "web-watch": "Watch",
+    #. the lobby's button for a table where the reader holds a seat (instead of "Watch")
+    "web-back-to-seat": "Back to my seat",
     "web-sit": "Sit down",
     "web-seat": "Seat {seat}",
     "web-free": "free",
@@ -1168,7 +1170,11 @@ WEB_TEXTS: dict[str, str] = {
     #. form comes back, for a guest name or another name
     "web-seat-key-missing": "Table {table} keeps the seat of the guest {name}, and this tab "
                             "does not have its key (only the tab where you sat down has it). "
-                            "Play as a guest, or log in with another name.",
+                            "Type the key shown at the table, play as a guest, or log in with "
+                            "another name.",
+    #. the box for that key in the log-in form, and its button
+    "web-seat-key": "Key of the seat",
+    "web-seat-key-use": "Back to the seat",
     #. the WebSocket did not open, and the server gave no reason: it tries again by itself
     "web-cannot-connect": "The server cannot be reached; trying again...",
     #. the WebSocket was refused: the server has as many connections as it takes
@@ -1197,6 +1203,13 @@ WEB_TEXTS: dict[str, str] = {
     "web-play-as": "Play, the Phoenix as {rank}",
     #. typed cards that are not in the hand; {cards} e.g. ZZ R11
     "web-unknown-cards": "Not in your hand: {cards}. Cards are typed like S5 R10 GJ Ph.",
+    #. a typed card whose first letter is no suit; {letter} e.g. Z, {suits} e.g. "♠S ◆B ♣G ★R"
+    "web-unknown-suit": "{letter} is no suit letter: the suits are {suits}.",
+    #. a typed card with a rank letter of another language (the English Q of a queen, which
+    #. French writes D); {letter} e.g. Q, {name} the rank's name e.g. Queen, {shown} its letter here
+    "web-unknown-rank-as": "{letter} is no card letter here; {name} is {shown}.",
+    #. a typed card whose rank is no rank; {letter} e.g. X, {ranks} e.g. "2-10 J Q K A"
+    "web-unknown-rank": "{letter} is no card letter here: the ranks are {ranks}.",
     "web-pass": "Pass",
     "web-tichu": "Tichu",
     "web-grand": "Grand Tichu",
@@ -1232,12 +1245,17 @@ WEB_TEXTS: dict[str, str] = {
     "web-trick": "Trick",
     "web-wish-open": "Wish: {rank}",
     "web-watching": "You are watching this table.",
+    #. to the host of a new table who has not sat down yet
+    "web-host-hint": "Your table: sit down, add bots, set the options, then start.",
     "web-waiting-for": "Waiting for {name}",
     "web-key": "Your key to come back to this seat: {key}",
-    "web-round-over": "Round {round} is over: {us} : {them} (total {total_us} : {total_them}).",
-    #. {winners} e.g. "you and Cleo" or "Bert and Dirk"; the winners' score first
-    "web-game-over-won": "The game is over: {winners} win, {winner_score} : {loser_score}.",
-    "web-game-over-shared": "The game is over: a draw, {us} : {them}.",
+    #. every score on the page in one order, the reader's side first (a spectator's: seats 1
+    #. and 3), each side named: {side_a} e.g. "you and Cleo", {side_b} e.g. "Bert and Dirk"
+    "web-round-over": "Round {round} is over: {side_a} {a} : {b} {side_b} "
+                      "(total {total_a} : {total_b}).",
+    #. {winners} e.g. "you and Cleo" or "Bert and Dirk"; then the score, the reader's side first
+    "web-game-over-won": "The game is over: {winners} win; {side_a} {a} : {b} {side_b}.",
+    "web-game-over-shared": "The game is over: a draw; {side_a} {a} : {b} {side_b}.",
     #. the round's breakdown, the reader's side first: card points and the Tichu calls' bonuses
     "web-round-detail": "Card points {cards_us} : {cards_them}; Tichu calls {tichu_us} : {tichu_them}.",
     "web-double-victory": "A double victory for {side}.",

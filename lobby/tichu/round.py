@@ -79,12 +79,16 @@ class RoundCaches:
       of its gift), so that an unchanged value is the very object the renderers saw before;
     - `hand_shown`: per seat (hand mask, its text) of its last view;
     - `received_shown`: per seat the cards received in the exchange as views show them (made
-      once, when they are revealed).
+      once, when they are revealed);
+    - `combos`: the Combos of the trick on the table, oldest first (the second items of
+      `Round.trick`, kept as a list of their own for moves.py, which takes the Combos alone;
+      kept with every play and trick whatever the switch, like `received_shown`).
     """
 
-    __slots__ = ("legal", "leads", "bombs", "shown", "hand_shown", "received_shown")
+    __slots__ = ("legal", "leads", "bombs", "shown", "hand_shown", "received_shown", "combos")
 
-    def __init__(self) -> None:
+    def __init__(self, combos: Iterable[Any] = ()) -> None:
+        self.combos: list[Any] = list(combos)
         self.legal: tuple[int, int, Any, bool, int | None, list[Any], bool] | tuple[()] = ()
         self.leads: list[tuple[int, list[Any]] | None] = [None] * 4
         self.bombs: list[tuple[int, Any, list[Any], list[str]] | None] = [None] * 4
@@ -123,8 +127,7 @@ class Round:
         self.given: list[tuple[Card, ...] | None] = [None] * 4
         self.received: list[dict[int, Card]] = [{}, {}, {}, {}]  # exchange: from seat -> card
         self.trick: list[tuple[int, Any]] = []          # (seat, Combo), oldest first
-        self._combos: list[Any] = []                    # the same Combos (for moves.py)
-        self._caches = RoundCaches()                    # the fast paths' (below)
+        self._caches = RoundCaches()                    # the fast paths' (above)
         self._table = 0                                 # mask of the cards on the table
         self.holder: int | None = None                  # seat of the top play
         self.passes = 0                                 # passes since the top play
@@ -174,8 +177,7 @@ class Round:
         rnd.given = [None] * 4 if phase == "exchange" else [(), (), (), ()]
         rnd.received = [{}, {}, {}, {}]
         rnd.trick = [(s, c) for s, c in trick]
-        rnd._combos = [c for _, c in trick]
-        rnd._caches = RoundCaches()
+        rnd._caches = RoundCaches(c for _, c in trick)
         rnd._table = _mask(c for _, combo in trick for c in combo.cards)
         rnd.holder = trick[-1][0] if trick else None
         rnd.hands = list(hands)
@@ -355,7 +357,7 @@ class Round:
             self._parse_wish(wish)
             if MAHJONG not in cards:
                 raise Rejected("wish-without-mahjong")
-        combos = self._combos
+        combos = self._caches.combos
         if seat == self.turn and ph == "play":
             combo = None
             legal = self._caches.legal if _memo.ON else ()
@@ -405,7 +407,7 @@ class Round:
 
     def _try_bomb(self, hand: int, cards: tuple[Card, ...]) -> Any:
         try:
-            return _moves.check_bomb_out_of_turn(hand, self._combos, cards)
+            return _moves.check_bomb_out_of_turn(hand, self._caches.combos, cards)
         except Rejected:
             return None
 
@@ -416,7 +418,7 @@ class Round:
         self.hands[seat] = hand
         self.played_first[seat] = True
         self.trick.append((seat, combo))
-        self._combos.append(combo)
+        self._caches.combos.append(combo)
         self._table |= m
         self.holder = seat
         self.passes = 0
@@ -482,7 +484,7 @@ class Round:
             if not self.hands[seat]:
                 raise Rejected("you-are-out")
             raise Rejected("not-your-turn", turn=self.turn)
-        if not self._combos or self.trick_won:
+        if not self._caches.combos or self.trick_won:
             raise Rejected("must-lead")
         hands = self.hands
         if self.wish is not None and not self._may_pass(seat):
@@ -495,7 +497,7 @@ class Round:
             needed -= 1
         if passes >= needed:
             self.trick_won = True
-            if self._combos[-1].mask == DRAGON_BIT and not self.dragon_fixed:
+            if self._caches.combos[-1].mask == DRAGON_BIT and not self.dragon_fixed:
                 self.phase = "dragon"
                 self.turn = holder
                 return [GameEvent("pass", None, {"seat": seat}),
@@ -514,14 +516,14 @@ class Round:
         assert holder is not None                       # a trick is on the table
         if to is None:
             to = holder
-            if self.dragon_fixed and self._combos[-1].mask == DRAGON_BIT:
+            if self.dragon_fixed and self._caches.combos[-1].mask == DRAGON_BIT:
                 to = (holder + 1) & 3
         table = self._table
         pts = mask_points(table)
         self.won[to] |= table
         self.won_points[to] += pts
         self.trick = []
-        self._combos = []
+        self._caches.combos = []
         self._table = 0
         self.holder = None
         self.passes = 0
@@ -567,8 +569,9 @@ class Round:
         given away, except after a double victory, where cards do not count)."""
         self.turn = None
         evs: list[GameEvent] = []
-        if self._combos:
-            if (self._combos[-1].mask == DRAGON_BIT and not self.dragon_fixed
+        combos = self._caches.combos
+        if combos:
+            if (combos[-1].mask == DRAGON_BIT and not self.dragon_fixed
                     and self.double_victory is None):
                 self.phase = "dragon"
                 self.turn = self.holder
@@ -618,7 +621,7 @@ class Round:
         """The Combos `seat` may play now in turn (leads included); [] when it is not its turn."""
         if self.phase != "play" or seat != self.turn:
             return []
-        combos = self._combos
+        combos = self._caches.combos
         hand = self.hands[seat]
         wish = self.wish
         if combos and not self.trick_won:
@@ -652,16 +655,17 @@ class Round:
     def _may_pass(self, seat: int) -> bool:
         """Whether the wish lets `seat` (in turn, following) pass: from the legal-plays cache
         when it is for this very state."""
-        legal = self._caches.legal if _memo.ON else ()
+        caches = self._caches
+        legal = caches.legal if _memo.ON else ()
         hand = self.hands[seat]
-        if (legal and legal[0] == seat and legal[1] == hand and legal[2] is self._combos[-1]
+        if (legal and legal[0] == seat and legal[1] == hand and legal[2] is caches.combos[-1]
                 and legal[3] is False and legal[4] == self.wish):
             return legal[6]
-        return _moves.can_pass(hand, self._combos, self.wish)
+        return _moves.can_pass(hand, caches.combos, self.wish)
 
     def can_pass(self, seat: int) -> bool:
         """May `seat` pass now?"""
-        if self.phase != "play" or seat != self.turn or not self._combos or self.trick_won:
+        if self.phase != "play" or seat != self.turn or not self._caches.combos or self.trick_won:
             return False
         if self.wish is None:
             return True
@@ -681,18 +685,20 @@ class Round:
         first)."""
         ph = self.phase
         hand = self.hands[seat]
-        if ((ph != "play" and ph != "dragon") or not self._combos or not hand
+        caches = self._caches
+        combos = caches.combos
+        if ((ph != "play" and ph != "dragon") or not combos or not hand
                 or self._ending or (seat == self.turn and ph == "play")):
             return None
-        top = self._combos[-1]
+        top = combos[-1]
         if top.kind == "dog":
             return None
         above = top if top.is_bomb else None
-        entry = self._caches.bombs[seat] if _memo.ON else None
+        entry = caches.bombs[seat] if _memo.ON else None
         if entry is None or entry[0] != hand or entry[1] is not above:
-            bombs = _moves.bombs_out_of_turn(hand, self._combos)
-            entry = self._caches.bombs[seat] = ((hand, above, bombs, freeze(play_texts(bombs)))
-                                                if bombs else (hand, above, _NOTHING, _NOTHING))
+            bombs = _moves.bombs_out_of_turn(hand, combos)
+            entry = caches.bombs[seat] = ((hand, above, bombs, freeze(play_texts(bombs)))
+                                          if bombs else (hand, above, _NOTHING, _NOTHING))
         return entry if entry[2] else None
 
     def legal_actions(self, seat: int) -> list[Action]:

@@ -41,6 +41,7 @@ if TYPE_CHECKING:
     from lobby.world.world import World
 from lobby.storage.records import GameArchive, Participant, finished_game
 from lobby.tichu import Action
+from lobby.world.restore import restore_table
 
 __all__ = ["Persistence"]
 
@@ -173,7 +174,6 @@ class Persistence:
     async def restore(self) -> list[TableActor]:
         """Rebuild every table the journal holds (start-up, before the ports open). Returns the
         restored TableActors. A table that cannot be rebuilt is logged and its journal kept."""
-        from lobby.world.restore import restore_table
         open_tables: list[OpenTable] = await self.journal.load_open_tables()
         tables = []
         for ot in open_tables:

@@ -11,20 +11,28 @@ it was plays on by itself.
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from lobby.bots.runtime.player import is_bot_name
 from lobby.storage.journal import OpenTable
+from lobby.tables.recording import TableRecorder
 from lobby.tables.table import BOT_TAKEOVER_STRATEGY, TableActor
 
 if TYPE_CHECKING:
-    from lobby.world.persistence import Persistence
     from lobby.world.world import World
 
-__all__ = ["restore_table"]
+__all__ = ["Adopter", "restore_table"]
 
 
-def restore_table(world: World, ot: OpenTable, recorder: Persistence) -> TableActor:
+class Adopter(TableRecorder[TableActor], Protocol):
+    """The recorder a restored table is built with (lobby.world.persistence.Persistence, which
+    imports this module): it takes the table's journal over where the journal left it."""
+
+    def adopt(self, table: TableActor, ot: OpenTable) -> None:
+        """``table`` goes on with the journal of ``ot`` (no new journal)."""
+
+
+def restore_table(world: World, ot: OpenTable, recorder: Adopter) -> TableActor:
     """Build table ``ot.table_no`` in ``world`` as the journal left it; returns the table."""
     snapshot = ot.extra if isinstance(ot.extra, dict) else {}
     match = ot.match()

@@ -332,7 +332,7 @@ class World:
         self.closing = False
         #: the journal and game records (lobby/world/persistence.py): every new table is built with it
         #: and with its delivery behind the recorder's journal gate
-        self.recorder: Recorder | None = None
+        self.recorder: Recorder[TableActor] | None = None
         self._abandon_calls: dict[int, Any] = {}
         #: table number -> name key -> the IP address each of its hosts and seated players had
         #: when they opened it or sat down (the per-address limit counts them while offline too)

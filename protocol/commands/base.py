@@ -45,6 +45,29 @@ __all__ = ["Arg", "ByOnline", "Command", "CommandContext", "CommandGroup", "Comm
            "Parsed", "ROLE_ORDER", "bare_valid", "parse_command_line", "parse_spec", "on_off",
            "table_sent", "user_of"]
 
+class OutputMode(Protocol):
+    """What a command asks the connection's output mode (protocol.connection.machine's
+    TextOutput or JsonOutput) where a person and a program are answered differently: what to
+    do, never which mode it is."""
+
+    @property
+    def checks_bare_words(self) -> bool:
+        """A word without the slash is a command only when it fits what a person means by it
+        (bare.py's checks); False: whenever its arguments bind (programs)."""
+
+    @property
+    def describes_bots(self) -> bool:
+        """`/finger` of a bot's name says what the bot is (`finger-bot`)."""
+
+    @property
+    def warns_on_quit(self) -> bool:
+        """`/quit` in a running game warns once before it leaves."""
+
+    def lacks_objects_of(self, version: int) -> bool:
+        """An answer made of the objects of protocol `version` would not reach the connection
+        (machine mode below that version): the command is refused instead."""
+
+
 class CommandContext(Protocol):
     """What a handler may use: the session of the user who typed the command."""
 
@@ -72,8 +95,8 @@ class CommandContext(Protocol):
     protocol: int
 
     @property
-    def json_mode(self) -> bool:
-        """Machine mode (/iset json, %json)."""
+    def output(self) -> OutputMode:
+        """The connection's output mode (text or machine mode; /iset json, %json replace it)."""
 
     def set_json_mode(self, on: bool) -> None:
         """/iset json 1|0: switch the connection's output mode."""
@@ -186,12 +209,18 @@ class CommandTable:
     bare_checks: Mapping[str, Any] = field(default_factory=dict)
     #: commands that need their whole name or an alias when typed without the slash
     bare_whole_word: frozenset[str] = frozenset()
+    #: every name and alias -> its command (lookup_exact runs for every line: a dict, not a
+    #: walk over the commands), made again when ``commands`` has changed in size
+    _words: dict[str, Command] = field(default_factory=dict, init=False, repr=False,
+                                       compare=False)
+    _indexed: int = field(default=-1, init=False, repr=False, compare=False)
 
     def add(self, cmd: Command) -> Command:
         for word in (cmd.name, *cmd.aliases):
             if self.lookup_exact(word) is not None:
                 raise ValueError(f"command word {word!r} is defined twice")
         self.commands[cmd.name] = cmd
+        self._indexed = -1
         return cmd
 
     def add_group(self, group: CommandGroup) -> None:
@@ -212,11 +241,14 @@ class CommandTable:
         return iter(sorted(self.commands.values(), key=lambda c: c.name))
 
     def lookup_exact(self, word: str) -> Command | None:
-        word = word.lower()
-        for cmd in self.commands.values():
-            if word == cmd.name or word in cmd.aliases:
-                return cmd
-        return None
+        """The command whose name or alias is ``word`` (any case), or None."""
+        if self._indexed != len(self.commands):
+            words: dict[str, Command] = {}
+            for cmd in self.commands.values():      # (the first command that has the word)
+                for w in (cmd.name, *cmd.aliases):
+                    words.setdefault(w, cmd)
+            self._words, self._indexed = words, len(self.commands)
+        return self._words.get(word.lower())
 
     def resolve(self, word: str) -> Command:
         """The command ``word`` names: exact name or alias, else a unique prefix.
@@ -329,7 +361,7 @@ def parse_command_line(line: str, table: CommandTable, ctx: Any = None) -> Parse
             args = cmd.bind(rest)
         except LobbyError:
             return Parsed(None, {}, stripped)
-        if ctx is not None and ctx.json_mode:
+        if ctx is not None and not ctx.output.checks_bare_words:
             # machine mode: a program's line is a command when its arguments bind, as it has
             # always been (bots send `#a nogrand`, `#a play R5`): the checks below are for people
             return Parsed(cmd, args)

@@ -52,7 +52,7 @@ FRIENDS_PROTOCOL = 4
 def _needs_protocol(ctx: CommandContext, command: str, version: int) -> None:
     """LobbyError('needs-protocol') in machine mode below `version`: the answer would be an
     object that version does not have (text mode and newer versions: nothing)."""
-    if ctx.json_mode and ctx.protocol < version:
+    if ctx.output.lacks_objects_of(version):
         raise LobbyError("needs-protocol", command=command, version=version,
                          protocol=ctx.protocol)
 
@@ -92,7 +92,7 @@ async def _finger(ctx: CommandContext, args: dict[str, str]) -> None:
     elif online is not None:
         shown = online.name
     else:
-        bot = None if ctx.json_mode else _bot_named(ctx, name)
+        bot = _bot_named(ctx, name) if ctx.output.describes_bots else None
         if bot is not None:             # /who lists the bots: /finger says what one is
             raise LobbyError("finger-bot", **bot)
         raise LobbyError("no-such-user", name=name)
@@ -136,7 +136,7 @@ def _own_client(ctx: CommandContext, online: Any) -> dict[str, str]:
 @GROUP.command("quit", "", aliases=("exit",))
 def _quit(ctx: CommandContext, args: dict[str, str]) -> None:
     me = user_of(ctx)
-    if not ctx.json_mode and not me.quit_warned:
+    if ctx.output.warns_on_quit and not me.quit_warned:
         # a player of a running game is warned once (issue 26, #7): the game waits for them
         playing = ctx.world.playing_at(me)
         if playing is not None:

@@ -78,7 +78,7 @@ def _set(ctx: CommandContext, args: dict[str, str]) -> None:
 def _show_settings(ctx: CommandContext) -> None:
     """``/set`` alone: this connection's settings, each with its value now (the width: the
     chosen one, or ``auto`` and the width in use)."""
-    if getattr(ctx, "json_mode", False) and getattr(ctx, "protocol", 0) < SETTINGS_OBJECT_PROTOCOL:
+    if ctx.output.lacks_objects_of(SETTINGS_OBJECT_PROTOCOL):
         raise LobbyError("bad-arguments", usage=SET_USAGE)
     settings = ctx.settings
     values = {"width": settings.get("width") or "auto"}

@@ -331,8 +331,17 @@ class TextOutput:
 
     __slots__ = ("session", "pages")
 
-    #: machine mode's objects? (for the metrics and the commands that report the mode)
-    machine: ClassVar[bool] = False
+    #: a word typed without the slash is a command only when it fits what a person means by
+    #: it ("help me" and "play nice" are speech: protocol/commands/bare.py's checks)
+    checks_bare_words: ClassVar[bool] = True
+    #: the greeting waits (--naws-wait) for the telnet client's width before it is drawn
+    waits_for_naws: ClassVar[bool] = True
+    #: `/finger` of a bot's name says what the bot is (`finger-bot`)
+    describes_bots: ClassVar[bool] = True
+    #: `/quit` in a running game warns once before it leaves (the game waits for the player)
+    warns_on_quit: ClassVar[bool] = True
+    #: the metrics count the user as a bot (tichu_users_online{kind="bot"})
+    is_bot_client: ClassVar[bool] = False
     #: a refusal at the log-in makes the lines typed ahead behind it void (a person's
     #: password after a mistyped name; a program sends one line per reply)
     drops_typed_ahead: ClassVar[bool] = True
@@ -488,13 +497,27 @@ class TextOutput:
     def forget_view(self) -> None:
         """Machine mode's held view of a table: text mode holds none."""
 
+    def lacks_objects_of(self, version: int) -> bool:
+        """Would an answer made of the objects of protocol `version` not reach this connection?
+        Text mode: it always does (the text is rendered from the event)."""
+        return False
+
 
 class JsonOutput:
     """Machine mode: every line one JSON object; the command ids and their replies."""
 
     __slots__ = ("session", "reply_id", "replied", "command_name", "view_held")
 
-    machine: ClassVar[bool] = True
+    #: a program's line is a command whenever its arguments bind, as it has always been (bots
+    #: send `#a nogrand`, `#a play R5`): the checks for people's speech are not for programs
+    checks_bare_words: ClassVar[bool] = False
+    #: a program reads the greeting's objects, which have no width: no wait for NAWS
+    waits_for_naws: ClassVar[bool] = False
+    #: `/finger` of a bot's name: `no-such-user`, as programs have always been answered
+    describes_bots: ClassVar[bool] = False
+    #: a program's `/quit` leaves at once
+    warns_on_quit: ClassVar[bool] = False
+    is_bot_client: ClassVar[bool] = True
     drops_typed_ahead: ClassVar[bool] = False
     confirms_guests: ClassVar[bool] = False
 
@@ -734,6 +757,12 @@ class JsonOutput:
     def forget_view(self) -> None:
         """The next view of a table goes out as a whole `state` (another protocol version)."""
         self.view_held = None
+
+    def lacks_objects_of(self, version: int) -> bool:
+        """Would an answer made of the objects of protocol `version` not reach this connection?
+        Machine mode: when it reads an older version (`/set` alone's `settings`, the friends
+        commands' objects: the command is refused instead)."""
+        return self.session.protocol < version
 
     def next_page(self) -> bool:
         """Machine mode pages nothing: ``/next`` has nothing to show."""

@@ -321,17 +321,12 @@ class Session(Protocol):
             raise RuntimeError(f"no transition from {self.login_state.name} to {state.name}")
         self.login_state = state
 
-    @property
-    def json_mode(self) -> bool:
-        """Machine mode (the output mode's, for the metrics and reports)."""
-        return self.output.machine
-
     # ---- switching the output mode ----------------------------------------------------------
     def set_json_mode(self, on: bool) -> None:
         """`/iset json 1|0`: switch this connection; the answer comes in the new mode."""
-        if on and not self.output.machine:
+        if on and not isinstance(self.output, JsonOutput):
             self.output = JsonOutput(self)
-        elif not on and self.output.machine:
+        elif not on and isinstance(self.output, JsonOutput):
             self.deliver(Event("iset", name="json", value="0"))   # the last JSON line
             self.output = TextOutput(self)
             return
@@ -630,7 +625,7 @@ class Session(Protocol):
         self.telnet.offerOptions()
         guard = self.services.guard
         wait = guard.limits.naws_wait if guard is not None else 0.0
-        if wait > 0 and guard is not None and self._naws_width == 0 and not self.output.machine and (
+        if wait > 0 and guard is not None and self._naws_width == 0 and self.output.waits_for_naws and (
                 self.telnet.optionPending(NAWS, local=False)
                 or self.telnet.optionEnabled(NAWS, local=False)):
             # the offers asked DO NAWS: a telnet client answers within one round trip, so

@@ -240,7 +240,9 @@ class _StateCollector(Collector):
         services = server.factory.services
         kinds = {"registered": 0, "guest": 0, "bot": 0}
         for user in list(world.users.values()):
-            if getattr(user.listener, "json_mode", False):
+            # the connection's output mode says whether it is a bot's (a listener that is no
+            # connection, e.g. a test's, has none: a person's)
+            if getattr(getattr(user.listener, "output", None), "is_bot_client", False):
                 kinds["bot"] += 1
             else:
                 kinds["registered" if user.registered else "guest"] += 1

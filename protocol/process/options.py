@@ -35,13 +35,7 @@ from protocol.process.metrics import (
 )
 from protocol.process.reactor_health import DEFAULT_GEN0
 from protocol.telnet.options import DEFAULT_MAX_MCCP, TelnetOptions, mssp_pair
-from protocol.web import (
-    HTTP_TIMEOUT,
-    MAX_MESSAGE,
-    MAX_PENDING,
-    REQUEST_TIMEOUT,
-    REQUESTS_PER_SECOND,
-)
+from protocol.web import WebOptions
 
 __all__ = ["AdminOptions", "BotOptions", "DEFAULT_DB", "DEFAULT_LANG", "DEFAULT_PORT",
            "HealthOptions", "JournalOptions", "ListenOptions", "MetricsOptions", "MudClientOptions",
@@ -177,49 +171,14 @@ class HealthOptions:
 
 @dataclass(frozen=True)
 class WebListenerOptions:
-    """The web client (protocol/web: the page and its WebSocket, docs/web.md)."""
+    """The web client (protocol/web: the page and its WebSocket, docs/web.md): its listeners;
+    the listener's settings follow, declared on protocol.web.WebOptions."""
 
     web: tuple[str, ...] | None = option(
         None, many=True, metavar="ENDPOINT",
         help="serve the web client (the page and its WebSocket) on this Twisted endpoint, e.g. "
              "tcp:8080:interface=127.0.0.1, or ssl:8443:privateKey=KEY:certKey=CERT for TLS "
              "(default: off; several --web for several listeners)")
-    web_origin: tuple[str, ...] | None = option(
-        None, many=True, metavar="ORIGIN",
-        help="a page origin (https://tichu.example.org) whose WebSocket connections are "
-             "accepted; give several for several (default: the listener's own, the origin whose "
-             "host is the request's Host)")
-    web_allowed_host: tuple[str, ...] | None = option(
-        None, many=True, metavar="HOST",
-        help="a host name the web listener answers to (the Host header; tichu.example.org); "
-             "give several for several; any other is refused with 421, against DNS rebinding "
-             "(default: localhost, 127.0.0.1, ::1 and the --web endpoint's interface)")
-    trusted_proxy: tuple[str, ...] | None = option(
-        None, many=True, metavar="ADDRESS",
-        help="an address or network (10.0.0.0/8) of a proxy in front of the web listener whose "
-             "X-Forwarded-For and X-Forwarded-Proto are believed (default: none)")
-    web_max_message: int = option(
-        MAX_MESSAGE, metavar="BYTES",
-        help="the longest WebSocket message; a longer one closes the connection (default "
-             "{default})")
-    web_timeout: float = option(
-        HTTP_TIMEOUT,
-        help="an HTTP request or WebSocket upgrade that is not complete after SECONDS is closed "
-             "(default {default})")
-    web_pending_per_address: int = option(
-        MAX_PENDING, metavar="N",
-        help="connections to the web listener from one address group whose request is not "
-             "whole yet, at once; more are closed at once (default {default}; 0: no limit; a "
-             "--trusted-proxy is not counted)")
-    web_requests_per_second: float = option(
-        REQUESTS_PER_SECOND, metavar="N",
-        help="HTTP requests to the web listener (pages, files, WebSocket upgrades) per address "
-             "group a second on average, five seconds' worth at once; more are answered 429 "
-             "(default {default}; 0: no limit; a --trusted-proxy is not counted)")
-    web_request_timeout: float = option(
-        REQUEST_TIMEOUT,
-        help="a connection to the web listener whose request is not whole SECONDS after it "
-             "began is closed, however slowly it trickles (default {default}; 0: off)")
 
 
 @dataclass(frozen=True)
@@ -322,7 +281,9 @@ def build_parser(prog: str = "tichu-lobby") -> argparse.ArgumentParser:
                 MudClientOptions)
     add_options(parser, MetricsOptions)
     add_options(parser, HealthOptions)
-    add_options(parser.add_argument_group("web client (docs/web.md)"), WebListenerOptions)
+    web = parser.add_argument_group("web client (docs/web.md)")
+    add_options(web, WebListenerOptions)
+    add_options(web, WebOptions)
     add_options(parser, JournalOptions)
     add_options(parser, BotOptions)
     add_options(parser, AdminOptions)
@@ -397,15 +358,8 @@ def configure_journal(journal: Any, opts: argparse.Namespace) -> None:
 
 
 def web_options_from(opts: argparse.Namespace) -> Any:
-    """protocol.web.WebOptions from the parsed options."""
-    from protocol.web import WebOptions, parse_proxies
-    return WebOptions(origins=tuple(o.rstrip("/") for o in opts.web_origin or ()),
-                      allowed_hosts=tuple(h.strip().lower() for h in opts.web_allowed_host or ()),
-                      trusted_proxies=parse_proxies(opts.trusted_proxy or ()),
-                      max_message=opts.web_max_message, timeout=opts.web_timeout,
-                      max_pending=opts.web_pending_per_address,
-                      request_timeout=opts.web_request_timeout,
-                      requests_per_second=opts.web_requests_per_second)
+    """protocol.web.WebOptions from the parsed options (generated from its declared fields)."""
+    return WebOptions.from_options(opts)
 
 
 def limits_from(opts: argparse.Namespace, nofile: tuple[int, int] | None = None) -> Any:

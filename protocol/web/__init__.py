@@ -39,15 +39,17 @@ message longer than ``--web-max-message`` bytes closes the WebSocket (code 1009)
 longer than the session's line limit within it is refused with ``line-too-long``, as on telnet.
 
 May import: lobby, protocol.telnet (the transport it hands each WebSocket message to, the gathered
-write path), protocol.render, protocol.connection, protocol.web; Twisted and autobahn. Never
+write path), protocol.render, protocol.connection, protocol.option_fields (WebOptions, the
+--web-* options declared on its fields), protocol.web; Twisted and autobahn. Never
 protocol.commands or protocol.process (tests/project/test_layers.py).
 """
 from __future__ import annotations
 
+import argparse
 import ipaddress
 import json
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from importlib import resources
 from typing import TYPE_CHECKING, Any, Protocol, cast
@@ -70,6 +72,7 @@ from lobby.tables import options as table_options
 from lobby.text.messages import CATALOGS, LANGUAGES, text
 from lobby.world.addresses import address_group, is_loopback
 from protocol.connection.guard import OpenConnections, Refusal, RequestBudget
+from protocol.option_fields import OptionSpec, option, values_from
 from protocol.telnet import gathered_write
 from protocol.telnet.transport import TelnetLineProtocol
 from protocol.web.archive import Source as ArchiveSource
@@ -248,21 +251,65 @@ CUT_GRACE = 5.0
 
 @dataclass(frozen=True)
 class WebOptions:
-    """The web listener's settings (the server's --web-* options, --trusted-proxy)."""
+    """The web listener's settings, each declared once as the server's option (``name``: the
+    --web-* flag, the file's key, TICHU_LOBBY_WEB_*; protocol/option_fields.py); ``from_options``
+    reads them from the parsed command line."""
 
-    origins: tuple[str, ...] = ()        # allowed Origin values; () = the listener's own
+    #: allowed Origin values; () = the listener's own
+    origins: tuple[str, ...] = option(
+        (), public=None, many=True, name="web_origin", metavar="ORIGIN",
+        help="a page origin (https://tichu.example.org) whose WebSocket connections are "
+             "accepted; give several for several (default: the listener's own, the origin whose "
+             "host is the request's Host)")
     #: the names the ``Host`` header may give (DNS rebinding: a page of evil.example whose name
     #: points here is refused); () = the loopback names and the endpoint's own interface
-    allowed_hosts: tuple[str, ...] = ()
-    trusted_proxies: tuple[Any, ...] = ()  # ip_network objects whose X-Forwarded-* is believed
-    max_message: int = MAX_MESSAGE       # bytes of one WebSocket message
-    timeout: float = HTTP_TIMEOUT        # seconds an idle or half-sent HTTP request is kept
+    allowed_hosts: tuple[str, ...] = option(
+        (), public=None, many=True, name="web_allowed_host", metavar="HOST",
+        help="a host name the web listener answers to (the Host header; tichu.example.org); "
+             "give several for several; any other is refused with 421, against DNS rebinding "
+             "(default: localhost, 127.0.0.1, ::1 and the --web endpoint's interface)")
+    #: ip_network objects whose X-Forwarded-* is believed (the command line's texts, read by
+    #: parse_proxies in from_options)
+    trusted_proxies: tuple[Any, ...] = option(
+        (), public=None, many=True, parse=str, name="trusted_proxy", metavar="ADDRESS",
+        help="an address or network (10.0.0.0/8) of a proxy in front of the web listener whose "
+             "X-Forwarded-For and X-Forwarded-Proto are believed (default: none)")
+    #: bytes of one WebSocket message
+    max_message: int = option(
+        MAX_MESSAGE, name="web_max_message", metavar="BYTES",
+        help="the longest WebSocket message; a longer one closes the connection (default "
+             "{default})")
+    #: seconds an idle or half-sent HTTP request is kept
+    timeout: float = option(
+        HTTP_TIMEOUT, name="web_timeout",
+        help="an HTTP request or WebSocket upgrade that is not complete after SECONDS is closed "
+             "(default {default})")
     #: connections per address group whose request is not whole yet (0: no limit)
-    max_pending: int = MAX_PENDING
-    #: seconds from a connection's start until its request must be whole (0: off)
-    request_timeout: float = REQUEST_TIMEOUT
+    max_pending: int = option(
+        MAX_PENDING, name="web_pending_per_address", metavar="N",
+        help="connections to the web listener from one address group whose request is not "
+             "whole yet, at once; more are closed at once (default {default}; 0: no limit; a "
+             "--trusted-proxy is not counted)")
     #: HTTP requests per address group a second (five seconds' worth at once; 0: no limit)
-    requests_per_second: float = REQUESTS_PER_SECOND
+    requests_per_second: float = option(
+        REQUESTS_PER_SECOND, name="web_requests_per_second", metavar="N",
+        help="HTTP requests to the web listener (pages, files, WebSocket upgrades) per address "
+             "group a second on average, five seconds' worth at once; more are answered 429 "
+             "(default {default}; 0: no limit; a --trusted-proxy is not counted)")
+    #: seconds from a connection's start until its request must be whole (0: off)
+    request_timeout: float = option(
+        REQUEST_TIMEOUT, name="web_request_timeout",
+        help="a connection to the web listener whose request is not whole SECONDS after it "
+             "began is closed, however slowly it trickles (default {default}; 0: off)")
+
+    @classmethod
+    def from_options(cls, opts: argparse.Namespace) -> WebOptions:
+        """The settings from the parsed options (values_from: one per declared field); the
+        texts of the command line made the fields' values by their readers (_READERS)."""
+        def read(spec: OptionSpec, value: Any) -> Any:
+            reader = _READERS.get(spec.field)
+            return reader(value or ()) if reader is not None else value
+        return cls(**values_from(cls, opts, read))
 
 
 #: the host names every web listener answers to unless --web-allowed-host names others
@@ -295,6 +342,14 @@ def parse_proxies(values: Iterable[str]) -> tuple[Any, ...]:
     return tuple(ipaddress.ip_network(v.strip(), strict=False) for v in values)
 
 
+#: how the command line's texts of a WebOptions field become its value (none given: ())
+_READERS: dict[str, Callable[[Iterable[str]], tuple[Any, ...]]] = {
+    "origins": lambda given: tuple(o.rstrip("/") for o in given),
+    "allowed_hosts": lambda given: tuple(h.strip().lower() for h in given),
+    "trusted_proxies": parse_proxies,
+}
+
+
 def web_strings(lang: str) -> dict[str, str]:
     """The page's own words in ``lang``: every ``web-*`` key of the catalog (English where the
     language has none), and words the catalog has already for the telnet screen: the ranks'
@@ -309,8 +364,8 @@ def web_strings(lang: str) -> dict[str, str]:
         out[f"web-place-{n}"] = text(f"place-{n}", lang)
     for value in ("on", "off"):                 # an option's value in the reader's words
         out["web-value-" + value] = text("value-" + value, lang)
-    for option in table_options.OPTIONS:
-        name = option.name.split()[0]
+    for table_option in table_options.OPTIONS:
+        name = table_option.name.split()[0]
         out["web-option-about-" + name] = table_options.about(name, lang)
     # the texts of protocol 4's table and namesake objects, as the telnet screen words them:
     # the catalog's own template with its {placeholders} (a duration's {x!t} as {x}: the page

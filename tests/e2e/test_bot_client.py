@@ -114,7 +114,7 @@ async def test_a_person_in_text_mode_plays_with_three_in_process_bots(
     """One human-mode client (text lines only) and three /addbot bots play a game to the end.
     The person's moves come from the random strategy on what the person may see."""
 
-    from lobby.bots.strategies.strategy import make_strategy
+    from lobby.bots.strategies.registry import make_strategy
 
     c = await server.client()
     await c.login("Hanna")

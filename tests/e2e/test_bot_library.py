@@ -214,7 +214,7 @@ def test_the_client_library_depends_on_nothing_of_the_server() -> None:
 def test_the_program_finds_the_servers_strategies_by_name() -> None:
     """The strategies come from the installed distributions (the entry points of
     ``tichu_bot.strategies``); this one provides the lobby's own three."""
-    from lobby.bots.strategies.strategy import STRATEGY_NAMES
+    from lobby.bots.strategies.registry import STRATEGY_NAMES
     from tichu_bot.strategies import make_strategy, strategy_names
     assert set(strategy_names()) == set(STRATEGY_NAMES)
     assert make_strategy("expert:2", 1).name == "expert:2"

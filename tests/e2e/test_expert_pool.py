@@ -19,7 +19,7 @@ from twisted.internet import reactor
 from twisted.internet.task import Clock, deferLater
 from twisted.logger import Logger
 
-from conftest import RunningServer, play_to_the_end
+from conftest import RunningServer, play_to_the_end, started
 from lobby.bots.runtime.pool import (
     WORKER_NICE,
     BotPool,
@@ -28,8 +28,8 @@ from lobby.bots.runtime.pool import (
     ThinkTimeout,
     WorkerLost,
 )
+from lobby.bots.strategies.registry import make_strategy
 from lobby.bots.strategies.search import Job
-from lobby.bots.strategies.strategy import make_strategy
 
 #: the tests' pool waits long for an answer (a busy machine), the kill test does not rely on it
 TEST_SLACK = 60.0
@@ -326,8 +326,7 @@ async def test_bots_whose_decisions_find_no_free_worker_play_the_heuristic_at_on
     game goes on; /metrics counts them."""
     pool = BotPool(reactor, 1, slack=TEST_SLACK, queue_limit=0)
     running = PoolServer(tmp_path / "lobby.sqlite3", pool)
-    await running.start()
-    try:
+    async with started(running):
         await pool.warm()
         _c, table = await open_table(running, "Lena", [
             ("/addbot expert:10", "seat 1"), ("/addbot expert:10", "seat 2"),
@@ -344,8 +343,6 @@ async def test_bots_whose_decisions_find_no_free_worker_play_the_heuristic_at_on
         assert 'tichu_bot_decisions_total{outcome="overloaded"' in text or \
             'outcome="overloaded"' in text
         assert "tichu_bot_worker_cpu_seconds_total" in text
-    finally:
-        await running.stop()
 
 
 def test_a_restored_expert_knows_the_round_so_far(clock: Any) -> None:

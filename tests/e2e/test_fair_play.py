@@ -11,7 +11,6 @@ from __future__ import annotations
 import dataclasses
 import json
 import random
-from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -20,7 +19,7 @@ import pytest_twisted
 from twisted.internet import task
 from twisted.internet.defer import Deferred
 
-from conftest import RunningServer, within
+from conftest import RunningServer, server_fixture, within
 from table_support import legal_command
 from wire_tables import ERROR_LINE, WireGame
 
@@ -49,12 +48,7 @@ class ClockedServer(RunningServer):
         await super().stop()
 
 
-@pytest_twisted.async_yield_fixture
-async def clocked(tmp_path: Path) -> AsyncIterator[ClockedServer]:
-    running = ClockedServer(tmp_path / "lobby.sqlite3")
-    await running.start()
-    yield running
-    await running.stop()
+clocked = server_fixture(ClockedServer, "clocked")
 
 
 def query(server: ClockedServer, sql: str, *args: Any) -> Deferred:
@@ -815,12 +809,7 @@ class LimitedServer(ClockedServer):
                                                  max_friends=2))
 
 
-@pytest_twisted.async_yield_fixture
-async def limited(tmp_path: Path) -> AsyncIterator[LimitedServer]:
-    running = LimitedServer(tmp_path / "lobby.sqlite3")
-    await running.start()
-    yield running
-    await running.stop()
+limited = server_fixture(LimitedServer, "limited")
 
 
 @pytest.mark.reactor_timeout(60)

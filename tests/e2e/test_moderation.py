@@ -3,7 +3,6 @@ wire: StringTransport sessions speak the same bytes); passwords never in the log
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -12,7 +11,7 @@ import pytest_twisted
 from twisted.internet import task
 from twisted.logger import formatEvent
 
-from conftest import FakeLobby, LineClient, RunningServer, within
+from conftest import FakeLobby, LineClient, RunningServer, server_fixture, within
 from lobby.world.moderation import parse_duration
 from table_support import card_tokens, without_legend
 
@@ -47,12 +46,7 @@ async def boss_of(srv: RunningServer) -> LineClient:
     return c
 
 
-@pytest_twisted.async_yield_fixture
-async def msrv(tmp_path: Path) -> AsyncIterator[ModeratedServer]:
-    running = ModeratedServer(tmp_path / "lobby.sqlite3")
-    await running.start()
-    yield running
-    await running.stop()
+msrv = server_fixture(ModeratedServer, "msrv")
 
 
 def texts(events: list[dict[str, Any]]) -> list[str]:

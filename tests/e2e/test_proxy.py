@@ -6,8 +6,6 @@ from __future__ import annotations
 import ipaddress
 import socket
 import struct
-from collections.abc import AsyncIterator
-from pathlib import Path
 from typing import Any
 
 import pytest_twisted
@@ -16,7 +14,7 @@ from twisted.internet.address import IPv4Address
 from twisted.internet.testing import StringTransport
 from twisted.logger import formatEvent
 
-from conftest import FakeLobby, LineClient, RunningServer, within
+from conftest import FakeLobby, LineClient, RunningServer, server_fixture, within
 from protocol.connection.guard import Guard, Limits, peer_host
 from protocol.telnet.proxy import HeaderFirstFactory, proxied
 
@@ -166,12 +164,7 @@ class ProxiedServer(RunningServer):
         return c
 
 
-@pytest_twisted.async_yield_fixture
-async def psrv(tmp_path: Path) -> AsyncIterator[ProxiedServer]:
-    running = ProxiedServer(tmp_path / "lobby.sqlite3")
-    await running.start()
-    yield running
-    await running.stop()
+psrv = server_fixture(ProxiedServer, "psrv")
 
 
 def _session_of(srv: RunningServer, name: str) -> Any:

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import socket
 import time
-from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -17,7 +16,7 @@ from twisted.internet import reactor
 from twisted.internet.task import deferLater
 from twisted.internet.threads import deferToThread
 
-from conftest import RunningServer, within
+from conftest import RunningServer, server_fixture, started, within
 from protocol.web import CSP, WebOptions, parse_proxies
 from web_support import WebClient, web_client
 
@@ -45,12 +44,7 @@ class WebServer(RunningServer):
         await super().stop()
 
 
-@pytest_twisted.async_yield_fixture
-async def web(tmp_path: Path) -> AsyncIterator[WebServer]:
-    running = WebServer(tmp_path / "lobby.sqlite3")
-    await running.start()
-    yield running
-    await running.stop()
+web = server_fixture(WebServer, "web")
 
 
 def http_get(port: int, target: str, method: str = "GET") -> tuple[int, dict[str, str], bytes]:
@@ -124,13 +118,10 @@ async def test_a_foreign_origin_is_refused(web: WebServer) -> None:
 async def test_the_allowed_origins_can_be_named(tmp_path: Path) -> None:
     running = WebServer(tmp_path / "lobby.sqlite3",
                         web_options=WebOptions(origins=("https://tichu.example.org",)))
-    await running.start()
-    try:
+    async with started(running):
         await (await running.ws(origin="https://tichu.example.org")).expect("prompt")
         with pytest.raises(ConnectionError, match="403"):
             await running.ws(origin="own")
-    finally:
-        await running.stop()
 
 
 @pytest_twisted.ensureDeferred
@@ -177,8 +168,7 @@ async def test_a_flood_over_websocket_meets_the_same_budget_as_tcp(tmp_path: Pat
     from protocol.connection.guard import Limits
     limits = Limits(flood_rate=0.001, flood_burst=5, flood_kick=3)
     running = WebServer(tmp_path / "lobby.sqlite3", limits=limits)
-    await running.start()
-    try:
+    async with started(running):
         c = await running.ws()           # %json is the first line of the five
         await c.guest()
         for i in range(10):
@@ -196,8 +186,6 @@ async def test_a_flood_over_websocket_meets_the_same_budget_as_tcp(tmp_path: Pat
         got = await t.expect('"code":"flood-disconnect"')
         assert len(answered) == got.count('"type":"who"') > 0
         assert error["message"]
-    finally:
-        await running.stop()
 
 
 @pytest_twisted.ensureDeferred
@@ -205,8 +193,7 @@ async def test_per_address_limits_count_websockets_and_tcp_together(tmp_path: Pa
     from protocol.connection.guard import Limits
     running = WebServer(tmp_path / "lobby.sqlite3",
                         limits=Limits(max_per_ip=2, limit_loopback=True))
-    await running.start()
-    try:
+    async with started(running):
         t = await running.client()
         await t.expect("login:")
         c = await running.ws()
@@ -224,8 +211,6 @@ async def test_per_address_limits_count_websockets_and_tcp_together(tmp_path: Pa
         code, headers, body = await get(running.web_port, "/ws")
         assert code == 503 and body == b"! [too-many-connections]\n"
         assert running.server.factory.services.guard.total == 2
-    finally:
-        await running.stop()
 
 
 def raw_upgrade(port: int) -> tuple[str, dict[str, str], bytes]:
@@ -254,8 +239,7 @@ async def test_a_full_server_refuses_a_websocket_before_the_upgrade(tmp_path: Pa
     """--max-connections: the upgrade is refused with 503 ``server-full``, never a WebSocket."""
     from protocol.connection.guard import Limits
     running = WebServer(tmp_path / "lobby.sqlite3", limits=Limits(max_connections=1))
-    await running.start()
-    try:
+    async with started(running):
         c = await running.ws()
         await c.expect("prompt")
         status, headers, body = await within(deferToThread(raw_upgrade, running.web_port))
@@ -263,8 +247,6 @@ async def test_a_full_server_refuses_a_websocket_before_the_upgrade(tmp_path: Pa
         assert headers.get("x-content-type-options") == "nosniff"
         code, _, body = await get(running.web_port, "/ws")
         assert code == 503 and body == b"! [server-full]\n"
-    finally:
-        await running.stop()
 
 
 @pytest_twisted.ensureDeferred
@@ -280,15 +262,12 @@ async def test_x_forwarded_for_only_from_a_trusted_proxy(tmp_path: Path) -> None
         await running.stop()
     running = WebServer(tmp_path / "lobby2.sqlite3",
                         web_options=WebOptions(trusted_proxies=parse_proxies(["127.0.0.1"])))
-    await running.start()
-    try:
+    async with started(running):
         c = await running.ws(headers=forwarded)
         name = await c.guest()
         assert running.server.world.online(name).listener.address == "203.0.113.9"
         with pytest.raises(ConnectionError, match="400"):
             await running.ws(headers={"X-Forwarded-For": "not-an-address"})
-    finally:
-        await running.stop()
 
 
 async def _register(running: WebServer, name: str, password: str) -> None:
@@ -305,8 +284,7 @@ async def _register(running: WebServer, name: str, password: str) -> None:
 async def test_a_password_over_plain_ws_from_elsewhere_is_refused(tmp_path: Path) -> None:
     running = WebServer(tmp_path / "lobby.sqlite3",
                         web_options=WebOptions(trusted_proxies=parse_proxies(["127.0.0.0/8"])))
-    await running.start()
-    try:
+    async with started(running):
         await _register(running, "Rosa", "secret12")
         far = {"X-Forwarded-For": "203.0.113.9"}
         c = await running.ws(headers=far)
@@ -331,8 +309,6 @@ async def test_a_password_over_plain_ws_from_elsewhere_is_refused(tmp_path: Path
         await local.expect("prompt", prompt="login")
         local.send("Rosa")
         await local.expect("prompt", prompt="password")
-    finally:
-        await running.stop()
 
 
 @pytest_twisted.ensureDeferred
@@ -391,8 +367,7 @@ async def test_over_tls_a_password_may_come_from_anywhere(tmp_path: Path) -> Non
     running = WebServer(tmp_path / "lobby.sqlite3",
                         web=[f"ssl:0:interface=127.0.0.1:privateKey={key}:certKey={cert}"],
                         web_options=WebOptions(trusted_proxies=parse_proxies(["127.0.0.1"])))
-    await running.start()
-    try:
+    async with started(running):
         await _register(running, "Tess", "secret12")
         tls = optionsForClientTLS("localhost", trustRoot=Certificate.loadPEM(cert.read_bytes()))
         c = await running.ws(tls=tls, headers={"X-Forwarded-For": "203.0.113.9"})
@@ -402,8 +377,6 @@ async def test_over_tls_a_password_may_come_from_anywhere(tmp_path: Path) -> Non
         c.send("secret12")
         await c.expect("logged-in", name="Tess")
         assert running.server.world.online("Tess").listener.address == "203.0.113.9"
-    finally:
-        await running.stop()
 
 
 # ---- DNS rebinding, the origin's scheme, pings, bans (issue 28, the outside browser user) -------
@@ -435,15 +408,12 @@ async def test_a_host_name_that_is_not_ours_is_refused(web: WebServer) -> None:
 async def test_the_allowed_host_names_can_be_named(tmp_path: Path) -> None:
     running = WebServer(tmp_path / "lobby.sqlite3",
                         web_options=WebOptions(allowed_hosts=("tichu.example.org",)))
-    await running.start()
-    try:
+    async with started(running):
         port = running.web_port
         assert (await within(deferToThread(http_get_host, port, "/", "tichu.example.org")))[0] \
             == 200
         assert (await within(deferToThread(http_get_host, port, "/", f"127.0.0.1:{port}")))[0] \
             == 421
-    finally:
-        await running.stop()
 
 
 @pytest_twisted.ensureDeferred
@@ -462,8 +432,7 @@ async def test_a_ping_flood_spends_the_same_budget(tmp_path: Path) -> None:
     from protocol.connection.guard import Limits
     running = WebServer(tmp_path / "lobby.sqlite3",
                         limits=Limits(flood_rate=0.001, flood_burst=5, flood_kick=3))
-    await running.start()
-    try:
+    async with started(running):
         c = await running.ws()
         await c.guest()
         pongs: list[bytes] = []
@@ -475,8 +444,6 @@ async def test_a_ping_flood_spends_the_same_budget(tmp_path: Path) -> None:
         assert 0 < len(pongs) < 5                   # the burst less the two lines before
         metrics = running.server.factory.services.metrics
         assert metrics.flood_drops.labels("ping")._value.get() >= 3
-    finally:
-        await running.stop()
 
 
 @pytest_twisted.ensureDeferred
@@ -485,8 +452,7 @@ async def test_an_address_ban_holds_over_websocket(tmp_path: Path) -> None:
     address over a WebSocket either (the address a trusted proxy names); another address can."""
     running = WebServer(tmp_path / "lobby.sqlite3",
                         web_options=WebOptions(trusted_proxies=parse_proxies(["127.0.0.1"])))
-    await running.start()
-    try:
+    async with started(running):
         await _register(running, "Mod", "modpass12")
         await running.server.store.set_role("Mod", "moderator")
         mod = await running.client()
@@ -503,8 +469,6 @@ async def test_an_address_ban_holds_over_websocket(tmp_path: Path) -> None:
         assert refused["code"] == "address-banned", refused
         other = await running.ws(headers={"X-Forwarded-For": "203.0.113.10"})
         assert await other.guest("Fresh") == "Fresh"
-    finally:
-        await running.stop()
 
 
 @pytest_twisted.ensureDeferred
@@ -516,8 +480,7 @@ async def test_frames_that_make_no_line_spend_the_telnet_commands_budget(tmp_pat
     from protocol.connection.guard import Limits
     running = WebServer(tmp_path / "lobby.sqlite3",
                         limits=Limits(telnet_commands_per_second=1.0, telnet_commands_burst=10))
-    await running.start()
-    try:
+    async with started(running):
         c = await running.ws()
         await c.guest()
         c.sendFrame(opcode=1, payload=b"g", fin=False)
@@ -537,8 +500,6 @@ async def test_frames_that_make_no_line_spend_the_telnet_commands_budget(tmp_pat
         await e.guest()
         for _i in range(15):
             assert (await e.command("/who"))["type"] == "who"
-    finally:
-        await running.stop()
 
 
 @pytest_twisted.ensureDeferred
@@ -675,8 +636,7 @@ async def test_half_sent_requests_are_counted_per_address(tmp_path: Path) -> Non
     request is answered again."""
     running = WebServer(tmp_path / "lobby.sqlite3",
                         web_options=WebOptions(max_pending=2, request_timeout=0))
-    await running.start()
-    try:
+    async with started(running):
         port = running.web_port
         slow = await within(deferToThread(_slow_clients, port, 2))
         third = await within(deferToThread(_slow_clients, port, 1))
@@ -698,8 +658,6 @@ async def test_half_sent_requests_are_counted_per_address(tmp_path: Path) -> Non
         assert await within(deferToThread(answered)) == 200
         for s in (*slow, *third):
             s.close()
-    finally:
-        await running.stop()
 
 
 @pytest_twisted.ensureDeferred
@@ -709,16 +667,13 @@ async def test_a_trickled_request_is_closed_after_the_request_timeout(tmp_path: 
     page's own requests (whole at once) are answered as before."""
     running = WebServer(tmp_path / "lobby.sqlite3",
                         web_options=WebOptions(request_timeout=0.3, timeout=30))
-    await running.start()
-    try:
+    async with started(running):
         slow = await within(deferToThread(_slow_clients, running.web_port, 1))
         assert await within(deferToThread(_closed_by_server, slow[0], True))
         assert running.server.web_ports[0].factory.stats["request"] == 1
         slow[0].close()
         status, headers, _ = await get(running.web_port, "/")
         assert status == 200 and headers["connection"] == "close"
-    finally:
-        await running.stop()
 
 
 def test_the_page_asks_for_the_newest_protocol_and_words_its_objects() -> None:
@@ -803,13 +758,10 @@ async def test_a_bad_short_frame_fails_the_websocket(web: WebServer, frame: byte
 @pytest_twisted.ensureDeferred
 async def test_a_short_message_over_a_small_message_limit_closes(tmp_path: Path) -> None:
     running = WebServer(tmp_path / "lobby.sqlite3", web_options=WebOptions(max_message=64))
-    await running.start()
-    try:
+    async with started(running):
         c = await running.ws()
         await c.guest()
         assert (await c.command("/who"))["type"] == "who"
         assert c.transport is not None
         c.transport.write(client_frame(b"x" * 100))       # under 126 bytes, over the limit
         assert await within(c.closed) == 1009
-    finally:
-        await running.stop()

@@ -16,7 +16,7 @@ from twisted.internet import reactor
 from twisted.internet.task import deferLater
 from twisted.internet.threads import deferToThread
 
-from conftest import within
+from conftest import started, within
 from test_web import WebServer
 from web_support import statuses
 
@@ -75,8 +75,7 @@ async def test_a_closed_websocket_frees_itself_without_a_collection(tmp_path: Pa
     the thaw then stalled the server for seconds. With the collector off (as good as frozen),
     the server's objects of N closed WebSockets are all gone by reference counting alone."""
     running = WebServer(tmp_path / "lobby.sqlite3")
-    await running.start()
-    try:
+    async with started(running):
         port = running.web_port
         await within(deferToThread(upgrade_and_close, port, 2))    # warm-up (imports, caches)
         await settle(running)
@@ -94,8 +93,6 @@ async def test_a_closed_websocket_frees_itself_without_a_collection(tmp_path: Pa
             gc.unfreeze()
         grown = {k: v - before.get(k, 0) for k, v in after.items() if v > before.get(k, 0)}
         assert grown == {}
-    finally:
-        await running.stop()
 
 
 @pytest_twisted.ensureDeferred
@@ -104,8 +101,7 @@ async def test_a_telnet_session_that_played_frees_itself_without_a_collection(
     """The same for telnet: a guest who logs in, talks, opens a table, starts a game with bots
     and leaves leaves none of the connection's objects behind for the collector."""
     running = WebServer(tmp_path / "lobby.sqlite3")
-    await running.start()
-    try:
+    async with started(running):
         async def play(name: str) -> None:
             c = await running.client()
             await c.login(name)
@@ -140,8 +136,6 @@ async def test_a_telnet_session_that_played_frees_itself_without_a_collection(
             gc.unfreeze()
         grown = {k: v - before.get(k, 0) for k, v in after.items() if v > before.get(k, 0)}
         assert grown == {}
-    finally:
-        await running.stop()
 
 
 def upgrade_answer(port: int, src: str = "127.0.0.1") -> bytes:
@@ -182,8 +176,7 @@ async def test_the_connection_budget_holds_before_the_upgrade(tmp_path: Path) ->
     running = WebServer(tmp_path / "lobby.sqlite3",
                         limits=Limits(connections_per_minute=2, refusals_per_minute=1,
                                       limit_loopback=True))
-    await running.start()
-    try:
+    async with started(running):
         port = running.web_port
         first = [await running.ws(), await running.ws()]
         for c in first:
@@ -199,8 +192,6 @@ async def test_the_connection_budget_holds_before_the_upgrade(tmp_path: Path) ->
         assert site.stats["closed_at_once"] == 3
         other = await within(deferToThread(upgrade_answer, port, "127.0.0.2"))
         assert b" 101 " in other and b"connecting-too-fast" not in other
-    finally:
-        await running.stop()
 
 
 def flood_websocket(port: int, total: int, first: tuple[bytes, ...] = (),
@@ -331,8 +322,7 @@ async def test_every_line_the_web_port_writes_is_within_the_log_budget(tmp_path:
     from conftest import logged_events
     from protocol.connection.guard import Limits
     running = WebServer(tmp_path / "lobby.sqlite3", limits=Limits(log_lines_per_minute=3))
-    await running.start()
-    try:
+    async with started(running):
         with logged_events() as events:
             await within(deferToThread(bad_requests, running.web_port, 5), 60)
             await settle(running)
@@ -341,8 +331,6 @@ async def test_every_line_the_web_port_writes_is_within_the_log_budget(tmp_path:
         # 20 connections: a few lines of each kind, not one or more per connection
         assert len(written) <= 12, (len(written), namespaces)
         assert not any(str(n).startswith("autobahn") for n in namespaces), namespaces
-    finally:
-        await running.stop()
 
 
 @pytest_twisted.ensureDeferred
@@ -354,15 +342,12 @@ async def test_the_web_port_answers_429_past_an_address_groups_request_budget(
     from protocol.web import WebOptions
     running = WebServer(tmp_path / "lobby.sqlite3",
                         web_options=WebOptions(requests_per_second=0.01))
-    await running.start()
-    try:
+    async with started(running):
         port = running.web_port
         codes = await within(deferToThread(statuses, port, "/", 4))
         assert codes == [200, 429, 429, 429]          # (a burst of one at this rate)
         assert await within(deferToThread(statuses, port, "/app.js", 1, "127.0.0.2")) == [200]
         assert running.server.web_ports[0].factory.stats["too_many"] == 3
-    finally:
-        await running.stop()
 
 
 @pytest_twisted.ensureDeferred

@@ -18,8 +18,8 @@ import pytest
 import pytest_twisted
 from twisted.internet import task
 
-from conftest import FakeClient, FakeLobby, RunningServer, strip_telnet
-from lobby.bots.strategies.strategy import make_strategy
+from conftest import FakeClient, FakeLobby, RunningServer, server_fixture, strip_telnet
+from lobby.bots.strategies.registry import make_strategy
 from protocol.connection.guard import Limits
 from protocol.render.context import DEFAULT_WIDTH, MAX_WIDTH, MIN_WIDTH, RenderContext
 from protocol.render.wrap import (
@@ -646,12 +646,7 @@ class NawsWaitServer(RunningServer):
     server_options = {"motd": "Test server.", "limits": Limits(naws_wait=600.0)}
 
 
-@pytest_twisted.async_yield_fixture
-async def nawsrv(tmp_path: Any) -> Any:
-    running = NawsWaitServer(tmp_path / "lobby.sqlite3")
-    await running.start()
-    yield running
-    await running.stop()
+nawsrv = server_fixture(NawsWaitServer, "nawsrv")
 
 
 WELCOME = "Welcome to the Tichu lobby. Log in with your name, or type guest."

@@ -94,11 +94,11 @@ def play_random_round(rng: random.Random) -> int:
         s = r.turn
         plays = r.legal_plays(s)
         hand = r.hands[s]
-        following = bool(r._combos) and not r.trick_won
-        trick = list(r._combos) if following else []
+        following = bool(r._caches.combos) and not r.trick_won
+        trick = list(r._caches.combos) if following else []
         want = {p.key for p in moves.legal_plays(hand, trick, r.wish)}
-        if not following and r._combos and s != r.holder:
-            want |= {b.key for b in moves.bombs_out_of_turn(hand, r._combos)}
+        if not following and r._caches.combos and s != r.holder:
+            want |= {b.key for b in moves.bombs_out_of_turn(hand, r._caches.combos)}
         assert {p.key for p in plays} == want
         assert r.can_pass(s) == (following and moves.can_pass(hand, trick, r.wish))
         checked += 1

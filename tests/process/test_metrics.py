@@ -4,7 +4,6 @@ text format and its values follow a log-in, commands, errors, a game action and 
 /healthz; /games/GAME.tch of a stored game is what /tchlog prints; everything else is 404."""
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -15,7 +14,7 @@ from twisted.internet.threads import deferToThread
 from twisted.web.client import Agent, readBody
 from twisted.web.http_headers import Headers
 
-from conftest import RunningServer, within
+from conftest import RunningServer, server_fixture, started, within
 from lobby.storage.bswlog import bsw_log, tch_lines
 from lobby.storage.records import finished_game
 from web_support import statuses
@@ -65,12 +64,7 @@ class MetricsServer(RunningServer):
         return samples
 
 
-@pytest_twisted.async_yield_fixture
-async def web(tmp_path: Path) -> AsyncIterator[MetricsServer]:
-    running = MetricsServer(tmp_path / "lobby.sqlite3")
-    await running.start()
-    yield running
-    await running.stop()
+web = server_fixture(MetricsServer, "web")
 
 
 def value(samples: dict[Any, float], name: str, **labels: str) -> float:
@@ -142,14 +136,12 @@ async def test_openmetrics_when_the_scraper_asks(web: MetricsServer) -> None:
     assert body.rstrip().endswith(b"# EOF")
 
 
-@pytest_twisted.async_yield_fixture
-async def flooded(tmp_path: Path) -> AsyncIterator[MetricsServer]:
+def _flooded(db: Path) -> MetricsServer:
     from protocol.connection.guard import Limits
-    running = MetricsServer(tmp_path / "lobby.sqlite3",
-                            limits=Limits(flood_burst=3, flood_rate=0.001, flood_kick=0))
-    await running.start()
-    yield running
-    await running.stop()
+    return MetricsServer(db, limits=Limits(flood_burst=3, flood_rate=0.001, flood_kick=0))
+
+
+flooded = server_fixture(_flooded, "flooded")
 
 
 @pytest_twisted.ensureDeferred
@@ -412,12 +404,9 @@ async def test_the_metrics_port_answers_429_and_healthz_writes_once_a_while(
     running = MetricsServer(tmp_path / "lobby.sqlite3",            # ten at once
                             metrics_options=MetricsOptions(metrics_requests_per_second=2.0))
     running.health_cache = 60.0
-    await running.start()
-    try:
+    async with started(running):
         port = running.web_port
         codes = await within(deferToThread(statuses, port, "/healthz", 14))
         assert codes.count(200) == 10 and codes.count(429) == 4, codes
         assert writes[0] == 1
         assert await within(deferToThread(statuses, port, "/metrics", 1, "127.0.0.2")) == [200]
-    finally:
-        await running.stop()

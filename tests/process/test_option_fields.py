@@ -146,9 +146,10 @@ def test_the_server_s_options_are_its_declared_fields() -> None:
     the parser by hand beside them."""
     from protocol.process import options
     from protocol.process.logs import LogOptions
+    from protocol.web import WebOptions
     groups = [options.ListenOptions, LogOptions, Limits, options.MudClientOptions,
               options.MetricsOptions, options.HealthOptions, options.WebListenerOptions,
-              options.JournalOptions, options.BotOptions, options.AdminOptions]
+              WebOptions, options.JournalOptions, options.BotOptions, options.AdminOptions]
     declared = [spec.name for cls in groups for spec in option_specs(cls)]
     dests = [a.dest for a in build_parser()._actions
              if a.dest not in ("help", "version", "config", "print_config")]
@@ -157,3 +158,27 @@ def test_the_server_s_options_are_its_declared_fields() -> None:
                          "--mssp", "contact=x", "--log-level", "debug"])
     assert (parsed.journal_inline, parsed.web, parsed.lang) == (False, ["tcp:1"], "de")
     assert (parsed.mssp, parsed.log_level, parsed.log_file) == ([("CONTACT", "x")], "debug", None)
+
+
+def test_an_option_may_have_a_name_of_its_own() -> None:
+    """``name=``: the command line (and the file, the environment) know the option by it, the
+    dataclass by its field: protocol.web.WebOptions is read back with no name copied by hand."""
+    @dataclass(frozen=True)
+    class Named:
+        timeout: float = option(5.0, name="web_timeout", help="(default {default})")
+
+    (spec,) = option_specs(Named)
+    assert (spec.name, spec.flag, spec.field) == ("web_timeout", "--web-timeout", "timeout")
+    parser = argparse.ArgumentParser()
+    add_options(parser, Named)
+    assert Named(**values_from(Named, parser.parse_args(["--web-timeout", "2"]))) == Named(2.0)
+    assert public_values(Named) == {"timeout": 5.0}
+
+    from protocol.process.options import web_options_from
+    from protocol.web import WebOptions, parse_proxies
+    opts = parse_args(["--web-origin", "https://a.example/", "--web-allowed-host", " X.org",
+                       "--trusted-proxy", "10.0.0.0/8", "--web-pending-per-address", "3"])
+    assert web_options_from(opts) == WebOptions(
+        origins=("https://a.example",), allowed_hosts=("x.org",),
+        trusted_proxies=parse_proxies(["10.0.0.0/8"]), max_pending=3)
+    assert web_options_from(parse_args([])) == WebOptions()

@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 import re
 
-from lobby.bots.strategies.strategy import STRATEGY_NAMES
+from lobby.bots.strategies.registry import STRATEGY_NAMES
 from lobby.storage.store import MIGRATIONS
 from protocol.render.json_lines import PROTOCOL_VERSIONS
 from server_process import ROOT

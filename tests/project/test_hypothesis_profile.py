@@ -11,11 +11,17 @@ def test_ci_set_chooses_the_ci_profile() -> None:
     assert hypothesis_profile({"CI": "1"}) == "ci"
 
 
-def test_no_ci_chooses_the_default_profile() -> None:
-    assert hypothesis_profile({}) == "default"
-    assert hypothesis_profile({"CI": ""}) == "default"
-    assert hypothesis_profile({"CI": "false"}) == "default"
-    assert hypothesis_profile({"CI": "0"}) == "default"
+def test_no_ci_chooses_the_local_profile() -> None:
+    assert hypothesis_profile({}) == "local"
+    assert hypothesis_profile({"CI": ""}) == "local"
+    assert hypothesis_profile({"CI": "false"}) == "local"
+    assert hypothesis_profile({"CI": "0"}) == "local"
+
+
+def test_no_profile_has_a_deadline() -> None:
+    """A deadline is a wall-clock assertion: a busy machine would fail a correct property."""
+    for name in ("ci", "local"):
+        assert settings.get_profile(name).deadline is None, name
 
 
 def test_an_explicit_profile_wins() -> None:

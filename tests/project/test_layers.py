@@ -49,7 +49,7 @@ LAYERS: dict[str, Layer] = {
     "protocol.connection": Layer(("lobby", "protocol.telnet", "protocol.render", "protocol.commands",
                                   "protocol.option_fields", "protocol.connection")),
     "protocol.web": Layer(("lobby", "protocol.telnet", "protocol.render", "protocol.connection",
-                           "protocol.web")),
+                           "protocol.option_fields", "protocol.web")),
     "protocol.process": Layer(("lobby", "protocol")),
 }
 
@@ -184,3 +184,76 @@ def test_the_rules_catch_a_breach() -> None:
                    for allowed in LAYERS["protocol.render"].may_import)
     assert layer_of("lobby.bots.strategies.search") == "lobby.bots.strategies"
     assert LAYERS[layer_of("lobby.tichu.round")].twisted is False
+
+
+def _module_edges(module: str) -> set[str]:
+    """The modules of the project ``module`` imports when it runs or is type-checked: every
+    import, at the top, inside a function or under ``if TYPE_CHECKING:`` (all count here; none
+    is left out). ``from package import submodule`` is an edge to the submodule alone: the
+    package's ``__init__`` runs first for any of its modules, which is no circle of theirs."""
+    tree = ast.parse(SOURCES[module].read_text(encoding="utf-8"))
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            source = _resolve(module, node)
+            for alias in node.names:
+                sub = f"{source}.{alias.name}"
+                found.add(sub if sub in SOURCES else source)
+    return {m for m in found if m in SOURCES and m != module}
+
+
+def import_cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The import circles of ``graph`` (module -> the modules it imports): each strongly
+    connected group of more than one module, sorted."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    cycles: list[list[str]] = []
+
+    def visit(v: str) -> None:           # Tarjan's algorithm (the graph is small: recursion)
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on_stack.add(v)
+        for w in sorted(graph.get(v, ())):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on_stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            group = []
+            while True:
+                w = stack.pop()
+                on_stack.discard(w)
+                group.append(w)
+                if w == v:
+                    break
+            if len(group) > 1:
+                cycles.append(sorted(group))
+
+    for v in sorted(graph):
+        if v not in index:
+            visit(v)
+    return cycles
+
+
+def test_lobby_has_no_import_cycle() -> None:
+    """No module of lobby imports, through others, a module that imports it (issue 25): the
+    strategies are registered in lobby/bots/strategies/registry.py (they import the interface,
+    never the registry), a table's views and recorder name no table class (``ViewedTable``, the
+    generic ``TableRecorder``), and a restored table's recorder is the Protocol ``Adopter``.
+    Imports inside functions and type-only ones count too."""
+    graph = {m: {i for i in _module_edges(m) if _under(i, "lobby")}
+             for m in SOURCES if _under(m, "lobby")}
+    assert import_cycles(graph) == []
+
+
+def test_the_cycle_check_finds_a_cycle() -> None:
+    """The check itself: a circle of three and one of two are found, a chain is not."""
+    graph = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"e"}, "e": {"d", "f"}, "f": set()}
+    assert sorted(import_cycles(graph)) == [["a", "b", "c"], ["d", "e"]]
+    # a function's import counts: persistence's old import of restore inside `restore` made one
+    assert "lobby.world.restore" in _module_edges("lobby.world.persistence")

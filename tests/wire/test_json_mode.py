@@ -212,7 +212,7 @@ def _table_with_views() -> list[Event]:
         table.submit(name, "join")
     table.submit("Anna", "start")
     rng = random.Random(5)
-    from lobby.bots.strategies.strategy import make_strategy
+    from lobby.bots.strategies.registry import make_strategy
     bots = {n: make_strategy("random", i) for i, n in enumerate(table.players)}
     for _ in range(150):
         if table.state != "playing":

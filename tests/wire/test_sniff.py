@@ -10,7 +10,7 @@ from twisted.internet import task
 from twisted.internet.protocol import Protocol
 from twisted.logger import globalLogPublisher
 
-from conftest import RunningServer, within
+from conftest import RunningServer, server_fixture, within
 from protocol.connection.guard import Guard, Limits
 from protocol.telnet import sniff
 from protocol.telnet.transport import DO, IAC, SGA
@@ -177,12 +177,7 @@ class WaitingServer(RunningServer):
     server_options = {"limits": Limits(greeting_delay=0.2)}
 
 
-@pytest_twisted.async_yield_fixture
-async def wserver(tmp_path: Any) -> Any:
-    running = WaitingServer(tmp_path / "lobby.sqlite3")
-    await running.start()
-    yield running
-    await running.stop()
+wserver = server_fixture(WaitingServer, "wserver")
 
 
 def _in_thread(f: Any, *args: Any) -> Any:

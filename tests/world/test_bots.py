@@ -11,7 +11,8 @@ from lobby.bots.runtime.player import BOT_MARK, is_bot_name
 from lobby.bots.strategies.heuristic import HeuristicStrategy
 from lobby.bots.strategies.plan import analyse
 from lobby.bots.strategies.random_bot import RandomStrategy
-from lobby.bots.strategies.strategy import STRATEGY_NAMES, command_action, make_strategy, my_turn_to
+from lobby.bots.strategies.registry import STRATEGY_NAMES, make_strategy
+from lobby.bots.strategies.strategy import command_action, my_turn_to
 from lobby.tables.table import TABLE_COMMANDS, TableActor
 from lobby.tichu import Match, MatchOptions
 from lobby.tichu.actions import CallTichu, Exchange, GiveDragon, Pass, Play, Wish

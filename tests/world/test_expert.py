@@ -15,8 +15,9 @@ from lobby.bots.strategies.expert import DEFAULT_SECONDS, ExpertStrategy, parse_
 from lobby.bots.strategies.heuristic import HeuristicStrategy
 from lobby.bots.strategies.knowledge import Knowledge
 from lobby.bots.strategies.random_bot import RandomStrategy
+from lobby.bots.strategies.registry import make_strategy
 from lobby.bots.strategies.search import Job, think
-from lobby.bots.strategies.strategy import command_action, make_strategy
+from lobby.bots.strategies.strategy import command_action
 from lobby.tichu import Match, MatchOptions
 from lobby.tichu.cards import DECK, MAHJONG, RANK_MASK, cards_mask, parse_cards
 from lobby.tichu.combos import classify

@@ -5,14 +5,12 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import AsyncIterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 import pytest_twisted
 
-from conftest import FakeLobby, RunningServer, unwrap
+from conftest import FakeLobby, RunningServer, server_fixture, unwrap
 from lobby.world.world import LISTROOM_PAGE, TableLimits, World
 from protocol.connection.guard import PUBLIC_LIMITS, Limits
 
@@ -27,12 +25,7 @@ class LimitedServer(RunningServer):
     server_options = {"motd": "Test server.", "limits": LIMITS}
 
 
-@pytest_twisted.async_yield_fixture
-async def limited(tmp_path: Path) -> AsyncIterator[LimitedServer]:
-    running = LimitedServer(tmp_path / "lobby.sqlite3")
-    await running.start()
-    yield running
-    await running.stop()
+limited = server_fixture(LimitedServer, "limited")
 
 
 def test_the_command_line_defaults() -> None:

@@ -24,8 +24,9 @@ from twisted.internet.interfaces import IDelayedCall, IReactorTime
 from twisted.logger import Logger
 
 from lobby.bots.strategies.expert import MAX_SECONDS, MIN_SECONDS, parse_level
+from lobby.bots.strategies.registry import STRATEGY_NAMES, make_strategy
 from lobby.bots.strategies.search import Job
-from lobby.bots.strategies.strategy import STRATEGY_NAMES, Strategy, make_strategy, my_turn_to
+from lobby.bots.strategies.strategy import Strategy, my_turn_to
 from lobby.events import Event, game_event
 from lobby.tichu import Match
 

@@ -9,6 +9,9 @@ nothing to do now. It never touches engine internals, so the same strategy objec
 in-process bot at a TableActor (lobby/bots/runtime/player.py), the engine-level arena
 (scripts/bot_arena.py) and, later, a TCP bot in machine mode (which receives the same view).
 
+The strategies by name (`make_strategy`, `STRATEGY_NAMES`) are registered in registry.py, which
+imports each of them: this module, which they all import, imports none of them.
+
 A strategy object may keep memory between calls (one object per seat and game); it may be asked
 several times in the same state, and is not necessarily asked at every change.
 """
@@ -35,12 +38,7 @@ from lobby.tichu import (
 )
 from tichu_bot.view import View, my_turn_to
 
-__all__ = ["Strategy", "View", "my_turn_to", "play_cards", "play_combo", "command_action",
-           "STRATEGY_NAMES", "make_strategy"]
-
-#: the strategies a bot may use (`addbot [SEAT] [random|heuristic|expert|expert:SECONDS]`)
-STRATEGY_NAMES: tuple[str, ...] = ("heuristic", "random", "expert")
-
+__all__ = ["Strategy", "View", "my_turn_to", "play_cards", "play_combo", "command_action"]
 
 @runtime_checkable
 class Strategy(Protocol):
@@ -51,24 +49,6 @@ class Strategy(Protocol):
     def decide(self, view: View) -> str | None:
         """The command to send now (table command language), or None for nothing to do."""
         ...
-
-
-def make_strategy(name: str, seed: int | None = None) -> Strategy:
-    """A new strategy object by name (`heuristic`, `random`, `expert`, `expert:SECONDS`, or
-    `expert:pN`: N playouts per decision, reproducible); ValueError for other names."""
-    if name == "expert" or name.startswith("expert:"):
-        from lobby.bots.strategies.expert import ExpertStrategy, parse_level
-        tail = name.partition(":")[2]
-        if tail.startswith("p") and tail[1:].isascii() and tail[1:].isdigit() and int(tail[1:]):
-            return ExpertStrategy(seed, playouts=int(tail[1:]))
-        return ExpertStrategy(seed, seconds=parse_level(name))
-    if name == "random":
-        from lobby.bots.strategies.random_bot import RandomStrategy
-        return RandomStrategy(seed)
-    if name == "heuristic":
-        from lobby.bots.strategies.heuristic import HeuristicStrategy
-        return HeuristicStrategy(seed)
-    raise ValueError(f"unknown strategy {name!r}")
 
 
 def play_cards(text: str) -> tuple[tuple[Card, ...], int | None]:

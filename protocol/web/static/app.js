@@ -76,6 +76,21 @@
     if (rank === "T") return suit + "10";
     return null;
   }
+  // why a typed word is no card: a letter that is no suit, or no rank in the letters shown
+  // (French V D R A: the English Q of a queen is D there); null when it reads as a card
+  const ENGLISH_FACES = { J: "B", Q: "D", K: "K", A: "A" };
+  function notACard(word) {
+    if (typedCard(word)) return null;
+    const w = word.split("=")[0].toUpperCase();
+    if (!SUIT_SYMBOL[w[0]]) {
+      return t("web-unknown-suit", { letter: w[0] || word,
+        suits: Object.entries(SUIT_SYMBOL).map(([k, v]) => v + k).join(" ") });
+    }
+    const rank = w.slice(1), meant = ENGLISH_FACES[rank];
+    if (meant) return t("web-unknown-rank-as", { letter: rank, name: rankName(meant), shown: rankLetter(meant) });
+    return t("web-unknown-rank", { letter: rank || word,
+      ranks: "2-10 " + (app.strings["web-ranks"] || RANKS.join(" ")).split(" ").slice(9).join(" ") });
+  }
   // cards in words as the page shows them: BSW's SB (sword jack) is SJ in English
   function shownCards(text) {
     return splitCards(text).map((c) => {
@@ -214,7 +229,12 @@
         $("login-name").value = "";
         show("login");
         statusT(note.key, note.params);
-        $("login-name").focus();
+        // the key shown at the table ("Your key to come back to this seat"), typed here: the
+        // seat comes back in this tab too
+        app.heldSeat = note.params.name;
+        $("seat-key-form").hidden = false;
+        $("seat-key-input").value = "";
+        $("seat-key-input").focus();
       }
     },
     // a running game holds the seat of the guest being logged in: its key is asked next
@@ -223,6 +243,16 @@
     "logged-in": (o) => loggedIn(o.name, false),
     "logged-in-guest": (o) => loggedIn(o.name, true),
     error(o) {
+      if (!app.loggedIn && o.code === "wrong-seat-key" && app.keyTyped) {
+        // a key typed in the form, and wrong: the form again with the server's words, and
+        // the wrong key forgotten
+        store.removeItem("tichu-key-" + app.keyTyped.toLowerCase());
+        app.keyTyped = null; app.wanted = null;
+        show("login"); $("seat-key-form").hidden = !app.heldSeat;
+        $("seat-key-input").value = ""; $("seat-key-input").focus();
+        toast(o.message);
+        return;
+      }
       if (!app.loggedIn && ["reserved-name", "seat-held", "wrong-seat-key", "name-in-use"].includes(o.code)
           && app.wanted && app.wanted !== "guest" && !app.password) {
         app.wanted = "guest";      // a drawn guest name without its seat: a fresh guest
@@ -237,6 +267,10 @@
       logLine(o.message, "error");
     },
     room(o) {
+      // another table, or none: nothing of the last one stays (its log with the hidden cards
+      // received, trick, seats, score, banner, option form); a reconnect to the same table keeps it
+      const before = app.room ? app.room.table : null;
+      if (o.table === null || o.table !== before) clearTable();
       app.room = o;
       if (o.table === null) { app.state = null; show("lobby"); refreshLobby(); }
       else { show("table"); send("/look"); }
@@ -284,6 +318,7 @@
   };
 
   function loggedIn(name, guest) {
+    app.heldSeat = null; app.keyTyped = null; $("seat-key-form").hidden = true;
     app.name = name; app.loggedIn = true; app.wanted = name; app.seatAsked = null;
     // a reload logs a guest in again (its seat with its key); a registered name only comes
     // back into the form: its password is never stored
@@ -293,6 +328,19 @@
     $("me").textContent = name;
     status("");
     send("/set lang " + app.lang);
+  }
+
+  // everything the page shows of one table, gone (another table, or the lobby)
+  function clearTable() {
+    app.state = null; app.banner = null; app.roundDetail = null; app.confirm = null;
+    app.selected.clear(); app.exchange = { left: null, partner: null, right: null };
+    app.optionNames = []; app.optionShown = null;
+    for (const id of ["table-log", "trick", "actions", "join-seats", "hand", "option-name",
+                      "wish-ranks", "seat-top", "seat-left", "seat-right", "seat-me"]) $(id).replaceChildren();
+    for (const id of ["table-title", "round", "score", "wish-open", "options-shown", "option-about", "key"]) $(id).textContent = "";
+    $("option-value").value = "";
+    for (const id of ["setup", "schupf", "wish", "dragon", "watching"]) $(id).hidden = true;
+    renderBanner();
   }
 
   // ---- guests' keys: a seat comes back after a drop or a reload -------------------------------
@@ -418,6 +466,11 @@
     renderTrick();
     $("setup").hidden = s.status !== "waiting";
     if (s.status === "waiting") renderSetup(me);
+    // the host who has not sat down is no spectator: what a host does next
+    const hosting = me === null && s.status === "waiting" && !!app.name && !!s.host
+      && s.host.toLowerCase() === app.name.toLowerCase();
+    $("watching").textContent = t(hosting ? "web-host-hint" : "web-watching");
+    $("watching").dataset.t = hosting ? "web-host-hint" : "web-watching";
     $("watching").hidden = me !== null;
     $("hand-area").hidden = me === null || !s.hand;
     renderHand();
@@ -484,8 +537,21 @@
     $("stand-up").hidden = me === null;
     $("add-bot-row").hidden = (s.names || []).filter(Boolean).length >= 4;   // a full table
     const name = $("option-name").value;      // what the chosen option takes: a line of its own
-    $("option-about").textContent = app.strings["web-option-about-" + name] || "";
+    // the value box shows this table's value of the chosen option (never one typed at another
+    // table): filled anew when the option, the table or the value changes
+    const shown = app.room.table + " " + name + " " + (s.options || {})[name];
+    if (app.optionShown !== shown) {
+      app.optionShown = shown;
+      const v = (s.options || {})[name];
+      $("option-value").value = v === undefined || v === null ? "" : String(v);
+    }
+    aboutOption($("option-about"), app.strings["web-option-about-" + name] || "");
     $("option-value").placeholder = t("web-value");
+  }
+  // an option's hint, the value typed to turn it off (`off`, the same in every language) as a
+  // keyword in code style, the rest in the reader's words
+  function aboutOption(box, text) {
+    box.replaceChildren(...text.split(/\b(off)\b/).map((part, i) => i % 2 ? el("code", "keyword", part) : document.createTextNode(part)));
   }
   function renderHand() {
     const s = app.state, hand = $("hand");
@@ -609,19 +675,12 @@
     if (o.type === "game-round-over") {
       app.roundDetail = o;                     // its breakdown goes with the round's score
     } else if (o.type === "game-round-score") {
-      const team = (mySeat() || 0) % 2;
-      banner("web-round-over", { round: o.round, us: num(o.score[team]), them: num(o.score[1 - team]),
-        total_us: num(o.scores[team]), total_them: num(o.scores[1 - team]) }, roundDetail(team));
+      banner("web-round-over", roundParams(o), roundDetail(myTeam()));
     } else if (o.type === "game-match-over") {
-      const team = (mySeat() || 0) % 2;
       const detail = app.banner && app.banner.key === "web-round-over" ? app.banner.detail : null;
-      if (o.winner === null || o.winner === undefined) {
-        banner("web-game-over-shared", { us: num(o.scores[team]), them: num(o.scores[1 - team]) }, detail);
-      } else {
-        const w = o.winner;
-        banner("web-game-over-won", { winners: { side: w }, winner_score: num(o.scores[w]),
-          loser_score: num(o.scores[1 - w]) }, detail);
-      }
+      const params = sidesParams(o.scores);
+      if (o.winner === null || o.winner === undefined) banner("web-game-over-shared", params, detail);
+      else banner("web-game-over-won", Object.assign(params, { winners: { side: o.winner } }), detail);
     } else if (["game-round-start", "table-started", "table-reset"].includes(o.type)) {
       app.banner = null; renderBanner();
     }
@@ -654,7 +713,8 @@
         return Object.entries(o.cards || {}).map(([from, card]) =>
           tNodes("web-ev-received-from", { card: cardsElement(card), name: who(Number(from)) }));
       }
-      case "game-round-score": return t("web-round-over", { round: o.round, us: num(o.score[0]), them: num(o.score[1]), total_us: num(o.scores[0]), total_them: num(o.scores[1]) });
+      // (a replay's: seats 1 and 3 first)
+      case "game-round-score": return t("web-round-over", resolveSides(roundParams(o, names ? 0 : myTeam()), names));
       // protocol 4's table objects
       case "table-timer-warning": return t("web-ev-timer-warning", { seconds: seconds(o.seconds) });
       case "table-timed-out": return t("web-ev-timed-out", { name: o.name, seconds: seconds(o.seconds) });
@@ -673,6 +733,29 @@
   // the end of a round or of the game: kept as words and values, so that a language switch
   // translates it again; a new game (or round) takes it away
   function banner(key, params, detail) { app.banner = { key: key, params: params, detail: detail || null }; renderBanner(); }
+  // every score on the page in one order: the reader's side first (a spectator's: seats 1 and
+  // 3), each side named ("you and Bea 35 : 65 Bert and Dirk"), as in the header
+  function myTeam() { return (mySeat() || 0) % 2; }
+  function sidesParams(scores, team) {
+    if (team === undefined) team = myTeam();
+    return { side_a: { side: team }, side_b: { side: 1 - team }, a: num(scores[team]), b: num(scores[1 - team]) };
+  }
+  function roundParams(o, team) {
+    if (team === undefined) team = myTeam();
+    return Object.assign(sidesParams(o.score, team), { round: o.round, total_a: num(o.scores[team]), total_b: num(o.scores[1 - team]) });
+  }
+  // the sides' names in the words of now (a language switch words them anew); a replay's by
+  // its own seats' names
+  function resolveSides(params, names) {
+    const out = Object.assign({}, params);
+    for (const k of Object.keys(out)) {
+      const v = out[k];
+      if (v && typeof v === "object" && "side" in v) {
+        out[k] = names ? t("web-side", { a: names[v.side], b: names[v.side + 2] }) : sideName(v.side);
+      }
+    }
+    return out;
+  }
   // a side by its players' names: "you and Bea" for the reader's own, else "Bot1 and Bot3"
   function sideName(side) {
     const me = mySeat();
@@ -691,9 +774,7 @@
     const x = app.banner;
     $("banner").hidden = !x;
     if (!x) { $("banner-text").textContent = ""; $("banner-detail").textContent = ""; return; }
-    const params = Object.assign({}, x.params);
-    if (params.winners) params.winners = sideName(params.winners.side);
-    $("banner-text").textContent = t(x.key, params);
+    $("banner-text").textContent = t(x.key, resolveSides(x.params));
     const d = x.detail;
     let detail = d ? t("web-round-detail", d) : "";
     if (d && d.double !== null) detail += " " + t("web-double-victory", { side: sideName(d.double) });
@@ -716,7 +797,10 @@
       li.append(b(t("web-table", { table: tb.table })), el("span", "small", app.strings["web-state-" + tb.state] ? t("web-state-" + tb.state) : tb.state));
       const seats = (tb.seats || []).map((n, i) => (i + 1) + " " + (n || t("web-free"))).join(" | ");
       li.append(el("span", null, seats));
-      li.append(button(t("web-watch"), () => send("/room " + tb.table)));
+      const mine = app.name && (tb.seats || []).some((n) => n && n.toLowerCase() === app.name.toLowerCase());
+      const go = button(t(mine ? "web-back-to-seat" : "web-watch"), () => send("/room " + tb.table));
+      go.className = mine ? "back-to-seat" : "watch";
+      li.append(go);
       if ((tb.seats || []).some((n) => !n) && tb.state === "waiting") {
         li.append(button(t("web-sit"), () => { send("/room " + tb.table); send("/join"); }));
       }
@@ -734,7 +818,7 @@
       const tr = el("tr");
       const date = new Date(g.ended_at * 1000).toLocaleString(app.lang);
       tr.append(el("td", null, t("web-game", { game: g.game })), el("td", null, date),
-        el("td", null, g.players.join(", ")), el("td", null, g.scores.join(" - ")),
+        el("td", null, g.players.join(", ")), el("td", "score", g.scores.map(num).join(" : ")),
         el("td", null, g.won ? t("web-won") : t("web-lost")));
       const td = el("td"); td.append(button(t("web-replay"), () => send("/replay " + g.game))); tr.append(td);
       return tr;
@@ -777,6 +861,14 @@
       startLogin($("login-name").value.trim(), $("login-password").value);
       $("login-password").value = "";
     });
+    $("seat-key-form").addEventListener("submit", (e) => {
+      e.preventDefault();
+      const key = $("seat-key-input").value.trim();
+      if (!key || !app.heldSeat) { $("seat-key-input").focus(); return; }   // never an empty key
+      saveKey(app.heldSeat, key);
+      app.keyTyped = app.heldSeat;
+      startLogin(app.heldSeat, null);
+    });
     $("guest-button").addEventListener("click", () => startLogin($("login-name").value.trim() || "guest", null));
     $("logout").addEventListener("click", () => {
       app.wanted = null; app.password = null; store.removeItem("tichu-name"); store.removeItem("tichu-guest");
@@ -817,12 +909,15 @@
       e.preventDefault();
       const hand = new Set(splitCards(app.state && app.state.hand));
       app.selected.clear();
-      const unknown = [];
+      const unknown = [], why = [];
       for (const w of splitCards($("card-input").value.trim())) {
         const c = typedCard(w);              // the page's letters (J Q in English) or BSW's
-        if (c && hand.has(c)) app.selected.add(c); else unknown.push(w);
+        if (c && hand.has(c)) app.selected.add(c);
+        else if (c) unknown.push(w);
+        else why.push(notACard(w));          // no card at all: which letter, and what it is here
       }
-      if (unknown.length) toast(t("web-unknown-cards", { cards: unknown.join(" ") }));
+      if (unknown.length) why.push(t("web-unknown-cards", { cards: unknown.join(" ") }));
+      if (why.length) toast(why.join(" "));
       $("card-input").value = "";
       render();
     });

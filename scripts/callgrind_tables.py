@@ -1,0 +1,135 @@
+#!/usr/bin/env python3
+"""The server's instructions per accepted game action at tables of four machine-mode random bots
+(the load of scripts/bench_tables.py), counted by valgrind's callgrind: a figure that does not
+depend on what else the machine does, for comparing two checkouts and bisecting.
+
+    .venv/bin/python scripts/callgrind_tables.py                         # this checkout
+    .venv/bin/python scripts/callgrind_tables.py --tree ../wt-base       # another (its .venv)
+    .venv/bin/python scripts/callgrind_tables.py --tables 1 --actions 100,600
+
+For each of two action counts (``--actions A,B``) the lobby server of the tree (``python -m
+protocol`` with bench_tables.py's SERVER_LIMITS, a temporary database, its deals seeded: every
+table's random source is ``random.Random(42)``) runs under ``valgrind --tool=callgrind`` while
+``--tables`` tables of bench_tables.py's TableBot (the tree's own, seeded) play until the
+server has accepted that many game actions; then the server is stopped and callgrind's total is
+read. Printed: both totals and (total B - total A) / (actions B - actions A), the instructions
+of one action with the start, the log-ins and the stop taken out. The same seeds play the same
+games, so a run gives the same figure to within about 0.3 % each time. The server is slowed
+down some 50 times under callgrind, so its reads take several tables' lines at once: with many
+tables the figure leaves out part of the per-read cost, ``--tables 1`` has none of it left out.
+"""
+from __future__ import annotations
+
+import argparse
+import re
+import subprocess
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+#: run as the server's main: every random source of the deal seeded, then `python -m protocol`
+LAUNCH = """\
+import random, runpy, secrets, sys
+secrets.SystemRandom = random.SystemRandom = lambda *a, **k: random.Random(42)
+sys.argv = ["protocol", *sys.argv[1:]]
+runpy.run_module("protocol", run_name="__main__", alter_sys=True)
+"""
+
+#: one measurement, run with the tree's own Python: TREE TABLES ACTIONS OUT LAUNCH
+LOAD = """\
+import asyncio, os, random, signal, subprocess, sys, tempfile, time
+from pathlib import Path
+tree, tables, actions, out, launch = Path(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3]), \\
+    sys.argv[4], sys.argv[5]
+sys.path[:0] = [str(tree), str(tree / "scripts")]
+import bench_tables as bt
+from loadgen import Target
+work = Path(tempfile.mkdtemp(prefix="callgrind-tables"))
+log = work / "server.log"
+argv = ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}",
+        str(tree / ".venv/bin/python"), launch, "--db", str(work / "t.sqlite3"),
+        "--port", "tcp:0:interface=127.0.0.1:backlog=4096", *bt.SERVER_LIMITS]
+env = dict(os.environ, PYTHONPATH=str(tree), PYTHONHASHSEED="0")
+proc = subprocess.Popen(argv, stdout=open(log, "w"), stderr=subprocess.STDOUT, env=env, cwd=work)
+port = None
+deadline = time.monotonic() + 600
+while port is None:
+    if proc.poll() is not None or time.monotonic() > deadline:
+        sys.exit(log.read_text()[-3000:])
+    for line in log.read_text().splitlines():
+        if "listening on" in line:
+            port = int(line.rstrip(")").rsplit(":", 1)[1])
+    time.sleep(0.2)
+
+async def go():
+    target = Target("127.0.0.1", port, 8)
+    stats, rng = bt.Stats(), random.Random(1)
+    groups = [await bt._set_up_table(target, "B0t", k, stats, rng) for k in range(tables)]
+    bots = [b for g in groups for b in g]
+    act = bt.TableBot.act
+    bt.TableBot.act = lambda self: act(self) if stats.actions < actions else None
+    for b in bots:
+        b.playing = True
+        b.events.clear()
+    stats.measuring = True
+    for g in groups:
+        g[0]._send_game("/start", "start")
+    while stats.actions < actions:
+        await asyncio.sleep(0.05)
+    await asyncio.sleep(1.0)            # the actions in flight are answered
+    for b in bots:
+        b.playing = False
+        b.conn.close()
+    return stats.actions, stats.refused
+
+done, refused = asyncio.run(go())
+time.sleep(1.0)
+proc.send_signal(signal.SIGTERM)
+proc.wait(600)
+print(done, refused)
+"""
+
+
+def measure(tree: Path, tables: int, actions: int, workdir: Path) -> tuple[int, int, int]:
+    """(accepted actions, refused, instructions) of one server run."""
+    launch = workdir / "launch.py"
+    launch.write_text(LAUNCH)
+    load = workdir / "load.py"
+    load.write_text(LOAD)
+    out = workdir / f"callgrind.{tables}.{actions}.out"
+    res = subprocess.run([str(tree / ".venv/bin/python"), str(load), str(tree), str(tables),
+                          str(actions), str(out), str(launch)],
+                         capture_output=True, text=True, check=False)
+    if res.returncode != 0:
+        raise SystemExit(f"callgrind_tables: the run failed:\n{res.stdout}{res.stderr}")
+    done, refused = map(int, res.stdout.split()[-2:])
+    total = 0
+    for line in out.read_text().splitlines():
+        m = re.match(r"(?:summary|totals): (\d+)", line)
+        if m:
+            total = int(m.group(1))
+    return done, refused, total
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--tree", default=str(ROOT),
+                        help="the checkout to measure (with its .venv; default: this one)")
+    parser.add_argument("--tables", type=int, default=16)
+    parser.add_argument("--actions", default="200,1200",
+                        help="the two action counts whose difference is measured")
+    opts = parser.parse_args()
+    a, b = (int(x) for x in opts.actions.split(","))
+    tree = Path(opts.tree).resolve()
+    with tempfile.TemporaryDirectory(prefix="callgrind-tables") as tmp:
+        ra = measure(tree, opts.tables, a, Path(tmp))
+        rb = measure(tree, opts.tables, b, Path(tmp))
+    for done, refused, total in (ra, rb):
+        print(f"{tree.name}: {opts.tables} tables, {done} actions ({refused} refused), "
+              f"{total:,} instructions")
+    print(f"{tree.name}: {(rb[2] - ra[2]) / max(1, rb[0] - ra[0]):,.0f} instructions per action")
+
+
+if __name__ == "__main__":
+    main()
