@@ -927,3 +927,27 @@ def test_english_names_the_lobby_in_lower_case_and_writes_the_dash_as_the_others
         assert "  " not in text("game-round-total", lang, score="Ann+Bob 0 : 200").strip()
     import pickle
     assert str(pickle.loads(pickle.dumps(lobby))) == "Lobby"
+
+
+def test_a_command_keeps_its_arguments_when_a_line_wraps_at_45_columns() -> None:
+    """`Donne le pli du Dragon : /dragon` | `gauche (Bot3)`, `/manager takes you to the lobby
+    and /room` | `1 brings you back`, `På dansk: /set` | `lang da`: the wrap rule keeps a
+    command with its arguments (outside review of issue 26, item 6)."""
+    import itertools
+
+    from lobby.text.messages import language_lines
+    from protocol.render.wrap import wrap_line
+    command = re.compile(r"[(«\"'`]?/[^\W\d_][\w-]*")
+    for lang in LANGUAGES:
+        lines = [text("view-dragon", lang, left="Bot3", right="Bot1"),
+                 text("give-dragon-first", lang, left="Bot3", right="Bot1"),
+                 text("leave-in-game", lang, table=1, grace=300),
+                 text("view-exchange", lang, next="Bot1", partner="Bot2", previous="Bot3"),
+                 *language_lines(), *language_lines(1)]
+        for line in lines:
+            for width in (45, 40, 50, 60):
+                wrapped = wrap_line(line, width)
+                for here, after in itertools.pairwise(wrapped):
+                    last, following = here.split()[-1], after.split()[0]
+                    assert not (command.fullmatch(last) and following[:1].islower()), (
+                        lang, width, wrapped)
