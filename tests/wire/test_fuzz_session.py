@@ -67,5 +67,5 @@ def test_junk_never_breaks_a_session(pieces: list[bytes], logged_in: bool) -> No
     c.raw()
     c.send("/who")
     lines = c.lines()
-    assert lines and lines[-1].startswith("In the Lobby (")
+    assert lines and lines[-1].startswith("In the lobby (")
     assert c.session.user is not None and c.session.user.name in lines[-1]

@@ -293,14 +293,14 @@ def test_look_at_a_waiting_table_and_in_the_lobby() -> None:
     c = lobby.connect()
     c.login("zed")
     c.send("look")                      # a full command word needs no slash
-    assert c.text().splitlines() == ["You are in the Lobby; nobody else is here.",
+    assert c.text().splitlines() == ["You are in the lobby; nobody else is here.",
                                      "No table is open: /newroom opens one."]
     t.send("bob", "/manager")
     t.send("cat", "/manager")
     t.send("dan", "/manager")
     t.read_all()
     assert t.send("bob", "/l").splitlines() == [
-        "You are in the Lobby, with 2 other people here.",
+        "You are in the lobby, with 2 other people here.",
         "1 table open: /listroom shows the list, /room N watches a table, /newroom opens",
         "  another."]                                            # wrapped at 80 columns
 
@@ -442,7 +442,7 @@ def test_a_spectator_entering_mid_game_sees_the_round_and_score() -> None:
 # ---- /set bell ------------------------------------------------------------------------------------
 def test_bell_rings_when_a_move_or_decision_begins_to_wait_for_you() -> None:
     t = TextTable({"bombwindow": "2"})
-    assert "bell is on now." in t.send("ann", "/set bell on")
+    assert "Bell is on now." in t.send("ann", "/set bell on")
     t.send("bob", "/set bell on")
     t.send("bob", "/iset json 1")               # machine mode: never a bell
     raw = {n: b"" for n in PLAYERS}
