@@ -131,9 +131,10 @@ class LobbyWebSocket(WebSocketServerProtocol):
 
     def failHandshake(self, reason: str, code: int = 400,
                       responseHeaders: Any = None) -> None:
-        """An Origin that autobahn cannot even read is refused like a foreign one: 403."""
+        """An Origin that autobahn cannot even read is refused like a foreign one: 403, with
+        the same plain reason (not autobahn's parser's words)."""
         if reason.startswith("HTTP Origin header invalid"):
-            code = 403
+            code, reason = 403, "origin not allowed"
         super().failHandshake(reason, code, responseHeaders)
 
     def sendHttpErrorResponse(self, code: int, reason: str,

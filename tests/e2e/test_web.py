@@ -818,3 +818,32 @@ async def test_a_protocol_error_closes_the_tcp_connection_at_once(
     other.send("/who")
     await other.expect("who")
     assert not [m for m in other.messages if isinstance(m, dict) and m.get("type") == "tells"]
+
+
+def upgrade_status(port: int, origin: str) -> tuple[str, dict[str, str], bytes]:
+    """A raw WebSocket upgrade with ``origin``: its status line, headers and body."""
+    with socket.create_connection(("127.0.0.1", port), timeout=20) as s:
+        s.sendall((f"GET /ws HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nUpgrade: websocket\r\n"
+                   "Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+                   f"Sec-WebSocket-Version: 13\r\nOrigin: {origin}\r\n\r\n").encode())
+        data = b""
+        while chunk := s.recv(65536):
+            data += chunk
+    head, _, body = data.partition(b"\r\n\r\n")
+    lines = head.decode("latin-1").split("\r\n")
+    headers = {k.lower(): v.strip() for k, _, v in (h.partition(":") for h in lines[1:])}
+    return lines[0], headers, body
+
+
+@pytest_twisted.ensureDeferred
+async def test_every_refused_origin_is_answered_plainly(web: WebServer) -> None:
+    """An Origin autobahn cannot parse gets the same plain 403 as a foreign one, with the
+    security headers, never the parser's own words (outside review of issue 28, item 4)."""
+    port = web.web_port
+    for origin in (f"http://127.0.0.1:{port}.evil.com", "not a url", "http://evil.example",
+                   "null"):
+        status, headers, body = await within(deferToThread(upgrade_status, port, origin))
+        assert status == "HTTP/1.1 403 origin not allowed", origin
+        assert body == b"origin not allowed\n", origin
+        assert headers["content-security-policy"] == CSP
+        assert "server" not in headers
