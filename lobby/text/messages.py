@@ -221,6 +221,7 @@ ERRORS: dict[str, str] = {
         "Your client sends more than {rate} WebSocket control frames or message fragments a "
         "second; they are ignored until it slows down."),
     "frame-flood-disconnect": "Too many WebSocket frames too fast; closing the connection.",
+    "ping-flood-disconnect": "Too many WebSocket pings too fast; closing the connection.",
     # moderation and mute lists (lobby/world/moderation.py)
     "not-allowed": "Only a user with the role {role} may use /{command}.",
     "not-yourself": "You cannot use /{command} on yourself.",
