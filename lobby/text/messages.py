@@ -1179,6 +1179,10 @@ WEB_TEXTS: dict[str, str] = {
     #. the box for that key in the log-in form, and its button
     "web-seat-key": "Key of the seat",
     "web-seat-key-use": "Back to the seat",
+    #. the key typed in that box is being checked (the server pauses a moment after a wrong one)
+    "web-seat-key-checking": "Checking the key...",
+    #. the key typed in that box is not the seat's
+    "web-seat-key-wrong": "Wrong key. Type the key shown at the table again.",
     #. the WebSocket did not open, and the server gave no reason: it tries again by itself
     "web-cannot-connect": "The server cannot be reached; trying again...",
     #. the WebSocket was refused: the server has as many connections as it takes
@@ -1262,6 +1266,10 @@ WEB_TEXTS: dict[str, str] = {
     "web-game-over-shared": "The game is over: a draw; {side_a} {a} : {b} {side_b}.",
     #. the round's breakdown, the reader's side first: card points and the Tichu calls' bonuses
     "web-round-detail": "Card points {cards_us} : {cards_them}; Tichu calls {tichu_us} : {tichu_them}.",
+    #. the same after a double victory: its points (200 for the side that made it; no card
+    #. points are counted), the reader's side first
+    "web-round-detail-double": "Double victory {double_us} : {double_them}; Tichu calls "
+                               "{tichu_us} : {tichu_them}.",
     "web-double-victory": "A double victory for {side}.",
     "web-history": "My games",
     "web-no-games": "No finished games yet.",
