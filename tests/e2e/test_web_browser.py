@@ -769,6 +769,8 @@ def test_a_guest_comes_back_with_the_key_from_another_tab(site: str, tmp_path: P
         assert other.js("return document.getElementById('seat-key-input').disabled"
                         " && document.getElementById('seat-key-button').disabled")
         assert other.text("#seat-key-note") == "Checking the key..."
+        other.wait(lambda: keys_sent(other), "the key sent")
+        assert "does not have its key" in other.text("#status")      # not "Connecting..."
         other.wait(lambda: other.text("#seat-key-note")
                    == "Wrong key. Type the key shown at the table again.", "the wrong key")
         # the page's own words, not the server's telnet instructions, and they stay; so does

@@ -234,7 +234,12 @@
         $("login-password").focus();
       } else if (o.prompt === "seat-key") {
         const key = keyFor(app.wanted);
-        if (key) { app.ws.send("#key " + key); return; }
+        if (key) {
+          app.ws.send("#key " + key);
+          // a key typed in the box: connected, no longer "Connecting..." (its note says checking)
+          if (app.keyTyped && app.heldNote) statusT(app.heldNote.key, app.heldNote.params);
+          return;
+        }
         // a running game holds this guest's seat, and this tab has not its key (another tab,
         // the storage cleared, the name typed): an empty key is never sent (the seat is not
         // ours to take, and a key that is no key is refused); the form, for another name
