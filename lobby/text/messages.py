@@ -629,6 +629,9 @@ INFO: dict[str, str] = {
     "game-tichu-you": "You call TICHU!",
     "game-exchange-phase": "Exchange: everyone gives three cards.",
     "game-exchange-given": "{name} has given three cards.",
+    #. what a spectator reads once all four have given their three cards (the gives one by one
+    #. are told to the players only)
+    "game-exchange-done": "The exchange is complete.",
     "game-exchange-given-you": "You have given three cards.",
     "game-exchange-received": "You receive {gifts}.",
     "game-gift-from": "{card} from {name}",

@@ -329,7 +329,7 @@ class TextOutput:
     answer (``PAGED``) comes a page at a time, a page the rows of the client's window less
     two (the ``-- more --`` line, and the line one types on); ``/next`` shows the next."""
 
-    __slots__ = ("session", "pages")
+    __slots__ = ("session", "pages", "status")
 
     #: a word typed without the slash is a command only when it fits what a person means by
     #: it ("help me" and "play nice" are speech: protocol/commands/bare.py's checks)
@@ -352,6 +352,8 @@ class TextOutput:
         self.session = session
         #: the rest of the last long answer (``/next``), or None
         self.pages: _Pages | None = None
+        #: the last status prompt written (``/set prompt on``)
+        self.status: str | None = None
 
     def deliver(self, event: Event) -> None:
         s = self.session
@@ -371,16 +373,24 @@ class TextOutput:
         if s.gmcp.enabled:
             gmcp_copies(s, event, ctx)
         lines: list[str] | None = None
+        if event.type in PAGED:
+            # a long answer pages whether or not a table was seen before (the table feed,
+            # once made, stays: its way pages nothing); what the feed holds comes first
+            if s.feed is not None and (held := s.feed.flush()):
+                s.telnet.send_lines(wrap_lines(held, ctx.width))
+            self._paged(wrap_lines(render(event, ctx.lang, ctx.width), ctx.width))
+            return
         if s.feed is not None or event.type.startswith(("table-", "game-")):
             if s.feed is None:
                 s.feed = TableFeed(s.user.name if s.user is not None else None)
             lines = s.feed.render(event, ctx.lang, ctx.color, ctx.width)
             if lines is None and event.type in SPEECH:    # speech in a table's room
-                s.telnet.send_lines(wrap_lines(s.feed.flush(), ctx.width)
+                s.telnet.send_lines(wrap_lines(s.feed.flush(grand=False), ctx.width)
                                     + wrap_speech(render(event, ctx.lang, ctx.width), ctx.width))
                 return
             if lines is None:
-                lines = s.feed.flush() + render(event, ctx.lang, ctx.width)
+                # (a spectator's Grand Tichu decisions wait for the phase's end all the same)
+                lines = s.feed.flush(grand=False) + render(event, ctx.lang, ctx.width)
             elif event.type == "table-timer-warning":
                 if s.settings_chosen and s.settings_chosen.get("bell") == "on":
                     s.telnet.write(BELL)                # the move timer's warning: /set bell on
@@ -391,9 +401,6 @@ class TextOutput:
             # lobby events (speech, arrivals ...) read the same for every text-mode listener
             # with the same render context: rendered and encoded once per event and context,
             # not once per member of a crowded room
-            if event.type in PAGED:
-                self._paged(wrap_lines(render(event, ctx.lang, ctx.width), ctx.width))
-                return
             memo = _shared_text
             parts = memo.parts
             if parts and parts[0] is event and parts[1] is ctx:
@@ -415,8 +422,10 @@ class TextOutput:
             s.telnet.send_lines(wrap_lines(lines, ctx.width))
         if event.type == "table-view" and s.settings_chosen and s.settings_chosen.get("prompt") == "on":
             status = status_prompt(event.data, ctx.lang, ctx.width)  # /set prompt on (MUD clients)
-            if status is not None:
+            # (not the same prompt again while the cursor still stands after it)
+            if status is not None and not (s.telnet.after_prompt and status == self.status):
                 s.sendPrompt(status)
+                self.status = status
 
     def _paged(self, lines: list[str]) -> None:
         """A long answer: all of it when it fits the window, else its first page."""

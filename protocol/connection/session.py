@@ -452,7 +452,8 @@ class Session(Protocol):
                 # (_shared_text's parts: (event, context), empty while the memos are off)
                 parts = _shared_text.parts
                 if type(s) is cls and parts and parts[0] is event and type(s.output) is TextOutput \
-                        and s.feed is None and s.login_state.open and not s.gmcp.enabled:
+                        and s.feed is None and s.login_state.open and not s.gmcp.enabled \
+                        and not s.telnet.after_prompt:
                     ctx = s.render_context
                     if not plain and parts[1] is ctx:
                         # this event's bytes in this context, whatever comes later

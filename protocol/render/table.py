@@ -36,11 +36,13 @@ from lobby.tichu import (
 from lobby.tichu import memo as _memo
 from protocol.render.context import DEFAULT_WIDTH
 from protocol.render.wrap import (
+    ELLIPSIS,
     HANGING_INDENT,
     LINE_BREAK,
     break_seats,
     columns,
     name_forms,
+    seats_packed,
     visible_width,
     wrap_column,
 )
@@ -219,21 +221,36 @@ def _choose_form(names: list[Any], lang: str, width: int) -> list[Any]:
         return f"{s + 1} {n or '-'} 14" + (f" {call}" if s == 0 else "") + (
             f" {mark}" if s == 2 else "")
 
-    def score_fits(shown: list[Any], whole: bool) -> bool:
-        # the score line on one line, or (narrow) its score on a line of its own: the wrap
-        # keeps ``A+C 0 : 0 B+D`` together (protocol/render/wrap.py)
+    def score_fits(shown: list[Any], whole: bool | None) -> bool:
+        # the score line on one line (``whole``), or (narrow) its score on a line of its own:
+        # the wrap keeps ``A+C 0 : 0 B+D`` together (protocol/render/wrap.py); or (None:
+        # narrower still) ``A+C 0 : 0`` and the second team on lines of their own
         if whole:
             return visible_width(text("view-score", lang, round_no=10,
                                       score=_score(shown, [100, 100], lang))) <= room
-        return visible_width(HANGING_INDENT + _score(shown, [0, 0], lang)) <= room
+        if whole is False:
+            return visible_width(HANGING_INDENT + _score(shown, [0, 0], lang)) <= room
+        a, b = _teams(shown, lang)
+        return visible_width(HANGING_INDENT + f"{a} 0 : 0") <= room \
+            and visible_width(HANGING_INDENT + b) <= room
+
+    def pieces_fit(shown: list[Any], whole: bool | None) -> bool:
+        return all(visible_width(f"  >{piece(s, n)} |") <= room
+                   for s, n in enumerate(shown[:4])) and score_fits(shown, whole)
     forms = name_forms(list(names))
     for shown in forms:
         line = " | ".join(piece(s, n) for s, n in enumerate(shown[:4]))
         if visible_width(">" + line) <= room and score_fits(shown, True):
             return names if shown == names else shown
-    for shown in forms:
-        if all(visible_width(f"  >{piece(s, n)} |") <= room for s, n in enumerate(shown[:4])) \
-                and score_fits(shown, False):
+    # a name is cut only where a seat does not fit a line of its own (issue 26 review, item 4):
+    # the forms without a cut name (the bots' without their strategy first) with the score
+    # parted between its teams before any cut form
+    whole = [f for f in forms
+             if not any(isinstance(n, str) and n.endswith(ELLIPSIS) and n not in names for n in f)]
+    tries = [*((f, False) for f in whole), *((f, None) for f in reversed(whole)),
+             *((f, False) for f in forms[len(whole):]), *((f, None) for f in forms[len(whole):])]
+    for shown, fits in tries:
+        if pieces_fit(shown, fits):
             return names if shown == names else shown
     return names if forms[-1] == names else forms[-1]
 
@@ -362,17 +379,18 @@ def _trick_line(game: dict[str, Any], trick: list[dict[str, Any]], names: list[A
     line = _TRICK_LINE.get((trick, names), key)
     if line is not _memo.MISSING:
         return line
-    shown: list[tuple[str, dict[str, Any]]] = []
+    shown: list[tuple[str, str]] = []
     used = 0
     budget = min(TRICK_WIDTH, width - (DEFAULT_WIDTH - TRICK_WIDTH))
     for p in reversed(trick):
         name = _name(names, p["seat"], lang)
-        w = len(name) + len(p["cards"]) + 3
+        cards = play_cards(p)           # in rank order, the Phoenix in its place (as a play line)
+        w = len(name) + len(cards) + 3
         if shown and used + w > budget:
             break
-        shown.append((name, p))
+        shown.append((name, cards))
         used += w
-    plays = ", ".join(f"{name} {color_cards(p['cards'], color)}" for name, p in reversed(shown))
+    plays = ", ".join(f"{name} {color_cards(cards, color)}" for name, cards in reversed(shown))
     if len(shown) < len(trick):
         plays = text("view-trick-more", lang, plays=plays)
     if game.get("trick_won") and me is not None and game.get("holder") == me:
@@ -584,12 +602,20 @@ def _options(event: Event, lang: str, color: bool, width: int | None = None) -> 
     return lines
 
 
-def _info(event: Event, lang: str, color: bool) -> list[str]:
+#: what /spielinfo's seats line holds in place of the seats, to be split there
+_SEATS_AT = "\x00"
+
+
+def _info(event: Event, lang: str, color: bool, width: int | None = None) -> list[str]:
     d = event.data
     names = d.get("seats") or [None] * 4
+    head, _, tail = text("table-info-seats", lang, seating=_SEATS_AT).partition(_SEATS_AT)
+    # the full names, broken between two seats only (the rule of /listroom: seats_packed)
+    seating = (head + _seating(names) + tail if width is None else
+               seats_packed(head, names, width, " " * (len(head) - len(head.lstrip())) + HANGING_INDENT,
+                            ", ", tail, cut=False))
     lines = [text("table-info", lang, table=d.get("table"), state=state_word(d.get("state"), lang),
-                  host=d.get("host") or "-"),
-             text("table-info-seats", lang, seating=_seating(names))]
+                  host=d.get("host") or "-"), seating]
     if d.get("scores") is not None:
         # the rounds finished (during round 3: after 2 rounds), not the round being played
         done = d.get("rounds_done") or 0
@@ -1044,6 +1070,8 @@ class TableFeed:
         #: Tichu decisions (declined) a spectator has not been told yet
         self._watching = False
         self._grand_no: list[Any] = []                    # their seats
+        #: a spectator's table whose exchange is under way (its gives not told one by one)
+        self._exchanged: Any = None
         self._grand_names: list[Any] = []
         self._grand_lang = "en"
         #: (table, round, the trick's first cards) of the last bomb hint given
@@ -1077,6 +1105,11 @@ class TableFeed:
             moved = self._mine(event, lang, color) or _event_lines(event, lang, color) or []
             self._moves.append((event, moved))
             return []
+        if self._exchanged is not None and event.type == "game-play-phase":
+            self._exchange_done(event.data.get("table"), lang)     # (the lead comes after it)
+        if event.type == "game-exchange-given" and self._watching:
+            self._exchanged = event.data.get("table")   # a spectator: one line when complete
+            return self.flush()
         if event.type == "game-grand" and self._watching and not event.data.get("call"):
             self._grand_no.append(event.data.get("seat"))        # told when the phase ends
             self._grand_names = event.data.get("names") or []
@@ -1090,6 +1123,7 @@ class TableFeed:
         if lines is None:
             lines = (self._look(event, lang, color, width) if event.type == "table-look"
                      else _options(event, lang, color, width) if event.type == "table-options"
+                     else _info(event, lang, color, width) if event.type == "table-info"
                      else _event_lines(event, lang, color))
         if lines is None:
             return None
@@ -1151,6 +1185,14 @@ class TableFeed:
         ring, self._ring = self._ring, False
         return ring
 
+    def _exchange_done(self, table: Any, lang: str) -> None:
+        """A spectator's exchange (its gives and waits condensed) ends: one line says so, first
+        of what is shown next (not when the table is another one now)."""
+        if table == self._exchanged:
+            self._moves.insert(0, (Event("game-exchange-done", {}),
+                                   [text("game-exchange-done", lang)]))
+        self._exchanged = None
+
     def _view(self, event: Event, lang: str, color: bool, width: int) -> list[str]:
         d = event.data
         if self._moves and d.get("game"):
@@ -1158,6 +1200,8 @@ class TableFeed:
                            for ev, lines in self._moves]
         self._watching = d.get("seat") is None
         self._grand_lang = lang
+        if self._exchanged is not None and (d.get("game") or {}).get("phase") != "exchange":
+            self._exchange_done(d.get("table") if d.get("game") else None, lang)
         # the wait: for which table, round and phase (a new decision right after another, the
         # exchange after one's Grand Tichu decision, rings again)
         game_ = d.get("game") or {}
@@ -1187,8 +1231,10 @@ class TableFeed:
                 and self._phase == phase):
             # during the Grand Tichu decisions and the exchange, after the first view: who is
             # still awaited (your prompt), and your hand when it changed
-            if game.get("phase") == "grand" and self._watching:
-                return self.flush(grand=False)  # a spectator: one line when the phase ends
+            if self._watching:
+                # a spectator: one line when the phase ends (the Grand Tichu decisions not
+                # called; the exchange complete), not who is still awaited after each decision
+                return self.flush(grand=False)
             hand = self._seat_hand(d, game, lang, color)
             lines = _view_lines(event, lang, color, False, width, hand)
             out = [hand] if hand is not None and hand != self._hand else []

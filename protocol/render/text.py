@@ -17,7 +17,7 @@ from lobby.text.messages import CATALOGS, LANGUAGES, language_lines, language_na
 from protocol.render.context import DEFAULT_WIDTH
 from protocol.render.records import RECORD_FORMATTERS, stats_lines
 from protocol.render.table import state_word
-from protocol.render.wrap import LINE_BREAK, name_forms, pack_seats
+from protocol.render.wrap import seats_packed
 
 __all__ = ["ERROR_PREFIX", "render", "error_line", "format_time"]
 
@@ -167,31 +167,12 @@ _LISTROOM_INDENT = " " * 6
 
 
 def _listroom_line(t: dict[str, Any], lang: str, width: int) -> str:
-    """A table's line of /listroom: its head, then the seats. On one line where the names or
-    the bots' names without their strategy (``Bot1``) fit; else broken between two seats only
-    (``pack_seats``: a seat's number never parts from its name), in the form of the names
-    (``name_forms``: a shortened name ends in ``…``) that takes the fewest lines, the longest
-    of those."""
+    """A table's line of /listroom: its head, then the seats, by the one rule of a seats listing
+    (``seats_packed``: broken between two seats only; a name cut, ``…``, only where a seat
+    does not fit a line of its own)."""
     head, _, tail = text("listroom-line", lang, table=t["table"], game=t.get("game", "tichu"),
                          state=state_word(t["state"], lang), seating=_SEATS).partition(_SEATS)
-    forms = name_forms(list(t.get("seats") or []))
-
-    def packed(names: list[Any]) -> str | None:
-        seats = [f"{i + 1} {n or '-'}" for i, n in enumerate(names)]
-        if seats:
-            seats[-1] += tail
-        return pack_seats(head, seats, width, _LISTROOM_INDENT)
-    # one line where a bot's name without its strategy makes it fit (no name is cut for it)
-    for names in forms[:2]:
-        line = packed(names)
-        if line is not None and LINE_BREAK not in line:
-            return line
-    # else broken between seats: the fewest lines, and of those the longest form
-    fitting = [line for line in map(packed, forms) if line is not None]
-    if fitting:
-        return min(fitting, key=lambda line: line.count(LINE_BREAK))
-    # not even the shortest names fit a narrow line each: the session's wrap takes over
-    return head + " | ".join(f"{i + 1}\u00a0{n or '-'}" for i, n in enumerate(forms[-1])) + tail
+    return seats_packed(head, list(t.get("seats") or []), width, _LISTROOM_INDENT, tail=tail)
 
 
 def _setting(event: Event, lang: str) -> list[str]:

@@ -29,9 +29,10 @@ whispers of users included; machine mode (JSON lines) is never wrapped. The rule
 - ``/listroom``'s line of a table's seats is not wrapped but packed (``pack_seats``): the
   table's head, then the seats (``2 Bot1``), broken between two seats only, so that a seat's
   number never parts from its name; each continuation line starts with the details' indent.
-  The names keep their longest form (``name_forms``) in which every line fits: a bot's name
-  first loses its strategy (``Bot1~heuristic`` -> ``Bot1``), then the longest names are
-  shortened to ``Bot1~he…`` (a cut name always ends in ``…``); the full names are in
+  The names are cut only where a seat does not fit a line of its own (``seats_packed``, the
+  one rule of a seats listing, /spielinfo's too): a bot's name may lose its strategy
+  (``Bot1~heuristic`` -> ``Bot1``) where that takes fewer lines; only then the longest names
+  are shortened to ``Bot1~he…`` (a cut name always ends in ``…``); the full names are in
   ``/who``, ``/spielinfo`` and the game's start line.
 - The table view names each player in one form on a screen (``name_forms`` gives the forms,
   longest first; protocol/render/table.py ``screen_names`` chooses one per table, language and
@@ -59,7 +60,7 @@ from lobby.tichu import memo as _memo
 from protocol.render import graphemes as _graphemes
 
 __all__ = ["HANGING_INDENT", "ELLIPSIS", "LINE_BREAK", "MIN_NAME", "SPEECH_INDENT", "SPEECH_MARK",
-           "abbreviate", "columns", "break_seats", "fit_names", "name_forms", "pack_seats",
+           "abbreviate", "columns", "break_seats", "fit_names", "name_forms", "pack_seats", "seats_packed",
            "visible_width",
            "wrap_column", "wrap_line", "wrap_lines", "wrap_prompt", "wrap_speech"]
 
@@ -299,9 +300,14 @@ def _glue(pieces: list[str], width: int | None = None) -> list[str]:
             args = args - 1 if argument and word[-1].isalnum() else 0
             team_next = False
             if score and len(out) >= 3 and TEAM_MARK in out[-3]:
-                # a team's score (``A+C 70 : 30 B+D``): both teams stay with their figures
-                out[-3:] = [out[-3] + out[-2] + out[-1]]
-                team_next = True
+                # a team's score (``A+C 70 : 30 B+D``): both teams stay with their figures;
+                # where that is wider than a continuation line (long names on a narrow
+                # screen), the second team may go to the next line (``A+C 70 : 30`` / ``B+D``)
+                merged = out[-3] + out[-2] + out[-1]
+                nxt = pieces[k + 2] if k + 2 < len(pieces) and TEAM_MARK in pieces[k + 2] else ""
+                whole = merged + (pieces[k + 1] + nxt if nxt else "")
+                out[-3:] = [merged]
+                team_next = width is None or visible_width(HANGING_INDENT + whole) <= width
         else:
             team_next = False
             if out:
@@ -447,6 +453,37 @@ def break_seats(names: list[Any], build: Callable[[list[Any]], str], width: int,
     out.append(current)
     return LINE_BREAK.join(_SEAT_NUMBER.sub("\\1\u00a0", piece)
                            if visible_width(piece) > room else piece for piece in out)
+
+
+def seats_packed(head: str, names: list[Any], width: int, indent: str, sep: str = " | ",
+                 tail: str = "", cut: bool = True) -> str:
+    """The one rule of a listing of a table's seats after ``head`` (``/listroom``, ``/spielinfo``):
+    the seats (``1 Ann``) packed by ``pack_seats`` (broken between two seats only, a seat's
+    number never parted from its name), ``tail`` after the last. The names are never cut while
+    each seat fits a line of its own: of the forms without a cut name (the names, a bot's
+    name without its strategy, ``Bot1``) the one that takes the fewest lines, the longest of
+    those; only when no such form fits (a seat wider than a line of its own) the longest form
+    with cut names that fits (``name_forms``; with ``cut`` False none: ``/spielinfo`` shows the
+    full names). When nothing fits, the seats joined with a no-break space between each
+    number and its name, for the wrap to take over."""
+    forms = name_forms(list(names)) if cut else [list(names)]
+
+    def packed(shown: list[Any]) -> str | None:
+        seats = [f"{i + 1} {n or '-'}" for i, n in enumerate(shown)]
+        if seats:
+            seats[-1] += tail
+        return pack_seats(head, seats, width, indent, sep)
+
+    whole = [f for f in forms
+             if not any(isinstance(n, str) and n.endswith(ELLIPSIS) and n not in names for n in f)]
+    fitting = [line for line in map(packed, whole) if line is not None]
+    if fitting:
+        return min(fitting, key=lambda line: line.count(LINE_BREAK))
+    for shown in forms[len(whole):]:
+        line = packed(shown)
+        if line is not None:
+            return line
+    return head + sep.join(f"{i + 1}\u00a0{n or '-'}" for i, n in enumerate(forms[-1])) + tail
 
 
 def pack_seats(head: str, seats: list[str], width: int, indent: str,

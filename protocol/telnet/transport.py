@@ -552,6 +552,10 @@ class TelnetLineProtocol(Protocol):
     # True once the client sent any option negotiation: only such clients get IAC GA after
     # prompts (raw netcat and scripts never see those two bytes).
     speaks_telnet: bool = False
+    # True while the cursor stands after a prompt (no line end) that the client was not told is
+    # a prompt by IAC EOR: the next output starts with CR LF, on a line of its own (as MUD
+    # servers do), not after the prompt; a line the client sends ends it (its Enter)
+    after_prompt: bool = False
     _closed: bool = False
     _closing: bool = False
     # True: connectionMade does not offer GMCP; `offerOptions()` does it later (the session
@@ -809,7 +813,7 @@ class TelnetLineProtocol(Protocol):
     # ---- output -----------------------------------------------------------------------------
     def sendLine(self, text: str) -> None:
         """Send `text` and CR LF (UTF-8, bare LF inside -> CR LF, 0xFF doubled)."""
-        self._write(encode_text(text) + b"\r\n")
+        self.write(encode_text(text) + b"\r\n")
 
     def send_lines(self, lines: list[str]) -> None:
         """`TelnetLineProtocol.sendLine` for each of `lines` (no wrapping): the same bytes, in one
@@ -817,27 +821,30 @@ class TelnetLineProtocol(Protocol):
         the output is compressed or the client is not reading, as `sendLine` does)."""
         if self._compress is not None or self._paused:
             for line in lines:
-                self._write(encode_text(line) + b"\r\n")
+                self.write(encode_text(line) + b"\r\n")
         elif lines:
-            self._write(b"".join([encode_text(line) + b"\r\n" for line in lines]))
+            self.write(b"".join([encode_text(line) + b"\r\n" for line in lines]))
 
     def sendText(self, text: str) -> None:
         """Send `text` as it is (UTF-8, bare LF inside -> CR LF, 0xFF doubled)."""
-        self._write(encode_text(text))
+        self.write(encode_text(text))
 
     def sendBytes(self, data: bytes) -> None:
         """Send application bytes as data: every 0xFF is doubled, nothing else changes."""
-        self._write(data.replace(b"\xff", b"\xff\xff"))
+        self.write(data.replace(b"\xff", b"\xff\xff"))
 
     def sendPrompt(self, text: str) -> None:
         """Send a prompt without line end, then IAC GA for a telnet client that has not agreed
         to suppress go-ahead (SGA); a client that never negotiated gets no GA bytes."""
         data = encode_text(text)
-        if self._us_state(EOR) == _YES:
+        eor = self._us_state(EOR) == _YES
+        if eor:
             data += bytes((IAC, EOR_MARK))
         elif self.speaks_telnet and self._us_state(SGA) != _YES:
             data += bytes((IAC, GA))
-        self._write(data)
+        self.write(data)
+        # (a client that agreed to EOR shows what follows on a line of its own itself)
+        self.after_prompt = bool(text) and not eor
 
     def offer_eor(self) -> None:
         """IAC WILL EOR, once, to a client that speaks telnet (a MUD client answers DO EOR, and
@@ -884,8 +891,13 @@ class TelnetLineProtocol(Protocol):
             return
         self.transport.write(data)
 
-    #: the application's name for `_write` (bytes written as they are)
-    write = _write
+    def write(self, data: bytes) -> None:
+        """The application's bytes, written as they are; after a prompt not marked with EOR
+        (``after_prompt``) on a line of their own (CR LF first)."""
+        if self.after_prompt:
+            self.after_prompt = False
+            data = b"\r\n" + data
+        self._write(data)
 
     def _overflow(self) -> None:
         self._closing = True
@@ -1030,6 +1042,7 @@ class TelnetLineProtocol(Protocol):
             return
         raw = bytes(self._line)
         self._line = bytearray()
+        self.after_prompt = False           # the client's Enter ended the prompt's line
         self.lineReceived(self.cleanLine(decode_line(raw)))
 
     def _command_received(self, command: int) -> None:

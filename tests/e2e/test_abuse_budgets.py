@@ -746,7 +746,7 @@ async def test_the_metrics_port_closes_trickling_requests_and_caps_its_connectio
     from twisted.internet.protocol import Protocol
     from twisted.internet.task import Clock
 
-    from protocol.process.metrics import MetricsSite
+    from protocol.process.metrics_site import MetricsSite
     from protocol.process.server import parse_args
     opts = parse_args([])
     assert (opts.metrics_request_timeout, opts.metrics_max_connections) == (10.0, 64)

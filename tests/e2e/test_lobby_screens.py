@@ -234,6 +234,36 @@ async def test_a_long_replay_comes_a_page_at_a_time(server: RunningServer) -> No
     assert '"type":"error"' in refused and "no-more-pages" in refused
 
 
+@pytest.mark.parametrize("before", ["/room 1", "/spielinfo 1", "/history"])
+@pytest_twisted.ensureDeferred
+async def test_replay_still_pages_after_a_table_was_seen(server: RunningServer,
+                                                         before: str) -> None:
+    """Issue 26 telnet review, item 1: after ``/room 5`` or ``/spielinfo 5`` (anything that
+    showed a table) ``/replay 1`` came all at once (its event took the table view's way, which
+    pages nothing) and ``/next`` said there was nothing more. It pages as in a fresh session,
+    in Spanish too."""
+    game = await saved_game(server)
+    host = await guest(server, "Hanne")
+    await reply(host, "/newroom", "four sit.\r\n")
+    c = await guest(server, "Pepa", "es")
+    c.send(before)
+    if before == "/room 1":
+        c.send("/room 0")
+    await until_whereis(c, "Pepa", "es")
+    c.send(f"/replay {game} 1")
+    page = await until_whereis(c, "Pepa", "es")
+    assert len(page) == 23 and page[-1] == text("more", "es", last=22, total=page_total(page))
+    c.send("/next")
+    assert len(await until_whereis(c, "Pepa", "es")) > 1
+    out = await reply(c, "/next")
+    assert "no-more-pages" not in out
+
+
+def page_total(page: list[str]) -> int:
+    """The total of a ``-- more --`` line."""
+    return int(re.findall(r"\d+", page[-1])[-1])
+
+
 # ---- a bot's name in one form (#4) -----------------------------------------------------------------
 @pytest_twisted.ensureDeferred
 async def test_a_bots_name_has_one_form_in_every_line(server: RunningServer) -> None:
@@ -273,3 +303,60 @@ async def until_whereis_at_table(c: LineClient) -> list[str]:
     end = text("whereis-table", "en", name="Hanne", number=1)
     got = str(await c.expect(end + "\r\n"))
     return got[:-len(end) - 2].split("\r\n")[:-1]
+
+
+# ---- every listing of a table's seats: the one rule (issue 26 telnet review, items 3 and 4) -------
+def seat_pieces(out: str) -> list[str]:
+    """The physical lines of ``out``, each checked to keep a seat's number with its name: no
+    line ends with a bare seat number."""
+    lines = out.split("\r\n")
+    for line in lines:
+        assert not re.search(r"(?:^|[,|:] ?)[1-4]$", line.rstrip()), (line, out)
+    return lines
+
+
+@pytest_twisted.ensureDeferred
+async def test_spielinfo_never_parts_a_seat_number_from_its_name(server: RunningServer) -> None:
+    """Item 3: at 45 columns ``/spielinfo N`` read ``Seats: 1 bernd, 2 Bot1~heuristic, 3`` /
+    ``Bot2~heuristic, ...``: its seats are broken between two seats only (``seats_packed``,
+    the rule of /listroom), the full names kept."""
+    host = await guest(server, "bernd")
+    await reply(host, "/newroom", "four sit.\r\n")
+    await reply(host, "/join", "4 -\r\n")
+    for _ in range(3):
+        await reply(host, "/addbot heuristic", "\r\nSeats: ")
+    c = await guest(server, "Lotte", None, 45)
+    out = await reply(c, "/spielinfo 1", "defaults\r\n")
+    lines = seat_pieces(out)
+    assert all(len(line) < 45 for line in lines), out
+    joined = " ".join(line.strip() for line in lines)
+    for seat, name in enumerate(("bernd", "Bot1~heuristic", "Bot2~heuristic", "Bot3~heuristic")):
+        assert f"{seat + 1} {name}" in joined, out
+
+
+@pytest_twisted.ensureDeferred
+async def test_long_names_stay_whole_where_each_seat_fits_a_line(server: RunningServer) -> None:
+    """Item 4: at 45 columns, Maximilian_Langn at seat 2 and Wolfgang_Amadeus at seat 4 with
+    two bots: /listroom showed ``2 Maximilian… | 3 Bot2 | 4 Wolfgang_A…`` and the table's seats
+    line ``2 Maximilian_… | 3 Bot2 |`` / ``4 Wolfgang_Am…`` though each seat fits a line of its
+    own. A name is cut only where its seat does not fit a line of its own: full names on more
+    lines."""
+    host = await guest(server, "Maximilian_Langn")
+    await reply(host, "/set width 45")
+    await reply(host, "/newroom", "four sit.\r\n")
+    await reply(host, "/join 2", "\r\n")
+    await reply(host, "/addbot 1", "\r\nSeats: ")
+    await reply(host, "/addbot 3", "\r\nSeats: ")
+    other = await guest(server, "Wolfgang_Amadeus")
+    await reply(other, "/room 1", "\r\nSeats: ")
+    other.send("/join 4")
+    await host.expect("seat 4.\r\n")
+    seats = str(await host.expect(" 4 ")) + str(await host.expect("\r\n"))
+    c = await guest(server, "Lotte", None, 45)
+    c.send("/listroom")
+    out = str(await c.expect(text("options-default", "en")))
+    out += str(await c.expect("\r\n"))
+    for got in (out, str(seats)):
+        assert "…" not in got, got
+        assert "2 Maximilian_Langn" in got and "4 Wolfgang_Amadeus" in got, got
+        assert all(len(line) < 45 for line in seat_pieces(got)), got

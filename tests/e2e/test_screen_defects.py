@@ -826,6 +826,43 @@ async def test_leave_in_a_running_game_says_what_becomes_of_the_seat(server: Run
             assert all(visible_width(line) < width for line in shown), (lang, width, shown)
 
 
+TRICK_SEEDS = range(2, 30)
+
+
+@pytest_twisted.ensureDeferred
+async def test_the_trick_line_shows_the_phoenix_in_its_place_as_the_play_line(
+        server: RunningServer) -> None:
+    """Issue 26 telnet review, item 2: the play line said ``Bot2 plays R5 R6 R7 S8 Ph=9 G10``
+    and the trick line after it ``Trick: Bot2 R5 R6 R7 S8 G10 Ph=9`` (``Stich:``, ``Pli :``):
+    the Phoenix came last. The trick line writes each play as the play line does (one
+    function, ``play_cards``): in rank order, the Phoenix in its place."""
+    from protocol.render.table import play_cards
+    w = await guest(server, "Watcher")
+    await reply(w, "/set width 250")
+    await reply(w, "/newroom", "four sit.\r\n")
+    seen: list[str] = []
+    for seed in TRICK_SEEDS:
+        for line in ("/addbot", "/addbot", "/addbot", "/addbot", "/option round 1",
+                     f"/option seed {seed}", "/start"):
+            w.send(line)
+        got = str(await w.expect("Round over"))
+        for line in got.splitlines():
+            if not line.startswith("Trick: ") or "Ph=" not in line:
+                continue
+            plays = line.removeprefix("Trick: ").removeprefix("... ").split(" – won by ")[0]
+            for play in plays.split(", "):
+                cards = play.split(" ", 1)[1]
+                if "Ph=" in cards and " " in cards:
+                    assert cards == play_cards({"cards": cards}), line
+                    if not cards.split()[-1].startswith("Ph="):
+                        seen.append(cards)      # the Phoenix below the play's top card
+        if seen:
+            break
+        await reply(w, "/leave")
+        await reply(w, "/newroom", "four sit.\r\n")
+    assert seen, "no trick with the Phoenix inside a longer play"
+
+
 @pytest.mark.reactor_timeout(60)
 @pytest_twisted.ensureDeferred
 async def test_the_german_rank_names_of_the_legend_are_rank_words_in_every_language(

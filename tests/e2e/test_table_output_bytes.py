@@ -105,6 +105,13 @@ seven in each, nothing else changed.
 Issue 26, telnet review #12 again: the reset line is `Ann clears the table for a new game.`
 without `: /join, then /start` (the waiting view right after it tells each reader what they
 may do; /start is the host's): that line of Ann, Cat, Eve and Gus was the only change.)
+Issue 26, telnet review item 2: the trick line writes each play as the play line does, the
+Phoenix in its place (`Trick: Ann B4 Ph=5 G6 R7 S8`, was `B4 G6 R7 S8 Ph=5`): those trick lines
+of the text clients (Ann 6, Cat 8, Eve 4, Gus 4) were the only change.
+Issue 26, telnet review item 6: a spectator's exchange is one line when it starts (`Waiting for
+the exchange: ...`) and one when it is complete (`The exchange is complete.`, before the lead):
+the spectators' (Eve, Gus) `X has given three cards.` lines and the shrinking waiting lines
+after each give were removed, one complete line per deal added; nothing else changed.
 """
 from __future__ import annotations
 
@@ -261,13 +268,13 @@ EXPECTED: dict[str, dict[str, str]] = {
         "Eve": "6d90784363989dcc36f8249b4dfb060287800d91aa61223ac86ee952cfdb207f",
     },
     "mixed": {
-        "Ann": "80651cc0ca3ae3fbdf830045e40f79533ba0c85b6e5991ab0ae2a4ef852e051c",
+        "Ann": "9d395673eea0fb87cd4c5f176e88ef678be8cc030d4131419ca5ff18f68b91a3",
         "Bob": "71b63930d55c833cfd7cac6ad168b2583e99f13b30eb34e9faaf3d4d75ad5c9c",
-        "Cat": "9c563a68c015b4307ebeef99f15c15a3f8637a20302f8b4c66235572d1f9d7fa",
+        "Cat": "a70e35487ad93f4478f64d828fd5194267d8a2e2f97a277f15d5d4d83f7d3d45",
         "Dan": "9f3302eda57b65a01da510597e6a23e9696ba45e7e97bdb4f1df8dd0c687585f",
-        "Eve": "7e35de6611f8466c1d5db0960b8f860ccd6df9fb8ec8f00ac59c12861c7f8892",
+        "Eve": "6498a47028fb342818d6a588cbf4e7090f9159106a057542f1c34042a56b0f9f",
         "Fay": "ad5e88e4f2c8ea167043915fe6621d768eb08537e9f33acbf13711c89856100d",
-        "Gus": "a4a6a5643578616d4ae91b2d10d15f49af69646faee48f6027b92d06d3b82b20",
+        "Gus": "f996a61dd2fda9e747da9eaaad2944036cd579c95a13a91d7b37cacc49af48d4",
     },
 }
 

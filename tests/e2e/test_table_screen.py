@@ -86,7 +86,8 @@ async def test_the_table_view_of_a_whole_game(server: RunningServer) -> None:
     assert hints > 0                      # this seed deals a bomb that is hinted
     eve = screen(game, "Eve")
     assert not any("does not call Grand Tichu" in l for l in eve)
-    assert any(l.startswith("No Grand Tichu from ") for l in eve)
+    assert any(l.startswith("No Grand Tichu from ") or l == "Nobody calls Grand Tichu."
+               for l in eve)
     assert not any(l.startswith("Waiting for Grand Tichu decisions: ") and "," not in l
                    for l in eve)          # no "who is still awaited" after each decision
     # leaving the finished table: the line that says so, no reprint of the table
@@ -227,3 +228,24 @@ async def test_the_card_legend_wraps_as_paragraphs_and_names_the_ace_ass(
             ace = next(e for e in entries if e.startswith("A\u00a0"))
             assert text("rank-A", "de") == "Ass" and "Ass" in ace, (lang, ace)
             assert "Ass" in text("cmd-play-help", lang), lang     # the help says it alike
+
+
+@pytest.mark.reactor_timeout(120)
+@pytest_twisted.ensureDeferred
+async def test_a_spectator_gets_the_exchange_condensed(server: RunningServer) -> None:
+    """Issue 26 telnet review, item 6: a spectator got ``Waiting for the exchange: anna, Bot1,
+    Bot2, Bot3`` and then the list less one name after each give (4-5 lines a deal). A
+    spectator gets one line when the exchange starts and one when it is complete; the Grand
+    Tichu decisions were condensed already (one line)."""
+    game = await a_game(server, 8)
+    eve = screen(game, "Eve")
+    waits = [l for l in eve if l.startswith("Waiting for the exchange: ")]
+    assert len(waits) == 1, waits
+    assert not any(" has given three cards" in l for l in eve), eve
+    done = eve.index(text("game-exchange-done", "en"))
+    assert eve.count(eve[done]) == 1 and " leads." in eve[done + 1], eve[done - 3:done + 3]
+    # the Grand Tichu decisions: one line when the phase ends, whatever came between them
+    assert len([l for l in eve if l.startswith("No Grand Tichu from ")
+                or l == text("game-grand-no-nobody", "en")]) == 1, eve
+    for name in PLAYERS:              # the players keep who gave, one by one
+        assert sum(" has given three cards." in l for l in screen(game, name)) == 3, name

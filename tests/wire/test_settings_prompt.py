@@ -5,6 +5,7 @@ sockets. Machine mode below protocol 4 refuses `/set` alone as it always did."""
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 import pytest_twisted
@@ -130,3 +131,66 @@ async def test_set_prompt_on_in_machine_mode_offers_no_eor(server: RunningServer
     c.send("#w /who")
     await c.expect('"id":"w"')
     assert bytes((IAC, WILL, EOR)) not in c.raw
+
+
+class RefusingClient(MudClient):
+    """A plain telnet client: it speaks telnet (answers the offers) but refuses EOR."""
+
+    def dataReceived(self, data: bytes) -> None:
+        self.raw += data
+        if bytes((IAC, DO, NAWS)) in data:
+            self.transport.write(bytes((IAC, WONT, NAWS)))
+        if bytes((IAC, WILL, EOR)) in data:
+            self.transport.write(bytes((IAC, 254, EOR)))          # IAC DONT EOR
+        LineClient.dataReceived(self, data)
+
+
+async def watched_round(server: RunningServer, c: MudClient, name: str) -> bytes:
+    """``c`` (logged in as ``name``, /set prompt on) opens a table of four bots, starts it and
+    watches a round; the raw bytes it got from the start on."""
+    c.send("/set prompt on")
+    await c.expect("prompt is on now.\r\n")
+    c.send("/newroom")
+    await c.expect("four sit.\r\n")
+    world: Any = server.server.world
+    world.tables[world.online(name).room.number].bot_delay = 0
+    for line in ("/addbot", "/addbot", "/addbot", "/addbot", "/option round 1",
+                 "/option seed 2"):
+        c.send(line)
+    before = len(c.raw)
+    c.send("/start")
+    await c.expect("Round over")
+    return c.raw[before:]
+
+
+STATUS = re.compile(rb"\[[^\]\r\n]* to play \| [^\]\r\n]*\] ")
+
+
+@pytest_twisted.ensureDeferred
+async def test_output_after_a_prompt_starts_on_a_line_of_its_own_without_eor(
+        server: RunningServer) -> None:
+    """Issue 26 telnet review, item 5: on plain telnet (EOR refused) the status prompt
+    ``[14 cards | Bot1 to play | us 0 : 0 them] `` has no line end, and the next line (a bot's
+    move) went on after it, beyond 80 columns. Output that follows a prompt the client was not
+    told is one (no EOR) starts with CR LF, as MUD servers do; a client that agreed to EOR
+    gets its prompts as before."""
+    c = RefusingClient()
+    from twisted.internet import reactor
+    await within(connectProtocol(TCP4ClientEndpoint(reactor, "127.0.0.1", server.port), c))
+    server.clients.append(c)
+    await c.login("Plain")
+    raw = await watched_round(server, c, "Plain")
+    prompts = list(STATUS.finditer(raw))
+    assert len(prompts) > 5, raw[-2000:]
+    for m in prompts:
+        after = raw[m.end():].removeprefix(bytes((IAC, GA)))
+        assert after == b"" or after.startswith(b"\r\n"), raw[m.start():m.end() + 80]
+    text = re.sub(rb"\xff[\xfb-\xfe][\x00-\xff]|\xff[\xf0-\xfa]", b"", raw).decode()
+    assert [line for line in text.split("\r\n") if len(line) >= 80] == []
+
+    mud = await mud_client(server)
+    await mud.login("Mudder")
+    raw = await watched_round(server, mud, "Mudder")
+    marked = [m for m in STATUS.finditer(raw) if raw[m.end():].startswith(bytes((IAC, EOR_MARK)))]
+    assert len(marked) > 5
+    assert not any(raw[m.end() + 2:].startswith(b"\r\n") for m in marked)   # as before
