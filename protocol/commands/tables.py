@@ -13,7 +13,7 @@ from lobby.text.messages import (
     LobbyError,
     rank_of_word,
 )
-from lobby.tichu.cards import WISH_WORDS
+from lobby.tichu import WISH_WORDS
 from lobby.world.world import LISTROOM_PAGE, User
 from protocol.commands.base import (
     Command,

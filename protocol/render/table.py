@@ -38,6 +38,7 @@ from protocol.render.context import DEFAULT_WIDTH
 from protocol.render.wrap import (
     ELLIPSIS,
     HANGING_INDENT,
+    LINE_BREAK,
     break_seats,
     columns,
     name_forms,
@@ -282,7 +283,7 @@ def _render_view(event: Event, lang: str, color: bool, show_score: bool = True,
     if state == "finished":
         lines.append(_outcome_line(d, names, lang))
         return lines
-    lines.extend(_prompt(d, game, names, me, lang))
+    lines.extend(_prompt(d, game, names, me, lang, width))
     return lines
 
 
@@ -423,8 +424,10 @@ def _outcome(result: dict[str, Any], names: list[Any], lang: str) -> str:
 
 
 def _prompt(d: dict[str, Any], game: dict[str, Any], names: list[Any], me: int | None,
-            lang: str) -> list[str]:
-    """Whose move it is, and for the person whose move it is the exact command(s)."""
+            lang: str, width: int = DEFAULT_WIDTH) -> list[str]:
+    """Whose move it is, and for the person whose move it is the exact command(s) (with the
+    Tichu hint where a call is open: on the prompt's line where it fits ``width``, else on a
+    line of its own of the same logical line, ``LINE_BREAK``)."""
     phase = game.get("phase")
     turn = game.get("turn")
     lines: list[str] = []
@@ -484,8 +487,10 @@ def _prompt(d: dict[str, Any], game: dict[str, Any], names: list[Any], me: int |
                     and not d.get("bombwindow_left"))
     if own_move and lines and me is not None and _may_call_tichu(game, me):
         # always, in every language: a length test here hid it where the prompt is longer
-        # than English's (German, French, Spanish); the wrap fits the line to the screen
-        lines[-1] += " " + text("view-tichu-hint", lang)
+        # than English's (German, French, Spanish)
+        hint = text("view-tichu-hint", lang)
+        fits = visible_width(lines[-1]) + 1 + visible_width(hint) <= columns(width)
+        lines[-1] += (" " if fits else LINE_BREAK) + hint
     if me is not None and phase in ("play", "dragon") and game.get("bombs"):
         lines.append(_bomb_line(game, lang))
     return lines

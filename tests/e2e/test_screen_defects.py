@@ -849,7 +849,7 @@ async def test_the_trick_line_shows_the_phoenix_in_its_place_as_the_play_line(
         for line in got.splitlines():
             if not line.startswith("Trick: ") or "Ph=" not in line:
                 continue
-            plays = line.removeprefix("Trick: ").removeprefix("... ").split(" – won by ")[0]
+            plays = line.removeprefix("Trick: ").removeprefix("... ").split(" \u2013 won by ")[0]
             for play in plays.split(", "):
                 cards = play.split(" ", 1)[1]
                 if "Ph=" in cards and " " in cards:

@@ -360,7 +360,7 @@ def test_the_player_concerned_is_addressed_as_you() -> None:
     t.play_until(lambda: t.table.match.round.phase == "exchange")
     waiting = next(n for n in PLAYERS if n not in {t.table.players[p] for p in range(4)
                                                    if t.table.match.round.given[p] is not None})
-    assert "! [give-cards-first] Give your three cards first: /schupf" in t.send(waiting, "/pass")
+    assert "! [give-cards-first] Give your three cards first: /schupf" in unwrap(t.send(waiting, "/pass"))
     out = t.play_until(lambda: t.table.match.round.phase == "play")
     leader = t.table.seated[t.table.match.round.turn]
     assert "You have the Mah Jong and lead." in out[leader]
