@@ -222,7 +222,7 @@ async def innocent(port: int, stop: asyncio.Event, rtts: list[float]) -> None:
         t = time.perf_counter()
         c.send("/who")
         try:
-            await c.expect(b"In the Lobby", 5.0)
+            await c.expect(b"In the lobby", 5.0)
             await c.expect(b"\r\n", 5.0)
         except (TimeoutError, ConnectionError):
             rtts.append(5.0)
@@ -412,7 +412,7 @@ async def speech(port: int, info: dict[str, Any]) -> None:
         await asyncio.sleep(3.0 / 60)
     await asyncio.sleep(1.0)
     listener.send("/who")
-    heard = await listener.expect(b"In the Lobby")
+    heard = await listener.expect(b"In the lobby")
     info["lines_sent"] = 7 * 60
     info["lines_heard"] = heard.count(b"> spam ")
     for s in speakers:
@@ -431,7 +431,7 @@ async def refused(port: int, info: dict[str, Any], server: Server) -> None:
         if i % 15 == 14:
             await asyncio.sleep(1.0)    # (below flood control: 15 lines a second)
     c.send("/who")
-    answers = await c.expect(b"In the Lobby", 20.0)
+    answers = await c.expect(b"In the lobby", 20.0)
     await asyncio.sleep(0.5)
     info["log_lines_for_300_refusals"] = server.attack_log_lines(before, name, "127.0.0.6")
     info["log_lines_of_everybody"] = server.log_lines() - before
@@ -494,7 +494,7 @@ async def table_loop(port: int, stop: asyncio.Event, info: dict[str, Any],
         loops += 1
         await asyncio.sleep(2 / 15)
     c.send("/who")
-    await c.expect(b"In the Lobby", 20.0)
+    await c.expect(b"In the lobby", 20.0)
     await asyncio.sleep(0.5)
     info["open_close_loops"] = loops
     # (its tables' "table N closed" lines name no user)

@@ -760,10 +760,10 @@ async def scenario_idle(target: Target, opts: argparse.Namespace) -> dict[str, A
         if lobby:
             conn.send(b"/who\r\n")
             line = await conn.expect(b"\r\n", 30)
-            while b"In the Lobby (" not in line:
+            while b"In the lobby (" not in line:
                 line = await conn.expect(b"\r\n", 30)
             # the count the line starts with (the names wrap to more lines at 80 columns)
-            who_lines = int(line.split(b"In the Lobby (", 1)[1].split(b")", 1)[0])
+            who_lines = int(line.split(b"In the lobby (", 1)[1].split(b")", 1)[0])
         else:
             conn.send(b"who\n")
             await conn.expect(b"who\r\n", 30)

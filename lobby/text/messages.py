@@ -221,6 +221,7 @@ ERRORS: dict[str, str] = {
         "Your client sends more than {rate} WebSocket control frames or message fragments a "
         "second; they are ignored until it slows down."),
     "frame-flood-disconnect": "Too many WebSocket frames too fast; closing the connection.",
+    "ping-flood-disconnect": "Too many WebSocket pings too fast; closing the connection.",
     # moderation and mute lists (lobby/world/moderation.py)
     "not-allowed": "Only a user with the role {role} may use /{command}.",
     "not-yourself": "You cannot use /{command} on yourself.",
@@ -334,8 +335,15 @@ INFO: dict[str, str] = {
     "whereis": "{name} is in the {room} (room {number}).",
     "game-waiting-for-you": "Your game at table {table} goes on without you: /room {table} "
                             "takes you back.",
+    #. {name}: the setting's label (setting-label-*: "Color", "Width"), {value} its value
     "setting": "{name} is {value} now.",
-    #. a setting's value on or off as shown (/set bell on: "bell is on now."; /set alone)
+    #. the settings by name, as the answer to /set NAME VALUE names them (where the reader's word
+    #. is not the name typed, add it in brackets: "Farbe (color)")
+    "setting-label-color": "Color",
+    "setting-label-bell": "Bell",
+    "setting-label-prompt": "Status prompt",
+    "setting-label-width": "Width",
+    #. a setting's value on or off as shown (/set bell on: "Bell is on now."; /set alone)
     "value-on": "on",
     "value-off": "off",
     #. /set alone: the connection's settings, one a line
@@ -380,7 +388,8 @@ INFO: dict[str, str] = {
     "arg-TO": "TO",
     "arg-VALUE": "VALUE",
     # the rooms' names (lobby/world/world.py names them in English for the machine mode's data)
-    "room-lobby": "Lobby",
+    #. the lobby as a sentence names it: "enters the lobby", "Du bist in der Lobby"
+    "room-lobby": "lobby",
     "room-table": "Table {number} room",
     "iset": "Interface setting {name} is {value} now.",
     # help (protocol/commands/help.py)
@@ -524,8 +533,8 @@ INFO: dict[str, str] = {
     "view-score": "Round {round_no} | {score}",
     "view-trick": "Trick: {plays}",
     "view-trick-empty": "Trick: empty",
-    "view-trick-won": "Trick: {plays} - won by {name}",
-    "view-trick-won-you": "Trick: {plays} - won by you",
+    "view-trick-won": "Trick: {plays} \u2013 won by {name}",
+    "view-trick-won-you": "Trick: {plays} \u2013 won by you",
     #. a spectator's (or a waiting player's) line of moves and the next turn: {moves} e.g.
     #. "Ann passes; Bob plays R7 (5 left)", {turn} e.g. "Cat's turn."
     "view-moves": "{moves}; {turn}",
@@ -730,7 +739,7 @@ INFO: dict[str, str] = {
     "game-round-call-lost-you": "  Your {call} failed: -{points}",
     "call-tichu": "Tichu",
     "call-grand": "Grand Tichu",
-    "game-round-total": "  This round:  {score}",
+    "game-round-total": "  This round: {score}",
     "game-round-score": "Score after round {round}: {score}",
     "game-victory-points": "Victory points: {points}",
     "game-match-over": "Game over after {rounds} {rounds!p:round|rounds}: {outcome}",
@@ -1170,6 +1179,10 @@ WEB_TEXTS: dict[str, str] = {
     #. the box for that key in the log-in form, and its button
     "web-seat-key": "Key of the seat",
     "web-seat-key-use": "Back to the seat",
+    #. the key typed in that box is being checked (the server pauses a moment after a wrong one)
+    "web-seat-key-checking": "Checking the key...",
+    #. the key typed in that box is not the seat's
+    "web-seat-key-wrong": "Wrong key. Type the key shown at the table again.",
     #. the WebSocket did not open, and the server gave no reason: it tries again by itself
     "web-cannot-connect": "The server cannot be reached; trying again...",
     #. the WebSocket was refused: the server has as many connections as it takes
@@ -1253,6 +1266,10 @@ WEB_TEXTS: dict[str, str] = {
     "web-game-over-shared": "The game is over: a draw; {side_a} {a} : {b} {side_b}.",
     #. the round's breakdown, the reader's side first: card points and the Tichu calls' bonuses
     "web-round-detail": "Card points {cards_us} : {cards_them}; Tichu calls {tichu_us} : {tichu_them}.",
+    #. the same after a double victory: its points (200 for the side that made it; no card
+    #. points are counted), the reader's side first
+    "web-round-detail-double": "Double victory {double_us} : {double_them}; Tichu calls "
+                               "{tichu_us} : {tichu_them}.",
     "web-double-victory": "A double victory for {side}.",
     "web-history": "My games",
     "web-no-games": "No finished games yet.",
@@ -1606,7 +1623,14 @@ class Msg(str):
     params: dict[str, Any]
 
     def __new__(cls, key: str, /, **params: Any) -> Msg:
-        self = super().__new__(cls, text(key, "en", **params))
+        return cls.named(text(key, "en", **params), key, **params)
+
+    @classmethod
+    def named(cls, data: str, key: str, /, **params: Any) -> Msg:
+        """The message ``key`` whose ``str`` (machine mode's data, logs) is ``data``, not its
+        English text: a name that stays as programs know it while people read the catalog's
+        words (the lobby's room: ``Lobby`` as data, "the lobby" in an English sentence)."""
+        self = super().__new__(cls, data)
         self.key = key
         self.params = params
         return self
@@ -1615,11 +1639,11 @@ class Msg(str):
         return text(self.key, lang, **self.params)
 
     def __reduce__(self) -> Any:
-        return (_msg, (self.key, self.params))
+        return (_msg, (self.key, self.params, str(self)))
 
 
-def _msg(key: str, params: dict[str, Any]) -> Msg:
-    return Msg(key, **params)
+def _msg(key: str, params: dict[str, Any], data: str | None = None) -> Msg:
+    return Msg(key, **params) if data is None else Msg.named(data, key, **params)
 
 
 _PLACEHOLDER = re.compile(r"\b[A-Z][A-Z_]+\b")
@@ -1670,12 +1694,19 @@ def words_for(key: str, lang: str) -> frozenset[str]:
     return frozenset(out)
 
 
+#: the language of the names BSW's letters stand for (S Schwert, K König, A Ass): the German
+#: catalog's words of the suits and ranks are those names, so each is written in one place (the
+#: card legend prints them in every language, and rank words are read in it in every language)
+NOTATION_LANGUAGE = "de"
+
+
 def rank_of_word(word: str, lang: str) -> str | None:
-    """The rank (``D``) a word of ``lang`` or English names (``Dame``, ``queen``, ``Queens``,
-    ``Jack``), or None."""
+    """The rank (``D``) a word of ``lang``, of English or of BSW's notation (the German names
+    the letters stand for, printed in every language's card legend) names (``Dame``, ``queen``,
+    ``Queens``, ``Jack``), or None."""
     low = word.strip().lower()
     for rank in ("2", "3", "4", "5", "6", "7", "8", "9", "10", "B", "D", "K", "A"):
-        for language in {lang, "en"}:
+        for language in {lang, "en", NOTATION_LANGUAGE}:
             for prefix in ("rank", "ranks"):
                 if text(f"{prefix}-{rank}", language).lower() == low:
                     return rank

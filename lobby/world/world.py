@@ -68,7 +68,14 @@ def room_name(number: int) -> Msg:
     """A room's name: data (the room's number, in the catalog's words ``room-lobby`` and
     ``room-table``), a ``str`` of its English words for machine mode and logs, and rendered in
     the reader's language wherever a message names it."""
-    return Msg("room-lobby") if number == LOBBY else Msg("room-table", number=number)
+    if number == LOBBY:
+        return Msg.named(LOBBY_NAME, "room-lobby")
+    return Msg("room-table", number=number)
+
+
+#: the lobby's name in machine mode's data (JSON, GMCP): what programs know, whatever the
+#: catalog's English words for people are ("the lobby")
+LOBBY_NAME = "Lobby"
 
 log = Logger(namespace="lobby.world")
 

@@ -13,6 +13,7 @@ from lobby.text.messages import (
     LobbyError,
     rank_of_word,
 )
+from lobby.tichu import WISH_WORDS
 from lobby.world.world import LISTROOM_PAGE, User
 from protocol.commands.base import (
     Command,
@@ -91,12 +92,19 @@ def _info_table(ctx: CommandContext, args: dict[str, str]) -> Any:
 
 def natural_words(command: str, args: dict[str, str], lang: str) -> dict[str, str]:
     """A table command's arguments with the reader's own words read as the table takes them:
-    a rank word (``/wish Dame``, ``/wish queen``) as its notation, an on or off word
+    a rank word (``/wish Dame``, ``/wish queen``, ``/play Ma wish Dame``) as its notation (in
+    every language the German names of BSW's letters too), an on or off word
     (``/option drawseat an``, ``oui``, ``til``) as on or off."""
     if command == "wish" and args.get("rank"):
         rank = rank_of_word(args["rank"], lang)
         if rank is not None:
             return {**args, "rank": rank}
+    if command == "play" and args.get("cards"):
+        words = args["cards"].split()
+        for i in range(1, len(words)):
+            if words[i - 1].lower() in WISH_WORDS:    # the Mah Jong's wish: /play Ma wunsch Dame
+                words[i] = rank_of_word(words[i], lang) or words[i]
+        return {**args, "cards": " ".join(words)}
     if command == "option" and args.get("value"):
         flag = on_off(args["value"], lang)
         if flag is not None:

@@ -1119,7 +1119,8 @@ def _error_text(code: str, **params: Any) -> str:
 class ConnectionGuard:
     """The defences of one connection (made by ``Guard.connection_made``)."""
 
-    __slots__ = ("guard", "session", "host", "bucket", "warned", "dropped", "prefix",
+    __slots__ = ("guard", "session", "host", "bucket", "warned", "dropped", "dropped_pings",
+                 "prefix",
                  "_login_call", "_idle_call", "_last_line", "_idle_warned", "_done", "attempts",
                  "in_bytes", "telnet", "work", "speech_refused")
 
@@ -1133,6 +1134,8 @@ class ConnectionGuard:
             if limits.flood_rate > 0 else None
         self.warned = False
         self.dropped = 0
+        #: of the dropped ones, WebSocket pings (a flood of them only is kicked as a ping flood)
+        self.dropped_pings = 0
         self.prefix: bytes | None = b""   # None once the first bytes were judged
         self._last_line = now
         self._idle_warned: float | None = None   # when the idle warning was sent
@@ -1390,32 +1393,34 @@ class ConnectionGuard:
         if bucket is not None:
             if self.warned and bucket.full(now):
                 self.warned = False
-                self.dropped = 0
+                self.dropped = self.dropped_pings = 0
             if not bucket.take(now):
                 self._flood(now)
                 return False
         self._last_line = now
         return True
 
-    def subnegotiation_received(self) -> bool:
-        """A telnet subnegotiation (GMCP or any other) arrived: it spends a token of the same
-        bucket as a line (False: dropped, counted toward ``flood_kick``), but is no activity for
-        the idle timer."""
+    def subnegotiation_received(self, ping: bool = False) -> bool:
+        """A telnet subnegotiation (GMCP or any other) or a WebSocket ping (``ping``) arrived:
+        it spends a token of the same bucket as a line (False: dropped, counted toward
+        ``flood_kick``), but is no activity for the idle timer."""
         bucket = self.bucket
         if bucket is None:
             return True
         now = self.guard.clock.seconds()
         if self.warned and bucket.full(now):
             self.warned = False
-            self.dropped = 0
+            self.dropped = self.dropped_pings = 0
         if not bucket.take(now):
-            self._flood(now)
+            self._flood(now, ping)
             return False
         return True
 
-    def _flood(self, now: float) -> None:
+    def _flood(self, now: float, ping: bool = False) -> None:
         self.guard.stats["dropped_lines"] += 1
         self.dropped += 1
+        if ping:
+            self.dropped_pings += 1
         limits = self.guard.limits
         if not self.warned:
             self.warned = True
@@ -1428,7 +1433,10 @@ class ConnectionGuard:
                 log.warn("flood: closing the connection of {who} from {host} after {dropped} "
                          "dropped lines", who=self._who(), host=self.host,
                          dropped=self.dropped)
-            self.session.disconnect(error_event("flood-disconnect"))
+            # a flood of mostly WebSocket pings is named for what it was, not "lines"
+            pings = 2 * self.dropped_pings > self.dropped
+            self.session.disconnect(error_event(
+                "ping-flood-disconnect" if pings else "flood-disconnect"))
 
     def _log_allowed(self, kind: str) -> bool:
         """Whether a line of ``kind`` this connection caused is logged: a few a minute per

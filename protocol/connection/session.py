@@ -807,7 +807,7 @@ class Session(Protocol):
         activity for the idle timer); False: dropped (not answered), counted toward the kick."""
         if not self.login_state.open:
             return False
-        if self._guard is None or self._guard.subnegotiation_received():
+        if self._guard is None or self._guard.subnegotiation_received(ping=True):
             return True
         self.services.metrics.flood_drop("ping")
         return False

@@ -35,7 +35,7 @@ from protocol.process.metrics import (
 )
 from protocol.process.reactor_health import DEFAULT_GEN0
 from protocol.telnet.options import DEFAULT_MAX_MCCP, TelnetOptions, mssp_pair
-from protocol.web import WebOptions
+from protocol.web_options import WebOptions
 
 __all__ = ["AdminOptions", "BotOptions", "DEFAULT_DB", "DEFAULT_LANG", "DEFAULT_PORT",
            "HealthOptions", "JournalOptions", "ListenOptions", "MetricsOptions", "MudClientOptions",
@@ -336,7 +336,7 @@ def parse_args(argv: Sequence[str] | None = None, prog: str = "tichu-lobby") -> 
         if not 1 <= getattr(opts, flag) <= 128:
             parser.error(f"--{flag.replace('_', '-')} must be 1 to 128 (bits of an IPv6 address)")
     try:
-        from protocol.web import parse_proxies
+        from protocol.web_options import parse_proxies
         parse_proxies(opts.trusted_proxy or ())
     except ValueError as e:
         parser.error(f"--trusted-proxy: {e}")

@@ -261,7 +261,7 @@ class LobbyServer:
     def _listen_metrics(self) -> Any:
         from twisted.internet.endpoints import serverFromString
 
-        from protocol.process.metrics import MetricsSite
+        from protocol.process.metrics_site import MetricsSite
         endpoint = serverFromString(self.reactor, self.metrics_endpoint)
         self.metrics_port = yield endpoint.listen(MetricsSite(
             self, self.metrics_timeout, request_timeout=self.metrics_request_timeout,

@@ -19,7 +19,7 @@ from typing import Any
 from lobby.events import Event
 from lobby.tables import options as table_options
 from lobby.tables.options import RATED_TIMER
-from lobby.text.messages import CATALOGS, text
+from lobby.text.messages import CATALOGS, NOTATION_LANGUAGE, text
 from lobby.tichu import (
     DOG,
     DRAGON,
@@ -38,6 +38,7 @@ from protocol.render.context import DEFAULT_WIDTH
 from protocol.render.wrap import (
     ELLIPSIS,
     HANGING_INDENT,
+    LINE_BREAK,
     break_seats,
     columns,
     name_forms,
@@ -151,9 +152,6 @@ def _joined(items: list[str], key: str, lang: str) -> str:
 
 
 # ---- the card legend --------------------------------------------------------------------------
-#: the language of the names BSW's letters stand for (S Schwert, K König, A Ass): the German
-#: catalog's words of the suits and ranks are those names, so each is written in one place
-NOTATION_LANGUAGE = "de"
 #: a space inside one entry of the legend (``S Schwert (Sword)``): no break, so the wrap never
 #: parts a card's notation from its name (protocol/render/wrap.py breaks at U+0020 only)
 NO_BREAK = "\u00a0"
@@ -162,7 +160,10 @@ NO_BREAK = "\u00a0"
 def _legend_entry(card: str, word: str, german: str | None, lang: str) -> str:
     """``S Schwert (Sword)`` (the catalog's ``card-legend-card``; ``card-legend-card-same``,
     ``G Jade``, where the reader's word is BSW's own name or there is no German name), as one
-    unbreakable unit."""
+    unbreakable unit. The reader's word is capitalised as the name of a card (as BSW's German
+    names are, and the special cards' words): one case in every language's legend, whatever
+    case the word takes in the catalog's sentences (Spanish ``reina``, Danish ``dame``)."""
+    word = word[:1].upper() + word[1:]
     if german is None or german.casefold() == word.casefold():
         entry = text("card-legend-card-same", lang, card=card, word=word)
     else:
@@ -282,7 +283,7 @@ def _render_view(event: Event, lang: str, color: bool, show_score: bool = True,
     if state == "finished":
         lines.append(_outcome_line(d, names, lang))
         return lines
-    lines.extend(_prompt(d, game, names, me, lang))
+    lines.extend(_prompt(d, game, names, me, lang, width))
     return lines
 
 
@@ -372,7 +373,7 @@ _TRICK_LINE: _memo.LastMemo[str] = _memo.LastMemo()
 def _trick_line(game: dict[str, Any], trick: list[dict[str, Any]], names: list[Any], lang: str,
                 color: bool, width: int, me: int | None = None) -> str:
     """``Trick: ann R5, bob R7``: the newest plays of the trick that fit (``TRICK_WIDTH`` at 80
-    columns), and who won it (``- won by you`` to the seat ``me`` that won it)."""
+    columns), and who won it (``won by you`` to the seat ``me`` that won it)."""
     key = (lang, color, width, game.get("trick_won"), game.get("holder"),
            me if game.get("trick_won") and game.get("holder") == me else None)
     line = _TRICK_LINE.get((trick, names), key)
@@ -423,8 +424,10 @@ def _outcome(result: dict[str, Any], names: list[Any], lang: str) -> str:
 
 
 def _prompt(d: dict[str, Any], game: dict[str, Any], names: list[Any], me: int | None,
-            lang: str) -> list[str]:
-    """Whose move it is, and for the person whose move it is the exact command(s)."""
+            lang: str, width: int = DEFAULT_WIDTH) -> list[str]:
+    """Whose move it is, and for the person whose move it is the exact command(s) (with the
+    Tichu hint where a call is open: on the prompt's line where it fits ``width``, else on a
+    line of its own of the same logical line, ``LINE_BREAK``)."""
     phase = game.get("phase")
     turn = game.get("turn")
     lines: list[str] = []
@@ -483,9 +486,11 @@ def _prompt(d: dict[str, Any], game: dict[str, Any], names: list[Any], me: int |
                     phase == "play" and me is not None and me == turn
                     and not d.get("bombwindow_left"))
     if own_move and lines and me is not None and _may_call_tichu(game, me):
+        # always, in every language: a length test here hid it where the prompt is longer
+        # than English's (German, French, Spanish)
         hint = text("view-tichu-hint", lang)
-        if len(lines[-1]) + len(hint) < 80:
-            lines[-1] += "  " + hint
+        fits = visible_width(lines[-1]) + 1 + visible_width(hint) <= columns(width)
+        lines[-1] += (" " if fits else LINE_BREAK) + hint
     if me is not None and phase in ("play", "dragon") and game.get("bombs"):
         lines.append(_bomb_line(game, lang))
     return lines

@@ -13,7 +13,7 @@ from typing import Any
 
 from lobby.events import Event
 from lobby.tables import options as table_options
-from lobby.text.messages import LANGUAGES, language_lines, language_name, text
+from lobby.text.messages import CATALOGS, LANGUAGES, language_lines, language_name, text
 from protocol.render.context import DEFAULT_WIDTH
 from protocol.render.records import RECORD_FORMATTERS, stats_lines
 from protocol.render.table import state_word
@@ -180,7 +180,10 @@ def _setting(event: Event, lang: str) -> list[str]:
     if d.get("name") == "lang":
         return [text("setting-lang", lang, language=language_name(str(d.get("value"))),
                      choices="|".join(LANGUAGES))]
-    return [text("setting", lang, **{**d, "value": _on_off(d.get("value"), lang)})]
+    name = str(d.get("name"))
+    label = text("setting-label-" + name, lang) if "setting-label-" + name in CATALOGS["en"] \
+        else name
+    return [text("setting", lang, **{**d, "name": label, "value": _on_off(d.get("value"), lang)})]
 
 
 def _on_off(value: object, lang: str) -> object:

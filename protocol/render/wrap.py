@@ -19,7 +19,10 @@ whispers of users included; machine mode (JSON lines) is never wrapped. The rule
   The space before French punctuation (``Exemple :``, ``vraiment ?``, ``»``) and after ``«``
   is no break, nor the space after a French spaced colon (``Souhait : As``), nor the spaces of
   a score (``70 : 30``) and the one before a one-word aside in parentheses
-  (``/dragon right (Bot1)``). A label of several words at a line's start (``Points des
+  (``/dragon right (Bot1)``), nor the spaces between a command and its arguments (``/dragon
+  gauche``, ``/room 1``, ``/set lang da``: up to three words after a ``/command``, in at most
+  32 columns, each a number, a placeholder or a lower-case word, after the first one of at most
+  three letters). A label of several words at a line's start (``Points des
   cartes :``) stays one unit where it fits, and the line breaks after it (``_label_end``).
   ``/option help`` continues a description under its description
   column (``wrap_column``).
@@ -96,6 +99,27 @@ TEAM_MARK = "+"
 _LABEL_WORDS = 6
 #: a one-word aside stays with the word it is about (``/dragon right (Bot1~heuristic)``)
 _ONE_WORD_ASIDE = re.compile(r"\([^()\s]+\)[.,;:!?]?")
+#: a command as a message writes it (``/dragon``, ``(/tichu``): its arguments stay with it
+_COMMAND = re.compile(r"[(«\"'`]?/[^\W\d_][\w-]*")
+#: at most so many words after a command are its arguments, in at most so many columns
+_COMMAND_ARGS = 3
+_COMMAND_UNIT = 32
+
+
+def _is_argument(word: str, first: bool) -> bool:
+    """A word that reads as a command's argument (``1``, ``gauche``, ``da``, ``CARDS``,
+    ``[SEAT]``): a number, a lower-case word (after the first argument one of at most three
+    letters), or an upper-case placeholder; not a capitalised word of the sentence (``Tichu``,
+    ``Tape``)."""
+    core = word.rstrip(".,;:!?)]»")
+    core = core[1:] if core.startswith("[") else core
+    if not core:
+        return False
+    if core.isdigit() or (core[0].islower() and (first or len(core) <= 3)):
+        return True
+    letters = core.replace("_", "").replace(".", "")
+    return len(letters) >= 2 and letters.isupper()
+
 
 
 #: a character -> the columns it takes (bounded; one of lobby.tichu.memo's)
@@ -256,17 +280,24 @@ def _glue(pieces: list[str], width: int | None = None) -> list[str]:
         out.append("".join(pieces[:end + 1]))
         k = end + 2
         after_label = True
+    args = 0                                   # arguments a command may still take
     while k < len(pieces):
         word = pieces[k]
         score = bool(out and word and _NUMBER.fullmatch(word) and _SCORE_HEAD.search(out[-1]))
         colon = out and out[-1].endswith(" :") and not after_label   # French "Souhait : As"
         after_label = False
+        # a command and its arguments (``/dragon gauche``, ``/room 1``, ``/set lang da``)
+        # (a second or third only where it is short, a number or a placeholder: ``/set lang
+        # da``, ``/option round 1``, not ``/option help lists``)
+        argument = bool(args and word and _is_argument(word, args == _COMMAND_ARGS)
+                        and visible_width(out[-1] + pieces[k - 1] + word) <= _COMMAND_UNIT)
         if out and word and (score or (word[0] in _GLUED_AFTER and len(word) <= 2)
                              or out[-1] == _GLUED_BEFORE
                              or (team_next and TEAM_MARK in word)
                              or _ONE_WORD_ASIDE.fullmatch(word)
-                             or colon):
+                             or colon or argument):
             out[-1] += pieces[k - 1] + word    # the space before it stays, as no break
+            args = args - 1 if argument and word[-1].isalnum() else 0
             team_next = False
             if score and len(out) >= 3 and TEAM_MARK in out[-3]:
                 # a team's score (``A+C 70 : 30 B+D``): both teams stay with their figures;
@@ -282,6 +313,7 @@ def _glue(pieces: list[str], width: int | None = None) -> list[str]:
             if out:
                 out.append(pieces[k - 1])
             out.append(word)
+            args = _COMMAND_ARGS if _COMMAND.fullmatch(word) else 0
         k += 2
     return out
 

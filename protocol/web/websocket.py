@@ -131,9 +131,10 @@ class LobbyWebSocket(WebSocketServerProtocol):
 
     def failHandshake(self, reason: str, code: int = 400,
                       responseHeaders: Any = None) -> None:
-        """An Origin that autobahn cannot even read is refused like a foreign one: 403."""
+        """An Origin that autobahn cannot even read is refused like a foreign one: 403, with
+        the same plain reason (not autobahn's parser's words)."""
         if reason.startswith("HTTP Origin header invalid"):
-            code = 403
+            code, reason = 403, "origin not allowed"
         super().failHandshake(reason, code, responseHeaders)
 
     def sendHttpErrorResponse(self, code: int, reason: str,
@@ -235,7 +236,19 @@ class LobbyWebSocket(WebSocketServerProtocol):
         if abort is not None:
             self.factory.clock.callLater(CUT_GRACE, _abort_if_open, below)
 
+    def _fail_connection(self, code: int = 1001, reason: str = "going away") -> None:
+        """A protocol error (1002), a message over the limit (1009) or bad UTF-8 (1007): the
+        close frame goes out at once and so does the TCP connection, without reading on
+        (autobahn would wait up to its closing handshake's timeout, reading what comes, for a
+        reply that a broken client may never send)."""
+        failing = self.state not in (self.STATE_CLOSED, self.STATE_CLOSING)
+        super()._fail_connection(code, reason)
+        if failing:
+            self.cut_off()
+
     def onMessage(self, payload: bytes, isBinary: bool) -> None:
+        if self._cut:                 # (a message after a failing frame in the same segment)
+            return
         session = self.session
         if session is None or not session.is_open:
             return
@@ -267,7 +280,7 @@ class LobbyWebSocket(WebSocketServerProtocol):
         """A ping is answered only within the connection's flood budget (the guard's, as a
         telnet subnegotiation): a ping flood is dropped and kicked like a line flood."""
         session = self.session
-        if session is not None and not session.ping_received():
+        if self._cut or (session is not None and not session.ping_received()):
             return
         super().onPing(payload)
 

@@ -46,8 +46,8 @@ async def telnet_budget(tmp_path: Path) -> AsyncIterator[BudgetServer]:
 
 async def _who(c: LineClient) -> str:
     c.send("/who")
-    await c.expect("In the Lobby")
-    return "In the Lobby" + await c.expect("\r\n")
+    await c.expect("In the lobby")
+    return "In the lobby" + await c.expect("\r\n")
 
 
 # ---- 1. telnet bytes -----------------------------------------------------------------------------
@@ -94,7 +94,7 @@ async def test_telnet_commands_count_and_a_client_that_keeps_negotiating_is_clos
     c.transport.write(NOPS * 200)
     await c.expect("! [telnet-flood-disconnect]")
     await within(c.lost)
-    assert "In the Lobby (1): Other" in await _who(other)
+    assert "In the lobby (1): Other" in await _who(other)
     closing = [e for e in logged if "budget: closing" in str(e.get("log_format", ""))]
     assert len(closing) == 1
 
@@ -119,7 +119,7 @@ async def test_every_byte_counts_unterminated_lines_too(tmp_path: Path) -> None:
     try:
         c = await srv.client()
         await c.login("Byter")
-        assert "In the Lobby (1)" in await _who(c)
+        assert "In the lobby (1)" in await _who(c)
         c.transport.write(b"y" * 3000 + b"\r\n")   # a line too long: its bytes count all the same
         await c.expect("! [line-too-long]")
         c.send("/who")                        # past the budget now: dropped unread, told once
@@ -161,14 +161,14 @@ async def test_a_password_typed_ahead_of_a_bad_name_is_never_a_name(tmp_path: Pa
         # too-many-guests comes after the name's look-up (the next lines wait in the queue)
         other = await srv.client()
         await other.login("Second")
-        await watcher.expect("Second enters the Lobby.\r\n")
+        await watcher.expect("Second enters the lobby.\r\n")
         c = await srv.client()
         await c.expect("login: ")
         c.transport.write(b"Third\r\nhunter22\r\nhunter22\r\n")
         await c.expect("! [too-many-guests]")
         await c.expect("login: " + DROPPED + "login: " + DROPPED + "login: ")
         watcher.send("/who")
-        assert await watcher.read_line() == "In the Lobby (2): Second, Watcher"
+        assert await watcher.read_line() == "In the lobby (2): Second, Watcher"
         _no_secret_anywhere("hunter22", srv, logged, watcher, other)
     finally:
         await srv.stop()
@@ -189,7 +189,7 @@ async def test_a_line_still_on_its_way_after_a_refusal_is_dropped_within_the_win
         c.send("hunter22")              # its own segment, after the refusal was on its way
         assert await c.expect("login: ") == DROPPED + "login: "
         watcher.send("/who")
-        assert await watcher.read_line() == "In the Lobby (1): Watcher"
+        assert await watcher.read_line() == "In the lobby (1): Watcher"
         _no_secret_anywhere("hunter22", srv, logged, watcher)
     finally:
         await srv.stop()
@@ -402,7 +402,7 @@ async def test_expensive_commands_are_priced_in_the_budget(tmp_path: Path) -> No
             await c.expect("/next shows the next page --")
         c.send(f"/replay {game}")
         await c.expect("! [work-budget]")
-        assert "In the Lobby (1): Greedy" in await _who(c)   # ordinary commands still run
+        assert "In the lobby (1): Greedy" in await _who(c)   # ordinary commands still run
         for _ in range(12):                    # it keeps going: closed
             c.send(f"/replay {game}")
         await c.expect("! [work-budget-disconnect]")
@@ -510,7 +510,7 @@ async def test_seven_connections_of_one_address_reach_a_listener_with_few_lines(
         for s in speakers:
             await _who(s)
         listener.send("/who")
-        heard = await listener.expect("In the Lobby (8)")
+        heard = await listener.expect("In the lobby (8)")
         said = sum(1 for line in heard.split("\r\n") if line.startswith("<Spk"))
         assert 1 <= said <= 15, heard
         told = "".join(s.buffer for s in speakers)
@@ -524,7 +524,7 @@ async def test_seven_connections_of_one_address_reach_a_listener_with_few_lines(
                 s.send(f"/tell Listener tell {n} {id(s)}")
             await _who(s)
         listener.send("/who")
-        heard = await listener.expect("In the Lobby (8)")
+        heard = await listener.expect("In the lobby (8)")
         assert 1 <= heard.count("tells you:") <= 15, heard
     finally:
         await srv.stop()
@@ -681,7 +681,7 @@ async def test_a_proxy_v2_header_on_the_plain_port_is_answered_and_closed_like_v
         await within(c.lost)
         assert "Hello" not in c.buffer
     watcher.send("/who")
-    assert await watcher.read_line() == "In the Lobby (1): Watcher"
+    assert await watcher.read_line() == "In the lobby (1): Watcher"
     assert server.server.factory.services.guard.stats["foreign"] == 2
 
 
@@ -746,7 +746,7 @@ async def test_the_metrics_port_closes_trickling_requests_and_caps_its_connectio
     from twisted.internet.protocol import Protocol
     from twisted.internet.task import Clock
 
-    from protocol.process.metrics import MetricsSite
+    from protocol.process.metrics_site import MetricsSite
     from protocol.process.server import parse_args
     opts = parse_args([])
     assert (opts.metrics_request_timeout, opts.metrics_max_connections) == (10.0, 64)
@@ -1161,7 +1161,7 @@ async def test_a_game_of_bots_alone_pauses_with_nobody_there_and_closes_after_it
 
         assert await moves_go_on()                      # the host watches: the bots play
         hog.send("/lobby")
-        await hog.expect("Lobby")
+        await hog.expect("lobby")
         for _ in range(20):
             await pause()
         assert table.bots_paused
@@ -1171,7 +1171,7 @@ async def test_a_game_of_bots_alone_pauses_with_nobody_there_and_closes_after_it
         watcher.send("/room 1")
         assert await moves_go_on()                      # somebody watches: they go on
         watcher.send("/lobby")
-        await watcher.expect("Lobby")
+        await watcher.expect("lobby")
         for _ in range(20):
             await pause()
         assert not await moves_go_on()
@@ -1214,16 +1214,16 @@ async def test_room_hopping_moves_but_does_not_flood_the_rooms(tmp_path: Path,
         await lobby.login("Loiterer")
         hop = await srv.client()
         await hop.login("Hopper")
-        await lobby.expect("Hopper enters the Lobby.")       # (1 of 4)
+        await lobby.expect("Hopper enters the lobby.")       # (1 of 4)
         for _ in range(10):
             hop.send("/room 1")
             hop.send("/lobby")
         hop.send("/whereis Hopper")
-        await hop.expect("Hopper is in the Lobby")
+        await hop.expect("Hopper is in the lobby")
         lobby.send("/who")
-        got = await lobby.expect("In the Lobby")
+        got = await lobby.expect("In the lobby")
         # the budget (4): entering the lobby, leaving it, entering and leaving table 1's room
-        assert got.count("Hopper leaves the Lobby.") == 1 and "Hopper enters" not in got, got
+        assert got.count("Hopper leaves the lobby.") == 1 and "Hopper enters" not in got, got
         seen = await sitter.expect("Hopper leaves table 1.")
         assert seen.count("Hopper comes to") == 1 and "Hopper leaves" not in seen[:-40], seen
         assert srv.server.world.users["hopper"].room is srv.server.world.lobby
@@ -1232,7 +1232,7 @@ async def test_room_hopping_moves_but_does_not_flood_the_rooms(tmp_path: Path,
             await hop.expect("You open table")
             hop.send("/lobby")
         hop.send("/whereis Hopper")
-        await hop.expect("Hopper is in the Lobby")
+        await hop.expect("Hopper is in the lobby")
         opened = [e for e in logged if "opens table" in str(e.get("log_format", ""))]
         closed = [e for e in logged if "closed ({state})" in str(e.get("log_format", ""))]
         assert len(opened) <= 3 + 1 and len(closed) <= 3, (len(opened), len(closed))
@@ -1255,7 +1255,7 @@ async def test_staff_are_marked_in_who_wwho_and_finger(tmp_path: Path) -> None:
         ann = await srv.client()
         await ann.login("Ann")
         ann.send("/who")
-        assert await ann.read_line() == "In the Lobby (2): Ann, Boss (admin)"
+        assert await ann.read_line() == "In the lobby (2): Ann, Boss (admin)"
         ann.send("/wwho")
         got = await ann.expect("Boss")
         got += await ann.expect("\r\n")
@@ -1409,7 +1409,7 @@ async def test_a_player_hopping_out_of_a_running_games_room_spends_the_table_bud
     try:
         game = WireGame(srv, ["Anna", "Bert", "Cleo", "Dirk"])
         await game.setup({})                   # each /join spent one: two left
-        await game.say("Anna", "/room 0", "In the Lobby")          # vanished: one left
+        await game.say("Anna", "/room 0", "In the lobby")          # vanished: one left
         await game.say("Anna", "/room 1", "Anna is back.")         # counted: none left
         got = await game.say("Anna", "/room 0", "[table-budget]")
         assert "/room was not done" in got + await game.clients["Anna"].expect("again.")
@@ -1444,11 +1444,11 @@ async def test_tells_spread_over_many_recipients_share_one_budget(
         for n in range(24):
             teller.send(f"/tell Person{n % 8} message {n}")
         teller.send("/who")
-        assert (await teller.expect("In the Lobby")).count("! [speech-budget]") == 1
+        assert (await teller.expect("In the lobby")).count("! [speech-budget]") == 1
         got = 0
         for p in people:
             p.send("/who")
-            got += (await p.expect("In the Lobby")).count("tells you:")
+            got += (await p.expect("In the lobby")).count("tells you:")
         assert got == 5, got
         people[0].send("/tell Person1 still here")      # another address tells on
         await people[1].expect("Person0 tells you: still here")
@@ -1483,9 +1483,9 @@ async def test_several_users_of_one_address_hopping_share_one_presence_budget(
                 h.send("/lobby")
         for i, h in enumerate(hoppers):
             h.send(f"/whereis Hopper{i}")
-            await h.expect(f"Hopper{i} is in the Lobby")
+            await h.expect(f"Hopper{i} is in the lobby")
         lobby.send("/who")
-        heard = await lobby.expect("In the Lobby")
+        heard = await lobby.expect("In the lobby")
         sitter.send("/who")
         seen = await sitter.expect("At table 1")
         told = heard.count("Hopper") + seen.count("Hopper")
@@ -1494,14 +1494,14 @@ async def test_several_users_of_one_address_hopping_share_one_presence_budget(
         assert "Hopper" in heard
         other = await client_from(srv, "127.0.0.3")    # another address is still told
         await other.login("Newcomer")
-        await lobby.expect("Newcomer enters the Lobby.")
+        await lobby.expect("Newcomer enters the lobby.")
         for _ in range(6):                               # open and close tables in a loop
             for h in hoppers[:2]:
                 h.send("/newroom")
                 h.send("/lobby")
         for i, h in enumerate(hoppers[:2]):
             h.send(f"/whereis Hopper{i}")
-            await h.expect(f"Hopper{i} is in the Lobby")
+            await h.expect(f"Hopper{i} is in the lobby")
         opened = [e for e in logged if "opens table" in str(e.get("log_format", ""))]
         closed = [e for e in logged if "closed ({state})" in str(e.get("log_format", ""))]
         # Sitter's table 1 and the address 127.0.0.1's three of each a minute

@@ -47,11 +47,11 @@ async def test_two_clients_chat_and_tell_and_a_wrong_password_is_refused(server:
     hello = await guest.login("guest")
     guest_name = hello.split("Hello ", 1)[1].split("!", 1)[0]
     assert guest_name.startswith("Guest")
-    assert await alice.read_line() == f"{guest_name} enters the Lobby."
+    assert await alice.read_line() == f"{guest_name} enters the lobby."
 
     for c in (alice, guest):
         c.send("/who")
-        assert await c.read_line() == f"In the Lobby (2): Alice, {guest_name}"
+        assert await c.read_line() == f"In the lobby (2): Alice, {guest_name}"
 
     alice.send("hello everybody")
     assert await alice.read_line() == "<Alice> hello everybody"
@@ -67,9 +67,9 @@ async def test_two_clients_chat_and_tell_and_a_wrong_password_is_refused(server:
     await intruder.expect("or type another name: ")
     intruder.send("")
     await intruder.expect("/help for the commands.\r\n")
-    assert await alice.read_line() == "Bystander enters the Lobby."
+    assert await alice.read_line() == "Bystander enters the lobby."
     intruder.send("/who")
-    assert await intruder.read_line() == f"In the Lobby (3): Alice, Bystander, {guest_name}"
+    assert await intruder.read_line() == f"In the lobby (3): Alice, Bystander, {guest_name}"
     assert intruder.buffer == ""
 
 
@@ -89,7 +89,7 @@ async def test_a_restart_keeps_the_account(server: RunningServer) -> None:
     c.send("finger keeper")
     assert await c.read_line() == "Keeper:"
     assert (await c.read_line()).startswith("  registered since ")
-    assert await c.read_line() == "  online now, in the Lobby"
+    assert await c.read_line() == "  online now, in the lobby"
 
 
 @pytest_twisted.ensureDeferred

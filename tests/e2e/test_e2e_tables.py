@@ -39,7 +39,7 @@ async def test_a_complete_game_with_a_spectator(server: RunningServer) -> None:
         await game.connect(name)
     # colour on for one player and the spectator: the hiding check strips the ANSI codes
     for name in ("Bert", "Eve"):
-        await game.say(name, "/set color on", "color is on now.\r\n")
+        await game.say(name, "/set color on", "Color is on now.\r\n")
     await game.setup({"seed": "4242", "target": "200"}, starter="Anna")
     steps = await game.play(random.Random(4242))
     table = game.table

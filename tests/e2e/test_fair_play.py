@@ -261,7 +261,7 @@ async def test_a_stalling_player_is_warned_timed_out_and_removed_and_the_game_go
     game = WireGame(clocked, PLAYERS)
     for name in PLAYERS:
         await game.connect(name)
-    await game.say("Dirk", "/set bell on", "bell is on now.")
+    await game.say("Dirk", "/set bell on", "Bell is on now.")
     await game.setup({"timer": "30"})
     table = game.table
     assert table._wheel is clocked.server.world.wheel     # the world's one wheel
@@ -768,8 +768,8 @@ async def test_friends_are_told_of_log_ins_games_and_log_outs_and_the_list_is_ke
     await game.connect("Bob")
     await ann.expect("Your friend Bob is online now.\r\n")
     ann.send("/friends")
-    got = await ann.expect("in the Lobby\r\n")
-    assert "Your friends (1 of 1 online):\r\n  Bob: online, in the Lobby" in got
+    got = await ann.expect("in the lobby\r\n")
+    assert "Your friends (1 of 1 online):\r\n  Bob: online, in the lobby" in got
     await game.setup({"target": "50"})
     await ann.expect("Your friend Bob starts a game at table 1.\r\n")
     ann.send("/friends")

@@ -40,5 +40,5 @@ def test_a_short_fuzz_run_breaks_nothing() -> None:
         "problems", "normal_client_answer", "server_exit_code")}, indent=1, ensure_ascii=False)
     assert done.returncode == 0
     assert summary["lines"] >= 1000 and summary["connections"] >= 12
-    assert summary["normal_client_answer"] == "FuzzCheck is in the Lobby (room 0)."
+    assert summary["normal_client_answer"] == "FuzzCheck is in the lobby (room 0)."
     assert summary["bad_log_lines"] == [] and summary["server_exit_code"] == 0

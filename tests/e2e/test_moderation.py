@@ -79,7 +79,7 @@ async def test_mute_list_hides_speech_and_tells_and_is_stored(msrv: ModeratedSer
     ann = await registered(msrv, "Ann")
     bob = await msrv.client()
     await bob.login("Bob")
-    assert await ann.read_line() == "Bob enters the Lobby."
+    assert await ann.read_line() == "Bob enters the lobby."
     assert await reply(ann, "/showlist mute") == \
         "Your mute list is empty; /add mute NAME adds a name."
     assert await reply(ann, "/add mute bob") == \
@@ -102,7 +102,7 @@ async def test_mute_list_hides_speech_and_tells_and_is_stored(msrv: ModeratedSer
     assert await reply(ann, "/sub mute bob") == "! [not-muted] bob is not on your mute list."
     bob = await msrv.client()
     await bob.login("Bob")
-    assert await ann.read_line() == "Bob enters the Lobby."
+    assert await ann.read_line() == "Bob enters the lobby."
     bob.send("hi again")
     assert await ann.read_line() == "<Bob> hi again"
 
@@ -139,7 +139,7 @@ async def test_a_refused_moderation_command_costs_no_database_work(
     eve = await registered(msrv, "Eve")
     guest = await msrv.client()
     await guest.login("guest")
-    assert (await eve.read_line()).endswith("enters the Lobby.")
+    assert (await eve.read_line()).endswith("enters the lobby.")
     store = msrv.server.store
     looked_up: list[str] = []
     get_account = store.get_account
@@ -162,7 +162,7 @@ async def test_admin_and_moderator_commands_are_logged(msrv: ModeratedServer, lo
     mod = await registered(msrv, "Mod")
     bob = await registered(msrv, "Bob")
     for c, name in ((boss, "Mod"), (boss, "Bob"), (mod, "Bob")):
-        assert await c.read_line() == f"{name} enters the Lobby."
+        assert await c.read_line() == f"{name} enters the lobby."
     assert await reply(boss, "/role Mod moderator") == "Mod has the role moderator now."
     assert await mod.read_line() == "Boss gave you the role moderator."
     assert await reply(mod, "/role Bob admin") == \
@@ -186,15 +186,15 @@ async def test_admin_and_moderator_commands_are_logged(msrv: ModeratedServer, lo
     assert await reply(mod, "/kick Bob calm down") == "Bob was kicked."
     assert await bob.read_line() == "You were kicked by Mod: calm down"
     await within(bob.lost)
-    assert await mod.read_line() == "Bob leaves the Lobby."
+    assert await mod.read_line() == "Bob leaves the lobby."
     bob = await msrv.client()
     assert "Welcome back, Bob!" in await bob.login("Bob", "sesame1")
-    assert await mod.read_line() == "Bob enters the Lobby."
+    assert await mod.read_line() == "Bob enters the lobby."
     # /ban: disconnected, and kept out until /unban
     assert (await reply(mod, "/ban Bob 2h flooding the lobby")).startswith("Bob is banned until ")
     assert (await bob.read_line()).startswith("You were banned by Mod until ")
     await within(bob.lost)
-    assert await mod.read_line() == "Bob leaves the Lobby."
+    assert await mod.read_line() == "Bob leaves the lobby."
     bob = await msrv.client()
     await bob.expect("login: ")
     bob.send("Bob")
@@ -258,7 +258,7 @@ async def test_shutdown_warns_stops_new_games_and_stops(msrv: ModeratedServer,
     boss = await boss_of(msrv)
     ann = await msrv.client()
     await ann.login("Ann")
-    assert await boss.read_line() == "Ann enters the Lobby."
+    assert await boss.read_line() == "Ann enters the lobby."
     hooks: list[str] = []
     msrv.server.before_shutdown.append(lambda: hooks.append("tables recorded"))
     boss.send("/shutdown 1 update")
@@ -285,7 +285,7 @@ async def test_shutdown_alone_only_asks_cancel_calls_it_off_and_no_reason_reads_
     boss = await boss_of(msrv)
     ann = await msrv.client()
     await ann.login("Ann")
-    assert await boss.read_line() == "Ann enters the Lobby."
+    assert await boss.read_line() == "Ann enters the lobby."
     assert await reply(boss, "/shutdown") == \
         "! [bad-arguments] Usage: /shutdown SECONDS [REASON...] | /shutdown cancel"
     assert await reply(boss, "/shutdown cancel") == "! [no-shutdown] No shutdown is under way to cancel."
@@ -305,7 +305,7 @@ async def test_shutdown_alone_only_asks_cancel_calls_it_off_and_no_reason_reads_
     assert await ann.read_line() == ("*** Boss hat das Herunterfahren abgesagt: Der Server läuft "
                                      "weiter, und neue Spiele können wieder beginnen.")
     assert not (await reply(ann, "/newroom")).startswith("! [")
-    assert await boss.read_line() == "Ann leaves the Lobby."
+    assert await boss.read_line() == "Ann leaves the lobby."
     assert any("moderation: Boss cancels the shutdown" in t for t in texts(logged))
     assert await reply(boss, "/shutdown cancel") == "! [no-shutdown] No shutdown is under way to cancel."
     from lobby.events import Event

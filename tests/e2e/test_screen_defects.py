@@ -296,7 +296,7 @@ async def test_set_color_an_and_the_help_aliases_of_every_language(server: Runni
 async def test_a_whisper_without_the_semicolon_for_tintin(server: RunningServer) -> None:
     kalle = await guest(server, "Kalle")
     anna = await guest(server, "Anna")
-    await kalle.expect("Anna enters the Lobby.\r\n")
+    await kalle.expect("Anna enters the lobby.\r\n")
     assert await reply(anna, "@Kalle hej") == "You tell Kalle: hej\r\n"
     assert await kalle.read_line() == "Anna tells you: hej"
     assert "@NAME" in text("cmd-tell-help", "en")
@@ -403,13 +403,13 @@ async def test_a_bare_tell_to_somebody_who_just_left_is_never_said_to_the_room(
     bob = await guest(server, "Bob")
     hearer = await guest(server, "Hearer")
     for c in (ann, bob):
-        await c.expect("Hearer enters the Lobby.\r\n")
+        await c.expect("Hearer enters the lobby.\r\n")
     assert await reply(bob, "tell Ann hi") == "You tell Ann: hi\r\n"
     await ann.expect("Bob tells you: hi\r\n")
     bob.send("/quit")
     await within(bob.lost)
-    await ann.expect("Bob leaves the Lobby.\r\n")
-    await hearer.expect("Bob leaves the Lobby.\r\n")
+    await ann.expect("Bob leaves the lobby.\r\n")
+    await hearer.expect("Bob leaves the lobby.\r\n")
     assert (await reply(ann, "tell Bob I have the Dragon")).startswith("! [not-online]")
     assert await reply(ann, "tell me more") == "<Ann> tell me more\r\n"
     assert await hearer.read_line() == "<Ann> tell me more"     # the first line since Bob left
@@ -510,15 +510,18 @@ async def test_a_play_line_shows_the_phoenix_as_the_trick_does(server: RunningSe
 @pytest_twisted.ensureDeferred
 async def test_a_settings_on_and_off_read_in_the_readers_language(server: RunningServer) -> None:
     """``/set bell on`` answered ``bell ist jetzt on.``, ``Réglage bell : on.``: the value
-    on or off is a word of the reader's language now (the setting's name stays what you type)."""
+    on or off is a word of the reader's language now, and the setting is named in it, with the
+    name you type where it differs (outside review of issue 26, items 4 and 8: ``color ist
+    jetzt an.``, ``prompt is on now.``)."""
     c = await guest(server, "Vera", "de")
-    assert await reply(c, "/set bell on") == "bell ist jetzt an.\r\n"
+    assert await reply(c, "/set bell on") == "Klingel (bell) ist jetzt an.\r\n"
     await reply(c, "/set lang fr", "changer.\r\n")
-    assert await reply(c, "/set bell off") == "Réglage bell : désactivé.\r\n"
+    assert await reply(c, "/set bell off") == "Réglage sonnerie (bell) : désactivé.\r\n"
     await reply(c, "/set lang da", "skifter.\r\n")
-    assert await reply(c, "/set color til") == "color er nu slået til.\r\n"
+    assert await reply(c, "/set color til") == "Farve (color) er nu slået til.\r\n"
     await reply(c, "/set lang en", "switches.\r\n")
-    assert await reply(c, "/set bell on") == "bell is on now.\r\n"
+    assert await reply(c, "/set bell on") == "Bell is on now.\r\n"
+    assert await reply(c, "/set prompt on") == "Status prompt is on now.\r\n"
 
 
 def test_the_spanish_exchange_prompt_names_the_partner_as_its_usage_does() -> None:
@@ -549,7 +552,7 @@ async def test_coming_back_to_your_seat_shows_the_table_and_the_pending_prompt(
     b.send("/start")
     await b.expect("/nogrand")
     await b.expect("\r\n")
-    await reply(b, "/manager", "Lobby")
+    await reply(b, "/manager", "lobby")
     b.send("/room 1")
     got = unwrap(await b.expect("/nogrand"))
     assert "bertram is back." in got, got
@@ -637,7 +640,7 @@ def test_the_dragon_and_wish_words_of_every_language_are_accepted_and_shown() ->
 
 
 def test_the_native_readers_corrections_of_this_pass() -> None:
-    assert "Bot3 hat den Mah Jong" in text("game-play-phase", "de", name="Bot3")
+    assert "Bot3 hat das Mah Jong" in text("game-play-phase", "de", name="Bot3")
     assert text("game-round-call-lost-you", "de", call="Großes Tichu", points=200) == \
         "  Dein Großes Tichu ist gescheitert: -200"
     assert "Verschenke" in text("bad-dragon-target", "de")
@@ -846,7 +849,7 @@ async def test_the_trick_line_shows_the_phoenix_in_its_place_as_the_play_line(
         for line in got.splitlines():
             if not line.startswith("Trick: ") or "Ph=" not in line:
                 continue
-            plays = line.removeprefix("Trick: ").removeprefix("... ").split(" - won by ")[0]
+            plays = line.removeprefix("Trick: ").removeprefix("... ").split(" \u2013 won by ")[0]
             for play in plays.split(", "):
                 cards = play.split(" ", 1)[1]
                 if "Ph=" in cards and " " in cards:
@@ -858,3 +861,130 @@ async def test_the_trick_line_shows_the_phoenix_in_its_place_as_the_play_line(
         await reply(w, "/leave")
         await reply(w, "/newroom", "four sit.\r\n")
     assert seen, "no trick with the Phoenix inside a longer play"
+
+
+@pytest.mark.reactor_timeout(60)
+@pytest_twisted.ensureDeferred
+async def test_the_german_rank_names_of_the_legend_are_rank_words_in_every_language(
+        server: RunningServer) -> None:
+    """The legend prints BSW's German names (`D Dame (Queen)`) in every language: `/wish Dame`
+    was refused in English and Spanish (outside review of issue 26, item 1)."""
+    import random
+
+    from wire_tables import WireGame
+    players = ["Adam", "Bert", "Carl", "Dora"]
+    game = WireGame(server, players)
+    await game.setup({"seed": "7"})
+    rng = random.Random(7)
+    match = game.table.match
+    await game.play(rng, until=lambda: match.round.phase == "play")
+    lead = game.table.seated[match.round.turn]
+    assert "! [" not in "".join(await game.command(lead, "/play Ma"))
+    answer = "\n".join(await game.command(lead, "/wish Dame"))
+    assert "! [" not in answer and "You wish for a Queen" in answer
+    for lang in LANGUAGES:
+        assert natural_words("wish", {"rank": "Dame"}, lang) == {"rank": "D"}
+        assert natural_words("wish", {"rank": "Ass"}, lang) == {"rank": "A"}
+        assert natural_words("play", {"cards": "Ma wunsch König"}, lang) == {
+            "cards": "Ma wunsch K"}
+    assert natural_words("play", {"cards": "Ma deseo reina"}, "es") == {"cards": "Ma deseo D"}
+
+
+@pytest_twisted.ensureDeferred
+async def test_the_exchange_prompt_names_tichu_in_every_language(server: RunningServer) -> None:
+    """The Tichu hint was added to the exchange prompt only while the line stayed under 80
+    characters, so German, French and Spanish never showed it (outside review of issue 26,
+    item 2); one space before it."""
+    a = await guest(server, "Bettina")
+    await reply(a, "/set width 200")
+    await reply(a, "/newroom", "four sit.\r\n")
+    for line in ("/join 1", "/addbot", "/addbot", "/addbot"):
+        a.send(line)
+    await a.expect("| 4 Bot")
+    await a.expect("\r\n")
+    a.send("/start")
+    await a.expect("/nogrand")
+    await a.expect("\r\n")
+    a.send("/nogrand")
+    await a.expect("(/tichu calls Tichu)\r\n")
+    for lang in LANGUAGES:
+        if lang != "en":
+            await reply(a, f"/set lang {lang}", "\r\n")
+        a.send("/look")
+        hint = text("view-tichu-hint", lang)
+        seen = unwrap(await a.expect(hint + "\r\n"))
+        line = next(line for line in seen.split("\n") if line.endswith(hint + "\r"))
+        assert line.startswith(text("view-exchange", lang, next="", partner="", previous="")[:8])
+        assert ") " + hint in line and ")  " + hint not in line, line
+
+
+def test_every_legend_writes_its_card_names_in_one_case() -> None:
+    """`S (épée, Schwert)` beside `Hu (Chien)`, `B (pagoda, Pagode)` beside `Hu (Perro)`: the
+    legend names cards as names, capitalised, in every language (outside review of issue 26,
+    item 5); and the French wish is granted (`exauce`)."""
+    from protocol.render.table import NO_BREAK, card_legend
+    for lang in LANGUAGES:
+        entries = [w for paragraph in card_legend(lang)[:3] for w in paragraph.split(" ")
+                   if NO_BREAK in w]
+        assert len(entries) == 12, (lang, entries)
+        for entry in entries:
+            for word in re.split(r"[\s()\u00a0,.]+", entry)[1:]:
+                assert not word or word[0].isupper() or word[0].isdigit(), (lang, entry)
+    assert text("game-wish-fulfilled", "fr", name="Ingrid", rank="D").startswith(
+        "Ingrid exauce le souhait")
+
+
+@pytest_twisted.ensureDeferred
+async def test_an_unknown_command_suggests_the_help_in_the_readers_own_word(
+        server: RunningServer) -> None:
+    """`! [unknown-command]` suggested /help in French, Spanish and Danish: each language names
+    its own alias of /help there (outside review of issue 26, item 7), one that is /help."""
+    c = await guest(server, "Hilde")
+    for lang in LANGUAGES:
+        c.send(f"/set lang {lang}")
+        await c.expect("/set lang " + "|".join(LANGUAGES))
+        await c.expect("\r\n")
+        out = await reply(c, "/frobnicate")
+        assert out.startswith("! [unknown-command] "), out
+        words = re.findall(r"/(\w+)", out.split("frobnicate", 1)[1])
+        assert words and parse_line("/" + words[0]).command.name == "help", (lang, out)
+        assert (words[0] == "help") == (lang == "en"), (lang, out)
+
+
+def test_english_names_the_lobby_in_lower_case_and_writes_the_dash_as_the_others() -> None:
+    """`bernd enters the Lobby.`, `- won by Bot1`, `This round:  anna+Bot2` (outside review of
+    issue 26, item 8); the lobby's name in machine mode's data stays `Lobby`."""
+    from lobby.world.world import room_name
+    lobby = room_name(0)
+    assert str(lobby) == "Lobby"
+    assert text("enters", "en", name="bernd", room=lobby) == "bernd enters the lobby."
+    assert text("enters", "de", name="bernd", room=lobby) == "bernd ist jetzt in der Lobby."
+    for lang in LANGUAGES:
+        assert " \u2013 " in text("view-trick-won", lang, plays="Ann R5", name="Bob")
+        assert "  " not in text("game-round-total", lang, score="Ann+Bob 0 : 200").strip()
+    import pickle
+    assert str(pickle.loads(pickle.dumps(lobby))) == "Lobby"
+
+
+def test_a_command_keeps_its_arguments_when_a_line_wraps_at_45_columns() -> None:
+    """`Donne le pli du Dragon : /dragon` | `gauche (Bot3)`, `/manager takes you to the lobby
+    and /room` | `1 brings you back`, `På dansk: /set` | `lang da`: the wrap rule keeps a
+    command with its arguments (outside review of issue 26, item 6)."""
+    import itertools
+
+    from lobby.text.messages import language_lines
+    from protocol.render.wrap import wrap_line
+    command = re.compile(r"[(«\"'`]?/[^\W\d_][\w-]*")
+    for lang in LANGUAGES:
+        lines = [text("view-dragon", lang, left="Bot3", right="Bot1"),
+                 text("give-dragon-first", lang, left="Bot3", right="Bot1"),
+                 text("leave-in-game", lang, table=1, grace=300),
+                 text("view-exchange", lang, next="Bot1", partner="Bot2", previous="Bot3"),
+                 *language_lines(), *language_lines(1)]
+        for line in lines:
+            for width in (45, 40, 50, 60):
+                wrapped = wrap_line(line, width)
+                for here, after in itertools.pairwise(wrapped):
+                    last, following = here.split()[-1], after.split()[0]
+                    assert not (command.fullmatch(last) and following[:1].islower()), (
+                        lang, width, wrapped)

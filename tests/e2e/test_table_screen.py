@@ -164,7 +164,7 @@ async def test_every_turn_shows_the_players_line_the_trick_and_the_hand(
     game = WireGame(server, PLAYERS, ["Eve"])
     for name in ("Bert", "Cleo"):
         await game.connect(name)
-        await game.say(name, "/set width 45", "width")
+        await game.say(name, "/set width 45", "Width")
     await game.setup({"seed": "8", "round": "1"})
     await game.play(random.Random(8))
     cases = {"out": 0, "dragon": 0}

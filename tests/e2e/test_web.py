@@ -440,7 +440,9 @@ async def test_a_ping_flood_spends_the_same_budget(tmp_path: Path) -> None:
         for i in range(20):
             c.sendPing(b"p%d" % i)
         assert await within(c.closed) is not None
-        assert any(m.get("code") == "flood-disconnect" for m in c.messages if isinstance(m, dict))
+        # named for what was sent: pings, not lines (outside review of issue 28, item 6)
+        codes = [m.get("code") for m in c.messages if isinstance(m, dict) and "code" in m]
+        assert "ping-flood-disconnect" in codes and "flood-disconnect" not in codes
         assert 0 < len(pongs) < 5                   # the burst less the two lines before
         metrics = running.server.factory.services.metrics
         assert metrics.flood_drops.labels("ping")._value.get() >= 3
@@ -765,3 +767,85 @@ async def test_a_short_message_over_a_small_message_limit_closes(tmp_path: Path)
         assert c.transport is not None
         c.transport.write(client_frame(b"x" * 100))       # under 126 bytes, over the limit
         assert await within(c.closed) == 1009
+
+
+def long_header(first: int, length: int) -> bytes:
+    """A masked frame's header with a 16- or 64-bit length (and its mask): no payload."""
+    if length < 65536:
+        return bytes((first, 0x80 | 126)) + length.to_bytes(2, "big") + b"k3y!"
+    return bytes((first, 0x80 | 127)) + length.to_bytes(8, "big") + b"k3y!"
+
+
+@pytest_twisted.ensureDeferred
+@pytest.mark.parametrize(("bad", "code"), [
+    (client_frame(b"/who", mask=None), 1002),          # unmasked
+    (client_frame(b"/who", first=0xC1), 1002),         # an RSV bit
+    (client_frame(b"/who", first=0x83), 1002),         # opcode 3
+    (client_frame(b"/who \xc3\x28"), 1007),             # not UTF-8
+    (long_header(0x89, 126), 1002),                    # a control frame over 125 bytes
+    (long_header(0x81, 5000), 1009),                   # over --web-max-message
+    (long_header(0x81, 2 ** 62), 1009),                # a length of 2^62
+])
+async def test_a_protocol_error_closes_the_tcp_connection_at_once(
+        web: WebServer, bad: bytes, code: int) -> None:
+    """After the close frame of a protocol error the server reads no more and closes the TCP
+    connection at once: it does not wait for a closing handshake that a broken client never
+    answers (outside review of issue 28, item 3). The client here never answers the close;
+    when its close frame arrives, the server's side is already closing, and a line sent after
+    the bad frame in the same segment is not read."""
+    other = await web.ws()
+    other_name = await other.guest()
+    c = await web.ws()
+    await c.guest()
+    from protocol.web.websocket import LobbyWebSocket
+    server_side = [s.transport.ws for s in web.server.factory.services.sessions
+                   if isinstance(getattr(s.transport, "ws", None), LobbyWebSocket)
+                   and s.transport.ws.session is s]
+    mine = [ws for ws in server_side if ws.transport.getPeer().port == c.transport.getHost().port]
+    assert len(mine) == 1
+    server_ws = mine[0]
+    seen: list[tuple[int | None, bool]] = []
+
+    def on_close_frame(close_code: int | None, reason: Any) -> bool:
+        # the client gets the close frame and never answers it (an outside test's raw socket)
+        seen.append((close_code, bool(server_ws.transport.disconnecting)))
+        return True
+
+    c.onCloseFrame = on_close_frame            # type: ignore[method-assign]
+    assert c.transport is not None
+    c.transport.write(bad + client_frame(f";{other_name} read after the error".encode()))
+    await within(c.closed)                     # the server's EOF (the client never closes)
+    assert seen == [(code, True)]
+    assert server_ws._cut
+    other.send("/who")
+    await other.expect("who")
+    assert not [m for m in other.messages if isinstance(m, dict) and m.get("type") == "tells"]
+
+
+def upgrade_status(port: int, origin: str) -> tuple[str, dict[str, str], bytes]:
+    """A raw WebSocket upgrade with ``origin``: its status line, headers and body."""
+    with socket.create_connection(("127.0.0.1", port), timeout=20) as s:
+        s.sendall((f"GET /ws HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nUpgrade: websocket\r\n"
+                   "Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+                   f"Sec-WebSocket-Version: 13\r\nOrigin: {origin}\r\n\r\n").encode())
+        data = b""
+        while chunk := s.recv(65536):
+            data += chunk
+    head, _, body = data.partition(b"\r\n\r\n")
+    lines = head.decode("latin-1").split("\r\n")
+    headers = {k.lower(): v.strip() for k, _, v in (h.partition(":") for h in lines[1:])}
+    return lines[0], headers, body
+
+
+@pytest_twisted.ensureDeferred
+async def test_every_refused_origin_is_answered_plainly(web: WebServer) -> None:
+    """An Origin autobahn cannot parse gets the same plain 403 as a foreign one, with the
+    security headers, never the parser's own words (outside review of issue 28, item 4)."""
+    port = web.web_port
+    for origin in (f"http://127.0.0.1:{port}.evil.com", "not a url", "http://evil.example",
+                   "null"):
+        status, headers, body = await within(deferToThread(upgrade_status, port, origin))
+        assert status == "HTTP/1.1 403 origin not allowed", origin
+        assert body == b"origin not allowed\n", origin
+        assert headers["content-security-policy"] == CSP
+        assert "server" not in headers

@@ -229,13 +229,13 @@ def test_set_width_overrides_naws_and_auto_returns_to_it(lobby: FakeLobby) -> No
     ann.login("Ann")
     ann.raw()
     ann.send("/set width 30")
-    assert ann.lines() == ["width is 30 now."]
+    assert ann.lines() == ["Width is 30 now."]
     ann.send(naws(120))                                  # a resize does not undo /set width
     ann.send("/who")
     assert ann.session.render_context.width == 30
     ann.raw()
     ann.send("/set width auto")
-    assert ann.lines() == ["width is auto now."]
+    assert ann.lines() == ["Width is auto now."]
     assert ann.session.render_context.width == 120       # the last NAWS width
     for bad in ("19", "251", "wide", "８０", "-5", "0"):
         ann.send("/set width " + bad)
@@ -416,7 +416,7 @@ async def test_naws_over_a_real_socket_wraps_and_follows_a_resize(server: Runnin
     await teller.login("Teller")
     ann.transport.write(bytes((IAC, WILL, NAWS)) + naws(40))    # a telnet client's window
     ann.send("/whereis Ann")
-    await ann.expect("Ann is in the Lobby (room 0).\r\n")
+    await ann.expect("Ann is in the lobby (room 0).\r\n")
     message = "one two three four five six seven eight nine ten eleven twelve"
     teller.send(f"/tell Ann {message}")
     got = await ann.expect("twelve\r\n")
@@ -755,7 +755,7 @@ async def test_a_chat_line_crafted_to_wrap_into_a_system_line_is_marked_as_speec
     await mallory.login("Mallory")
     ann.transport.write(bytes((IAC, WILL, NAWS)) + naws(40))
     ann.send("/whereis Ann")
-    await ann.expect("Ann is in the Lobby (room 0).\r\n")
+    await ann.expect("Ann is in the lobby (room 0).\r\n")
     mallory.send(_forging("<Mallory> ", 40))
     _marked(await ann.expect("spam\r\n"))
     mallory.send("/tell Ann " + _forging("Mallory tells you: ", 40))

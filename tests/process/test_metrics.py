@@ -267,7 +267,7 @@ def test_a_half_request_is_closed_after_the_metrics_timeout(web: MetricsServer) 
     from twisted.internet.task import Clock
     from twisted.internet.testing import StringTransport
 
-    from protocol.process.metrics import MetricsSite
+    from protocol.process.metrics_site import MetricsSite
     from protocol.process.options import parse_args
     assert parse_args([]).metrics_timeout == 30.0
     assert parse_args(["--metrics-timeout", "5"]).metrics_timeout == 5.0
@@ -391,7 +391,7 @@ async def test_the_metrics_port_answers_429_and_healthz_writes_once_a_while(
     /healthz made 1013 test writes on the database a second. Past
     --metrics-requests-per-second an address group gets 429; /healthz's verdict stands for
     --health-cache seconds, so its test write runs once however fast it is asked."""
-    from protocol.process import metrics
+    from protocol.process import metrics_site as metrics
     writes = [0]
     test_write = metrics._test_write
 

@@ -211,3 +211,29 @@ def test_a_server_without_a_web_listener_never_imports_autobahn() -> None:
                cwd=ROOT)
     assert done.returncode == 0, done.stdout + done.stderr
     assert done.stdout.strip() == "[]", done.stdout
+
+
+def test_a_server_without_a_metrics_or_web_port_never_imports_twisted_web_nor_babel() -> None:
+    """twisted.web (with twisted.spread, hyperlink and the web package's archive) cost about
+    0.1 s of CPU of every server start and ``--help``, because the options imported the metrics
+    port's site and the web package to declare their options; now the site is
+    protocol/process/metrics_site.py, imported for ``--metrics`` only, and the --web-* options
+    are declared in protocol/web_options.py (issue 25). OpenSSL is still imported: Twisted's own
+    TCP transport (twisted.internet.tcp) imports it for startTLS. Nor babel.messages: the
+    catalogs' .mo files are read with ``struct`` (lobby/text/translations.py), not with Babel's
+    read_mo (about 25 ms more)."""
+    import sys
+
+    from server_process import run
+    done = run([sys.executable, "-c",
+                "import sys\n"
+                "import protocol.process.entry, protocol.process.server, protocol.process.options\n"
+                "import protocol.process.admin_cli, protocol.process.metrics, protocol.web_options\n"
+                "from protocol.process.options import build_parser\n"
+                "build_parser()\n"
+                "print(sorted(m for m in sys.modules if m.startswith(('twisted.web', 'twisted.spread',"
+                " 'protocol.web', 'protocol.process.metrics_site', 'babel.messages'))"
+                " and m != 'protocol.web_options'))"],
+               cwd=ROOT)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert done.stdout.strip() == "[]", done.stdout

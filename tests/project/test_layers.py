@@ -42,6 +42,7 @@ LAYERS: dict[str, Layer] = {
     # the wire (protocol/)
     "protocol": Layer(()),
     "protocol.option_fields": Layer(()),
+    "protocol.web_options": Layer(("protocol.option_fields",), twisted=False),
     "protocol.__main__": Layer(("protocol.process",)),
     "protocol.telnet": Layer(("protocol.telnet",)),
     "protocol.render": Layer(("lobby", "protocol.render")),
@@ -49,7 +50,7 @@ LAYERS: dict[str, Layer] = {
     "protocol.connection": Layer(("lobby", "protocol.telnet", "protocol.render", "protocol.commands",
                                   "protocol.option_fields", "protocol.connection")),
     "protocol.web": Layer(("lobby", "protocol.telnet", "protocol.render", "protocol.connection",
-                           "protocol.option_fields", "protocol.web")),
+                           "protocol.option_fields", "protocol.web_options", "protocol.web")),
     "protocol.process": Layer(("lobby", "protocol")),
 }
 

@@ -413,9 +413,9 @@ async def _typed_ahead_over_tcp(server: RunningServer, logged: list[dict[str, An
     await c.expect("or type another name: ")
     c.send("")
     assert "Hello Careful!" in await c.expect("/help for the commands.\r\n")
-    assert await watcher.read_line() == "Careful enters the Lobby."
+    assert await watcher.read_line() == "Careful enters the lobby."
     watcher.send("/who")
-    assert await watcher.read_line() == "In the Lobby (2): Careful, Watcher"
+    assert await watcher.read_line() == "In the lobby (2): Careful, Watcher"
     assert secret not in watcher.buffer and watcher.buffer == ""
     assert not [e for e in logged if secret in formatEvent(e)]
     assert "Regie" not in [u.name for u in server.server.world.users.values()]

@@ -97,7 +97,7 @@ def test_unknown_gmcp_is_ignored_silently(lobby: FakeLobby) -> None:
            + bytes((IAC, SB, GMCP)) + b"Broken {not json" + bytes((IAC, SE)))
     assert c.raw() == b""
     c.send("/who")
-    assert c.text().startswith("In the Lobby")
+    assert c.text().startswith("In the lobby")
 
 
 def test_a_client_that_never_negotiates_gets_no_subnegotiation(lobby: FakeLobby) -> None:
@@ -166,7 +166,7 @@ def test_3000_bad_gmcp_messages_are_logged_once(lobby: FakeLobby, logged: Any) -
     del logged[:]
     c.send(_bad_gmcp(3000))                         # one burst, flood control off (Limits())
     c.send("/who")
-    assert c.lines() == ["In the Lobby (1): Anna"]  # the connection goes on
+    assert c.lines() == ["In the lobby (1): Anna"]  # the connection goes on
     during = _side_channel_lines(logged)
     assert len(during) == 1 and "Ignored a subnegotiation for option 201" in during[0]
     assert not [e for e in logged if e.get("log_failure") is not None]   # ([[[[...: no traceback
@@ -184,7 +184,7 @@ def test_oversized_subnegotiations_of_any_option_are_dropped_and_logged_once(
     del logged[:]
     naws = bytes((IAC, SB, 31)) + b"\x00" * 9000 + bytes((IAC, SE))   # not even GMCP
     c.send(naws * 10 + b"/who\r\n")
-    assert c.lines() == ["In the Lobby (1): Anna"]
+    assert c.lines() == ["In the lobby (1): Anna"]
     lines = _side_channel_lines(logged)
     assert len(lines) == 1 and "9000 bytes, more than the limit of 8192" in lines[0]
 
@@ -250,7 +250,7 @@ async def test_a_burst_of_3000_bad_gmcp_messages_over_a_socket(tmp_path: Path,
         await other.login("Other")
         bad = await srv.client()
         await bad.login("Flooder")
-        await other.expect("Flooder enters the Lobby.\r\n")
+        await other.expect("Flooder enters the lobby.\r\n")
         before = len(_side_channel_lines(logged))
         bad.transport.write(bytes((IAC, DO, GMCP)) + _bad_gmcp(3000))
         await within(bad.lost, 30)
@@ -258,9 +258,9 @@ async def test_a_burst_of_3000_bad_gmcp_messages_over_a_socket(tmp_path: Path,
         # (3.7 MB of them: the byte budget or the flood control closes it, whichever first)
         assert (("! [flooding]" in told and "! [flood-disconnect]" in told)
                 or ("! [input-flood]" in told and "! [input-flood-disconnect]" in told)), told
-        await other.expect("Flooder leaves the Lobby.\r\n", timeout=30)
+        await other.expect("Flooder leaves the lobby.\r\n", timeout=30)
         other.send("/who")
-        assert await other.read_line(timeout=30) == "In the Lobby (1): Other"
+        assert await other.read_line(timeout=30) == "In the lobby (1): Other"
         lines = _side_channel_lines(logged)[before:]
         assert 1 <= len(lines) <= 5, lines
         assert any("closing the connection of Flooder" in t for t in lines), lines

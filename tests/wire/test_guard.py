@@ -68,7 +68,7 @@ def test_flood_one_warning_then_silent_drops_then_disconnect(clock: task.Clock,
     c.raw()
     c.send("/who")
     c.send("/who")
-    assert c.lines().count("In the Lobby (1): Flo") == 2
+    assert c.lines().count("In the lobby (1): Flo") == 2
     c.send("/who")         # no token left: dropped with the one warning
     lines = c.lines()
     assert lines == ["! [flooding] You are sending lines too fast (more than 1 a second); lines "
@@ -95,7 +95,7 @@ def test_flood_control_recovers_when_the_client_slows_down(clock: task.Clock) ->
     c.send("/who")
     c.send("/who")
     lines = c.lines()
-    assert lines.count("In the Lobby (1): Slow") == 2
+    assert lines.count("In the lobby (1): Slow") == 2
     assert sum("[flooding]" in line for line in lines) == 1
     assert not c.closed
 
@@ -112,7 +112,7 @@ def test_a_flooder_does_not_stop_the_others(clock: task.Clock) -> None:
     heard = [line for line in calm.lines() if "<Flood>" in line]
     assert len(heard) == 4            # the burst (the login took one token), nothing more
     calm.send("/who")
-    assert calm.lines() == ["In the Lobby (2): Calm, Flood"]
+    assert calm.lines() == ["In the lobby (2): Calm, Flood"]
 
 
 # ---- connection limits ---------------------------------------------------------------------------

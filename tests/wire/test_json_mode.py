@@ -129,7 +129,7 @@ def test_iset_switches_both_ways_and_is_not_saved(lobby: FakeLobby) -> None:
     c.send("#1 /iset json 0")
     assert objects(c) == [{"type": "iset", "name": "json", "value": "0", "id": "1"}]
     c.send("/who")
-    assert c.text().startswith("In the Lobby")
+    assert c.text().startswith("In the lobby")
     c.send("/iset json maybe")
     assert "[bad-setting-value]" in c.text()
     c.send("/iset colour 1")
@@ -141,7 +141,7 @@ def test_iset_switches_both_ways_and_is_not_saved(lobby: FakeLobby) -> None:
     again = lobby.connect()
     again.login("Bert", "secret99")
     again.send("/who")
-    assert again.text().startswith("In the Lobby")      # text again: never saved
+    assert again.text().startswith("In the lobby")      # text again: never saved
 
 
 def test_password_prompt_is_an_object_without_echo_negotiation(lobby: FakeLobby) -> None:
@@ -347,7 +347,7 @@ def test_regression_control_characters_never_change_the_reply_id(lobby: FakeLobb
     c.send("#t /iset json 0")
     c.raw()
     c.send("/whp\x7fo")
-    assert c.lines()[0].startswith("In the Lobby (")
+    assert c.lines()[0].startswith("In the lobby (")
 
 
 def test_requests_that_are_not_commands_are_refused_never_spoken(lobby: FakeLobby) -> None:

@@ -49,15 +49,15 @@ EXPECTED: dict[str, str] = {
     "/history Zed": "541d65f9f10ca7d91264ed31651fb5c4d6b5d9bc1da655b84f6008eb4dd15250",
     "/history Erin": "7d2c05f3f65eb4d5783ffdfbb374d86fc0c2421327ef9fc4a17c4a312f8f7397",
     "/rangliste": "90962678efee9fc0783332ea9c49ee61ef863472baaab1484b411e16f0bd9a9b",
-    "/finger Alice": "6bc03ad9bcbd1f7b0823be275e668ddc4d27ce2e907eb970bb9b36dd19c72142",
+    "/finger Alice": "438420d27eaa3829929c21c2be7fc9750db8be0346ca758c0ef77c4e606b1caa",
     "/finger Dave": "6762bc651e1cf71bc73882f48f20c10aa473e698df53d3fd4412dd97317f0357",
     "/finger Erin": "c2a2f79d1d19029568dfcbd892b452d91e689b90bc905c2acee09c5d8d3696cb",
-    "/finger GUEST": "59fe627514337986401e32d793c87a3dc535ee22c43f0f63e56aea18b41b6047",
-    "/replay 1": "ca138332e44727f7b804bd47da00e8b1cf5be51e465c99950b7b293e12523e09",
-    "/replay 1 2": "669228f8b84e94962ad125b6af8597699ff8b3877a92d7a26ebc02ef4da9a384",
-    "/replay 2 4": "d891541f16d35de4c9323c5b28c7d1decfb029e2d93dfe2f1cb092c91200aff4",
-    "/replay 3": "49e9f7f47a33cc8ec47d0f2b5ae969c7e2e9fd6ab78a7ea25c76aa3d2011db8e",
-    "/replay 4 1": "9d945a0d4e27117cd296a0c6d462a9ba5d373071987934a4aeddf54901accbc9",
+    "/finger GUEST": "f5fdffe19ee21a8c3389846bbe9d31c4ee9e6bacea571c103497000117f0cc18",
+    "/replay 1": "37688b09295e38a435f643770c85977e46b06b0078032f640d64429696ff1895",
+    "/replay 1 2": "d5a08dbeb4854f8c9f8952541e9a40f11900b696c3a6743e9e4d1db8d7cc5c7c",
+    "/replay 2 4": "2f910cbbd8bf2156569c492a7bae31f8b64b9f489f311f94cd02d06955fc06e7",
+    "/replay 3": "201c60e1a7e0cdfb39194d1641f0e25d61ab17cc022a0126061b9e995d5c47e4",
+    "/replay 4 1": "6ba27c11784990f2a0c58929949455b795278f7d2cba2ccd23d0c383d8587d31",
 }
 
 REGISTERED = ["Alice", "Bob", "Carol", "Dave", "Erin", "Zed"]  # Zed: registered, no games

@@ -62,8 +62,8 @@ def test_every_event_of_a_game_renders_within_80_columns() -> None:
             lines = render_table(e)
             assert lines is not None, e.type
             seen_types.add(e.type)
-            for line in lines:
-                assert len(line) <= 80, line
+            for line in (piece for whole in lines for piece in whole.split("\n")):
+                assert len(line) <= 80, line                 # (a LINE_BREAK's pieces each)
                 assert "{" not in line and "}" not in line, line     # every field filled
             if e.type == "table-view":
                 assert 2 <= len(lines) <= 6, lines
@@ -200,7 +200,7 @@ def test_round_over_with_tichu_results_and_turnier_end() -> None:
         "  Card points: alice+carol 35 : 65 bobby+dave",
         "  alice's Tichu succeeded: +100",
         "  bobby's Grand Tichu failed: -200",
-        "  This round:  alice+carol 135 : -135 bobby+dave",
+        "  This round: alice+carol 135 : -135 bobby+dave",
     ]
     double = Event("game-round-over", {
         "order": [1, 3, 0, 2], "double_victory": 1, "card_points": [0, 200], "tichu": [0, 0],

@@ -44,7 +44,7 @@ def test_newroom_listroom_whereis_and_back_to_the_lobby(lobby: FakeLobby) -> Non
     assert lines[2:] == ["Table 1: waiting.", "Seats: 1 - | 2 - | 3 - | 4 -",
                          "/join [SEAT] or /addbot fills a seat (1+3 against 2+4); /start when "
                          "four sit."]
-    assert bob.lines() == ["Ann leaves the Lobby."]
+    assert bob.lines() == ["Ann leaves the lobby."]
     ann.send("/join 3")
     lines = ann.lines()
     key = seat_keys(lines[1])["Ann"]          # a guest is told the reconnect key of the seat
@@ -71,7 +71,7 @@ def test_newroom_listroom_whereis_and_back_to_the_lobby(lobby: FakeLobby) -> Non
     bob.send("/listroom")
     assert bob.lines()[-1] == "      target 500; 1 watching"
     ann.send("/lobby")                    # alias of /manager; leaving frees the seat
-    assert ann.lines() == ["In the Lobby (1): Ann"]
+    assert ann.lines() == ["In the lobby (1): Ann"]
     assert bob.lines() == ["Ann leaves table 1.", "Ann leaves seat 3.",
                            "Seats: 1 - | 2 - | 3 - | 4 -", "Bob is the host of this table now."]
     table = lobby.world.tables[1]
@@ -127,7 +127,7 @@ def test_set_color_colours_the_hand(lobby: FakeLobby) -> None:
     players = online(lobby, "Ann", "Bob", "Cat", "Dan")
     ann = players[0]
     ann.send("/set color on")
-    assert ann.lines() == ["color is on now."]
+    assert ann.lines() == ["Color is on now."]
     sit_at_a_new_table(players)
     ann.send("/option seed 5")
     ann.send("/start")

@@ -293,14 +293,14 @@ def test_look_at_a_waiting_table_and_in_the_lobby() -> None:
     c = lobby.connect()
     c.login("zed")
     c.send("look")                      # a full command word needs no slash
-    assert c.text().splitlines() == ["You are in the Lobby; nobody else is here.",
+    assert c.text().splitlines() == ["You are in the lobby; nobody else is here.",
                                      "No table is open: /newroom opens one."]
     t.send("bob", "/manager")
     t.send("cat", "/manager")
     t.send("dan", "/manager")
     t.read_all()
     assert t.send("bob", "/l").splitlines() == [
-        "You are in the Lobby, with 2 other people here.",
+        "You are in the lobby, with 2 other people here.",
         "1 table open: /listroom shows the list, /room N watches a table, /newroom opens",
         "  another."]                                            # wrapped at 80 columns
 
@@ -360,7 +360,7 @@ def test_the_player_concerned_is_addressed_as_you() -> None:
     t.play_until(lambda: t.table.match.round.phase == "exchange")
     waiting = next(n for n in PLAYERS if n not in {t.table.players[p] for p in range(4)
                                                    if t.table.match.round.given[p] is not None})
-    assert "! [give-cards-first] Give your three cards first: /schupf" in t.send(waiting, "/pass")
+    assert "! [give-cards-first] Give your three cards first: /schupf" in unwrap(t.send(waiting, "/pass"))
     out = t.play_until(lambda: t.table.match.round.phase == "play")
     leader = t.table.seated[t.table.match.round.turn]
     assert "You have the Mah Jong and lead." in out[leader]
@@ -442,7 +442,7 @@ def test_a_spectator_entering_mid_game_sees_the_round_and_score() -> None:
 # ---- /set bell ------------------------------------------------------------------------------------
 def test_bell_rings_when_a_move_or_decision_begins_to_wait_for_you() -> None:
     t = TextTable({"bombwindow": "2"})
-    assert "bell is on now." in t.send("ann", "/set bell on")
+    assert "Bell is on now." in t.send("ann", "/set bell on")
     t.send("bob", "/set bell on")
     t.send("bob", "/iset json 1")               # machine mode: never a bell
     raw = {n: b"" for n in PLAYERS}

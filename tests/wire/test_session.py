@@ -76,7 +76,7 @@ def test_second_login_replaces_a_registered_user(lobby: FakeLobby) -> None:
     assert "You logged in as Alice from another connection" in old.text() and old.closed
     new.raw()
     new.send("/who")
-    assert new.lines() == ["In the Lobby (1): Alice"]
+    assert new.lines() == ["In the lobby (1): Alice"]
 
 
 def test_register_then_password_change(lobby: FakeLobby, clock) -> None:
@@ -120,10 +120,10 @@ def test_who_wwho_tell_speech_and_finger(lobby: FakeLobby, clock) -> None:
     for x in (a, b, c):
         x.raw()
     a.send("/who")
-    assert a.lines() == ["In the Lobby (3): Alice, Bob, Cleo"]
+    assert a.lines() == ["In the lobby (3): Alice, Bob, Cleo"]
     b.send("wwho")
-    assert b.lines() == ["3 online:", "  Alice            Lobby", "  Bob              Lobby (guest)",
-                         "  Cleo             Lobby (guest)"]
+    assert b.lines() == ["3 online:", "  Alice            lobby", "  Bob              lobby (guest)",
+                         "  Cleo             lobby (guest)"]
     a.send("good game everyone")
     assert b.lines() == c.lines() == a.lines() == ["<Alice> good game everyone"]
     a.send(";bob psst")
@@ -134,16 +134,16 @@ def test_who_wwho_tell_speech_and_finger(lobby: FakeLobby, clock) -> None:
     assert a.lines() == ["! [not-online] nobody is not online."]
     c.send("/finger alice")
     assert c.lines() == ["Alice:", "  registered since 2027-01-15 08:00 UTC, last seen 2027-01-15 08:00 UTC",
-                         "  online now, in the Lobby", "  no finished games yet"]
+                         "  online now, in the lobby", "  no finished games yet"]
     c.send("/finger bob")
-    assert c.lines() == ["Bob:", "  a guest (not registered)", "  online now, in the Lobby"]
+    assert c.lines() == ["Bob:", "  a guest (not registered)", "  online now, in the lobby"]
     c.send("/finger zed")
     assert c.lines() == ["! [no-such-user] Nobody called zed is online or registered."]
     a.send("quit")
-    assert a.closed and b.lines() == ["Alice leaves the Lobby."]
+    assert a.closed and b.lines() == ["Alice leaves the lobby."]
     clock.advance(3600)
     c.send("/fin alice")          # (without the slash only a name online: docs/protocol.md)
-    assert c.lines() == ["Alice leaves the Lobby.", "Alice:",
+    assert c.lines() == ["Alice leaves the lobby.", "Alice:",
                          "  registered since 2027-01-15 08:00 UTC, last seen 2027-01-15 08:01 UTC",
                              "  not online", "  no finished games yet"]
 
@@ -182,7 +182,7 @@ def test_negotiation_bytes_mixed_into_a_line_never_reach_the_parser(lobby: FakeL
     # WILL NAWS answers the server's DO NAWS of the offers: agreed, nothing to answer
     assert bytes((IAC, WILL, SGA)) in raw and bytes((IAC, DONT, NAWS)) not in raw
     assert bytes((IAC, DO, NAWS)) not in raw
-    assert strip_telnet(raw) == b"In the Lobby (1): Ann\r\n"
+    assert strip_telnet(raw) == b"In the lobby (1): Ann\r\n"
 
 
 def test_utf8_character_split_across_chunks_and_invalid_utf8(lobby: FakeLobby) -> None:
@@ -205,15 +205,15 @@ def test_overlong_line_is_refused_and_the_connection_stays(lobby: FakeLobby) -> 
                          "it was discarded."]
     assert not c.closed
     c.send("who")
-    assert c.lines() == ["In the Lobby (1): Ann"]
+    assert c.lines() == ["In the lobby (1): Ann"]
 
 
 def test_crlf_and_lf_and_control_characters(lobby: FakeLobby) -> None:
     c = logged_in(lobby)
     c.send(b"who\n")
-    assert c.lines() == ["In the Lobby (1): Ann"]
+    assert c.lines() == ["In the lobby (1): Ann"]
     c.send(b"w\x07ho\r\n")
-    assert c.lines() == ["In the Lobby (1): Ann"]
+    assert c.lines() == ["In the lobby (1): Ann"]
     c.send(b"hi\x1b[31m there\r\n")
     assert c.lines() == ["<Ann> hi[31m there"]
 
@@ -239,7 +239,7 @@ def test_lines_typed_while_a_command_works_wait_their_turn(lobby: FakeLobby) -> 
     assert c.lines() == []
     pending.pop().callback(None)
     assert c.lines() == ["Ann is registered now. Next time log in with this name and your password.",
-                         "In the Lobby (1): Ann"]
+                         "In the lobby (1): Ann"]
 
 
 def test_disconnect_logs_out(lobby: FakeLobby) -> None:
@@ -247,7 +247,7 @@ def test_disconnect_logs_out(lobby: FakeLobby) -> None:
     a.raw()
     b.session.connectionLost(None)
     assert lobby.world.online("Ben") is None
-    assert a.lines() == ["Ben leaves the Lobby."]
+    assert a.lines() == ["Ben leaves the lobby."]
 
 
 def test_passwords_never_reach_the_log(lobby: FakeLobby) -> None:
@@ -280,7 +280,7 @@ def test_a_slow_reader_is_closed_and_logged_out(lobby: FakeLobby) -> None:
     assert lobby.world.online("Slow") is None
     talker.raw()
     talker.send("/who")
-    assert talker.lines() == ["In the Lobby (1): Talker"]
+    assert talker.lines() == ["In the lobby (1): Talker"]
 
 
 def test_a_line_separator_in_speech_cannot_forge_a_server_line(lobby: FakeLobby) -> None:

@@ -46,14 +46,14 @@ async def test_set_alone_shows_the_settings(server: RunningServer) -> None:
     c = await server.client()
     await c.login("Setty")
     c.send("/set color on")
-    await c.expect("color is on now.\r\n")
+    await c.expect("Color is on now.\r\n")
     c.send("/set")
     got = await c.expect("prompt  off\r\n")
     assert "Your settings (/set NAME VALUE changes one):" in got
     for line in ("  width   auto (80)", "  color   on", "  lang    en (English)", "  bell    off"):
         assert line in got, got
     c.send("/set width 60")
-    await c.expect("width is 60 now.\r\n")
+    await c.expect("Width is 60 now.\r\n")
     c.send("/set lang de")
     await c.expect("\r\n")
     c.send("/set")
@@ -94,7 +94,7 @@ async def test_set_prompt_on_gives_a_status_prompt_ended_by_eor(server: RunningS
     c = await mud_client(server)
     await c.login("Mudder")
     c.send("/set prompt on")
-    await c.expect("prompt is on now.\r\n")
+    await c.expect("Status prompt is on now.\r\n")
     c.send("/newroom")
     await c.expect("/start when four sit.\r\n")
     world: Any = server.server.world

@@ -66,7 +66,7 @@ def test_other_protocols_get_one_answer_and_are_closed(clock: task.Clock, first:
     assert lobby.factory.services.guard.stats["foreign"] == 1
     watcher.raw()
     watcher.send("/who")
-    assert watcher.lines() == ["In the Lobby (1): Watcher"]
+    assert watcher.lines() == ["In the lobby (1): Watcher"]
 
 
 def test_telnet_and_typing_pass_through(clock: task.Clock) -> None:

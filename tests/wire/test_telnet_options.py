@@ -324,7 +324,7 @@ def test_mccp2_compresses_everything_after_the_start(lobby: FakeLobby) -> None:
     c.send("")
     c.send("/who")
     got = inflate.decompress(c.raw()).decode()
-    assert "Anna" in got and "In the Lobby" in got
+    assert "Anna" in got and "In the lobby" in got
     assert lobby.factory.services.telnet_options.compressing == 1
     c.send(cmd(IAC, DONT, MCCP2))                      # the client turns it off
     raw = c.raw()
@@ -333,7 +333,7 @@ def test_mccp2_compresses_everything_after_the_start(lobby: FakeLobby) -> None:
     assert inflate.unused_data == cmd(IAC, WONT, MCCP2)   # ... and the answer is plain
     assert lobby.factory.services.telnet_options.compressing == 0
     c.send("/who")
-    assert b"In the Lobby" in c.raw()                  # uncompressed from now on
+    assert b"In the lobby" in c.raw()                  # uncompressed from now on
 
 
 def test_mccp2_stream_ends_before_the_server_closes(lobby: FakeLobby) -> None:
@@ -449,7 +449,7 @@ async def test_mccp2_over_a_real_socket_whole_session(server: Any, write_path: s
     before = client.raw[:client.raw.index(bytes((IAC, SB, MCCP2)))]
     assert before.startswith(OFFERS) and b"Welcome to the Tichu lobby" in before
     assert text.startswith('"Mira" is not a registered name.')
-    assert "\r\n<Mira> hello everybody\r\nIn the Lobby (2): Bert, Mira\r\n" in text
+    assert "\r\n<Mira> hello everybody\r\nIn the lobby (2): Bert, Mira\r\n" in text
     assert text.endswith("Goodbye, Mira.\r\n")
     got = await second.expect("hello everybody\r\n")
     assert "<Mira> hello everybody" in got

@@ -347,7 +347,7 @@ async def test_shutdown_records_the_running_tables_and_the_next_start_restores_t
         c = await server.client()
         await c.login(name)
         clients[name] = c
-    await within(clients["Ann"].expect("Dan enters the Lobby.\r\n"))
+    await within(clients["Ann"].expect("Dan enters the lobby.\r\n"))
     keys: dict[str, str] = {}
     for name, line in [("Ann", "/newroom"), ("Bob", "/room 1"), ("Cat", "/room 1"),
                        ("Dan", "/room 1"), ("Ann", "/join"), ("Bob", "/join"), ("Cat", "/join"),

@@ -120,7 +120,7 @@ async def test_guests_of_one_address_take_part_in_four_tables(limited: LimitedSe
     await again.expect("! [address-tables] ")
     # a waiting table whose room empties closes at once and frees the address's place
     guests[1].send("/manager")
-    await guests[1].expect("In the Lobby")
+    await guests[1].expect("In the lobby")
     assert len(world.tables) == 3
     again.buffer = ""
     again.send("/newroom")

@@ -142,6 +142,15 @@
   function renderStatus() {
     const n = app.statusNote;
     if (n) $("status").textContent = t(n.key, n.params);
+    $("seat-key-note").textContent = app.keyNote ? t(app.keyNote) : "";
+  }
+  // the seat key's box: usable only while nothing is on its way (a key typed meanwhile would
+  // be lost: the answer to the one before empties the box), with its note in the page's words
+  // (checking..., wrong key)
+  function keyForm(busy, note) {
+    $("seat-key-input").disabled = busy; $("seat-key-button").disabled = busy;
+    app.keyNote = note || null;
+    renderStatus();
   }
   function connect() {
     const scheme = location.protocol === "https:" ? "wss:" : "ws:";
@@ -155,6 +164,7 @@
     ws.onclose = () => {
       if (app.ws !== ws) return;
       app.ws = null; app.loggedIn = false; app.pending = {};
+      if (app.keyTyped) { app.keyTyped = null; keyForm(false); }     // never checked: ask again
       if (app.leaving) {
         app.leaving = false; show("login");
         if (app.leaveNote) statusT(app.leaveNote.key, app.leaveNote.params); else status("");
@@ -203,7 +213,13 @@
       if (o.prompt === "login") {
         // the language first, so that a refusal of the log-in (a wrong password) is in it too
         if (!app.langSent) { app.langSent = true; app.ws.send("/set lang " + app.lang); return; }
-        if (!app.wanted) { app.atLoginPrompt = true; show("login"); status(""); return; }
+        if (!app.wanted) {
+          app.atLoginPrompt = true; show("login");
+          // a guest seat's explanation stays while its key is asked for
+          if (app.heldNote && !$("seat-key-form").hidden) statusT(app.heldNote.key, app.heldNote.params);
+          else status("");
+          return;
+        }
         app.atLoginPrompt = false;
         app.ws.send(app.wanted);
       } else if (o.prompt === "password") {
@@ -218,7 +234,12 @@
         $("login-password").focus();
       } else if (o.prompt === "seat-key") {
         const key = keyFor(app.wanted);
-        if (key) { app.ws.send("#key " + key); return; }
+        if (key) {
+          app.ws.send("#key " + key);
+          // a key typed in the box: connected, no longer "Connecting..." (its note says checking)
+          if (app.keyTyped && app.heldNote) statusT(app.heldNote.key, app.heldNote.params);
+          return;
+        }
         // a running game holds this guest's seat, and this tab has not its key (another tab,
         // the storage cleared, the name typed): an empty key is never sent (the seat is not
         // ours to take, and a key that is no key is refused); the form, for another name
@@ -229,6 +250,8 @@
         $("login-name").value = "";
         show("login");
         statusT(note.key, note.params);
+        app.heldNote = note;
+        keyForm(false);
         // the key shown at the table ("Your key to come back to this seat"), typed here: the
         // seat comes back in this tab too
         app.heldSeat = note.params.name;
@@ -244,15 +267,18 @@
     "logged-in-guest": (o) => loggedIn(o.name, true),
     error(o) {
       if (!app.loggedIn && o.code === "wrong-seat-key" && app.keyTyped) {
-        // a key typed in the form, and wrong: the form again with the server's words, and
+        // a key typed in the form, and wrong: the form again, its explanation kept, the page's
+        // own words (the server's tell a telnet user what to type at the login prompt), and
         // the wrong key forgotten
         store.removeItem("tichu-key-" + app.keyTyped.toLowerCase());
         app.keyTyped = null; app.wanted = null;
         show("login"); $("seat-key-form").hidden = !app.heldSeat;
+        if (app.heldNote) statusT(app.heldNote.key, app.heldNote.params);
+        keyForm(false, "web-seat-key-wrong");
         $("seat-key-input").value = ""; $("seat-key-input").focus();
-        toast(o.message);
         return;
       }
+      if (!app.loggedIn && app.keyTyped) { app.keyTyped = null; keyForm(false); }
       if (!app.loggedIn && ["reserved-name", "seat-held", "wrong-seat-key", "name-in-use"].includes(o.code)
           && app.wanted && app.wanted !== "guest" && !app.password) {
         app.wanted = "guest";      // a drawn guest name without its seat: a fresh guest
@@ -318,7 +344,8 @@
   };
 
   function loggedIn(name, guest) {
-    app.heldSeat = null; app.keyTyped = null; $("seat-key-form").hidden = true;
+    app.heldSeat = null; app.heldNote = null; app.keyTyped = null; $("seat-key-form").hidden = true;
+    keyForm(false);
     app.name = name; app.loggedIn = true; app.wanted = name; app.seatAsked = null;
     // a reload logs a guest in again (its seat with its key); a registered name only comes
     // back into the form: its password is never stored
@@ -767,6 +794,7 @@
     const d = app.roundDetail;
     if (!d || !d.card_points) return null;
     return { cards_us: num(d.card_points[team]), cards_them: num(d.card_points[1 - team]),
+      double_us: num(d.card_points[team]), double_them: num(d.card_points[1 - team]),
       tichu_us: signed((d.tichu || [0, 0])[team]), tichu_them: signed((d.tichu || [0, 0])[1 - team]),
       double: d.double_victory === null || d.double_victory === undefined ? null : d.double_victory };
   }
@@ -776,7 +804,8 @@
     if (!x) { $("banner-text").textContent = ""; $("banner-detail").textContent = ""; return; }
     $("banner-text").textContent = t(x.key, resolveSides(x.params));
     const d = x.detail;
-    let detail = d ? t("web-round-detail", d) : "";
+    // a double victory scores no card points: its 200 are the double victory's own
+    let detail = d ? t(d.double !== null ? "web-round-detail-double" : "web-round-detail", d) : "";
     if (d && d.double !== null) detail += " " + t("web-double-victory", { side: sideName(d.double) });
     $("banner-detail").textContent = detail;
   }
@@ -865,8 +894,10 @@
       e.preventDefault();
       const key = $("seat-key-input").value.trim();
       if (!key || !app.heldSeat) { $("seat-key-input").focus(); return; }   // never an empty key
+      if (app.keyTyped) return;                 // one key at a time (the box is disabled)
       saveKey(app.heldSeat, key);
       app.keyTyped = app.heldSeat;
+      keyForm(true, "web-seat-key-checking");   // the server pauses after a wrong key
       startLogin(app.heldSeat, null);
     });
     $("guest-button").addEventListener("click", () => startLogin($("login-name").value.trim() || "guest", null));
