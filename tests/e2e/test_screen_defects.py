@@ -826,7 +826,9 @@ async def test_leave_in_a_running_game_says_what_becomes_of_the_seat(server: Run
             assert all(visible_width(line) < width for line in shown), (lang, width, shown)
 
 
-TRICK_SEEDS = range(2, 30)
+#: seeds of one-round bot games; seed 3's has the Phoenix inside a longer play (found by
+#: looking from seed 2 up), the later ones stand by should the bots' play ever change
+TRICK_SEEDS = range(3, 30)
 
 
 @pytest_twisted.ensureDeferred
@@ -837,6 +839,7 @@ async def test_the_trick_line_shows_the_phoenix_in_its_place_as_the_play_line(
     the Phoenix came last. The trick line writes each play as the play line does (one
     function, ``play_cards``): in rank order, the Phoenix in its place."""
     from protocol.render.table import play_cards
+    server.bots_without_delay()
     w = await guest(server, "Watcher")
     await reply(w, "/set width 250")
     await reply(w, "/newroom", "four sit.\r\n")
