@@ -240,7 +240,7 @@ class Player:
     def _read_trick(self, text: str) -> None:
         self.wish = _wish_of(text)
         text = text.split("  |  ", 1)[0]
-        if text.startswith("empty") or " - won by " in text:       # (you, or a name)
+        if text.startswith("empty") or " \u2013 won by " in text:  # (you, or a name; an en dash)
             self.trick = []
             return
         plays = []
