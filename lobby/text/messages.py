@@ -198,8 +198,8 @@ ERRORS: dict[str, str] = {
     "too-many-joiners": (
         "More than {limit} zero-width joiners in a row; the message was not sent."),
     "speech-budget": (
-        "Your address is talking too fast here (more than {rate} lines a second); lines are not "
-        "sent until it slows down."),
+        "Your address is talking too fast here (more than {rate} {rate!p:line|lines} a second); "
+        "lines are not sent until it slows down."),
     "speech-budget-disconnect": "Too many lines too fast; closing the connection.",
     "repeated-line": "You said that just now; a line repeated in a row is not sent.",
     "table-budget": (
@@ -210,16 +210,16 @@ ERRORS: dict[str, str] = {
         "commands); wait a moment."),
     "work-budget-disconnect": "Too many expensive commands too fast; closing the connection.",
     "input-flood": (
-        "You are sending more than {rate} bytes a second; what you send is dropped until you slow "
-        "down."),
+        "You are sending more than {rate} {rate!p:byte|bytes} a second; what you send is dropped until "
+        "you slow down."),
     "input-flood-disconnect": "Too many bytes too fast; closing the connection.",
     "telnet-flood": (
-        "Your client sends more than {rate} telnet commands a second; they are ignored until it "
-        "slows down."),
+        "Your client sends more than {rate} telnet {rate!p:command|commands} a second; they are ignored "
+        "until it slows down."),
     "telnet-flood-disconnect": "Too many telnet commands too fast; closing the connection.",
     "frame-flood": (
-        "Your client sends more than {rate} WebSocket control frames or message fragments a "
-        "second; they are ignored until it slows down."),
+        "Your client sends more than {rate} WebSocket control {rate!p:frame|frames} or message "
+        "{rate!p:fragment|fragments} a second; they are ignored until it slows down."),
     "frame-flood-disconnect": "Too many WebSocket frames too fast; closing the connection.",
     "ping-flood-disconnect": "Too many WebSocket pings too fast; closing the connection.",
     # moderation and mute lists (lobby/world/moderation.py)

@@ -1508,3 +1508,25 @@ async def test_several_users_of_one_address_hopping_share_one_presence_budget(
         assert len(opened) <= 1 + 3 and len(closed) <= 3, (len(opened), len(closed))
     finally:
         await srv.stop()
+
+
+@pytest_twisted.ensureDeferred
+async def test_speech_budget_of_one_line_a_second_is_singular(tmp_path: Path) -> None:
+    """Issue 26 A: with the speech budget at 1 line a second the notice said "more than 1
+    lines a second" (French "plus de 1 lignes"); the count now picks the plural form."""
+    srv = await _server(tmp_path, speech_per_second=1.0, speech_burst=1)
+    try:
+        for lang, singular in (("en", "(more than 1 line a second)"),
+                               ("fr", "(plus de 1 ligne par seconde)")):
+            s = await client_from(srv, "127.0.0.1")
+            await s.login(f"Spk{lang}")
+            if lang != "en":
+                s.send(f"/set lang {lang}")
+            s.transport.write("".join(f"line {n}\r\n" for n in range(8)).encode())
+            got = await s.expect("! [speech-budget]")
+            got += await s.expect(".\r\n")
+            told = " ".join(got[got.index("! [speech-budget]"):].split())
+            assert singular in told, got
+            await s.close()
+    finally:
+        await srv.stop()
