@@ -612,8 +612,11 @@ class World:
         if self.guest_seats(name):
             self._guest_languages[name_key(name)] = lang
 
-    def guest_language(self, name: str) -> str | None:
-        """The language the guest ``name`` had chosen when they went away (None: none)."""
+    def guest_language(self, name: str, keep: bool = False) -> str | None:
+        """The language the guest ``name`` had chosen when they went away (None: none);
+        forgotten unless ``keep`` (the seat-key prompt reads it before the key is given)."""
+        if keep:
+            return self._guest_languages.get(name_key(name))
         return self._guest_languages.pop(name_key(name), None)
 
     def keyless_namesake(self, user: User, key: str | None = None) -> bool:

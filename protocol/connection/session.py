@@ -265,6 +265,7 @@ class Session(Protocol):
     _refused_chunk: int = -1        # ... in the TCP segment of this number
     _chunks: int = 0                # TCP segments received
     _seat_name: str | None = None  # the guest name whose seat's reconnect key is being asked
+    _seat_lang: str | None = None  # the language that guest had chosen (the key prompt's, issue 26)
     _failures: int = 0
     _busy: bool = False
     _queue: deque[str] | None = None  # created only when a line has to wait
@@ -394,12 +395,12 @@ class Session(Protocol):
         settings = self.settings_chosen
         naws = self._naws_width
         if not settings and not naws:
-            lang = self.services.lang
+            lang = self._seat_lang or self.services.lang
             return DEFAULT_CONTEXT if lang == "en" else RenderContext.of(lang)
         if settings is None:
             settings = {}
         width = settings.get("width")
-        return RenderContext.of(settings.get("lang") or self.services.lang,
+        return RenderContext.of(settings.get("lang") or self._seat_lang or self.services.lang,
                                 settings.get("color") == "on",
                                 int(width) if width else clamp_width(naws))
 
@@ -408,7 +409,8 @@ class Session(Protocol):
         """The language of everything this connection is told: ``/set lang``, else the
         account's, else the server's ``--lang``."""
         settings = self.settings_chosen
-        return (settings.get("lang") if settings else None) or self.services.lang
+        return ((settings.get("lang") if settings else None) or self._seat_lang
+                or self.services.lang)
 
     def windowSizeChanged(self, width: int, height: int) -> None:
         """Telnet NAWS: the client's window is ``width`` columns wide (0: unknown), told at
@@ -1107,6 +1109,8 @@ class Session(Protocol):
             return False                                        # online: name-in-use
         first = held[0]
         self._seat_name = name
+        kept = self.world.guest_language(name, keep=True)
+        self._seat_lang = kept if kept in LANGUAGES else None
         self._go(SEAT_KEY)
         self.deliver(Event("seat-key-asked" if any(h.reserved for h in held)
                            else "seat-key-asked-late", name=first.name, table=first.table))
@@ -1120,6 +1124,7 @@ class Session(Protocol):
         goes back to ``login:`` while the seat is reserved, and after the grace time logs in
         under the name without the seat."""
         name, self._seat_name = self._seat_name, None
+        self._seat_lang = None
         self.setPasswordMode(False)
         self.sendLine("")  # the client did not echo the Return of the hidden line
         self._go(LOGIN)

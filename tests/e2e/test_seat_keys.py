@@ -287,3 +287,26 @@ async def test_a_wrong_key_says_what_to_type_at_the_login_prompt_and_that_works(
             await c.close()
     bob = await _client(game, "Bob")                          # the right key still works
     assert "Hello Bob!" in await _give_key(bob, "Bob", keys["Bob"])
+
+
+@pytest.mark.reactor_timeout(120)
+@pytest_twisted.ensureDeferred
+async def test_the_key_prompt_of_a_guest_who_chose_german_is_german(
+        server: RunningServer) -> None:
+    """Issue 26 B: a guest who played in German and came back by name was asked for the seat's
+    key in English (`Table 1 holds the seat of the guest Bob: type the key...`); the held seat
+    keeps their language, and the question and the prompt are in it."""
+    from conftest import unwrap
+    from lobby.text.messages import text
+    game, keys = await _started(server, {"seed": "5"})
+    bob = game.clients["Bob"]
+    bob.send("/set lang de")
+    await bob.expect_any(("lang ist jetzt de", "Sprache"))
+    await _gone(game, "Bob")
+    back = await _client(game, "Bob back")
+    await back.expect(text("login-prompt", "en"))
+    back.send("Bob")
+    got = unwrap(await back.expect(text("seat-key-prompt", "de")))
+    assert text("seat-key-asked", "de", name="Bob", table=1) in got, got
+    back.send(keys["Bob"])
+    assert "Bob" in await back.expect("/hilfe")     # and the game goes on in German
