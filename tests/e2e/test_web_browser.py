@@ -101,6 +101,18 @@ class Page:
         from selenium.webdriver.common.by import By
         return self.driver.find_element(By.CSS_SELECTOR, css)
 
+    def attr(self, css: str, name: str) -> Any:
+        """An attribute of the element ``css`` finds now. The page redraws some elements (the
+        action buttons among them), so an element found a moment before may be stale by the
+        time it is read (CI failed once so on ``#play``); then it is found again."""
+        from selenium.common.exceptions import StaleElementReferenceException
+        for _ in range(20):
+            try:
+                return self.find(css).get_attribute(name)
+            except StaleElementReferenceException:
+                continue
+        return self.find(css).get_attribute(name)
+
     def all(self, css: str) -> list[Any]:
         from selenium.webdriver.common.by import By
         return list(self.driver.find_elements(By.CSS_SELECTOR, css))
@@ -227,7 +239,7 @@ def test_a_whole_round_in_the_page(site: str, tmp_path: Path) -> None:
         assert p.state()["calls"][0] is None
         # the seats' words apart, and a label for each (28-12)
         assert p.text("#seat-me").startswith("1 Anna you")
-        assert p.find("#seat-me").get_attribute("aria-label").startswith("Seat 1, Anna, you")
+        assert p.attr("#seat-me", "aria-label").startswith("Seat 1, Anna, you")
         # a disabled button looks disabled, one rule for all (28-3): the schupf's Give now
         disabled_look = p.js("return getComputedStyle(document.getElementById('give'))"
                              ".backgroundColor")
@@ -246,7 +258,7 @@ def test_a_whole_round_in_the_page(site: str, tmp_path: Path) -> None:
             p.type("#card-input", shown.lower())
             p.click("#card-form button")
             p.wait(lambda: p.js("return [...window.tichuApp.selected]") == [card]  # noqa: B023 (called in this iteration)
-                   and p.find(f'#hand .card[data-card="{card}"]').get_attribute("aria-pressed")  # noqa: B023
+                   and p.attr(f'#hand .card[data-card="{card}"]', "aria-pressed")  # noqa: B023
                    == "true", f"{card} selected as {shown}")
         p.type("#card-input", "ZZ")
         p.click("#card-form button")
@@ -291,18 +303,18 @@ def test_a_whole_round_in_the_page(site: str, tmp_path: Path) -> None:
         watcher.press("Zuschauen")
         watcher.wait(lambda: watcher.state() and watcher.state().get("names") == p.state()["names"],
                      "the spectator's view")
-        assert watcher.state().get("hand") is None and not watcher.find("#watching").get_attribute("hidden")
+        assert watcher.state().get("hand") is None and not watcher.attr("#watching", "hidden")
         assert "Anna" in watcher.text("#felt") and "Karten" in watcher.text("#felt")
         assert "Stand: Anna und " in watcher.text("#score")   # a spectator: both sides by name
         watcher.shot("spectator-de-360", 360, 740)
         # Mah Jong first (its holder leads), typed in its notation, then the wish
         p.wait(lambda: my_turn(p), "the lead with the Mah Jong")
-        assert p.find("#play").get_attribute("disabled") is not None
+        assert p.attr("#play", "disabled") is not None
         assert p.js("return getComputedStyle(document.getElementById('play')).backgroundColor") \
             == disabled_look
         p.type("#card-input", "ma")
         p.click("#card-form button")
-        p.wait(lambda: "selected" in p.find('#hand .card[data-card="Ma"]').get_attribute("class"),
+        p.wait(lambda: "selected" in p.attr('#hand .card[data-card="Ma"]', "class"),
                "the Mah Jong selected")
         p.click("#play")
         p.wait(lambda: p.state().get("phase") == "wish", "the wish")
@@ -401,7 +413,7 @@ def test_a_registered_name_after_a_reload(site: str, tmp_path: Path) -> None:
             p.js("document.getElementById('toast').hidden = true")
             p.driver.refresh()
             p.visible("#login-form")
-            p.wait(lambda: p.find("#login-name").get_attribute("value") == "Rosa",
+            p.wait(lambda: p.attr("#login-name", "value") == "Rosa",
                    "the name in the form " + str(p.js("return [sessionStorage.getItem("
                                                      "'tichu-name'), sessionStorage.getItem("
                                                      "'tichu-guest'), document.getElementById("
@@ -728,9 +740,9 @@ def test_another_table_starts_clean(site: str, tmp_path: Path) -> None:
         assert "You received" not in p.text("#table-log"), p.text("#table-log")
         options = p.state()["options"]
         p.find("#option-name").send_keys("seed")
-        p.wait(lambda: p.find("#option-value").get_attribute("value") == options["seed"],
+        p.wait(lambda: p.attr("#option-value", "value") == options["seed"],
                "this table's seed in the form")
-        assert p.find("#option-value").get_attribute("value") != str(SEED)
+        assert p.attr("#option-value", "value") != str(SEED)
         # `off` typed as it is: a keyword in code style in every language
         assert p.js("return document.querySelector('#option-about code').textContent") == "off"
         assert p.text("#watching").startswith("Your table: sit down")
