@@ -145,6 +145,18 @@ def test_the_german_start_needs_four_line_agrees_with_its_count() -> None:
     assert "bisher sitzen 3." in text("need-four", "de", count=3)
 
 
+async def _sit_with_three_bots_and_start(c: Any) -> None:
+    """Seat ``c`` (the host of a new waiting table) in seat 1 beside three bots, start, and read
+    up to the Grand Tichu prompt's line."""
+    for line in ("/join 1", "/addbot", "/addbot", "/addbot"):
+        c.send(line)
+    await c.expect("| 4 Bot")
+    await c.expect("\r\n")
+    c.send("/start")
+    await c.expect("/nogrand")
+    await c.expect("\r\n")
+
+
 @pytest_twisted.ensureDeferred
 async def test_placeholders_are_in_the_readers_language(server: RunningServer) -> None:
     c = await guest(server, "Klaus", "de")
@@ -224,13 +236,7 @@ async def test_a_bare_word_never_places_a_bet(server: RunningServer) -> None:
     a = await guest(server, "Bettina")
     await reply(a, "/set width 160")
     await reply(a, "/newroom", "four sit.\r\n")
-    for line in ("/join 1", "/addbot", "/addbot", "/addbot"):
-        a.send(line)
-    await a.expect("| 4 Bot")
-    await a.expect("\r\n")
-    a.send("/start")
-    await a.expect("/nogrand")
-    await a.expect("\r\n")
+    await _sit_with_three_bots_and_start(a)
     for word in ("grand", "tichu", "nogrand", "start", "leave", "reset"):
         assert await reply(a, word) == f"<Bettina> {word}\r\n", word
     assert "GRAND TICHU" in await reply(a, "/grand")
@@ -545,13 +551,7 @@ async def test_coming_back_to_your_seat_shows_the_table_and_the_pending_prompt(
     b = await guest(server, "bertram")
     await reply(b, "/set width 160")
     await reply(b, "/newroom", "four sit.\r\n")
-    for line in ("/join 1", "/addbot", "/addbot", "/addbot"):
-        b.send(line)
-    await b.expect("| 4 Bot")
-    await b.expect("\r\n")
-    b.send("/start")
-    await b.expect("/nogrand")
-    await b.expect("\r\n")
+    await _sit_with_three_bots_and_start(b)
     await reply(b, "/manager", "lobby")
     b.send("/room 1")
     got = unwrap(await b.expect("/nogrand"))
@@ -606,13 +606,7 @@ async def test_quit_during_a_game_warns_once(server: RunningServer) -> None:
     q = await guest(server, "Quentin")
     await reply(q, "/set width 200")
     await reply(q, "/newroom", "four sit.\r\n")
-    for line in ("/join 1", "/addbot", "/addbot", "/addbot"):
-        q.send(line)
-    await q.expect("| 4 Bot")
-    await q.expect("\r\n")
-    q.send("/start")
-    await q.expect("/nogrand")
-    await q.expect("\r\n")
+    await _sit_with_three_bots_and_start(q)
     got = await error_reply(q, "/quit")
     assert got == "! [quit-in-game-guest] " + text("quit-in-game-guest", "en", table=1,
                                                    name="Quentin") + "\r\n"
@@ -691,13 +685,7 @@ async def test_refusals_name_the_command_that_works(server: RunningServer) -> No
     await reply(c, "/newroom", "four sit.\r\n")
     got = await error_reply(c, "/start")
     assert got.startswith("! [need-four]") and "/join or /addbot" in got, got
-    for line in ("/join 1", "/addbot", "/addbot", "/addbot"):
-        c.send(line)
-    await c.expect("| 4 Bot")
-    await c.expect("\r\n")
-    c.send("/start")
-    await c.expect("/nogrand")
-    await c.expect("\r\n")
+    await _sit_with_three_bots_and_start(c)
     assert (await error_reply(c, "/tichu")).endswith("/grand or /nogrand.\r\n")
     assert (await error_reply(c, "/dragon Bot1")) == "! [no-dragon-pending] " + text(
         "no-dragon-pending", "en") + "\r\n"
@@ -901,13 +889,7 @@ async def test_the_exchange_prompt_names_tichu_in_every_language(server: Running
     a = await guest(server, "Bettina")
     await reply(a, "/set width 200")
     await reply(a, "/newroom", "four sit.\r\n")
-    for line in ("/join 1", "/addbot", "/addbot", "/addbot"):
-        a.send(line)
-    await a.expect("| 4 Bot")
-    await a.expect("\r\n")
-    a.send("/start")
-    await a.expect("/nogrand")
-    await a.expect("\r\n")
+    await _sit_with_three_bots_and_start(a)
     a.send("/nogrand")
     await a.expect("(/tichu calls Tichu)\r\n")
     for lang in LANGUAGES:
