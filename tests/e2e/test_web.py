@@ -213,16 +213,18 @@ async def test_per_address_limits_count_websockets_and_tcp_together(tmp_path: Pa
         assert running.server.factory.services.guard.total == 2
 
 
-def raw_upgrade(port: int) -> tuple[str, dict[str, str], bytes]:
-    """One WebSocket upgrade request over a raw socket: the answer's status line, headers and
-    body (up to the close)."""
+def raw_upgrade(port: int, origin: str | None = None) -> tuple[str, dict[str, str], bytes]:
+    """One WebSocket upgrade request over a raw socket (with an ``Origin`` header when given):
+    the answer's status line, headers and body (up to the close)."""
     import base64
     import os
     key = base64.b64encode(os.urandom(16)).decode()
     with socket.create_connection(("127.0.0.1", port), timeout=20) as s:
-        s.sendall(f"GET /ws HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nUpgrade: websocket\r\n"
-                  f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\n"
-                  f"Sec-WebSocket-Version: 13\r\n\r\n".encode())
+        s.sendall((f"GET /ws HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nUpgrade: websocket\r\n"
+                   f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\n"
+                   "Sec-WebSocket-Version: 13\r\n"
+                   + (f"Origin: {origin}\r\n" if origin is not None else "")
+                   + "\r\n").encode())
         data = b""
         while chunk := s.recv(65536):
             data += chunk
@@ -822,21 +824,6 @@ async def test_a_protocol_error_closes_the_tcp_connection_at_once(
     assert not [m for m in other.messages if isinstance(m, dict) and m.get("type") == "tells"]
 
 
-def upgrade_status(port: int, origin: str) -> tuple[str, dict[str, str], bytes]:
-    """A raw WebSocket upgrade with ``origin``: its status line, headers and body."""
-    with socket.create_connection(("127.0.0.1", port), timeout=20) as s:
-        s.sendall((f"GET /ws HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nUpgrade: websocket\r\n"
-                   "Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
-                   f"Sec-WebSocket-Version: 13\r\nOrigin: {origin}\r\n\r\n").encode())
-        data = b""
-        while chunk := s.recv(65536):
-            data += chunk
-    head, _, body = data.partition(b"\r\n\r\n")
-    lines = head.decode("latin-1").split("\r\n")
-    headers = {k.lower(): v.strip() for k, _, v in (h.partition(":") for h in lines[1:])}
-    return lines[0], headers, body
-
-
 @pytest_twisted.ensureDeferred
 async def test_every_refused_origin_is_answered_plainly(web: WebServer) -> None:
     """An Origin autobahn cannot parse gets the same plain 403 as a foreign one, with the
@@ -844,7 +831,7 @@ async def test_every_refused_origin_is_answered_plainly(web: WebServer) -> None:
     port = web.web_port
     for origin in (f"http://127.0.0.1:{port}.evil.com", "not a url", "http://evil.example",
                    "null"):
-        status, headers, body = await within(deferToThread(upgrade_status, port, origin))
+        status, headers, body = await within(deferToThread(raw_upgrade, port, origin))
         assert status == "HTTP/1.1 403 origin not allowed", origin
         assert body == b"origin not allowed\n", origin
         assert headers["content-security-policy"] == CSP
