@@ -528,13 +528,7 @@ def test_a_guest_seat_without_its_key_in_this_tab(site: str, tmp_path: Path) -> 
         p.wait(lambda: p.js("return document.getElementById('new-table').textContent")
                == "Mesa nueva", "the lobby in Spanish")
         p.js(CHOOSE_LANG, "en")
-        p.press("Sit down")
-        p.wait(lambda: p.state().get("seat") == 0, "seat 1")
-        for _ in range(3):
-            p.click("#add-bot")
-        p.wait(lambda: all(p.state()["names"]), "three bots")
-        p.click("#start")
-        p.wait(lambda: p.state().get("status") == "playing", "the game")
+        _sit_with_three_bots_and_start(p)
         # this tab's key is gone (its storage cleared), and the line drops and comes back
         p.js(RECORD_SENT)
         p.js("sessionStorage.removeItem('tichu-key-carl'); window.tichuApp.dropConnection(true)")
@@ -650,6 +644,11 @@ def _game_with_bots(p: Page, seed: str | None = None) -> None:
         p.type("#option-value", seed)
         p.click("#option-set")
         p.wait(lambda: p.state()["options"]["seed"] == seed, "the seed set")
+    _sit_with_three_bots_and_start(p)
+
+
+def _sit_with_three_bots_and_start(p: Page) -> None:
+    """At a waiting table of one's own: seat 1, three bots, the start."""
     p.press("Sit down")
     p.wait(lambda: p.state().get("seat") == 0, "seat 1")
     for _ in range(3):
