@@ -200,17 +200,10 @@ def test_a_server_without_a_web_listener_never_imports_autobahn() -> None:
     """autobahn (the WebSocket of ``--web``, protocol/web/websocket.py) cost about 0.13 s of CPU
     of every server start, ``--help`` and admin command; it is imported when a web listener is
     made, and only then (issue 25: most of the quick loop's subprocesses are such starts)."""
-    import sys
-
-    from server_process import run
-    done = run([sys.executable, "-c",
-                "import sys\n"
-                "import protocol.process.entry, protocol.process.server, protocol.process.options\n"
-                "import protocol.process.admin_cli, protocol.process.metrics, protocol.web\n"
-                "print(sorted(m for m in sys.modules if m.split('.')[0] == 'autobahn'))"],
-               cwd=ROOT)
-    assert done.returncode == 0, done.stdout + done.stderr
-    assert done.stdout.strip() == "[]", done.stdout
+    assert _modules_left_after(
+        "import protocol.process.entry, protocol.process.server, protocol.process.options\n"
+        "import protocol.process.admin_cli, protocol.process.metrics, protocol.web\n",
+        "m.split('.')[0] == 'autobahn'") == "[]"
 
 
 def test_a_server_without_a_metrics_or_web_port_never_imports_twisted_web_nor_babel() -> None:
@@ -222,18 +215,23 @@ def test_a_server_without_a_metrics_or_web_port_never_imports_twisted_web_nor_ba
     TCP transport (twisted.internet.tcp) imports it for startTLS. Nor babel.messages: the
     catalogs' .mo files are read with ``struct`` (lobby/text/translations.py), not with Babel's
     read_mo (about 25 ms more)."""
+    assert _modules_left_after(
+        "import protocol.process.entry, protocol.process.server, protocol.process.options\n"
+        "import protocol.process.admin_cli, protocol.process.metrics, protocol.web_options\n"
+        "from protocol.process.options import build_parser\n"
+        "build_parser()\n",
+        "m.startswith(('twisted.web', 'twisted.spread', 'protocol.web',"
+        " 'protocol.process.metrics_site', 'babel.messages')) and m != 'protocol.web_options'",
+    ) == "[]"
+
+
+def _modules_left_after(code: str, which: str) -> str:
+    """Run ``code`` in a fresh interpreter, then print the sorted names ``m`` of sys.modules for
+    which the expression ``which`` holds."""
     import sys
 
     from server_process import run
     done = run([sys.executable, "-c",
-                "import sys\n"
-                "import protocol.process.entry, protocol.process.server, protocol.process.options\n"
-                "import protocol.process.admin_cli, protocol.process.metrics, protocol.web_options\n"
-                "from protocol.process.options import build_parser\n"
-                "build_parser()\n"
-                "print(sorted(m for m in sys.modules if m.startswith(('twisted.web', 'twisted.spread',"
-                " 'protocol.web', 'protocol.process.metrics_site', 'babel.messages'))"
-                " and m != 'protocol.web_options'))"],
-               cwd=ROOT)
+                f"import sys\n{code}print(sorted(m for m in sys.modules if {which}))"], cwd=ROOT)
     assert done.returncode == 0, done.stdout + done.stderr
-    assert done.stdout.strip() == "[]", done.stdout
+    return done.stdout.strip()
