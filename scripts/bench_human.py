@@ -239,7 +239,9 @@ class Player:
 
     def _read_trick(self, text: str) -> None:
         self.wish = _wish_of(text)
-        text = text.split("  |  ", 1)[0]
+        # (the wish after the trick: `  |  Wish: 3`; one space on each side where a wrapped
+        # line was joined again)
+        text = re.split(r" +\| +", text, maxsplit=1)[0]
         if text.startswith("empty") or " \u2013 won by " in text:  # (you, or a name; an en dash)
             self.trick = []
             return

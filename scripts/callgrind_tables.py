@@ -17,6 +17,12 @@ of one action with the start, the log-ins and the stop taken out. The same seeds
 games, so a run gives the same figure to within about 0.3 % each time. The server is slowed
 down some 50 times under callgrind, so its reads take several tables' lines at once: with many
 tables the figure leaves out part of the per-read cost, ``--tables 1`` has none of it left out.
+
+``--human``: the load of scripts/bench_human.py instead (the tree's own): at each table the opener
+in machine mode (protocol 3) and the other three, or as many as ``--text-share`` says, in text
+mode reading their screens, each thinking ``--think`` seconds (uniform, seeded) before a move;
+the figure is the instructions per accepted move (the text players' screens are rendered, so
+this is where text mode's cost shows).
 """
 from __future__ import annotations
 
@@ -42,6 +48,7 @@ import asyncio, os, random, signal, subprocess, sys, tempfile, time
 from pathlib import Path
 tree, tables, actions, out, launch = Path(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3]), \\
     sys.argv[4], sys.argv[5]
+human = tuple(map(float, sys.argv[6].split(","))) if len(sys.argv) > 6 else None
 sys.path[:0] = [str(tree), str(tree / "scripts")]
 import bench_tables as bt
 from loadgen import Target
@@ -49,7 +56,8 @@ work = Path(tempfile.mkdtemp(prefix="callgrind-tables"))
 log = work / "server.log"
 argv = ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}",
         str(tree / ".venv/bin/python"), launch, "--db", str(work / "t.sqlite3"),
-        "--port", "tcp:0:interface=127.0.0.1:backlog=4096", *bt.SERVER_LIMITS]
+        "--port", "tcp:0:interface=127.0.0.1:backlog=4096",
+        *(__import__("bench_human").SERVER_LIMITS if human else bt.SERVER_LIMITS)]
 env = dict(os.environ, PYTHONPATH=str(tree), PYTHONHASHSEED="0")
 proc = subprocess.Popen(argv, stdout=open(log, "w"), stderr=subprocess.STDOUT, env=env, cwd=work)
 port = None
@@ -64,6 +72,8 @@ while port is None:
 
 async def go():
     target = Target("127.0.0.1", port, 8)
+    if human is not None:
+        return await go_human(target)
     stats, rng = bt.Stats(), random.Random(1)
     groups = [await bt._set_up_table(target, "B0t", k, stats, rng) for k in range(tables)]
     bots = [b for g in groups for b in g]
@@ -83,6 +93,28 @@ async def go():
         b.conn.close()
     return stats.actions, stats.refused
 
+async def go_human(target):
+    import argparse
+    import bench_human as bh
+    opts = argparse.Namespace(text_share=human[0], think_range=human[1:])
+    stats, rng = bh.Stats(), random.Random(1)
+    groups = [await bh._set_up_table(target, "H0t", k, stats, rng, opts) for k in range(tables)]
+    stats.measuring = True
+    for g in groups:
+        for p in g:
+            p.playing = True
+            p.lines.clear()
+        g[0].consider()                   # the opener starts after a think time
+    while stats.moves < actions:
+        await asyncio.sleep(0.05)
+    players = [p for g in groups for p in g]
+    for p in players:
+        p.playing = False
+    await asyncio.sleep(2.0)            # the moves in flight are answered
+    for p in players:
+        p.conn.close()
+    return stats.moves, stats.server_refused + stats.misread
+
 done, refused = asyncio.run(go())
 time.sleep(1.0)
 proc.send_signal(signal.SIGTERM)
@@ -91,15 +123,17 @@ print(done, refused)
 """
 
 
-def measure(tree: Path, tables: int, actions: int, workdir: Path) -> tuple[int, int, int]:
-    """(accepted actions, refused, instructions) of one server run."""
+def measure(tree: Path, tables: int, actions: int, workdir: Path,
+            human: str | None = None) -> tuple[int, int, int]:
+    """(accepted actions, refused, instructions) of one server run (``human``: the text share
+    and the think times, ``SHARE,MIN,MAX``, for bench_human's load)."""
     launch = workdir / "launch.py"
     launch.write_text(LAUNCH)
     load = workdir / "load.py"
     load.write_text(LOAD)
     out = workdir / f"callgrind.{tables}.{actions}.out"
     res = subprocess.run([str(tree / ".venv/bin/python"), str(load), str(tree), str(tables),
-                          str(actions), str(out), str(launch)],
+                          str(actions), str(out), str(launch), *([human] if human else [])],
                          capture_output=True, text=True, check=False)
     if res.returncode != 0:
         raise SystemExit(f"callgrind_tables: the run failed:\n{res.stdout}{res.stderr}")
@@ -119,12 +153,19 @@ def main() -> None:
     parser.add_argument("--tables", type=int, default=16)
     parser.add_argument("--actions", default="200,1200",
                         help="the two action counts whose difference is measured")
+    parser.add_argument("--human", action="store_true",
+                        help="bench_human.py's players (text and machine mode) instead")
+    parser.add_argument("--text-share", type=float, default=0.5,
+                        help="with --human: the share of text-mode players (default 0.5)")
+    parser.add_argument("--think", default="0.5,1.0",
+                        help="with --human: think time MIN,MAX in seconds (default 0.5,1.0)")
     opts = parser.parse_args()
     a, b = (int(x) for x in opts.actions.split(","))
     tree = Path(opts.tree).resolve()
+    human = f"{opts.text_share},{opts.think}" if opts.human else None
     with tempfile.TemporaryDirectory(prefix="callgrind-tables") as tmp:
-        ra = measure(tree, opts.tables, a, Path(tmp))
-        rb = measure(tree, opts.tables, b, Path(tmp))
+        ra = measure(tree, opts.tables, a, Path(tmp), human)
+        rb = measure(tree, opts.tables, b, Path(tmp), human)
     for done, refused, total in (ra, rb):
         print(f"{tree.name}: {opts.tables} tables, {done} actions ({refused} refused), "
               f"{total:,} instructions")

@@ -1460,10 +1460,13 @@ def text(key: str, lang: str = "en", /, **params: Any) -> str:
         # data words ("leaves the Table 2 room"): the message's KEY-table form
         key += "-table"
         params = {**params, "number": room.params["number"]}
-    template = CATALOGS.get(lang, {}).get(key) or CATALOGS["en"].get(key)
+    template = CATALOGS.get(lang, _NO_CATALOG).get(key) or CATALOGS["en"].get(key)
     if template is None:
         return key + ("" if not params else " " + " ".join(f"{k}={v}" for k, v in params.items()))
     return format_template(template, lang, params)
+
+
+_NO_CATALOG: dict[str, str] = {}
 
 
 def format_template(template: str, lang: str, params: dict[str, Any]) -> str:
@@ -1473,10 +1476,8 @@ def format_template(template: str, lang: str, params: dict[str, Any]) -> str:
     usage = params.get("usage")
     if usage is not None and type(usage) is str and lang != "en":
         params = {**params, "usage": Usage(usage)}
-    for _name, value in params.items():
-        if type(value) in _LAZY:
-            params = {k: v.text(lang) if type(v) in _LAZY else v for k, v in params.items()}
-            break
+    if params and not _LAZY_TYPES.isdisjoint(map(type, params.values())):
+        params = {k: v.text(lang) if type(v) in _LAZY else v for k, v in params.items()}
     try:
         if lang in _JOIN_RULES and "{" in template:
             return _format_joined(template, lang, params)
@@ -1683,6 +1684,7 @@ class Number(str):
 
 
 _LAZY = (Msg, Usage, Number)
+_LAZY_TYPES = frozenset(_LAZY)
 
 
 def words_for(key: str, lang: str) -> frozenset[str]:

@@ -93,6 +93,15 @@ class LastMemo(Generic[V]):
         missing: V = MISSING            # (the marker stands in for a V: callers test for it)
         return missing
 
+    def one(self, part: Any, key: Hashable = None) -> V:
+        """`get((part,), key)` for a memo of one part, without building the tuple (the hot
+        paths of the text renderer ask it once per connection and event)."""
+        mine = self.parts
+        if ON and len(mine) == 1 and mine[0] is part and key == self.key:
+            return self.value
+        missing: V = MISSING
+        return missing
+
     def put(self, parts: tuple[Any, ...], value: V, key: Hashable = None) -> V:
         """Keep `value` for `parts` and `key` (nothing is kept while the switch is off)."""
         if ON:

@@ -576,6 +576,9 @@ class JsonOutput:
         s = self.session
         if not s.login_state.open or s.transport is None:
             return
+        if event.type == "table-view" and not s.gmcp.enabled:
+            self._deliver_view(event)       # (the commonest event: a view is never an error)
+            return
         if event.type in ERRORS:                    # an error line: counted by its code
             s.services.metrics.error(event.type)
         ctx = s.render_context

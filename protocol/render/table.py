@@ -324,27 +324,25 @@ def _render_table_lines(d: dict[str, Any], game: dict[str, Any], names: list[Any
     seated = d.get("seats") or names          # the names as they are (``names``: as shown)
 
     def players_line(shown: list[Any], mark: str = "view-partner") -> str:
-        players = []
-        for s in range(4):
-            part = f"{'>' if turn == s else ' '}{s + 1} {_name(shown, s, lang)}"
-            if s in out:
-                part += " " + text("view-player-out", lang, place=_place(out.index(s) + 1, lang))
-            else:
-                part += f" {left[s]}"
-            if calls[s] is not None:
-                part += " " + text("view-call-" + calls[s], lang)
-            if gone and seated[s] in gone:
-                part += " " + text("view-gone", lang)
-            if s == partner:
-                part += " " + text(mark, lang)
-            players.append(part)
+        # each seat's part but the partner's mark: the same for every reader of the change
+        parts_key = (lang, turn)
+        parts_of = (shown, game.get("out"), game.get("cards_left"), game.get("calls"),
+                    d.get("gone"), d.get("seats"))
+        players = _PLAYER_PARTS.get(parts_of, parts_key)
+        if players is _memo.MISSING:
+            players = _PLAYER_PARTS.put(parts_of, _player_parts(
+                shown, turn, out, left, calls, gone, seated, lang), parts_key)
+        if partner is not None:
+            mine = list(players)
+            mine[partner] += " " + text(mark, lang)
+            players = tuple(mine)
         return text("view-players", lang, players=" |".join(players)).strip()
     # the players line: one logical line however many lines it takes (break_seats), so that
     # the update that shows only the lines that changed shows all of it or none of it
     # (the names in the screen's one form: screen_names)
     seats = break_seats(names, players_line, width, " |")
-    if partner is not None and seats != players_line(names):
-        # too narrow for the word: the partner's short mark
+    if partner is not None and LINE_BREAK in seats:
+        # too narrow for the word (break_seats broke the line): the partner's short mark
         seats = break_seats(names, lambda shown: players_line(shown, "view-partner-short"),
                             width, " |")
     lines = [seats]
@@ -362,6 +360,30 @@ def _render_table_lines(d: dict[str, Any], game: dict[str, Any], names: list[Any
         lines[-1] = text("view-with-wish", lang, line=lines[-1],
                          wish=text("view-wish", lang, rank=wish))
     return lines
+
+
+#: the last seats' parts of a players line (`_player_parts`): the objects they were made of,
+#: the language and whose turn it is
+_PLAYER_PARTS: _memo.LastMemo[tuple[str, ...]] = _memo.LastMemo()
+
+
+def _player_parts(shown: list[Any], turn: Any, out: Any, left: Any, calls: Any, gone: Any,
+                  seated: list[Any], lang: str) -> tuple[str, ...]:
+    """The four seats' parts of the players line (``>1 Ann 5 Tichu``) without the partner's
+    mark, which is the reader's own."""
+    players = []
+    for s in range(4):
+        part = f"{'>' if turn == s else ' '}{s + 1} {_name(shown, s, lang)}"
+        if s in out:
+            part += " " + text("view-player-out", lang, place=_place(out.index(s) + 1, lang))
+        else:
+            part += f" {left[s]}"
+        if calls[s] is not None:
+            part += " " + text("view-call-" + calls[s], lang)
+        if gone and seated[s] in gone:
+            part += " " + text("view-gone", lang)
+        players.append(part)
+    return tuple(players)
 
 
 #: the last trick line: (the trick and names it was made of, its scalar inputs, the line); the
@@ -981,7 +1003,7 @@ _VIEW_LINES: _memo.LastMemo[list[str]] = _memo.LastMemo()
 
 
 def _event_lines(event: Event, lang: str, color: bool) -> list[str] | None:
-    lines = _EVENT_LINES.get((event,), (lang, color))
+    lines = _EVENT_LINES.one(event, (lang, color))
     if lines is _memo.MISSING:
         lines = _EVENT_LINES.put((event,), render_table(event, lang, color), (lang, color))
     return lines
@@ -990,31 +1012,32 @@ def _event_lines(event: Event, lang: str, color: bool) -> list[str] | None:
 def _view_lines(event: Event, lang: str, color: bool, show_score: bool = True,
                 width: int = DEFAULT_WIDTH, hand: str | None = None) -> list[str]:
     key = (lang, color, show_score, width)
-    lines = _VIEW_LINES.get((event,), key)
+    lines = _VIEW_LINES.one(event, key)
     if lines is _memo.MISSING:
         lines = _VIEW_LINES.put((event,), _render_view(event, lang, color, show_score, width,
                                                        hand), key)
     return lines
 
 
-#: the last game event given the names of a screen's form: (event, the form) -> its copy
+#: the last game event given the names of a screen's form: (event, language and width) -> the
+#: event as that screen names its players (the event itself, or its copy), shared by the
+#: connections of one form
 _RENAMED: _memo.LastMemo[Event] = _memo.LastMemo()
 
 
 def _in_form(event: Event, lang: str, width: int) -> Event:
     """``event`` with its ``names`` in the form the screen shows them (``screen_names``): a
     copy where the form differs, shared by the connections of one form; else ``event``."""
+    renamed = _RENAMED.one(event, (lang, width))
+    if renamed is not _memo.MISSING:
+        return renamed
     names = event.data.get("names")
-    if not names:
-        return event
-    shown = screen_names(names, lang, width)
-    if shown is names or shown == names:
-        return event
-    renamed = _RENAMED.get((event,), tuple(shown))
-    if renamed is _memo.MISSING:
-        renamed = _RENAMED.put((event,), Event(event.type, {**event.data, "names": shown}),
-                               tuple(shown))
-    return renamed
+    renamed = event
+    if names:
+        shown = screen_names(names, lang, width)
+        if shown is not names and shown != names:
+            renamed = Event(event.type, {**event.data, "names": shown})
+    return _RENAMED.put((event,), renamed, (lang, width))
 
 
 class TableFeed:
@@ -1064,6 +1087,8 @@ class TableFeed:
         #: (`ring`: the terminal bell of /set bell on)
         self._due: tuple[Any, ...] | None = None
         self._ring = False
+        #: whether the view being rendered waits for this connection's player (`awaits_you`)
+        self._awaits = False
         #: (table, round) and the lines of the last view shown in the play phase
         self._shown: tuple[Any, frozenset[str]] | None = None
         #: whether the last view was a spectator's (no seat), and the names of the Grand
@@ -1154,7 +1179,14 @@ class TableFeed:
     def _mine(self, event: Event, lang: str, color: bool) -> list[str] | None:
         """A move's line said to its own player ("You pass."), or None."""
         me = self._me
-        return None if me is None else render_for(event, lang, color, me)
+        if me is None:
+            return None
+        # (a move is about its seat: render_for answers None unless the seat is ``me``)
+        seat, names = event.data.get("seat"), event.data.get("names")
+        if not (isinstance(seat, int) and names and 0 <= seat < len(names)
+                and names[seat] == me):
+            return None
+        return render_for(event, lang, color, me)
 
     def _play_again(self, d: dict[str, Any], lang: str) -> list[str]:
         """After the end of the game, the host is told how to play again."""
@@ -1194,40 +1226,42 @@ class TableFeed:
 
     def _view(self, event: Event, lang: str, color: bool, width: int) -> list[str]:
         d = event.data
-        if self._moves and d.get("game"):
-            self._moves = [self._phoenix_read(ev, lines, d["game"], lang, color)
+        get = d.get                     # (each field read once: this runs per reader and view)
+        game = get("game")
+        table, state, round_no = get("table"), get("state"), get("round_no")
+        phase_now = game.get("phase") if game is not None else None
+        if self._moves and game:
+            self._moves = [self._phoenix_read(ev, lines, game, lang, color)
                            for ev, lines in self._moves]
-        self._watching = d.get("seat") is None
+        self._watching = get("seat") is None
         self._grand_lang = lang
-        if self._exchanged is not None and (d.get("game") or {}).get("phase") != "exchange":
-            self._exchange_done(event, d.get("table") if d.get("game") else None, lang)
+        if self._exchanged is not None and phase_now != "exchange":
+            self._exchange_done(event, table if game else None, lang)
         # the wait: for which table, round and phase (a new decision right after another, the
         # exchange after one's Grand Tichu decision, rings again)
-        game_ = d.get("game") or {}
-        due = (d.get("table"), d.get("round_no"), game_.get("phase")) if awaits_you(d) else None
+        self._awaits = awaits_you(d)       # (asked once per view: _first_view reads it)
+        due = (table, round_no, phase_now) if self._awaits else None
         self._ring, self._due = due is not None and due != self._due, due
-        game = d.get("game")
-        if d.get("state") == "waiting":
+        if state == "waiting":
             # a waiting table: the whole view once, then only the seats when they change
-            seen = (d.get("table"), tuple(d.get("seats") or ()))
+            seen = (table, tuple(get("seats") or ()))
             last, self._waiting = self._waiting, seen
             lines = _view_lines(event, lang, color, width=width)
             if last is None or last[0] != seen[0]:
                 return self.flush() + self._waiting_for_reader(d, lines, lang)
             return self.flush() + ([lines[1]] if last != seen else [])
         self._waiting = None
-        if d.get("state") == "finished" and self._finished == d.get("table"):
-            return self.flush()                # shown already: not again when someone leaves
-        if d.get("state") == "finished":
-            self._finished = d.get("table")
+        if state == "finished":
+            if self._finished == table:
+                return self.flush()            # shown already: not again when someone leaves
+            self._finished = table
+            if self._match_over == table:
+                self._match_over = None        # the end was just told: no view repeating it
+                return self.flush() + self._play_again(d, lang)
         else:
             self._finished = None
-        if d.get("state") == "finished" and self._match_over == d.get("table"):
-            self._match_over = None            # the end was just told: no view repeating it
-            return self.flush() + self._play_again(d, lang)
-        phase = (d.get("table"), d.get("round_no"), game.get("phase") if game else None)
-        if (game is not None and game.get("phase") in ("grand", "exchange")
-                and self._phase == phase):
+        phase = (table, round_no, phase_now)
+        if game is not None and phase_now in ("grand", "exchange") and self._phase == phase:
             # during the Grand Tichu decisions and the exchange, after the first view: who is
             # still awaited (your prompt), and your hand when it changed
             if self._watching:
@@ -1247,8 +1281,7 @@ class TableFeed:
         self._phase = phase
         self._hand = self._seat_hand(d, game, lang, color) if game is not None else None
         lines = self._first_view(event, lang, color, width)
-        self._prompt = lines[-1] if lines and game is not None and game.get("phase") in (
-            "grand", "exchange") else None
+        self._prompt = lines[-1] if lines and phase_now in ("grand", "exchange") else None
         return lines
 
     def _phoenix_read(self, event: Event, lines: list[str], game: dict[str, Any], lang: str,
@@ -1294,7 +1327,7 @@ class TableFeed:
         head = [text("view-watching", lang, table=d.get("table"))] if (
             show_score and game is not None and d.get("state") == "playing"
             and self._watches(d)) else []
-        if (game is not None and d.get("state") == "playing" and not awaits_you(d)
+        if (game is not None and d.get("state") == "playing" and not self._awaits
                 and self._moves and game.get("phase") == "play" and not game.get("trick_won")
                 and not d.get("bombwindow_left") and game.get("turn") is not None):
             # a move and the next turn, not yours: one line (and the bomb hint when due)
@@ -1317,7 +1350,7 @@ class TableFeed:
             last, self._shown = self._shown, (where, frozenset(lines))
             if last is not None and last[0] == where:
                 keep: set[str] = set()
-                if awaits_you(d):
+                if self._awaits:
                     # the hand and the prompt (after the table's lines), the players line
                     # (the lead after a trick won by a player who is out, or after the Dragon
                     # gift, leaves it as it was: issue 26 #14), and the trick

@@ -86,6 +86,11 @@ _ANSI_SPLIT = re.compile(r"(\x1b\[[0-?]*[ -/]*[@-~])")
 #: (ZWJ, VS16, emoji modifiers, regional indicators, Hangul medial and final jamo)
 _JOINING = re.compile("[\u200d\ufe0f\U0001F3FB-\U0001F3FF\U0001F1E6-\U0001F1FF"
                       "\u1160-\u11ff\ud7b0-\ud7ff]")
+#: text whose every character takes one column and is a cluster of its own: printable ASCII,
+#: Latin-1 but the soft hyphen, Latin Extended-A and -B, the dashes, quotes and the ellipsis of
+#: General Punctuation (what the catalogs' languages write; tests/e2e/test_width.py checks
+#: each against graphemes.char_width)
+_ONE_COLUMN = re.compile("[ -~\u00a0-\u00ac\u00ae-\u024f\u2010-\u2027]*")
 _SPACES = re.compile(r"( +)")
 #: words that stay on the line of the word before them (French spacing: ``mot :``, ``« mot »``)
 _GLUED_AFTER = frozenset(":;!?»")
@@ -139,7 +144,7 @@ def visible_width(text: str) -> int:
     a grapheme cluster such as an emoji ZWJ sequence or a flag as many as it shows)."""
     if "\x1b" in text:
         text = _ANSI.sub("", text)
-    if text.isascii():
+    if text.isascii() or _ONE_COLUMN.fullmatch(text):
         return len(text)
     if _JOINING.search(text) is not None:   # a cluster wider or narrower than its characters
         return sum(_graphemes.cluster_width(c) for c in _graphemes.clusters(text))
@@ -326,7 +331,7 @@ def wrap_lines(lines: list[str], width: int) -> list[str]:
         if LINE_BREAK in line:                 # one logical line of several (break_seats)
             for piece in line.split(LINE_BREAK):
                 out.extend(_wrap(piece, width))
-        elif len(line) <= width and line.isascii():
+        elif len(line) <= width and (line.isascii() or _ONE_COLUMN.fullmatch(line)):
             out.append(line)
         else:
             out.extend(_wrap(line, width))

@@ -95,6 +95,7 @@ NOT_MEMOS = {
     ("protocol/process/logs.py", "_opened"): "the log files opened",
     ("protocol/render/context.py", "_INTERNED"): "interning: the one context of its settings",
     ("protocol/render/table.py", "_NO_CATALOG"): "the empty catalog (a constant)",
+    ("lobby/text/messages.py", "_NO_CATALOG"): "the empty catalog (a constant)",
 }
 
 

@@ -102,6 +102,20 @@ def test_wide_characters_count_twice_and_an_overlong_word_is_cut() -> None:
     assert got == ["see", "  " + "x" * 18, "  " + "x" * 18, "  " + "x" * 14]
 
 
+def test_the_one_column_fast_path_takes_only_characters_of_one_column() -> None:
+    """visible_width counts a line of Latin letters and the catalogs' punctuation by its length
+    (wrap._ONE_COLUMN) without asking each character: every character that path takes is one
+    column wide for the grapheme rules too, and the soft hyphen (no column) is left to them."""
+    from protocol.render import graphemes
+    from protocol.render.wrap import _ONE_COLUMN
+    taken = [chr(c) for c in range(0x3000) if _ONE_COLUMN.fullmatch(chr(c))]
+    assert len(taken) > 500 and "\u2013" in taken and "\u00e9" in taken
+    assert all(graphemes.char_width(c) == 1 for c in taken)
+    assert "\u00ad" not in taken and "\u0301" not in taken and "\x1b" not in taken
+    assert visible_width("Stich \u2013 gewonnen von Åse\u00ad") == \
+        sum(graphemes.char_width(c) for c in "Stich \u2013 gewonnen von Åse\u00ad")
+
+
 def test_a_prompt_keeps_its_last_clause_on_the_line_where_the_answer_is_typed() -> None:
     prompt = ('"Regie" is not a registered name. Press Enter to play as the guest Regie, or '
               'type another name: ')
