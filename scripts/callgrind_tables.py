@@ -6,6 +6,7 @@ depend on what else the machine does, for comparing two checkouts and bisecting.
     .venv/bin/python scripts/callgrind_tables.py                         # this checkout
     .venv/bin/python scripts/callgrind_tables.py --tree ../wt-base       # another (its .venv)
     .venv/bin/python scripts/callgrind_tables.py --tables 1 --actions 100,600
+    .venv/bin/python scripts/callgrind_tables.py --human --tables 8 --warmup 1000 --actions 200,800
 
 For each of two action counts (``--actions A,B``) the lobby server of the tree (``python -m
 protocol`` with bench_tables.py's SERVER_LIMITS, a temporary database, its deals seeded: every
@@ -17,6 +18,10 @@ of one action with the start, the log-ins and the stop taken out. The same seeds
 games, so a run gives the same figure to within about 0.3 % each time. The server is slowed
 down some 50 times under callgrind, so its reads take several tables' lines at once: with many
 tables the figure leaves out part of the per-read cost, ``--tables 1`` has none of it left out.
+
+``--warmup N``: N actions are played first and callgrind's counters zeroed then
+(``callgrind_control --zero``), so that what the first rounds do once (lazy imports, memos
+filled) is not counted as the cost of the measured actions.
 
 ``--human``: the load of scripts/bench_human.py instead (the tree's own): at each table the opener
 in machine mode (protocol 3) and the other three, or as many as ``--text-share`` says, in text
@@ -48,7 +53,8 @@ import asyncio, os, random, signal, subprocess, sys, tempfile, time
 from pathlib import Path
 tree, tables, actions, out, launch = Path(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3]), \\
     sys.argv[4], sys.argv[5]
-human = tuple(map(float, sys.argv[6].split(","))) if len(sys.argv) > 6 else None
+human = tuple(map(float, sys.argv[6].split(","))) if sys.argv[6] != "-" else None
+warmup = int(sys.argv[7])
 sys.path[:0] = [str(tree), str(tree / "scripts")]
 import bench_tables as bt
 from loadgen import Target
@@ -70,6 +76,16 @@ while port is None:
             port = int(line.rstrip(")").rsplit(":", 1)[1])
     time.sleep(0.2)
 
+async def zero_after(stats, field):
+    # the warm-up's actions played (the start, the first rounds' lazy imports and memos):
+    # callgrind counts from zero from here on
+    while getattr(stats, field) < warmup:
+        await asyncio.sleep(0.05)
+    if warmup:
+        subprocess.run(["callgrind_control", "--zero", str(proc.pid)], check=True,
+                       capture_output=True)
+        setattr(stats, field, warmup)      # (the actions counted from the zero on)
+
 async def go():
     target = Target("127.0.0.1", port, 8)
     if human is not None:
@@ -78,14 +94,15 @@ async def go():
     groups = [await bt._set_up_table(target, "B0t", k, stats, rng) for k in range(tables)]
     bots = [b for g in groups for b in g]
     act = bt.TableBot.act
-    bt.TableBot.act = lambda self: act(self) if stats.actions < actions else None
+    bt.TableBot.act = lambda self: act(self) if stats.actions < warmup + actions else None
     for b in bots:
         b.playing = True
         b.events.clear()
     stats.measuring = True
     for g in groups:
         g[0]._send_game("/start", "start")
-    while stats.actions < actions:
+    await zero_after(stats, "actions")
+    while stats.actions < warmup + actions:
         await asyncio.sleep(0.05)
     await asyncio.sleep(1.0)            # the actions in flight are answered
     for b in bots:
@@ -105,7 +122,8 @@ async def go_human(target):
             p.playing = True
             p.lines.clear()
         g[0].consider()                   # the opener starts after a think time
-    while stats.moves < actions:
+    await zero_after(stats, "moves")
+    while stats.moves < warmup + actions:
         await asyncio.sleep(0.05)
     players = [p for g in groups for p in g]
     for p in players:
@@ -124,7 +142,7 @@ print(done, refused)
 
 
 def measure(tree: Path, tables: int, actions: int, workdir: Path,
-            human: str | None = None) -> tuple[int, int, int]:
+            human: str | None = None, warmup: int = 0) -> tuple[int, int, int]:
     """(accepted actions, refused, instructions) of one server run (``human``: the text share
     and the think times, ``SHARE,MIN,MAX``, for bench_human's load)."""
     launch = workdir / "launch.py"
@@ -133,7 +151,7 @@ def measure(tree: Path, tables: int, actions: int, workdir: Path,
     load.write_text(LOAD)
     out = workdir / f"callgrind.{tables}.{actions}.out"
     res = subprocess.run([str(tree / ".venv/bin/python"), str(load), str(tree), str(tables),
-                          str(actions), str(out), str(launch), *([human] if human else [])],
+                          str(actions), str(out), str(launch), human or "-", str(warmup)],
                          capture_output=True, text=True, check=False)
     if res.returncode != 0:
         raise SystemExit(f"callgrind_tables: the run failed:\n{res.stdout}{res.stderr}")
@@ -153,6 +171,9 @@ def main() -> None:
     parser.add_argument("--tables", type=int, default=16)
     parser.add_argument("--actions", default="200,1200",
                         help="the two action counts whose difference is measured")
+    parser.add_argument("--warmup", type=int, default=0,
+                        help="actions played before callgrind counts (its counters are zeroed "
+                             "then): the first rounds' lazy imports and memos left out")
     parser.add_argument("--human", action="store_true",
                         help="bench_human.py's players (text and machine mode) instead")
     parser.add_argument("--text-share", type=float, default=0.5,
@@ -164,8 +185,8 @@ def main() -> None:
     tree = Path(opts.tree).resolve()
     human = f"{opts.text_share},{opts.think}" if opts.human else None
     with tempfile.TemporaryDirectory(prefix="callgrind-tables") as tmp:
-        ra = measure(tree, opts.tables, a, Path(tmp), human)
-        rb = measure(tree, opts.tables, b, Path(tmp), human)
+        ra = measure(tree, opts.tables, a, Path(tmp), human, opts.warmup)
+        rb = measure(tree, opts.tables, b, Path(tmp), human, opts.warmup)
     for done, refused, total in (ra, rb):
         print(f"{tree.name}: {opts.tables} tables, {done} actions ({refused} refused), "
               f"{total:,} instructions")

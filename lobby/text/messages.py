@@ -1476,8 +1476,10 @@ def format_template(template: str, lang: str, params: dict[str, Any]) -> str:
     usage = params.get("usage")
     if usage is not None and type(usage) is str and lang != "en":
         params = {**params, "usage": Usage(usage)}
-    if params and not _LAZY_TYPES.isdisjoint(map(type, params.values())):
-        params = {k: v.text(lang) if type(v) in _LAZY else v for k, v in params.items()}
+    for _name, value in params.items():
+        if type(value) in _LAZY:
+            params = {k: v.text(lang) if type(v) in _LAZY else v for k, v in params.items()}
+            break
     try:
         if lang in _JOIN_RULES and "{" in template:
             return _format_joined(template, lang, params)
@@ -1684,7 +1686,6 @@ class Number(str):
 
 
 _LAZY = (Msg, Usage, Number)
-_LAZY_TYPES = frozenset(_LAZY)
 
 
 def words_for(key: str, lang: str) -> frozenset[str]:

@@ -74,7 +74,7 @@ class LastMemo(Generic[V]):
     """The value for the last key, while the key's parts are the same objects (and its scalar
     `key`, if any, is equal): the parts are kept alive here, so their ids cannot be re-used."""
 
-    __slots__ = ("key", "parts", "value", "__weakref__")
+    __slots__ = ("key", "parts", "value", "one_part", "__weakref__")
 
     def __init__(self) -> None:
         self.key: Hashable = None
@@ -82,6 +82,8 @@ class LastMemo(Generic[V]):
         #: the value kept (MISSING when none): the hot paths read `parts`, `key` and this
         #: inline, with the test of `get` (protocol/connection/machine.py)
         self.value: V = MISSING
+        #: the one part of `parts` (MISSING unless there is exactly one): `one` reads it
+        self.one_part: Any = MISSING
         register(self.clear)
 
     def get(self, parts: tuple[Any, ...], key: Hashable = None) -> V:
@@ -96,8 +98,7 @@ class LastMemo(Generic[V]):
     def one(self, part: Any, key: Hashable = None) -> V:
         """`get((part,), key)` for a memo of one part, without building the tuple (the hot
         paths of the text renderer ask it once per connection and event)."""
-        mine = self.parts
-        if ON and len(mine) == 1 and mine[0] is part and key == self.key:
+        if ON and self.one_part is part and key == self.key:
             return self.value
         missing: V = MISSING
         return missing
@@ -106,10 +107,11 @@ class LastMemo(Generic[V]):
         """Keep `value` for `parts` and `key` (nothing is kept while the switch is off)."""
         if ON:
             self.key, self.parts, self.value = key, parts, value
+            self.one_part = parts[0] if len(parts) == 1 else MISSING
         return value
 
     def clear(self) -> None:
-        self.key, self.parts, self.value = None, (), MISSING
+        self.key, self.parts, self.value, self.one_part = None, (), MISSING, MISSING
 
 
 class BoundedMemo(Generic[V]):

@@ -734,6 +734,8 @@ def play_cards(d: Any) -> str:
     out), the combination's reading as the engine takes it without one named (the highest of
     its kind)."""
     cards = str(d.get("cards") or "")
+    if "Ph" not in cards:
+        return cards                    # (no Phoenix: the commonest play, as it is)
     tokens = cards.split()
     phoenix = next((t for t in tokens if t == "Ph" or t.startswith("Ph=")), None)
     if phoenix is None or len(tokens) < 2:
@@ -1040,6 +1042,11 @@ def _in_form(event: Event, lang: str, width: int) -> Event:
     return _RENAMED.put((event,), renamed, (lang, width))
 
 
+#: the last one-line summary of moves (`TableFeed._one_line`): the names, cards left, move events
+#: and their lines it was made of, the language, whose turn and (with a wish) the reader
+_ONE_LINE: _memo.LastMemo[str] = _memo.LastMemo()
+
+
 class TableFeed:
     """The table events of one connection, rendered with less noise than event by event:
 
@@ -1121,7 +1128,7 @@ class TableFeed:
         None for an event that is not a table event (after any pending lines were flushed:
         `flush()`). A view's seats line fits `width` columns (the session wraps the rest)."""
         self._me = self._name
-        if event.type.startswith("game-"):
+        if event.type[:5] == "game-":
             original, event = event, _in_form(event, lang, width)   # the names as shown
             if event is not original and self._name in original.data["names"]:
                 # this connection's user as the event now names them
@@ -1289,8 +1296,10 @@ class TableFeed:
         """A play with the Phoenix in it, told as the trick shows it (``R5 G5 Ph=5``, not
         ``R5 G5 Ph``): the play event names the cards only, its reading is in the view that
         follows it (the trick's entry of these cards), so text mode needs no new field."""
+        if event.type != "game-play":
+            return event, lines
         cards = str(event.data.get("cards") or "")
-        if event.type != "game-play" or "Ph" not in cards.split() or len(cards.split()) < 2:
+        if "Ph" not in cards or "Ph" not in cards.split() or len(cards.split()) < 2:
             return event, lines
         played = sorted(cards.split())
         for entry in reversed(game.get("trick") or ()):
@@ -1422,6 +1431,22 @@ class TableFeed:
                   game: dict[str, Any], lang: str, width: int) -> str:
         names = screen_names(d.get("seats") or [None] * 4, lang, width)
         left = game.get("cards_left") or [0] * 4
+        # the same moves told with the same lines (the other readers of the change, but the
+        # mover, whose own lines say "you") make the same line: made once
+        objs: tuple[Any, ...] = (names, left)
+        wished = False
+        for ev, lines in moves:
+            objs += (ev, lines)
+            wished = wished or ev.type == "game-wish"
+        key = (lang, game.get("turn"), self._name if wished else None)
+        line = _ONE_LINE.get(objs, key)
+        if line is _memo.MISSING:
+            line = _ONE_LINE.put(objs, self._moves_line(moves, names, left, game, lang), key)
+        self._moves = []
+        return line
+
+    def _moves_line(self, moves: list[tuple[Event, list[str]]], names: list[Any], left: Any,
+                    game: dict[str, Any], lang: str) -> str:
         parts: list[str] = []
         last: Event | None = None
         for ev, lines in moves:
@@ -1443,6 +1468,5 @@ class TableFeed:
                 line += " " + count
             parts.append(line)
             last = ev
-        self._moves = []
         return text("view-moves", lang, moves=text("view-moves-sep", lang).join(parts),
                     turn=text("view-turn-next", lang, name=_name(names, game.get("turn"), lang)))
