@@ -221,7 +221,7 @@ def _view_state(data: dict[str, Any], protocol: int) -> dict[str, Any]:
         return memo.value
     state = state_object(data, protocol)
     if _memo.ON:                # = memo.put((data,), state, protocol), without a call per seat
-        memo.key, memo.parts, memo.value = protocol, (data,), state
+        memo.key, memo.parts, memo.value, memo.one_part = protocol, (data,), state, data
     return state
 
 
@@ -243,7 +243,8 @@ def _update_bytes(before: dict[str, Any], after: dict[str, Any], protocol: int) 
     update = state_update(before, after, trick_add=protocol >= 3)
     data = b"" if update is None else dumps(update).encode("utf-8", "replace") + b"\r\n"
     if _memo.ON:                # = memo.put((before, after), data, protocol), without a call
-        memo.key, memo.parts, memo.value = protocol, (before, after), data
+        memo.key, memo.parts, memo.value, memo.one_part = protocol, (before, after), data, \
+            _memo.MISSING
     return data
 
 

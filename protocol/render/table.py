@@ -1236,7 +1236,7 @@ class TableFeed:
         get = d.get                     # (each field read once: this runs per reader and view)
         game = get("game")
         table, state, round_no = get("table"), get("state"), get("round_no")
-        phase_now = game.get("phase") if game is not None else None
+        phase_now = game.get("phase") if game else None
         if self._moves and game:
             self._moves = [self._phoenix_read(ev, lines, game, lang, color)
                            for ev, lines in self._moves]
