@@ -990,14 +990,10 @@ class World:
         the start and the end of a game are told to the players' friends too."""
         if self.friends is not None and event.type in _FRIEND_EVENTS:
             self._tell_friends(event)
-        users = self.users
         for name in names:
-            user = users.get(name_key(name))
+            user = self.users.get(name_key(name))
             if user is not None:
-                try:                          # (= self._safe(...), without its call per user)
-                    user.listener.deliver(event)
-                except Exception:
-                    log.failure("delivering {event_type} failed", event_type=event.type)
+                self._safe(user.listener.deliver, event)
 
     def _tell_friends(self, event: Event) -> None:
         number = event.data.get("table")

@@ -577,8 +577,10 @@ class JsonOutput:
         s = self.session
         if not s.login_state.open or s.transport is None:
             return
-        if event.type == "table-view" and not s.gmcp.enabled:
-            self._deliver_view(event)       # (the commonest event: a view is never an error)
+        if event.type == "table-view":      # the commonest event (a view is never an error)
+            if s.gmcp.enabled:
+                gmcp_copies(s, event, s.render_context)
+            self._deliver_view(event)
             return
         if event.type in ERRORS:                    # an error line: counted by its code
             s.services.metrics.error(event.type)
@@ -591,9 +593,6 @@ class JsonOutput:
             s.telnet.write(shared.value)   # the line of the event for the listener before this one
             return
         obj = gmcp_copies(s, event, ctx) if gmcp else None
-        if event.type == "table-view":
-            self._deliver_view(event)
-            return
         if event.type == "table-look":        # /look: the whole state, with the command's id
             after = _view_state(event.data, protocol)
             self.view_held = after            # what the client holds now: later updates follow it

@@ -927,6 +927,11 @@ _YOU_EVENTS = {"game-pass": "game-pass", "game-tichu": "game-tichu",
                "game-wish-fulfilled": "game-wish-fulfilled"}
 
 
+def _is_seat_of(names: list[Any], seat: Any, me: str) -> bool:
+    """Whether ``seat`` is ``me``'s in ``names`` (an event's names by seat)."""
+    return isinstance(seat, int) and 0 <= seat < len(names) and names[seat] == me
+
+
 def render_for(event: Event, lang: str, color: bool, me: str) -> list[str] | None:
     """The lines of ``event`` said to ``me`` when the event is about ``me`` (their move, their
     call, the trick they win, the Dragon trick given to them...): "You pass.", "Bob gives you
@@ -937,7 +942,7 @@ def render_for(event: Event, lang: str, color: bool, me: str) -> list[str] | Non
     t = event.type
 
     def named(seat: Any) -> bool:
-        return isinstance(seat, int) and 0 <= seat < len(names) and names[seat] == me
+        return _is_seat_of(names, seat, me)
     if t in ("table-joined", "table-left"):
         return [text(t + "-you", lang, seat=d.get("seat"))] if d.get("name") == me else None
     if t == "game-round-over":
@@ -1189,9 +1194,7 @@ class TableFeed:
         if me is None:
             return None
         # (a move is about its seat: render_for answers None unless the seat is ``me``)
-        seat, names = event.data.get("seat"), event.data.get("names")
-        if not (isinstance(seat, int) and names and 0 <= seat < len(names)
-                and names[seat] == me):
+        if not _is_seat_of(event.data.get("names") or [], event.data.get("seat"), me):
             return None
         return render_for(event, lang, color, me)
 
@@ -1299,9 +1302,10 @@ class TableFeed:
         if event.type != "game-play":
             return event, lines
         cards = str(event.data.get("cards") or "")
-        if "Ph" not in cards or "Ph" not in cards.split() or len(cards.split()) < 2:
+        tokens = cards.split() if "Ph" in cards else []
+        if "Ph" not in tokens or len(tokens) < 2:
             return event, lines
-        played = sorted(cards.split())
+        played = sorted(tokens)
         for entry in reversed(game.get("trick") or ()):
             shown = str(entry.get("cards") or "")
             if entry.get("seat") == event.data.get("seat") and "Ph=" in shown and sorted(
