@@ -1454,8 +1454,9 @@ def text(key: str, lang: str = "en", /, **params: Any) -> str:
     field written `{rank!w:a-rank}` is the catalog's word `a-rank-VALUE` for its value (`word`).
     A parameter that is a `Msg` is rendered in `lang` first. A message whose ``room`` is a
     table's room (``room-table``) is its ``KEY-table`` form where the catalog has one."""
-    room = params.get("room")
-    if type(room) is Msg and room.key == "room-table" and key + "-table" in CATALOGS["en"]:
+    room = params.get("room") if "room" in params else None
+    if room is not None and type(room) is Msg and room.key == "room-table" \
+            and key + "-table" in CATALOGS["en"]:
         # a table's room reads as each language says it ("leaves table 2"), not as the room's
         # data words ("leaves the Table 2 room"): the message's KEY-table form
         key += "-table"
@@ -1473,9 +1474,8 @@ def format_template(template: str, lang: str, params: dict[str, Any]) -> str:
     """A catalog template filled with ``params`` in ``lang`` (`text` without the look-up); a
     template that does not format comes back as it is. A parameter named ``usage`` is a usage
     line (`Usage`: its placeholders in ``lang``)."""
-    usage = params.get("usage")
-    if usage is not None and type(usage) is str and lang != "en":
-        params = {**params, "usage": Usage(usage)}
+    if "usage" in params and type(params["usage"]) is str and lang != "en":
+        params = {**params, "usage": Usage(params["usage"])}
     for _name, value in params.items():
         if type(value) in _LAZY:
             params = {k: v.text(lang) if type(v) in _LAZY else v for k, v in params.items()}

@@ -110,6 +110,12 @@ class LastMemo(Generic[V]):
             self.one_part = parts[0] if len(parts) == 1 else MISSING
         return value
 
+    def put_one(self, part: Any, value: V, key: Hashable = None) -> V:
+        """`put((part,), value, key)`: the value of a memo of one part (what `one` reads)."""
+        if ON:
+            self.key, self.parts, self.value, self.one_part = key, (part,), value, part
+        return value
+
     def clear(self) -> None:
         self.key, self.parts, self.value, self.one_part = None, (), MISSING, MISSING
 

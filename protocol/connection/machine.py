@@ -47,7 +47,7 @@ from protocol.render.json_lines import (
     render_json,
     state_line,
     state_object,
-    state_update,
+    view_update,
 )
 from protocol.render.table import TableFeed, card_legend, status_prompt
 from protocol.render.text import render
@@ -202,8 +202,8 @@ _NO_ID = object()
 _shared: _memo.LastMemo[bytes] = _memo.LastMemo()
 #: the last `table-view` data and its `state` object, and its `state` line (key the protocol:
 #: state_object leaves out the fields of later versions); the last
-#: (state before, state after) pair and its `update` line (key the protocol): spectators of a
-#: table share one view event and, having followed the same changes, the same state before it
+#: (view data before, view data after) pair and its `update` line (key the protocol): spectators
+#: of a table share one view event and, having followed the same changes, the same view before it
 _view_memo: _memo.LastMemo[dict[str, Any]] = _memo.LastMemo()
 _state_line_memo: _memo.LastMemo[bytes] = _memo.LastMemo()
 _update_memo: _memo.LastMemo[bytes] = _memo.LastMemo()
@@ -235,12 +235,20 @@ def _state_bytes(data: dict[str, Any], protocol: int) -> bytes:
                     protocol)
 
 
+def _state_seat(data: dict[str, Any]) -> Any:
+    """The `seat` of the `state` of view ``data`` (state_object: its game's, else its own)."""
+    game = data.get("game")
+    return game["seat"] if game is not None and "seat" in game else data.get("seat")
+
+
 def _update_bytes(before: dict[str, Any], after: dict[str, Any], protocol: int) -> bytes:
+    """The `update` line from the view data ``before`` to ``after`` (`view_update`), kept for
+    the listeners of the same two views and version in a row (the spectators)."""
     memo = _update_memo
     parts = memo.parts
     if parts and parts[0] is before and parts[1] is after and memo.key == protocol:
         return memo.value
-    update = state_update(before, after, trick_add=protocol >= 3)
+    update = view_update(before, after, protocol)
     data = b"" if update is None else dumps(update).encode("utf-8", "replace") + b"\r\n"
     if _memo.ON:                # = memo.put((before, after), data, protocol), without a call
         memo.key, memo.parts, memo.value, memo.one_part = protocol, (before, after), data, \
@@ -516,7 +524,7 @@ class TextOutput:
 class JsonOutput:
     """Machine mode: every line one JSON object; the command ids and their replies."""
 
-    __slots__ = ("session", "reply_id", "replied", "command_name", "view_held")
+    __slots__ = ("session", "reply_id", "replied", "command_name", "view_data")
 
     #: a program's line is a command whenever its arguments bind, as it has always been (bots
     #: send `#a nogrand`, `#a play R5`): the checks for people's speech are not for programs
@@ -536,9 +544,10 @@ class JsonOutput:
         self.reply_id: Any = _NO_ID       # the running command's id (None: a line without id)
         self.replied = True               # the running command has had its reply
         self.command_name = ""
-        #: the `state` this connection's client holds now: the last `state` sent with every
-        #: `update` after it applied; None: the next view goes out as a whole `state`
-        self.view_held: dict[str, Any] | None = None
+        #: the data of the view whose `state` this connection's client holds now (the last
+        #: `state` sent with every `update` after it applied: `state_object` of this data);
+        #: None: the next view goes out as a whole `state`
+        self.view_data: dict[str, Any] | None = None
 
     # ---- output --------------------------------------------------------------------------------
     def send_json(self, obj: dict[str, Any]) -> None:
@@ -594,9 +603,8 @@ class JsonOutput:
             return
         obj = gmcp_copies(s, event, ctx) if gmcp else None
         if event.type == "table-look":        # /look: the whole state, with the command's id
-            after = _view_state(event.data, protocol)
-            self.view_held = after            # what the client holds now: later updates follow it
-            self._emit(dict(after), reply=True)
+            self.view_data = event.data       # what the client holds now: later updates follow it
+            self._emit(dict(_view_state(event.data, protocol)), reply=True)
             return
         if not event.is_error and event.type not in REPLY_TYPES:   # never gets an id
             parts = shared.parts
@@ -632,27 +640,27 @@ class JsonOutput:
         (nothing when nothing did). Protocol 1: the whole `state` every time."""
         protocol = self.session.protocol
         data = event.data
-        after = _view_state(data, protocol)
-        before, self.view_held = self.view_held, after
-        if (protocol == 1 or before is None or before["table"] != after["table"]
-                or before["you"] != after["you"] or before["seat"] != after["seat"]):
+        before, self.view_data = self.view_data, data
+        if (protocol == 1 or before is None or before.get("table") != data.get("table")
+                or before.get("you") != data.get("you")
+                or _state_seat(before) != _state_seat(data)):
             self.session.telnet.write(_state_bytes(data, protocol))
             return
-        line = _update_bytes(before, after, protocol)
+        line = _update_bytes(before, data, protocol)
         if line:
             self.session.telnet.write(line)
 
     def _send_state(self) -> None:
         """`%state`: the whole state of the table this connection is at, as it holds it now
         (with the line's id); `not-at-table` if it is at none."""
-        held = self.view_held
+        held = self.view_data
         user = self.session.user
         room = user.room if user is not None else None
         if (held is None or room is None or room.table is None
                 or held.get("table") != room.number):
             self.session.deliver(error_event("not-at-table"))
             return
-        obj = dict(held)
+        obj = dict(_view_state(held, self.session.protocol))
         if self.reply_id is not None and self.reply_id is not _NO_ID:
             obj["id"] = self.reply_id
         self.replied = True
@@ -760,15 +768,15 @@ class JsonOutput:
     def room(self, room: Room, table: int | None) -> None:
         """The user entered `room`: a `room` object; a table left is sent whole when it is
         entered again."""
-        held = self.view_held
+        held = self.view_data
         if held is not None and held.get("table") != room.number:
-            self.view_held = None
+            self.view_data = None
         self.send_json({"type": "room", "number": room.number, "name": room.name,
                         "table": table})
 
     def forget_view(self) -> None:
         """The next view of a table goes out as a whole `state` (another protocol version)."""
-        self.view_held = None
+        self.view_data = None
 
     def lacks_objects_of(self, version: int) -> bool:
         """Would an answer made of the objects of protocol `version` not reach this connection?

@@ -33,7 +33,8 @@ from lobby.text.numbers import ascii_int
 from lobby.tichu import FROZEN_DICT_TYPES, FROZEN_LIST_TYPES, FrozenDict, FrozenList, freeze
 from lobby.tichu import memo as _memo
 
-__all__ = ["render_json", "parse_protocol", "state_object", "state_update", "apply_update",
+__all__ = ["render_json", "parse_protocol", "state_object", "state_update", "view_update",
+           "apply_update",
            "dumps", "REPLY_TYPES", "GAME_FIELDS", "is_table_event", "jsonable", "PROTOCOL_VERSION",
            "PROTOCOL_VERSIONS", "DEFAULT_PROTOCOL", "FIELDS_SINCE", "TYPES_SINCE", "CODES_SINCE",
            "for_protocol", "ok_line"]
@@ -397,23 +398,106 @@ def state_update(before: dict[str, Any], after: dict[str, Any],
     changed = False
     for key, value in after.items():
         old = get(key, _ABSENT)
-        if old is value:
-            continue
-        t_old, t_new = type(old), type(value)
-        if t_old is not t_new:          # (a frozen list is a list: their kinds are compared)
-            t_old, t_new = _kind(t_old, t_old), _kind(t_new, t_new)
-        if t_old is t_new and old == value:
-            continue
-        if key == "trick" and trick_add and t_old in FROZEN_LIST_TYPES \
-                and t_new in FROZEN_LIST_TYPES \
-                and len(value) > len(old) and all(
-                    a is b or _same_json(a, b) for a, b in zip(old, value, strict=False)):
-            update["trick_add"] = value[len(old):]       # the plays on top of the trick
-        else:
-            update[key] = value
-        changed = True
+        if old is not value and _put_change(update, key, old, value, trick_add):
+            changed = True
     if not before.keys() <= after.keys():                 # some key of `before` is gone
         update["unset"] = [key for key in before if key not in after]
+        changed = True
+    return update if changed else None
+
+
+def _put_change(update: dict[str, Any], key: str, old: Any, value: Any, trick_add: bool) -> bool:
+    """Put `key`'s new `value` into `update` unless it reads as `old` does (not the same object;
+    `old` is _ABSENT for a new key); whether it did."""
+    t_old, t_new = type(old), type(value)
+    if t_old is not t_new:              # (a frozen list is a list: their kinds are compared)
+        t_old, t_new = _kind(t_old, t_old), _kind(t_new, t_new)
+    if t_old is t_new and old == value:
+        return False
+    if key == "trick" and trick_add and t_old in FROZEN_LIST_TYPES \
+            and t_new in FROZEN_LIST_TYPES \
+            and len(value) > len(old) and all(
+                a is b or _same_json(a, b) for a, b in zip(old, value, strict=False)):
+        update["trick_add"] = value[len(old):]       # the plays on top of the trick
+    else:
+        update[key] = value
+    return True
+
+
+#: the `state` fields a view's game gives (`state_object`): its GAME_FIELDS (the ``seat`` first:
+#: it has the place of the view's own) and the two it renames
+_GAME_STATE_KEYS = frozenset(GAME_FIELDS) | {"round_result", "player_seats"}
+#: the GAME_FIELDS in the order of the `state`, without the ``seat``
+_GAME_ORDER = tuple(key for key in GAME_FIELDS if key != "seat")
+#: per version, whether `view_update` may compare two views' games alone: no field a game gives
+#: is read without some of its fields by that version (_STATE_PARTS)
+_GAMES_ALONE: dict[int, bool] = {
+    version: not (_GAME_STATE_KEYS & set(parts)) for version, parts in _STATE_PARTS.items()}
+
+
+def view_update(before: dict[str, Any], after: dict[str, Any],
+                protocol: int = PROTOCOL_VERSION) -> dict[str, Any] | None:
+    """The `update` from the view data `before` to `after` (two `table-view` events' data of one
+    table): `state_update(state_object(before, protocol), state_object(after, protocol),
+    trick_add=protocol >= 3)`, its reference (`_reference_view_update`, FAST_ENCODERS).
+
+    The fast path of a view after a move: both views have a game and every other value of the
+    view is the very object it was (a table's views share them while they do not change:
+    lobby/tables/views.py), so only the game's fields can differ and they are compared where
+    they are, without building either `state`. Anything else takes the reference path."""
+    trick_add = protocol >= 3
+    bgame = before.get("game")
+    agame = after.get("game")
+    if bgame is not None and agame is not None and len(before) == len(after) \
+            and _GAMES_ALONE.get(protocol, False):
+        get = before.get
+        for key, value in after.items():
+            if value is not get(key, _ABSENT) and key != "game":
+                break
+        else:
+            return _game_update(after, bgame, agame, trick_add)
+    return _reference_view_update(before, after, protocol)
+
+
+def _reference_view_update(before: dict[str, Any], after: dict[str, Any],
+                           protocol: int = PROTOCOL_VERSION) -> dict[str, Any] | None:
+    """What `view_update` answers, the slow way: both `state` objects built, then compared."""
+    return state_update(state_object(before, protocol), state_object(after, protocol),
+                        trick_add=protocol >= 3)
+
+
+def _game_update(after: dict[str, Any], bgame: dict[str, Any], agame: dict[str, Any],
+                 trick_add: bool) -> dict[str, Any] | None:
+    """`view_update` of two views that differ in their games alone (``after``: the later
+    view), in the order of the `state`'s keys."""
+    update: dict[str, Any] = {"type": "update", "table": after.get("table")}
+    changed = False
+    bget, aget = bgame.get, agame.get
+    # the `seat`: the game's, else the view's (the same object in both views)
+    old, value = bget("seat", _ABSENT), aget("seat", _ABSENT)
+    if old is not value:
+        seat = after.get("seat")
+        if _put_change(update, "seat", seat if old is _ABSENT else old,
+                       seat if value is _ABSENT else value, trick_add):
+            changed = True
+    gone: list[str] | None = None
+    for key in _GAME_ORDER:
+        old = bget(key, _ABSENT)
+        value = aget(key, _ABSENT)
+        if old is value:
+            continue
+        if (key == "scores" or key == "round_no") and key in after:
+            continue                    # the view's own (the same object in both views)
+        if value is _ABSENT:            # the field is gone: unset, after the changes
+            gone = [key] if gone is None else [*gone, key]
+        elif _put_change(update, key, old, value, trick_add):
+            changed = True
+    for key, field in (("round_result", "result"), ("player_seats", "seats")):
+        old, value = bget(field), aget(field)
+        if old is not value and _put_change(update, key, old, value, trick_add):
+            changed = True
+    if gone is not None:
+        update["unset"] = gone
         changed = True
     return update if changed else None
 
@@ -749,4 +833,5 @@ FAST_ENCODERS: dict[str, tuple[Any, Any]] = {
     "received": (_received, _ENCODER.encode),
     "state_line": (state_line, _reference_state_line),
     "ok_line": (ok_line, _reference_ok_line),
+    "view_update": (view_update, _reference_view_update),      # (an object, in the same order)
 }

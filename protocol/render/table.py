@@ -1005,23 +1005,26 @@ _ABOUT_YOU = frozenset({"table-joined", "table-left", "game-grand", "game-tichu"
 #: never changed once delivered; the lines are only read)
 _EVENT_LINES: _memo.LastMemo[list[str] | None] = _memo.LastMemo()
 #: the same for a whole view: (event, lang, color, show_score, width) -> its lines; spectators
-#: of a table share one view event
+#: of a table share one view event (a seat's view has one reader: not kept)
 _VIEW_LINES: _memo.LastMemo[list[str]] = _memo.LastMemo()
 
 
 def _event_lines(event: Event, lang: str, color: bool) -> list[str] | None:
     lines = _EVENT_LINES.one(event, (lang, color))
     if lines is _memo.MISSING:
-        lines = _EVENT_LINES.put((event,), render_table(event, lang, color), (lang, color))
+        lines = _EVENT_LINES.put_one(event, render_table(event, lang, color), (lang, color))
     return lines
 
 
 def _view_lines(event: Event, lang: str, color: bool, show_score: bool = True,
                 width: int = DEFAULT_WIDTH, hand: str | None = None) -> list[str]:
+    if event.data.get("seat") is not None:
+        # a seat's own view (its hand, its prompt): read by that player alone, not kept
+        return _render_view(event, lang, color, show_score, width, hand)
     key = (lang, color, show_score, width)
     lines = _VIEW_LINES.one(event, key)
     if lines is _memo.MISSING:
-        lines = _VIEW_LINES.put((event,), _render_view(event, lang, color, show_score, width,
+        lines = _VIEW_LINES.put_one(event, _render_view(event, lang, color, show_score, width,
                                                        hand), key)
     return lines
 
@@ -1044,7 +1047,7 @@ def _in_form(event: Event, lang: str, width: int) -> Event:
         shown = screen_names(names, lang, width)
         if shown is not names and shown != names:
             renamed = Event(event.type, {**event.data, "names": shown})
-    return _RENAMED.put((event,), renamed, (lang, width))
+    return _RENAMED.put_one(event, renamed, (lang, width))
 
 
 #: the last one-line summary of moves (`TableFeed._one_line`): the names, cards left, move events
@@ -1133,44 +1136,45 @@ class TableFeed:
         None for an event that is not a table event (after any pending lines were flushed:
         `flush()`). A view's seats line fits `width` columns (the session wraps the rest)."""
         self._me = self._name
-        if event.type[:5] == "game-":
+        kind = event.type
+        if kind == "table-view":
+            return self._view(event, lang, color, width)
+        if kind[:5] == "game-":
             original, event = event, _in_form(event, lang, width)   # the names as shown
             if event is not original and self._name in original.data["names"]:
                 # this connection's user as the event now names them
                 self._me = event.data["names"][original.data["names"].index(self._name)]
-        if event.type in _MOVES:
-            moved = self._mine(event, lang, color) or _event_lines(event, lang, color) or []
-            self._moves.append((event, moved))
-            return []
-        if self._exchanged is not None and event.type == "game-play-phase":
-            self._exchange_done(event, event.data.get("table"), lang)  # (the lead after it)
-        if event.type == "game-exchange-given" and self._watching:
-            self._exchanged = event.data.get("table")   # a spectator: one line when complete
-            return self.flush()
-        if event.type == "game-grand" and self._watching and not event.data.get("call"):
-            self._grand_no.append(event.data.get("seat"))        # told when the phase ends
-            self._grand_names = event.data.get("names") or []
-            return []
-        if event.type == "table-view":
-            return self._view(event, lang, color, width)
+            if kind in _MOVES:
+                moved = self._mine(event, lang, color) or _event_lines(event, lang, color) or []
+                self._moves.append((event, moved))
+                return []
+            if self._exchanged is not None and kind == "game-play-phase":
+                self._exchange_done(event, event.data.get("table"), lang)  # (the lead after it)
+            if kind == "game-exchange-given" and self._watching:
+                self._exchanged = event.data.get("table")  # a spectator: one line when complete
+                return self.flush()
+            if kind == "game-grand" and self._watching and not event.data.get("call"):
+                self._grand_no.append(event.data.get("seat"))        # told when the phase ends
+                self._grand_names = event.data.get("names") or []
+                return []
         lines = self._about_you(event, lang)
-        if event.type == "table-remove-proposed" and self._watching:
+        if kind == "table-remove-proposed" and self._watching:
             # a spectator has no vote: the proposal without "/accept or /refuse"
             lines = [text("table-remove-proposed-watching", lang, **event.data)]
         if lines is None:
-            lines = (self._look(event, lang, color, width) if event.type == "table-look"
-                     else _options(event, lang, color, width) if event.type == "table-options"
-                     else _info(event, lang, color, width) if event.type == "table-info"
+            lines = (self._look(event, lang, color, width) if kind == "table-look"
+                     else _options(event, lang, color, width) if kind == "table-options"
+                     else _info(event, lang, color, width) if kind == "table-info"
                      else _event_lines(event, lang, color))
         if lines is None:
             return None
-        if event.type == "game-grand":
+        if kind == "game-grand":
             return self.flush(grand=False) + lines
-        if event.type == "game-match-over":
+        if kind == "game-match-over":
             self._match_over = event.data.get("table")
-        elif event.type in ("game-deal", "game-deal-all"):
+        elif kind in ("game-deal", "game-deal-all"):
             self._dealt = _sorted_text(event.data.get("cards", ""))
-        elif event.type == "table-look":
+        elif kind == "table-look":
             lines = lines + self._play_again(event.data, lang)
         return self.flush() + lines
 

@@ -7,13 +7,14 @@ from __future__ import annotations
 
 import random
 from functools import lru_cache
+from itertools import pairwise
 from typing import Any
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from lobby.tichu import freeze
-from protocol.render.json_lines import FAST_ENCODERS
+from protocol.render.json_lines import FAST_ENCODERS, PROTOCOL_VERSIONS
 from table_support import new_table, step
 
 TEXT = st.text(alphabet=st.characters(codec="utf-8"), max_size=6)
@@ -31,7 +32,7 @@ def _pair(name: str) -> tuple[Any, Any]:
 
 def test_every_fast_encoder_has_a_reference_beside_it() -> None:
     assert set(FAST_ENCODERS) == {"encode", "fragment", "scalar_or_strings", "received",
-                                  "state_line", "ok_line"}
+                                  "state_line", "ok_line", "view_update"}
     for fast, reference in FAST_ENCODERS.values():
         assert callable(fast) and callable(reference) and fast is not reference
 
@@ -70,6 +71,82 @@ def test_the_gifts_received_are_encoded_as_the_json_module_does(value: Any) -> N
     frozen = freeze(value)
     assert fast(value) == reference(value)
     assert fast(frozen) == fast(frozen) == reference(value)      # the second from its memo
+
+
+@lru_cache(maxsize=1)
+def _all_views() -> tuple[tuple[Any, ...], ...]:
+    """The data of every `table-view` of a seeded game, each reader's in the order it read
+    them (a turnier with a bomb window and a spectator: gifts, bombs, results, a round's end,
+    the match's end), one tuple per reader."""
+    table, rec, clock = new_table(options={"seed": "9", "turnier": "on", "bombwindow": "1"},
+                                  spectator="eve")
+    table.bot_delay = 0
+    table.submit("ann", "start")
+    rng = random.Random(5)
+    for _ in range(3000):
+        if table.state != "playing":
+            break
+        step(table, rec, rng, tichu=0.2, grand=0.2)
+        if rec.errors():
+            clock.advance(1.5)
+            rec.log[:] = [(r, e) for r, e in rec.log if not e.is_error]
+    readers: dict[str, list[Any]] = {}
+    for names, e in rec.log:
+        if e.type == "table-view":
+            for name in names:
+                readers.setdefault(name, []).append(e.data)
+    assert len(readers) == 5 and all(len(v) > 100 for v in readers.values())
+    return tuple(tuple(v) for v in readers.values())
+
+
+def _same_update(fast: Any, reference: Any, before: Any, after: Any, protocol: int) -> None:
+    got, want = fast(before, after, protocol), reference(before, after, protocol)
+    assert got == want
+    assert (list(got.items()) if got else got) == (list(want.items()) if want else want)
+
+
+def test_the_update_of_each_readers_views_in_a_row_is_the_states_compared() -> None:
+    fast, reference = _pair("view_update")
+    for views in _all_views():
+        for protocol in PROTOCOL_VERSIONS:
+            for before, after in pairwise(views):
+                _same_update(fast, reference, before, after, protocol)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.data())
+def test_the_update_of_two_views_is_the_states_compared(data: st.DataObject) -> None:
+    """Any two views of a game (not only one after the other), the later one's game fields
+    and own values varied: present, gone, new, the same objects or equal copies."""
+    fast, reference = _pair("view_update")
+    views = data.draw(st.sampled_from(_all_views()))
+    i = data.draw(st.integers(0, len(views) - 2))
+    j = data.draw(st.sampled_from([i + 1, data.draw(st.integers(0, len(views) - 1))]))
+    before, after = views[i], views[j]
+    protocol = data.draw(st.sampled_from(PROTOCOL_VERSIONS))
+    _same_update(fast, reference, before, after, protocol)
+    game = after.get("game")
+    if game is None:
+        return
+    varied = dict(game)
+    for key in data.draw(st.sets(st.sampled_from(
+            ("hand", "legal", "can_pass", "bombs", "given", "received", "seat", "player",
+             "trick", "scores", "round_no", "result", "seats", "phase", "turn")))):
+        if data.draw(st.booleans()):
+            varied.pop(key, None)
+        else:
+            varied[key] = data.draw(SEAT_VALUE)
+    later = {k: (varied if k == "game" else v) for k, v in after.items()}
+    if data.draw(st.booleans()):        # the view's own values the very objects of `before`
+        later = {k: (varied if k == "game" else before.get(k, v)) for k, v in after.items()}
+    for key in data.draw(st.sets(st.sampled_from(("seat", "scores", "round_no", "you")))):
+        if data.draw(st.booleans()):
+            later.pop(key, None)
+        else:
+            later[key] = data.draw(SEAT_VALUE)
+    _same_update(fast, reference, before, later, protocol)
+    _same_update(fast, reference, before, freeze(later), protocol)
+    _same_update(fast, reference, freeze(later), before, protocol)
 
 
 @lru_cache(maxsize=1)
