@@ -1464,6 +1464,8 @@ def text(key: str, lang: str = "en", /, **params: Any) -> str:
     template = CATALOGS.get(lang, _NO_CATALOG).get(key) or CATALOGS["en"].get(key)
     if template is None:
         return key + ("" if not params else " " + " ".join(f"{k}={v}" for k, v in params.items()))
+    if not params and "{" not in template and "}" not in template:
+        return template         # (what format_template makes of it: no field, no brace escaped)
     return format_template(template, lang, params)
 
 

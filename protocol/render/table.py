@@ -1294,7 +1294,7 @@ class TableFeed:
             return self.flush() + out + prompt
         self._phase = phase
         self._hand = self._seat_hand(d, game, lang, color) if game is not None else None
-        lines = self._first_view(event, lang, color, width)
+        lines = self._first_view(event, lang, color, width, game, state, phase_now)
         self._prompt = lines[-1] if lines and phase_now in ("grand", "exchange") else None
         return lines
 
@@ -1332,20 +1332,24 @@ class TableFeed:
             self._hand_key, self._hand_shown = key, _hand_line(cards, lang, color)
         return self._hand_shown
 
-    def _first_view(self, event: Event, lang: str, color: bool, width: int) -> list[str]:
+    def _first_view(self, event: Event, lang: str, color: bool, width: int,
+                    game: dict[str, Any] | None, state: Any, phase: Any) -> list[str]:
+        """The view's lines after its first one of the phase (`_view` read ``game``, ``state``
+        and ``phase`` of it)."""
         d = event.data
-        game = d.get("game")
         dealt, self._dealt = self._dealt, None
-        key = (d.get("table"), d.get("state"), d.get("round_no"), tuple(d.get("scores") or ()),
-               tuple(d.get("seats") or ()))
+        # (the scores and seats compared as they are: the views share the objects while they
+        # do not change, and a frozen list equals the list it was made from)
+        key = (d.get("table"), state, d.get("round_no"), d.get("scores") or (),
+               d.get("seats") or ())
         show_score = key != self._score
         self._score = key
+        playing = state == "playing"
         # a spectator's whole picture (coming to the table, a new round) says so at its head
         head = [text("view-watching", lang, table=d.get("table"))] if (
-            show_score and game is not None and d.get("state") == "playing"
-            and self._watches(d)) else []
-        if (game is not None and d.get("state") == "playing" and not self._awaits
-                and self._moves and game.get("phase") == "play" and not game.get("trick_won")
+            show_score and game is not None and playing and self._watches(d)) else []
+        if (game is not None and playing and not self._awaits and self._moves
+                and phase == "play" and not game.get("trick_won")
                 and not d.get("bombwindow_left") and game.get("turn") is not None):
             # a move and the next turn, not yours: one line (and the bomb hint when due)
             if show_score:
@@ -1358,8 +1362,7 @@ class TableFeed:
         if dealt and game is not None and _sorted_text(game.get("hand") or "") == dealt:
             # the deal's line just showed these very cards: not "Your hand" again
             lines = [l for l in lines if l != self._hand]
-        if game is not None and d.get("state") == "playing" and \
-                game.get("phase") in ("play", "wish", "dragon"):
+        if game is not None and playing and phase in ("play", "wish", "dragon"):
             lines = self._bomb_once(d, game, lines, lang)
             # the play: only the lines that read differently from the last view shown; your
             # turn's prompt with the trick and your hand always
