@@ -299,11 +299,14 @@ def _table_lines(d: dict[str, Any], game: dict[str, Any], names: list[Any], lang
     lines are rendered once per change for the connections of one language, colour and width:
     compared by identity with what the last lines were rendered from (kept alive here;
     delivered data is never changed) and by value for the rest."""
-    key = (lang, color, width, show_score, game.get("phase"), game.get("turn"),
-           game.get("trick_won"), game.get("holder"), game.get("wish"), d.get("round_no"),
-           game.get("round_no"), d.get("seat"))
-    objs = (names, d.get("gone"), game.get("calls"), game.get("cards_left"), game.get("out"),
-            game.get("trick"), d.get("scores"), game.get("scores"))
+    # (the views are frozen dicts: a method bound once reads them faster than `.get` each
+    # time, which a dict subclass makes the interpreter look up and check per call)
+    get, game_get = d.get, game.get
+    key = (lang, color, width, show_score, game_get("phase"), game_get("turn"),
+           game_get("trick_won"), game_get("holder"), game_get("wish"), get("round_no"),
+           game_get("round_no"), get("seat"))
+    objs = (names, get("gone"), game_get("calls"), game_get("cards_left"), game_get("out"),
+            game_get("trick"), get("scores"), game_get("scores"))
     lines = _TABLE_LINES.get(objs, key)
     if lines is _memo.MISSING:
         lines = _TABLE_LINES.put(
@@ -313,21 +316,22 @@ def _table_lines(d: dict[str, Any], game: dict[str, Any], names: list[Any], lang
 
 def _render_table_lines(d: dict[str, Any], game: dict[str, Any], names: list[Any], lang: str,
                         color: bool, show_score: bool, width: int) -> list[str]:
-    gone = d.get("gone") or ()
-    phase = game.get("phase")
-    turn = game.get("turn") if phase in ("play", "wish", "dragon") else None   # marked ">"
-    calls = game.get("calls") or [None] * 4
-    left = game.get("cards_left") or [0] * 4
-    out = game.get("out") or ()
-    me = d.get("seat")
+    get, game_get = d.get, game.get     # (bound once: see _table_lines)
+    gone = get("gone") or ()
+    phase = game_get("phase")
+    turn = game_get("turn") if phase in ("play", "wish", "dragon") else None   # marked ">"
+    calls = game_get("calls") or [None] * 4
+    left = game_get("cards_left") or [0] * 4
+    out = game_get("out") or ()
+    me = get("seat")
     partner = (me + 2) % 4 if isinstance(me, int) else None
-    seated = d.get("seats") or names          # the names as they are (``names``: as shown)
+    seated = get("seats") or names          # the names as they are (``names``: as shown)
 
     def players_line(shown: list[Any], mark: str = "view-partner") -> str:
         # each seat's part but the partner's mark: the same for every reader of the change
         parts_key = (lang, turn)
-        parts_of = (shown, game.get("out"), game.get("cards_left"), game.get("calls"),
-                    d.get("gone"), d.get("seats"))
+        parts_of = (shown, game_get("out"), game_get("cards_left"), game_get("calls"),
+                    get("gone"), get("seats"))
         players = _PLAYER_PARTS.get(parts_of, parts_key)
         if players is _memo.MISSING:
             players = _PLAYER_PARTS.put(parts_of, _player_parts(
@@ -347,15 +351,15 @@ def _render_table_lines(d: dict[str, Any], game: dict[str, Any], names: list[Any
                             width, " |")
     lines = [seats]
     if show_score:
-        scores = d.get("scores") or game.get("scores") or [0, 0]
-        lines.append(text("view-score", lang, round_no=d.get("round_no", game.get("round_no")),
+        scores = get("scores") or game_get("scores") or [0, 0]
+        lines.append(text("view-score", lang, round_no=get("round_no", game_get("round_no")),
                           score=_score(names, scores, lang)))
-    trick = game.get("trick")
+    trick = game_get("trick")
     if trick:
-        lines.append(_trick_line(game, trick, names, lang, color, width, d.get("seat")))
+        lines.append(_trick_line(game, trick, names, lang, color, width, me))
     elif phase == "play":
         lines.append(text("view-trick-empty", lang))
-    wish = game.get("wish")
+    wish = game_get("wish")
     if wish is not None and phase != "finished":    # (a wish still open when the round ended)
         lines[-1] = text("view-with-wish", lang, line=lines[-1],
                          wish=text("view-wish", lang, rank=wish))
@@ -396,8 +400,9 @@ def _trick_line(game: dict[str, Any], trick: list[dict[str, Any]], names: list[A
                 color: bool, width: int, me: int | None = None) -> str:
     """``Trick: ann R5, bob R7``: the newest plays of the trick that fit (``TRICK_WIDTH`` at 80
     columns), and who won it (``won by you`` to the seat ``me`` that won it)."""
-    key = (lang, color, width, game.get("trick_won"), game.get("holder"),
-           me if game.get("trick_won") and game.get("holder") == me else None)
+    game_get = game.get             # (bound once: see _table_lines)
+    key = (lang, color, width, game_get("trick_won"), game_get("holder"),
+           me if game_get("trick_won") and game_get("holder") == me else None)
     line = _TRICK_LINE.get((trick, names), key)
     if line is not _memo.MISSING:
         return line
@@ -415,11 +420,11 @@ def _trick_line(game: dict[str, Any], trick: list[dict[str, Any]], names: list[A
     plays = ", ".join(f"{name} {color_cards(cards, color)}" for name, cards in reversed(shown))
     if len(shown) < len(trick):
         plays = text("view-trick-more", lang, plays=plays)
-    if game.get("trick_won") and me is not None and game.get("holder") == me:
+    if game_get("trick_won") and me is not None and game_get("holder") == me:
         line = text("view-trick-won-you", lang, plays=plays)
-    elif game.get("trick_won"):
+    elif game_get("trick_won"):
         line = text("view-trick-won", lang, plays=plays,
-                    name=_name(names, game.get("holder"), lang))
+                    name=_name(names, game_get("holder"), lang))
     else:
         line = text("view-trick", lang, plays=plays)
     return _TRICK_LINE.put((trick, names), line, key)
@@ -450,18 +455,19 @@ def _prompt(d: dict[str, Any], game: dict[str, Any], names: list[Any], me: int |
     """Whose move it is, and for the person whose move it is the exact command(s) (with the
     Tichu hint where a call is open: on the prompt's line where it fits ``width``, else on a
     line of its own of the same logical line, ``LINE_BREAK``)."""
-    phase = game.get("phase")
-    turn = game.get("turn")
+    game_get = game.get             # (bound once: see _table_lines)
+    phase = game_get("phase")
+    turn = game_get("turn")
     lines: list[str] = []
     if phase == "grand":
-        waiting = [s for s, done in enumerate(game.get("grand_decided") or []) if not done]
+        waiting = [s for s, done in enumerate(game_get("grand_decided") or []) if not done]
         if me is not None and me in waiting:
             lines.append(text("view-grand", lang))
         elif waiting:
             lines.append(text("view-grand-wait", lang,
                               names=", ".join(_name(names, s, lang) for s in waiting)))
     elif phase == "exchange":
-        waiting = [s for s, done in enumerate(game.get("exchanged") or []) if not done]
+        waiting = [s for s, done in enumerate(game_get("exchanged") or []) if not done]
         if me is not None and me in waiting:
             lines.append(text("view-exchange", lang, next=_name(names, (me + 1) % 4, lang),
                               partner=_name(names, (me + 2) % 4, lang),
@@ -470,13 +476,13 @@ def _prompt(d: dict[str, Any], game: dict[str, Any], names: list[Any], me: int |
             lines.append(text("view-exchange-wait", lang,
                               names=", ".join(_name(names, s, lang) for s in waiting)))
     elif phase == "wish":
-        wisher = game.get("wish_pending")
+        wisher = game_get("wish_pending")
         if me is not None and me == wisher:
             lines.append(text("view-wish-prompt", lang))
         else:
             lines.append(text("view-wish-wait", lang, name=_name(names, wisher, lang)))
     elif phase == "dragon":
-        holder = game.get("holder")
+        holder = game_get("holder")
         if d.get("bombwindow_left"):
             # the gift waits for the bomb window: its prompt comes when the window closes
             lines.append(_window_line(d, names, holder, me, lang))
@@ -491,11 +497,11 @@ def _prompt(d: dict[str, Any], game: dict[str, Any], names: list[Any], me: int |
             # after table-window-closed gives the prompt)
             lines.append(_window_line(d, names, turn, me, lang))
         elif me is not None and me == turn:
-            leading = not game.get("trick") or game.get("trick_won")
-            wish = game.get("wish")
+            leading = not game_get("trick") or game_get("trick_won")
+            wish = game_get("wish")
             # the wish binds when some legal play holds a real card of the wished rank (RULES 20)
             bound = wish is not None and any(
-                any(t[1:] == wish for t in p.split()) for p in game.get("legal") or [])
+                any(t[1:] == wish for t in p.split()) for p in game_get("legal") or [])
             if leading:
                 key = "view-your-lead-wish" if bound else "view-your-lead"
             else:
@@ -504,7 +510,7 @@ def _prompt(d: dict[str, Any], game: dict[str, Any], names: list[Any], me: int |
         elif turn is not None:
             lines.append(text("view-turn", lang, name=_name(names, turn, lang)))
     own_move = (phase == "exchange" and me is not None
-                and not (game.get("exchanged") or [True] * 4)[me]) or (
+                and not (game_get("exchanged") or [True] * 4)[me]) or (
                     phase == "play" and me is not None and me == turn
                     and not d.get("bombwindow_left"))
     if own_move and lines and me is not None and _may_call_tichu(game, me):
@@ -513,7 +519,7 @@ def _prompt(d: dict[str, Any], game: dict[str, Any], names: list[Any], me: int |
         hint = text("view-tichu-hint", lang)
         fits = visible_width(lines[-1]) + 1 + visible_width(hint) <= columns(width)
         lines[-1] += (" " if fits else LINE_BREAK) + hint
-    if me is not None and phase in ("play", "dragon") and game.get("bombs"):
+    if me is not None and phase in ("play", "dragon") and game_get("bombs"):
         lines.append(_bomb_line(game, lang))
     return lines
 
@@ -563,16 +569,17 @@ def awaits_you(d: dict[str, Any]) -> bool:
     """Whether a table view (its data) waits for the seated person who gets it: their turn in
     the play (after any bomb window), or their Grand Tichu decision, exchange, wish or Dragon
     gift."""
-    game = d.get("game")
-    me = d.get("seat")
-    if game is None or me is None or d.get("state") != "playing":
+    get = d.get                 # (bound once: see _table_lines)
+    game = get("game")
+    me = get("seat")
+    if game is None or me is None or get("state") != "playing":
         return False
     phase = game.get("phase")
     if phase == "grand":
         return not (game.get("grand_decided") or [True] * 4)[me]
     if phase == "exchange":
         return not (game.get("exchanged") or [True] * 4)[me]
-    if d.get("bombwindow_left"):
+    if get("bombwindow_left"):
         return False
     if phase == "play":
         return bool(game.get("turn") == me)
@@ -1337,24 +1344,24 @@ class TableFeed:
         """The view's lines after its first one of the phase (`_view` read ``game``, ``state``
         and ``phase`` of it)."""
         d = event.data
+        get = d.get                     # (bound once: see _table_lines)
         dealt, self._dealt = self._dealt, None
         # (the scores and seats compared as they are: the views share the objects while they
         # do not change, and a frozen list equals the list it was made from)
-        key = (d.get("table"), state, d.get("round_no"), d.get("scores") or (),
-               d.get("seats") or ())
+        key = (get("table"), state, get("round_no"), get("scores") or (), get("seats") or ())
         show_score = key != self._score
         self._score = key
         playing = state == "playing"
         # a spectator's whole picture (coming to the table, a new round) says so at its head
-        head = [text("view-watching", lang, table=d.get("table"))] if (
+        head = [text("view-watching", lang, table=get("table"))] if (
             show_score and game is not None and playing and self._watches(d)) else []
         if (game is not None and playing and not self._awaits and self._moves
                 and phase == "play" and not game.get("trick_won")
-                and not d.get("bombwindow_left") and game.get("turn") is not None):
+                and not get("bombwindow_left") and game.get("turn") is not None):
             # a move and the next turn, not yours: one line (and the bomb hint when due)
             if show_score:
                 return self.flush() + head + _view_lines(event, lang, color, show_score, width)
-            hint = [_bomb_line(game, lang)] if d.get("seat") is not None and \
+            hint = [_bomb_line(game, lang)] if get("seat") is not None and \
                 game.get("bombs") else []
             return [self._one_line(self._moves, d, game, lang, width),
                     *self._bomb_once(d, game, hint, lang)]
@@ -1366,7 +1373,7 @@ class TableFeed:
             lines = self._bomb_once(d, game, lines, lang)
             # the play: only the lines that read differently from the last view shown; your
             # turn's prompt with the trick and your hand always
-            where = (d.get("table"), d.get("round_no"), d.get("seat"))
+            where = (get("table"), get("round_no"), get("seat"))
             last, self._shown = self._shown, (where, frozenset(lines))
             if last is not None and last[0] == where:
                 keep: set[str] = set()
@@ -1374,7 +1381,7 @@ class TableFeed:
                     # the hand and the prompt (after the table's lines), the players line
                     # (the lead after a trick won by a player who is out, or after the Dragon
                     # gift, leaves it as it was: issue 26 #14), and the trick
-                    table = _table_lines(d, game, screen_names(d.get("seats") or [None] * 4,
+                    table = _table_lines(d, game, screen_names(get("seats") or [None] * 4,
                                                                lang, width), lang, color,
                                          show_score, width)
                     keep = set(lines[len(table):])
@@ -1427,10 +1434,11 @@ class TableFeed:
         me = d.get("seat")
         if me is None or not game.get("bombs"):
             return lines
-        trick = game.get("trick") or []
-        holder = game.get("holder")
+        game_get = game.get             # (bound once: see _table_lines)
+        trick = game_get("trick") or []
+        holder = game_get("holder")
         trick_key = (d.get("table"), d.get("round_no"), trick[0].get("cards") if trick else None)
-        due = bool(trick) and not game.get("trick_won") and trick_key != self._bomb_hint \
+        due = bool(trick) and not game_get("trick_won") and trick_key != self._bomb_hint \
             and holder not in (me, (me + 2) % 4)
         hint = _bomb_line(game, lang)
         if due:
