@@ -13,7 +13,7 @@ turn order) of seat 1 is seat 2 and "left" is seat 4.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from lobby.events import Event
@@ -110,9 +110,11 @@ def _template(key: str, lang: str) -> str | None:
 _NO_CATALOG: dict[str, str] = {}
 
 
-def _name(names: list[Any], seat: Any, lang: str = "en") -> str:
-    if isinstance(seat, int) and 0 <= seat < len(names) and names[seat]:
-        return str(names[seat])
+def _name(names: Sequence[Any], seat: Any, lang: str = "en") -> str:
+    if isinstance(seat, int) and 0 <= seat < len(names):
+        name = names[seat]
+        if name:
+            return str(name)
     if seat is None:
         return "-"
     return text("seat-unnamed", lang, seat=seat + 1) if isinstance(seat, int) else str(seat)
@@ -371,11 +373,13 @@ def _render_table_lines(d: dict[str, Any], game: dict[str, Any], names: list[Any
 _PLAYER_PARTS: _memo.LastMemo[tuple[str, ...]] = _memo.LastMemo()
 
 
-def _player_parts(shown: list[Any], turn: Any, out: Any, left: Any, calls: Any, gone: Any,
+def _player_parts(shown: Sequence[Any], turn: Any, out: Any, left: Any, calls: Any, gone: Any,
                   seated: list[Any], lang: str) -> tuple[str, ...]:
     """The four seats' parts of the players line (``>1 Ann 5 Tichu``) without the partner's
     mark, which is the reader's own."""
     players = []
+    # (as tuples: an item of a frozen list, a list subclass, is read through a slower path)
+    shown, left, calls = tuple(shown), tuple(left), tuple(calls)
     for s in range(4):
         part = f"{'>' if turn == s else ' '}{s + 1} {_name(shown, s, lang)}"
         if s in out:
