@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from typing import Any, Protocol
 
 from lobby.text.messages import ERRORS
-from lobby.tichu import FrozenDict, FrozenError, GameEvent, freeze_dict, json_data
+from lobby.tichu import FrozenDict, FrozenError, FrozenList, GameEvent, freeze, freeze_dict, json_data
 
 __all__ = ["Event", "Listener", "error_event", "game_event"]
 
@@ -82,7 +82,8 @@ def game_event(ev: GameEvent, table: int | None, names: Sequence[str | None],
     here."""
     data = {str(k): json_data(v) for k, v in ev.data.items()}
     data["table"] = table
-    data["names"] = list(names)
+    # (the table's names frozen already: the very object of its views while they do not change)
+    data["names"] = names if type(names) is FrozenList else freeze(list(names))
     if ev.kind in ("round-score", "match-over"):
         data["players"] = list(players)
     return Event("game-" + ev.kind, data)

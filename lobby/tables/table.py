@@ -1807,7 +1807,7 @@ class TableActor:
         seat (a hand, gifts received) go to the player in that seat only; the others to all."""
         if ev.kind == "trick-won" and (ev.data.get("dragon") or ev.data.get("lead") is not None):
             self._open_window()
-        event = game_event(ev, self.number, names if names is not None else self.seated,
+        event = game_event(ev, self.number, names if names is not None else self._views.names(),
                            self.players)
         if ev.to is None:
             self._send(self._audience(), event)

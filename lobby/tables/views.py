@@ -75,6 +75,18 @@ class TableViews:
         #: (seated, context) of the last views sent: while they do not change the next views
         #: take the same objects
         self._last_context: tuple[list[str | None], dict[str, Any]] | None = None
+        #: the names by seat last given (`names`), frozen
+        self._last_names: list[str | None] | None = None
+
+    def names(self) -> list[str | None]:
+        """The names by seat now (the table's ``seated``), frozen: the very object given last
+        (to the views and the game's events) while they do not change, so the renderers that
+        keep what they made of a table's names by identity find it."""
+        now = self._table.seated
+        last = self._last_names
+        names: list[str | None] = freeze(now) if last is None else _reuse(last, now)
+        self._last_names = names
+        return names
 
     def context(self, seated: list[str | None]) -> dict[str, Any]:
         """The part of every view that does not depend on who looks."""
@@ -86,13 +98,15 @@ class TableViews:
     def changed(self) -> tuple[list[str | None], dict[str, Any]]:
         """The seating and context of the views after a change, reusing the objects of the last
         views where nothing changed."""
-        seated = freeze(self._table.seated)
-        context = {k: freeze(v) for k, v in self.context(seated).items()}
+        seated = self.names()
+        context = self.context(seated)
         last = self._last_context
-        if last is not None:        # unchanged parts: the very objects of the last views
-            seated = _reuse(last[0], seated)
-            context["gone"] = _reuse(last[1]["gone"], context["gone"])
-            context["bots"] = _reuse(last[1]["bots"], context["bots"])
+        if last is None:
+            context = {k: freeze(v) for k, v in context.items()}
+        else:                       # unchanged parts: the very objects of the last views
+            context = {"options": freeze(context["options"]),
+                       "gone": _reuse(last[1]["gone"], context["gone"]),
+                       "bots": _reuse(last[1]["bots"], context["bots"])}
         self._last_context = (seated, context)
         return seated, context
 
@@ -155,18 +169,27 @@ class TableViews:
 
 
 def _reuse(old: Any, new: Any) -> Any:
-    """`old` if it is a list (or dict) of texts and None with the same items in the same order
-    (of the same types) as `new`, else `new`."""
-    if old is new or type(old) is not type(new) or len(old) != len(new):
-        return new
-    if type(new) is FrozenDict:
+    """`old` (frozen) if it is a list (or dict) of texts and None with the same items in the
+    same order (of the same types) as `new`, else `new` frozen (`freeze`: not copied when
+    `old` stands for it)."""
+    if old is new:
+        return old
+    kind = _FROZEN_KIND.get(type(new))
+    if kind is None or type(old) is not kind or len(old) != len(new):
+        return freeze(new)
+    if kind is FrozenDict:
         old_items, new_items = list(old.items()), list(new.items())
         if old_items != new_items or not all(_plain(k) and _plain(v) for k, v in new_items):
-            return new
+            return freeze(new)
         return old
-    if type(new) is FrozenList and old == new and all(map(_plain, new)):
+    if old == new and all(map(_plain, new)):
         return old
-    return new
+    return freeze(new)
+
+
+#: a list or dict (frozen or not) -> the frozen type of it
+_FROZEN_KIND: dict[type[Any], type[Any]] = {list: FrozenList, FrozenList: FrozenList,
+                                            dict: FrozenDict, FrozenDict: FrozenDict}
 
 
 def _plain(value: Any) -> bool:
