@@ -1478,7 +1478,7 @@ def format_template(template: str, lang: str, params: dict[str, Any]) -> str:
     line (`Usage`: its placeholders in ``lang``)."""
     if "usage" in params and type(params["usage"]) is str and lang != "en":
         params = {**params, "usage": Usage(params["usage"])}
-    for _name, value in params.items():
+    for value in params.values():
         if type(value) in _LAZY:
             params = {k: v.text(lang) if type(v) in _LAZY else v for k, v in params.items()}
             break
@@ -1488,7 +1488,7 @@ def format_template(template: str, lang: str, params: dict[str, Any]) -> str:
         if "!" in template or (lang != "en" and _decimal_comma(lang)
                                and any(type(v) is float for v in params.values())):
             return _Formatter(lang).vformat(template, (), params)
-        return template.format(**params)
+        return template.format_map(params)     # (= format(**params), without copying them)
     except (KeyError, IndexError, ValueError, TypeError, AttributeError):
         return template
 
