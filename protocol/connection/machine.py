@@ -39,6 +39,7 @@ from protocol.render.json_lines import (
     PROTOCOL_VERSION,
     PROTOCOL_VERSIONS,
     REPLY_TYPES,
+    WHOLE,
     dumps,
     for_protocol,
     is_table_event,
@@ -47,7 +48,7 @@ from protocol.render.json_lines import (
     render_json,
     state_line,
     state_object,
-    view_update,
+    view_change,
 )
 from protocol.render.table import TableFeed, card_legend, status_prompt
 from protocol.render.text import render
@@ -235,20 +236,17 @@ def _state_bytes(data: dict[str, Any], protocol: int) -> bytes:
                     protocol)
 
 
-def _state_seat(data: dict[str, Any]) -> Any:
-    """The `seat` of the `state` of view ``data`` (state_object: its game's, else its own)."""
-    game = data.get("game")
-    return game["seat"] if game is not None and "seat" in game else data.get("seat")
-
-
 def _update_bytes(before: dict[str, Any], after: dict[str, Any], protocol: int) -> bytes:
-    """The `update` line from the view data ``before`` to ``after`` (`view_update`), kept for
-    the listeners of the same two views and version in a row (the spectators)."""
+    """The line for a client that holds the `state` of view data ``before``, for ``after``:
+    the `update` (`view_change`), or the whole `state` of another table, user or seat; kept
+    for the listeners of the same two views and version in a row (the spectators)."""
     memo = _update_memo
     parts = memo.parts
     if parts and parts[0] is before and parts[1] is after and memo.key == protocol:
         return memo.value
-    update = view_update(before, after, protocol)
+    update = view_change(before, after, protocol)
+    if update is WHOLE:
+        return _state_bytes(after, protocol)
     data = b"" if update is None else dumps(update).encode("utf-8", "replace") + b"\r\n"
     if _memo.ON:                # = memo.put((before, after), data, protocol), without a call
         memo.key, memo.parts, memo.value, memo.one_part = protocol, (before, after), data, \
@@ -641,11 +639,10 @@ class JsonOutput:
         protocol = self.session.protocol
         data = event.data
         before, self.view_data = self.view_data, data
-        if (protocol == 1 or before is None or before.get("table") != data.get("table")
-                or before.get("you") != data.get("you")
-                or _state_seat(before) != _state_seat(data)):
+        if protocol == 1 or before is None:
             self.session.telnet.write(_state_bytes(data, protocol))
             return
+        # (the whole state when the view is of another table, user or seat: view_change)
         line = _update_bytes(before, data, protocol)
         if line:
             self.session.telnet.write(line)

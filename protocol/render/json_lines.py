@@ -33,7 +33,7 @@ from lobby.text.numbers import ascii_int
 from lobby.tichu import FROZEN_DICT_TYPES, FROZEN_LIST_TYPES, FrozenDict, FrozenList, freeze
 from lobby.tichu import memo as _memo
 
-__all__ = ["render_json", "parse_protocol", "state_object", "state_update", "view_update",
+__all__ = ["render_json", "parse_protocol", "state_object", "state_update", "view_change", "WHOLE",
            "apply_update",
            "dumps", "REPLY_TYPES", "GAME_FIELDS", "is_table_event", "jsonable", "PROTOCOL_VERSION",
            "PROTOCOL_VERSIONS", "DEFAULT_PROTOCOL", "FIELDS_SINCE", "TYPES_SINCE", "CODES_SINCE",
@@ -429,23 +429,28 @@ def _put_change(update: dict[str, Any], key: str, old: Any, value: Any, trick_ad
 _GAME_STATE_KEYS = frozenset(GAME_FIELDS) | {"round_result", "player_seats"}
 #: the GAME_FIELDS in the order of the `state`, without the ``seat``
 _GAME_ORDER = tuple(key for key in GAME_FIELDS if key != "seat")
-#: per version, whether `view_update` may compare two views' games alone: no field a game gives
+#: per version, whether `view_change` may compare two views' games alone: no field a game gives
 #: is read without some of its fields by that version (_STATE_PARTS)
 _GAMES_ALONE: dict[int, bool] = {
     version: not (_GAME_STATE_KEYS & set(parts)) for version, parts in _STATE_PARTS.items()}
 
 
-def view_update(before: dict[str, Any], after: dict[str, Any],
+#: what `view_change` answers when the client must get the whole `state` of the later view
+WHOLE: Any = object()
+
+
+def view_change(before: dict[str, Any], after: dict[str, Any],
                 protocol: int = PROTOCOL_VERSION) -> dict[str, Any] | None:
-    """The `update` from the view data `before` to `after` (two `table-view` events' data of one
-    table): `state_update(state_object(before, protocol), state_object(after, protocol),
-    trick_add=protocol >= 3)`, its reference (`_reference_view_update`, FAST_ENCODERS).
+    """What a client that holds the `state` of view data ``before`` gets for view ``after``:
+    `WHOLE` when the `state` of ``after`` is of another table, user or seat (its `table`,
+    `you` or `seat` differ); else the `update` between the two (None: nothing changed), that of
+    `state_update(state_object(before, protocol), state_object(after, protocol),
+    trick_add=protocol >= 3)`. Its reference is `_reference_view_change` (FAST_ENCODERS).
 
     The fast path of a view after a move: both views have a game and every other value of the
     view is the very object it was (a table's views share them while they do not change:
     lobby/tables/views.py), so only the game's fields can differ and they are compared where
     they are, without building either `state`. Anything else takes the reference path."""
-    trick_add = protocol >= 3
     bgame = before.get("game")
     agame = after.get("game")
     if bgame is not None and agame is not None and len(before) == len(after) \
@@ -455,30 +460,37 @@ def view_update(before: dict[str, Any], after: dict[str, Any],
             if value is not get(key, _ABSENT) and key != "game":
                 break
         else:
-            return _game_update(after, bgame, agame, trick_add)
-    return _reference_view_update(before, after, protocol)
+            return _game_update(before, get, bgame, agame, protocol >= 3)
+    return _reference_view_change(before, after, protocol)
 
 
-def _reference_view_update(before: dict[str, Any], after: dict[str, Any],
+def _reference_view_change(before: dict[str, Any], after: dict[str, Any],
                            protocol: int = PROTOCOL_VERSION) -> dict[str, Any] | None:
-    """What `view_update` answers, the slow way: both `state` objects built, then compared."""
-    return state_update(state_object(before, protocol), state_object(after, protocol),
-                        trick_add=protocol >= 3)
+    """What `view_change` answers, the slow way: both `state` objects built, then compared."""
+    old, new = state_object(before, protocol), state_object(after, protocol)
+    if old["table"] != new["table"] or old["you"] != new["you"] or old["seat"] != new["seat"]:
+        whole: dict[str, Any] = WHOLE
+        return whole
+    return state_update(old, new, trick_add=protocol >= 3)
 
 
-def _game_update(after: dict[str, Any], bgame: dict[str, Any], agame: dict[str, Any],
+def _game_update(view: dict[str, Any], get: Any, bgame: dict[str, Any], agame: dict[str, Any],
                  trick_add: bool) -> dict[str, Any] | None:
-    """`view_update` of two views that differ in their games alone (``after``: the later
-    view), in the order of the `state`'s keys."""
-    update: dict[str, Any] = {"type": "update", "table": after.get("table")}
-    changed = False
+    """`view_change` of two views that differ in their games alone (``view``: either view,
+    ``get`` its bound `get`), in the order of the `state`'s keys."""
     bget, aget = bgame.get, agame.get
+    update: dict[str, Any] = {"type": "update", "table": get("table")}
+    changed = False
     # the `seat`: the game's, else the view's (the same object in both views)
     old, value = bget("seat", _ABSENT), aget("seat", _ABSENT)
     if old is not value:
-        seat = after.get("seat")
-        if _put_change(update, "seat", seat if old is _ABSENT else old,
-                       seat if value is _ABSENT else value, trick_add):
+        seat = get("seat")
+        old = seat if old is _ABSENT else old
+        value = seat if value is _ABSENT else value
+        if old != value:
+            whole: dict[str, Any] = WHOLE       # another seat: the whole state
+            return whole
+        if _put_change(update, "seat", old, value, trick_add):
             changed = True
     gone: list[str] | None = None
     for key in _GAME_ORDER:
@@ -486,7 +498,7 @@ def _game_update(after: dict[str, Any], bgame: dict[str, Any], agame: dict[str, 
         value = aget(key, _ABSENT)
         if old is value:
             continue
-        if (key == "scores" or key == "round_no") and key in after:
+        if (key == "scores" or key == "round_no") and key in view:
             continue                    # the view's own (the same object in both views)
         if value is _ABSENT:            # the field is gone: unset, after the changes
             gone = [key] if gone is None else [*gone, key]
@@ -833,5 +845,5 @@ FAST_ENCODERS: dict[str, tuple[Any, Any]] = {
     "received": (_received, _ENCODER.encode),
     "state_line": (state_line, _reference_state_line),
     "ok_line": (ok_line, _reference_ok_line),
-    "view_update": (view_update, _reference_view_update),      # (an object, in the same order)
+    "view_change": (view_change, _reference_view_change),      # (an object, in the same order)
 }

@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from lobby.tichu import freeze
-from protocol.render.json_lines import FAST_ENCODERS, PROTOCOL_VERSIONS
+from protocol.render.json_lines import FAST_ENCODERS, PROTOCOL_VERSIONS, WHOLE
 from table_support import new_table, step
 
 TEXT = st.text(alphabet=st.characters(codec="utf-8"), max_size=6)
@@ -32,7 +32,7 @@ def _pair(name: str) -> tuple[Any, Any]:
 
 def test_every_fast_encoder_has_a_reference_beside_it() -> None:
     assert set(FAST_ENCODERS) == {"encode", "fragment", "scalar_or_strings", "received",
-                                  "state_line", "ok_line", "view_update"}
+                                  "state_line", "ok_line", "view_change"}
     for fast, reference in FAST_ENCODERS.values():
         assert callable(fast) and callable(reference) and fast is not reference
 
@@ -101,16 +101,35 @@ def _all_views() -> tuple[tuple[Any, ...], ...]:
 
 def _same_update(fast: Any, reference: Any, before: Any, after: Any, protocol: int) -> None:
     got, want = fast(before, after, protocol), reference(before, after, protocol)
+    if want is WHOLE or got is WHOLE:       # another table, user or seat: the whole state
+        assert got is want
+        return
     assert got == want
     assert (list(got.items()) if got else got) == (list(want.items()) if want else want)
 
 
 def test_the_update_of_each_readers_views_in_a_row_is_the_states_compared() -> None:
-    fast, reference = _pair("view_update")
+    fast, reference = _pair("view_change")
     for views in _all_views():
         for protocol in PROTOCOL_VERSIONS:
             for before, after in pairwise(views):
                 _same_update(fast, reference, before, after, protocol)
+
+
+def test_another_readers_view_is_the_whole_state() -> None:
+    """A view of another seat (or the spectator's) after one's own: the client gets the whole
+    `state`, from the fast path (the games differ in their seat alone) and the reference."""
+    fast, reference = _pair("view_change")
+    readers = _all_views()
+    whole = 0
+    for protocol in PROTOCOL_VERSIONS:
+        for mine, other in pairwise(readers):
+            for k in range(0, min(len(mine), len(other)), 7):
+                _same_update(fast, reference, mine[k], other[k], protocol)
+                if mine[k].get("game") and other[k].get("game"):     # two seats' games
+                    assert fast(mine[k], other[k], protocol) is WHOLE
+                    whole += 1
+    assert whole > 100
 
 
 @settings(max_examples=200, deadline=None)
@@ -118,7 +137,7 @@ def test_the_update_of_each_readers_views_in_a_row_is_the_states_compared() -> N
 def test_the_update_of_two_views_is_the_states_compared(data: st.DataObject) -> None:
     """Any two views of a game (not only one after the other), the later one's game fields
     and own values varied: present, gone, new, the same objects or equal copies."""
-    fast, reference = _pair("view_update")
+    fast, reference = _pair("view_change")
     views = data.draw(st.sampled_from(_all_views()))
     i = data.draw(st.integers(0, len(views) - 2))
     j = data.draw(st.sampled_from([i + 1, data.draw(st.integers(0, len(views) - 1))]))
