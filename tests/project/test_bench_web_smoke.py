@@ -5,12 +5,13 @@ actions asked for and the figures are there."""
 from __future__ import annotations
 
 import json
-import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+
+from system_tools import need
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -32,10 +33,9 @@ def test_a_websocket_table_beside_a_tcp_table_is_measured(tmp_path: Path) -> Non
 
 
 @pytest.mark.slow
-@pytest.mark.skipif(shutil.which("valgrind") is None or shutil.which("callgrind_control") is None,
-                    reason="--instructions needs valgrind (apt-get install valgrind)")
 def test_the_instructions_per_action_are_counted(tmp_path: Path) -> None:
     """``--instructions``: the server under callgrind, counting only in the phases."""
+    need(("valgrind", "callgrind_control"), "apt-get install valgrind")
     out = tmp_path / "web.json"
     done = subprocess.run(
         [sys.executable, str(ROOT / "scripts" / "bench_web.py"), "--instructions", "--tables",
