@@ -1561,7 +1561,9 @@ class TableActor:
         match = self.match
         assert match is not None
         self._check_window(player, action)
-        names = self.seated                            # the seating of the round acted in
+        # the seating of the round acted in (frozen, the very list of the views while it
+        # does not change: TableViews.names)
+        names = self._views.names()
         events = match.apply(player, action)          # raises Rejected; nothing changed then
         if self.recorder is not None:                  # journaled before its events leave
             self.recorder.action(self, player, action)
@@ -1578,7 +1580,7 @@ class TableActor:
         try:
             for ev in events:
                 if ev.kind == "round-start":               # turnier: new partners from here on
-                    names = self.seated
+                    names = self._views.names()
                 self._game_event(ev, names)
             if match.finished:
                 self._finish()

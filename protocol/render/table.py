@@ -1005,6 +1005,8 @@ def render_table(event: Event, lang: str = "en", color: bool = False) -> list[st
 # ---- one connection's stream of table events ----------------------------------------------------
 #: events whose line a spectator gets merged with the turn that follows (one line per move)
 _MOVES = ("game-play", "game-pass", "game-wish")
+#: `TableFeed._mine`'s marker of names not read yet
+_UNREAD: Any = object()
 #: the other events whose line may be about the reader (render_for)
 _ABOUT_YOU = frozenset({"table-joined", "table-left", "game-grand", "game-tichu",
                         "game-exchange-given", "game-wish-fulfilled", "game-trick-won",
@@ -1129,6 +1131,16 @@ class TableFeed:
         self._bomb_hint: tuple[Any, ...] | None = None
         #: the finished table whose view was shown (or whose end was told)
         self._finished: Any = None
+        #: a connection's own memos of a table's names (one frozen list while the seats do not
+        #: change: lobby/tables/views.py `names`), kept while memos are on: the names last found
+        #: in this screen's form as they are (`_in_form` gave the event itself) with the
+        #: language and width, and the seats of this connection's user in the names last read
+        self._form_names: Any = None
+        self._form_lang: str | None = None
+        self._form_width: int | None = None
+        self._seat_names: Any = None
+        self._seat_me: Any = None
+        self._my_seats: tuple[int, ...] = ()
 
     def forget(self) -> None:
         """The next view is shown whole (`/look`, coming back to the table's room), the
@@ -1151,12 +1163,21 @@ class TableFeed:
         if kind == "table-view":
             return self._view(event, lang, color, width)
         if kind[:5] == "game-":
-            original, event = event, _in_form(event, lang, width)   # the names as shown
-            if event is not original and self._name in original.data["names"]:
-                # this connection's user as the event now names them
-                self._me = event.data["names"][original.data["names"].index(self._name)]
+            names = event.data.get("names")
+            if names is not self._form_names or lang != self._form_lang \
+                    or width != self._form_width:
+                original, event = event, _in_form(event, lang, width)   # the names as shown
+                if event is original:
+                    if names and _memo.ON:      # (these names are shown as they are)
+                        self._form_names, self._form_lang, self._form_width = names, lang, width
+                else:
+                    names = event.data["names"]
+                    if self._name in original.data["names"]:
+                        # this connection's user as the event now names them
+                        self._me = names[original.data["names"].index(self._name)]
             if kind in _MOVES:
-                moved = self._mine(event, lang, color) or _event_lines(event, lang, color) or []
+                moved = self._mine(event, lang, color, names) or _event_lines(event, lang, color) \
+                    or []
                 self._moves.append((event, moved))
                 return []
             if self._exchanged is not None and kind == "game-play-phase":
@@ -1203,13 +1224,22 @@ class TableFeed:
             return [text("game-play-phase-you", lang)]
         return render_for(event, lang, False, me) if event.type in _ABOUT_YOU else None
 
-    def _mine(self, event: Event, lang: str, color: bool) -> list[str] | None:
-        """A move's line said to its own player ("You pass."), or None."""
+    def _mine(self, event: Event, lang: str, color: bool, names: Any = _UNREAD) -> list[str] | None:
+        """A move's line said to its own player ("You pass."), or None (``names``: the event's,
+        when the caller has read them)."""
         me = self._me
         if me is None:
             return None
+        d = event.data
+        if names is _UNREAD:
+            names = d.get("names")
+        if names is not self._seat_names or me != self._seat_me or not _memo.ON:
+            # the seats ``me`` has in these names (`_is_seat_of`), found once per names object
+            self._seat_names, self._seat_me = names, me
+            self._my_seats = tuple(s for s, n in enumerate(names or ()) if n == me)
         # (a move is about its seat: render_for answers None unless the seat is ``me``)
-        if not _is_seat_of(event.data.get("names") or [], event.data.get("seat"), me):
+        seat = d.get("seat")
+        if not (isinstance(seat, int) and seat in self._my_seats):
             return None
         return render_for(event, lang, color, me)
 
