@@ -450,7 +450,9 @@ def view_change(before: dict[str, Any], after: dict[str, Any],
     The fast path of a view after a move: both views have a game and every other value of the
     view is the very object it was (a table's views share them while they do not change:
     lobby/tables/views.py), so only the game's fields can differ and they are compared where
-    they are, without building either `state`. Anything else takes the reference path."""
+    they are, without building either `state`. Anything else takes the reference path. (The
+    view's own values are compared by identity there, the reference compares them by value: a
+    NaN among them, which no view holds, would read as unchanged.)"""
     bgame = before.get("game")
     agame = after.get("game")
     if bgame is not None and agame is not None and len(before) == len(after) \
