@@ -257,6 +257,19 @@ def play_to_end(table: TableActor, rec: Recorder, rng: random.Random, *, limit: 
     return steps
 
 
+def play_through_windows(table: TableActor, rec: Recorder, clock: Any, rng: random.Random, *,
+                         steps: int, tichu: float = 0.2, grand: float = 0.2) -> None:
+    """Drive the game (at most ``steps`` actions) with some calls; an action the bomb window
+    refuses is dropped from the log and the window waited out (``clock`` advanced 1.5 s)."""
+    for _ in range(steps):
+        if table.state != "playing":
+            break
+        step(table, rec, rng, tichu=tichu, grand=grand)
+        if rec.errors():
+            clock.advance(1.5)
+            rec.log[:] = [(r, e) for r, e in rec.log if not e.is_error]
+
+
 #: the line that tells a guest the reconnect key of their seat (lobby/tables/seats.py)
 SEAT_KEY = re.compile(r"log in as (\S+) and give the key ([a-z0-9]+)\.")
 

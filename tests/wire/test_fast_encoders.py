@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from lobby.tichu import freeze
 from protocol.render.json_lines import FAST_ENCODERS, PROTOCOL_VERSIONS, WHOLE
-from table_support import new_table, step
+from table_support import new_table, play_through_windows
 
 TEXT = st.text(alphabet=st.characters(codec="utf-8"), max_size=6)
 SCALAR = st.none() | st.booleans() | st.integers() | TEXT | st.floats(allow_nan=False,
@@ -82,14 +82,7 @@ def _all_views() -> tuple[tuple[Any, ...], ...]:
                                   spectator="eve")
     table.bot_delay = 0
     table.submit("ann", "start")
-    rng = random.Random(5)
-    for _ in range(3000):
-        if table.state != "playing":
-            break
-        step(table, rec, rng, tichu=0.2, grand=0.2)
-        if rec.errors():
-            clock.advance(1.5)
-            rec.log[:] = [(r, e) for r, e in rec.log if not e.is_error]
+    play_through_windows(table, rec, clock, random.Random(5), steps=3000)
     readers: dict[str, list[Any]] = {}
     for names, e in rec.log:
         if e.type == "table-view":
@@ -176,14 +169,7 @@ def _views() -> tuple[Any, ...]:
                                   spectator="eve")
     table.bot_delay = 0
     table.submit("ann", "start")
-    rng = random.Random(2)
-    for _ in range(300):
-        if table.state != "playing":
-            break
-        step(table, rec, rng, tichu=0.2, grand=0.2)
-        if rec.errors():
-            clock.advance(1.5)
-            rec.log[:] = [(r, e) for r, e in rec.log if not e.is_error]
+    play_through_windows(table, rec, clock, random.Random(2), steps=300)
     views = tuple(e.data for _, e in rec.log
                   if e.type == "table-view" and (e.data.get("game") or {}).get("hand"))
     assert len(views) > 100
